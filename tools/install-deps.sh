@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build and test tessera.
+# Idempotent: packages already present are skipped, so a second run is quick.
+set -euo pipefail
+pkgs=(cmake g++ make pkg-config libboost-dev catch2 librapidcheck-dev libcairo2-dev libcli11-dev)
+[ "${TESSERA_WITH_TEX:-0}" = 1 ] && pkgs+=(texlive-latex-base texlive-pictures)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
