@@ -2,7 +2,7 @@
 # Installs what a fresh Debian 12 machine lacks to build and test tessera.
 # Idempotent: packages already present are skipped, so a second run is quick.
 set -euo pipefail
-pkgs=(cmake g++ make pkg-config libboost-dev catch2 librapidcheck-dev libcairo2-dev libcli11-dev)
+pkgs=(cmake g++ make pkg-config python3 libboost-dev catch2 librapidcheck-dev libcairo2-dev libcli11-dev)
 [ "${TESSERA_WITH_TEX:-0}" = 1 ] && pkgs+=(texlive-latex-base texlive-pictures)
 missing=()
 for p in "${pkgs[@]}"; do
