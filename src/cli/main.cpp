@@ -1,0 +1,51 @@
+// tessera: layout algebra on the command line (see `tessera --help`).
+#include <iostream>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "tessera: CuTe's layout algebra on the command line.\n"
+      "Layouts are written shape:stride, e.g. (4,(2,2)):(2,(1,8)); see `tessera eval --help`.",
+      "tessera"};
+  app.require_subcommand(0, 1);
+  app.footer(
+      "Examples:\n"
+      "  tessera eval 'composition((4,2):(2,1), 8:1)'\n"
+      "  tessera eval < expressions.txt\n"
+      "  tessera info '(4,(2,2)):(2,(1,8))'\n");
+#ifdef TESSERA_CLI_HAS_EVAL
+  tessera::cli::register_eval(app);
+#endif
+#ifdef TESSERA_CLI_HAS_INFO
+  tessera::cli::register_info(app);
+#endif
+#ifdef TESSERA_CLI_HAS_RENDER
+  tessera::cli::register_render(app);
+#endif
+#ifdef TESSERA_CLI_HAS_MMA
+  tessera::cli::register_mma(app);
+#endif
+#ifdef TESSERA_CLI_HAS_COPY
+  tessera::cli::register_copy(app);
+#endif
+#ifdef TESSERA_CLI_HAS_BANKS
+  tessera::cli::register_banks(app);
+#endif
+#ifdef TESSERA_CLI_HAS_LIST
+  tessera::cli::register_list(app);
+#endif
+#ifdef TESSERA_CLI_HAS_VERIFY
+  tessera::cli::register_verify(app);
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (app.get_subcommands().empty()) {
+    std::cout << app.help();
+    return 0;
+  }
+  return 0;
+}
