@@ -1,0 +1,119 @@
+// The one diagram model every backend draws (SVG, TikZ, text, Cairo PNG/PDF).
+//
+// A Diagram is a set of panels (one for a plain layout or a TV map; A/B/C for an
+// MMA atom; source/destination for a copy; expected/actual for a verifier diff).
+// A panel is a grid of cells addressed (row, col). Every cell carries its own fill,
+// up to two labels, a tooltip and an optional highlight, so builders decide what a
+// cell means and backends only draw.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::viz {
+
+struct Rgb {
+  std::uint8_t r = 255, g = 255, b = 255;
+  friend bool operator==(Rgb, Rgb) = default;
+};
+
+inline constexpr Rgb white{255, 255, 255};
+inline constexpr Rgb black{0, 0, 0};
+inline constexpr Rgb mismatch_red{214, 39, 40};
+
+// Relative luminance (sRGB, 0..1): picks dark or light label text.
+double luminance(Rgb c);
+// Dark text on light fills, white text on dark fills.
+Rgb text_color_for(Rgb fill);
+// Palette entry i (cyclic, 8 entries). Lightness alternates strongly between
+// neighbours (L* 95,52,80,36,87,61,71,44) so the entries stay apart in grey print.
+Rgb palette(std::int64_t i);
+inline constexpr int palette_size = 8;
+// "#rrggbb"
+std::string hex(Rgb c);
+
+enum class Highlight : std::uint8_t {
+  none,
+  mismatch,  // verifier: expected != actual. Drawn as a red fill with a heavy red outline.
+  conflict,  // a cell claimed more than once (e.g. two (thread,value) pairs). Heavy red outline.
+  emphasis,  // user selection. Heavy dark outline.
+};
+
+struct Cell;
+// What a backend fills a cell with (a mismatch is red whatever its fill) and the
+// colour of a highlight's outline.
+Rgb effective_fill(const Cell& c);
+Rgb highlight_stroke(Highlight h);
+
+struct Cell {
+  bool present = false;     // false: blank cell (drawn empty, no labels)
+  Rgb fill = white;
+  std::string label;        // first line (e.g. "12" or "T3")
+  std::string label2;       // optional second line (e.g. "V1")
+  std::string tooltip;      // coordinate, index, thread, value ... (SVG <title>)
+  Highlight highlight = Highlight::none;
+  // Colour class for backends that name colours (TikZ); -1 = use fill as is.
+  std::int64_t color_key = -1;
+};
+
+// A hierarchical mode extent: a leaf (no children) of `extent`, or a tuple of
+// sub-modes. (2,(2,4)) -> tuple{leaf 2, tuple{leaf 2, leaf 4}}. Only sizes matter.
+struct ModeTree {
+  std::int64_t extent = 1;            // leaf size; for a tuple, the product of its children
+  std::vector<ModeTree> children;     // empty: a leaf
+  static ModeTree leaf(std::int64_t n) { return ModeTree{n, {}}; }
+  static ModeTree tuple(std::vector<ModeTree> c);
+  std::int64_t size() const { return extent; }
+};
+
+// Level of the grid line before index i (i = 0..size): the number of sub-modes
+// (leaves and inner tuples, not the whole mode, size > 1) whose coordinate wraps
+// to 0 at i. Walking a mode colexicographically, a sub-mode with prefix product p
+// and size s wraps where i % (p*s) == 0. So for (2,2) the line at 2 has level 1;
+// for ((2,2),4) the line at 4 has level 3 (both leaves and the inner tuple wrap)
+// while for flat (2,2,4) it has level 2: deeper nesting draws thicker lines.
+// The two outer edges get the level of a full wrap.
+std::vector<int> boundary_levels(const ModeTree& mode);
+
+// One axis of a panel: its length, a header label per index, the line levels.
+struct Axis {
+  std::int64_t count = 0;
+  std::vector<std::string> headers;   // size count (may be empty: no headers)
+  std::vector<int> line_level;        // size count+1 (empty: all level 0)
+  int level_at(std::int64_t i) const {
+    return line_level.empty() ? 0 : line_level[static_cast<std::size_t>(i)];
+  }
+};
+
+struct Panel {
+  std::string title;     // e.g. the layout in CuTe notation; first line of the text table
+  std::string subtitle;  // e.g. "tile (16,8)"
+  Axis rows, cols;
+  std::vector<Cell> cells;  // row-major: cells[r * cols.count + c]
+  // Text backend: minimum width of a cell's content (CuTe's print_layout uses
+  // num_digits(cosize), which can exceed the widest label).
+  int text_min_width = 0;
+  // Where the panel sits in the diagram's grid of panels, and how it aligns in
+  // its slot (an MMA draws A left of C and B above C, flush against C).
+  int slot_row = 0, slot_col = 0;
+  bool align_right = false, align_bottom = false;
+
+  Panel() = default;
+  Panel(std::int64_t nrows, std::int64_t ncols);
+  Cell& at(std::int64_t r, std::int64_t c) { return cells[static_cast<std::size_t>(r * cols.count + c)]; }
+  const Cell& at(std::int64_t r, std::int64_t c) const { return cells[static_cast<std::size_t>(r * cols.count + c)]; }
+  std::int64_t num_cells() const { return rows.count * cols.count; }
+};
+
+struct Diagram {
+  std::string title;              // optional (--title); drawn above all panels
+  std::vector<Panel> panels;
+  std::vector<std::string> notes; // legend lines (e.g. what a red outline means)
+  std::int64_t num_cells() const;
+};
+
+// Headers "0","1",... for an axis of n entries.
+std::vector<std::string> index_headers(std::int64_t n);
+
+}  // namespace tessera::viz
