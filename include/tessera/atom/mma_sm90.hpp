@@ -1,0 +1,68 @@
+// Hopper wgmma.mma_async m64nNk16: a warpgroup of 128 threads; warp w owns rows
+// 16w..16w+15 of the 64 x N accumulator.  Operands in shared memory (SS: A and B; RS: B
+// only) are read by the warpgroup as a whole, so their TV layouts map every thread to
+// the whole tile (thread stride 0): no element belongs to one thread.
+#pragma once
+
+#include "tessera/atom/mma_atom.hpp"
+
+namespace tessera {
+
+namespace sm90 {
+using ThrID = Layout<_128, _1>;
+// Accumulator d_i at (16w + g + 8*((i/2)%2), 8*(i/4) + 2*t + i%2); thread = (t, g, w).
+template <int N>
+using C_64xN = Layout<tuple<tuple<_4, _8, _4>, tuple<_2, _2, C<N / 8>>>,
+                      tuple<tuple<_128, _1, _16>, tuple<_64, _8, _512>>>;
+// A from registers: each warp holds its 16x16 slice like mma.m16n8k16's A.
+using A_64x16_RS = Layout<tuple<tuple<_4, _8, _4>, tuple<_2, _2, _2>>,
+                          tuple<tuple<_128, _1, _16>, tuple<_64, _8, _512>>>;
+// Operands from shared memory: (thread, element) -> the element, for every thread.
+using A_64x16_SS = Layout<tuple<_128, tuple<_64, _16>>, tuple<_0, tuple<_1, _64>>>;
+template <int N>
+using B_Nx16_SS = Layout<tuple<_128, tuple<C<N>, _16>>, tuple<_0, tuple<_1, C<N>>>>;
+}  // namespace sm90
+
+#define TESSERA_SM90_TRAITS(OP, NAME, D, A, B, A_LAYOUT)                                        \
+  template <int N, GMMA::Major MajorA, GMMA::Major MajorB, GMMA::ScaleIn SA, GMMA::ScaleIn SB> \
+  struct MMA_Traits<OP<N, MajorA, MajorB, SA, SB>> {                                            \
+    static constexpr const char* name = NAME;                                                   \
+    using ValTypeD = D;                                                                         \
+    using ValTypeA = A;                                                                         \
+    using ValTypeB = B;                                                                         \
+    using ValTypeC = D;                                                                         \
+    using Shape_MNK = tuple<_64, C<N>, _16>;                                                    \
+    using ThrID = sm90::ThrID;                                                                  \
+    using ALayout = A_LAYOUT;                                                                   \
+    using BLayout = sm90::B_Nx16_SS<N>;                                                         \
+    using CLayout = sm90::C_64xN<N>;                                                            \
+  };
+
+TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_SS, "SM90_64xNx16_F16F16F16_SS", half_t, half_t, half_t, sm90::A_64x16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_RS, "SM90_64xNx16_F16F16F16_RS", half_t, half_t, half_t, sm90::A_64x16_RS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_SS, "SM90_64xNx16_F32F16F16_SS", float, half_t, half_t, sm90::A_64x16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_RS, "SM90_64xNx16_F32F16F16_RS", float, half_t, half_t, sm90::A_64x16_RS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_SS, "SM90_64xNx16_F32BF16BF16_SS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_RS, "SM90_64xNx16_F32BF16BF16_RS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_RS)
+
+#undef TESSERA_SM90_TRAITS
+
+// Aliases with N spelled out, as CuTe users know them: SM90_64x128x16_F32BF16BF16_SS ...
+#define TESSERA_SM90_ALIASES(N)                                                   \
+  using SM90_64x##N##x16_F16F16F16_SS = SM90_64xNx16_F16F16F16_SS<N>;             \
+  using SM90_64x##N##x16_F16F16F16_RS = SM90_64xNx16_F16F16F16_RS<N>;             \
+  using SM90_64x##N##x16_F32F16F16_SS = SM90_64xNx16_F32F16F16_SS<N>;             \
+  using SM90_64x##N##x16_F32F16F16_RS = SM90_64xNx16_F32F16F16_RS<N>;             \
+  using SM90_64x##N##x16_F32BF16BF16_SS = SM90_64xNx16_F32BF16BF16_SS<N>;         \
+  using SM90_64x##N##x16_F32BF16BF16_RS = SM90_64xNx16_F32BF16BF16_RS<N>;
+TESSERA_SM90_ALIASES(8)   TESSERA_SM90_ALIASES(16)  TESSERA_SM90_ALIASES(24)  TESSERA_SM90_ALIASES(32)
+TESSERA_SM90_ALIASES(40)  TESSERA_SM90_ALIASES(48)  TESSERA_SM90_ALIASES(56)  TESSERA_SM90_ALIASES(64)
+TESSERA_SM90_ALIASES(72)  TESSERA_SM90_ALIASES(80)  TESSERA_SM90_ALIASES(88)  TESSERA_SM90_ALIASES(96)
+TESSERA_SM90_ALIASES(104) TESSERA_SM90_ALIASES(112) TESSERA_SM90_ALIASES(120) TESSERA_SM90_ALIASES(128)
+TESSERA_SM90_ALIASES(136) TESSERA_SM90_ALIASES(144) TESSERA_SM90_ALIASES(152) TESSERA_SM90_ALIASES(160)
+TESSERA_SM90_ALIASES(168) TESSERA_SM90_ALIASES(176) TESSERA_SM90_ALIASES(184) TESSERA_SM90_ALIASES(192)
+TESSERA_SM90_ALIASES(200) TESSERA_SM90_ALIASES(208) TESSERA_SM90_ALIASES(216) TESSERA_SM90_ALIASES(224)
+TESSERA_SM90_ALIASES(232) TESSERA_SM90_ALIASES(240) TESSERA_SM90_ALIASES(248) TESSERA_SM90_ALIASES(256)
+#undef TESSERA_SM90_ALIASES
+
+}  // namespace tessera
