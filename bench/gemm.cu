@@ -1,0 +1,268 @@
+// GEMM benchmark: each tessera kernel against cuBLAS, same process, same inputs.
+//
+// Method (see bench/RESULTS.md): inputs drawn at random (never zeros), several input sets
+// rotated so that repeated launches do not run out of L2, warm-up launches first, then the
+// median of many launches each timed with CUDA events.  Every CUDA/cuBLAS status is checked.
+// Each kernel's output is compared with cuBLAS's (relative Frobenius error) so a fast wrong
+// kernel cannot look good.
+//
+//   gemm_bench [--quick] [--dtype f32|bf16|f16|all] [--reps N]
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gemm.hpp"
+
+namespace tk = tessera::kernels;
+
+#define CUDA_CHECK(x)                                                                      \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                        \
+    }                                                                                      \
+  } while (0)
+#define CUBLAS_CHECK(x)                                                                    \
+  do {                                                                                     \
+    cublasStatus_t s_ = (x);                                                               \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                     \
+      std::fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #x, int(s_)); \
+      std::exit(2);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+namespace {
+
+struct Shape {
+  std::int64_t m, n, k;
+};
+
+__device__ __forceinline__ float hash_uniform(std::uint64_t i, std::uint64_t seed) {
+  std::uint64_t z = i * 0x9E3779B97F4A7C15ull + seed;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return float(z >> 40) * (1.0f / 16777216.0f) * 2.0f - 1.0f;  // [-1, 1)
+}
+
+template <class T>
+__global__ void fill_random(T* p, std::int64_t n, std::uint64_t seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    p[i] = T(hash_uniform(std::uint64_t(i), seed));
+}
+
+template <class T>
+__global__ void diff_norms(const T* x, const T* ref, std::int64_t n, double* acc) {
+  double d = 0, r = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    double a = double(float(x[i])), b = double(float(ref[i]));
+    d += (a - b) * (a - b);
+    r += b * b;
+  }
+  atomicAdd(&acc[0], d);
+  atomicAdd(&acc[1], r);
+}
+
+template <class T>
+void fill(T* p, std::int64_t n, std::uint64_t seed) {
+  fill_random<<<1024, 256>>>(p, n, seed);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+template <class T>
+double rel_error(const T* x, const T* ref, std::int64_t n) {
+  double* acc;
+  CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
+  CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
+  diff_norms<<<1024, 256>>>(x, ref, n, acc);
+  CUDA_CHECK(cudaGetLastError());
+  double h[2];
+  CUDA_CHECK(cudaMemcpy(h, acc, sizeof h, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(acc));
+  return h[1] > 0 ? std::sqrt(h[0] / h[1]) : (h[0] == 0 ? 0.0 : INFINITY);
+}
+
+template <class T> constexpr cudaDataType_t cuda_type();
+template <> constexpr cudaDataType_t cuda_type<float>() { return CUDA_R_32F; }
+template <> constexpr cudaDataType_t cuda_type<__half>() { return CUDA_R_16F; }
+template <> constexpr cudaDataType_t cuda_type<__nv_bfloat16>() { return CUDA_R_16BF; }
+template <class T> constexpr tk::Element element();
+template <> constexpr tk::Element element<float>() { return tk::Element::F32; }
+template <> constexpr tk::Element element<__half>() { return tk::Element::F16; }
+template <> constexpr tk::Element element<__nv_bfloat16>() { return tk::Element::BF16; }
+
+// Median of `reps` launches of f, each bracketed by events, after `warmup` launches.
+template <class F>
+float median_ms(F&& f, int warmup, int reps) {
+  for (int i = 0; i < warmup; ++i) f(i);
+  std::vector<cudaEvent_t> ev(2 * reps);
+  for (auto& e : ev) CUDA_CHECK(cudaEventCreate(&e));
+  for (int i = 0; i < reps; ++i) {
+    CUDA_CHECK(cudaEventRecord(ev[2 * i]));
+    f(warmup + i);
+    CUDA_CHECK(cudaEventRecord(ev[2 * i + 1]));
+  }
+  CUDA_CHECK(cudaEventSynchronize(ev.back()));
+  std::vector<float> t(reps);
+  for (int i = 0; i < reps; ++i) CUDA_CHECK(cudaEventElapsedTime(&t[i], ev[2 * i], ev[2 * i + 1]));
+  for (auto& e : ev) CUDA_CHECK(cudaEventDestroy(e));
+  std::sort(t.begin(), t.end());
+  return t[reps / 2];
+}
+
+struct Row {
+  std::string shape, layout, dtype, kernel;
+  double ours, cublas, err;
+};
+
+// Layout letters in BLAS convention (column-major base): A 'N' = MxK column-major,
+// A 'T' = row-major; B 'N' = KxN column-major, B 'T' = row-major.  D is column-major
+// (ldd = M) so the same buffers go to cuBLAS unchanged.
+template <class T>
+void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::vector<Row>& rows) {
+  const std::int64_t M = s.m, N = s.n, K = s.k;
+  const std::int64_t sizeA = M * K, sizeB = K * N, sizeD = M * N;
+  const std::int64_t set_bytes = (sizeA + sizeB) * sizeof(T) + sizeD * sizeof(T);
+  // Enough sets that one pass over them is >= 4x a 50 MB L2.
+  const int nsets = int(std::clamp<std::int64_t>((200ll << 20) / set_bytes + 1, 1, 32));
+  std::vector<T*> A(nsets), B(nsets), D(nsets);
+  T* Dref;
+  for (int i = 0; i < nsets; ++i) {
+    CUDA_CHECK(cudaMalloc(&A[i], sizeA * sizeof(T)));
+    CUDA_CHECK(cudaMalloc(&B[i], sizeB * sizeof(T)));
+    CUDA_CHECK(cudaMalloc(&D[i], sizeD * sizeof(T)));
+    fill(A[i], sizeA, 1000 + 3 * i);
+    fill(B[i], sizeB, 1001 + 3 * i);
+    fill(D[i], sizeD, 1002 + 3 * i);
+  }
+  CUDA_CHECK(cudaMalloc(&Dref, sizeD * sizeof(T)));
+
+  tk::GemmArguments g;
+  g.m = M; g.n = N; g.k = K; g.batch = 1;
+  g.element = element<T>();
+  g.a.major = ta == 'N' ? tk::Major::Col : tk::Major::Row;
+  g.a.ld = ta == 'N' ? M : K;
+  g.b.major = tb == 'N' ? tk::Major::Col : tk::Major::Row;
+  g.b.ld = tb == 'N' ? K : N;
+  g.c.major = tk::Major::Col;
+  g.c.ld = M;
+  g.ldd = M;
+  g.alpha = 1.0f;
+  g.beta = 0.0f;
+  const tk::GemmKernel kernel = [&] {
+    g.a.ptr = A[0]; g.b.ptr = B[0]; g.d = D[0];
+    return tk::select_kernel(g);
+  }();
+
+  auto ours = [&](int i) {
+    g.a.ptr = A[i % nsets]; g.b.ptr = B[i % nsets]; g.d = D[i % nsets];
+    auto r = tk::gemm(g, kernel);
+    if (!r) {
+      std::fprintf(stderr, "tessera gemm failed: %s: %s\n", tk::to_string(r.status), r.message.c_str());
+      std::exit(2);
+    }
+  };
+  const float alpha = 1.0f, beta = 0.0f;
+  auto theirs = [&](int i, T* out) {
+    CUBLAS_CHECK(cublasGemmEx(handle, ta == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T,
+                              tb == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T, int(M), int(N), int(K), &alpha,
+                              A[i % nsets], cuda_type<T>(), int(g.a.ld), B[i % nsets], cuda_type<T>(),
+                              int(g.b.ld), &beta, out, cuda_type<T>(), int(M), CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+  };
+
+  // Correctness against cuBLAS on set 0 first.
+  ours(0);
+  theirs(0, Dref);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const double err = rel_error(D[0], Dref, sizeD);
+
+  const int warm = 5;
+  const float t_ours = median_ms(ours, warm, reps);
+  const float t_blas = median_ms([&](int i) { theirs(i, D[i % nsets]); }, warm, reps);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const double flop = 2.0 * double(M) * double(N) * double(K);
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
+  rows.push_back({shape, std::string{ta, tb}, tk::to_string(element<T>()), tk::to_string(kernel),
+                  flop / (t_ours * 1e-3) / 1e12, flop / (t_blas * 1e-3) / 1e12, err});
+  const Row& r = rows.back();
+  std::printf("%-20s %-3s %-5s %-28s %9.2f %9.2f %7.3f %9.2e\n", r.shape.c_str(), r.layout.c_str(),
+              r.dtype.c_str(), r.kernel.c_str(), r.ours, r.cublas, r.ours / r.cublas, r.err);
+  std::fflush(stdout);
+
+  for (int i = 0; i < nsets; ++i) {
+    CUDA_CHECK(cudaFree(A[i]));
+    CUDA_CHECK(cudaFree(B[i]));
+    CUDA_CHECK(cudaFree(D[i]));
+  }
+  CUDA_CHECK(cudaFree(Dref));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string dtype = "all";
+  int reps = 30;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--dtype") && i + 1 < argc) dtype = argv[++i];
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: %s [--quick] [--dtype f32|bf16|f16|all] [--reps N]\n", argv[0]);
+      return 1;
+    }
+  }
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    std::fprintf(stderr, "no CUDA device\n");
+    return 1;
+  }
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs, L2 %d MB, sm_%d%d\n", prop.name, prop.multiProcessorCount,
+              prop.l2CacheSize >> 20, prop.major, prop.minor);
+  cublasHandle_t handle;
+  CUBLAS_CHECK(cublasCreate(&handle));
+  // Plain FP32 for SGEMM (no TF32): the SIMT kernel is compared with true FP32 cuBLAS.
+  CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
+
+  std::vector<Shape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4096, 11008, 4096},
+                               {1000, 1000, 1000}, {8192, 8192, 1024}};
+  if (quick) shapes = {{4096, 4096, 4096}, {1000, 1000, 1000}};
+  const char* layouts[] = {"TN", "NT", "NN", "TT"};
+
+  std::printf("%-20s %-3s %-5s %-28s %9s %9s %7s %9s\n", "shape MxNxK", "lay", "type", "kernel",
+              "TFLOP/s", "cuBLAS", "ratio", "relerr");
+  std::vector<Row> rows;
+  for (const Shape& s : shapes)
+    for (const char* l : layouts) {
+      if (dtype == "all" || dtype == "bf16") bench_one<__nv_bfloat16>(handle, s, l[0], l[1], reps, rows);
+      if (dtype == "all" || dtype == "f16") bench_one<__half>(handle, s, l[0], l[1], reps, rows);
+      // FP32 SGEMM takes ~25 ms at 8192^3: fewer repetitions keep the run short.
+      if (dtype == "all" || dtype == "f32") bench_one<float>(handle, s, l[0], l[1], std::max(5, reps / 3), rows);
+    }
+  CUBLAS_CHECK(cublasDestroy(handle));
+
+  std::printf("\nsummary (ratio = tessera / cuBLAS, median of timed launches)\n");
+  std::printf("| shape | layout | type | kernel | tessera TFLOP/s | cuBLAS TFLOP/s | ratio | rel. err vs cuBLAS |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (const Row& r : rows)
+    std::printf("| %s | %s | %s | %s | %.1f | %.1f | %.3f | %.1e |\n", r.shape.c_str(), r.layout.c_str(),
+                r.dtype.c_str(), r.kernel.c_str(), r.ours, r.cublas, r.ours / r.cublas, r.err);
+  return 0;
+}

@@ -1,0 +1,213 @@
+// Host-side description of one (batched) GEMM and its argument checks.
+//
+//   D[l](m,n) = alpha * sum_k A[l](m,k) * B[l](k,n) + beta * C[l](m,n)
+//
+// This header needs no CUDA: the checks run (and are tested) on any machine.
+// Majors follow the math, not BLAS letters: A is M x K, B is K x N, C/D are M x N,
+// and each operand says which of its two modes is contiguous.  BLAS letters map as
+//   A 'N' = Major::M (column-major MxK)   A 'T' = Major::K (row-major MxK)
+//   B 'N' = Major::K (column-major KxN)   B 'T' = Major::N (row-major KxN)
+// so "TN" is the layout where both A and B are K-major.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tessera::kernels {
+
+enum class Element { F32, F16, BF16 };
+
+// Which mode of a matrix has stride 1.  Row = second mode contiguous, Col = first.
+enum class Major { Row, Col };
+
+enum class GemmStatus {
+  Success,
+  InvalidSize,         // M, N, K or L <= 0, or beyond what the grid can address
+  NullPointer,         // A, B or D missing, or C missing while beta != 0
+  InvalidLeadingDim,   // a leading dimension smaller than its contiguous extent
+  InvalidBatchStride,  // negative stride, or D batches that overlap
+  Misaligned,          // a pointer or leading dimension the element type cannot address
+  Overflow,            // an extent or offset does not fit in 64-bit indices
+  Unsupported,         // a combination no kernel implements
+  NoDevice,            // no CUDA device / driver
+  LaunchFailed,        // the kernel launch reported an error
+};
+
+inline const char* to_string(GemmStatus s) {
+  switch (s) {
+    case GemmStatus::Success: return "success";
+    case GemmStatus::InvalidSize: return "invalid size";
+    case GemmStatus::NullPointer: return "null pointer";
+    case GemmStatus::InvalidLeadingDim: return "invalid leading dimension";
+    case GemmStatus::InvalidBatchStride: return "invalid batch stride";
+    case GemmStatus::Misaligned: return "misaligned operand";
+    case GemmStatus::Overflow: return "index overflow";
+    case GemmStatus::Unsupported: return "unsupported";
+    case GemmStatus::NoDevice: return "no CUDA device";
+    case GemmStatus::LaunchFailed: return "launch failed";
+  }
+  return "unknown status";
+}
+
+inline int element_bytes(Element e) { return e == Element::F32 ? 4 : 2; }
+inline const char* to_string(Element e) {
+  return e == Element::F32 ? "f32" : e == Element::F16 ? "f16" : "bf16";
+}
+
+// One matrix operand: pointer, which mode is contiguous, leading dimension (the stride of
+// the other mode, in elements) and the distance between consecutive batches (elements).
+struct Operand {
+  const void* ptr = nullptr;
+  Major major = Major::Row;
+  std::int64_t ld = 0;
+  std::int64_t batch_stride = 0;
+};
+
+// A, B, C use `element` for A and B; C and D use `element` too (f32 for the SIMT kernel,
+// f16/bf16 for the tensor-core kernel, accumulation always in f32).  C and D share a major.
+struct GemmArguments {
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;
+  Element element = Element::F32;
+  Operand a, b, c;
+  void* d = nullptr;
+  std::int64_t ldd = 0;
+  std::int64_t batch_stride_d = 0;
+  float alpha = 1.0f, beta = 0.0f;
+};
+
+struct GemmResult {
+  GemmStatus status = GemmStatus::Success;
+  std::string message;  // what is wrong and where; empty on success
+  explicit operator bool() const { return status == GemmStatus::Success; }
+};
+
+// Kernel configuration the device adapter picks for valid arguments.
+enum class GemmKernel {
+  SimtF32,        // FP32 FFMA, 128x128x8 CTA tile, cp.async 4-byte copies
+  TensorOpVec8,   // F16/BF16 mma.sync 16x8x16, 16-byte cp.async, ldmatrix, multistage
+  TensorOpScalar, // same MMA path, element-wise copies: for leading dims/pointers not 16B aligned
+};
+
+inline const char* to_string(GemmKernel k) {
+  switch (k) {
+    case GemmKernel::SimtF32: return "simt_f32_128x128x8";
+    case GemmKernel::TensorOpVec8: return "tensorop_128x128x32_vec8";
+    case GemmKernel::TensorOpScalar: return "tensorop_128x128x32_scalar";
+  }
+  return "unknown kernel";
+}
+
+namespace detail {
+
+inline bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) {
+  return !__builtin_mul_overflow(a, b, &out);
+}
+inline bool add_ok(std::int64_t a, std::int64_t b, std::int64_t& out) {
+  return !__builtin_add_overflow(a, b, &out);
+}
+
+inline GemmResult fail(GemmStatus s, std::string msg) { return {s, std::move(msg)}; }
+
+// Largest element offset touched inside one batch of a rows x cols matrix (+1), i.e.
+// the span one batch needs; false on overflow.
+inline bool matrix_span(std::int64_t rows, std::int64_t cols, Major major, std::int64_t ld,
+                        std::int64_t& span) {
+  std::int64_t outer = major == Major::Row ? rows : cols;
+  std::int64_t inner = major == Major::Row ? cols : rows;
+  std::int64_t t;
+  return mul_ok(outer - 1, ld, t) && add_ok(t, inner, span);
+}
+
+inline GemmResult check_operand(const char* name, const char* rows_name, std::int64_t rows,
+                                const char* cols_name, std::int64_t cols, Major major,
+                                std::int64_t ld, std::int64_t batch, std::int64_t batch_stride,
+                                bool is_output) {
+  const std::int64_t contiguous = major == Major::Row ? cols : rows;
+  const char* contiguous_name = major == Major::Row ? cols_name : rows_name;
+  if (ld < contiguous)
+    return fail(GemmStatus::InvalidLeadingDim,
+                std::string("ld") + name + " = " + std::to_string(ld) + " is smaller than " +
+                    contiguous_name + " = " + std::to_string(contiguous) + " (the contiguous extent of " +
+                    (major == Major::Row ? "row" : "column") + "-major " + name + ")");
+  std::int64_t span = 0;
+  if (!matrix_span(rows, cols, major, ld, span))
+    return fail(GemmStatus::Overflow, std::string(name) + ": (extent-1)*ld" + name +
+                                          " overflows 64-bit offsets");
+  if (batch > 1) {
+    if (batch_stride < 0)
+      return fail(GemmStatus::InvalidBatchStride,
+                  std::string("batch_stride_") + name + " = " + std::to_string(batch_stride) +
+                      " is negative");
+    std::int64_t last = 0, end = 0;
+    if (!mul_ok(batch - 1, batch_stride, last) || !add_ok(last, span, end))
+      return fail(GemmStatus::Overflow, std::string(name) + ": (L-1)*batch_stride_" + name +
+                                            " + matrix span overflows 64-bit offsets");
+    if (is_output && batch_stride < span)
+      return fail(GemmStatus::InvalidBatchStride,
+                  std::string("batch_stride_") + name + " = " + std::to_string(batch_stride) +
+                      " is smaller than one batch's span " + std::to_string(span) +
+                      ": batches of the output would overlap");
+  }
+  return {};
+}
+
+}  // namespace detail
+
+// Checks everything that can be checked without a device.  The message names the
+// offending argument and its value.
+inline GemmResult check_arguments(const GemmArguments& g) {
+  using detail::fail;
+  if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.batch <= 0)
+    return fail(GemmStatus::InvalidSize,
+                "sizes must be positive: M = " + std::to_string(g.m) + ", N = " + std::to_string(g.n) +
+                    ", K = " + std::to_string(g.k) + ", L = " + std::to_string(g.batch));
+  // The grid puts the batch on gridDim.z (at most 65535) and the tiles of one batch on
+  // gridDim.x; tile counts beyond 2^31-1 cannot be launched.
+  if (g.batch > 65535)
+    return fail(GemmStatus::InvalidSize,
+                "L = " + std::to_string(g.batch) + " exceeds the 65535 batches one launch addresses");
+  if (g.m > (std::int64_t(1) << 40) || g.n > (std::int64_t(1) << 40))
+    return fail(GemmStatus::InvalidSize, "M or N beyond 2^40 cannot be tiled by one grid");
+  if (g.a.ptr == nullptr) return fail(GemmStatus::NullPointer, "A is a null pointer");
+  if (g.b.ptr == nullptr) return fail(GemmStatus::NullPointer, "B is a null pointer");
+  if (g.d == nullptr) return fail(GemmStatus::NullPointer, "D is a null pointer");
+  if (g.beta != 0.0f && g.c.ptr == nullptr)
+    return fail(GemmStatus::NullPointer, "C is a null pointer while beta = " + std::to_string(g.beta) +
+                                             " != 0");
+  const auto bytes = static_cast<std::uintptr_t>(element_bytes(g.element));
+  auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % bytes != 0; };
+  for (auto [name, p] : {std::pair{"A", g.a.ptr}, std::pair{"B", g.b.ptr}, std::pair{"C", g.c.ptr},
+                         std::pair{"D", static_cast<const void*>(g.d)}})
+    if (p != nullptr && misaligned(p))
+      return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
+                                              " is not aligned to its " + std::to_string(bytes) +
+                                              "-byte " + to_string(g.element) + " elements");
+  if (auto r = detail::check_operand("A", "M", g.m, "K", g.k, g.a.major, g.a.ld, g.batch,
+                                     g.a.batch_stride, false); !r) return r;
+  if (auto r = detail::check_operand("B", "K", g.k, "N", g.n, g.b.major, g.b.ld, g.batch,
+                                     g.b.batch_stride, false); !r) return r;
+  if (g.c.ptr != nullptr)
+    if (auto r = detail::check_operand("C", "M", g.m, "N", g.n, g.c.major, g.c.ld, g.batch,
+                                       g.c.batch_stride, false); !r) return r;
+  if (auto r = detail::check_operand("D", "M", g.m, "N", g.n, g.c.major, g.ldd, g.batch,
+                                     g.batch_stride_d, true); !r) return r;
+  return {};
+}
+
+// The kernel the device adapter runs for arguments that passed check_arguments.
+// Tensor-core 16-byte copies need every A/B pointer, leading dimension and batch stride to
+// keep 8-element vectors 16-byte aligned, and the contiguous extents to be multiples of 8
+// (a vector is predicated as a whole, so it must never straddle the matrix edge).
+inline GemmKernel select_kernel(const GemmArguments& g) {
+  if (g.element == Element::F32) return GemmKernel::SimtF32;
+  auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  auto vec_ok = [&](const Operand& o, std::int64_t contiguous) {
+    return aligned16(o.ptr) && o.ld % 8 == 0 && contiguous % 8 == 0 &&
+           (g.batch == 1 || o.batch_stride % 8 == 0);
+  };
+  const bool a_ok = vec_ok(g.a, g.a.major == Major::Row ? g.k : g.m);
+  const bool b_ok = vec_ok(g.b, g.b.major == Major::Row ? g.n : g.k);
+  return a_ok && b_ok ? GemmKernel::TensorOpVec8 : GemmKernel::TensorOpScalar;
+}
+
+}  // namespace tessera::kernels

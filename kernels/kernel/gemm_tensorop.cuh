@@ -1,0 +1,58 @@
+// Kernel layer of the tensor-core GEMM: one CTA per output tile (grouped rasterization),
+// batch on gridDim.z; composes the mainloop and epilogue collectives.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../collective/epilogue.cuh"
+#include "../collective/mainloop_tensorop.cuh"
+#include "problem.cuh"
+#include "tile_scheduler.cuh"
+
+namespace tessera::kernels {
+
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, int Group = 8>
+struct GemmTensorOpKernel {
+  using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec>;
+  static constexpr int Threads = Shape::Threads;
+  using Tag = std::conditional_t<IsBF16, bf16_tag, f16_tag>;
+  using Epilogue = EpilogueSmem16<Shape::BM, Shape::BN, Shape::Threads, Tag>;
+  static constexpr int smem_bytes =
+      Mainloop::smem_bytes > Epilogue::smem_bytes ? Mainloop::smem_bytes : Epilogue::smem_bytes;
+
+  __host__ __device__ static GroupedRasterization<Group> scheduler(const Problem& p) {
+    return {(p.m + Shape::BM - 1) / Shape::BM, (p.n + Shape::BN - 1) / Shape::BN};
+  }
+
+  __device__ static void run(const Problem& p, unsigned char* smem) {
+    const auto sched = scheduler(p);
+    std::int64_t tm, tn;
+    sched.tile_of(blockIdx.x, tm, tn);
+    const std::int64_t l = blockIdx.z;
+    const auto* A = static_cast<const std::uint16_t*>(p.a.ptr) + l * p.a.batch_stride;
+    const auto* B = static_cast<const std::uint16_t*>(p.b.ptr) + l * p.b.batch_stride;
+    const auto* C = p.c.ptr ? static_cast<const std::uint16_t*>(p.c.ptr) + l * p.c.batch_stride : nullptr;
+    auto* D = static_cast<std::uint16_t*>(const_cast<void*>(p.d.ptr)) + l * p.d.batch_stride;
+    const std::int64_t m0 = tm * Shape::BM, n0 = tn * Shape::BN;
+
+    typename Mainloop::Accum acc;
+#pragma unroll
+    for (int i = 0; i < Mainloop::MT; ++i)
+#pragma unroll
+      for (int j = 0; j < Mainloop::NT; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+    Mainloop::run(p, A, B, m0, n0, reinterpret_cast<std::uint16_t*>(smem), acc);
+    Epilogue::template run<Mainloop>(p, acc, D, C, m0, n0, reinterpret_cast<float*>(smem));
+  }
+};
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::Threads, 1)
+    gemm_tensorop_entry(const Problem p) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  Kernel::run(p, smem);
+}
+
+}  // namespace tessera::kernels

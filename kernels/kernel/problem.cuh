@@ -1,0 +1,22 @@
+// What one launch computes: D[l] = alpha * A[l] B[l] + beta * C[l], strides in elements.
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::kernels {
+
+struct MatrixArg {
+  const void* ptr;
+  std::int64_t ld;            // stride of the non-contiguous mode
+  std::int64_t batch_stride;  // distance between batches
+  bool row;                   // second mode (K for A, N for B and D) contiguous?
+};
+
+struct Problem {
+  std::int64_t m, n, k, batch;
+  MatrixArg a, b, c, d;       // d.ptr is written through a cast; C may be null when beta == 0
+  float alpha, beta;
+  bool d_vector_ok;           // D/C pointers, ldd/ldc, batch strides and contiguous extent allow vectors
+};
+
+}  // namespace tessera::kernels

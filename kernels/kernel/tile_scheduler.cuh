@@ -1,0 +1,31 @@
+// Which CTA computes which output tile.
+//
+// Tiles of one batch are numbered along blockIdx.x; the batch index is blockIdx.z.
+// Rasterization swizzle: consecutive CTAs (which run at the same time) walk a band of
+// `Group` tile-rows column by column, so a wave touches Group rows of A and a few columns
+// of B instead of one row of A and every column of B: the operands a wave reads stay in L2.
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::kernels {
+
+template <int Group>
+struct GroupedRasterization {
+  std::int64_t tiles_m, tiles_n;
+
+  __host__ __device__ std::int64_t tile_count() const { return tiles_m * tiles_n; }
+
+  // Tile (row, column) of linear CTA index `pid`.
+  __host__ __device__ void tile_of(std::int64_t pid, std::int64_t& tm, std::int64_t& tn) const {
+    const std::int64_t per_band = Group * tiles_n;
+    const std::int64_t band = pid / per_band;
+    const std::int64_t first = band * Group;
+    const std::int64_t rows = tiles_m - first < Group ? tiles_m - first : Group;
+    const std::int64_t in_band = pid - band * per_band;
+    tm = first + in_band % rows;
+    tn = in_band / rows;
+  }
+};
+
+}  // namespace tessera::kernels

@@ -1,0 +1,178 @@
+// Argument checks of the GEMM host API: no GPU needed.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <cstdint>
+
+#include "device/gemm_arguments.hpp"
+
+using namespace tessera::kernels;
+
+namespace {
+
+alignas(16) unsigned char storage[4096];
+
+// A valid TN problem: A row-major MxK, B column-major KxN, D column-major MxN.
+GemmArguments valid(std::int64_t m = 64, std::int64_t n = 48, std::int64_t k = 32,
+                    Element e = Element::BF16) {
+  GemmArguments g;
+  g.m = m; g.n = n; g.k = k;
+  g.element = e;
+  g.a = {storage, Major::Row, k, 0};
+  g.b = {storage + 256, Major::Col, k, 0};
+  g.c = {nullptr, Major::Col, m, 0};
+  g.d = storage + 512;
+  g.ldd = m;
+  return g;
+}
+
+bool mentions(const GemmResult& r, const char* text) { return r.message.find(text) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("valid arguments pass and pick a kernel by element type and alignment") {
+  auto g = valid();
+  auto r = check_arguments(g);
+  CHECK(r);
+  CHECK(r.message.empty());
+  CHECK(select_kernel(g) == GemmKernel::TensorOpVec8);
+  g.element = Element::F32;
+  CHECK(select_kernel(g) == GemmKernel::SimtF32);
+  g = valid(64, 48, 30);  // K = 30: a K-major vector of 8 would straddle the edge
+  CHECK(check_arguments(g));
+  CHECK(select_kernel(g) == GemmKernel::TensorOpScalar);
+  g = valid();
+  g.a.ptr = storage + 2;  // element-aligned, not 16-byte aligned
+  CHECK(check_arguments(g));
+  CHECK(select_kernel(g) == GemmKernel::TensorOpScalar);
+}
+
+TEST_CASE("sizes must be positive") {
+  for (auto field : {&GemmArguments::m, &GemmArguments::n, &GemmArguments::k, &GemmArguments::batch}) {
+    for (std::int64_t bad : {0LL, -1LL, -1000LL}) {
+      auto g = valid();
+      g.*field = bad;
+      auto r = check_arguments(g);
+      CHECK(r.status == GemmStatus::InvalidSize);
+      CHECK(mentions(r, std::to_string(bad).c_str()));
+    }
+  }
+  auto g = valid();
+  g.batch = 70000;
+  CHECK(check_arguments(g).status == GemmStatus::InvalidSize);
+}
+
+TEST_CASE("null pointers are named") {
+  auto g = valid();
+  g.a.ptr = nullptr;
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::NullPointer);
+  CHECK(mentions(r, "A"));
+  g = valid();
+  g.b.ptr = nullptr;
+  CHECK(check_arguments(g).status == GemmStatus::NullPointer);
+  g = valid();
+  g.d = nullptr;
+  CHECK(mentions(check_arguments(g), "D"));
+  // C may be null only while beta == 0.
+  g = valid();
+  g.beta = 0.5f;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::NullPointer);
+  CHECK(mentions(r, "beta"));
+  g.c.ptr = storage + 1024;
+  CHECK(check_arguments(g));
+}
+
+TEST_CASE("leading dimensions must cover the contiguous extent") {
+  auto g = valid(64, 48, 32);
+  g.a.ld = 31;  // row-major A: lda >= K
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::InvalidLeadingDim);
+  CHECK(mentions(r, "ldA = 31"));
+  CHECK(mentions(r, "K = 32"));
+  g = valid(64, 48, 32);
+  g.a.major = Major::Col;  // column-major A: lda >= M = 64
+  g.a.ld = 32;
+  CHECK(check_arguments(g).status == GemmStatus::InvalidLeadingDim);
+  g.a.ld = 64;
+  CHECK(check_arguments(g));
+  g = valid();
+  g.b.ld = 0;
+  CHECK(check_arguments(g).status == GemmStatus::InvalidLeadingDim);
+  g = valid();
+  g.ldd = 63;
+  CHECK(mentions(check_arguments(g), "ldD"));
+}
+
+TEST_CASE("pointers must be aligned to the element size") {
+  auto g = valid();
+  g.b.ptr = storage + 257;
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "B"));
+  g = valid(64, 48, 32, Element::F32);
+  g.d = storage + 514;  // 2-byte aligned, f32 needs 4
+  CHECK(check_arguments(g).status == GemmStatus::Misaligned);
+}
+
+TEST_CASE("batch strides: non-negative, output batches must not overlap, no overflow") {
+  auto g = valid();
+  g.batch = 4;
+  g.a.batch_stride = 64 * 32;
+  g.b.batch_stride = 0;  // broadcasting an input is fine
+  g.batch_stride_d = 64 * 48;
+  CHECK(check_arguments(g));
+  g.a.batch_stride = -1;
+  CHECK(check_arguments(g).status == GemmStatus::InvalidBatchStride);
+  g.a.batch_stride = 64 * 32;
+  g.batch_stride_d = 64 * 48 - 1;
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::InvalidBatchStride);
+  CHECK(mentions(r, "overlap"));
+  g.batch_stride_d = INT64_MAX / 2;
+  CHECK(check_arguments(g).status == GemmStatus::Overflow);
+  g = valid();
+  g.a.ld = INT64_MAX / 8;
+  CHECK(check_arguments(g).status == GemmStatus::Overflow);
+}
+
+TEST_CASE("status names are distinct") {
+  CHECK(std::string(to_string(GemmStatus::Success)) == "success");
+  CHECK(std::string(to_string(GemmStatus::Misaligned)) != to_string(GemmStatus::Overflow));
+}
+
+// Property: check_arguments accepts exactly the argument sets that satisfy the documented rules.
+TEST_CASE("check_arguments agrees with the rules on generated arguments") {
+  rc::prop("accept iff sizes > 0, ld >= contiguous extent, output batches disjoint", [] {
+    const auto m = *rc::gen::inRange<std::int64_t>(-2, 300);
+    const auto n = *rc::gen::inRange<std::int64_t>(-2, 300);
+    const auto k = *rc::gen::inRange<std::int64_t>(-2, 300);
+    const auto l = *rc::gen::inRange<std::int64_t>(1, 5);
+    const bool a_row = *rc::gen::arbitrary<bool>(), b_row = *rc::gen::arbitrary<bool>(),
+               d_row = *rc::gen::arbitrary<bool>();
+    const auto slack = [] { return *rc::gen::inRange<std::int64_t>(-3, 9); };
+    GemmArguments g;
+    g.m = m; g.n = n; g.k = k; g.batch = l;
+    g.element = Element::F16;
+    const std::int64_t ca = a_row ? k : m, cb = b_row ? n : k, cd = d_row ? n : m;
+    g.a = {storage, a_row ? Major::Row : Major::Col, ca + slack(), 0};
+    g.b = {storage + 16, b_row ? Major::Row : Major::Col, cb + slack(), 0};
+    g.c = {nullptr, d_row ? Major::Row : Major::Col, 0, 0};
+    g.d = storage + 32;
+    g.ldd = cd + slack();
+    const std::int64_t rows_d = d_row ? m : n;
+    const std::int64_t span_d = (rows_d - 1) * g.ldd + cd;
+    g.batch_stride_d = span_d + *rc::gen::inRange<std::int64_t>(-2, 3);
+    const bool sizes_ok = m > 0 && n > 0 && k > 0;
+    const bool ld_ok = g.a.ld >= ca && g.b.ld >= cb && g.ldd >= cd;
+    const bool batch_ok = l == 1 || g.batch_stride_d >= span_d;
+    const auto r = check_arguments(g);
+    RC_ASSERT(bool(r) == (sizes_ok && ld_ok && batch_ok));
+    RC_ASSERT(bool(r) == r.message.empty());
+    if (!sizes_ok) RC_ASSERT(r.status == GemmStatus::InvalidSize);
+    else if (!ld_ok) RC_ASSERT(r.status == GemmStatus::InvalidLeadingDim);
+    else if (!batch_ok) RC_ASSERT(r.status == GemmStatus::InvalidBatchStride);
+  });
+}

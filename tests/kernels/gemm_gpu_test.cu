@@ -1,0 +1,255 @@
+// GPU correctness of tessera's GEMM kernels against an FP64 reference computed on the GPU.
+//
+// Each run draws fresh random inputs (the seed is printed; set TESSERA_SEED to replay),
+// poisons D with NaN before every launch and the padding around D (ldd > rows, gaps between
+// batches) with a sentinel that must survive, and compares ||D - ref|| / ||ref||.
+// Exits with 77 (ctest SKIP_RETURN_CODE) when no CUDA device is present.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gemm.hpp"
+
+namespace tk = tessera::kernels;
+
+#define CUDA_CHECK(x)                                                                      \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+namespace {
+
+constexpr int kSkip = 77;
+constexpr float kSentinel = 12345.0f;  // exactly representable in f16 and bf16
+
+__device__ __forceinline__ double hash_uniform(std::uint64_t i, std::uint64_t seed) {
+  std::uint64_t z = i * 0x9E3779B97F4A7C15ull + seed;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return double(z >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
+}
+
+template <class T>
+__global__ void fill_random(T* p, std::int64_t n, std::uint64_t seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    p[i] = T(float(hash_uniform(std::uint64_t(i), seed)));
+}
+
+template <class T>
+__global__ void fill_value(T* p, std::int64_t n, float v) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    p[i] = T(v);
+}
+
+struct Mat {  // element (r, c) of batch l at l*bs + (row-major ? r*ld + c : r + c*ld)
+  bool row;
+  std::int64_t ld, bs;
+  __host__ __device__ std::int64_t at(std::int64_t l, std::int64_t r, std::int64_t c) const {
+    return l * bs + (row ? r * ld + c : r + c * ld);
+  }
+};
+
+// Test-side reference: one thread per output, FP64 accumulation of the values the kernel saw.
+template <class T>
+__global__ void reference(std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t L,
+                          const T* A, Mat a, const T* B, Mat b, const T* C, Mat c, double alpha,
+                          double beta, double* R) {
+  std::int64_t idx = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (idx >= M * N * L) return;
+  std::int64_t m = idx % M, n = (idx / M) % N, l = idx / (M * N);
+  double s = 0;
+  for (std::int64_t k = 0; k < K; ++k)
+    s += double(float(A[a.at(l, m, k)])) * double(float(B[b.at(l, k, n)]));
+  double r = alpha * s;
+  if (beta != 0) r += beta * double(float(C[c.at(l, m, n)]));
+  R[idx] = r;
+}
+
+// Accumulates sum (D-R)^2, sum R^2, number of non-finite outputs, number of clobbered pads.
+template <class T>
+__global__ void compare(std::int64_t M, std::int64_t N, std::int64_t L, const T* D, Mat d,
+                        std::int64_t d_total, const double* R, double* acc, unsigned long long* bad) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < d_total;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    // Is storage index i an element of the logical M x N x L result?
+    std::int64_t l = d.bs > 0 ? i / d.bs : 0, off = d.bs > 0 ? i % d.bs : i;
+    std::int64_t outer = off / d.ld, inner = off % d.ld;
+    std::int64_t r = d.row ? outer : inner, c = d.row ? inner : outer;
+    bool inside = l < L && r < M && c < N && (d.row ? inner < N : inner < M);
+    double v = double(float(D[i]));
+    if (!inside) {
+      if (v != double(kSentinel)) atomicAdd(&bad[1], 1ull);
+      continue;
+    }
+    double ref = R[(l * N + c) * M + r];
+    if (!isfinite(v)) atomicAdd(&bad[0], 1ull);
+    atomicAdd(&acc[0], (v - ref) * (v - ref));
+    atomicAdd(&acc[1], ref * ref);
+  }
+}
+
+struct Case {
+  const char* name;
+  std::int64_t m, n, k, l;
+  char ta, tb;   // BLAS letters: A 'N' = column-major MxK, 'T' = row-major; B 'N' = col-major KxN
+  bool d_row;    // D (and C) row-major?
+  int pad;       // extra elements on every leading dimension and batch stride
+  float alpha, beta;
+};
+
+template <class T> tk::Element element();
+template <> tk::Element element<float>() { return tk::Element::F32; }
+template <> tk::Element element<__half>() { return tk::Element::F16; }
+template <> tk::Element element<__nv_bfloat16>() { return tk::Element::BF16; }
+
+template <class T>
+void launch_fill(T* p, std::int64_t n, std::uint64_t seed) {
+  fill_random<<<512, 256>>>(p, n, seed);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+int failures = 0, passed = 0;
+
+// Runs one case with one kernel; returns the relative error (NaN/inf on failure).
+template <class T>
+void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double tol) {
+  const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
+  auto make = [&](bool row, std::int64_t rows, std::int64_t cols) {
+    Mat x;
+    x.row = row;
+    x.ld = (row ? cols : rows) + cs.pad;
+    x.bs = (row ? rows : cols) * x.ld + cs.pad * 3;
+    return x;
+  };
+  Mat a = make(cs.ta == 'T', M, K), b = make(cs.tb == 'T', K, N), c = make(cs.d_row, M, N),
+      d = make(cs.d_row, M, N);
+  const std::int64_t na = a.bs * L, nb = b.bs * L, nc = c.bs * L, nd = d.bs * L;
+  T *A, *B, *C, *D;
+  double *R, *acc;
+  unsigned long long* bad;
+  CUDA_CHECK(cudaMalloc(&A, na * sizeof(T)));
+  CUDA_CHECK(cudaMalloc(&B, nb * sizeof(T)));
+  CUDA_CHECK(cudaMalloc(&C, nc * sizeof(T)));
+  CUDA_CHECK(cudaMalloc(&D, nd * sizeof(T)));
+  CUDA_CHECK(cudaMalloc(&R, M * N * L * sizeof(double)));
+  CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
+  CUDA_CHECK(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  launch_fill(A, na, seed * 4 + 0);
+  launch_fill(B, nb, seed * 4 + 1);
+  launch_fill(C, nc, seed * 4 + 2);
+  // Padding and gaps of D hold a sentinel; every element of the result starts as NaN.
+  fill_value<<<512, 256>>>(D, nd, kSentinel);
+  CUDA_CHECK(cudaGetLastError());
+  {
+    std::vector<T> host(nd);
+    CUDA_CHECK(cudaMemcpy(host.data(), D, nd * sizeof(T), cudaMemcpyDeviceToHost));
+    for (std::int64_t l = 0; l < L; ++l)
+      for (std::int64_t i = 0; i < M; ++i)
+        for (std::int64_t j = 0; j < N; ++j) host[d.at(l, i, j)] = T(NAN);
+    CUDA_CHECK(cudaMemcpy(D, host.data(), nd * sizeof(T), cudaMemcpyHostToDevice));
+  }
+
+  tk::GemmArguments g;
+  g.m = M; g.n = N; g.k = K; g.batch = L;
+  g.element = element<T>();
+  g.a = {A, a.row ? tk::Major::Row : tk::Major::Col, a.ld, a.bs};
+  g.b = {B, b.row ? tk::Major::Row : tk::Major::Col, b.ld, b.bs};
+  g.c = {cs.beta != 0 ? C : nullptr, c.row ? tk::Major::Row : tk::Major::Col, c.ld, c.bs};
+  g.d = D;
+  g.ldd = d.ld;
+  g.batch_stride_d = d.bs;
+  g.alpha = cs.alpha;
+  g.beta = cs.beta;
+  auto res = tk::gemm(g, kernel);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const std::int64_t total = M * N * L;
+  reference<<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, C, c, cs.alpha, cs.beta, R);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
+  CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
+  compare<<<512, 256>>>(M, N, L, D, d, nd, R, acc, bad);
+  CUDA_CHECK(cudaGetLastError());
+  double hacc[2];
+  unsigned long long hbad[2];
+  CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
+  const double err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
+  const bool ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
+  std::printf("%s %-22s %-5s %-28s M=%-5lld N=%-5lld K=%-5lld L=%lld %c%c D=%s pad=%d a=%g b=%g  relerr=%.3e nonfinite=%llu clobbered=%llu%s%s\n",
+              ok ? "PASS" : "FAIL", cs.name, tk::to_string(element<T>()), tk::to_string(kernel),
+              (long long)M, (long long)N, (long long)K, (long long)L, cs.ta, cs.tb, cs.d_row ? "row" : "col",
+              cs.pad, cs.alpha, cs.beta, err, hbad[0], hbad[1], res ? "" : "  status: ",
+              res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
+  ok ? ++passed : ++failures;
+  for (void* p : {(void*)A, (void*)B, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
+    CUDA_CHECK(cudaFree(p));
+}
+
+}  // namespace
+
+int main() {
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    std::printf("no CUDA device: skipping the GPU GEMM tests\n");
+    return kSkip;
+  }
+  std::uint64_t seed = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+  if (const char* s = std::getenv("TESSERA_SEED")) seed = std::strtoull(s, nullptr, 10);
+  std::printf("seed %llu (TESSERA_SEED=%llu replays this run)\n", (unsigned long long)seed,
+              (unsigned long long)seed);
+
+  const bool quick = std::getenv("TESSERA_QUICK") != nullptr;
+  std::vector<Case> cases = {
+      {"one", 1, 1, 1, 1, 'N', 'N', false, 0, 1.0f, 0.0f},
+      {"seven", 7, 7, 7, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+      {"odd127", 127, 129, 131, 1, 'N', 'T', true, 0, 1.5f, 0.0f},
+      {"skinny_m1", 1, 1000, 257, 1, 'T', 'T', false, 0, 1.0f, 0.0f},
+      {"skinny_n1", 1000, 1, 257, 1, 'N', 'N', true, 0, 1.0f, 0.0f},
+      {"k1", 200, 300, 1, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+      {"square1000", 1000, 1000, 1000, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+      {"square1024_TN", 1024, 1024, 1024, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+      {"square1024_NT", 1024, 1024, 1024, 1, 'N', 'T', false, 0, 1.0f, 0.0f},
+      {"square1024_NN", 1024, 1024, 1024, 1, 'N', 'N', true, 0, 1.0f, 0.0f},
+      {"square1024_TT", 1024, 1024, 1024, 1, 'T', 'T', true, 0, 1.0f, 0.0f},
+      {"beta_TN", 512, 384, 256, 1, 'T', 'N', false, 0, 0.5f, -1.25f},
+      {"beta_NN_pad", 520, 264, 136, 1, 'N', 'N', true, 8, 2.0f, 0.75f},
+      {"batched_TN", 256, 192, 320, 3, 'T', 'N', false, 8, 1.0f, 0.5f},
+      {"batched_odd_TT", 65, 33, 97, 4, 'T', 'T', true, 3, -1.0f, 1.0f},
+      {"batched_NT", 128, 136, 64, 5, 'N', 'T', false, 16, 1.0f, 0.0f},
+      {"tall4097", 4097, 64, 520, 1, 'N', 'T', false, 0, 1.0f, 0.0f},
+      {"deepk4097", 96, 80, 4097, 1, 'T', 'N', true, 0, 1.0f, 0.0f},
+      {"big_TN", 2048, 1536, 1024, 1, 'T', 'N', false, 0, 1.0f, 1.0f},
+  };
+  if (quick) cases.resize(8);
+  const double tol_f32 = 1e-6, tol_half = 1e-2;
+  for (const Case& cs : cases) {
+    run_case<float>(cs, tk::GemmKernel::SimtF32, seed + 17 * passed + failures, tol_f32);
+    for (auto kernel : {tk::GemmKernel::TensorOpVec8, tk::GemmKernel::TensorOpScalar}) {
+      // The 16-byte path only runs where select_kernel would pick it (alignment rules).
+      const std::int64_t lda = (cs.ta == 'T' ? cs.k : cs.m) + cs.pad, ldb = (cs.tb == 'T' ? cs.n : cs.k) + cs.pad;
+      const bool vec_ok = lda % 8 == 0 && ldb % 8 == 0 && (cs.ta == 'T' ? cs.k : cs.m) % 8 == 0 &&
+                          (cs.tb == 'T' ? cs.n : cs.k) % 8 == 0 && (cs.l == 1 || cs.pad % 8 == 0);
+      if (kernel == tk::GemmKernel::TensorOpVec8 && !vec_ok) continue;
+      run_case<__nv_bfloat16>(cs, kernel, seed + 31 * passed + failures, tol_half);
+      run_case<__half>(cs, kernel, seed + 37 * passed + failures, tol_half);
+    }
+  }
+  std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
+  return failures == 0 ? 0 : 1;
+}
