@@ -87,7 +87,7 @@ TvInverse invert_tv(const TvFunction& tv, const TvTile& tile) {
 Panel tv_panel(const TvFunction& tv, const TvTile& tile, const TvInverse& inv) {
   Panel p(inv.rows, inv.cols);
   p.title = tv.text;
-  p.subtitle = "tile " + tile.text + ": cell (m,n) shows the thread T and value V that hold it";
+  p.subtitle = "tile " + tile.text + ": cell (m,n) shows thread T, value V";
   p.rows.headers = index_headers(inv.rows);
   p.cols.headers = index_headers(inv.cols);
   p.rows.line_level = boundary_levels(mode_tree(tile.row_shape));

@@ -40,6 +40,7 @@ struct Palette {
 
 std::string pt(double x, double y) { return "(" + num(x) + "," + num(y) + ")"; }
 
+// Lengths are in bp (PDF points), so the PDF page matches the geometry exactly.
 // Font switches sized like the geometry's estimates (Computer Modern tt is 0.525 em wide).
 constexpr const char* kCellFont = "\\ttfamily\\fontsize{10}{12}\\selectfont";
 constexpr const char* kHeaderFont = "\\ttfamily\\fontsize{9}{11}\\selectfont";
@@ -93,7 +94,7 @@ std::string to_tikz(const Diagram& d) {
     }
     const double x0 = b.grid_x, y0 = b.grid_y, x1 = b.cell_x(p.cols.count), y1 = b.cell_y(p.rows.count);
     for (const GridLine& l : grid_lines(p)) {
-      body += "\\draw[line width=" + num(l.width) + "pt,line cap=rect] ";
+      body += "\\draw[line width=" + num(l.width) + "bp,line cap=rect] ";
       if (l.horizontal) body += pt(x0, b.cell_y(l.index)) + " -- " + pt(x1, b.cell_y(l.index)) + ";\n";
       else body += pt(b.cell_x(l.index), y0) + " -- " + pt(b.cell_x(l.index), y1) + ";\n";
     }
@@ -101,7 +102,7 @@ std::string to_tikz(const Diagram& d) {
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (cell.highlight == Highlight::none) continue;
-        body += "\\draw[" + pal.name(highlight_stroke(cell.highlight)) + ",line width=3pt] " +
+        body += "\\draw[" + pal.name(highlight_stroke(cell.highlight)) + ",line width=3bp] " +
                 pt(b.cell_x(c) + 1.5, b.cell_y(r) + 1.5) + " rectangle " +
                 pt(b.cell_x(c) + b.cell_w - 1.5, b.cell_y(r) + b.cell_h - 1.5) + ";\n";
       }
@@ -111,11 +112,18 @@ std::string to_tikz(const Diagram& d) {
 
   std::string o;
   o += "% Drawn by tessera. Compile with: pdflatex <file>.tex\n";
-  o += "\\documentclass[border=0pt]{standalone}\n";
+  // The standalone class when installed (Debian: texlive-latex-extra); otherwise an
+  // article whose page is exactly the picture, so texlive-latex-base suffices.
+  o += "\\IfFileExists{standalone.cls}{\\documentclass[border=0pt]{standalone}}{%\n";
+  o += "\\documentclass{article}\\pagestyle{empty}%\n";
+  o += "\\paperwidth=" + num(g.width) + "bp\\paperheight=" + num(g.height) + "bp%\n";
+  o += "\\pdfpagewidth=\\paperwidth\\pdfpageheight=\\paperheight%\n";
+  o += "\\hoffset=-1in\\voffset=-1in\\oddsidemargin=0pt\\topmargin=0pt\\headheight=0pt\\headsep=0pt%\n";
+  o += "\\textwidth=" + num(g.width) + "bp\\textheight=" + num(g.height) + "bp\\parindent=0pt\\topskip=0pt}\n";
   o += "\\usepackage{tikz}\n";
   for (Rgb c : pal.order) o += "\\definecolor{c" + hex(c).substr(1) + "}{HTML}{" + hex(c).substr(1) + "}\n";
-  o += "\\begin{document}\n";
-  o += "\\begin{tikzpicture}[x=1pt,y=-1pt]\n";
+  o += "\\begin{document}\\frenchspacing\n";
+  o += "\\begin{tikzpicture}[x=1bp,y=-1bp]\n";
   // The page: a white sheet the size of the diagram, so margins match SVG and PNG.
   o += "\\fill[white] (0,0) rectangle " + pt(g.width, g.height) + ";\n";
   o += body;

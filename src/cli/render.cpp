@@ -1,0 +1,218 @@
+// `tessera render`: draw a layout, a swizzled layout or a thread-value map.
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "runtime/eval.hpp"
+#include "runtime/parse.hpp"
+#include "viz/build_layout.hpp"
+#include "viz/build_tv.hpp"
+#include "viz/output.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+// Diagrams larger than this are refused unless --force: a 256x256 grid is already
+// far beyond what a reader can take in, and SVG/TikZ grow with every cell.
+constexpr std::int64_t kCellLimit = 65536;
+// Even with --force: keeps memory and output bounded (16 Mi cells).
+constexpr std::int64_t kHardCellLimit = std::int64_t{1} << 24;
+
+// The README's "main job": the C fragment of SM80's 16x8x8 MMA, over its 16x8 tile.
+constexpr const char* kDefaultTv = "((4,8),(2,2)):((32,1),(16,8))";
+constexpr const char* kDefaultTile = "(16,8)";
+
+struct Options {
+  std::string expr;
+  std::string tile;
+  std::string format;
+  std::string output;
+  std::string title;
+  bool force = false;
+};
+
+// A failure the user must fix; `input`/`pos` locate it when known.
+struct Failure {
+  std::string message;
+  std::string input;
+  std::size_t pos = rt::npos;
+};
+
+[[noreturn]] void fail(std::string msg, std::string input = {}, std::size_t pos = rt::npos) {
+  throw Failure{std::move(msg), std::move(input), pos};
+}
+
+rt::Value evaluate_arg(const std::string& input) {
+  try {
+    return rt::evaluate(input);
+  } catch (const rt::Error& e) {
+    fail(e.what(), input, e.pos() == rt::npos ? 0 : e.pos());
+  }
+}
+
+void check_cells(std::int64_t cells, const std::string& what, const Options& o) {
+  if (cells > kHardCellLimit)
+    fail(what + " has " + std::to_string(cells) + " cells, more than tessera draws (" +
+             std::to_string(kHardCellLimit) + ", even with --force)",
+         o.expr, 0);
+  if (cells > kCellLimit && !o.force)
+    fail(what + " has " + std::to_string(cells) + " cells, more than " + std::to_string(kCellLimit) +
+             ": pass --force to draw it anyway, or draw a slice or tile of it",
+         o.expr, 0);
+}
+
+// Where the output goes and in which format.
+struct Target {
+  viz::Format format;
+  std::optional<std::string> path;  // none: standard output
+};
+
+Target resolve_target(const Options& o) {
+  std::optional<viz::Format> by_name, by_ext;
+  if (!o.format.empty()) {
+    by_name = viz::format_from_name(o.format);
+    if (!by_name) fail("unknown format '" + o.format + "': choose txt, svg, tex, png or pdf");
+  }
+  if (!o.output.empty()) by_ext = viz::format_from_path(o.output);
+  if (by_name && by_ext && *by_name != *by_ext)
+    fail("-f " + o.format + " does not match the extension of '" + o.output + "'");
+  if (!by_name && !o.output.empty() && !by_ext)
+    fail("cannot tell the format from '" + o.output + "': give -f txt|svg|tex|png|pdf or use one of those extensions");
+  const viz::Format f = by_name ? *by_name : by_ext ? *by_ext : viz::Format::txt;
+  if (!viz::is_text_format(f)) {
+    if (!viz::has_cairo())
+      fail(std::string(viz::format_name(f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
+    if (o.output.empty()) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
+  }
+  Target t{f, std::nullopt};
+  if (!o.output.empty()) t.path = o.output;
+  return t;
+}
+
+viz::Diagram build(const Options& o) {
+  const std::string expr = o.expr.empty() ? kDefaultTv : o.expr;
+  const std::string tile_text = o.expr.empty() && o.tile.empty() ? kDefaultTile : o.tile;
+  if (o.expr.empty() && !o.tile.empty()) fail("--tv needs EXPR, the TV layout to draw over the tile");
+  const rt::Value v = evaluate_arg(expr);
+  const std::size_t end = expr.size();  // errors about the whole expression point at its start
+
+  if (!tile_text.empty()) {
+    if (v.kind != rt::Value::Kind::Layout)
+      fail("--tv draws a TV layout ((threads),(values)):(...), but EXPR is " + rt::describe(v), expr, 0);
+    const rt::Value t = evaluate_arg(tile_text);
+    viz::TvTile tile;
+    try {
+      if (t.kind == rt::Value::Kind::IntTuple) tile = viz::tile_of_shape(t.tuple);
+      else if (t.kind == rt::Value::Kind::Layout) tile = viz::tile_of_layout(t.layout);
+      else fail("the tile is " + rt::describe(t) + ": give a shape (M,N) or a layout (M,N):(s,t)", tile_text, 0);
+    } catch (const viz::Error& e) {
+      fail(e.what(), tile_text, 0);
+    }
+    viz::TvFunction tv;
+    try {
+      tv = viz::tv_of_layout(v.layout);
+    } catch (const viz::Error& e) {
+      fail(e.what(), expr, 0);
+    }
+    check_cells(tile.rows() * tile.cols(), "the tile " + tile.text, o);
+    check_cells(v.layout.size(), "the TV layout " + tv.text, o);
+    try {
+      return viz::tv_diagram(tv, tile);
+    } catch (const viz::Error& e) {
+      fail(e.what(), expr, 0);
+    }
+  }
+
+  viz::GridFunction grid;
+  try {
+    if (v.kind == rt::Value::Kind::Layout) grid = viz::grid_function(v.layout);
+    else if (v.kind == rt::Value::Kind::Swizzled) grid = viz::grid_function(v.swizzled);
+    else if (v.kind == rt::Value::Kind::IntTuple)
+      fail("EXPR is " + rt::describe(v) + ", not a layout: write shape:stride, e.g. (4,2):(1,4)", expr, 0);
+    else
+      fail("EXPR is " + rt::describe(v) + ", not a layout: draw its modes one at a time", expr, 0);
+  } catch (const viz::Error& e) {
+    fail(e.what(), expr, 0);
+  }
+  (void)end;
+  check_cells(rt::product(grid.row_shape) * rt::product(grid.col_shape), "the layout " + grid.title, o);
+  viz::Diagram d;
+  d.panels.push_back(viz::layout_panel(grid));
+  return d;
+}
+
+int run(const Options& o) {
+  try {
+    const Target target = resolve_target(o);
+    viz::Diagram d = build(o);
+    d.title = o.title;
+    if (target.path) viz::render_to_file(d, target.format, *target.path);
+    else std::cout << viz::render_text(d, target.format) << std::flush;
+    return 0;
+  } catch (const Failure& f) {
+    if (f.input.empty() || f.pos == rt::npos) std::cerr << "error: " << f.message << "\n";
+    else std::cerr << rt::format_error(f.input, f.pos, f.message);
+  } catch (const rt::Error& e) {  // e.g. overflow while sizing the grid
+    std::cerr << rt::format_error(o.expr, e.pos() == rt::npos ? 0 : e.pos(), e.what());
+  } catch (const viz::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  }
+  return 1;
+}
+
+}  // namespace
+
+void register_render(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "render",
+      "Draw a layout, a swizzled layout, or a thread-value (TV) map as a diagram.\n"
+      "A rank-2 layout is drawn as a grid: mode 0 gives the rows, mode 1 the columns, cell (m,n)\n"
+      "shows the index L(m,n) and is coloured by it; hierarchical modes are walked in CuTe's\n"
+      "column-major order, and their sub-mode boundaries are drawn with thicker lines.\n"
+      "A rank-1 layout is drawn as one row. Rank > 2: group the modes into two first.\n"
+      "With --tv TILE, EXPR is a TV layout (thread,value) -> index into the tile; cell (m,n) shows\n"
+      "the thread T and value V holding it, coloured by thread; cells held by nobody are blank,\n"
+      "cells held more than once get a red outline (and '!' in text).\n"
+      "Without EXPR: the C fragment of SM80's 16x8x8 MMA, " + std::string(kDefaultTv) + " over " +
+          kDefaultTile + ".");
+  cmd->add_option("EXPR", o->expr,
+                  "expression giving a layout: 8:2, (4,(2,2)):(2,(1,8)), Sw<3,4,3> o (8,64):(64,1),\n"
+                  "or any call such as composition(...), logical_product(...)");
+  cmd->add_option("--tv", o->tile,
+                  "TILE: draw EXPR as a TV layout over this tile: a shape (M,N), indexed column-major,\n"
+                  "or a layout (M,N):(s,t) mapping (m,n) to the index the TV layout produces")
+      ->type_name("TILE");
+  cmd->add_option("-f,--format", o->format,
+                  "txt (CuTe print_layout table), svg, tex (standalone TikZ), png or pdf;\n"
+                  "default: from the -o extension, else txt")
+      ->type_name("FORMAT");
+  cmd->add_option("-o,--output", o->output,
+                  "write to FILE (atomically: nothing is left behind on error); text formats go to\n"
+                  "standard output without -o; png and pdf need it")
+      ->type_name("FILE");
+  cmd->add_flag("--force", o->force,
+                "draw diagrams over " + std::to_string(kCellLimit) + " cells (up to " +
+                    std::to_string(kHardCellLimit) + ")");
+  cmd->add_option("--title", o->title, "a title drawn above the diagram")->type_name("TEXT");
+  cmd->footer(
+      "Examples:\n"
+      "  tessera render '(8,(2,4)):(2,(1,16))'                  # text table on stdout\n"
+      "  tessera render '(8,(2,4)):(2,(1,16))' -o layout.svg    # SVG with a tooltip per cell\n"
+      "  tessera render 'Sw<3,4,3> o (8,64):(64,1)' -o smem.png --force\n"
+      "  tessera render --tv '(16,8)' '((4,8),(2,2)):((32,1),(16,8))' -o c_frag.pdf\n"
+      "  tessera render 'composition((8,8):(8,1), (4,4):(1,8))' -f tex -o comp.tex && pdflatex comp.tex\n"
+      "  tessera render -o sm80_c.svg                           # the default diagram\n"
+      "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
+  cmd->callback([o] {
+    const int rc = run(*o);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace tessera::cli

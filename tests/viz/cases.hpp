@@ -1,0 +1,65 @@
+// Diagrams shared by the golden-file and image tests: built from runtime layouts
+// directly, so these tests do not depend on the parser.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/layout.hpp"
+#include "viz/build_layout.hpp"
+#include "viz/build_tv.hpp"
+
+namespace viz_cases {
+
+using tessera::rt::IntTuple;
+using tessera::rt::Layout;
+namespace viz = tessera::viz;
+
+inline IntTuple T(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
+
+struct Case {
+  std::string name;
+  viz::Diagram diagram;
+};
+
+// (2,3):(3,1) row-major: its print_layout table is written out by hand in the tests.
+inline Layout row_major_2x3() { return Layout(T({2, 3}), T({3, 1})); }
+// DESIGN.md's running example: hierarchical columns, boundary every 2 columns.
+inline Layout hier_8x8() { return Layout(T({8, T({2, 4})}), T({2, T({1, 16})})); }
+// Hierarchical rows ((2,2),4) and columns (2,2).
+inline Layout hier_rows() { return Layout(T({T({T({2, 2}), 4}), T({2, 2})}), T({T({T({1, 2}), 4}), T({16, 32})})); }
+// SM80 m16n8k8 C fragment: (thread,value) -> (m,n) in a column-major 16x8 tile.
+inline Layout sm80_c_tv() { return Layout(T({T({4, 8}), T({2, 2})}), T({T({32, 1}), T({16, 8})})); }
+
+inline std::vector<Case> all() {
+  std::vector<Case> cs;
+  cs.push_back({"row_major_2x3", viz::layout_diagram(row_major_2x3())});
+  cs.push_back({"hier_8x8", viz::layout_diagram(hier_8x8())});
+  cs.push_back({"hier_rows", viz::layout_diagram(hier_rows())});
+  cs.push_back({"rank1", viz::layout_diagram(Layout(IntTuple(8), IntTuple(3)))});
+  cs.push_back({"swizzled", viz::layout_diagram(tessera::rt::SwizzledLayout{tessera::rt::Swizzle(2, 0, 2),
+                                                                           Layout(T({4, 4}), T({4, 1}))})});
+  cs.push_back({"tv_sm80_c", viz::tv_diagram(viz::tv_of_layout(sm80_c_tv()), viz::tile_of_shape(T({16, 8})))});
+  // 4 threads x 2 values over a 2x4 tile, t+v: cells 1..3 held twice, 5..7 by nobody.
+  cs.push_back({"tv_overlap", viz::tv_diagram(viz::tv_of_layout(Layout(T({4, 2}), T({1, 1}))),
+                                              viz::tile_of_shape(T({2, 4})))});
+  // A verifier-style diff: two panels side by side, one mismatching cell, a title.
+  {
+    viz::Diagram d = viz::layout_diagram(Layout(T({2, 2}), T({1, 2})));
+    viz::Diagram actual = viz::layout_diagram(Layout(T({2, 2}), T({2, 1})));
+    d.title = "expected vs actual <&>";
+    d.panels[0].title = "expected";
+    actual.panels[0].title = "actual";
+    actual.panels[0].slot_col = 1;
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 2; ++c)
+        if (d.panels[0].at(r, c).label != actual.panels[0].at(r, c).label)
+          actual.panels[0].at(r, c).highlight = viz::Highlight::mismatch;
+    d.panels.push_back(actual.panels[0]);
+    d.notes.push_back("red: actual differs from expected");
+    cs.push_back({"diff_two_panels", d});
+  }
+  return cs;
+}
+
+}  // namespace viz_cases

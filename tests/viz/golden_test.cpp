@@ -1,0 +1,86 @@
+// Golden files: text, SVG and TikZ output must match tests/viz/data/ byte for byte.
+// Regenerate after an intended change with:  TESSERA_UPDATE_GOLDEN=1 ./viz_golden_test
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "cases.hpp"
+#include "viz/backends.hpp"
+#include "viz/output.hpp"
+
+namespace {
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+bool updating() {
+  const char* e = std::getenv("TESSERA_UPDATE_GOLDEN");
+  return e && std::string(e) == "1";
+}
+}  // namespace
+
+TEST_CASE("text output is CuTe's print_layout table, byte for byte") {
+  // print_layout((2,3):(3,1)) as CuTe prints it: cosize 6 -> one digit, cell "| d ".
+  const std::string expected =
+      "(2,3):(3,1)\n"
+      "      0   1   2 \n"
+      "    +---+---+---+\n"
+      " 0  | 0 | 1 | 2 |\n"
+      "    +---+---+---+\n"
+      " 1  | 3 | 4 | 5 |\n"
+      "    +---+---+---+\n";
+  CHECK(tessera::viz::to_text(tessera::viz::layout_diagram(viz_cases::row_major_2x3())) == expected);
+
+  // Width follows num_digits(cosize), not the widest value: 10:1 has cosize 10 -> two digits.
+  const std::string ten =
+      "(1,10):(0,1)\n"
+      "       0    1    2    3    4    5    6    7    8    9 \n"
+      "    +----+----+----+----+----+----+----+----+----+----+\n"
+      " 0  |  0 |  1 |  2 |  3 |  4 |  5 |  6 |  7 |  8 |  9 |\n"
+      "    +----+----+----+----+----+----+----+----+----+----+\n";
+  using viz_cases::T;
+  CHECK(tessera::viz::to_text(tessera::viz::layout_diagram(tessera::rt::Layout(T({1, 10}), T({0, 1})))) == ten);
+}
+
+TEST_CASE("golden files: txt, svg, tex") {
+  using tessera::viz::Format;
+  for (const auto& c : viz_cases::all()) {
+    for (Format f : {Format::txt, Format::svg, Format::tex}) {
+      const std::string ext(tessera::viz::format_name(f));
+      const std::string path = std::string(TESSERA_TEST_DATA_DIR) + "/" + c.name + "." + ext;
+      const std::string got = tessera::viz::render_text(c.diagram, f);
+      INFO("golden file " << path << " (TESSERA_UPDATE_GOLDEN=1 regenerates)");
+      if (updating()) {
+        tessera::viz::write_file_atomic(path, got);
+        WARN("updated " << path);
+        continue;
+      }
+      const std::string want = read(path);
+      REQUIRE_FALSE(want.empty());
+      CHECK(got == want);
+      // Deterministic: drawing twice gives the same bytes.
+      CHECK(tessera::viz::render_text(c.diagram, f) == got);
+    }
+  }
+}
+
+TEST_CASE("SVG: one <title> tooltip per drawn cell, well-formed escapes") {
+  for (const auto& c : viz_cases::all()) {
+    const std::string svg = tessera::viz::to_svg(c.diagram);
+    std::size_t titles = 0, pos = 0;
+    while ((pos = svg.find("<title>", pos)) != std::string::npos) { ++titles; ++pos; }
+    std::size_t expected = 0;
+    for (const auto& p : c.diagram.panels)
+      for (const auto& cell : p.cells) expected += cell.present || !cell.tooltip.empty();
+    CHECK(titles == expected);
+    CHECK(svg.find("<&>") == std::string::npos);
+  }
+  const auto tv = viz_cases::all()[5];
+  REQUIRE(tv.name == "tv_sm80_c");
+  // Cell (9,3) of the SM80 C fragment: row 9 = lane/4 + 8 -> lane 4*1 + 1 = 5, value 3 (v0=1, v1=1).
+  CHECK(tessera::viz::to_svg(tv.diagram).find("<title>(9,3) index 57 thread 5 value 3</title>") != std::string::npos);
+}

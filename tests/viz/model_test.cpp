@@ -1,0 +1,224 @@
+// Model-level properties: mode-boundary levels, the plain-layout grid, the TV
+// inverse map, and the error paths of the builders.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "cases.hpp"
+#include "viz/backends.hpp"
+#include "viz/geometry.hpp"
+#include "viz/output.hpp"
+
+using tessera::rt::IntTuple;
+using tessera::rt::Layout;
+using viz_cases::T;
+namespace viz = tessera::viz;
+
+namespace {
+
+// A random tuple of 1..3 modes, each a leaf of size 1..4 or (depth > 0) a nested tuple.
+rc::Gen<IntTuple> shape_gen(int depth) {
+  return rc::gen::exec([depth] {
+    const auto n = *rc::gen::inRange(1, 4);
+    std::vector<IntTuple> v;
+    for (int i = 0; i < n; ++i) {
+      if (depth > 0 && *rc::gen::inRange(0, 3) == 0) v.push_back(*shape_gen(depth - 1));
+      else v.push_back(IntTuple(*rc::gen::inRange<std::int64_t>(1, 5)));
+    }
+    return IntTuple::tuple(std::move(v));
+  });
+}
+
+IntTuple stride_like(const IntTuple& shape) {
+  return tessera::rt::transform_leaf(shape, [](std::int64_t) { return *rc::gen::inRange<std::int64_t>(0, 9); });
+}
+
+bool all_zero(const IntTuple& t) {
+  if (t.is_leaf()) return t.value() == 0;
+  return std::all_of(t.elems().begin(), t.elems().end(), all_zero);
+}
+
+// Every sub-mode node of `shape` (not the root): its coordinate inside a full coordinate.
+void nodes(const IntTuple& shape, const IntTuple& coord, bool root, std::vector<std::pair<IntTuple, IntTuple>>& out) {
+  if (!root) out.push_back({shape, coord});
+  if (shape.is_tuple())
+    for (std::size_t i = 0; i < shape.rank(); ++i) nodes(shape[i], coord[i], false, out);
+}
+
+// Independent oracle for boundary_levels: count sub-modes of size > 1 whose
+// coordinate (from rt::idx2crd) is zero at i and non-zero at i-1.
+int level_oracle(const IntTuple& shape, std::int64_t i) {
+  const std::int64_t n = tessera::rt::product(shape);
+  std::vector<std::pair<IntTuple, IntTuple>> at_i, before;
+  if (i == 0 || i == n) {
+    nodes(shape, tessera::rt::idx2crd(0, shape), true, at_i);
+    return static_cast<int>(std::count_if(at_i.begin(), at_i.end(),
+                                          [](auto& p) { return tessera::rt::product(p.first) > 1; }));
+  }
+  nodes(shape, tessera::rt::idx2crd(i, shape), true, at_i);
+  nodes(shape, tessera::rt::idx2crd(i - 1, shape), true, before);
+  int level = 0;
+  for (std::size_t k = 0; k < at_i.size(); ++k)
+    level += tessera::rt::product(at_i[k].first) > 1 && all_zero(at_i[k].second) && !all_zero(before[k].second);
+  return level;
+}
+
+}  // namespace
+
+TEST_CASE("boundary levels: examples") {
+  CHECK(viz::boundary_levels(viz::mode_tree(IntTuple(4))) == std::vector<int>{0, 0, 0, 0, 0});
+  // (2,2): the outer sub-mode changes at 2.
+  CHECK(viz::boundary_levels(viz::mode_tree(T({2, 2}))) == std::vector<int>{2, 0, 1, 0, 2});
+  // ((2,2),4): thin every row, level 1 every 2, level 3 every 4 (two leaves and the inner tuple wrap).
+  const auto l = viz::boundary_levels(viz::mode_tree(T({T({2, 2}), 4})));
+  REQUIRE(l.size() == 17);
+  CHECK(l[0] == 4);
+  CHECK(l[1] == 0);
+  CHECK(l[2] == 1);
+  CHECK(l[4] == 3);
+  CHECK(l[6] == 1);
+  CHECK(l[8] == 3);
+  CHECK(l[16] == 4);
+  // Flat (2,2,4) is shallower: level 2 at 4.
+  CHECK(viz::boundary_levels(viz::mode_tree(T({2, 2, 4})))[4] == 2);
+  // Thicker lines for deeper boundaries.
+  CHECK(viz::line_width(3, false) > viz::line_width(1, false));
+  CHECK(viz::line_width(1, false) > viz::line_width(0, false));
+}
+
+TEST_CASE("boundary levels agree with idx2crd on generated shapes") {
+  rc::prop("level(i) = sub-modes whose coordinate wraps at i", [] {
+    const IntTuple shape = *shape_gen(2);
+    const auto levels = viz::boundary_levels(viz::mode_tree(shape));
+    const std::int64_t n = tessera::rt::product(shape);
+    RC_ASSERT(static_cast<std::int64_t>(levels.size()) == n + 1);
+    for (std::int64_t i = 0; i <= n; ++i) RC_ASSERT(levels[static_cast<std::size_t>(i)] == level_oracle(shape, i));
+  });
+}
+
+TEST_CASE("plain layout grid: cell (m,n) shows L(m,n), coloured by index") {
+  rc::prop("cells match rt::Layout evaluation at the 2-D coordinate", [] {
+    const IntTuple s0 = *rc::gen::oneOf(shape_gen(1), rc::gen::map(rc::gen::inRange<std::int64_t>(1, 7), [](std::int64_t v) { return IntTuple(v); }));
+    const IntTuple s1 = *rc::gen::oneOf(shape_gen(1), rc::gen::map(rc::gen::inRange<std::int64_t>(1, 7), [](std::int64_t v) { return IntTuple(v); }));
+    const Layout l(T({s0, s1}), T({stride_like(s0), stride_like(s1)}));
+    const viz::Diagram d = viz::layout_diagram(l);
+    RC_ASSERT(d.panels.size() == 1u);
+    const viz::Panel& p = d.panels[0];
+    RC_ASSERT(p.rows.count == tessera::rt::product(s0));
+    RC_ASSERT(p.cols.count == tessera::rt::product(s1));
+    for (std::int64_t m = 0; m < p.rows.count; ++m)
+      for (std::int64_t n = 0; n < p.cols.count; ++n) {
+        const std::int64_t v = l.at(T({m, n}));
+        const viz::Cell& c = p.at(m, n);
+        RC_ASSERT(c.present);
+        RC_ASSERT(c.label == std::to_string(v));
+        RC_ASSERT(c.fill == viz::palette(v));
+        RC_ASSERT(c.tooltip.find("index " + std::to_string(v)) != std::string::npos);
+      }
+    RC_ASSERT(p.rows.line_level == viz::boundary_levels(viz::mode_tree(s0)));
+    RC_ASSERT(p.cols.line_level == viz::boundary_levels(viz::mode_tree(s1)));
+  });
+}
+
+TEST_CASE("TV inverse map: every (t,v) lands in exactly the cell it maps to") {
+  rc::prop("column-major and row-major tiles", [] {
+    const IntTuple ts = *shape_gen(1), vs = *shape_gen(1);
+    const Layout tv(T({ts, vs}), T({stride_like(ts), stride_like(vs)}));
+    const std::int64_t cos = tv.cosize();
+    const std::int64_t M = *rc::gen::inRange<std::int64_t>(1, 9);
+    const std::int64_t N = (cos + M - 1) / M + *rc::gen::inRange<std::int64_t>(0, 2);
+    const bool row_major = *rc::gen::arbitrary<bool>();
+    const viz::TvTile tile = row_major ? viz::tile_of_layout(Layout(T({M, N}), T({N, 1})))
+                                       : viz::tile_of_shape(T({M, N}));
+    const viz::TvFunction f = viz::tv_of_layout(tv);
+    const viz::TvInverse inv = viz::invert_tv(f, tile);
+    RC_ASSERT(inv.rows == M);
+    RC_ASSERT(inv.cols == N);
+    std::int64_t total = 0;
+    for (const auto& h : inv.hits) total += static_cast<std::int64_t>(h.size());
+    RC_ASSERT(total == f.threads() * f.values());
+    for (std::int64_t t = 0; t < f.threads(); ++t)
+      for (std::int64_t v = 0; v < f.values(); ++v) {
+        const std::int64_t i = tv(t + f.threads() * v);
+        const std::int64_t m = row_major ? i / N : i % M, n = row_major ? i % N : i / M;
+        const auto& hits = inv.at(m, n);
+        RC_ASSERT(std::count(hits.begin(), hits.end(), viz::TvHit{t, v}) == 1);
+      }
+    const viz::Panel p = viz::tv_panel(f, tile, inv);
+    std::int64_t blank = 0, repeated = 0;
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t n = 0; n < N; ++n) {
+        const auto& hits = inv.at(m, n);
+        const viz::Cell& c = p.at(m, n);
+        RC_ASSERT(c.present == !hits.empty());
+        if (hits.empty()) { ++blank; continue; }
+        RC_ASSERT(c.label == "T" + std::to_string(hits[0].thread));
+        RC_ASSERT(c.label2 == "V" + std::to_string(hits[0].value));
+        RC_ASSERT(c.fill == viz::palette(hits[0].thread));
+        RC_ASSERT((c.highlight == viz::Highlight::conflict) == (hits.size() > 1));
+        repeated += hits.size() > 1;
+      }
+    RC_ASSERT(blank == inv.uncovered);
+    RC_ASSERT(repeated == inv.repeated);
+  });
+}
+
+TEST_CASE("TV: the SM80 16x8 C fragment is a bijection onto the tile") {
+  const viz::TvFunction f = viz::tv_of_layout(viz_cases::sm80_c_tv());
+  const viz::TvInverse inv = viz::invert_tv(f, viz::tile_of_shape(T({16, 8})));
+  CHECK(inv.uncovered == 0);
+  CHECK(inv.repeated == 0);
+  // mma.m16n8k8 C fragment: lane holds rows lane/4 and lane/4+8, columns 2*(lane%4)+{0,1}.
+  for (std::int64_t lane = 0; lane < 32; ++lane)
+    for (std::int64_t v = 0; v < 4; ++v) {
+      const std::int64_t m = lane / 4 + 8 * (v / 2), n = 2 * (lane % 4) + v % 2;
+      REQUIRE(inv.at(m, n).size() == 1);
+      CHECK(inv.at(m, n)[0] == viz::TvHit{lane, v});
+    }
+}
+
+TEST_CASE("builder errors say what is wrong") {
+  using Catch::Matchers::Contains;
+  CHECK_THROWS_WITH(viz::layout_diagram(Layout(T({2, 2, 2}), T({1, 2, 4}))), Contains("group the modes"));
+  CHECK_THROWS_WITH(viz::invert_tv(viz::tv_of_layout(Layout(T({4, 2}), T({1, 4}))), viz::tile_of_shape(T({2, 2}))),
+                    Contains("(thread 0, value 1) to index 4, which is not in the tile (2,2)"));
+  CHECK_THROWS_WITH(viz::invert_tv(viz::tv_of_layout(Layout(T({2, 2}), T({1, 2}))),
+                                   viz::tile_of_layout(Layout(T({2, 2}), T({1, 0})))),
+                    Contains("is not injective"));
+  CHECK_THROWS_WITH(viz::tv_of_layout(Layout(IntTuple(8), IntTuple(1))), Contains("two modes"));
+  CHECK_THROWS_WITH(viz::tile_of_shape(T({2, 2, 2})), Contains("one or two modes"));
+}
+
+TEST_CASE("rank-1 layouts draw as one row") {
+  const viz::Diagram d = viz::layout_diagram(Layout(T({T({2, 4})}), T({T({4, 1})})));
+  const viz::Panel& p = d.panels[0];
+  CHECK(p.rows.count == 1);
+  CHECK(p.cols.count == 8);
+  CHECK(p.at(0, 1).label == "4");
+  CHECK(p.at(0, 2).label == "1");
+  CHECK(p.cols.line_level[2] == 1);
+}
+
+TEST_CASE("palette: neighbours differ in lightness; text contrasts with its fill") {
+  for (int i = 0; i < viz::palette_size; ++i) {
+    const double a = viz::luminance(viz::palette(i)), b = viz::luminance(viz::palette(i + 1));
+    CHECK(std::abs(a - b) > 0.08);
+    const viz::Rgb fill = viz::palette(i);
+    const double lt = viz::luminance(viz::text_color_for(fill));
+    const double hi = std::max(lt, viz::luminance(fill)), lo = std::min(lt, viz::luminance(fill));
+    CHECK((hi + 0.05) / (lo + 0.05) >= 3.0);  // WCAG large-text contrast or better
+  }
+}
+
+TEST_CASE("geometry: panels do not overlap, slots align") {
+  const auto cases = viz_cases::all();
+  const viz::Diagram& d = cases.back().diagram;  // two panels side by side
+  const viz::Geometry g = viz::compute_geometry(d);
+  REQUIRE(g.panels.size() == 2);
+  CHECK(g.panels[0].x + g.panels[0].width < g.panels[1].x);
+  CHECK(g.panels[0].grid_y == g.panels[1].grid_y);
+  CHECK(g.width >= g.panels[1].x + g.panels[1].width);
+}
