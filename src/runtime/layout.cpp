@@ -29,7 +29,7 @@ Layout Layout::column_major(const IntTuple& shape) {
   std::vector<std::int64_t> flat = leaves(shape), d(flat.size());
   std::int64_t p = 1;
   for (std::size_t i = 0; i < flat.size(); ++i) {
-    d[i] = p;
+    d[i] = flat[i] == 1 ? 0 : p;  // CuTe biases the stride of a static size-1 mode to 0
     p = checked_mul(p, flat[i], "compact stride");
   }
   return Layout(shape, unflatten(shape, d));
@@ -131,7 +131,8 @@ std::int64_t SwizzledLayout::cosize() const {
 }
 
 Tiler Tiler::of_shape(const IntTuple& shape) {
-  if (shape.is_leaf()) return of_layout(Layout(shape, IntTuple(1)));
+  // CuTe's make_layout(N): stride 1, except that a static 1 gets stride 0.
+  if (shape.is_leaf()) return of_layout(Layout(shape, IntTuple(shape.value() == 1 ? 0 : 1)));
   std::vector<Tiler> e;
   for (const auto& s : shape.elems()) e.push_back(of_shape(s));
   return of_tuple(std::move(e));
