@@ -7,6 +7,7 @@
 // kernel cannot look good.
 //
 //   gemm_bench [--quick] [--dtype f32|bf16|f16|all] [--reps N]
+//   gemm_bench --profile [M N K]   each kernel configuration launched once (for ncu)
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -132,7 +133,8 @@ struct Row {
 // A 'T' = row-major; B 'N' = KxN column-major, B 'T' = row-major.  D is column-major
 // (ldd = M) so the same buffers go to cuBLAS unchanged.
 template <class T>
-void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::vector<Row>& rows) {
+void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::vector<Row>& rows,
+               bool profile = false) {
   const std::int64_t M = s.m, N = s.n, K = s.k;
   const std::int64_t sizeA = M * K, sizeB = K * N, sizeD = M * N;
   const std::int64_t set_bytes = (sizeA + sizeB) * sizeof(T) + sizeD * sizeof(T);
@@ -184,6 +186,16 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
                               CUBLAS_GEMM_DEFAULT));
   };
 
+  if (profile) {  // one launch of each configuration, nothing else for ncu to see
+    ours(0);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::printf("profiled %s %c%c %s\n", tk::to_string(kernel), ta, tb, tk::to_string(element<T>()));
+    for (int i = 0; i < nsets; ++i) {
+      CUDA_CHECK(cudaFree(A[i])); CUDA_CHECK(cudaFree(B[i])); CUDA_CHECK(cudaFree(D[i]));
+    }
+    CUDA_CHECK(cudaFree(Dref));
+    return;
+  }
   // Correctness against cuBLAS on set 0 first.
   ours(0);
   theirs(0, Dref);
@@ -215,15 +227,23 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, profile = false;
+  Shape profile_shape{2048, 2048, 2048};
   std::string dtype = "all";
   int reps = 30;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--dtype") && i + 1 < argc) dtype = argv[++i];
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--profile")) {
+      profile = true;
+      if (i + 3 < argc) {
+        profile_shape = {std::atoll(argv[i + 1]), std::atoll(argv[i + 2]), std::atoll(argv[i + 3])};
+        i += 3;
+      }
+    }
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--dtype f32|bf16|f16|all] [--reps N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--dtype f32|bf16|f16|all] [--reps N] | --profile [M N K]\n", argv[0]);
       return 1;
     }
   }
@@ -245,6 +265,15 @@ int main(int argc, char** argv) {
                                {1000, 1000, 1000}, {8192, 8192, 1024}};
   if (quick) shapes = {{4096, 4096, 4096}, {1000, 1000, 1000}};
   const char* layouts[] = {"TN", "NT", "NN", "TT"};
+  if (profile) {
+    std::vector<Row> none;
+    for (const char* l : layouts) {
+      bench_one<__nv_bfloat16>(handle, profile_shape, l[0], l[1], 1, none, true);
+      bench_one<float>(handle, profile_shape, l[0], l[1], 1, none, true);
+    }
+    CUBLAS_CHECK(cublasDestroy(handle));
+    return 0;
+  }
 
   std::printf("%-20s %-3s %-5s %-28s %9s %9s %7s %9s\n", "shape MxNxK", "lay", "type", "kernel",
               "TFLOP/s", "cuBLAS", "ratio", "relerr");

@@ -4,6 +4,7 @@
 // poisons D with NaN before every launch and the padding around D (ldd > rows, gaps between
 // batches) with a sentinel that must survive, and compares ||D - ref|| / ||ref||.
 // Exits with 77 (ctest SKIP_RETURN_CODE) when no CUDA device is present.
+// TESSERA_QUICK=1 runs the first cases only; TESSERA_CASES=a,b runs the named ones.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -237,7 +238,15 @@ int main() {
       {"big_TN", 2048, 1536, 1024, 1, 'T', 'N', false, 0, 1.0f, 1.0f},
   };
   if (quick) cases.resize(8);
-  const double tol_f32 = 1e-6, tol_half = 1e-2;
+  // TESSERA_CASES=name1,name2 runs only the named cases (compute-sanitizer runs use a few).
+  if (const char* only = std::getenv("TESSERA_CASES")) {
+    const std::string list = std::string(",") + only + ",";
+    std::vector<Case> kept;
+    for (const Case& cs : cases)
+      if (list.find(std::string(",") + cs.name + ",") != std::string::npos) kept.push_back(cs);
+    cases = kept;
+  }
+  const double tol_f32 = 1e-5, tol_half = 1e-2;  // FP32 lands near 1e-6 at K = 4097
   for (const Case& cs : cases) {
     run_case<float>(cs, tk::GemmKernel::SimtF32, seed + 17 * passed + failures, tol_f32);
     for (auto kernel : {tk::GemmKernel::TensorOpVec8, tk::GemmKernel::TensorOpScalar}) {

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# One script for the GPU machine: build tessera's GEMM kernels for sm_90, run the GPU
+# correctness tests, compute-sanitizer (memcheck, racecheck) on a few shapes, ncu
+# shared-memory bank-conflict counters for every kernel configuration, the cuBLAS benchmark,
+# and the ptxas register/spill report.  Everything lands under $OUT (at most 8 files).
+#
+#   OUT=/tmp/out COMMIT=<sha> tools/device/run_gpu.sh [steps...]
+#   steps: build test sanitize ncu bench   (default: all, in that order)
+#
+# Build: nvcc directly, not CMake: the device image has CUDA, CMake and ninja but not the
+# Debian packages the full CMake configure requires (Boost, Catch2, rapidcheck).  Boost.Hana,
+# which the static tier needs, travels in .devdeps/include (see tools/device/prepare.sh).
+# The flags are the ones CMake uses for CMAKE_CUDA_ARCHITECTURES=90.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/tessera-gpu-out}
+BUILD=${BUILD:-/tmp/tessera-gpu-build}
+mkdir -p "$OUT" "$BUILD"
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize ncu bench)
+want() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+summary="$OUT/summary.txt"
+status=0
+note() { echo "$*" | tee -a "$summary"; }
+
+: >"$summary"
+note "== tessera GPU run $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$summary"
+nvcc --version | tail -2 | tee -a "$summary"
+
+NVCC_FLAGS=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo
+            "--generate-code=arch=compute_90,code=[compute_90,sm_90]"
+            -Iinclude -Ikernels)
+[ -d .devdeps/include ] && NVCC_FLAGS+=(-isystem .devdeps/include)
+
+if want build; then
+  t0=$(date +%s)
+  {
+    # Three translation units in parallel; the kernels' TU carries the ptxas report.
+    nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c kernels/device/gemm.cu -o "$BUILD/gemm.o" 2>"$OUT/ptxas.log" &
+    p1=$!
+    nvcc "${NVCC_FLAGS[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$BUILD/gemm_gpu_test.o" &
+    p2=$!
+    nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &
+    p3=$!
+    wait $p1 && wait $p2 && wait $p3 &&
+      nvcc -o "$BUILD/gemm_gpu_test" "$BUILD/gemm_gpu_test.o" "$BUILD/gemm.o" &&
+      nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "$BUILD/gemm.o" -lcublas
+  } >"$OUT/build.log" 2>&1
+  rc=$?
+  note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
+  if [ $rc -ne 0 ]; then cat "$OUT/build.log" "$OUT/ptxas.log" | grep -m 40 -E "error|Error" ; exit 1; fi
+  # One line per kernel: registers, spills, stack, from ptxas -v.
+  awk '/Compiling entry function/ {match($0, /_Z[^'"'"']*/); name=substr($0, RSTART, RLENGTH)}
+       /bytes stack frame/ {stack=$1; spill_st=$5; spill_ld=$9}
+       /Used [0-9]+ registers/ {for (i=1;i<=NF;i++) if ($i=="Used") regs=$(i+1);
+         printf "ptxas: regs=%s stack=%s spill_st=%s spill_ld=%s %s\n", regs, stack, spill_st, spill_ld, name}' \
+    "$OUT/ptxas.log" | c++filt -t 2>/dev/null | sed 's/tessera::kernels:://g' | tee -a "$summary" >/dev/null
+  grep -c "^ptxas:" "$summary" | sed 's/^/ptxas: kernels reported: /' | tee -a "$summary"
+fi
+
+if want test; then
+  "$BUILD/gemm_gpu_test" >"$OUT/gpu_test.log" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && status=1
+  note "gpu test: rc=$rc, $(tail -1 "$OUT/gpu_test.log")"
+  grep "^FAIL" "$OUT/gpu_test.log" | head -20 | tee -a "$summary"
+fi
+
+if want sanitize; then
+  # Residues, every layout, batches, both tensor-core copy paths: small shapes keep it fast.
+  cases=one,seven,odd127,batched_odd_TT,beta_NN_pad,batched_TN,k1
+  { echo "== memcheck"; TESSERA_CASES=$cases compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
+    echo "== racecheck"; TESSERA_CASES=odd127,batched_TN compute-sanitizer --tool racecheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
+    echo "== synccheck"; TESSERA_CASES=seven,odd127 compute-sanitizer --tool synccheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
+  } >"$OUT/sanitizer.log" 2>&1
+  grep -E "^== |^rc=|ERROR SUMMARY|passed," "$OUT/sanitizer.log" | tee -a "$summary"
+  grep -q "^rc=[^0]" "$OUT/sanitizer.log" && status=1
+fi
+
+if want ncu; then
+  metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_ldsm.sum,sm__inst_executed_pipe_lsu.sum,gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
+  ncu --clock-control none --metrics "$metrics" -k regex:gemm_ --csv --page raw \
+    "$BUILD/gemm_bench" --profile 2048 2048 2048 >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
+  rc=$?
+  note "ncu: rc=$rc (2048^3, one launch per configuration; full table in ncu.csv)"
+  python3 - "$OUT/ncu.csv" <<'EOF' | tee -a "$summary"
+import csv, sys, re
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+hdr = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
+if hdr is None:
+    print("ncu: no table"); sys.exit()
+h = rows[hdr]
+col = lambda n: h.index(n) if n in h else None
+want = ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "smsp__inst_executed_op_ldsm.sum", "gpu__time_duration.sum"]
+print("ncu: kernel | conflicts ld | conflicts st | conflicts ldsm | wavefronts ld | ldsm instr | time")
+for r in rows[hdr + 1:]:
+    if len(r) != len(h) or not r[col("Kernel Name")]: continue
+    if r[col("Kernel Name")].startswith("("): continue  # units row
+    name = r[col("Kernel Name")]
+    m = re.search(r"<([^()]*)>", name)
+    short = name.split("(")[0].replace("tessera::kernels::", "") 
+    print("ncu:", short[:150], "|", " | ".join(r[col(w)] if col(w) is not None else "-" for w in want))
+EOF
+fi
+
+if want bench; then
+  "$BUILD/gemm_bench" >"$OUT/bench.log" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && status=1
+  note "bench: rc=$rc"
+  sed -n '/^summary/,$p' "$OUT/bench.log" | tee -a "$summary"
+fi
+note "== done, status=$status"
+exit $status
