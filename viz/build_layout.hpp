@@ -27,6 +27,9 @@ struct GridFunction {
 
 Panel layout_panel(const GridFunction& f);
 
+// Throws viz::Error unless the layout has rank 1 or 2 (rank > 2: group modes first).
+void check_drawable(const rt::Layout& l);
+
 // The grid a layout draws as, without building the diagram (for size checks).
 // Throws viz::Error for rank 0 or rank > 2 (group modes first).
 GridFunction grid_function(const rt::Layout& l);

@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "runtime/eval.hpp"
@@ -18,8 +19,8 @@ namespace {
 // Diagrams larger than this are refused unless --force: a 256x256 grid is already
 // far beyond what a reader can take in, and SVG/TikZ grow with every cell.
 constexpr std::int64_t kCellLimit = 65536;
-// Even with --force: keeps memory and output bounded (16 Mi cells).
-constexpr std::int64_t kHardCellLimit = std::int64_t{1} << 24;
+// Even with --force: keeps memory (~200 bytes a cell) and output bounded (1 Mi cells).
+constexpr std::int64_t kHardCellLimit = std::int64_t{1} << 20;
 
 // The README's "main job": the C fragment of SM80's 16x8x8 MMA, over its 16x8 tile.
 constexpr const char* kDefaultTv = "((4,8),(2,2)):((32,1),(16,8))";
@@ -32,6 +33,7 @@ struct Options {
   std::string output;
   std::string title;
   bool force = false;
+  bool expr_given = false;  // EXPR on the command line, even if empty
 };
 
 // A failure the user must fix; `input`/`pos` locate it when known.
@@ -93,11 +95,12 @@ Target resolve_target(const Options& o) {
 }
 
 viz::Diagram build(const Options& o) {
+  if (o.expr_given && o.expr.find_first_not_of(" \t\r\n") == std::string::npos)
+    fail("EXPR is empty: give a layout such as (4,2):(1,4), or leave EXPR out for the default diagram");
   const std::string expr = o.expr.empty() ? kDefaultTv : o.expr;
   const std::string tile_text = o.expr.empty() && o.tile.empty() ? kDefaultTile : o.tile;
   if (o.expr.empty() && !o.tile.empty()) fail("--tv needs EXPR, the TV layout to draw over the tile");
   const rt::Value v = evaluate_arg(expr);
-  const std::size_t end = expr.size();  // errors about the whole expression point at its start
 
   if (!tile_text.empty()) {
     if (v.kind != rt::Value::Kind::Layout)
@@ -126,19 +129,20 @@ viz::Diagram build(const Options& o) {
     }
   }
 
-  viz::GridFunction grid;
+  if (v.kind == rt::Value::Kind::IntTuple)
+    fail("EXPR is " + rt::describe(v) + ", not a layout: write shape:stride, e.g. (4,2):(1,4)", expr, 0);
+  if (v.kind != rt::Value::Kind::Layout && v.kind != rt::Value::Kind::Swizzled)
+    fail("EXPR is " + rt::describe(v) + ", not a layout: draw its modes one at a time", expr, 0);
+  const rt::Layout& base = v.kind == rt::Value::Kind::Layout ? v.layout : v.swizzled.layout;
+  // Rank first, then size, then the grid (a swizzled layout's cosize walks its whole domain).
   try {
-    if (v.kind == rt::Value::Kind::Layout) grid = viz::grid_function(v.layout);
-    else if (v.kind == rt::Value::Kind::Swizzled) grid = viz::grid_function(v.swizzled);
-    else if (v.kind == rt::Value::Kind::IntTuple)
-      fail("EXPR is " + rt::describe(v) + ", not a layout: write shape:stride, e.g. (4,2):(1,4)", expr, 0);
-    else
-      fail("EXPR is " + rt::describe(v) + ", not a layout: draw its modes one at a time", expr, 0);
+    viz::check_drawable(base);
   } catch (const viz::Error& e) {
     fail(e.what(), expr, 0);
   }
-  (void)end;
-  check_cells(rt::product(grid.row_shape) * rt::product(grid.col_shape), "the layout " + grid.title, o);
+  check_cells(base.size(), "the layout " + rt::to_string(v), o);
+  const viz::GridFunction grid =
+      v.kind == rt::Value::Kind::Layout ? viz::grid_function(v.layout) : viz::grid_function(v.swizzled);
   viz::Diagram d;
   d.panels.push_back(viz::layout_panel(grid));
   return d;
@@ -150,7 +154,10 @@ int run(const Options& o) {
     viz::Diagram d = build(o);
     d.title = o.title;
     if (target.path) viz::render_to_file(d, target.format, *target.path);
-    else std::cout << viz::render_text(d, target.format) << std::flush;
+    else {
+      std::cout << viz::render_text(d, target.format) << std::flush;
+      if (!std::cout) fail("cannot write to standard output");
+    }
     return 0;
   } catch (const Failure& f) {
     if (f.input.empty() || f.pos == rt::npos) std::cerr << "error: " << f.message << "\n";
@@ -181,7 +188,7 @@ void register_render(CLI::App& app) {
       "cells held more than once get a red outline (and '!' in text).\n"
       "Without EXPR: the C fragment of SM80's 16x8x8 MMA, " + std::string(kDefaultTv) + " over " +
           kDefaultTile + ".");
-  cmd->add_option("EXPR", o->expr,
+  CLI::Option* expr_opt = cmd->add_option("EXPR", o->expr,
                   "expression giving a layout: 8:2, (4,(2,2)):(2,(1,8)), Sw<3,4,3> o (8,64):(64,1),\n"
                   "or any call such as composition(...), logical_product(...)");
   cmd->add_option("--tv", o->tile,
@@ -209,7 +216,18 @@ void register_render(CLI::App& app) {
       "  tessera render 'composition((8,8):(8,1), (4,4):(1,8))' -f tex -o comp.tex && pdflatex comp.tex\n"
       "  tessera render -o sm80_c.svg                           # the default diagram\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
-  cmd->callback([o] {
+  // Unknown options and extra arguments are reported here, as errors with exit status 1.
+  cmd->allow_extras();
+  cmd->callback([o, expr_opt, cmd] {
+    o->expr_given = expr_opt->count() > 0;
+    const std::vector<std::string> extra = cmd->remaining();
+    if (!extra.empty()) {
+      const bool is_option = extra.front().size() > 1 && extra.front()[0] == '-' &&
+                             !(extra.front()[1] >= '0' && extra.front()[1] <= '9');
+      std::cerr << "error: " << (is_option ? "unknown option '" : "unexpected argument '") << extra.front()
+                << "' (render takes one EXPR; see tessera render --help)\n";
+      throw CLI::RuntimeError(1);
+    }
     const int rc = run(*o);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });

@@ -91,7 +91,16 @@ bad tv-tile-not-injective "not injective" --tv '(2,2):(1,0)' '(2,2):(1,2)'
 bad tv-tile-parse "error:" --tv '(2,' '(4,2):(1,4)'
 bad tv-swizzled "TV layout" --tv '(4,4)' 'Sw<1,0,1> o (4,4):(1,4)'
 bad tv-without-expr "--tv needs EXPR" --tv '(16,8)'
-bad overflow "" '(4611686018427387904,4):(1,1)'
+bad overflow "overflow" '(4611686018427387904,4):(1,1)'
+bad empty-expr "EXPR is empty" ''
+bad blank-expr "EXPR is empty" '   '
+bad unknown-option "unknown option '--bogus'" --bogus '(2,2):(1,2)'
+bad two-exprs "unexpected argument '(4,4):(1,4)'" '(2,2):(1,2)' '(4,4):(1,4)'
+bad huge-swizzled "even with --force" --force 'Sw<3,4,3> o (8192,8192):(8192,1)'
+if [ -w /dev/full ]; then
+  "$tessera" render '(2,2):(1,2)' >/dev/full 2>"$dir/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "cannot write to standard output" "$dir/err" || fail "stdout full: exit $rc $(cat "$dir/err")"
+fi
 if [ "$cairo" = ON ]; then
   bad png-too-wide "too large for PNG" --force '(1,4096):(0,1)' -o "$dir/o/w.png"
 fi
