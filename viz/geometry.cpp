@@ -30,45 +30,55 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
   const std::size_t n = d.panels.size();
   g.panels.resize(n);
 
-  // Panel blocks measured in isolation first.
+  // Cells are one size across the whole diagram, row headers one width per slot
+  // column and heads (titles + column headers) one height per slot row: so an MMA's
+  // A lines up with C row by row, B with C column by column, a diff cell by cell.
+  std::size_t label_chars = 1, col_hdr_chars = 0;
+  bool two = false;
   int slot_rows = 0, slot_cols = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Panel& p = d.panels[i];
-    PanelBox& b = g.panels[i];
-    std::size_t label_chars = 1, row_hdr_chars = 0, col_hdr_chars = 0;
-    bool two = false;
+  for (const Panel& p : d.panels) {
     for (const Cell& c : p.cells) {
       label_chars = std::max({label_chars, c.label.size(), c.label2.size()});
       two = two || !c.label2.empty();
     }
-    for (const std::string& h : p.rows.headers) row_hdr_chars = std::max(row_hdr_chars, h.size());
     for (const std::string& h : p.cols.headers) col_hdr_chars = std::max(col_hdr_chars, h.size());
-    b.cell_w = std::max({s.min_cell_w, std::ceil(text_w(s, s.cell_font, label_chars) + 10),
-                         std::ceil(text_w(s, s.header_font, col_hdr_chars) + 6)});
-    b.cell_h = two ? s.cell_h2 : s.cell_h1;
-    const double row_hdr_w = row_hdr_chars ? std::ceil(text_w(s, s.header_font, row_hdr_chars) + 10) : 0;
-    const double col_hdr_h = col_hdr_chars ? 16 : 0;
-    double y = 0;
-    if (!p.title.empty()) { y += s.panel_title_font + 4; b.title_y = y - 4; }
-    if (!p.subtitle.empty()) { y += s.header_font + 4; b.subtitle_y = y - 4; }
-    if (y > 0) y += 4;
-    b.grid_x = row_hdr_w;
-    b.grid_y = y + col_hdr_h;
-    const double grid_w = row_hdr_w + static_cast<double>(p.cols.count) * b.cell_w;
-    const double title_w = std::max(text_w(s, s.panel_title_font, p.title.size()),
-                                    text_w(s, s.header_font, p.subtitle.size()));
-    b.width = std::ceil(std::max(grid_w, title_w));
-    b.height = b.grid_y + static_cast<double>(p.rows.count) * b.cell_h;
     slot_rows = std::max(slot_rows, p.slot_row + 1);
     slot_cols = std::max(slot_cols, p.slot_col + 1);
   }
-
-  // Slots: each column as wide as its widest panel, each row as tall as its tallest.
-  std::vector<double> col_w(static_cast<std::size_t>(slot_cols), 0), row_h(static_cast<std::size_t>(slot_rows), 0);
+  const double cell_w = std::max({s.min_cell_w, std::ceil(text_w(s, s.cell_font, label_chars) + 10),
+                                  std::ceil(text_w(s, s.header_font, col_hdr_chars) + 6)});
+  const double cell_h = two ? s.cell_h2 : s.cell_h1;
+  const auto R = static_cast<std::size_t>(slot_rows), C = static_cast<std::size_t>(slot_cols);
+  std::vector<double> row_hdr_w(C, 0), head_h(R, 0), own_head(n, 0), title_w(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const Panel& p = d.panels[i];
-    col_w[static_cast<std::size_t>(p.slot_col)] = std::max(col_w[static_cast<std::size_t>(p.slot_col)], g.panels[i].width);
-    row_h[static_cast<std::size_t>(p.slot_row)] = std::max(row_h[static_cast<std::size_t>(p.slot_row)], g.panels[i].height);
+    std::size_t chars = 0;
+    for (const std::string& h : p.rows.headers) chars = std::max(chars, h.size());
+    const double w = chars ? std::ceil(text_w(s, s.header_font, chars) + 10) : 0;
+    auto& rw = row_hdr_w[static_cast<std::size_t>(p.slot_col)];
+    rw = std::max(rw, w);
+    double h = p.cols.headers.empty() ? 0 : 16;
+    if (!p.title.empty()) h += s.panel_title_font + 4;
+    if (!p.subtitle.empty()) h += s.header_font + 4;
+    if (!p.title.empty() || !p.subtitle.empty()) h += 4;
+    own_head[i] = h;
+    auto& hh = head_h[static_cast<std::size_t>(p.slot_row)];
+    hh = std::max(hh, h);
+    title_w[i] = std::max(text_w(s, s.panel_title_font, p.title.size()), text_w(s, s.header_font, p.subtitle.size()));
+  }
+
+  // Blocks (header column + grid, head row + grid) and their slots.
+  std::vector<double> col_w(C, 0), row_h(R, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Panel& p = d.panels[i];
+    PanelBox& b = g.panels[i];
+    const auto sc = static_cast<std::size_t>(p.slot_col), sr = static_cast<std::size_t>(p.slot_row);
+    b.cell_w = cell_w;
+    b.cell_h = cell_h;
+    b.width = std::ceil(std::max(row_hdr_w[sc] + static_cast<double>(p.cols.count) * cell_w, title_w[i]));
+    b.height = head_h[sr] + static_cast<double>(p.rows.count) * cell_h;
+    col_w[sc] = std::max(col_w[sc], b.width);
+    row_h[sr] = std::max(row_h[sr], b.height);
   }
   double top = s.margin;
   double content_w = 0;
@@ -77,23 +87,25 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
     top += s.title_font + 10;
     content_w = text_w(s, s.title_font, d.title.size());
   }
-  std::vector<double> col_x(col_w.size()), row_y(row_h.size());
+  std::vector<double> col_x(C), row_y(R);
   double x = s.margin;
-  for (std::size_t c = 0; c < col_w.size(); ++c) { col_x[c] = x; x += col_w[c] + (col_w[c] > 0 ? s.panel_gap : 0); }
+  for (std::size_t c = 0; c < C; ++c) { col_x[c] = x; x += col_w[c] + (col_w[c] > 0 ? s.panel_gap : 0); }
   double y = top;
-  for (std::size_t r = 0; r < row_h.size(); ++r) { row_y[r] = y; y += row_h[r] + (row_h[r] > 0 ? s.panel_gap : 0); }
+  for (std::size_t r = 0; r < R; ++r) { row_y[r] = y; y += row_h[r] + (row_h[r] > 0 ? s.panel_gap : 0); }
   double slots_w = x - s.margin, slots_h = y - top;
   if (n > 0) { slots_w -= s.panel_gap; slots_h -= s.panel_gap; }
   for (std::size_t i = 0; i < n; ++i) {
     const Panel& p = d.panels[i];
     PanelBox& b = g.panels[i];
     const auto sc = static_cast<std::size_t>(p.slot_col), sr = static_cast<std::size_t>(p.slot_row);
-    const double ox = col_x[sc] + (p.align_right ? col_w[sc] - b.width : 0);
-    const double oy = row_y[sr] + (p.align_bottom ? row_h[sr] - b.height : 0);
-    b.x = ox; b.y = oy;
-    b.grid_x += ox; b.grid_y += oy;
-    if (b.title_y > 0) b.title_y += oy;
-    if (b.subtitle_y > 0) b.subtitle_y += oy;
+    b.x = col_x[sc] + (p.align_right ? col_w[sc] - b.width : 0);
+    b.y = row_y[sr] + (p.align_bottom ? row_h[sr] - b.height : 0);
+    b.grid_x = p.align_right ? b.x + b.width - static_cast<double>(p.cols.count) * cell_w : b.x + row_hdr_w[sc];
+    b.grid_y = b.y + head_h[sr];
+    // Titles sit right above this panel's own column headers.
+    double ty = b.grid_y - own_head[i];
+    if (!p.title.empty()) { ty += s.panel_title_font + 4; b.title_y = ty - 4; }
+    if (!p.subtitle.empty()) { ty += s.header_font + 4; b.subtitle_y = ty - 4; }
   }
   double bottom = top + std::max(slots_h, 0.0);
   for (const std::string& note : d.notes) {

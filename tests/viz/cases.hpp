@@ -7,6 +7,7 @@
 
 #include "runtime/layout.hpp"
 #include "viz/build_layout.hpp"
+#include "viz/arrange.hpp"
 #include "viz/build_tv.hpp"
 
 namespace viz_cases {
@@ -30,6 +31,22 @@ inline Layout hier_8x8() { return Layout(T({8, T({2, 4})}), T({2, T({1, 16})}));
 inline Layout hier_rows() { return Layout(T({T({T({2, 2}), 4}), T({2, 2})}), T({T({T({1, 2}), 4}), T({16, 32})})); }
 // SM80 m16n8k8 C fragment: (thread,value) -> (m,n) in a column-major 16x8 tile.
 inline Layout sm80_c_tv() { return Layout(T({T({4, 8}), T({2, 2})}), T({T({32, 1}), T({16, 8})})); }
+
+// SM80 m16n8k8 (F16 in, F32 out) operands: A (16x8, M x K) has the C fragment's layout,
+// B is (N,K) = (8,8) with lane -> (n = lane/4, k = 2*(lane%4) + v).
+inline Layout sm80_b_tv() { return Layout(T({T({4, 8}), 2}), T({T({16, 1}), 8})); }
+
+inline viz::Diagram sm80_mma() {
+  auto panel = [](const Layout& tv, const viz::TvTile& tile, const std::string& name) {
+    const viz::TvFunction f = viz::tv_of_layout(tv);
+    viz::Panel p = viz::tv_panel(f, tile, viz::invert_tv(f, tile));
+    p.title = name + " " + p.title;
+    return p;
+  };
+  return viz::mma_arrangement(panel(sm80_c_tv(), viz::tile_of_shape(T({16, 8})), "A"),
+                              panel(sm80_b_tv(), viz::transposed(viz::tile_of_shape(T({8, 8}))), "B"),
+                              panel(sm80_c_tv(), viz::tile_of_shape(T({16, 8})), "C"));
+}
 
 inline std::vector<Case> all() {
   std::vector<Case> cs;
@@ -59,6 +76,7 @@ inline std::vector<Case> all() {
     d.notes.push_back("red: actual differs from expected");
     cs.push_back({"diff_two_panels", d});
   }
+  cs.push_back({"mma_sm80_16x8x8", sm80_mma()});
   return cs;
 }
 

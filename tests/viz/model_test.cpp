@@ -215,10 +215,62 @@ TEST_CASE("palette: neighbours differ in lightness; text contrasts with its fill
 
 TEST_CASE("geometry: panels do not overlap, slots align") {
   const auto cases = viz_cases::all();
-  const viz::Diagram& d = cases.back().diagram;  // two panels side by side
+  const viz::Diagram& d = cases[7].diagram;  // two panels side by side
+  REQUIRE(cases[7].name == "diff_two_panels");
   const viz::Geometry g = viz::compute_geometry(d);
   REQUIRE(g.panels.size() == 2);
   CHECK(g.panels[0].x + g.panels[0].width < g.panels[1].x);
   CHECK(g.panels[0].grid_y == g.panels[1].grid_y);
   CHECK(g.width >= g.panels[1].x + g.panels[1].width);
+}
+
+TEST_CASE("MMA arrangement: A left of C row for row, B above C column for column") {
+  const viz::Diagram d = viz_cases::sm80_mma();
+  REQUIRE(d.panels.size() == 3);
+  const viz::Geometry g = viz::compute_geometry(d);
+  const auto &a = g.panels[0], &b = g.panels[1], &c = g.panels[2];
+  CHECK(a.grid_y == c.grid_y);
+  CHECK(a.cell_h == c.cell_h);
+  CHECK(a.cell_x(d.panels[0].cols.count) < c.grid_x);
+  CHECK(b.grid_x == c.grid_x);
+  CHECK(b.cell_w == c.cell_w);
+  CHECK(b.cell_y(d.panels[1].rows.count) < c.grid_y);
+  // B is drawn K x N: cell (k,n) holds B(n,k). Lane 5 holds n = 1, k = 2,3.
+  const viz::Panel& pb = d.panels[1];
+  CHECK(pb.rows.count == 8);
+  CHECK(pb.at(2, 1).label == "T5");
+  CHECK(pb.at(2, 1).label2 == "V0");
+  CHECK(pb.at(3, 1).label2 == "V1");
+  CHECK_THROWS_WITH(viz::mma_arrangement(d.panels[0], d.panels[0], d.panels[2]), Catch::Matchers::Contains("do not fit"));
+}
+
+TEST_CASE("transposed tile swaps the coordinates") {
+  const viz::TvTile t = viz::tile_of_shape(T({3, 5}));
+  const viz::TvTile u = viz::transposed(t);
+  CHECK(u.rows() == 5);
+  CHECK(u.cols() == 3);
+  for (std::int64_t k = 0; k < 5; ++k)
+    for (std::int64_t n = 0; n < 3; ++n) CHECK(u.index(k, n) == t.index(n, k));
+}
+
+TEST_CASE("diff diagram marks exactly the differing cells") {
+  rc::prop("mismatch highlights == cells whose values differ", [] {
+    const IntTuple s0 = IntTuple(*rc::gen::inRange<std::int64_t>(1, 6)), s1 = IntTuple(*rc::gen::inRange<std::int64_t>(1, 6));
+    const Layout e(T({s0, s1}), T({stride_like(s0), stride_like(s1)}));
+    const Layout a(T({s0, s1}), T({stride_like(s0), stride_like(s1)}));
+    std::int64_t n = -1;
+    const viz::Diagram d =
+        viz::diff_diagram(viz::layout_diagram(e).panels[0], viz::layout_diagram(a).panels[0], &n);
+    RC_ASSERT(d.panels.size() == 2u);
+    std::int64_t want = 0;
+    for (std::int64_t r = 0; r < s0.value(); ++r)
+      for (std::int64_t c = 0; c < s1.value(); ++c) {
+        const bool differs = e.at(T({r, c})) != a.at(T({r, c}));
+        want += differs;
+        RC_ASSERT((d.panels[1].at(r, c).highlight == viz::Highlight::mismatch) == differs);
+        RC_ASSERT(d.panels[0].at(r, c).highlight == viz::Highlight::none);
+      }
+    RC_ASSERT(n == want);
+  });
+  CHECK_THROWS_WITH(viz::diff_diagram(viz::Panel(2, 2), viz::Panel(2, 3)), Catch::Matchers::Contains("cannot compare"));
 }
