@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/error.hpp"
 #include "runtime/layout.hpp"
 
 namespace tessera::rt {

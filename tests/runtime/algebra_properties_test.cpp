@@ -1,0 +1,234 @@
+// Defining post-conditions of each runtime operation, on generated layouts
+// (RC_PARAMS from ctest: 2000 cases per property).
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <set>
+#include <string>
+
+#include "generators.hpp"
+#include "runtime/algebra.hpp"
+
+using namespace tessera::rt;
+using namespace tessera::rt::testing;
+
+namespace {
+bool is_overlap_error(const Error& e) { return std::string(e.what()).find("overlap") != std::string::npos; }
+}  // namespace
+
+TEST_CASE("coalesce keeps size and function, flattens, and is idempotent", "[runtime][property]") {
+  rc::prop("coalesce", [] {
+    const Layout a = gen_layout();
+    const Layout c = coalesce(a);
+    RC_ASSERT(c.size() == a.size());
+    RC_ASSERT(c.depth() <= 1);
+    for (std::int64_t i = 0; i < a.size(); ++i) RC_ASSERT(c(i) == a(i));
+    RC_ASSERT(coalesce(c) == c);
+  });
+  rc::prop("coalesce by profile keeps each mode's function", [] {
+    const Layout a = gen_layout();
+    const Layout c = coalesce(a, repeat_like(a.shape.is_leaf() ? a.shape : IntTuple::tuple(std::vector<IntTuple>(a.rank(), IntTuple(1))), 1));
+    RC_ASSERT(c.rank() == a.rank());
+    for (std::size_t m = 0; m < a.rank(); ++m)
+      for (std::int64_t i = 0; i < a.mode(m).size(); ++i) RC_ASSERT(c.mode(m)(i) == a.mode(m)(i));
+  });
+}
+
+TEST_CASE("filter keeps the image set and drops stride-0 modes", "[runtime][property]") {
+  rc::prop("filter", [] {
+    const Layout a = gen_layout();
+    const Layout f = filter(a);
+    const auto ia = image(a), ifl = image(f);
+    RC_ASSERT(std::set<std::int64_t>(ia.begin(), ia.end()) == std::set<std::int64_t>(ifl.begin(), ifl.end()));
+    if (f.size() > 1)
+      for (auto d : leaves(f.stride)) RC_ASSERT(d != 0);
+  });
+}
+
+TEST_CASE("composition: R(i) == A(B(i)); rejections are real", "[runtime][property]") {
+  rc::prop("composition of arbitrary pairs", [] {
+    const Layout a = gen_layout();
+    const Layout b = gen_layout(2, 24);
+    Layout r;
+    try {
+      r = composition(a, b);
+    } catch (const OverflowError&) {
+      RC_DISCARD("overflow");
+    } catch (const Error& e) {
+      RC_CLASSIFY(true, "rejected");
+      if (!is_overlap_error(e)) return;
+      // The carry rule fired: composing mode by mode (where each mode is admissible) is not A o B.
+      std::vector<Layout> modes;
+      try {
+        for (std::size_t m = 0; m < b.rank(); ++m) modes.push_back(composition(a, b.mode(m)));
+      } catch (const Error&) {
+        return;
+      }
+      const Layout bym = b.shape.is_leaf() ? modes[0] : make_layout(modes);
+      bool differs = false;
+      for (std::int64_t i = 0; i < b.size() && !differs; ++i) differs = bym(i) != a(b(i));
+      RC_ASSERT(differs);
+      return;
+    }
+    RC_CLASSIFY(true, "admissible");
+    RC_ASSERT(r.size() == b.size());
+    for (std::int64_t i = 0; i < b.size(); ++i) RC_ASSERT(r(i) == a(b(i)));
+  });
+  rc::prop("composition with a compact right operand (mostly admissible)", [] {
+    const Layout a = gen_layout();
+    const Layout b = gen_injective(2, 1);  // a permuted column-major layout
+    Layout r;
+    try {
+      r = composition(a, b);
+    } catch (const Error&) {
+      RC_DISCARD("inadmissible");
+    }
+    for (std::int64_t i = 0; i < b.size(); ++i) RC_ASSERT(r(i) == a(b(i)));
+  });
+}
+
+TEST_CASE("complement is disjoint, ordered, and completes the layout", "[runtime][property]") {
+  rc::prop("complement of an admissible injective layout", [] {
+    const Layout a = gen_injective();
+    const Layout f = filter(a);
+    const std::int64_t k = *rc::gen::inRange<std::int64_t>(1, 4);
+    // A cotarget that is a multiple of the layout's full span (largest stride * its shape).
+    std::int64_t full = 1;
+    {
+      auto s = leaves(f.shape), d = leaves(f.stride);
+      for (std::size_t i = 0; i < s.size(); ++i) full = std::max(full, s[i] * d[i]);
+    }
+    const std::int64_t cot = full * k;
+    const Layout c = complement(a, cot);
+    // ordered
+    for (std::int64_t i = 1; i < c.size(); ++i) RC_ASSERT(c(i) > c(i - 1));
+    // disjoint from the layout (except offset 0)
+    const auto ia = image(a);
+    const std::set<std::int64_t> sa(ia.begin(), ia.end());
+    for (std::int64_t i = 1; i < c.size(); ++i) RC_ASSERT(sa.count(c(i)) == 0);
+    // (A, complement) is a bijection onto [0, cot)
+    const Layout both = make_layout({a, c});
+    auto ib = image(both);
+    std::sort(ib.begin(), ib.end());
+    RC_ASSERT(static_cast<std::int64_t>(ib.size()) == f.size() * c.size());
+    RC_ASSERT(std::adjacent_find(ib.begin(), ib.end()) == ib.end());
+    RC_ASSERT(static_cast<std::int64_t>(ib.size()) == cot);
+    RC_ASSERT(ib.front() == 0 && ib.back() == cot - 1);
+  });
+  rc::prop("complement rejects overlapping modes", [] {
+    const Layout a = gen_injective(1, 1);
+    RC_PRE(a.size() > 1);
+    const Layout dup = make_layout({a, a});  // every offset twice
+    RC_ASSERT_THROWS_AS(complement(dup), Error);
+  });
+}
+
+TEST_CASE("inverses", "[runtime][property]") {
+  rc::prop("L(right_inverse(L)(i)) == i", [] {
+    const Layout a = gen_layout(2, 16);
+    const Layout r = right_inverse(a);
+    for (std::int64_t i = 0; i < r.size(); ++i) RC_ASSERT(a(r(i)) == i);
+  });
+  rc::prop("left_inverse(L)(L(i)) == i for injective L", [] {
+    const Layout a = gen_injective();
+    const Layout l = left_inverse(a);
+    for (std::int64_t i = 0; i < a.size(); ++i) RC_ASSERT(l(a(i)) == i);
+  });
+}
+
+TEST_CASE("divide family", "[runtime][property]") {
+  rc::prop("logical_divide: mode 0 is A o B, the 1-D function is A o (B, B*)", [] {
+    const Layout a = gen_layout();
+    const Layout b = gen_injective(1, 2);
+    RC_PRE(b.size() <= a.size());
+    Layout d;
+    try {
+      d = logical_divide(a, Tiler::of_layout(b));
+    } catch (const OverflowError&) {
+      RC_DISCARD("overflow");
+    } catch (const Error&) {
+      RC_DISCARD("inadmissible");
+    }
+    RC_ASSERT(d.rank() == 2u);
+    for (std::int64_t i = 0; i < b.size(); ++i) RC_ASSERT(d.mode(0)(i) == a(b(i)));
+    const Layout z = zipped_divide(a, Tiler::of_layout(b));
+    RC_ASSERT(z == d);
+    // tiled/flat only regroup the leaves
+    RC_ASSERT(leaves(tiled_divide(a, Tiler::of_layout(b)).shape) == leaves(z.shape));
+    RC_ASSERT(leaves(flat_divide(a, Tiler::of_layout(b)).stride) == leaves(z.stride));
+  });
+  rc::prop("by-mode divide of a rank-2 layout by a shape covers the layout", [] {
+    const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 5), n = *rc::gen::inRange<std::int64_t>(1, 5);
+    const std::int64_t tm = *rc::gen::inRange<std::int64_t>(1, 4), tn = *rc::gen::inRange<std::int64_t>(1, 4);
+    const Layout a = Layout::column_major(IntTuple::tuple({IntTuple(m * tm), IntTuple(n * tn)}));
+    const Layout z = zipped_divide(a, Tiler::of_shape(IntTuple::tuple({IntTuple(tm), IntTuple(tn)})));
+    RC_ASSERT(z.size() == a.size());
+    auto iz = image(z);
+    std::sort(iz.begin(), iz.end());
+    for (std::int64_t i = 0; i < a.size(); ++i) RC_ASSERT(iz[static_cast<std::size_t>(i)] == i);
+    RC_ASSERT(product(z.mode(0).shape) == tm * tn);
+  });
+}
+
+TEST_CASE("product family", "[runtime][property]") {
+  rc::prop("logical_product(A,B) = (A, complement(A) o B), injective for injective inputs", [] {
+    const Layout a = gen_injective(1, 2);
+    const Layout b = gen_injective(1, 1);
+    Layout p;
+    try {
+      p = logical_product(a, Tiler::of_layout(b));
+    } catch (const Error&) {
+      // With gaps in A, B must divide into complement(A)'s modes (CuTe's shape_div rule).
+      RC_DISCARD("inadmissible");
+    }
+    RC_ASSERT(p.mode(0) == a);
+    RC_ASSERT(p.size() == a.size() * b.size());
+    auto ip = image(p);
+    std::sort(ip.begin(), ip.end());
+    RC_ASSERT(std::adjacent_find(ip.begin(), ip.end()) == ip.end());
+  });
+  rc::prop("blocked and raked products hold the same offsets as the logical product", [] {
+    const Layout a = gen_injective(1, 1);
+    const Layout b = gen_injective(1, 1);
+    const std::size_t R = std::max(a.rank(), b.rank());
+    (void)R;
+    auto il = image(logical_product(a, Tiler::of_layout(b)));
+    auto ib = image(blocked_product(a, b));
+    auto ir = image(raked_product(a, b));
+    std::sort(il.begin(), il.end());
+    std::sort(ib.begin(), ib.end());
+    std::sort(ir.begin(), ir.end());
+    RC_ASSERT(il == ib);
+    RC_ASSERT(il == ir);
+  });
+}
+
+TEST_CASE("max_common_vector agrees on its prefix", "[runtime][property]") {
+  rc::prop("a(inv_b(i)) == i for i < max_common_vector", [] {
+    const Layout a = gen_injective(1, 1);
+    const Layout b = gen_injective(1, 1);
+    const std::int64_t n = max_common_vector(a, b);
+    const Layout inv = right_inverse(b);
+    RC_ASSERT(n >= 1);
+    for (std::int64_t i = 0; i < n && n > 1; ++i) RC_ASSERT(a(inv(i)) == i);
+    const Layout l = max_common_layout(a, b);
+    if (n > 1) {
+      RC_ASSERT(l.size() == n);
+      for (std::int64_t i = 0; i < n; ++i) {
+        RC_ASSERT(a(l(i)) == i);
+        RC_ASSERT(b(l(i)) == i);
+      }
+    }
+  });
+}
+
+TEST_CASE("upcast and downcast undo each other on stride-1 layouts", "[runtime][property]") {
+  rc::prop("upcast(downcast(L, n), n) == L", [] {
+    const Layout a = gen_injective(1, 1);
+    const auto strides = leaves(a.stride);
+    RC_PRE(std::count(strides.begin(), strides.end(), std::int64_t{1}) > 0);
+    const std::int64_t n = *rc::gen::element<std::int64_t>(1, 2, 4, 8);
+    RC_ASSERT(upcast(downcast(a, n), n) == a);
+  });
+}

@@ -1,0 +1,97 @@
+// Parser and printer: round trips on generated layouts, whitespace tolerance,
+// the 8 vs (8) distinction, error positions and the caret of format_error.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <string>
+
+#include "generators.hpp"
+#include "runtime/eval.hpp"
+#include "runtime/parse.hpp"
+
+using namespace tessera::rt;
+using namespace tessera::rt::testing;
+
+namespace {
+std::size_t parse_error_pos(const std::string& s) {
+  try {
+    parse(s);
+  } catch (const Error& e) {
+    return e.pos();
+  }
+  FAIL("expected a parse error for '" << s << "'");
+  return npos;
+}
+}  // namespace
+
+TEST_CASE("printer/parser round trip", "[runtime][parse][property]") {
+  rc::prop("to_string(parse(to_string(L))) == to_string(L)", [] {
+    const Layout l = gen_layout(3, 1000);
+    const std::string s = to_string(l);
+    const Value v = evaluate(s);
+    RC_ASSERT(v.kind == Value::Kind::Layout);
+    RC_ASSERT(v.layout == l);
+    RC_ASSERT(to_string(parse(s)) == s);
+  });
+  rc::prop("whitespace between tokens does not matter", [] {
+    const Layout l = gen_layout(2, 100);
+    const std::string s = "coalesce(" + to_string(l) + ")";
+    std::string spaced;
+    for (char c : s) {
+      spaced += c;
+      if (c == '(' || c == ')' || c == ',' || c == ':')
+        spaced += std::string(static_cast<std::size_t>(*rc::gen::inRange(0, 3)), *rc::gen::element(' ', '\t'));
+    }
+    RC_ASSERT(to_string(evaluate(spaced)) == to_string(evaluate(s)));
+  });
+  rc::prop("integer tuples round trip, with or without _ prefixes", [] {
+    const IntTuple t = gen_shape(3, 1000);
+    const std::string s = to_string(t);
+    std::string underscored;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (std::isdigit(static_cast<unsigned char>(s[i])) && (i == 0 || !std::isdigit(static_cast<unsigned char>(s[i - 1]))))
+        underscored += '_';
+      underscored += s[i];
+    }
+    RC_ASSERT(to_string(evaluate(s)) == s);
+    RC_ASSERT(to_string(evaluate(underscored)) == s);
+  });
+}
+
+TEST_CASE("8 and (8) differ", "[runtime][parse]") {
+  const Value a = evaluate("8"), b = evaluate("(8)");
+  CHECK(a.tuple.is_leaf());
+  CHECK(b.tuple.is_tuple());
+  CHECK(to_string(a) == "8");
+  CHECK(to_string(b) == "(8)");
+  CHECK(to_string(evaluate("((8)):((1))")) == "((8)):((1))");
+}
+
+TEST_CASE("parse errors carry the byte position", "[runtime][parse]") {
+  CHECK(parse_error_pos("") == 0);
+  CHECK(parse_error_pos("   ") == 3);
+  CHECK(parse_error_pos("(4,2):(1") == 8);
+  CHECK(parse_error_pos("(4,2):(1,4))") == 11);
+  CHECK(parse_error_pos("(4,,2):(1,4)") == 3);
+  CHECK(parse_error_pos("()") == 1);
+  CHECK(parse_error_pos("(4,2):(1,x)") == 9);
+  CHECK(parse_error_pos("composition (4:1") == 16);
+  CHECK(parse_error_pos("4:1 o") == 4);
+  CHECK(parse_error_pos("Sw<3,4> o 8:1") == 6);
+  CHECK(parse_error_pos("Sw<3,4,3> 8:1") == 10);
+  CHECK(parse_error_pos("foo") == 0);
+  CHECK(parse_error_pos("4a") == 1);
+  CHECK(parse_error_pos("(4,2):composition(1,2)") == 6);
+  CHECK(parse_error_pos("99999999999999999999:1") == 0);
+  CHECK(parse_error_pos("(4,2):(1,\x01)") == 9);
+  CHECK(parse_error_pos(std::string(300, '(') + "1" + std::string(300, ')')) < 300);
+}
+
+TEST_CASE("format_error draws a caret under the offending byte", "[runtime][parse]") {
+  CHECK(format_error("(4,2):(1", 8, "expected ',' or ')'") == "error: expected ',' or ')'\n  (4,2):(1\n          ^\n");
+  CHECK(format_error("abc", 0, "bad") == "error: bad\n  abc\n  ^\n");
+  CHECK(format_error("abc", npos, "bad") == "error: bad\n");
+  CHECK(format_error("a\tb", 2, "x") == "error: x\n  a b\n    ^\n");
+  CHECK(format_error("one\ntwo", 5, "x") == "error: x\n  two\n   ^\n");
+}
