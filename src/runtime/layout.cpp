@@ -106,6 +106,7 @@ Layout make_layout(const std::vector<Layout>& modes) {
   Layout l;
   l.shape = IntTuple::tuple(std::move(s));
   l.stride = IntTuple::tuple(std::move(d));
+  (void)product(l.shape);  // the modes fit in 64 bits each; their product must too
   return l;
 }
 

@@ -69,6 +69,8 @@ TEST_CASE("overflow is detected, never wrapped", "[runtime][overflow]") {
   error_at("logical_product(4294967296:1, 4294967296:1)", "overflow");
   error_at("downcast(4611686018427387904:1, 4)", "overflow");
   error_at("blocked_product((65536,65536):(1,65536), (65536,65536):(1,65536))", "overflow");
+  // Fuzzer finding: a divide whose result size overflows was returned unchecked.
+  error_at("zipped_divide((6,4):(1,6), (053883139:81572612095,2))", "overflow");
   CHECK(ev("size((2147483648,2))") == "4294967296");
   CHECK(ev("9223372036854775807:1") == "9223372036854775807:1");
   CHECK(ev("-9223372036854775808") == "-9223372036854775808");
