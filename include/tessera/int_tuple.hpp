@@ -51,6 +51,11 @@ TESSERA_HOST_DEVICE constexpr decltype(auto) get(T const& t) {
 template <std::size_t I0, std::size_t I1, std::size_t... Is, class T>
 TESSERA_HOST_DEVICE constexpr decltype(auto) get(T const& t) { return get<I1, Is...>(get<I0>(t)); }
 
+// iota<N>(): (C<0>, C<1>, ..., C<N-1>), to fold over static indices
+template <int N> TESSERA_HOST_DEVICE constexpr auto iota() {
+  return []<std::size_t... I>(std::index_sequence<I...>) { return boost::hana::tuple<C<int64_t(I)>...>{}; }(std::make_index_sequence<N>{});
+}
+
 template <class T> using seq_of = std::make_index_sequence<std::size_t(rank_v<T>)>;
 
 template <class T> TESSERA_HOST_DEVICE constexpr auto rank(T const&) { return C<rank_v<T>>{}; }

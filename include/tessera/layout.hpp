@@ -157,8 +157,6 @@ template <class S, class O> TESSERA_HOST_DEVICE constexpr auto make_ordered_layo
 }
 
 // ---- queries --------------------------------------------------------------------
-template <class S, class D> TESSERA_HOST_DEVICE constexpr auto shape(Layout<S, D> const& l) { return l.shape(); }
-template <class S, class D> TESSERA_HOST_DEVICE constexpr auto stride(Layout<S, D> const& l) { return l.stride(); }
 template <int... I, class S, class D> TESSERA_HOST_DEVICE constexpr auto shape(Layout<S, D> const& l) {
   if constexpr (sizeof...(I) == 0) return l.shape(); else return get<I...>(l.shape());
 }

@@ -1,0 +1,164 @@
+#pragma once
+// composition(A, B) = A o B: R(c) == A(B(c)) for every coordinate c of B, with
+// R compatible with B. A tiler (tuple) composes mode by mode; a plain integer N
+// in a tiler means the layout N:1.
+#include "coalesce.hpp"
+
+namespace tessera {
+
+namespace detail {
+
+// lhs is coalesced (flat), rhs is (shape, stride).
+template <class LS, class LD, class RS, class RD>
+TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& lhs_shape, LD const& lhs_stride, RS const& rhs_shape, RD const& rhs_stride) {
+  if constexpr (is_tuple_v<RS>) {
+    // right-distributivity: compose each mode of B
+    return transform_layout(rhs_shape, rhs_stride, [&](auto const& s, auto const& d) {
+      return composition_impl(lhs_shape, lhs_stride, s, d);
+    });
+  } else if constexpr (is_constant_v<0, RD>) {
+    return make_layout(rhs_shape, rhs_stride);
+  } else if constexpr (!is_tuple_v<LS>) {
+    return make_layout(rhs_shape, rhs_stride * lhs_stride);
+  } else {
+    constexpr int R = rank_v<LS>;
+    // Walk A's modes (all but the last): divide B's stride out of them, then take B's shape.
+    auto st = fold(iota<R - 1>(),
+                   make_tuple(tuple<>{}, tuple<>{}, rhs_shape, rhs_stride),
+                   [&](auto const& init, auto i) {
+                     constexpr std::size_t k = decltype(i)::value;
+                     auto result_shape = get<0>(init);
+                     auto result_stride = get<1>(init);
+                     auto rest_shape = get<2>(init);
+                     auto rest_stride = get<3>(init);
+                     auto curr_shape = get<k>(lhs_shape);
+                     auto curr_stride = get<k>(lhs_stride);
+                     if constexpr (is_static_v<decltype(curr_shape)> && is_static_v<decltype(rest_stride)>) {
+                       static_assert(decltype(rest_stride)::value % decltype(curr_shape)::value == 0 ||
+                                         decltype(rest_stride)::value < decltype(curr_shape)::value,
+                                     "tessera::composition: stride divisibility condition violated "
+                                     "(B's stride must be a multiple of A's mode size, or smaller than it)");
+                     }
+                     auto next_shape = ceil_div(curr_shape, abs(rest_stride));
+                     auto next_stride = ceil_div(abs(rest_stride), curr_shape) * signum(rest_stride);
+                     if constexpr (is_constant_v<1, decltype(next_shape)> || is_constant_v<1, decltype(rest_shape)>) {
+                       return make_tuple(result_shape, result_stride, rest_shape, next_stride);
+                     } else {
+                       auto new_shape = tessera::min(next_shape, rest_shape);
+                       if constexpr (is_static_v<decltype(new_shape)> && is_static_v<decltype(rest_shape)>) {
+                         static_assert(decltype(rest_shape)::value % decltype(new_shape)::value == 0,
+                                       "tessera::composition: shape divisibility condition violated "
+                                       "(B's size must be a multiple of what remains of A's mode)");
+                       }
+                       return make_tuple(append(result_shape, new_shape), append(result_stride, rest_stride * curr_stride),
+                                         rest_shape / new_shape, next_stride);
+                     }
+                   });
+    auto result_shape = get<0>(st);
+    auto result_stride = get<1>(st);
+    auto rest_shape = get<2>(st);
+    auto rest_stride = get<3>(st);
+    if constexpr (rank_v<decltype(result_shape)> == 0) {
+      return make_layout(rest_shape, rest_stride * get<R - 1>(lhs_stride));
+    } else if constexpr (is_constant_v<1, decltype(rest_shape)>) {
+      return make_layout(unwrap(result_shape), unwrap(result_stride));
+    } else {
+      return make_layout(append(result_shape, rest_shape), append(result_stride, rest_stride * get<R - 1>(lhs_stride)));
+    }
+  }
+}
+
+// Exactness of a composition of static layouts: R(i) == A(B(i)) for all i with
+// B(i) in A's domain [0, size(A)).
+// Composing B mode by mode is only A o B when B's modes do not overlap in A's
+// mixed radix (no carries between them); CuTe does not check this.
+inline constexpr int64_t composition_check_limit = 1 << 16;
+
+// A layout flattened into plain arrays: cheap to evaluate inside constant evaluation.
+template <int N> struct flat_function {
+  int64_t shape[N];
+  int64_t stride[N];
+  TESSERA_HOST_DEVICE constexpr int64_t operator()(int64_t i) const {
+    int64_t off = 0;
+    for (int k = 0; k + 1 < N; ++k) { off += (i % shape[k]) * stride[k]; i /= shape[k]; }
+    return off + i * stride[N - 1];
+  }
+};
+template <class L> TESSERA_HOST_DEVICE constexpr auto to_flat_function(L const& l) {
+  auto fs = flatten_to_tuple(l.shape());
+  auto fd = flatten_to_tuple(l.stride());
+  constexpr int N = rank_v<decltype(fs)>;
+  flat_function<N> f{};
+  [&]<std::size_t... I>(std::index_sequence<I...>) { ((f.shape[I] = to_i64(get<I>(fs)), f.stride[I] = to_i64(get<I>(fd))), ...); }(std::make_index_sequence<N>{});
+  return f;
+}
+
+template <class A, class B, class R>
+TESSERA_HOST_DEVICE constexpr bool composition_is_exact(A const& a, B const& b, R const& r) {
+  if constexpr (rank_v<decltype(flatten_to_tuple(b.shape()))> == 0) {
+    return true;
+  } else {
+    auto fa = to_flat_function(a);
+    auto fb = to_flat_function(b);
+    auto fr = to_flat_function(r);
+    int64_t n = to_i64(size(b));
+    if (n > composition_check_limit) n = composition_check_limit;
+    int64_t const domain = to_i64(size(a));
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t const bi = fb(i);
+      if (bi < 0 || bi >= domain) continue;  // A o B is defined where B lands in A's domain
+      if (fr(i) != fa(bi)) return false;
+    }
+    return true;
+  }
+}
+
+}  // namespace detail
+
+namespace detail {
+// CuTe's mode-by-mode composition without the exactness check (for callers that
+// verify what they use of the result, like max_common_layout).
+template <class LS, class LD, class RS, class RD>
+TESSERA_HOST_DEVICE constexpr auto composition_unchecked(Layout<LS, LD> const& lhs, Layout<RS, RD> const& rhs) {
+  auto flat = coalesce_x(lhs);
+  return composition_impl(flat.shape(), flat.stride(), rhs.shape(), rhs.stride());
+}
+}  // namespace detail
+
+template <class LS, class LD, class RS, class RD>
+TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& lhs, Layout<RS, RD> const& rhs) {
+  auto result = detail::composition_unchecked(lhs, rhs);
+#ifndef TESSERA_DEBUG_SKIP_COMPOSITION_CHECK
+  if constexpr (is_static_v<Layout<LS, LD>> && is_static_v<Layout<RS, RD>>) {
+    static_assert(detail::composition_is_exact(Layout<LS, LD>{}, Layout<RS, RD>{}, decltype(result){}),
+                  "tessera::composition: inadmissible composition: B's modes overlap in A's mixed radix, "
+                  "so the mode-by-mode result R would not satisfy R(i) == A(B(i))");
+  } else {
+    TESSERA_EXPECTS(detail::composition_is_exact(lhs, rhs, result),
+                    "tessera::composition: inadmissible composition (R(i) != A(B(i)))");
+  }
+#endif
+  return result;
+}
+
+// composition with a tiler: a tuple composes mode by mode (modes of A that the
+// tiler does not reach are dropped), _ keeps the mode, N means N:1.
+template <class LS, class LD, class T>
+TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& lhs, T const& tiler) {
+  if constexpr (is_tuple_v<T>) {
+    static_assert(rank_v<T> <= rank_v<LS>, "tessera::composition: the tiler has more modes than the layout");
+    constexpr int R = rank_v<T>;
+    auto w = make_layout(wrap(lhs.shape()), wrap(lhs.stride()));
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      auto modes = make_tuple(composition(get<I>(w), get<I>(tiler))...);
+      return make_layout(make_shape(get<I>(modes).shape()...), make_stride(get<I>(modes).stride()...));
+    }(std::make_index_sequence<R>{});
+  } else if constexpr (is_underscore_v<T>) {
+    return lhs;
+  } else {
+    static_assert(is_integral_v<T>, "tessera::composition: the right operand must be a layout, a tiler or an integer");
+    return composition(lhs, make_layout(tiler, C<1>{}));
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,24 @@
+#pragma once
+// tile_to_shape(block, target, order): repeat block (blocked_product) until it has the
+// target shape; order says which target modes the repetition walks first.
+#include "product.hpp"
+
+namespace tessera {
+
+template <class S, class D, class T, class O = LayoutLeft>
+TESSERA_HOST_DEVICE constexpr auto tile_to_shape(Layout<S, D> const& block, T const& trg_shape, O const& order = {}) {
+  constexpr int R = rank_v<T>;
+  static_assert(rank_v<S> <= R, "tessera::tile_to_shape: the block has more modes than the target shape");
+  auto padded = append<R>(block);
+  auto block_shape = product_each(padded.shape());
+  auto target_shape = product_each(trg_shape);
+  if constexpr (is_static_v<decltype(target_shape)> && is_static_v<decltype(block_shape)>) {
+    static_assert(decltype(equal(transform(wrap(target_shape), wrap(block_shape), [](auto a, auto b) { return a % b; }),
+                                 repeat_like(wrap(target_shape), C<0>{})))::value,
+                  "tessera::tile_to_shape: the block shape does not divide the target shape");
+  }
+  auto product_shape = ceil_div(target_shape, block_shape);
+  return blocked_product(padded, make_ordered_layout(product_shape, order));
+}
+
+}  // namespace tessera

@@ -1,0 +1,16 @@
+#pragma once
+// Umbrella header of the static tier.
+#include "config.hpp"
+#include "int.hpp"
+#include "int_tuple.hpp"
+#include "layout.hpp"
+#include "algebra/coalesce.hpp"
+#include "algebra/filter.hpp"
+#include "algebra/composition.hpp"
+#include "algebra/complement.hpp"
+#include "algebra/inverse.hpp"
+#include "algebra/divide.hpp"
+#include "algebra/product.hpp"
+#include "algebra/tile_to_shape.hpp"
+#include "algebra/max_common.hpp"
+#include "algebra/upcast.hpp"
