@@ -1,0 +1,248 @@
+// Runs the tessera binary as a user would and checks DESIGN.md's `tessera eval`
+// contract, every error path (status, message, caret column), info and help.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Run `tessera ARGS` with `input` on stdin.
+Result run(const std::vector<std::string>& args, const std::string& input = "") {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() / ("tessera_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string tag = std::to_string(counter++);
+  const fs::path in = dir / ("in" + tag), out = dir / ("out" + tag), err = dir / ("err" + tag);
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << input;
+  }
+  std::string cmd = quote(TESSERA_CLI);
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " < " + quote(in.string()) + " > " + quote(out.string()) + " 2> " + quote(err.string());
+  const int rc = std::system(cmd.c_str());
+  Result r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  fs::remove(in);
+  fs::remove(out);
+  fs::remove(err);
+  return r;
+}
+
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  std::string l;
+  while (std::getline(ss, l)) v.push_back(l);
+  return v;
+}
+
+// The column of the caret in a format_error block (0-based in the input), or -1.
+long caret_column(const std::string& err) {
+  for (const auto& l : lines(err)) {
+    const auto p = l.find('^');
+    if (p != std::string::npos && l.find_first_not_of(' ') == p) return static_cast<long>(p) - 2;
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("eval: one line per argument", "[cli]") {
+  const Result r = run({"eval", "composition((4,2):(2,1), 8:1)", "size((4,(2,2)):(2,(1,8)))", "(8)", "8",
+                        "logical_divide(16:1, 4:1)"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "(4,2):(2,1)\n16\n(8)\n8\n(4,4):(1,4)\n");
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("eval: a failed expression prints error on its line, continues, exits 1", "[cli]") {
+  const Result r = run({"eval", "coalesce((2,2):(1,2))", "composition((2,2):(1,6), (2,2):(1,1))", "rank(4:1)"});
+  CHECK(r.status == 1);
+  const auto l = lines(r.out);
+  REQUIRE(l.size() == 3);
+  CHECK(l[0] == "4:1");
+  CHECK(l[1].rfind("error: inadmissible composition", 0) == 0);
+  CHECK(l[2] == "1");
+  CHECK(r.err.find("composition((2,2):(1,6), (2,2):(1,1))") != std::string::npos);
+}
+
+TEST_CASE("eval: reads one expression per stdin line without arguments", "[cli]") {
+  const Result r = run({"eval"}, "coalesce((2,(1,4)):(1,(7,2)))\n\nflatten((4,(2,3)))\r\nfoo(\n");
+  CHECK(r.status == 1);
+  const auto l = lines(r.out);
+  REQUIRE(l.size() == 4);
+  CHECK(l[0] == "8:1");
+  CHECK(l[1].rfind("error: empty expression", 0) == 0);
+  CHECK(l[2] == "(4,2,3)");
+  CHECK(l[3].rfind("error: ", 0) == 0);
+  const Result ok = run({"eval"}, "size(8:1)\n");
+  CHECK(ok.status == 0);
+  CHECK(ok.out == "8\n");
+  const Result empty = run({"eval"}, "");
+  CHECK(empty.status == 0);
+  CHECK(empty.out.empty());
+}
+
+TEST_CASE("eval: the CuTe conformance file through stdin, exactly", "[cli][conformance]") {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::path(TESSERA_CONFORMANCE_DIR) / "cute_algebra.jsonl";
+  if (!fs::exists(file)) {
+    WARN("conformance file " << file << " not found: skipping");
+    return;
+  }
+  std::ifstream in(file);
+  std::string line, exprs;
+  std::vector<std::string> want;
+  while (std::getline(in, line)) {
+    const auto e0 = line.find("\"expr\": \"") + 9, e1 = line.find("\", \"result\": \"");
+    const auto r0 = e1 + 14, r1 = line.rfind("\"}");
+    REQUIRE(e1 != std::string::npos);
+    exprs += line.substr(e0, e1 - e0) + "\n";
+    want.push_back(line.substr(r0, r1 - r0));
+  }
+  const Result r = run({"eval"}, exprs);
+  CHECK(r.status == 0);
+  const auto got = lines(r.out);
+  REQUIRE(got.size() == want.size());
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (got[i] == want[i]) ++same;
+    else FAIL_CHECK("line " << i + 1 << ": expected " << want[i] << ", got " << got[i]);
+  }
+  CHECK(same == want.size());
+}
+
+TEST_CASE("eval: every malformed input gives error, position and caret", "[cli][errors]") {
+  struct Case {
+    std::string expr, message;
+    long column;  // 0-based byte position of the caret
+  };
+  const std::vector<Case> cases = {
+      {"(4,2):(1", "expected ',' or ')'", 8},
+      {"(4,2):(1,4))", "after the expression", 11},
+      {"(4,,2):(1,4)", "expected an integer", 3},
+      {"()", "empty tuple", 1},
+      {"foo(4:1)", "unknown function 'foo'", 0},
+      {"coalesce(4:1, 1, 2)", "takes 1 to 2 arguments", 17},
+      {"size(composition((2,2):(1,6), (2,2):(1,1)))", "overlap", 5},
+      {"complement((2,2):(1,1))", "not injective", 0},
+      {"(4,2):(1,(4,1))", "not congruent", 0},
+      {"0:1", "positive", 0},
+      {"99999999999999999999:1", "does not fit in 64 bits", 0},
+      {"(4294967296,4294967296):(1,4294967296)", "overflow", 0},
+      {"Sw<3,4> o 8:1", "expected ','", 6},
+      {"complement((4,2), 8)", "argument 1 must be a layout", 11},
+      {"composition((4,2):(1,5), 3:3)", "does not divide", 0},
+      {"   ", "empty expression", 3},
+      {"4:1 $", "unexpected '$'", 4},
+  };
+  for (const auto& c : cases) {
+    INFO("expr: " << c.expr);
+    const Result r = run({"eval", c.expr});
+    CHECK(r.status == 1);
+    CHECK(r.out.rfind("error: ", 0) == 0);
+    CHECK(r.out.find(c.message) != std::string::npos);
+    CHECK(r.out.find("(at column " + std::to_string(c.column + 1) + ")") != std::string::npos);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+    CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(caret_column(r.err) == c.column);
+  }
+}
+
+TEST_CASE("eval: arbitrary bytes never crash", "[cli][errors]") {
+  std::string junk;
+  for (int i = 0; i < 2000; ++i) junk += static_cast<char>((i * 7919 + 13) % 256);
+  std::string deep = std::string(5000, '(') + "1" + std::string(5000, ')');
+  const Result r = run({"eval"}, junk + "\n" + deep + "\n");
+  CHECK(r.status == 1);
+  for (const auto& l : lines(r.out)) CHECK(l.rfind("error: ", 0) == 0);
+}
+
+TEST_CASE("info: size, cosize, rank, depth and properties", "[cli][info]") {
+  const Result r = run({"info", "(4,(2,2)):(2,(1,8))"});
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "layout:     (4,(2,2)):(2,(1,8))\n"
+        "size:       16\n"
+        "cosize:     16\n"
+        "rank:       2\n"
+        "depth:      2\n"
+        "injective:  yes\n"
+        "surjective: yes\n"
+        "bijective:  yes\n"
+        "compact:    yes\n");
+  const Result b = run({"info", "(4,2):(1,0)"});
+  CHECK(b.status == 0);
+  CHECK(b.out.find("injective:  no\n") != std::string::npos);
+  CHECK(b.out.find("compact:    yes\n") != std::string::npos);
+  const Result g = run({"info", "(2,2):(1,4)"});
+  CHECK(g.out.find("injective:  yes\n") != std::string::npos);
+  CHECK(g.out.find("surjective: no\n") != std::string::npos);
+  CHECK(g.out.find("compact:    no\n") != std::string::npos);
+  const Result s = run({"info", "Sw<1,0,1> o 4:1"});
+  CHECK(s.status == 0);
+  CHECK(s.out.find("bijective:  yes\n") != std::string::npos);
+}
+
+TEST_CASE("info: errors", "[cli][info][errors]") {
+  const Result a = run({"info", "(4,2"});
+  CHECK(a.status == 1);
+  CHECK(a.out.empty());
+  CHECK(a.err.rfind("error: ", 0) == 0);
+  CHECK(caret_column(a.err) == 4);
+  const Result b = run({"info", "(4,2)"});
+  CHECK(b.status == 1);
+  CHECK(b.err.find("needs a layout") != std::string::npos);
+  const Result c = run({"info"});
+  CHECK(c.status != 0);
+}
+
+TEST_CASE("help", "[cli]") {
+  const Result none = run({});
+  CHECK(none.status == 0);
+  CHECK(none.out.find("Usage") != std::string::npos);
+  CHECK(none.out.find("eval") != std::string::npos);
+  for (const char* sub : {"eval", "info"}) {
+    const Result h = run({sub, "--help"});
+    CHECK(h.status == 0);
+    CHECK(h.out.find("Examples") != std::string::npos);
+  }
+  const Result e = run({"eval", "--help"});
+  CHECK(e.out.find("composition(A, B)") != std::string::npos);
+  CHECK(e.out.find("Sw<B,M,S>") != std::string::npos);
+  const Result bad = run({"frobnicate"});
+  CHECK(bad.status != 0);
+}
