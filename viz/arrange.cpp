@@ -59,6 +59,8 @@ Diagram diff_diagram(Panel expected, Panel actual, std::int64_t* mismatches) {
       }
     }
   if (mismatches) *mismatches = n;
+  // The '!' marks widen cells: size the text table to its labels.
+  expected.text_fixed_width = actual.text_fixed_width = false;
   Diagram d = side_by_side({std::move(expected), std::move(actual)});
   d.notes.push_back(n == 0 ? "no mismatches"
                            : std::to_string(n) + " mismatching cell(s): red, with the expected value in the tooltip");

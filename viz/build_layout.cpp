@@ -1,6 +1,7 @@
 #include "viz/build_layout.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "viz/output.hpp"
 
@@ -16,7 +17,14 @@ ModeTree mode_tree(const rt::IntTuple& shape) {
 namespace {
 std::string coordinate_text(std::int64_t i, const rt::IntTuple& shape) { return rt::to_string(rt::idx2crd(i, shape)); }
 
+// CuTe's num_digits: 1 for anything below 10, including zero and negatives.
 int digits(std::int64_t x) { return x > 0 ? static_cast<int>(std::to_string(x).size()) : 1; }
+
+// CuTe's cosize: the last offset plus one, L(size-1)+1 (smaller than the span for negative strides).
+std::int64_t cute_cosize(const rt::Layout& l) {
+  const std::int64_t last = l(l.size() - 1);
+  return last == INT64_MAX ? last : last + 1;
+}
 
 // Checks the rank and returns the (rows, cols) modes' shapes.
 std::pair<rt::IntTuple, rt::IntTuple> grid_modes(const rt::Layout& l) {
@@ -45,6 +53,7 @@ Panel layout_panel(const GridFunction& f) {
   p.rows.line_level = boundary_levels(mode_tree(f.row_shape));
   p.cols.line_level = boundary_levels(mode_tree(f.col_shape));
   p.text_min_width = digits(f.cosize);
+  p.text_fixed_width = true;
   for (std::int64_t r = 0; r < rows; ++r) {
     for (std::int64_t c = 0; c < cols; ++c) {
       const std::int64_t v = f.value(r, c);
@@ -67,7 +76,7 @@ GridFunction grid_function(const rt::Layout& l) {
   auto [rs, cs] = grid_modes(l);
   const std::int64_t rows = rt::product(rs);
   return GridFunction{rt::to_string(l), rs, cs, [l, rows](std::int64_t r, std::int64_t c) { return l(r + rows * c); },
-                      l.cosize(), l.rank() == 1};
+                      cute_cosize(l), l.rank() == 1};
 }
 
 GridFunction grid_function(const rt::SwizzledLayout& s) {

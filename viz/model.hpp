@@ -94,6 +94,9 @@ struct Panel {
   // Text backend: minimum width of a cell's content (CuTe's print_layout uses
   // num_digits(cosize), which can exceed the widest label).
   int text_min_width = 0;
+  // Text backend: use text_min_width exactly, letting wider labels push their row out
+  // of line as CuTe's printf("%*d") does (negative strides); set for plain layouts.
+  bool text_fixed_width = false;
   // Where the panel sits in the diagram's grid of panels, and how it aligns in
   // its slot (an MMA draws A left of C and B above C, flush against C).
   int slot_row = 0, slot_col = 0;

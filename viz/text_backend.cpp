@@ -16,7 +16,8 @@ std::string cell_text(const Cell& c) {
 
 void panel_table(const Panel& p, std::string& out) {
   std::size_t w = static_cast<std::size_t>(std::max(p.text_min_width, 1));
-  for (const Cell& c : p.cells) w = std::max(w, cell_text(c).size());
+  if (!p.text_fixed_width)
+    for (const Cell& c : p.cells) w = std::max(w, cell_text(c).size());
   // print_layout's cell is "| " + value right-aligned in w + " ": w+3 characters.
   const std::string sep_piece = "+" + std::string(w + 2, '-');
   std::string sep = "    ";

@@ -60,20 +60,14 @@ inline std::vector<Case> all() {
   // 4 threads x 2 values over a 2x4 tile, t+v: cells 1..3 held twice, 5..7 by nobody.
   cs.push_back({"tv_overlap", viz::tv_diagram(viz::tv_of_layout(Layout(T({4, 2}), T({1, 1}))),
                                               viz::tile_of_shape(T({2, 4})))});
-  // A verifier-style diff: two panels side by side, one mismatching cell, a title.
+  // A verifier-style diff: two panels side by side, mismatching cells in red, a title.
   {
-    viz::Diagram d = viz::layout_diagram(Layout(T({2, 2}), T({1, 2})));
-    viz::Diagram actual = viz::layout_diagram(Layout(T({2, 2}), T({2, 1})));
+    viz::Panel expected = viz::layout_diagram(Layout(T({2, 2}), T({1, 2}))).panels[0];
+    viz::Panel actual = viz::layout_diagram(Layout(T({2, 2}), T({2, 1}))).panels[0];
+    expected.title = "expected";
+    actual.title = "actual";
+    viz::Diagram d = viz::diff_diagram(expected, actual);
     d.title = "expected vs actual <&>";
-    d.panels[0].title = "expected";
-    actual.panels[0].title = "actual";
-    actual.panels[0].slot_col = 1;
-    for (int r = 0; r < 2; ++r)
-      for (int c = 0; c < 2; ++c)
-        if (d.panels[0].at(r, c).label != actual.panels[0].at(r, c).label)
-          actual.panels[0].at(r, c).highlight = viz::Highlight::mismatch;
-    d.panels.push_back(actual.panels[0]);
-    d.notes.push_back("red: actual differs from expected");
     cs.push_back({"diff_two_panels", d});
   }
   cs.push_back({"mma_sm80_16x8x8", sm80_mma()});

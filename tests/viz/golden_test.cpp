@@ -44,6 +44,17 @@ TEST_CASE("text output is CuTe's print_layout table, byte for byte") {
       "    +----+----+----+----+----+----+----+----+----+----+\n";
   using viz_cases::T;
   CHECK(tessera::viz::to_text(tessera::viz::layout_diagram(tessera::rt::Layout(T({1, 10}), T({0, 1})))) == ten);
+
+  // Negative strides: cosize = L(size-1)+1 = 2 -> width 1; "-1" overflows its cell as with printf("%*d").
+  const std::string neg =
+      "(2,2):(-1,2)\n"
+      "      0   1 \n"
+      "    +---+---+\n"
+      " 0  | 0 | 2 |\n"
+      "    +---+---+\n"
+      " 1  | -1 | 1 |\n"
+      "    +---+---+\n";
+  CHECK(tessera::viz::to_text(tessera::viz::layout_diagram(tessera::rt::Layout(T({2, 2}), T({-1, 2})))) == neg);
 }
 
 TEST_CASE("golden files: txt, svg, tex") {
