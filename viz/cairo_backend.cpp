@@ -3,6 +3,10 @@
 #include <cairo-pdf.h>
 #include <cairo.h>
 
+#include <algorithm>
+#include <cmath>
+
+#include "viz/backends.hpp"
 #include "viz/geometry.hpp"
 #include "viz/output.hpp"
 
@@ -96,15 +100,21 @@ void check(cairo_status_t st, const std::string& what, const std::string& path) 
 }
 }  // namespace
 
+double png_scale_for(const Geometry& g) {
+  constexpr double kMaxSide = 32767;
+  return std::min({png_scale, std::floor(kMaxSide / g.width * 100) / 100, std::floor(kMaxSide / g.height * 100) / 100});
+}
+
 void write_png(const Diagram& d, const std::string& path) {
   const Geometry g = compute_geometry(d);
-  const int w = static_cast<int>(g.width * png_scale), h = static_cast<int>(g.height * png_scale);
-  if (w > 32767 || h > 32767)
-    throw Error("diagram is too large for PNG (" + std::to_string(w) + "x" + std::to_string(h) +
-                " pixels; Cairo's limit is 32767): use svg or pdf");
+  const double scale = png_scale_for(g);
+  if (scale < 0.25)
+    throw Error("diagram is too large for PNG (" + num(g.width) + "x" + num(g.height) +
+                " units; Cairo's side limit is 32767 pixels, labels would be unreadable): use svg or pdf");
+  const int w = static_cast<int>(g.width * scale), h = static_cast<int>(g.height * scale);
   cairo_surface_t* surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
   cairo_t* cr = cairo_create(surf);
-  cairo_scale(cr, png_scale, png_scale);
+  cairo_scale(cr, scale, scale);
   draw(cr, d, g);
   const cairo_status_t drawn = cairo_status(cr);
   cairo_destroy(cr);

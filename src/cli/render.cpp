@@ -78,19 +78,20 @@ Target resolve_target(const Options& o) {
     by_name = viz::format_from_name(o.format);
     if (!by_name) fail("unknown format '" + o.format + "': choose txt, svg, tex, png or pdf");
   }
-  if (!o.output.empty()) by_ext = viz::format_from_path(o.output);
+  const bool to_stdout = o.output.empty() || o.output == "-";
+  if (!to_stdout) by_ext = viz::format_from_path(o.output);
   if (by_name && by_ext && *by_name != *by_ext)
     fail("-f " + o.format + " does not match the extension of '" + o.output + "'");
-  if (!by_name && !o.output.empty() && !by_ext)
+  if (!by_name && !to_stdout && !by_ext)
     fail("cannot tell the format from '" + o.output + "': give -f txt|svg|tex|png|pdf or use one of those extensions");
   const viz::Format f = by_name ? *by_name : by_ext ? *by_ext : viz::Format::txt;
   if (!viz::is_text_format(f)) {
     if (!viz::has_cairo())
       fail(std::string(viz::format_name(f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
-    if (o.output.empty()) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
+    if (to_stdout) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
   }
   Target t{f, std::nullopt};
-  if (!o.output.empty()) t.path = o.output;
+  if (!to_stdout) t.path = o.output;
   return t;
 }
 
@@ -201,7 +202,7 @@ void register_render(CLI::App& app) {
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output,
                   "write to FILE (atomically: nothing is left behind on error); text formats go to\n"
-                  "standard output without -o; png and pdf need it")
+                  "standard output without -o or with -o -; png and pdf need a FILE")
       ->type_name("FILE");
   cmd->add_flag("--force", o->force,
                 "draw diagrams over " + std::to_string(kCellLimit) + " cells (up to " +

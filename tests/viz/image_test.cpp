@@ -75,6 +75,7 @@ TEST_CASE("PNG: size and cell colours") {
     Image img(path);
     REQUIRE(img.ok());
     const viz::Geometry g = viz::compute_geometry(c.diagram);
+    REQUIRE(viz::png_scale_for(g) == viz::png_scale);
     CHECK(img.width() == static_cast<int>(g.width * viz::png_scale));
     CHECK(img.height() == static_cast<int>(g.height * viz::png_scale));
     check_cells(img, c.diagram, viz::png_scale, 0);
@@ -124,10 +125,27 @@ TEST_CASE("PDF: a one-page document of the diagram's size; pixels via pdftoppm")
   fs::remove_all(dir);
 }
 
+TEST_CASE("wide PNGs shrink to Cairo's 32767-pixel limit") {
+  const fs::path dir = scratch();
+  // 1x1024 cells of 28 units: 2 pixels a unit would exceed the limit.
+  viz::Diagram d = viz::layout_diagram(tessera::rt::Layout(viz_cases::T({1, 1024}), viz_cases::T({0, 1})));
+  const viz::Geometry g = viz::compute_geometry(d);
+  const double scale = viz::png_scale_for(g);
+  CHECK(scale < viz::png_scale);
+  CHECK(g.width * scale <= 32767);
+  const std::string path = (dir / "wide.png").string();
+  viz::render_to_file(d, viz::Format::png, path);
+  Image img(path);
+  REQUIRE(img.ok());
+  CHECK(img.width() == static_cast<int>(g.width * scale));
+  CHECK(img.width() <= 32767);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a failed PNG leaves no file behind") {
   const fs::path dir = scratch();
-  // 4096 columns of wide cells exceed Cairo's 32767-pixel limit.
-  viz::Diagram d = viz::layout_diagram(tessera::rt::Layout(viz_cases::T({1, 4096}), viz_cases::T({0, 1})));
+  // 16384 columns: even at a quarter pixel a unit, wider than Cairo's 32767-pixel limit.
+  viz::Diagram d = viz::layout_diagram(tessera::rt::Layout(viz_cases::T({1, 16384}), viz_cases::T({0, 1})));
   const std::string path = (dir / "big.png").string();
   CHECK_THROWS_WITH(viz::render_to_file(d, viz::Format::png, path), Catch::Matchers::Contains("too large for PNG"));
   CHECK(fs::is_empty(dir));

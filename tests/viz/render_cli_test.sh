@@ -49,6 +49,7 @@ ok svg-stdout -f svg '8:1' && { head -1 "$dir/out" | grep -q '^<?xml' || fail "s
 ok svg-file '(4,2):(1,4)' -o "$dir/o/a.svg" && { grep -q '<title>' "$dir/o/a.svg" || fail "svg-file: no tooltip"; }
 ok tex-file 'Sw<2,0,2> o (4,4):(4,1)' -o "$dir/o/a.tex" && { grep -q 'documentclass' "$dir/o/a.tex" || fail "tex-file"; }
 ok txt-file -f txt '(4,2):(1,4)' -o "$dir/o/a.out" && { head -1 "$dir/o/a.out" | grep -qxF '(4,2):(1,4)' || fail "txt-file"; }
+ok dash-stdout -f svg -o - '8:1' && { head -1 "$dir/out" | grep -q '^<?xml' || fail "-o -: not SVG on stdout"; }
 ok title --title 'my title' '(2,2):(1,2)' && { head -1 "$dir/out" | grep -qx 'my title' || fail "title line"; }
 ok force --force '(300,300):(1,300)' -f txt -o "$dir/o/big.txt"
 ok overwrite '(2,2):(1,2)' -o "$dir/o/a.svg"
@@ -57,6 +58,7 @@ if [ "$cairo" = ON ]; then
   ok pdf --tv '(2,4)' '(4,2):(1,1)' -o "$dir/o/a.pdf" && { head -c 5 "$dir/o/a.pdf" | grep -q '%PDF-' || fail "pdf magic"; }
   bad png-no-output "give -o FILE" -f png '(4,2):(1,4)'
   bad pdf-no-output "give -o FILE" -f pdf '(4,2):(1,4)'
+  bad png-dash-output "give -o FILE" -f png -o - '(4,2):(1,4)'
 fi
 "$tessera" render --help >"$dir/out" 2>&1 || fail "--help exit status"
 for w in Examples --tv --force --title -o -f "print_layout" "default" "Without EXPR"; do
@@ -102,7 +104,7 @@ if [ -w /dev/full ]; then
   [ $rc -eq 1 ] && grep -q "cannot write to standard output" "$dir/err" || fail "stdout full: exit $rc $(cat "$dir/err")"
 fi
 if [ "$cairo" = ON ]; then
-  bad png-too-wide "too large for PNG" --force '(1,4096):(0,1)' -o "$dir/o/w.png"
+  bad png-too-wide "too large for PNG" '(1,16384):(0,1)' -o "$dir/o/w.png"
 fi
 
 [ -z "$(ls -A "$dir/o" | grep '\.tmp-')" ] || fail "temporary files left behind"
