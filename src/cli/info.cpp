@@ -19,16 +19,21 @@ struct Properties {
   bool injective = false, surjective = false, compact = false;
 };
 
-// offsets(i) for i in [0,n): injective (distinct), surjective (hits every offset in [0,cosize)).
-template <class F>
-void check_function(std::int64_t n, std::int64_t cosize, F&& f, bool& injective, bool& surjective) {
-  std::vector<std::int64_t> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = f(i);
+// The offsets of a layout over its domain: injective (all distinct), surjective
+// (they hit every offset in [0,cosize)).
+void check_offsets(std::vector<std::int64_t> v, std::int64_t cosize, bool& injective, bool& surjective) {
   std::sort(v.begin(), v.end());
   injective = std::adjacent_find(v.begin(), v.end()) == v.end();
   auto last = std::unique(v.begin(), v.end());
   const auto distinct = static_cast<std::int64_t>(last - v.begin());
   surjective = distinct == cosize && (distinct == 0 || (v.front() == 0 && *(last - 1) == cosize - 1));
+}
+
+std::vector<std::int64_t> offsets(const rt::Layout& l) {
+  std::vector<std::int64_t> v;
+  v.reserve(static_cast<std::size_t>(l.size()));
+  rt::for_each_offset(l, [&](std::int64_t o) { v.push_back(o); });
+  return v;
 }
 
 std::string yes_no(bool known, bool b) { return known ? (b ? "yes" : "no") : "unknown (too large to check)"; }
@@ -50,7 +55,7 @@ void register_info(CLI::App& app) {
       "  bijective   injective and surjective: L is a permutation of [0, N) (so C == N)\n"
       "  compact     filter(L) (stride-0 and size-1 modes removed) is bijective onto [0, cosize(filter(L))):\n"
       "              the offsets are dense storage without holes, possibly broadcast along stride-0 modes\n"
-      "Layouts with more than 2^24 elements print `unknown` for the properties.\n\n"
+      "Layouts with more than 2^24 elements (swizzled: 2^22) print `unknown` for the properties.\n\n"
       "Examples:\n"
       "  tessera info '(4,(2,2)):(2,(1,8))'\n"
       "  tessera info '(4,2):(1,0)'                 # not injective, but compact\n"
@@ -77,15 +82,17 @@ void register_info(CLI::App& app) {
         cosize = v.layout.cosize();
         if (n <= kMaxChecked && cosize <= kMaxChecked) {
           p.known = true;
-          check_function(n, cosize, [&](std::int64_t i) { return v.layout(i); }, p.injective, p.surjective);
+          check_offsets(offsets(v.layout), cosize, p.injective, p.surjective);
           const rt::Layout f = rt::filter(v.layout);
           pf.known = true;
-          check_function(f.size(), f.cosize(), [&](std::int64_t i) { return f(i); }, pf.injective, pf.surjective);
+          check_offsets(offsets(f), f.cosize(), pf.injective, pf.surjective);
         }
-      } else if (n <= kMaxChecked) {
+      } else if (n <= rt::kMaxSwizzledCosize) {
         cosize = v.swizzled.cosize();
         p.known = pf.known = true;
-        check_function(n, cosize, [&](std::int64_t i) { return v.swizzled(i); }, p.injective, p.surjective);
+        std::vector<std::int64_t> o = offsets(v.swizzled.layout);
+        for (auto& x : o) x = v.swizzled.swizzle(x);
+        check_offsets(std::move(o), cosize, p.injective, p.surjective);
         pf = p;  // a swizzle is applied after the layout: judge the whole function
       } else {
         cosize = -1;

@@ -495,7 +495,7 @@ std::int64_t common_prefix(const Layout& a, const Layout& inv_b) {
     throw;
   } catch (const Error&) {
     const std::int64_t n = inv_b.size();
-    if (n > (std::int64_t{1} << 26)) throw;
+    if (n > (std::int64_t{1} << 22)) throw;
     std::int64_t i = 1;
     while (i < n && a(inv_b(i)) == i) ++i;
     return i;

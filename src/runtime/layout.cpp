@@ -60,9 +60,30 @@ static std::int64_t eval_index(std::int64_t idx, const std::vector<std::int64_t>
   return off;
 }
 
+// Column-major walk over the leaves without allocating; the last leaf takes the rest
+// of the index (CuTe's layouts extend along their last mode).
+static std::int64_t eval_tree(std::int64_t& idx, const IntTuple& s, const IntTuple& d, bool last) {
+  if (s.is_leaf()) {
+    std::int64_t c;
+    if (last) {
+      c = idx;
+      idx = 0;
+    } else {
+      c = idx % s.value();
+      idx /= s.value();
+    }
+    return checked_mul(c, d.value(), "offset");
+  }
+  std::int64_t off = 0;
+  const std::size_t r = s.rank();
+  for (std::size_t i = 0; i < r; ++i)
+    off = checked_add(off, eval_tree(idx, s.elems()[i], d.elems()[i], last && i + 1 == r), "offset");
+  return off;
+}
+
 std::int64_t Layout::operator()(std::int64_t idx) const {
   if (idx < 0) throw Error("negative index " + std::to_string(idx));
-  return eval_index(idx, leaves(shape), leaves(stride));
+  return eval_tree(idx, shape, stride, true);
 }
 
 std::int64_t crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
@@ -125,9 +146,13 @@ std::int64_t Swizzle::operator()(std::int64_t x) const {
 }
 
 std::int64_t SwizzledLayout::cosize() const {
-  std::int64_t n = layout.size(), mx = -1;
-  if (n > (std::int64_t{1} << 26)) throw Error("cosize of a swizzled layout with more than 2^26 elements");
-  for (std::int64_t i = 0; i < n; ++i) mx = std::max(mx, (*this)(i));
+  // The swizzle permutes offsets, so the largest one is found by visiting them all.
+  const std::int64_t n = layout.size();
+  if (n > kMaxSwizzledCosize)
+    throw Error("cosize of a swizzled layout is computed by visiting every offset; this one has " +
+                std::to_string(n) + " elements (at most 2^22)");
+  std::int64_t mx = -1;
+  for_each_offset(layout, [&](std::int64_t off) { mx = std::max(mx, swizzle(off)); });
   return checked_add(mx, 1, "cosize");
 }
 

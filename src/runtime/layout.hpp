@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/checked.hpp"
 #include "runtime/int_tuple.hpp"
 
 namespace tessera::rt {
@@ -38,6 +39,37 @@ struct Layout {
 
 // make_layout(a, b, ...): concatenate layouts as the modes of a new layout.
 Layout make_layout(const std::vector<Layout>& modes);
+
+// Call f(offset) for i = 0, 1, ..., size-1 in order (an odometer over the flat modes:
+// no division per element). Offsets are checked for overflow once, at the largest ones.
+template <class F>
+void for_each_offset(const Layout& l, F&& f) {
+  const std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  // Every offset visited lies between the sums of the negative and of the positive
+  // (s-1)*d terms: check those once and the walk below cannot overflow.
+  std::int64_t lo = 0, hi = 0;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const std::int64_t t = checked_mul(s[k] - 1, d[k], "offset");
+    if (t < 0) lo = checked_add(lo, t, "offset");
+    else hi = checked_add(hi, t, "offset");
+  }
+  std::vector<std::int64_t> c(s.size(), 0);
+  const std::int64_t n = l.size();
+  std::int64_t off = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    f(off);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      if (++c[k] < s[k]) {
+        off += d[k];
+        break;
+      }
+      off -= (s[k] - 1) * d[k];
+      c[k] = 0;
+    }
+  }
+}
+
+inline constexpr std::int64_t kMaxSwizzledCosize = std::int64_t{1} << 22;
 
 // index <-> coordinate helpers (CuTe's idx2crd / crd2idx with column-major order).
 IntTuple idx2crd(std::int64_t idx, const IntTuple& shape);
