@@ -95,3 +95,64 @@ TEST_CASE("SVG: one <title> tooltip per drawn cell, well-formed escapes") {
   // Cell (9,3) of the SM80 C fragment: row 9 = lane/4 + 8 -> lane 4*1 + 1 = 5, value 3 (v0=1, v1=1).
   CHECK(tessera::viz::to_svg(tv.diagram).find("<title>(9,3) index 57 thread 5 value 3</title>") != std::string::npos);
 }
+
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <cstdio>
+
+namespace {
+// print_layout's table rebuilt from its printf formats (per the description of
+// the format: width num_digits(cosize), "%*d" fields), as an independent oracle.
+std::string printf_table(const tessera::rt::Layout& l) {
+  const std::int64_t M = tessera::rt::product(l.shape[0]), N = tessera::rt::product(l.shape[1]);
+  const std::int64_t cosize = l(M * N - 1) + 1;
+  int nd = 1;
+  for (std::int64_t x = 10; x <= cosize; x *= 10) ++nd;
+  const int w = nd + 2;
+  std::string out = tessera::rt::to_string(l) + "\n";
+  char buf[64];
+  auto put = [&](const char* fmt, auto... a) {
+    std::snprintf(buf, sizeof buf, fmt, a...);
+    out += buf;
+  };
+  const std::string dashes = "+" + std::string(static_cast<std::size_t>(w), '-');
+  put("    ");
+  for (std::int64_t n = 0; n < N; ++n) put("  %*d ", w - 2, static_cast<int>(n));
+  put("\n");
+  for (std::int64_t m = 0; m < M; ++m) {
+    put("    ");
+    for (std::int64_t n = 0; n < N; ++n) out += dashes;
+    put("+\n");
+    put("%2d  ", static_cast<int>(m));
+    for (std::int64_t n = 0; n < N; ++n) put("| %*d ", w - 2, static_cast<int>(l(m + M * n)));
+    put("|\n");
+  }
+  put("    ");
+  for (std::int64_t n = 0; n < N; ++n) out += dashes;
+  put("+\n");
+  return out;
+}
+
+rc::Gen<tessera::rt::IntTuple> mode_gen() {
+  using tessera::rt::IntTuple;
+  return rc::gen::oneOf(rc::gen::map(rc::gen::inRange<std::int64_t>(1, 13), [](std::int64_t v) { return IntTuple(v); }),
+                        rc::gen::map(rc::gen::container<std::vector<std::int64_t>>(
+                                         2, rc::gen::inRange<std::int64_t>(1, 5)),
+                                     [](std::vector<std::int64_t> v) {
+                                       return IntTuple::tuple({IntTuple(v[0]), IntTuple(v[1])});
+                                     }));
+}
+}  // namespace
+
+TEST_CASE("text output equals print_layout's printf table on generated layouts") {
+  rc::prop("to_text(layout) == printf table", [] {
+    using tessera::rt::IntTuple;
+    const IntTuple s0 = *mode_gen(), s1 = *mode_gen();
+    auto stride = [](const IntTuple& s) {
+      return tessera::rt::transform_leaf(s, [](std::int64_t) { return *rc::gen::inRange<std::int64_t>(-3, 200); });
+    };
+    const tessera::rt::Layout l(IntTuple::tuple({s0, s1}), IntTuple::tuple({stride(s0), stride(s1)}));
+    RC_ASSERT(tessera::viz::to_text(tessera::viz::layout_diagram(l)) == printf_table(l));
+  });
+}
