@@ -58,7 +58,6 @@ template <int N> TESSERA_HOST_DEVICE constexpr auto iota() {
 
 template <class T> using seq_of = std::make_index_sequence<std::size_t(rank_v<T>)>;
 
-template <class T> TESSERA_HOST_DEVICE constexpr auto rank(T const&) { return C<rank_v<T>>{}; }
 template <int... Is, class T> TESSERA_HOST_DEVICE constexpr auto rank(T const& t) {
   if constexpr (sizeof...(Is) == 0) return C<rank_v<T>>{}; else return rank(get<Is...>(t));
 }

@@ -14,3 +14,7 @@
 #include "algebra/tile_to_shape.hpp"
 #include "algebra/max_common.hpp"
 #include "algebra/upcast.hpp"
+#include "swizzle.hpp"
+#include "composed_layout.hpp"
+#include "tensor.hpp"
+#include "check.hpp"

@@ -1,0 +1,81 @@
+#pragma once
+// Properties of layouts as functions, constexpr so that static layouts can be
+// checked with static_assert. Static layouts use a bitmap of the codomain;
+// dynamic ones compare images pairwise (no heap), fine for test-sized layouts.
+#include "algebra/composition.hpp"
+
+namespace tessera {
+
+namespace detail {
+template <int64_t N> struct bitmap { bool v[N > 0 ? N : 1]; };
+
+template <class L> TESSERA_HOST_DEVICE constexpr bool nonnegative_images(L const& l) {
+  auto f = to_flat_function(l);
+  for (int k = 0; k < int(sizeof(f.stride) / sizeof(f.stride[0])); ++k) if (f.stride[k] < 0) return false;
+  return true;
+}
+}  // namespace detail
+
+// No two coordinates map to the same offset.
+template <class S, class D> TESSERA_HOST_DEVICE constexpr bool is_injective(Layout<S, D> const& l) {
+  auto f = detail::to_flat_function(l);
+  int64_t n = to_i64(size(l));
+  if constexpr (is_static_v<Layout<S, D>>) {
+    if (!detail::nonnegative_images(l)) {
+      for (int64_t i = 0; i < n; ++i) for (int64_t j = i + 1; j < n; ++j) if (f(i) == f(j)) return false;
+      return true;
+    }
+    constexpr int64_t M = decltype(cosize(l))::value;
+    detail::bitmap<M> seen{};
+    for (int64_t i = 0; i < n; ++i) { int64_t x = f(i); if (seen.v[x]) return false; seen.v[x] = true; }
+    return true;
+  } else {
+    for (int64_t i = 0; i < n; ++i) for (int64_t j = i + 1; j < n; ++j) if (f(i) == f(j)) return false;
+    return true;
+  }
+}
+
+// Every offset in [0, codomain) is an image.
+template <class S, class D, class M> TESSERA_HOST_DEVICE constexpr bool is_surjective(Layout<S, D> const& l, M const& codomain) {
+  auto f = detail::to_flat_function(l);
+  int64_t n = to_i64(size(l)), m = to_i64(codomain);
+  if constexpr (is_static_v<Layout<S, D>> && is_static_v<M>) {
+    detail::bitmap<M::value> hit{};
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) { int64_t x = f(i); if (0 <= x && x < m && !hit.v[x]) { hit.v[x] = true; ++count; } }
+    return count == m;
+  } else {
+    for (int64_t x = 0; x < m; ++x) {
+      bool found = false;
+      for (int64_t i = 0; i < n && !found; ++i) found = f(i) == x;
+      if (!found) return false;
+    }
+    return true;
+  }
+}
+template <class S, class D> TESSERA_HOST_DEVICE constexpr bool is_surjective(Layout<S, D> const& l) { return is_surjective(l, size(l)); }
+
+// A bijection of [0, size) onto [0, size).
+template <class S, class D> TESSERA_HOST_DEVICE constexpr bool is_bijective(Layout<S, D> const& l) {
+  return to_i64(cosize(l)) == to_i64(size(l)) && is_injective(l) && is_surjective(l, size(l));
+}
+// Compact: no holes, every offset in [0, cosize) is an image (broadcast allowed).
+template <class S, class D> TESSERA_HOST_DEVICE constexpr bool is_compact(Layout<S, D> const& l) {
+  return is_surjective(l, cosize(l));
+}
+// Same function on [0, size) (the shapes may differ).
+template <class S0, class D0, class S1, class D1>
+TESSERA_HOST_DEVICE constexpr bool is_functionally_equal(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
+  if (to_i64(size(a)) != to_i64(size(b))) return false;
+  auto fa = detail::to_flat_function(a);
+  auto fb = detail::to_flat_function(b);
+  for (int64_t i = 0; i < to_i64(size(a)); ++i) if (fa(i) != fb(i)) return false;
+  return true;
+}
+// composition(a, b) is admissible: the mode-by-mode result is a o b on b's domain.
+template <class S0, class D0, class S1, class D1>
+TESSERA_HOST_DEVICE constexpr bool is_admissible_composition(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
+  return detail::composition_is_exact(a, b, detail::composition_unchecked(a, b));
+}
+
+}  // namespace tessera

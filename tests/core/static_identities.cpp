@@ -1,0 +1,80 @@
+// Identities of the static tier proved by static_assert alone: this file
+// compiling is the test (the TEST_CASE only makes it a runnable binary).
+#include <catch2/catch.hpp>
+#include <tessera/tessera.hpp>
+
+using namespace tessera;
+
+namespace {
+template <class A, class B> constexpr bool same(A const&, B const&) { return std::is_same_v<A, B>; }
+
+// static arithmetic
+static_assert(same(_2{} * _4{}, _8{}));
+static_assert(same(_7{} / _2{}, _3{}));
+static_assert(same(tessera::max(_3{}, _5{}), _5{}));
+static_assert(same(ceil_div(_7{}, _2{}), _4{}));
+static_assert(same(shape_div(make_shape(_4{}, _6{}), _8{}), make_shape(_1{}, _3{})));
+
+// layouts
+constexpr auto L = make_layout(make_shape(make_shape(_4{}, _2{}), make_shape(_2{}, make_shape(_2{}, _2{}))));
+static_assert(decltype(size(L))::value == 64 && decltype(cosize(L))::value == 64);
+static_assert(decltype(depth(L))::value == 3 && decltype(rank(L))::value == 2);
+static_assert(decltype(L(_13{}))::value == 13);
+static_assert(is_bijective(L));
+static_assert(decltype(coalesce(L) == make_layout(_64{}, _1{}))::value);  // compact column-major coalesces to 64:1
+
+constexpr auto RowMajor = make_layout(make_shape(_4{}, _8{}), LayoutRight{});
+static_assert(decltype(RowMajor == make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{})))::value);
+
+// coalesce: size-1 modes vanish, all-size-1 gives 1:0, mergeable neighbours merge
+static_assert(decltype(coalesce(make_layout(make_shape(_2{}, make_shape(_1{}, _6{})), make_stride(_1{}, make_stride(_6{}, _2{})))) ==
+                       make_layout(_12{}, _1{}))::value);
+static_assert(decltype(coalesce(make_layout(make_shape(_1{}, _1{}), make_stride(_4{}, _8{}))) == make_layout(_1{}, _0{}))::value);
+
+// composition: A o (layout of A's shape) == A as a function; identity layouts are neutral
+constexpr auto A = make_layout(make_shape(_4{}, _6{}), make_stride(_6{}, _1{}));
+static_assert(is_functionally_equal(composition(A, make_layout(_24{})), A));
+static_assert(is_functionally_equal(composition(make_layout(_24{}), A), A));
+static_assert(decltype(composition(make_layout(_20{}, _2{}), make_layout(make_shape(_4{}, _5{}), make_stride(_1{}, _4{}))) ==
+                       make_layout(make_shape(_4{}, _5{}), make_stride(_2{}, _8{})))::value);
+
+// complement: (A, complement(A, M)) is a bijection of [0, M)
+constexpr auto T = make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _6{}));
+static_assert(decltype(complement(T, _24{}) == make_layout(make_shape(_3{}, _2{}), make_stride(_2{}, _12{})))::value);
+static_assert(is_bijective(make_layout(T, complement(T, _24{}))));
+
+// inverses
+static_assert(is_functionally_equal(composition(A, right_inverse(A)), make_layout(size(A))));
+static_assert(is_functionally_equal(composition(left_inverse(A), A), make_layout(size(A))));
+
+// divide / product laws (by definition, and as functions)
+constexpr auto B = make_layout(_4{}, _2{});
+static_assert(decltype(logical_divide(make_layout(_24{}), B) == composition(make_layout(_24{}), make_layout(B, complement(B, _24{}))))::value);
+constexpr auto T2 = make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _4{}));
+static_assert(decltype(logical_product(T2, B) == make_layout(T2, composition(complement(T2, size(T2) * cosize(B)), B)))::value);
+static_assert(decltype(flatten(zipped_divide(A, make_shape(_2{}, _3{}))) == flatten(tiled_divide(A, make_shape(_2{}, _3{}))))::value);
+static_assert(decltype(flat_divide(A, make_shape(_2{}, _3{})) == flatten(zipped_divide(A, make_shape(_2{}, _3{}))))::value);
+static_assert(is_bijective(blocked_product(make_layout(make_shape(_2{}, _2{})), make_layout(make_shape(_3{}, _4{})))));
+static_assert(is_bijective(raked_product(make_layout(make_shape(_2{}, _2{})), make_layout(make_shape(_3{}, _4{})))));
+static_assert(decltype(equal(shape(tile_to_shape(make_layout(make_shape(_2{}, _2{})), make_shape(_8{}, _6{}))),
+                             make_shape(make_shape(_2{}, _4{}), make_shape(_2{}, _3{}))))::value);
+
+// max_common_vector of two column-major layouts of the same shape is their size
+static_assert(decltype(max_common_vector(make_layout(make_shape(_4{}, _8{})), make_layout(make_shape(_4{}, _8{}))))::value == 32);
+static_assert(decltype(max_common_vector(make_layout(make_shape(_4{}, _8{})), make_layout(make_shape(_4{}, _8{}), LayoutRight{})))::value == 1);
+
+// upcast / downcast round trip on a layout with a stride-1 mode
+constexpr auto V = make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, _8{}));
+static_assert(decltype(downcast<2>(upcast<2>(V)) == V)::value);
+
+// swizzle: involution on its domain
+constexpr bool swizzle_involution() {
+  Swizzle<3, 3, 3> s;
+  for (int64_t i = 0; i < 512; ++i) if (s(s(i)) != i) return false;
+  return true;
+}
+static_assert(swizzle_involution());
+static_assert(is_static_v<decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), LayoutRight{})))>);
+}  // namespace
+
+TEST_CASE("static identities compile", "[core][static]") { SUCCEED("all identities are static_asserts"); }
