@@ -24,6 +24,8 @@ std::int64_t TvFunction::values() const { return rt::product(val_shape); }
 TvTile tile_of_shape(const rt::IntTuple& shape) {
   if (shape.is_tuple() && (shape.rank() == 0 || shape.rank() > 2))
     throw Error("the tile " + rt::to_string(shape) + " must have one or two modes, (M,N)");
+  for (std::int64_t e : rt::leaves(shape))
+    if (e <= 0) throw Error("the tile " + rt::to_string(shape) + " has an extent " + std::to_string(e) + ": extents must be positive");
   auto [rs, cs] = two_modes(shape);
   const std::int64_t m = rt::product(rs);
   return TvTile{rt::to_string(shape), rs, cs, [m](std::int64_t r, std::int64_t c) { return r + m * c; }};

@@ -1,4 +1,5 @@
 // `tessera render`: draw a layout, a swizzled layout or a thread-value map.
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -55,15 +56,17 @@ rt::Value evaluate_arg(const std::string& input) {
   }
 }
 
-void check_cells(std::int64_t cells, const std::string& what, const Options& o) {
+// `input` is the text the cells come from (EXPR or TILE), for the caret.
+void check_cells(std::int64_t cells, const std::string& what, const Options& o, const std::string& input) {
+  const std::string count = cells == INT64_MAX ? "more than 2^63" : std::to_string(cells);
   if (cells > kHardCellLimit)
-    fail(what + " has " + std::to_string(cells) + " cells, more than tessera draws (" +
-             std::to_string(kHardCellLimit) + ", even with --force)",
-         o.expr, 0);
+    fail(what + " has " + count + " cells, more than tessera draws (" + std::to_string(kHardCellLimit) +
+             ", even with --force)",
+         input, 0);
   if (cells > kCellLimit && !o.force)
-    fail(what + " has " + std::to_string(cells) + " cells, more than " + std::to_string(kCellLimit) +
+    fail(what + " has " + count + " cells, more than " + std::to_string(kCellLimit) +
              ": pass --force to draw it anyway, or draw a slice or tile of it",
-         o.expr, 0);
+         input, 0);
 }
 
 // Where the output goes and in which format.
@@ -121,8 +124,10 @@ viz::Diagram build(const Options& o) {
     } catch (const viz::Error& e) {
       fail(e.what(), expr, 0);
     }
-    check_cells(tile.rows() * tile.cols(), "the tile " + tile.text, o);
-    check_cells(v.layout.size(), "the TV layout " + tv.text, o);
+    std::int64_t tile_cells = 0;
+    if (__builtin_mul_overflow(tile.rows(), tile.cols(), &tile_cells)) tile_cells = INT64_MAX;
+    check_cells(tile_cells, "the tile " + tile.text, o, tile_text);
+    check_cells(v.layout.size(), "the TV layout " + tv.text, o, expr);
     try {
       return viz::tv_diagram(tv, tile);
     } catch (const viz::Error& e) {
@@ -141,7 +146,7 @@ viz::Diagram build(const Options& o) {
   } catch (const viz::Error& e) {
     fail(e.what(), expr, 0);
   }
-  check_cells(base.size(), "the layout " + rt::to_string(v), o);
+  check_cells(base.size(), "the layout " + rt::to_string(v), o, expr);
   const viz::GridFunction grid =
       v.kind == rt::Value::Kind::Layout ? viz::grid_function(v.layout) : viz::grid_function(v.swizzled);
   viz::Diagram d;

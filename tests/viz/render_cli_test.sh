@@ -90,6 +90,8 @@ bad tv-outside-tile "not in the tile" --tv '(2,2)' '(4,2):(1,4)' -o "$dir/o/t.sv
 bad tv-rank1 "two modes" --tv '(4,2)' '8:1'
 bad tv-tile-rank3 "one or two modes" --tv '(2,2,2)' '(4,2):(1,4)'
 bad tv-tile-not-injective "not injective" --tv '(2,2):(1,0)' '(2,2):(1,2)'
+bad tv-tile-zero "extents must be positive" --tv '(0,8)' '(4,2):(1,4)'
+bad tv-tile-overflow "more than tessera draws" --tv '(4294967296,4294967296)' '(4,2):(1,4)'
 bad tv-tile-parse "error:" --tv '(2,' '(4,2):(1,4)'
 bad tv-swizzled "TV layout" --tv '(4,4)' 'Sw<1,0,1> o (4,4):(1,4)'
 bad tv-without-expr "--tv needs EXPR" --tv '(16,8)'
