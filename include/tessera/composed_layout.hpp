@@ -23,7 +23,7 @@ struct ComposedLayout {
   template <class Crd> TESSERA_HOST_DEVICE constexpr auto operator()(Crd const& crd) const {
     if constexpr (has_underscore_v<Crd>) {
       auto so = slice_and_offset(crd, inner());
-      return ComposedLayout<Outer, decltype(offset() + get<1>(so)), decltype(get<0>(so))>(outer(), offset() + get<1>(so), get<0>(so));
+      return ComposedLayout<Outer, decltype(offset() + get<1>(so)), std::remove_cvref_t<decltype(get<0>(so))>>(outer(), offset() + get<1>(so), get<0>(so));
     } else {
       return outer()(offset() + inner()(crd));
     }

@@ -37,7 +37,7 @@ struct Tensor {
         return Tensor<Iterator, decltype(sub)>{iter_, sub};
       } else {
         auto so = slice_and_offset(crd, layout_);
-        return Tensor<decltype(iter_ + get<1>(so)), decltype(get<0>(so))>{iter_ + get<1>(so), get<0>(so)};
+        return Tensor<decltype(iter_ + get<1>(so)), std::remove_cvref_t<decltype(get<0>(so))>>{iter_ + get<1>(so), get<0>(so)};
       }
     } else {
       return iter_[layout_(crd)];
