@@ -1,6 +1,6 @@
 #include "viz/arrange.hpp"
 
-#include "viz/output.hpp"
+#include "viz/error.hpp"
 
 namespace tessera::viz {
 

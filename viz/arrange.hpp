@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "viz/build_tv.hpp"
+#include "viz/error.hpp"
 #include "viz/model.hpp"
 
 namespace tessera::viz {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "viz/output.hpp"
+#include "viz/error.hpp"
 
 namespace tessera::viz {
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/layout.hpp"
+#include "viz/error.hpp"
 #include "viz/model.hpp"
 
 namespace tessera::viz {

@@ -3,7 +3,7 @@
 #include <unordered_map>
 
 #include "viz/build_layout.hpp"
-#include "viz/output.hpp"
+#include "viz/error.hpp"
 
 namespace tessera::viz {
 

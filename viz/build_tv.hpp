@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/layout.hpp"
+#include "viz/error.hpp"
 #include "viz/model.hpp"
 
 namespace tessera::viz {

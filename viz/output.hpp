@@ -4,17 +4,13 @@
 #pragma once
 
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "viz/error.hpp"
 #include "viz/model.hpp"
 
 namespace tessera::viz {
-
-struct Error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 enum class Format { txt, svg, tex, png, pdf };
 
