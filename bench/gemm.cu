@@ -8,6 +8,7 @@
 //
 //   gemm_bench [--quick] [--dtype f32|bf16|f16|all] [--reps N]
 //   gemm_bench --profile [M N K]   each kernel configuration launched once (for ncu)
+//   gemm_bench --variants          tuning table: every tile configuration on the target shapes
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "device/gemm_variants.hpp"
 #include "gemm.hpp"
 
 namespace tk = tessera::kernels;
@@ -134,7 +136,7 @@ struct Row {
 // (ldd = M) so the same buffers go to cuBLAS unchanged.
 template <class T>
 void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::vector<Row>& rows,
-               bool profile = false) {
+               bool profile = false, int variant = -1) {
   const std::int64_t M = s.m, N = s.n, K = s.k;
   const std::int64_t sizeA = M * K, sizeB = K * N, sizeD = M * N;
   const std::int64_t set_bytes = (sizeA + sizeB) * sizeof(T) + sizeD * sizeof(T);
@@ -171,7 +173,9 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
 
   auto ours = [&](int i) {
     g.a.ptr = A[i % nsets]; g.b.ptr = B[i % nsets]; g.d = D[i % nsets];
-    auto r = tk::gemm(g, kernel);
+    auto r = variant < 0 ? tk::gemm(g, kernel)
+             : element<T>() == tk::Element::F32 ? tk::gemm_simt_variant(g, variant)
+                                                 : tk::gemm_tensorop_variant(g, variant);
     if (!r) {
       std::fprintf(stderr, "tessera gemm failed: %s: %s\n", tk::to_string(r.status), r.message.c_str());
       std::exit(2);
@@ -209,7 +213,10 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   const double flop = 2.0 * double(M) * double(N) * double(K);
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
-  rows.push_back({shape, std::string{ta, tb}, tk::to_string(element<T>()), tk::to_string(kernel),
+  const std::string kname = variant < 0 ? tk::to_string(kernel)
+                            : element<T>() == tk::Element::F32 ? tk::simt_variant_name(variant)
+                                                                : tk::tensorop_variant_name(variant);
+  rows.push_back({shape, std::string{ta, tb}, tk::to_string(element<T>()), kname,
                   flop / (t_ours * 1e-3) / 1e12, flop / (t_blas * 1e-3) / 1e12, err});
   const Row& r = rows.back();
   std::printf("%-20s %-3s %-5s %-28s %9.2f %9.2f %7.3f %9.2e\n", r.shape.c_str(), r.layout.c_str(),
@@ -227,7 +234,7 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false, profile = false;
+  bool quick = false, profile = false, variants = false;
   Shape profile_shape{2048, 2048, 2048};
   std::string dtype = "all";
   int reps = 30;
@@ -235,6 +242,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--dtype") && i + 1 < argc) dtype = argv[++i];
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--variants")) variants = true;
     else if (!std::strcmp(argv[i], "--profile")) {
       profile = true;
       if (i + 3 < argc) {
@@ -265,6 +273,23 @@ int main(int argc, char** argv) {
                                {1000, 1000, 1000}, {8192, 8192, 1024}};
   if (quick) shapes = {{4096, 4096, 4096}, {1000, 1000, 1000}};
   const char* layouts[] = {"TN", "NT", "NN", "TT"};
+  if (variants) {
+    std::printf("%-20s %-3s %-5s %-28s %9s %9s %7s %9s\n", "shape MxNxK", "lay", "type", "variant",
+                "TFLOP/s", "cuBLAS", "ratio", "relerr");
+    std::vector<Row> rows;
+    const Shape tc_shapes[] = {{8192, 8192, 8192}, {4096, 11008, 4096}, {8192, 8192, 1024}};
+    for (const Shape& s : tc_shapes)
+      for (const char* l : {"TN", "NN"})
+        for (int v = 0; v < tk::tensorop_variant_count(); ++v)
+          bench_one<__nv_bfloat16>(handle, s, l[0], l[1], reps, rows, false, v);
+    const Shape simt_shapes[] = {{8192, 8192, 8192}, {4096, 4096, 4096}};
+    for (const Shape& s : simt_shapes)
+      for (const char* l : {"TN", "NN"})
+        for (int v = 0; v < tk::simt_variant_count(); ++v)
+          bench_one<float>(handle, s, l[0], l[1], std::max(5, reps / 3), rows, false, v);
+    CUBLAS_CHECK(cublasDestroy(handle));
+    return 0;
+  }
   if (profile) {
     std::vector<Row> none;
     for (const char* l : layouts) {

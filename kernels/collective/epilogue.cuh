@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../kernel/problem.cuh"
+#include "partitions.hpp"
 
 namespace tessera::kernels {
 
@@ -49,17 +51,24 @@ __device__ __forceinline__ std::uint16_t from_float<f16_tag>(float v) {
 template <int BM, int BN, int Threads, class Tag>
 struct EpilogueSmem16 {
   static constexpr int pad = 4;
-  static constexpr int smem_bytes = (BM > BN ? BM : BN) * ((BM > BN ? BN : BM) + pad) * 4;
-
-  // Staging offset of tile element (m, n): rows along D's non-contiguous mode.
-  __device__ static int stage_offset(bool d_row, int m, int n) {
-    return d_row ? m * (BN + pad) + n : n * (BM + pad) + m;
-  }
+  // Staging tile (m, n) -> offset: rows along D's non-contiguous mode, padded.
+  using StageRow = Layout<tuple<C<BM>, C<BN>>, tuple<C<BN + pad>, _1>>;  // D row-major
+  using StageCol = Layout<tuple<C<BM>, C<BN>>, tuple<_1, C<BM + pad>>>;  // D column-major
+  static constexpr int smem_bytes =
+      4 * (int(cosize(StageRow{})) > int(cosize(StageCol{})) ? int(cosize(StageRow{})) : int(cosize(StageCol{})));
 
   template <class Mainloop>
   __device__ static void run(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
                              const std::uint16_t* C, std::int64_t m0, std::int64_t n0, float* stage) {
-    const bool d_row = p.d.row;
+    if (p.d.row) run_major<Mainloop, true>(p, acc, D, C, m0, n0, stage);
+    else run_major<Mainloop, false>(p, acc, D, C, m0, n0, stage);
+  }
+
+  template <class Mainloop, bool DRow>
+  __device__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
+                                   const std::uint16_t* C, std::int64_t m0, std::int64_t n0, float* stage) {
+    using Stage = std::conditional_t<DRow, StageRow, StageCol>;
+    const int c_thr = Mainloop::acc_thread();
 #pragma unroll
     for (int mt = 0; mt < Mainloop::MT; ++mt)
 #pragma unroll
@@ -67,32 +76,39 @@ struct EpilogueSmem16 {
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
           int m, n;
-          Mainloop::acc_coord(mt, nt, r, m, n);
-          stage[stage_offset(d_row, m, n)] = acc[mt][nt][r];
+          Mainloop::acc_coord(c_thr, mt, nt, r, m, n);
+          stage[Stage{}(m, n)] = acc[mt][nt][r];
         }
     __syncthreads();
 
-    // Contiguous mode of D: length `inner` (tile) and extent `inner_extent` (matrix).
-    const int inner = d_row ? BN : BM;
-    const std::int64_t inner0 = d_row ? n0 : m0, outer0 = d_row ? m0 : n0;
-    const std::int64_t inner_extent = d_row ? p.n : p.m, outer_extent = d_row ? p.m : p.n;
+    // D and C as layouts over the whole matrix: (M,N):(ld,1) or (M,N):(1,ld).
+    auto matrix = [&](std::int64_t ld) {
+      return make_layout(make_shape(p.m, p.n), make_stride(DRow ? ld : std::int64_t(1), DRow ? std::int64_t(1) : ld));
+    };
+    const auto d_layout = matrix(p.d.ld);
+    const auto c_layout = matrix(p.c.ld);
     const bool use_c = p.beta != 0.0f;
     if (p.d_vector_ok) {
-      constexpr int V = 8;
-      for (int idx = threadIdx.x; idx < BM * BN / V; idx += Threads) {
-        const int i = (idx % (inner / V)) * V, o = idx / (inner / V);
-        const std::int64_t gi = inner0 + i, go = outer0 + o;
-        if (gi >= inner_extent || go >= outer_extent) continue;  // extents are multiples of 8
-        const float* s = stage + o * (inner + pad) + i;
+      // Threads fastest along D's contiguous mode, 8 elements (16 bytes) per copy.  The
+      // contiguous extent is a multiple of 8, so a vector is all inside or all outside.
+      using Out = CopyPartition<BM, BN, Threads, 8, DRow>;
+      const int thr = Out::thread_offset(threadIdx.x);
+#pragma unroll 4
+      for (int i = 0; i < Out::Copies; ++i) {
+        int m, n;
+        Out::coord(thr, i, m, n);
+        const std::int64_t gm = m0 + m, gn = n0 + n;
+        if (gm >= p.m || gn >= p.n) continue;
+        const float* s = stage + Stage{}(m, n);  // 8 consecutive floats of the staging row
         const float4 lo = *reinterpret_cast<const float4*>(s);
         const float4 hi = *reinterpret_cast<const float4*>(s + 4);
-        float v[V] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+        const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
         uint4 cv = {0, 0, 0, 0};
-        if (use_c) cv = *reinterpret_cast<const uint4*>(C + go * p.c.ld + gi);
+        if (use_c) cv = *reinterpret_cast<const uint4*>(C + c_layout(gm, gn));
         const std::uint32_t cw[4] = {cv.x, cv.y, cv.z, cv.w};
         std::uint32_t out[4];
 #pragma unroll
-        for (int j = 0; j < V / 2; ++j) {
+        for (int j = 0; j < 4; ++j) {
           float x0 = p.alpha * v[2 * j], x1 = p.alpha * v[2 * j + 1];
           if (use_c) {
             x0 += p.beta * to_float<Tag>(std::uint16_t(cw[j] & 0xffffu));
@@ -100,16 +116,20 @@ struct EpilogueSmem16 {
           }
           out[j] = std::uint32_t(from_float<Tag>(x0)) | (std::uint32_t(from_float<Tag>(x1)) << 16);
         }
-        *reinterpret_cast<uint4*>(D + go * p.d.ld + gi) = uint4{out[0], out[1], out[2], out[3]};
+        *reinterpret_cast<uint4*>(D + d_layout(gm, gn)) = uint4{out[0], out[1], out[2], out[3]};
       }
     } else {
-      for (int idx = threadIdx.x; idx < BM * BN; idx += Threads) {
-        const int i = idx % inner, o = idx / inner;
-        const std::int64_t gi = inner0 + i, go = outer0 + o;
-        if (gi >= inner_extent || go >= outer_extent) continue;
-        float x = p.alpha * stage[o * (inner + pad) + i];
-        if (use_c) x += p.beta * to_float<Tag>(C[go * p.c.ld + gi]);
-        D[go * p.d.ld + gi] = from_float<Tag>(x);
+      using Out = CopyPartition<BM, BN, Threads, 1, DRow>;
+      const int thr = Out::thread_offset(threadIdx.x);
+#pragma unroll 4
+      for (int i = 0; i < Out::Copies; ++i) {
+        int m, n;
+        Out::coord(thr, i, m, n);
+        const std::int64_t gm = m0 + m, gn = n0 + n;
+        if (gm >= p.m || gn >= p.n) continue;
+        float x = p.alpha * stage[Stage{}(m, n)];
+        if (use_c) x += p.beta * to_float<Tag>(C[c_layout(gm, gn)]);
+        D[d_layout(gm, gn)] = from_float<Tag>(x);
       }
     }
   }

@@ -16,56 +16,64 @@
 
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
+#include "partitions.hpp"
 
 namespace tessera::kernels {
 
+// WarpGrid8x4: a warp's 32 lanes as 8 (m) x 4 (n) threads, warps as 2 x 4: a k step reads
+// 8 distinct float4 of A and 4 of B per warp (one wavefront each) instead of the 16 x 2
+// of a flat 16 x 16 thread grid (two wavefronts for A).
+template <int BK_ = 8, int Stages_ = 3, bool WarpGrid8x4_ = false>
 struct SimtShape {
-  static constexpr int BM = 128, BN = 128, BK = 8, Stages = 3, Threads = 256;
+  static constexpr int BM = 128, BN = 128, BK = BK_, Stages = Stages_, Threads = 256;
+  static constexpr bool WarpGrid8x4 = WarpGrid8x4_;
   static constexpr int TM = 8, TN = 8;  // per-thread outer product
   static constexpr int Pitch = 128 + 4; // smem row pitch (floats)
 };
 
-template <int MN, bool KMajor>
+// Smem operand tile: (mn, k) -> offset, MN-major rows of Pitch floats.
+template <class S, int MN>
+using SimtSmemLayout = Layout<tuple<C<MN>, C<S::BK>>, tuple<_1, C<S::Pitch>>>;
+
+template <class S, int MN, bool KMajor>
 struct SimtOperandLoader {
-  using S = SimtShape;
-  static constexpr int Copies = MN * S::BK / S::Threads;
-  // Copy index -> (mn, k): threads run fastest along the operand's contiguous mode.
-  __device__ static void coord(int idx, int& mn, int& k) {
-    if constexpr (KMajor) { k = idx % S::BK; mn = idx / S::BK; }
-    else { mn = idx % MN; k = idx / MN; }
+  using Copy = CopyPartition<MN, S::BK, S::Threads, 1, KMajor>;
+  TESSERA_HOST_DEVICE static constexpr auto make_gmem(std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k) {
+    if constexpr (KMajor) return make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{}));
+    else return make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld));
   }
   const float* base;
-  std::int64_t ld, extent_mn, extent_k, mn0;
+  decltype(make_gmem(0, 0, 0)) gmem;
+  std::int64_t mn0;
+  int thr;
+  __device__ SimtOperandLoader(const float* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
+                               std::int64_t mn0_)
+      : base(b), gmem(make_gmem(ld, extent_mn, extent_k)), mn0(mn0_), thr(Copy::thread_offset(threadIdx.x)) {}
 
   __device__ void load(float* stage, std::int64_t k0) const {
 #pragma unroll
-    for (int i = 0; i < Copies; ++i) {
+    for (int i = 0; i < Copy::Copies; ++i) {
       int mn, k;
-      coord(threadIdx.x + i * S::Threads, mn, k);
+      Copy::coord(thr, i, mn, k);
       const std::int64_t gm = mn0 + mn, gk = k0 + k;
-      const bool pred = gm < extent_mn && gk < extent_k;
-      const std::int64_t off = KMajor ? gm * ld + gk : gk * ld + gm;
-      arch::cp_async_4_zfill(stage + k * S::Pitch + mn, pred ? base + off : base, pred);
+      const bool pred = gm < get<0>(gmem.shape()) && gk < get<1>(gmem.shape());
+      arch::cp_async_4_zfill(stage + SimtSmemLayout<S, MN>{}(mn, k), pred ? base + gmem(gm, gk) : base, pred);
     }
   }
 };
 
-template <bool AKMajor, bool BKMajor>
+template <class Shape, bool AKMajor, bool BKMajor>
 struct MainloopSimt {
-  using S = SimtShape;
+  using S = Shape;
   static constexpr int stage_floats = 2 * S::BK * S::Pitch;
   static constexpr int smem_bytes = S::Stages * stage_floats * 4;
   using Accum = float[S::TM][S::TN];
 
-  // Tile row of the thread's i-th accumulator row (i < 8); same function for columns.
-  __device__ static int row_of(int t, int i) { return (i / 4) * 64 + 4 * t + (i % 4); }
-  __device__ static int thread_m() { return threadIdx.x % 16; }
-  __device__ static int thread_n() { return threadIdx.x / 16; }
-
+  using Partition = SimtPartition<S::WarpGrid8x4>;
   __device__ static void run(const Problem& p, const float* A, const float* B, std::int64_t m0,
                              std::int64_t n0, float* smem, Accum& acc) {
-    SimtOperandLoader<S::BM, AKMajor> load_a{A, p.a.ld, p.m, p.k, m0};
-    SimtOperandLoader<S::BN, BKMajor> load_b{B, p.b.ld, p.n, p.k, n0};
+    SimtOperandLoader<S, S::BM, AKMajor> load_a(A, p.a.ld, p.m, p.k, m0);
+    SimtOperandLoader<S, S::BN, BKMajor> load_b(B, p.b.ld, p.n, p.k, n0);
     auto stage_a = [&](int s) { return smem + s * stage_floats; };
     auto stage_b = [&](int s) { return smem + s * stage_floats + S::BK * S::Pitch; };
     const int k_tiles = int((p.k + S::BK - 1) / S::BK);
@@ -77,7 +85,11 @@ struct MainloopSimt {
       }
       arch::cp_async_commit();
     }
-    const int tm = thread_m(), tn = thread_n();
+    // The thread's A rows / B columns, 4 consecutive per 16-byte read (values 4h..4h+3).
+    const int a_row0 = Partition::a_row(threadIdx.x, 0), a_row1 = Partition::a_row(threadIdx.x, 4);
+    const int b_col0 = Partition::b_col(threadIdx.x, 0), b_col1 = Partition::b_col(threadIdx.x, 4);
+    using SmemA = SimtSmemLayout<S, S::BM>;
+    using SmemB = SimtSmemLayout<S, S::BN>;
     for (int kt = 0; kt < k_tiles; ++kt) {
       arch::cp_async_wait<S::Stages - 2>();
       __syncthreads();
@@ -94,8 +106,8 @@ struct MainloopSimt {
         float a[S::TM], b[S::TN];
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-          const float4 va = *reinterpret_cast<const float4*>(sa + k * S::Pitch + row_of(tm, 4 * h));
-          const float4 vb = *reinterpret_cast<const float4*>(sb + k * S::Pitch + row_of(tn, 4 * h));
+          const float4 va = *reinterpret_cast<const float4*>(sa + SmemA{}(h ? a_row1 : a_row0, k));
+          const float4 vb = *reinterpret_cast<const float4*>(sb + SmemB{}(h ? b_col1 : b_col0, k));
           a[4 * h] = va.x; a[4 * h + 1] = va.y; a[4 * h + 2] = va.z; a[4 * h + 3] = va.w;
           b[4 * h] = vb.x; b[4 * h + 1] = vb.y; b[4 * h + 2] = vb.z; b[4 * h + 3] = vb.w;
         }
@@ -113,47 +125,58 @@ struct MainloopSimt {
 // go out as one 16-byte store where D allows vectors.
 template <class Mainloop>
 struct EpilogueSimt {
-  using S = SimtShape;
+  using S = typename Mainloop::S;
+  using Partition = typename Mainloop::Partition;
+  // Straight from registers.  Values 4g..4g+3 of a thread are 4 consecutive rows (or
+  // columns) -- the permutation of SimtPartition -- so where D is column-major (row-major)
+  // and allows vectors, rows (columns) 4g..4g+3 go out as one 16-byte store.
   __device__ static void run(const Problem& p, const typename Mainloop::Accum& acc, float* D,
                              const float* C, std::int64_t m0, std::int64_t n0) {
-    const int tm = Mainloop::thread_m(), tn = Mainloop::thread_n();
-    const bool use_c = p.beta != 0.0f;
-    auto elem = [&](std::int64_t gm, std::int64_t gn, const MatrixArg& x) {
-      return p.d.row ? gm * x.ld + gn : gn * x.ld + gm;
+    if (p.d.row) run_major<true>(p, acc, D, C, m0, n0);
+    else run_major<false>(p, acc, D, C, m0, n0);
+  }
+  template <bool DRow>
+  __device__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, float* D,
+                                   const float* C, std::int64_t m0, std::int64_t n0) {
+    auto matrix = [&](std::int64_t ld) {
+      return make_layout(make_shape(p.m, p.n), make_stride(DRow ? ld : std::int64_t(1), DRow ? std::int64_t(1) : ld));
     };
+    const auto d_layout = matrix(p.d.ld);
+    const auto c_layout = matrix(p.c.ld);
+    const bool use_c = p.beta != 0.0f;
 #pragma unroll
     for (int i = 0; i < S::TM; ++i)
 #pragma unroll
       for (int j = 0; j < S::TN; ++j) {
-        // Vector groups: 4 rows (col-major D) or 4 columns (row-major D) starting here.
-        const bool group_start = p.d.row ? (j % 4 == 0) : (i % 4 == 0);
-        const std::int64_t gm = m0 + Mainloop::row_of(tm, i), gn = n0 + Mainloop::row_of(tn, j);
-        if (p.d_vector_ok && group_start) {
-          const bool in = p.d.row ? (gm < p.m && gn + 3 < p.n) : (gm + 3 < p.m && gn < p.n);
-          if (in) {
-            float v[4];
+        // (i, j) = value i of the rows, j of the columns; a vector group runs along D's
+        // contiguous mode: i for column-major D, j for row-major D.
+        const int g = DRow ? j : i;
+        if (g % 4 != 0) continue;  // handled with its group's first value
+        int m, n;
+        Partition::c_coord(threadIdx.x, i, j, m, n);
+        const std::int64_t gm = m0 + m, gn = n0 + n;
+        const bool whole = DRow ? (gm < p.m && gn + 3 < p.n) : (gm + 3 < p.m && gn < p.n);
+        if (p.d_vector_ok && whole) {
+          float v[4];
 #pragma unroll
-            for (int e = 0; e < 4; ++e) v[e] = p.alpha * (p.d.row ? acc[i][j + e] : acc[i + e][j]);
-            if (use_c) {
-              const float4 c = *reinterpret_cast<const float4*>(C + elem(gm, gn, p.c));
-              v[0] += p.beta * c.x; v[1] += p.beta * c.y; v[2] += p.beta * c.z; v[3] += p.beta * c.w;
-            }
-            *reinterpret_cast<float4*>(D + elem(gm, gn, p.d)) = float4{v[0], v[1], v[2], v[3]};
-            continue;
+          for (int e = 0; e < 4; ++e) v[e] = p.alpha * (DRow ? acc[i][j + e] : acc[i + e][j]);
+          if (use_c) {
+            const float4 c = *reinterpret_cast<const float4*>(C + c_layout(gm, gn));
+            v[0] += p.beta * c.x; v[1] += p.beta * c.y; v[2] += p.beta * c.z; v[3] += p.beta * c.w;
           }
+          *reinterpret_cast<float4*>(D + d_layout(gm, gn)) = float4{v[0], v[1], v[2], v[3]};
+          continue;
         }
-        if (p.d_vector_ok) {
-          // Inside a group whose start stored the whole vector?  Then nothing left to do.
-          const int gi = p.d.row ? j - j % 4 : i - i % 4;
-          const std::int64_t sm = m0 + Mainloop::row_of(tm, p.d.row ? i : gi);
-          const std::int64_t sn = n0 + Mainloop::row_of(tn, p.d.row ? gi : j);
-          const bool stored = p.d.row ? (sm < p.m && sn + 3 < p.n) : (sm + 3 < p.m && sn < p.n);
-          if (stored) continue;
-        }
-        if (gm < p.m && gn < p.n) {
-          float v = p.alpha * acc[i][j];
-          if (use_c) v += p.beta * C[elem(gm, gn, p.c)];
-          D[elem(gm, gn, p.d)] = v;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          int me, ne;
+          Partition::c_coord(threadIdx.x, DRow ? i : i + e, DRow ? j + e : j, me, ne);
+          const std::int64_t em = m0 + me, en = n0 + ne;
+          if (em < p.m && en < p.n) {
+            float v = p.alpha * (DRow ? acc[i][j + e] : acc[i + e][j]);
+            if (use_c) v += p.beta * C[c_layout(em, en)];
+            D[d_layout(em, en)] = v;
+          }
         }
       }
   }

@@ -14,13 +14,15 @@
 
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
+#include "partitions.hpp"
 #include "smem_layouts.cuh"
 
 namespace tessera::kernels {
 
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_>
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_, int MinBlocks_ = 1>
 struct TensorOpShape {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, Stages = Stages_;
+  static constexpr int MinBlocks = MinBlocks_;  // CTAs per SM the register budget is cut for
   static constexpr int Threads = WM * WN * 32;
   static constexpr int WarpM = BM / WM, WarpN = BN / WN;  // warp tile
   static constexpr int MT = WarpM / 16, NT = WarpN / 8;   // MMA atoms per warp
@@ -51,39 +53,43 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* s
 }
 
 // Copies MN x BK tiles of one operand (rows mn0.., columns k0..) from gmem into one stage.
-// Each thread owns fixed vectors of the tile, so the mn part of its addresses and
-// predicates is computed once; only k moves.
+// Thread t's copies are the CopyPartition TV layout at t; the gmem offset of (mn, k) is the
+// operand's layout, (MN,K):(ld,1) for K-major and (MN,K):(1,ld) for MN-major.
 template <class Shape, int MN, bool KMajor, bool Vec>
 struct OperandLoader {
   static constexpr int BK = Shape::BK;
-  static constexpr int V = Vec ? 8 : 1;                   // elements per copy
-  static constexpr int Copies = MN * BK / V / Shape::Threads;
-  static_assert(Copies * V * Shape::Threads == MN * BK, "threads must tile the operand tile");
+  static constexpr int V = Vec ? 8 : 1;  // elements per copy
+  using Copy = CopyPartition<MN, BK, Shape::Threads, V, KMajor>;
   using Smem = OperandSmemLayout<MN, BK, KMajor>;
-  // Copy index -> (mn, k) in the tile: vectors run along the contiguous mode, threads
-  // fastest along it too (coalesced).
-  __device__ static void coord(int idx, int& mn, int& k) {
-    if constexpr (KMajor) { mn = idx / (BK / V); k = (idx % (BK / V)) * V; }
-    else { k = idx / (MN / V); mn = (idx % (MN / V)) * V; }
+  TESSERA_HOST_DEVICE static constexpr auto make_gmem(std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k) {
+    if constexpr (KMajor) return make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{}));
+    else return make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld));
   }
+  using GmemLayout = decltype(make_gmem(0, 0, 0));
 
   const std::uint16_t* base;  // operand of this batch
-  std::int64_t ld, extent_mn, extent_k;
+  GmemLayout gmem;            // (mn, k) -> offset
   std::int64_t mn0;
+  int thr;                    // this thread's copy offset in the tile
+
+  __device__ OperandLoader(const std::uint16_t* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
+                           std::int64_t mn0_)
+      : base(b), gmem(make_gmem(ld, extent_mn, extent_k)), mn0(mn0_), thr(Copy::thread_offset(threadIdx.x)) {}
 
   __device__ void load(std::uint16_t* stage, std::int64_t k0) const {
 #pragma unroll
-    for (int i = 0; i < Copies; ++i) {
+    for (int i = 0; i < Copy::Copies; ++i) {
       int mn, k;
-      coord(threadIdx.x + i * Shape::Threads, mn, k);
+      Copy::coord(thr, i, mn, k);
       const std::int64_t gm = mn0 + mn, gk = k0 + k;
-      const bool pred = gm < extent_mn && gk < extent_k;
-      const std::int64_t off = KMajor ? gm * ld + gk : gk * ld + gm;
+      // Predicate on the copy's first element; the vector path needs the contiguous
+      // extent to be a multiple of 8 (select_kernel checks), so a vector is all in or out.
+      const bool pred = gm < get<0>(gmem.shape()) && gk < get<1>(gmem.shape());
       std::uint16_t* dst = stage + Smem::offset(mn, k);
       if constexpr (Vec) {
-        arch::cp_async_16_zfill(dst, pred ? base + off : base, pred);
+        arch::cp_async_16_zfill(dst, pred ? base + gmem(gm, gk) : base, pred);
       } else {
-        *dst = pred ? base[off] : std::uint16_t(0);
+        *dst = pred ? base[gmem(gm, gk)] : std::uint16_t(0);
       }
     }
   }
@@ -93,6 +99,8 @@ template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec>
 struct MainloopTensorOp {
   static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, Stages = Shape::Stages;
   static constexpr int MT = Shape::MT, NT = Shape::NT;
+  using Partition = TensorOpPartition<BM, BN, Shape::WM, Shape::WN, IsBF16>;
+  static_assert(Partition::MT == MT && Partition::NT == NT, "partition and tile shape disagree");
   using SmemA = OperandSmemLayout<BM, BK, AKMajor>;
   using SmemB = OperandSmemLayout<BN, BK, BKMajor>;
   static constexpr int stage_elems = SmemA::size + SmemB::size;
@@ -103,8 +111,8 @@ struct MainloopTensorOp {
   // acc += A(m0:m0+BM, :) * B(:, n0:n0+BN) over all of K.
   __device__ static void run(const Problem& p, const std::uint16_t* A, const std::uint16_t* B,
                              std::int64_t m0, std::int64_t n0, std::uint16_t* smem, Accum& acc) {
-    OperandLoader<Shape, BM, AKMajor, Vec> load_a{A, p.a.ld, p.m, p.k, m0};
-    OperandLoader<Shape, BN, BKMajor, Vec> load_b{B, p.b.ld, p.n, p.k, n0};
+    OperandLoader<Shape, BM, AKMajor, Vec> load_a(A, p.a.ld, p.m, p.k, m0);
+    OperandLoader<Shape, BN, BKMajor, Vec> load_b(B, p.b.ld, p.n, p.k, n0);
     auto stage_a = [&](int s) { return smem + s * stage_elems; };
     auto stage_b = [&](int s) { return smem + s * stage_elems + SmemA::size; };
 
@@ -119,60 +127,74 @@ struct MainloopTensorOp {
       arch::cp_async_commit();
     }
 
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int wm = warp % Shape::WM, wn = warp / Shape::WM;
-    const int warp_m0 = wm * Shape::WarpM, warp_n0 = wn * Shape::WarpN;
-    // ldmatrix x4 row addresses: lane l addresses row l%8 of 8x8 matrix l/8.
-    // A (16x16 of an MMA): matrices (m0-7,k0-7) (m8-15,k0-7) (m0-7,k8-15) (m8-15,k8-15) = a0..a3.
-    const int a_mn = AKMajor ? (lane % 8) + 8 * ((lane / 8) % 2) : 8 * ((lane / 8) % 2);
-    const int a_k = AKMajor ? 8 * (lane / 16) : (lane % 8) + 8 * (lane / 16);
-    // B (16 n x 16 k, two n8 atoms): matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) (n8-15,k8-15)
-    // = b0,b1 of atom 2j and b0,b1 of atom 2j+1.
-    const int b_mn = BKMajor ? (lane % 8) + 8 * (lane / 16) : 8 * (lane / 16);
-    const int b_k = BKMajor ? 8 * ((lane / 8) % 2) : (lane % 8) + 8 * ((lane / 8) % 2);
+    // Each lane's ldmatrix row (k16 step 0) from the tiled MMA's TV maps.
+    int a_m[MT], a_k[MT], b_n[NT / 2], b_k[NT / 2];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) Partition::a_ldsm_row(threadIdx.x, !AKMajor, mt, a_m[mt], a_k[mt]);
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) Partition::b_ldsm_row(threadIdx.x, !BKMajor, np, b_n[np], b_k[np]);
 
-    for (int kt = 0; kt < k_tiles; ++kt) {
-      arch::cp_async_wait<Stages - 2>();
-      __syncthreads();  // tile kt visible to all; stage (kt-1)%Stages free to overwrite
-      const int next = kt + Stages - 1;
-      if (next < k_tiles) {
-        load_a.load(stage_a(next % Stages), std::int64_t(next) * BK);
-        load_b.load(stage_b(next % Stages), std::int64_t(next) * BK);
+    // Fragments are double-buffered in registers: while the MMAs of step kk run, the
+    // ldmatrix of step kk+1 is in flight -- across k-tiles too: the last step of a tile
+    // waits for the next stage and loads its first fragments before its own MMAs.
+    constexpr int KK = BK / 16;
+    static_assert(KK % 2 == 0, "fragment double-buffering alternates buffers by step parity");
+    std::uint32_t a[2][MT][4], b[2][NT][2];
+    auto load_frags = [&](int buf, int stage, int kk) {
+      const std::uint16_t* sa = stage_a(stage);
+      const std::uint16_t* sb = stage_b(stage);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt)
+        ldmatrix_x4<!AKMajor>(a[buf][mt], sa + SmemA::offset(a_m[mt], a_k[mt] + kk * 16));
+#pragma unroll
+      for (int np = 0; np < NT / 2; ++np) {
+        std::uint32_t r[4];
+        ldmatrix_x4<!BKMajor>(r, sb + SmemB::offset(b_n[np], b_k[np] + kk * 16));
+        b[buf][2 * np][0] = r[0]; b[buf][2 * np][1] = r[1];
+        b[buf][2 * np + 1][0] = r[2]; b[buf][2 * np + 1][1] = r[3];
       }
-      arch::cp_async_commit();
+    };
 
-      const std::uint16_t* sa = stage_a(kt % Stages);
-      const std::uint16_t* sb = stage_b(kt % Stages);
+    arch::cp_async_wait<Stages - 2>();
+    __syncthreads();  // tile 0 visible
+    load_frags(0, 0, 0);
+    int read_stage = 0, write_stage = Stages - 1;
+    for (int kt = 0; kt < k_tiles; ++kt) {
 #pragma unroll
-      for (int kk = 0; kk < BK; kk += 16) {
-        std::uint32_t a[MT][4], b[NT][2];
-#pragma unroll
-        for (int mt = 0; mt < MT; ++mt)
-          ldmatrix_x4<!AKMajor>(a[mt], sa + SmemA::offset(warp_m0 + mt * 16 + a_mn, kk + a_k));
-#pragma unroll
-        for (int np = 0; np < NT / 2; ++np) {
-          std::uint32_t r[4];
-          ldmatrix_x4<!BKMajor>(r, sb + SmemB::offset(warp_n0 + np * 16 + b_mn, kk + b_k));
-          b[2 * np][0] = r[0]; b[2 * np][1] = r[1];
-          b[2 * np + 1][0] = r[2]; b[2 * np + 1][1] = r[3];
+      for (int kk = 0; kk < KK; ++kk) {
+        if (kk == KK - 1) {
+          // Tile kt+1 must have landed; after this barrier every warp is done reading
+          // stage (kt-1)%Stages, which the copies issued at kk == 0 of tile kt+1 overwrite.
+          arch::cp_async_wait<Stages - 2>();
+          __syncthreads();
+          read_stage = read_stage + 1 == Stages ? 0 : read_stage + 1;
+        }
+        // Prefetch the next step's fragments (the next tile's first step when kk is last).
+        load_frags((kk + 1) % 2, read_stage, (kk + 1) % KK);
+        if (kk == 0) {
+          const int next = kt + Stages - 1;
+          if (next < k_tiles) {
+            load_a.load(stage_a(write_stage), std::int64_t(next) * BK);
+            load_b.load(stage_b(write_stage), std::int64_t(next) * BK);
+          }
+          arch::cp_async_commit();
+          write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
         }
 #pragma unroll
         for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-          for (int nt = 0; nt < NT; ++nt) mma_16816<IsBF16>(acc[mt][nt], a[mt], b[nt]);
+          for (int nt = 0; nt < NT; ++nt) mma_16816<IsBF16>(acc[mt][nt], a[kk % 2][mt], b[kk % 2][nt]);
       }
     }
     arch::cp_async_wait<0>();
     __syncthreads();  // smem is reused by the epilogue
   }
 
-  // Tile coordinate (m, n) of accumulator register r of atom (mt, nt) held by this thread:
-  // the m16n8 C fragment gives lane (g = lane/4, c = lane%4) rows g, g+8 and columns 2c, 2c+1.
-  __device__ static void acc_coord(int mt, int nt, int r, int& m, int& n) {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    m = (warp % Shape::WM) * Shape::WarpM + mt * 16 + lane / 4 + 8 * (r / 2);
-    n = (warp / Shape::WM) * Shape::WarpN + nt * 8 + 2 * (lane % 4) + (r % 2);
+  // Tile coordinate (m, n) of accumulator register r of atom (mt, nt): the C TV map.
+  __device__ static void acc_coord(int c_thr, int mt, int nt, int r, int& m, int& n) {
+    Partition::c_coord(c_thr, mt, nt, r, m, n);
   }
+  __device__ static int acc_thread() { return Partition::c_thread(threadIdx.x); }
 };
 
 }  // namespace tessera::kernels

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace tessera::kernels {
 
@@ -43,8 +44,10 @@ struct OperandSmemLayout;
 
 template <int MN, int BK>
 struct OperandSmemLayout<MN, BK, true> {
-  static_assert(BK == 32, "K-major tiles are 64-byte rows: Swizzle<2,3,3> is derived for BK = 32");
-  using Sw = Swizzle<2, 3, 3>;
+  static_assert(BK == 32 || BK == 64, "K-major swizzles are derived for 64-byte (BK = 32) and 128-byte (BK = 64) rows");
+  // BK = 64: a row is a whole 128-byte line; 8 consecutive rows at one chunk all sit in
+  // group c, so chunk' = chunk ^ (row & 7) = Swizzle<3,3,3>.
+  using Sw = std::conditional_t<BK == 32, Swizzle<2, 3, 3>, Swizzle<3, 3, 3>>;
   static constexpr int size = MN * BK;
   __host__ __device__ static constexpr std::uint32_t offset(int mn, int k) {
     return Sw::apply(std::uint32_t(mn * BK + k));

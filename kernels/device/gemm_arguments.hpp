@@ -84,15 +84,15 @@ struct GemmResult {
 // Kernel configuration the device adapter picks for valid arguments.
 enum class GemmKernel {
   SimtF32,        // FP32 FFMA, 128x128x8 CTA tile, cp.async 4-byte copies
-  TensorOpVec8,   // F16/BF16 mma.sync 16x8x16, 16-byte cp.async, ldmatrix, multistage
+  TensorOpVec8,   // F16/BF16 mma.sync 16x8x16, 128x256x32 CTA tile, 16-byte cp.async, ldmatrix, 4 stages
   TensorOpScalar, // same MMA path, element-wise copies: for leading dims/pointers not 16B aligned
 };
 
 inline const char* to_string(GemmKernel k) {
   switch (k) {
     case GemmKernel::SimtF32: return "simt_f32_128x128x8";
-    case GemmKernel::TensorOpVec8: return "tensorop_128x128x32_vec8";
-    case GemmKernel::TensorOpScalar: return "tensorop_128x128x32_scalar";
+    case GemmKernel::TensorOpVec8: return "tensorop_128x256x32_vec8";
+    case GemmKernel::TensorOpScalar: return "tensorop_128x256x32_scalar";
   }
   return "unknown kernel";
 }

@@ -10,11 +10,11 @@
 
 namespace tessera::kernels {
 
-template <bool AKMajor, bool BKMajor, int Group = 8>
+template <class Shape, bool AKMajor, bool BKMajor, int Group = 8>
 struct GemmSimtKernel {
-  using Mainloop = MainloopSimt<AKMajor, BKMajor>;
+  using Mainloop = MainloopSimt<Shape, AKMajor, BKMajor>;
   using Epilogue = EpilogueSimt<Mainloop>;
-  using S = SimtShape;
+  using S = Shape;
   static constexpr int Threads = S::Threads;
   static constexpr int smem_bytes = Mainloop::smem_bytes;
 

@@ -16,6 +16,7 @@ template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, int Gr
 struct GemmTensorOpKernel {
   using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec>;
   static constexpr int Threads = Shape::Threads;
+  static constexpr int MinBlocks = Shape::MinBlocks;
   using Tag = std::conditional_t<IsBF16, bf16_tag, f16_tag>;
   using Epilogue = EpilogueSmem16<Shape::BM, Shape::BN, Shape::Threads, Tag>;
   static constexpr int smem_bytes =
@@ -49,7 +50,7 @@ struct GemmTensorOpKernel {
 };
 
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::Threads, 1)
+__global__ void __launch_bounds__(Kernel::Threads, Kernel::MinBlocks)
     gemm_tensorop_entry(const Problem p) {
   extern __shared__ __align__(128) unsigned char smem[];
   Kernel::run(p, smem);

@@ -5,7 +5,7 @@
 # and the ptxas register/spill report.  Everything lands under $OUT (at most 8 files).
 #
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_gpu.sh [steps...]
-#   steps: build test sanitize ncu bench   (default: all, in that order)
+#   steps: build test sanitize ncu variants bench   (default: all but variants, in that order)
 #
 # Build: nvcc directly, not CMake: the device image has CUDA, CMake and ninja but not the
 # Debian packages the full CMake configure requires (Boost, Catch2, rapidcheck).  Boost.Hana,
@@ -39,15 +39,18 @@ if want build; then
     # Three translation units in parallel; the kernels' TU carries the ptxas report.
     nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c kernels/device/gemm.cu -o "$BUILD/gemm.o" 2>"$OUT/ptxas.log" &
     p1=$!
+    nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c kernels/device/gemm_variants.cu -o "$BUILD/gemm_variants.o" 2>"$BUILD/ptxas_variants.log" &
+    p4=$!
     nvcc "${NVCC_FLAGS[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$BUILD/gemm_gpu_test.o" &
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &
     p3=$!
-    wait $p1 && wait $p2 && wait $p3 &&
+    wait $p1 && wait $p2 && wait $p3 && wait $p4 &&
       nvcc -o "$BUILD/gemm_gpu_test" "$BUILD/gemm_gpu_test.o" "$BUILD/gemm.o" &&
-      nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "$BUILD/gemm.o" -lcublas
+      nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "$BUILD/gemm.o" "$BUILD/gemm_variants.o" -lcublas
   } >"$OUT/build.log" 2>&1
   rc=$?
+  cat "$BUILD/ptxas_variants.log" >>"$OUT/ptxas.log"
   note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
   if [ $rc -ne 0 ]; then cat "$OUT/build.log" "$OUT/ptxas.log" | grep -m 40 -E "error|Error" ; exit 1; fi
   # One line per kernel: registers, spills, stack, from ptxas -v.
@@ -81,7 +84,7 @@ fi
 if want ncu; then
   metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_ldsm.sum,sm__inst_executed_pipe_lsu.sum,gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
   ncu --clock-control none --metrics "$metrics" -k regex:gemm_ --csv --page raw \
-    "$BUILD/gemm_bench" --profile 2048 2048 2048 >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
+    "$BUILD/gemm_bench" --profile 2048 2048 2048 >"$OUT/ncu.csv" 2>>"$OUT/build.log"
   rc=$?
   note "ncu: rc=$rc (2048^3, one launch per configuration; full table in ncu.csv)"
   python3 - "$OUT/ncu.csv" <<'EOF' | tee -a "$summary"
@@ -104,6 +107,14 @@ for r in rows[hdr + 1:]:
     short = name.split("(")[0].replace("tessera::kernels::", "") 
     print("ncu:", short[:150], "|", " | ".join(r[col(w)] if col(w) is not None else "-" for w in want))
 EOF
+fi
+
+if want variants; then
+  "$BUILD/gemm_bench" --variants >"$OUT/variants.log" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && status=1
+  note "variants: rc=$rc"
+  tail -n +2 "$OUT/variants.log" | tee -a "$summary"
 fi
 
 if want bench; then

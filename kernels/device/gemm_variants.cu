@@ -1,0 +1,64 @@
+// Alternative configurations (see gemm_variants.hpp).  BF16 only for the tensor-core ones:
+// F16 runs the same instructions at the same rate.
+#include "gemm_variants.hpp"
+#include "launch.cuh"
+
+namespace tessera::kernels {
+
+namespace {
+using Tc0 = TensorOpShape<128, 256, 32, 2, 4, 4, 1>;
+using Tc1 = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
+using Tc2 = TensorOpShape<128, 256, 64, 2, 4, 3, 1>;
+using Tc3 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
+using Tc4 = TensorOpShape<128, 128, 64, 2, 2, 3, 2>;
+const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta", "tc 128x128x32 w2x2 s4 2cta",
+                                "tc 128x256x64 w2x4 s3 1cta", "tc 256x128x32 w4x2 s4 1cta",
+                                "tc 128x128x64 w2x2 s3 2cta"};
+using Sm0 = SimtShape<8, 3, false>;
+using Sm1 = SimtShape<8, 3, true>;
+using Sm2 = SimtShape<16, 3, false>;
+using Sm3 = SimtShape<16, 3, true>;
+using Sm4 = SimtShape<16, 4, true>;
+const char* const sm_names[] = {"simt bk8 s3 16x16", "simt bk8 s3 8x4-warps", "simt bk16 s3 16x16",
+                                "simt bk16 s3 8x4-warps", "simt bk16 s4 8x4-warps"};
+
+GemmResult precheck(const GemmArguments& args, GemmKernel want) {
+  if (auto r = check_arguments(args); !r) return r;
+  if (select_kernel(args) != want)
+    return {GemmStatus::Unsupported, std::string("variant needs arguments that select ") + to_string(want)};
+  return {};
+}
+}  // namespace
+
+int tensorop_variant_count() { return 5; }
+const char* tensorop_variant_name(int i) { return i >= 0 && i < 5 ? tc_names[i] : "?"; }
+GemmResult gemm_tensorop_variant(const GemmArguments& args, int v, CUstream_st* stream) {
+  if (auto r = precheck(args, GemmKernel::TensorOpVec8); !r) return r;
+  if (args.element != Element::BF16) return {GemmStatus::Unsupported, "tensor-core variants are built for bf16"};
+  const Problem p = device::to_problem(args);
+  switch (v) {
+    case 0: return device::run_tensorop<Tc0, true, true>(p, stream);
+    case 1: return device::run_tensorop<Tc1, true, true>(p, stream);
+    case 2: return device::run_tensorop<Tc2, true, true>(p, stream);
+    case 3: return device::run_tensorop<Tc3, true, true>(p, stream);
+    case 4: return device::run_tensorop<Tc4, true, true>(p, stream);
+  }
+  return {GemmStatus::Unsupported, "no such variant"};
+}
+
+int simt_variant_count() { return 5; }
+const char* simt_variant_name(int i) { return i >= 0 && i < 5 ? sm_names[i] : "?"; }
+GemmResult gemm_simt_variant(const GemmArguments& args, int v, CUstream_st* stream) {
+  if (auto r = precheck(args, GemmKernel::SimtF32); !r) return r;
+  const Problem p = device::to_problem(args);
+  switch (v) {
+    case 0: return device::run_simt<Sm0>(p, stream);
+    case 1: return device::run_simt<Sm1>(p, stream);
+    case 2: return device::run_simt<Sm2>(p, stream);
+    case 3: return device::run_simt<Sm3>(p, stream);
+    case 4: return device::run_simt<Sm4>(p, stream);
+  }
+  return {GemmStatus::Unsupported, "no such variant"};
+}
+
+}  // namespace tessera::kernels
