@@ -1,0 +1,198 @@
+// `tessera verify`: check a kernel's partition trace against the TV maps it declares.
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "verify/diagram.hpp"
+#include "verify/trace.hpp"
+#include "viz/output.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+struct VerifyOptions {
+  std::string trace;
+  std::string max = "10";
+  std::string map;
+  std::string output;
+  std::string format;
+};
+
+struct Failure {
+  std::string message;
+};
+
+[[noreturn]] void fail(std::string msg) { throw Failure{std::move(msg)}; }
+
+struct Target {
+  viz::Format format = viz::Format::svg;
+  std::optional<std::string> path;  // none: standard output (after the report)
+};
+
+// The diagram's destination, checked before the trace is read so that option mistakes
+// cost nothing and leave nothing behind.
+std::optional<Target> resolve_target(const VerifyOptions& o) {
+  if (o.output.empty()) {
+    if (!o.format.empty()) fail("-f " + o.format + " needs -o FILE: the format is that of the diagram");
+    return std::nullopt;
+  }
+  std::optional<viz::Format> by_name, by_ext;
+  if (!o.format.empty()) {
+    by_name = viz::format_from_name(o.format);
+    if (!by_name) fail("unknown format '" + o.format + "': choose txt, svg, tex, png or pdf");
+  }
+  const bool to_stdout = o.output == "-";
+  if (!to_stdout) by_ext = viz::format_from_path(o.output);
+  if (by_name && by_ext && *by_name != *by_ext) fail("-f " + o.format + " does not match the extension of '" + o.output + "'");
+  if (!by_name && !by_ext) {
+    if (to_stdout) fail("-o - needs -f txt|svg|tex to say the format");
+    fail("cannot tell the format from '" + o.output + "': give -f txt|svg|tex|png|pdf or use one of those extensions");
+  }
+  const viz::Format f = by_name ? *by_name : *by_ext;
+  if (!viz::is_text_format(f)) {
+    if (!viz::has_cairo())
+      fail(std::string(viz::format_name(f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
+    if (to_stdout) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
+  }
+  Target t;
+  t.format = f;
+  if (!to_stdout) t.path = o.output;
+  return t;
+}
+
+// --max N: a decimal count (CLI11's conversion errors would exit with its own codes).
+std::size_t parse_max(const std::string& s) {
+  std::size_t v = 0;
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+    fail("--max takes a count from 0 to 999999999, not '" + s + "'");
+  for (char c : s) v = v * 10 + static_cast<std::size_t>(c - '0');
+  return v;
+}
+
+std::string map_names(const verify::Trace& t) {
+  std::string s;
+  for (const verify::Map& m : t.maps) s += (s.empty() ? "" : ", ") + m.name;
+  return s.empty() ? "none" : s;
+}
+
+int run(const VerifyOptions& o) {
+  try {
+    if (o.trace.empty()) fail("give the TRACE file to verify (- for standard input); see tessera verify --help");
+    const std::size_t max = parse_max(o.max);
+    const std::optional<Target> target = resolve_target(o);
+    const verify::Trace trace = verify::read_trace_file(o.trace);
+
+    const verify::Map* chosen = nullptr;
+    if (!o.map.empty()) {
+      for (const verify::Map& m : trace.maps)
+        if (m.name == o.map) chosen = &m;
+      if (!chosen) fail("the trace " + o.trace + " has no map '" + o.map + "' (its maps: " + map_names(trace) + ")");
+    }
+
+    verify::Report report = verify::verify(trace, max);
+    if (chosen) {
+      // Only the chosen map counts: its report alone decides the exit status.
+      std::vector<verify::MapReport> kept;
+      for (verify::MapReport& m : report.maps)
+        if (m.map == chosen->name) kept.push_back(std::move(m));
+      report.maps = std::move(kept);
+      report.other.clear();
+      report.other_findings = 0;
+      report.ok = report.maps.front().findings == 0;
+    } else {
+      for (std::size_t k = 0; k < report.maps.size() && !chosen; ++k)
+        if (report.maps[k].findings > 0) chosen = &trace.maps[k];
+      if (!chosen && !trace.maps.empty()) chosen = &trace.maps.front();
+    }
+
+    std::string text;
+    if (!trace.kernel.empty()) text += "kernel: " + trace.kernel + "\n";
+    text += verify::format_report(report);
+
+    // Build the diagram before printing anything, so a diagram error is the only output.
+    std::string document;
+    if (target) {
+      if (!chosen) fail("the trace declares no map: there is nothing to draw");
+      const viz::Diagram d = verify::diff_diagram(trace, *chosen);
+      if (target->path) viz::render_to_file(d, target->format, *target->path);
+      else document = viz::render_text(d, target->format);
+    }
+    std::cout << text << document << std::flush;
+    if (!std::cout) fail("cannot write to standard output");
+    return report.ok ? 0 : 1;
+  } catch (const Failure& f) {
+    std::cerr << "error: " << f.message << "\n";
+  } catch (const verify::TraceError& e) {
+    std::cerr << e.what();
+  } catch (const viz::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  }
+  return 1;
+}
+
+}  // namespace
+
+void register_verify(CLI::App& app) {
+  auto o = std::make_shared<VerifyOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "verify",
+      "Check a kernel's partition trace: every (thread, value) of each declared TV map must be\n"
+      "recorded exactly once, at the coordinate the map gives it. Prints one line per map and one\n"
+      "per finding (mismatch, missing, duplicate, out of domain, unknown map), then OK or FAILED.\n"
+      "Trace format (one item a line, # starts a comment line):\n"
+      "  tessera-trace 1\n"
+      "  kernel <free text>\n"
+      "  map <NAME> <TILE> <TV>                  e.g. map mma.C (16,8) ((4,8),(2,2)):((32,1),(16,8))\n"
+      "  rec <NAME> <THREAD> <VALUE> <ROW> <COL> thread THREAD held value VALUE = element (ROW,COL)\n"
+      "TV maps (thread, value) to the column-major index of a coordinate of TILE, so the expected\n"
+      "coordinate of (t,v) is idx2crd(TV(t,v), TILE).");
+  cmd->add_option("TRACE", o->trace, "the trace file (- reads standard input)");
+  cmd->add_option("--max", o->max, "findings listed per map (all are counted; default 10)")->type_name("N");
+  cmd->add_option("--map", o->map,
+                  "verify and report only map NAME (the exit status follows it alone); the diagram\n"
+                  "draws it")
+      ->type_name("NAME");
+  cmd->add_option("-o,--output", o->output,
+                  "also draw the expected and observed tiles of one map side by side, mismatching\n"
+                  "cells in red: the --map, else the first failing map, else the first map. Written\n"
+                  "atomically, also when findings exist; nothing is written on bad input. -o - with\n"
+                  "-f txt|svg|tex prints the diagram after the report")
+      ->type_name("FILE");
+  cmd->add_option("-f,--format", o->format, "svg, png, pdf, tex (standalone TikZ) or txt; default: from -o's extension")
+      ->type_name("FORMAT");
+  cmd->footer(
+      "Examples:\n"
+      "  tessera verify gemm.trace                       # report; exit 0 when every map verifies\n"
+      "  tessera verify gemm.trace --max 100 -o diff.svg # and draw the first failing map\n"
+      "  tessera verify gemm.trace --map mma.C -o c.png  # only map mma.C, drawn as PNG\n"
+      "  kernel_test --trace | tessera verify -          # trace from standard input\n"
+      "Output:\n"
+      "  map mma.A: 8192/8192 records match\n"
+      "  map mma.C: 2 findings (first 2):\n"
+      "    mismatch thread 5 value 3: expected (9,3) got (10,3) (line 105)\n"
+      "    missing thread 7 value 1: expected (1,7), never recorded\n"
+      "  FAILED\n"
+      "Exit status: 0 when every map verifies; 1 on any finding, and on bad input (file:line:col\n"
+      "with a caret on stderr, no diagram written).");
+  cmd->allow_extras();
+  cmd->callback([o, cmd] {
+    const std::vector<std::string> extra = cmd->remaining();
+    if (!extra.empty()) {
+      const bool is_option = extra.front().size() > 1 && extra.front()[0] == '-';
+      std::cerr << "error: " << (is_option ? "unknown option '" : "unexpected argument '") << extra.front()
+                << "' (verify takes one TRACE; see tessera verify --help)\n";
+      throw CLI::RuntimeError(1);
+    }
+    const int rc = run(*o);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace tessera::cli
