@@ -36,6 +36,11 @@ enum class BankError : int {
   misaligned,        // address not a multiple of the access width
   negative_address,  // address < 0
   bad_matrix_count,  // ldmatrix loads 1, 2 or 4 matrices
+  // bank_analysis.hpp: a TV map over a shared-memory tile
+  bad_vector,        // values per thread not a multiple of the access vector, or vec < 1
+  not_contiguous,    // one access's values are not consecutive elements in shared memory
+  outside_tile,      // the TV map sends a (thread,value) outside its tile
+  tile_mismatch,     // the shared-memory tile is not a whole number of copy tiles
 };
 
 TESSERA_HOST_DEVICE constexpr const char* to_string(BankError e) {
@@ -46,6 +51,10 @@ TESSERA_HOST_DEVICE constexpr const char* to_string(BankError e) {
     case BankError::misaligned: return "address is not a multiple of the access width";
     case BankError::negative_address: return "address is negative";
     case BankError::bad_matrix_count: return "ldmatrix loads 1, 2 or 4 matrices";
+    case BankError::bad_vector: return "the values per thread are not a whole number of accesses";
+    case BankError::not_contiguous: return "the values of one access are not consecutive elements in shared memory";
+    case BankError::outside_tile: return "the TV layout sends a (thread,value) outside its tile";
+    case BankError::tile_mismatch: return "the shared-memory tile is not a whole number of copy tiles";
   }
   return "unknown";
 }
