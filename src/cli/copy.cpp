@@ -1,0 +1,102 @@
+// `tessera copy`: a tiled copy drawn as source and destination panels, or its TV layouts.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "atom/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "viz/build_copy.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+struct CopyOptions {
+  std::string name, threads, values, for_mma, atoms, permute, operand, format, output, title;
+  int bits = 0;
+  bool print_layouts = false, force = false;
+};
+
+}  // namespace
+
+namespace {
+
+void run_copy(const CopyOptions& o) {
+  using namespace atoms::cli;
+  const atoms::CopyAtomInfo& atom = copy_arg(o.name);
+  const int bits = o.bits ? o.bits : atom.default_bits;
+  const atoms::TiledCopy c =
+      tiled_copy_from(atom, bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
+  const std::int64_t M = rt::product(c.tiler[0]), N = c.tiler.rank() > 1 ? rt::product(c.tiler[1]) : 1;
+  const bool draw = !o.print_layouts || !o.output.empty();
+  Target target;
+  if (draw) {
+    target = resolve_target(o.format, o.output);
+    check_cells(2 * M * N, "the copy tile " + std::to_string(M) + "x" + std::to_string(N), o.force);
+  }
+  if (o.print_layouts)
+    std::cout << "src " << rt::to_string(c.layout_s_tv) << "\n"
+              << "dst " << rt::to_string(c.layout_d_tv) << "\n"
+              << "tile " << rt::to_string(c.tiler) << "\n"
+              << std::flush;
+  if (!draw) return;
+  viz::CopyTvLayouts l{atom.name + " (" + std::to_string(bits) + "-bit)", c.layout_s_tv, c.layout_d_tv,
+                       rt::IntTuple::tuple({M, N})};
+  viz::Diagram d = viz::copy_diagram(l);
+  if (!o.title.empty()) d.title = o.title;
+  emit(d, target);
+}
+
+}  // namespace
+
+void register_copy(CLI::App& app) {
+  auto o = std::make_shared<CopyOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "copy",
+      "Draw a tiled copy as two panels over its tile: source (which thread T reads each element,\n"
+      "as value V) and destination (which thread writes it). The tiled copy is either\n"
+      "make_tiled_copy(atom, --threads, --values) (threads laid out by --threads over the tile,\n"
+      "each with a --values block, as CuTe), or make_tiled_copy_A/B/C(atom, tiled MMA) with\n"
+      "--for-mma. With --print-layouts, print instead (one per line):\n"
+      "  src  (thread,value) -> column-major index of the tile, source side\n"
+      "  dst  the same, destination side\n"
+      "  tile (M,N)\n"
+      "(add -o FILE to also draw the diagram). Atom names: `tessera list atoms --copy`;\n"
+      "UniversalCopy<uint128_t> may be written UniversalCopy_128, SM80_CP_ASYNC_CACHEALWAYS<16> as\n"
+      "SM80_CP_ASYNC_CACHEALWAYS_16.");
+  cmd->add_option("NAME", o->name, "the copy atom, e.g. SM75_U32x4_LDSM_N, UniversalCopy_128")->required();
+  cmd->add_option("--threads", o->threads, "thread layout: thread index -> (m,n), e.g. (32,8):(8,1)")
+      ->type_name("LAYOUT");
+  cmd->add_option("--values", o->values, "value layout: value index -> (m,n) in a thread's block, e.g. (1,8)")
+      ->type_name("LAYOUT");
+  cmd->add_option("--for-mma", o->for_mma, "copy an operand of this MMA atom's tiled MMA")->type_name("MMA");
+  cmd->add_option("--atoms", o->atoms, "with --for-mma: atoms MxNxK of the tiled MMA (see tessera mma)")
+      ->type_name("MxNxK");
+  cmd->add_option("--permute", o->permute, "with --for-mma: the tiled MMA's permutation (see tessera mma)")
+      ->type_name("PERM");
+  cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
+  cmd->add_option("--bits", o->bits, "element width in bits (default 16; 8/16/32 for UniversalCopy of that width)")
+      ->type_name("N");
+  cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png or pdf; default: from -o, else txt")
+      ->type_name("FORMAT");
+  cmd->add_option("-o,--output", o->output, "write the diagram to FILE (atomically); default stdout")
+      ->type_name("FILE");
+  cmd->add_flag("--print-layouts", o->print_layouts, "print src/dst/tile lines (see above)");
+  cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(atoms::cli::kCellLimit) + " cells");
+  cmd->add_option("--title", o->title, "a title above the diagram")->type_name("TEXT");
+  cmd->footer(
+      "Examples:\n"
+      "  tessera copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,8)'\n"
+      "  tessera copy SM75_U32x4_LDSM_N --for-mma SM80_16x8x16_F32F16F16F32_TN --operand A -o ldsm_a.svg\n"
+      "  tessera copy SM75_U16x4_LDSM_T --for-mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --operand B --print-layouts\n"
+      "  tessera copy SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(16,8):(8,1)' --values '(1,8)' -o cp_async.pdf\n"
+      "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
+  cmd->allow_extras();
+  cmd->callback([o, cmd] {
+    atoms::cli::reject_extras(cmd);
+    const int rc = atoms::cli::guarded([&] { run_copy(*o); });
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace tessera::cli

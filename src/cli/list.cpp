@@ -1,0 +1,80 @@
+// `tessera list atoms`: the MMA and copy atoms the CLI knows, one per line.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "atom/cli_support.hpp"
+#include "cli/commands.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+struct ListOptions {
+  std::string what, filter;
+  bool mma = false, copy = false;
+};
+
+bool matches(const std::string& name, const std::string& filter) {
+  if (filter.empty()) return true;
+  auto lower = [](std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  return lower(name).find(lower(filter)) != std::string::npos;
+}
+
+void run_list(const ListOptions& o) {
+  using namespace atoms::cli;
+  if (o.what != "atoms") fail("tessera list knows one list: atoms (not '" + o.what + "')");
+  const bool both = o.mma == o.copy;
+  std::string out;
+  std::size_t n = 0;
+  if (both || o.mma)
+    for (const auto& a : atoms::mma_atoms()) {
+      if (!matches(a.name, o.filter)) continue;
+      out += "mma  " + a.name + "  " + a.arch + "  " + std::to_string(a.m) + "x" + std::to_string(a.n) + "x" +
+             std::to_string(a.k) + "  " + a.types + "  threads " + std::to_string(a.thr_id.size()) + "\n";
+      ++n;
+    }
+  if (both || o.copy)
+    for (const auto& a : atoms::copy_atoms()) {
+      if (!matches(a.name, o.filter)) continue;
+      out += "copy " + a.name + "  " + a.arch + "  " + std::to_string(a.src_bits.mode(1).size()) +
+             " bits/thread  smem " + a.smem_side + "  threads " + std::to_string(a.thr_id.size()) + "\n";
+      ++n;
+    }
+  if (n == 0) fail("no atom matches '" + o.filter + "'");
+  std::cout << out << std::flush;
+  if (!std::cout) fail("cannot write to standard output");
+}
+
+}  // namespace
+
+void register_list(CLI::App& app) {
+  auto o = std::make_shared<ListOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "list",
+      "List what tessera knows. `tessera list atoms` prints every MMA and copy atom, one per line:\n"
+      "  mma  NAME  ARCH  MxNxK  D=.. A=.. B=.. C=..  threads N\n"
+      "  copy NAME  ARCH  BITS bits/thread  smem src|dst|either  threads N\n"
+      "Names are CuTe's; use them with tessera mma, copy and banks.");
+  cmd->add_option("WHAT", o->what, "atoms")->required();
+  cmd->add_option("FILTER", o->filter, "only names containing this text (case-insensitive)");
+  cmd->add_flag("--mma", o->mma, "only MMA atoms");
+  cmd->add_flag("--copy", o->copy, "only copy atoms");
+  cmd->footer(
+      "Examples:\n"
+      "  tessera list atoms\n"
+      "  tessera list atoms --mma SM80\n"
+      "  tessera list atoms --copy LDSM\n"
+      "Exit status: 0 on success, 1 on any error (e.g. nothing matches).");
+  cmd->allow_extras();
+  cmd->callback([o, cmd] {
+    atoms::cli::reject_extras(cmd);
+    const int rc = atoms::cli::guarded([&] { run_list(*o); });
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace tessera::cli

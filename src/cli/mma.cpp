@@ -1,0 +1,100 @@
+// `tessera mma`: an MMA atom or tiled MMA drawn as A, B, C panels, or its TV layouts.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "atom/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "viz/build_mma.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+struct MmaOptions {
+  std::string name, atoms, permute, format, output, title;
+  bool print_layouts = false, force = false;
+};
+
+void run_mma(const MmaOptions& o) {
+  using namespace atoms::cli;
+  const atoms::MmaAtomInfo& atom = mma_arg(o.name);
+  const atoms::TiledMma t = tiled_mma_arg(atom, o.atoms, o.permute);
+  const std::int64_t M = t.tile[0], N = t.tile[1], K = t.tile[2];
+  const bool draw = !o.print_layouts || !o.output.empty();
+  Target target;
+  if (draw) {
+    target = resolve_target(o.format, o.output);
+    check_cells(M * K + N * K + M * N,
+                "the MMA tile " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), o.force);
+  }
+  if (o.print_layouts) {
+    std::cout << "thr " << rt::to_string(t.thr_layout_vmnk) << "\n"
+              << "A " << rt::to_string(t.layout_a_tv) << "\n"
+              << "B " << rt::to_string(t.layout_b_tv) << "\n"
+              << "C " << rt::to_string(t.layout_c_tv) << "\n"
+              << "tile (" << M << "," << N << "," << K << ")\n"
+              << std::flush;
+  }
+  if (!draw) return;
+  viz::MmaTvLayouts l{atom.name, t.layout_a_tv, t.layout_b_tv, t.layout_c_tv, M, N, K};
+  if (!o.atoms.empty()) l.name += " atoms " + o.atoms;
+  if (!o.permute.empty()) l.name += " permute " + o.permute;
+  viz::Diagram d = viz::mma_diagram(l);
+  if (!o.title.empty()) d.title = o.title;
+  emit(d, target);
+}
+
+}  // namespace
+
+void register_mma(CLI::App& app) {
+  auto o = std::make_shared<MmaOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "mma",
+      "Draw an MMA atom or a tiled MMA as CuTe's print_latex does: A (M x K) on the left, B drawn\n"
+      "K x N (transposed) on top, C (M x N); each cell shows the thread T and value V holding it,\n"
+      "coloured by thread. A and B are replicated over the atoms of the other mode.\n"
+      "With --print-layouts, print the thread layout and the TV layouts instead (one per line):\n"
+      "  thr  (V,M,N,K) -> thread index\n"
+      "  A    (thread,value) -> column-major index m + M*k of the (M,K) tile\n"
+      "  B    (thread,value) -> n + N*k of the (N,K) tile\n"
+      "  C    (thread,value) -> m + M*n of the (M,N) tile\n"
+      "  tile (M,N,K)\n"
+      "(add -o FILE to also draw the diagram). Atom names as in CuTe: see `tessera list atoms --mma`.");
+  cmd->add_option("NAME", o->name, "the MMA atom, e.g. SM80_16x8x16_F32F16F16F32_TN, SM90_64x64x16_F32BF16BF16_SS")
+      ->required();
+  cmd->add_option("--atoms", o->atoms,
+                  "MxNxK: atoms along M, N and K (column-major thread order, as CuTe's\n"
+                  "make_tiled_mma(atom, Layout<Shape<M,N,K>>)); MxN means K = 1. Default 1x1x1")
+      ->type_name("MxNxK");
+  cmd->add_option("--permute", o->permute,
+                  "(M,N,K) permutation tiler, one entry per mode: _ (none), an extent E (E:1,\n"
+                  "a larger value tile), or a layout such as (8,2,2):(1,16,8). Parentheses\n"
+                  "may be left out: --permute 32,32,16 or --permute '(_,(8,2):(1,8),_)'")
+      ->type_name("PERM");
+  cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png or pdf; default: from -o, else txt")
+      ->type_name("FORMAT");
+  cmd->add_option("-o,--output", o->output,
+                  "write the diagram to FILE (atomically: nothing is left on error); default stdout")
+      ->type_name("FILE");
+  cmd->add_flag("--print-layouts", o->print_layouts, "print thr/A/B/C/tile lines (see above)");
+  cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(atoms::cli::kCellLimit) + " cells");
+  cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
+      ->type_name("TEXT");
+  cmd->footer(
+      "Examples:\n"
+      "  tessera mma SM80_16x8x16_F32F16F16F32_TN                      # text panels on stdout\n"
+      "  tessera mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2x1 -o tiled.svg\n"
+      "  tessera mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2 --permute 32,32,8 -o perm.pdf\n"
+      "  tessera mma SM90_64x64x16_F32F16F16_RS --print-layouts\n"
+      "  tessera mma SM70_8x8x4_F32F16F16F32_TN -f tex -o sm70.tex && pdflatex sm70.tex\n"
+      "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
+  cmd->allow_extras();
+  cmd->callback([o, cmd] {
+    atoms::cli::reject_extras(cmd);
+    const int rc = atoms::cli::guarded([&] { run_mma(*o); });
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace tessera::cli
