@@ -103,7 +103,7 @@ class Parser {
         continue;
       }
       if (d.text == "rec") {
-        if (fields_.size() < 6) fail(line_.size(), "expected " + std::string(kRecFields[fields_.size() - 1]) +
+        if (fields_.size() < 6) fail(line_.size(), "expected " + std::string(kRecFields[fields_.size()]) +
                                                         ": a record is 'rec NAME THREAD VALUE ROW COL'");
         no_extra(6, "a record");
         Record r;
@@ -117,7 +117,7 @@ class Parser {
         if (!map_line.count(r.map)) pending.try_emplace(r.map, PendingRec{lineno_, fields_[1].col + 1, line_});
         t.records.push_back(std::move(r));
       } else if (d.text == "map") {
-        if (fields_.size() < 4) fail(line_.size(), "expected " + std::string(kMapFields[fields_.size() - 1]) +
+        if (fields_.size() < 4) fail(line_.size(), "expected " + std::string(kMapFields[fields_.size()]) +
                                                         ": a map is 'map NAME TILE TV'");
         no_extra(4, "a map");
         Map m;
