@@ -3,15 +3,13 @@
 // a swizzled one (rt::SwizzledLayout) or any static tessera::Layout converts to it
 // implicitly, so one matcher serves both tiers.
 //
-// The testing kit is host-only test support: it links the runtime tier (tessera::runtime),
-// Catch2 and rapidcheck, and uses the standard library freely (strings, vectors).
+// The testing kit is host-only test support: it links the runtime tier (tessera::runtime)
+// and uses the standard library freely (strings, vectors). This header needs no test framework.
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "runtime/layout.hpp"
 #include "runtime/to_runtime.hpp"
@@ -81,40 +79,6 @@ class LayoutArg {
 };
 
 }  // namespace tessera::testing
-
-// Catch prints the layouts of a failed REQUIRE_THAT / REQUIRE in CuTe notation.
-namespace Catch {
-template <>
-struct StringMaker<tessera::rt::Layout> {
-  static std::string convert(const tessera::rt::Layout& l) { return tessera::rt::to_string(l); }
-};
-template <>
-struct StringMaker<tessera::rt::SwizzledLayout> {
-  static std::string convert(const tessera::rt::SwizzledLayout& l) { return tessera::rt::to_string(l); }
-};
-template <>
-struct StringMaker<tessera::rt::Swizzle> {
-  static std::string convert(const tessera::rt::Swizzle& s) { return tessera::rt::to_string(s); }
-};
-template <>
-struct StringMaker<tessera::rt::Tiler> {
-  static std::string convert(const tessera::rt::Tiler& t) { return tessera::rt::to_string(t); }
-};
-template <>
-struct StringMaker<tessera::rt::IntTuple> {
-  static std::string convert(const tessera::rt::IntTuple& t) { return tessera::rt::to_string(t); }
-};
-template <class Shape, class Stride>
-struct StringMaker<tessera::Layout<Shape, Stride>> {
-  static std::string convert(const tessera::Layout<Shape, Stride>& l) {
-    return tessera::rt::to_string(tessera::rt::to_runtime(l));
-  }
-};
-template <>
-struct StringMaker<tessera::testing::LayoutArg> {
-  static std::string convert(const tessera::testing::LayoutArg& l) { return l.text(); }
-};
-}  // namespace Catch
 
 // rapidcheck finds showValue by argument-dependent lookup: counterexamples print in CuTe notation.
 namespace tessera::rt {
