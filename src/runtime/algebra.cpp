@@ -519,6 +519,9 @@ Layout upcast(const Layout& l, std::int64_t n) {
   std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (d[i] == 0) continue;
+    if (d[i] % n != 0 && n % d[i] != 0)
+      throw Error("upcast: the stride " + str(d[i]) + " and the factor " + str(n) +
+                  " do not divide each other (CuTe's divisibility condition)");
     s[i] = shape_div(s[i], shape_div(n, checked_abs(d[i])));
     d[i] = shape_div(d[i], n);
   }
@@ -527,9 +530,9 @@ Layout upcast(const Layout& l, std::int64_t n) {
 
 Layout downcast(const Layout& l, std::int64_t n) {
   if (n <= 0) throw Error("downcast: the factor must be positive");
+  // CuTe's rule, mode by mode: a unit-stride mode gets N times as many elements, every
+  // other stride is scaled by N (a layout without a unit-stride mode is not rejected).
   std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
-  if (std::none_of(d.begin(), d.end(), [](std::int64_t x) { return x == 1; }))
-    throw Error("downcast: the layout " + to_string(l) + " has no stride-1 mode (downcast needs adjacent elements)");
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (d[i] == 1 || d[i] == -1) s[i] = checked_mul(s[i], n, "downcast");
     else d[i] = checked_mul(d[i], n, "downcast");

@@ -1,0 +1,341 @@
+// Tier agreement for every operation of the algebra (tier_agreement_test.cpp holds the
+// first cases; this file completes the list):
+//  * static integers: the static tier's result, converted with to_runtime, prints exactly
+//    like the runtime tier's result (both follow CuTe's static decisions);
+//  * dynamic integers, 2000 generated cases per property: the results agree as functions
+//    (same size, same top-level mode sizes, same offset at every index), because CuTe's
+//    static/dynamic decisions (which modes merge, which stay) may differ from the runtime
+//    tier, where every parsed integer counts as static.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/algebra.hpp"
+#include "runtime/eval.hpp"
+#include "runtime/to_runtime.hpp"
+#include "tessera/algebra/coalesce.hpp"
+#include "tessera/algebra/complement.hpp"
+#include "tessera/algebra/composition.hpp"
+#include "tessera/algebra/divide.hpp"
+#include "tessera/algebra/filter.hpp"
+#include "tessera/algebra/inverse.hpp"
+#include "tessera/algebra/max_common.hpp"
+#include "tessera/algebra/product.hpp"
+#include "tessera/algebra/tile_to_shape.hpp"
+#include "tessera/algebra/upcast.hpp"
+#include "tessera/composed_layout.hpp"
+#include "tessera/layout.hpp"
+#include "tessera/swizzle.hpp"
+
+namespace st = tessera;
+namespace rt = tessera::rt;
+using st::C;
+
+namespace {
+
+template <class T>
+std::string str(T const& t) {
+  return rt::to_string(rt::to_runtime(t));
+}
+template <class T>
+std::int64_t i64(T const& x) {
+  return static_cast<std::int64_t>(x);
+}
+rt::Tiler tiler(const rt::Layout& l) { return rt::Tiler::of_layout(l); }
+rt::Tiler by_mode(const rt::Layout& a, const rt::Layout& b) { return rt::Tiler::of_tuple({tiler(a), tiler(b)}); }
+rt::IntTuple slice_coord(int mode, std::int64_t c) {  // (_,c) or (c,_)
+  const rt::IntTuple u(rt::kUnderscore), v(c);
+  return mode == 0 ? rt::IntTuple::tuple({u, v}) : rt::IntTuple::tuple({v, u});
+}
+
+// ---- static integers: exact --------------------------------------------------------------
+
+// Binary operations not covered by tier_agreement_test.cpp.
+template <class A, class B>
+void exact_binary(A const& a, B const& b) {
+  const rt::Layout ra = rt::to_runtime(a), rb = rt::to_runtime(b);
+  INFO("A = " << rt::to_string(ra) << ", B = " << rt::to_string(rb));
+  CHECK(str(st::tiled_divide(a, b)) == rt::to_string(rt::tiled_divide(ra, tiler(rb))));
+  CHECK(str(st::flat_divide(a, b)) == rt::to_string(rt::flat_divide(ra, tiler(rb))));
+  CHECK(str(st::zipped_product(a, b)) == rt::to_string(rt::zipped_product(ra, tiler(rb))));
+  CHECK(str(st::tiled_product(a, b)) == rt::to_string(rt::tiled_product(ra, tiler(rb))));
+  CHECK(str(st::flat_product(a, b)) == rt::to_string(rt::flat_product(ra, tiler(rb))));
+}
+
+// Operations with a tiler of one layout per mode (rank-2 A).
+template <class A, class B0, class B1>
+void exact_by_mode(A const& a, B0 const& b0, B1 const& b1) {
+  const rt::Layout ra = rt::to_runtime(a);
+  const rt::Tiler t = by_mode(rt::to_runtime(b0), rt::to_runtime(b1));
+  const auto s = st::make_tuple(b0, b1);
+  INFO("A = " << rt::to_string(ra) << ", tiler = " << rt::to_string(t));
+  CHECK(str(st::composition(a, s)) == rt::to_string(rt::composition(ra, t)));
+  CHECK(str(st::logical_divide(a, s)) == rt::to_string(rt::logical_divide(ra, t)));
+  CHECK(str(st::zipped_divide(a, s)) == rt::to_string(rt::zipped_divide(ra, t)));
+  CHECK(str(st::tiled_divide(a, s)) == rt::to_string(rt::tiled_divide(ra, t)));
+  CHECK(str(st::flat_divide(a, s)) == rt::to_string(rt::flat_divide(ra, t)));
+  CHECK(str(st::logical_product(a, s)) == rt::to_string(rt::logical_product(ra, t)));
+  CHECK(str(st::zipped_product(a, s)) == rt::to_string(rt::zipped_product(ra, t)));
+}
+
+// Two layouts of the same size: max_common_vector / max_common_layout.
+template <class A, class B>
+void exact_common(A const& a, B const& b) {
+  const rt::Layout ra = rt::to_runtime(a), rb = rt::to_runtime(b);
+  INFO("A = " << rt::to_string(ra) << ", B = " << rt::to_string(rb));
+  CHECK(i64(st::max_common_vector(a, b)) == rt::max_common_vector(ra, rb));
+  CHECK(str(st::max_common_layout(a, b)) == rt::to_string(rt::max_common_layout(ra, rb)));
+}
+
+// Unary operations, queries, coordinates, slices, swizzles, casts, tile_to_shape.
+template <bool Upcast = true, class A>
+void exact_unary(A const& a) {
+  const rt::Layout ra = rt::to_runtime(a);
+  INFO("A = " << rt::to_string(ra));
+  CHECK(str(st::flatten(a)) == rt::to_string(rt::flatten(ra)));
+  CHECK(i64(st::size(a)) == ra.size());
+  CHECK(i64(st::cosize(a)) == ra.cosize());
+  CHECK(i64(st::rank(a)) == static_cast<std::int64_t>(ra.rank()));
+  CHECK(i64(st::depth(a)) == ra.depth());
+  if constexpr (Upcast) CHECK(str(st::upcast<2>(a)) == rt::to_string(rt::upcast(ra, 2)));
+  CHECK(str(st::downcast<2>(a)) == rt::to_string(rt::downcast(ra, 2)));
+  const auto sw = st::composition(st::Swizzle<2, 1, 2>{}, a);
+  const rt::SwizzledLayout rsw{rt::Swizzle(2, 1, 2), ra};
+  for (std::int64_t i = 0; i < ra.size(); ++i) {
+    INFO("i = " << i);
+    CHECK(str(st::idx2crd(i, a.shape())) == rt::to_string(rt::idx2crd(i, ra.shape)));
+    CHECK(i64(st::crd2idx(st::idx2crd(i, a.shape()), a.shape(), a.stride())) ==
+          rt::crd2idx(rt::idx2crd(i, ra.shape), ra.shape, ra.stride));
+    CHECK(i64(sw(i)) == rsw(i));
+  }
+  if constexpr (st::rank_v<decltype(a.shape())> == 2) {
+    CHECK(str(st::slice(st::make_tuple(st::_, C<1>{}), a)) == rt::to_string(rt::slice(slice_coord(0, 1), ra)));
+    CHECK(str(st::slice(st::make_tuple(C<1>{}, st::_), a)) == rt::to_string(rt::slice(slice_coord(1, 1), ra)));
+  }
+}
+
+// ---- dynamic integers: as functions -------------------------------------------------------
+
+// Same size, same top-level mode sizes, same offset at every index.
+template <class L>
+void same_function(const char* what, L const& s, const rt::Layout& r, bool same_modes = true) {
+  const rt::Layout sr = rt::to_runtime(s);
+  RC_LOG() << what << ": static " << rt::to_string(sr) << ", runtime " << rt::to_string(r) << "\n";
+  RC_ASSERT(sr.size() == r.size());
+  if (same_modes) {
+    RC_ASSERT(sr.rank() == r.rank());
+    for (std::size_t k = 0; k < r.rank(); ++k) RC_ASSERT(sr.mode(k).size() == r.mode(k).size());
+  }
+  for (std::int64_t i = 0; i < r.size(); ++i) RC_ASSERT(sr(i) == r(i));
+}
+
+struct Dyn2 {  // (s0,s1):(d0,d1) with values only known at run time
+  std::int64_t s0, s1, d0, d1;
+  auto st_layout() const { return st::make_layout(st::make_tuple(s0, s1), st::make_tuple(d0, d1)); }
+  rt::Layout rt_layout() const { return rt::to_runtime(st_layout()); }
+};
+
+Dyn2 gen_dyn2(std::int64_t max_shape = 8, std::int64_t max_stride = 24, std::int64_t min_shape = 1) {
+  return Dyn2{*rc::gen::inRange<std::int64_t>(min_shape, max_shape + 1),
+              *rc::gen::inRange<std::int64_t>(min_shape, max_shape + 1),
+              *rc::gen::inRange<std::int64_t>(0, max_stride + 1), *rc::gen::inRange<std::int64_t>(0, max_stride + 1)};
+}
+
+// Injective (s0,s1):(d0,d1) whose strides divide each other: complement-admissible.
+Dyn2 gen_dyn2_injective() {
+  const std::int64_t s0 = *rc::gen::inRange<std::int64_t>(1, 9), s1 = *rc::gen::inRange<std::int64_t>(1, 9);
+  const std::int64_t g0 = *rc::gen::inRange<std::int64_t>(1, 4), g1 = *rc::gen::inRange<std::int64_t>(1, 4);
+  if (*rc::gen::arbitrary<bool>()) return Dyn2{s0, s1, g0, g0 * s0 * g1};
+  return Dyn2{s0, s1, g0 * s1 * g1, g0};
+}
+
+// Runs `f` and discards the case when the runtime tier rejects it (inadmissible input).
+template <class F>
+auto runtime_or_discard(F&& f) {
+  try {
+    return f();
+  } catch (const rt::Error& e) {
+    RC_DISCARD(e.what());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("tier agreement, static integers: every remaining operation (exact)", "[runtime][tiers]") {
+  using st::make_layout;
+  using st::make_tuple;
+  const auto a0 = make_layout(make_tuple(C<4>{}, C<8>{}), make_tuple(C<1>{}, C<4>{}));
+  const auto a1 = make_layout(make_tuple(C<4>{}, make_tuple(C<2>{}, C<4>{})), make_tuple(C<2>{}, make_tuple(C<1>{}, C<8>{})));
+  const auto a2 = make_layout(make_tuple(C<2>{}, C<3>{}), make_tuple(C<3>{}, C<1>{}));
+  const auto a3 = make_layout(C<16>{}, C<2>{});
+  const auto a4 = make_layout(make_tuple(C<8>{}, C<4>{}), make_tuple(C<4>{}, C<1>{}));
+  const auto b0 = make_layout(C<4>{}, C<1>{});
+  const auto b1 = make_layout(make_tuple(C<2>{}, C<2>{}), make_tuple(C<1>{}, C<4>{}));
+  const auto b2 = make_layout(C<2>{}, C<2>{});
+  exact_binary(a0, b0);
+  exact_binary(a0, b1);
+  exact_binary(a1, b0);
+  exact_binary(a1, b2);
+  exact_binary(a2, b2);
+  exact_binary(a3, b1);
+  exact_by_mode(a0, make_layout(C<2>{}, C<1>{}), make_layout(C<4>{}, C<2>{}));
+  exact_by_mode(a1, make_layout(C<2>{}, C<2>{}), make_layout(C<2>{}, C<1>{}));
+  exact_by_mode(a2, make_layout(C<2>{}, C<1>{}), make_layout(C<3>{}, C<1>{}));
+  exact_by_mode(a4, make_layout(C<4>{}, C<2>{}), make_layout(C<2>{}, C<1>{}));
+  exact_common(a0, a4);
+  exact_common(a0, a0);
+  exact_common(a1, make_layout(make_tuple(C<4>{}, C<4>{}), make_tuple(C<1>{}, C<4>{})));
+  exact_common(a4, make_layout(make_tuple(C<8>{}, C<4>{}), make_tuple(C<1>{}, C<8>{})));
+  exact_common(a3, make_layout(C<16>{}, C<1>{}));
+  exact_unary(a0);
+  exact_unary(a1);
+  exact_unary<false>(a2);  // stride 3: upcast<2> is a static_assert
+  exact_unary(a3);
+  exact_unary(a4);
+}
+
+TEST_CASE("tier agreement, dynamic integers: unary operations as functions", "[runtime][tiers][property]") {
+  rc::prop("filter, flatten, size/cosize/rank/depth, coordinates, slices, swizzles", [] {
+    const Dyn2 d = gen_dyn2();
+    const auto a = d.st_layout();
+    const rt::Layout ra = d.rt_layout();
+    // filter: CuTe keeps dynamic modes it cannot judge statically, so compare images.
+    const rt::Layout sf = rt::to_runtime(st::filter(a)), rf = rt::filter(ra);
+    std::vector<std::int64_t> is, ir;
+    rt::for_each_offset(sf, [&](std::int64_t o) { is.push_back(o); });
+    rt::for_each_offset(rf, [&](std::int64_t o) { ir.push_back(o); });
+    std::sort(is.begin(), is.end());
+    std::sort(ir.begin(), ir.end());
+    is.erase(std::unique(is.begin(), is.end()), is.end());
+    ir.erase(std::unique(ir.begin(), ir.end()), ir.end());
+    RC_ASSERT(is == ir);
+    RC_ASSERT(str(st::flatten(a)) == rt::to_string(rt::flatten(ra)));
+    RC_ASSERT(i64(st::size(a)) == ra.size());
+    RC_ASSERT(i64(st::cosize(a)) == ra.cosize());
+    const std::int64_t c = *rc::gen::inRange<std::int64_t>(0, d.s1);
+    same_function("slice", st::slice(st::make_tuple(st::_, c), a), rt::slice(slice_coord(0, c), ra), false);
+    const auto sw = st::composition(st::Swizzle<1, 1, 2>{}, a);
+    const rt::SwizzledLayout rsw{rt::Swizzle(1, 1, 2), ra};
+    for (std::int64_t i = 0; i < ra.size(); ++i) {
+      RC_ASSERT(str(st::idx2crd(i, a.shape())) == rt::to_string(rt::idx2crd(i, ra.shape)));
+      RC_ASSERT(i64(sw(i)) == rsw(i));
+    }
+  });
+  rc::prop("complement, right_inverse, left_inverse", [] {
+    const Dyn2 d = gen_dyn2_injective();
+    const auto a = d.st_layout();
+    const rt::Layout ra = d.rt_layout();
+    const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 2 * ra.cosize() + 2);
+    same_function("complement", st::complement(a, m), rt::complement(ra, m), false);
+    same_function("complement", st::complement(a), rt::complement(ra), false);
+    same_function("right_inverse", st::right_inverse(a), rt::right_inverse(ra), false);
+    const rt::Layout sl = rt::to_runtime(st::left_inverse(a)), rl = rt::left_inverse(ra);
+    for (std::int64_t i = 0; i < ra.size(); ++i) RC_ASSERT(sl(ra(i)) == rl(ra(i)));
+  });
+  rc::prop("upcast, downcast", [] {
+    const Dyn2 d = gen_dyn2(8, 8);
+    const auto a = d.st_layout();
+    const rt::Layout ra = d.rt_layout();
+    // CuTe recognises only a static unit stride (downcast grows that mode) and, for a
+    // dynamic stride, upcast divides the stride without shrinking the shape: the tiers
+    // agree where those decisions coincide (no unit stride; strides multiple of N).
+    if (d.d0 != 1 && d.d1 != 1) same_function("downcast", st::downcast<2>(a), rt::downcast(ra, 2));
+    RC_PRE(d.d0 % 2 == 0 && d.d1 % 2 == 0);
+    const rt::Layout up = runtime_or_discard([&] { return rt::upcast(ra, 2); });
+    same_function("upcast", st::upcast<2>(a), up);
+  });
+}
+
+TEST_CASE("tier agreement, dynamic integers: divide and product families as functions", "[runtime][tiers][property]") {
+  rc::prop("divides by a layout", [] {
+    // Extents >= 2: CuTe filters a size-1 mode only when its extent is static, so a
+    // dynamic 1 changes complement's result (e.g. complement(1:2, 1) is (2,1):(1,2)).
+    const Dyn2 d = gen_dyn2(8, 24, 2);
+    const auto a = d.st_layout();
+    const rt::Layout ra = d.rt_layout();
+    const std::int64_t n = *rc::gen::inRange<std::int64_t>(2, 9), r = *rc::gen::inRange<std::int64_t>(1, 5);
+    // A tile that does not divide A leaves CuTe's dynamic composition truncating (integer
+    // division of the extents) where static extents extend A's last mode: keep to tiles that divide.
+    RC_PRE(ra.size() % n == 0);
+    // The runtime tier coalesces A before composing (CuTe does so for static modes); with
+    // dynamic modes the static tier composes A as written: keep to A that coalesce leaves alone.
+    RC_PRE(d.d1 != d.s0 * d.d0);
+    const auto b = st::make_layout(n, r);
+    const rt::Tiler tb = tiler(rt::to_runtime(b));
+    const rt::Layout ld = runtime_or_discard([&] { return rt::logical_divide(ra, tb); });
+    // The runtime tier checks admissibility; with dynamic integers the static tier composes
+    // without that check (CuTe's behaviour), so compare where its composition is exact.
+    const auto sld = st::logical_divide(a, b);
+    const auto tile = st::make_layout(b, st::complement(b, st::size(a)));
+    const bool exact = st::detail::composition_is_exact(a, tile, sld);
+    RC_CLASSIFY(!exact, "static tier inexact (dynamic ints)");
+    if (!exact) return;
+    same_function("logical_divide", sld, ld);
+    same_function("zipped_divide", st::zipped_divide(a, b), rt::zipped_divide(ra, tb));
+    same_function("tiled_divide", st::tiled_divide(a, b), rt::tiled_divide(ra, tb), false);
+    same_function("flat_divide", st::flat_divide(a, b), rt::flat_divide(ra, tb), false);
+  });
+  rc::prop("products by a layout", [] {
+    const Dyn2 d = gen_dyn2_injective();
+    const auto a = d.st_layout();
+    const rt::Layout ra = d.rt_layout();
+    const Dyn2 e = gen_dyn2(4, 8);
+    const auto b = e.st_layout();
+    const rt::Layout rb = e.rt_layout();
+    const rt::Layout lp = runtime_or_discard([&] { return rt::logical_product(ra, tiler(rb)); });
+    same_function("logical_product", st::logical_product(a, b), lp);
+    same_function("zipped_product", st::zipped_product(a, b), rt::zipped_product(ra, tiler(rb)));
+    same_function("tiled_product", st::tiled_product(a, b), rt::tiled_product(ra, tiler(rb)), false);
+    same_function("flat_product", st::flat_product(a, b), rt::flat_product(ra, tiler(rb)), false);
+    same_function("blocked_product", st::blocked_product(a, b), rt::blocked_product(ra, rb));
+    same_function("raked_product", st::raked_product(a, b), rt::raked_product(ra, rb));
+  });
+  rc::prop("max_common_vector: CuTe answers 1 for dynamic strides; the runtime tier's answer is a valid common prefix", [] {
+    const Dyn2 d = gen_dyn2_injective(), e = gen_dyn2_injective();
+    const auto a = d.st_layout(), b = e.st_layout();
+    const rt::Layout ra = d.rt_layout(), rb = e.rt_layout();
+    RC_ASSERT(i64(st::max_common_vector(a, b)) == 1);
+    const std::int64_t v = rt::max_common_vector(ra, rb);
+    const rt::Layout common = rt::max_common_layout(ra, rb);
+    RC_ASSERT(common.size() == v);
+    for (std::int64_t i = 0; i < v; ++i) {
+      RC_ASSERT(ra(common(i)) == i);
+      RC_ASSERT(rb(common(i)) == i);
+    }
+  });
+}
+
+// CuTe's tile_to_shape ends with coalesce(blocked_product(...), product_shape): each
+// target mode is coalesced. The runtime tier does that (checked here against the rule);
+// the static tier returns the blocked product without that coalesce (reported to the
+// core area), so its comparison is [!mayfail] until include/tessera/algebra/tile_to_shape.hpp
+// is fixed: it then passes and the tag should go.
+TEST_CASE("tile_to_shape: runtime tier follows CuTe's per-mode coalesce", "[runtime][tiers]") {
+  const auto tts = [](const char* block, const char* target) {
+    const rt::Value b = rt::evaluate(block), t = rt::evaluate(target);
+    return rt::to_string(rt::tile_to_shape(b.layout, t.tuple));
+  };
+  CHECK(tts("(4,(2,4)):(2,(1,8))", "(8,16)") == "((4,2),(2,4,2)):((2,32),(1,8,64))");
+  CHECK(tts("(2,3):(3,1)", "(4,9)") == "(4,(3,3)):(3,(1,12))");
+  CHECK(tts("(8,4):(4,1)", "(16,4)") == "(16,4):(4,1)");
+  CHECK(tts("(3,4):(1,3)", "(9,12)") == "((3,3),(4,3)):((1,12),(3,36))");  // CuTe's documentation example
+}
+
+TEST_CASE("tier agreement, static integers: tile_to_shape", "[runtime][tiers][!mayfail]") {
+  using st::make_layout;
+  using st::make_tuple;
+  const auto a1 = make_layout(make_tuple(C<4>{}, make_tuple(C<2>{}, C<4>{})), make_tuple(C<2>{}, make_tuple(C<1>{}, C<8>{})));
+  const auto a2 = make_layout(make_tuple(C<2>{}, C<3>{}), make_tuple(C<3>{}, C<1>{}));
+  const auto a4 = make_layout(make_tuple(C<8>{}, C<4>{}), make_tuple(C<4>{}, C<1>{}));
+  const auto t1 = make_tuple(C<8>{}, C<16>{});
+  const auto t2 = make_tuple(C<4>{}, C<9>{});
+  const auto t4 = make_tuple(C<16>{}, C<4>{});
+  CHECK(str(st::tile_to_shape(a1, t1)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a1), rt::to_runtime(t1))));
+  CHECK(str(st::tile_to_shape(a2, t2)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a2), rt::to_runtime(t2))));
+  CHECK(str(st::tile_to_shape(a4, t4)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a4), rt::to_runtime(t4))));
+}
