@@ -1,0 +1,275 @@
+// `tessera verify` as a user runs it: reports and exit codes, errors with file:line:col and
+// a caret, diagrams written (atomically) only when the trace could be read, never on error.
+// The traces are built from the tiled MMA that `tessera mma --print-layouts` prints.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runtime/eval.hpp"
+#include "verify/trace.hpp"
+
+namespace fs = std::filesystem;
+namespace tv = tessera::verify;
+namespace rt = tessera::rt;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path work_dir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("tessera_verify_cli_test_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+Result run(const std::vector<std::string>& args, const std::string& input = "") {
+  static int counter = 0;
+  const std::string tag = std::to_string(counter++);
+  const fs::path in = work_dir() / ("in" + tag), out = work_dir() / ("out" + tag), err = work_dir() / ("err" + tag);
+  std::ofstream(in, std::ios::binary) << input;
+  std::string cmd = "cd " + quote(work_dir().string()) + " && " + quote(TESSERA_CLI);
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " < " + quote(in.string()) + " > " + quote(out.string()) + " 2> " + quote(err.string());
+  const int rc = std::system(cmd.c_str());
+  Result r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  std::ofstream(work_dir() / name, std::ios::binary) << text;
+  return name;
+}
+
+bool exists(const std::string& name) { return fs::exists(work_dir() / name); }
+
+// The C map of SM80_16x8x16 BF16 tiled 2x2x1, from `tessera mma --print-layouts`.
+tv::Map tiled_c() {
+  const Result r = run({"mma", "SM80_16x8x16_F32BF16BF16F32_TN", "--atoms", "2x2x1", "--print-layouts"});
+  REQUIRE(r.status == 0);
+  std::string c, tile;
+  std::istringstream in(r.out);
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("C ", 0) == 0) c = l.substr(2);
+    if (l.rfind("tile ", 0) == 0) tile = l.substr(5);
+  }
+  REQUIRE(tile == "(32,16,16)");
+  REQUIRE(c.size() > 0);
+  return tv::make_map("mma.C", rt::IntTuple::tuple({32, 16}), rt::evaluate(c).layout);
+}
+
+tv::Trace good_trace() {
+  tv::Trace t;
+  t.kernel = "tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN";
+  t.maps.push_back(tiled_c());
+  t.records = tv::expected_records(t.maps[0]);
+  return t;
+}
+
+// Thread 5 value 3 one row down, thread 70 value 3 lost.
+tv::Trace bad_trace() {
+  tv::Trace t = good_trace();
+  const std::int64_t threads = tv::num_threads(t.maps[0]);
+  for (auto& r : t.records)
+    if (r.thread == 5 && r.value == 3) r.row = (r.row + 1) % 32;
+  std::erase_if(t.records, [&](const tv::Record& r) { return r.thread == 70 && r.value == 3; });
+  REQUIRE(t.records.size() == static_cast<std::size_t>(threads * 4 - 1));
+  return t;
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> v;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("verify: a correct trace from the tiled MMA passes") {
+  const std::string f = write("good.trace", tv::to_string(good_trace()));
+  const Result r = run({"verify", f});
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out == "kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN\nmap mma.C: 512/512 records match\nOK\n");
+  // From standard input too.
+  const Result s = run({"verify", "-"}, tv::to_string(good_trace()));
+  CHECK(s.status == 0);
+  CHECK(s.out == r.out);
+}
+
+TEST_CASE("verify: findings are listed and the exit status is 1") {
+  const tv::Trace bad = bad_trace();
+  const tv::Coord e53 = tv::expected_coord(bad.maps[0], 5, 3), e706 = tv::expected_coord(bad.maps[0], 70, 3);
+  const std::string f = write("bad.trace", tv::to_string(bad));
+  const Result r = run({"verify", f});
+  CHECK(r.status == 1);
+  CHECK(r.err.empty());
+  // Thread 5 value 3 is record 5 + 128*3 = 389, on line 4 + 389 = 393.
+  const std::string mismatch = "  mismatch thread 5 value 3: expected (" + std::to_string(e53.row) + "," +
+                               std::to_string(e53.col) + ") got (" + std::to_string((e53.row + 1) % 32) + "," +
+                               std::to_string(e53.col) + ") (line 393)";
+  const std::string missing = "  missing thread 70 value 3: expected (" + std::to_string(e706.row) + "," +
+                              std::to_string(e706.col) + "), never recorded";
+  CHECK(lines_of(r.out) == std::vector<std::string>{"kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN",
+                                                    "map mma.C: 2 findings (first 2):", mismatch, missing, "FAILED"});
+  const Result one = run({"verify", f, "--max", "1"});
+  CHECK(one.status == 1);
+  CHECK(lines_of(one.out) == std::vector<std::string>{"kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN",
+                                                      "map mma.C: 2 findings (first 1):", mismatch, "  ... and 1 more",
+                                                      "FAILED"});
+  const Result zero = run({"verify", f, "--max", "0"});
+  CHECK(zero.out.find("2 findings (first 0):\n  ... and 2 more\n") != std::string::npos);
+}
+
+TEST_CASE("verify: --map picks the map reported, drawn and deciding the exit status") {
+  tv::Trace t = bad_trace();
+  tv::Map ok = t.maps[0];
+  ok.name = "mma.C.copy";
+  t.maps.push_back(ok);
+  for (auto& r : tv::expected_records(ok)) t.records.push_back(r);
+  const std::string f = write("two.trace", tv::to_string(t));
+  const Result all = run({"verify", f});
+  CHECK(all.status == 1);
+  const Result only = run({"verify", f, "--map", "mma.C.copy", "-o", "only.svg"});
+  CHECK(only.status == 0);
+  CHECK(lines_of(only.out).at(1) == "map mma.C.copy: 512/512 records match");
+  CHECK(only.out.find("mma.C:") == std::string::npos);
+  CHECK(slurp(work_dir() / "only.svg").find("no mismatching cells") != std::string::npos);
+  const Result none = run({"verify", f, "--map", "mma.X", "-o", "none.svg"});
+  CHECK(none.status == 1);
+  CHECK(none.err == "error: the trace two.trace has no map 'mma.X' (its maps: mma.C, mma.C.copy)\n");
+  CHECK_FALSE(exists("none.svg"));
+}
+
+TEST_CASE("verify: -o draws the first failing map, also when verification fails") {
+  const std::string f = write("bad2.trace", tv::to_string(bad_trace()));
+  const Result r = run({"verify", f, "-o", "diff.svg"});
+  CHECK(r.status == 1);
+  REQUIRE(exists("diff.svg"));
+  const std::string svg = slurp(work_dir() / "diff.svg");
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(svg.find("map mma.C: expected vs observed") != std::string::npos);
+  CHECK(svg.find("3 mismatching cell(s)") != std::string::npos);  // (5,3) left one cell for another; (70,3) lost
+  CHECK(svg.find("#d62728") != std::string::npos);
+  const Result g = run({"verify", write("good2.trace", tv::to_string(good_trace())), "-o", "good.tex"});
+  CHECK(g.status == 0);
+  CHECK(slurp(work_dir() / "good.tex").find("\\documentclass") != std::string::npos);
+  // -o - prints the diagram after the report.
+  const Result txt = run({"verify", f, "-o", "-", "-f", "txt"});
+  CHECK(txt.status == 1);
+  CHECK(txt.out.find("FAILED\nmap mma.C: expected vs observed\n") != std::string::npos);
+#if TESSERA_TEST_HAS_CAIRO
+  const Result png = run({"verify", f, "-o", "diff.png"});
+  CHECK(png.status == 1);
+  CHECK(slurp(work_dir() / "diff.png").rfind("\x89PNG", 0) == 0);
+  const Result pdf = run({"verify", f, "-f", "pdf", "-o", "diff.pdf"});
+  CHECK(slurp(work_dir() / "diff.pdf").rfind("%PDF", 0) == 0);
+#endif
+}
+
+TEST_CASE("verify: bad input is reported with file:line:col and a caret, and nothing is written") {
+  const std::string good = tv::to_string(good_trace());
+  // Line 3 is the map line; break its TV layout.
+  std::string broken = good;
+  const std::size_t p = broken.find("((4,8,2,2)");
+  REQUIRE(p != std::string::npos);
+  broken.insert(p + 2, "x");
+  const std::size_t col = p - broken.rfind('\n', p) + 2;  // 1-based column of the 'x'
+  const std::string f = write("broken.trace", broken);
+  std::ofstream(work_dir() / "kept.svg") << "old";
+  const Result r = run({"verify", f, "-o", "kept.svg"});
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  const auto l = lines_of(r.err);
+  REQUIRE(l.size() == 3u);
+  CHECK(l[0].rfind("broken.trace:3:" + std::to_string(col) + ": error: ", 0) == 0);
+  CHECK(l[1].rfind("  map mma.C (32,16) ((x4,8,2,2)", 0) == 0);
+  CHECK(l[2] == std::string(col + 1, ' ') + "^");
+  CHECK(slurp(work_dir() / "kept.svg") == "old");  // untouched
+  const Result n = run({"verify", f, "-o", "new.svg"});
+  CHECK(n.status == 1);
+  CHECK_FALSE(exists("new.svg"));
+
+  const Result v = run({"verify", write("v2.trace", "tessera-trace 2\n")});
+  CHECK(v.status == 1);
+  CHECK(v.err == "v2.trace:1:15: error: unsupported trace version 2: this tessera reads version 1\n"
+                 "  tessera-trace 2\n"
+                 "                ^\n");
+  const Result rec = run({"verify", write("rec.trace", good + "rec mma.C 1 2 3 99999999999999999999\n")});
+  CHECK(rec.status == 1);
+  CHECK(rec.err.find("rec.trace:516:17: error: the column '99999999999999999999' does not fit in 64 bits\n") == 0);
+}
+
+TEST_CASE("verify: option and file errors exit 1 with a message and write nothing") {
+  const std::string f = write("good3.trace", tv::to_string(good_trace()));
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"verify"}, "error: give the TRACE file"},
+      {{"verify", "nonexistent.trace"}, "nonexistent.trace: error: cannot open the trace"},
+      {{"verify", f, "extra"}, "error: unexpected argument 'extra'"},
+      {{"verify", f, "--frob"}, "error: unknown option '--frob'"},
+      {{"verify", f, "--max", "-1"}, "error: --max takes a count"},
+      {{"verify", f, "--max", "x"}, "error: --max takes a count"},
+      {{"verify", f, "-o", "out.bmp"}, "error: cannot tell the format from 'out.bmp'"},
+      {{"verify", f, "-o", "out.svg", "-f", "png"}, "error: -f png does not match the extension of 'out.svg'"},
+      {{"verify", f, "-o", "out.svg", "-f", "gif"}, "error: unknown format 'gif'"},
+      {{"verify", f, "-f", "svg"}, "error: -f svg needs -o FILE"},
+      {{"verify", f, "-o", "-"}, "error: -o - needs -f"},
+      {{"verify", f, "-o", "no/such/dir/out.svg"}, "error: "},
+      {{"verify", write("empty.trace", "tessera-trace 1\n"), "-o", "out.svg"},
+       "error: the trace declares no map: there is nothing to draw"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args.back());
+    const Result r = run(c.args);
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind(c.message, 0) == 0);
+    CHECK_FALSE(exists("out.svg"));
+    CHECK_FALSE(exists("out.bmp"));
+  }
+}
+
+TEST_CASE("verify --help explains the format and shows examples") {
+  const Result r = run({"verify", "--help"});
+  CHECK(r.status == 0);
+  for (const char* s : {"tessera-trace 1", "rec <NAME> <THREAD> <VALUE> <ROW> <COL>", "Examples:",
+                        "tessera verify gemm.trace --max 100 -o diff.svg", "Exit status"})
+    CHECK(r.out.find(s) != std::string::npos);
+  const Result top = run({"--help"});
+  CHECK(top.out.find("verify") != std::string::npos);
+}
