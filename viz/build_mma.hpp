@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "runtime/layout.hpp"
@@ -16,6 +17,9 @@ struct MmaTvLayouts {
   std::string name;                  // e.g. "SM80_16x8x16_F32F16F16F32_TN 2x2x1"
   rt::Layout a_tv, b_tv, c_tv;
   std::int64_t m = 0, n = 0, k = 0;  // the tile
+  // When set, the layouts' thread mode is an atom-thread id and cells are labelled with
+  // thread_id(id) (e.g. SM70's quad-pair: ids 0..7 are lanes 0-3, 16-19).
+  std::function<std::int64_t(std::int64_t)> thread_id;
 };
 
 // A and B are replicated over the atoms of the other mode (and an smem operand of wgmma

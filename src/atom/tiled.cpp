@@ -47,8 +47,8 @@ Layout thrfrg(const TiledMma& t, int i0, int i1, const Layout& atom_tv, const La
   return modes({modes({m0.mode(0), rest.mode(0)}), modes({m0.mode(1), rest.mode(1)})});
 }
 
-// thread index -> index in (V, T0, T1), the third mode of (m,n,k) dropped.
-Layout thridx(const TiledMma& t, int i0, int i1) {
+// (v,m,n,k) coordinate index -> index in (V, T0, T1), the third mode of (m,n,k) dropped.
+Layout drop_mode(const TiledMma& t, int i0, int i1) {
   const Layout& vmnk = t.thr_layout_vmnk;
   const std::int64_t V = vmnk.mode(0).size();
   const std::int64_t T0 = vmnk.mode(std::size_t(i0) + 1).size();
@@ -61,13 +61,21 @@ Layout thridx(const TiledMma& t, int i0, int i1) {
     else if (j == i1 + 1) s = V * T0;
     stride.push_back(s);
   }
-  Layout drop(rt::IntTuple::tuple(shape), rt::IntTuple::tuple(stride));
-  return rt::composition(drop, rt::right_inverse(vmnk));
+  return Layout(rt::IntTuple::tuple(shape), rt::IntTuple::tuple(stride));
+}
+
+// thread index -> index in (V, T0, T1)
+Layout thridx(const TiledMma& t, int i0, int i1) {
+  return rt::composition(drop_mode(t, i0, i1), rt::right_inverse(t.thr_layout_vmnk));
 }
 
 Layout layout_tv(const TiledMma& t, int i0, int i1, const Layout& atom_tv) {
   Layout ref = col_major({t.tile[i0], t.tile[i1]});
   return compose_mode0(thrfrg(t, i0, i1, atom_tv, ref), thridx(t, i0, i1));
+}
+Layout layout_athr(const TiledMma& t, int i0, int i1, const Layout& atom_tv) {
+  Layout ref = col_major({t.tile[i0], t.tile[i1]});
+  return compose_mode0(thrfrg(t, i0, i1, atom_tv, ref), drop_mode(t, i0, i1));
 }
 
 }  // namespace
@@ -95,6 +103,9 @@ TiledMma make_tiled_mma(const MmaAtomInfo& atom, const rt::Layout& atom_layout_m
   t.layout_a_tv = layout_tv(t, 0, 2, atom.a_tv);
   t.layout_b_tv = layout_tv(t, 1, 2, atom.b_tv);
   t.layout_c_tv = layout_tv(t, 0, 1, atom.c_tv);
+  t.layout_a_athr = layout_athr(t, 0, 2, atom.a_tv);
+  t.layout_b_athr = layout_athr(t, 1, 2, atom.b_tv);
+  t.layout_c_athr = layout_athr(t, 0, 1, atom.c_tv);
   return t;
 }
 

@@ -24,6 +24,11 @@ struct TiledMma {
   rt::Layout thr_layout_vmnk;  // (V,M,N,K) -> thread index
   std::array<std::int64_t, 3> tile{};  // M, N, K of the whole tile
   rt::Layout layout_a_tv, layout_b_tv, layout_c_tv;  // (thread index, value) -> tile index
+  // The same over atom-thread ids (the colexicographic index of (v,m,n,k) in thr_layout_vmnk),
+  // whose thread index is thr_layout_vmnk(id). CuTe's thread-index maps above re-index by
+  // right_inverse(thr_layout_vmnk), which covers only its contiguous prefix: for one SM70
+  // quad-pair (lanes 0-3, 16-19) they show lanes 0-3. Diagrams use these to draw every lane.
+  rt::Layout layout_a_athr, layout_b_athr, layout_c_athr;
   std::int64_t num_threads() const { return thr_layout_vmnk.size(); }
 };
 

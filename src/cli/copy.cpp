@@ -5,7 +5,7 @@
 
 #include "atom/cli_support.hpp"
 #include "cli/commands.hpp"
-#include "viz/build_copy.hpp"
+#include "atom/diagrams.hpp"
 
 namespace tessera::cli {
 
@@ -40,9 +40,7 @@ void run_copy(const CopyOptions& o) {
               << "tile " << rt::to_string(c.tiler) << "\n"
               << std::flush;
   if (!draw) return;
-  viz::CopyTvLayouts l{atom.name + " (" + std::to_string(bits) + "-bit)", c.layout_s_tv, c.layout_d_tv,
-                       rt::IntTuple::tuple({M, N})};
-  viz::Diagram d = viz::copy_diagram(l);
+  viz::Diagram d = viz::copy_diagram(atoms::copy_tv_layouts(c, atom.name + " (" + std::to_string(bits) + "-bit)"));
   if (!o.title.empty()) d.title = o.title;
   emit(d, target);
 }

@@ -5,7 +5,7 @@
 
 #include "atom/cli_support.hpp"
 #include "cli/commands.hpp"
-#include "viz/build_mma.hpp"
+#include "atom/diagrams.hpp"
 
 namespace tessera::cli {
 
@@ -37,7 +37,7 @@ void run_mma(const MmaOptions& o) {
               << std::flush;
   }
   if (!draw) return;
-  viz::MmaTvLayouts l{atom.name, t.layout_a_tv, t.layout_b_tv, t.layout_c_tv, M, N, K};
+  viz::MmaTvLayouts l = atoms::mma_tv_layouts(t, atom.name);
   if (!o.atoms.empty()) l.name += " atoms " + o.atoms;
   if (!o.permute.empty()) l.name += " permute " + o.permute;
   viz::Diagram d = viz::mma_diagram(l);
@@ -60,7 +60,9 @@ void register_mma(CLI::App& app) {
       "  B    (thread,value) -> n + N*k of the (N,K) tile\n"
       "  C    (thread,value) -> m + M*n of the (M,N) tile\n"
       "  tile (M,N,K)\n"
-      "(add -o FILE to also draw the diagram). Atom names as in CuTe: see `tessera list atoms --mma`.");
+      "(add -o FILE to also draw the diagram). As CuTe's get_layoutX_TV, the thread index is re-indexed\n"
+      "by right_inverse(thr): for a single SM70 quad-pair (lanes 0-3, 16-19) that covers lanes 0-3\n"
+      "only; the diagram labels every lane. Atom names as in CuTe: see `tessera list atoms --mma`.");
   cmd->add_option("NAME", o->name, "the MMA atom, e.g. SM80_16x8x16_F32F16F16F32_TN, SM90_64x64x16_F32BF16BF16_SS")
       ->required();
   cmd->add_option("--atoms", o->atoms,
