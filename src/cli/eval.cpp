@@ -63,8 +63,14 @@ void register_eval(CLI::App& app) {
       "  _         a wildcard in slice coordinates: slice((4,8):(1,4), (_,2))\n\n" +
       functions_help() +
       "\nOutput: CuTe's print format without static markers or spaces, one line per expression.\n"
+      "Results: a layout, a swizzled layout, a tiler, an integer tuple, or an integer (size, cosize,\n"
+      "rank, depth, max_common_vector, crd2idx).\n"
       "A failed expression prints `error: <why> (at column N)` on its line (with the input and a\n"
-      "caret on standard error), evaluation continues, and the exit status is 1 at the end.\n\n"
+      "caret on standard error) and evaluation continues with the next one.\n"
+      "Standard input (no EXPR): every line is one expression, a trailing \\r is ignored; a blank\n"
+      "line is an empty expression (an error line), so output line k always answers input line k.\n\n"
+      "Exit status: 0 when every expression evaluated; 1 when any failed (after printing all lines)\n"
+      "or the command line is wrong.\n\n"
       "Examples:\n"
       "  tessera eval 'composition((4,2):(2,1), 8:1)'        # prints (4,2):(2,1)\n"
       "  tessera eval 'logical_divide(16:1, 4:1)' 'size((4,(2,2)):(2,(1,8)))'\n"

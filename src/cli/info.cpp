@@ -59,7 +59,10 @@ void register_info(CLI::App& app) {
       "Examples:\n"
       "  tessera info '(4,(2,2)):(2,(1,8))'\n"
       "  tessera info '(4,2):(1,0)'                 # not injective, but compact\n"
-      "  tessera info 'Sw<1,0,1> o (2,2):(1,2)'\n");
+      "  tessera info 'Sw<1,0,1> o (2,2):(1,2)'\n"
+      "  tessera info 'logical_divide((8,8):(1,8), (2:1,4:1))'\n\n"
+      "Exit status: 0 on success; 1 when EXPR cannot be parsed or evaluated or is not a layout\n"
+      "(`error:` with the input and a caret under the offending character on standard error).\n");
   cmd->callback([expr]() {
     rt::Value v;
     try {

@@ -13,7 +13,12 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  tessera eval 'composition((4,2):(2,1), 8:1)'\n"
       "  tessera eval < expressions.txt\n"
-      "  tessera info '(4,(2,2)):(2,(1,8))'\n");
+      "  tessera info '(4,(2,2)):(2,(1,8))'\n"
+      "  tessera render '(8,(2,4)):(2,(1,16))' -o layout.svg\n"
+      "  tessera render -o sm80_c.pdf            # the built-in default diagram\n"
+      "Run `tessera COMMAND --help` for a command's arguments, options and examples.\n\n"
+      "Exit status: 0 on success; 1 on any error (malformed or inadmissible expression, overflow,\n"
+      "unwritable output, wrong command line), with a message starting `error:` on standard error.\n");
 #ifdef TESSERA_CLI_HAS_EVAL
   tessera::cli::register_eval(app);
 #endif
@@ -40,8 +45,16 @@ int main(int argc, char** argv) {
 #endif
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command reported its own error (already printed)
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // A wrong command line is bad input like any other: `error:` and exit status 1.
+    std::cerr << "error: " << e.what() << "\n(see `tessera --help` and `tessera COMMAND --help`)\n";
+    return 1;
+  } catch (const std::exception& e) {  // never a crash, e.g. std::bad_alloc
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
   }
   if (app.get_subcommands().empty()) {
     std::cout << app.help();

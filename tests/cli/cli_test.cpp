@@ -244,5 +244,54 @@ TEST_CASE("help", "[cli]") {
   CHECK(e.out.find("composition(A, B)") != std::string::npos);
   CHECK(e.out.find("Sw<B,M,S>") != std::string::npos);
   const Result bad = run({"frobnicate"});
-  CHECK(bad.status != 0);
+  CHECK(bad.status == 1);
+  CHECK(bad.err.rfind("error: ", 0) == 0);
+  // Every help says what, arguments, options, an example and the exit status.
+  const Result top = run({"--help"});
+  CHECK(top.status == 0);
+  for (const char* w : {"Usage", "Subcommands", "eval", "info", "render", "Examples", "Exit status"})
+    CHECK(top.out.find(w) != std::string::npos);
+  for (const char* sub : {"eval", "info", "render"}) {
+    INFO(sub);
+    const Result h = run({sub, "--help"});
+    CHECK(h.status == 0);
+    for (const char* w : {"Usage", "EXPR", "Options", "--help", "Examples", "Exit status"})
+      CHECK(h.out.find(w) != std::string::npos);
+  }
+}
+
+TEST_CASE("a wrong command line is an error with exit status 1", "[cli][errors]") {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"info"}, {"info", "8:1", "4:1"}, {"eval", "--bogus"}, {"info", "--bogus", "8:1"}}) {
+    INFO(args.size() << " arguments, first " << args[0]);
+    const Result r = run(args);
+    CHECK(r.status == 1);
+    CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("eval: corners of the contract", "[cli]") {
+  // With EXPR arguments standard input is not read.
+  const Result a = run({"eval", "8:1"}, "4:1\n");
+  CHECK(a.status == 0);
+  CHECK(a.out == "8:1\n");
+  // The last line needs no newline; whitespace around an expression is fine.
+  const Result b = run({"eval"}, "  size( (4,2):(1,4) ) \t\ncosize(8:2)");
+  CHECK(b.status == 0);
+  CHECK(b.out == "8\n15\n");
+  // Output line k answers input line k, errors included; --quiet keeps stderr empty.
+  const Result c = run({"eval", "-q"}, "8:1\n(4,2\n\n4:2\n");
+  CHECK(c.status == 1);
+  const auto l = lines(c.out);
+  REQUIRE(l.size() == 4);
+  CHECK(l[0] == "8:1");
+  CHECK(l[1].rfind("error: ", 0) == 0);
+  CHECK(l[2].rfind("error: empty expression", 0) == 0);
+  CHECK(l[3] == "4:2");
+  CHECK(c.err.empty());
+  // Every kind of result prints in the notation it is parsed from.
+  const Result d = run({"eval", "Sw<3,4,3> o (8,64):(64,1)", "(4:1,2:2)", "(4,(2,3))", "_8", "rank((4,2):(1,4))"});
+  CHECK(d.status == 0);
+  CHECK(d.out == "Sw<3,4,3> o (8,64):(64,1)\n(4:1,2:2)\n(4,(2,3))\n8\n2\n");
 }
