@@ -110,19 +110,15 @@ int run(const VerifyOptions& o) {
       if (!chosen && !trace.maps.empty()) chosen = &trace.maps.front();
     }
 
-    std::string text;
-    if (!trace.kernel.empty()) text += "kernel: " + trace.kernel + "\n";
-    text += verify::format_report(report);
-
-    // Build the diagram before printing anything, so a diagram error is the only output.
-    std::string document;
+    // The report first: it stands even when the diagram cannot be drawn or written.
+    std::cout << (trace.kernel.empty() ? "" : "kernel: " + trace.kernel + "\n") << verify::format_report(report)
+              << std::flush;
     if (target) {
       if (!chosen) fail("the trace declares no map: there is nothing to draw");
       const viz::Diagram d = verify::diff_diagram(trace, *chosen);
       if (target->path) viz::render_to_file(d, target->format, *target->path);
-      else document = viz::render_text(d, target->format);
+      else std::cout << viz::render_text(d, target->format) << std::flush;
     }
-    std::cout << text << document << std::flush;
     if (!std::cout) fail("cannot write to standard output");
     return report.ok ? 0 : 1;
   } catch (const Failure& f) {

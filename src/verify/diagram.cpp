@@ -68,25 +68,37 @@ viz::Diagram diff_diagram(const Trace& t, const Map& m, std::int64_t* mismatchin
   viz::Diagram d = viz::diff_diagram(std::move(expected), std::move(observed));
   // diff_diagram compares the first holder of each cell; a cell held by several pairs
   // (e.g. an A fragment broadcast over warps) differs whenever any holder differs.
-  std::int64_t mismatches = 0;
+  // A cell held by several pairs by design (an A fragment replicated over N-atoms) is
+  // no conflict when the records agree: only cells held more often than TV says keep the
+  // red outline, so the picture shows what is wrong and nothing else.
+  std::int64_t mismatches = 0, extra = 0;
+  viz::Panel& e = d.panels[0];
   viz::Panel& o = d.panels[1];
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t c = 0; c < cols; ++c) {
       viz::Cell& cell = o.at(r, c);
-      const bool differs = inv.at(r, c) != obs.at(r, c);
+      const auto& want = inv.at(r, c);
+      const auto& got = obs.at(r, c);
+      const bool differs = want != got;
       if (differs && cell.highlight != viz::Highlight::mismatch) {
         cell.highlight = viz::Highlight::mismatch;
-        cell.tooltip += " (expected " + hits_text(inv.at(r, c)) + ")";
+        cell.tooltip += " (expected " + hits_text(want) + ")";
       }
+      if (e.at(r, c).highlight == viz::Highlight::conflict) e.at(r, c).highlight = viz::Highlight::none;
+      if (cell.highlight == viz::Highlight::conflict && got.size() <= want.size()) cell.highlight = viz::Highlight::none;
       mismatches += differs ? 1 : 0;
+      extra += got.size() > want.size() ? 1 : 0;
     }
   d.title = "map " + m.name + ": expected vs observed";
   d.notes.clear();
   d.notes.push_back(mismatches == 0 ? "no mismatching cells"
                                     : std::to_string(mismatches) +
                                           " mismatching cell(s): red, the expected holders in the tooltip");
-  if (obs.repeated > 0)
-    d.notes.push_back(std::to_string(obs.repeated) + " cell(s) recorded by more than one (thread,value): first shown");
+  if (extra > 0)
+    d.notes.push_back(std::to_string(extra) + " cell(s) recorded by more (thread,value) pairs than the map puts there");
+  if (inv.repeated > 0)
+    d.notes.push_back(std::to_string(inv.repeated) + " cell(s) held by several (thread,value) pairs by the map " +
+                      "(replicated): the first is shown, all are in the tooltip");
   if (undrawn > 0)
     d.notes.push_back(std::to_string(undrawn) + " record(s) outside the tile or the map's domain: not drawn");
   if (mismatching_cells) *mismatching_cells = mismatches;

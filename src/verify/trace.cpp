@@ -296,7 +296,7 @@ class Parser {
 
 TraceError::TraceError(std::string file, std::size_t line, std::size_t col, std::string message,
                        std::string line_text)
-    : std::runtime_error(format_diagnostic(file, line, col, message, line_text)),
+    : rt::Error(format_diagnostic(file, line, col, message, line_text)),
       file_(std::move(file)),
       line_(line),
       col_(col),

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/error.hpp"
 #include "runtime/int_tuple.hpp"
 #include "runtime/layout.hpp"
 
@@ -58,7 +59,8 @@ inline constexpr std::int64_t kMaxMapSize = std::int64_t{1} << 24;
 // A malformed trace. what() is the whole diagnostic, ready for stderr:
 //   "<file>:<line>:<col>: error: <message>\n  <the line>\n  <caret under col>\n"
 // (line/col are 1-based; col counts bytes; 0 when the error has no position).
-class TraceError : public std::runtime_error {
+// It is an rt::Error (as parse errors of expressions are), with pos() == rt::npos.
+class TraceError : public rt::Error {
  public:
   TraceError(std::string file, std::size_t line, std::size_t col, std::string message, std::string line_text);
   const std::string& file() const noexcept { return file_; }
