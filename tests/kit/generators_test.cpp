@@ -134,6 +134,13 @@ TEST_CASE("A false property shrinks to a small counterexample") {
   CHECK(rt::leaves(inj->stride) == std::vector<std::int64_t>{0});
   CHECK(inj->depth() <= 1);
 
+  // "Layouts have rank <= 2" is false for rank 3; the smallest counterexample is flat, with
+  // extents 1 and strides 0: nested modes shrink to leaves.
+  const auto r3 = shrunk_counterexample(gen::layout({.min_rank = 1, .max_rank = 3}),
+                                        [](const rt::Layout& l) { return l.rank() <= 2; });
+  REQUIRE(r3.has_value());
+  CHECK(rt::to_string(*r3) == "(1,1,1):(0,0,0)");
+
   // "Compact layouts have cosize <= 8" is false. Shrinking ends at a small layout that is
   // minimal leaf by leaf: making any extent one smaller gives a layout that passes.
   const auto big = shrunk_counterexample(gen::compact_layout(), [](const rt::Layout& l) { return l.cosize() <= 8; });

@@ -54,17 +54,19 @@ inline rt::IntTuple cap_size(const rt::IntTuple& shape, std::int64_t max_size) {
 }
 
 // A mode: a leaf e:d, or (when depth allows) a tuple of 1..max_rank sub-modes.
-// The leaf is listed first so rc::gen::oneOf shrinks a nested mode toward a leaf.
+// Shrinking turns a nested mode into a leaf.
 inline rc::Gen<rt::Layout> mode(const LayoutOptions& o, int depth_left, const rc::Gen<std::int64_t>& stride) {
-  auto leaf = rc::gen::map(rc::gen::pair(rc::gen::inRange<std::int64_t>(1, o.max_extent + 1), stride),
-                           [](const std::pair<std::int64_t, std::int64_t>& p) { return rt::Layout(p.first, p.second); });
+  rc::Gen<rt::Layout> leaf =
+      rc::gen::map(rc::gen::pair(rc::gen::inRange<std::int64_t>(1, o.max_extent + 1), stride),
+                   [](const std::pair<std::int64_t, std::int64_t>& p) { return rt::Layout(p.first, p.second); });
   if (depth_left <= 0) return leaf;
   auto sub = mode(o, depth_left - 1, stride);
   auto nested = rc::gen::mapcat(rc::gen::inRange(1, std::max(1, o.max_rank) + 1), [sub](int r) {
     return rc::gen::map(rc::gen::container<std::vector<rt::Layout>>(static_cast<std::size_t>(r), sub),
                         [](const std::vector<rt::Layout>& m) { return rt::make_layout(m); });
   });
-  return rc::gen::oneOf(leaf, nested);
+  // Not rc::gen::oneOf: it never shrinks its choice. A choice from inRange shrinks to 0, the leaf.
+  return rc::gen::mapcat(rc::gen::inRange(0, 2), [leaf, nested](int k) { return k == 0 ? leaf : nested; });
 }
 
 // The whole layout: an integer layout (max_depth 0) or a tuple of min_rank..max_rank modes.
