@@ -5,6 +5,7 @@
 #include <rapidcheck/catch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "cases.hpp"
@@ -211,6 +212,41 @@ TEST_CASE("palette: neighbours differ in lightness; text contrasts with its fill
     const double hi = std::max(lt, viz::luminance(fill)), lo = std::min(lt, viz::luminance(fill));
     CHECK((hi + 0.05) / (lo + 0.05) >= 3.0);  // WCAG large-text contrast or better
   }
+}
+
+TEST_CASE("palette: in grey print the eight colours are eight distinct, widely spread lightnesses") {
+  // CIE L* from relative luminance: what a grey printer or a grey-scale reader keeps.
+  const auto lstar = [](double y) { return y > 0.008856 ? 116.0 * std::cbrt(y) - 16.0 : 903.3 * y; };
+  double lo = 100, hi = 0;
+  for (int i = 0; i < viz::palette_size; ++i) {
+    const double li = lstar(viz::luminance(viz::palette(i)));
+    lo = std::min(lo, li);
+    hi = std::max(hi, li);
+    for (int j = 0; j < i; ++j) {
+      INFO("palette " << j << " vs " << i);
+      CHECK(std::abs(li - lstar(viz::luminance(viz::palette(j)))) >= 6.0);
+    }
+  }
+  CHECK(hi - lo >= 50.0);
+  // A TV diagram: horizontally or vertically adjacent cells of different threads never
+  // share a grey level (the SM80 C fragment: neighbours are threads t, t+1, t+4).
+  const viz::Diagram d = viz::tv_diagram(viz::tv_of_layout(Layout(T({T({4, 8}), T({2, 2})}), T({T({32, 1}), T({16, 8})}))),
+                                         viz::tile_of_shape(T({16, 8})));
+  const viz::Panel& p = d.panels[0];
+  for (std::int64_t r = 0; r < p.rows.count; ++r)
+    for (std::int64_t c = 0; c + 1 < p.cols.count; ++c) {
+      const viz::Cell &a = p.at(r, c), &b = p.at(r, c + 1);
+      if (a.label == b.label) continue;
+      INFO("cells (" << r << "," << c << ") and (" << r << "," << c + 1 << ")");
+      CHECK(std::abs(lstar(viz::luminance(a.fill)) - lstar(viz::luminance(b.fill))) >= 6.0);
+    }
+  for (std::int64_t r = 0; r + 1 < p.rows.count; ++r)
+    for (std::int64_t c = 0; c < p.cols.count; ++c) {
+      const viz::Cell &a = p.at(r, c), &b = p.at(r + 1, c);
+      if (a.label == b.label) continue;
+      INFO("cells (" << r << "," << c << ") and (" << r + 1 << "," << c << ")");
+      CHECK(std::abs(lstar(viz::luminance(a.fill)) - lstar(viz::luminance(b.fill))) >= 6.0);
+    }
 }
 
 TEST_CASE("geometry: panels do not overlap, slots align") {
