@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Regenerates the pictures under docs/ with tessera's own CLI (README links them).
+#   tools/make_docs.sh [path/to/tessera]      default: build/bin/tessera
+# Every picture is drawn by the built CLI from the command shown next to it; PNGs need
+# a build with Cairo. Fails (and leaves the old file in place) when a command fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+T=${1:-build/bin/tessera}
+[ -x "$T" ] || { echo "error: $T not found: build it first (cmake --build build --target tessera_cli)" >&2; exit 1; }
+mkdir -p docs
+run() { echo "+ tessera ${*}"; "$T" "$@"; }
+
+# A hierarchical layout: rows mode 0, columns the nested mode (2,4), thicker line every 2 columns.
+run render '(4,(2,4)):(2,(1,8))' -o docs/layout.svg
+# A swizzled 8x8 shared-memory tile (row-major, Sw<3,0,3>): each row's cells permuted by XOR.
+run render 'Sw<3,0,3> o (8,8):(8,1)' -o docs/swizzle.svg
+# A TV map: 32 threads x 4 values over a 16x8 tile (the C fragment of SM80's 16x8x8 MMA).
+run render '((4,8),(2,2)):((32,1),(16,8))' --tv '(16,8)' -o docs/tv.svg
+# An MMA atom: A, B and C of SM80's m16n8k16 (f16 in, f32 accumulate).
+run mma SM80_16x8x16_F32F16F16F32_TN -o docs/mma_sm80_16x8x16.svg
+# Shared-memory banks: ldmatrix x4 reading rows of an 8x64 fp16 row-major tile is 8-way
+# conflicted; the same tile under Sw<3,3,3> is conflict-free. Cells coloured by bank.
+run banks '(8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --vec 8 --bits 16 --summary -o docs/banks_rowmajor.svg
+run banks 'Sw<3,3,3> o (8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --vec 8 --bits 16 --summary \
+    -o docs/banks_swizzled.svg
+# PNG through Cairo (when built with it).
+if "$T" render '(4,(2,4)):(2,(1,8))' -o docs/layout.png 2>/dev/null; then
+  echo "+ tessera render '(4,(2,4)):(2,(1,8))' -o docs/layout.png"
+  run mma SM80_16x8x16_F32F16F16F32_TN -o docs/mma_sm80_16x8x16.png
+else
+  echo "note: no PNG: this build has no Cairo"
+fi
+ls -l docs
