@@ -149,11 +149,14 @@ class Parser {
       v = v * 10 - d;
       ++p_;
     }
-    if (!neg) {
-      if (v == std::numeric_limits<std::int64_t>::min())
-        throw OverflowError("integer literal does not fit in 64 bits", digits);
-      v = -v;
+    if (v == std::numeric_limits<std::int64_t>::min()) {
+      // -2^63 fits in int64 but stands for '_' inside (rt::kUnderscore), and its negation
+      // (abs, strides reversed) would overflow: integers are kept within +-(2^63-1).
+      throw OverflowError(neg ? "integer literal -9223372036854775808 is out of range (integers lie in +-(2^63-1))"
+                              : "integer literal does not fit in 64 bits",
+                          neg ? start : digits);
     }
+    if (!neg) v = -v;
     if (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_')
       fail(p_, "unexpected " + describe(p_) + " after the integer");
     Node n;

@@ -84,6 +84,11 @@ TEST_CASE("parse errors carry the byte position", "[runtime][parse]") {
   CHECK(parse_error_pos("4a") == 1);
   CHECK(parse_error_pos("(4,2):composition(1,2)") == 6);
   CHECK(parse_error_pos("99999999999999999999:1") == 0);
+  CHECK(parse_error_pos("9223372036854775808:1") == 0);
+  // -2^63 would alias the internal '_' marker and overflow when negated: out of range.
+  CHECK(parse_error_pos("8:-9223372036854775808") == 2);
+  CHECK(parse_error_pos("size(-9223372036854775808)") == 5);
+  CHECK_NOTHROW(parse("8:-9223372036854775807"));
   CHECK(parse_error_pos("(4,2):(1,\x01)") == 9);
   CHECK(parse_error_pos(std::string(300, '(') + "1" + std::string(300, ')')) < 300);
 }

@@ -73,7 +73,11 @@ TEST_CASE("overflow is detected, never wrapped", "[runtime][overflow]") {
   error_at("zipped_divide((6,4):(1,6), (053883139:81572612095,2))", "overflow");
   CHECK(ev("size((2147483648,2))") == "4294967296");
   CHECK(ev("9223372036854775807:1") == "9223372036854775807:1");
-  CHECK(ev("-9223372036854775808") == "-9223372036854775808");
+  CHECK(ev("-9223372036854775807") == "-9223372036854775807");
+  // -2^63 aliased the internal '_' (size(-2^63) said "'_' is only allowed in slice") and
+  // cannot be negated: literals are kept within +-(2^63-1).
+  error_at("-9223372036854775808", "out of range");
+  error_at("8:-9223372036854775808", "out of range");
 }
 
 TEST_CASE("slicing, idx2crd, crd2idx", "[runtime]") {
