@@ -165,3 +165,24 @@ TEST_CASE("checks", "[core][check]") {
   CHECK(!is_injective(make_layout(make_shape(3, 2), make_stride(1, 2))));
   CHECK(is_bijective(make_layout(make_shape(4, 8), make_stride(8, 1))));
 }
+
+// Failing cases found by the property tests, kept as regressions.
+TEST_CASE("regressions from the property tests", "[core][regression]") {
+  // composition with a run-time stride 0 in B divided by zero (SIGFPE); a run-time
+  // broadcast must give the broadcast: every offset 0.
+  auto A = make_layout(make_shape(int64_t(4), int64_t(3)), make_stride(int64_t(1), int64_t(5)));
+  auto R = composition(A, make_layout(make_shape(int64_t(2), int64_t(3)), make_stride(int64_t(1), int64_t(0))));
+  CHECK(to_string(R) == "((2,1),(1,3)):((1,5),(0,0))");
+  for (int64_t i = 0; i < 6; ++i) CHECK(R(i) == A(i % 2));
+  CHECK(to_string(composition(A, make_layout(int64_t(3), int64_t(0)))) == "(1,3):(0,0)");
+  // complement of a rank-1 layout with a run-time stride 0 made a mode of size 0;
+  // such a mode is dropped as filter() drops a static one.
+  auto Cm = complement(make_layout(int64_t(4), int64_t(0)), int64_t(6));
+  CHECK(size(Cm) == 6);
+  for (int64_t i = 0; i < 6; ++i) CHECK(Cm(i) == i);
+  // A run-time size-1 mode is dropped the same way, at every rank: the complement of
+  // a single point is the whole codomain (CuTe, rank 1 only, would keep [0, 3) as a mode).
+  CHECK(to_string(complement(make_layout(int64_t(1), int64_t(3)), int64_t(6))) == "(1,6):(0,1)");
+  CHECK(to_string(complement(make_layout(make_shape(int64_t(1), int64_t(2)), make_stride(int64_t(3), int64_t(1))), int64_t(6))) ==
+        "(1,1,3):(1,0,2)");  // the function i -> 2i
+}

@@ -30,7 +30,7 @@ template <class S, class D, class T>
 TESSERA_HOST_DEVICE constexpr auto complement_(S const& shape, D const& stride, T const& cotarget) {
   if constexpr (is_constant_v<0, D>) {
     return make_layout(coalesce(cotarget));
-  } else if constexpr (rank_v<S> == 1 || is_static_v<D>) {
+  } else if constexpr (is_static_v<D>) {
     constexpr int R = rank_v<S>;
     auto st = complement_fold<0, R>(wrap(shape), wrap(stride), tuple<>{}, make_tuple(C<1>{}));
     auto shape_ = get<0>(st);
@@ -49,7 +49,9 @@ TESSERA_HOST_DEVICE constexpr auto complement_(S const& shape, D const& stride, 
     auto rest_stride = compact_col_major(rest_shape, new_stride);
     return coalesce(make_layout(make_shape(result_shape, rest_shape), make_stride(result_stride, rest_stride)));
   } else {
-    // Dynamic strides at rank > 1: order the modes at run time (CuTe restricts this to rank 1).
+    // Dynamic strides: order the modes at run time (CuTe restricts this to rank 1), and
+    // drop the modes that filter() could not see were size 1 or stride 0 (a run-time
+    // stride 0 would otherwise give a mode of size 0).
     constexpr int R = rank_v<S>;
     auto sh = to_values(shape);
     auto sd = to_values(stride);

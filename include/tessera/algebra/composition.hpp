@@ -39,7 +39,12 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& lhs_shape, LD cons
                                      "tessera::composition: stride divisibility condition violated "
                                      "(B's stride must be a multiple of A's mode size, or smaller than it)");
                      }
-                     auto next_shape = ceil_div(curr_shape, abs(rest_stride));
+                     // A dynamic stride of 0 (a run-time broadcast) keeps every mode at
+                     // size 1 and stride 0 instead of dividing by it.
+                     auto next_shape = [&] {
+                       if constexpr (is_static_v<decltype(rest_stride)>) return ceil_div(curr_shape, abs(rest_stride));
+                       else return to_i64(rest_stride) == 0 ? int64_t(1) : to_i64(ceil_div(curr_shape, abs(rest_stride)));
+                     }();
                      auto next_stride = ceil_div(abs(rest_stride), curr_shape) * signum(rest_stride);
                      if constexpr (is_constant_v<1, decltype(next_shape)> || is_constant_v<1, decltype(rest_shape)>) {
                        return make_tuple(result_shape, result_stride, rest_shape, next_stride);
