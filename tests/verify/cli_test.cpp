@@ -40,14 +40,22 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
+// A scratch directory for this run, removed at exit.
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("tessera_verify_cli_test_" + std::to_string(::getpid()));
+  Scratch() {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
 fs::path work_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("tessera_verify_cli_test_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
+  static const Scratch scratch;
+  return scratch.dir;
 }
 
 Result run(const std::vector<std::string>& args, const std::string& input = "") {
