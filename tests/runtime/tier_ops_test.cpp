@@ -18,6 +18,7 @@
 #include "runtime/algebra.hpp"
 #include "runtime/eval.hpp"
 #include "runtime/to_runtime.hpp"
+#include "runtime/to_runtime_swizzled.hpp"
 #include "tessera/algebra/coalesce.hpp"
 #include "tessera/algebra/complement.hpp"
 #include "tessera/algebra/composition.hpp"
@@ -106,6 +107,8 @@ void exact_unary(A const& a) {
   CHECK(str(st::downcast<2>(a)) == rt::to_string(rt::downcast(ra, 2)));
   const auto sw = st::composition(st::Swizzle<2, 1, 2>{}, a);
   const rt::SwizzledLayout rsw{rt::Swizzle(2, 1, 2), ra};
+  CHECK(rt::to_runtime(sw) == rsw);
+  CHECK(rt::to_string(rt::to_runtime(sw)) == "Sw<2,1,2> o " + rt::to_string(ra));
   for (std::int64_t i = 0; i < ra.size(); ++i) {
     INFO("i = " << i);
     CHECK(str(st::idx2crd(i, a.shape())) == rt::to_string(rt::idx2crd(i, ra.shape)));
