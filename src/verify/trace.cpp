@@ -2,6 +2,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -372,6 +373,8 @@ Trace parse_trace(std::istream& in, const std::string& source_name) { return Par
 
 Trace read_trace_file(const std::string& path) {
   if (path == "-") return parse_trace(std::cin, "<stdin>");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw TraceError(path, 0, 0, "cannot read the trace: it is a directory", "");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw TraceError(path, 0, 0, std::string("cannot open the trace: ") + std::strerror(errno), "");
   return parse_trace(f, path);

@@ -154,6 +154,7 @@ TEST_CASE("read_trace_file reports a missing file") {
     CHECK(e.line() == 0u);
     CHECK_THAT(std::string(e.what()), Catch::StartsWith("/nonexistent/dir/x.trace: error: cannot open the trace"));
   }
+  CHECK_THROWS_WITH(tv::read_trace_file(TESSERA_TEST_DATA_DIR), Catch::Contains("it is a directory"));
 }
 
 TEST_CASE("mangled traces parse or fail with a position inside the input, never crash") {
