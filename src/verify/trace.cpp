@@ -44,7 +44,7 @@ std::string format_diagnostic(const std::string& file, std::size_t line, std::si
   return out;
 }
 
-std::string quoted(std::string_view s) {
+std::string quote_text(std::string_view s) {
   std::string out = "'";
   out += display_line(s.size() > 40 ? s.substr(0, 40) : s);
   if (s.size() > 40) out += "...";
@@ -94,7 +94,7 @@ class Parser {
       const Field& d = fields_[0];
       if (!header) {
         if (d.text != "tessera-trace")
-          fail(d.col, "expected the header 'tessera-trace 1' first, found " + quoted(d.text));
+          fail(d.col, "expected the header 'tessera-trace 1' first, found " + quote_text(d.text));
         if (fields_.size() < 2) fail(line_.size(), "expected the version after 'tessera-trace' (this tessera reads 1)");
         const std::int64_t version = integer(fields_[1], "the version");
         if (version != 1)
@@ -125,10 +125,10 @@ class Parser {
         name(fields_[1], "the map name");
         m.name = std::string(fields_[1].text);
         if (auto it = map_line.find(m.name); it != map_line.end())
-          fail(fields_[1].col, "map " + quoted(m.name) + " is already declared at line " + std::to_string(it->second));
+          fail(fields_[1].col, "map " + quote_text(m.name) + " is already declared at line " + std::to_string(it->second));
         if (auto it = pending.find(m.name); it != pending.end())
           throw TraceError(file_, it->second.line, it->second.col,
-                           "record for map " + quoted(m.name) + " comes before its map line (line " +
+                           "record for map " + quote_text(m.name) + " comes before its map line (line " +
                                std::to_string(lineno_) + ")",
                            it->second.text);
         m.tile = tile(fields_[2]);
@@ -145,7 +145,7 @@ class Parser {
       } else if (d.text == "tessera-trace") {
         fail(d.col, "a second header line: the header comes once, first");
       } else {
-        fail(d.col, "unknown directive " + quoted(d.text) + ": expected kernel, map or rec (or # for a comment)");
+        fail(d.col, "unknown directive " + quote_text(d.text) + ": expected kernel, map or rec (or # for a comment)");
       }
     }
     if (in_.bad()) throw TraceError(file_, 0, 0, "read error after line " + std::to_string(lineno_), "");
@@ -185,7 +185,7 @@ class Parser {
   }
 
   void no_extra(std::size_t n, const char* what) const {
-    if (fields_.size() > n) fail(fields_[n].col, "unexpected " + quoted(fields_[n].text) + " after " + what);
+    if (fields_.size() > n) fail(fields_[n].col, "unexpected " + quote_text(fields_[n].text) + " after " + what);
   }
 
   void name(const Field& f, const char* what) const {
@@ -200,20 +200,20 @@ class Parser {
     const bool neg = s[0] == '-';
     if (neg) ++i;
     if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i])))
-      fail(f.col + i, std::string("expected ") + what + " (a decimal integer), found " + quoted(s.substr(i)));
+      fail(f.col + i, std::string("expected ") + what + " (a decimal integer), found " + quote_text(s.substr(i)));
     const std::size_t digits = i;
     std::int64_t v = 0;  // accumulated negative so INT64_MIN fits
     for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) {
       const int d = s[i] - '0';
       if (v < (std::numeric_limits<std::int64_t>::min() + d) / 10)
-        fail(f.col + digits, std::string(what) + " " + quoted(s) + " does not fit in 64 bits");
+        fail(f.col + digits, std::string(what) + " " + quote_text(s) + " does not fit in 64 bits");
       v = v * 10 - d;
     }
     if (i < s.size())
-      fail(f.col + i, "unexpected " + quoted(s.substr(i, 1)) + " in " + what + ": expected a decimal integer");
+      fail(f.col + i, "unexpected " + quote_text(s.substr(i, 1)) + " in " + what + ": expected a decimal integer");
     if (!neg) {
       if (v == std::numeric_limits<std::int64_t>::min())
-        fail(f.col + digits, std::string(what) + " " + quoted(s) + " does not fit in 64 bits");
+        fail(f.col + digits, std::string(what) + " " + quote_text(s) + " does not fit in 64 bits");
       v = -v;
     }
     return v;
@@ -340,9 +340,9 @@ std::string check_map(const Map& m) {
 Map make_map(std::string name, rt::IntTuple tile, rt::Layout tv) {
   Map m{std::move(name), std::move(tile), std::move(tv)};
   if (m.name.empty() || bad_name_byte(m.name) != std::string_view::npos)
-    throw std::invalid_argument("map name " + quoted(m.name) + " must be non-empty, without whitespace");
+    throw std::invalid_argument("map name " + quote_text(m.name) + " must be non-empty, without whitespace");
   const std::string why = check_map(m);
-  if (!why.empty()) throw std::invalid_argument("map " + quoted(m.name) + ": " + why);
+  if (!why.empty()) throw std::invalid_argument("map " + quote_text(m.name) + ": " + why);
   return m;
 }
 
@@ -387,14 +387,14 @@ void write_trace(std::ostream& out, const Trace& t) {
     throw std::invalid_argument("the kernel text starts with whitespace, which a trace cannot keep");
   auto check_name = [](const std::string& n) {
     if (n.empty() || bad_name_byte(n) != std::string_view::npos)
-      throw std::invalid_argument("map name " + quoted(n) + " must be non-empty, without whitespace");
+      throw std::invalid_argument("map name " + quote_text(n) + " must be non-empty, without whitespace");
   };
   std::string buf = "tessera-trace 1\n";
   if (!t.kernel.empty()) buf += "kernel " + t.kernel + "\n";
   for (const Map& m : t.maps) {
     check_name(m.name);
     const std::string why = check_map(m);
-    if (!why.empty()) throw std::invalid_argument("map " + quoted(m.name) + ": " + why);
+    if (!why.empty()) throw std::invalid_argument("map " + quote_text(m.name) + ": " + why);
     buf += "map " + m.name + " " + rt::to_string(m.tile) + " " + rt::to_string(m.tv) + "\n";
   }
   out << buf;
