@@ -84,6 +84,17 @@ struct ThrCopy : TiledCopy_ {
     auto t = TiledCopy_::tidfrg_D(d);
     return slice_and_offset(make_coord(thr_idx_, _, repeat<rank_v<decltype(d.shape())>>(_)), t);
   }
+  // The same on tensors: the thread's (values, rest...) of a source / destination tensor.
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_S(Tensor<It, L> const& s) const {
+    static_assert(is_layout_v<L>, "partition_S: partition the tensor's Layout (not a swizzled ComposedLayout)");
+    auto so = partition_S_layout(s.layout());
+    return make_tensor(s.data() + get<1>(so), get<0>(so));
+  }
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_D(Tensor<It, L> const& d) const {
+    static_assert(is_layout_v<L>, "partition_D: partition the tensor's Layout (not a swizzled ComposedLayout)");
+    auto so = partition_D_layout(d.layout());
+    return make_tensor(d.data() + get<1>(so), get<0>(so));
+  }
 };
 
 // A tiled copy from a TV layout and its tile.

@@ -161,6 +161,23 @@ struct ThrMMA : TiledMMA_ {
     auto crd = make_coord(make_coord(get<0>(thr_vmnk_), make_coord(get<1>(thr_vmnk_), get<2>(thr_vmnk_))), _);
     return slice_and_offset(crd, t);
   }
+
+  // The same on tensors: the thread's elements of A, B, C, (FrgV, (Rest0, Rest1)).
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_A(Tensor<It, L> const& a) const {
+    static_assert(is_layout_v<L>, "partition_A: partition the tensor's Layout (not a swizzled ComposedLayout)");
+    auto so = partition_A_layout(a.layout());
+    return make_tensor(a.data() + get<1>(so), get<0>(so));
+  }
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_B(Tensor<It, L> const& b) const {
+    static_assert(is_layout_v<L>, "partition_B: partition the tensor's Layout (not a swizzled ComposedLayout)");
+    auto so = partition_B_layout(b.layout());
+    return make_tensor(b.data() + get<1>(so), get<0>(so));
+  }
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_C(Tensor<It, L> const& c) const {
+    static_assert(is_layout_v<L>, "partition_C: partition the tensor's Layout (not a swizzled ComposedLayout)");
+    auto so = partition_C_layout(c.layout());
+    return make_tensor(c.data() + get<1>(so), get<0>(so));
+  }
 };
 
 // make_tiled_mma(atom, atom_layout_MNK = 1x1x1, permutation_MNK = (_,_,_))

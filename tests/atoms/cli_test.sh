@@ -1,0 +1,137 @@
+#!/bin/sh
+# tessera mma / copy / banks / list: outputs, known answers, and every error path
+# (exit status 1, message on stderr, caret where the input is located, no output file).
+# Usage: cli_test.sh TESSERA DATA_DIR HAS_CAIRO
+T="$1"; DATA="$2"; CAIRO="$3"
+W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+fails=0
+ok() { :; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_ok NAME CMD...: exit 0
+expect_ok() { name=$1; shift; "$@" >"$W/out" 2>"$W/err" || { bad "$name: exit $? ($(cat "$W/err"))"; }; }
+# expect_err NAME PATTERN CMD...: exit 1, stderr starts with error: and contains PATTERN
+expect_err() {
+  name=$1; pat=$2; shift 2
+  "$@" >"$W/out" 2>"$W/err"; rc=$?
+  [ $rc -eq 1 ] || bad "$name: exit $rc, want 1"
+  head -n1 "$W/err" | grep -q '^error: ' || bad "$name: stderr does not start with error: ($(cat "$W/err"))"
+  grep -qF -- "$pat" "$W/err" || bad "$name: stderr lacks '$pat' ($(cat "$W/err"))"
+}
+has_caret() { grep -q '^ *\^$' "$W/err" || bad "$1: no caret ($(cat "$W/err"))"; }
+
+M=SM80_16x8x16_F32F16F16F32_TN
+
+# --- list
+expect_ok list "$T" list atoms
+n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
+[ "$n_mma" -eq 211 ] || bad "list: $n_mma MMA atoms, want 211 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 6 x 32 wgmma)"
+[ "$n_copy" -eq 15 ] || bad "list: $n_copy copy atoms, want 15"
+for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
+            SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
+            SM90_64x8x16_F16F16F16_SS 'UniversalCopy<uint128_t>' SM75_U16x8_LDSM_T 'SM80_CP_ASYNC_CACHEGLOBAL<16>'; do
+  grep -qF " $name " "$W/out" || bad "list: $name missing"
+done
+expect_ok list-mma "$T" list atoms --mma SM80_16x8x16
+grep -q '^copy ' "$W/out" && bad "list --mma printed copy atoms"
+[ "$(wc -l <"$W/out")" -eq 3 ] || bad "list --mma SM80_16x8x16: $(wc -l <"$W/out") lines, want 3"
+grep -q '^mma  SM80_16x8x16_F32F16F16F32_TN  SM80  16x8x16  D=f32 A=f16 B=f16 C=f32  threads 32$' "$W/out" ||
+  bad "list line format ($(cat "$W/out"))"
+expect_ok list-copy "$T" list atoms --copy ldsm
+[ "$(wc -l <"$W/out")" -eq 6 ] || bad "list --copy ldsm: want 6 lines"
+expect_err list-none "no atom matches 'zzz'" "$T" list atoms zzz
+expect_err list-what "atoms" "$T" list nothing
+
+# --- mma: diagrams equal the golden files the C++ test checks
+expect_ok mma-txt "$T" mma $M
+cmp -s "$W/out" "$DATA/mma_sm80_16x8x16.txt" || bad "mma txt differs from golden"
+expect_ok mma-svg "$T" mma $M -o "$W/m.svg"
+cmp -s "$W/m.svg" "$DATA/mma_sm80_16x8x16.svg" || bad "mma svg differs from golden"
+expect_ok mma-tex "$T" mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2x1 -f tex
+cmp -s "$W/out" "$DATA/mma_sm80_16x8x8_2x2x1.tex" || bad "tiled mma tex differs from golden"
+expect_ok mma-layouts "$T" mma $M --atoms 2x2 --print-layouts
+cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'thr A B C tile ' || bad "print-layouts line names ($(cat "$W/out"))"
+grep -qx 'tile (32,16,16)' "$W/out" || bad "print-layouts tile"
+grep -qx 'C ((4,8,2,2),((2,2),(1,1))):((64,1,16,256),((32,8),(0,0)))' "$W/out" || bad "print-layouts C"
+# Every printed layout evaluates back to itself (scripts re-read them).
+for l in $(cut -d' ' -f2 "$W/out" | head -4); do
+  [ "$("$T" eval "$l")" = "$l" ] || bad "print-layouts: $l does not round-trip through eval"
+done
+expect_ok mma-permute "$T" mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2 --permute '32,(8,2,2):(1,16,8),8' --print-layouts
+grep -qx 'tile (32,32,8)' "$W/out" || bad "permute tile ($(cat "$W/out"))"
+if [ "$CAIRO" = "1" ] || [ "$CAIRO" = "ON" ] || [ "$CAIRO" = "TRUE" ]; then
+  expect_ok mma-png "$T" mma $M -o "$W/m.png"
+  head -c 4 "$W/m.png" | grep -q PNG || bad "png magic"
+  expect_ok mma-pdf "$T" mma SM90_64x16x16_F32F16F16_SS -o "$W/m.pdf"
+  head -c 5 "$W/m.pdf" | grep -q '%PDF-' || bad "pdf magic"
+fi
+expect_err mma-unknown "unknown MMA atom 'SM80_16x8x16_F32F16F16_TN'; did you mean: SM80_16x8x16_F32F16F16F32_TN" \
+  "$T" mma SM80_16x8x16_F32F16F16_TN -o "$W/no1.svg"
+[ -e "$W/no1.svg" ] && bad "mma-unknown left an output file"
+expect_err mma-atoms "expected 'x' between atom counts" "$T" mma $M --atoms 2y2; has_caret mma-atoms
+expect_err mma-atoms0 "must be positive" "$T" mma $M --atoms 2x0x1; has_caret mma-atoms0
+expect_err mma-atoms4 "two or three atom counts" "$T" mma $M --atoms 1x1x1x1
+expect_err mma-perm "not a multiple of atom extent" "$T" mma $M --permute 24,8,16 -o "$W/no2.svg"
+[ -e "$W/no2.svg" ] && bad "mma-perm left an output file"
+expect_err mma-perm-parse "--permute" "$T" mma $M --permute '(16,8:,16)'; has_caret mma-perm-parse
+expect_err mma-format "unknown format 'bmp'" "$T" mma $M -f bmp
+expect_err mma-ext "cannot tell the format" "$T" mma $M -o "$W/x.bmp"
+expect_err mma-option "unknown option '--bogus'" "$T" mma $M --bogus
+expect_err mma-extra "unexpected argument 'extra'" "$T" mma $M extra
+expect_err mma-force "pass --force" "$T" mma SM90_64x256x16_F32F16F16_SS --atoms 4x2x1
+
+# --- copy
+expect_ok copy-layouts "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand A --print-layouts
+cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'src dst tile ' || bad "copy print-layouts names"
+grep -qx 'tile (16,16)' "$W/out" || bad "copy tile"
+# The destination of ldmatrix for A is the MMA's A fragment, value for value.
+a_line=$("$T" mma $M --print-layouts | sed -n 's/^A //p'); d_line=$(sed -n 's/^dst //p' "$W/out")
+# Same function: coalesce drops the size-1 modes both print differently.
+[ "$("$T" eval "coalesce($a_line)")" = "$("$T" eval "coalesce($d_line)")" ] || bad "copy dst != mma A ($a_line vs $d_line)"
+expect_ok copy-txt "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand A
+cmp -s "$W/out" "$DATA/copy_ldsm_x4_a.txt" || bad "copy txt differs from golden"
+expect_ok copy-threads "$T" copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,8)' --print-layouts
+grep -qx 'tile (4,64)' "$W/out" || bad "copy threads tile ($(cat "$W/out"))"
+expect_err copy-unknown "unknown copy atom 'SM75_U32x4_LDSM'; did you mean: SM75_U32x4_LDSM_N" "$T" copy SM75_U32x4_LDSM --threads 32 --values 8
+expect_err copy-layout "--threads" "$T" copy UniversalCopy_128 --threads '(4,8):(8,1' --values '(1,8)'; has_caret copy-layout
+expect_err copy-vals "not a multiple of the atom's" "$T" copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,4)' -o "$W/no3.svg"
+[ -e "$W/no3.svg" ] && bad "copy-vals left an output file"
+expect_err copy-both "not both" "$T" copy SM75_U32x4_LDSM_N --threads 32 --values 8 --for-mma $M --operand A
+expect_err copy-none "give --threads" "$T" copy SM75_U32x4_LDSM_N
+expect_err copy-operand "--operand must be A, B or C" "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand D
+expect_err copy-mma "unknown MMA atom" "$T" copy SM75_U32x4_LDSM_N --for-mma SM80_16x8x16 --operand A
+expect_err copy-bits "element width" "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand A --bits 12
+
+# --- banks: the known answers
+TV='((8,4),(8,2)):((1,64),(8,256))'
+expect_ok banks-plain "$T" banks '(8,64):(64,1)' --tv "$TV" --vec 8 --bits 16
+grep -qx 'summary: instructions 2, wavefronts 64, ideal 8, extra 56, conflict factor 8.00, max degree 8 (8-way conflicted)' "$W/out" ||
+  bad "banks 8-way ($(cat "$W/out"))"
+[ "$(grep -c '^instr ' "$W/out")" -eq 2 ] || bad "banks: want 2 instruction lines"
+expect_ok banks-swz "$T" banks 'Sw<3,3,3> o (8,64):(64,1)' --tv "$TV" --vec 8 --bits 16 -o "$W/b.svg"
+grep -q 'extra 0, conflict factor 1.00, max degree 1 (conflict-free)' "$W/out" || bad "banks swizzled ($(cat "$W/out"))"
+[ -s "$W/b.svg" ] || bad "banks -o wrote nothing"
+expect_ok banks-mma "$T" banks '(32,64):(64,1)' --access ldsm:SM75_U32x4_LDSM_N --for-mma $M --atoms 2x2 --operand A --summary
+grep -q 'instructions 16, wavefronts 512, ideal 64, extra 448' "$W/out" || bad "banks ldsm for-mma ($(cat "$W/out"))"
+expect_ok banks-cp "$T" banks '(32,64):(64,1)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(32,4):(4,1)' --values '(1,8)' --summary
+grep -q 'max degree 2 (2-way conflicted)' "$W/out" || bad "banks cp.async ($(cat "$W/out"))"
+expect_err banks-smem "SMEM" "$T" banks '(8,64):(64,1' --tv "$TV" --vec 8; has_caret banks-smem
+expect_err banks-tvparse "--tv" "$T" banks '(8,64):(64,1)' --tv '((8,4),(8,2):((1,64),(8,256))' --vec 8; has_caret banks-tvparse
+expect_err banks-noaccess "give the access" "$T" banks '(8,64):(64,1)'
+expect_err banks-contig "not consecutive elements" "$T" banks '(8,64):(64,1)' --tv '(32,16):(16,1)' --vec 8 -o "$W/no4.svg"
+[ -e "$W/no4.svg" ] && bad "banks error left an output file"
+expect_err banks-width "16 bytes" "$T" banks '(8,64):(64,1)' --tv "$TV" --vec 3
+expect_err banks-tile "not a whole number" "$T" banks '(8,60):(60,1)' --access SM75_U32x4_LDSM_N --for-mma $M --operand A
+expect_err banks-atom "unknown copy atom" "$T" banks '(8,64):(64,1)' --access LDSM --threads 32 --values 8
+expect_err banks-side "--side must be src or dst" "$T" banks '(8,64):(64,1)' --access SM75_U32x4_LDSM_N --side up --for-mma $M --operand A
+expect_err banks-bits "--bits" "$T" banks '(8,64):(64,1)' --tv "$TV" --vec 8 --bits 12
+expect_err banks-int "must be a layout" "$T" banks "(8,64)" --tv "$TV" --vec 8
+
+# --- every subcommand's help has an example
+for c in mma copy banks list; do
+  "$T" $c --help >"$W/out" 2>&1 || bad "$c --help exit"
+  grep -q "Examples:" "$W/out" || bad "$c --help has no example"
+done
+
+[ $fails -eq 0 ] && echo "all atoms CLI checks passed"
+exit $fails
