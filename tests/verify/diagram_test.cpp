@@ -86,6 +86,43 @@ TEST_CASE("tiled MMA maps: correct traces verify; operands replicated over the a
   }
 }
 
+TEST_CASE("tiled copy maps (as a kernel's copy.gA->sA, copy.sA->rA) verify, and a permuted thread is caught") {
+  namespace at = tessera::atoms;
+  const at::CopyAtomView ldsm = at::copy_atom_view(*at::find_copy("SM75_U32x4_LDSM_N"), 16);
+  const at::CopyAtomView u128 = at::copy_atom_view(*at::find_copy("UniversalCopy<uint128_t>"), 16);
+  const auto mma = at::make_tiled_mma(*at::find_mma("SM80_16x8x16_F32F16F16F32_TN"), at::parse_atom_layout("2x2x1"));
+  const auto s2r = at::make_tiled_copy_for(ldsm, mma, 'A');
+  const auto g2s = at::make_tiled_copy(u128, rt::Layout(T({16, 8}), T({8, 1})), rt::Layout(T({1, 8}), T({1, 1})));
+  for (const auto& [name, copy] : std::vector<std::pair<std::string, at::TiledCopy>>{{"copy.sA->rA", s2r}, {"copy.gA->sA", g2s}}) {
+    INFO(name << " over " << rt::to_string(copy.tiler));
+    const std::vector<tv::Map> maps = {tv::make_map(name + ".src", copy.tiler, copy.layout_s_tv),
+                                       tv::make_map(name + ".dst", copy.tiler, copy.layout_d_tv)};
+    tv::Trace t = correct_trace(maps);
+    CHECK(tv::verify(t).ok);
+    // Thread 3 delivers its values 0 and 1 in swapped places on the destination side.
+    tv::Record* v0 = nullptr;
+    tv::Record* v1 = nullptr;
+    for (auto& r : t.records)
+      if (r.map == maps[1].name && r.thread == 3) {
+        if (r.value == 0) v0 = &r;
+        if (r.value == 1) v1 = &r;
+      }
+    REQUIRE(v0);
+    REQUIRE(v1);
+    std::swap(v0->row, v1->row);
+    std::swap(v0->col, v1->col);
+    const tv::Report r = tv::verify(t);
+    CHECK_FALSE(r.ok);
+    CHECK(r.maps[0].findings == 0);
+    REQUIRE(r.maps[1].findings == 2);
+    CHECK(r.maps[1].first[0].kind == tv::Finding::mismatch);
+    CHECK(r.maps[1].first[0].thread == 3);
+    std::int64_t cells = 0;
+    (void)tv::diff_diagram(t, maps[1], &cells);
+    CHECK(cells == 2);
+  }
+}
+
 TEST_CASE("diff diagram: red cells are exactly the cells whose holders differ") {
   const auto tiled = tiled_maps("SM80_16x8x16_F32BF16BF16F32_TN", "2x2x1");
   rc::prop("mismatching cells == cells whose recorded holders differ", [&] {
