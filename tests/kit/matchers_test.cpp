@@ -158,3 +158,14 @@ TEST_CASE("Compile-time checks of static layouts read like the claim") {
   REQUIRE_THAT(bcast, IsCompact());
   REQUIRE_THAT(col, EqualsExactly(L("(4,8):(1,4)")));
 }
+
+TEST_CASE("Claims work without Catch: verify() gives the matcher's sentence") {
+  CHECK(IsInjectiveClaim{}.verify(L("(4,2):(1,4)")).empty());
+  CHECK(CoversTileOnceClaim(IntTuple::tuple({4, 2})).verify(L("(4,2):(1,4)")).empty());
+  const auto m = IsInjective();
+  REQUIRE_FALSE(m.match(L("(4,2):(1,2)")));
+  CHECK(IsInjectiveClaim{}.verify(L("(4,2):(1,2)")) == m.describe());
+  const LayoutClaim& claim = HasCosizeClaim(8);
+  CHECK(claim.verify(L("(4,2):(1,5)")) ==
+        "has cosize 8; but (4,2):(1,5) has cosize 9 (largest offset 8 at coordinate (3,1) (index 7))");
+}

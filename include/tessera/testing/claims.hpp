@@ -121,8 +121,6 @@ class LayoutClaim {
 class EqualsFunctionClaim : public LayoutClaim {
  public:
   explicit EqualsFunctionClaim(LayoutArg expected) : expected_(std::move(expected)) {}
-
- public:
   std::string claim() const override { return "equals " + expected_.text() + " as a function"; }
   std::string check(const LayoutArg& arg) const override {
     std::vector<std::int64_t> a, e;
@@ -149,8 +147,6 @@ class EqualsFunctionClaim : public LayoutClaim {
 class EqualsExactlyClaim : public LayoutClaim {
  public:
   explicit EqualsExactlyClaim(LayoutArg expected) : expected_(std::move(expected)) {}
-
- public:
   std::string claim() const override { return "equals " + expected_.text() + " exactly (shape and stride)"; }
   std::string check(const LayoutArg& arg) const override {
     if (arg.is_swizzled() != expected_.is_swizzled() ||
@@ -186,8 +182,6 @@ class IsInjectiveClaim : public LayoutClaim {
 class IsSurjectiveOntoClaim : public LayoutClaim {
  public:
   explicit IsSurjectiveOntoClaim(std::int64_t n) : n_(n) {}
-
- public:
   std::string claim() const override { return "is surjective onto [0," + std::to_string(n_) + ")"; }
   std::string check(const LayoutArg& arg) const override {
     if (n_ < 0 || n_ > LayoutArg::kDefaultLimit) return "the codomain size " + std::to_string(n_) + " is out of range";
@@ -240,8 +234,6 @@ class IsCompactClaim : public LayoutClaim {
 class HasCosizeClaim : public LayoutClaim {
  public:
   explicit HasCosizeClaim(std::int64_t n) : n_(n) {}
-
- public:
   std::string claim() const override { return "has cosize " + std::to_string(n_); }
   std::string check(const LayoutArg& arg) const override {
     try {
@@ -275,8 +267,6 @@ class CoversTileOnceClaim : public LayoutClaim {
   template <class Shape>
     requires(tessera::is_tuple_v<Shape> || tessera::is_integral_v<Shape>)
   explicit CoversTileOnceClaim(const Shape& tile) : tile_(rt::to_runtime(tile)) {}
-
- public:
   std::string claim() const override { return "covers the tile " + rt::to_string(tile_) + " once"; }
   std::string check(const LayoutArg& arg) const override {
     const rt::Layout& tv = arg.layout();
