@@ -36,6 +36,13 @@ void run_banks(const BanksOptions& o) {
   else if (sv.kind == rt::Value::Kind::Swizzled)
     smem = located("SMEM", o.smem, [&] { return atoms::smem_tile(sv.swizzled); });
   else fail("SMEM must be a layout (M,N):(s,t), possibly swizzled (Sw<B,M,S> o ...), not " + rt::describe(sv), o.smem, 0);
+  // Bounded work: the analysis keeps one counter per smem cell and walks every (thread,value).
+  constexpr std::int64_t kMaxCells = std::int64_t{1} << 22;
+  std::int64_t smem_cells = 0;
+  if (__builtin_mul_overflow(smem.rows(), smem.cols(), &smem_cells) || smem_cells > kMaxCells)
+    fail("the smem tile has " + std::to_string(smem.rows()) + "x" + std::to_string(smem.cols()) +
+             " cells, more than tessera analyses (" + std::to_string(kMaxCells) + ")",
+         o.smem, 0);
   if (o.bits <= 0 || o.bits % 8 != 0 || o.bits > 128) fail("--bits must be 8, 16, 32, 64 or 128, not " + std::to_string(o.bits));
 
   // The access
@@ -67,11 +74,14 @@ void run_banks(const BanksOptions& o) {
         tiled_copy_from(atom, o.bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
     access = atoms::access_of_copy(c, source);
   }
+  if (access.tv.size() > kMaxCells)
+    fail("the access has " + std::to_string(access.tv.size()) + " (thread,value) pairs, more than tessera analyses (" +
+         std::to_string(kMaxCells) + ")");
   Target target;
   const bool draw = !o.output.empty();
   if (draw) {
     target = resolve_target(o.format, o.output);
-    check_cells(smem.rows() * smem.cols(), "the smem tile " + smem.text, o.force);
+    check_cells(smem_cells, "the smem tile " + smem.text, o.force);
   }
   const atoms::BankAnalysis a = atoms::analyze_banks(smem, access, o.bits);
 

@@ -32,7 +32,9 @@ void run_copy(const CopyOptions& o) {
   Target target;
   if (draw) {
     target = resolve_target(o.format, o.output);
-    check_cells(2 * M * N, "the copy tile " + std::to_string(M) + "x" + std::to_string(N), o.force);
+    std::int64_t cells = 0;
+    if (__builtin_mul_overflow(M, N, &cells) || __builtin_mul_overflow(cells, std::int64_t{2}, &cells)) cells = INT64_MAX;
+    check_cells(cells, "the copy tile " + std::to_string(M) + "x" + std::to_string(N), o.force);
   }
   if (o.print_layouts)
     std::cout << "src " << rt::to_string(c.layout_s_tv) << "\n"

@@ -25,7 +25,11 @@ void run_mma(const MmaOptions& o) {
   Target target;
   if (draw) {
     target = resolve_target(o.format, o.output);
-    check_cells(M * K + N * K + M * N,
+    std::int64_t mk = 0, nk = 0, mn = 0, cells = 0;
+    if (__builtin_mul_overflow(M, K, &mk) || __builtin_mul_overflow(N, K, &nk) || __builtin_mul_overflow(M, N, &mn) ||
+        __builtin_add_overflow(mk, nk, &cells) || __builtin_add_overflow(cells, mn, &cells))
+      cells = INT64_MAX;
+    check_cells(cells,
                 "the MMA tile " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), o.force);
   }
   if (o.print_layouts) {

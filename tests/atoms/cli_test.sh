@@ -127,6 +127,9 @@ expect_err banks-side "--side must be src or dst" "$T" banks '(8,64):(64,1)' --a
 expect_err banks-bits "--bits" "$T" banks '(8,64):(64,1)' --tv "$TV" --vec 8 --bits 12
 expect_err banks-int "must be a layout" "$T" banks "(8,64)" --tv "$TV" --vec 8
 
+expect_err banks-huge "more than tessera analyses" "$T" banks '(1048576,1048576):(1,1048576)' --tv '(32,8):(1,32)'
+expect_err mma-huge "more than tessera draws" "$T" mma $M --permute '4398046511104,8,16' --force
+
 # --- every subcommand's help has an example
 for c in mma copy banks list; do
   "$T" $c --help >"$W/out" 2>&1 || bad "$c --help exit"
