@@ -117,6 +117,10 @@ void exact_unary(A const& a) {
     CHECK(i64(sw(i)) == rsw(i));
   }
   if constexpr (st::rank_v<decltype(a.shape())> == 2) {
+    const auto p11 = st::make_tuple(C<1>{}, C<1>{});  // the by-mode profile (1,1)
+    const rt::IntTuple r11 = rt::IntTuple::tuple({rt::IntTuple(1), rt::IntTuple(1)});
+    CHECK(str(st::coalesce(a, p11)) == rt::to_string(rt::coalesce(ra, r11)));
+    CHECK(str(st::filter(a, p11)) == rt::to_string(rt::filter(ra, r11)));
     CHECK(str(st::slice(st::make_tuple(st::_, C<1>{}), a)) == rt::to_string(rt::slice(slice_coord(0, 1), ra)));
     CHECK(str(st::slice(st::make_tuple(C<1>{}, st::_), a)) == rt::to_string(rt::slice(slice_coord(1, 1), ra)));
   }
@@ -200,6 +204,9 @@ TEST_CASE("tier agreement, static integers: every remaining operation (exact)", 
   exact_unary<false>(a2);  // stride 3: upcast<2> is a static_assert
   exact_unary(a3);
   exact_unary(a4);
+  // size-1 and stride-0 modes, for filter and coalesce by mode
+  exact_unary(make_layout(make_tuple(make_tuple(C<2>{}, C<1>{}), make_tuple(C<4>{}, C<2>{})),
+                          make_tuple(make_tuple(C<1>{}, C<0>{}), make_tuple(C<0>{}, C<8>{}))));
 }
 
 TEST_CASE("tier agreement, dynamic integers: unary operations as functions", "[runtime][tiers][property]") {
