@@ -231,6 +231,16 @@ TEST_CASE("info: errors", "[cli][info][errors]") {
   CHECK(b.err.find("needs a layout") != std::string::npos);
   const Result c = run({"info"});
   CHECK(c.status != 0);
+  // Offsets beyond 64 bits: reported, never wrapped.
+  const Result d = run({"info", "(2,2):(1,9223372036854775807)"});
+  CHECK(d.status == 1);
+  CHECK(d.out.empty());
+  CHECK(d.err.find("overflow") != std::string::npos);
+  CHECK(caret_column(d.err) == 0);
+  const Result e = run({"info", "complement((2,2):(1,1))"});
+  CHECK(e.status == 1);
+  CHECK(e.err.find("not injective") != std::string::npos);
+  CHECK(caret_column(e.err) == 0);
 }
 
 TEST_CASE("help", "[cli]") {
