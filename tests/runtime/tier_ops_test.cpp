@@ -109,6 +109,10 @@ void exact_unary(A const& a) {
   const rt::SwizzledLayout rsw{rt::Swizzle(2, 1, 2), ra};
   CHECK(rt::to_runtime(sw) == rsw);
   CHECK(rt::to_string(rt::to_runtime(sw)) == "Sw<2,1,2> o " + rt::to_string(ra));
+  // Composing a swizzled layout composes its layout: (Sw o A) o B == Sw o (A o B).
+  const auto b2 = st::make_layout(C<2>{}, C<1>{});
+  CHECK(rt::to_string(rt::to_runtime(st::composition(sw, b2))) ==
+        rt::to_string(rt::composition(rsw, rt::to_runtime(b2))));
   for (std::int64_t i = 0; i < ra.size(); ++i) {
     INFO("i = " << i);
     CHECK(str(st::idx2crd(i, a.shape())) == rt::to_string(rt::idx2crd(i, ra.shape)));
