@@ -31,6 +31,9 @@ foreach(f lib/cmake/tessera/tesseraConfig.cmake include/tessera/layout.hpp inclu
     message(FATAL_ERROR "package test: ${f} was not installed")
   endif()
 endforeach()
+if(EXISTS ${prefix}/bin/tessera)
+  step("run the installed CLI" ${prefix}/bin/tessera eval "logical_divide(16:1, 4:1)")
+endif()
 step("configure examples with find_package(tessera)"
      ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/examples ${common} -DCMAKE_PREFIX_PATH=${prefix})
 step("build examples" ${CMAKE_COMMAND} --build ${WORK_DIR}/examples -j2)
