@@ -143,6 +143,15 @@ TEST_CASE("Layouts too large to walk are reported, not walked") {
              Contains("(65536,65536):(1,65536) cannot be checked: it has 4294967296 elements"));
 }
 
+TEST_CASE("Offsets that overflow 64 bits are reported, never wrapped") {
+  // 2^62 + 2^62 = 2^63 does not fit in int64.
+  const Layout big(IntTuple::tuple({2, 2}), IntTuple::tuple({std::int64_t{1} << 62, std::int64_t{1} << 62}));
+  CHECK_THAT(failure_of(IsInjective(), big), Contains("cannot be checked: an offset overflows 64 bits"));
+  CHECK_THAT(failure_of(EqualsFunction(big), L("4:1")), Contains("an offset overflows 64 bits"));
+  const Layout neg(IntTuple::tuple({2, 2}), IntTuple::tuple({-(std::int64_t{1} << 62), -(std::int64_t{1} << 62) - 1}));
+  CHECK_THAT(failure_of(IsBijective(), neg), Contains("an offset overflows 64 bits"));
+}
+
 TEST_CASE("Compile-time checks of static layouts read like the claim") {
   using namespace tessera;
   constexpr auto col = make_layout(make_shape(Int<4>{}, Int<8>{}));                // (4,8):(1,4)
