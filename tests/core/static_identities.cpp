@@ -75,6 +75,65 @@ constexpr bool swizzle_involution() {
 }
 static_assert(swizzle_involution());
 static_assert(is_static_v<decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), LayoutRight{})))>);
+// ---- more identities: every algebra operation gives a static result ---------------
+template <class T> constexpr bool all_static(T const&) { return is_static_v<T>; }
+template <class A, class B> constexpr bool same_layout(A const& a, B const& b) { return decltype(a == b)::value; }
+
+// int tuples: static structure and values
+static_assert(same(idx2crd(_13{}, make_shape(_4{}, _8{})), make_coord(_1{}, _3{})));
+static_assert(same(crd2idx(make_coord(_1{}, _3{}), make_shape(_4{}, _8{}), make_stride(_8{}, _1{})), _11{}));
+static_assert(same(crd2crd(make_coord(_1{}, _2{}), make_shape(_2{}, _3{}), _6{}), _5{}));
+static_assert(same(prefix_product(make_shape(_2{}, _3{}, _4{})), make_shape(_1{}, _2{}, _6{})));
+static_assert(decltype(congruent(make_shape(_2{}, make_shape(_3{}, _4{})), make_shape(_5{}, make_shape(_6{}, _7{}))))::value);
+static_assert(decltype(compatible(_12{}, make_shape(_3{}, _4{})))::value);
+
+// slicing: sub-layout and offset are static
+static_assert(same_layout(get<0>(slice_and_offset(make_coord(_, _2{}), A)), make_layout(make_shape(_4{}), make_stride(_6{}))));
+static_assert(same(get<1>(slice_and_offset(make_coord(_, _2{}), A)), _2{}));
+static_assert(same_layout(make_ordered_layout(make_shape(_2{}, _3{}, _4{}), make_step(_2{}, _0{}, _1{})),
+                          make_layout(make_shape(_2{}, _3{}, _4{}), make_stride(_12{}, _1{}, _3{}))));
+
+// coalesce by mode, filter
+constexpr auto H = make_layout(make_shape(make_shape(_2{}, _2{}), make_shape(_1{}, _3{})), make_stride(make_stride(_1{}, _2{}), make_stride(_7{}, _0{})));
+static_assert(same_layout(coalesce(H, make_shape(_1{}, _1{})), make_layout(make_shape(_4{}, _3{}), make_stride(_1{}, _0{}))));
+static_assert(same_layout(filter(H), make_layout(_4{}, _1{})));
+static_assert(all_static(filter(H)) && all_static(coalesce(H)));
+
+// composition with a tiler of layouts and with a plain shape: mode by mode
+static_assert(same_layout(composition(A, make_tile(make_layout(_2{}, _2{}), make_layout(_3{}, _2{}))),
+                          make_layout(make_shape(_2{}, _3{}), make_stride(_12{}, _2{}))));
+static_assert(same_layout(composition(A, make_shape(_2{}, _3{})), make_layout(make_shape(_2{}, _3{}), make_stride(_6{}, _1{}))));
+static_assert(is_admissible_composition(A, B) && !is_admissible_composition(
+    make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _6{})), make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{}))));
+
+// complement without codomain: the gaps of T below its cosize
+static_assert(same_layout(complement(T), make_layout(_3{}, _2{})));
+static_assert(all_static(complement(T)) && all_static(right_inverse(A)) && all_static(left_inverse(A)));
+static_assert(same_layout(right_inverse(A), make_layout(make_shape(_6{}, _4{}), make_stride(_4{}, _1{}))));
+
+// divides and products: static, with the tile in mode 0
+static_assert(all_static(zipped_divide(A, make_shape(_2{}, _3{}))) && all_static(tiled_divide(A, B)) && all_static(flat_divide(A, B)));
+static_assert(same(shape(zipped_divide(A, make_shape(_2{}, _3{}))), make_shape(make_shape(_2{}, _3{}), make_shape(_2{}, _2{}))));
+static_assert(same(shape(zipped_product(T2, make_shape(_3{}, _2{}))), make_shape(make_shape(_2{}, _2{}), make_shape(_3{}, _2{}))));
+static_assert(same(shape(tiled_product(T2, make_shape(_3{}, _2{}))), make_shape(make_shape(_2{}, _2{}), _3{}, _2{})));
+static_assert(same(shape(flat_product(T2, make_shape(_3{}, _2{}))), make_shape(_2{}, _2{}, _3{}, _2{})));
+static_assert(all_static(blocked_product(T2, B)) && all_static(raked_product(T2, B)) && all_static(logical_product(T2, B)));
+
+// max_common_layout, upcast/downcast
+static_assert(same_layout(max_common_layout(make_layout(make_shape(_4{}, _8{})), make_layout(make_shape(_4{}, _8{}))), make_layout(_32{}, _1{})));
+static_assert(same_layout(upcast<2>(V), make_layout(make_shape(_4{}, _4{}), make_stride(_1{}, _4{}))));
+static_assert(same_layout(downcast<2>(V), make_layout(make_shape(_16{}, _4{}), make_stride(_1{}, _16{}))));
+
+// swizzle and composed layouts: static offsets stay static
+static_assert(same(Swizzle<3, 3, 3>{}(C<0b111000000>{}), C<0b111111000>{}));
+constexpr auto SW = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), LayoutRight{}));
+static_assert(same(SW(_1{}, _0{}), C<64 ^ 8>{}));
+static_assert(decltype(size(SW))::value == 512 && decltype(cosize(SW))::value == 512);
+
+// checks on static layouts, and an identity tensor read at a static coordinate
+static_assert(is_injective(T) && !is_surjective(T, _8{}) && !is_compact(T) && is_compact(A));
+static_assert(!is_injective(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{}))));
+static_assert(same(make_identity_tensor(make_shape(_4{}, _8{}))(_13{}), make_coord(_1{}, _3{})));
 }  // namespace
 
 TEST_CASE("static identities compile", "[core][static]") { SUCCEED("all identities are static_asserts"); }
