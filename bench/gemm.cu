@@ -193,7 +193,8 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   if (profile) {  // one launch of each configuration, nothing else for ncu to see
     ours(0);
     CUDA_CHECK(cudaDeviceSynchronize());
-    std::printf("profiled %s %c%c %s\n", tk::to_string(kernel), ta, tb, tk::to_string(element<T>()));
+    std::printf("profiled %s %c%c %s\n", variant < 0 ? tk::to_string(kernel) : tk::tensorop_variant_name(variant), ta,
+                tb, tk::to_string(element<T>()));
     for (int i = 0; i < nsets; ++i) {
       CUDA_CHECK(cudaFree(A[i])); CUDA_CHECK(cudaFree(B[i])); CUDA_CHECK(cudaFree(D[i]));
     }
@@ -280,7 +281,7 @@ int main(int argc, char** argv) {
     const Shape tc_shapes[] = {{8192, 8192, 8192}, {4096, 11008, 4096}, {8192, 8192, 1024}};
     for (const Shape& s : tc_shapes)
       for (const char* l : {"TN", "NN"})
-        for (int v = 0; v < tk::tensorop_variant_count(); ++v)
+        for (int v = 0; v < tk::tensorop_variant_count() - 1; ++v)  // the last is the unswizzled baseline
           bench_one<__nv_bfloat16>(handle, s, l[0], l[1], reps, rows, false, v);
     const Shape simt_shapes[] = {{8192, 8192, 8192}, {4096, 4096, 4096}};
     for (const Shape& s : simt_shapes)
@@ -295,6 +296,8 @@ int main(int argc, char** argv) {
     for (const char* l : layouts) {
       bench_one<__nv_bfloat16>(handle, profile_shape, l[0], l[1], 1, none, true);
       bench_one<float>(handle, profile_shape, l[0], l[1], 1, none, true);
+      // The same tensor-core kernel on unswizzled smem: the bank-conflict baseline.
+      bench_one<__nv_bfloat16>(handle, profile_shape, l[0], l[1], 1, none, true, tk::tensorop_variant_count() - 1);
     }
     CUBLAS_CHECK(cublasDestroy(handle));
     return 0;

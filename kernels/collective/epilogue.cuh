@@ -14,6 +14,7 @@
 
 #include "../kernel/problem.cuh"
 #include "partitions.hpp"
+#include "../trace/trace.cuh"
 
 namespace tessera::kernels {
 
@@ -68,16 +69,19 @@ struct EpilogueSmem16 {
   __device__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
                                    const std::uint16_t* C, std::int64_t m0, std::int64_t n0, float* stage) {
     using Stage = std::conditional_t<DRow, StageRow, StageCol>;
-    const int c_thr = Mainloop::acc_thread();
+    // Accumulator acc[mt][nt][r] is C fragment value r + 4 (mt + MT nt) of the TiledMMA.
+    const auto c = Mainloop::acc_coords();
 #pragma unroll
     for (int mt = 0; mt < Mainloop::MT; ++mt)
 #pragma unroll
       for (int nt = 0; nt < Mainloop::NT; ++nt)
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
-          int m, n;
-          Mainloop::acc_coord(c_thr, mt, nt, r, m, n);
-          stage[Stage{}(m, n)] = acc[mt][nt][r];
+          const TileCoord x = c(r + 4 * (mt + Mainloop::MT * nt));
+          stage[Stage{}(x.row, x.col)] = acc[mt][nt][r];
+#if TESSERA_TRACE
+          if (p.trace) trace::record(p.trace, trace::Map::mma_c, threadIdx.x, r + 4 * (mt + Mainloop::MT * nt), x.row, x.col);
+#endif
         }
     __syncthreads();
 
@@ -91,12 +95,11 @@ struct EpilogueSmem16 {
     if (p.d_vector_ok) {
       // Threads fastest along D's contiguous mode, 8 elements (16 bytes) per copy.  The
       // contiguous extent is a multiple of 8, so a vector is all inside or all outside.
-      using Out = CopyPartition<BM, BN, Threads, 8, DRow>;
-      const int thr = Out::thread_offset(threadIdx.x);
+      using Out = EpilogueCopy<BM, BN, Threads, 8, DRow>;
+      const auto out = Out::coords(threadIdx.x);
 #pragma unroll 4
       for (int i = 0; i < Out::Copies; ++i) {
-        int m, n;
-        Out::coord(thr, i, m, n);
+        const auto [m, n] = out(8 * i);
         const std::int64_t gm = m0 + m, gn = n0 + n;
         if (gm >= p.m || gn >= p.n) continue;
         const float* s = stage + Stage{}(m, n);  // 8 consecutive floats of the staging row
@@ -119,12 +122,11 @@ struct EpilogueSmem16 {
         *reinterpret_cast<uint4*>(D + d_layout(gm, gn)) = uint4{out[0], out[1], out[2], out[3]};
       }
     } else {
-      using Out = CopyPartition<BM, BN, Threads, 1, DRow>;
-      const int thr = Out::thread_offset(threadIdx.x);
+      using Out = EpilogueCopy<BM, BN, Threads, 1, DRow>;
+      const auto out = Out::coords(threadIdx.x);
 #pragma unroll 4
       for (int i = 0; i < Out::Copies; ++i) {
-        int m, n;
-        Out::coord(thr, i, m, n);
+        const auto [m, n] = out(i);
         const std::int64_t gm = m0 + m, gn = n0 + n;
         if (gm >= p.m || gn >= p.n) continue;
         float x = p.alpha * stage[Stage{}(m, n)];

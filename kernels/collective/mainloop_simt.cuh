@@ -17,6 +17,7 @@
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
 #include "partitions.hpp"
+#include "../trace/trace.cuh"
 
 namespace tessera::kernels {
 
@@ -35,29 +36,31 @@ struct SimtShape {
 template <class S, int MN>
 using SimtSmemLayout = Layout<tuple<C<MN>, C<S::BK>>, tuple<_1, C<S::Pitch>>>;
 
-template <class S, int MN, bool KMajor>
+// gmem -> smem: the G2S tiled copy (cp.async 4 bytes) of the partition; coordinates address
+// the operand's CTA tile (local_tile), the smem tile and the residue predicate.
+template <class S, class Partition, int MN, bool KMajor>
 struct SimtOperandLoader {
-  using Copy = CopyPartition<MN, S::BK, S::Threads, 1, KMajor>;
-  TESSERA_HOST_DEVICE static constexpr auto make_gmem(std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k) {
-    if constexpr (KMajor) return make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{}));
-    else return make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld));
+  using Copy = typename Partition::template G2S<MN, KMajor>;
+  TESSERA_HOST_DEVICE static constexpr auto make_gmem(const float* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k) {
+    if constexpr (KMajor) return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{})));
+    else return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld)));
   }
-  const float* base;
-  decltype(make_gmem(0, 0, 0)) gmem;
-  std::int64_t mn0;
-  int thr;
+  decltype(make_gmem(nullptr, 0, 0, 0)) gmem;
+  std::int64_t tile_mn;
+  decltype(Copy::coords(0)) coords;
   __device__ SimtOperandLoader(const float* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
-                               std::int64_t mn0_)
-      : base(b), gmem(make_gmem(ld, extent_mn, extent_k)), mn0(mn0_), thr(Copy::thread_offset(threadIdx.x)) {}
+                               std::int64_t tile_mn_)
+      : gmem(make_gmem(b, ld, extent_mn, extent_k)), tile_mn(tile_mn_), coords(Copy::coords(threadIdx.x)) {}
 
-  __device__ void load(float* stage, std::int64_t k0) const {
+  __device__ void load(float* stage, std::int64_t kt) const {
+    const auto tile = local_tile(gmem, make_shape(C<MN>{}, C<S::BK>{}), make_coord(tile_mn, kt));
+    // Residues: what is left of the operand from the tile's first row / column on.
+    const std::int64_t res_mn = get<0>(gmem.shape()) - tile_mn * MN, res_k = get<1>(gmem.shape()) - kt * S::BK;
 #pragma unroll
     for (int i = 0; i < Copy::Copies; ++i) {
-      int mn, k;
-      Copy::coord(thr, i, mn, k);
-      const std::int64_t gm = mn0 + mn, gk = k0 + k;
-      const bool pred = gm < get<0>(gmem.shape()) && gk < get<1>(gmem.shape());
-      arch::cp_async_4_zfill(stage + SimtSmemLayout<S, MN>{}(mn, k), pred ? base + gmem(gm, gk) : base, pred);
+      const TileCoord c = coords(i);
+      const bool pred = c.row < res_mn && c.col < res_k;
+      arch::cp_async_4_zfill(stage + SimtSmemLayout<S, MN>{}(c.row, c.col), pred ? &tile(c.row, c.col) : gmem.data(), pred);
     }
   }
 };
@@ -67,36 +70,42 @@ struct MainloopSimt {
   using S = Shape;
   static constexpr int stage_floats = 2 * S::BK * S::Pitch;
   static constexpr int smem_bytes = S::Stages * stage_floats * 4;
-  using Accum = float[S::TM][S::TN];
+  using Accum = float[S::TM][S::TN];  // acc[i][j] = C fragment value i + 8 j
 
-  using Partition = SimtPartition<S::WarpGrid8x4>;
-  __device__ static void run(const Problem& p, const float* A, const float* B, std::int64_t m0,
-                             std::int64_t n0, float* smem, Accum& acc) {
-    SimtOperandLoader<S, S::BM, AKMajor> load_a(A, p.a.ld, p.m, p.k, m0);
-    SimtOperandLoader<S, S::BN, BKMajor> load_b(B, p.b.ld, p.n, p.k, n0);
+  using Partition = SimtPartition<S::WarpGrid8x4, S::BK>;
+  __device__ static void run(const Problem& p, const float* A, const float* B, std::int64_t tm,
+                             std::int64_t tn, float* smem, Accum& acc) {
+    SimtOperandLoader<S, Partition, S::BM, AKMajor> load_a(A, p.a.ld, p.m, p.k, tm);
+    SimtOperandLoader<S, Partition, S::BN, BKMajor> load_b(B, p.b.ld, p.n, p.k, tn);
     auto stage_a = [&](int s) { return smem + s * stage_floats; };
     auto stage_b = [&](int s) { return smem + s * stage_floats + S::BK * S::Pitch; };
     const int k_tiles = int((p.k + S::BK - 1) / S::BK);
 #pragma unroll
     for (int s = 0; s < S::Stages - 1; ++s) {
       if (s < k_tiles) {
-        load_a.load(stage_a(s), std::int64_t(s) * S::BK);
-        load_b.load(stage_b(s), std::int64_t(s) * S::BK);
+        load_a.load(stage_a(s), s);
+        load_b.load(stage_b(s), s);
       }
       arch::cp_async_commit();
     }
-    // The thread's A rows / B columns, 4 consecutive per 16-byte read (values 4h..4h+3).
-    const int a_row0 = Partition::a_row(threadIdx.x, 0), a_row1 = Partition::a_row(threadIdx.x, 4);
-    const int b_col0 = Partition::b_col(threadIdx.x, 0), b_col1 = Partition::b_col(threadIdx.x, 4);
+    // smem -> registers: the S2R tiled copies (128-bit atoms, destination TV = the MMA's):
+    // read h moves values 4h..4h+3, whose source is 4 consecutive rows at src value 4h.
+    const auto src_a = Partition::lds_a_src(threadIdx.x);
+    const auto src_b = Partition::lds_b_src(threadIdx.x);
+    const int a_row0 = src_a(0).row, a_row1 = src_a(4).row;
+    const int b_col0 = src_b(0).row, b_col1 = src_b(4).row;
     using SmemA = SimtSmemLayout<S, S::BM>;
     using SmemB = SimtSmemLayout<S, S::BN>;
     for (int kt = 0; kt < k_tiles; ++kt) {
       arch::cp_async_wait<S::Stages - 2>();
       __syncthreads();
+#if TESSERA_TRACE
+      if (p.trace && kt == 0) trace_tile0(p, stage_a(0), stage_b(0));
+#endif
       const int next = kt + S::Stages - 1;
       if (next < k_tiles) {
-        load_a.load(stage_a(next % S::Stages), std::int64_t(next) * S::BK);
-        load_b.load(stage_b(next % S::Stages), std::int64_t(next) * S::BK);
+        load_a.load(stage_a(next % S::Stages), next);
+        load_b.load(stage_b(next % S::Stages), next);
       }
       arch::cp_async_commit();
       const float* sa = stage_a(kt % S::Stages);
@@ -111,14 +120,55 @@ struct MainloopSimt {
           a[4 * h] = va.x; a[4 * h + 1] = va.y; a[4 * h + 2] = va.z; a[4 * h + 3] = va.w;
           b[4 * h] = vb.x; b[4 * h + 1] = vb.y; b[4 * h + 2] = vb.z; b[4 * h + 3] = vb.w;
         }
+#if TESSERA_TRACE
+        if (p.trace && kt == 0 && k == 0) trace_fragments(p, a, b);
+#endif
 #pragma unroll
         for (int i = 0; i < S::TM; ++i)
 #pragma unroll
-          for (int j = 0; j < S::TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+          for (int j = 0; j < S::TN; ++j) {
+            float d[1];
+            const float ai[1] = {a[i]}, bj[1] = {b[j]}, cij[1] = {acc[i][j]};
+            UniversalFMA<float>::fma(d, ai, bj, cij);  // the atom's instruction: FFMA
+            acc[i][j] = d[0];
+          }
       }
     }
     arch::cp_async_wait<0>();
   }
+
+#if TESSERA_TRACE
+  // Inputs hold their coordinates (trace/trace.cuh): A(m, k) = m * BK + k as a float.
+  __device__ static void trace_tile0(const Problem& p, const float* sa, const float* sb) {
+    using CA = typename Partition::template G2S<S::BM, AKMajor>;
+    using CB = typename Partition::template G2S<S::BN, BKMajor>;
+    const auto ca = CA::coords(threadIdx.x);
+    const auto cb = CB::coords(threadIdx.x);
+#pragma unroll 1
+    for (int v = 0; v < decltype(ca)::size(); ++v) {
+      const TileCoord c = ca(v);
+      const auto code = trace::decode(std::uint32_t(sa[SimtSmemLayout<S, S::BM>{}(c.row, c.col)]), S::BK);
+      trace::record(p.trace, trace::Map::g2s_a, threadIdx.x, v, code.row, code.col);
+    }
+#pragma unroll 1
+    for (int v = 0; v < decltype(cb)::size(); ++v) {
+      const TileCoord c = cb(v);
+      const auto code = trace::decode(std::uint32_t(sb[SimtSmemLayout<S, S::BN>{}(c.row, c.col)]), S::BK);
+      trace::record(p.trace, trace::Map::g2s_b, threadIdx.x, v, code.row, code.col);
+    }
+  }
+  __device__ static void trace_fragments(const Problem& p, const float (&a)[S::TM], const float (&b)[S::TN]) {
+#pragma unroll
+    for (int v = 0; v < S::TM; ++v) {
+      const auto ca = trace::decode(std::uint32_t(a[v]), S::BK);
+      const auto cb = trace::decode(std::uint32_t(b[v]), S::BK);
+      trace::record(p.trace, trace::Map::s2r_a, threadIdx.x, v, ca.row, ca.col);
+      trace::record(p.trace, trace::Map::mma_a, threadIdx.x, v, ca.row, ca.col);
+      trace::record(p.trace, trace::Map::s2r_b, threadIdx.x, v, cb.row, cb.col);
+      trace::record(p.trace, trace::Map::mma_b, threadIdx.x, v, cb.row, cb.col);
+    }
+  }
+#endif
 };
 
 // Epilogue for f32: straight from registers; 4 consecutive values along D's contiguous mode
@@ -144,6 +194,11 @@ struct EpilogueSimt {
     const auto d_layout = matrix(p.d.ld);
     const auto c_layout = matrix(p.c.ld);
     const bool use_c = p.beta != 0.0f;
+    const auto c = Partition::c_coords(threadIdx.x);  // acc[i][j] = C fragment value i + 8 j
+#if TESSERA_TRACE
+    if (p.trace)
+      for (int v = 0; v < S::TM * S::TN; ++v) trace::record(p.trace, trace::Map::mma_c, threadIdx.x, v, c(v).row, c(v).col);
+#endif
 #pragma unroll
     for (int i = 0; i < S::TM; ++i)
 #pragma unroll
@@ -152,8 +207,7 @@ struct EpilogueSimt {
         // contiguous mode: i for column-major D, j for row-major D.
         const int g = DRow ? j : i;
         if (g % 4 != 0) continue;  // handled with its group's first value
-        int m, n;
-        Partition::c_coord(threadIdx.x, i, j, m, n);
+        const auto [m, n] = c(i + 8 * j);
         const std::int64_t gm = m0 + m, gn = n0 + n;
         const bool whole = DRow ? (gm < p.m && gn + 3 < p.n) : (gm + 3 < p.m && gn < p.n);
         if (p.d_vector_ok && whole) {
@@ -169,8 +223,7 @@ struct EpilogueSimt {
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          int me, ne;
-          Partition::c_coord(threadIdx.x, DRow ? i : i + e, DRow ? j + e : j, me, ne);
+          const auto [me, ne] = c(DRow ? i + 8 * (j + e) : i + e + 8 * j);
           const std::int64_t em = m0 + me, en = n0 + ne;
           if (em < p.m && en < p.n) {
             float v = p.alpha * (DRow ? acc[i][j + e] : acc[i + e][j]);

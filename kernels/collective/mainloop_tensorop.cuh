@@ -15,7 +15,7 @@
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
 #include "partitions.hpp"
-#include "smem_layouts.cuh"
+#include "../trace/trace.cuh"
 
 namespace tessera::kernels {
 
@@ -29,90 +29,76 @@ struct TensorOpShape {
   static_assert(BK % 16 == 0 && WarpM % 16 == 0 && WarpN % 16 == 0, "tile must be made of 16x16x16 steps");
 };
 
-// Bit-level mma.sync m16n8k16 for the two 16-bit input types.
-template <bool IsBF16>
-__device__ __forceinline__ void mma_16816(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
-  if constexpr (IsBF16)
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-template <bool Trans>
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* smem_row) {
-  if constexpr (Trans)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(arch::smem_addr(smem_row)));
-  else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(arch::smem_addr(smem_row)));
-}
-
-// Copies MN x BK tiles of one operand (rows mn0.., columns k0..) from gmem into one stage.
-// Thread t's copies are the CopyPartition TV layout at t; the gmem offset of (mn, k) is the
-// operand's layout, (MN,K):(ld,1) for K-major and (MN,K):(1,ld) for MN-major.
-template <class Shape, int MN, bool KMajor, bool Vec>
+// Copies MN x BK tiles of one operand (rows mn0.., k-tile kt) from gmem into one stage.
+// Thread t's elements are the G2S tiled copy's partition at t (coordinates in the tile);
+// each coordinate addresses the operand's CTA tile (local_tile of the gmem tensor), the
+// swizzled smem stage, and the residue predicate.
+template <class Partition, int MN, bool KMajor, bool Vec>
 struct OperandLoader {
-  static constexpr int BK = Shape::BK;
+  static constexpr int BK = Partition::BK;
+  using Copy = typename Partition::template G2S<MN, KMajor>;
   static constexpr int V = Vec ? 8 : 1;  // elements per copy
-  using Copy = CopyPartition<MN, BK, Shape::Threads, V, KMajor>;
-  using Smem = OperandSmemLayout<MN, BK, KMajor>;
-  TESSERA_HOST_DEVICE static constexpr auto make_gmem(std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k) {
-    if constexpr (KMajor) return make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{}));
-    else return make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld));
+  using Smem = OperandSmem<MN, BK, KMajor>;
+  TESSERA_HOST_DEVICE static constexpr auto make_gmem(const std::uint16_t* b, std::int64_t ld, std::int64_t extent_mn,
+                                                      std::int64_t extent_k) {
+    if constexpr (KMajor) return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{})));
+    else return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld)));
   }
-  using GmemLayout = decltype(make_gmem(0, 0, 0));
+  using Gmem = decltype(make_gmem(nullptr, 0, 0, 0));
+  using Coords = decltype(Copy::coords(0));
 
-  const std::uint16_t* base;  // operand of this batch
-  GmemLayout gmem;            // (mn, k) -> offset
-  std::int64_t mn0;
-  int thr;                    // this thread's copy offset in the tile
+  Gmem gmem;            // the whole operand of this batch: (mn, k) -> element
+  std::int64_t tile_mn; // this CTA's tile index along MN
+  std::int64_t res_mn;  // elements of the operand from the tile's first row on (residue)
+  Coords coords;        // this thread's copy coordinates in the tile
 
   __device__ OperandLoader(const std::uint16_t* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
-                           std::int64_t mn0_)
-      : base(b), gmem(make_gmem(ld, extent_mn, extent_k)), mn0(mn0_), thr(Copy::thread_offset(threadIdx.x)) {}
+                           std::int64_t tile_mn_)
+      : gmem(make_gmem(b, ld, extent_mn, extent_k)), tile_mn(tile_mn_), res_mn(extent_mn - tile_mn_ * MN),
+        coords(Copy::coords(threadIdx.x)) {}
 
-  __device__ void load(std::uint16_t* stage, std::int64_t k0) const {
+  __device__ void load(std::uint16_t* stage, std::int64_t kt) const {
+    const auto tile = local_tile(gmem, make_shape(C<MN>{}, C<BK>{}), make_coord(tile_mn, kt));
+    const std::int64_t res_k = get<1>(gmem.shape()) - kt * BK;
 #pragma unroll
     for (int i = 0; i < Copy::Copies; ++i) {
-      int mn, k;
-      Copy::coord(thr, i, mn, k);
-      const std::int64_t gm = mn0 + mn, gk = k0 + k;
+      const TileCoord c = coords(V * i);
       // Predicate on the copy's first element; the vector path needs the contiguous
       // extent to be a multiple of 8 (select_kernel checks), so a vector is all in or out.
-      const bool pred = gm < get<0>(gmem.shape()) && gk < get<1>(gmem.shape());
-      std::uint16_t* dst = stage + Smem::offset(mn, k);
+      const bool pred = c.row < res_mn && c.col < res_k;
+      std::uint16_t* dst = stage + Smem::offset(c);
       if constexpr (Vec) {
-        arch::cp_async_16_zfill(dst, pred ? base + gmem(gm, gk) : base, pred);
+        arch::cp_async_16_zfill(dst, pred ? &tile(c.row, c.col) : gmem.data(), pred);
       } else {
-        *dst = pred ? base[gmem(gm, gk)] : std::uint16_t(0);
+        *dst = pred ? tile(c.row, c.col) : std::uint16_t(0);
       }
     }
   }
 };
 
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec>
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true>
 struct MainloopTensorOp {
   static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, Stages = Shape::Stages;
   static constexpr int MT = Shape::MT, NT = Shape::NT;
-  using Partition = TensorOpPartition<BM, BN, Shape::WM, Shape::WN, IsBF16>;
+  using Partition = TensorOpPartition<BM, BN, BK, Shape::WM, Shape::WN, Shape::Threads, IsBF16, AKMajor, BKMajor,
+                                      Vec ? 8 : 1, Swizzled>;
   static_assert(Partition::MT == MT && Partition::NT == NT, "partition and tile shape disagree");
-  using SmemA = OperandSmemLayout<BM, BK, AKMajor>;
-  using SmemB = OperandSmemLayout<BN, BK, BKMajor>;
+  using SmemA = typename Partition::SmemA;
+  using SmemB = typename Partition::SmemB;
+  using Mma = typename Partition::Op;           // the atom's instruction (mma.sync m16n8k16)
+  using LdsmA = typename Partition::LdsmA;      // the atoms' instructions (ldmatrix x4)
+  using LdsmB = typename Partition::LdsmB;
   static constexpr int stage_elems = SmemA::size + SmemB::size;
   static constexpr int smem_bytes = Stages * stage_elems * 2;
 
+  // Accumulators: C fragment value r + 4 (mt + MT nt) of the TiledMMA is acc[mt][nt][r].
   using Accum = float[MT][NT][4];
 
-  // acc += A(m0:m0+BM, :) * B(:, n0:n0+BN) over all of K.
+  // acc += A(tile tm, :) * B(:, tile tn) over all of K.
   __device__ static void run(const Problem& p, const std::uint16_t* A, const std::uint16_t* B,
-                             std::int64_t m0, std::int64_t n0, std::uint16_t* smem, Accum& acc) {
-    OperandLoader<Shape, BM, AKMajor, Vec> load_a(A, p.a.ld, p.m, p.k, m0);
-    OperandLoader<Shape, BN, BKMajor, Vec> load_b(B, p.b.ld, p.n, p.k, n0);
+                             std::int64_t tm, std::int64_t tn, std::uint16_t* smem, Accum& acc) {
+    OperandLoader<Partition, BM, AKMajor, Vec> load_a(A, p.a.ld, p.m, p.k, tm);
+    OperandLoader<Partition, BN, BKMajor, Vec> load_b(B, p.b.ld, p.n, p.k, tn);
     auto stage_a = [&](int s) { return smem + s * stage_elems; };
     auto stage_b = [&](int s) { return smem + s * stage_elems + SmemA::size; };
 
@@ -121,22 +107,28 @@ struct MainloopTensorOp {
 #pragma unroll
     for (int s = 0; s < Stages - 1; ++s) {
       if (s < k_tiles) {
-        load_a.load(stage_a(s), std::int64_t(s) * BK);
-        load_b.load(stage_b(s), std::int64_t(s) * BK);
+        load_a.load(stage_a(s), s);
+        load_b.load(stage_b(s), s);
       }
       arch::cp_async_commit();
     }
 
-    // Each lane's ldmatrix row (k16 step 0) from the tiled MMA's TV maps.
-    int a_m[MT], a_k[MT], b_n[NT / 2], b_k[NT / 2];
+    // Each lane's ldmatrix row addresses (k16 step 0): the source partition of the S2R
+    // tiled copies, issue i at source value 8i; step kk adds 16 to the k coordinate.
+    const auto src_a = Partition::ldsm_a_src(threadIdx.x);
+    const auto src_b = Partition::ldsm_b_src(threadIdx.x);
+    TileCoord row_a[MT], row_b[NT / 2];
 #pragma unroll
-    for (int mt = 0; mt < MT; ++mt) Partition::a_ldsm_row(threadIdx.x, !AKMajor, mt, a_m[mt], a_k[mt]);
+    for (int i = 0; i < MT; ++i) row_a[i] = src_a(8 * i);
 #pragma unroll
-    for (int np = 0; np < NT / 2; ++np) Partition::b_ldsm_row(threadIdx.x, !BKMajor, np, b_n[np], b_k[np]);
+    for (int i = 0; i < NT / 2; ++i) row_b[i] = src_b(8 * i);
 
     // Fragments are double-buffered in registers: while the MMAs of step kk run, the
     // ldmatrix of step kk+1 is in flight -- across k-tiles too: the last step of a tile
     // waits for the next stage and loads its first fragments before its own MMAs.
+    // ldmatrix issue i fills destination values 8i..8i+7 = A registers a[i][0..3] (atom
+    // mt = i) and B registers of atoms 2i, 2i+1 (partitions.hpp: the S2R destination TV
+    // is the MMA's).
     constexpr int KK = BK / 16;
     static_assert(KK % 2 == 0, "fragment double-buffering alternates buffers by step parity");
     std::uint32_t a[2][MT][4], b[2][NT][2];
@@ -144,20 +136,27 @@ struct MainloopTensorOp {
       const std::uint16_t* sa = stage_a(stage);
       const std::uint16_t* sb = stage_b(stage);
 #pragma unroll
-      for (int mt = 0; mt < MT; ++mt)
-        ldmatrix_x4<!AKMajor>(a[buf][mt], sa + SmemA::offset(a_m[mt], a_k[mt] + kk * 16));
+      for (int i = 0; i < MT; ++i)
+        LdsmA::copy(*reinterpret_cast<const uint128_t*>(sa + SmemA::offset({row_a[i].row, row_a[i].col + 16 * kk})),
+                    a[buf][i]);
 #pragma unroll
-      for (int np = 0; np < NT / 2; ++np) {
+      for (int i = 0; i < NT / 2; ++i) {
         std::uint32_t r[4];
-        ldmatrix_x4<!BKMajor>(r, sb + SmemB::offset(b_n[np], b_k[np] + kk * 16));
-        b[buf][2 * np][0] = r[0]; b[buf][2 * np][1] = r[1];
-        b[buf][2 * np + 1][0] = r[2]; b[buf][2 * np + 1][1] = r[3];
+        LdsmB::copy(*reinterpret_cast<const uint128_t*>(sb + SmemB::offset({row_b[i].row, row_b[i].col + 16 * kk})), r);
+        b[buf][2 * i][0] = r[0]; b[buf][2 * i][1] = r[1];
+        b[buf][2 * i + 1][0] = r[2]; b[buf][2 * i + 1][1] = r[3];
       }
     };
 
     arch::cp_async_wait<Stages - 2>();
     __syncthreads();  // tile 0 visible
+#if TESSERA_TRACE
+    if (p.trace) trace_tile0(p, stage_a(0), stage_b(0));
+#endif
     load_frags(0, 0, 0);
+#if TESSERA_TRACE
+    if (p.trace) trace_fragments(p, a[0], b[0]);
+#endif
     int read_stage = 0, write_stage = Stages - 1;
     for (int kt = 0; kt < k_tiles; ++kt) {
 #pragma unroll
@@ -174,8 +173,8 @@ struct MainloopTensorOp {
         if (kk == 0) {
           const int next = kt + Stages - 1;
           if (next < k_tiles) {
-            load_a.load(stage_a(write_stage), std::int64_t(next) * BK);
-            load_b.load(stage_b(write_stage), std::int64_t(next) * BK);
+            load_a.load(stage_a(write_stage), next);
+            load_b.load(stage_b(write_stage), next);
           }
           arch::cp_async_commit();
           write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
@@ -183,18 +182,63 @@ struct MainloopTensorOp {
 #pragma unroll
         for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-          for (int nt = 0; nt < NT; ++nt) mma_16816<IsBF16>(acc[mt][nt], a[kk % 2][mt], b[kk % 2][nt]);
+          for (int nt = 0; nt < NT; ++nt) Mma::fma(acc[mt][nt], a[kk % 2][mt], b[kk % 2][nt], acc[mt][nt]);
       }
     }
     arch::cp_async_wait<0>();
     __syncthreads();  // smem is reused by the epilogue
   }
 
-  // Tile coordinate (m, n) of accumulator register r of atom (mt, nt): the C TV map.
-  __device__ static void acc_coord(int c_thr, int mt, int nt, int r, int& m, int& n) {
-    Partition::c_coord(c_thr, mt, nt, r, m, n);
+#if TESSERA_TRACE
+  // Trace mode (trace/trace.cuh): the inputs hold their own coordinates (A(m,k) = m*BK + k
+  // of tile 0, B likewise), so what landed in smem and what ldmatrix delivered can be
+  // decoded.  Records: copy.gA->sA / copy.gB->sB for every element thread t copied
+  // (read back at the smem address it wrote), copy.sA->rA / copy.sB->rB and mma.A / mma.B
+  // for the fragment registers of k16 step 0 (ldmatrix's destination IS the MMA's operand).
+  __device__ static void trace_tile0(const Problem& p, const std::uint16_t* sa, const std::uint16_t* sb) {
+    using CA = typename Partition::G2S_A;
+    using CB = typename Partition::G2S_B;
+    const auto ca = CA::coords(threadIdx.x);
+    const auto cb = CB::coords(threadIdx.x);
+#pragma unroll 1
+    for (int v = 0; v < decltype(ca)::size(); ++v) {
+      const auto code = trace::decode(sa[SmemA::offset(ca(v))], BK);
+      trace::record(p.trace, trace::Map::g2s_a, threadIdx.x, v, code.row, code.col);
+    }
+#pragma unroll 1
+    for (int v = 0; v < decltype(cb)::size(); ++v) {
+      const auto code = trace::decode(sb[SmemB::offset(cb(v))], BK);
+      trace::record(p.trace, trace::Map::g2s_b, threadIdx.x, v, code.row, code.col);
+    }
   }
-  __device__ static int acc_thread() { return Partition::c_thread(threadIdx.x); }
+  __device__ static void trace_fragments(const Problem& p, const std::uint32_t (&a)[MT][4], const std::uint32_t (&b)[NT][2]) {
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const auto code = trace::decode(std::uint16_t(a[mt][j] >> (16 * h)), BK);
+          const int v = h + 2 * j + 8 * mt;
+          trace::record(p.trace, trace::Map::s2r_a, threadIdx.x, v, code.row, code.col);
+          trace::record(p.trace, trace::Map::mma_a, threadIdx.x, v, code.row, code.col);
+        }
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const auto code = trace::decode(std::uint16_t(b[nt][j] >> (16 * h)), BK);
+          const int v = h + 2 * j + 4 * nt;
+          trace::record(p.trace, trace::Map::s2r_b, threadIdx.x, v, code.row, code.col);
+          trace::record(p.trace, trace::Map::mma_b, threadIdx.x, v, code.row, code.col);
+        }
+  }
+#endif
+
+  // Tile coordinates of this thread's accumulators: the TiledMMA's C partition.
+  __device__ static auto acc_coords() { return Partition::c_coords(threadIdx.x); }
 };
 
 }  // namespace tessera::kernels

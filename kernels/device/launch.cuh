@@ -16,6 +16,7 @@ namespace tessera::kernels::device {
 inline Problem to_problem(const GemmArguments& g) {
   Problem p;
   p.m = g.m; p.n = g.n; p.k = g.k; p.batch = g.batch;
+  p.trace = nullptr;
   p.a = {g.a.ptr, g.a.ld, g.a.batch_stride, g.a.major == Major::Row};
   p.b = {g.b.ptr, g.b.ld, g.b.batch_stride, g.b.major == Major::Row};
   p.c = {g.beta != 0.0f ? g.c.ptr : nullptr, g.c.ld, g.c.batch_stride, g.c.major == Major::Row};
@@ -65,10 +66,10 @@ GemmResult run_simt(const Problem& p, cudaStream_t s) {
   return p.b.row ? go(F{}, F{}) : go(F{}, T{});
 }
 
-template <class Shape, bool BF16, bool Vec>
+template <class Shape, bool BF16, bool Vec, bool Swizzled = true>
 GemmResult run_tensorop(const Problem& p, cudaStream_t s) {
   auto go = [&](auto a_k, auto b_k) {
-    using K = GemmTensorOpKernel<Shape, BF16, decltype(a_k)::value, decltype(b_k)::value, Vec>;
+    using K = GemmTensorOpKernel<Shape, BF16, decltype(a_k)::value, decltype(b_k)::value, Vec, 8, Swizzled>;
     return launch<K>(gemm_tensorop_entry<K>, p, s);
   };
   using T = std::true_type;

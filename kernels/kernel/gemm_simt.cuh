@@ -35,7 +35,7 @@ struct GemmSimtKernel {
     for (int i = 0; i < S::TM; ++i)
 #pragma unroll
       for (int j = 0; j < S::TN; ++j) acc[i][j] = 0.0f;
-    Mainloop::run(p, A, B, tm * S::BM, tn * S::BN, reinterpret_cast<float*>(smem), acc);
+    Mainloop::run(p, A, B, tm, tn, reinterpret_cast<float*>(smem), acc);
     Epilogue::run(p, acc, D, C, tm * S::BM, tn * S::BN);
   }
 };

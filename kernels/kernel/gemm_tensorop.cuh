@@ -12,9 +12,11 @@
 
 namespace tessera::kernels {
 
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, int Group = 8>
+// Swizzled = false: the same kernel on unswizzled smem tiles (the bank-conflict baseline
+// that bench --profile shows to ncu; never selected by the host API).
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, int Group = 8, bool Swizzled = true>
 struct GemmTensorOpKernel {
-  using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec>;
+  using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec, Swizzled>;
   static constexpr int Threads = Shape::Threads;
   static constexpr int MinBlocks = Shape::MinBlocks;
   using Tag = std::conditional_t<IsBF16, bf16_tag, f16_tag>;
@@ -44,7 +46,7 @@ struct GemmTensorOpKernel {
       for (int j = 0; j < Mainloop::NT; ++j)
 #pragma unroll
         for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
-    Mainloop::run(p, A, B, m0, n0, reinterpret_cast<std::uint16_t*>(smem), acc);
+    Mainloop::run(p, A, B, tm, tn, reinterpret_cast<std::uint16_t*>(smem), acc);
     Epilogue::template run<Mainloop>(p, acc, D, C, m0, n0, reinterpret_cast<float*>(smem));
   }
 };

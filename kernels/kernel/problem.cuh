@@ -5,6 +5,10 @@
 
 namespace tessera::kernels {
 
+namespace trace {
+struct Sink;
+}
+
 struct MatrixArg {
   const void* ptr;
   std::int64_t ld;            // stride of the non-contiguous mode
@@ -17,6 +21,7 @@ struct Problem {
   MatrixArg a, b, c, d;       // d.ptr is written through a cast; C may be null when beta == 0
   float alpha, beta;
   bool d_vector_ok;           // D/C pointers, ldd/ldc, batch strides and contiguous extent allow vectors
+  trace::Sink* trace;         // trace mode only (TESSERA_TRACE builds): where records go; else null
 };
 
 }  // namespace tessera::kernels

@@ -1,0 +1,59 @@
+// Trace mode (build with TESSERA_TRACE=1; CMake option TESSERA_TRACE builds the traced
+// library tessera_kernels_trace and the tool gemm_trace).  A traced kernel appends one
+// record (map, thread, value, row, col) per (thread, value) it held or moved to a device
+// buffer; kernels/trace/gemm_trace.cu turns the buffer into the text format of
+// `tessera verify` with `map` lines from the same TiledMMA / TiledCopy objects.
+//
+// The run uses one CTA tile (M = BM, N = BN, K = BK) whose inputs hold their own
+// coordinates: A(m, k) = m * BK + k, B(n, k) = n * BK + k (exact in 16 bits and in f32),
+// so what a copy moved and what ldmatrix delivered is decoded from the data itself.
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::kernels::trace {
+
+enum class Map : int { g2s_a, g2s_b, s2r_a, s2r_b, mma_a, mma_b, mma_c, count };
+
+inline const char* name(Map m) {
+  switch (m) {
+    case Map::g2s_a: return "copy.gA->sA";
+    case Map::g2s_b: return "copy.gB->sB";
+    case Map::s2r_a: return "copy.sA->rA";
+    case Map::s2r_b: return "copy.sB->rB";
+    case Map::mma_a: return "mma.A";
+    case Map::mma_b: return "mma.B";
+    case Map::mma_c: return "mma.C";
+    default: return "?";
+  }
+}
+
+// Device buffer: `count` records appended atomically, at most `capacity` kept (the count
+// still grows, so the host sees an overflow).
+struct Sink {
+  int* count;
+  int capacity;
+  int* records;  // 5 ints per record: map, thread, value, row, col
+};
+
+struct Code {
+  int row, col;
+};
+// An input element encoded as row * bk + col (its coordinate in the trace tile).
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline Code decode(std::uint32_t bits, int bk) {
+  return {int(bits) / bk, int(bits) % bk};
+}
+
+#if defined(__CUDACC__)
+__device__ inline void record(Sink* s, Map m, int thread, int value, int row, int col) {
+  const int i = atomicAdd(s->count, 1);
+  if (i >= s->capacity) return;
+  int* r = s->records + 5 * i;
+  r[0] = int(m); r[1] = thread; r[2] = value; r[3] = row; r[4] = col;
+}
+#endif
+
+}  // namespace tessera::kernels::trace
