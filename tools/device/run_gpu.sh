@@ -5,7 +5,7 @@
 # and the ptxas register/spill report.  Everything lands under $OUT (at most 8 files).
 #
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_gpu.sh [steps...]
-#   steps: build test sanitize ncu variants bench   (default: all but variants, in that order)
+#   steps: build test sanitize trace ncu variants bench   (default: all but variants, in that order)
 #
 # Build: nvcc directly, not CMake: the device image has CUDA, CMake and ninja but not the
 # Debian packages the full CMake configure requires (Boost, Catch2, rapidcheck).  Boost.Hana,
@@ -17,7 +17,7 @@ OUT=${OUT:-/tmp/tessera-gpu-out}
 BUILD=${BUILD:-/tmp/tessera-gpu-build}
 mkdir -p "$OUT" "$BUILD"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize ncu bench)
+[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize trace ncu bench)
 want() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 status=0
@@ -31,7 +31,8 @@ nvcc --version | tail -2 | tee -a "$summary"
 NVCC_FLAGS=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo
             "--generate-code=arch=compute_90,code=[compute_90,sm_90]"
             -Iinclude -Ikernels)
-[ -d .devdeps/include ] && NVCC_FLAGS+=(-isystem .devdeps/include)
+DEVDEPS=
+[ -d .devdeps/include ] && NVCC_FLAGS+=(-isystem .devdeps/include) && DEVDEPS=1
 
 if want build; then
   t0=$(date +%s)
@@ -45,7 +46,21 @@ if want build; then
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &
     p3=$!
-    wait $p1 && wait $p2 && wait $p3 && wait $p4 &&
+    # Trace mode: traced kernels (nvcc) + the host trace writer and verifier (g++, the
+    # runtime and verify libraries' sources; no CMake packages needed).
+    nvcc "${NVCC_FLAGS[@]}" -DTESSERA_TRACE=1 -c kernels/trace/gemm_trace.cu -o "$BUILD/gemm_trace.o" &
+    p5=$!
+    g++ -std=c++20 -O1 -Iinclude -Isrc -Ikernels ${DEVDEPS:+-isystem .devdeps/include} -c kernels/trace/gemm_trace_main.cpp \
+      -o "$BUILD/gemm_trace_main.o" &
+    p6=$!
+    root=$PWD
+    (mkdir -p "$BUILD/verify" && cd "$BUILD/verify" &&
+      g++ -std=c++20 -O1 -I"$root/include" -I"$root/src" ${DEVDEPS:+-isystem "$root/.devdeps/include"} \
+        -c "$root"/src/verify/trace.cpp "$root"/src/verify/verify.cpp "$root"/src/runtime/*.cpp &&
+      ar rcs "$BUILD/libverify.a" ./*.o) &
+    p7=$!
+    wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 && wait $p7 &&
+      nvcc -o "$BUILD/gemm_trace" "$BUILD/gemm_trace.o" "$BUILD/gemm_trace_main.o" "$BUILD/libverify.a" &&
       nvcc -o "$BUILD/gemm_gpu_test" "$BUILD/gemm_gpu_test.o" "$BUILD/gemm.o" &&
       nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "$BUILD/gemm.o" "$BUILD/gemm_variants.o" -lcublas
   } >"$OUT/build.log" 2>&1
@@ -79,6 +94,24 @@ if want sanitize; then
   } >"$OUT/sanitizer.log" 2>&1
   grep -E "^== |^rc=|ERROR SUMMARY|passed," "$OUT/sanitizer.log" | tee -a "$summary"
   grep -q "^rc=[^0]" "$OUT/sanitizer.log" && status=1
+fi
+
+if want trace; then
+  # Device traces of both kernels in all four layouts; gemm_trace verifies each (exit 1 on
+  # findings) and the files come back for `tessera verify` on the host.
+  mkdir -p "$BUILD/traces"
+  for kind in "" --simt; do
+    for l in TN NT NN TT; do
+      name=tensorop; [ -n "$kind" ] && name=simt
+      f="$BUILD/traces/${name}_$l.trace"
+      "$BUILD/gemm_trace" $kind --layout $l -o "$f" >>"$OUT/trace.log" 2>&1
+      rc=$?
+      [ $rc -ne 0 ] && status=1
+      note "trace ${kind:-tensorop} $l: rc=$rc $(grep -c '^rec' "$f" 2>/dev/null) records"
+    done
+  done
+  tar -C "$BUILD" -czf "$OUT/traces.tgz" traces
+  grep -E "FAILED|findings|error" "$OUT/trace.log" | head -20 | tee -a "$summary"
 fi
 
 if want ncu; then
