@@ -78,6 +78,11 @@ TEST_CASE("overflow is detected, never wrapped", "[runtime][overflow]") {
   // cannot be negated: literals are kept within +-(2^63-1).
   error_at("-9223372036854775808", "out of range");
   error_at("8:-9223372036854775808", "out of range");
+  // ... and no operation produces it (it would print as text the parser refuses).
+  error_at("composition(8:-4611686018427387904, 2:2)", "overflow");
+  error_at("downcast(8:-4611686018427387904, 2)", "overflow");
+  error_at("crd2idx(2, 4:-4611686018427387904)", "overflow");
+  CHECK(ev("crd2idx(1, 4:-4611686018427387904)") == "-4611686018427387904");
 }
 
 TEST_CASE("slicing, idx2crd, crd2idx", "[runtime]") {
