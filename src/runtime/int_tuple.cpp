@@ -1,6 +1,7 @@
 #include "runtime/int_tuple.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "runtime/checked.hpp"
 #include "runtime/error.hpp"
@@ -124,7 +125,9 @@ IntTuple unflatten(const IntTuple& like, const std::vector<std::int64_t>& flat) 
 
 void append_string(const IntTuple& t, std::string& out) {
   if (t.is_leaf()) {
-    out += std::to_string(t.value());
+    // -2^63 is the '_' of slice coordinates (rt::kUnderscore; no integer takes that value)
+    if (t.value() == std::numeric_limits<std::int64_t>::min()) out += '_';
+    else out += std::to_string(t.value());
     return;
   }
   out += '(';

@@ -83,6 +83,10 @@ TEST_CASE("overflow is detected, never wrapped", "[runtime][overflow]") {
   error_at("downcast(8:-4611686018427387904, 2)", "overflow");
   error_at("crd2idx(2, 4:-4611686018427387904)", "overflow");
   CHECK(ev("crd2idx(1, 4:-4611686018427387904)") == "-4611686018427387904");
+  // Fuzzer finding: '_' alone printed the internal marker -9223372036854775808.
+  CHECK(ev("_") == "_");
+  CHECK(ev("(_,2)") == "(_,2)");
+  CHECK(ev("(_3,_)") == "(3,_)");
 }
 
 TEST_CASE("slicing, idx2crd, crd2idx", "[runtime]") {
