@@ -15,9 +15,14 @@
 // The same simulation gives the bank model's prediction per instruction for RESULTS.md.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "collective/partitions.hpp"
@@ -191,7 +196,10 @@ struct SimtSim {
   }
   static tv::Trace run(Banks* banks_a = nullptr, Banks* banks_b = nullptr) {
     tv::Trace trace;
-    trace.kernel = "simt BK=" + std::to_string(BK);
+    trace.kernel = "simt " + std::string(std::is_same_v<typename P::ThreadGrid, typename SimtPartition<true, BK>::ThreadGrid>
+                                             ? "warps 8x4"
+                                             : "grid 16x16") +
+                   " BK=" + std::to_string(BK) + " A " + (AKMajor ? "K" : "M") + "-major B " + (BKMajor ? "K" : "N") + "-major";
     trace.maps = trace::simt_maps<P, AKMajor, BKMajor>();
     Banks ba, bb;
     const auto sa = copy_in<P::BM, AKMajor>(trace, trace::Map::g2s_a, ba);
@@ -208,7 +216,18 @@ struct SimtSim {
   }
 };
 
+// TESSERA_TRACE_DIR=dir: also write each trace as a file there, for `tessera verify FILE`.
+void maybe_write(const tv::Trace& t, const std::string& name) {
+  const char* dir = std::getenv("TESSERA_TRACE_DIR");
+  if (!dir) return;
+  std::string file;
+  for (char ch : name) file += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  std::ofstream out(std::string(dir) + "/" + file + ".trace");
+  tv::write_trace(out, t);
+}
+
 void require_ok(const tv::Trace& t) {
+  maybe_write(t, t.kernel);
   const auto r = tv::verify(t);
   INFO(t.kernel << "\n" << tv::format_report(r));
   REQUIRE(r.maps.size() == 7);
@@ -254,7 +273,9 @@ TEST_CASE("a G2S copy with threads permuted is reported at thread 0 value 0", "[
   using P = TP<128, 256, 32, 2, 4, true, true>;
   Faults f;
   f.permute_g2s_threads = true;
-  const auto r = tv::verify(TensorOpSim<P, true, true>::run(f));
+  const auto trace = TensorOpSim<P, true, true>::run(f);
+  maybe_write(trace, "fault_permuted_g2s_threads");
+  const auto r = tv::verify(trace);
   REQUIRE_FALSE(r.ok);
   const auto& a = r.maps.at(0);
   REQUIRE(a.map == "copy.gA->sA");

@@ -37,7 +37,7 @@ DEVDEPS=
 if want build; then
   t0=$(date +%s)
   {
-    # Three translation units in parallel; the kernels' TU carries the ptxas report.
+    # The translation units in parallel; the kernels' TUs carry the ptxas report.
     nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c kernels/device/gemm.cu -o "$BUILD/gemm.o" 2>"$OUT/ptxas.log" &
     p1=$!
     nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c kernels/device/gemm_variants.cu -o "$BUILD/gemm_variants.o" 2>"$BUILD/ptxas_variants.log" &
@@ -59,12 +59,16 @@ if want build; then
         -c "$root"/src/verify/trace.cpp "$root"/src/verify/verify.cpp "$root"/src/runtime/*.cpp &&
       ar rcs "$BUILD/libverify.a" ./*.o) &
     p7=$!
-    wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 && wait $p7 &&
-      nvcc -o "$BUILD/gemm_trace" "$BUILD/gemm_trace.o" "$BUILD/gemm_trace_main.o" "$BUILD/libverify.a" &&
+    # The trace tool is optional: its failure must not cost the tests and the benchmark.
+    { wait $p5 && wait $p6 && wait $p7 &&
+        nvcc -o "$BUILD/gemm_trace" "$BUILD/gemm_trace.o" "$BUILD/gemm_trace_main.o" "$BUILD/libverify.a"; } ||
+      echo "trace tool build failed"
+    wait $p1 && wait $p2 && wait $p3 && wait $p4 &&
       nvcc -o "$BUILD/gemm_gpu_test" "$BUILD/gemm_gpu_test.o" "$BUILD/gemm.o" &&
       nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "$BUILD/gemm.o" "$BUILD/gemm_variants.o" -lcublas
   } >"$OUT/build.log" 2>&1
   rc=$?
+  grep -q "trace tool build failed" "$OUT/build.log" && note "build: gemm_trace failed (see build.log)"
   cat "$BUILD/ptxas_variants.log" >>"$OUT/ptxas.log"
   note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
   if [ $rc -ne 0 ]; then cat "$OUT/build.log" "$OUT/ptxas.log" | grep -m 40 -E "error|Error" ; exit 1; fi
@@ -96,7 +100,7 @@ if want sanitize; then
   grep -q "^rc=[^0]" "$OUT/sanitizer.log" && status=1
 fi
 
-if want trace; then
+if want trace && [ -x "$BUILD/gemm_trace" ]; then
   # Device traces of both kernels in all four layouts; gemm_trace verifies each (exit 1 on
   # findings) and the files come back for `tessera verify` on the host.
   mkdir -p "$BUILD/traces"
