@@ -9,6 +9,7 @@
 
 #include "runtime/algebra.hpp"
 #include "runtime/to_runtime.hpp"
+#include "tier_generators.hpp"
 #include "tessera/algebra/coalesce.hpp"
 #include "tessera/algebra/complement.hpp"
 #include "tessera/algebra/composition.hpp"
@@ -21,30 +22,26 @@
 namespace st = tessera;
 namespace rt = tessera::rt;
 using st::C;
+using namespace tessera::tier_testing;
 
 namespace {
-
-template <class L>
-std::string rt_str(L const& l) {
-  return rt::to_string(rt::to_runtime(l));
-}
 
 // Run every unary/binary operation on one pair of static layouts in both tiers.
 template <class A, class B>
 void agree_static(A const& a, B const& b) {
   const rt::Layout ra = rt::to_runtime(a), rb = rt::to_runtime(b);
   INFO("A = " << rt::to_string(ra) << ", B = " << rt::to_string(rb));
-  CHECK(rt_str(st::coalesce(a)) == rt::to_string(rt::coalesce(ra)));
-  CHECK(rt_str(st::filter(a)) == rt::to_string(rt::filter(ra)));
-  CHECK(rt_str(st::right_inverse(a)) == rt::to_string(rt::right_inverse(ra)));
-  CHECK(rt_str(st::composition(a, b)) == rt::to_string(rt::composition(ra, rb)));
-  CHECK(rt_str(st::logical_divide(a, b)) == rt::to_string(rt::logical_divide(ra, rt::Tiler::of_layout(rb))));
-  CHECK(rt_str(st::zipped_divide(a, b)) == rt::to_string(rt::zipped_divide(ra, rt::Tiler::of_layout(rb))));
-  CHECK(rt_str(st::logical_product(a, b)) == rt::to_string(rt::logical_product(ra, rt::Tiler::of_layout(rb))));
+  CHECK(str(st::coalesce(a)) == rt::to_string(rt::coalesce(ra)));
+  CHECK(str(st::filter(a)) == rt::to_string(rt::filter(ra)));
+  CHECK(str(st::right_inverse(a)) == rt::to_string(rt::right_inverse(ra)));
+  CHECK(str(st::composition(a, b)) == rt::to_string(rt::composition(ra, rb)));
+  CHECK(str(st::logical_divide(a, b)) == rt::to_string(rt::logical_divide(ra, tiler(rb))));
+  CHECK(str(st::zipped_divide(a, b)) == rt::to_string(rt::zipped_divide(ra, tiler(rb))));
+  CHECK(str(st::logical_product(a, b)) == rt::to_string(rt::logical_product(ra, tiler(rb))));
   // (The static tier does not compile blocked/raked products of two rank-1 layouts yet.)
   if constexpr (st::rank_v<decltype(a.shape())> + st::rank_v<decltype(b.shape())> > 2) {
-    CHECK(rt_str(st::blocked_product(a, b)) == rt::to_string(rt::blocked_product(ra, rb)));
-    CHECK(rt_str(st::raked_product(a, b)) == rt::to_string(rt::raked_product(ra, rb)));
+    CHECK(str(st::blocked_product(a, b)) == rt::to_string(rt::blocked_product(ra, rb)));
+    CHECK(str(st::raked_product(a, b)) == rt::to_string(rt::raked_product(ra, rb)));
   }
 }
 
@@ -52,8 +49,8 @@ template <class A>
 void agree_injective(A const& a) {
   const rt::Layout ra = rt::to_runtime(a);
   INFO("A = " << rt::to_string(ra));
-  CHECK(rt_str(st::complement(a)) == rt::to_string(rt::complement(ra)));
-  CHECK(rt_str(st::complement(a, C<256>{})) == rt::to_string(rt::complement(ra, 256)));
+  CHECK(str(st::complement(a)) == rt::to_string(rt::complement(ra)));
+  CHECK(str(st::complement(a, C<256>{})) == rt::to_string(rt::complement(ra, 256)));
   // left_inverse is compared as a function on the image: the static tier returns a
   // different (coalesced / stride-0) but equally valid inverse for some inputs.
   const rt::Layout sl = rt::to_runtime(st::left_inverse(a)), rl = rt::left_inverse(ra);
@@ -63,15 +60,7 @@ void agree_injective(A const& a) {
 }  // namespace
 
 TEST_CASE("tier agreement on static layouts (exact)", "[runtime][tiers]") {
-  using st::make_layout;
-  using st::make_tuple;
-  const auto a0 = make_layout(make_tuple(C<4>{}, C<8>{}), make_tuple(C<1>{}, C<4>{}));
-  const auto a1 = make_layout(make_tuple(C<4>{}, make_tuple(C<2>{}, C<4>{})), make_tuple(C<2>{}, make_tuple(C<1>{}, C<8>{})));
-  const auto a2 = make_layout(make_tuple(C<2>{}, C<3>{}), make_tuple(C<3>{}, C<1>{}));
-  const auto a3 = make_layout(C<16>{}, C<2>{});
-  const auto b0 = make_layout(C<4>{}, C<1>{});
-  const auto b1 = make_layout(make_tuple(C<2>{}, C<2>{}), make_tuple(C<1>{}, C<4>{}));
-  const auto b2 = make_layout(C<2>{}, C<2>{});
+  using namespace examples;
   agree_static(a0, b0);
   agree_static(a0, b1);
   agree_static(a1, b0);
@@ -88,15 +77,14 @@ TEST_CASE("tier agreement on static layouts (exact)", "[runtime][tiers]") {
 
 TEST_CASE("tier agreement on dynamic layouts (as functions)", "[runtime][tiers][property]") {
   rc::prop("evaluation, size, cosize, coalesce and composition agree", [] {
-    const std::int64_t s0 = *rc::gen::inRange<std::int64_t>(1, 9), s1 = *rc::gen::inRange<std::int64_t>(1, 9);
-    const std::int64_t d0 = *rc::gen::inRange<std::int64_t>(0, 33), d1 = *rc::gen::inRange<std::int64_t>(0, 33);
+    const Dyn2 d = gen_dyn2(8, 32);
     const std::int64_t n = *rc::gen::inRange<std::int64_t>(1, 17), r = *rc::gen::inRange<std::int64_t>(1, 9);
     // (r >= 1: the static tier divides by a dynamic stride-0 right operand)
-    const auto a = st::make_layout(st::make_tuple(s0, s1), st::make_tuple(d0, d1));
+    const auto a = d.st_layout();
     const auto b = st::make_layout(n, r);
     const rt::Layout ra = rt::to_runtime(a), rb = rt::to_runtime(b);
-    RC_ASSERT(rt::to_string(ra) == "(" + std::to_string(s0) + "," + std::to_string(s1) + "):(" +
-                                       std::to_string(d0) + "," + std::to_string(d1) + ")");
+    RC_ASSERT(rt::to_string(ra) == "(" + std::to_string(d.s0) + "," + std::to_string(d.s1) + "):(" +
+                                       std::to_string(d.d0) + "," + std::to_string(d.d1) + ")");
     RC_ASSERT(static_cast<std::int64_t>(st::size(a)) == ra.size());
     RC_ASSERT(static_cast<std::int64_t>(st::cosize(a)) == ra.cosize());
     for (std::int64_t i = 0; i < ra.size(); ++i) RC_ASSERT(static_cast<std::int64_t>(a(i)) == ra(i));

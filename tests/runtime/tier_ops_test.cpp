@@ -32,22 +32,19 @@
 #include "tessera/composed_layout.hpp"
 #include "tessera/layout.hpp"
 #include "tessera/swizzle.hpp"
+#include "tier_generators.hpp"
 
 namespace st = tessera;
 namespace rt = tessera::rt;
 using st::C;
+using namespace tessera::tier_testing;
 
 namespace {
 
 template <class T>
-std::string str(T const& t) {
-  return rt::to_string(rt::to_runtime(t));
-}
-template <class T>
 std::int64_t i64(T const& x) {
   return static_cast<std::int64_t>(x);
 }
-rt::Tiler tiler(const rt::Layout& l) { return rt::Tiler::of_layout(l); }
 rt::Tiler by_mode(const rt::Layout& a, const rt::Layout& b) { return rt::Tiler::of_tuple({tiler(a), tiler(b)}); }
 rt::IntTuple slice_coord(int mode, std::int64_t c) {  // (_,c) or (c,_)
   const rt::IntTuple u(rt::kUnderscore), v(c);
@@ -145,26 +142,6 @@ void same_function(const char* what, L const& s, const rt::Layout& r, bool same_
   for (std::int64_t i = 0; i < r.size(); ++i) RC_ASSERT(sr(i) == r(i));
 }
 
-struct Dyn2 {  // (s0,s1):(d0,d1) with values only known at run time
-  std::int64_t s0, s1, d0, d1;
-  auto st_layout() const { return st::make_layout(st::make_tuple(s0, s1), st::make_tuple(d0, d1)); }
-  rt::Layout rt_layout() const { return rt::to_runtime(st_layout()); }
-};
-
-Dyn2 gen_dyn2(std::int64_t max_shape = 8, std::int64_t max_stride = 24, std::int64_t min_shape = 1) {
-  return Dyn2{*rc::gen::inRange<std::int64_t>(min_shape, max_shape + 1),
-              *rc::gen::inRange<std::int64_t>(min_shape, max_shape + 1),
-              *rc::gen::inRange<std::int64_t>(0, max_stride + 1), *rc::gen::inRange<std::int64_t>(0, max_stride + 1)};
-}
-
-// Injective (s0,s1):(d0,d1) whose strides divide each other: complement-admissible.
-Dyn2 gen_dyn2_injective() {
-  const std::int64_t s0 = *rc::gen::inRange<std::int64_t>(1, 9), s1 = *rc::gen::inRange<std::int64_t>(1, 9);
-  const std::int64_t g0 = *rc::gen::inRange<std::int64_t>(1, 4), g1 = *rc::gen::inRange<std::int64_t>(1, 4);
-  if (*rc::gen::arbitrary<bool>()) return Dyn2{s0, s1, g0, g0 * s0 * g1};
-  return Dyn2{s0, s1, g0 * s1 * g1, g0};
-}
-
 // Runs `f` and discards the case when the runtime tier rejects it (inadmissible input).
 template <class F>
 auto runtime_or_discard(F&& f) {
@@ -180,14 +157,8 @@ auto runtime_or_discard(F&& f) {
 TEST_CASE("tier agreement, static integers: every remaining operation (exact)", "[runtime][tiers]") {
   using st::make_layout;
   using st::make_tuple;
-  const auto a0 = make_layout(make_tuple(C<4>{}, C<8>{}), make_tuple(C<1>{}, C<4>{}));
-  const auto a1 = make_layout(make_tuple(C<4>{}, make_tuple(C<2>{}, C<4>{})), make_tuple(C<2>{}, make_tuple(C<1>{}, C<8>{})));
-  const auto a2 = make_layout(make_tuple(C<2>{}, C<3>{}), make_tuple(C<3>{}, C<1>{}));
-  const auto a3 = make_layout(C<16>{}, C<2>{});
+  using namespace examples;
   const auto a4 = make_layout(make_tuple(C<8>{}, C<4>{}), make_tuple(C<4>{}, C<1>{}));
-  const auto b0 = make_layout(C<4>{}, C<1>{});
-  const auto b1 = make_layout(make_tuple(C<2>{}, C<2>{}), make_tuple(C<1>{}, C<4>{}));
-  const auto b2 = make_layout(C<2>{}, C<2>{});
   exact_binary(a0, b0);
   exact_binary(a0, b1);
   exact_binary(a1, b0);
