@@ -90,6 +90,32 @@ TEST_CASE("algebra: known CuTe answers", "[core][algebra]") {
         "(2,4,2):(1,2,16)");
 }
 
+TEST_CASE("tile_to_shape coalesces each target mode, as CuTe does", "[core][algebra][tile_to_shape]") {
+  // Static leaves: CuTe's answers (coalesce(blocked_product(...), product_shape)).
+  auto b0 = make_layout(make_shape(_2{}, _3{}), make_stride(_3{}, _1{}));
+  CHECK(to_string(tile_to_shape(b0, make_shape(_4{}, _9{}))) == "(4,(3,3)):(3,(1,12))");
+  STATIC_REQUIRE(is_static_v<decltype(tile_to_shape(b0, make_shape(_4{}, _9{})))>);
+  auto b1 = make_layout(make_shape(_4{}, make_shape(_2{}, _4{})), make_stride(_2{}, make_stride(_1{}, _8{})));
+  CHECK(to_string(tile_to_shape(b1, make_shape(_8{}, _16{}))) == "((4,2),(2,4,2)):((2,32),(1,8,64))");
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_8{}, _4{}), make_stride(_4{}, _1{})), make_shape(_16{}, _4{}))) == "(16,4):(4,1)");
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_3{}, _4{})), make_shape(_9{}, _12{}))) == "((3,3),(4,3)):((1,12),(3,36))");
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_2{}, _2{})), make_shape(_8{}, _6{}))) == "((2,4),(2,3)):((1,4),(2,16))");
+  CHECK(to_string(tile_to_shape(make_layout(_4{}, _2{}), make_shape(_8{}, _3{}))) == "((4,2),3):((2,1),8)");
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_2{}, _1{}), make_stride(_1{}, _0{})), make_shape(_4{}, _3{}))) == "(4,3):(1,4)");
+  CHECK(to_string(tile_to_shape(make_layout(_4{}, _1{}), _16{})) == "16:1");  // a scalar target coalesces whole
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_4{}), make_stride(_1{})), make_shape(_16{}))) == "(16):(1)");
+  // LayoutRight order: the repetition walks the last target mode first.
+  CHECK(to_string(tile_to_shape(b0, make_shape(_4{}, _9{}), LayoutRight{})) == "((2,2),(3,3)):((3,18),(1,6))");
+  // Dynamic leaves: only merges that are statically known happen (CuTe's coalesce),
+  // and dynamic size-1 modes (from the complement inside blocked_product) stay; each
+  // mode is still flattened to depth 1.
+  auto d0 = make_layout(make_shape(2, 3), make_stride(3, 1));
+  CHECK(to_string(tile_to_shape(d0, make_shape(4, 9))) == "((2,1,1,2),(3,1,1,3)):((3,1,3,6),(1,2,6,12))");
+  // A static block with a dynamic target merges where the static parts allow.
+  CHECK(to_string(tile_to_shape(b0, make_shape(4, 9))) == "(4,(3,3)):(3,(1,12))");
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_8{}, _4{}), make_stride(_4{}, _1{})), make_shape(16, 4))) == "(16,(4,1)):(4,(1,64))");
+}
+
 TEST_CASE("algebra: regression cases found during development", "[core][algebra][regression]") {
   // logical_divide whose rest mode runs past A's domain: checked only inside the domain
   auto A = make_layout(make_shape(_4{}, make_shape(_2{}, _4{}, _2{}), make_shape(_3{}, _1{})),

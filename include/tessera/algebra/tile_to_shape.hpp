@@ -1,6 +1,10 @@
 #pragma once
 // tile_to_shape(block, target, order): repeat block (blocked_product) until it has the
-// target shape; order says which target modes the repetition walks first.
+// target shape; order says which target modes the repetition walks first. As in CuTe,
+// the blocked product is then coalesced mode by mode (profile = the product shape), so
+// each target mode is as flat as its block allows: ((2,2),(3,3)):((3,6),(1,12)) becomes
+// (4,(3,3)):(3,(1,12)). Each mode is the same function of its 1-D index as before.
+#include "coalesce.hpp"
 #include "product.hpp"
 
 namespace tessera {
@@ -18,7 +22,7 @@ TESSERA_HOST_DEVICE constexpr auto tile_to_shape(Layout<S, D> const& block, T co
                   "tessera::tile_to_shape: the block shape does not divide the target shape");
   }
   auto product_shape = ceil_div(target_shape, block_shape);
-  return blocked_product(padded, make_ordered_layout(product_shape, order));
+  return coalesce(blocked_product(padded, make_ordered_layout(product_shape, order)), product_shape);
 }
 
 }  // namespace tessera
