@@ -59,9 +59,40 @@ template <class S, class D> TESSERA_HOST_DEVICE constexpr bool is_surjective(Lay
 template <class S, class D> TESSERA_HOST_DEVICE constexpr bool is_bijective(Layout<S, D> const& l) {
   return to_i64(cosize(l)) == to_i64(size(l)) && is_injective(l) && is_surjective(l, size(l));
 }
-// Compact: no holes, every offset in [0, cosize) is an image (broadcast allowed).
+// Compact: the offsets are dense storage. filter(L) -- L without its stride-0 and
+// size-1 modes -- is a bijection onto [0, cosize(L)): every offset below the cosize is
+// used, and two coordinates share an offset only when they differ in stride-0 modes.
+// So broadcasting along a stride-0 mode is allowed ((4,8):(0,1) is compact: every
+// element is stored once and read four times), aliasing is not ((2,2):(1,1) covers
+// [0,3) but stores two different coordinates at offset 1, so writes would collide),
+// and neither are holes (4:2). The same rule as `tessera info` and the testing kit's
+// IsCompact matcher. Negative strides reach offsets below 0: never compact.
 template <class S, class D> TESSERA_HOST_DEVICE constexpr bool is_compact(Layout<S, D> const& l) {
-  return is_surjective(l, cosize(l));
+  auto f = detail::to_flat_function(l);
+  constexpr int N = int(sizeof(f.shape) / sizeof(f.shape[0]));
+  int64_t n = 1;  // size of filter(L): a stride-0 mode contributes nothing, so drop it
+  for (int k = 0; k < N; ++k) {
+    if (f.stride[k] == 0) f.shape[k] = 1;
+    n *= f.shape[k];
+  }
+  int64_t const m = to_i64(cosize(l));
+  if (n != m) return false;  // a bijection onto [0, m) has exactly m elements
+  if constexpr (is_static_v<Layout<S, D>>) {
+    detail::bitmap<decltype(cosize(l))::value> seen{};
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t x = f(i);
+      if (x < 0 || x >= m || seen.v[x]) return false;
+      seen.v[x] = true;
+    }
+    return true;
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t x = f(i);
+      if (x < 0 || x >= m) return false;
+      for (int64_t j = i + 1; j < n; ++j) if (f(j) == x) return false;
+    }
+    return true;
+  }
 }
 // Same function on [0, size) (the shapes may differ).
 template <class S0, class D0, class S1, class D1>

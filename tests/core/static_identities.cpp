@@ -137,6 +137,9 @@ static_assert(decltype(size(SW))::value == 512 && decltype(cosize(SW))::value ==
 // checks on static layouts, and an identity tensor read at a static coordinate
 static_assert(is_injective(T) && !is_surjective(T, _8{}) && !is_compact(T) && is_compact(A));
 static_assert(!is_injective(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{}))));
+// compact: broadcast (stride 0) allowed, aliasing not ((2,2):(1,1) covers [0,3) yet is not compact)
+static_assert(is_compact(make_layout(make_shape(_4{}, _8{}), make_stride(_0{}, _1{}))) &&
+              !is_compact(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{}))));
 static_assert(same(make_identity_tensor(make_shape(_4{}, _8{}))(_13{}), make_coord(_1{}, _3{})));
 }  // namespace
 

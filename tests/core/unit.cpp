@@ -186,6 +186,18 @@ TEST_CASE("checks", "[core][check]") {
   STATIC_REQUIRE(!is_injective(make_layout(make_shape(_4{}, _8{}), make_stride(_0{}, _1{}))));
   STATIC_REQUIRE(is_compact(make_layout(make_shape(_4{}, _8{}), make_stride(_0{}, _1{}))));
   STATIC_REQUIRE(!is_compact(make_layout(make_shape(_4{}), make_stride(_2{}))));
+  // compact = filter(L) is a bijection onto [0, cosize): broadcast yes, aliasing no
+  STATIC_REQUIRE(!is_compact(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{}))));  // covers [0,3), offset 1 twice
+  STATIC_REQUIRE(is_surjective(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{})), _3{}));
+  STATIC_REQUIRE(is_compact(make_layout(make_shape(_2{}, _3{}, _2{}), make_stride(_2{}, _0{}, _1{}))));
+  STATIC_REQUIRE(is_compact(make_layout(make_shape(_1{}, _4{}), make_stride(_7{}, _1{}))));  // size-1 mode: any stride
+  STATIC_REQUIRE(!is_compact(make_layout(make_shape(_2{}, _2{}, _2{}), make_stride(_1{}, _2{}, _2{}))));
+  STATIC_REQUIRE(!is_compact(make_layout(make_shape(_4{}), make_stride(_m1{}))));  // offsets below 0
+  CHECK(!is_compact(make_layout(make_shape(2, 2), make_stride(1, 1))));
+  CHECK(is_compact(make_layout(make_shape(2, 3, 2), make_stride(2, 0, 1))));
+  CHECK(is_compact(make_layout(make_shape(4, 1, 3), make_stride(3, 5, 1))));  // dynamic size-1 mode, stride 5
+  CHECK(!is_compact(make_layout(make_shape(3, 2), make_stride(2, 3))));       // injective, but 1 and 4 unused
+  CHECK(!is_compact(make_layout(make_shape(3, 2), make_stride(1, 2))));       // covers [0,5), offset 2 twice
   STATIC_REQUIRE(is_surjective(make_layout(make_shape(_4{}, _2{}), make_stride(_2{}, _1{})), _8{}));
   CHECK(is_injective(make_layout(make_shape(3, 2), make_stride(2, 3))));  // injective though strides interleave
   CHECK(!is_injective(make_layout(make_shape(3, 2), make_stride(1, 2))));
