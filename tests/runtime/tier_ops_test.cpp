@@ -296,10 +296,8 @@ TEST_CASE("tier agreement, dynamic integers: divide and product families as func
 }
 
 // CuTe's tile_to_shape ends with coalesce(blocked_product(...), product_shape): each
-// target mode is coalesced. The runtime tier does that (checked here against the rule);
-// the static tier returns the blocked product without that coalesce (reported to the
-// core area), so its comparison is [!mayfail] until include/tessera/algebra/tile_to_shape.hpp
-// is fixed: it then passes and the tag should go.
+// target mode is coalesced. Both tiers do that: the runtime tier is checked here against
+// the rule, the static tier against the runtime tier below.
 TEST_CASE("tile_to_shape: runtime tier follows CuTe's per-mode coalesce", "[runtime][tiers]") {
   const auto tts = [](const char* block, const char* target) {
     const rt::Value b = rt::evaluate(block), t = rt::evaluate(target);
@@ -311,7 +309,7 @@ TEST_CASE("tile_to_shape: runtime tier follows CuTe's per-mode coalesce", "[runt
   CHECK(tts("(3,4):(1,3)", "(9,12)") == "((3,3),(4,3)):((1,12),(3,36))");  // CuTe's documentation example
 }
 
-TEST_CASE("tier agreement, static integers: tile_to_shape", "[runtime][tiers][!mayfail]") {
+TEST_CASE("tier agreement, static integers: tile_to_shape", "[runtime][tiers]") {
   using st::make_layout;
   using st::make_tuple;
   const auto a1 = make_layout(make_tuple(C<4>{}, make_tuple(C<2>{}, C<4>{})), make_tuple(C<2>{}, make_tuple(C<1>{}, C<8>{})));
