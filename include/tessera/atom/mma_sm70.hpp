@@ -3,6 +3,9 @@
 // index t maps to lane (t % 4) + 16 * (t / 4).
 #pragma once
 
+#include <type_traits>
+
+#include "tessera/atom/detail/mma_traits.hpp"
 #include "tessera/atom/mma_atom.hpp"
 
 namespace tessera {
@@ -17,33 +20,20 @@ using MN_Major = Layout<tuple<tuple<_4, _2>, _4>, tuple<tuple<_8, _4>, _1>>;  //
 using C_F16 = Layout<tuple<_8, _8>, tuple<_1, _8>>;
 using C_F32 = Layout<tuple<tuple<_2, _2, _2>, tuple<_2, _2, _2>>,
                      tuple<tuple<_1, _16, _4>, tuple<_8, _2, _32>>>;
+// The atom's traits: f16 A and B; D and C of type DC (C's layout follows it).
+template <class DC, class A_Layout, class B_Layout>
+using Traits = detail::mma_traits<DC, half_t, half_t, DC, tuple<_8, _8, _4>, ThrID, A_Layout, B_Layout,
+                                  std::conditional_t<std::is_same_v<DC, half_t>, C_F16, C_F32>>;
 }  // namespace sm70
 
-#define TESSERA_SM70_TRAITS(NAME, D, Cc, A_LAYOUT, B_LAYOUT, C_LAYOUT) \
-  template <>                                                          \
-  struct MMA_Traits<NAME> {                                            \
-    static constexpr const char* name = #NAME;                         \
-    using ValTypeD = D;                                                \
-    using ValTypeA = half_t;                                           \
-    using ValTypeB = half_t;                                           \
-    using ValTypeC = Cc;                                               \
-    using Shape_MNK = tuple<_8, _8, _4>;                               \
-    using ThrID = sm70::ThrID;                                         \
-    using ALayout = A_LAYOUT;                                          \
-    using BLayout = B_LAYOUT;                                          \
-    using CLayout = C_LAYOUT;                                          \
-  };
-
 // Suffix: A then B, T = K-major (.row A / .col B), N = M/N-major.
-TESSERA_SM70_TRAITS(SM70_8x8x4_F16F16F16F16_TN, half_t, half_t, sm70::K_Major, sm70::K_Major, sm70::C_F16)
-TESSERA_SM70_TRAITS(SM70_8x8x4_F16F16F16F16_NT, half_t, half_t, sm70::MN_Major, sm70::MN_Major, sm70::C_F16)
-TESSERA_SM70_TRAITS(SM70_8x8x4_F16F16F16F16_NN, half_t, half_t, sm70::MN_Major, sm70::K_Major, sm70::C_F16)
-TESSERA_SM70_TRAITS(SM70_8x8x4_F16F16F16F16_TT, half_t, half_t, sm70::K_Major, sm70::MN_Major, sm70::C_F16)
-TESSERA_SM70_TRAITS(SM70_8x8x4_F32F16F16F32_TN, float, float, sm70::K_Major, sm70::K_Major, sm70::C_F32)
-TESSERA_SM70_TRAITS(SM70_8x8x4_F32F16F16F32_NT, float, float, sm70::MN_Major, sm70::MN_Major, sm70::C_F32)
-TESSERA_SM70_TRAITS(SM70_8x8x4_F32F16F16F32_NN, float, float, sm70::MN_Major, sm70::K_Major, sm70::C_F32)
-TESSERA_SM70_TRAITS(SM70_8x8x4_F32F16F16F32_TT, float, float, sm70::K_Major, sm70::MN_Major, sm70::C_F32)
-
-#undef TESSERA_SM70_TRAITS
+TESSERA_MMA_TRAITS(SM70_8x8x4_F16F16F16F16_TN, sm70::Traits<half_t, sm70::K_Major, sm70::K_Major>)
+TESSERA_MMA_TRAITS(SM70_8x8x4_F16F16F16F16_NT, sm70::Traits<half_t, sm70::MN_Major, sm70::MN_Major>)
+TESSERA_MMA_TRAITS(SM70_8x8x4_F16F16F16F16_NN, sm70::Traits<half_t, sm70::MN_Major, sm70::K_Major>)
+TESSERA_MMA_TRAITS(SM70_8x8x4_F16F16F16F16_TT, sm70::Traits<half_t, sm70::K_Major, sm70::MN_Major>)
+TESSERA_MMA_TRAITS(SM70_8x8x4_F32F16F16F32_TN, sm70::Traits<float, sm70::K_Major, sm70::K_Major>)
+TESSERA_MMA_TRAITS(SM70_8x8x4_F32F16F16F32_NT, sm70::Traits<float, sm70::MN_Major, sm70::MN_Major>)
+TESSERA_MMA_TRAITS(SM70_8x8x4_F32F16F16F32_NN, sm70::Traits<float, sm70::MN_Major, sm70::K_Major>)
+TESSERA_MMA_TRAITS(SM70_8x8x4_F32F16F16F32_TT, sm70::Traits<float, sm70::K_Major, sm70::MN_Major>)
 
 }  // namespace tessera
