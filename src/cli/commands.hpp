@@ -1,7 +1,6 @@
 #pragma once
 // One registration function per `tessera` subcommand, each defined in its own file
-// (src/cli/<name>.cpp). main.cpp calls those whose files exist (see src/CMakeLists.txt:
-// every src/cli/*.cpp defines TESSERA_CLI_HAS_<NAME> for main.cpp).
+// (src/cli/<name>.cpp); main.cpp registers every entry of `commands`.
 #include <CLI/CLI.hpp>
 
 namespace tessera::cli {
@@ -14,5 +13,9 @@ void register_copy(CLI::App& app);    // copy.cpp
 void register_banks(CLI::App& app);   // banks.cpp
 void register_list(CLI::App& app);    // list.cpp
 void register_verify(CLI::App& app);  // verify.cpp
+
+// Every subcommand, in the order `tessera --help` lists them.
+inline constexpr void (*commands[])(CLI::App&) = {register_eval, register_info, register_render, register_mma,
+                                                  register_copy, register_banks, register_list, register_verify};
 
 }  // namespace tessera::cli

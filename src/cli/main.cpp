@@ -19,30 +19,7 @@ int main(int argc, char** argv) {
       "Run `tessera COMMAND --help` for a command's arguments, options and examples.\n\n"
       "Exit status: 0 on success; 1 on any error (malformed or inadmissible expression, overflow,\n"
       "unwritable output, wrong command line), with a message starting `error:` on standard error.\n");
-#ifdef TESSERA_CLI_HAS_EVAL
-  tessera::cli::register_eval(app);
-#endif
-#ifdef TESSERA_CLI_HAS_INFO
-  tessera::cli::register_info(app);
-#endif
-#ifdef TESSERA_CLI_HAS_RENDER
-  tessera::cli::register_render(app);
-#endif
-#ifdef TESSERA_CLI_HAS_MMA
-  tessera::cli::register_mma(app);
-#endif
-#ifdef TESSERA_CLI_HAS_COPY
-  tessera::cli::register_copy(app);
-#endif
-#ifdef TESSERA_CLI_HAS_BANKS
-  tessera::cli::register_banks(app);
-#endif
-#ifdef TESSERA_CLI_HAS_LIST
-  tessera::cli::register_list(app);
-#endif
-#ifdef TESSERA_CLI_HAS_VERIFY
-  tessera::cli::register_verify(app);
-#endif
+  for (auto register_command : tessera::cli::commands) register_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {
