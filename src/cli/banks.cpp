@@ -8,6 +8,7 @@
 
 #include "atom/banks.hpp"
 #include "atom/cli_support.hpp"
+#include "cli/action.hpp"
 #include "cli/commands.hpp"
 #include "viz/build_banks.hpp"
 
@@ -179,12 +180,7 @@ void register_banks(CLI::App& app) {
       "      --for-mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --operand A --summary\n"
       "  tessera banks '(32,64):(64,1)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(32,4):(4,1)' --values '(1,8)'\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
-  cmd->allow_extras();
-  cmd->callback([o, cmd] {
-    atoms::cli::reject_extras(cmd);
-    const int rc = atoms::cli::guarded([&] { run_banks(*o); });
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  set_action(cmd, [o] { run_banks(*o); });
 }
 
 }  // namespace tessera::cli

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "atom/cli_support.hpp"
+#include "cli/action.hpp"
 #include "cli/commands.hpp"
 #include "atom/diagrams.hpp"
 
@@ -91,12 +92,7 @@ void register_copy(CLI::App& app) {
       "  tessera copy SM75_U16x4_LDSM_T --for-mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --operand B --print-layouts\n"
       "  tessera copy SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(16,8):(8,1)' --values '(1,8)' -o cp_async.pdf\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
-  cmd->allow_extras();
-  cmd->callback([o, cmd] {
-    atoms::cli::reject_extras(cmd);
-    const int rc = atoms::cli::guarded([&] { run_copy(*o); });
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  set_action(cmd, [o] { run_copy(*o); });
 }
 
 }  // namespace tessera::cli

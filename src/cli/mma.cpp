@@ -4,6 +4,7 @@
 #include <string>
 
 #include "atom/cli_support.hpp"
+#include "cli/action.hpp"
 #include "cli/commands.hpp"
 #include "atom/diagrams.hpp"
 
@@ -95,12 +96,7 @@ void register_mma(CLI::App& app) {
       "  tessera mma SM90_64x64x16_F32F16F16_RS --print-layouts\n"
       "  tessera mma SM70_8x8x4_F32F16F16F32_TN -f tex -o sm70.tex && pdflatex sm70.tex\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
-  cmd->allow_extras();
-  cmd->callback([o, cmd] {
-    atoms::cli::reject_extras(cmd);
-    const int rc = atoms::cli::guarded([&] { run_mma(*o); });
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  set_action(cmd, [o] { run_mma(*o); });
 }
 
 }  // namespace tessera::cli

@@ -1,11 +1,9 @@
 // `tessera render`: draw a layout, a swizzled layout or a thread-value map.
 #include <cstdint>
-#include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
-#include <vector>
 
+#include "cli/action.hpp"
 #include "cli/commands.hpp"
 #include "runtime/eval.hpp"
 #include "runtime/parse.hpp"
@@ -37,16 +35,11 @@ struct Options {
   bool expr_given = false;  // EXPR on the command line, even if empty
 };
 
-// A failure the user must fix; `input`/`pos` locate it when known.
-struct Failure {
-  std::string message;
-  std::string input;
-  std::size_t pos = rt::npos;
-};
-
-[[noreturn]] void fail(std::string msg, std::string input = {}, std::size_t pos = rt::npos) {
-  throw Failure{std::move(msg), std::move(input), pos};
-}
+// Failures (`input`/`pos` locate them when known), where the output goes and in which format.
+using atoms::cli::emit;
+using atoms::cli::fail;
+using atoms::cli::resolve_target;
+using atoms::cli::Target;
 
 rt::Value evaluate_arg(const std::string& input) {
   try {
@@ -67,35 +60,6 @@ void check_cells(std::int64_t cells, const std::string& what, const Options& o, 
     fail(what + " has " + count + " cells, more than " + std::to_string(kCellLimit) +
              ": pass --force to draw it anyway, or draw a slice or tile of it",
          input, 0);
-}
-
-// Where the output goes and in which format.
-struct Target {
-  viz::Format format;
-  std::optional<std::string> path;  // none: standard output
-};
-
-Target resolve_target(const Options& o) {
-  std::optional<viz::Format> by_name, by_ext;
-  if (!o.format.empty()) {
-    by_name = viz::format_from_name(o.format);
-    if (!by_name) fail("unknown format '" + o.format + "': choose txt, svg, tex, png or pdf");
-  }
-  const bool to_stdout = o.output.empty() || o.output == "-";
-  if (!to_stdout) by_ext = viz::format_from_path(o.output);
-  if (by_name && by_ext && *by_name != *by_ext)
-    fail("-f " + o.format + " does not match the extension of '" + o.output + "'");
-  if (!by_name && !to_stdout && !by_ext)
-    fail("cannot tell the format from '" + o.output + "': give -f txt|svg|tex|png|pdf or use one of those extensions");
-  const viz::Format f = by_name ? *by_name : by_ext ? *by_ext : viz::Format::txt;
-  if (!viz::is_text_format(f)) {
-    if (!viz::has_cairo())
-      fail(std::string(viz::format_name(f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
-    if (to_stdout) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
-  }
-  Target t{f, std::nullopt};
-  if (!to_stdout) t.path = o.output;
-  return t;
 }
 
 viz::Diagram build(const Options& o) {
@@ -154,28 +118,15 @@ viz::Diagram build(const Options& o) {
   return d;
 }
 
-int run(const Options& o) {
+void run(const Options& o) {
   try {
-    const Target target = resolve_target(o);
+    const Target target = resolve_target(o.format, o.output);
     viz::Diagram d = build(o);
     d.title = o.title;
-    if (target.path) viz::render_to_file(d, target.format, *target.path);
-    else {
-      std::cout << viz::render_text(d, target.format) << std::flush;
-      if (!std::cout) fail("cannot write to standard output");
-    }
-    return 0;
-  } catch (const Failure& f) {
-    if (f.input.empty() || f.pos == rt::npos) std::cerr << "error: " << f.message << "\n";
-    else std::cerr << rt::format_error(f.input, f.pos, f.message);
-  } catch (const rt::Error& e) {  // e.g. overflow while sizing the grid
-    std::cerr << rt::format_error(o.expr, e.pos() == rt::npos ? 0 : e.pos(), e.what());
-  } catch (const viz::Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    emit(d, target);
+  } catch (const rt::Error& e) {  // e.g. overflow while sizing the grid: points into EXPR
+    fail(e.what(), o.expr, e.pos() == rt::npos ? 0 : e.pos());
   }
-  return 1;
 }
 
 }  // namespace
@@ -223,20 +174,13 @@ void register_render(CLI::App& app) {
       "  tessera render -o sm80_c.svg                           # the default diagram\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
   // Unknown options and extra arguments are reported here, as errors with exit status 1.
-  cmd->allow_extras();
-  cmd->callback([o, expr_opt, cmd] {
-    o->expr_given = expr_opt->count() > 0;
-    const std::vector<std::string> extra = cmd->remaining();
-    if (!extra.empty()) {
-      const bool is_option = extra.front().size() > 1 && extra.front()[0] == '-' &&
-                             !(extra.front()[1] >= '0' && extra.front()[1] <= '9');
-      std::cerr << "error: " << (is_option ? "unknown option '" : "unexpected argument '") << extra.front()
-                << "' (render takes one EXPR; see tessera render --help)\n";
-      throw CLI::RuntimeError(1);
-    }
-    const int rc = run(*o);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  set_action(
+      cmd,
+      [o, expr_opt] {
+        o->expr_given = expr_opt->count() > 0;
+        run(*o);
+      },
+      reject_extras_saying("render takes one EXPR", /*dash_digit_is_argument=*/true));
 }
 
 }  // namespace tessera::cli

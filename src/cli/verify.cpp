@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/action.hpp"
 #include "cli/commands.hpp"
 #include "verify/diagram.hpp"
 #include "verify/trace.hpp"
@@ -23,46 +24,19 @@ struct VerifyOptions {
   std::string format;
 };
 
-struct Failure {
-  std::string message;
-};
+using atoms::cli::fail;
+using atoms::cli::Target;
 
-[[noreturn]] void fail(std::string msg) { throw Failure{std::move(msg)}; }
-
-struct Target {
-  viz::Format format = viz::Format::svg;
-  std::optional<std::string> path;  // none: standard output (after the report)
-};
-
-// The diagram's destination, checked before the trace is read so that option mistakes
-// cost nothing and leave nothing behind.
+// The diagram's destination (none without -o), checked before the trace is read so that
+// option mistakes cost nothing and leave nothing behind. -o - prints the diagram after the
+// report, so it needs -f to say the format.
 std::optional<Target> resolve_target(const VerifyOptions& o) {
   if (o.output.empty()) {
     if (!o.format.empty()) fail("-f " + o.format + " needs -o FILE: the format is that of the diagram");
     return std::nullopt;
   }
-  std::optional<viz::Format> by_name, by_ext;
-  if (!o.format.empty()) {
-    by_name = viz::format_from_name(o.format);
-    if (!by_name) fail("unknown format '" + o.format + "': choose txt, svg, tex, png or pdf");
-  }
-  const bool to_stdout = o.output == "-";
-  if (!to_stdout) by_ext = viz::format_from_path(o.output);
-  if (by_name && by_ext && *by_name != *by_ext) fail("-f " + o.format + " does not match the extension of '" + o.output + "'");
-  if (!by_name && !by_ext) {
-    if (to_stdout) fail("-o - needs -f txt|svg|tex to say the format");
-    fail("cannot tell the format from '" + o.output + "': give -f txt|svg|tex|png|pdf or use one of those extensions");
-  }
-  const viz::Format f = by_name ? *by_name : *by_ext;
-  if (!viz::is_text_format(f)) {
-    if (!viz::has_cairo())
-      fail(std::string(viz::format_name(f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
-    if (to_stdout) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
-  }
-  Target t;
-  t.format = f;
-  if (!to_stdout) t.path = o.output;
-  return t;
+  if (o.output == "-" && o.format.empty()) fail("-o - needs -f txt|svg|tex to say the format");
+  return atoms::cli::resolve_target(o.format, o.output);
 }
 
 // --max N: a decimal count (CLI11's conversion errors would exit with its own codes).
@@ -81,7 +55,7 @@ std::string map_names(const verify::Trace& t) {
 }
 
 int run(const VerifyOptions& o) {
-  try {
+  try {  // (other failures: see set_action)
     if (o.trace.empty()) fail("give the TRACE file to verify (- for standard input); see tessera verify --help");
     const std::size_t max = parse_max(o.max);
     const std::optional<Target> target = resolve_target(o);
@@ -121,16 +95,10 @@ int run(const VerifyOptions& o) {
     }
     if (!std::cout) fail("cannot write to standard output");
     return report.ok ? 0 : 1;
-  } catch (const Failure& f) {
-    std::cerr << "error: " << f.message << "\n";
-  } catch (const verify::TraceError& e) {
+  } catch (const verify::TraceError& e) {  // already says file:line:col, with a caret
     std::cerr << e.what();
-  } catch (const viz::Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    return 1;
   }
-  return 1;
 }
 
 }  // namespace
@@ -177,18 +145,8 @@ void register_verify(CLI::App& app) {
       "  FAILED\n"
       "Exit status: 0 when every map verifies; 1 on any finding, and on bad input (file:line:col\n"
       "with a caret on stderr, no diagram written).");
-  cmd->allow_extras();
-  cmd->callback([o, cmd] {
-    const std::vector<std::string> extra = cmd->remaining();
-    if (!extra.empty()) {
-      const bool is_option = extra.front().size() > 1 && extra.front()[0] == '-';
-      std::cerr << "error: " << (is_option ? "unknown option '" : "unexpected argument '") << extra.front()
-                << "' (verify takes one TRACE; see tessera verify --help)\n";
-      throw CLI::RuntimeError(1);
-    }
-    const int rc = run(*o);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  set_action(cmd, [o] { return run(*o); },
+             reject_extras_saying("verify takes one TRACE", /*dash_digit_is_argument=*/false));
 }
 
 }  // namespace tessera::cli
