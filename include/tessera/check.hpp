@@ -103,10 +103,37 @@ TESSERA_HOST_DEVICE constexpr bool is_functionally_equal(Layout<S0, D0> const& a
   for (int64_t i = 0; i < to_i64(size(a)); ++i) if (fa(i) != fb(i)) return false;
   return true;
 }
-// composition(a, b) is admissible: the mode-by-mode result is a o b on b's domain.
+// composition(a, b) is admissible: its mode-by-mode result R is a o b, i.e. R has b's
+// size and R(i) == a(b(i)) for every i in [0, size(b)) with b(i) in a's domain
+// [0, size(a)) (a o b is defined there; b may run past a's end, as in the divide
+// family). Checks every index: O(size(b)) evaluations. Safe on any operands (R is
+// computed without traps, see composition.hpp), so it is the check to run before
+// composing dynamic layouts from outside; debug builds of composition() assert it.
+// For static operands composition() also enforces CuTe's stride and shape divisibility
+// rules at compile time, which can reject a pair this returns true for (when the
+// offending indices all land past a's end).
 template <class S0, class D0, class S1, class D1>
 TESSERA_HOST_DEVICE constexpr bool is_admissible_composition(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
-  return detail::composition_is_exact(a, b, detail::composition_unchecked(a, b));
+  return detail::composition_is_exact(a, b, detail::composition_unchecked(a, b), -1);
+}
+// With a tiler: every mode of the tiler against the matching mode of a (_ always is;
+// an integer N means N:1).
+template <class S0, class D0, class T> requires(!is_layout_v<T>)
+TESSERA_HOST_DEVICE constexpr bool is_admissible_composition(Layout<S0, D0> const& a, T const& tiler) {
+  if constexpr (is_tuple_v<T>) {
+    if constexpr (rank_v<T> > rank_v<S0>) {
+      return false;
+    } else {
+      auto w = make_layout(wrap(a.shape()), wrap(a.stride()));
+      return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return (is_admissible_composition(get<I>(w), get<I>(tiler)) && ...);
+      }(std::make_index_sequence<rank_v<T>>{});
+    }
+  } else if constexpr (is_underscore_v<T>) {
+    return true;
+  } else {
+    return is_admissible_composition(a, make_layout(tiler, C<1>{}));
+  }
 }
 
 }  // namespace tessera

@@ -157,3 +157,47 @@ TEST_CASE("max_common_vector is a common contiguous prefix", "[core][property]")
     }
   });
 }
+
+// The definition of an admissible composition, by brute force on the layouts' own
+// evaluation: R (CuTe's mode-by-mode layout, what composition() returns) has B's size
+// and R(i) == A(B(i)) wherever B(i) lies in A's domain [0, size(A)). Outside A's domain
+// A o B is undefined (the divide family's rest modes run there), so it is not compared.
+template <class A, class B, class R> bool admissible_by_definition(A const& a, B const& b, R const& r) {
+  if (int64_t(size(r)) != int64_t(size(b))) return false;
+  for (int64_t i = 0; i < int64_t(size(b)); ++i) {
+    int64_t bi = b(i);
+    if (0 <= bi && bi < int64_t(size(a)) && int64_t(r(i)) != int64_t(a(bi))) return false;
+  }
+  return true;
+}
+
+TEST_CASE("is_admissible_composition on dynamic operands", "[core][property][composition][admissible]") {
+  rc::prop("is_admissible_composition(A, B) exactly when composition(A, B) is A o B (brute force); "
+           "R is a well-formed layout either way (no trap, non-negative shapes)", [] {
+    any_layout([](auto A) {
+      auto with_b = [&](auto B) {
+        auto R = detail::composition_unchecked(A, B);  // composition() in release builds
+        bool ok = is_admissible_composition(A, B);
+        RC_TAG(ok ? "admissible" : "inadmissible");
+        RC_ASSERT(ok == admissible_by_definition(A, B, R));
+        transform_leaf(R.shape(), [](auto const& s) { RC_ASSERT(int64_t(s) >= 0); return 0; });
+        if (ok) {
+          for (int64_t i = 0; i < size(B); ++i)
+            if (int64_t(B(i)) < int64_t(size(A))) RC_ASSERT(int64_t(composition(A, B)(i)) == int64_t(A(int64_t(B(i)))));
+        }
+      };
+      // any B (mostly inadmissible against a random A) or one admissible by construction
+      if (*rc::gen::arbitrary<bool>()) any_layout(with_b);
+      else admissible_for(A, with_b);
+    });
+  });
+  rc::prop("with a tiler: admissible exactly when every mode is", [] {
+    int64_t a = shape_value(), b = shape_value();
+    auto A = make_layout(make_shape(make_shape(a, 2), b), make_stride(make_stride(stride_value(), stride_value()), stride_value()));
+    auto T = make_tile(make_layout(shape_value(4), stride_value()), make_layout(shape_value(4), stride_value()));
+    bool ok = is_admissible_composition(A, T);
+    RC_TAG(ok ? "admissible" : "inadmissible");
+    RC_ASSERT(ok == (is_admissible_composition(get<0>(A), get<0>(T)) && is_admissible_composition(get<1>(A), get<1>(T))));
+    RC_ASSERT(is_admissible_composition(A, make_tile(_, get<1>(T))) == is_admissible_composition(get<1>(A), get<1>(T)));
+  });
+}

@@ -1,7 +1,8 @@
 // The static checks of check.hpp against the runtime tier's definitions on generated
 // layouts: is_compact must mean what `tessera info` prints and what the testing kit's
 // IsCompact matcher checks (filter(L) is a bijection onto [0, cosize)), and
-// is_injective what `tessera info` calls injective.
+// is_injective what `tessera info` calls injective; what the runtime tier composes is
+// admissible here.
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 #include "gen.hpp"
@@ -63,6 +64,21 @@ template <class F> void boundary_layout(F&& f) {
   with_structure(k, [&] { return sh[si++]; }, [&](int i) { return st[i]; }, f);
 }
 
+// No size-1 leaf (unless it is the only one) and no neighbours with s_k * d_k == d_{k+1}.
+template <class L> bool coalesced_by_value(L const& l) {
+  auto fs = flatten_to_tuple(l.shape());
+  auto fd = flatten_to_tuple(l.stride());
+  std::vector<std::int64_t> s, d;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((s.push_back(std::int64_t(get<I>(fs))), d.push_back(std::int64_t(get<I>(fd)))), ...);
+  }(seq_of<decltype(fs)>{});
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    if (s.size() > 1 && s[k] == 1) return false;
+    if (k + 1 < s.size() && s[k] * d[k] == d[k + 1]) return false;
+  }
+  return true;
+}
+
 template <class L> void agree(L const& l) {
   const rt::Layout r = rt::to_runtime(l);
   const bool compact = is_compact(l);
@@ -79,6 +95,43 @@ TEST_CASE("check.hpp agrees with the runtime tier's definitions", "[core][check]
     else boundary_layout([](auto l) { agree(l); });
   });
   rc::prop("the same with static and mixed leaves", [] { mixed_layout([](auto l) { agree(l); }); });
+}
+
+TEST_CASE("is_admissible_composition against the runtime tier's composition rules", "[core][check][tiers][composition]") {
+  // The runtime tier (what `tessera eval` runs) rejects a composition unless CuTe's
+  // stride and shape divisibility rules hold and B's modes use disjoint digits of A's
+  // mixed radix: stricter than admissibility, so everything it accepts must be
+  // admissible here, with the same function on B's domain. The runtime tier treats its
+  // integers as static and coalesces A by value first; the static tier cannot merge
+  // dynamic modes (neither can CuTe), so with dynamic leaves an A with mergeable
+  // neighbours, e.g. ((4,2),1):((2,8),3) o 2:6, is composed unmerged and may be
+  // inadmissible here (is_admissible_composition then says so). Compared: A already
+  // coalesced by value.
+  rc::prop("rt::composition accepts => is_admissible_composition and the same R(i) (A coalesced)", [] {
+    any_layout([](auto A) {
+      auto with_b = [&](auto B) {
+        rt::Layout rr;
+        try {
+          rr = rt::composition(rt::to_runtime(A), rt::to_runtime(B));
+        } catch (const rt::Error&) {
+          RC_TAG("runtime rejects");
+          return;
+        }
+        if (!coalesced_by_value(A)) {
+          RC_TAG("runtime accepts, A not coalesced");
+          return;
+        }
+        RC_TAG("runtime accepts");
+        RC_ASSERT(is_admissible_composition(A, B));
+        auto R = composition(A, B);
+        RC_ASSERT(rr.size() == std::int64_t(size(R)));
+        for (std::int64_t i = 0; i < rr.size(); ++i)
+          if (std::int64_t(B(i)) < std::int64_t(size(A))) RC_ASSERT(rr(i) == std::int64_t(R(i)));
+      };
+      if (*rc::gen::arbitrary<bool>()) any_layout(with_b);
+      else admissible_for(A, with_b);
+    });
+  });
 }
 
 TEST_CASE("is_compact: the examples of tessera info's help", "[core][check]") {

@@ -130,6 +130,21 @@ TEST_CASE("algebra: regression cases found during development", "[core][algebra]
   auto b2 = make_layout(make_shape(2, 2), make_stride(1, 1));
   CHECK(!is_admissible_composition(a2, b2));
   CHECK(is_admissible_composition(a2, make_layout(make_shape(2, 2), make_stride(1, 2))));
+  // the shape divisibility rule broken at run time: R would have 2 elements for B's 3
+  CHECK(!is_admissible_composition(make_layout(make_shape(2, 3), make_stride(1, 10)), make_layout(3, 1)));
+  CHECK(is_admissible_composition(make_layout(make_shape(2, 3), make_stride(1, 10)), make_layout(make_shape(2, 3), make_stride(1, 2))));
+  // empty modes do not trap (they used to divide by zero): an empty A composes with
+  // nothing; an empty B composes with anything
+  CHECK(!is_admissible_composition(make_layout(make_shape(0, 2), make_stride(1, 5)), make_layout(4, 1)));
+  CHECK(is_admissible_composition(make_layout(make_shape(2, 3), make_stride(1, 10)), make_layout(0, 1)));
+  CHECK(size(detail::composition_unchecked(make_layout(make_shape(0, 2), make_stride(1, 5)), make_layout(4, 1))) == 0);
+  // with a tiler: mode by mode; _ and integers N (N:1) included
+  auto a3 = make_layout(make_shape(make_shape(2, 2), 4), make_stride(make_stride(1, 6), 2));
+  CHECK(!is_admissible_composition(a3, make_tile(b2, _)));
+  CHECK(is_admissible_composition(a3, make_tile(_, 2)));
+  CHECK(is_admissible_composition(a3, make_tile(make_layout(make_shape(2, 2), make_stride(1, 2)), 4)));
+  STATIC_REQUIRE(!is_admissible_composition(make_layout(make_shape(make_shape(_2{}, _2{})), make_stride(make_stride(_1{}, _6{}))),
+                                            make_tile(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{})))));
 }
 
 TEST_CASE("swizzle and composed layouts", "[core][swizzle]") {

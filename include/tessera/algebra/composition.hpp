@@ -2,11 +2,36 @@
 // composition(A, B) = A o B: R(c) == A(B(c)) for every coordinate c of B, with
 // R compatible with B. A tiler (tuple) composes mode by mode; a plain integer N
 // in a tiler means the layout N:1.
+//
+// R is built as CuTe builds it: each mode of B is composed with coalesce(A) on its own.
+// That is A o B only when the pair is admissible: B's modes must not overlap in A's
+// mixed radix (DESIGN.md: composition((2,2):(1,6), (2,2):(1,1)) would give (2,2):(1,1),
+// yet A(B(3)) = 6), and CuTe's stride and shape divisibility rules must hold.
+// - Static operands: every rule is a static_assert naming it.
+// - Dynamic operands: is_admissible_composition(a, b) (check.hpp) says whether the pair
+//   is admissible: R has B's size and R(i) == A(B(i)) for every i of B's domain with
+//   B(i) in A's domain [0, size(A)) (where A o B is defined; the divide family relies on
+//   B running past A's end). Call it first when the operands come from outside.
+//   composition() itself only asserts it in debug host builds (the first 2^16 indices).
+//   In release builds and on the device an inadmissible pair still gives a well-formed
+//   layout -- CuTe's mode-by-mode R, which differs from A o B somewhere -- and never
+//   divides by zero: an empty mode (size 0) of A or B yields modes of size 0 (the
+//   checker rejects that R unless B is empty). 64-bit overflow of strides is not checked.
+//   As in CuTe, A's modes merge only where that is statically known, so the same values
+//   can be admissible as static integers and not as dynamic ones:
+//   ((4,2),1):((2,8),3) o 2:6 is 2:12 with static leaves, inadmissible with dynamic ones.
 #include "coalesce.hpp"
 
 namespace tessera {
 
 namespace detail {
+
+// ceil_div in the composition walk: a dynamic zero divisor (an empty mode of A) gives 0
+// instead of trapping; static operands are unchanged (a static zero does not compile).
+template <class A, class B> TESSERA_HOST_DEVICE constexpr auto walk_ceil_div(A const& a, B const& b) {
+  if constexpr (is_static_v<B>) return ceil_div(a, b);
+  else return to_i64(b) == 0 ? int64_t(0) : to_i64(ceil_div(a, b));
+}
 
 // lhs is coalesced (flat), rhs is (shape, stride).
 template <class LS, class LD, class RS, class RD>
@@ -45,7 +70,7 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& lhs_shape, LD cons
                        if constexpr (is_static_v<decltype(rest_stride)>) return ceil_div(curr_shape, abs(rest_stride));
                        else return to_i64(rest_stride) == 0 ? int64_t(1) : to_i64(ceil_div(curr_shape, abs(rest_stride)));
                      }();
-                     auto next_stride = ceil_div(abs(rest_stride), curr_shape) * signum(rest_stride);
+                     auto next_stride = walk_ceil_div(abs(rest_stride), curr_shape) * signum(rest_stride);
                      if constexpr (is_constant_v<1, decltype(next_shape)> || is_constant_v<1, decltype(rest_shape)>) {
                        return make_tuple(result_shape, result_stride, rest_shape, next_stride);
                      } else {
@@ -55,8 +80,13 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& lhs_shape, LD cons
                                        "tessera::composition: shape divisibility condition violated "
                                        "(B's size must be a multiple of what remains of A's mode)");
                        }
+                       // (dynamic: a size-0 mode of A or B makes new_shape 0; nothing is left then)
+                       auto next_rest = [&] {
+                         if constexpr (is_static_v<decltype(new_shape)>) return rest_shape / new_shape;
+                         else return to_i64(new_shape) == 0 ? int64_t(1) : to_i64(rest_shape) / to_i64(new_shape);
+                       }();
                        return make_tuple(append(result_shape, new_shape), append(result_stride, rest_stride * curr_stride),
-                                         rest_shape / new_shape, next_stride);
+                                         next_rest, next_stride);
                      }
                    });
     auto result_shape = get<0>(st);
@@ -73,8 +103,8 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& lhs_shape, LD cons
   }
 }
 
-// Exactness of a composition of static layouts: R(i) == A(B(i)) for all i with
-// B(i) in A's domain [0, size(A)).
+// Exactness of a composition: R has B's size and R(i) == A(B(i)) for all i with B(i)
+// in A's domain [0, size(A)), checked on the first `limit` indices of B.
 // Composing B mode by mode is only A o B when B's modes do not overlap in A's
 // mixed radix (no carries between them); CuTe does not check this.
 inline constexpr int64_t composition_check_limit = 1 << 16;
@@ -99,15 +129,17 @@ template <class L> TESSERA_HOST_DEVICE constexpr auto to_flat_function(L const& 
 }
 
 template <class A, class B, class R>
-TESSERA_HOST_DEVICE constexpr bool composition_is_exact(A const& a, B const& b, R const& r) {
+TESSERA_HOST_DEVICE constexpr bool composition_is_exact(A const& a, B const& b, R const& r,
+                                                        int64_t limit = composition_check_limit) {
   if constexpr (rank_v<decltype(flatten_to_tuple(b.shape()))> == 0) {
     return true;
   } else {
+    int64_t n = to_i64(size(b));
+    if (to_i64(size(r)) != n) return false;  // R must keep B's domain
     auto fa = to_flat_function(a);
     auto fb = to_flat_function(b);
     auto fr = to_flat_function(r);
-    int64_t n = to_i64(size(b));
-    if (n > composition_check_limit) n = composition_check_limit;
+    if (limit >= 0 && n > limit) n = limit;
     int64_t const domain = to_i64(size(a));
     for (int64_t i = 0; i < n; ++i) {
       int64_t const bi = fb(i);
