@@ -1,7 +1,7 @@
 # The package test: install the build into a fresh prefix, build examples/ against it with
 # find_package(tessera), run its host examples; then use tessera from source through
 # add_subdirectory and FetchContent (static tier only, so it stays cheap).
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -DCXX=... -P package_test.cmake
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -DCXX=... [-DEXPECT_KERNELS=ON] -P package_test.cmake
 foreach(v BUILD_DIR SOURCE_DIR WORK_DIR GENERATOR CXX)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "package_test.cmake: -D${v}=... is required")
@@ -38,6 +38,25 @@ step("configure examples with find_package(tessera)"
      ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/examples ${common} -DCMAKE_PREFIX_PATH=${prefix})
 step("build examples" ${CMAKE_COMMAND} --build ${WORK_DIR}/examples -j2)
 step("run the host examples" ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/examples --output-on-failure --no-tests=error -LE gpu)
+# Built with CUDA: tessera::kernels is exported, so example 4b (GEMM) must have been built
+# against it; it runs a GEMM where there is a GPU and exits 77 (skipped) where there is none.
+if(EXPECT_KERNELS)
+  foreach(f include/tessera/kernels/gemm.hpp include/tessera/kernels/device/gemm_arguments.hpp)
+    if(NOT EXISTS ${prefix}/${f})
+      message(FATAL_ERROR "package test: ${f} was not installed")
+    endif()
+  endforeach()
+  if(NOT EXISTS ${WORK_DIR}/examples/example_gemm_run)
+    message(FATAL_ERROR "package test: tessera::kernels was built, yet example 4b (example_gemm_run) "
+                        "was not built against the installed package")
+  endif()
+  message(STATUS "package test: run example 4b against the installed tessera::kernels")
+  execute_process(COMMAND ${WORK_DIR}/examples/example_gemm_run RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT (rc EQUAL 0 OR rc EQUAL 77))
+    message(FATAL_ERROR "package test: example_gemm_run failed (${rc}):\n${out}")
+  endif()
+  message(STATUS "package test: example_gemm_run: ${out}")
+endif()
 
 # 2. tessera as a subproject: add_subdirectory, then FetchContent from the same sources.
 foreach(mode add_subdirectory FetchContent)
