@@ -2,15 +2,18 @@
 //
 // The tensor-core kernel (kernels/collective/partitions.hpp) builds its tiled MMA from the
 // SM80 m16n8k16 atom: 2 x 4 warps over a 128 x 256 CTA tile, each warp one 64 x 64 block.
-// The same tiled MMA is written out below with the static tier (include/tessera).
+// The same tiled MMA is written out below with the static tier (include/tessera), and a
+// static_assert checks it is the very type the kernel uses (its partitions header links as
+// tessera::kernels_args, host code, no CUDA), so this example cannot drift from the kernel.
 // Every index the kernel uses comes from this object's TV maps, so checking the maps here,
 // with no GPU, checks which thread computes which output element on the GPU.
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
+#include "collective/partitions.hpp"  // the kernels' own partition types (tessera::kernels_args)
 #include "tessera/tiled_mma.hpp"
 #include "tessera/testing/claims.hpp"
-
 
 using namespace tessera;
 using namespace tessera::testing;
@@ -26,6 +29,13 @@ using PermN = Layout<tuple<_8, C<WN>, C<NT>>, tuple<_1, C<WarpN>, _8>>;
 using TiledMma = decltype(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{},
                                          Layout<tuple<C<WM>, C<WN>, _1>, tuple<_1, C<WM>, _0>>{},
                                          make_tuple(PermM{}, PermN{}, Underscore{})));
+
+// The kernel's default f16 configuration: 128x256x32 CTA tile, 2x4 warps of 32 threads, A and B
+// K-major (the majors and BK = 32 pick the copies and smem swizzles, not the tiled MMA).
+using KernelPartition = kernels::TensorOpPartition<BM, BN, 32, WM, WN, 32 * WM * WN, /*bf16*/ false,
+                                                   /*A K-major*/ true, /*B K-major*/ true>;
+static_assert(std::is_same_v<TiledMma, KernelPartition::TiledMma>,
+              "example 4a's tiled MMA must be the one the tensor-core kernel builds");
 
 // Prints "yes" or the claim's first counterexample; returns whether the claim holds.
 bool report(const char* what, const LayoutClaim& claim, LayoutArg const& l) {
