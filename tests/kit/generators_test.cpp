@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <type_traits>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -26,15 +27,15 @@ std::vector<std::int64_t> sorted_offsets(const rt::Layout& l) {
 
 // Runs a property with its own parameters (independent of RC_PARAMS) and returns the last
 // input it failed on: the counterexample rapidcheck ends with after shrinking.
-template <class Gen>
-std::optional<rt::Layout> shrunk_counterexample(Gen gen, bool (*property)(const rt::Layout&)) {
-  std::optional<rt::Layout> last_failure;
+template <class T = rt::Layout, class Gen>
+std::optional<T> shrunk_counterexample(Gen gen, std::type_identity_t<bool (*)(const T&)> property) {
+  std::optional<T> last_failure;
   rc::detail::TestParams params;
   params.seed = 20261123;
   params.maxSuccess = 2000;
   params.maxSize = 100;
   const auto result = rc::detail::checkTestable([&] {
-    const rt::Layout l = *gen;
+    const T l = *gen;
     const bool ok = property(l);
     if (!ok) last_failure = l;
     RC_ASSERT(ok);
@@ -152,4 +153,30 @@ TEST_CASE("A false property shrinks to a small counterexample") {
   for (std::int64_t e : rt::leaves(big->shape)) CHECK(big->size() / e * (e - 1) <= 8);
   // Its strides shrink toward column-major order.
   CHECK(*big == rt::Layout::column_major(big->shape));
+}
+
+TEST_CASE("Every generator shrinks: injective layouts, tilers, swizzles") {
+  // "Injective layouts have size <= 4" is false. Gaps shrink to 1 and the mode order to the
+  // identity, so the counterexample is column-major, and minimal leaf by leaf.
+  const auto inj = shrunk_counterexample(gen::injective_layout(), [](const rt::Layout& l) { return l.size() <= 4; });
+  REQUIRE(inj.has_value());
+  INFO("shrunk to " << rt::to_string(*inj));
+  CHECK(inj->size() > 4);
+  CHECK(inj->size() <= 8);
+  CHECK(*inj == rt::Layout::column_major(inj->shape));
+  for (std::int64_t e : rt::leaves(inj->shape)) CHECK(inj->size() / e * (e - 1) <= 4);
+
+  // "Tilers of (8,12):(1,8) tile nothing" (every tile has size 1) is false. The smallest
+  // counterexample tiles one mode by the smallest tile that is not trivial: 2:1.
+  static const rt::Layout target = rt::make_layout({rt::Layout(8, 1), rt::Layout(12, 8)});  // (8,12):(1,8)
+  const auto tiler = shrunk_counterexample<rt::Tiler>(gen::tiler_dividing(target), [](const rt::Tiler& t) {
+    return rt::product(t.shape()) == 1;
+  });
+  REQUIRE(tiler.has_value());
+  CHECK(rt::to_string(*tiler) == "(2:1)");
+
+  // "Swizzles never swizzle" (B == 0) is false: the smallest one that does is Sw<1,0,1>.
+  const auto sw = shrunk_counterexample<rt::Swizzle>(gen::swizzle(), [](const rt::Swizzle& s) { return s.bits == 0; });
+  REQUIRE(sw.has_value());
+  CHECK(rt::to_string(*sw) == "Sw<1,0,1>");
 }
