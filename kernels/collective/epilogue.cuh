@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../arch/vector_store.cuh"
 #include "../kernel/problem.cuh"
 #include "partitions.hpp"
 #include "../trace/trace.cuh"
@@ -119,7 +120,7 @@ struct EpilogueSmem16 {
           }
           out[j] = std::uint32_t(from_float<Tag>(x0)) | (std::uint32_t(from_float<Tag>(x1)) << 16);
         }
-        *reinterpret_cast<uint4*>(D + d_layout(gm, gn)) = uint4{out[0], out[1], out[2], out[3]};
+        arch::st_global_16(D + d_layout(gm, gn), out[0], out[1], out[2], out[3]);
       }
     } else {
       using Out = EpilogueCopy<BM, BN, Threads, 1, DRow>;

@@ -17,6 +17,7 @@
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
 #include "partitions.hpp"
+#include "tile_loader.hpp"
 #include "../trace/trace.cuh"
 
 namespace tessera::kernels {
@@ -36,35 +37,6 @@ struct SimtShape {
 template <class S, int MN>
 using SimtSmemLayout = Layout<tuple<C<MN>, C<S::BK>>, tuple<_1, C<S::Pitch>>>;
 
-// gmem -> smem: the G2S tiled copy (cp.async 4 bytes) of the partition; coordinates address
-// the operand's CTA tile (local_tile), the smem tile and the residue predicate.
-template <class S, class Partition, int MN, bool KMajor>
-struct SimtOperandLoader {
-  using Copy = typename Partition::template G2S<MN, KMajor>;
-  TESSERA_HOST_DEVICE static constexpr auto make_gmem(const float* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k) {
-    if constexpr (KMajor) return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{})));
-    else return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld)));
-  }
-  decltype(make_gmem(nullptr, 0, 0, 0)) gmem;
-  std::int64_t tile_mn;
-  decltype(Copy::coords(0)) coords;
-  __device__ SimtOperandLoader(const float* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
-                               std::int64_t tile_mn_)
-      : gmem(make_gmem(b, ld, extent_mn, extent_k)), tile_mn(tile_mn_), coords(Copy::coords(threadIdx.x)) {}
-
-  __device__ void load(float* stage, std::int64_t kt) const {
-    const auto tile = local_tile(gmem, make_shape(C<MN>{}, C<S::BK>{}), make_coord(tile_mn, kt));
-    // Residues: what is left of the operand from the tile's first row / column on.
-    const std::int64_t res_mn = get<0>(gmem.shape()) - tile_mn * MN, res_k = get<1>(gmem.shape()) - kt * S::BK;
-#pragma unroll
-    for (int i = 0; i < Copy::Copies; ++i) {
-      const TileCoord c = coords(i);
-      const bool pred = c.row < res_mn && c.col < res_k;
-      arch::cp_async_4_zfill(stage + SimtSmemLayout<S, MN>{}(c.row, c.col), pred ? &tile(c.row, c.col) : gmem.data(), pred);
-    }
-  }
-};
-
 template <class Shape, bool AKMajor, bool BKMajor>
 struct MainloopSimt {
   using S = Shape;
@@ -75,16 +47,25 @@ struct MainloopSimt {
   using Partition = SimtPartition<S::WarpGrid8x4, S::BK>;
   __device__ static void run(const Problem& p, const float* A, const float* B, std::int64_t tm,
                              std::int64_t tn, float* smem, Accum& acc) {
-    SimtOperandLoader<S, Partition, S::BM, AKMajor> load_a(A, p.a.ld, p.m, p.k, tm);
-    SimtOperandLoader<S, Partition, S::BN, BKMajor> load_b(B, p.b.ld, p.n, p.k, tn);
+    // gmem -> smem: the G2S tiled copies (cp.async 4 B, zero-filled residues), addressed in
+    // gmem (local_tile) and in the MN-major stage.
+    using SmemA = SimtSmemLayout<S, S::BM>;
+    using SmemB = SimtSmemLayout<S, S::BN>;
+    TileLoader<float, typename Partition::template G2S<S::BM, AKMajor>, AKMajor> load_a(
+        A, p.a.ld, p.m, p.k, tm, threadIdx.x);
+    TileLoader<float, typename Partition::template G2S<S::BN, BKMajor>, BKMajor> load_b(
+        B, p.b.ld, p.n, p.k, tn, threadIdx.x);
+    auto smem_a = [](TileCoord c) { return SmemA{}(c.row, c.col); };
+    auto smem_b = [](TileCoord c) { return SmemB{}(c.row, c.col); };
+    auto issue = [](float* dst, const float* src, bool pred) { arch::cp_async_4_zfill(dst, src, pred); };
     auto stage_a = [&](int s) { return smem + s * stage_floats; };
     auto stage_b = [&](int s) { return smem + s * stage_floats + S::BK * S::Pitch; };
     const int k_tiles = int((p.k + S::BK - 1) / S::BK);
 #pragma unroll
     for (int s = 0; s < S::Stages - 1; ++s) {
       if (s < k_tiles) {
-        load_a.load(stage_a(s), s);
-        load_b.load(stage_b(s), s);
+        load_a.load(stage_a(s), smem_a, issue);
+        load_b.load(stage_b(s), smem_b, issue);
       }
       arch::cp_async_commit();
     }
@@ -94,8 +75,6 @@ struct MainloopSimt {
     const auto src_b = Partition::lds_b_src(threadIdx.x);
     const int a_row0 = src_a(0).row, a_row1 = src_a(4).row;
     const int b_col0 = src_b(0).row, b_col1 = src_b(4).row;
-    using SmemA = SimtSmemLayout<S, S::BM>;
-    using SmemB = SimtSmemLayout<S, S::BN>;
     for (int kt = 0; kt < k_tiles; ++kt) {
       arch::cp_async_wait<S::Stages - 2>();
       __syncthreads();
@@ -104,8 +83,8 @@ struct MainloopSimt {
 #endif
       const int next = kt + S::Stages - 1;
       if (next < k_tiles) {
-        load_a.load(stage_a(next % S::Stages), next);
-        load_b.load(stage_b(next % S::Stages), next);
+        load_a.load(stage_a(next % S::Stages), smem_a, issue);
+        load_b.load(stage_b(next % S::Stages), smem_b, issue);
       }
       arch::cp_async_commit();
       const float* sa = stage_a(kt % S::Stages);

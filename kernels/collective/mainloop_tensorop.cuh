@@ -15,6 +15,7 @@
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
 #include "partitions.hpp"
+#include "tile_loader.hpp"
 #include "../trace/trace.cuh"
 
 namespace tessera::kernels {
@@ -27,53 +28,6 @@ struct TensorOpShape {
   static constexpr int WarpM = BM / WM, WarpN = BN / WN;  // warp tile
   static constexpr int MT = WarpM / 16, NT = WarpN / 8;   // MMA atoms per warp
   static_assert(BK % 16 == 0 && WarpM % 16 == 0 && WarpN % 16 == 0, "tile must be made of 16x16x16 steps");
-};
-
-// Copies MN x BK tiles of one operand (rows mn0.., k-tile kt) from gmem into one stage.
-// Thread t's elements are the G2S tiled copy's partition at t (coordinates in the tile);
-// each coordinate addresses the operand's CTA tile (local_tile of the gmem tensor), the
-// swizzled smem stage, and the residue predicate.
-template <class Partition, int MN, bool KMajor, bool Vec>
-struct OperandLoader {
-  static constexpr int BK = Partition::BK;
-  using Copy = typename Partition::template G2S<MN, KMajor>;
-  static constexpr int V = Vec ? 8 : 1;  // elements per copy
-  using Smem = OperandSmem<MN, BK, KMajor>;
-  TESSERA_HOST_DEVICE static constexpr auto make_gmem(const std::uint16_t* b, std::int64_t ld, std::int64_t extent_mn,
-                                                      std::int64_t extent_k) {
-    if constexpr (KMajor) return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{})));
-    else return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld)));
-  }
-  using Gmem = decltype(make_gmem(nullptr, 0, 0, 0));
-  using Coords = decltype(Copy::coords(0));
-
-  Gmem gmem;            // the whole operand of this batch: (mn, k) -> element
-  std::int64_t tile_mn; // this CTA's tile index along MN
-  std::int64_t res_mn;  // elements of the operand from the tile's first row on (residue)
-  Coords coords;        // this thread's copy coordinates in the tile
-
-  __device__ OperandLoader(const std::uint16_t* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
-                           std::int64_t tile_mn_)
-      : gmem(make_gmem(b, ld, extent_mn, extent_k)), tile_mn(tile_mn_), res_mn(extent_mn - tile_mn_ * MN),
-        coords(Copy::coords(threadIdx.x)) {}
-
-  __device__ void load(std::uint16_t* stage, std::int64_t kt) const {
-    const auto tile = local_tile(gmem, make_shape(C<MN>{}, C<BK>{}), make_coord(tile_mn, kt));
-    const std::int64_t res_k = get<1>(gmem.shape()) - kt * BK;
-#pragma unroll
-    for (int i = 0; i < Copy::Copies; ++i) {
-      const TileCoord c = coords(V * i);
-      // Predicate on the copy's first element; the vector path needs the contiguous
-      // extent to be a multiple of 8 (select_kernel checks), so a vector is all in or out.
-      const bool pred = c.row < res_mn && c.col < res_k;
-      std::uint16_t* dst = stage + Smem::offset(c);
-      if constexpr (Vec) {
-        arch::cp_async_16_zfill(dst, pred ? &tile(c.row, c.col) : gmem.data(), pred);
-      } else {
-        *dst = pred ? tile(c.row, c.col) : std::uint16_t(0);
-      }
-    }
-  }
 };
 
 template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true>
@@ -97,8 +51,18 @@ struct MainloopTensorOp {
   // acc += A(tile tm, :) * B(:, tile tn) over all of K.
   __device__ static void run(const Problem& p, const std::uint16_t* A, const std::uint16_t* B,
                              std::int64_t tm, std::int64_t tn, std::uint16_t* smem, Accum& acc) {
-    OperandLoader<Partition, BM, AKMajor, Vec> load_a(A, p.a.ld, p.m, p.k, tm);
-    OperandLoader<Partition, BN, BKMajor, Vec> load_b(B, p.b.ld, p.n, p.k, tn);
+    // gmem -> smem: the G2S tiled copies' coordinates, addressed in gmem (local_tile) and
+    // in the swizzled stage; residues zero-filled (cp.async reads 0 bytes) or zero-written.
+    TileLoader<std::uint16_t, typename Partition::G2S_A, AKMajor> load_a(
+        A, p.a.ld, p.m, p.k, tm, threadIdx.x);
+    TileLoader<std::uint16_t, typename Partition::G2S_B, BKMajor> load_b(
+        B, p.b.ld, p.n, p.k, tn, threadIdx.x);
+    auto smem_a = [](TileCoord c) { return SmemA::offset(c); };
+    auto smem_b = [](TileCoord c) { return SmemB::offset(c); };
+    auto issue = [](std::uint16_t* dst, const std::uint16_t* src, bool pred) {
+      if constexpr (Vec) arch::cp_async_16_zfill(dst, src, pred);
+      else *dst = pred ? *src : std::uint16_t(0);
+    };
     auto stage_a = [&](int s) { return smem + s * stage_elems; };
     auto stage_b = [&](int s) { return smem + s * stage_elems + SmemA::size; };
 
@@ -107,8 +71,8 @@ struct MainloopTensorOp {
 #pragma unroll
     for (int s = 0; s < Stages - 1; ++s) {
       if (s < k_tiles) {
-        load_a.load(stage_a(s), s);
-        load_b.load(stage_b(s), s);
+        load_a.load(stage_a(s), smem_a, issue);
+        load_b.load(stage_b(s), smem_b, issue);
       }
       arch::cp_async_commit();
     }
@@ -173,8 +137,8 @@ struct MainloopTensorOp {
         if (kk == 0) {
           const int next = kt + Stages - 1;
           if (next < k_tiles) {
-            load_a.load(stage_a(write_stage), next);
-            load_b.load(stage_b(write_stage), next);
+            load_a.load(stage_a(write_stage), smem_a, issue);
+            load_b.load(stage_b(write_stage), smem_b, issue);
           }
           arch::cp_async_commit();
           write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;

@@ -89,6 +89,7 @@ struct GmemCopy {
   using Tiled = decltype(make_tiled_copy(Atom{}, ThrLayout{}, ValLayout{}));
   using Tile = tuple<C<MN>, C<BK>>;
   static constexpr int Copies = MN * BK / V / Threads;  // vectors per thread
+  static constexpr int Extent = MN, Depth = BK, Vector = V, ThreadCount = Threads;
   // Thread t's elements of the tile: value v = element e of vector i is v = e + V*i.
   TESSERA_HOST_DEVICE static constexpr auto coords(int t) { return copy_src_coords<Tile>(Tiled{}, t); }
   static_assert(decltype(coords(0))::size() == Copies * V, "the tiled copy gives each thread Copies vectors");

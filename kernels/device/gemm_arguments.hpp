@@ -168,6 +168,9 @@ inline GemmResult check_arguments(const GemmArguments& g) {
                 "L = " + std::to_string(g.batch) + " exceeds the 65535 batches one launch addresses");
   if (g.m > (std::int64_t(1) << 40) || g.n > (std::int64_t(1) << 40))
     return fail(GemmStatus::InvalidSize, "M or N beyond 2^40 cannot be tiled by one grid");
+  // The mainloops count K in 32-bit integers (registers are their scarcest resource).
+  if (g.k > (std::int64_t(1) << 31) - 64)
+    return fail(GemmStatus::InvalidSize, "K = " + std::to_string(g.k) + " exceeds 2^31 - 64, the largest K the mainloops count");
   if (g.a.ptr == nullptr) return fail(GemmStatus::NullPointer, "A is a null pointer");
   if (g.b.ptr == nullptr) return fail(GemmStatus::NullPointer, "B is a null pointer");
   if (g.d == nullptr) return fail(GemmStatus::NullPointer, "D is a null pointer");

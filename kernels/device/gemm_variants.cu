@@ -11,12 +11,9 @@ using Tc1 = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
 using Tc2 = TensorOpShape<128, 256, 64, 2, 4, 3, 1>;
 using Tc3 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
 using Tc4 = TensorOpShape<128, 128, 64, 2, 2, 3, 2>;
-using Tc5 = TensorOpShape<128, 256, 64, 2, 4, 4, 1>;
-using Tc6 = TensorOpShape<256, 128, 64, 4, 2, 3, 1>;
 const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta", "tc 128x128x32 w2x2 s4 2cta",
                                 "tc 128x256x64 w2x4 s3 1cta", "tc 256x128x32 w4x2 s4 1cta",
-                                "tc 128x128x64 w2x2 s3 2cta", "tc 128x256x64 w2x4 s4 1cta",
-                                "tc 256x128x64 w4x2 s3 1cta", "tc 128x256x32 w2x4 s4 UNSWIZZLED"};
+                                "tc 128x128x64 w2x2 s3 2cta", "tc 128x256x32 w2x4 s4 UNSWIZZLED"};
 using Sm0 = SimtShape<8, 3, false>;
 using Sm1 = SimtShape<8, 3, true>;
 using Sm2 = SimtShape<16, 3, false>;
@@ -48,8 +45,6 @@ GemmResult gemm_tensorop_variant(const GemmArguments& args, int v, CUstream_st* 
     case 2: return device::run_tensorop<Tc2, true, true>(p, stream);
     case 3: return device::run_tensorop<Tc3, true, true>(p, stream);
     case 4: return device::run_tensorop<Tc4, true, true>(p, stream);
-    case 5: return device::run_tensorop<Tc5, true, true>(p, stream);
-    case 6: return device::run_tensorop<Tc6, true, true>(p, stream);
     case tc_count - 1: return device::run_tensorop<Tc0, true, true, false>(p, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};

@@ -63,6 +63,18 @@ TEST_CASE("sizes must be positive") {
   CHECK(check_arguments(g).status == GemmStatus::InvalidSize);
 }
 
+TEST_CASE("K is bounded by the mainloops' 32-bit counters") {
+  auto g = valid();
+  g.k = (std::int64_t(1) << 31) - 63;
+  g.a.ld = g.a.major == Major::Row ? g.k : g.a.ld;
+  g.b.ld = g.b.major == Major::Col ? g.k : g.b.ld;
+  const auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::InvalidSize);
+  CHECK(mentions(r, std::to_string(g.k).c_str()));
+  g.k = (std::int64_t(1) << 31) - 64;  // the largest K: passes the size check
+  CHECK(check_arguments(g).status != GemmStatus::InvalidSize);
+}
+
 TEST_CASE("null pointers are named") {
   auto g = valid();
   g.a.ptr = nullptr;

@@ -3,13 +3,14 @@
 # ncu report (every section, text) of the default tensor-core and SIMT kernels at 4096^3 TN,
 # and the SASS of both kernels' TN instantiations.
 #
-#   OUT=/tmp/out COMMIT=<sha> tools/device/profile.sh
+#   OUT=/tmp/out COMMIT=<sha> [STEPS="build variants"] tools/device/profile.sh
+# STEPS: the run_gpu.sh steps to run first (e.g. "build test sanitize trace ncu bench").
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-gpu-out}
 BUILD=${BUILD:-/tmp/tessera-gpu-build}
 export OUT BUILD
-bash tools/device/run_gpu.sh build variants || true
+bash tools/device/run_gpu.sh ${STEPS:-build variants} || true
 "$BUILD/gemm_bench" --profile 4096 4096 4096 >/dev/null 2>&1 || echo "profile launch failed" >>"$OUT/summary.txt"
 sec="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats --section InstructionStats --section SourceCounters"
 for k in gemm_tensorop_entry gemm_simt_entry; do
@@ -17,5 +18,8 @@ for k in gemm_tensorop_entry gemm_simt_entry; do
     "$BUILD/gemm_bench" --profile 4096 4096 4096 >"$OUT/ncu_$k.txt" 2>&1
   echo "ncu $k: rc=$?" >>"$OUT/summary.txt"
 done
-cuobjdump -sass "$BUILD/gemm.o" | gzip >"$OUT/sass.txt.gz"
+cuobjdump -sass "$BUILD/gemm.o" >"$OUT/sass.txt"
+# At most 8 files come back: the reports travel as one archive, the traces stay (their
+# verification is in summary.txt).
+(cd "$OUT" && tar czf profile.tgz ncu_gemm_*.txt sass.txt && rm -f ncu_gemm_*.txt sass.txt traces.tgz)
 ls -la "$OUT"

@@ -1,0 +1,110 @@
+// gmem -> smem loader of one operand's MN x BK tiles, k-tile after k-tile.
+//
+// What a thread needs is derived once, in the constructor, from the tessera objects: its
+// first copy's coordinate (the G2S tiled copy's partition at this thread), that
+// coordinate's gmem address in k-tile 0 (local_tile of the operand tensor), the gmem
+// offsets of the next copy and of the next k-tile (the operand layout at the copy step and
+// at (0, BK): static for a K-major k step), and which copies' rows lie inside the operand.
+// A load then costs a pointer add, a predicate and the smem offset (the stage layout) per
+// copy.  Recomputing the addresses through local_tile on every k-tile cost ~30 integer
+// instructions per copy (ncu on an H100, 4096^3 bf16: 5.4 instructions per HMMA, ALU pipe
+// 30% busy; bench/RESULTS.md).  Host and device: tests/kernels/tile_loader_test.cpp runs
+// it for every thread against local_tile.
+#pragma once
+
+#include <cstdint>
+
+#include "partitions.hpp"
+
+namespace tessera::kernels {
+
+template <class T, class Copy, bool KMajor>
+struct TileLoader {
+  static constexpr int MN = Copy::Extent, BK = Copy::Depth, N = Copy::Copies, V = Copy::Vector;
+  static_assert(N <= 32, "one residue bit per copy");
+
+  TESSERA_HOST_DEVICE static constexpr auto make_gmem(const T* b, std::int64_t ld, std::int64_t extent_mn,
+                                                      std::int64_t extent_k) {
+    if constexpr (KMajor) return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{})));
+    else return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld)));
+  }
+  // A thread's copies are evenly spaced in the tile: copy i is copy 0 moved by i times
+  // this coordinate, the same for every thread (the G2S tiled copy repeats its thread tile
+  // along one mode; tests/kernels/partition_trace_test.cpp checks every thread).
+  TESSERA_HOST_DEVICE static constexpr TileCoord copy_step(int thread) {
+    if constexpr (N == 1) return {0, 0};
+    else {
+      const auto c = Copy::coords(thread);
+      const TileCoord c1 = c(int(V)), c0 = c(0);
+      return {c1.row - c0.row, c1.col - c0.col};
+    }
+  }
+  static constexpr TileCoord Step = copy_step(0);
+  using Gmem = decltype(make_gmem(nullptr, 0, 0, 0));
+  // gmem offsets as the operand's layout gives them; static where the layout's stride is
+  // (the k step of a K-major operand is BK).
+  TESSERA_HOST_DEVICE static constexpr auto k_step_of(Gmem const& g) { return g.layout()(make_coord(_0{}, C<BK>{})); }
+  TESSERA_HOST_DEVICE static constexpr auto step_of(Gmem const& g) {
+    return g.layout()(make_coord(C<Step.row>{}, C<Step.col>{}));
+  }
+
+  const T* base;          // the operand's first element: the address masked copies name
+  const T* next;          // copy 0's first element in the next k-tile to load
+  decltype(step_of(Gmem{})) step;      // gmem offset from copy i to copy i+1
+  decltype(k_step_of(Gmem{})) k_step;  // gmem offset from one k-tile to the next
+  int res_k;              // k extent left from the next k-tile's first column on (K < 2^31: check_arguments)
+  TileCoord first;        // copy 0's coordinate in the tile
+  std::uint32_t row_ok;   // bit i: copy i's row lies inside the operand
+
+  // thread: the thread index (threadIdx.x in the kernels; every index in the host test).
+  TESSERA_HOST_DEVICE TileLoader(const T* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
+                                 std::int64_t tile_mn, int thread)
+      : base(b), res_k(int(extent_k)), row_ok(0) {
+    const auto gmem = make_gmem(b, ld, extent_mn, extent_k);
+    const auto tile = local_tile(gmem, make_shape(C<MN>{}, C<BK>{}), make_coord(tile_mn, std::int64_t(0)));
+    const auto coords = Copy::coords(thread);
+    first = coords(0);
+    next = &tile(first.row, first.col);
+    step = step_of(gmem);
+    k_step = k_step_of(gmem);
+    const std::int64_t res_mn = extent_mn - tile_mn * MN;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const TileCoord c = coords(V * i);
+      row_ok |= std::uint32_t(c.row < res_mn) << i;
+    }
+  }
+
+  // Copy i's coordinate in the tile.
+  TESSERA_HOST_DEVICE TESSERA_INLINE TileCoord at(int i) const { return {first.row + i * Step.row, first.col + i * Step.col}; }
+
+  // Loads the next k-tile: issue(smem destination, gmem source, predicate) per copy.  A
+  // copy is all inside or all outside in k: vectors run along k only for K-major operands,
+  // whose K the vector path requires to be a multiple of V (select_kernel checks).
+  // smem_offset(TileCoord) -> offset of the coordinate in a stage (evaluated here, not kept:
+  // registers are the tensor-core kernel's scarcest resource).
+#ifdef __CUDACC__
+#pragma nv_exec_check_disable
+#endif
+  template <class SmemOffset, class Issue>
+  TESSERA_HOST_DEVICE TESSERA_INLINE void load(T* stage, SmemOffset&& smem_offset, Issue&& issue) {
+    const T* src = next;
+    if (res_k >= BK) {
+#pragma unroll
+      for (int i = 0; i < N; ++i, src += step) {
+        const bool pred = (row_ok >> i) & 1u;
+        issue(stage + smem_offset(at(i)), pred ? src : base, pred);
+      }
+    } else {  // the last, partial k-tile: the column decides too
+#pragma unroll
+      for (int i = 0; i < N; ++i, src += step) {
+        const bool pred = ((row_ok >> i) & 1u) && at(i).col < res_k;
+        issue(stage + smem_offset(at(i)), pred ? src : base, pred);
+      }
+    }
+    next += k_step;
+    res_k -= BK;
+  }
+};
+
+}  // namespace tessera::kernels

@@ -1,0 +1,121 @@
+// The kernels' gmem -> smem loader (kernels/collective/tile_loader.hpp) on the host, for
+// every thread of every G2S copy the kernels use: one operand's k-tiles are loaded the way
+// the mainloops load them (one loader per thread, k-tile after k-tile), and every element
+// of every stage must hold what local_tile of the operand says -- the element, or 0 where
+// the tile runs past the operand (residues) -- written exactly once.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collective/partitions.hpp"
+#include "collective/tile_loader.hpp"
+
+using namespace tessera;
+using namespace tessera::kernels;
+
+namespace {
+
+// Element (mn, k) of the operand holds 1 + mn * extent_k + k: nonzero, distinct.
+template <class Copy, bool KMajor, class SmemOffset>
+void check_loads(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t tile_mn, SmemOffset smem_offset,
+                 int stage_size) {
+  constexpr int MN = Copy::Extent, BK = Copy::Depth, V = Copy::Vector, Threads = Copy::ThreadCount;
+  using T = std::uint32_t;
+  const std::int64_t ld = (KMajor ? extent_k : extent_mn) + 8;
+  const std::int64_t rows = KMajor ? extent_mn : extent_k;
+  std::vector<T> operand(std::size_t(rows * ld), 0);
+  auto at = [&](std::int64_t mn, std::int64_t k) -> T& {
+    return operand[std::size_t(KMajor ? mn * ld + k : mn + k * ld)];
+  };
+  for (std::int64_t mn = 0; mn < extent_mn; ++mn)
+    for (std::int64_t k = 0; k < extent_k; ++k) at(mn, k) = T(1 + mn * extent_k + k);
+
+  std::vector<TileLoader<T, Copy, KMajor>> loaders;
+  for (int t = 0; t < Threads; ++t) loaders.emplace_back(operand.data(), ld, extent_mn, extent_k, tile_mn, t);
+  const std::int64_t k_tiles = (extent_k + BK - 1) / BK;
+  INFO("MN " << MN << " BK " << BK << " V " << V << (KMajor ? " K-major" : " MN-major") << ", extents " << extent_mn
+             << " x " << extent_k << ", tile " << tile_mn);
+  for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
+    std::vector<T> stage(std::size_t(stage_size), T(0xdeadbeef));
+    std::vector<int> writes(std::size_t(stage_size), 0);
+    for (int t = 0; t < Threads; ++t)
+      loaders[std::size_t(t)].load(stage.data(), smem_offset, [&](T* dst, const T* src, bool pred) {
+        for (int j = 0; j < V; ++j) {  // a vector: V elements contiguous in gmem and smem
+          dst[j] = pred ? src[j] : T(0);
+          ++writes[std::size_t(dst + j - stage.data())];
+        }
+      });
+    for (int r = 0; r < MN; ++r)
+      for (int c = 0; c < BK; ++c) {
+        const std::int64_t mn = tile_mn * MN + r, k = kt * BK + c;
+        const T want = mn < extent_mn && k < extent_k ? at(mn, k) : T(0);
+        const auto off = std::size_t(smem_offset(TileCoord{r, c}));
+        INFO("k-tile " << kt << ", tile coordinate (" << r << ", " << c << ")");
+        REQUIRE(writes[off] == 1);
+        REQUIRE(stage[off] == want);
+      }
+  }
+}
+
+template <int MN, bool KMajor, int V>
+void check_tensorop(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t tile_mn) {
+  using P = TensorOpPartition<128, 256, 32, 2, 4, 256, true, true, true, V>;
+  using Copy = typename P::template G2S<MN, KMajor>;
+  using Smem = OperandSmem<MN, 32, KMajor>;
+  check_loads<Copy, KMajor>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem::offset(c); }, Smem::size);
+}
+
+template <int BK, bool KMajor>
+void check_simt(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t tile_mn) {
+  using Copy = typename SimtPartition<false, BK>::template G2S<128, KMajor>;
+  using Smem = Layout<tuple<_128, C<BK>>, tuple<_1, C<132>>>;  // MN-major rows, padded
+  check_loads<Copy, KMajor>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem{}(c.row, c.col); },
+                            132 * BK);
+}
+
+}  // namespace
+
+TEST_CASE("tile loader, tensor-core copies (16-byte vectors): whole tiles and residues", "[kernels]") {
+  // Vectors need contiguous extents that are multiples of 8 (select_kernel's rule).
+  check_tensorop<128, true, 8>(256, 96, 1);
+  check_tensorop<128, true, 8>(128 + 40, 2 * 32 + 8, 1);
+  check_tensorop<128, false, 8>(128 + 40, 2 * 32 + 5, 1);
+  check_tensorop<256, true, 8>(256 + 8, 32 + 24, 1);
+  check_tensorop<256, false, 8>(3 * 256, 72, 2);
+  check_tensorop<256, false, 8>(256 + 200, 7, 1);
+}
+
+TEST_CASE("tile loader, tensor-core element copies: any extents", "[kernels]") {
+  check_tensorop<128, true, 1>(128 + 37, 2 * 32 + 5, 1);
+  check_tensorop<256, false, 1>(256 + 1, 1, 1);
+  check_tensorop<128, false, 1>(127, 33, 0);
+}
+
+TEST_CASE("tile loader, SIMT copies", "[kernels]") {
+  check_simt<8, true>(128 + 3, 8 * 3 + 5, 1);
+  check_simt<8, false>(3 * 128, 16, 2);
+  check_simt<16, true>(100, 16 + 1, 0);
+  check_simt<16, false>(128 + 127, 40, 1);
+}
+
+TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step", "[kernels]") {
+  auto check = [](auto copy, auto kmajor) {
+    using Copy = decltype(copy);
+    using L = TileLoader<std::uint16_t, Copy, decltype(kmajor)::value>;
+    for (int t = 0; t < Copy::ThreadCount; ++t) {
+      const auto c = Copy::coords(t);
+      for (int i = 0; i < Copy::Copies; ++i) {
+        const TileCoord want = c(Copy::Vector * i);
+        REQUIRE(want.row == c(0).row + i * L::Step.row);
+        REQUIRE(want.col == c(0).col + i * L::Step.col);
+      }
+    }
+  };
+  using P = TensorOpPartition<128, 256, 32, 2, 4, 256, true, true, true, 8>;
+  check(typename P::template G2S<128, true>{}, std::true_type{});
+  check(typename P::template G2S<256, false>{}, std::false_type{});
+  check(typename SimtPartition<false, 8>::template G2S<128, true>{}, std::true_type{});
+  check(typename SimtPartition<false, 16>::template G2S<128, false>{}, std::false_type{});
+}
