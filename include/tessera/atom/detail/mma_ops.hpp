@@ -10,383 +10,129 @@
 
 namespace tessera {
 
-// mma.sync.m8n8k4.row.col f16 x f16 + f16 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F16F16F16F16_TN {
-  using DRegisters = uint32_t[4];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = uint32_t[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
+// ---------------------------------------------------------------- mma.sync
+// TESSERA_MMA_SYNC(NAME, ARCH, SHAPE_AND_TYPES, D, #D, A, #A, B, #B, C, #C) defines the atom NAME:
+// mma.sync.aligned.SHAPE_AND_TYPES with #X registers of element tag X (u32, s32, f32, f64) per
+// operand, issued where __CUDA_ARCH__ >= ARCH * 10.
+#define TESSERA_MMA_SYNC_TYPE_u32 uint32_t
+#define TESSERA_MMA_SYNC_TYPE_s32 int32_t
+#define TESSERA_MMA_SYNC_TYPE_f32 float
+#define TESSERA_MMA_SYNC_TYPE_f64 double
+#define TESSERA_MMA_SYNC_CONSTRAINT_u32 "r"
+#define TESSERA_MMA_SYNC_CONSTRAINT_s32 "r"
+#define TESSERA_MMA_SYNC_CONSTRAINT_f32 "f"
+#define TESSERA_MMA_SYNC_CONSTRAINT_f64 "d"
+// c(x[0]), ..., c(x[n-1])
+#define TESSERA_MMA_SYNC_LIST_1(c, x) c(x[0])
+#define TESSERA_MMA_SYNC_LIST_2(c, x) c(x[0]), c(x[1])
+#define TESSERA_MMA_SYNC_LIST_4(c, x) TESSERA_MMA_SYNC_LIST_2(c, x), c(x[2]), c(x[3])
+#define TESSERA_MMA_SYNC_LIST_8(c, x) TESSERA_MMA_SYNC_LIST_4(c, x), c(x[4]), c(x[5]), c(x[6]), c(x[7])
+// The operands of each register count #D_#A_#B_#C, numbered in that order.
+#define TESSERA_MMA_SYNC_OPERANDS_2_1_1_2 "{%0, %1}, {%2}, {%3}, {%4, %5}"
+#define TESSERA_MMA_SYNC_OPERANDS_2_2_1_2 "{%0, %1}, {%2, %3}, {%4}, {%5, %6}"
+#define TESSERA_MMA_SYNC_OPERANDS_2_4_2_2 "{%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9}"
+#define TESSERA_MMA_SYNC_OPERANDS_4_2_1_4 "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10}"
+#define TESSERA_MMA_SYNC_OPERANDS_4_2_2_4 "{%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11}"
+#define TESSERA_MMA_SYNC_OPERANDS_4_4_2_4 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13}"
+#define TESSERA_MMA_SYNC_OPERANDS_8_2_2_8 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19}"
+// TESSERA_MMA_SYNC_ISSUE_<ARCH>(NAME, statement): the statement where the target has sm_<ARCH>.
+#define TESSERA_MMA_SYNC_UNSUPPORTED(NAME, ARCH)          \
+  detail::mma_unsupported(#NAME " needs sm_" #ARCH);      \
+  (void)d; (void)a; (void)b; (void)c;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};\n"
-                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#define TESSERA_MMA_SYNC_ISSUE_70(NAME, ...) __VA_ARGS__
 #else
-    detail::mma_unsupported("SM70_8x8x4_F16F16F16F16_TN needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
+#define TESSERA_MMA_SYNC_ISSUE_70(NAME, ...) TESSERA_MMA_SYNC_UNSUPPORTED(NAME, 70)
 #endif
-  }
-};
-
-// mma.sync.m8n8k4.row.col f16 x f16 + f32 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F32F16F16F32_TN {
-  using DRegisters = float[8];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[8];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "f"(c[4]), "f"(c[5]), "f"(c[6]), "f"(c[7]));
-#else
-    detail::mma_unsupported("SM70_8x8x4_F32F16F16F32_TN needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
-// mma.sync.m8n8k4.col.row f16 x f16 + f16 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F16F16F16F16_NT {
-  using DRegisters = uint32_t[4];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = uint32_t[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};\n"
-                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-#else
-    detail::mma_unsupported("SM70_8x8x4_F16F16F16F16_NT needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
-// mma.sync.m8n8k4.col.row f16 x f16 + f32 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F32F16F16F32_NT {
-  using DRegisters = float[8];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[8];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "f"(c[4]), "f"(c[5]), "f"(c[6]), "f"(c[7]));
-#else
-    detail::mma_unsupported("SM70_8x8x4_F32F16F16F32_NT needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
-// mma.sync.m8n8k4.col.col f16 x f16 + f16 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F16F16F16F16_NN {
-  using DRegisters = uint32_t[4];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = uint32_t[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};\n"
-                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-#else
-    detail::mma_unsupported("SM70_8x8x4_F16F16F16F16_NN needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
-// mma.sync.m8n8k4.col.col f16 x f16 + f32 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F32F16F16F32_NN {
-  using DRegisters = float[8];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[8];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "f"(c[4]), "f"(c[5]), "f"(c[6]), "f"(c[7]));
-#else
-    detail::mma_unsupported("SM70_8x8x4_F32F16F16F32_NN needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
-// mma.sync.m8n8k4.row.row f16 x f16 + f16 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F16F16F16F16_TT {
-  using DRegisters = uint32_t[4];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = uint32_t[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};\n"
-                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-#else
-    detail::mma_unsupported("SM70_8x8x4_F16F16F16F16_TT needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
-// mma.sync.m8n8k4.row.row f16 x f16 + f32 (quad-pair MMA, Volta)
-struct SM70_8x8x4_F32F16F16F32_TT {
-  using DRegisters = float[8];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[8];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    asm volatile("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]), "r"(b[1]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "f"(c[4]), "f"(c[5]), "f"(c[6]), "f"(c[7]));
-#else
-    detail::mma_unsupported("SM70_8x8x4_F32F16F16F32_TT needs sm_70");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
-// mma.sync.m16n8k8 f16 x f16 + f32 (Turing)
-struct SM75_16x8x8_F32F16F16F32_TN {
-  using DRegisters = float[4];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[1];
-  using CRegisters = float[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#define TESSERA_MMA_SYNC_ISSUE_75(NAME, ...) __VA_ARGS__
 #else
-    detail::mma_unsupported("SM75_16x8x8_F32F16F16F32_TN needs sm_75");
-    (void)d; (void)a; (void)b; (void)c;
+#define TESSERA_MMA_SYNC_ISSUE_75(NAME, ...) TESSERA_MMA_SYNC_UNSUPPORTED(NAME, 75)
 #endif
-  }
-};
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define TESSERA_MMA_SYNC_ISSUE_80(NAME, ...) __VA_ARGS__
+#else
+#define TESSERA_MMA_SYNC_ISSUE_80(NAME, ...) TESSERA_MMA_SYNC_UNSUPPORTED(NAME, 80)
+#endif
+#define TESSERA_MMA_SYNC(NAME, ARCH, SHAPE_AND_TYPES, D, ND, A, NA, B, NB, C, NC)                        \
+  struct NAME {                                                                                         \
+    using DRegisters = TESSERA_MMA_SYNC_TYPE_##D[ND];                                                    \
+    using ARegisters = TESSERA_MMA_SYNC_TYPE_##A[NA];                                                    \
+    using BRegisters = TESSERA_MMA_SYNC_TYPE_##B[NB];                                                    \
+    using CRegisters = TESSERA_MMA_SYNC_TYPE_##C[NC];                                                    \
+    TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,             \
+                                   CRegisters const& c) {                                               \
+      TESSERA_MMA_SYNC_ISSUE_##ARCH(                                                                     \
+          NAME, asm volatile("mma.sync.aligned." SHAPE_AND_TYPES " "                                     \
+                             TESSERA_MMA_SYNC_OPERANDS_##ND##_##NA##_##NB##_##NC ";\n"                   \
+                             : TESSERA_MMA_SYNC_LIST_##ND("=" TESSERA_MMA_SYNC_CONSTRAINT_##D, d)        \
+                             : TESSERA_MMA_SYNC_LIST_##NA(TESSERA_MMA_SYNC_CONSTRAINT_##A, a),           \
+                               TESSERA_MMA_SYNC_LIST_##NB(TESSERA_MMA_SYNC_CONSTRAINT_##B, b),           \
+                               TESSERA_MMA_SYNC_LIST_##NC(TESSERA_MMA_SYNC_CONSTRAINT_##C, c));)         \
+    }                                                                                                   \
+  };
 
+// mma.sync.m8n8k4.row.col f16 x f16 + f16 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F16F16F16F16_TN, 70, "m8n8k4.row.col.f16.f16.f16.f16", u32, 4, u32, 2, u32, 2, u32, 4)
+// mma.sync.m8n8k4.row.col f16 x f16 + f32 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F32F16F16F32_TN, 70, "m8n8k4.row.col.f32.f16.f16.f32", f32, 8, u32, 2, u32, 2, f32, 8)
+// mma.sync.m8n8k4.col.row f16 x f16 + f16 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F16F16F16F16_NT, 70, "m8n8k4.col.row.f16.f16.f16.f16", u32, 4, u32, 2, u32, 2, u32, 4)
+// mma.sync.m8n8k4.col.row f16 x f16 + f32 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F32F16F16F32_NT, 70, "m8n8k4.col.row.f32.f16.f16.f32", f32, 8, u32, 2, u32, 2, f32, 8)
+// mma.sync.m8n8k4.col.col f16 x f16 + f16 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F16F16F16F16_NN, 70, "m8n8k4.col.col.f16.f16.f16.f16", u32, 4, u32, 2, u32, 2, u32, 4)
+// mma.sync.m8n8k4.col.col f16 x f16 + f32 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F32F16F16F32_NN, 70, "m8n8k4.col.col.f32.f16.f16.f32", f32, 8, u32, 2, u32, 2, f32, 8)
+// mma.sync.m8n8k4.row.row f16 x f16 + f16 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F16F16F16F16_TT, 70, "m8n8k4.row.row.f16.f16.f16.f16", u32, 4, u32, 2, u32, 2, u32, 4)
+// mma.sync.m8n8k4.row.row f16 x f16 + f32 (quad-pair MMA, Volta)
+TESSERA_MMA_SYNC(SM70_8x8x4_F32F16F16F32_TT, 70, "m8n8k4.row.row.f32.f16.f16.f32", f32, 8, u32, 2, u32, 2, f32, 8)
+// mma.sync.m16n8k8 f16 x f16 + f32 (Turing)
+TESSERA_MMA_SYNC(SM75_16x8x8_F32F16F16F32_TN, 75, "m16n8k8.row.col.f32.f16.f16.f32", f32, 4, u32, 2, u32, 1, f32, 4)
 // mma.sync.m16n8k8 f16 x f16 + f16
-struct SM80_16x8x8_F16F16F16F16_TN {
-  using DRegisters = uint32_t[2];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[1];
-  using CRegisters = uint32_t[2];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3}, {%4}, {%5, %6};\n"
-                 : "=r"(d[0]), "=r"(d[1])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]),
-                   "r"(c[0]), "r"(c[1]));
-#else
-    detail::mma_unsupported("SM80_16x8x8_F16F16F16F16_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_16x8x8_F16F16F16F16_TN, 80, "m16n8k8.row.col.f16.f16.f16.f16", u32, 2, u32, 2, u32, 1, u32, 2)
 // mma.sync.m16n8k8 f16 x f16 + f32
-struct SM80_16x8x8_F32F16F16F32_TN {
-  using DRegisters = float[4];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[1];
-  using CRegisters = float[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-#else
-    detail::mma_unsupported("SM80_16x8x8_F32F16F16F32_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_16x8x8_F32F16F16F32_TN, 80, "m16n8k8.row.col.f32.f16.f16.f32", f32, 4, u32, 2, u32, 1, f32, 4)
 // mma.sync.m16n8k8 bf16 x bf16 + f32
-struct SM80_16x8x8_F32BF16BF16F32_TN {
-  using DRegisters = float[4];
-  using ARegisters = uint32_t[2];
-  using BRegisters = uint32_t[1];
-  using CRegisters = float[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]),
-                   "r"(b[0]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-#else
-    detail::mma_unsupported("SM80_16x8x8_F32BF16BF16F32_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_16x8x8_F32BF16BF16F32_TN, 80, "m16n8k8.row.col.f32.bf16.bf16.f32", f32, 4, u32, 2, u32, 1, f32, 4)
 // mma.sync.m16n8k16 f16 x f16 + f16
-struct SM80_16x8x16_F16F16F16F16_TN {
-  using DRegisters = uint32_t[2];
-  using ARegisters = uint32_t[4];
-  using BRegisters = uint32_t[2];
-  using CRegisters = uint32_t[2];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};\n"
-                 : "=r"(d[0]), "=r"(d[1])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
-                   "r"(b[0]), "r"(b[1]),
-                   "r"(c[0]), "r"(c[1]));
-#else
-    detail::mma_unsupported("SM80_16x8x16_F16F16F16F16_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_16x8x16_F16F16F16F16_TN, 80, "m16n8k16.row.col.f16.f16.f16.f16", u32, 2, u32, 4, u32, 2, u32, 2)
 // mma.sync.m16n8k16 f16 x f16 + f32
-struct SM80_16x8x16_F32F16F16F32_TN {
-  using DRegisters = float[4];
-  using ARegisters = uint32_t[4];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
-                   "r"(b[0]), "r"(b[1]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-#else
-    detail::mma_unsupported("SM80_16x8x16_F32F16F16F32_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_16x8x16_F32F16F16F32_TN, 80, "m16n8k16.row.col.f32.f16.f16.f32", f32, 4, u32, 4, u32, 2, f32, 4)
 // mma.sync.m16n8k16 bf16 x bf16 + f32
-struct SM80_16x8x16_F32BF16BF16F32_TN {
-  using DRegisters = float[4];
-  using ARegisters = uint32_t[4];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
-                   "r"(b[0]), "r"(b[1]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-#else
-    detail::mma_unsupported("SM80_16x8x16_F32BF16BF16F32_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_16x8x16_F32BF16BF16F32_TN, 80, "m16n8k16.row.col.f32.bf16.bf16.f32", f32, 4, u32, 4, u32, 2, f32, 4)
 // mma.sync.m16n8k8 tf32 x tf32 + f32
-struct SM80_16x8x8_F32TF32TF32F32_TN {
-  using DRegisters = float[4];
-  using ARegisters = uint32_t[4];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
-                   "r"(b[0]), "r"(b[1]),
-                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-#else
-    detail::mma_unsupported("SM80_16x8x8_F32TF32TF32F32_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_16x8x8_F32TF32TF32F32_TN, 80, "m16n8k8.row.col.f32.tf32.tf32.f32", f32, 4, u32, 4, u32, 2, f32, 4)
 // mma.sync.m8n8k4 f64 x f64 + f64
-struct SM80_8x8x4_F64F64F64F64_TN {
-  using DRegisters = double[2];
-  using ARegisters = double[1];
-  using BRegisters = double[1];
-  using CRegisters = double[2];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};\n"
-                 : "=d"(d[0]), "=d"(d[1])
-                 : "d"(a[0]),
-                   "d"(b[0]),
-                   "d"(c[0]), "d"(c[1]));
-#else
-    detail::mma_unsupported("SM80_8x8x4_F64F64F64F64_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
-
+TESSERA_MMA_SYNC(SM80_8x8x4_F64F64F64F64_TN, 80, "m8n8k4.row.col.f64.f64.f64.f64", f64, 2, f64, 1, f64, 1, f64, 2)
 // mma.sync.m16n8k32 s8 x s8 + s32 (wrapping)
-struct SM80_16x8x32_S32S8S8S32_TN {
-  using DRegisters = int32_t[4];
-  using ARegisters = uint32_t[4];
-  using BRegisters = uint32_t[2];
-  using CRegisters = int32_t[4];
-  TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
-                                 CRegisters const& c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
-                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
-                   "r"(b[0]), "r"(b[1]),
-                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-#else
-    detail::mma_unsupported("SM80_16x8x32_S32S8S8S32_TN needs sm_80");
-    (void)d; (void)a; (void)b; (void)c;
-#endif
-  }
-};
+TESSERA_MMA_SYNC(SM80_16x8x32_S32S8S8S32_TN, 80, "m16n8k32.row.col.s32.s8.s8.s32", s32, 4, u32, 4, u32, 2, s32, 4)
+#undef TESSERA_MMA_SYNC
+#undef TESSERA_MMA_SYNC_CONSTRAINT_f32
+#undef TESSERA_MMA_SYNC_CONSTRAINT_f64
+#undef TESSERA_MMA_SYNC_CONSTRAINT_s32
+#undef TESSERA_MMA_SYNC_CONSTRAINT_u32
+#undef TESSERA_MMA_SYNC_ISSUE_70
+#undef TESSERA_MMA_SYNC_ISSUE_75
+#undef TESSERA_MMA_SYNC_ISSUE_80
+#undef TESSERA_MMA_SYNC_LIST_1
+#undef TESSERA_MMA_SYNC_LIST_2
+#undef TESSERA_MMA_SYNC_LIST_4
+#undef TESSERA_MMA_SYNC_LIST_8
+#undef TESSERA_MMA_SYNC_OPERANDS_2_1_1_2
+#undef TESSERA_MMA_SYNC_OPERANDS_2_2_1_2
+#undef TESSERA_MMA_SYNC_OPERANDS_2_4_2_2
+#undef TESSERA_MMA_SYNC_OPERANDS_4_2_1_4
+#undef TESSERA_MMA_SYNC_OPERANDS_4_2_2_4
+#undef TESSERA_MMA_SYNC_OPERANDS_4_4_2_4
+#undef TESSERA_MMA_SYNC_OPERANDS_8_2_2_8
+#undef TESSERA_MMA_SYNC_TYPE_f32
+#undef TESSERA_MMA_SYNC_TYPE_f64
+#undef TESSERA_MMA_SYNC_TYPE_s32
+#undef TESSERA_MMA_SYNC_TYPE_u32
+#undef TESSERA_MMA_SYNC_UNSUPPORTED
 
 // ---------------------------------------------------------------- SM90 wgmma
 namespace GMMA {
