@@ -1,7 +1,12 @@
 #pragma once
-// Tensor = iterator (a raw pointer, or an identity iterator that yields
-// coordinates) + layout (Layout or ComposedLayout): t(c) == iter[layout(c)].
+// Tensor = engine + layout (Layout or ComposedLayout): t(c) == data()[layout(c)].
+// The engine is an iterator (a raw pointer, or an identity iterator that yields
+// coordinates: the tensor is a view) or an ArrayEngine (the tensor owns its elements,
+// e.g. a register fragment; data() is then a pointer to them).  Slicing any tensor
+// gives a view; for a swizzled (composed) layout the slice's offset stays inside the
+// swizzle, since the swizzle acts on the whole offset.
 #include "composed_layout.hpp"
+#include "tensor_engine.hpp"
 
 namespace tessera {
 
@@ -18,34 +23,52 @@ TESSERA_HOST_DEVICE constexpr auto operator+(IdentityIterator<S, B> const& it, I
   return IdentityIterator<S, decltype(it.base + i)>{it.shape, it.base + i};
 }
 
-template <class Iterator, class L>
+template <class Engine, class L>
 struct Tensor {
-  Iterator iter_;
+  Engine iter_;
   L layout_;
 
-  TESSERA_HOST_DEVICE constexpr Iterator const& data() const { return iter_; }
+  using engine_type = Engine;
+  using layout_type = L;
+  static constexpr bool owns_storage = owns_storage_v<Engine>;
+  static constexpr int rank = L::rank;
+
+  // The iterator: the engine itself for views, a pointer to the elements when owning.
+  TESSERA_HOST_DEVICE constexpr decltype(auto) data() const {
+    if constexpr (owns_storage) return iter_.begin(); else return (iter_);
+  }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) data() {
+    if constexpr (owns_storage) return iter_.begin(); else return static_cast<Engine const&>(iter_);
+  }
   TESSERA_HOST_DEVICE constexpr L const& layout() const { return layout_; }
   TESSERA_HOST_DEVICE constexpr auto shape() const { return tessera::shape(layout_); }
   TESSERA_HOST_DEVICE constexpr auto size() const { return tessera::size(layout_); }
-  static constexpr int rank = L::rank;
 
-  // t(c): the element at coordinate c; with _ in c, the sliced sub-tensor.
-  template <class Crd> TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(Crd const& crd) const {
+  // t(c): the element at coordinate c; with _ in c, the sliced sub-tensor (a view).
+  template <class Crd> TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(Crd const& crd) const { return at(*this, crd); }
+  template <class Crd> TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(Crd const& crd) { return at(*this, crd); }
+  template <class C0, class C1, class... Cs>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, Cs const&... cs) const { return at(*this, make_coord(c0, c1, cs...)); }
+  template <class C0, class C1, class... Cs>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, Cs const&... cs) { return at(*this, make_coord(c0, c1, cs...)); }
+  template <class I> TESSERA_HOST_DEVICE constexpr decltype(auto) operator[](I const& i) const { return data()[layout_(i)]; }
+  template <class I> TESSERA_HOST_DEVICE constexpr decltype(auto) operator[](I const& i) { return data()[layout_(i)]; }
+
+ private:
+  template <class Self, class Crd> TESSERA_HOST_DEVICE static constexpr decltype(auto) at(Self& self, Crd const& crd) {
     if constexpr (has_underscore_v<Crd>) {
+      using It = std::remove_cvref_t<decltype(self.data())>;
       if constexpr (is_composed_layout_v<L>) {
-        auto sub = layout_(crd);  // the offset stays inside the swizzle
-        return Tensor<Iterator, decltype(sub)>{iter_, sub};
+        auto sub = self.layout_(crd);  // the offset stays inside the swizzle
+        return Tensor<It, decltype(sub)>{self.data(), sub};
       } else {
-        auto so = slice_and_offset(crd, layout_);
-        return Tensor<decltype(iter_ + get<1>(so)), std::remove_cvref_t<decltype(get<0>(so))>>{iter_ + get<1>(so), get<0>(so)};
+        auto so = slice_and_offset(crd, self.layout_);
+        return Tensor<decltype(self.data() + get<1>(so)), std::remove_cvref_t<decltype(get<0>(so))>>{self.data() + get<1>(so), get<0>(so)};
       }
     } else {
-      return iter_[layout_(crd)];
+      return self.data()[self.layout_(crd)];
     }
   }
-  template <class C0, class C1, class... Cs>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, Cs const&... cs) const { return (*this)(make_coord(c0, c1, cs...)); }
-  template <class I> TESSERA_HOST_DEVICE constexpr decltype(auto) operator[](I const& i) const { return iter_[layout_(i)]; }
 };
 
 template <class T> struct is_tensor : std::false_type {};
@@ -56,6 +79,11 @@ template <class It, class L>
 TESSERA_HOST_DEVICE constexpr auto make_tensor(It const& it, L const& layout) {
   if constexpr (is_layout_v<L> || is_composed_layout_v<L>) return Tensor<It, L>{it, layout};
   else return make_tensor(it, make_layout(layout));  // a shape: compact column-major
+}
+// An array (e.g. __shared__ T smem[N]) is viewed through a pointer to its first element.
+template <class T, std::size_t N, class L>
+TESSERA_HOST_DEVICE constexpr auto make_tensor(T (&array)[N], L const& layout) {
+  return make_tensor(static_cast<T*>(array), layout);
 }
 // The identity tensor: its element at c is c itself (as a hierarchical coordinate of shape).
 template <class S> TESSERA_HOST_DEVICE constexpr auto make_identity_tensor(S const& shape) {

@@ -15,6 +15,27 @@ namespace tessera {
 
 template <class TiledCopy_, class ThrIdx> struct ThrCopy;
 
+namespace detail {
+template <class T, class K> TESSERA_HOST_DEVICE constexpr auto scale_leaves(T const& t, K const& k) {
+  if constexpr (is_tuple_v<T>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return make_tuple(scale_leaves(get<I>(t), k)...); }(seq_of<T>{});
+  } else {
+    return t * k;
+  }
+}
+// retile: the blocks of the copy's value grid along each tile mode, then 1 for the
+// fragment's further modes; each fragment mode must hold whole blocks.
+template <int N, class F, class Grid>
+TESSERA_HOST_DEVICE constexpr auto retile_grid(F const& f, Grid const& grid) {
+  constexpr int RT = rank_v<Grid>;
+  return [&]<std::size_t... K>(std::index_sequence<K...>) {
+    static_assert(((K >= RT || decltype(size<1 + K>(f))::value % std::remove_cvref_t<decltype(get<(K < RT ? K : 0)>(grid))>::value == 0) && ...),
+                  "retile: a fragment mode is not a whole number of the copy's value blocks along that tile mode");
+    return make_shape(conditional_return<(K < RT)>(get<(K < RT ? K : 0)>(grid), C<1>{})...);
+  }(std::make_index_sequence<N>{});
+}
+}  // namespace detail
+
 template <class Atom, class LayoutCopy_TV, class ShapeTiler_MN>
 struct TiledCopy : Atom {
   using AtomType = Atom;
@@ -48,11 +69,60 @@ struct TiledCopy : Atom {
     auto tv = composition(zipped, make_tile(thrval, _));
     return tv(make_coord(_, _), _);  // (thread, values, rest)
   }
+  // (Swizzled layouts too: the partition re-indexes the inner layout's domain.)
   template <class L> TESSERA_HOST_DEVICE static constexpr auto tidfrg_S(L const& s) {
-    return tile2thrfrg(zipped_divide(s, Tiler_MN{}), composition(right_inverse(AtomLayoutRef{}), AtomLayoutSrc{}));
+    return detail::on_domain(s, [](auto const& l) {
+      return tile2thrfrg(zipped_divide(l, Tiler_MN{}), composition(right_inverse(AtomLayoutRef{}), AtomLayoutSrc{}));
+    });
   }
   template <class L> TESSERA_HOST_DEVICE static constexpr auto tidfrg_D(L const& d) {
-    return tile2thrfrg(zipped_divide(d, Tiler_MN{}), composition(right_inverse(AtomLayoutRef{}), AtomLayoutDst{}));
+    return detail::on_domain(d, [](auto const& l) {
+      return tile2thrfrg(zipped_divide(l, Tiler_MN{}), composition(right_inverse(AtomLayoutRef{}), AtomLayoutDst{}));
+    });
+  }
+
+  // retile(fragment): the same registers, re-grouped in this copy's value order,
+  // (CPY_V = (atom values, instructions), rest...), for a fragment (V, rest...) whose
+  // mode 0 holds the thread's first V values of the tile (value ids 0..V-1 of
+  // TiledLayout_TV) and whose rest modes run over the blocks of V values as they lie in
+  // the tile, then over further tiles -- e.g. an MMA fragment when this copy is
+  // make_tiled_copy_A/B/C of that MMA.  Mapping of a copy value j of one tile:
+  //   block(x) = (thread + NT * value)(x) / (NT * V)   tile position -> its value block:
+  //              upcast of the tile's inverse TV map; its shape is the grid of blocks
+  //   j = v + V * b  ->  fragment (v, grid coordinate of block b)
+  // The result views the fragment's storage (retile_S and retile_D are the same map,
+  // on the reference side of the copy).
+  template <class FragLayout> TESSERA_HOST_DEVICE static constexpr auto retile_layout(FragLayout const& f) {
+    constexpr int R = rank_v<decltype(shape(f))>;
+    constexpr int RT = rank_v<Tiler_MN>;
+    static_assert(R >= 1 + RT, "retile: the fragment must be (V, one mode per tile mode, ...): rank >= 1 + rank of the copy's tile");
+    constexpr int64_t V = decltype(size<0>(f))::value;
+    constexpr int64_t NT = decltype(num_threads())::value;
+    constexpr int64_t NV = decltype(num_values())::value;
+    static_assert(NV % V == 0, "retile: the fragment's mode 0 (V values) must divide the copy's values per thread");
+    if constexpr (NV % V == 0) return retile_layout_impl<R, RT, V, NT, NV>(f);
+  }
+  template <int R, int RT, int64_t V, int64_t NT, int64_t NV, class FragLayout>
+  TESSERA_HOST_DEVICE static constexpr auto retile_layout_impl(FragLayout const& f) {
+    auto tile_to_tv = composition(right_inverse(TiledLayout_TV{}), make_layout(Tiler_MN{}));
+    auto block = upcast<NT * V>(tile_to_tv);
+    auto block_inv = right_inverse(block);
+    static_assert(decltype(size(block_inv))::value == NV / V,
+                  "retile: the copy's blocks of V values do not form a grid over its tile (the fragment's rest modes cannot address them)");
+    // copy value j -> column-major index into the fragment's (V, grid...) tile
+    auto value_to_frg = make_layout(make_shape(C<V>{}, block_inv.shape()),
+                                    make_stride(C<1>{}, detail::scale_leaves(block_inv.stride(), C<V>{})));
+    auto grouped = logical_divide(value_to_frg, make_layout(atom_num_val()));  // (atom values, instructions)
+    auto frg_tile = prepend(detail::retile_grid<R - 1>(f, product_each(block.shape())), C<V>{});
+    auto tiled = zipped_divide(f, frg_tile);  // ((V, grid..), (1, rest..))
+    auto regrouped = composition(tiled, make_tile(grouped, _));
+    return regrouped(make_coord(_, prepend(repeat<R - 1>(_), C<0>{})));  // (CPY_V, rest..)
+  }
+  template <class Frag> TESSERA_HOST_DEVICE static constexpr auto retile(Frag&& frag) {
+    static_assert(is_tensor_v<Frag>, "retile: expects a tensor (a register fragment or a view of one)");
+    static_assert(!(std::remove_cvref_t<Frag>::owns_storage && std::is_rvalue_reference_v<Frag&&>),
+                  "retile: the fragment is a temporary; the result would view storage that is gone");
+    return make_tensor(frag.data(), retile_layout(frag.layout()));
   }
 
   // (thread, value) -> column-major index in the tile, source and destination side.
@@ -78,23 +148,24 @@ struct ThrCopy : TiledCopy_ {
   TESSERA_HOST_DEVICE constexpr ThrCopy(ThrIdx const& t) : thr_idx_(t) {}
   template <class L> TESSERA_HOST_DEVICE constexpr auto partition_S_layout(L const& s) const {
     auto t = TiledCopy_::tidfrg_S(s);
-    return slice_and_offset(make_coord(thr_idx_, _, repeat<rank_v<decltype(s.shape())>>(_)), t);
+    return detail::thread_slice(make_coord(thr_idx_, _, repeat<rank_v<decltype(s.shape())>>(_)), t);
   }
   template <class L> TESSERA_HOST_DEVICE constexpr auto partition_D_layout(L const& d) const {
     auto t = TiledCopy_::tidfrg_D(d);
-    return slice_and_offset(make_coord(thr_idx_, _, repeat<rank_v<decltype(d.shape())>>(_)), t);
+    return detail::thread_slice(make_coord(thr_idx_, _, repeat<rank_v<decltype(d.shape())>>(_)), t);
   }
-  // The same on tensors: the thread's (values, rest...) of a source / destination tensor.
+  // The same on tensors (pointer, identity or swizzled): the thread's (values, rest...).
   template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_S(Tensor<It, L> const& s) const {
-    static_assert(is_layout_v<L>, "partition_S: partition the tensor's Layout (not a swizzled ComposedLayout)");
     auto so = partition_S_layout(s.layout());
     return make_tensor(s.data() + get<1>(so), get<0>(so));
   }
   template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_D(Tensor<It, L> const& d) const {
-    static_assert(is_layout_v<L>, "partition_D: partition the tensor's Layout (not a swizzled ComposedLayout)");
     auto so = partition_D_layout(d.layout());
     return make_tensor(d.data() + get<1>(so), get<0>(so));
   }
+  // A fragment (e.g. an MMA's) seen in this copy's value order: same registers.
+  template <class Frag> TESSERA_HOST_DEVICE constexpr auto retile_S(Frag&& frag) const { return TiledCopy_::retile(static_cast<Frag&&>(frag)); }
+  template <class Frag> TESSERA_HOST_DEVICE constexpr auto retile_D(Frag&& frag) const { return TiledCopy_::retile(static_cast<Frag&&>(frag)); }
 };
 
 // A tiled copy from a TV layout and its tile.

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "tessera/atom/mma.hpp"
+#include "tessera/tensor_fragment.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera {
@@ -32,6 +33,36 @@ template <class Perm>
 TESSERA_HOST_DEVICE constexpr auto perm_tile(Perm const& p) {
   if constexpr (is_underscore_v<Perm> || is_layout_v<Perm>) return p;
   else return make_layout(p);
+}
+// An operand the whole warpgroup reads from shared memory (wgmma SS): every thread's
+// TV row is the whole tile, so no element belongs to one thread's registers.
+template <class TV>
+TESSERA_HOST_DEVICE constexpr bool operand_is_shared() {
+  constexpr int64_t n_thr = decltype(size<0>(TV{}))::value;
+  if constexpr (n_thr == 1) return false;
+  else {
+    for (int64_t t = 1; t < n_thr; ++t) if (TV{}(t, 0) != TV{}(0, 0)) return false;
+    return true;
+  }
+}
+// A thread's slice of a partitioned layout, as (sub-layout, offset of its origin).  A
+// swizzled (composed) layout keeps the offset inside: the swizzle acts on the whole
+// offset, so the origin cannot move into the pointer.
+template <class Crd, class L>
+TESSERA_HOST_DEVICE constexpr auto thread_slice(Crd const& crd, L const& l) {
+  if constexpr (is_composed_layout_v<L>) return make_tuple(l(crd), C<0>{});
+  else return slice_and_offset(crd, l);
+}
+// Partitions act on a layout's domain only: a swizzle on top stays where it is.
+template <class L, class F>
+TESSERA_HOST_DEVICE constexpr auto on_domain(L const& l, F&& f) {
+  if constexpr (is_composed_layout_v<L>) return make_composed_layout(l.outer(), l.offset(), f(l.inner()));
+  else return f(l);
+}
+// The layout of a partitioned tensor, or a partitioned layout itself.
+template <class X>
+TESSERA_HOST_DEVICE constexpr auto layout_of(X const& x) {
+  if constexpr (is_tensor_v<X>) return x.layout(); else return x;
 }
 }  // namespace detail
 
@@ -97,9 +128,16 @@ struct TiledMMA : Atom {
   }
 
  public:
-  template <class L> TESSERA_HOST_DEVICE static constexpr auto thrfrg_A(L const& a) { return thrfrg<0, 2>(a, AtomLayoutA_TV{}); }
-  template <class L> TESSERA_HOST_DEVICE static constexpr auto thrfrg_B(L const& b) { return thrfrg<1, 2>(b, AtomLayoutB_TV{}); }
-  template <class L> TESSERA_HOST_DEVICE static constexpr auto thrfrg_C(L const& c) { return thrfrg<0, 1>(c, AtomLayoutC_TV{}); }
+  // (Swizzled layouts too: the partition re-indexes the inner layout's domain.)
+  template <class L> TESSERA_HOST_DEVICE static constexpr auto thrfrg_A(L const& a) {
+    return detail::on_domain(a, [](auto const& l) { return thrfrg<0, 2>(l, AtomLayoutA_TV{}); });
+  }
+  template <class L> TESSERA_HOST_DEVICE static constexpr auto thrfrg_B(L const& b) {
+    return detail::on_domain(b, [](auto const& l) { return thrfrg<1, 2>(l, AtomLayoutB_TV{}); });
+  }
+  template <class L> TESSERA_HOST_DEVICE static constexpr auto thrfrg_C(L const& c) {
+    return detail::on_domain(c, [](auto const& l) { return thrfrg<0, 1>(l, AtomLayoutC_TV{}); });
+  }
 
   // (thread index, value) -> column-major index in the (M,K) / (N,K) / (M,N) tile.
   TESSERA_HOST_DEVICE static constexpr auto get_layoutA_TV() {
@@ -131,6 +169,32 @@ struct TiledMMA : Atom {
   template <class ThrIdx>
   TESSERA_HOST_DEVICE constexpr auto get_thread_slice(ThrIdx const& thr_idx) const { return get_slice(thr_idx); }
 
+  // Register fragments for partition_X's result (a tensor or its layout, (V, M, K) /
+  // (V, N, K) / (V, M, N)): owning tensors of the atom's value types with the same shape,
+  // made compact by make_fragment_like (mode 0 = one instruction's registers).
+  template <class P> TESSERA_HOST_DEVICE static constexpr auto make_fragment_A(P const& partitioned) {
+    static_assert(!detail::operand_is_shared<AtomLayoutA_TV>(),
+                  "make_fragment_A: this atom reads A from shared memory (wgmma SS), so A has no register fragment; partition_A the shared-memory tensor instead");
+    return make_fragment<typename Atom::ValTypeA, AtomLayoutA_TV>(detail::layout_of(partitioned));
+  }
+  template <class P> TESSERA_HOST_DEVICE static constexpr auto make_fragment_B(P const& partitioned) {
+    static_assert(!detail::operand_is_shared<AtomLayoutB_TV>(),
+                  "make_fragment_B: this atom reads B from shared memory (wgmma), so B has no register fragment; partition_B the shared-memory tensor instead");
+    return make_fragment<typename Atom::ValTypeB, AtomLayoutB_TV>(detail::layout_of(partitioned));
+  }
+  template <class P> TESSERA_HOST_DEVICE static constexpr auto make_fragment_C(P const& partitioned) {
+    return make_fragment<typename Atom::ValTypeC, AtomLayoutC_TV>(detail::layout_of(partitioned));
+  }
+
+ private:
+  template <class T, class AtomTV, class L> TESSERA_HOST_DEVICE static constexpr auto make_fragment(L const& l) {
+    static_assert(rank_v<decltype(shape(l))> >= 3, "make_fragment_X: expects partition_X's (V, rest, rest) layout (rank >= 3)");
+    static_assert(decltype(size<0>(l))::value == decltype(size<1>(AtomTV{}))::value,
+                  "make_fragment_X: mode 0 must hold one atom's values of the operand (size<0> == the atom's values per thread)");
+    return make_tensor<T>(make_fragment_like(l));
+  }
+
+ public:
   // Issue the atom's instruction (register arrays as the instruction takes them).
   template <class... Args>
   TESSERA_HOST_DEVICE static void call(Args&&... args) {
@@ -138,45 +202,48 @@ struct TiledMMA : Atom {
   }
 };
 
-// One thread's view: partitions of A, B, C layouts (offset + the thread's values).
+// One thread's view: its partitions of A, B, C, shaped like CuTe's (V, M, K) /
+// (V, N, K) / (V, M, N): V = one atom's values, then the atom repeats along each mode.
 template <class TiledMMA_, class ThrCoord>
 struct ThrMMA : TiledMMA_ {
   ThrCoord thr_vmnk_;  // (v, m, n, k)
   TESSERA_HOST_DEVICE constexpr ThrMMA(ThrCoord const& c) : thr_vmnk_(c) {}
 
-  // Result of partitioning a layout: the thread's values (FrgV, (Rest0, Rest1)) and the
-  // offset of the thread's first element.  partition_* of a Tensor wraps this.
-  template <class L> TESSERA_HOST_DEVICE constexpr auto partition_A_layout(L const& a) const {
-    auto t = TiledMMA_::thrfrg_A(a);
-    auto crd = make_coord(make_coord(get<0>(thr_vmnk_), make_coord(get<1>(thr_vmnk_), get<3>(thr_vmnk_))), _);
-    return slice_and_offset(crd, t);
+ private:
+  // Thread coordinate (v, (t0, t1)) in thrfrg's thread mode; all values, repeats as modes.
+  template <int I0, int I1, class T>
+  TESSERA_HOST_DEVICE constexpr auto slice_thread(T const& t) const {
+    constexpr int RR = rank_v<decltype(shape<1, 1>(t))>;
+    auto crd = make_coord(make_coord(get<0>(thr_vmnk_), make_coord(get<I0>(thr_vmnk_), get<I1>(thr_vmnk_))),
+                          make_coord(_, repeat<RR>(_)));
+    return detail::thread_slice(crd, t);
   }
-  template <class L> TESSERA_HOST_DEVICE constexpr auto partition_B_layout(L const& b) const {
-    auto t = TiledMMA_::thrfrg_B(b);
-    auto crd = make_coord(make_coord(get<0>(thr_vmnk_), make_coord(get<2>(thr_vmnk_), get<3>(thr_vmnk_))), _);
-    return slice_and_offset(crd, t);
-  }
-  template <class L> TESSERA_HOST_DEVICE constexpr auto partition_C_layout(L const& c) const {
-    auto t = TiledMMA_::thrfrg_C(c);
-    auto crd = make_coord(make_coord(get<0>(thr_vmnk_), make_coord(get<1>(thr_vmnk_), get<2>(thr_vmnk_))), _);
-    return slice_and_offset(crd, t);
+  template <class Tn, class SO> TESSERA_HOST_DEVICE static constexpr auto view(Tn const& t, SO const& so) {
+    return make_tensor(t.data() + get<1>(so), get<0>(so));
   }
 
-  // The same on tensors: the thread's elements of A, B, C, (FrgV, (Rest0, Rest1)).
-  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_A(Tensor<It, L> const& a) const {
-    static_assert(is_layout_v<L>, "partition_A: partition the tensor's Layout (not a swizzled ComposedLayout)");
-    auto so = partition_A_layout(a.layout());
-    return make_tensor(a.data() + get<1>(so), get<0>(so));
+ public:
+  // Result of partitioning a layout: the thread's values (V, Rest0, Rest1) and the
+  // offset of the thread's first element (0 for a swizzled layout, which keeps it).
+  // partition_* of a Tensor wraps this.
+  template <class L> TESSERA_HOST_DEVICE constexpr auto partition_A_layout(L const& a) const { return slice_thread<1, 3>(TiledMMA_::thrfrg_A(a)); }
+  template <class L> TESSERA_HOST_DEVICE constexpr auto partition_B_layout(L const& b) const { return slice_thread<2, 3>(TiledMMA_::thrfrg_B(b)); }
+  template <class L> TESSERA_HOST_DEVICE constexpr auto partition_C_layout(L const& c) const { return slice_thread<1, 2>(TiledMMA_::thrfrg_C(c)); }
+
+  // The same on tensors (pointer, identity or swizzled): the thread's elements.
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_A(Tensor<It, L> const& a) const { return view(a, partition_A_layout(a.layout())); }
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_B(Tensor<It, L> const& b) const { return view(b, partition_B_layout(b.layout())); }
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_C(Tensor<It, L> const& c) const { return view(c, partition_C_layout(c.layout())); }
+
+  // Register fragments shaped like the thread's partition of a (gmem / smem) tensor.
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_fragment_A(Tensor<It, L> const& a) const {
+    return TiledMMA_::make_fragment_A(get<0>(partition_A_layout(a.layout())));
   }
-  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_B(Tensor<It, L> const& b) const {
-    static_assert(is_layout_v<L>, "partition_B: partition the tensor's Layout (not a swizzled ComposedLayout)");
-    auto so = partition_B_layout(b.layout());
-    return make_tensor(b.data() + get<1>(so), get<0>(so));
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_fragment_B(Tensor<It, L> const& b) const {
+    return TiledMMA_::make_fragment_B(get<0>(partition_B_layout(b.layout())));
   }
-  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_C(Tensor<It, L> const& c) const {
-    static_assert(is_layout_v<L>, "partition_C: partition the tensor's Layout (not a swizzled ComposedLayout)");
-    auto so = partition_C_layout(c.layout());
-    return make_tensor(c.data() + get<1>(so), get<0>(so));
+  template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_fragment_C(Tensor<It, L> const& c) const {
+    return TiledMMA_::make_fragment_C(get<0>(partition_C_layout(c.layout())));
   }
 };
 
@@ -197,5 +264,20 @@ TESSERA_HOST_DEVICE constexpr auto make_tiled_mma(Op const&, Args const&... args
 
 template <class A, class L, class P>
 TESSERA_HOST_DEVICE constexpr auto size(TiledMMA<A, L, P> const&) { return TiledMMA<A, L, P>::num_threads(); }
+
+// A thread's fragment for a tile of the given shape ((M,K), (N,K), (M,N)) without a
+// tensor to partition: every thread's partition has the same shape.
+template <class A, class L, class P, class Shape>
+TESSERA_HOST_DEVICE constexpr auto partition_fragment_A(TiledMMA<A, L, P> const& mma, Shape const& shape_mk) {
+  return TiledMMA<A, L, P>::make_fragment_A(get<0>(mma.get_slice(0).partition_A_layout(make_layout(shape_mk))));
+}
+template <class A, class L, class P, class Shape>
+TESSERA_HOST_DEVICE constexpr auto partition_fragment_B(TiledMMA<A, L, P> const& mma, Shape const& shape_nk) {
+  return TiledMMA<A, L, P>::make_fragment_B(get<0>(mma.get_slice(0).partition_B_layout(make_layout(shape_nk))));
+}
+template <class A, class L, class P, class Shape>
+TESSERA_HOST_DEVICE constexpr auto partition_fragment_C(TiledMMA<A, L, P> const& mma, Shape const& shape_mn) {
+  return TiledMMA<A, L, P>::make_fragment_C(get<0>(mma.get_slice(0).partition_C_layout(make_layout(shape_mn))));
+}
 
 }  // namespace tessera
