@@ -30,10 +30,9 @@ using TiledMma = decltype(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{},
                                          Layout<tuple<C<WM>, C<WN>, _1>, tuple<_1, C<WM>, _0>>{},
                                          make_tuple(PermM{}, PermN{}, Underscore{})));
 
-// The kernel's default f16 configuration: 128x256x32 CTA tile, 2x4 warps of 32 threads, A and B
-// K-major (the majors and BK = 32 pick the copies and smem swizzles, not the tiled MMA).
-using KernelPartition = kernels::TensorOpPartition<BM, BN, 32, WM, WN, 32 * WM * WN, /*bf16*/ false,
-                                                   /*A K-major*/ true, /*B K-major*/ true>;
+// The kernel's default f16 configuration (the one tessera::kernels::gemm launches): A and B
+// K-major (the majors pick the copies and smem swizzles, not the tiled MMA).
+using KernelPartition = kernels::DefaultTensorOpPartition</*bf16*/ false, /*A K-major*/ true, /*B K-major*/ true>;
 static_assert(std::is_same_v<TiledMma, KernelPartition::TiledMma>,
               "example 4a's tiled MMA must be the one the tensor-core kernel builds");
 

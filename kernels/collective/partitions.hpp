@@ -188,6 +188,19 @@ struct TensorOpPartition {
                 "fragment sizes of the m16n8k16 atom");
 };
 
+// The host API's tensor-core configuration, the one kernels/device/gemm.cu launches for
+// aligned F16/BF16 operands (bench/RESULTS.md compares the others): 128x256x32 CTA tile,
+// 2x4 warps of 64x64, 4 stages.  Code that checks or draws "the kernel's" partition names
+// DefaultTensorOpPartition<...>, so it cannot drift from what runs.
+struct DefaultTensorOpTile {
+  static constexpr int BM = 128, BN = 256, BK = 32, WM = 2, WN = 4, Stages = 4;
+};
+template <bool IsBF16, bool AKMajor = true, bool BKMajor = true>
+using DefaultTensorOpPartition =
+    TensorOpPartition<DefaultTensorOpTile::BM, DefaultTensorOpTile::BN, DefaultTensorOpTile::BK, DefaultTensorOpTile::WM,
+                      DefaultTensorOpTile::WN, 32 * DefaultTensorOpTile::WM * DefaultTensorOpTile::WN, IsBF16, AKMajor,
+                      BKMajor>;
+
 // Epilogue: staging tile (BM x BN f32) -> D, V elements per copy along D's contiguous mode
 // (n for row-major D, m for column-major D), threads fastest along it: coalesced stores.
 template <int BM, int BN, int Threads, int V, bool DRow>
@@ -227,5 +240,13 @@ struct SimtPartition {
   static_assert(decltype(a_coords(0))::size() == 8 && decltype(c_coords(0))::size() == 64, "8 x 8 per thread");
   static_assert(decltype(lds_a_src(0))::size() == 8, "two 16-byte reads of A per k");
 };
+
+// The host API's SIMT configuration (kernels/device/gemm.cu): 128x128x8, 3 stages, flat
+// 16x16 thread grid.
+struct DefaultSimtTile {
+  static constexpr int BK = 8, Stages = 3;
+  static constexpr bool WarpGrid8x4 = false;
+};
+using DefaultSimtPartition = SimtPartition<DefaultSimtTile::WarpGrid8x4, DefaultSimtTile::BK>;
 
 }  // namespace tessera::kernels

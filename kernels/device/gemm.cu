@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "../gemm.hpp"
 #include "launch.cuh"
@@ -13,9 +14,14 @@ namespace {
 
 // The configurations select_kernel's names stand for (bench/RESULTS.md has the comparison).
 // Tensor cores: 128x256x32 CTA tile, 2x4 warps of 64x64, 4 stages (96 KiB of operand stages).
-using TensorOpTile = TensorOpShape<128, 256, 32, 2, 4, 4>;
+using TD = DefaultTensorOpTile;
+using TensorOpTile = TensorOpShape<TD::BM, TD::BN, TD::BK, TD::WM, TD::WN, TD::Stages>;
 // SIMT: 128x128x8, 3 stages, flat 16x16 thread grid.
-using SimtTile = SimtShape<8, 3, false>;
+using SimtTile = SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>;
+static_assert(std::is_same_v<MainloopTensorOp<TensorOpTile, true, true, true, true>::Partition,
+                             DefaultTensorOpPartition<true, true, true>> &&
+                  std::is_same_v<MainloopSimt<SimtTile, true, true>::Partition, DefaultSimtPartition>,
+              "the launched configurations are the documented defaults");
 
 }  // namespace
 

@@ -30,15 +30,16 @@ using A_16x32_S8 = Layout<tuple<tuple<_4, _8>, tuple<_4, _2, _2>>, tuple<tuple<_
 using B_32x8_S8 = Layout<tuple<tuple<_4, _8>, tuple<_4, _2>>, tuple<tuple<_32, _1>, tuple<_8, _128>>>;
 
 // Traits of one warp-wide atom of shape (M,N,K) over 16x8 or 8x8 accumulators.
-template <class D, class A, class B, class C, int M, int N, int K, class A_Layout, class B_Layout,
+// (The accumulator type is Acc, not C: a parameter named C would hide tessera::C.)
+template <class D, class A, class B, class Acc, int M, int N, int K, class A_Layout, class B_Layout,
           class C_Layout = C_16x8>
-using Traits = detail::mma_traits<D, A, B, C, tuple<tessera::C<M>, tessera::C<N>, tessera::C<K>>, ThrID, A_Layout,
+using Traits = detail::mma_traits<D, A, B, Acc, tuple<tessera::C<M>, tessera::C<N>, tessera::C<K>>, ThrID, A_Layout,
                                   B_Layout, C_Layout>;
 // m16n8k8 and m16n8k16 with 16-bit A and B (f16 or bf16): the layouts depend only on K.
-template <class D, class AB, class C>
-using Traits_16x8x8_16b = Traits<D, AB, AB, C, 16, 8, 8, A_16x8_F16, B_8x8_F16>;
-template <class D, class AB, class C>
-using Traits_16x8x16_16b = Traits<D, AB, AB, C, 16, 8, 16, A_16x16_F16, B_16x8_F16>;
+template <class D, class AB, class Acc>
+using Traits_16x8x8_16b = Traits<D, AB, AB, Acc, 16, 8, 8, A_16x8_F16, B_8x8_F16>;
+template <class D, class AB, class Acc>
+using Traits_16x8x16_16b = Traits<D, AB, AB, Acc, 16, 8, 16, A_16x16_F16, B_16x8_F16>;
 }  // namespace sm80
 
 TESSERA_MMA_TRAITS(SM75_16x8x8_F32F16F16F32_TN, sm80::Traits_16x8x8_16b<float, half_t, float>)
