@@ -1,4 +1,5 @@
-// Device layer: argument checks, configuration choice, launch.
+// Device layer: argument checks, configuration choice, launch (the kernels themselves are
+// compiled in device/instances/, see configs.cuh).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -6,23 +7,17 @@
 #include <type_traits>
 
 #include "../gemm.hpp"
-#include "launch.cuh"
+#include "configs.cuh"
 
 namespace tessera::kernels {
 
 namespace {
-
-// The configurations select_kernel's names stand for (bench/RESULTS.md has the comparison).
-// Tensor cores: 128x256x32 CTA tile, 2x4 warps of 64x64, 4 stages (96 KiB of operand stages).
-using TD = DefaultTensorOpTile;
-using TensorOpTile = TensorOpShape<TD::BM, TD::BN, TD::BK, TD::WM, TD::WN, TD::Stages>;
-// SIMT: 128x128x8, 3 stages, flat 16x16 thread grid.
-using SimtTile = SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>;
+using device::SimtTile;
+using device::TensorOpTile;
 static_assert(std::is_same_v<MainloopTensorOp<TensorOpTile, true, true, true, true>::Partition,
                              DefaultTensorOpPartition<true, true, true>> &&
                   std::is_same_v<MainloopSimt<SimtTile, true, true>::Partition, DefaultSimtPartition>,
               "the launched configurations are the documented defaults");
-
 }  // namespace
 
 GemmResult can_implement(const GemmArguments& args) {

@@ -1,24 +1,17 @@
-// Alternative configurations (see gemm_variants.hpp).  BF16 only for the tensor-core ones:
-// F16 runs the same instructions at the same rate.
+// Alternative configurations (see gemm_variants.hpp); the shapes are in configs.cuh, their
+// kernels compiled in device/instances/.  Variant 0 of each kind is the default configuration.
 #include "gemm_variants.hpp"
-#include "launch.cuh"
+#include "configs.cuh"
 
 namespace tessera::kernels {
 
 namespace {
-using Tc0 = TensorOpShape<128, 256, 32, 2, 4, 4, 1>;
-using Tc1 = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
-using Tc2 = TensorOpShape<128, 256, 64, 2, 4, 3, 1>;
-using Tc3 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
-using Tc4 = TensorOpShape<128, 128, 64, 2, 2, 3, 2>;
+using device::TensorOpTile;
+using namespace device::variant;
 const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta", "tc 128x128x32 w2x2 s4 2cta",
                                 "tc 128x256x64 w2x4 s3 1cta", "tc 256x128x32 w4x2 s4 1cta",
                                 "tc 128x128x64 w2x2 s3 2cta", "tc 128x256x32 w2x4 s4 UNSWIZZLED"};
-using Sm0 = SimtShape<8, 3, false>;
-using Sm1 = SimtShape<8, 3, true>;
-using Sm2 = SimtShape<16, 3, false>;
-using Sm3 = SimtShape<16, 3, true>;
-using Sm4 = SimtShape<16, 4, true>;
+using device::SimtTile;
 const char* const sm_names[] = {"simt bk8 s3 16x16", "simt bk8 s3 8x4-warps", "simt bk16 s3 16x16",
                                 "simt bk16 s3 8x4-warps", "simt bk16 s4 8x4-warps"};
 
@@ -40,12 +33,12 @@ GemmResult gemm_tensorop_variant(const GemmArguments& args, int v, CUstream_st* 
   if (args.element != Element::BF16) return {GemmStatus::Unsupported, "tensor-core variants are built for bf16"};
   const Problem p = device::to_problem(args);
   switch (v) {
-    case 0: return device::run_tensorop<Tc0, true, true>(p, stream);
+    case 0: return device::run_tensorop<TensorOpTile, true, true>(p, stream);
     case 1: return device::run_tensorop<Tc1, true, true>(p, stream);
     case 2: return device::run_tensorop<Tc2, true, true>(p, stream);
     case 3: return device::run_tensorop<Tc3, true, true>(p, stream);
     case 4: return device::run_tensorop<Tc4, true, true>(p, stream);
-    case tc_count - 1: return device::run_tensorop<Tc0, true, true, false>(p, stream);
+    case tc_count - 1: return device::run_tensorop<TensorOpTile, true, true, false>(p, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};
 }
@@ -56,7 +49,7 @@ GemmResult gemm_simt_variant(const GemmArguments& args, int v, CUstream_st* stre
   if (auto r = precheck(args, GemmKernel::SimtF32); !r) return r;
   const Problem p = device::to_problem(args);
   switch (v) {
-    case 0: return device::run_simt<Sm0>(p, stream);
+    case 0: return device::run_simt<SimtTile>(p, stream);
     case 1: return device::run_simt<Sm1>(p, stream);
     case 2: return device::run_simt<Sm2>(p, stream);
     case 3: return device::run_simt<Sm3>(p, stream);

@@ -37,11 +37,16 @@ DEVDEPS=
 if want build; then
   t0=$(date +%s)
   {
-    # The translation units in parallel; the kernels' TUs carry the ptxas report.
-    nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c kernels/device/gemm.cu -o "$BUILD/gemm.o" 2>"$OUT/ptxas.log" &
-    p1=$!
-    nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c kernels/device/gemm_variants.cu -o "$BUILD/gemm_variants.o" 2>"$BUILD/ptxas_variants.log" &
-    p4=$!
+    # The translation units in parallel (the kernels are split over device/instances/ for
+    # this, see configs.cuh); the kernels' TUs carry the ptxas report.
+    kobjs=()
+    kpids=()
+    for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/*.cu; do
+      o="$BUILD/k_$(basename "$src" .cu).o"
+      nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
+      kpids+=($!)
+      kobjs+=("$o")
+    done
     nvcc "${NVCC_FLAGS[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$BUILD/gemm_gpu_test.o" &
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &
@@ -63,13 +68,15 @@ if want build; then
     { wait $p5 && wait $p6 && wait $p7 &&
         nvcc -o "$BUILD/gemm_trace" "$BUILD/gemm_trace.o" "$BUILD/gemm_trace_main.o" "$BUILD/libverify.a"; } ||
       echo "trace tool build failed"
-    wait $p1 && wait $p2 && wait $p3 && wait $p4 &&
-      nvcc -o "$BUILD/gemm_gpu_test" "$BUILD/gemm_gpu_test.o" "$BUILD/gemm.o" &&
-      nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "$BUILD/gemm.o" "$BUILD/gemm_variants.o" -lcublas
+    kok=1
+    for p in "${kpids[@]}"; do wait "$p" || kok=0; done
+    cat "$BUILD"/k_*.o.ptxas >"$OUT/ptxas.log"
+    [ $kok = 1 ] && wait $p2 && wait $p3 &&
+      nvcc -o "$BUILD/gemm_gpu_test" "$BUILD/gemm_gpu_test.o" "${kobjs[@]}" &&
+      nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "${kobjs[@]}" -lcublas
   } >"$OUT/build.log" 2>&1
   rc=$?
   grep -q "trace tool build failed" "$OUT/build.log" && note "build: gemm_trace failed (see build.log)"
-  cat "$BUILD/ptxas_variants.log" >>"$OUT/ptxas.log"
   note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
   if [ $rc -ne 0 ]; then cat "$OUT/build.log" "$OUT/ptxas.log" | grep -m 40 -E "error|Error" ; exit 1; fi
   # One line per kernel: registers, spills, stack, from ptxas -v.

@@ -1,0 +1,70 @@
+// The kernel configurations the library is built with, and where each is compiled.
+//
+// Every launcher instantiation below is declared `extern` here and defined in exactly one
+// translation unit under device/instances/.  nvcc compiles a translation unit on one core and
+// each configuration is four kernels (one per A/B major), so one TU per few configurations
+// lets a parallel build (the GPU machine's 16 cores, `make -j`) compile them side by side
+// instead of one ~60-kernel TU after another.
+#pragma once
+
+#include "launch.cuh"
+
+namespace tessera::kernels::device {
+
+// The host API's configurations (select_kernel's names; bench/RESULTS.md has the comparison).
+// Tensor cores: 128x256x32 CTA tile, 2x4 warps of 64x64, 4 stages (96 KiB of operand stages).
+using TensorOpTile = TensorOpShape<DefaultTensorOpTile::BM, DefaultTensorOpTile::BN, DefaultTensorOpTile::BK,
+                                   DefaultTensorOpTile::WM, DefaultTensorOpTile::WN, DefaultTensorOpTile::Stages>;
+// SIMT: 128x128x8, 3 stages, flat 16x16 thread grid.
+using SimtTile = SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>;
+
+// The tuning alternatives of bench --variants (gemm_variants.cu), BF16 only for the tensor
+// cores: F16 runs the same instructions at the same rate.
+namespace variant {
+using Tc1 = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
+using Tc2 = TensorOpShape<128, 256, 64, 2, 4, 3, 1>;
+using Tc3 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
+using Tc4 = TensorOpShape<128, 128, 64, 2, 2, 3, 2>;
+using Sm1 = SimtShape<8, 3, true>;
+using Sm2 = SimtShape<16, 3, false>;
+using Sm3 = SimtShape<16, 3, true>;
+using Sm4 = SimtShape<16, 4, true>;
+}  // namespace variant
+
+}  // namespace tessera::kernels::device
+
+// Spelled once: `extern template` here, the definition in the instance TU.
+#define TESSERA_TENSOROP_INSTANCE(prefix, Shape, BF16, Vec, Swizzled) \
+  prefix template GemmResult run_tensorop<Shape, BF16, Vec, Swizzled>(const Problem&, cudaStream_t);
+#define TESSERA_SIMT_INSTANCE(prefix, Shape) prefix template GemmResult run_simt<Shape>(const Problem&, cudaStream_t);
+
+// (TU under instances/)                                              shape  bf16  vec   swizzled
+#define TESSERA_INSTANCES_TENSOROP_BF16(prefix)                                  \
+  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, true, true, true)              \
+  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, true, false, true)
+#define TESSERA_INSTANCES_TENSOROP_F16(prefix)                                   \
+  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, false, true, true)             \
+  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, false, false, true)
+#define TESSERA_INSTANCES_SIMT(prefix)                                           \
+  TESSERA_SIMT_INSTANCE(prefix, SimtTile)                                        \
+  TESSERA_SIMT_INSTANCE(prefix, variant::Sm1)                                    \
+  TESSERA_SIMT_INSTANCE(prefix, variant::Sm2)                                    \
+  TESSERA_SIMT_INSTANCE(prefix, variant::Sm3)                                    \
+  TESSERA_SIMT_INSTANCE(prefix, variant::Sm4)
+#define TESSERA_INSTANCES_VARIANTS_A(prefix)                                     \
+  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, true, true, false)             \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc1, true, true, true)
+#define TESSERA_INSTANCES_VARIANTS_B(prefix)                                     \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc2, true, true, true)
+#define TESSERA_INSTANCES_VARIANTS_C(prefix)                                     \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc3, true, true, true)              \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc4, true, true, true)
+
+namespace tessera::kernels::device {
+TESSERA_INSTANCES_TENSOROP_BF16(extern)
+TESSERA_INSTANCES_TENSOROP_F16(extern)
+TESSERA_INSTANCES_SIMT(extern)
+TESSERA_INSTANCES_VARIANTS_A(extern)
+TESSERA_INSTANCES_VARIANTS_B(extern)
+TESSERA_INSTANCES_VARIANTS_C(extern)
+}  // namespace tessera::kernels::device

@@ -1,0 +1,6 @@
+// Explicit instantiations: TESSERA_INSTANCES_TENSOROP_F16 (see ../configs.cuh).
+#include "../configs.cuh"
+
+namespace tessera::kernels::device {
+TESSERA_INSTANCES_TENSOROP_F16()
+}  // namespace tessera::kernels::device
