@@ -77,15 +77,30 @@ struct MainloopTensorOp {
       arch::cp_async_commit();
     }
 
-    // Each lane's ldmatrix row addresses (k16 step 0): the source partition of the S2R
-    // tiled copies, issue i at source value 8i; step kk adds 16 to the k coordinate.
-    const auto src_a = Partition::ldsm_a_src(threadIdx.x);
-    const auto src_b = Partition::ldsm_b_src(threadIdx.x);
-    TileCoord row_a[MT], row_b[NT / 2];
+    // Each lane's ldmatrix row offsets in a stage, per k16 step kk and issue i: the source
+    // partition of the S2R tiled copies (issue i at source value 8i; step kk adds 16 to the
+    // k coordinate) through the swizzled stage layout.  Evaluated once (for BK = 32 in as
+    // many registers as the coordinates took): the swizzle is not linear in kk, and
+    // evaluating it in the loop cost a handful of integer instructions per ldmatrix.
+    constexpr int KK = BK / 16;
+    std::uint32_t off_a[KK][MT], off_b[KK][NT / 2];
+    {
+      const auto src_a = Partition::ldsm_a_src(threadIdx.x);
+      const auto src_b = Partition::ldsm_b_src(threadIdx.x);
 #pragma unroll
-    for (int i = 0; i < MT; ++i) row_a[i] = src_a(8 * i);
+      for (int kk = 0; kk < KK; ++kk) {
 #pragma unroll
-    for (int i = 0; i < NT / 2; ++i) row_b[i] = src_b(8 * i);
+        for (int i = 0; i < MT; ++i) {
+          const TileCoord c = src_a(8 * i);
+          off_a[kk][i] = std::uint32_t(SmemA::offset({c.row, c.col + 16 * kk}));
+        }
+#pragma unroll
+        for (int i = 0; i < NT / 2; ++i) {
+          const TileCoord c = src_b(8 * i);
+          off_b[kk][i] = std::uint32_t(SmemB::offset({c.row, c.col + 16 * kk}));
+        }
+      }
+    }
 
     // Fragments are double-buffered in registers: while the MMAs of step kk run, the
     // ldmatrix of step kk+1 is in flight -- across k-tiles too: the last step of a tile
@@ -93,7 +108,6 @@ struct MainloopTensorOp {
     // ldmatrix issue i fills destination values 8i..8i+7 = A registers a[i][0..3] (atom
     // mt = i) and B registers of atoms 2i, 2i+1 (partitions.hpp: the S2R destination TV
     // is the MMA's).
-    constexpr int KK = BK / 16;
     static_assert(KK % 2 == 0, "fragment double-buffering alternates buffers by step parity");
     std::uint32_t a[2][MT][4], b[2][NT][2];
     auto load_frags = [&](int buf, int stage, int kk) {
@@ -101,12 +115,11 @@ struct MainloopTensorOp {
       const std::uint16_t* sb = stage_b(stage);
 #pragma unroll
       for (int i = 0; i < MT; ++i)
-        LdsmA::copy(*reinterpret_cast<const uint128_t*>(sa + SmemA::offset({row_a[i].row, row_a[i].col + 16 * kk})),
-                    a[buf][i]);
+        LdsmA::copy(*reinterpret_cast<const uint128_t*>(sa + off_a[kk][i]), a[buf][i]);
 #pragma unroll
       for (int i = 0; i < NT / 2; ++i) {
         std::uint32_t r[4];
-        LdsmB::copy(*reinterpret_cast<const uint128_t*>(sb + SmemB::offset({row_b[i].row, row_b[i].col + 16 * kk})), r);
+        LdsmB::copy(*reinterpret_cast<const uint128_t*>(sb + off_b[kk][i]), r);
         b[buf][2 * i][0] = r[0]; b[buf][2 * i][1] = r[1];
         b[buf][2 * i + 1][0] = r[2]; b[buf][2 * i + 1][1] = r[3];
       }

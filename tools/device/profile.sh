@@ -18,7 +18,7 @@ for k in gemm_tensorop_entry gemm_simt_entry; do
     "$BUILD/gemm_bench" --profile 4096 4096 4096 >"$OUT/ncu_$k.txt" 2>&1
   echo "ncu $k: rc=$?" >>"$OUT/summary.txt"
 done
-cuobjdump -sass "$BUILD/gemm.o" >"$OUT/sass.txt"
+cuobjdump -sass "$BUILD/k_tensorop_bf16.o" "$BUILD/k_simt.o" >"$OUT/sass.txt"
 # At most 8 files come back: the reports travel as one archive, the traces stay (their
 # verification is in summary.txt).
 (cd "$OUT" && tar czf profile.tgz ncu_gemm_*.txt sass.txt && rm -f ncu_gemm_*.txt sass.txt traces.tgz)
