@@ -57,8 +57,6 @@ struct MainloopTensorOp {
         A, p.a.ld, p.m, p.k, tm, threadIdx.x);
     TileLoader<std::uint16_t, typename Partition::G2S_B, BKMajor> load_b(
         B, p.b.ld, p.n, p.k, tn, threadIdx.x);
-    auto smem_a = [](TileCoord c) { return SmemA::offset(c); };
-    auto smem_b = [](TileCoord c) { return SmemB::offset(c); };
     auto issue = [](std::uint16_t* dst, const std::uint16_t* src, bool pred) {
       if constexpr (Vec) arch::cp_async_16_zfill(dst, src, pred);
       else *dst = pred ? *src : std::uint16_t(0);
@@ -71,36 +69,50 @@ struct MainloopTensorOp {
 #pragma unroll
     for (int s = 0; s < Stages - 1; ++s) {
       if (s < k_tiles) {
-        load_a.load(stage_a(s), smem_a, issue);
-        load_b.load(stage_b(s), smem_b, issue);
+        load_a.template load_through<SmemA>(stage_a(s), issue);
+        load_b.template load_through<SmemB>(stage_b(s), issue);
       }
       arch::cp_async_commit();
     }
 
     // Each lane's ldmatrix row offsets in a stage, per k16 step kk and issue i: the source
     // partition of the S2R tiled copies (issue i at source value 8i; step kk adds 16 to the
-    // k coordinate) through the swizzled stage layout.  Evaluated once (for BK = 32 in as
-    // many registers as the coordinates took): the swizzle is not linear in kk, and
-    // evaluating it in the loop cost a handful of integer instructions per ldmatrix.
+    // k coordinate) through the swizzled stage layout, in bytes.  Evaluated once: in the
+    // loop the swizzle cost a handful of integer instructions per ldmatrix.  Where the k16
+    // step passes through the swizzle unchanged (MN-major tiles: it moves whole swizzle
+    // periods) only step 0 is kept and step kk adds a constant.
     constexpr int KK = BK / 16;
-    std::uint32_t off_a[KK][MT], off_b[KK][NT / 2];
+    constexpr int Bytes = sizeof(std::uint16_t);
+    constexpr bool a_step_uniform = SmemA::template uniform_step<0, 16>;
+    constexpr bool b_step_uniform = SmemB::template uniform_step<0, 16>;
+    constexpr int KKA = a_step_uniform ? 1 : KK, KKB = b_step_uniform ? 1 : KK;
+    std::uint32_t off_a[KKA][MT], off_b[KKB][NT / 2];
     {
       const auto src_a = Partition::ldsm_a_src(threadIdx.x);
       const auto src_b = Partition::ldsm_b_src(threadIdx.x);
 #pragma unroll
-      for (int kk = 0; kk < KK; ++kk) {
+      for (int kk = 0; kk < KKA; ++kk)
 #pragma unroll
         for (int i = 0; i < MT; ++i) {
           const TileCoord c = src_a(8 * i);
-          off_a[kk][i] = std::uint32_t(SmemA::offset({c.row, c.col + 16 * kk}));
+          off_a[kk][i] = std::uint32_t(Bytes * SmemA::offset({c.row, c.col + 16 * kk}));
         }
+#pragma unroll
+      for (int kk = 0; kk < KKB; ++kk)
 #pragma unroll
         for (int i = 0; i < NT / 2; ++i) {
           const TileCoord c = src_b(8 * i);
-          off_b[kk][i] = std::uint32_t(SmemB::offset({c.row, c.col + 16 * kk}));
+          off_b[kk][i] = std::uint32_t(Bytes * SmemB::offset({c.row, c.col + 16 * kk}));
         }
-      }
     }
+    auto ldsm_off_a = [&](int kk, int i) {
+      if constexpr (a_step_uniform) return off_a[0][i] + std::uint32_t(Bytes * kk * SmemA::template plain_step<0, 16>);
+      else return off_a[kk][i];
+    };
+    auto ldsm_off_b = [&](int kk, int i) {
+      if constexpr (b_step_uniform) return off_b[0][i] + std::uint32_t(Bytes * kk * SmemB::template plain_step<0, 16>);
+      else return off_b[kk][i];
+    };
 
     // Fragments are double-buffered in registers: while the MMAs of step kk run, the
     // ldmatrix of step kk+1 is in flight -- across k-tiles too: the last step of a tile
@@ -111,15 +123,15 @@ struct MainloopTensorOp {
     static_assert(KK % 2 == 0, "fragment double-buffering alternates buffers by step parity");
     std::uint32_t a[2][MT][4], b[2][NT][2];
     auto load_frags = [&](int buf, int stage, int kk) {
-      const std::uint16_t* sa = stage_a(stage);
-      const std::uint16_t* sb = stage_b(stage);
+      const char* sa = reinterpret_cast<const char*>(stage_a(stage));
+      const char* sb = reinterpret_cast<const char*>(stage_b(stage));
 #pragma unroll
       for (int i = 0; i < MT; ++i)
-        LdsmA::copy(*reinterpret_cast<const uint128_t*>(sa + off_a[kk][i]), a[buf][i]);
+        LdsmA::copy(*reinterpret_cast<const uint128_t*>(sa + ldsm_off_a(kk, i)), a[buf][i]);
 #pragma unroll
       for (int i = 0; i < NT / 2; ++i) {
         std::uint32_t r[4];
-        LdsmB::copy(*reinterpret_cast<const uint128_t*>(sb + off_b[kk][i]), r);
+        LdsmB::copy(*reinterpret_cast<const uint128_t*>(sb + ldsm_off_b(kk, i)), r);
         b[buf][2 * i][0] = r[0]; b[buf][2 * i][1] = r[1];
         b[buf][2 * i + 1][0] = r[2]; b[buf][2 * i + 1][1] = r[3];
       }
@@ -150,8 +162,8 @@ struct MainloopTensorOp {
         if (kk == 0) {
           const int next = kt + Stages - 1;
           if (next < k_tiles) {
-            load_a.load(stage_a(write_stage), smem_a, issue);
-            load_b.load(stage_b(write_stage), smem_b, issue);
+            load_a.template load_through<SmemA>(stage_a(write_stage), issue);
+            load_b.template load_through<SmemB>(stage_b(write_stage), issue);
           }
           arch::cp_async_commit();
           write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;

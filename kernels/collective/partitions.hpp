@@ -128,6 +128,16 @@ struct OperandSmem {
   TESSERA_HOST_DEVICE static constexpr std::int64_t offset(TileCoord c) {
     return std::int64_t(Layout_{}(make_coord(c.row, c.col)));
   }
+  // offset(r + DR, c + DC) - offset(r, c) when it is the same for every (r, c): the plain
+  // layout is linear, and a plain step whose lowest set bit lies above every bit the
+  // swizzle reads or writes passes through the swizzle unchanged.  Lets the kernels step
+  // from one copy (or k16 step) to the next by a constant instead of re-evaluating the
+  // swizzle; tests/kernels/tile_loader_test.cpp checks it against offset() everywhere.
+  template <int DR, int DC>
+  static constexpr std::int64_t plain_step = DR >= 0 && DC >= 0 ? std::int64_t(decltype(Plain{}(make_coord(C<(DR > 0 ? DR : 0)>{}, C<(DC > 0 ? DC : 0)>{})))::value) : 0;
+  template <int DR, int DC>
+  static constexpr bool uniform_step =
+      DR >= 0 && DC >= 0 && (plain_step<DR, DC> == 0 || (plain_step<DR, DC> & -plain_step<DR, DC>) > (Sw::yyy_msk | Sw::zzz_msk));
 };
 
 // Tensor cores.  The tiled MMA is the mma.sync m16n8k16 atom repeated over WM x WN warps

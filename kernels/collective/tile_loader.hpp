@@ -48,6 +48,7 @@ struct TileLoader {
     return g.layout()(make_coord(C<Step.row>{}, C<Step.col>{}));
   }
 
+  static constexpr std::uint32_t AllRows = N == 32 ? ~0u : (1u << N) - 1;
   const T* base;          // the operand's first element: the address masked copies name
   const T* next;          // copy 0's first element in the next k-tile to load
   decltype(step_of(Gmem{})) step;      // gmem offset from copy i to copy i+1
@@ -88,18 +89,47 @@ struct TileLoader {
 #endif
   template <class SmemOffset, class Issue>
   TESSERA_HOST_DEVICE TESSERA_INLINE void load(T* stage, SmemOffset&& smem_offset, Issue&& issue) {
+    load_copies(stage, [&](int i) { return smem_offset(at(i)); }, issue);
+  }
+  // The same through a stage layout type Smem (OperandSmem): where the copy step passes
+  // through its swizzle unchanged (Smem::uniform_step), copy i's offset is copy 0's plus i
+  // constant steps -- one swizzle evaluation per k-tile instead of one per copy.
+#ifdef __CUDACC__
+#pragma nv_exec_check_disable
+#endif
+  template <class Smem, class Issue>
+  TESSERA_HOST_DEVICE TESSERA_INLINE void load_through(T* stage, Issue&& issue) {
+    if constexpr (Smem::template uniform_step<Step.row, Step.col>) {
+      const std::int64_t off0 = Smem::offset(first);
+      load_copies(stage, [&](int i) { return off0 + i * Smem::template plain_step<Step.row, Step.col>; }, issue);
+    } else {
+      load_copies(stage, [&](int i) { return Smem::offset(at(i)); }, issue);
+    }
+  }
+
+ private:
+#ifdef __CUDACC__
+#pragma nv_exec_check_disable
+#endif
+  template <class OffsetOf, class Issue>
+  TESSERA_HOST_DEVICE TESSERA_INLINE void load_copies(T* stage, OffsetOf&& offset_of, Issue&& issue) {
     const T* src = next;
-    if (res_k >= BK) {
+    if (res_k >= BK && row_ok == AllRows) {
+      // Interior tile (every tile of a large problem but the last row / column of tiles):
+      // no predicate, no masked address -- the copies are all the loop issues.
+#pragma unroll
+      for (int i = 0; i < N; ++i, src += step) issue(stage + offset_of(i), src, true);
+    } else if (res_k >= BK) {
 #pragma unroll
       for (int i = 0; i < N; ++i, src += step) {
         const bool pred = (row_ok >> i) & 1u;
-        issue(stage + smem_offset(at(i)), pred ? src : base, pred);
+        issue(stage + offset_of(i), pred ? src : base, pred);
       }
     } else {  // the last, partial k-tile: the column decides too
 #pragma unroll
       for (int i = 0; i < N; ++i, src += step) {
         const bool pred = ((row_ok >> i) & 1u) && at(i).col < res_k;
-        issue(stage + smem_offset(at(i)), pred ? src : base, pred);
+        issue(stage + offset_of(i), pred ? src : base, pred);
       }
     }
     next += k_step;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "collective/partitions.hpp"
@@ -18,7 +19,9 @@ using namespace tessera::kernels;
 namespace {
 
 // Element (mn, k) of the operand holds 1 + mn * extent_k + k: nonzero, distinct.
-template <class Copy, bool KMajor, class SmemOffset>
+// Through = void: loads through the smem_offset callable; else load_through<Through> (the
+// stage layout type, stepping by its uniform_step where it has one).
+template <class Copy, bool KMajor, class Through = void, class SmemOffset>
 void check_loads(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t tile_mn, SmemOffset smem_offset,
                  int stage_size) {
   constexpr int MN = Copy::Extent, BK = Copy::Depth, V = Copy::Vector, Threads = Copy::ThreadCount;
@@ -41,12 +44,16 @@ void check_loads(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t til
     std::vector<T> stage(std::size_t(stage_size), T(0xdeadbeef));
     std::vector<int> writes(std::size_t(stage_size), 0);
     for (int t = 0; t < Threads; ++t)
-      loaders[std::size_t(t)].load(stage.data(), smem_offset, [&](T* dst, const T* src, bool pred) {
+    {
+      auto issue = [&](T* dst, const T* src, bool pred) {
         for (int j = 0; j < V; ++j) {  // a vector: V elements contiguous in gmem and smem
           dst[j] = pred ? src[j] : T(0);
           ++writes[std::size_t(dst + j - stage.data())];
         }
-      });
+      };
+      if constexpr (std::is_void_v<Through>) loaders[std::size_t(t)].load(stage.data(), smem_offset, issue);
+      else loaders[std::size_t(t)].template load_through<Through>(stage.data(), issue);
+    }
     for (int r = 0; r < MN; ++r)
       for (int c = 0; c < BK; ++c) {
         const std::int64_t mn = tile_mn * MN + r, k = kt * BK + c;
@@ -65,6 +72,7 @@ void check_tensorop(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t 
   using Copy = typename P::template G2S<MN, KMajor>;
   using Smem = OperandSmem<MN, 32, KMajor>;
   check_loads<Copy, KMajor>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem::offset(c); }, Smem::size);
+  check_loads<Copy, KMajor, Smem>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem::offset(c); }, Smem::size);
 }
 
 template <int BK, bool KMajor>
@@ -118,4 +126,32 @@ TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step", "
   check(typename P::template G2S<256, false>{}, std::false_type{});
   check(typename SimtPartition<false, 8>::template G2S<128, true>{}, std::true_type{});
   check(typename SimtPartition<false, 16>::template G2S<128, false>{}, std::false_type{});
+}
+
+// OperandSmem::uniform_step is a claim about every coordinate: check it against offset().
+template <class Smem, int MN, int BK, int DR, int DC>
+void check_uniform_step(bool expect_uniform) {
+  INFO("MN " << MN << " BK " << BK << " step (" << DR << ", " << DC << ")");
+  REQUIRE(Smem::template uniform_step<DR, DC> == expect_uniform);
+  bool same = true;
+  for (int r = 0; r + DR < MN; ++r)
+    for (int c = 0; c + DC < BK; ++c)
+      same = same && Smem::offset({r + DR, c + DC}) - Smem::offset({r, c}) == Smem::template plain_step<DR, DC>;
+  // uniform_step is sufficient, not necessary: where it holds, every difference must be the step.
+  if (expect_uniform) REQUIRE(same);
+  else REQUIRE_FALSE(same);
+}
+
+TEST_CASE("operand smem: steps that pass through the swizzle unchanged", "[kernels]") {
+  // K-major BK = 32 (Swizzle<2,3,3>): the k16 step flips a bit the swizzle writes; 64 rows do not.
+  check_uniform_step<OperandSmem<128, 32, true>, 128, 32, 0, 16>(false);
+  check_uniform_step<OperandSmem<128, 32, true>, 128, 32, 64, 0>(true);
+  check_uniform_step<OperandSmem<128, 32, true>, 128, 32, 1, 0>(false);
+  // MN-major (Swizzle<3,3,log2(MN)-3>): 16 k rows are two whole swizzle periods; 8 rows one.
+  check_uniform_step<OperandSmem<256, 32, false>, 256, 32, 0, 16>(true);
+  check_uniform_step<OperandSmem<256, 32, false>, 256, 32, 0, 8>(true);
+  check_uniform_step<OperandSmem<256, 32, false>, 256, 32, 0, 1>(false);
+  check_uniform_step<OperandSmem<128, 64, true>, 128, 64, 0, 16>(false);
+  // Unswizzled: every step.
+  check_uniform_step<OperandSmem<128, 32, true, false>, 128, 32, 0, 16>(true);
 }
