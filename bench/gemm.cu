@@ -2,7 +2,8 @@
 //
 // Method (see bench/RESULTS.md): inputs drawn at random (never zeros), several input sets
 // rotated so that repeated launches do not run out of L2, warm-up launches first, then the
-// median of many launches each timed with CUDA events.  Every CUDA/cuBLAS status is checked.
+// median of many launches each timed with CUDA events, tessera's and cuBLAS's launches
+// alternating so that both see the same clocks.  Every CUDA/cuBLAS status is checked.
 // Each kernel's output is compared with cuBLAS's (relative Frobenius error) so a fast wrong
 // kernel cannot look good.
 //
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/gemm_variants.hpp"
@@ -107,23 +109,33 @@ template <> constexpr tk::Element element<float>() { return tk::Element::F32; }
 template <> constexpr tk::Element element<__half>() { return tk::Element::F16; }
 template <> constexpr tk::Element element<__nv_bfloat16>() { return tk::Element::BF16; }
 
-// Median of `reps` launches of f, each bracketed by events, after `warmup` launches.
-template <class F>
-float median_ms(F&& f, int warmup, int reps) {
-  for (int i = 0; i < warmup; ++i) f(i);
-  std::vector<cudaEvent_t> ev(2 * reps);
+// Medians of `reps` launches of f and of g, each bracketed by events, after `warmup` launches
+// of each.  The launches alternate (f, g, f, g, ...) so both see the same clocks: an H100
+// under sustained load drifts by several percent within a second (cuBLAS alone moved 10%
+// between consecutive table rows when timed in separate blocks), which would otherwise
+// land in the ratio.
+template <class F, class G>
+std::pair<float, float> median_ms_interleaved(F&& f, G&& g, int warmup, int reps) {
+  for (int i = 0; i < warmup; ++i) { f(i); g(i); }
+  std::vector<cudaEvent_t> ev(4 * reps);
   for (auto& e : ev) CUDA_CHECK(cudaEventCreate(&e));
   for (int i = 0; i < reps; ++i) {
-    CUDA_CHECK(cudaEventRecord(ev[2 * i]));
+    CUDA_CHECK(cudaEventRecord(ev[4 * i]));
     f(warmup + i);
-    CUDA_CHECK(cudaEventRecord(ev[2 * i + 1]));
+    CUDA_CHECK(cudaEventRecord(ev[4 * i + 1]));
+    g(warmup + i);
+    CUDA_CHECK(cudaEventRecord(ev[4 * i + 2]));
   }
-  CUDA_CHECK(cudaEventSynchronize(ev.back()));
-  std::vector<float> t(reps);
-  for (int i = 0; i < reps; ++i) CUDA_CHECK(cudaEventElapsedTime(&t[i], ev[2 * i], ev[2 * i + 1]));
+  CUDA_CHECK(cudaEventSynchronize(ev[4 * (reps - 1) + 2]));
+  std::vector<float> tf(reps), tg(reps);
+  for (int i = 0; i < reps; ++i) {
+    CUDA_CHECK(cudaEventElapsedTime(&tf[i], ev[4 * i], ev[4 * i + 1]));
+    CUDA_CHECK(cudaEventElapsedTime(&tg[i], ev[4 * i + 1], ev[4 * i + 2]));
+  }
   for (auto& e : ev) CUDA_CHECK(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return t[reps / 2];
+  std::sort(tf.begin(), tf.end());
+  std::sort(tg.begin(), tg.end());
+  return {tf[reps / 2], tg[reps / 2]};
 }
 
 struct Row {
@@ -208,8 +220,7 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   const double err = rel_error(D[0], Dref, sizeD);
 
   const int warm = 5;
-  const float t_ours = median_ms(ours, warm, reps);
-  const float t_blas = median_ms([&](int i) { theirs(i, D[i % nsets]); }, warm, reps);
+  const auto [t_ours, t_blas] = median_ms_interleaved(ours, [&](int i) { theirs(i, D[i % nsets]); }, warm, reps);
   CUDA_CHECK(cudaDeviceSynchronize());
   const double flop = 2.0 * double(M) * double(N) * double(K);
   char shape[64];
