@@ -27,17 +27,10 @@
 
 #include "device/gemm_variants.hpp"
 #include "gemm.hpp"
+#include "util/harness.cuh"
 
 namespace tk = tessera::kernels;
 
-#define CUDA_CHECK(x)                                                                      \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
 #define CUBLAS_CHECK(x)                                                                    \
   do {                                                                                     \
     cublasStatus_t s_ = (x);                                                               \
@@ -53,21 +46,6 @@ struct Shape {
   std::int64_t m, n, k;
 };
 
-__device__ __forceinline__ float hash_uniform(std::uint64_t i, std::uint64_t seed) {
-  std::uint64_t z = i * 0x9E3779B97F4A7C15ull + seed;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return float(z >> 40) * (1.0f / 16777216.0f) * 2.0f - 1.0f;  // [-1, 1)
-}
-
-template <class T>
-__global__ void fill_random(T* p, std::int64_t n, std::uint64_t seed) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    p[i] = T(hash_uniform(std::uint64_t(i), seed));
-}
-
 template <class T>
 __global__ void diff_norms(const T* x, const T* ref, std::int64_t n, double* acc) {
   double d = 0, r = 0;
@@ -82,21 +60,15 @@ __global__ void diff_norms(const T* x, const T* ref, std::int64_t n, double* acc
 }
 
 template <class T>
-void fill(T* p, std::int64_t n, std::uint64_t seed) {
-  fill_random<<<1024, 256>>>(p, n, seed);
-  CUDA_CHECK(cudaGetLastError());
-}
-
-template <class T>
 double rel_error(const T* x, const T* ref, std::int64_t n) {
   double* acc;
-  CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
-  CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
   diff_norms<<<1024, 256>>>(x, ref, n, acc);
-  CUDA_CHECK(cudaGetLastError());
+  TESSERA_CUDA_CHECK(cudaGetLastError());
   double h[2];
-  CUDA_CHECK(cudaMemcpy(h, acc, sizeof h, cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaFree(acc));
+  TESSERA_CUDA_CHECK(cudaMemcpy(h, acc, sizeof h, cudaMemcpyDeviceToHost));
+  TESSERA_CUDA_CHECK(cudaFree(acc));
   return h[1] > 0 ? std::sqrt(h[0] / h[1]) : (h[0] == 0 ? 0.0 : INFINITY);
 }
 
@@ -118,21 +90,21 @@ template <class F, class G>
 std::pair<float, float> median_ms_interleaved(F&& f, G&& g, int warmup, int reps) {
   for (int i = 0; i < warmup; ++i) { f(i); g(i); }
   std::vector<cudaEvent_t> ev(4 * reps);
-  for (auto& e : ev) CUDA_CHECK(cudaEventCreate(&e));
+  for (auto& e : ev) TESSERA_CUDA_CHECK(cudaEventCreate(&e));
   for (int i = 0; i < reps; ++i) {
-    CUDA_CHECK(cudaEventRecord(ev[4 * i]));
+    TESSERA_CUDA_CHECK(cudaEventRecord(ev[4 * i]));
     f(warmup + i);
-    CUDA_CHECK(cudaEventRecord(ev[4 * i + 1]));
+    TESSERA_CUDA_CHECK(cudaEventRecord(ev[4 * i + 1]));
     g(warmup + i);
-    CUDA_CHECK(cudaEventRecord(ev[4 * i + 2]));
+    TESSERA_CUDA_CHECK(cudaEventRecord(ev[4 * i + 2]));
   }
-  CUDA_CHECK(cudaEventSynchronize(ev[4 * (reps - 1) + 2]));
+  TESSERA_CUDA_CHECK(cudaEventSynchronize(ev[4 * (reps - 1) + 2]));
   std::vector<float> tf(reps), tg(reps);
   for (int i = 0; i < reps; ++i) {
-    CUDA_CHECK(cudaEventElapsedTime(&tf[i], ev[4 * i], ev[4 * i + 1]));
-    CUDA_CHECK(cudaEventElapsedTime(&tg[i], ev[4 * i + 1], ev[4 * i + 2]));
+    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&tf[i], ev[4 * i], ev[4 * i + 1]));
+    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&tg[i], ev[4 * i + 1], ev[4 * i + 2]));
   }
-  for (auto& e : ev) CUDA_CHECK(cudaEventDestroy(e));
+  for (auto& e : ev) TESSERA_CUDA_CHECK(cudaEventDestroy(e));
   std::sort(tf.begin(), tf.end());
   std::sort(tg.begin(), tg.end());
   return {tf[reps / 2], tg[reps / 2]};
@@ -157,14 +129,14 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   std::vector<T*> A(nsets), B(nsets), D(nsets);
   T* Dref;
   for (int i = 0; i < nsets; ++i) {
-    CUDA_CHECK(cudaMalloc(&A[i], sizeA * sizeof(T)));
-    CUDA_CHECK(cudaMalloc(&B[i], sizeB * sizeof(T)));
-    CUDA_CHECK(cudaMalloc(&D[i], sizeD * sizeof(T)));
-    fill(A[i], sizeA, 1000 + 3 * i);
-    fill(B[i], sizeB, 1001 + 3 * i);
-    fill(D[i], sizeD, 1002 + 3 * i);
+    TESSERA_CUDA_CHECK(cudaMalloc(&A[i], sizeA * sizeof(T)));
+    TESSERA_CUDA_CHECK(cudaMalloc(&B[i], sizeB * sizeof(T)));
+    TESSERA_CUDA_CHECK(cudaMalloc(&D[i], sizeD * sizeof(T)));
+    tk::harness::fill_random(A[i], sizeA, 1000 + 3 * i);
+    tk::harness::fill_random(B[i], sizeB, 1001 + 3 * i);
+    tk::harness::fill_random(D[i], sizeD, 1002 + 3 * i);
   }
-  CUDA_CHECK(cudaMalloc(&Dref, sizeD * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&Dref, sizeD * sizeof(T)));
 
   tk::GemmArguments g;
   g.m = M; g.n = N; g.k = K; g.batch = 1;
@@ -204,24 +176,24 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
 
   if (profile) {  // one launch of each configuration, nothing else for ncu to see
     ours(0);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
     std::printf("profiled %s %c%c %s\n", variant < 0 ? tk::to_string(kernel) : tk::tensorop_variant_name(variant), ta,
                 tb, tk::to_string(element<T>()));
     for (int i = 0; i < nsets; ++i) {
-      CUDA_CHECK(cudaFree(A[i])); CUDA_CHECK(cudaFree(B[i])); CUDA_CHECK(cudaFree(D[i]));
+      TESSERA_CUDA_CHECK(cudaFree(A[i])); TESSERA_CUDA_CHECK(cudaFree(B[i])); TESSERA_CUDA_CHECK(cudaFree(D[i]));
     }
-    CUDA_CHECK(cudaFree(Dref));
+    TESSERA_CUDA_CHECK(cudaFree(Dref));
     return;
   }
   // Correctness against cuBLAS on set 0 first.
   ours(0);
   theirs(0, Dref);
-  CUDA_CHECK(cudaDeviceSynchronize());
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   const double err = rel_error(D[0], Dref, sizeD);
 
   const int warm = 5;
   const auto [t_ours, t_blas] = median_ms_interleaved(ours, [&](int i) { theirs(i, D[i % nsets]); }, warm, reps);
-  CUDA_CHECK(cudaDeviceSynchronize());
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   const double flop = 2.0 * double(M) * double(N) * double(K);
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
@@ -236,11 +208,11 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   std::fflush(stdout);
 
   for (int i = 0; i < nsets; ++i) {
-    CUDA_CHECK(cudaFree(A[i]));
-    CUDA_CHECK(cudaFree(B[i]));
-    CUDA_CHECK(cudaFree(D[i]));
+    TESSERA_CUDA_CHECK(cudaFree(A[i]));
+    TESSERA_CUDA_CHECK(cudaFree(B[i]));
+    TESSERA_CUDA_CHECK(cudaFree(D[i]));
   }
-  CUDA_CHECK(cudaFree(Dref));
+  TESSERA_CUDA_CHECK(cudaFree(Dref));
 }
 
 }  // namespace
@@ -273,7 +245,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   cudaDeviceProp prop;
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  TESSERA_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs, L2 %d MB, sm_%d%d\n", prop.name, prop.multiProcessorCount,
               prop.l2CacheSize >> 20, prop.major, prop.minor);
   cublasHandle_t handle;

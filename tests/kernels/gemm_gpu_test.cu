@@ -19,37 +19,15 @@
 #include <vector>
 
 #include "gemm.hpp"
+#include "util/harness.cuh"
 
 namespace tk = tessera::kernels;
 
-#define CUDA_CHECK(x)                                                                      \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 namespace {
 
 constexpr int kSkip = 77;
 constexpr float kSentinel = 12288.0f;  // 3 * 2^12: exactly representable in f16 and bf16
-
-__device__ __forceinline__ double hash_uniform(std::uint64_t i, std::uint64_t seed) {
-  std::uint64_t z = i * 0x9E3779B97F4A7C15ull + seed;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return double(z >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
-}
-
-template <class T>
-__global__ void fill_random(T* p, std::int64_t n, std::uint64_t seed) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    p[i] = T(float(hash_uniform(std::uint64_t(i), seed)));
-}
 
 template <class T>
 __global__ void fill_value(T* p, std::int64_t n, float v) {
@@ -119,12 +97,6 @@ template <> tk::Element element<float>() { return tk::Element::F32; }
 template <> tk::Element element<__half>() { return tk::Element::F16; }
 template <> tk::Element element<__nv_bfloat16>() { return tk::Element::BF16; }
 
-template <class T>
-void launch_fill(T* p, std::int64_t n, std::uint64_t seed) {
-  fill_random<<<512, 256>>>(p, n, seed);
-  CUDA_CHECK(cudaGetLastError());
-}
-
 int failures = 0, passed = 0;
 
 // Runs one case with one kernel; returns the relative error (NaN/inf on failure).
@@ -144,26 +116,26 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   T *A, *B, *C, *D;
   double *R, *acc;
   unsigned long long* bad;
-  CUDA_CHECK(cudaMalloc(&A, na * sizeof(T)));
-  CUDA_CHECK(cudaMalloc(&B, nb * sizeof(T)));
-  CUDA_CHECK(cudaMalloc(&C, nc * sizeof(T)));
-  CUDA_CHECK(cudaMalloc(&D, nd * sizeof(T)));
-  CUDA_CHECK(cudaMalloc(&R, M * N * L * sizeof(double)));
-  CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
-  CUDA_CHECK(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
-  launch_fill(A, na, seed * 4 + 0);
-  launch_fill(B, nb, seed * 4 + 1);
-  launch_fill(C, nc, seed * 4 + 2);
+  TESSERA_CUDA_CHECK(cudaMalloc(&A, na * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B, nb * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&C, nc * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&D, nd * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&R, M * N * L * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  tk::harness::fill_random(A, na, seed * 4 + 0);
+  tk::harness::fill_random(B, nb, seed * 4 + 1);
+  tk::harness::fill_random(C, nc, seed * 4 + 2);
   // Padding and gaps of D hold a sentinel; every element of the result starts as NaN.
   fill_value<<<512, 256>>>(D, nd, kSentinel);
-  CUDA_CHECK(cudaGetLastError());
+  TESSERA_CUDA_CHECK(cudaGetLastError());
   {
     std::vector<T> host(nd);
-    CUDA_CHECK(cudaMemcpy(host.data(), D, nd * sizeof(T), cudaMemcpyDeviceToHost));
+    TESSERA_CUDA_CHECK(cudaMemcpy(host.data(), D, nd * sizeof(T), cudaMemcpyDeviceToHost));
     for (std::int64_t l = 0; l < L; ++l)
       for (std::int64_t i = 0; i < M; ++i)
         for (std::int64_t j = 0; j < N; ++j) host[d.at(l, i, j)] = T(NAN);
-    CUDA_CHECK(cudaMemcpy(D, host.data(), nd * sizeof(T), cudaMemcpyHostToDevice));
+    TESSERA_CUDA_CHECK(cudaMemcpy(D, host.data(), nd * sizeof(T), cudaMemcpyHostToDevice));
   }
 
   tk::GemmArguments g;
@@ -178,18 +150,18 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   g.alpha = cs.alpha;
   g.beta = cs.beta;
   auto res = tk::gemm(g, kernel);
-  CUDA_CHECK(cudaDeviceSynchronize());
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   const std::int64_t total = M * N * L;
   reference<<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, C, c, cs.alpha, cs.beta, R);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
-  CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+  TESSERA_CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
   compare<<<512, 256>>>(M, N, L, D, d, nd, R, acc, bad);
-  CUDA_CHECK(cudaGetLastError());
+  TESSERA_CUDA_CHECK(cudaGetLastError());
   double hacc[2];
   unsigned long long hbad[2];
-  CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
+  TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
+  TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
   const double err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
   const bool ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
   std::printf("%s %-22s %-5s %-28s M=%-5lld N=%-5lld K=%-5lld L=%lld %c%c D=%s pad=%d a=%g b=%g  relerr=%.3e nonfinite=%llu clobbered=%llu%s%s\n",
@@ -199,7 +171,7 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
               res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
   ok ? ++passed : ++failures;
   for (void* p : {(void*)A, (void*)B, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
-    CUDA_CHECK(cudaFree(p));
+    TESSERA_CUDA_CHECK(cudaFree(p));
 }
 
 }  // namespace
