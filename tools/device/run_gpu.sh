@@ -5,7 +5,8 @@
 # and the ptxas register/spill report.  Everything lands under $OUT (at most 8 files).
 #
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_gpu.sh [steps...]
-#   steps: build test sanitize trace ncu variants bench   (default: all but variants, in that order)
+#   steps: build test sanitize trace ncu variants bench   (default: all but variants, in that order;
+#   test runs the GPU test and example 4b)
 #
 # Build: nvcc directly, not CMake: the device image has CUDA, CMake and ninja but not the
 # Debian packages the full CMake configure requires (Boost, Catch2, rapidcheck).  Boost.Hana,
@@ -73,7 +74,8 @@ if want build; then
     cat "$BUILD"/k_*.o.ptxas >"$OUT/ptxas.log"
     [ $kok = 1 ] && wait $p2 && wait $p3 &&
       nvcc -o "$BUILD/gemm_gpu_test" "$BUILD/gemm_gpu_test.o" "${kobjs[@]}" &&
-      nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "${kobjs[@]}" -lcublas
+      nvcc -o "$BUILD/gemm_bench" "$BUILD/gemm_bench.o" "${kobjs[@]}" -lcublas &&
+      nvcc "${NVCC_FLAGS[@]}" -o "$BUILD/example_gemm_run" examples/4_gemm_run.cpp "${kobjs[@]}"
   } >"$OUT/build.log" 2>&1
   rc=$?
   grep -q "trace tool build failed" "$OUT/build.log" && note "build: gemm_trace failed (see build.log)"
@@ -94,6 +96,14 @@ if want test; then
   [ $rc -ne 0 ] && status=1
   note "gpu test: rc=$rc, $(tail -1 "$OUT/gpu_test.log")"
   grep "^FAIL" "$OUT/gpu_test.log" | head -20 | tee -a "$summary"
+fi
+
+if want test; then
+  # Example 4b, the README's "run it" step, on a real GPU (CI builds it and sees exit 77).
+  "$BUILD/example_gemm_run" >"$OUT/example.log" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && status=1
+  note "example 4b (examples/4_gemm_run.cpp): rc=$rc, $(tail -1 "$OUT/example.log")"
 fi
 
 if want sanitize; then
