@@ -146,32 +146,39 @@ struct MainloopTensorOp {
 #if TESSERA_TRACE
     if (p.trace) trace_fragments(p, a[0], b[0]);
 #endif
-    int read_stage = 0, write_stage = Stages - 1;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    // Tile kt is read from stage kt % Stages and tile kt + Stages - 1 is written into stage
+    // (kt + Stages - 1) % Stages.  The loop is unrolled by Stages so both are constants:
+    // every ldmatrix and cp.async then addresses smem as a per-thread register plus an
+    // immediate, instead of recomputing stage * stage size in the loop.
+    for (int kt0 = 0; kt0 < k_tiles; kt0 += Stages) {
 #pragma unroll
-      for (int kk = 0; kk < KK; ++kk) {
-        if (kk == KK - 1) {
-          // Tile kt+1 must have landed; after this barrier every warp is done reading
-          // stage (kt-1)%Stages, which the copies issued at kk == 0 of tile kt+1 overwrite.
-          arch::cp_async_wait<Stages - 2>();
-          __syncthreads();
-          read_stage = read_stage + 1 == Stages ? 0 : read_stage + 1;
-        }
-        // Prefetch the next step's fragments (the next tile's first step when kk is last).
-        load_frags((kk + 1) % 2, read_stage, (kk + 1) % KK);
-        if (kk == 0) {
-          const int next = kt + Stages - 1;
-          if (next < k_tiles) {
-            load_a.template load_through<SmemA>(stage_a(write_stage), issue);
-            load_b.template load_through<SmemB>(stage_b(write_stage), issue);
+      for (int s = 0; s < Stages; ++s) {
+        const int kt = kt0 + s;
+        if (kt >= k_tiles) break;
+        const int read_next = s + 1 == Stages ? 0 : s + 1;   // stage of tile kt + 1
+        const int write_stage = s == 0 ? Stages - 1 : s - 1;  // stage of tile kt + Stages - 1
+#pragma unroll
+        for (int kk = 0; kk < KK; ++kk) {
+          if (kk == KK - 1) {
+            // Tile kt+1 must have landed; after this barrier every warp is done reading
+            // stage (kt-1)%Stages, which the copies issued at kk == 0 of tile kt+1 overwrite.
+            arch::cp_async_wait<Stages - 2>();
+            __syncthreads();
           }
-          arch::cp_async_commit();
-          write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
+          // Prefetch the next step's fragments (the next tile's first step when kk is last).
+          load_frags((kk + 1) % 2, kk == KK - 1 ? read_next : s, (kk + 1) % KK);
+          if (kk == 0) {
+            if (kt + Stages - 1 < k_tiles) {
+              load_a.template load_through<SmemA>(stage_a(write_stage), issue);
+              load_b.template load_through<SmemB>(stage_b(write_stage), issue);
+            }
+            arch::cp_async_commit();
+          }
+#pragma unroll
+          for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) Mma::fma(acc[mt][nt], a[kk % 2][mt], b[kk % 2][nt], acc[mt][nt]);
         }
-#pragma unroll
-        for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-          for (int nt = 0; nt < NT; ++nt) Mma::fma(acc[mt][nt], a[kk % 2][mt], b[kk % 2][nt], acc[mt][nt]);
       }
     }
     arch::cp_async_wait<0>();
