@@ -16,6 +16,16 @@ inline int64_t pow2(int64_t max_log = 3) { return int64_t(1) << *rc::gen::inRang
 
 // Number of fixed structures: scalar, (a,b), ((a,b),c), (a,(b,c)), (a,b,c).
 inline constexpr int num_structures = 5;
+inline int leaves_of(int structure) { return structure == 0 ? 1 : structure == 1 ? 2 : 3; }
+
+// Calls visit(i) for each leaf i < n, in a random one of the 6 orders of 3 leaves: the
+// order in which a generator chains the modes' strides.
+template <class Visit> void in_random_order(int n, Visit&& visit) {
+  static constexpr int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  const int order = *rc::gen::element<int>(0, 1, 2, 3, 4, 5);
+  for (int i : perms[order])
+    if (i < n) visit(i);
+}
 
 // Build a layout of structure k whose leaves come from the functions s() and d(),
 // and hand it to f (each structure is a different type).
@@ -40,19 +50,14 @@ template <class F> void any_layout(F&& f) {
 // (1..3) of the extent reached so far. `cur` gets the extent of the chain.
 template <class F> void injective_layout(F&& f, int64_t* cur_out = nullptr) {
   int k = *rc::gen::inRange(0, num_structures);
-  int n = k == 0 ? 1 : k == 1 ? 2 : 3;
+  int n = leaves_of(k);
   int64_t sh[3], st[3];
   for (int i = 0; i < n; ++i) sh[i] = shape_value(5);
-  auto order = *rc::gen::element<int>(0, 1, 2, 3, 4, 5);
-  int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   int64_t cur = 1;
-  for (int j = 0, m = 0; j < 3; ++j) {
-    int i = perms[order][j];
-    if (i >= n) continue;
+  in_random_order(n, [&](int i) {
     st[i] = cur * *rc::gen::inRange<int64_t>(1, 4);
     cur = st[i] * sh[i];
-    ++m;
-  }
+  });
   if (cur_out) *cur_out = cur;
   int si = 0;
   with_structure(k, [&] { return sh[si++]; }, [&](int i) { return st[i]; }, f);
@@ -66,18 +71,14 @@ template <class F> void pow2_layout(F&& f) {
 // ranges (stride, stride*shape) are disjoint, in a random order.
 template <class F> void pow2_disjoint_layout(F&& f) {
   int k = *rc::gen::inRange(0, num_structures);
-  int n = k == 0 ? 1 : k == 1 ? 2 : 3;
+  int n = leaves_of(k);
   int64_t sh[3], st[3];
   for (int i = 0; i < n; ++i) sh[i] = pow2(2);
-  auto order = *rc::gen::element<int>(0, 1, 2, 3, 4, 5);
-  int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   int64_t cur = 1;
-  for (int j = 0; j < 3; ++j) {
-    int i = perms[order][j];
-    if (i >= n) continue;
+  in_random_order(n, [&](int i) {
     st[i] = cur * pow2(1);
     cur = st[i] * sh[i];
-  }
+  });
   int si = 0;
   with_structure(k, [&] { return sh[si++]; }, [&](int i) { return st[i]; }, f);
 }
@@ -135,7 +136,6 @@ inline std::vector<Mode> digit_runs(Radix const& r, int count, bool allow_broadc
   for (int k = int(runs.size()) - 1; k > 0; --k) std::swap(runs[k], runs[*rc::gen::inRange(0, k + 1)]);
   return runs;
 }
-inline int leaves_of(int structure) { return structure == 0 ? 1 : structure == 1 ? 2 : 3; }
 // A layout of a random structure whose leaves are the given modes (padded if needed).
 template <class F> void layout_of_runs(Radix const& r, bool allow_broadcast, F&& f) {
   int k = *rc::gen::inRange(0, num_structures);

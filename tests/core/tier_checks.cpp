@@ -46,12 +46,8 @@ template <class F> void boundary_layout(F&& f) {
   int n = leaves_of(k);
   int64_t sh[3], st[3];
   for (int i = 0; i < n; ++i) sh[i] = shape_value(4);
-  auto order = *rc::gen::element<int>(0, 1, 2, 3, 4, 5);
-  int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   int64_t cur = 1;
-  for (int j = 0; j < 3; ++j) {
-    int i = perms[order][j];
-    if (i >= n) continue;
+  in_random_order(n, [&](int i) {
     switch (*rc::gen::inRange(0, 8)) {
       case 0: st[i] = 0; break;
       case 1: st[i] = *rc::gen::inRange<int64_t>(1, cur + 1); cur = std::max(cur, st[i] * sh[i]); break;
@@ -59,7 +55,7 @@ template <class F> void boundary_layout(F&& f) {
       case 3: st[i] = -cur; cur *= sh[i]; break;
       default: st[i] = cur; cur *= sh[i]; break;
     }
-  }
+  });
   int si = 0;
   with_structure(k, [&] { return sh[si++]; }, [&](int i) { return st[i]; }, f);
 }
