@@ -14,9 +14,19 @@ __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
 }
 
 // 16 bytes, L2 only (.cg): operand tiles are re-read from L2 by other CTAs, not from L1.
+// L2Prefetch: how many bytes around the line L2 fetches from DRAM on a miss.
+template <int L2Prefetch = 128>
 __device__ __forceinline__ void cp_async_16_zfill(void* smem, const void* gmem, bool pred) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem),
-               "r"(pred ? 16 : 0));
+  static_assert(L2Prefetch == 64 || L2Prefetch == 128 || L2Prefetch == 256, "cp.async L2 prefetch: 64, 128 or 256 B");
+  if constexpr (L2Prefetch == 256)
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem),
+                 "r"(pred ? 16 : 0));
+  else if constexpr (L2Prefetch == 128)
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem),
+                 "r"(pred ? 16 : 0));
+  else
+    asm volatile("cp.async.cg.shared.global.L2::64B [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem),
+                 "r"(pred ? 16 : 0));
 }
 
 // 4 bytes (.ca: the only caching mode for sub-16-byte cp.async).

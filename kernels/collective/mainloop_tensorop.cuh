@@ -20,10 +20,14 @@
 
 namespace tessera::kernels {
 
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_, int MinBlocks_ = 1>
+// Group: the rasterization band (tile_scheduler.cuh).  L2Prefetch: the bytes L2 fetches from
+// DRAM per operand miss (cp.async's L2::64B/128B/256B hint; 128 is what ptxas picks unasked).
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_, int MinBlocks_ = 1, int Group_ = 8,
+          int L2Prefetch_ = 128>
 struct TensorOpShape {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, Stages = Stages_;
   static constexpr int MinBlocks = MinBlocks_;  // CTAs per SM the register budget is cut for
+  static constexpr int Group = Group_, L2Prefetch = L2Prefetch_;
   static constexpr int Threads = WM * WN * 32;
   static constexpr int WarpM = BM / WM, WarpN = BN / WN;  // warp tile
   static constexpr int MT = WarpM / 16, NT = WarpN / 8;   // MMA atoms per warp
@@ -58,7 +62,7 @@ struct MainloopTensorOp {
     TileLoader<std::uint16_t, typename Partition::G2S_B, BKMajor> load_b(
         B, p.b.ld, p.n, p.k, tn, threadIdx.x);
     auto issue = [](std::uint16_t* dst, const std::uint16_t* src, bool pred) {
-      if constexpr (Vec) arch::cp_async_16_zfill(dst, src, pred);
+      if constexpr (Vec) arch::cp_async_16_zfill<Shape::L2Prefetch>(dst, src, pred);
       else *dst = pred ? *src : std::uint16_t(0);
     };
     auto stage_a = [&](int s) { return smem + s * stage_elems; };

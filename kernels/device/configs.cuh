@@ -19,12 +19,16 @@ using TensorOpTile = TensorOpShape<DefaultTensorOpTile::BM, DefaultTensorOpTile:
 using SimtTile = SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>;
 
 // The tuning alternatives of bench --variants (gemm_variants.cu), BF16 only for the tensor
-// cores: F16 runs the same instructions at the same rate.
+// cores: F16 runs the same instructions at the same rate.  Parameters after the stage count:
+// CTAs per SM, rasterization band, L2 prefetch bytes.
 namespace variant {
+using TcG16 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16>;
+using TcP256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 8, 256>;
+using TcS5 = TensorOpShape<128, 256, 32, 2, 4, 5>;
+using TcK64 = TensorOpShape<128, 256, 64, 2, 4, 4>;
 using Tc1 = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
-using Tc2 = TensorOpShape<128, 256, 64, 2, 4, 3, 1>;
 using Tc3 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
-using Tc4 = TensorOpShape<128, 128, 64, 2, 2, 3, 2>;
+using TcG16P256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16, 256>;
 using Sm1 = SimtShape<8, 3, true>;
 using Sm2 = SimtShape<16, 3, false>;
 using Sm3 = SimtShape<16, 3, true>;
@@ -53,12 +57,16 @@ using Sm4 = SimtShape<16, 4, true>;
   TESSERA_SIMT_INSTANCE(prefix, variant::Sm4)
 #define TESSERA_INSTANCES_VARIANTS_A(prefix)                                     \
   TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, true, true, false)             \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc1, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcG16, true, true, true)
 #define TESSERA_INSTANCES_VARIANTS_B(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc2, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcP256, true, true, true)           \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcS5, true, true, true)
 #define TESSERA_INSTANCES_VARIANTS_C(prefix)                                     \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcK64, true, true, true)            \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc1, true, true, true)
+#define TESSERA_INSTANCES_VARIANTS_D(prefix)                                     \
   TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc3, true, true, true)              \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc4, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcG16P256, true, true, true)
 
 namespace tessera::kernels::device {
 TESSERA_INSTANCES_TENSOROP_BF16(extern)
@@ -67,4 +75,5 @@ TESSERA_INSTANCES_SIMT(extern)
 TESSERA_INSTANCES_VARIANTS_A(extern)
 TESSERA_INSTANCES_VARIANTS_B(extern)
 TESSERA_INSTANCES_VARIANTS_C(extern)
+TESSERA_INSTANCES_VARIANTS_D(extern)
 }  // namespace tessera::kernels::device

@@ -8,9 +8,11 @@ namespace tessera::kernels {
 namespace {
 using device::TensorOpTile;
 using namespace device::variant;
-const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta", "tc 128x128x32 w2x2 s4 2cta",
-                                "tc 128x256x64 w2x4 s3 1cta", "tc 256x128x32 w4x2 s4 1cta",
-                                "tc 128x128x64 w2x2 s3 2cta", "tc 128x256x32 w2x4 s4 UNSWIZZLED"};
+const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta",     "tc 128x256x32 s4 band16",
+                                "tc 128x256x32 s4 L2pf256",       "tc 128x256x32 w2x4 s5 1cta",
+                                "tc 128x256x64 w2x4 s4 1cta",     "tc 128x128x32 w2x2 s4 2cta",
+                                "tc 256x128x32 w4x2 s4 1cta",     "tc 128x256x32 s4 band16 pf256",
+                                "tc 128x256x32 w2x4 s4 UNSWIZZLED"};
 using device::SimtTile;
 const char* const sm_names[] = {"simt bk8 s3 16x16", "simt bk8 s3 8x4-warps", "simt bk16 s3 16x16",
                                 "simt bk16 s3 8x4-warps", "simt bk16 s4 8x4-warps"};
@@ -34,10 +36,13 @@ GemmResult gemm_tensorop_variant(const GemmArguments& args, int v, CUstream_st* 
   const Problem p = device::to_problem(args);
   switch (v) {
     case 0: return device::run_tensorop<TensorOpTile, true, true>(p, stream);
-    case 1: return device::run_tensorop<Tc1, true, true>(p, stream);
-    case 2: return device::run_tensorop<Tc2, true, true>(p, stream);
-    case 3: return device::run_tensorop<Tc3, true, true>(p, stream);
-    case 4: return device::run_tensorop<Tc4, true, true>(p, stream);
+    case 1: return device::run_tensorop<TcG16, true, true>(p, stream);
+    case 2: return device::run_tensorop<TcP256, true, true>(p, stream);
+    case 3: return device::run_tensorop<TcS5, true, true>(p, stream);
+    case 4: return device::run_tensorop<TcK64, true, true>(p, stream);
+    case 5: return device::run_tensorop<Tc1, true, true>(p, stream);
+    case 6: return device::run_tensorop<Tc3, true, true>(p, stream);
+    case 7: return device::run_tensorop<TcG16P256, true, true>(p, stream);
     case tc_count - 1: return device::run_tensorop<TensorOpTile, true, true, false>(p, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};

@@ -69,7 +69,7 @@ GemmResult run_simt(const Problem& p, cudaStream_t s) {
 template <class Shape, bool BF16, bool Vec, bool Swizzled = true>
 GemmResult run_tensorop(const Problem& p, cudaStream_t s) {
   auto go = [&](auto a_k, auto b_k) {
-    using K = GemmTensorOpKernel<Shape, BF16, decltype(a_k)::value, decltype(b_k)::value, Vec, 8, Swizzled>;
+    using K = GemmTensorOpKernel<Shape, BF16, decltype(a_k)::value, decltype(b_k)::value, Vec, Swizzled>;
     return launch<K>(gemm_tensorop_entry<K>, p, s);
   };
   using T = std::true_type;

@@ -14,7 +14,7 @@ namespace tessera::kernels {
 
 // Swizzled = false: the same kernel on unswizzled smem tiles (the bank-conflict baseline
 // that bench --profile shows to ncu; never selected by the host API).
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, int Group = 8, bool Swizzled = true>
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true>
 struct GemmTensorOpKernel {
   using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec, Swizzled>;
   static constexpr int Threads = Shape::Threads;
@@ -24,7 +24,7 @@ struct GemmTensorOpKernel {
   static constexpr int smem_bytes =
       Mainloop::smem_bytes > Epilogue::smem_bytes ? Mainloop::smem_bytes : Epilogue::smem_bytes;
 
-  __host__ __device__ static GroupedRasterization<Group> scheduler(const Problem& p) {
+  __host__ __device__ static GroupedRasterization<Shape::Group> scheduler(const Problem& p) {
     return {(p.m + Shape::BM - 1) / Shape::BM, (p.n + Shape::BN - 1) / Shape::BN};
   }
 
