@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
@@ -150,39 +151,71 @@ struct MainloopTensorOp {
 #if TESSERA_TRACE
     if (p.trace) trace_fragments(p, a[0], b[0]);
 #endif
-    // Tile kt is read from stage kt % Stages and tile kt + Stages - 1 is written into stage
-    // (kt + Stages - 1) % Stages.  The loop is unrolled by Stages so both are constants:
-    // every ldmatrix and cp.async then addresses smem as a per-thread register plus an
-    // immediate, instead of recomputing stage * stage size in the loop.
-    for (int kt0 = 0; kt0 < k_tiles; kt0 += Stages) {
+    // Tile kt is read from stage s = kt % Stages; tile kt + Stages - 1 is written into the
+    // stage tile kt - 1 was read from.
+    // Full: the tile this k-tile loads is known to be whole (see below): no checks at all.
+    auto k_tile = [&](int kt, int s, auto full) {
+      const int read_next = s + 1 == Stages ? 0 : s + 1;   // stage of tile kt + 1
+      const int write_stage = s == 0 ? Stages - 1 : s - 1;  // stage of tile kt + Stages - 1
 #pragma unroll
-      for (int s = 0; s < Stages; ++s) {
-        const int kt = kt0 + s;
-        if (kt >= k_tiles) break;
-        const int read_next = s + 1 == Stages ? 0 : s + 1;   // stage of tile kt + 1
-        const int write_stage = s == 0 ? Stages - 1 : s - 1;  // stage of tile kt + Stages - 1
-#pragma unroll
-        for (int kk = 0; kk < KK; ++kk) {
-          if (kk == KK - 1) {
-            // Tile kt+1 must have landed; after this barrier every warp is done reading
-            // stage (kt-1)%Stages, which the copies issued at kk == 0 of tile kt+1 overwrite.
-            arch::cp_async_wait<Stages - 2>();
-            __syncthreads();
-          }
-          // Prefetch the next step's fragments (the next tile's first step when kk is last).
-          load_frags((kk + 1) % 2, kk == KK - 1 ? read_next : s, (kk + 1) % KK);
-          if (kk == 0) {
-            if (kt + Stages - 1 < k_tiles) {
-              load_a.template load_through<SmemA>(stage_a(write_stage), issue);
-              load_b.template load_through<SmemB>(stage_b(write_stage), issue);
-            }
-            arch::cp_async_commit();
-          }
-#pragma unroll
-          for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-            for (int nt = 0; nt < NT; ++nt) Mma::fma(acc[mt][nt], a[kk % 2][mt], b[kk % 2][nt], acc[mt][nt]);
+      for (int kk = 0; kk < KK; ++kk) {
+        if (kk == KK - 1) {
+          // Tile kt+1 must have landed; after this barrier every warp is done reading
+          // stage (kt-1)%Stages, which the copies issued at kk == 0 of tile kt+1 overwrite.
+          arch::cp_async_wait<Stages - 2>();
+          __syncthreads();
         }
+        // Prefetch the next step's fragments (the next tile's first step when kk is last).
+        load_frags((kk + 1) % 2, kk == KK - 1 ? read_next : s, (kk + 1) % KK);
+        if (kk == 0) {
+          if constexpr (decltype(full)::value) {
+            load_a.template load_through<SmemA, true>(stage_a(write_stage), issue);
+            load_b.template load_through<SmemB, true>(stage_b(write_stage), issue);
+          } else if (kt + Stages - 1 < k_tiles) {
+            load_a.template load_through<SmemA>(stage_a(write_stage), issue);
+            load_b.template load_through<SmemB>(stage_b(write_stage), issue);
+          }
+          arch::cp_async_commit();
+        }
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+          for (int nt = 0; nt < NT; ++nt) Mma::fma(acc[mt][nt], a[kk % 2][mt], b[kk % 2][nt], acc[mt][nt]);
+      }
+    };
+    if constexpr (Vec) {
+      // Unrolled by Stages so that every stage index is a constant: ldmatrix and cp.async
+      // then address smem as a per-thread register plus an immediate.
+      //
+      // A CTA whose copies all lie inside A and B (every CTA but the last row and column of
+      // tiles) loads whole tiles until the last partial one: those k-tiles run a body
+      // without a branch, so the copies' address arithmetic can be scheduled between the
+      // MMAs instead of in a block of its own while the warp's tensor pipe waits.
+      using std::true_type, std::false_type;
+      int kt0 = 0;
+      // (The same for every thread, so the barriers inside stay uniform.)
+      const bool inside = decltype(load_a)::tile_inside(p.m, tm) && decltype(load_b)::tile_inside(p.n, tn);
+      const int whole = inside ? load_a.full_tiles_left() : 0;  // A and B share K
+      // Tiles kt < kt_whole load tile kt + Stages - 1 < (Stages - 1) + whole: whole tiles.
+      const int kt_whole = whole > 0 ? whole / Stages * Stages : 0;
+      for (; kt0 < kt_whole; kt0 += Stages) {
+#pragma unroll
+        for (int s = 0; s < Stages; ++s) k_tile(kt0 + s, s, true_type{});
+      }
+      for (; kt0 < k_tiles; kt0 += Stages) {
+#pragma unroll
+        for (int s = 0; s < Stages; ++s) {
+          if (kt0 + s >= k_tiles) break;
+          k_tile(kt0 + s, s, false_type{});
+        }
+      }
+    } else {
+      // The element-copy path keeps a run-time stage: its copies are many (one per element)
+      // and, unrolled Stages times, they no longer fit in registers beside the accumulators.
+      int s = 0;
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        k_tile(kt, s, std::false_type{});
+        s = s + 1 == Stages ? 0 : s + 1;
       }
     }
     arch::cp_async_wait<0>();

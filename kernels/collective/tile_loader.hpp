@@ -89,32 +89,43 @@ struct TileLoader {
 #endif
   template <class SmemOffset, class Issue>
   TESSERA_HOST_DEVICE TESSERA_INLINE void load(T* stage, SmemOffset&& smem_offset, Issue&& issue) {
-    load_copies(stage, [&](int i) { return smem_offset(at(i)); }, issue);
+    load_copies<false>(stage, [&](int i) { return smem_offset(at(i)); }, issue);
   }
   // The same through a stage layout type Smem (OperandSmem): where the copy step passes
   // through its swizzle unchanged (Smem::uniform_step), copy i's offset is copy 0's plus i
   // constant steps -- one swizzle evaluation per k-tile instead of one per copy.
+  // Full = true: the caller knows the tile is whole (tile_inside and full_tiles_left() > 0), so
+  // the copies go out without predicate or branch.
 #ifdef __CUDACC__
 #pragma nv_exec_check_disable
 #endif
-  template <class Smem, class Issue>
+  template <class Smem, bool Full = false, class Issue>
   TESSERA_HOST_DEVICE TESSERA_INLINE void load_through(T* stage, Issue&& issue) {
     if constexpr (Smem::template uniform_step<Step.row, Step.col>) {
       const std::int64_t off0 = Smem::offset(first);
-      load_copies(stage, [&](int i) { return off0 + i * Smem::template plain_step<Step.row, Step.col>; }, issue);
+      load_copies<Full>(stage, [&](int i) { return off0 + i * Smem::template plain_step<Step.row, Step.col>; },
+                        issue);
     } else {
-      load_copies(stage, [&](int i) { return Smem::offset(at(i)); }, issue);
+      load_copies<Full>(stage, [&](int i) { return Smem::offset(at(i)); }, issue);
     }
   }
+
+  // The CTA's tile tile_mn lies inside the operand's MN extent, so every thread's copies do
+  // (row_ok == AllRows): the same answer for every thread of the CTA.
+  TESSERA_HOST_DEVICE static bool tile_inside(std::int64_t extent_mn, std::int64_t tile_mn) {
+    return (tile_mn + 1) * MN <= extent_mn;
+  }
+  // k-tiles from the next on that are whole (k residue >= BK): the same for every thread.
+  TESSERA_HOST_DEVICE int full_tiles_left() const { return res_k > 0 ? res_k / BK : 0; }
 
  private:
 #ifdef __CUDACC__
 #pragma nv_exec_check_disable
 #endif
-  template <class OffsetOf, class Issue>
+  template <bool Full, class OffsetOf, class Issue>
   TESSERA_HOST_DEVICE TESSERA_INLINE void load_copies(T* stage, OffsetOf&& offset_of, Issue&& issue) {
     const T* src = next;
-    if (res_k >= BK && row_ok == AllRows) {
+    if (Full || (res_k >= BK && row_ok == AllRows)) {
       // Interior tile (every tile of a large problem but the last row / column of tiles):
       // no predicate, no masked address -- the copies are all the loop issues.
 #pragma unroll

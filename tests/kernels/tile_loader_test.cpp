@@ -5,6 +5,7 @@
 // the tile runs past the operand (residues) -- written exactly once.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -20,8 +21,10 @@ namespace {
 
 // Element (mn, k) of the operand holds 1 + mn * extent_k + k: nonzero, distinct.
 // Through = void: loads through the smem_offset callable; else load_through<Through> (the
-// stage layout type, stepping by its uniform_step where it has one).
-template <class Copy, bool KMajor, class Through = void, class SmemOffset>
+// stage layout type, stepping by its uniform_step where it has one).  Whole: as the
+// tensor-core mainloop does, a tile the loader reports whole (all_rows, full_tiles_left) is
+// loaded through the unchecked path load_through<Through, true>.
+template <class Copy, bool KMajor, class Through = void, bool Whole = false, class SmemOffset>
 void check_loads(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t tile_mn, SmemOffset smem_offset,
                  int stage_size) {
   constexpr int MN = Copy::Extent, BK = Copy::Depth, V = Copy::Vector, Threads = Copy::ThreadCount;
@@ -43,6 +46,15 @@ void check_loads(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t til
   for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
     std::vector<T> stage(std::size_t(stage_size), T(0xdeadbeef));
     std::vector<int> writes(std::size_t(stage_size), 0);
+    // What the loaders report for this k-tile, against the extents.
+    using Loader = TileLoader<T, Copy, KMajor>;
+    const bool rows_in = (tile_mn + 1) * MN <= extent_mn;
+    REQUIRE(Loader::tile_inside(extent_mn, tile_mn) == rows_in);
+    const std::int64_t whole_left = std::max<std::int64_t>(0, (extent_k - kt * BK) / BK);
+    for (int t = 0; t < Threads; ++t) {
+      if (rows_in) REQUIRE(loaders[std::size_t(t)].row_ok == Loader::AllRows);  // Whole's precondition
+      REQUIRE(loaders[std::size_t(t)].full_tiles_left() == whole_left);
+    }
     for (int t = 0; t < Threads; ++t)
     {
       auto issue = [&](T* dst, const T* src, bool pred) {
@@ -52,6 +64,8 @@ void check_loads(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t til
         }
       };
       if constexpr (std::is_void_v<Through>) loaders[std::size_t(t)].load(stage.data(), smem_offset, issue);
+      else if (Whole && rows_in && whole_left > 0)
+        loaders[std::size_t(t)].template load_through<Through, true>(stage.data(), issue);
       else loaders[std::size_t(t)].template load_through<Through>(stage.data(), issue);
     }
     for (int r = 0; r < MN; ++r)
@@ -73,6 +87,8 @@ void check_tensorop(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t 
   using Smem = OperandSmem<MN, 32, KMajor>;
   check_loads<Copy, KMajor>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem::offset(c); }, Smem::size);
   check_loads<Copy, KMajor, Smem>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem::offset(c); }, Smem::size);
+  check_loads<Copy, KMajor, Smem, true>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem::offset(c); },
+                                        Smem::size);
 }
 
 template <int BK, bool KMajor>
