@@ -10,12 +10,14 @@
 //   gemm_bench [--quick] [--dtype f32|bf16|f16|all] [--reps N]
 //   gemm_bench --profile [M N K]   each kernel configuration launched once (for ncu)
 //   gemm_bench --variants          tuning table: every tile configuration on the target shapes
+//   gemm_bench --soak SECONDS      each kernel alone for SECONDS (sustained clocks), bf16 TN
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -110,6 +112,40 @@ std::pair<float, float> median_ms_interleaved(F&& f, G&& g, int warmup, int reps
   return {tf[reps / 2], tg[reps / 2]};
 }
 
+// Launches f back to back for `seconds` (batches of 10 timed with events) and returns the
+// sustained TFLOP/s.  Printed with the wall-clock interval so that a power/clock log taken
+// beside the run (nvidia-smi) can be matched to it.
+template <class F>
+double soak_tflops(F&& f, double seconds, double flop, const char* who) {
+  cudaEvent_t e0, e1;
+  TESSERA_CUDA_CHECK(cudaEventCreate(&e0));
+  TESSERA_CUDA_CHECK(cudaEventCreate(&e1));
+  const auto wall0 = std::chrono::system_clock::now();
+  TESSERA_CUDA_CHECK(cudaEventRecord(e0));
+  double ms = 0;
+  long launches = 0;
+  for (int i = 0; ms < 1e3 * seconds; ) {
+    for (int j = 0; j < 10; ++j, ++i) f(i);
+    launches += 10;
+    TESSERA_CUDA_CHECK(cudaEventRecord(e1));
+    TESSERA_CUDA_CHECK(cudaEventSynchronize(e1));
+    float t;
+    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
+    ms = t;
+  }
+  const auto wall1 = std::chrono::system_clock::now();
+  auto stamp = [](std::chrono::system_clock::time_point tp) {
+    return std::chrono::duration<double>(tp.time_since_epoch()).count();
+  };
+  const double tflops = flop * double(launches) / (ms * 1e-3) / 1e12;
+  std::printf("soak %-7s %ld launches in %.3f s: %.2f TFLOP/s (wall %.3f .. %.3f)\n", who, launches, ms * 1e-3,
+              tflops, stamp(wall0), stamp(wall1));
+  std::fflush(stdout);
+  TESSERA_CUDA_CHECK(cudaEventDestroy(e0));
+  TESSERA_CUDA_CHECK(cudaEventDestroy(e1));
+  return tflops;
+}
+
 struct Row {
   std::string shape, layout, dtype, kernel;
   double ours, cublas, err;
@@ -120,7 +156,7 @@ struct Row {
 // (ldd = M) so the same buffers go to cuBLAS unchanged.
 template <class T>
 void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::vector<Row>& rows,
-               bool profile = false, int variant = -1) {
+               bool profile = false, int variant = -1, double soak = 0) {
   const std::int64_t M = s.m, N = s.n, K = s.k;
   const std::int64_t sizeA = M * K, sizeB = K * N, sizeD = M * N;
   const std::int64_t set_bytes = (sizeA + sizeB) * sizeof(T) + sizeD * sizeof(T);
@@ -191,10 +227,14 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   const double err = rel_error(D[0], Dref, sizeD);
 
+  const double flop = 2.0 * double(M) * double(N) * double(K);
+  if (soak > 0) {  // each alone, back to back, under its own sustained power draw
+    soak_tflops(ours, soak, flop, "tessera");
+    soak_tflops([&](int i) { theirs(i, D[i % nsets]); }, soak, flop, "cuBLAS");
+  }
   const int warm = 5;
   const auto [t_ours, t_blas] = median_ms_interleaved(ours, [&](int i) { theirs(i, D[i % nsets]); }, warm, reps);
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
-  const double flop = 2.0 * double(M) * double(N) * double(K);
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
   const std::string kname = variant < 0 ? tk::to_string(kernel)
@@ -219,6 +259,7 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
 
 int main(int argc, char** argv) {
   bool quick = false, profile = false, variants = false;
+  double soak = 0;
   Shape profile_shape{2048, 2048, 2048};
   std::string dtype = "all";
   int reps = 30;
@@ -227,6 +268,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--dtype") && i + 1 < argc) dtype = argv[++i];
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--variants")) variants = true;
+    else if (!std::strcmp(argv[i], "--soak") && i + 1 < argc) soak = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--profile")) {
       profile = true;
       if (i + 3 < argc) {
@@ -235,7 +277,8 @@ int main(int argc, char** argv) {
       }
     }
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--dtype f32|bf16|f16|all] [--reps N] | --profile [M N K]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--dtype f32|bf16|f16|all] [--reps N] | --profile [M N K] | --variants"
+                           " | --soak SECONDS\n", argv[0]);
       return 1;
     }
   }
@@ -257,6 +300,15 @@ int main(int argc, char** argv) {
                                {1000, 1000, 1000}, {8192, 8192, 1024}};
   if (quick) shapes = {{4096, 4096, 4096}, {1000, 1000, 1000}};
   const char* layouts[] = {"TN", "NT", "NN", "TT"};
+  if (soak > 0) {  // sustained rates, bf16 TN at 8192^3 and 4096x11008x4096
+    std::printf("%-20s %-3s %-5s %-28s %9s %9s %7s %9s\n", "shape MxNxK", "lay", "type", "kernel", "TFLOP/s",
+                "cuBLAS", "ratio", "relerr");
+    std::vector<Row> rows;
+    for (const Shape& s : {Shape{8192, 8192, 8192}, Shape{4096, 11008, 4096}})
+      bench_one<__nv_bfloat16>(handle, s, 'T', 'N', reps, rows, false, -1, soak);
+    CUBLAS_CHECK(cublasDestroy(handle));
+    return 0;
+  }
   if (variants) {
     std::printf("%-20s %-3s %-5s %-28s %9s %9s %7s %9s\n", "shape MxNxK", "lay", "type", "variant",
                 "TFLOP/s", "cuBLAS", "ratio", "relerr");
