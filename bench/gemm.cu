@@ -11,6 +11,7 @@
 //   gemm_bench --profile [M N K]   each kernel configuration launched once (for ncu)
 //   gemm_bench --variants          tuning table: every tile configuration on the target shapes
 //   gemm_bench --soak SECONDS      each kernel alone for SECONDS (sustained clocks), bf16 TN
+//   --no-split                     no split-K workspace for the default path (A/B of split-K)
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -47,6 +48,8 @@ namespace {
 struct Shape {
   std::int64_t m, n, k;
 };
+
+bool g_split = true;  // --no-split: run the default path without a workspace
 
 template <class T>
 __global__ void diff_norms(const T* x, const T* ref, std::int64_t n, double* acc) {
@@ -190,6 +193,10 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
     g.a.ptr = A[0]; g.b.ptr = B[0]; g.d = D[0];
     return tk::select_kernel(g);
   }();
+  // The library's default path gets the split-K workspace it asks for (cuBLAS keeps its own),
+  // unless --no-split.
+  if (variant < 0 && g_split && (g.workspace_bytes = tk::gemm_workspace_size(g)) > 0)
+    TESSERA_CUDA_CHECK(cudaMalloc(&g.workspace, g.workspace_bytes));
 
   auto ours = [&](int i) {
     g.a.ptr = A[i % nsets]; g.b.ptr = B[i % nsets]; g.d = D[i % nsets];
@@ -219,6 +226,7 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
       TESSERA_CUDA_CHECK(cudaFree(A[i])); TESSERA_CUDA_CHECK(cudaFree(B[i])); TESSERA_CUDA_CHECK(cudaFree(D[i]));
     }
     TESSERA_CUDA_CHECK(cudaFree(Dref));
+    if (g.workspace) TESSERA_CUDA_CHECK(cudaFree(g.workspace));
     return;
   }
   // Correctness against cuBLAS on set 0 first.
@@ -237,7 +245,7 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
-  const std::string kname = variant < 0 ? tk::to_string(kernel)
+  const std::string kname = variant < 0 ? std::string(tk::to_string(kernel)) + (g.workspace ? "+splitK" : "")
                             : element<T>() == tk::Element::F32 ? tk::simt_variant_name(variant)
                                                                 : tk::tensorop_variant_name(variant);
   rows.push_back({shape, std::string{ta, tb}, tk::to_string(element<T>()), kname,
@@ -253,6 +261,7 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
     TESSERA_CUDA_CHECK(cudaFree(D[i]));
   }
   TESSERA_CUDA_CHECK(cudaFree(Dref));
+  if (g.workspace) TESSERA_CUDA_CHECK(cudaFree(g.workspace));
 }
 
 }  // namespace
@@ -269,6 +278,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--variants")) variants = true;
     else if (!std::strcmp(argv[i], "--soak") && i + 1 < argc) soak = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--no-split")) g_split = false;
     else if (!std::strcmp(argv[i], "--profile")) {
       profile = true;
       if (i + 3 < argc) {
@@ -278,7 +288,7 @@ int main(int argc, char** argv) {
     }
     else {
       std::fprintf(stderr, "usage: %s [--quick] [--dtype f32|bf16|f16|all] [--reps N] | --profile [M N K] | --variants"
-                           " | --soak SECONDS\n", argv[0]);
+                           " | --soak SECONDS  [--no-split]\n", argv[0]);
       return 1;
     }
   }

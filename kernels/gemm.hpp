@@ -17,6 +17,11 @@ namespace tessera::kernels {
 // Checks the arguments and that a device that runs the kernels (sm_80 or newer) is present.
 GemmResult can_implement(const GemmArguments& args);
 
+// Bytes of GemmArguments::workspace with which gemm() may split the last wave of tiles along
+// K on the current device (0: it would not split).  The problem's shape, element type and
+// alignment decide it, not the pointers' values.
+std::size_t gemm_workspace_size(const GemmArguments& args);
+
 // Runs D = alpha*A*B + beta*C with the configuration select_kernel picks.
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream = nullptr);
 

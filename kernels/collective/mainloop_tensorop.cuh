@@ -53,15 +53,17 @@ struct MainloopTensorOp {
   // Accumulators: C fragment value r + 4 (mt + MT nt) of the TiledMMA is acc[mt][nt][r].
   using Accum = float[MT][NT][4];
 
-  // acc += A(tile tm, :) * B(:, tile tn) over all of K.
+  // acc += A(tile tm, k) * B(k, tile tn) over the k of k-tiles [kt_begin, kt_end).
   __device__ static void run(const Problem& p, const std::uint16_t* A, const std::uint16_t* B,
-                             std::int64_t tm, std::int64_t tn, std::uint16_t* smem, Accum& acc) {
+                             std::int64_t tm, std::int64_t tn, int kt_begin, int kt_end, std::uint16_t* smem,
+                             Accum& acc) {
+    const std::int64_t k_end = std::int64_t(kt_end) * BK < p.k ? std::int64_t(kt_end) * BK : p.k;
     // gmem -> smem: the G2S tiled copies' coordinates, addressed in gmem (local_tile) and
     // in the swizzled stage; residues zero-filled (cp.async reads 0 bytes) or zero-written.
     TileLoader<std::uint16_t, typename Partition::G2S_A, AKMajor> load_a(
-        A, p.a.ld, p.m, p.k, tm, threadIdx.x);
+        A, p.a.ld, p.m, k_end, tm, threadIdx.x, kt_begin);
     TileLoader<std::uint16_t, typename Partition::G2S_B, BKMajor> load_b(
-        B, p.b.ld, p.n, p.k, tn, threadIdx.x);
+        B, p.b.ld, p.n, k_end, tn, threadIdx.x, kt_begin);
     auto issue = [](std::uint16_t* dst, const std::uint16_t* src, bool pred) {
       if constexpr (Vec) arch::cp_async_16_zfill<Shape::L2Prefetch>(dst, src, pred);
       else *dst = pred ? *src : std::uint16_t(0);
@@ -69,7 +71,7 @@ struct MainloopTensorOp {
     auto stage_a = [&](int s) { return smem + s * stage_elems; };
     auto stage_b = [&](int s) { return smem + s * stage_elems + SmemA::size; };
 
-    const int k_tiles = int((p.k + BK - 1) / BK);
+    const int k_tiles = kt_end - kt_begin;
     // Prologue: Stages-1 tiles in flight.
 #pragma unroll
     for (int s = 0; s < Stages - 1; ++s) {

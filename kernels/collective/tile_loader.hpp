@@ -58,11 +58,12 @@ struct TileLoader {
   std::uint32_t row_ok;   // bit i: copy i's row lies inside the operand
 
   // thread: the thread index (threadIdx.x in the kernels; every index in the host test).
+  // tile_k: the first k-tile to load (a split-K slice starts inside K; its end is extent_k).
   TESSERA_HOST_DEVICE TileLoader(const T* b, std::int64_t ld, std::int64_t extent_mn, std::int64_t extent_k,
-                                 std::int64_t tile_mn, int thread)
-      : base(b), res_k(int(extent_k)), row_ok(0) {
+                                 std::int64_t tile_mn, int thread, std::int64_t tile_k = 0)
+      : base(b), res_k(int(extent_k - tile_k * BK)), row_ok(0) {
     const auto gmem = make_gmem(b, ld, extent_mn, extent_k);
-    const auto tile = local_tile(gmem, make_shape(C<MN>{}, C<BK>{}), make_coord(tile_mn, std::int64_t(0)));
+    const auto tile = local_tile(gmem, make_shape(C<MN>{}, C<BK>{}), make_coord(tile_mn, tile_k));
     const auto coords = Copy::coords(thread);
     first = coords(0);
     next = &tile(first.row, first.col);

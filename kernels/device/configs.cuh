@@ -38,8 +38,9 @@ using Sm4 = SimtShape<16, 4, true>;
 }  // namespace tessera::kernels::device
 
 // Spelled once: `extern template` here, the definition in the instance TU.
-#define TESSERA_TENSOROP_INSTANCE(prefix, Shape, BF16, Vec, Swizzled) \
-  prefix template GemmResult run_tensorop<Shape, BF16, Vec, Swizzled>(const Problem&, cudaStream_t);
+#define TESSERA_TENSOROP_INSTANCE(prefix, Shape, BF16, Vec, Swizzled)                          \
+  prefix template GemmResult run_tensorop<Shape, BF16, Vec, Swizzled>(const Problem&, cudaStream_t); \
+  prefix template std::size_t tensorop_workspace_size<Shape, BF16, Vec, Swizzled>(const Problem&);
 #define TESSERA_SIMT_INSTANCE(prefix, Shape) prefix template GemmResult run_simt<Shape>(const Problem&, cudaStream_t);
 
 // (TU under instances/)                                              shape  bf16  vec   swizzled

@@ -33,6 +33,18 @@ GemmResult can_implement(const GemmArguments& args) {
   return {};
 }
 
+std::size_t gemm_workspace_size(const GemmArguments& args) {
+  if (!check_arguments(args)) return 0;
+  const GemmKernel kernel = select_kernel(args);
+  if (kernel == GemmKernel::SimtF32) return 0;
+  const Problem p = device::to_problem(args);
+  const bool bf16 = args.element == Element::BF16, vec = kernel == GemmKernel::TensorOpVec8;
+  return bf16 ? (vec ? device::tensorop_workspace_size<TensorOpTile, true, true>(p)
+                     : device::tensorop_workspace_size<TensorOpTile, true, false>(p))
+              : (vec ? device::tensorop_workspace_size<TensorOpTile, false, true>(p)
+                     : device::tensorop_workspace_size<TensorOpTile, false, false>(p));
+}
+
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {
   if (auto r = check_arguments(args); !r) return r;
   return gemm(args, select_kernel(args), stream);

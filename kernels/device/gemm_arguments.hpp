@@ -10,6 +10,7 @@
 // so "TN" is the layout where both A and B are K-major.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -73,6 +74,13 @@ struct GemmArguments {
   std::int64_t ldd = 0;
   std::int64_t batch_stride_d = 0;
   float alpha = 1.0f, beta = 0.0f;
+  // Optional device scratch for split-K (gemm_workspace_size says how much a problem can
+  // use; 16-byte aligned).  When a problem's last wave of tiles would leave most SMs idle,
+  // the tensor-core kernel cuts those tiles along K and adds the slices here.  Without it
+  // (or when it is too small) nothing is split; the result is the same either way.  Calls
+  // that run at the same time need separate workspaces.
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
 
 struct GemmResult {
@@ -185,6 +193,12 @@ inline GemmResult check_arguments(const GemmArguments& g) {
       return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
                                               " is not aligned to its " + std::to_string(bytes) +
                                               "-byte " + to_string(g.element) + " elements");
+  if (g.workspace_bytes > 0 && g.workspace == nullptr)
+    return fail(GemmStatus::NullPointer,
+                "workspace is a null pointer while workspace_bytes = " + std::to_string(g.workspace_bytes));
+  if (reinterpret_cast<std::uintptr_t>(g.workspace) % 16 != 0)
+    return fail(GemmStatus::Misaligned, "workspace = " + std::to_string(reinterpret_cast<std::uintptr_t>(g.workspace)) +
+                                            " is not 16-byte aligned");
   if (auto r = detail::check_operand("A", "M", g.m, "K", g.k, g.a.major, g.a.ld, g.batch,
                                      g.a.batch_stride, false); !r) return r;
   if (auto r = detail::check_operand("B", "K", g.k, "N", g.n, g.b.major, g.b.ld, g.batch,

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -31,6 +32,8 @@ inline Problem to_problem(const GemmArguments& g) {
   bool ok = aligned(g.d) && g.ldd % v == 0 && contiguous % v == 0 && (g.batch == 1 || g.batch_stride_d % v == 0);
   if (p.c.ptr) ok = ok && aligned(p.c.ptr) && g.c.ld % v == 0 && (g.batch == 1 || g.c.batch_stride % v == 0);
   p.d_vector_ok = ok;
+  p.partials = static_cast<float*>(g.workspace);  // split-K is decided at launch (launch_split)
+  p.workspace_bytes = g.workspace ? g.workspace_bytes : 0;
   return p;
 }
 
@@ -39,18 +42,90 @@ inline GemmResult launch_error(const char* what) {
   return {GemmStatus::LaunchFailed, std::string(what) + ": " + cudaGetErrorString(e)};
 }
 
+// ctas: the grid's x extent; the tile count unless split-K adds slices.
+// Once per kernel and device: raise the kernel's dynamic shared-memory limit (opting in
+// above 48 KiB is per kernel) and count the CTAs of it one SM holds; -1 if either failed.
+// Both are driver calls whose answer never changes, and on every launch they showed in the
+// time of small problems.
 template <class Kernel, class Entry>
-GemmResult launch(Entry entry, const Problem& p, cudaStream_t stream) {
+int prepare_kernel(Entry entry) {
+  constexpr int kDevices = 64;
+  static std::atomic<int> ctas_per_sm[kDevices];  // 0: not yet asked
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return -1;
+  if (dev >= 0 && dev < kDevices)
+    if (const int known = ctas_per_sm[dev].load(std::memory_order_relaxed); known != 0) return known;
+  int per_sm = 0;
+  if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, entry, Kernel::Threads, Kernel::smem_bytes) !=
+          cudaSuccess ||
+      per_sm <= 0)
+    return -1;  // not cached: the caller reports the error now, a later call asks again
+  if (dev >= 0 && dev < kDevices) ctas_per_sm[dev].store(per_sm, std::memory_order_relaxed);
+  return per_sm;
+}
+
+template <class Kernel, class Entry>
+GemmResult launch(Entry entry, const Problem& p, cudaStream_t stream, std::int64_t ctas = -1) {
   const auto sched = Kernel::scheduler(p);
-  if (sched.tile_count() > 0x7fffffffLL)
-    return {GemmStatus::InvalidSize, "too many output tiles for one grid: " + std::to_string(sched.tile_count())};
-  // Opting in above 48 KiB is per kernel; cheap enough to repeat on every launch.
-  if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) != cudaSuccess)
-    return launch_error("cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-  dim3 grid(unsigned(sched.tile_count()), 1, unsigned(p.batch));
+  if (ctas < 0) ctas = sched.tile_count();
+  if (ctas > 0x7fffffffLL)
+    return {GemmStatus::InvalidSize, "too many output tiles for one grid: " + std::to_string(ctas)};
+  if (prepare_kernel<Kernel>(entry) < 0)
+    return launch_error("cudaFuncSetAttribute(MaxDynamicSharedMemorySize) / occupancy query");
+  dim3 grid(unsigned(ctas), 1, unsigned(p.batch));
   entry<<<grid, Kernel::Threads, Kernel::smem_bytes, stream>>>(p);
   if (cudaPeekAtLastError() != cudaSuccess) return launch_error("kernel launch");
   return {};
+}
+
+// Split-K of the last wave (SplitPlan) for a tensor-core kernel on the current device: slots
+// are the SMs times the CTAs of the kernel one SM holds.  Batched problems are not split.
+// Any CUDA error here only means "no split".
+inline constexpr int kMaxSplit = 8, kMinSliceKTiles = 4;
+template <class Kernel, class Entry>
+SplitPlan split_plan(Entry entry, const Problem& p) {
+  const std::int64_t tiles = Kernel::scheduler(p).tile_count();
+  int dev = 0, sms = 0, per_sm = 0;
+  if (p.batch != 1 || (per_sm = prepare_kernel<Kernel>(entry)) <= 0 || cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return {tiles, 1};
+  }
+  const int k_tiles = int((p.k + Kernel::Mainloop::BK - 1) / Kernel::Mainloop::BK);
+  return plan_split(tiles, k_tiles, sms * per_sm, kMaxSplit, kMinSliceKTiles);
+}
+// Workspace the plan needs: an f32 accumulator tile per slice of every split tile, then one
+// arrival counter per split tile.
+template <class Kernel>
+std::size_t split_workspace_bytes(const SplitPlan& plan, std::int64_t tiles) {
+  if (plan.split < 2) return 0;
+  const auto split_tiles = std::size_t(tiles - plan.whole);
+  return split_tiles * std::size_t(plan.split) * Kernel::Mainloop::BM * Kernel::Mainloop::BN * sizeof(float) +
+         split_tiles * sizeof(unsigned);
+}
+
+// Launches a tensor-core kernel, split when the plan says so and the workspace holds it.
+template <class Kernel, class Entry>
+GemmResult launch_split(Entry entry, const Problem& p, cudaStream_t stream) {
+  const std::int64_t tiles = Kernel::scheduler(p).tile_count();
+  const SplitPlan plan = p.partials ? split_plan<Kernel>(entry, p) : SplitPlan{tiles, 1};
+  const std::size_t need = split_workspace_bytes<Kernel>(plan, tiles);
+  if (need == 0 || need > p.workspace_bytes) return launch<Kernel>(entry, p, stream);
+  Problem q = p;
+  q.split = plan.split;
+  q.whole_tiles = plan.whole;
+  q.arrivals = reinterpret_cast<unsigned*>(
+      reinterpret_cast<unsigned char*>(p.partials) + need - std::size_t(tiles - plan.whole) * sizeof(unsigned));
+  if (cudaMemsetAsync(q.arrivals, 0, std::size_t(tiles - plan.whole) * sizeof(unsigned), stream) != cudaSuccess)
+    return launch_error("cudaMemsetAsync(split-K arrival counters)");
+  return launch<Kernel>(entry, q, stream, plan.ctas(tiles));
+}
+
+template <class Shape, bool BF16, bool Vec, bool Swizzled = true>
+std::size_t tensorop_workspace_size(const Problem& p) {
+  using K = GemmTensorOpKernel<Shape, BF16, true, true, Vec, Swizzled>;  // every major: same tiles, same occupancy
+  return split_workspace_bytes<K>(split_plan<K>(gemm_tensorop_entry<K>, p), K::scheduler(p).tile_count());
 }
 
 template <class Shape>
@@ -70,7 +145,7 @@ template <class Shape, bool BF16, bool Vec, bool Swizzled = true>
 GemmResult run_tensorop(const Problem& p, cudaStream_t s) {
   auto go = [&](auto a_k, auto b_k) {
     using K = GemmTensorOpKernel<Shape, BF16, decltype(a_k)::value, decltype(b_k)::value, Vec, Swizzled>;
-    return launch<K>(gemm_tensorop_entry<K>, p, s);
+    return launch_split<K>(gemm_tensorop_entry<K>, p, s);
   };
   using T = std::true_type;
   using F = std::false_type;

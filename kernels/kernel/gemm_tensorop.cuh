@@ -1,5 +1,6 @@
-// Kernel layer of the tensor-core GEMM: one CTA per output tile (grouped rasterization),
-// batch on gridDim.z; composes the mainloop and epilogue collectives.
+// Kernel layer of the tensor-core GEMM: one CTA per output tile (grouped rasterization), or
+// per K slice of a tile in a split last wave (SplitPlan, split_k.cuh); batch on gridDim.z;
+// composes the mainloop and epilogue collectives.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include "../collective/epilogue.cuh"
 #include "../collective/mainloop_tensorop.cuh"
 #include "problem.cuh"
+#include "split_k.cuh"
 #include "tile_scheduler.cuh"
 
 namespace tessera::kernels {
@@ -30,8 +32,15 @@ struct GemmTensorOpKernel {
 
   __device__ static void run(const Problem& p, unsigned char* smem) {
     const auto sched = scheduler(p);
+    // Which tile, and which K slice of it (split-K of the last wave, SplitPlan).
+    const SplitPlan plan{p.split > 1 ? p.whole_tiles : sched.tile_count(), p.split};
+    std::int64_t tile;
+    int slice;
+    plan.work_of(blockIdx.x, tile, slice);
     std::int64_t tm, tn;
-    sched.tile_of(blockIdx.x, tm, tn);
+    sched.tile_of(tile, tm, tn);
+    const int k_tiles = int((p.k + Shape::BK - 1) / Shape::BK);
+    const bool sliced = tile >= plan.whole;
     const std::int64_t l = blockIdx.z;
     const auto* A = static_cast<const std::uint16_t*>(p.a.ptr) + l * p.a.batch_stride;
     const auto* B = static_cast<const std::uint16_t*>(p.b.ptr) + l * p.b.batch_stride;
@@ -46,7 +55,9 @@ struct GemmTensorOpKernel {
       for (int j = 0; j < Mainloop::NT; ++j)
 #pragma unroll
         for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
-    Mainloop::run(p, A, B, tm, tn, reinterpret_cast<std::uint16_t*>(smem), acc);
+    Mainloop::run(p, A, B, tm, tn, sliced ? plan.k_begin(slice, k_tiles) : 0,
+                  sliced ? plan.k_begin(slice + 1, k_tiles) : k_tiles, reinterpret_cast<std::uint16_t*>(smem), acc);
+    if (sliced && !split_k_meet<Threads>(p, acc, tile - plan.whole, slice)) return;
     Epilogue::template run<Mainloop>(p, acc, D, C, m0, n0, reinterpret_cast<float*>(smem));
   }
 };

@@ -107,11 +107,12 @@ if want test; then
 fi
 
 if want sanitize; then
-  # Residues, every layout, batches, both tensor-core copy paths: small shapes keep it fast.
-  cases=one,seven,odd127,batched_odd_TT,beta_NN_pad,batched_TN,k1
+  # Residues, every layout, batches, both tensor-core copy paths, split-K (skinny_m1, beta_TN):
+  # small shapes keep it fast.
+  cases=one,seven,odd127,batched_odd_TT,beta_NN_pad,batched_TN,k1,skinny_m1,beta_TN
   { echo "== memcheck"; TESSERA_CASES=$cases compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
-    echo "== racecheck"; TESSERA_CASES=odd127,batched_TN compute-sanitizer --tool racecheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
-    echo "== synccheck"; TESSERA_CASES=seven,odd127 compute-sanitizer --tool synccheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
+    echo "== racecheck"; TESSERA_CASES=odd127,batched_TN,beta_TN compute-sanitizer --tool racecheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
+    echo "== synccheck"; TESSERA_CASES=seven,odd127,beta_TN compute-sanitizer --tool synccheck --error-exitcode 9 "$BUILD/gemm_gpu_test"; echo "rc=$?";
   } >"$OUT/sanitizer.log" 2>&1
   grep -E "^== |^rc=|ERROR SUMMARY|passed," "$OUT/sanitizer.log" | tee -a "$summary"
   grep -q "^rc=[^0]" "$OUT/sanitizer.log" && status=1
