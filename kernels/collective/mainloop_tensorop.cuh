@@ -35,6 +35,26 @@ struct TensorOpShape {
   static_assert(BK % 16 == 0 && WarpM % 16 == 0 && WarpN % 16 == 0, "tile must be made of 16x16x16 steps");
 };
 
+// Every k16 step kk > 0 of a BK-deep stage is an XOR step of Smem (OperandSmem::xor_step).
+template <class Smem, int BK = Smem::Depth>
+constexpr bool xor_steps() {
+  if constexpr (BK <= 16) return BK == 16;
+  else return Smem::template xor_step<0, BK - 16> && xor_steps<Smem, BK - 16>();
+}
+
+// A lane's ldmatrix byte offsets for k16 step kk and issue i, from the KKN steps kept: all
+// of them, or step 0 when later steps add (uniform_step) or XOR (xor_step) 16 kk columns.
+template <class Smem, int KKN, int N>
+struct StepOffsets {
+  std::uint32_t off[KKN][N];
+  __device__ std::uint32_t operator()(int kk, int i) const {
+    constexpr std::uint32_t step = sizeof(std::uint16_t) * Smem::template plain_step<0, 16>;
+    if constexpr (KKN > 1) return off[kk][i];
+    else if constexpr (Smem::template uniform_step<0, 16>) return off[0][i] + kk * step;
+    else return off[0][i] ^ (kk * step);
+  }
+};
+
 template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true>
 struct MainloopTensorOp {
   static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, Stages = Shape::Stages;
@@ -85,41 +105,29 @@ struct MainloopTensorOp {
     // Each lane's ldmatrix row offsets in a stage, per k16 step kk and issue i: the source
     // partition of the S2R tiled copies (issue i at source value 8i; step kk adds 16 to the
     // k coordinate) through the swizzled stage layout, in bytes.  Evaluated once: in the
-    // loop the swizzle cost a handful of integer instructions per ldmatrix.  Where the k16
-    // step passes through the swizzle unchanged (MN-major tiles: it moves whole swizzle
-    // periods) only step 0 is kept and step kk adds a constant.
+    // loop the swizzle cost a handful of integer instructions per ldmatrix.  Only step 0 is
+    // kept where a later step is step 0's offset plus a constant (MN-major tiles: the step
+    // moves whole swizzle periods) or XOR a constant (K-major: it flips a bit the swizzle
+    // does not read, and step 0's sources sit in columns 0..15) -- registers are what this
+    // kernel runs out of; tile_loader_test checks both claims at every lane.
     constexpr int KK = BK / 16;
     constexpr int Bytes = sizeof(std::uint16_t);
-    constexpr bool a_step_uniform = SmemA::template uniform_step<0, 16>;
-    constexpr bool b_step_uniform = SmemB::template uniform_step<0, 16>;
-    constexpr int KKA = a_step_uniform ? 1 : KK, KKB = b_step_uniform ? 1 : KK;
-    std::uint32_t off_a[KKA][MT], off_b[KKB][NT / 2];
-    {
-      const auto src_a = Partition::ldsm_a_src(threadIdx.x);
-      const auto src_b = Partition::ldsm_b_src(threadIdx.x);
+    auto ldsm_offsets = [&](auto smem, auto src) {
+      using Smem = decltype(smem);
+      constexpr int N = decltype(src)::size() / 8;
+      constexpr bool one_step = Smem::template uniform_step<0, 16> || xor_steps<Smem>();
+      StepOffsets<Smem, one_step ? 1 : KK, N> steps;
 #pragma unroll
-      for (int kk = 0; kk < KKA; ++kk)
+      for (int kk = 0; kk < (one_step ? 1 : KK); ++kk)
 #pragma unroll
-        for (int i = 0; i < MT; ++i) {
-          const TileCoord c = src_a(8 * i);
-          off_a[kk][i] = std::uint32_t(Bytes * SmemA::offset({c.row, c.col + 16 * kk}));
+        for (int i = 0; i < N; ++i) {
+          const TileCoord c = src(8 * i);
+          steps.off[kk][i] = std::uint32_t(Bytes * Smem::offset({c.row, c.col + 16 * kk}));
         }
-#pragma unroll
-      for (int kk = 0; kk < KKB; ++kk)
-#pragma unroll
-        for (int i = 0; i < NT / 2; ++i) {
-          const TileCoord c = src_b(8 * i);
-          off_b[kk][i] = std::uint32_t(Bytes * SmemB::offset({c.row, c.col + 16 * kk}));
-        }
-    }
-    auto ldsm_off_a = [&](int kk, int i) {
-      if constexpr (a_step_uniform) return off_a[0][i] + std::uint32_t(Bytes * kk * SmemA::template plain_step<0, 16>);
-      else return off_a[kk][i];
+      return steps;
     };
-    auto ldsm_off_b = [&](int kk, int i) {
-      if constexpr (b_step_uniform) return off_b[0][i] + std::uint32_t(Bytes * kk * SmemB::template plain_step<0, 16>);
-      else return off_b[kk][i];
-    };
+    const auto off_a = ldsm_offsets(SmemA{}, Partition::ldsm_a_src(threadIdx.x));
+    const auto off_b = ldsm_offsets(SmemB{}, Partition::ldsm_b_src(threadIdx.x));
 
     // Fragments are double-buffered in registers: while the MMAs of step kk run, the
     // ldmatrix of step kk+1 is in flight -- across k-tiles too: the last step of a tile
@@ -134,11 +142,11 @@ struct MainloopTensorOp {
       const char* sb = reinterpret_cast<const char*>(stage_b(stage));
 #pragma unroll
       for (int i = 0; i < MT; ++i)
-        LdsmA::copy(*reinterpret_cast<const uint128_t*>(sa + ldsm_off_a(kk, i)), a[buf][i]);
+        LdsmA::copy(*reinterpret_cast<const uint128_t*>(sa + off_a(kk, i)), a[buf][i]);
 #pragma unroll
       for (int i = 0; i < NT / 2; ++i) {
         std::uint32_t r[4];
-        LdsmB::copy(*reinterpret_cast<const uint128_t*>(sb + ldsm_off_b(kk, i)), r);
+        LdsmB::copy(*reinterpret_cast<const uint128_t*>(sb + off_b(kk, i)), r);
         b[buf][2 * i][0] = r[0]; b[buf][2 * i][1] = r[1];
         b[buf][2 * i + 1][0] = r[2]; b[buf][2 * i + 1][1] = r[3];
       }

@@ -124,7 +124,7 @@ struct OperandSmem {
                                 std::conditional_t<KMajor, std::conditional_t<BK == 32, Swizzle<2, 3, 3>, Swizzle<3, 3, 3>>,
                                                    Swizzle<3, 3, log2_exact(MN) - 3>>>;
   using Layout_ = decltype(composition(Sw{}, Plain{}));
-  static constexpr int size = MN * BK;
+  static constexpr int size = MN * BK, Depth = BK;
   TESSERA_HOST_DEVICE static constexpr std::int64_t offset(TileCoord c) {
     return std::int64_t(Layout_{}(make_coord(c.row, c.col)));
   }
@@ -138,6 +138,12 @@ struct OperandSmem {
   template <int DR, int DC>
   static constexpr bool uniform_step =
       DR >= 0 && DC >= 0 && (plain_step<DR, DC> == 0 || (plain_step<DR, DC> & -plain_step<DR, DC>) > (Sw::yyy_msk | Sw::zzz_msk));
+  // The weaker claim for steps that are not uniform: a plain step d that misses the bits the
+  // swizzle reads (yyy) moves any coordinate whose plain offset x has d's bits clear by an
+  // XOR, sw(x + d) = sw(x ^ d) = sw(x) ^ d.  (The K-major k16 step: the ldmatrix sources of
+  // step 0 sit in columns 0..15, so for the later steps offset = step-0 offset ^ 16 kk.)
+  template <int DR, int DC>
+  static constexpr bool xor_step = DR >= 0 && DC >= 0 && (plain_step<DR, DC> & Sw::yyy_msk) == 0;
 };
 
 // Tensor cores.  The tiled MMA is the mma.sync m16n8k16 atom repeated over WM x WN warps

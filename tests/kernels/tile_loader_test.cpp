@@ -171,3 +171,44 @@ TEST_CASE("operand smem: steps that pass through the swizzle unchanged", "[kerne
   // Unswizzled: every step.
   check_uniform_step<OperandSmem<128, 32, true, false>, 128, 32, 0, 16>(true);
 }
+
+// OperandSmem::xor_step, and what the tensor-core mainloop builds on it: for every lane of
+// the ldmatrix source partitions, a later k16 step's offset is step 0's XOR 16 kk (K-major)
+// or plus 16 kk plain steps (MN-major).
+template <int BM, int BN, int BK, bool AK, bool BKm>
+void check_ldsm_steps() {
+  using P = TensorOpPartition<BM, BN, BK, 2, 4, 256, true, AK, BKm>;
+  auto check = [](auto smem, auto src_of) {
+    using Smem = decltype(smem);
+    const bool uniform = Smem::template uniform_step<0, 16>;
+    INFO("MN-major " << !uniform << " BK " << BK);
+    // K-major tiles are not uniform in k but are XOR-stepped; MN-major ones are uniform.
+    REQUIRE((uniform || Smem::template xor_step<0, 16>));
+    const std::int64_t d = Smem::template plain_step<0, 16>;
+    for (int t = 0; t < 256; ++t) {
+      const auto src = src_of(t);
+      for (int i = 0; i < decltype(src)::size() / 8; ++i) {
+        const TileCoord c = src(8 * i);
+        for (int kk = 1; kk < BK / 16; ++kk) {
+          const std::int64_t step0 = Smem::offset(c), later = Smem::offset({c.row, c.col + 16 * kk});
+          if (uniform) REQUIRE(later == step0 + kk * d);
+          else REQUIRE(later == (step0 ^ (kk * d)));
+        }
+      }
+    }
+  };
+  check(typename P::SmemA{}, [](int t) { return P::ldsm_a_src(t); });
+  check(typename P::SmemB{}, [](int t) { return P::ldsm_b_src(t); });
+}
+
+TEST_CASE("operand smem: later k16 steps of the ldmatrix sources are step 0 plus or XOR a constant", "[kernels]") {
+  check_ldsm_steps<128, 256, 32, true, true>();
+  check_ldsm_steps<128, 256, 32, false, true>();
+  check_ldsm_steps<128, 256, 32, true, false>();
+  check_ldsm_steps<128, 256, 32, false, false>();
+  check_ldsm_steps<128, 256, 64, true, true>();
+  check_ldsm_steps<128, 256, 64, false, false>();
+  // xor_step is a claim about steps, not coordinates: a step onto a bit the swizzle reads fails.
+  STATIC_REQUIRE(OperandSmem<128, 32, true>::xor_step<0, 16>);
+  STATIC_REQUIRE_FALSE(OperandSmem<128, 32, true>::xor_step<2, 0>);  // row bit 6 feeds Swizzle<2,3,3>
+}
