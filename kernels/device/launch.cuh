@@ -42,7 +42,6 @@ inline GemmResult launch_error(const char* what) {
   return {GemmStatus::LaunchFailed, std::string(what) + ": " + cudaGetErrorString(e)};
 }
 
-// ctas: the grid's x extent; the tile count unless split-K adds slices.
 // Once per kernel and device: raise the kernel's dynamic shared-memory limit (opting in
 // above 48 KiB is per kernel) and count the CTAs of it one SM holds; -1 if either failed.
 // Both are driver calls whose answer never changes, and on every launch they showed in the
@@ -65,6 +64,7 @@ int prepare_kernel(Entry entry) {
   return per_sm;
 }
 
+// ctas: the grid's x extent; the tile count unless split-K adds slices.
 template <class Kernel, class Entry>
 GemmResult launch(Entry entry, const Problem& p, cudaStream_t stream, std::int64_t ctas = -1) {
   const auto sched = Kernel::scheduler(p);

@@ -2,9 +2,9 @@
 //
 // Every slice stores its accumulators in its own slot of the workspace, then counts itself
 // in the tile's arrival counter; the slice that arrives last adds all slots in slice order
-// and goes on to the epilogue, the others are done.  Nobody waits
-// for anybody, so no co-residency is assumed, and the sum's order does not depend on which
-// slice came last: results are deterministic.
+// and goes on to the epilogue, the others are done.  Nobody waits for anybody, so no
+// co-residency is assumed, and the sum's order does not depend on which slice came last:
+// results are deterministic.
 #pragma once
 
 #include <cstdint>

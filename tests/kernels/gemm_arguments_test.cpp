@@ -188,3 +188,19 @@ TEST_CASE("check_arguments agrees with the rules on generated arguments") {
     else if (!batch_ok) RC_ASSERT(r.status == GemmStatus::InvalidBatchStride);
   });
 }
+
+TEST_CASE("the split-K workspace: a size needs a pointer, and the pointer 16-byte alignment") {
+  GemmArguments g = valid();
+  g.workspace_bytes = 1024;
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::NullPointer);
+  CHECK(mentions(r, "workspace"));
+  g.workspace = storage + 8;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "16-byte"));
+  g.workspace = storage + 1024;
+  CHECK(check_arguments(g));
+  g.workspace_bytes = 0;  // a pointer without bytes is allowed: nothing is split
+  CHECK(check_arguments(g));
+}
