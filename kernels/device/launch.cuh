@@ -113,8 +113,7 @@ GemmResult launch_split(Entry entry, const Problem& p, cudaStream_t stream) {
   const std::size_t need = split_workspace_bytes<Kernel>(plan, tiles);
   if (need == 0 || need > p.workspace_bytes) return launch<Kernel>(entry, p, stream);
   Problem q = p;
-  q.split = plan.split;
-  q.whole_tiles = plan.whole;
+  q.split_k = plan;
   q.arrivals = reinterpret_cast<unsigned*>(
       reinterpret_cast<unsigned char*>(p.partials) + need - std::size_t(tiles - plan.whole) * sizeof(unsigned));
   if (cudaMemsetAsync(q.arrivals, 0, std::size_t(tiles - plan.whole) * sizeof(unsigned), stream) != cudaSuccess)

@@ -33,7 +33,7 @@ struct GemmTensorOpKernel {
   __device__ static void run(const Problem& p, unsigned char* smem) {
     const auto sched = scheduler(p);
     // Which tile, and which K slice of it (split-K of the last wave, SplitPlan).
-    const SplitPlan plan{p.split > 1 ? p.whole_tiles : sched.tile_count(), p.split};
+    const SplitPlan& plan = p.split_k;
     std::int64_t tile;
     int slice;
     plan.work_of(blockIdx.x, tile, slice);

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tile_scheduler.cuh"
+
 namespace tessera::kernels {
 
 namespace trace {
@@ -23,11 +25,11 @@ struct Problem {
   float alpha, beta;
   bool d_vector_ok;           // D/C pointers, ldd/ldc, batch strides and contiguous extent allow vectors
   trace::Sink* trace;         // trace mode only (TESSERA_TRACE builds): where records go; else null
-  // Split-K of the last wave (tile_scheduler.cuh, SplitPlan): CTAs past the first
-  // `whole_tiles` compute one of `split` K slices of a tile; the slices meet in `partials`
-  // (f32 accumulators) and `arrivals` (one zeroed counter per split tile).
-  int split = 1;
-  std::int64_t whole_tiles = 0;
+  // Split-K of the last wave (tile_scheduler.cuh): CTAs past the plan's first `whole` tiles
+  // compute one of `split` K slices of a tile; the slices meet in `partials` (f32
+  // accumulators) and `arrivals` (one zeroed counter per split tile).  The default plan
+  // computes every tile whole.
+  SplitPlan split_k = {INT64_MAX, 1};
   float* partials = nullptr;
   unsigned* arrivals = nullptr;
   std::size_t workspace_bytes = 0;  // host side: what the caller's workspace (at partials) holds

@@ -10,43 +10,41 @@
 #include <cstdint>
 
 #include "problem.cuh"
+#include "tessera/layout.hpp"
 
 namespace tessera::kernels {
 
-// Accum: float[MT][NT][4], one thread's accumulators.  Slot layout: float4 j = (mt, nt) of
-// thread t of slice s of split tile u at ((u * split + s) * MT*NT + j) * Threads + t, so a
-// warp's stores of one j are 512 contiguous bytes.  Returns true in the CTA that must run
-// the epilogue, with the tile's full sum in acc.
+// Accum: float[MT][NT][4], one thread's accumulators.  The workspace slots are the layout
+// (thread, j, slice, split tile) -> float4, column-major: float4 j = (mt, nt) of every
+// thread of one slice lies together, so a warp's stores of one j are 512 contiguous bytes.
+// Returns true in the CTA that must run the epilogue, with the tile's full sum in acc.
 template <int Threads, int MT, int NT>
 __device__ bool split_k_meet(const Problem& p, float (&acc)[MT][NT][4], std::int64_t split_tile, int slice) {
   __shared__ unsigned last;
-  constexpr int J = MT * NT;
-  // This thread's float4 of (slice 0, j = 0) in the tile's slots; slice s, j is s*J + j
-  // rows of Threads float4 further.
-  const float4* tile_slots = reinterpret_cast<const float4*>(p.partials) + split_tile * p.split * J * Threads + threadIdx.x;
-  float4* mine = const_cast<float4*>(tile_slots) + std::int64_t(slice) * J * Threads;
+  const auto slots = make_layout(make_shape(C<Threads>{}, C<MT * NT>{}, p.split_k.split, split_tile + 1), LayoutLeft{});
+  float4* ws = reinterpret_cast<float4*>(p.partials);
+  const int t = threadIdx.x;
 #pragma unroll
   for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
     for (int nt = 0; nt < NT; ++nt) {
       const float* a = acc[mt][nt];
-      __stcg(mine + (mt * NT + nt) * Threads, make_float4(a[0], a[1], a[2], a[3]));
+      __stcg(ws + slots(t, mt * NT + nt, slice, split_tile), make_float4(a[0], a[1], a[2], a[3]));
     }
   __threadfence();  // this thread's slot is visible device-wide before the CTA counts itself
   __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&p.arrivals[split_tile], 1u) == unsigned(p.split - 1);
+  if (threadIdx.x == 0) last = atomicAdd(&p.arrivals[split_tile], 1u) == unsigned(p.split_k.split - 1);
   __syncthreads();
   if (!last) return false;
   __threadfence();  // the other slices' slots, counted before us, are read after the count
   // The sum in slice order, whoever came last (own slot included, read back): one pass per
   // slice with all of its loads in flight at once.
-  for (int s = 0; s < p.split; ++s) {
-    const float4* theirs = tile_slots + std::int64_t(s) * J * Threads;
+  for (int s = 0; s < p.split_k.split; ++s) {
 #pragma unroll
     for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
       for (int nt = 0; nt < NT; ++nt) {
-        const float4 v = __ldcg(theirs + (mt * NT + nt) * Threads);
+        const float4 v = __ldcg(ws + slots(t, mt * NT + nt, s, split_tile));
         float* a = acc[mt][nt];
         if (s == 0) {
           a[0] = v.x; a[1] = v.y; a[2] = v.z; a[3] = v.w;
