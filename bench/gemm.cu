@@ -271,6 +271,7 @@ int main(int argc, char** argv) {
   double soak = 0;
   Shape profile_shape{2048, 2048, 2048};
   std::string dtype = "all";
+  std::string only_layouts;  // e.g. "NT,TT": only these (all four, or TN,NN for --variants, unless given)
   int reps = 30;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -279,6 +280,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--variants")) variants = true;
     else if (!std::strcmp(argv[i], "--soak") && i + 1 < argc) soak = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-split")) g_split = false;
+    else if (!std::strcmp(argv[i], "--layouts") && i + 1 < argc) only_layouts = argv[++i];
     else if (!std::strcmp(argv[i], "--profile")) {
       profile = true;
       if (i + 3 < argc) {
@@ -288,7 +290,7 @@ int main(int argc, char** argv) {
     }
     else {
       std::fprintf(stderr, "usage: %s [--quick] [--dtype f32|bf16|f16|all] [--reps N] | --profile [M N K] | --variants"
-                           " | --soak SECONDS  [--no-split]\n", argv[0]);
+                           " | --soak SECONDS  [--no-split] [--layouts TN,NT,NN,TT]\n", argv[0]);
       return 1;
     }
   }
@@ -309,7 +311,10 @@ int main(int argc, char** argv) {
   std::vector<Shape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4096, 11008, 4096},
                                {1000, 1000, 1000}, {8192, 8192, 1024}};
   if (quick) shapes = {{4096, 4096, 4096}, {1000, 1000, 1000}};
-  const char* layouts[] = {"TN", "NT", "NN", "TT"};
+  std::vector<const char*> layouts;
+  for (const char* l : {"TN", "NT", "NN", "TT"})
+    if (only_layouts.empty() ? !variants || l[1] == 'N' : only_layouts.find(l) != std::string::npos)
+      layouts.push_back(l);
   if (soak > 0) {  // sustained rates, bf16 TN at 8192^3 and 4096x11008x4096
     std::printf("%-20s %-3s %-5s %-28s %9s %9s %7s %9s\n", "shape MxNxK", "lay", "type", "kernel", "TFLOP/s",
                 "cuBLAS", "ratio", "relerr");
@@ -325,14 +330,16 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     const Shape tc_shapes[] = {{8192, 8192, 8192}, {4096, 11008, 4096}, {8192, 8192, 1024}};
     for (const Shape& s : tc_shapes)
-      for (const char* l : {"TN", "NN"})
-        for (int v = 0; v < tk::tensorop_variant_count() - 1; ++v)  // the last is the unswizzled baseline
-          bench_one<__nv_bfloat16>(handle, s, l[0], l[1], reps, rows, false, v);
+      for (const char* l : layouts)
+        if (dtype == "all" || dtype == "bf16")
+          for (int v = 0; v < tk::tensorop_variant_count() - 1; ++v)  // the last is the unswizzled baseline
+            bench_one<__nv_bfloat16>(handle, s, l[0], l[1], reps, rows, false, v);
     const Shape simt_shapes[] = {{8192, 8192, 8192}, {4096, 4096, 4096}};
     for (const Shape& s : simt_shapes)
-      for (const char* l : {"TN", "NN"})
-        for (int v = 0; v < tk::simt_variant_count(); ++v)
-          bench_one<float>(handle, s, l[0], l[1], std::max(5, reps / 3), rows, false, v);
+      for (const char* l : layouts)
+        if (dtype == "all" || dtype == "f32")
+          for (int v = 0; v < tk::simt_variant_count(); ++v)
+            bench_one<float>(handle, s, l[0], l[1], std::max(5, reps / 3), rows, false, v);
     CUBLAS_CHECK(cublasDestroy(handle));
     return 0;
   }

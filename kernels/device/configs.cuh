@@ -29,6 +29,8 @@ using TcK64 = TensorOpShape<128, 256, 64, 2, 4, 4>;
 using Tc1 = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
 using Tc3 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
 using TcG16P256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16, 256>;
+using TcS6 = TensorOpShape<128, 256, 32, 2, 4, 6>;
+using TcS8 = TensorOpShape<128, 256, 32, 2, 4, 8>;
 using Sm1 = SimtShape<8, 3, true>;
 using Sm2 = SimtShape<16, 3, false>;
 using Sm3 = SimtShape<16, 3, true>;
@@ -68,6 +70,9 @@ using Sm4 = SimtShape<16, 4, true>;
 #define TESSERA_INSTANCES_VARIANTS_D(prefix)                                     \
   TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc3, true, true, true)              \
   TESSERA_TENSOROP_INSTANCE(prefix, variant::TcG16P256, true, true, true)
+#define TESSERA_INSTANCES_VARIANTS_E(prefix)                                     \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcS6, true, true, true)             \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcS8, true, true, true)
 
 namespace tessera::kernels::device {
 TESSERA_INSTANCES_TENSOROP_BF16(extern)
@@ -77,4 +82,5 @@ TESSERA_INSTANCES_VARIANTS_A(extern)
 TESSERA_INSTANCES_VARIANTS_B(extern)
 TESSERA_INSTANCES_VARIANTS_C(extern)
 TESSERA_INSTANCES_VARIANTS_D(extern)
+TESSERA_INSTANCES_VARIANTS_E(extern)
 }  // namespace tessera::kernels::device

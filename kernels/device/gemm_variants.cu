@@ -12,6 +12,7 @@ const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta",     "tc 128x256x32
                                 "tc 128x256x32 s4 L2pf256",       "tc 128x256x32 w2x4 s5 1cta",
                                 "tc 128x256x64 w2x4 s4 1cta",     "tc 128x128x32 w2x2 s4 2cta",
                                 "tc 256x128x32 w4x2 s4 1cta",     "tc 128x256x32 s4 band16 pf256",
+                                "tc 128x256x32 w2x4 s6 1cta",     "tc 128x256x32 w2x4 s8 1cta",
                                 "tc 128x256x32 w2x4 s4 UNSWIZZLED"};
 using device::SimtTile;
 const char* const sm_names[] = {"simt bk8 s3 16x16", "simt bk8 s3 8x4-warps", "simt bk16 s3 16x16",
@@ -43,6 +44,8 @@ GemmResult gemm_tensorop_variant(const GemmArguments& args, int v, CUstream_st* 
     case 5: return device::run_tensorop<Tc1, true, true>(p, stream);
     case 6: return device::run_tensorop<Tc3, true, true>(p, stream);
     case 7: return device::run_tensorop<TcG16P256, true, true>(p, stream);
+    case 8: return device::run_tensorop<TcS6, true, true>(p, stream);
+    case 9: return device::run_tensorop<TcS8, true, true>(p, stream);
     case tc_count - 1: return device::run_tensorop<TensorOpTile, true, true, false>(p, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};
