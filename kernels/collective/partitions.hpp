@@ -78,9 +78,18 @@ TESSERA_HOST_DEVICE constexpr auto mma_c_coords(TiledMma_ const& mma, int t) {
 // threads fastest along the operand's contiguous mode (coalesced):
 //   K-major:  threads (MN/.., BK/V) row-major, values (1, V)
 //   MN-major: threads (MN/V, ..) column-major, values (V, 1)
-template <class Atom, int MN, int BK, int Threads, int V, bool KMajor>
+//   MN-major, Deep: threads (Threads/BK, BK) column-major, values (V, 1): the threads span
+//             all BK columns, so a thread's copies repeat along MN, a static gmem step (one
+//             pointer and immediate offsets), where a k repeat steps by a run-time multiple of
+//             the leading dimension -- 64-bit address arithmetic per copy and per k-tile
+//             (13 more instructions per k-tile in the 128x256x32 NT loop, ncu: 11% more
+//             instructions than TN, bench/RESULTS.md).  Only where Threads/BK >= 8: every
+//             k row of a warp's copy is then a whole 128-byte line of 16-byte vectors.
+template <class Atom, int MN, int BK, int Threads, int V, bool KMajor, bool DeepMN = false>
 struct GmemCopy {
-  static constexpr int TR = KMajor ? BK / V : MN / V;  // threads along the contiguous mode
+  static constexpr bool Deep =
+      !KMajor && DeepMN && Threads % BK == 0 && Threads / BK >= 8 && MN % (Threads / BK * V) == 0;
+  static constexpr int TR = KMajor ? BK / V : Deep ? Threads / BK : MN / V;  // threads along the contiguous mode
   static constexpr int RP = Threads / TR;              // along the other mode, per pass
   static_assert(TR * RP == Threads && (KMajor ? MN : BK) % RP == 0, "threads x vectors must tile the operand tile");
   using ThrLayout = std::conditional_t<KMajor, Layout<tuple<C<RP>, C<TR>>, tuple<C<TR>, _1>>,
@@ -113,6 +122,12 @@ struct GmemCopy {
 //  cp.async writes (2 rows x 4 chunks, or 8 chunks of one row, per phase) stay ideal under
 //  the same swizzles.
 constexpr int log2_exact(int v) { return v <= 1 ? 0 : 1 + log2_exact(v / 2); }
+// The bits set in d, 2d, ..., (n-1)d.
+constexpr std::int64_t repeat_bits(std::int64_t d, int n) {
+  std::int64_t bits = 0;
+  for (int i = 1; i < n; ++i) bits |= i * d;
+  return bits;
+}
 
 template <int MN, int BK, bool KMajor, bool Swizzled = true>
 struct OperandSmem {
@@ -144,6 +159,15 @@ struct OperandSmem {
   // step 0 sit in columns 0..15, so for the later steps offset = step-0 offset ^ 16 kk.)
   template <int DR, int DC>
   static constexpr bool xor_step = DR >= 0 && DC >= 0 && (plain_step<DR, DC> & Sw::yyy_msk) == 0;
+  // Repeats of a step: plain offsets x + i d, i < N, d a power of two, from an x that has the
+  // bits of every i d clear (a thread's copy 0, which lies inside the first step) pass
+  // through the swizzle unchanged when no i d has a bit the swizzle reads or writes:
+  // x + i d = x | i d, and sw(x | i d) = sw(x) | i d.  (Deep MN-major copies: d = 64 elements,
+  // on the 128-byte line bits above the swizzled chunk and below the k row.)
+  template <int DR, int DC, int N>
+  static constexpr bool repeat_step = DR >= 0 && DC >= 0 && plain_step<DR, DC> > 0 &&
+                                      (plain_step<DR, DC> & (plain_step<DR, DC> - 1)) == 0 &&
+                                      (repeat_bits(plain_step<DR, DC>, N) & (Sw::yyy_msk | Sw::zzz_msk)) == 0;
 };
 
 // Tensor cores.  The tiled MMA is the mma.sync m16n8k16 atom repeated over WM x WN warps
@@ -180,10 +204,12 @@ struct TensorOpPartition {
   static constexpr int LdsmPerStepA = MT, LdsmPerStepB = NT / 2;
 
   // gmem -> smem: 16-byte cp.async (V = 8), or element copies for unaligned operands.
+  // MN-major 16-byte copies run Deep (GmemCopy): static copy steps.  The element copies keep
+  // threads along MN: 8 threads of 2 bytes per k would read 16 bytes of a line.
   template <int MN, bool KMajor>
   using G2S = GmemCopy<std::conditional_t<V == 8, Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<16>, Elem>,
                                           Copy_Atom<UniversalCopy<std::uint16_t>, Elem>>,
-                       MN, BK, Threads, V, KMajor>;
+                       MN, BK, Threads, V, KMajor, V == 8>;
   using G2S_A = G2S<BM, AKMajor>;
   using G2S_B = G2S<BN, BKMajor>;
   using SmemA = OperandSmem<BM, BK, AKMajor, Swizzled>;

@@ -41,11 +41,14 @@ struct TileLoader {
   }
   static constexpr TileCoord Step = copy_step(0);
   using Gmem = decltype(make_gmem(nullptr, 0, 0, 0));
-  // gmem offsets as the operand's layout gives them; static where the layout's stride is
-  // (the k step of a K-major operand is BK).
-  TESSERA_HOST_DEVICE static constexpr auto k_step_of(Gmem const& g) { return g.layout()(make_coord(_0{}, C<BK>{})); }
+  // gmem offsets as the operand's layout gives them: a step along one mode is that mode's
+  // stride times the step, static where the stride is (the k step of a K-major operand is BK,
+  // the MN step of a Deep MN-major copy is Step.row).
+  TESSERA_HOST_DEVICE static constexpr auto k_step_of(Gmem const& g) { return stride<1>(g.layout()) * C<BK>{}; }
   TESSERA_HOST_DEVICE static constexpr auto step_of(Gmem const& g) {
-    return g.layout()(make_coord(C<Step.row>{}, C<Step.col>{}));
+    if constexpr (Step.col == 0) return stride<0>(g.layout()) * C<Step.row>{};
+    else if constexpr (Step.row == 0) return stride<1>(g.layout()) * C<Step.col>{};
+    else return g.layout()(make_coord(C<Step.row>{}, C<Step.col>{}));
   }
 
   static constexpr std::uint32_t AllRows = N == 32 ? ~0u : (1u << N) - 1;
@@ -93,8 +96,9 @@ struct TileLoader {
     load_copies<false>(stage, [&](int i) { return smem_offset(at(i)); }, issue);
   }
   // The same through a stage layout type Smem (OperandSmem): where the copy step passes
-  // through its swizzle unchanged (Smem::uniform_step), copy i's offset is copy 0's plus i
-  // constant steps -- one swizzle evaluation per k-tile instead of one per copy.
+  // through its swizzle unchanged (Smem::uniform_step, or repeat_step for N copies from copy
+  // 0), copy i's offset is copy 0's plus i constant steps -- one swizzle evaluation per k-tile
+  // instead of one per copy, and immediate smem offsets.
   // Full = true: the caller knows the tile is whole (tile_inside and full_tiles_left() > 0), so
   // the copies go out without predicate or branch.
 #ifdef __CUDACC__
@@ -102,7 +106,7 @@ struct TileLoader {
 #endif
   template <class Smem, bool Full = false, class Issue>
   TESSERA_HOST_DEVICE TESSERA_INLINE void load_through(T* stage, Issue&& issue) {
-    if constexpr (Smem::template uniform_step<Step.row, Step.col>) {
+    if constexpr (Smem::template uniform_step<Step.row, Step.col> || Smem::template repeat_step<Step.row, Step.col, N>) {
       const std::int64_t off0 = Smem::offset(first);
       load_copies<Full>(stage, [&](int i) { return off0 + i * Smem::template plain_step<Step.row, Step.col>; },
                         issue);

@@ -140,6 +140,9 @@ TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step", "
   using P = TensorOpPartition<128, 256, 32, 2, 4, 256, true, true, true, 8>;
   check(typename P::template G2S<128, true>{}, std::true_type{});
   check(typename P::template G2S<256, false>{}, std::false_type{});
+  check(typename P::template G2S<128, false>{}, std::false_type{});
+  check(typename TensorOpPartition<128, 256, 64, 2, 4, 256, true, false, false, 8>::template G2S<256, false>{},
+        std::false_type{});
   check(typename SimtPartition<false, 8>::template G2S<128, true>{}, std::true_type{});
   check(typename SimtPartition<false, 16>::template G2S<128, false>{}, std::false_type{});
 }
@@ -211,4 +214,46 @@ TEST_CASE("operand smem: later k16 steps of the ldmatrix sources are step 0 plus
   // xor_step is a claim about steps, not coordinates: a step onto a bit the swizzle reads fails.
   STATIC_REQUIRE(OperandSmem<128, 32, true>::xor_step<0, 16>);
   STATIC_REQUIRE_FALSE(OperandSmem<128, 32, true>::xor_step<2, 0>);  // row bit 6 feeds Swizzle<2,3,3>
+}
+
+// Deep MN-major copies (GmemCopy): 8 threads of 16 bytes per k row, BK rows, so every thread's
+// copies repeat along MN by 64 elements -- a static gmem step -- and their smem offsets are
+// copy 0's plus a constant (OperandSmem::repeat_step), at every thread.
+template <int BM, int BN, int BK, int WM, int WN>
+void check_deep_copies(bool expect_deep) {
+  using P = TensorOpPartition<BM, BN, BK, WM, WN, 32 * WM * WN, true, false, false, 8>;
+  auto check = [&](auto copy, auto smem) {
+    using Copy = decltype(copy);
+    using Smem = decltype(smem);
+    using L = TileLoader<std::uint16_t, Copy, false>;
+    INFO("MN " << Copy::Extent << " BK " << BK << " threads " << Copy::ThreadCount);
+    REQUIRE(Copy::Deep == expect_deep);
+    if constexpr (Copy::Deep) {
+      REQUIRE(L::Step.row == 64);
+      REQUIRE(L::Step.col == 0);
+      STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(L::step_of(typename L::Gmem{}))>, _64>);
+      REQUIRE(Smem::template repeat_step<L::Step.row, L::Step.col, Copy::Copies>);
+      for (int t = 0; t < Copy::ThreadCount; ++t) {
+        const auto c = Copy::coords(t);
+        for (int i = 0; i < Copy::Copies; ++i)
+          REQUIRE(Smem::offset(c(Copy::Vector * i)) == Smem::offset(c(0)) + i * Smem::template plain_step<64, 0>);
+      }
+    } else {
+      REQUIRE(L::Step.row == 0);  // copies repeat along k
+    }
+  };
+  check(typename P::G2S_A{}, typename P::SmemA{});
+  check(typename P::G2S_B{}, typename P::SmemB{});
+}
+
+TEST_CASE("tile loader: deep MN-major copies step by a constant in gmem and smem", "[kernels]") {
+  check_deep_copies<128, 256, 32, 2, 4>(true);   // the default tile
+  check_deep_copies<256, 128, 32, 4, 2>(true);
+  check_deep_copies<128, 256, 64, 2, 4>(false);  // 4 threads per k row: half lines, old arrangement
+  check_deep_copies<128, 128, 32, 2, 2>(false);  // 128 threads
+  // repeat_step is a claim about the bits of the repeats: one onto a bit the swizzle reads or
+  // writes fails.
+  STATIC_REQUIRE(OperandSmem<256, 32, false>::repeat_step<64, 0, 4>);
+  STATIC_REQUIRE_FALSE(OperandSmem<256, 32, false>::repeat_step<64, 0, 8>);  // 256: k row bit 0, read
+  STATIC_REQUIRE_FALSE(OperandSmem<256, 32, false>::repeat_step<8, 0, 4>);   // the chunk bits, written
 }
