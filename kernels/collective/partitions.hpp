@@ -159,15 +159,25 @@ struct OperandSmem {
   // step 0 sit in columns 0..15, so for the later steps offset = step-0 offset ^ 16 kk.)
   template <int DR, int DC>
   static constexpr bool xor_step = DR >= 0 && DC >= 0 && (plain_step<DR, DC> & Sw::yyy_msk) == 0;
+  // Every coordinate before the step (rows < dr where dr > 0, columns < dc where dc > 0) has a
+  // plain offset with `bits` clear.
+  static constexpr bool first_step_clear(int dr, int dc, std::int64_t bits) {
+    for (int r = 0; r < (dr > 0 ? dr : MN); ++r)
+      for (int c = 0; c < (dc > 0 ? dc : BK); ++c)
+        if (((r * plain_step<1, 0> + c * plain_step<0, 1>) & bits) != 0) return false;
+    return true;
+  }
   // Repeats of a step: plain offsets x + i d, i < N, d a power of two, from an x that has the
-  // bits of every i d clear (a thread's copy 0, which lies inside the first step) pass
-  // through the swizzle unchanged when no i d has a bit the swizzle reads or writes:
-  // x + i d = x | i d, and sw(x | i d) = sw(x) | i d.  (Deep MN-major copies: d = 64 elements,
-  // on the 128-byte line bits above the swizzled chunk and below the k row.)
+  // bits of every i d clear pass through the swizzle unchanged when no i d has a bit the
+  // swizzle reads or writes: x + i d = x | i d, and sw(x | i d) = sw(x) | i d.  The claim is
+  // for x before the first step (a thread's copy 0 lies there), which first_step_clear checks
+  // coordinate by coordinate.  (Deep MN-major copies: d = 64 elements, the 128-byte line bits
+  // above the swizzled chunk and below the k row.)
   template <int DR, int DC, int N>
   static constexpr bool repeat_step = DR >= 0 && DC >= 0 && plain_step<DR, DC> > 0 &&
                                       (plain_step<DR, DC> & (plain_step<DR, DC> - 1)) == 0 &&
-                                      (repeat_bits(plain_step<DR, DC>, N) & (Sw::yyy_msk | Sw::zzz_msk)) == 0;
+                                      (repeat_bits(plain_step<DR, DC>, N) & (Sw::yyy_msk | Sw::zzz_msk)) == 0 &&
+                                      first_step_clear(DR, DC, repeat_bits(plain_step<DR, DC>, N));
 };
 
 // Tensor cores.  The tiled MMA is the mma.sync m16n8k16 atom repeated over WM x WN warps

@@ -256,4 +256,9 @@ TEST_CASE("tile loader: deep MN-major copies step by a constant in gmem and smem
   STATIC_REQUIRE(OperandSmem<256, 32, false>::repeat_step<64, 0, 4>);
   STATIC_REQUIRE_FALSE(OperandSmem<256, 32, false>::repeat_step<64, 0, 8>);  // 256: k row bit 0, read
   STATIC_REQUIRE_FALSE(OperandSmem<256, 32, false>::repeat_step<8, 0, 4>);   // the chunk bits, written
+  // ... and about every coordinate before the first step: with 192 rows, k row 1 starts at
+  // offset 192, whose bits 6 and 7 the repeats of 64 would carry into.
+  STATIC_REQUIRE(repeat_bits(64, 3) == 192);
+  STATIC_REQUIRE_FALSE(OperandSmem<192, 32, false, false>::repeat_step<64, 0, 3>);
+  STATIC_REQUIRE(OperandSmem<256, 32, false, false>::repeat_step<64, 0, 4>);
 }
