@@ -70,15 +70,19 @@ struct EpilogueSmem16 {
   __device__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
                                    const std::uint16_t* C, std::int64_t m0, std::int64_t n0, float* stage) {
     using Stage = std::conditional_t<DRow, StageRow, StageCol>;
-    // Accumulator acc[mt][nt][r] is C fragment value r + 4 (mt + MT nt) of the TiledMMA.
-    const auto c = Mainloop::acc_coords();
+    // Accumulator acc[mt][nt][r] is C fragment value r + 4 (mt + MT nt) of the TiledMMA, at
+    // the thread's value 0 plus a constant (value_deltas): one staging pointer, immediate
+    // offsets.
+    const TileCoord c0 = Mainloop::acc_coords()(0);
+    constexpr auto delta = Mainloop::Partition::c_deltas();
 #pragma unroll
     for (int mt = 0; mt < Mainloop::MT; ++mt)
 #pragma unroll
       for (int nt = 0; nt < Mainloop::NT; ++nt)
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
-          const TileCoord x = c(r + 4 * (mt + Mainloop::MT * nt));
+          const TileCoord d = delta.d[r + 4 * (mt + Mainloop::MT * nt)];
+          const TileCoord x = {c0.row + d.row, c0.col + d.col};
           stage[Stage{}(x.row, x.col)] = acc[mt][nt][r];
 #if TESSERA_TRACE
           if (p.trace) trace::record(p.trace, trace::Map::mma_c, threadIdx.x, r + 4 * (mt + Mainloop::MT * nt), x.row, x.col);
@@ -97,10 +101,11 @@ struct EpilogueSmem16 {
       // Threads fastest along D's contiguous mode, 8 elements (16 bytes) per copy.  The
       // contiguous extent is a multiple of 8, so a vector is all inside or all outside.
       using Out = EpilogueCopy<BM, BN, Threads, 8, DRow>;
-      const auto out = Out::coords(threadIdx.x);
+      const TileCoord o0 = Out::coords(threadIdx.x)(0);
+      constexpr TileCoord step = copy_step_of<Out>();
 #pragma unroll 4
       for (int i = 0; i < Out::Copies; ++i) {
-        const auto [m, n] = out(8 * i);
+        const int m = o0.row + i * step.row, n = o0.col + i * step.col;
         const std::int64_t gm = m0 + m, gn = n0 + n;
         if (gm >= p.m || gn >= p.n) continue;
         const float* s = stage + Stage{}(m, n);  // 8 consecutive floats of the staging row
@@ -124,10 +129,11 @@ struct EpilogueSmem16 {
       }
     } else {
       using Out = EpilogueCopy<BM, BN, Threads, 1, DRow>;
-      const auto out = Out::coords(threadIdx.x);
+      const TileCoord o0 = Out::coords(threadIdx.x)(0);
+      constexpr TileCoord step = copy_step_of<Out>();
 #pragma unroll 4
       for (int i = 0; i < Out::Copies; ++i) {
-        const auto [m, n] = out(i);
+        const int m = o0.row + i * step.row, n = o0.col + i * step.col;
         const std::int64_t gm = m0 + m, gn = n0 + n;
         if (gm >= p.m || gn >= p.n) continue;
         float x = p.alpha * stage[Stage{}(m, n)];

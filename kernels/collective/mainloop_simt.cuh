@@ -173,8 +173,12 @@ struct EpilogueSimt {
     const auto d_layout = matrix(p.d.ld);
     const auto c_layout = matrix(p.c.ld);
     const bool use_c = p.beta != 0.0f;
-    const auto c = Partition::c_coords(threadIdx.x);  // acc[i][j] = C fragment value i + 8 j
+    // acc[i][j] = C fragment value i + 8 j, at the thread's value 0 plus a constant (value_deltas).
+    const TileCoord c0 = Partition::c_coords(threadIdx.x)(0);
+    constexpr auto delta = Partition::c_deltas();
+    auto c = [&](int v) { return TileCoord{c0.row + delta.d[v].row, c0.col + delta.d[v].col}; };
 #if TESSERA_TRACE
+    // The coordinates the stores below use, so the verifier checks the deltas too.
     if (p.trace)
       for (int v = 0; v < S::TM * S::TN; ++v) trace::record(p.trace, trace::Map::mma_c, threadIdx.x, v, c(v).row, c(v).col);
 #endif

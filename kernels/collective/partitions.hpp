@@ -51,6 +51,28 @@ TESSERA_HOST_DEVICE constexpr auto thread_coords(PartitionResult const& p) {
   return ThreadCoords<L, Tile>{make_tensor(it, get<0>(p))};
 }
 
+// The coordinates of a thread's values as its value 0's plus a delta that is the same for
+// every thread: a TV layout maps (t, v) to a thread part plus a value part, and in the
+// kernels' partitions the parts never carry into each other's mode (tests/kernels/
+// partition_trace_test.cpp checks every thread).  Value v's coordinate then costs adds of
+// constants, where decoding it from the identity tensor costs a 64-bit division by the tile's
+// extent per value (~10 instructions; 128 accumulators made the tensor-core epilogue 2563
+// instructions per warp, ncu 1000^3, bench/RESULTS.md).
+template <int N>
+struct ValueDeltas {
+  TileCoord d[N];
+};
+template <class Coords>
+TESSERA_HOST_DEVICE constexpr auto value_deltas(Coords const& c) {
+  ValueDeltas<Coords::size()> r{};
+  const TileCoord c0 = c(0);
+  for (int v = 0; v < Coords::size(); ++v) {
+    const TileCoord x = c(v);
+    r.d[v] = {x.row - c0.row, x.col - c0.col};
+  }
+  return r;
+}
+
 // Source / destination coordinates of thread t in a TiledCopy over its whole tile `Tile`
 // (the tile may be larger than the copy's own tile: the rest modes then count repeats).
 template <class Tile, class TiledCopy_>
@@ -103,6 +125,19 @@ struct GmemCopy {
   TESSERA_HOST_DEVICE static constexpr auto coords(int t) { return copy_src_coords<Tile>(Tiled{}, t); }
   static_assert(decltype(coords(0))::size() == Copies * V, "the tiled copy gives each thread Copies vectors");
 };
+
+// A GmemCopy's copies are evenly spaced in the tile: copy i is copy 0 moved by i times this
+// coordinate, the same for every thread (the tiled copy repeats its thread tile along one
+// mode; tests/kernels/tile_loader_test.cpp checks every thread).
+template <class Copy>
+TESSERA_HOST_DEVICE constexpr TileCoord copy_step_of() {
+  if constexpr (Copy::Copies == 1) return {0, 0};
+  else {
+    const auto c = Copy::coords(0);
+    const TileCoord c1 = c(int(Copy::Vector)), c0 = c(0);
+    return {c1.row - c0.row, c1.col - c0.col};
+  }
+}
 
 // Shared-memory operand tile (mn, k) -> element offset of one stage, 16-bit elements,
 // Swizzle<B,3,S> o (row-major tile): the swizzle XORs row bits into the 16-byte chunk bits,
@@ -228,6 +263,7 @@ struct TensorOpPartition {
   TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) { return mma_c_coords<TileC>(TiledMma{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto c_deltas() { return value_deltas(c_coords(0)); }
   // ldmatrix source rows: issue i's row address is the source value 8i.
   TESSERA_HOST_DEVICE static constexpr auto ldsm_a_src(int t) { return copy_src_coords<TileA>(S2R_A{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto ldsm_b_src(int t) { return copy_src_coords<TileB>(S2R_B{}, t); }
@@ -285,6 +321,7 @@ struct SimtPartition {
   TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) { return mma_c_coords<TileC>(TiledMma{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto c_deltas() { return value_deltas(c_coords(0)); }
   TESSERA_HOST_DEVICE static constexpr auto lds_a_src(int t) { return copy_src_coords<TileA>(S2R_A{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto lds_b_src(int t) { return copy_src_coords<TileB>(S2R_B{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto lds_a_dst(int t) { return copy_dst_coords<TileA>(S2R_A{}, t); }

@@ -28,18 +28,8 @@ struct TileLoader {
     if constexpr (KMajor) return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(ld, _1{})));
     else return make_tensor(b, make_layout(make_shape(extent_mn, extent_k), make_stride(_1{}, ld)));
   }
-  // A thread's copies are evenly spaced in the tile: copy i is copy 0 moved by i times
-  // this coordinate, the same for every thread (the G2S tiled copy repeats its thread tile
-  // along one mode; tests/kernels/partition_trace_test.cpp checks every thread).
-  TESSERA_HOST_DEVICE static constexpr TileCoord copy_step(int thread) {
-    if constexpr (N == 1) return {0, 0};
-    else {
-      const auto c = Copy::coords(thread);
-      const TileCoord c1 = c(int(V)), c0 = c(0);
-      return {c1.row - c0.row, c1.col - c0.col};
-    }
-  }
-  static constexpr TileCoord Step = copy_step(0);
+  // Copy i is copy 0 moved by i Step, the same for every thread (copy_step_of).
+  static constexpr TileCoord Step = copy_step_of<Copy>();
   using Gmem = decltype(make_gmem(nullptr, 0, 0, 0));
   // gmem offsets as the operand's layout gives them: a step along one mode is that mode's
   // stride times the step, static where the stride is (the k step of a K-major operand is BK,

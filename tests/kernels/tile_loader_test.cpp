@@ -124,16 +124,16 @@ TEST_CASE("tile loader, SIMT copies", "[kernels]") {
   check_simt<16, false>(128 + 127, 40, 1);
 }
 
-TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step", "[kernels]") {
-  auto check = [](auto copy, auto kmajor) {
+TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step_of", "[kernels]") {
+  auto check = [](auto copy, auto /*kmajor*/) {
     using Copy = decltype(copy);
-    using L = TileLoader<std::uint16_t, Copy, decltype(kmajor)::value>;
+    constexpr TileCoord step = copy_step_of<Copy>();  // at thread 0, as the kernels use it
     for (int t = 0; t < Copy::ThreadCount; ++t) {
       const auto c = Copy::coords(t);
       for (int i = 0; i < Copy::Copies; ++i) {
         const TileCoord want = c(Copy::Vector * i);
-        REQUIRE(want.row == c(0).row + i * L::Step.row);
-        REQUIRE(want.col == c(0).col + i * L::Step.col);
+        REQUIRE(want.row == c(0).row + i * step.row);
+        REQUIRE(want.col == c(0).col + i * step.col);
       }
     }
   };
@@ -145,6 +145,43 @@ TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step", "
         std::false_type{});
   check(typename SimtPartition<false, 8>::template G2S<128, true>{}, std::true_type{});
   check(typename SimtPartition<false, 16>::template G2S<128, false>{}, std::false_type{});
+  // The epilogue's copies out of the staging tile step the same way (copy_step_of).
+  check(EpilogueCopy<128, 256, 256, 8, true>{}, std::true_type{});
+  check(EpilogueCopy<128, 256, 256, 8, false>{}, std::false_type{});
+  check(EpilogueCopy<128, 256, 256, 1, true>{}, std::true_type{});
+  check(EpilogueCopy<128, 256, 256, 1, false>{}, std::false_type{});
+}
+
+// The epilogues address a thread's accumulators as its value 0 plus value_deltas, computed
+// at thread 0: that must be every thread's partition.
+template <class P>
+void check_c_deltas() {
+  constexpr auto delta = P::c_deltas();  // evaluated at compile time, as in the kernels
+  for (int t = 0; t < P::Threads; ++t) {
+    const auto c = P::c_coords(t);
+    for (int v = 0; v < decltype(c)::size(); ++v) {
+      INFO("thread " << t << " value " << v);
+      REQUIRE(c(v).row == c(0).row + delta.d[v].row);
+      REQUIRE(c(v).col == c(0).col + delta.d[v].col);
+    }
+  }
+}
+
+TEST_CASE("accumulator coordinates are value 0's plus deltas that are the same for every thread", "[kernels]") {
+  check_c_deltas<DefaultTensorOpPartition<true>>();
+  check_c_deltas<TensorOpPartition<256, 128, 32, 4, 2, 256, true, true, true>>();
+  check_c_deltas<TensorOpPartition<128, 128, 32, 2, 2, 128, false, false, false>>();
+  check_c_deltas<DefaultSimtPartition>();
+  check_c_deltas<SimtPartition<true, 16>>();
+  // A claim that can fail: value_deltas of a coordinate set whose rows wrap.
+  struct Wrapping {
+    int t;
+    static constexpr int size() { return 2; }
+    constexpr TileCoord operator()(int v) const { return {(t + 64 * v) % 128, (t + 64 * v) / 128}; }
+  };
+  constexpr auto d = value_deltas(Wrapping{0});
+  const TileCoord c1 = Wrapping{100}(1);
+  REQUIRE_FALSE((c1.row == 100 + d.d[1].row && c1.col == 0 + d.d[1].col));
 }
 
 // OperandSmem::uniform_step is a claim about every coordinate: check it against offset().
