@@ -112,22 +112,26 @@ struct MainloopTensorOp {
     // kernel runs out of; tile_loader_test checks both claims at every lane.
     constexpr int KK = BK / 16;
     constexpr int Bytes = sizeof(std::uint16_t);
-    auto ldsm_offsets = [&](auto smem, auto src) {
+    // (Issue i's source is the lane's value 0 plus a constant: value_deltas.)
+    auto ldsm_offsets = [&](auto smem, auto src, auto delta) {
       using Smem = decltype(smem);
       constexpr int N = decltype(src)::size() / 8;
       constexpr bool one_step = Smem::template uniform_step<0, 16> || xor_steps<Smem>();
       StepOffsets<Smem, one_step ? 1 : KK, N> steps;
+      const TileCoord c0 = src(0);
 #pragma unroll
       for (int kk = 0; kk < (one_step ? 1 : KK); ++kk)
 #pragma unroll
         for (int i = 0; i < N; ++i) {
-          const TileCoord c = src(8 * i);
+          const TileCoord c = {c0.row + delta.d[8 * i].row, c0.col + delta.d[8 * i].col};
           steps.off[kk][i] = std::uint32_t(Bytes * Smem::offset({c.row, c.col + 16 * kk}));
         }
       return steps;
     };
-    const auto off_a = ldsm_offsets(SmemA{}, Partition::ldsm_a_src(threadIdx.x));
-    const auto off_b = ldsm_offsets(SmemB{}, Partition::ldsm_b_src(threadIdx.x));
+    constexpr auto delta_a = value_deltas(Partition::ldsm_a_src(0));
+    constexpr auto delta_b = value_deltas(Partition::ldsm_b_src(0));
+    const auto off_a = ldsm_offsets(SmemA{}, Partition::ldsm_a_src(threadIdx.x), delta_a);
+    const auto off_b = ldsm_offsets(SmemB{}, Partition::ldsm_b_src(threadIdx.x), delta_b);
 
     // Fragments are double-buffered in registers: while the MMAs of step kk run, the
     // ldmatrix of step kk+1 is in flight -- across k-tiles too: the last step of a tile

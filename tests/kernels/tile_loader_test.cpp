@@ -152,13 +152,14 @@ TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step_of"
   check(EpilogueCopy<128, 256, 256, 1, false>{}, std::false_type{});
 }
 
-// The epilogues address a thread's accumulators as its value 0 plus value_deltas, computed
-// at thread 0: that must be every thread's partition.
-template <class P>
-void check_c_deltas() {
-  constexpr auto delta = P::c_deltas();  // evaluated at compile time, as in the kernels
-  for (int t = 0; t < P::Threads; ++t) {
-    const auto c = P::c_coords(t);
+// The kernels address a thread's accumulators (epilogues) and ldmatrix sources (tensor-core
+// prologue) as its value 0 plus value_deltas, computed at thread 0: that must be every
+// thread's partition.
+template <int Threads, class CoordsOf>
+void check_deltas(CoordsOf coords_of) {
+  constexpr auto delta = value_deltas(CoordsOf{}(0));  // at compile time, as in the kernels
+  for (int t = 0; t < Threads; ++t) {
+    const auto c = coords_of(t);
     for (int v = 0; v < decltype(c)::size(); ++v) {
       INFO("thread " << t << " value " << v);
       REQUIRE(c(v).row == c(0).row + delta.d[v].row);
@@ -166,9 +167,20 @@ void check_c_deltas() {
     }
   }
 }
+template <class P>
+void check_c_deltas() {
+  STATIC_REQUIRE(P::c_deltas().d[1].row == value_deltas(P::c_coords(0)).d[1].row);
+  check_deltas<P::Threads>([](int t) { return P::c_coords(t); });
+  if constexpr (requires { P::ldsm_a_src(0); }) {
+    check_deltas<P::Threads>([](int t) { return P::ldsm_a_src(t); });
+    check_deltas<P::Threads>([](int t) { return P::ldsm_b_src(t); });
+  }
+}
 
-TEST_CASE("accumulator coordinates are value 0's plus deltas that are the same for every thread", "[kernels]") {
+TEST_CASE("accumulator and ldmatrix coordinates are value 0's plus deltas that are the same for every thread", "[kernels]") {
   check_c_deltas<DefaultTensorOpPartition<true>>();
+  check_c_deltas<DefaultTensorOpPartition<true, false, false>>();
+  check_c_deltas<DefaultTensorOpPartition<false, true, false>>();
   check_c_deltas<TensorOpPartition<256, 128, 32, 4, 2, 256, true, true, true>>();
   check_c_deltas<TensorOpPartition<128, 128, 32, 2, 2, 128, false, false, false>>();
   check_c_deltas<DefaultSimtPartition>();
