@@ -36,7 +36,7 @@ struct GemmTensorOpKernel {
     const SplitPlan& plan = p.split_k;
     std::int64_t tile;
     int slice;
-    plan.work_of(blockIdx.x, tile, slice);
+    plan.work_of(blockIdx.x, sched.tile_count(), tile, slice);
     std::int64_t tm, tn;
     sched.tile_of(tile, tm, tn);
     const int k_tiles = int((p.k + Shape::BK - 1) / Shape::BK);

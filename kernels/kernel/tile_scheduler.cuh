@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "tessera/config.hpp"
+#include "tessera/int_tuple.hpp"
 
 namespace tessera::kernels {
 
@@ -41,14 +42,17 @@ struct SplitPlan {
   int split;           // K slices of each remaining tile; 1 = no split
 
   TESSERA_HOST_DEVICE std::int64_t ctas(std::int64_t tiles) const { return whole + (tiles - whole) * split; }
-  // The tile and slice CTA `pid` computes.
-  TESSERA_HOST_DEVICE void work_of(std::int64_t pid, std::int64_t& tile, int& slice) const {
+  // The tile and slice CTA `pid` of a grid over `tiles` tiles computes: past the whole tiles,
+  // the CTAs are the (slice, tile) coordinates of shape (split, split tiles), slices of one
+  // tile adjacent.
+  TESSERA_HOST_DEVICE void work_of(std::int64_t pid, std::int64_t tiles, std::int64_t& tile, int& slice) const {
     if (pid < whole) {
       tile = pid;
       slice = 0;
     } else {
-      tile = whole + (pid - whole) / split;
-      slice = int((pid - whole) % split);
+      const auto c = idx2crd(pid - whole, make_shape(std::int64_t(split), tiles - whole));
+      slice = int(get<0>(c));
+      tile = whole + get<1>(c);
     }
   }
   // k-tiles [begin, end) of slice `slice` out of k_tiles: balanced, in order, covering all.

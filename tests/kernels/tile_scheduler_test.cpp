@@ -51,7 +51,7 @@ TEST_CASE("split-K plan: slices cover each tile's K once and fit the last wave",
         for (std::int64_t pid = 0; pid < plan.ctas(tiles); ++pid) {
           std::int64_t tile;
           int slice;
-          plan.work_of(pid, tile, slice);
+          plan.work_of(pid, tiles, tile, slice);
           REQUIRE((tile >= 0 && tile < tiles && slice >= 0 && slice < plan.split));
           REQUIRE((tile >= plan.whole || slice == 0));
           ++seen[std::size_t(tile * max_split + slice)];
