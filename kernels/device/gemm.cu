@@ -18,6 +18,16 @@ static_assert(std::is_same_v<MainloopTensorOp<TensorOpTile, true, true, true, tr
                              DefaultTensorOpPartition<true, true, true>> &&
                   std::is_same_v<MainloopSimt<SimtTile, true, true>::Partition, DefaultSimtPartition>,
               "the launched configurations are the documented defaults");
+
+// The tensor-core configuration for the arguments' element type and copy path: f(bf16, vec)
+// with both as std::bool_constant, so the launch and the workspace query cannot disagree.
+template <class F>
+decltype(auto) with_tensorop(const GemmArguments& args, GemmKernel kernel, F&& f) {
+  auto go = [&](auto bf16) {
+    return kernel == GemmKernel::TensorOpVec8 ? f(bf16, std::true_type{}) : f(bf16, std::false_type{});
+  };
+  return args.element == Element::BF16 ? go(std::true_type{}) : go(std::false_type{});
+}
 }  // namespace
 
 GemmResult can_implement(const GemmArguments& args) {
@@ -38,11 +48,9 @@ std::size_t gemm_workspace_size(const GemmArguments& args) {
   const GemmKernel kernel = select_kernel(args);
   if (kernel == GemmKernel::SimtF32) return 0;
   const Problem p = device::to_problem(args);
-  const bool bf16 = args.element == Element::BF16, vec = kernel == GemmKernel::TensorOpVec8;
-  return bf16 ? (vec ? device::tensorop_workspace_size<TensorOpTile, true, true>(p)
-                     : device::tensorop_workspace_size<TensorOpTile, true, false>(p))
-              : (vec ? device::tensorop_workspace_size<TensorOpTile, false, true>(p)
-                     : device::tensorop_workspace_size<TensorOpTile, false, false>(p));
+  return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
+    return device::tensorop_workspace_size<TensorOpTile, decltype(bf16)::value, decltype(vec)::value>(p);
+  });
 }
 
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {
@@ -60,16 +68,14 @@ GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* strea
                                         " needs 16-byte aligned A/B pointers and leading dimensions, batch strides "
                                         "and contiguous extents that are multiples of 8"};
   const Problem p = device::to_problem(args);
-  const bool bf16 = args.element == Element::BF16;
   switch (kernel) {
     case GemmKernel::SimtF32:
       return device::run_simt<SimtTile>(p, stream);
     case GemmKernel::TensorOpVec8:
-      return bf16 ? device::run_tensorop<TensorOpTile, true, true>(p, stream)
-                  : device::run_tensorop<TensorOpTile, false, true>(p, stream);
     case GemmKernel::TensorOpScalar:
-      return bf16 ? device::run_tensorop<TensorOpTile, true, false>(p, stream)
-                  : device::run_tensorop<TensorOpTile, false, false>(p, stream);
+      return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
+        return device::run_tensorop<TensorOpTile, decltype(bf16)::value, decltype(vec)::value>(p, stream);
+      });
   }
   return {GemmStatus::Unsupported, "unknown kernel configuration"};
 }

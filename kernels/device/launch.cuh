@@ -95,14 +95,17 @@ SplitPlan split_plan(Entry entry, const Problem& p) {
   const int k_tiles = int((p.k + Kernel::Mainloop::BK - 1) / Kernel::Mainloop::BK);
   return plan_split(tiles, k_tiles, sms * per_sm, kMaxSplit, kMinSliceKTiles);
 }
-// Workspace the plan needs: an f32 accumulator tile per slice of every split tile, then one
-// arrival counter per split tile.
+// Workspace the plan needs: an f32 accumulator tile per slice of every split tile (the
+// partials), then one arrival counter per split tile.
+template <class Kernel>
+std::size_t split_partials_bytes(const SplitPlan& plan, std::int64_t tiles) {
+  return std::size_t(tiles - plan.whole) * std::size_t(plan.split) * Kernel::Mainloop::BM * Kernel::Mainloop::BN *
+         sizeof(float);
+}
 template <class Kernel>
 std::size_t split_workspace_bytes(const SplitPlan& plan, std::int64_t tiles) {
   if (plan.split < 2) return 0;
-  const auto split_tiles = std::size_t(tiles - plan.whole);
-  return split_tiles * std::size_t(plan.split) * Kernel::Mainloop::BM * Kernel::Mainloop::BN * sizeof(float) +
-         split_tiles * sizeof(unsigned);
+  return split_partials_bytes<Kernel>(plan, tiles) + std::size_t(tiles - plan.whole) * sizeof(unsigned);
 }
 
 // Launches a tensor-core kernel, split when the plan says so and the workspace holds it.
@@ -114,9 +117,9 @@ GemmResult launch_split(Entry entry, const Problem& p, cudaStream_t stream) {
   if (need == 0 || need > p.workspace_bytes) return launch<Kernel>(entry, p, stream);
   Problem q = p;
   q.split_k = plan;
-  q.arrivals = reinterpret_cast<unsigned*>(
-      reinterpret_cast<unsigned char*>(p.partials) + need - std::size_t(tiles - plan.whole) * sizeof(unsigned));
-  if (cudaMemsetAsync(q.arrivals, 0, std::size_t(tiles - plan.whole) * sizeof(unsigned), stream) != cudaSuccess)
+  q.arrivals = reinterpret_cast<unsigned*>(reinterpret_cast<unsigned char*>(p.partials) +
+                                           split_partials_bytes<Kernel>(plan, tiles));
+  if (cudaMemsetAsync(q.arrivals, 0, need - split_partials_bytes<Kernel>(plan, tiles), stream) != cudaSuccess)
     return launch_error("cudaMemsetAsync(split-K arrival counters)");
   return launch<Kernel>(entry, q, stream, plan.ctas(tiles));
 }
