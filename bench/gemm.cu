@@ -12,6 +12,7 @@
 //   gemm_bench --variants          tuning table: every tile configuration on the target shapes
 //   gemm_bench --soak SECONDS      each kernel alone for SECONDS (sustained clocks), bf16 TN
 //   --no-split                     no split-K workspace for the default path (A/B of split-K)
+//   --layouts TN,NT,...            only these layouts (default: all four; TN,NN for --variants)
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

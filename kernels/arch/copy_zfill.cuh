@@ -18,15 +18,14 @@ __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
 template <int L2Prefetch = 128>
 __device__ __forceinline__ void cp_async_16_zfill(void* smem, const void* gmem, bool pred) {
   static_assert(L2Prefetch == 64 || L2Prefetch == 128 || L2Prefetch == 256, "cp.async L2 prefetch: 64, 128 or 256 B");
-  if constexpr (L2Prefetch == 256)
-    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem),
-                 "r"(pred ? 16 : 0));
-  else if constexpr (L2Prefetch == 128)
-    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem),
-                 "r"(pred ? 16 : 0));
-  else
-    asm volatile("cp.async.cg.shared.global.L2::64B [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem),
-                 "r"(pred ? 16 : 0));
+  // (The hint is part of the instruction's name: one string literal per size.)
+#define TESSERA_CP_ASYNC_CG_16(hint)                                                                        \
+  asm volatile("cp.async.cg.shared.global" hint " [%0], [%1], 16, %2;\n" ::"r"(smem_addr(smem)), "l"(gmem), \
+               "r"(pred ? 16 : 0))
+  if constexpr (L2Prefetch == 256) TESSERA_CP_ASYNC_CG_16(".L2::256B");
+  else if constexpr (L2Prefetch == 128) TESSERA_CP_ASYNC_CG_16(".L2::128B");
+  else TESSERA_CP_ASYNC_CG_16(".L2::64B");
+#undef TESSERA_CP_ASYNC_CG_16
 }
 
 // 4 bytes (.ca: the only caching mode for sub-16-byte cp.async).
