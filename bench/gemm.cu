@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
-#include "device/gemm_variants.hpp"
-#include "gemm.hpp"
+#include "tessera/kernels/gemm_variants.hpp"
+#include "tessera/kernels/gemm.hpp"
 #include "util/harness.cuh"
 
 namespace tk = tessera::kernels;

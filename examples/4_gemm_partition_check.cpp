@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "collective/partitions.hpp"  // the kernels' own partition types (tessera::kernels_args)
+#include "tessera/kernels/partitions.hpp"  // the kernels' own partition types (tessera::kernels_args)
 #include "tessera/tiled_mma.hpp"
 #include "tessera/testing/claims.hpp"
 

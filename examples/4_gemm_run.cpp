@@ -12,7 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#include "gemm.hpp"                 // tessera::gemm, GemmArguments
+#include "tessera/kernels/gemm.hpp"                 // tessera::gemm, GemmArguments
 #include "tessera/atom/numeric.hpp" // half_t: f16 storage with float conversion
 
 using tessera::half_t;

@@ -14,7 +14,7 @@
 
 #include "../arch/vector_store.cuh"
 #include "../kernel/problem.cuh"
-#include "partitions.hpp"
+#include "tessera/kernels/partitions.hpp"
 #include "../trace/trace.cuh"
 
 namespace tessera::kernels {

@@ -15,7 +15,7 @@
 
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
-#include "partitions.hpp"
+#include "tessera/kernels/partitions.hpp"
 #include "tile_loader.hpp"
 #include "../trace/trace.cuh"
 

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "partitions.hpp"
+#include "tessera/kernels/partitions.hpp"
 
 namespace tessera::kernels {
 

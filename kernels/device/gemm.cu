@@ -6,7 +6,7 @@
 #include <string>
 #include <type_traits>
 
-#include "../gemm.hpp"
+#include "tessera/kernels/gemm.hpp"
 #include "configs.cuh"
 
 namespace tessera::kernels {

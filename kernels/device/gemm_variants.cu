@@ -1,6 +1,6 @@
 // Alternative configurations (see gemm_variants.hpp); the shapes are in configs.cuh, their
 // kernels compiled in device/instances/.  Variant 0 of each kind is the default configuration.
-#include "gemm_variants.hpp"
+#include "tessera/kernels/gemm_variants.hpp"
 #include "configs.cuh"
 
 namespace tessera::kernels {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "../gemm.hpp"
+#include "tessera/kernels/gemm.hpp"
 #include "../kernel/gemm_simt.cuh"
 #include "../kernel/gemm_tensorop.cuh"
 

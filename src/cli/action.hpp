@@ -1,7 +1,7 @@
 #pragma once
 // The action every `tessera` subcommand that draws (render, verify, mma, copy, banks) ends
 // with: unknown options and extra arguments are errors, the command's failures print
-// `error: ...` (atoms::cli::guarded: with a caret when located), and a non-zero status ends
+// `error: ...` (cli::guarded: with a caret when located), and a non-zero status ends
 // tessera with it. Failures, -f/-o output targets and atomic files come from
 // atom/cli_support.hpp, shared by all of them.
 #include <iostream>
@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "atom/cli_support.hpp"
+#include "atom_support.hpp"
 
 namespace tessera::cli {
 
@@ -34,12 +34,12 @@ inline auto reject_extras_saying(std::string takes, bool dash_digit_is_argument)
 // `run` returns nothing (status 0) or the exit status; `reject_extras(cmd)` reports what
 // the subcommand does not take (by throwing CLI::RuntimeError).
 template <class Run, class RejectExtras = void (*)(CLI::App*)>
-void set_action(CLI::App* cmd, Run run, RejectExtras reject_extras = atoms::cli::reject_extras) {
+void set_action(CLI::App* cmd, Run run, RejectExtras reject_extras = cli::reject_extras) {
   cmd->allow_extras();
   cmd->callback([cmd, run, reject_extras] {
     reject_extras(cmd);
     int status = 0;
-    const int rc = atoms::cli::guarded([&] {
+    const int rc = cli::guarded([&] {
       if constexpr (std::is_void_v<decltype(run())>) run();
       else status = run();
     });

@@ -6,11 +6,11 @@
 #include <memory>
 #include <string>
 
-#include "atom/banks.hpp"
-#include "atom/cli_support.hpp"
-#include "cli/action.hpp"
-#include "cli/commands.hpp"
-#include "viz/build_banks.hpp"
+#include "tessera/analysis/banks.hpp"
+#include "atom_support.hpp"
+#include "action.hpp"
+#include "commands.hpp"
+#include "tessera/viz/build_banks.hpp"
 
 namespace tessera::cli {
 
@@ -29,13 +29,12 @@ std::string fixed2(double x) {
 }
 
 void run_banks(const BanksOptions& o) {
-  using namespace atoms::cli;
   // The smem tile
   const rt::Value sv = evaluate_arg("SMEM", o.smem);
-  atoms::SmemTile smem;
-  if (sv.kind == rt::Value::Kind::Layout) smem = located("SMEM", o.smem, [&] { return atoms::smem_tile(sv.layout); });
+  analysis::SmemTile smem;
+  if (sv.kind == rt::Value::Kind::Layout) smem = located("SMEM", o.smem, [&] { return analysis::smem_tile(sv.layout); });
   else if (sv.kind == rt::Value::Kind::Swizzled)
-    smem = located("SMEM", o.smem, [&] { return atoms::smem_tile(sv.swizzled); });
+    smem = located("SMEM", o.smem, [&] { return analysis::smem_tile(sv.swizzled); });
   else fail("SMEM must be a layout (M,N):(s,t), possibly swizzled (Sw<B,M,S> o ...), not " + rt::describe(sv), o.smem, 0);
   // Bounded work: the analysis keeps one counter per smem cell and walks every (thread,value).
   constexpr std::int64_t kMaxCells = std::int64_t{1} << 22;
@@ -52,28 +51,28 @@ void run_banks(const BanksOptions& o) {
     fail(raw ? "give either --tv or --access, not both"
              : "give the access: --tv LAYOUT (thread,value) -> tile index, or --access COPY_ATOM with\n"
                "--threads/--values or --for-mma");
-  atoms::BankAccess access;
+  analysis::BankAccess access;
   if (raw) {
     if (!o.threads.empty() || !o.values.empty() || !o.for_mma.empty() || !o.side.empty())
       fail("--threads, --values, --for-mma and --side go with --access, not --tv");
     const rt::Layout tv = layout_arg("--tv", o.tv);
     if (tv.rank() != 2 || tv.shape.is_leaf())
       fail("--tv must have two modes, (threads,values) -> tile index", o.tv, 0);
-    access = atoms::access_of_tv(tv, smem.rows(), smem.cols(), o.vec ? o.vec : 1);
+    access = analysis::access_of_tv(tv, smem.rows(), smem.cols(), o.vec ? o.vec : 1);
   } else {
     if (o.vec) fail("--vec goes with --tv; with --access the atom sets the access width");
     // "ldsm:SM75_U32x4_LDSM_N" is accepted: a kind prefix before the atom name.
     std::string name = o.access;
-    if (!atoms::find_copy(name) && name.find(':') != std::string::npos) name = name.substr(name.find(':') + 1);
-    const atoms::CopyAtomInfo& atom = copy_arg(name);
+    if (!rt::find_copy(name) && name.find(':') != std::string::npos) name = name.substr(name.find(':') + 1);
+    const rt::CopyAtomInfo& atom = copy_arg(name);
     bool source = atom.smem_side != "dst";
     if (!o.side.empty()) {
       if (o.side != "src" && o.side != "dst") fail("--side must be src or dst, not '" + o.side + "'");
       source = o.side == "src";
     }
-    const atoms::TiledCopy c =
+    const rt::TiledCopy c =
         tiled_copy_from(atom, o.bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
-    access = atoms::access_of_copy(c, source);
+    access = analysis::access_of_copy(c, source);
   }
   if (access.tv.size() > kMaxCells)
     fail("the access has " + std::to_string(access.tv.size()) + " (thread,value) pairs, more than tessera analyses (" +
@@ -84,7 +83,7 @@ void run_banks(const BanksOptions& o) {
     target = resolve_target(o.format, o.output);
     check_cells(smem_cells, "the smem tile " + smem.text, o.force);
   }
-  const atoms::BankAnalysis a = atoms::analyze_banks(smem, access, o.bits);
+  const analysis::BankAnalysis a = analysis::analyze_banks(smem, access, o.bits);
 
   std::string out;
   out += "smem " + smem.text + " (" + std::to_string(smem.rows()) + "x" + std::to_string(smem.cols()) + ", " +
@@ -104,7 +103,7 @@ void run_banks(const BanksOptions& o) {
              " max-degree " + std::to_string(r.max_degree) + "\n";
       // Per bank: the worst degree over the phases (distinct 4-byte words requested).
       out += "  degree by bank:";
-      for (int b = 0; b < tessera::banks::num_banks; ++b) {
+      for (int b = 0; b < tessera::analysis::num_banks; ++b) {
         int d = 0;
         for (int p = 0; p < r.num_phases; ++p) d = std::max(d, r.phase[p].degree[b]);
         out += " " + std::to_string(d);
@@ -168,7 +167,7 @@ void register_banks(CLI::App& app) {
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output, "draw the tile by bank to FILE (atomically; - for stdout)")
       ->type_name("FILE");
-  cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(atoms::cli::kCellLimit) + " cells");
+  cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->footer(
       "Examples:\n"
       "  # ldmatrix x4 reading rows of an 8x64 fp16 row-major tile: 8-way conflicted\n"

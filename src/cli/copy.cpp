@@ -3,10 +3,10 @@
 #include <memory>
 #include <string>
 
-#include "atom/cli_support.hpp"
-#include "cli/action.hpp"
-#include "cli/commands.hpp"
-#include "atom/diagrams.hpp"
+#include "atom_support.hpp"
+#include "action.hpp"
+#include "commands.hpp"
+#include "tessera/viz/atom_diagrams.hpp"
 
 namespace tessera::cli {
 
@@ -23,10 +23,9 @@ struct CopyOptions {
 namespace {
 
 void run_copy(const CopyOptions& o) {
-  using namespace atoms::cli;
-  const atoms::CopyAtomInfo& atom = copy_arg(o.name);
+  const rt::CopyAtomInfo& atom = copy_arg(o.name);
   const int bits = o.bits ? o.bits : atom.default_bits;
-  const atoms::TiledCopy c =
+  const rt::TiledCopy c =
       tiled_copy_from(atom, bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
   const std::int64_t M = rt::product(c.tiler[0]), N = c.tiler.rank() > 1 ? rt::product(c.tiler[1]) : 1;
   const bool draw = !o.print_layouts || !o.output.empty();
@@ -43,7 +42,7 @@ void run_copy(const CopyOptions& o) {
               << "tile " << rt::to_string(c.tiler) << "\n"
               << std::flush;
   if (!draw) return;
-  viz::Diagram d = viz::copy_diagram(atoms::copy_tv_layouts(c, atom.name + " (" + std::to_string(bits) + "-bit)"));
+  viz::Diagram d = viz::copy_diagram(viz::copy_tv_layouts(c, atom.name + " (" + std::to_string(bits) + "-bit)"));
   if (!o.title.empty()) d.title = o.title;
   emit(d, target);
 }
@@ -83,7 +82,7 @@ void register_copy(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "write the diagram to FILE (atomically); default stdout")
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print src/dst/tile lines (see above)");
-  cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(atoms::cli::kCellLimit) + " cells");
+  cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram")->type_name("TEXT");
   cmd->footer(
       "Examples:\n"

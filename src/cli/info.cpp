@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "runtime/eval.hpp"
+#include "commands.hpp"
+#include "tessera/rt/eval.hpp"
 
 namespace tessera::cli {
 

@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
-#include "atom/cli_support.hpp"
-#include "cli/commands.hpp"
+#include "atom_support.hpp"
+#include "commands.hpp"
 
 namespace tessera::cli {
 
@@ -25,20 +25,19 @@ bool matches(const std::string& name, const std::string& filter) {
 }
 
 void run_list(const ListOptions& o) {
-  using namespace atoms::cli;
   if (o.what != "atoms") fail("tessera list knows one list: atoms (not '" + o.what + "')");
   const bool both = o.mma == o.copy;
   std::string out;
   std::size_t n = 0;
   if (both || o.mma)
-    for (const auto& a : atoms::mma_atoms()) {
+    for (const auto& a : rt::mma_atoms()) {
       if (!matches(a.name, o.filter)) continue;
       out += "mma  " + a.name + "  " + a.arch + "  " + std::to_string(a.m) + "x" + std::to_string(a.n) + "x" +
              std::to_string(a.k) + "  " + a.types + "  threads " + std::to_string(a.thr_id.size()) + "\n";
       ++n;
     }
   if (both || o.copy)
-    for (const auto& a : atoms::copy_atoms()) {
+    for (const auto& a : rt::copy_atoms()) {
       if (!matches(a.name, o.filter)) continue;
       out += "copy " + a.name + "  " + a.arch + "  " + std::to_string(a.src_bits.mode(1).size()) +
              " bits/thread  smem " + a.smem_side + "  threads " + std::to_string(a.thr_id.size()) + "\n";
@@ -71,8 +70,8 @@ void register_list(CLI::App& app) {
       "Exit status: 0 on success, 1 on any error (e.g. nothing matches).");
   cmd->allow_extras();
   cmd->callback([o, cmd] {
-    atoms::cli::reject_extras(cmd);
-    const int rc = atoms::cli::guarded([&] { run_list(*o); });
+    cli::reject_extras(cmd);
+    const int rc = cli::guarded([&] { run_list(*o); });
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }

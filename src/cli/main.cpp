@@ -1,7 +1,7 @@
 // tessera: layout algebra on the command line (see `tessera --help`).
 #include <iostream>
 
-#include "cli/commands.hpp"
+#include "commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{

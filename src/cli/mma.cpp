@@ -3,10 +3,10 @@
 #include <memory>
 #include <string>
 
-#include "atom/cli_support.hpp"
-#include "cli/action.hpp"
-#include "cli/commands.hpp"
-#include "atom/diagrams.hpp"
+#include "atom_support.hpp"
+#include "action.hpp"
+#include "commands.hpp"
+#include "tessera/viz/atom_diagrams.hpp"
 
 namespace tessera::cli {
 
@@ -18,9 +18,8 @@ struct MmaOptions {
 };
 
 void run_mma(const MmaOptions& o) {
-  using namespace atoms::cli;
-  const atoms::MmaAtomInfo& atom = mma_arg(o.name);
-  const atoms::TiledMma t = tiled_mma_arg(atom, o.atoms, o.permute);
+  const rt::MmaAtomInfo& atom = mma_arg(o.name);
+  const rt::TiledMma t = tiled_mma_arg(atom, o.atoms, o.permute);
   const std::int64_t M = t.tile[0], N = t.tile[1], K = t.tile[2];
   const bool draw = !o.print_layouts || !o.output.empty();
   Target target;
@@ -42,7 +41,7 @@ void run_mma(const MmaOptions& o) {
               << std::flush;
   }
   if (!draw) return;
-  viz::MmaTvLayouts l = atoms::mma_tv_layouts(t, atom.name);
+  viz::MmaTvLayouts l = viz::mma_tv_layouts(t, atom.name);
   if (!o.atoms.empty()) l.name += " atoms " + o.atoms;
   if (!o.permute.empty()) l.name += " permute " + o.permute;
   viz::Diagram d = viz::mma_diagram(l);
@@ -85,7 +84,7 @@ void register_mma(CLI::App& app) {
                   "write the diagram to FILE (atomically: nothing is left on error); default stdout")
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print thr/A/B/C/tile lines (see above)");
-  cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(atoms::cli::kCellLimit) + " cells");
+  cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
       ->type_name("TEXT");
   cmd->footer(

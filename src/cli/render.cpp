@@ -3,23 +3,17 @@
 #include <memory>
 #include <string>
 
-#include "cli/action.hpp"
-#include "cli/commands.hpp"
-#include "runtime/eval.hpp"
-#include "runtime/parse.hpp"
-#include "viz/build_layout.hpp"
-#include "viz/build_tv.hpp"
-#include "viz/output.hpp"
+#include "action.hpp"
+#include "commands.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/rt/parse.hpp"
+#include "tessera/viz/build_layout.hpp"
+#include "tessera/viz/build_tv.hpp"
+#include "tessera/viz/output.hpp"
 
 namespace tessera::cli {
 
 namespace {
-
-// Diagrams larger than this are refused unless --force: a 256x256 grid is already
-// far beyond what a reader can take in, and SVG/TikZ grow with every cell.
-constexpr std::int64_t kCellLimit = 65536;
-// Even with --force: keeps memory (~200 bytes a cell) and output bounded (1 Mi cells).
-constexpr std::int64_t kHardCellLimit = std::int64_t{1} << 20;
 
 // The README's "main job": the C fragment of SM80's 16x8x8 MMA, over its 16x8 tile.
 constexpr const char* kDefaultTv = "((4,8),(2,2)):((32,1),(16,8))";
@@ -36,10 +30,10 @@ struct Options {
 };
 
 // Failures (`input`/`pos` locate them when known), where the output goes and in which format.
-using atoms::cli::emit;
-using atoms::cli::fail;
-using atoms::cli::resolve_target;
-using atoms::cli::Target;
+using cli::emit;
+using cli::fail;
+using cli::resolve_target;
+using cli::Target;
 
 rt::Value evaluate_arg(const std::string& input) {
   try {

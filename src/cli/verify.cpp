@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/action.hpp"
-#include "cli/commands.hpp"
-#include "verify/diagram.hpp"
-#include "verify/trace.hpp"
-#include "viz/output.hpp"
+#include "action.hpp"
+#include "commands.hpp"
+#include "tessera/verify/diagram.hpp"
+#include "tessera/verify/trace.hpp"
+#include "tessera/viz/output.hpp"
 
 namespace tessera::cli {
 
@@ -24,8 +24,8 @@ struct VerifyOptions {
   std::string format;
 };
 
-using atoms::cli::fail;
-using atoms::cli::Target;
+using cli::fail;
+using cli::Target;
 
 // The diagram's destination (none without -o), checked before the trace is read so that
 // option mistakes cost nothing and leave nothing behind. -o - prints the diagram after the
@@ -36,7 +36,7 @@ std::optional<Target> resolve_target(const VerifyOptions& o) {
     return std::nullopt;
   }
   if (o.output == "-" && o.format.empty()) fail("-o - needs -f txt|svg|tex to say the format");
-  return atoms::cli::resolve_target(o.format, o.output);
+  return cli::resolve_target(o.format, o.output);
 }
 
 // --max N: a decimal count (CLI11's conversion errors would exit with its own codes).

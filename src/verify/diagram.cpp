@@ -1,10 +1,10 @@
-#include "verify/diagram.hpp"
+#include "tessera/verify/diagram.hpp"
 
 #include <algorithm>
 
-#include "viz/arrange.hpp"
-#include "viz/build_tv.hpp"
-#include "viz/error.hpp"
+#include "tessera/viz/arrange.hpp"
+#include "tessera/viz/build_tv.hpp"
+#include "tessera/viz/error.hpp"
 
 namespace tessera::verify {
 

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "runtime/checked.hpp"
-#include "runtime/eval.hpp"
-#include "runtime/parse.hpp"
-#include "verify/trace.hpp"
+#include "tessera/rt/checked.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/rt/parse.hpp"
+#include "tessera/verify/trace.hpp"
 
 namespace tessera::verify {
 

@@ -3,7 +3,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "verify/trace.hpp"
+#include "tessera/verify/trace.hpp"
 
 namespace tessera::verify {
 

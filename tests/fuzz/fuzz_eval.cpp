@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/algebra.hpp"
-#include "runtime/eval.hpp"
-#include "runtime/parse.hpp"
+#include "tessera/rt/algebra.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/rt/parse.hpp"
 
 namespace {
 void check(bool ok, const char* what) {

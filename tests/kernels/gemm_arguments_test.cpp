@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "device/gemm_arguments.hpp"
+#include "tessera/kernels/gemm_arguments.hpp"
 
 using namespace tessera::kernels;
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "gemm.hpp"
+#include "tessera/kernels/gemm.hpp"
 #include "util/harness.cuh"
 
 namespace tk = tessera::kernels;

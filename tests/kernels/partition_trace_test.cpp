@@ -25,9 +25,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "collective/partitions.hpp"
-#include "tessera/atom/smem_banks.hpp"
-#include "trace/trace_maps.hpp"
+#include "tessera/kernels/partitions.hpp"
+#include "tessera/analysis/smem_banks.hpp"
+#include "trace_maps.hpp"
 
 using namespace tessera;
 using namespace tessera::kernels;
@@ -77,7 +77,7 @@ struct TensorOpSim {
       for (int i = 0; i < Copy::Copies; ++i) {
         std::int64_t addr[32];
         for (int l = 0; l < 32; ++l) addr[l] = 2 * offset(Copy::coords(32 * w + l)(V * i));
-        const auto r = banks::analyze_access(addr, 32, 2 * V);
+        const auto r = analysis::analyze_access(addr, 32, 2 * V);
         REQUIRE(r.ok());
         banks.write_instr += 1;
         banks.write_wavefronts += r.wavefronts;
@@ -95,7 +95,7 @@ struct TensorOpSim {
         for (int l = 0; l < 32; ++l) addr[l] = Smem::offset(src(32 * w + l)(8 * i));
         std::int64_t bytes[32];
         for (int l = 0; l < 32; ++l) bytes[l] = 2 * addr[l];
-        const auto r = banks::analyze_ldmatrix(bytes, 4);
+        const auto r = analysis::analyze_ldmatrix(bytes, 4);
         REQUIRE(r.ok());
         banks.read_instr += 1;
         banks.read_wavefronts += r.wavefronts;
@@ -165,7 +165,7 @@ struct SimtSim {
           const TileCoord c = Copy::coords(32 * w + l)(i);
           addr[l] = 4 * std::int64_t(Smem{}(c.row, c.col));
         }
-        const auto r = banks::analyze_access(addr, 32, 4);
+        const auto r = analysis::analyze_access(addr, 32, 4);
         REQUIRE(r.ok());
         banks.write_instr += 1;
         banks.write_wavefronts += r.wavefronts;
@@ -181,7 +181,7 @@ struct SimtSim {
       for (int h = 0; h < 2; ++h) {  // two 16-byte reads: values 4h..4h+3
         std::int64_t addr[32];
         for (int l = 0; l < 32; ++l) addr[l] = 4 * std::int64_t(Smem{}(src(32 * w + l)(4 * h).row, 0));
-        const auto r = banks::analyze_access(addr, 32, 16);
+        const auto r = analysis::analyze_access(addr, 32, 16);
         REQUIRE(r.ok());
         banks.read_instr += 1;
         banks.read_wavefronts += r.wavefronts;
@@ -396,7 +396,7 @@ TEST_CASE("bank model: swizzled tiles are conflict-free, unswizzled ones conflic
         for (int v = 0; v < 4 * P::MT * P::NT; ++v) {
           std::int64_t addr[32];
           for (int l = 0; l < 32; ++l) addr[l] = 4 * stage(P::c_coords(32 * w + l)(v));
-          const auto r = banks::analyze_access(addr, 32, 4);
+          const auto r = analysis::analyze_access(addr, 32, 4);
           REQUIRE(r.ok());
           ++instr; wf += r.wavefronts; ideal += r.ideal_wavefronts();
         }
@@ -410,7 +410,7 @@ TEST_CASE("bank model: swizzled tiles are conflict-free, unswizzled ones conflic
                                        : EpilogueCopy<P::BM, P::BN, P::Threads, 8, false>::coords(32 * w + l)(8 * i);
               addr[l] = 4 * (stage(c) + 4 * half);
             }
-            const auto r = banks::analyze_access(addr, 32, 16);
+            const auto r = analysis::analyze_access(addr, 32, 16);
             REQUIRE(r.ok());
             ++rinstr; rwf += r.wavefronts; rideal += r.ideal_wavefronts();
           }

@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "collective/partitions.hpp"
+#include "tessera/kernels/partitions.hpp"
 #include "collective/tile_loader.hpp"
 
 using namespace tessera;

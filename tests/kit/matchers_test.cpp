@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "runtime/parse.hpp"
-#include "runtime/eval.hpp"
+#include "tessera/rt/parse.hpp"
+#include "tessera/rt/eval.hpp"
 #include "tessera/check.hpp"
 #include "tessera/layout.hpp"
 #include "tessera/testing/kit.hpp"

@@ -25,12 +25,18 @@ endif()
 
 # 1. cmake --install, then the examples against the installed package.
 step("install into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(f lib/cmake/tessera/tesseraConfig.cmake include/tessera/layout.hpp include/runtime/layout.hpp
+foreach(f lib/cmake/tessera/tesseraConfig.cmake include/tessera/layout.hpp include/tessera/rt/layout.hpp
           include/tessera/testing/kit.hpp)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "package test: ${f} was not installed")
   endif()
 endforeach()
+# One include root: <prefix>/include holds tessera/ and nothing else (no generic names such as
+# runtime/, atom/ or viz/ that would collide with other packages).
+file(GLOB _include_entries RELATIVE ${prefix}/include ${prefix}/include/*)
+if(NOT _include_entries STREQUAL "tessera")
+  message(FATAL_ERROR "package test: ${prefix}/include must hold only tessera/, it holds: ${_include_entries}")
+endif()
 if(EXISTS ${prefix}/bin/tessera)
   step("run the installed CLI" ${prefix}/bin/tessera eval "logical_divide(16:1, 4:1)")
 endif()
@@ -41,7 +47,7 @@ step("run the host examples" ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/examp
 # Built with CUDA: tessera::kernels is exported, so example 4b (GEMM) must have been built
 # against it; it runs a GEMM where there is a GPU and exits 77 (skipped) where there is none.
 if(EXPECT_KERNELS)
-  foreach(f include/tessera/kernels/gemm.hpp include/tessera/kernels/device/gemm_arguments.hpp)
+  foreach(f include/tessera/kernels/gemm.hpp include/tessera/kernels/gemm_arguments.hpp)
     if(NOT EXISTS ${prefix}/${f})
       message(FATAL_ERROR "package test: ${f} was not installed")
     endif()

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "generators.hpp"
-#include "runtime/algebra.hpp"
+#include "tessera/rt/algebra.hpp"
 
 using namespace tessera::rt;
 using namespace tessera::rt::testing;

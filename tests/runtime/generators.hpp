@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "runtime/algebra.hpp"
+#include "tessera/rt/algebra.hpp"
 
 namespace tessera::rt::testing {
 

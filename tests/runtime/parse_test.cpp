@@ -7,8 +7,8 @@
 #include <string>
 
 #include "generators.hpp"
-#include "runtime/eval.hpp"
-#include "runtime/parse.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/rt/parse.hpp"
 
 using namespace tessera::rt;
 using namespace tessera::rt::testing;

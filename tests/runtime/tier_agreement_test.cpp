@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "runtime/algebra.hpp"
-#include "runtime/to_runtime.hpp"
+#include "tessera/rt/algebra.hpp"
+#include "tessera/rt/to_runtime.hpp"
 #include "tier_generators.hpp"
 #include "tessera/algebra/coalesce.hpp"
 #include "tessera/algebra/complement.hpp"

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/algebra.hpp"
-#include "runtime/to_runtime.hpp"
+#include "tessera/rt/algebra.hpp"
+#include "tessera/rt/to_runtime.hpp"
 #include "tessera/layout.hpp"
 
 namespace tessera::tier_testing {

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/algebra.hpp"
-#include "runtime/eval.hpp"
-#include "runtime/to_runtime.hpp"
-#include "runtime/to_runtime_swizzled.hpp"
+#include "tessera/rt/algebra.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/rt/to_runtime.hpp"
+#include "tessera/rt/to_runtime_swizzled.hpp"
 #include "tessera/algebra/coalesce.hpp"
 #include "tessera/algebra/complement.hpp"
 #include "tessera/algebra/composition.hpp"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "runtime/eval.hpp"
+#include "tessera/rt/eval.hpp"
 
 using namespace tessera::rt;
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/eval.hpp"
-#include "verify/trace.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/verify/trace.hpp"
 
 namespace fs = std::filesystem;
 namespace tv = tessera::verify;

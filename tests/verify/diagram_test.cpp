@@ -13,12 +13,12 @@
 #include <set>
 #include <sstream>
 
-#include "atom/registry.hpp"
-#include "atom/tiled.hpp"
+#include "tessera/rt/atom_registry.hpp"
+#include "tessera/rt/tiled.hpp"
 #include "fixtures.hpp"
-#include "verify/diagram.hpp"
-#include "viz/backends.hpp"
-#include "viz/error.hpp"
+#include "tessera/verify/diagram.hpp"
+#include "tessera/viz/backends.hpp"
+#include "tessera/viz/error.hpp"
 
 using namespace verify_fixtures;
 
@@ -41,9 +41,9 @@ tv::Trace correct_trace(const std::vector<tv::Map>& maps) {
 
 // The A, B and C maps of a tiled MMA, tiles (M,K), (N,K), (M,N).
 std::vector<tv::Map> tiled_maps(const std::string& atom, const std::string& atoms) {
-  const tessera::atoms::MmaAtomInfo* info = tessera::atoms::find_mma(atom);
+  const tessera::rt::MmaAtomInfo* info = tessera::rt::find_mma(atom);
   REQUIRE(info);
-  const auto tm = tessera::atoms::make_tiled_mma(*info, tessera::atoms::parse_atom_layout(atoms));
+  const auto tm = tessera::rt::make_tiled_mma(*info, tessera::rt::parse_atom_layout(atoms));
   const auto [m, n, k] = tm.tile;
   return {tv::make_map("mma.A", T({m, k}), tm.layout_a_tv), tv::make_map("mma.B", T({n, k}), tm.layout_b_tv),
           tv::make_map("mma.C", T({m, n}), tm.layout_c_tv)};
@@ -87,7 +87,7 @@ TEST_CASE("tiled MMA maps: correct traces verify; operands replicated over the a
 }
 
 TEST_CASE("tiled copy maps (as a kernel's copy.gA->sA, copy.sA->rA) verify, and a permuted thread is caught") {
-  namespace at = tessera::atoms;
+  namespace at = tessera::rt;
   const at::CopyAtomView ldsm = at::copy_atom_view(*at::find_copy("SM75_U32x4_LDSM_N"), 16);
   const at::CopyAtomView u128 = at::copy_atom_view(*at::find_copy("UniversalCopy<uint128_t>"), 16);
   const auto mma = at::make_tiled_mma(*at::find_mma("SM80_16x8x16_F32F16F16F32_TN"), at::parse_atom_layout("2x2x1"));

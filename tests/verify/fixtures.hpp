@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/int_tuple.hpp"
-#include "runtime/layout.hpp"
-#include "verify/trace.hpp"
+#include "tessera/rt/int_tuple.hpp"
+#include "tessera/rt/layout.hpp"
+#include "tessera/verify/trace.hpp"
 
 namespace verify_fixtures {
 

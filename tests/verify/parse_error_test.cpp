@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "verify/trace.hpp"
+#include "tessera/verify/trace.hpp"
 
 namespace tv = tessera::verify;
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/layout.hpp"
-#include "viz/build_layout.hpp"
-#include "viz/arrange.hpp"
-#include "viz/build_tv.hpp"
+#include "tessera/rt/layout.hpp"
+#include "tessera/viz/build_layout.hpp"
+#include "tessera/viz/arrange.hpp"
+#include "tessera/viz/build_tv.hpp"
 
 namespace viz_cases {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "cases.hpp"
-#include "viz/backends.hpp"
-#include "viz/output.hpp"
+#include "tessera/viz/backends.hpp"
+#include "tessera/viz/output.hpp"
 
 namespace {
 std::string read(const std::string& path) {

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "cases.hpp"
-#include "viz/cairo_backend.hpp"
-#include "viz/geometry.hpp"
-#include "viz/output.hpp"
+#include "tessera/viz/cairo_backend.hpp"
+#include "tessera/viz/geometry.hpp"
+#include "tessera/viz/output.hpp"
 
 namespace fs = std::filesystem;
 namespace viz = tessera::viz;

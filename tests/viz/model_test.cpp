@@ -9,9 +9,9 @@
 #include <numeric>
 
 #include "cases.hpp"
-#include "viz/backends.hpp"
-#include "viz/geometry.hpp"
-#include "viz/output.hpp"
+#include "tessera/viz/backends.hpp"
+#include "tessera/viz/geometry.hpp"
+#include "tessera/viz/output.hpp"
 
 using tessera::rt::IntTuple;
 using tessera::rt::Layout;

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/algebra.hpp"
+#include "tessera/rt/algebra.hpp"
 #include "tessera/testing/layout_arg.hpp"
 
 namespace tessera::testing {

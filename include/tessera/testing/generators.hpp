@@ -22,7 +22,7 @@
 
 #include <rapidcheck.h>
 
-#include "runtime/algebra.hpp"
+#include "tessera/rt/algebra.hpp"
 #include "tessera/testing/layout_arg.hpp"
 
 namespace tessera::testing {

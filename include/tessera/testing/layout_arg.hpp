@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/layout.hpp"
-#include "runtime/to_runtime.hpp"
+#include "tessera/rt/layout.hpp"
+#include "tessera/rt/to_runtime.hpp"
 
 namespace tessera::testing {
 

@@ -18,7 +18,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "runtime/algebra.hpp"
+#include "tessera/rt/algebra.hpp"
 #include "tessera/testing/claims.hpp"
 
 namespace tessera::testing {

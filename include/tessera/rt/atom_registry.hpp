@@ -1,0 +1,46 @@
+// The atoms the CLI knows, by name, with their TV layouts as runtime values.  Every
+// layout comes from the static atom (include/tessera/atom) through to_runtime, so there
+// is one definition.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/rt/layout.hpp"
+
+namespace tessera::rt {
+
+struct MmaAtomInfo {
+  std::string name;
+  std::string arch;         // "SM80", "SM90a", "any"
+  std::string types;        // "D=f32 A=f16 B=f16 C=f32"
+  std::int64_t m = 1, n = 1, k = 1;
+  rt::Layout thr_id;        // atom thread -> thread in the warp / warpgroup
+  rt::Layout a_tv, b_tv, c_tv;  // (thread, value) -> column-major (m,k) / (n,k) / (m,n)
+};
+
+struct CopyAtomInfo {
+  std::string name;
+  std::string arch;
+  std::string smem_side;    // "src" (ldmatrix), "dst" (cp.async), "either"
+  int default_bits = 16;    // element width used when the CLI is not told
+  rt::Layout thr_id;
+  rt::Layout src_bits, dst_bits, ref_bits;  // (thread, value) -> bit of the data moved
+  bool ref_is_dst = false;
+};
+
+const std::vector<MmaAtomInfo>& mma_atoms();
+const std::vector<CopyAtomInfo>& copy_atoms();
+
+// nullptr when unknown.
+const MmaAtomInfo* find_mma(const std::string& name);
+const CopyAtomInfo* find_copy(const std::string& name);
+
+// Known names closest to `name` (edit distance, substrings first), at most `limit`.
+std::vector<std::string> close_matches(const std::string& name, const std::vector<std::string>& known,
+                                       std::size_t limit = 5);
+std::vector<std::string> mma_names();
+std::vector<std::string> copy_names();
+
+}  // namespace tessera::rt

@@ -1,0 +1,124 @@
+#pragma once
+// Runtime layouts: a shape and a congruent stride, both IntTuples; the function
+// from coordinates (or a 1-D index, column-major over the shape) to offsets.
+// Plus Swizzle<B,M,S>, swizzled layouts Sw o L, and tilers (one layout per mode).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/rt/checked.hpp"
+#include "tessera/rt/int_tuple.hpp"
+
+namespace tessera::rt {
+
+struct Layout {
+  IntTuple shape;
+  IntTuple stride;
+
+  Layout() : shape(1), stride(0) {}
+  // Checks that stride is congruent to shape and that the shape is positive.
+  Layout(IntTuple shape_, IntTuple stride_);
+  // The compact column-major layout of a shape (LayoutLeft).
+  static Layout column_major(const IntTuple& shape);
+
+  std::size_t rank() const { return shape.rank(); }
+  int depth() const;
+  std::int64_t size() const;    // product of the shape (checked)
+  std::int64_t cosize() const;  // layout(size-1)+1 for non-negative strides; 1 + max offset in general
+  Layout mode(std::size_t i) const;  // the i-th top-level mode (an integer layout is its own mode 0)
+
+  // Evaluate at a 1-D index (colexicographic over the shape). Requires 0 <= idx < size
+  // only for the bound check of idx2crd; the last mode is unbounded like in CuTe.
+  std::int64_t operator()(std::int64_t idx) const;
+  // Evaluate at a coordinate: an integer (1-D index) or a tuple congruent/compatible with the shape.
+  std::int64_t at(const IntTuple& coord) const;
+
+  friend bool operator==(const Layout& a, const Layout& b) { return a.shape == b.shape && a.stride == b.stride; }
+  friend bool operator!=(const Layout& a, const Layout& b) { return !(a == b); }
+};
+
+// make_layout(a, b, ...): concatenate layouts as the modes of a new layout.
+Layout make_layout(const std::vector<Layout>& modes);
+
+// Call f(offset) for i = 0, 1, ..., size-1 in order (an odometer over the flat modes:
+// no division per element). Offsets are checked for overflow once, at the largest ones.
+template <class F>
+void for_each_offset(const Layout& l, F&& f) {
+  const std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  // Every offset visited lies between the sums of the negative and of the positive
+  // (s-1)*d terms: check those once and the walk below cannot overflow.
+  std::int64_t lo = 0, hi = 0;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const std::int64_t t = checked_mul(s[k] - 1, d[k], "offset");
+    if (t < 0) lo = checked_add(lo, t, "offset");
+    else hi = checked_add(hi, t, "offset");
+  }
+  std::vector<std::int64_t> c(s.size(), 0);
+  const std::int64_t n = l.size();
+  std::int64_t off = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    f(off);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      if (++c[k] < s[k]) {
+        off += d[k];
+        break;
+      }
+      off -= (s[k] - 1) * d[k];
+      c[k] = 0;
+    }
+  }
+}
+
+inline constexpr std::int64_t kMaxSwizzledCosize = std::int64_t{1} << 22;
+
+// index <-> coordinate helpers (CuTe's idx2crd / crd2idx with column-major order).
+IntTuple idx2crd(std::int64_t idx, const IntTuple& shape);
+std::int64_t crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride);
+
+// Swizzle<B,M,S>: xor bits [M+S, M+S+B) (shifted by S) into bits [M, M+B).
+struct Swizzle {
+  int bits = 0, base = 0, shift = 0;  // B, M, S
+  Swizzle() = default;
+  Swizzle(int b, int m, int s);       // checks B >= 0, M >= 0, |S| >= B
+  std::int64_t operator()(std::int64_t offset) const;
+  friend bool operator==(const Swizzle& a, const Swizzle& b) {
+    return a.bits == b.bits && a.base == b.base && a.shift == b.shift;
+  }
+};
+
+// Sw o L: evaluation is swizzle(layout(c)).
+struct SwizzledLayout {
+  Swizzle swizzle;
+  Layout layout;
+  std::int64_t operator()(std::int64_t idx) const { return swizzle(layout(idx)); }
+  std::int64_t at(const IntTuple& coord) const { return swizzle(layout.at(coord)); }
+  std::int64_t size() const { return layout.size(); }
+  std::int64_t cosize() const;  // 1 + max offset over the domain
+  friend bool operator==(const SwizzledLayout& a, const SwizzledLayout& b) {
+    return a.swizzle == b.swizzle && a.layout == b.layout;
+  }
+};
+
+// A tiler: either one layout (tiles the whole 1-D domain), or a tuple of tilers,
+// one per mode. A plain shape (4,2) is the tuple of layouts (4:1,2:1).
+struct Tiler {
+  bool is_layout = true;
+  Layout layout;
+  std::vector<Tiler> elems;
+
+  static Tiler of_layout(Layout l) { Tiler t; t.is_layout = true; t.layout = std::move(l); return t; }
+  static Tiler of_tuple(std::vector<Tiler> e) { Tiler t; t.is_layout = false; t.elems = std::move(e); return t; }
+  static Tiler of_shape(const IntTuple& shape);  // integers become N:1, tuples become tuples
+  std::size_t rank() const { return is_layout ? 1 : elems.size(); }
+  // The shape the tiler covers: size of a layout, or a tuple of the elements' shapes.
+  IntTuple shape() const;
+  friend bool operator==(const Tiler& a, const Tiler& b);
+};
+
+// CuTe print format: "(4,2):(1,4)", "Sw<3,4,3> o 8:1", "(4:1,2:2)".
+std::string to_string(const Layout& l);
+std::string to_string(const Swizzle& s);
+std::string to_string(const SwizzledLayout& s);
+std::string to_string(const Tiler& t);
+
+}  // namespace tessera::rt

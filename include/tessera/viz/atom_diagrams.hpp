@@ -1,0 +1,34 @@
+// Diagram inputs of tiled objects, shared by the CLI and the golden tests so both draw
+// exactly the same thing. Header-only; needs tessera::viz.
+#pragma once
+
+#include <string>
+
+#include "tessera/rt/tiled.hpp"
+#include "tessera/rt/algebra.hpp"
+#include "tessera/viz/build_copy.hpp"
+#include "tessera/viz/build_mma.hpp"
+
+namespace tessera::viz {
+
+// The thread-index TV layouts (as --print-layouts prints them) when the thread layout
+// covers 0..size-1; otherwise (one SM70 quad-pair) the atom-thread-id layouts with every
+// cell labelled by its lane, so no lane is lost.
+inline viz::MmaTvLayouts mma_tv_layouts(const rt::TiledMma& t, std::string name) {
+  viz::MmaTvLayouts l{std::move(name), t.layout_a_tv, t.layout_b_tv, t.layout_c_tv, t.tile[0], t.tile[1], t.tile[2], {}};
+  if (rt::right_inverse(t.thr_layout_vmnk).size() != t.thr_layout_vmnk.size()) {
+    l.a_tv = t.layout_a_athr;
+    l.b_tv = t.layout_b_athr;
+    l.c_tv = t.layout_c_athr;
+    const rt::Layout vmnk = t.thr_layout_vmnk;
+    l.thread_id = [vmnk](std::int64_t id) { return vmnk(id); };
+  }
+  return l;
+}
+
+inline viz::CopyTvLayouts copy_tv_layouts(const rt::TiledCopy& c, std::string name) {
+  const std::int64_t M = rt::product(c.tiler[0]), N = c.tiler.rank() > 1 ? rt::product(c.tiler[1]) : 1;
+  return viz::CopyTvLayouts{std::move(name), c.layout_s_tv, c.layout_d_tv, rt::IntTuple::tuple({M, N})};
+}
+
+}  // namespace tessera::viz

@@ -1,0 +1,26 @@
+// Builder: a shared-memory tile coloured by bank, with the cells of conflicted accesses
+// marked. Cell (m,n) shows the element offset and its bank (32 banks of 4 bytes).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tessera/rt/layout.hpp"
+#include "tessera/viz/model.hpp"
+
+namespace tessera::viz {
+
+struct BankTile {
+  std::string title;                       // the smem layout
+  rt::IntTuple row_shape, col_shape;       // its two modes
+  std::function<std::int64_t(std::int64_t m, std::int64_t n)> offset;  // element offset
+  int element_bits = 16;
+  std::vector<int> degree;  // row-major per cell: worst bank degree it was accessed with (0: never)
+};
+
+// Conflicted cells (degree > 1) get a heavy red outline and their degree in the tooltip.
+Diagram banks_diagram(const BankTile& tile);
+
+}  // namespace tessera::viz

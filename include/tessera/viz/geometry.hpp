@@ -1,0 +1,51 @@
+// Where everything of a Diagram goes on the page, in one unit shared by every
+// graphical backend (SVG px, TikZ/PDF pt; PNG multiplies by its scale). Text
+// widths are estimated for a monospace font (0.6 em per character) so that SVG
+// and TikZ, which cannot measure text, agree with Cairo.
+#pragma once
+
+#include <vector>
+
+#include "tessera/viz/model.hpp"
+
+namespace tessera::viz {
+
+struct Style {
+  double margin = 12;
+  double panel_gap = 24;
+  double cell_font = 11, header_font = 10, panel_title_font = 12, title_font = 14;
+  double min_cell_w = 28, cell_h1 = 24, cell_h2 = 32;  // one- and two-label cells
+  double char_w = 0.6;                                  // em per monospace character
+};
+
+struct PanelBox {
+  double x = 0, y = 0, width = 0, height = 0;  // the panel's block: titles, headers, grid
+  double title_y = 0, subtitle_y = 0;          // text baselines (0: absent)
+  double grid_x = 0, grid_y = 0;               // top-left corner of cell (0,0)
+  double cell_w = 0, cell_h = 0;
+  double cell_x(std::int64_t c) const { return grid_x + static_cast<double>(c) * cell_w; }
+  double cell_y(std::int64_t r) const { return grid_y + static_cast<double>(r) * cell_h; }
+};
+
+struct Geometry {
+  Style style;
+  double width = 0, height = 0;
+  double title_y = 0;               // baseline of the diagram title (0: none)
+  std::vector<PanelBox> panels;     // one per Diagram::panels entry
+  std::vector<double> note_y;       // baseline of each note line
+};
+
+Geometry compute_geometry(const Diagram& d, const Style& style = {});
+
+// Grid line width for a boundary level; outer edges never thinner than 2.
+double line_width(int level, bool edge);
+
+// Line-drawing order: thin lines first so thick mode boundaries stay on top.
+struct GridLine {
+  bool horizontal;
+  std::int64_t index;  // row boundary (0..rows) or column boundary (0..cols)
+  double width;
+};
+std::vector<GridLine> grid_lines(const Panel& p);
+
+}  // namespace tessera::viz

@@ -1,0 +1,218 @@
+// What the atoms subcommands (mma, copy, banks, list) share: errors with a caret under
+// the offending text, output targets (-f / -o, atomic files), unknown-name suggestions,
+// and building tiled objects from their options. Header-only: included by src/cli only.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tessera/rt/atom_registry.hpp"
+#include "tessera/rt/tiled.hpp"
+#include "tessera/rt/error.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/rt/parse.hpp"
+#include "tessera/viz/error.hpp"
+#include "tessera/viz/output.hpp"
+
+namespace tessera::cli {
+
+// Diagrams above this many cells need --force (as `tessera render`).
+inline constexpr std::int64_t kCellLimit = 65536;
+inline constexpr std::int64_t kHardCellLimit = std::int64_t{1} << 20;
+
+// A failure the user must fix; `input`/`pos` locate it in one argument when known.
+struct Failure {
+  std::string message;
+  std::string input;
+  std::size_t pos = rt::npos;
+};
+[[noreturn]] inline void fail(std::string msg, std::string input = {}, std::size_t pos = rt::npos) {
+  throw Failure{std::move(msg), std::move(input), pos};
+}
+// Re-throws an rt::Error raised while reading `input` as a Failure pointing into it.
+template <class F>
+auto located(const std::string& what, const std::string& input, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const rt::Error& e) {
+    fail(what + ": " + e.what(), input, e.pos() == rt::npos ? 0 : e.pos());
+  }
+}
+
+inline rt::Value evaluate_arg(const std::string& what, const std::string& input) {
+  if (input.find_first_not_of(" \t\r\n") == std::string::npos) fail(what + " is empty");
+  return located(what, input, [&] { return rt::evaluate(input); });
+}
+inline rt::Layout layout_arg(const std::string& what, const std::string& input) {
+  rt::Value v = evaluate_arg(what, input);
+  if (v.kind == rt::Value::Kind::IntTuple) {
+    // A plain shape N or (M,N) stands for its column-major layout, as CuTe's make_layout.
+    return rt::Layout::column_major(v.tuple);
+  }
+  if (v.kind != rt::Value::Kind::Layout) fail(what + " must be a layout shape:stride, not " + rt::describe(v), input, 0);
+  return v.layout;
+}
+
+inline std::string suggestions(const std::string& name, const std::vector<std::string>& known) {
+  const auto close = rt::close_matches(name, known);
+  if (close.empty()) return "; see `tessera list atoms`";
+  std::string s = "; did you mean: ";
+  for (std::size_t i = 0; i < close.size(); ++i) s += (i ? ", " : "") + close[i];
+  return s;
+}
+inline const rt::MmaAtomInfo& mma_arg(const std::string& name) {
+  const rt::MmaAtomInfo* a = rt::find_mma(name);
+  if (!a) fail("unknown MMA atom '" + name + "'" + suggestions(name, rt::mma_names()));
+  return *a;
+}
+inline const rt::CopyAtomInfo& copy_arg(const std::string& name) {
+  const rt::CopyAtomInfo* a = rt::find_copy(name);
+  if (!a) fail("unknown copy atom '" + name + "'" + suggestions(name, rt::copy_names()));
+  return *a;
+}
+
+// --atoms MxNxK and --permute: the tiled MMA, errors pointing into the option's text.
+inline rt::TiledMma tiled_mma_arg(const rt::MmaAtomInfo& atom, const std::string& atoms, const std::string& permute) {
+  const rt::Layout atom_layout =
+      atoms.empty() ? rt::Layout::column_major(rt::IntTuple::tuple({1, 1, 1}))
+                    : located("--atoms", atoms, [&] { return rt::parse_atom_layout(atoms); });
+  rt::Permutation perm;
+  if (!permute.empty()) {
+    // "32,32,16" is accepted for "(32,32,16)"; positions then point into the user's text.
+    const std::size_t first = permute.find_first_not_of(" \t");
+    const bool bare = first != std::string::npos && permute[first] != '(';
+    const std::string text = bare ? "(" + permute + ")" : permute;
+    try {
+      perm = rt::parse_permutation(text);
+    } catch (const rt::Error& e) {
+      std::size_t pos = e.pos() == rt::npos ? 0 : e.pos();
+      if (bare) pos = pos == 0 ? 0 : std::min(pos - 1, permute.size());
+      fail(std::string("--permute: ") + e.what(), permute, pos);
+    }
+  }
+  try {
+    return rt::make_tiled_mma(atom, atom_layout, perm);
+  } catch (const rt::Error& e) {
+    fail(std::string(e.what()), permute.empty() ? atoms : permute, permute.empty() && atoms.empty() ? rt::npos : 0);
+  }
+}
+
+inline char operand_arg(const std::string& op) {
+  if (op == "A" || op == "a") return 'A';
+  if (op == "B" || op == "b") return 'B';
+  if (op == "C" || op == "c") return 'C';
+  fail("--operand must be A, B or C, not '" + op + "'");
+}
+
+// The tiled copy that the copy/banks options describe.
+inline rt::TiledCopy tiled_copy_from(const rt::CopyAtomInfo& atom, int bits, const std::string& threads,
+                                 const std::string& values, const std::string& for_mma, const std::string& atoms_opt,
+                                 const std::string& permute, const std::string& operand) {
+  const bool by_layouts = !threads.empty() || !values.empty();
+  if (by_layouts && !for_mma.empty()) fail("give either --threads/--values or --for-mma, not both");
+  if (!by_layouts && for_mma.empty()) fail("give --threads LAYOUT --values LAYOUT, or --for-mma MMA --operand A|B|C");
+  if (for_mma.empty() && (!atoms_opt.empty() || !permute.empty() || !operand.empty()))
+    fail("--atoms, --permute and --operand go with --for-mma");
+  const rt::CopyAtomView view = located("--bits", std::to_string(bits), [&] { return rt::copy_atom_view(atom, bits); });
+  if (by_layouts) {
+    if (threads.empty()) fail("--values needs --threads LAYOUT (thread index -> (m,n) of the thread grid)");
+    if (values.empty()) fail("--threads needs --values LAYOUT (value index -> (m,n) inside a thread's block)");
+    const rt::Layout thr = layout_arg("--threads", threads);
+    const rt::Layout val = layout_arg("--values", values);
+    try {
+      return rt::make_tiled_copy(view, thr, val);
+    } catch (const rt::Error& e) {
+      fail(e.what());
+    }
+  }
+  if (operand.empty()) fail("--for-mma needs --operand A, B or C");
+  const char op = operand_arg(operand);
+  const rt::MmaAtomInfo& mma = mma_arg(for_mma);
+  const rt::TiledMma t = tiled_mma_arg(mma, atoms_opt, permute);
+  try {
+    return rt::make_tiled_copy_for(view, t, op);
+  } catch (const rt::Error& e) {
+    fail(std::string(e.what()) + " (copying operand " + op + " of " + mma.name + ")");
+  }
+}
+
+struct Target {
+  viz::Format format = viz::Format::txt;
+  std::optional<std::string> path;  // none: standard output
+};
+inline Target resolve_target(const std::string& format, const std::string& output) {
+  std::optional<viz::Format> by_name, by_ext;
+  if (!format.empty()) {
+    by_name = viz::format_from_name(format);
+    if (!by_name) fail("unknown format '" + format + "': choose txt, svg, tex, png or pdf");
+  }
+  const bool to_stdout = output.empty() || output == "-";
+  if (!to_stdout) by_ext = viz::format_from_path(output);
+  if (by_name && by_ext && *by_name != *by_ext) fail("-f " + format + " does not match the extension of '" + output + "'");
+  if (!by_name && !to_stdout && !by_ext)
+    fail("cannot tell the format from '" + output + "': give -f txt|svg|tex|png|pdf or use one of those extensions");
+  const viz::Format f = by_name ? *by_name : by_ext ? *by_ext : viz::Format::txt;
+  if (!viz::is_text_format(f)) {
+    if (!viz::has_cairo())
+      fail(std::string(viz::format_name(f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
+    if (to_stdout) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
+  }
+  Target t{f, std::nullopt};
+  if (!to_stdout) t.path = output;
+  return t;
+}
+
+inline void check_cells(std::int64_t cells, const std::string& what, bool force) {
+  if (cells > kHardCellLimit)
+    fail(what + " has " + std::to_string(cells) + " cells, more than tessera draws (" + std::to_string(kHardCellLimit) +
+         ", even with --force)");
+  if (cells > kCellLimit && !force)
+    fail(what + " has " + std::to_string(cells) + " cells, more than " + std::to_string(kCellLimit) +
+         ": pass --force to draw it anyway");
+}
+
+inline void emit(const viz::Diagram& d, const Target& t) {
+  if (t.path) viz::render_to_file(d, t.format, *t.path);
+  else {
+    std::cout << viz::render_text(d, t.format) << std::flush;
+    if (!std::cout) fail("cannot write to standard output");
+  }
+}
+
+// Runs a subcommand body: prints `error: ...` (with a caret when located), returns 0/1.
+template <class F>
+int guarded(F&& body) {
+  try {
+    body();
+    return 0;
+  } catch (const Failure& f) {
+    if (f.input.empty() || f.pos == rt::npos) std::cerr << "error: " << f.message << "\n";
+    else std::cerr << rt::format_error(f.input, f.pos, f.message);
+  } catch (const rt::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const viz::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  }
+  return 1;
+}
+
+// Unknown options / extra arguments (the subcommand allows extras to report them itself).
+inline void reject_extras(CLI::App* cmd) {
+  const std::vector<std::string> extra = cmd->remaining();
+  if (extra.empty()) return;
+  const std::string& x = extra.front();
+  const bool is_option = x.size() > 1 && x[0] == '-' && !(x[1] >= '0' && x[1] <= '9');
+  std::cerr << "error: " << (is_option ? "unknown option '" : "unexpected argument '") << x << "' (see tessera "
+            << cmd->get_name() << " --help)\n";
+  throw CLI::RuntimeError(1);
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,106 @@
+// Device part of gemm_trace: the GEMM kernels built with TESSERA_TRACE=1 (their own
+// instantiations; this TU never links with the untraced tessera_kernels), run on one CTA
+// tile whose inputs carry their coordinates (trace/trace.cuh).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "device/launch.cuh"
+#include "trace_configs.hpp"
+
+namespace tessera::kernels::trace {
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  explicit DeviceBuffer(std::size_t n) { check(cudaMalloc(&p, n * sizeof(T)), "cudaMalloc"); }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+// Operand X (MN x K, element (mn, k) = mn * bk + k), stored K-major or MN-major.
+template <class T>
+std::vector<T> coded_operand(int mn_extent, int k_extent, int bk, bool kmajor) {
+  std::vector<T> h(std::size_t(mn_extent) * std::size_t(k_extent));
+  for (int mn = 0; mn < mn_extent; ++mn)
+    for (int k = 0; k < k_extent; ++k) {
+      const std::size_t at = kmajor ? std::size_t(mn) * k_extent + k : std::size_t(k) * mn_extent + mn;
+      if constexpr (std::is_same_v<T, float>) h[at] = float(mn * bk + k);
+      else h[at] = T(mn * bk + k);  // raw 16-bit codes: the copies and ldmatrix move bits
+    }
+  return h;
+}
+
+template <class Kernel, class Elem, class Entry>
+std::vector<int> run(Entry entry, int bm, int bn, int bk, bool a_kmajor, bool b_kmajor) {
+  constexpr int capacity = 1 << 20;
+  const auto ha = coded_operand<Elem>(bm, bk, bk, a_kmajor);
+  const auto hb = coded_operand<Elem>(bn, bk, bk, b_kmajor);
+  DeviceBuffer<Elem> a(ha.size()), b(hb.size()), d(std::size_t(bm) * bn);
+  DeviceBuffer<int> count(1), records(std::size_t(5) * capacity);
+  DeviceBuffer<Sink> sink(1);
+  check(cudaMemcpy(a.p, ha.data(), ha.size() * sizeof(Elem), cudaMemcpyHostToDevice), "copy A");
+  check(cudaMemcpy(b.p, hb.data(), hb.size() * sizeof(Elem), cudaMemcpyHostToDevice), "copy B");
+  check(cudaMemset(count.p, 0, sizeof(int)), "memset");
+  const Sink hs{count.p, capacity, records.p};
+  check(cudaMemcpy(sink.p, &hs, sizeof(Sink), cudaMemcpyHostToDevice), "copy sink");
+
+  Problem p{};
+  p.m = bm; p.n = bn; p.k = bk; p.batch = 1;
+  // A row-major = K-major; B "row" = its second mode (N) contiguous = MN-major.
+  p.a = {a.p, a_kmajor ? bk : bm, 0, a_kmajor};
+  p.b = {b.p, b_kmajor ? bk : bn, 0, !b_kmajor};
+  p.c = {nullptr, bn, 0, true};
+  p.d = {d.p, bn, 0, true};
+  p.alpha = 1.0f;
+  p.beta = 0.0f;
+  p.d_vector_ok = true;
+  p.trace = sink.p;
+  if (auto r = device::launch<Kernel>(entry, p, nullptr); !r) throw std::runtime_error(r.message);
+  check(cudaDeviceSynchronize(), "traced kernel");
+  int n = 0;
+  check(cudaMemcpy(&n, count.p, sizeof(int), cudaMemcpyDeviceToHost), "copy count");
+  if (n > capacity) throw std::runtime_error("trace buffer overflow: " + std::to_string(n) + " records");
+  std::vector<int> out(std::size_t(5) * n);
+  check(cudaMemcpy(out.data(), records.p, out.size() * sizeof(int), cudaMemcpyDeviceToHost), "copy records");
+  return out;
+}
+
+template <bool AK, bool BK>
+std::vector<int> run_tensorop() {
+  using K = GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, AK, BK, true>;
+  static_assert(std::is_same_v<typename K::Mainloop::Partition, TensorOpTraced<AK, BK>>,
+                "gemm_trace must trace the configuration whose maps it writes");
+  return run<K, std::uint16_t>(gemm_tensorop_entry<K>, 128, 256, 32, AK, BK);
+}
+template <bool AK, bool BK>
+std::vector<int> run_simt() {
+  using K = GemmSimtKernel<SimtShape<8, 3, false>, AK, BK>;
+  static_assert(std::is_same_v<typename K::Mainloop::Partition, SimtTraced>,
+                "gemm_trace must trace the configuration whose maps it writes");
+  return run<K, float>(gemm_simt_entry<K>, 128, 128, 8, AK, BK);
+}
+
+}  // namespace
+
+std::vector<int> run_traced_kernel(const TraceRun& r) {
+  if (r.simt) {
+    if (r.a_kmajor) return r.b_kmajor ? run_simt<true, true>() : run_simt<true, false>();
+    return r.b_kmajor ? run_simt<false, true>() : run_simt<false, false>();
+  }
+  if (r.a_kmajor) return r.b_kmajor ? run_tensorop<true, true>() : run_tensorop<true, false>();
+  return r.b_kmajor ? run_tensorop<false, true>() : run_tensorop<false, false>();
+}
+
+}  // namespace tessera::kernels::trace

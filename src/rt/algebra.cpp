@@ -1,0 +1,592 @@
+// CuTe's layout algebra on runtime values, implemented from the definitions.
+// Where CuTe's static-integer code takes a particular path (which modes it keeps,
+// where it coalesces), the comments say so: the conformance vectors pin it down.
+#include "tessera/rt/algebra.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "tessera/rt/checked.hpp"
+#include "tessera/rt/error.hpp"
+
+namespace tessera::rt {
+
+namespace {
+
+// A flat list of modes (shape, stride), the working form of most algorithms.
+struct Flat {
+  std::vector<std::int64_t> s, d;
+  std::size_t rank() const { return s.size(); }
+};
+
+Flat flat_of(const Layout& l) { return Flat{leaves(l.shape), leaves(l.stride)}; }
+
+// A list of modes as a layout: one mode is an integer layout, several a flat tuple.
+Layout layout_of(const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& d) {
+  if (s.size() == 1) return Layout(IntTuple(s[0]), IntTuple(d[0]));
+  std::vector<IntTuple> ts, td;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    ts.emplace_back(s[i]);
+    td.emplace_back(d[i]);
+  }
+  return Layout(IntTuple::tuple(std::move(ts)), IntTuple::tuple(std::move(td)));
+}
+
+// Layout from tuples of modes: make_layout(m0, m1, ...).
+Layout tuple_layout(const std::vector<Layout>& modes) { return make_layout(modes); }
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+void require_nonnegative_strides(const Layout& l, const char* op) {
+  for (auto d : leaves(l.stride))
+    if (d < 0) throw Error(std::string(op) + ": negative strides are not supported (" + to_string(l) + ")");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- integers
+
+std::int64_t shape_div(std::int64_t a, std::int64_t b) {
+  if (b == 0) throw Error("shape_div: division by zero");
+  if (a % b != 0 && (a == 0 || b % a != 0))
+    throw Error("shape_div: neither " + str(a) + " nor " + str(b) + " divides the other");
+  std::int64_t q = a / b;
+  if (q != 0) return q;
+  return (a > 0 ? 1 : a < 0 ? -1 : 0) * (b > 0 ? 1 : -1);
+}
+
+IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
+  if (a.is_tuple()) {
+    if (b.is_tuple()) {
+      if (a.rank() != b.rank()) throw Error("shape_div: ranks differ: " + to_string(a) + " and " + to_string(b));
+      std::vector<IntTuple> out;
+      for (std::size_t i = 0; i < a.rank(); ++i) out.push_back(shape_div(a.elems()[i], b.elems()[i]));
+      return IntTuple::tuple(std::move(out));
+    }
+    std::int64_t rest = b.value();
+    std::vector<IntTuple> out;
+    for (const auto& ai : a.elems()) {
+      out.push_back(shape_div(ai, IntTuple(rest)));
+      rest = shape_div(rest, product(ai));
+    }
+    return IntTuple::tuple(std::move(out));
+  }
+  if (b.is_tuple()) return IntTuple(shape_div(a.value(), product(b)));
+  return IntTuple(shape_div(a.value(), b.value()));
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  if (b <= 0) throw Error("ceil_div: divisor must be positive");
+  if (a <= 0) return a / b;
+  return (a - 1) / b + 1;
+}
+
+// ---------------------------------------------------------------- coalesce, filter
+
+Layout flatten(const Layout& l) {
+  if (l.shape.is_leaf()) return l;
+  return Layout(rt::flatten(l.shape), rt::flatten(l.stride));
+}
+
+// Walk the flat modes from the back, merging s0:d0 into s1:d1 when s0*d0 == d1,
+// skipping size-1 modes; an all-ones layout becomes 1:0 (CuTe's bw_coalesce).
+Layout coalesce(const Layout& l) {
+  Flat f = flat_of(l);
+  const std::size_t R = f.rank();
+  std::vector<std::int64_t> ns{f.s[R - 1]}, nd{f.d[R - 1]};  // stored reversed: back() is the front
+  for (std::size_t k = R - 1; k-- > 0;) {
+    const std::int64_t s = f.s[k], d = f.d[k];
+    if (s == 1) continue;
+    if (ns.size() == 1 && ns.back() == 1) {
+      ns.back() = s;
+      nd.back() = d;
+    } else if (checked_mul(s, d, "coalesce") == nd.back()) {
+      ns.back() = checked_mul(s, ns.back(), "coalesce");
+      nd.back() = d;
+    } else {
+      ns.push_back(s);
+      nd.push_back(d);
+    }
+  }
+  if (ns.size() == 1 && ns[0] == 1) return Layout(IntTuple(1), IntTuple(0));
+  std::reverse(ns.begin(), ns.end());
+  std::reverse(nd.begin(), nd.end());
+  return layout_of(ns, nd);
+}
+
+namespace {
+// coalesce that keeps the function outside the domain too: a trailing size-1 mode
+// stands for an unbounded mode of its stride (CuTe's coalesce_x, used by composition).
+Layout coalesce_x(const Layout& l) {
+  Flat f = flat_of(l);
+  if (f.s.back() != 1) return coalesce(l);
+  f.s.back() = 2;
+  return coalesce(layout_of(f.s, f.d));
+}
+
+template <class F>
+Layout transform_with_profile(const Layout& l, const IntTuple& profile, F&& f, const char* op) {
+  if (profile.is_leaf()) return f(l, profile);
+  if (profile.rank() > l.rank())
+    throw Error(std::string(op) + ": the profile " + to_string(profile) + " has more modes than the layout " +
+                to_string(l));
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < l.rank(); ++i)
+    modes.push_back(i < profile.rank() ? transform_with_profile(l.mode(i), profile.elems()[i], f, op) : l.mode(i));
+  return tuple_layout(modes);
+}
+}  // namespace
+
+Layout coalesce(const Layout& l, const IntTuple& profile) {
+  return transform_with_profile(l, profile, [](const Layout& m, const IntTuple&) { return coalesce(m); },
+                                "coalesce");
+}
+
+Layout filter(const Layout& l) {
+  // Zero-stride modes get size 1, then coalesce removes every size-1 mode.
+  IntTuple s = l.shape;
+  std::vector<std::int64_t> fs = leaves(l.shape), fd = leaves(l.stride);
+  for (std::size_t i = 0; i < fs.size(); ++i)
+    if (fd[i] == 0) fs[i] = 1;
+  return coalesce(Layout(unflatten(l.shape, fs), l.stride));
+}
+
+Layout filter(const Layout& l, const IntTuple& profile) {
+  return transform_with_profile(l, profile, [](const Layout& m, const IntTuple&) { return filter(m); }, "filter");
+}
+
+// ---------------------------------------------------------------- composition
+
+namespace {
+
+// Compose the (coalesced) lhs with one integer mode n:r of the rhs.
+// usage[i] accumulates the largest digit each rhs mode puts into mode i of lhs,
+// so that the caller can check that the rhs modes never carry into each other.
+Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, std::vector<std::int64_t>& usage) {
+  if (r == 0) return Layout(IntTuple(n), IntTuple(0));
+  if (r < 0) throw Error("composition: negative strides in the right operand are not supported");
+  const std::size_t R = a.rank();
+  if (R == 1) return Layout(IntTuple(n), IntTuple(checked_mul(r, a.d[0], "composition stride")));
+  std::vector<std::int64_t> rs, rd;
+  std::int64_t rest_shape = n, rest_stride = r;
+  for (std::size_t i = 0; i + 1 < R; ++i) {
+    const std::int64_t si = a.s[i];
+    if (rest_shape > 1 && rest_stride < si && checked_mul(rest_stride, rest_shape - 1, "composition") < si) {
+      // All of the rest lies inside this mode: n:r picks digits r*c < s_i, no division needed.
+      usage[i] = checked_add(usage[i], rest_stride * (rest_shape - 1), "composition");
+      rs.push_back(rest_shape);
+      rd.push_back(checked_mul(rest_stride, a.d[i], "composition stride"));
+      rest_shape = 1;
+      rest_stride = 1;
+      continue;
+    }
+    if (rest_shape > 1 && si % rest_stride != 0 && rest_stride % si != 0)
+      throw Error("inadmissible composition: the stride " + str(r) + " of the right layout does not divide into " +
+                  "the shape of the left layout (" + str(rest_stride) + " and its mode of size " + str(si) +
+                  " do not divide each other)");
+    const std::int64_t next_shape = si % rest_stride == 0 ? si / rest_stride : 1;
+    const std::int64_t next_stride = rest_stride % si == 0 ? rest_stride / si : 1;
+    if (next_shape == 1 || rest_shape == 1) {
+      rest_stride = next_stride;
+      continue;
+    }
+    const std::int64_t new_shape = std::min(next_shape, rest_shape);
+    if (rest_shape % new_shape != 0)
+      throw Error("inadmissible composition: the shape " + str(n) + " of the right layout does not divide into " +
+                  "the shape of the left layout (" + str(rest_shape) + " is not a multiple of " + str(new_shape) +
+                  ")");
+    usage[i] = checked_add(usage[i], checked_mul(rest_stride, new_shape - 1, "composition"), "composition");
+    rs.push_back(new_shape);
+    rd.push_back(checked_mul(rest_stride, a.d[i], "composition stride"));
+    rest_shape /= new_shape;
+    rest_stride = next_stride;
+  }
+  const std::int64_t last = checked_mul(rest_stride, a.d[R - 1], "composition stride");
+  if (rs.empty()) return Layout(IntTuple(rest_shape), IntTuple(last));
+  if (rest_shape != 1) {
+    rs.push_back(rest_shape);
+    rd.push_back(last);
+  }
+  return layout_of(rs, rd);
+}
+
+Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, std::vector<std::int64_t>& usage) {
+  if (s.is_leaf()) return compose_leaf(a, s.value(), d.value(), usage);
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < s.rank(); ++i) modes.push_back(compose_tree(a, s.elems()[i], d.elems()[i], usage));
+  return tuple_layout(modes);
+}
+
+}  // namespace
+
+namespace {
+void check_overlap(const Layout& a, const Layout& b, const Flat& fa, const std::vector<std::int64_t>& usage) {
+  // B's modes must occupy disjoint digits of A's mixed radix (the last mode of A is
+  // unbounded): otherwise their sum carries and composing mode by mode is not A o B.
+  for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
+    if (usage[i] > fa.s[i] - 1)
+      throw Error("inadmissible composition: the modes of " + to_string(b) + " overlap in the mixed radix of " +
+                  to_string(a) + " (they share its mode " + str(fa.s[i]) + ":" + str(fa.d[i]) +
+                  " of coalesce(A)), so composing mode by mode would not give A(B(i))");
+}
+
+// per_top_mode: check the carry rule within each top-level mode of B only. The divide
+// family uses it: (tile, rest) may meet beyond the end of A when the tiler does not
+// divide A, exactly as in CuTe, but each part is still A composed with it.
+Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode) {
+  const Flat fa = flat_of(coalesce_x(a));
+  if (!per_top_mode || b.shape.is_leaf()) {
+    std::vector<std::int64_t> usage(fa.rank(), 0);
+    Layout r = compose_tree(fa, b.shape, b.stride, usage);
+    check_overlap(a, b, fa, usage);
+    return r;
+  }
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < b.rank(); ++i) {
+    std::vector<std::int64_t> usage(fa.rank(), 0);
+    const Layout bi = b.mode(i);
+    modes.push_back(compose_tree(fa, bi.shape, bi.stride, usage));
+    check_overlap(a, bi, fa, usage);
+  }
+  return tuple_layout(modes);
+}
+}  // namespace
+
+Layout composition(const Layout& a, const Layout& b) { return composition_impl(a, b, false); }
+
+Layout composition(const Layout& a, const Tiler& t) {
+  if (t.is_layout) return composition(a, t.layout);
+  if (t.rank() > a.rank())
+    throw Error("composition: the tiler " + to_string(t) + " has more modes (" + str(t.rank()) +
+                ") than the layout " + to_string(a) + " (" + str(a.rank()) + ")");
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < a.rank(); ++i)
+    modes.push_back(i < t.rank() ? composition(a.mode(i), t.elems[i]) : a.mode(i));
+  return tuple_layout(modes);
+}
+
+SwizzledLayout composition(const SwizzledLayout& a, const Layout& b) { return {a.swizzle, composition(a.layout, b)}; }
+SwizzledLayout composition(const SwizzledLayout& a, const Tiler& t) { return {a.swizzle, composition(a.layout, t)}; }
+
+// ---------------------------------------------------------------- complement
+
+Layout complement(const Layout& l, std::int64_t cotarget) {
+  require_nonnegative_strides(l, "complement");
+  const Layout fl = filter(l);
+  Flat f = flat_of(fl);
+  if (f.rank() == 1 && f.d[0] == 0) {  // nothing is reached but 0: the complement is all of [0, cotarget)
+    return coalesce(Layout(IntTuple(cotarget), IntTuple(cotarget == 1 ? 0 : 1)));
+  }
+  // Sort the modes by stride; each gap between consecutive strides becomes a mode.
+  std::vector<std::size_t> order(f.rank());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return f.d[x] < f.d[y]; });
+  std::vector<std::int64_t> rs, rd{1};
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::int64_t d = f.d[order[k]], s = f.s[order[k]];
+    const std::int64_t gap = d / rd.back();
+    if (gap == 0)
+      throw Error("complement: the layout " + to_string(l) + " is not injective (its mode " + str(s) + ":" + str(d) +
+                  " starts inside the span of the previous modes)");
+    rs.push_back(gap);
+    rd.push_back(checked_mul(d, s, "complement stride"));
+  }
+  const std::int64_t rest = ceil_div(cotarget, rd.back());
+  rs.push_back(rest);
+  // rd already holds the stride of the rest mode as its last element.
+  return coalesce(layout_of(rs, rd));
+}
+
+Layout complement(const Layout& l) { return complement(l, filter(l).cosize()); }
+
+// ---------------------------------------------------------------- inverses
+
+Layout right_inverse(const Layout& l) {
+  const Layout cl = coalesce(l);
+  Flat f = flat_of(cl);
+  std::vector<std::int64_t> prefix(f.rank());
+  std::int64_t p = 1;
+  for (std::size_t i = 0; i < f.rank(); ++i) {
+    prefix[i] = p;
+    p = checked_mul(p, f.s[i], "right_inverse");
+  }
+  // Follow the strides from 1: the mode with stride 1, then the one whose stride is
+  // the end of that mode, and so on; those modes form the inverse.
+  std::vector<std::int64_t> rs, rd;
+  std::int64_t next = 1;
+  while (true) {
+    std::size_t i = 0;
+    while (i < f.rank() && checked_abs(f.d[i]) != next) ++i;
+    if (i == f.rank()) break;
+    rs.push_back(f.s[i]);
+    rd.push_back(f.d[i] < 0 ? -prefix[i] : prefix[i]);
+    const std::int64_t n = checked_mul(f.s[i], checked_abs(f.d[i]), "right_inverse");
+    if (n == next) break;
+    next = n;
+  }
+  if (rs.empty()) return Layout(IntTuple(1), IntTuple(0));
+  return layout_of(rs, rd);
+}
+
+Layout left_inverse(const Layout& l) { return right_inverse(make_layout({l, complement(l)})); }
+
+// ---------------------------------------------------------------- divide family
+
+namespace {
+
+Layout divide_by_layout(const Layout& l, const Layout& t) {
+  return composition_impl(l, make_layout({t, complement(t, l.size())}), true);
+}
+
+// zip2_by: at each terminal of the tiler the layout has a (tile, rest) pair; gather
+// the tiles into mode 0 and the rests (then the modes the tiler did not reach) into mode 1.
+void zip2_by(const IntTuple& x, const Tiler& g, IntTuple& first, IntTuple& second) {
+  if (g.is_layout) {
+    if (x.is_leaf() || x.rank() != 2) throw Error("internal: expected a (tile,rest) pair, got " + to_string(x));
+    first = x.elems()[0];
+    second = x.elems()[1];
+    return;
+  }
+  if (x.is_leaf() || x.rank() < g.rank())
+    throw Error("internal: tiler " + to_string(g) + " does not match " + to_string(x));
+  std::vector<IntTuple> fs, ss;
+  for (std::size_t i = 0; i < g.rank(); ++i) {
+    IntTuple f, s;
+    zip2_by(x.elems()[i], g.elems[i], f, s);
+    fs.push_back(std::move(f));
+    ss.push_back(std::move(s));
+  }
+  for (std::size_t i = g.rank(); i < x.rank(); ++i) ss.push_back(x.elems()[i]);
+  first = IntTuple::tuple(std::move(fs));
+  second = IntTuple::tuple(std::move(ss));
+}
+
+// The modes of a mode: a tuple of rank > 1 is unpacked, anything else stays whole
+// (CuTe slices with repeat<R>(_), and repeat<1>(_) is a plain _).
+void unpack_into(const Layout& m, std::vector<Layout>& out) {
+  if (m.shape.is_tuple() && m.rank() > 1) {
+    for (std::size_t i = 0; i < m.rank(); ++i) out.push_back(m.mode(i));
+  } else {
+    out.push_back(m);
+  }
+}
+
+Layout unpack(const Layout& z, bool first, bool second) {
+  std::vector<Layout> out;
+  if (first) unpack_into(z.mode(0), out); else out.push_back(z.mode(0));
+  if (second) unpack_into(z.mode(1), out); else out.push_back(z.mode(1));
+  return tuple_layout(out);
+}
+
+void check_tiler_rank(const Layout& l, const Tiler& t, const char* op) {
+  if (!t.is_layout && t.rank() > l.rank())
+    throw Error(std::string(op) + ": the tiler " + to_string(t) + " has more modes (" + str(t.rank()) +
+                ") than the layout " + to_string(l) + " (" + str(l.rank()) + ")");
+}
+
+}  // namespace
+
+Layout tile_unzip(const Layout& l, const Tiler& t) {
+  IntTuple s0, s1, d0, d1;
+  zip2_by(l.shape, t, s0, s1);
+  zip2_by(l.stride, t, d0, d1);
+  return make_layout({Layout(s0, d0), Layout(s1, d1)});
+}
+
+Layout logical_divide(const Layout& l, const Tiler& t) {
+  if (t.is_layout) return divide_by_layout(l, t.layout);
+  check_tiler_rank(l, t, "logical_divide");
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < l.rank(); ++i)
+    modes.push_back(i < t.rank() ? logical_divide(l.mode(i), t.elems[i]) : l.mode(i));
+  return tuple_layout(modes);
+}
+
+Layout zipped_divide(const Layout& l, const Tiler& t) { return tile_unzip(logical_divide(l, t), t); }
+Layout tiled_divide(const Layout& l, const Tiler& t) { return unpack(zipped_divide(l, t), false, true); }
+Layout flat_divide(const Layout& l, const Tiler& t) { return unpack(zipped_divide(l, t), true, true); }
+
+// ---------------------------------------------------------------- product family
+
+Layout logical_product(const Layout& block, const Tiler& t) {
+  if (t.is_layout) {
+    const std::int64_t target = checked_mul(block.size(), t.layout.cosize(), "logical_product");
+    return make_layout({block, composition(complement(block, target), t.layout)});
+  }
+  check_tiler_rank(block, t, "logical_product");
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < block.rank(); ++i)
+    modes.push_back(i < t.rank() ? logical_product(block.mode(i), t.elems[i]) : block.mode(i));
+  return tuple_layout(modes);
+}
+
+Layout zipped_product(const Layout& block, const Tiler& t) { return tile_unzip(logical_product(block, t), t); }
+Layout tiled_product(const Layout& block, const Tiler& t) { return unpack(zipped_product(block, t), false, true); }
+Layout flat_product(const Layout& block, const Tiler& t) { return unpack(zipped_product(block, t), true, true); }
+
+namespace {
+
+// append<R>: pad with 1:0 modes up to rank R (an integer layout stays one when R == 1).
+Layout pad_to_rank(const Layout& l, std::size_t R) {
+  if (l.rank() == R) return l;
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < l.rank(); ++i) modes.push_back(l.mode(i));
+  while (modes.size() < R) modes.emplace_back(IntTuple(1), IntTuple(0));
+  return tuple_layout(modes);
+}
+
+IntTuple zip_tuples(const IntTuple& a, const IntTuple& b) {
+  if (a.is_leaf()) return IntTuple::tuple({a, b});
+  std::vector<IntTuple> out;
+  for (std::size_t i = 0; i < a.rank(); ++i) out.push_back(IntTuple::tuple({a.elems()[i], b[i]}));
+  return IntTuple::tuple(std::move(out));
+}
+
+Layout zip_layouts(const Layout& a, const Layout& b) {
+  return Layout(zip_tuples(a.shape, b.shape), zip_tuples(a.stride, b.stride));
+}
+
+}  // namespace
+
+Layout blocked_product(const Layout& block, const Layout& tiler) {
+  const std::size_t R = std::max(block.rank(), tiler.rank());
+  const Layout r = logical_product(pad_to_rank(block, R), Tiler::of_layout(pad_to_rank(tiler, R)));
+  return zip_layouts(r.mode(0), r.mode(1));
+}
+
+Layout raked_product(const Layout& block, const Layout& tiler) {
+  const std::size_t R = std::max(block.rank(), tiler.rank());
+  const Layout r = logical_product(pad_to_rank(block, R), Tiler::of_layout(pad_to_rank(tiler, R)));
+  return zip_layouts(r.mode(1), r.mode(0));
+}
+
+Layout tile_to_shape(const Layout& block, const IntTuple& target_shape) {
+  const std::size_t R = target_shape.rank();
+  if (block.rank() > R)
+    throw Error("tile_to_shape: the layout " + to_string(block) + " has more modes than the target shape " +
+                to_string(target_shape));
+  const Layout padded = pad_to_rank(block, R);
+  std::vector<std::int64_t> ps;
+  for (std::size_t i = 0; i < R; ++i) {
+    const std::int64_t b = product(padded.shape[i]), t = product(target_shape[i]);
+    if (t % b != 0)
+      throw Error("tile_to_shape: the block shape " + to_string(padded.shape) + " does not divide the target shape " +
+                  to_string(target_shape) + " (mode " + str(i) + ": " + str(b) + " does not divide " + str(t) + ")");
+    ps.push_back(t / b);
+  }
+  IntTuple product_shape = R == 1 && target_shape.is_leaf() ? IntTuple(ps[0]) : unflatten(
+      IntTuple::tuple(std::vector<IntTuple>(R, IntTuple(0))), ps);
+  const Layout r = blocked_product(padded, Layout::column_major(product_shape));
+  return coalesce(r, product_shape);
+}
+
+// ---------------------------------------------------------------- common vectors
+
+namespace {
+// How many leading indices i satisfy a(inv_b(i)) == i: the size of the first mode of
+// coalesce(a o inv_b) when that mode has stride 1 (CuTe), else 1. When a o inv_b is
+// inadmissible the prefix is found by walking the indices (it ends before any carry).
+std::int64_t common_prefix(const Layout& a, const Layout& inv_b) {
+  try {
+    const Layout m0 = coalesce(composition(a, inv_b)).mode(0);
+    if (m0.stride.is_leaf() && m0.stride.value() == 1) return product(m0.shape);
+    return 1;
+  } catch (const OverflowError&) {
+    throw;
+  } catch (const Error&) {
+    const std::int64_t n = inv_b.size();
+    if (n > (std::int64_t{1} << 22)) throw;
+    std::int64_t i = 1;
+    while (i < n && a(inv_b(i)) == i) ++i;
+    return i;
+  }
+}
+}  // namespace
+
+std::int64_t max_common_vector(const Layout& a, const Layout& b) { return common_prefix(a, right_inverse(b)); }
+
+Layout max_common_layout(const Layout& a, const Layout& b) {
+  const Layout inv_b = right_inverse(b);
+  const std::int64_t n = common_prefix(a, inv_b);
+  if (n == 1) return Layout(IntTuple(1), IntTuple(0));
+  return composition(inv_b, Layout(IntTuple(n), IntTuple(1)));
+}
+
+// ---------------------------------------------------------------- upcast, downcast
+
+Layout upcast(const Layout& l, std::int64_t n) {
+  if (n <= 0) throw Error("upcast: the factor must be positive");
+  std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (d[i] == 0) continue;
+    if (d[i] % n != 0 && n % d[i] != 0)
+      throw Error("upcast: the stride " + str(d[i]) + " and the factor " + str(n) +
+                  " do not divide each other (CuTe's divisibility condition)");
+    s[i] = shape_div(s[i], shape_div(n, checked_abs(d[i])));
+    d[i] = shape_div(d[i], n);
+  }
+  return Layout(unflatten(l.shape, s), unflatten(l.stride, d));
+}
+
+Layout downcast(const Layout& l, std::int64_t n) {
+  if (n <= 0) throw Error("downcast: the factor must be positive");
+  // CuTe's rule, mode by mode: a unit-stride mode gets N times as many elements, every
+  // other stride is scaled by N (a layout without a unit-stride mode is not rejected).
+  std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (d[i] == 1 || d[i] == -1) s[i] = checked_mul(s[i], n, "downcast");
+    else d[i] = checked_mul(d[i], n, "downcast");
+  }
+  return Layout(unflatten(l.shape, s), unflatten(l.stride, d));
+}
+
+// ---------------------------------------------------------------- slicing
+
+bool has_underscore(const IntTuple& c) {
+  if (c.is_leaf()) return c.value() == kUnderscore;
+  return std::any_of(c.elems().begin(), c.elems().end(), [](const IntTuple& e) { return has_underscore(e); });
+}
+
+namespace {
+void slice_into(const IntTuple& c, const IntTuple& s, const IntTuple& d, std::vector<IntTuple>& os,
+                std::vector<IntTuple>& od) {
+  if (c.is_leaf()) {
+    if (c.value() == kUnderscore) {
+      os.push_back(s);
+      od.push_back(d);
+    }
+    return;
+  }
+  if (s.is_leaf() || s.rank() != c.rank())
+    throw Error("slice: the coordinate " + to_string(c) + " does not match the shape " + to_string(s));
+  for (std::size_t i = 0; i < c.rank(); ++i) slice_into(c.elems()[i], s.elems()[i], d.elems()[i], os, od);
+}
+
+std::int64_t offset_of(const IntTuple& c, const IntTuple& s, const IntTuple& d) {
+  if (c.is_leaf()) {
+    if (c.value() == kUnderscore) return 0;
+    return crd2idx(c, s, d);
+  }
+  if (s.is_leaf() || s.rank() != c.rank())
+    throw Error("the coordinate " + to_string(c) + " does not match the shape " + to_string(s));
+  std::int64_t off = 0;
+  for (std::size_t i = 0; i < c.rank(); ++i)
+    off = checked_add(off, offset_of(c.elems()[i], s.elems()[i], d.elems()[i]), "offset");
+  return off;
+}
+}  // namespace
+
+Layout slice(const IntTuple& coord, const Layout& l) {
+  if (coord.is_leaf()) {
+    if (coord.value() == kUnderscore) return l;
+    throw Error("slice: the coordinate " + to_string(coord) + " keeps no mode (use _ for the modes to keep)");
+  }
+  std::vector<IntTuple> os, od;
+  slice_into(coord, l.shape, l.stride, os, od);
+  if (os.empty()) throw Error("slice: the coordinate keeps no mode (use _ for the modes to keep)");
+  return Layout(IntTuple::tuple(std::move(os)), IntTuple::tuple(std::move(od)));
+}
+
+std::int64_t slice_offset(const IntTuple& coord, const Layout& l) { return offset_of(coord, l.shape, l.stride); }
+
+}  // namespace tessera::rt

@@ -1,0 +1,207 @@
+#include "tessera/rt/atom_registry.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "tessera/rt/to_runtime.hpp"
+#include "tessera/atom/copy.hpp"
+#include "tessera/atom/mma.hpp"
+
+namespace tessera::rt {
+
+namespace {
+
+template <class T> std::string type_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, half_t>) return "f16";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "bf16";
+  else if constexpr (std::is_same_v<T, tfloat32_t>) return "tf32";
+  else if constexpr (std::is_same_v<T, int8_t>) return "s8";
+  else if constexpr (std::is_same_v<T, int32_t>) return "s32";
+  else return "?";
+}
+
+template <class Op>
+MmaAtomInfo mma_info(std::string name, std::string arch) {
+  using T = MMA_Traits<Op>;
+  MmaAtomInfo i;
+  i.name = std::move(name);
+  i.arch = std::move(arch);
+  i.types = "D=" + type_name<typename T::ValTypeD>() + " A=" + type_name<typename T::ValTypeA>() +
+            " B=" + type_name<typename T::ValTypeB>() + " C=" + type_name<typename T::ValTypeC>();
+  i.m = int64_t(get<0>(typename T::Shape_MNK{}));
+  i.n = int64_t(get<1>(typename T::Shape_MNK{}));
+  i.k = int64_t(get<2>(typename T::Shape_MNK{}));
+  i.thr_id = rt::to_runtime(typename T::ThrID{});
+  i.a_tv = rt::to_runtime(typename T::ALayout{});
+  i.b_tv = rt::to_runtime(typename T::BLayout{});
+  i.c_tv = rt::to_runtime(typename T::CLayout{});
+  return i;
+}
+
+template <template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class Op>
+void add_wgmma(std::vector<MmaAtomInfo>& v, const std::string& types_tag, const std::string& src) {
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    (v.push_back(mma_info<Op<8 * (I + 1), GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>(
+         "SM90_64x" + std::to_string(8 * (I + 1)) + "x16_" + types_tag + "_" + src, "SM90a")),
+     ...);
+  }(std::make_integer_sequence<int, 32>{});
+}
+
+std::vector<MmaAtomInfo> build_mma() {
+  std::vector<MmaAtomInfo> v;
+  v.push_back(mma_info<UniversalFMA<float>>("UniversalFMA", "any"));
+#define TESSERA_ADD(OP, ARCH) v.push_back(mma_info<OP>(#OP, ARCH));
+  TESSERA_ADD(SM70_8x8x4_F16F16F16F16_TN, "SM70")
+  TESSERA_ADD(SM70_8x8x4_F16F16F16F16_NT, "SM70")
+  TESSERA_ADD(SM70_8x8x4_F16F16F16F16_NN, "SM70")
+  TESSERA_ADD(SM70_8x8x4_F16F16F16F16_TT, "SM70")
+  TESSERA_ADD(SM70_8x8x4_F32F16F16F32_TN, "SM70")
+  TESSERA_ADD(SM70_8x8x4_F32F16F16F32_NT, "SM70")
+  TESSERA_ADD(SM70_8x8x4_F32F16F16F32_NN, "SM70")
+  TESSERA_ADD(SM70_8x8x4_F32F16F16F32_TT, "SM70")
+  TESSERA_ADD(SM75_16x8x8_F32F16F16F32_TN, "SM75")
+  TESSERA_ADD(SM80_16x8x8_F16F16F16F16_TN, "SM80")
+  TESSERA_ADD(SM80_16x8x8_F32F16F16F32_TN, "SM80")
+  TESSERA_ADD(SM80_16x8x8_F32BF16BF16F32_TN, "SM80")
+  TESSERA_ADD(SM80_16x8x16_F16F16F16F16_TN, "SM80")
+  TESSERA_ADD(SM80_16x8x16_F32F16F16F32_TN, "SM80")
+  TESSERA_ADD(SM80_16x8x16_F32BF16BF16F32_TN, "SM80")
+  TESSERA_ADD(SM80_16x8x8_F32TF32TF32F32_TN, "SM80")
+  TESSERA_ADD(SM80_8x8x4_F64F64F64F64_TN, "SM80")
+  TESSERA_ADD(SM80_16x8x32_S32S8S8S32_TN, "SM80")
+#undef TESSERA_ADD
+  add_wgmma<SM90_64xNx16_F16F16F16_SS>(v, "F16F16F16", "SS");
+  add_wgmma<SM90_64xNx16_F16F16F16_RS>(v, "F16F16F16", "RS");
+  add_wgmma<SM90_64xNx16_F32F16F16_SS>(v, "F32F16F16", "SS");
+  add_wgmma<SM90_64xNx16_F32F16F16_RS>(v, "F32F16F16", "RS");
+  add_wgmma<SM90_64xNx16_F32BF16BF16_SS>(v, "F32BF16BF16", "SS");
+  add_wgmma<SM90_64xNx16_F32BF16BF16_RS>(v, "F32BF16BF16", "RS");
+  return v;
+}
+
+template <class Op>
+CopyAtomInfo copy_info(std::string name, std::string arch, std::string smem_side, int default_bits) {
+  using T = Copy_Traits<Op>;
+  CopyAtomInfo i;
+  i.name = std::move(name);
+  i.arch = std::move(arch);
+  i.smem_side = std::move(smem_side);
+  i.default_bits = default_bits;
+  i.thr_id = rt::to_runtime(typename T::ThrID{});
+  i.src_bits = rt::to_runtime(typename T::SrcLayout{});
+  i.dst_bits = rt::to_runtime(typename T::DstLayout{});
+  i.ref_bits = rt::to_runtime(typename T::RefLayout{});
+  i.ref_is_dst = std::is_same_v<typename T::RefLayout, typename T::DstLayout> &&
+                 !std::is_same_v<typename T::RefLayout, typename T::SrcLayout>;
+  return i;
+}
+
+std::vector<CopyAtomInfo> build_copy() {
+  std::vector<CopyAtomInfo> v;
+  v.push_back(copy_info<UniversalCopy<uint8_t>>("UniversalCopy<uint8_t>", "any", "either", 8));
+  v.push_back(copy_info<UniversalCopy<uint16_t>>("UniversalCopy<uint16_t>", "any", "either", 16));
+  v.push_back(copy_info<UniversalCopy<uint32_t>>("UniversalCopy<uint32_t>", "any", "either", 32));
+  v.push_back(copy_info<UniversalCopy<uint64_t>>("UniversalCopy<uint64_t>", "any", "either", 16));
+  v.push_back(copy_info<UniversalCopy<uint128_t>>("UniversalCopy<uint128_t>", "any", "either", 16));
+  v.push_back(copy_info<SM75_U32x1_LDSM_N>("SM75_U32x1_LDSM_N", "SM75", "src", 16));
+  v.push_back(copy_info<SM75_U32x2_LDSM_N>("SM75_U32x2_LDSM_N", "SM75", "src", 16));
+  v.push_back(copy_info<SM75_U32x4_LDSM_N>("SM75_U32x4_LDSM_N", "SM75", "src", 16));
+  v.push_back(copy_info<SM75_U16x2_LDSM_T>("SM75_U16x2_LDSM_T", "SM75", "src", 16));
+  v.push_back(copy_info<SM75_U16x4_LDSM_T>("SM75_U16x4_LDSM_T", "SM75", "src", 16));
+  v.push_back(copy_info<SM75_U16x8_LDSM_T>("SM75_U16x8_LDSM_T", "SM75", "src", 16));
+  v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<4>>("SM80_CP_ASYNC_CACHEALWAYS<4>", "SM80", "dst", 16));
+  v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<8>>("SM80_CP_ASYNC_CACHEALWAYS<8>", "SM80", "dst", 16));
+  v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<16>>("SM80_CP_ASYNC_CACHEALWAYS<16>", "SM80", "dst", 16));
+  v.push_back(copy_info<SM80_CP_ASYNC_CACHEGLOBAL<16>>("SM80_CP_ASYNC_CACHEGLOBAL<16>", "SM80", "dst", 16));
+  return v;
+}
+
+// CLI-friendly spellings: "UniversalCopy_128" for "UniversalCopy<uint128_t>", "..._16" for "<16>".
+std::string canonical(const std::string& name) {
+  static const std::pair<const char*, const char*> aliases[] = {
+      {"UniversalCopy_8", "UniversalCopy<uint8_t>"},     {"UniversalCopy_16", "UniversalCopy<uint16_t>"},
+      {"UniversalCopy_32", "UniversalCopy<uint32_t>"},   {"UniversalCopy_64", "UniversalCopy<uint64_t>"},
+      {"UniversalCopy_128", "UniversalCopy<uint128_t>"}, {"SM80_CP_ASYNC_CACHEALWAYS_4", "SM80_CP_ASYNC_CACHEALWAYS<4>"},
+      {"SM80_CP_ASYNC_CACHEALWAYS_8", "SM80_CP_ASYNC_CACHEALWAYS<8>"},
+      {"SM80_CP_ASYNC_CACHEALWAYS_16", "SM80_CP_ASYNC_CACHEALWAYS<16>"},
+      {"SM80_CP_ASYNC_CACHEGLOBAL_16", "SM80_CP_ASYNC_CACHEGLOBAL<16>"}};
+  for (auto& [a, n] : aliases)
+    if (name == a) return n;
+  return name;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+const std::vector<MmaAtomInfo>& mma_atoms() {
+  static const std::vector<MmaAtomInfo> v = build_mma();
+  return v;
+}
+const std::vector<CopyAtomInfo>& copy_atoms() {
+  static const std::vector<CopyAtomInfo> v = build_copy();
+  return v;
+}
+
+const MmaAtomInfo* find_mma(const std::string& name) {
+  for (const auto& a : mma_atoms())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+const CopyAtomInfo* find_copy(const std::string& name) {
+  const std::string n = canonical(name);
+  for (const auto& a : copy_atoms())
+    if (a.name == n) return &a;
+  return nullptr;
+}
+
+std::vector<std::string> mma_names() {
+  std::vector<std::string> v;
+  for (const auto& a : mma_atoms()) v.push_back(a.name);
+  return v;
+}
+std::vector<std::string> copy_names() {
+  std::vector<std::string> v;
+  for (const auto& a : copy_atoms()) v.push_back(a.name);
+  return v;
+}
+
+std::vector<std::string> close_matches(const std::string& name, const std::vector<std::string>& known,
+                                       std::size_t limit) {
+  // Rank: names containing the query (case-insensitive) first, then by edit distance.
+  const std::string q = lower(name);
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& k : known) {
+    const bool contains = !q.empty() && lower(k).find(q) != std::string::npos;
+    std::size_t d = edit_distance(name, k);
+    if (contains || d <= std::max<std::size_t>(3, name.size() / 3)) scored.emplace_back(contains ? 0 : d + 1, k);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (auto& s : scored) {
+    if (out.size() == limit) break;
+    out.push_back(s.second);
+  }
+  return out;
+}
+
+}  // namespace tessera::rt

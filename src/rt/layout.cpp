@@ -1,0 +1,204 @@
+#include "tessera/rt/layout.hpp"
+
+#include <algorithm>
+
+#include "tessera/rt/checked.hpp"
+#include "tessera/rt/error.hpp"
+
+namespace tessera::rt {
+
+static void check_positive_shape(const IntTuple& s, const IntTuple& whole) {
+  if (s.is_leaf()) {
+    if (s.value() <= 0)
+      throw Error("shape entries must be positive, got " + std::to_string(s.value()) + " in " + to_string(whole));
+    return;
+  }
+  if (s.rank() == 0) throw Error("empty tuple () is not a shape");
+  for (const auto& e : s.elems()) check_positive_shape(e, whole);
+}
+
+Layout::Layout(IntTuple shape_, IntTuple stride_) : shape(std::move(shape_)), stride(std::move(stride_)) {
+  if (!congruent(shape, stride))
+    throw Error("stride " + to_string(stride) + " is not congruent to shape " + to_string(shape) +
+                " (a layout needs one stride per shape entry, with the same nesting)");
+  check_positive_shape(shape, shape);
+  (void)product(shape);  // the size must fit in 64 bits
+}
+
+Layout Layout::column_major(const IntTuple& shape) {
+  std::vector<std::int64_t> flat = leaves(shape), d(flat.size());
+  std::int64_t p = 1;
+  for (std::size_t i = 0; i < flat.size(); ++i) {
+    d[i] = flat[i] == 1 ? 0 : p;  // CuTe biases the stride of a static size-1 mode to 0
+    p = checked_mul(p, flat[i], "compact stride");
+  }
+  return Layout(shape, unflatten(shape, d));
+}
+
+int Layout::depth() const { return rt::depth(shape); }
+
+std::int64_t Layout::size() const { return product(shape); }
+
+std::int64_t Layout::cosize() const {
+  // CuTe: cosize = 1 + sum (s_i - 1) * d_i, i.e. the last offset plus one for non-negative strides.
+  auto s = leaves(shape), d = leaves(stride);
+  std::int64_t c = 1;
+  for (std::size_t i = 0; i < s.size(); ++i) c = checked_add(c, checked_mul(s[i] - 1, d[i], "cosize"), "cosize");
+  return c;
+}
+
+Layout Layout::mode(std::size_t i) const { return Layout(shape[i], stride[i]); }
+
+static std::int64_t eval_index(std::int64_t idx, const std::vector<std::int64_t>& s,
+                               const std::vector<std::int64_t>& d) {
+  std::int64_t off = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    std::int64_t c = (i + 1 == s.size()) ? idx : idx % s[i];
+    if (i + 1 != s.size()) idx /= s[i];
+    off = checked_add(off, checked_mul(c, d[i], "offset"), "offset");
+  }
+  return off;
+}
+
+// Column-major walk over the leaves without allocating; the last leaf takes the rest
+// of the index (CuTe's layouts extend along their last mode).
+static std::int64_t eval_tree(std::int64_t& idx, const IntTuple& s, const IntTuple& d, bool last) {
+  if (s.is_leaf()) {
+    std::int64_t c;
+    if (last) {
+      c = idx;
+      idx = 0;
+    } else {
+      c = idx % s.value();
+      idx /= s.value();
+    }
+    return checked_mul(c, d.value(), "offset");
+  }
+  std::int64_t off = 0;
+  const std::size_t r = s.rank();
+  for (std::size_t i = 0; i < r; ++i)
+    off = checked_add(off, eval_tree(idx, s.elems()[i], d.elems()[i], last && i + 1 == r), "offset");
+  return off;
+}
+
+std::int64_t Layout::operator()(std::int64_t idx) const {
+  if (idx < 0) throw Error("negative index " + std::to_string(idx));
+  return eval_tree(idx, shape, stride, true);
+}
+
+std::int64_t crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+  if (coord.is_tuple()) {
+    if (shape.is_leaf() || coord.rank() != shape.rank())
+      throw Error("coordinate " + to_string(coord) + " does not match shape " + to_string(shape));
+    std::int64_t off = 0;
+    for (std::size_t i = 0; i < coord.rank(); ++i)
+      off = checked_add(off, crd2idx(coord.elems()[i], shape.elems()[i], stride.elems()[i]), "offset");
+    return off;
+  }
+  std::int64_t idx = coord.value();
+  if (idx < 0) throw Error("negative coordinate " + std::to_string(idx));
+  if (shape.is_leaf()) return checked_mul(idx, stride.value(), "offset");
+  return eval_index(idx, leaves(shape), leaves(stride));
+}
+
+std::int64_t Layout::at(const IntTuple& coord) const { return crd2idx(coord, shape, stride); }
+
+IntTuple idx2crd(std::int64_t idx, const IntTuple& shape) {
+  if (shape.is_leaf()) return IntTuple(idx);
+  std::vector<IntTuple> out;
+  for (std::size_t i = 0; i < shape.rank(); ++i) {
+    if (i + 1 == shape.rank()) {
+      out.push_back(idx2crd(idx, shape.elems()[i]));
+    } else {
+      std::int64_t p = product(shape.elems()[i]);
+      out.push_back(idx2crd(idx % p, shape.elems()[i]));
+      idx /= p;
+    }
+  }
+  return IntTuple::tuple(std::move(out));
+}
+
+Layout make_layout(const std::vector<Layout>& modes) {
+  std::vector<IntTuple> s, d;
+  for (const auto& m : modes) {
+    s.push_back(m.shape);
+    d.push_back(m.stride);
+  }
+  Layout l;
+  l.shape = IntTuple::tuple(std::move(s));
+  l.stride = IntTuple::tuple(std::move(d));
+  (void)product(l.shape);  // the modes fit in 64 bits each; their product must too
+  return l;
+}
+
+Swizzle::Swizzle(int b, int m, int s) : bits(b), base(m), shift(s) {
+  if (b < 0 || m < 0) throw Error("Swizzle<B,M,S> needs B >= 0 and M >= 0");
+  if ((s < 0 ? -s : s) < b) throw Error("Swizzle<B,M,S> needs |S| >= B (the xor source and target bits overlap)");
+  if (b + m + (s < 0 ? -s : s) > 62) throw Error("Swizzle<B,M,S> reaches beyond bit 62");
+}
+
+std::int64_t Swizzle::operator()(std::int64_t x) const {
+  if (bits == 0) return x;
+  const std::int64_t ones = (std::int64_t{1} << bits) - 1;
+  const std::int64_t yyy = ones << (base + std::max(0, shift));  // source bits
+  if (shift >= 0) return x ^ ((x & yyy) >> shift);
+  return x ^ ((x & yyy) << -shift);
+}
+
+std::int64_t SwizzledLayout::cosize() const {
+  // The swizzle permutes offsets, so the largest one is found by visiting them all.
+  const std::int64_t n = layout.size();
+  if (n > kMaxSwizzledCosize)
+    throw Error("cosize of a swizzled layout is computed by visiting every offset; this one has " +
+                std::to_string(n) + " elements (at most 2^22)");
+  std::int64_t mx = -1;
+  for_each_offset(layout, [&](std::int64_t off) { mx = std::max(mx, swizzle(off)); });
+  return checked_add(mx, 1, "cosize");
+}
+
+Tiler Tiler::of_shape(const IntTuple& shape) {
+  // CuTe's make_layout(N): stride 1, except that a static 1 gets stride 0.
+  if (shape.is_leaf()) return of_layout(Layout(shape, IntTuple(shape.value() == 1 ? 0 : 1)));
+  std::vector<Tiler> e;
+  for (const auto& s : shape.elems()) e.push_back(of_shape(s));
+  return of_tuple(std::move(e));
+}
+
+IntTuple Tiler::shape() const {
+  if (is_layout) return IntTuple(layout.size());
+  std::vector<IntTuple> out;
+  for (const auto& e : elems) out.push_back(e.shape());
+  return IntTuple::tuple(std::move(out));
+}
+
+bool operator==(const Tiler& a, const Tiler& b) {
+  if (a.is_layout != b.is_layout) return false;
+  if (a.is_layout) return a.layout == b.layout;
+  return a.elems == b.elems;
+}
+
+std::string to_string(const Layout& l) {
+  std::string s;
+  append_string(l.shape, s);
+  s += ':';
+  append_string(l.stride, s);
+  return s;
+}
+
+std::string to_string(const Swizzle& s) {
+  return "Sw<" + std::to_string(s.bits) + "," + std::to_string(s.base) + "," + std::to_string(s.shift) + ">";
+}
+
+std::string to_string(const SwizzledLayout& s) { return to_string(s.swizzle) + " o " + to_string(s.layout); }
+
+std::string to_string(const Tiler& t) {
+  if (t.is_layout) return to_string(t.layout);
+  std::string s = "(";
+  for (std::size_t i = 0; i < t.elems.size(); ++i) {
+    if (i) s += ',';
+    s += to_string(t.elems[i]);
+  }
+  return s + ")";
+}
+
+}  // namespace tessera::rt

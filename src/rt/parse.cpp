@@ -1,0 +1,303 @@
+#include "tessera/rt/parse.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <limits>
+
+namespace tessera::rt {
+
+namespace {
+
+// Nesting limit: deeper input is rejected instead of exhausting the stack.
+constexpr int kMaxDepth = 256;
+
+class Parser {
+ public:
+  explicit Parser(std::string_view s) : s_(s) {}
+
+  Node parse_all() {
+    skip_ws();
+    if (at_end()) fail(p_, "empty expression");
+    Node n = expr(0);
+    skip_ws();
+    if (!at_end()) fail(p_, "unexpected " + describe(p_) + " after the expression");
+    return n;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t p_ = 0;
+
+  bool at_end() const { return p_ >= s_.size(); }
+  char peek() const { return at_end() ? '\0' : s_[p_]; }
+  void skip_ws() {
+    while (!at_end() && (s_[p_] == ' ' || s_[p_] == '\t' || s_[p_] == '\r' || s_[p_] == '\n')) ++p_;
+  }
+  [[noreturn]] void fail(std::size_t pos, const std::string& msg) const { throw Error(msg, pos); }
+
+  std::string describe(std::size_t pos) const {
+    if (pos >= s_.size()) return "end of input";
+    unsigned char c = static_cast<unsigned char>(s_[pos]);
+    if (std::isprint(c)) return std::string("'") + static_cast<char>(c) + "'";
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
+    return buf;
+  }
+
+  void expect(char c, const char* what) {
+    skip_ws();
+    if (peek() != c) fail(p_, std::string("expected ") + what + ", found " + describe(p_));
+    ++p_;
+  }
+
+  // expr: a primary, optionally followed by ':' and a stride.
+  Node expr(int depth) {
+    if (depth > kMaxDepth) fail(p_, "expression nested too deeply (more than 256 levels)");
+    skip_ws();
+    const std::size_t start = p_;
+    Node first = primary(depth);
+    skip_ws();
+    if (peek() != ':') return first;
+    ++p_;
+    require_inttuple(first, "the shape of a layout");
+    skip_ws();
+    Node stride = primary(depth);
+    require_inttuple(stride, "the stride of a layout");
+    Node n;
+    n.kind = Node::Kind::Layout;
+    n.pos = start;
+    n.children.push_back(std::move(first));
+    n.children.push_back(std::move(stride));
+    return n;
+  }
+
+  void require_inttuple(const Node& n, const char* what) const {
+    switch (n.kind) {
+      case Node::Kind::Int:
+        return;
+      case Node::Kind::Tuple:
+        for (const auto& c : n.children) require_inttuple(c, what);
+        return;
+      case Node::Kind::Underscore:
+        fail(n.pos, std::string("'_' is not an integer in ") + what);
+      default:
+        fail(n.pos, std::string(what) + " must be an integer or a tuple of integers");
+    }
+  }
+
+  Node primary(int depth) {
+    if (depth > kMaxDepth) fail(p_, "expression nested too deeply (more than 256 levels)");
+    skip_ws();
+    const std::size_t start = p_;
+    const char c = peek();
+    if (c == '(') {
+      ++p_;
+      Node n;
+      n.kind = Node::Kind::Tuple;
+      n.pos = start;
+      skip_ws();
+      if (peek() == ')') fail(p_, "empty tuple: a tuple needs at least one element");
+      while (true) {
+        n.children.push_back(expr(depth + 1));
+        skip_ws();
+        if (peek() == ',') {
+          ++p_;
+          continue;
+        }
+        if (peek() == ')') {
+          ++p_;
+          break;
+        }
+        fail(p_, "expected ',' or ')' in the tuple opened at column " + std::to_string(start + 1) + ", found " +
+                     describe(p_));
+      }
+      return n;
+    }
+    if (c == '_' || c == '-' || std::isdigit(static_cast<unsigned char>(c))) return integer();
+    if (std::isalpha(static_cast<unsigned char>(c))) return name_or_call(depth);
+    if (at_end()) fail(p_, "unexpected end of input: expected an integer, a tuple, a layout or a function call");
+    fail(p_, "unexpected " + describe(p_) + ": expected an integer, a tuple, a layout or a function call");
+  }
+
+  Node integer() {
+    const std::size_t start = p_;
+    bool underscore = false;
+    if (peek() == '_') {
+      underscore = true;
+      ++p_;
+      if (!std::isdigit(static_cast<unsigned char>(peek())) && peek() != '-') {
+        Node n;
+        n.kind = Node::Kind::Underscore;
+        n.pos = start;
+        return n;
+      }
+    }
+    (void)underscore;
+    bool neg = false;
+    if (peek() == '-') {
+      neg = true;
+      ++p_;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(peek()))) fail(p_, "expected a digit, found " + describe(p_));
+    const std::size_t digits = p_;
+    // Accumulate as a negative number so that INT64_MIN itself is representable.
+    std::int64_t v = 0;
+    while (std::isdigit(static_cast<unsigned char>(peek()))) {
+      const int d = s_[p_] - '0';
+      if (v < (std::numeric_limits<std::int64_t>::min() + d) / 10)
+        throw OverflowError("integer literal does not fit in 64 bits", digits);
+      v = v * 10 - d;
+      ++p_;
+    }
+    if (v == std::numeric_limits<std::int64_t>::min()) {
+      // -2^63 fits in int64 but stands for '_' inside (rt::kUnderscore), and its negation
+      // (abs, strides reversed) would overflow: integers are kept within +-(2^63-1).
+      throw OverflowError(neg ? "integer literal -9223372036854775808 is out of range (integers lie in +-(2^63-1))"
+                              : "integer literal does not fit in 64 bits",
+                          neg ? start : digits);
+    }
+    if (!neg) v = -v;
+    if (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_')
+      fail(p_, "unexpected " + describe(p_) + " after the integer");
+    Node n;
+    n.kind = Node::Kind::Int;
+    n.pos = start;
+    n.value = v;
+    return n;
+  }
+
+  Node name_or_call(int depth) {
+    const std::size_t start = p_;
+    while (!at_end() && (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '_')) ++p_;
+    std::string name(s_.substr(start, p_ - start));
+    if (name == "Sw" && peek() == '<') return swizzled(start, depth);
+    skip_ws();
+    if (peek() != '(') fail(start, "unknown name '" + name + "' (a function call needs '(' after the name)");
+    ++p_;
+    Node n;
+    n.kind = Node::Kind::Call;
+    n.pos = start;
+    n.name = std::move(name);
+    skip_ws();
+    if (peek() == ')') {
+      ++p_;
+      return n;
+    }
+    while (true) {
+      n.children.push_back(expr(depth + 1));
+      skip_ws();
+      if (peek() == ',') {
+        ++p_;
+        continue;
+      }
+      if (peek() == ')') {
+        ++p_;
+        break;
+      }
+      fail(p_, "expected ',' or ')' in the arguments of " + n.name + ", found " + describe(p_));
+    }
+    return n;
+  }
+
+  int small_int(const char* what) {
+    skip_ws();
+    const std::size_t at = p_;
+    Node v = integer();
+    if (v.kind != Node::Kind::Int) fail(at, std::string("expected an integer for ") + what);
+    if (v.value < -64 || v.value > 64) fail(at, std::string(what) + " must be between -64 and 64");
+    return static_cast<int>(v.value);
+  }
+
+  Node swizzled(std::size_t start, int depth) {
+    ++p_;  // '<'
+    Node n;
+    n.kind = Node::Kind::Swizzled;
+    n.pos = start;
+    n.swizzle[0] = small_int("B (the number of swizzled bits)");
+    expect(',', "',' after B in Sw<B,M,S>");
+    n.swizzle[1] = small_int("M (the number of unchanged low bits)");
+    expect(',', "',' after M in Sw<B,M,S>");
+    n.swizzle[2] = small_int("S (the shift)");
+    expect('>', "'>' closing Sw<B,M,S>");
+    skip_ws();
+    if (peek() != 'o') fail(p_, "expected 'o' (composition) after Sw<B,M,S>, found " + describe(p_));
+    ++p_;
+    if (!at_end() && (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_'))
+      fail(p_ - 1, "expected 'o' followed by a space after Sw<B,M,S>");
+    n.children.push_back(expr(depth + 1));
+    return n;
+  }
+};
+
+void append_node(const Node& n, std::string& out) {
+  switch (n.kind) {
+    case Node::Kind::Int:
+      out += std::to_string(n.value);
+      break;
+    case Node::Kind::Underscore:
+      out += '_';
+      break;
+    case Node::Kind::Tuple:
+      out += '(';
+      for (std::size_t i = 0; i < n.children.size(); ++i) {
+        if (i) out += ',';
+        append_node(n.children[i], out);
+      }
+      out += ')';
+      break;
+    case Node::Kind::Layout:
+      append_node(n.children[0], out);
+      out += ':';
+      append_node(n.children[1], out);
+      break;
+    case Node::Kind::Call:
+      out += n.name;
+      out += '(';
+      for (std::size_t i = 0; i < n.children.size(); ++i) {
+        if (i) out += ',';
+        append_node(n.children[i], out);
+      }
+      out += ')';
+      break;
+    case Node::Kind::Swizzled:
+      out += "Sw<" + std::to_string(n.swizzle[0]) + "," + std::to_string(n.swizzle[1]) + "," +
+             std::to_string(n.swizzle[2]) + "> o ";
+      append_node(n.children[0], out);
+      break;
+  }
+}
+
+}  // namespace
+
+Node parse(std::string_view input) { return Parser(input).parse_all(); }
+
+std::string to_string(const Node& n) {
+  std::string s;
+  append_node(n, s);
+  return s;
+}
+
+std::string format_error(std::string_view input, std::size_t pos, std::string_view msg) {
+  std::string out = "error: ";
+  out += msg;
+  out += '\n';
+  if (pos == npos) return out;
+  if (pos > input.size()) pos = input.size();
+  // Show the line that holds pos; non-printable bytes are shown as '?' so the caret lines up.
+  std::size_t b = 0;
+  for (std::size_t i = 0; i < pos; ++i)
+    if (input[i] == '\n') b = i + 1;
+  std::size_t e = input.find('\n', pos);
+  if (e == std::string_view::npos) e = input.size();
+  out += "  ";
+  for (std::size_t i = b; i < e; ++i) {
+    unsigned char c = static_cast<unsigned char>(input[i]);
+    out += (c == '\t') ? ' ' : (std::isprint(c) ? static_cast<char>(c) : '?');
+  }
+  out += "\n  ";
+  out.append(pos - b, ' ');
+  out += "^\n";
+  return out;
+}
+
+}  // namespace tessera::rt

@@ -1,0 +1,122 @@
+#include "tessera/viz/geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::viz {
+
+namespace {
+double text_w(const Style& s, double font, std::size_t chars) { return s.char_w * font * static_cast<double>(chars); }
+}  // namespace
+
+double line_width(int level, bool edge) {
+  const double w = std::min(0.75 + 1.0 * level, 4.75);
+  return edge ? std::max(w, 2.0) : w;
+}
+
+std::vector<GridLine> grid_lines(const Panel& p) {
+  std::vector<GridLine> lines;
+  for (std::int64_t r = 0; r <= p.rows.count; ++r)
+    lines.push_back({true, r, line_width(p.rows.level_at(r), r == 0 || r == p.rows.count)});
+  for (std::int64_t c = 0; c <= p.cols.count; ++c)
+    lines.push_back({false, c, line_width(p.cols.level_at(c), c == 0 || c == p.cols.count)});
+  std::stable_sort(lines.begin(), lines.end(), [](const GridLine& a, const GridLine& b) { return a.width < b.width; });
+  return lines;
+}
+
+Geometry compute_geometry(const Diagram& d, const Style& s) {
+  Geometry g;
+  g.style = s;
+  const std::size_t n = d.panels.size();
+  g.panels.resize(n);
+
+  // Cells are one size across the whole diagram, row headers one width per slot
+  // column and heads (titles + column headers) one height per slot row: so an MMA's
+  // A lines up with C row by row, B with C column by column, a diff cell by cell.
+  std::size_t label_chars = 1, col_hdr_chars = 0;
+  bool two = false;
+  int slot_rows = 0, slot_cols = 0;
+  for (const Panel& p : d.panels) {
+    for (const Cell& c : p.cells) {
+      label_chars = std::max({label_chars, c.label.size(), c.label2.size()});
+      two = two || !c.label2.empty();
+    }
+    for (const std::string& h : p.cols.headers) col_hdr_chars = std::max(col_hdr_chars, h.size());
+    slot_rows = std::max(slot_rows, p.slot_row + 1);
+    slot_cols = std::max(slot_cols, p.slot_col + 1);
+  }
+  const double cell_w = std::max({s.min_cell_w, std::ceil(text_w(s, s.cell_font, label_chars) + 10),
+                                  std::ceil(text_w(s, s.header_font, col_hdr_chars) + 6)});
+  const double cell_h = two ? s.cell_h2 : s.cell_h1;
+  const auto R = static_cast<std::size_t>(slot_rows), C = static_cast<std::size_t>(slot_cols);
+  std::vector<double> row_hdr_w(C, 0), head_h(R, 0), own_head(n, 0), title_w(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Panel& p = d.panels[i];
+    std::size_t chars = 0;
+    for (const std::string& h : p.rows.headers) chars = std::max(chars, h.size());
+    const double w = chars ? std::ceil(text_w(s, s.header_font, chars) + 10) : 0;
+    auto& rw = row_hdr_w[static_cast<std::size_t>(p.slot_col)];
+    rw = std::max(rw, w);
+    double h = p.cols.headers.empty() ? 0 : 16;
+    if (!p.title.empty()) h += s.panel_title_font + 4;
+    if (!p.subtitle.empty()) h += s.header_font + 4;
+    if (!p.title.empty() || !p.subtitle.empty()) h += 4;
+    own_head[i] = h;
+    auto& hh = head_h[static_cast<std::size_t>(p.slot_row)];
+    hh = std::max(hh, h);
+    title_w[i] = std::max(text_w(s, s.panel_title_font, p.title.size()), text_w(s, s.header_font, p.subtitle.size()));
+  }
+
+  // Blocks (header column + grid, head row + grid) and their slots.
+  std::vector<double> col_w(C, 0), row_h(R, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Panel& p = d.panels[i];
+    PanelBox& b = g.panels[i];
+    const auto sc = static_cast<std::size_t>(p.slot_col), sr = static_cast<std::size_t>(p.slot_row);
+    b.cell_w = cell_w;
+    b.cell_h = cell_h;
+    b.width = std::ceil(std::max(row_hdr_w[sc] + static_cast<double>(p.cols.count) * cell_w, title_w[i]));
+    b.height = head_h[sr] + static_cast<double>(p.rows.count) * cell_h;
+    col_w[sc] = std::max(col_w[sc], b.width);
+    row_h[sr] = std::max(row_h[sr], b.height);
+  }
+  double top = s.margin;
+  double content_w = 0;
+  if (!d.title.empty()) {
+    g.title_y = top + s.title_font;
+    top += s.title_font + 10;
+    content_w = text_w(s, s.title_font, d.title.size());
+  }
+  std::vector<double> col_x(C), row_y(R);
+  double x = s.margin;
+  for (std::size_t c = 0; c < C; ++c) { col_x[c] = x; x += col_w[c] + (col_w[c] > 0 ? s.panel_gap : 0); }
+  double y = top;
+  for (std::size_t r = 0; r < R; ++r) { row_y[r] = y; y += row_h[r] + (row_h[r] > 0 ? s.panel_gap : 0); }
+  double slots_w = x - s.margin, slots_h = y - top;
+  if (n > 0) { slots_w -= s.panel_gap; slots_h -= s.panel_gap; }
+  for (std::size_t i = 0; i < n; ++i) {
+    const Panel& p = d.panels[i];
+    PanelBox& b = g.panels[i];
+    const auto sc = static_cast<std::size_t>(p.slot_col), sr = static_cast<std::size_t>(p.slot_row);
+    b.x = col_x[sc] + (p.align_right ? col_w[sc] - b.width : 0);
+    b.y = row_y[sr] + (p.align_bottom ? row_h[sr] - b.height : 0);
+    b.grid_x = p.align_right ? b.x + b.width - static_cast<double>(p.cols.count) * cell_w : b.x + row_hdr_w[sc];
+    b.grid_y = b.y + head_h[sr];
+    // Titles sit right above this panel's own column headers.
+    double ty = b.grid_y - own_head[i];
+    if (!p.title.empty()) { ty += s.panel_title_font + 4; b.title_y = ty - 4; }
+    if (!p.subtitle.empty()) { ty += s.header_font + 4; b.subtitle_y = ty - 4; }
+  }
+  double bottom = top + std::max(slots_h, 0.0);
+  for (const std::string& note : d.notes) {
+    bottom += s.header_font + 6;
+    g.note_y.push_back(bottom);
+    content_w = std::max(content_w, text_w(s, s.header_font, note.size()));
+  }
+  content_w = std::max(content_w, slots_w);
+  g.width = std::ceil(content_w + 2 * s.margin);
+  g.height = std::ceil(bottom + s.margin);
+  return g;
+}
+
+}  // namespace tessera::viz

@@ -1,0 +1,127 @@
+#include <cmath>
+#include <cstdio>
+
+#include "tessera/viz/backends.hpp"
+#include "tessera/viz/geometry.hpp"
+
+namespace tessera::viz {
+
+std::string num(double v) {
+  const double r = std::round(v * 100.0) / 100.0;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", r == 0 ? 0.0 : r);  // no "-0.00"
+  std::string s = buf;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+namespace {
+std::string xml(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&apos;"; break;
+      default: o += ch;
+    }
+  }
+  return o;
+}
+
+void text(std::string& o, double x, double y, double size, const char* anchor, Rgb color, const std::string& s,
+          bool bold = false) {
+  o += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + num(size) + "\"";
+  if (anchor) o += std::string(" text-anchor=\"") + anchor + "\"";
+  if (color != black) o += " fill=\"" + hex(color) + "\"";
+  if (bold) o += " font-weight=\"bold\"";
+  o += ">" + xml(s) + "</text>\n";
+}
+
+void rect(std::string& o, double x, double y, double w, double h, const std::string& attrs) {
+  o += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" " + attrs +
+       "/>\n";
+}
+}  // namespace
+
+std::string to_svg(const Diagram& d) {
+  const Geometry g = compute_geometry(d);
+  const Style& s = g.style;
+  std::string o;
+  o += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  o += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(g.width) + "\" height=\"" +
+       num(g.height) + "\" viewBox=\"0 0 " + num(g.width) + " " + num(g.height) +
+       "\" font-family=\"DejaVu Sans Mono,Menlo,Consolas,monospace\">\n";
+  rect(o, 0, 0, g.width, g.height, "fill=\"#ffffff\"");
+  if (!d.title.empty()) text(o, s.margin, g.title_y, s.title_font, nullptr, black, d.title, true);
+
+  for (std::size_t i = 0; i < d.panels.size(); ++i) {
+    const Panel& p = d.panels[i];
+    const PanelBox& b = g.panels[i];
+    o += "<g class=\"panel\" id=\"panel" + std::to_string(i) + "\">\n";
+    if (!p.title.empty()) text(o, b.x, b.title_y, s.panel_title_font, nullptr, black, p.title, true);
+    if (!p.subtitle.empty()) text(o, b.x, b.subtitle_y, s.header_font, nullptr, Rgb{0x44, 0x44, 0x44}, p.subtitle);
+    for (std::size_t c = 0; c < p.cols.headers.size(); ++c)
+      text(o, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, s.header_font, "middle",
+           Rgb{0x44, 0x44, 0x44}, p.cols.headers[c]);
+    for (std::size_t r = 0; r < p.rows.headers.size(); ++r)
+      text(o, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
+           s.header_font, "end", Rgb{0x44, 0x44, 0x44}, p.rows.headers[r]);
+
+    for (std::int64_t r = 0; r < p.rows.count; ++r) {
+      for (std::int64_t c = 0; c < p.cols.count; ++c) {
+        const Cell& cell = p.at(r, c);
+        if (!cell.present && cell.tooltip.empty()) continue;
+        const double x = b.cell_x(c), y = b.cell_y(r);
+        const Rgb fill = effective_fill(cell);
+        o += "<g>";
+        if (!cell.tooltip.empty()) o += "<title>" + xml(cell.tooltip) + "</title>";
+        o += "\n";
+        rect(o, x, y, b.cell_w, b.cell_h, "fill=\"" + hex(fill) + "\"");
+        if (cell.present) {
+          const Rgb tc = text_color_for(fill);
+          if (cell.label2.empty()) {
+            text(o, x + b.cell_w / 2, y + b.cell_h / 2 + s.cell_font * 0.35, s.cell_font, "middle", tc, cell.label);
+          } else {
+            text(o, x + b.cell_w / 2, y + b.cell_h / 2 - 2, s.cell_font, "middle", tc, cell.label);
+            text(o, x + b.cell_w / 2, y + b.cell_h / 2 + s.cell_font - 1, s.cell_font, "middle", tc, cell.label2);
+          }
+        }
+        o += "</g>\n";
+      }
+    }
+
+    const double x0 = b.grid_x, y0 = b.grid_y;
+    const double x1 = b.cell_x(p.cols.count), y1 = b.cell_y(p.rows.count);
+    for (const GridLine& l : grid_lines(p)) {
+      o += "<line ";
+      if (l.horizontal) {
+        const double y = b.cell_y(l.index);
+        o += "x1=\"" + num(x0) + "\" y1=\"" + num(y) + "\" x2=\"" + num(x1) + "\" y2=\"" + num(y) + "\"";
+      } else {
+        const double x = b.cell_x(l.index);
+        o += "x1=\"" + num(x) + "\" y1=\"" + num(y0) + "\" x2=\"" + num(x) + "\" y2=\"" + num(y1) + "\"";
+      }
+      o += " stroke=\"#000000\" stroke-width=\"" + num(l.width) + "\" stroke-linecap=\"square\"/>\n";
+    }
+    for (std::int64_t r = 0; r < p.rows.count; ++r) {
+      for (std::int64_t c = 0; c < p.cols.count; ++c) {
+        const Cell& cell = p.at(r, c);
+        if (cell.highlight == Highlight::none) continue;
+        const Rgb stroke = highlight_stroke(cell.highlight);
+        rect(o, b.cell_x(c) + 1.5, b.cell_y(r) + 1.5, b.cell_w - 3, b.cell_h - 3,
+             "fill=\"none\" stroke=\"" + hex(stroke) + "\" stroke-width=\"3\"");
+      }
+    }
+    o += "</g>\n";
+  }
+  for (std::size_t i = 0; i < d.notes.size(); ++i)
+    text(o, s.margin, g.note_y[i], s.header_font, nullptr, black, d.notes[i]);
+  o += "</svg>\n";
+  return o;
+}
+
+}  // namespace tessera::viz

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Checks every #include in the tree against tessera's layer table.
+
+    tools/check_layers.py [ROOT]        (default: the repository this script is in)
+
+Each source file belongs to one part (PARTS, first matching path prefix wins); an include
+that resolves to a file of the tree is an edge between two parts, and only the edges in
+ALLOWED may exist. Exits 1 and lists every other edge (file:line, the include, the rule);
+exits 0 and prints a one-line summary when the tree obeys the table.
+
+The table below is the architecture: read it top to bottom, each layer uses only what is
+above it. Public headers live under include/tessera/ and never include a private file.
+"""
+import os
+import re
+import sys
+
+# (part, path prefixes): a file belongs to the first part one of whose prefixes it starts with.
+PARTS = [
+    # The static tier: integers, tuples, layouts, the algebra, swizzles, composed layouts, tensors.
+    ("tiled", ["include/tessera/tiled_mma.hpp", "include/tessera/tiled_copy.hpp",
+               "include/tessera/algorithm/"]),
+    ("atom", ["include/tessera/atom/"]),
+    ("rt", ["include/tessera/rt/", "src/rt/"]),
+    ("analysis", ["include/tessera/analysis/", "src/analysis/"]),
+    ("testing", ["include/tessera/testing/"]),
+    ("viz", ["include/tessera/viz/", "src/viz/"]),
+    ("verify", ["include/tessera/verify/", "src/verify/"]),
+    ("kernels", ["include/tessera/kernels/", "kernels/"]),
+    ("static", ["include/tessera/"]),
+    ("cli", ["src/cli/"]),
+    ("gemm_trace", ["src/gemm_trace/"]),
+    # Consumers: they may use every layer.
+    ("tests", ["tests/"]),
+    ("examples", ["examples/"]),
+    ("bench", ["bench/"]),
+]
+
+# The layers in order; a layer may include itself and any layer before it.
+LAYERS = ["static", "atom", "tiled", "rt", "analysis", "testing", "viz", "verify", "cli"]
+ALLOWED = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
+# Kernels use the static tier only (algebra, atoms, tiled objects), never the runtime tier.
+ALLOWED["kernels"] = {"static", "atom", "tiled", "kernels"}
+# The trace tool instantiates the kernels with its recorder and checks them with verify.
+ALLOWED["gemm_trace"] = {"static", "atom", "tiled", "rt", "verify", "kernels", "gemm_trace"}
+for consumer in ("tests", "examples", "bench"):
+    ALLOWED[consumer] = set(ALLOWED) | {consumer}
+
+# Where quoted includes are looked for, after the including file's own folder.
+SEARCH = {
+    "kernels": ["include", "kernels"],
+    "gemm_trace": ["include", "kernels"],
+    "tests": ["include", "kernels", "src/gemm_trace"],
+    "bench": ["include", "kernels"],
+}
+SOURCE_EXT = (".hpp", ".h", ".cpp", ".cu", ".cuh")
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def part_of(path):
+    for part, prefixes in PARTS:
+        if any(path == p or (p.endswith("/") and path.startswith(p)) for p in prefixes):
+            return part
+    return None
+
+
+def source_files(root):
+    skip = {".git", "build", "node_modules"}
+    for top, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in skip and not d.startswith(("build", "."))]
+        for f in files:
+            if f.endswith(SOURCE_EXT):
+                yield os.path.relpath(os.path.join(top, f), root).replace(os.sep, "/")
+
+
+def resolve(root, src, part, spelled, quoted):
+    folders = ([os.path.dirname(src)] if quoted else []) + SEARCH.get(part, ["include"])
+    for folder in folders:
+        cand = os.path.normpath(os.path.join(folder, spelled)).replace(os.sep, "/")
+        if os.path.isfile(os.path.join(root, cand)):
+            return cand
+    return None
+
+
+def check(root):
+    errors, edges = [], 0
+    for src in sorted(source_files(root)):
+        part = part_of(src)
+        if part is None:
+            continue
+        with open(os.path.join(root, src), encoding="utf-8", errors="replace") as fh:
+            lines = fh.readlines()
+        for lineno, line in enumerate(lines, 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            quoted, spelled = m.group(1) == '"', m.group(2)
+            target = resolve(root, src, part, spelled, quoted)
+            where = f"{src}:{lineno}: #include {line.strip()[len('#include'):].strip()}"
+            if target is None:
+                if quoted or spelled.startswith("tessera/"):
+                    errors.append(f"{where}: resolves to no file of the tree")
+                continue  # a system or third-party header
+            edges += 1
+            tpart = part_of(target)
+            if src.startswith("include/") and not target.startswith("include/"):
+                errors.append(f"{where}: a public header includes the private file {target}")
+            elif tpart is None:
+                errors.append(f"{where}: {target} belongs to no part of the layer table")
+            elif tpart not in ALLOWED[part]:
+                errors.append(f"{where}: {part} may not use {tpart} ({target}); "
+                              f"{part} may use: {', '.join(sorted(ALLOWED[part]))}")
+    return errors, edges
+
+
+def main():
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+    errors, edges = check(root)
+    for e in errors:
+        print("error: " + e, file=sys.stderr)
+    if errors:
+        print(f"check_layers: {len(errors)} include(s) break the layer table (tools/check_layers.py)", file=sys.stderr)
+        return 1
+    print(f"check_layers: {edges} includes between parts of the tree, all allowed by the layer table")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
