@@ -11,9 +11,9 @@
 #include <iostream>
 #include <string>
 
-#include "tessera/rt/eval.hpp"     // tessera::rt::evaluate: text -> value
-#include "tessera/viz/build_layout.hpp" // layout_diagram: layout -> diagram model
-#include "tessera/viz/output.hpp"       // render_to_file: diagram -> SVG / TikZ / PNG / PDF
+#include <tessera/rt/eval.hpp>     // tessera::rt::evaluate: text -> value
+#include <tessera/viz/build_layout.hpp> // layout_diagram: layout -> diagram model
+#include <tessera/viz/output.hpp>       // render_to_file: diagram -> SVG / TikZ / PNG / PDF
 
 int main(int argc, char** argv) {
   // Rows are mode 0, columns mode 1; the nested mode (2,4) draws a thicker line every 2 columns.

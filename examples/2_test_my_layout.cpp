@@ -12,9 +12,9 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>  // rc::prop inside a TEST_CASE
 
-#include "tessera/check.hpp"          // constexpr is_injective / is_bijective / ...
-#include "tessera/layout.hpp"
-#include "tessera/testing/kit.hpp"    // matchers + generators + printing
+#include <tessera/check.hpp>          // constexpr is_injective / is_bijective / ...
+#include <tessera/layout.hpp>
+#include <tessera/testing/kit.hpp>    // matchers + generators + printing
 
 using namespace tessera;
 using namespace tessera::testing;

@@ -10,9 +10,9 @@
 #include <numeric>
 #include <string>
 
-#include "tessera/tensor.hpp"
-#include "tessera/tiled_copy.hpp"
-#include "tessera/testing/claims.hpp"
+#include <tessera/tensor.hpp>
+#include <tessera/tiled_copy.hpp>
+#include <tessera/testing/claims.hpp>
 
 using namespace tessera;
 using tessera::testing::CoversTileOnceClaim;

@@ -11,9 +11,9 @@
 #include <string>
 #include <type_traits>
 
-#include "tessera/kernels/partitions.hpp"  // the kernels' own partition types (tessera::kernels_args)
-#include "tessera/tiled_mma.hpp"
-#include "tessera/testing/claims.hpp"
+#include <tessera/kernels/partitions.hpp>  // the kernels' own partition types (tessera::kernels_args)
+#include <tessera/tiled_mma.hpp>
+#include <tessera/testing/claims.hpp>
 
 using namespace tessera;
 using namespace tessera::testing;

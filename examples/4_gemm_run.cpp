@@ -12,8 +12,8 @@
 
 #include <cuda_runtime.h>
 
-#include "tessera/kernels/gemm.hpp"                 // tessera::gemm, GemmArguments
-#include "tessera/atom/numeric.hpp" // half_t: f16 storage with float conversion
+#include <tessera/kernels/gemm.hpp>                 // tessera::gemm, GemmArguments
+#include <tessera/atom/numeric.hpp> // half_t: f16 storage with float conversion
 
 using tessera::half_t;
 namespace tk = tessera::kernels;

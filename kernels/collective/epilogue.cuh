@@ -15,7 +15,7 @@
 #include "../arch/vector_store.cuh"
 #include "../kernel/problem.cuh"
 #include "tessera/kernels/partitions.hpp"
-#include "../trace/trace.cuh"
+#include "../kernel/trace_policy.cuh"
 
 namespace tessera::kernels {
 
@@ -84,9 +84,8 @@ struct EpilogueSmem16 {
           const TileCoord d = delta.d[r + 4 * (mt + Mainloop::MT * nt)];
           const TileCoord x = {c0.row + d.row, c0.col + d.col};
           stage[Stage{}(x.row, x.col)] = acc[mt][nt][r];
-#if TESSERA_TRACE
-          if (p.trace) trace::record(p.trace, trace::Map::mma_c, threadIdx.x, r + 4 * (mt + Mainloop::MT * nt), x.row, x.col);
-#endif
+          if constexpr (Mainloop::Trace::enabled)
+            Mainloop::Trace::record(p.trace, trace::Map::mma_c, threadIdx.x, r + 4 * (mt + Mainloop::MT * nt), x.row, x.col);
         }
     __syncthreads();
 

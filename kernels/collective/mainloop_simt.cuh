@@ -16,29 +16,21 @@
 
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
-#include "tessera/kernels/partitions.hpp"
+#include "tessera/kernels/simt_partition.hpp"
+#include "simt_shape.cuh"
 #include "tile_loader.hpp"
-#include "../trace/trace.cuh"
+#include "../kernel/trace_policy.cuh"
 
 namespace tessera::kernels {
 
-// WarpGrid8x4: a warp's 32 lanes as 8 (m) x 4 (n) threads, warps as 2 x 4: a k step reads
-// 8 distinct float4 of A and 4 of B per warp (one wavefront each) instead of the 16 x 2
-// of a flat 16 x 16 thread grid (two wavefronts for A).
-template <int BK_ = 8, int Stages_ = 3, bool WarpGrid8x4_ = false>
-struct SimtShape {
-  static constexpr int BM = 128, BN = 128, BK = BK_, Stages = Stages_, Threads = 256;
-  static constexpr bool WarpGrid8x4 = WarpGrid8x4_;
-  static constexpr int TM = 8, TN = 8;  // per-thread outer product
-  static constexpr int Pitch = 128 + 4; // smem row pitch (floats)
-};
 
 // Smem operand tile: (mn, k) -> offset, MN-major rows of Pitch floats.
 template <class S, int MN>
 using SimtSmemLayout = Layout<tuple<C<MN>, C<S::BK>>, tuple<_1, C<S::Pitch>>>;
 
-template <class Shape, bool AKMajor, bool BKMajor>
+template <class Shape, bool AKMajor, bool BKMajor, class Trace_ = trace::NoTrace>
 struct MainloopSimt {
+  using Trace = Trace_;  // trace_policy.cuh
   using S = Shape;
   static constexpr int stage_floats = 2 * S::BK * S::Pitch;
   static constexpr int smem_bytes = S::Stages * stage_floats * 4;
@@ -78,9 +70,8 @@ struct MainloopSimt {
     for (int kt = 0; kt < k_tiles; ++kt) {
       arch::cp_async_wait<S::Stages - 2>();
       __syncthreads();
-#if TESSERA_TRACE
-      if (p.trace && kt == 0) trace_tile0(p, stage_a(0), stage_b(0));
-#endif
+      if constexpr (Trace::enabled)
+        if (kt == 0) trace_tile0(p, stage_a(0), stage_b(0));
       const int next = kt + S::Stages - 1;
       if (next < k_tiles) {
         load_a.load(stage_a(next % S::Stages), smem_a, issue);
@@ -99,9 +90,8 @@ struct MainloopSimt {
           a[4 * h] = va.x; a[4 * h + 1] = va.y; a[4 * h + 2] = va.z; a[4 * h + 3] = va.w;
           b[4 * h] = vb.x; b[4 * h + 1] = vb.y; b[4 * h + 2] = vb.z; b[4 * h + 3] = vb.w;
         }
-#if TESSERA_TRACE
-        if (p.trace && kt == 0 && k == 0) trace_fragments(p, a, b);
-#endif
+        if constexpr (Trace::enabled)
+          if (kt == 0 && k == 0) trace_fragments(p, a, b);
 #pragma unroll
         for (int i = 0; i < S::TM; ++i)
 #pragma unroll
@@ -116,8 +106,7 @@ struct MainloopSimt {
     arch::cp_async_wait<0>();
   }
 
-#if TESSERA_TRACE
-  // Inputs hold their coordinates (trace/trace.cuh): A(m, k) = m * BK + k as a float.
+  // Trace hooks (instantiated only when Trace::enabled). Inputs hold their coordinates (trace_policy.cuh): A(m, k) = m * BK + k as a float.
   __device__ static void trace_tile0(const Problem& p, const float* sa, const float* sb) {
     using CA = typename Partition::template G2S<S::BM, AKMajor>;
     using CB = typename Partition::template G2S<S::BN, BKMajor>;
@@ -127,13 +116,13 @@ struct MainloopSimt {
     for (int v = 0; v < decltype(ca)::size(); ++v) {
       const TileCoord c = ca(v);
       const auto code = trace::decode(std::uint32_t(sa[SimtSmemLayout<S, S::BM>{}(c.row, c.col)]), S::BK);
-      trace::record(p.trace, trace::Map::g2s_a, threadIdx.x, v, code.row, code.col);
+      Trace::record(p.trace, trace::Map::g2s_a, threadIdx.x, v, code.row, code.col);
     }
 #pragma unroll 1
     for (int v = 0; v < decltype(cb)::size(); ++v) {
       const TileCoord c = cb(v);
       const auto code = trace::decode(std::uint32_t(sb[SimtSmemLayout<S, S::BN>{}(c.row, c.col)]), S::BK);
-      trace::record(p.trace, trace::Map::g2s_b, threadIdx.x, v, code.row, code.col);
+      Trace::record(p.trace, trace::Map::g2s_b, threadIdx.x, v, code.row, code.col);
     }
   }
   __device__ static void trace_fragments(const Problem& p, const float (&a)[S::TM], const float (&b)[S::TN]) {
@@ -141,13 +130,12 @@ struct MainloopSimt {
     for (int v = 0; v < S::TM; ++v) {
       const auto ca = trace::decode(std::uint32_t(a[v]), S::BK);
       const auto cb = trace::decode(std::uint32_t(b[v]), S::BK);
-      trace::record(p.trace, trace::Map::s2r_a, threadIdx.x, v, ca.row, ca.col);
-      trace::record(p.trace, trace::Map::mma_a, threadIdx.x, v, ca.row, ca.col);
-      trace::record(p.trace, trace::Map::s2r_b, threadIdx.x, v, cb.row, cb.col);
-      trace::record(p.trace, trace::Map::mma_b, threadIdx.x, v, cb.row, cb.col);
+      Trace::record(p.trace, trace::Map::s2r_a, threadIdx.x, v, ca.row, ca.col);
+      Trace::record(p.trace, trace::Map::mma_a, threadIdx.x, v, ca.row, ca.col);
+      Trace::record(p.trace, trace::Map::s2r_b, threadIdx.x, v, cb.row, cb.col);
+      Trace::record(p.trace, trace::Map::mma_b, threadIdx.x, v, cb.row, cb.col);
     }
   }
-#endif
 };
 
 // Epilogue for f32: straight from registers; 4 consecutive values along D's contiguous mode
@@ -177,11 +165,10 @@ struct EpilogueSimt {
     const TileCoord c0 = Partition::c_coords(threadIdx.x)(0);
     constexpr auto delta = Partition::c_deltas();
     auto c = [&](int v) { return TileCoord{c0.row + delta.d[v].row, c0.col + delta.d[v].col}; };
-#if TESSERA_TRACE
     // The coordinates the stores below use, so the verifier checks the deltas too.
-    if (p.trace)
-      for (int v = 0; v < S::TM * S::TN; ++v) trace::record(p.trace, trace::Map::mma_c, threadIdx.x, v, c(v).row, c(v).col);
-#endif
+    if constexpr (Mainloop::Trace::enabled)
+      for (int v = 0; v < S::TM * S::TN; ++v)
+        Mainloop::Trace::record(p.trace, trace::Map::mma_c, threadIdx.x, v, c(v).row, c(v).col);
 #pragma unroll
     for (int i = 0; i < S::TM; ++i)
 #pragma unroll

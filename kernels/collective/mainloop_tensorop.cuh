@@ -15,25 +15,12 @@
 
 #include "../arch/copy_zfill.cuh"
 #include "../kernel/problem.cuh"
-#include "tessera/kernels/partitions.hpp"
+#include "tessera/kernels/tensorop_partition.hpp"
+#include "tensorop_shape.cuh"
 #include "tile_loader.hpp"
-#include "../trace/trace.cuh"
+#include "../kernel/trace_policy.cuh"
 
 namespace tessera::kernels {
-
-// Group: the rasterization band (tile_scheduler.cuh).  L2Prefetch: the bytes L2 fetches from
-// DRAM per operand miss (cp.async's L2::64B/128B/256B hint; 128 is what ptxas picks unasked).
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_, int MinBlocks_ = 1, int Group_ = 8,
-          int L2Prefetch_ = 128>
-struct TensorOpShape {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, Stages = Stages_;
-  static constexpr int MinBlocks = MinBlocks_;  // CTAs per SM the register budget is cut for
-  static constexpr int Group = Group_, L2Prefetch = L2Prefetch_;
-  static constexpr int Threads = WM * WN * 32;
-  static constexpr int WarpM = BM / WM, WarpN = BN / WN;  // warp tile
-  static constexpr int MT = WarpM / 16, NT = WarpN / 8;   // MMA atoms per warp
-  static_assert(BK % 16 == 0 && WarpM % 16 == 0 && WarpN % 16 == 0, "tile must be made of 16x16x16 steps");
-};
 
 // Every k16 step kk > 0 of a BK-deep stage is an XOR step of Smem (OperandSmem::xor_step).
 template <class Smem, int BK = Smem::Depth>
@@ -55,8 +42,10 @@ struct StepOffsets {
   }
 };
 
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true>
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true,
+          class Trace_ = trace::NoTrace>
 struct MainloopTensorOp {
+  using Trace = Trace_;  // trace_policy.cuh
   static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, Stages = Shape::Stages;
   static constexpr int MT = Shape::MT, NT = Shape::NT;
   using Partition = TensorOpPartition<BM, BN, BK, Shape::WM, Shape::WN, Shape::Threads, IsBF16, AKMajor, BKMajor,
@@ -158,13 +147,9 @@ struct MainloopTensorOp {
 
     arch::cp_async_wait<Stages - 2>();
     __syncthreads();  // tile 0 visible
-#if TESSERA_TRACE
-    if (p.trace) trace_tile0(p, stage_a(0), stage_b(0));
-#endif
+    if constexpr (Trace::enabled) trace_tile0(p, stage_a(0), stage_b(0));
     load_frags(0, 0, 0);
-#if TESSERA_TRACE
-    if (p.trace) trace_fragments(p, a[0], b[0]);
-#endif
+    if constexpr (Trace::enabled) trace_fragments(p, a[0], b[0]);
     // Tile kt is read from stage s = kt % Stages; tile kt + Stages - 1 is written into the
     // stage tile kt - 1 was read from.
     // Full: the tile this k-tile loads is known to be whole (see below): no checks at all.
@@ -236,8 +221,7 @@ struct MainloopTensorOp {
     __syncthreads();  // smem is reused by the epilogue
   }
 
-#if TESSERA_TRACE
-  // Trace mode (trace/trace.cuh): the inputs hold their own coordinates (A(m,k) = m*BK + k
+  // Trace hooks (trace_policy.cuh; instantiated only when Trace::enabled): the inputs hold their own coordinates (A(m,k) = m*BK + k
   // of tile 0, B likewise), so what landed in smem and what ldmatrix delivered can be
   // decoded.  Records: copy.gA->sA / copy.gB->sB for every element thread t copied
   // (read back at the smem address it wrote), copy.sA->rA / copy.sB->rB and mma.A / mma.B
@@ -250,12 +234,12 @@ struct MainloopTensorOp {
 #pragma unroll 1
     for (int v = 0; v < decltype(ca)::size(); ++v) {
       const auto code = trace::decode(sa[SmemA::offset(ca(v))], BK);
-      trace::record(p.trace, trace::Map::g2s_a, threadIdx.x, v, code.row, code.col);
+      Trace::record(p.trace, trace::Map::g2s_a, threadIdx.x, v, code.row, code.col);
     }
 #pragma unroll 1
     for (int v = 0; v < decltype(cb)::size(); ++v) {
       const auto code = trace::decode(sb[SmemB::offset(cb(v))], BK);
-      trace::record(p.trace, trace::Map::g2s_b, threadIdx.x, v, code.row, code.col);
+      Trace::record(p.trace, trace::Map::g2s_b, threadIdx.x, v, code.row, code.col);
     }
   }
   __device__ static void trace_fragments(const Problem& p, const std::uint32_t (&a)[MT][4], const std::uint32_t (&b)[NT][2]) {
@@ -267,8 +251,8 @@ struct MainloopTensorOp {
         for (int h = 0; h < 2; ++h) {
           const auto code = trace::decode(std::uint16_t(a[mt][j] >> (16 * h)), BK);
           const int v = h + 2 * j + 8 * mt;
-          trace::record(p.trace, trace::Map::s2r_a, threadIdx.x, v, code.row, code.col);
-          trace::record(p.trace, trace::Map::mma_a, threadIdx.x, v, code.row, code.col);
+          Trace::record(p.trace, trace::Map::s2r_a, threadIdx.x, v, code.row, code.col);
+          Trace::record(p.trace, trace::Map::mma_a, threadIdx.x, v, code.row, code.col);
         }
 #pragma unroll
     for (int nt = 0; nt < NT; ++nt)
@@ -278,11 +262,10 @@ struct MainloopTensorOp {
         for (int h = 0; h < 2; ++h) {
           const auto code = trace::decode(std::uint16_t(b[nt][j] >> (16 * h)), BK);
           const int v = h + 2 * j + 4 * nt;
-          trace::record(p.trace, trace::Map::s2r_b, threadIdx.x, v, code.row, code.col);
-          trace::record(p.trace, trace::Map::mma_b, threadIdx.x, v, code.row, code.col);
+          Trace::record(p.trace, trace::Map::s2r_b, threadIdx.x, v, code.row, code.col);
+          Trace::record(p.trace, trace::Map::mma_b, threadIdx.x, v, code.row, code.col);
         }
   }
-#endif
 
   // Tile coordinates of this thread's accumulators: the TiledMMA's C partition.
   __device__ static auto acc_coords() { return Partition::c_coords(threadIdx.x); }

@@ -13,28 +13,28 @@ namespace tessera::kernels::device {
 
 // The host API's configurations (select_kernel's names; bench/RESULTS.md has the comparison).
 // Tensor cores: 128x256x32 CTA tile, 2x4 warps of 64x64, 4 stages (96 KiB of operand stages).
-using TensorOpTile = TensorOpShape<DefaultTensorOpTile::BM, DefaultTensorOpTile::BN, DefaultTensorOpTile::BK,
+using tensorop_128x256x32_s4 = TensorOpShape<DefaultTensorOpTile::BM, DefaultTensorOpTile::BN, DefaultTensorOpTile::BK,
                                    DefaultTensorOpTile::WM, DefaultTensorOpTile::WN, DefaultTensorOpTile::Stages>;
 // SIMT: 128x128x8, 3 stages, flat 16x16 thread grid.
-using SimtTile = SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>;
+using simt_128x128x8_s3 = SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>;
 
 // The tuning alternatives of bench --variants (gemm_variants.cu), BF16 only for the tensor
 // cores: F16 runs the same instructions at the same rate.  Parameters after the stage count:
 // CTAs per SM, rasterization band, L2 prefetch bytes.
 namespace variant {
-using TcG16 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16>;
-using TcP256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 8, 256>;
-using TcS5 = TensorOpShape<128, 256, 32, 2, 4, 5>;
-using TcK64 = TensorOpShape<128, 256, 64, 2, 4, 4>;
-using Tc1 = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
-using Tc3 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
-using TcG16P256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16, 256>;
-using TcS6 = TensorOpShape<128, 256, 32, 2, 4, 6>;
-using TcS8 = TensorOpShape<128, 256, 32, 2, 4, 8>;
-using Sm1 = SimtShape<8, 3, true>;
-using Sm2 = SimtShape<16, 3, false>;
-using Sm3 = SimtShape<16, 3, true>;
-using Sm4 = SimtShape<16, 4, true>;
+using tensorop_128x256x32_s4_band16 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16>;
+using tensorop_128x256x32_s4_l2prefetch256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 8, 256>;
+using tensorop_128x256x32_s5 = TensorOpShape<128, 256, 32, 2, 4, 5>;
+using tensorop_128x256x64_s4 = TensorOpShape<128, 256, 64, 2, 4, 4>;
+using tensorop_128x128x32_s4_2cta = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
+using tensorop_256x128x32_s4 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
+using tensorop_128x256x32_s4_band16_l2prefetch256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16, 256>;
+using tensorop_128x256x32_s6 = TensorOpShape<128, 256, 32, 2, 4, 6>;
+using tensorop_128x256x32_s8 = TensorOpShape<128, 256, 32, 2, 4, 8>;
+using simt_128x128x8_s3_warps8x4 = SimtShape<8, 3, true>;
+using simt_128x128x16_s3 = SimtShape<16, 3, false>;
+using simt_128x128x16_s3_warps8x4 = SimtShape<16, 3, true>;
+using simt_128x128x16_s4_warps8x4 = SimtShape<16, 4, true>;
 }  // namespace variant
 
 }  // namespace tessera::kernels::device
@@ -47,32 +47,32 @@ using Sm4 = SimtShape<16, 4, true>;
 
 // (TU under instances/)                                              shape  bf16  vec   swizzled
 #define TESSERA_INSTANCES_TENSOROP_BF16(prefix)                                  \
-  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, true, true, true)              \
-  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, true, false, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, true, true)              \
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, false, true)
 #define TESSERA_INSTANCES_TENSOROP_F16(prefix)                                   \
-  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, false, true, true)             \
-  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, false, false, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, false, true, true)             \
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, false, false, true)
 #define TESSERA_INSTANCES_SIMT(prefix)                                           \
-  TESSERA_SIMT_INSTANCE(prefix, SimtTile)                                        \
-  TESSERA_SIMT_INSTANCE(prefix, variant::Sm1)                                    \
-  TESSERA_SIMT_INSTANCE(prefix, variant::Sm2)                                    \
-  TESSERA_SIMT_INSTANCE(prefix, variant::Sm3)                                    \
-  TESSERA_SIMT_INSTANCE(prefix, variant::Sm4)
+  TESSERA_SIMT_INSTANCE(prefix, simt_128x128x8_s3)                                        \
+  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x8_s3_warps8x4)                                    \
+  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s3)                                    \
+  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s3_warps8x4)                                    \
+  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s4_warps8x4)
 #define TESSERA_INSTANCES_VARIANTS_A(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, TensorOpTile, true, true, false)             \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcG16, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, true, false)             \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s4_band16, true, true, true)
 #define TESSERA_INSTANCES_VARIANTS_B(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcP256, true, true, true)           \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcS5, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s4_l2prefetch256, true, true, true)           \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s5, true, true, true)
 #define TESSERA_INSTANCES_VARIANTS_C(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcK64, true, true, true)            \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc1, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x64_s4, true, true, true)            \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x128x32_s4_2cta, true, true, true)
 #define TESSERA_INSTANCES_VARIANTS_D(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::Tc3, true, true, true)              \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcG16P256, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_256x128x32_s4, true, true, true)              \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s4_band16_l2prefetch256, true, true, true)
 #define TESSERA_INSTANCES_VARIANTS_E(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcS6, true, true, true)             \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::TcS8, true, true, true)
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s6, true, true, true)             \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s8, true, true, true)
 
 namespace tessera::kernels::device {
 TESSERA_INSTANCES_TENSOROP_BF16(extern)

@@ -12,11 +12,11 @@
 namespace tessera::kernels {
 
 namespace {
-using device::SimtTile;
-using device::TensorOpTile;
-static_assert(std::is_same_v<MainloopTensorOp<TensorOpTile, true, true, true, true>::Partition,
+using device::simt_128x128x8_s3;
+using device::tensorop_128x256x32_s4;
+static_assert(std::is_same_v<MainloopTensorOp<tensorop_128x256x32_s4, true, true, true, true>::Partition,
                              DefaultTensorOpPartition<true, true, true>> &&
-                  std::is_same_v<MainloopSimt<SimtTile, true, true>::Partition, DefaultSimtPartition>,
+                  std::is_same_v<MainloopSimt<simt_128x128x8_s3, true, true>::Partition, DefaultSimtPartition>,
               "the launched configurations are the documented defaults");
 
 // The tensor-core configuration for the arguments' element type and copy path: f(bf16, vec)
@@ -49,7 +49,7 @@ std::size_t gemm_workspace_size(const GemmArguments& args) {
   if (kernel == GemmKernel::SimtF32) return 0;
   const Problem p = device::to_problem(args);
   return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
-    return device::tensorop_workspace_size<TensorOpTile, decltype(bf16)::value, decltype(vec)::value>(p);
+    return device::tensorop_workspace_size<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(p);
   });
 }
 
@@ -70,11 +70,11 @@ GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* strea
   const Problem p = device::to_problem(args);
   switch (kernel) {
     case GemmKernel::SimtF32:
-      return device::run_simt<SimtTile>(p, stream);
+      return device::run_simt<simt_128x128x8_s3>(p, stream);
     case GemmKernel::TensorOpVec8:
     case GemmKernel::TensorOpScalar:
       return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
-        return device::run_tensorop<TensorOpTile, decltype(bf16)::value, decltype(vec)::value>(p, stream);
+        return device::run_tensorop<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(p, stream);
       });
   }
   return {GemmStatus::Unsupported, "unknown kernel configuration"};

@@ -6,7 +6,7 @@
 namespace tessera::kernels {
 
 namespace {
-using device::TensorOpTile;
+using device::tensorop_128x256x32_s4;
 using namespace device::variant;
 const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta",     "tc 128x256x32 s4 band16",
                                 "tc 128x256x32 s4 L2pf256",       "tc 128x256x32 w2x4 s5 1cta",
@@ -14,7 +14,7 @@ const char* const tc_names[] = {"tc 128x256x32 w2x4 s4 1cta",     "tc 128x256x32
                                 "tc 256x128x32 w4x2 s4 1cta",     "tc 128x256x32 s4 band16 pf256",
                                 "tc 128x256x32 w2x4 s6 1cta",     "tc 128x256x32 w2x4 s8 1cta",
                                 "tc 128x256x32 w2x4 s4 UNSWIZZLED"};
-using device::SimtTile;
+using device::simt_128x128x8_s3;
 const char* const sm_names[] = {"simt bk8 s3 16x16", "simt bk8 s3 8x4-warps", "simt bk16 s3 16x16",
                                 "simt bk16 s3 8x4-warps", "simt bk16 s4 8x4-warps"};
 
@@ -36,17 +36,17 @@ GemmResult gemm_tensorop_variant(const GemmArguments& args, int v, CUstream_st* 
   if (args.element != Element::BF16) return {GemmStatus::Unsupported, "tensor-core variants are built for bf16"};
   const Problem p = device::to_problem(args);
   switch (v) {
-    case 0: return device::run_tensorop<TensorOpTile, true, true>(p, stream);
-    case 1: return device::run_tensorop<TcG16, true, true>(p, stream);
-    case 2: return device::run_tensorop<TcP256, true, true>(p, stream);
-    case 3: return device::run_tensorop<TcS5, true, true>(p, stream);
-    case 4: return device::run_tensorop<TcK64, true, true>(p, stream);
-    case 5: return device::run_tensorop<Tc1, true, true>(p, stream);
-    case 6: return device::run_tensorop<Tc3, true, true>(p, stream);
-    case 7: return device::run_tensorop<TcG16P256, true, true>(p, stream);
-    case 8: return device::run_tensorop<TcS6, true, true>(p, stream);
-    case 9: return device::run_tensorop<TcS8, true, true>(p, stream);
-    case tc_count - 1: return device::run_tensorop<TensorOpTile, true, true, false>(p, stream);
+    case 0: return device::run_tensorop<tensorop_128x256x32_s4, true, true>(p, stream);
+    case 1: return device::run_tensorop<tensorop_128x256x32_s4_band16, true, true>(p, stream);
+    case 2: return device::run_tensorop<tensorop_128x256x32_s4_l2prefetch256, true, true>(p, stream);
+    case 3: return device::run_tensorop<tensorop_128x256x32_s5, true, true>(p, stream);
+    case 4: return device::run_tensorop<tensorop_128x256x64_s4, true, true>(p, stream);
+    case 5: return device::run_tensorop<tensorop_128x128x32_s4_2cta, true, true>(p, stream);
+    case 6: return device::run_tensorop<tensorop_256x128x32_s4, true, true>(p, stream);
+    case 7: return device::run_tensorop<tensorop_128x256x32_s4_band16_l2prefetch256, true, true>(p, stream);
+    case 8: return device::run_tensorop<tensorop_128x256x32_s6, true, true>(p, stream);
+    case 9: return device::run_tensorop<tensorop_128x256x32_s8, true, true>(p, stream);
+    case tc_count - 1: return device::run_tensorop<tensorop_128x256x32_s4, true, true, false>(p, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};
 }
@@ -57,11 +57,11 @@ GemmResult gemm_simt_variant(const GemmArguments& args, int v, CUstream_st* stre
   if (auto r = precheck(args, GemmKernel::SimtF32); !r) return r;
   const Problem p = device::to_problem(args);
   switch (v) {
-    case 0: return device::run_simt<SimtTile>(p, stream);
-    case 1: return device::run_simt<Sm1>(p, stream);
-    case 2: return device::run_simt<Sm2>(p, stream);
-    case 3: return device::run_simt<Sm3>(p, stream);
-    case 4: return device::run_simt<Sm4>(p, stream);
+    case 0: return device::run_simt<simt_128x128x8_s3>(p, stream);
+    case 1: return device::run_simt<simt_128x128x8_s3_warps8x4>(p, stream);
+    case 2: return device::run_simt<simt_128x128x16_s3>(p, stream);
+    case 3: return device::run_simt<simt_128x128x16_s3_warps8x4>(p, stream);
+    case 4: return device::run_simt<simt_128x128x16_s4_warps8x4>(p, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};
 }

@@ -10,9 +10,9 @@
 
 namespace tessera::kernels {
 
-template <class Shape, bool AKMajor, bool BKMajor, int Group = 8>
+template <class Shape, bool AKMajor, bool BKMajor, int Group = 8, class Trace = trace::NoTrace>
 struct GemmSimtKernel {
-  using Mainloop = MainloopSimt<Shape, AKMajor, BKMajor>;
+  using Mainloop = MainloopSimt<Shape, AKMajor, BKMajor, Trace>;
   using Epilogue = EpilogueSimt<Mainloop>;
   using S = Shape;
   static constexpr int Threads = S::Threads;

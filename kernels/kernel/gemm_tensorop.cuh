@@ -16,9 +16,11 @@ namespace tessera::kernels {
 
 // Swizzled = false: the same kernel on unswizzled smem tiles (the bank-conflict baseline
 // that bench --profile shows to ncu; never selected by the host API).
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true>
+// Trace: the trace policy (trace_policy.cuh), NoTrace unless gemm_trace instantiates it.
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true,
+          class Trace = trace::NoTrace>
 struct GemmTensorOpKernel {
-  using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec, Swizzled>;
+  using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec, Swizzled, Trace>;
   static constexpr int Threads = Shape::Threads;
   static constexpr int MinBlocks = Shape::MinBlocks;
   using Tag = std::conditional_t<IsBF16, bf16_tag, f16_tag>;

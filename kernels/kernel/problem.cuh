@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "tile_scheduler.cuh"
+#include "split_plan.cuh"
 
 namespace tessera::kernels {
 
@@ -24,7 +24,7 @@ struct Problem {
   MatrixArg a, b, c, d;       // d.ptr is written through a cast; C may be null when beta == 0
   float alpha, beta;
   bool d_vector_ok;           // D/C pointers, ldd/ldc, batch strides and contiguous extent allow vectors
-  trace::Sink* trace;         // trace mode only (TESSERA_TRACE builds): where records go; else null
+  trace::Sink* trace;         // where a recording trace policy (trace_policy.cuh) appends; else null
   // Split-K of the last wave (tile_scheduler.cuh): CTAs past the plan's first `whole` tiles
   // compute one of `split` K slices of a tile; the slices meet in `partials` (f32
   // accumulators) and `arrivals` (one zeroed counter per split tile).  The default plan

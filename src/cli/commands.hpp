@@ -5,7 +5,7 @@
 
 namespace tessera::cli {
 
-void register_eval(CLI::App& app);    // eval.cpp:   evaluate expressions (DESIGN.md contract)
+void register_eval(CLI::App& app);    // eval.cpp:   evaluate expressions (docs/notation.md contract)
 void register_info(CLI::App& app);    // info.cpp:   size, cosize, rank, depth, injective, ...
 void register_render(CLI::App& app);  // render.cpp: diagrams (viz area)
 void register_mma(CLI::App& app);     // mma.cpp

@@ -55,7 +55,7 @@ void register_eval(CLI::App& app) {
                   "Expressions to evaluate; with none, read one expression per line from standard input");
   cmd->add_flag("-q,--quiet", *quiet, "Do not print the caret diagnostics on standard error");
   cmd->footer(
-      "Notation (DESIGN.md):\n"
+      "Notation (docs/notation.md):\n"
       "  layout    shape:stride             8:1   (8):(1)   (4,(2,2)):(2,(1,8))\n"
       "  inttuple  INT | (inttuple,...)     INT may be written _N; 8 and (8) differ\n"
       "  tiler     (layout,layout,...)      (4:1,2:2); a plain shape (4,2) tiles by 4:1, 2:1\n"

@@ -1,6 +1,5 @@
-// Device part of gemm_trace: the GEMM kernels built with TESSERA_TRACE=1 (their own
-// instantiations; this TU never links with the untraced tessera_kernels), run on one CTA
-// tile whose inputs carry their coordinates (trace/trace.cuh).
+// Device part of gemm_trace: the GEMM kernels instantiated with the Recorder trace policy
+// (kernel/trace_policy.cuh), run on one CTA tile whose inputs carry their coordinates.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -79,14 +78,14 @@ std::vector<int> run(Entry entry, int bm, int bn, int bk, bool a_kmajor, bool b_
 
 template <bool AK, bool BK>
 std::vector<int> run_tensorop() {
-  using K = GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, AK, BK, true>;
+  using K = GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, AK, BK, true, true, Recorder>;
   static_assert(std::is_same_v<typename K::Mainloop::Partition, TensorOpTraced<AK, BK>>,
                 "gemm_trace must trace the configuration whose maps it writes");
   return run<K, std::uint16_t>(gemm_tensorop_entry<K>, 128, 256, 32, AK, BK);
 }
 template <bool AK, bool BK>
 std::vector<int> run_simt() {
-  using K = GemmSimtKernel<SimtShape<8, 3, false>, AK, BK>;
+  using K = GemmSimtKernel<SimtShape<8, 3, false>, AK, BK, 8, Recorder>;
   static_assert(std::is_same_v<typename K::Mainloop::Partition, SimtTraced>,
                 "gemm_trace must trace the configuration whose maps it writes");
   return run<K, float>(gemm_simt_entry<K>, 128, 128, 8, AK, BK);

@@ -9,7 +9,7 @@
 
 #include "tessera/kernels/partitions.hpp"
 #include "tessera/rt/to_runtime.hpp"
-#include "trace/trace.cuh"
+#include "kernel/trace_policy.cuh"
 #include "tessera/verify/trace.hpp"
 
 namespace tessera::kernels::trace {

@@ -1,4 +1,4 @@
-// Runs the tessera binary as a user would and checks DESIGN.md's `tessera eval`
+// Runs the tessera binary as a user would and checks docs/notation.md's `tessera eval`
 // contract, every error path (status, message, caret column), info and help.
 #include <catch2/catch.hpp>
 

@@ -125,7 +125,7 @@ TEST_CASE("algebra: regression cases found during development", "[core][algebra]
   auto a = make_layout(make_shape(make_shape(_4{}, _4{}), _3{}), make_stride(make_stride(_1{}, _6{}), _64{}));
   auto b = make_layout(make_shape(_3{}, make_shape(_2{}, _8{})), make_stride(_16{}, make_stride(_1{}, _2{})));
   CHECK(max_common_vector(a, b) == 1);
-  // DESIGN.md's inadmissible composition is detected (a static_assert rejects the static form)
+  // docs/notation.md's inadmissible composition is detected (a static_assert rejects the static form)
   auto a2 = make_layout(make_shape(2, 2), make_stride(1, 6));
   auto b2 = make_layout(make_shape(2, 2), make_stride(1, 1));
   CHECK(!is_admissible_composition(a2, b2));

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernel/split_plan.cuh"
 #include "kernel/tile_scheduler.cuh"
 
 using namespace tessera::kernels;

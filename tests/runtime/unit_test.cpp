@@ -1,4 +1,4 @@
-// Unit tests of the runtime algebra: DESIGN.md's examples, inadmissible inputs,
+// Unit tests of the runtime algebra: docs/notation.md's examples, inadmissible inputs,
 // overflow, slicing, swizzles, and the evaluator's error positions.
 #include <catch2/catch.hpp>
 
@@ -25,7 +25,7 @@ std::size_t error_at(const std::string& s, const std::string& what) {
 }
 }  // namespace
 
-TEST_CASE("DESIGN.md: composition whose right modes overlap in the left's radix is rejected", "[runtime]") {
+TEST_CASE("docs/notation.md: composition whose right modes overlap in the left's radix is rejected", "[runtime]") {
   // CuTe returns (2,2):(1,1) here although A(B(3)) = A(2) = 6.
   const std::size_t pos = error_at("composition((2,2):(1,6), (2,2):(1,1))", "overlap in the mixed radix");
   CHECK(pos == 0);

@@ -25,7 +25,7 @@ struct Case {
 
 // (2,3):(3,1) row-major: its print_layout table is written out by hand in the tests.
 inline Layout row_major_2x3() { return Layout(T({2, 3}), T({3, 1})); }
-// DESIGN.md's running example: hierarchical columns, boundary every 2 columns.
+// README's running example (Story 1): hierarchical columns, boundary every 2 columns.
 inline Layout hier_8x8() { return Layout(T({8, T({2, 4})}), T({2, T({1, 16})})); }
 // Hierarchical rows ((2,2),4) and columns (2,2).
 inline Layout hier_rows() { return Layout(T({T({T({2, 2}), 4}), T({2, 2})}), T({T({T({1, 2}), 4}), T({16, 32})})); }

@@ -52,17 +52,17 @@ if want build; then
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &
     p3=$!
-    # Trace mode: traced kernels (nvcc) + the host trace writer and verifier (g++, the
-    # runtime and verify libraries' sources; no CMake packages needed).
-    nvcc "${NVCC_FLAGS[@]}" -DTESSERA_TRACE=1 -c kernels/trace/gemm_trace.cu -o "$BUILD/gemm_trace.o" &
+    # The trace tool: the kernels with the Recorder trace policy (nvcc) + the host trace
+    # writer and verifier (g++, the runtime and verify libraries' sources; no CMake packages).
+    nvcc "${NVCC_FLAGS[@]}" -c src/gemm_trace/gemm_trace.cu -o "$BUILD/gemm_trace.o" &
     p5=$!
-    g++ -std=c++20 -O1 -Iinclude -Isrc -Ikernels ${DEVDEPS:+-isystem .devdeps/include} -c kernels/trace/gemm_trace_main.cpp \
+    g++ -std=c++20 -O1 -Iinclude -Ikernels ${DEVDEPS:+-isystem .devdeps/include} -c src/gemm_trace/gemm_trace_main.cpp \
       -o "$BUILD/gemm_trace_main.o" &
     p6=$!
     root=$PWD
     (mkdir -p "$BUILD/verify" && cd "$BUILD/verify" &&
-      g++ -std=c++20 -O1 -I"$root/include" -I"$root/src" ${DEVDEPS:+-isystem "$root/.devdeps/include"} \
-        -c "$root"/src/verify/trace.cpp "$root"/src/verify/verify.cpp "$root"/src/runtime/*.cpp &&
+      g++ -std=c++20 -O1 -I"$root/include" ${DEVDEPS:+-isystem "$root/.devdeps/include"} \
+        -c "$root"/src/verify/trace.cpp "$root"/src/verify/verify.cpp "$root"/src/rt/*.cpp &&
       ar rcs "$BUILD/libverify.a" ./*.o) &
     p7=$!
     # The trace tool is optional: its failure must not cost the tests and the benchmark.

@@ -5,7 +5,7 @@
 //
 // R is built as CuTe builds it: each mode of B is composed with coalesce(A) on its own.
 // That is A o B only when the pair is admissible: B's modes must not overlap in A's
-// mixed radix (DESIGN.md: composition((2,2):(1,6), (2,2):(1,1)) would give (2,2):(1,1),
+// mixed radix (docs/notation.md: composition((2,2):(1,6), (2,2):(1,1)) would give (2,2):(1,1),
 // yet A(B(3)) = 6), and CuTe's stride and shape divisibility rules must hold.
 // - Static operands: every rule is a static_assert naming it.
 // - Dynamic operands: is_admissible_composition(a, b) (check.hpp) says whether the pair

@@ -1,5 +1,5 @@
 #pragma once
-// Parser for DESIGN.md's text notation:
+// Parser for the text notation (docs/notation.md):
 //   expr     := call | layout | tiler | inttuple | swizzled
 //   call     := NAME '(' expr (',' expr)* ')'
 //   layout   := inttuple ':' inttuple

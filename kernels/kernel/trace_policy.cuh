@@ -1,8 +1,10 @@
-// Trace mode (build with TESSERA_TRACE=1; CMake option TESSERA_TRACE builds the traced
-// library tessera_kernels_trace and the tool gemm_trace).  A traced kernel appends one
-// record (map, thread, value, row, col) per (thread, value) it held or moved to a device
-// buffer; kernels/trace/gemm_trace.cu turns the buffer into the text format of
-// `tessera verify` with `map` lines from the same TiledMMA / TiledCopy objects.
+// Tracing is a policy the kernels are instantiated with (the last template parameter of the
+// mainloops and kernels): NoTrace, the default, records nothing and costs nothing (every
+// hook is behind `if constexpr (Trace::enabled)`); Recorder appends one record (map,
+// thread, value, row, col) per (thread, value) a kernel held or moved to a device buffer.
+// The tool src/gemm_trace instantiates the kernels with Recorder and turns the buffer into
+// the text format of `tessera verify`, with `map` lines from the same TiledMMA / TiledCopy
+// objects; the kernels know nothing of the tool.
 //
 // The run uses one CTA tile (M = BM, N = BN, K = BK) whose inputs hold their own
 // coordinates: A(m, k) = m * BK + k, B(n, k) = n * BK + k (exact in 16 bits and in f32),
@@ -47,13 +49,23 @@ inline Code decode(std::uint32_t bits, int bk) {
   return {int(bits) / bk, int(bits) % bk};
 }
 
+// The default policy: no records, no code.
+struct NoTrace {
+  static constexpr bool enabled = false;
+};
+
+// The recording policy: appends to the Sink that Problem::trace points at (null: nothing).
+struct Recorder {
+  static constexpr bool enabled = true;
 #if defined(__CUDACC__)
-__device__ inline void record(Sink* s, Map m, int thread, int value, int row, int col) {
-  const int i = atomicAdd(s->count, 1);
-  if (i >= s->capacity) return;
-  int* r = s->records + 5 * i;
-  r[0] = int(m); r[1] = thread; r[2] = value; r[3] = row; r[4] = col;
-}
+  __device__ static void record(Sink* s, Map m, int thread, int value, int row, int col) {
+    if (!s) return;
+    const int i = atomicAdd(s->count, 1);
+    if (i >= s->capacity) return;
+    int* r = s->records + 5 * i;
+    r[0] = int(m); r[1] = thread; r[2] = value; r[3] = row; r[4] = col;
+  }
 #endif
+};
 
 }  // namespace tessera::kernels::trace

@@ -1,0 +1,58 @@
+// The SIMT (FFMA) GEMM's partition: tiled MMA of UniversalFMA, tiled copies, and each
+// thread's coordinates.
+#pragma once
+
+#include <type_traits>
+
+#include "tessera/atom/copy.hpp"
+#include "tessera/tiled_copy.hpp"
+#include "tessera/tiled_mma.hpp"
+#include "tessera/kernels/gmem_copy.hpp"
+#include "tessera/kernels/thread_coords.hpp"
+#include "tessera/kernels/value_deltas.hpp"
+
+namespace tessera::kernels {
+
+// SIMT: UniversalFMA over a 16 x 16 thread grid, each thread an 8 x 8 outer product of rows
+// {4tm..4tm+3, 64+4tm..} (and the same columns) -- the permutation (16,4,2):(4,1,64) -- so a
+// thread's 4 consecutive rows are one 16-byte smem read.  WarpGrid8x4 arranges a warp as
+// 8 (m) x 4 (n) threads and the 8 warps as 2 x 4.
+// smem -> registers: make_tiled_copy_A/B with a 128-bit UniversalCopy atom: its destination
+// TV is the MMA's, each atom moves 4 consecutive values (LDS.128).
+template <bool WarpGrid8x4, int BK_ = 8>
+struct SimtPartition {
+  static constexpr int BM = 128, BN = 128, BK = BK_, Threads = 256;
+  using Perm = Layout<tuple<_16, _4, _2>, tuple<_4, _1, _64>>;
+  using ThreadGrid = std::conditional_t<WarpGrid8x4,
+                                        Layout<tuple<tuple<_8, _2>, tuple<_4, _4>, _1>, tuple<tuple<_1, _32>, tuple<_8, _64>, _0>>,
+                                        Layout<tuple<_16, _16, _1>, tuple<_1, _16, _0>>>;
+  using TiledMma = decltype(make_tiled_mma(UniversalFMA<float>{}, ThreadGrid{}, make_tuple(Perm{}, Perm{}, Underscore{})));
+  using TileA = tuple<C<BM>, _1>;  // one k
+  using TileB = tuple<C<BN>, _1>;
+  using TileC = tuple<C<BM>, C<BN>>;
+  using S2R_A = decltype(make_tiled_copy_A(Copy_Atom<UniversalCopy<uint128_t>, float>{}, TiledMma{}));
+  using S2R_B = decltype(make_tiled_copy_B(Copy_Atom<UniversalCopy<uint128_t>, float>{}, TiledMma{}));
+  template <int MN, bool KMajor>
+  using G2S = GmemCopy<Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<4>, float>, MN, BK, Threads, 1, KMajor>;
+
+  TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) { return mma_c_coords<TileC>(TiledMma{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto c_deltas() { return value_deltas(c_coords(0)); }
+  TESSERA_HOST_DEVICE static constexpr auto lds_a_src(int t) { return copy_src_coords<TileA>(S2R_A{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto lds_b_src(int t) { return copy_src_coords<TileB>(S2R_B{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto lds_a_dst(int t) { return copy_dst_coords<TileA>(S2R_A{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto lds_b_dst(int t) { return copy_dst_coords<TileB>(S2R_B{}, t); }
+  static_assert(decltype(a_coords(0))::size() == 8 && decltype(c_coords(0))::size() == 64, "8 x 8 per thread");
+  static_assert(decltype(lds_a_src(0))::size() == 8, "two 16-byte reads of A per k");
+};
+
+// The host API's SIMT configuration (kernels/device/gemm.cu): 128x128x8, 3 stages, flat
+// 16x16 thread grid.
+struct DefaultSimtTile {
+  static constexpr int BK = 8, Stages = 3;
+  static constexpr bool WarpGrid8x4 = false;
+};
+using DefaultSimtPartition = SimtPartition<DefaultSimtTile::WarpGrid8x4, DefaultSimtTile::BK>;
+
+}  // namespace tessera::kernels
