@@ -1,6 +1,6 @@
 // Example 4a: the thread partition of tessera's tensor-core GEMM, checked on the host.
 //
-// The tensor-core kernel (kernels/collective/partitions.hpp) builds its tiled MMA from the
+// The tensor-core kernel (tessera/kernels/partitions.hpp) builds its tiled MMA from the
 // SM80 m16n8k16 atom: 2 x 4 warps over a 128 x 256 CTA tile, each warp one 64 x 64 block.
 // The same tiled MMA is written out below with the static tier (include/tessera), and a
 // static_assert checks it is the very type the kernel uses (its partitions header links as

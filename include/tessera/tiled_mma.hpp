@@ -14,9 +14,17 @@
 // Thread index -> (v, m, n, k): thr_layout_vmnk = tiled_product(atom ThrID, atom layout).
 #pragma once
 
+#include "tessera/algebra/coalesce.hpp"
+#include "tessera/algebra/composition.hpp"
+#include "tessera/algebra/divide.hpp"
+#include "tessera/algebra/inverse.hpp"
+#include "tessera/algebra/product.hpp"
+#include "tessera/algebra/upcast.hpp"
 #include "tessera/atom/mma.hpp"
+#include "tessera/composed_layout.hpp"
+#include "tessera/layout.hpp"
+#include "tessera/tensor.hpp"
 #include "tessera/tensor_fragment.hpp"
-#include "tessera/tessera.hpp"
 
 namespace tessera {
 

@@ -40,38 +40,38 @@ using simt_128x128x16_s4_warps8x4 = SimtShape<16, 4, true>;
 }  // namespace tessera::kernels::device
 
 // Spelled once: `extern template` here, the definition in the instance TU.
-#define TESSERA_TENSOROP_INSTANCE(prefix, Shape, BF16, Vec, Swizzled)                          \
+#define TESSERA_TENSOROP_INSTANCE(prefix, Shape, BF16, Vec, Swizzled)                           \
   prefix template GemmResult run_tensorop<Shape, BF16, Vec, Swizzled>(const Problem&, cudaStream_t); \
   prefix template std::size_t tensorop_workspace_size<Shape, BF16, Vec, Swizzled>(const Problem&);
 #define TESSERA_SIMT_INSTANCE(prefix, Shape) prefix template GemmResult run_simt<Shape>(const Problem&, cudaStream_t);
 
 // (TU under instances/)                                              shape  bf16  vec   swizzled
-#define TESSERA_INSTANCES_TENSOROP_BF16(prefix)                                  \
-  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, true, true)              \
+#define TESSERA_INSTANCES_TENSOROP_BF16(prefix)                                                 \
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, true, true)                   \
   TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, false, true)
-#define TESSERA_INSTANCES_TENSOROP_F16(prefix)                                   \
-  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, false, true, true)             \
+#define TESSERA_INSTANCES_TENSOROP_F16(prefix)                                                  \
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, false, true, true)                  \
   TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, false, false, true)
-#define TESSERA_INSTANCES_SIMT(prefix)                                           \
-  TESSERA_SIMT_INSTANCE(prefix, simt_128x128x8_s3)                                        \
-  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x8_s3_warps8x4)                                    \
+#define TESSERA_INSTANCES_SIMT(prefix)                                                          \
+  TESSERA_SIMT_INSTANCE(prefix, simt_128x128x8_s3)                                              \
+  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x8_s3_warps8x4)                            \
   TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s3)                                    \
-  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s3_warps8x4)                                    \
+  TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s3_warps8x4)                           \
   TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s4_warps8x4)
-#define TESSERA_INSTANCES_VARIANTS_A(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, true, false)             \
+#define TESSERA_INSTANCES_VARIANTS_A(prefix)                                                    \
+  TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, true, true, false)                  \
   TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s4_band16, true, true, true)
-#define TESSERA_INSTANCES_VARIANTS_B(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s4_l2prefetch256, true, true, true)           \
+#define TESSERA_INSTANCES_VARIANTS_B(prefix)                                                    \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s4_l2prefetch256, true, true, true)\
   TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s5, true, true, true)
-#define TESSERA_INSTANCES_VARIANTS_C(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x64_s4, true, true, true)            \
+#define TESSERA_INSTANCES_VARIANTS_C(prefix)                                                    \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x64_s4, true, true, true)          \
   TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x128x32_s4_2cta, true, true, true)
-#define TESSERA_INSTANCES_VARIANTS_D(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_256x128x32_s4, true, true, true)              \
+#define TESSERA_INSTANCES_VARIANTS_D(prefix)                                                    \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_256x128x32_s4, true, true, true)          \
   TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s4_band16_l2prefetch256, true, true, true)
-#define TESSERA_INSTANCES_VARIANTS_E(prefix)                                     \
-  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s6, true, true, true)             \
+#define TESSERA_INSTANCES_VARIANTS_E(prefix)                                                    \
+  TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s6, true, true, true)          \
   TESSERA_TENSOROP_INSTANCE(prefix, variant::tensorop_128x256x32_s8, true, true, true)
 
 namespace tessera::kernels::device {

@@ -1,4 +1,4 @@
-// Bank analysis of TV accesses over shared-memory tiles (bank_analysis.hpp, src/atom/banks.*):
+// Bank analysis of TV accesses over shared-memory tiles (bank_analysis.hpp, tessera/analysis/banks.hpp):
 // known answers (ldmatrix rows over an 8x64 fp16 tile: 8-way; under Sw<3,3,3>: conflict-free),
 // the static tier on tiled copies, and generated cases (2000) against a brute-force
 // simulation that serves one word per bank per wavefront until every request is served.

@@ -1,4 +1,4 @@
-// Tier agreement: the runtime tiled MMA / tiled copy (src/atom/tiled.*, used by the CLI)
+// Tier agreement: the runtime tiled MMA / tiled copy (tessera/rt/tiled.hpp, used by the CLI)
 // give the same TV layouts as the static ones (include/tessera/tiled_*.hpp), for every
 // (thread, value), and print identically.
 #include <catch2/catch.hpp>

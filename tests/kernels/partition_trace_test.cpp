@@ -1,5 +1,5 @@
 // Host partition check (no GPU): the partition functions the kernels call
-// (kernels/collective/partitions.hpp) run here for every thread index of every kernel
+// (tessera/kernels/partitions.hpp) run here for every thread index of every kernel
 // configuration, and the data path is simulated with the hardware's semantics written
 // independently of tessera's atom layouts:
 //   gmem -> smem   each thread copies the elements of its G2S coordinates; the element at

@@ -11,7 +11,7 @@
 // The quantity ncu reports as shared-memory bank conflicts is the excess over the ideal:
 // extra = wavefronts - ideal, summed over instructions (BankSummary::extra_wavefronts).
 // The core (analyze_tv_banks) takes plain callables, so the static tier (below) and the
-// runtime tier (src/atom/banks.*) share one definition.
+// runtime tier (tessera/analysis/banks.hpp) share one definition.
 #pragma once
 
 #include <cstdint>
