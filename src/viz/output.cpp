@@ -248,12 +248,17 @@ class TempFile {
   struct sigaction previous_[std::size(kCleanupSignals)] {};
 };
 
-// "Nobody may write it" (no w bit at all): refused for everybody, root included. For
-// others, also what the kernel would refuse them on open (faccessat with their ids).
-bool read_only(const std::string& file, const struct stat& st) {
-  if ((st.st_mode & 0222) == 0) return true;
-  if (::geteuid() == 0) return false;
-  return ::faccessat(AT_FDCWD, file.c_str(), W_OK, AT_EACCESS) != 0 && errno == EACCES;
+// Why `file` must not be replaced, or "" when it may: a file nobody may write (no w bit at
+// all) is refused for everybody, root included; for others, also a file the kernel would
+// not let them open for writing (faccessat with their ids), though renaming over it would
+// succeed in a folder they may write.
+std::string read_only(const std::string& file, const struct stat& st) {
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  if ((st.st_mode & 0222) == 0) return std::string("read-only (mode ") + mode + ")";
+  if (::geteuid() != 0 && ::faccessat(AT_FDCWD, file.c_str(), W_OK, AT_EACCESS) != 0 && errno == EACCES)
+    return std::string("read-only for this user (mode ") + mode + ", owner uid " + std::to_string(st.st_uid) + ")";
+  return "";
 }
 
 void write_to_descriptor(const std::string& path, int fd, std::string_view bytes) {
@@ -313,12 +318,8 @@ void write_output(const std::string& path, const std::function<std::string()>& p
     write_through(path, l.file, produce());
     return;
   }
-  if (read_only(l.file, l.st))
-    cannot_write(path, "it is read-only" + via + " (mode " + [&] {
-      char m[8];
-      std::snprintf(m, sizeof m, "%04o", static_cast<unsigned>(l.st.st_mode & 07777));
-      return std::string(m);
-    }() + "); make it writable or remove it first");
+  if (const std::string why = read_only(l.file, l.st); !why.empty())
+    cannot_write(path, "it is " + why + via + "; make it writable or remove it first");
   TempFile tmp(l.file, path, 0600);
   const std::string bytes = produce();
   if (!write_all(tmp.fd(), bytes)) cannot_write(path, errno_text(errno));

@@ -73,6 +73,28 @@ run read-only-link 1 render "$L" -o "$D/ro-link.svg"
 err_has read-only-link "read-only"
 [ "$(cat "$D/ro.svg")" = keep ] || bad "read-only-link: contents changed"
 
+# Not root: a file the user may not write is refused too (renaming over it would succeed in
+# a folder the user may write), and left as it was.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  chmod 755 "$W"; mkdir "$W/shared"; chmod 1777 "$W/shared"
+  echo keep >"$W/shared/root.svg"; chmod 644 "$W/shared/root.svg"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$T" render "$L" -o "$W/shared/root.svg" <"$W/empty" >"$W/out" 2>"$W/err"
+  rc=$?
+  [ $rc -eq 1 ] || bad "other-user: exit $rc, want 1 ($(cat "$W/err"))"
+  err_has other-user "read-only for this user (mode 0644, owner uid 0)"
+  [ "$(cat "$W/shared/root.svg")" = keep ] || bad "other-user: contents changed"
+  [ "$(stat -c %u "$W/shared/root.svg")" = 0 ] || bad "other-user: the file changed hands"
+  # ... while a file of its own is replaced, keeping its mode.
+  setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "umask 077; echo old >'$W/shared/own.svg'; chmod 640 '$W/shared/own.svg'"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$T" render "$L" -o "$W/shared/own.svg" <"$W/empty" >"$W/out" 2>"$W/err" ||
+    bad "other-user-own: exit $? ($(cat "$W/err"))"
+  [ "$(stat -c %u:%a "$W/shared/own.svg")" = "65534:640" ] || bad "other-user-own: became $(stat -c %u:%a "$W/shared/own.svg")"
+  is_svg "$W/shared/own.svg" other-user-own
+  no_temporaries other-user "$W/shared"
+else
+  note "not root or no setpriv: the other-user case is not checked"
+fi
+
 # --- symbolic links are followed; the link stays a link
 echo old >"$D/real.svg"; chmod 600 "$D/real.svg"
 ln -s real.svg "$D/link.svg"

@@ -8,6 +8,8 @@
 //  - a regular file that nobody may write (no w bit, e.g. mode 444) is refused, also for
 //    root, who could replace it: it was made read-only on purpose (cp without -f refuses
 //    such a file for a user; tessera does not rely on the kernel's check, which root skips);
+//    a user other than root is also refused a file the kernel would not let them open for
+//    writing (someone else's 644 file), though renaming over it would succeed;
 //  - a symbolic link is followed (chains too): the file it finally names is replaced, the
 //    link stays a link; a dangling link is refused, as cp refuses to write through one;
 //  - a character device or a FIFO is written through (opened and written, never
