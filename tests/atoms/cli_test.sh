@@ -188,6 +188,9 @@ grep -q '^  degree by bank: 4 4 0 0 0 0 0 0 4 4 0 0 0 0 0 0 4 4 0 0 0 0 0 0 4 4 
 expect_ok banks-phases2 "$T" banks '(512,1):(1,1)' --tv '((16,2),2):((32,2),1)' --vec 2 --bits 32
 grep -q "^  degree by bank: 16 16 16 16$(printf ' 0%.0s' $(seq 1 28))\$" "$W/out" ||
   bad "banks by-bank degrees over two phases ($(cat "$W/out"))"
+"$T" list --help >"$W/out" 2>&1
+grep -qF 'copy NAME  ARCH  src TxB bits  dst TxB bits' "$W/out" || bad "list --help: copy line format"
+grep -qF 'SM75_U32x1_LDSM_N: src 8x128' "$W/out" || bad "list --help: the ldmatrix example"
 "$T" mma --help >"$W/out" 2>&1
 for w in ThrID ALayout thr_layout_vmnk layoutA_TV; do grep -q "$w" "$W/out" || bad "mma --help lacks $w"; done
 

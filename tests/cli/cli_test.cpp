@@ -308,8 +308,14 @@ TEST_CASE("help", "[cli]") {
   // Every help says what, arguments, options, an example and the exit status.
   const Result top = run({"--help"});
   CHECK(top.status == 0);
-  for (const char* w : {"Usage", "Subcommands", "eval", "info", "render", "Examples", "Exit status"})
+  for (const char* w : {"Usage", "Subcommands", "eval", "info", "render", "Examples", "Exit status",
+                        "2 when no command is given", "never destroyed", "--version"})
     CHECK(top.out.find(w) != std::string::npos);
+  // info says what each line means, negative strides included; eval that standard output is checked.
+  const Result ih = run({"info", "--help"});
+  for (const char* w : {"image", "[min, max]", "1 + sum over the modes of (shape - 1) * |stride|", "every offset in [min, max]"})
+    CHECK(ih.out.find(w) != std::string::npos);
+  CHECK(run({"eval", "--help"}).out.find("cannot write to standard output") != std::string::npos);
   for (const char* sub : {"eval", "info", "render"}) {
     INFO(sub);
     const Result h = run({sub, "--help"});
