@@ -19,6 +19,7 @@
 #include "tessera/rt/parse.hpp"
 #include "tessera/viz/error.hpp"
 #include "tessera/viz/output.hpp"
+#include "standard_output.hpp"
 
 namespace tessera::cli {
 
@@ -121,8 +122,8 @@ inline rt::TiledCopy tiled_copy_from(const rt::CopyAtomInfo& atom, int bits, con
     fail("--atoms, --permute and --operand go with --for-mma");
   const rt::CopyAtomView view = located("--bits", std::to_string(bits), [&] { return rt::copy_atom_view(atom, bits); });
   if (by_layouts) {
-    if (threads.empty()) fail("--values needs --threads LAYOUT (thread index -> (m,n) of the thread grid)");
-    if (values.empty()) fail("--threads needs --values LAYOUT (value index -> (m,n) inside a thread's block)");
+    if (threads.empty()) fail("--values needs --threads LAYOUT ((m,n) of the thread grid -> thread index)");
+    if (values.empty()) fail("--threads needs --values LAYOUT ((m,n) inside a thread's block -> value index)");
     const rt::Layout thr = layout_arg("--threads", threads);
     const rt::Layout val = layout_arg("--values", values);
     try {
@@ -177,12 +178,27 @@ inline void check_cells(std::int64_t cells, const std::string& what, bool force)
          ": pass --force to draw it anyway");
 }
 
+// Flushes standard output; a failed write (now or earlier) is a Failure with the reason.
+inline void check_standard_output() {
+  if (const std::optional<std::string> why = flush_standard_output()) {
+    standard_output_failure_reported = true;
+    fail(standard_output_message(*why));
+  }
+}
+
 inline void emit(const viz::Diagram& d, const Target& t) {
   if (t.path) viz::render_to_file(d, t.format, *t.path);
   else {
-    std::cout << viz::render_text(d, t.format) << std::flush;
-    if (!std::cout) fail("cannot write to standard output");
+    std::cout << viz::render_text(d, t.format);
+    check_standard_output();
   }
+}
+
+// -o FILE: an empty name is an error, not standard output (that is `-o -`).
+inline CLI::Validator output_file_name() {
+  return CLI::Validator(
+      [](std::string& name) { return name.empty() ? std::string("the output file name is empty (use - for standard output)") : std::string(); },
+      "", "output_file_name");
 }
 
 // Runs a subcommand body: prints `error: ...` (with a caret when located), returns 0/1.

@@ -18,8 +18,8 @@ namespace {
 
 struct BanksOptions {
   std::string smem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output;
-  int bits = 16, vec = 0;
-  bool summary_only = false, force = false;
+  int bits = 16, vec = 1;
+  bool vec_given = false, summary_only = false, force = false;
 };
 
 std::string fixed2(double x) {
@@ -44,6 +44,7 @@ void run_banks(const BanksOptions& o) {
              " cells, more than tessera analyses (" + std::to_string(kMaxCells) + ")",
          o.smem, 0);
   if (o.bits <= 0 || o.bits % 8 != 0 || o.bits > 128) fail("--bits must be 8, 16, 32, 64 or 128, not " + std::to_string(o.bits));
+  if (o.vec <= 0) fail("--vec must be a positive number of values per access, not " + std::to_string(o.vec));
 
   // The access
   const bool raw = !o.tv.empty();
@@ -58,9 +59,9 @@ void run_banks(const BanksOptions& o) {
     const rt::Layout tv = layout_arg("--tv", o.tv);
     if (tv.rank() != 2 || tv.shape.is_leaf())
       fail("--tv must have two modes, (threads,values) -> tile index", o.tv, 0);
-    access = analysis::access_of_tv(tv, smem.rows(), smem.cols(), o.vec ? o.vec : 1);
+    access = analysis::access_of_tv(tv, smem.rows(), smem.cols(), o.vec);
   } else {
-    if (o.vec) fail("--vec goes with --tv; with --access the atom sets the access width");
+    if (o.vec_given) fail("--vec goes with --tv; with --access the atom sets the access width");
     // "ldsm:SM75_U32x4_LDSM_N" is accepted: a kind prefix before the atom name.
     std::string name = o.access;
     if (!rt::find_copy(name) && name.find(':') != std::string::npos) name = name.substr(name.find(':') + 1);
@@ -115,8 +116,8 @@ void run_banks(const BanksOptions& o) {
          ", ideal " + std::to_string(s.ideal_wavefronts) + ", extra " + std::to_string(s.extra_wavefronts()) +
          ", conflict factor " + fixed2(a.conflict_factor()) + ", max degree " + std::to_string(s.max_degree) +
          (s.conflict_free() ? " (conflict-free)" : " (" + std::to_string(s.max_degree) + "-way conflicted)") + "\n";
-  std::cout << out << std::flush;
-  if (!std::cout) fail("cannot write to standard output");
+  std::cout << out;
+  check_standard_output();
   if (!draw) return;
   const std::int64_t rows = smem.rows();
   viz::BankTile tile{smem.text, smem.row_shape, smem.col_shape,
@@ -145,13 +146,16 @@ void register_banks(CLI::App& app) {
       "8 byte: 16, 16 byte: 8); in a phase each bank serves one distinct 4-byte word per wavefront\n"
       "(same word: broadcast). An instruction is 32 consecutive threads x one access step.\n"
       "Output: per instruction, wavefronts, ideal (one per active phase), extra = wavefronts - ideal\n"
-      "(what ncu counts as bank conflicts), max degree and the degree by bank (worst phase);\n"
+      "(what ncu counts as bank conflicts), max degree, and the degree by bank: for each of the 32\n"
+      "banks, the most distinct 4-byte words it serves in any one phase of the instruction (the\n"
+      "maximum over the phases, bank by bank: two banks' maxima may come from different phases);\n"
       "then a summary. -o FILE draws the tile coloured by bank, conflicted cells outlined red.");
   cmd->add_option("SMEM", o->smem, "the shared-memory layout, e.g. (8,64):(64,1) or 'Sw<3,3,3> o (8,64):(64,1)'")
       ->required();
   cmd->add_option("--bits", o->bits, "element width in bits (8, 16, 32, 64, 128; default 16)")->type_name("N");
   cmd->add_option("--tv", o->tv, "a raw TV layout (thread,value) -> tile index")->type_name("LAYOUT");
-  cmd->add_option("--vec", o->vec, "with --tv: consecutive values per access (default 1)")->type_name("N");
+  CLI::Option* vec = cmd->add_option("--vec", o->vec, "with --tv: consecutive values per access, 1 or more (default 1)")
+                         ->type_name("N");
   cmd->add_option("--access", o->access,
                   "a copy atom (see tessera list atoms --copy), optionally with a kind prefix: ldsm:SM75_U32x4_LDSM_N")
       ->type_name("ATOM");
@@ -166,6 +170,7 @@ void register_banks(CLI::App& app) {
   cmd->add_option("-f,--format", o->format, "diagram format: txt, svg, tex, png or pdf (default from -o)")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output, "draw the tile by bank to FILE (atomically; - for stdout)")
+      ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->footer(
@@ -179,7 +184,10 @@ void register_banks(CLI::App& app) {
       "      --for-mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --operand A --summary\n"
       "  tessera banks '(32,64):(64,1)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(32,4):(4,1)' --values '(1,8)'\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
-  set_action(cmd, [o] { run_banks(*o); });
+  set_action(cmd, [o, vec] {
+    o->vec_given = vec->count() > 0;
+    run_banks(*o);
+  });
 }
 
 }  // namespace tessera::cli

@@ -37,10 +37,12 @@ void run_copy(const CopyOptions& o) {
     check_cells(cells, "the copy tile " + std::to_string(M) + "x" + std::to_string(N), o.force);
   }
   if (o.print_layouts)
+  {
     std::cout << "src " << rt::to_string(c.layout_s_tv) << "\n"
               << "dst " << rt::to_string(c.layout_d_tv) << "\n"
-              << "tile " << rt::to_string(c.tiler) << "\n"
-              << std::flush;
+              << "tile " << rt::to_string(c.tiler) << "\n";
+    check_standard_output();
+  }
   if (!draw) return;
   viz::Diagram d = viz::copy_diagram(viz::copy_tv_layouts(c, atom.name + " (" + std::to_string(bits) + "-bit)"));
   if (!o.title.empty()) d.title = o.title;
@@ -55,9 +57,10 @@ void register_copy(CLI::App& app) {
       "copy",
       "Draw a tiled copy as two panels over its tile: source (which thread T reads each element,\n"
       "as value V) and destination (which thread writes it). The tiled copy is either\n"
-      "make_tiled_copy(atom, --threads, --values) (threads laid out by --threads over the tile,\n"
-      "each with a --values block, as CuTe), or make_tiled_copy_A/B/C(atom, tiled MMA) with\n"
-      "--for-mma. With --print-layouts, print instead (one per line):\n"
+      "make_tiled_copy(atom, --threads, --values) (--threads maps each (m,n) of the thread grid to\n"
+      "a thread index, --values each (m,n) of a thread's block to a value index, as CuTe), or\n"
+      "make_tiled_copy_A/B/C(atom, tiled MMA) with --for-mma.\n"
+      "With --print-layouts, print instead (one per line):\n"
       "  src  (thread,value) -> column-major index of the tile, source side\n"
       "  dst  the same, destination side\n"
       "  tile (M,N)\n"
@@ -65,9 +68,11 @@ void register_copy(CLI::App& app) {
       "UniversalCopy<uint128_t> may be written UniversalCopy_128, SM80_CP_ASYNC_CACHEALWAYS<16> as\n"
       "SM80_CP_ASYNC_CACHEALWAYS_16.");
   cmd->add_option("NAME", o->name, "the copy atom, e.g. SM75_U32x4_LDSM_N, UniversalCopy_128")->required();
-  cmd->add_option("--threads", o->threads, "thread layout: thread index -> (m,n), e.g. (32,8):(8,1)")
+  cmd->add_option("--threads", o->threads,
+                  "thread layout: (m,n) in the thread grid -> thread index, e.g. (32,8):(8,1)\n"
+                  "(row-major: consecutive threads along n)")
       ->type_name("LAYOUT");
-  cmd->add_option("--values", o->values, "value layout: value index -> (m,n) in a thread's block, e.g. (1,8)")
+  cmd->add_option("--values", o->values, "value layout: (m,n) in a thread's block -> value index, e.g. (1,8)")
       ->type_name("LAYOUT");
   cmd->add_option("--for-mma", o->for_mma, "copy an operand of this MMA atom's tiled MMA")->type_name("MMA");
   cmd->add_option("--atoms", o->atoms, "with --for-mma: atoms MxNxK of the tiled MMA (see tessera mma)")
@@ -80,6 +85,7 @@ void register_copy(CLI::App& app) {
   cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png or pdf; default: from -o, else txt")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output, "write the diagram to FILE (atomically); default stdout")
+      ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print src/dst/tile lines (see above)");
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "standard_output.hpp"
 #include "tessera/rt/eval.hpp"
 
 namespace tessera::cli {
@@ -69,22 +70,25 @@ void register_eval(CLI::App& app) {
       "caret on standard error) and evaluation continues with the next one.\n"
       "Standard input (no EXPR): every line is one expression, a trailing \\r is ignored; a blank\n"
       "line is an empty expression (an error line), so output line k always answers input line k.\n\n"
-      "Exit status: 0 when every expression evaluated; 1 when any failed (after printing all lines)\n"
-      "or the command line is wrong.\n\n"
+      "Exit status: 0 when every expression evaluated; 1 when any failed (after printing all lines),\n"
+      "when standard output cannot be written (`error: cannot write to standard output: <why>`), or\n"
+      "the command line is wrong.\n\n"
       "Examples:\n"
       "  tessera eval 'composition((4,2):(2,1), 8:1)'        # prints (4,2):(2,1)\n"
       "  tessera eval 'logical_divide(16:1, 4:1)' 'size((4,(2,2)):(2,(1,8)))'\n"
       "  tessera eval < expressions.txt > results.txt\n");
   cmd->callback([exprs, quiet]() {
-    std::ios::sync_with_stdio(false);
     std::string out, diag;
     bool failed = false;
+    // Results, then their diagnostics; a failed write of the results ends the command
+    // (there is no point evaluating what cannot be printed).
     auto flush = [&] {
-      std::fwrite(out.data(), 1, out.size(), stdout);
-      std::fflush(stdout);
+      std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+      const bool failed = report_standard_output_failure();  // (flushes the results first)
       if (!diag.empty()) std::fwrite(diag.data(), 1, diag.size(), stderr);
       out.clear();
       diag.clear();
+      if (failed) throw CLI::RuntimeError(1);
     };
     if (!exprs->empty()) {
       for (const auto& e : *exprs) failed |= !eval_line(e, out, diag, *quiet);

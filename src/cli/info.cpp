@@ -16,17 +16,26 @@ constexpr std::int64_t kMaxChecked = std::int64_t{1} << 24;
 
 struct Properties {
   bool known = false;
-  bool injective = false, surjective = false, compact = false;
+  bool injective = false, surjective = false;
+  std::int64_t min = 0, max = 0;  // the image lies in [min, max]
+  bool bijective() const { return injective && surjective; }
 };
 
-// The offsets of a layout over its domain: injective (all distinct), surjective
-// (they hit every offset in [0,cosize)).
-void check_offsets(std::vector<std::int64_t> v, std::int64_t cosize, bool& injective, bool& surjective) {
+// The offsets of a layout over its domain, judged against its image [min, max] (the
+// smallest and largest offset reached, which negative strides put below 0): injective
+// (all distinct), surjective (every offset in [min, max] is reached).
+Properties judge(std::vector<std::int64_t> v) {
+  Properties p;
+  p.known = true;
   std::sort(v.begin(), v.end());
-  injective = std::adjacent_find(v.begin(), v.end()) == v.end();
-  auto last = std::unique(v.begin(), v.end());
+  p.injective = std::adjacent_find(v.begin(), v.end()) == v.end();
+  const auto last = std::unique(v.begin(), v.end());
   const auto distinct = static_cast<std::int64_t>(last - v.begin());
-  surjective = distinct == cosize && (distinct == 0 || (v.front() == 0 && *(last - 1) == cosize - 1));
+  if (distinct == 0) return p;
+  p.min = v.front();
+  p.max = *(last - 1);
+  p.surjective = p.max - p.min + 1 == distinct;  // distinct values inside [min, max]: all of them
+  return p;
 }
 
 std::vector<std::int64_t> offsets(const rt::Layout& l) {
@@ -46,19 +55,24 @@ void register_info(CLI::App& app) {
   cmd->add_option("EXPR", *expr, "A layout expression, e.g. '(4,(2,2)):(2,(1,8))' or 'logical_divide(16:1, 4:1)'")
       ->required();
   cmd->footer(
-      "Properties, for a layout L of size N (indices i in [0,N)) and C = cosize(L):\n"
+      "Properties, for a layout L of size N (indices i in [0,N)):\n"
       "  size        N, the number of coordinates (product of the shape)\n"
-      "  cosize      C = L(N-1)+1 for non-negative strides (CuTe: 1 + sum (s_k - 1) * d_k)\n"
+      "  cosize      CuTe's cosize: 1 + sum over the modes of (shape - 1) * |stride|, i.e. L(N-1)+1\n"
+      "              for non-negative strides (swizzled: 1 + the largest offset)\n"
+      "  image       [min, max]: the smallest and largest offset L reaches (min < 0 only with\n"
+      "              negative strides); the properties below are judged against it\n"
       "  rank        number of top-level modes; depth: nesting depth (0 for an integer shape)\n"
       "  injective   L(i) != L(j) for all i != j\n"
-      "  surjective  every offset in [0, C) is L(i) for some i\n"
-      "  bijective   injective and surjective: L is a permutation of [0, N) (so C == N)\n"
-      "  compact     filter(L) (stride-0 and size-1 modes removed) is bijective onto [0, cosize(filter(L))):\n"
+      "  surjective  every offset in [min, max] is L(i) for some i (no holes in the image)\n"
+      "  bijective   injective and surjective: L is a one-to-one map of [0, N) onto [min, min+N)\n"
+      "              (for non-negative strides: a permutation of [0, N), and cosize == N)\n"
+      "  compact     filter(L) (stride-0 and size-1 modes removed) is bijective onto its image:\n"
       "              the offsets are dense storage without holes, possibly broadcast along stride-0 modes\n"
       "Layouts with more than 2^24 elements (swizzled: 2^22) print `unknown` for the properties.\n\n"
       "Examples:\n"
       "  tessera info '(4,(2,2)):(2,(1,8))'\n"
       "  tessera info '(4,2):(1,0)'                 # not injective, but compact\n"
+      "  tessera info '(4,2):(-1,4)'                # image [-3, 4]: bijective, cosize 8\n"
       "  tessera info 'Sw<1,0,1> o (2,2):(1,2)'\n"
       "  tessera info 'logical_divide((8,8):(1,8), (2:1,4:1))'\n\n"
       "Exit status: 0 on success; 1 when EXPR cannot be parsed or evaluated or is not a layout\n"
@@ -83,32 +97,31 @@ void register_info(CLI::App& app) {
       Properties p, pf;
       if (v.kind == rt::Value::Kind::Layout) {
         cosize = v.layout.cosize();
-        if (n <= kMaxChecked && cosize <= kMaxChecked) {
-          p.known = true;
-          check_offsets(offsets(v.layout), cosize, p.injective, p.surjective);
-          const rt::Layout f = rt::filter(v.layout);
-          pf.known = true;
-          check_offsets(offsets(f), f.cosize(), pf.injective, pf.surjective);
+        if (n <= kMaxChecked) {
+          p = judge(offsets(v.layout));
+          pf = judge(offsets(rt::filter(v.layout)));
         }
       } else if (n <= rt::kMaxSwizzledCosize) {
         cosize = v.swizzled.cosize();
-        p.known = pf.known = true;
         std::vector<std::int64_t> o = offsets(v.swizzled.layout);
         for (auto& x : o) x = v.swizzled.swizzle(x);
-        check_offsets(std::move(o), cosize, p.injective, p.surjective);
+        p = judge(std::move(o));
         pf = p;  // a swizzle is applied after the layout: judge the whole function
       } else {
         cosize = -1;
       }
+      const std::string image =
+          p.known ? "[" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]" : "unknown (too large to check)";
       std::cout << "layout:     " << rt::to_string(v) << "\n"
                 << "size:       " << n << "\n"
                 << "cosize:     " << (cosize < 0 ? std::string("unknown (too large)") : std::to_string(cosize)) << "\n"
+                << "image:      " << image << "\n"
                 << "rank:       " << base.rank() << "\n"
                 << "depth:      " << base.depth() << "\n"
                 << "injective:  " << yes_no(p.known, p.injective) << "\n"
                 << "surjective: " << yes_no(p.known, p.surjective) << "\n"
-                << "bijective:  " << yes_no(p.known, p.injective && p.surjective) << "\n"
-                << "compact:    " << yes_no(pf.known, pf.injective && pf.surjective) << "\n";
+                << "bijective:  " << yes_no(p.known, p.bijective()) << "\n"
+                << "compact:    " << yes_no(pf.known, pf.bijective()) << "\n";
     } catch (const rt::Error& e) {
       std::cerr << rt::format_error(*expr, e.pos() == rt::npos ? 0 : e.pos(), e.what());
       throw CLI::RuntimeError(1);

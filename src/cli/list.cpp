@@ -1,4 +1,5 @@
 // `tessera list atoms`: the MMA and copy atoms the CLI knows, one per line.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -14,6 +15,19 @@ struct ListOptions {
   std::string what, filter;
   bool mma = false, copy = false;
 };
+
+// One side of a copy atom, (thread, value) -> bit: "THREADSxBITS bits", where THREADS counts
+// the threads holding distinct data (ldmatrix's source: the 8, 16 or 32 threads whose
+// addresses name the 128-bit rows; the others repeat them with stride 0) and BITS is what
+// each of them holds.
+std::string side(const rt::Layout& bits) {
+  const rt::Layout thr = bits.mode(0);
+  std::vector<std::int64_t> first;  // each thread's first bit
+  rt::for_each_offset(thr, [&](std::int64_t o) { first.push_back(o); });
+  std::sort(first.begin(), first.end());
+  const auto threads = std::unique(first.begin(), first.end()) - first.begin();
+  return std::to_string(threads) + "x" + std::to_string(bits.mode(1).size()) + " bits";
+}
 
 bool matches(const std::string& name, const std::string& filter) {
   if (filter.empty()) return true;
@@ -39,13 +53,13 @@ void run_list(const ListOptions& o) {
   if (both || o.copy)
     for (const auto& a : rt::copy_atoms()) {
       if (!matches(a.name, o.filter)) continue;
-      out += "copy " + a.name + "  " + a.arch + "  " + std::to_string(a.src_bits.mode(1).size()) +
-             " bits/thread  smem " + a.smem_side + "  threads " + std::to_string(a.thr_id.size()) + "\n";
+      out += "copy " + a.name + "  " + a.arch + "  src " + side(a.src_bits) + "  dst " + side(a.dst_bits) + "  smem " +
+             a.smem_side + "  threads " + std::to_string(a.thr_id.size()) + "\n";
       ++n;
     }
   if (n == 0) fail("no atom matches '" + o.filter + "'");
-  std::cout << out << std::flush;
-  if (!std::cout) fail("cannot write to standard output");
+  std::cout << out;
+  check_standard_output();
 }
 
 }  // namespace
@@ -56,7 +70,10 @@ void register_list(CLI::App& app) {
       "list",
       "List what tessera knows. `tessera list atoms` prints every MMA and copy atom, one per line:\n"
       "  mma  NAME  ARCH  MxNxK  D=.. A=.. B=.. C=..  threads N\n"
-      "  copy NAME  ARCH  BITS bits/thread  smem src|dst|either  threads N\n"
+      "  copy NAME  ARCH  src TxB bits  dst TxB bits  smem src|dst|either  threads N\n"
+      "(a copy atom's source and destination: T threads holding distinct data, B bits each; e.g.\n"
+      "SM75_U32x1_LDSM_N: src 8x128 (8 threads give the addresses of 128-bit rows), dst 32x32\n"
+      "(every thread receives one 32-bit register), as PTX's ldmatrix .x1)\n"
       "Names are CuTe's; use them with tessera mma, copy and banks.");
   cmd->add_option("WHAT", o->what, "atoms")->required();
   cmd->add_option("FILTER", o->filter, "only names containing this text (case-insensitive)");

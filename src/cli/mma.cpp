@@ -33,12 +33,17 @@ void run_mma(const MmaOptions& o) {
                 "the MMA tile " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), o.force);
   }
   if (o.print_layouts) {
-    std::cout << "thr " << rt::to_string(t.thr_layout_vmnk) << "\n"
-              << "A " << rt::to_string(t.layout_a_tv) << "\n"
-              << "B " << rt::to_string(t.layout_b_tv) << "\n"
-              << "C " << rt::to_string(t.layout_c_tv) << "\n"
-              << "tile (" << M << "," << N << "," << K << ")\n"
-              << std::flush;
+    // The atom's traits first (logical thread ids, as MMA_Traits), then the tiled MMA's maps.
+    std::cout << "ThrID " << rt::to_string(atom.thr_id) << "\n"
+              << "ALayout " << rt::to_string(atom.a_tv) << "\n"
+              << "BLayout " << rt::to_string(atom.b_tv) << "\n"
+              << "CLayout " << rt::to_string(atom.c_tv) << "\n"
+              << "thr_layout_vmnk " << rt::to_string(t.thr_layout_vmnk) << "\n"
+              << "layoutA_TV " << rt::to_string(t.layout_a_tv) << "\n"
+              << "layoutB_TV " << rt::to_string(t.layout_b_tv) << "\n"
+              << "layoutC_TV " << rt::to_string(t.layout_c_tv) << "\n"
+              << "tile (" << M << "," << N << "," << K << ")\n";
+    check_standard_output();
   }
   if (!draw) return;
   viz::MmaTvLayouts l = viz::mma_tv_layouts(t, atom.name);
@@ -58,15 +63,21 @@ void register_mma(CLI::App& app) {
       "Draw an MMA atom or a tiled MMA as CuTe's print_latex does: A (M x K) on the left, B drawn\n"
       "K x N (transposed) on top, C (M x N); each cell shows the thread T and value V holding it,\n"
       "coloured by thread. A and B are replicated over the atoms of the other mode.\n"
-      "With --print-layouts, print the thread layout and the TV layouts instead (one per line):\n"
-      "  thr  (V,M,N,K) -> thread index\n"
-      "  A    (thread,value) -> column-major index m + M*k of the (M,K) tile\n"
-      "  B    (thread,value) -> n + N*k of the (N,K) tile\n"
-      "  C    (thread,value) -> m + M*n of the (M,N) tile\n"
-      "  tile (M,N,K)\n"
-      "(add -o FILE to also draw the diagram). As CuTe's get_layoutX_TV, the thread index is re-indexed\n"
-      "by right_inverse(thr): for a single SM70 quad-pair (lanes 0-3, 16-19) that covers lanes 0-3\n"
-      "only; the diagram labels every lane. Atom names as in CuTe: see `tessera list atoms --mma`.");
+      "With --print-layouts, print instead (one per line, each named as in CuTe):\n"
+      "  ThrID            the atom's logical thread id -> thread in the warp / warpgroup\n"
+      "  ALayout          the atom's (logical thread, value) -> m + M*k of its (M,K) tile\n"
+      "  BLayout          the atom's (logical thread, value) -> n + N*k of its (N,K) tile\n"
+      "  CLayout          the atom's (logical thread, value) -> m + M*n of its (M,N) tile\n"
+      "  thr_layout_vmnk  the tiled MMA's (V,M,N,K) -> thread index\n"
+      "  layoutA_TV       the tiled MMA's get_layoutA_TV: (thread,value) -> m + M*k of the tile\n"
+      "  layoutB_TV       get_layoutB_TV: (thread,value) -> n + N*k\n"
+      "  layoutC_TV       get_layoutC_TV: (thread,value) -> m + M*n\n"
+      "  tile             (M,N,K) of the tiled MMA\n"
+      "(add -o FILE to also draw the diagram). The atom's layouts use logical thread ids (0-7 for\n"
+      "SM70's quad pair, which ThrID (4,2):(1,16) maps to lanes 0-3, 16-19). As CuTe's\n"
+      "get_layoutX_TV, the tiled maps re-index threads by right_inverse(thr_layout_vmnk): for a\n"
+      "single SM70 atom that covers threads 0-3 only; the diagram labels every lane.\n"
+      "Atom names as in CuTe: see `tessera list atoms --mma`.");
   cmd->add_option("NAME", o->name, "the MMA atom, e.g. SM80_16x8x16_F32F16F16F32_TN, SM90_64x64x16_F32BF16BF16_SS")
       ->required();
   cmd->add_option("--atoms", o->atoms,
@@ -82,8 +93,9 @@ void register_mma(CLI::App& app) {
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output,
                   "write the diagram to FILE (atomically: nothing is left on error); default stdout")
+      ->check(output_file_name())
       ->type_name("FILE");
-  cmd->add_flag("--print-layouts", o->print_layouts, "print thr/A/B/C/tile lines (see above)");
+  cmd->add_flag("--print-layouts", o->print_layouts, "print the atom's and the tiled MMA's layouts (see above)");
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
       ->type_name("TEXT");

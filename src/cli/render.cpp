@@ -153,6 +153,7 @@ void register_render(CLI::App& app) {
   cmd->add_option("-o,--output", o->output,
                   "write to FILE (atomically: nothing is left behind on error); text formats go to\n"
                   "standard output without -o or with -o -; png and pdf need a FILE")
+      ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_flag("--force", o->force,
                 "draw diagrams over " + std::to_string(kCellLimit) + " cells (up to " +

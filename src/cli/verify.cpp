@@ -93,7 +93,7 @@ int run(const VerifyOptions& o) {
       if (target->path) viz::render_to_file(d, target->format, *target->path);
       else std::cout << viz::render_text(d, target->format) << std::flush;
     }
-    if (!std::cout) fail("cannot write to standard output");
+    check_standard_output();
     return report.ok ? 0 : 1;
   } catch (const verify::TraceError& e) {  // already says file:line:col, with a caret
     std::cerr << e.what();
@@ -128,6 +128,7 @@ void register_verify(CLI::App& app) {
                   "cells in red: the --map, else the first failing map, else the first map. Written\n"
                   "atomically, also when findings exist; nothing is written on bad input. -o - with\n"
                   "-f txt|svg|tex prints the diagram after the report")
+      ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_option("-f,--format", o->format, "svg, png, pdf, tex (standalone TikZ) or txt; default: from -o's extension")
       ->type_name("FORMAT");

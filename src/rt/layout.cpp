@@ -40,10 +40,15 @@ int Layout::depth() const { return rt::depth(shape); }
 std::int64_t Layout::size() const { return product(shape); }
 
 std::int64_t Layout::cosize() const {
-  // CuTe: cosize = 1 + sum (s_i - 1) * d_i, i.e. the last offset plus one for non-negative strides.
+  // CuTe: size(coshape) = 1 + sum (s_i - 1) * |d_i| (coshape takes the strides' absolute values),
+  // i.e. the last offset plus one for non-negative strides, and the extent of the image
+  // (max - min + 1) of a layout whose strides are negative but otherwise as they were.
   auto s = leaves(shape), d = leaves(stride);
   std::int64_t c = 1;
-  for (std::size_t i = 0; i < s.size(); ++i) c = checked_add(c, checked_mul(s[i] - 1, d[i], "cosize"), "cosize");
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (d[i] == INT64_MIN) throw Error("integer overflow in cosize: |" + std::to_string(d[i]) + "|");
+    c = checked_add(c, checked_mul(s[i] - 1, d[i] < 0 ? -d[i] : d[i], "cosize"), "cosize");
+  }
   return c;
 }
 

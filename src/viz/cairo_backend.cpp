@@ -94,9 +94,14 @@ void draw(cairo_t* cr, const Diagram& d, const Geometry& g) {
     text(cr, s.margin, g.note_y[i], s.header_font, Anchor::start, black, d.notes[i]);
 }
 
-void check(cairo_status_t st, const std::string& what, const std::string& path) {
-  if (st != CAIRO_STATUS_SUCCESS)
-    throw Error("cannot write " + what + " '" + path + "': " + cairo_status_to_string(st));
+void check(cairo_status_t st, const std::string& what) {
+  if (st != CAIRO_STATUS_SUCCESS) throw Error("cannot draw " + what + ": " + cairo_status_to_string(st));
+}
+
+// Cairo's stream callback: appends the bytes to the std::string behind `closure`.
+cairo_status_t append(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
 }
 }  // namespace
 
@@ -105,7 +110,7 @@ double png_scale_for(const Geometry& g) {
   return std::min({png_scale, std::floor(kMaxSide / g.width * 100) / 100, std::floor(kMaxSide / g.height * 100) / 100});
 }
 
-void write_png(const Diagram& d, const std::string& path) {
+std::string png_document(const Diagram& d) {
   const Geometry g = compute_geometry(d);
   const double scale = png_scale_for(g);
   if (scale < 0.25)
@@ -119,14 +124,18 @@ void write_png(const Diagram& d, const std::string& path) {
   const cairo_status_t drawn = cairo_status(cr);
   cairo_destroy(cr);
   cairo_surface_flush(surf);
-  const cairo_status_t written = drawn != CAIRO_STATUS_SUCCESS ? drawn : cairo_surface_write_to_png(surf, path.c_str());
+  std::string png;
+  const cairo_status_t written =
+      drawn != CAIRO_STATUS_SUCCESS ? drawn : cairo_surface_write_to_png_stream(surf, append, &png);
   cairo_surface_destroy(surf);
-  check(written, "PNG", path);
+  check(written, "PNG");
+  return png;
 }
 
-void write_pdf(const Diagram& d, const std::string& path) {
+std::string pdf_document(const Diagram& d) {
   const Geometry g = compute_geometry(d);
-  cairo_surface_t* surf = cairo_pdf_surface_create(path.c_str(), g.width, g.height);
+  std::string pdf;
+  cairo_surface_t* surf = cairo_pdf_surface_create_for_stream(append, &pdf, g.width, g.height);
   cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "tessera");
   cairo_t* cr = cairo_create(surf);
   draw(cr, d, g);
@@ -135,7 +144,8 @@ void write_pdf(const Diagram& d, const std::string& path) {
   cairo_surface_finish(surf);
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
   cairo_surface_destroy(surf);
-  check(st, "PDF", path);
+  check(st, "PDF");
+  return pdf;
 }
 
 }  // namespace tessera::viz

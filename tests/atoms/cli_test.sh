@@ -39,6 +39,24 @@ grep -q '^mma  SM80_16x8x16_F32F16F16F32_TN  SM80  16x8x16  D=f32 A=f16 B=f16 C=
   bad "list line format ($(cat "$W/out"))"
 expect_ok list-copy "$T" list atoms --copy ldsm
 [ "$(wc -l <"$W/out")" -eq 6 ] || bad "list --copy ldsm: want 6 lines"
+# What a copy atom moves, per side: threads holding distinct data x bits each (PTX ldmatrix:
+# .x1/.x2/.x4 take 8/16/32 row addresses of 128 bits, and each of the 32 threads receives
+# 1/2/4 32-bit registers; .trans moves the same bits).
+for a in 'SM75_U32x1_LDSM_N:8x128:32x32' 'SM75_U32x2_LDSM_N:16x128:32x64' 'SM75_U32x4_LDSM_N:32x128:32x128' \
+         'SM75_U16x2_LDSM_T:8x128:32x32' 'SM75_U16x4_LDSM_T:16x128:32x64' 'SM75_U16x8_LDSM_T:32x128:32x128'; do
+  atom=${a%%:*}; rest=${a#*:}; src=${rest%%:*}; dst=${rest#*:}
+  expect_ok "list-$atom" "$T" list atoms --copy "$atom"
+  grep -qx "copy $atom  SM75  src $src bits  dst $dst bits  smem src  threads 32" "$W/out" ||
+    bad "list $atom: $(cat "$W/out"), want src $src dst $dst"
+done
+expect_ok list-universal "$T" list atoms --copy 'UniversalCopy<uint128_t>'
+grep -q '  src 1x128 bits  dst 1x128 bits  smem either  threads 1$' "$W/out" || bad "list UniversalCopy_128 ($(cat "$W/out"))"
+# Every copy atom moves as many bits out as in.
+"$T" list atoms --copy >"$W/all"
+while read -r _ name _ _ src _ _ dst _; do
+  s=$(( ${src%x*} * ${src#*x} )); d=$(( ${dst%x*} * ${dst#*x} ))
+  [ "$s" -eq "$d" ] || bad "list $name: src $src and dst $dst move different amounts"
+done <"$W/all"
 expect_err list-none "no atom matches 'zzz'" "$T" list atoms zzz
 expect_err list-what "atoms" "$T" list nothing
 
@@ -50,13 +68,31 @@ cmp -s "$W/m.svg" "$DATA/mma_sm80_16x8x16.svg" || bad "mma svg differs from gold
 expect_ok mma-tex "$T" mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2x1 -f tex
 cmp -s "$W/out" "$DATA/mma_sm80_16x8x8_2x2x1.tex" || bad "tiled mma tex differs from golden"
 expect_ok mma-layouts "$T" mma $M --atoms 2x2 --print-layouts
-cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'thr A B C tile ' || bad "print-layouts line names ($(cat "$W/out"))"
+cut -d' ' -f1 "$W/out" | tr '\n' ' ' |
+  grep -qx 'ThrID ALayout BLayout CLayout thr_layout_vmnk layoutA_TV layoutB_TV layoutC_TV tile ' ||
+  bad "print-layouts line names ($(cat "$W/out"))"
 grep -qx 'tile (32,16,16)' "$W/out" || bad "print-layouts tile"
-grep -qx 'C ((4,8,2,2),((2,2),(1,1))):((64,1,16,256),((32,8),(0,0)))' "$W/out" || bad "print-layouts C"
+grep -qx 'layoutC_TV ((4,8,2,2),((2,2),(1,1))):((64,1,16,256),((32,8),(0,0)))' "$W/out" || bad "print-layouts C"
+# The atom's own traits, whatever the tiling (CuTe's SM80_16x8_Row C layout).
+grep -qx 'ThrID 32:1' "$W/out" || bad "print-layouts ThrID ($(cat "$W/out"))"
+grep -qx 'CLayout ((4,8),(2,2)):((32,1),(16,8))' "$W/out" || bad "print-layouts CLayout ($(cat "$W/out"))"
 # Every printed layout evaluates back to itself (scripts re-read them).
-for l in $(cut -d' ' -f2 "$W/out" | head -4); do
+for l in $(cut -d' ' -f2 "$W/out" | head -8); do
   [ "$("$T" eval "$l")" = "$l" ] || bad "print-layouts: $l does not round-trip through eval"
 done
+# SM70's quad pair: the atom's A is over its 8 logical threads (MMA_Traits: ThrID (4,2):(1,16),
+# ALayout SM70_8x4_Row), while the tiled get_layoutA_TV, re-indexed by right_inverse(thr),
+# covers threads 0-3 of a single atom: each under its own name.
+expect_ok mma-sm70-layouts "$T" mma SM70_8x8x4_F32F16F16F32_TN --print-layouts
+grep -qx 'ThrID (4,2):(1,16)' "$W/out" || bad "sm70 ThrID ($(cat "$W/out"))"
+grep -qx 'ALayout (8,4):(1,8)' "$W/out" || bad "sm70 ALayout ($(cat "$W/out"))"  # SM70_8x4_Row
+grep -qx 'CLayout ((2,2,2),(2,2,2)):((1,16,4),(8,2,32))' "$W/out" || bad "sm70 CLayout ($(cat "$W/out"))"
+expect_ok mma-sm70-nt "$T" mma SM70_8x8x4_F32F16F16F32_NT --print-layouts
+grep -qx 'ALayout ((4,2),4):((8,4),1)' "$W/out" || bad "sm70 NT ALayout ($(cat "$W/out"))"  # SM70_8x4_Col
+expect_ok mma-sm70-layouts "$T" mma SM70_8x8x4_F32F16F16F32_TN --print-layouts
+a_atom=$(sed -n 's/^ALayout //p' "$W/out"); a_tiled=$(sed -n 's/^layoutA_TV //p' "$W/out")
+[ "$("$T" eval "size(get($a_atom,0))")" = 8 ] || bad "sm70 ALayout: not over 8 threads"
+[ "$("$T" eval "size(get($a_tiled,0))")" = 4 ] || bad "sm70 layoutA_TV: not over 4 threads ($a_tiled)"
 expect_ok mma-permute "$T" mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2 --permute '32,(8,2,2):(1,16,8),8' --print-layouts
 grep -qx 'tile (32,32,8)' "$W/out" || bad "permute tile ($(cat "$W/out"))"
 if [ "$CAIRO" = "1" ] || [ "$CAIRO" = "ON" ] || [ "$CAIRO" = "TRUE" ]; then
@@ -85,7 +121,7 @@ expect_ok copy-layouts "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand A --pr
 cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'src dst tile ' || bad "copy print-layouts names"
 grep -qx 'tile (16,16)' "$W/out" || bad "copy tile"
 # The destination of ldmatrix for A is the MMA's A fragment, value for value.
-a_line=$("$T" mma $M --print-layouts | sed -n 's/^A //p'); d_line=$(sed -n 's/^dst //p' "$W/out")
+a_line=$("$T" mma $M --print-layouts | sed -n 's/^layoutA_TV //p'); d_line=$(sed -n 's/^dst //p' "$W/out")
 # Same function: coalesce drops the size-1 modes both print differently.
 [ "$("$T" eval "coalesce($a_line)")" = "$("$T" eval "coalesce($d_line)")" ] || bad "copy dst != mma A ($a_line vs $d_line)"
 expect_ok copy-txt "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand A
@@ -125,10 +161,38 @@ expect_err banks-tile "not a whole number" "$T" banks '(8,60):(60,1)' --access S
 expect_err banks-atom "unknown copy atom" "$T" banks '(8,64):(64,1)' --access LDSM --threads 32 --values 8
 expect_err banks-side "--side must be src or dst" "$T" banks '(8,64):(64,1)' --access SM75_U32x4_LDSM_N --side up --for-mma $M --operand A
 expect_err banks-bits "--bits" "$T" banks '(8,64):(64,1)' --tv "$TV" --vec 8 --bits 12
+expect_err banks-vec0 "--vec must be a positive number" "$T" banks '(8,64):(64,1)' --tv "$TV" --vec 0
+expect_err banks-vecneg "--vec must be a positive number" "$T" banks '(8,64):(64,1)' --tv "$TV" --vec=-8
+expect_err banks-vec-access "--vec goes with --tv" "$T" banks '(8,64):(64,1)' --access SM75_U32x4_LDSM_N --for-mma $M --operand A --vec 1
 expect_err banks-int "must be a layout" "$T" banks "(8,64)" --tv "$TV" --vec 8
 
 expect_err banks-huge "more than tessera analyses" "$T" banks '(1048576,1048576):(1,1048576)' --tv '(32,8):(1,32)'
 expect_err mma-huge "more than tessera draws" "$T" mma $M --permute '4398046511104,8,16' --force
+
+# --- help texts say what the program does
+"$T" copy --help >"$W/out" 2>&1
+grep -qF '(m,n) in the thread grid -> thread index' "$W/out" || bad "copy --help: --threads direction"
+grep -qF "(m,n) in a thread's block -> value index" "$W/out" || bad "copy --help: --values direction"
+grep -qF 'thread index -> (m,n)' "$W/out" && bad "copy --help still says thread index -> (m,n)"
+"$T" banks --help >"$W/out" 2>&1
+grep -qF 'maximum over the phases' "$W/out" || bad "banks --help: degree by bank"
+grep -qF '(worst phase)' "$W/out" && bad "banks --help still says (worst phase)"
+# The degree by bank is the maximum over the phases, bank by bank: an 8-byte access has
+# 2 phases of 16 threads; 32 threads reading 8 bytes at stride 8 words put both phases'
+# words in banks 0,8,16,24 (4 in each phase), so every one of those banks shows 4.
+expect_ok banks-phases "$T" banks '(256,1):(1,1)' --tv '(32,2):(8,1)' --vec 2 --bits 32
+grep -q '^  degree by bank: 4 4 0 0 0 0 0 0 4 4 0 0 0 0 0 0 4 4 0 0 0 0 0 0 4 4 0 0 0 0 0 0$' "$W/out" ||
+  bad "banks by-bank degrees ($(cat "$W/out"))"
+# Phases that conflict on different banks: threads 0-15 hit banks 0,1 (16 words each),
+# threads 16-31 banks 2,3: all four show 16, though no single phase has more than two.
+expect_ok banks-phases2 "$T" banks '(512,1):(1,1)' --tv '((16,2),2):((32,2),1)' --vec 2 --bits 32
+grep -q "^  degree by bank: 16 16 16 16$(printf ' 0%.0s' $(seq 1 28))\$" "$W/out" ||
+  bad "banks by-bank degrees over two phases ($(cat "$W/out"))"
+"$T" list --help >"$W/out" 2>&1
+grep -qF 'copy NAME  ARCH  src TxB bits  dst TxB bits' "$W/out" || bad "list --help: copy line format"
+grep -qF 'SM75_U32x1_LDSM_N: src 8x128' "$W/out" || bad "list --help: the ldmatrix example"
+"$T" mma --help >"$W/out" 2>&1
+for w in ThrID ALayout thr_layout_vmnk layoutA_TV; do grep -q "$w" "$W/out" || bad "mma --help lacks $w"; done
 
 # --- every subcommand's help has an example
 for c in mma copy banks list; do

@@ -199,6 +199,7 @@ TEST_CASE("info: size, cosize, rank, depth and properties", "[cli][info]") {
         "layout:     (4,(2,2)):(2,(1,8))\n"
         "size:       16\n"
         "cosize:     16\n"
+        "image:      [0, 15]\n"
         "rank:       2\n"
         "depth:      2\n"
         "injective:  yes\n"
@@ -216,6 +217,41 @@ TEST_CASE("info: size, cosize, rank, depth and properties", "[cli][info]") {
   const Result s = run({"info", "Sw<1,0,1> o 4:1"});
   CHECK(s.status == 0);
   CHECK(s.out.find("bijective:  yes\n") != std::string::npos);
+}
+
+// Negative strides: cosize is CuTe's (1 + sum (s-1)*|d|, coshape of the absolute strides),
+// and the properties are judged against the image [min, max], not [0, cosize).
+TEST_CASE("info: negative strides", "[cli][info]") {
+  const Result a = run({"info", "(4,2):(-1,4)"});  // offsets -3..0 and 1..4
+  CHECK(a.status == 0);
+  CHECK(a.out ==
+        "layout:     (4,2):(-1,4)\n"
+        "size:       8\n"
+        "cosize:     8\n"
+        "image:      [-3, 4]\n"
+        "rank:       2\n"
+        "depth:      1\n"
+        "injective:  yes\n"
+        "surjective: yes\n"
+        "bijective:  yes\n"
+        "compact:    yes\n");
+  const Result b = run({"info", "4:-2"});  // 0,-2,-4,-6: holes
+  CHECK(b.out.find("cosize:     7\n") != std::string::npos);
+  CHECK(b.out.find("image:      [-6, 0]\n") != std::string::npos);
+  CHECK(b.out.find("injective:  yes\n") != std::string::npos);
+  CHECK(b.out.find("surjective: no\n") != std::string::npos);
+  CHECK(b.out.find("compact:    no\n") != std::string::npos);
+  const Result c = run({"info", "(2,3):(-1,0)"});  // broadcast along a stride-0 mode
+  CHECK(c.out.find("cosize:     2\n") != std::string::npos);
+  CHECK(c.out.find("image:      [-1, 0]\n") != std::string::npos);
+  CHECK(c.out.find("injective:  no\n") != std::string::npos);
+  CHECK(c.out.find("surjective: yes\n") != std::string::npos);
+  CHECK(c.out.find("compact:    yes\n") != std::string::npos);  // filter: 2:-1, onto [-1, 0]
+  const Result d = run({"info", "(2,3):(-3,0)"});  // filter: 2:-3, offsets {-3, 0}: holes
+  CHECK(d.out.find("compact:    no\n") != std::string::npos);
+  // eval's cosize agrees with info's (one definition in the runtime tier).
+  const Result e = run({"eval", "cosize((4,2):(-1,4))", "cosize(((2,2),3):((-1,2),-4))"});
+  CHECK(e.out == "8\n12\n");
 }
 
 TEST_CASE("info: errors", "[cli][info][errors]") {
@@ -242,10 +278,22 @@ TEST_CASE("info: errors", "[cli][info][errors]") {
 }
 
 TEST_CASE("help", "[cli]") {
+  // A bare `tessera`: a short usage on stderr and status 2 (a usage error), nothing on stdout.
   const Result none = run({});
-  CHECK(none.status == 0);
-  CHECK(none.out.find("Usage") != std::string::npos);
-  CHECK(none.out.find("eval") != std::string::npos);
+  CHECK(none.status == 2);
+  CHECK(none.out.empty());
+  CHECK(none.err.rfind("usage: tessera COMMAND", 0) == 0);
+  CHECK(lines(none.err).size() <= 4);
+  for (const char* c : {"eval", "info", "render", "mma", "copy", "banks", "list", "verify"})
+    CHECK(none.err.find(c) != std::string::npos);
+  // `tessera render` without EXPR is a command (the default diagram), not a bare tessera.
+  const Result dflt = run({"render"});
+  CHECK(dflt.status == 0);
+  CHECK(!dflt.out.empty());
+  // --version: the CMake project version.
+  const Result v = run({"--version"});
+  CHECK(v.status == 0);
+  CHECK(v.out == "tessera " TESSERA_VERSION "\n");
   for (const char* sub : {"eval", "info"}) {
     const Result h = run({sub, "--help"});
     CHECK(h.status == 0);
@@ -260,8 +308,14 @@ TEST_CASE("help", "[cli]") {
   // Every help says what, arguments, options, an example and the exit status.
   const Result top = run({"--help"});
   CHECK(top.status == 0);
-  for (const char* w : {"Usage", "Subcommands", "eval", "info", "render", "Examples", "Exit status"})
+  for (const char* w : {"Usage", "Subcommands", "eval", "info", "render", "Examples", "Exit status",
+                        "2 when no command is given", "never destroyed", "--version"})
     CHECK(top.out.find(w) != std::string::npos);
+  // info says what each line means, negative strides included; eval that standard output is checked.
+  const Result ih = run({"info", "--help"});
+  for (const char* w : {"image", "[min, max]", "1 + sum over the modes of (shape - 1) * |stride|", "every offset in [min, max]"})
+    CHECK(ih.out.find(w) != std::string::npos);
+  CHECK(run({"eval", "--help"}).out.find("cannot write to standard output") != std::string::npos);
   for (const char* sub : {"eval", "info", "render"}) {
     INFO(sub);
     const Result h = run({sub, "--help"});

@@ -5,6 +5,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <string>
 
 #include "tessera/rt/algebra.hpp"
@@ -108,5 +109,26 @@ TEST_CASE("tier agreement on dynamic layouts (as functions)", "[runtime][tiers][
       const std::int64_t bi = rb(i);
       if (bi < ra.size()) RC_ASSERT(static_cast<std::int64_t>(sc(i)) == rc(i));
     }
+  });
+}
+
+// cosize with negative strides is CuTe's size(coshape): 1 + sum (s-1)*|d|, in both tiers,
+// which is the extent max - min + 1 of the offsets the layout reaches (`tessera info`'s image).
+TEST_CASE("cosize with negative strides: CuTe's coshape in both tiers", "[runtime][tiers][property]") {
+  CHECK(rt::Layout(rt::IntTuple::tuple({4, 2}), rt::IntTuple::tuple({-1, 4})).cosize() == 8);
+  static_assert(st::cosize(st::make_layout(st::make_tuple(C<4>{}, C<2>{}), st::make_tuple(C<-1>{}, C<4>{}))) == 8);
+  rc::prop("cosize = 1 + sum (s-1)|d| = max - min + 1, static == runtime", [] {
+    const std::int64_t s0 = *rc::gen::inRange<std::int64_t>(1, 9), s1 = *rc::gen::inRange<std::int64_t>(1, 9);
+    const std::int64_t d0 = *rc::gen::inRange<std::int64_t>(-24, 25), d1 = *rc::gen::inRange<std::int64_t>(-24, 25);
+    const auto a = st::make_layout(st::make_tuple(s0, s1), st::make_tuple(d0, d1));
+    const rt::Layout ra = rt::to_runtime(a);
+    std::int64_t lo = ra(0), hi = ra(0);
+    for (std::int64_t i = 0; i < ra.size(); ++i) {
+      lo = std::min(lo, ra(i));
+      hi = std::max(hi, ra(i));
+    }
+    RC_ASSERT(ra.cosize() == 1 + (s0 - 1) * (d0 < 0 ? -d0 : d0) + (s1 - 1) * (d1 < 0 ? -d1 : d1));
+    RC_ASSERT(ra.cosize() == hi - lo + 1);
+    RC_ASSERT(static_cast<std::int64_t>(st::cosize(a)) == ra.cosize());
   });
 }

@@ -88,7 +88,7 @@ tv::Map tiled_c() {
   std::string c, tile;
   std::istringstream in(r.out);
   for (std::string l; std::getline(in, l);) {
-    if (l.rfind("C ", 0) == 0) c = l.substr(2);
+    if (l.rfind("layoutC_TV ", 0) == 0) c = l.substr(11);
     if (l.rfind("tile ", 0) == 0) tile = l.substr(5);
   }
   REQUIRE(tile == "(32,16,16)");

@@ -24,7 +24,7 @@ struct Layout {
   std::size_t rank() const { return shape.rank(); }
   int depth() const;
   std::int64_t size() const;    // product of the shape (checked)
-  std::int64_t cosize() const;  // layout(size-1)+1 for non-negative strides; 1 + max offset in general
+  std::int64_t cosize() const;  // CuTe: 1 + sum (s-1)*|d| (layout(size-1)+1 for non-negative strides)
   Layout mode(std::size_t i) const;  // the i-th top-level mode (an integer layout is its own mode 0)
 
   // Evaluate at a 1-D index (colexicographic over the shape). Requires 0 <= idx < size

@@ -12,13 +12,14 @@ struct Geometry;
 
 // Pixels per geometry unit in PNG output: 2 (crisp on high-density screens), less
 // for diagrams that would exceed Cairo's 32767-pixel side, down to 0.25 (below
-// that labels are unreadable and write_png refuses: use svg or pdf).
+// that labels are unreadable and png_document refuses: use svg or pdf).
 inline constexpr double png_scale = 2.0;
 double png_scale_for(const Geometry& g);
 
-// Writes exactly `path` (callers pass a temporary name and rename it; see output.hpp).
+// The whole PNG / PDF document, in memory: output.hpp decides where and how it is written
+// (a temporary file renamed over the target, or written through to a device or FIFO).
 // Throws viz::Error with Cairo's status text on failure.
-void write_png(const Diagram& d, const std::string& path);
-void write_pdf(const Diagram& d, const std::string& path);
+std::string png_document(const Diagram& d);
+std::string pdf_document(const Diagram& d);
 
 }  // namespace tessera::viz
