@@ -37,6 +37,16 @@ static_assert(static_k_major_a().rule == Rule::ok);
 static_assert(static_k_major_a().box_dim[0] == 64 && static_k_major_a().box_dim[1] == 128);
 static_assert(static_k_major_a().swizzle == tma::Swizzle::b128);
 
+// The static entry: a kernel's gmem layout (dynamic extents) and its static smem tile.
+constexpr auto static_entry =
+    tma::make_arguments<16>(make_layout(make_shape(int64_t(8192), int64_t(4096)), make_stride(int64_t(4096), _1{})),
+                            GMMA::make_smem_layout<16, GMMA::Major::K, 128>(make_shape(_128{}, _128{})));
+static_assert(static_entry.rule == Rule::ok && static_entry.box_dim[0] == 64 && static_entry.box_dim[1] == 128 &&
+              static_entry.boxes == 2 && static_entry.global_stride_bytes[1] == 8192);
+static_assert(tma::make_arguments<16>(make_layout(make_shape(int64_t(100), int64_t(64)), make_stride(_1{}, int64_t(100))),
+                                      make_layout(make_shape(_64{}, _8{}), make_stride(_1{}, _64{})))
+                  .rule == Rule::global_stride_alignment);
+
 TEST_CASE("TMA: K-major A into the 128B-swizzled GMMA tile") {
   // A is (M, K) = (8192, 4096), K contiguous; the stage tile is (128, 64) of the bf16 atom.
   const rt::SwizzledLayout tile{rt::Swizzle(3, 3, 3), rt::tile_to_shape(analysis::gmma_layout_atom({16, GMMA::Major::K, 128}).layout,

@@ -19,7 +19,9 @@
 // A constexpr core on flat arrays: both tiers use it (the CLI through src/analysis/tma.cpp).
 #include <cstdint>
 
+#include "tessera/composed_layout.hpp"
 #include "tessera/config.hpp"
+#include "tessera/layout.hpp"
 
 namespace tessera::tma {
 
@@ -221,6 +223,54 @@ TESSERA_HOST_DEVICE constexpr Arguments derive_arguments(int element_bits, int m
   a.l2_promotion = inner >= 256 ? L2Promotion::b256 : inner >= 128 ? L2Promotion::b128 : inner >= 64 ? L2Promotion::b64
                                                                                                         : L2Promotion::none;
   return a;
+}
+
+// The static tier's entry: gmem a layout with flat integer modes (static or dynamic extents
+// and strides, as a kernel's host side has them), smem the static tile (a layout, or a
+// swizzle over one) one copy fills. Usable in constant expressions when gmem is.
+namespace detail {
+template <class L>
+TESSERA_HOST_DEVICE constexpr auto smem_parts(L const& l) {
+  if constexpr (is_composed_layout_v<L>) {
+    using Sw = std::remove_cvref_t<decltype(l.outer())>;
+    static_assert(is_swizzle_v<Sw>, "tma::make_arguments: a composed smem tile must be a swizzle over a layout");
+    struct { int b, m, s; } sw{Sw::num_bits, Sw::num_base, Sw::num_shft};
+    return sw;
+  } else {
+    struct { int b, m, s; } sw{0, 0, 0};
+    return sw;
+  }
+}
+}  // namespace detail
+
+template <int Bits, class GS, class GD, class Smem>
+TESSERA_HOST_DEVICE constexpr Arguments make_arguments(Layout<GS, GD> const& gmem, Smem const& smem,
+                                                       const int64_t* requested_box = nullptr) {
+  constexpr int R = rank_v<GS>;
+  static_assert(R >= 1 && R <= kMaxModes, "tma::make_arguments: the global tensor has 1 to 8 modes (TMA takes up to 5)");
+  static_assert(decltype(depth(GS{}))::value <= 1, "tma::make_arguments: the global tensor's modes must be flat integers");
+  auto inner = [&]() {
+    if constexpr (is_composed_layout_v<Smem>) return smem.inner();
+    else return smem;
+  }();
+  using Inner = std::remove_cvref_t<decltype(inner)>;
+  static_assert(is_static_v<Inner>, "tma::make_arguments: the smem tile must be static");
+  constexpr int TR = Inner::rank;
+  static_assert(TR <= R, "tma::make_arguments: the smem tile has more modes than the global tensor");
+  int64_t extent[kMaxModes] = {}, stride[kMaxModes] = {}, tile[kMaxModes] = {};
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((extent[I] = int64_t(to_i64(get<I>(gmem.shape()))), stride[I] = int64_t(to_i64(get<I>(gmem.stride())))), ...);
+  }(std::make_integer_sequence<int, R>{});
+  [&]<int... I>(std::integer_sequence<int, I...>) { ((tile[I] = int64_t(size<I>(Inner{}))), ...); }(
+      std::make_integer_sequence<int, TR>{});
+  const auto sw = detail::smem_parts(smem);
+  return derive_arguments(Bits, R, extent, stride, TR, tile, sw.b, sw.m, sw.s,
+                          [](const int64_t* c) {
+                            return [&]<int... I>(std::integer_sequence<int, I...>) {
+                              return (int64_t(0) + ... + int64_t(to_i64(layout<I>(Inner{})(c[I]))));
+                            }(std::make_integer_sequence<int, TR>{});
+                          },
+                          requested_box);
 }
 
 }  // namespace tessera::tma
