@@ -9,13 +9,14 @@
 #include "cli/commands.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
 #include "tessera/analysis/tma_runtime.hpp"
+#include "viz/build_layout.hpp"
 
 namespace tessera::cli {
 
 namespace {
 
 struct TmaOptions {
-  std::string gmem, smem, box;
+  std::string gmem, smem, box, format, output;
   int bits = 0;  // 0: from a GMMA atom name, else 16
 };
 
@@ -68,6 +69,31 @@ void run_tma(const TmaOptions& o) {
   std::cout << "gmem: " << rt::to_string(gmem) << ", " << bits << "-bit elements\n"
             << "smem: " << rt::to_string(smem) << "\n"
             << analysis::format_tma_arguments(a);
+  if (o.output.empty() && o.format.empty()) return;
+  // The boxes over the tile: cell (m, n) of the tile shows the box (copy) that fills it.
+  if (smem.layout.rank() != 2) fail("drawing the boxes needs a rank-2 smem tile; SMEM has rank " +
+                                    std::to_string(smem.layout.rank()), o.smem, 0);
+  const Target target = resolve_target(o.format, o.output);
+  check_cells(smem.layout.size(), "the smem tile", false);
+  viz::GridFunction g;
+  g.title = "TMA boxes {" + std::to_string(a.box_dim[0]) + std::string(a.rank > 1 ? ", " + std::to_string(a.box_dim[1]) : "") +
+            (a.rank > 2 ? ", ..." : "") + "} over " + rt::to_string(smem) + " (cell: the copy that fills it)";
+  g.row_shape = smem.layout.shape[0];
+  g.col_shape = smem.layout.shape[1];
+  g.cosize = a.boxes;
+  g.value = [a](std::int64_t row, std::int64_t col) {
+    const std::int64_t c[2] = {row, col};
+    std::int64_t q = 0, pitch = 1;
+    for (int d = 0; d < a.rank; ++d) {
+      const int m = a.mode_of_dim[d];
+      if (m < 2) q += (c[m] / a.box_dim[d]) * pitch;
+      pitch *= a.boxes_per_dim[d];
+    }
+    return q;
+  };
+  viz::Diagram diagram;
+  diagram.panels.push_back(viz::layout_panel(g));
+  emit(diagram, target);
 }
 
 }  // namespace
@@ -89,6 +115,12 @@ void register_tma(CLI::App& app) {
   cmd->add_option("GMEM", o->gmem, "the global tensor's layout (elements)")->required();
   cmd->add_option("SMEM", o->smem, "the shared-memory tile: layout, swizzled layout or GMMA atom name")->required();
   cmd->add_option("--bits", o->bits, "element width: 8, 16, 32 or 64 (default: the atom's, else 16)")->type_name("N");
+  cmd->add_option("-o,--output", o->output,
+                  "also draw the boxes over the tile (cell: the copy that fills it) to FILE (.txt .svg .tex\n"
+                  ".png .pdf; - for standard output)")
+      ->type_name("FILE");
+  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg, tex, png or pdf (default: from -o)")
+      ->type_name("FORMAT");
   cmd->add_option("--box", o->box, "box dims per GMEM mode, e.g. (64,0) (0: derive); checked, not derived")
       ->type_name("TUPLE");
   cmd->footer(
@@ -96,6 +128,7 @@ void register_tma(CLI::App& app) {
       "  tessera tma '(8192,8192):(1,8192)' gmma_k_sw128_bf16           # K-major A, 128B swizzle\n"
       "  tessera tma '(8192,8192):(1,8192)' 'Sw<3,3,3> o (64,128):(1,64)' # the whole stage tile\n"
       "  tessera tma '(4096,4096,8):(1,4096,16777216)' '(64,32):(1,64)'  # batched: box 1 along L\n"
+      "  tessera tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,4096),64)' -o boxes.svg  # draw them\n"
       "Exit status: 0 on success, 1 when TMA cannot express the copy (the rule is named) or on bad input.");
   set_action(cmd, [o] { run_tma(*o); }, reject_extras_saying("tma takes GMEM and SMEM", /*dash_digit_is_argument=*/true));
 }

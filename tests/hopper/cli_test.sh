@@ -60,6 +60,15 @@ expect_ok tma-boxes "$T" tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1
 has_line tma-boxes 'per tile: 2 boxes of 8192 bytes ({2, 1} per dim)'
 expect_err tma-overlap "two boxes of the smem tile overlap" "$T" tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,512),64)'
 "$T" --help | grep -q ' tma ' || bad "tessera --help does not list tma"
+# --- tma: the boxes drawn over the tile (text: box numbers; svg written atomically)
+expect_ok tma-draw "$T" tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,4096),64)' -f txt
+grep -q 'TMA boxes {64, 64} over' "$W/out" || bad "tma -f txt: no boxes title ($(cat "$W/out"))"
+[ "$(grep -c '| 1 |' "$W/out")" -eq 64 ] || bad "tma -f txt: box 1 is not the 64 rows of the second M block"
+expect_ok tma-draw-svg "$T" tma '(8192,4096):(4096,1)' 'Sw<3,3,3> o (128,(64,2)):(64,(1,8192))' -o "$W/boxes.svg"
+grep -q '<svg' "$W/boxes.svg" || bad "tma -o boxes.svg wrote no svg"
+expect_err tma-draw-rank "rank-2 smem tile" "$T" tma '(64,64):(1,64)' '64:1' -f txt
+expect_err tma-draw-none "cannot" "$T" tma '(100,64):(1,100)' '(64,8):(1,64)' -o "$W/never.svg"
+[ -e "$W/never.svg" ] && bad "tma: a refused copy left a drawing behind"
 
 # --- tma: refusals, each naming its rule
 expect_err tma-stride "globalStrides[i] must be a multiple of 16 bytes (mode 1)" "$T" tma '(100,64):(1,100)' '(64,8):(1,64)'
