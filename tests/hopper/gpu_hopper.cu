@@ -173,7 +173,19 @@ int check_tma(int64_t M, int64_t K, int m0, int k0) {
                                     CU_TENSOR_MAP_SWIZZLE_128B};
   const CUtensorMapL2promotion l2[] = {CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
                                        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B};
-  const CUresult r = cuTensorMapEncodeTiled(&tmap, CU_TENSOR_MAP_DATA_TYPE_UINT16, cuuint32_t(args.rank), dg, gdim, gstride, box,
+  // The driver's encoder through the runtime (no link against libcuda: without a driver the
+  // program still starts and reports "skipped").
+  using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*, const cuuint64_t*,
+                              const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
+                              CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      fn == nullptr) {
+    std::printf("tma: cuTensorMapEncodeTiled not found\n");
+    return 1;
+  }
+  const CUresult r = reinterpret_cast<Encode>(fn)(&tmap, CU_TENSOR_MAP_DATA_TYPE_UINT16, cuuint32_t(args.rank), dg, gdim, gstride, box,
                                             estride, CU_TENSOR_MAP_INTERLEAVE_NONE, swz[int(args.swizzle)],
                                             l2[int(args.l2_promotion)], CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   int bad = -1;

@@ -225,6 +225,8 @@ TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_descriptor(ComposedLayout
   static_assert(f.rule != DescriptorRule::offset_alignment,
                 "make_gmma_descriptor: LBO and SBO must be multiples of 16 bytes");
   static_assert(f.rule != DescriptorRule::offset_range, "make_gmma_descriptor: LBO and SBO must lie in [0, 2^18) bytes");
+  if constexpr (is_static_v<F>)
+    static_assert((F::value * Bits) % 128 == 0, "make_gmma_descriptor: the tile must start on a 16-byte boundary");
   // The slice offset (possibly dynamic) moves the start address only.
   DescriptorFields g = f;
   g.start_bytes += int64_t(to_i64(tile.offset())) * Bits / 8;
