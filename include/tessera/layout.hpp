@@ -140,6 +140,9 @@ template <class S, class O> TESSERA_HOST_DEVICE constexpr auto make_ordered_layo
     auto fs = flatten_to_tuple(shape);
     auto fo = flatten_to_tuple(order);
     static_assert(rank_v<decltype(fs)> == rank_v<decltype(fo)>, "tessera::make_ordered_layout: order must have one entry per leaf of shape");
+    // N hoisted: the GCC that nvcc uses on the GPU machines rejects make_index_sequence<sizeof...(I)>
+    // inside the pack expansion below ("sorry, unimplemented: __integer_pack").
+    constexpr std::size_t N = rank_v<decltype(fs)>;
     auto strides = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return make_tuple([&](auto i) {
         constexpr std::size_t k = decltype(i)::value;
@@ -148,7 +151,7 @@ template <class S, class O> TESSERA_HOST_DEVICE constexpr auto make_ordered_layo
           return (one * ... * conditional_return<(std::remove_cvref_t<decltype(get<J>(fo))>::value < std::remove_cvref_t<decltype(get<k>(fo))>::value) ||
                                                  (std::remove_cvref_t<decltype(get<J>(fo))>::value == std::remove_cvref_t<decltype(get<k>(fo))>::value && J < k)>(
                                  get<J>(fs), C<1>{}));
-        }(std::make_index_sequence<sizeof...(I)>{});
+        }(std::make_index_sequence<N>{});
         return conditional_return<is_constant_v<1, decltype(get<k>(fs))>>(C<0>{}, st);
       }(C<I>{})...);
     }(seq_of<decltype(fs)>{});

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "tessera/rt/eval.hpp"
 #include "tessera/rt/parse.hpp"
+#include "tessera/analysis/gmma_atoms.hpp"
 #include "tessera/viz/build_layout.hpp"
 #include "tessera/viz/build_tv.hpp"
 #include "tessera/viz/output.hpp"
@@ -37,6 +38,8 @@ using cli::Target;
 
 rt::Value evaluate_arg(const std::string& input) {
   try {
+    // A GMMA smem layout atom by name (gmma_k_sw128_bf16, ...), else an expression.
+    if (const auto atom = analysis::parse_gmma_atom_name(input)) return rt::Value::of(analysis::gmma_layout_atom(*atom));
     return rt::evaluate(input);
   } catch (const rt::Error& e) {
     fail(e.what(), input, e.pos() == rt::npos ? 0 : e.pos());
@@ -141,7 +144,9 @@ void register_render(CLI::App& app) {
           kDefaultTile + ".");
   CLI::Option* expr_opt = cmd->add_option("EXPR", o->expr,
                   "expression giving a layout: 8:2, (4,(2,2)):(2,(1,8)), Sw<3,4,3> o (8,64):(64,1),\n"
-                  "or any call such as composition(...), logical_product(...)");
+                  "or any call such as composition(...), logical_product(...), or a GMMA smem layout\n"
+                  "atom by name: gmma_<k|mn>_<inter|sw32|sw64|sw128>_<type>, type one of f16 bf16 tf32\n"
+                  "f32 s8 u8 e4m3 e5m2 (or b8 b16 b32), e.g. gmma_k_sw128_bf16 = Sw<3,3,3> o (8,64):(64,1)");
   cmd->add_option("--tv", o->tile,
                   "TILE: draw EXPR as a TV layout over this tile: a shape (M,N), indexed column-major,\n"
                   "or a layout (M,N):(s,t) mapping (m,n) to the index the TV layout produces")
@@ -164,6 +169,7 @@ void register_render(CLI::App& app) {
       "  tessera render '(8,(2,4)):(2,(1,16))'                  # text table on stdout\n"
       "  tessera render '(8,(2,4)):(2,(1,16))' -o layout.svg    # SVG with a tooltip per cell\n"
       "  tessera render 'Sw<3,4,3> o (8,64):(64,1)' -o smem.png --force\n"
+      "  tessera render gmma_k_sw128_bf16 -o atom.svg              # a GMMA smem layout atom\n"
       "  tessera render --tv '(16,8)' '((4,8),(2,2)):((32,1),(16,8))' -o c_frag.pdf\n"
       "  tessera render 'composition((8,8):(8,1), (4,4):(1,8))' -f tex -o comp.tex && pdflatex comp.tex\n"
       "  tessera render -o sm80_c.svg                           # the default diagram\n"

@@ -1,0 +1,136 @@
+// `tessera tma`: the cuTensorMapEncodeTiled arguments that copy a global tensor's tiles into
+// a shared-memory tile, derived from the two layouts (include/tessera/analysis/tma.hpp).
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "action.hpp"
+#include "commands.hpp"
+#include "tessera/analysis/gmma_atoms.hpp"
+#include "tessera/analysis/tma_runtime.hpp"
+#include "tessera/viz/build_layout.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+struct TmaOptions {
+  std::string gmem, smem, box, format, output;
+  int bits = 0;  // 0: from a GMMA atom name, else 16
+};
+
+bool is_gmem_rule(tma::Rule r) {
+  using R = tma::Rule;
+  return r == R::element_bits || r == R::gmem_rank || r == R::global_dim_range || r == R::no_contiguous_mode ||
+         r == R::global_stride_alignment || r == R::global_stride_range;
+}
+
+void run_tma(const TmaOptions& o) {
+  using namespace rt::cli;
+  const rt::Layout gmem = layout_arg("GMEM", o.gmem);
+  // SMEM: a layout, a swizzled layout, or a GMMA atom name (which also gives the width).
+  if (o.smem.find_first_not_of(" \t\r\n") == std::string::npos) fail("SMEM is empty");
+  rt::SwizzledLayout smem;
+  int bits = o.bits;
+  const std::optional<analysis::GmmaAtomSpec> atom =
+      located("SMEM", o.smem, [&] { return analysis::parse_gmma_atom_name(o.smem); });
+  if (atom) {
+    smem = analysis::gmma_layout_atom(*atom);
+    if (bits != 0 && bits != atom->bits)
+      fail("--bits " + std::to_string(bits) + " contradicts the atom's " + std::to_string(atom->bits) + "-bit elements",
+           o.smem, 0);
+    bits = atom->bits;
+  } else {
+    const rt::Value v = evaluate_arg("SMEM", o.smem);
+    if (v.kind == rt::Value::Kind::Swizzled) smem = v.swizzled;
+    else if (v.kind == rt::Value::Kind::Layout) smem = rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout};
+    else fail("SMEM must be a layout, a swizzled layout Sw<B,M,S> o L or a GMMA atom name, not " + rt::describe(v), o.smem, 0);
+  }
+  if (bits == 0) bits = 16;
+  std::vector<std::int64_t> box;
+  if (!o.box.empty()) {
+    const rt::Value b = evaluate_arg("--box", o.box);
+    if (b.kind != rt::Value::Kind::IntTuple) fail("--box is a tuple of box dims, one per gmem mode (0: derive)", o.box, 0);
+    if (b.tuple.is_leaf()) box.push_back(b.tuple.value());
+    else
+      for (std::size_t i = 0; i < b.tuple.rank(); ++i) {
+        if (!b.tuple[i].is_leaf()) fail("--box entries are integers", o.box, 0);
+        box.push_back(b.tuple[i].value());
+      }
+  }
+  const tma::Arguments a = located("GMEM", o.gmem, [&] { return analysis::derive_tma_arguments(gmem, smem, bits, box); });
+  if (a.rule != tma::Rule::ok) {
+    std::string where;
+    if (a.bad_mode >= 0) where = " (mode " + std::to_string(a.bad_mode) + ")";
+    const bool gm = is_gmem_rule(a.rule);
+    fail(std::string("TMA cannot copy this: ") + tma::to_string(a.rule) + where, gm ? o.gmem : o.smem, 0);
+  }
+  std::cout << "gmem: " << rt::to_string(gmem) << ", " << bits << "-bit elements\n"
+            << "smem: " << rt::to_string(smem) << "\n"
+            << analysis::format_tma_arguments(a);
+  if (o.output.empty() && o.format.empty()) return;
+  // The boxes over the tile: cell (m, n) of the tile shows the box (copy) that fills it.
+  if (smem.layout.rank() != 2) fail("drawing the boxes needs a rank-2 smem tile; SMEM has rank " +
+                                    std::to_string(smem.layout.rank()), o.smem, 0);
+  const Target target = resolve_target(o.format, o.output);
+  check_cells(smem.layout.size(), "the smem tile", false);
+  viz::GridFunction g;
+  g.title = "TMA boxes {" + std::to_string(a.box_dim[0]) + std::string(a.rank > 1 ? ", " + std::to_string(a.box_dim[1]) : "") +
+            (a.rank > 2 ? ", ..." : "") + "} over " + rt::to_string(smem) + " (cell: the copy that fills it)";
+  g.row_shape = smem.layout.shape[0];
+  g.col_shape = smem.layout.shape[1];
+  g.cosize = a.boxes;
+  g.value = [a](std::int64_t row, std::int64_t col) {
+    const std::int64_t c[2] = {row, col};
+    std::int64_t q = 0, pitch = 1;
+    for (int d = 0; d < a.rank; ++d) {
+      const int m = a.mode_of_dim[d];
+      if (m < 2) q += (c[m] / a.box_dim[d]) * pitch;
+      pitch *= a.boxes_per_dim[d];
+    }
+    return q;
+  };
+  viz::Diagram diagram;
+  diagram.panels.push_back(viz::layout_panel(g));
+  emit(diagram, target);
+}
+
+}  // namespace
+
+void register_tma(CLI::App& app) {
+  auto o = std::make_shared<TmaOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "tma",
+      "Print the cuTensorMapEncodeTiled arguments (rank, global dims and byte strides, box,\n"
+      "element strides, interleave, swizzle, L2 promotion, OOB fill) of a TMA copy of GMEM's\n"
+      "tiles into the shared-memory tile SMEM, or the TMA rule that makes it impossible.\n"
+      "GMEM: the global tensor, flat modes extent:stride in elements (e.g. (4096,4096):(1,4096));\n"
+      "one mode must have stride 1 (it becomes dim 0), the others' byte strides must be multiples\n"
+      "of 16. SMEM: the tile one copy fills, mode i covering GMEM's mode i (missing modes: box 1):\n"
+      "a layout, a swizzled layout (Sw<B,log2(16/bytes),3> o L: the 32/64/128B swizzles), or a GMMA\n"
+      "atom name (gmma_k_sw128_bf16; see `tessera render --help`). The box is derived: along dim 0\n"
+      "the longest run SMEM stores contiguously (at most 256, at most the swizzle row), then each\n"
+      "next dim as far as SMEM continues densely; the tile must be whole boxes.");
+  cmd->add_option("GMEM", o->gmem, "the global tensor's layout (elements)")->required();
+  cmd->add_option("SMEM", o->smem, "the shared-memory tile: layout, swizzled layout or GMMA atom name")->required();
+  cmd->add_option("--bits", o->bits, "element width: 8, 16, 32 or 64 (default: the atom's, else 16)")->type_name("N");
+  cmd->add_option("-o,--output", o->output,
+                  "also draw the boxes over the tile (cell: the copy that fills it) to FILE (.txt .svg .tex\n"
+                  ".png .pdf; - for standard output)")
+      ->type_name("FILE");
+  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg, tex, png or pdf (default: from -o)")
+      ->type_name("FORMAT");
+  cmd->add_option("--box", o->box, "box dims per GMEM mode, e.g. (64,0) (0: derive); checked, not derived")
+      ->type_name("TUPLE");
+  cmd->footer(
+      "Examples:\n"
+      "  tessera tma '(8192,8192):(1,8192)' gmma_k_sw128_bf16           # K-major A, 128B swizzle\n"
+      "  tessera tma '(8192,8192):(1,8192)' 'Sw<3,3,3> o (64,128):(1,64)' # the whole stage tile\n"
+      "  tessera tma '(4096,4096,8):(1,4096,16777216)' '(64,32):(1,64)'  # batched: box 1 along L\n"
+      "  tessera tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,4096),64)' -o boxes.svg  # draw them\n"
+      "Exit status: 0 on success, 1 when TMA cannot express the copy (the rule is named) or on bad input.");
+  set_action(cmd, [o] { run_tma(*o); }, reject_extras_saying("tma takes GMEM and SMEM", /*dash_digit_is_argument=*/true));
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,10 @@
+// expect: OK
+#include <tessera/atom/gmma_descriptor.hpp>
+using namespace tessera;
+// the snippets beside this one, written right: they compile
+constexpr auto S = GMMA::make_smem_layout<16, GMMA::Major::K, 128>(make_shape(_64{}, _64{}));
+auto d = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
+    logical_divide(S, make_shape(_64{}, _16{}))(make_coord(_, _0{}), make_coord(_, _1{})), 0);
+// unswizzled core matrices: rows 16 B apart, 8-row groups at SBO = 128 B, the K halves at LBO = 1 KiB
+auto e = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
+    make_layout(make_shape(make_shape(_8{}, _8{}), make_shape(_8{}, _2{})), make_stride(make_stride(_8{}, _64{}), make_stride(_1{}, _512{}))), 0);
