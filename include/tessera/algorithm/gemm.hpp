@@ -106,9 +106,9 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void mma_atom_call(DTn&& D, ATn const& A, BTn
     using BL = typename Atom::BLayout;
     using CL = typename Atom::CLayout;
     using Shape = typename Atom::Shape_MNK;
-    constexpr int M = int(decltype(get<0>(Shape{}))::value);
-    constexpr int N = int(decltype(get<1>(Shape{}))::value);
-    constexpr int K = int(decltype(get<2>(Shape{}))::value);
+    constexpr int M = int(std::remove_cvref_t<decltype(get<0>(Shape{}))>::value);
+    constexpr int N = int(std::remove_cvref_t<decltype(get<1>(Shape{}))>::value);
+    constexpr int K = int(std::remove_cvref_t<decltype(get<2>(Shape{}))>::value);
     constexpr int64_t vc = decltype(size<1>(CL{}))::value;
     using Acc = std::conditional_t<std::is_integral_v<typename Atom::ValTypeC>, int64_t, double>;
     host_warp::collective(Atom::name(), {&A, &B, nullptr, nullptr}, [&](int lane, auto const& published) {
