@@ -148,7 +148,7 @@ template <class S, class O> TESSERA_HOST_DEVICE constexpr auto make_ordered_layo
           return (one * ... * conditional_return<(std::remove_cvref_t<decltype(get<J>(fo))>::value < std::remove_cvref_t<decltype(get<k>(fo))>::value) ||
                                                  (std::remove_cvref_t<decltype(get<J>(fo))>::value == std::remove_cvref_t<decltype(get<k>(fo))>::value && J < k)>(
                                  get<J>(fs), C<1>{}));
-        }(std::make_index_sequence<sizeof...(I)>{});
+        }(seq_of<decltype(fs)>{});  // (not sizeof...(I): GCC 11 cannot expand that inside the pack)
         return conditional_return<is_constant_v<1, decltype(get<k>(fs))>>(C<0>{}, st);
       }(C<I>{})...);
     }(seq_of<decltype(fs)>{});

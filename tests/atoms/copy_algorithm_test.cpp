@@ -17,9 +17,10 @@ using namespace tessera;
 
 namespace {
 
-// A distinct, exactly representable half for every element index.
-half_t tag(int i) { return half_t::from_float(float(i)); }
-int untag(half_t h) { return int(h.to_float()); }
+// A distinct half for every element index: its bit pattern (not its value: f16 integers are
+// exact only up to 2048).
+half_t tag(int i) { return half_t::from_bits(uint16_t(i)); }
+int untag(half_t h) { return int(h.bits); }
 
 // One warp of ldmatrix through a tiled copy built from a single-atom MMA: lane l's
 // fragment value i must be the operand element the ISA's mma table gives for (l, i).

