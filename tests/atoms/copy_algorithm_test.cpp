@@ -6,7 +6,13 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <array>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -141,8 +147,24 @@ TEST_CASE("copy with tiled ldmatrix delivers every thread's MMA partition (plain
 }
 
 TEST_CASE("ldmatrix outside a host warp stops loudly rather than guessing", "[algorithm][copy]") {
-  // (Documented behaviour; not executed: it aborts.)  The collective needs host_warp::launch.
-  SUCCEED();
+  // A warp-collective instruction on one host thread has no lanes to exchange with: the
+  // emulation aborts with a message (run in a child process).
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::freopen("/dev/null", "w", stderr);
+    auto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{});
+    std::vector<half_t> smem(16 * 16);
+    auto s = make_tensor(smem.data(), make_layout(make_shape(_16{}, _16{}), LayoutRight{}));
+    auto frag = mma.get_slice(0).partition_fragment_A(s);
+    auto cp = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma).get_slice(0);
+    copy(cp, cp.partition_S(s), cp.retile_D(frag));
+    std::_Exit(0);  // not reached
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGABRT);
 }
 
 TEST_CASE("tiled cp.async gmem -> swizzled smem moves every element once", "[algorithm][copy]") {
