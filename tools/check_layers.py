@@ -19,6 +19,7 @@ import sys
 PARTS = [
     # The static tier: integers, tuples, layouts, the algebra, swizzles, composed layouts, tensors.
     ("tiled", ["include/tessera/tiled_mma.hpp", "include/tessera/tiled_copy.hpp",
+               "include/tessera/tensor_fragment.hpp", "include/tessera/algorithm.hpp",
                "include/tessera/algorithm/", "include/tessera/pipeline/"]),
     ("atom", ["include/tessera/atom/"]),
     ("rt", ["include/tessera/rt/", "src/rt/"]),

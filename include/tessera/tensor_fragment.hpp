@@ -11,9 +11,10 @@
 //                                    (column-major when those are not static)
 //   make_fragment_like<T>(tensor)    owning tensor over that layout (T defaults to the
 //                                    tensor's element type)
-//   fill(tensor, v), clear(tensor)
+//   fill(tensor, v), clear(tensor)   (tessera/algorithm/fill.hpp)
 #include "check.hpp"
 #include "tensor.hpp"
+#include "algorithm/fill.hpp"
 
 namespace tessera {
 
@@ -58,18 +59,6 @@ template <class T = void, class E, class L>
 TESSERA_HOST_DEVICE constexpr auto make_fragment_like(Tensor<E, L> const& t) {
   using V = std::conditional_t<std::is_void_v<T>, std::remove_cvref_t<decltype(t.data()[0])>, T>;
   return make_tensor<V>(make_fragment_like(t.layout()));
-}
-
-// Every element of a tensor (an owning one, or a view such as a slice of one).
-template <class Tn, class V>
-  requires is_tensor_v<Tn>
-TESSERA_HOST_DEVICE constexpr void fill(Tn&& t, V const& v) {
-  for (int64_t i = 0; i < int64_t(size(t.layout())); ++i) t[i] = v;
-}
-template <class Tn>
-  requires is_tensor_v<Tn>
-TESSERA_HOST_DEVICE constexpr void clear(Tn&& t) {
-  fill(t, std::remove_cvref_t<decltype(t[0])>{});
 }
 
 }  // namespace tessera

@@ -4,3 +4,4 @@
 #include "tessera/atom/copy_universal.hpp"
 #include "tessera/atom/copy_sm75.hpp"
 #include "tessera/atom/copy_sm80.hpp"
+#include "tessera/atom/copy_sm80_zfill.hpp"

@@ -97,13 +97,14 @@ struct SM80_CP_ASYNC_CACHEGLOBAL {
 };
 
 // Commit the cp.async issued so far as a group; wait until at most N groups are pending.
-TESSERA_DEVICE void cp_async_fence() {
+// (Host and device: on the host the cp.async atoms copy synchronously, so both are no-ops.)
+TESSERA_HOST_DEVICE TESSERA_INLINE void cp_async_fence() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;\n" ::);
 #endif
 }
 template <int N>
-TESSERA_DEVICE void cp_async_wait() {
+TESSERA_HOST_DEVICE TESSERA_INLINE void cp_async_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (N == 0) asm volatile("cp.async.wait_all;\n" ::);
   else asm volatile("cp.async.wait_group %0;\n" ::"n"(N));

@@ -1,0 +1,126 @@
+// 5. A GEMM kernel of your own, written with tessera alone: the CTA's work.
+//
+// C (M,N) = alpha * A (M,K) * B (N,K)^T + beta * C, f16 in and out, f32 accumulation; A and
+// B K-major ("TN"), C row-major.  One CTA computes a 128 x 128 tile of C with 4 warps:
+//   tiled MMA     2 x 2 warps of mma.sync m16n8k16, each warp's tile repeated to 32x32x16
+//   gmem -> smem  cp.async 16 B, 16 x 8 threads x 8 halves along K, 3 stages in flight
+//   smem          Sw<3,3,3> over 8 x 64 K-major blocks (ldmatrix reads without conflicts)
+//   smem -> regs  ldmatrix x4 in the MMA's fragment order (make_tiled_copy_A/B)
+//   epilogue      alpha/beta in registers, 32-bit stores of two halves
+// Shared by the kernel (5_my_gemm.cu) and its host check (5_my_gemm_check.cpp, which runs
+// this same function for every thread on the host: tessera emulates each instruction).
+#pragma once
+
+#include <tessera/algorithm.hpp>
+
+namespace my_gemm {
+using namespace tessera;
+using T = half_t;
+
+inline constexpr auto bM = _128{};
+inline constexpr auto bN = _128{};
+inline constexpr auto bK = _64{};
+inline constexpr int Stages = 3;
+inline constexpr int Threads = 128;
+
+using TiledMma = decltype(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, make_layout(make_shape(_2{}, _2{}, _1{})),
+                                         make_tile(_32{}, _32{}, _16{})));
+using G2S = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<16>, T>{},
+                                     make_layout(make_shape(_16{}, _8{}), LayoutRight{}), make_layout(make_shape(_1{}, _8{}))));
+using S2RA = decltype(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, T>{}, TiledMma{}));
+using S2RB = decltype(make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N, T>{}, TiledMma{}));
+using Store = Copy_Atom<UniversalCopy<uint32_t>, T>;  // two halves of C per store
+
+// (rows, K, stage) in smem: 8 x 64 K-major blocks tiled over the operand, swizzled.
+TESSERA_HOST_DEVICE constexpr auto smem_layout() {
+  auto block = make_layout(make_shape(_8{}, bK), make_stride(bK, _1{}));
+  return composition(Swizzle<3, 3, 3>{}, tile_to_shape(block, make_shape(bM, bK, C<Stages>{})));
+}
+inline constexpr int smem_elements = 2 * int(decltype(cosize(smem_layout().inner()))::value);
+
+// The CTA at tile (m_tile, n_tile); tid = thread index; smem = smem_elements halves.
+TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M, int N, int K, float alpha, float beta,
+                                         int m_tile, int n_tile, int tid, T* smem) {
+  // Whole matrices, then this CTA's tiles: gA (bM, bK, k_tiles), gC (bM, bN).
+  auto mA = make_tensor(A, make_layout(make_shape(M, K), make_stride(K, _1{})));
+  auto mB = make_tensor(B, make_layout(make_shape(N, K), make_stride(K, _1{})));
+  auto mC = make_tensor(Cptr, make_layout(make_shape(M, N), make_stride(N, _1{})));
+  auto gA = local_tile(mA, make_shape(bM, bK), make_coord(m_tile, _));
+  auto gB = local_tile(mB, make_shape(bN, bK), make_coord(n_tile, _));
+  auto gC = local_tile(mC, make_shape(bM, bN), make_coord(m_tile, n_tile));
+  auto sA = make_tensor(smem, smem_layout());
+  auto sB = make_tensor(smem + smem_elements / 2, smem_layout());
+
+  // gmem -> smem: this thread's cp.async sources and destinations (CPY, CPY_M, CPY_K, tile/stage)
+  auto g2s = G2S{}.get_slice(tid);
+  auto tAgA = g2s.partition_S(gA);
+  auto tAsA = g2s.partition_D(sA);
+  auto tBgB = g2s.partition_S(gB);
+  auto tBsB = g2s.partition_D(sB);
+
+  // The MMA's fragments, and the ldmatrix copies' view of them
+  TiledMma mma;
+  auto thr_mma = mma.get_slice(tid);
+  auto tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));  // (MMA, MMA_M, MMA_K)
+  auto tCrB = thr_mma.partition_fragment_B(sB(_, _, 0));  // (MMA, MMA_N, MMA_K)
+  auto tCrC = thr_mma.partition_fragment_C(gC);           // (MMA, MMA_M, MMA_N) f32
+  clear(tCrC);
+  auto s2r_a = S2RA{}.get_slice(tid);
+  auto s2r_b = S2RB{}.get_slice(tid);
+  auto tXsA = s2r_a.partition_S(sA);  // (CPY, CPY_M, CPY_K, stage)
+  auto tXrA = s2r_a.retile_D(tCrA);   // (CPY, CPY_M, CPY_K)
+  auto tXsB = s2r_b.partition_S(sB);
+  auto tXrB = s2r_b.retile_D(tCrB);
+
+  // Prologue: the first Stages-1 k-tiles in flight (K / bK >= Stages - 1).
+  int k_tiles_left = int(size<3>(tAgA.layout()));
+  int k_tile_next = 0;
+  for (int s = 0; s < Stages - 1; ++s) {
+    copy(G2S{}, tAgA(_, _, _, k_tile_next), tAsA(_, _, _, s));
+    copy(G2S{}, tBgB(_, _, _, k_tile_next), tBsB(_, _, _, s));
+    cp_async_fence();
+    if (--k_tiles_left > 0) ++k_tile_next;
+  }
+  // read_stage: the stage whose data arrives next; load_stage: the one ldmatrix reads now.
+  int read_stage = 0, write_stage = Stages - 1, load_stage = 0;
+  constexpr int k_blocks = int(decltype(size<2>(tCrA.layout()))::value);
+  // The first k-block of the first stage into registers.
+  cp_async_wait<Stages - 2>();
+  sync_threads();
+  copy(S2RA{}, tXsA(_, _, _0{}, load_stage), tXrA(_, _, _0{}));
+  copy(S2RB{}, tXsB(_, _, _0{}, load_stage), tXrB(_, _, _0{}));
+
+  // Mainloop: while the tensor cores run k-block kb, ldmatrix loads kb+1 and cp.async
+  // fills the stage after next.
+  while (k_tiles_left > -(Stages - 1)) {
+    detail::static_for<k_blocks>([&](auto kb_) {
+      constexpr int kb = int(decltype(kb_)::value), next = (kb + 1) % k_blocks;
+      if constexpr (kb == k_blocks - 1) {  // the next stage must have landed
+        cp_async_wait<Stages - 2>();
+        sync_threads();
+        load_stage = read_stage;
+      }
+      copy(S2RA{}, tXsA(_, _, C<next>{}, load_stage), tXrA(_, _, C<next>{}));
+      copy(S2RB{}, tXsB(_, _, C<next>{}, load_stage), tXrB(_, _, C<next>{}));
+      if constexpr (kb == 0) {
+        copy(G2S{}, tAgA(_, _, _, k_tile_next), tAsA(_, _, _, write_stage));
+        copy(G2S{}, tBgB(_, _, _, k_tile_next), tBsB(_, _, _, write_stage));
+        cp_async_fence();
+        if (--k_tiles_left > 0) ++k_tile_next;
+        write_stage = read_stage;
+        read_stage = read_stage == Stages - 1 ? 0 : read_stage + 1;
+      }
+      gemm(mma, tCrA(_, _, kb_), tCrB(_, _, kb_), tCrC);
+    });
+  }
+  cp_async_wait<0>();
+
+  // Epilogue: D = alpha * acc + beta * C in registers, then 32-bit stores.
+  auto tCgC = thr_mma.partition_C(gC);
+  auto tCrD = make_fragment_like<T>(tCgC);
+  if (beta != 0.f) copy(tCgC, tCrD);
+  axpby(alpha, tCrC, beta, tCrD);
+  copy(Store{}, tCrD, tCgC);
+}
+
+}  // namespace my_gemm

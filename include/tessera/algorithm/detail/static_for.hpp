@@ -1,0 +1,27 @@
+// Loops whose index is a compile-time constant in every iteration, so that a static layout
+// evaluated at it folds to an immediate offset (and register fragments stay in registers).
+#pragma once
+
+#include <cstddef>
+#include <utility>
+
+#include "tessera/int_tuple.hpp"
+
+namespace tessera::detail {
+
+// f(C<0>{}), ..., f(C<N-1>{}).
+template <int64_t N, class F>
+TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) { (f(C<int64_t(I)>{}), ...); }(std::make_index_sequence<std::size_t(N)>{});
+}
+// f(i) for i in [0, n): unrolled with constant indices when n is static, a loop otherwise.
+template <class N, class F>
+TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void for_each_index(N const& n, F&& f) {
+  if constexpr (is_static_v<N>) {
+    static_for<N::value>(f);
+  } else {
+    for (int64_t i = 0; i < int64_t(n); ++i) f(i);
+  }
+}
+
+}  // namespace tessera::detail

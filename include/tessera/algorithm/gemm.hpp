@@ -1,0 +1,169 @@
+// gemm: C += A * B over one thread's MMA fragments, in CuTe's order of modes:
+//
+//   gemm(tiled_mma_or_atom, A, B, C)
+//     A (V,M,K) x B (V,N,K) -> C (V,M,N)   for each k: the (V,M) x (V,N) case
+//     A (V,M)   x B (V,N)   -> C (V,M,N)   one instruction per (m, n), n serpentine over m
+//                                          (consecutive instructions share A or B)
+//     A (V)     x B (V)     -> C (V)       one instruction
+//   V = one atom's values of the operand (partition_fragment_A/B/C's mode 0).
+//
+// One instruction (mma_atom_call): the V values of A, B and C packed into the register
+// arrays the instruction takes (in the order of the atom's value index), the instruction
+// issued, D unpacked into C.  With register fragments and static layouts every index is a
+// constant: the packing is register moves.
+//
+// On the host (no __CUDA_ARCH__) a one-thread atom (UniversalFMA) runs as it is; a warp
+// atom (mma.sync) is emulated from its TV layouts through tessera::host_warp: thread t's
+// value v of D is  sum_k A(m,k) * B(n,k) + C(m,n)  with (m,n) = CLayout(t,v) and A(m,k),
+// B(n,k) read from the lane and value that ALayout / BLayout place them at.  (Sums in
+// double, or int64 for integer atoms, then converted to D's type: exact for the small
+// integers the tests use; the hardware's fp32 sum order is not modelled.)
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "tessera/algorithm/detail/atom_operands.hpp"
+#include "tessera/algorithm/host_warp.hpp"
+#include "tessera/atom/mma.hpp"
+
+namespace tessera {
+
+namespace detail {
+template <class M> inline constexpr bool is_mma_like_v = requires {
+  typename std::remove_cvref_t<M>::Operation;
+  typename std::remove_cvref_t<M>::ALayout;
+  typename std::remove_cvref_t<M>::BLayout;
+  typename std::remove_cvref_t<M>::CLayout;
+  typename std::remove_cvref_t<M>::Shape_MNK;
+};
+template <class Tn> inline constexpr int tensor_rank_v = std::remove_cvref_t<Tn>::rank;
+
+#if !defined(__CUDA_ARCH__)
+// Host: element index -> (thread, value) of a TV layout, first match (built once per layout).
+template <class TV>
+std::vector<std::array<int, 2>> const& tv_inverse() {
+  static const std::vector<std::array<int, 2>> table = [] {
+    TV tv{};
+    int64_t extent = 0;
+    for (int t = 0; t < int(size<0>(tv)); ++t)
+      for (int v = 0; v < int(size<1>(tv)); ++v) extent = std::max<int64_t>(extent, tv(t, v) + 1);
+    std::vector<std::array<int, 2>> inv(std::size_t(extent), std::array<int, 2>{-1, -1});
+    for (int t = 0; t < int(size<0>(tv)); ++t)
+      for (int v = 0; v < int(size<1>(tv)); ++v)
+        if (inv[std::size_t(tv(t, v))][0] < 0) inv[std::size_t(tv(t, v))] = {t, v};
+    return inv;
+  }();
+  return table;
+}
+// Host: lane -> (atom thread, lane of the atom's thread 0): the warp's lanes are the atom's
+// ThrID shifted by the offsets of complement(ThrID, 32) (one atom per offset).
+template <class ThrID>
+std::array<int, 2> atom_thread_of(int lane) {
+  ThrID thr{};
+  auto offsets = complement(thr, C<32>{});
+  for (int q = 0; q < int(size(offsets.shape())); ++q)
+    for (int t = 0; t < int(size(thr.shape())); ++t)
+      if (int(thr(t)) + int(offsets(q)) == lane) return {t, int(offsets(q))};
+  return {-1, -1};
+}
+#endif
+
+// Issue the instruction on the values packed into its registers.
+template <class Op, class DTn, class ATn, class BTn, class CTn>
+TESSERA_HOST_DEVICE TESSERA_INLINE void mma_issue(DTn&& D, ATn const& A, BTn const& B, CTn const& Cc) {
+  typename Op::DRegisters d;
+  typename Op::ARegisters a;
+  typename Op::BRegisters b;
+  typename Op::CRegisters c;
+  pack_values(a, A);
+  pack_values(b, B);
+  pack_values(c, Cc);
+  Op::fma(d, a, b, c);
+  unpack_values(d, D);
+}
+
+// One instruction of Atom: D = A * B + C on the thread's V values of each.
+template <class Atom, class DTn, class ATn, class BTn, class CTn>
+TESSERA_HOST_DEVICE TESSERA_INLINE void mma_atom_call(DTn&& D, ATn const& A, BTn const& B, CTn const& Cc) {
+  using Op = typename Atom::Operation;
+  using ThrID = typename Atom::ThrID;
+  static_assert(decltype(size(A.layout()))::value == decltype(size<1>(typename Atom::ALayout{}))::value &&
+                    decltype(size(B.layout()))::value == decltype(size<1>(typename Atom::BLayout{}))::value &&
+                    decltype(size(Cc.layout()))::value == decltype(size<1>(typename Atom::CLayout{}))::value,
+                "gemm: each fragment's mode 0 must hold one atom's values of its operand (partition_fragment_A/B/C)");
+  constexpr bool one_thread = decltype(size(ThrID{}.shape()))::value == 1;
+  // (ARegisters etc. exist only for register operands: wgmma SS reads A and B from smem.)
+  static_assert(requires { typename Op::ARegisters; typename Op::BRegisters; },
+                "gemm: this atom reads its operands from shared memory (wgmma): it takes descriptors, not register fragments");
+  if constexpr (one_thread) {
+    mma_issue<Op>(D, A, B, Cc);
+  } else {
+#if defined(__CUDA_ARCH__)
+    mma_issue<Op>(D, A, B, Cc);
+#else
+    using AL = typename Atom::ALayout;
+    using BL = typename Atom::BLayout;
+    using CL = typename Atom::CLayout;
+    using Shape = typename Atom::Shape_MNK;
+    constexpr int M = int(std::remove_cvref_t<decltype(get<0>(Shape{}))>::value);
+    constexpr int N = int(std::remove_cvref_t<decltype(get<1>(Shape{}))>::value);
+    constexpr int K = int(std::remove_cvref_t<decltype(get<2>(Shape{}))>::value);
+    constexpr int64_t vc = decltype(size<1>(CL{}))::value;
+    using Acc = std::conditional_t<std::is_integral_v<typename Atom::ValTypeC>, int64_t, double>;
+    host_warp::collective(Atom::name(), {&A, &B, nullptr, nullptr}, [&](int lane, auto const& published) {
+      const auto [t, base] = atom_thread_of<ThrID>(lane);
+      ThrID thr{};
+      CL cl{};
+      auto const& ainv = tv_inverse<AL>();
+      auto const& binv = tv_inverse<BL>();
+      Acc result[vc];
+      for (int v = 0; v < int(vc); ++v) {
+        const int64_t mn = cl(t, v);
+        const int m = int(mn % M), n = int(mn / M);
+        Acc acc = convert_to<Acc>(Cc[v]);
+        for (int k = 0; k < K; ++k) {
+          auto [ta, va] = ainv[std::size_t(m + M * k)];
+          auto [tb, vb] = binv[std::size_t(n + N * k)];
+          auto const& a = *static_cast<ATn const*>(published[std::size_t(base + int(thr(ta)))][0]);
+          auto const& b = *static_cast<BTn const*>(published[std::size_t(base + int(thr(tb)))][1]);
+          acc += convert_to<Acc>(a[va]) * convert_to<Acc>(b[vb]);
+        }
+        result[v] = acc;
+      }
+      for (int v = 0; v < int(vc); ++v) D[v] = convert_to<tensor_value_t<DTn>>(result[v]);
+    });
+#endif
+  }
+}
+}  // namespace detail
+
+template <class MMA, class ATn, class BTn, class CTn>
+  requires(detail::is_mma_like_v<MMA> && is_tensor_v<ATn> && is_tensor_v<BTn> && is_tensor_v<CTn>)
+TESSERA_HOST_DEVICE TESSERA_INLINE void gemm(MMA const& mma, ATn const& A, BTn const& B, CTn&& Cc) {
+  using Atom = MMA_Atom<typename MMA::Operation>;
+  constexpr int RA = detail::tensor_rank_v<ATn>, RB = detail::tensor_rank_v<BTn>, RC = detail::tensor_rank_v<CTn>;
+  if constexpr (RA == 1 && RB == 1 && RC == 1) {
+    detail::mma_atom_call<Atom>(Cc, A, B, Cc);
+  } else if constexpr (RA == 2 && RB == 2 && RC == 3) {
+    constexpr int64_t M = decltype(size<1>(A.layout()))::value;
+    constexpr int64_t N = decltype(size<1>(B.layout()))::value;
+    static_assert(M == decltype(size<1>(Cc.layout()))::value && N == decltype(size<2>(Cc.layout()))::value,
+                  "gemm: A (V,M) x B (V,N) -> C (V,M,N): C's M and N must be A's M and B's N");
+    detail::static_for<M>([&](auto m) {
+      detail::static_for<N>([&](auto n_) {
+        constexpr int64_t n = (decltype(m)::value % 2 == 0) ? decltype(n_)::value : N - 1 - decltype(n_)::value;
+        detail::mma_atom_call<Atom>(Cc(_, m, C<n>{}), A(_, m), B(_, C<n>{}), Cc(_, m, C<n>{}));
+      });
+    });
+  } else if constexpr (RA == 3 && RB == 3 && RC == 3) {
+    constexpr int64_t K = decltype(size<2>(A.layout()))::value;
+    static_assert(K == decltype(size<2>(B.layout()))::value, "gemm: A (V,M,K) and B (V,N,K) must have the same K");
+    detail::static_for<K>([&](auto k) { gemm(mma, A(_, _, k), B(_, _, k), Cc); });
+  } else {
+    static_assert(RA == 3 && RB == 3 && RC == 3,
+                  "gemm: expects (V,M,K) x (V,N,K) -> (V,M,N), (V,M) x (V,N) -> (V,M,N) or (V) x (V) -> (V) fragments");
+  }
+}
+
+}  // namespace tessera
