@@ -301,9 +301,23 @@ template <class A, class B> TESSERA_HOST_DEVICE constexpr auto elem_scale(A cons
 }
 
 // ---- structural predicates (static answers) -----------------------------------
+// same_profile_v<A, B>: A and B have the same nesting (repeat_like(a, 0) and
+// repeat_like(b, 0) would have one type), as a class template: no function is
+// instantiated, and every Layout type checks it.
+namespace detail {
+template <class A, class B> struct same_profile : std::bool_constant<!is_tuple_v<A> && !is_tuple_v<B>> {};
+template <class... As, class... Bs> struct same_profile<boost::hana::tuple<As...>, boost::hana::tuple<Bs...>> {
+  static constexpr bool value = [] {
+    if constexpr (sizeof...(As) != sizeof...(Bs)) return false;
+    else return (same_profile<As, Bs>::value && ...);
+  }();
+};
+}  // namespace detail
+template <class A, class B> inline constexpr bool same_profile_v =
+    detail::same_profile<std::remove_cvref_t<A>, std::remove_cvref_t<B>>::value;
+
 template <class A, class B> TESSERA_HOST_DEVICE constexpr auto congruent(A const&, B const&) {
-  return bool_constant<std::is_same_v<std::remove_cvref_t<decltype(repeat_like(std::declval<A>(), C<0>{}))>,
-                                      std::remove_cvref_t<decltype(repeat_like(std::declval<B>(), C<0>{}))>>>{};
+  return bool_constant<same_profile_v<A, B>>{};
 }
 // weakly_congruent(a, b): b refines the profile of a.
 template <class A, class B> TESSERA_HOST_DEVICE constexpr auto weakly_congruent(A const& a, B const& b) {

@@ -82,9 +82,7 @@ template <class S, class D> TESSERA_HOST_DEVICE constexpr auto make_layout(S con
 template <class Shape, class Stride>
 struct Layout {
   static_assert(!is_layout_v<Shape> && !is_layout_v<Stride>, "tessera::Layout: shape and stride must be IntTuples");
-  static_assert(std::is_same_v<decltype(repeat_like(std::declval<Shape>(), C<0>{})),
-                               decltype(repeat_like(std::declval<Stride>(), C<0>{}))>,
-                "tessera::Layout: shape and stride must be congruent (same nesting)");
+  static_assert(same_profile_v<Shape, Stride>, "tessera::Layout: shape and stride must be congruent (same nesting)");
   tuple<Shape, Stride> data_;
 
   TESSERA_HOST_DEVICE constexpr Layout() = default;

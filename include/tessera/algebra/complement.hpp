@@ -75,17 +75,78 @@ TESSERA_HOST_DEVICE constexpr auto complement_(S const& shape, D const& stride, 
   }
 }
 
+// The static path: filter(l) and the walk by increasing stride on values.
+// Modes `m` (flat, filtered, not 1:0); the result's first modes in r, error 1 when
+// the layout is not injective; r.d[r.n] (one past) is the stride after the last mode.
+template <std::size_t N> TESSERA_HOST_DEVICE constexpr flat_modes<N + 1> complement_values(flat_modes<N> const& m) {
+  value_array<int(N)> strides{};
+  for (int k = 0; k < int(N); ++k) strides.v[k] = k < m.n ? m.d[k] : INT64_MAX;  // unused slots sort last
+  auto order = stable_order<int(N)>(strides);
+  flat_modes<N + 1> r{};
+  int64_t stride = 1;  // the stride of the next result mode
+  for (int k = 0; k < m.n; ++k) {
+    int const i = order.v[k];
+    int64_t const shape = m.d[i] / stride;
+    if (shape == 0) { r.error = 1; return r; }
+    r.push(shape, stride);
+    stride = m.d[i] * m.s[i];
+  }
+  r.d[r.n] = stride;
+  return r;
+}
+// filter(l) as values: stride-0 modes become size 1, then coalesce.
+template <class S, class D> TESSERA_HOST_DEVICE constexpr auto filter_values() {
+  auto m = static_flat_modes<S, D>();
+  for (int k = 0; k < m.n; ++k) if (m.d[k] == 0) m.s[k] = 1;
+  return coalesce_values(m, false);
+}
+template <class S, class D> inline constexpr auto static_filtered_v = filter_values<S, D>();
+template <auto const& F> inline constexpr auto static_complement_v = complement_values(F);
+
+template <class S, class D, class T>
+TESSERA_HOST_DEVICE constexpr auto static_complement(T const& cotarget) {
+  constexpr auto const& f = static_filtered_v<S, D>;
+  if constexpr (f.n == 1 && f.d[0] == 0) {
+    return make_layout(coalesce(cotarget));
+  } else {
+    constexpr auto const& r = static_complement_v<static_filtered_v<S, D>>;
+    static_assert(r.error == 0,
+                  "tessera::complement: the layout is not injective (a stride is smaller than the extent of the modes below it)");
+    using first = flat_layout_t<r>;
+    auto new_stride = C<r.d[r.n]>{};
+    auto rest_shape = coalesce(ceil_div(cotarget, new_stride));
+    auto rest_stride = compact_col_major(rest_shape, new_stride);
+    return coalesce(make_layout(make_shape(typename layout_parts<first>::shape{}, rest_shape),
+                                make_stride(typename layout_parts<first>::stride{}, rest_stride)));
+  }
+}
+// cosize of the filtered layout, from its values
+template <class S, class D> inline constexpr int64_t static_filtered_cosize_v = [] {
+  auto const& f = static_filtered_v<S, D>;
+  int64_t hi = 0;
+  for (int k = 0; k < f.n; ++k) hi += (f.s[k] - 1) * (f.d[k] < 0 ? -f.d[k] : f.d[k]);
+  return hi + 1;
+}();
+
 }  // namespace detail
 
 template <class S, class D, class T>
 TESSERA_HOST_DEVICE constexpr auto complement(Layout<S, D> const& l, T const& cotarget) {
-  auto f = filter(l);
-  return detail::complement_(f.shape(), f.stride(), shape(cotarget));
+  if constexpr (detail::has_static_leaves_v<S, D>) {
+    return detail::static_complement<S, D>(shape(cotarget));
+  } else {
+    auto f = filter(l);
+    return detail::complement_(f.shape(), f.stride(), shape(cotarget));
+  }
 }
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto complement(Layout<S, D> const& l) {
-  auto f = filter(l);
-  return detail::complement_(f.shape(), f.stride(), cosize(f));
+  if constexpr (detail::has_static_leaves_v<S, D>) {
+    return detail::static_complement<S, D>(C<detail::static_filtered_cosize_v<S, D>>{});
+  } else {
+    auto f = filter(l);
+    return detail::complement_(f.shape(), f.stride(), cosize(f));
+  }
 }
 
 }  // namespace tessera
