@@ -79,19 +79,26 @@ template <class T> inline constexpr bool is_layout_v = is_layout<std::remove_cvr
 
 template <class S, class D> TESSERA_HOST_DEVICE constexpr auto make_layout(S const& s, D const& d);
 
+namespace detail {
+// A Layout's two members, as distinct bases so that static (empty) ones take no room.
+// Plain members, not a hana::tuple<Shape, Stride>: every Layout type would otherwise
+// instantiate one more tuple type and its constructors (a measured share of the
+// algebra's compile time, bench/compile_time/NOTES.md).
+template <class T> struct shape_slot { [[no_unique_address]] T shape_; };
+template <class T> struct stride_slot { [[no_unique_address]] T stride_; };
+}  // namespace detail
+
 template <class Shape, class Stride>
-struct Layout {
+struct Layout : detail::shape_slot<Shape>, detail::stride_slot<Stride> {
   static_assert(!is_layout_v<Shape> && !is_layout_v<Stride>, "tessera::Layout: shape and stride must be IntTuples");
   static_assert(same_profile_v<Shape, Stride>, "tessera::Layout: shape and stride must be congruent (same nesting)");
-  tuple<Shape, Stride> data_;
-
   TESSERA_HOST_DEVICE constexpr Layout() = default;
-  TESSERA_HOST_DEVICE constexpr Layout(Shape const& s, Stride const& d) : data_(s, d) {}
+  TESSERA_HOST_DEVICE constexpr Layout(Shape const& s, Stride const& d) : detail::shape_slot<Shape>{s}, detail::stride_slot<Stride>{d} {}
 
   static constexpr int rank = rank_v<Shape>;
 
-  TESSERA_HOST_DEVICE constexpr decltype(auto) shape() const { return boost::hana::at_c<0>(data_); }
-  TESSERA_HOST_DEVICE constexpr decltype(auto) stride() const { return boost::hana::at_c<1>(data_); }
+  TESSERA_HOST_DEVICE constexpr Shape const& shape() const { return this->shape_; }
+  TESSERA_HOST_DEVICE constexpr Stride const& stride() const { return this->stride_; }
 
   // Evaluation by 1-D index, n-D or hierarchical coordinate; a coordinate holding _
   // returns the sliced sub-layout (use slice_and_offset for the offset).
