@@ -29,20 +29,26 @@ template <class T> inline constexpr int rank_v = [] {
   else return 1;
 }();
 
+// Empty elements (static integers, static tuples and layouts, _) carry no value:
+// value-initialising the tuple skips hana's converting constructors and their
+// per-element is_constructible checks.
 template <class... T>
-TESSERA_HOST_DEVICE constexpr auto make_tuple(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_shape(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_stride(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_coord(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_tile(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_step(T const&... t) { return tuple<T...>(t...); }
+TESSERA_HOST_DEVICE constexpr auto make_tuple(T const&... t) {
+  if constexpr (((std::is_empty_v<T> && std::is_default_constructible_v<T>) && ...)) return tuple<T...>{};
+  else return tuple<T...>(t...);
+}
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_shape(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_stride(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_coord(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_tile(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_step(T const&... t) { return make_tuple(t...); }
 
 // get<I>(t), get<I,J,...>(t); get<0> of an integer is the integer itself.
 template <std::size_t I, class T>
 TESSERA_HOST_DEVICE constexpr decltype(auto) get(T const& t) {
   if constexpr (is_tuple_v<T>) {
     static_assert(I < tuple_size<std::remove_cvref_t<T>>::value, "tessera::get: index out of range");
-    return boost::hana::at_c<I>(t);
+    return boost::hana::at_c<I>(t.storage_);  // the tuple's storage directly: one instantiation less per access
   } else {
     static_assert(I == 0, "tessera::get: an integer has a single mode");
     return (t);
