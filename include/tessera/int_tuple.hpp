@@ -29,12 +29,18 @@ template <class T> inline constexpr int rank_v = [] {
   else return 1;
 }();
 
-// Empty elements (static integers, static tuples and layouts, _) carry no value:
-// value-initialising the tuple skips hana's converting constructors and their
-// per-element is_constructible checks.
+// stateless_v<T>: every value of T is T{} (static integers, tuples of them, static
+// layouts, _). Such values need not be copied: T{} is the same value, and value-
+// initialising skips hana::tuple's SFINAE'd converting and copy constructors, which
+// are a measured share of compile time (a hana::tuple is never std::is_empty: it
+// holds its storage as a member). Layout specialises it in layout.hpp.
+template <class T> struct stateless : std::bool_constant<std::is_empty_v<T> && std::is_default_constructible_v<T>> {};
+template <class... Ts> struct stateless<boost::hana::tuple<Ts...>> : std::bool_constant<(stateless<Ts>::value && ...)> {};
+template <class T> inline constexpr bool stateless_v = stateless<std::remove_cvref_t<T>>::value;
+
 template <class... T>
 TESSERA_HOST_DEVICE constexpr auto make_tuple(T const&... t) {
-  if constexpr (((std::is_empty_v<T> && std::is_default_constructible_v<T>) && ...)) return tuple<T...>{};
+  if constexpr ((stateless_v<T> && ...)) return tuple<T...>{};
   else return tuple<T...>(t...);
 }
 template <class... T> TESSERA_HOST_DEVICE constexpr auto make_shape(T const&... t) { return make_tuple(t...); }
