@@ -16,6 +16,17 @@ template <std::size_t N> struct flat_modes {
   int n = 0;
   int error = 0;  // which rule a static input broke (each caller names its own)
   TESSERA_HOST_DEVICE constexpr void push(int64_t shape, int64_t stride) { s[n] = shape; d[n] = stride; ++n; }
+  // as a function of a 1-D index (colexicographic; the last mode takes the rest)
+  TESSERA_HOST_DEVICE constexpr int64_t operator()(int64_t i) const {
+    int64_t off = 0;
+    for (int k = 0; k + 1 < n; ++k) { off += (i % s[k]) * d[k]; i /= s[k]; }
+    return off + i * d[n - 1];
+  }
+  TESSERA_HOST_DEVICE constexpr int64_t size() const {
+    int64_t z = 1;
+    for (int k = 0; k < n; ++k) z *= s[k];
+    return z;
+  }
 };
 
 // The leaves of a static IntTuple T, colexicographic (as flatten_to_tuple orders them).
@@ -42,13 +53,15 @@ template <class S, class D> TESSERA_HOST_DEVICE constexpr auto static_flat_modes
 
 // The layout type of the first M.n modes of M: one mode is a pair of integers, more
 // are flat tuples. `Modes` is a reference to a constexpr flat_modes.
-template <auto const& Modes, std::size_t... I>
-TESSERA_HOST_DEVICE constexpr auto flat_layout_type(std::index_sequence<I...>) {
-  if constexpr (sizeof...(I) == 1) return make_layout(C<Modes.s[0]>{}, C<Modes.d[0]>{});
-  else return make_layout(tuple<C<Modes.s[I]>...>{}, tuple<C<Modes.d[I]>...>{});
-}
-template <auto const& Modes>
-using flat_layout_t = decltype(flat_layout_type<Modes>(std::make_index_sequence<std::size_t(Modes.n)>{}));
+// (A class template, not a function: nothing is constructed to name the type.)
+template <auto const& Modes, class = std::make_index_sequence<std::size_t(Modes.n)>> struct flat_layout;
+template <auto const& Modes, std::size_t... I> struct flat_layout<Modes, std::index_sequence<I...>> {
+  using type = Layout<tuple<C<Modes.s[I]>...>, tuple<C<Modes.d[I]>...>>;
+};
+template <auto const& Modes> struct flat_layout<Modes, std::index_sequence<0>> {
+  using type = Layout<C<Modes.s[0]>, C<Modes.d[0]>>;
+};
+template <auto const& Modes> using flat_layout_t = typename flat_layout<Modes>::type;
 
 template <class L> struct layout_parts;
 template <class S, class D> struct layout_parts<Layout<S, D>> { using shape = S; using stride = D; };
