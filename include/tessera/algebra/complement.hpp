@@ -100,33 +100,35 @@ template <class S, class D> TESSERA_HOST_DEVICE constexpr auto filter_values() {
   for (int k = 0; k < m.n; ++k) if (m.d[k] == 0) m.s[k] = 1;
   return coalesce_values(m, false);
 }
-template <class S, class D> inline constexpr auto static_filtered_v = filter_values<S, D>();
-template <auto const& F> inline constexpr auto static_complement_v = complement_values(F);
+// What the static path needs, as static members: device code may use their values in
+// constant expressions but not bind references to host variables.
+template <class S, class D> struct static_complement_of {
+  static constexpr auto filtered = filter_values<S, D>();
+  static constexpr bool all_filtered = filtered.n == 1 && filtered.d[0] == 0;  // filter gave 1:0
+  static constexpr auto modes = complement_values(filtered);
+  static constexpr int64_t cosize = [] {  // cosize of the filtered layout
+    int64_t hi = 0;
+    for (int k = 0; k < filtered.n; ++k) hi += (filtered.s[k] - 1) * (filtered.d[k] < 0 ? -filtered.d[k] : filtered.d[k]);
+    return hi + 1;
+  }();
+};
 
 template <class S, class D, class T>
 TESSERA_HOST_DEVICE constexpr auto static_complement(T const& cotarget) {
-  constexpr auto const& f = static_filtered_v<S, D>;
-  if constexpr (f.n == 1 && f.d[0] == 0) {
+  using info = static_complement_of<S, D>;
+  if constexpr (info::all_filtered) {
     return make_layout(coalesce(cotarget));
   } else {
-    constexpr auto const& r = static_complement_v<static_filtered_v<S, D>>;
-    static_assert(r.error == 0,
+    static_assert(info::modes.error == 0,
                   "tessera::complement: the layout is not injective (a stride is smaller than the extent of the modes below it)");
-    using first = flat_layout_t<r>;
-    auto new_stride = C<r.d[r.n]>{};
+    using first = flat_layout_t<info::modes>;
+    auto new_stride = C<info::modes.d[info::modes.n]>{};
     auto rest_shape = coalesce(ceil_div(cotarget, new_stride));
     auto rest_stride = compact_col_major(rest_shape, new_stride);
     return coalesce(make_layout(make_shape(typename layout_parts<first>::shape{}, rest_shape),
                                 make_stride(typename layout_parts<first>::stride{}, rest_stride)));
   }
 }
-// cosize of the filtered layout, from its values
-template <class S, class D> inline constexpr int64_t static_filtered_cosize_v = [] {
-  auto const& f = static_filtered_v<S, D>;
-  int64_t hi = 0;
-  for (int k = 0; k < f.n; ++k) hi += (f.s[k] - 1) * (f.d[k] < 0 ? -f.d[k] : f.d[k]);
-  return hi + 1;
-}();
 
 }  // namespace detail
 
@@ -142,7 +144,7 @@ TESSERA_HOST_DEVICE constexpr auto complement(Layout<S, D> const& l, T const& co
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto complement(Layout<S, D> const& l) {
   if constexpr (detail::has_static_leaves_v<S, D>) {
-    return detail::static_complement<S, D>(C<detail::static_filtered_cosize_v<S, D>>{});
+    return detail::static_complement<S, D>(C<detail::static_complement_of<S, D>::cosize>{});
   } else {
     auto f = filter(l);
     return detail::complement_(f.shape(), f.stride(), cosize(f));

@@ -53,15 +53,15 @@ template <class S, class D> TESSERA_HOST_DEVICE constexpr auto static_flat_modes
 
 // The layout type of the first M.n modes of M: one mode is a pair of integers, more
 // are flat tuples. `Modes` is a reference to a constexpr flat_modes.
-// (A class template, not a function: nothing is constructed to name the type.)
-template <auto const& Modes, class = std::make_index_sequence<std::size_t(Modes.n)>> struct flat_layout;
-template <auto const& Modes, std::size_t... I> struct flat_layout<Modes, std::index_sequence<I...>> {
-  using type = Layout<tuple<C<Modes.s[I]>...>, tuple<C<Modes.d[I]>...>>;
-};
-template <auto const& Modes> struct flat_layout<Modes, std::index_sequence<0>> {
-  using type = Layout<C<Modes.s[0]>, C<Modes.d[0]>>;
-};
-template <auto const& Modes> using flat_layout_t = typename flat_layout<Modes>::type;
+// (A function, not a class template with a defaulted index_sequence parameter: that
+// crashes nvcc 13's front end.)
+template <auto const& Modes, std::size_t... I>
+TESSERA_HOST_DEVICE constexpr auto flat_layout_type(std::index_sequence<I...>) {
+  if constexpr (sizeof...(I) == 1) return make_layout(C<Modes.s[0]>{}, C<Modes.d[0]>{});
+  else return make_layout(tuple<C<Modes.s[I]>...>{}, tuple<C<Modes.d[I]>...>{});
+}
+template <auto const& Modes>
+using flat_layout_t = decltype(flat_layout_type<Modes>(std::make_index_sequence<std::size_t(Modes.n)>{}));
 
 template <class L> struct layout_parts;
 template <class S, class D> struct layout_parts<Layout<S, D>> { using shape = S; using stride = D; };
