@@ -84,7 +84,7 @@ def main():
         print(f"\n## {cxx}: {ver}")
         hdr = f"{'TU':<16}{'n':>4}  {'tessera':>24}"
         if args.cute:
-            hdr += f"  {'CuTe':>24}  {'ratio (time, mem)':>18}"
+            hdr += f"  {'CuTe':>24}  {'ratio wall/CPU/mem':>22}"
         print(hdr)
         for label, fam in units:
             row, res, n = {}, {}, 0
@@ -98,7 +98,7 @@ def main():
             line = f"{label:<16}{n:>4}  {row['tessera']:>24}"
             if args.cute:
                 t, c = res["tessera"], res["cute"]
-                line += f"  {row['cute']:>24}  {t[0] / c[0]:8.2f}x {t[2] / c[2]:7.2f}x"
+                line += f"  {row['cute']:>24}  {t[0] / c[0]:6.2f}x {t[1] / c[1]:6.2f}x {t[2] / c[2]:6.2f}x"
             print(line, flush=True)
 
 
