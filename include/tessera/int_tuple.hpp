@@ -29,20 +29,32 @@ template <class T> inline constexpr int rank_v = [] {
   else return 1;
 }();
 
+// stateless_v<T>: every value of T is T{} (static integers, tuples of them, static
+// layouts, _). Such values need not be copied: T{} is the same value, and value-
+// initialising skips hana::tuple's SFINAE'd converting and copy constructors, which
+// are a measured share of compile time (a hana::tuple is never std::is_empty: it
+// holds its storage as a member). Layout specialises it in layout.hpp.
+template <class T> struct stateless : std::bool_constant<std::is_empty_v<T> && std::is_default_constructible_v<T>> {};
+template <class... Ts> struct stateless<boost::hana::tuple<Ts...>> : std::bool_constant<(stateless<Ts>::value && ...)> {};
+template <class T> inline constexpr bool stateless_v = stateless<std::remove_cvref_t<T>>::value;
+
 template <class... T>
-TESSERA_HOST_DEVICE constexpr auto make_tuple(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_shape(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_stride(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_coord(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_tile(T const&... t) { return tuple<T...>(t...); }
-template <class... T> TESSERA_HOST_DEVICE constexpr auto make_step(T const&... t) { return tuple<T...>(t...); }
+TESSERA_HOST_DEVICE constexpr auto make_tuple(T const&... t) {
+  if constexpr ((stateless_v<T> && ...)) return tuple<T...>{};
+  else return tuple<T...>(t...);
+}
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_shape(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_stride(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_coord(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_tile(T const&... t) { return make_tuple(t...); }
+template <class... T> TESSERA_HOST_DEVICE constexpr auto make_step(T const&... t) { return make_tuple(t...); }
 
 // get<I>(t), get<I,J,...>(t); get<0> of an integer is the integer itself.
 template <std::size_t I, class T>
 TESSERA_HOST_DEVICE constexpr decltype(auto) get(T const& t) {
   if constexpr (is_tuple_v<T>) {
     static_assert(I < tuple_size<std::remove_cvref_t<T>>::value, "tessera::get: index out of range");
-    return boost::hana::at_c<I>(t);
+    return boost::hana::at_c<I>(t.storage_);  // the tuple's storage directly: one instantiation less per access
   } else {
     static_assert(I == 0, "tessera::get: an integer has a single mode");
     return (t);
@@ -301,9 +313,23 @@ template <class A, class B> TESSERA_HOST_DEVICE constexpr auto elem_scale(A cons
 }
 
 // ---- structural predicates (static answers) -----------------------------------
+// same_profile_v<A, B>: A and B have the same nesting (repeat_like(a, 0) and
+// repeat_like(b, 0) would have one type), as a class template: no function is
+// instantiated, and every Layout type checks it.
+namespace detail {
+template <class A, class B> struct same_profile : std::bool_constant<!is_tuple_v<A> && !is_tuple_v<B>> {};
+template <class... As, class... Bs> struct same_profile<boost::hana::tuple<As...>, boost::hana::tuple<Bs...>> {
+  static constexpr bool value = [] {
+    if constexpr (sizeof...(As) != sizeof...(Bs)) return false;
+    else return (same_profile<As, Bs>::value && ...);
+  }();
+};
+}  // namespace detail
+template <class A, class B> inline constexpr bool same_profile_v =
+    detail::same_profile<std::remove_cvref_t<A>, std::remove_cvref_t<B>>::value;
+
 template <class A, class B> TESSERA_HOST_DEVICE constexpr auto congruent(A const&, B const&) {
-  return bool_constant<std::is_same_v<std::remove_cvref_t<decltype(repeat_like(std::declval<A>(), C<0>{}))>,
-                                      std::remove_cvref_t<decltype(repeat_like(std::declval<B>(), C<0>{}))>>>{};
+  return bool_constant<same_profile_v<A, B>>{};
 }
 // weakly_congruent(a, b): b refines the profile of a.
 template <class A, class B> TESSERA_HOST_DEVICE constexpr auto weakly_congruent(A const& a, B const& b) {

@@ -78,22 +78,49 @@ template <class S, class D> struct is_layout<Layout<S, D>> : std::true_type {};
 template <class T> inline constexpr bool is_layout_v = is_layout<std::remove_cvref_t<T>>::value;
 
 template <class S, class D> TESSERA_HOST_DEVICE constexpr auto make_layout(S const& s, D const& d);
+template <class S, class D> struct stateless<Layout<S, D>> : std::bool_constant<stateless_v<S> && stateless_v<D>> {};
+
+namespace detail {
+// A Layout's two members, as distinct bases so that static (empty) ones take no room.
+// Plain members, not a hana::tuple<Shape, Stride>: every Layout type would otherwise
+// instantiate one more tuple type and its constructors (a measured share of the
+// algebra's compile time, bench/compile_time/NOTES.md).
+// A stateless member (static shape or stride) is not stored at all: it is T{}.
+template <class T, bool = stateless_v<T>> struct shape_slot {
+  T shape_;
+  TESSERA_HOST_DEVICE constexpr shape_slot() = default;
+  TESSERA_HOST_DEVICE constexpr shape_slot(T const& t) : shape_(t) {}
+  TESSERA_HOST_DEVICE constexpr T const& shape() const { return shape_; }
+};
+template <class T> struct shape_slot<T, true> {
+  TESSERA_HOST_DEVICE constexpr shape_slot() = default;
+  TESSERA_HOST_DEVICE constexpr shape_slot(T const&) {}
+  TESSERA_HOST_DEVICE constexpr T shape() const { return T{}; }
+};
+template <class T, bool = stateless_v<T>> struct stride_slot {
+  T stride_;
+  TESSERA_HOST_DEVICE constexpr stride_slot() = default;
+  TESSERA_HOST_DEVICE constexpr stride_slot(T const& t) : stride_(t) {}
+  TESSERA_HOST_DEVICE constexpr T const& stride() const { return stride_; }
+};
+template <class T> struct stride_slot<T, true> {
+  TESSERA_HOST_DEVICE constexpr stride_slot() = default;
+  TESSERA_HOST_DEVICE constexpr stride_slot(T const&) {}
+  TESSERA_HOST_DEVICE constexpr T stride() const { return T{}; }
+};
+}  // namespace detail
 
 template <class Shape, class Stride>
-struct Layout {
+struct Layout : detail::shape_slot<Shape>, detail::stride_slot<Stride> {
   static_assert(!is_layout_v<Shape> && !is_layout_v<Stride>, "tessera::Layout: shape and stride must be IntTuples");
-  static_assert(std::is_same_v<decltype(repeat_like(std::declval<Shape>(), C<0>{})),
-                               decltype(repeat_like(std::declval<Stride>(), C<0>{}))>,
-                "tessera::Layout: shape and stride must be congruent (same nesting)");
-  tuple<Shape, Stride> data_;
-
+  static_assert(same_profile_v<Shape, Stride>, "tessera::Layout: shape and stride must be congruent (same nesting)");
   TESSERA_HOST_DEVICE constexpr Layout() = default;
-  TESSERA_HOST_DEVICE constexpr Layout(Shape const& s, Stride const& d) : data_(s, d) {}
+  TESSERA_HOST_DEVICE constexpr Layout(Shape const& s, Stride const& d) : detail::shape_slot<Shape>(s), detail::stride_slot<Stride>(d) {}
 
   static constexpr int rank = rank_v<Shape>;
 
-  TESSERA_HOST_DEVICE constexpr decltype(auto) shape() const { return boost::hana::at_c<0>(data_); }
-  TESSERA_HOST_DEVICE constexpr decltype(auto) stride() const { return boost::hana::at_c<1>(data_); }
+  using detail::shape_slot<Shape>::shape;    // Shape const& (Shape{} when static)
+  using detail::stride_slot<Stride>::stride;
 
   // Evaluation by 1-D index, n-D or hierarchical coordinate; a coordinate holding _
   // returns the sliced sub-layout (use slice_and_offset for the offset).
@@ -116,7 +143,8 @@ struct Layout {
 
 template <class S, class D> TESSERA_HOST_DEVICE constexpr auto make_layout(S const& s, D const& d) {
   static_assert(!is_layout_v<S>, "tessera::make_layout(shape, stride): shape is a layout");
-  return Layout<S, D>(s, d);
+  if constexpr (stateless_v<S> && stateless_v<D>) return Layout<S, D>{};
+  else return Layout<S, D>(s, d);
 }
 template <class S> TESSERA_HOST_DEVICE constexpr auto make_layout(S const& s, LayoutLeft) { return make_layout(s, compact_col_major(s)); }
 template <class S> TESSERA_HOST_DEVICE constexpr auto make_layout(S const& s, LayoutRight) { return make_layout(s, compact_row_major(s)); }

@@ -3,6 +3,7 @@
 // Only modes whose merge is statically known to be valid are merged
 // (s_i * d_i == d_{i+1}); static size-1 modes are dropped; all-size-1 gives 1:0.
 #include "../layout.hpp"
+#include "static_leaves.hpp"
 
 namespace tessera {
 
@@ -25,6 +26,29 @@ TESSERA_HOST_DEVICE constexpr auto bw_coalesce(OS const& os, OD const& od, NS co
     return bw_coalesce<I - 1>(os, od, prepend(ns, get<I>(os)), prepend(nd, get<I>(od)));
   }
 }
+// bw_coalesce on the values of static modes (the same walk, as a loop). keep_end: the
+// start of coalesce_x (a trailing size-1 mode starts as size 2, keeping its stride).
+template <std::size_t N>
+TESSERA_HOST_DEVICE constexpr flat_modes<N> coalesce_values(flat_modes<N> const& in, bool keep_end) {
+  flat_modes<N> back{};  // the result so far, back to front: back.s[back.n - 1] is its front
+  int const R = in.n;
+  back.push(keep_end && in.s[R - 1] == 1 ? 2 : in.s[R - 1], in.d[R - 1]);
+  for (int i = R - 2; i >= 0; --i) {
+    if (in.s[i] == 1) continue;  // size-1 mode: skip
+    if (back.n == 1 && back.s[0] == 1) { back.s[0] = in.s[i]; back.d[0] = in.d[i]; }  // replace the size-1 start
+    else if (in.s[i] * in.d[i] == back.d[back.n - 1]) { back.s[back.n - 1] *= in.s[i]; back.d[back.n - 1] = in.d[i]; }
+    else back.push(in.s[i], in.d[i]);
+  }
+  flat_modes<N> out{};
+  if (back.n == 1 && back.s[0] == 1) { out.push(1, 0); return out; }
+  for (int k = back.n - 1; k >= 0; --k) out.push(back.s[k], back.d[k]);
+  return out;
+}
+template <class S, class D, bool KeepEnd>
+inline constexpr auto static_coalesced_v = coalesce_values(static_flat_modes<S, D>(), KeepEnd);
+template <class S, class D> inline constexpr bool has_static_leaves_v =
+    is_static_v<S> && is_static_v<D> && (static_leaves<S>::count > 0);
+
 template <class T> TESSERA_HOST_DEVICE constexpr auto unwrap1(T const& t) {
   if constexpr (is_tuple_v<T> && rank_v<T> == 1) return get<0>(t); else return t;
 }
@@ -35,21 +59,29 @@ template <class L> TESSERA_HOST_DEVICE constexpr auto unwrap_layout(L const& l) 
 // coalesce_x: like coalesce but also keeps the function outside the domain
 // (a trailing static size-1 mode keeps its stride); composition starts from it.
 template <class S, class D> TESSERA_HOST_DEVICE constexpr auto coalesce_x(Layout<S, D> const& l) {
-  auto fs = flatten_to_tuple(l.shape());
-  auto fd = flatten_to_tuple(l.stride());
-  constexpr int R = rank_v<decltype(fs)>;
-  if constexpr (is_constant_v<1, decltype(get<R - 1>(fs))>)
-    return unwrap_layout(bw_coalesce<R - 2>(fs, fd, C<2>{}, get<R - 1>(fd)));
-  else
-    return unwrap_layout(bw_coalesce<R - 2>(fs, fd, get<R - 1>(fs), get<R - 1>(fd)));
+  if constexpr (has_static_leaves_v<S, D>) {
+    return flat_layout_t<static_coalesced_v<S, D, true>>{};
+  } else {
+    auto fs = flatten_to_tuple(l.shape());
+    auto fd = flatten_to_tuple(l.stride());
+    constexpr int R = rank_v<decltype(fs)>;
+    if constexpr (is_constant_v<1, decltype(get<R - 1>(fs))>)
+      return unwrap_layout(bw_coalesce<R - 2>(fs, fd, C<2>{}, get<R - 1>(fd)));
+    else
+      return unwrap_layout(bw_coalesce<R - 2>(fs, fd, get<R - 1>(fs), get<R - 1>(fd)));
+  }
 }
 }  // namespace detail
 
 template <class S, class D> TESSERA_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& l) {
-  auto fs = flatten_to_tuple(l.shape());
-  auto fd = flatten_to_tuple(l.stride());
-  constexpr int R = rank_v<decltype(fs)>;
-  return detail::unwrap_layout(detail::bw_coalesce<R - 2>(fs, fd, get<R - 1>(fs), get<R - 1>(fd)));
+  if constexpr (detail::has_static_leaves_v<S, D>) {
+    return detail::flat_layout_t<detail::static_coalesced_v<S, D, false>>{};
+  } else {
+    auto fs = flatten_to_tuple(l.shape());
+    auto fd = flatten_to_tuple(l.stride());
+    constexpr int R = rank_v<decltype(fs)>;
+    return detail::unwrap_layout(detail::bw_coalesce<R - 2>(fs, fd, get<R - 1>(fs), get<R - 1>(fd)));
+  }
 }
 
 // coalesce(layout, profile): coalesce each mode at the leaves of the profile;

@@ -75,17 +75,80 @@ TESSERA_HOST_DEVICE constexpr auto complement_(S const& shape, D const& stride, 
   }
 }
 
+// The static path: filter(l) and the walk by increasing stride on values.
+// Modes `m` (flat, filtered, not 1:0); the result's first modes in r, error 1 when
+// the layout is not injective; r.d[r.n] (one past) is the stride after the last mode.
+template <std::size_t N> TESSERA_HOST_DEVICE constexpr flat_modes<N + 1> complement_values(flat_modes<N> const& m) {
+  value_array<int(N)> strides{};
+  for (int k = 0; k < int(N); ++k) strides.v[k] = k < m.n ? m.d[k] : INT64_MAX;  // unused slots sort last
+  auto order = stable_order<int(N)>(strides);
+  flat_modes<N + 1> r{};
+  int64_t stride = 1;  // the stride of the next result mode
+  for (int k = 0; k < m.n; ++k) {
+    int const i = order.v[k];
+    int64_t const shape = m.d[i] / stride;
+    if (shape == 0) { r.error = 1; return r; }
+    r.push(shape, stride);
+    stride = m.d[i] * m.s[i];
+  }
+  r.d[r.n] = stride;
+  return r;
+}
+// filter(l) as values: stride-0 modes become size 1, then coalesce.
+template <class S, class D> TESSERA_HOST_DEVICE constexpr auto filter_values() {
+  auto m = static_flat_modes<S, D>();
+  for (int k = 0; k < m.n; ++k) if (m.d[k] == 0) m.s[k] = 1;
+  return coalesce_values(m, false);
+}
+// What the static path needs, as static members: device code may use their values in
+// constant expressions but not bind references to host variables.
+template <class S, class D> struct static_complement_of {
+  static constexpr auto filtered = filter_values<S, D>();
+  static constexpr bool all_filtered = filtered.n == 1 && filtered.d[0] == 0;  // filter gave 1:0
+  static constexpr auto modes = complement_values(filtered);
+  static constexpr int64_t cosize = [] {  // cosize of the filtered layout
+    int64_t hi = 0;
+    for (int k = 0; k < filtered.n; ++k) hi += (filtered.s[k] - 1) * (filtered.d[k] < 0 ? -filtered.d[k] : filtered.d[k]);
+    return hi + 1;
+  }();
+};
+
+template <class S, class D, class T>
+TESSERA_HOST_DEVICE constexpr auto static_complement(T const& cotarget) {
+  using info = static_complement_of<S, D>;
+  if constexpr (info::all_filtered) {
+    return make_layout(coalesce(cotarget));
+  } else {
+    static_assert(info::modes.error == 0,
+                  "tessera::complement: the layout is not injective (a stride is smaller than the extent of the modes below it)");
+    using first = flat_layout_t<info::modes>;
+    auto new_stride = C<info::modes.d[info::modes.n]>{};
+    auto rest_shape = coalesce(ceil_div(cotarget, new_stride));
+    auto rest_stride = compact_col_major(rest_shape, new_stride);
+    return coalesce(make_layout(make_shape(typename layout_parts<first>::shape{}, rest_shape),
+                                make_stride(typename layout_parts<first>::stride{}, rest_stride)));
+  }
+}
+
 }  // namespace detail
 
 template <class S, class D, class T>
 TESSERA_HOST_DEVICE constexpr auto complement(Layout<S, D> const& l, T const& cotarget) {
-  auto f = filter(l);
-  return detail::complement_(f.shape(), f.stride(), shape(cotarget));
+  if constexpr (detail::has_static_leaves_v<S, D>) {
+    return detail::static_complement<S, D>(shape(cotarget));
+  } else {
+    auto f = filter(l);
+    return detail::complement_(f.shape(), f.stride(), shape(cotarget));
+  }
 }
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto complement(Layout<S, D> const& l) {
-  auto f = filter(l);
-  return detail::complement_(f.shape(), f.stride(), cosize(f));
+  if constexpr (detail::has_static_leaves_v<S, D>) {
+    return detail::static_complement<S, D>(C<detail::static_complement_of<S, D>::cosize>{});
+  } else {
+    auto f = filter(l);
+    return detail::complement_(f.shape(), f.stride(), cosize(f));
+  }
 }
 
 }  // namespace tessera

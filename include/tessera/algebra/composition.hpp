@@ -118,8 +118,13 @@ template <int N> struct flat_function {
     for (int k = 0; k + 1 < N; ++k) { off += (i % shape[k]) * stride[k]; i /= shape[k]; }
     return off + i * stride[N - 1];
   }
+  TESSERA_HOST_DEVICE constexpr int64_t size() const {
+    int64_t n = 1;
+    for (int k = 0; k < N; ++k) n *= shape[k];
+    return n;
+  }
 };
-template <class L> TESSERA_HOST_DEVICE constexpr auto to_flat_function(L const& l) {
+template <class L> TESSERA_HOST_DEVICE constexpr auto to_flat_function_(L const& l) {
   auto fs = flatten_to_tuple(l.shape());
   auto fd = flatten_to_tuple(l.stride());
   constexpr int N = rank_v<decltype(fs)>;
@@ -127,20 +132,33 @@ template <class L> TESSERA_HOST_DEVICE constexpr auto to_flat_function(L const& 
   [&]<std::size_t... I>(std::index_sequence<I...>) { ((f.shape[I] = to_i64(get<I>(fs)), f.stride[I] = to_i64(get<I>(fd))), ...); }(std::make_index_sequence<N>{});
   return f;
 }
+template <class L> TESSERA_HOST_DEVICE constexpr auto to_flat_function(L const& l) {
+  using S = std::remove_cvref_t<decltype(l.shape())>;
+  using D = std::remove_cvref_t<decltype(l.stride())>;
+  if constexpr (has_static_leaves_v<S, D>) {
+    constexpr std::size_t N = static_leaves<S>::count;  // read off the types: no tuple work
+    flat_function<int(N)> f{};
+    static_leaves<S>::put(f.shape);
+    static_leaves<D>::put(f.stride);
+    return f;
+  } else {
+    return to_flat_function_(l);
+  }
+}
 
 template <class A, class B, class R>
 TESSERA_HOST_DEVICE constexpr bool composition_is_exact(A const& a, B const& b, R const& r,
                                                         int64_t limit = composition_check_limit) {
-  if constexpr (rank_v<decltype(flatten_to_tuple(b.shape()))> == 0) {
+  if constexpr (static_leaves<std::remove_cvref_t<decltype(b.shape())>>::count == 0) {
     return true;
   } else {
-    int64_t n = to_i64(size(b));
-    if (to_i64(size(r)) != n) return false;  // R must keep B's domain
     auto fa = to_flat_function(a);
     auto fb = to_flat_function(b);
     auto fr = to_flat_function(r);
+    int64_t n = fb.size();
+    if (fr.size() != n) return false;  // R must keep B's domain
     if (limit >= 0 && n > limit) n = limit;
-    int64_t const domain = to_i64(size(a));
+    int64_t const domain = fa.size();
     for (int64_t i = 0; i < n; ++i) {
       int64_t const bi = fb(i);
       if (bi < 0 || bi >= domain) continue;  // A o B is defined where B lands in A's domain
@@ -153,13 +171,85 @@ TESSERA_HOST_DEVICE constexpr bool composition_is_exact(A const& a, B const& b, 
 }  // namespace detail
 
 namespace detail {
+// composition_impl on static values: A's flat modes `a` (coalesce_x), one leaf rs:rd of
+// B. The same walk as the generic path; error 1 / 2 name the broken rule (stride /
+// shape divisibility) for the static_assert of the caller.
+template <std::size_t N>
+TESSERA_HOST_DEVICE constexpr flat_modes<N + 1> compose_values(flat_modes<N> const& a, int64_t rs, int64_t rd) {
+  flat_modes<N + 1> r{};
+  if (rd == 0) { r.push(rs, rd); return r; }
+  if (a.n == 1) { r.push(rs, rd * a.d[0]); return r; }
+  auto ceil_div = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
+  auto abs = [](int64_t x) { return x < 0 ? -x : x; };
+  int64_t rest_shape = rs, rest_stride = rd;
+  for (int k = 0; k + 1 < a.n; ++k) {
+    int64_t const curr_shape = a.s[k], curr_stride = a.d[k];
+    if (!(rest_stride % curr_shape == 0 || rest_stride < curr_shape)) { r.error = 1; return r; }
+    int64_t const next_shape = ceil_div(curr_shape, abs(rest_stride));
+    int64_t const next_stride = ceil_div(abs(rest_stride), curr_shape) * ((rest_stride > 0) - (rest_stride < 0));
+    if (next_shape != 1 && rest_shape != 1) {
+      int64_t const new_shape = next_shape < rest_shape ? next_shape : rest_shape;
+      if (rest_shape % new_shape != 0) { r.error = 2; return r; }
+      r.push(new_shape, rest_stride * curr_stride);
+      rest_shape /= new_shape;
+    }
+    rest_stride = next_stride;
+  }
+  if (r.n == 0 || rest_shape != 1) r.push(rest_shape, rest_stride * a.d[a.n - 1]);
+  return r;
+}
+
+
+// The result type of composing the flat static A (its modes: `Flat`) with static B = RS:RD,
+// mode by mode as composition_impl does: B's nesting, each leaf's result in its place.
+template <auto const& Flat, class RS, class RD> struct static_composition {
+  static constexpr auto modes = compose_values(Flat, RS::value, RD::value);
+  static_assert(modes.error != 1, "tessera::composition: stride divisibility condition violated "
+                                  "(B's stride must be a multiple of A's mode size, or smaller than it)");
+  static_assert(modes.error != 2, "tessera::composition: shape divisibility condition violated "
+                                  "(B's size must be a multiple of what remains of A's mode)");
+  using type = flat_layout_t<modes>;
+};
+template <auto const& Flat, class... RS, class... RD>
+struct static_composition<Flat, boost::hana::tuple<RS...>, boost::hana::tuple<RD...>> {
+  using type = Layout<tuple<typename layout_parts<typename static_composition<Flat, RS, RD>::type>::shape...>,
+                      tuple<typename layout_parts<typename static_composition<Flat, RS, RD>::type>::stride...>>;
+};
+
 // CuTe's mode-by-mode composition without the exactness check (for callers that
 // verify what they use of the result, like max_common_layout).
 template <class LS, class LD, class RS, class RD>
 TESSERA_HOST_DEVICE constexpr auto composition_unchecked(Layout<LS, LD> const& lhs, Layout<RS, RD> const& rhs) {
-  auto flat = coalesce_x(lhs);
-  return composition_impl(flat.shape(), flat.stride(), rhs.shape(), rhs.stride());
+  if constexpr (has_static_leaves_v<LS, LD> && is_static_v<RS> && is_static_v<RD>) {
+    return typename static_composition<static_coalesced_v<LS, LD, true>, RS, RD>::type{};
+  } else {
+    auto flat = coalesce_x(lhs);
+    return composition_impl(flat.shape(), flat.stride(), rhs.shape(), rhs.stride());
+  }
 }
+// composition_is_exact for static A, B and R, read off the types once per triple.
+template <class A, class B, class R> inline constexpr bool static_composition_exact_v = [] {
+  using AP = layout_parts<A>;
+  using BP = layout_parts<B>;
+  using RP = layout_parts<R>;
+  if constexpr (static_leaves<typename BP::shape>::count == 0) {
+    return true;
+  } else {
+    constexpr auto a = static_flat_modes<typename AP::shape, typename AP::stride>();
+    constexpr auto b = static_flat_modes<typename BP::shape, typename BP::stride>();
+    constexpr auto r = static_flat_modes<typename RP::shape, typename RP::stride>();
+    int64_t n = b.size();
+    if (r.size() != n) return false;  // R must keep B's domain
+    if (n > composition_check_limit) n = composition_check_limit;
+    int64_t const domain = a.size();
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t const bi = b(i);
+      if (bi < 0 || bi >= domain) continue;  // A o B is defined where B lands in A's domain
+      if (r(i) != a(bi)) return false;
+    }
+    return true;
+  }
+}();
 }  // namespace detail
 
 template <class LS, class LD, class RS, class RD>
@@ -167,7 +257,7 @@ TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& lhs, Layout
   auto result = detail::composition_unchecked(lhs, rhs);
 #ifndef TESSERA_DEBUG_SKIP_COMPOSITION_CHECK
   if constexpr (is_static_v<Layout<LS, LD>> && is_static_v<Layout<RS, RD>>) {
-    static_assert(detail::composition_is_exact(Layout<LS, LD>{}, Layout<RS, RD>{}, decltype(result){}),
+    static_assert(detail::static_composition_exact_v<Layout<LS, LD>, Layout<RS, RD>, decltype(result)>,
                   "tessera::composition: inadmissible composition: B's modes overlap in A's mixed radix, "
                   "so the mode-by-mode result R would not satisfy R(i) == A(B(i))");
   } else {

@@ -17,10 +17,57 @@ TESSERA_HOST_DEVICE constexpr auto static_sorted_fold(S const& shape, D const& s
     return fold(make_tuple(C<order.v[K]>{}...), init, f);
   }(seq_of<D>{});
 }
-}  // namespace detail
-
+// The static paths: the same walks on the values of coalesce(l), by increasing stride.
+template <std::size_t N> struct sorted_modes {
+  flat_modes<N> m;
+  int64_t preprod[N > 0 ? N : 1];
+  index_array<int(N)> order;
+};
+template <std::size_t N> TESSERA_HOST_DEVICE constexpr sorted_modes<N> sort_modes(flat_modes<N> const& m) {
+  sorted_modes<N> r{m, {}, {}};
+  value_array<int(N)> strides{};
+  int64_t p = 1;
+  for (int k = 0; k < int(N); ++k) {
+    strides.v[k] = k < m.n ? m.d[k] : INT64_MAX;  // unused slots sort last
+    if (k < m.n) { r.preprod[k] = p; p *= m.s[k]; }
+  }
+  r.order = stable_order<int(N)>(strides);
+  return r;
+}
+template <std::size_t N> TESSERA_HOST_DEVICE constexpr flat_modes<N + 1> right_inverse_values(flat_modes<N> const& m) {
+  auto const o = sort_modes(m);
+  flat_modes<N + 1> r{};
+  r.push(1, 0);
+  int64_t cur = 1;
+  for (int k = 0; k < m.n; ++k) {
+    int const i = o.order.v[k];
+    if (m.d[i] == cur) { r.push(m.s[i], o.preprod[i]); cur = m.s[i] * m.d[i]; }
+  }
+  return coalesce_values(r, false);
+}
+template <std::size_t N> TESSERA_HOST_DEVICE constexpr flat_modes<N + 1> left_inverse_values(flat_modes<N> const& m) {
+  auto const o = sort_modes(m);
+  flat_modes<N + 1> r{};  // shapes in s, strides in d: one behind until the end
+  int64_t collected = 1;    // size of the shapes so far
+  int c = 0;
+  r.d[0] = 0;
+  for (int k = 0; k < m.n; ++k) {
+    int const i = o.order.v[k];
+    if (m.d[i] == 0) continue;
+    if (m.d[i] % collected != 0) { r.error = 1; return r; }
+    r.s[c] = m.d[i] / collected;
+    collected *= r.s[c];
+    r.d[++c] = o.preprod[i];
+  }
+  r.s[c] = m.s[o.order.v[m.n - 1]];
+  r.n = c + 1;
+  auto out = coalesce_values(r, false);
+  return out;
+}
+template <class S, class D> inline constexpr auto static_right_inverse_v = right_inverse_values(static_coalesced_v<S, D, false>);
+template <class S, class D> inline constexpr auto static_left_inverse_v = left_inverse_values(static_coalesced_v<S, D, false>);
 template <class S, class D>
-TESSERA_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
+TESSERA_HOST_DEVICE constexpr auto right_inverse_(Layout<S, D> const& l) {
   auto cl = coalesce(l);
   auto lshape = wrap(cl.shape());
   auto lstride = wrap(cl.stride());
@@ -55,7 +102,7 @@ TESSERA_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
 }
 
 template <class S, class D>
-TESSERA_HOST_DEVICE constexpr auto left_inverse(Layout<S, D> const& l) {
+TESSERA_HOST_DEVICE constexpr auto left_inverse_(Layout<S, D> const& l) {
   auto cl = coalesce(l);
   auto lshape = wrap(cl.shape());
   auto lstride = wrap(cl.stride());
@@ -101,6 +148,28 @@ TESSERA_HOST_DEVICE constexpr auto left_inverse(Layout<S, D> const& l) {
     rs.v[m] = last >= 0 ? sh.v[last] : 1;
     for (int k = m + 1; k < R + 1; ++k) { rs.v[k] = 1; rd.v[k] = 0; }
     return coalesce(make_layout(detail::to_tuple(rs), detail::to_tuple(rd)));
+  }
+}
+
+}  // namespace detail
+
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
+  if constexpr (detail::has_static_leaves_v<S, D>) {
+    return detail::flat_layout_t<detail::static_right_inverse_v<S, D>>{};
+  } else {
+    return detail::right_inverse_(l);
+  }
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto left_inverse(Layout<S, D> const& l) {
+  if constexpr (detail::has_static_leaves_v<S, D>) {
+    static_assert(detail::static_left_inverse_v<S, D>.error == 0,
+                  "tessera::left_inverse: divisibility condition violated (a stride is not a multiple of the extent below it; "
+                  "the layout is not injective)");
+    return detail::flat_layout_t<detail::static_left_inverse_v<S, D>>{};
+  } else {
+    return detail::left_inverse_(l);
   }
 }
 
