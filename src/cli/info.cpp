@@ -94,7 +94,7 @@ void register_info(CLI::App& app) {
         cosize = v.swizzled.cosize();
         p.known = pf.known = true;
         std::vector<std::int64_t> o = offsets(v.swizzled.layout);
-        for (auto& x : o) x = v.swizzled.swizzle(x);
+        for (auto& x : o) x = v.swizzled.swizzle(rt::checked_add(v.swizzled.offset, x, "offset"));
         check_offsets(std::move(o), cosize, p.injective, p.surjective);
         pf = p;  // a swizzle is applied after the layout: judge the whole function
       } else {

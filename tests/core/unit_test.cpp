@@ -157,7 +157,7 @@ TEST_CASE("swizzle and composed layouts", "[core][swizzle]") {
   CHECK(img.size() == 512);
   CHECK(*img.rbegin() == 511);
   auto sl = composition(sw, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
-  CHECK(to_string(sl) == "Sw<3,3,3> o (8,64):(64,1)");
+  CHECK(to_string(sl) == "Sw<3,3,3> o 0 o (8,64):(64,1)");
   CHECK(sl(1, 0) == sw(64));
   CHECK(size(sl) == 512);
   CHECK(cosize(sl) == 512);

@@ -105,7 +105,7 @@ void exact_unary(A const& a) {
   const auto sw = st::composition(st::Swizzle<2, 1, 2>{}, a);
   const rt::SwizzledLayout rsw{rt::Swizzle(2, 1, 2), ra};
   CHECK(rt::to_runtime(sw) == rsw);
-  CHECK(rt::to_string(rt::to_runtime(sw)) == "Sw<2,1,2> o " + rt::to_string(ra));
+  CHECK(rt::to_string(rt::to_runtime(sw)) == "Sw<2,1,2> o 0 o " + rt::to_string(ra));
   // Composing a swizzled layout composes its layout: (Sw o A) o B == Sw o (A o B).
   const auto b2 = st::make_layout(C<2>{}, C<1>{});
   CHECK(rt::to_string(rt::to_runtime(st::composition(sw, b2))) ==
