@@ -204,11 +204,13 @@ TESSERA_HOST_DEVICE constexpr auto upcast(ComposedLayout<Swizzle<B, M, S>, F, I>
     if constexpr (is_static_v<F>) return C<F::value / N>{};
     else return l.offset() / N;
   }();
-  return composition(upcast<N>(l.outer()), off, upcast<N>(l.inner()));
+  // The composed form stays even when the swizzle loses every bit (CuTe: the cast offset is
+  // no longer the literal _0 that lets an identity swizzle decay).
+  return make_composed_layout(upcast<N>(l.outer()), off, upcast<N>(l.inner()));
 }
 template <int N, int B, int M, int S, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto downcast(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
-  return composition(downcast<N>(l.outer()), l.offset() * C<N>{}, downcast<N>(l.inner()));
+  return make_composed_layout(downcast<N>(l.outer()), l.offset() * C<N>{}, downcast<N>(l.inner()));
 }
 
 template <class O, class F, class I> std::string to_string(ComposedLayout<O, F, I> const& l) {
