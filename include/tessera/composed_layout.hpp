@@ -140,7 +140,8 @@ TESSERA_HOST_DEVICE constexpr auto make_swizzle() {
                 "bits to as many bits each (CuTe's make_swizzle rule)");
   constexpr int ty = Y == 0 ? 32 : std::countr_zero(uint64_t(Y)), tz = Z == 0 ? 32 : std::countr_zero(uint64_t(Z));
   constexpr int m = (ty < tz ? ty : tz) % 32, sh = ty - tz;
-  static_assert((sh < 0 ? -sh : sh) >= b && (Y | Z) == (Swizzle<b, m, sh>::yyy_msk | Swizzle<b, m, sh>::zzz_msk),
+  constexpr int64_t ones = (int64_t(1) << b) - 1;
+  static_assert((sh < 0 ? -sh : sh) >= b && (Y | Z) == ((ones << (m + (sh > 0 ? sh : 0))) | (ones << (m - (sh < 0 ? sh : 0)))),
                 "tessera::make_swizzle: the layout scatters the swizzle's bits: their images are not two runs of bits "
                 "a swizzle can name (CuTe's make_swizzle rule)");
   return Swizzle<b, m, sh>{};

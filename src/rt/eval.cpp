@@ -437,8 +437,9 @@ Value eval_node(const Node& n) {
       if (l.kind != Value::Kind::Layout)
         throw Error("Sw<B,M,S> o ... needs a layout after 'o', got " + describe(l), n.children[0].pos);
       if (n.kind == Node::Kind::LayoutAfterSwizzle) return Value::of(LayoutAfterSwizzle{l.layout, n.value, sw});
-      // CuTe's composition(Sw, off, L): an identity swizzle with offset 0 is L itself.
-      return Value::of(rebuild(sw, n.value, l.layout));
+      // A literal is a composed layout as written (CuTe's make_composed_layout), so that every
+      // printed result reads back to itself; compositions decay (composition(Sw<0,..>, L) is L).
+      return Value::of(SwizzledLayout{sw, l.layout, n.value});
     }
     case Node::Kind::Call: {
       const auto& idx = index();
