@@ -88,9 +88,10 @@ class Parser {
     return after;
   }
 
-  // 'o' followed by whitespace: the composition sign of CuTe's printed composed layouts.
+  // 'o' followed by whitespace (or ending the input, so that what is missing after it gets
+  // the error): the composition sign of CuTe's printed composed layouts.
   bool at_compose() const {
-    return peek() == 'o' && p_ + 1 < s_.size() && (s_[p_ + 1] == ' ' || s_[p_ + 1] == '\t');
+    return peek() == 'o' && (p_ + 1 == s_.size() || s_[p_ + 1] == ' ' || s_[p_ + 1] == '\t');
   }
 
   // An offset (an integer, maybe written _N) and the 'o' after it.
