@@ -1,12 +1,22 @@
 #pragma once
 // ComposedLayout<Outer, Offset, Inner>: c -> outer(offset + inner(c)); the usual
-// case is a swizzle over a layout (swizzled shared-memory tiles). Printed as
-// "Sw<B,M,S> o layout" (offset 0) or "Sw<B,M,S> o off o layout".
+// case is a swizzle over a layout (swizzled shared-memory tiles). Printed as CuTe
+// prints it, the offset always: "Sw<B,M,S> o 0 o layout", "Sw<B,M,S> o 4 o layout".
+#include <bit>
+
 #include "swizzle.hpp"
 #include "algebra/composition.hpp"
 #include "algebra/divide.hpp"
 
 namespace tessera {
+
+namespace detail {
+// The rank of Sw o off o L is L's; L o off o Sw (an inverse's form) has no modes of its own.
+template <class Inner> constexpr int composed_rank() {
+  if constexpr (requires { Inner::rank; }) return Inner::rank;
+  else return 1;
+}
+}  // namespace detail
 
 template <class Outer, class Offset, class Inner>
 struct ComposedLayout {
@@ -18,7 +28,7 @@ struct ComposedLayout {
   TESSERA_HOST_DEVICE constexpr decltype(auto) offset() const { return boost::hana::at_c<1>(data_); }
   TESSERA_HOST_DEVICE constexpr decltype(auto) inner() const { return boost::hana::at_c<2>(data_); }
   TESSERA_HOST_DEVICE constexpr auto shape() const { return inner().shape(); }
-  static constexpr int rank = Inner::rank;
+  static constexpr int rank = detail::composed_rank<Inner>();
 
   template <class Crd> TESSERA_HOST_DEVICE constexpr auto operator()(Crd const& crd) const {
     if constexpr (has_underscore_v<Crd>) {
@@ -41,15 +51,22 @@ template <class O, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto make_composed_layout(O const& outer, F const& offset, I const& inner) {
   return ComposedLayout<O, F, I>(outer, offset, inner);
 }
+// composition(A, off, B) = A o off o B; CuTe's rule: an identity swizzle (B == 0) with a
+// static zero offset is B itself.
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto composition(O const& outer, F const& offset, I const& inner) {
+  if constexpr (is_swizzle_v<O> && std::remove_cvref_t<O>::num_bits == 0 && is_constant_v<0, F>) return inner;
+  else return make_composed_layout(outer, offset, inner);
+}
 // swizzle o layout
 template <int B, int M, int S, class LS, class LD>
 TESSERA_HOST_DEVICE constexpr auto composition(Swizzle<B, M, S> const& sw, Layout<LS, LD> const& l) {
-  return make_composed_layout(sw, C<0>{}, l);
+  return composition(sw, C<0>{}, l);
 }
 // (outer o offset o inner) o rhs == outer o offset o (inner o rhs)
 template <class O, class F, class I, class R>
 TESSERA_HOST_DEVICE constexpr auto composition(ComposedLayout<O, F, I> const& a, R const& rhs) {
-  return make_composed_layout(a.outer(), a.offset(), composition(a.inner(), rhs));
+  return composition(a.outer(), a.offset(), composition(a.inner(), rhs));
 }
 
 template <int... Is, class O, class F, class I> TESSERA_HOST_DEVICE constexpr auto shape(ComposedLayout<O, F, I> const& l) { return shape<Is...>(l.inner()); }
@@ -64,24 +81,141 @@ TESSERA_HOST_DEVICE constexpr auto cosize(ComposedLayout<Swizzle<B, M, S>, F, I>
   auto blk = Swizzle<B, M, S>::size();
   return ceil_div(n, blk) * blk;
 }
-template <class O, class F, class I> TESSERA_HOST_DEVICE constexpr auto coalesce(ComposedLayout<O, F, I> const& l) {
-  return make_composed_layout(l.outer(), l.offset(), coalesce(l.inner()));
+
+
+
+
+
+// Operations CuTe defines on a composed layout by applying them to the layout under the
+// swizzle: op(Sw o off o L) = composition(Sw, off, op(L)) (decays to op(L) when Sw is the
+// identity and off is 0). op(L) is found by argument-dependent lookup when instantiated.
+// (A fixed number of arguments, no pack: a pack would make the overloads ambiguous with the
+// generic ones on shapes.)
+#define TESSERA_COMPOSED_ON_INNER(op)                                                                  \
+  template <class O, class F, class I>                                                                 \
+  TESSERA_HOST_DEVICE constexpr auto op(ComposedLayout<O, F, I> const& l) {                           \
+    return composition(l.outer(), l.offset(), op(l.inner()));                                          \
+  }                                                                                                    \
+  template <class O, class F, class I, class A>                                                        \
+  TESSERA_HOST_DEVICE constexpr auto op(ComposedLayout<O, F, I> const& l, A const& a) {               \
+    return composition(l.outer(), l.offset(), op(l.inner(), a));                                       \
+  }
+TESSERA_COMPOSED_ON_INNER(coalesce)
+TESSERA_COMPOSED_ON_INNER(filter)
+TESSERA_COMPOSED_ON_INNER(flatten)
+TESSERA_COMPOSED_ON_INNER(logical_divide)
+TESSERA_COMPOSED_ON_INNER(zipped_divide)
+TESSERA_COMPOSED_ON_INNER(tiled_divide)
+TESSERA_COMPOSED_ON_INNER(flat_divide)
+TESSERA_COMPOSED_ON_INNER(logical_product)
+TESSERA_COMPOSED_ON_INNER(zipped_product)
+TESSERA_COMPOSED_ON_INNER(tiled_product)
+TESSERA_COMPOSED_ON_INNER(flat_product)
+TESSERA_COMPOSED_ON_INNER(blocked_product)
+TESSERA_COMPOSED_ON_INNER(raked_product)
+TESSERA_COMPOSED_ON_INNER(tile_to_shape)
+#undef TESSERA_COMPOSED_ON_INNER
+
+// Mode I: Sw o off o mode I of L.
+template <std::size_t... Is, class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto get(ComposedLayout<O, F, I> const& l) {
+  return composition(l.outer(), l.offset(), get<Is...>(l.inner()));
 }
-template <class O, class F, class I, class T> TESSERA_HOST_DEVICE constexpr auto logical_divide(ComposedLayout<O, F, I> const& l, T const& tiler) {
-  return make_composed_layout(l.outer(), l.offset(), logical_divide(l.inner(), tiler));
+// The offsets L does not reach (the swizzle plays no part).
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto complement(ComposedLayout<O, F, I> const& l) { return complement(l.inner()); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto complement(ComposedLayout<O, F, I> const& l, T const& cotarget) {
+  return complement(l.inner(), cotarget);
 }
-template <class O, class F, class I, class T> TESSERA_HOST_DEVICE constexpr auto zipped_divide(ComposedLayout<O, F, I> const& l, T const& tiler) {
-  return make_composed_layout(l.outer(), l.offset(), zipped_divide(l.inner(), tiler));
+
+// CuTe's make_swizzle<Y,Z>: the swizzle with source bits Y and target bits Z.
+template <int64_t Y, int64_t Z>
+TESSERA_HOST_DEVICE constexpr auto make_swizzle() {
+  static_assert(Y >= 0 && Z >= 0 && Y < (int64_t(1) << 32) && Z < (int64_t(1) << 32),
+                "tessera::make_swizzle: the bit masks must lie in [0, 2^32)");
+  constexpr int b = std::popcount(uint64_t(Y));
+  static_assert(b == std::popcount(uint64_t(Z)),
+                "tessera::make_swizzle: a layout composed with a swizzle must carry its source (Y) and target (Z) "
+                "bits to as many bits each (CuTe's make_swizzle rule)");
+  constexpr int ty = Y == 0 ? 32 : std::countr_zero(uint64_t(Y)), tz = Z == 0 ? 32 : std::countr_zero(uint64_t(Z));
+  constexpr int m = (ty < tz ? ty : tz) % 32, sh = ty - tz;
+  constexpr int64_t ones = (int64_t(1) << b) - 1;
+  static_assert((sh < 0 ? -sh : sh) >= b && (Y | Z) == ((ones << (m + (sh > 0 ? sh : 0))) | (ones << (m - (sh < 0 ? sh : 0)))),
+                "tessera::make_swizzle: the layout scatters the swizzle's bits: their images are not two runs of bits "
+                "a swizzle can name (CuTe's make_swizzle rule)");
+  return Swizzle<b, m, sh>{};
 }
-template <class O, class F, class I, class T> TESSERA_HOST_DEVICE constexpr auto tiled_divide(ComposedLayout<O, F, I> const& l, T const& tiler) {
-  return make_composed_layout(l.outer(), l.offset(), tiled_divide(l.inner(), tiler));
+// L o Sw = Sw' o L where Sw' has L's images of the swizzle's bits (CuTe's rule: exact when L
+// carries those bits in order; it needs a static L).
+template <class LS, class LD, int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& l, Swizzle<B, M, S> const&) {
+  static_assert(is_static_v<Layout<LS, LD>>, "tessera::composition(L, Swizzle) needs a static layout");
+  using Y = decltype(l(C<Swizzle<B, M, S>::yyy_msk>{}));
+  using Z = decltype(l(C<Swizzle<B, M, S>::zzz_msk>{}));
+  return composition(make_swizzle<Y::value, Z::value>(), C<0>{}, l);
+}
+// Two swizzles of one shift merge their masks.
+template <int B0, int M0, int S0, int B1, int M1, int S1>
+TESSERA_HOST_DEVICE constexpr auto composition(Swizzle<B0, M0, S0> const&, Swizzle<B1, M1, S1> const&) {
+  static_assert(S0 == S1, "tessera::composition: two swizzles merge only when their shifts agree");
+  return make_swizzle<(Swizzle<B0, M0, S0>::yyy_msk ^ Swizzle<B1, M1, S1>::yyy_msk),
+                      (Swizzle<B0, M0, S0>::zzz_msk ^ Swizzle<B1, M1, S1>::zzz_msk)>();
+}
+// L o (Sw o 0 o B) = (L o Sw) o B.
+template <class LS, class LD, class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& l, ComposedLayout<O, F, I> const& b) {
+  static_assert(is_constant_v<0, F>, "tessera::composition: a composed right operand needs offset 0 (CuTe's rule)");
+  return composition(composition(l, b.outer()), b.inner());
+}
+
+// A swizzle is its own inverse; with offset 0 the inverse of Sw o 0 o L is inverse(L) o Sw,
+// itself a swizzled layout; otherwise inverse(L) o -off o Sw.
+template <int B, int M, int S> TESSERA_HOST_DEVICE constexpr auto right_inverse(Swizzle<B, M, S> const& s) { return s; }
+template <int B, int M, int S> TESSERA_HOST_DEVICE constexpr auto left_inverse(Swizzle<B, M, S> const& s) { return s; }
+template <int B, int M, int S, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto right_inverse(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
+  if constexpr (is_constant_v<0, F>) return composition(right_inverse(l.inner()), l.outer());
+  else return make_composed_layout(right_inverse(l.inner()), -l.offset(), l.outer());
+}
+template <int B, int M, int S, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto left_inverse(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
+  if constexpr (is_constant_v<0, F>) return composition(left_inverse(l.inner()), l.outer());
+  else return make_composed_layout(left_inverse(l.inner()), -l.offset(), l.outer());
+}
+
+// upcast<N> / downcast<N> of a swizzle: its bits move by log2 N (N a power of two); bits that
+// would fall below bit 0 are lost.
+template <int N, int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr auto upcast(Swizzle<B, M, S> const&) {
+  static_assert(N > 0 && (N & (N - 1)) == 0, "tessera::upcast: a swizzle is cast by whole bits: N must be a power of two");
+  constexpr int m = M - std::countr_zero(unsigned(N));
+  if constexpr (m >= 0) return Swizzle<B, m, S>{};
+  else return Swizzle<(B + m > 0 ? B + m : 0), 0, S>{};
+}
+template <int N, int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr auto downcast(Swizzle<B, M, S> const&) {
+  static_assert(N > 0 && (N & (N - 1)) == 0, "tessera::downcast: a swizzle is cast by whole bits: N must be a power of two");
+  return Swizzle<B, M + std::countr_zero(unsigned(N)), S>{};
+}
+template <int N, int B, int M, int S, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto upcast(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
+  static_assert(!is_static_v<F> || F::value % N == 0, "tessera::upcast: the offset must be a multiple of N");
+  auto off = [&] {
+    if constexpr (is_static_v<F>) return C<F::value / N>{};
+    else return l.offset() / N;
+  }();
+  // The composed form stays even when the swizzle loses every bit (CuTe: the cast offset is
+  // no longer the literal _0 that lets an identity swizzle decay).
+  return make_composed_layout(upcast<N>(l.outer()), off, upcast<N>(l.inner()));
+}
+template <int N, int B, int M, int S, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto downcast(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
+  return make_composed_layout(downcast<N>(l.outer()), l.offset() * C<N>{}, downcast<N>(l.inner()));
 }
 
 template <class O, class F, class I> std::string to_string(ComposedLayout<O, F, I> const& l) {
-  std::string s = to_string(l.outer()) + " o ";
-  if constexpr (!is_constant_v<0, F>) s += to_string(l.offset()) + " o ";
-  return s + to_string(l.inner());
+  return to_string(l.outer()) + " o " + to_string(l.offset()) + " o " + to_string(l.inner());
 }
 template <class O, class F, class I> std::ostream& operator<<(std::ostream& os, ComposedLayout<O, F, I> const& l) { return os << to_string(l); }
-
 }  // namespace tessera

@@ -251,7 +251,10 @@ template <class S, class D> TESSERA_HOST_DEVICE constexpr auto zip(Layout<S, D> 
 }
 template <class S0, class D0, class S1, class D1>
 TESSERA_HOST_DEVICE constexpr auto zip(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
-  return make_layout(zip(a.shape(), b.shape()), zip(a.stride(), b.stride()));
+  // CuTe: zip of (a, b) whose first element is an integer mode is the one mode ((a,b)):((da,db)).
+  if constexpr (!is_tuple_v<S0>)
+    return make_layout(make_tuple(make_tuple(a.shape(), b.shape())), make_tuple(make_tuple(a.stride(), b.stride())));
+  else return make_layout(zip(a.shape(), b.shape()), zip(a.stride(), b.stride()));
 }
 
 // Equality: same shape and same stride (structure and values).

@@ -38,6 +38,8 @@ struct Swizzle {
 template <class T> struct is_swizzle : std::false_type {};
 template <int B, int M, int S> struct is_swizzle<Swizzle<B, M, S>> : std::true_type {};
 template <class T> inline constexpr bool is_swizzle_v = is_swizzle<std::remove_cvref_t<T>>::value;
+// A swizzle is a compile-time function: it is static.
+template <int B, int M, int S> struct is_static<Swizzle<B, M, S>> : std::true_type {};
 
 template <int B, int M, int S> std::string to_string(Swizzle<B, M, S>) {
   return "Sw<" + std::to_string(B) + "," + std::to_string(M) + "," + std::to_string(S) + ">";

@@ -60,12 +60,17 @@ void register_eval(CLI::App& app) {
       "  layout    shape:stride             8:1   (8):(1)   (4,(2,2)):(2,(1,8))\n"
       "  inttuple  INT | (inttuple,...)     INT may be written _N; 8 and (8) differ\n"
       "  tiler     (layout,layout,...)      (4:1,2:2); a plain shape (4,2) tiles by 4:1, 2:1\n"
-      "  swizzled  Sw<B,M,S> o layout       Sw<3,4,3> o (8,64):(64,1)\n"
+      "  swizzled  Sw<B,M,S> o [off o] layout   Sw<3,3,3> o 0 o (8,64):(64,1)  (CuTe's print form, _N allowed)\n"
+      "  swizzle   Sw<B,M,S>                a bare swizzle: composition(Sw<3,3,3>, (8,64):(64,1))\n"
+      "  inverse   layout o [off o] Sw<B,M,S>  (64,8):(8,1) o -8 o Sw<3,3,3>: what inverses of\n"
+      "            Sw o off o L give when off != 0 (docs/composed_layouts.md)\n"
       "  _         a wildcard in slice coordinates: slice((4,8):(1,4), (_,2))\n\n" +
       functions_help() +
       "\nOutput: CuTe's print format without static markers or spaces, one line per expression.\n"
-      "Results: a layout, a swizzled layout, a tiler, an integer tuple, or an integer (size, cosize,\n"
-      "rank, depth, max_common_vector, crd2idx).\n"
+      "Results: a layout, a swizzled layout (printed as CuTe prints it, with the offset:\n"
+      "Sw<3,3,3> o 0 o (8,64):(64,1)), a tiler, an integer tuple, or an integer (size, cosize,\n"
+      "rank, depth, max_common_vector, crd2idx). Every operation takes a swizzled layout where\n"
+      "CuTe defines it: tile_to_shape(Sw<3,3,3> o (8,64):(64,1), (128,64,3)).\n"
       "A failed expression prints `error: <why> (at column N)` on its line (with the input and a\n"
       "caret on standard error) and evaluation continues with the next one.\n"
       "Standard input (no EXPR): every line is one expression, a trailing \\r is ignored; a blank\n"
@@ -76,6 +81,7 @@ void register_eval(CLI::App& app) {
       "Examples:\n"
       "  tessera eval 'composition((4,2):(2,1), 8:1)'        # prints (4,2):(2,1)\n"
       "  tessera eval 'logical_divide(16:1, 4:1)' 'size((4,(2,2)):(2,(1,8)))'\n"
+      "  tessera eval 'right_inverse(Sw<3,3,3> o (8,64):(64,1))'  # Sw<3,0,-6> o 0 o (64,8):(8,1)\n"
       "  tessera eval < expressions.txt > results.txt\n");
   cmd->callback([exprs, quiet]() {
     std::string out, diag;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "tessera/rt/checked.hpp"
 #include "tessera/rt/eval.hpp"
 
 namespace tessera::cli {
@@ -104,7 +105,7 @@ void register_info(CLI::App& app) {
       } else if (n <= rt::kMaxSwizzledCosize) {
         cosize = v.swizzled.cosize();
         std::vector<std::int64_t> o = offsets(v.swizzled.layout);
-        for (auto& x : o) x = v.swizzled.swizzle(x);
+        for (auto& x : o) x = v.swizzled.swizzle(rt::checked_add(v.swizzled.offset, x, "offset"));
         p = judge(std::move(o));
         pf = p;  // a swizzle is applied after the layout: judge the whole function
       } else {

@@ -255,18 +255,21 @@ Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode) {
 Layout composition(const Layout& a, const Layout& b) { return composition_impl(a, b, false); }
 
 Layout composition(const Layout& a, const Tiler& t) {
+  // An integer N composes as N:1 (CuTe's composition with an integral tiler), 1 included.
+  if (t.is_layout && t.integral) return composition(a, Layout(t.layout.shape, IntTuple(1)));
   if (t.is_layout) return composition(a, t.layout);
   if (t.rank() > a.rank())
     throw Error("composition: the tiler " + to_string(t) + " has more modes (" + str(t.rank()) +
                 ") than the layout " + to_string(a) + " (" + str(a.rank()) + ")");
+  // CuTe keeps only the modes the tiler reaches: the modes of A past the tiler's rank are
+  // dropped (the divides keep them: they are built on logical_divide, not on this).
   std::vector<Layout> modes;
-  for (std::size_t i = 0; i < a.rank(); ++i)
-    modes.push_back(i < t.rank() ? composition(a.mode(i), t.elems[i]) : a.mode(i));
+  for (std::size_t i = 0; i < t.rank(); ++i) modes.push_back(composition(a.mode(i), t.elems[i]));
   return tuple_layout(modes);
 }
 
-SwizzledLayout composition(const SwizzledLayout& a, const Layout& b) { return {a.swizzle, composition(a.layout, b)}; }
-SwizzledLayout composition(const SwizzledLayout& a, const Tiler& t) { return {a.swizzle, composition(a.layout, t)}; }
+SwizzledLayout composition(const SwizzledLayout& a, const Layout& b) { return {a.swizzle, composition(a.layout, b), a.offset}; }
+SwizzledLayout composition(const SwizzledLayout& a, const Tiler& t) { return {a.swizzle, composition(a.layout, t), a.offset}; }
 
 // ---------------------------------------------------------------- complement
 
@@ -310,25 +313,57 @@ Layout right_inverse(const Layout& l) {
     prefix[i] = p;
     p = checked_mul(p, f.s[i], "right_inverse");
   }
-  // Follow the strides from 1: the mode with stride 1, then the one whose stride is
-  // the end of that mode, and so on; those modes form the inverse.
-  std::vector<std::int64_t> rs, rd;
+  // CuTe orders the modes by stride with an exchange sort, which is not stable: of two
+  // modes with the same stride a later one may come first, and the first one met is the one
+  // followed (modes sharing a stride make the layout non-injective; CuTe's choice decides).
+  std::vector<std::size_t> order(f.rank());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t j = i + 1; j < order.size(); ++j)
+      if (f.d[order[j]] < f.d[order[i]]) std::swap(order[i], order[j]);
+  // Follow the strides from 1: the mode with stride 1, then the one whose stride is the end
+  // of that mode, and so on; those modes, at their positions in the domain, form the inverse.
+  std::vector<std::int64_t> rs{1}, rd{0};
   std::int64_t next = 1;
-  while (true) {
-    std::size_t i = 0;
-    while (i < f.rank() && checked_abs(f.d[i]) != next) ++i;
-    if (i == f.rank()) break;
+  for (std::size_t i : order) {
+    if (f.d[i] != next) continue;
     rs.push_back(f.s[i]);
-    rd.push_back(f.d[i] < 0 ? -prefix[i] : prefix[i]);
-    const std::int64_t n = checked_mul(f.s[i], checked_abs(f.d[i]), "right_inverse");
-    if (n == next) break;
-    next = n;
+    rd.push_back(prefix[i]);
+    next = checked_mul(f.s[i], f.d[i], "right_inverse");
   }
-  if (rs.empty()) return Layout(IntTuple(1), IntTuple(0));
-  return layout_of(rs, rd);
+  return coalesce(layout_of(rs, rd));
 }
 
-Layout left_inverse(const Layout& l) { return right_inverse(make_layout({l, complement(l)})); }
+// CuTe's construction: walk the coalesced modes in the same (exchange-sort) order of their
+// strides; each non-zero stride d becomes a mode of size d / (size so far) at the position of
+// that mode in the domain, and the last mode met closes the layout with its own size.
+Layout left_inverse(const Layout& l) {
+  const Flat f = flat_of(coalesce(l));
+  std::vector<std::int64_t> prefix(f.rank());
+  std::int64_t p = 1;
+  for (std::size_t i = 0; i < f.rank(); ++i) {
+    prefix[i] = p;
+    p = checked_mul(p, f.s[i], "left_inverse");
+  }
+  std::vector<std::size_t> order(f.rank());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t j = i + 1; j < order.size(); ++j)
+      if (f.d[order[j]] < f.d[order[i]]) std::swap(order[i], order[j]);
+  std::vector<std::int64_t> rs, rd{0};
+  std::int64_t covered = 1;
+  for (std::size_t i : order) {
+    if (f.d[i] == 0) continue;
+    if (f.d[i] % covered != 0 || f.d[i] / covered <= 0)
+      throw Error("left_inverse: the stride " + str(f.d[i]) + " is not a positive multiple of the " + str(covered) +
+                  " offsets below it (CuTe's divisibility condition: the layout is not injective)");
+    rs.push_back(f.d[i] / covered);
+    rd.push_back(prefix[i]);
+    covered = checked_mul(covered, rs.back(), "left_inverse");
+  }
+  rs.push_back(f.s[order.back()]);
+  return coalesce(layout_of(rs, rd));
+}
 
 // ---------------------------------------------------------------- divide family
 
@@ -436,7 +471,7 @@ Layout pad_to_rank(const Layout& l, std::size_t R) {
 }
 
 IntTuple zip_tuples(const IntTuple& a, const IntTuple& b) {
-  if (a.is_leaf()) return IntTuple::tuple({a, b});
+  if (a.is_leaf()) return IntTuple::tuple({IntTuple::tuple({a, b})});  // CuTe: zip of two integers is ((a,b))
   std::vector<IntTuple> out;
   for (std::size_t i = 0; i < a.rank(); ++i) out.push_back(IntTuple::tuple({a.elems()[i], b[i]}));
   return IntTuple::tuple(std::move(out));
@@ -474,8 +509,9 @@ Layout tile_to_shape(const Layout& block, const IntTuple& target_shape) {
                   to_string(target_shape) + " (mode " + str(i) + ": " + str(b) + " does not divide " + str(t) + ")");
     ps.push_back(t / b);
   }
-  IntTuple product_shape = R == 1 && target_shape.is_leaf() ? IntTuple(ps[0]) : unflatten(
-      IntTuple::tuple(std::vector<IntTuple>(R, IntTuple(0))), ps);
+  // CuTe's product_each makes the product shape a tuple even for an integer target, so the
+  // final coalesce goes mode by mode: tile_to_shape(16:1, 16) is (16):(1).
+  IntTuple product_shape = unflatten(IntTuple::tuple(std::vector<IntTuple>(R, IntTuple(0))), ps);
   const Layout r = blocked_product(padded, Layout::column_major(product_shape));
   return coalesce(r, product_shape);
 }

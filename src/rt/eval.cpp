@@ -17,6 +17,10 @@ std::string describe(const Value& v) {
       return "the tiler " + to_string(v.tiler);
     case Value::Kind::Swizzled:
       return "the swizzled layout " + to_string(v.swizzled);
+    case Value::Kind::Swizzle:
+      return "the swizzle " + to_string(v.swizzle);
+    case Value::Kind::LayoutAfterSwizzle:
+      return "the layout after a swizzle " + to_string(v.after_swizzle);
   }
   return "a value";
 }
@@ -31,6 +35,10 @@ std::string to_string(const Value& v) {
       return to_string(v.tiler);
     case Value::Kind::Swizzled:
       return to_string(v.swizzled);
+    case Value::Kind::Swizzle:
+      return to_string(v.swizzle);
+    case Value::Kind::LayoutAfterSwizzle:
+      return to_string(v.after_swizzle);
   }
   return {};
 }
@@ -51,6 +59,12 @@ struct Args {
   }
   const Layout& layout(std::size_t i) const {
     if (v[i].kind != Value::Kind::Layout) wrong(i, "a layout (shape:stride)");
+    return v[i].layout;
+  }
+  // A layout or a composed layout Sw o off o L (the operations CuTe defines on both).
+  const Layout& layout_or_composed(std::size_t i) const {
+    if (v[i].kind == Value::Kind::Swizzled) return v[i].swizzled.layout;
+    if (v[i].kind != Value::Kind::Layout) wrong(i, "a layout (shape:stride) or a swizzled layout (Sw<B,M,S> o off o L)");
     return v[i].layout;
   }
   std::int64_t integer(std::size_t i) const {
@@ -88,6 +102,7 @@ struct Args {
     return layout(i);
   }
   bool is_swizzled(std::size_t i) const { return v[i].kind == Value::Kind::Swizzled; }
+  bool is(std::size_t i, Value::Kind k) const { return v[i].kind == k; }
 };
 
 // A coordinate inside a shape: an index below its size, or a tuple of such per mode.
@@ -109,16 +124,72 @@ struct Function {
 
 Value v_int(std::int64_t x) { return Value::of(IntTuple(x)); }
 
-// A divide of a swizzled layout divides the layout under the swizzle (the swizzle acts on offsets).
-template <Layout (*F)(const Layout&, const Tiler&)>
-Value divide(const Args& a) {
-  if (a.is_swizzled(0)) return Value::of(SwizzledLayout{a.v[0].swizzled.swizzle, F(a.v[0].swizzled.layout, a.tiler(1))});
-  return Value::of(F(a.layout(0), a.tiler(1)));
+// An operation CuTe defines on a composed layout by applying it to the layout under the
+// swizzle and offset: op(Sw o off o L) = Sw o off o op(L) (op(L) for a plain layout).
+template <class F>
+Value on_layout(const Args& a, F&& f) {
+  const Layout& l = a.layout_or_composed(0);
+  if (a.is_swizzled(0)) return Value::of(rebuild(a.v[0].swizzled, f(l)));
+  return Value::of(f(l));
 }
 
+// The divide and product families (a swizzle acts on offsets, so tiling acts on L).
 template <Layout (*F)(const Layout&, const Tiler&)>
-Value product_fn(const Args& a) {
-  return Value::of(F(a.layout(0), a.tiler(1)));
+Value by_tiler(const Args& a) {
+  const Tiler t = a.tiler(1);
+  return on_layout(a, [&](const Layout& l) { return F(l, t); });
+}
+
+Value compose(const Args& a) {
+  using K = Value::Kind;
+  if (a.is(1, K::Swizzled) && a.is(0, K::Layout)) return Value::of(composition(a.layout(0), a.v[1].swizzled));
+  if (a.is(1, K::Swizzle) && a.is(0, K::Layout)) return Value::of(composition(a.layout(0), a.v[1].swizzle));
+  if (a.is(0, K::Swizzle)) {
+    if (a.is(1, K::Swizzle)) return Value::of(composition(a.v[0].swizzle, a.v[1].swizzle));
+    if (a.is(1, K::Swizzled) || a.is(1, K::LayoutAfterSwizzle))
+      throw Error("composition: a swizzle composed with a composed layout is not a composed layout Sw o off o L",
+                  a.pos(1));
+    return Value::of(rebuild(a.v[0].swizzle, 0, a.layout(1)));  // Sw o 0 o L
+  }
+  if (a.is(0, K::LayoutAfterSwizzle))
+    throw Error("composition: L o off o Sw composed with anything more is not a composed layout CuTe can form",
+                a.pos(0));
+  if (a.is(1, K::Swizzled) || a.is(1, K::Swizzle) || a.is(1, K::LayoutAfterSwizzle))
+    throw Error("composition: a composed layout composed with a swizzle is not a composed layout Sw o off o L",
+                a.pos(1));
+  if (a.v[1].kind == K::Layout) return on_layout(a, [&](const Layout& l) { return composition(l, a.v[1].layout); });
+  const Tiler t = a.tiler(1);
+  return on_layout(a, [&](const Layout& l) { return composition(l, t); });
+}
+
+template <bool Right>
+Value inverse(const Args& a) {
+  using K = Value::Kind;
+  if (a.is(0, K::Swizzle)) return a.v[0];  // a swizzle is its own inverse
+  if (a.is(0, K::Swizzled))
+    return Value::of(Right ? right_inverse(a.v[0].swizzled) : left_inverse(a.v[0].swizzled));
+  if (a.is(0, K::LayoutAfterSwizzle))
+    return Value::of(Right ? right_inverse(a.v[0].after_swizzle) : left_inverse(a.v[0].after_swizzle));
+  return Value::of(Right ? right_inverse(a.layout(0)) : left_inverse(a.layout(0)));
+}
+
+template <bool Up>
+Value cast(const Args& a) {
+  using K = Value::Kind;
+  const std::int64_t n = a.integer(1);
+  if (a.is(0, K::Swizzle)) return Value::of(Up ? upcast(a.v[0].swizzle, n) : downcast(a.v[0].swizzle, n));
+  if (a.is(0, K::Swizzled)) return Value::of(Up ? upcast(a.v[0].swizzled, n) : downcast(a.v[0].swizzled, n));
+  return Value::of(Up ? upcast(a.layout(0), n) : downcast(a.layout(0), n));
+}
+
+// max_common_vector / max_common_layout with at most one swizzled operand (either side).
+template <class F>
+Value common(const Args& a, F&& f) {
+  if (a.is_swizzled(0) && a.is_swizzled(1))
+    throw Error("CuTe defines common vectors of a swizzled and a plain layout, not of two swizzled ones", a.pos(1));
+  if (a.is_swizzled(0)) return f(a.v[0].swizzled, a.layout(1));
+  if (a.is_swizzled(1)) return f(a.v[1].swizzled, a.layout(0));
+  return f(a.layout(0), a.layout(1));
 }
 
 std::int64_t rank_of(const Args& a) {
@@ -131,6 +202,8 @@ std::int64_t rank_of(const Args& a) {
       return static_cast<std::int64_t>(a.v[0].tiler.rank());
     case Value::Kind::Swizzled:
       return static_cast<std::int64_t>(a.v[0].swizzled.layout.rank());
+    default:
+      a.wrong(0, "a layout, a swizzled layout, a tiler or a tuple");
   }
   return 0;
 }
@@ -139,61 +212,74 @@ const std::vector<Function>& table() {
   static const std::vector<Function> t = {
       {{"coalesce", "coalesce(L[, profile])", "merge modes that continue each other (per mode of profile)"}, 1, 2,
        [](const Args& a) {
-         if (a.is_swizzled(0) && a.size() == 1)
-           return Value::of(SwizzledLayout{a.v[0].swizzled.swizzle, coalesce(a.v[0].swizzled.layout)});
-         return Value::of(a.size() == 2 ? coalesce(a.layout(0), a.tuple(1)) : coalesce(a.layout(0)));
+         if (a.size() == 2) {
+           const IntTuple p = a.tuple(1);
+           return on_layout(a, [&](const Layout& l) { return coalesce(l, p); });
+         }
+         return on_layout(a, [](const Layout& l) { return coalesce(l); });
        }},
       {{"filter", "filter(L[, profile])", "remove stride-0 and size-1 modes, then coalesce"}, 1, 2,
-       [](const Args& a) { return Value::of(a.size() == 2 ? filter(a.layout(0), a.tuple(1)) : filter(a.layout(0))); }},
-      {{"composition", "composition(A, B)", "R(i) = A(B(i)); B a layout, a tiler or a shape"}, 2, 2,
        [](const Args& a) {
-         if (a.is_swizzled(0)) return Value::of(composition(a.v[0].swizzled, a.tiler(1)));
-         if (a.v[1].kind == Value::Kind::Layout) return Value::of(composition(a.layout(0), a.layout(1)));
-         return Value::of(composition(a.layout(0), a.tiler(1)));
+         if (a.size() == 2) {
+           const IntTuple p = a.tuple(1);
+           return on_layout(a, [&](const Layout& l) { return filter(l, p); });
+         }
+         return on_layout(a, [](const Layout& l) { return filter(l); });
        }},
+      {{"composition", "composition(A, B)", "R(i) = A(B(i)); B a layout, a tiler or a shape"}, 2, 2,
+       compose},
       {{"complement", "complement(L[, cotarget])", "the offsets in [0, cotarget) that L does not reach"}, 1, 2,
        [](const Args& a) {
-         if (a.size() == 2) return Value::of(complement(a.layout(0), product(a.shape(1))));
-         return Value::of(complement(a.layout(0)));
+         // complement(Sw o off o L) is L's complement: it is about the offsets L does not reach.
+         if (a.size() == 2) return Value::of(complement(a.layout_or_composed(0), product(a.shape(1))));
+         return Value::of(complement(a.layout_or_composed(0)));
        }},
       {{"right_inverse", "right_inverse(L)", "R with L(R(i)) == i on the largest contiguous range"}, 1, 1,
-       [](const Args& a) { return Value::of(right_inverse(a.layout(0))); }},
+       inverse<true>},
       {{"left_inverse", "left_inverse(L)", "R with R(L(i)) == i"}, 1, 1,
-       [](const Args& a) { return Value::of(left_inverse(a.layout(0))); }},
+       inverse<false>},
       {{"logical_divide", "logical_divide(L, tiler)", "((tile),(rest)) per mode of the tiler"}, 2, 2,
-       divide<logical_divide>},
-      {{"zipped_divide", "zipped_divide(L, tiler)", "((tiles...),(rests...))"}, 2, 2, divide<zipped_divide>},
-      {{"tiled_divide", "tiled_divide(L, tiler)", "((tiles...),rest0,rest1,...)"}, 2, 2, divide<tiled_divide>},
-      {{"flat_divide", "flat_divide(L, tiler)", "(tile0,tile1,...,rest0,rest1,...)"}, 2, 2, divide<flat_divide>},
+       by_tiler<logical_divide>},
+      {{"zipped_divide", "zipped_divide(L, tiler)", "((tiles...),(rests...))"}, 2, 2, by_tiler<zipped_divide>},
+      {{"tiled_divide", "tiled_divide(L, tiler)", "((tiles...),rest0,rest1,...)"}, 2, 2, by_tiler<tiled_divide>},
+      {{"flat_divide", "flat_divide(L, tiler)", "(tile0,tile1,...,rest0,rest1,...)"}, 2, 2, by_tiler<flat_divide>},
       {{"logical_product", "logical_product(L, tiler)", "(L, complement(L) o tiler)"}, 2, 2,
-       product_fn<logical_product>},
-      {{"zipped_product", "zipped_product(L, tiler)", "((blocks...),(tiles...))"}, 2, 2, product_fn<zipped_product>},
-      {{"tiled_product", "tiled_product(L, tiler)", "((blocks...),tile0,tile1,...)"}, 2, 2, product_fn<tiled_product>},
-      {{"flat_product", "flat_product(L, tiler)", "(block0,...,tile0,...)"}, 2, 2, product_fn<flat_product>},
+       by_tiler<logical_product>},
+      {{"zipped_product", "zipped_product(L, tiler)", "((blocks...),(tiles...))"}, 2, 2, by_tiler<zipped_product>},
+      {{"tiled_product", "tiled_product(L, tiler)", "((blocks...),tile0,tile1,...)"}, 2, 2, by_tiler<tiled_product>},
+      {{"flat_product", "flat_product(L, tiler)", "(block0,...,tile0,...)"}, 2, 2, by_tiler<flat_product>},
       {{"blocked_product", "blocked_product(L, T)", "L repeated over T, mode by mode (T a layout or shape)"}, 2, 2,
-       [](const Args& a) { return Value::of(blocked_product(a.layout(0), a.layout_or_shape(1))); }},
+       [](const Args& a) {
+         const Layout t = a.layout_or_shape(1);
+         return on_layout(a, [&](const Layout& l) { return blocked_product(l, t); });
+       }},
       {{"raked_product", "raked_product(L, T)", "L interleaved over T, mode by mode (T a layout or shape)"}, 2, 2,
-       [](const Args& a) { return Value::of(raked_product(a.layout(0), a.layout_or_shape(1))); }},
+       [](const Args& a) {
+         const Layout t = a.layout_or_shape(1);
+         return on_layout(a, [&](const Layout& l) { return raked_product(l, t); });
+       }},
       {{"tile_to_shape", "tile_to_shape(L, shape)", "repeat L (column-major) until it has the shape"}, 2, 2,
-       [](const Args& a) { return Value::of(tile_to_shape(a.layout(0), a.shape(1))); }},
+       [](const Args& a) {
+         const IntTuple s = a.shape(1);
+         return on_layout(a, [&](const Layout& l) { return tile_to_shape(l, s); });
+       }},
       {{"max_common_vector", "max_common_vector(A, B)", "how many contiguous elements A and B agree on"}, 2, 2,
-       [](const Args& a) { return v_int(max_common_vector(a.layout(0), a.layout(1))); }},
+       [](const Args& a) { return common(a, [](const auto& x, const Layout& y) { return v_int(max_common_vector(x, y)); }); }},
       {{"max_common_layout", "max_common_layout(A, B)", "the layout of those common contiguous elements"}, 2, 2,
-       [](const Args& a) { return Value::of(max_common_layout(a.layout(0), a.layout(1))); }},
+       [](const Args& a) { return common(a, [](const auto& x, const Layout& y) { return Value::of(max_common_layout(x, y)); }); }},
       {{"size", "size(x)", "number of elements of a layout, or product of a tuple"}, 1, 1,
        [](const Args& a) {
          switch (a.v[0].kind) {
            case Value::Kind::IntTuple: return v_int(product(a.shape(0)));
            case Value::Kind::Layout: return v_int(a.v[0].layout.size());
            case Value::Kind::Swizzled: return v_int(a.v[0].swizzled.size());
-           default: return v_int(product(a.v[0].tiler.shape()));
+           case Value::Kind::Tiler: return v_int(product(a.v[0].tiler.shape()));
+           default: a.wrong(0, "a layout, a swizzled layout, a tiler or a tuple");
          }
        }},
       {{"cosize", "cosize(L)", "1 + the largest offset"}, 1, 1,
-       [](const Args& a) {
-         if (a.is_swizzled(0)) return v_int(a.v[0].swizzled.cosize());
-         return v_int(a.layout(0).cosize());
-       }},
+       // CuTe: cosize(Sw o off o L) is cosize(L) (the swizzle permutes within L's power-of-two blocks).
+       [](const Args& a) { return v_int(a.layout_or_composed(0).cosize()); }},
       {{"rank", "rank(x)", "number of top-level modes"}, 1, 1, [](const Args& a) { return v_int(rank_of(a)); }},
       {{"depth", "depth(x)", "nesting depth (0 for an integer)"}, 1, 1,
        [](const Args& a) {
@@ -201,19 +287,19 @@ const std::vector<Function>& table() {
            case Value::Kind::IntTuple: return v_int(depth(a.v[0].tuple));
            case Value::Kind::Layout: return v_int(a.v[0].layout.depth());
            case Value::Kind::Swizzled: return v_int(a.v[0].swizzled.layout.depth());
-           default: return v_int(depth(a.v[0].tiler.shape()));
+           case Value::Kind::Tiler: return v_int(depth(a.v[0].tiler.shape()));
+           default: a.wrong(0, "a layout, a swizzled layout, a tiler or a tuple");
          }
        }},
       {{"flatten", "flatten(x)", "every leaf its own top-level mode"}, 1, 1,
        [](const Args& a) {
          if (a.v[0].kind == Value::Kind::IntTuple) return Value::of(flatten(a.v[0].tuple));
-         if (a.is_swizzled(0)) return Value::of(SwizzledLayout{a.v[0].swizzled.swizzle, flatten(a.v[0].swizzled.layout)});
-         return Value::of(flatten(a.layout(0)));
+         return on_layout(a, [](const Layout& l) { return flatten(l); });
        }},
       {{"upcast", "upcast(L, N)", "the layout for elements N times wider"}, 2, 2,
-       [](const Args& a) { return Value::of(upcast(a.layout(0), a.integer(1))); }},
+       cast<true>},
       {{"downcast", "downcast(L, N)", "the layout for elements N times narrower"}, 2, 2,
-       [](const Args& a) { return Value::of(downcast(a.layout(0), a.integer(1))); }},
+       cast<false>},
       {{"idx2crd", "idx2crd(i, shape)", "the coordinate of index i in the shape (column-major)"}, 2, 2,
        [](const Args& a) {
          const std::int64_t i = a.integer(0);
@@ -227,18 +313,28 @@ const std::vector<Function>& table() {
        [](const Args& a) {
          const IntTuple& c = a.tuple(0);
          if (has_underscore(c)) throw Error("crd2idx: the coordinate may not contain _", a.pos(0));
-         Layout l = a.size() == 3 ? Layout(a.shape(1), a.tuple(2)) : a.layout(1);
+         Layout l = a.size() == 3 ? Layout(a.shape(1), a.tuple(2)) : a.layout_or_composed(1);
          if (!compatible_coord(c, l.shape))
            throw Error("crd2idx: the coordinate " + to_string(c) + " is outside the shape " + to_string(l.shape),
                        a.pos(0));
+         if (a.size() == 2 && a.is_swizzled(1)) return v_int(a.v[1].swizzled.at(c));
          return v_int(l.at(c));
        }},
       {{"slice", "slice(L, coord)", "the sub-layout of the modes where coord holds _"}, 2, 2,
-       [](const Args& a) { return Value::of(slice(a.tuple(1), a.layout(0))); }},
+       [](const Args& a) {
+         if (a.is_swizzled(0)) return Value::of(slice(a.tuple(1), a.v[0].swizzled));
+         return Value::of(slice(a.tuple(1), a.layout(0)));
+       }},
       {{"shape", "shape(L)", "the shape of a layout"}, 1, 1,
-       [](const Args& a) { return Value::of(a.layout(0).shape); }},
+       [](const Args& a) { return Value::of(a.layout_or_composed(0).shape); }},
       {{"stride", "stride(L)", "the stride of a layout"}, 1, 1,
-       [](const Args& a) { return Value::of(a.layout(0).stride); }},
+       [](const Args& a) {
+         if (a.is_swizzled(0))
+           throw Error("stride: a swizzled layout has no stride (CuTe deletes it: its offsets are not linear); "
+                       "use stride of the layout under the swizzle",
+                       a.pos(0));
+         return Value::of(a.layout(0).stride);
+       }},
       {{"get", "get(x, i)", "mode i of a layout or a tuple"}, 2, 2,
        [](const Args& a) {
          const std::int64_t i = a.integer(1);
@@ -246,7 +342,7 @@ const std::vector<Function>& table() {
          if (i < 0 || i >= r)
            throw Error("get: mode " + std::to_string(i) + " does not exist (rank " + std::to_string(r) + ")", a.pos(1));
          if (a.v[0].kind == Value::Kind::IntTuple) return Value::of(a.v[0].tuple[static_cast<std::size_t>(i)]);
-         return Value::of(a.layout(0).mode(static_cast<std::size_t>(i)));
+         return on_layout(a, [&](const Layout& l) { return l.mode(static_cast<std::size_t>(i)); });
        }},
       {{"make_layout", "make_layout(shape[, stride])  or  make_layout(L0, L1, ...)", "build a layout"}, 1, 16,
        [](const Args& a) {
@@ -301,7 +397,9 @@ Value eval_tuple(const Node& n) {
         elems.push_back(Tiler::of_shape(v.tuple));
         break;
       case Value::Kind::Swizzled:
-        throw Error("a swizzled layout cannot be a mode of a tiler", n.children[i].pos);
+      case Value::Kind::Swizzle:
+      case Value::Kind::LayoutAfterSwizzle:
+        throw Error("a swizzle or a swizzled layout cannot be a mode of a tiler", n.children[i].pos);
     }
   }
   return Value::of(Tiler::of_tuple(std::move(elems)));
@@ -324,16 +422,24 @@ Value eval_node(const Node& n) {
         throw;
       }
     }
-    case Node::Kind::Swizzled: {
-      Value l = eval_node(n.children[0]);
-      if (l.kind != Value::Kind::Layout)
-        throw Error("Sw<B,M,S> o ... needs a layout after 'o', got " + describe(l), n.children[0].pos);
+    case Node::Kind::Swizzled:
+    case Node::Kind::Swizzle:
+    case Node::Kind::LayoutAfterSwizzle: {
+      Swizzle sw;
       try {
-        return Value::of(SwizzledLayout{Swizzle(n.swizzle[0], n.swizzle[1], n.swizzle[2]), l.layout});
+        sw = Swizzle(n.swizzle[0], n.swizzle[1], n.swizzle[2]);
       } catch (Error& e) {
         if (e.pos() == npos) e.set_pos(n.pos);
         throw;
       }
+      if (n.kind == Node::Kind::Swizzle) return Value::of(sw);
+      Value l = eval_node(n.children[0]);
+      if (l.kind != Value::Kind::Layout)
+        throw Error("Sw<B,M,S> o ... needs a layout after 'o', got " + describe(l), n.children[0].pos);
+      if (n.kind == Node::Kind::LayoutAfterSwizzle) return Value::of(LayoutAfterSwizzle{l.layout, n.value, sw});
+      // A literal is a composed layout as written (CuTe's make_composed_layout), so that every
+      // printed result reads back to itself; compositions decay (composition(Sw<0,..>, L) is L).
+      return Value::of(SwizzledLayout{sw, l.layout, n.value});
     }
     case Node::Kind::Call: {
       const auto& idx = index();

@@ -157,13 +157,17 @@ std::int64_t SwizzledLayout::cosize() const {
     throw Error("cosize of a swizzled layout is computed by visiting every offset; this one has " +
                 std::to_string(n) + " elements (at most 2^22)");
   std::int64_t mx = -1;
-  for_each_offset(layout, [&](std::int64_t off) { mx = std::max(mx, swizzle(off)); });
+  for_each_offset(layout, [&](std::int64_t off) { mx = std::max(mx, swizzle(checked_add(offset, off, "offset"))); });
   return checked_add(mx, 1, "cosize");
 }
 
 Tiler Tiler::of_shape(const IntTuple& shape) {
   // CuTe's make_layout(N): stride 1, except that a static 1 gets stride 0.
-  if (shape.is_leaf()) return of_layout(Layout(shape, IntTuple(shape.value() == 1 ? 0 : 1)));
+  if (shape.is_leaf()) {
+    Tiler t = of_layout(Layout(shape, IntTuple(shape.value() == 1 ? 0 : 1)));
+    t.integral = true;
+    return t;
+  }
   std::vector<Tiler> e;
   for (const auto& s : shape.elems()) e.push_back(of_shape(s));
   return of_tuple(std::move(e));
@@ -194,7 +198,14 @@ std::string to_string(const Swizzle& s) {
   return "Sw<" + std::to_string(s.bits) + "," + std::to_string(s.base) + "," + std::to_string(s.shift) + ">";
 }
 
-std::string to_string(const SwizzledLayout& s) { return to_string(s.swizzle) + " o " + to_string(s.layout); }
+// CuTe prints a ComposedLayout as "A o offset o B", the offset always (_0 when static zero).
+std::string to_string(const SwizzledLayout& s) {
+  return to_string(s.swizzle) + " o " + std::to_string(s.offset) + " o " + to_string(s.layout);
+}
+
+std::string to_string(const LayoutAfterSwizzle& s) {
+  return to_string(s.layout) + " o " + std::to_string(s.offset) + " o " + to_string(s.swizzle);
+}
 
 std::string to_string(const Tiler& t) {
   if (t.is_layout) return to_string(t.layout);

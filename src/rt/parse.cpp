@@ -50,7 +50,8 @@ class Parser {
     ++p_;
   }
 
-  // expr: a primary, optionally followed by ':' and a stride.
+  // expr: a primary, optionally followed by ':' and a stride, then optionally by
+  // 'o' [offset 'o'] Sw<B,M,S> (a layout composed after a swizzle).
   Node expr(int depth) {
     if (depth > kMaxDepth) fail(p_, "expression nested too deeply (more than 256 levels)");
     skip_ws();
@@ -68,7 +69,42 @@ class Parser {
     n.pos = start;
     n.children.push_back(std::move(first));
     n.children.push_back(std::move(stride));
-    return n;
+    skip_ws();
+    if (!at_compose()) return n;
+    ++p_;
+    Node after;
+    after.kind = Node::Kind::LayoutAfterSwizzle;
+    after.pos = start;
+    skip_ws();
+    if (peek() != 'S') {
+      after.value = offset_then_o();
+      skip_ws();
+    }
+    const std::size_t sw_at = p_;
+    if (s_.substr(p_, 3) != "Sw<") fail(p_, "expected Sw<B,M,S> after 'o' (a layout composed after a swizzle)");
+    p_ += 2;
+    swizzle_args(after, sw_at);
+    after.children.push_back(std::move(n));
+    return after;
+  }
+
+  // 'o' followed by whitespace (or ending the input, so that what is missing after it gets
+  // the error): the composition sign of CuTe's printed composed layouts.
+  bool at_compose() const {
+    return peek() == 'o' && (p_ + 1 == s_.size() || s_[p_ + 1] == ' ' || s_[p_ + 1] == '\t');
+  }
+
+  // An offset (an integer, maybe written _N) and the 'o' after it.
+  std::int64_t offset_then_o() {
+    const std::size_t at = p_;
+    if (!(peek() == '_' || peek() == '-' || std::isdigit(static_cast<unsigned char>(peek()))))
+      fail(p_, "expected an offset (an integer) or Sw<B,M,S> after 'o', found " + describe(p_));
+    Node v = integer();
+    if (v.kind != Node::Kind::Int) fail(at, "expected an integer offset after 'o'");
+    skip_ws();
+    if (!at_compose()) fail(p_, "expected 'o' followed by a space after the offset, found " + describe(p_));
+    ++p_;
+    return v.value;
   }
 
   void require_inttuple(const Node& n, const char* what) const {
@@ -208,22 +244,45 @@ class Parser {
     return static_cast<int>(v.value);
   }
 
-  Node swizzled(std::size_t start, int depth) {
+  // '<' B ',' M ',' S '>' into n.swizzle (p_ at '<').
+  void swizzle_args(Node& n, std::size_t start) {
+    (void)start;
     ++p_;  // '<'
-    Node n;
-    n.kind = Node::Kind::Swizzled;
-    n.pos = start;
     n.swizzle[0] = small_int("B (the number of swizzled bits)");
     expect(',', "',' after B in Sw<B,M,S>");
     n.swizzle[1] = small_int("M (the number of unchanged low bits)");
     expect(',', "',' after M in Sw<B,M,S>");
     n.swizzle[2] = small_int("S (the shift)");
     expect('>', "'>' closing Sw<B,M,S>");
+  }
+
+  // Sw<B,M,S> alone (a swizzle function), or Sw<B,M,S> o [offset o] layout.
+  Node swizzled(std::size_t start, int depth) {
+    Node n;
+    n.kind = Node::Kind::Swizzled;
+    n.pos = start;
+    swizzle_args(n, start);
     skip_ws();
-    if (peek() != 'o') fail(p_, "expected 'o' (composition) after Sw<B,M,S>, found " + describe(p_));
+    if (peek() != 'o') {
+      n.kind = Node::Kind::Swizzle;
+      return n;
+    }
     ++p_;
     if (!at_end() && (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_'))
       fail(p_ - 1, "expected 'o' followed by a space after Sw<B,M,S>");
+    skip_ws();
+    // Sw o off o L: an integer followed by 'o' is the offset.
+    const std::size_t save = p_;
+    if (peek() == '_' || peek() == '-' || std::isdigit(static_cast<unsigned char>(peek()))) {
+      Node v = integer();
+      skip_ws();
+      if (v.kind == Node::Kind::Int && at_compose()) {
+        ++p_;
+        n.value = v.value;
+      } else {
+        p_ = save;
+      }
+    }
     n.children.push_back(expr(depth + 1));
     return n;
   }
@@ -261,8 +320,17 @@ void append_node(const Node& n, std::string& out) {
       break;
     case Node::Kind::Swizzled:
       out += "Sw<" + std::to_string(n.swizzle[0]) + "," + std::to_string(n.swizzle[1]) + "," +
-             std::to_string(n.swizzle[2]) + "> o ";
+             std::to_string(n.swizzle[2]) + "> o " + std::to_string(n.value) + " o ";
       append_node(n.children[0], out);
+      break;
+    case Node::Kind::Swizzle:
+      out += "Sw<" + std::to_string(n.swizzle[0]) + "," + std::to_string(n.swizzle[1]) + "," +
+             std::to_string(n.swizzle[2]) + ">";
+      break;
+    case Node::Kind::LayoutAfterSwizzle:
+      append_node(n.children[0], out);
+      out += " o " + std::to_string(n.value) + " o Sw<" + std::to_string(n.swizzle[0]) + "," +
+             std::to_string(n.swizzle[1]) + "," + std::to_string(n.swizzle[2]) + ">";
       break;
   }
 }

@@ -358,5 +358,5 @@ TEST_CASE("eval: corners of the contract", "[cli]") {
   // Every kind of result prints in the notation it is parsed from.
   const Result d = run({"eval", "Sw<3,4,3> o (8,64):(64,1)", "(4:1,2:2)", "(4,(2,3))", "_8", "rank((4,2):(1,4))"});
   CHECK(d.status == 0);
-  CHECK(d.out == "Sw<3,4,3> o (8,64):(64,1)\n(4:1,2:2)\n(4,(2,3))\n8\n2\n");
+  CHECK(d.out == "Sw<3,4,3> o 0 o (8,64):(64,1)\n(4:1,2:2)\n(4,(2,3))\n8\n2\n");
 }

@@ -86,6 +86,25 @@ TEST_CASE("composition: R(i) == A(B(i)); rejections are real", "[runtime][proper
     }
     for (std::int64_t i = 0; i < b.size(); ++i) RC_ASSERT(r(i) == a(b(i)));
   });
+  rc::prop("a tiler with fewer modes than A keeps only the modes it reaches (CuTe)", [] {
+    const std::size_t r = *rc::gen::inRange<std::size_t>(2, 5);
+    std::vector<Layout> modes;
+    for (std::size_t i = 0; i < r; ++i) modes.push_back(gen_injective(1, 2));
+    const Layout a = make_layout(modes);
+    const std::size_t k = *rc::gen::inRange<std::size_t>(1, r);
+    std::vector<Tiler> t;
+    for (std::size_t i = 0; i < k; ++i)
+      t.push_back(Tiler::of_shape(IntTuple(*rc::gen::inRange<std::int64_t>(1, modes[i].size() + 1))));
+    Layout c;
+    try {
+      c = composition(a, Tiler::of_tuple(t));
+    } catch (const Error&) {
+      RC_DISCARD("inadmissible");
+    }
+    RC_ASSERT(c.rank() == k);
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::int64_t j = 0; j < t[i].layout.size(); ++j) RC_ASSERT(c.mode(i)(j) == modes[i](j));
+  });
 }
 
 TEST_CASE("complement is disjoint, ordered, and completes the layout", "[runtime][property]") {
@@ -127,6 +146,16 @@ TEST_CASE("complement is disjoint, ordered, and completes the layout", "[runtime
 TEST_CASE("inverses", "[runtime][property]") {
   rc::prop("L(right_inverse(L)(i)) == i", [] {
     const Layout a = gen_layout(2, 16);
+    const Layout r = right_inverse(a);
+    for (std::int64_t i = 0; i < r.size(); ++i) RC_ASSERT(a(r(i)) == i);
+  });
+  rc::prop("right_inverse of layouts whose modes share strides: L(R(i)) == i", [] {
+    // Strides drawn from {1, 2, 4}: modes sharing a stride are common, and which one the
+    // inverse follows is CuTe's exchange-sort choice (pinned by cute_edges.jsonl).
+    const IntTuple s = gen_small_shape(1, 256);
+    std::vector<std::int64_t> d(leaves(s).size());
+    for (auto& x : d) x = std::int64_t{1} << *rc::gen::inRange(0, 3);
+    const Layout a(s, unflatten(s, d));
     const Layout r = right_inverse(a);
     for (std::int64_t i = 0; i < r.size(); ++i) RC_ASSERT(a(r(i)) == i);
   });

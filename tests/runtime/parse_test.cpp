@@ -77,7 +77,7 @@ TEST_CASE("parse errors carry the byte position", "[runtime][parse]") {
   CHECK(parse_error_pos("()") == 1);
   CHECK(parse_error_pos("(4,2):(1,x)") == 9);
   CHECK(parse_error_pos("composition (4:1") == 16);
-  CHECK(parse_error_pos("4:1 o") == 4);
+  CHECK(parse_error_pos("4:1 o") == 5);  // "L o" composes L after something: the missing Sw<B,M,S> is at the end
   CHECK(parse_error_pos("Sw<3,4> o 8:1") == 6);
   CHECK(parse_error_pos("Sw<3,4,3> 8:1") == 10);
   CHECK(parse_error_pos("foo") == 0);

@@ -105,7 +105,7 @@ void exact_unary(A const& a) {
   const auto sw = st::composition(st::Swizzle<2, 1, 2>{}, a);
   const rt::SwizzledLayout rsw{rt::Swizzle(2, 1, 2), ra};
   CHECK(rt::to_runtime(sw) == rsw);
-  CHECK(rt::to_string(rt::to_runtime(sw)) == "Sw<2,1,2> o " + rt::to_string(ra));
+  CHECK(rt::to_string(rt::to_runtime(sw)) == "Sw<2,1,2> o 0 o " + rt::to_string(ra));
   // Composing a swizzled layout composes its layout: (Sw o A) o B == Sw o (A o B).
   const auto b2 = st::make_layout(C<2>{}, C<1>{});
   CHECK(rt::to_string(rt::to_runtime(st::composition(sw, b2))) ==
@@ -321,4 +321,43 @@ TEST_CASE("tier agreement, static integers: tile_to_shape", "[runtime][tiers]") 
   CHECK(str(st::tile_to_shape(a1, t1)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a1), rt::to_runtime(t1))));
   CHECK(str(st::tile_to_shape(a2, t2)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a2), rt::to_runtime(t2))));
   CHECK(str(st::tile_to_shape(a4, t4)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a4), rt::to_runtime(t4))));
+}
+
+// Composed layouts Sw o off o L with static integers: each operation of both tiers prints the
+// same text (CuTe's print form, offset included) on a set of swizzled tiles.
+namespace {
+template <class SL>
+void composed_ops_agree(SL const& sl) {
+  const std::string in = st::to_string(sl);
+  const auto rt_eval = [](const std::string& e) { return rt::to_string(rt::evaluate(e)); };
+  INFO("input " << in);
+  CHECK(rt::to_string(rt::to_runtime(sl)) == in);
+  CHECK(rt_eval(in) == in);
+  CHECK(st::to_string(st::composition(sl, st::make_layout(C<4>{}, C<2>{}))) == rt_eval("composition(" + in + ", 4:2)"));
+  CHECK(st::to_string(st::logical_divide(sl, st::make_tile(C<2>{}, C<4>{}))) == rt_eval("logical_divide(" + in + ", (2,4))"));
+  CHECK(st::to_string(st::zipped_divide(sl, st::make_tile(C<2>{}, C<4>{}))) == rt_eval("zipped_divide(" + in + ", (2,4))"));
+  CHECK(st::to_string(st::flat_divide(sl, st::make_tile(C<2>{}, C<4>{}))) == rt_eval("flat_divide(" + in + ", (2,4))"));
+  CHECK(st::to_string(st::logical_product(sl, st::make_layout(C<2>{}, C<1>{}))) == rt_eval("logical_product(" + in + ", 2:1)"));
+  const auto t22 = st::make_layout(st::make_shape(C<2>{}, C<2>{}));
+  CHECK(st::to_string(st::blocked_product(sl, t22)) == rt_eval("blocked_product(" + in + ", (2,2):(1,2))"));
+  CHECK(st::to_string(st::raked_product(sl, t22)) == rt_eval("raked_product(" + in + ", (2,2):(1,2))"));
+  CHECK(st::to_string(st::tile_to_shape(sl, st::make_shape(C<32>{}, C<64>{}, C<2>{}))) ==
+        rt_eval("tile_to_shape(" + in + ", (32,64,2))"));
+  CHECK(st::to_string(st::coalesce(sl)) == rt_eval("coalesce(" + in + ")"));
+  CHECK(st::to_string(st::right_inverse(sl)) == rt_eval("right_inverse(" + in + ")"));
+  CHECK(st::to_string(st::left_inverse(sl)) == rt_eval("left_inverse(" + in + ")"));
+  CHECK(st::to_string(st::upcast<4>(sl)) == rt_eval("upcast(" + in + ", 4)"));
+  CHECK(st::to_string(st::downcast<2>(sl)) == rt_eval("downcast(" + in + ", 2)"));
+  CHECK(st::to_string(st::get<1>(sl)) == rt_eval("get(" + in + ", 1)"));
+}
+}  // namespace
+
+TEST_CASE("tier agreement, static integers: composed layouts", "[runtime][tiers][swizzled]") {
+  const auto row = st::make_layout(st::make_shape(C<8>{}, C<64>{}), st::make_stride(C<64>{}, C<1>{}));
+  const auto col = st::make_layout(st::make_shape(C<32>{}, C<16>{}), st::make_stride(C<1>{}, C<32>{}));
+  composed_ops_agree(st::composition(st::Swizzle<3, 3, 3>{}, row));
+  composed_ops_agree(st::composition(st::Swizzle<2, 1, -3>{}, row));
+  composed_ops_agree(st::composition(st::Swizzle<3, 2, 3>{}, C<0>{}, col));
+  composed_ops_agree(st::composition(st::Swizzle<2, 3, 3>{}, C<64>{}, col));
+  composed_ops_agree(st::composition(st::Swizzle<1, 0, 4>{}, C<8>{}, row));
 }

@@ -10,9 +10,10 @@
 namespace tessera {
 
 namespace detail {
+// The modes in CuTe's exchange-sort order of their strides (see exchange_order).
 template <class S, class D, class F>
 TESSERA_HOST_DEVICE constexpr auto static_sorted_fold(S const& shape, D const& stride, auto init, F&& f) {
-  constexpr auto order = static_order_v<D>;
+  constexpr auto order = exchange_order_v<D>;
   return [&]<std::size_t... K>(std::index_sequence<K...>) {
     return fold(make_tuple(C<order.v[K]>{}...), init, f);
   }(seq_of<D>{});
@@ -89,7 +90,7 @@ TESSERA_HOST_DEVICE constexpr auto right_inverse_(Layout<S, D> const& l) {
     auto sh = detail::to_values(lshape);
     auto sd = detail::to_values(lstride);
     auto pp = detail::to_values(preprod);
-    auto order = detail::stable_order<R>(sd);
+    auto order = detail::exchange_order<R>(sd);
     detail::value_array<R> rs{}, rd{};
     int64_t cur = 1;
     for (int k = 0; k < R; ++k) { rs.v[k] = 1; rd.v[k] = 0; }
@@ -108,7 +109,7 @@ TESSERA_HOST_DEVICE constexpr auto left_inverse_(Layout<S, D> const& l) {
   auto lstride = wrap(cl.stride());
   auto preprod = prefix_product(lshape);
   if constexpr (is_static_v<decltype(lstride)>) {
-    constexpr auto order = detail::static_order_v<decltype(lstride)>;
+    constexpr auto order = detail::exchange_order_v<decltype(lstride)>;
     auto r = detail::static_sorted_fold(lshape, lstride, make_tuple(tuple<>{}, make_tuple(C<0>{})),
       [&](auto const& init, auto i) {
         constexpr std::size_t k = decltype(i)::value;

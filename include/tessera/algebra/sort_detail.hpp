@@ -25,6 +25,19 @@ template <int N> TESSERA_HOST_DEVICE constexpr index_array<N> stable_order(value
   }
   return o;
 }
+// CuTe's order for right_inverse: an exchange sort (for each i, swap in any later j with a
+// smaller value). It is not stable: of equal strides a later one may come first, and which
+// mode right_inverse follows then decides the answer (CuTe's choice, kept to the letter).
+template <int N> TESSERA_HOST_DEVICE constexpr index_array<N> exchange_order(value_array<N> const& a) {
+  index_array<N> o{};
+  for (int i = 0; i < N; ++i) o.v[i] = i;
+  for (int i = 0; i < N; ++i)
+    for (int j = i + 1; j < N; ++j)
+      if (a.v[o.v[j]] < a.v[o.v[i]]) { int t = o.v[i]; o.v[i] = o.v[j]; o.v[j] = t; }
+  return o;
+}
+template <class T> inline constexpr auto exchange_order_v = exchange_order<rank_v<T>>(to_values(T{}));
+
 // The same for a tuple of static integers, as a type-level constant.
 template <class T> inline constexpr auto static_order_v = stable_order<rank_v<T>>(to_values(T{}));
 

@@ -14,8 +14,10 @@ TESSERA_HOST_DEVICE constexpr auto tile_to_shape(Layout<S, D> const& block, T co
   constexpr int R = rank_v<T>;
   static_assert(rank_v<S> <= R, "tessera::tile_to_shape: the block has more modes than the target shape");
   auto padded = append<R>(block);
-  auto block_shape = product_each(padded.shape());
-  auto target_shape = product_each(trg_shape);
+  // CuTe's product_each wraps an integer: the product shape is a tuple even for an integer
+  // target, so the final coalesce goes mode by mode (tile_to_shape(16:1, 16) is (16):(1)).
+  auto block_shape = product_each(wrap(padded.shape()));
+  auto target_shape = product_each(wrap(trg_shape));
   if constexpr (is_static_v<decltype(target_shape)> && is_static_v<decltype(block_shape)>) {
     static_assert(decltype(equal(transform(wrap(target_shape), wrap(block_shape), [](auto a, auto b) { return a % b; }),
                                  repeat_like(wrap(target_shape), C<0>{})))::value,

@@ -86,16 +86,31 @@ struct Swizzle {
   }
 };
 
-// Sw o L: evaluation is swizzle(layout(c)).
+// Sw o off o L (CuTe's ComposedLayout<Swizzle, Offset, Layout>): evaluation is
+// swizzle(offset + layout(c)). The shape, size and modes are L's.
 struct SwizzledLayout {
   Swizzle swizzle;
   Layout layout;
-  std::int64_t operator()(std::int64_t idx) const { return swizzle(layout(idx)); }
-  std::int64_t at(const IntTuple& coord) const { return swizzle(layout.at(coord)); }
+  std::int64_t offset = 0;
+  std::int64_t operator()(std::int64_t idx) const { return swizzle(checked_add(offset, layout(idx), "offset")); }
+  std::int64_t at(const IntTuple& coord) const { return swizzle(checked_add(offset, layout.at(coord), "offset")); }
   std::int64_t size() const { return layout.size(); }
-  std::int64_t cosize() const;  // 1 + max offset over the domain
+  std::int64_t cosize() const;  // 1 + max offset over the domain (CuTe's cosize is L's: see eval)
   friend bool operator==(const SwizzledLayout& a, const SwizzledLayout& b) {
-    return a.swizzle == b.swizzle && a.layout == b.layout;
+    return a.swizzle == b.swizzle && a.layout == b.layout && a.offset == b.offset;
+  }
+};
+
+// L o off o Sw (CuTe's ComposedLayout<Layout, Offset, Swizzle>): evaluation is
+// layout(offset + swizzle(x)). It is what right_inverse / left_inverse of Sw o off o L
+// give when off != 0 (CuTe cannot move the swizzle to the left past an offset).
+struct LayoutAfterSwizzle {
+  Layout layout;
+  std::int64_t offset = 0;
+  Swizzle swizzle;
+  std::int64_t operator()(std::int64_t x) const { return layout(checked_add(offset, swizzle(x), "offset")); }
+  friend bool operator==(const LayoutAfterSwizzle& a, const LayoutAfterSwizzle& b) {
+    return a.swizzle == b.swizzle && a.layout == b.layout && a.offset == b.offset;
   }
 };
 
@@ -103,6 +118,7 @@ struct SwizzledLayout {
 // one per mode. A plain shape (4,2) is the tuple of layouts (4:1,2:1).
 struct Tiler {
   bool is_layout = true;
+  bool integral = false;  // written as an integer N: N:1 in a composition (CuTe), make_layout(N) elsewhere
   Layout layout;
   std::vector<Tiler> elems;
 
@@ -118,7 +134,8 @@ struct Tiler {
 // CuTe print format: "(4,2):(1,4)", "Sw<3,4,3> o 8:1", "(4:1,2:2)".
 std::string to_string(const Layout& l);
 std::string to_string(const Swizzle& s);
-std::string to_string(const SwizzledLayout& s);
+std::string to_string(const SwizzledLayout& s);      // "Sw<B,M,S> o off o L", as CuTe prints it
+std::string to_string(const LayoutAfterSwizzle& s);  // "L o off o Sw<B,M,S>"
 std::string to_string(const Tiler& t);
 
 }  // namespace tessera::rt
