@@ -80,6 +80,18 @@ void draw(cairo_t* cr, const Diagram& d, const Geometry& g) {
       }
       cairo_stroke(cr);
     }
+    for (const RegionEdge& e : region_edges(p)) {
+      set(cr, e.atom ? black : warp_edge_color);
+      cairo_set_line_width(cr, region_edge_width(e.atom));
+      if (e.horizontal) {
+        cairo_move_to(cr, b.cell_x(e.from), b.cell_y(e.index));
+        cairo_line_to(cr, b.cell_x(e.to), b.cell_y(e.index));
+      } else {
+        cairo_move_to(cr, b.cell_x(e.index), b.cell_y(e.from));
+        cairo_line_to(cr, b.cell_x(e.index), b.cell_y(e.to));
+      }
+      cairo_stroke(cr);
+    }
     cairo_set_line_width(cr, 3);
     for (std::int64_t r = 0; r < p.rows.count; ++r)
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
@@ -90,6 +102,20 @@ void draw(cairo_t* cr, const Diagram& d, const Geometry& g) {
         cairo_stroke(cr);
       }
   }
+  const LegendBox& lb = g.legend;
+  if (lb.title_y > 0) text(cr, s.margin, lb.title_y, s.header_font, Anchor::start, black, d.legend.title);
+  for (std::size_t k = 0; k < d.legend.items.size(); ++k) {
+    const auto& sw = lb.swatches[k];
+    set(cr, d.legend.items[k].color);
+    cairo_rectangle(cr, sw.x, sw.y, lb.swatch, lb.swatch);
+    cairo_fill_preserve(cr);
+    set(cr, Rgb{0x44, 0x44, 0x44});
+    cairo_set_line_width(cr, 0.5);
+    cairo_stroke(cr);
+    text(cr, sw.label_x(), sw.y + lb.label_dy, s.header_font, Anchor::start, black, d.legend.items[k].label);
+  }
+  for (std::size_t k = 0; k < d.legend.lines.size(); ++k)
+    text(cr, s.margin, lb.line_y[k], s.header_font, Anchor::start, black, d.legend.lines[k]);
   for (std::size_t i = 0; i < d.notes.size(); ++i)
     text(cr, s.margin, g.note_y[i], s.header_font, Anchor::start, black, d.notes[i]);
 }

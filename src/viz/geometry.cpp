@@ -24,6 +24,36 @@ std::vector<GridLine> grid_lines(const Panel& p) {
   return lines;
 }
 
+std::vector<RegionEdge> region_edges(const Panel& p) {
+  std::vector<RegionEdge> out;
+  // 0: same region, 1: another warp, 2: another atom.
+  auto kind = [](const Cell& a, const Cell& b) {
+    if (!a.present || !b.present) return 0;
+    if (a.atom != Cell::kNone && b.atom != Cell::kNone && a.atom != b.atom) return 2;
+    if (a.warp() != Cell::kNone && b.warp() != Cell::kNone && a.warp() != b.warp()) return 1;
+    return 0;
+  };
+  auto scan = [&](bool horizontal, std::int64_t lines, std::int64_t along) {
+    for (std::int64_t i = 1; i < lines; ++i) {
+      int run = 0;
+      std::int64_t start = 0;
+      for (std::int64_t j = 0; j <= along; ++j) {
+        int k = 0;
+        if (j < along)
+          k = horizontal ? kind(p.at(i - 1, j), p.at(i, j)) : kind(p.at(j, i - 1), p.at(j, i));
+        if (k != run) {
+          if (run) out.push_back({horizontal, i, start, j, run == 2});
+          run = k;
+          start = j;
+        }
+      }
+    }
+  };
+  scan(true, p.rows.count, p.cols.count);
+  scan(false, p.cols.count, p.rows.count);
+  return out;
+}
+
 Geometry compute_geometry(const Diagram& d, const Style& s) {
   Geometry g;
   g.style = s;
@@ -108,6 +138,34 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
     if (!p.subtitle.empty()) { ty += s.header_font + 4; b.subtitle_y = ty - 4; }
   }
   double bottom = top + std::max(slots_h, 0.0);
+  const Legend& L = d.legend;
+  if (!L.empty()) {
+    LegendBox& lb = g.legend;
+    bottom += 8;
+    if (!L.title.empty()) {
+      bottom += s.header_font + 4;
+      lb.title_y = bottom;
+      content_w = std::max(content_w, text_w(s, s.header_font, L.title.size()));
+    }
+    const double wrap = std::max(slots_w, 420.0);
+    double x = s.margin, row = bottom + 6;
+    for (const LegendItem& it : L.items) {
+      const double w = lb.swatch + 4 + text_w(s, s.header_font, it.label.size()) + 12;
+      if (x > s.margin && x + w > s.margin + wrap) {
+        x = s.margin;
+        row += lb.swatch + 6;
+      }
+      lb.swatches.push_back({x, row});
+      content_w = std::max(content_w, x + w - 12 - s.margin);
+      x += w;
+    }
+    if (!L.items.empty()) bottom = row + lb.swatch;
+    for (const std::string& line : L.lines) {
+      bottom += s.header_font + 6;
+      lb.line_y.push_back(bottom);
+      content_w = std::max(content_w, text_w(s, s.header_font, line.size()));
+    }
+  }
   for (const std::string& note : d.notes) {
     bottom += s.header_font + 6;
     g.note_y.push_back(bottom);

@@ -98,6 +98,12 @@ std::string to_tikz(const Diagram& d) {
       if (l.horizontal) body += pt(x0, b.cell_y(l.index)) + " -- " + pt(x1, b.cell_y(l.index)) + ";\n";
       else body += pt(b.cell_x(l.index), y0) + " -- " + pt(b.cell_x(l.index), y1) + ";\n";
     }
+    for (const RegionEdge& e : region_edges(p)) {
+      body += "\\draw[" + (e.atom ? std::string("black") : pal.name(warp_edge_color)) + ",line width=" +
+              num(region_edge_width(e.atom)) + "bp,line cap=rect] ";
+      if (e.horizontal) body += pt(b.cell_x(e.from), b.cell_y(e.index)) + " -- " + pt(b.cell_x(e.to), b.cell_y(e.index)) + ";\n";
+      else body += pt(b.cell_x(e.index), b.cell_y(e.from)) + " -- " + pt(b.cell_x(e.index), b.cell_y(e.to)) + ";\n";
+    }
     for (std::int64_t r = 0; r < p.rows.count; ++r)
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
@@ -107,6 +113,17 @@ std::string to_tikz(const Diagram& d) {
                 pt(b.cell_x(c) + b.cell_w - 1.5, b.cell_y(r) + b.cell_h - 1.5) + ";\n";
       }
   }
+  const LegendBox& lb = g.legend;
+  if (!d.legend.empty()) body += "% legend\n";
+  if (lb.title_y > 0) node(body, pal, s.margin, lb.title_y, "base west", kHeaderFont, black, d.legend.title);
+  for (std::size_t k = 0; k < d.legend.items.size(); ++k) {
+    const auto& sw = lb.swatches[k];
+    body += "\\filldraw[fill=" + pal.name(d.legend.items[k].color) + ",draw=" + pal.name(Rgb{0x44, 0x44, 0x44}) +
+            ",line width=0.5bp] " + pt(sw.x, sw.y) + " rectangle " + pt(sw.x + lb.swatch, sw.y + lb.swatch) + ";\n";
+    node(body, pal, sw.label_x(), sw.y + lb.label_dy, "base west", kHeaderFont, black, d.legend.items[k].label);
+  }
+  for (std::size_t k = 0; k < d.legend.lines.size(); ++k)
+    node(body, pal, s.margin, lb.line_y[k], "base west", kHeaderFont, black, d.legend.lines[k]);
   for (std::size_t i = 0; i < d.notes.size(); ++i)
     node(body, pal, s.margin, g.note_y[i], "base west", kHeaderFont, black, d.notes[i]);
 

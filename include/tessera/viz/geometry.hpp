@@ -27,11 +27,25 @@ struct PanelBox {
   double cell_y(std::int64_t r) const { return grid_y + static_cast<double>(r) * cell_h; }
 };
 
+// The legend below the panels: a title line, swatches in wrapping rows, explanation lines.
+struct LegendBox {
+  double swatch = 12;               // side of a swatch square
+  double title_y = 0;               // baseline of the title (0: none)
+  struct Swatch {
+    double x = 0, y = 0;            // top-left of the square
+    double label_x() const { return x + 16; }
+  };
+  std::vector<Swatch> swatches;     // one per Legend item
+  double label_dy = 10;             // label baseline below a swatch's top
+  std::vector<double> line_y;       // baseline of each Legend line
+};
+
 struct Geometry {
   Style style;
   double width = 0, height = 0;
   double title_y = 0;               // baseline of the diagram title (0: none)
   std::vector<PanelBox> panels;     // one per Diagram::panels entry
+  LegendBox legend;
   std::vector<double> note_y;       // baseline of each note line
 };
 
@@ -47,5 +61,17 @@ struct GridLine {
   double width;
 };
 std::vector<GridLine> grid_lines(const Panel& p);
+
+// A boundary between cells of different warps (or atoms), drawn over the grid: a run of
+// cell edges on row boundary `index` (horizontal; columns [from,to)) or column boundary
+// `index` (vertical; rows [from,to)).
+struct RegionEdge {
+  bool horizontal;
+  std::int64_t index, from, to;
+  bool atom;  // true: between atoms (heavy black), false: between warps of one atom (blue)
+};
+std::vector<RegionEdge> region_edges(const Panel& p);
+inline constexpr Rgb warp_edge_color{0x1F, 0x4F, 0xD0};
+inline double region_edge_width(bool atom) { return atom ? 4.5 : 2.5; }
 
 }  // namespace tessera::viz
