@@ -199,6 +199,23 @@ inline void recolor(viz::Diagram& d, const std::string& color_by) {
   }
 }
 
+// --heatmap / --labels: force the large-tile heatmap, or labelled cells, whatever the size.
+struct DensityFlags {
+  bool heatmap = false, labels = false;
+};
+inline void add_density(CLI::App* cmd, DensityFlags& f) {
+  cmd->add_flag("--heatmap", f.heatmap,
+                "draw a label-free heatmap with tick-labelled axes (the default from " +
+                    std::to_string(viz::heatmap_cells) + " cells or " + std::to_string(viz::heatmap_extent) +
+                    " rows/columns in a panel)");
+  cmd->add_flag("--labels", f.labels, "label every cell even past those sizes");
+}
+inline void set_density(viz::Diagram& d, const DensityFlags& f) {
+  if (f.heatmap && f.labels) fail("give --heatmap or --labels, not both");
+  if (f.heatmap) d.density = viz::Density::heatmap;
+  if (f.labels) d.density = viz::Density::labels;
+}
+
 inline void emit(const viz::Diagram& d, const Target& t) {
   if (t.path) viz::render_to_file(d, t.format, *t.path);
   else {

@@ -20,6 +20,7 @@ struct BanksOptions {
   std::string smem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output, color_by;
   int bits = 16, vec = 0;
   bool summary_only = false, force = false;
+  DensityFlags density;
 };
 
 std::string fixed2(double x) {
@@ -124,6 +125,7 @@ void run_banks(const BanksOptions& o) {
                      a.cell_degree};
   viz::Diagram d = viz::banks_diagram(tile);
   recolor(d, o.color_by);
+  set_density(d, o.density);
   emit(d, target);
 }
 
@@ -171,6 +173,7 @@ void register_banks(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
   add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->footer(
       "Examples:\n"
       "  # ldmatrix x4 reading rows of an 8x64 fp16 row-major tile: 8-way conflicted\n"

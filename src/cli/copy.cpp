@@ -16,6 +16,7 @@ struct CopyOptions {
   std::string name, threads, values, for_mma, atoms, permute, operand, format, output, title, color_by;
   int bits = 0;
   bool print_layouts = false, force = false;
+  DensityFlags density;
 };
 
 }  // namespace
@@ -45,6 +46,7 @@ void run_copy(const CopyOptions& o) {
   viz::Diagram d = viz::copy_diagram(viz::copy_tv_layouts(c, atom.name + " (" + std::to_string(bits) + "-bit)"));
   if (!o.title.empty()) d.title = o.title;
   recolor(d, o.color_by);
+  set_density(d, o.density);
   emit(d, target);
 }
 
@@ -86,6 +88,7 @@ void register_copy(CLI::App& app) {
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram")->type_name("TEXT");
   add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->footer(
       "Examples:\n"
       "  tessera copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,8)'\n"

@@ -15,6 +15,7 @@ namespace {
 struct MmaOptions {
   std::string name, atoms, permute, format, output, title, color_by;
   bool print_layouts = false, force = false;
+  DensityFlags density;
 };
 
 void run_mma(const MmaOptions& o) {
@@ -47,6 +48,7 @@ void run_mma(const MmaOptions& o) {
   viz::Diagram d = viz::mma_diagram(l);
   if (!o.title.empty()) d.title = o.title;
   recolor(d, o.color_by);
+  set_density(d, o.density);
   emit(d, target);
 }
 
@@ -86,6 +88,7 @@ void register_mma(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print thr/A/B/C/tile lines (see above)");
   add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
       ->type_name("TEXT");

@@ -28,6 +28,7 @@ struct Options {
   std::string color_by;
   bool force = false;
   bool expr_given = false;  // EXPR on the command line, even if empty
+  DensityFlags density;
 };
 
 // Failures (`input`/`pos` locate them when known), where the output goes and in which format.
@@ -117,6 +118,7 @@ void run(const Options& o) {
     viz::Diagram d = build(o);
     d.title = o.title;
     recolor(d, o.color_by);
+    set_density(d, o.density);
     emit(d, target);
   } catch (const rt::Error& e) {  // e.g. overflow while sizing the grid: points into EXPR
     fail(e.what(), o.expr, e.pos() == rt::npos ? 0 : e.pos());
@@ -160,6 +162,7 @@ void register_render(CLI::App& app) {
                     std::to_string(kHardCellLimit) + ")");
   cmd->add_option("--title", o->title, "a title drawn above the diagram")->type_name("TEXT");
   add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->footer(
       "Examples:\n"
       "  tessera render '(8,(2,4)):(2,(1,16))'                  # text table on stdout\n"

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
+#include <vector>
 
 #include "tessera/viz/error.hpp"
 
@@ -130,8 +132,19 @@ Rgb class32_color(std::int64_t i) {
 }
 
 Rgb ramp_color(double x) {
+  // 1024 steps, computed once: a 256x256 heatmap has 65536 distinct offsets, and lch's
+  // gamut search per cell would cost more than drawing it.
+  constexpr int kSteps = 1024;
+  static const std::vector<Rgb> table = [] {
+    std::vector<Rgb> t(kSteps);
+    for (int i = 0; i < kSteps; ++i) {
+      const double y = static_cast<double>(i) / (kSteps - 1);
+      t[static_cast<std::size_t>(i)] = lch(95 - 67 * y, 35 + 20 * std::sin(y * kPi), 100 + 200 * y);
+    }
+    return t;
+  }();
   x = std::clamp(x, 0.0, 1.0);
-  return lch(95 - 67 * x, 35 + 20 * std::sin(x * kPi), 100 + 200 * x);
+  return table[static_cast<std::size_t>(std::lround(x * (kSteps - 1)))];
 }
 
 void apply_colors(Diagram& d, ColorBy by) {
@@ -165,10 +178,17 @@ void apply_colors(Diagram& d, ColorBy by) {
         return ramp_color(hi == lo ? 0.0 : static_cast<double>(q - lo) / static_cast<double>(hi - lo));
     }
   };
+  std::unordered_map<std::int64_t, Rgb> memo;  // thread/bank colours repeat across cells
   for (Panel& p : d.panels)
     for (Cell& c : p.cells) {
       const std::int64_t q = c.present ? quantity(d, c, by) : kNone;
-      c.fill = q == kNone ? white : color_of(q);
+      if (q == kNone) {
+        c.fill = white;
+      } else {
+        auto it = memo.find(q);
+        if (it == memo.end()) it = memo.emplace(q, color_of(q)).first;
+        c.fill = it->second;
+      }
       c.color_key = -1;
     }
 

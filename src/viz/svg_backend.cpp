@@ -84,10 +84,10 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
     if (!p.title.empty()) text(o, b.x, b.title_y, s.panel_title_font, nullptr, black, p.title, true);
     if (!p.subtitle.empty()) text(o, b.x, b.subtitle_y, s.header_font, nullptr, Rgb{0x44, 0x44, 0x44}, p.subtitle);
     for (std::size_t c = 0; c < p.cols.headers.size(); ++c)
-      text(o, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, s.header_font, "middle",
+      if (b.shows_header(static_cast<std::int64_t>(c))) text(o, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, s.header_font, "middle",
            Rgb{0x44, 0x44, 0x44}, p.cols.headers[c]);
     for (std::size_t r = 0; r < p.rows.headers.size(); ++r)
-      text(o, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
+      if (b.shows_header(static_cast<std::int64_t>(r))) text(o, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
            s.header_font, "end", Rgb{0x44, 0x44, 0x44}, p.rows.headers[r]);
 
     for (std::int64_t r = 0; r < p.rows.count; ++r) {
@@ -115,7 +115,7 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
         if (!cell.tooltip.empty()) o += "<title>" + xml(cell.tooltip) + "</title>";
         o += "\n";
         rect(o, x, y, b.cell_w, b.cell_h, "fill=\"" + hex(fill) + "\"");
-        if (cell.present) {
+        if (cell.present && !b.heatmap) {
           const Rgb tc = text_color_for(fill);
           if (cell.label2.empty()) {
             text(o, x + b.cell_w / 2, y + b.cell_h / 2 + s.cell_font * 0.35, s.cell_font, "middle", tc, cell.label);
@@ -130,7 +130,7 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
 
     const double x0 = b.grid_x, y0 = b.grid_y;
     const double x1 = b.cell_x(p.cols.count), y1 = b.cell_y(p.rows.count);
-    for (const GridLine& l : grid_lines(p)) {
+    for (const GridLine& l : grid_lines(p, b.heatmap)) {
       o += "<line ";
       if (l.horizontal) {
         const double y = b.cell_y(l.index);
@@ -149,7 +149,7 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
       else
         o += "x1=\"" + num(b.cell_x(e.index)) + "\" y1=\"" + num(b.cell_y(e.from)) + "\" x2=\"" + num(b.cell_x(e.index)) +
              "\" y2=\"" + num(b.cell_y(e.to)) + "\"";
-      o += " stroke=\"" + hex(e.atom ? black : warp_edge_color) + "\" stroke-width=\"" + num(region_edge_width(e.atom)) +
+      o += " stroke=\"" + hex(e.atom ? black : warp_edge_color) + "\" stroke-width=\"" + num(region_edge_width(e.atom, b.heatmap)) +
            "\" stroke-linecap=\"square\"/>\n";
     }
     for (std::int64_t r = 0; r < p.rows.count; ++r) {
@@ -157,8 +157,9 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
         const Cell& cell = p.at(r, c);
         if (cell.highlight == Highlight::none) continue;
         const Rgb stroke = highlight_stroke(cell.highlight);
-        rect(o, b.cell_x(c) + 1.5, b.cell_y(r) + 1.5, b.cell_w - 3, b.cell_h - 3,
-             "fill=\"none\" stroke=\"" + hex(stroke) + "\" stroke-width=\"3\"");
+        const double hw = highlight_width(b);
+        rect(o, b.cell_x(c) + hw / 2, b.cell_y(r) + hw / 2, b.cell_w - hw, b.cell_h - hw,
+             "fill=\"none\" stroke=\"" + hex(stroke) + "\" stroke-width=\"" + num(hw) + "\"");
       }
     }
     o += opt.interactive ? "</svg>\n" : "</g>\n";

@@ -135,6 +135,13 @@ struct Legend {
   bool empty() const { return title.empty() && items.empty() && lines.empty(); }
 };
 
+// Labelled cells, or a label-free heatmap with tick-labelled axes (large tiles).
+enum class Density : std::uint8_t { automatic, labels, heatmap };
+// automatic switches to a heatmap from this many cells in a panel, or past this many rows or
+// columns: labels would be unreadable and the page unprintable.
+inline constexpr std::int64_t heatmap_cells = 64 * 64;
+inline constexpr std::int64_t heatmap_extent = 128;
+
 // The quantity cells are coloured by (--color-by). automatic: the diagram's natural one.
 enum class ColorBy : std::uint8_t { automatic, thread, warp, value, offset, bank, chunk };
 
@@ -143,6 +150,7 @@ struct Diagram {
   std::vector<Panel> panels;
   std::vector<std::string> notes; // legend lines (e.g. what a red outline means)
   Legend legend;                  // set by apply_colors (colors.hpp)
+  Density density = Density::automatic;  // --heatmap / --labels
   // Set by builders: what ColorBy::automatic means here (automatic: thread where cells
   // have threads, else offset), and the element width for banks and chunks.
   ColorBy natural_color = ColorBy::automatic;
@@ -150,6 +158,8 @@ struct Diagram {
   std::int64_t chunk_elements = 0;  // elements per chunk; 0: 16 bytes of element_bits
   std::string chunk_name;           // legend wording for a chunk (e.g. "2^3-element unit of Sw<3,3,3>")
   std::int64_t num_cells() const;
+  // True when drawn as a heatmap: asked for, or (automatic) some panel is past the thresholds.
+  bool heatmap() const;
 };
 
 // Headers "0","1",... for an axis of n entries.
