@@ -441,3 +441,28 @@ TEST_CASE("the legend is drawn in SVG, TikZ and (through the geometry) PNG/PDF, 
   CHECK(tex.find("% legend") != std::string::npos);
   CHECK(txt.find("colour") == std::string::npos);
 }
+
+TEST_CASE("large tiles draw as a heatmap: no labels, tick-labelled axes, an A3-sized page") {
+  viz::Diagram big = viz::layout_diagram(Layout(T({256, 256}), T({256, 1})));
+  CHECK(big.heatmap());
+  const viz::Geometry g = viz::compute_geometry(big);
+  CHECK(g.heatmap);
+  CHECK(g.width <= 842);   // A3 is 842 x 1191 pt
+  CHECK(g.height <= 1191);
+  const std::int64_t step = g.panels[0].tick_step;
+  CHECK(step > 1);
+  CHECK(static_cast<double>(step) * g.panels[0].cell_w >= g.style.header_font);
+  const std::string svg = viz::to_svg(big);
+  // Cell labels are gone: text is only ticks (2 x 256/step), the legend and titles.
+  std::size_t texts = 0;
+  for (std::size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) ++texts;
+  CHECK(texts <= static_cast<std::size_t>(2 * (256 / step) + big.legend.items.size() + 4));
+  CHECK(svg.find(">0<") != std::string::npos);
+  // Below the threshold, and with Density::labels, cells keep their labels.
+  viz::Diagram small = viz::layout_diagram(Layout(T({63, 64}), T({64, 1})));
+  CHECK_FALSE(small.heatmap());
+  big.density = viz::Density::labels;
+  CHECK_FALSE(big.heatmap());
+  small.density = viz::Density::heatmap;
+  CHECK(small.heatmap());
+}
