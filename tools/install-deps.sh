@@ -4,6 +4,9 @@
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config python3 libboost-dev catch2 librapidcheck-dev libcairo2-dev libcli11-dev)
 [ "${TESSERA_WITH_TEX:-0}" = 1 ] && pkgs+=(texlive-latex-base texlive-pictures)
+# Headless Chromium for the HTML diagrams' browser test (ctest label `browser`); on by
+# default so CI runs it, TESSERA_WITH_BROWSER=0 leaves it out (the test then skips).
+[ "${TESSERA_WITH_BROWSER:-1}" = 1 ] && pkgs+=(chromium chromium-driver python3-selenium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,6 +17,7 @@
 #include "tessera/rt/error.hpp"
 #include "tessera/rt/eval.hpp"
 #include "tessera/rt/parse.hpp"
+#include "tessera/viz/colors.hpp"
 #include "tessera/viz/error.hpp"
 #include "tessera/viz/output.hpp"
 #include "standard_output.hpp"
@@ -151,13 +152,13 @@ inline Target resolve_target(const std::string& format, const std::string& outpu
   std::optional<viz::Format> by_name, by_ext;
   if (!format.empty()) {
     by_name = viz::format_from_name(format);
-    if (!by_name) fail("unknown format '" + format + "': choose txt, svg, tex, png or pdf");
+    if (!by_name) fail("unknown format '" + format + "': choose txt, svg, tex, png, pdf or html");
   }
   const bool to_stdout = output.empty() || output == "-";
   if (!to_stdout) by_ext = viz::format_from_path(output);
   if (by_name && by_ext && *by_name != *by_ext) fail("-f " + format + " does not match the extension of '" + output + "'");
   if (!by_name && !to_stdout && !by_ext)
-    fail("cannot tell the format from '" + output + "': give -f txt|svg|tex|png|pdf or use one of those extensions");
+    fail("cannot tell the format from '" + output + "': give -f txt|svg|tex|png|pdf|html or use one of those extensions");
   const viz::Format f = by_name ? *by_name : by_ext ? *by_ext : viz::Format::txt;
   if (!viz::is_text_format(f)) {
     if (!viz::has_cairo())
@@ -184,6 +185,44 @@ inline void check_standard_output() {
     standard_output_failure_reported = true;
     fail(standard_output_message(*why));
   }
+}
+
+// --color-by: what a cell's colour means, for every drawing command.
+inline constexpr const char* kColorByHelp =
+    "what colour means: thread (hue: warp, lightness: lane), warp, value, offset (the\n"
+    "index; a light-to-dark ramp), bank (32 banks of 4 bytes), chunk (16-byte chunk, or the\n"
+    "unit a swizzle permutes). Default: thread for TV maps, MMAs and copies; chunk for\n"
+    "swizzled layouts; bank for banks; offset for plain layouts. A legend says which.";
+inline void add_color_by(CLI::App* cmd, std::string& color_by) {
+  cmd->add_option("--color-by", color_by, kColorByHelp)->type_name("WHAT");
+}
+// Recolours `d` when --color-by was given; an unknown or inapplicable name fails.
+inline void recolor(viz::Diagram& d, const std::string& color_by) {
+  if (color_by.empty()) return;
+  const auto by = viz::color_by_from_name(color_by);
+  if (!by) fail("unknown --color-by '" + color_by + "': choose thread, warp, value, offset, bank or chunk", color_by, 0);
+  try {
+    viz::apply_colors(d, *by);
+  } catch (const viz::Error& e) {
+    fail(std::string("--color-by: ") + e.what(), color_by, 0);
+  }
+}
+
+// --heatmap / --labels: force the large-tile heatmap, or labelled cells, whatever the size.
+struct DensityFlags {
+  bool heatmap = false, labels = false;
+};
+inline void add_density(CLI::App* cmd, DensityFlags& f) {
+  cmd->add_flag("--heatmap", f.heatmap,
+                "draw a label-free heatmap with tick-labelled axes (the default from " +
+                    std::to_string(viz::heatmap_cells) + " cells or " + std::to_string(viz::heatmap_extent) +
+                    " rows/columns in a panel)");
+  cmd->add_flag("--labels", f.labels, "label every cell even past those sizes");
+}
+inline void set_density(viz::Diagram& d, const DensityFlags& f) {
+  if (f.heatmap && f.labels) fail("give --heatmap or --labels, not both");
+  if (f.heatmap) d.density = viz::Density::heatmap;
+  if (f.labels) d.density = viz::Density::labels;
 }
 
 inline void emit(const viz::Diagram& d, const Target& t) {

@@ -17,9 +17,10 @@ namespace tessera::cli {
 namespace {
 
 struct BanksOptions {
-  std::string smem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output;
+  std::string smem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output, color_by;
   int bits = 16, vec = 1;
   bool vec_given = false, summary_only = false, force = false;
+  DensityFlags density;
 };
 
 std::string fixed2(double x) {
@@ -123,7 +124,10 @@ void run_banks(const BanksOptions& o) {
   viz::BankTile tile{smem.text, smem.row_shape, smem.col_shape,
                      [&smem, rows](std::int64_t m, std::int64_t n) { return smem.offset(m + rows * n); }, o.bits,
                      a.cell_degree};
-  emit(viz::banks_diagram(tile), target);
+  viz::Diagram d = viz::banks_diagram(tile);
+  recolor(d, o.color_by);
+  set_density(d, o.density);
+  emit(d, target);
 }
 
 }  // namespace
@@ -167,12 +171,14 @@ void register_banks(CLI::App& app) {
   cmd->add_option("--permute", o->permute, "with --for-mma: permutation (see tessera mma)")->type_name("PERM");
   cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
   cmd->add_flag("--summary", o->summary_only, "print only the header and summary lines");
-  cmd->add_option("-f,--format", o->format, "diagram format: txt, svg, tex, png or pdf (default from -o)")
+  cmd->add_option("-f,--format", o->format, "diagram format: txt, svg, tex, png, pdf or html (default from -o)")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output, "draw the tile by bank to FILE (atomically; - for stdout)")
       ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
+  add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->footer(
       "Examples:\n"
       "  # ldmatrix x4 reading rows of an 8x64 fp16 row-major tile: 8-way conflicted\n"

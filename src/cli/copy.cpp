@@ -13,9 +13,10 @@ namespace tessera::cli {
 namespace {
 
 struct CopyOptions {
-  std::string name, threads, values, for_mma, atoms, permute, operand, format, output, title;
+  std::string name, threads, values, for_mma, atoms, permute, operand, format, output, title, color_by;
   int bits = 0;
   bool print_layouts = false, force = false;
+  DensityFlags density;
 };
 
 }  // namespace
@@ -46,6 +47,8 @@ void run_copy(const CopyOptions& o) {
   if (!draw) return;
   viz::Diagram d = viz::copy_diagram(viz::copy_tv_layouts(c, atom.name + " (" + std::to_string(bits) + "-bit)"));
   if (!o.title.empty()) d.title = o.title;
+  recolor(d, o.color_by);
+  set_density(d, o.density);
   emit(d, target);
 }
 
@@ -82,7 +85,7 @@ void register_copy(CLI::App& app) {
   cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
   cmd->add_option("--bits", o->bits, "element width in bits (default 16; 8/16/32 for UniversalCopy of that width)")
       ->type_name("N");
-  cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png or pdf; default: from -o, else txt")
+  cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png, pdf or html (interactive); default: from -o, else txt")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output, "write the diagram to FILE (atomically); default stdout")
       ->check(output_file_name())
@@ -90,6 +93,8 @@ void register_copy(CLI::App& app) {
   cmd->add_flag("--print-layouts", o->print_layouts, "print src/dst/tile lines (see above)");
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram")->type_name("TEXT");
+  add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->footer(
       "Examples:\n"
       "  tessera copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,8)'\n"

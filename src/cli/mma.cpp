@@ -13,8 +13,9 @@ namespace tessera::cli {
 namespace {
 
 struct MmaOptions {
-  std::string name, atoms, permute, format, output, title;
+  std::string name, atoms, permute, format, output, title, color_by;
   bool print_layouts = false, force = false;
+  DensityFlags density;
 };
 
 void run_mma(const MmaOptions& o) {
@@ -51,6 +52,8 @@ void run_mma(const MmaOptions& o) {
   if (!o.permute.empty()) l.name += " permute " + o.permute;
   viz::Diagram d = viz::mma_diagram(l);
   if (!o.title.empty()) d.title = o.title;
+  recolor(d, o.color_by);
+  set_density(d, o.density);
   emit(d, target);
 }
 
@@ -89,13 +92,15 @@ void register_mma(CLI::App& app) {
                   "a larger value tile), or a layout such as (8,2,2):(1,16,8). Parentheses\n"
                   "may be left out: --permute 32,32,16 or --permute '(_,(8,2):(1,8),_)'")
       ->type_name("PERM");
-  cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png or pdf; default: from -o, else txt")
+  cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png, pdf or html (interactive); default: from -o, else txt")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output,
                   "write the diagram to FILE (atomically: nothing is left on error); default stdout")
       ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print the atom's and the tiled MMA's layouts (see above)");
+  add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
       ->type_name("TEXT");

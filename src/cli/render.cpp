@@ -26,8 +26,10 @@ struct Options {
   std::string format;
   std::string output;
   std::string title;
+  std::string color_by;
   bool force = false;
   bool expr_given = false;  // EXPR on the command line, even if empty
+  DensityFlags density;
 };
 
 // Failures (`input`/`pos` locate them when known), where the output goes and in which format.
@@ -110,9 +112,7 @@ viz::Diagram build(const Options& o) {
   check_cells(base.size(), "the layout " + rt::to_string(v), o, expr);
   const viz::GridFunction grid =
       v.kind == rt::Value::Kind::Layout ? viz::grid_function(v.layout) : viz::grid_function(v.swizzled);
-  viz::Diagram d;
-  d.panels.push_back(viz::layout_panel(grid));
-  return d;
+  return viz::layout_diagram(grid);
 }
 
 void run(const Options& o) {
@@ -120,6 +120,8 @@ void run(const Options& o) {
     const Target target = resolve_target(o.format, o.output);
     viz::Diagram d = build(o);
     d.title = o.title;
+    recolor(d, o.color_by);
+    set_density(d, o.density);
     emit(d, target);
   } catch (const rt::Error& e) {  // e.g. overflow while sizing the grid: points into EXPR
     fail(e.what(), o.expr, e.pos() == rt::npos ? 0 : e.pos());
@@ -152,7 +154,8 @@ void register_render(CLI::App& app) {
                   "or a layout (M,N):(s,t) mapping (m,n) to the index the TV layout produces")
       ->type_name("TILE");
   cmd->add_option("-f,--format", o->format,
-                  "txt (CuTe print_layout table), svg, tex (standalone TikZ), png or pdf;\n"
+                  "txt (CuTe print_layout table), svg, tex (standalone TikZ), png, pdf, or html\n"
+                  "(one interactive page: hover, click to isolate a thread, zoom and pan);\n"
                   "default: from the -o extension, else txt")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output,
@@ -164,6 +167,8 @@ void register_render(CLI::App& app) {
                 "draw diagrams over " + std::to_string(kCellLimit) + " cells (up to " +
                     std::to_string(kHardCellLimit) + ")");
   cmd->add_option("--title", o->title, "a title drawn above the diagram")->type_name("TEXT");
+  add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
   cmd->footer(
       "Examples:\n"
       "  tessera render '(8,(2,4)):(2,(1,16))'                  # text table on stdout\n"
@@ -173,6 +178,9 @@ void register_render(CLI::App& app) {
       "  tessera render --tv '(16,8)' '((4,8),(2,2)):((32,1),(16,8))' -o c_frag.pdf\n"
       "  tessera render 'composition((8,8):(8,1), (4,4):(1,8))' -f tex -o comp.tex && pdflatex comp.tex\n"
       "  tessera render -o sm80_c.svg                           # the default diagram\n"
+      "  tessera render -o sm80_c.html                          # interactive page\n"
+      "  tessera render 'Sw<3,3,3> o (8,64):(64,1)' -o sw.svg   # coloured by the swizzled chunk\n"
+      "  tessera render '(8,8):(8,1)' --color-by bank -o banks.png\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
   // Unknown options and extra arguments are reported here, as errors with exit status 1.
   set_action(

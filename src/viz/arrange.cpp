@@ -1,5 +1,6 @@
 #include "tessera/viz/arrange.hpp"
 
+#include "tessera/viz/colors.hpp"
 #include "tessera/viz/error.hpp"
 
 namespace tessera::viz {
@@ -11,6 +12,7 @@ Diagram side_by_side(std::vector<Panel> panels) {
     panels[i].slot_col = static_cast<int>(i);
     d.panels.push_back(std::move(panels[i]));
   }
+  apply_colors(d);
   return d;
 }
 
@@ -26,6 +28,7 @@ Diagram mma_arrangement(Panel a, Panel b, Panel c) {
   d.panels.push_back(std::move(a));
   d.panels.push_back(std::move(b));
   d.panels.push_back(std::move(c));
+  apply_colors(d);
   return d;
 }
 

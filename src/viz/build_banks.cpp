@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tessera/viz/build_layout.hpp"
+#include "tessera/viz/colors.hpp"
 #include "tessera/viz/error.hpp"
 
 namespace tessera::viz {
@@ -28,8 +29,8 @@ Diagram banks_diagram(const BankTile& t) {
       const int deg = t.degree[static_cast<std::size_t>(m * cols + n)];
       Cell& c = p.at(m, n);
       c.present = true;
-      c.fill = palette(bank);
-      c.color_key = bank % palette_size;
+      c.offset = off;
+      c.bank = bank;
       c.label = std::to_string(off);
       c.label2 = "b" + std::to_string(bank);
       c.tooltip = "(" + std::to_string(m) + "," + std::to_string(n) + ") offset " + std::to_string(off) + " byte " +
@@ -48,6 +49,9 @@ Diagram banks_diagram(const BankTile& t) {
     }
   Diagram d;
   d.panels.push_back(std::move(p));
+  d.natural_color = ColorBy::bank;
+  d.element_bits = t.element_bits;
+  apply_colors(d);
   d.notes.push_back("colour and b: the bank (32 banks x 4 bytes)");
   d.notes.push_back(conflicted ? std::to_string(conflicted) + " cell(s) accessed through a conflicted bank (worst " +
                                      std::to_string(worst) + "-way): red outline"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "tessera/viz/colors.hpp"
 #include "tessera/viz/error.hpp"
 
 namespace tessera::viz {
@@ -59,8 +60,7 @@ Panel layout_panel(const GridFunction& f) {
       const std::int64_t v = f.value(r, c);
       Cell& cell = p.at(r, c);
       cell.present = true;
-      cell.fill = palette(v);
-      cell.color_key = ((v % palette_size) + palette_size) % palette_size;
+      cell.offset = v;
       cell.label = std::to_string(v);
       const std::string coord = f.single_row ? coordinate_text(c, f.col_shape)
                                              : "(" + coordinate_text(r, f.row_shape) + "," +
@@ -75,28 +75,46 @@ Panel layout_panel(const GridFunction& f) {
 GridFunction grid_function(const rt::Layout& l) {
   auto [rs, cs] = grid_modes(l);
   const std::int64_t rows = rt::product(rs);
-  return GridFunction{rt::to_string(l), rs, cs, [l, rows](std::int64_t r, std::int64_t c) { return l(r + rows * c); },
-                      cute_cosize(l), l.rank() == 1};
+  GridFunction f;
+  f.title = rt::to_string(l);
+  f.row_shape = rs;
+  f.col_shape = cs;
+  f.value = [l, rows](std::int64_t r, std::int64_t c) { return l(r + rows * c); };
+  f.cosize = cute_cosize(l);
+  f.single_row = l.rank() == 1;
+  return f;
 }
 
 GridFunction grid_function(const rt::SwizzledLayout& s) {
   auto [rs, cs] = grid_modes(s.layout);
   const std::int64_t rows = rt::product(rs);
-  return GridFunction{rt::to_string(s), rs, cs,
-                      [s, rows](std::int64_t r, std::int64_t c) { return s(r + rows * c); }, s.cosize(),
-                      s.layout.rank() == 1};
+  GridFunction f;
+  f.title = rt::to_string(s);
+  f.row_shape = rs;
+  f.col_shape = cs;
+  f.value = [s, rows](std::int64_t r, std::int64_t c) { return s(r + rows * c); };
+  f.cosize = s.cosize();
+  f.single_row = s.layout.rank() == 1;
+  f.chunk_elements = std::int64_t{1} << s.swizzle.base;
+  f.chunk_name = "2^" + std::to_string(s.swizzle.base) + "-element unit that Sw<" + std::to_string(s.swizzle.bits) +
+                 "," + std::to_string(s.swizzle.base) + "," + std::to_string(s.swizzle.shift) + "> permutes";
+  return f;
 }
 
-Diagram layout_diagram(const rt::Layout& l) {
+Diagram layout_diagram(const GridFunction& f, ColorBy by) {
   Diagram d;
-  d.panels.push_back(layout_panel(grid_function(l)));
+  d.panels.push_back(layout_panel(f));
+  if (f.chunk_elements > 0) {
+    d.natural_color = ColorBy::chunk;
+    d.chunk_elements = f.chunk_elements;
+    d.chunk_name = f.chunk_name;
+  }
+  apply_colors(d, by);
   return d;
 }
 
-Diagram layout_diagram(const rt::SwizzledLayout& l) {
-  Diagram d;
-  d.panels.push_back(layout_panel(grid_function(l)));
-  return d;
-}
+Diagram layout_diagram(const rt::Layout& l) { return layout_diagram(grid_function(l)); }
+
+Diagram layout_diagram(const rt::SwizzledLayout& l) { return layout_diagram(grid_function(l)); }
 
 }  // namespace tessera::viz

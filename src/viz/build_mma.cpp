@@ -16,7 +16,7 @@ struct Built {
 };
 
 Built operand(const char* name, const rt::Layout& tv_layout, const TvTile& tile, bool replication_expected,
-              const std::function<std::int64_t(std::int64_t)>& thread_id) {
+              const std::function<std::int64_t(std::int64_t)>& thread_id, std::int64_t atom_threads) {
   const TvFunction tv = tv_of_layout(tv_layout);
   TvInverse inv = invert_tv(tv, tile);
   if (thread_id)
@@ -24,6 +24,9 @@ Built operand(const char* name, const rt::Layout& tv_layout, const TvTile& tile,
       for (TvHit& h : hits) h.thread = thread_id(h.thread);
   Built b{tv_panel(tv, tile, inv), inv.repeated, inv.uncovered};
   b.panel.title = std::string(name) + " " + b.panel.title;
+  if (atom_threads > 0)
+    for (Cell& c : b.panel.cells)
+      if (c.thread != Cell::kNone) c.atom = c.thread / atom_threads;
   if (replication_expected)
     for (Cell& c : b.panel.cells)
       if (c.highlight == Highlight::conflict) c.highlight = Highlight::none;
@@ -43,9 +46,9 @@ Built operand(const char* name, const rt::Layout& tv_layout, const TvTile& tile,
 }  // namespace
 
 Diagram mma_diagram(const MmaTvLayouts& mma) {
-  Built a = operand("A", mma.a_tv, tile_of_shape(pair(mma.m, mma.k)), true, mma.thread_id);
-  Built b = operand("B", mma.b_tv, transposed(tile_of_shape(pair(mma.n, mma.k))), true, mma.thread_id);
-  Built c = operand("C", mma.c_tv, tile_of_shape(pair(mma.m, mma.n)), false, mma.thread_id);
+  Built a = operand("A", mma.a_tv, tile_of_shape(pair(mma.m, mma.k)), true, mma.thread_id, mma.atom_threads);
+  Built b = operand("B", mma.b_tv, transposed(tile_of_shape(pair(mma.n, mma.k))), true, mma.thread_id, mma.atom_threads);
+  Built c = operand("C", mma.c_tv, tile_of_shape(pair(mma.m, mma.n)), false, mma.thread_id, mma.atom_threads);
   a.panel.subtitle = "A (M,K) = (" + std::to_string(mma.m) + "," + std::to_string(mma.k) + ")";
   b.panel.subtitle = "B (N,K) = (" + std::to_string(mma.n) + "," + std::to_string(mma.k) + "), drawn K x N";
   c.panel.subtitle = "C (M,N) = (" + std::to_string(mma.m) + "," + std::to_string(mma.n) + ")";

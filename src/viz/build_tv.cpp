@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "tessera/viz/build_layout.hpp"
+#include "tessera/viz/colors.hpp"
 #include "tessera/viz/error.hpp"
 
 namespace tessera::viz {
@@ -99,14 +100,15 @@ Panel tv_panel(const TvFunction& tv, const TvTile& tile, const TvInverse& inv) {
       const auto& hits = inv.at(m, n);
       Cell& c = p.at(m, n);
       const std::string where = pair_text(m, n) + " index " + std::to_string(tile.index(m, n));
+      c.offset = tile.index(m, n);
       if (hits.empty()) {
         c.tooltip = where + " not held by any thread";
         continue;
       }
       const TvHit first = hits.front();
       c.present = true;
-      c.fill = palette(first.thread);
-      c.color_key = first.thread % palette_size;
+      c.thread = first.thread;
+      c.value = first.value;
       c.label = "T" + std::to_string(first.thread);
       c.label2 = "V" + std::to_string(first.value);
       c.tooltip = where;
@@ -129,6 +131,7 @@ Diagram tv_diagram(const TvFunction& tv, const TvTile& tile) {
   if (inv.repeated > 0)
     d.notes.push_back(std::to_string(inv.repeated) +
                       " cell(s) held by more than one (thread,value): red outline, marked ! in text, first pair shown");
+  apply_colors(d);
   return d;
 }
 

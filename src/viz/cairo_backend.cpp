@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 
 #include "tessera/viz/backends.hpp"
 #include "tessera/viz/geometry.hpp"
@@ -44,12 +46,39 @@ void draw(cairo_t* cr, const Diagram& d, const Geometry& g) {
     if (!p.title.empty()) text(cr, b.x, b.title_y, s.panel_title_font, Anchor::start, black, p.title, true);
     if (!p.subtitle.empty()) text(cr, b.x, b.subtitle_y, s.header_font, Anchor::start, grey, p.subtitle);
     for (std::size_t c = 0; c < p.cols.headers.size(); ++c)
-      text(cr, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, s.header_font, Anchor::middle,
+      if (b.shows_header(static_cast<std::int64_t>(c))) text(cr, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, s.header_font, Anchor::middle,
            grey, p.cols.headers[c]);
     for (std::size_t r = 0; r < p.rows.headers.size(); ++r)
-      text(cr, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
+      if (b.shows_header(static_cast<std::int64_t>(r))) text(cr, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
            s.header_font, Anchor::end, grey, p.rows.headers[r]);
-    for (std::int64_t r = 0; r < p.rows.count; ++r)
+    // A heatmap is one image, a pixel per cell, scaled up without smoothing: one paint
+    // instead of a fill per cell (a 256x256 tile draws in milliseconds, PDFs stay small).
+    if (b.heatmap) {
+      const int w = static_cast<int>(p.cols.count), h = static_cast<int>(p.rows.count);
+      cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+      cairo_surface_flush(img);
+      unsigned char* data = cairo_image_surface_get_data(img);
+      const int stride = cairo_image_surface_get_stride(img);
+      for (int r = 0; r < h; ++r) {
+        auto* row = reinterpret_cast<std::uint32_t*>(data + static_cast<std::ptrdiff_t>(r) * stride);
+        for (int c = 0; c < w; ++c) {
+          const Cell& cell = p.at(r, c);
+          const Rgb f = effective_fill(cell);
+          row[c] = 0xFF000000u | (std::uint32_t{f.r} << 16) | (std::uint32_t{f.g} << 8) | f.b;
+        }
+      }
+      cairo_surface_mark_dirty(img);
+      cairo_save(cr);
+      cairo_translate(cr, b.grid_x, b.grid_y);
+      cairo_scale(cr, b.cell_w, b.cell_h);
+      cairo_set_source_surface(cr, img, 0, 0);
+      cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+      cairo_rectangle(cr, 0, 0, w, h);
+      cairo_fill(cr);
+      cairo_restore(cr);
+      cairo_surface_destroy(img);
+    }
+    for (std::int64_t r = 0; r < p.rows.count && !b.heatmap; ++r)
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (!cell.present) continue;
@@ -69,7 +98,7 @@ void draw(cairo_t* cr, const Diagram& d, const Geometry& g) {
     set(cr, black);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE);
     const double x0 = b.grid_x, y0 = b.grid_y, x1 = b.cell_x(p.cols.count), y1 = b.cell_y(p.rows.count);
-    for (const GridLine& l : grid_lines(p)) {
+    for (const GridLine& l : grid_lines(p, b.heatmap)) {
       cairo_set_line_width(cr, l.width);
       if (l.horizontal) {
         cairo_move_to(cr, x0, b.cell_y(l.index));
@@ -80,16 +109,43 @@ void draw(cairo_t* cr, const Diagram& d, const Geometry& g) {
       }
       cairo_stroke(cr);
     }
-    cairo_set_line_width(cr, 3);
+    for (const RegionEdge& e : region_edges(p)) {
+      set(cr, e.atom ? black : warp_edge_color);
+      cairo_set_line_width(cr, region_edge_width(e.atom, b.heatmap));
+      if (e.horizontal) {
+        cairo_move_to(cr, b.cell_x(e.from), b.cell_y(e.index));
+        cairo_line_to(cr, b.cell_x(e.to), b.cell_y(e.index));
+      } else {
+        cairo_move_to(cr, b.cell_x(e.index), b.cell_y(e.from));
+        cairo_line_to(cr, b.cell_x(e.index), b.cell_y(e.to));
+      }
+      cairo_stroke(cr);
+    }
+    const double hw = highlight_width(b);
+    cairo_set_line_width(cr, hw);
     for (std::int64_t r = 0; r < p.rows.count; ++r)
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (cell.highlight == Highlight::none) continue;
         set(cr, highlight_stroke(cell.highlight));
-        cairo_rectangle(cr, b.cell_x(c) + 1.5, b.cell_y(r) + 1.5, b.cell_w - 3, b.cell_h - 3);
+        cairo_rectangle(cr, b.cell_x(c) + hw / 2, b.cell_y(r) + hw / 2, b.cell_w - hw, b.cell_h - hw);
         cairo_stroke(cr);
       }
   }
+  const LegendBox& lb = g.legend;
+  if (lb.title_y > 0) text(cr, s.margin, lb.title_y, s.header_font, Anchor::start, black, d.legend.title);
+  for (std::size_t k = 0; k < d.legend.items.size(); ++k) {
+    const auto& sw = lb.swatches[k];
+    set(cr, d.legend.items[k].color);
+    cairo_rectangle(cr, sw.x, sw.y, lb.swatch, lb.swatch);
+    cairo_fill_preserve(cr);
+    set(cr, Rgb{0x44, 0x44, 0x44});
+    cairo_set_line_width(cr, 0.5);
+    cairo_stroke(cr);
+    text(cr, sw.label_x(), sw.y + lb.label_dy, s.header_font, Anchor::start, black, d.legend.items[k].label);
+  }
+  for (std::size_t k = 0; k < d.legend.lines.size(); ++k)
+    text(cr, s.margin, lb.line_y[k], s.header_font, Anchor::start, black, d.legend.lines[k]);
   for (std::size_t i = 0; i < d.notes.size(); ++i)
     text(cr, s.margin, g.note_y[i], s.header_font, Anchor::start, black, d.notes[i]);
 }

@@ -14,14 +14,48 @@ double line_width(int level, bool edge) {
   return edge ? std::max(w, 2.0) : w;
 }
 
-std::vector<GridLine> grid_lines(const Panel& p) {
+std::vector<GridLine> grid_lines(const Panel& p, bool heatmap) {
   std::vector<GridLine> lines;
-  for (std::int64_t r = 0; r <= p.rows.count; ++r)
-    lines.push_back({true, r, line_width(p.rows.level_at(r), r == 0 || r == p.rows.count)});
-  for (std::int64_t c = 0; c <= p.cols.count; ++c)
-    lines.push_back({false, c, line_width(p.cols.level_at(c), c == 0 || c == p.cols.count)});
+  // A heatmap keeps its frame and the mode boundaries, thinner; no line per cell.
+  auto add = [&](bool horizontal, std::int64_t i, int level, bool edge) {
+    if (!heatmap) lines.push_back({horizontal, i, line_width(level, edge)});
+    else if (edge) lines.push_back({horizontal, i, 1.5});
+    else if (level > 0) lines.push_back({horizontal, i, std::min(0.25 + 0.5 * level, 2.0)});
+  };
+  for (std::int64_t r = 0; r <= p.rows.count; ++r) add(true, r, p.rows.level_at(r), r == 0 || r == p.rows.count);
+  for (std::int64_t c = 0; c <= p.cols.count; ++c) add(false, c, p.cols.level_at(c), c == 0 || c == p.cols.count);
   std::stable_sort(lines.begin(), lines.end(), [](const GridLine& a, const GridLine& b) { return a.width < b.width; });
   return lines;
+}
+
+std::vector<RegionEdge> region_edges(const Panel& p) {
+  std::vector<RegionEdge> out;
+  // 0: same region, 1: another warp, 2: another atom.
+  auto kind = [](const Cell& a, const Cell& b) {
+    if (!a.present || !b.present) return 0;
+    if (a.atom != Cell::kNone && b.atom != Cell::kNone && a.atom != b.atom) return 2;
+    if (a.warp() != Cell::kNone && b.warp() != Cell::kNone && a.warp() != b.warp()) return 1;
+    return 0;
+  };
+  auto scan = [&](bool horizontal, std::int64_t lines, std::int64_t along) {
+    for (std::int64_t i = 1; i < lines; ++i) {
+      int run = 0;
+      std::int64_t start = 0;
+      for (std::int64_t j = 0; j <= along; ++j) {
+        int k = 0;
+        if (j < along)
+          k = horizontal ? kind(p.at(i - 1, j), p.at(i, j)) : kind(p.at(j, i - 1), p.at(j, i));
+        if (k != run) {
+          if (run) out.push_back({horizontal, i, start, j, run == 2});
+          run = k;
+          start = j;
+        }
+      }
+    }
+  };
+  scan(true, p.rows.count, p.cols.count);
+  scan(false, p.cols.count, p.rows.count);
+  return out;
 }
 
 Geometry compute_geometry(const Diagram& d, const Style& s) {
@@ -36,18 +70,31 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
   std::size_t label_chars = 1, col_hdr_chars = 0;
   bool two = false;
   int slot_rows = 0, slot_cols = 0;
+  const bool heat = d.heatmap();
+  g.heatmap = heat;
+  std::int64_t extent = 1;  // the longest side of any panel, in cells
   for (const Panel& p : d.panels) {
-    for (const Cell& c : p.cells) {
-      label_chars = std::max({label_chars, c.label.size(), c.label2.size()});
-      two = two || !c.label2.empty();
-    }
+    if (!heat)
+      for (const Cell& c : p.cells) {
+        label_chars = std::max({label_chars, c.label.size(), c.label2.size()});
+        two = two || !c.label2.empty();
+      }
     for (const std::string& h : p.cols.headers) col_hdr_chars = std::max(col_hdr_chars, h.size());
     slot_rows = std::max(slot_rows, p.slot_row + 1);
     slot_cols = std::max(slot_cols, p.slot_col + 1);
+    extent = std::max({extent, p.rows.count, p.cols.count});
   }
-  const double cell_w = std::max({s.min_cell_w, std::ceil(text_w(s, s.cell_font, label_chars) + 10),
-                                  std::ceil(text_w(s, s.header_font, col_hdr_chars) + 6)});
-  const double cell_h = two ? s.cell_h2 : s.cell_h1;
+  double cell_w = std::max({s.min_cell_w, std::ceil(text_w(s, s.cell_font, label_chars) + 10),
+                            std::ceil(text_w(s, s.header_font, col_hdr_chars) + 6)});
+  double cell_h = two ? s.cell_h2 : s.cell_h1;
+  std::int64_t tick_step = 1;
+  if (heat) {
+    // Square cells, the longest side about 640 units (A3 holds a diagram of several panels);
+    // ticks every 1, 2, 4, 8, ... cells, far enough apart for their labels.
+    cell_w = cell_h = std::clamp(640.0 / static_cast<double>(extent), 1.0, 16.0);
+    const double label_w = text_w(s, s.header_font, std::max<std::size_t>(col_hdr_chars, 1)) + 8;
+    while (static_cast<double>(tick_step) * cell_w < std::max(label_w, s.header_font + 4)) tick_step *= 2;
+  }
   const auto R = static_cast<std::size_t>(slot_rows), C = static_cast<std::size_t>(slot_cols);
   std::vector<double> row_hdr_w(C, 0), head_h(R, 0), own_head(n, 0), title_w(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -75,6 +122,8 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
     const auto sc = static_cast<std::size_t>(p.slot_col), sr = static_cast<std::size_t>(p.slot_row);
     b.cell_w = cell_w;
     b.cell_h = cell_h;
+    b.heatmap = heat;
+    b.tick_step = tick_step;
     b.width = std::ceil(std::max(row_hdr_w[sc] + static_cast<double>(p.cols.count) * cell_w, title_w[i]));
     b.height = head_h[sr] + static_cast<double>(p.rows.count) * cell_h;
     col_w[sc] = std::max(col_w[sc], b.width);
@@ -108,6 +157,34 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
     if (!p.subtitle.empty()) { ty += s.header_font + 4; b.subtitle_y = ty - 4; }
   }
   double bottom = top + std::max(slots_h, 0.0);
+  const Legend& L = d.legend;
+  if (!L.empty()) {
+    LegendBox& lb = g.legend;
+    bottom += 8;
+    if (!L.title.empty()) {
+      bottom += s.header_font + 4;
+      lb.title_y = bottom;
+      content_w = std::max(content_w, text_w(s, s.header_font, L.title.size()));
+    }
+    const double wrap = std::max(slots_w, 420.0);
+    double x = s.margin, row = bottom + 6;
+    for (const LegendItem& it : L.items) {
+      const double w = lb.swatch + 4 + text_w(s, s.header_font, it.label.size()) + 12;
+      if (x > s.margin && x + w > s.margin + wrap) {
+        x = s.margin;
+        row += lb.swatch + 6;
+      }
+      lb.swatches.push_back({x, row});
+      content_w = std::max(content_w, x + w - 12 - s.margin);
+      x += w;
+    }
+    if (!L.items.empty()) bottom = row + lb.swatch;
+    for (const std::string& line : L.lines) {
+      bottom += s.header_font + 6;
+      lb.line_y.push_back(bottom);
+      content_w = std::max(content_w, text_w(s, s.header_font, line.size()));
+    }
+  }
   for (const std::string& note : d.notes) {
     bottom += s.header_font + 6;
     g.note_y.push_back(bottom);

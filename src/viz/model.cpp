@@ -96,6 +96,13 @@ std::int64_t Diagram::num_cells() const {
   return n;
 }
 
+bool Diagram::heatmap() const {
+  if (density != Density::automatic) return density == Density::heatmap;
+  for (const Panel& p : panels)
+    if (p.num_cells() >= heatmap_cells || p.rows.count > heatmap_extent || p.cols.count > heatmap_extent) return true;
+  return false;
+}
+
 std::vector<std::string> index_headers(std::int64_t n) {
   std::vector<std::string> h;
   h.reserve(static_cast<std::size_t>(n));

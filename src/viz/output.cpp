@@ -29,6 +29,7 @@ std::optional<Format> format_from_name(std::string_view n) {
   if (n == "tex" || n == "tikz") return Format::tex;
   if (n == "png") return Format::png;
   if (n == "pdf") return Format::pdf;
+  if (n == "html" || n == "htm") return Format::html;
   return std::nullopt;
 }
 
@@ -48,11 +49,12 @@ std::string_view format_name(Format f) {
     case Format::tex: return "tex";
     case Format::png: return "png";
     case Format::pdf: return "pdf";
+    case Format::html: return "html";
   }
   return "?";
 }
 
-bool is_text_format(Format f) { return f == Format::txt || f == Format::svg || f == Format::tex; }
+bool is_text_format(Format f) { return f != Format::png && f != Format::pdf; }
 
 bool has_cairo() {
 #ifdef TESSERA_HAS_CAIRO
@@ -67,6 +69,7 @@ std::string render_text(const Diagram& d, Format f) {
     case Format::txt: return to_text(d);
     case Format::svg: return to_svg(d);
     case Format::tex: return to_tikz(d);
+    case Format::html: return to_html(d);
     default: throw Error(std::string(format_name(f)) + " is not a text format");
   }
 }

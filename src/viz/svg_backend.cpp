@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "svg_document.hpp"
 #include "tessera/viz/backends.hpp"
 #include "tessera/viz/geometry.hpp"
 
@@ -47,7 +48,17 @@ void rect(std::string& o, double x, double y, double w, double h, const std::str
 }
 }  // namespace
 
-std::string to_svg(const Diagram& d) {
+std::string xml_escape(const std::string& s) { return xml(s); }
+
+namespace {
+void data_attr(std::string& o, const char* name, std::int64_t v) {
+  if (v != Cell::kNone) o += std::string(" data-") + name + "=\"" + std::to_string(v) + "\"";
+}
+}  // namespace
+
+std::string to_svg(const Diagram& d) { return svg_document(d, SvgOptions{}); }
+
+std::string svg_document(const Diagram& d, const SvgOptions& opt) {
   const Geometry g = compute_geometry(d);
   const Style& s = g.style;
   std::string o;
@@ -61,14 +72,22 @@ std::string to_svg(const Diagram& d) {
   for (std::size_t i = 0; i < d.panels.size(); ++i) {
     const Panel& p = d.panels[i];
     const PanelBox& b = g.panels[i];
-    o += "<g class=\"panel\" id=\"panel" + std::to_string(i) + "\">\n";
+    if (opt.interactive) {
+      // A nested viewport per panel: the page zooms and pans each one through its viewBox.
+      const std::string box = num(b.x - 4) + " " + num(b.y - 4) + " " + num(b.width + 8) + " " + num(b.height + 8);
+      o += "<svg class=\"panel\" id=\"panel" + std::to_string(i) + "\" x=\"" + num(b.x - 4) + "\" y=\"" +
+           num(b.y - 4) + "\" width=\"" + num(b.width + 8) + "\" height=\"" + num(b.height + 8) + "\" viewBox=\"" +
+           box + "\" data-box=\"" + box + "\">\n";
+    } else {
+      o += "<g class=\"panel\" id=\"panel" + std::to_string(i) + "\">\n";
+    }
     if (!p.title.empty()) text(o, b.x, b.title_y, s.panel_title_font, nullptr, black, p.title, true);
     if (!p.subtitle.empty()) text(o, b.x, b.subtitle_y, s.header_font, nullptr, Rgb{0x44, 0x44, 0x44}, p.subtitle);
     for (std::size_t c = 0; c < p.cols.headers.size(); ++c)
-      text(o, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, s.header_font, "middle",
+      if (b.shows_header(static_cast<std::int64_t>(c))) text(o, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, s.header_font, "middle",
            Rgb{0x44, 0x44, 0x44}, p.cols.headers[c]);
     for (std::size_t r = 0; r < p.rows.headers.size(); ++r)
-      text(o, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
+      if (b.shows_header(static_cast<std::int64_t>(r))) text(o, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
            s.header_font, "end", Rgb{0x44, 0x44, 0x44}, p.rows.headers[r]);
 
     for (std::int64_t r = 0; r < p.rows.count; ++r) {
@@ -77,11 +96,26 @@ std::string to_svg(const Diagram& d) {
         if (!cell.present && cell.tooltip.empty()) continue;
         const double x = b.cell_x(c), y = b.cell_y(r);
         const Rgb fill = effective_fill(cell);
-        o += "<g>";
+        if (opt.interactive) {
+          o += "<g class=\"cell\" data-p=\"" + std::to_string(i) + "\" data-r=\"" + std::to_string(r) + "\" data-c=\"" +
+               std::to_string(c) + "\"";
+          if (cell.present) {
+            data_attr(o, "t", cell.thread);
+            data_attr(o, "v", cell.value);
+            data_attr(o, "w", cell.warp());
+            data_attr(o, "o", cell.offset);
+            if (cell.bank != Cell::kNone) data_attr(o, "b", cell.bank);
+            else if (cell.offset != Cell::kNone)
+              data_attr(o, "b", ((cell.offset * d.element_bits / 32) % 32 + 32) % 32);
+          }
+          o += ">";
+        } else {
+          o += "<g>";
+        }
         if (!cell.tooltip.empty()) o += "<title>" + xml(cell.tooltip) + "</title>";
         o += "\n";
         rect(o, x, y, b.cell_w, b.cell_h, "fill=\"" + hex(fill) + "\"");
-        if (cell.present) {
+        if (cell.present && !b.heatmap) {
           const Rgb tc = text_color_for(fill);
           if (cell.label2.empty()) {
             text(o, x + b.cell_w / 2, y + b.cell_h / 2 + s.cell_font * 0.35, s.cell_font, "middle", tc, cell.label);
@@ -96,7 +130,7 @@ std::string to_svg(const Diagram& d) {
 
     const double x0 = b.grid_x, y0 = b.grid_y;
     const double x1 = b.cell_x(p.cols.count), y1 = b.cell_y(p.rows.count);
-    for (const GridLine& l : grid_lines(p)) {
+    for (const GridLine& l : grid_lines(p, b.heatmap)) {
       o += "<line ";
       if (l.horizontal) {
         const double y = b.cell_y(l.index);
@@ -107,15 +141,41 @@ std::string to_svg(const Diagram& d) {
       }
       o += " stroke=\"#000000\" stroke-width=\"" + num(l.width) + "\" stroke-linecap=\"square\"/>\n";
     }
+    for (const RegionEdge& e : region_edges(p)) {
+      o += "<line ";
+      if (e.horizontal)
+        o += "x1=\"" + num(b.cell_x(e.from)) + "\" y1=\"" + num(b.cell_y(e.index)) + "\" x2=\"" + num(b.cell_x(e.to)) +
+             "\" y2=\"" + num(b.cell_y(e.index)) + "\"";
+      else
+        o += "x1=\"" + num(b.cell_x(e.index)) + "\" y1=\"" + num(b.cell_y(e.from)) + "\" x2=\"" + num(b.cell_x(e.index)) +
+             "\" y2=\"" + num(b.cell_y(e.to)) + "\"";
+      o += " stroke=\"" + hex(e.atom ? black : warp_edge_color) + "\" stroke-width=\"" + num(region_edge_width(e.atom, b.heatmap)) +
+           "\" stroke-linecap=\"square\"/>\n";
+    }
     for (std::int64_t r = 0; r < p.rows.count; ++r) {
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (cell.highlight == Highlight::none) continue;
         const Rgb stroke = highlight_stroke(cell.highlight);
-        rect(o, b.cell_x(c) + 1.5, b.cell_y(r) + 1.5, b.cell_w - 3, b.cell_h - 3,
-             "fill=\"none\" stroke=\"" + hex(stroke) + "\" stroke-width=\"3\"");
+        const double hw = highlight_width(b);
+        rect(o, b.cell_x(c) + hw / 2, b.cell_y(r) + hw / 2, b.cell_w - hw, b.cell_h - hw,
+             "fill=\"none\" stroke=\"" + hex(stroke) + "\" stroke-width=\"" + num(hw) + "\"");
       }
     }
+    o += opt.interactive ? "</svg>\n" : "</g>\n";
+  }
+  const LegendBox& lb = g.legend;
+  if (!d.legend.empty()) {
+    o += "<g class=\"legend\">\n";
+    if (lb.title_y > 0) text(o, s.margin, lb.title_y, s.header_font, nullptr, black, d.legend.title);
+    for (std::size_t k = 0; k < d.legend.items.size(); ++k) {
+      const auto& sw = lb.swatches[k];
+      rect(o, sw.x, sw.y, lb.swatch, lb.swatch,
+           "fill=\"" + hex(d.legend.items[k].color) + "\" stroke=\"#444444\" stroke-width=\"0.5\"");
+      text(o, sw.label_x(), sw.y + lb.label_dy, s.header_font, nullptr, black, d.legend.items[k].label);
+    }
+    for (std::size_t k = 0; k < d.legend.lines.size(); ++k)
+      text(o, s.margin, lb.line_y[k], s.header_font, nullptr, black, d.legend.lines[k]);
     o += "</g>\n";
   }
   for (std::size_t i = 0; i < d.notes.size(); ++i)

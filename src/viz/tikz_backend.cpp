@@ -70,10 +70,10 @@ std::string to_tikz(const Diagram& d) {
     if (!p.title.empty()) node(body, pal, b.x, b.title_y, "base west", kPanelTitleFont, black, p.title);
     if (!p.subtitle.empty()) node(body, pal, b.x, b.subtitle_y, "base west", kHeaderFont, grey, p.subtitle);
     for (std::size_t c = 0; c < p.cols.headers.size(); ++c)
-      node(body, pal, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, "base", kHeaderFont, grey,
+      if (b.shows_header(static_cast<std::int64_t>(c))) node(body, pal, b.cell_x(static_cast<std::int64_t>(c)) + b.cell_w / 2, b.grid_y - 5, "base", kHeaderFont, grey,
            p.cols.headers[c]);
     for (std::size_t r = 0; r < p.rows.headers.size(); ++r)
-      node(body, pal, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
+      if (b.shows_header(static_cast<std::int64_t>(r))) node(body, pal, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
            "base east", kHeaderFont, grey, p.rows.headers[r]);
     for (std::int64_t r = 0; r < p.rows.count; ++r) {
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
@@ -82,6 +82,7 @@ std::string to_tikz(const Diagram& d) {
         const double x = b.cell_x(c), y = b.cell_y(r);
         const Rgb fill = effective_fill(cell);
         if (fill != white) body += "\\fill[" + pal.name(fill) + "] " + pt(x, y) + " rectangle " + pt(x + b.cell_w, y + b.cell_h) + ";\n";
+        if (b.heatmap) continue;
         const Rgb tc = text_color_for(fill);
         const double cx = x + b.cell_w / 2;
         if (cell.label2.empty()) {
@@ -93,20 +94,38 @@ std::string to_tikz(const Diagram& d) {
       }
     }
     const double x0 = b.grid_x, y0 = b.grid_y, x1 = b.cell_x(p.cols.count), y1 = b.cell_y(p.rows.count);
-    for (const GridLine& l : grid_lines(p)) {
+    for (const GridLine& l : grid_lines(p, b.heatmap)) {
       body += "\\draw[line width=" + num(l.width) + "bp,line cap=rect] ";
       if (l.horizontal) body += pt(x0, b.cell_y(l.index)) + " -- " + pt(x1, b.cell_y(l.index)) + ";\n";
       else body += pt(b.cell_x(l.index), y0) + " -- " + pt(b.cell_x(l.index), y1) + ";\n";
+    }
+    for (const RegionEdge& e : region_edges(p)) {
+      body += "\\draw[" + (e.atom ? std::string("black") : pal.name(warp_edge_color)) + ",line width=" +
+              num(region_edge_width(e.atom, b.heatmap)) + "bp,line cap=rect] ";
+      if (e.horizontal) body += pt(b.cell_x(e.from), b.cell_y(e.index)) + " -- " + pt(b.cell_x(e.to), b.cell_y(e.index)) + ";\n";
+      else body += pt(b.cell_x(e.index), b.cell_y(e.from)) + " -- " + pt(b.cell_x(e.index), b.cell_y(e.to)) + ";\n";
     }
     for (std::int64_t r = 0; r < p.rows.count; ++r)
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (cell.highlight == Highlight::none) continue;
-        body += "\\draw[" + pal.name(highlight_stroke(cell.highlight)) + ",line width=3bp] " +
-                pt(b.cell_x(c) + 1.5, b.cell_y(r) + 1.5) + " rectangle " +
-                pt(b.cell_x(c) + b.cell_w - 1.5, b.cell_y(r) + b.cell_h - 1.5) + ";\n";
+        const double hw = highlight_width(b);
+        body += "\\draw[" + pal.name(highlight_stroke(cell.highlight)) + ",line width=" + num(hw) + "bp] " +
+                pt(b.cell_x(c) + hw / 2, b.cell_y(r) + hw / 2) + " rectangle " +
+                pt(b.cell_x(c) + b.cell_w - hw / 2, b.cell_y(r) + b.cell_h - hw / 2) + ";\n";
       }
   }
+  const LegendBox& lb = g.legend;
+  if (!d.legend.empty()) body += "% legend\n";
+  if (lb.title_y > 0) node(body, pal, s.margin, lb.title_y, "base west", kHeaderFont, black, d.legend.title);
+  for (std::size_t k = 0; k < d.legend.items.size(); ++k) {
+    const auto& sw = lb.swatches[k];
+    body += "\\filldraw[fill=" + pal.name(d.legend.items[k].color) + ",draw=" + pal.name(Rgb{0x44, 0x44, 0x44}) +
+            ",line width=0.5bp] " + pt(sw.x, sw.y) + " rectangle " + pt(sw.x + lb.swatch, sw.y + lb.swatch) + ";\n";
+    node(body, pal, sw.label_x(), sw.y + lb.label_dy, "base west", kHeaderFont, black, d.legend.items[k].label);
+  }
+  for (std::size_t k = 0; k < d.legend.lines.size(); ++k)
+    node(body, pal, s.margin, lb.line_y[k], "base west", kHeaderFont, black, d.legend.lines[k]);
   for (std::size_t i = 0; i < d.notes.size(); ++i)
     node(body, pal, s.margin, g.note_y[i], "base west", kHeaderFont, black, d.notes[i]);
 

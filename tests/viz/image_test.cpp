@@ -129,6 +129,7 @@ TEST_CASE("wide PNGs shrink to Cairo's 32767-pixel limit") {
   const fs::path dir = scratch();
   // 1x1024 cells of 28 units: 2 pixels a unit would exceed the limit.
   viz::Diagram d = viz::layout_diagram(tessera::rt::Layout(viz_cases::T({1, 1024}), viz_cases::T({0, 1})));
+  d.density = viz::Density::labels;  // labelled cells: a heatmap would be small
   const viz::Geometry g = viz::compute_geometry(d);
   const double scale = viz::png_scale_for(g);
   CHECK(scale < viz::png_scale);
@@ -146,6 +147,7 @@ TEST_CASE("a failed PNG leaves no file behind") {
   const fs::path dir = scratch();
   // 16384 columns: even at a quarter pixel a unit, wider than Cairo's 32767-pixel limit.
   viz::Diagram d = viz::layout_diagram(tessera::rt::Layout(viz_cases::T({1, 16384}), viz_cases::T({0, 1})));
+  d.density = viz::Density::labels;  // labelled cells: a heatmap would be small
   const std::string path = (dir / "big.png").string();
   CHECK_THROWS_WITH(viz::render_to_file(d, viz::Format::png, path), Catch::Matchers::Contains("too large for PNG"));
   CHECK(fs::is_empty(dir));

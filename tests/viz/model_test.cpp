@@ -10,6 +10,7 @@
 
 #include "cases.hpp"
 #include "tessera/viz/backends.hpp"
+#include "tessera/viz/colors.hpp"
 #include "tessera/viz/geometry.hpp"
 #include "tessera/viz/output.hpp"
 
@@ -100,7 +101,7 @@ TEST_CASE("boundary levels agree with idx2crd on generated shapes") {
   });
 }
 
-TEST_CASE("plain layout grid: cell (m,n) shows L(m,n), coloured by index") {
+TEST_CASE("plain layout grid: cell (m,n) shows L(m,n), coloured by offset (darker = larger)") {
   rc::prop("cells match rt::Layout evaluation at the 2-D coordinate", [] {
     const IntTuple s0 = *rc::gen::oneOf(shape_gen(1), rc::gen::map(rc::gen::inRange<std::int64_t>(1, 7), [](std::int64_t v) { return IntTuple(v); }));
     const IntTuple s1 = *rc::gen::oneOf(shape_gen(1), rc::gen::map(rc::gen::inRange<std::int64_t>(1, 7), [](std::int64_t v) { return IntTuple(v); }));
@@ -116,11 +117,20 @@ TEST_CASE("plain layout grid: cell (m,n) shows L(m,n), coloured by index") {
         const viz::Cell& c = p.at(m, n);
         RC_ASSERT(c.present);
         RC_ASSERT(c.label == std::to_string(v));
-        RC_ASSERT(c.fill == viz::palette(v));
+        RC_ASSERT(c.offset == v);
         RC_ASSERT(c.tooltip.find("index " + std::to_string(v)) != std::string::npos);
       }
     RC_ASSERT(p.rows.line_level == viz::boundary_levels(viz::mode_tree(s0)));
     RC_ASSERT(p.cols.line_level == viz::boundary_levels(viz::mode_tree(s1)));
+    // The ramp: equal offsets share a colour, a larger offset is never lighter.
+    std::vector<const viz::Cell*> by_offset;
+    for (const viz::Cell& c : p.cells) by_offset.push_back(&c);
+    std::sort(by_offset.begin(), by_offset.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
+    for (std::size_t i = 1; i < by_offset.size(); ++i) {
+      const viz::Cell &a = *by_offset[i - 1], &b = *by_offset[i];
+      if (a.offset == b.offset) RC_ASSERT(a.fill == b.fill);
+      else RC_ASSERT(viz::lightness(a.fill) >= viz::lightness(b.fill) - 0.5);
+    }
   });
 }
 
@@ -158,7 +168,8 @@ TEST_CASE("TV inverse map: every (t,v) lands in exactly the cell it maps to") {
         if (hits.empty()) { ++blank; continue; }
         RC_ASSERT(c.label == "T" + std::to_string(hits[0].thread));
         RC_ASSERT(c.label2 == "V" + std::to_string(hits[0].value));
-        RC_ASSERT(c.fill == viz::palette(hits[0].thread));
+        RC_ASSERT(c.thread == hits[0].thread);
+        RC_ASSERT(c.value == hits[0].value);
         RC_ASSERT((c.highlight == viz::Highlight::conflict) == (hits.size() > 1));
         repeated += hits.size() > 1;
       }
@@ -309,4 +320,152 @@ TEST_CASE("diff diagram marks exactly the differing cells") {
     RC_ASSERT(n == want);
   });
   CHECK_THROWS_WITH(viz::diff_diagram(viz::Panel(2, 2), viz::Panel(2, 3)), Catch::Matchers::Contains("cannot compare"));
+}
+
+TEST_CASE("thread colours: lanes t, t+1, t+2, t+4, t+8 and T0/T8/T16/T24 differ in grey; warps differ") {
+  for (std::int64_t t = 0; t < 1024; ++t)
+    for (std::int64_t d : {1, 2, 4, 8}) {
+      if ((t % 32) + d >= 32) continue;
+      INFO("threads " << t << " and " << t + d);
+      CHECK(std::abs(viz::lightness(viz::thread_color(t)) - viz::lightness(viz::thread_color(t + d))) >= 6.5);
+    }
+  const std::int64_t quads[] = {0, 8, 16, 24};
+  for (std::int64_t a : quads)
+    for (std::int64_t b : quads)
+      if (a < b) CHECK(std::abs(viz::lightness(viz::thread_color(a)) - viz::lightness(viz::thread_color(b))) >= 6.5);
+  // The same lane of different warps: same lightness (lane), another hue (warp).
+  for (std::int64_t w = 1; w < 8; ++w) {
+    CHECK(std::abs(viz::lightness(viz::thread_color(5)) - viz::lightness(viz::thread_color(32 * w + 5))) < 1.0);
+    CHECK(viz::thread_color(5) != viz::thread_color(32 * w + 5));
+  }
+  // Text stays legible on every fill.
+  for (std::int64_t t = 0; t < 256; ++t) {
+    const viz::Rgb f = viz::thread_color(t);
+    const double lt = viz::luminance(viz::text_color_for(f));
+    const double hi = std::max(lt, viz::luminance(f)), lo = std::min(lt, viz::luminance(f));
+    CHECK((hi + 0.05) / (lo + 0.05) >= 3.0);
+  }
+}
+
+TEST_CASE("bank colours: 32 classes, banks 0/8/16/24 differ in grey") {
+  for (std::int64_t a = 0; a < 32; ++a)
+    for (std::int64_t b = 0; b < a; ++b) CHECK(viz::class32_color(a) != viz::class32_color(b));
+  for (std::int64_t k = 0; k < 8; ++k)
+    for (std::int64_t o = 1; o < 4; ++o)
+      CHECK(std::abs(viz::lightness(viz::class32_color(k)) - viz::lightness(viz::class32_color(k + 8 * o))) >= 10);
+}
+
+TEST_CASE("ramp: lightness falls monotonically") {
+  double prev = 101;
+  for (int i = 0; i <= 100; ++i) {
+    const double l = viz::lightness(viz::ramp_color(i / 100.0));
+    CHECK(l < prev + 0.5);
+    prev = l;
+  }
+  CHECK(viz::lightness(viz::ramp_color(0)) - viz::lightness(viz::ramp_color(1)) >= 50);
+}
+
+TEST_CASE("a swizzle shows: Sw<3,3,3> o (8,64):(64,1) is coloured by the 8-element unit it permutes") {
+  const Layout tile(T({8, 64}), T({64, 1}));
+  const viz::Diagram sw = viz::layout_diagram(tessera::rt::SwizzledLayout{tessera::rt::Swizzle(3, 3, 3), tile});
+  viz::Diagram plain = viz::layout_diagram(tile);
+  viz::apply_colors(plain, viz::ColorBy::chunk);
+  std::int64_t differ = 0;
+  for (std::int64_t r = 0; r < 8; ++r)
+    for (std::int64_t c = 0; c < 64; ++c) {
+      // Swizzled: chunk (c/8) XOR r; plain: chunk c/8 (16 bytes of 16-bit elements).
+      CHECK(sw.panels[0].at(r, c).fill == viz::palette((c / 8) ^ r));
+      CHECK(plain.panels[0].at(r, c).fill == viz::palette(c / 8));
+      differ += sw.panels[0].at(r, c).fill != plain.panels[0].at(r, c).fill;
+    }
+  CHECK(differ == 7 * 64);  // every row but row 0 moves
+  CHECK(sw.legend.title.find("Sw<3,3,3>") != std::string::npos);
+  CHECK(sw.legend.items.size() == 8);
+}
+
+TEST_CASE("colour by: every choice recolours; a quantity the cells lack is an error; legends say which") {
+  viz::Diagram d = viz::tv_diagram(viz::tv_of_layout(viz_cases::sm80_c_tv()), viz::tile_of_shape(T({16, 8})));
+  CHECK(d.legend.title.find("thread") != std::string::npos);
+  CHECK(d.legend.items.size() == 32);
+  for (const viz::Cell& c : d.panels[0].cells) CHECK(c.fill == viz::thread_color(c.thread));
+  viz::apply_colors(d, viz::ColorBy::value);
+  for (const viz::Cell& c : d.panels[0].cells) CHECK(c.fill == viz::palette(c.value));
+  viz::apply_colors(d, viz::ColorBy::warp);
+  CHECK(d.legend.items.size() == 1);
+  viz::apply_colors(d, viz::ColorBy::bank);
+  CHECK(d.legend.items.size() == 32);
+  viz::Diagram plain = viz::layout_diagram(Layout(T({4, 4}), T({4, 1})));
+  CHECK_THROWS_WITH(viz::apply_colors(plain, viz::ColorBy::thread), Catch::Matchers::Contains("no thread"));
+  // The text table ignores colour and legend: still CuTe's print_layout.
+  const std::string before = viz::to_text(plain);
+  viz::apply_colors(plain, viz::ColorBy::bank);
+  CHECK(viz::to_text(plain) == before);
+  for (const char* n : {"thread", "warp", "value", "offset", "bank", "chunk"})
+    CHECK(viz::color_by_name(*viz::color_by_from_name(n)) == n);
+  CHECK_FALSE(viz::color_by_from_name("lane"));
+}
+
+TEST_CASE("warp and atom boundaries are drawn where neighbouring cells change warp or atom") {
+  // 64 threads, 2 values each, over a column-major 16x8 tile: warp 0 holds columns 0-3.
+  const viz::Diagram d = viz::tv_diagram(viz::tv_of_layout(Layout(T({64, 2}), T({2, 1}))), viz::tile_of_shape(T({16, 8})));
+  const auto edges = viz::region_edges(d.panels[0]);
+  REQUIRE(edges.size() == 1);
+  CHECK_FALSE(edges[0].horizontal);
+  CHECK(edges[0].index == 4);
+  CHECK(edges[0].from == 0);
+  CHECK(edges[0].to == 16);
+  CHECK_FALSE(edges[0].atom);
+  CHECK(d.legend.lines.size() == 1);
+  // Atoms: cells of atoms 0 and 1 in one warp get an atom edge instead.
+  viz::Panel p(1, 2);
+  for (auto& c : p.cells) { c.present = true; c.thread = 0; }
+  p.at(0, 0).atom = 0;
+  p.at(0, 1).atom = 1;
+  const auto e2 = viz::region_edges(p);
+  REQUIRE(e2.size() == 1);
+  CHECK(e2[0].atom);
+  // A single-warp fragment has none.
+  CHECK(viz::region_edges(viz_cases::sm80_mma().panels[2]).empty());
+}
+
+TEST_CASE("the legend is drawn in SVG, TikZ and (through the geometry) PNG/PDF, never in text") {
+  const viz::Diagram d = viz::tv_diagram(viz::tv_of_layout(viz_cases::sm80_c_tv()), viz::tile_of_shape(T({16, 8})));
+  const viz::Geometry g = viz::compute_geometry(d);
+  REQUIRE(g.legend.swatches.size() == d.legend.items.size());
+  for (const auto& sw : g.legend.swatches) {
+    CHECK(sw.x >= g.style.margin);
+    CHECK(sw.x + g.legend.swatch <= g.width);
+    CHECK(sw.y > g.panels[0].cell_y(16));
+    CHECK(sw.y + g.legend.swatch <= g.height);
+  }
+  const std::string svg = viz::to_svg(d), tex = viz::to_tikz(d), txt = viz::to_text(d);
+  CHECK(svg.find(">colour: thread (") != std::string::npos);
+  CHECK(svg.find("fill=\"" + viz::hex(viz::thread_color(8)) + "\" stroke=\"#444444\"") != std::string::npos);
+  CHECK(tex.find("% legend") != std::string::npos);
+  CHECK(txt.find("colour") == std::string::npos);
+}
+
+TEST_CASE("large tiles draw as a heatmap: no labels, tick-labelled axes, an A3-sized page") {
+  viz::Diagram big = viz::layout_diagram(Layout(T({256, 256}), T({256, 1})));
+  CHECK(big.heatmap());
+  const viz::Geometry g = viz::compute_geometry(big);
+  CHECK(g.heatmap);
+  CHECK(g.width <= 842);   // A3 is 842 x 1191 pt
+  CHECK(g.height <= 1191);
+  const std::int64_t step = g.panels[0].tick_step;
+  CHECK(step > 1);
+  CHECK(static_cast<double>(step) * g.panels[0].cell_w >= g.style.header_font);
+  const std::string svg = viz::to_svg(big);
+  // Cell labels are gone: text is only ticks (2 x 256/step), the legend and titles.
+  std::size_t texts = 0;
+  for (std::size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) ++texts;
+  CHECK(texts <= static_cast<std::size_t>(2 * (256 / step) + big.legend.items.size() + 4));
+  CHECK(svg.find(">0<") != std::string::npos);
+  // Below the threshold, and with Density::labels, cells keep their labels.
+  viz::Diagram small = viz::layout_diagram(Layout(T({63, 64}), T({64, 1})));
+  CHECK_FALSE(small.heatmap());
+  big.density = viz::Density::labels;
+  CHECK_FALSE(big.heatmap());
+  small.density = viz::Density::heatmap;
+  CHECK(small.heatmap());
 }

@@ -106,7 +106,7 @@ if [ -w /dev/full ]; then
   [ $rc -eq 1 ] && grep -q "cannot write to standard output" "$dir/err" || fail "stdout full: exit $rc $(cat "$dir/err")"
 fi
 if [ "$cairo" = ON ]; then
-  bad png-too-wide "too large for PNG" '(1,16384):(0,1)' -o "$dir/o/w.png"
+  bad png-too-wide "too large for PNG" '(1,16384):(0,1)' --labels -o "$dir/o/w.png"
 fi
 
 [ -z "$(ls -A "$dir/o" | grep '\.tmp-')" ] || fail "temporary files left behind"

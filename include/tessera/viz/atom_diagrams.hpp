@@ -15,13 +15,15 @@ namespace tessera::viz {
 // covers 0..size-1; otherwise (one SM70 quad-pair) the atom-thread-id layouts with every
 // cell labelled by its lane, so no lane is lost.
 inline viz::MmaTvLayouts mma_tv_layouts(const rt::TiledMma& t, std::string name) {
-  viz::MmaTvLayouts l{std::move(name), t.layout_a_tv, t.layout_b_tv, t.layout_c_tv, t.tile[0], t.tile[1], t.tile[2], {}};
+  viz::MmaTvLayouts l{std::move(name), t.layout_a_tv, t.layout_b_tv, t.layout_c_tv, t.tile[0], t.tile[1], t.tile[2], {},
+                     rt::product(t.thr_layout_vmnk.shape[0])};
   if (rt::right_inverse(t.thr_layout_vmnk).size() != t.thr_layout_vmnk.size()) {
     l.a_tv = t.layout_a_athr;
     l.b_tv = t.layout_b_athr;
     l.c_tv = t.layout_c_athr;
     const rt::Layout vmnk = t.thr_layout_vmnk;
     l.thread_id = [vmnk](std::int64_t id) { return vmnk(id); };
+    l.atom_threads = 0;  // lanes, not atom-major thread indices
   }
   return l;
 }

@@ -12,6 +12,12 @@ namespace tessera::viz {
 // Standalone SVG 1.1; each present cell carries a <title> tooltip.
 std::string to_svg(const Diagram& d);
 
+// One self-contained interactive HTML page (inline CSS, JavaScript and SVG; fetches
+// nothing): hovering a cell outlines every cell of its thread and (thread, value) in all
+// panels and shows its coordinate, offset, thread, value and bank; clicking isolates a
+// thread (shift: a warp); each panel zooms and pans.
+std::string to_html(const Diagram& d);
+
 // Standalone LaTeX document (\documentclass{standalone} + TikZ) for pdflatex.
 std::string to_tikz(const Diagram& d);
 

@@ -24,6 +24,10 @@ struct GridFunction {
   std::function<std::int64_t(std::int64_t row, std::int64_t col)> value;
   std::int64_t cosize = 0;           // CuTe's cosize, sets the text table's width
   bool single_row = false;           // a rank-1 layout: the coordinate is the column's alone
+  // A swizzled layout: the swizzle moves units of 2^M elements, 2^B of them per period;
+  // colouring by chunk shows those units (0: the 16-byte chunk).
+  std::int64_t chunk_elements = 0;
+  std::string chunk_name;
 };
 
 Panel layout_panel(const GridFunction& f);
@@ -35,6 +39,10 @@ void check_drawable(const rt::Layout& l);
 // Throws viz::Error for rank 0 or rank > 2 (group modes first).
 GridFunction grid_function(const rt::Layout& l);
 GridFunction grid_function(const rt::SwizzledLayout& l);
+
+// The one-panel diagram of a grid, coloured by `by` (automatic: by the swizzle's chunk for a
+// swizzled layout, else by offset).
+Diagram layout_diagram(const GridFunction& f, ColorBy by = ColorBy::automatic);
 
 // One-panel diagrams of a layout.
 Diagram layout_diagram(const rt::Layout& l);

@@ -20,6 +20,8 @@ struct MmaTvLayouts {
   // When set, the layouts' thread mode is an atom-thread id and cells are labelled with
   // thread_id(id) (e.g. SM70's quad-pair: ids 0..7 are lanes 0-3, 16-19).
   std::function<std::int64_t(std::int64_t)> thread_id;
+  // Threads per atom (0: unknown): cells of different atoms get a boundary.
+  std::int64_t atom_threads = 0;
 };
 
 // A and B are replicated over the atoms of the other mode (and an smem operand of wgmma

@@ -4,6 +4,7 @@
 // and TikZ, which cannot measure text, agree with Cairo.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "tessera/viz/model.hpp"
@@ -23,15 +24,35 @@ struct PanelBox {
   double title_y = 0, subtitle_y = 0;          // text baselines (0: absent)
   double grid_x = 0, grid_y = 0;               // top-left corner of cell (0,0)
   double cell_w = 0, cell_h = 0;
+  // A heatmap: cells carry no labels, headers are tick labels every tick_step indices,
+  // and only mode boundaries (level > 0) are drawn inside the grid.
+  bool heatmap = false;
+  std::int64_t tick_step = 1;
+  bool shows_header(std::int64_t i) const { return i % tick_step == 0; }
   double cell_x(std::int64_t c) const { return grid_x + static_cast<double>(c) * cell_w; }
   double cell_y(std::int64_t r) const { return grid_y + static_cast<double>(r) * cell_h; }
 };
 
+// The legend below the panels: a title line, swatches in wrapping rows, explanation lines.
+struct LegendBox {
+  double swatch = 12;               // side of a swatch square
+  double title_y = 0;               // baseline of the title (0: none)
+  struct Swatch {
+    double x = 0, y = 0;            // top-left of the square
+    double label_x() const { return x + 16; }
+  };
+  std::vector<Swatch> swatches;     // one per Legend item
+  double label_dy = 10;             // label baseline below a swatch's top
+  std::vector<double> line_y;       // baseline of each Legend line
+};
+
 struct Geometry {
   Style style;
+  bool heatmap = false;
   double width = 0, height = 0;
   double title_y = 0;               // baseline of the diagram title (0: none)
   std::vector<PanelBox> panels;     // one per Diagram::panels entry
+  LegendBox legend;
   std::vector<double> note_y;       // baseline of each note line
 };
 
@@ -46,6 +67,22 @@ struct GridLine {
   std::int64_t index;  // row boundary (0..rows) or column boundary (0..cols)
   double width;
 };
-std::vector<GridLine> grid_lines(const Panel& p);
+std::vector<GridLine> grid_lines(const Panel& p, bool heatmap = false);
+
+// A boundary between cells of different warps (or atoms), drawn over the grid: a run of
+// cell edges on row boundary `index` (horizontal; columns [from,to)) or column boundary
+// `index` (vertical; rows [from,to)).
+struct RegionEdge {
+  bool horizontal;
+  std::int64_t index, from, to;
+  bool atom;  // true: between atoms (heavy black), false: between warps of one atom (blue)
+};
+std::vector<RegionEdge> region_edges(const Panel& p);
+inline constexpr Rgb warp_edge_color{0x1F, 0x4F, 0xD0};
+inline double region_edge_width(bool atom, bool heatmap = false) {
+  return heatmap ? (atom ? 1.5 : 1.0) : (atom ? 4.5 : 2.5);
+}
+// Outline of a highlighted cell (conflict, mismatch): inset by half its width.
+inline double highlight_width(const PanelBox& b) { return b.heatmap ? std::max(0.5, b.cell_w / 4) : 3.0; }
 
 }  // namespace tessera::viz

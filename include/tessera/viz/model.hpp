@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,17 @@ struct Cell {
   Highlight highlight = Highlight::none;
   // Colour class for backends that name colours (TikZ); -1 = use fill as is.
   std::int64_t color_key = -1;
+  // What the cell stands for (kNone: not applicable). Colours (colors.hpp), boundaries,
+  // legends and the HTML page's data come from these, so builders say what a cell is and
+  // the colouring is chosen once, for every backend.
+  static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
+  std::int64_t offset = kNone;  // the index the layout gives (plain layouts, banks) or the tile index (TV)
+  std::int64_t thread = kNone;  // first (thread, value) holding the cell
+  std::int64_t value = kNone;
+  std::int64_t bank = kNone;    // shared-memory bank (when known; else derived from offset)
+  std::int64_t chunk = kNone;   // unit the swizzle permutes (when known; else the 16-byte chunk)
+  std::int64_t atom = kNone;    // MMA atom instance holding the cell (tiled MMAs)
+  std::int64_t warp() const { return thread == kNone ? kNone : thread / 32; }
 };
 
 // A hierarchical mode extent: a leaf (no children) of `extent`, or a tuple of
@@ -109,11 +121,45 @@ struct Panel {
   std::int64_t num_cells() const { return rows.count * cols.count; }
 };
 
+// What colour means, drawn by the graphical backends (never by the text table, which
+// stays CuTe's print_layout): a title, swatches with labels, and lines explaining
+// boundaries drawn over the cells.
+struct LegendItem {
+  Rgb color;
+  std::string label;
+};
+struct Legend {
+  std::string title;              // e.g. "colour: thread (hue: warp, lightness: lane)"
+  std::vector<LegendItem> items;
+  std::vector<std::string> lines; // e.g. "blue lines: warp boundaries"
+  bool empty() const { return title.empty() && items.empty() && lines.empty(); }
+};
+
+// Labelled cells, or a label-free heatmap with tick-labelled axes (large tiles).
+enum class Density : std::uint8_t { automatic, labels, heatmap };
+// automatic switches to a heatmap from this many cells in a panel, or past this many rows or
+// columns: labels would be unreadable and the page unprintable.
+inline constexpr std::int64_t heatmap_cells = 64 * 64;
+inline constexpr std::int64_t heatmap_extent = 128;
+
+// The quantity cells are coloured by (--color-by). automatic: the diagram's natural one.
+enum class ColorBy : std::uint8_t { automatic, thread, warp, value, offset, bank, chunk };
+
 struct Diagram {
   std::string title;              // optional (--title); drawn above all panels
   std::vector<Panel> panels;
   std::vector<std::string> notes; // legend lines (e.g. what a red outline means)
+  Legend legend;                  // set by apply_colors (colors.hpp)
+  Density density = Density::automatic;  // --heatmap / --labels
+  // Set by builders: what ColorBy::automatic means here (automatic: thread where cells
+  // have threads, else offset), and the element width for banks and chunks.
+  ColorBy natural_color = ColorBy::automatic;
+  int element_bits = 16;
+  std::int64_t chunk_elements = 0;  // elements per chunk; 0: 16 bytes of element_bits
+  std::string chunk_name;           // legend wording for a chunk (e.g. "2^3-element unit of Sw<3,3,3>")
   std::int64_t num_cells() const;
+  // True when drawn as a heatmap: asked for, or (automatic) some panel is past the thresholds.
+  bool heatmap() const;
 };
 
 // Headers "0","1",... for an axis of n entries.

@@ -29,11 +29,11 @@
 
 namespace tessera::viz {
 
-enum class Format { txt, svg, tex, png, pdf };
+enum class Format { txt, svg, tex, png, pdf, html };
 
-// "txt"/"text", "svg", "tex"/"tikz", "png", "pdf".
+// "txt"/"text", "svg", "tex"/"tikz", "png", "pdf", "html".
 std::optional<Format> format_from_name(std::string_view name);
-// From a file name's extension (.txt .svg .tex .png .pdf), case-insensitive.
+// From a file name's extension (.txt .svg .tex .png .pdf .html), case-insensitive.
 std::optional<Format> format_from_path(std::string_view path);
 std::string_view format_name(Format f);
 // Text formats may go to standard output; png/pdf need a file.
@@ -41,7 +41,7 @@ bool is_text_format(Format f);
 // True when this build has the Cairo backends (PNG, PDF).
 bool has_cairo();
 
-// The document for a text format (txt, svg, tex).
+// The document for a text format (txt, svg, tex, html).
 std::string render_text(const Diagram& d, Format f);
 
 // Writes the document `produce()` returns to `path` as the policy above says. `produce`
