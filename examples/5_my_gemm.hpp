@@ -12,6 +12,7 @@
 #pragma once
 
 #include <tessera/algorithm.hpp>
+#include <tessera/tessera.hpp>  // the static tier: layouts, tile_to_shape, swizzles, local_tile
 
 namespace my_gemm {
 using namespace tessera;
