@@ -22,7 +22,8 @@ using GMMA::Major;
 namespace {
 
 __host__ __device__ constexpr float a_value(int m, int k) { return float((m * 3 + k * 5) % 7 - 3); }
-__host__ __device__ constexpr float b_value(int n, int k) { return float((n * 5 + k * 3) % 5 - 2); }
+// (B depends on n: with n * 5 it did not, and a wrong B layout along N went unseen.)
+__host__ __device__ constexpr float b_value(int n, int k) { return float((n * 2 + k * 3) % 5 - 2); }
 
 __device__ __forceinline__ void fence_proxy_async() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -30,6 +31,21 @@ __device__ __forceinline__ void fence_proxy_async() {
 
 // ---------------------------------------------------------------- 1. wgmma descriptors
 constexpr int BK = 64;  // 4 wgmma k-blocks of 16
+
+// The (64, 16) k-block kb of a divided operand tile, as Sw o offset o L with the slice's
+// offset kept. Without a swizzle the divided tile is a plain Layout (an identity swizzle
+// with offset 0 collapses), and slicing a plain Layout drops the offset: every k-block
+// would describe k-block 0.
+template <class Divided>
+__device__ auto k_block(Divided const& divided, int kb) {
+  const auto crd = make_coord(make_coord(_, 0), make_coord(_, kb));
+  if constexpr (is_composed_layout_v<Divided>) {
+    return divided(crd);
+  } else {
+    const auto so = slice_and_offset(crd, divided);
+    return make_composed_layout(Swizzle<0, 4, 3>{}, get<1>(so), get<0>(so));
+  }
+}
 
 template <Major MA, Major MB, int SW>
 __global__ void wgmma_kernel(float* c_out) {
@@ -43,8 +59,9 @@ __global__ void wgmma_kernel(float* c_out) {
   bfloat16_t* b = reinterpret_cast<bfloat16_t*>(smem + a_bytes);
   for (int i = threadIdx.x; i < 64 * BK; i += blockDim.x) {
     const int mn = i % 64, k = i / 64;
-    a[int(sA(mn, k))] = bfloat16_t(a_value(mn, k));
-    b[int(sB(mn, k))] = bfloat16_t(b_value(mn, k));
+    // from_float: bfloat16_t(x) would aggregate-initialise the bits with int(x) (C++20).
+    a[int(sA(mn, k))] = bfloat16_t::from_float(a_value(mn, k));
+    b[int(sB(mn, k))] = bfloat16_t::from_float(b_value(mn, k));
   }
   fence_proxy_async();  // generic-proxy stores, read by wgmma through the async proxy
   __syncthreads();
@@ -53,8 +70,8 @@ __global__ void wgmma_kernel(float* c_out) {
   typename Wgmma::DRegisters d = {};
   GMMA::warpgroup_arrive();
   for (int kb = 0; kb < BK / 16; ++kb) {
-    auto ta = logical_divide(sA, make_shape(_64{}, _16{}))(make_coord(_, 0), make_coord(_, kb));
-    auto tb = logical_divide(sB, make_shape(_64{}, _16{}))(make_coord(_, 0), make_coord(_, kb));
+    const auto ta = k_block(logical_divide(sA, make_shape(_64{}, _16{})), kb);
+    const auto tb = k_block(logical_divide(sB, make_shape(_64{}, _16{})), kb);
     const uint64_t da[1] = {GMMA::make_gmma_descriptor<MA, 16>(ta, base).desc};
     const uint64_t db[1] = {GMMA::make_gmma_descriptor<MB, 16>(tb, base + a_bytes).desc};
     Wgmma::fma(d, da, db, kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
