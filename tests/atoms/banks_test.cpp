@@ -9,7 +9,7 @@
 
 #include "tessera/analysis/smem_banks.hpp"
 
-using namespace tessera::banks;
+using namespace tessera::analysis;
 
 namespace {
 
