@@ -11,5 +11,6 @@
 #include "tessera/algorithm/fill.hpp"
 #include "tessera/algorithm/gemm.hpp"
 #include "tessera/algorithm/transform.hpp"
+#include "tessera/tessera.hpp"  // the static tier a kernel is written with: layouts, tile_to_shape, swizzles
 #include "tessera/tiled_copy.hpp"
 #include "tessera/tiled_mma.hpp"
