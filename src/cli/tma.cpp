@@ -27,7 +27,6 @@ bool is_gmem_rule(tma::Rule r) {
 }
 
 void run_tma(const TmaOptions& o) {
-  using namespace rt::cli;
   const rt::Layout gmem = layout_arg("GMEM", o.gmem);
   // SMEM: a layout, a swizzled layout, or a GMMA atom name (which also gives the width).
   if (o.smem.find_first_not_of(" \t\r\n") == std::string::npos) fail("SMEM is empty");
