@@ -23,12 +23,12 @@ has_caret_at() { # NAME COLUMN: the caret line has the caret at 0-based COLUMN o
 
 # --- render by name: the atom's text table, the same as the layout written out
 expect_ok render-name "$T" render gmma_k_sw128_bf16
-head -n1 "$W/out" | grep -qx 'Sw<3,3,3> o (8,64):(64,1)' || bad "render gmma_k_sw128_bf16 title ($(head -n1 "$W/out"))"
+head -n1 "$W/out" | grep -qx 'Sw<3,3,3> o 0 o (8,64):(64,1)' || bad "render gmma_k_sw128_bf16 title ($(head -n1 "$W/out"))"
 cp "$W/out" "$W/by_name"
 expect_ok render-expr "$T" render 'Sw<3,3,3> o (8,64):(64,1)'
 cmp -s "$W/out" "$W/by_name" || bad "render by name differs from the layout written out"
 expect_ok render-mn "$T" render gmma_mn_sw32_tf32
-head -n1 "$W/out" | grep -qx 'Sw<1,2,3> o (8,8):(1,8)' || bad "render gmma_mn_sw32_tf32 ($(head -n1 "$W/out"))"
+head -n1 "$W/out" | grep -qx 'Sw<1,2,3> o 0 o (8,8):(1,8)' || bad "render gmma_mn_sw32_tf32 ($(head -n1 "$W/out"))"
 expect_ok render-svg "$T" render gmma_k_inter_e4m3 -o "$W/a.svg"
 grep -q '<svg' "$W/a.svg" || bad "render gmma_k_inter_e4m3 -o a.svg wrote no svg"
 expect_err render-bad-swizzle "sw32, sw64 or sw128, not 'sw256'" "$T" render gmma_k_sw256_bf16

@@ -37,7 +37,7 @@ static_assert(std::is_same_v<GMMA::Layout_K_SW64_Atom<int8_t>,
                              ComposedLayout<Swizzle<2, 4, 3>, _0, Layout<tuple<_8, _64>, tuple<_64, _1>>>>);
 
 TEST_CASE("GMMA atoms: the runtime tier and the names give the static atoms") {
-  CHECK(rt::to_string(rt::to_runtime(GMMA::Layout_K_SW128_Atom<bfloat16_t>{})) == "Sw<3,3,3> o (8,64):(64,1)");
+  CHECK(rt::to_string(rt::to_runtime(GMMA::Layout_K_SW128_Atom<bfloat16_t>{})) == "Sw<3,3,3> o 0 o (8,64):(64,1)");
   auto check = [](auto atom, int bits, Major mj, int sw) {
     const GmmaAtomSpec spec{bits, mj, sw};
     INFO(analysis::gmma_atom_name(spec));
@@ -128,7 +128,7 @@ TEST_CASE("GMMA atoms: tile_to_shape to (BM, BK, stages) in any order") {
   check_tiled<8, Major::K, 16, 64, 64, 2>(tuple<_3, _2, _1>{}, 2, 1, 0);
   // The bf16 128B K-major atom tiled to (128, 64, 3): each mode coalesced, as tile_to_shape does.
   auto S = GMMA::make_smem_layout<16, Major::K, 128>(make_shape(_128{}, _64{}, _3{}));
-  CHECK(rt::to_string(rt::to_runtime(S)) == "Sw<3,3,3> o (128,64,3):(64,1,8192)");
+  CHECK(rt::to_string(rt::to_runtime(S)) == "Sw<3,3,3> o 0 o (128,64,3):(64,1,8192)");
 }
 
 // ------------------------------------------------------------------ descriptors
