@@ -151,13 +151,19 @@ TEST_CASE("TV inverse map: every (t,v) lands in exactly the cell it maps to") {
     std::int64_t total = 0;
     for (const auto& h : inv.hits) total += static_cast<std::int64_t>(h.size());
     RC_ASSERT(total == f.threads() * f.values());
-    for (std::int64_t t = 0; t < f.threads(); ++t)
-      for (std::int64_t v = 0; v < f.values(); ++v) {
-        const std::int64_t i = tv(t + f.threads() * v);
-        const std::int64_t m = row_major ? i / N : i % M, n = row_major ? i % N : i / M;
-        const auto& hits = inv.at(m, n);
-        RC_ASSERT(std::count(hits.begin(), hits.end(), viz::TvHit{t, v}) == 1);
-      }
+    // Every hit of a cell is a (t,v) that maps to that cell, and each (t,v) is hit exactly
+    // once (linear in the hits: a stride-0 map puts all T*V of them in one cell).
+    std::vector<int> seen(static_cast<std::size_t>(f.threads() * f.values()), 0);
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t n = 0; n < N; ++n)
+        for (const viz::TvHit& h : inv.at(m, n)) {
+          RC_ASSERT(h.thread >= 0 && h.thread < f.threads() && h.value >= 0 && h.value < f.values());
+          const std::int64_t i = tv(h.thread + f.threads() * h.value);
+          RC_ASSERT((row_major ? i / N : i % M) == m);
+          RC_ASSERT((row_major ? i % N : i / M) == n);
+          ++seen[static_cast<std::size_t>(h.thread + f.threads() * h.value)];
+        }
+    RC_ASSERT(std::all_of(seen.begin(), seen.end(), [](int k) { return k == 1; }));
     const viz::Panel p = viz::tv_panel(f, tile, inv);
     std::int64_t blank = 0, repeated = 0;
     for (std::int64_t m = 0; m < M; ++m)
