@@ -3,7 +3,8 @@
 // on all of C, and time it against cuBLAS (CUDA events, alternating launches, median).
 //
 //   5_my_gemm [M N K] [reps] [group]      (defaults 8192 8192 8192, 50, 8)
-//   M, N multiples of 128, K a multiple of 64 and >= 128.  Exit 77 where there is no GPU.
+//   Any M, N >= 1 with N even, K >= 8 a multiple of 8 (16-byte rows for cp.async); tiles that
+//   cross an edge are predicated.  Exit 77 where there is no GPU.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,10 +34,12 @@ __global__ void __launch_bounds__(my_gemm::Threads)
     my_gemm_kernel(T const* A, T const* B, T* C, int M, int N, int K, float alpha, float beta, int group) {
   extern __shared__ __align__(1024) unsigned char smem[];
   using namespace tessera;
-  auto tiles = make_shape(group, N / int(my_gemm::bN), M / int(my_gemm::bM) / group);
+  const int m_tiles = ceil_div(M, int(my_gemm::bM)), n_tiles = ceil_div(N, int(my_gemm::bN));
+  auto tiles = make_shape(group, n_tiles, ceil_div(m_tiles, group));
   auto crd = idx2crd(int(blockIdx.x), tiles);
   int m_tile = int(crd2idx(make_coord(get<0>(crd), get<2>(crd)), make_shape(get<0>(tiles), get<2>(tiles)),
                            make_stride(_1{}, get<0>(tiles))));
+  if (m_tile >= m_tiles) return;  // the last group of M tiles may be partial
   my_gemm::gemm_cta(A, B, C, M, N, K, alpha, beta, m_tile, int(get<1>(crd)), int(threadIdx.x), reinterpret_cast<T*>(smem));
 }
 
@@ -45,8 +48,9 @@ int main(int argc, char** argv) {
   if (argc >= 4) M = std::atoi(argv[1]), N = std::atoi(argv[2]), K = std::atoi(argv[3]);
   if (argc >= 5) reps = std::atoi(argv[4]);
   if (argc >= 6) group = std::atoi(argv[5]);
-  if (M % 128 || N % 128 || K % 64 || K < 128 || (M / 128) % group) {
-    std::fprintf(stderr, "error: M, N must be multiples of 128 (M / 128 of group), K a multiple of 64 and >= 128\n");
+  if (M < 1 || N < 2 || N % 2 || K < 8 || K % 8 || group < 1) {
+    std::fprintf(stderr, "error: need M >= 1, N >= 2 even, K >= 8 a multiple of 8, group >= 1 (got %d %d %d, group %d)\n",
+                 M, N, K, group);
     return 1;
   }
   int devices = 0;
@@ -73,7 +77,8 @@ int main(int argc, char** argv) {
 
   const int smem_bytes = my_gemm::smem_elements * int(sizeof(T));
   CHECK_CUDA(cudaFuncSetAttribute(my_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-  const int ctas = (M / 128) * (N / 128);
+  const int m_tiles = (M + 127) / 128, n_tiles = (N + 127) / 128;
+  const int ctas = group * n_tiles * ((m_tiles + group - 1) / group);
   const float alpha = 1.f, beta = 0.f;
   auto ours = [&] {
     my_gemm_kernel<<<ctas, my_gemm::Threads, smem_bytes>>>(A, B, C, M, N, K, alpha, beta, group);

@@ -7,6 +7,9 @@
 //   smem          Sw<3,3,3> over 8 x 64 K-major blocks (ldmatrix reads without conflicts)
 //   smem -> regs  ldmatrix x4 in the MMA's fragment order (make_tiled_copy_A/B)
 //   epilogue      alpha/beta in registers, 32-bit stores of two halves
+//   edges         any M and N (N even) and K (a multiple of 8): a CTA whose tile crosses the
+//                 matrix's edge predicates its copies on an identity tensor's coordinates
+//                 (cp.async zero-fills what lies outside, so the MMAs add zeros there)
 // Shared by the kernel (5_my_gemm.cu) and its host check (5_my_gemm_check.cpp, which runs
 // this same function for every thread on the host: tessera emulates each instruction).
 #pragma once
@@ -26,7 +29,7 @@ inline constexpr int Threads = 128;
 
 using TiledMma = decltype(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, make_layout(make_shape(_2{}, _2{}, _1{})),
                                          make_tile(_32{}, _32{}, _16{})));
-using G2S = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<16>, T>{},
+using G2S = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<16>, T>{},
                                      make_layout(make_shape(_16{}, _8{}), LayoutRight{}), make_layout(make_shape(_1{}, _8{}))));
 using S2RA = decltype(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, T>{}, TiledMma{}));
 using S2RB = decltype(make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N, T>{}, TiledMma{}));
@@ -49,6 +52,16 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
   auto gA = local_tile(mA, make_shape(bM, bK), make_coord(m_tile, _));
   auto gB = local_tile(mB, make_shape(bN, bK), make_coord(n_tile, _));
   auto gC = local_tile(mC, make_shape(bM, bN), make_coord(m_tile, n_tile));
+  // Coordinates inside one tile, (m, k) / (n, k) / (m, n): an identity tensor of the TILE's
+  // shape, so they are static (no division at run time); the predicates below add the tile's
+  // origin.  (local_tile of make_identity_tensor(make_shape(M, K)) gives the same coordinates,
+  // counting past the edge, but computes them from dynamic shapes.)
+  auto cA = make_identity_tensor(make_shape(bM, bK));
+  auto cB = make_identity_tensor(make_shape(bN, bK));
+  auto cC = make_identity_tensor(make_shape(bM, bN));
+  const int m0 = m_tile * int(bM), n0 = n_tile * int(bN);
+  // Only a CTA whose tile crosses an edge pays for predicates (the branch is uniform).
+  const bool edge = m0 + int(bM) > M || n0 + int(bN) > N || K % int(bK) != 0;
   auto sA = make_tensor(smem, smem_layout());
   auto sB = make_tensor(smem + smem_elements / 2, smem_layout());
 
@@ -58,6 +71,20 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
   auto tAsA = g2s.partition_D(sA);
   auto tBgB = g2s.partition_S(gB);
   auto tBsB = g2s.partition_D(sB);
+  auto tAcA = g2s.partition_S(cA);
+  auto tBcB = g2s.partition_S(cB);
+  auto load_k_tile = [&](int k_tile, int stage) {
+    if (!edge) {
+      copy(G2S{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
+      copy(G2S{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
+      return;
+    }
+    const int k0 = k_tile * int(bK);
+    auto in_A = [&](auto c) { return m0 + int(get<0>(c)) < M && k0 + int(get<1>(c)) < K; };
+    auto in_B = [&](auto c) { return n0 + int(get<0>(c)) < N && k0 + int(get<1>(c)) < K; };
+    copy_if(make_copy_predicate(G2S{}, tAcA, in_A), G2S{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
+    copy_if(make_copy_predicate(G2S{}, tBcB, in_B), G2S{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
+  };
 
   // The MMA's fragments, and the ldmatrix copies' view of them
   TiledMma mma;
@@ -73,12 +100,12 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
   auto tXsB = s2r_b.partition_S(sB);
   auto tXrB = s2r_b.retile_D(tCrB);
 
-  // Prologue: the first Stages-1 k-tiles in flight (K / bK >= Stages - 1).
+  // Prologue: the first Stages-1 k-tiles in flight (with fewer k-tiles, the last one is
+  // loaded again: the loop below never reads it twice).
   int k_tiles_left = int(size<3>(tAgA.layout()));
   int k_tile_next = 0;
   for (int s = 0; s < Stages - 1; ++s) {
-    copy(G2S{}, tAgA(_, _, _, k_tile_next), tAsA(_, _, _, s));
-    copy(G2S{}, tBgB(_, _, _, k_tile_next), tBsB(_, _, _, s));
+    load_k_tile(k_tile_next, s);
     cp_async_fence();
     if (--k_tiles_left > 0) ++k_tile_next;
   }
@@ -104,8 +131,7 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
       copy(S2RA{}, tXsA(_, _, C<next>{}, load_stage), tXrA(_, _, C<next>{}));
       copy(S2RB{}, tXsB(_, _, C<next>{}, load_stage), tXrB(_, _, C<next>{}));
       if constexpr (kb == 0) {
-        copy(G2S{}, tAgA(_, _, _, k_tile_next), tAsA(_, _, _, write_stage));
-        copy(G2S{}, tBgB(_, _, _, k_tile_next), tBsB(_, _, _, write_stage));
+        load_k_tile(k_tile_next, write_stage);
         cp_async_fence();
         if (--k_tiles_left > 0) ++k_tile_next;
         write_stage = read_stage;
@@ -116,12 +142,21 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
   }
   cp_async_wait<0>();
 
-  // Epilogue: D = alpha * acc + beta * C in registers, then 32-bit stores.
+  // Epilogue: D = alpha * acc + beta * C in registers, then 32-bit stores (at an edge, only
+  // the elements inside C: N even keeps both halves of a store on one side).
   auto tCgC = thr_mma.partition_C(gC);
   auto tCrD = make_fragment_like<T>(tCgC);
-  if (beta != 0.f) copy(tCgC, tCrD);
+  if (!edge) {
+    if (beta != 0.f) copy(tCgC, tCrD);
+    axpby(alpha, tCrC, beta, tCrD);
+    copy(Store{}, tCrD, tCgC);
+    return;
+  }
+  auto tCcC = thr_mma.partition_C(cC);
+  auto in_C = [&](auto c) { return m0 + int(get<0>(c)) < M && n0 + int(get<1>(c)) < N; };
+  if (beta != 0.f) copy_if(make_copy_predicate(tCcC, in_C), tCgC, tCrD);
   axpby(alpha, tCrC, beta, tCrD);
-  copy(Store{}, tCrD, tCgC);
+  copy_if(make_copy_predicate(Store{}, tCcC, in_C), Store{}, tCrD, tCgC);
 }
 
 }  // namespace my_gemm

@@ -3,6 +3,7 @@
 // host threads (tessera::host_warp emulates cp.async, ldmatrix, mma.sync and
 // __syncthreads from the atoms' layouts), against a plain reference product.
 #include <cstdio>
+#include <array>
 #include <random>
 #include <vector>
 
@@ -42,28 +43,41 @@ int main() {
     for (int v = 0; v < int(size<1>(a_mma)); ++v) bad += a_copy(t, v) != a_mma(t, v) || b_copy(t, v) != b_mma(t, v);
   EXPECT(bad == 0);
 
-  // 2. The kernel's CTA function on the host: a 256 x 128 x 256 problem = two CTAs, four
-  //    k-tiles each (the 3-stage pipeline fills, runs and drains), alpha = 2, beta = -1.
-  const int M = 256, N = 128, K = 256;
-  std::mt19937 rng(5);
-  std::uniform_int_distribution<int> d(-2, 2);  // |C| <= 2 * 256 * 4 + 2: exact in f16 in practice
-  std::vector<T> A(M * K), B(N * K), C(M * N), smem(my_gemm::smem_elements);
-  std::vector<int> a(M * K), b(N * K), c(M * N);
-  for (int i = 0; i < M * K; ++i) a[i] = d(rng), A[i] = T::from_float(float(a[i]));
-  for (int i = 0; i < N * K; ++i) b[i] = d(rng), B[i] = T::from_float(float(b[i]));
-  for (int i = 0; i < M * N; ++i) c[i] = d(rng), C[i] = T::from_float(float(c[i]));
-  for (int m_tile = 0; m_tile < M / 128; ++m_tile)
-    host_warp::launch(my_gemm::Threads, [&](int tid) {
-      my_gemm::gemm_cta(A.data(), B.data(), C.data(), M, N, K, 2.f, -1.f, m_tile, 0, tid, smem.data());
-    });
+  // 2. The kernel's CTA function on the host against a plain reference product, alpha = 2,
+  //    beta = -1: 256 x 128 x 256 (two whole CTAs, four k-tiles: the 3-stage pipeline fills,
+  //    runs and drains), then shapes whose tiles cross every edge (M, N not multiples of 128,
+  //    K not of 64, fewer k-tiles than stages): elements outside C must stay untouched.
+  auto run = [&](int M, int N, int K) {
+    std::mt19937 rng(unsigned(5 + M + N + K));
+    std::uniform_int_distribution<int> d(-2, 2);  // |C| <= 2 * 256 * 4 + 2: exact in f16
+        std::vector<T> A(std::size_t(M * K)), B(std::size_t(N * K)), C(std::size_t(M * N + 3 * N), T::from_float(7.f)),
+        smem(my_gemm::smem_elements);
+    std::vector<int> a(A.size()), b(B.size()), c(std::size_t(M * N));
+    for (std::size_t i = 0; i < A.size(); ++i) a[i] = d(rng), A[i] = T::from_float(float(a[i]));
+    for (std::size_t i = 0; i < B.size(); ++i) b[i] = d(rng), B[i] = T::from_float(float(b[i]));
+    // C (M, N) dense, then a margin of 7s that a store past the last row would overwrite.
+    for (int i = 0; i < M * N; ++i) c[std::size_t(i)] = d(rng), C[std::size_t(i)] = T::from_float(float(c[std::size_t(i)]));
+    const int m_tiles = (M + 127) / 128, n_tiles = (N + 127) / 128;
+    for (int m_tile = 0; m_tile < m_tiles; ++m_tile)
+      for (int n_tile = 0; n_tile < n_tiles; ++n_tile)
+        host_warp::launch(my_gemm::Threads, [&](int tid) {
+          my_gemm::gemm_cta(A.data(), B.data(), C.data(), M, N, K, 2.f, -1.f, m_tile, n_tile, tid, smem.data());
+        });
+    int wrong = 0;
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        int want = -c[std::size_t(m * N + n)];
+        for (int k = 0; k < K; ++k) want += 2 * a[std::size_t(m * K + k)] * b[std::size_t(n * K + k)];
+        wrong += C[std::size_t(m * N + n)].to_float() != float(want);
+      }
+    for (std::size_t i = std::size_t(M * N); i < C.size(); ++i) wrong += C[i].to_float() != 7.f;
+    std::printf("  %d x %d x %d: %d wrong elements\n", M, N, K, wrong);
+    return wrong;
+  };
   bad = 0;
-  for (int m = 0; m < M; ++m)
-    for (int n = 0; n < N; ++n) {
-      int want = -c[m * N + n];
-      for (int k = 0; k < K; ++k) want += 2 * a[m * K + k] * b[n * K + k];
-      bad += C[m * N + n].to_float() != float(want);
-    }
+  for (auto [M, N, K] : {std::array{256, 128, 256}, std::array{200, 136, 200}, std::array{72, 34, 40}, std::array{129, 2, 8}})
+    bad += run(M, N, K);
   EXPECT(bad == 0);
-  std::printf("5_my_gemm host check: %s (%d wrong elements of C)\n", failures ? "FAILED" : "ok", bad);
+  std::printf("5_my_gemm host check: %s (%d wrong elements)\n", failures ? "FAILED" : "ok", bad);
   return failures ? 1 : 0;
 }

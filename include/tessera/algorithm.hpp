@@ -7,6 +7,7 @@
 
 #include "tessera/algorithm/axpby.hpp"
 #include "tessera/algorithm/copy.hpp"
+#include "tessera/algorithm/copy_predicate.hpp"
 #include "tessera/algorithm/cp_async.hpp"
 #include "tessera/algorithm/fill.hpp"
 #include "tessera/algorithm/gemm.hpp"

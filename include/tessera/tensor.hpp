@@ -86,6 +86,11 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(T (&array)[N], L const& layout) {
   return make_tensor(static_cast<T*>(array), layout);
 }
 // The identity tensor: its element at c is c itself (as a hierarchical coordinate of shape).
+// Its elements are idx2crd of a linear offset; dividing it into tiles (zipped_divide,
+// logical_divide, local_tile) first rounds its shape up to whole tiles, so the last tile of a
+// matrix the tile does not divide reads coordinates past the edge (m >= M) rather than
+// wrapping into the next mode: local_tile(make_identity_tensor(shape(mA)), tile, crd) gives
+// the coordinates a predicate at the edge needs (tessera/algorithm/copy_predicate.hpp).
 template <class S> TESSERA_HOST_DEVICE constexpr auto make_identity_tensor(S const& shape) {
   return make_tensor(IdentityIterator<S>{shape, C<0>{}}, make_layout(shape));
 }
@@ -100,6 +105,41 @@ template <class It, class L, class T> TESSERA_HOST_DEVICE constexpr auto zipped_
 }
 template <class It, class L, class T> TESSERA_HOST_DEVICE constexpr auto logical_divide(Tensor<It, L> const& t, T const& tiler) {
   return make_tensor(t.data(), logical_divide(t.layout(), tiler));
+}
+
+// An identity tensor cut into tiles keeps counting past its edge: the divide sees the shape
+// rounded up to whole tiles (the same tiles: ceil_div of either), so the last tile's
+// coordinates past M read (M, k), (M+1, k), ... instead of wrapping into the next mode as
+// idx2crd of the exact shape would.  That is what predicates at an edge compare against.
+// Flat shapes cut by a tuple of integers (CuTe's usual tiler); anything else divides as is.
+namespace detail {
+template <class S, class T> TESSERA_HOST_DEVICE constexpr auto round_up_to_tiles(S const& s, T const& tiler) {
+  if constexpr (!is_tuple_v<S> && !is_tuple_v<T> && !is_layout_v<T>) {
+    return ceil_div(s, tiler) * tiler;
+  } else if constexpr (is_tuple_v<S> && is_tuple_v<T> && depth_of<S>() == 1 && depth_of<T>() == 1 && rank_v<T> <= rank_v<S>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return make_tuple([&] {
+        if constexpr (I < std::size_t(rank_v<T>)) return ceil_div(get<I>(s), get<I>(tiler)) * get<I>(tiler);
+        else return get<I>(s);
+      }()...);
+    }(seq_of<S>{});
+  } else {
+    return s;
+  }
+}
+template <class S, class L> inline constexpr bool is_whole_identity_v = std::is_same_v<L, decltype(make_layout(std::declval<S const&>()))>;
+}  // namespace detail
+template <class S, class L, class T>
+  requires detail::is_whole_identity_v<S, L>
+TESSERA_HOST_DEVICE constexpr auto zipped_divide(Tensor<IdentityIterator<S, C<0>>, L> const& t, T const& tiler) {
+  auto s = detail::round_up_to_tiles(t.data().shape, tiler);
+  return make_tensor(IdentityIterator<decltype(s)>{s, C<0>{}}, zipped_divide(make_layout(s), tiler));
+}
+template <class S, class L, class T>
+  requires detail::is_whole_identity_v<S, L>
+TESSERA_HOST_DEVICE constexpr auto logical_divide(Tensor<IdentityIterator<S, C<0>>, L> const& t, T const& tiler) {
+  auto s = detail::round_up_to_tiles(t.data().shape, tiler);
+  return make_tensor(IdentityIterator<decltype(s)>{s, C<0>{}}, logical_divide(make_layout(s), tiler));
 }
 
 // inner_partition / local_tile: the tile of `tensor` at tile coordinate `coord`

@@ -329,6 +329,34 @@ TEST_CASE("slicing agrees with evaluation on every structure", "[core][property]
   });
 }
 
+TEST_CASE("an identity tensor's tiles count past the edge of a shape they do not divide", "[core][property][tensor]") {
+  rc::prop("local_tile(identity(M, N), (tm, tn), (bm, bn))(i, j) == (bm*tm + i, bn*tn + j), also past M and N", [] {
+    int64_t tm = shape_value(5), tn = shape_value(5);
+    int64_t m = *rc::gen::inRange<int64_t>(1, 4 * tm + 1), n = *rc::gen::inRange<int64_t>(1, 4 * tn + 1);
+    auto id = make_identity_tensor(make_shape(m, n));
+    const int64_t tiles_m = (m + tm - 1) / tm, tiles_n = (n + tn - 1) / tn;
+    int64_t bm = *rc::gen::inRange<int64_t>(0, tiles_m), bn = *rc::gen::inRange<int64_t>(0, tiles_n);
+    auto tile = local_tile(id, make_shape(tm, tn), make_coord(bm, bn));
+    RC_ASSERT(i64(size<0>(tile)) == tm);
+    RC_ASSERT(i64(size<1>(tile)) == tn);
+    for (int64_t i = 0; i < tm; ++i)
+      for (int64_t j = 0; j < tn; ++j) {
+        auto crd = tile(i, j);
+        RC_ASSERT(i64(get<0>(crd)) == bm * tm + i);
+        RC_ASSERT(i64(get<1>(crd)) == bn * tn + j);
+      }
+    // The k-tiles mode kept whole (coord with _), as a mainloop walks it.
+    auto row = local_tile(id, make_shape(tm, tn), make_coord(bm, _));
+    RC_ASSERT(i64(size<2>(row)) == tiles_n);
+    int64_t kt = *rc::gen::inRange<int64_t>(0, tiles_n);
+    for (int64_t j = 0; j < tn; ++j) RC_ASSERT(i64(get<1>(row(tm - 1, j, kt))) == kt * tn + j);
+    // Static tiles of a static shape: the last tile of 5 by 4 reads rows 4..7.
+    auto s = local_tile(make_identity_tensor(make_shape(_5{}, _3{})), make_shape(_4{}, _3{}), make_coord(_1{}, _0{}));
+    RC_ASSERT(i64(get<0>(s(_3{}, _2{}))) == 7);
+    RC_ASSERT(i64(get<1>(s(_3{}, _2{}))) == 2);
+  });
+}
+
 TEST_CASE("local_partition gives every element of a tile to exactly one thread", "[core][property][tensor]") {
   rc::prop("pointer tensor: each element is owned once; identity tensor: local_tile is the tile's coordinates", [] {
     int64_t tm = shape_value(4), tn = shape_value(4);
