@@ -111,6 +111,12 @@ std::vector<CopyAtomInfo> build_copy() {
   v.push_back(copy_info<SM75_U16x2_LDSM_T>("SM75_U16x2_LDSM_T", "SM75", "src", 16));
   v.push_back(copy_info<SM75_U16x4_LDSM_T>("SM75_U16x4_LDSM_T", "SM75", "src", 16));
   v.push_back(copy_info<SM75_U16x8_LDSM_T>("SM75_U16x8_LDSM_T", "SM75", "src", 16));
+  v.push_back(copy_info<SM90_U32x1_STSM_N>("SM90_U32x1_STSM_N", "SM90", "dst", 16));
+  v.push_back(copy_info<SM90_U32x2_STSM_N>("SM90_U32x2_STSM_N", "SM90", "dst", 16));
+  v.push_back(copy_info<SM90_U32x4_STSM_N>("SM90_U32x4_STSM_N", "SM90", "dst", 16));
+  v.push_back(copy_info<SM90_U16x2_STSM_T>("SM90_U16x2_STSM_T", "SM90", "dst", 16));
+  v.push_back(copy_info<SM90_U16x4_STSM_T>("SM90_U16x4_STSM_T", "SM90", "dst", 16));
+  v.push_back(copy_info<SM90_U16x8_STSM_T>("SM90_U16x8_STSM_T", "SM90", "dst", 16));
   v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<4>>("SM80_CP_ASYNC_CACHEALWAYS<4>", "SM80", "dst", 16));
   v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<8>>("SM80_CP_ASYNC_CACHEALWAYS<8>", "SM80", "dst", 16));
   v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<16>>("SM80_CP_ASYNC_CACHEALWAYS<16>", "SM80", "dst", 16));

@@ -1,6 +1,7 @@
 // Device compile check of the algorithms (compile only; CI has no GPU), for sm_80 and
 // sm_90: copy through every copy atom (universal 8..128 bits, cp.async .ca 4/8/16 and .cg 16,
-// zero-filling cp.async with and without an L2 prefetch hint, ldmatrix x1/x2/x4 and .trans)
+// zero-filling cp.async with and without an L2 prefetch hint, ldmatrix x1/x2/x4 and .trans,
+// stmatrix x1/x2/x4 and .trans)
 // from plain and swizzled smem, copy_if, gemm over tiled MMAs and atoms (f16, bf16, tf32,
 // f64, s8, UniversalFMA), axpby, fill, clear, transform, cp_async_fence/wait, sync_threads.
 #include <tessera/algorithm.hpp>
@@ -21,6 +22,13 @@ __device__ void ldmatrix_b(Mma const& mma, Smem const& s, int t, float* out) {
   auto cp = make_tiled_copy_B(Copy_Atom<Op, half_t>{}, mma).get_slice(t);
   copy(cp, cp.partition_S(s), cp.retile_D(frag));
   out[t] += float(frag[0]);
+}
+template <class Op, class Mma, class Smem>
+__device__ void stmatrix_a(Mma const& mma, Smem const& s, int t) {
+  auto frag = mma.get_slice(t).partition_fragment_A(s);
+  fill(frag, detail::convert_to<half_t>(float(t)));
+  auto cp = make_tiled_copy_A(Copy_Atom<Op, half_t>{}, mma).get_slice(t);
+  copy(cp, cp.retile_S(frag), cp.partition_D(s));
 }
 template <class Op, class T, int Bytes>
 __device__ void g2s(T const* g, T* s, int t) {
@@ -85,6 +93,14 @@ __global__ void tessera_algorithms_compile(half_t const* g, float const* gf, flo
   auto mma_k8 = make_tiled_mma(SM80_16x8x8_F32F16F16F32_TN{});
   ldmatrix_b<SM75_U32x1_LDSM_N>(mma_k8, make_tensor(smem, make_layout(make_shape(_8{}, _8{}), LayoutRight{})), t, out);
   ldmatrix_b<SM75_U16x2_LDSM_T>(mma_k8, make_tensor(smem, make_layout(make_shape(_8{}, _8{}))), t, out);
+  // registers -> smem, every stmatrix (sm_90; compiled for sm_80 too, where it reports
+  // itself unsupported), K-major plain and swizzled, M-major with .trans
+  stmatrix_a<SM90_U32x4_STSM_N>(mma, sw, t);
+  stmatrix_a<SM90_U32x2_STSM_N>(mma, plain, t);
+  stmatrix_a<SM90_U16x8_STSM_T>(mma, make_tensor(smem, make_layout(make_shape(_128{}, _64{}))), t);
+  stmatrix_a<SM90_U16x4_STSM_T>(mma, make_tensor(smem, make_layout(make_shape(_128{}, _64{}))), t);
+  stmatrix_a<SM90_U32x1_STSM_N>(mma_k8, make_tensor(smem, make_layout(make_shape(_16{}, _8{}), LayoutRight{})), t);
+  stmatrix_a<SM90_U16x2_STSM_T>(mma_k8, make_tensor(smem, make_layout(make_shape(_16{}, _8{}))), t);
   // gemm over a tiled MMA's fragments (V,M,K) x (V,N,K) -> (V,M,N), and the epilogue helpers
   auto thr = mma.get_slice(t);
   auto fA = thr.partition_fragment_A(sw);

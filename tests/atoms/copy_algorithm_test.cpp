@@ -128,6 +128,69 @@ TEST_CASE("copy with ldmatrix: each lane receives the elements of the ISA's mma 
   check_ldmatrix_against_isa<SM75_U16x8_LDSM_T, SM80_16x8x16_F32F16F16F32_TN, true, 16, 16>(false, isa::m16n8k16_f16_A, 8);
 }
 
+// stmatrix: lane l's register j element e holds what ldmatrix would deliver there (the
+// ISA's fragment of matrix j); after the store, row r of matrix j (addressed by lane 8j+r)
+// holds it at its place.
+template <class Op, int Count, bool Trans>
+void check_stmatrix_against_isa() {
+  std::vector<half_t> smem(std::size_t(Count * 64), tag(999));
+  auto code = [](isa::DstElem e) { return e.matrix * 64 + e.row * 8 + e.col; };
+  host_warp::launch(32, [&](int lane) {
+    auto regs = make_tensor<half_t>(make_shape(C<2 * Count>{}));
+    for (int j = 0; j < Count; ++j)
+      for (int e = 0; e < 2; ++e) regs(2 * j + e) = tag(code(isa::ldmatrix_dst(lane, j, e, Trans)));
+    // The row this lane addresses (lanes past 8 * Count repeat the used lanes' rows).
+    auto row = make_tensor(smem.data() + 8 * (lane % (8 * Count)), make_layout(_8{}));
+    copy(Copy_Atom<Op, half_t>{}, regs, row);
+  });
+  int bad = 0;
+  for (int i = 0; i < Count * 64; ++i) bad += untag(smem[std::size_t(i)]) != i;
+  CHECK(bad == 0);
+}
+
+TEST_CASE("copy with stmatrix: each row of smem receives the ISA's fragment elements", "[algorithm][copy][isa]") {
+  check_stmatrix_against_isa<SM90_U32x1_STSM_N, 1, false>();
+  check_stmatrix_against_isa<SM90_U32x2_STSM_N, 2, false>();
+  check_stmatrix_against_isa<SM90_U32x4_STSM_N, 4, false>();
+  check_stmatrix_against_isa<SM90_U16x2_STSM_T, 1, true>();
+  check_stmatrix_against_isa<SM90_U16x4_STSM_T, 2, true>();
+  check_stmatrix_against_isa<SM90_U16x8_STSM_T, 4, true>();
+}
+
+TEST_CASE("stmatrix then ldmatrix is the identity on a tiled MMA's A fragments (plain and swizzled smem)", "[algorithm][copy]") {
+  auto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, make_layout(make_shape(_2{}, _2{}, _1{})),
+                            make_tile(_32{}, _32{}, _16{}));
+  auto atom_k = make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}));
+  auto plain = tile_to_shape(atom_k, make_shape(_128{}, _64{}));
+  auto swizzled = composition(Swizzle<3, 3, 3>{}, plain);
+  auto round_trip = [&](auto slayout) {
+    std::vector<half_t> smem(std::size_t(128 * 64), tag(999));
+    std::vector<int> bad(128, 0);
+    host_warp::launch(128, [&](int t) {
+      auto s = make_tensor(smem.data(), slayout);
+      auto thr_mma = mma.get_slice(t);
+      auto frag = thr_mma.partition_fragment_A(s);
+      auto want = thr_mma.partition_A(s);  // (only its shape and the smem offsets: tag by offset)
+      for (int i = 0; i < int(size(frag)); ++i) frag[i] = tag(int(&want[i] - smem.data()));
+      auto st = make_tiled_copy_A(Copy_Atom<SM90_U32x4_STSM_N, half_t>{}, mma).get_slice(t);
+      copy(st, st.retile_S(frag), st.partition_D(s));
+      sync_threads();
+      auto back = thr_mma.partition_fragment_A(s);
+      auto ld = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma).get_slice(t);
+      copy(ld, ld.partition_S(s), ld.retile_D(back));
+      for (int i = 0; i < int(size(frag)); ++i) bad[std::size_t(t)] += back[i].bits != frag[i].bits;
+    });
+    int total = 0;
+    for (int b : bad) total += b;
+    // every smem element was written with its own offset
+    int misplaced = 0;
+    for (int i = 0; i < 128 * 64; ++i) misplaced += untag(smem[std::size_t(i)]) != i;
+    return total + misplaced;
+  };
+  CHECK(round_trip(plain) == 0);
+  CHECK(round_trip(swizzled) == 0);
+}
+
 TEST_CASE("copy with tiled ldmatrix delivers every thread's MMA partition (plain and swizzled smem)", "[algorithm][copy]") {
   auto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, make_layout(make_shape(_2{}, _2{}, _1{})),
                             make_tile(_32{}, _32{}, _16{}));
@@ -211,10 +274,10 @@ TEST_CASE("copy_if with the zero-filling cp.async: rows past the residue become 
     auto dst = thr.partition_D(s);
     auto crd = thr.partition_S(coords);  // (m, k) of each value
     // one predicate per instruction: the row of its first value is inside the matrix
+    auto pred = make_copy_predicate(g2s, crd, [&](auto c) { return get<0>(c) < rows_valid; });
     auto instr = detail::by_instruction(crd, C<8>{});
-    constexpr int n_instr = int(decltype(size<1>(instr.layout()))::value);
-    std::array<bool, n_instr> pred{};
-    for (int j = 0; j < n_instr; ++j) pred[std::size_t(j)] = get<0>(instr(0, j)) < rows_valid;
+    CHECK(int(size(pred)) == int(size<1>(instr.layout())));
+    for (int j = 0; j < int(size(pred)); ++j) CHECK(pred(j) == (get<0>(instr(0, j)) < rows_valid));
     copy_if(pred, g2s, src, dst);
   }
   int bad = 0;

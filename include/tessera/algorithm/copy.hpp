@@ -14,6 +14,8 @@
 //                        (in memory or registers), else the values gathered / scattered
 //   ldmatrix             the address of the thread's source row, the destination registers
 //                        scattered into the thread's values
+//   stmatrix             the thread's values gathered into the source registers, the address
+//                        of the destination row
 //   cp.async (+ zfill)   the addresses of the source and the destination values
 // An instruction that reads through an address needs its values contiguous (a static
 // stride-1 layout, or a swizzle block they do not cross): checked at compile time.
@@ -36,6 +38,7 @@ namespace detail {
 template <class Op> struct is_universal_copy : std::false_type {};
 template <class S, class D> struct is_universal_copy<UniversalCopy<S, D>> : std::true_type {};
 template <class Op> inline constexpr bool is_ldmatrix_v = requires { Op::num_matrices; };
+template <class Op> inline constexpr bool is_stmatrix_v = requires { Op::stored_matrices; };
 template <class Op> inline constexpr bool is_zero_filling_v = requires { Op::zero_fills; };
 
 // Copy atoms and tiled copies (which derive from their atom) alike.
@@ -94,6 +97,13 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void copy_atom_call(STn const& s, DTn&& d, [[
     typename Op::DRegisters regs;
     Op::copy(*reinterpret_cast<uint128_t const*>(&s[0]), regs);
     unpack_values(regs, d);
+  } else if constexpr (is_stmatrix_v<Op>) {
+    static_assert(values_contiguous<DL>(),
+                  "copy: stmatrix writes a 16-byte row through one address; the thread's destination values must be contiguous in shared memory");
+    if (!pred) return;
+    typename Op::SRegisters regs;
+    pack_values(regs, s);
+    Op::copy(regs, *reinterpret_cast<uint128_t*>(&d[0]));
   } else {
     static_assert(values_contiguous<SL>() && values_contiguous<DL>(),
                   "copy: cp.async moves contiguous bytes between two addresses; the thread's source and destination values must be contiguous");

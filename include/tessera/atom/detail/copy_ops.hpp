@@ -1,5 +1,5 @@
 // The instruction side of tessera's copy atoms: register types and the inline PTX of
-// ldmatrix (SM75) and cp.async (SM80).  Layout traits live in tessera/atom/copy_sm*.hpp.
+// ldmatrix (SM75), cp.async (SM80) and stmatrix (SM90).  Layout traits live in tessera/atom/copy_sm*.hpp.
 #pragma once
 
 #include <cstdint>
@@ -59,6 +59,45 @@ TESSERA_LDSM_OP(SM75_U16x8_LDSM_T, 4, "ldmatrix.sync.aligned.m8n8.x4.trans.share
 #undef TESSERA_LDSM_ASM_1
 #undef TESSERA_LDSM_ASM_2
 #undef TESSERA_LDSM_ASM_4
+
+// ---------------------------------------------------------------- stmatrix (SM90+)
+// The inverse of ldmatrix: each op: SRegisters = the 32-bit registers the thread gives,
+// DRegisters = the 128-bit row this thread addresses (only the address is used).
+#define TESSERA_STSM_OP(NAME, COUNT, PTX)                                                   \
+  struct NAME {                                                                              \
+    using SRegisters = uint32_t[COUNT];                                                      \
+    using DRegisters = uint128_t[1];                                                         \
+    static constexpr int stored_matrices = COUNT;                                            \
+    TESSERA_DEVICE static void copy(SRegisters const& src, uint128_t& smem_dst) {            \
+      TESSERA_STSM_ASM_##COUNT(PTX)                                                          \
+    }                                                                                        \
+  };
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define TESSERA_STSM_ASM_1(PTX)                                                             \
+  asm volatile(PTX " [%0], {%1};\n" ::"r"(detail::smem_u32(&smem_dst)), "r"(src[0]));
+#define TESSERA_STSM_ASM_2(PTX)                                                             \
+  asm volatile(PTX " [%0], {%1, %2};\n" ::"r"(detail::smem_u32(&smem_dst)), "r"(src[0]), "r"(src[1]));
+#define TESSERA_STSM_ASM_4(PTX)                                                             \
+  asm volatile(PTX " [%0], {%1, %2, %3, %4};\n" ::"r"(detail::smem_u32(&smem_dst)), "r"(src[0]), "r"(src[1]), \
+               "r"(src[2]), "r"(src[3]));
+#else
+#define TESSERA_STSM_ASM_1(PTX) detail::mma_unsupported(PTX " needs sm_90"); (void)src; (void)smem_dst;
+#define TESSERA_STSM_ASM_2(PTX) TESSERA_STSM_ASM_1(PTX)
+#define TESSERA_STSM_ASM_4(PTX) TESSERA_STSM_ASM_1(PTX)
+#endif
+
+TESSERA_STSM_OP(SM90_U32x1_STSM_N, 1, "stmatrix.sync.aligned.m8n8.x1.shared.b16")
+TESSERA_STSM_OP(SM90_U32x2_STSM_N, 2, "stmatrix.sync.aligned.m8n8.x2.shared.b16")
+TESSERA_STSM_OP(SM90_U32x4_STSM_N, 4, "stmatrix.sync.aligned.m8n8.x4.shared.b16")
+TESSERA_STSM_OP(SM90_U16x2_STSM_T, 1, "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16")
+TESSERA_STSM_OP(SM90_U16x4_STSM_T, 2, "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16")
+TESSERA_STSM_OP(SM90_U16x8_STSM_T, 4, "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
+
+#undef TESSERA_STSM_OP
+#undef TESSERA_STSM_ASM_1
+#undef TESSERA_STSM_ASM_2
+#undef TESSERA_STSM_ASM_4
 
 // ---------------------------------------------------------------- cp.async (SM80+)
 // One thread copies Bytes from global to shared memory without staging in registers.
