@@ -6,6 +6,7 @@ on standard output. Usage: json_test.py TESSERA SCHEMA
 """
 import copy
 import json
+import math
 import os
 import re
 import subprocess
@@ -59,6 +60,10 @@ def text_of(args, stdin=b"", status=0):
 
 def tuple_text(t):
     return str(t) if isinstance(t, int) else "(" + ",".join(tuple_text(x) for x in t) + ")"
+
+
+def product(t):
+    return t if isinstance(t, int) else math.prod(product(x) for x in t)
 
 
 def layout_text(l):
@@ -224,8 +229,8 @@ for args in [["SM80_16x8x16_F32F16F16F32_TN"], ["SM80_16x8x16_F32F16F16F32_TN", 
     check(text["tile"] == tuple_text(d["tile"]), "mma %s: tile" % args)
     listed = [a for a in run_json(["list", "atoms", "--mma", args[0]])["atoms"] if a["name"] == args[0]]
     check(len(listed) == 1 and all(d["atom"][k] == listed[0][k] for k in d["atom"]), "mma %s: atom vs list" % args)
-    check(d["atom_layout"]["shape"] == [int(x) for x in (args[args.index("--atoms") + 1] if "--atoms" in args else "1x1x1").split("x")] + ([1] if "--atoms" in args and args[args.index("--atoms") + 1].count("x") == 1 else []),
-          "mma %s: atom_layout shape" % args)
+    atoms = args[args.index("--atoms") + 1].split("x") if "--atoms" in args else []
+    check(d["atom_layout"]["shape"] == [int(x) for x in atoms] + [1] * (3 - len(atoms)), "mma %s: atom_layout" % args)
     check(sum(p is not None for p in d["permutation"]) == (3 if "--permute" in args else 0), "mma %s: permutation" % args)
 
 for args in [["UniversalCopy_128", "--threads", "(4,8):(8,1)", "--values", "(1,8)"],
@@ -239,7 +244,7 @@ for args in [["UniversalCopy_128", "--threads", "(4,8):(8,1)", "--values", "(1,8
         check_layout(d[name], "copy %s %s" % (args, name))
     check(tuple_text(d["tile"]) == text["tile"], "copy %s: tile" % args)
     check(d["bits"] == (int(args[args.index("--bits") + 1]) if "--bits" in args else 16), "copy %s: bits" % args)
-    check(d["threads"] == d["src"]["shape"][0] if isinstance(d["src"]["shape"][0], int) else True, "copy: threads")
+    check(d["threads"] == product(d["src"]["shape"][0]) == product(d["dst"]["shape"][0]), "copy %s: threads" % args)
 
 # ---- list -----------------------------------------------------------------------------
 for args in [[], ["--mma"], ["--copy"], ["SM80"], ["--copy", "ldsm"]]:
