@@ -16,6 +16,7 @@ For each expression, --cpp's type goes into one C++ file.
 """
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -33,6 +34,40 @@ EXPRS = [
     "Sw<1,2,-3> o (8,8):(8,1)", "(64,8):(8,1) o -8 o Sw<3,3,3>", "Sw<2,1,3>", "size((4,2):(1,4))",
     "cosize((3,4):(1,11))", "shape((4,(2,3)):(1,(4,8)))", "(4:1,(2:2,3:1))",
 ]
+
+
+
+def generated(count, seed=18):
+    """Layouts and swizzled layouts with random nested shapes, strides from -40 to 2^40 (aliases,
+    Int<N> and C<N> all occur), a fixed seed so that a failure reproduces."""
+    rng = random.Random(seed)
+
+    def shape(depth):
+        if depth == 0 or rng.random() < 0.4:
+            return rng.choice([1, 2, 3, 4, 5, 8, 11, 16])
+        return [shape(depth - 1) for _ in range(rng.randint(1, 3))]
+
+    def stride_like(t):
+        if isinstance(t, list):
+            return [stride_like(x) for x in t]
+        return rng.choice([0, 1, 2, -1, -33, 7, 24, 100, 384, 4096, 1 << 33, -(1 << 40), rng.randint(-40, 600)])
+
+    def text(t):
+        return str(t) if isinstance(t, int) else "(" + ",".join(map(text, t)) + ")"
+
+    out = []
+    for k in range(count):
+        sh = shape(3)
+        layout = text(sh) + ":" + text(stride_like(sh))
+        if k % 4 == 3:
+            b, m = rng.randint(0, 3), rng.randint(0, 4)
+            sh_ = rng.choice([1, -1]) * rng.randint(max(b, 1), b + 3)
+            layout = "Sw<%d,%d,%d> o %d o %s" % (b, m, sh_, rng.randint(0, 40), layout)
+        out.append(layout)
+    return out
+
+
+EXPRS += generated(48)
 
 # CuTe's integer aliases (include/cute/numeric/integral_constant.hpp): _mN is -N.
 CUTE_ALIASES = ([-32, -24, -16, -12, -10] + list(range(-9, 11)) + [12, 16, 24] + list(range(32, 257, 8)) +
