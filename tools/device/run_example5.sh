@@ -38,7 +38,17 @@ cuobjdump -sass /tmp/my_gemm >"$OUT/sass.txt" 2>&1
 note "SASS in my_gemm_kernel: HMMA $(grep -c HMMA "$OUT/sass.txt") LDSM $(grep -c LDSM "$OUT/sass.txt") LDGSTS $(grep -c LDGSTS "$OUT/sass.txt") LDL/STL $(grep -cE 'LDL|STL' "$OUT/sass.txt")"
 /tmp/my_gemm 256 256 512 5 2 2>&1 | tee -a "$log"
 /tmp/my_gemm 1024 768 320 5 1 2>&1 | tee -a "$log"
+# Edge tiles: M, N not multiples of 128, K not of 64, a partial group, tiny shapes.
+for shape in "1000 998 1000 5 3" "129 2 8 3 1" "200 136 200 3 2" "8191 8190 8184 10 8"; do
+  /tmp/my_gemm $shape 2>&1 | tee -a "$log"
+done
 for g in 1 8 16; do /tmp/my_gemm 8192 8192 8192 50 $g 2>&1 | tee -a "$log"; done
 /tmp/my_gemm 8192 8192 8192 50 8 2>&1 | tee -a "$log"   # the same version twice: the spread
+# stmatrix on the GPU: fragments stored and read back with ldmatrix.
+if nvcc "${FLAGS[@]}" tests/atoms/stmatrix_gpu_test.cu -o /tmp/stmatrix_gpu_test >"$OUT/stmatrix_build.txt" 2>&1; then
+  /tmp/stmatrix_gpu_test 2>&1 | tee -a "$log"; note "stmatrix_gpu_test rc=${PIPESTATUS[0]}"
+else
+  note "stmatrix_gpu_test build FAILED"; grep -a error "$OUT/stmatrix_build.txt" | head -5 | tee -a "$log"
+fi
 if wait $dc; then note "algorithm_device_compile (sm_80, sm_90): ok"; else note "algorithm_device_compile FAILED"; tail -20 "$OUT/algorithm_device_compile.txt" | tee -a "$log"; fi
 gzip -c "$OUT/sass.txt" >"$OUT/sass.txt.gz" && rm "$OUT/sass.txt"
