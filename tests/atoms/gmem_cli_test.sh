@@ -1,0 +1,114 @@
+#!/bin/sh
+# tessera gmem: outputs (text goldens, drawings), known answers, and every error path
+# (exit status 1, message on stderr starting error:, caret where the input is located, no
+# output file left behind).
+# Usage: gmem_cli_test.sh TESSERA DATA_DIR HAS_CAIRO
+T="$1"; DATA="$2"; CAIRO="$3"
+W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# expect_ok NAME CMD...: exit 0
+expect_ok() { name=$1; shift; "$@" >"$W/out" 2>"$W/err" || bad "$name: exit $? ($(cat "$W/err"))"; }
+# expect_err NAME PATTERN CMD...: exit 1, stderr starts with error: and contains PATTERN
+expect_err() {
+  name=$1; pat=$2; shift 2
+  "$@" >"$W/out" 2>"$W/err"; rc=$?
+  [ $rc -eq 1 ] || bad "$name: exit $rc, want 1"
+  head -n1 "$W/err" | grep -q '^error: ' || bad "$name: stderr does not start with error: ($(cat "$W/err"))"
+  grep -qF -- "$pat" "$W/err" || bad "$name: stderr lacks '$pat' ($(cat "$W/err"))"
+}
+has_caret() { grep -q '^ *\^$' "$W/err" || bad "$1: no caret ($(cat "$W/err"))"; }
+# summary_is NAME FIELDS: the summary line's "sectors S (min M" and "lines L (min K"
+summary_has() { grep '^summary: ' "$W/out" | grep -qF -- "$2" || bad "$1: summary lacks '$2' ($(grep '^summary' "$W/out"))"; }
+
+# --- goldens: every line of the text output
+expect_ok golden-base16 "$T" gmem '(4,32):(32,1)' --tv '(32,4):(4,1)' --bits 32 --base 16
+cmp -s "$W/out" "$DATA/gmem_rows_base16.txt" || bad "gmem rows --base 16 differs from golden ($(diff "$W/out" "$DATA/gmem_rows_base16.txt" | head -5))"
+expect_ok golden-txt "$T" gmem '(4,32):(32,1)' --tv '(32,4):(4,1)' --bits 32 --base 16 -f txt -o "$W/d.txt"
+cmp -s "$W/d.txt" "$DATA/gmem_rows_base16_diagram.txt" || bad "gmem diagram txt differs from golden"
+expect_ok golden-copy "$T" gmem '(32,64):(64,1)' --access UniversalCopy_128 --threads '(16,8):(8,1)' --values '(1,8)'
+cmp -s "$W/out" "$DATA/gmem_copy128_rows.txt" || bad "gmem UniversalCopy_128 rows differs from golden"
+
+# --- known answers
+# Row-major 128-bit loads along rows: the minimum (16 sectors = 4 lines per warp).
+summary_has rows128 'instructions 8, sectors 128 (min 128, excess 0, 16.00 per instruction, efficiency 100.0%), lines 32 (min 32'
+grep -q '(coalesced)$' "$W/out" || bad "rows128: not reported coalesced"
+# A warp down a column of a row-major fp32 matrix: 32 sectors for 128 bytes.
+expect_ok column "$T" gmem '(32,32):(32,1)' --tv '(32,32):(1,32)' --bits 32 --summary
+summary_has column 'instructions 32, sectors 1024 (min 128, excess 896, 32.00 per instruction, efficiency 12.5%), lines 1024 (min 32'
+[ "$(wc -l <"$W/out")" -eq 3 ] || bad "--summary prints 3 lines"
+# cp.async 16-byte loads of a column-major fp16 tile, 8 threads a column: coalesced.
+expect_ok cp-async "$T" gmem '(64,32):(1,64)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(8,16):(1,8)' --values '(8,1)' --summary
+summary_has cp-async 'sectors 128 (min 128, excess 0'
+# Padded rows (a 144-byte pitch) straddle sectors: 36 sectors for 32.
+expect_ok padded "$T" gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 --summary
+summary_has padded 'sectors 36 (min 32, excess 4, 4.50 per instruction'
+# Stride 0: every thread reads element 0.
+expect_ok broadcast "$T" gmem '(32,1):(0,0)' --tv '(32,1):(1,0)' --bits 64 --summary
+summary_has broadcast 'sectors 1 (min 1, excess 0'
+# Negative strides: offsets 0, -1, ..., -31 of fp32 are bytes -124..3, sectors -4..0.
+expect_ok negative "$T" gmem '32:-1' --tv '(32,1):(1,0)' --bits 32
+grep -qx '  sectors -4-0' "$W/out" || bad "negative: sector list ($(cat "$W/out"))"
+# A swizzled gmem layout reads like any other.
+expect_ok swizzled "$T" gmem 'Sw<3,2,3> o (32,32):(32,1)' --tv '(32,(4,8)):(1,(32,128))' --vec 4 --bits 32 --summary
+summary_has swizzled 'instructions 8, sectors 256 (min 128'
+# --side dst: a universal copy's store side.
+expect_ok store "$T" gmem '(32,64):(64,1)' --access UniversalCopy_128 --side dst --threads '(16,8):(8,1)' --values '(1,8)' --summary
+grep -q '^access UniversalCopy<uint128_t> destination' "$W/out" || bad "--side dst: not the destination"
+
+# --- drawings
+expect_ok svg "$T" gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 -o "$W/g.svg"
+grep -q 'partly used sectors' "$W/g.svg" || bad "svg lacks the excess note"
+grep -q '32-byte sector' "$W/g.svg" || bad "svg legend lacks the sector colouring"
+expect_ok html "$T" gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 -o "$W/g.html"
+expect_ok tex "$T" gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 -o "$W/g.tex"
+expect_ok color-thread "$T" gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 --color-by thread -o "$W/t.svg"
+grep -q 'colour: thread' "$W/t.svg" || bad "--color-by thread: legend"
+if [ "$CAIRO" = "ON" ] || [ "$CAIRO" = "1" ]; then
+  expect_ok png "$T" gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 -o "$W/g.png"
+  [ -s "$W/g.png" ] || bad "png not written"
+fi
+
+# --- errors
+expect_err parse "GMEM" "$T" gmem '(4,4):(1,' --tv '(32,1):(1,0)'
+has_caret parse
+expect_err rank3 "rank 3" "$T" gmem '(2,2,2):(1,2,4)' --tv '(8,1):(1,0)'
+has_caret rank3
+expect_err not-layout "GMEM must be a layout" "$T" gmem '(4,4)' --tv '(16,1):(1,0)'
+expect_err tv-parse "--tv" "$T" gmem '(4,4):(4,1)' --tv '(16,1:(1,0)'
+has_caret tv-parse
+expect_err tv-rank "two modes" "$T" gmem '(4,4):(4,1)' --tv '16:1'
+has_caret tv-rank
+expect_err no-access "give the access" "$T" gmem '(4,4):(4,1)'
+expect_err both "not both" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --access UniversalCopy_32
+expect_err bits "--bits must be" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --bits 12
+expect_err bits-big "--bits must be" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --bits 256
+expect_err width "6 bytes" "$T" gmem '(4,6):(6,1)' --tv '(8,3):(1,8)' --vec 3 --bits 16
+expect_err vec0 "--vec must be" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --vec 0
+expect_err contiguous "not consecutive elements" "$T" gmem '(4,8):(8,1)' --tv '(8,4):(4,1)' --vec 4 --bits 32
+expect_err misaligned "multiple of the access width" "$T" gmem '(4,32):(32,1)' --tv '(4,4):(1,4)' --vec 4 --bits 32 --base 8
+expect_err outside "outside its tile" "$T" gmem '(4,4):(4,1)' --tv '(32,1):(1,0)'
+expect_err overflow "overflow" "$T" gmem '(2,1):(4611686018427387904,0)' --tv '(2,1):(1,0)' --bits 32
+expect_err base-overflow "overflow" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --base 9223372036854775807
+expect_err ldmatrix "no global-memory side" "$T" gmem '(32,8):(8,1)' --access SM75_U32x4_LDSM_N --threads '(32,1):(1,0)' --values '(1,8)'
+has_caret ldmatrix
+expect_err cp-dst "source" "$T" gmem '(32,64):(64,1)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --side dst --threads '(16,8):(8,1)' --values '(1,8)'
+expect_err side "--side must be src or dst" "$T" gmem '(32,64):(64,1)' --access UniversalCopy_128 --side up --threads '(16,8):(8,1)' --values '(1,8)'
+expect_err vec-access "--vec goes with --tv" "$T" gmem '(32,64):(64,1)' --access UniversalCopy_128 --vec 2 --threads '(16,8):(8,1)' --values '(1,8)'
+expect_err unknown-atom "unknown copy atom" "$T" gmem '(32,64):(64,1)' --access NoSuchCopy --threads '(16,8):(8,1)' --values '(1,8)'
+expect_err tile "not a whole number" "$T" gmem '(24,64):(64,1)' --access UniversalCopy_128 --threads '(16,8):(8,1)' --values '(1,8)'
+expect_err option "unknown option '--nope'" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --nope
+expect_err format "cannot tell the format" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' -o "$W/x.unknown"
+[ -e "$W/x.unknown" ] && bad "an output file was left behind"
+expect_err too-big "more than tessera analyses" "$T" gmem '(4096,4096):(4096,1)' --tv '(32,1):(1,0)'
+expect_err color "unknown --color-by" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --color-by nope -o "$W/c.svg"
+[ -e "$W/c.svg" ] && bad "--color-by error left a file"
+
+# --- help
+"$T" gmem --help >"$W/help" 2>&1 || bad "gmem --help exit $?"
+grep -q 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld' "$W/help" || bad "--help does not name ncu's counter"
+grep -q 'ceil(requested / 32)' "$W/help" || bad "--help does not define the minimum"
+"$T" --help 2>&1 | grep -q '^  gmem ' || bad "tessera --help does not list gmem"
+
+[ $fails -eq 0 ] && echo "gmem CLI: all checks passed"
+exit $((fails > 0))
