@@ -331,6 +331,7 @@ TEST_CASE("generated layouts and accesses agree with a brute-force byte count", 
         }
     const auto g = analysis::gmem_tile(gmem);
     const auto access = analysis::gmem_access_of_tv(tv, TM, TN, vec);
+    RC_CLASSIFY(expect_error, "an error both sides see");
     if (expect_error) {
       RC_ASSERT_THROWS_AS(analysis::analyze_coalescing(g, access, bits, base), rt::Error);
       return;
