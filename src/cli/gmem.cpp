@@ -11,6 +11,7 @@
 #include "action.hpp"
 #include "atom_support.hpp"
 #include "commands.hpp"
+#include "json.hpp"
 #include "tessera/analysis/coalescing.hpp"
 #include "tessera/viz/build_coalescing.hpp"
 
@@ -22,7 +23,7 @@ struct GmemOptions {
   std::string gmem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output, color_by;
   int bits = 16, vec = 1;
   std::int64_t base = 0;
-  bool vec_given = false, summary_only = false, force = false;
+  bool vec_given = false, summary_only = false, force = false, json = false;
   DensityFlags density;
 };
 
@@ -48,7 +49,86 @@ std::string ranges(const std::vector<std::int64_t>& xs) {
   return s;
 }
 
+// --json (docs/json.md, section gmem): the header, the access, the instructions (unless
+// --summary) and the summary, in the text output's order.
+json::Value to_json(const GmemOptions& o, const rt::Value& gv, const analysis::GmemTile& gmem,
+                    const analysis::GmemAccess& access, const analysis::CoalescingAnalysis& a) {
+  json::Value doc = json::document("gmem");
+  doc.set("gmem", gv.kind == rt::Value::Kind::Swizzled ? json::swizzled_layout(gv.swizzled) : json::layout(gv.layout));
+  doc.set("rows", gmem.rows());
+  doc.set("cols", gmem.cols());
+  doc.set("element_bits", o.bits);
+  doc.set("base_bytes", o.base);
+  json::Value acc = json::Value::object();
+  acc.set("text", access.text);
+  acc.set("tv", json::layout(access.tv));
+  acc.set("tile_m", access.tile_m);
+  acc.set("tile_n", access.tile_n);
+  acc.set("threads", access.tv.mode(0).size());
+  acc.set("vec", access.vec);
+  acc.set("access_bytes", a.summary.access_bytes);
+  doc.set("access", std::move(acc));
+  auto ints = [](const auto& xs) {
+    json::Value arr = json::Value::array();
+    for (auto x : xs) arr.push(std::int64_t(x));
+    return arr;
+  };
+  if (!o.summary_only) {
+    json::Value list = json::Value::array();
+    for (const auto& in : a.instructions) {
+      std::vector<std::int64_t> excess;
+      for (int l = 0; l < 32; ++l)
+        if (in.excess_lanes >> l & 1u) excess.push_back(in.info.first_thread + l);
+      json::Value i = json::Value::object();
+      i.set("index", in.info.index);
+      i.set("tile", in.info.tile);
+      i.set("step", in.info.step);
+      i.set("first_thread", in.info.first_thread);
+      i.set("threads", in.num_threads);
+      i.set("active_threads", in.active_threads);
+      i.set("requested_bytes", in.requested_bytes);
+      i.set("sectors", ints(in.sectors));
+      i.set("sector_bytes", ints(in.sector_used));
+      i.set("min_sectors", in.min_sectors);
+      i.set("excess_sectors", in.excess_sectors());
+      i.set("lines", ints(in.lines));
+      i.set("min_lines", in.min_lines);
+      i.set("excess_lines", in.excess_lines());
+      i.set("excess_threads", ints(excess));
+      list.push(std::move(i));
+    }
+    doc.set("instructions", std::move(list));
+  }
+  const auto& s = a.summary;
+  json::Value sum = json::Value::object();
+  sum.set("instructions", s.instructions);
+  sum.set("requested_bytes", s.requested_bytes);
+  sum.set("sectors", s.sectors);
+  sum.set("min_sectors", s.min_sectors);
+  sum.set("excess_sectors", s.excess_sectors());
+  sum.set("lines", s.lines);
+  sum.set("min_lines", s.min_lines);
+  sum.set("excess_lines", s.excess_lines());
+  sum.set("excess_instructions", s.excess_instructions);
+  sum.set("sectors_per_instruction", a.sectors_per_instruction());
+  sum.set("sector_efficiency", a.sector_efficiency());
+  sum.set("line_efficiency", a.line_efficiency());
+  sum.set("coalesced", s.coalesced());
+  doc.set("summary", std::move(sum));
+  return doc;
+}
+
 void run_gmem(const GmemOptions& o) {
+  if (o.json) {
+    const char* drawing = !o.output.empty()     ? "-o"
+                          : !o.format.empty()   ? "-f"
+                          : !o.color_by.empty() ? "--color-by"
+                          : o.density.heatmap   ? "--heatmap"
+                          : o.density.labels    ? "--labels"
+                          : o.force             ? "--force"
+                                                : nullptr;
+    if (drawing) fail(std::string("--json prints JSON on standard output; it cannot be combined with ") + drawing);
+  }
   // The gmem tile
   const rt::Value gv = evaluate_arg("GMEM", o.gmem);
   analysis::GmemTile gmem;
@@ -108,6 +188,11 @@ void run_gmem(const GmemOptions& o) {
     check_cells(gmem_cells, "the gmem tile " + gmem.text, o.force);
   }
   const analysis::CoalescingAnalysis a = analysis::analyze_coalescing(gmem, access, o.bits, o.base);
+  if (o.json) {
+    json::print(to_json(o, gv, gmem, access, a));
+    check_standard_output();
+    return;
+  }
 
   std::string out;
   out += "gmem " + gmem.text + " (" + std::to_string(gmem.rows()) + "x" + std::to_string(gmem.cols()) + ", " +
@@ -191,7 +276,8 @@ void register_gmem(CLI::App& app) {
       "32 requested bytes) are the ones that cause the excess: they are listed.\n"
       "Output: per instruction, sectors/lines touched, minimum, excess, requested bytes, the sector\n"
       "numbers, and the threads causing excess; then a summary. -o FILE draws the tile coloured by\n"
-      "sector, cells of partly used sectors of over-minimum instructions outlined red.");
+      "sector, cells of partly used sectors of over-minimum instructions outlined red. --json prints\n"
+      "the same as one JSON object (docs/json.md).");
   cmd->add_option("GMEM", o->gmem, "the global-memory layout, e.g. (64,64):(64,1) (row-major 64x64)")->required();
   cmd->add_option("--bits", o->bits, "element width in bits (8, 16, 32, 64, 128; default 16)")->type_name("N");
   cmd->add_option("--base", o->base,
@@ -211,6 +297,7 @@ void register_gmem(CLI::App& app) {
   cmd->add_option("--permute", o->permute, "with --for-mma: permutation (see tessera mma)")->type_name("PERM");
   cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
   cmd->add_flag("--summary", o->summary_only, "print only the header and summary lines");
+  cmd->add_flag("--json", o->json, "print the analysis as JSON (docs/json.md, section gmem); not with -o");
   cmd->add_option("-f,--format", o->format, "diagram format: txt, svg, tex, png, pdf or html (default from -o)")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output, "draw the tile by sector to FILE (atomically; - for stdout)")

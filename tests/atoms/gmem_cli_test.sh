@@ -104,6 +104,53 @@ expect_err too-big "more than tessera analyses" "$T" gmem '(4096,4096):(4096,1)'
 expect_err color "unknown --color-by" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --color-by nope -o "$W/c.svg"
 [ -e "$W/c.svg" ] && bad "--color-by error left a file"
 
+# --- --json (docs/json.md, section gmem): the same numbers as the text, nothing on error
+if command -v python3 >/dev/null 2>&1; then
+  expect_ok json "$T" gmem '(4,32):(32,1)' --tv '(32,4):(4,1)' --bits 32 --base 16 --json
+  [ "$(wc -l <"$W/out")" -eq 1 ] || bad "--json: not one line"
+  python3 - "$W/out" <<'PY' || bad "--json: schema ($(head -c 400 "$W/out"))"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d)[:2] == ["command", "schema_version"] and d["command"] == "gmem" and d["schema_version"] == 1
+assert list(d) == ["command", "schema_version", "gmem", "rows", "cols", "element_bits", "base_bytes", "access",
+                   "instructions", "summary"], list(d)
+assert d["gmem"] == {"text": "(4,32):(32,1)", "shape": [4, 32], "stride": [32, 1]}
+assert (d["rows"], d["cols"], d["element_bits"], d["base_bytes"]) == (4, 32, 32, 16)
+a = d["access"]
+assert a["tv"]["shape"] == [32, 4] and a["vec"] == 1 and a["access_bytes"] == 4 and a["threads"] == 32
+ins = d["instructions"]
+assert len(ins) == 4
+i0 = ins[0]
+assert i0["sectors"] == [0, 1, 2, 3, 4] and i0["sector_bytes"] == [16, 32, 32, 32, 16], i0
+assert i0["lines"] == [0, 1] and i0["min_sectors"] == 4 and i0["excess_sectors"] == 1 and i0["excess_lines"] == 1
+assert i0["excess_threads"] == [0, 1, 2, 3, 28, 29, 30, 31]
+assert ins[1]["sectors"] == [4, 5, 6, 7, 8]
+s = d["summary"]
+assert (s["instructions"], s["sectors"], s["min_sectors"], s["excess_sectors"]) == (4, 20, 16, 4)
+assert (s["lines"], s["min_lines"], s["requested_bytes"], s["excess_instructions"]) == (8, 4, 512, 4)
+assert s["sector_efficiency"] == 0.8 and s["line_efficiency"] == 0.5 and s["coalesced"] is False
+assert isinstance(s["sectors_per_instruction"], float) and s["sectors_per_instruction"] == 5.0
+# every instruction's numbers agree with themselves
+for i in ins:
+    assert i["min_sectors"] == (i["requested_bytes"] + 31) // 32
+    assert i["excess_sectors"] == len(i["sectors"]) - i["min_sectors"]
+    assert sum(i["sector_bytes"]) == i["requested_bytes"]
+PY
+  expect_ok json-summary "$T" gmem 'Sw<3,2,3> o (32,32):(32,1)' --tv '(32,(4,8)):(1,(32,128))' --vec 4 --bits 32 --summary --json
+  python3 - "$W/out" <<'PY' || bad "--json --summary ($(head -c 400 "$W/out"))"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "instructions" not in d
+assert d["gmem"]["swizzle"] == {"B": 3, "M": 2, "S": 3} and d["gmem"]["offset"] == 0
+assert d["summary"]["sectors"] == 256 and d["summary"]["coalesced"] is False
+PY
+fi
+expect_err json-o "cannot be combined with -o" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --json -o "$W/j.svg"
+[ -e "$W/j.svg" ] && bad "--json -o left a file"
+expect_err json-color "cannot be combined with --color-by" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --json --color-by thread
+expect_err json-error "outside its tile" "$T" gmem '(4,4):(4,1)' --tv '(32,1):(1,0)' --json
+[ -s "$W/out" ] && bad "--json error: something on standard output"
+
 # --- help
 "$T" gmem --help >"$W/help" 2>&1 || bad "gmem --help exit $?"
 grep -q 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld' "$W/help" || bad "--help does not name ncu's counter"
