@@ -37,13 +37,14 @@ std::string fixed2(double x) {
   std::snprintf(buf, sizeof buf, "%.2f", x);
   return buf;
 }
-// Ascending integers as ranges: "0-3 8 12-15".
+// Ascending integers as ranges: "0-3 8 12-15" ("-4..0" where a range reaches below zero).
 std::string ranges(const std::vector<std::int64_t>& xs) {
   std::string s;
   for (std::size_t i = 0; i < xs.size();) {
     std::size_t j = i;
     while (j + 1 < xs.size() && xs[j + 1] == xs[j] + 1) ++j;
-    s += (s.empty() ? "" : " ") + std::to_string(xs[i]) + (j > i ? "-" + std::to_string(xs[j]) : "");
+    const char* dash = xs[i] < 0 ? ".." : "-";
+    s += (s.empty() ? "" : " ") + std::to_string(xs[i]) + (j > i ? dash + std::to_string(xs[j]) : "");
     i = j + 1;
   }
   return s;
@@ -276,8 +277,8 @@ void register_gmem(CLI::App& app) {
       "32 requested bytes) are the ones that cause the excess: they are listed.\n"
       "Output: per instruction, sectors/lines touched, minimum, excess, requested bytes, the sector\n"
       "numbers, and the threads causing excess; then a summary. -o FILE draws the tile coloured by\n"
-      "sector, cells of partly used sectors of over-minimum instructions outlined red. --json prints\n"
-      "the same as one JSON object (docs/json.md).");
+      "sector (--color-by chunk, the default here), cells of partly used sectors of over-minimum\n"
+      "instructions outlined red. --json prints the same as one JSON object (docs/json.md).");
   cmd->add_option("GMEM", o->gmem, "the global-memory layout, e.g. (64,64):(64,1) (row-major 64x64)")->required();
   cmd->add_option("--bits", o->bits, "element width in bits (8, 16, 32, 64, 128; default 16)")->type_name("N");
   cmd->add_option("--base", o->base,

@@ -48,7 +48,7 @@ expect_ok broadcast "$T" gmem '(32,1):(0,0)' --tv '(32,1):(1,0)' --bits 64 --sum
 summary_has broadcast 'sectors 1 (min 1, excess 0'
 # Negative strides: offsets 0, -1, ..., -31 of fp32 are bytes -124..3, sectors -4..0.
 expect_ok negative "$T" gmem '32:-1' --tv '(32,1):(1,0)' --bits 32
-grep -qx '  sectors -4-0' "$W/out" || bad "negative: sector list ($(cat "$W/out"))"
+grep -qx '  sectors -4..0' "$W/out" || bad "negative: sector list ($(cat "$W/out"))"
 # A swizzled gmem layout reads like any other.
 expect_ok swizzled "$T" gmem 'Sw<3,2,3> o (32,32):(32,1)' --tv '(32,(4,8)):(1,(32,128))' --vec 4 --bits 32 --summary
 summary_has swizzled 'instructions 8, sectors 256 (min 128'
