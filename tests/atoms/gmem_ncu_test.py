@@ -4,11 +4,12 @@
 Usage: gmem_ncu_test.py KERNELS TESSERA [REPORT]
 
 KERNELS is gmem_ncu_kernels (tests/atoms/gmem_ncu_kernels.cu): one kernel per case, each
-reading global memory through the layouts that `tessera gmem ARGS` analyses. This script
-profiles it once with ncu, reading per launch
+reading (or writing) global memory through the layouts that `tessera gmem ARGS` analyses.
+This script profiles it once with ncu, reading per launch
   l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum  (warp-wide load instructions)
   l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum   (32-byte sectors they touched)
-and requires, case by case, requests == tessera's instructions and sectors == its sectors.
+and their _op_st twins for the store cases, and requires, case by case, requests == tessera's
+instructions and sectors == its sectors.
 Exit 77 (ctest's SKIP_RETURN_CODE) without a CUDA device, without ncu, or when ncu may not
 read the counters; REPORT (optional) receives the comparison table.
 """
@@ -22,8 +23,8 @@ import subprocess
 import sys
 
 SKIP = 77
-SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+def metrics(op):
+    return ("l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum" % op, "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum" % op)
 
 
 def main():
@@ -36,7 +37,7 @@ def main():
     if run.returncode != 0:
         print("FAIL: the kernels did not read what their TV maps name\n" + run.stdout + run.stderr)
         return 1
-    cases = re.findall(r"^case (\S+): tessera gmem (.*)$", run.stdout, re.M)
+    cases = re.findall(r"^case (\S+) \((load|store)\): tessera gmem (.*)$", run.stdout, re.M)
     if len(cases) < 4:
         print("FAIL: expected at least 4 cases from the kernels program\n" + run.stdout)
         return 1
@@ -44,7 +45,8 @@ def main():
     if not ncu:
         print("ncu not found: skipped")
         return SKIP
-    prof = subprocess.run([ncu, "--metrics", SECTORS + "," + REQUESTS, "--csv", kernels], capture_output=True, text=True)
+    prof = subprocess.run([ncu, "--metrics", ",".join(metrics("ld") + metrics("st")), "--csv", kernels],
+                          capture_output=True, text=True)
     if prof.returncode != 0 or "ERR_NVGPUCTRPERM" in prof.stdout + prof.stderr:
         print("ncu could not profile (skipped):\n" + prof.stdout[-2000:] + prof.stderr[-2000:])
         return SKIP
@@ -58,8 +60,9 @@ def main():
         print(f"FAIL: ncu profiled {len(measured)} launches, the program has {len(cases)} cases\n" + prof.stdout[-3000:])
         return 1
     fails = 0
-    lines = ["case       requests(ncu/tessera)  sectors(ncu/tessera)  sectors/request(ncu/tessera)"]
-    for i, (name, args) in enumerate(cases):
+    lines = ["case          requests(ncu/tessera)  sectors(ncu/tessera)  sectors/request(ncu/tessera)"]
+    for i, (name, kind, args) in enumerate(cases):
+        SECTORS, REQUESTS = metrics("st" if kind == "store" else "ld")
         cli = subprocess.run([tessera, "gmem", *shlex.split(args), "--summary"], capture_output=True, text=True)
         m = re.search(r"^summary: instructions (\d+), sectors (\d+)", cli.stdout, re.M)
         if cli.returncode != 0 or not m:
@@ -68,7 +71,7 @@ def main():
             continue
         want_req, want_sec = int(m.group(1)), int(m.group(2))
         got_req, got_sec = measured[i].get(REQUESTS, -1), measured[i].get(SECTORS, -1)
-        lines.append(f"{name:<10} {int(got_req):>8} / {want_req:<8}    {int(got_sec):>7} / {want_sec:<7}     "
+        lines.append(f"{name:<13} {int(got_req):>8} / {want_req:<8}    {int(got_sec):>7} / {want_sec:<7}     "
                      f"{got_sec / max(got_req, 1):6.2f} / {want_sec / max(want_req, 1):.2f}")
         if got_req != want_req or got_sec != want_sec:
             fails += 1
