@@ -132,10 +132,11 @@ CoalescingAnalysis analyze_coalescing(const GmemTile& gmem, const GmemAccess& ac
     if (sum.error == GmemError::outside_tile)
       msg += ": the copy tile is " + std::to_string(s.tile_m) + "x" + std::to_string(s.tile_n);
     if (sum.error == GmemError::not_contiguous)
-      msg += ": a " + std::to_string(s.vec) + "-element access needs consecutive offsets (try a smaller --vec)";
+      msg += ": a vector of " + std::to_string(s.vec) +
+             " elements needs consecutive offsets (a narrower access: a smaller --vec, or a narrower copy atom)";
     if (sum.error == GmemError::misaligned)
       msg += ": a " + std::to_string(bytes) + "-byte access needs an address that is a multiple of " +
-             std::to_string(bytes) + " (check --base, or a smaller --vec)";
+             std::to_string(bytes) + " (check --base, or use a narrower access)";
     if (sum.error == GmemError::address_overflow)
       throw rt::OverflowError("integer overflow in the byte address = offset * " + std::to_string(element_bits / 8) +
                               " + base " + std::to_string(base_bytes) + where);

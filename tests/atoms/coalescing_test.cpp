@@ -34,7 +34,7 @@ std::int64_t fdiv(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0)
 struct BruteInstruction {
   std::int64_t requested = 0;
   std::vector<std::int64_t> sectors, lines;
-  std::uint32_t excess_lanes = 0;
+  std::uint32_t excess_lanes = 0, excess_line_lanes = 0;
 };
 BruteInstruction brute_instruction(const std::vector<std::int64_t>& addr, const std::vector<bool>& active, int width) {
   BruteInstruction b;
@@ -56,6 +56,14 @@ BruteInstruction brute_instruction(const std::vector<std::int64_t>& addr, const 
       if (active[l])
         for (int k = 0; k < width; ++k)
           if (in_sector[fdiv(addr[l] + k, 32)] < 32) b.excess_lanes |= std::uint32_t(1) << l;
+  // The same for lines: bytes per line, counted from the set.
+  std::map<std::int64_t, int> in_line;
+  for (std::int64_t x : bytes) ++in_line[fdiv(x, 128)];
+  if (std::int64_t(b.lines.size()) > (b.requested + 127) / 128)
+    for (std::size_t l = 0; l < addr.size(); ++l)
+      if (active[l])
+        for (int k = 0; k < width; ++k)
+          if (in_line[fdiv(addr[l] + k, 128)] < 128) b.excess_line_lanes |= std::uint32_t(1) << l;
   return b;
 }
 
@@ -279,6 +287,7 @@ TEST_CASE("one warp's sectors agree with a brute-force byte count on generated a
     RC_ASSERT(std::vector<std::int64_t>(got.sectors.index, got.sectors.index + got.sectors.count) == want.sectors);
     RC_ASSERT(std::vector<std::int64_t>(got.lines.index, got.lines.index + got.lines.count) == want.lines);
     RC_ASSERT(got.excess_lanes == want.excess_lanes);
+    RC_ASSERT(got.excess_line_lanes == want.excess_line_lanes);
     RC_ASSERT(got.sectors.count >= got.min_sectors());
     RC_ASSERT(got.lines.count >= got.min_lines());
   });

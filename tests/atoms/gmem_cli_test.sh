@@ -52,6 +52,11 @@ grep -qx '  sectors -4..0' "$W/out" || bad "negative: sector list ($(cat "$W/out
 # A swizzled gmem layout reads like any other.
 expect_ok swizzled "$T" gmem 'Sw<3,2,3> o (32,32):(32,1)' --tv '(32,(4,8)):(1,(32,128))' --vec 4 --bits 32 --summary
 summary_has swizzled 'instructions 8, sectors 256 (min 128'
+# The A operand of SM80's 16x8x16 MMA loaded with 32-bit copies from a row-major fp16 tile:
+# each instruction reads 8 rows x 16 bytes at a 32-byte pitch, 8 half-used sectors for 4.
+expect_ok for-mma "$T" gmem '(32,16):(16,1)' --access UniversalCopy_32 --for-mma SM80_16x8x16_F32F16F16F32_TN --operand A --summary
+summary_has for-mma 'instructions 8, sectors 64 (min 32, excess 32, 8.00 per instruction'
+expect_err for-mma-wide "a narrower copy atom" "$T" gmem '(16,16):(16,1)' --access UniversalCopy_128 --for-mma SM80_16x8x16_F32F16F16F32_TN --operand A
 # --side dst: a universal copy's store side.
 expect_ok store "$T" gmem '(32,64):(64,1)' --access UniversalCopy_128 --side dst --threads '(16,8):(8,1)' --values '(1,8)' --summary
 grep -q '^access UniversalCopy<uint128_t> destination' "$W/out" || bad "--side dst: not the destination"
