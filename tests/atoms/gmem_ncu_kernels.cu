@@ -83,6 +83,19 @@ __global__ void store_through_layouts(char* dst) {
   }
 }
 
+// The static tier's analysis run on the device (it is constexpr and TESSERA_HOST_DEVICE, no
+// heap): the same numbers as on the host.
+template <class Gmem, class TV, int Vec, int ElemBytes>
+__global__ void predict_on_device(long long* out, std::int64_t tile_m, std::int64_t tile_n, std::int64_t base) {
+  const auto p = analysis::analyze_gmem_access(Gmem{}, TV{}, tile_m, tile_n, ElemBytes * 8, Vec, base);
+  out[0] = p.ok() ? 1 : 0;
+  out[1] = p.instructions;
+  out[2] = p.sectors;
+  out[3] = p.min_sectors;
+  out[4] = p.lines;
+  out[5] = p.min_lines;
+}
+
 // Host mirror of one load: the bytes XORed as 32-bit little-endian words, as the PTX above.
 unsigned host_load(const std::vector<unsigned char>& mem, std::int64_t at, int bytes) {
   unsigned x = 0;
@@ -125,6 +138,18 @@ bool run_case(const char* name, bool store, const char* cli_args, Gmem gmem, TV 
     return std::printf("  cudaMalloc failed\n"), false;
   cudaMemcpy(dev, host.data(), bytes, cudaMemcpyHostToDevice);  // cudaMalloc: 256-byte aligned
   constexpr int bytes_per_access = Vec * ElemBytes;
+  {
+    long long* d_pred = nullptr;
+    long long pred[6] = {};
+    if (cudaMalloc(&d_pred, sizeof pred) != cudaSuccess) return std::printf("  cudaMalloc failed\n"), false;
+    predict_on_device<Gmem, TV, Vec, ElemBytes><<<1, 1>>>(d_pred, m, n, base);
+    const cudaError_t e = cudaMemcpy(pred, d_pred, sizeof pred, cudaMemcpyDeviceToHost);
+    cudaFree(d_pred);
+    const bool same = e == cudaSuccess && pred[0] == 1 && pred[1] == p.instructions && pred[2] == p.sectors &&
+                      pred[3] == p.min_sectors && pred[4] == p.lines && pred[5] == p.min_lines;
+    std::printf("  the analysis run on the device gives the same numbers: %s\n", same ? "yes" : "NO");
+    if (!same) return false;
+  }
   if (store) {
     store_through_layouts<Gmem, TV, Vec, ElemBytes><<<1, threads>>>(dev + base);
     std::vector<unsigned char> got(bytes);

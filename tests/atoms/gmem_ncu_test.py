@@ -45,17 +45,21 @@ def main():
     if not ncu:
         print("ncu not found: skipped")
         return SKIP
-    prof = subprocess.run([ncu, "--metrics", ",".join(metrics("ld") + metrics("st")), "--csv", kernels],
-                          capture_output=True, text=True)
+    # Only the case kernels (the program also runs the analysis itself on the device).
+    prof = subprocess.run([ncu, "--kernel-name", "regex:through_layouts", "--metrics",
+                           ",".join(metrics("ld") + metrics("st")), "--csv", kernels], capture_output=True, text=True)
     if prof.returncode != 0 or "ERR_NVGPUCTRPERM" in prof.stdout + prof.stderr:
         print("ncu could not profile (skipped):\n" + prof.stdout[-2000:] + prof.stderr[-2000:])
         return SKIP
     # CSV rows after ncu's own "==PROF==" lines: one row per (launch ID, metric).
     text = "\n".join(l for l in prof.stdout.splitlines() if l.startswith('"'))
-    measured = {}
+    by_id = {}
     for row in csv.DictReader(io.StringIO(text)):
+        if "through_layouts" not in row["Kernel Name"]:
+            continue
         value = float(row["Metric Value"].replace(",", ""))
-        measured.setdefault(int(row["ID"]), {})[row["Metric Name"]] = value
+        by_id.setdefault(int(row["ID"]), {})[row["Metric Name"]] = value
+    measured = [by_id[k] for k in sorted(by_id)]  # launch order = the cases' order
     if len(measured) != len(cases):
         print(f"FAIL: ncu profiled {len(measured)} launches, the program has {len(cases)} cases\n" + prof.stdout[-3000:])
         return 1
