@@ -308,9 +308,18 @@ TEST_CASE("generated layouts and accesses agree with a brute-force byte count", 
     // The gmem tile: (TM*RM, (vec, NB*RN)) : (sm, (d, sn)); d = 1 keeps a vector contiguous.
     const std::int64_t RM = *rc::gen::inRange(1, 3), RN = *rc::gen::inRange(1, 3);
     const std::int64_t d = *rc::gen::element<std::int64_t>(1, 1, 1, 1, 1, 1, 1, 0, -1, 2);
-    const std::int64_t sm = vec * std::int64_t(*rc::gen::inRange(-20, 21)) + (*rc::gen::inRange(0, 10) == 0 ? 1 : 0);
-    const std::int64_t sn = vec * std::int64_t(*rc::gen::inRange(-20, 21));
-    const rt::Layout gmem(tup({TM * RM, tup({vec, NB * RN})}), tup({sm, tup({d, sn})}));
+    // At times swizzled, with non-negative strides then: Sw<B,M,S> with 2^M >= vec keeps aligned vectors whole.
+    const bool swizzled = *rc::gen::inRange(0, 4) == 0;
+    const int lo = swizzled ? 0 : -20;
+    const std::int64_t sm = vec * std::int64_t(*rc::gen::inRange(lo, 21)) + (*rc::gen::inRange(0, 10) == 0 ? 1 : 0);
+    const std::int64_t sn = vec * std::int64_t(*rc::gen::inRange(lo, 21));
+    const rt::Layout plain(tup({TM * RM, tup({vec, NB * RN})}), tup({sm, tup({d, sn})}));
+    int vb = 0;
+    while ((1 << vb) < vec) ++vb;
+    const int sw_b = *rc::gen::inRange(1, 4), sw_m = *rc::gen::inRange(vb, vb + 3), sw_s = *rc::gen::inRange(sw_b, 7);
+    const rt::SwizzledLayout swz{rt::Swizzle(sw_b, sw_m, sw_s), plain};
+    auto gmem = [&](std::int64_t i) { return swizzled ? swz(i) : plain(i); };
+    RC_CLASSIFY(swizzled, "swizzled gmem");
     const rt::Layout tv(tup({tup({t1, t2}), tup({vec, r})}), tup({tup({a1, TM * vec * b2}), tup({TM, TM * vec * br})}));
     const std::int64_t base = ebytes * vec * std::int64_t(*rc::gen::inRange(-8, 9)) + (*rc::gen::inRange(0, 10) == 0 ? ebytes : 0);
     RC_TAG(vec * ebytes <= 16 ? "valid width" : "too wide");
@@ -338,7 +347,7 @@ TEST_CASE("generated layouts and accesses agree with a brute-force byte count", 
           }
           want.push_back(brute_instruction(addr, std::vector<bool>(addr.size(), true), int(width)));
         }
-    const auto g = analysis::gmem_tile(gmem);
+    const auto g = swizzled ? analysis::gmem_tile(swz) : analysis::gmem_tile(plain);
     const auto access = analysis::gmem_access_of_tv(tv, TM, TN, vec);
     RC_CLASSIFY(expect_error, "an error both sides see");
     if (expect_error) {
