@@ -12,6 +12,7 @@
 #include "atom_support.hpp"
 #include "commands.hpp"
 #include "json.hpp"
+#include "json_option.hpp"
 #include "tessera/analysis/coalescing.hpp"
 #include "tessera/viz/build_coalescing.hpp"
 
@@ -50,86 +51,68 @@ std::string ranges(const std::vector<std::int64_t>& xs) {
   return s;
 }
 
-// --json (docs/json.md, section gmem): the header, the access, the instructions (unless
-// --summary) and the summary, in the text output's order.
+// --json (docs/json.md): what the text prints, field by field, under the names `tessera banks
+// --json` uses for the same things (the tile, bits, the access, the instructions, the summary).
 json::Value to_json(const GmemOptions& o, const rt::Value& gv, const analysis::GmemTile& gmem,
                     const analysis::GmemAccess& access, const analysis::CoalescingAnalysis& a) {
-  json::Value doc = json::document("gmem");
-  doc.set("gmem", gv.kind == rt::Value::Kind::Swizzled ? json::swizzled_layout(gv.swizzled) : json::layout(gv.layout));
-  doc.set("rows", gmem.rows());
-  doc.set("cols", gmem.cols());
-  doc.set("element_bits", o.bits);
-  doc.set("base_bytes", o.base);
-  json::Value acc = json::Value::object();
-  acc.set("text", access.text);
-  acc.set("tv", json::layout(access.tv));
-  acc.set("tile_m", access.tile_m);
-  acc.set("tile_n", access.tile_n);
-  acc.set("threads", access.tv.mode(0).size());
-  acc.set("vec", access.vec);
-  acc.set("access_bytes", a.summary.access_bytes);
-  doc.set("access", std::move(acc));
   auto ints = [](const auto& xs) {
     json::Value arr = json::Value::array();
     for (auto x : xs) arr.push(std::int64_t(x));
     return arr;
   };
+  json::Value d = json::document("gmem");
+  d.set("gmem", json::Value::object({{"layout", gv.kind == rt::Value::Kind::Swizzled ? json::swizzled_layout(gv.swizzled)
+                                                                                      : json::layout(gv.layout)},
+                                     {"rows", gmem.rows()},
+                                     {"cols", gmem.cols()}}));
+  d.set("bits", o.bits);
+  d.set("base", o.base);
+  d.set("access", json::Value::object({{"text", access.text},
+                                       {"tile", json::Value::array({access.tile_m, access.tile_n})},
+                                       {"threads", access.tv.mode(0).size()},
+                                       {"vec", access.vec},
+                                       {"bytes", a.summary.access_bytes}}));
   if (!o.summary_only) {
     json::Value list = json::Value::array();
     for (const auto& in : a.instructions) {
       std::vector<std::int64_t> excess;
       for (int l = 0; l < 32; ++l)
         if (in.excess_lanes >> l & 1u) excess.push_back(in.info.first_thread + l);
-      json::Value i = json::Value::object();
-      i.set("index", in.info.index);
-      i.set("tile", in.info.tile);
-      i.set("step", in.info.step);
-      i.set("first_thread", in.info.first_thread);
-      i.set("threads", in.num_threads);
-      i.set("active_threads", in.active_threads);
-      i.set("requested_bytes", in.requested_bytes);
-      i.set("sectors", ints(in.sectors));
-      i.set("sector_bytes", ints(in.sector_used));
-      i.set("min_sectors", in.min_sectors);
-      i.set("excess_sectors", in.excess_sectors());
-      i.set("lines", ints(in.lines));
-      i.set("min_lines", in.min_lines);
-      i.set("excess_lines", in.excess_lines());
-      i.set("excess_threads", ints(excess));
-      list.push(std::move(i));
+      list.push(json::Value::object({{"index", in.info.index},
+                                     {"tile", in.info.tile},
+                                     {"step", in.info.step},
+                                     {"first_thread", in.info.first_thread},
+                                     {"last_thread", in.info.first_thread + in.num_threads - 1},
+                                     {"requested_bytes", in.requested_bytes},
+                                     {"sectors", ints(in.sectors)},
+                                     {"sector_bytes", ints(in.sector_used)},
+                                     {"min_sectors", in.min_sectors},
+                                     {"excess_sectors", in.excess_sectors()},
+                                     {"lines", ints(in.lines)},
+                                     {"min_lines", in.min_lines},
+                                     {"excess_lines", in.excess_lines()},
+                                     {"excess_threads", ints(excess)}}));
     }
-    doc.set("instructions", std::move(list));
+    d.set("instructions", std::move(list));
   }
   const auto& s = a.summary;
-  json::Value sum = json::Value::object();
-  sum.set("instructions", s.instructions);
-  sum.set("requested_bytes", s.requested_bytes);
-  sum.set("sectors", s.sectors);
-  sum.set("min_sectors", s.min_sectors);
-  sum.set("excess_sectors", s.excess_sectors());
-  sum.set("lines", s.lines);
-  sum.set("min_lines", s.min_lines);
-  sum.set("excess_lines", s.excess_lines());
-  sum.set("excess_instructions", s.excess_instructions);
-  sum.set("sectors_per_instruction", a.sectors_per_instruction());
-  sum.set("sector_efficiency", a.sector_efficiency());
-  sum.set("line_efficiency", a.line_efficiency());
-  sum.set("coalesced", s.coalesced());
-  doc.set("summary", std::move(sum));
-  return doc;
+  d.set("summary", json::Value::object({{"instructions", s.instructions},
+                                        {"requested_bytes", s.requested_bytes},
+                                        {"sectors", s.sectors},
+                                        {"min_sectors", s.min_sectors},
+                                        {"excess_sectors", s.excess_sectors()},
+                                        {"lines", s.lines},
+                                        {"min_lines", s.min_lines},
+                                        {"excess_lines", s.excess_lines()},
+                                        {"excess_instructions", s.excess_instructions},
+                                        {"sectors_per_instruction", a.sectors_per_instruction()},
+                                        {"sector_efficiency", a.sector_efficiency()},
+                                        {"line_efficiency", a.line_efficiency()},
+                                        {"coalesced", s.coalesced()}}));
+  return d;
 }
 
 void run_gmem(const GmemOptions& o) {
-  if (o.json) {
-    const char* drawing = !o.output.empty()     ? "-o"
-                          : !o.format.empty()   ? "-f"
-                          : !o.color_by.empty() ? "--color-by"
-                          : o.density.heatmap   ? "--heatmap"
-                          : o.density.labels    ? "--labels"
-                          : o.force             ? "--force"
-                                                : nullptr;
-    if (drawing) fail(std::string("--json prints JSON on standard output; it cannot be combined with ") + drawing);
-  }
   // The gmem tile
   const rt::Value gv = evaluate_arg("GMEM", o.gmem);
   analysis::GmemTile gmem;
@@ -298,7 +281,6 @@ void register_gmem(CLI::App& app) {
   cmd->add_option("--permute", o->permute, "with --for-mma: permutation (see tessera mma)")->type_name("PERM");
   cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
   cmd->add_flag("--summary", o->summary_only, "print only the header and summary lines");
-  cmd->add_flag("--json", o->json, "print the analysis as JSON (docs/json.md, section gmem); not with -o");
   cmd->add_option("-f,--format", o->format, "diagram format: txt, svg, tex, png, pdf or html (default from -o)")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output, "draw the tile by sector to FILE (atomically; - for stdout)")
@@ -307,6 +289,15 @@ void register_gmem(CLI::App& app) {
   cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
+  add_json_flag(cmd, o->json,
+                "print the analysis as one JSON object (docs/json.md): {\"command\": \"gmem\",\n"
+                "\"schema_version\": 1, \"gmem\": {layout, rows, cols}, \"bits\", \"base\", \"access\": {text,\n"
+                "tile, threads, vec, bytes}, \"instructions\": [{index, tile, step, first_thread, last_thread,\n"
+                "requested_bytes, sectors, sector_bytes, min_sectors, excess_sectors, lines, min_lines,\n"
+                "excess_lines, excess_threads}] (left out with --summary), \"summary\": {instructions,\n"
+                "requested_bytes, sectors, min_sectors, excess_sectors, lines, min_lines, excess_lines,\n"
+                "excess_instructions, sectors_per_instruction, sector_efficiency, line_efficiency,\n"
+                "coalesced}}; no drawing");
   cmd->footer(
       "Examples:\n"
       "  # 128-bit loads along the rows of a 32x64 fp16 row-major tile (8 threads per row): coalesced,\n"

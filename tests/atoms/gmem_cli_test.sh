@@ -109,49 +109,83 @@ expect_err too-big "more than tessera analyses" "$T" gmem '(4096,4096):(4096,1)'
 expect_err color "unknown --color-by" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --color-by nope -o "$W/c.svg"
 [ -e "$W/c.svg" ] && bad "--color-by error left a file"
 
-# --- --json (docs/json.md, section gmem): the same numbers as the text, nothing on error
+# --- --json (docs/json.md): valid against docs/json.schema.json, the same numbers as the
+# text, nothing on standard output on error
+SRC=$(cd "$DATA/../../.." && pwd)
 if command -v python3 >/dev/null 2>&1; then
   expect_ok json "$T" gmem '(4,32):(32,1)' --tv '(32,4):(4,1)' --bits 32 --base 16 --json
   [ "$(wc -l <"$W/out")" -eq 1 ] || bad "--json: not one line"
-  python3 - "$W/out" <<'PY' || bad "--json: schema ($(head -c 400 "$W/out"))"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert list(d)[:2] == ["command", "schema_version"] and d["command"] == "gmem" and d["schema_version"] == 1
-assert list(d) == ["command", "schema_version", "gmem", "rows", "cols", "element_bits", "base_bytes", "access",
-                   "instructions", "summary"], list(d)
-assert d["gmem"] == {"text": "(4,32):(32,1)", "shape": [4, 32], "stride": [32, 1]}
-assert (d["rows"], d["cols"], d["element_bits"], d["base_bytes"]) == (4, 32, 32, 16)
-a = d["access"]
-assert a["tv"]["shape"] == [32, 4] and a["vec"] == 1 and a["access_bytes"] == 4 and a["threads"] == 32
+  expect_ok json-text "$T" gmem '(4,32):(32,1)' --tv '(32,4):(4,1)' --bits 32 --base 16
+  cp "$W/out" "$W/text"
+  "$T" gmem '(4,32):(32,1)' --tv '(32,4):(4,1)' --bits 32 --base 16 --json >"$W/out"
+  python3 - "$W/out" "$W/text" "$SRC" <<'PY' || bad "--json: schema or values ($(head -c 400 "$W/out"))"
+import json, re, sys
+sys.path.insert(0, sys.argv[3] + "/tests/cli")
+from json_schema_check import Validator, loads, plain
+doc = loads(open(sys.argv[1]).read())
+errs = Validator(json.load(open(sys.argv[3] + "/docs/json.schema.json"))).errors(doc)
+assert not errs, errs[:3]
+d = plain(doc)
+assert [k for k, _ in doc] == ["command", "schema_version", "gmem", "bits", "base", "access", "instructions", "summary"]
+assert d["command"] == "gmem" and d["schema_version"] == 1
+assert d["gmem"] == {"layout": {"text": "(4,32):(32,1)", "shape": [4, 32], "stride": [32, 1]}, "rows": 4, "cols": 32}
+assert (d["bits"], d["base"]) == (32, 16)
+assert d["access"] == {"text": "(32,4):(4,1)", "tile": [4, 32], "threads": 32, "vec": 1, "bytes": 4}
 ins = d["instructions"]
-assert len(ins) == 4
 i0 = ins[0]
 assert i0["sectors"] == [0, 1, 2, 3, 4] and i0["sector_bytes"] == [16, 32, 32, 32, 16], i0
 assert i0["lines"] == [0, 1] and i0["min_sectors"] == 4 and i0["excess_sectors"] == 1 and i0["excess_lines"] == 1
-assert i0["excess_threads"] == [0, 1, 2, 3, 28, 29, 30, 31]
-assert ins[1]["sectors"] == [4, 5, 6, 7, 8]
+assert i0["excess_threads"] == [0, 1, 2, 3, 28, 29, 30, 31] and (i0["first_thread"], i0["last_thread"]) == (0, 31)
+# against the text: one instruction line (and its sector and thread lines) per entry
+text = open(sys.argv[2]).read()
+lines = re.findall(r"^instr (\d+) tile (\d+) step (\d+) threads (\d+)-(\d+): sectors (\d+) min (\d+) excess (\d+), "
+                   r"lines (\d+) min (\d+) excess (\d+), (\d+) bytes$", text, re.M)
+assert len(lines) == len(ins) == 4
+for i, l in zip(ins, lines):
+    assert [int(x) for x in l] == [i["index"], i["tile"], i["step"], i["first_thread"], i["last_thread"],
+                                   len(i["sectors"]), i["min_sectors"], i["excess_sectors"], len(i["lines"]),
+                                   i["min_lines"], i["excess_lines"], i["requested_bytes"]], (i, l)
+    assert i["min_sectors"] == (i["requested_bytes"] + 31) // 32 and sum(i["sector_bytes"]) == i["requested_bytes"]
 s = d["summary"]
-assert (s["instructions"], s["sectors"], s["min_sectors"], s["excess_sectors"]) == (4, 20, 16, 4)
-assert (s["lines"], s["min_lines"], s["requested_bytes"], s["excess_instructions"]) == (8, 4, 512, 4)
-assert s["sector_efficiency"] == 0.8 and s["line_efficiency"] == 0.5 and s["coalesced"] is False
-assert isinstance(s["sectors_per_instruction"], float) and s["sectors_per_instruction"] == 5.0
-# every instruction's numbers agree with themselves
-for i in ins:
-    assert i["min_sectors"] == (i["requested_bytes"] + 31) // 32
-    assert i["excess_sectors"] == len(i["sectors"]) - i["min_sectors"]
-    assert sum(i["sector_bytes"]) == i["requested_bytes"]
+m = re.search(r"^summary: instructions (\d+), sectors (\d+) \(min (\d+), excess (\d+), ([\d.]+) per instruction, "
+              r"efficiency ([\d.]+)%\), lines (\d+) \(min (\d+), excess (\d+), efficiency ([\d.]+)%\), (\d+) bytes "
+              r"requested \((\d+) of \d+ instructions over the minimum\)$", text, re.M)
+assert m, text
+g = m.groups()
+assert [int(g[i]) for i in (0, 1, 2, 3, 6, 7, 8, 10, 11)] == [s["instructions"], s["sectors"], s["min_sectors"],
+        s["excess_sectors"], s["lines"], s["min_lines"], s["excess_lines"], s["requested_bytes"], s["excess_instructions"]]
+assert "%.2f" % s["sectors_per_instruction"] == g[4] and "%.1f" % (100 * s["sector_efficiency"]) == g[5]
+assert "%.1f" % (100 * s["line_efficiency"]) == g[9] and s["coalesced"] is False
 PY
   expect_ok json-summary "$T" gmem 'Sw<3,2,3> o (32,32):(32,1)' --tv '(32,(4,8)):(1,(32,128))' --vec 4 --bits 32 --summary --json
-  python3 - "$W/out" <<'PY' || bad "--json --summary ($(head -c 400 "$W/out"))"
+  python3 - "$W/out" "$SRC" <<'PY' || bad "--json --summary ($(head -c 400 "$W/out"))"
 import json, sys
-d = json.load(open(sys.argv[1]))
+sys.path.insert(0, sys.argv[2] + "/tests/cli")
+from json_schema_check import Validator, loads, plain
+doc = loads(open(sys.argv[1]).read())
+errs = Validator(json.load(open(sys.argv[2] + "/docs/json.schema.json"))).errors(doc)
+assert not errs, errs[:3]
+d = plain(doc)
 assert "instructions" not in d
-assert d["gmem"]["swizzle"] == {"B": 3, "M": 2, "S": 3} and d["gmem"]["offset"] == 0
+assert d["gmem"]["layout"]["swizzle"] == {"B": 3, "M": 2, "S": 3} and d["gmem"]["layout"]["offset"] == 0
 assert d["summary"]["sectors"] == 256 and d["summary"]["coalesced"] is False
 PY
+  expect_ok json-copy "$T" gmem '(32,64):(64,1)' --access UniversalCopy_128 --threads '(16,8):(8,1)' --values '(1,8)' --json
+  python3 - "$W/out" "$SRC" <<'PY' || bad "--json --access ($(head -c 400 "$W/out"))"
+import json, sys
+sys.path.insert(0, sys.argv[2] + "/tests/cli")
+from json_schema_check import Validator, loads, plain
+doc = loads(open(sys.argv[1]).read())
+errs = Validator(json.load(open(sys.argv[2] + "/docs/json.schema.json"))).errors(doc)
+assert not errs, errs[:3]
+d = plain(doc)
+assert d["access"] == {"text": "UniversalCopy<uint128_t> source", "tile": [16, 64], "threads": 128, "vec": 8, "bytes": 16}
+assert len(d["instructions"]) == 8 and d["summary"]["coalesced"] is True and d["summary"]["sector_efficiency"] == 1.0
+PY
 fi
-expect_err json-o "cannot be combined with -o" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --json -o "$W/j.svg"
+expect_err json-o "cannot be combined with --output" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --json -o "$W/j.svg"
 [ -e "$W/j.svg" ] && bad "--json -o left a file"
+[ -s "$W/out" ] && bad "--json -o: something on standard output"
 expect_err json-color "cannot be combined with --color-by" "$T" gmem '(4,4):(4,1)' --tv '(16,1):(1,0)' --json --color-by thread
 expect_err json-error "outside its tile" "$T" gmem '(4,4):(4,1)' --tv '(32,1):(1,0)' --json
 [ -s "$W/out" ] && bad "--json error: something on standard output"
@@ -161,6 +195,7 @@ expect_err json-error "outside its tile" "$T" gmem '(4,4):(4,1)' --tv '(32,1):(1
 grep -q 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld' "$W/help" || bad "--help does not name ncu's counter"
 grep -q 'ceil(requested / 32)' "$W/help" || bad "--help does not define the minimum"
 "$T" --help 2>&1 | grep -q '^  gmem ' || bad "tessera --help does not list gmem"
+grep -q -- '--json' "$W/help" || bad "gmem --help does not show --json"
 
 [ $fails -eq 0 ] && echo "gmem CLI: all checks passed"
 exit $((fails > 0))
