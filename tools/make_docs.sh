@@ -23,6 +23,9 @@ run mma SM80_16x8x16_F32F16F16F32_TN -o docs/mma_sm80_16x8x16.svg
 run banks '(8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --vec 8 --bits 16 --summary -o docs/banks_rowmajor.svg
 run banks 'Sw<3,3,3> o (8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --vec 8 --bits 16 --summary \
     -o docs/banks_swizzled.svg
+# Global-memory coalescing: rows of 32 floats at a 144-byte pitch straddle sectors; the cells
+# in partly used sectors of over-minimum instructions are outlined red. Cells coloured by sector.
+run gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 --summary -o docs/gmem_padded.svg
 # PNG through Cairo (when built with it).
 if "$T" render '(4,(2,4)):(2,(1,8))' -o docs/layout.png 2>/dev/null; then
   echo "+ tessera render '(4,(2,4)):(2,(1,8))' -o docs/layout.png"

@@ -11,13 +11,14 @@ void register_render(CLI::App& app);  // render.cpp: diagrams (viz area)
 void register_mma(CLI::App& app);     // mma.cpp
 void register_copy(CLI::App& app);    // copy.cpp
 void register_banks(CLI::App& app);   // banks.cpp
+void register_gmem(CLI::App& app);    // gmem.cpp:   global-memory coalescing (sectors, lines)
 void register_list(CLI::App& app);    // list.cpp
 void register_verify(CLI::App& app);  // verify.cpp
 void register_tma(CLI::App& app);     // tma.cpp:    TMA (cuTensorMapEncodeTiled) arguments
 
 // Every subcommand, in the order `tessera --help` lists them.
 inline constexpr void (*commands[])(CLI::App&) = {register_eval, register_info, register_render, register_mma,
-                                                  register_copy, register_banks, register_list, register_verify,
+                                                  register_copy, register_banks, register_gmem, register_list, register_verify,
                                                   register_tma};
 
 }  // namespace tessera::cli
