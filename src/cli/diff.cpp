@@ -10,6 +10,7 @@
 
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
 #include "layout_grid.hpp"
 #include "tessera/rt/eval.hpp"
 #include "tessera/viz/arrange.hpp"
@@ -33,6 +34,8 @@ struct DiffOptions {
   std::string color_by;
   bool force = false;
   bool brief = false;
+  bool json = false;
+  std::string max = "100";
   DensityFlags density;
 };
 
@@ -41,7 +44,15 @@ struct Verdict {
   bool equal = false;      // the same function (letter implies equal)
   std::int64_t compared = 0, differing = 0;
   std::string line;        // the one-line verdict
+  json::Value cells = json::Value::array();  // --json: the first differing cells
 };
+
+// --max N: a decimal count (CLI11's conversion errors would exit with its own codes).
+std::int64_t parse_max(const std::string& s) {
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+    fail("--max takes a count from 0 to 999999999, not '" + s + "'");
+  return std::stoll(s);
+}
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
@@ -73,7 +84,7 @@ void check_comparable(std::int64_t n, const std::string& what, const std::string
 
 // ---------------------------------------------------------------- layouts
 
-Verdict compare_layouts(const rt::Value& a, const rt::Value& b, const DiffOptions& o) {
+Verdict compare_layouts(const rt::Value& a, const rt::Value& b, const DiffOptions& o, std::int64_t max) {
   const std::int64_t na = base_layout(a).size(), nb = base_layout(b).size();
   check_comparable(na, "A", o.a);
   check_comparable(nb, "B", o.b);
@@ -83,7 +94,12 @@ Verdict compare_layouts(const rt::Value& a, const rt::Value& b, const DiffOption
   for (std::int64_t i = 0; i < v.compared; ++i)
     if (value_at(a, i) != value_at(b, i)) {
       if (first < 0) first = i;
-      ++v.differing;
+      if (v.differing++ < max)
+        v.cells.push(json::Value::object({{"index", i},
+                                          {"a_coord", json::int_tuple(rt::idx2crd(i, base_layout(a).shape))},
+                                          {"b_coord", json::int_tuple(rt::idx2crd(i, base_layout(b).shape))},
+                                          {"a", value_at(a, i)},
+                                          {"b", value_at(b, i)}}));
     }
   auto first_text = [&] {
     return "first at index " + str(first) + ": A" + coord_text(a, first) + " = " + str(value_at(a, first)) + ", B" +
@@ -166,7 +182,7 @@ TvOperand tv_operand(const std::string& what, const std::string& input, const vi
   return op;
 }
 
-Verdict compare_tv(const TvOperand& a, const TvOperand& b) {
+Verdict compare_tv(const TvOperand& a, const TvOperand& b, std::int64_t max) {
   Verdict v;
   const std::int64_t ta = a.tv.threads(), va = a.tv.values(), tb = b.tv.threads(), vb = b.tv.values();
   v.letter = a.tv.text == b.tv.text;
@@ -183,6 +199,15 @@ Verdict compare_tv(const TvOperand& a, const TvOperand& b) {
       if (a.tv.index(t, x) != b.tv.index(t, x)) {
         if (ft < 0 || x < fv || (x == fv && t < ft)) ft = t, fv = x;  // first in CuTe's order: thread fastest
         ++v.differing;
+      }
+  // The listed pairs in CuTe's order too (thread fastest).
+  std::int64_t listed = 0;
+  for (std::int64_t x = 0; x < va && listed < max; ++x)
+    for (std::int64_t t = 0; t < ta && listed < max; ++t)
+      if (a.tv.index(t, x) != b.tv.index(t, x)) {
+        v.cells.push(json::Value::object(
+            {{"thread", t}, {"value", x}, {"a", a.tv.index(t, x)}, {"b", b.tv.index(t, x)}}));
+        ++listed;
       }
   v.equal = v.differing == 0;
   if (v.letter) v.line = "equal to the letter: " + a.tv.text;
@@ -219,9 +244,34 @@ viz::Diagram tv_drawing(const TvOperand& a, const TvOperand& b, const viz::TvTil
 
 // ---------------------------------------------------------------- command
 
+json::Value verdict_json(const Verdict& v, const char* mode, json::Value a, json::Value b, std::int64_t size_a,
+                         std::int64_t size_b) {
+  json::Value doc = json::document("diff");
+  doc.set("mode", mode);
+  doc.set("a", std::move(a));
+  doc.set("b", std::move(b));
+  doc.set("verdict", v.letter && v.equal ? "equal_to_the_letter" : v.equal ? "equal_as_functions" : "differ");
+  doc.set("equal", v.equal);
+  doc.set("summary", v.line);
+  doc.set("size_a", size_a);
+  doc.set("size_b", size_b);
+  doc.set("compared", v.compared);
+  doc.set("differing", v.differing);
+  doc.set("cells", v.cells);
+  return doc;
+}
+
 int run(const DiffOptions& o) {
+  const std::int64_t max = parse_max(o.max);
+  if (o.json && (!o.output.empty() || !o.format.empty()))
+    fail(std::string("--json prints JSON on standard output; it cannot be combined with ") +
+         (o.output.empty() ? "-f" : "-o"));
+  if (o.json && (o.brief || o.force || !o.color_by.empty() || o.density.heatmap || o.density.labels))
+    fail("--json prints JSON on standard output; it cannot be combined with --brief or the drawing options");
+  std::optional<json::Value> json_doc;
   std::optional<Target> target;
-  if (!o.brief) {
+  if (o.json) {
+  } else if (!o.brief) {
     target = resolve_target(o.format, o.output);
   } else if (!o.output.empty() || !o.format.empty()) {
     fail("--brief prints the verdict only: leave out -o and -f");
@@ -240,15 +290,26 @@ int run(const DiffOptions& o) {
     }
     check_comparable(tile.rows() * tile.cols(), "the tile", o.tile);
     const TvOperand a = tv_operand("A", o.a, tile), b = tv_operand("B", o.b, tile);
-    v = compare_tv(a, b);
+    v = compare_tv(a, b, max);
+    if (o.json)
+      json_doc = verdict_json(v, "tv", json::value(rt::evaluate(o.a)), json::value(rt::evaluate(o.b)),
+                              a.tv.threads() * a.tv.values(), b.tv.threads() * b.tv.values());
     if (target) {
       check_cells(tile.rows() * tile.cols(), "the tile " + tile.text, o.force);
       d = tv_drawing(a, b, tile);
     }
   } else {
     const rt::Value a = operand("A", o.a), b = operand("B", o.b);
-    v = compare_layouts(a, b, o);
+    v = compare_layouts(a, b, o, max);
+    if (o.json)
+      json_doc = verdict_json(v, "layout", json::value(a), json::value(b), base_layout(a).size(),
+                              base_layout(b).size());
     if (target) d = layout_drawing(a, b, o);
+  }
+  if (json_doc) {
+    json::print(*json_doc);
+    check_standard_output();
+    return v.equal ? 0 : 1;
   }
   if (d) {
     d->notes.push_back(v.equal ? "no cell differs"
@@ -301,6 +362,11 @@ void register_diff(CLI::App& app) {
   cmd->add_option("-f,--format", o->format, "the drawing's format; default: from -o's extension, else txt")
       ->type_name("FORMAT");
   cmd->add_flag("--brief", o->brief, "print the verdict only (no tables, no size limit for drawing)");
+  cmd->add_flag("--json", o->json,
+                "print the verdict as JSON (docs/json.md): the operands, verdict, counts and the first\n"
+                "--max differing cells");
+  cmd->add_option("--max", o->max, "differing cells listed by --json (all are counted; default 100)")
+      ->type_name("N");
   cmd->add_flag("--force", o->force,
                 "draw layouts over " + std::to_string(kCellLimit) + " cells (up to " +
                     std::to_string(kHardCellLimit) + ")");

@@ -11,6 +11,7 @@
 
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
 #include "layout_grid.hpp"
 #include "tessera/rt/eval.hpp"
 #include "tessera/rt/parse.hpp"
@@ -33,6 +34,7 @@ struct ExplainOptions {
   std::string color_by;
   int depth = 0;  // 0: every level
   bool force = false;
+  bool json = false;
   DensityFlags density;
 };
 
@@ -141,6 +143,70 @@ std::string explanation_text(const std::string& expr, const Derivation& d, int m
   return out;
 }
 
+// ---------------------------------------------------------------- JSON
+
+// A value in eval's notation as its JSON form (text that is not a value stays a string).
+json::Value value_json(const std::string& text) {
+  try {
+    return json::value(rt::evaluate(text));
+  } catch (const rt::Error&) {
+    return json::Value(text);
+  }
+}
+
+// The arguments of a step's expression, evaluated (each a literal in notation).
+json::Value inputs_json(const std::string& expr) {
+  json::Value a = json::Value::array();
+  if (expr.empty()) return a;
+  try {
+    const rt::Node n = rt::parse(expr);
+    if (n.kind != rt::Node::Kind::Call) return a;
+    for (const rt::Node& c : n.children) a.push(json::value(rt::evaluate(c)));
+  } catch (const rt::Error&) {
+  }
+  return a;
+}
+
+json::Value steps_json(const std::vector<TraceStep>& steps, const std::string& prefix, int level, int max_depth) {
+  json::Value out = json::Value::array();
+  int n = 0;
+  for (const TraceStep& s : steps) {
+    if (s.kind == Kind::note) {
+      json::Value note = json::Value::object({{"note", s.op}});
+      if (s.value) note.set("value", value_json(s.result));
+      else note.set("text", s.result);
+      out.push(std::move(note));
+      continue;
+    }
+    const std::string num = prefix + std::to_string(++n);
+    json::Value step = json::Value::object({{"step", num}, {"operation", s.op}});
+    step.set("expression", s.expr.empty() ? json::Value() : json::Value(s.expr));
+    step.set("inputs", inputs_json(s.expr));
+    step.set("refused", s.failed);
+    step.set("result", s.failed ? json::Value() : value_json(s.result));
+    if (!s.error.empty()) step.set("error", s.error);
+    step.set("items", max_depth == 0 || level < max_depth ? steps_json(s.steps, num + ".", level + 1, max_depth)
+                                                          : json::Value::array());
+    out.push(std::move(step));
+  }
+  return out;
+}
+
+json::Value explanation_json(const std::string& expr, const Derivation& d, int max_depth) {
+  json::Value doc = json::document("explain");
+  doc.set("expression", expr);
+  doc.set("steps", steps_json(d.steps, "", 1, max_depth));
+  doc.set("result", d.value ? json::value(*d.value) : json::Value());
+  if (d.error) {
+    json::Value e = json::Value::object({{"message", std::string(d.error->what())}});
+    e.set("column", d.error->pos() == rt::npos ? json::Value() : json::Value(d.error->pos() + 1));
+    doc.set("error", std::move(e));
+  } else {
+    doc.set("error", json::Value());
+  }
+  return doc;
+}
+
 // ---------------------------------------------------------------- drawing
 
 struct PanelSet {
@@ -224,6 +290,10 @@ int run(const ExplainOptions& o) {
     fail("EXPR is empty: give an expression such as 'logical_divide((4,2,3):(2,1,8), 4:2)'");
   if (o.depth < 0) fail("--depth takes a count of levels (0: all)");
   const bool draw = !o.output.empty() || !o.format.empty();
+  if (o.json && draw) fail(std::string("--json prints JSON on standard output; it cannot be combined with ") +
+                           (o.output.empty() ? "-f" : "-o"));
+  if (o.json && (o.force || !o.color_by.empty() || o.density.heatmap || o.density.labels))
+    fail("--json prints JSON on standard output; it cannot be combined with the drawing options");
   std::optional<Target> target;
   if (draw) {
     if (o.output.empty()) fail("-f " + o.format + " needs -o FILE: the format is that of the drawing");
@@ -231,6 +301,12 @@ int run(const ExplainOptions& o) {
     if (!target->path) fail("-o - is standard output, which carries the text explanation: give -o FILE");
   }
   const Derivation d = derive(o.expr);
+  if (o.json) {
+    json::print(explanation_json(o.expr, d, o.depth));
+    check_standard_output();
+    if (d.error) std::cerr << rt::format_error(o.expr, d.error->pos(), d.error->what());
+    return d.error ? 1 : 0;
+  }
   std::cout << explanation_text(o.expr, d, o.depth);
   check_standard_output();
   if (d.error) std::cerr << rt::format_error(o.expr, d.error->pos(), d.error->what());
@@ -271,6 +347,9 @@ void register_explain(CLI::App& app) {
                     "; larger ones are listed, not drawn)");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
+  cmd->add_flag("--json", o->json,
+                "print the steps as JSON (docs/json.md): each operation with its expression, inputs,\n"
+                "result and items (notes and inner operations); a refused expression is data too");
   cmd->footer(
       "Example:\n"
       "  $ tessera explain 'logical_divide((4,2,3):(2,1,8), 4:2)'\n"
