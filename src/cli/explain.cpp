@@ -154,6 +154,14 @@ json::Value value_json(const std::string& text) {
   }
 }
 
+// A slice coordinate: an integer tuple whose wildcards are the string "_".
+json::Value coordinate_json(const rt::IntTuple& t) {
+  if (t.is_leaf()) return t.value() == rt::kUnderscore ? json::Value("_") : json::Value(t.value());
+  json::Value a = json::Value::array();
+  for (const rt::IntTuple& e : t.elems()) a.push(coordinate_json(e));
+  return a;
+}
+
 // The arguments of a step's expression, evaluated (each a literal in notation).
 json::Value inputs_json(const std::string& expr) {
   json::Value a = json::Value::array();
@@ -161,7 +169,14 @@ json::Value inputs_json(const std::string& expr) {
   try {
     const rt::Node n = rt::parse(expr);
     if (n.kind != rt::Node::Kind::Call) return a;
-    for (const rt::Node& c : n.children) a.push(json::value(rt::evaluate(c)));
+    for (const rt::Node& c : n.children) {
+      const rt::Value v = rt::evaluate(c);
+      if (v.kind == rt::Value::Kind::IntTuple && rt::has_underscore(v.tuple))
+        a.push(json::Value::object(
+            {{"kind", "coordinate"}, {"text", rt::to_string(v.tuple)}, {"value", coordinate_json(v.tuple)}}));
+      else
+        a.push(json::value(v));
+    }
   } catch (const rt::Error&) {
   }
   return a;

@@ -49,9 +49,10 @@ std::string tiler_text(const Tiler& t) { return tiler_expression(t); }
 std::string call_text(const char* op, const std::string& a, const std::string& b = {}) {
   return std::string(op) + "(" + a + (b.empty() ? "" : "," + b) + ")";
 }
-Layout traced(TraceScope& s, Layout r) {
-  s.close(to_string(r));
-  return r;
+// The step's result; `r` is the caller's temporary, moved into its return value once.
+Layout&& traced(TraceScope& s, Layout&& r) {
+  if (s) s.close(to_string(r));
+  return std::move(r);
 }
 
 void require_nonnegative_strides(const Layout& l, const char* op) {
@@ -534,9 +535,9 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
     scope.note("rule", "A o (B, complement(B, size(A))): the tile B and the rest that repeats it over A");
     scope.note("size(A)", str(l.size()));
   }
+  if (!scope) return composition_impl(l, make_layout({t, complement(t, l.size())}), true);
   const Layout c = complement(t, l.size());
   const Layout joined = make_layout({t, c});
-  if (!scope) return composition_impl(l, joined, true);
   scope.note("concatenation (B, complement)", to_string(joined), true);
   scope.note("composition", "A o (B, complement), each mode composed with A on its own");
   const Layout tile = composition(l, t);
@@ -658,9 +659,7 @@ Layout logical_product(const Layout& block, const Tiler& t) {
     const std::int64_t target = checked_mul(block.size(), t.layout.cosize(), "logical_product");
     if (scope)
       scope.note("size(A)*cosize(B)", str(block.size()) + "*" + str(t.layout.cosize()) + " = " + str(target));
-    const Layout c = complement(block, target);
-    const Layout copies = composition(c, t.layout);
-    return traced(scope, make_layout({block, copies}));
+    return traced(scope, make_layout({block, composition(complement(block, target), t.layout)}));
   }
   if (scope) scope.note("by mode", "mode i of A times the tiler's i-th layout; modes past the tiler's rank kept");
   check_tiler_rank(block, t, "logical_product");
@@ -714,10 +713,11 @@ Layout zipped_by_rank(const char* op, const Layout& block, const Layout& tiler, 
                            (block_first ? "mode i zipped as (A_i, copies_i)" : "mode i zipped as (copies_i, A_i)"));
   }
   const std::size_t R = std::max(block.rank(), tiler.rank());
-  const Layout pb = pad_to_rank(block, R), pt = pad_to_rank(tiler, R);
+  const Layout pb = pad_to_rank(block, R);
+  Layout pt = pad_to_rank(tiler, R);
   if (scope && (pb != block || pt != tiler))
     scope.note("padded to rank " + str(static_cast<std::int64_t>(R)), to_string(pb) + " and " + to_string(pt));
-  const Layout r = logical_product(pb, Tiler::of_layout(pt));
+  const Layout r = logical_product(pb, Tiler::of_layout(std::move(pt)));
   return traced(scope, block_first ? zip_layouts(r.mode(0), r.mode(1)) : zip_layouts(r.mode(1), r.mode(0)));
 }
 }  // namespace
@@ -892,7 +892,7 @@ Layout slice(const IntTuple& coord, const Layout& l) {
     scope.note("rule", "keep the modes where the coordinate holds _, in order; the fixed modes' offset is dropped");
   }
   if (coord.is_leaf()) {
-    if (coord.value() == kUnderscore) return traced(scope, l);
+    if (coord.value() == kUnderscore) return traced(scope, Layout(l));
     throw Error("slice: the coordinate " + to_string(coord) + " keeps no mode (use _ for the modes to keep)");
   }
   std::vector<IntTuple> os, od;

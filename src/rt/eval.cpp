@@ -477,8 +477,9 @@ Value eval_node(const Node& n) {
         if (a.v[i].kind == Value::Kind::IntTuple && has_underscore(a.v[i].tuple) && !(n.name == "slice" && i == 1))
           throw Error("'_' is only allowed in the coordinate of slice", n.children[i].pos);
       try {
+        if (!scope) return f.fn(a);
         Value r = f.fn(a);
-        if (scope) scope.close(to_string(r));
+        scope.close(to_string(r));
         return r;
       } catch (Error& e) {
         if (e.pos() == npos) e.set_pos(n.pos);
