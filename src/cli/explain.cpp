@@ -117,6 +117,7 @@ std::string error_line(const rt::Error& e) {
 
 // ---------------------------------------------------------------- text
 
+// Past --depth a step keeps its notes; the operations inside it are left out.
 void print_steps(const std::vector<TraceStep>& steps, const std::string& prefix, int level, int max_depth,
                  const std::string& indent, std::string& out) {
   int n = 0;
@@ -125,11 +126,12 @@ void print_steps(const std::vector<TraceStep>& steps, const std::string& prefix,
       out += indent + "- " + s.op + ": " + s.result + "\n";
       continue;
     }
+    if (max_depth != 0 && level > max_depth) continue;
     const std::string num = prefix + std::to_string(++n);
     out += indent + num + "  " + (s.expr.empty() ? s.op : s.expr);
     out += s.failed ? "  REFUSED\n" : " = " + s.result + "\n";
     const std::string inner = indent + std::string(num.size() + 2, ' ');
-    if (max_depth == 0 || level < max_depth) print_steps(s.steps, num + ".", level + 1, max_depth, inner, out);
+    print_steps(s.steps, num + ".", level + 1, max_depth, inner, out);
     if (!s.error.empty()) out += inner + "! refused here: " + s.error + "\n";
   }
 }
@@ -193,6 +195,7 @@ json::Value steps_json(const std::vector<TraceStep>& steps, const std::string& p
       out.push(std::move(note));
       continue;
     }
+    if (max_depth != 0 && level > max_depth) continue;
     const std::string num = prefix + std::to_string(++n);
     json::Value step = json::Value::object({{"step", num}, {"operation", s.op}});
     step.set("expression", s.expr.empty() ? json::Value() : json::Value(s.expr));
@@ -200,8 +203,7 @@ json::Value steps_json(const std::vector<TraceStep>& steps, const std::string& p
     step.set("refused", s.failed);
     step.set("result", s.failed ? json::Value() : value_json(s.result));
     if (!s.error.empty()) step.set("error", s.error);
-    step.set("items", max_depth == 0 || level < max_depth ? steps_json(s.steps, num + ".", level + 1, max_depth)
-                                                          : json::Value::array());
+    step.set("items", steps_json(s.steps, num + ".", level + 1, max_depth));
     out.push(std::move(step));
   }
   return out;
@@ -273,13 +275,14 @@ void add_steps(PanelSet& ps, const std::vector<TraceStep>& steps, const std::str
       if (s.value) add_panel(ps, s.result, (last_op.empty() ? "" : last_op + " ") + s.op, s.result, o);
       continue;
     }
+    if (o.depth != 0 && level > o.depth) continue;
     const std::string num = prefix + std::to_string(++n);
     if (s.failed) {
       if (!s.error.empty()) ps.notes.push_back("step " + num + " refused: " + s.error);
     } else {
       add_panel(ps, s.result, num + "  " + (s.expr.empty() ? s.op : s.expr), "= " + s.result, o);
     }
-    if (o.depth == 0 || level < o.depth) add_steps(ps, s.steps, num + ".", level + 1, o);
+    add_steps(ps, s.steps, num + ".", level + 1, o);
   }
 }
 
@@ -349,7 +352,9 @@ void register_explain(CLI::App& app) {
       "A refused expression prints the steps up to the one that failed, marked REFUSED with the\n"
       "rule it breaks, then `error: <why> (at column N)` (the input and a caret on standard error).");
   cmd->add_option("EXPR", o->expr, "the expression, in `tessera eval`'s notation (docs/notation.md)");
-  cmd->add_option("--depth", o->depth, "show operations down to this nesting level (default 0: all)")->type_name("N");
+  cmd->add_option("--depth", o->depth,
+                  "show operations down to this nesting level, each with its notes (default 0: all)")
+      ->type_name("N");
   cmd->add_option("-o,--output", o->output,
                   "also draw the steps to FILE: every input layout and every step whose value is a\n"
                   "layout, one captioned panel each, in order (svg, html, png, pdf, tex)")

@@ -789,7 +789,11 @@ std::int64_t common_prefix(const Layout& a, const Layout& inv_b) {
 
 std::int64_t max_common_vector(const Layout& a, const Layout& b) {
   TraceScope scope("max_common_vector");
-  if (scope) scope.expr(call_text("max_common_vector", to_string(a), to_string(b)));
+  if (scope) {
+    scope.expr(call_text("max_common_vector", to_string(a), to_string(b)));
+    scope.note("rule", "how many leading indices of B map, through A o right_inverse(B), to themselves: the first "
+                       "mode of coalesce(A o right_inverse(B)) when its stride is 1");
+  }
   const std::int64_t n = common_prefix(a, right_inverse(b));
   if (scope) scope.close(str(n));
   return n;
@@ -797,7 +801,11 @@ std::int64_t max_common_vector(const Layout& a, const Layout& b) {
 
 Layout max_common_layout(const Layout& a, const Layout& b) {
   TraceScope scope("max_common_layout");
-  if (scope) scope.expr(call_text("max_common_layout", to_string(a), to_string(b)));
+  if (scope) {
+    scope.expr(call_text("max_common_layout", to_string(a), to_string(b)));
+    scope.note("rule", "right_inverse(B) restricted to the n leading indices where A and B agree: "
+                       "composition(right_inverse(B), n:1)");
+  }
   const Layout inv_b = right_inverse(b);
   const std::int64_t n = common_prefix(a, inv_b);
   if (n == 1) return traced(scope, Layout(IntTuple(1), IntTuple(0)));

@@ -118,6 +118,7 @@ TEST_CASE("explain: nested expressions in the order they ran; --depth", "[cli][e
   const auto d = run({"explain", "--depth", "1", "logical_divide((4,2,3):(2,1,8), 4:2)"});
   CHECK(d.status == 0);
   CHECK(printed_steps(d.out).size() == 1);
+  CHECK(d.out.find("   - size(A): 24\n   - concatenation (B, complement): (4,(2,3)):(2,(1,8))\n") != std::string::npos);
   CHECK(printed_steps(r.out).size() > 2);
 }
 
