@@ -356,7 +356,7 @@ void register_diff(CLI::App& app) {
   cmd->add_option("-o,--output", o->output,
                   "write the drawing to FILE (svg, html, png, pdf, tex, txt by extension): differing\n"
                   "cells red with a heavy outline, the verdict as the last note; the verdict is still\n"
-                  "printed on standard output")
+                  "printed on standard output (on standard error when -o - writes svg/tex/html there)")
       ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_option("-f,--format", o->format, "the drawing's format; default: from -o's extension, else txt")
