@@ -1,6 +1,7 @@
 #pragma once
 // The action every `tessera` subcommand that draws (render, verify, mma, copy, banks) ends
-// with: unknown options and extra arguments are errors, the command's failures print
+// with: unknown options and extra arguments are errors, --json with a drawing option is one
+// (json_option.hpp), the command's failures print
 // `error: ...` (cli::guarded: with a caret when located), and a non-zero status ends
 // tessera with it. Failures, -f/-o output targets and atomic files come from
 // atom/cli_support.hpp, shared by all of them.
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "atom_support.hpp"
+#include "json_option.hpp"
 
 namespace tessera::cli {
 
@@ -40,6 +42,7 @@ void set_action(CLI::App* cmd, Run run, RejectExtras reject_extras = cli::reject
     reject_extras(cmd);
     int status = 0;
     const int rc = cli::guarded([&] {
+      check_json_alone(cmd);
       if constexpr (std::is_void_v<decltype(run())>) run();
       else status = run();
     });

@@ -10,6 +10,8 @@
 #include "atom_support.hpp"
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
+#include "json_option.hpp"
 #include "tessera/viz/build_banks.hpp"
 
 namespace tessera::cli {
@@ -19,7 +21,7 @@ namespace {
 struct BanksOptions {
   std::string smem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output, color_by;
   int bits = 16, vec = 1;
-  bool vec_given = false, summary_only = false, force = false;
+  bool vec_given = false, summary_only = false, force = false, json = false;
   DensityFlags density;
 };
 
@@ -27,6 +29,73 @@ std::string fixed2(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", x);
   return buf;
+}
+
+// The degrees of one phase, bank by bank.
+json::Value bank_degrees(const int (&degree)[tessera::analysis::num_banks]) {
+  json::Value a = json::Value::array();
+  for (int d : degree) a.push(d);
+  return a;
+}
+
+// --json: what the text prints, field by field (docs/json.md), plus each phase's degrees.
+void print_banks_json(const BanksOptions& o, const rt::Value& sv, const analysis::SmemTile& smem,
+                      const analysis::BankAccess& access, const analysis::BankAnalysis& a) {
+  json::Value d = json::document("banks");
+  d.set("smem", json::Value::object({{"layout", sv.kind == rt::Value::Kind::Layout ? json::layout(sv.layout)
+                                                                                     : json::swizzled_layout(sv.swizzled)},
+                                     {"rows", smem.rows()},
+                                     {"cols", smem.cols()}}));
+  d.set("bits", o.bits);
+  d.set("access", json::Value::object({{"text", access.text},
+                                       {"tile", json::Value::array({access.tile_m, access.tile_n})},
+                                       {"threads", access.tv.mode(0).size()},
+                                       {"vec", access.vec},
+                                       {"bytes", a.summary.access_bytes}}));
+  if (!o.summary_only) {
+    json::Value instructions = json::Value::array();
+    for (const auto& in : a.instructions) {
+      const auto& r = in.report;
+      json::Value phases = json::Value::array(), worst = json::Value::array();
+      std::int64_t last = in.info.first_thread;
+      for (int p = 0; p < r.num_phases; ++p) {
+        const auto& ph = r.phase[p];
+        phases.push(json::Value::object({{"first_thread", in.info.first_thread + ph.first_thread},
+                                         {"threads", ph.num_threads},
+                                         {"active_threads", ph.active_threads},
+                                         {"wavefronts", ph.wavefronts},
+                                         {"degree", bank_degrees(ph.degree)}}));
+        last = in.info.first_thread + ph.first_thread + ph.num_threads - 1;
+      }
+      for (int b = 0; b < tessera::analysis::num_banks; ++b) {
+        int w = 0;
+        for (int p = 0; p < r.num_phases; ++p) w = std::max(w, r.phase[p].degree[b]);
+        worst.push(w);
+      }
+      instructions.push(json::Value::object({{"index", in.info.index},
+                                             {"tile", in.info.tile},
+                                             {"step", in.info.step},
+                                             {"first_thread", in.info.first_thread},
+                                             {"last_thread", last},
+                                             {"wavefronts", r.wavefronts},
+                                             {"ideal", r.ideal_wavefronts()},
+                                             {"extra", r.wavefronts - r.ideal_wavefronts()},
+                                             {"max_degree", r.max_degree},
+                                             {"degree_by_bank", std::move(worst)},
+                                             {"phases", std::move(phases)}}));
+    }
+    d.set("instructions", std::move(instructions));
+  }
+  const auto& s = a.summary;
+  d.set("summary", json::Value::object({{"instructions", s.instructions},
+                                        {"wavefronts", s.wavefronts},
+                                        {"ideal", s.ideal_wavefronts},
+                                        {"extra", s.extra_wavefronts()},
+                                        {"conflict_factor", a.conflict_factor()},
+                                        {"max_degree", s.max_degree},
+                                        {"conflict_free", s.conflict_free()}}));
+  json::print(d);
+  check_standard_output();
 }
 
 void run_banks(const BanksOptions& o) {
@@ -86,6 +155,7 @@ void run_banks(const BanksOptions& o) {
     check_cells(smem_cells, "the smem tile " + smem.text, o.force);
   }
   const analysis::BankAnalysis a = analysis::analyze_banks(smem, access, o.bits);
+  if (o.json) return print_banks_json(o, sv, smem, access, a);
 
   std::string out;
   out += "smem " + smem.text + " (" + std::to_string(smem.rows()) + "x" + std::to_string(smem.cols()) + ", " +
@@ -179,6 +249,13 @@ void register_banks(CLI::App& app) {
   cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
+  add_json_flag(cmd, o->json,
+                "print the analysis as one JSON object (docs/json.md): {\"command\": \"banks\",\n"
+                "\"schema_version\": 1, \"smem\": {layout, rows, cols}, \"bits\", \"access\": {text, tile,\n"
+                "threads, vec, bytes}, \"instructions\": [{index, tile, step, first_thread, last_thread,\n"
+                "wavefronts, ideal, extra, max_degree, degree_by_bank, phases: [{first_thread, threads,\n"
+                "active_threads, wavefronts, degree}]}] (left out with --summary), \"summary\": {instructions,\n"
+                "wavefronts, ideal, extra, conflict_factor, max_degree, conflict_free}}; no drawing");
   cmd->footer(
       "Examples:\n"
       "  # ldmatrix x4 reading rows of an 8x64 fp16 row-major tile: 8-way conflicted\n"
@@ -189,6 +266,7 @@ void register_banks(CLI::App& app) {
       "  tessera banks 'Sw<3,3,3> o (32,64):(64,1)' --access SM75_U32x4_LDSM_N \\\n"
       "      --for-mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --operand A --summary\n"
       "  tessera banks '(32,64):(64,1)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(32,4):(4,1)' --values '(1,8)'\n"
+      "  tessera banks '(8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --vec 8 --json --summary\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
   set_action(cmd, [o, vec] {
     o->vec_given = vec->count() > 0;

@@ -6,6 +6,8 @@
 #include "atom_support.hpp"
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
+#include "json_option.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
 
 namespace tessera::cli {
@@ -15,9 +17,26 @@ namespace {
 struct CopyOptions {
   std::string name, threads, values, for_mma, atoms, permute, operand, format, output, title, color_by;
   int bits = 0;
-  bool print_layouts = false, force = false;
+  bool print_layouts = false, force = false, json = false;
   DensityFlags density;
 };
+
+// --json: the atom, the element width, and the layouts --print-layouts prints, under the
+// same names (docs/json.md).
+void print_copy_json(const rt::CopyAtomInfo& atom, int bits, const rt::TiledCopy& c) {
+  json::Value d = json::document("copy");
+  d.set("atom", json::Value::object({{"name", atom.name},
+                                     {"arch", atom.arch},
+                                     {"smem", atom.smem_side},
+                                     {"threads", atom.thr_id.size()}}));
+  d.set("bits", bits);
+  d.set("threads", c.num_threads());
+  d.set("src", json::layout(c.layout_s_tv));
+  d.set("dst", json::layout(c.layout_d_tv));
+  d.set("tile", json::int_tuple(c.tiler));
+  json::print(d);
+  check_standard_output();
+}
 
 }  // namespace
 
@@ -28,6 +47,7 @@ void run_copy(const CopyOptions& o) {
   const int bits = o.bits ? o.bits : atom.default_bits;
   const rt::TiledCopy c =
       tiled_copy_from(atom, bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
+  if (o.json) return print_copy_json(atom, bits, c);
   const std::int64_t M = rt::product(c.tiler[0]), N = c.tiler.rank() > 1 ? rt::product(c.tiler[1]) : 1;
   const bool draw = !o.print_layouts || !o.output.empty();
   Target target;
@@ -95,9 +115,14 @@ void register_copy(CLI::App& app) {
   cmd->add_option("--title", o->title, "a title above the diagram")->type_name("TEXT");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
+  add_json_flag(cmd, o->json,
+                "print the atom and the layouts --print-layouts prints as one JSON object:\n"
+                "{\"command\": \"copy\", \"schema_version\": 1, \"atom\": {name, arch, smem, threads}, \"bits\",\n"
+                "\"threads\", \"src\", \"dst\", \"tile\"}, layouts as {text, shape, stride} (docs/json.md)");
   cmd->footer(
       "Examples:\n"
       "  tessera copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,8)'\n"
+      "  tessera copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,8)' --json\n"
       "  tessera copy SM75_U32x4_LDSM_N --for-mma SM80_16x8x16_F32F16F16F32_TN --operand A -o ldsm_a.svg\n"
       "  tessera copy SM75_U16x4_LDSM_T --for-mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --operand B --print-layouts\n"
       "  tessera copy SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(16,8):(8,1)' --values '(1,8)' -o cp_async.pdf\n"

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "cute_type.hpp"
+#include "json.hpp"
 #include "tessera/rt/checked.hpp"
 #include "tessera/rt/eval.hpp"
 
@@ -47,6 +49,8 @@ std::vector<std::int64_t> offsets(const rt::Layout& l) {
 }
 
 std::string yes_no(bool known, bool b) { return known ? (b ? "yes" : "no") : "unknown (too large to check)"; }
+// The same in JSON: true, false, or null when unknown.
+json::Value json_bool(bool known, bool b) { return known ? json::Value(b) : json::Value(); }
 
 }  // namespace
 
@@ -55,6 +59,11 @@ void register_info(CLI::App& app) {
   auto expr = std::make_shared<std::string>();
   cmd->add_option("EXPR", *expr, "A layout expression, e.g. '(4,(2,2)):(2,(1,8))' or 'logical_divide(16:1, 4:1)'")
       ->required();
+  auto as_json = std::make_shared<bool>(false), as_cpp = std::make_shared<bool>(false);
+  CLI::Option* json_flag =
+      cmd->add_flag("--json", *as_json, "Print the properties as one JSON object, with the same names (docs/json.md)");
+  cmd->add_flag("--cpp", *as_cpp, "Print only the layout's CuTe C++ type, e.g. Layout<Shape<_4,_8>,Stride<_1,_4>>")
+      ->excludes(json_flag);
   cmd->footer(
       "Properties, for a layout L of size N (indices i in [0,N)):\n"
       "  size        N, the number of coordinates (product of the shape)\n"
@@ -70,15 +79,22 @@ void register_info(CLI::App& app) {
       "  compact     filter(L) (stride-0 and size-1 modes removed) is bijective onto its image:\n"
       "              the offsets are dense storage without holes, possibly broadcast along stride-0 modes\n"
       "Layouts with more than 2^24 elements (swizzled: 2^22) print `unknown` for the properties.\n\n"
+      "--json: {\"command\": \"info\", \"schema_version\": 1, \"input\", \"layout\": {\"text\", \"shape\",\n"
+      "\"stride\"[, \"swizzle\", \"offset\"]}, \"cpp\", \"size\", \"cosize\", \"image\": {\"min\", \"max\"}, \"rank\",\n"
+      "\"depth\", \"injective\", \"surjective\", \"bijective\", \"compact\"}; unknown values are null\n"
+      "(docs/json.md).\n"
+      "--cpp: the layout's CuTe C++ type alone, for `using SmemLayout = ...;` (see tessera eval --help).\n\n"
       "Examples:\n"
       "  tessera info '(4,(2,2)):(2,(1,8))'\n"
       "  tessera info '(4,2):(1,0)'                 # not injective, but compact\n"
       "  tessera info '(4,2):(-1,4)'                # image [-3, 4]: bijective, cosize 8\n"
       "  tessera info 'Sw<1,0,1> o (2,2):(1,2)'\n"
-      "  tessera info 'logical_divide((8,8):(1,8), (2:1,4:1))'\n\n"
+      "  tessera info 'logical_divide((8,8):(1,8), (2:1,4:1))'\n"
+      "  tessera info --json '(4,8):(1,4)'\n"
+      "  tessera info --cpp 'Sw<3,3,3> o (8,64):(64,1)'\n\n"
       "Exit status: 0 on success; 1 when EXPR cannot be parsed or evaluated or is not a layout\n"
       "(`error:` with the input and a caret under the offending character on standard error).\n");
-  cmd->callback([expr]() {
+  cmd->callback([expr, as_json, as_cpp]() {
     rt::Value v;
     try {
       v = rt::evaluate(*expr);
@@ -110,6 +126,27 @@ void register_info(CLI::App& app) {
         pf = p;  // a swizzle is applied after the layout: judge the whole function
       } else {
         cosize = -1;
+      }
+      if (*as_cpp) {
+        std::cout << cute_type(v) << "\n";
+        return;
+      }
+      if (*as_json) {
+        json::Value d = json::document("info");
+        d.set("input", *expr);
+        d.set("layout", v.kind == rt::Value::Kind::Layout ? json::layout(v.layout) : json::swizzled_layout(v.swizzled));
+        d.set("cpp", cute_type(v));
+        d.set("size", n);
+        d.set("cosize", cosize < 0 ? json::Value() : json::Value(cosize));
+        d.set("image", p.known ? json::Value::object({{"min", p.min}, {"max", p.max}}) : json::Value());
+        d.set("rank", base.rank());
+        d.set("depth", base.depth());
+        d.set("injective", json_bool(p.known, p.injective));
+        d.set("surjective", json_bool(p.known, p.surjective));
+        d.set("bijective", json_bool(p.known, p.bijective()));
+        d.set("compact", json_bool(pf.known, pf.bijective()));
+        json::print(d);
+        return;
       }
       const std::string image =
           p.known ? "[" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]" : "unknown (too large to check)";

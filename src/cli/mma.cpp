@@ -6,6 +6,8 @@
 #include "atom_support.hpp"
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
+#include "json_option.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
 
 namespace tessera::cli {
@@ -14,14 +16,43 @@ namespace {
 
 struct MmaOptions {
   std::string name, atoms, permute, format, output, title, color_by;
-  bool print_layouts = false, force = false;
+  bool print_layouts = false, force = false, json = false;
   DensityFlags density;
 };
+
+// --json: the atom, the tiled MMA's arguments, and every layout --print-layouts prints, under
+// the same names (docs/json.md).
+void print_mma_json(const rt::MmaAtomInfo& atom, const rt::TiledMma& t) {
+  json::Value d = json::document("mma");
+  d.set("atom", json::Value::object({{"name", atom.name},
+                                     {"arch", atom.arch},
+                                     {"types", atom.types},
+                                     {"m", atom.m},
+                                     {"n", atom.n},
+                                     {"k", atom.k},
+                                     {"threads", atom.thr_id.size()}}));
+  d.set("atom_layout", json::layout(t.atom_layout));
+  json::Value perm = json::Value::array();
+  for (const auto& p : t.perm) perm.push(p ? json::layout(*p) : json::Value());
+  d.set("permutation", std::move(perm));
+  d.set("ThrID", json::layout(atom.thr_id));
+  d.set("ALayout", json::layout(atom.a_tv));
+  d.set("BLayout", json::layout(atom.b_tv));
+  d.set("CLayout", json::layout(atom.c_tv));
+  d.set("thr_layout_vmnk", json::layout(t.thr_layout_vmnk));
+  d.set("layoutA_TV", json::layout(t.layout_a_tv));
+  d.set("layoutB_TV", json::layout(t.layout_b_tv));
+  d.set("layoutC_TV", json::layout(t.layout_c_tv));
+  d.set("tile", json::Value::array({t.tile[0], t.tile[1], t.tile[2]}));
+  json::print(d);
+  check_standard_output();
+}
 
 void run_mma(const MmaOptions& o) {
   const rt::MmaAtomInfo& atom = mma_arg(o.name);
   const rt::TiledMma t = tiled_mma_arg(atom, o.atoms, o.permute);
   const std::int64_t M = t.tile[0], N = t.tile[1], K = t.tile[2];
+  if (o.json) return print_mma_json(atom, t);
   const bool draw = !o.print_layouts || !o.output.empty();
   Target target;
   if (draw) {
@@ -104,9 +135,15 @@ void register_mma(CLI::App& app) {
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
       ->type_name("TEXT");
+  add_json_flag(cmd, o->json,
+                "print the atom, its arguments and the layouts --print-layouts prints, as one JSON\n"
+                "object: {\"command\": \"mma\", \"schema_version\": 1, \"atom\": {name, arch, types, m, n,\n"
+                "k, threads}, \"atom_layout\", \"permutation\", \"ThrID\", \"ALayout\", ..., \"layoutC_TV\",\n"
+                "\"tile\": [M,N,K]}, layouts as {text, shape, stride} (docs/json.md); no diagram");
   cmd->footer(
       "Examples:\n"
       "  tessera mma SM80_16x8x16_F32F16F16F32_TN                      # text panels on stdout\n"
+      "  tessera mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --json   # the layouts, as JSON\n"
       "  tessera mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2x1 -o tiled.svg\n"
       "  tessera mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2 --permute 32,32,8 -o perm.pdf\n"
       "  tessera mma SM90_64x64x16_F32F16F16_RS --print-layouts\n"

@@ -8,6 +8,8 @@
 
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
+#include "json_option.hpp"
 #include "tessera/verify/diagram.hpp"
 #include "tessera/verify/trace.hpp"
 #include "tessera/viz/output.hpp"
@@ -22,7 +24,49 @@ struct VerifyOptions {
   std::string map;
   std::string output;
   std::string format;
+  bool json = false;
 };
+
+// A finding in JSON: its kind as a JSON name (out_of_domain, unknown_map), coordinates as
+// [row, col] or null where there is none, the trace line or null.
+json::Value finding_json(const verify::Finding& f) {
+  static constexpr const char* kinds[] = {"mismatch", "missing", "duplicate", "out_of_domain", "unknown_map"};
+  const auto coord = [](std::int64_t r, std::int64_t c) {
+    return r < 0 ? json::Value() : json::Value::array({r, c});
+  };
+  return json::Value::object({{"kind", kinds[f.kind]},
+                              {"map", f.map},
+                              {"thread", f.thread},
+                              {"value", f.value},
+                              {"expected", coord(f.exp_row, f.exp_col)},
+                              {"got", coord(f.got_row, f.got_col)},
+                              {"line", f.line ? json::Value(f.line) : json::Value()},
+                              {"text", verify::to_string(f)}});
+}
+
+// --json: the verdict and every map's counts and first findings (docs/json.md).
+void print_verify_json(const VerifyOptions& o, const verify::Trace& trace, const verify::Report& report) {
+  json::Value d = json::document("verify");
+  d.set("trace", o.trace);
+  d.set("kernel", trace.kernel.empty() ? json::Value() : json::Value(trace.kernel));
+  d.set("ok", report.ok);
+  json::Value maps = json::Value::array();
+  for (const verify::MapReport& m : report.maps) {
+    json::Value first = json::Value::array();
+    for (const verify::Finding& f : m.first) first.push(finding_json(f));
+    maps.push(json::Value::object({{"map", m.map},
+                                   {"expected", m.expected},
+                                   {"matched", m.matched},
+                                   {"findings", m.findings},
+                                   {"first", std::move(first)}}));
+  }
+  d.set("maps", std::move(maps));
+  json::Value other = json::Value::array();
+  for (const verify::Finding& f : report.other) other.push(finding_json(f));
+  d.set("other", std::move(other));
+  d.set("other_findings", report.other_findings);
+  json::print(d);
+}
 
 using cli::fail;
 using cli::Target;
@@ -84,6 +128,11 @@ int run(const VerifyOptions& o) {
       if (!chosen && !trace.maps.empty()) chosen = &trace.maps.front();
     }
 
+    if (o.json) {
+      print_verify_json(o, trace, report);
+      check_standard_output();
+      return report.ok ? 0 : 1;
+    }
     // The report first: it stands even when the diagram cannot be drawn or written.
     std::cout << (trace.kernel.empty() ? "" : "kernel: " + trace.kernel + "\n") << verify::format_report(report)
               << std::flush;
@@ -132,9 +181,16 @@ void register_verify(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_option("-f,--format", o->format, "svg, png, pdf, tex (standalone TikZ) or txt; default: from -o's extension")
       ->type_name("FORMAT");
+  add_json_flag(cmd, o->json,
+                "print the report as one JSON object (docs/json.md): {\"command\": \"verify\",\n"
+                "\"schema_version\": 1, \"trace\", \"kernel\", \"ok\", \"maps\": [{map, expected, matched,\n"
+                "findings, first: [finding]}], \"other\": [finding], \"other_findings\"}, a finding being\n"
+                "{kind, map, thread, value, expected: [row,col], got: [row,col], line, text}; the exit\n"
+                "status is the verdict's, as without --json; no diagram");
   cmd->footer(
       "Examples:\n"
       "  tessera verify gemm.trace                       # report; exit 0 when every map verifies\n"
+      "  tessera verify gemm.trace --json                # the same report as JSON\n"
       "  tessera verify gemm.trace --max 100 -o diff.svg # and draw the first failing map\n"
       "  tessera verify gemm.trace --map mma.C -o c.png  # only map mma.C, drawn as PNG\n"
       "  kernel_test --trace | tessera verify -          # trace from standard input\n"

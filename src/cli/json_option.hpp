@@ -1,0 +1,32 @@
+#pragma once
+// `--json` on a command: the flag, and the options it cannot be combined with (those that
+// choose a drawing or another output form). Giving both is an error before anything runs:
+// `error: --json prints JSON on standard output; it cannot be combined with --output`,
+// exit 1, nothing written (docs/json.md). set_action (action.hpp) calls check_json_alone.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "atom_support.hpp"
+
+namespace tessera::cli {
+
+// The options that choose a drawing or another output.
+inline constexpr const char* kNotWithJson[] = {"--output", "--format",  "--color-by",      "--heatmap",
+                                               "--labels", "--force",   "--print-layouts", "--title"};
+
+// Adds --json to `cmd`.
+inline CLI::Option* add_json_flag(CLI::App* cmd, bool& flag, const std::string& help) {
+  return cmd->add_flag("--json", flag, help);
+}
+
+// Fails when `cmd` was given --json together with one of kNotWithJson.
+inline void check_json_alone(const CLI::App* cmd) {
+  const CLI::Option* json = cmd->get_option_no_throw("--json");
+  if (!json || json->count() == 0) return;
+  for (const char* name : kNotWithJson)
+    if (const CLI::Option* other = cmd->get_option_no_throw(name); other && other->count() > 0)
+      fail(std::string("--json prints JSON on standard output; it cannot be combined with ") + name);
+}
+
+}  // namespace tessera::cli
