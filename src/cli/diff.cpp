@@ -263,11 +263,8 @@ json::Value verdict_json(const Verdict& v, const char* mode, json::Value a, json
 
 int run(const DiffOptions& o) {
   const std::int64_t max = parse_max(o.max);
-  if (o.json && (!o.output.empty() || !o.format.empty()))
-    fail(std::string("--json prints JSON on standard output; it cannot be combined with ") +
-         (o.output.empty() ? "-f" : "-o"));
-  if (o.json && (o.brief || o.force || !o.color_by.empty() || o.density.heatmap || o.density.labels))
-    fail("--json prints JSON on standard output; it cannot be combined with --brief or the drawing options");
+  // (--json with a drawing option is refused before this runs: check_json_alone in set_action)
+  if (o.json && o.brief) fail("--json prints JSON on standard output; it cannot be combined with --brief");
   std::optional<json::Value> json_doc;
   std::optional<Target> target;
   if (o.json) {
@@ -362,7 +359,7 @@ void register_diff(CLI::App& app) {
   cmd->add_option("-f,--format", o->format, "the drawing's format; default: from -o's extension, else txt")
       ->type_name("FORMAT");
   cmd->add_flag("--brief", o->brief, "print the verdict only (no tables, no size limit for drawing)");
-  cmd->add_flag("--json", o->json,
+  add_json_flag(cmd, o->json,
                 "print the verdict as JSON (docs/json.md): the operands, verdict, counts and the first\n"
                 "--max differing cells");
   cmd->add_option("--max", o->max, "differing cells listed by --json (all are counted; default 100)")

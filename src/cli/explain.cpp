@@ -307,11 +307,8 @@ int run(const ExplainOptions& o) {
   if (o.expr.find_first_not_of(" \t\r\n") == std::string::npos)
     fail("EXPR is empty: give an expression such as 'logical_divide((4,2,3):(2,1,8), 4:2)'");
   if (o.depth < 0) fail("--depth takes a count of levels (0: all)");
+  // (--json with a drawing option is refused before this runs: check_json_alone in set_action)
   const bool draw = !o.output.empty() || !o.format.empty();
-  if (o.json && draw) fail(std::string("--json prints JSON on standard output; it cannot be combined with ") +
-                           (o.output.empty() ? "-f" : "-o"));
-  if (o.json && (o.force || !o.color_by.empty() || o.density.heatmap || o.density.labels))
-    fail("--json prints JSON on standard output; it cannot be combined with the drawing options");
   std::optional<Target> target;
   if (draw) {
     if (o.output.empty()) fail("-f " + o.format + " needs -o FILE: the format is that of the drawing");
@@ -367,7 +364,7 @@ void register_explain(CLI::App& app) {
                     "; larger ones are listed, not drawn)");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
-  cmd->add_flag("--json", o->json,
+  add_json_flag(cmd, o->json,
                 "print the steps as JSON (docs/json.md): each operation with its expression, inputs,\n"
                 "result and items (notes and inner operations); a refused expression is data too");
   cmd->footer(
