@@ -535,14 +535,15 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
     scope.note("rule", "A o (B, complement(B, size(A))): the tile B and the rest that repeats it over A");
     scope.note("size(A)", str(l.size()));
   }
-  if (!scope) return composition_impl(l, make_layout({t, complement(t, l.size())}), true);
-  const Layout c = complement(t, l.size());
-  const Layout joined = make_layout({t, c});
-  scope.note("concatenation (B, complement)", to_string(joined), true);
-  scope.note("composition", "A o (B, complement), each mode composed with A on its own");
-  const Layout tile = composition(l, t);
-  const Layout rest = composition(l, c);
-  return traced(scope, make_layout({tile, rest}));
+  const Layout rest = complement(t, l.size());
+  const Layout tile_rest = make_layout({t, rest});
+  if (scope) {
+    scope.note("concatenation (B, complement)", to_string(tile_rest), true);
+    scope.note("composition", "A o (B, complement), each mode composed with A on its own");
+  }
+  // Each part on its own: composition's own rules (traced, as the two compositions eval spells).
+  Layout r = scope ? make_layout({composition(l, t), composition(l, rest)}) : composition_impl(l, tile_rest, true);
+  return traced(scope, std::move(r));
 }
 
 // zip2_by: at each terminal of the tiler the layout has a (tile, rest) pair; gather
