@@ -335,7 +335,7 @@ void register_diff(CLI::App& app) {
       "diff",
       "Compare two layouts, or two TV maps (--tv TILE), as functions: draw them side by side with\n"
       "the cells that differ marked, then print a one-line verdict:\n"
-      "  equal to the letter: L                    the same layout, written the same way\n"
+      "  equal to the letter: L                    the same layout: the same shape and stride\n"
       "  equal as functions: A(i) == B(i) ...      the same offset at every index i\n"
       "  differ at N of M indices, first at ...    the first index, coordinates and offsets\n"
       "  differ: A has N indices, B has M ...      sizes differ: never equal (the verdict also\n"
@@ -358,7 +358,7 @@ void register_diff(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_option("-f,--format", o->format, "the drawing's format; default: from -o's extension, else txt")
       ->type_name("FORMAT");
-  cmd->add_flag("--brief", o->brief, "print the verdict only (no tables, no size limit for drawing)");
+  cmd->add_flag("--brief", o->brief, "print the verdict only (no tables; large layouts need no --force)");
   add_json_flag(cmd, o->json,
                 "print the verdict as JSON (docs/json.md): the operands, verdict, counts and the first\n"
                 "--max differing cells");
