@@ -15,10 +15,12 @@ void register_gmem(CLI::App& app);    // gmem.cpp:   global-memory coalescing (s
 void register_list(CLI::App& app);    // list.cpp
 void register_verify(CLI::App& app);  // verify.cpp
 void register_tma(CLI::App& app);     // tma.cpp:    TMA (cuTensorMapEncodeTiled) arguments
+void register_explain(CLI::App& app); // explain.cpp: an expression's derivation, step by step
+void register_diff(CLI::App& app);    // diff.cpp:    two layouts or TV maps compared
 
 // Every subcommand, in the order `tessera --help` lists them.
 inline constexpr void (*commands[])(CLI::App&) = {register_eval, register_info, register_render, register_mma,
                                                   register_copy, register_banks, register_gmem, register_list, register_verify,
-                                                  register_tma};
+                                                  register_tma, register_explain, register_diff};
 
 }  // namespace tessera::cli

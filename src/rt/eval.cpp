@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "tessera/rt/checked.hpp"
+#include "tessera/rt/trace.hpp"
 
 namespace tessera::rt {
 
@@ -129,7 +130,11 @@ Value v_int(std::int64_t x) { return Value::of(IntTuple(x)); }
 template <class F>
 Value on_layout(const Args& a, F&& f) {
   const Layout& l = a.layout_or_composed(0);
-  if (a.is_swizzled(0)) return Value::of(rebuild(a.v[0].swizzled, f(l)));
+  if (a.is_swizzled(0)) {
+    if (tracing()) trace_note("composed layout", a.call.name + "(Sw o off o L) = Sw o off o " + a.call.name +
+                                      "(L): the operation acts on the layout L under the swizzle");
+    return Value::of(rebuild(a.v[0].swizzled, f(l)));
+  }
   return Value::of(f(l));
 }
 
@@ -231,6 +236,7 @@ const std::vector<Function>& table() {
       {{"complement", "complement(L[, cotarget])", "the offsets in [0, cotarget) that L does not reach"}, 1, 2,
        [](const Args& a) {
          // complement(Sw o off o L) is L's complement: it is about the offsets L does not reach.
+         if (a.is_swizzled(0) && tracing()) trace_note("composed layout", "complement(Sw o off o L) is the complement of L");
          if (a.size() == 2) return Value::of(complement(a.layout_or_composed(0), product(a.shape(1))));
          return Value::of(complement(a.layout_or_composed(0)));
        }},
@@ -457,11 +463,24 @@ Value eval_node(const Node& n) {
       Args a{n, {}};
       a.v.reserve(k);
       for (const auto& c : n.children) a.v.push_back(eval_node(c));
+      // The call with its arguments' values: a step of `tessera explain` (after the
+      // arguments' own steps, so nested expressions read in the order they ran).
+      TraceScope scope(f.info.name);
+      if (scope) {
+        std::string e = n.name + "(";
+        for (std::size_t i = 0; i < k; ++i)
+          e += (i ? "," : "") + (a.v[i].kind == Value::Kind::Tiler ? tiler_expression(a.v[i].tiler) : to_string(a.v[i]));
+        scope.expr(e + ")");
+        scope.set_pos(n.pos);
+      }
       for (std::size_t i = 0; i < k; ++i)
         if (a.v[i].kind == Value::Kind::IntTuple && has_underscore(a.v[i].tuple) && !(n.name == "slice" && i == 1))
           throw Error("'_' is only allowed in the coordinate of slice", n.children[i].pos);
       try {
-        return f.fn(a);
+        if (!scope) return f.fn(a);
+        Value r = f.fn(a);
+        scope.close(to_string(r));
+        return r;
       } catch (Error& e) {
         if (e.pos() == npos) e.set_pos(n.pos);
         if (dynamic_cast<OverflowError*>(&e) == nullptr) {

@@ -16,6 +16,18 @@ Diagram side_by_side(std::vector<Panel> panels) {
   return d;
 }
 
+Diagram grid_of(std::vector<Panel> panels, int columns) {
+  if (columns < 1) throw Error("grid_of: at least one column");
+  Diagram d;
+  for (std::size_t i = 0; i < panels.size(); ++i) {
+    panels[i].slot_row = static_cast<int>(i / static_cast<std::size_t>(columns));
+    panels[i].slot_col = static_cast<int>(i % static_cast<std::size_t>(columns));
+    d.panels.push_back(std::move(panels[i]));
+  }
+  apply_colors(d);
+  return d;
+}
+
 Diagram mma_arrangement(Panel a, Panel b, Panel c) {
   if (a.rows.count != c.rows.count || b.cols.count != c.cols.count || a.cols.count != b.rows.count)
     throw Error("MMA panels do not fit: A is " + std::to_string(a.rows.count) + "x" + std::to_string(a.cols.count) +

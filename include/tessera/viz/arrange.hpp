@@ -14,6 +14,9 @@ namespace tessera::viz {
 // Panels left to right in one row (e.g. a copy's source and destination).
 Diagram side_by_side(std::vector<Panel> panels);
 
+// Panels in reading order, `columns` to a row (a derivation's steps, a diff's operands).
+Diagram grid_of(std::vector<Panel> panels, int columns);
+
 // An MMA's operands in CuTe's arrangement: B (drawn K x N) above C, A (M x K) left
 // of C, so A's rows line up with C's rows and B's columns with C's columns.
 Diagram mma_arrangement(Panel a, Panel b, Panel c);
