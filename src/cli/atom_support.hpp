@@ -196,17 +196,25 @@ inline constexpr const char* kColorByHelp =
 inline void add_color_by(CLI::App* cmd, std::string& color_by) {
   cmd->add_option("--color-by", color_by, kColorByHelp)->type_name("WHAT");
 }
-// Recolours `d` when --color-by was given; an unknown or inapplicable name fails.
-inline void recolor(viz::Diagram& d, const std::string& color_by) {
-  if (color_by.empty()) return;
+// The --color-by name, checked (before any input is read, so that an option mistake costs
+// nothing); automatic when not given.
+inline viz::ColorBy color_by_arg(const std::string& color_by) {
+  if (color_by.empty()) return viz::ColorBy::automatic;
   const auto by = viz::color_by_from_name(color_by);
   if (!by) fail("unknown --color-by '" + color_by + "': choose thread, warp, value, offset, bank or chunk", color_by, 0);
+  return *by;
+}
+// Recolours `d` by `by` (`text`: the option as given, for messages) when --color-by was
+// given; a quantity the diagram's cells lack fails.
+inline void recolor(viz::Diagram& d, viz::ColorBy by, const std::string& text) {
+  if (text.empty()) return;
   try {
-    viz::apply_colors(d, *by);
+    viz::apply_colors(d, by);
   } catch (const viz::Error& e) {
-    fail(std::string("--color-by: ") + e.what(), color_by, 0);
+    fail(std::string("--color-by: ") + e.what(), text, 0);
   }
 }
+inline void recolor(viz::Diagram& d, const std::string& color_by) { recolor(d, color_by_arg(color_by), color_by); }
 
 // --heatmap / --labels: force the large-tile heatmap, or labelled cells, whatever the size.
 struct DensityFlags {

@@ -22,6 +22,7 @@ struct VerifyOptions {
   std::string map;
   std::string output;
   std::string format;
+  std::string color_by;
 };
 
 using cli::fail;
@@ -59,6 +60,8 @@ int run(const VerifyOptions& o) {
     if (o.trace.empty()) fail("give the TRACE file to verify (- for standard input); see tessera verify --help");
     const std::size_t max = parse_max(o.max);
     const std::optional<Target> target = resolve_target(o);
+    if (!o.color_by.empty() && !target) fail("--color-by needs -o FILE: it colours the diagram");
+    const viz::ColorBy color_by = color_by_arg(o.color_by);
     const verify::Trace trace = verify::read_trace_file(o.trace);
 
     const verify::Map* chosen = nullptr;
@@ -89,7 +92,8 @@ int run(const VerifyOptions& o) {
               << std::flush;
     if (target) {
       if (!chosen) fail("the trace declares no map: there is nothing to draw");
-      const viz::Diagram d = verify::diff_diagram(trace, *chosen);
+      viz::Diagram d = verify::diff_diagram(trace, *chosen);
+      recolor(d, color_by, o.color_by);
       if (target->path) viz::render_to_file(d, target->format, *target->path);
       else std::cout << viz::render_text(d, target->format) << std::flush;
     }
@@ -132,11 +136,13 @@ void register_verify(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_option("-f,--format", o->format, "svg, png, pdf, tex (standalone TikZ) or txt; default: from -o's extension")
       ->type_name("FORMAT");
+  add_color_by(cmd, o->color_by);
   cmd->footer(
       "Examples:\n"
       "  tessera verify gemm.trace                       # report; exit 0 when every map verifies\n"
       "  tessera verify gemm.trace --max 100 -o diff.svg # and draw the first failing map\n"
       "  tessera verify gemm.trace --map mma.C -o c.png  # only map mma.C, drawn as PNG\n"
+      "  tessera verify gemm.trace -o d.svg --color-by value  # cells coloured by value, not thread\n"
       "  kernel_test --trace | tessera verify -          # trace from standard input\n"
       "Output:\n"
       "  map mma.A: 8192/8192 records match\n"
