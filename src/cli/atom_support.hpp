@@ -224,7 +224,7 @@ inline void add_density(CLI::App* cmd, DensityFlags& f) {
   cmd->add_flag("--heatmap", f.heatmap,
                 "draw a label-free heatmap with tick-labelled axes (the default from " +
                     std::to_string(viz::heatmap_cells) + " cells or " + std::to_string(viz::heatmap_extent) +
-                    " rows/columns in a panel)");
+                    " rows/columns in a panel, and where labelled cells would not fit an A1 page)");
   cmd->add_flag("--labels", f.labels, "label every cell even past those sizes");
 }
 inline void set_density(viz::Diagram& d, const DensityFlags& f) {
