@@ -110,6 +110,9 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
             data_attr(o, "v", cell.value);
             data_attr(o, "w", cell.warp());
             data_attr(o, "o", cell.offset);
+            // A panel with offsets of its own (an MMA's smem operand: bytes of its buffer)
+            // matches offsets only within itself when hovered.
+            if (!p.offset_name.empty()) data_attr(o, "s", static_cast<std::int64_t>(i));
             if (cell.bank != Cell::kNone) data_attr(o, "b", cell.bank);
             else if (cell.offset != Cell::kNone)
               data_attr(o, "b", ((cell.offset * d.element_bits / 32) % 32 + 32) % 32);
