@@ -105,15 +105,16 @@ void smem_notes(Diagram& d, const char* name, const char* mn, const SmemOperandT
                   std::to_string(t.buffer_mn) + "," + std::to_string(t.buffer_k) + ") smem buffer";
   if (t.buffer_k > t.k) n += "; drawn: its K 0-" + std::to_string(t.k - 1);
   d.notes.push_back(n);
-  // One descriptor per instruction's block; a large tiled MMA lists the first few.
-  constexpr std::size_t kListed = 4;
+  // One descriptor per instruction's block; a very large tiled MMA lists the first 32.
+  constexpr std::size_t kListed = 32;
   for (std::size_t i = 0; i < t.blocks.size() && i < kListed; ++i) {
     const SmemOperandTile::Block& b = t.blocks[i];
     d.notes.push_back(std::string(name) + " desc " + mn + " " + range_text(b.mn0, t.block_mn) + ", K " +
                       range_text(b.k0, t.block_k) + ": " + describe_descriptor(t, b));
   }
   if (t.blocks.size() > kListed)
-    d.notes.push_back("(" + std::to_string(t.blocks.size() - kListed) + " more " + name + " descriptors: see the text output)");
+    d.notes.push_back("(" + std::to_string(t.blocks.size() - kListed) + " more " + name +
+                      " descriptors, not listed: the start address moves with the block)");
 }
 }  // namespace
 

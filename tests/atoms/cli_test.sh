@@ -125,6 +125,10 @@ grep -qx 'A desc M 0-63, K 0-15: start 0 B, LBO 16 B (unused), SBO 1024 B, swizz
 grep -q '^B desc N 0-63, K 0-15: ' "$W/out" || bad "ss: B's descriptor"
 grep -q 'T0V0' "$W/out" || bad "ss: C is a TV map"
 grep -q '^A ((' "$W/out" && bad "ss: A drawn as a TV map"
+# Two atoms along M: each reads its 64 rows of one (128,64) buffer, 8192 B apart.
+expect_ok mma-ss-tiled "$T" mma $SS --atoms 2x1x1 --only A
+grep -qx 'A desc M 64-127, K 0-15: start 8192 B, LBO 16 B (unused), SBO 1024 B, swizzle 128B, base offset 0 (0x4000004000010200)' "$W/out" ||
+  bad "ss 2x1x1: the second atom's descriptor ($(grep desc "$W/out"))"
 expect_ok mma-only-c "$T" mma $SS --only C
 grep -q 'shared memory' "$W/out" && bad "--only C drew A or B"
 grep -q '^C ' "$W/out" || bad "--only C lacks C"
