@@ -191,8 +191,9 @@ inline void check_standard_output() {
 inline constexpr const char* kColorByHelp =
     "what colour means: thread (hue: warp, lightness: lane), warp, value, offset (the\n"
     "index; a light-to-dark ramp), bank (32 banks of 4 bytes), chunk (16-byte chunk, or the\n"
-    "unit a swizzle permutes). Default: thread for TV maps, MMAs and copies; chunk for\n"
-    "swizzled layouts; bank for banks; offset for plain layouts. A legend says which.";
+    "unit a swizzle permutes). Default: thread for TV maps, MMAs and copies (an SM90\n"
+    "operand in shared memory: chunk); chunk for swizzled layouts; bank for banks; offset for\n"
+    "plain layouts. A panel whose cells lack the quantity keeps its default. A legend says which.";
 inline void add_color_by(CLI::App* cmd, std::string& color_by) {
   cmd->add_option("--color-by", color_by, kColorByHelp)->type_name("WHAT");
 }
