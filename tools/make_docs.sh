@@ -30,10 +30,34 @@ run gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 --summary -o docs/gmem_pa
 run explain 'logical_divide((4,2,3):(2,1,8), 4:2)' -o docs/explain_logical_divide.svg | tail -n 1
 # diff: a column-major and a row-major 4x8 tile, differing cells marked (status 1 = "differ").
 run diff '(4,8):(1,4)' '(4,8):(8,1)' -o docs/diff.svg || [ $? -eq 1 ]
+# Colour that carries meaning: a 2x2 tiled MMA coloured by value (atom boundaries in black),
+# and a swizzled tile coloured by bank.
+run mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2 --color-by value -o docs/tiled_by_value.svg
+run render 'Sw<3,3,3> o (8,64):(64,1)' --color-by bank -o docs/swizzle_by_bank.svg
+# Large tiles: heatmaps. An SM90 wgmma atom: A and B are the shared-memory tiles its
+# descriptors describe (byte offsets coloured by 16-byte chunk), C the 64x128 accumulator of
+# 128 threads (warp boundaries in blue).
+run mma SM90_64x128x16_F32BF16BF16_SS -o docs/mma_sm90_64x128x16_ss.svg
+run mma SM90_64x64x16_F32BF16BF16_SS --only A -o docs/mma_sm90_smem_a.svg
+# The interactive page, and a picture of it in a browser (cell T5 V0 of C hovered).
+run mma SM80_16x8x16_F32F16F16F32_TN -o docs/mma_sm80_16x8x16.html
+# (Debian's python3-selenium lives in /usr/bin/python3's path, which may not be the first python3.)
+py=python3
+for p in /usr/bin/python3 python3; do
+  if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import selenium' 2>/dev/null; then py=$p; break; fi
+done
+if "$py" tools/screenshot_html.py docs/mma_sm80_16x8x16.html docs/mma_sm80_16x8x16_html.tmp.png 2 1 1 >/dev/null; then
+  mv docs/mma_sm80_16x8x16_html.tmp.png docs/mma_sm80_16x8x16_html.png
+  echo "+ tools/screenshot_html.py docs/mma_sm80_16x8x16.html docs/mma_sm80_16x8x16_html.png 2 1 1"
+else
+  rm -f docs/mma_sm80_16x8x16_html.tmp.png
+  echo "note: no screenshot of the HTML page: needs python3-selenium, chromium and chromium-driver"
+fi
 # PNG through Cairo (when built with it).
 if "$T" render '(4,(2,4)):(2,(1,8))' -o docs/layout.png 2>/dev/null; then
   echo "+ tessera render '(4,(2,4)):(2,(1,8))' -o docs/layout.png"
   run mma SM80_16x8x16_F32F16F16F32_TN -o docs/mma_sm80_16x8x16.png
+  run render '(256,256):(256,1)' -o docs/heatmap_256x256.png
 else
   echo "note: no PNG: this build has no Cairo"
 fi

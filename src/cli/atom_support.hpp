@@ -191,22 +191,31 @@ inline void check_standard_output() {
 inline constexpr const char* kColorByHelp =
     "what colour means: thread (hue: warp, lightness: lane), warp, value, offset (the\n"
     "index; a light-to-dark ramp), bank (32 banks of 4 bytes), chunk (16-byte chunk, or the\n"
-    "unit a swizzle permutes). Default: thread for TV maps, MMAs and copies; chunk for\n"
-    "swizzled layouts; bank for banks; offset for plain layouts. A legend says which.";
+    "unit a swizzle permutes). Default: thread for TV maps, MMAs and copies (an SM90\n"
+    "operand in shared memory: chunk); chunk for swizzled layouts; bank for banks; offset for\n"
+    "plain layouts. A panel whose cells lack the quantity keeps its default. A legend says which.";
 inline void add_color_by(CLI::App* cmd, std::string& color_by) {
   cmd->add_option("--color-by", color_by, kColorByHelp)->type_name("WHAT");
 }
-// Recolours `d` when --color-by was given; an unknown or inapplicable name fails.
-inline void recolor(viz::Diagram& d, const std::string& color_by) {
-  if (color_by.empty()) return;
+// The --color-by name, checked (before any input is read, so that an option mistake costs
+// nothing); automatic when not given.
+inline viz::ColorBy color_by_arg(const std::string& color_by) {
+  if (color_by.empty()) return viz::ColorBy::automatic;
   const auto by = viz::color_by_from_name(color_by);
   if (!by) fail("unknown --color-by '" + color_by + "': choose thread, warp, value, offset, bank or chunk", color_by, 0);
+  return *by;
+}
+// Recolours `d` by `by` (`text`: the option as given, for messages) when --color-by was
+// given; a quantity the diagram's cells lack fails.
+inline void recolor(viz::Diagram& d, viz::ColorBy by, const std::string& text) {
+  if (text.empty()) return;
   try {
-    viz::apply_colors(d, *by);
+    viz::apply_colors(d, by);
   } catch (const viz::Error& e) {
-    fail(std::string("--color-by: ") + e.what(), color_by, 0);
+    fail(std::string("--color-by: ") + e.what(), text, 0);
   }
 }
+inline void recolor(viz::Diagram& d, const std::string& color_by) { recolor(d, color_by_arg(color_by), color_by); }
 
 // --heatmap / --labels: force the large-tile heatmap, or labelled cells, whatever the size.
 struct DensityFlags {
@@ -216,7 +225,7 @@ inline void add_density(CLI::App* cmd, DensityFlags& f) {
   cmd->add_flag("--heatmap", f.heatmap,
                 "draw a label-free heatmap with tick-labelled axes (the default from " +
                     std::to_string(viz::heatmap_cells) + " cells or " + std::to_string(viz::heatmap_extent) +
-                    " rows/columns in a panel)");
+                    " rows/columns in a panel, and where labelled cells would not fit an A1 page)");
   cmd->add_flag("--labels", f.labels, "label every cell even past those sizes");
 }
 inline void set_density(viz::Diagram& d, const DensityFlags& f) {

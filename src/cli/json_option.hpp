@@ -12,8 +12,8 @@
 namespace tessera::cli {
 
 // The options that choose a drawing or another output.
-inline constexpr const char* kNotWithJson[] = {"--output", "--format",  "--color-by",      "--heatmap",
-                                               "--labels", "--force",   "--print-layouts", "--title"};
+inline constexpr const char* kNotWithJson[] = {"--output", "--format", "--color-by",      "--heatmap", "--labels",
+                                               "--force",  "--title",  "--print-layouts", "--only",    "--smem-layout"};
 
 // Adds --json to `cmd`.
 inline CLI::Option* add_json_flag(CLI::App* cmd, bool& flag, const std::string& help) {

@@ -1,13 +1,16 @@
 // `tessera mma`: an MMA atom or tiled MMA drawn as A, B, C panels, or its TV layouts.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "atom_support.hpp"
 #include "action.hpp"
 #include "commands.hpp"
 #include "json.hpp"
 #include "json_option.hpp"
+#include "tessera/analysis/gmma_atoms.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
 
 namespace tessera::cli {
@@ -15,7 +18,8 @@ namespace tessera::cli {
 namespace {
 
 struct MmaOptions {
-  std::string name, atoms, permute, format, output, title, color_by;
+  std::string name, atoms, permute, format, output, title, color_by, smem_layout;
+  std::vector<std::string> only;
   bool print_layouts = false, force = false, json = false;
   DensityFlags density;
 };
@@ -48,8 +52,59 @@ void print_mma_json(const rt::MmaAtomInfo& atom, const rt::TiledMma& t) {
   check_standard_output();
 }
 
+// --only A,B,C (repeatable, or a comma list; case does not matter): which operands.
+struct Operands {
+  bool a = true, b = true, c = true;
+};
+Operands only_arg(const std::vector<std::string>& only) {
+  if (only.empty()) return {};
+  Operands o{false, false, false};
+  for (const std::string& arg : only) {
+    std::size_t pos = 0;
+    while (pos <= arg.size()) {
+      const std::size_t end = std::min(arg.find(',', pos), arg.size());
+      const std::string item = arg.substr(pos, end - pos);
+      if (item == "A" || item == "a") o.a = true;
+      else if (item == "B" || item == "b") o.b = true;
+      else if (item == "C" || item == "c") o.c = true;
+      else fail("--only takes A, B and C (e.g. --only C or --only A,B), not '" + item + "'", arg, pos);
+      pos = end + 1;
+    }
+  }
+  return o;
+}
+
+// --smem-layout: gmma_<k|mn>_<inter|sw32|sw64|sw128>[_<type>] (the gmma_ prefix and the type
+// may be left out: k_sw64), the GMMA atom the shared-memory operands are built from.
+analysis::GmmaAtomSpec smem_layout_arg(const std::string& text, const rt::MmaAtomInfo& atom) {
+  analysis::GmmaAtomSpec spec;
+  if (text.empty()) return spec;
+  if (!atom.a_smem && !atom.b_smem)
+    fail("--smem-layout: " + atom.name + " reads no operand from shared memory (only SM90 _SS and _RS atoms do)", text, 0);
+  const bool prefixed = text.rfind("gmma_", 0) == 0;
+  const std::size_t parts = static_cast<std::size_t>(std::count(text.begin(), text.end(), '_')) + (prefixed ? 0 : 1);
+  const int bits = atom.b_smem ? atom.b_bits : atom.a_bits;
+  std::string name = (prefixed ? "" : "gmma_") + text;
+  if (parts == 2) name += "_b" + std::to_string(bits);  // no type: the operand's width
+  const std::size_t shift = prefixed ? 0 : 5;
+  try {
+    const auto parsed = analysis::parse_gmma_atom_name(name);
+    if (parsed) spec = *parsed;
+  } catch (const rt::Error& e) {
+    const std::size_t pos = e.pos() == rt::npos || e.pos() < shift ? 0 : std::min(e.pos() - shift, text.size());
+    fail(std::string("--smem-layout: ") + e.what(), text, pos);
+  }
+  if ((atom.a_smem && spec.bits != atom.a_bits) || (atom.b_smem && spec.bits != atom.b_bits))
+    fail("--smem-layout: " + text + " holds " + std::to_string(spec.bits) + "-bit elements, but " + atom.name +
+             "'s shared-memory operands are " + std::to_string(bits) + "-bit",
+         text, text.rfind('_') + 1);
+  return spec;
+}
+
 void run_mma(const MmaOptions& o) {
   const rt::MmaAtomInfo& atom = mma_arg(o.name);
+  const Operands only = only_arg(o.only);
+  const analysis::GmmaAtomSpec smem = smem_layout_arg(o.smem_layout, atom);
   const rt::TiledMma t = tiled_mma_arg(atom, o.atoms, o.permute);
   const std::int64_t M = t.tile[0], N = t.tile[1], K = t.tile[2];
   if (o.json) return print_mma_json(atom, t);
@@ -59,28 +114,33 @@ void run_mma(const MmaOptions& o) {
     target = resolve_target(o.format, o.output);
     std::int64_t mk = 0, nk = 0, mn = 0, cells = 0;
     if (__builtin_mul_overflow(M, K, &mk) || __builtin_mul_overflow(N, K, &nk) || __builtin_mul_overflow(M, N, &mn) ||
-        __builtin_add_overflow(mk, nk, &cells) || __builtin_add_overflow(cells, mn, &cells))
+        __builtin_add_overflow(only.a ? mk : 0, only.b ? nk : 0, &cells) ||
+        __builtin_add_overflow(cells, only.c ? mn : 0, &cells))
       cells = INT64_MAX;
     check_cells(cells,
                 "the MMA tile " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), o.force);
   }
   if (o.print_layouts) {
     // The atom's traits first (logical thread ids, as MMA_Traits), then the tiled MMA's maps.
-    std::cout << "ThrID " << rt::to_string(atom.thr_id) << "\n"
-              << "ALayout " << rt::to_string(atom.a_tv) << "\n"
-              << "BLayout " << rt::to_string(atom.b_tv) << "\n"
-              << "CLayout " << rt::to_string(atom.c_tv) << "\n"
-              << "thr_layout_vmnk " << rt::to_string(t.thr_layout_vmnk) << "\n"
-              << "layoutA_TV " << rt::to_string(t.layout_a_tv) << "\n"
-              << "layoutB_TV " << rt::to_string(t.layout_b_tv) << "\n"
-              << "layoutC_TV " << rt::to_string(t.layout_c_tv) << "\n"
-              << "tile (" << M << "," << N << "," << K << ")\n";
+    // --only leaves out the other operands' lines.
+    std::cout << "ThrID " << rt::to_string(atom.thr_id) << "\n";
+    if (only.a) std::cout << "ALayout " << rt::to_string(atom.a_tv) << "\n";
+    if (only.b) std::cout << "BLayout " << rt::to_string(atom.b_tv) << "\n";
+    if (only.c) std::cout << "CLayout " << rt::to_string(atom.c_tv) << "\n";
+    std::cout << "thr_layout_vmnk " << rt::to_string(t.thr_layout_vmnk) << "\n";
+    if (only.a) std::cout << "layoutA_TV " << rt::to_string(t.layout_a_tv) << "\n";
+    if (only.b) std::cout << "layoutB_TV " << rt::to_string(t.layout_b_tv) << "\n";
+    if (only.c) std::cout << "layoutC_TV " << rt::to_string(t.layout_c_tv) << "\n";
+    std::cout << "tile (" << M << "," << N << "," << K << ")\n";
     check_standard_output();
   }
   if (!draw) return;
-  viz::MmaTvLayouts l = viz::mma_tv_layouts(t, atom.name);
+  viz::MmaTvLayouts l = viz::mma_tv_layouts(t, atom.name, smem);
   if (!o.atoms.empty()) l.name += " atoms " + o.atoms;
   if (!o.permute.empty()) l.name += " permute " + o.permute;
+  l.show_a = only.a;
+  l.show_b = only.b;
+  l.show_c = only.c;
   viz::Diagram d = viz::mma_diagram(l);
   if (!o.title.empty()) d.title = o.title;
   recolor(d, o.color_by);
@@ -97,6 +157,11 @@ void register_mma(CLI::App& app) {
       "Draw an MMA atom or a tiled MMA as CuTe's print_latex does: A (M x K) on the left, B drawn\n"
       "K x N (transposed) on top, C (M x N); each cell shows the thread T and value V holding it,\n"
       "coloured by thread. A and B are replicated over the atoms of the other mode.\n"
+      "Operands an SM90 atom reads from shared memory (_SS: A and B; _RS: B) are drawn as the\n"
+      "shared-memory tile its wgmma descriptors describe: each cell the element's byte offset,\n"
+      "coloured by 16-byte chunk (so the swizzle shows), lines between core matrices (8 rows x\n"
+      "16 bytes), and each instruction's descriptor (start address, LBO, SBO, swizzle, base\n"
+      "offset) below the diagram (--smem-layout picks the GMMA layout atom).\n"
       "With --print-layouts, print instead (one per line, each named as in CuTe):\n"
       "  ThrID            the atom's logical thread id -> thread in the warp / warpgroup\n"
       "  ALayout          the atom's (logical thread, value) -> m + M*k of its (M,K) tile\n"
@@ -130,6 +195,15 @@ void register_mma(CLI::App& app) {
       ->check(output_file_name())
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print the atom's and the tiled MMA's layouts (see above)");
+  cmd->add_option("--only", o->only,
+                  "draw (and with --print-layouts, print) only these operands: A, B, C, repeated or\n"
+                  "a comma list (--only C, --only A,B); default all three")
+      ->type_name("A|B|C");
+  cmd->add_option("--smem-layout", o->smem_layout,
+                  "the GMMA layout atom shared-memory operands are built from:\n"
+                  "[gmma_]<k|mn>_<inter|sw32|sw64|sw128>[_<type>] (as `tessera render` names them);\n"
+                  "default k_sw128, K-major with the 128-byte swizzle")
+      ->type_name("ATOM");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
@@ -147,6 +221,9 @@ void register_mma(CLI::App& app) {
       "  tessera mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2x1 -o tiled.svg\n"
       "  tessera mma SM80_16x8x8_F16F16F16F16_TN --atoms 2x2 --permute 32,32,8 -o perm.pdf\n"
       "  tessera mma SM90_64x64x16_F32F16F16_RS --print-layouts\n"
+      "  tessera mma SM90_64x64x16_F32BF16BF16_SS --only A            # A's smem tile and descriptor\n"
+      "  tessera mma SM90_64x64x16_F32BF16BF16_SS --smem-layout mn_sw64 -o ss.svg\n"
+      "  tessera mma SM90_64x256x16_F32BF16BF16_SS --only C -o c.pdf     # the accumulator alone\n"
       "  tessera mma SM70_8x8x4_F32F16F16F32_TN -f tex -o sm70.tex && pdflatex sm70.tex\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
   set_action(cmd, [o] { run_mma(*o); });

@@ -25,6 +25,7 @@ struct VerifyOptions {
   std::string output;
   std::string format;
   bool json = false;
+  std::string color_by;
 };
 
 // A finding in JSON: its kind as a JSON name (out_of_domain, unknown_map), coordinates as
@@ -103,6 +104,8 @@ int run(const VerifyOptions& o) {
     if (o.trace.empty()) fail("give the TRACE file to verify (- for standard input); see tessera verify --help");
     const std::size_t max = parse_max(o.max);
     const std::optional<Target> target = resolve_target(o);
+    if (!o.color_by.empty() && !target) fail("--color-by needs -o FILE: it colours the diagram");
+    const viz::ColorBy color_by = color_by_arg(o.color_by);
     const verify::Trace trace = verify::read_trace_file(o.trace);
 
     const verify::Map* chosen = nullptr;
@@ -138,7 +141,8 @@ int run(const VerifyOptions& o) {
               << std::flush;
     if (target) {
       if (!chosen) fail("the trace declares no map: there is nothing to draw");
-      const viz::Diagram d = verify::diff_diagram(trace, *chosen);
+      viz::Diagram d = verify::diff_diagram(trace, *chosen);
+      recolor(d, color_by, o.color_by);
       if (target->path) viz::render_to_file(d, target->format, *target->path);
       else std::cout << viz::render_text(d, target->format) << std::flush;
     }
@@ -187,12 +191,14 @@ void register_verify(CLI::App& app) {
                 "findings, first: [finding]}], \"other\": [finding], \"other_findings\"}, a finding being\n"
                 "{kind, map, thread, value, expected: [row,col], got: [row,col], line, text}; the exit\n"
                 "status is the verdict's, as without --json; no diagram");
+  add_color_by(cmd, o->color_by);
   cmd->footer(
       "Examples:\n"
       "  tessera verify gemm.trace                       # report; exit 0 when every map verifies\n"
       "  tessera verify gemm.trace --json                # the same report as JSON\n"
       "  tessera verify gemm.trace --max 100 -o diff.svg # and draw the first failing map\n"
       "  tessera verify gemm.trace --map mma.C -o c.png  # only map mma.C, drawn as PNG\n"
+      "  tessera verify gemm.trace -o d.svg --color-by value  # cells coloured by value, not thread\n"
       "  kernel_test --trace | tessera verify -          # trace from standard input\n"
       "Output:\n"
       "  map mma.A: 8192/8192 records match\n"

@@ -37,16 +37,23 @@ MmaAtomInfo mma_info(std::string name, std::string arch) {
   i.a_tv = rt::to_runtime(typename T::ALayout{});
   i.b_tv = rt::to_runtime(typename T::BLayout{});
   i.c_tv = rt::to_runtime(typename T::CLayout{});
+  i.a_bits = int(sizeof_bits_v<typename T::ValTypeA>);
+  i.b_bits = int(sizeof_bits_v<typename T::ValTypeB>);
   return i;
 }
 
 template <template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class Op>
 void add_wgmma(std::vector<MmaAtomInfo>& v, const std::string& types_tag, const std::string& src) {
+  const std::size_t first = v.size();
   [&]<int... I>(std::integer_sequence<int, I...>) {
     (v.push_back(mma_info<Op<8 * (I + 1), GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>(
          "SM90_64x" + std::to_string(8 * (I + 1)) + "x16_" + types_tag + "_" + src, "SM90a")),
      ...);
   }(std::make_integer_sequence<int, 32>{});
+  for (std::size_t i = first; i < v.size(); ++i) {
+    v[i].a_smem = src == "SS";
+    v[i].b_smem = true;
+  }
 }
 
 std::vector<MmaAtomInfo> build_mma() {

@@ -147,18 +147,13 @@ Rgb ramp_color(double x) {
   return table[static_cast<std::size_t>(std::lround(x * (kSteps - 1)))];
 }
 
-void apply_colors(Diagram& d, ColorBy by) {
-  if (by == ColorBy::automatic) {
-    by = d.natural_color;
-    if (by == ColorBy::automatic) by = any_has(d, ColorBy::thread) ? ColorBy::thread : ColorBy::offset;
-  }
-  if (!any_has(d, by))
-    throw Error("cannot colour by " + std::string(color_by_name(by)) + ": the cells of this diagram have no " +
-                std::string(color_by_name(by)));
-  // Ranges over every panel, so one colour means one thing across A, B and C.
+namespace {
+// Colours the panels `group` (one natural colour) by `by` and returns their legend.
+Legend color_group(Diagram& d, const std::vector<std::size_t>& group, ColorBy by) {
+  // Ranges over every panel of the group, so one colour means one thing across A, B and C.
   std::int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (const Panel& p : d.panels)
-    for (const Cell& c : p.cells) {
+  for (std::size_t i : group)
+    for (const Cell& c : d.panels[i].cells) {
       const std::int64_t q = c.present ? quantity(d, c, by) : kNone;
       if (q == kNone) continue;
       lo = std::min(lo, q);
@@ -179,8 +174,8 @@ void apply_colors(Diagram& d, ColorBy by) {
     }
   };
   std::unordered_map<std::int64_t, Rgb> memo;  // thread/bank colours repeat across cells
-  for (Panel& p : d.panels)
-    for (Cell& c : p.cells) {
+  for (std::size_t i : group)
+    for (Cell& c : d.panels[i].cells) {
       const std::int64_t q = c.present ? quantity(d, c, by) : kNone;
       if (q == kNone) {
         c.fill = white;
@@ -192,8 +187,9 @@ void apply_colors(Diagram& d, ColorBy by) {
       c.color_key = -1;
     }
 
-  Legend& L = d.legend;
-  L = Legend{};
+  static const Panel none;
+  const Panel& first = group.empty() ? none : d.panels[group.front()];
+  Legend L;
   switch (by) {
     case ColorBy::thread:
       if (hi < 32) {
@@ -216,7 +212,8 @@ void apply_colors(Diagram& d, ColorBy by) {
       for (std::int64_t b = 0; b < 32; ++b) L.items.push_back({class32_color(b), "b" + std::to_string(b)});
       break;
     case ColorBy::chunk: {
-      const std::string unit = !d.chunk_name.empty() ? d.chunk_name
+      const std::string unit = !first.chunk_name.empty() ? first.chunk_name
+                               : !d.chunk_name.empty() ? d.chunk_name
                                : d.chunk_elements > 0 ? std::to_string(d.chunk_elements) + "-element chunk"
                                                       : "16-byte chunk (" + std::to_string(d.element_bits) + "-bit elements)";
       L.title = "colour: " + unit + ", mod 8";
@@ -226,12 +223,14 @@ void apply_colors(Diagram& d, ColorBy by) {
     case ColorBy::value:
     case ColorBy::offset:
     default: {
-      const char* what = by == ColorBy::value ? "value V" : "offset (the index the layout gives)";
+      const std::string what = by == ColorBy::value ? "value V"
+                               : !first.offset_name.empty() ? first.offset_name
+                                                            : "offset (the index the layout gives)";
       if (categorical_values) {
-        L.title = std::string("colour: ") + what;
+        L.title = "colour: " + what;
         for (std::int64_t v = lo; v <= hi; ++v) L.items.push_back({palette(v), "V" + std::to_string(v)});
       } else {
-        L.title = std::string("colour: ") + what + ", light = low, dark = high";
+        L.title = "colour: " + what + ", light = low, dark = high";
         const std::int64_t steps = std::min<std::int64_t>(hi - lo, 8);
         for (std::int64_t i = 0; i <= steps; ++i) {
           const std::int64_t q = steps == 0 ? lo : lo + (hi - lo) * i / steps;
@@ -240,6 +239,61 @@ void apply_colors(Diagram& d, ColorBy by) {
       }
       break;
     }
+  }
+  return L;
+}
+
+bool group_has(const Diagram& d, const std::vector<std::size_t>& group, ColorBy by) {
+  for (std::size_t i : group)
+    for (const Cell& c : d.panels[i].cells)
+      if (c.present && quantity(d, c, by) != kNone) return true;
+  return false;
+}
+}  // namespace
+
+void apply_colors(Diagram& d, ColorBy by) {
+  // Panels grouped by their natural colour (most diagrams: one group).
+  auto natural = [&](const Panel& p) {
+    ColorBy n = p.natural_color != ColorBy::automatic ? p.natural_color : d.natural_color;
+    if (n == ColorBy::automatic) n = any_has(d, ColorBy::thread) ? ColorBy::thread : ColorBy::offset;
+    return n;
+  };
+  std::vector<ColorBy> keys;
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < d.panels.size(); ++i) {
+    const ColorBy n = natural(d.panels[i]);
+    const auto k = std::find(keys.begin(), keys.end(), n);
+    if (k == keys.end()) { keys.push_back(n); groups.push_back({i}); }
+    else groups[static_cast<std::size_t>(k - keys.begin())].push_back(i);
+  }
+  if (by != ColorBy::automatic && !any_has(d, by))
+    throw Error("cannot colour by " + std::string(color_by_name(by)) + ": the cells of this diagram have no " +
+                std::string(color_by_name(by)));
+  if (groups.empty()) groups.push_back({});
+  Legend& L = d.legend;
+  L = Legend{};
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    // An explicit --color-by recolours the groups whose cells have that quantity; the others
+    // keep their natural colour (an smem operand has no thread).
+    const ColorBy use = by != ColorBy::automatic && group_has(d, groups[g], by) ? by
+                        : g < keys.size() ? keys[g] : ColorBy::offset;
+    if (by == ColorBy::automatic && !any_has(d, use))
+      throw Error("cannot colour by " + std::string(color_by_name(use)) + ": the cells of this diagram have no " +
+                  std::string(color_by_name(use)));
+    Legend part = color_group(d, groups[g], use);
+    if (groups.size() > 1) {
+      // Several schemes: one short title naming each group's panels and quantity.
+      std::string names;
+      for (std::size_t i : groups[g])
+        if (!d.panels[i].legend_name.empty()) names += (names.empty() ? "" : ", ") + d.panels[i].legend_name;
+      const std::string what = use == ColorBy::thread ? "thread (hue: warp, lightness: lane)"
+                               : use == ColorBy::chunk ? "16-byte chunk, mod 8"
+                               : use == ColorBy::bank  ? "bank"
+                                                       : std::string(color_by_name(use)) + " (light = low)";
+      part.title = (g == 0 ? "colour: " : "") + (names.empty() ? "" : names + ": ") + what;
+    }
+    L.title += (L.title.empty() ? "" : "; ") + part.title;
+    L.items.insert(L.items.end(), part.items.begin(), part.items.end());
   }
   // Boundaries the backends draw over the cells (geometry.hpp: region_edges).
   bool warps = false, atoms = false;

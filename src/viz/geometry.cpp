@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace tessera::viz {
 
@@ -58,7 +59,9 @@ std::vector<RegionEdge> region_edges(const Panel& p) {
   return out;
 }
 
-Geometry compute_geometry(const Diagram& d, const Style& s) {
+namespace {
+// heat_side: the longest side of a heatmap's grid of slots, in units.
+Geometry geometry_of(const Diagram& d, const Style& s, bool heat, double heat_side = 640) {
   Geometry g;
   g.style = s;
   const std::size_t n = d.panels.size();
@@ -70,7 +73,6 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
   std::size_t label_chars = 1, col_hdr_chars = 0;
   bool two = false;
   int slot_rows = 0, slot_cols = 0;
-  const bool heat = d.heatmap();
   g.heatmap = heat;
   std::int64_t extent = 1;  // the longest side of any panel, in cells
   for (const Panel& p : d.panels) {
@@ -82,7 +84,21 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
     for (const std::string& h : p.cols.headers) col_hdr_chars = std::max(col_hdr_chars, h.size());
     slot_rows = std::max(slot_rows, p.slot_row + 1);
     slot_cols = std::max(slot_cols, p.slot_col + 1);
-    extent = std::max({extent, p.rows.count, p.cols.count});
+  }
+  // The longest side of the grid of slots, in cells (panels side by side add up): a heatmap
+  // of several panels (an MMA's A, B and C) then fits the page as one of a single panel does.
+  {
+    std::vector<std::int64_t> slot_w(static_cast<std::size_t>(slot_cols), 0), slot_h(static_cast<std::size_t>(slot_rows), 0);
+    for (const Panel& p : d.panels) {
+      auto& w = slot_w[static_cast<std::size_t>(p.slot_col)];
+      auto& h = slot_h[static_cast<std::size_t>(p.slot_row)];
+      w = std::max(w, p.cols.count);
+      h = std::max(h, p.rows.count);
+    }
+    std::int64_t sw = 0, sh = 0;
+    for (std::int64_t w : slot_w) sw += w;
+    for (std::int64_t h : slot_h) sh += h;
+    extent = std::max({extent, sw, sh});
   }
   double cell_w = std::max({s.min_cell_w, std::ceil(text_w(s, s.cell_font, label_chars) + 10),
                             std::ceil(text_w(s, s.header_font, col_hdr_chars) + 6)});
@@ -91,7 +107,7 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
   if (heat) {
     // Square cells, the longest side about 640 units (A3 holds a diagram of several panels);
     // ticks every 1, 2, 4, 8, ... cells, far enough apart for their labels.
-    cell_w = cell_h = std::clamp(640.0 / static_cast<double>(extent), 1.0, 16.0);
+    cell_w = cell_h = std::clamp(heat_side / static_cast<double>(extent), 1.0, 16.0);
     const double label_w = text_w(s, s.header_font, std::max<std::size_t>(col_hdr_chars, 1)) + 8;
     while (static_cast<double>(tick_step) * cell_w < std::max(label_w, s.header_font + 4)) tick_step *= 2;
   }
@@ -193,6 +209,55 @@ Geometry compute_geometry(const Diagram& d, const Style& s) {
   content_w = std::max(content_w, slots_w);
   g.width = std::ceil(content_w + 2 * s.margin);
   g.height = std::ceil(bottom + s.margin);
+  return g;
+}
+}  // namespace
+
+std::vector<FillRect> fill_rects(const Panel& p) {
+  std::vector<FillRect> rects;
+  // (c0,c1) -> the rectangle of that run ending at the previous row
+  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> open, next;
+  for (std::int64_t r = 0; r < p.rows.count; ++r) {
+    next.clear();
+    for (std::int64_t c = 0; c < p.cols.count;) {
+      const Cell& cell = p.at(r, c);
+      const Rgb fill = cell.present ? effective_fill(cell) : white;
+      std::int64_t e = c + 1;
+      while (e < p.cols.count && p.at(r, e).present == cell.present &&
+             (!cell.present || effective_fill(p.at(r, e)) == fill))
+        ++e;
+      if (cell.present && fill != white) {
+        const auto key = std::make_pair(c, e);
+        const auto it = open.find(key);
+        if (it != open.end() && rects[it->second].fill == fill) {
+          rects[it->second].r1 = r + 1;
+          next[key] = it->second;
+        } else {
+          rects.push_back({c, e, r, r + 1, fill});
+          next[key] = rects.size() - 1;
+        }
+      }
+      c = e;
+    }
+    std::swap(open, next);
+  }
+  return rects;
+}
+
+bool fits_page(const Geometry& g, double short_side, double long_side) {
+  const double lo = std::min(g.width, g.height), hi = std::max(g.width, g.height);
+  return lo <= short_side && hi <= long_side;
+}
+bool fits_a3(const Geometry& g) { return fits_page(g, a3_short_side, a3_long_side); }
+
+Geometry compute_geometry(const Diagram& d, const Style& s) {
+  Geometry g = geometry_of(d, s, d.heatmap());
+  // Labelled cells past A1 (so that printed on A3 their labels would shrink below half)
+  // become a heatmap too (--labels keeps them): a 64-row SM90 fragment, for one.
+  if (d.density == Density::automatic && !g.heatmap && !fits_page(g, 2 * a3_short_side, 2 * a3_long_side))
+    g = geometry_of(d, s, true);
+  // A heatmap whose titles, legend and notes push the page past A3: smaller cells.
+  for (double side = 560; g.heatmap && !fits_a3(g) && side >= 320; side -= 80) g = geometry_of(d, s, true, side);
   return g;
 }
 

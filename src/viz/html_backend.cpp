@@ -46,7 +46,7 @@ function hover(g){
   cells.forEach(function(h){
     if(t!==null){
       if(key(h,'t')===t){h.classList.add('same-thread');if(key(h,'v')===v)h.classList.add('same-pair');}
-    }else if(o!==null&&key(h,'o')===o)h.classList.add('same-offset');
+    }else if(o!==null&&key(h,'o')===o&&key(h,'s')===key(g,'s'))h.classList.add('same-offset');
   });
   info.textContent=describe(g);
 }

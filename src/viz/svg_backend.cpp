@@ -90,7 +90,13 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
       if (b.shows_header(static_cast<std::int64_t>(r))) text(o, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
            s.header_font, "end", Rgb{0x44, 0x44, 0x44}, p.rows.headers[r]);
 
-    for (std::int64_t r = 0; r < p.rows.count; ++r) {
+    // A plain SVG heatmap: its fills as few rectangles (fill_rects), no per-cell tooltip, so
+    // that a 64x256 tile stays a small file (-f html keeps every cell to explore).
+    if (b.heatmap && !opt.interactive)
+      for (const FillRect& q : fill_rects(p))
+        rect(o, b.cell_x(q.c0), b.cell_y(q.r0), b.cell_x(q.c1) - b.cell_x(q.c0), b.cell_y(q.r1) - b.cell_y(q.r0),
+             "fill=\"" + hex(q.fill) + "\"");
+    for (std::int64_t r = 0; r < p.rows.count && !(b.heatmap && !opt.interactive); ++r) {
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (!cell.present && cell.tooltip.empty()) continue;
@@ -104,6 +110,9 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
             data_attr(o, "v", cell.value);
             data_attr(o, "w", cell.warp());
             data_attr(o, "o", cell.offset);
+            // A panel with offsets of its own (an MMA's smem operand: bytes of its buffer)
+            // matches offsets only within itself when hovered.
+            if (!p.offset_name.empty()) data_attr(o, "s", static_cast<std::int64_t>(i));
             if (cell.bank != Cell::kNone) data_attr(o, "b", cell.bank);
             else if (cell.offset != Cell::kNone)
               data_attr(o, "b", ((cell.offset * d.element_bits / 32) % 32 + 32) % 32);

@@ -53,6 +53,32 @@ void node(std::string& o, Palette& pal, double x, double y, const char* anchor, 
   if (color != black) o += ",text=" + pal.name(color);
   o += "] at " + pt(x, y) + " {" + tex(s) + "};\n";
 }
+// The cells' fills as few paths as possible (fill_rects), the rectangles of a colour in
+// paths of PGF's basic layer (\tesserarect, defined in the preamble): pdflatex keeps every
+// path of a picture in memory, and TikZ's parser costs about five times PGF's per rectangle,
+// so a path per cell exhausted its default memory on a 64x256 heatmap and merged TikZ paths
+// still took seconds.
+void fill_cells(std::string& o, Palette& pal, const Panel& p, const PanelBox& b) {
+  const std::vector<FillRect> rects = fill_rects(p);
+  std::vector<Rgb> order;
+  std::map<std::string, std::vector<std::size_t>> by_color;
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    const std::string name = pal.name(rects[i].fill);
+    if (by_color.find(name) == by_color.end()) order.push_back(rects[i].fill);
+    by_color[name].push_back(i);
+  }
+  constexpr std::size_t kPerPath = 64;  // rectangles per path: short lines, bounded paths
+  for (Rgb color : order) {
+    const std::vector<std::size_t>& list = by_color[pal.name(color)];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const FillRect& q = rects[list[k]];
+      if (k % kPerPath == 0) o += "{\\pgfsetfillcolor{" + pal.name(color) + "}";
+      o += "\\tesserarect{" + num(b.cell_x(q.c0)) + "}{" + num(b.cell_y(q.r0)) + "}{" + num(b.cell_x(q.c1)) + "}{" +
+           num(b.cell_y(q.r1)) + "}";
+      if (k % kPerPath == kPerPath - 1 || k + 1 == list.size()) o += "\\pgfusepath{fill}}\n";
+    }
+  }
+}
 }  // namespace
 
 std::string to_tikz(const Diagram& d) {
@@ -75,13 +101,13 @@ std::string to_tikz(const Diagram& d) {
     for (std::size_t r = 0; r < p.rows.headers.size(); ++r)
       if (b.shows_header(static_cast<std::int64_t>(r))) node(body, pal, b.grid_x - 5, b.cell_y(static_cast<std::int64_t>(r)) + b.cell_h / 2 + s.header_font * 0.35,
            "base east", kHeaderFont, grey, p.rows.headers[r]);
+    fill_cells(body, pal, p, b);
     for (std::int64_t r = 0; r < p.rows.count; ++r) {
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (!cell.present) continue;
         const double x = b.cell_x(c), y = b.cell_y(r);
         const Rgb fill = effective_fill(cell);
-        if (fill != white) body += "\\fill[" + pal.name(fill) + "] " + pt(x, y) + " rectangle " + pt(x + b.cell_w, y + b.cell_h) + ";\n";
         if (b.heatmap) continue;
         const Rgb tc = text_color_for(fill);
         const double cx = x + b.cell_w / 2;
@@ -140,6 +166,9 @@ std::string to_tikz(const Diagram& d) {
   o += "\\hoffset=-1in\\voffset=-1in\\oddsidemargin=0pt\\topmargin=0pt\\headheight=0pt\\headsep=0pt%\n";
   o += "\\textwidth=" + num(g.width) + "bp\\textheight=" + num(g.height) + "bp\\parindent=0pt\\topskip=0pt}\n";
   o += "\\usepackage{tikz}\n";
+  // A filled cell rectangle from (x0,y0) to (x1,y1) in the picture's bp, y down (PGF's basic
+  // layer, much cheaper than a TikZ path).
+  o += "\\newcommand\\tesserarect[4]{\\pgfpathrectanglecorners{\\pgfqpoint{#1bp}{-#2bp}}{\\pgfqpoint{#3bp}{-#4bp}}}\n";
   for (Rgb c : pal.order) o += "\\definecolor{c" + hex(c).substr(1) + "}{HTML}{" + hex(c).substr(1) + "}\n";
   o += "\\begin{document}\\frenchspacing\n";
   o += "\\begin{tikzpicture}[x=1bp,y=-1bp]\n";

@@ -116,6 +116,51 @@ expect_err mma-option "unknown option '--bogus'" "$T" mma $M --bogus
 expect_err mma-extra "unexpected argument 'extra'" "$T" mma $M extra
 expect_err mma-force "pass --force" "$T" mma SM90_64x256x16_F32F16F16_SS --atoms 4x2x1
 
+# --- SM90 shared-memory operands, --only, --smem-layout
+SS=SM90_64x64x16_F32BF16BF16_SS
+expect_ok mma-ss "$T" mma $SS
+grep -q '^A in shared memory Sw<3,3,3> o 0 o (64,64):(64,1)$' "$W/out" || bad "ss: A's smem title ($(head -3 "$W/out"))"
+grep -qx 'A desc M 0-63, K 0-15: start 0 B, LBO 16 B (unused), SBO 1024 B, swizzle 128B, base offset 0 (0x4000004000010000)' "$W/out" ||
+  bad "ss: A's descriptor ($(grep desc "$W/out"))"
+grep -q '^B desc N 0-63, K 0-15: ' "$W/out" || bad "ss: B's descriptor"
+grep -q 'T0V0' "$W/out" || bad "ss: C is a TV map"
+grep -q '^A ((' "$W/out" && bad "ss: A drawn as a TV map"
+# Two atoms along M: each reads its 64 rows of one (128,64) buffer, 8192 B apart.
+expect_ok mma-ss-tiled "$T" mma $SS --atoms 2x1x1 --only A
+grep -qx 'A desc M 64-127, K 0-15: start 8192 B, LBO 16 B (unused), SBO 1024 B, swizzle 128B, base offset 0 (0x4000004000010200)' "$W/out" ||
+  bad "ss 2x1x1: the second atom's descriptor ($(grep desc "$W/out"))"
+expect_ok mma-only-c "$T" mma $SS --only C
+grep -q 'shared memory' "$W/out" && bad "--only C drew A or B"
+grep -q '^C ' "$W/out" || bad "--only C lacks C"
+expect_ok mma-only-ab "$T" mma $SS --only a --only B
+grep -q '^C ' "$W/out" && bad "--only a --only B drew C"
+[ "$(grep -c 'in shared memory' "$W/out")" = 2 ] || bad "--only a --only B: not A and B"
+expect_ok mma-only-list "$T" mma $SS --only A,C -o "$W/ac.svg"
+grep -q 'A in shared memory' "$W/ac.svg" || bad "--only A,C: no A in the SVG"
+grep -q 'B in shared memory' "$W/ac.svg" && bad "--only A,C: B in the SVG"
+grep -q 'A desc M 0-63' "$W/ac.svg" || bad "--only A,C: the SVG lacks the descriptor"
+expect_ok mma-only-layouts "$T" mma $SS --only C --print-layouts
+cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'ThrID CLayout thr_layout_vmnk layoutC_TV tile ' ||
+  bad "--only C --print-layouts ($(cat "$W/out"))"
+expect_ok mma-rs "$T" mma SM90_64x64x16_F32BF16BF16_RS
+grep -q '^A ((' "$W/out" || bad "rs: A is a TV map"
+grep -q '^B in shared memory' "$W/out" || bad "rs: B from shared memory"
+grep -q '^A desc' "$W/out" && bad "rs: A has no descriptor"
+expect_ok mma-smem-mn "$T" mma $SS --smem-layout mn_sw64 --only B
+# MN-major 64B bf16 atoms are 32 of N: two along N, 512 B apart (LBO); K groups of 8 at SBO.
+grep -qx 'B desc N 0-63, K 0-15: start 0 B, LBO 512 B, SBO 1024 B, swizzle 64B, base offset 0 (0x8000004000200000)' "$W/out" ||
+  bad "mn_sw64: B's descriptor ($(grep desc "$W/out"))"
+expect_ok mma-smem-full "$T" mma $SS --smem-layout gmma_k_inter_bf16 --only A
+# Interleaved 128-byte core matrices, M first: 8-row groups 128 B apart (SBO), K halves 1024 B (LBO).
+grep -q 'A desc M 0-63, K 0-15: start 0 B, LBO 1024 B, SBO 128 B, swizzle none' "$W/out" ||
+  bad "k_inter: A's descriptor ($(grep desc "$W/out"))"
+expect_err mma-only-bad "--only takes A, B and C" "$T" mma $SS --only A,D; has_caret mma-only-bad
+expect_err mma-smem-bad "the swizzle is inter, sw32, sw64 or sw128" "$T" mma $SS --smem-layout k_sw48; has_caret mma-smem-bad
+expect_err mma-smem-width "holds 32-bit elements" "$T" mma $SS --smem-layout k_sw128_tf32
+expect_err mma-smem-reg "reads no operand from shared memory" "$T" mma $M --smem-layout k_sw128
+expect_err mma-smem-fit "is 64 (MN) x 8 (K) elements" "$T" mma SM90_64x8x16_F32BF16BF16_SS --smem-layout mn_sw128 -o "$W/no4.svg"
+[ -e "$W/no4.svg" ] && bad "mma-smem-fit left an output file"
+
 # --- copy
 expect_ok copy-layouts "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand A --print-layouts
 cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'src dst tile ' || bad "copy print-layouts names"

@@ -206,6 +206,29 @@ TEST_CASE("verify: -o draws the first failing map, also when verification fails"
 #endif
 }
 
+TEST_CASE("verify: --color-by colours the diagram as the other drawing commands do") {
+  const std::string f = write("bad5.trace", tv::to_string(bad_trace()));
+  const Result thread = run({"verify", f, "-o", "thread.svg"});
+  const Result warp = run({"verify", f, "-o", "warp.svg", "--color-by", "warp"});
+  const Result value = run({"verify", f, "-o", "value.svg", "--color-by", "value"});
+  CHECK(thread.status == 1);  // the findings decide the status, the colours do not
+  CHECK(warp.status == 1);
+  CHECK(value.status == 1);
+  const std::string t = slurp(work_dir() / "thread.svg"), w = slurp(work_dir() / "warp.svg"),
+                    v = slurp(work_dir() / "value.svg");
+  CHECK(t.find("colour: thread") != std::string::npos);
+  CHECK(w.find("colour: warp (thread / 32)") != std::string::npos);
+  CHECK(v.find("colour: value V") != std::string::npos);
+  CHECK(w != t);
+  CHECK(w.find("#d62728") != std::string::npos);  // mismatches stay red whatever the colouring
+  CHECK(v.find("#d62728") != std::string::npos);
+  // A quantity the cells lack is refused, with a caret under the option's value; nothing is written.
+  const Result bank = run({"verify", f, "-o", "chunkless.svg", "--color-by", "nonsense"});
+  CHECK(bank.status == 1);
+  CHECK(bank.out.empty());  // checked before the trace is read
+  CHECK_FALSE(exists("chunkless.svg"));
+}
+
 TEST_CASE("verify: bad input is reported with file:line:col and a caret, and nothing is written") {
   const std::string good = tv::to_string(good_trace());
   // Line 3 is the map line; break its TV layout.
@@ -257,6 +280,8 @@ TEST_CASE("verify: option and file errors exit 1 with a message and write nothin
       {{"verify", f, "-o", "out.svg", "-f", "gif"}, "error: unknown format 'gif'"},
       {{"verify", f, "-f", "svg"}, "error: -f svg needs -o FILE"},
       {{"verify", f, "-o", "-"}, "error: -o - needs -f"},
+      {{"verify", f, "-o", "out.svg", "--color-by", "hue"}, "error: unknown --color-by 'hue'"},
+      {{"verify", f, "--color-by", "warp"}, "error: --color-by needs -o FILE"},
   };
   for (const Case& c : cases) {
     INFO(c.args.back());

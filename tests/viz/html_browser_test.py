@@ -50,6 +50,7 @@ def draw(name, *args):
 tv_page = draw("tv.html", "render")  # the SM80 16x8x8 C fragment
 mma_page = draw("mma.html", "mma", "SM80_16x8x8_F16F16F16F16_TN", "--atoms", "2x1")
 layout_page = draw("layout.html", "render", "(4,4):(1,0)")  # offsets repeat
+ss_page = draw("ss.html", "mma", "SM90_64x8x16_F32BF16BF16_SS")  # A, B from shared memory
 
 # Self-contained: nothing is fetched (no src/href to anything but the page itself).
 for page in (tv_page, mma_page, layout_page):
@@ -154,6 +155,13 @@ try:
     driver.get("file://" + os.path.abspath(layout_page))
     hover(cell(0, 1, 0))
     check(count("g.cell.same-offset") == 4, "(4,4):(1,0): hovering offset 1 highlights its 4 cells")
+
+    # --- SM90 SS: an smem cell's byte offset belongs to its own buffer ------------------
+    driver.get("file://" + os.path.abspath(ss_page))
+    hover(cell(0, 0, 0))  # A (0,0): byte 0 of A's buffer
+    check(count("g.cell.same-offset") == 1, "SS: hovering A's byte 0 outlines that cell only, not B's or C's")
+    check("offset 0" in driver.find_element(By.ID, "info").text, "SS: the info line shows the byte offset")
+    check(count("g.cell.same-thread") == 0, "SS: an smem cell has no thread")
 finally:
     driver.quit()
 

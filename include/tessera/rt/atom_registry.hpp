@@ -18,6 +18,10 @@ struct MmaAtomInfo {
   std::int64_t m = 1, n = 1, k = 1;
   rt::Layout thr_id;        // atom thread -> thread in the warp / warpgroup
   rt::Layout a_tv, b_tv, c_tv;  // (thread, value) -> column-major (m,k) / (n,k) / (m,n)
+  int a_bits = 0, b_bits = 0;   // element widths of A and B
+  // A / B read from shared memory through a wgmma descriptor (SM90 SS: both; RS: B), not
+  // from registers: their TV layouts give every thread the whole operand.
+  bool a_smem = false, b_smem = false;
 };
 
 struct CopyAtomInfo {

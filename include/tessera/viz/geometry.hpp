@@ -56,7 +56,21 @@ struct Geometry {
   std::vector<double> note_y;       // baseline of each note line
 };
 
+// Labelled cells when they fit an A1 page (1684 x 2382 bp, either way round: on A3 at 50%),
+// else a heatmap, whose cells shrink until the page fits A3 (842 x 1191 bp); unless the
+// diagram's density says which (--heatmap / --labels).
 Geometry compute_geometry(const Diagram& d, const Style& style = {});
+inline constexpr double a3_short_side = 842, a3_long_side = 1191;
+bool fits_page(const Geometry& g, double short_side, double long_side);
+bool fits_a3(const Geometry& g);
+
+// A panel's filled cells as few rectangles: runs of one fill along a row, and equal runs in
+// consecutive rows merged into one (cells [c0,c1) x [r0,r1)); white and blank cells left out.
+struct FillRect {
+  std::int64_t c0 = 0, c1 = 0, r0 = 0, r1 = 0;
+  Rgb fill;
+};
+std::vector<FillRect> fill_rects(const Panel& p);
 
 // Grid line width for a boundary level; outer edges never thinner than 2.
 double line_width(int level, bool edge);

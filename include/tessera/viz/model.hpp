@@ -69,6 +69,9 @@ struct Cell {
   std::int64_t warp() const { return thread == kNone ? kNone : thread / 32; }
 };
 
+// The quantity cells are coloured by (--color-by). automatic: the diagram's natural one.
+enum class ColorBy : std::uint8_t { automatic, thread, warp, value, offset, bank, chunk };
+
 // A hierarchical mode extent: a leaf (no children) of `extent`, or a tuple of
 // sub-modes. (2,(2,4)) -> tuple{leaf 2, tuple{leaf 2, leaf 4}}. Only sizes matter.
 struct ModeTree {
@@ -113,6 +116,15 @@ struct Panel {
   // its slot (an MMA draws A left of C and B above C, flush against C).
   int slot_row = 0, slot_col = 0;
   bool align_right = false, align_bottom = false;
+  // What colour means in this panel when it differs from the rest of the diagram (an MMA's
+  // shared-memory operands beside its register accumulator): panels of one natural colour
+  // share colours and ranges; each group gets its part of the legend, named by
+  // legend_name ("A", "C", ...). automatic: the diagram's.
+  ColorBy natural_color = ColorBy::automatic;
+  std::string legend_name;
+  // Legend wording for this panel's offsets and chunks when not the diagram's (e.g. "smem
+  // byte offset"); the first panel of a colour group speaks for it.
+  std::string offset_name, chunk_name;
 
   Panel() = default;
   Panel(std::int64_t nrows, std::int64_t ncols);
@@ -142,8 +154,6 @@ enum class Density : std::uint8_t { automatic, labels, heatmap };
 inline constexpr std::int64_t heatmap_cells = 64 * 64;
 inline constexpr std::int64_t heatmap_extent = 128;
 
-// The quantity cells are coloured by (--color-by). automatic: the diagram's natural one.
-enum class ColorBy : std::uint8_t { automatic, thread, warp, value, offset, bank, chunk };
 
 struct Diagram {
   std::string title;              // optional (--title); drawn above all panels
