@@ -225,6 +225,32 @@ TESSERA_HOST_DEVICE constexpr Arguments derive_arguments(int element_bits, int m
   return a;
 }
 
+// The same tile over another global tensor of the same modes and contiguous mode: the box
+// geometry (which depends on the smem tile alone) is kept, the global dims and strides are
+// the new tensor's, checked by the same rules. Kernels derive the boxes once and rebind
+// them per problem (the derivation visits every element of the tile; this is O(rank)).
+TESSERA_HOST_DEVICE constexpr Arguments rebind_gmem(Arguments a, int modes, const int64_t* gmem_extent,
+                                                    const int64_t* gmem_stride) {
+  auto fail = [&](Rule r, int mode) { a.rule = r; a.bad_mode = mode; return a; };
+  if (a.rule != Rule::ok) return a;
+  if (modes != a.rank) return fail(Rule::gmem_rank, -1);
+  const int64_t eb = a.element_bytes;
+  for (int d = 0; d < a.rank; ++d) {
+    const int m = a.mode_of_dim[d];
+    if (gmem_extent[m] < 1 || gmem_extent[m] > (int64_t(1) << 32)) return fail(Rule::global_dim_range, m);
+    a.global_dim[d] = gmem_extent[m];
+    if (d == 0) {
+      if (gmem_stride[m] != 1) return fail(Rule::no_contiguous_mode, m);
+      continue;
+    }
+    const int64_t s = gmem_stride[m];
+    if (s < 0 || s >= ((int64_t(1) << 40) / eb)) return fail(Rule::global_stride_range, m);
+    if ((s * eb) % 16 != 0) return fail(Rule::global_stride_alignment, m);
+    a.global_stride_bytes[d] = s * eb;
+  }
+  return a;
+}
+
 // The static tier's entry: gmem a layout with flat integer modes (static or dynamic extents
 // and strides, as a kernel's host side has them), smem the static tile (a layout, or a
 // swizzle over one) one copy fills. Usable in constant expressions when gmem is.
