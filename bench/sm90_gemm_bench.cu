@@ -6,7 +6,8 @@
 // reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
-//   sm90_gemm_bench [--reps N] [--f16] [M N K ...]     (default: the table's shapes)
+//   sm90_gemm_bench [--reps N] [--f16] [--cluster1] [M N K ...]     (default: the table's shapes)
+//   --cluster1: the kernel without clusters (no B multicast), for comparison
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -48,9 +49,9 @@ double median(std::vector<float> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-template <class T>
+template <class T, int ClusterM = 2>
 bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps) {
-  using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T>>;
+  using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>;
   sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k));
   T* ref = nullptr;
   SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(T)));
@@ -109,9 +110,9 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps) {
   for (auto& e : ev) cudaEventDestroy(e);
   cudaFree(ref);
   const double tm = median(t_mine), tc = median(t_cublas), flops = 2.0 * double(m) * double(n) * double(k);
-  std::printf("%-4s %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
+  std::printf("%-4s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, tm,
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", ClusterM, (long long)m, (long long)n, (long long)k, tm,
               flops / tm * 1e-9, tc, flops / tc * 1e-9, tc / tm, vs_cublas, vs_fp64, ok ? "ok" : "WRONG");
   return ok;
 }
@@ -120,12 +121,13 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps) {
 
 int main(int argc, char** argv) {
   int reps = 30;
-  bool f16 = false;
+  bool f16 = false, cluster1 = false;
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (a == "--f16") f16 = true;
+    else if (a == "--cluster1") cluster1 = true;
     else dims.push_back(std::atoll(argv[i]));
   }
   if (dims.empty()) dims = {8192, 8192, 8192, 4096, 11008, 4096, 4096, 4096, 4096, 8192, 8192, 1024, 1000, 1000, 1000};
@@ -140,7 +142,9 @@ int main(int argc, char** argv) {
   CUBLAS_OK(cublasCreate(&h));
   bool ok = true;
   for (size_t i = 0; i < dims.size(); i += 3) {
-    ok &= f16 ? bench<half_t>(h, dims[i], dims[i + 1], dims[i + 2], reps) : bench<bfloat16_t>(h, dims[i], dims[i + 1], dims[i + 2], reps);
+    const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
+    if (cluster1) ok &= f16 ? bench<half_t, 1>(h, m, n, k, reps) : bench<bfloat16_t, 1>(h, m, n, k, reps);
+    else ok &= f16 ? bench<half_t>(h, m, n, k, reps) : bench<bfloat16_t>(h, m, n, k, reps);
   }
   cublasDestroy(h);
   return ok ? 0 : 1;

@@ -25,32 +25,57 @@ struct CollectiveEpilogueSm90Direct {
 
   // thread: the consumer thread's index in the TiledMma (0 .. size(TiledMma) - 1); acc: its
   // accumulators, in the order of the C fragment (value i is register i).
+  //
+  // Coordinates come from the identity tensor of the static tile shape, so they are
+  // tile-local and cannot wrap (an identity tensor over the problem's (M, N) numbers its
+  // elements m + M n, and a residue tile's rows past M read as the next column's).
   template <class TiledMma, class TileShape, class Acc>
-  __device__ __forceinline__ static void store(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread, int64_t tile_m,
-                               int64_t tile_n, int64_t l, Acc const& acc) {
+  __device__ __forceinline__ static void store(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
+                                               int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
     const auto shape_mn = make_shape(p.m, p.n);
-    const auto gD = make_tensor(p.d + l * p.d_batch_stride, make_layout(shape_mn, make_stride(p.d_stride_m, p.d_stride_n)));
-    const auto cD = make_identity_tensor(shape_mn);
     const auto crd = make_coord(tile_m, tile_n);
     const auto thr = tiled.get_slice(thread);
-    auto tCgD = thr.partition_C(local_tile(gD, tile_mn, crd));  // (V, MMA_M, MMA_N) -> D element
-    const auto tCcD = thr.partition_C(local_tile(cD, tile_mn, crd));  // -> its (m, n)
+    const auto gD = make_tensor(p.d + l * p.d_batch_stride, make_layout(shape_mn, make_stride(p.d_stride_m, p.d_stride_n)));
+    auto tCgD = thr.partition_C(local_tile(gD, tile_mn, crd));                // (V, MMA_M, MMA_N) -> D element
+    const auto tCcD = thr.partition_C(make_identity_tensor(tile_mn));         // -> its (m, n) in the tile
     static_assert(decltype(size(tCgD))::value == sizeof(Acc) / sizeof(float), "one accumulator per C fragment value");
-    const bool with_c = p.c != nullptr;
-    if (with_c) {
-      const auto gC = make_tensor(p.c + l * p.c_batch_stride, make_layout(shape_mn, make_stride(p.c_stride_m, p.c_stride_n)));
-      const auto tCgC = thr.partition_C(local_tile(gC, tile_mn, crd));
+    const int64_t resid_m = p.m - tile_m * int64_t(get<0>(tile_mn)), resid_n = p.n - tile_n * int64_t(get<1>(tile_mn));
+    const bool whole = resid_m >= int64_t(get<0>(tile_mn)) && resid_n >= int64_t(get<1>(tile_mn));
+    // The wgmma C fragment's values are (2, 2, N/8): value (a, b, j) is register a + 2b + 4j.
+    // One group j at a time: its view (2x2 values) from the partition, its pointer laundered so
+    // that the compiler computes it where it is used instead of hoisting all 128 addresses
+    // (and C's loads) above the stores, which spilled.
+    constexpr int groups = int(size<0, 2>(tCgD));
+    static_assert(groups * 4 == int(size(tCgD)), "the C fragment's values are (2, 2, N/8)");
+    const float alpha = p.alpha, beta = p.beta;
+    // Residue predicates: value v of this thread sits at this thread's value 0 plus what
+    // value v is to thread 0 (the wgmma C layout's thread and value parts never carry into
+    // each other; hopper_sm90_partition_test checks every thread). Thread 0's coordinates are
+    // compile-time constants, so each predicate is one compare against a per-thread bound,
+    // where decoding every value from the identity tensor kept 128 coordinates live (spills).
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    const auto mine0 = tCcD(0);
+    const int64_t resid_m0 = resid_m - int64_t(get<0>(mine0)), resid_n0 = resid_n - int64_t(get<1>(mine0));
+    const auto gC = make_tensor(p.c + l * p.c_batch_stride, make_layout(shape_mn, make_stride(p.c_stride_m, p.c_stride_n)));
+    const auto tCgC = thr.partition_C(local_tile(gC, tile_mn, crd));
 #pragma unroll
-      for (int i = 0; i < int(size(tCgD)); ++i) {
-        const auto mn = tCcD(i);
-        if (get<0>(mn) < p.m && get<1>(mn) < p.n)
-          tCgD(i) = ElementD(p.alpha * acc[i] + p.beta * float(tCgC(i)));
-      }
-    } else {
+    for (int j = 0; j < groups; ++j) {
+      const auto group = make_coord(make_coord(_, _, j), _0{}, _0{});
+      auto d = tCgD(group);
+      ElementD* dp = d.data();
+      asm volatile("" : "+l"(dp));
+      auto dj = make_tensor(dp, d.layout());
+      const auto cj = tCcD0(group);
+      const ElementD* cp = p.c != nullptr ? tCgC(group).data() : nullptr;
+      asm volatile("" : "+l"(cp));
+      const auto cij = make_tensor(cp, tCgC(group).layout());
 #pragma unroll
-      for (int i = 0; i < int(size(tCgD)); ++i) {
-        const auto mn = tCcD(i);
-        if (get<0>(mn) < p.m && get<1>(mn) < p.n) tCgD(i) = ElementD(p.alpha * acc[i]);
+      for (int v = 0; v < 4; ++v) {
+        const auto mn = cj(v);  // relative to thread 0's value 0: constants
+        if (whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0)) {
+          const float x = alpha * acc[4 * j + v];
+          dj(v) = ElementD(cp != nullptr ? x + beta * float(cij(v)) : x);
+        }
       }
     }
   }

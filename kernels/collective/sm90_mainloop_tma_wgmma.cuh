@@ -14,6 +14,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include <tessera/algorithm/copy_tma.hpp>
 #include <tessera/atom/gmma_descriptor.hpp>
@@ -69,13 +70,19 @@ struct CollectiveMainloopSm90TmaWgmma {
   static_assert(int(cosize(smem_a.inner())) * Bits / 8 == Stages * stage_a_bytes, "stages lie one after another");
   static_assert(stage_a_bytes % 1024 == 0 && stage_b_bytes % 1024 == 0, "each stage starts on the swizzle's 1 KiB repeat");
 
+  // B in a cluster: CTA r loads part r of the B tile, (BN / ClusterM) x BK, multicast.
+  static constexpr int ClusterM = Policy::ClusterM;
+  static_assert(BN % (8 * ClusterM) == 0, "the B tile splits into whole 8-row parts");
+  static constexpr auto part_b = GMMA::make_smem_layout<Bits, MajorB, SwizzleBytes>(
+      make_shape(C<BN / ClusterM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
   static constexpr int MaxBoxes = 4;
   using TmaA = TmaLoad<MaxBoxes>;
-  using TmaB = TmaLoad<MaxBoxes>;
+  using TmaB = std::conditional_t<ClusterM == 1, TmaLoad<MaxBoxes>, TmaLoadMulticast<MaxBoxes>>;
   using Pipeline = pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier>;
   using PipelineState = pipeline::PipelineState<Stages>;
-  // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma wait).
-  static constexpr int ConsumerArrivals = 4 * ConsumerWarpgroups;
+  // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
+  // wait) of every CTA in the cluster: each CTA's producer writes into all of their stages.
+  static constexpr int ConsumerArrivals = 4 * ConsumerWarpgroups * ClusterM;
 
   struct SharedStorage {
     alignas(1024) unsigned char a[Stages * stage_a_bytes];
@@ -89,7 +96,8 @@ struct CollectiveMainloopSm90TmaWgmma {
     CUtensorMap map_a;
     CUtensorMap map_b;
     TmaA tma_a;
-    TmaB tma_b;
+    TmaB tma_b;                   // part_b's boxes (the whole B tile without a cluster)
+    uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
   };
 
@@ -117,17 +125,32 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // Producer (one thread): the k-tiles of one output tile into the ring. `origin_a` / `origin_b`
   // are the tile's gmem origins per mode ((M, K, L) and (N, K, L)); K advances by BK.
-  __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, tma::Coord origin_a, tma::Coord origin_b) {
-    const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
+  // In a cluster, origin_b is this CTA's part of the B tile (the tile's origin plus
+  // rank * BN / ClusterM rows) and `rank` its place in the cluster.
+  __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, tma::Coord origin_a, tma::Coord origin_b,
+                                              int rank) {
+    const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
+    const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
+    constexpr uint16_t cluster_mask = uint16_t((1u << ClusterM) - 1u);
     for (int kt = 0; kt < p.k_tiles; ++kt) {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
       copy(p.tma_a.with(&p.map_a, bar), origin_a, a0 + uint32_t(st.index * stage_a_bytes));
-      copy(p.tma_b.with(&p.map_b, bar), origin_b, b0 + uint32_t(st.index * stage_b_bytes));
+      copy(p.tma_b.with(&p.map_b, bar, cluster_mask), origin_b, b0 + uint32_t(st.index * stage_b_bytes));
       origin_a.c[1] += BK;
       origin_b.c[1] += BK;
       ++st;
+    }
+  }
+
+  // A stage is free once every consumer warp of the cluster is done with it.
+  __device__ __forceinline__ static void release(SharedStorage& s, PipelineState const& st) {
+    if constexpr (ClusterM == 1) {
+      s.pipe.consumer_release(st);
+    } else {
+#pragma unroll
+      for (int r = 0; r < ClusterM; ++r) s.pipe.empty[st.index].arrive_cluster(uint32_t(r));
     }
   }
 
@@ -156,13 +179,13 @@ struct CollectiveMainloopSm90TmaWgmma {
       GMMA::warpgroup_commit_batch();
       GMMA::warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
       GMMA::warpgroup_fence_operand(acc);
-      if (kt > 0 && lane0) s.pipe.consumer_release(prev);
+      if (kt > 0 && lane0) release(s, prev);
       prev = st;
       ++st;
     }
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(acc);
-    if (p.k_tiles > 0 && lane0) s.pipe.consumer_release(prev);
+    if (p.k_tiles > 0 && lane0) release(s, prev);
   }
 };
 

@@ -22,9 +22,10 @@ namespace tessera::kernels::sm90 {
 
 // The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
 // (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled K-major operands.
-template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K>
+// Clusters of 2 CTAs along M share each B tile through TMA multicast.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
 using DefaultGemm = GemmTmaWarpSpecialized<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
+    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
     CollectiveEpilogueSm90Direct<Element>>;
 
 template <class Kernel>
@@ -89,14 +90,15 @@ struct GemmSm90 {
     const bool batched = g.batch > 1;
     struct Proto {
       tma::Arguments a, b;
-      TmaLoad<Mainloop::MaxBoxes> tma_a, tma_b;
+      typename Mainloop::TmaA tma_a;
+      typename Mainloop::TmaB tma_b;
     };
     auto make_proto = [](bool batched_) {
       Proto p;
       p.a = proto_arguments(Mainloop::stage_a, Mainloop::MajorA == GMMA::Major::K, batched_);
-      p.b = proto_arguments(Mainloop::stage_b, Mainloop::MajorB == GMMA::Major::K, batched_);
+      p.b = proto_arguments(Mainloop::part_b, Mainloop::MajorB == GMMA::Major::K, batched_);
       p.tma_a.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.a, Mainloop::stage_a);
-      p.tma_b.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.b, Mainloop::stage_b);
+      p.tma_b.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.b, Mainloop::part_b);
       return p;
     };
     static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
@@ -121,6 +123,9 @@ struct GemmSm90 {
       return {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
     ml.tma_a = proto.tma_a;
     ml.tma_b = proto.tma_b;
+    // Part r of the B tile starts at its first row's offset in the stage layout.
+    for (int r = 0; r < Mainloop::ClusterM; ++r)
+      ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);
     ml.k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
     auto& ep = params.epilogue;
     const bool d_row = g.c.major == Major::Row;  // C and D share a major
@@ -137,27 +142,58 @@ struct GemmSm90 {
     ep.alpha = g.alpha;
     ep.beta = g.beta;
     auto& sc = params.scheduler;
-    sc.tiles_m = (g.m + Mainloop::BM - 1) / Mainloop::BM;
+    sc.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
     sc.tiles_n = (g.n + Mainloop::BN - 1) / Mainloop::BN;
     sc.batch = g.batch;
-    sc.group = 8;
-    static int sms = [] {
-      int dev = 0, n = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
-      return n > 0 ? n : 1;
-    }();
-    const int64_t tiles = sc.tile_count();
-    grid = int(tiles < sms ? tiles : sms);
-    batch = g.batch;
+    sc.group = 8 / Mainloop::ClusterM;  // 8 M-tiles down each N column
     static const bool attr = cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                   Kernel::smem_bytes) == cudaSuccess;
     if (!attr) return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};
+    // As many clusters as can be resident at once (an SM holds one CTA; a cluster's CTAs
+    // share a GPC, so odd SMs may stay idle).
+    static const int resident_clusters = [] {
+      int dev = 0, sms = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      int clusters = 0;
+      cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterM * Kernel::ClusterM)), nullptr);
+      cudaLaunchAttribute at[1];
+      cfg.attrs = cluster_attribute(at);
+      cfg.numAttrs = 1;
+      if (cudaOccupancyMaxActiveClusters(&clusters, gemm_sm90_entry<Kernel>, &cfg) != cudaSuccess || clusters <= 0) {
+        cudaGetLastError();
+        clusters = sms / Kernel::ClusterM;
+      }
+      return clusters > 0 ? clusters : 1;
+    }();
+    const int64_t tiles = sc.tile_count();
+    grid = int(tiles < resident_clusters ? tiles : resident_clusters) * Kernel::ClusterM;
+    batch = g.batch;
     return {};
   }
 
+  static cudaLaunchConfig_t launch_config(dim3 grid_dim, cudaStream_t stream) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = grid_dim;
+    cfg.blockDim = dim3(Kernel::Threads);
+    cfg.dynamicSmemBytes = Kernel::smem_bytes;
+    cfg.stream = stream;
+    return cfg;
+  }
+  static cudaLaunchAttribute* cluster_attribute(cudaLaunchAttribute* at) {
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = Kernel::ClusterM;
+    at[0].val.clusterDim.y = 1;
+    at[0].val.clusterDim.z = 1;
+    return at;
+  }
+
   GemmResult run(cudaStream_t stream = nullptr) const {
-    gemm_sm90_entry<Kernel><<<grid, Kernel::Threads, Kernel::smem_bytes, stream>>>(params);
+    cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(grid)), stream);
+    cudaLaunchAttribute at[1];
+    cfg.attrs = cluster_attribute(at);
+    cfg.numAttrs = 1;
+    cudaLaunchKernelEx(&cfg, gemm_sm90_entry<Kernel>, params);
     if (cudaPeekAtLastError() != cudaSuccess)
       return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(cudaGetLastError())};
     return {};

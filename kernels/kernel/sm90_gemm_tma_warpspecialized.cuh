@@ -31,38 +31,76 @@ struct GemmTmaWarpSpecialized {
     Scheduler scheduler;
   };
 
+  static constexpr int ClusterM = Mainloop::ClusterM;
+
+  // The cluster's barrier (every thread of every CTA in the cluster); not .aligned: the
+  // producer warp arrives diverged.
+  __device__ __forceinline__ static void cluster_sync() {
+    if constexpr (ClusterM > 1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+    } else {
+      __syncthreads();
+    }
+  }
+  __device__ __forceinline__ static int cluster_rank() {
+    uint32_t r = 0;
+    if constexpr (ClusterM > 1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+    }
+    return int(r);
+  }
+
+  // The scheduler's tiles are cluster tiles (ClusterM M-tiles of one N column); cluster c
+  // takes c, c + clusters, ...; CTA `rank` of the cluster the rank-th M-tile of each.
   __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
     SharedStorage& s = *reinterpret_cast<SharedStorage*>(smem);
     const int wg = int(threadIdx.x / 128);
+    const int rank = cluster_rank();
+    const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
       Mainloop::init(s);
       Mainloop::prefetch_tensor_maps(p.mainloop);
     }
-    __syncthreads();
+    cluster_sync();  // barriers initialised in every CTA before any copy or remote arrival
     const int64_t tiles = p.scheduler.tile_count();
     if (wg == 0) {
       arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
       if (threadIdx.x == 0) {
         typename Mainloop::PipelineState st;
-        for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        for (int64_t t = first; t < tiles; t += step) {
           const auto tile = p.scheduler.tile(t);
-          const tma::Coord a{{int32_t(tile.m * Mainloop::BM), 0, int32_t(tile.l)}};
-          const tma::Coord b{{int32_t(tile.n * Mainloop::BN), 0, int32_t(tile.l)}};
-          Mainloop::load(p.mainloop, s, st, a, b);
+          const int64_t m = tile.m * ClusterM + rank;
+          const tma::Coord a{{int32_t(m * Mainloop::BM), 0, int32_t(tile.l)}};
+          const tma::Coord b{{int32_t(tile.n * Mainloop::BN + rank * (Mainloop::BN / ClusterM)), 0, int32_t(tile.l)}};
+          Mainloop::load(p.mainloop, s, st, a, b, rank);
         }
       }
+      finish();
     } else {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       typename Mainloop::PipelineState st;
       typename Mainloop::TiledMma tiled;
       const int thread = int(threadIdx.x) - 128;
       typename Mainloop::Wgmma::DRegisters acc;
-      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      for (int64_t t = first; t < tiles; t += step) {
         const auto tile = p.scheduler.tile(t);
         Mainloop::mma(p.mainloop, s, st, wg - 1, acc);
-        Epilogue::store(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, tile.m, tile.n, tile.l, acc);
+        Epilogue::store(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, tile.m * ClusterM + rank,
+                        tile.n, tile.l, acc);
       }
+      finish();
     }
+  }
+
+  // No CTA leaves while another of its cluster may still write its smem or arrive on its
+  // barriers. Called at the end of each role's branch: code after the branches join would
+  // run under one register budget and defeat setmaxnreg.
+  __device__ __forceinline__ static void finish() {
+    if constexpr (ClusterM > 1) cluster_sync();
   }
 };
 

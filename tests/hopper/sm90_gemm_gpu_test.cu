@@ -38,12 +38,13 @@ int main(int argc, char** argv) {
   int fails = 0;
   fails += check<bfloat16_t>(128, 256, 64, 1, false, 1, 0);     // one tile, one k-tile
   fails += check<bfloat16_t>(129, 257, 72, 1, false, 1, 0);     // residues in M, N, K
+  fails += check<bfloat16_t>(200, 300, 40, 1, true, 1, 0);      // the same, D row-major
   if (!small_only) {
     fails += check<bfloat16_t>(256, 512, 1024, 1, true, 1, 0);
     fails += check<bfloat16_t>(1000, 1000, 1000, 1, false, 1, 0);
     fails += check<bfloat16_t>(100, 3000, 512, 1, false, 1, 0);   // M below one tile
     fails += check<bfloat16_t>(3000, 40, 256, 1, true, 1, 0);     // N below one tile
-    fails += check<bfloat16_t>(777, 555, 333, 3, false, 2, -1);   // batched, alpha/beta
+    fails += check<bfloat16_t>(777, 555, 328, 3, false, 2, -1);   // batched, alpha/beta
     fails += check<bfloat16_t>(512, 768, 8, 1, true, 1, 0.5f);    // K below one k-tile
     fails += check<bfloat16_t>(4096, 4096, 4096, 1, false, 1, 0); // many tiles per CTA (sampled)
     fails += check<half_t>(1000, 1000, 1000, 1, false, 1, 0);

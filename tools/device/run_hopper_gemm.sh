@@ -45,6 +45,7 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 note "-- benchmark (bf16 TN, D column-major; median of alternating launches)"
 timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
-note "-- f16"
+note "-- f16; bf16 without clusters"
 timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
+timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)

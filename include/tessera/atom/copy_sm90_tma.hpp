@@ -105,6 +105,35 @@ struct SM90_TMA_LOAD {
   }
 };
 
+// The same box written to the same shared-memory offset of every CTA of the cluster named in
+// `cta_mask`, completing on the barrier at the same offset in each of them.
+struct SM90_TMA_LOAD_MULTICAST {
+  TESSERA_DEVICE static void copy(void const* tensor_map, uint32_t mbarrier, uint16_t cta_mask, uint32_t smem, int rank,
+                                  const int32_t* c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const uint64_t map = reinterpret_cast<uint64_t>(tensor_map);
+    if (rank == 2) {
+      asm volatile(
+          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+          " [%0], [%1, {%4, %5}], [%2], %3;\n" ::"r"(smem),
+          "l"(map), "r"(mbarrier), "h"(cta_mask), "r"(c[0]), "r"(c[1])
+          : "memory");
+    } else if (rank == 3) {
+      asm volatile(
+          "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+          " [%0], [%1, {%4, %5, %6}], [%2], %3;\n" ::"r"(smem),
+          "l"(map), "r"(mbarrier), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2])
+          : "memory");
+    } else {
+      detail::mma_unsupported("SM90_TMA_LOAD_MULTICAST: rank 2 or 3");
+    }
+#else
+    (void)tensor_map; (void)mbarrier; (void)cta_mask; (void)smem; (void)rank; (void)c;
+    detail::mma_unsupported("SM90_TMA_LOAD_MULTICAST needs sm_90");
+#endif
+  }
+};
+
 struct SM90_TMA_STORE {
   TESSERA_DEVICE static void copy(void const* tensor_map, uint32_t smem, int rank, const int32_t* c) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -147,19 +176,21 @@ template <class Op, int MaxBoxes>
 struct TmaBound {
   tma::TileBoxes<MaxBoxes> const* boxes;
   void const* map;
-  uint32_t mbarrier;  // loads only
+  uint32_t mbarrier;       // loads only
+  uint16_t cta_mask = 0;   // multicast loads only
 };
 template <class Op, int MaxBoxes>
 struct TmaCopy {
   tma::TileBoxes<MaxBoxes> boxes;
   TESSERA_HOST_DEVICE constexpr uint32_t tx_bytes() const { return boxes.tx_bytes; }
   // Loads: the map and the mbarrier (shared-memory address) the copies complete on.
-  TESSERA_HOST_DEVICE constexpr TmaBound<Op, MaxBoxes> with(void const* map, uint32_t mbarrier = 0) const {
-    return {&boxes, map, mbarrier};
+  TESSERA_HOST_DEVICE constexpr TmaBound<Op, MaxBoxes> with(void const* map, uint32_t mbarrier = 0, uint16_t cta_mask = 0) const {
+    return {&boxes, map, mbarrier, cta_mask};
   }
 };
 template <int MaxBoxes> using TmaLoad = TmaCopy<SM90_TMA_LOAD, MaxBoxes>;
 template <int MaxBoxes> using TmaStore = TmaCopy<SM90_TMA_STORE, MaxBoxes>;
+template <int MaxBoxes> using TmaLoadMulticast = TmaCopy<SM90_TMA_LOAD_MULTICAST, MaxBoxes>;
 
 // The atom for a static smem tile over a gmem layout (flat modes, element strides): the
 // arguments (for the tensor map) and the boxes; check `args.rule` / `boxes.ok()`.
