@@ -110,6 +110,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps) {
   for (auto& e : ev) cudaEventDestroy(e);
   cudaFree(ref);
   const double tm = median(t_mine), tc = median(t_cublas), flops = 2.0 * double(m) * double(n) * double(k);
+  std::printf("grid %4d ", op.grid);
   std::printf("%-4s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
               std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", ClusterM, (long long)m, (long long)n, (long long)k, tm,

@@ -62,7 +62,11 @@ struct DeviceMbarrier {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint32_t remote = 0;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(address()), "r"(cta_rank));
-    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+    // The default semantics (release at CTA scope), not .release.cluster: that one compiles to
+    // MEMBAR.ALL.GPU before every arrival, and a consumer that releases a stage has nothing
+    // to publish (its wgmmas only read the stage); measured: 0.42x cuBLAS against 0.83x
+    // without the cluster.
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
 #else
     (void)cta_rank;
 #endif
