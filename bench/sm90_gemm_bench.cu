@@ -7,7 +7,8 @@
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
 //   sm90_gemm_bench [--reps N] [--f16] [--cluster1] [M N K ...]     (default: the table's shapes)
-//   --cluster1: the kernel without clusters (no B multicast), for comparison
+//   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
+//   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -16,8 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "../kernels/device/sm90_gemm.cuh"
+#include "../kernels/device/sm90_dispatch.hpp"
 #include "../tests/hopper/sm90_gemm_check.hpp"
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
+#include "../kernels/device/sm90_gemm.cuh"  // --cluster1 and the grid: the kernel templates themselves
+#endif
 
 using namespace tessera;
 
@@ -51,7 +55,6 @@ double median(std::vector<float> v) {
 
 template <class T, int ClusterM = 2>
 bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps) {
-  using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>;
   sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k));
   T* ref = nullptr;
   SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(T)));
@@ -62,13 +65,25 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps) {
     CUBLAS_OK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, int(m), int(n), int(k), &one, p.da, type, int(k), p.db, type, int(k), &zero,
                            ref, type, int(m), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
+  // Default: tessera's device entry (what tessera::gemm runs on sm_90: argument checks and
+  // tensor maps on every call). With TESSERA_SM90_BENCH_VARIANTS: the kernel templates,
+  // initialised once (also without clusters).
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
+  using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>;
   Gemm op;
   if (auto r = op.initialize(p.args); !r) {
     std::printf("initialize: %s\n", r.message.c_str());
     return false;
   }
+  auto run = [&] { return op.run(); };
+  const int grid = op.grid;
+#else
+  static_assert(ClusterM == 2, "--cluster1 needs TESSERA_SM90_BENCH_VARIANTS");
+  auto run = [&] { return kernels::device::run_sm90(p.args, nullptr); };
+  const int grid = -1;
+#endif
   auto mine = [&] {
-    if (auto r = op.run(); !r) {
+    if (auto r = run(); !r) {
       std::printf("run: %s\n", r.message.c_str());
       std::exit(1);
     }
@@ -110,7 +125,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps) {
   for (auto& e : ev) cudaEventDestroy(e);
   cudaFree(ref);
   const double tm = median(t_mine), tc = median(t_cublas), flops = 2.0 * double(m) * double(n) * double(k);
-  std::printf("grid %4d ", op.grid);
+  if (grid > 0) std::printf("grid %4d ", grid);
   std::printf("%-4s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
               std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", ClusterM, (long long)m, (long long)n, (long long)k, tm,
@@ -144,8 +159,16 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (size_t i = 0; i < dims.size(); i += 3) {
     const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
     if (cluster1) ok &= f16 ? bench<half_t, 1>(h, m, n, k, reps) : bench<bfloat16_t, 1>(h, m, n, k, reps);
-    else ok &= f16 ? bench<half_t>(h, m, n, k, reps) : bench<bfloat16_t>(h, m, n, k, reps);
+    else
+#else
+    if (cluster1) {
+      std::printf("error: --cluster1 needs a build with -DTESSERA_SM90_BENCH_VARIANTS\n");
+      return 1;
+    }
+#endif
+    ok &= f16 ? bench<half_t>(h, m, n, k, reps) : bench<bfloat16_t>(h, m, n, k, reps);
   }
   cublasDestroy(h);
   return ok ? 0 : 1;

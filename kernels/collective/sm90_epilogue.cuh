@@ -8,6 +8,8 @@
 #include <cstdint>
 
 #include <tessera/tensor.hpp>
+
+#include "../arch/sm90_convert.cuh"
 #include <tessera/tiled_mma.hpp>
 
 namespace tessera::kernels::sm90 {
@@ -74,7 +76,7 @@ struct CollectiveEpilogueSm90Direct {
         const auto mn = cj(v);  // relative to thread 0's value 0: constants
         if (whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0)) {
           const float x = alpha * acc[4 * j + v];
-          dj(v) = ElementD(cp != nullptr ? x + beta * float(cij(v)) : x);
+          dj(v) = arch::from_f32<ElementD>(cp != nullptr ? x + beta * arch::to_f32(cij(v)) : x);
         }
       }
     }

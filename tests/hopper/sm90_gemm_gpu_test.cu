@@ -1,21 +1,20 @@
 // GPU check of the SM90 GEMM (TMA + wgmma, warp-specialized, persistent; sm_90a) against an
 // FP64 reference: fresh random inputs, poisoned (NaN) outputs, whole tiles and residues in M,
 // N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16.
+// Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
+#include <string>
 
-#include "../../kernels/device/sm90_gemm.cuh"
+#include "../../kernels/device/sm90_dispatch.hpp"
 #include "sm90_gemm_check.hpp"
 
 using namespace tessera;
 
 template <class T>
 int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta) {
-  using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T>>;
   sm90_check::Problem<T> p(m, n, k, l, d_row, alpha, beta, uint64_t(m * 1000003 + n * 1009 + k + l));
-  Gemm op;
-  auto r = op.initialize(p.args);
-  if (r) r = op.run();
+  auto r = kernels::device::run_sm90(p.args, nullptr);
   const cudaError_t e = cudaDeviceSynchronize();
   double rel = 0;
   int64_t nans = 0;
@@ -49,6 +48,23 @@ int main(int argc, char** argv) {
     fails += check<bfloat16_t>(4096, 4096, 4096, 1, false, 1, 0); // many tiles per CTA (sampled)
     fails += check<half_t>(1000, 1000, 1000, 1, false, 1, 0);
     fails += check<half_t>(129, 257, 72, 2, true, -1, 1);
+  }
+  // What the kernel does not take is refused, not run: f32, an MN-major A, misaligned ld.
+  {
+    sm90_check::Problem<bfloat16_t> p(64, 64, 64, 1, false, 1, 0, 1);
+    auto g = p.args;
+    g.a.major = kernels::Major::Col;
+    g.a.ld = 64;
+    const bool refused_major = !kernels::device::sm90_can_implement(g);
+    g = p.args;
+    g.k = 60;
+    g.a.ld = 60;
+    const bool refused_ld = kernels::device::sm90_can_implement(g).status == kernels::GemmStatus::Misaligned;
+    g = p.args;
+    g.element = kernels::Element::F32;
+    const bool refused_f32 = !kernels::device::sm90_can_implement(g);
+    std::printf("refusals (MN-major A, ld not a multiple of 8, f32): %s\n", refused_major && refused_ld && refused_f32 ? "ok" : "FAIL");
+    fails += !(refused_major && refused_ld && refused_f32);
   }
   std::printf("%s: %d failing check(s)\n", fails ? "FAILED" : "PASSED", fails);
   return fails ? 1 : 0;

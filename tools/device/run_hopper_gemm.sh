@@ -22,9 +22,13 @@ if [ -x .prebuilt/sm90_test ] && [ -x .prebuilt/sm90_bench ]; then
   cp .prebuilt/sm90_test .prebuilt/sm90_bench "$BIN/"
 else
   t0=$(date +%s)
-  nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu -o "$BIN/sm90_test" >"$OUT/ptxas_test.txt" 2>&1 &
+  # The library's sm_90 entry (kernels/device/sm90_instances.cu) for the test; the bench with
+  # the kernel templates (cluster and no-cluster variants).
+  nvcc "${FLAGS[@]}" -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
+  nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
   p1=$!
-  nvcc "${FLAGS[@]}" bench/sm90_gemm_bench.cu -o "$BIN/sm90_bench" -lcublas >"$OUT/ptxas_bench.txt" 2>&1
+  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas \
+    >"$OUT/ptxas_bench.txt" 2>&1
   r2=$?
   wait $p1; r1=$?
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
