@@ -32,12 +32,15 @@ struct Problem {
   int64_t m, n, k, l;
   bool d_row;
   float alpha, beta;
-  std::vector<T> a, b, c;  // A (M, K) K-major, B (N, K) K-major (= K x N column-major), C like D
+  bool a_k = true, b_k = true;  // A K-major: (M, K) row-major, else column-major; B K-major: K x N column-major, else row-major
+  std::vector<T> a, b, c;  // C like D
   T *da = nullptr, *db = nullptr, *dc = nullptr, *dd = nullptr;
   GemmArguments args;
 
-  Problem(int64_t m_, int64_t n_, int64_t k_, int64_t l_, bool d_row_, float alpha_, float beta_, uint64_t seed)
-      : m(m_), n(n_), k(k_), l(l_), d_row(d_row_), alpha(alpha_), beta(beta_) {
+  // layout: "TN" (A and B K-major), "NT" (both MN-major), "NN" (A MN-major), "TT" (B MN-major)
+  Problem(int64_t m_, int64_t n_, int64_t k_, int64_t l_, bool d_row_, float alpha_, float beta_, uint64_t seed,
+          const char* layout = "TN")
+      : m(m_), n(n_), k(k_), l(l_), d_row(d_row_), alpha(alpha_), beta(beta_), a_k(layout[0] == 'T'), b_k(layout[1] == 'N') {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     a.resize(size_t(m * k * l));
@@ -57,8 +60,8 @@ struct Problem {
     args.m = m; args.n = n; args.k = k; args.batch = l;
     args.element = sizeof(T) == 2 && std::is_same_v<T, tessera::bfloat16_t> ? tessera::kernels::Element::BF16
                                                                               : tessera::kernels::Element::F16;
-    args.a = {da, Major::Row, k, m * k};
-    args.b = {db, Major::Col, k, n * k};
+    args.a = {da, a_k ? Major::Row : Major::Col, a_k ? k : m, m * k};
+    args.b = {db, b_k ? Major::Col : Major::Row, b_k ? k : n, n * k};
     args.c = {beta != 0 ? dc : nullptr, d_row ? Major::Row : Major::Col, d_row ? n : m, m * n};
     args.d = dd;
     args.ldd = d_row ? n : m;
@@ -71,7 +74,9 @@ struct Problem {
   int64_t at_d(int64_t i, int64_t j, int64_t q) const { return q * m * n + (d_row ? i * n + j : i + j * m); }
   double ref(int64_t i, int64_t j, int64_t q) const {
     double s = 0;
-    for (int64_t x = 0; x < k; ++x) s += double(a[size_t(q * m * k + i * k + x)].to_float()) * double(b[size_t(q * n * k + j * k + x)].to_float());
+    for (int64_t x = 0; x < k; ++x)
+      s += double(a[size_t(q * m * k + (a_k ? i * k + x : i + x * m))].to_float()) *
+           double(b[size_t(q * n * k + (b_k ? j * k + x : j + x * n))].to_float());
     return alpha * s + (beta != 0 ? beta * double(c[size_t(at_d(i, j, q))].to_float()) : 0.0);
   }
   // ||out - ref|| / ||ref|| over every element (small problems) or `samples` random ones,
