@@ -28,6 +28,23 @@ using DefaultGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
     CollectiveEpilogueSm90Direct<Element>>;
 
+// D column-major is computed as D^T = B^T A^T, row-major: the kernel's epilogue then holds
+// pairs of consecutive elements (the wgmma C fragment's n, n+1) and stores them as one
+// 32-bit word. A (M x K) becomes B' of D^T and B (K x N) becomes A': the same storage read
+// with the other roles (a row-major A is a K-major B', a column-major B a K-major A').
+inline GemmArguments as_row_major_d(const GemmArguments& g) {
+  if (g.c.major == Major::Row) return g;
+  GemmArguments t = g;
+  t.m = g.n;
+  t.n = g.m;
+  t.a = g.b;
+  t.a.major = g.b.major == Major::Col ? Major::Row : Major::Col;
+  t.b = g.a;
+  t.b.major = g.a.major == Major::Row ? Major::Col : Major::Row;
+  t.c.major = Major::Row;
+  return t;
+}
+
 template <class Kernel>
 struct GemmSm90 {
   using Mainloop = typename Kernel::Mainloop;
@@ -141,11 +158,13 @@ struct GemmSm90 {
     ep.n = g.n;
     ep.alpha = g.alpha;
     ep.beta = g.beta;
+    ep.pair_stores = d_row && g.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(g.d) % 4 == 0 &&
+                     (g.batch == 1 || g.batch_stride_d % 2 == 0);
     auto& sc = params.scheduler;
     sc.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
     sc.tiles_n = (g.n + Mainloop::BN - 1) / Mainloop::BN;
     sc.batch = g.batch;
-    sc.group = 8 / Mainloop::ClusterM;  // 8 M-tiles down each N column
+    sc.group = 16 / Mainloop::ClusterM;  // 16 M-tiles down each N column (bench --group: 8 and 16 best)
     static const bool attr = cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                   Kernel::smem_bytes) == cudaSuccess;
     if (!attr) return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};

@@ -25,13 +25,16 @@ GemmResult with_sm90(const GemmArguments& g, F&& f) {
   if (g.element == Element::F16) return with_majors<half_t>(g, f);
   return {GemmStatus::Unsupported, "the sm90 kernel takes bf16 or f16 inputs"};
 }
+
 }  // namespace
 
-GemmResult sm90_can_implement(const GemmArguments& g) {
+GemmResult sm90_can_implement(const GemmArguments& args) {
+  const GemmArguments g = sm90::as_row_major_d(args);
   return with_sm90(g, [&](auto op) { return decltype(op)::can_implement(g); });
 }
 
-GemmResult run_sm90(const GemmArguments& g, cudaStream_t stream) {
+GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {
+  const GemmArguments g = sm90::as_row_major_d(args);
   return with_sm90(g, [&](auto op) {
     if (auto r = op.initialize(g); !r) return r;
     return op.run(stream);

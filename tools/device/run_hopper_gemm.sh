@@ -52,8 +52,8 @@ timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
 note "-- f16; bf16 without clusters"
 timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
 timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
-note "-- raster groups (cluster rows down each N column)"
-for gr in 1 2 8 16; do timeout 60 "$BIN/sm90_bench" --group $gr 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
+note "-- raster groups (cluster rows down each N column; the default is 8)"
+for gr in 4 16; do timeout 60 "$BIN/sm90_bench" --group $gr 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
 note "-- other layouts (MN-major operands)"
 for l in NT NN TT; do timeout 60 "$BIN/sm90_bench" --layout $l 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
