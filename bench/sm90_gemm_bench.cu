@@ -78,7 +78,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   const bool templates = std::string(layout) == "TN";
   Gemm op;
   if (templates) {
-    if (auto r = op.initialize(kernels::sm90::as_row_major_d(p.args)); !r) {
+    if (auto r = op.initialize(kernels::sm90::as_column_major_d(p.args)); !r) {
       std::printf("initialize: %s\n", r.message.c_str());
       return false;
     }

@@ -23,8 +23,6 @@ struct CollectiveEpilogueSm90Direct {
     int64_t c_stride_m = 0, c_stride_n = 0, c_batch_stride = 0;
     int64_t m = 0, n = 0;
     float alpha = 1.0f, beta = 0.0f;
-    // D row-major with 4-byte aligned rows: values (n, n+1) of a thread are one 32-bit word.
-    bool pair_stores = false;
   };
 
   // thread: the consumer thread's index in the TiledMma (0 .. size(TiledMma) - 1); acc: its
@@ -73,27 +71,13 @@ struct CollectiveEpilogueSm90Direct {
       const ElementD* cp = p.c != nullptr ? tCgC(group).data() : nullptr;
       asm volatile("" : "+l"(cp));
       const auto cij = make_tensor(cp, tCgC(group).layout());
-      auto value = [&](int v) {
-        const float x = alpha * acc[4 * j + v];
-        return arch::from_f32<ElementD>(cp != nullptr ? x + beta * arch::to_f32(cij(v)) : x);
-      };
-      auto inside = [&](int v) {
+#pragma unroll
+      for (int v = 0; v < 4; ++v) {
         const auto mn = cj(v);  // relative to thread 0's value 0: constants
-        return whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0);
-      };
-      if (p.pair_stores) {
-        // values (0, 1) and (2, 3) are (m, n), (m, n+1): one word each where both are inside
-#pragma unroll
-        for (int v = 0; v < 4; v += 2) {
-          const bool in0 = inside(v), in1 = inside(v + 1);
-          const ElementD x0 = value(v), x1 = value(v + 1);
-          if (in0 && in1) *reinterpret_cast<uint32_t*>(&dj(v)) = uint32_t(x0.bits) | (uint32_t(x1.bits) << 16);
-          else if (in0) dj(v) = x0;
+        if (whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0)) {
+          const float x = alpha * acc[4 * j + v];
+          dj(v) = arch::from_f32<ElementD>(cp != nullptr ? x + beta * arch::to_f32(cij(v)) : x);
         }
-      } else {
-#pragma unroll
-        for (int v = 0; v < 4; ++v)
-          if (inside(v)) dj(v) = value(v);
       }
     }
   }

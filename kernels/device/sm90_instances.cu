@@ -29,12 +29,12 @@ GemmResult with_sm90(const GemmArguments& g, F&& f) {
 }  // namespace
 
 GemmResult sm90_can_implement(const GemmArguments& args) {
-  const GemmArguments g = sm90::as_row_major_d(args);
+  const GemmArguments g = sm90::as_column_major_d(args);
   return with_sm90(g, [&](auto op) { return decltype(op)::can_implement(g); });
 }
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {
-  const GemmArguments g = sm90::as_row_major_d(args);
+  const GemmArguments g = sm90::as_column_major_d(args);
   return with_sm90(g, [&](auto op) {
     if (auto r = op.initialize(g); !r) return r;
     return op.run(stream);
