@@ -16,6 +16,7 @@ namespace tessera::kernels::sm90 {
 
 template <class ElementD>
 struct CollectiveEpilogueSm90Direct {
+  struct SharedStorage {};
   struct Params {
     ElementD* d = nullptr;
     const ElementD* c = nullptr;  // null: beta is not applied (C is not read)
@@ -31,6 +32,13 @@ struct CollectiveEpilogueSm90Direct {
   // Coordinates come from the identity tensor of the static tile shape, so they are
   // tile-local and cannot wrap (an identity tensor over the problem's (M, N) numbers its
   // elements m + M n, and a residue tile's rows past M read as the next column's).
+  template <class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store(Params const& p, SharedStorage&, TiledMma const& tiled, TileShape const& tile_mn,
+                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+    store(p, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+  }
+  __device__ __forceinline__ static void finish(Params const&, int) {}
+
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
                                                int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {

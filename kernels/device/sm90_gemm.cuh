@@ -21,12 +21,13 @@
 namespace tessera::kernels::sm90 {
 
 // The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
-// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled K-major operands.
+// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled K-major operands, the epilogue
+// through 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
 // Clusters of 2 CTAs along M share each B tile through TMA multicast.
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
 using DefaultGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90Direct<Element>>;
+    CollectiveEpilogueSm90TmaStore<Element, 128, 256, 2>>;
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
@@ -146,7 +147,7 @@ struct GemmSm90 {
     for (int r = 0; r < Mainloop::ClusterM; ++r)
       ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);
     ml.k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
-    auto& ep = params.epilogue;
+    auto& ep = params.epilogue.direct;
     const bool d_row = g.c.major == Major::Row;  // C and D share a major
     ep.d = static_cast<Element*>(g.d);
     ep.d_stride_m = d_row ? g.ldd : 1;
@@ -160,6 +161,7 @@ struct GemmSm90 {
     ep.n = g.n;
     ep.alpha = g.alpha;
     ep.beta = g.beta;
+    if constexpr (requires { params.epilogue.use_tma; }) setup_tma_store(g);
     auto& sc = params.scheduler;
     sc.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
     sc.tiles_n = (g.n + Mainloop::BN - 1) / Mainloop::BN;
@@ -189,6 +191,44 @@ struct GemmSm90 {
     grid = int(tiles < resident_clusters ? tiles : resident_clusters) * Kernel::ClusterM;
     batch = g.batch;
     return {};
+  }
+
+  // The TMA-store epilogue where it applies: beta == 0 (C is not read), D column-major (the
+  // staging tile's major), 16-byte aligned with ld and batch stride multiples of 8.
+  void setup_tma_store(const GemmArguments& g) {
+    using Epi = typename Kernel::Epilogue;
+    auto& e = params.epilogue;
+    e.use_tma = false;
+    const bool batched = g.batch > 1;
+    if (g.beta != 0.0f || g.c.major != Major::Col || reinterpret_cast<std::uintptr_t>(g.d) % 16 != 0 || g.ldd % 8 != 0 ||
+        (batched && g.batch_stride_d % 8 != 0))
+      return;
+    struct Proto {
+      tma::Arguments a;
+      TmaStore<1> t;
+    };
+    auto make_proto = [](bool batched_) {
+      Proto p;
+      const int64_t rows = 1024, cols = 1024;
+      if (batched_)
+        (void)make_tma_copy<SM90_TMA_STORE, 1, Mainloop::Bits>(
+            p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(int64_t(1), rows, rows * cols)), Epi::staging);
+      else
+        (void)make_tma_copy<SM90_TMA_STORE, 1, Mainloop::Bits>(p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
+                                                               Epi::staging);
+      p.t.boxes = tma::make_tile_boxes<1>(p.a, Epi::staging);
+      return p;
+    };
+    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
+    const Proto& proto = batched ? proto3 : proto2;
+    if (!proto.t.boxes.ok()) return;
+    const int64_t ext[3] = {g.m, g.n, g.batch}, str[3] = {1, g.ldd, g.batch_stride_d};
+    const tma::Arguments a = tma::rebind_gmem(proto.a, batched ? 3 : 2, ext, str);
+    if (a.rule != tma::Rule::ok) return;
+    const CUtensorMapDataType type = std::is_same_v<Element, bfloat16_t> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    if (tma::encode_tensor_map(&e.map_d, a, g.d, type) != CUDA_SUCCESS) return;
+    e.tma_d = proto.t;
+    e.use_tma = true;
   }
 
   static cudaLaunchConfig_t launch_config(dim3 grid_dim, cudaStream_t stream) {

@@ -11,6 +11,7 @@
 
 #include "../arch/sm90_registers.cuh"
 #include "../collective/sm90_epilogue.cuh"
+#include "../collective/sm90_epilogue_tma.cuh"
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
 #include "sm90_tile_scheduler.cuh"
 
@@ -22,7 +23,10 @@ struct GemmTmaWarpSpecialized {
   using Epilogue = Epilogue_;
   using Scheduler = Scheduler_;
   static constexpr int Threads = 128 * (1 + Mainloop::ConsumerWarpgroups);
-  using SharedStorage = typename Mainloop::SharedStorage;
+  struct SharedStorage {
+    typename Mainloop::SharedStorage mainloop;
+    typename Epilogue::SharedStorage epilogue;
+  };
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
 
   struct Params {
@@ -57,7 +61,8 @@ struct GemmTmaWarpSpecialized {
   // The scheduler's tiles are cluster tiles (ClusterM M-tiles of one N column); cluster c
   // takes c, c + clusters, ...; CTA `rank` of the cluster the rank-th M-tile of each.
   __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
-    SharedStorage& s = *reinterpret_cast<SharedStorage*>(smem);
+    SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
+    typename Mainloop::SharedStorage& s = shared.mainloop;
     const int wg = int(threadIdx.x / 128);
     const int rank = cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
@@ -89,9 +94,10 @@ struct GemmTmaWarpSpecialized {
       for (int64_t t = first; t < tiles; t += step) {
         const auto tile = p.scheduler.tile(t);
         Mainloop::mma(p.mainloop, s, st, wg - 1, acc);
-        Epilogue::store(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, tile.m * ClusterM + rank,
-                        tile.n, tile.l, acc);
+        Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
+                        tile.m * ClusterM + rank, tile.n, tile.l, acc);
       }
+      Epilogue::finish(p.epilogue, thread);
       finish();
     }
   }
