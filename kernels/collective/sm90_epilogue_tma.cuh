@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include <tessera/algorithm/copy_tma.hpp>
+#include <tessera/algorithm/detail/static_for.hpp>
 #include <tessera/atom/gmma_layout.hpp>
 #include <tessera/tensor.hpp>
 #include <tessera/tiled_mma.hpp>
@@ -68,16 +69,20 @@ struct CollectiveEpilogueSm90TmaStore {
     static_assert(groups * 4 == int(sizeof(Acc) / sizeof(float)), "one accumulator per C fragment value");
     const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[wg][0]));
     const float alpha = p.direct.alpha;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
+    // Compile-time indices throughout (static_for): with run-time ones the accumulators went
+    // to local memory (measured: 1572 LDL/STL in the SASS, 0.76x cuBLAS at 8192^3).
+    tessera::detail::static_for<2>([&](auto H) {
+      constexpr int h = int(decltype(H)::value);
       if (leader) tma_store_wait<0>();  // the previous store has read the buffer
       warpgroup_barrier(wg);
-#pragma unroll
-      for (int j = h * groups / 2; j < (h + 1) * groups / 2; ++j) {
-        auto dj = tCsD(make_coord(make_coord(_, _, j), _0{}, _0{}));
-#pragma unroll
-        for (int v = 0; v < 4; ++v) dj(v) = arch::from_f32<ElementD>(alpha * acc[4 * j + v]);
-      }
+      tessera::detail::static_for<groups / 2>([&](auto J) {
+        constexpr int j = h * (groups / 2) + int(decltype(J)::value);
+        auto dj = tCsD(make_coord(make_coord(_, _, C<j>{}), _0{}, _0{}));
+        tessera::detail::static_for<4>([&](auto V) {
+          constexpr int v = int(decltype(V)::value);
+          dj(C<v>{}) = arch::from_f32<ElementD>(alpha * acc[4 * j + v]);
+        });
+      });
       fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
       warpgroup_barrier(wg);
       if (leader) {
@@ -85,7 +90,7 @@ struct CollectiveEpilogueSm90TmaStore {
         copy(p.tma_d.with(&p.map_d), buffer, origin);
         tma_store_commit();
       }
-    }
+    });
   }
 
   // Before the CTA leaves: the last stores have read shared memory.
