@@ -8,6 +8,7 @@
 
 #include "tessera/kernels/gemm.hpp"
 #include "configs.cuh"
+#include "sm90_dispatch.hpp"
 
 namespace tessera::kernels {
 
@@ -55,11 +56,18 @@ std::size_t gemm_workspace_size(const GemmArguments& args) {
 
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {
   if (auto r = check_arguments(args); !r) return r;
+  // On sm_90 the TMA + wgmma kernel takes what it can (bf16/f16, TN, aligned); the sm_80
+  // kernels the rest, and every other device.
+  if (args.element != Element::F32 && device::sm90_can_implement(args)) return device::run_sm90(args, stream);
   return gemm(args, select_kernel(args), stream);
 }
 
 GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* stream) {
   if (auto r = check_arguments(args); !r) return r;
+  if (kernel == GemmKernel::Sm90TmaWgmma) {
+    if (auto r = device::sm90_can_implement(args); !r) return r;
+    return device::run_sm90(args, stream);
+  }
   const bool is_f32 = args.element == Element::F32;
   if (is_f32 != (kernel == GemmKernel::SimtF32))
     return {GemmStatus::Unsupported, std::string(to_string(kernel)) + " does not take " + to_string(args.element) + " inputs"};
@@ -76,6 +84,8 @@ GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* strea
       return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
         return device::run_tensorop<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(p, stream);
       });
+    case GemmKernel::Sm90TmaWgmma:
+      break;  // handled above
   }
   return {GemmStatus::Unsupported, "unknown kernel configuration"};
 }

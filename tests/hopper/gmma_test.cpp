@@ -143,11 +143,17 @@ void check_descriptors(Order order = {}) {
   INFO("bits " << Bits << (MJ == Major::K ? " K" : " MN") << "-major swizzle " << SW << " tile " << BM << "x" << BK << "x"
                << ST << " operand " << MNT << "x" << KI << ": " << to_string(S));
   int bad = 0, tiles = 0;
+  const auto divided = logical_divide(S, make_shape(C<MNT>{}, C<KI>{}));  // ((MNT, m), (KI, k), stages)
   for (int s = 0; s < ST; ++s)
     for (int mb = 0; mb < BM / MNT; ++mb)
       for (int kb = 0; kb < BK / KI; ++kb) {
-        auto tile = logical_divide(S(_, _, s), make_shape(C<MNT>{}, C<KI>{}))(make_coord(_, mb), make_coord(_, kb));
-        const GMMA::GmmaDescriptor d = GMMA::make_gmma_descriptor<MJ, Bits>(tile, kBuffer);
+        const auto crd = make_coord(make_coord(_, mb), make_coord(_, kb), s);
+        // A swizzled tile's slice keeps its offset; a plain Layout's does not, so it goes with
+        // slice_and_offset (the unswizzled modes are plain Layouts).
+        const GMMA::GmmaDescriptor d = [&] {
+          if constexpr (is_composed_layout_v<decltype(divided)>) return GMMA::make_gmma_descriptor<MJ, Bits>(divided(crd), kBuffer);
+          else return GMMA::make_gmma_descriptor<MJ, Bits>(slice_and_offset(crd, divided), kBuffer);
+        }();
         CHECK(int(d.layout_type()) == int(GMMA::layout_type_of_swizzle_bytes(SW)));
         CHECK(d.base_offset() == 0);
         ++tiles;
@@ -215,6 +221,30 @@ TEST_CASE("wgmma descriptors: known fields") {
   // A buffer off the 1024-byte repeat: the ISA's base offset, (addr >> 7) & 7.
   static_assert(GMMA::make_gmma_descriptor<Major::K, 16>(A0, 1024 + 384).base_offset() == 3);
   CHECK(d.desc != 0);
+}
+
+// The trap of session 7: slicing a plain Layout drops the slice's offset, so a descriptor of
+// the slice alone described k-block 0 for every k-block. Plain layouts take the offset.
+TEST_CASE("wgmma descriptors: a plain layout's slice offset is given, not lost") {
+  // The unswizzled staged tile without its identity swizzle: a plain Layout.
+  constexpr auto U = GMMA::make_smem_layout<16, Major::K, 16>(make_shape(_64{}, _64{}, _2{})).inner();
+  static_assert(is_layout_v<std::remove_cvref_t<decltype(U)>>);
+  const auto divided = logical_divide(U, make_shape(_64{}, _16{}));
+  for (int s = 0; s < 2; ++s)
+    for (int kb = 0; kb < 4; ++kb) {
+      const auto crd = make_coord(make_coord(_, 0), make_coord(_, kb), s);
+      const auto so = slice_and_offset(crd, divided);
+      const int64_t offset = int64_t(get<1>(so));
+      CHECK(offset == int64_t(U(0, 16 * kb, s)));  // the k-block's and the stage's origin
+      const GMMA::GmmaDescriptor d = GMMA::make_gmma_descriptor<Major::K, 16>(so, kBuffer);
+      const GMMA::GmmaDescriptor e = GMMA::make_gmma_descriptor<Major::K, 16>(get<0>(so), offset, kBuffer);
+      const GMMA::GmmaDescriptor zero = GMMA::make_gmma_descriptor<Major::K, 16>(get<0>(so), 0, kBuffer);
+      CHECK(d.desc == e.desc);
+      CHECK(d.start_address() == (kBuffer + offset * 2) / 16);
+      CHECK((offset == 0) == (d.desc == zero.desc));  // the slice alone would describe the wrong block
+      for (int64_t k = 0; k < 16; ++k)
+        for (int64_t mn = 0; mn < 64; ++mn) CHECK(isa::gmma_address(d, Major::K, 16, mn, k) == kBuffer + int64_t(U(mn, 16 * kb + k, s)) * 2);
+    }
 }
 
 TEST_CASE("wgmma descriptors: what no descriptor describes is refused, naming the rule") {

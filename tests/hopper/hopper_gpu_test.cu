@@ -32,19 +32,14 @@ __device__ __forceinline__ void fence_proxy_async() {
 // ---------------------------------------------------------------- 1. wgmma descriptors
 constexpr int BK = 64;  // 4 wgmma k-blocks of 16
 
-// The (64, 16) k-block kb of a divided operand tile, as Sw o offset o L with the slice's
-// offset kept. Without a swizzle the divided tile is a plain Layout (an identity swizzle
-// with offset 0 collapses), and slicing a plain Layout drops the offset: every k-block
-// would describe k-block 0.
+// The (64, 16) k-block kb of a divided operand tile: a swizzled tile's slice keeps its
+// offset; without a swizzle the divided tile is a plain Layout, whose slice drops it, so
+// it goes as slice_and_offset (make_gmma_descriptor refuses a plain Layout alone).
 template <class Divided>
 __device__ auto k_block(Divided const& divided, int kb) {
   const auto crd = make_coord(make_coord(_, 0), make_coord(_, kb));
-  if constexpr (is_composed_layout_v<Divided>) {
-    return divided(crd);
-  } else {
-    const auto so = slice_and_offset(crd, divided);
-    return make_composed_layout(Swizzle<0, 4, 3>{}, get<1>(so), get<0>(so));
-  }
+  if constexpr (is_composed_layout_v<Divided>) return divided(crd);
+  else return slice_and_offset(crd, divided);
 }
 
 template <Major MA, Major MB, int SW>
@@ -59,9 +54,8 @@ __global__ void wgmma_kernel(float* c_out) {
   bfloat16_t* b = reinterpret_cast<bfloat16_t*>(smem + a_bytes);
   for (int i = threadIdx.x; i < 64 * BK; i += blockDim.x) {
     const int mn = i % 64, k = i / 64;
-    // from_float: bfloat16_t(x) would aggregate-initialise the bits with int(x) (C++20).
-    a[int(sA(mn, k))] = bfloat16_t::from_float(a_value(mn, k));
-    b[int(sB(mn, k))] = bfloat16_t::from_float(b_value(mn, k));
+    a[int(sA(mn, k))] = bfloat16_t(a_value(mn, k));
+    b[int(sB(mn, k))] = bfloat16_t(b_value(mn, k));
   }
   fence_proxy_async();  // generic-proxy stores, read by wgmma through the async proxy
   __syncthreads();

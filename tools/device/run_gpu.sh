@@ -48,6 +48,12 @@ if want build; then
       kpids+=($!)
       kobjs+=("$o")
     done
+    # The SM90 GEMM (tessera::gemm's path on sm_90): sm_90a only (wgmma, setmaxnreg).
+    o="$BUILD/k_sm90_instances.o"
+    nvcc "${NVCC_FLAGS[@]/--generate-code=arch=compute_90,code=\[compute_90,sm_90\]/-gencode=arch=compute_90a,code=sm_90a}" \
+      -Xptxas -v -c kernels/device/sm90_instances.cu -o "$o" 2>"$o.ptxas" &
+    kpids+=($!)
+    kobjs+=("$o")
     nvcc "${NVCC_FLAGS[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$BUILD/gemm_gpu_test.o" &
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &

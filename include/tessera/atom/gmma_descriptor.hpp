@@ -232,10 +232,27 @@ TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_descriptor(ComposedLayout
   g.start_bytes += int64_t(to_i64(tile.offset())) * Bits / 8;
   return make_gmma_descriptor(g, buffer_address);
 }
-// A plain layout is the unswizzled (interleaved) case.
+// A plain layout is the unswizzled (interleaved) case. A plain Layout carries no offset: a
+// slice of one, l(crd), has dropped the offset of its origin (a composed layout's slice keeps
+// it), so the offset in elements is an argument here; slice_and_offset(crd, l) gives both.
+template <Major MJ, int Bits, class Sh, class St, class Offset>
+TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_descriptor(Layout<Sh, St> const& tile, Offset const& offset,
+                                                                  uint32_t buffer_address) {
+  return make_gmma_descriptor<MJ, Bits>(make_composed_layout(Swizzle<0, 4, 3>{}, offset, tile), buffer_address);
+}
+// make_gmma_descriptor<MJ, Bits>(slice_and_offset(crd, l), address)
+template <Major MJ, int Bits, class Sh, class St, class Offset>
+TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_descriptor(tuple<Layout<Sh, St>, Offset> const& slice_offset,
+                                                                  uint32_t buffer_address) {
+  return make_gmma_descriptor<MJ, Bits>(get<0>(slice_offset), get<1>(slice_offset), buffer_address);
+}
+// Refused: a plain Layout without its offset (the trap: a slice's offset silently lost).
 template <Major MJ, int Bits, class Sh, class St>
-TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_descriptor(Layout<Sh, St> const& tile, uint32_t buffer_address) {
-  return make_gmma_descriptor<MJ, Bits>(make_composed_layout(Swizzle<0, 4, 3>{}, C<0>{}, tile), buffer_address);
+TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_descriptor(Layout<Sh, St> const&, uint32_t) {
+  static_assert(sizeof(Sh) == 0,
+                "make_gmma_descriptor: a plain Layout carries no slice offset; pass it: make_gmma_descriptor<Major, Bits>(tile, "
+                "offset, address), or make_gmma_descriptor<Major, Bits>(slice_and_offset(crd, layout), address)");
+  return {};
 }
 
 }  // namespace GMMA

@@ -1,6 +1,11 @@
 // Value types the atoms name (fp16, bf16, tf32 storage; 128-bit words) and their widths in
 // bits.  Storage only plus float conversions: kernels that want the CUDA intrinsics'
 // arithmetic convert through float or reinterpret the bits as __half / __nv_bfloat16.
+//
+// The 16/32-bit types are not aggregates: T(x) and T{x} convert the value x (through float,
+// rounding to nearest even), never its bits.  As aggregates, bfloat16_t(1.5f) compiled as
+// bits = 1 (C++20 parenthesised aggregate init), a denormal; bits are set by name only:
+// T::from_bits(b).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +24,9 @@ TESSERA_HOST_DEVICE constexpr float bits_float(uint32_t u) { return __builtin_bi
 // IEEE binary16.  Conversion from float rounds to nearest even; overflow gives infinity.
 struct half_t {
   uint16_t bits = 0;
-  TESSERA_HOST_DEVICE static constexpr half_t from_bits(uint16_t b) { half_t h; h.bits = b; return h; }
+  half_t() = default;
+  TESSERA_HOST_DEVICE constexpr explicit half_t(float f) : bits(from_float(f).bits) {}
+  TESSERA_HOST_DEVICE static constexpr half_t from_bits(uint16_t b) { return half_t(raw_bits{b}); }
   TESSERA_HOST_DEVICE static constexpr half_t from_float(float f) {
     uint32_t x = detail::float_bits(f);
     uint32_t sign = (x >> 16) & 0x8000u;
@@ -55,12 +62,18 @@ struct half_t {
     return detail::bits_float(sign | ((exp + 127 - 15) << 23) | (man << 13));
   }
   TESSERA_HOST_DEVICE constexpr explicit operator float() const { return to_float(); }
+
+ private:
+  struct raw_bits { uint16_t b; };
+  TESSERA_HOST_DEVICE constexpr explicit half_t(raw_bits r) : bits(r.b) {}
 };
 
 // bfloat16: the top half of a float, rounded to nearest even.
 struct bfloat16_t {
   uint16_t bits = 0;
-  TESSERA_HOST_DEVICE static constexpr bfloat16_t from_bits(uint16_t b) { bfloat16_t h; h.bits = b; return h; }
+  bfloat16_t() = default;
+  TESSERA_HOST_DEVICE constexpr explicit bfloat16_t(float f) : bits(from_float(f).bits) {}
+  TESSERA_HOST_DEVICE static constexpr bfloat16_t from_bits(uint16_t b) { return bfloat16_t(raw_bits{b}); }
   TESSERA_HOST_DEVICE static constexpr bfloat16_t from_float(float f) {
     uint32_t x = detail::float_bits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return from_bits(uint16_t((x >> 16) | 0x40u));  // nan
@@ -69,20 +82,29 @@ struct bfloat16_t {
   }
   TESSERA_HOST_DEVICE constexpr float to_float() const { return detail::bits_float(uint32_t(bits) << 16); }
   TESSERA_HOST_DEVICE constexpr explicit operator float() const { return to_float(); }
+
+ private:
+  struct raw_bits { uint16_t b; };
+  TESSERA_HOST_DEVICE constexpr explicit bfloat16_t(raw_bits r) : bits(r.b) {}
 };
 
 // tf32: a float whose low 13 mantissa bits the tensor core ignores (stored as 32 bits).
 struct tfloat32_t {
   uint32_t bits = 0;
+  tfloat32_t() = default;
+  TESSERA_HOST_DEVICE constexpr explicit tfloat32_t(float f) : bits(from_float(f).bits) {}
+  TESSERA_HOST_DEVICE static constexpr tfloat32_t from_bits(uint32_t b) { return tfloat32_t(raw_bits{b}); }
   TESSERA_HOST_DEVICE static constexpr tfloat32_t from_float(float f) {
-    tfloat32_t t;
     uint32_t x = detail::float_bits(f);
     if ((x & 0x7fffffffu) <= 0x7f800000u) x = (x + 0xfffu + ((x >> 13) & 1u)) & ~0x1fffu;
-    t.bits = x;
-    return t;
+    return from_bits(x);
   }
   TESSERA_HOST_DEVICE constexpr float to_float() const { return detail::bits_float(bits); }
   TESSERA_HOST_DEVICE constexpr explicit operator float() const { return to_float(); }
+
+ private:
+  struct raw_bits { uint32_t b; };
+  TESSERA_HOST_DEVICE constexpr explicit tfloat32_t(raw_bits r) : bits(r.b) {}
 };
 
 // A 128-bit word (16-byte vector copies, ldmatrix row addresses).
@@ -97,6 +119,10 @@ template <class T> struct sizeof_bits : std::integral_constant<int, int(sizeof(T
 template <class T> inline constexpr int sizeof_bits_v = sizeof_bits<std::remove_cv_t<T>>::value;
 
 static_assert(sizeof(half_t) == 2 && sizeof(bfloat16_t) == 2 && sizeof(tfloat32_t) == 4);
+static_assert(!std::is_aggregate_v<half_t> && !std::is_aggregate_v<bfloat16_t> && !std::is_aggregate_v<tfloat32_t>,
+              "numeric types convert values: T(x) must never initialise the bits");
+static_assert(std::is_trivially_copyable_v<half_t> && std::is_trivially_copyable_v<bfloat16_t> &&
+              std::is_trivially_copyable_v<tfloat32_t>);
 static_assert(sizeof(uint128_t) == 16);
 
 }  // namespace tessera

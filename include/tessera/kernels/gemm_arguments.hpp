@@ -94,6 +94,8 @@ enum class GemmKernel {
   SimtF32,        // FP32 FFMA, 128x128x8 CTA tile, cp.async 4-byte copies
   TensorOpVec8,   // F16/BF16 mma.sync 16x8x16, 128x256x32 CTA tile, 16-byte cp.async, ldmatrix, 4 stages
   TensorOpScalar, // same MMA path, element-wise copies: for leading dims/pointers not 16B aligned
+  Sm90TmaWgmma,   // sm_90 only: BF16/F16, A and B K-major, TMA + wgmma, warp-specialized, persistent,
+                  // 128x256x64 CTA tile, clusters of 2 along M sharing B by TMA multicast
 };
 
 inline const char* to_string(GemmKernel k) {
@@ -101,6 +103,7 @@ inline const char* to_string(GemmKernel k) {
     case GemmKernel::SimtF32: return "simt_f32_128x128x8";
     case GemmKernel::TensorOpVec8: return "tensorop_128x256x32_vec8";
     case GemmKernel::TensorOpScalar: return "tensorop_128x256x32_scalar";
+    case GemmKernel::Sm90TmaWgmma: return "sm90_tma_wgmma_128x256x64_c2";
   }
   return "unknown kernel";
 }
@@ -211,7 +214,9 @@ inline GemmResult check_arguments(const GemmArguments& g) {
   return {};
 }
 
-// The kernel the device adapter runs for arguments that passed check_arguments.
+// The kernel the device adapter runs for arguments that passed check_arguments, before it
+// looks at the device (on an sm_90 GPU, tessera::gemm runs Sm90TmaWgmma instead where that
+// kernel takes the arguments).
 // Tensor-core 16-byte copies need every A/B pointer, leading dimension and batch stride to
 // keep 8-element vectors 16-byte aligned, and the contiguous extents to be multiples of 8
 // (a vector is predicated as a whole, so it must never straddle the matrix edge).

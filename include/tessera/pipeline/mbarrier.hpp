@@ -56,6 +56,21 @@ struct DeviceMbarrier {
                  : "memory");
 #endif
   }
+  // Arrive on the barrier at this one's offset in CTA `cta_rank` of the cluster (itself
+  // included): consumers free a stage that other CTAs' multicast copies write.
+  TESSERA_DEVICE void arrive_cluster(uint32_t cta_rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t remote = 0;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(address()), "r"(cta_rank));
+    // The default semantics (release at CTA scope), not .release.cluster: that one compiles to
+    // MEMBAR.ALL.GPU before every arrival, and a consumer that releases a stage has nothing
+    // to publish (its wgmmas only read the stage); measured: 0.42x cuBLAS against 0.83x
+    // without the cluster.
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+#else
+    (void)cta_rank;
+#endif
+  }
   TESSERA_DEVICE void expect_tx(uint32_t bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(address()), "r"(bytes) : "memory");

@@ -7,4 +7,8 @@ auto d = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
     logical_divide(S, make_shape(_64{}, _16{}))(make_coord(_, _0{}), make_coord(_, _1{})), 0);
 // unswizzled core matrices: rows 16 B apart, 8-row groups at SBO = 128 B, the K halves at LBO = 1 KiB
 auto e = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
-    make_layout(make_shape(make_shape(_8{}, _8{}), make_shape(_8{}, _2{})), make_stride(make_stride(_8{}, _64{}), make_stride(_1{}, _512{}))), 0);
+    make_layout(make_shape(make_shape(_8{}, _8{}), make_shape(_8{}, _2{})), make_stride(make_stride(_8{}, _64{}), make_stride(_1{}, _512{}))), _0{}, 0);
+// a plain layout's slice with its offset (slice_and_offset)
+constexpr auto U = GMMA::make_smem_layout<16, GMMA::Major::K, 16>(make_shape(_64{}, _64{})).inner();
+auto f = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
+    slice_and_offset(make_coord(make_coord(_, _0{}), make_coord(_, _1{})), logical_divide(U, make_shape(_64{}, _16{}))), 0);

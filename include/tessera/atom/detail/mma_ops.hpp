@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/atom/detail/arch.hpp"
 
@@ -156,6 +157,21 @@ template <int N>
 TESSERA_DEVICE void warpgroup_wait() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+#endif
+}
+// Pins accumulator registers in place around wgmma issue and wait: without it the compiler
+// may move ordinary reads or writes of them between a wgmma and its wait, and ptxas then
+// serializes the wgmmas (warning C7514).
+template <class T, int N>
+TESSERA_DEVICE void warpgroup_fence_operand(T (&regs)[N]) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    if constexpr (sizeof(T) == 4 && std::is_floating_point_v<T>) asm volatile("" : "+f"(regs[i])::"memory");
+    else asm volatile("" : "+r"(regs[i])::"memory");
+  }
+#else
+  (void)regs;
 #endif
 }
 }  // namespace GMMA

@@ -1,0 +1,192 @@
+// SM90 GEMM benchmark (TMA + wgmma, warp-specialized, persistent) against cuBLAS, bf16 and
+// f16 TN (A and B K-major), D column-major, f32 accumulation.
+//
+// Method (as bench/gemm.cu): random inputs (never zeros); per shape the output is checked
+// against cuBLAS's (relative Frobenius norm over every element) and against an FP64
+// reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
+// each timed with CUDA events; the median of each and their ratio are printed.
+//
+//   sm90_gemm_bench [--reps N] [--f16] [--layout TN|NT|NN|TT] [--cluster1] [M N K ...]
+//   (default: the table's shapes, TN)
+//   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
+//   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../kernels/device/sm90_dispatch.hpp"
+#include "../tests/hopper/sm90_gemm_check.hpp"
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
+#include "../kernels/device/sm90_gemm.cuh"  // --cluster1 and the grid: the kernel templates themselves
+#endif
+
+using namespace tessera;
+
+#define CUBLAS_OK(x)                                                                     \
+  do {                                                                                   \
+    cublasStatus_t s_ = (x);                                                             \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                   \
+      std::printf("%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #x, int(s_));     \
+      std::exit(2);                                                                      \
+    }                                                                                    \
+  } while (0)
+
+namespace {
+int g_group = 0;  // --group G: raster group (cluster rows) for the template path
+
+template <class T>
+__global__ void diff_norms(const T* x, const T* ref, int64_t n, double* acc) {
+  double d = 0, r = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const double a = x[i].to_float(), b = ref[i].to_float();
+    d += a != a ? 1e30 : (a - b) * (a - b);  // NaN (unwritten) counts as a huge error
+    r += b * b;
+  }
+  atomicAdd(&acc[0], d);
+  atomicAdd(&acc[1], r);
+}
+
+double median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+template <class T, int ClusterM = 2>
+bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const char* layout) {
+  sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k), layout);
+  T* ref = nullptr;
+  SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(T)));
+  const cudaDataType type = std::is_same_v<T, bfloat16_t> ? CUDA_R_16BF : CUDA_R_16F;
+  const float one = 1.0f, zero = 0.0f;
+  // cuBLAS, column-major: D (M x N) = A^T (A stored K x M, ld K) * B (K x N, ld K).
+  auto cublas = [&] {
+    // A K-major is A^T of a K x M column-major matrix; B MN-major is B^T of an N x K one.
+    CUBLAS_OK(cublasGemmEx(h, p.a_k ? CUBLAS_OP_T : CUBLAS_OP_N, p.b_k ? CUBLAS_OP_N : CUBLAS_OP_T, int(m), int(n), int(k), &one,
+                           p.da, type, int(p.a_k ? k : m), p.db, type, int(p.b_k ? k : n), &zero, ref, type, int(m),
+                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  };
+  // Default: tessera's device entry (what tessera::gemm runs on sm_90: argument checks and
+  // tensor maps on every call). With TESSERA_SM90_BENCH_VARIANTS: the kernel templates,
+  // initialised once (also without clusters).
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
+  // (TN only: other layouts run through the device entry)
+  using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>;
+  const bool templates = std::string(layout) == "TN";
+  Gemm op;
+  if (templates) {
+    if (auto r = op.initialize(kernels::sm90::as_column_major_d(p.args)); !r) {
+      std::printf("initialize: %s\n", r.message.c_str());
+      return false;
+    }
+    if (g_group > 0) op.params.scheduler.group = g_group;
+  }
+  auto run = [&] { return templates ? op.run() : kernels::device::run_sm90(p.args, nullptr); };
+  const int grid = templates ? op.grid : -1;
+  if (templates) std::printf("group %2lld ", (long long)op.params.scheduler.group);
+#else
+  static_assert(ClusterM == 2, "--cluster1 needs TESSERA_SM90_BENCH_VARIANTS");
+  auto run = [&] { return kernels::device::run_sm90(p.args, nullptr); };
+  const int grid = -1;
+#endif
+  auto mine = [&] {
+    if (auto r = run(); !r) {
+      std::printf("run: %s\n", r.message.c_str());
+      std::exit(1);
+    }
+  };
+  cublas();
+  mine();
+  SM90_CUDA(cudaDeviceSynchronize());
+  double* acc = nullptr;
+  SM90_CUDA(cudaMalloc(&acc, 2 * sizeof(double)));
+  SM90_CUDA(cudaMemset(acc, 0, 2 * sizeof(double)));
+  diff_norms<<<1024, 256>>>(p.dd, ref, m * n, acc);
+  double hacc[2];
+  SM90_CUDA(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
+  cudaFree(acc);
+  const double vs_cublas = std::sqrt(hacc[0] / (hacc[1] > 0 ? hacc[1] : 1));
+  double vs_fp64 = 0;
+  int64_t nans = 0;
+  const bool ok_ref = p.verify(vs_fp64, nans, 2000);
+  const bool ok = ok_ref && vs_cublas < 1e-2;
+  // Timing: warm-up, then alternating launches.
+  for (int i = 0; i < 5; ++i) { mine(); cublas(); }
+  cudaEvent_t ev[3];
+  for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
+  std::vector<float> t_mine, t_cublas;
+  for (int i = 0; i < reps; ++i) {
+    SM90_CUDA(cudaEventRecord(ev[0]));
+    mine();
+    SM90_CUDA(cudaEventRecord(ev[1]));
+    cublas();
+    SM90_CUDA(cudaEventRecord(ev[2]));
+    SM90_CUDA(cudaEventSynchronize(ev[2]));
+    float a = 0, b = 0;
+    SM90_CUDA(cudaEventElapsedTime(&a, ev[0], ev[1]));
+    SM90_CUDA(cudaEventElapsedTime(&b, ev[1], ev[2]));
+    t_mine.push_back(a);
+    t_cublas.push_back(b);
+  }
+  SM90_CUDA(cudaGetLastError());
+  for (auto& e : ev) cudaEventDestroy(e);
+  cudaFree(ref);
+  const double tm = median(t_mine), tc = median(t_cublas), flops = 2.0 * double(m) * double(n) * double(k);
+  if (grid > 0) std::printf("grid %4d ", grid);
+  std::printf("%-4s %s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
+              "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, ClusterM, (long long)m, (long long)n, (long long)k, tm,
+              flops / tm * 1e-9, tc, flops / tc * 1e-9, tc / tm, vs_cublas, vs_fp64, ok ? "ok" : "WRONG");
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 30;
+  bool f16 = false, cluster1 = false;
+  std::string layout = "TN";
+  std::vector<int64_t> dims;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (a == "--f16") f16 = true;
+    else if (a == "--cluster1") cluster1 = true;
+    else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
+    else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
+    else dims.push_back(std::atoll(argv[i]));
+  }
+  if (layout.size() != 2 || (layout[0] != 'T' && layout[0] != 'N') || (layout[1] != 'T' && layout[1] != 'N')) {
+    std::printf("error: --layout takes TN, NT, NN or TT\n");
+    return 1;
+  }
+  if (dims.empty()) dims = {8192, 8192, 8192, 4096, 11008, 4096, 4096, 4096, 4096, 8192, 8192, 1024, 1000, 1000, 1000};
+  if (dims.size() % 3 != 0) {
+    std::printf("error: shapes come as M N K triples\n");
+    return 1;
+  }
+  cudaDeviceProp prop{};
+  SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  cublasHandle_t h;
+  CUBLAS_OK(cublasCreate(&h));
+  bool ok = true;
+  for (size_t i = 0; i < dims.size(); i += 3) {
+    const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
+    if (cluster1) ok &= f16 ? bench<half_t, 1>(h, m, n, k, reps, "TN") : bench<bfloat16_t, 1>(h, m, n, k, reps, "TN");
+    else
+#else
+    if (cluster1) {
+      std::printf("error: --cluster1 needs a build with -DTESSERA_SM90_BENCH_VARIANTS\n");
+      return 1;
+    }
+#endif
+    ok &= f16 ? bench<half_t>(h, m, n, k, reps, layout.c_str()) : bench<bfloat16_t>(h, m, n, k, reps, layout.c_str());
+  }
+  cublasDestroy(h);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,302 @@
+#pragma once
+// TMA: the arguments of cuTensorMapEncodeTiled derived from the global tensor's layout and
+// the shared-memory tile it fills, or the rule of the driver/TMA that makes it impossible.
+//
+// The model. A tiled tensor map has dims 0..rank-1 with dim 0 contiguous in global memory
+// (its stride is the element; the others are given in bytes). One copy moves a box of
+// boxDim[0] x boxDim[1] x ... elements and writes it to shared memory densely, dim 0 fastest:
+// box element x lands at byte (x0 + b0*(x1 + b1*(x2 + ...))) * element bytes from the box's
+// start, then the swizzle mode permutes 16-byte chunks by the absolute address (the same
+// Sw<B, log2(16 bytes / element), 3> as the GMMA atoms, 32/64/128-byte rows).
+//
+// The derivation. Dim 0 is the gmem mode of stride 1, the other dims the other gmem modes
+// in order. Tile mode i covers gmem mode i (modes the tile lacks get box 1). Box dims are
+// taken greedily in dim order: b_d is the largest divisor of the tile's extent along d, at
+// most 256 (and for d = 0 at most the swizzle row), over which the smem layout advances by
+// exactly the box pitch b0*...*b_{d-1}. The tile must then be whole boxes: every element at
+// its box's start plus its dense offset in the box. What fails names the rule.
+//
+// A constexpr core on flat arrays: both tiers use it (the CLI through src/analysis/tma.cpp).
+#include <cstdint>
+
+#include "tessera/composed_layout.hpp"
+#include "tessera/config.hpp"
+#include "tessera/layout.hpp"
+
+namespace tessera::tma {
+
+inline constexpr int kMaxRank = 5;   // tensorRank <= 5
+inline constexpr int kMaxModes = 8;  // modes accepted in, to name a rank error precisely
+
+enum class Swizzle : int { none = 0, b32 = 1, b64 = 2, b128 = 3 };              // CU_TENSOR_MAP_SWIZZLE_*
+enum class L2Promotion : int { none = 0, b64 = 1, b128 = 2, b256 = 3 };        // CU_TENSOR_MAP_L2_PROMOTION_*
+
+enum class Rule : int {
+  ok = 0,
+  element_bits,          // TMA elements are 1, 2, 4 or 8 bytes here
+  gmem_rank,             // tensorRank in [1, 5]
+  global_dim_range,      // globalDim[i] in [1, 2^32]
+  no_contiguous_mode,    // dim 0 is contiguous: one gmem mode must have stride 1
+  global_stride_alignment,  // globalStrides[i] a multiple of 16 bytes
+  global_stride_range,   // globalStrides[i] in [0, 2^40)
+  smem_rank,             // the tile has at most as many modes as the gmem tensor
+  smem_swizzle,          // the smem swizzle must be none or Sw<B, log2(16/bytes), 3>, B = 1..3
+  not_contiguous,        // the tile is not contiguous along gmem's contiguous mode (TMA does not transpose)
+  inner_box_bytes,       // boxDim[0] * element bytes a multiple of 16
+  inner_box_swizzle,     // boxDim[0] * element bytes <= the swizzle row (32/64/128 bytes)
+  box_dim_range,         // boxDim[i] in [1, 256]
+  box_divides_tile,      // a requested box dim must divide the tile's extent
+  not_boxes,             // the tile is not made of whole dense boxes
+  box_smem_alignment,    // each box's smem start a multiple of 128 bytes
+  boxes_overlap,         // two boxes of the tile share shared-memory bytes
+};
+
+inline const char* to_string(Rule r) {
+  switch (r) {
+    case Rule::ok: return "ok";
+    case Rule::element_bits: return "TMA moves elements of 8, 16, 32 or 64 bits";
+    case Rule::gmem_rank: return "a tiled tensor map has rank 1 to 5 (tensorRank <= 5)";
+    case Rule::global_dim_range: return "globalDim[i] must lie in [1, 2^32]";
+    case Rule::no_contiguous_mode: return "the global tensor needs a contiguous mode (stride 1): it becomes dim 0";
+    case Rule::global_stride_alignment: return "globalStrides[i] must be a multiple of 16 bytes";
+    case Rule::global_stride_range: return "globalStrides[i] must lie in [0, 2^40) bytes";
+    case Rule::smem_rank: return "the smem tile has more modes than the global tensor";
+    case Rule::smem_swizzle:
+      return "the smem swizzle must be none or Sw<B, log2(16 bytes / element), 3> with B = 1, 2, 3 (32B, 64B, 128B)";
+    case Rule::not_contiguous:
+      return "the smem tile is not contiguous along the global tensor's contiguous mode (TMA writes box dim 0 "
+             "contiguously; it does not transpose)";
+    case Rule::inner_box_bytes: return "boxDim[0] * element bytes must be a multiple of 16";
+    case Rule::inner_box_swizzle: return "with a swizzle, boxDim[0] * element bytes must not exceed the swizzle's row";
+    case Rule::box_dim_range: return "boxDim[i] must lie in [1, 256]";
+    case Rule::box_divides_tile: return "each box dim must divide the tile's extent along it";
+    case Rule::not_boxes: return "the smem tile is not made of whole dense boxes (TMA writes each box densely, dim 0 fastest)";
+    case Rule::box_smem_alignment: return "each box's shared-memory start must be a multiple of 128 bytes";
+    case Rule::boxes_overlap: return "two boxes of the smem tile overlap (one copy would overwrite another)";
+  }
+  return "?";
+}
+
+struct Arguments {
+  Rule rule = Rule::ok;
+  int bad_mode = -1;                  // the gmem/tile mode the rule concerns, when one does
+  int rank = 0;                       // tensorRank
+  int mode_of_dim[kMaxRank] = {};     // TMA dim d is gmem mode mode_of_dim[d]
+  int64_t global_dim[kMaxRank] = {};
+  int64_t global_stride_bytes[kMaxRank] = {};  // [d] for d >= 1 (globalStrides[d-1])
+  int64_t box_dim[kMaxRank] = {};
+  int64_t element_strides[kMaxRank] = {};
+  int element_bytes = 0;
+  Swizzle swizzle = Swizzle::none;
+  L2Promotion l2_promotion = L2Promotion::none;
+  // (interleave: NONE; oobFill: NONE, i.e. zeros.)
+  int64_t box_bytes = 0;              // bytes one copy moves
+  int64_t boxes = 0;                  // copies per tile
+  int64_t boxes_per_dim[kMaxRank] = {};
+};
+
+// gmem: `modes` flat modes (extent, stride in elements); smem: `tile_modes` <= modes flat
+// modes with extents `tile_extent` and unswizzled offsets `offset(coord)` (coord: an
+// int64_t[tile_modes]), under Sw<swz_bits, swz_base, swz_shift> (swz_bits 0: none).
+// `requested_box` (optional, per gmem mode; 0 = derive) forces box dims.
+template <class Offset>
+TESSERA_HOST_DEVICE constexpr Arguments derive_arguments(int element_bits, int modes, const int64_t* gmem_extent,
+                                                         const int64_t* gmem_stride, int tile_modes, const int64_t* tile_extent,
+                                                         int swz_bits, int swz_base, int swz_shift, Offset const& offset,
+                                                         const int64_t* requested_box = nullptr) {
+  Arguments a;
+  auto fail = [&](Rule r, int mode) { a.rule = r; a.bad_mode = mode; return a; };
+  if (element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64) return fail(Rule::element_bits, -1);
+  const int64_t eb = element_bits / 8;
+  a.element_bytes = int(eb);
+  if (modes < 1 || modes > kMaxRank) return fail(Rule::gmem_rank, -1);
+  a.rank = modes;
+  for (int m = 0; m < modes; ++m)
+    if (gmem_extent[m] < 1 || gmem_extent[m] > (int64_t(1) << 32)) return fail(Rule::global_dim_range, m);
+  int contiguous = -1;
+  for (int m = 0; m < modes && contiguous < 0; ++m)
+    if (gmem_stride[m] == 1 && gmem_extent[m] > 1) contiguous = m;
+  for (int m = 0; m < modes && contiguous < 0; ++m)
+    if (gmem_stride[m] == 1) contiguous = m;
+  if (contiguous < 0) return fail(Rule::no_contiguous_mode, -1);
+  a.mode_of_dim[0] = contiguous;
+  for (int m = 0, d = 1; m < modes; ++m)
+    if (m != contiguous) a.mode_of_dim[d++] = m;
+  for (int d = 0; d < modes; ++d) {
+    const int m = a.mode_of_dim[d];
+    a.global_dim[d] = gmem_extent[m];
+    a.element_strides[d] = 1;
+    if (d == 0) continue;
+    const int64_t s = gmem_stride[m];
+    if (s < 0 || s >= ((int64_t(1) << 40) / eb)) return fail(Rule::global_stride_range, m);
+    if ((s * eb) % 16 != 0) return fail(Rule::global_stride_alignment, m);
+    a.global_stride_bytes[d] = s * eb;
+  }
+  if (tile_modes < 1 || tile_modes > modes) return fail(Rule::smem_rank, -1);
+  int64_t span = 0;  // swizzle row in bytes, 0 without swizzle
+  if (swz_bits != 0) {
+    int base = 0;
+    while ((int64_t(1) << base) < 16 / eb) ++base;
+    if (swz_bits > 3 || swz_shift != 3 || swz_base != base || eb > 8) return fail(Rule::smem_swizzle, -1);
+    span = int64_t(16) << swz_bits;
+    a.swizzle = Swizzle(swz_bits);
+  }
+  int64_t ext[kMaxModes] = {};
+  for (int m = 0; m < modes; ++m) ext[m] = m < tile_modes ? tile_extent[m] : 1;
+
+  int64_t coord[kMaxModes] = {};
+  auto at = [&]() { return int64_t(offset(static_cast<const int64_t*>(coord))); };
+  const int64_t origin = at();
+  int64_t pitch = 1;
+  for (int d = 0; d < modes; ++d) {
+    const int m = a.mode_of_dim[d];
+    // the run over which the tile advances by `pitch` along mode m
+    int64_t run = 1;
+    while (run < ext[m]) {
+      coord[m] = run;
+      const bool dense = at() - origin == run * pitch;
+      coord[m] = 0;
+      if (!dense) break;
+      ++run;
+    }
+    int64_t cap = run < 256 ? run : 256;
+    if (d == 0 && span != 0 && cap * eb > span) cap = span / eb;
+    int64_t b = 0;
+    if (requested_box && requested_box[m] != 0) {
+      b = requested_box[m];
+      if (b < 1 || b > 256) return fail(Rule::box_dim_range, m);
+      if (ext[m] % b != 0) return fail(Rule::box_divides_tile, m);
+      if (d == 0 && span != 0 && b * eb > span) return fail(Rule::inner_box_swizzle, m);
+      if (b > run) return fail(d == 0 && run == 1 && ext[m] > 1 ? Rule::not_contiguous : Rule::not_boxes, m);
+    } else {
+      for (b = cap; b > 1 && ext[m] % b != 0; --b) {}
+    }
+    if (d == 0 && (b * eb) % 16 != 0)
+      return fail(run == 1 && ext[m] > 1 ? Rule::not_contiguous : Rule::inner_box_bytes, m);
+    a.box_dim[d] = b;
+    a.boxes_per_dim[d] = ext[m] / b;
+    pitch *= b;
+  }
+  a.box_bytes = pitch * eb;
+  a.boxes = 1;
+  for (int d = 0; d < modes; ++d) a.boxes *= a.boxes_per_dim[d];
+
+  // Every element at its box's start plus its dense offset in the box; box starts aligned.
+  int64_t total = 1;
+  for (int m = 0; m < modes; ++m) total *= ext[m];
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t rest = i;
+    for (int m = 0; m < modes; ++m) { coord[m] = rest % ext[m]; rest /= ext[m]; }
+    const int64_t value = at();
+    int64_t within = 0, p = 1;
+    int64_t saved[kMaxModes] = {};
+    for (int d = 0; d < modes; ++d) {
+      const int m = a.mode_of_dim[d];
+      saved[m] = coord[m];
+      within += (coord[m] % a.box_dim[d]) * p;
+      p *= a.box_dim[d];
+      coord[m] -= coord[m] % a.box_dim[d];
+    }
+    const int64_t start = at();
+    for (int m = 0; m < modes; ++m) coord[m] = saved[m];
+    if (value != start + within) return fail(Rule::not_boxes, -1);
+  }
+  // Box starts aligned; boxes are dense runs of `pitch` elements from their starts: pairwise
+  // disjoint runs.
+  auto box_start = [&](int64_t q) {
+    for (int d = 0; d < modes; ++d) {
+      const int m = a.mode_of_dim[d];
+      coord[m] = (q % a.boxes_per_dim[d]) * a.box_dim[d];
+      q /= a.boxes_per_dim[d];
+    }
+    return at();
+  };
+  for (int64_t i = 0; i < a.boxes; ++i) {
+    const int64_t si = box_start(i);
+    if (((si - origin) * eb) % 128 != 0) return fail(Rule::box_smem_alignment, -1);
+    for (int64_t j = i + 1; j < a.boxes; ++j) {
+      const int64_t sj = box_start(j);
+      if ((si <= sj ? sj - si : si - sj) < pitch) return fail(Rule::boxes_overlap, -1);
+    }
+  }
+  const int64_t inner = a.box_dim[0] * eb;
+  a.l2_promotion = inner >= 256 ? L2Promotion::b256 : inner >= 128 ? L2Promotion::b128 : inner >= 64 ? L2Promotion::b64
+                                                                                                        : L2Promotion::none;
+  return a;
+}
+
+// The same tile over another global tensor of the same modes and contiguous mode: the box
+// geometry (which depends on the smem tile alone) is kept, the global dims and strides are
+// the new tensor's, checked by the same rules. Kernels derive the boxes once and rebind
+// them per problem (the derivation visits every element of the tile; this is O(rank)).
+TESSERA_HOST_DEVICE constexpr Arguments rebind_gmem(Arguments a, int modes, const int64_t* gmem_extent,
+                                                    const int64_t* gmem_stride) {
+  auto fail = [&](Rule r, int mode) { a.rule = r; a.bad_mode = mode; return a; };
+  if (a.rule != Rule::ok) return a;
+  if (modes != a.rank) return fail(Rule::gmem_rank, -1);
+  const int64_t eb = a.element_bytes;
+  for (int d = 0; d < a.rank; ++d) {
+    const int m = a.mode_of_dim[d];
+    if (gmem_extent[m] < 1 || gmem_extent[m] > (int64_t(1) << 32)) return fail(Rule::global_dim_range, m);
+    a.global_dim[d] = gmem_extent[m];
+    if (d == 0) {
+      if (gmem_stride[m] != 1) return fail(Rule::no_contiguous_mode, m);
+      continue;
+    }
+    const int64_t s = gmem_stride[m];
+    if (s < 0 || s >= ((int64_t(1) << 40) / eb)) return fail(Rule::global_stride_range, m);
+    if ((s * eb) % 16 != 0) return fail(Rule::global_stride_alignment, m);
+    a.global_stride_bytes[d] = s * eb;
+  }
+  return a;
+}
+
+// The static tier's entry: gmem a layout with flat integer modes (static or dynamic extents
+// and strides, as a kernel's host side has them), smem the static tile (a layout, or a
+// swizzle over one) one copy fills. Usable in constant expressions when gmem is.
+namespace detail {
+template <class L>
+TESSERA_HOST_DEVICE constexpr auto smem_parts(L const& l) {
+  if constexpr (is_composed_layout_v<L>) {
+    using Sw = std::remove_cvref_t<decltype(l.outer())>;
+    static_assert(is_swizzle_v<Sw>, "tma::make_arguments: a composed smem tile must be a swizzle over a layout");
+    struct { int b, m, s; } sw{Sw::num_bits, Sw::num_base, Sw::num_shft};
+    return sw;
+  } else {
+    struct { int b, m, s; } sw{0, 0, 0};
+    return sw;
+  }
+}
+}  // namespace detail
+
+template <int Bits, class GS, class GD, class Smem>
+TESSERA_HOST_DEVICE constexpr Arguments make_arguments(Layout<GS, GD> const& gmem, Smem const& smem,
+                                                       const int64_t* requested_box = nullptr) {
+  constexpr int R = rank_v<GS>;
+  static_assert(R >= 1 && R <= kMaxModes, "tma::make_arguments: the global tensor has 1 to 8 modes (TMA takes up to 5)");
+  static_assert(decltype(depth(GS{}))::value <= 1, "tma::make_arguments: the global tensor's modes must be flat integers");
+  auto inner = [&]() {
+    if constexpr (is_composed_layout_v<Smem>) return smem.inner();
+    else return smem;
+  }();
+  using Inner = std::remove_cvref_t<decltype(inner)>;
+  static_assert(is_static_v<Inner>, "tma::make_arguments: the smem tile must be static");
+  constexpr int TR = Inner::rank;
+  static_assert(TR <= R, "tma::make_arguments: the smem tile has more modes than the global tensor");
+  int64_t extent[kMaxModes] = {}, stride[kMaxModes] = {}, tile[kMaxModes] = {};
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((extent[I] = int64_t(to_i64(get<I>(gmem.shape()))), stride[I] = int64_t(to_i64(get<I>(gmem.stride())))), ...);
+  }(std::make_integer_sequence<int, R>{});
+  [&]<int... I>(std::integer_sequence<int, I...>) { ((tile[I] = int64_t(size<I>(Inner{}))), ...); }(
+      std::make_integer_sequence<int, TR>{});
+  const auto sw = detail::smem_parts(smem);
+  return derive_arguments(Bits, R, extent, stride, TR, tile, sw.b, sw.m, sw.s,
+                          [](const int64_t* c) {
+                            return [&]<int... I>(std::integer_sequence<int, I...>) {
+                              return (int64_t(0) + ... + int64_t(to_i64(layout<I>(Inner{})(c[I]))));
+                            }(std::make_integer_sequence<int, TR>{});
+                          },
+                          requested_box);
+}
+
+}  // namespace tessera::tma

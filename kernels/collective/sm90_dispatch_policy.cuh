@@ -1,0 +1,25 @@
+// Dispatch policies of the SM90 mainloops: how the warps of a CTA share the work.
+#pragma once
+
+namespace tessera::kernels::sm90 {
+
+// TMA + wgmma, warp-specialized, cooperative: one producer warpgroup (one thread issues the
+// TMA copies of A and B into a ring of `Stages` shared-memory stages) and
+// `ConsumerWarpgroups` consumer warpgroups that split each CTA tile along M and issue wgmma;
+// the producer gives registers away (setmaxnreg) to the consumers' accumulators.
+// ClusterM CTAs of a cluster take ClusterM consecutive M-tiles of one N column: each loads
+// 1/ClusterM of the shared B tile and multicasts it to all of them (L2 reads of B / ClusterM).
+template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1>
+struct MainloopTmaWarpSpecializedCooperative {
+  static_assert(Stages_ >= 2, "a TMA pipeline needs at least 2 stages to overlap copies with math");
+  static_assert(ClusterM_ == 1 || ClusterM_ == 2 || ClusterM_ == 4, "clusters of 1, 2 or 4 CTAs along M");
+  static constexpr int Stages = Stages_;
+  static constexpr int ConsumerWarpgroups = ConsumerWarpgroups_;
+  static constexpr int ClusterM = ClusterM_;
+  static constexpr int Threads = 128 * (1 + ConsumerWarpgroups_);
+  // Registers per thread after setmaxnreg: 128*40 + 256*232 <= 64K at 384 threads.
+  static constexpr int ProducerRegisters = 40;
+  static constexpr int ConsumerRegisters = 232;
+};
+
+}  // namespace tessera::kernels::sm90

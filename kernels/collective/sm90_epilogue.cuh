@@ -1,0 +1,94 @@
+// Collective epilogue, SM90: D = alpha * acc + beta * C from the consumer warpgroups'
+// wgmma accumulators straight to global memory, f32 -> the output element type, stores
+// predicated on the problem's extent (residue tiles). Which (m, n) each accumulator holds is
+// the TiledMma's C partition of the tile (partition_C over the output and over the identity
+// tensor): no index arithmetic here beyond what the algebra returns.
+#pragma once
+
+#include <cstdint>
+
+#include <tessera/tensor.hpp>
+
+#include "../arch/sm90_convert.cuh"
+#include <tessera/tiled_mma.hpp>
+
+namespace tessera::kernels::sm90 {
+
+template <class ElementD>
+struct CollectiveEpilogueSm90Direct {
+  struct SharedStorage {};
+  struct Params {
+    ElementD* d = nullptr;
+    const ElementD* c = nullptr;  // null: beta is not applied (C is not read)
+    int64_t d_stride_m = 0, d_stride_n = 0, d_batch_stride = 0;
+    int64_t c_stride_m = 0, c_stride_n = 0, c_batch_stride = 0;
+    int64_t m = 0, n = 0;
+    float alpha = 1.0f, beta = 0.0f;
+  };
+
+  // thread: the consumer thread's index in the TiledMma (0 .. size(TiledMma) - 1); acc: its
+  // accumulators, in the order of the C fragment (value i is register i).
+  //
+  // Coordinates come from the identity tensor of the static tile shape, so they are
+  // tile-local and cannot wrap (an identity tensor over the problem's (M, N) numbers its
+  // elements m + M n, and a residue tile's rows past M read as the next column's).
+  template <class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store(Params const& p, SharedStorage&, TiledMma const& tiled, TileShape const& tile_mn,
+                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+    store(p, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+  }
+  __device__ __forceinline__ static void finish(Params const&, int) {}
+
+  template <class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
+                                               int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+    const auto shape_mn = make_shape(p.m, p.n);
+    const auto crd = make_coord(tile_m, tile_n);
+    const auto thr = tiled.get_slice(thread);
+    const auto gD = make_tensor(p.d + l * p.d_batch_stride, make_layout(shape_mn, make_stride(p.d_stride_m, p.d_stride_n)));
+    auto tCgD = thr.partition_C(local_tile(gD, tile_mn, crd));                // (V, MMA_M, MMA_N) -> D element
+    const auto tCcD = thr.partition_C(make_identity_tensor(tile_mn));         // -> its (m, n) in the tile
+    static_assert(decltype(size(tCgD))::value == sizeof(Acc) / sizeof(float), "one accumulator per C fragment value");
+    const int64_t resid_m = p.m - tile_m * int64_t(get<0>(tile_mn)), resid_n = p.n - tile_n * int64_t(get<1>(tile_mn));
+    const bool whole = resid_m >= int64_t(get<0>(tile_mn)) && resid_n >= int64_t(get<1>(tile_mn));
+    // The wgmma C fragment's values are (2, 2, N/8): value (a, b, j) is register a + 2b + 4j.
+    // One group j at a time: its view (2x2 values) from the partition, its pointer laundered so
+    // that the compiler computes it where it is used instead of hoisting all 128 addresses
+    // (and C's loads) above the stores, which spilled.
+    constexpr int groups = int(size<0, 2>(tCgD));
+    static_assert(groups * 4 == int(size(tCgD)), "the C fragment's values are (2, 2, N/8)");
+    const float alpha = p.alpha, beta = p.beta;
+    // Residue predicates: value v of this thread sits at this thread's value 0 plus what
+    // value v is to thread 0 (the wgmma C layout's thread and value parts never carry into
+    // each other; hopper_sm90_partition_test checks every thread). Thread 0's coordinates are
+    // compile-time constants, so each predicate is one compare against a per-thread bound,
+    // where decoding every value from the identity tensor kept 128 coordinates live (spills).
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    const auto mine0 = tCcD(0);
+    const int64_t resid_m0 = resid_m - int64_t(get<0>(mine0)), resid_n0 = resid_n - int64_t(get<1>(mine0));
+    const auto gC = make_tensor(p.c + l * p.c_batch_stride, make_layout(shape_mn, make_stride(p.c_stride_m, p.c_stride_n)));
+    const auto tCgC = thr.partition_C(local_tile(gC, tile_mn, crd));
+#pragma unroll
+    for (int j = 0; j < groups; ++j) {
+      const auto group = make_coord(make_coord(_, _, j), _0{}, _0{});
+      auto d = tCgD(group);
+      ElementD* dp = d.data();
+      asm volatile("" : "+l"(dp));
+      auto dj = make_tensor(dp, d.layout());
+      const auto cj = tCcD0(group);
+      const ElementD* cp = p.c != nullptr ? tCgC(group).data() : nullptr;
+      asm volatile("" : "+l"(cp));
+      const auto cij = make_tensor(cp, tCgC(group).layout());
+#pragma unroll
+      for (int v = 0; v < 4; ++v) {
+        const auto mn = cj(v);  // relative to thread 0's value 0: constants
+        if (whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0)) {
+          const float x = alpha * acc[4 * j + v];
+          dj(v) = arch::from_f32<ElementD>(cp != nullptr ? x + beta * arch::to_f32(cij(v)) : x);
+        }
+      }
+    }
+  }
+};
+
+}  // namespace tessera::kernels::sm90

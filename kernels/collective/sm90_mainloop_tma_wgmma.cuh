@@ -1,0 +1,192 @@
+// Collective mainloop, SM90: TMA loads into a multi-stage shared-memory ring (mbarrier
+// pipeline), wgmma (SS: both operands from shared memory through descriptors derived from
+// the GMMA smem layouts) by the consumer warpgroups.
+//
+//   CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MajorA, MajorB, SwizzleBytes>
+//     Policy     MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups>
+//     TileShape  tuple<C<BM>, C<BN>, C<BK>>: the CTA tile; consumer warpgroup w takes rows
+//                64w .. 64w+63 (BM = 64 * ConsumerWarpgroups) and all BN columns
+//     Element    bfloat16_t or half_t (f32 accumulation)
+// Shared memory per operand: the GMMA layout atom tiled to (BM|BN, BK, Stages); one stage is
+// what one tile's TMA copies fill (their boxes and expect-tx bytes: copy_sm90_tma.hpp).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include <tessera/algorithm/copy_tma.hpp>
+#include <tessera/atom/gmma_descriptor.hpp>
+#include <tessera/atom/mma_sm90.hpp>
+#include <tessera/pipeline/tma_pipeline.hpp>
+#include <tessera/tiled_mma.hpp>
+
+#include "sm90_dispatch_policy.cuh"
+
+namespace tessera::kernels::sm90 {
+
+namespace detail {
+template <class Element, int N, GMMA::Major MA, GMMA::Major MB>
+struct wgmma_for;
+template <int N, GMMA::Major MA, GMMA::Major MB>
+struct wgmma_for<bfloat16_t, N, MA, MB> { using type = SM90_64xNx16_F32BF16BF16_SS<N, MA, MB>; };
+template <int N, GMMA::Major MA, GMMA::Major MB>
+struct wgmma_for<half_t, N, MA, MB> { using type = SM90_64xNx16_F32F16F16_SS<N, MA, MB>; };
+}  // namespace detail
+
+template <class Policy, class TileShape, class Element_, GMMA::Major MajorA_, GMMA::Major MajorB_, int SwizzleBytes = 128>
+struct CollectiveMainloopSm90TmaWgmma {
+  using Element = Element_;
+  static constexpr GMMA::Major MajorA = MajorA_, MajorB = MajorB_;
+  static constexpr int BM = int(get<0>(TileShape{})), BN = int(get<1>(TileShape{})), BK = int(get<2>(TileShape{}));
+  static constexpr int Stages = Policy::Stages;
+  static constexpr int Bits = sizeof_bits_v<Element>;
+  static constexpr int ConsumerWarpgroups = Policy::ConsumerWarpgroups;
+  static constexpr int Policy_ProducerRegisters = Policy::ProducerRegisters;
+  static constexpr int Policy_ConsumerRegisters = Policy::ConsumerRegisters;
+  static_assert(BM == 64 * ConsumerWarpgroups, "cooperative: each consumer warpgroup takes 64 rows of the CTA tile");
+  static_assert(BN % 8 == 0 && BN <= 256, "one wgmma covers the CTA tile's N: a multiple of 8 up to 256");
+  static_assert(BK % 16 == 0, "BK is whole wgmma k-blocks of 16");
+
+  // The TiledMma: ConsumerWarpgroups wgmma atoms along M (CuTe's order: (V, M, N) fragments).
+  using Wgmma = typename detail::wgmma_for<Element, BN, MajorA, MajorB>::type;
+  using TiledMma = decltype(make_tiled_mma(MMA_Atom<Wgmma>{}, make_layout(make_shape(C<ConsumerWarpgroups>{}, _1{}, _1{}))));
+
+  // Shared memory: one stage of each operand (what TMA fills), and the ring of them.
+  // MN-major atoms walk K first: then a TMA box runs the whole BK (one box per 64 MN
+  // elements) instead of ending at every 8-row atom.
+  template <GMMA::Major MJ> using AtomOrder = std::conditional_t<MJ == GMMA::Major::K, tuple<_1, _2, _3>, tuple<_2, _1, _3>>;
+  static constexpr auto smem_a =
+      GMMA::make_smem_layout<Bits, MajorA, SwizzleBytes>(make_shape(C<BM>{}, C<BK>{}, C<Stages>{}), AtomOrder<MajorA>{});
+  static constexpr auto smem_b =
+      GMMA::make_smem_layout<Bits, MajorB, SwizzleBytes>(make_shape(C<BN>{}, C<BK>{}, C<Stages>{}), AtomOrder<MajorB>{});
+  static constexpr auto stage_a = GMMA::make_smem_layout<Bits, MajorA, SwizzleBytes>(
+      make_shape(C<BM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorA>{}));
+  static constexpr auto stage_b = GMMA::make_smem_layout<Bits, MajorB, SwizzleBytes>(
+      make_shape(C<BN>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
+  static constexpr int stage_a_bytes = int(cosize(stage_a.inner())) * Bits / 8;
+  static constexpr int stage_b_bytes = int(cosize(stage_b.inner())) * Bits / 8;
+  static_assert(int(cosize(smem_a.inner())) * Bits / 8 == Stages * stage_a_bytes, "stages lie one after another");
+  static_assert(stage_a_bytes % 1024 == 0 && stage_b_bytes % 1024 == 0, "each stage starts on the swizzle's 1 KiB repeat");
+
+  // B in a cluster: CTA r loads part r of the B tile, (BN / ClusterM) x BK, multicast.
+  static constexpr int ClusterM = Policy::ClusterM;
+  static_assert(BN % (8 * ClusterM) == 0, "the B tile splits into whole 8-row parts");
+  static constexpr auto part_b = GMMA::make_smem_layout<Bits, MajorB, SwizzleBytes>(
+      make_shape(C<BN / ClusterM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
+  static constexpr int MaxBoxes = 4;
+  using TmaA = TmaLoad<MaxBoxes>;
+  using TmaB = std::conditional_t<ClusterM == 1, TmaLoad<MaxBoxes>, TmaLoadMulticast<MaxBoxes>>;
+  using Pipeline = pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier>;
+  using PipelineState = pipeline::PipelineState<Stages>;
+  // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
+  // wait) of every CTA in the cluster: each CTA's producer writes into all of their stages.
+  static constexpr int ConsumerArrivals = 4 * ConsumerWarpgroups * ClusterM;
+
+  struct SharedStorage {
+    alignas(1024) unsigned char a[Stages * stage_a_bytes];
+    alignas(1024) unsigned char b[Stages * stage_b_bytes];
+    alignas(16) Pipeline pipe;
+  };
+
+  // Kernel parameters: the tensor maps (64-byte aligned, passed in a __grid_constant__
+  // parameter) and each operand's boxes.
+  struct Params {
+    CUtensorMap map_a;
+    CUtensorMap map_b;
+    TmaA tma_a;
+    TmaB tma_b;                   // part_b's boxes (the whole B tile without a cluster)
+    uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
+    int k_tiles = 0;
+  };
+
+  // One wgmma's operand tile at `crd` of a divided smem layout, with its offset: a swizzled
+  // layout's slice keeps it, a plain Layout's goes as slice_and_offset.
+  template <class Divided, class Crd>
+  __device__ static constexpr auto operand_tile(Divided const& divided, Crd const& crd) {
+    if constexpr (is_composed_layout_v<Divided>) return divided(crd);
+    else return slice_and_offset(crd, divided);
+  }
+
+  __device__ static void init(SharedStorage& s) {
+    s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+  }
+
+  __device__ static void prefetch_tensor_maps(Params const& p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(&p.map_a)) : "memory");
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(&p.map_b)) : "memory");
+#endif
+  }
+
+  // Producer (one thread): the k-tiles of one output tile into the ring. `origin_a` / `origin_b`
+  // are the tile's gmem origins per mode ((M, K, L) and (N, K, L)); K advances by BK.
+  // In a cluster, origin_b is this CTA's part of the B tile (the tile's origin plus
+  // rank * BN / ClusterM rows) and `rank` its place in the cluster.
+  __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, tma::Coord origin_a, tma::Coord origin_b,
+                                              int rank) {
+    const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
+    const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
+    constexpr uint16_t cluster_mask = uint16_t((1u << ClusterM) - 1u);
+    for (int kt = 0; kt < p.k_tiles; ++kt) {
+      while (!s.pipe.producer_try_acquire(st)) {}
+      s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
+      const uint32_t bar = s.pipe.full_barrier(st).address();
+      copy(p.tma_a.with(&p.map_a, bar), origin_a, a0 + uint32_t(st.index * stage_a_bytes));
+      copy(p.tma_b.with(&p.map_b, bar, cluster_mask), origin_b, b0 + uint32_t(st.index * stage_b_bytes));
+      origin_a.c[1] += BK;
+      origin_b.c[1] += BK;
+      ++st;
+    }
+  }
+
+  // A stage is free once every consumer warp of the cluster is done with it.
+  __device__ __forceinline__ static void release(SharedStorage& s, PipelineState const& st) {
+    if constexpr (ClusterM == 1) {
+      s.pipe.consumer_release(st);
+    } else {
+#pragma unroll
+      for (int r = 0; r < ClusterM; ++r) s.pipe.empty[st.index].arrive_cluster(uint32_t(r));
+    }
+  }
+
+  // Consumer warpgroup `wg`: accumulates the tile's k-tiles into acc (overwritten). One
+  // group of wgmmas stays in flight: a stage is released once the wgmmas that read it retired.
+  __device__ __forceinline__ static void mma(Params const& p, SharedStorage& s, PipelineState& st, int wg, typename Wgmma::DRegisters& acc) {
+    const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
+    // Operand tiles of one wgmma: (64, 16) of A at this warpgroup's rows, (BN, 16) of B.
+    constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, _16{}));
+    constexpr auto div_b = logical_divide(smem_b, make_shape(C<BN>{}, _16{}));
+    const bool lane0 = (threadIdx.x % 32) == 0;
+    PipelineState prev = st;
+    GMMA::warpgroup_fence_operand(acc);
+    for (int kt = 0; kt < p.k_tiles; ++kt) {
+      while (!s.pipe.consumer_try_wait(st)) {}
+      GMMA::warpgroup_fence_operand(acc);
+      GMMA::warpgroup_arrive();
+#pragma unroll
+      for (int kb = 0; kb < BK / 16; ++kb) {
+        const uint64_t da[1] = {
+            GMMA::make_gmma_descriptor<MajorA, Bits>(operand_tile(div_a, make_coord(make_coord(_, wg), make_coord(_, kb), st.index)), a0).desc};
+        const uint64_t db[1] = {
+            GMMA::make_gmma_descriptor<MajorB, Bits>(operand_tile(div_b, make_coord(make_coord(_, 0), make_coord(_, kb), st.index)), b0).desc};
+        Wgmma::fma(acc, da, db, kt == 0 && kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+      }
+      GMMA::warpgroup_commit_batch();
+      GMMA::warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
+      GMMA::warpgroup_fence_operand(acc);
+      if (kt > 0 && lane0) release(s, prev);
+      prev = st;
+      ++st;
+    }
+    GMMA::warpgroup_wait<0>();
+    GMMA::warpgroup_fence_operand(acc);
+    if (p.k_tiles > 0 && lane0) release(s, prev);
+  }
+};
+
+}  // namespace tessera::kernels::sm90

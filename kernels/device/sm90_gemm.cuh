@@ -1,0 +1,262 @@
+// Device adapter of the SM90 GEMM (TMA + wgmma, warp-specialized, persistent):
+//   GemmSm90<Kernel>::can_implement(args)   what this kernel takes (types, majors, alignment)
+//   GemmSm90<Kernel> op; op.initialize(args) tensor maps, boxes, tile scheduler (host only)
+//   op.run(stream)                          the launch, over min(tiles, SMs) CTAs
+// The box geometry of each operand tile is derived once per kernel type (it depends on the
+// smem tile alone) and rebound to each problem's tensors.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <tessera/atom/tma_encode.hpp>
+#include <tessera/kernels/gemm_arguments.hpp>
+
+#include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
+
+namespace tessera::kernels::sm90 {
+
+// The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
+// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled K-major operands, the epilogue
+// through 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
+// Clusters of 2 CTAs along M share each B tile through TMA multicast.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
+using DefaultGemm = GemmTmaWarpSpecialized<
+    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
+    CollectiveEpilogueSm90TmaStore<Element, 128, 256, 2>>;
+
+// D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
+// cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
+// rows x 8 bytes). Measured on the H100 (bench/notes/sm90_gemm.md): with the opposite choice,
+// pairs packed into 32-bit stores, 8192^3 fell from 0.93x to 0.78x cuBLAS. A (M x K) becomes
+// B' of D^T and B (K x N) becomes A': the same storage read with the other roles (a row-major
+// A is a K-major B', a column-major B a K-major A').
+inline GemmArguments as_column_major_d(const GemmArguments& g) {
+  if (g.c.major == Major::Col) return g;
+  GemmArguments t = g;
+  t.m = g.n;
+  t.n = g.m;
+  t.a = g.b;
+  t.a.major = g.b.major == Major::Col ? Major::Row : Major::Col;
+  t.b = g.a;
+  t.b.major = g.a.major == Major::Row ? Major::Col : Major::Row;
+  t.c.major = Major::Col;
+  return t;
+}
+
+template <class Kernel>
+struct GemmSm90 {
+  using Mainloop = typename Kernel::Mainloop;
+  using Element = typename Mainloop::Element;
+
+  typename Kernel::Params params{};
+  int grid = 0;
+  int64_t batch = 1;
+
+  static constexpr kernels::Element element_enum() {
+    return std::is_same_v<Element, bfloat16_t> ? kernels::Element::BF16 : kernels::Element::F16;
+  }
+  // A is K-major when row-major (M x K); B (K x N) is K-major when column-major.
+  static constexpr Major a_major() { return Mainloop::MajorA == GMMA::Major::K ? Major::Row : Major::Col; }
+  static constexpr Major b_major() { return Mainloop::MajorB == GMMA::Major::K ? Major::Col : Major::Row; }
+
+  static GemmResult can_implement(const GemmArguments& g) {
+    if (auto r = check_arguments(g); !r) return r;
+    if (g.element != element_enum())
+      return {GemmStatus::Unsupported, std::string("the sm90 kernel was built for ") + to_string(element_enum())};
+    if (g.a.major != a_major() || g.b.major != b_major())
+      return {GemmStatus::Unsupported, "the sm90 kernel was built for other operand majors"};
+    auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+    // TMA: 16-byte aligned base addresses and strides (ld and batch strides multiples of 8).
+    if (!aligned16(g.a.ptr) || !aligned16(g.b.ptr) || g.a.ld % 8 != 0 || g.b.ld % 8 != 0 ||
+        (g.batch > 1 && (g.a.batch_stride % 8 != 0 || g.b.batch_stride % 8 != 0)))
+      return {GemmStatus::Misaligned, "the sm90 kernel's TMA copies need 16-byte aligned A/B, leading dimensions and batch strides"};
+    // TMA coordinates are 32-bit.
+    if (g.m >= (int64_t(1) << 31) || g.n >= (int64_t(1) << 31) || g.k >= (int64_t(1) << 31) || g.batch >= (int64_t(1) << 31))
+      return {GemmStatus::InvalidSize, "the sm90 kernel addresses M, N, K, L below 2^31"};
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+      cudaGetLastError();
+      return {GemmStatus::NoDevice, "no CUDA device is available"};
+    }
+    if (major != 9) return {GemmStatus::Unsupported, "the sm90 kernel needs compute capability 9.0 (wgmma, TMA)"};
+    return {};
+  }
+
+  // The box geometry of a stage tile, once: derived over a representative tensor of the
+  // operand's majors (K-major: (rows, K):(K, 1); MN-major: (rows, K):(1, rows)).
+  template <class Stage>
+  static tma::Arguments proto_arguments(Stage const& stage, bool k_major, bool batched) {
+    tma::Arguments a;
+    const int64_t rows = 1024, k = 1024;
+    if (batched) {
+      const auto g = k_major ? make_layout(make_shape(rows, k, int64_t(2)), make_stride(k, int64_t(1), rows * k))
+                             : make_layout(make_shape(rows, k, int64_t(2)), make_stride(int64_t(1), rows, rows * k));
+      (void)make_tma_copy<SM90_TMA_LOAD, Mainloop::MaxBoxes, Mainloop::Bits>(a, g, stage);
+    } else {
+      const auto g = k_major ? make_layout(make_shape(rows, k), make_stride(k, int64_t(1)))
+                             : make_layout(make_shape(rows, k), make_stride(int64_t(1), rows));
+      (void)make_tma_copy<SM90_TMA_LOAD, Mainloop::MaxBoxes, Mainloop::Bits>(a, g, stage);
+    }
+    return a;
+  }
+
+  GemmResult initialize(const GemmArguments& g) {
+    if (auto r = can_implement(g); !r) return r;
+    const bool batched = g.batch > 1;
+    struct Proto {
+      tma::Arguments a, b;
+      typename Mainloop::TmaA tma_a;
+      typename Mainloop::TmaB tma_b;
+    };
+    auto make_proto = [](bool batched_) {
+      Proto p;
+      p.a = proto_arguments(Mainloop::stage_a, Mainloop::MajorA == GMMA::Major::K, batched_);
+      p.b = proto_arguments(Mainloop::part_b, Mainloop::MajorB == GMMA::Major::K, batched_);
+      p.tma_a.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.a, Mainloop::stage_a);
+      p.tma_b.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.b, Mainloop::part_b);
+      return p;
+    };
+    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
+    const Proto& proto = batched ? proto3 : proto2;
+    if (!proto.tma_a.boxes.ok() || !proto.tma_b.boxes.ok())
+      return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
+                                           tma::to_string(proto.tma_a.boxes.rule) + " / " + tma::to_string(proto.tma_b.boxes.rule)};
+    // The operands as (rows, K[, L]) tensors: A (M, K), B (N, K).
+    const bool ak = Mainloop::MajorA == GMMA::Major::K, bk = Mainloop::MajorB == GMMA::Major::K;
+    const int64_t a_ext[3] = {g.m, g.k, g.batch}, b_ext[3] = {g.n, g.k, g.batch};
+    const int64_t a_str[3] = {ak ? g.a.ld : 1, ak ? 1 : g.a.ld, g.a.batch_stride};
+    const int64_t b_str[3] = {bk ? g.b.ld : 1, bk ? 1 : g.b.ld, g.b.batch_stride};
+    const int modes = batched ? 3 : 2;
+    const tma::Arguments aa = tma::rebind_gmem(proto.a, modes, a_ext, a_str);
+    const tma::Arguments ba = tma::rebind_gmem(proto.b, modes, b_ext, b_str);
+    if (aa.rule != tma::Rule::ok || ba.rule != tma::Rule::ok)
+      return {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(aa.rule != tma::Rule::ok ? aa.rule : ba.rule)};
+    auto& ml = params.mainloop;
+    const CUtensorMapDataType type = std::is_same_v<Element, bfloat16_t> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    if (tma::encode_tensor_map(&ml.map_a, aa, g.a.ptr, type) != CUDA_SUCCESS ||
+        tma::encode_tensor_map(&ml.map_b, ba, g.b.ptr, type) != CUDA_SUCCESS)
+      return {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
+    ml.tma_a = proto.tma_a;
+    ml.tma_b = proto.tma_b;
+    // Part r of the B tile starts at its first row's offset in the stage layout.
+    for (int r = 0; r < Mainloop::ClusterM; ++r)
+      ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);
+    ml.k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
+    auto& ep = params.epilogue.direct;
+    const bool d_row = g.c.major == Major::Row;  // C and D share a major
+    ep.d = static_cast<Element*>(g.d);
+    ep.d_stride_m = d_row ? g.ldd : 1;
+    ep.d_stride_n = d_row ? 1 : g.ldd;
+    ep.d_batch_stride = g.batch_stride_d;
+    ep.c = g.beta != 0.0f ? static_cast<const Element*>(g.c.ptr) : nullptr;
+    ep.c_stride_m = d_row ? g.c.ld : 1;
+    ep.c_stride_n = d_row ? 1 : g.c.ld;
+    ep.c_batch_stride = g.c.batch_stride;
+    ep.m = g.m;
+    ep.n = g.n;
+    ep.alpha = g.alpha;
+    ep.beta = g.beta;
+    if constexpr (requires { params.epilogue.use_tma; }) setup_tma_store(g);
+    auto& sc = params.scheduler;
+    sc.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
+    sc.tiles_n = (g.n + Mainloop::BN - 1) / Mainloop::BN;
+    sc.batch = g.batch;
+    sc.group = 16 / Mainloop::ClusterM;  // 16 M-tiles down each N column (bench --group: 8 and 16 best)
+    static const bool attr = cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  Kernel::smem_bytes) == cudaSuccess;
+    if (!attr) return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};
+    // As many clusters as can be resident at once (an SM holds one CTA; a cluster's CTAs
+    // share a GPC, so odd SMs may stay idle).
+    static const int resident_clusters = [] {
+      int dev = 0, sms = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      int clusters = 0;
+      cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterM * Kernel::ClusterM)), nullptr);
+      cudaLaunchAttribute at[1];
+      cfg.attrs = cluster_attribute(at);
+      cfg.numAttrs = 1;
+      if (cudaOccupancyMaxActiveClusters(&clusters, gemm_sm90_entry<Kernel>, &cfg) != cudaSuccess || clusters <= 0) {
+        cudaGetLastError();
+        clusters = sms / Kernel::ClusterM;
+      }
+      return clusters > 0 ? clusters : 1;
+    }();
+    const int64_t tiles = sc.tile_count();
+    grid = int(tiles < resident_clusters ? tiles : resident_clusters) * Kernel::ClusterM;
+    batch = g.batch;
+    return {};
+  }
+
+  // The TMA-store epilogue where it applies: beta == 0 (C is not read), D column-major (the
+  // staging tile's major), 16-byte aligned with ld and batch stride multiples of 8.
+  void setup_tma_store(const GemmArguments& g) {
+    using Epi = typename Kernel::Epilogue;
+    auto& e = params.epilogue;
+    e.use_tma = false;
+    const bool batched = g.batch > 1;
+    if (g.beta != 0.0f || g.c.major != Major::Col || reinterpret_cast<std::uintptr_t>(g.d) % 16 != 0 || g.ldd % 8 != 0 ||
+        (batched && g.batch_stride_d % 8 != 0))
+      return;
+    struct Proto {
+      tma::Arguments a;
+      TmaStore<1> t;
+    };
+    auto make_proto = [](bool batched_) {
+      Proto p;
+      const int64_t rows = 1024, cols = 1024;
+      if (batched_)
+        (void)make_tma_copy<SM90_TMA_STORE, 1, Mainloop::Bits>(
+            p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(int64_t(1), rows, rows * cols)), Epi::staging);
+      else
+        (void)make_tma_copy<SM90_TMA_STORE, 1, Mainloop::Bits>(p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
+                                                               Epi::staging);
+      p.t.boxes = tma::make_tile_boxes<1>(p.a, Epi::staging);
+      return p;
+    };
+    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
+    const Proto& proto = batched ? proto3 : proto2;
+    if (!proto.t.boxes.ok()) return;
+    const int64_t ext[3] = {g.m, g.n, g.batch}, str[3] = {1, g.ldd, g.batch_stride_d};
+    const tma::Arguments a = tma::rebind_gmem(proto.a, batched ? 3 : 2, ext, str);
+    if (a.rule != tma::Rule::ok) return;
+    const CUtensorMapDataType type = std::is_same_v<Element, bfloat16_t> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    if (tma::encode_tensor_map(&e.map_d, a, g.d, type) != CUDA_SUCCESS) return;
+    e.tma_d = proto.t;
+    e.use_tma = true;
+  }
+
+  static cudaLaunchConfig_t launch_config(dim3 grid_dim, cudaStream_t stream) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = grid_dim;
+    cfg.blockDim = dim3(Kernel::Threads);
+    cfg.dynamicSmemBytes = Kernel::smem_bytes;
+    cfg.stream = stream;
+    return cfg;
+  }
+  static cudaLaunchAttribute* cluster_attribute(cudaLaunchAttribute* at) {
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = Kernel::ClusterM;
+    at[0].val.clusterDim.y = 1;
+    at[0].val.clusterDim.z = 1;
+    return at;
+  }
+
+  GemmResult run(cudaStream_t stream = nullptr) const {
+    cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(grid)), stream);
+    cudaLaunchAttribute at[1];
+    cfg.attrs = cluster_attribute(at);
+    cfg.numAttrs = 1;
+    cudaLaunchKernelEx(&cfg, gemm_sm90_entry<Kernel>, params);
+    if (cudaPeekAtLastError() != cudaSuccess)
+      return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(cudaGetLastError())};
+    return {};
+  }
+};
+
+}  // namespace tessera::kernels::sm90

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The SM90 GEMM (TMA + wgmma, warp-specialized, persistent) on the GPU machine in one call:
+# build (or take binaries built from the same commit, carried in .prebuilt/), SASS counts,
+# the GPU test (FP64 reference, residues), compute-sanitizer memcheck on small shapes, and
+# the benchmark against cuBLAS. Logs under $OUT (tarred: at most 8 files come back).
+#   OUT=/tmp/out COMMIT=<sha> tools/device/run_hopper_gemm.sh [bench args...]
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/tessera-hopper-gemm}
+BIN=/tmp/hopper-gemm-bin
+mkdir -p "$OUT" "$BIN"
+log="$OUT/summary.txt"
+: >"$log"
+note() { echo "$*" | tee -a "$log"; }
+note "== hopper gemm $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
+FLAGS=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Iinclude -Xptxas -v -diag-suppress 20012)
+[ -d .devdeps/include ] && FLAGS+=(-isystem .devdeps/include)
+for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { FLAGS+=(-ccbin "$(command -v $cc)"); break; }; done
+if [ -x .prebuilt/sm90_test ] && [ -x .prebuilt/sm90_bench ]; then
+  note "binaries: .prebuilt (built on the development machine from commit ${COMMIT:-unknown})"
+  cp .prebuilt/sm90_test .prebuilt/sm90_bench "$BIN/"
+else
+  t0=$(date +%s)
+  # The library's sm_90 entry (kernels/device/sm90_instances.cu) for the test; the bench with
+  # the kernel templates (cluster and no-cluster variants).
+  nvcc "${FLAGS[@]}" -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
+  nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
+  p1=$!
+  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas \
+    >"$OUT/ptxas_bench.txt" 2>&1
+  r2=$?
+  wait $p1; r1=$?
+  note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
+  grep -aE "error" "$OUT/ptxas_test.txt" "$OUT/ptxas_bench.txt" | head -10 | tee -a "$log"
+  grep -aE "Used|spill|C75" "$OUT/ptxas_bench.txt" | grep -v "^$" | tail -8 | tee -a "$log"
+fi
+if command -v cuobjdump >/dev/null; then
+  cuobjdump -sass "$BIN/sm90_bench" >"$OUT/sass.txt" 2>&1
+  gzip -f "$OUT/sass.txt" && gunzip -c "$OUT/sass.txt.gz" >/tmp/sass.txt
+  note "SASS (bench binary, all its kernels): HGMMA $(grep -c HGMMA /tmp/sass.txt) UTMALDG $(grep -c UTMALDG /tmp/sass.txt) HMMA $(grep -c 'HMMA' /tmp/sass.txt) LDL/STL $(grep -cE '\bLDL|\bSTL' /tmp/sass.txt) USETMAXREG $(grep -c USETMAXREG /tmp/sass.txt)"
+fi
+note "-- GPU test"
+timeout 240 "$BIN/sm90_test" 2>&1 | tee -a "$log"
+note "test rc=${PIPESTATUS[0]}"
+if command -v compute-sanitizer >/dev/null; then
+  note "-- compute-sanitizer memcheck (small shapes)"
+  timeout 120 compute-sanitizer --tool memcheck "$BIN/sm90_test" --small >"$OUT/memcheck.txt" 2>&1
+  note "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.txt" | tail -1)"
+fi
+note "-- benchmark (bf16 TN, D column-major; median of alternating launches)"
+timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
+note "-- f16; bf16 without clusters"
+timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
+timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
+note "-- other layouts (MN-major operands)"
+for l in NT NN TT; do timeout 60 "$BIN/sm90_bench" --layout $l 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
+(cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
