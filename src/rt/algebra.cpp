@@ -369,8 +369,28 @@ Layout left_inverse(const Layout& l) {
 
 namespace {
 
+// logical_divide(A, B) = A o (B, complement(B, size(A))). The pair (tile, rest) may run
+// past size(A) (a tiler that does not divide A, or strides that push its cosize beyond);
+// CuTe then reads A beyond its domain, continuing A's last mode without bound (A_ext). Its
+// result is A_ext o (tile, rest) only when the tile and the rest never carry into each
+// other in A's mixed radix; otherwise it leaves A's domain inconsistently (CuTe composes
+// each part on its own, so the sum of a tile offset and a rest offset skips the carry).
+// That is the divide's admissibility rule: refused, as inadmissible compositions are.
 Layout divide_by_layout(const Layout& l, const Layout& t) {
-  return composition_impl(l, make_layout({t, complement(t, l.size())}), true);
+  const Layout rest = complement(t, l.size());
+  const Layout tile_rest = make_layout({t, rest});
+  Layout r = composition_impl(l, tile_rest, true);  // each part on its own: composition's own rules
+  const Flat fa = flat_of(coalesce_x(l));
+  std::vector<std::int64_t> usage(fa.rank(), 0);
+  compose_tree(fa, tile_rest.shape, tile_rest.stride, usage);  // the digits both parts use together
+  for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
+    if (usage[i] > fa.s[i] - 1)
+      throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +
+                  " (its complement up to size " + str(l.size()) + ") carry into each other in the mode " +
+                  str(fa.s[i]) + ":" + str(fa.d[i]) + " of coalesce(" + to_string(l) +
+                  "), so the result would leave A's domain inconsistently: it must equal A o (tile, rest) "
+                  "with A's last mode continued without bound (docs/notation.md, logical_divide)");
+  return r;
 }
 
 // zip2_by: at each terminal of the tiler the layout has a (tile, rest) pair; gather

@@ -8,9 +8,56 @@
 
 namespace tessera {
 
+namespace detail {
+// The divide's admissibility rule (docs/notation.md): (tile, rest) may run past size(A);
+// CuTe then reads A there with its last mode continued without bound (A_ext), composing
+// the tile and the rest each on its own. The result must be A_ext o (tile, rest) at every
+// coordinate: a tile offset plus a rest offset must not carry in A's other modes.
+// flat_modes / flat_function evaluate with the last mode unbounded: they are A_ext.
+template <class A, class B, class R> inline constexpr bool static_divide_consistent_v = [] {
+  using AP = layout_parts<A>;
+  using BP = layout_parts<B>;
+  using RP = layout_parts<R>;
+  constexpr auto a = static_flat_modes<typename AP::shape, typename AP::stride>();
+  constexpr auto b = static_flat_modes<typename BP::shape, typename BP::stride>();
+  constexpr auto r = static_flat_modes<typename RP::shape, typename RP::stride>();
+  int64_t n = b.size();
+  if (r.size() != n) return false;
+  if (n > composition_check_limit) n = composition_check_limit;
+  for (int64_t i = 0; i < n; ++i)
+    if (r(i) != a(b(i))) return false;
+  return true;
+}();
+template <class A, class B, class R>
+TESSERA_HOST_DEVICE constexpr bool divide_is_consistent(A const& a, B const& b, R const& r) {
+  auto fa = to_flat_function(a);
+  auto fb = to_flat_function(b);
+  auto fr = to_flat_function(r);
+  int64_t n = fb.size();
+  if (fr.size() != n) return false;
+  if (n > composition_check_limit) n = composition_check_limit;
+  for (int64_t i = 0; i < n; ++i)
+    if (fr(i) != fa(fb(i))) return false;
+  return true;
+}
+}  // namespace detail
+
 template <class LS, class LD, class TS, class TD>
 TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<LS, LD> const& l, Layout<TS, TD> const& tiler) {
-  return composition(l, make_layout(tiler, complement(tiler, shape(coalesce(l)))));
+  auto tile_rest = make_layout(tiler, complement(tiler, shape(coalesce(l))));
+  auto result = composition(l, tile_rest);
+#ifndef TESSERA_DEBUG_SKIP_COMPOSITION_CHECK
+  if constexpr (is_static_v<Layout<LS, LD>> && is_static_v<Layout<TS, TD>>) {
+    static_assert(detail::static_divide_consistent_v<Layout<LS, LD>, decltype(tile_rest), decltype(result)>,
+                  "tessera::logical_divide: inadmissible divide: the tile and the rest (its complement) carry "
+                  "into each other in A's mixed radix, so the result would leave A's domain inconsistently "
+                  "(it must equal A o (tile, rest) with A's last mode continued without bound)");
+  } else {
+    TESSERA_EXPECTS(detail::divide_is_consistent(l, tile_rest, result),
+                    "tessera::logical_divide: inadmissible divide (the result leaves A's domain inconsistently)");
+  }
+#endif
+  return result;
 }
 template <class LS, class LD, class T>
 TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<LS, LD> const& l, T const& tiler) {
