@@ -8,6 +8,7 @@
 #include "algebra/composition.hpp"
 #include "algebra/divide.hpp"
 #include "algebra/max_common.hpp"
+#include "algebra/tile_to_shape.hpp"
 
 namespace tessera {
 
@@ -76,7 +77,7 @@ template <int... Is, class O, class F, class I> TESSERA_HOST_DEVICE constexpr au
 template <int... Is, class O, class F, class I> TESSERA_HOST_DEVICE constexpr auto depth(ComposedLayout<O, F, I> const& l) { return depth<Is...>(l.inner()); }
 // CuTe's cosize of Sw o off o L is cosize(L): neither the offset nor the swizzle counts.
 // (A buffer for a swizzled tile needs cosize(L) rounded up to the swizzle's block when L
-// does not fill whole blocks: swizzled_tile_to_shape asserts that it does.)
+// does not fill whole blocks; the GMMA atoms always do.)
 template <int B, int M, int S, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto cosize(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
   return cosize(l.inner());
@@ -109,8 +110,18 @@ TESSERA_COMPOSED_ON_INNER(tiled_product)
 TESSERA_COMPOSED_ON_INNER(flat_product)
 TESSERA_COMPOSED_ON_INNER(blocked_product)
 TESSERA_COMPOSED_ON_INNER(raked_product)
-TESSERA_COMPOSED_ON_INNER(tile_to_shape)
 #undef TESSERA_COMPOSED_ON_INNER
+
+// tile_to_shape(Sw o off o L, shape[, order]) = composition(Sw, off, tile_to_shape(L, shape,
+// order)), CuTe's definition: each block is L moved by a multiple of cosize(L) under the one
+// swizzle (the block's copies are swizzled alike when cosize(L) is a multiple of the swizzle's
+// period, as for every GMMA atom). The static tier's only swizzled tile_to_shape (the
+// runtime tier applies rt::tile_to_shape under the swizzle through eval's generic rebuild).
+template <class O, class F, class I, class T, class Order = LayoutLeft>
+TESSERA_HOST_DEVICE constexpr auto tile_to_shape(ComposedLayout<O, F, I> const& block, T const& trg_shape,
+                                                 Order const& order = {}) {
+  return composition(block.outer(), block.offset(), tile_to_shape(block.inner(), trg_shape, order));
+}
 
 // Mode I: Sw o off o mode I of L.
 template <std::size_t... Is, class O, class F, class I>
