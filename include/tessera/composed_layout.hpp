@@ -7,6 +7,8 @@
 #include "swizzle.hpp"
 #include "algebra/composition.hpp"
 #include "algebra/divide.hpp"
+#include "algebra/max_common.hpp"
+#include "algebra/tile_to_shape.hpp"
 
 namespace tessera {
 
@@ -73,18 +75,13 @@ template <int... Is, class O, class F, class I> TESSERA_HOST_DEVICE constexpr au
 template <int... Is, class O, class F, class I> TESSERA_HOST_DEVICE constexpr auto size(ComposedLayout<O, F, I> const& l) { return size<Is...>(l.inner()); }
 template <int... Is, class O, class F, class I> TESSERA_HOST_DEVICE constexpr auto rank(ComposedLayout<O, F, I> const& l) { return rank<Is...>(l.inner()); }
 template <int... Is, class O, class F, class I> TESSERA_HOST_DEVICE constexpr auto depth(ComposedLayout<O, F, I> const& l) { return depth<Is...>(l.inner()); }
-// The codomain of a swizzle over a layout: the swizzle only permutes within aligned
-// blocks of its own size, so it is cosize(inner) rounded up to that block.
+// CuTe's cosize of Sw o off o L is cosize(L): neither the offset nor the swizzle counts.
+// (A buffer for a swizzled tile needs cosize(L) rounded up to the swizzle's block when L
+// does not fill whole blocks; the GMMA atoms always do.)
 template <int B, int M, int S, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto cosize(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
-  auto n = l.offset() + cosize(l.inner());
-  auto blk = Swizzle<B, M, S>::size();
-  return ceil_div(n, blk) * blk;
+  return cosize(l.inner());
 }
-
-
-
-
 
 // Operations CuTe defines on a composed layout by applying them to the layout under the
 // swizzle: op(Sw o off o L) = composition(Sw, off, op(L)) (decays to op(L) when Sw is the
@@ -113,8 +110,18 @@ TESSERA_COMPOSED_ON_INNER(tiled_product)
 TESSERA_COMPOSED_ON_INNER(flat_product)
 TESSERA_COMPOSED_ON_INNER(blocked_product)
 TESSERA_COMPOSED_ON_INNER(raked_product)
-TESSERA_COMPOSED_ON_INNER(tile_to_shape)
 #undef TESSERA_COMPOSED_ON_INNER
+
+// tile_to_shape(Sw o off o L, shape[, order]) = composition(Sw, off, tile_to_shape(L, shape,
+// order)), CuTe's definition: each block is L moved by a multiple of cosize(L) under the one
+// swizzle (the block's copies are swizzled alike when cosize(L) is a multiple of the swizzle's
+// period, as for every GMMA atom). The static tier's only swizzled tile_to_shape (the
+// runtime tier applies rt::tile_to_shape under the swizzle through eval's generic rebuild).
+template <class O, class F, class I, class T, class Order = LayoutLeft>
+TESSERA_HOST_DEVICE constexpr auto tile_to_shape(ComposedLayout<O, F, I> const& block, T const& trg_shape,
+                                                 Order const& order = {}) {
+  return composition(block.outer(), block.offset(), tile_to_shape(block.inner(), trg_shape, order));
+}
 
 // Mode I: Sw o off o mode I of L.
 template <std::size_t... Is, class O, class F, class I>
@@ -184,6 +191,17 @@ TESSERA_HOST_DEVICE constexpr auto left_inverse(ComposedLayout<Swizzle<B, M, S>,
   else return make_composed_layout(left_inverse(l.inner()), -l.offset(), l.outer());
 }
 
+// L o off o Sw (an inverse's form): its inverse is Sw o -off o inverse(L) (a swizzle is its
+// own inverse), a plain layout again when Sw is the identity and the offset 0.
+template <class LS, class LD, class F, int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr auto right_inverse(ComposedLayout<Layout<LS, LD>, F, Swizzle<B, M, S>> const& l) {
+  return composition(l.inner(), -l.offset(), right_inverse(l.outer()));
+}
+template <class LS, class LD, class F, int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr auto left_inverse(ComposedLayout<Layout<LS, LD>, F, Swizzle<B, M, S>> const& l) {
+  return composition(l.inner(), -l.offset(), left_inverse(l.outer()));
+}
+
 // upcast<N> / downcast<N> of a swizzle: its bits move by log2 N (N a power of two); bits that
 // would fall below bit 0 are lost.
 template <int N, int B, int M, int S>
@@ -212,6 +230,117 @@ TESSERA_HOST_DEVICE constexpr auto upcast(ComposedLayout<Swizzle<B, M, S>, F, I>
 template <int N, int B, int M, int S, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto downcast(ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
   return make_composed_layout(downcast<N>(l.outer()), l.offset() * C<N>{}, downcast<N>(l.inner()));
+}
+
+// slice(coord, Sw o off o L), CuTe's definition (swizzle_layout.hpp, slice_and_offset):
+// - an all-_ coordinate reshapes: Sw o off o slice(L);
+// - otherwise the fixed modes' offset splits: its bits on the swizzle's Y or Z join the
+//   offset, the others are dropped (as slice drops the offset of a plain layout); when the
+//   kept modes touch only Y bits or only Z bits the swizzle is linear on them and the result
+//   decays to a plain layout with signed strides. Which of the two depends on values: the
+//   operands must be static (the call operator with _ keeps the whole offset instead).
+namespace detail {
+template <int B, int M, int S> struct swizzle_projection {
+  static constexpr int abs_s = S < 0 ? -S : S;
+  template <int E> using pow2 = C<(int64_t(1) << E)>;
+  // (2^M, 2^B, 2^(|S|-B), 2^B, 1): the offset's bits below, on Z, between, on Y, above
+  using shape = decltype(make_shape(pow2<M>{}, pow2<B>{}, pow2<abs_s - B>{}, pow2<B>{}, C<1>{}));
+  // P: the projection of an offset onto the Y and Z bits
+  static constexpr auto only_zy() {
+    return make_layout(shape{}, make_stride(C<0>{}, pow2<M>{}, C<0>{}, pow2<M + abs_s>{}, C<0>{}));
+  }
+  // The swizzle seen from the offset `off`, on layouts that touch only Y or only Z bits:
+  // each Z bit moves by +-2^i Z (the sign set by off's Y bit), each Y bit by (Y +- Z) 2^i
+  // (the sign set by off's Z bit).
+  template <int64_t Off> static constexpr auto linear_from() {
+    constexpr int64_t zm = Swizzle<B, M, S>::zzz_msk, ym = Swizzle<B, M, S>::yyy_msk;
+    constexpr int64_t z = zm & -zm, y = ym & -ym;
+    auto strides = [&]<bool ZBased, std::size_t... I>(std::index_sequence<I...>) {
+      if constexpr (ZBased)
+        return make_stride(C<((Off & (y << I)) == 0 ? (z << I) : -(z << I))>{}...);
+      else
+        return make_stride(C<((Off & (z << I)) == 0 ? ((y + z) << I) : ((y - z) << I))>{}...);
+    };
+    auto lo = strides.template operator()<(z < y)>(std::make_index_sequence<B>{});
+    auto hi = strides.template operator()<(z > y)>(std::make_index_sequence<B>{});
+    auto twos = [&]<std::size_t... I>(std::index_sequence<I...>) { return make_shape((void(I), C<2>{})...); }(std::make_index_sequence<B>{});
+    auto shp = tuple_cat(make_shape(pow2<M>{}), twos, make_shape(pow2<abs_s - B>{}), twos, make_shape(C<1>{}));
+    auto std_ = tuple_cat(make_stride(C<1>{}), lo, make_stride(pow2<M + B>{}), hi, make_stride(pow2<M + B + abs_s>{}));
+    return make_layout(shp, std_);
+  }
+};
+}  // namespace detail
+
+template <class Crd, int B, int M, int S, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto slice(Crd const& crd, ComposedLayout<Swizzle<B, M, S>, F, I> const& l) {
+  if constexpr (all_underscore_v<Crd>) {
+    return composition(l.outer(), l.offset(), slice(crd, l.inner()));
+  } else {
+    using Fixed = std::remove_cvref_t<decltype(get<1>(slice_and_offset(crd, l.inner())))>;
+    static_assert(is_static_v<Fixed> && is_static_v<F> && is_static_v<I>,
+                  "tessera::slice: slicing a swizzled layout (CuTe's decay to a plain layout) needs a static "
+                  "layout, offset and coordinate");
+    using P = detail::swizzle_projection<B, M, S>;
+    using Sw = Swizzle<B, M, S>;
+    auto sliced = slice(crd, l.inner());
+    constexpr int64_t fixed = Fixed::value;
+    static_assert(fixed >= 0, "tessera::slice: the fixed coordinates reach a negative offset, outside the swizzle's domain");
+    constexpr int64_t offset_zy = F::value ^ (fixed & (Sw::yyy_msk | Sw::zzz_msk));
+    auto reach = composition(P::only_zy(), sliced);  // P o sliced: its last value holds every Y/Z bit reached
+    constexpr int64_t active = std::remove_cvref_t<decltype(reach(size(reach) - C<1>{}))>::value;
+    if constexpr ((active & ~decltype(Sw::apply(C<active>{}))::value) != 0) {
+      return composition(Sw{}, C<offset_zy>{}, sliced);  // both Y and Z: stays swizzled
+    } else {
+      return composition(P::template linear_from<offset_zy>(), sliced);
+    }
+  }
+}
+
+// max_common_vector / max_common_layout with a swizzled operand (either side): the swizzle
+// leaves the 2^M lowest offsets in place, so the common part stops there.
+template <int B, int M, int S, class F, class I, class SB, class DB>
+TESSERA_HOST_DEVICE constexpr auto max_common_vector(ComposedLayout<Swizzle<B, M, S>, F, I> const& a, Layout<SB, DB> const& b) {
+  auto v = max_common_vector(a.inner(), b);
+  constexpr int64_t base = int64_t(1) << M;
+  if constexpr (is_static_v<decltype(v)>) {
+    if constexpr (decltype(v)::value < base) return v;
+    else return C<base>{};
+  } else {
+    return v < base ? to_i64(v) : base;
+  }
+}
+template <class SA, class DA, int B, int M, int S, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto max_common_vector(Layout<SA, DA> const& a, ComposedLayout<Swizzle<B, M, S>, F, I> const& b) {
+  return max_common_vector(b, a);
+}
+template <int B0, int M0, int S0, class F0, class I0, int B1, int M1, int S1, class F1, class I1>
+TESSERA_HOST_DEVICE constexpr auto max_common_vector(ComposedLayout<Swizzle<B0, M0, S0>, F0, I0> const& a,
+                                                     ComposedLayout<Swizzle<B1, M1, S1>, F1, I1> const& b) {
+  auto v = max_common_vector(a.inner(), b.inner());
+  if constexpr (B0 == B1 && M0 == M1 && S0 == S1) {
+    return v;  // the same swizzle on both sides cancels
+  } else {
+    constexpr int64_t base = int64_t(1) << (M0 < M1 ? M0 : M1);
+    if constexpr (is_static_v<decltype(v)>) {
+      if constexpr (decltype(v)::value < base) return v;
+      else return C<base>{};
+    } else {
+      return v < base ? to_i64(v) : base;
+    }
+  }
+}
+template <int B, int M, int S, class F, class I, class SB, class DB>
+TESSERA_HOST_DEVICE constexpr auto max_common_layout(ComposedLayout<Swizzle<B, M, S>, F, I> const& a, Layout<SB, DB> const& b) {
+  auto common = max_common_layout(a.inner(), b);
+  static_assert(is_static_v<decltype(size(common))>,
+                "tessera::max_common_layout: with a swizzled operand the common layout's size must be static");
+  constexpr int64_t base = int64_t(1) << M;
+  if constexpr (base < decltype(size(common))::value) return composition(common, C<base>{});  // common truncated to 2^M
+  else return common;
+}
+template <class SA, class DA, int B, int M, int S, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto max_common_layout(Layout<SA, DA> const& a, ComposedLayout<Swizzle<B, M, S>, F, I> const& b) {
+  return max_common_layout(b, a);
 }
 
 template <class O, class F, class I> std::string to_string(ComposedLayout<O, F, I> const& l) {

@@ -19,6 +19,16 @@ template <class T> inline constexpr bool has_underscore_v = [] {
   } else return false;
 }();
 
+// Every leaf is _ (a slice that only reshapes).
+template <class T> inline constexpr bool all_underscore_v = [] {
+  if constexpr (is_underscore_v<T>) return true;
+  else if constexpr (is_tuple_v<T>) {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (true && ... && all_underscore_v<std::remove_cvref_t<decltype(get<I>(std::declval<T>()))>>);
+    }(seq_of<T>{});
+  } else return false;
+}();
+
 // slice(crd, t): keep the parts of t where crd has _, concatenated one level.
 namespace detail {
 template <class Crd, class T> TESSERA_HOST_DEVICE constexpr auto lift_slice(Crd const& c, T const& t);

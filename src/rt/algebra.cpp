@@ -525,6 +525,43 @@ Layout left_inverse(const Layout& l) {
 
 namespace {
 
+// logical_divide(A, B) = A o (B, complement(B, size(A))). The pair (tile, rest) may run
+// past size(A) (a tiler that does not divide A, or strides that push its cosize beyond);
+// CuTe then reads A beyond its domain: A_ext, A with its last mode continued without bound.
+// CuTe composes the tile and the rest each on its own, so its result is A_ext o (tile, rest)
+// only when a tile offset plus a rest offset never carries in A's other modes; otherwise it
+// leaves A's domain inconsistently. That is the divide's admissibility rule (refused, as
+// inadmissible compositions are). A last mode of size 1 has nothing to continue: there A's
+// last mode of size > 1 may be the one continued instead (CuTe's walk keeps a part that fits
+// inside that mode linear in it: a CuTe vector relies on it), and either reading admits.
+namespace {
+// Does composing (tile, rest) mode by mode with the flat A `fa` put digits that carry in a
+// mode of fa other than the last? (A's last mode is unbounded: no carry out of it.)
+std::size_t carrying_mode(const Flat& fa, const Layout& tile_rest) {
+  std::vector<std::int64_t> usage(fa.rank(), 0);
+  compose_tree(fa, tile_rest.shape, tile_rest.stride, usage);
+  for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
+    if (usage[i] > fa.s[i] - 1) return i;
+  return npos;
+}
+// The same divide read with A's trailing size-1 modes removed: its last mode of size > 1
+// continues. True when that reading holds and gives CuTe's result r.
+bool consistent_without_trailing_unit_modes(const Layout& l, const Layout& tile_rest, const Layout& r) {
+  std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  if (s.back() != 1) return false;  // the same reading as A's own last mode
+  while (s.size() > 1 && s.back() == 1) s.pop_back(), d.pop_back();
+  if (s.back() == 1) return false;  // every mode has size 1: A's own last mode continues
+  try {
+    const Flat fc = flat_of(coalesce(layout_of(s, d)));
+    if (carrying_mode(fc, tile_rest) != npos) return false;
+    std::vector<std::int64_t> usage(fc.rank(), 0);
+    return coalesce(compose_tree(fc, tile_rest.shape, tile_rest.stride, usage)) == coalesce(r);
+  } catch (const Error&) {
+    return false;
+  }
+}
+}  // namespace
+
 // CuTe's logical_divide by a layout: A o (B, complement(B, size(A))). Each of the two modes
 // is composed with A on its own (composition_impl's per_top_mode rule), which is
 // make_layout(A o B, A o complement): the trace shows those two compositions.
@@ -543,6 +580,19 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
   }
   // Each part on its own: composition's own rules (traced, as the two compositions eval spells).
   Layout r = scope ? make_layout({composition(l, t), composition(l, rest)}) : composition_impl(l, tile_rest, true);
+  {
+    // The admissibility check composes again: not steps of the derivation.
+    const TraceMute mute;
+    const Flat fa = flat_of(coalesce_x(l));
+    const std::size_t i = carrying_mode(fa, tile_rest);
+    if (i != npos && !consistent_without_trailing_unit_modes(l, tile_rest, r))
+      throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +
+                  " (its complement up to size " + str(l.size()) + ") carry into each other in the mode " +
+                  str(fa.s[i]) + ":" + str(fa.d[i]) + " of " + to_string(l) +
+                  ", so the result would leave A's domain inconsistently: it must equal A o (tile, rest) "
+                  "with A's last mode (or, if it has size 1, its last mode of size > 1) continued without bound "
+                  "(docs/notation.md, logical_divide)");
+  }
   return traced(scope, std::move(r));
 }
 

@@ -3,22 +3,7 @@
 # (exit status 1, message on stderr, caret where the input is located, no output file).
 # Usage: cli_test.sh TESSERA DATA_DIR HAS_CAIRO
 T="$1"; DATA="$2"; CAIRO="$3"
-W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
-fails=0
-ok() { :; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_ok NAME CMD...: exit 0
-expect_ok() { name=$1; shift; "$@" >"$W/out" 2>"$W/err" || { bad "$name: exit $? ($(cat "$W/err"))"; }; }
-# expect_err NAME PATTERN CMD...: exit 1, stderr starts with error: and contains PATTERN
-expect_err() {
-  name=$1; pat=$2; shift 2
-  "$@" >"$W/out" 2>"$W/err"; rc=$?
-  [ $rc -eq 1 ] || bad "$name: exit $rc, want 1"
-  head -n1 "$W/err" | grep -q '^error: ' || bad "$name: stderr does not start with error: ($(cat "$W/err"))"
-  grep -qF -- "$pat" "$W/err" || bad "$name: stderr lacks '$pat' ($(cat "$W/err"))"
-}
-has_caret() { grep -q '^ *\^$' "$W/err" || bad "$1: no caret ($(cat "$W/err"))"; }
+. "$(dirname "$0")/../cli_helpers.sh"  # W, fails, bad, expect_ok, expect_err, has_caret..., finish
 
 M=SM80_16x8x16_F32F16F16F32_TN
 
@@ -245,5 +230,4 @@ for c in mma copy banks list; do
   grep -q "Examples:" "$W/out" || bad "$c --help has no example"
 done
 
-[ $fails -eq 0 ] && echo "all atoms CLI checks passed"
-exit $fails
+finish "atoms CLI"

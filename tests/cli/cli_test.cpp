@@ -167,6 +167,9 @@ TEST_CASE("eval: every malformed input gives error, position and caret", "[cli][
       {"Sw<3,4> o 8:1", "expected ','", 6},
       {"complement((4,2), 8)", "argument 1 must be a layout", 11},
       {"composition((4,2):(1,5), 3:3)", "does not divide", 0},
+      // docs/notation.md: a divide whose (tile, rest) leaves A's domain inconsistently
+      {"logical_divide((6,1):(17,6), (5,2):(1,12))", "inadmissible logical_divide: the tile (5,2):(1,12) and the rest 2:5", 0},
+      {"size(zipped_divide(Sw<3,3,3> o (6,1):(17,6), (5,2):(1,12)))", "leave A's domain inconsistently", 5},
       {"   ", "empty expression", 3},
       {"4:1 $", "unexpected '$'", 4},
   };

@@ -8,11 +8,9 @@
 # there, copies of the null and full devices made inside that folder.
 # Usage: output_safety_test.sh TESSERA HAS_CAIRO
 T="$1"; CAIRO="$2"
-W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+. "$(dirname "$0")/../cli_helpers.sh"  # W, fails, bad, expect_ok, expect_err, has_caret..., finish
 umask 022
 : >"$W/empty"
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 note() { echo "note: $*"; }
 L='(4,2):(1,4)'
 
@@ -21,11 +19,6 @@ run() {
   name=$1; want=$2; shift 2
   "$T" "$@" <"$W/empty" >"$W/out" 2>"$W/err"; rc=$?
   [ "$rc" -eq "$want" ] || bad "$name: exit $rc, want $want ($(head -c 300 "$W/err"))"
-}
-# err_has NAME TEXT: stderr starts with error: and contains TEXT
-err_has() {
-  head -n1 "$W/err" | grep -q '^error: ' || bad "$1: stderr does not start with error: ($(cat "$W/err"))"
-  grep -qF -- "$2" "$W/err" || bad "$1: stderr lacks '$2' ($(cat "$W/err"))"
 }
 mode_of() { stat -c %a "$1"; }
 # no_temporaries NAME DIR: nothing named .*.tmp-* is left in DIR
@@ -278,5 +271,4 @@ else
   note "no /dev/full: the standard output cases are not checked"
 fi
 
-[ $fails -eq 0 ] && echo "all output safety checks passed"
-exit $fails
+finish "output safety"

@@ -38,6 +38,32 @@ static_assert(same(logical_divide(SL, make_tile(_2{}, _8{})).inner(), logical_di
 static_assert(same(blocked_product(SL, make_layout(make_shape(_2{}, _2{}))).inner(), blocked_product(L, make_layout(make_shape(_2{}, _2{})))));
 static_assert(same(tile_to_shape(SL, make_shape(_128{}, _64{}, _3{})).inner(), tile_to_shape(L, make_shape(_128{}, _64{}, _3{}))));
 static_assert(size(SL) == 512 && rank(SL) == 2 && depth(SL) == 1);
+// CuTe's cosize of Sw o off o L is cosize(L): the offset does not count.
+static_assert(cosize(composition(Swizzle<1, 2, 1>{}, C<96>{}, make_layout(make_shape(_8{}, _8{}, _2{}), make_stride(_16{}, _2{}, _1{})))) == 128);
+static_assert(cosize(composition(Swizzle<2, 1, 3>{}, _0{}, make_layout(_2{}, _1{}))) == 2);
+// slice: an all-_ coordinate reshapes; a fixed row of Sw<3,3,3> o (8,64):(64,1) touches
+// only Z bits, so it decays to the plain layout ((16,2,2)):((1,-16,32)) (CuTe); a fixed
+// column touches Y and Z bits of different rows only: (8):(72).
+static_assert(same(slice(make_coord(_, _), SL), SL));
+static_assert(same(slice(make_coord(_2{}, _), SL),
+                   make_layout(make_shape(make_shape(_16{}, _2{}, _2{})), make_stride(make_stride(_1{}, C<-16>{}, _32{})))));
+static_assert(same(slice(make_coord(_, _3{}), SL), make_layout(make_shape(_8{}), make_stride(C<72>{}))));
+// Kept modes that touch both Y and Z bits stay swizzled, the fixed part's Y/Z bits joining
+// the offset: slice(Sw<1,2,-1> o 96 o ((2,8),8,4):((256,32),4,1), (2,_,0)) = Sw<1,2,-1> o 96 o (8):(4).
+static_assert(same(slice(make_coord(_2{}, _, _0{}), composition(Swizzle<1, 2, -1>{}, C<96>{},
+                                                                  make_layout(make_shape(make_shape(_2{}, _8{}), _8{}, _4{}),
+                                                                              make_stride(make_stride(C<256>{}, _32{}), _4{}, _1{})))),
+                   composition(Swizzle<1, 2, -1>{}, C<96>{}, make_layout(make_shape(_8{}), make_stride(_4{})))));
+// Common vectors stop at the swizzle's 2^M unchanged offsets (either argument swizzled).
+constexpr auto L84 = make_layout(make_shape(_8{}, _4{}), make_stride(_4{}, _1{}));
+static_assert(max_common_vector(composition(Swizzle<3, 3, 4>{}, L84), L84) == 8);
+static_assert(max_common_vector(L84, composition(Swizzle<3, 3, 4>{}, L84)) == 8);
+static_assert(same(max_common_layout(composition(Swizzle<3, 3, 4>{}, L84), L84),
+                   make_layout(make_shape(_4{}, _2{}), make_stride(_8{}, _1{}))));
+static_assert(max_common_vector(SL, SL) == 512);  // the same swizzle on both sides cancels
+// The inverse of L o off o Sw is Sw o -off o inverse(L).
+static_assert(same(right_inverse(make_composed_layout(L84, C<16>{}, Swizzle<3, 2, 3>{})),
+                   composition(Swizzle<3, 2, 3>{}, C<-16>{}, make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{})))));
 
 TEST_CASE("composed layouts print as CuTe prints them", "[core][swizzle]") {
   CHECK(to_string(SL) == "Sw<3,3,3> o 0 o (8,64):(64,1)");

@@ -141,6 +141,15 @@ static_assert(!is_injective(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}
 static_assert(is_compact(make_layout(make_shape(_4{}, _8{}), make_stride(_0{}, _1{}))) &&
               !is_compact(make_layout(make_shape(_2{}, _2{}), make_stride(_1{}, _1{}))));
 static_assert(same(make_identity_tensor(make_shape(_4{}, _8{}))(_13{}), make_coord(_1{}, _3{})));
+// logical_divide past size(A) (docs/notation.md): admissible when CuTe's result is A continued
+// along its last mode -- (4,3):(1,10) / 8:1 -- or, that mode having size 1, along its last
+// mode of size > 1 -- (6,1):(4,15) / 2:4 is (2,4):(16,4), as 6:4 / 2:4 is. The refused
+// counterpart is tests/core/misuse/divide_leaves_domain_inconsistently.cpp.
+static_assert(same(logical_divide(make_layout(make_shape(_4{}, _3{}), make_stride(_1{}, C<10>{})), make_layout(_8{}, _1{})),
+                   make_layout(make_shape(make_shape(_4{}, _2{}), _2{}), make_stride(make_stride(_1{}, C<10>{}), C<20>{}))));
+static_assert(same(logical_divide(make_layout(make_shape(_6{}, _1{}), make_stride(_4{}, C<15>{})), make_layout(_2{}, _4{})),
+                   make_layout(make_shape(_2{}, _4{}), make_stride(_16{}, _4{}))));
+static_assert(same(logical_divide(make_layout(_6{}, _4{}), make_layout(_2{}, _4{})), make_layout(make_shape(_2{}, _4{}), make_stride(_16{}, _4{}))));
 }  // namespace
 
 TEST_CASE("static identities compile", "[core][static]") { SUCCEED("all identities are static_asserts"); }

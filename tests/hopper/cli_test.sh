@@ -3,23 +3,7 @@
 # error path (exit status 1, message on stderr starting error:, caret where located).
 # Usage: cli_test.sh TESSERA
 T="$1"
-W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_ok() { name=$1; shift; "$@" >"$W/out" 2>"$W/err" || { bad "$name: exit $? ($(cat "$W/err"))"; }; }
-expect_err() {
-  name=$1; pat=$2; shift 2
-  "$@" >"$W/out" 2>"$W/err"; rc=$?
-  [ $rc -eq 1 ] || bad "$name: exit $rc, want 1"
-  head -n1 "$W/err" | grep -q '^error: ' || bad "$name: stderr does not start with error: ($(cat "$W/err"))"
-  grep -qF -- "$pat" "$W/err" || bad "$name: stderr lacks '$pat' ($(cat "$W/err"))"
-}
-has_line() { grep -qF -- "$2" "$W/out" || bad "$1: output lacks '$2' ($(cat "$W/out"))"; }
-has_caret_at() { # NAME COLUMN: the caret line has the caret at 0-based COLUMN of the echoed input
-  line=$(grep -n '^ *\^$' "$W/err" | head -1 | cut -d: -f2)
-  [ -n "$line" ] || { bad "$1: no caret ($(cat "$W/err"))"; return; }
-  [ "${#line}" -eq $(($2 + 3)) ] || bad "$1: caret at $((${#line} - 3)), want $2"
-}
+. "$(dirname "$0")/../cli_helpers.sh"  # W, fails, bad, expect_ok, expect_err, has_caret..., finish
 
 # --- render by name: the atom's text table, the same as the layout written out
 expect_ok render-name "$T" render gmma_k_sw128_bf16
@@ -86,5 +70,4 @@ has_caret_at tma-parse 12
 expect_err tma-missing "SMEM" "$T" tma '(64,64):(64,1)'
 expect_err tma-extra "unexpected argument" "$T" tma '(64,64):(64,1)' '(8,8):(8,1)' extra
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "all tma / gmma CLI checks passed"
+finish "tma / gmma CLI"

@@ -8,9 +8,69 @@
 
 namespace tessera {
 
+namespace detail {
+// The divide's admissibility rule (docs/notation.md): (tile, rest) may run past size(A);
+// CuTe then reads A there with its last mode continued without bound (A_ext), composing
+// the tile and the rest each on its own. The result must be A_ext o (tile, rest) at every
+// coordinate: a tile offset plus a rest offset must not carry in A's other modes. When A's
+// last mode has size 1 (nothing to continue), continuing its last mode of size > 1 instead
+// also admits (CuTe's walk keeps a part that fits inside that mode linear in it).
+// flat_modes evaluates with its last mode unbounded: it is A_ext.
+template <std::size_t N>
+TESSERA_HOST_DEVICE constexpr flat_modes<N> without_unit_tail(flat_modes<N> a) {
+  while (a.n > 1 && a.s[a.n - 1] == 1) --a.n;
+  return a;
+}
+template <std::size_t NA, std::size_t NB, std::size_t NR>
+TESSERA_HOST_DEVICE constexpr bool divide_is_consistent(flat_modes<NA> const& a, flat_modes<NB> const& b,
+                                                        flat_modes<NR> const& r) {
+  int64_t n = b.size();
+  if (r.size() != n) return false;
+  if (n > composition_check_limit) n = composition_check_limit;
+  auto const a_skip = without_unit_tail(a);
+  bool own = true, skipped = a_skip.n < a.n && a_skip.s[a_skip.n - 1] != 1;
+  for (int64_t i = 0; i < n && (own || skipped); ++i) {
+    int64_t const bi = b(i), ri = r(i);
+    if (ri != a(bi)) own = false;
+    if (skipped && ri != a_skip(bi)) skipped = false;
+  }
+  return own || skipped;
+}
+template <class A, class B, class R> inline constexpr bool static_divide_consistent_v = [] {
+  using AP = layout_parts<A>;
+  using BP = layout_parts<B>;
+  using RP = layout_parts<R>;
+  return divide_is_consistent(static_flat_modes<typename AP::shape, typename AP::stride>(),
+                              static_flat_modes<typename BP::shape, typename BP::stride>(),
+                              static_flat_modes<typename RP::shape, typename RP::stride>());
+}();
+template <class L> TESSERA_HOST_DEVICE constexpr auto dynamic_flat_modes(L const& l) {
+  auto f = to_flat_function(l);
+  constexpr int N = sizeof(f.shape) / sizeof(f.shape[0]);
+  flat_modes<std::size_t(N)> m{};
+  for (int k = 0; k < N; ++k) m.push(f.shape[k], f.stride[k]);
+  return m;
+}
+}  // namespace detail
+
 template <class LS, class LD, class TS, class TD>
 TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<LS, LD> const& l, Layout<TS, TD> const& tiler) {
-  return composition(l, make_layout(tiler, complement(tiler, shape(coalesce(l)))));
+  auto tile_rest = make_layout(tiler, complement(tiler, shape(coalesce(l))));
+  auto result = composition(l, tile_rest);
+#ifndef TESSERA_DEBUG_SKIP_COMPOSITION_CHECK
+  if constexpr (is_static_v<Layout<LS, LD>> && is_static_v<Layout<TS, TD>>) {
+    static_assert(detail::static_divide_consistent_v<Layout<LS, LD>, decltype(tile_rest), decltype(result)>,
+                  "tessera::logical_divide: inadmissible divide: the tile and the rest (its complement) carry "
+                  "into each other in A's mixed radix, so the result would leave A's domain inconsistently "
+                  "(it must equal A o (tile, rest) with A's last mode, or if it has size 1 its last mode of size > 1, "
+                  "continued without bound: docs/notation.md, logical divide)");
+  } else {
+    TESSERA_EXPECTS(detail::divide_is_consistent(detail::dynamic_flat_modes(l), detail::dynamic_flat_modes(tile_rest),
+                                                 detail::dynamic_flat_modes(result)),
+                    "tessera::logical_divide: inadmissible divide (the result leaves A's domain inconsistently)");
+  }
+#endif
+  return result;
 }
 template <class LS, class LD, class T>
 TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<LS, LD> const& l, T const& tiler) {

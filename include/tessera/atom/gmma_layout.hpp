@@ -11,7 +11,7 @@
 // and the swizzle Sw<log2 W, log2 T, 3> (the chunk bits [log2 T, log2 T + log2 W) of an
 // offset XOR the row bits 3 above them: the row of W*T elements is 2^(log2 W + log2 T)).
 // Everything is derived from (Bits, Major, S): no tables.
-#include "tessera/algebra/swizzled_tile_to_shape.hpp"
+#include "tessera/algebra/tile_to_shape.hpp"
 #include "tessera/atom/detail/mma_ops.hpp"
 #include "tessera/atom/numeric.hpp"
 #include "tessera/composed_layout.hpp"
@@ -64,7 +64,11 @@ template <class T> using Layout_MN_SW128_Atom = Layout_Atom<sizeof_bits_v<T>, Ma
 // wgmma descriptor can describe.
 template <int Bits, Major MJ, int SwizzleBytes, class Shape, class Order = LayoutLeft>
 TESSERA_HOST_DEVICE constexpr auto make_smem_layout(Shape const& mn_k_stages, Order const& order = {}) {
-  return tile_to_shape(Layout_Atom<Bits, MJ, SwizzleBytes>{}, mn_k_stages, order);
+  // tile_to_shape(atom, ...) with the composed form kept even for the "no swizzle" atoms
+  // (Swizzle<0,..>): a wgmma descriptor reads its layout type off the swizzle. (CuTe's atoms
+  // keep it through their smem_ptr_flag offset; composition(Sw<0,..>, 0, L) would decay to L.)
+  return make_composed_layout(typename layout_atom<Bits, MJ, SwizzleBytes>::swizzle{}, C<0>{},
+                              tile_to_shape(typename layout_atom<Bits, MJ, SwizzleBytes>::inner{}, mn_k_stages, order));
 }
 
 }  // namespace GMMA
