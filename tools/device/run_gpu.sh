@@ -5,8 +5,9 @@
 # and the ptxas register/spill report.  Everything lands under $OUT (at most 8 files).
 #
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_gpu.sh [steps...]
-#   steps: build test sanitize trace ncu variants bench   (default: all but variants, in that order;
-#   test runs the GPU test and example 4b)
+#   steps: build test sanitize trace ncu variants bench hopper   (default: all but variants and
+#   hopper, in that order; test runs the GPU test and example 4b; hopper the sm_90a checks and
+#   the SM90 GEMM, tools/device/run_hopper_gemm.sh)
 #
 # Build: nvcc directly, not CMake: the device image has CUDA, CMake and ninja but not the
 # Debian packages the full CMake configure requires (Boost, Catch2, rapidcheck).  Boost.Hana,
@@ -185,5 +186,25 @@ if want bench; then
   note "bench: rc=$rc"
   sed -n '/^summary/,$p' "$OUT/bench.log" | tee -a "$summary"
 fi
+if want hopper; then
+  # Hopper: descriptors and TMA against the hardware (tests/hopper/hopper_gpu_test.cu), then
+  # the SM90 GEMM's build, test, memcheck and benchmark (run_hopper_gemm.sh; QUICK=1 keeps
+  # its benchmark to TN bf16/f16), logs under hopper/.
+  H90=(-std=c++20 --expt-relaxed-constexpr -O3 -gencode arch=compute_90a,code=sm_90a -Iinclude -diag-suppress 20012)
+  [ -n "$DEVDEPS" ] && H90+=(-isystem .devdeps/include)
+  for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { H90+=(-ccbin "$(command -v $cc)"); break; }; done
+  if nvcc "${H90[@]}" tests/hopper/hopper_gpu_test.cu -o "$BUILD/hopper_gpu_test" >"$OUT/hopper_gpu_test.log" 2>&1; then
+    "$BUILD/hopper_gpu_test" >>"$OUT/hopper_gpu_test.log" 2>&1
+    rc=$?
+  else
+    rc=build-failed
+  fi
+  [ "$rc" != 0 ] && status=1
+  note "hopper_gpu_test: rc=$rc, $(tail -1 "$OUT/hopper_gpu_test.log")"
+  OUT="$OUT/hopper" COMMIT=${COMMIT:-unknown} tools/device/run_hopper_gemm.sh ${HOPPER_SHAPES:-} >/dev/null 2>&1
+  grep -vE '^(device|==)' "$OUT/hopper/summary.txt" | tee -a "$summary"
+  grep -q 'test rc=0' "$OUT/hopper/summary.txt" || status=1
+fi
+
 note "== done, status=$status"
 exit $status
