@@ -303,7 +303,7 @@ TESSERA_HOST_DEVICE constexpr auto max_common_vector(ComposedLayout<Swizzle<B, M
   auto v = max_common_vector(a.inner(), b);
   constexpr int64_t base = int64_t(1) << M;
   if constexpr (is_static_v<decltype(v)>) {
-    if constexpr (decltype(v)::value < base) return v;
+    if constexpr ((decltype(v)::value) < base) return v;
     else return C<base>{};
   } else {
     return v < base ? to_i64(v) : base;
@@ -322,7 +322,7 @@ TESSERA_HOST_DEVICE constexpr auto max_common_vector(ComposedLayout<Swizzle<B0, 
   } else {
     constexpr int64_t base = int64_t(1) << (M0 < M1 ? M0 : M1);
     if constexpr (is_static_v<decltype(v)>) {
-      if constexpr (decltype(v)::value < base) return v;
+      if constexpr ((decltype(v)::value) < base) return v;
       else return C<base>{};
     } else {
       return v < base ? to_i64(v) : base;
