@@ -67,10 +67,13 @@ if want build; then
       -o "$BUILD/gemm_trace_main.o" &
     p6=$!
     root=$PWD
-    (mkdir -p "$BUILD/verify" && cd "$BUILD/verify" &&
-      g++ -std=c++20 -O1 -I"$root/include" ${DEVDEPS:+-isystem "$root/.devdeps/include"} \
-        -c "$root"/src/verify/trace.cpp "$root"/src/verify/verify.cpp "$root"/src/rt/*.cpp &&
-      ar rcs "$BUILD/libverify.a" ./*.o) &
+    # (One object per source, named by its folder too: src/verify/trace.cpp and
+    # src/rt/trace.cpp would otherwise both be trace.o.)
+    (mkdir -p "$BUILD/verify" && cd "$BUILD/verify" && rm -f ./*.o &&
+      for src in "$root"/src/verify/trace.cpp "$root"/src/verify/verify.cpp "$root"/src/rt/*.cpp; do
+        g++ -std=c++20 -O1 -I"$root/include" ${DEVDEPS:+-isystem "$root/.devdeps/include"} \
+          -c "$src" -o "$(basename "$(dirname "$src")")_$(basename "$src" .cpp).o" &
+      done && wait && ar rcs "$BUILD/libverify.a" ./*.o) &
     p7=$!
     # The trace tool is optional: its failure must not cost the tests and the benchmark.
     { wait $p5 && wait $p6 && wait $p7 &&
