@@ -29,8 +29,12 @@ inline constexpr int Threads = 128;
 
 using TiledMma = decltype(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, make_layout(make_shape(_2{}, _2{}, _1{})),
                                          make_tile(_32{}, _32{}, _16{})));
-using G2S = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<16>, T>{},
+using G2S = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<16>, T>{},
                                      make_layout(make_shape(_16{}, _8{}), LayoutRight{}), make_layout(make_shape(_1{}, _8{}))));
+// The same copy for tiles across an edge: zero-filling, so what lies outside reads as 0.
+using G2S_Zfill = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<16>, T>{},
+                                           make_layout(make_shape(_16{}, _8{}), LayoutRight{}),
+                                           make_layout(make_shape(_1{}, _8{}))));
 using S2RA = decltype(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, T>{}, TiledMma{}));
 using S2RB = decltype(make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N, T>{}, TiledMma{}));
 using Store = Copy_Atom<UniversalCopy<uint32_t>, T>;  // two halves of C per store
@@ -43,8 +47,11 @@ TESSERA_HOST_DEVICE constexpr auto smem_layout() {
 inline constexpr int smem_elements = 2 * int(decltype(cosize(smem_layout().inner()))::value);
 
 // The CTA at tile (m_tile, n_tile); tid = thread index; smem = smem_elements halves.
-TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M, int N, int K, float alpha, float beta,
-                                         int m_tile, int n_tile, int tid, T* smem) {
+// Edge: the tile crosses the matrix's edge, so its copies are predicated.  Two instantiations,
+// so that the predicates cost the whole tiles nothing, not even registers.
+template <bool Edge>
+TESSERA_HOST_DEVICE inline void gemm_cta_tile(T const* A, T const* B, T* Cptr, int M, int N, int K, float alpha,
+                                              float beta, int m_tile, int n_tile, int tid, T* smem) {
   // Whole matrices, then this CTA's tiles: gA (bM, bK, k_tiles), gC (bM, bN).
   auto mA = make_tensor(A, make_layout(make_shape(M, K), make_stride(K, _1{})));
   auto mB = make_tensor(B, make_layout(make_shape(N, K), make_stride(K, _1{})));
@@ -60,8 +67,6 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
   auto cB = make_identity_tensor(make_shape(bN, bK));
   auto cC = make_identity_tensor(make_shape(bM, bN));
   const int m0 = m_tile * int(bM), n0 = n_tile * int(bN);
-  // Only a CTA whose tile crosses an edge pays for predicates (the branch is uniform).
-  const bool edge = m0 + int(bM) > M || n0 + int(bN) > N || K % int(bK) != 0;
   auto sA = make_tensor(smem, smem_layout());
   auto sB = make_tensor(smem + smem_elements / 2, smem_layout());
 
@@ -74,16 +79,16 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
   auto tAcA = g2s.partition_S(cA);
   auto tBcB = g2s.partition_S(cB);
   auto load_k_tile = [&](int k_tile, int stage) {
-    if (!edge) {
+    if constexpr (!Edge) {
       copy(G2S{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
       copy(G2S{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
-      return;
+    } else {
+      const int k0 = k_tile * int(bK);
+      auto in_A = [&](auto c) { return m0 + int(get<0>(c)) < M && k0 + int(get<1>(c)) < K; };
+      auto in_B = [&](auto c) { return n0 + int(get<0>(c)) < N && k0 + int(get<1>(c)) < K; };
+      copy_if(make_copy_predicate(G2S_Zfill{}, tAcA, in_A), G2S_Zfill{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
+      copy_if(make_copy_predicate(G2S_Zfill{}, tBcB, in_B), G2S_Zfill{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
     }
-    const int k0 = k_tile * int(bK);
-    auto in_A = [&](auto c) { return m0 + int(get<0>(c)) < M && k0 + int(get<1>(c)) < K; };
-    auto in_B = [&](auto c) { return n0 + int(get<0>(c)) < N && k0 + int(get<1>(c)) < K; };
-    copy_if(make_copy_predicate(G2S{}, tAcA, in_A), G2S{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
-    copy_if(make_copy_predicate(G2S{}, tBcB, in_B), G2S{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
   };
 
   // The MMA's fragments, and the ldmatrix copies' view of them
@@ -146,17 +151,26 @@ TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M,
   // the elements inside C: N even keeps both halves of a store on one side).
   auto tCgC = thr_mma.partition_C(gC);
   auto tCrD = make_fragment_like<T>(tCgC);
-  if (!edge) {
+  if constexpr (!Edge) {
     if (beta != 0.f) copy(tCgC, tCrD);
     axpby(alpha, tCrC, beta, tCrD);
     copy(Store{}, tCrD, tCgC);
-    return;
+  } else {
+    auto tCcC = thr_mma.partition_C(cC);
+    auto in_C = [&](auto c) { return m0 + int(get<0>(c)) < M && n0 + int(get<1>(c)) < N; };
+    if (beta != 0.f) copy_if(make_copy_predicate(tCcC, in_C), tCgC, tCrD);
+    axpby(alpha, tCrC, beta, tCrD);
+    copy_if(make_copy_predicate(Store{}, tCcC, in_C), Store{}, tCrD, tCgC);
   }
-  auto tCcC = thr_mma.partition_C(cC);
-  auto in_C = [&](auto c) { return m0 + int(get<0>(c)) < M && n0 + int(get<1>(c)) < N; };
-  if (beta != 0.f) copy_if(make_copy_predicate(tCcC, in_C), tCgC, tCrD);
-  axpby(alpha, tCrC, beta, tCrD);
-  copy_if(make_copy_predicate(Store{}, tCcC, in_C), Store{}, tCrD, tCgC);
+}
+
+// The CTA's work: whole tiles without predicates, tiles across an edge with them (the
+// choice is the same for every thread of the CTA).
+TESSERA_HOST_DEVICE inline void gemm_cta(T const* A, T const* B, T* Cptr, int M, int N, int K, float alpha, float beta,
+                                         int m_tile, int n_tile, int tid, T* smem) {
+  const bool edge = (m_tile + 1) * int(bM) > M || (n_tile + 1) * int(bN) > N || K % int(bK) != 0;
+  if (edge) gemm_cta_tile<true>(A, B, Cptr, M, N, K, alpha, beta, m_tile, n_tile, tid, smem);
+  else gemm_cta_tile<false>(A, B, Cptr, M, N, K, alpha, beta, m_tile, n_tile, tid, smem);
 }
 
 }  // namespace my_gemm
