@@ -48,12 +48,13 @@ for f in ./*.fail; do
   fail=1
 done
 # Pages stay printable at default scale: labelled diagrams within A1 (1684 x 2382 bp, A3 at
-# 50%), heatmaps (every SM90 atom: 64-row fragments) within A3 (842 x 1191 bp).
+# 50%), heatmaps (every SM90 MMA atom: 64-row fragments) within A3 (842 x 1191 bp).  The SM90
+# copy atoms (stmatrix) are ldmatrix-sized labelled diagrams: the A1 rule.
 if command -v pdfinfo >/dev/null 2>&1; then
   for pdf in ./*.pdf; do
     b=$(basename "$pdf" .pdf)
     name=$(grep "^$b " index | cut -d' ' -f2)
-    case $name in SM90_*) lo_max=842; hi_max=1191 ;; *) lo_max=1684; hi_max=2382 ;; esac
+    case $name in *_STSM_*) lo_max=1684; hi_max=2382 ;; SM90_*) lo_max=842; hi_max=1191 ;; *) lo_max=1684; hi_max=2382 ;; esac
     pdfinfo "$pdf" | awk -v name="$name" -v lo_max=$lo_max -v hi_max=$hi_max '
       /^Page size:/ { lo = $3 < $5 ? $3 : $5; hi = $3 < $5 ? $5 : $3
                       if (lo > lo_max || hi > hi_max) { printf "FAIL: %s is %s x %s pt, past %s x %s\n", name, $3, $5, lo_max, hi_max; exit 1 } }' || fail=1

@@ -43,11 +43,12 @@ void check_against_static() {
            constexpr int bm = J % (MN / AMN), bk = J / (MN / AMN);
            constexpr auto slice =
                logical_divide(S, make_shape(C<AMN>{}, _16{}))(make_coord(_, C<bm>{}), make_coord(_, C<bk>{}));
-           GMMA::GmmaDescriptor want = GMMA::make_gmma_descriptor<MJ, 16>(slice, 0);
            // Without a swizzle the slice is a plain layout, whose offset stays with the
            // caller (as CuTe's slice_and_offset): the block starts at S's offset of its corner.
-           if constexpr (!requires { slice.offset(); })
-             want = want.advanced(int64_t(to_i64(S(bm * AMN, bk * 16))) * 2);
+           const GMMA::GmmaDescriptor want = [&] {
+             if constexpr (requires { slice.offset(); }) return GMMA::make_gmma_descriptor<MJ, 16>(slice, 0);
+             else return GMMA::make_gmma_descriptor<MJ, 16>(slice, S(C<bm * AMN>{}, C<bk * 16>{}), 0);
+           }();
            const viz::SmemOperandTile::Block& b = t.blocks[i++];
            CHECK(b.mn0 == bm * AMN);
            CHECK(b.k0 == bk * 16);
