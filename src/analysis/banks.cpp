@@ -7,36 +7,6 @@
 
 namespace tessera::analysis {
 
-namespace {
-std::pair<rt::IntTuple, rt::IntTuple> two_modes(const rt::Layout& l) {
-  if (l.shape.is_leaf()) return {rt::IntTuple(1), l.shape};
-  if (l.rank() == 1) return {rt::IntTuple(1), l.shape[0]};
-  if (l.rank() != 2)
-    throw rt::Error("the shared-memory tile " + rt::to_string(l) + " has rank " + std::to_string(l.rank()) +
-                    ": give one or two modes (M,N)");
-  return {l.shape[0], l.shape[1]};
-}
-}  // namespace
-
-std::int64_t SmemTile::rows() const { return rt::product(row_shape); }
-std::int64_t SmemTile::cols() const { return rt::product(col_shape); }
-
-SmemTile smem_tile(const rt::Layout& l) {
-  auto [r, c] = two_modes(l);
-  return SmemTile{rt::to_string(l), r, c, [l](std::int64_t i) { return l(i); }};
-}
-SmemTile smem_tile(const rt::SwizzledLayout& l) {
-  auto [r, c] = two_modes(l.layout);
-  return SmemTile{rt::to_string(rt::Value::of(l)), r, c, [l](std::int64_t i) { return l(i); }};
-}
-
-BankAccess access_of_tv(const rt::Layout& tv, std::int64_t tile_m, std::int64_t tile_n, int vec) {
-  if (tv.rank() != 2 || tv.shape.is_leaf())
-    throw rt::Error("a TV layout has two modes, (threads,values) -> tile index; " + rt::to_string(tv) + " has rank " +
-                    std::to_string(tv.rank()));
-  return BankAccess{rt::to_string(tv), tv, tile_m, tile_n, vec, {}};
-}
-
 BankAccess access_of_copy(const rt::TiledCopy& copy, bool source) {
   const rt::Layout& side = source ? copy.atom.src : copy.atom.dst;
   const rt::Layout& tv = source ? copy.layout_s_tv : copy.layout_d_tv;

@@ -6,36 +6,6 @@
 
 namespace tessera::analysis {
 
-namespace {
-std::pair<rt::IntTuple, rt::IntTuple> two_modes(const rt::Layout& l) {
-  if (l.shape.is_leaf()) return {rt::IntTuple(1), l.shape};
-  if (l.rank() == 1) return {rt::IntTuple(1), l.shape[0]};
-  if (l.rank() != 2)
-    throw rt::Error("the global-memory tile " + rt::to_string(l) + " has rank " + std::to_string(l.rank()) +
-                    ": give one or two modes (M,N)");
-  return {l.shape[0], l.shape[1]};
-}
-}  // namespace
-
-std::int64_t GmemTile::rows() const { return rt::product(row_shape); }
-std::int64_t GmemTile::cols() const { return rt::product(col_shape); }
-
-GmemTile gmem_tile(const rt::Layout& l) {
-  auto [r, c] = two_modes(l);
-  return GmemTile{rt::to_string(l), r, c, [l](std::int64_t i) { return l(i); }};
-}
-GmemTile gmem_tile(const rt::SwizzledLayout& l) {
-  auto [r, c] = two_modes(l.layout);
-  return GmemTile{rt::to_string(rt::Value::of(l)), r, c, [l](std::int64_t i) { return l(i); }};
-}
-
-GmemAccess gmem_access_of_tv(const rt::Layout& tv, std::int64_t tile_m, std::int64_t tile_n, int vec) {
-  if (tv.rank() != 2 || tv.shape.is_leaf())
-    throw rt::Error("a TV layout has two modes, (threads,values) -> tile index; " + rt::to_string(tv) + " has rank " +
-                    std::to_string(tv.rank()));
-  return GmemAccess{rt::to_string(tv), tv, tile_m, tile_n, vec, {}};
-}
-
 GmemAccess gmem_access_of_copy(const rt::TiledCopy& copy, bool source) {
   const rt::CopyAtomInfo& atom = *copy.atom.atom;
   // ldmatrix moves shared memory to registers; cp.async reads global memory (its source) and

@@ -12,32 +12,16 @@
 #include "tessera/rt/layout.hpp"
 #include "tessera/analysis/smem_banks.hpp"
 #include "tessera/analysis/bank_analysis.hpp"
+#include "tessera/analysis/memory_tile.hpp"
 
 namespace tessera::analysis {
 
-// A shared-memory tile: (m, n) of an (M, N) tile -> element offset, possibly swizzled.
-struct SmemTile {
-  std::string text;
-  rt::IntTuple row_shape, col_shape;               // its two modes (rank 1: row_shape = 1)
-  std::function<std::int64_t(std::int64_t)> offset;  // column-major tile index -> element offset
-  std::int64_t rows() const;
-  std::int64_t cols() const;
-};
+// A shared-memory tile and how a warp's threads touch it (tessera/analysis/memory_tile.hpp).
+using SmemTile = MemoryTile;
+using BankAccess = TvAccess;
 // Throws rt::Error unless the layout has one or two modes.
-SmemTile smem_tile(const rt::Layout& l);
-SmemTile smem_tile(const rt::SwizzledLayout& l);
-
-// How threads touch the tile: a TV map over a (tile_m, tile_n) copy tile, `vec` values per
-// access, and which threads supply addresses.
-struct BankAccess {
-  std::string text;
-  rt::Layout tv;                     // (thread, value) -> column-major index of the copy tile
-  std::int64_t tile_m = 0, tile_n = 0;
-  int vec = 1;
-  std::function<bool(std::int64_t)> active;  // empty: every thread
-};
-// A raw TV layout over the whole smem tile (tile = the smem's (M,N)).
-BankAccess access_of_tv(const rt::Layout& tv, std::int64_t tile_m, std::int64_t tile_n, int vec);
+inline SmemTile smem_tile(const rt::Layout& l) { return memory_tile(l, "shared-memory"); }
+inline SmemTile smem_tile(const rt::SwizzledLayout& l) { return memory_tile(l, "shared-memory"); }
 // A tiled copy's source (ldmatrix reads smem) or destination (cp.async writes it) side.
 BankAccess access_of_copy(const rt::TiledCopy& copy, bool source);
 

@@ -10,34 +10,22 @@
 
 #include "tessera/analysis/coalescing_analysis.hpp"
 #include "tessera/analysis/gmem_sectors.hpp"
+#include "tessera/analysis/memory_tile.hpp"
 #include "tessera/rt/layout.hpp"
 #include "tessera/rt/tiled.hpp"
 
 namespace tessera::analysis {
 
-// A global-memory tile: (m, n) of an (M, N) tile -> element offset, possibly swizzled.
-struct GmemTile {
-  std::string text;
-  rt::IntTuple row_shape, col_shape;                  // its two modes (rank 1: row_shape = 1)
-  std::function<std::int64_t(std::int64_t)> offset;  // column-major tile index -> element offset
-  std::int64_t rows() const;
-  std::int64_t cols() const;
-};
+// A global-memory tile and how a warp's threads touch it (tessera/analysis/memory_tile.hpp).
+using GmemTile = MemoryTile;
+using GmemAccess = TvAccess;
 // Throws rt::Error unless the layout has one or two modes.
-GmemTile gmem_tile(const rt::Layout& l);
-GmemTile gmem_tile(const rt::SwizzledLayout& l);
-
-// How threads touch the tile: a TV map over a (tile_m, tile_n) copy tile, `vec` values per
-// access, and which threads access memory.
-struct GmemAccess {
-  std::string text;
-  rt::Layout tv;  // (thread, value) -> column-major index of the copy tile
-  std::int64_t tile_m = 0, tile_n = 0;
-  int vec = 1;
-  std::function<bool(std::int64_t)> active;  // empty: every thread
-};
+inline GmemTile gmem_tile(const rt::Layout& l) { return memory_tile(l, "global-memory"); }
+inline GmemTile gmem_tile(const rt::SwizzledLayout& l) { return memory_tile(l, "global-memory"); }
 // A raw TV layout over the whole gmem tile (tile = the gmem's (M,N)).
-GmemAccess gmem_access_of_tv(const rt::Layout& tv, std::int64_t tile_m, std::int64_t tile_n, int vec);
+inline GmemAccess gmem_access_of_tv(const rt::Layout& tv, std::int64_t tile_m, std::int64_t tile_n, int vec) {
+  return access_of_tv(tv, tile_m, tile_n, vec);
+}
 // A tiled copy's side in global memory: source (a load; cp.async's source) or destination
 // (a store). Throws rt::Error for an atom with no global-memory side (ldmatrix).
 GmemAccess gmem_access_of_copy(const rt::TiledCopy& copy, bool source);
