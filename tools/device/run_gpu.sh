@@ -5,8 +5,9 @@
 # and the ptxas register/spill report.  Everything lands under $OUT (at most 8 files).
 #
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_gpu.sh [steps...]
-#   steps: build test sanitize trace ncu variants bench hopper   (default: all but variants and
-#   hopper, in that order; test runs the GPU test and example 4b; hopper the sm_90a checks and
+#   steps: build test atoms sanitize trace ncu variants bench hopper   (default: all but variants
+#   and hopper, in that order; test runs the GPU test and example 4b; atoms gemm per MMA atom and
+#   copy per copy atom (algorithm_gpu_test.cu, stmatrix_gpu_test.cu); hopper the sm_90a checks and
 #   the SM90 GEMM, tools/device/run_hopper_gemm.sh)
 #
 # Build: nvcc directly, not CMake: the device image has CUDA, CMake and ninja but not the
@@ -19,7 +20,7 @@ OUT=${OUT:-/tmp/tessera-gpu-out}
 BUILD=${BUILD:-/tmp/tessera-gpu-build}
 mkdir -p "$OUT" "$BUILD"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize trace ncu bench)
+[ ${#steps[@]} -eq 0 ] && steps=(build test atoms sanitize trace ncu bench)
 want() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 status=0
@@ -114,6 +115,25 @@ if want test; then
   rc=$?
   [ $rc -ne 0 ] && status=1
   note "example 4b (examples/4_gemm_run.cpp): rc=$rc, $(tail -1 "$OUT/example.log")"
+fi
+
+if want atoms; then
+  # The algorithms per atom on the GPU: gemm per MMA atom, copy per copy atom, against the
+  # exact answer and their host emulation (tests/atoms/algorithm_gpu_test.cu); stmatrix.
+  t0=$(date +%s)
+  for t in algorithm_gpu_test stmatrix_gpu_test; do
+    if nvcc "${NVCC_FLAGS[@]}" -diag-suppress 20012,177 tests/atoms/$t.cu -o "$BUILD/$t" >"$OUT/atoms_$t.log" 2>&1; then
+      "$BUILD/$t" >>"$OUT/atoms_$t.log" 2>&1
+      rc=$?
+    else
+      rc=build-failed
+    fi
+    [ "$rc" != 0 ] && status=1
+    note "atoms $t: rc=$rc, $(tail -1 "$OUT/atoms_$t.log")"
+    grep "^FAIL" "$OUT/atoms_$t.log" | head -10 | tee -a "$summary"
+  done
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/algorithm_gpu_test" >"$OUT/atoms_memcheck.log" 2>&1
+  note "atoms algorithm_gpu_test memcheck: rc=$? $(grep 'ERROR SUMMARY' "$OUT/atoms_memcheck.log" | tail -1) ($(( $(date +%s) - t0 )) s)"
 fi
 
 if want sanitize; then
