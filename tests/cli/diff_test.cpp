@@ -12,12 +12,12 @@
 #include "run_cli.hpp"
 
 using tessera_test::count;
+using tessera_test::golden;
 using tessera_test::lines;
 using tessera_test::run;
 using tessera_test::slurp;
 
 namespace {
-std::string golden(const std::string& name) { return slurp(std::filesystem::path(TESSERA_TEST_DATA_DIR) / name); }
 std::string verdict(const tessera_test::Result& r) { return lines(r.out).empty() ? "" : lines(r.out).back(); }
 }  // namespace
 

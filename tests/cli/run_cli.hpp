@@ -37,6 +37,11 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
+// A golden file of the test's area (tests/<area>/data/NAME).
+inline std::string golden(const std::string& name) {
+  return slurp(std::filesystem::path(TESSERA_TEST_DATA_DIR) / name);
+}
+
 // This test process's scratch directory: created empty on first use, removed at exit.
 inline std::filesystem::path scratch_dir() {
   struct Scratch {
