@@ -281,6 +281,18 @@ class Parser {
   }
 };
 
+void append_node(const Node& n, std::string& out);
+
+// "(c1,c2,...)": a tuple's elements, a call's arguments.
+void append_children(const Node& n, std::string& out) {
+  out += '(';
+  for (std::size_t i = 0; i < n.children.size(); ++i) {
+    if (i) out += ',';
+    append_node(n.children[i], out);
+  }
+  out += ')';
+}
+
 void append_node(const Node& n, std::string& out) {
   switch (n.kind) {
     case Node::Kind::Int:
@@ -290,12 +302,7 @@ void append_node(const Node& n, std::string& out) {
       out += '_';
       break;
     case Node::Kind::Tuple:
-      out += '(';
-      for (std::size_t i = 0; i < n.children.size(); ++i) {
-        if (i) out += ',';
-        append_node(n.children[i], out);
-      }
-      out += ')';
+      append_children(n, out);
       break;
     case Node::Kind::Layout:
       append_node(n.children[0], out);
@@ -304,12 +311,7 @@ void append_node(const Node& n, std::string& out) {
       break;
     case Node::Kind::Call:
       out += n.name;
-      out += '(';
-      for (std::size_t i = 0; i < n.children.size(); ++i) {
-        if (i) out += ',';
-        append_node(n.children[i], out);
-      }
-      out += ')';
+      append_children(n, out);
       break;
     case Node::Kind::Swizzled:
       out += "Sw<" + std::to_string(n.swizzle[0]) + "," + std::to_string(n.swizzle[1]) + "," +
