@@ -14,28 +14,11 @@ GmemAccess gmem_access_of_copy(const rt::TiledCopy& copy, bool source) {
     throw rt::Error(atom.name + " reads shared memory into registers: it has no global-memory side");
   if (atom.smem_side == "dst" && !source)
     throw rt::Error(atom.name + " writes shared memory: its global-memory side is the source (--side src)");
-  const rt::Layout& side = source ? copy.atom.src : copy.atom.dst;
-  GmemAccess a;
-  a.text = atom.name + (source ? " source" : " destination");
-  a.tv = source ? copy.layout_s_tv : copy.layout_d_tv;
-  a.tile_m = rt::product(copy.tiler[0]);
-  a.tile_n = copy.tiler.rank() > 1 ? rt::product(copy.tiler[1]) : 1;
-  a.vec = int(side.mode(1).size());
-  return a;
+  return access_of_copy_side(copy, source);
 }
 
 CoalescingAnalysis analyze_coalescing(const GmemTile& gmem, const GmemAccess& access, int element_bits,
                                       std::int64_t base_bytes) {
-  GmemAccessShape s;
-  s.threads = access.tv.mode(0).size();
-  s.values = access.tv.mode(1).size();
-  s.vec = access.vec;
-  s.element_bits = element_bits;
-  s.tile_m = access.tile_m;
-  s.tile_n = access.tile_n;
-  s.gmem_m = gmem.rows();
-  s.gmem_n = gmem.cols();
-  s.base_bytes = base_bytes;
   if (element_bits <= 0 || element_bits % 8 != 0 || element_bits > 128)
     throw rt::Error("--bits must be a multiple of 8 up to 128, not " + std::to_string(element_bits));
   if (access.vec < 1) throw rt::Error("the access moves " + std::to_string(access.vec) + " values: at least 1");
@@ -43,24 +26,18 @@ CoalescingAnalysis analyze_coalescing(const GmemTile& gmem, const GmemAccess& ac
   if (!detail::is_access_width(bytes))
     throw rt::Error("one access moves " + std::to_string(access.vec) + " x " + std::to_string(element_bits) +
                     " bits = " + std::to_string(bytes) + " bytes; global memory accesses are 1, 2, 4, 8 or 16 bytes");
-  if (s.values % s.vec != 0)
-    throw rt::Error("each thread holds " + std::to_string(s.values) + " values, not a multiple of " +
-                    std::to_string(s.vec) + " per access");
-  if (s.gmem_m % s.tile_m != 0 || s.gmem_n % s.tile_n != 0)
-    throw rt::Error("the global-memory tile " + gmem.text + " is " + std::to_string(s.gmem_m) + "x" +
-                    std::to_string(s.gmem_n) + ", not a whole number of " + std::to_string(s.tile_m) + "x" +
-                    std::to_string(s.tile_n) + " copy tiles");
+  check_access_fits(gmem, access, "global-memory");
+  const GmemAccessShape s{access_shape(gmem, access, element_bits), base_bytes};
   const std::int64_t nt = s.threads;
   auto tv = [&](std::int64_t t, std::int64_t v) { return access.tv(t + nt * v); };
   auto active = [&](std::int64_t t) { return !access.active || access.active(t); };
   CoalescingAnalysis out;
   out.base_bytes = base_bytes;
-  const std::size_t cells = std::size_t(rt::checked_mul(s.gmem_m, s.gmem_n, "cell count"));
+  const std::size_t cells = std::size_t(rt::checked_mul(s.memory_m, s.memory_n, "cell count"));
   out.cell_accesses.assign(cells, 0);
   out.cell_excess.assign(cells, false);
   out.cell_thread.assign(cells, -1);
   out.cell_value.assign(cells, -1);
-  const std::int64_t reps_m = s.gmem_m / s.tile_m;
   auto on_instruction = [&](const GmemInstruction& info, const WarpSectors& w) {
     GmemInstructionReport rep;
     rep.info = info;
@@ -74,14 +51,12 @@ CoalescingAnalysis analyze_coalescing(const GmemTile& gmem, const GmemAccess& ac
     rep.lines.assign(w.lines.index, w.lines.index + w.lines.count);
     rep.excess_lanes = w.excess_lanes;
     out.instructions.push_back(std::move(rep));
-    const std::int64_t base_m = (info.tile % reps_m) * s.tile_m, base_n = (info.tile / reps_m) * s.tile_n;
     for (int l = 0; l < w.num_threads; ++l) {
       const std::int64_t t = info.first_thread + l;
       if (!active(t)) continue;
       for (int j = 0; j < s.vec; ++j) {
         const std::int64_t v = info.step * s.vec + j, x = tv(t, v);
-        const std::int64_t m = base_m + x % s.tile_m, n = base_n + x / s.tile_m;
-        const std::size_t c = std::size_t(m * s.gmem_n + n);
+        const std::size_t c = std::size_t(s.row(info.tile, x) * s.memory_n + s.col(info.tile, x));
         ++out.cell_accesses[c];
         if (w.excess_lanes >> l & 1u) out.cell_excess[c] = true;
         if (out.cell_thread[c] < 0) {
@@ -94,10 +69,7 @@ CoalescingAnalysis analyze_coalescing(const GmemTile& gmem, const GmemAccess& ac
   out.summary = analyze_tv_coalescing(s, tv, [&](std::int64_t i) { return gmem.offset(i); }, active, on_instruction);
   const auto& sum = out.summary;
   if (!sum.ok()) {
-    std::string where;
-    if (sum.error_thread >= 0)
-      where = " (thread " + std::to_string(sum.error_thread) +
-              (sum.error_value >= 0 ? ", value " + std::to_string(sum.error_value) : std::string()) + ")";
+    const std::string where = at_thread_value(sum.error_thread, sum.error_value);
     std::string msg = std::string(to_string(sum.error)) + where;
     if (sum.error == GmemError::outside_tile)
       msg += ": the copy tile is " + std::to_string(s.tile_m) + "x" + std::to_string(s.tile_n);

@@ -1,9 +1,9 @@
 // `tessera banks`: shared-memory bank conflicts of an access pattern over a (swizzled)
 // smem tile, instruction by instruction, and the tile drawn by bank.
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tessera/analysis/banks.hpp"
@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "json.hpp"
 #include "json_option.hpp"
+#include "memory_access.hpp"
 #include "tessera/viz/build_banks.hpp"
 
 namespace tessera::cli {
@@ -19,17 +20,15 @@ namespace tessera::cli {
 namespace {
 
 struct BanksOptions {
-  std::string smem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output, color_by;
-  int bits = 16, vec = 1;
-  bool vec_given = false, summary_only = false, force = false, json = false;
-  DensityFlags density;
+  std::string smem;
+  AccessOptions access;
+  TileOutputOptions out;
+  bool json = false;
 };
 
-std::string fixed2(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
-  return buf;
-}
+// ldmatrix reads shared memory (its source), cp.async writes it (its destination).
+const CopySideRule kSmemSide{[](const rt::CopyAtomInfo& atom) { return atom.smem_side != "dst"; },
+                             analysis::access_of_copy};
 
 // The degrees of one phase, bank by bank.
 json::Value bank_degrees(const int (&degree)[tessera::analysis::num_banks]) {
@@ -39,20 +38,13 @@ json::Value bank_degrees(const int (&degree)[tessera::analysis::num_banks]) {
 }
 
 // --json: what the text prints, field by field (docs/json.md), plus each phase's degrees.
-void print_banks_json(const BanksOptions& o, const rt::Value& sv, const analysis::SmemTile& smem,
-                      const analysis::BankAccess& access, const analysis::BankAnalysis& a) {
+void print_banks_json(const BanksOptions& o, const MemoryArg& smem, const analysis::BankAccess& access,
+                      const analysis::BankAnalysis& a) {
   json::Value d = json::document("banks");
-  d.set("smem", json::Value::object({{"layout", sv.kind == rt::Value::Kind::Layout ? json::layout(sv.layout)
-                                                                                     : json::swizzled_layout(sv.swizzled)},
-                                     {"rows", smem.rows()},
-                                     {"cols", smem.cols()}}));
-  d.set("bits", o.bits);
-  d.set("access", json::Value::object({{"text", access.text},
-                                       {"tile", json::Value::array({access.tile_m, access.tile_n})},
-                                       {"threads", access.tv.mode(0).size()},
-                                       {"vec", access.vec},
-                                       {"bytes", a.summary.access_bytes}}));
-  if (!o.summary_only) {
+  d.set("smem", memory_json(smem));
+  d.set("bits", o.access.bits);
+  d.set("access", access_json(access, a.summary.access_bytes));
+  if (!o.out.summary_only) {
     json::Value instructions = json::Value::array();
     for (const auto& in : a.instructions) {
       const auto& r = in.report;
@@ -99,71 +91,18 @@ void print_banks_json(const BanksOptions& o, const rt::Value& sv, const analysis
 }
 
 void run_banks(const BanksOptions& o) {
-  // The smem tile
-  const rt::Value sv = evaluate_arg("SMEM", o.smem);
-  analysis::SmemTile smem;
-  if (sv.kind == rt::Value::Kind::Layout) smem = located("SMEM", o.smem, [&] { return analysis::smem_tile(sv.layout); });
-  else if (sv.kind == rt::Value::Kind::Swizzled)
-    smem = located("SMEM", o.smem, [&] { return analysis::smem_tile(sv.swizzled); });
-  else fail("SMEM must be a layout (M,N):(s,t), possibly swizzled (Sw<B,M,S> o ...), not " + rt::describe(sv), o.smem, 0);
-  // Bounded work: the analysis keeps one counter per smem cell and walks every (thread,value).
-  constexpr std::int64_t kMaxCells = std::int64_t{1} << 22;
-  std::int64_t smem_cells = 0;
-  if (__builtin_mul_overflow(smem.rows(), smem.cols(), &smem_cells) || smem_cells > kMaxCells)
-    fail("the smem tile has " + std::to_string(smem.rows()) + "x" + std::to_string(smem.cols()) +
-             " cells, more than tessera analyses (" + std::to_string(kMaxCells) + ")",
-         o.smem, 0);
-  if (o.bits <= 0 || o.bits % 8 != 0 || o.bits > 128) fail("--bits must be 8, 16, 32, 64 or 128, not " + std::to_string(o.bits));
-  if (o.vec <= 0) fail("--vec must be a positive number of values per access, not " + std::to_string(o.vec));
-
-  // The access
-  const bool raw = !o.tv.empty();
-  if (raw == !o.access.empty())
-    fail(raw ? "give either --tv or --access, not both"
-             : "give the access: --tv LAYOUT (thread,value) -> tile index, or --access COPY_ATOM with\n"
-               "--threads/--values or --for-mma");
-  analysis::BankAccess access;
-  if (raw) {
-    if (!o.threads.empty() || !o.values.empty() || !o.for_mma.empty() || !o.side.empty())
-      fail("--threads, --values, --for-mma and --side go with --access, not --tv");
-    const rt::Layout tv = layout_arg("--tv", o.tv);
-    if (tv.rank() != 2 || tv.shape.is_leaf())
-      fail("--tv must have two modes, (threads,values) -> tile index", o.tv, 0);
-    access = analysis::access_of_tv(tv, smem.rows(), smem.cols(), o.vec);
-  } else {
-    if (o.vec_given) fail("--vec goes with --tv; with --access the atom sets the access width");
-    // "ldsm:SM75_U32x4_LDSM_N" is accepted: a kind prefix before the atom name.
-    std::string name = o.access;
-    if (!rt::find_copy(name) && name.find(':') != std::string::npos) name = name.substr(name.find(':') + 1);
-    const rt::CopyAtomInfo& atom = copy_arg(name);
-    bool source = atom.smem_side != "dst";
-    if (!o.side.empty()) {
-      if (o.side != "src" && o.side != "dst") fail("--side must be src or dst, not '" + o.side + "'");
-      source = o.side == "src";
-    }
-    const rt::TiledCopy c =
-        tiled_copy_from(atom, o.bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
-    access = analysis::access_of_copy(c, source);
-  }
-  if (access.tv.size() > kMaxCells)
-    fail("the access has " + std::to_string(access.tv.size()) + " (thread,value) pairs, more than tessera analyses (" +
-         std::to_string(kMaxCells) + ")");
-  Target target;
-  const bool draw = !o.output.empty();
-  if (draw) {
-    target = resolve_target(o.format, o.output);
-    check_cells(smem_cells, "the smem tile " + smem.text, o.force);
-  }
-  const analysis::BankAnalysis a = analysis::analyze_banks(smem, access, o.bits);
-  if (o.json) return print_banks_json(o, sv, smem, access, a);
+  const MemoryArg arg = memory_arg("SMEM", o.smem, "shared-memory", "smem");
+  const analysis::SmemTile& smem = arg.tile;
+  const analysis::BankAccess access = access_arg(o.access, smem, kSmemSide);
+  const std::optional<Target> target = tile_target(o.out, arg, "smem");
+  const analysis::BankAnalysis a = analysis::analyze_banks(smem, access, o.access.bits);
+  if (o.json) return print_banks_json(o, arg, access, a);
 
   std::string out;
   out += "smem " + smem.text + " (" + std::to_string(smem.rows()) + "x" + std::to_string(smem.cols()) + ", " +
-         std::to_string(o.bits) + "-bit elements)\n";
-  out += "access " + access.text + ": tile " + std::to_string(access.tile_m) + "x" + std::to_string(access.tile_n) +
-         ", " + std::to_string(access.tv.mode(0).size()) + " threads, " + std::to_string(access.vec) +
-         " value(s) = " + std::to_string(a.summary.access_bytes) + " bytes per access\n";
-  if (!o.summary_only)
+         std::to_string(o.access.bits) + "-bit elements)\n";
+  out += access_line(access, a.summary.access_bytes);
+  if (!o.out.summary_only)
     for (const auto& in : a.instructions) {
       const auto& r = in.report;
       int last = in.info.first_thread;
@@ -189,15 +128,12 @@ void run_banks(const BanksOptions& o) {
          (s.conflict_free() ? " (conflict-free)" : " (" + std::to_string(s.max_degree) + "-way conflicted)") + "\n";
   std::cout << out;
   check_standard_output();
-  if (!draw) return;
+  if (!target) return;
   const std::int64_t rows = smem.rows();
   viz::BankTile tile{smem.text, smem.row_shape, smem.col_shape,
-                     [&smem, rows](std::int64_t m, std::int64_t n) { return smem.offset(m + rows * n); }, o.bits,
+                     [&smem, rows](std::int64_t m, std::int64_t n) { return smem.offset(m + rows * n); }, o.access.bits,
                      a.cell_degree};
-  viz::Diagram d = viz::banks_diagram(tile);
-  recolor(d, o.color_by);
-  set_density(d, o.density);
-  emit(d, target);
+  draw_tile(viz::banks_diagram(tile), o.out, *target);
 }
 
 }  // namespace
@@ -226,29 +162,10 @@ void register_banks(CLI::App& app) {
       "then a summary. -o FILE draws the tile coloured by bank, conflicted cells outlined red.");
   cmd->add_option("SMEM", o->smem, "the shared-memory layout, e.g. (8,64):(64,1) or 'Sw<3,3,3> o (8,64):(64,1)'")
       ->required();
-  cmd->add_option("--bits", o->bits, "element width in bits (8, 16, 32, 64, 128; default 16)")->type_name("N");
-  cmd->add_option("--tv", o->tv, "a raw TV layout (thread,value) -> tile index")->type_name("LAYOUT");
-  CLI::Option* vec = cmd->add_option("--vec", o->vec, "with --tv: consecutive values per access, 1 or more (default 1)")
-                         ->type_name("N");
-  cmd->add_option("--access", o->access,
-                  "a copy atom (see tessera list atoms --copy), optionally with a kind prefix: ldsm:SM75_U32x4_LDSM_N")
-      ->type_name("ATOM");
-  cmd->add_option("--side", o->side, "with --access: src or dst, the side in shared memory")->type_name("SIDE");
-  cmd->add_option("--threads", o->threads, "with --access: thread layout (as tessera copy)")->type_name("LAYOUT");
-  cmd->add_option("--values", o->values, "with --access: value layout (as tessera copy)")->type_name("LAYOUT");
-  cmd->add_option("--for-mma", o->for_mma, "with --access: copy an operand of this MMA's tiled MMA")->type_name("MMA");
-  cmd->add_option("--atoms", o->atoms, "with --for-mma: MxNxK atoms")->type_name("MxNxK");
-  cmd->add_option("--permute", o->permute, "with --for-mma: permutation (see tessera mma)")->type_name("PERM");
-  cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
-  cmd->add_flag("--summary", o->summary_only, "print only the header and summary lines");
-  cmd->add_option("-f,--format", o->format, "diagram format: txt, svg, tex, png, pdf or html (default from -o)")
-      ->type_name("FORMAT");
-  cmd->add_option("-o,--output", o->output, "draw the tile by bank to FILE (atomically; - for stdout)")
-      ->check(output_file_name())
-      ->type_name("FILE");
-  cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
-  add_color_by(cmd, o->color_by);
-  add_density(cmd, o->density);
+  add_access_options(cmd, o->access,
+                     "a copy atom (see tessera list atoms --copy), optionally with a kind prefix: ldsm:SM75_U32x4_LDSM_N",
+                     "with --access: src or dst, the side in shared memory");
+  add_tile_output_options(cmd, o->out, "bank");
   add_json_flag(cmd, o->json,
                 "print the analysis as one JSON object (docs/json.md): {\"command\": \"banks\",\n"
                 "\"schema_version\": 1, \"smem\": {layout, rows, cols}, \"bits\", \"access\": {text, tile,\n"
@@ -268,10 +185,7 @@ void register_banks(CLI::App& app) {
       "  tessera banks '(32,64):(64,1)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(32,4):(4,1)' --values '(1,8)'\n"
       "  tessera banks '(8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --vec 8 --json --summary\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
-  set_action(cmd, [o, vec] {
-    o->vec_given = vec->count() > 0;
-    run_banks(*o);
-  });
+  set_action(cmd, [o] { run_banks(*o); });
 }
 
 }  // namespace tessera::cli

@@ -25,6 +25,8 @@ namespace {
 // Comparing walks every index: beyond this many the comparison is refused (a drawing stops
 // much earlier, at kCellLimit without --force).
 constexpr std::int64_t kCompareLimit = std::int64_t{1} << 24;
+// Text output: A's and B's tables side by side when both fit in this many columns (--width).
+constexpr int kTextWidth = 120;
 
 struct DiffOptions {
   std::string a, b;
@@ -36,6 +38,7 @@ struct DiffOptions {
   bool brief = false;
   bool json = false;
   std::string max = "100";
+  int width = kTextWidth;
   DensityFlags density;
 };
 
@@ -309,6 +312,7 @@ int run(const DiffOptions& o) {
     return v.equal ? 0 : 1;
   }
   if (d) {
+    d->text_side_by_side_width = o.width;
     d->notes.push_back(v.equal ? "no cell differs"
                                : "marked cells (red; ! in text): A and B differ there (the tooltip gives the other's value)");
     recolor(*d, o.color_by);
@@ -358,6 +362,11 @@ void register_diff(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_option("-f,--format", o->format, "the drawing's format; default: from -o's extension, else txt")
       ->type_name("FORMAT");
+  cmd->add_option("--width", o->width,
+                  "text output: A's and B's tables side by side when both fit in N columns, else B below\n"
+                  "A (default " + std::to_string(kTextWidth) + "; 0: always B below A)")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
   cmd->add_flag("--brief", o->brief, "print the verdict only (no tables; large layouts need no --force)");
   add_json_flag(cmd, o->json,
                 "print the verdict as JSON (docs/json.md): the operands, verdict, counts and the first\n"
@@ -370,13 +379,14 @@ void register_diff(CLI::App& app) {
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
   cmd->footer(
-      "Text output: A's table, then B's (CuTe's print_layout), a differing cell followed by `!`,\n"
-      "then the verdict as the last line.\n"
+      "Text output: A's table and B's (CuTe's print_layout), each under its title \"A: ...\" or\n"
+      "\"B: ...\", side by side when the two fit in --width columns (default " + std::to_string(kTextWidth) + "), else B below A; a\n"
+      "differing cell is followed by `!`; the verdict is the last line.\n"
       "Examples:\n"
       "  tessera diff '(2,2):(1,2)' '4:1'                 # equal as functions, exit 0\n"
       "  tessera diff '(4,8):(1,4)' '(4,8):(8,1)' -o d.svg\n"
       "  tessera diff 'Sw<3,3,3> o (8,64):(64,1)' '(8,64):(64,1)' --brief\n"
-      "  tessera diff --tv '(16,8)' '((4,8),(2,2)):((32,1),(16,8))' '((4,8),(2,2)):((32,1),(8,16))'\n"
+      "  tessera diff --tv '(16,8)' '((4,8),(2,2)):((32,1),(16,8))' '((4,8),(2,2)):((32,1),(8,16))' --width 160\n"
       "Exit status (as `tessera verify`): 0 when A and B are equal as functions (to the letter or\n"
       "not); 1 when they differ; also 1 on an error (malformed or unsupported operand, wrong\n"
       "command line, unwritable output), which prints `error: ...` on standard error and no verdict,\n"

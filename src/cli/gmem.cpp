@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "commands.hpp"
 #include "json.hpp"
 #include "json_option.hpp"
+#include "memory_access.hpp"
 #include "tessera/analysis/coalescing.hpp"
 #include "tessera/viz/build_coalescing.hpp"
 
@@ -21,21 +23,20 @@ namespace tessera::cli {
 namespace {
 
 struct GmemOptions {
-  std::string gmem, tv, access, side, threads, values, for_mma, atoms, permute, operand, format, output, color_by;
-  int bits = 16, vec = 1;
+  std::string gmem;
+  AccessOptions access;
+  TileOutputOptions out;
   std::int64_t base = 0;
-  bool vec_given = false, summary_only = false, force = false, json = false;
-  DensityFlags density;
+  bool json = false;
 };
+
+// A load by default (cp.async and universal copies read global memory); the analysis refuses
+// an atom with no global-memory side.
+const CopySideRule kGmemSide{[](const rt::CopyAtomInfo&) { return true; }, analysis::gmem_access_of_copy};
 
 std::string percent(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-  return buf;
-}
-std::string fixed2(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
   return buf;
 }
 // Ascending integers as ranges: "0-3 8 12-15" ("-4..0" where a range reaches below zero).
@@ -53,26 +54,19 @@ std::string ranges(const std::vector<std::int64_t>& xs) {
 
 // --json (docs/json.md): what the text prints, field by field, under the names `tessera banks
 // --json` uses for the same things (the tile, bits, the access, the instructions, the summary).
-json::Value to_json(const GmemOptions& o, const rt::Value& gv, const analysis::GmemTile& gmem,
-                    const analysis::GmemAccess& access, const analysis::CoalescingAnalysis& a) {
+json::Value to_json(const GmemOptions& o, const MemoryArg& gmem, const analysis::GmemAccess& access,
+                    const analysis::CoalescingAnalysis& a) {
   auto ints = [](const auto& xs) {
     json::Value arr = json::Value::array();
     for (auto x : xs) arr.push(std::int64_t(x));
     return arr;
   };
   json::Value d = json::document("gmem");
-  d.set("gmem", json::Value::object({{"layout", gv.kind == rt::Value::Kind::Swizzled ? json::swizzled_layout(gv.swizzled)
-                                                                                      : json::layout(gv.layout)},
-                                     {"rows", gmem.rows()},
-                                     {"cols", gmem.cols()}}));
-  d.set("bits", o.bits);
+  d.set("gmem", memory_json(gmem));
+  d.set("bits", o.access.bits);
   d.set("base", o.base);
-  d.set("access", json::Value::object({{"text", access.text},
-                                       {"tile", json::Value::array({access.tile_m, access.tile_n})},
-                                       {"threads", access.tv.mode(0).size()},
-                                       {"vec", access.vec},
-                                       {"bytes", a.summary.access_bytes}}));
-  if (!o.summary_only) {
+  d.set("access", access_json(access, a.summary.access_bytes));
+  if (!o.out.summary_only) {
     json::Value list = json::Value::array();
     for (const auto& in : a.instructions) {
       std::vector<std::int64_t> excess;
@@ -113,78 +107,22 @@ json::Value to_json(const GmemOptions& o, const rt::Value& gv, const analysis::G
 }
 
 void run_gmem(const GmemOptions& o) {
-  // The gmem tile
-  const rt::Value gv = evaluate_arg("GMEM", o.gmem);
-  analysis::GmemTile gmem;
-  if (gv.kind == rt::Value::Kind::Layout) gmem = located("GMEM", o.gmem, [&] { return analysis::gmem_tile(gv.layout); });
-  else if (gv.kind == rt::Value::Kind::Swizzled)
-    gmem = located("GMEM", o.gmem, [&] { return analysis::gmem_tile(gv.swizzled); });
-  else fail("GMEM must be a layout (M,N):(s,t), possibly swizzled (Sw<B,M,S> o ...), not " + rt::describe(gv), o.gmem, 0);
-  // Bounded work: the analysis keeps a few counters per gmem cell and walks every (thread,value).
-  constexpr std::int64_t kMaxCells = std::int64_t{1} << 22;
-  std::int64_t gmem_cells = 0;
-  if (__builtin_mul_overflow(gmem.rows(), gmem.cols(), &gmem_cells) || gmem_cells > kMaxCells)
-    fail("the gmem tile has " + std::to_string(gmem.rows()) + "x" + std::to_string(gmem.cols()) +
-             " cells, more than tessera analyses (" + std::to_string(kMaxCells) + ")",
-         o.gmem, 0);
-  if (o.bits <= 0 || o.bits % 8 != 0 || o.bits > 128)
-    fail("--bits must be 8, 16, 32, 64 or 128 (a multiple of 8 up to 128), not " + std::to_string(o.bits));
-  if (o.vec <= 0) fail("--vec must be a positive number of values per access, not " + std::to_string(o.vec));
-
-  // The access
-  const bool raw = !o.tv.empty();
-  if (raw == !o.access.empty())
-    fail(raw ? "give either --tv or --access, not both"
-             : "give the access: --tv LAYOUT (thread,value) -> tile index, or --access COPY_ATOM with\n"
-               "--threads/--values or --for-mma");
-  analysis::GmemAccess access;
-  if (raw) {
-    if (!o.threads.empty() || !o.values.empty() || !o.for_mma.empty() || !o.side.empty())
-      fail("--threads, --values, --for-mma and --side go with --access, not --tv");
-    const rt::Layout tv = layout_arg("--tv", o.tv);
-    if (tv.rank() != 2 || tv.shape.is_leaf()) fail("--tv must have two modes, (threads,values) -> tile index", o.tv, 0);
-    access = analysis::gmem_access_of_tv(tv, gmem.rows(), gmem.cols(), o.vec);
-  } else {
-    if (o.vec_given) fail("--vec goes with --tv; with --access the atom sets the access width");
-    std::string name = o.access;
-    if (!rt::find_copy(name) && name.find(':') != std::string::npos) name = name.substr(name.find(':') + 1);
-    const rt::CopyAtomInfo& atom = copy_arg(name);
-    bool source = true;  // a load: cp.async and universal copies read global memory
-    if (!o.side.empty()) {
-      if (o.side != "src" && o.side != "dst") fail("--side must be src or dst, not '" + o.side + "'", o.side, 0);
-      source = o.side == "src";
-    }
-    const rt::TiledCopy c =
-        tiled_copy_from(atom, o.bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
-    access = located("--access", o.access, [&] { return analysis::gmem_access_of_copy(c, source); });
-  }
-  if (access.tile_m > 0 && access.tile_n > 0 && gmem.rows() % access.tile_m == 0 && gmem.cols() % access.tile_n == 0) {
-    std::int64_t work = 0;
-    const std::int64_t reps = (gmem.rows() / access.tile_m) * (gmem.cols() / access.tile_n);
-    if (__builtin_mul_overflow(reps, access.tv.size(), &work) || work > kMaxCells)
-      fail("the access visits " + std::to_string(reps) + " copy tiles x " + std::to_string(access.tv.size()) +
-           " (thread,value) pairs, more than tessera analyses (" + std::to_string(kMaxCells) + ")");
-  }
-  Target target;
-  const bool draw = !o.output.empty();
-  if (draw) {
-    target = resolve_target(o.format, o.output);
-    check_cells(gmem_cells, "the gmem tile " + gmem.text, o.force);
-  }
-  const analysis::CoalescingAnalysis a = analysis::analyze_coalescing(gmem, access, o.bits, o.base);
+  const MemoryArg arg = memory_arg("GMEM", o.gmem, "global-memory", "gmem");
+  const analysis::GmemTile& gmem = arg.tile;
+  const analysis::GmemAccess access = access_arg(o.access, gmem, kGmemSide);
+  const std::optional<Target> target = tile_target(o.out, arg, "gmem");
+  const analysis::CoalescingAnalysis a = analysis::analyze_coalescing(gmem, access, o.access.bits, o.base);
   if (o.json) {
-    json::print(to_json(o, gv, gmem, access, a));
+    json::print(to_json(o, arg, access, a));
     check_standard_output();
     return;
   }
 
   std::string out;
   out += "gmem " + gmem.text + " (" + std::to_string(gmem.rows()) + "x" + std::to_string(gmem.cols()) + ", " +
-         std::to_string(o.bits) + "-bit elements, base " + std::to_string(o.base) + " bytes)\n";
-  out += "access " + access.text + ": tile " + std::to_string(access.tile_m) + "x" + std::to_string(access.tile_n) +
-         ", " + std::to_string(access.tv.mode(0).size()) + " threads, " + std::to_string(access.vec) +
-         " value(s) = " + std::to_string(a.summary.access_bytes) + " bytes per access\n";
-  if (!o.summary_only)
+         std::to_string(o.access.bits) + "-bit elements, base " + std::to_string(o.base) + " bytes)\n";
+  out += access_line(access, a.summary.access_bytes);
+  if (!o.out.summary_only)
     for (const auto& in : a.instructions) {
       out += "instr " + std::to_string(in.info.index) + " tile " + std::to_string(in.info.tile) + " step " +
              std::to_string(in.info.step) + " threads " + std::to_string(in.info.first_thread) + "-" +
@@ -214,22 +152,19 @@ void run_gmem(const GmemOptions& o) {
          "\n";
   std::cout << out;
   check_standard_output();
-  if (!draw) return;
+  if (!target) return;
   const std::int64_t rows = gmem.rows();
   viz::CoalescingTile tile{gmem.text,
                            gmem.row_shape,
                            gmem.col_shape,
                            [&gmem, rows](std::int64_t m, std::int64_t n) { return gmem.offset(m + rows * n); },
-                           o.bits,
+                           o.access.bits,
                            o.base,
                            a.cell_accesses,
                            a.cell_excess,
                            a.cell_thread,
                            a.cell_value};
-  viz::Diagram d = viz::coalescing_diagram(tile);
-  recolor(d, o.color_by);
-  set_density(d, o.density);
-  emit(d, target);
+  draw_tile(viz::coalescing_diagram(tile), o.out, *target);
 }
 
 }  // namespace
@@ -263,32 +198,13 @@ void register_gmem(CLI::App& app) {
       "sector (--color-by chunk, the default here), cells of partly used sectors of over-minimum\n"
       "instructions outlined red. --json prints the same as one JSON object (docs/json.md).");
   cmd->add_option("GMEM", o->gmem, "the global-memory layout, e.g. (64,64):(64,1) (row-major 64x64)")->required();
-  cmd->add_option("--bits", o->bits, "element width in bits (8, 16, 32, 64, 128; default 16)")->type_name("N");
+  add_access_options(cmd, o->access, "a copy atom (see tessera list atoms --copy), e.g. UniversalCopy_128",
+                     "with --access: src (a load, the default) or dst (a store)");
   cmd->add_option("--base", o->base,
                   "bytes added to every address: where the tensor starts relative to a 128-byte\n"
                   "aligned address (default 0)")
       ->type_name("BYTES");
-  cmd->add_option("--tv", o->tv, "a raw TV layout (thread,value) -> tile index")->type_name("LAYOUT");
-  CLI::Option* vec = cmd->add_option("--vec", o->vec, "with --tv: consecutive values per access, 1 or more (default 1)")
-                         ->type_name("N");
-  cmd->add_option("--access", o->access, "a copy atom (see tessera list atoms --copy), e.g. UniversalCopy_128")
-      ->type_name("ATOM");
-  cmd->add_option("--side", o->side, "with --access: src (a load, the default) or dst (a store)")->type_name("SIDE");
-  cmd->add_option("--threads", o->threads, "with --access: thread layout (as tessera copy)")->type_name("LAYOUT");
-  cmd->add_option("--values", o->values, "with --access: value layout (as tessera copy)")->type_name("LAYOUT");
-  cmd->add_option("--for-mma", o->for_mma, "with --access: copy an operand of this MMA's tiled MMA")->type_name("MMA");
-  cmd->add_option("--atoms", o->atoms, "with --for-mma: MxNxK atoms")->type_name("MxNxK");
-  cmd->add_option("--permute", o->permute, "with --for-mma: permutation (see tessera mma)")->type_name("PERM");
-  cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
-  cmd->add_flag("--summary", o->summary_only, "print only the header and summary lines");
-  cmd->add_option("-f,--format", o->format, "diagram format: txt, svg, tex, png, pdf or html (default from -o)")
-      ->type_name("FORMAT");
-  cmd->add_option("-o,--output", o->output, "draw the tile by sector to FILE (atomically; - for stdout)")
-      ->check(output_file_name())
-      ->type_name("FILE");
-  cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
-  add_color_by(cmd, o->color_by);
-  add_density(cmd, o->density);
+  add_tile_output_options(cmd, o->out, "sector");
   add_json_flag(cmd, o->json,
                 "print the analysis as one JSON object (docs/json.md): {\"command\": \"gmem\",\n"
                 "\"schema_version\": 1, \"gmem\": {layout, rows, cols}, \"bits\", \"base\", \"access\": {text,\n"
@@ -310,10 +226,7 @@ void register_gmem(CLI::App& app) {
       "  # cp.async 16-byte loads of a 64x32 fp16 column-major tile, 8 threads per column\n"
       "  tessera gmem '(64,32):(1,64)' --access SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(8,16):(1,8)' --values '(8,1)'\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
-  set_action(cmd, [o, vec] {
-    o->vec_given = vec->count() > 0;
-    run_gmem(*o);
-  });
+  set_action(cmd, [o] { run_gmem(*o); });
 }
 
 }  // namespace tessera::cli

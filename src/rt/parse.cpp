@@ -133,20 +133,7 @@ class Parser {
       n.pos = start;
       skip_ws();
       if (peek() == ')') fail(p_, "empty tuple: a tuple needs at least one element");
-      while (true) {
-        n.children.push_back(expr(depth + 1));
-        skip_ws();
-        if (peek() == ',') {
-          ++p_;
-          continue;
-        }
-        if (peek() == ')') {
-          ++p_;
-          break;
-        }
-        fail(p_, "expected ',' or ')' in the tuple opened at column " + std::to_string(start + 1) + ", found " +
-                     describe(p_));
-      }
+      elements(n, depth, "the tuple opened at column " + std::to_string(start + 1));
       return n;
     }
     if (c == '_' || c == '-' || std::isdigit(static_cast<unsigned char>(c))) return integer();
@@ -219,6 +206,13 @@ class Parser {
       ++p_;
       return n;
     }
+    elements(n, depth, "the arguments of " + n.name);
+    return n;
+  }
+
+  // Expressions separated by ',' up to and past the closing ')', as n's children; `where`
+  // names the list in the message when neither follows an element.
+  void elements(Node& n, int depth, const std::string& where) {
     while (true) {
       n.children.push_back(expr(depth + 1));
       skip_ws();
@@ -228,11 +222,10 @@ class Parser {
       }
       if (peek() == ')') {
         ++p_;
-        break;
+        return;
       }
-      fail(p_, "expected ',' or ')' in the arguments of " + n.name + ", found " + describe(p_));
+      fail(p_, "expected ',' or ')' in " + where + ", found " + describe(p_));
     }
-    return n;
   }
 
   int small_int(const char* what) {
@@ -288,6 +281,18 @@ class Parser {
   }
 };
 
+void append_node(const Node& n, std::string& out);
+
+// "(c1,c2,...)": a tuple's elements, a call's arguments.
+void append_children(const Node& n, std::string& out) {
+  out += '(';
+  for (std::size_t i = 0; i < n.children.size(); ++i) {
+    if (i) out += ',';
+    append_node(n.children[i], out);
+  }
+  out += ')';
+}
+
 void append_node(const Node& n, std::string& out) {
   switch (n.kind) {
     case Node::Kind::Int:
@@ -297,12 +302,7 @@ void append_node(const Node& n, std::string& out) {
       out += '_';
       break;
     case Node::Kind::Tuple:
-      out += '(';
-      for (std::size_t i = 0; i < n.children.size(); ++i) {
-        if (i) out += ',';
-        append_node(n.children[i], out);
-      }
-      out += ')';
+      append_children(n, out);
       break;
     case Node::Kind::Layout:
       append_node(n.children[0], out);
@@ -311,12 +311,7 @@ void append_node(const Node& n, std::string& out) {
       break;
     case Node::Kind::Call:
       out += n.name;
-      out += '(';
-      for (std::size_t i = 0; i < n.children.size(); ++i) {
-        if (i) out += ',';
-        append_node(n.children[i], out);
-      }
-      out += ')';
+      append_children(n, out);
       break;
     case Node::Kind::Swizzled:
       out += "Sw<" + std::to_string(n.swizzle[0]) + "," + std::to_string(n.swizzle[1]) + "," +

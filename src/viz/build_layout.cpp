@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include "tessera/viz/colors.hpp"
 #include "tessera/viz/error.hpp"
@@ -72,29 +74,26 @@ Panel layout_panel(const GridFunction& f) {
   return p;
 }
 
-GridFunction grid_function(const rt::Layout& l) {
-  auto [rs, cs] = grid_modes(l);
+// The grid of `fn`, a function of the 1-D index with `modes`' shape (a layout, or the layout
+// under a swizzle): cell (r, c) holds fn(r + rows * c).
+template <class Fn>
+GridFunction grid_over(const rt::Layout& modes, std::string title, Fn fn, std::int64_t cosize) {
+  auto [rs, cs] = grid_modes(modes);
   const std::int64_t rows = rt::product(rs);
   GridFunction f;
-  f.title = rt::to_string(l);
+  f.title = std::move(title);
   f.row_shape = rs;
   f.col_shape = cs;
-  f.value = [l, rows](std::int64_t r, std::int64_t c) { return l(r + rows * c); };
-  f.cosize = cute_cosize(l);
-  f.single_row = l.rank() == 1;
+  f.value = [fn, rows](std::int64_t r, std::int64_t c) { return fn(r + rows * c); };
+  f.cosize = cosize;
+  f.single_row = modes.rank() == 1;
   return f;
 }
 
+GridFunction grid_function(const rt::Layout& l) { return grid_over(l, rt::to_string(l), l, cute_cosize(l)); }
+
 GridFunction grid_function(const rt::SwizzledLayout& s) {
-  auto [rs, cs] = grid_modes(s.layout);
-  const std::int64_t rows = rt::product(rs);
-  GridFunction f;
-  f.title = rt::to_string(s);
-  f.row_shape = rs;
-  f.col_shape = cs;
-  f.value = [s, rows](std::int64_t r, std::int64_t c) { return s(r + rows * c); };
-  f.cosize = s.cosize();
-  f.single_row = s.layout.rank() == 1;
+  GridFunction f = grid_over(s.layout, rt::to_string(s), s, s.cosize());
   f.chunk_elements = std::int64_t{1} << s.swizzle.base;
   f.chunk_name = "2^" + std::to_string(s.swizzle.base) + "-element unit that Sw<" + std::to_string(s.swizzle.bits) +
                  "," + std::to_string(s.swizzle.base) + "," + std::to_string(s.swizzle.shift) + "> permutes";

@@ -9,7 +9,7 @@ namespace tessera::viz {
 namespace {
 constexpr const char* kStyle = R"(body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:12px;color:#1a1a1a}
 #help{font-size:13px;color:#444;margin-bottom:4px}
-#info{position:sticky;top:0;z-index:1;background:#fff;border:1px solid #bbb;padding:4px 8px;font:13px monospace;min-height:1.3em;white-space:pre}
+#info{position:sticky;top:0;z-index:1;background:#fff;border:1px solid #bbb;padding:4px 8px;font:13px monospace;min-height:2.6em;white-space:pre}
 #state{font:13px monospace;color:#1f4fd0;min-height:1.3em}
 #diagram svg{max-width:none}
 svg.panel{cursor:grab}

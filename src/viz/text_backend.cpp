@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "tessera/viz/backends.hpp"
 
@@ -39,17 +41,72 @@ void panel_table(const Panel& p, std::string& out) {
   }
   out += sep;
 }
+
+// A panel as text: its title, subtitle and table.
+std::string panel_text(const Panel& p) {
+  std::string out;
+  if (!p.title.empty()) out += p.title + "\n";
+  if (!p.subtitle.empty()) out += p.subtitle + "\n";
+  panel_table(p, out);
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = s.find('\n', start)) != std::string::npos; start = nl + 1) lines.push_back(s.substr(start, nl - start));
+  return lines;
+}
+
+// Blocks of lines next to each other, each padded to its widest line, `gap` spaces apart;
+// trailing spaces trimmed.
+std::string beside(const std::vector<std::vector<std::string>>& blocks, std::size_t gap) {
+  std::size_t height = 0;
+  std::vector<std::size_t> width;
+  for (const auto& b : blocks) {
+    height = std::max(height, b.size());
+    std::size_t w = 0;
+    for (const auto& l : b) w = std::max(w, l.size());
+    width.push_back(w);
+  }
+  std::string out;
+  for (std::size_t r = 0; r < height; ++r) {
+    std::string line;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const std::string cell = r < blocks[i].size() ? blocks[i][r] : std::string();
+      line += (i ? std::string(gap, ' ') : std::string()) + cell + std::string(width[i] - cell.size(), ' ');
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    out += line + "\n";
+  }
+  return out;
+}
 }  // namespace
 
 std::string to_text(const Diagram& d) {
   std::string out;
   if (!d.title.empty()) out += d.title + "\n";
-  for (std::size_t i = 0; i < d.panels.size(); ++i) {
-    const Panel& p = d.panels[i];
+  constexpr std::size_t gap = 4;
+  for (std::size_t i = 0; i < d.panels.size();) {
+    // The panels of this slot row (consecutive in the diagram).
+    std::size_t j = i + 1;
+    if (d.text_side_by_side_width > 0)
+      while (j < d.panels.size() && d.panels[j].slot_row == d.panels[i].slot_row) ++j;
+    std::vector<std::vector<std::string>> blocks;
+    std::size_t total = 0;
+    for (std::size_t k = i; k < j; ++k) {
+      blocks.push_back(split_lines(panel_text(d.panels[k])));
+      std::size_t w = 0;
+      for (const auto& l : blocks.back()) w = std::max(w, l.size());
+      total += w + (k > i ? gap : 0);
+    }
     if (i > 0) out += "\n";
-    if (!p.title.empty()) out += p.title + "\n";
-    if (!p.subtitle.empty()) out += p.subtitle + "\n";
-    panel_table(p, out);
+    if (blocks.size() > 1 && total <= static_cast<std::size_t>(d.text_side_by_side_width)) {
+      out += beside(blocks, gap);
+    } else {
+      for (std::size_t k = i; k < j; ++k) out += (k > i ? "\n" : "") + panel_text(d.panels[k]);
+    }
+    i = j;
   }
   for (const std::string& n : d.notes) out += n + "\n";
   return out;

@@ -14,6 +14,7 @@
 #include <set>
 #include <vector>
 
+#include "../golden_file.hpp"
 #include "tessera/analysis/banks.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
 #include "tessera/rt/atom_registry.hpp"
@@ -70,26 +71,14 @@ std::vector<Case> cases() {
           {"banks_sw333_8x64", banks_sw()}};
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("atom diagrams match the golden files (txt, svg, tex)", "[atoms][golden]") {
-  const bool update = std::getenv("TESSERA_UPDATE_GOLDEN") != nullptr;
   for (const auto& c : cases())
     for (viz::Format f : {viz::Format::txt, viz::Format::svg, viz::Format::tex}) {
       const std::string path =
           std::string(TESSERA_TEST_DATA_DIR) + "/" + c.name + "." + std::string(viz::format_name(f));
-      const std::string got = viz::render_text(c.d, f);
-      if (update) viz::write_file_atomic(path, got);
-      INFO(path);
-      REQUIRE(std::filesystem::exists(path));
-      CHECK(got == slurp(path));
+      tessera_test::check_golden(path, viz::render_text(c.d, f));
     }
 }
 
@@ -124,7 +113,7 @@ TEST_CASE("PNG and PDF of an MMA diagram", "[atoms][golden][image]") {
   const std::string png = (dir / "m.png").string(), pdf = (dir / "m.pdf").string();
   viz::render_to_file(d, viz::Format::png, png);
   viz::render_to_file(d, viz::Format::pdf, pdf);
-  const std::string p = slurp(png), q = slurp(pdf);
+  const std::string p = tessera_test::read_file(png), q = tessera_test::read_file(pdf);
   CHECK(p.size() > 1000);
   CHECK(p.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
   CHECK(q.size() > 1000);

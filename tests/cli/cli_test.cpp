@@ -2,72 +2,19 @@
 // contract, every error path (status, message, caret column), info and help.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "run_cli.hpp"
+
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Run `tessera ARGS` with `input` on stdin.
-Result run(const std::vector<std::string>& args, const std::string& input = "") {
-  namespace fs = std::filesystem;
-  static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() / ("tessera_cli_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string tag = std::to_string(counter++);
-  const fs::path in = dir / ("in" + tag), out = dir / ("out" + tag), err = dir / ("err" + tag);
-  {
-    std::ofstream f(in, std::ios::binary);
-    f << input;
-  }
-  std::string cmd = quote(TESSERA_CLI);
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd += " < " + quote(in.string()) + " > " + quote(out.string()) + " 2> " + quote(err.string());
-  const int rc = std::system(cmd.c_str());
-  Result r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  fs::remove(in);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> v;
-  std::stringstream ss(s);
-  std::string l;
-  while (std::getline(ss, l)) v.push_back(l);
-  return v;
-}
+using tessera_test::lines;
+using tessera_test::Result;
+using tessera_test::run;
 
 // The column of the caret in a format_error block (0-based in the input), or -1.
 long caret_column(const std::string& err) {

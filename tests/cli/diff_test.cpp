@@ -1,20 +1,23 @@
 // `tessera diff` run as a user runs it: the verdicts (equal to the letter, equal as functions,
 // differ, sizes differ), exit statuses, plain, swizzled and TV operands, the marked cells in
-// text (golden) and drawings, --brief and --json.
+// text (golden; the tables side by side or one below the other) and drawings, --brief and --json.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "run_cli.hpp"
 
 using tessera_test::count;
+using tessera_test::golden;
 using tessera_test::lines;
 using tessera_test::run;
 using tessera_test::slurp;
 
 namespace {
-std::string golden(const std::string& name) { return slurp(std::filesystem::path(TESSERA_TEST_DATA_DIR) / name); }
 std::string verdict(const tessera_test::Result& r) { return lines(r.out).empty() ? "" : lines(r.out).back(); }
 }  // namespace
 
@@ -58,11 +61,66 @@ TEST_CASE("diff: differ, with the first index and the marked cells, exit 1", "[c
   CHECK(w.out == "differ at 2 of 4 indices, first at index 1: A(1,0) = 3, B(1,0) = 2\n");
 }
 
+namespace {
+// The text of `tessera diff ARGS` up to the drawing's notes: the tables' lines only.
+std::vector<std::string> table_lines(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& l : lines(run(args).out)) {
+    if (l.rfind("marked cells", 0) == 0 || l.rfind("no cell differs", 0) == 0) break;
+    out.push_back(l);
+  }
+  return out;
+}
+
+std::string trim_right(std::string s) { return s.erase(s.find_last_not_of(' ') + 1); }
+}  // namespace
+
+TEST_CASE("diff: the text tables stand side by side when they fit in --width, else B below A", "[cli][diff]") {
+  const auto r = run({"diff", "(4,2):(1,4)", "(4,2):(2,1)"});
+  CHECK(r.out == golden("diff_differ.txt"));
+  CHECK(run({"diff", "(4,2):(1,4)", "(4,2):(2,1)", "--width", "0"}).out == golden("diff_differ_stacked.txt"));
+  // On generated pairs: side by side, each line is A's line padded to A's width, 4 spaces and
+  // B's line; stacked (--width 0), A's lines, a blank line and B's. Both hold the same tables.
+  std::mt19937_64 rng(18);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int k = 0; k < 40; ++k) {
+    auto layout = [&] {
+      const std::int64_t m = pick(1, 6), n = pick(1, 6);
+      return "(" + std::to_string(m) + "," + std::to_string(n) + "):(" + std::to_string(pick(0, 9)) + "," +
+             std::to_string(pick(0, 40)) + ")";
+    };
+    const std::string a = layout(), b = layout();
+    const auto stacked = table_lines({"diff", a, b, "--width", "0"});
+    const auto blank = std::find(stacked.begin(), stacked.end(), "");
+    REQUIRE(blank != stacked.end());
+    const std::vector<std::string> ta(stacked.begin(), blank), tb(blank + 1, stacked.end());
+    std::size_t wa = 0, wb = 0;
+    for (const auto& l : ta) wa = std::max(wa, l.size());
+    for (const auto& l : tb) wb = std::max(wb, l.size());
+    const auto wide = table_lines({"diff", a, b, "--width", std::to_string(wa + 4 + wb)});
+    REQUIRE(wide.size() == std::max(ta.size(), tb.size()));
+    for (std::size_t i = 0; i < wide.size(); ++i) {
+      const std::string left = i < ta.size() ? ta[i] : "", right = i < tb.size() ? tb[i] : "";
+      CHECK(wide[i] == trim_right(left + std::string(wa - left.size() + 4, ' ') + right));
+    }
+    // One column short of both: B below A, as --width 0.
+    CHECK(table_lines({"diff", a, b, "--width", std::to_string(wa + 4 + wb - 1)}) == stacked);
+  }
+  // The default (120 columns) takes the SM80 16x8 C fragment's two TV tables (158) one below the other.
+  const auto tv = run({"diff", "--tv", "(16,8)", "((4,8),(2,2)):((32,1),(16,8))", "((4,8),(2,2)):((32,1),(8,16))"});
+  CHECK(lines(tv.out)[0] == "A: ((4,8),(2,2)):((32,1),(16,8))");
+  CHECK(run({"diff", "--tv", "(16,8)", "((4,8),(2,2)):((32,1),(16,8))", "((4,8),(2,2)):((32,1),(8,16))", "--width",
+             "160"}).out.find("A: ((4,8),(2,2)):((32,1),(16,8))    ") == 0);
+  const auto bad = run({"diff", "4:1", "4:1", "--width", "-1"});
+  CHECK(bad.status == 1);
+  CHECK(bad.err.rfind("error:", 0) == 0);
+}
+
 TEST_CASE("diff: different sizes differ, saying how the common indices compare", "[cli][diff]") {
   const auto r = run({"diff", "4:1", "8:1", "--brief"});
   CHECK(r.status == 1);
   CHECK(r.out == "differ: A has 4 indices, B has 8 (the domains differ); over the common indices [0,4) they agree\n");
-  const auto t = run({"diff", "8:1", "(2,2):(2,1)"});
+  const auto t = run({"diff", "8:1", "(2,2):(2,1)", "--width", "0"});
   CHECK(t.status == 1);
   CHECK(verdict(t) == "differ: A has 8 indices, B has 4 (the domains differ); over the common indices [0,4) 2 differ, "
                       "first at index 1: A(1) = 1, B(1,0) = 2");

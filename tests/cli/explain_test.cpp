@@ -13,13 +13,12 @@
 #include "run_cli.hpp"
 
 using tessera_test::count;
+using tessera_test::golden;
 using tessera_test::lines;
 using tessera_test::run;
 using tessera_test::slurp;
 
 namespace {
-
-std::string golden(const std::string& name) { return slurp(std::filesystem::path(TESSERA_TEST_DATA_DIR) / name); }
 
 struct MtRandom {
   std::mt19937_64 engine;

@@ -6,48 +6,26 @@ the text (same numbering), the result and error are the text's last line, a diff
 its verdict line and `equal` is its exit status. Errors under --json print nothing on
 standard output. Usage: json_explain_diff_test.py TESSERA SCHEMA
 """
-import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from json_schema_check import Members, Validator, loads, plain  # noqa: E402
+from json_command_check import JsonCommandCheck  # noqa: E402
 
 TESSERA, SCHEMA = sys.argv[1], sys.argv[2]
-validator = Validator(json.load(open(SCHEMA)))
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, file=sys.stderr)
+_j = JsonCommandCheck(TESSERA, SCHEMA)
+check = _j.check
 
 
 def run(args):
-    p = subprocess.run([TESSERA] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8", "replace")
+    rc, out, err = _j.run(args)
+    return rc, out.decode("utf-8"), err
 
 
 def run_json(args, status):
-    rc, out, err = run(args + ["--json"])
-    what = "tessera " + " ".join(args) + " --json"
-    check(rc == status, "%s: status %d, expected %d (%s)" % (what, rc, status, err.strip()))
-    check(out.endswith("\n") and out.count("\n") == 1, what + ": not one line and a newline")
-    doc = loads(out)
-    check(isinstance(doc, Members) and [k for k, _ in doc[:2]] == ["command", "schema_version"],
-          what + ": does not start with command, schema_version")
-    errs = validator.errors(doc)
-    check(not errs, what + ": schema: " + "; ".join(errs[:3]))
-    d = plain(doc)
-    check(d["command"] == args[0] and d["schema_version"] == 1, what + ": command or version")
-    return d
+    return _j.run_json(args, status=status)
 
 
 # ---- explain ---------------------------------------------------------------------------
@@ -165,5 +143,4 @@ for name in ["explain", "diff"]:
     rc, out, _ = run([name, "--help"])
     check(rc == 0 and "--json" in out, "tessera %s --help does not show --json" % name)
 
-print("json_explain_diff_test: %d checks, %d failed" % (checks, len(failures)))
-sys.exit(1 if failures else 0)
+_j.finish("json_explain_diff_test")

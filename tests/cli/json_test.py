@@ -5,51 +5,19 @@ its values equal what the same command prints as text. Errors under --json print
 on standard output. Usage: json_test.py TESSERA SCHEMA
 """
 import copy
-import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from json_schema_check import Members, Validator, loads, plain  # noqa: E402
+from json_command_check import JsonCommandCheck  # noqa: E402
+from json_schema_check import loads  # noqa: E402
 
 TESSERA, SCHEMA = sys.argv[1], sys.argv[2]
-validator = Validator(json.load(open(SCHEMA)))
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, file=sys.stderr)
-
-
-def run(args, stdin=b""):
-    p = subprocess.run([TESSERA] + args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
-
-
-def run_json(args, stdin=b"", status=0):
-    """Runs a --json command; checks the document's form and schema; returns it as dicts."""
-    rc, out, err = run(args + ["--json"], stdin)
-    what = "tessera " + " ".join(args) + " --json"
-    check(rc == status, "%s: status %d, expected %d (%s)" % (what, rc, status, err.strip()))
-    text = out.decode("utf-8")  # raises on invalid UTF-8: a failure of the test
-    check(text.endswith("\n") and text.count("\n") == 1, what + ": not one line and a newline")
-    doc = loads(text)
-    check(isinstance(doc, Members), what + ": not an object")
-    check([k for k, _ in doc[:2]] == ["command", "schema_version"], what + ": does not start with command, version")
-    errs = validator.errors(doc)
-    check(not errs, what + ": schema: " + "; ".join(errs[:3]))
-    d = plain(doc)
-    check(d["command"] == args[0] and d["schema_version"] == 1, what + ": wrong command or version")
-    return d
+_j = JsonCommandCheck(TESSERA, SCHEMA)
+check, run, run_json, validator = _j.check, _j.run, _j.run_json, _j.validator
 
 
 def text_of(args, stdin=b"", status=0):
@@ -338,5 +306,4 @@ for name in ["eval", "info", "banks", "mma", "copy", "list", "verify"]:
 for name in ["eval", "info"]:
     check(b"--cpp" in run([name, "--help"])[1], "tessera %s --help does not show --cpp" % name)
 
-print("json_test: %d checks, %d failed" % (checks, len(failures)))
-sys.exit(1 if failures else 0)
+_j.finish("json_test")

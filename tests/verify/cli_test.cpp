@@ -3,10 +3,6 @@
 // The traces are built from the tiled MMA that `tessera mma --print-layouts` prints.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,62 +12,22 @@
 #include "tessera/rt/eval.hpp"
 #include "tessera/verify/trace.hpp"
 
+#include "../cli/run_cli.hpp"
+
 namespace fs = std::filesystem;
 namespace tv = tessera::verify;
 namespace rt = tessera::rt;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using tessera_test::Result;
+using tessera_test::slurp;
 
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// A scratch directory for this run, removed at exit.
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("tessera_verify_cli_test_" + std::to_string(::getpid()));
-  Scratch() {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
-
-fs::path work_dir() {
-  static const Scratch scratch;
-  return scratch.dir;
-}
+// The scratch directory the commands run in (their relative output files land there).
+fs::path work_dir() { return tessera_test::scratch_dir(); }
 
 Result run(const std::vector<std::string>& args, const std::string& input = "") {
-  static int counter = 0;
-  const std::string tag = std::to_string(counter++);
-  const fs::path in = work_dir() / ("in" + tag), out = work_dir() / ("out" + tag), err = work_dir() / ("err" + tag);
-  std::ofstream(in, std::ios::binary) << input;
-  std::string cmd = "cd " + quote(work_dir().string()) + " && " + quote(TESSERA_CLI);
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd += " < " + quote(in.string()) + " > " + quote(out.string()) + " 2> " + quote(err.string());
-  const int rc = std::system(cmd.c_str());
-  Result r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+  return tessera_test::run_in(work_dir(), args, input);
 }
 
 std::string write(const std::string& name, const std::string& text) {
@@ -115,12 +71,7 @@ tv::Trace bad_trace() {
   return t;
 }
 
-std::vector<std::string> lines_of(const std::string& s) {
-  std::vector<std::string> v;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  return v;
-}
+using tessera_test::lines;
 
 }  // namespace
 
@@ -149,11 +100,11 @@ TEST_CASE("verify: findings are listed and the exit status is 1") {
                                std::to_string(e53.col) + ") (line 393)";
   const std::string missing = "  missing thread 70 value 3: expected (" + std::to_string(e706.row) + "," +
                               std::to_string(e706.col) + "), never recorded";
-  CHECK(lines_of(r.out) == std::vector<std::string>{"kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN",
+  CHECK(lines(r.out) == std::vector<std::string>{"kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN",
                                                     "map mma.C: 2 findings (first 2):", mismatch, missing, "FAILED"});
   const Result one = run({"verify", f, "--max", "1"});
   CHECK(one.status == 1);
-  CHECK(lines_of(one.out) == std::vector<std::string>{"kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN",
+  CHECK(lines(one.out) == std::vector<std::string>{"kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN",
                                                       "map mma.C: 2 findings (first 1):", mismatch, "  ... and 1 more",
                                                       "FAILED"});
   const Result zero = run({"verify", f, "--max", "0"});
@@ -171,7 +122,7 @@ TEST_CASE("verify: --map picks the map reported, drawn and deciding the exit sta
   CHECK(all.status == 1);
   const Result only = run({"verify", f, "--map", "mma.C.copy", "-o", "only.svg"});
   CHECK(only.status == 0);
-  CHECK(lines_of(only.out).at(1) == "map mma.C.copy: 512/512 records match");
+  CHECK(lines(only.out).at(1) == "map mma.C.copy: 512/512 records match");
   CHECK(only.out.find("mma.C:") == std::string::npos);
   CHECK(slurp(work_dir() / "only.svg").find("no mismatching cells") != std::string::npos);
   const Result none = run({"verify", f, "--map", "mma.X", "-o", "none.svg"});
@@ -242,7 +193,7 @@ TEST_CASE("verify: bad input is reported with file:line:col and a caret, and not
   const Result r = run({"verify", f, "-o", "kept.svg"});
   CHECK(r.status == 1);
   CHECK(r.out.empty());
-  const auto l = lines_of(r.err);
+  const auto l = lines(r.err);
   REQUIRE(l.size() == 3u);
   CHECK(l[0].rfind("broken.trace:3:" + std::to_string(col) + ": error: ", 0) == 0);
   CHECK(l[1].rfind("  map mma.C (32,16) ((x4,8,2,2)", 0) == 0);

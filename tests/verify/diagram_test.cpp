@@ -15,6 +15,7 @@
 
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/tiled.hpp"
+#include "../golden_file.hpp"
 #include "fixtures.hpp"
 #include "tessera/verify/diagram.hpp"
 #include "tessera/viz/backends.hpp"
@@ -23,13 +24,6 @@
 using namespace verify_fixtures;
 
 namespace {
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 tv::Trace correct_trace(const std::vector<tv::Map>& maps) {
   tv::Trace t;
@@ -185,11 +179,5 @@ TEST_CASE("golden SVG of a small diff") {
   CHECK(n == 4);
   CHECK(svg.find("#d62728") != std::string::npos);  // mismatch red
   const std::string path = std::string(TESSERA_TEST_DATA_DIR) + "/diff_sm80_c.svg";
-  const char* update = std::getenv("TESSERA_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << svg;
-    WARN("rewrote " << path);
-  }
-  INFO("golden file " << path << " (TESSERA_UPDATE_GOLDEN=1 regenerates)");
-  CHECK(svg == read(path));
+  tessera_test::check_golden(path, svg);
 }

@@ -2,26 +2,11 @@
 // Regenerate after an intended change with:  TESSERA_UPDATE_GOLDEN=1 ./viz_golden_test
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-
+#include "../golden_file.hpp"
 #include "cases.hpp"
 #include "tessera/viz/backends.hpp"
 #include "tessera/viz/output.hpp"
 
-namespace {
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-bool updating() {
-  const char* e = std::getenv("TESSERA_UPDATE_GOLDEN");
-  return e && std::string(e) == "1";
-}
-}  // namespace
 
 TEST_CASE("text output is CuTe's print_layout table, byte for byte") {
   // print_layout((2,3):(3,1)) as CuTe prints it: cosize 6 -> one digit, cell "| d ".
@@ -64,15 +49,7 @@ TEST_CASE("golden files: txt, svg, tex") {
       const std::string ext(tessera::viz::format_name(f));
       const std::string path = std::string(TESSERA_TEST_DATA_DIR) + "/" + c.name + "." + ext;
       const std::string got = tessera::viz::render_text(c.diagram, f);
-      INFO("golden file " << path << " (TESSERA_UPDATE_GOLDEN=1 regenerates)");
-      if (updating()) {
-        tessera::viz::write_file_atomic(path, got);
-        WARN("updated " << path);
-        continue;
-      }
-      const std::string want = read(path);
-      REQUIRE_FALSE(want.empty());
-      CHECK(got == want);
+      tessera_test::check_golden(path, got);
       // Deterministic: drawing twice gives the same bytes.
       CHECK(tessera::viz::render_text(c.diagram, f) == got);
     }

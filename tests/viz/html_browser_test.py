@@ -8,87 +8,25 @@ wheel and double-click change. Exits 77 (ctest: skipped) when Selenium, Chromium
 chromedriver is missing; 1 on any failed assertion.
 """
 import os
-import re
-import shutil
-import subprocess
 import sys
 
-SKIP = 77
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError:
-    print("skip: python3-selenium is not installed")
-    sys.exit(SKIP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser import ActionChains, Browser, By, Keys  # noqa: E402  (exits 77 without Selenium)
 
-browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-driver_bin = shutil.which("chromedriver")
-if not browser or not driver_bin:
-    print("skip: chromium or chromedriver is not installed")
-    sys.exit(SKIP)
+b = Browser(sys.argv[1], sys.argv[2])
+check, count, cell, hover, view_box = b.check, b.count, b.cell, b.hover, b.view_box
 
-cli, work = sys.argv[1], sys.argv[2]
-os.makedirs(work, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def draw(name, *args):
-    path = os.path.join(work, name)
-    subprocess.run([cli, *args, "-o", path], check=True)
-    return path
-
-
-tv_page = draw("tv.html", "render")  # the SM80 16x8x8 C fragment
-mma_page = draw("mma.html", "mma", "SM80_16x8x8_F16F16F16F16_TN", "--atoms", "2x1")
-layout_page = draw("layout.html", "render", "(4,4):(1,0)")  # offsets repeat
-ss_page = draw("ss.html", "mma", "SM90_64x8x16_F32BF16BF16_SS")  # A, B from shared memory
+tv_page = b.draw("tv.html", "render")  # the SM80 16x8x8 C fragment
+mma_page = b.draw("mma.html", "mma", "SM80_16x8x8_F16F16F16F16_TN", "--atoms", "2x1")
+layout_page = b.draw("layout.html", "render", "(4,4):(1,0)")  # offsets repeat
+ss_page = b.draw("ss.html", "mma", "SM90_64x8x16_F32BF16BF16_SS")  # A, B from shared memory
 
 # Self-contained: nothing is fetched (no src/href to anything but the page itself).
 for page in (tv_page, mma_page, layout_page):
-    text = open(page, encoding="utf-8").read()
-    refs = re.findall(r'(?:src|href)\s*=\s*["\']([^"\']+)', text)
-    check(not refs, os.path.basename(page) + ": no src/href references " + str(refs[:3]))
-    check("http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text,
-          os.path.basename(page) + ": no URL besides the SVG namespace")
+    b.check_self_contained(page)
 
-opts = webdriver.ChromeOptions()
-opts.binary_location = browser
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1600,1400"):
-    opts.add_argument(a)
-driver = webdriver.Chrome(service=Service(driver_bin), options=opts)
-driver.set_page_load_timeout(60)
-
-
-def cells(sel="g.cell"):
-    return driver.find_elements(By.CSS_SELECTOR, sel)
-
-
-def count(sel):
-    return driver.execute_script("return document.querySelectorAll(arguments[0]).length", sel)
-
-
-def cell(p, r, c):
-    return driver.find_element(By.CSS_SELECTOR, 'g.cell[data-p="%d"][data-r="%d"][data-c="%d"]' % (p, r, c))
-
-
-def view_box(el):
-    return driver.execute_script("return arguments[0].getAttribute('viewBox')", el)
-
-
-def hover(el):
-    ActionChains(driver).move_to_element(el).perform()
-
-
-try:
+with b:
+    driver = b.driver
     # --- TV map: hover, click, shift-click, Escape -------------------------------------
     driver.get("file://" + os.path.abspath(tv_page))
     check(count("g.cell") == 128, "TV page has 128 cells")
@@ -121,10 +59,7 @@ try:
     # Zoom and pan through the panel's viewBox; double-click resets it.
     svg = driver.find_element(By.CSS_SELECTOR, "svg.panel")
     before = view_box(svg)
-    driver.execute_script(
-        "var s=arguments[0],r=s.getBoundingClientRect();"
-        "s.dispatchEvent(new WheelEvent('wheel',{deltaY:-100,clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));",
-        svg)
+    b.wheel_zoom_in(svg)
     zoomed = view_box(svg)
     bw = [float(x) for x in before.split()]
     zw = [float(x) for x in zoomed.split()]
@@ -162,10 +97,3 @@ try:
     check(count("g.cell.same-offset") == 1, "SS: hovering A's byte 0 outlines that cell only, not B's or C's")
     check("offset 0" in driver.find_element(By.ID, "info").text, "SS: the info line shows the byte offset")
     check(count("g.cell.same-thread") == 0, "SS: an smem cell has no thread")
-finally:
-    driver.quit()
-
-if failures:
-    print("%d check(s) failed" % len(failures))
-    sys.exit(1)
-print("all browser checks passed")

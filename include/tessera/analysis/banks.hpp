@@ -23,7 +23,7 @@ using BankAccess = TvAccess;
 inline SmemTile smem_tile(const rt::Layout& l) { return memory_tile(l, "shared-memory"); }
 inline SmemTile smem_tile(const rt::SwizzledLayout& l) { return memory_tile(l, "shared-memory"); }
 // A tiled copy's source (ldmatrix reads smem) or destination (cp.async writes it) side.
-BankAccess access_of_copy(const rt::TiledCopy& copy, bool source);
+inline BankAccess access_of_copy(const rt::TiledCopy& copy, bool source) { return access_of_copy_side(copy, source); }
 
 struct BankInstruction {
   analysis::InstructionInfo info;

@@ -1,47 +1,29 @@
 // Coalescing of a thread-value access over a global-memory tile: the gmem_sectors.hpp model
-// applied instruction by instruction (the global-memory twin of bank_analysis.hpp).
-//
-//   TV map       (thread t, value v) -> column-major index m + TM*n of a TM x TN copy tile
-//   gmem         element index (column-major over its own (GM, GN) shape) -> element offset;
-//                the copy tile is repeated (GM/TM) x (GN/TN) times to cover it
-//   address      byte address = offset * element bytes + base (checked: overflow is an error)
-//   access       each thread moves `vec` consecutive values per instruction, which must be
-//                consecutive elements in memory (one vector access of vec*bits/8 bytes)
-//   instruction  32 consecutive threads (a warp) x one access step, in one repeat of the tile
+// applied to each instruction of the walk in warp_accesses.hpp (the TV map, the repeats of the
+// copy tile, the vector accesses, one instruction per warp and step), as bank_analysis.hpp
+// applies the bank model. Here each access's byte address = offset * element bytes + base
+// (checked: overflow is an error).
 //
 // The core (analyze_tv_coalescing) takes plain callables, so the static tier (below) and the
 // runtime tier (tessera/analysis/coalescing.hpp) share one definition.
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "tessera/analysis/gmem_sectors.hpp"
+#include "tessera/analysis/warp_accesses.hpp"
 #include "tessera/tiled_copy.hpp"
 
 namespace tessera::analysis {
 
-struct GmemAccessShape {
-  int64_t threads = 0;      // size of the TV map's thread mode
-  int64_t values = 0;       // size of its value mode
-  int vec = 1;              // values per access
-  int element_bits = 16;    // a multiple of 8, at most 128
-  int64_t tile_m = 0, tile_n = 0;  // the copy tile
-  int64_t gmem_m = 0, gmem_n = 0;  // the global-memory tile (a multiple of the copy tile)
-  int64_t base_bytes = 0;   // added to every byte address (the tensor's start modulo alignment)
+// The access (its memory tile is the global-memory tile) with the tensor's byte offset.
+struct GmemAccessShape : TvAccessShape {
+  int64_t base_bytes = 0;  // added to every byte address (the tensor's start modulo alignment)
 };
-
 // One instruction: which repeat of the tile, which access step, which warp.
-struct GmemInstruction {
-  int64_t index = 0;
-  int64_t tile = 0;          // repeat of the copy tile over gmem, column-major
-  int64_t step = 0;          // values [step*vec, step*vec + vec)
-  int64_t first_thread = 0;  // threads [first_thread, first_thread + report's num_threads)
-};
+using GmemInstruction = WarpInstruction;
 
-struct CoalescingSummary {
-  GmemError error = GmemError::none;
-  int64_t error_thread = -1, error_value = -1;  // where, when error != none
+struct CoalescingSummary : AnalysisStop<GmemError> {
   int access_bytes = 0;
   int64_t instructions = 0;      // warp-wide requests
   int64_t requested_bytes = 0;   // sum over instructions of the distinct bytes requested
@@ -49,7 +31,6 @@ struct CoalescingSummary {
   int64_t lines = 0, min_lines = 0;
   int64_t excess_instructions = 0;  // instructions touching more sectors than their minimum
 
-  TESSERA_HOST_DEVICE constexpr bool ok() const { return error == GmemError::none; }
   TESSERA_HOST_DEVICE constexpr int64_t excess_sectors() const { return sectors - min_sectors; }
   TESSERA_HOST_DEVICE constexpr int64_t excess_lines() const { return lines - min_lines; }
   TESSERA_HOST_DEVICE constexpr bool coalesced() const { return ok() && sectors == min_sectors; }
@@ -58,9 +39,6 @@ struct CoalescingSummary {
 namespace detail {
 struct NoGmemCallback {
   TESSERA_HOST_DEVICE constexpr void operator()(GmemInstruction const&, WarpSectors const&) const {}
-};
-struct EveryLane {
-  TESSERA_HOST_DEVICE constexpr bool operator()(int64_t) const { return true; }
 };
 // offset * bytes + base, or false when it does not fit in 64 bits (bytes in 1..16).
 TESSERA_HOST_DEVICE constexpr bool byte_address(int64_t offset, int64_t bytes, int64_t base, int64_t& out) {
@@ -88,75 +66,31 @@ TESSERA_HOST_DEVICE constexpr CoalescingSummary analyze_tv_coalescing(GmemAccess
   const int64_t ebytes = s.element_bits / 8, bytes = int64_t(s.vec) * ebytes;
   r.access_bytes = int(bytes);
   if (!detail::is_access_width(bytes)) { r.error = GmemError::bad_width; return r; }
-  if (s.tile_m <= 0 || s.tile_n <= 0 || s.gmem_m <= 0 || s.gmem_n <= 0 || s.gmem_m % s.tile_m != 0 ||
-      s.gmem_n % s.tile_n != 0) {
-    r.error = GmemError::tile_mismatch;
-    return r;
-  }
-  const int64_t reps_m = s.gmem_m / s.tile_m, reps = reps_m * (s.gmem_n / s.tile_n);
-  const int64_t steps = s.values / s.vec, warps = (s.threads + warp_threads - 1) / warp_threads;
-  const int64_t tile_size = s.tile_m * s.tile_n;
-  for (int64_t rep = 0; rep < reps; ++rep) {
-    const int64_t base_m = (rep % reps_m) * s.tile_m, base_n = (rep / reps_m) * s.tile_n;
-    // element offset of (thread, value) in this repeat; false with r.error set
-    auto offset = [&](int64_t t, int64_t v, int64_t& out) -> bool {
-      const int64_t x = int64_t(tv(t, v));
-      if (x < 0 || x >= tile_size) {
-        r.error = GmemError::outside_tile;
-        r.error_thread = t;
-        r.error_value = v;
+  if (!s.tiles_fit()) { r.error = GmemError::tile_mismatch; return r; }
+  const WalkResult walk = walk_warp_accesses(s, tv, gmem, active, [&](WarpInstruction const& in, WarpLanes const& w) {
+    int64_t addr[warp_lanes] = {};
+    for (int l = 0; l < w.lanes; ++l)
+      // (analyze_warp_sectors checks that the access's last byte fits as well)
+      if (w.active[l] && !detail::byte_address(w.offset[l], ebytes, s.base_bytes, addr[l])) {
+        r.refuse(GmemError::address_overflow, in, l, s.vec);
         return false;
       }
-      out = int64_t(gmem((base_m + x % s.tile_m) + s.gmem_m * (base_n + x / s.tile_m)));
-      return true;
-    };
-    for (int64_t step = 0; step < steps; ++step)
-      for (int64_t w = 0; w < warps; ++w) {
-        const int64_t first = w * warp_threads;
-        const int n = int(s.threads - first < warp_threads ? s.threads - first : warp_threads);
-        int64_t addr[warp_threads] = {};
-        bool act[warp_threads] = {};
-        for (int l = 0; l < n; ++l) {
-          const int64_t t = first + l;
-          act[l] = bool(active(t));
-          if (!act[l]) continue;
-          int64_t off = 0;
-          if (!offset(t, step * s.vec, off)) return r;
-          for (int j = 1; j < s.vec; ++j) {
-            int64_t o = 0;
-            if (!offset(t, step * s.vec + j, o)) return r;
-            if (off > INT64_MAX - j || o != off + j) {
-              r.error = GmemError::not_contiguous;
-              r.error_thread = t;
-              r.error_value = step * s.vec + j;
-              return r;
-            }
-          }
-          // (analyze_warp_sectors checks that the access's last byte fits as well)
-          if (!detail::byte_address(off, ebytes, s.base_bytes, addr[l])) {
-            r.error = GmemError::address_overflow;
-            r.error_thread = t;
-            r.error_value = step * s.vec;
-            return r;
-          }
-        }
-        const WarpSectors a = analyze_warp_sectors(addr, n, int(bytes), act);
-        if (!a.ok()) {
-          r.error = a.error;
-          r.error_thread = first + a.error_thread;
-          r.error_value = step * s.vec;
-          return r;
-        }
-        on_instruction(GmemInstruction{r.instructions, rep, step, first}, a);
-        ++r.instructions;
-        r.requested_bytes += a.requested_bytes;
-        r.sectors += a.sectors.count;
-        r.min_sectors += a.min_sectors();
-        r.lines += a.lines.count;
-        r.min_lines += a.min_lines();
-        r.excess_instructions += a.excess_sectors() > 0 ? 1 : 0;
-      }
-  }
+    const WarpSectors a = analyze_warp_sectors(addr, w.lanes, int(bytes), w.active);
+    if (!a.ok()) {
+      r.refuse(a.error, in, a.error_thread, s.vec);
+      return false;
+    }
+    on_instruction(in, a);
+    ++r.instructions;
+    r.requested_bytes += a.requested_bytes;
+    r.sectors += a.sectors.count;
+    r.min_sectors += a.min_sectors();
+    r.lines += a.lines.count;
+    r.min_lines += a.min_lines();
+    r.excess_instructions += a.excess_sectors() > 0 ? 1 : 0;
+    return true;
+  });
+  r.take(walk);
   return r;
 }
 
@@ -167,20 +101,9 @@ TESSERA_HOST_DEVICE constexpr CoalescingSummary analyze_gmem_access(Gmem const& 
                                                                     int64_t tile_n, int element_bits, int vec,
                                                                     int64_t base_bytes = 0,
                                                                     OnInstruction&& on_instruction = {}) {
-  GmemAccessShape s;
-  s.threads = int64_t(size<0>(tv));
-  s.values = int64_t(size<1>(tv));
-  s.vec = vec;
-  s.element_bits = element_bits;
-  s.tile_m = tile_m;
-  s.tile_n = tile_n;
-  s.gmem_m = int64_t(size(get<0>(gmem.shape())));
-  s.gmem_n = int64_t(size(get<1>(gmem.shape())));
-  s.base_bytes = base_bytes;
-  const int64_t nt = s.threads;
-  return analyze_tv_coalescing(
-      s, [&](int64_t t, int64_t v) { return int64_t(tv(t + nt * v)); }, [&](int64_t i) { return int64_t(gmem(i)); },
-      detail::EveryLane{}, static_cast<OnInstruction&&>(on_instruction));
+  const GmemAccessShape s{tv_access_shape(gmem, tv, tile_m, tile_n, element_bits, vec), base_bytes};
+  return analyze_tv_coalescing(s, detail::TvOfLayout<TV>{tv, s.threads}, detail::OffsetOfLayout<Gmem>{gmem},
+                               detail::EveryLane{}, static_cast<OnInstruction&&>(on_instruction));
 }
 
 // A TiledCopy's source (S) or destination (D) side in global memory: the access is the
@@ -189,26 +112,12 @@ template <bool Source, class Gmem, class TiledCopy_, class OnInstruction = detai
 TESSERA_HOST_DEVICE constexpr CoalescingSummary analyze_tiled_copy_gmem(Gmem const& gmem, TiledCopy_ const&,
                                                                         int element_bits, int64_t base_bytes = 0,
                                                                         OnInstruction&& on_instruction = {}) {
-  using AtomSide = std::conditional_t<Source, typename TiledCopy_::AtomLayoutSrc, typename TiledCopy_::AtomLayoutDst>;
-  auto tv = [] {
-    if constexpr (Source) return TiledCopy_::get_layoutS_TV();
-    else return TiledCopy_::get_layoutD_TV();
-  }();
-  using Tiler = typename TiledCopy_::Tiler_MN;
-  GmemAccessShape s;
-  s.threads = int64_t(size<0>(tv));
-  s.values = int64_t(size<1>(tv));
-  s.vec = int(size<1>(AtomSide{}));
-  s.element_bits = element_bits;
-  s.tile_m = int64_t(size(get<0>(Tiler{})));
-  s.tile_n = int64_t(size(get<1>(Tiler{})));
-  s.gmem_m = int64_t(size(get<0>(gmem.shape())));
-  s.gmem_n = int64_t(size(get<1>(gmem.shape())));
-  s.base_bytes = base_bytes;
-  const int64_t nt = s.threads;
-  return analyze_tv_coalescing(
-      s, [&](int64_t t, int64_t v) { return int64_t(tv(t + nt * v)); }, [&](int64_t i) { return int64_t(gmem(i)); },
-      detail::EveryLane{}, static_cast<OnInstruction&&>(on_instruction));
+  using Side = CopySide<Source, TiledCopy_>;
+  const auto tv = Side::tv();
+  const GmemAccessShape s{Side::shape(gmem, element_bits), base_bytes};
+  return analyze_tv_coalescing(s, detail::TvOfLayout<decltype(tv)>{tv, s.threads},
+                               detail::OffsetOfLayout<Gmem>{gmem}, typename Side::Active{},
+                               static_cast<OnInstruction&&>(on_instruction));
 }
 
 }  // namespace tessera::analysis

@@ -21,16 +21,7 @@
 
 #include <cstdint>
 
-#if __has_include("tessera/config.hpp")
 #include "tessera/config.hpp"
-#endif
-#ifndef TESSERA_HOST_DEVICE
-#if defined(__CUDACC__)
-#define TESSERA_HOST_DEVICE __host__ __device__
-#else
-#define TESSERA_HOST_DEVICE
-#endif
-#endif
 
 namespace tessera::analysis {
 

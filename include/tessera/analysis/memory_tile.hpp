@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "tessera/analysis/warp_accesses.hpp"
 #include "tessera/rt/layout.hpp"
 #include "tessera/rt/tiled.hpp"
 
@@ -35,5 +36,17 @@ struct TvAccess {
 };
 // A raw TV layout over a (tile_m, tile_n) tile (the memory tile's (M, N) when it covers it).
 TvAccess access_of_tv(const rt::Layout& tv, std::int64_t tile_m, std::int64_t tile_n, int vec);
+// A tiled copy's source or destination side: its TV map over the copy's tiler, the atom's
+// vector on that side, and the lanes that supply an address (not those whose atom address
+// repeats an earlier lane's, as ldmatrix .x1/.x2's upper lanes do).
+TvAccess access_of_copy_side(const rt::TiledCopy& copy, bool source);
+
+// Throws rt::Error unless each thread's values are a whole number of accesses and the memory
+// tile a whole number of copy tiles; `memory` names it ("shared-memory", "global-memory").
+void check_access_fits(const MemoryTile& tile, const TvAccess& access, const std::string& memory);
+// The shape the walk (warp_accesses.hpp) reads: the access over the tile, `element_bits` wide.
+TvAccessShape access_shape(const MemoryTile& tile, const TvAccess& access, int element_bits);
+// " (thread T, value V)" naming where an analysis stopped; empty when thread < 0.
+std::string at_thread_value(std::int64_t thread, std::int64_t value);
 
 }  // namespace tessera::analysis

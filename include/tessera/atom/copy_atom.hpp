@@ -16,6 +16,19 @@ namespace tessera {
 
 template <class Op> struct Copy_Traits;  // specialised per instruction
 
+// The one way to declare a copy instruction's traits (ldmatrix, stmatrix, ...): the op, the
+// atom's thread layout, its source and destination layouts in bits, and which of the two a
+// tiled copy's value layout is expressed in. The name is the op's own, spelled once.
+#define TESSERA_COPY_TRAITS(OP, THR_ID, SRC, DST, REF) \
+  template <>                                          \
+  struct Copy_Traits<OP> {                             \
+    static constexpr const char* name = #OP;           \
+    using ThrID = THR_ID;                              \
+    using SrcLayout = SRC;                             \
+    using DstLayout = DST;                             \
+    using RefLayout = REF;                             \
+  }
+
 template <class Op, class ValType>
 struct Copy_Atom : Copy_Traits<Op> {
   using Traits = Copy_Traits<Op>;

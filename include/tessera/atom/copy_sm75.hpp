@@ -25,23 +25,12 @@ using DstT_x2 = Layout<tuple<tuple<_4, _8>, tuple<_16, _2, _2>>, tuple<tuple<_25
 using DstT_x4 = Layout<tuple<tuple<_4, _8>, tuple<_16, _2, _4>>, tuple<tuple<_256, _16>, tuple<_1, _128, _1024>>>;
 }  // namespace sm75
 
-#define TESSERA_LDSM_TRAITS(NAME, SRC, DST)   \
-  template <>                                 \
-  struct Copy_Traits<NAME> {                  \
-    static constexpr const char* name = #NAME; \
-    using ThrID = sm75::ThrID;                \
-    using SrcLayout = SRC;                    \
-    using DstLayout = DST;                    \
-    using RefLayout = DST;                    \
-  };
-
-TESSERA_LDSM_TRAITS(SM75_U32x1_LDSM_N, sm75::Src_x1, sm75::DstN_x1)
-TESSERA_LDSM_TRAITS(SM75_U32x2_LDSM_N, sm75::Src_x2, sm75::DstN_x2)
-TESSERA_LDSM_TRAITS(SM75_U32x4_LDSM_N, sm75::Src_x4, sm75::DstN_x4)
-TESSERA_LDSM_TRAITS(SM75_U16x2_LDSM_T, sm75::Src_x1, sm75::DstT_x1)
-TESSERA_LDSM_TRAITS(SM75_U16x4_LDSM_T, sm75::Src_x2, sm75::DstT_x2)
-TESSERA_LDSM_TRAITS(SM75_U16x8_LDSM_T, sm75::Src_x4, sm75::DstT_x4)
-
-#undef TESSERA_LDSM_TRAITS
+// ldmatrix's reference side is its destination (the registers).
+TESSERA_COPY_TRAITS(SM75_U32x1_LDSM_N, sm75::ThrID, sm75::Src_x1, sm75::DstN_x1, sm75::DstN_x1);
+TESSERA_COPY_TRAITS(SM75_U32x2_LDSM_N, sm75::ThrID, sm75::Src_x2, sm75::DstN_x2, sm75::DstN_x2);
+TESSERA_COPY_TRAITS(SM75_U32x4_LDSM_N, sm75::ThrID, sm75::Src_x4, sm75::DstN_x4, sm75::DstN_x4);
+TESSERA_COPY_TRAITS(SM75_U16x2_LDSM_T, sm75::ThrID, sm75::Src_x1, sm75::DstT_x1, sm75::DstT_x1);
+TESSERA_COPY_TRAITS(SM75_U16x4_LDSM_T, sm75::ThrID, sm75::Src_x2, sm75::DstT_x2, sm75::DstT_x2);
+TESSERA_COPY_TRAITS(SM75_U16x8_LDSM_T, sm75::ThrID, sm75::Src_x4, sm75::DstT_x4, sm75::DstT_x4);
 
 }  // namespace tessera

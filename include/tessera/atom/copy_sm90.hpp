@@ -13,23 +13,12 @@
 
 namespace tessera {
 
-#define TESSERA_STSM_TRAITS(NAME, SRC, DST)    \
-  template <>                                  \
-  struct Copy_Traits<NAME> {                   \
-    static constexpr const char* name = #NAME; \
-    using ThrID = sm75::ThrID;                 \
-    using SrcLayout = SRC;                     \
-    using DstLayout = DST;                     \
-    using RefLayout = SRC;                     \
-  };
-
-TESSERA_STSM_TRAITS(SM90_U32x1_STSM_N, sm75::DstN_x1, sm75::Src_x1)
-TESSERA_STSM_TRAITS(SM90_U32x2_STSM_N, sm75::DstN_x2, sm75::Src_x2)
-TESSERA_STSM_TRAITS(SM90_U32x4_STSM_N, sm75::DstN_x4, sm75::Src_x4)
-TESSERA_STSM_TRAITS(SM90_U16x2_STSM_T, sm75::DstT_x1, sm75::Src_x1)
-TESSERA_STSM_TRAITS(SM90_U16x4_STSM_T, sm75::DstT_x2, sm75::Src_x2)
-TESSERA_STSM_TRAITS(SM90_U16x8_STSM_T, sm75::DstT_x4, sm75::Src_x4)
-
-#undef TESSERA_STSM_TRAITS
+// stmatrix's reference side is its source (the registers).
+TESSERA_COPY_TRAITS(SM90_U32x1_STSM_N, sm75::ThrID, sm75::DstN_x1, sm75::Src_x1, sm75::DstN_x1);
+TESSERA_COPY_TRAITS(SM90_U32x2_STSM_N, sm75::ThrID, sm75::DstN_x2, sm75::Src_x2, sm75::DstN_x2);
+TESSERA_COPY_TRAITS(SM90_U32x4_STSM_N, sm75::ThrID, sm75::DstN_x4, sm75::Src_x4, sm75::DstN_x4);
+TESSERA_COPY_TRAITS(SM90_U16x2_STSM_T, sm75::ThrID, sm75::DstT_x1, sm75::Src_x1, sm75::DstT_x1);
+TESSERA_COPY_TRAITS(SM90_U16x4_STSM_T, sm75::ThrID, sm75::DstT_x2, sm75::Src_x2, sm75::DstT_x2);
+TESSERA_COPY_TRAITS(SM90_U16x8_STSM_T, sm75::ThrID, sm75::DstT_x4, sm75::Src_x4, sm75::DstT_x4);
 
 }  // namespace tessera

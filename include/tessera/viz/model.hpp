@@ -167,6 +167,9 @@ struct Diagram {
   int element_bits = 16;
   std::int64_t chunk_elements = 0;  // elements per chunk; 0: 16 bytes of element_bits
   std::string chunk_name;           // legend wording for a chunk (e.g. "2^3-element unit of Sw<3,3,3>")
+  // Text backend: lay the panels of one slot row next to each other when the row fits in this
+  // many columns (a diff's A and B read across); 0, or a row too wide: one below the other.
+  int text_side_by_side_width = 0;
   std::int64_t num_cells() const;
   // True when drawn as a heatmap: asked for, or (automatic) some panel is past the thresholds.
   bool heatmap() const;
