@@ -46,6 +46,7 @@ GemmResult can_implement(const GemmArguments& args) {
 
 std::size_t gemm_workspace_size(const GemmArguments& args) {
   if (!check_arguments(args)) return 0;
+  if (args.element != Element::F32 && device::sm90_can_implement(args)) return device::sm90_workspace_size(args);  // what gemm() runs
   const GemmKernel kernel = select_kernel(args);
   if (kernel == GemmKernel::SimtF32) return 0;
   const Problem p = device::to_problem(args);

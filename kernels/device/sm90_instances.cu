@@ -33,6 +33,16 @@ GemmResult sm90_can_implement(const GemmArguments& args) {
   return with_sm90(g, [&](auto op) { return decltype(op)::can_implement(g); });
 }
 
+std::size_t sm90_workspace_size(const GemmArguments& args) {
+  const GemmArguments g = sm90::as_column_major_d(args);
+  std::size_t bytes = 0;
+  (void)with_sm90(g, [&](auto op) {
+    bytes = decltype(op)::workspace_size(g);
+    return GemmResult{};
+  });
+  return bytes;
+}
+
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {
   const GemmArguments g = sm90::as_column_major_d(args);
   return with_sm90(g, [&](auto op) {

@@ -53,6 +53,18 @@ timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
 note "-- f16; bf16 without clusters (QUICK=1: f16 only, and no MN-major layouts)"
 timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
 [ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
+note "-- without split-K (no workspace); without the lead-in kernel (host launch work timed, as before)"
+[ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --no-split 1000 1000 1000 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"
+[ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --no-lead 1000 1000 1000 4096 4096 4096 2>&1 | grep -v '^device' | tee -a "$log"
 note "-- other layouts (MN-major operands)"
 [ -n "${QUICK:-}" ] || for l in NT NN TT; do timeout 60 "$BIN/sm90_bench" --layout $l 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
+if [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then
+  # One launch of the SM90 kernel per layout at 4096^3: where the time goes (NCU=1).
+  sec="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section WarpStateStats --section SchedulerStats --section LaunchStats"
+  for l in TN NT; do
+    timeout 120 ncu --clock-control none $sec -k regex:gemm_sm90_entry --launch-count 1 --print-details all \
+      "$BIN/sm90_bench" --reps 1 --layout $l 4096 4096 4096 >"$OUT/ncu_$l.txt" 2>&1
+    note "ncu $l: rc=$? $(grep -E 'Duration|Compute \(SM\) Throughput|L2 Cache Throughput|Memory Throughput' "$OUT/ncu_$l.txt" | tr -s ' ' | tr '\n' ';')"
+  done
+fi
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
