@@ -94,7 +94,13 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
   // (TN only: other layouts run through the device entry)
   using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>;
-  const bool templates = std::string(layout) == "TN";
+  // (and only shapes that take the default tile: the others go through the device entry,
+  // which picks the tile)
+  cudaDeviceProp prop{};
+  SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+  const bool small_tiles = kernels::sm90::prefers_small_tiles(kernels::sm90::as_column_major_d(p.args), prop.multiProcessorCount);
+  const bool templates = std::string(layout) == "TN" && !small_tiles;
+  if (small_tiles) std::printf("tile 128x128 ");
   Gemm op;
   if (templates) {
     if (auto r = op.initialize(kernels::sm90::as_column_major_d(p.args)); !r) {

@@ -29,6 +29,21 @@ using DefaultGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
     CollectiveEpilogueSm90TmaStore<Element, 128, 256, 2>>;
 
+// For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
+// 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
+// each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 8 KiB.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
+using SmallTileGemm = GemmTmaWarpSpecialized<
+    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, ClusterM>, tuple<_128, _128, _64>, Element, MajorA, MajorB>,
+    CollectiveEpilogueSm90TmaStore<Element, 128, 128, 2>>;
+
+// Whether the dispatch takes SmallTileGemm: the default tiles' CTAs would fill at most half
+// of the SMs (they run one wave, shorter with half the work per CTA).
+inline bool prefers_small_tiles(const GemmArguments& g, int sms) {
+  const int64_t cluster_rows = ((g.m + 127) / 128 + 1) / 2, tiles_n = (g.n + 255) / 256;
+  return cluster_rows * 2 * tiles_n * g.batch * 2 <= sms;
+}
+
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
 // rows x 8 bytes). Measured on the H100 (bench/notes/sm90_gemm.md): with the opposite choice,

@@ -36,10 +36,10 @@ struct GemmTmaWarpSpecialized {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     Scheduler scheduler;
-    // Split-K workspace (null when nothing is split): partials[((split tile * ClusterM + rank)
-    // * split + slice) * values + value * threads + thread], one f32 per consumer thread and
-    // accumulator (float4 groups: a warp's store of one group is 512 contiguous bytes), then
-    // one zeroed arrival counter per split tile and rank.
+    // Split-K workspace (null when nothing is split): float4 group j of consumer thread t of
+    // slice q of split tile i (= split tile * ClusterM + rank) at partials[(i * split + q) *
+    // groups * threads + j * threads + t] (a warp's store of one group is 512 contiguous
+    // bytes), then one zeroed arrival counter per split tile and rank.
     float4* partials = nullptr;
     unsigned* arrivals = nullptr;
   };
@@ -103,8 +103,15 @@ struct GemmTmaWarpSpecialized {
       const int thread = int(threadIdx.x) - 128;
       typename Mainloop::Wgmma::DRegisters acc;
       for (int64_t u = first; u < units; u += step) {
-        const auto w = p.scheduler.work(u);
-        Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
+        {
+          const auto w = p.scheduler.work(u);
+          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
+        }
+        // The unit again after the mainloop (u laundered so that it is recomputed, not kept
+        // live across the wgmmas beside the 128 accumulators: that spilled).
+        int64_t again = u;
+        asm volatile("" : "+l"(again));
+        const auto w = p.scheduler.work(again);
         if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                         w.m * ClusterM + rank, w.n, w.l, acc);
@@ -136,17 +143,28 @@ struct GemmTmaWarpSpecialized {
     consumer_barrier();
     if (!shared.split_last) return false;
     __threadfence();  // the other slices' slots, counted before us, are read after the count
+    // Loads in chunks of 8 float4 per thread (32 registers beside the 128 accumulators): a
+    // compiler barrier keeps the chunks apart, all 32 loads of a slot at once spilled.
     const float4* first_slot = p.partials + split_tile * split * int64_t(groups * ConsumerThreads) + thread;
+    constexpr int chunk = 8;
+    static_assert(groups % chunk == 0, "whole chunks of float4 groups");
     for (int q = 0; q < split; ++q) {
       const float4* from = first_slot + q * int64_t(groups * ConsumerThreads);
 #pragma unroll
-      for (int j = 0; j < groups; ++j) {
-        const float4 v = __ldcg(from + j * ConsumerThreads);
-        if (q == 0) {
-          acc[4 * j] = v.x, acc[4 * j + 1] = v.y, acc[4 * j + 2] = v.z, acc[4 * j + 3] = v.w;
-        } else {
-          acc[4 * j] += v.x, acc[4 * j + 1] += v.y, acc[4 * j + 2] += v.z, acc[4 * j + 3] += v.w;
+      for (int c = 0; c < groups / chunk; ++c) {
+        float4 v[chunk];
+#pragma unroll
+        for (int i = 0; i < chunk; ++i) v[i] = __ldcg(from + (c * chunk + i) * ConsumerThreads);
+#pragma unroll
+        for (int i = 0; i < chunk; ++i) {
+          const int j = c * chunk + i;
+          if (q == 0) {
+            acc[4 * j] = v[i].x, acc[4 * j + 1] = v[i].y, acc[4 * j + 2] = v[i].z, acc[4 * j + 3] = v[i].w;
+          } else {
+            acc[4 * j] += v[i].x, acc[4 * j + 1] += v[i].y, acc[4 * j + 2] += v[i].z, acc[4 * j + 3] += v[i].w;
+          }
         }
+        asm volatile("" ::: "memory");
       }
     }
     return true;

@@ -59,12 +59,15 @@ note "-- without split-K (no workspace); without the lead-in kernel (host launch
 note "-- other layouts (MN-major operands)"
 [ -n "${QUICK:-}" ] || for l in NT NN TT; do timeout 60 "$BIN/sm90_bench" --layout $l 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
 if [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then
-  # One launch of the SM90 kernel per layout at 4096^3: where the time goes (NCU=1).
+  # One launch of the SM90 kernel per case: where the time goes. NCU=1: TN and NT at 4096^3;
+  # NCU=small: TN at 1000^3 (kernel duration against the benchmark's event time).
   sec="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section WarpStateStats --section SchedulerStats --section LaunchStats"
-  for l in TN NT; do
+  if [ "$NCU" = small ]; then cases="TN:1000"; else cases="TN:4096 NT:4096"; fi
+  for c in $cases; do
+    l=${c%%:*} s=${c##*:}
     timeout 120 ncu --clock-control none $sec -k regex:gemm_sm90_entry --launch-count 1 --print-details all \
-      "$BIN/sm90_bench" --reps 1 --layout $l 4096 4096 4096 >"$OUT/ncu_$l.txt" 2>&1
-    note "ncu $l: rc=$? $(grep -E 'Duration|Compute \(SM\) Throughput|L2 Cache Throughput|Memory Throughput' "$OUT/ncu_$l.txt" | tr -s ' ' | tr '\n' ';')"
+      "$BIN/sm90_bench" --reps 1 --layout $l $s $s $s >"$OUT/ncu_${l}_$s.txt" 2>&1
+    note "ncu $l $s^3: rc=$? $(grep -E 'Duration|Compute \(SM\) Throughput|L2 Cache Throughput|Memory Throughput|Grid Size|Cluster Size' "$OUT/ncu_${l}_$s.txt" | tr -s ' ' | tr '\n' ';')"
   done
 fi
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
