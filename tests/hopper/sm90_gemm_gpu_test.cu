@@ -1,6 +1,8 @@
 // GPU check of the SM90 GEMM (TMA + wgmma, warp-specialized, persistent; sm_90a) against an
 // FP64 reference: fresh random inputs, poisoned (NaN) outputs, whole tiles and residues in M,
-// N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16.
+// N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16; both
+// tiles the dispatch picks (128x256, and 128x128 for small problems); split-K of the last
+// wave with the workspace sm90_workspace_size asks for.
 // Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
