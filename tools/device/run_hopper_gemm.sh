@@ -3,7 +3,8 @@
 # build (or take binaries built from the same commit, carried in .prebuilt/), SASS counts,
 # the GPU test (FP64 reference, residues), compute-sanitizer memcheck on small shapes, and
 # the benchmark against cuBLAS. Logs under $OUT (tarred: at most 8 files come back).
-#   OUT=/tmp/out COMMIT=<sha> tools/device/run_hopper_gemm.sh [bench args...]
+#   OUT=/tmp/out COMMIT=<sha> [QUICK=1] [NCU=1|small] tools/device/run_hopper_gemm.sh [bench args...]
+# NCU=1: ncu of one launch each of TN and NT at 4096^3; NCU=small: TN at 1000^3.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-hopper-gemm}
