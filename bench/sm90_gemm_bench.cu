@@ -6,8 +6,10 @@
 // reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
-//   sm90_gemm_bench [--reps N] [--f16] [--layout TN|NT|NN|TT] [--cluster1] [M N K ...]
+//   sm90_gemm_bench [--reps N] [--f16] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [M N K ...]
 //   (default: the table's shapes, TN)
+//   --no-split: no workspace (no split-K of the last wave); --no-lead: no busy kernel ahead
+//   of each timed pair (then tessera's host-side launch work is timed, cuBLAS's hidden)
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
 //   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
 #include <cublas_v2.h>
@@ -36,7 +38,18 @@ using namespace tessera;
   } while (0)
 
 namespace {
-int g_group = 0;  // --group G: raster group (cluster rows) for the template path
+int g_group = 0;         // --group G: raster group (cluster rows) for the template path
+bool g_split = true;     // --no-split: no workspace, so no split-K of the last wave
+bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
+
+// A kernel that keeps the GPU busy for `ns` while the host enqueues a timed pair: without it
+// the first event of a pair is recorded on an idle GPU and tessera's host-side work (argument
+// checks, tensor maps, the launch itself) is timed, while cuBLAS's, enqueued while tessera's
+// kernel runs, is hidden. Measured pairs then time the GPU's work alone, for both.
+__global__ void lead_in(long long ns) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < ns) {}
+}
 
 template <class T>
 __global__ void diff_norms(const T* x, const T* ref, int64_t n, double* acc) {
@@ -58,6 +71,12 @@ double median(std::vector<float> v) {
 template <class T, int ClusterM = 2>
 bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const char* layout) {
   sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k), layout);
+  // The workspace tessera::gemm_workspace_size asks for (split-K of the last wave).
+  void* ws = nullptr;
+  const size_t ws_bytes = g_split ? kernels::device::sm90_workspace_size(p.args) : 0;
+  if (ws_bytes > 0) SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  p.args.workspace = ws;
+  p.args.workspace_bytes = ws_bytes;
   T* ref = nullptr;
   SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(T)));
   const cudaDataType type = std::is_same_v<T, bfloat16_t> ? CUDA_R_16BF : CUDA_R_16F;
@@ -75,18 +94,26 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
   // (TN only: other layouts run through the device entry)
   using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>;
-  const bool templates = std::string(layout) == "TN";
+  // (and only shapes that take the default tile: the others go through the device entry,
+  // which picks the tile)
+  cudaDeviceProp prop{};
+  SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+  const bool small_tiles = kernels::sm90::prefers_small_tiles(kernels::sm90::as_column_major_d(p.args), prop.multiProcessorCount);
+  const bool templates = std::string(layout) == "TN" && !small_tiles;
+  if (small_tiles) std::printf("tile 128x128 ");
   Gemm op;
   if (templates) {
     if (auto r = op.initialize(kernels::sm90::as_column_major_d(p.args)); !r) {
       std::printf("initialize: %s\n", r.message.c_str());
       return false;
     }
-    if (g_group > 0) op.params.scheduler.group = g_group;
+    if (g_group > 0) op.params.scheduler.raster.group = g_group;
   }
   auto run = [&] { return templates ? op.run() : kernels::device::run_sm90(p.args, nullptr); };
   const int grid = templates ? op.grid : -1;
-  if (templates) std::printf("group %2lld ", (long long)op.params.scheduler.group);
+  if (templates)
+    std::printf("group %2lld split %d/%lld ", (long long)op.params.scheduler.raster.group, op.params.scheduler.plan.split,
+                (long long)op.params.scheduler.split_tiles());
 #else
   static_assert(ClusterM == 2, "--cluster1 needs TESSERA_SM90_BENCH_VARIANTS");
   auto run = [&] { return kernels::device::run_sm90(p.args, nullptr); };
@@ -119,6 +146,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
   std::vector<float> t_mine, t_cublas;
   for (int i = 0; i < reps; ++i) {
+    if (g_lead) lead_in<<<1, 1>>>(100000);  // ~50 us at 1.98 GHz, longer than the host's enqueue of the pair
     SM90_CUDA(cudaEventRecord(ev[0]));
     mine();
     SM90_CUDA(cudaEventRecord(ev[1]));
@@ -134,6 +162,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   SM90_CUDA(cudaGetLastError());
   for (auto& e : ev) cudaEventDestroy(e);
   cudaFree(ref);
+  cudaFree(ws);
   const double tm = median(t_mine), tc = median(t_cublas), flops = 2.0 * double(m) * double(n) * double(k);
   if (grid > 0) std::printf("grid %4d ", grid);
   std::printf("%-4s %s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
@@ -157,6 +186,8 @@ int main(int argc, char** argv) {
     else if (a == "--cluster1") cluster1 = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
+    else if (a == "--no-split") g_split = false;
+    else if (a == "--no-lead") g_lead = false;
     else dims.push_back(std::atoll(argv[i]));
   }
   if (layout.size() != 2 || (layout[0] != 'T' && layout[0] != 'N') || (layout[1] != 'T' && layout[1] != 'N')) {

@@ -127,12 +127,13 @@ struct CollectiveMainloopSm90TmaWgmma {
   // are the tile's gmem origins per mode ((M, K, L) and (N, K, L)); K advances by BK.
   // In a cluster, origin_b is this CTA's part of the B tile (the tile's origin plus
   // rank * BN / ClusterM rows) and `rank` its place in the cluster.
+  // k_tiles: how many k-tiles from the origins' K (a tile's slice under split-K).
   __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, tma::Coord origin_a, tma::Coord origin_b,
-                                              int rank) {
+                                              int rank, int k_tiles) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
     const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
     constexpr uint16_t cluster_mask = uint16_t((1u << ClusterM) - 1u);
-    for (int kt = 0; kt < p.k_tiles; ++kt) {
+    for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
@@ -154,9 +155,10 @@ struct CollectiveMainloopSm90TmaWgmma {
     }
   }
 
-  // Consumer warpgroup `wg`: accumulates the tile's k-tiles into acc (overwritten). One
+  // Consumer warpgroup `wg`: accumulates k_tiles k-tiles into acc (overwritten). One
   // group of wgmmas stays in flight: a stage is released once the wgmmas that read it retired.
-  __device__ __forceinline__ static void mma(Params const& p, SharedStorage& s, PipelineState& st, int wg, typename Wgmma::DRegisters& acc) {
+  __device__ __forceinline__ static void mma(Params const&, SharedStorage& s, PipelineState& st, int wg, typename Wgmma::DRegisters& acc,
+                                             int k_tiles) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
     // Operand tiles of one wgmma: (64, 16) of A at this warpgroup's rows, (BN, 16) of B.
     constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, _16{}));
@@ -164,7 +166,7 @@ struct CollectiveMainloopSm90TmaWgmma {
     const bool lane0 = (threadIdx.x % 32) == 0;
     PipelineState prev = st;
     GMMA::warpgroup_fence_operand(acc);
-    for (int kt = 0; kt < p.k_tiles; ++kt) {
+    for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.consumer_try_wait(st)) {}
       GMMA::warpgroup_fence_operand(acc);
       GMMA::warpgroup_arrive();
@@ -185,7 +187,7 @@ struct CollectiveMainloopSm90TmaWgmma {
     }
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(acc);
-    if (p.k_tiles > 0 && lane0) release(s, prev);
+    if (k_tiles > 0 && lane0) release(s, prev);
   }
 };
 

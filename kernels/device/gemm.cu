@@ -46,12 +46,16 @@ GemmResult can_implement(const GemmArguments& args) {
 
 std::size_t gemm_workspace_size(const GemmArguments& args) {
   if (!check_arguments(args)) return 0;
+  // Enough for the kernel gemm(args) runs (the SM90 one on sm_90) and for the sm_80 one that
+  // gemm(args, kernel) may be asked to run.
+  const std::size_t sm90 = args.element != Element::F32 && device::sm90_can_implement(args) ? device::sm90_workspace_size(args) : 0;
   const GemmKernel kernel = select_kernel(args);
-  if (kernel == GemmKernel::SimtF32) return 0;
+  if (kernel == GemmKernel::SimtF32) return sm90;
   const Problem p = device::to_problem(args);
-  return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
+  const std::size_t sm80 = with_tensorop(args, kernel, [&](auto bf16, auto vec) {
     return device::tensorop_workspace_size<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(p);
   });
+  return sm80 > sm90 ? sm80 : sm90;
 }
 
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {

@@ -3,6 +3,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 #include "tessera/kernels/gemm_arguments.hpp"
 
 namespace tessera::kernels::device {
@@ -11,5 +13,8 @@ namespace tessera::kernels::device {
 // and B K-major; TMA's 16-byte alignment), else why not.
 GemmResult sm90_can_implement(const GemmArguments& args);
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream);
+// The workspace split-K of the last wave would use for `args` (0: nothing is split); with
+// less (or none) in args.workspace_bytes the kernel runs unsplit.
+std::size_t sm90_workspace_size(const GemmArguments& args);
 
 }  // namespace tessera::kernels::device

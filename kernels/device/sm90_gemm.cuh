@@ -29,6 +29,21 @@ using DefaultGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
     CollectiveEpilogueSm90TmaStore<Element, 128, 256, 2>>;
 
+// For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
+// 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
+// each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 8 KiB.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
+using SmallTileGemm = GemmTmaWarpSpecialized<
+    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, ClusterM>, tuple<_128, _128, _64>, Element, MajorA, MajorB>,
+    CollectiveEpilogueSm90TmaStore<Element, 128, 128, 2>>;
+
+// Whether the dispatch takes SmallTileGemm: the default tiles' CTAs would fill at most half
+// of the SMs (they run one wave, shorter with half the work per CTA).
+inline bool prefers_small_tiles(const GemmArguments& g, int sms) {
+  const int64_t cluster_rows = ((g.m + 127) / 128 + 1) / 2, tiles_n = (g.n + 255) / 256;
+  return cluster_rows * 2 * tiles_n * g.batch * 2 <= sms;
+}
+
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
 // rows x 8 bytes). Measured on the H100 (bench/notes/sm90_gemm.md): with the opposite choice,
@@ -53,9 +68,57 @@ struct GemmSm90 {
   using Mainloop = typename Kernel::Mainloop;
   using Element = typename Mainloop::Element;
 
+  using Scheduler = typename Kernel::Scheduler;
+
   typename Kernel::Params params{};
   int grid = 0;
   int64_t batch = 1;
+  std::size_t arrival_bytes = 0;  // split-K counters to zero before each launch
+  bool split_allowed = true;      // (bench: --no-split)
+
+  // Split-K workspace of a plan: one f32 accumulator tile per slice of every split tile and
+  // CTA of its cluster, then one arrival counter per split tile and CTA.
+  static std::size_t partials_bytes(const SplitPlan& plan, int64_t tiles) {
+    return std::size_t(tiles - plan.whole) * std::size_t(plan.split) * Kernel::ClusterM * Mainloop::BM * Mainloop::BN * sizeof(float);
+  }
+  static std::size_t workspace_bytes(const SplitPlan& plan, int64_t tiles) {
+    if (plan.split < 2) return 0;
+    return partials_bytes(plan, tiles) + std::size_t(tiles - plan.whole) * Kernel::ClusterM * sizeof(unsigned);
+  }
+
+  // As many clusters as can be resident at once (an SM holds one CTA; a cluster's CTAs
+  // share a GPC, so odd SMs may stay idle).
+  static int resident_clusters() {
+    static const int clusters = [] {
+      int dev = 0, sms = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+      int c = 0;
+      cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterM * Kernel::ClusterM)), nullptr);
+      cudaLaunchAttribute at[1];
+      cfg.attrs = cluster_attribute(at);
+      cfg.numAttrs = 1;
+      if (cudaOccupancyMaxActiveClusters(&c, gemm_sm90_entry<Kernel>, &cfg) != cudaSuccess || c <= 0) {
+        cudaGetLastError();
+        c = sms / Kernel::ClusterM;
+      }
+      return c > 0 ? c : 1;
+    }();
+    return clusters;
+  }
+
+  // The workspace split-K of the last wave would use for `g` (0: no split).
+  static std::size_t workspace_size(const GemmArguments& g) {
+    if (!can_implement(g)) return 0;
+    if (cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    const int64_t tiles = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Kernel::ClusterM - 1) / Kernel::ClusterM *
+                          ((g.n + Mainloop::BN - 1) / Mainloop::BN) * g.batch;
+    const int k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
+    return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters()), tiles);
+  }
 
   static constexpr kernels::Element element_enum() {
     return std::is_same_v<Element, bfloat16_t> ? kernels::Element::BF16 : kernels::Element::F16;
@@ -163,32 +226,33 @@ struct GemmSm90 {
     ep.beta = g.beta;
     if constexpr (requires { params.epilogue.use_tma; }) setup_tma_store(g);
     auto& sc = params.scheduler;
-    sc.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
-    sc.tiles_n = (g.n + Mainloop::BN - 1) / Mainloop::BN;
-    sc.batch = g.batch;
-    sc.group = 16 / Mainloop::ClusterM;  // 16 M-tiles down each N column (bench --group: 8 and 16 best)
+    sc.raster.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
+    sc.raster.tiles_n = (g.n + Mainloop::BN - 1) / Mainloop::BN;
+    sc.raster.batch = g.batch;
+    sc.raster.group = 16 / Mainloop::ClusterM;  // 16 M-tiles down each N column (bench --group: 8 and 16 best)
+    sc.k_tiles = ml.k_tiles;
     static const bool attr = cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                   Kernel::smem_bytes) == cudaSuccess;
     if (!attr) return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};
-    // As many clusters as can be resident at once (an SM holds one CTA; a cluster's CTAs
-    // share a GPC, so odd SMs may stay idle).
-    static const int resident_clusters = [] {
-      int dev = 0, sms = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-      int clusters = 0;
-      cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterM * Kernel::ClusterM)), nullptr);
-      cudaLaunchAttribute at[1];
-      cfg.attrs = cluster_attribute(at);
-      cfg.numAttrs = 1;
-      if (cudaOccupancyMaxActiveClusters(&clusters, gemm_sm90_entry<Kernel>, &cfg) != cudaSuccess || clusters <= 0) {
-        cudaGetLastError();
-        clusters = sms / Kernel::ClusterM;
-      }
-      return clusters > 0 ? clusters : 1;
-    }();
+    const int slots = resident_clusters();
     const int64_t tiles = sc.tile_count();
-    grid = int(tiles < resident_clusters ? tiles : resident_clusters) * Kernel::ClusterM;
+    // Split-K of the last wave when it pays and the caller's workspace holds it.
+    sc.plan = {tiles, 1};
+    params.partials = nullptr;
+    params.arrivals = nullptr;
+    arrival_bytes = 0;
+    if (g.workspace != nullptr && split_allowed) {
+      const SplitPlan plan = Scheduler::plan_for(tiles, ml.k_tiles, slots);
+      const std::size_t need = workspace_bytes(plan, tiles);
+      if (need > 0 && need <= g.workspace_bytes) {
+        sc.plan = plan;
+        params.partials = static_cast<float4*>(g.workspace);
+        params.arrivals = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(g.workspace) + partials_bytes(plan, tiles));
+        arrival_bytes = need - partials_bytes(plan, tiles);
+      }
+    }
+    const int64_t units = sc.work_count();
+    grid = int(units < slots ? units : slots) * Kernel::ClusterM;
     batch = g.batch;
     return {};
   }
@@ -248,6 +312,8 @@ struct GemmSm90 {
   }
 
   GemmResult run(cudaStream_t stream = nullptr) const {
+    if (arrival_bytes > 0 && cudaMemsetAsync(params.arrivals, 0, arrival_bytes, stream) != cudaSuccess)
+      return {GemmStatus::LaunchFailed, std::string("sm90 split-K counters: ") + cudaGetErrorString(cudaGetLastError())};
     cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(grid)), stream);
     cudaLaunchAttribute at[1];
     cfg.attrs = cluster_attribute(at);

@@ -3,8 +3,10 @@
 //                      copies of every tile's k-tiles into the mainloop's smem ring
 //   warpgroups 1 .. W  consumers: take registers, run the mainloop's wgmmas on their 64 rows
 //                      of each tile, then the epilogue's stores
-// Tiles come from the persistent scheduler (grid ~ SMs); producer and consumers walk the
-// same tile sequence, each with its own pipeline state.
+// Work units come from the persistent scheduler (grid ~ SMs); producer and consumers walk
+// the same unit sequence, each with its own pipeline state. A unit is a whole tile or, under
+// split-K of the last wave (SplitKTileScheduler), one K slice of a tile: the slices add up
+// their f32 accumulators through the workspace and the last to arrive runs the epilogue.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +19,7 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class Mainloop_, class Epilogue_, class Scheduler_ = PersistentTileScheduler>
+template <class Mainloop_, class Epilogue_, class Scheduler_ = SplitKTileScheduler>
 struct GemmTmaWarpSpecialized {
   using Mainloop = Mainloop_;
   using Epilogue = Epilogue_;
@@ -26,6 +28,7 @@ struct GemmTmaWarpSpecialized {
   struct SharedStorage {
     typename Mainloop::SharedStorage mainloop;
     typename Epilogue::SharedStorage epilogue;
+    unsigned split_last;  // split-K: this CTA's slice arrived last (consumer thread 0 -> all consumers)
   };
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
 
@@ -33,7 +36,14 @@ struct GemmTmaWarpSpecialized {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     Scheduler scheduler;
+    // Split-K workspace (null when nothing is split): float4 group j of consumer thread t of
+    // slice q of split tile i (= split tile * ClusterM + rank) at partials[(i * split + q) *
+    // groups * threads + j * threads + t] (a warp's store of one group is 512 contiguous
+    // bytes), then one zeroed arrival counter per split tile and rank.
+    float4* partials = nullptr;
+    unsigned* arrivals = nullptr;
   };
+  static constexpr int ConsumerThreads = 128 * Mainloop::ConsumerWarpgroups;
 
   static constexpr int ClusterM = Mainloop::ClusterM;
 
@@ -71,17 +81,18 @@ struct GemmTmaWarpSpecialized {
       Mainloop::prefetch_tensor_maps(p.mainloop);
     }
     cluster_sync();  // barriers initialised in every CTA before any copy or remote arrival
-    const int64_t tiles = p.scheduler.tile_count();
+    const int64_t units = p.scheduler.work_count();
     if (wg == 0) {
       arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
       if (threadIdx.x == 0) {
         typename Mainloop::PipelineState st;
-        for (int64_t t = first; t < tiles; t += step) {
-          const auto tile = p.scheduler.tile(t);
-          const int64_t m = tile.m * ClusterM + rank;
-          const tma::Coord a{{int32_t(m * Mainloop::BM), 0, int32_t(tile.l)}};
-          const tma::Coord b{{int32_t(tile.n * Mainloop::BN + rank * (Mainloop::BN / ClusterM)), 0, int32_t(tile.l)}};
-          Mainloop::load(p.mainloop, s, st, a, b, rank);
+        for (int64_t u = first; u < units; u += step) {
+          const auto w = p.scheduler.work(u);
+          const int64_t m = w.m * ClusterM + rank;
+          const int32_t k0 = int32_t(w.k_begin) * Mainloop::BK;
+          const tma::Coord a{{int32_t(m * Mainloop::BM), k0, int32_t(w.l)}};
+          const tma::Coord b{{int32_t(w.n * Mainloop::BN + rank * (Mainloop::BN / ClusterM)), k0, int32_t(w.l)}};
+          Mainloop::load(p.mainloop, s, st, a, b, rank, w.k_end - w.k_begin);
         }
       }
       finish();
@@ -91,15 +102,72 @@ struct GemmTmaWarpSpecialized {
       typename Mainloop::TiledMma tiled;
       const int thread = int(threadIdx.x) - 128;
       typename Mainloop::Wgmma::DRegisters acc;
-      for (int64_t t = first; t < tiles; t += step) {
-        const auto tile = p.scheduler.tile(t);
-        Mainloop::mma(p.mainloop, s, st, wg - 1, acc);
+      for (int64_t u = first; u < units; u += step) {
+        {
+          const auto w = p.scheduler.work(u);
+          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
+        }
+        // The unit again after the mainloop (u laundered so that it is recomputed, not kept
+        // live across the wgmmas beside the 128 accumulators: that spilled).
+        int64_t again = u;
+        asm volatile("" : "+l"(again));
+        const auto w = p.scheduler.work(again);
+        if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                        tile.m * ClusterM + rank, tile.n, tile.l, acc);
+                        w.m * ClusterM + rank, w.n, w.l, acc);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();
     }
+  }
+
+  __device__ __forceinline__ static void consumer_barrier() {
+    asm volatile("bar.sync 3, %0;\n" ::"n"(ConsumerThreads) : "memory");
+  }
+
+  // Split-K meeting point of one CTA's slice: store the accumulators in the slice's slot,
+  // count the slice in the tile's counter; the slice that arrives last adds every slot in
+  // slice order (its own read back, so the sum's order, hence the result, does not depend on
+  // who came last) and returns true: it runs the epilogue. Nobody waits for anybody.
+  template <class Acc>
+  __device__ __forceinline__ static bool meet(Params const& p, SharedStorage& shared, Acc& acc, int64_t split_tile, int slice, int split,
+                                              int thread) {
+    constexpr int values = int(sizeof(Acc) / sizeof(float)), groups = values / 4;
+    float4* slot = p.partials + (split_tile * split + slice) * int64_t(groups * ConsumerThreads) + thread;
+#pragma unroll
+    for (int j = 0; j < groups; ++j)
+      __stcg(slot + j * ConsumerThreads, make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]));
+    __threadfence();  // this thread's slot is visible device-wide before the CTA counts itself
+    consumer_barrier();
+    if (thread == 0) shared.split_last = atomicAdd(&p.arrivals[split_tile], 1u) == unsigned(split - 1);
+    consumer_barrier();
+    if (!shared.split_last) return false;
+    __threadfence();  // the other slices' slots, counted before us, are read after the count
+    // Loads in chunks of 8 float4 per thread (32 registers beside the 128 accumulators): a
+    // compiler barrier keeps the chunks apart, all 32 loads of a slot at once spilled.
+    const float4* first_slot = p.partials + split_tile * split * int64_t(groups * ConsumerThreads) + thread;
+    constexpr int chunk = 8;
+    static_assert(groups % chunk == 0, "whole chunks of float4 groups");
+    for (int q = 0; q < split; ++q) {
+      const float4* from = first_slot + q * int64_t(groups * ConsumerThreads);
+#pragma unroll
+      for (int c = 0; c < groups / chunk; ++c) {
+        float4 v[chunk];
+#pragma unroll
+        for (int i = 0; i < chunk; ++i) v[i] = __ldcg(from + (c * chunk + i) * ConsumerThreads);
+#pragma unroll
+        for (int i = 0; i < chunk; ++i) {
+          const int j = c * chunk + i;
+          if (q == 0) {
+            acc[4 * j] = v[i].x, acc[4 * j + 1] = v[i].y, acc[4 * j + 2] = v[i].z, acc[4 * j + 3] = v[i].w;
+          } else {
+            acc[4 * j] += v[i].x, acc[4 * j + 1] += v[i].y, acc[4 * j + 2] += v[i].z, acc[4 * j + 3] += v[i].w;
+          }
+        }
+        asm volatile("" ::: "memory");
+      }
+    }
+    return true;
   }
 
   // No CTA leaves while another of its cluster may still write its smem or arrive on its

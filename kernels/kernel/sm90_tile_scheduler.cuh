@@ -38,3 +38,62 @@ struct PersistentTileScheduler {
 };
 
 }  // namespace tessera::kernels::sm90
+
+#include "split_plan.cuh"
+
+namespace tessera::kernels::sm90 {
+
+// Persistent raster plus split-K of the last wave (SplitPlan): the work units are the
+// raster's tiles, except that the tiles of the last, partial wave are cut along K into
+// `split` slices, one unit each, so that they fill the grid. Units [0, whole) are whole
+// tiles (all k-tiles); unit whole + q is slice q % split of tile whole + q / split, slices
+// of one tile adjacent. With the grid = `slots` persistent clusters, whole is a multiple of
+// slots: every slice runs in the last round, all of them on resident clusters.
+// A slice's k-tiles are [k_begin, k_end) (SplitPlan::k_begin: balanced, in order).
+struct SplitKTileScheduler {
+  PersistentTileScheduler raster;
+  SplitPlan plan{0, 1};
+  int k_tiles = 0;
+
+  struct Work {
+    int64_t m, n, l;
+    int k_begin, k_end;  // k-tiles of this unit
+    int slice, split;    // split == 1: a whole tile
+    int64_t split_tile;  // which split tile (0 .. split_tiles - 1) when split > 1
+  };
+
+  // The plan for `slots` persistent clusters. A split saves k_tiles (1 - 1/split) k-tiles of
+  // the tail's time and costs its meeting: each slice writes an f32 tile and the last reads
+  // `split` of them, latency-bound at about SlotCostKTiles k-tiles' time per f32 tile (H100,
+  // run 37: 1000^3 in 4 slices of 4 k-tiles took 29 us against 21 us unsplit; 4096 x 11008 x
+  // 4096's 28-tile tail in 2 slices of 32 gained 7 us). The split with the largest gain,
+  // none when no split gains.
+  static constexpr int MaxSplit = 8, MinSliceKTiles = 4, SlotCostKTiles = 5;
+  TESSERA_HOST_DEVICE static SplitPlan plan_for(int64_t tiles, int k_tiles, int slots) {
+    const SplitPlan most = plan_split(tiles, k_tiles, slots, MaxSplit, MinSliceKTiles);
+    int best = 1;
+    int64_t best_gain = 0;  // in k-tiles, times split (exact integers)
+    for (int s = 2; s <= most.split; ++s) {
+      const int64_t gain = int64_t(k_tiles) * (s - 1) - int64_t(SlotCostKTiles) * (s + 1) * s;
+      if (gain * best > best_gain * s) best = s, best_gain = gain;
+    }
+    return best == 1 ? SplitPlan{tiles, 1} : plan_split(tiles, k_tiles, slots, best, MinSliceKTiles);
+  }
+
+  TESSERA_HOST_DEVICE constexpr int64_t tile_count() const { return raster.tile_count(); }
+  TESSERA_HOST_DEVICE constexpr int64_t split_tiles() const { return plan.split > 1 ? tile_count() - plan.whole : 0; }
+  TESSERA_HOST_DEVICE int64_t work_count() const { return plan.ctas(tile_count()); }
+
+  TESSERA_HOST_DEVICE Work work(int64_t unit) const {
+    int64_t tile = 0;
+    int slice = 0;
+    plan.work_of(unit, tile_count(), tile, slice);
+    const auto t = raster.tile(tile);
+    const bool whole = tile < plan.whole;
+    const int split = whole ? 1 : plan.split;
+    const int kb = whole ? 0 : plan.k_begin(slice, k_tiles), ke = whole ? k_tiles : plan.k_begin(slice + 1, k_tiles);
+    return {t.m, t.n, t.l, kb, ke, slice, split, whole ? 0 : tile - plan.whole};
+  }
+};
+
+}  // namespace tessera::kernels::sm90

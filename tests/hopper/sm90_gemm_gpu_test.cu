@@ -1,6 +1,8 @@
 // GPU check of the SM90 GEMM (TMA + wgmma, warp-specialized, persistent; sm_90a) against an
 // FP64 reference: fresh random inputs, poisoned (NaN) outputs, whole tiles and residues in M,
-// N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16.
+// N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16; both
+// tiles the dispatch picks (128x256, and 128x128 for small problems); split-K of the last
+// wave with the workspace sm90_workspace_size asks for.
 // Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
@@ -11,16 +13,35 @@
 
 using namespace tessera;
 
+// split: with the workspace sm90_workspace_size asks for, which must be some (split-K of
+// the last wave planned) when `split` is true; the launch runs twice (the arrival counters
+// are zeroed per launch) and the second result is checked.
 template <class T>
-int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, const char* layout = "TN") {
+int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, const char* layout = "TN",
+          bool split = false) {
   sm90_check::Problem<T> p(m, n, k, l, d_row, alpha, beta, uint64_t(m * 1000003 + n * 1009 + k + l), layout);
+  void* ws = nullptr;
+  const size_t ws_bytes = split ? kernels::device::sm90_workspace_size(p.args) : 0;
+  if (split && ws_bytes == 0) {
+    std::printf("%s %lld x %lld x %lld x %lld: FAIL (no split-K planned)\n", layout, (long long)m, (long long)n, (long long)k, (long long)l);
+    return 1;
+  }
+  if (ws_bytes > 0) SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  p.args.workspace = ws;
+  p.args.workspace_bytes = ws_bytes;
   auto r = kernels::device::run_sm90(p.args, nullptr);
+  if (split && r) {
+    SM90_CUDA(cudaDeviceSynchronize());
+    p.poison();
+    r = kernels::device::run_sm90(p.args, nullptr);
+  }
   const cudaError_t e = cudaDeviceSynchronize();
+  cudaFree(ws);
   double rel = 0;
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s %s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g: %s (rel %.2e, %lld NaN)%s%s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, (long long)m, (long long)n, (long long)k, (long long)l,
+  std::printf("%-4s %s%s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g: %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, split ? " split-K" : "", (long long)m, (long long)n, (long long)k, (long long)l,
               d_row ? "row" : "col", alpha, beta, ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
@@ -39,6 +60,7 @@ int main(int argc, char** argv) {
   fails += check<bfloat16_t>(129, 257, 72, 1, false, 1, 0);     // residues in M, N, K
   fails += check<bfloat16_t>(200, 300, 40, 1, true, 1, 0);      // the same, D row-major
   fails += check<bfloat16_t>(136, 264, 72, 1, false, 1, 0, "NT");  // both MN-major, residues
+  fails += check<bfloat16_t>(129, 257, 2000, 1, false, 1, 0, "TN", true);  // one tile in K slices, residue k-tile
   if (!small_only) {
     fails += check<bfloat16_t>(256, 512, 1024, 1, true, 1, 0);
     fails += check<bfloat16_t>(1000, 1000, 1000, 1, false, 1, 0);
@@ -56,6 +78,13 @@ int main(int argc, char** argv) {
       fails += check<bfloat16_t>(2048, 2048, 2048, 1, false, 1, 0, layout);
     }
     fails += check<half_t>(1000, 1000, 1000, 1, false, 1, 0, "NT");
+    // Split-K of the last wave (workspace given): slices of every tile, or of the tail only
+    // (4096 x 11008: whole tiles first), batches, D row-major (direct epilogue), alpha/beta.
+    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "TN", true);
+    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "NT", true);
+    fails += check<bfloat16_t>(300, 300, 2048, 2, true, 2, -1, "TN", true);
+    fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NN", true);
+    fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN", true);
   }
   // What the kernel does not take is refused, not run: f32, misaligned leading dimensions
   // (an MN-major A with M = 60).

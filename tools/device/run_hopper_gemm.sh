@@ -3,7 +3,8 @@
 # build (or take binaries built from the same commit, carried in .prebuilt/), SASS counts,
 # the GPU test (FP64 reference, residues), compute-sanitizer memcheck on small shapes, and
 # the benchmark against cuBLAS. Logs under $OUT (tarred: at most 8 files come back).
-#   OUT=/tmp/out COMMIT=<sha> tools/device/run_hopper_gemm.sh [bench args...]
+#   OUT=/tmp/out COMMIT=<sha> [QUICK=1] [NCU=1|small] tools/device/run_hopper_gemm.sh [bench args...]
+# NCU=1: ncu of one launch each of TN and NT at 4096^3; NCU=small: TN at 1000^3.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-hopper-gemm}
@@ -53,6 +54,21 @@ timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
 note "-- f16; bf16 without clusters (QUICK=1: f16 only, and no MN-major layouts)"
 timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
 [ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
+note "-- without split-K (no workspace); without the lead-in kernel (host launch work timed, as before)"
+[ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --no-split 1000 1000 1000 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"
+[ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --no-lead 1000 1000 1000 4096 4096 4096 2>&1 | grep -v '^device' | tee -a "$log"
 note "-- other layouts (MN-major operands)"
 [ -n "${QUICK:-}" ] || for l in NT NN TT; do timeout 60 "$BIN/sm90_bench" --layout $l 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
+if [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then
+  # One launch of the SM90 kernel per case: where the time goes. NCU=1: TN and NT at 4096^3;
+  # NCU=small: TN at 1000^3 (kernel duration against the benchmark's event time).
+  sec="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section WarpStateStats --section SchedulerStats --section LaunchStats"
+  if [ "$NCU" = small ]; then cases="TN:1000"; else cases="TN:4096 NT:4096"; fi
+  for c in $cases; do
+    l=${c%%:*} s=${c##*:}
+    timeout 120 ncu --clock-control none $sec -k regex:gemm_sm90_entry --launch-count 1 --print-details all \
+      "$BIN/sm90_bench" --reps 1 --layout $l $s $s $s >"$OUT/ncu_${l}_$s.txt" 2>&1
+    note "ncu $l $s^3: rc=$? $(grep -E 'Duration|Compute \(SM\) Throughput|L2 Cache Throughput|Memory Throughput|Grid Size|Cluster Size' "$OUT/ncu_${l}_$s.txt" | tr -s ' ' | tr '\n' ';')"
+  done
+fi
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
