@@ -44,9 +44,8 @@ struct MainloopSimt {
   using G2S_B_Zfill = typename Partition::template G2S_Zfill<BN, BKMajor>;
   using S2R_A = typename Partition::S2R_A;
   using S2R_B = typename Partition::S2R_B;
-  using SmemA = typename Partition::template SmemLayout<BM, Stages>;
-  using SmemB = typename Partition::template SmemLayout<BN, Stages>;
-  static constexpr int smem_floats = int(decltype(cosize(SmemA{}))::value) + BK * Partition::Pitch;
+  using Smem = typename Partition::template SmemLayout<Stages>;  // (mn, k, operand, stage)
+  static constexpr int smem_floats = int(decltype(cosize(Smem{}))::value);
   static constexpr int smem_bytes = smem_floats * 4;
 
   // An operand in gmem as a tensor (mn, k, batch): K-major (k contiguous) or MN-major.
@@ -80,8 +79,9 @@ struct MainloopSimt {
     // The CTA's tiles, k-tile after k-tile: (BM, BK, k_tiles) and (BN, BK, k_tiles).
     auto gA = local_tile(mA, make_shape(C<BM>{}, C<BK>{}), make_coord(tm, _));
     auto gB = local_tile(mB, make_shape(C<BN>{}, C<BK>{}), make_coord(tn, _));
-    auto sA = make_tensor(smem, SmemA{});  // (BM, BK, Stages)
-    auto sB = make_tensor(smem + BK * Partition::Pitch, SmemB{});
+    auto sAB = make_tensor(smem, Smem{});
+    auto sA = sAB(_, _, _0{}, _);  // (BM, BK, Stages)
+    auto sB = sAB(_, _, _1{}, _);  // (BN, BK, Stages)
     // What of the matrices lies from the tile's origin on (CuTe's residue), capped at the
     // tile (32-bit predicates): a tile is whole where it covers its extent; else its copies
     // are predicated.

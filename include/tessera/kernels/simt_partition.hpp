@@ -22,6 +22,7 @@ namespace tessera::kernels {
 template <bool WarpGrid8x4, int BK_ = 8>
 struct SimtPartition {
   static constexpr int BM = 128, BN = 128, BK = BK_, Threads = 256;
+  static_assert(BM == BN, "A and B share the smem stage layout");
   using Perm = Layout<tuple<_16, _4, _2>, tuple<_4, _1, _64>>;
   using ThreadGrid = std::conditional_t<WarpGrid8x4,
                                         Layout<tuple<tuple<_8, _2>, tuple<_4, _4>, _1>, tuple<tuple<_1, _32>, tuple<_8, _64>, _0>>,
@@ -40,10 +41,10 @@ struct SimtPartition {
   using G2S_Zfill = typename GmemCopy<Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<4>, float>, MN, BK, Threads, 1, KMajor>::Tiled;
   // smem: both operands MN-major, k-rows padded to Pitch floats (a K-major operand's
   // transposing 4-byte writes hit 32 distinct banks: (4k + mn) mod 32), a stage holds A's
-  // BK rows then B's: (mn, k, stage) -> float offset from the operand's first row.
+  // BK rows then B's: (mn, k, operand, stage) -> float offset; operand 0 is A, 1 is B.
   static constexpr int Pitch = BM + 4;
-  template <int MN, int Stages>
-  using SmemLayout = Layout<tuple<C<MN>, C<BK>, C<Stages>>, tuple<_1, C<Pitch>, C<2 * BK * Pitch>>>;
+  template <int Stages>
+  using SmemLayout = Layout<tuple<C<BM>, C<BK>, _2, C<Stages>>, tuple<_1, C<Pitch>, C<BK * Pitch>, C<2 * BK * Pitch>>>;
 
   TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
