@@ -152,6 +152,28 @@ TEST_CASE("SIMT GEMM on the host: the variants of configs.cuh", "[kernels]") {
   check_all<SimtShape<16, 4, true>, false, false>({140, 131, 70, 1});
 }
 
+TEST_CASE("SIMT GEMM on the host: generated shapes, majors and epilogues", "[kernels]") {
+  // Extents from 1 to 300 (one to three tiles, any residue), K from 1 to 50, 1 or 2 batches.
+  std::mt19937 rng(16);
+  auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int i = 0; i < 24; ++i) {
+    const Dims d{draw(1, 300), draw(1, 300), draw(1, 50), draw(1, 2)};
+    const bool d_row = draw(0, 1), vec = draw(0, 1);
+    const float alpha = float(draw(-2, 2)), beta = float(draw(-1, 1));
+    using S = SimtShape<8, 3, false>;
+    int wrong = 0;
+    switch (draw(0, 3)) {
+      case 0: wrong = run_case<S, true, true>(d, d_row, vec, alpha, beta); break;
+      case 1: wrong = run_case<S, true, false>(d, d_row, vec, alpha, beta); break;
+      case 2: wrong = run_case<S, false, true>(d, d_row, vec, alpha, beta); break;
+      default: wrong = run_case<S, false, false>(d, d_row, vec, alpha, beta); break;
+    }
+    INFO("case " << i << ": " << d.m << " x " << d.n << " x " << d.k << " x " << d.batch << " D " << (d_row ? "row" : "col")
+                 << " vector " << vec << " alpha " << alpha << " beta " << beta);
+    CHECK(wrong == 0);
+  }
+}
+
 TEST_CASE("SIMT GEMM on the host: the traced CTA verifies against the TV maps", "[kernels]") {
   auto ok = [](verify::Report const& r) {
     INFO(verify::format_report(r));
