@@ -1,207 +1,275 @@
-// Collective mainloop, SIMT FP32: gmem --cp.async 4 B (zero-filled residues)--> smem,
-// Stages deep; smem --LDS.128--> registers; FFMA outer products.
+// Collective mainloop, SIMT FP32, written with tessera's algorithms:
+//   gmem -> smem   copy / copy_if of the G2S tiled copies (cp.async 4 B; at the matrix's
+//                  edge the zero-filling atom, predicates from identity tensors), Stages deep
+//   smem -> regs   copy of the S2R tiled copies (128-bit universal atom: LDS.128) into the
+//                  TiledMma's fragments (partition_fragment_A/B, retile_D)
+//   math           gemm(tiled_mma, tCrA, tCrB, tCrC): FFMA outer products
 //
-// CTA tile 128 x 128 x 8, 256 threads as a 16 x 16 grid; thread (tm, tn) owns the 8 x 8
-// outer product of rows {4tm..4tm+3, 64+4tm..64+4tm+3} and the same pattern of columns, so
-// each k step is 4 LDS.128 (two for A, two for B) for 64 FFMA.
-// Both operands are stored MN-major in smem (sX[k][mn], rows padded to 132 floats):
+// CTA tile 128 x 128 x BK, 256 threads; the TiledMma's permutation (16,4,2):(4,1,64) gives
+// thread (tm, tn) the 8 x 8 outer product of rows {4tm..4tm+3, 64+4tm..64+4tm+3} and the
+// same pattern of columns, so each k is 4 LDS.128 (two for A, two for B) for 64 FFMA.
+// Both operands are stored MN-major in smem (SimtPartition::SmemLayout, rows padded to 132
+// floats):
 //   reads: a warp's 16 tm read 256 contiguous bytes of one k-row (2 wavefronts, the
 //   minimum), the 2 tn of a warp read 2 float4 (broadcast);
 //   writes of a K-major operand (transposed on the way): a warp covers 4 mn x 8 k, banks
 //   (4k + mn) mod 32 with the 132-float row pitch are all distinct; MN-major operands write
 //   32 consecutive floats of one row.
+// Host and device: on the host (tests/kernels/gemm_simt_host_test.cpp) every thread of a
+// CTA runs this code through tessera::host_warp, which emulates the atoms and the barrier.
 #pragma once
 
 #include <cstdint>
 
-#include "../arch/copy_zfill.cuh"
-#include "../kernel/problem.cuh"
+#include "tessera/algorithm.hpp"
 #include "tessera/kernels/simt_partition.hpp"
-#include "simt_shape.cuh"
-#include "tile_loader.hpp"
+#include "../kernel/problem.cuh"
 #include "../kernel/trace_policy.cuh"
+#include "simt_shape.cuh"
 
 namespace tessera::kernels {
-
-
-// Smem operand tile: (mn, k) -> offset, MN-major rows of Pitch floats.
-template <class S, int MN>
-using SimtSmemLayout = Layout<tuple<C<MN>, C<S::BK>>, tuple<_1, C<S::Pitch>>>;
 
 template <class Shape, bool AKMajor, bool BKMajor, class Trace_ = trace::NoTrace>
 struct MainloopSimt {
   using Trace = Trace_;  // trace_policy.cuh
   using S = Shape;
-  static constexpr int stage_floats = 2 * S::BK * S::Pitch;
-  static constexpr int smem_bytes = S::Stages * stage_floats * 4;
-  using Accum = float[S::TM][S::TN];  // acc[i][j] = C fragment value i + 8 j
-
   using Partition = SimtPartition<S::WarpGrid8x4, S::BK>;
-  __device__ static void run(const Problem& p, const float* A, const float* B, std::int64_t tm,
-                             std::int64_t tn, float* smem, Accum& acc) {
-    // gmem -> smem: the G2S tiled copies (cp.async 4 B, zero-filled residues), addressed in
-    // gmem (local_tile) and in the MN-major stage.
-    using SmemA = SimtSmemLayout<S, S::BM>;
-    using SmemB = SimtSmemLayout<S, S::BN>;
-    TileLoader<float, typename Partition::template G2S<S::BM, AKMajor>, AKMajor> load_a(
-        A, p.a.ld, p.m, p.k, tm, threadIdx.x);
-    TileLoader<float, typename Partition::template G2S<S::BN, BKMajor>, BKMajor> load_b(
-        B, p.b.ld, p.n, p.k, tn, threadIdx.x);
-    auto smem_a = [](TileCoord c) { return SmemA{}(c.row, c.col); };
-    auto smem_b = [](TileCoord c) { return SmemB{}(c.row, c.col); };
-    auto issue = [](float* dst, const float* src, bool pred) { arch::cp_async_4_zfill(dst, src, pred); };
-    auto stage_a = [&](int s) { return smem + s * stage_floats; };
-    auto stage_b = [&](int s) { return smem + s * stage_floats + S::BK * S::Pitch; };
-    const int k_tiles = int((p.k + S::BK - 1) / S::BK);
-#pragma unroll
-    for (int s = 0; s < S::Stages - 1; ++s) {
-      if (s < k_tiles) {
-        load_a.load(stage_a(s), smem_a, issue);
-        load_b.load(stage_b(s), smem_b, issue);
-      }
-      arch::cp_async_commit();
-    }
-    // smem -> registers: the S2R tiled copies (128-bit atoms, destination TV = the MMA's):
-    // read h moves values 4h..4h+3, whose source is 4 consecutive rows at src value 4h.
-    const auto src_a = Partition::lds_a_src(threadIdx.x);
-    const auto src_b = Partition::lds_b_src(threadIdx.x);
-    const int a_row0 = src_a(0).row, a_row1 = src_a(4).row;
-    const int b_col0 = src_b(0).row, b_col1 = src_b(4).row;
-    for (int kt = 0; kt < k_tiles; ++kt) {
-      arch::cp_async_wait<S::Stages - 2>();
-      __syncthreads();
-      if constexpr (Trace::enabled)
-        if (kt == 0) trace_tile0(p, stage_a(0), stage_b(0));
-      const int next = kt + S::Stages - 1;
-      if (next < k_tiles) {
-        load_a.load(stage_a(next % S::Stages), smem_a, issue);
-        load_b.load(stage_b(next % S::Stages), smem_b, issue);
-      }
-      arch::cp_async_commit();
-      const float* sa = stage_a(kt % S::Stages);
-      const float* sb = stage_b(kt % S::Stages);
-#pragma unroll
-      for (int k = 0; k < S::BK; ++k) {
-        float a[S::TM], b[S::TN];
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const float4 va = *reinterpret_cast<const float4*>(sa + SmemA{}(h ? a_row1 : a_row0, k));
-          const float4 vb = *reinterpret_cast<const float4*>(sb + SmemB{}(h ? b_col1 : b_col0, k));
-          a[4 * h] = va.x; a[4 * h + 1] = va.y; a[4 * h + 2] = va.z; a[4 * h + 3] = va.w;
-          b[4 * h] = vb.x; b[4 * h + 1] = vb.y; b[4 * h + 2] = vb.z; b[4 * h + 3] = vb.w;
-        }
-        if constexpr (Trace::enabled)
-          if (kt == 0 && k == 0) trace_fragments(p, a, b);
-#pragma unroll
-        for (int i = 0; i < S::TM; ++i)
-#pragma unroll
-          for (int j = 0; j < S::TN; ++j) {
-            float d[1];
-            const float ai[1] = {a[i]}, bj[1] = {b[j]}, cij[1] = {acc[i][j]};
-            UniversalFMA<float>::fma(d, ai, bj, cij);  // the atom's instruction: FFMA
-            acc[i][j] = d[0];
-          }
-      }
-    }
-    arch::cp_async_wait<0>();
+  static constexpr int BM = S::BM, BN = S::BN, BK = S::BK, Stages = S::Stages;
+  static_assert(BM == Partition::BM && BN == Partition::BN && S::Pitch == Partition::Pitch && S::Threads == Partition::Threads,
+                "MainloopSimt: the shape must be the partition's tile");
+  using TiledMma = typename Partition::TiledMma;
+  using G2S_A = typename Partition::template G2S<BM, AKMajor>::Tiled;
+  using G2S_B = typename Partition::template G2S<BN, BKMajor>::Tiled;
+  using G2S_A_Zfill = typename Partition::template G2S_Zfill<BM, AKMajor>;
+  using G2S_B_Zfill = typename Partition::template G2S_Zfill<BN, BKMajor>;
+  using S2R_A = typename Partition::S2R_A;
+  using S2R_B = typename Partition::S2R_B;
+  using Smem = typename Partition::template SmemLayout<Stages>;  // (mn, k, operand, stage)
+  static constexpr int smem_floats = int(decltype(cosize(Smem{}))::value);
+  static constexpr int smem_bytes = smem_floats * 4;
+
+  // An operand in gmem as a tensor (mn, k, batch): K-major (k contiguous) or MN-major.
+  template <bool KMajor>
+  TESSERA_HOST_DEVICE static auto operand(MatrixArg const& x, std::int64_t extent_mn, std::int64_t extent_k,
+                                          std::int64_t batch) {
+    auto shape = make_shape(extent_mn, extent_k, batch);
+    auto const* ptr = static_cast<const float*>(x.ptr);
+    if constexpr (KMajor) return make_tensor(ptr, make_layout(shape, make_stride(x.ld, _1{}, x.batch_stride)));
+    else return make_tensor(ptr, make_layout(shape, make_stride(_1{}, x.ld, x.batch_stride)));
   }
 
-  // Trace hooks (instantiated only when Trace::enabled). Inputs hold their coordinates (trace_policy.cuh): A(m, k) = m * BK + k as a float.
-  __device__ static void trace_tile0(const Problem& p, const float* sa, const float* sb) {
-    using CA = typename Partition::template G2S<S::BM, AKMajor>;
-    using CB = typename Partition::template G2S<S::BN, BKMajor>;
-    const auto ca = CA::coords(threadIdx.x);
-    const auto cb = CB::coords(threadIdx.x);
-#pragma unroll 1
-    for (int v = 0; v < decltype(ca)::size(); ++v) {
-      const TileCoord c = ca(v);
-      const auto code = trace::decode(std::uint32_t(sa[SimtSmemLayout<S, S::BM>{}(c.row, c.col)]), S::BK);
-      Trace::record(p.trace, trace::Map::g2s_a, threadIdx.x, v, code.row, code.col);
+  // The extent left from tile `tile` of size `tile_size` on, at most the tile (so 32 bits).
+  template <class Extent, class TileSize>
+  TESSERA_HOST_DEVICE static int residue(Extent extent, std::int64_t tile, TileSize tile_size) {
+    const std::int64_t left = extent - tile * std::int64_t(tile_size);
+    return int(left < std::int64_t(tile_size) ? left : std::int64_t(tile_size));
+  }
+
+  // The thread's accumulators: the TiledMma's C fragment of the CTA tile, (1, 8, 8).
+  TESSERA_HOST_DEVICE static auto make_accumulators(int tid) {
+    return TiledMma{}.get_slice(tid).partition_fragment_C(make_identity_tensor(make_shape(C<BM>{}, C<BN>{})));
+  }
+  using Accum = decltype(make_accumulators(0));
+
+  // tCrC += this CTA's row of A tiles times its column of B tiles.  mA (M, K), mB (N, K):
+  // one batch of the operands; (tm, tn): the CTA's tile; tid: the thread; smem: smem_floats.
+  template <class TA, class TB>
+  TESSERA_HOST_DEVICE static void run(Problem const& p, TA const& mA, TB const& mB, std::int64_t tm, std::int64_t tn,
+                                      int tid, float* smem, Accum& tCrC) {
+    // The CTA's tiles, k-tile after k-tile: (BM, BK, k_tiles) and (BN, BK, k_tiles).
+    auto gA = local_tile(mA, make_shape(C<BM>{}, C<BK>{}), make_coord(tm, _));
+    auto gB = local_tile(mB, make_shape(C<BN>{}, C<BK>{}), make_coord(tn, _));
+    auto sAB = make_tensor(smem, Smem{});
+    auto sA = sAB(_, _, _0{}, _);  // (BM, BK, Stages)
+    auto sB = sAB(_, _, _1{}, _);  // (BN, BK, Stages)
+    // What of the matrices lies from the tile's origin on (CuTe's residue), capped at the
+    // tile (32-bit predicates): a tile is whole where it covers its extent; else its copies
+    // are predicated.
+    const int m_left = residue(size<0>(mA), tm, size<0>(gA)), n_left = residue(size<0>(mB), tn, size<0>(gB));
+    const bool a_whole = m_left == BM, b_whole = n_left == BN;  // (the same for every thread)
+
+    // gmem -> smem: the thread's copies of a k-tile and of a stage, (CPY, CPY_MN, CPY_K, .)
+    auto g2s_a = G2S_A{}.get_slice(tid);
+    auto g2s_b = G2S_B{}.get_slice(tid);
+    auto tAgA = g2s_a.partition_S(gA);
+    auto tAsA = g2s_a.partition_D(sA);
+    auto tBgB = g2s_b.partition_S(gB);
+    auto tBsB = g2s_b.partition_D(sB);
+    // The same copies' coordinates in a tile (static: an identity tensor of the tile's shape).
+    auto tAcA = g2s_a.partition_S(make_identity_tensor(make_shape(C<BM>{}, C<BK>{})));
+    auto tBcB = g2s_b.partition_S(make_identity_tensor(make_shape(C<BN>{}, C<BK>{})));
+    // Which copies' rows lie inside the matrix: once per CTA.
+    auto tApA = make_copy_predicate(G2S_A_Zfill{}, tAcA, [&](auto c) { return get<0>(c) < m_left; });
+    auto tBpB = make_copy_predicate(G2S_B_Zfill{}, tBcB, [&](auto c) { return get<0>(c) < n_left; });
+    // A k-tile whole in K: predicated on the rows only where the tile crosses M (N).
+    auto load_k_tile = [&](int k_tile, int stage) {
+      if (a_whole) copy(G2S_A{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
+      else copy_if(tApA, G2S_A_Zfill{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
+      if (b_whole) copy(G2S_B{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
+      else copy_if(tBpB, G2S_B_Zfill{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
+    };
+    // The last k-tile when K is not a multiple of BK: predicated on k too.  It is loaded
+    // first, so that the loop's k-tiles are whole in K and keep no k coordinates live
+    // (CuTe's mainloops take the K residue first for the same reason).
+    const int k_tiles = int(size<2>(gA));
+    const int k_last = residue(size<1>(mA), k_tiles - 1, size<1>(gA));
+    const bool k_partial = k_last < BK;
+    auto load_residue_k_tile = [&](int stage) {
+      auto in_k = [&](auto c) { return get<1>(c) < k_last; };
+      auto both = [](bool k_ok, bool mn_ok) { return k_ok && mn_ok; };
+      auto pa = make_copy_predicate(G2S_A_Zfill{}, tAcA, in_k);
+      auto pb = make_copy_predicate(G2S_B_Zfill{}, tBcB, in_k);
+      transform(pa, tApA, pa, both);
+      transform(pb, tBpB, pb, both);
+      copy_if(pa, G2S_A_Zfill{}, tAgA(_, _, _, k_tiles - 1), tAsA(_, _, _, stage));
+      copy_if(pb, G2S_B_Zfill{}, tBgB(_, _, _, k_tiles - 1), tBsB(_, _, _, stage));
+    };
+    // The order of the k-tiles: the partial one first.
+    auto k_tile_at = [&](int i) { return k_partial ? (i == 0 ? k_tiles - 1 : i - 1) : i; };
+
+    // smem -> registers: the MMA's fragments and the LDS.128 copies' view of them.
+    TiledMma mma;
+    auto thr_mma = mma.get_slice(tid);
+    auto tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));  // (1, 8, BK)
+    auto tCrB = thr_mma.partition_fragment_B(sB(_, _, 0));  // (1, 8, BK)
+    auto s2r_a = S2R_A{}.get_slice(tid);
+    auto s2r_b = S2R_B{}.get_slice(tid);
+    auto tXsA = s2r_a.partition_S(sA);  // (4, 2, BK, Stages)
+    auto tXrA = s2r_a.retile_D(tCrA);   // (4, 2, BK)
+    auto tXsB = s2r_b.partition_S(sB);
+    auto tXrB = s2r_b.retile_D(tCrB);
+
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s) {
+      if (s == 0 && k_partial) load_residue_k_tile(0);
+      else if (s < k_tiles) load_k_tile(k_tile_at(s), s);
+      cp_async_fence();
     }
-#pragma unroll 1
-    for (int v = 0; v < decltype(cb)::size(); ++v) {
-      const TileCoord c = cb(v);
-      const auto code = trace::decode(std::uint32_t(sb[SimtSmemLayout<S, S::BN>{}(c.row, c.col)]), S::BK);
-      Trace::record(p.trace, trace::Map::g2s_b, threadIdx.x, v, code.row, code.col);
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      cp_async_wait<Stages - 2>();
+      sync_threads();
+      if constexpr (Trace::enabled)
+        if (kt == 0) trace_tile0(p, tAsA(_, _, _, 0), tBsB(_, _, _, 0), tid);
+      const int next = kt + Stages - 1;
+      if (next < k_tiles) load_k_tile(k_tile_at(next), next % Stages);
+      cp_async_fence();
+      const int stage = kt % Stages;
+      tessera::detail::static_for<BK>([&](auto k) {
+        copy(S2R_A{}, tXsA(_, _, k, stage), tXrA(_, _, k));
+        copy(S2R_B{}, tXsB(_, _, k, stage), tXrB(_, _, k));
+        if constexpr (Trace::enabled && decltype(k)::value == 0)
+          if (kt == 0) trace_fragments(p, tXrA(_, _, k), tXrB(_, _, k), tCrA(_, _, k), tCrB(_, _, k), tid);
+        gemm(mma, tCrA(_, _, k), tCrB(_, _, k), tCrC);
+      });
+    }
+    cp_async_wait<0>();
+    // (No barrier needed after the loop: the epilogue works from registers.)
+  }
+
+  // Trace hooks (instantiated only when Trace::enabled).  Inputs hold their coordinates
+  // (trace_policy.cuh): A(m, k) = m * BK + k as a float, so a value's data names it.
+  template <class SA, class SB>
+  TESSERA_HOST_DEVICE static void trace_tile0(Problem const& p, SA const& tAsA, SB const& tBsB, int tid) {
+    for (int v = 0; v < int(size(tAsA.layout())); ++v) {
+      const auto code = trace::decode(std::uint32_t(tAsA[v]), BK);
+      Trace::record(p.trace, trace::Map::g2s_a, tid, v, code.row, code.col);
+    }
+    for (int v = 0; v < int(size(tBsB.layout())); ++v) {
+      const auto code = trace::decode(std::uint32_t(tBsB[v]), BK);
+      Trace::record(p.trace, trace::Map::g2s_b, tid, v, code.row, code.col);
     }
   }
-  __device__ static void trace_fragments(const Problem& p, const float (&a)[S::TM], const float (&b)[S::TN]) {
-#pragma unroll
-    for (int v = 0; v < S::TM; ++v) {
-      const auto ca = trace::decode(std::uint32_t(a[v]), S::BK);
-      const auto cb = trace::decode(std::uint32_t(b[v]), S::BK);
-      Trace::record(p.trace, trace::Map::s2r_a, threadIdx.x, v, ca.row, ca.col);
-      Trace::record(p.trace, trace::Map::mma_a, threadIdx.x, v, ca.row, ca.col);
-      Trace::record(p.trace, trace::Map::s2r_b, threadIdx.x, v, cb.row, cb.col);
-      Trace::record(p.trace, trace::Map::mma_b, threadIdx.x, v, cb.row, cb.col);
-    }
+  // What the copies delivered (in each copy's value order) and what the MMA reads (in the
+  // fragment's order): the same registers, numbered by each object.
+  template <class XA, class XB, class FA, class FB>
+  TESSERA_HOST_DEVICE static void trace_fragments(Problem const& p, XA const& xa, XB const& xb, FA const& fa, FB const& fb,
+                                                  int tid) {
+    auto rec = [&](auto const& t, trace::Map m) {
+      for (int v = 0; v < int(size(t.layout())); ++v) {
+        const auto code = trace::decode(std::uint32_t(t[v]), BK);
+        Trace::record(p.trace, m, tid, v, code.row, code.col);
+      }
+    };
+    rec(xa, trace::Map::s2r_a);
+    rec(xb, trace::Map::s2r_b);
+    rec(fa, trace::Map::mma_a);
+    rec(fb, trace::Map::mma_b);
   }
 };
 
-// Epilogue for f32: straight from registers; 4 consecutive values along D's contiguous mode
-// go out as one 16-byte store where D allows vectors.
+// Epilogue for f32, straight from registers: D = alpha * acc + beta * C over the TiledMma's
+// C partition of the CTA's tile of D (local_tile).  Values 4g..4g+3 of a thread along
+// either mode are 4 consecutive rows (columns) -- the TiledMma's permutation -- so where D
+// is column-major (row-major) and allows vectors, they go out as one 16-byte store: the
+// fragments seen with D's contiguous mode first, copied with a 128-bit universal atom.
 template <class Mainloop>
 struct EpilogueSimt {
   using S = typename Mainloop::S;
   using Partition = typename Mainloop::Partition;
-  // Straight from registers.  Values 4g..4g+3 of a thread are 4 consecutive rows (or
-  // columns) -- the permutation of SimtPartition -- so where D is column-major (row-major)
-  // and allows vectors, rows (columns) 4g..4g+3 go out as one 16-byte store.
-  __device__ static void run(const Problem& p, const typename Mainloop::Accum& acc, float* D,
-                             const float* C, std::int64_t m0, std::int64_t n0) {
-    if (p.d.row) run_major<true>(p, acc, D, C, m0, n0);
-    else run_major<false>(p, acc, D, C, m0, n0);
+  using TiledMma = typename Mainloop::TiledMma;
+  using Vec = Copy_Atom<UniversalCopy<uint128_t>, float>;
+
+  TESSERA_HOST_DEVICE static void run(Problem const& p, typename Mainloop::Accum const& tCrC, std::int64_t tm,
+                                      std::int64_t tn, std::int64_t l, int tid) {
+    if (p.d.row) run_major<true>(p, tCrC, tm, tn, l, tid);
+    else run_major<false>(p, tCrC, tm, tn, l, tid);
   }
+
+  // D and C (M, N, batch), n contiguous (DRow) or m contiguous.
+  template <bool DRow, class T>
+  TESSERA_HOST_DEVICE static auto matrix(T* ptr, Problem const& p, MatrixArg const& x) {
+    auto shape = make_shape(p.m, p.n, p.batch);
+    if constexpr (DRow) return make_tensor(ptr, make_layout(shape, make_stride(x.ld, _1{}, x.batch_stride)));
+    else return make_tensor(ptr, make_layout(shape, make_stride(_1{}, x.ld, x.batch_stride)));
+  }
+  // A partition seen with D's contiguous mode first: (V, N, M) for row-major D.
+  template <bool DRow, class Tn>
+  TESSERA_HOST_DEVICE static auto contiguous_first(Tn&& t) {
+    if constexpr (DRow) return make_tensor(t.data(), select<0, 2, 1>(t.layout()));
+    else return make_tensor(t.data(), t.layout());
+  }
+
   template <bool DRow>
-  __device__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, float* D,
-                                   const float* C, std::int64_t m0, std::int64_t n0) {
-    auto matrix = [&](std::int64_t ld) {
-      return make_layout(make_shape(p.m, p.n), make_stride(DRow ? ld : std::int64_t(1), DRow ? std::int64_t(1) : ld));
-    };
-    const auto d_layout = matrix(p.d.ld);
-    const auto c_layout = matrix(p.c.ld);
+  TESSERA_HOST_DEVICE static void run_major(Problem const& p, typename Mainloop::Accum const& tCrC, std::int64_t tm,
+                                            std::int64_t tn, std::int64_t l, int tid) {
+    constexpr auto tile = make_shape(C<S::BM>{}, C<S::BN>{});
+    auto mD = matrix<DRow>(static_cast<float*>(const_cast<void*>(p.d.ptr)), p, p.d);
+    auto gD = local_tile(mD(_, _, l), tile, make_coord(tm, tn));
+    auto thr_mma = TiledMma{}.get_slice(tid);
+    auto tCgD = thr_mma.partition_C(gD);  // (1, 8, 8)
     const bool use_c = p.beta != 0.0f;
-    // acc[i][j] = C fragment value i + 8 j, at the thread's value 0 plus a constant (value_deltas).
-    const TileCoord c0 = Partition::c_coords(threadIdx.x)(0);
-    constexpr auto delta = Partition::c_deltas();
-    auto c = [&](int v) { return TileCoord{c0.row + delta.d[v].row, c0.col + delta.d[v].col}; };
-    // The coordinates the stores below use, so the verifier checks the deltas too.
+    const int m_left = Mainloop::residue(size<0>(mD), tm, size<0>(gD)), n_left = Mainloop::residue(size<1>(mD), tn, size<1>(gD));
+    auto tCcD = thr_mma.partition_C(make_identity_tensor(tile));  // the values' coordinates in the tile
+    // The coordinates the stores use, so the verifier checks them.
     if constexpr (Mainloop::Trace::enabled)
-      for (int v = 0; v < S::TM * S::TN; ++v)
-        Mainloop::Trace::record(p.trace, trace::Map::mma_c, threadIdx.x, v, c(v).row, c(v).col);
-#pragma unroll
-    for (int i = 0; i < S::TM; ++i)
-#pragma unroll
-      for (int j = 0; j < S::TN; ++j) {
-        // (i, j) = value i of the rows, j of the columns; a vector group runs along D's
-        // contiguous mode: i for column-major D, j for row-major D.
-        const int g = DRow ? j : i;
-        if (g % 4 != 0) continue;  // handled with its group's first value
-        const auto [m, n] = c(i + 8 * j);
-        const std::int64_t gm = m0 + m, gn = n0 + n;
-        const bool whole = DRow ? (gm < p.m && gn + 3 < p.n) : (gm + 3 < p.m && gn < p.n);
-        if (p.d_vector_ok && whole) {
-          float v[4];
-#pragma unroll
-          for (int e = 0; e < 4; ++e) v[e] = p.alpha * (DRow ? acc[i][j + e] : acc[i + e][j]);
-          if (use_c) {
-            const float4 c = *reinterpret_cast<const float4*>(C + c_layout(gm, gn));
-            v[0] += p.beta * c.x; v[1] += p.beta * c.y; v[2] += p.beta * c.z; v[3] += p.beta * c.w;
-          }
-          *reinterpret_cast<float4*>(D + d_layout(gm, gn)) = float4{v[0], v[1], v[2], v[3]};
-          continue;
-        }
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const auto [me, ne] = c(DRow ? i + 8 * (j + e) : i + e + 8 * j);
-          const std::int64_t em = m0 + me, en = n0 + ne;
-          if (em < p.m && en < p.n) {
-            float v = p.alpha * (DRow ? acc[i][j + e] : acc[i + e][j]);
-            if (use_c) v += p.beta * C[c_layout(em, en)];
-            D[d_layout(em, en)] = v;
-          }
-        }
-      }
+      for (int v = 0; v < int(size(tCcD.layout())); ++v)
+        Mainloop::Trace::record(p.trace, trace::Map::mma_c, tid, v, int(get<0>(tCcD[v])), int(get<1>(tCcD[v])));
+    auto gC = [&] {
+      return local_tile(matrix<DRow>(static_cast<const float*>(p.c.ptr), p, p.c)(_, _, l), tile, make_coord(tm, tn));
+    };
+    // One line of values along D's contiguous mode at a time (8 values, two vectors): the
+    // accumulators die as their results are stored, no second 64-value fragment is live.
+    auto acc = contiguous_first<DRow>(tCrC);
+    auto dst = contiguous_first<DRow>(tCgD);
+    constexpr int lines = int(decltype(size<2>(acc.layout()))::value);
+    if (p.d_vector_ok && m_left == S::BM && n_left == S::BN) {
+      tessera::detail::static_for<lines>([&](auto j) {
+        auto r = make_fragment_like(acc(_, _, j));
+        if (use_c) copy(Vec{}, contiguous_first<DRow>(thr_mma.partition_C(gC()))(_, _, j), r);
+        axpby(p.alpha, acc(_, _, j), p.beta, r);
+        copy(Vec{}, r, dst(_, _, j));
+      });
+    } else {
+      auto coords = contiguous_first<DRow>(tCcD);
+      auto inside = [&](auto c) { return get<0>(c) < m_left && get<1>(c) < n_left; };
+      tessera::detail::static_for<lines>([&](auto j) {
+        auto pred = make_copy_predicate(coords(_, _, j), inside);
+        auto r = make_fragment_like(acc(_, _, j));
+        if (use_c) copy_if(pred, contiguous_first<DRow>(thr_mma.partition_C(gC()))(_, _, j), r);
+        axpby(p.alpha, acc(_, _, j), p.beta, r);
+        copy_if(pred, r, dst(_, _, j));
+      });
+    }
   }
 };
 

@@ -91,14 +91,6 @@ void check_tensorop(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t 
                                         Smem::size);
 }
 
-template <int BK, bool KMajor>
-void check_simt(std::int64_t extent_mn, std::int64_t extent_k, std::int64_t tile_mn) {
-  using Copy = typename SimtPartition<false, BK>::template G2S<128, KMajor>;
-  using Smem = Layout<tuple<_128, C<BK>>, tuple<_1, C<132>>>;  // MN-major rows, padded
-  check_loads<Copy, KMajor>(extent_mn, extent_k, tile_mn, [](TileCoord c) { return Smem{}(c.row, c.col); },
-                            132 * BK);
-}
-
 }  // namespace
 
 TEST_CASE("tile loader, tensor-core copies (16-byte vectors): whole tiles and residues", "[kernels]") {
@@ -115,13 +107,6 @@ TEST_CASE("tile loader, tensor-core element copies: any extents", "[kernels]") {
   check_tensorop<128, true, 1>(128 + 37, 2 * 32 + 5, 1);
   check_tensorop<256, false, 1>(256 + 1, 1, 1);
   check_tensorop<128, false, 1>(127, 33, 0);
-}
-
-TEST_CASE("tile loader, SIMT copies", "[kernels]") {
-  check_simt<8, true>(128 + 3, 8 * 3 + 5, 1);
-  check_simt<8, false>(3 * 128, 16, 2);
-  check_simt<16, true>(100, 16 + 1, 0);
-  check_simt<16, false>(128 + 127, 40, 1);
 }
 
 TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step_of", "[kernels]") {
@@ -143,8 +128,6 @@ TEST_CASE("tile loader: every thread's copies are evenly spaced by copy_step_of"
   check(typename P::template G2S<128, false>{}, std::false_type{});
   check(typename TensorOpPartition<128, 256, 64, 2, 4, 256, true, false, false, 8>::template G2S<256, false>{},
         std::false_type{});
-  check(typename SimtPartition<false, 8>::template G2S<128, true>{}, std::true_type{});
-  check(typename SimtPartition<false, 16>::template G2S<128, false>{}, std::false_type{});
   // The epilogue's copies out of the staging tile step the same way (copy_step_of).
   check(EpilogueCopy<128, 256, 256, 8, true>{}, std::true_type{});
   check(EpilogueCopy<128, 256, 256, 8, false>{}, std::false_type{});
@@ -183,8 +166,6 @@ TEST_CASE("accumulator and ldmatrix coordinates are value 0's plus deltas that a
   check_c_deltas<DefaultTensorOpPartition<false, true, false>>();
   check_c_deltas<TensorOpPartition<256, 128, 32, 4, 2, 256, true, true, true>>();
   check_c_deltas<TensorOpPartition<128, 128, 32, 2, 2, 128, false, false, false>>();
-  check_c_deltas<DefaultSimtPartition>();
-  check_c_deltas<SimtPartition<true, 16>>();
   // A claim that can fail: value_deltas of a coordinate set whose rows wrap.
   struct Wrapping {
     int t;

@@ -1,15 +1,15 @@
-// The SIMT (FFMA) GEMM's partition: tiled MMA of UniversalFMA, tiled copies, and each
-// thread's coordinates.
+// The SIMT (FFMA) GEMM's partition: tiled MMA of UniversalFMA, tiled copies, the smem
+// stage layout, and each thread's coordinates (for the host partition checks).
 #pragma once
 
 #include <type_traits>
 
 #include "tessera/atom/copy.hpp"
+#include "tessera/atom/copy_sm80_zfill.hpp"
 #include "tessera/tiled_copy.hpp"
 #include "tessera/tiled_mma.hpp"
 #include "tessera/kernels/gmem_copy.hpp"
 #include "tessera/kernels/thread_coords.hpp"
-#include "tessera/kernels/value_deltas.hpp"
 
 namespace tessera::kernels {
 
@@ -22,6 +22,7 @@ namespace tessera::kernels {
 template <bool WarpGrid8x4, int BK_ = 8>
 struct SimtPartition {
   static constexpr int BM = 128, BN = 128, BK = BK_, Threads = 256;
+  static_assert(BM == BN, "A and B share the smem stage layout");
   using Perm = Layout<tuple<_16, _4, _2>, tuple<_4, _1, _64>>;
   using ThreadGrid = std::conditional_t<WarpGrid8x4,
                                         Layout<tuple<tuple<_8, _2>, tuple<_4, _4>, _1>, tuple<tuple<_1, _32>, tuple<_8, _64>, _0>>,
@@ -32,13 +33,22 @@ struct SimtPartition {
   using TileC = tuple<C<BM>, C<BN>>;
   using S2R_A = decltype(make_tiled_copy_A(Copy_Atom<UniversalCopy<uint128_t>, float>{}, TiledMma{}));
   using S2R_B = decltype(make_tiled_copy_B(Copy_Atom<UniversalCopy<uint128_t>, float>{}, TiledMma{}));
+  // gmem -> smem: cp.async of 4 bytes; G2S_Zfill is the same tiled copy with the zero-filling
+  // atom, for tiles across the matrix's edge (copy_if with make_copy_predicate).
   template <int MN, bool KMajor>
   using G2S = GmemCopy<Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<4>, float>, MN, BK, Threads, 1, KMajor>;
+  template <int MN, bool KMajor>
+  using G2S_Zfill = typename GmemCopy<Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<4>, float>, MN, BK, Threads, 1, KMajor>::Tiled;
+  // smem: both operands MN-major, k-rows padded to Pitch floats (a K-major operand's
+  // transposing 4-byte writes hit 32 distinct banks: (4k + mn) mod 32), a stage holds A's
+  // BK rows then B's: (mn, k, operand, stage) -> float offset; operand 0 is A, 1 is B.
+  static constexpr int Pitch = BM + 4;
+  template <int Stages>
+  using SmemLayout = Layout<tuple<C<BM>, C<BK>, _2, C<Stages>>, tuple<_1, C<Pitch>, C<BK * Pitch>, C<2 * BK * Pitch>>>;
 
   TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) { return mma_c_coords<TileC>(TiledMma{}, t); }
-  TESSERA_HOST_DEVICE static constexpr auto c_deltas() { return value_deltas(c_coords(0)); }
   TESSERA_HOST_DEVICE static constexpr auto lds_a_src(int t) { return copy_src_coords<TileA>(S2R_A{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto lds_b_src(int t) { return copy_src_coords<TileB>(S2R_B{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto lds_a_dst(int t) { return copy_dst_coords<TileA>(S2R_A{}, t); }
