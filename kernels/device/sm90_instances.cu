@@ -1,5 +1,5 @@
 // The SM90 GEMM inside tessera::gemm: bf16 and f16, every operand major (TN, NT, NN, TT),
-// clusters of 2.
+// D in the inputs' type or f32, clusters of 2: 16 kernels.
 // Compiled for sm_90a only (wgmma, setmaxnreg): kernels/CMakeLists.txt and
 // tools/device/run_gpu.sh build this file with -gencode=arch=compute_90a,code=sm_90a.
 #include "sm90_gemm.cuh"
@@ -8,21 +8,31 @@
 namespace tessera::kernels::device {
 
 namespace {
-// The instantiation for the arguments' element type and operand majors (A K-major when
-// row-major; B K-major when column-major).
-template <class T, class F>
+// The instantiation for the arguments' element type, operand majors (A K-major when
+// row-major; B K-major when column-major) and D's type: the inputs' or f32 (bf16 inputs with
+// an f16 D and the reverse are not instantiated: 8 more kernels for a rare combination; the
+// activation and the bias are run-time parameters of each).
+template <class T, class D, class F>
 GemmResult with_majors(const GemmArguments& g, F&& f) {
   constexpr auto K = GMMA::Major::K, MN = GMMA::Major::MN;
   const bool ak = g.a.major == Major::Row, bk = g.b.major == Major::Col;
-  if (ak && bk) return f(sm90::GemmSm90<sm90::DefaultGemm<T, K, K>>{});
-  if (ak) return f(sm90::GemmSm90<sm90::DefaultGemm<T, K, MN>>{});
-  if (bk) return f(sm90::GemmSm90<sm90::DefaultGemm<T, MN, K>>{});
-  return f(sm90::GemmSm90<sm90::DefaultGemm<T, MN, MN>>{});
+  if (ak && bk) return f(sm90::GemmSm90<sm90::DefaultGemm<T, K, K, 2, D>>{});
+  if (ak) return f(sm90::GemmSm90<sm90::DefaultGemm<T, K, MN, 2, D>>{});
+  if (bk) return f(sm90::GemmSm90<sm90::DefaultGemm<T, MN, K, 2, D>>{});
+  return f(sm90::GemmSm90<sm90::DefaultGemm<T, MN, MN, 2, D>>{});
+}
+template <class T, class F>
+GemmResult with_output(const GemmArguments& g, F&& f) {
+  const Element out = output_element(g);
+  if (out == g.element) return with_majors<T, T>(g, f);
+  if (out == Element::F32) return with_majors<T, float>(g, f);
+  return {GemmStatus::Unsupported, std::string("the sm90 kernel writes D in its inputs' type (") + to_string(g.element) +
+                                       ") or f32, not " + to_string(out)};
 }
 template <class F>
 GemmResult with_sm90(const GemmArguments& g, F&& f) {
-  if (g.element == Element::BF16) return with_majors<bfloat16_t>(g, f);
-  if (g.element == Element::F16) return with_majors<half_t>(g, f);
+  if (g.element == Element::BF16) return with_output<bfloat16_t>(g, f);
+  if (g.element == Element::F16) return with_output<half_t>(g, f);
   return {GemmStatus::Unsupported, "the sm90 kernel takes bf16 or f16 inputs"};
 }
 

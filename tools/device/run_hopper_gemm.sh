@@ -27,7 +27,7 @@ else
   nvcc "${FLAGS[@]}" -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
   nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
   p1=$!
-  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas \
+  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
     >"$OUT/ptxas_bench.txt" 2>&1
   r2=$?
   wait $p1; r1=$?
@@ -52,6 +52,8 @@ note "-- benchmark (bf16 TN, D column-major; median of alternating launches)"
 timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
 note "-- f16; bf16 without clusters (QUICK=1: f16 only, and no MN-major layouts)"
 timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
+note "-- fused epilogue (GELU tanh + bias, bf16) against cuBLASLt GELU_BIAS"
+timeout 60 "$BIN/sm90_bench" --fused 8192 8192 8192 4096 11008 4096 8192 8192 1024 2>&1 | grep -v '^device' | tee -a "$log"
 [ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
 note "-- other layouts (MN-major operands)"
 [ -n "${QUICK:-}" ] || for l in NT NN TT; do timeout 60 "$BIN/sm90_bench" --layout $l 8192 8192 8192 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"; done
