@@ -24,7 +24,9 @@ else
   t0=$(date +%s)
   # The library's sm_90 entry (kernels/device/sm90_instances.cu) for the test; the bench with
   # the kernel templates (cluster and no-cluster variants).
-  nvcc "${FLAGS[@]}" -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
+  # (16 kernels since the fused epilogues: --split-compile runs their optimisation and ptxas
+  # on the machine's cores side by side instead of one after the other)
+  nvcc "${FLAGS[@]}" --split-compile=0 -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
   nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
   p1=$!
   nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
@@ -34,6 +36,7 @@ else
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
   grep -aE "error" "$OUT/ptxas_test.txt" "$OUT/ptxas_bench.txt" | head -10 | tee -a "$log"
   grep -aE "Used|spill|C75" "$OUT/ptxas_bench.txt" | grep -v "^$" | tail -8 | tee -a "$log"
+  note "instances (ptxas_test.txt): $(grep -ac 'Used' "$OUT/ptxas_test.txt") functions, $(grep -ac C7520 "$OUT/ptxas_test.txt") C7520, spills: $(grep -aoE '[0-9]+ bytes spill stores' "$OUT/ptxas_test.txt" | sort | uniq -c | tr '\n' ' ')"
 fi
 if command -v cuobjdump >/dev/null; then
   cuobjdump -sass "$BIN/sm90_bench" >"$OUT/sass.txt" 2>&1
