@@ -63,6 +63,10 @@ struct CollectiveEpilogueSm90Direct {
       const int64_t i = along_m ? dm : dn;
       return ptr != nullptr && i < left ? arch::to_f32(ptr[i]) : 0.0f;
     }
+    // Where the caller's store predicate already keeps (m, n) inside the problem.
+    __device__ __forceinline__ float at_inside(bool along_m, int64_t dm, int64_t dn) const {
+      return ptr != nullptr ? arch::to_f32(ptr[along_m ? dm : dn]) : 0.0f;
+    }
   };
   __device__ __forceinline__ static BiasView bias_view(Params const& p, int64_t row0, int64_t col0) {
     BiasView b;
@@ -142,13 +146,16 @@ struct CollectiveEpilogueSm90Direct {
       const ElementD* cp = p.c != nullptr ? tCgC(group).data() : nullptr;
       asm volatile("" : "+l"(cp));
       const auto cij = make_tensor(cp, tCgC(group).layout());
+      // (the bias pointer laundered per group too: its loads stay beside their use)
+      BiasView bj = bias;
+      if constexpr (HasBias) asm volatile("" : "+l"(bj.ptr));
 #pragma unroll
       for (int v = 0; v < 4; ++v) {
         const auto mn = cj(v);  // relative to thread 0's value 0: constants
         if (whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0)) {
           float x = alpha * acc[4 * j + v];
           if (cp != nullptr) x += beta * arch::to_f32(cij(v));
-          if constexpr (HasBias) x += bias.at(p.bias_along_m, int64_t(get<0>(mn)), int64_t(get<1>(mn)));
+          if constexpr (HasBias) x += bj.at_inside(p.bias_along_m, int64_t(get<0>(mn)), int64_t(get<1>(mn)));
           dj(v) = arch::from_f32<ElementD>(epilogue::activate<Act>(x));
         }
       }
