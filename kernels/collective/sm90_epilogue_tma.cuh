@@ -37,8 +37,12 @@ struct CollectiveEpilogueSm90TmaStore {
   static constexpr int Cols = 16 * 1024 * 8 / Bits / 64;  // staging columns: 16 KiB of 64-row columns
   static constexpr int Parts = BN / Cols;                 // stores per tile and warpgroup
   static_assert(BN % Cols == 0 && Cols % 8 == 0, "the staging tile holds whole 8-column groups of the C fragment");
-  // One warpgroup's staging tile: (64, Cols) of D, column-major, 128B swizzle.
-  static constexpr auto staging = GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}));
+  // One warpgroup's staging tile: (64, Cols) of D, column-major, 128B swizzle, the atoms
+  // walking the columns first: an f32 atom is 32 rows, and with the rows first a TMA box
+  // (rows at a 128-byte pitch) would end after 8 columns (16 boxes per store instead of 2;
+  // hopper_sm90_partition_test checks both).
+  static constexpr auto staging =
+      GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
   static constexpr int staging_elements = int(cosize(staging.inner()));
   static constexpr int staging_bytes = staging_elements * Bits / 8;
   static_assert(staging_bytes % 1024 == 0, "staging buffers start on the swizzle's 1 KiB repeat");
