@@ -6,17 +6,23 @@
 // reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
-//   sm90_gemm_bench [--reps N] [--f16] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [M N K ...]
+//   sm90_gemm_bench [--reps N] [--f16] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--fused] [M N K ...]
 //   (default: the table's shapes, TN)
 //   --no-split: no workspace (no split-K of the last wave); --no-lead: no busy kernel ahead
 //   of each timed pair (then tessera's host-side launch work is timed, cuBLAS's hidden)
+//   --fused: bf16 TN, D column-major, D = GELU(A B + bias[m]) in bf16, tessera's fused epilogue
+//   (Activation::GELUTanh, Bias::PerRow) against cuBLASLt's CUBLASLT_EPILOGUE_GELU_BIAS (the tanh
+//   GELU, bias along D's rows), beside both plain GEMMs (tessera, cublasGemmEx): the cost of
+//   the fusion on each side.
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
 //   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -172,11 +178,121 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   return ok;
 }
 
+// D = GELU_tanh(A B + bias[m]), bf16 TN, D column-major: tessera fused / plain, cuBLASLt
+// GELU_BIAS / cublasGemmEx plain, alternating, medians.
+bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps) {
+  using T = bfloat16_t;
+  using kernels::Activation;
+  using kernels::Bias;
+  sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k + 1), "TN");
+  p.fuse(Activation::GELUTanh, Bias::PerRow);
+  kernels::GemmArguments plain = p.args;
+  plain.epilogue = {};
+  T *ref = nullptr, *scratch = nullptr;
+  SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(T)));
+  SM90_CUDA(cudaMalloc(&scratch, size_t(m * n) * sizeof(T)));
+  plain.d = scratch;
+  const float one = 1.0f, zero = 0.0f;
+  // cuBLASLt: D (M x N, column-major) = A^T (stored K x M) * B (K x N) with the GELU_BIAS epilogue.
+  cublasLtMatmulDesc_t op;
+  CUBLAS_OK(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+  const cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_GELU_BIAS;
+  const void* bias = p.dbias;
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+  cublasLtMatrixLayout_t la, lb, ld;
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, uint64_t(k), uint64_t(m), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, uint64_t(k), uint64_t(n), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(m), uint64_t(n), int64_t(m)));
+  cublasLtMatmulPreference_t pref;
+  CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
+  size_t ws_bytes = size_t(32) << 20;
+  void* ws = nullptr;
+  SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  CUBLAS_OK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+  cublasLtMatmulHeuristicResult_t heur{};
+  int found = 0;
+  CUBLAS_OK(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, ld, ld, pref, 1, &heur, &found));
+  if (found == 0) {
+    std::printf("cuBLASLt: no algorithm for GELU_BIAS\n");
+    return false;
+  }
+  auto lt_fused = [&] {
+    CUBLAS_OK(cublasLtMatmul(lt, op, &one, p.da, la, p.db, lb, &zero, ref, ld, ref, ld, &heur.algo, ws, ws_bytes, nullptr));
+  };
+  auto cublas_plain = [&] {
+    CUBLAS_OK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, int(m), int(n), int(k), &one, p.da, CUDA_R_16BF, int(k), p.db, CUDA_R_16BF,
+                           int(k), &zero, scratch, CUDA_R_16BF, int(m), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  };
+  auto run = [&](const kernels::GemmArguments& g) {
+    if (auto r = kernels::device::run_sm90(g, nullptr); !r) {
+      std::printf("run: %s\n", r.message.c_str());
+      std::exit(1);
+    }
+  };
+  auto fused = [&] { run(p.args); };
+  auto mine_plain = [&] { run(plain); };
+  lt_fused();
+  fused();
+  SM90_CUDA(cudaDeviceSynchronize());
+  double* acc = nullptr;
+  SM90_CUDA(cudaMalloc(&acc, 2 * sizeof(double)));
+  SM90_CUDA(cudaMemset(acc, 0, 2 * sizeof(double)));
+  diff_norms<<<1024, 256>>>(p.dd, ref, m * n, acc);
+  double hacc[2];
+  SM90_CUDA(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
+  cudaFree(acc);
+  const double vs_lt = std::sqrt(hacc[0] / (hacc[1] > 0 ? hacc[1] : 1));
+  double vs_fp64 = 0;
+  int64_t nans = 0;
+  const bool ok = p.verify(vs_fp64, nans, 2000) && vs_lt < 1e-2;
+  std::function<void()> fns[4] = {fused, mine_plain, lt_fused, cublas_plain};
+  for (int i = 0; i < 5; ++i)
+    for (auto& f : fns) f();
+  cudaEvent_t ev[5];
+  for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
+  std::vector<float> t[4];
+  for (int i = 0; i < reps; ++i) {
+    SM90_CUDA(cudaEventRecord(ev[0]));
+    for (int f = 0; f < 4; ++f) {
+      fns[f]();
+      SM90_CUDA(cudaEventRecord(ev[f + 1]));
+    }
+    SM90_CUDA(cudaEventSynchronize(ev[4]));
+    for (int f = 0; f < 4; ++f) {
+      float ms = 0;
+      SM90_CUDA(cudaEventElapsedTime(&ms, ev[f], ev[f + 1]));
+      t[f].push_back(ms);
+    }
+  }
+  SM90_CUDA(cudaGetLastError());
+  for (auto& e : ev) cudaEventDestroy(e);
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  const double tf = median(t[0]), tp = median(t[1]), lf = median(t[2]), cp = median(t[3]);
+  std::printf("bf16 TN fused gelu_tanh+bias[m] %5lld x %5lld x %5lld  tessera fused %8.3f ms %6.1f TFLOP/s (plain %8.3f ms, "
+              "fusion +%.1f%%)  cuBLASLt GELU_BIAS %8.3f ms %6.1f TFLOP/s (cublasGemmEx %8.3f ms, fusion +%.1f%%)  ratio fused %.3f  "
+              "err vs cuBLASLt %.1e vs fp64 %.1e %s\n",
+              (long long)m, (long long)n, (long long)k, tf, flops / tf * 1e-9, tp, 100 * (tf / tp - 1), lf, flops / lf * 1e-9, cp,
+              100 * (lf / cp - 1), lf / tf, vs_lt, vs_fp64, ok ? "ok" : "WRONG");
+  cublasLtMatmulPreferenceDestroy(pref);
+  cublasLtMatrixLayoutDestroy(la);
+  cublasLtMatrixLayoutDestroy(lb);
+  cublasLtMatrixLayoutDestroy(ld);
+  cublasLtMatmulDescDestroy(op);
+  cudaFree(ws);
+  cudaFree(ref);
+  cudaFree(scratch);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int reps = 30;
-  bool f16 = false, cluster1 = false;
+  bool f16 = false, cluster1 = false, fused = false;
   std::string layout = "TN";
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
@@ -184,6 +300,7 @@ int main(int argc, char** argv) {
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (a == "--f16") f16 = true;
     else if (a == "--cluster1") cluster1 = true;
+    else if (a == "--fused") fused = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
@@ -205,6 +322,14 @@ int main(int argc, char** argv) {
   cublasHandle_t h;
   CUBLAS_OK(cublasCreate(&h));
   bool ok = true;
+  if (fused) {
+    cublasLtHandle_t lt;
+    CUBLAS_OK(cublasLtCreate(&lt));
+    for (size_t i = 0; i < dims.size(); i += 3) ok &= bench_fused(h, lt, dims[i], dims[i + 1], dims[i + 2], reps);
+    cublasLtDestroy(lt);
+    cublasDestroy(h);
+    return ok ? 0 : 1;
+  }
   for (size_t i = 0; i < dims.size(); i += 3) {
     const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
 #if defined(TESSERA_SM90_BENCH_VARIANTS)

@@ -1,12 +1,18 @@
-// Collective epilogue, SM90: D = alpha * acc + beta * C from the consumer warpgroups'
-// wgmma accumulators straight to global memory, f32 -> the output element type, stores
-// predicated on the problem's extent (residue tiles). Which (m, n) each accumulator holds is
+// Collective epilogue, SM90: D = act(alpha * acc + beta * C + bias) from the consumer
+// warpgroups' wgmma accumulators straight to global memory, f32 -> the output element type
+// (ElementD, also C's and the bias's), stores predicated on the problem's extent (residue
+// tiles). The activation is chosen at run time once per tile: the store loop is instantiated
+// per activation (epilogue_ops.hpp), so no value tests it, and the plain epilogue (no bias,
+// no activation) is a loop of its own that carries none of the fused code. Which (m, n) each accumulator holds is
 // the TiledMma's C partition of the tile (partition_C over the output and over the identity
 // tensor): no index arithmetic here beyond what the algebra returns.
 #pragma once
 
 #include <cstdint>
 
+#include <type_traits>
+
+#include <tessera/kernels/epilogue_ops.hpp>
 #include <tessera/tensor.hpp>
 
 #include "../arch/sm90_convert.cuh"
@@ -14,8 +20,9 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD>
+template <class ElementD_>
 struct CollectiveEpilogueSm90Direct {
+  using ElementD = ElementD_;
   struct SharedStorage {};
   struct Params {
     ElementD* d = nullptr;
@@ -24,7 +31,52 @@ struct CollectiveEpilogueSm90Direct {
     int64_t c_stride_m = 0, c_stride_n = 0, c_batch_stride = 0;
     int64_t m = 0, n = 0;
     float alpha = 1.0f, beta = 0.0f;
+    const ElementD* bias = nullptr;  // null: no bias; one vector for every batch
+    bool bias_along_m = false;       // bias[m] (length m) or bias[n] (length n) of this D
+    Activation activation = Activation::Identity;
+    __device__ __forceinline__ bool fused() const { return bias != nullptr || activation != Activation::Identity; }
   };
+
+  // Op::template run<A, HasBias>(args...) for p.activation: the plain epilogue (identity, no
+  // bias) or one loop per activation. A switch calling __forceinline__ functions, not a generic
+  // lambda: nvcc kept the lambdas' bodies as calls that took the accumulators' address (656
+  // bytes of stack, the wgmmas serialized: ptxas C7520).
+  template <class Op, class... Args>
+  __device__ __forceinline__ static void dispatch(Params const& p, Args&... args) {
+    using A = Activation;
+    if (!p.fused()) return Op::template run<A::Identity, false>(args...);
+    switch (p.activation) {
+      case A::ReLU: return Op::template run<A::ReLU, true>(args...);
+      case A::GELU: return Op::template run<A::GELU, true>(args...);
+      case A::GELUTanh: return Op::template run<A::GELUTanh, true>(args...);
+      case A::SiLU: return Op::template run<A::SiLU, true>(args...);
+      default: return Op::template run<A::Identity, true>(args...);
+    }
+  }
+
+  // This thread's bias at its value 0 (tile coordinates m0, n0), and how many bias elements
+  // lie from there to the vector's end; null when there is no bias.
+  struct BiasView {
+    const ElementD* ptr = nullptr;
+    int64_t left = 0;
+    __device__ __forceinline__ float at(bool along_m, int64_t dm, int64_t dn) const {
+      const int64_t i = along_m ? dm : dn;
+      return ptr != nullptr && i < left ? arch::to_f32(ptr[i]) : 0.0f;
+    }
+    // Where the caller's store predicate already keeps (m, n) inside the problem.
+    __device__ __forceinline__ float at_inside(bool along_m, int64_t dm, int64_t dn) const {
+      return ptr != nullptr ? arch::to_f32(ptr[along_m ? dm : dn]) : 0.0f;
+    }
+  };
+  __device__ __forceinline__ static BiasView bias_view(Params const& p, int64_t row0, int64_t col0) {
+    BiasView b;
+    if (p.bias != nullptr) {
+      const int64_t origin = p.bias_along_m ? row0 : col0;
+      b.ptr = p.bias + origin;
+      b.left = (p.bias_along_m ? p.m : p.n) - origin;
+    }
+    return b;
+  }
 
   // thread: the consumer thread's index in the TiledMma (0 .. size(TiledMma) - 1); acc: its
   // accumulators, in the order of the C fragment (value i is register i).
@@ -42,6 +94,18 @@ struct CollectiveEpilogueSm90Direct {
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
                                                int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+    dispatch<StoreAs>(p, p, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+  }
+  struct StoreAs {
+    template <Activation Act, bool HasBias, class... Args>
+    __device__ __forceinline__ static void run(Args&... args) {
+      store_as<Act, HasBias>(args...);
+    }
+  };
+
+  template <Activation Act, bool HasBias, class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store_as(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
+                                                  int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
     const auto shape_mn = make_shape(p.m, p.n);
     const auto crd = make_coord(tile_m, tile_n);
     const auto thr = tiled.get_slice(thread);
@@ -66,6 +130,9 @@ struct CollectiveEpilogueSm90Direct {
     const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
     const auto mine0 = tCcD(0);
     const int64_t resid_m0 = resid_m - int64_t(get<0>(mine0)), resid_n0 = resid_n - int64_t(get<1>(mine0));
+    BiasView bias;
+    if constexpr (HasBias)
+      bias = bias_view(p, tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0)), tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0)));
     const auto gC = make_tensor(p.c + l * p.c_batch_stride, make_layout(shape_mn, make_stride(p.c_stride_m, p.c_stride_n)));
     const auto tCgC = thr.partition_C(local_tile(gC, tile_mn, crd));
 #pragma unroll
@@ -79,12 +146,17 @@ struct CollectiveEpilogueSm90Direct {
       const ElementD* cp = p.c != nullptr ? tCgC(group).data() : nullptr;
       asm volatile("" : "+l"(cp));
       const auto cij = make_tensor(cp, tCgC(group).layout());
+      // (the bias pointer laundered per group too: its loads stay beside their use)
+      BiasView bj = bias;
+      if constexpr (HasBias) asm volatile("" : "+l"(bj.ptr));
 #pragma unroll
       for (int v = 0; v < 4; ++v) {
         const auto mn = cj(v);  // relative to thread 0's value 0: constants
         if (whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0)) {
-          const float x = alpha * acc[4 * j + v];
-          dj(v) = arch::from_f32<ElementD>(cp != nullptr ? x + beta * arch::to_f32(cij(v)) : x);
+          float x = alpha * acc[4 * j + v];
+          if (cp != nullptr) x += beta * arch::to_f32(cij(v));
+          if constexpr (HasBias) x += bj.at_inside(p.bias_along_m, int64_t(get<0>(mn)), int64_t(get<1>(mn)));
+          dj(v) = arch::from_f32<ElementD>(epilogue::activate<Act>(x));
         }
       }
     }

@@ -1,20 +1,23 @@
 // Collective epilogue, SM90, through shared memory and TMA stores: each consumer warpgroup
-// writes its 64 x BN/2 half of the tile (f32 -> element, alpha applied) into a 128B-swizzled
-// column-major staging tile (the MN-major GMMA atom tiled: a column is one 128-byte swizzle
-// row, so a warp's 2-byte writes land in distinct banks), then one thread stores the whole
-// half with one TMA copy; TMA clips what lies past M and N. Where this does not apply (beta
-// != 0, D not 16-byte aligned, row-major D) the direct epilogue runs.
+// writes its 64-row half of the tile (f32 -> element, alpha applied)
+// into a 128B-swizzled column-major staging tile (the MN-major GMMA atom tiled: a column is
+// one 128-byte swizzle row, so a warp's writes land in distinct banks), then one thread stores
+// it with TMA; TMA clips what lies past M and N. The staging tile holds 16 KiB: 64 x BN/2 of a
+// 16-bit D, 64 x BN/4 of an f32 D (whose 128-byte swizzle rows are 32 elements: two TMA boxes
+// per store), written and stored BN/cols times in turn. Where this does not apply (beta != 0,
+// D not 16-byte aligned, row-major D, a bias or an activation) the direct epilogue runs.
 // Where each accumulator goes is the TiledMma's C partition of a CTA-tile view of the two
-// staging buffers: ((64, W), (BN/2, 2)) : ((1, buffer), (64, 0)) under the swizzle, the
-// N-halves sharing one buffer (written one after the other).
+// staging buffers: (staging rows, W) x (staging columns, parts) with strides (staging's,
+// buffer) x (staging's, 0) under the swizzle, the parts sharing one buffer (one after the
+// other).
 #pragma once
 
 #include <cuda.h>
 
 #include <cstdint>
+#include <utility>
 
 #include <tessera/algorithm/copy_tma.hpp>
-#include <tessera/algorithm/detail/static_for.hpp>
 #include <tessera/atom/gmma_layout.hpp>
 #include <tessera/tensor.hpp>
 #include <tessera/tiled_mma.hpp>
@@ -24,18 +27,28 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD, int BM, int BN, int ConsumerWarpgroups>
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups>
 struct CollectiveEpilogueSm90TmaStore {
+  using ElementD = ElementD_;
   using Direct = CollectiveEpilogueSm90Direct<ElementD>;
   static constexpr int Bits = sizeof_bits_v<ElementD>;
-  static constexpr int Half = BN / 2;
   static_assert(BM == 64 * ConsumerWarpgroups, "each consumer warpgroup holds 64 rows of the tile");
-  static_assert(Bits == 16, "the staging tile is the 16-bit MN-major 128B GMMA atom");
-  // One warpgroup's staging tile: (64, BN/2) of D, column-major, 128B swizzle.
-  static constexpr auto staging = GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Half>{}));
+  static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
+  static constexpr int Cols = 16 * 1024 * 8 / Bits / 64;  // staging columns: 16 KiB of 64-row columns
+  static constexpr int Parts = BN / Cols;                 // stores per tile and warpgroup
+  static_assert(BN % Cols == 0 && Cols % 8 == 0, "the staging tile holds whole 8-column groups of the C fragment");
+  // One warpgroup's staging tile: (64, Cols) of D, column-major, 128B swizzle, the atoms
+  // walking the columns first: an f32 atom is 32 rows, and with the rows first a TMA box
+  // (rows at a 128-byte pitch) would end after 8 columns (16 boxes per store instead of 2;
+  // hopper_sm90_partition_test checks both).
+  static constexpr auto staging =
+      GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
   static constexpr int staging_elements = int(cosize(staging.inner()));
   static constexpr int staging_bytes = staging_elements * Bits / 8;
   static_assert(staging_bytes % 1024 == 0, "staging buffers start on the swizzle's 1 KiB repeat");
+  // TMA boxes per store: one 128-byte swizzle row is the box's inner extent (64 rows of 16
+  // bits, 32 of f32).
+  static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
 
   struct SharedStorage {
     alignas(1024) unsigned char d[ConsumerWarpgroups][staging_bytes];
@@ -43,7 +56,7 @@ struct CollectiveEpilogueSm90TmaStore {
   struct Params {
     typename Direct::Params direct;
     CUtensorMap map_d;
-    TmaStore<1> tma_d;
+    TmaStore<MaxBoxes> tma_d;
     bool use_tma = false;
   };
 
@@ -54,43 +67,106 @@ struct CollectiveEpilogueSm90TmaStore {
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
                                                int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
-    if (!p.use_tma) {
+    // Fused epilogues (a bias, an activation) take the direct stores: each activation's loop
+    // over 128 values exists once per kernel, not once per epilogue. With both epilogues
+    // fused, the 16 kernels' build did not finish in 590 s on the 16-core GPU machine (the 8
+    // plain ones: under 161 s). The loops below take any activation and bias; only the plain
+    // one is instantiated.
+    if (!p.use_tma || p.direct.fused()) {
       Direct::store(p.direct, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
       return;
     }
+    store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+  }
+
+  template <Activation Act, bool HasBias, class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store_as(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
+                                                  int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
     const int wg = thread / 128;
     const bool leader = thread % 128 == 0;
-    using View = Layout<tuple<tuple<_64, C<ConsumerWarpgroups>>, tuple<C<Half>, _2>>,
-                        tuple<tuple<_1, C<staging_elements>>, tuple<_64, _0>>>;
-    const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[0][0]),
-                                make_composed_layout(Swizzle<3, 3, 3>{}, C<0>{}, View{}));
+    constexpr auto L = staging.inner();
+    // (coalesced: the 16-bit tile's column mode (8, Cols/8):(64, 512) is one stride, 64)
+    constexpr auto view = make_layout(make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<staging_elements>>{}),
+                                      make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
+    const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[0][0]), make_composed_layout(staging.outer(), C<0>{}, view));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
     static_assert(groups * 4 == int(sizeof(Acc) / sizeof(float)), "one accumulator per C fragment value");
     const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[wg][0]));
     const float alpha = p.direct.alpha;
-    // Compile-time indices throughout (static_for): with run-time ones the accumulators went
-    // to local memory (measured: 1572 LDL/STL in the SASS, 0.76x cuBLAS at 8192^3).
-    tessera::detail::static_for<2>([&](auto H) {
-      constexpr int h = int(decltype(H)::value);
-      if (leader) tma_store_wait<0>();  // the previous store has read the buffer
-      warpgroup_barrier(wg);
-      tessera::detail::static_for<groups / 2>([&](auto J) {
-        constexpr int j = h * (groups / 2) + int(decltype(J)::value);
-        auto dj = tCsD(make_coord(make_coord(_, _, C<j>{}), _0{}, _0{}));
-        tessera::detail::static_for<4>([&](auto V) {
-          constexpr int v = int(decltype(V)::value);
-          dj(C<v>{}) = arch::from_f32<ElementD>(alpha * acc[4 * j + v]);
-        });
-      });
-      fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
-      warpgroup_barrier(wg);
-      if (leader) {
-        const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg), int32_t(tile_n * BN + Half * h), int32_t(l)}};
-        copy(p.tma_d.with(&p.map_d), buffer, origin);
-        tma_store_commit();
-      }
-    });
+    // The bias: this thread's element at its value 0, the others at compile-time distances
+    // (what they are to thread 0), loads predicated on the vector's length (TMA clips D's
+    // residue, but the bias must not be read past its end).
+    typename Direct::BiasView bias;
+    if constexpr (HasBias) {
+      const auto mine0 = tiled.get_slice(thread).partition_C(make_identity_tensor(tile_mn))(0);
+      bias = Direct::bias_view(p.direct, tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0)),
+                               tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0)));
+    }
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    // Compile-time indices throughout: with run-time ones the accumulators went to local
+    // memory (measured: 1572 LDL/STL in the SASS, 0.76x cuBLAS at 8192^3). Parts, groups and
+    // values are unrolled by folds over __forceinline__ functions, not static_for's lambdas:
+    // with a GELU in the body nvcc left those lambdas as calls that took the accumulators'
+    // address (720 bytes of stack, spills, the wgmmas serialized: ptxas C7520).
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc> ctx{tCsD, tCcD0, acc, bias, alpha, p.direct.bias_along_m};
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, Parts>{}, p, ctx, wg, leader, buffer, tile_m, tile_n, l);
+  }
+
+  // What every value's store needs, by reference.
+  template <class TCs, class TCc, class Acc>
+  struct Ctx {
+    TCs& tCsD;
+    TCc const& tCcD0;
+    Acc const& acc;
+    typename Direct::BiasView const& bias;
+    float alpha;
+    bool bias_along_m;
+  };
+
+  template <Activation Act, bool HasBias, int J, int V, class Dj, class Cj, class X>
+  __device__ __forceinline__ static void store_value(Dj& dj, Cj const& cj, X const& ctx) {
+    float x = ctx.alpha * ctx.acc[4 * J + V];
+    if constexpr (HasBias) {
+      const auto mn = cj(C<V>{});
+      x += ctx.bias.at(ctx.bias_along_m, int64_t(get<0>(mn)), int64_t(get<1>(mn)));
+    }
+    dj(C<V>{}) = arch::from_f32<ElementD>(epilogue::activate<Act>(x));
+  }
+  // Group J of the C fragment: values (2, 2) of columns 8J .. 8J+7.
+  template <Activation Act, bool HasBias, int J, class X>
+  __device__ __forceinline__ static void store_group(X const& ctx) {
+    const auto group = make_coord(make_coord(_, _, C<J>{}), _0{}, _0{});
+    auto dj = ctx.tCsD(group);
+    const auto cj = ctx.tCcD0(group);
+    store_value<Act, HasBias, J, 0>(dj, cj, ctx);
+    store_value<Act, HasBias, J, 1>(dj, cj, ctx);
+    store_value<Act, HasBias, J, 2>(dj, cj, ctx);
+    store_value<Act, HasBias, J, 3>(dj, cj, ctx);
+  }
+  template <Activation Act, bool HasBias, int J0, int... Js, class X>
+  __device__ __forceinline__ static void store_groups(std::integer_sequence<int, Js...>, X const& ctx) {
+    (store_group<Act, HasBias, J0 + Js>(ctx), ...);
+  }
+  // Part H: columns Cols*H .. of the warpgroup's rows, staged, then one TMA store.
+  template <Activation Act, bool HasBias, int G, int H, class X>
+  __device__ __forceinline__ static void store_part(Params const& p, X const& ctx, int wg, bool leader, uint32_t buffer, int64_t tile_m,
+                                                    int64_t tile_n, int64_t l) {
+    if (leader) tma_store_wait<0>();  // the previous store has read the buffer
+    warpgroup_barrier(wg);
+    store_groups<Act, HasBias, H * G>(std::make_integer_sequence<int, G>{}, ctx);
+    fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
+    warpgroup_barrier(wg);
+    if (leader) {
+      const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg), int32_t(tile_n * BN + Cols * H), int32_t(l)}};
+      copy(p.tma_d.with(&p.map_d), buffer, origin);
+      tma_store_commit();
+    }
+  }
+  template <Activation Act, bool HasBias, int G, int... Hs, class X>
+  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, X const& ctx, int wg, bool leader,
+                                                     uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
+    (store_part<Act, HasBias, G, Hs>(p, ctx, wg, leader, buffer, tile_m, tile_n, l), ...);
   }
 
   // Before the CTA leaves: the last stores have read shared memory.

@@ -29,6 +29,16 @@ decltype(auto) with_tensorop(const GemmArguments& args, GemmKernel kernel, F&& f
   };
   return args.element == Element::BF16 ? go(std::true_type{}) : go(std::false_type{});
 }
+// Fused epilogues (a bias, an activation, D in another type: GemmArguments::epilogue) run on
+// the sm_90 kernel only; the sm_80 and SIMT kernels refuse them rather than compute less
+// than was asked.
+GemmResult refuse_fused(const GemmArguments& args, const GemmResult& sm90) {
+  return {GemmStatus::Unsupported,
+          std::string("fused epilogues (bias ") + to_string(args.epilogue.bias) + ", activation " + to_string(args.epilogue.activation) +
+              ", D in " + to_string(output_element(args)) + " from " + to_string(args.element) +
+              " inputs) run on the sm90 TMA + wgmma kernel only (bf16/f16 inputs, D in their type or f32, an sm_90 GPU); it "
+              "cannot run these arguments: " + sm90.message};
+}
 }  // namespace
 
 GemmResult can_implement(const GemmArguments& args) {
@@ -41,13 +51,15 @@ GemmResult can_implement(const GemmArguments& args) {
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess || major < 8)
     return {GemmStatus::Unsupported, "the kernels need compute capability 8.0 or newer (cp.async, mma.sync bf16)"};
+  if (is_fused(args))
+    if (auto r = device::sm90_can_implement(args); !r) return refuse_fused(args, r);
   return {};
 }
 
 std::size_t gemm_workspace_size(const GemmArguments& args) {
-  if (!check_arguments(args)) return 0;
+  if (!check_arguments(args) || is_fused(args)) return 0;
   // Enough for the kernel gemm(args) runs (the SM90 one on sm_90) and for the sm_80 one that
-  // gemm(args, kernel) may be asked to run.
+  // gemm(args, kernel) may be asked to run.  (Fused epilogues: the SM90 kernel unsplit.)
   const std::size_t sm90 = args.element != Element::F32 && device::sm90_can_implement(args) ? device::sm90_workspace_size(args) : 0;
   const GemmKernel kernel = select_kernel(args);
   if (kernel == GemmKernel::SimtF32) return sm90;
@@ -62,7 +74,11 @@ GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {
   if (auto r = check_arguments(args); !r) return r;
   // On sm_90 the TMA + wgmma kernel takes what it can (bf16/f16, TN, aligned); the sm_80
   // kernels the rest, and every other device.
-  if (args.element != Element::F32 && device::sm90_can_implement(args)) return device::run_sm90(args, stream);
+  if (args.element != Element::F32) {
+    if (auto r = device::sm90_can_implement(args); r) return device::run_sm90(args, stream);
+    else if (is_fused(args)) return refuse_fused(args, r);
+  }
+  if (is_fused(args)) return refuse_fused(args, device::sm90_can_implement(args));
   return gemm(args, select_kernel(args), stream);
 }
 
@@ -72,6 +88,9 @@ GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* strea
     if (auto r = device::sm90_can_implement(args); !r) return r;
     return device::run_sm90(args, stream);
   }
+  if (is_fused(args))
+    return {GemmStatus::Unsupported, std::string(to_string(kernel)) + " runs no fused epilogue (bias, activation, another D type): " +
+                                         to_string(GemmKernel::Sm90TmaWgmma) + " does"};
   const bool is_f32 = args.element == Element::F32;
   if (is_f32 != (kernel == GemmKernel::SimtF32))
     return {GemmStatus::Unsupported, std::string(to_string(kernel)) + " does not take " + to_string(args.element) + " inputs"};

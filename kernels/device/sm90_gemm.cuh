@@ -24,10 +24,12 @@ namespace tessera::kernels::sm90 {
 // (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled K-major operands, the epilogue
 // through 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
 // Clusters of 2 CTAs along M share each B tile through TMA multicast.
-template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
+// ElementD: D's (and C's, and the bias's) element type, the inputs' or float.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
+          class ElementD = Element>
 using DefaultGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90TmaStore<Element, 128, 256, 2>>;
+    CollectiveEpilogueSm90TmaStore<ElementD, 128, 256, 2>>;
 
 // For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
 // 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
@@ -60,6 +62,9 @@ inline GemmArguments as_column_major_d(const GemmArguments& g) {
   t.b = g.a;
   t.b.major = g.a.major == Major::Row ? Major::Col : Major::Row;
   t.c.major = Major::Col;
+  // bias[m] of D is bias[n] of D^T
+  if (g.epilogue.bias == Bias::PerRow) t.epilogue.bias = Bias::PerColumn;
+  if (g.epilogue.bias == Bias::PerColumn) t.epilogue.bias = Bias::PerRow;
   return t;
 }
 
@@ -67,6 +72,7 @@ template <class Kernel>
 struct GemmSm90 {
   using Mainloop = typename Kernel::Mainloop;
   using Element = typename Mainloop::Element;
+  using ElementD = typename Kernel::Epilogue::ElementD;
 
   using Scheduler = typename Kernel::Scheduler;
 
@@ -120,8 +126,15 @@ struct GemmSm90 {
     return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters()), tiles);
   }
 
-  static constexpr kernels::Element element_enum() {
-    return std::is_same_v<Element, bfloat16_t> ? kernels::Element::BF16 : kernels::Element::F16;
+  template <class T>
+  static constexpr kernels::Element element_enum_of() {
+    return std::is_same_v<T, float> ? kernels::Element::F32
+                                    : std::is_same_v<T, bfloat16_t> ? kernels::Element::BF16 : kernels::Element::F16;
+  }
+  static constexpr kernels::Element element_enum() { return element_enum_of<Element>(); }
+  static constexpr CUtensorMapDataType tensor_map_type_of(kernels::Element e) {
+    return e == kernels::Element::F32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                      : e == kernels::Element::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   }
   // A is K-major when row-major (M x K); B (K x N) is K-major when column-major.
   static constexpr Major a_major() { return Mainloop::MajorA == GMMA::Major::K ? Major::Row : Major::Col; }
@@ -131,6 +144,8 @@ struct GemmSm90 {
     if (auto r = check_arguments(g); !r) return r;
     if (g.element != element_enum())
       return {GemmStatus::Unsupported, std::string("the sm90 kernel was built for ") + to_string(element_enum())};
+    if (output_element(g) != element_enum_of<ElementD>())
+      return {GemmStatus::Unsupported, std::string("this sm90 kernel writes D in ") + to_string(element_enum_of<ElementD>())};
     if (g.a.major != a_major() || g.b.major != b_major())
       return {GemmStatus::Unsupported, "the sm90 kernel was built for other operand majors"};
     auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
@@ -212,11 +227,11 @@ struct GemmSm90 {
     ml.k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
     auto& ep = params.epilogue.direct;
     const bool d_row = g.c.major == Major::Row;  // C and D share a major
-    ep.d = static_cast<Element*>(g.d);
+    ep.d = static_cast<ElementD*>(g.d);
     ep.d_stride_m = d_row ? g.ldd : 1;
     ep.d_stride_n = d_row ? 1 : g.ldd;
     ep.d_batch_stride = g.batch_stride_d;
-    ep.c = g.beta != 0.0f ? static_cast<const Element*>(g.c.ptr) : nullptr;
+    ep.c = g.beta != 0.0f ? static_cast<const ElementD*>(g.c.ptr) : nullptr;
     ep.c_stride_m = d_row ? g.c.ld : 1;
     ep.c_stride_n = d_row ? 1 : g.c.ld;
     ep.c_batch_stride = g.c.batch_stride;
@@ -224,6 +239,9 @@ struct GemmSm90 {
     ep.n = g.n;
     ep.alpha = g.alpha;
     ep.beta = g.beta;
+    ep.bias = g.epilogue.bias != Bias::None ? static_cast<const ElementD*>(g.epilogue.bias_ptr) : nullptr;
+    ep.bias_along_m = g.epilogue.bias == Bias::PerRow;
+    ep.activation = g.epilogue.activation;
     if constexpr (requires { params.epilogue.use_tma; }) setup_tma_store(g);
     auto& sc = params.scheduler;
     sc.raster.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
@@ -258,29 +276,30 @@ struct GemmSm90 {
   }
 
   // The TMA-store epilogue where it applies: beta == 0 (C is not read), D column-major (the
-  // staging tile's major), 16-byte aligned with ld and batch stride multiples of 8.
+  // staging tile's major), 16-byte aligned with ld and batch stride multiples of 16 bytes.
   void setup_tma_store(const GemmArguments& g) {
     using Epi = typename Kernel::Epilogue;
     auto& e = params.epilogue;
     e.use_tma = false;
     const bool batched = g.batch > 1;
-    if (g.beta != 0.0f || g.c.major != Major::Col || reinterpret_cast<std::uintptr_t>(g.d) % 16 != 0 || g.ldd % 8 != 0 ||
-        (batched && g.batch_stride_d % 8 != 0))
+    constexpr int per16 = 16 / int(sizeof(ElementD));  // elements of 16 bytes
+    if (g.beta != 0.0f || g.c.major != Major::Col || reinterpret_cast<std::uintptr_t>(g.d) % 16 != 0 || g.ldd % per16 != 0 ||
+        (batched && g.batch_stride_d % per16 != 0))
       return;
     struct Proto {
       tma::Arguments a;
-      TmaStore<1> t;
+      TmaStore<Epi::MaxBoxes> t;
     };
     auto make_proto = [](bool batched_) {
       Proto p;
       const int64_t rows = 1024, cols = 1024;
       if (batched_)
-        (void)make_tma_copy<SM90_TMA_STORE, 1, Mainloop::Bits>(
+        (void)make_tma_copy<SM90_TMA_STORE, Epi::MaxBoxes, Epi::Bits>(
             p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(int64_t(1), rows, rows * cols)), Epi::staging);
       else
-        (void)make_tma_copy<SM90_TMA_STORE, 1, Mainloop::Bits>(p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
-                                                               Epi::staging);
-      p.t.boxes = tma::make_tile_boxes<1>(p.a, Epi::staging);
+        (void)make_tma_copy<SM90_TMA_STORE, Epi::MaxBoxes, Epi::Bits>(
+            p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)), Epi::staging);
+      p.t.boxes = tma::make_tile_boxes<Epi::MaxBoxes>(p.a, Epi::staging);
       return p;
     };
     static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
@@ -289,8 +308,7 @@ struct GemmSm90 {
     const int64_t ext[3] = {g.m, g.n, g.batch}, str[3] = {1, g.ldd, g.batch_stride_d};
     const tma::Arguments a = tma::rebind_gmem(proto.a, batched ? 3 : 2, ext, str);
     if (a.rule != tma::Rule::ok) return;
-    const CUtensorMapDataType type = std::is_same_v<Element, bfloat16_t> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    if (tma::encode_tensor_map(&e.map_d, a, g.d, type) != CUDA_SUCCESS) return;
+    if (tma::encode_tensor_map(&e.map_d, a, g.d, tensor_map_type_of(element_enum_of<ElementD>())) != CUDA_SUCCESS) return;
     e.tma_d = proto.t;
     e.use_tma = true;
   }

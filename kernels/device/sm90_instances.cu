@@ -1,6 +1,7 @@
 // The SM90 GEMM inside tessera::gemm: bf16 and f16, every operand major (TN, NT, NN, TT),
-// clusters of 2, 128x256 tiles or, for problems that would leave most SMs idle, 128x128;
-// split-K of the last wave when the caller gives the workspace (sm90_workspace_size).
+// D in the inputs' type or f32; clusters of 2; 128x256 tiles or, for problems that would leave
+// most SMs idle, 128x128 (D in the inputs' type); split-K of the last wave when the caller
+// gives the workspace (sm90_workspace_size): 24 kernels.
 // Compiled for sm_90a only (wgmma, setmaxnreg): kernels/CMakeLists.txt and
 // tools/device/run_gpu.sh build this file with -gencode=arch=compute_90a,code=sm_90a.
 #include "sm90_gemm.cuh"
@@ -9,8 +10,6 @@
 namespace tessera::kernels::device {
 
 namespace {
-// The instantiation for the arguments' element type and operand majors (A K-major when
-// row-major; B K-major when column-major).
 // The tile by shape: 128x128 when 128x256 tiles would leave most SMs idle.
 int multiprocessors() {
   static const int sms = [] {
@@ -23,24 +22,38 @@ int multiprocessors() {
   }();
   return sms;
 }
-template <class T, GMMA::Major MA, GMMA::Major MB, class F>
+// (Small tiles only for D in the inputs' type: 8 more kernels rather than 16.)
+template <class T, class D, GMMA::Major MA, GMMA::Major MB, class F>
 GemmResult with_tile(const GemmArguments& g, F&& f) {
-  if (sm90::prefers_small_tiles(g, multiprocessors())) return f(sm90::GemmSm90<sm90::SmallTileGemm<T, MA, MB>>{});
-  return f(sm90::GemmSm90<sm90::DefaultGemm<T, MA, MB>>{});
+  if constexpr (std::is_same_v<T, D>)
+    if (sm90::prefers_small_tiles(g, multiprocessors())) return f(sm90::GemmSm90<sm90::SmallTileGemm<T, MA, MB>>{});
+  return f(sm90::GemmSm90<sm90::DefaultGemm<T, MA, MB, 2, D>>{});
 }
-template <class T, class F>
+// The instantiation for the arguments' element type, operand majors (A K-major when
+// row-major; B K-major when column-major) and D's type: the inputs' or f32 (bf16 inputs with
+// an f16 D and the reverse are not instantiated: 8 more kernels for a rare combination; the
+// activation and the bias are run-time parameters of each).
+template <class T, class D, class F>
 GemmResult with_majors(const GemmArguments& g, F&& f) {
   constexpr auto K = GMMA::Major::K, MN = GMMA::Major::MN;
   const bool ak = g.a.major == Major::Row, bk = g.b.major == Major::Col;
-  if (ak && bk) return with_tile<T, K, K>(g, f);
-  if (ak) return with_tile<T, K, MN>(g, f);
-  if (bk) return with_tile<T, MN, K>(g, f);
-  return with_tile<T, MN, MN>(g, f);
+  if (ak && bk) return with_tile<T, D, K, K>(g, f);
+  if (ak) return with_tile<T, D, K, MN>(g, f);
+  if (bk) return with_tile<T, D, MN, K>(g, f);
+  return with_tile<T, D, MN, MN>(g, f);
+}
+template <class T, class F>
+GemmResult with_output(const GemmArguments& g, F&& f) {
+  const Element out = output_element(g);
+  if (out == g.element) return with_majors<T, T>(g, f);
+  if (out == Element::F32) return with_majors<T, float>(g, f);
+  return {GemmStatus::Unsupported, std::string("the sm90 kernel writes D in its inputs' type (") + to_string(g.element) +
+                                       ") or f32, not " + to_string(out)};
 }
 template <class F>
 GemmResult with_sm90(const GemmArguments& g, F&& f) {
-  if (g.element == Element::BF16) return with_majors<bfloat16_t>(g, f);
-  if (g.element == Element::F16) return with_majors<half_t>(g, f);
+  if (g.element == Element::BF16) return with_output<bfloat16_t>(g, f);
+  if (g.element == Element::F16) return with_output<half_t>(g, f);
   return {GemmStatus::Unsupported, "the sm90 kernel takes bf16 or f16 inputs"};
 }
 

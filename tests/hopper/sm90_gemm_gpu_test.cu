@@ -2,7 +2,10 @@
 // FP64 reference: fresh random inputs, poisoned (NaN) outputs, whole tiles and residues in M,
 // N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16; both
 // tiles the dispatch picks (128x256, and 128x128 for small problems); split-K of the last
-// wave with the workspace sm90_workspace_size asks for.
+// wave with the workspace sm90_workspace_size asks for; and the fused epilogues: every
+// activation x bias (none, per row, per column) x D in the inputs' type and f32 x both D
+// majors, at a residue shape through the direct epilogue (ld not 16-byte aligned, beta != 0)
+// and one through the TMA-store epilogue.
 // Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
@@ -47,6 +50,49 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
   return ok ? 0 : 1;
 }
 
+const char* type_name(kernels::Element e) { return kernels::to_string(e); }
+
+// A fused epilogue: inputs T, D (and C, bias) TD.
+template <class T, class TD>
+int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, kernels::Activation act,
+                kernels::Bias bias, const char* layout = "TN") {
+  sm90_check::Problem<T, TD> p(m, n, k, l, d_row, alpha, beta, uint64_t(m * 1000003 + n * 1009 + k + l + 17 * int(act) + int(bias)),
+                               layout);
+  p.fuse(act, bias, uint64_t(m + 3 * n + int(act)));
+  auto r = kernels::device::run_sm90(p.args, nullptr);
+  const cudaError_t e = cudaDeviceSynchronize();
+  double rel = 0;
+  int64_t nans = 0;
+  const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
+  std::printf("%-4s->%-4s %s %4lld x %4lld x %4lld x %lld D %s alpha %g beta %g bias %-10s %-9s: %s (rel %.2e, %lld NaN)%s%s\n",
+              type_name(p.args.element), type_name(kernels::output_element(p.args)), layout, (long long)m, (long long)n, (long long)k,
+              (long long)l, d_row ? "row" : "col", alpha, beta, kernels::to_string(bias), kernels::to_string(act), ok ? "ok" : "FAIL", rel,
+              (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
+  if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
+  return ok ? 0 : 1;
+}
+
+// Every activation x bias x D type x D major at two residue shapes: 129 x 257 (ld not a
+// multiple of 8: the direct epilogue; with beta != 0) and 136 x 264 (the TMA-store epilogue,
+// beta = 0; f32 D: two TMA boxes per store).
+template <class T>
+int check_fusions(bool small_only) {
+  using kernels::Activation;
+  using kernels::Bias;
+  int fails = 0;
+  for (Activation act : {Activation::Identity, Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SiLU})
+    for (Bias bias : {Bias::None, Bias::PerRow, Bias::PerColumn})
+      for (bool d_row : {false, true}) {
+        // (--small: each activation and bias once per D type and path, for compute-sanitizer)
+        if (small_only && (d_row != (int(act) % 2 == 1) || (bias == Bias::None && act != Activation::Identity))) continue;
+        fails += check_fused<T, T>(129, 257, 72, 1, d_row, 0.75f, -0.5f, act, bias);
+        fails += check_fused<T, T>(136, 264, 72, 1, d_row, 1.0f, 0.0f, act, bias);
+        fails += check_fused<T, float>(129, 257, 72, 1, d_row, 0.75f, -0.5f, act, bias);
+        fails += check_fused<T, float>(136, 264, 72, 1, d_row, 1.0f, 0.0f, act, bias);
+      }
+  return fails;
+}
+
 int main(int argc, char** argv) {
   int dev = 0, major = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
@@ -85,6 +131,30 @@ int main(int argc, char** argv) {
     fails += check<bfloat16_t>(300, 300, 2048, 2, true, 2, -1, "TN", true);
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NN", true);
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN", true);
+  }
+  // Fused epilogues.
+  fails += check_fusions<bfloat16_t>(small_only);
+  {
+    using kernels::Activation;
+    using kernels::Bias;
+    // f16 inputs; batches share the bias; MN-major operands; many tiles per CTA
+    fails += check_fused<half_t, half_t>(136, 264, 72, 2, false, 1, 0, Activation::GELU, Bias::PerRow);
+    fails += check_fused<half_t, float>(129, 257, 72, 2, true, 1, 0.5f, Activation::SiLU, Bias::PerColumn);
+    if (!small_only) {
+      fails += check_fusions<half_t>(false);
+      fails += check_fused<bfloat16_t, bfloat16_t>(777, 555, 328, 3, false, 2, 0, Activation::ReLU, Bias::PerColumn, "NT");
+      fails += check_fused<bfloat16_t, float>(1000, 1000, 1000, 1, true, 1, 0, Activation::GELUTanh, Bias::PerRow, "NN");
+      fails += check_fused<bfloat16_t, bfloat16_t>(4096, 4096, 1024, 1, false, 1, 0, Activation::GELU, Bias::PerColumn);
+      fails += check_fused<bfloat16_t, float>(4096, 4096, 1024, 1, true, 1, 0, Activation::SiLU, Bias::PerRow, "TT");
+    }
+    // Not instantiated: a 16-bit D of the other 16-bit type; refused with the reason.
+    sm90_check::Problem<bfloat16_t> p(64, 64, 64, 1, false, 1, 0, 1);
+    auto g = p.args;
+    g.epilogue.output = kernels::Element::F16;
+    const auto r = kernels::device::sm90_can_implement(g);
+    const bool refused = r.status == kernels::GemmStatus::Unsupported && r.message.find("f32") != std::string::npos;
+    std::printf("refusal (bf16 inputs, f16 D): %s (%s)\n", refused ? "ok" : "FAIL", r.message.c_str());
+    fails += !refused;
   }
   // What the kernel does not take is refused, not run: f32, misaligned leading dimensions
   // (an MN-major A with M = 60).

@@ -3,6 +3,9 @@
 //    along M), every thread's value v sits at its value 0 plus thread 0's value v (the thread
 //    and value parts of the C layout never carry), and the 256 threads x 128 values cover the
 //    128 x 256 tile once;
+//  - the TMA-store epilogue's staging view, for a 16-bit and an f32 D: the TiledMma's C
+//    partition of it puts each (m, n) of the tile at the staging layout's offset in its
+//    warpgroup's buffer, each part's columns once; the f32 staging tile is two TMA boxes;
 //  - the persistent tile scheduler: every (m, n, l) tile exactly once, grouped raster.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
@@ -10,8 +13,11 @@
 
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "kernel/sm90_tile_scheduler.cuh"
+#include "tessera/atom/copy_sm90_tma.hpp"
+#include "tessera/atom/gmma_layout.hpp"
 #include "tessera/atom/mma_sm90.hpp"
 #include "tessera/tensor.hpp"
 #include "tessera/tiled_mma.hpp"
@@ -41,6 +47,67 @@ TEST_CASE("sm90 epilogue: C coordinates are value 0's plus thread 0's constants,
   CHECK(seen.size() == 128u * 256u);
   // Thread t of warpgroup w holds rows 64w .. 64w+63 (the mainloop's A rows for warpgroup w).
   for (int t = 0; t < 256; ++t) CHECK(int64_t(get<0>(tiled.get_slice(t).partition_C(id)(0))) / 64 == t / 128);
+}
+
+// The view kernels/collective/sm90_epilogue_tma.cuh builds (written out again here: that file
+// needs CUDA): ((staging rows), W) x ((staging columns), Parts) : (staging's, buffer) x
+// (staging's, 0), Cols columns of 64 rows in 16 KiB.
+template <int Bits>
+void check_staging_view() {
+  constexpr int Cols = 16 * 1024 * 8 / Bits / 64, Parts = 256 / Cols;
+  constexpr auto staging = GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
+  constexpr auto L = staging.inner();
+  constexpr int staging_elements = int(cosize(L));
+  REQUIRE(staging_elements * Bits / 8 == 16 * 1024);
+  constexpr auto view = make_layout(make_layout(coalesce(layout<0>(L)), Layout<_2, C<staging_elements>>{}),
+                                    make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(_2{}, _1{}, _1{})));
+  std::vector<float> buffers(2 * staging_elements);
+  const auto sD = make_tensor(buffers.data(), view);
+  const auto id = make_identity_tensor(make_shape(_128{}, _256{}));
+  int bad = 0;
+  std::vector<int> hits(size_t(2 * Parts * staging_elements), 0);
+  for (int t = 0; t < 256; ++t) {
+    const auto ct = tiled.get_slice(t).partition_C(id);
+    const auto st = tiled.get_slice(t).partition_C(sD);
+    for (int v = 0; v < 128; ++v) {
+      const int64_t m = int64_t(get<0>(ct(v))), n = int64_t(get<1>(ct(v)));
+      const int64_t wg = m / 64, part = n / Cols;
+      const int64_t offset = &st(v) - buffers.data();
+      bad += offset != wg * staging_elements + int64_t(L(m % 64, n % Cols));
+      ++hits[size_t((wg * Parts + part) * staging_elements + (offset - wg * staging_elements))];
+    }
+  }
+  CHECK(bad == 0);
+  int not_once = 0;
+  for (int h : hits) not_once += h != 1;
+  CHECK(not_once == 0);
+  // The TMA store of one part: 128-byte swizzle rows are the box's inner extent, so a 16-bit
+  // part is one box of 64 x Cols, an f32 part two of 32 x 64 (the second 256 floats in).
+  tma::Arguments a;
+  (void)make_tma_copy<SM90_TMA_STORE, 2, Bits>(a, make_layout(make_shape(int64_t(1024), int64_t(1024)), make_stride(int64_t(1), int64_t(1024))),
+                                               staging);
+  const auto boxes = tma::make_tile_boxes<2>(a, staging);
+  INFO("bits " << Bits << ": " << tma::to_string(boxes.rule) << ", fits " << boxes.fits << ", boxes " << a.boxes);
+  REQUIRE(boxes.ok());
+  CHECK(boxes.count == (Bits == 16 ? 1 : 2));
+  CHECK(boxes.tx_bytes == 16u * 1024u);
+  if constexpr (Bits == 32) {
+    CHECK(boxes.corner[1][0] == 32);
+    CHECK(boxes.smem_offset_bytes[1] == 32u * 64u * 4u);  // the second 32 rows' atoms follow the first's 64 columns
+    // With the atoms walking the rows first (tile_to_shape's default), a box would end after
+    // 8 columns: 16 boxes per store.
+    tma::Arguments rows_first;
+    (void)make_tma_copy<SM90_TMA_STORE, 16, Bits>(
+        rows_first, make_layout(make_shape(int64_t(1024), int64_t(1024)), make_stride(int64_t(1), int64_t(1024))),
+        GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{})));
+    CHECK(rows_first.boxes == 16);
+  }
+}
+
+TEST_CASE("sm90 TMA-store epilogue: the staging view of a 16-bit and an f32 D") {
+  check_staging_view<16>();
+  check_staging_view<32>();
 }
 
 TEST_CASE("sm90 persistent scheduler: every tile once, grouped raster (generated)") {

@@ -204,3 +204,76 @@ TEST_CASE("the split-K workspace: a size needs a pointer, and the pointer 16-byt
   g.workspace_bytes = 0;  // a pointer without bytes is allowed: nothing is split
   CHECK(check_arguments(g));
 }
+
+TEST_CASE("the fused epilogue: bias pointer and mode go together, enumerators are checked") {
+  auto g = valid();
+  CHECK(!is_fused(g));
+  CHECK(output_element(g) == Element::BF16);
+  g.epilogue.bias = Bias::PerRow;
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::NullPointer);
+  CHECK(mentions(r, "bias"));
+  CHECK(mentions(r, "M elements"));
+  g.epilogue.bias = Bias::PerColumn;
+  CHECK(mentions(check_arguments(g), "N elements"));
+  g.epilogue.bias_ptr = storage + 2048;
+  CHECK(check_arguments(g));
+  CHECK(is_fused(g));
+  // A pointer without a mode is a mistake, not a silent no-op.
+  g = valid();
+  g.epilogue.bias_ptr = storage + 2048;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "Bias::PerRow"));
+  g = valid();
+  g.epilogue.activation = static_cast<Activation>(17);
+  CHECK(mentions(check_arguments(g), "not an Activation"));
+  g = valid();
+  g.epilogue.bias = static_cast<Bias>(9);
+  CHECK(mentions(check_arguments(g), "not a Bias"));
+  g = valid();
+  g.epilogue.output = static_cast<Element>(5);
+  CHECK(mentions(check_arguments(g), "not an Element"));
+  for (auto a : {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SiLU}) {
+    g = valid();
+    g.epilogue.activation = a;
+    CHECK(check_arguments(g));
+    CHECK(is_fused(g));
+  }
+}
+
+TEST_CASE("the output element type sets C's, D's and the bias's alignment, not A's or B's") {
+  auto g = valid();  // bf16 inputs
+  g.epilogue.output = Element::F32;
+  CHECK(output_element(g) == Element::F32);
+  CHECK(is_fused(g));
+  CHECK(check_arguments(g));
+  g.d = storage + 514;  // 2-byte aligned: enough for bf16, not for the f32 output
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "D"));
+  CHECK(mentions(r, "f32"));
+  g = valid();
+  g.epilogue.output = Element::F32;
+  g.beta = 1.0f;
+  g.c.ptr = storage + 1026;
+  CHECK(mentions(check_arguments(g), "C = "));
+  g = valid();
+  g.epilogue.output = Element::F32;
+  g.epilogue.bias = Bias::PerRow;
+  g.epilogue.bias_ptr = storage + 2050;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "bias"));
+  g.epilogue.bias_ptr = storage + 2052;
+  CHECK(check_arguments(g));
+  // A, B stay bf16: 2-byte aligned A is fine with an f32 output.
+  g.a.ptr = storage + 2;
+  CHECK(check_arguments(g));
+  // The same type as the inputs, said explicitly, is not a fusion.
+  g = valid();
+  g.epilogue.output = Element::BF16;
+  CHECK(!is_fused(g));
+  g.epilogue.output = Element::F16;
+  CHECK(is_fused(g));
+}

@@ -25,16 +25,19 @@ else
   t0=$(date +%s)
   # The library's sm_90 entry (kernels/device/sm90_instances.cu) for the test; the bench with
   # the kernel templates (cluster and no-cluster variants).
-  nvcc "${FLAGS[@]}" -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
+  # (16 kernels since the fused epilogues: --split-compile runs their optimisation and ptxas
+  # on the machine's cores side by side instead of one after the other)
+  nvcc "${FLAGS[@]}" --split-compile=0 -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
   nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
   p1=$!
-  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas \
+  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
     >"$OUT/ptxas_bench.txt" 2>&1
   r2=$?
   wait $p1; r1=$?
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
   grep -aE "error" "$OUT/ptxas_test.txt" "$OUT/ptxas_bench.txt" | head -10 | tee -a "$log"
   grep -aE "Used|spill|C75" "$OUT/ptxas_bench.txt" | grep -v "^$" | tail -8 | tee -a "$log"
+  note "instances (ptxas_test.txt): $(grep -ac 'Used' "$OUT/ptxas_test.txt") functions, $(grep -ac C7520 "$OUT/ptxas_test.txt") C7520, spills: $(grep -aoE '[0-9]+ bytes spill stores' "$OUT/ptxas_test.txt" | sort | uniq -c | tr '\n' ' ')"
 fi
 if command -v cuobjdump >/dev/null; then
   cuobjdump -sass "$BIN/sm90_bench" >"$OUT/sass.txt" 2>&1
@@ -53,6 +56,8 @@ note "-- benchmark (bf16 TN, D column-major; median of alternating launches)"
 timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
 note "-- f16; bf16 without clusters (QUICK=1: f16 only, and no MN-major layouts)"
 timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
+note "-- fused epilogue (GELU tanh + bias, bf16) against cuBLASLt GELU_BIAS"
+timeout 60 "$BIN/sm90_bench" --fused 8192 8192 8192 4096 11008 4096 8192 8192 1024 2>&1 | grep -v '^device' | tee -a "$log"
 [ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
 note "-- without split-K (no workspace); without the lead-in kernel (host launch work timed, as before)"
 [ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --no-split 1000 1000 1000 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"

@@ -1,6 +1,9 @@
 // Host-side description of one (batched) GEMM and its argument checks.
 //
-//   D[l](m,n) = alpha * sum_k A[l](m,k) * B[l](k,n) + beta * C[l](m,n)
+//   D[l](m,n) = act(alpha * sum_k A[l](m,k) * B[l](k,n) + beta * C[l](m,n) + bias)
+//
+// with the optional fused epilogue (GemmArguments::epilogue: a bias vector broadcast along
+// rows or columns, an activation, D's element type; tessera/kernels/epilogue_ops.hpp).
 //
 // This header needs no CUDA: the checks run (and are tested) on any machine.
 // Majors follow the math, not BLAS letters: A is M x K, B is K x N, C/D are M x N,
@@ -12,7 +15,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <tuple>
+
+#include "tessera/kernels/epilogue_ops.hpp"
 
 namespace tessera::kernels {
 
@@ -64,8 +71,22 @@ struct Operand {
   std::int64_t batch_stride = 0;
 };
 
-// A, B, C use `element` for A and B; C and D use `element` too (f32 for the SIMT kernel,
-// f16/bf16 for the tensor-core kernel, accumulation always in f32).  C and D share a major.
+// What runs after the accumulation, per element of D (epilogue_ops.hpp):
+//   D = act(alpha * acc + beta * C + bias),  rounded to `output` (C is read in that type too).
+// bias: a vector in D's element type (nn.Linear's convention), one for all batches; PerRow
+// reads bias[m] (length M), PerColumn bias[n] (length N).  Anything but the defaults is a
+// "fused epilogue": the sm_90 kernel runs it (bf16/f16 inputs on an sm_90 GPU); elsewhere
+// tessera::gemm answers Unsupported.
+struct EpilogueArguments {
+  Activation activation = Activation::Identity;
+  Bias bias = Bias::None;
+  const void* bias_ptr = nullptr;
+  std::optional<Element> output;  // C's and D's element type; empty: the inputs' `element`
+};
+
+// A and B are `element`; C and D are epilogue.output (default: `element` too; f32 for the
+// SIMT kernel, f16/bf16 for the tensor-core kernels, accumulation always in f32).  C and D
+// share a major.
 struct GemmArguments {
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
   Element element = Element::F32;
@@ -74,6 +95,7 @@ struct GemmArguments {
   std::int64_t ldd = 0;
   std::int64_t batch_stride_d = 0;
   float alpha = 1.0f, beta = 0.0f;
+  EpilogueArguments epilogue;
   // Optional device scratch for split-K (gemm_workspace_size says how much a problem can
   // use; 16-byte aligned).  When a problem's last wave of tiles would leave most SMs idle,
   // the tensor-core kernel cuts those tiles along K and adds the slices here.  Without it
@@ -88,6 +110,15 @@ struct GemmResult {
   std::string message;  // what is wrong and where; empty on success
   explicit operator bool() const { return status == GemmStatus::Success; }
 };
+
+// D's (and C's) element type.
+inline Element output_element(const GemmArguments& g) { return g.epilogue.output.value_or(g.element); }
+
+// Whether the epilogue does more than alpha/beta in the inputs' type (only the sm_90 kernel
+// runs that).
+inline bool is_fused(const GemmArguments& g) {
+  return g.epilogue.activation != Activation::Identity || g.epilogue.bias != Bias::None || output_element(g) != g.element;
+}
 
 // Kernel configuration the device adapter picks for valid arguments.
 enum class GemmKernel {
@@ -162,6 +193,26 @@ inline GemmResult check_operand(const char* name, const char* rows_name, std::in
   return {};
 }
 
+// The epilogue's own arguments: known enumerators, a bias pointer exactly when a bias mode.
+inline GemmResult check_epilogue(const GemmArguments& g) {
+  const auto& e = g.epilogue;
+  if (static_cast<unsigned>(e.activation) > static_cast<unsigned>(Activation::SiLU))
+    return fail(GemmStatus::Unsupported, "epilogue.activation = " + std::to_string(static_cast<unsigned>(e.activation)) +
+                                             " is not an Activation");
+  if (static_cast<unsigned>(e.bias) > static_cast<unsigned>(Bias::PerColumn))
+    return fail(GemmStatus::Unsupported, "epilogue.bias = " + std::to_string(static_cast<unsigned>(e.bias)) + " is not a Bias mode");
+  if (e.output && static_cast<unsigned>(*e.output) > static_cast<unsigned>(Element::BF16))
+    return fail(GemmStatus::Unsupported, "epilogue.output = " + std::to_string(static_cast<unsigned>(*e.output)) +
+                                             " is not an Element");
+  if (e.bias != Bias::None && e.bias_ptr == nullptr)
+    return fail(GemmStatus::NullPointer, std::string("the bias is a null pointer while epilogue.bias = ") + to_string(e.bias) +
+                                             (e.bias == Bias::PerRow ? " (a vector of M elements)" : " (a vector of N elements)"));
+  if (e.bias == Bias::None && e.bias_ptr != nullptr)
+    return fail(GemmStatus::Unsupported, "epilogue.bias_ptr is set while epilogue.bias = none: say Bias::PerRow (bias[m], length M) "
+                                         "or Bias::PerColumn (bias[n], length N)");
+  return {};
+}
+
 }  // namespace detail
 
 // Checks everything that can be checked without a device.  The message names the
@@ -188,14 +239,17 @@ inline GemmResult check_arguments(const GemmArguments& g) {
   if (g.beta != 0.0f && g.c.ptr == nullptr)
     return fail(GemmStatus::NullPointer, "C is a null pointer while beta = " + std::to_string(g.beta) +
                                              " != 0");
-  const auto bytes = static_cast<std::uintptr_t>(element_bytes(g.element));
-  auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % bytes != 0; };
-  for (auto [name, p] : {std::pair{"A", g.a.ptr}, std::pair{"B", g.b.ptr}, std::pair{"C", g.c.ptr},
-                         std::pair{"D", static_cast<const void*>(g.d)}})
-    if (p != nullptr && misaligned(p))
+  if (auto r = detail::check_epilogue(g); !r) return r;
+  const Element out = output_element(g);
+  for (auto [name, p, e] : {std::tuple{"A", g.a.ptr, g.element}, std::tuple{"B", g.b.ptr, g.element},
+                            std::tuple{"C", g.c.ptr, out}, std::tuple{"D", static_cast<const void*>(g.d), out},
+                            std::tuple{"bias", g.epilogue.bias_ptr, out}}) {
+    const auto bytes = static_cast<std::uintptr_t>(element_bytes(e));
+    if (p != nullptr && reinterpret_cast<std::uintptr_t>(p) % bytes != 0)
       return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
                                               " is not aligned to its " + std::to_string(bytes) +
-                                              "-byte " + to_string(g.element) + " elements");
+                                              "-byte " + to_string(e) + " elements");
+  }
   if (g.workspace_bytes > 0 && g.workspace == nullptr)
     return fail(GemmStatus::NullPointer,
                 "workspace is a null pointer while workspace_bytes = " + std::to_string(g.workspace_bytes));

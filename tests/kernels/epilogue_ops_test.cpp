@@ -1,0 +1,112 @@
+// The fused epilogue's element-wise functions (tessera/kernels/epilogue_ops.hpp) against
+// their definitions evaluated in double, and PyTorch's values at a few points.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <cmath>
+#include <limits>
+
+#include "tessera/kernels/epilogue_ops.hpp"
+
+using namespace tessera::kernels;
+namespace ep = tessera::kernels::epilogue;
+
+namespace {
+
+double ref(Activation a, double x) {
+  switch (a) {
+    case Activation::ReLU: return x > 0 ? x : 0;
+    case Activation::GELU: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+    case Activation::GELUTanh: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+    case Activation::SiLU: return x / (1 + std::exp(-x));
+    default: return x;
+  }
+}
+
+// |f32 result - double reference| within a few f32 ulps of the larger of |ref| and |x|: the
+// f32 formulas compute x/2 (1 + erf(..)) and the like, whose bracket is rounded near 1 when
+// it is small (x << 0), an absolute error of about |x| eps/2 (PyTorch's f32 kernels compute the
+// same formula).
+bool close(double got, double want, double x) {
+  return std::fabs(got - want) <= 8 * std::numeric_limits<float>::epsilon() * std::fmax(std::fmax(std::fabs(want), std::fabs(x)), 1e-30);
+}
+
+constexpr Activation all[] = {Activation::Identity, Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SiLU};
+
+}  // namespace
+
+TEST_CASE("activations at PyTorch's values") {
+  // torch.nn.functional.gelu(torch.tensor([1., -1., 3.])), approximate='none' and 'tanh';
+  // torch.nn.functional.silu; printed to 7 digits.
+  CHECK(ep::gelu(1.0f) == Approx(0.8413447).epsilon(1e-6));
+  CHECK(ep::gelu(-1.0f) == Approx(-0.1586553).epsilon(1e-6));
+  CHECK(ep::gelu(3.0f) == Approx(2.9959502).epsilon(1e-6));
+  CHECK(ep::gelu_tanh(1.0f) == Approx(0.8411920).epsilon(1e-6));
+  CHECK(ep::gelu_tanh(-1.0f) == Approx(-0.1588080).epsilon(1e-6));
+  CHECK(ep::silu(1.0f) == Approx(0.7310586).epsilon(1e-6));
+  CHECK(ep::silu(-1.0f) == Approx(-0.2689414).epsilon(1e-6));
+  CHECK(ep::relu(-2.5f) == 0.0f);
+  CHECK(ep::relu(2.5f) == 2.5f);
+  // the tails: no inf/inf, no NaN from exp overflow
+  CHECK(ep::silu(-100.0f) == 0.0f);
+  CHECK(ep::silu(100.0f) == 100.0f);
+  CHECK(ep::gelu(-20.0f) == 0.0f);
+  CHECK(ep::gelu_tanh(20.0f) == 20.0f);
+  // NaN propagates (torch.relu(nan) is nan)
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (auto a : all) CHECK(std::isnan(ep::activate(a, nan)));
+}
+
+TEST_CASE("activations agree with their definitions in double, run-time and compile-time selection alike") {
+  rc::prop("activate(a, x) ~ definition(x)", [](float raw) {
+    const float x = std::isfinite(raw) ? std::fmod(raw, 40.0f) : 0.5f;
+    for (auto a : all) {
+      const float got = ep::activate(a, x);
+      RC_ASSERT(close(got, ref(a, double(x)), x));
+    }
+    RC_ASSERT(ep::activate<Activation::ReLU>(x) == ep::activate(Activation::ReLU, x));
+    RC_ASSERT(ep::activate<Activation::GELU>(x) == ep::activate(Activation::GELU, x));
+    RC_ASSERT(ep::activate<Activation::GELUTanh>(x) == ep::activate(Activation::GELUTanh, x));
+    RC_ASSERT(ep::activate<Activation::SiLU>(x) == ep::activate(Activation::SiLU, x));
+    RC_ASSERT(ep::activate<Activation::Identity>(x) == x);
+  });
+  // a dense sweep over where the functions bend
+  for (int i = -4000; i <= 4000; ++i) {
+    const float x = float(i) / 500.0f;
+    for (auto a : all) CHECK(close(ep::activate(a, x), ref(a, double(x)), x));
+  }
+}
+
+TEST_CASE("properties of the activations") {
+  rc::prop("relu and silu/gelu bounds", [](float raw) {
+    const float x = std::isfinite(raw) ? std::fmod(raw, 60.0f) : 1.0f;
+    RC_ASSERT(ep::relu(x) >= 0.0f);
+    RC_ASSERT(ep::relu(x) == (x > 0 ? x : 0.0f));
+    // x*Phi(x), x*sigmoid(x): between min(x, 0) and max(x, 0) (up to rounding)
+    for (float y : {ep::gelu(x), ep::gelu_tanh(x), ep::silu(x)}) {
+      RC_ASSERT(y <= std::fmax(x, 0.0f) * (1 + 1e-6f) + 1e-30f);
+      RC_ASSERT(y >= std::fmin(x, 0.0f) * (1 + 1e-6f) - 1e-30f);
+    }
+    // odd part identity: f(x) - f(-x) = x for x*g(x) with g(x) + g(-x) = 1
+    RC_ASSERT(std::fabs((ep::gelu(x) - ep::gelu(-x)) - x) <= 1e-5f * std::fmax(1.0f, std::fabs(x)));
+    RC_ASSERT(std::fabs((ep::silu(x) - ep::silu(-x)) - x) <= 1e-5f * std::fmax(1.0f, std::fabs(x)));
+  });
+}
+
+TEST_CASE("the epilogue value: act(alpha*acc + beta*c + bias), bias broadcast along its mode") {
+  rc::prop("value = definition", [](int8_t ia, int8_t ib, int8_t iacc, int8_t ic, int8_t ibias) {
+    const float alpha = ia / 16.0f, beta = ib / 16.0f, acc = iacc / 8.0f, c = ic / 8.0f, bias = ibias / 8.0f;
+    const double pre = double(alpha) * acc + double(beta) * c + bias;  // exact in float too (small dyadics)
+    RC_ASSERT(ep::value<Activation::Identity>(alpha, acc, beta, c, bias) == float(pre));
+    RC_ASSERT(ep::value<Activation::ReLU>(alpha, acc, beta, c, bias) == float(pre > 0 ? pre : 0));
+    RC_ASSERT(close(ep::value<Activation::GELU>(alpha, acc, beta, c, bias), ref(Activation::GELU, pre), pre));
+    RC_ASSERT(close(ep::value<Activation::SiLU>(alpha, acc, beta, c, bias), ref(Activation::SiLU, pre), pre));
+  });
+  rc::prop("bias_index picks m for per-row, n for per-column", [](int64_t m, int64_t n) {
+    RC_ASSERT(ep::bias_index(Bias::PerRow, m, n) == m);
+    RC_ASSERT(ep::bias_index(Bias::PerColumn, m, n) == n);
+  });
+  CHECK(std::string(to_string(Activation::GELUTanh)) == "gelu_tanh");
+  CHECK(std::string(to_string(Bias::PerRow)) == "per-row");
+}
