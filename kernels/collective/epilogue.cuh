@@ -61,7 +61,7 @@ struct EpilogueSmem16 {
       4 * (int(cosize(StageRow{})) > int(cosize(StageCol{})) ? int(cosize(StageRow{})) : int(cosize(StageCol{})));
 
   template <class Mainloop>
-  __device__ static void run(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
+  __device__ __forceinline__ static void run(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
                              const std::uint16_t* Cptr, std::int64_t tm, std::int64_t tn, float* stage) {
     if (p.d.row) run_major<Mainloop, true>(p, acc, D, Cptr, tm, tn, stage);
     else run_major<Mainloop, false>(p, acc, D, Cptr, tm, tn, stage);
@@ -75,7 +75,7 @@ struct EpilogueSmem16 {
   }
 
   template <class Mainloop, bool DRow>
-  __device__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
+  __device__ __forceinline__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
                                    const std::uint16_t* Cptr, std::int64_t tm, std::int64_t tn, float* stage) {
     using Elem = typename Mainloop::Elem;
     using Stage = std::conditional_t<DRow, StageRow, StageCol>;

@@ -75,7 +75,7 @@ struct MainloopTensorOp {
   using Accum = decltype(TiledMma{}.get_slice(0).partition_fragment_C(make_identity_tensor(TileC{})));
 
   // acc += A(tile tm, k) * B(k, tile tn) over the k of k-tiles [kt_begin, kt_end).
-  __device__ static void run(const Problem& p, const std::uint16_t* A_, const std::uint16_t* B_, std::int64_t tm,
+  __device__ __forceinline__ static void run(const Problem& p, const std::uint16_t* A_, const std::uint16_t* B_, std::int64_t tm,
                              std::int64_t tn, int kt_begin, int kt_end, std::uint16_t* smem, Accum& acc) {
     const int tid = threadIdx.x;
     auto tile_a = make_shape(C<BM>{}, C<BK>{});
