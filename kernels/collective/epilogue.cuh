@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../arch/sm90_convert.cuh"
 #include "../arch/vector_store.cuh"
 #include "../kernel/problem.cuh"
 #include "tessera/algorithm.hpp"
@@ -128,8 +129,15 @@ struct EpilogueSmem16 {
       auto acc = make_tensor<float>(make_shape(C<V>{}));
       auto out = make_tensor<Elem>(make_shape(C<V>{}));
       copy(LoadS{}, tSs(_, j), acc);
-      if (use_c) copy(MoveD{}, tCg(_, j), out);
-      axpby(p.alpha, acc, use_c ? p.beta : 0.0f, out);
+      // (The hardware's conversions, arch/sm90_convert.cuh: numeric.hpp's portable rounding
+      // is about 8 integer instructions a value, 1000 per tile, which short-K problems feel.)
+      const float alpha = p.alpha, beta = p.beta;
+      if (use_c) {
+        copy(MoveD{}, tCg(_, j), out);
+        transform(acc, out, out, [&](float x, Elem c) { return arch::from_f32<Elem>(alpha * x + beta * arch::to_f32(c)); });
+      } else {
+        transform(acc, out, [&](float x) { return arch::from_f32<Elem>(alpha * x); });
+      }
       copy(MoveD{}, out, tDg(_, j));
     }
   }

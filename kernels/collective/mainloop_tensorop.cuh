@@ -126,6 +126,18 @@ struct MainloopTensorOp {
       }
     };
 
+    // The whole k-tiles of the main loop, in order: running views of the next one (a pointer
+    // step per k-tile; indexing the k-tile mode cost a multiply and three 64-bit operations
+    // per copy).
+    auto gA_next = tAgA(_, _, _, kt_begin);
+    auto gB_next = tBgB(_, _, _, kt_begin);
+    auto load_next_whole = [&](auto stage) {
+      copy(G2SA{}, gA_next, tAsA(_, _, _, stage));
+      copy(G2SB{}, gB_next, tBsB(_, _, _, stage));
+      gA_next = make_tensor(gA_next.data() + stride<3>(tAgA.layout()), gA_next.layout());
+      gB_next = make_tensor(gB_next.data() + stride<3>(tBgB.layout()), gB_next.layout());
+    };
+
     // smem -> registers: ldmatrix in the MMA's fragment order.  The fragments hold two k16
     // blocks, double-buffered: while the MMAs of block kk run, the ldmatrix of block kk+1
     // is in flight -- across k-tiles too: the last block of a tile waits for the next stage
@@ -148,11 +160,25 @@ struct MainloopTensorOp {
     };
 
     const int k_tiles = kt_end - kt_begin;
+    // A CTA whose copies all lie inside A and B (every CTA but the last row and column of
+    // tiles) loads whole tiles until the last partial one, without predicates.
+    // (The same for every thread, so the barriers inside stay uniform.)
+    const bool inside = res_m >= BM && res_n >= BN;
+    const std::int64_t k_lim = std::int64_t(kt_end) * BK < p.k ? std::int64_t(kt_end) * BK : p.k;
     // Prologue: Stages-1 tiles in flight.
-    tessera::detail::static_for<Stages - 1>([&](auto s) {
-      if (int(s) < k_tiles) load_tile(int(s), s, std::false_type{});
-      cp_async_fence();
-    });
+    const bool whole_prologue = Vec && inside && k_tiles >= Stages - 1 &&
+                                std::int64_t(kt_begin + Stages - 1) * BK <= k_lim;
+    if (whole_prologue) {
+      tessera::detail::static_for<Stages - 1>([&](auto s) {
+        load_tile(int(s), s, std::true_type{});
+        cp_async_fence();
+      });
+    } else {
+      tessera::detail::static_for<Stages - 1>([&](auto s) {
+        if (int(s) < k_tiles) load_tile(int(s), s, std::false_type{});
+        cp_async_fence();
+      });
+    }
     cp_async_wait<Stages - 2>();
     __syncthreads();  // tile 0 visible
     if constexpr (Trace::enabled) trace_tile0(p, tAsA(_, _, _, _0{}), tBsB(_, _, _, _0{}));
@@ -174,7 +200,7 @@ struct MainloopTensorOp {
           load_frags(C<(kk + 1) % 2>{}, s, C<kk + 1>{});
         }
         if constexpr (kk == 0) {
-          if constexpr (decltype(whole)::value) load_tile(kt + Stages - 1, s_write, std::true_type{});
+          if constexpr (decltype(whole)::value) load_next_whole(s_write);
           else if (kt + Stages - 1 < k_tiles) load_tile(kt + Stages - 1, s_write, std::false_type{});
           cp_async_fence();
         }
@@ -185,18 +211,17 @@ struct MainloopTensorOp {
       // Unrolled by Stages so that every stage index is a constant: ldmatrix and cp.async
       // then address smem as a per-thread register plus an immediate.
       //
-      // A CTA whose copies all lie inside A and B (every CTA but the last row and column of
-      // tiles) loads whole tiles until the last partial one: those k-tiles run a body
-      // without a branch, so the copies' address arithmetic can be scheduled between the
+      // The inside CTAs' whole k-tiles run a body without a branch, so the copies' address arithmetic can be scheduled between the
       // MMAs instead of in a block of its own while the warp's tensor pipe waits.
-      // (The same for every thread, so the barriers inside stay uniform.)
-      const bool inside = res_m >= BM && res_n >= BN;
       // Whole k-tiles of the slice from tile Stages-1 (the first the loop loads) on.
-      const std::int64_t k_lim = std::int64_t(kt_end) * BK < p.k ? std::int64_t(kt_end) * BK : p.k;
       const std::int64_t left = k_lim - std::int64_t(kt_begin + Stages - 1) * BK;
       const int whole = inside && left > 0 ? int(left / BK) : 0;
       // Tiles kt < kt_whole load tile kt + Stages - 1 < (Stages - 1) + whole: whole tiles.
       const int kt_whole = whole / Stages * Stages;
+      if (kt_whole > 0) {
+        gA_next = tAgA(_, _, _, kt_begin + Stages - 1);
+        gB_next = tBgB(_, _, _, kt_begin + Stages - 1);
+      }
       int kt0 = 0;
       for (; kt0 < kt_whole; kt0 += Stages) {
         tessera::detail::static_for<Stages>([&](auto s) {

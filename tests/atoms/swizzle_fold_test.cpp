@@ -58,26 +58,29 @@ void check_kernel_partitions() {
   auto sB = make_tensor(smem.data() + cosize(LA{}), LB{});
   int unfolded = 0;
   for (int t = 0; t < 256; ++t) {
-    auto check = [&](auto tiled, auto s, bool source) {
+    auto check = [&](auto tiled, auto s, auto source_) {
+      constexpr bool source = decltype(source_)::value;
       auto thr = tiled.get_slice(t);
       if constexpr (is_composed_layout_v<decltype(s.layout())>) {
         auto inner = s.layout().inner();
-        if (source) {
+        if constexpr (source) {
           check_folded(thr.partition_S(s), fold_partition_S(thr, s), partition_S_offset_bits(tiled, inner), unfolded);
         } else {
           check_folded(thr.partition_D(s), fold_partition_D(thr, s), partition_D_offset_bits(tiled, inner), unfolded);
         }
       } else {
         // Unswizzled: the partition itself, unchanged.
-        auto p = source ? thr.partition_S(s) : thr.partition_D(s);
-        auto f = source ? fold_partition_S(thr, s) : fold_partition_D(thr, s);
-        detail::for_each_index(size(p.layout()), [&](auto i) { REQUIRE(&f[i] == &p[i]); });
+        auto compare = [&](auto const& p, auto const& f) {
+          detail::for_each_index(size(p.layout()), [&](auto i) { REQUIRE(&f[i] == &p[i]); });
+        };
+        if constexpr (source) compare(thr.partition_S(s), fold_partition_S(thr, s));
+        else compare(thr.partition_D(s), fold_partition_D(thr, s));
       }
     };
-    check(typename P::S2R_A{}, sA, true);
-    check(typename P::S2R_B{}, sB, true);
-    check(typename P::G2S_A::Tiled{}, sA, false);
-    check(typename P::G2S_B::Tiled{}, sB, false);
+    check(typename P::S2R_A{}, sA, std::true_type{});
+    check(typename P::S2R_B{}, sB, std::true_type{});
+    check(typename P::G2S_A::Tiled{}, sA, std::false_type{});
+    check(typename P::G2S_B::Tiled{}, sB, std::false_type{});
   }
   CHECK(unfolded == 0);
 }
