@@ -122,23 +122,30 @@ struct EpilogueSmem16 {
     auto tCg = tessera::detail::by_instruction(thr.partition_D(gC), C<V>{});
     const bool use_c = p.beta != 0.0f;
     constexpr int copies = int(decltype(size<1>(tSs.layout()))::value);
-#pragma unroll 4
-    for (int j = 0; j < copies; ++j) {
+    const float alpha = p.alpha, beta = p.beta;
+    auto copy_j = [&](auto j) {
       const auto c = tSc(_0{}, j);
-      if (get<0>(c) >= res_m || get<1>(c) >= res_n) continue;
+      if (get<0>(c) >= res_m || get<1>(c) >= res_n) return;
       auto acc = make_tensor<float>(make_shape(C<V>{}));
       auto out = make_tensor<Elem>(make_shape(C<V>{}));
       copy(LoadS{}, tSs(_, j), acc);
       // (The hardware's conversions, arch/sm90_convert.cuh: numeric.hpp's portable rounding
       // is about 8 integer instructions a value, 1000 per tile, which short-K problems feel.)
-      const float alpha = p.alpha, beta = p.beta;
       if (use_c) {
         copy(MoveD{}, tCg(_, j), out);
-        transform(acc, out, out, [&](float x, Elem c) { return arch::from_f32<Elem>(alpha * x + beta * arch::to_f32(c)); });
+        transform(acc, out, out, [&](float x, Elem cv) { return arch::from_f32<Elem>(alpha * x + beta * arch::to_f32(cv)); });
       } else {
         transform(acc, out, [&](float x) { return arch::from_f32<Elem>(alpha * x); });
       }
       copy(MoveD{}, out, tDg(_, j));
+    };
+    if constexpr (V == 8) {
+      // 16-byte copies: few (16 a thread for 128x256), unrolled so that every offset in the
+      // staging tile and in D's tile is a constant.
+      tessera::detail::for_each_index(C<copies>{}, copy_j);
+    } else {
+#pragma unroll 4
+      for (int j = 0; j < copies; ++j) copy_j(j);
     }
   }
 };
