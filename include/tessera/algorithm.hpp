@@ -11,6 +11,7 @@
 #include "tessera/algorithm/cp_async.hpp"
 #include "tessera/algorithm/fill.hpp"
 #include "tessera/algorithm/gemm.hpp"
+#include "tessera/algorithm/swizzle_fold.hpp"
 #include "tessera/algorithm/transform.hpp"
 #include "tessera/tessera.hpp"  // the static tier a kernel is written with: layouts, tile_to_shape, swizzles
 #include "tessera/tiled_copy.hpp"

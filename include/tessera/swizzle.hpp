@@ -33,7 +33,36 @@ struct Swizzle {
   // The smallest power-of-two domain on which the swizzle is closed.
   TESSERA_HOST_DEVICE static constexpr auto size() { return C<(int64_t(1) << (M + B + (S < 0 ? -S : S)))>{}; }
   TESSERA_HOST_DEVICE static constexpr auto cosize() { return size(); }
+  // The bits sw(x) may have when x has bits only in `bits`: those, and the ones the read
+  // bits among them are XORed into.
+  TESSERA_HOST_DEVICE static constexpr int64_t image_bits(int64_t bits) { return bits | shiftr(bits & yyy_msk); }
 };
+
+// Folding a swizzled address to a register and an immediate.
+//
+// A thread's partition of a swizzled tile addresses its element c at sw(o + d): o the
+// thread's run-time offset, d = L(c) static.  A swizzle is linear over XOR, sw(x ^ y) =
+// sw(x) ^ sw(y), so where o and d share no bit (o + d = o ^ d):
+//     sw(o + d) = sw(o) ^ sw(d),
+// and the bits of sw(d) that sw(o) can never have (image_bits of the bits o may have) add
+// instead of XOR (disjoint bits: ^ is | is +).  swizzle_fold(sw, d, o_bits) splits d so that
+//     sw(o + d) == (sw(o) ^ xor_part) + add_part     for every o with bits only in o_bits;
+// valid is false where d shares a bit with o_bits (or d < 0): that address needs the swizzle
+// at run time.  add_part is the portion of d that passes through the swizzle; xor_part == 0
+// leaves the register sw(o) plus an immediate (CuTe keeps the same portion out of its
+// swizzle: get_nonswizzle_portion).  tests/static/swizzle_fold_test.cpp checks the identity.
+struct SwizzleFold {
+  bool valid;
+  int64_t xor_part, add_part;
+};
+template <int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr SwizzleFold swizzle_fold(Swizzle<B, M, S>, int64_t d, int64_t o_bits) {
+  using Sw = Swizzle<B, M, S>;
+  if (d < 0 || o_bits < 0 || (d & o_bits) != 0) return {false, 0, 0};
+  const int64_t s = d ^ Sw::shiftr(d & Sw::yyy_msk);
+  const int64_t reg = Sw::image_bits(o_bits);
+  return {true, s & reg, s & ~reg};
+}
 
 template <class T> struct is_swizzle : std::false_type {};
 template <int B, int M, int S> struct is_swizzle<Swizzle<B, M, S>> : std::true_type {};

@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../arch/sm90_convert.cuh"
 #include "../arch/vector_store.cuh"
 #include "../kernel/problem.cuh"
-#include "tessera/kernels/partitions.hpp"
+#include "tessera/algorithm.hpp"
+#include "tessera/kernels/gmem_copy.hpp"
 #include "../kernel/trace_policy.cuh"
 
 namespace tessera::kernels {
@@ -60,85 +62,90 @@ struct EpilogueSmem16 {
       4 * (int(cosize(StageRow{})) > int(cosize(StageCol{})) ? int(cosize(StageRow{})) : int(cosize(StageCol{})));
 
   template <class Mainloop>
-  __device__ static void run(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
-                             const std::uint16_t* C, std::int64_t m0, std::int64_t n0, float* stage) {
-    if (p.d.row) run_major<Mainloop, true>(p, acc, D, C, m0, n0, stage);
-    else run_major<Mainloop, false>(p, acc, D, C, m0, n0, stage);
+  __device__ __forceinline__ static void run(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
+                             const std::uint16_t* Cptr, std::int64_t tm, std::int64_t tn, float* stage) {
+    if (p.d.row) run_major<Mainloop, true>(p, acc, D, Cptr, tm, tn, stage);
+    else run_major<Mainloop, false>(p, acc, D, Cptr, tm, tn, stage);
+  }
+
+  // D or C over the whole matrix: (M,N):(ld,1) or (M,N):(1,ld).
+  template <bool DRow, class T>
+  __device__ static auto matrix(T* ptr, const Problem& p, std::int64_t ld) {
+    if constexpr (DRow) return make_tensor(ptr, make_layout(make_shape(p.m, p.n), make_stride(ld, _1{})));
+    else return make_tensor(ptr, make_layout(make_shape(p.m, p.n), make_stride(_1{}, ld)));
   }
 
   template <class Mainloop, bool DRow>
-  __device__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
-                                   const std::uint16_t* C, std::int64_t m0, std::int64_t n0, float* stage) {
+  __device__ __forceinline__ static void run_major(const Problem& p, const typename Mainloop::Accum& acc, std::uint16_t* D,
+                                   const std::uint16_t* Cptr, std::int64_t tm, std::int64_t tn, float* stage) {
+    using Elem = typename Mainloop::Elem;
     using Stage = std::conditional_t<DRow, StageRow, StageCol>;
-    // Accumulator acc[mt][nt][r] is C fragment value r + 4 (mt + MT nt) of the TiledMMA, at
-    // the thread's value 0 plus a constant (value_deltas): one staging pointer, immediate
-    // offsets.
-    const TileCoord c0 = Mainloop::acc_coords()(0);
-    constexpr auto delta = Mainloop::Partition::c_deltas();
-#pragma unroll
-    for (int mt = 0; mt < Mainloop::MT; ++mt)
-#pragma unroll
-      for (int nt = 0; nt < Mainloop::NT; ++nt)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          const TileCoord d = delta.d[r + 4 * (mt + Mainloop::MT * nt)];
-          const TileCoord x = {c0.row + d.row, c0.col + d.col};
-          stage[Stage{}(x.row, x.col)] = acc[mt][nt][r];
-          if constexpr (Mainloop::Trace::enabled)
-            Mainloop::Trace::record(p.trace, trace::Map::mma_c, threadIdx.x, r + 4 * (mt + Mainloop::MT * nt), x.row, x.col);
-        }
+    const int tid = threadIdx.x;
+    auto tile = make_shape(C<BM>{}, C<BN>{});
+    auto sS = make_tensor(stage, Stage{});
+    auto cS = make_identity_tensor(tile);  // (m, n) in the tile
+    // The accumulators into the staging tile: the tiled MMA's C partition (a register plus
+    // immediates: the staging layout is static).
+    auto thr_mma = typename Mainloop::TiledMma{}.get_slice(tid);
+    copy(acc, thr_mma.partition_C(sS));
+    if constexpr (Mainloop::Trace::enabled) {
+      auto tCcS = thr_mma.partition_C(cS);
+      tessera::detail::for_each_index(size(tCcS.layout()), [&](auto v) {
+        Mainloop::Trace::record(p.trace, trace::Map::mma_c, tid, int(v), int(get<0>(tCcS[v])), int(get<1>(tCcS[v])));
+      });
+    }
     __syncthreads();
 
-    // D and C as layouts over the whole matrix: (M,N):(ld,1) or (M,N):(1,ld).
-    auto matrix = [&](std::int64_t ld) {
-      return make_layout(make_shape(p.m, p.n), make_stride(DRow ? ld : std::int64_t(1), DRow ? std::int64_t(1) : ld));
-    };
-    const auto d_layout = matrix(p.d.ld);
-    const auto c_layout = matrix(p.c.ld);
+    auto gD = local_tile(matrix<DRow>(reinterpret_cast<Elem*>(D), p, p.d.ld), tile, make_coord(tm, tn));
+    auto gC = local_tile(matrix<DRow>(reinterpret_cast<Elem const*>(Cptr), p, p.c.ld), tile, make_coord(tm, tn));
+    const std::int64_t res_m = p.m - tm * BM, res_n = p.n - tn * BN;
+    if (p.d_vector_ok) store<8, DRow>(p, sS, cS, gC, gD, res_m, res_n);
+    else store<1, DRow>(p, sS, cS, gC, gD, res_m, res_n);
+  }
+
+  // Staging tile -> D = alpha * stage + beta * C: threads fastest along D's contiguous mode,
+  // V elements per copy (16 bytes of D for V = 8: the contiguous extent is then a multiple
+  // of 8, so a copy is all inside or all outside).
+  template <int V, bool DRow, class SS, class CS, class GC, class GD>
+  __device__ static void store(const Problem& p, SS const& sS, CS const& cS, GC const& gC, GD const& gD,
+                               std::int64_t res_m, std::int64_t res_n) {
+    using Elem = std::remove_cvref_t<decltype(gD[0])>;
+    using Out = EpilogueCopy<BM, BN, Threads, V, DRow>;
+    using Wide = std::conditional_t<V == 8, uint128_t, std::uint16_t>;
+    using LoadS = Copy_Atom<UniversalCopy<std::conditional_t<V == 8, uint128_t, float>>, float>;  // 4 floats or 1
+    using MoveD = Copy_Atom<UniversalCopy<Wide>, Elem>;
+    auto thr = typename Out::Tiled{}.get_slice(int(threadIdx.x));
+    // (V, copies): copy j moves the V values of column j.
+    auto tSs = tessera::detail::by_instruction(thr.partition_S(sS), C<V>{});
+    auto tSc = tessera::detail::by_instruction(thr.partition_S(cS), C<V>{});
+    auto tDg = tessera::detail::by_instruction(thr.partition_D(gD), C<V>{});
+    auto tCg = tessera::detail::by_instruction(thr.partition_D(gC), C<V>{});
     const bool use_c = p.beta != 0.0f;
-    if (p.d_vector_ok) {
-      // Threads fastest along D's contiguous mode, 8 elements (16 bytes) per copy.  The
-      // contiguous extent is a multiple of 8, so a vector is all inside or all outside.
-      using Out = EpilogueCopy<BM, BN, Threads, 8, DRow>;
-      const TileCoord o0 = Out::coords(threadIdx.x)(0);
-      constexpr TileCoord step = copy_step_of<Out>();
-#pragma unroll 4
-      for (int i = 0; i < Out::Copies; ++i) {
-        const int m = o0.row + i * step.row, n = o0.col + i * step.col;
-        const std::int64_t gm = m0 + m, gn = n0 + n;
-        if (gm >= p.m || gn >= p.n) continue;
-        const float* s = stage + Stage{}(m, n);  // 8 consecutive floats of the staging row
-        const float4 lo = *reinterpret_cast<const float4*>(s);
-        const float4 hi = *reinterpret_cast<const float4*>(s + 4);
-        const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-        uint4 cv = {0, 0, 0, 0};
-        if (use_c) cv = *reinterpret_cast<const uint4*>(C + c_layout(gm, gn));
-        const std::uint32_t cw[4] = {cv.x, cv.y, cv.z, cv.w};
-        std::uint32_t out[4];
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          float x0 = p.alpha * v[2 * j], x1 = p.alpha * v[2 * j + 1];
-          if (use_c) {
-            x0 += p.beta * to_float<Tag>(std::uint16_t(cw[j] & 0xffffu));
-            x1 += p.beta * to_float<Tag>(std::uint16_t(cw[j] >> 16));
-          }
-          out[j] = std::uint32_t(from_float<Tag>(x0)) | (std::uint32_t(from_float<Tag>(x1)) << 16);
-        }
-        arch::st_global_16(D + d_layout(gm, gn), out[0], out[1], out[2], out[3]);
+    constexpr int copies = int(decltype(size<1>(tSs.layout()))::value);
+    const float alpha = p.alpha, beta = p.beta;
+    auto copy_j = [&](auto j) {
+      const auto c = tSc(_0{}, j);
+      if (get<0>(c) >= res_m || get<1>(c) >= res_n) return;
+      auto acc = make_tensor<float>(make_shape(C<V>{}));
+      auto out = make_tensor<Elem>(make_shape(C<V>{}));
+      copy(LoadS{}, tSs(_, j), acc);
+      // (The hardware's conversions, arch/sm90_convert.cuh: numeric.hpp's portable rounding
+      // is about 8 integer instructions a value, 1000 per tile, which short-K problems feel.)
+      if (use_c) {
+        copy(MoveD{}, tCg(_, j), out);
+        transform(acc, out, out, [&](float x, Elem cv) { return arch::from_f32<Elem>(alpha * x + beta * arch::to_f32(cv)); });
+      } else {
+        transform(acc, out, [&](float x) { return arch::from_f32<Elem>(alpha * x); });
       }
+      copy(MoveD{}, out, tDg(_, j));
+    };
+    if constexpr (V == 8) {
+      // 16-byte copies: few (16 a thread for 128x256), unrolled so that every offset in the
+      // staging tile and in D's tile is a constant.
+      tessera::detail::for_each_index(C<copies>{}, copy_j);
     } else {
-      using Out = EpilogueCopy<BM, BN, Threads, 1, DRow>;
-      const TileCoord o0 = Out::coords(threadIdx.x)(0);
-      constexpr TileCoord step = copy_step_of<Out>();
 #pragma unroll 4
-      for (int i = 0; i < Out::Copies; ++i) {
-        const int m = o0.row + i * step.row, n = o0.col + i * step.col;
-        const std::int64_t gm = m0 + m, gn = n0 + n;
-        if (gm >= p.m || gn >= p.n) continue;
-        float x = p.alpha * stage[Stage{}(m, n)];
-        if (use_c) x += p.beta * to_float<Tag>(C[c_layout(gm, gn)]);
-        D[d_layout(gm, gn)] = from_float<Tag>(x);
-      }
+      for (int j = 0; j < copies; ++j) copy_j(j);
     }
   }
 };

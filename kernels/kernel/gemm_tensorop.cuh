@@ -48,19 +48,13 @@ struct GemmTensorOpKernel {
     const auto* B = static_cast<const std::uint16_t*>(p.b.ptr) + l * p.b.batch_stride;
     const auto* C = p.c.ptr ? static_cast<const std::uint16_t*>(p.c.ptr) + l * p.c.batch_stride : nullptr;
     auto* D = static_cast<std::uint16_t*>(const_cast<void*>(p.d.ptr)) + l * p.d.batch_stride;
-    const std::int64_t m0 = tm * Shape::BM, n0 = tn * Shape::BN;
 
     typename Mainloop::Accum acc;
-#pragma unroll
-    for (int i = 0; i < Mainloop::MT; ++i)
-#pragma unroll
-      for (int j = 0; j < Mainloop::NT; ++j)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+    clear(acc);
     Mainloop::run(p, A, B, tm, tn, sliced ? plan.k_begin(slice, k_tiles) : 0,
                   sliced ? plan.k_begin(slice + 1, k_tiles) : k_tiles, reinterpret_cast<std::uint16_t*>(smem), acc);
     if (sliced && !split_k_meet<Threads>(p, acc, tile - plan.whole, slice)) return;
-    Epilogue::template run<Mainloop>(p, acc, D, C, m0, n0, reinterpret_cast<float*>(smem));
+    Epilogue::template run<Mainloop>(p, acc, D, C, tm, tn, reinterpret_cast<float*>(smem));
   }
 };
 

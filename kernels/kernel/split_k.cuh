@@ -10,27 +10,28 @@
 #include <cstdint>
 
 #include "problem.cuh"
-#include "tessera/layout.hpp"
+#include "tessera/algorithm.hpp"
 
 namespace tessera::kernels {
 
-// Accum: float[MT][NT][4], one thread's accumulators.  The workspace slots are the layout
-// (thread, j, slice, split tile) -> float4, column-major: float4 j = (mt, nt) of every
-// thread of one slice lies together, so a warp's stores of one j are 512 contiguous bytes.
-// Returns true in the CTA that must run the epilogue, with the tile's full sum in acc.
-template <int Threads, int MT, int NT>
-__device__ bool split_k_meet(const Problem& p, float (&acc)[MT][NT][4], std::int64_t split_tile, int slice) {
+// acc: one thread's accumulators, a register tensor of floats whose size is a multiple of 4.
+// The workspace slots are the layout (thread, j, slice, split tile) -> float4, column-major:
+// float4 j (values 4j..4j+3 of the fragment) of every thread of one slice lies together, so a
+// warp's stores of one j are 512 contiguous bytes.  Returns true in the CTA that must run
+// the epilogue, with the tile's full sum in acc.
+template <int Threads, class Acc>
+__device__ bool split_k_meet(const Problem& p, Acc& acc, std::int64_t split_tile, int slice) {
+  constexpr int J = int(decltype(size(acc.layout()))::value) / 4;
+  static_assert(J * 4 == int(decltype(size(acc.layout()))::value), "split-K moves the accumulators as float4");
   __shared__ unsigned last;
-  const auto slots = make_layout(make_shape(C<Threads>{}, C<MT * NT>{}, p.split_k.split, split_tile + 1), LayoutLeft{});
+  const auto slots = make_layout(make_shape(C<Threads>{}, C<J>{}, p.split_k.split, split_tile + 1), LayoutLeft{});
   float4* ws = reinterpret_cast<float4*>(p.partials);
   const int t = threadIdx.x;
-#pragma unroll
-  for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-    for (int nt = 0; nt < NT; ++nt) {
-      const float* a = acc[mt][nt];
-      __stcg(ws + slots(t, mt * NT + nt, slice, split_tile), make_float4(a[0], a[1], a[2], a[3]));
-    }
+  // (4, J): the fragment as float4 words.
+  auto words = make_tensor(acc.data(), composition(acc.layout(), make_layout(make_shape(_4{}, C<J>{}))));
+  tessera::detail::for_each_index(C<J>{}, [&](auto j) {
+    __stcg(ws + slots(t, int(j), slice, split_tile), make_float4(words(0, j), words(1, j), words(2, j), words(3, j)));
+  });
   __threadfence();  // this thread's slot is visible device-wide before the CTA counts itself
   __syncthreads();
   if (threadIdx.x == 0) last = atomicAdd(&p.arrivals[split_tile], 1u) == unsigned(p.split_k.split - 1);
@@ -40,18 +41,14 @@ __device__ bool split_k_meet(const Problem& p, float (&acc)[MT][NT][4], std::int
   // The sum in slice order, whoever came last (own slot included, read back): one pass per
   // slice with all of its loads in flight at once.
   for (int s = 0; s < p.split_k.split; ++s) {
-#pragma unroll
-    for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt) {
-        const float4 v = __ldcg(ws + slots(t, mt * NT + nt, s, split_tile));
-        float* a = acc[mt][nt];
-        if (s == 0) {
-          a[0] = v.x; a[1] = v.y; a[2] = v.z; a[3] = v.w;
-        } else {
-          a[0] += v.x; a[1] += v.y; a[2] += v.z; a[3] += v.w;
-        }
+    tessera::detail::for_each_index(C<J>{}, [&](auto j) {
+      const float4 v = __ldcg(ws + slots(t, int(j), s, split_tile));
+      if (s == 0) {
+        words(0, j) = v.x; words(1, j) = v.y; words(2, j) = v.z; words(3, j) = v.w;
+      } else {
+        words(0, j) += v.x; words(1, j) += v.y; words(2, j) += v.z; words(3, j) += v.w;
       }
+    });
   }
   return true;
 }

@@ -19,7 +19,9 @@
 //   cp.async (+ zfill)   the addresses of the source and the destination values
 // An instruction that reads through an address needs its values contiguous (a static
 // stride-1 layout, or a swizzle block they do not cross): checked at compile time.
-// Static layouts make each instruction's address the thread's base plus an immediate.
+// Static layouts make each instruction's address the thread's base plus an immediate (the first
+// value is addressed at the static index _0, so a folded swizzled partition sees a static
+// offset: tessera/algorithm/swizzle_fold.hpp).
 //
 // On the host (no __CUDA_ARCH__) each atom is emulated from its TV layouts: destination
 // value a of thread t receives the element that source value a' of thread t' holds, where
@@ -84,18 +86,18 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void copy_atom_call(STn const& s, DTn&& d, [[
     using DV = std::remove_extent_t<typename Op::DRegisters>;
     if (!pred) return;
     SV v;
-    if constexpr (values_contiguous<SL>()) v = *reinterpret_cast<SV const*>(&s[0]);
+    if constexpr (values_contiguous<SL>()) v = *reinterpret_cast<SV const*>(&s[_0{}]);
     else pack_values(v, s);
     DV out;
     Op::copy(v, out);
-    if constexpr (values_contiguous<DL>()) *reinterpret_cast<DV*>(&d[0]) = out;
+    if constexpr (values_contiguous<DL>()) *reinterpret_cast<DV*>(&d[_0{}]) = out;
     else unpack_values(out, d);
   } else if constexpr (is_ldmatrix_v<Op>) {
     static_assert(values_contiguous<SL>(),
                   "copy: ldmatrix reads a 16-byte row from one address; the thread's source values must be contiguous in shared memory");
     if (!pred) return;
     typename Op::DRegisters regs;
-    Op::copy(*reinterpret_cast<uint128_t const*>(&s[0]), regs);
+    Op::copy(*reinterpret_cast<uint128_t const*>(&s[_0{}]), regs);
     unpack_values(regs, d);
   } else if constexpr (is_stmatrix_v<Op>) {
     static_assert(values_contiguous<DL>(),
@@ -103,12 +105,12 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void copy_atom_call(STn const& s, DTn&& d, [[
     if (!pred) return;
     typename Op::SRegisters regs;
     pack_values(regs, s);
-    Op::copy(regs, *reinterpret_cast<uint128_t*>(&d[0]));
+    Op::copy(regs, *reinterpret_cast<uint128_t*>(&d[_0{}]));
   } else {
     static_assert(values_contiguous<SL>() && values_contiguous<DL>(),
                   "copy: cp.async moves contiguous bytes between two addresses; the thread's source and destination values must be contiguous");
-    auto& src = *reinterpret_cast<typename Op::SRegisters const*>(&s[0]);
-    auto& dst = *reinterpret_cast<typename Op::DRegisters*>(&d[0]);
+    auto& src = *reinterpret_cast<typename Op::SRegisters const*>(&s[_0{}]);
+    auto& dst = *reinterpret_cast<typename Op::DRegisters*>(&d[_0{}]);
     if constexpr (is_zero_filling_v<Op>) Op::copy(src, dst, pred);
     else if (pred) Op::copy(src, dst);
   }

@@ -58,6 +58,17 @@ struct TensorOpPartition {
   using G2S_B = G2S<BN, BKMajor>;
   using SmemA = OperandSmem<BM, BK, AKMajor, Swizzled>;
   using SmemB = OperandSmem<BN, BK, BKMajor, Swizzled>;
+  // The smem operand tiles of the mainloop, Stages deep: (MN, BK, stage) -> element offset,
+  // the swizzle over the whole offset (a stage is a multiple of the swizzle's period).
+  // Swizzled = false: Swizzle<0,..> (composition returns the plain layout).
+  template <int MN, bool KMajor, int Stages>
+  TESSERA_HOST_DEVICE static constexpr auto smem_layout() {
+    using Sw = typename OperandSmem<MN, BK, KMajor, Swizzled>::Sw;
+    using Plain = typename OperandSmem<MN, BK, KMajor, Swizzled>::Plain;
+    return composition(Sw{}, tile_to_shape(Plain{}, make_shape(C<MN>{}, C<BK>{}, C<Stages>{})));
+  }
+  template <int Stages> using SmemLayoutA = decltype(smem_layout<BM, AKMajor, Stages>());
+  template <int Stages> using SmemLayoutB = decltype(smem_layout<BN, BKMajor, Stages>());
 
   TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
