@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Every GPU correctness check of the tree in one call, built once on all cores: the library's
+# kernels (mma.sync, SIMT, SM90), then
+#   gemm_gpu_test (tessera::gemm, every kernel), hopper_sm90_gemm_gpu_test (SM90: majors,
+#   residues, split-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
+#   copy atom), hopper_gpu_test (wgmma / TMA atoms), compute-sanitizer memcheck on small
+#   shapes, and a short benchmark against cuBLAS (SM90 at three shapes, fused, and the
+#   mma.sync / SIMT kernels at 8192^3).
+# For tuning runs use run_gpu.sh (ncu, variants, traces) and run_hopper_gemm.sh.
+#   OUT=/tmp/out COMMIT=<sha> tools/device/run_check.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/tessera-check}
+B=${BUILD:-/tmp/tessera-check-build}
+mkdir -p "$OUT" "$B"
+log="$OUT/summary.txt"
+: >"$log"
+note() { echo "$*" | tee -a "$log"; }
+status=0
+note "== tessera GPU check $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
+F=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177)
+[ -d .devdeps/include ] && F+=(-isystem .devdeps/include)
+for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
+SM90=(-gencode=arch=compute_90,code=sm_90)
+SM90A=(-gencode=arch=compute_90a,code=sm_90a)
+
+t0=$(date +%s)
+{
+  pids=()
+  kobjs=()
+  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/*.cu; do
+    o="$B/k_$(basename "$src" .cu).o"
+    nvcc "${F[@]}" "${SM90[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
+    pids+=($!)
+    kobjs+=("$o")
+  done
+  nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -Xptxas -v -c kernels/device/sm90_instances.cu -o "$B/k_sm90.o" 2>"$B/k_sm90.o.ptxas" &
+  pids+=($!)
+  kobjs+=("$B/k_sm90.o")
+  nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
+  nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
+  nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
+  nvcc "${F[@]}" "${SM90[@]}" -c bench/gemm.cu -o "$B/gemm_bench.o" & pids+=($!)
+  nvcc "${F[@]}" "${SM90[@]}" tests/atoms/algorithm_gpu_test.cu -o "$B/algorithm_gpu_test" & pids+=($!)
+  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/hopper_gpu_test.cu -o "$B/hopper_gpu_test" & pids+=($!)
+  ok=1
+  for p in "${pids[@]}"; do wait "$p" || ok=0; done
+  cat "$B"/k_*.ptxas >"$OUT/ptxas.log"
+  [ $ok = 1 ] &&
+    nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
+    nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B/k_sm90.o" &&
+    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B/k_sm90.o" -lcublas -lcublasLt &&
+    nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas
+} >"$OUT/build.log" 2>&1
+rc=$?
+note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
+[ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
+note "ptxas: $(grep -ac 'Used' "$OUT/ptxas.log") functions, $(grep -ac C7520 "$OUT/ptxas.log") C7520, spill stores: $(grep -aoE '[0-9]+ bytes spill stores' "$OUT/ptxas.log" | sort | uniq -c | sort -rn | head -6 | tr -s ' ' | tr '\n' ';')"
+
+run() {  # name timeout command...
+  local name=$1 t=$2; shift 2
+  timeout "$t" "$@" >"$OUT/$name.log" 2>&1
+  local r=$?
+  [ $r -ne 0 ] && status=1
+  note "$name: rc=$r, $(tail -1 "$OUT/$name.log")"
+  grep -aE "^FAIL|FAIL" "$OUT/$name.log" | head -10 | tee -a "$log"
+}
+[ -x "$B/gemm_gpu_test" ] && run gemm_gpu_test 240 "$B/gemm_gpu_test"
+[ -x "$B/sm90_test" ] && run sm90_gemm_gpu_test 240 "$B/sm90_test"
+[ -x "$B/algorithm_gpu_test" ] && run algorithm_gpu_test 120 "$B/algorithm_gpu_test"
+[ -x "$B/hopper_gpu_test" ] && run hopper_gpu_test 120 "$B/hopper_gpu_test"
+if command -v compute-sanitizer >/dev/null; then
+  [ -x "$B/sm90_test" ] && run memcheck_sm90 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sm90_test" --small
+  [ -x "$B/gemm_gpu_test" ] && TESSERA_CASES=one,seven,odd127,batched_odd_TT,beta_NN_pad,k1,skinny_m1,beta_TN \
+    run memcheck_gemm 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/gemm_gpu_test"
+  [ -x "$B/algorithm_gpu_test" ] && run memcheck_atoms 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/algorithm_gpu_test"
+fi
+note "-- benchmark against cuBLAS (same run)"
+[ -x "$B/sm90_bench" ] && { timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log";
+  timeout 60 "$B/sm90_bench" --fused 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log";
+  [ -n "${TF32:-1}" ] && timeout 60 "$B/sm90_bench" --tf32 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; }
+# (the mma.sync and SIMT kernels, explicitly: tessera::gemm sends bf16 to SM90 on this GPU)
+[ -x "$B/gemm_bench" ] && timeout 150 "$B/gemm_bench" --quick --dtype all --layouts TN >"$OUT/gemm_bench.log" 2>&1 &&
+  sed -n '/^summary/,$p' "$OUT/gemm_bench.log" | tee -a "$log"
+note "== status $status ($(( $(date +%s) - t0 )) s)"
+(cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
+exit $status
