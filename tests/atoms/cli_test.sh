@@ -10,11 +10,11 @@ M=SM80_16x8x16_F32F16F16F32_TN
 # --- list
 expect_ok list "$T" list atoms
 n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
-[ "$n_mma" -eq 211 ] || bad "list: $n_mma MMA atoms, want 211 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 6 x 32 wgmma)"
+[ "$n_mma" -eq 275 ] || bad "list: $n_mma MMA atoms, want 275 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma)"
 [ "$n_copy" -eq 21 ] || bad "list: $n_copy copy atoms, want 21 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async)"
 for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
             SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
-            SM90_64x8x16_F16F16F16_SS 'UniversalCopy<uint128_t>' SM75_U16x8_LDSM_T SM90_U16x8_STSM_T 'SM80_CP_ASYNC_CACHEGLOBAL<16>'; do
+            SM90_64x8x16_F16F16F16_SS SM90_64x256x8_F32TF32TF32_SS SM90_64x8x8_F32TF32TF32_RS 'UniversalCopy<uint128_t>' SM75_U16x8_LDSM_T SM90_U16x8_STSM_T 'SM80_CP_ASYNC_CACHEGLOBAL<16>'; do
   grep -qF " $name " "$W/out" || bad "list: $name missing"
 done
 expect_ok list-mma "$T" list atoms --mma SM80_16x8x16

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include <tessera/atom/numeric.hpp>
@@ -17,6 +18,18 @@ namespace sm90_check {
 
 using tessera::kernels::GemmArguments;
 using tessera::kernels::Major;
+
+// An element's value (bf16/f16 storage, or f32 for the tf32 path).
+template <class T>
+__host__ __device__ inline double value(T x) {
+  if constexpr (std::is_same_v<T, float>) return x;
+  else return x.to_float();
+}
+// ||out - ref|| / ||ref|| accepted: 1e-2 for a 16-bit output; for f32 inputs multiplied as tf32
+// (10-bit mantissa: each input off by at most 2^-10 relative, truncated or rounded), 2^-8,
+// about 4x the error expected of tf32 products of random signs (~1e-3 against FP64).
+template <class T>
+constexpr double tolerance = std::is_same_v<T, float> ? 1.0 / 256 : 1e-2;
 
 #define SM90_CUDA(x)                                                                        \
   do {                                                                                      \
@@ -58,8 +71,10 @@ struct Problem {
     SM90_CUDA(cudaMemcpy(dc, c.data(), c.size() * sizeof(T), cudaMemcpyHostToDevice));
     poison();
     args.m = m; args.n = n; args.k = k; args.batch = l;
-    args.element = sizeof(T) == 2 && std::is_same_v<T, tessera::bfloat16_t> ? tessera::kernels::Element::BF16
-                                                                              : tessera::kernels::Element::F16;
+    args.element = std::is_same_v<T, float>                ? tessera::kernels::Element::F32
+                   : std::is_same_v<T, tessera::bfloat16_t> ? tessera::kernels::Element::BF16
+                                                            : tessera::kernels::Element::F16;
+    args.allow_tf32 = std::is_same_v<T, float>;
     args.a = {da, a_k ? Major::Row : Major::Col, a_k ? k : m, m * k};
     args.b = {db, b_k ? Major::Col : Major::Row, b_k ? k : n, n * k};
     args.c = {beta != 0 ? dc : nullptr, d_row ? Major::Row : Major::Col, d_row ? n : m, m * n};
@@ -70,14 +85,13 @@ struct Problem {
     args.beta = beta;
   }
   ~Problem() { cudaFree(da); cudaFree(db); cudaFree(dc); cudaFree(dd); }
-  void poison() { SM90_CUDA(cudaMemset(dd, 0xff, c.size() * sizeof(T))); }  // NaN in bf16 and f16
+  void poison() { SM90_CUDA(cudaMemset(dd, 0xff, c.size() * sizeof(T))); }  // NaN in bf16, f16 and f32
   int64_t at_d(int64_t i, int64_t j, int64_t q) const { return q * m * n + (d_row ? i * n + j : i + j * m); }
   double ref(int64_t i, int64_t j, int64_t q) const {
     double s = 0;
     for (int64_t x = 0; x < k; ++x)
-      s += double(a[size_t(q * m * k + (a_k ? i * k + x : i + x * m))].to_float()) *
-           double(b[size_t(q * n * k + (b_k ? j * k + x : j + x * n))].to_float());
-    return alpha * s + (beta != 0 ? beta * double(c[size_t(at_d(i, j, q))].to_float()) : 0.0);
+      s += value(a[size_t(q * m * k + (a_k ? i * k + x : i + x * m))]) * value(b[size_t(q * n * k + (b_k ? j * k + x : j + x * n))]);
+    return alpha * s + (beta != 0 ? beta * value(c[size_t(at_d(i, j, q))]) : 0.0);
   }
   // ||out - ref|| / ||ref|| over every element (small problems) or `samples` random ones,
   // NaN (an unwritten or wrong element) fails.
@@ -85,10 +99,10 @@ struct Problem {
     std::vector<T> d(c.size());
     SM90_CUDA(cudaMemcpy(d.data(), dd, d.size() * sizeof(T), cudaMemcpyDeviceToHost));
     nan_count = 0;
-    for (auto& x : d) nan_count += std::isnan(x.to_float());
+    for (auto& x : d) nan_count += std::isnan(value(x));
     double num = 0, den = 0;
     auto visit = [&](int64_t i, int64_t j, int64_t q) {
-      const double r = ref(i, j, q), o = d[size_t(at_d(i, j, q))].to_float();
+      const double r = ref(i, j, q), o = value(d[size_t(at_d(i, j, q))]);
       num += (o - r) * (o - r);
       den += r * r;
     };
@@ -103,7 +117,7 @@ struct Problem {
       visit(m - 1, n - 1, l - 1); visit(0, n - 1, 0); visit(m - 1, 0, 0);
     }
     rel = std::sqrt(num / (den > 0 ? den : 1));
-    return nan_count == 0 && rel < 1e-2;
+    return nan_count == 0 && rel < tolerance<T>;
   }
 };
 
