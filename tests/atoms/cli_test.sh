@@ -143,6 +143,13 @@ expect_err mma-only-bad "--only takes A, B and C" "$T" mma $SS --only A,D; has_c
 expect_err mma-smem-bad "the swizzle is inter, sw32, sw64 or sw128" "$T" mma $SS --smem-layout k_sw48; has_caret mma-smem-bad
 expect_err mma-smem-width "holds 32-bit elements" "$T" mma $SS --smem-layout k_sw128_tf32
 expect_err mma-smem-reg "reads no operand from shared memory" "$T" mma $M --smem-layout k_sw128
+# tf32 wgmma (m64nNk8): K-major operands only (the ISA transposes 16-bit types alone).
+expect_ok mma-tf32 "$T" mma SM90_64x16x8_F32TF32TF32_SS --only A
+has_line mma-tf32 "A in shared memory Sw<3,2,3> o 0 o (64,32):(32,1)"
+has_line mma-tf32 "A desc M 0-63, K 0-7: start 0 B, LBO 16 B (unused), SBO 1024 B, swizzle 128B"
+expect_err mma-tf32-mn "reads K-major tf32 operands only" "$T" mma SM90_64x16x8_F32TF32TF32_SS --smem-layout mn_sw64; has_caret_at mma-tf32-mn 0
+expect_err mma-tf32-mn2 "reads K-major tf32 operands only" "$T" mma SM90_64x16x8_F32TF32TF32_RS --smem-layout gmma_mn_sw64_tf32
+has_caret_at mma-tf32-mn2 5
 expect_err mma-smem-fit "is 64 (MN) x 8 (K) elements" "$T" mma SM90_64x8x16_F32BF16BF16_SS --smem-layout mn_sw128 -o "$W/no4.svg"
 [ -e "$W/no4.svg" ] && bad "mma-smem-fit left an output file"
 
