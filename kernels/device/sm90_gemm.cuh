@@ -96,7 +96,7 @@ struct GemmSm90 {
     if (g.a.major != a_major() || g.b.major != b_major())
       return {GemmStatus::Unsupported, "the sm90 kernel was built for other operand majors"};
     auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-    // TMA: 16-byte aligned base addresses and strides (ld and batch strides multiples of 8).
+    // TMA: 16-byte aligned base addresses and strides (ld and batch strides whole 16 bytes).
     if (!aligned16(g.a.ptr) || !aligned16(g.b.ptr) || g.a.ld % per16 != 0 || g.b.ld % per16 != 0 ||
         (g.batch > 1 && (g.a.batch_stride % per16 != 0 || g.b.batch_stride % per16 != 0)))
       return {GemmStatus::Misaligned, "the sm90 kernel's TMA copies need 16-byte aligned A/B, leading dimensions and batch strides"};
