@@ -23,19 +23,22 @@ namespace {
 
 // The records of a run in which thread t's accumulator i holds C(row, col) per the ISA;
 // swap: exchange two registers' contents in one thread (a wrong fragment order).
-tv::Trace emulated_trace(std::pair<int, int> swap = {-1, -1}, int swap_thread = -1) {
+// tf32: the f32 configuration's TiledMma (m64n256k8) and tf32-exact inputs.
+tv::Trace emulated_trace(std::pair<int, int> swap = {-1, -1}, int swap_thread = -1, bool tf32 = false) {
   tv::Trace t;
   t.kernel = "emulated sm90 accumulators";
-  t.maps = {trace::make_map<trace::Sm90TracedTileC>(trace::Map::mma_c, trace::Sm90TracedTiledMma::get_layoutC_TV())};
+  t.maps = {tf32 ? trace::make_map<trace::Sm90TracedTileC>(trace::Map::mma_c, trace::Sm90TracedTiledMma<true>::get_layoutC_TV())
+                 : trace::make_map<trace::Sm90TracedTileC>(trace::Map::mma_c, trace::Sm90TracedTiledMma<false>::get_layoutC_TV())};
   constexpr int values = 256 / 2;  // m64n256k16: 128 f32 accumulators per thread
   for (int thread = 0; thread < 256; ++thread) {
     float acc[values];
     for (int i = 0; i < values; ++i) {
       const isa::RC rc = isa::wgmma_m64nNk16_D(thread % 128, i);
       const int m = 64 * (thread / 128) + rc.row, n = rc.col;
-      // The traced inputs: A(m, 0) = m, A(m, 1) = 1, B(n, 0) = 1, B(n, 1) = 256 n, in bf16.
-      const float a0 = float(bfloat16_t(float(m))), a1 = float(bfloat16_t(1.0f));
-      const float b0 = float(bfloat16_t(1.0f)), b1 = float(bfloat16_t(float(trace::kAccumulatorRowSpan * n)));
+      // The traced inputs: A(m, 0) = m, A(m, 1) = 1, B(n, 0) = 1, B(n, 1) = 256 n, in bf16 or
+      // tf32 (10-bit mantissa): each of them exact in both.
+      auto in = [&](float x) { return tf32 ? float(tfloat32_t(x)) : float(bfloat16_t(x)); };
+      const float a0 = in(float(m)), a1 = in(1.0f), b0 = in(1.0f), b1 = in(float(trace::kAccumulatorRowSpan * n));
       acc[i] = a0 * b0 + a1 * b1;
     }
     if (thread == swap_thread) std::swap(acc[swap.first], acc[swap.second]);
@@ -60,7 +63,9 @@ TEST_CASE("SM90 accumulator code: exact in bf16 inputs and f32 sums over the 128
 }
 
 TEST_CASE("SM90 accumulators per the ISA verify against the TiledMma's C map") {
-  const tv::Trace t = emulated_trace();
+  const bool tf32 = GENERATE(false, true);
+  INFO((tf32 ? "tf32" : "bf16"));
+  const tv::Trace t = emulated_trace({-1, -1}, -1, tf32);
   CHECK(t.records.size() == 256u * 128u);
   const auto r = tv::verify(t);
   INFO(tv::format_report(r));
