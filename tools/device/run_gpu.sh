@@ -145,12 +145,14 @@ if want trace && [ -x "$BUILD/gemm_trace" ]; then
       note "trace ${kind:-tensorop} $l: rc=$rc $(grep -c '^rec' "$f" 2>/dev/null) records"
     done
   done
-  # The SM90 kernel's wgmma accumulators (TN).
-  f="$BUILD/traces/sm90_TN.trace"
-  "$BUILD/gemm_trace" --sm90 -o "$f" >>"$OUT/trace.log" 2>&1
-  rc=$?
-  [ $rc -ne 0 ] && status=1
-  note "trace --sm90 TN: rc=$rc $(grep -c '^rec' "$f" 2>/dev/null) records"
+  # The SM90 kernel's wgmma accumulators (TN; bf16 and f32 as tf32).
+  for kind in "" --tf32; do
+    f="$BUILD/traces/sm90${kind:+_tf32}_TN.trace"
+    "$BUILD/gemm_trace" --sm90 $kind -o "$f" >>"$OUT/trace.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && status=1
+    note "trace --sm90 $kind TN: rc=$rc $(grep -c '^rec' "$f" 2>/dev/null) records"
+  done
   tar -C "$BUILD" -czf "$OUT/traces.tgz" traces
   grep -E "FAILED|findings|error" "$OUT/trace.log" | head -20 | tee -a "$summary"
 fi
