@@ -81,15 +81,15 @@ __global__ void wgmma_kernel(float* c_out) {
   }
 }
 
-template <Major MA, Major MB, int SW>
-int check_wgmma() {
+// Runs a one-warpgroup kernel writing a 64 x 64 C (poisoned with NaN first) and counts the
+// elements that differ from sum over k < bk of a_value(m, k) * b_value(n, k).
+int run_64x64(void (*kernel)(float*), int smem, int bk, cudaError_t& e) {
   float* dc = nullptr;
   cudaMalloc(&dc, 64 * 64 * sizeof(float));
   cudaMemset(dc, 0xff, 64 * 64 * sizeof(float));  // poison: NaN
-  const int smem = 2 * 64 * BK * 2 + 2048;
-  cudaFuncSetAttribute(wgmma_kernel<MA, MB, SW>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  wgmma_kernel<MA, MB, SW><<<1, 128, smem>>>(dc);
-  cudaError_t e = cudaDeviceSynchronize();
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  kernel<<<1, 128, smem>>>(dc);
+  e = cudaDeviceSynchronize();
   std::vector<float> c(64 * 64);
   cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(dc);
@@ -97,12 +97,19 @@ int check_wgmma() {
   for (int n = 0; n < 64; ++n)
     for (int m = 0; m < 64; ++m) {
       float want = 0;
-      for (int k = 0; k < BK; ++k) want += a_value(m, k) * b_value(n, k);
+      for (int k = 0; k < bk; ++k) want += a_value(m, k) * b_value(n, k);
       if (c[m + 64 * n] != want) {
         if (bad < 3) std::printf("  C(%d,%d) = %g, want %g\n", m, n, c[m + 64 * n], want);
         ++bad;
       }
     }
+  return bad;
+}
+
+template <Major MA, Major MB, int SW>
+int check_wgmma() {
+  cudaError_t e = cudaSuccess;
+  const int bad = run_64x64(wgmma_kernel<MA, MB, SW>, 2 * 64 * BK * 2 + 2048, BK, e);
   std::printf("wgmma A %s-major, B %s-major, swizzle %3dB: %s (%d of 4096 wrong)%s%s\n", MA == Major::K ? "K " : "MN",
               MB == Major::K ? "K " : "MN", SW, bad || e ? "FAIL" : "ok", bad, e ? " " : "", e ? cudaGetErrorString(e) : "");
   return bad != 0 || e != cudaSuccess;
@@ -159,26 +166,8 @@ __global__ void wgmma_tf32_kernel(float* c_out) {
 
 template <int SW, bool A_REGISTERS>
 int check_wgmma_tf32() {
-  float* dc = nullptr;
-  cudaMalloc(&dc, 64 * 64 * sizeof(float));
-  cudaMemset(dc, 0xff, 64 * 64 * sizeof(float));  // poison: NaN
-  const int smem = 2 * 64 * BK32 * 4 + 2048;
-  cudaFuncSetAttribute(wgmma_tf32_kernel<SW, A_REGISTERS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  wgmma_tf32_kernel<SW, A_REGISTERS><<<1, 128, smem>>>(dc);
-  cudaError_t e = cudaDeviceSynchronize();
-  std::vector<float> c(64 * 64);
-  cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
-  cudaFree(dc);
-  int bad = 0;
-  for (int n = 0; n < 64; ++n)
-    for (int m = 0; m < 64; ++m) {
-      float want = 0;
-      for (int k = 0; k < BK32; ++k) want += a_value(m, k) * b_value(n, k);
-      if (c[m + 64 * n] != want) {
-        if (bad < 3) std::printf("  C(%d,%d) = %g, want %g\n", m, n, c[m + 64 * n], want);
-        ++bad;
-      }
-    }
+  cudaError_t e = cudaSuccess;
+  const int bad = run_64x64(wgmma_tf32_kernel<SW, A_REGISTERS>, 2 * 64 * BK32 * 4 + 2048, BK32, e);
   std::printf("wgmma tf32 %s, K-major, swizzle %3dB: %s (%d of 4096 wrong)%s%s\n", A_REGISTERS ? "RS" : "SS", SW,
               bad || e ? "FAIL" : "ok", bad, e ? " " : "", e ? cudaGetErrorString(e) : "");
   return bad != 0 || e != cudaSuccess;

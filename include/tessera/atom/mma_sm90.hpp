@@ -29,7 +29,8 @@ template <int N>
 using B_Nx8_SS = Layout<tuple<_128, tuple<C<N>, _8>>, tuple<_0, tuple<_1, C<N>>>>;
 }  // namespace sm90
 
-#define TESSERA_SM90_TRAITS(OP, NAME, D, A, B, A_LAYOUT)                                        \
+// K: 16 for f16/bf16, 8 for tf32 (whose atoms take K-major A and B only).
+#define TESSERA_SM90_TRAITS(OP, NAME, D, A, B, A_LAYOUT, K, B_LAYOUT)                          \
   template <int N, GMMA::Major MajorA, GMMA::Major MajorB, GMMA::ScaleIn SA, GMMA::ScaleIn SB> \
   struct MMA_Traits<OP<N, MajorA, MajorB, SA, SB>> {                                            \
     static constexpr const char* name = NAME;                                                   \
@@ -37,40 +38,23 @@ using B_Nx8_SS = Layout<tuple<_128, tuple<C<N>, _8>>, tuple<_0, tuple<_1, C<N>>>
     using ValTypeA = A;                                                                         \
     using ValTypeB = B;                                                                         \
     using ValTypeC = D;                                                                         \
-    using Shape_MNK = tuple<_64, C<N>, _16>;                                                    \
+    using Shape_MNK = tuple<_64, C<N>, C<K>>;                                                   \
     using ThrID = sm90::ThrID;                                                                  \
     using ALayout = A_LAYOUT;                                                                   \
-    using BLayout = sm90::B_Nx16_SS<N>;                                                         \
+    using BLayout = B_LAYOUT<N>;                                                                \
     using CLayout = sm90::C_64xN<N>;                                                            \
   };
 
-TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_SS, "SM90_64xNx16_F16F16F16_SS", half_t, half_t, half_t, sm90::A_64x16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_RS, "SM90_64xNx16_F16F16F16_RS", half_t, half_t, half_t, sm90::A_64x16_RS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_SS, "SM90_64xNx16_F32F16F16_SS", float, half_t, half_t, sm90::A_64x16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_RS, "SM90_64xNx16_F32F16F16_RS", float, half_t, half_t, sm90::A_64x16_RS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_SS, "SM90_64xNx16_F32BF16BF16_SS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_RS, "SM90_64xNx16_F32BF16BF16_RS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_RS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_SS, "SM90_64xNx16_F16F16F16_SS", half_t, half_t, half_t, sm90::A_64x16_SS, 16, sm90::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_RS, "SM90_64xNx16_F16F16F16_RS", half_t, half_t, half_t, sm90::A_64x16_RS, 16, sm90::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_SS, "SM90_64xNx16_F32F16F16_SS", float, half_t, half_t, sm90::A_64x16_SS, 16, sm90::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_RS, "SM90_64xNx16_F32F16F16_RS", float, half_t, half_t, sm90::A_64x16_RS, 16, sm90::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_SS, "SM90_64xNx16_F32BF16BF16_SS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_SS, 16, sm90::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_RS, "SM90_64xNx16_F32BF16BF16_RS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_RS, 16, sm90::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_SS, "SM90_64xNx8_F32TF32TF32_SS", float, tfloat32_t, tfloat32_t, sm90::A_64x8_SS, 8, sm90::B_Nx8_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_RS, "SM90_64xNx8_F32TF32TF32_RS", float, tfloat32_t, tfloat32_t, sm90::A_64x8_RS, 8, sm90::B_Nx8_SS)
 
 #undef TESSERA_SM90_TRAITS
-
-// tf32 x tf32 + f32, k = 8 (A and B K-major: the atoms refuse other majors).
-#define TESSERA_SM90_TF32_TRAITS(OP, NAME, A_LAYOUT)                                            \
-  template <int N, GMMA::Major MajorA, GMMA::Major MajorB, GMMA::ScaleIn SA, GMMA::ScaleIn SB> \
-  struct MMA_Traits<OP<N, MajorA, MajorB, SA, SB>> {                                            \
-    static constexpr const char* name = NAME;                                                   \
-    using ValTypeD = float;                                                                     \
-    using ValTypeA = tfloat32_t;                                                                \
-    using ValTypeB = tfloat32_t;                                                                \
-    using ValTypeC = float;                                                                     \
-    using Shape_MNK = tuple<_64, C<N>, _8>;                                                     \
-    using ThrID = sm90::ThrID;                                                                  \
-    using ALayout = A_LAYOUT;                                                                   \
-    using BLayout = sm90::B_Nx8_SS<N>;                                                          \
-    using CLayout = sm90::C_64xN<N>;                                                            \
-  };
-TESSERA_SM90_TF32_TRAITS(SM90_64xNx8_F32TF32TF32_SS, "SM90_64xNx8_F32TF32TF32_SS", sm90::A_64x8_SS)
-TESSERA_SM90_TF32_TRAITS(SM90_64xNx8_F32TF32TF32_RS, "SM90_64xNx8_F32TF32TF32_RS", sm90::A_64x8_RS)
-#undef TESSERA_SM90_TF32_TRAITS
 
 // Aliases with N spelled out, as CuTe users know them: SM90_64x128x16_F32BF16BF16_SS ...
 #define TESSERA_SM90_ALIASES(N)                                                   \
