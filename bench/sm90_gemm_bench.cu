@@ -6,7 +6,7 @@
 // reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
-//   sm90_gemm_bench [--reps N] [--f16] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--fused] [M N K ...]
+//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--fused] [M N K ...]
 //   (default: the table's shapes, TN)
 //   --no-split: no workspace (no split-K of the last wave); --no-lead: no busy kernel ahead
 //   of each timed pair (then tessera's host-side launch work is timed, cuBLAS's hidden)
@@ -14,6 +14,8 @@
 //   (Activation::GELUTanh, Bias::PerRow) against cuBLASLt's CUBLASLT_EPILOGUE_GELU_BIAS (the tanh
 //   GELU, bias along D's rows), beside both plain GEMMs (tessera, cublasGemmEx): the cost of
 //   the fusion on each side.
+//   --tf32: f32 inputs and output with allow_tf32 (TN only) against cuBLAS's TF32 mode
+//   (cublasGemmEx, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32); default shapes 8192^3, 4096^3
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
 //   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
 #include <cublasLt.h>
@@ -24,6 +26,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../kernels/device/sm90_dispatch.hpp"
@@ -61,7 +64,7 @@ template <class T>
 __global__ void diff_norms(const T* x, const T* ref, int64_t n, double* acc) {
   double d = 0, r = 0;
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    const double a = x[i].to_float(), b = ref[i].to_float();
+    const double a = sm90_check::value(x[i]), b = sm90_check::value(ref[i]);
     d += a != a ? 1e30 : (a - b) * (a - b);  // NaN (unwritten) counts as a huge error
     r += b * b;
   }
@@ -85,26 +88,28 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   p.args.workspace_bytes = ws_bytes;
   T* ref = nullptr;
   SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(T)));
-  const cudaDataType type = std::is_same_v<T, bfloat16_t> ? CUDA_R_16BF : CUDA_R_16F;
+  constexpr bool tf32 = std::is_same_v<T, float>;
+  const cudaDataType type = tf32 ? CUDA_R_32F : std::is_same_v<T, bfloat16_t> ? CUDA_R_16BF : CUDA_R_16F;
   const float one = 1.0f, zero = 0.0f;
   // cuBLAS, column-major: D (M x N) = A^T (A stored K x M, ld K) * B (K x N, ld K).
   auto cublas = [&] {
     // A K-major is A^T of a K x M column-major matrix; B MN-major is B^T of an N x K one.
     CUBLAS_OK(cublasGemmEx(h, p.a_k ? CUBLAS_OP_T : CUBLAS_OP_N, p.b_k ? CUBLAS_OP_N : CUBLAS_OP_T, int(m), int(n), int(k), &one,
                            p.da, type, int(p.a_k ? k : m), p.db, type, int(p.b_k ? k : n), &zero, ref, type, int(m),
-                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                           tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
   // Default: tessera's device entry (what tessera::gemm runs on sm_90: argument checks and
   // tensor maps on every call). With TESSERA_SM90_BENCH_VARIANTS: the kernel templates,
   // initialised once (also without clusters).
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
   // (TN only: other layouts run through the device entry)
-  using Gemm = kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>;
+  using Gemm = kernels::sm90::GemmSm90<std::conditional_t<tf32, kernels::sm90::DefaultGemmTf32<ClusterM>,
+                                                          kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
   // (and only shapes that take the default tile: the others go through the device entry,
-  // which picks the tile)
+  // which picks the tile; tf32 has one tile)
   cudaDeviceProp prop{};
   SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-  const bool small_tiles = kernels::sm90::prefers_small_tiles(kernels::sm90::as_column_major_d(p.args), prop.multiProcessorCount);
+  const bool small_tiles = !tf32 && kernels::sm90::prefers_small_tiles(kernels::sm90::as_column_major_d(p.args), prop.multiProcessorCount);
   const bool templates = std::string(layout) == "TN" && !small_tiles;
   if (small_tiles) std::printf("tile 128x128 ");
   Gemm op;
@@ -145,7 +150,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   double vs_fp64 = 0;
   int64_t nans = 0;
   const bool ok_ref = p.verify(vs_fp64, nans, 2000);
-  const bool ok = ok_ref && vs_cublas < 1e-2;
+  const bool ok = ok_ref && vs_cublas < sm90_check::tolerance<T>;
   // Timing: warm-up, then alternating launches.
   for (int i = 0; i < 5; ++i) { mine(); cublas(); }
   cudaEvent_t ev[3];
@@ -173,7 +178,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   if (grid > 0) std::printf("grid %4d ", grid);
   std::printf("%-4s %s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, ClusterM, (long long)m, (long long)n, (long long)k, tm,
+              tf32 ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, ClusterM, (long long)m, (long long)n, (long long)k, tm,
               flops / tm * 1e-9, tc, flops / tc * 1e-9, tc / tm, vs_cublas, vs_fp64, ok ? "ok" : "WRONG");
   return ok;
 }
@@ -292,13 +297,14 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
 
 int main(int argc, char** argv) {
   int reps = 30;
-  bool f16 = false, cluster1 = false, fused = false;
+  bool f16 = false, tf32 = false, cluster1 = false, fused = false;
   std::string layout = "TN";
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (a == "--f16") f16 = true;
+    else if (a == "--tf32") tf32 = true;
     else if (a == "--cluster1") cluster1 = true;
     else if (a == "--fused") fused = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
@@ -311,6 +317,11 @@ int main(int argc, char** argv) {
     std::printf("error: --layout takes TN, NT, NN or TT\n");
     return 1;
   }
+  if (tf32 && (f16 || layout != "TN")) {
+    std::printf("error: --tf32 runs f32 inputs, TN only (tf32 wgmma reads K-major operands)\n");
+    return 1;
+  }
+  if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};
   if (dims.empty()) dims = {8192, 8192, 8192, 4096, 11008, 4096, 4096, 4096, 4096, 8192, 8192, 1024, 1000, 1000, 1000};
   if (dims.size() % 3 != 0) {
     std::printf("error: shapes come as M N K triples\n");
@@ -333,7 +344,9 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < dims.size(); i += 3) {
     const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
-    if (cluster1) ok &= f16 ? bench<half_t, 1>(h, m, n, k, reps, "TN") : bench<bfloat16_t, 1>(h, m, n, k, reps, "TN");
+    if (cluster1) ok &= tf32  ? bench<float, 1>(h, m, n, k, reps, "TN")
+                        : f16 ? bench<half_t, 1>(h, m, n, k, reps, "TN")
+                              : bench<bfloat16_t, 1>(h, m, n, k, reps, "TN");
     else
 #else
     if (cluster1) {
@@ -341,7 +354,9 @@ int main(int argc, char** argv) {
       return 1;
     }
 #endif
-    ok &= f16 ? bench<half_t>(h, m, n, k, reps, layout.c_str()) : bench<bfloat16_t>(h, m, n, k, reps, layout.c_str());
+    ok &= tf32  ? bench<float>(h, m, n, k, reps, layout.c_str())
+          : f16 ? bench<half_t>(h, m, n, k, reps, layout.c_str())
+                : bench<bfloat16_t>(h, m, n, k, reps, layout.c_str());
   }
   cublasDestroy(h);
   return ok ? 0 : 1;

@@ -6,7 +6,8 @@
 //     Policy     MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups>
 //     TileShape  tuple<C<BM>, C<BN>, C<BK>>: the CTA tile; consumer warpgroup w takes rows
 //                64w .. 64w+63 (BM = 64 * ConsumerWarpgroups) and all BN columns
-//     Element    bfloat16_t or half_t (f32 accumulation)
+//     Element    bfloat16_t or half_t (f32 accumulation); float: f32 words in gmem and smem,
+//                multiplied as tf32 (wgmma m64nNk8, A and B K-major only)
 // Shared memory per operand: the GMMA layout atom tiled to (BM|BN, BK, Stages); one stage is
 // what one tile's TMA copies fill (their boxes and expect-tx bytes: copy_sm90_tma.hpp).
 #pragma once
@@ -33,6 +34,8 @@ template <int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for<bfloat16_t, N, MA, MB> { using type = SM90_64xNx16_F32BF16BF16_SS<N, MA, MB>; };
 template <int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for<half_t, N, MA, MB> { using type = SM90_64xNx16_F32F16F16_SS<N, MA, MB>; };
+template <int N, GMMA::Major MA, GMMA::Major MB>
+struct wgmma_for<float, N, MA, MB> { using type = SM90_64xNx8_F32TF32TF32_SS<N, MA, MB>; };
 }  // namespace detail
 
 template <class Policy, class TileShape, class Element_, GMMA::Major MajorA_, GMMA::Major MajorB_, int SwizzleBytes = 128>
@@ -47,10 +50,11 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr int Policy_ConsumerRegisters = Policy::ConsumerRegisters;
   static_assert(BM == 64 * ConsumerWarpgroups, "cooperative: each consumer warpgroup takes 64 rows of the CTA tile");
   static_assert(BN % 8 == 0 && BN <= 256, "one wgmma covers the CTA tile's N: a multiple of 8 up to 256");
-  static_assert(BK % 16 == 0, "BK is whole wgmma k-blocks of 16");
 
   // The TiledMma: ConsumerWarpgroups wgmma atoms along M (CuTe's order: (V, M, N) fragments).
   using Wgmma = typename detail::wgmma_for<Element, BN, MajorA, MajorB>::type;
+  static constexpr int AtomK = int(get<2>(typename MMA_Traits<Wgmma>::Shape_MNK{}));  // 16 (f16/bf16), 8 (tf32)
+  static_assert(BK % AtomK == 0, "BK is whole wgmma k-blocks");
   using TiledMma = decltype(make_tiled_mma(MMA_Atom<Wgmma>{}, make_layout(make_shape(C<ConsumerWarpgroups>{}, _1{}, _1{}))));
 
   // Shared memory: one stage of each operand (what TMA fills), and the ring of them.
@@ -160,9 +164,9 @@ struct CollectiveMainloopSm90TmaWgmma {
   __device__ __forceinline__ static void mma(Params const&, SharedStorage& s, PipelineState& st, int wg, typename Wgmma::DRegisters& acc,
                                              int k_tiles) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
-    // Operand tiles of one wgmma: (64, 16) of A at this warpgroup's rows, (BN, 16) of B.
-    constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, _16{}));
-    constexpr auto div_b = logical_divide(smem_b, make_shape(C<BN>{}, _16{}));
+    // Operand tiles of one wgmma: (64, AtomK) of A at this warpgroup's rows, (BN, AtomK) of B.
+    constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, C<AtomK>{}));
+    constexpr auto div_b = logical_divide(smem_b, make_shape(C<BN>{}, C<AtomK>{}));
     const bool lane0 = (threadIdx.x % 32) == 0;
     PipelineState prev = st;
     GMMA::warpgroup_fence_operand(acc);
@@ -171,7 +175,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       GMMA::warpgroup_fence_operand(acc);
       GMMA::warpgroup_arrive();
 #pragma unroll
-      for (int kb = 0; kb < BK / 16; ++kb) {
+      for (int kb = 0; kb < BK / AtomK; ++kb) {
         const uint64_t da[1] = {
             GMMA::make_gmma_descriptor<MajorA, Bits>(operand_tile(div_a, make_coord(make_coord(_, wg), make_coord(_, kb), st.index)), a0).desc};
         const uint64_t db[1] = {

@@ -72,9 +72,9 @@ std::size_t gemm_workspace_size(const GemmArguments& args) {
 
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {
   if (auto r = check_arguments(args); !r) return r;
-  // On sm_90 the TMA + wgmma kernel takes what it can (bf16/f16, TN, aligned); the sm_80
-  // kernels the rest, and every other device.
-  if (args.element != Element::F32) {
+  // On sm_90 the TMA + wgmma kernel takes what it can (bf16/f16, aligned; f32 with
+  // allow_tf32, TN); the sm_80 and SIMT kernels the rest, and every other device.
+  if (args.element != Element::F32 || args.allow_tf32) {
     if (auto r = device::sm90_can_implement(args); r) return device::run_sm90(args, stream);
     else if (is_fused(args)) return refuse_fused(args, r);
   }

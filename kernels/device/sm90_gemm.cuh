@@ -46,6 +46,16 @@ inline bool prefers_small_tiles(const GemmArguments& g, int sms) {
   return cluster_rows * 2 * tiles_n * g.batch * 2 <= sms;
 }
 
+// f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
+// only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
+// the 4 stages are 48 KiB each again), f32 output through the direct epilogue (the TMA-store
+// epilogue stages 16-bit elements).
+template <int ClusterM = 2>
+using DefaultGemmTf32 = GemmTmaWarpSpecialized<
+    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _32>, float,
+                                   GMMA::Major::K, GMMA::Major::K>,
+    CollectiveEpilogueSm90Direct<float>>;
+
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
 // rows x 8 bytes). Measured on the H100 (bench/notes/sm90_gemm.md): with the opposite choice,
@@ -136,6 +146,13 @@ struct GemmSm90 {
     return e == kernels::Element::F32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
                                       : e == kernels::Element::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   }
+  static constexpr CUtensorMapDataType tensor_map_type() { return tensor_map_type_of(element_enum()); }
+  static constexpr int64_t per16 = 16 / int64_t(sizeof(Element));  // elements in 16 bytes
+  // The direct epilogue's parameters (the TMA-store epilogue keeps them for its fallback).
+  auto& direct_params() {
+    if constexpr (requires { params.epilogue.direct; }) return params.epilogue.direct;
+    else return params.epilogue;
+  }
   // A is K-major when row-major (M x K); B (K x N) is K-major when column-major.
   static constexpr Major a_major() { return Mainloop::MajorA == GMMA::Major::K ? Major::Row : Major::Col; }
   static constexpr Major b_major() { return Mainloop::MajorB == GMMA::Major::K ? Major::Col : Major::Row; }
@@ -146,12 +163,14 @@ struct GemmSm90 {
       return {GemmStatus::Unsupported, std::string("the sm90 kernel was built for ") + to_string(element_enum())};
     if (output_element(g) != element_enum_of<ElementD>())
       return {GemmStatus::Unsupported, std::string("this sm90 kernel writes D in ") + to_string(element_enum_of<ElementD>())};
+    if (g.element == kernels::Element::F32 && !g.allow_tf32)
+      return {GemmStatus::Unsupported, "the sm90 kernel multiplies f32 inputs as tf32 only: set allow_tf32 (else the SIMT kernel runs them in f32)"};
     if (g.a.major != a_major() || g.b.major != b_major())
       return {GemmStatus::Unsupported, "the sm90 kernel was built for other operand majors"};
     auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-    // TMA: 16-byte aligned base addresses and strides (ld and batch strides multiples of 8).
-    if (!aligned16(g.a.ptr) || !aligned16(g.b.ptr) || g.a.ld % 8 != 0 || g.b.ld % 8 != 0 ||
-        (g.batch > 1 && (g.a.batch_stride % 8 != 0 || g.b.batch_stride % 8 != 0)))
+    // TMA: 16-byte aligned base addresses and strides (ld and batch strides whole 16 bytes).
+    if (!aligned16(g.a.ptr) || !aligned16(g.b.ptr) || g.a.ld % per16 != 0 || g.b.ld % per16 != 0 ||
+        (g.batch > 1 && (g.a.batch_stride % per16 != 0 || g.b.batch_stride % per16 != 0)))
       return {GemmStatus::Misaligned, "the sm90 kernel's TMA copies need 16-byte aligned A/B, leading dimensions and batch strides"};
     // TMA coordinates are 32-bit.
     if (g.m >= (int64_t(1) << 31) || g.n >= (int64_t(1) << 31) || g.k >= (int64_t(1) << 31) || g.batch >= (int64_t(1) << 31))
@@ -215,7 +234,7 @@ struct GemmSm90 {
     if (aa.rule != tma::Rule::ok || ba.rule != tma::Rule::ok)
       return {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(aa.rule != tma::Rule::ok ? aa.rule : ba.rule)};
     auto& ml = params.mainloop;
-    const CUtensorMapDataType type = std::is_same_v<Element, bfloat16_t> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    const CUtensorMapDataType type = tensor_map_type();
     if (tma::encode_tensor_map(&ml.map_a, aa, g.a.ptr, type) != CUDA_SUCCESS ||
         tma::encode_tensor_map(&ml.map_b, ba, g.b.ptr, type) != CUDA_SUCCESS)
       return {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
@@ -225,7 +244,7 @@ struct GemmSm90 {
     for (int r = 0; r < Mainloop::ClusterM; ++r)
       ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);
     ml.k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
-    auto& ep = params.epilogue.direct;
+    auto& ep = direct_params();
     const bool d_row = g.c.major == Major::Row;  // C and D share a major
     ep.d = static_cast<ElementD*>(g.d);
     ep.d_stride_m = d_row ? g.ldd : 1;

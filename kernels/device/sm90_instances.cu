@@ -1,7 +1,8 @@
 // The SM90 GEMM inside tessera::gemm: bf16 and f16, every operand major (TN, NT, NN, TT),
 // D in the inputs' type or f32; clusters of 2; 128x256 tiles or, for problems that would leave
 // most SMs idle, 128x128 (D in the inputs' type); split-K of the last wave when the caller
-// gives the workspace (sm90_workspace_size): 24 kernels.
+// gives the workspace (sm90_workspace_size): 24 kernels; f32 with allow_tf32 as tf32, TN
+// only: 1 kernel.
 // Compiled for sm_90a only (wgmma, setmaxnreg): kernels/CMakeLists.txt and
 // tools/device/run_gpu.sh build this file with -gencode=arch=compute_90a,code=sm_90a.
 #include "sm90_gemm.cuh"
@@ -54,7 +55,15 @@ template <class F>
 GemmResult with_sm90(const GemmArguments& g, F&& f) {
   if (g.element == Element::BF16) return with_output<bfloat16_t>(g, f);
   if (g.element == Element::F16) return with_output<half_t>(g, f);
-  return {GemmStatus::Unsupported, "the sm90 kernel takes bf16 or f16 inputs"};
+  if (g.element == Element::F32) {
+    // tf32 wgmma reads K-major operands only (the ISA transposes 16-bit types alone).
+    if (g.a.major != Major::Row || g.b.major != Major::Col)
+      return {GemmStatus::Unsupported,
+              "the sm90 kernel takes f32 (as tf32) only with A row-major and B column-major (TN: both K-major, as tf32 "
+              "wgmma reads them); the SIMT kernel runs the other majors"};
+    return f(sm90::GemmSm90<sm90::DefaultGemmTf32<>>{});
+  }
+  return {GemmStatus::Unsupported, "the sm90 kernel takes bf16, f16, or f32 with allow_tf32"};
 }
 
 }  // namespace

@@ -49,6 +49,18 @@ inline Code decode(std::uint32_t bits, int bk) {
   return {int(bits) / bk, int(bits) % bk};
 }
 
+// The SM90 kernel's traced run (collective/sm90_epilogue_trace.cuh) makes each accumulator
+// encode its coordinate in the 128 x 256 tile: C(m, n) = m + kAccumulatorRowSpan * n (exact
+// in f32, and its factors exact in bf16, for m, n < 256).
+inline constexpr int kAccumulatorRowSpan = 256;
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr Code decode_accumulator(float v) {
+  const int code = int(v);
+  return {code % kAccumulatorRowSpan, code / kAccumulatorRowSpan};
+}
+
 // The default policy: no records, no code.
 struct NoTrace {
   static constexpr bool enabled = false;

@@ -94,6 +94,7 @@ std::vector<int> run_simt() {
 }  // namespace
 
 std::vector<int> run_traced_kernel(const TraceRun& r) {
+  if (r.sm90) return run_traced_sm90(r.tf32);
   if (r.simt) {
     if (r.a_kmajor) return r.b_kmajor ? run_simt<true, true>() : run_simt<true, false>();
     return r.b_kmajor ? run_simt<false, true>() : run_simt<false, false>();

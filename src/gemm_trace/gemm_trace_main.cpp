@@ -1,7 +1,10 @@
 // gemm_trace: runs a GEMM kernel built in trace mode and writes its partition trace in the
 // format `tessera verify` reads (notes: trace format).
 //
-//   gemm_trace [--simt] [--layout TN|NT|NN|TT] [-o FILE]    (default: tensor-core bf16, TN, stdout)
+//   gemm_trace [--simt | --sm90 [--tf32]] [--layout TN|NT|NN|TT] [-o FILE]    (default: tensor-core bf16, TN, stdout)
+//   --sm90: the SM90 kernel (sm_90 GPU): the wgmma accumulators each consumer thread holds
+//   (mma.C, 64 x 256 per warpgroup), checked against the TiledMma's C map (TN only);
+//   --tf32: its f32 configuration (tf32 wgmma) instead of bf16
 //
 // `map` lines come from the configuration's TiledMMA / TiledCopy objects (trace_maps.hpp);
 // `rec` lines from the kernel.  Prints the verification summary on stderr; exit status 0
@@ -24,16 +27,27 @@ int main(int argc, char** argv) {
   std::string layout = "TN", out_path;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--simt")) run.simt = true;
+    else if (!std::strcmp(argv[i], "--sm90")) run.sm90 = true;
+    else if (!std::strcmp(argv[i], "--tf32")) run.tf32 = true;
     else if (!std::strcmp(argv[i], "--layout") && i + 1 < argc) layout = argv[++i];
     else if (!std::strcmp(argv[i], "-o") && i + 1 < argc) out_path = argv[++i];
     else {
-      std::fprintf(stderr, "error: unknown argument '%s'\nusage: %s [--simt] [--layout TN|NT|NN|TT] [-o FILE]\n",
+      std::fprintf(stderr, "error: unknown argument '%s'\nusage: %s [--simt | --sm90 [--tf32]] [--layout TN|NT|NN|TT] [-o FILE]\n",
                    argv[i], argv[0]);
       return 1;
     }
   }
   if (layout.size() != 2 || (layout[0] != 'T' && layout[0] != 'N') || (layout[1] != 'T' && layout[1] != 'N')) {
     std::fprintf(stderr, "error: --layout takes TN, NT, NN or TT (A then B; T = K-major), got '%s'\n", layout.c_str());
+    return 1;
+  }
+  if (run.tf32 && !run.sm90) {
+    std::fprintf(stderr, "error: --tf32 traces the SM90 kernel's f32 configuration: it needs --sm90\n");
+    return 1;
+  }
+  if (run.sm90 && (run.simt || layout != "TN")) {
+    std::fprintf(stderr, "error: --sm90 traces the SM90 kernel's TN configuration only (not with --simt or --layout %s)\n",
+                 layout.c_str());
     return 1;
   }
   // BLAS letters: A 'T' = row-major M x K = K-major; B 'N' = column-major K x N = K-major.
@@ -52,9 +66,18 @@ int main(int argc, char** argv) {
     if (run.simt) return tk::trace::simt_maps<tk::trace::SimtTraced, AK, BK>();
     return tk::trace::tensorop_maps<tk::trace::TensorOpTraced<AK, BK>>();
   };
-  if (run.a_kmajor) trace.maps = run.b_kmajor ? maps_for.template operator()<true, true>() : maps_for.template operator()<true, false>();
+  if (run.sm90)
+    trace.maps = {run.tf32 ? tk::trace::make_map<tk::trace::Sm90TracedTileC>(tk::trace::Map::mma_c,
+                                                                             tk::trace::Sm90TracedTiledMma<true>::get_layoutC_TV())
+                           : tk::trace::make_map<tk::trace::Sm90TracedTileC>(tk::trace::Map::mma_c,
+                                                                             tk::trace::Sm90TracedTiledMma<false>::get_layoutC_TV())};
+  else if (run.a_kmajor) trace.maps = run.b_kmajor ? maps_for.template operator()<true, true>() : maps_for.template operator()<true, false>();
   else trace.maps = run.b_kmajor ? maps_for.template operator()<false, true>() : maps_for.template operator()<false, false>();
-  trace.kernel = run.simt ? "simt_f32 tile=128x128x8 stages=3 mma=UniversalFMA atoms=16x16x1 layout=" + layout
+  trace.kernel = run.sm90 && run.tf32 ? "sm90_tma_wgmma_tf32 tile=128x256x32 stages=4 mma=SM90_64x256x8_F32TF32TF32_SS atoms=2x1x1 "
+                                        "cluster=2 layout=TN"
+                 : run.sm90 ? "sm90_tma_wgmma_bf16 tile=128x256x64 stages=4 mma=SM90_64x256x16_F32BF16BF16_SS atoms=2x1x1 cluster=2 "
+                              "layout=TN"
+                 : run.simt ? "simt_f32 tile=128x128x8 stages=3 mma=UniversalFMA atoms=16x16x1 layout=" + layout
                           : "tensorop_bf16 tile=128x256x32 stages=4 mma=SM80_16x8x16_F32BF16BF16F32_TN atoms=2x4x1 layout=" + layout;
 
   std::ostringstream text;

@@ -43,11 +43,11 @@ MmaAtomInfo mma_info(std::string name, std::string arch) {
 }
 
 template <template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class Op>
-void add_wgmma(std::vector<MmaAtomInfo>& v, const std::string& types_tag, const std::string& src) {
+void add_wgmma(std::vector<MmaAtomInfo>& v, const std::string& types_tag, const std::string& src, int k = 16) {
   const std::size_t first = v.size();
   [&]<int... I>(std::integer_sequence<int, I...>) {
     (v.push_back(mma_info<Op<8 * (I + 1), GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>(
-         "SM90_64x" + std::to_string(8 * (I + 1)) + "x16_" + types_tag + "_" + src, "SM90a")),
+         "SM90_64x" + std::to_string(8 * (I + 1)) + "x" + std::to_string(k) + "_" + types_tag + "_" + src, "SM90a")),
      ...);
   }(std::make_integer_sequence<int, 32>{});
   for (std::size_t i = first; i < v.size(); ++i) {
@@ -85,6 +85,8 @@ std::vector<MmaAtomInfo> build_mma() {
   add_wgmma<SM90_64xNx16_F32F16F16_RS>(v, "F32F16F16", "RS");
   add_wgmma<SM90_64xNx16_F32BF16BF16_SS>(v, "F32BF16BF16", "SS");
   add_wgmma<SM90_64xNx16_F32BF16BF16_RS>(v, "F32BF16BF16", "RS");
+  add_wgmma<SM90_64xNx8_F32TF32TF32_SS>(v, "F32TF32TF32", "SS", 8);
+  add_wgmma<SM90_64xNx8_F32TF32TF32_RS>(v, "F32TF32TF32", "RS", 8);
   return v;
 }
 

@@ -10,11 +10,11 @@ M=SM80_16x8x16_F32F16F16F32_TN
 # --- list
 expect_ok list "$T" list atoms
 n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
-[ "$n_mma" -eq 211 ] || bad "list: $n_mma MMA atoms, want 211 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 6 x 32 wgmma)"
+[ "$n_mma" -eq 275 ] || bad "list: $n_mma MMA atoms, want 275 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma)"
 [ "$n_copy" -eq 21 ] || bad "list: $n_copy copy atoms, want 21 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async)"
 for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
             SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
-            SM90_64x8x16_F16F16F16_SS 'UniversalCopy<uint128_t>' SM75_U16x8_LDSM_T SM90_U16x8_STSM_T 'SM80_CP_ASYNC_CACHEGLOBAL<16>'; do
+            SM90_64x8x16_F16F16F16_SS SM90_64x256x8_F32TF32TF32_SS SM90_64x8x8_F32TF32TF32_RS 'UniversalCopy<uint128_t>' SM75_U16x8_LDSM_T SM90_U16x8_STSM_T 'SM80_CP_ASYNC_CACHEGLOBAL<16>'; do
   grep -qF " $name " "$W/out" || bad "list: $name missing"
 done
 expect_ok list-mma "$T" list atoms --mma SM80_16x8x16
@@ -143,6 +143,13 @@ expect_err mma-only-bad "--only takes A, B and C" "$T" mma $SS --only A,D; has_c
 expect_err mma-smem-bad "the swizzle is inter, sw32, sw64 or sw128" "$T" mma $SS --smem-layout k_sw48; has_caret mma-smem-bad
 expect_err mma-smem-width "holds 32-bit elements" "$T" mma $SS --smem-layout k_sw128_tf32
 expect_err mma-smem-reg "reads no operand from shared memory" "$T" mma $M --smem-layout k_sw128
+# tf32 wgmma (m64nNk8): K-major operands only (the ISA transposes 16-bit types alone).
+expect_ok mma-tf32 "$T" mma SM90_64x16x8_F32TF32TF32_SS --only A
+has_line mma-tf32 "A in shared memory Sw<3,2,3> o 0 o (64,32):(32,1)"
+has_line mma-tf32 "A desc M 0-63, K 0-7: start 0 B, LBO 16 B (unused), SBO 1024 B, swizzle 128B"
+expect_err mma-tf32-mn "reads K-major tf32 operands only" "$T" mma SM90_64x16x8_F32TF32TF32_SS --smem-layout mn_sw64; has_caret_at mma-tf32-mn 0
+expect_err mma-tf32-mn2 "reads K-major tf32 operands only" "$T" mma SM90_64x16x8_F32TF32TF32_RS --smem-layout gmma_mn_sw64_tf32
+has_caret_at mma-tf32-mn2 5
 expect_err mma-smem-fit "is 64 (MN) x 8 (K) elements" "$T" mma SM90_64x8x16_F32BF16BF16_SS --smem-layout mn_sw128 -o "$W/no4.svg"
 [ -e "$W/no4.svg" ] && bad "mma-smem-fit left an output file"
 

@@ -114,8 +114,15 @@ constexpr RC wgmma_m64nNk16_A_reg(int tid, int i) {
   RC rc = m16n8k16_f16_A(lane, i);
   return {16 * warp + rc.row, rc.col};
 }
+// A from registers (.tf32), 64 x 8, a0..a3: each warp holds its 16x8 slice in the
+// m16n8k8 .tf32 A arrangement (wgmma.m64nNk8; the accumulator is wgmma_m64nNk16_D's).
+constexpr RC wgmma_m64nNk8_A_reg(int tid, int i) {
+  int warp = tid / 32, lane = tid % 32;
+  RC rc = m16n8k8_tf32_A(lane, i);
+  return {16 * warp + rc.row, rc.col};
+}
 // A/B from shared memory: the whole warpgroup reads the whole (M,K) = (64,16) tile of A
-// and the (N,K) tile of B; no element belongs to one thread.  Element e of the tile, in
+// and the (N,K) tile of B (K = 8 for tf32); no element belongs to one thread.  Element e of the tile, in
 // column-major (row, k) order:
 constexpr RC wgmma_smem_A(int e) { return {e % 64, e / 64}; }
 constexpr RC wgmma_smem_B(int n, int e) { return {e % n, e / n}; }

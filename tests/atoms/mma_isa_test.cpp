@@ -143,6 +143,30 @@ void check_wgmma(bool a_from_registers) {
           return isa::RC{nk.col, nk.row};
         }) == 0);
 }
+// tf32 (k = 8): the same accumulator, A from registers in the m16n8k8 .tf32 arrangement.
+template <int N>
+void check_wgmma_tf32() {
+  using SS = MMA_Traits<SM90_64xNx8_F32TF32TF32_SS<N>>;
+  using RS = MMA_Traits<SM90_64xNx8_F32TF32TF32_RS<N>>;
+  INFO("tf32 N=" << N);
+  CHECK(int(get<1>(typename SS::Shape_MNK{})) == N);
+  CHECK(int(get<2>(typename SS::Shape_MNK{})) == 8);
+  CHECK(compare_with_isa<SS>(typename SS::CLayout{}, Operand::C, isa::wgmma_m64nNk16_D) == 0);
+  CHECK(compare_with_isa<RS>(typename RS::CLayout{}, Operand::C, isa::wgmma_m64nNk16_D) == 0);
+  check_exact_cover<SS>(Operand::C);
+  CHECK(compare_with_isa<RS>(typename RS::ALayout{}, Operand::A, isa::wgmma_m64nNk8_A_reg) == 0);
+  check_exact_cover<RS>(Operand::A);
+  CHECK(compare_with_isa<SS>(typename SS::ALayout{}, Operand::A, [](int, int e) { return isa::wgmma_smem_A(e); }) == 0);
+  CHECK(size<1>(typename SS::ALayout{}) == 64 * 8);
+  const auto b_ref = [](int, int e) {
+    isa::RC nk = isa::wgmma_smem_B(N, e);
+    return isa::RC{nk.col, nk.row};
+  };
+  CHECK(compare_with_isa<SS>(typename SS::BLayout{}, Operand::B, b_ref) == 0);
+  CHECK(compare_with_isa<RS>(typename RS::BLayout{}, Operand::B, b_ref) == 0);
+  CHECK(size<1>(typename SS::BLayout{}) == N * 8);
+  static_assert(std::is_same_v<typename SS::ValTypeA, tfloat32_t> && std::is_same_v<typename SS::ValTypeD, float>);
+}
 template <int... Ns>
 void check_wgmma_all(std::integer_sequence<int, Ns...>) {
   (check_wgmma<SM90_64xNx16_F32F16F16_SS, 8 * (Ns + 1)>(false), ...);
@@ -151,10 +175,12 @@ void check_wgmma_all(std::integer_sequence<int, Ns...>) {
   (check_wgmma<SM90_64xNx16_F32BF16BF16_RS, 8 * (Ns + 1)>(true), ...);
   (check_wgmma<SM90_64xNx16_F16F16F16_SS, 8 * (Ns + 1)>(false), ...);
   (check_wgmma<SM90_64xNx16_F16F16F16_RS, 8 * (Ns + 1)>(true), ...);
+  (check_wgmma_tf32<8 * (Ns + 1)>(), ...);
 }
 }  // namespace
 
-TEST_CASE("SM90 wgmma m64nNk16 atoms match the ISA for N = 8..256", "[atoms][isa]") {
+TEST_CASE("SM90 wgmma m64nNk16 and m64nNk8 (tf32) atoms match the ISA for N = 8..256", "[atoms][isa]") {
   check_wgmma_all(std::make_integer_sequence<int, 32>{});
   static_assert(std::is_same_v<SM90_64x128x16_F32BF16BF16_SS, SM90_64xNx16_F32BF16BF16_SS<128>>);
+  static_assert(std::is_same_v<SM90_64x256x8_F32TF32TF32_SS, SM90_64xNx8_F32TF32TF32_SS<256>>);
 }

@@ -1,6 +1,7 @@
 // GPU check (sm_90a) of the host-derived Hopper pieces against the hardware:
 //  1. wgmma fed by descriptors from make_gmma_descriptor over GMMA smem tiles (every swizzle
-//     mode, both majors of A and B) computes A * B^T exactly (small integers in bf16);
+//     mode, both majors of A and B) computes A * B^T exactly (small integers in bf16), and
+//     the tf32 atoms (m64nNk8, K-major, SS at every swizzle and RS) on f32 words;
 //  2. TMA copies with the arguments tma::make_arguments derives (cuTensorMapEncodeTiled) put
 //     every gmem element where the swizzled smem layout says, out-of-bounds rows as zeros,
 //     completing on the pipeline's DeviceMbarrier.
@@ -9,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #include <tessera/analysis/tma.hpp>
@@ -79,15 +81,15 @@ __global__ void wgmma_kernel(float* c_out) {
   }
 }
 
-template <Major MA, Major MB, int SW>
-int check_wgmma() {
+// Runs a one-warpgroup kernel writing a 64 x 64 C (poisoned with NaN first) and counts the
+// elements that differ from sum over k < bk of a_value(m, k) * b_value(n, k).
+int run_64x64(void (*kernel)(float*), int smem, int bk, cudaError_t& e) {
   float* dc = nullptr;
   cudaMalloc(&dc, 64 * 64 * sizeof(float));
   cudaMemset(dc, 0xff, 64 * 64 * sizeof(float));  // poison: NaN
-  const int smem = 2 * 64 * BK * 2 + 2048;
-  cudaFuncSetAttribute(wgmma_kernel<MA, MB, SW>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  wgmma_kernel<MA, MB, SW><<<1, 128, smem>>>(dc);
-  cudaError_t e = cudaDeviceSynchronize();
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  kernel<<<1, 128, smem>>>(dc);
+  e = cudaDeviceSynchronize();
   std::vector<float> c(64 * 64);
   cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(dc);
@@ -95,14 +97,79 @@ int check_wgmma() {
   for (int n = 0; n < 64; ++n)
     for (int m = 0; m < 64; ++m) {
       float want = 0;
-      for (int k = 0; k < BK; ++k) want += a_value(m, k) * b_value(n, k);
+      for (int k = 0; k < bk; ++k) want += a_value(m, k) * b_value(n, k);
       if (c[m + 64 * n] != want) {
         if (bad < 3) std::printf("  C(%d,%d) = %g, want %g\n", m, n, c[m + 64 * n], want);
         ++bad;
       }
     }
+  return bad;
+}
+
+template <Major MA, Major MB, int SW>
+int check_wgmma() {
+  cudaError_t e = cudaSuccess;
+  const int bad = run_64x64(wgmma_kernel<MA, MB, SW>, 2 * 64 * BK * 2 + 2048, BK, e);
   std::printf("wgmma A %s-major, B %s-major, swizzle %3dB: %s (%d of 4096 wrong)%s%s\n", MA == Major::K ? "K " : "MN",
               MB == Major::K ? "K " : "MN", SW, bad || e ? "FAIL" : "ok", bad, e ? " " : "", e ? cudaGetErrorString(e) : "");
+  return bad != 0 || e != cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 1b. tf32 wgmma (k = 8)
+// The same with f32 words in shared memory read as tf32 by wgmma.m64nNk8 (K-major only):
+// small integers are exact in tf32. A from shared memory (SS, every swizzle) or from
+// registers (RS: thread t's value i is A at the atom's ALayout(t, i)).
+constexpr int BK32 = 32;  // 4 wgmma k-blocks of 8
+
+template <int SW, bool A_REGISTERS>
+__global__ void wgmma_tf32_kernel(float* c_out) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  constexpr auto sA = GMMA::make_smem_layout<32, Major::K, SW>(make_shape(_64{}, C<BK32>{}));
+  constexpr auto sB = GMMA::make_smem_layout<32, Major::K, SW>(make_shape(_64{}, C<BK32>{}));
+  float* a = reinterpret_cast<float*>(smem);
+  constexpr int a_bytes = ((int(cosize(sA)) * 4 + 1023) / 1024) * 1024;
+  float* b = reinterpret_cast<float*>(smem + a_bytes);
+  for (int i = threadIdx.x; i < 64 * BK32; i += blockDim.x) {
+    const int mn = i % 64, k = i / 64;
+    a[int(sA(mn, k))] = a_value(mn, k);
+    b[int(sB(mn, k))] = b_value(mn, k);
+  }
+  fence_proxy_async();
+  __syncthreads();
+  const uint32_t base = uint32_t(__cvta_generic_to_shared(smem));
+  using Wgmma = std::conditional_t<A_REGISTERS, SM90_64xNx8_F32TF32TF32_RS<64>, SM90_64xNx8_F32TF32TF32_SS<64>>;
+  typename Wgmma::DRegisters d = {};
+  typename Wgmma::ARegisters ra[BK32 / 8] = {};
+  if constexpr (A_REGISTERS) {
+    for (int kb = 0; kb < BK32 / 8; ++kb)
+      for (int i = 0; i < 4; ++i) {
+        const int idx = int(sm90::A_64x8_RS{}(int(threadIdx.x), i));  // m + 64 k within the k-block
+        ra[kb][i] = __float_as_uint(a_value(idx % 64, 8 * kb + idx / 64));
+      }
+  }
+  GMMA::warpgroup_arrive();
+  for (int kb = 0; kb < BK32 / 8; ++kb) {
+    const auto tb = k_block(logical_divide(sB, make_shape(_64{}, _8{})), kb);
+    const uint64_t db[1] = {GMMA::make_gmma_descriptor<Major::K, 32>(tb, base + a_bytes).desc};
+    if constexpr (A_REGISTERS) {
+      Wgmma::fma(d, ra[kb], db, kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+    } else {
+      const auto ta = k_block(logical_divide(sA, make_shape(_64{}, _8{})), kb);
+      const uint64_t da[1] = {GMMA::make_gmma_descriptor<Major::K, 32>(ta, base).desc};
+      Wgmma::fma(d, da, db, kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+    }
+  }
+  GMMA::warpgroup_commit_batch();
+  GMMA::warpgroup_wait<0>();
+  for (int v = 0; v < 32; ++v) c_out[int(sm90::C_64xN<64>{}(int(threadIdx.x), v))] = d[v];
+}
+
+template <int SW, bool A_REGISTERS>
+int check_wgmma_tf32() {
+  cudaError_t e = cudaSuccess;
+  const int bad = run_64x64(wgmma_tf32_kernel<SW, A_REGISTERS>, 2 * 64 * BK32 * 4 + 2048, BK32, e);
+  std::printf("wgmma tf32 %s, K-major, swizzle %3dB: %s (%d of 4096 wrong)%s%s\n", A_REGISTERS ? "RS" : "SS", SW,
+              bad || e ? "FAIL" : "ok", bad, e ? " " : "", e ? cudaGetErrorString(e) : "");
   return bad != 0 || e != cudaSuccess;
 }
 
@@ -237,6 +304,11 @@ int main() {
   fails += check_wgmma<Major::MN, Major::MN, 128>();
   fails += check_wgmma<Major::K, Major::MN, 128>();
   fails += check_wgmma<Major::MN, Major::K, 64>();
+  fails += check_wgmma_tf32<16, false>();
+  fails += check_wgmma_tf32<32, false>();
+  fails += check_wgmma_tf32<64, false>();
+  fails += check_wgmma_tf32<128, false>();
+  fails += check_wgmma_tf32<128, true>();
   fails += check_tma<Major::K, 16>(256, 128, 64, 64);
   fails += check_tma<Major::K, 32>(256, 128, 64, 0);
   fails += check_tma<Major::K, 64>(256, 128, 0, 64);

@@ -5,7 +5,7 @@
 // wave with the workspace sm90_workspace_size asks for; and the fused epilogues: every
 // activation x bias (none, per row, per column) x D in the inputs' type and f32 x both D
 // majors, at a residue shape through the direct epilogue (ld not 16-byte aligned, beta != 0)
-// and one through the TMA-store epilogue.
+// and one through the TMA-store epilogue; f32 as tf32 (allow_tf32, TN) with a tf32 tolerance.
 // Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
@@ -44,7 +44,7 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
   std::printf("%-4s %s%s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g: %s (rel %.2e, %lld NaN)%s%s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, split ? " split-K" : "", (long long)m, (long long)n, (long long)k, (long long)l,
+              std::is_same_v<T, float> ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, split ? " split-K" : "", (long long)m, (long long)n, (long long)k, (long long)l,
               d_row ? "row" : "col", alpha, beta, ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
@@ -131,6 +131,12 @@ int main(int argc, char** argv) {
     fails += check<bfloat16_t>(300, 300, 2048, 2, true, 2, -1, "TN", true);
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NN", true);
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN", true);
+    // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
+    // majors, batches, alpha/beta, many tiles per CTA.
+    fails += check<float>(1000, 1000, 1000, 1, false, 1, 0);
+    fails += check<float>(777, 555, 332, 3, true, 2, -1);
+    fails += check<float>(100, 3000, 36, 1, false, 1, 0.5f);
+    fails += check<float>(4096, 4096, 4096, 1, true, 1, 0);
   }
   // Fused epilogues.
   fails += check_fusions<bfloat16_t>(small_only);
@@ -156,6 +162,7 @@ int main(int argc, char** argv) {
     std::printf("refusal (bf16 inputs, f16 D): %s (%s)\n", refused ? "ok" : "FAIL", r.message.c_str());
     fails += !refused;
   }
+  fails += check<float>(129, 257, 68, 1, false, 1, 0);  // one CTA tile and residues in M, N, K
   // What the kernel does not take is refused, not run: f32, misaligned leading dimensions
   // (an MN-major A with M = 60).
   {
@@ -171,9 +178,19 @@ int main(int argc, char** argv) {
     const bool refused_ld = kernels::device::sm90_can_implement(g).status == kernels::GemmStatus::Misaligned;
     g = p.args;
     g.element = kernels::Element::F32;
-    const bool refused_f32 = !kernels::device::sm90_can_implement(g);
-    std::printf("refusals (MN-major A with M = 60, K-major A with K = 60, f32): %s\n", refused_major && refused_ld && refused_f32 ? "ok" : "FAIL");
-    fails += !(refused_major && refused_ld && refused_f32);
+    const bool refused_f32 = !kernels::device::sm90_can_implement(g);  // f32 without allow_tf32
+    // f32 as tf32: MN-major operands (the ISA's tf32 wgmma is K-major only) and a K that
+    // leaves rows off 16 bytes.
+    sm90_check::Problem<float> q(64, 64, 64, 1, false, 1, 0, 2, "NT");
+    const auto nt = kernels::device::sm90_can_implement(q.args);
+    const bool refused_tf32_nt = nt.status == kernels::GemmStatus::Unsupported && nt.message.find("K-major") != std::string::npos;
+    sm90_check::Problem<float> r(64, 64, 66, 1, false, 1, 0, 3);
+    const bool refused_tf32_ld = kernels::device::sm90_can_implement(r.args).status == kernels::GemmStatus::Misaligned;
+    const bool ok = refused_major && refused_ld && refused_f32 && refused_tf32_nt && refused_tf32_ld;
+    std::printf("refusals (MN-major A with M = 60, K-major A with K = 60, f32 without allow_tf32, tf32 NT, tf32 K = 66): %s\n",
+                ok ? "ok" : "FAIL");
+    if (!refused_tf32_nt) std::printf("  tf32 NT: %s\n", nt.message.c_str());
+    fails += !ok;
   }
   std::printf("%s: %d failing check(s)\n", fails ? "FAILED" : "PASSED", fails);
   return fails ? 1 : 0;

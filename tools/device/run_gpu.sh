@@ -62,7 +62,10 @@ if want build; then
     p3=$!
     # The trace tool: the kernels with the Recorder trace policy (nvcc) + the host trace
     # writer and verifier (g++, the runtime and verify libraries' sources; no CMake packages).
-    nvcc "${NVCC_FLAGS[@]}" -c src/gemm_trace/gemm_trace.cu -o "$BUILD/gemm_trace.o" &
+    # (its SM90 part, gemm_trace --sm90, for sm_90a in a TU of its own)
+    { nvcc "${NVCC_FLAGS[@]}" -c src/gemm_trace/gemm_trace.cu -o "$BUILD/gemm_trace.o" &&
+      nvcc "${NVCC_FLAGS[@]/--generate-code=arch=compute_90,code=\[compute_90,sm_90\]/-gencode=arch=compute_90a,code=sm_90a}" \
+        -c src/gemm_trace/gemm_trace_sm90.cu -o "$BUILD/gemm_trace_sm90.o"; } &
     p5=$!
     g++ -std=c++20 -O1 -Iinclude -Ikernels ${DEVDEPS:+-isystem .devdeps/include} -c src/gemm_trace/gemm_trace_main.cpp \
       -o "$BUILD/gemm_trace_main.o" &
@@ -78,7 +81,7 @@ if want build; then
     p7=$!
     # The trace tool is optional: its failure must not cost the tests and the benchmark.
     { wait $p5 && wait $p6 && wait $p7 &&
-        nvcc -o "$BUILD/gemm_trace" "$BUILD/gemm_trace.o" "$BUILD/gemm_trace_main.o" "$BUILD/libverify.a"; } ||
+        nvcc -o "$BUILD/gemm_trace" "$BUILD/gemm_trace.o" "$BUILD/gemm_trace_sm90.o" "$BUILD/gemm_trace_main.o" "$BUILD/libverify.a"; } ||
       echo "trace tool build failed"
     kok=1
     for p in "${kpids[@]}"; do wait "$p" || kok=0; done
@@ -161,6 +164,14 @@ if want trace && [ -x "$BUILD/gemm_trace" ]; then
       [ $rc -ne 0 ] && status=1
       note "trace ${kind:-tensorop} $l: rc=$rc $(grep -c '^rec' "$f" 2>/dev/null) records"
     done
+  done
+  # The SM90 kernel's wgmma accumulators (TN; bf16 and f32 as tf32).
+  for kind in "" --tf32; do
+    f="$BUILD/traces/sm90${kind:+_tf32}_TN.trace"
+    "$BUILD/gemm_trace" --sm90 $kind -o "$f" >>"$OUT/trace.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && status=1
+    note "trace --sm90 $kind TN: rc=$rc $(grep -c '^rec' "$f" 2>/dev/null) records"
   done
   tar -C "$BUILD" -czf "$OUT/traces.tgz" traces
   grep -E "FAILED|findings|error" "$OUT/trace.log" | head -20 | tee -a "$summary"

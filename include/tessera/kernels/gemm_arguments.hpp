@@ -96,6 +96,10 @@ struct GemmArguments {
   std::int64_t batch_stride_d = 0;
   float alpha = 1.0f, beta = 0.0f;
   EpilogueArguments epilogue;
+  // f32 inputs only: allow TF32 math (inputs read with a 10-bit mantissa, f32 accumulation),
+  // which lets tessera::gemm run them on the sm_90 tensor cores (wgmma m64nNk8; A and B
+  // K-major, i.e. TN). Without it f32 stays exact-f32 on the SIMT kernel.
+  bool allow_tf32 = false;
   // Optional device scratch for split-K (gemm_workspace_size says how much a problem can
   // use; 16-byte aligned).  When a problem's last wave of tiles would leave most SMs idle,
   // the tensor-core kernel cuts those tiles along K and adds the slices here.  Without it
@@ -126,7 +130,8 @@ enum class GemmKernel {
   TensorOpVec8,   // F16/BF16 mma.sync 16x8x16, 128x256x32 CTA tile, 16-byte cp.async, ldmatrix, 4 stages
   TensorOpScalar, // same MMA path, element-wise copies: for leading dims/pointers not 16B aligned
   Sm90TmaWgmma,   // sm_90 only: BF16/F16, A and B K-major, TMA + wgmma, warp-specialized, persistent,
-                  // 128x256x64 CTA tile, clusters of 2 along M sharing B by TMA multicast
+                  // 128x256x64 CTA tile, clusters of 2 along M sharing B by TMA multicast;
+                  // F32 with allow_tf32 (TN only): tf32 wgmma, 128x256x32 tile, f32 output
 };
 
 inline const char* to_string(GemmKernel k) {

@@ -12,3 +12,6 @@ auto e = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
 constexpr auto U = GMMA::make_smem_layout<16, GMMA::Major::K, 16>(make_shape(_64{}, _64{})).inner();
 auto f = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
     slice_and_offset(make_coord(make_coord(_, _0{}), make_coord(_, _1{})), logical_divide(U, make_shape(_64{}, _16{}))), 0);
+// a tf32 wgmma atom, K-major A and B
+#include <tessera/atom/mma_sm90.hpp>
+constexpr auto tf32_atom_bytes = sizeof(SM90_64xNx8_F32TF32TF32_SS<64>);

@@ -360,6 +360,32 @@ TESSERA_WGMMA_FN(wgmma_F32F16F16_SS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_SS
 TESSERA_WGMMA_FN(wgmma_F32F16F16_RS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_RS_CASE, "f32.f16.f16", "+f")
 TESSERA_WGMMA_FN(wgmma_F32BF16BF16_SS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_SS_CASE, "f32.bf16.bf16", "+f")
 TESSERA_WGMMA_FN(wgmma_F32BF16BF16_RS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_RS_CASE, "f32.bf16.bf16", "+f")
+
+// tf32 (k = 8): the ISA gives 32-bit operands no transpose immediates (A and B K-major), so
+// the cases end with the two scale immediates.
+#define TESSERA_WGMMA_SS_K8_CASE(TYPES, C, n, K, K1, K2, K3, K4, K5, K6, K7, K8)                   \
+  if constexpr (N == n) {                                                                         \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #K2 ", 0;\n"                                \
+                 "wgmma.mma_async.sync.aligned.m64n" #n "k8." TYPES " "                           \
+                 "{%0" TESSERA_WGMMA_REGS_##K(TESSERA_WGMMA_REG_NAME, ) "}, "                     \
+                 "%" #K ", %" #K1 ", p, %" #K3 ", %" #K4 ";\n}\n"                                 \
+                 : C(d[0]) TESSERA_WGMMA_REGS_##K(TESSERA_WGMMA_REG_OPERAND, C)                   \
+                 : "l"(a[0]), "l"(b[0]), "r"(scale_d), "n"(SA), "n"(SB));                         \
+  }
+#define TESSERA_WGMMA_RS_K8_CASE(TYPES, C, n, K, K1, K2, K3, K4, K5, K6, K7, K8)                   \
+  if constexpr (N == n) {                                                                         \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #K5 ", 0;\n"                                \
+                 "wgmma.mma_async.sync.aligned.m64n" #n "k8." TYPES " "                           \
+                 "{%0" TESSERA_WGMMA_REGS_##K(TESSERA_WGMMA_REG_NAME, ) "}, "                     \
+                 "{%" #K ", %" #K1 ", %" #K2 ", %" #K3 "}, %" #K4 ", p, %" #K6 ", %" #K7 ";\n}\n"    \
+                 : C(d[0]) TESSERA_WGMMA_REGS_##K(TESSERA_WGMMA_REG_OPERAND, C)                   \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b[0]), "r"(scale_d), "n"(SA),  \
+                   "n"(SB));                                                                      \
+  }
+TESSERA_WGMMA_FN(wgmma_F32TF32TF32_SS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_SS_K8_CASE, "f32.tf32.tf32", "+f")
+TESSERA_WGMMA_FN(wgmma_F32TF32TF32_RS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_RS_K8_CASE, "f32.tf32.tf32", "+f")
+#undef TESSERA_WGMMA_RS_K8_CASE
+#undef TESSERA_WGMMA_SS_K8_CASE
 #undef TESSERA_WGMMA_FN
 #undef TESSERA_WGMMA_RS_CASE
 #undef TESSERA_WGMMA_SS_CASE
@@ -400,6 +426,29 @@ TESSERA_WGMMA_ATOM(SM90_64xNx16_F32F16F16_RS, wgmma_F32F16F16_RS, float, 2, uint
 TESSERA_WGMMA_ATOM(SM90_64xNx16_F32BF16BF16_SS, wgmma_F32BF16BF16_SS, float, 2, uint64_t[1], false)
 TESSERA_WGMMA_ATOM(SM90_64xNx16_F32BF16BF16_RS, wgmma_F32BF16BF16_RS, float, 2, uint32_t[4], true)
 #undef TESSERA_WGMMA_ATOM
+
+// SM90_64xNx8_F32TF32TF32_<SS|RS><N, MajorA, MajorB, ScaleA, ScaleB>: wgmma.mma_async m64nNk8
+// on tf32 operands (32-bit words whose low 13 mantissa bits the tensor core ignores), f32
+// accumulators. A and B must be K-major: the ISA's transpose applies to 16-bit types only.
+#define TESSERA_WGMMA_TF32_ATOM(NAME, FN, A_REGISTERS)                                                 \
+  template <int N, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K,            \
+            GMMA::ScaleIn ScaleA = GMMA::ScaleIn::One, GMMA::ScaleIn ScaleB = GMMA::ScaleIn::One>        \
+  struct NAME {                                                                                        \
+    static_assert(N % 8 == 0 && N >= 8 && N <= 256, "wgmma m64nNk8: N must be a multiple of 8 in [8, 256]"); \
+    static_assert(MajorA == GMMA::Major::K && MajorB == GMMA::Major::K,                                \
+                  "wgmma on tf32 needs K-major A and B (the PTX ISA transposes 16-bit operands only)");  \
+    using DRegisters = float[N / 2];                                                                   \
+    using ARegisters = A_REGISTERS;                                                                    \
+    using BRegisters = uint64_t[1]; /* smem matrix descriptor */                                       \
+    using CRegisters = float[N / 2];                                                                   \
+    TESSERA_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,            \
+                                   GMMA::ScaleOut scale_d = GMMA::ScaleOut::One) {                     \
+      TESSERA_WGMMA_ISSUE(NAME, FN)                                                                    \
+    }                                                                                                  \
+  };
+TESSERA_WGMMA_TF32_ATOM(SM90_64xNx8_F32TF32TF32_SS, wgmma_F32TF32TF32_SS, uint64_t[1])
+TESSERA_WGMMA_TF32_ATOM(SM90_64xNx8_F32TF32TF32_RS, wgmma_F32TF32TF32_RS, uint32_t[4])
+#undef TESSERA_WGMMA_TF32_ATOM
 #undef TESSERA_WGMMA_ISSUE
 
 }  // namespace tessera
