@@ -24,8 +24,9 @@ using tessera::kernels::Bias;
 using tessera::kernels::GemmArguments;
 using tessera::kernels::Major;
 
+// An element's value (bf16/f16 storage, or f32 for the tf32 path), host and device.
 template <class X>
-double to_double(X x) {
+__host__ __device__ inline double to_double(X x) {
   if constexpr (std::is_same_v<X, float>) return double(x);
   else return double(x.to_float());
 }
