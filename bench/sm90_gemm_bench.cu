@@ -72,6 +72,19 @@ __global__ void diff_norms(const T* x, const T* ref, int64_t n, double* acc) {
   atomicAdd(&acc[1], r);
 }
 
+// ||x - ref|| / ||ref|| over n device elements (an unwritten NaN counts as a huge error).
+template <class T>
+double relative_difference(const T* x, const T* ref, int64_t n) {
+  double* acc = nullptr;
+  SM90_CUDA(cudaMalloc(&acc, 2 * sizeof(double)));
+  SM90_CUDA(cudaMemset(acc, 0, 2 * sizeof(double)));
+  diff_norms<<<1024, 256>>>(x, ref, n, acc);
+  double h[2];
+  SM90_CUDA(cudaMemcpy(h, acc, sizeof h, cudaMemcpyDeviceToHost));
+  cudaFree(acc);
+  return std::sqrt(h[0] / (h[1] > 0 ? h[1] : 1));
+}
+
 double median(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
@@ -139,14 +152,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   cublas();
   mine();
   SM90_CUDA(cudaDeviceSynchronize());
-  double* acc = nullptr;
-  SM90_CUDA(cudaMalloc(&acc, 2 * sizeof(double)));
-  SM90_CUDA(cudaMemset(acc, 0, 2 * sizeof(double)));
-  diff_norms<<<1024, 256>>>(p.dd, ref, m * n, acc);
-  double hacc[2];
-  SM90_CUDA(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
-  cudaFree(acc);
-  const double vs_cublas = std::sqrt(hacc[0] / (hacc[1] > 0 ? hacc[1] : 1));
+  const double vs_cublas = relative_difference(p.dd, ref, m * n);
   double vs_fp64 = 0;
   int64_t nans = 0;
   const bool ok_ref = p.verify(vs_fp64, nans, 2000);
@@ -243,14 +249,7 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
   lt_fused();
   fused();
   SM90_CUDA(cudaDeviceSynchronize());
-  double* acc = nullptr;
-  SM90_CUDA(cudaMalloc(&acc, 2 * sizeof(double)));
-  SM90_CUDA(cudaMemset(acc, 0, 2 * sizeof(double)));
-  diff_norms<<<1024, 256>>>(p.dd, ref, m * n, acc);
-  double hacc[2];
-  SM90_CUDA(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
-  cudaFree(acc);
-  const double vs_lt = std::sqrt(hacc[0] / (hacc[1] > 0 ? hacc[1] : 1));
+  const double vs_lt = relative_difference(p.dd, ref, m * n);
   double vs_fp64 = 0;
   int64_t nans = 0;
   const bool ok = p.verify(vs_fp64, nans, 2000) && vs_lt < 1e-2;

@@ -16,6 +16,7 @@
 
 #include <tessera/atom/numeric.hpp>
 #include <tessera/kernels/gemm_arguments.hpp>
+#include "../kernels/activation_reference.hpp"
 
 namespace sm90_check {
 
@@ -31,15 +32,7 @@ __host__ __device__ inline double to_double(X x) {
   else return double(x.to_float());
 }
 
-inline double activate_ref(Activation a, double x) {
-  switch (a) {
-    case Activation::ReLU: return x > 0 ? x : 0;
-    case Activation::GELU: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
-    case Activation::GELUTanh: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
-    case Activation::SiLU: return x / (1 + std::exp(-x));
-    default: return x;
-  }
-}
+inline double activate_ref(Activation a, double x) { return tessera::kernels::reference::activate(a, x); }
 // ||out - ref|| / ||ref|| accepted: 1e-2 for a 16-bit output, 1e-4 for an f32 D of 16-bit inputs
 // (only the accumulation's rounding: a D rounded to 16 bits somewhere fails); for f32 inputs
 // multiplied as tf32 (10-bit mantissa: each input off by at most 2^-10 relative), 2^-8, about

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "activation_reference.hpp"
 #include "tessera/kernels/epilogue_ops.hpp"
 
 using namespace tessera::kernels;
@@ -14,15 +15,7 @@ namespace ep = tessera::kernels::epilogue;
 
 namespace {
 
-double ref(Activation a, double x) {
-  switch (a) {
-    case Activation::ReLU: return x > 0 ? x : 0;
-    case Activation::GELU: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
-    case Activation::GELUTanh: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
-    case Activation::SiLU: return x / (1 + std::exp(-x));
-    default: return x;
-  }
-}
+double ref(Activation a, double x) { return reference::activate(a, x); }
 
 // |f32 result - double reference| within a few f32 ulps of the larger of |ref| and |x|: the
 // f32 formulas compute x/2 (1 + erf(..)) and the like, whose bracket is rounded near 1 when
