@@ -14,8 +14,9 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD>
+template <class ElementD_>
 struct CollectiveEpilogueSm90TraceC {
+  using ElementD = ElementD_;
   using Direct = CollectiveEpilogueSm90Direct<ElementD>;
   struct SharedStorage {};
   struct Params {
