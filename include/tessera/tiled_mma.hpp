@@ -161,6 +161,20 @@ struct TiledMMA : Atom {
     return composition(thrfrg_C(ref), make_tile(thridx_to_thrfrg<0, 1>(), _));
   }
 
+  // The same maps over a larger (M,K) / (N,K) / (M,N) tile that the tiled MMA repeats over
+  // (a CTA's tile): value v numbers a thread's fragment as partition_fragment_A/B/C do,
+  // (atom values, M or N repeat, K or N repeat) column-major.  What a trace of a kernel's
+  // whole fragments is checked against (examples/5_my_gemm_trace.hpp).
+  template <class TileMK> TESSERA_HOST_DEVICE static constexpr auto get_layoutA_TV(TileMK const& mk) {
+    return composition(thrfrg_A(make_layout(mk)), make_tile(thridx_to_thrfrg<0, 2>(), _));
+  }
+  template <class TileNK> TESSERA_HOST_DEVICE static constexpr auto get_layoutB_TV(TileNK const& nk) {
+    return composition(thrfrg_B(make_layout(nk)), make_tile(thridx_to_thrfrg<1, 2>(), _));
+  }
+  template <class TileMN> TESSERA_HOST_DEVICE static constexpr auto get_layoutC_TV(TileMN const& mn) {
+    return composition(thrfrg_C(make_layout(mn)), make_tile(thridx_to_thrfrg<0, 1>(), _));
+  }
+
   // (v, m, n, k) of a thread index.
   template <class ThrIdx>
   TESSERA_HOST_DEVICE static constexpr auto thr_vmnk(ThrIdx const& thr_idx) {

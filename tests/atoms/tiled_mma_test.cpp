@@ -37,11 +37,14 @@ std::vector<Coord4> thread_coords() {
   return out;
 }
 
-// Evaluate a permutation entry (`_` = identity) at i.
+// Evaluate a permutation entry (`_` = identity) at i.  A tile larger than the permutation is
+// tiled by it: the permutation acts within each of its tiles.
 template <class P> int64_t perm_at(P const& p, int64_t i) {
   if constexpr (is_underscore_v<P>) return i;
-  else if constexpr (is_layout_v<P>) return p(i);
-  else return i;
+  else if constexpr (is_layout_v<P>) {
+    const int64_t n = int64_t(size(p));
+    return p(i % n) + n * (i / n);
+  } else return i;
 }
 
 // Reference map for operand (I0, I1) of (M,N,K): thread t, value v -> tile index.
@@ -149,6 +152,34 @@ void check_tiled_mma(TM const& tm) {
     for (int v = 0; v < int(size(l.shape())); ++v) ++hits[size_t(o + l(v))];
   }
   for (int h : hits) CHECK(h == AK);
+
+  // The maps over a tile of 2 x 3 tiled-MMA tiles (get_layoutX_TV(tile)): the reference with
+  // repeats, and thread by thread the fragment order of partition_X over that tile.
+  auto bigA = make_shape(2 * TM::template tile_size_mnk<0>(), 3 * TM::template tile_size_mnk<2>());
+  auto bigB = make_shape(3 * TM::template tile_size_mnk<1>(), 2 * TM::template tile_size_mnk<2>());
+  auto bigC = make_shape(2 * TM::template tile_size_mnk<0>(), 3 * TM::template tile_size_mnk<1>());
+  auto c_big = TM::get_layoutC_TV(bigC);
+  auto a_big = TM::get_layoutA_TV(bigA);
+  auto b_big = TM::get_layoutB_TV(bigB);
+  REQUIRE(int(size<1>(c_big)) == 6 * int(size<1>(c_tv)));
+  check_operand<TM, 0, 1>(typename TM::AtomLayoutC_TV{}, perm, flatten_tv(c_big), int(size<1>(c_big)), 2 * TM_, 3 * TN_, AK);
+  check_operand<TM, 0, 2>(typename TM::AtomLayoutA_TV{}, perm, flatten_tv(a_big), int(size<1>(a_big)), 2 * TM_, 3 * TK_,
+                          AN * rep(typename TM::AtomLayoutA_TV{}, int(get<0>(shp)), int(get<2>(shp))));
+  check_operand<TM, 1, 2>(typename TM::AtomLayoutB_TV{}, perm, flatten_tv(b_big), int(size<1>(b_big)), 3 * TN_, 2 * TK_,
+                          AM * rep(typename TM::AtomLayoutB_TV{}, int(get<1>(shp)), int(get<2>(shp))));
+  bad = 0;
+  for (int t = 0; t < n_thr; ++t) {
+    auto thr = tm.get_slice(t);
+    auto check_partition = [&](auto const& p, auto const& tv) {
+      auto l = get<0>(p);
+      int64_t o = get<1>(p);
+      for (int v = 0; v < int(size(l.shape())); ++v) bad += (o + l(v)) != tv(t, v);
+    };
+    check_partition(thr.partition_A_layout(make_layout(bigA)), a_big);
+    check_partition(thr.partition_B_layout(make_layout(bigB)), b_big);
+    check_partition(thr.partition_C_layout(make_layout(bigC)), c_big);
+  }
+  CHECK(bad == 0);
 }
 
 }  // namespace
