@@ -150,8 +150,10 @@ struct GemmSm90 {
   bool splits() const { return arrival_bytes > 0; }
   // A fused TMA-store kernel has no direct epilogue: it runs only where TMA stores D.
   bool runnable() const {
-    if constexpr (Kernel::Epilogue::FusedAct != Activation::Identity) return params.epilogue.use_tma;
-    else return true;
+    if constexpr (requires { Kernel::Epilogue::FusedAct; }) {
+      if constexpr (Kernel::Epilogue::FusedAct != Activation::Identity) return params.epilogue.use_tma;
+    }
+    return true;
   }
 
   template <class T>

@@ -131,7 +131,8 @@ TEST_CASE("sm90 whole-tile scheduler: the split-K raster unsplit (generated)") {
     RC_ASSERT(w.work_count() == tm * tn * batch && w.work_count() == s.work_count());
     std::map<std::tuple<int64_t, int64_t, int64_t>, int> seen;
     for (int64_t u = 0; u < w.work_count(); ++u) {
-      const auto a = w.work(u), b = s.work(u);
+      const auto a = w.work(u);
+      const auto b = s.work(u);
       RC_ASSERT(a.m == b.m && a.n == b.n && a.l == b.l && a.k_begin == 0 && a.k_end == k_tiles && b.split == 1);
       ++seen[{a.m, a.n, a.l}];
     }

@@ -30,7 +30,7 @@ else
   pids=()
   for src in kernels/device/sm90_instances*.cu; do
     o="$BIN/$(basename "$src" .cu).o"
-    ( s=$(date +%s); nvcc "${FLAGS[@]}" -c "$src" -o "$o" >"$o.ptxas" 2>&1; r=$?; echo "$src: rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
+    ( s=$(date +%s); nvcc "${FLAGS[@]}" --split-compile=0 -c "$src" -o "$o" >"$o.ptxas" 2>&1; r=$?; echo "$src: rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
     pids+=($!)
     objs+=("$o")
   done
