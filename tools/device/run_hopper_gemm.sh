@@ -28,6 +28,9 @@ else
   # (cluster and no-cluster variants).
   objs=()
   pids=()
+  # (the bench's own kernels compile beside the library's)
+  nvcc "${FLAGS[@]}" --split-compile=0 -DTESSERA_SM90_BENCH_VARIANTS -c bench/sm90_gemm_bench.cu -o "$BIN/sm90_bench.o" >"$OUT/ptxas_bench.txt" 2>&1 &
+  pb=$!
   for src in kernels/device/sm90_instances*.cu; do
     o="$BIN/$(basename "$src" .cu).o"
     ( s=$(date +%s); nvcc "${FLAGS[@]}" --split-compile=0 -c "$src" -o "$o" >"$o.ptxas" 2>&1; r=$?; echo "$src: rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
@@ -40,12 +43,11 @@ else
   cat "$BIN"/sm90_instances*.o.time | tee -a "$log"
   nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "${objs[@]}" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
   p1=$!
-  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "${objs[@]}" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
-    >"$OUT/ptxas_bench.txt" 2>&1
+  wait $pb && nvcc "${FLAGS[@]}" "$BIN/sm90_bench.o" "${objs[@]}" -o "$BIN/sm90_bench" -lcublas -lcublasLt >>"$OUT/ptxas_bench.txt" 2>&1
   r2=$?
   wait $p1; r1=$?
   note "build: instances rc=$r0"
-  [ -x tools/device/sass_spills.sh ] && for o in "${objs[@]}"; do mkdir -p "$OUT/sass_$(basename "$o" .o)"; tools/device/sass_spills.sh "$o" "$OUT/sass_$(basename "$o" .o)" | tee -a "$log"; done
+  [ -x tools/device/sass_spills.sh ] && for o in "${objs[@]}"; do mkdir -p "$OUT/sass_$(basename "$o" .o)"; tools/device/sass_spills.sh "$o" "$OUT/sass_$(basename "$o" .o)" HGMMA | sed -E "s/ gemm_sm90_entry.*(Major::[A-Z]+, GMMA::Major::[A-Z]+).*(TmaStore<[a-z0-9_:]+, [0-9]+, [0-9]+, 2, Activation::[A-Za-z]+>|EpilogueSm90Direct<float>).*(Whole|SplitK)TileScheduler.*/ \1 \2 \3/" | tee -a "$log"; done
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
   grep -aE "error" "$OUT/ptxas_test.txt" "$OUT/ptxas_bench.txt" | head -10 | tee -a "$log"
   grep -aE "Used|spill|C75" "$OUT/ptxas_bench.txt" | grep -v "^$" | tail -8 | tee -a "$log"
