@@ -243,13 +243,14 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
   };
   auto run = [&](const kernels::GemmArguments& g) {
     if (auto r = kernels::device::run_sm90(g, nullptr); !r) {
-      std::printf("run: %s\n", r.message.c_str());
+      std::printf("run (%s): %s\n", g.epilogue.activation == Activation::Identity ? "plain" : "fused", r.message.c_str());
       std::exit(1);
     }
   };
   auto fused = [&] { run(p.args); };
   auto mine_plain = [&] { run(plain); };
   lt_fused();
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) std::printf("(cuBLASLt left an error: %s) ", cudaGetErrorString(e));
   fused();
   SM90_CUDA(cudaDeviceSynchronize());
   const double vs_lt = relative_difference(p.dd, ref, m * n);

@@ -379,9 +379,12 @@ struct GemmSm90 {
     cudaLaunchAttribute at[1];
     cfg.attrs = cluster_attribute(at);
     cfg.numAttrs = 1;
-    cudaLaunchKernelEx(&cfg, gemm_sm90_entry<Kernel>, params);
-    if (cudaPeekAtLastError() != cudaSuccess)
-      return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(cudaGetLastError())};
+    // (the launch's own status: cudaPeekAtLastError would also report an error left by an
+    // earlier, unrelated call, e.g. inside another library)
+    if (const cudaError_t e = cudaLaunchKernelEx(&cfg, gemm_sm90_entry<Kernel>, params); e != cudaSuccess) {
+      cudaGetLastError();
+      return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(e)};
+    }
     return {};
   }
 };

@@ -14,8 +14,11 @@
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "../../kernels/device/sm90_dispatch.hpp"
+#include "../../kernels/device/sm90_instance.hpp"
+#include "../../kernels/device/sm90_kernel_set.cuh"
 #include "sm90_gemm_check.hpp"
 
 using namespace tessera;
@@ -64,13 +67,42 @@ int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float al
                                layout);
   p.fuse(act, bias, uint64_t(m + 3 * n + int(act)));
   auto r = kernels::device::run_sm90(p.args, nullptr);
+  // Where the dispatch takes a fused TMA-store kernel, that kernel itself must run the problem
+  // (not decline it): its entry, called directly, on the same problem once more.
+  int tma = -1;  // -1: not a fused TMA-store problem; 1: the kernel ran it; 0: it declined
+  if constexpr (std::is_same_v<T, TD> && !std::is_same_v<T, float>) {
+    namespace set = kernels::device::sm90_set;
+    using kernels::Activation;
+    const auto g = kernels::sm90::as_column_major_d(p.args);
+    bool declined = false;
+    auto direct = [&](auto kernel) {
+      using K = typename decltype(kernel)::type;
+      if (!r) return;
+      SM90_CUDA(cudaDeviceSynchronize());
+      p.poison();
+      r = kernels::device::sm90_entry::run<K>(g, nullptr, true, &declined);
+      tma = declined ? 0 : 1;
+      if (declined) r = kernels::device::run_sm90(p.args, nullptr);
+    };
+    const bool tn = g.a.major == kernels::Major::Row && g.b.major == kernels::Major::Col;
+    cudaDeviceProp prop{};
+    SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+    if (tn && set::has_fused_tma(act) && !kernels::sm90::prefers_small_tiles(g, prop.multiProcessorCount)) {
+      if (act == Activation::GELUTanh) direct(std::type_identity<set::Fused<T, Activation::GELUTanh>>{});
+      if (act == Activation::ReLU) direct(std::type_identity<set::Fused<T, Activation::ReLU>>{});
+      if (act == Activation::SiLU) direct(std::type_identity<set::Fused<T, Activation::SiLU>>{});
+    }
+  }
   const cudaError_t e = cudaDeviceSynchronize();
   double rel = 0;
   int64_t nans = 0;
-  const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s->%-4s %s %4lld x %4lld x %4lld x %lld D %s alpha %g beta %g bias %-10s %-9s: %s (rel %.2e, %lld NaN)%s%s\n",
+  // A TMA-storable D (beta 0) must be the fused kernel's; one that TMA cannot store its decline.
+  const bool tma_ok = tma < 0 || (tma == 1) == (beta == 0.0f && m % 8 == 0 && n % 8 == 0);
+  const bool ok = r && e == cudaSuccess && p.verify(rel, nans) && tma_ok;
+  std::printf("%-4s->%-4s %s %4lld x %4lld x %4lld x %lld D %s alpha %g beta %g bias %-10s %-9s%s: %s (rel %.2e, %lld NaN)%s%s\n",
               type_name(p.args.element), type_name(kernels::output_element(p.args)), layout, (long long)m, (long long)n, (long long)k,
-              (long long)l, d_row ? "row" : "col", alpha, beta, kernels::to_string(bias), kernels::to_string(act), ok ? "ok" : "FAIL", rel,
+              (long long)l, d_row ? "row" : "col", alpha, beta, kernels::to_string(bias), kernels::to_string(act),
+              tma == 1 ? " [fused TMA kernel]" : tma == 0 ? " [declined by the fused TMA kernel]" : "", ok ? "ok" : "FAIL", rel,
               (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
