@@ -123,7 +123,9 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   cudaDeviceProp prop{};
   SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
   const bool small_tiles = !tf32 && kernels::sm90::prefers_small_tiles(kernels::sm90::as_column_major_d(p.args), prop.multiProcessorCount);
-  const bool templates = std::string(layout) == "TN" && !small_tiles;
+  // (and only unsplit: the templates are the whole-tile kernel; with a workspace the device
+  // entry runs the split-K kernel)
+  const bool templates = std::string(layout) == "TN" && !small_tiles && (ws_bytes == 0 || ClusterM == 1);
   if (small_tiles) std::printf("tile 128x128 ");
   Gemm op;
   if (templates) {
@@ -136,8 +138,9 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   auto run = [&] { return templates ? op.run() : kernels::device::run_sm90(p.args, nullptr); };
   const int grid = templates ? op.grid : -1;
   if (templates)
-    std::printf("group %2lld split %d/%lld ", (long long)op.params.scheduler.raster.group, op.params.scheduler.plan.split,
-                (long long)op.params.scheduler.split_tiles());
+    std::printf("group %2lld whole tiles ", (long long)op.params.scheduler.raster.group);
+  else if (ws_bytes > 0)
+    std::printf("split-K kernel (workspace %zu B) ", ws_bytes);
 #else
   static_assert(ClusterM == 2, "--cluster1 needs TESSERA_SM90_BENCH_VARIANTS");
   auto run = [&] { return kernels::device::run_sm90(p.args, nullptr); };
@@ -240,13 +243,14 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
   };
   auto run = [&](const kernels::GemmArguments& g) {
     if (auto r = kernels::device::run_sm90(g, nullptr); !r) {
-      std::printf("run: %s\n", r.message.c_str());
+      std::printf("run (%s): %s\n", g.epilogue.activation == Activation::Identity ? "plain" : "fused", r.message.c_str());
       std::exit(1);
     }
   };
   auto fused = [&] { run(p.args); };
   auto mine_plain = [&] { run(plain); };
   lt_fused();
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) std::printf("(cuBLASLt left an error: %s) ", cudaGetErrorString(e));
   fused();
   SM90_CUDA(cudaDeviceSynchronize());
   const double vs_lt = relative_difference(p.dd, ref, m * n);

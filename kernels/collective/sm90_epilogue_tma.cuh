@@ -5,7 +5,12 @@
 // it with TMA; TMA clips what lies past M and N. The staging tile holds 16 KiB: 64 x BN/2 of a
 // 16-bit D, 64 x BN/4 of an f32 D (whose 128-byte swizzle rows are 32 elements: two TMA boxes
 // per store), written and stored BN/cols times in turn. Where this does not apply (beta != 0,
-// D not 16-byte aligned, row-major D, a bias or an activation) the direct epilogue runs.
+// D not 16-byte aligned, row-major D) the direct epilogue runs.
+// Fusion is a template parameter, one kernel instance per activation (FusedAct): the plain
+// instance (Identity) stages plain values and sends fused problems to the direct epilogue;
+// the instance for an activation stages act(alpha acc + bias), the bias optional at run time,
+// and takes only problems with that activation (the device layer's dispatch). One store loop
+// per kernel: with every activation's loop in each kernel, ptxas took 119 s per kernel.
 // Where each accumulator goes is the TiledMma's C partition of a CTA-tile view of the two
 // staging buffers: (staging rows, W) x (staging columns, parts) with strides (staging's,
 // buffer) x (staging's, 0) under the swizzle, the parts sharing one buffer (one after the
@@ -27,9 +32,11 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups>
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct_ = Activation::Identity>
 struct CollectiveEpilogueSm90TmaStore {
   using ElementD = ElementD_;
+  // The activation this instance applies (Identity: the plain instance).
+  static constexpr Activation FusedAct = FusedAct_;
   using Direct = CollectiveEpilogueSm90Direct<ElementD>;
   static constexpr int Bits = sizeof_bits_v<ElementD>;
   static_assert(BM == 64 * ConsumerWarpgroups, "each consumer warpgroup holds 64 rows of the tile");
@@ -67,16 +74,22 @@ struct CollectiveEpilogueSm90TmaStore {
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
                                                int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
-    // Fused epilogues (a bias, an activation) take the direct stores: each activation's loop
-    // over 128 values exists once per kernel, not once per epilogue. With both epilogues
-    // fused, the 16 kernels' build did not finish in 590 s on the 16-core GPU machine (the 8
-    // plain ones: under 161 s). The loops below take any activation and bias; only the plain
-    // one is instantiated.
-    if (!p.use_tma || p.direct.fused()) {
-      Direct::store(p.direct, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
-      return;
+    if constexpr (FusedAct == Activation::Identity) {
+      // The plain instance: fused problems take the direct stores, whose loops (one per
+      // activation) exist once per kernel, not once per epilogue.
+      if (!p.use_tma || p.direct.fused()) {
+        Direct::store(p.direct, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+        return;
+      }
+      store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+    } else {
+      // A fused instance runs only problems whose activation is FusedAct and whose D TMA
+      // can store (GemmSm90::runnable; the dispatch runs the others on the plain instance);
+      // the bias is read where its pointer is set. No direct loop here: with the direct
+      // loop for FusedAct beside this one, the kernel had a 176-byte stack and 108 bytes of
+      // spill stores; without it, 64 bytes and none (ptxas, bf16 GELU tanh).
+      if (p.use_tma) store_as<FusedAct, true>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
     }
-    store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
   }
 
   template <Activation Act, bool HasBias, class TiledMma, class TileShape, class Acc>

@@ -25,19 +25,29 @@ namespace tessera::kernels::sm90 {
 // through 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
 // Clusters of 2 CTAs along M share each B tile through TMA multicast.
 // ElementD: D's (and C's, and the bias's) element type, the inputs' or float.
+// Scheduler: WholeTileScheduler (whole tiles at compile time: no split-K meeting in the
+// kernel) or SplitKTileScheduler (a kernel of its own, run only when the plan splits).
+// FusedAct: the activation the TMA-store epilogue applies (Identity: plain, fused problems
+// take the direct stores).
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
-          class ElementD = Element>
+          class ElementD = Element, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity>
 using DefaultGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90TmaStore<ElementD, 128, 256, 2>>;
+    CollectiveEpilogueSm90TmaStore<ElementD, 128, 256, 2, FusedAct>, Scheduler>;
+
+// D = act(alpha A B + bias) through the TMA-store epilogue, one kernel per activation
+// (16-bit TN, D in the inputs' type; kernels/device/sm90_instances.cu says which are built).
+template <class Element, Activation Act>
+using FusedTmaGemm = DefaultGemm<Element, GMMA::Major::K, GMMA::Major::K, 2, Element, WholeTileScheduler, Act>;
 
 // For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
 // 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
 // each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 8 KiB.
-template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
+          class Scheduler = WholeTileScheduler>
 using SmallTileGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, ClusterM>, tuple<_128, _128, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90TmaStore<Element, 128, 128, 2>>;
+    CollectiveEpilogueSm90TmaStore<Element, 128, 128, 2>, Scheduler>;
 
 // Whether the dispatch takes SmallTileGemm: the default tiles' CTAs would fill at most half
 // of the SMs (they run one wave, shorter with half the work per CTA).
@@ -125,7 +135,7 @@ struct GemmSm90 {
 
   // The workspace split-K of the last wave would use for `g` (0: no split).
   static std::size_t workspace_size(const GemmArguments& g) {
-    if (!can_implement(g)) return 0;
+    if (!Scheduler::Splits || !can_implement(g)) return 0;
     if (cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) != cudaSuccess) {
       cudaGetLastError();
       return 0;
@@ -133,7 +143,17 @@ struct GemmSm90 {
     const int64_t tiles = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Kernel::ClusterM - 1) / Kernel::ClusterM *
                           ((g.n + Mainloop::BN - 1) / Mainloop::BN) * g.batch;
     const int k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
-    return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters()), tiles);
+    if constexpr (Scheduler::Splits) return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters()), tiles);
+    else return 0;
+  }
+  // Whether the launch runs split-K slices (the plan splits and the workspace holds it).
+  bool splits() const { return arrival_bytes > 0; }
+  // A fused TMA-store kernel has no direct epilogue: it runs only where TMA stores D.
+  bool runnable() const {
+    if constexpr (requires { Kernel::Epilogue::FusedAct; }) {
+      if constexpr (Kernel::Epilogue::FusedAct != Activation::Identity) return params.epilogue.use_tma;
+    }
+    return true;
   }
 
   template <class T>
@@ -274,18 +294,20 @@ struct GemmSm90 {
     const int slots = resident_clusters();
     const int64_t tiles = sc.tile_count();
     // Split-K of the last wave when it pays and the caller's workspace holds it.
-    sc.plan = {tiles, 1};
     params.partials = nullptr;
     params.arrivals = nullptr;
     arrival_bytes = 0;
-    if (g.workspace != nullptr && split_allowed) {
-      const SplitPlan plan = Scheduler::plan_for(tiles, ml.k_tiles, slots);
-      const std::size_t need = workspace_bytes(plan, tiles);
-      if (need > 0 && need <= g.workspace_bytes) {
-        sc.plan = plan;
-        params.partials = static_cast<float4*>(g.workspace);
-        params.arrivals = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(g.workspace) + partials_bytes(plan, tiles));
-        arrival_bytes = need - partials_bytes(plan, tiles);
+    if constexpr (Scheduler::Splits) {
+      sc.plan = {tiles, 1};
+      if (g.workspace != nullptr && split_allowed) {
+        const SplitPlan plan = Scheduler::plan_for(tiles, ml.k_tiles, slots);
+        const std::size_t need = workspace_bytes(plan, tiles);
+        if (need > 0 && need <= g.workspace_bytes) {
+          sc.plan = plan;
+          params.partials = static_cast<float4*>(g.workspace);
+          params.arrivals = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(g.workspace) + partials_bytes(plan, tiles));
+          arrival_bytes = need - partials_bytes(plan, tiles);
+        }
       }
     }
     const int64_t units = sc.work_count();
@@ -349,15 +371,20 @@ struct GemmSm90 {
   }
 
   GemmResult run(cudaStream_t stream = nullptr) const {
+    if (!runnable())
+      return {GemmStatus::Unsupported, "the fused TMA-store sm90 kernel needs a D that TMA can store (beta 0, 16-byte aligned)"};
     if (arrival_bytes > 0 && cudaMemsetAsync(params.arrivals, 0, arrival_bytes, stream) != cudaSuccess)
       return {GemmStatus::LaunchFailed, std::string("sm90 split-K counters: ") + cudaGetErrorString(cudaGetLastError())};
     cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(grid)), stream);
     cudaLaunchAttribute at[1];
     cfg.attrs = cluster_attribute(at);
     cfg.numAttrs = 1;
-    cudaLaunchKernelEx(&cfg, gemm_sm90_entry<Kernel>, params);
-    if (cudaPeekAtLastError() != cudaSuccess)
-      return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(cudaGetLastError())};
+    // (the launch's own status: cudaPeekAtLastError would also report an error left by an
+    // earlier, unrelated call, e.g. inside another library)
+    if (const cudaError_t e = cudaLaunchKernelEx(&cfg, gemm_sm90_entry<Kernel>, params); e != cudaSuccess) {
+      cudaGetLastError();
+      return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(e)};
+    }
     return {};
   }
 };

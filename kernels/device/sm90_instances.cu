@@ -1,12 +1,20 @@
-// The SM90 GEMM inside tessera::gemm: bf16 and f16, every operand major (TN, NT, NN, TT),
-// D in the inputs' type or f32; clusters of 2; 128x256 tiles or, for problems that would leave
-// most SMs idle, 128x128 (D in the inputs' type); split-K of the last wave when the caller
-// gives the workspace (sm90_workspace_size): 24 kernels; f32 with allow_tf32 as tf32, TN
-// only: 1 kernel.
-// Compiled for sm_90a only (wgmma, setmaxnreg): kernels/CMakeLists.txt and
-// tools/device/run_gpu.sh build this file with -gencode=arch=compute_90a,code=sm_90a.
-#include "sm90_gemm.cuh"
+// The SM90 GEMM inside tessera::gemm: the dispatch from a problem to a kernel instance.
+// bf16 and f16, every operand major (TN, NT, NN, TT), D in the inputs' type or f32; clusters
+// of 2; 128x256 tiles or, for problems that would leave most SMs idle, 128x128 (D in the
+// inputs' type); f32 with allow_tf32 as tf32, TN only. The kernels (39, listed in
+// sm90_kernel_set.cuh) are compiled in sm90_instances_{bf16,f16,small,split}.cu; this TU
+// compiles none, it calls their entries (sm90_instance.hpp):
+//   - whole-tile kernels (no split-K code) run every problem by default;
+//   - split-K of the last wave, a kernel of its own, runs where the caller gives the workspace
+//     sm90_workspace_size asks for and the plan splits: 16-bit TN and NT with D in the inputs'
+//     type (both tiles); other problems have no split kernel (workspace size 0);
+//   - fused epilogues GELU tanh, ReLU, SiLU (with or without a bias) on 16-bit TN problems with
+//     D in the inputs' type and the 128x256 tile run a kernel whose TMA-store epilogue applies
+//     that activation (never split); other fusions take the direct epilogue of the plain kernel.
+// Compiled for sm_90a (kernels/CMakeLists.txt, tools/device/*.sh).
 #include "sm90_dispatch.hpp"
+#include "sm90_instance.hpp"
+#include "sm90_kernel_set.cuh"
 
 namespace tessera::kernels::device {
 
@@ -23,72 +31,101 @@ int multiprocessors() {
   }();
   return sms;
 }
+using sm90_entry::Entries;
+using sm90_entry::entries;
+namespace set = sm90_set;
+
+// The plain whole-tile kernel for a problem, and the kernel to try first where one is built:
+// its split-K twin, or the fused TMA-store kernel of its activation.
+struct Choice {
+  Entries whole, first;
+  GemmResult refusal;          // set when no kernel takes the problem's types
+  bool first_splits = false;  // first is split-K: tried only with a workspace
+};
+
 // (Small tiles only for D in the inputs' type: 8 more kernels rather than 16.)
-template <class T, class D, GMMA::Major MA, GMMA::Major MB, class F>
-GemmResult with_tile(const GemmArguments& g, F&& f) {
-  if constexpr (std::is_same_v<T, D>)
-    if (sm90::prefers_small_tiles(g, multiprocessors())) return f(sm90::GemmSm90<sm90::SmallTileGemm<T, MA, MB>>{});
-  return f(sm90::GemmSm90<sm90::DefaultGemm<T, MA, MB, 2, D>>{});
+template <class T, class D, GMMA::Major MA, GMMA::Major MB>
+Choice with_tile(const GemmArguments& g) {
+  constexpr bool splits = std::is_same_v<T, D> && set::has_split(MA, MB);
+  if constexpr (std::is_same_v<T, D>) {
+    if (sm90::prefers_small_tiles(g, multiprocessors())) {
+      if constexpr (splits) return {entries<set::Small<T, MA, MB>>(), entries<set::SmallSplit<T, MA, MB>>(), {}, true};
+      else return {entries<set::Small<T, MA, MB>>(), {}, {}};
+    }
+    if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K) {
+      // The fused TMA-store kernels (no split: the fused instance is taken first).
+      switch (set::has_fused_tma(g.epilogue.activation) ? g.epilogue.activation : Activation::Identity) {
+        case Activation::GELUTanh: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::GELUTanh>>(), {}};
+        case Activation::ReLU: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::ReLU>>(), {}};
+        case Activation::SiLU: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::SiLU>>(), {}};
+        default: break;
+      }
+    }
+  }
+  if constexpr (splits) return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Split<T, MA, MB>>(), {}, true};
+  else return {entries<set::Whole<T, MA, MB, D>>(), {}, {}};
 }
 // The instantiation for the arguments' element type, operand majors (A K-major when
 // row-major; B K-major when column-major) and D's type: the inputs' or f32 (bf16 inputs with
-// an f16 D and the reverse are not instantiated: 8 more kernels for a rare combination; the
-// activation and the bias are run-time parameters of each).
-template <class T, class D, class F>
-GemmResult with_majors(const GemmArguments& g, F&& f) {
+// an f16 D and the reverse are not instantiated: 8 more kernels for a rare combination).
+template <class T, class D>
+Choice with_majors(const GemmArguments& g) {
   constexpr auto K = GMMA::Major::K, MN = GMMA::Major::MN;
   const bool ak = g.a.major == Major::Row, bk = g.b.major == Major::Col;
-  if (ak && bk) return with_tile<T, D, K, K>(g, f);
-  if (ak) return with_tile<T, D, K, MN>(g, f);
-  if (bk) return with_tile<T, D, MN, K>(g, f);
-  return with_tile<T, D, MN, MN>(g, f);
+  if (ak && bk) return with_tile<T, D, K, K>(g);
+  if (ak) return with_tile<T, D, K, MN>(g);
+  if (bk) return with_tile<T, D, MN, K>(g);
+  return with_tile<T, D, MN, MN>(g);
 }
-template <class T, class F>
-GemmResult with_output(const GemmArguments& g, F&& f) {
+template <class T>
+Choice with_output(const GemmArguments& g) {
   const Element out = output_element(g);
-  if (out == g.element) return with_majors<T, T>(g, f);
-  if (out == Element::F32) return with_majors<T, float>(g, f);
-  return {GemmStatus::Unsupported, std::string("the sm90 kernel writes D in its inputs' type (") + to_string(g.element) +
-                                       ") or f32, not " + to_string(out)};
+  if (out == g.element) return with_majors<T, T>(g);
+  if (out == Element::F32) return with_majors<T, float>(g);
+  return {{}, {}, {GemmStatus::Unsupported, std::string("the sm90 kernel writes D in its inputs' type (") + to_string(g.element) +
+                                                ") or f32, not " + to_string(out)}};
 }
-template <class F>
-GemmResult with_sm90(const GemmArguments& g, F&& f) {
-  if (g.element == Element::BF16) return with_output<bfloat16_t>(g, f);
-  if (g.element == Element::F16) return with_output<half_t>(g, f);
+Choice choose(const GemmArguments& g) {
+  if (g.element == Element::BF16) return with_output<bfloat16_t>(g);
+  if (g.element == Element::F16) return with_output<half_t>(g);
   if (g.element == Element::F32) {
     // tf32 wgmma reads K-major operands only (the ISA transposes 16-bit types alone).
     if (g.a.major != Major::Row || g.b.major != Major::Col)
-      return {GemmStatus::Unsupported,
+      return {{}, {}, {GemmStatus::Unsupported,
               "the sm90 kernel takes f32 (as tf32) only with A row-major and B column-major (TN: both K-major, as tf32 "
-              "wgmma reads them); the SIMT kernel runs the other majors"};
-    return f(sm90::GemmSm90<sm90::DefaultGemmTf32<>>{});
+              "wgmma reads them); the SIMT kernel runs the other majors"}};
+    return {entries<set::Tf32>(), {}, {}};
   }
-  return {GemmStatus::Unsupported, "the sm90 kernel takes bf16, f16, or f32 with allow_tf32"};
+  return {{}, {}, {GemmStatus::Unsupported, "the sm90 kernel takes bf16, f16, or f32 with allow_tf32"}};
 }
 
 }  // namespace
 
 GemmResult sm90_can_implement(const GemmArguments& args) {
   const GemmArguments g = sm90::as_column_major_d(args);
-  return with_sm90(g, [&](auto op) { return decltype(op)::can_implement(g); });
+  const Choice c = choose(g);
+  return c.whole ? c.whole.can_implement(g) : c.refusal;
 }
 
 std::size_t sm90_workspace_size(const GemmArguments& args) {
   const GemmArguments g = sm90::as_column_major_d(args);
-  std::size_t bytes = 0;
-  (void)with_sm90(g, [&](auto op) {
-    bytes = decltype(op)::workspace_size(g);
-    return GemmResult{};
-  });
-  return bytes;
+  const Choice c = choose(g);
+  return c.first ? c.first.workspace_size(g) : 0;  // (0 for a fused kernel)
 }
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {
   const GemmArguments g = sm90::as_column_major_d(args);
-  return with_sm90(g, [&](auto op) {
-    if (auto r = op.initialize(g); !r) return r;
-    return op.run(stream);
-  });
+  const Choice c = choose(g);
+  if (!c.whole) return c.refusal;
+  // The split-K kernel where the caller gave a workspace and the plan splits, the fused
+  // TMA-store kernel where TMA stores D; each declines (launching nothing) otherwise, and
+  // the plain whole-tile kernel runs.
+  if (c.first && (g.workspace != nullptr || !c.first_splits)) {
+    bool declined = false;
+    const GemmResult r = c.first.run(g, stream, true, &declined);
+    if (!declined) return r;
+  }
+  return c.whole.run(g, stream, false, nullptr);
 }
 
 }  // namespace tessera::kernels::device

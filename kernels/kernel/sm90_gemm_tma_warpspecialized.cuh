@@ -4,9 +4,11 @@
 //   warpgroups 1 .. W  consumers: take registers, run the mainloop's wgmmas on their 64 rows
 //                      of each tile, then the epilogue's stores
 // Work units come from the persistent scheduler (grid ~ SMs); producer and consumers walk
-// the same unit sequence, each with its own pipeline state. A unit is a whole tile or, under
-// split-K of the last wave (SplitKTileScheduler), one K slice of a tile: the slices add up
-// their f32 accumulators through the workspace and the last to arrive runs the epilogue.
+// the same unit sequence, each with its own pipeline state. A unit is a whole tile
+// (WholeTileScheduler) or, under split-K of the last wave (SplitKTileScheduler, a kernel of
+// its own that the device layer runs only when the plan splits), one K slice of a tile: the
+// slices add up their f32 accumulators through the workspace and the last to arrive runs the
+// epilogue.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +21,7 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class Mainloop_, class Epilogue_, class Scheduler_ = SplitKTileScheduler>
+template <class Mainloop_, class Epilogue_, class Scheduler_ = WholeTileScheduler>
 struct GemmTmaWarpSpecialized {
   using Mainloop = Mainloop_;
   using Epilogue = Epilogue_;
@@ -112,7 +114,8 @@ struct GemmTmaWarpSpecialized {
         int64_t again = u;
         asm volatile("" : "+l"(again));
         const auto w = p.scheduler.work(again);
-        if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
+        if constexpr (Scheduler::Splits)
+          if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                         w.m * ClusterM + rank, w.n, w.l, acc);
       }

@@ -37,6 +37,30 @@ struct PersistentTileScheduler {
   }
 };
 
+// The persistent raster with whole tiles only: unit u is tile u with all its k-tiles, and
+// `split` is 1 at compile time, so a kernel over this scheduler carries no split-K meeting.
+// (Sharing one instantiation with the split-K reduction cost every kernel a 296-424 byte
+// stack and 412-536 bytes of spill stores, the accumulators stored around the reduction's
+// loads; without it: 64 bytes and none. bench/notes/sm90_gemm.md, session 9.)
+struct WholeTileScheduler {
+  static constexpr bool Splits = false;
+  PersistentTileScheduler raster;
+  int k_tiles = 0;
+
+  struct Work {
+    int64_t m, n, l;
+    int k_begin, k_end;
+    static constexpr int split = 1;
+  };
+
+  TESSERA_HOST_DEVICE constexpr int64_t tile_count() const { return raster.tile_count(); }
+  TESSERA_HOST_DEVICE constexpr int64_t work_count() const { return raster.tile_count(); }
+  TESSERA_HOST_DEVICE constexpr Work work(int64_t unit) const {
+    const auto t = raster.tile(unit);
+    return {t.m, t.n, t.l, 0, k_tiles};
+  }
+};
+
 }  // namespace tessera::kernels::sm90
 
 #include "split_plan.cuh"
@@ -51,6 +75,7 @@ namespace tessera::kernels::sm90 {
 // slots: every slice runs in the last round, all of them on resident clusters.
 // A slice's k-tiles are [k_begin, k_end) (SplitPlan::k_begin: balanced, in order).
 struct SplitKTileScheduler {
+  static constexpr bool Splits = true;
   PersistentTileScheduler raster;
   SplitPlan plan{0, 1};
   int k_tiles = 0;

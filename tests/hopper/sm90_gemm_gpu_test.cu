@@ -2,16 +2,23 @@
 // FP64 reference: fresh random inputs, poisoned (NaN) outputs, whole tiles and residues in M,
 // N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16; both
 // tiles the dispatch picks (128x256, and 128x128 for small problems); split-K of the last
-// wave with the workspace sm90_workspace_size asks for; and the fused epilogues: every
-// activation x bias (none, per row, per column) x D in the inputs' type and f32 x both D
-// majors, at a residue shape through the direct epilogue (ld not 16-byte aligned, beta != 0)
-// and one through the TMA-store epilogue; f32 as tf32 (allow_tf32, TN) with a tf32 tolerance.
+// wave with the workspace sm90_workspace_size asks for (the split-K kernels, TN and NT) and
+// the same problems without it (the whole-tile kernels), and that no other major asks for a
+// workspace; and the fused epilogues: every activation x bias (none, per row, per column) x D
+// in the inputs' type and f32 x both D majors, at a residue shape through the direct
+// epilogue (ld not 16-byte aligned, beta != 0) and one through the TMA-store epilogue of the
+// plain kernel; the fused TMA-store kernels (GELU tanh, ReLU, SiLU, 16-bit TN, 128x256 tiles)
+// with every bias and D major, at residues, batched, and where TMA cannot store D (their
+// direct loop); f32 as tf32 (allow_tf32, TN) with a tf32 tolerance.
 // Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "../../kernels/device/sm90_dispatch.hpp"
+#include "../../kernels/device/sm90_instance.hpp"
+#include "../../kernels/device/sm90_kernel_set.cuh"
 #include "sm90_gemm_check.hpp"
 
 using namespace tessera;
@@ -60,13 +67,42 @@ int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float al
                                layout);
   p.fuse(act, bias, uint64_t(m + 3 * n + int(act)));
   auto r = kernels::device::run_sm90(p.args, nullptr);
+  // Where the dispatch takes a fused TMA-store kernel, that kernel itself must run the problem
+  // (not decline it): its entry, called directly, on the same problem once more.
+  int tma = -1;  // -1: not a fused TMA-store problem; 1: the kernel ran it; 0: it declined
+  if constexpr (std::is_same_v<T, TD> && !std::is_same_v<T, float>) {
+    namespace set = kernels::device::sm90_set;
+    using kernels::Activation;
+    const auto g = kernels::sm90::as_column_major_d(p.args);
+    bool declined = false;
+    auto direct = [&](auto kernel) {
+      using K = typename decltype(kernel)::type;
+      if (!r) return;
+      SM90_CUDA(cudaDeviceSynchronize());
+      p.poison();
+      r = kernels::device::sm90_entry::run<K>(g, nullptr, true, &declined);
+      tma = declined ? 0 : 1;
+      if (declined) r = kernels::device::run_sm90(p.args, nullptr);
+    };
+    const bool tn = g.a.major == kernels::Major::Row && g.b.major == kernels::Major::Col;
+    cudaDeviceProp prop{};
+    SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+    if (tn && set::has_fused_tma(act) && !kernels::sm90::prefers_small_tiles(g, prop.multiProcessorCount)) {
+      if (act == Activation::GELUTanh) direct(std::type_identity<set::Fused<T, Activation::GELUTanh>>{});
+      if (act == Activation::ReLU) direct(std::type_identity<set::Fused<T, Activation::ReLU>>{});
+      if (act == Activation::SiLU) direct(std::type_identity<set::Fused<T, Activation::SiLU>>{});
+    }
+  }
   const cudaError_t e = cudaDeviceSynchronize();
   double rel = 0;
   int64_t nans = 0;
-  const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s->%-4s %s %4lld x %4lld x %4lld x %lld D %s alpha %g beta %g bias %-10s %-9s: %s (rel %.2e, %lld NaN)%s%s\n",
+  // A TMA-storable D (beta 0) must be the fused kernel's; one that TMA cannot store its decline.
+  const bool tma_ok = tma < 0 || (tma == 1) == (beta == 0.0f && m % 8 == 0 && n % 8 == 0);
+  const bool ok = r && e == cudaSuccess && p.verify(rel, nans) && tma_ok;
+  std::printf("%-4s->%-4s %s %4lld x %4lld x %4lld x %lld D %s alpha %g beta %g bias %-10s %-9s%s: %s (rel %.2e, %lld NaN)%s%s\n",
               type_name(p.args.element), type_name(kernels::output_element(p.args)), layout, (long long)m, (long long)n, (long long)k,
-              (long long)l, d_row ? "row" : "col", alpha, beta, kernels::to_string(bias), kernels::to_string(act), ok ? "ok" : "FAIL", rel,
+              (long long)l, d_row ? "row" : "col", alpha, beta, kernels::to_string(bias), kernels::to_string(act),
+              tma == 1 ? " [fused TMA kernel]" : tma == 0 ? " [declined by the fused TMA kernel]" : "", ok ? "ok" : "FAIL", rel,
               (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
@@ -90,6 +126,27 @@ int check_fusions(bool small_only) {
         fails += check_fused<T, float>(129, 257, 72, 1, d_row, 0.75f, -0.5f, act, bias);
         fails += check_fused<T, float>(136, 264, 72, 1, d_row, 1.0f, 0.0f, act, bias);
       }
+  return fails;
+}
+
+// The fused TMA-store kernels: problems large enough for 128x256 tiles (the dispatch sends
+// smaller ones to 128x128 tiles and the direct epilogue). 1032 x 2056: residues of 8 rows and
+// columns, D TMA-stored; 1031 x 2055 with beta != 0: D not 16-byte aligned, the instance's
+// direct loop for its activation.
+template <class T>
+int check_fused_tma(bool small_only) {
+  using kernels::Activation;
+  using kernels::Bias;
+  int fails = 0;
+  for (Activation act : {Activation::GELUTanh, Activation::ReLU, Activation::SiLU})
+    for (Bias bias : {Bias::None, Bias::PerRow, Bias::PerColumn})
+      for (bool d_row : {false, true}) {
+        // (--small: one bias and D major per activation, for compute-sanitizer)
+        if (small_only && (int(bias) != int(act) % 3 || d_row != (int(act) % 2 == 0))) continue;
+        fails += check_fused<T, T>(1032, 2056, 72, 1, d_row, 1.0f, 0.0f, act, bias);
+        if (!small_only) fails += check_fused<T, T>(1031, 2055, 72, 1, d_row, 0.75f, -0.5f, act, bias);
+      }
+  if (!small_only) fails += check_fused<T, T>(1032, 1032, 136, 2, false, 2.0f, 0.0f, Activation::GELUTanh, Bias::PerColumn);
   return fails;
 }
 
@@ -129,8 +186,27 @@ int main(int argc, char** argv) {
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "TN", true);
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "NT", true);
     fails += check<bfloat16_t>(300, 300, 2048, 2, true, 2, -1, "TN", true);
-    fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NN", true);
+    fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "TN", true);
+    fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT", true);
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN", true);
+    fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "NT", true);  // 128x256 tiles, NT
+    // The same problems unsplit (no workspace: the whole-tile kernels).
+    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "TN");
+    fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT");
+    fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN");
+    // No split-K kernel for NN, TT or an f32 D: no workspace asked for.
+    {
+      int asked = 0;
+      for (const char* layout : {"NN", "TT"}) {
+        sm90_check::Problem<bfloat16_t> q(1000, 1000, 4000, 1, false, 1, 0, 7, layout);
+        asked += kernels::device::sm90_workspace_size(q.args) != 0;
+      }
+      sm90_check::Problem<bfloat16_t, float> q(1000, 1000, 4000, 1, false, 1, 0, 7);
+      asked += kernels::device::sm90_workspace_size(q.args) != 0;
+      std::printf("no split-K workspace for NN, TT, f32 D: %s\n", asked ? "FAIL" : "ok");
+      fails += asked != 0;
+    }
+    fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NN");
     // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
     // majors, batches, alpha/beta, many tiles per CTA.
     fails += check<float>(1000, 1000, 1000, 1, false, 1, 0);
@@ -140,6 +216,8 @@ int main(int argc, char** argv) {
   }
   // Fused epilogues.
   fails += check_fusions<bfloat16_t>(small_only);
+  fails += check_fused_tma<bfloat16_t>(small_only);
+  if (!small_only) fails += check_fused_tma<half_t>(false);
   {
     using kernels::Activation;
     using kernels::Bias;

@@ -2,7 +2,8 @@
 // on generated problems (cluster tiles, batches, raster groups, k-tiles, resident clusters),
 // the work units cover every output tile's every k-tile exactly once; the slices of a split
 // tile are whole, adjacent, in K order and share one split-tile index (the workspace slot);
-// only the last wave is split and its slices fit in one round of the persistent grid.
+// only the last wave is split and its slices fit in one round of the persistent grid. The
+// whole-tile scheduler: the same raster, every unit a whole tile.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
@@ -108,4 +109,33 @@ TEST_CASE("sm90 split-K scheduler: the benchmark's shapes on an H100 (66 cluster
   // 8192^3 and 4096^3: tails of 34 and 62 of 66 are not split.
   CHECK(make(32, 32, 1, 8, 128, 66).plan.split == 1);
   CHECK(make(16, 16, 1, 8, 64, 66).plan.split == 1);
+}
+
+// The whole-tile scheduler (the kernels built without split-K code) walks the same raster as
+// the split-K scheduler with nothing split: unit u is tile u with all k-tiles.
+TEST_CASE("sm90 whole-tile scheduler: the split-K raster unsplit (generated)") {
+  using tessera::kernels::sm90::WholeTileScheduler;
+  static_assert(!WholeTileScheduler::Splits && SplitKTileScheduler::Splits && WholeTileScheduler::Work::split == 1);
+  rc::prop("units = tiles, each with every k-tile, in raster order", [] {
+    const int64_t tm = *rc::gen::inRange<int64_t>(1, 24), tn = *rc::gen::inRange<int64_t>(1, 24);
+    const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), group = *rc::gen::inRange<int64_t>(1, 10);
+    const int k_tiles = *rc::gen::inRange(1, 200);
+    WholeTileScheduler w;
+    w.raster.tiles_m = tm;
+    w.raster.tiles_n = tn;
+    w.raster.batch = batch;
+    w.raster.group = group;
+    w.k_tiles = k_tiles;
+    SplitKTileScheduler s = make(tm, tn, batch, group, k_tiles, 1);
+    s.plan = {s.tile_count(), 1};  // nothing split
+    RC_ASSERT(w.work_count() == tm * tn * batch && w.work_count() == s.work_count());
+    std::map<std::tuple<int64_t, int64_t, int64_t>, int> seen;
+    for (int64_t u = 0; u < w.work_count(); ++u) {
+      const auto a = w.work(u);
+      const auto b = s.work(u);
+      RC_ASSERT(a.m == b.m && a.n == b.n && a.l == b.l && a.k_begin == 0 && a.k_end == k_tiles && b.split == 1);
+      ++seen[{a.m, a.n, a.l}];
+    }
+    RC_ASSERT(int64_t(seen.size()) == w.work_count());
+  });
 }

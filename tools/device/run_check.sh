@@ -35,9 +35,13 @@ t0=$(date +%s)
     pids+=($!)
     kobjs+=("$o")
   done
-  nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -Xptxas -v -c kernels/device/sm90_instances.cu -o "$B/k_sm90.o" 2>"$B/k_sm90.o.ptxas" &
-  pids+=($!)
-  kobjs+=("$B/k_sm90.o")
+  # (the SM90 dispatch and its kernel TUs, sm90_instances*.cu, side by side)
+  for src in kernels/device/sm90_instances*.cu; do
+    o="$B/k_$(basename "$src" .cu).o"
+    nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
+    pids+=($!)
+    kobjs+=("$o")
+  done
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
@@ -49,8 +53,8 @@ t0=$(date +%s)
   cat "$B"/k_*.ptxas >"$OUT/ptxas.log"
   [ $ok = 1 ] &&
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
-    nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B/k_sm90.o" &&
-    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B/k_sm90.o" -lcublas -lcublasLt &&
+    nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B"/k_sm90_instances*.o &&
+    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o -lcublas -lcublasLt &&
     nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas
 } >"$OUT/build.log" 2>&1
 rc=$?

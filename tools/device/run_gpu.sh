@@ -51,11 +51,14 @@ if want build; then
       kobjs+=("$o")
     done
     # The SM90 GEMM (tessera::gemm's path on sm_90): sm_90a only (wgmma, setmaxnreg).
-    o="$BUILD/k_sm90_instances.o"
-    nvcc "${NVCC_FLAGS[@]/--generate-code=arch=compute_90,code=\[compute_90,sm_90\]/-gencode=arch=compute_90a,code=sm_90a}" \
-      -Xptxas -v -c kernels/device/sm90_instances.cu -o "$o" 2>"$o.ptxas" &
-    kpids+=($!)
-    kobjs+=("$o")
+    # (the dispatch and its kernel TUs, sm90_instances*.cu, side by side)
+    for src in kernels/device/sm90_instances*.cu; do
+      o="$BUILD/k_$(basename "$src" .cu).o"
+      nvcc "${NVCC_FLAGS[@]/--generate-code=arch=compute_90,code=\[compute_90,sm_90\]/-gencode=arch=compute_90a,code=sm_90a}" \
+        -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
+      kpids+=($!)
+      kobjs+=("$o")
+    done
     nvcc "${NVCC_FLAGS[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$BUILD/gemm_gpu_test.o" &
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &

@@ -23,17 +23,31 @@ if [ -x .prebuilt/sm90_test ] && [ -x .prebuilt/sm90_bench ]; then
   cp .prebuilt/sm90_test .prebuilt/sm90_bench "$BIN/"
 else
   t0=$(date +%s)
-  # The library's sm_90 entry (kernels/device/sm90_instances.cu) for the test; the bench with
-  # the kernel templates (cluster and no-cluster variants).
-  # (16 kernels since the fused epilogues: --split-compile runs their optimisation and ptxas
-  # on the machine's cores side by side instead of one after the other)
-  nvcc "${FLAGS[@]}" --split-compile=0 -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
-  nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
+  # The library's sm_90 entry (kernels/device/sm90_instances*.cu: the dispatch and the TUs
+  # of kernels, side by side, each timed) for the test; the bench with the kernel templates
+  # (cluster and no-cluster variants).
+  objs=()
+  pids=()
+  # (the bench's own kernels compile beside the library's)
+  nvcc "${FLAGS[@]}" --split-compile=0 -DTESSERA_SM90_BENCH_VARIANTS -c bench/sm90_gemm_bench.cu -o "$BIN/sm90_bench.o" >"$OUT/ptxas_bench.txt" 2>&1 &
+  pb=$!
+  for src in kernels/device/sm90_instances*.cu; do
+    o="$BIN/$(basename "$src" .cu).o"
+    ( s=$(date +%s); nvcc "${FLAGS[@]}" --split-compile=0 -c "$src" -o "$o" >"$o.ptxas" 2>&1; r=$?; echo "$src: rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
+    pids+=($!)
+    objs+=("$o")
+  done
+  r0=0
+  for p in "${pids[@]}"; do wait "$p" || r0=1; done
+  cat "$BIN"/sm90_instances*.o.ptxas >"$OUT/ptxas_test.txt"
+  cat "$BIN"/sm90_instances*.o.time | tee -a "$log"
+  nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "${objs[@]}" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
   p1=$!
-  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
-    >"$OUT/ptxas_bench.txt" 2>&1
+  wait $pb && nvcc "${FLAGS[@]}" "$BIN/sm90_bench.o" "${objs[@]}" -o "$BIN/sm90_bench" -lcublas -lcublasLt >>"$OUT/ptxas_bench.txt" 2>&1
   r2=$?
   wait $p1; r1=$?
+  note "build: instances rc=$r0"
+  [ -x tools/device/sass_spills.sh ] && for o in "${objs[@]}"; do mkdir -p "$OUT/sass_$(basename "$o" .o)"; tools/device/sass_spills.sh "$o" "$OUT/sass_$(basename "$o" .o)" HGMMA | sed -E "s/ gemm_sm90_entry.*(Major::[A-Z]+, GMMA::Major::[A-Z]+).*(TmaStore<[a-z0-9_:]+, [0-9]+, [0-9]+, 2, Activation::[A-Za-z]+>|EpilogueSm90Direct<float>).*(Whole|SplitK)TileScheduler.*/ \1 \2 \3/" | tee -a "$log"; done
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
   grep -aE "error" "$OUT/ptxas_test.txt" "$OUT/ptxas_bench.txt" | head -10 | tee -a "$log"
   grep -aE "Used|spill|C75" "$OUT/ptxas_bench.txt" | grep -v "^$" | tail -8 | tee -a "$log"
