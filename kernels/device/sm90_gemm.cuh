@@ -16,28 +16,64 @@
 #include <tessera/atom/tma_encode.hpp>
 #include <tessera/kernels/gemm_arguments.hpp>
 
+#include "../kernel/gemm_kernel.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
 
 namespace tessera::kernels::sm90 {
 
+// The kernels below are what the collective builders (collective/collective_builder.hpp) make
+// of a tile, a cluster and the operands' element type and majors (TMA: 16-byte alignment, 8
+// elements of 16 bits or 4 of f32), composed by gemm_kernel_t with the persistent split-K
+// scheduler.  Stages: the builder's automatic count (the smem left after the epilogue's staging).
+template <GMMA::Major M>
+using major_tag = std::conditional_t<M == GMMA::Major::K, KMajor, MNMajor>;
+template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterM>
+using Sm90Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, major_tag<MajorA>, 16 / sizeof(Element), Element,
+                                       major_tag<MajorB>, 16 / sizeof(Element), float, Tile, tuple<C<ClusterM>, _1, _1>,
+                                       StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+template <class MainloopBuilder, class ElementD>
+using Sm90Kernel = gemm_kernel_t<GemmProblemShape, typename MainloopBuilder::CollectiveOp,
+                                 typename CollectiveEpilogueBuilder<MainloopBuilder, ElementD, 16 / sizeof(ElementD)>::CollectiveOp,
+                                 SplitKTileScheduler>;
+
 // The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
-// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled K-major operands, the epilogue
-// through 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
+// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled operands, the epilogue through
+// 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
 // Clusters of 2 CTAs along M share each B tile through TMA multicast.
 // ElementD: D's (and C's, and the bias's) element type, the inputs' or float.
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
           class ElementD = Element>
-using DefaultGemm = GemmTmaWarpSpecialized<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90TmaStore<ElementD, 128, 256, 2>>;
+using DefaultGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _256, _64>, ClusterM>, ElementD>;
 
 // For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
 // 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
-// each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 8 KiB.
+// each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 16 KiB.
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2>
-using SmallTileGemm = GemmTmaWarpSpecialized<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, ClusterM>, tuple<_128, _128, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90TmaStore<Element, 128, 128, 2>>;
+using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element>;
+
+// f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
+// only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
+// the 4 stages are 48 KiB each again), f32 output through the direct epilogue (the builder's
+// default epilogue for tf32).
+template <int ClusterM = 2>
+using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _32>, ClusterM>, float>;
+
+// What the builders make here is what was written out by hand before them (the same kernels).
+static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Major::K, 2, float>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                                   tuple<_128, _256, _64>, bfloat16_t,
+                                                                                   GMMA::Major::MN, GMMA::Major::K, 128>,
+                                                    CollectiveEpilogueSm90TmaStore<float, 128, 256, 2>, SplitKTileScheduler>> &&
+              std::is_same_v<SmallTileGemm<half_t, GMMA::Major::K, GMMA::Major::MN, 2>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, 2>,
+                                                                                   tuple<_128, _128, _64>, half_t,
+                                                                                   GMMA::Major::K, GMMA::Major::MN, 128>,
+                                                    CollectiveEpilogueSm90TmaStore<half_t, 128, 128, 2>, SplitKTileScheduler>> &&
+              std::is_same_v<DefaultGemmTf32<>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                                   tuple<_128, _256, _32>, float,
+                                                                                   GMMA::Major::K, GMMA::Major::K, 128>,
+                                                    CollectiveEpilogueSm90Direct<float>, SplitKTileScheduler>>);
 
 // Whether the dispatch takes SmallTileGemm: the default tiles' CTAs would fill at most half
 // of the SMs (they run one wave, shorter with half the work per CTA).
@@ -45,16 +81,6 @@ inline bool prefers_small_tiles(const GemmArguments& g, int sms) {
   const int64_t cluster_rows = ((g.m + 127) / 128 + 1) / 2, tiles_n = (g.n + 255) / 256;
   return cluster_rows * 2 * tiles_n * g.batch * 2 <= sms;
 }
-
-// f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
-// only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
-// the 4 stages are 48 KiB each again), f32 output through the direct epilogue (the TMA-store
-// epilogue stages 16-bit elements).
-template <int ClusterM = 2>
-using DefaultGemmTf32 = GemmTmaWarpSpecialized<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _32>, float,
-                                   GMMA::Major::K, GMMA::Major::K>,
-    CollectiveEpilogueSm90Direct<float>>;
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8

@@ -1,0 +1,80 @@
+// The kernel layer as a type composed of (ProblemShape, CollectiveMainloop, CollectiveEpilogue,
+// TileScheduler):
+//
+//   using Kernel = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp, Epilogue::CollectiveOp,
+//                                GroupedRasterization<8>>;
+//
+// resolves to the kernel that runs those collectives under that scheduler:
+//   MainloopSimt + EpilogueSimt + GroupedRasterization           -> GemmSimtKernel
+//   MainloopTensorOp + EpilogueSmem16 + GroupedRasterization     -> GemmTensorOpKernel
+//   CollectiveMainloopSm90TmaWgmma + an SM90 epilogue + a
+//     persistent scheduler (sm90::SplitKTileScheduler)           -> sm90::GemmTmaWarpSpecialized
+// A combination no kernel runs fails with a static_assert naming the rule.  Plain C++ like the
+// builders (collective_builder.hpp): the kernels are named through declarations here.
+#pragma once
+
+#include <type_traits>
+
+#include "../collective/collective_builder.hpp"
+#include "tile_scheduler.cuh"
+
+namespace tessera::kernels {
+
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled, class Trace>
+struct GemmTensorOpKernel;
+template <class Shape, bool AKMajor, bool BKMajor, int Group, class Trace>
+struct GemmSimtKernel;
+namespace sm90 {
+struct SplitKTileScheduler;
+template <class Mainloop, class Epilogue, class Scheduler>
+struct GemmTmaWarpSpecialized;
+}  // namespace sm90
+
+template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
+struct GemmKernelOf {
+  static_assert(builder_detail::dependent_false<CollectiveMainloop>,
+                "gemm_kernel_t: no kernel runs this (mainloop, epilogue, scheduler): SIMT and SM80 tensor op run under "
+                "GroupedRasterization<G>, SM90 under sm90::SplitKTileScheduler");
+};
+
+namespace kernel_detail {
+template <class ProblemShape>
+inline constexpr bool is_gemm_problem_shape = std::is_same_v<ProblemShape, GemmProblemShape>;
+}
+
+template <class ProblemShape, class Shape, bool AK, bool BK, class Trace, class Epilogue, int Group>
+struct GemmKernelOf<ProblemShape, MainloopSimt<Shape, AK, BK, Trace>, Epilogue, GroupedRasterization<Group>> {
+  static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
+  static_assert(std::is_same_v<Epilogue, EpilogueSimt<MainloopSimt<Shape, AK, BK, Trace>>>,
+                "gemm_kernel_t: the SIMT mainloop's accumulators are stored by EpilogueSimt of that mainloop");
+  using type = GemmSimtKernel<Shape, AK, BK, Group, Trace>;
+};
+
+template <class ProblemShape, class Shape, bool BF16, bool AK, bool BK, bool Vec, bool Swizzled, class Trace,
+          class Epilogue, int Group>
+struct GemmKernelOf<ProblemShape, MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, Trace>, Epilogue,
+                    GroupedRasterization<Group>> {
+  static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
+  static_assert(std::is_same_v<Epilogue, EpilogueSmem16<Shape::BM, Shape::BN, Shape::Threads,
+                                                        std::conditional_t<BF16, bf16_tag, f16_tag>>>,
+                "gemm_kernel_t: the SM80 tensor-op mainloop's accumulators are stored by EpilogueSmem16 of its tile, "
+                "threads and element type");
+  static_assert(Group == Shape::Group, "gemm_kernel_t: the rasterization band is the mainloop schedule's (KernelCpAsyncMultistage)");
+  using type = GemmTensorOpKernel<Shape, BF16, AK, BK, Vec, Swizzled, Trace>;
+};
+
+template <class ProblemShape, class Policy, class TileShape, class Element, GMMA::Major MA, GMMA::Major MB, int Sw,
+          class Epilogue, class Scheduler>
+struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>, Epilogue,
+                    Scheduler> {
+  static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
+  static_assert(std::is_same_v<Scheduler, sm90::SplitKTileScheduler>,
+                "gemm_kernel_t: the SM90 warp-specialized kernel is persistent: sm90::SplitKTileScheduler");
+  using type = sm90::GemmTmaWarpSpecialized<sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>,
+                                            Epilogue, Scheduler>;
+};
+
+template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
+using gemm_kernel_t = typename GemmKernelOf<ProblemShape, CollectiveMainloop, CollectiveEpilogue, TileScheduler>::type;
+
+}  // namespace tessera::kernels
