@@ -212,11 +212,12 @@ struct CommonBuilderRules {
 
 // SIMT: f32 FFMA, 128x128 CTA tile of 16x16 threads with 8x8 outer products; any alignment
 // (4-byte cp.async per element).
-template <class Arch, class MajorA, int AlignA, class MajorB, int AlignB, class TileShape, class ClusterShape,
-          class StageCountPolicy, class Schedule>
-struct CollectiveBuilder<Arch, OpClassSimt, float, MajorA, AlignA, float, MajorB, AlignB, float, TileShape, ClusterShape,
-                         StageCountPolicy, Schedule, std::enable_if_t<(Arch::value >= 80)>> {
-  static_assert(CommonBuilderRules<float, MajorA, AlignA, float, MajorB, AlignB, float, ClusterShape, StageCountPolicy>::ok);
+template <class Arch, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator, class TileShape,
+          class ClusterShape, class StageCountPolicy, class Schedule>
+struct CollectiveBuilder<Arch, OpClassSimt, float, MajorA, AlignA, float, MajorB, AlignB, ElementAccumulator, TileShape,
+                         ClusterShape, StageCountPolicy, Schedule, std::enable_if_t<(Arch::value >= 80)>> {
+  static_assert(CommonBuilderRules<float, MajorA, AlignA, float, MajorB, AlignB, ElementAccumulator, ClusterShape,
+                                   StageCountPolicy>::ok);
   static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
                        BK = builder_detail::extent<TileShape, 2>;
   static_assert(BM == 128 && BN == 128 && (BK == 8 || BK == 16),
@@ -244,12 +245,13 @@ struct CollectiveBuilder<Arch, OpClassSimt, float, MajorA, AlignA, float, MajorB
 };
 
 // SM80 tensor op: f16/bf16 mma.sync, cp.async multistage.
-template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class TileShape,
-          class ClusterShape, class StageCountPolicy, class Schedule>
-struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, float, TileShape,
+template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator,
+          class TileShape, class ClusterShape, class StageCountPolicy, class Schedule>
+struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, TileShape,
                          ClusterShape, StageCountPolicy, Schedule,
                          std::enable_if_t<(Arch::value >= 80 && Arch::value < 90)>> {
-  static_assert(CommonBuilderRules<Element, MajorA, AlignA, Element, MajorB, AlignB, float, ClusterShape, StageCountPolicy>::ok);
+  static_assert(CommonBuilderRules<Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, ClusterShape,
+                                   StageCountPolicy>::ok);
   static_assert(builder_detail::is_16bit_float<Element>,
                 "CollectiveBuilder (SM80 tensor op): f16 or bf16 operands (f32 runs on OpClassSimt)");
   static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
@@ -285,11 +287,12 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
 };
 
 // SM90 tensor op: TMA + wgmma, warp-specialized cooperative.
-template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class TileShape,
-          class ClusterShape, class StageCountPolicy, class Schedule>
-struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, float, TileShape,
+template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator,
+          class TileShape, class ClusterShape, class StageCountPolicy, class Schedule>
+struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, TileShape,
                          ClusterShape, StageCountPolicy, Schedule, std::enable_if_t<(Arch::value >= 90)>> {
-  static_assert(CommonBuilderRules<Element, MajorA, AlignA, Element, MajorB, AlignB, float, ClusterShape, StageCountPolicy>::ok);
+  static_assert(CommonBuilderRules<Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, ClusterShape,
+                                   StageCountPolicy>::ok);
   static_assert(builder_detail::is_16bit_float<Element> || std::is_same_v<Element, float>,
                 "CollectiveBuilder (SM90 tensor op): f16, bf16, or f32 multiplied as tf32");
   static_assert(!std::is_same_v<Element, float> || (std::is_same_v<MajorA, KMajor> && std::is_same_v<MajorB, KMajor>),
@@ -331,6 +334,8 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                                          : 0),
                              1 << 20>();
   static_assert(Stages >= 2, "CollectiveBuilder (SM90 tensor op): at least 2 stages must fit in shared memory");
+  static_assert(Stages * stage_bytes + 1024 <= Arch::smem_capacity,
+                "CollectiveBuilder (SM90 tensor op): the stages exceed the shared memory of a CTA");
   using Policy = sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,

@@ -17,6 +17,7 @@
 #include <tessera/kernels/gemm_arguments.hpp>
 
 #include "../kernel/gemm_kernel.hpp"
+#include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
 
 namespace tessera::kernels::sm90 {
@@ -75,12 +76,7 @@ static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Majo
                                                                                    GMMA::Major::K, GMMA::Major::K, 128>,
                                                     CollectiveEpilogueSm90Direct<float>, SplitKTileScheduler>>);
 
-// Whether the dispatch takes SmallTileGemm: the default tiles' CTAs would fill at most half
-// of the SMs (they run one wave, shorter with half the work per CTA).
-inline bool prefers_small_tiles(const GemmArguments& g, int sms) {
-  const int64_t cluster_rows = ((g.m + 127) / 128 + 1) / 2, tiles_n = (g.n + 255) / 256;
-  return cluster_rows * 2 * tiles_n * g.batch * 2 <= sms;
-}
+// Whether the dispatch takes SmallTileGemm: sm90::prefers_small_tiles (gemm_configuration.hpp).
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8

@@ -11,7 +11,7 @@
 namespace tessera::kernels::device {
 
 namespace {
-// The tile by shape: 128x128 when 128x256 tiles would leave most SMs idle.
+// The tile by shape (select_configuration): 128x128 when 128x256 tiles would leave most SMs idle.
 int multiprocessors() {
   static const int sms = [] {
     int dev = 0, n = 0;
@@ -27,7 +27,8 @@ int multiprocessors() {
 template <class T, class D, GMMA::Major MA, GMMA::Major MB, class F>
 GemmResult with_tile(const GemmArguments& g, F&& f) {
   if constexpr (std::is_same_v<T, D>)
-    if (sm90::prefers_small_tiles(g, multiprocessors())) return f(sm90::GemmSm90<sm90::SmallTileGemm<T, MA, MB>>{});
+    if (select_configuration(g, DeviceInfo{9, multiprocessors()}).tile_n == 128)
+      return f(sm90::GemmSm90<sm90::SmallTileGemm<T, MA, MB>>{});
   return f(sm90::GemmSm90<sm90::DefaultGemm<T, MA, MB, 2, D>>{});
 }
 // The instantiation for the arguments' element type, operand majors (A K-major when
