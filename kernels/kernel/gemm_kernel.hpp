@@ -74,6 +74,34 @@ struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, T
                                             Epilogue, Scheduler>;
 };
 
+// The same collective under another trace policy (kernel/trace_policy.cuh): gemm_trace builds
+// the library's configurations with trace::Recorder this way.  The SM80 epilogue records
+// nothing itself (it has no policy); the SIMT epilogue follows its mainloop's.
+template <class Collective, class Trace>
+struct TracedOf {
+  static_assert(builder_detail::dependent_false<Collective>,
+                "traced_t: this collective takes no trace policy (the SIMT and SM80 collectives do; the SM90 kernel "
+                "traces through its epilogue, CollectiveEpilogueSm90TraceC)");
+};
+template <class Shape, bool BF16, bool AK, bool BK, bool Vec, bool Swizzled, class T0, class Trace>
+struct TracedOf<MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, T0>, Trace> {
+  using type = MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, Trace>;
+};
+template <class Shape, bool AK, bool BK, class T0, class Trace>
+struct TracedOf<MainloopSimt<Shape, AK, BK, T0>, Trace> {
+  using type = MainloopSimt<Shape, AK, BK, Trace>;
+};
+template <class Mainloop, class Trace>
+struct TracedOf<EpilogueSimt<Mainloop>, Trace> {
+  using type = EpilogueSimt<typename TracedOf<Mainloop, Trace>::type>;
+};
+template <int BM, int BN, int Threads, class Tag, class Trace>
+struct TracedOf<EpilogueSmem16<BM, BN, Threads, Tag>, Trace> {
+  using type = EpilogueSmem16<BM, BN, Threads, Tag>;
+};
+template <class Collective, class Trace>
+using traced_t = typename TracedOf<Collective, Trace>::type;
+
 template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
 using gemm_kernel_t = typename GemmKernelOf<ProblemShape, CollectiveMainloop, CollectiveEpilogue, TileScheduler>::type;
 

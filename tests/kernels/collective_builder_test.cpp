@@ -70,6 +70,17 @@ static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, Simt16::CollectiveO
                                            GroupedRasterization<8>>,
                              GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, trace::NoTrace>>);
 
+// The same collectives under another trace policy (gemm_trace builds them with trace::Recorder).
+struct SomeTrace;
+static_assert(std::is_same_v<traced_t<S80_default::CollectiveOp, SomeTrace>,
+                             MainloopTensorOp<TensorOpShape<128, 256, 32, 2, 4, 4>, true, true, true, true, true, SomeTrace>>);
+static_assert(std::is_same_v<traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
+                             EpilogueSimt<MainloopSimt<SimtShape<16, 3, true>, false, true, SomeTrace>>>);
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, traced_t<Simt16::CollectiveOp, SomeTrace>,
+                                           traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
+                                           GroupedRasterization<8>>,
+                             GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, SomeTrace>>);
+
 // One row of the table as run-time values.
 struct Row {
   const char* name;
