@@ -11,30 +11,63 @@
 
 namespace tessera::kernels::device {
 
+// Each configuration is the tile shape the collective builder (collective/collective_builder.hpp)
+// makes of a tile, a stage count and a schedule; launch.cuh builds its kernels through the
+// builder again, per element type, majors and alignment.
+template <class Tile, class Stages = StageCountAuto, class Schedule = ScheduleAuto>
+using tensorop_shape = typename CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8,
+                                                  float, Tile, tuple<_1, _1, _1>, Stages, Schedule>::Shape;
+template <class Tile, class Stages, class Schedule = ScheduleAuto>
+using simt_shape = typename CollectiveBuilder<arch::Sm80, OpClassSimt, float, KMajor, 1, float, KMajor, 1, float, Tile,
+                                              tuple<_1, _1, _1>, Stages, Schedule>::Shape;
+
 // The host API's configurations (select_kernel's names; bench/RESULTS.md has the comparison).
-// Tensor cores: 128x256x32 CTA tile, 2x4 warps of 64x64, 4 stages (96 KiB of operand stages).
-using tensorop_128x256x32_s4 = TensorOpShape<DefaultTensorOpTile::BM, DefaultTensorOpTile::BN, DefaultTensorOpTile::BK,
-                                   DefaultTensorOpTile::WM, DefaultTensorOpTile::WN, DefaultTensorOpTile::Stages>;
-// SIMT: 128x128x8, 3 stages, flat 16x16 thread grid.
-using simt_128x128x8_s3 = SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>;
+// Tensor cores: 128x256x32 CTA tile, 2x4 warps of 64x64, 4 stages (96 KiB of operand stages):
+// the builder's automatic choice for that tile.
+using tensorop_128x256x32_s4 = tensorop_shape<tuple<_128, _256, _32>>;
+static_assert(std::is_same_v<tensorop_128x256x32_s4,
+                             TensorOpShape<DefaultTensorOpTile::BM, DefaultTensorOpTile::BN, DefaultTensorOpTile::BK,
+                                           DefaultTensorOpTile::WM, DefaultTensorOpTile::WN, DefaultTensorOpTile::Stages>>,
+              "the builder's default for 128x256x32 is the documented default tile");
+// SIMT: 128x128x8, 3 stages (measured; the builder's automatic count would be 4), flat 16x16
+// thread grid.
+using simt_128x128x8_s3 = simt_shape<tuple<_128, _128, _8>, StageCount<DefaultSimtTile::Stages>>;
+static_assert(std::is_same_v<simt_128x128x8_s3, SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>>,
+              "the SIMT configuration is the documented default tile");
 
 // The tuning alternatives of bench --variants (gemm_variants.cu), BF16 only for the tensor
-// cores: F16 runs the same instructions at the same rate.  Parameters after the stage count:
-// CTAs per SM, rasterization band, L2 prefetch bytes.
+// cores: F16 runs the same instructions at the same rate.  Schedule parameters: CTAs per SM,
+// rasterization band, L2 prefetch bytes.
 namespace variant {
-using tensorop_128x256x32_s4_band16 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16>;
-using tensorop_128x256x32_s4_l2prefetch256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 8, 256>;
-using tensorop_128x256x32_s5 = TensorOpShape<128, 256, 32, 2, 4, 5>;
-using tensorop_128x256x64_s4 = TensorOpShape<128, 256, 64, 2, 4, 4>;
-using tensorop_128x128x32_s4_2cta = TensorOpShape<128, 128, 32, 2, 2, 4, 2>;
-using tensorop_256x128x32_s4 = TensorOpShape<256, 128, 32, 4, 2, 4, 1>;
-using tensorop_128x256x32_s4_band16_l2prefetch256 = TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16, 256>;
-using tensorop_128x256x32_s6 = TensorOpShape<128, 256, 32, 2, 4, 6>;
-using tensorop_128x256x32_s8 = TensorOpShape<128, 256, 32, 2, 4, 8>;
-using simt_128x128x8_s3_warps8x4 = SimtShape<8, 3, true>;
-using simt_128x128x16_s3 = SimtShape<16, 3, false>;
-using simt_128x128x16_s3_warps8x4 = SimtShape<16, 3, true>;
-using simt_128x128x16_s4_warps8x4 = SimtShape<16, 4, true>;
+using T128x256x32 = tuple<_128, _256, _32>;
+using tensorop_128x256x32_s4_band16 = tensorop_shape<T128x256x32, StageCount<4>, KernelCpAsyncMultistage<1, 16>>;
+using tensorop_128x256x32_s4_l2prefetch256 = tensorop_shape<T128x256x32, StageCount<4>, KernelCpAsyncMultistage<1, 8, 256>>;
+using tensorop_128x256x32_s5 = tensorop_shape<T128x256x32, StageCount<5>>;
+using tensorop_128x256x64_s4 = tensorop_shape<tuple<_128, _256, _64>, StageCount<4>>;
+using tensorop_128x128x32_s4_2cta = tensorop_shape<tuple<_128, _128, _32>, StageCount<4>, KernelCpAsyncMultistage<2>>;
+using tensorop_256x128x32_s4 = tensorop_shape<tuple<_256, _128, _32>, StageCount<4>>;
+using tensorop_128x256x32_s4_band16_l2prefetch256 =
+    tensorop_shape<T128x256x32, StageCount<4>, KernelCpAsyncMultistage<1, 16, 256>>;
+using tensorop_128x256x32_s6 = tensorop_shape<T128x256x32, StageCount<6>>;
+using tensorop_128x256x32_s8 = tensorop_shape<T128x256x32, StageCount<8>>;
+using simt_128x128x8_s3_warps8x4 = simt_shape<tuple<_128, _128, _8>, StageCount<3>, KernelSimtWarpGrid8x4>;
+using simt_128x128x16_s3 = simt_shape<tuple<_128, _128, _16>, StageCount<3>>;
+using simt_128x128x16_s3_warps8x4 = simt_shape<tuple<_128, _128, _16>, StageCount<3>, KernelSimtWarpGrid8x4>;
+using simt_128x128x16_s4_warps8x4 = simt_shape<tuple<_128, _128, _16>, StageCount<4>, KernelSimtWarpGrid8x4>;
+// The same types as the hand-written shapes they replaced (the instance TUs' symbols).
+static_assert(std::is_same_v<tensorop_128x256x32_s4_band16, TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16>> &&
+              std::is_same_v<tensorop_128x256x32_s4_l2prefetch256, TensorOpShape<128, 256, 32, 2, 4, 4, 1, 8, 256>> &&
+              std::is_same_v<tensorop_128x256x32_s5, TensorOpShape<128, 256, 32, 2, 4, 5>> &&
+              std::is_same_v<tensorop_128x256x64_s4, TensorOpShape<128, 256, 64, 2, 4, 4>> &&
+              std::is_same_v<tensorop_128x128x32_s4_2cta, TensorOpShape<128, 128, 32, 2, 2, 4, 2>> &&
+              std::is_same_v<tensorop_256x128x32_s4, TensorOpShape<256, 128, 32, 4, 2, 4, 1>> &&
+              std::is_same_v<tensorop_128x256x32_s4_band16_l2prefetch256, TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16, 256>> &&
+              std::is_same_v<tensorop_128x256x32_s6, TensorOpShape<128, 256, 32, 2, 4, 6>> &&
+              std::is_same_v<tensorop_128x256x32_s8, TensorOpShape<128, 256, 32, 2, 4, 8>> &&
+              std::is_same_v<simt_128x128x8_s3_warps8x4, SimtShape<8, 3, true>> &&
+              std::is_same_v<simt_128x128x16_s3, SimtShape<16, 3, false>> &&
+              std::is_same_v<simt_128x128x16_s3_warps8x4, SimtShape<16, 3, true>> &&
+              std::is_same_v<simt_128x128x16_s4_warps8x4, SimtShape<16, 4, true>>);
 }  // namespace variant
 
 }  // namespace tessera::kernels::device

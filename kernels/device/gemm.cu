@@ -2,12 +2,14 @@
 // compiled in device/instances/, see configs.cuh).
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 #include "tessera/kernels/gemm.hpp"
 #include "configs.cuh"
+#include "gemm_configuration.hpp"
 #include "sm90_dispatch.hpp"
 
 namespace tessera::kernels {
@@ -38,6 +40,27 @@ GemmResult refuse_fused(const GemmArguments& args, const GemmResult& sm90) {
               ", D in " + to_string(output_element(args)) + " from " + to_string(args.element) +
               " inputs) run on the sm90 TMA + wgmma kernel only (bf16/f16 inputs, D in their type or f32, an sm_90 GPU); it "
               "cannot run these arguments: " + sm90.message};
+}
+
+// The current device's compute capability and SM count, asked once per device.
+DeviceInfo device_info() {
+  constexpr int kDevices = 64;
+  static std::atomic<long long> known[kDevices];  // 0: not yet asked; else cc_major << 32 | SMs
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  if (dev >= 0 && dev < kDevices)
+    if (const long long k = known[dev].load(std::memory_order_relaxed); k != 0) return {int(k >> 32), int(k & 0xffffffff)};
+  DeviceInfo d;
+  if (cudaDeviceGetAttribute(&d.cc_major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&d.multiprocessors, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  if (dev >= 0 && dev < kDevices) known[dev].store((long long)d.cc_major << 32 | d.multiprocessors, std::memory_order_relaxed);
+  return d;
 }
 }  // namespace
 
@@ -73,13 +96,16 @@ std::size_t gemm_workspace_size(const GemmArguments& args) {
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {
   if (auto r = check_arguments(args); !r) return r;
   // On sm_90 the TMA + wgmma kernel takes what it can (bf16/f16, aligned; f32 with
-  // allow_tf32, TN); the sm_80 and SIMT kernels the rest, and every other device.
-  if (args.element != Element::F32 || args.allow_tf32) {
+  // allow_tf32, TN); the sm_80 and SIMT kernels the rest, and every other device: the choice
+  // is select_configuration's (gemm_configuration.hpp, tested on the host).
+  const GemmConfiguration c = select_configuration(args, device_info());
+  if (c.status && c.kernel == GemmKernel::Sm90TmaWgmma) {
     if (auto r = device::sm90_can_implement(args); r) return device::run_sm90(args, stream);
     else if (is_fused(args)) return refuse_fused(args, r);
+    return gemm(args, select_kernel(args), stream);
   }
-  if (is_fused(args)) return refuse_fused(args, device::sm90_can_implement(args));
-  return gemm(args, select_kernel(args), stream);
+  if (!c.status) return refuse_fused(args, device::sm90_can_implement(args));
+  return gemm(args, c.kernel, stream);
 }
 
 GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* stream) {

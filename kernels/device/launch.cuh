@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tessera/kernels/gemm.hpp"
+#include "../kernel/gemm_kernel.hpp"
 #include "../kernel/gemm_simt.cuh"
 #include "../kernel/gemm_tensorop.cuh"
 
@@ -124,16 +125,48 @@ GemmResult launch_split(Entry entry, const Problem& p, cudaStream_t stream) {
   return launch<Kernel>(entry, q, stream, plan.ctas(tiles));
 }
 
+// The kernels a tile configuration (configs.cuh) runs, built by the collective builders
+// (collective/collective_builder.hpp) and composed by gemm_kernel_t (kernel/gemm_kernel.hpp):
+// the configuration's tile, stages and schedule, the operands' majors, and an alignment of 8
+// elements (Vec: 16-byte cp.async) or 1 (element copies).
+template <bool KMajorOperand>
+using major_tag = std::conditional_t<KMajorOperand, KMajor, MNMajor>;
+template <class Shape, bool BF16, bool AK, bool BK, bool Vec, bool Swizzled = true>
+struct TensorOpBuild {
+  using Element = std::conditional_t<BF16, bfloat16_t, half_t>;
+  static constexpr int Align = Vec ? 8 : 1;
+  using Mainloop = CollectiveBuilder<arch::Sm80, OpClassTensorOp, Element, major_tag<AK>, Align, Element, major_tag<BK>, Align,
+                                     float, tuple<C<Shape::BM>, C<Shape::BN>, C<Shape::BK>>, tuple<_1, _1, _1>,
+                                     StageCount<Shape::Stages>,
+                                     KernelCpAsyncMultistage<Shape::MinBlocks, Shape::Group, Shape::L2Prefetch, Swizzled>>;
+  static_assert(std::is_same_v<typename Mainloop::Shape, Shape>, "a configuration is a shape the builder builds");
+  static_assert(Mainloop::Vectorized == Vec, "16-byte copies exactly when the alignment allows them");
+  using Epilogue = CollectiveEpilogueBuilder<Mainloop, Element, Align>;
+  using Kernel = gemm_kernel_t<GemmProblemShape, typename Mainloop::CollectiveOp, typename Epilogue::CollectiveOp,
+                               GroupedRasterization<Shape::Group>>;
+};
+template <class Shape, bool AK, bool BK>
+struct SimtBuild {
+  using Mainloop = CollectiveBuilder<arch::Sm80, OpClassSimt, float, major_tag<AK>, 1, float, major_tag<BK>, 1, float,
+                                     tuple<C<Shape::BM>, C<Shape::BN>, C<Shape::BK>>, tuple<_1, _1, _1>,
+                                     StageCount<Shape::Stages>,
+                                     std::conditional_t<Shape::WarpGrid8x4, KernelSimtWarpGrid8x4, KernelSimtThreadGrid16x16>>;
+  static_assert(std::is_same_v<typename Mainloop::Shape, Shape>, "a configuration is a shape the builder builds");
+  using Epilogue = CollectiveEpilogueBuilder<Mainloop, float, 1>;
+  using Kernel = gemm_kernel_t<GemmProblemShape, typename Mainloop::CollectiveOp, typename Epilogue::CollectiveOp,
+                               GroupedRasterization<8>>;
+};
+
 template <class Shape, bool BF16, bool Vec, bool Swizzled = true>
 std::size_t tensorop_workspace_size(const Problem& p) {
-  using K = GemmTensorOpKernel<Shape, BF16, true, true, Vec, Swizzled>;  // every major: same tiles, same occupancy
+  using K = typename TensorOpBuild<Shape, BF16, true, true, Vec, Swizzled>::Kernel;  // every major: same tiles, same occupancy
   return split_workspace_bytes<K>(split_plan<K>(gemm_tensorop_entry<K>, p), K::scheduler(p).tile_count());
 }
 
 template <class Shape>
 GemmResult run_simt(const Problem& p, cudaStream_t s) {
   auto go = [&](auto a_k, auto b_k) {
-    using K = GemmSimtKernel<Shape, decltype(a_k)::value, decltype(b_k)::value>;
+    using K = typename SimtBuild<Shape, decltype(a_k)::value, decltype(b_k)::value>::Kernel;
     return launch<K>(gemm_simt_entry<K>, p, s);
   };
   using T = std::true_type;
@@ -146,7 +179,7 @@ GemmResult run_simt(const Problem& p, cudaStream_t s) {
 template <class Shape, bool BF16, bool Vec, bool Swizzled = true>
 GemmResult run_tensorop(const Problem& p, cudaStream_t s) {
   auto go = [&](auto a_k, auto b_k) {
-    using K = GemmTensorOpKernel<Shape, BF16, decltype(a_k)::value, decltype(b_k)::value, Vec, Swizzled>;
+    using K = typename TensorOpBuild<Shape, BF16, decltype(a_k)::value, decltype(b_k)::value, Vec, Swizzled>::Kernel;
     return launch_split<K>(gemm_tensorop_entry<K>, p, s);
   };
   using T = std::true_type;

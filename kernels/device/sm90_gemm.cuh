@@ -16,55 +16,91 @@
 #include <tessera/atom/tma_encode.hpp>
 #include <tessera/kernels/gemm_arguments.hpp>
 
+#include "../kernel/gemm_kernel.hpp"
+#include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
 
 namespace tessera::kernels::sm90 {
 
-// The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
-// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled K-major operands, the epilogue
-// through 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
-// Clusters of 2 CTAs along M share each B tile through TMA multicast.
-// ElementD: D's (and C's, and the bias's) element type, the inputs' or float.
+// The kernels below are what the collective builders (collective/collective_builder.hpp) make
+// of a tile, a cluster and the operands' element type and majors (TMA: 16-byte alignment, 8
+// elements of 16 bits or 4 of f32), composed by gemm_kernel_t with a persistent tile
+// scheduler (whole tiles, or split-K of the last wave).  Stages: the builder's automatic count (the smem left after the epilogue's staging).
+template <GMMA::Major M>
+using major_tag = std::conditional_t<M == GMMA::Major::K, KMajor, MNMajor>;
+template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterM>
+using Sm90Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, major_tag<MajorA>, 16 / sizeof(Element), Element,
+                                       major_tag<MajorB>, 16 / sizeof(Element), float, Tile, tuple<C<ClusterM>, _1, _1>,
+                                       StageCountAuto, KernelTmaWarpSpecializedCooperative>;
 // Scheduler: WholeTileScheduler (whole tiles at compile time: no split-K meeting in the
 // kernel) or SplitKTileScheduler (a kernel of its own, run only when the plan splits).
-// FusedAct: the activation the TMA-store epilogue applies (Identity: plain, fused problems
-// take the direct stores).
+// FusedAct: the activation the TMA-store epilogue applies (Identity: plain; fused problems
+// without a kernel of their activation take the direct stores).
+template <class MainloopBuilder, class ElementD, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity>
+using Sm90Kernel = gemm_kernel_t<
+    GemmProblemShape, typename MainloopBuilder::CollectiveOp,
+    typename CollectiveEpilogueBuilder<MainloopBuilder, ElementD, 16 / sizeof(ElementD),
+                                       std::conditional_t<FusedAct == Activation::Identity, EpilogueScheduleAuto,
+                                                          EpilogueTmaStoreFused<FusedAct>>>::CollectiveOp,
+    Scheduler>;
+
+// The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
+// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled operands, the epilogue through
+// 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
+// Clusters of 2 CTAs along M share each B tile through TMA multicast.
+// ElementD: D's (and C's, and the bias's) element type, the inputs' or float.
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
           class ElementD = Element, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity>
-using DefaultGemm = GemmTmaWarpSpecialized<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90TmaStore<ElementD, 128, 256, 2, FusedAct>, Scheduler>;
+using DefaultGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _256, _64>, ClusterM>, ElementD, Scheduler, FusedAct>;
 
 // D = act(alpha A B + bias) through the TMA-store epilogue, one kernel per activation
-// (16-bit TN, D in the inputs' type; kernels/device/sm90_instances.cu says which are built).
+// (16-bit TN, D in the inputs' type; kernels/device/sm90_kernel_set.cuh says which are built).
 template <class Element, Activation Act>
 using FusedTmaGemm = DefaultGemm<Element, GMMA::Major::K, GMMA::Major::K, 2, Element, WholeTileScheduler, Act>;
 
 // For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
 // 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
-// each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 8 KiB.
+// each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 16 KiB.
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
           class Scheduler = WholeTileScheduler>
-using SmallTileGemm = GemmTmaWarpSpecialized<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, ClusterM>, tuple<_128, _128, _64>, Element, MajorA, MajorB>,
-    CollectiveEpilogueSm90TmaStore<Element, 128, 128, 2>, Scheduler>;
-
-// Whether the dispatch takes SmallTileGemm: the default tiles' CTAs would fill at most half
-// of the SMs (they run one wave, shorter with half the work per CTA).
-inline bool prefers_small_tiles(const GemmArguments& g, int sms) {
-  const int64_t cluster_rows = ((g.m + 127) / 128 + 1) / 2, tiles_n = (g.n + 255) / 256;
-  return cluster_rows * 2 * tiles_n * g.batch * 2 <= sms;
-}
+using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
 
 // f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
 // only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
-// the 4 stages are 48 KiB each again), f32 output through the direct epilogue (the TMA-store
-// epilogue stages 16-bit elements).
+// the 4 stages are 48 KiB each again), f32 output through the direct epilogue (the builder's
+// default epilogue for tf32).
 template <int ClusterM = 2>
-using DefaultGemmTf32 = GemmTmaWarpSpecialized<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, ClusterM>, tuple<_128, _256, _32>, float,
-                                   GMMA::Major::K, GMMA::Major::K>,
-    CollectiveEpilogueSm90Direct<float>>;
+using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _32>, ClusterM>, float>;
+
+// What the builders make here is what was written out by hand before them (the same kernels).
+static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Major::K, 2, float>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                                   tuple<_128, _256, _64>, bfloat16_t,
+                                                                                   GMMA::Major::MN, GMMA::Major::K, 128>,
+                                                    CollectiveEpilogueSm90TmaStore<float, 128, 256, 2>, WholeTileScheduler>> &&
+              std::is_same_v<FusedTmaGemm<bfloat16_t, Activation::GELUTanh>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                                   tuple<_128, _256, _64>, bfloat16_t,
+                                                                                   GMMA::Major::K, GMMA::Major::K, 128>,
+                                                    CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::GELUTanh>,
+                                                    WholeTileScheduler>> &&
+              std::is_same_v<SmallTileGemm<half_t, GMMA::Major::K, GMMA::Major::MN, 2>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, 2>,
+                                                                                   tuple<_128, _128, _64>, half_t,
+                                                                                   GMMA::Major::K, GMMA::Major::MN, 128>,
+                                                    CollectiveEpilogueSm90TmaStore<half_t, 128, 128, 2>, WholeTileScheduler>> &&
+              std::is_same_v<SmallTileGemm<half_t, GMMA::Major::K, GMMA::Major::K, 2, SplitKTileScheduler>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, 2>,
+                                                                                   tuple<_128, _128, _64>, half_t,
+                                                                                   GMMA::Major::K, GMMA::Major::K, 128>,
+                                                    CollectiveEpilogueSm90TmaStore<half_t, 128, 128, 2>, SplitKTileScheduler>> &&
+              std::is_same_v<DefaultGemmTf32<>,
+                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                                   tuple<_128, _256, _32>, float,
+                                                                                   GMMA::Major::K, GMMA::Major::K, 128>,
+                                                    CollectiveEpilogueSm90Direct<float>, WholeTileScheduler>>);
+
+// Whether the dispatch takes SmallTileGemm: sm90::prefers_small_tiles (gemm_configuration.hpp).
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8

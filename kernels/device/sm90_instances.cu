@@ -19,7 +19,7 @@
 namespace tessera::kernels::device {
 
 namespace {
-// The tile by shape: 128x128 when 128x256 tiles would leave most SMs idle.
+// The tile by shape (select_configuration): 128x128 when 128x256 tiles would leave most SMs idle.
 int multiprocessors() {
   static const int sms = [] {
     int dev = 0, n = 0;
@@ -48,7 +48,7 @@ template <class T, class D, GMMA::Major MA, GMMA::Major MB>
 Choice with_tile(const GemmArguments& g) {
   constexpr bool splits = std::is_same_v<T, D> && set::has_split(MA, MB);
   if constexpr (std::is_same_v<T, D>) {
-    if (sm90::prefers_small_tiles(g, multiprocessors())) {
+    if (select_configuration(g, DeviceInfo{9, multiprocessors()}).tile_n == 128) {
       if constexpr (splits) return {entries<set::Small<T, MA, MB>>(), entries<set::SmallSplit<T, MA, MB>>(), {}, true};
       else return {entries<set::Small<T, MA, MB>>(), {}, {}};
     }

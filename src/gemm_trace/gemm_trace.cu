@@ -76,16 +76,32 @@ std::vector<int> run(Entry entry, int bm, int bn, int bk, bool a_kmajor, bool b_
   return out;
 }
 
+// The library's default configurations, built by the collective builders as tessera::gemm
+// builds them (device/launch.cuh), under the Recorder policy (traced_t).
+template <bool AK, bool BK>
+using TracedTensorOp =
+    CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, device::major_tag<AK>, 8, bfloat16_t, device::major_tag<BK>, 8,
+                      float, tuple<_128, _256, _32>, tuple<_1, _1, _1>, StageCountAuto, ScheduleAuto>;
+template <bool AK, bool BK>
+using TracedSimt = CollectiveBuilder<arch::Sm80, OpClassSimt, float, device::major_tag<AK>, 1, float, device::major_tag<BK>, 1,
+                                     float, tuple<_128, _128, _8>, tuple<_1, _1, _1>, StageCount<3>, ScheduleAuto>;
+template <class B, class ElementD, int AlignD>
+using TracedKernel = gemm_kernel_t<GemmProblemShape, traced_t<typename B::CollectiveOp, Recorder>,
+                                   traced_t<typename CollectiveEpilogueBuilder<B, ElementD, AlignD>::CollectiveOp, Recorder>,
+                                   GroupedRasterization<8>>;
+
 template <bool AK, bool BK>
 std::vector<int> run_tensorop() {
-  using K = GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, AK, BK, true, true, Recorder>;
+  using K = TracedKernel<TracedTensorOp<AK, BK>, bfloat16_t, 8>;
+  static_assert(std::is_same_v<K, GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, AK, BK, true, true, Recorder>>);
   static_assert(std::is_same_v<typename K::Mainloop::Partition, TensorOpTraced<AK, BK>>,
                 "gemm_trace must trace the configuration whose maps it writes");
   return run<K, std::uint16_t>(gemm_tensorop_entry<K>, 128, 256, 32, AK, BK);
 }
 template <bool AK, bool BK>
 std::vector<int> run_simt() {
-  using K = GemmSimtKernel<SimtShape<8, 3, false>, AK, BK, 8, Recorder>;
+  using K = TracedKernel<TracedSimt<AK, BK>, float, 1>;
+  static_assert(std::is_same_v<K, GemmSimtKernel<SimtShape<8, 3, false>, AK, BK, 8, Recorder>>);
   static_assert(std::is_same_v<typename K::Mainloop::Partition, SimtTraced>,
                 "gemm_trace must trace the configuration whose maps it writes");
   return run<K, float>(gemm_simt_entry<K>, 128, 128, 8, AK, BK);

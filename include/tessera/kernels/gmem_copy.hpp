@@ -1,4 +1,4 @@
-// A gmem <-> smem tiled copy of an MN x BK operand tile, and the static step between its copies.
+// A gmem <-> smem tiled copy of an MN x BK operand tile.
 #pragma once
 
 #include <type_traits>
@@ -38,19 +38,6 @@ struct GmemCopy {
   TESSERA_HOST_DEVICE static constexpr auto coords(int t) { return copy_src_coords<Tile>(Tiled{}, t); }
   static_assert(decltype(coords(0))::size() == Copies * V, "the tiled copy gives each thread Copies vectors");
 };
-
-// A GmemCopy's copies are evenly spaced in the tile: copy i is copy 0 moved by i times this
-// coordinate, the same for every thread (the tiled copy repeats its thread tile along one
-// mode; tests/kernels/tile_loader_test.cpp checks every thread).
-template <class Copy>
-TESSERA_HOST_DEVICE constexpr TileCoord copy_step_of() {
-  if constexpr (Copy::Copies == 1) return {0, 0};
-  else {
-    const auto c = Copy::coords(0);
-    const TileCoord c1 = c(int(Copy::Vector)), c0 = c(0);
-    return {c1.row - c0.row, c1.col - c0.col};
-  }
-}
 
 // Epilogue: staging tile (BM x BN f32) -> D, V elements per copy along D's contiguous mode
 // (n for row-major D, m for column-major D), threads fastest along it: coalesced stores.

@@ -15,7 +15,6 @@
 #pragma once
 // One header per concept; this one brings them all.
 #include "tessera/kernels/thread_coords.hpp"
-#include "tessera/kernels/value_deltas.hpp"
 #include "tessera/kernels/gmem_copy.hpp"
 #include "tessera/kernels/operand_smem.hpp"
 #include "tessera/kernels/tensorop_partition.hpp"

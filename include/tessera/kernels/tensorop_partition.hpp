@@ -10,7 +10,6 @@
 #include "tessera/kernels/gmem_copy.hpp"
 #include "tessera/kernels/operand_smem.hpp"
 #include "tessera/kernels/thread_coords.hpp"
-#include "tessera/kernels/value_deltas.hpp"
 
 namespace tessera::kernels {
 
@@ -73,7 +72,6 @@ struct TensorOpPartition {
   TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) { return mma_c_coords<TileC>(TiledMma{}, t); }
-  TESSERA_HOST_DEVICE static constexpr auto c_deltas() { return value_deltas(c_coords(0)); }
   // ldmatrix source rows: issue i's row address is the source value 8i.
   TESSERA_HOST_DEVICE static constexpr auto ldsm_a_src(int t) { return copy_src_coords<TileA>(S2R_A{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto ldsm_b_src(int t) { return copy_src_coords<TileB>(S2R_B{}, t); }

@@ -1,0 +1,426 @@
+// The collective builders: a default configuration from what a user knows about a GEMM.
+//
+//   using Mainloop = CollectiveBuilder<Arch, OpClass,
+//                                      ElementA, MajorA, AlignA,        // element, KMajor|MNMajor, elements
+//                                      ElementB, MajorB, AlignB,
+//                                      ElementAccumulator, TileShape,   // tuple<C<BM>, C<BN>, C<BK>>
+//                                      ClusterShape,                    // tuple<C<M>, _1, _1>
+//                                      StageCount, Schedule>;           // StageCountAuto, ScheduleAuto
+//   using Epilogue = CollectiveEpilogueBuilder<Mainloop, ElementD, AlignD, EpilogueScheduleAuto>;
+//   Mainloop::CollectiveOp, Epilogue::CollectiveOp: the collectives tessera's kernels run;
+//   gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp, Epilogue::CollectiveOp, Scheduler>
+//   (kernel/gemm_kernel.hpp): the kernel type composed of them.
+//
+// What each (arch, op class) builds and the rules it picks by:
+//   Sm80 + OpClassSimt       MainloopSimt: f32 FFMA, 128x128xBK (BK 8 or 16), 256 threads.
+//   Sm80 + OpClassTensorOp   MainloopTensorOp: f16/bf16 mma.sync m16n8k16, warps of 64x64
+//                            (BM/64 x BN/64 warps, at most 8), 16-byte cp.async when both
+//                            operands' alignment is 16 bytes, else element copies.
+//   Sm90 + OpClassTensorOp   CollectiveMainloopSm90TmaWgmma: TMA + wgmma, warp-specialized,
+//                            one consumer warpgroup per 64 rows; the GMMA smem atoms' swizzle
+//                            is the widest (128/64/32 B) that both operands' contiguous tile
+//                            extents are whole multiples of; TF32 only K-major (the ISA).
+// Stage counts: StageCount<N> as given; StageCountAuto fills the arch's shared memory per CTA
+// minus what the default epilogue keeps beside the stages (StageCountAutoCarveout<Bytes>:
+// minus Bytes), capped for the cp.async mainloops at kMaxAutoStagesCpAsync (deeper rings were
+// measured no faster on the H100: bench/RESULTS.md, cb9cd90, NT 8192^3 s4/s5/s6/s8).
+// What cannot be built fails with a static_assert that names the rule (tests/kernels/misuse).
+//
+// This header is plain C++ (no CUDA): the collectives are named through declarations, so the
+// host test checks every choice in CI; the .cuh that defines a collective completes the type.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/atom/detail/mma_ops.hpp"  // GMMA::Major
+#include "tessera/atom/numeric.hpp"
+#include "tessera/int_tuple.hpp"
+#include "tessera/kernels/epilogue_ops.hpp"  // Activation
+#include "simt_shape.cuh"
+#include "sm90_dispatch_policy.cuh"
+#include "tensorop_shape.cuh"
+
+namespace tessera::kernels {
+
+// ---------------------------------------------------------------- the collectives built
+// (declared here, defined in mainloop_*.cuh / epilogue.cuh / sm90_*.cuh; no default arguments
+// here: those belong to the definitions)
+namespace trace {
+struct NoTrace;
+}
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled, class Trace>
+struct MainloopTensorOp;
+template <class Shape, bool AKMajor, bool BKMajor, class Trace>
+struct MainloopSimt;
+template <class Mainloop>
+struct EpilogueSimt;
+struct bf16_tag;
+struct f16_tag;
+template <int BM, int BN, int Threads, class Tag>
+struct EpilogueSmem16;
+namespace sm90 {
+template <class Policy, class TileShape, class Element, GMMA::Major MajorA, GMMA::Major MajorB, int SwizzleBytes>
+struct CollectiveMainloopSm90TmaWgmma;
+template <class ElementD>
+struct CollectiveEpilogueSm90Direct;
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct>
+struct CollectiveEpilogueSm90TmaStore;
+}  // namespace sm90
+
+// ---------------------------------------------------------------- the builders' vocabulary
+namespace arch {
+// Shared memory one CTA may opt into (cudaDevAttrMaxSharedMemoryPerBlockOptin): sm_80 163 KiB,
+// sm_90 227 KiB.  Sm80 builds run on every sm_80+ GPU, so they plan with sm_80's.
+struct Sm80 {
+  static constexpr int value = 80;
+  static constexpr int smem_capacity = 163 * 1024;
+};
+struct Sm90 {
+  static constexpr int value = 90;
+  static constexpr int smem_capacity = 227 * 1024;
+};
+}  // namespace arch
+
+struct OpClassSimt {};
+struct OpClassTensorOp {};
+
+// Which mode of an operand (MN, K) is contiguous in memory: A row-major and B column-major
+// are K-major.
+struct KMajor {};
+struct MNMajor {};
+
+template <int N>
+struct StageCount {
+  static_assert(N >= 2, "StageCount: a pipeline needs at least 2 stages to overlap copies with math");
+  static constexpr int value = N;
+};
+struct StageCountAuto {};
+template <int Bytes>
+struct StageCountAutoCarveout {
+  static_assert(Bytes >= 0, "StageCountAutoCarveout: the carve-out is a byte count");
+  static constexpr int bytes = Bytes;
+};
+inline constexpr int kMaxAutoStagesCpAsync = 4;
+
+// Mainloop schedules.  ScheduleAuto picks the first of each (arch, op class).
+struct ScheduleAuto {};
+// SM80 tensor op: cp.async multistage; MinBlocks CTAs per SM the registers are cut for, the
+// rasterization band, cp.async's L2 prefetch bytes, swizzled (false: the bank-conflict
+// baseline that bench --profile shows).
+template <int MinBlocks = 1, int Group = 8, int L2Prefetch = 128, bool Swizzled = true>
+struct KernelCpAsyncMultistage {
+  static constexpr int min_blocks = MinBlocks, group = Group, l2_prefetch = L2Prefetch;
+  static constexpr bool swizzled = Swizzled;
+};
+// SIMT: a warp's lanes as a flat 16x16 thread grid's rows (the default) or as 8 (m) x 4 (n).
+struct KernelSimtThreadGrid16x16 {};
+struct KernelSimtWarpGrid8x4 {};
+// SM90: producer warpgroup + consumer warpgroups splitting the tile along M.
+struct KernelTmaWarpSpecializedCooperative {};
+
+// Epilogue schedules.
+struct EpilogueScheduleAuto {};
+struct EpilogueSmemStaged {};  // SM80: through a padded smem tile, vector stores
+struct EpilogueSimtDirect {};  // SIMT: from the registers
+struct EpilogueTmaStore {};    // SM90: staged in 128B-swizzled smem, TMA stores
+// SM90: TMA stores of act(alpha acc + bias): one kernel per activation (the store loop of one
+// activation per kernel keeps ptxas time and registers those of the plain kernel).
+template <Activation Act>
+struct EpilogueTmaStoreFused {};
+struct EpilogueDirect {};      // SM90: from the registers
+
+// The problem shape the kernels take: (M, N, K, L), run-time extents.
+using GemmProblemShape = tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+
+namespace builder_detail {
+template <class>
+inline constexpr bool dependent_false = false;
+template <class T>
+inline constexpr bool is_16bit_float = std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
+template <class T>
+struct tag_of;
+template <>
+struct tag_of<bfloat16_t> { using type = bf16_tag; };
+template <>
+struct tag_of<half_t> { using type = f16_tag; };
+template <class Major>
+inline constexpr bool is_major = std::is_same_v<Major, KMajor> || std::is_same_v<Major, MNMajor>;
+template <class Major>
+inline constexpr GMMA::Major gmma_major = std::is_same_v<Major, KMajor> ? GMMA::Major::K : GMMA::Major::MN;
+
+template <class TileShape, int I>
+inline constexpr int extent = int(get<I>(TileShape{}));
+
+// The stage count of a policy: given, or what fits `capacity` bytes after `reserved` at
+// `stage_bytes` per stage, at most `cap`.
+template <class Policy, int StageBytes, int Capacity, int Reserved, int Cap>
+constexpr int stages() {
+  if constexpr (std::is_same_v<Policy, StageCountAuto>) {
+    const int fit = (Capacity - Reserved) / StageBytes;
+    return fit < Cap ? fit : Cap;
+  } else if constexpr (requires { Policy::bytes; }) {
+    const int fit = (Capacity - Reserved - Policy::bytes) / StageBytes;
+    return fit < Cap ? fit : Cap;
+  } else {
+    return Policy::value;
+  }
+}
+template <class Policy>
+inline constexpr bool is_stage_policy = std::is_same_v<Policy, StageCountAuto> || requires { Policy::bytes; } ||
+                                        requires { Policy::value; };
+
+// The widest GMMA swizzle (bytes) that a tile's contiguous extent (bytes) is a whole multiple
+// of; 0 if not even 32 B.
+constexpr int widest_swizzle(int contiguous_bytes) {
+  for (int s = 128; s >= 32; s /= 2)
+    if (contiguous_bytes % s == 0) return s;
+  return 0;
+}
+constexpr int min_int(int a, int b) { return a < b ? a : b; }
+// The activation an epilogue schedule fuses (Identity: none).
+template <class Schedule>
+struct fused_activation {
+  static constexpr bool is_fused = false;
+  static constexpr Activation value = Activation::Identity;
+};
+template <Activation Act>
+struct fused_activation<EpilogueTmaStoreFused<Act>> {
+  static constexpr bool is_fused = true;
+  static constexpr Activation value = Act;
+};
+}  // namespace builder_detail
+
+// The staging shared memory of the SM90 epilogues, per CTA: TMA store keeps one 16 KiB buffer
+// per consumer warpgroup beside the mainloop's stages (sm90_epilogue_tma.cuh); direct keeps none.
+template <class EpilogueSchedule>
+constexpr int sm90_epilogue_smem_bytes(int consumer_warpgroups) {
+  return std::is_same_v<EpilogueSchedule, EpilogueTmaStore> ? consumer_warpgroups * 16 * 1024 : 0;
+}
+// The SM90 default epilogue for the inputs' type: TMA stores, but the direct epilogue for TF32
+// (the configuration measured against cuBLAS FAST_TF32: bench/notes/sm90_gemm.md).
+template <class ElementA>
+using Sm90DefaultEpilogueSchedule = std::conditional_t<std::is_same_v<ElementA, float>, EpilogueDirect, EpilogueTmaStore>;
+
+// ---------------------------------------------------------------- the mainloop builder
+template <class Arch, class OpClass, class ElementA, class MajorA, int AlignA, class ElementB, class MajorB, int AlignB,
+          class ElementAccumulator, class TileShape, class ClusterShape, class StageCountPolicy, class Schedule,
+          class Enable = void>
+struct CollectiveBuilder {
+  static_assert(builder_detail::dependent_false<Arch>,
+                "CollectiveBuilder: no collective for this (arch, op class): Sm80 + OpClassSimt (f32), Sm80 + "
+                "OpClassTensorOp (f16/bf16) or Sm90 + OpClassTensorOp (f16/bf16/tf32)");
+};
+
+// Checks every builder shares.
+template <class ElementA, class MajorA, int AlignA, class ElementB, class MajorB, int AlignB, class ElementAccumulator,
+          class ClusterShape, class StageCountPolicy>
+struct CommonBuilderRules {
+  static_assert(builder_detail::is_major<MajorA> && builder_detail::is_major<MajorB>,
+                "CollectiveBuilder: an operand major is KMajor or MNMajor");
+  static_assert(AlignA >= 1 && AlignB >= 1, "CollectiveBuilder: alignments are counts of elements, at least 1");
+  static_assert(std::is_same_v<ElementA, ElementB>, "CollectiveBuilder: A and B have one element type");
+  static_assert(std::is_same_v<ElementAccumulator, float>, "CollectiveBuilder: the collectives accumulate in float");
+  static_assert(builder_detail::is_stage_policy<StageCountPolicy>,
+                "CollectiveBuilder: the stage count is StageCount<N>, StageCountAuto or StageCountAutoCarveout<Bytes>");
+  static constexpr bool ok = true;
+};
+
+// SIMT: f32 FFMA, 128x128 CTA tile of 16x16 threads with 8x8 outer products; any alignment
+// (4-byte cp.async per element).
+template <class Arch, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator, class TileShape,
+          class ClusterShape, class StageCountPolicy, class Schedule>
+struct CollectiveBuilder<Arch, OpClassSimt, float, MajorA, AlignA, float, MajorB, AlignB, ElementAccumulator, TileShape,
+                         ClusterShape, StageCountPolicy, Schedule, std::enable_if_t<(Arch::value >= 80)>> {
+  static_assert(CommonBuilderRules<float, MajorA, AlignA, float, MajorB, AlignB, ElementAccumulator, ClusterShape,
+                                   StageCountPolicy>::ok);
+  static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
+                       BK = builder_detail::extent<TileShape, 2>;
+  static_assert(BM == 128 && BN == 128 && (BK == 8 || BK == 16),
+                "CollectiveBuilder (SIMT): the tile is 128x128x8 or 128x128x16 (16x16 threads of 8x8 outer products)");
+  static_assert(builder_detail::extent<ClusterShape, 0> * builder_detail::extent<ClusterShape, 1> == 1,
+                "CollectiveBuilder (SIMT): no clusters before sm_90");
+  static_assert(std::is_same_v<Schedule, ScheduleAuto> || std::is_same_v<Schedule, KernelSimtThreadGrid16x16> ||
+                    std::is_same_v<Schedule, KernelSimtWarpGrid8x4>,
+                "CollectiveBuilder (SIMT): the schedule is KernelSimtThreadGrid16x16 or KernelSimtWarpGrid8x4");
+  static constexpr bool WarpGrid8x4 = std::is_same_v<Schedule, KernelSimtWarpGrid8x4>;
+  static constexpr int Threads = 256;
+  // The SIMT kernel runs 2 CTAs per SM (its launch bounds): each plans with half the smem.
+  // A stage: both operands' (128 + 4 pad) x BK floats.
+  static constexpr int stage_bytes = 2 * (128 + 4) * BK * 4;
+  static constexpr int Stages =
+      builder_detail::stages<StageCountPolicy, stage_bytes, Arch::smem_capacity / 2, 0, kMaxAutoStagesCpAsync>();
+  static_assert(Stages >= 2, "CollectiveBuilder (SIMT): at least 2 stages must fit in shared memory");
+  static constexpr bool Vectorized = false;
+  static constexpr int SwizzleBytes = 0;
+  using Shape = SimtShape<BK, Stages, WarpGrid8x4>;
+  using CollectiveOp = MainloopSimt<Shape, std::is_same_v<MajorA, KMajor>, std::is_same_v<MajorB, KMajor>, trace::NoTrace>;
+  using ElementA = float;
+  using ArchTag = Arch;
+  using OperatorClass = OpClassSimt;
+};
+
+// SM80 tensor op: f16/bf16 mma.sync, cp.async multistage.
+template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator,
+          class TileShape, class ClusterShape, class StageCountPolicy, class Schedule>
+struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, TileShape,
+                         ClusterShape, StageCountPolicy, Schedule,
+                         std::enable_if_t<(Arch::value >= 80 && Arch::value < 90)>> {
+  static_assert(CommonBuilderRules<Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, ClusterShape,
+                                   StageCountPolicy>::ok);
+  static_assert(builder_detail::is_16bit_float<Element>,
+                "CollectiveBuilder (SM80 tensor op): f16 or bf16 operands (f32 runs on OpClassSimt)");
+  static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
+                       BK = builder_detail::extent<TileShape, 2>;
+  static_assert(BM % 64 == 0 && BN % 64 == 0,
+                "CollectiveBuilder (SM80 tensor op): BM and BN are multiples of 64 (warps of 64x64)");
+  static_assert(BK % 32 == 0, "CollectiveBuilder (SM80 tensor op): BK is a multiple of 32 (k16 steps in pairs)");
+  static constexpr int WM = BM / 64, WN = BN / 64;
+  static_assert(WM * WN <= 8, "CollectiveBuilder (SM80 tensor op): at most 8 warps (a 64x64 tile each) per CTA");
+  static_assert(builder_detail::extent<ClusterShape, 0> * builder_detail::extent<ClusterShape, 1> == 1,
+                "CollectiveBuilder (SM80 tensor op): no clusters before sm_90");
+  using Policy = std::conditional_t<std::is_same_v<Schedule, ScheduleAuto>, KernelCpAsyncMultistage<>, Schedule>;
+  static_assert(requires { Policy::l2_prefetch; },
+                "CollectiveBuilder (SM80 tensor op): the schedule is KernelCpAsyncMultistage<...>");
+  static constexpr int Threads = 32 * WM * WN;
+  // 16-byte cp.async needs both operands 16-byte aligned; otherwise element copies.
+  static constexpr bool Vectorized = AlignA * 2 % 16 == 0 && AlignB * 2 % 16 == 0;
+  // The epilogue stages through the stages' smem afterwards (max, not sum): nothing reserved.
+  static constexpr int stage_bytes = (BM + BN) * BK * 2;
+  static constexpr int Stages = builder_detail::stages<StageCountPolicy, stage_bytes,
+                                                       Arch::smem_capacity / Policy::min_blocks, 0, kMaxAutoStagesCpAsync>();
+  static_assert(Stages >= 2, "CollectiveBuilder (SM80 tensor op): at least 2 stages must fit in shared memory");
+  // Explicit counts may plan for the largest GPU the collective runs on (an H100's 227 KiB).
+  static_assert(Stages * stage_bytes <= arch::Sm90::smem_capacity / Policy::min_blocks,
+                "CollectiveBuilder (SM80 tensor op): the stages exceed the shared memory of a CTA");
+  static constexpr int SwizzleBytes = Policy::swizzled ? 128 : 0;
+  using Shape = TensorOpShape<BM, BN, BK, WM, WN, Stages, Policy::min_blocks, Policy::group, Policy::l2_prefetch>;
+  using CollectiveOp = MainloopTensorOp<Shape, std::is_same_v<Element, bfloat16_t>, std::is_same_v<MajorA, KMajor>,
+                                        std::is_same_v<MajorB, KMajor>, Vectorized, Policy::swizzled, trace::NoTrace>;
+  using ElementA = Element;
+  using ArchTag = Arch;
+  using OperatorClass = OpClassTensorOp;
+};
+
+// SM90 tensor op: TMA + wgmma, warp-specialized cooperative.
+template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator,
+          class TileShape, class ClusterShape, class StageCountPolicy, class Schedule>
+struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, TileShape,
+                         ClusterShape, StageCountPolicy, Schedule, std::enable_if_t<(Arch::value >= 90)>> {
+  static_assert(CommonBuilderRules<Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, ClusterShape,
+                                   StageCountPolicy>::ok);
+  static_assert(builder_detail::is_16bit_float<Element> || std::is_same_v<Element, float>,
+                "CollectiveBuilder (SM90 tensor op): f16, bf16, or f32 multiplied as tf32");
+  static_assert(!std::is_same_v<Element, float> || (std::is_same_v<MajorA, KMajor> && std::is_same_v<MajorB, KMajor>),
+                "CollectiveBuilder (SM90 tensor op): tf32 wgmma reads K-major A and B only (the ISA transposes 16-bit "
+                "types alone)");
+  static constexpr int Bytes = int(sizeof(Element));
+  static_assert(AlignA * Bytes % 16 == 0 && AlignB * Bytes % 16 == 0,
+                "CollectiveBuilder (SM90 tensor op): TMA needs 16-byte aligned operands (AlignA/AlignB * element "
+                "bytes a multiple of 16)");
+  static_assert(std::is_same_v<Schedule, ScheduleAuto> || std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperative>,
+                "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative");
+  static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
+                       BK = builder_detail::extent<TileShape, 2>;
+  static_assert(BM % 64 == 0 && BM <= 128,
+                "CollectiveBuilder (SM90 tensor op, cooperative): BM is 64 or 128 (a consumer warpgroup per 64 rows)");
+  static_assert(BN % 8 == 0 && BN <= 256, "CollectiveBuilder (SM90 tensor op): one wgmma spans BN: a multiple of 8 up to 256");
+  static_assert(BK * Bytes % 32 == 0, "CollectiveBuilder (SM90 tensor op): a BK row is whole 32-byte swizzle rows");
+  static constexpr int ConsumerWarpgroups = BM / 64;
+  static constexpr int ClusterM = builder_detail::extent<ClusterShape, 0>;
+  static_assert(builder_detail::extent<ClusterShape, 1> == 1 && builder_detail::extent<ClusterShape, 2> == 1,
+                "CollectiveBuilder (SM90 tensor op): clusters along M only (they share B by multicast)");
+  static_assert(ClusterM == 1 || ClusterM == 2 || ClusterM == 4, "CollectiveBuilder (SM90 tensor op): clusters of 1, 2 or 4 CTAs");
+  static_assert(BN % (8 * ClusterM) == 0, "CollectiveBuilder (SM90 tensor op): the B tile splits into whole 8-row parts per cluster CTA");
+  // Swizzle: each operand's smem atom is contiguous along K (K-major: BK elements) or MN
+  // (MN-major: the tile's BM or BN); one swizzle for both, the widest that divides both.
+  static constexpr int contiguous_a = (std::is_same_v<MajorA, KMajor> ? BK : BM) * Bytes;
+  static constexpr int contiguous_b = (std::is_same_v<MajorB, KMajor> ? BK : BN) * Bytes;
+  static constexpr int SwizzleBytes = builder_detail::min_int(builder_detail::widest_swizzle(contiguous_a),
+                                                              builder_detail::widest_swizzle(contiguous_b));
+  static_assert(SwizzleBytes >= 32, "CollectiveBuilder (SM90 tensor op): no GMMA swizzle (32/64/128 B) tiles the operands");
+  static constexpr bool Vectorized = true;  // TMA
+  // A stage: the A and B tiles plus its two mbarriers; 1 KiB reserved for alignment and the
+  // kernel's own fields; the default epilogue's staging beside the stages.
+  static constexpr int stage_bytes = (BM + BN) * BK * Bytes + 16;
+  static constexpr int Stages =
+      builder_detail::stages<StageCountPolicy, stage_bytes, Arch::smem_capacity,
+                             1024 + (std::is_same_v<StageCountPolicy, StageCountAuto>
+                                         ? sm90_epilogue_smem_bytes<Sm90DefaultEpilogueSchedule<Element>>(ConsumerWarpgroups)
+                                         : 0),
+                             1 << 20>();
+  static_assert(Stages >= 2, "CollectiveBuilder (SM90 tensor op): at least 2 stages must fit in shared memory");
+  static_assert(Stages * stage_bytes + 1024 <= Arch::smem_capacity,
+                "CollectiveBuilder (SM90 tensor op): the stages exceed the shared memory of a CTA");
+  using Policy = sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM>;
+  using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
+                                                            builder_detail::gmma_major<MajorA>,
+                                                            builder_detail::gmma_major<MajorB>, SwizzleBytes>;
+  using ElementA = Element;
+  using ArchTag = Arch;
+  using OperatorClass = OpClassTensorOp;
+};
+
+// ---------------------------------------------------------------- the epilogue builder
+// From the mainloop's builder (the epilogue reads its accumulator partition), D's element
+// type and alignment (elements), and a schedule.
+template <class MainloopBuilder, class ElementD, int AlignD, class EpilogueSchedule = EpilogueScheduleAuto,
+          class Enable = void>
+struct CollectiveEpilogueBuilder {
+  static_assert(builder_detail::dependent_false<MainloopBuilder>,
+                "CollectiveEpilogueBuilder: the first argument is a CollectiveBuilder<...>");
+};
+
+template <class MB, class ElementD, int AlignD, class EpilogueSchedule>
+struct CollectiveEpilogueBuilder<MB, ElementD, AlignD, EpilogueSchedule,
+                                 std::enable_if_t<std::is_same_v<typename MB::OperatorClass, OpClassSimt>>> {
+  static_assert(std::is_same_v<ElementD, float>, "CollectiveEpilogueBuilder (SIMT): D is f32");
+  static_assert(std::is_same_v<EpilogueSchedule, EpilogueScheduleAuto> || std::is_same_v<EpilogueSchedule, EpilogueSimtDirect>,
+                "CollectiveEpilogueBuilder (SIMT): the schedule is EpilogueSimtDirect");
+  static constexpr int smem_bytes = 0;
+  using CollectiveOp = EpilogueSimt<typename MB::CollectiveOp>;
+};
+
+template <class MB, class ElementD, int AlignD, class EpilogueSchedule>
+struct CollectiveEpilogueBuilder<
+    MB, ElementD, AlignD, EpilogueSchedule,
+    std::enable_if_t<std::is_same_v<typename MB::OperatorClass, OpClassTensorOp> && (MB::ArchTag::value < 90)>> {
+  static_assert(std::is_same_v<ElementD, typename MB::ElementA>,
+                "CollectiveEpilogueBuilder (SM80 tensor op): D has the inputs' type (fused epilogues run on sm90)");
+  static_assert(std::is_same_v<EpilogueSchedule, EpilogueScheduleAuto> || std::is_same_v<EpilogueSchedule, EpilogueSmemStaged>,
+                "CollectiveEpilogueBuilder (SM80 tensor op): the schedule is EpilogueSmemStaged");
+  // Staged in the mainloop's smem after the k-loop: f32 (BM, BN + 4) or (BM + 4, BN).
+  static constexpr int smem_bytes = 4 * (MB::BM * (MB::BN + 4) > (MB::BM + 4) * MB::BN ? MB::BM * (MB::BN + 4)
+                                                                                       : (MB::BM + 4) * MB::BN);
+  static_assert(smem_bytes <= MB::ArchTag::smem_capacity,
+                "CollectiveEpilogueBuilder (SM80 tensor op): the staging tile exceeds the shared memory of a CTA");
+  using CollectiveOp = EpilogueSmem16<MB::BM, MB::BN, MB::Threads, typename builder_detail::tag_of<ElementD>::type>;
+};
+
+template <class MB, class ElementD, int AlignD, class EpilogueSchedule>
+struct CollectiveEpilogueBuilder<
+    MB, ElementD, AlignD, EpilogueSchedule,
+    std::enable_if_t<std::is_same_v<typename MB::OperatorClass, OpClassTensorOp> && (MB::ArchTag::value >= 90)>> {
+  using Requested = std::conditional_t<std::is_same_v<EpilogueSchedule, EpilogueScheduleAuto>,
+                                       Sm90DefaultEpilogueSchedule<typename MB::ElementA>, EpilogueSchedule>;
+  static constexpr Activation fused = builder_detail::fused_activation<Requested>::value;
+  // A fused TMA-store schedule is the TMA-store epilogue with its activation.
+  using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore, Requested>;
+  static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
+                "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act> or "
+                "EpilogueDirect");
+  static_assert(std::is_same_v<ElementD, typename MB::ElementA> || std::is_same_v<ElementD, float>,
+                "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32");
+  static_assert(!std::is_same_v<Schedule, EpilogueTmaStore> || AlignD * int(sizeof(ElementD)) % 16 == 0,
+                "CollectiveEpilogueBuilder (SM90): TMA stores need a 16-byte aligned D (AlignD * element bytes a "
+                "multiple of 16)");
+  static constexpr int smem_bytes = sm90_epilogue_smem_bytes<Schedule>(MB::ConsumerWarpgroups);
+  static_assert(MB::Stages * MB::stage_bytes + 1024 + smem_bytes <= MB::ArchTag::smem_capacity,
+                "CollectiveEpilogueBuilder (SM90): the mainloop's stages and the epilogue's staging exceed the shared "
+                "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
+  using CollectiveOp = std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
+                                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused>,
+                                          sm90::CollectiveEpilogueSm90Direct<ElementD>>;
+};
+
+}  // namespace tessera::kernels

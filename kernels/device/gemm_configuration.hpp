@@ -1,0 +1,130 @@
+// What tessera::gemm(args) runs, as a host function of the arguments and the device:
+//
+//   GemmConfiguration c = select_configuration(args, DeviceInfo{cc_major, multiprocessors});
+//
+// gemm.cu dispatches on c.kernel and sm90_instances.cu takes its tile from it, so this is the
+// choice that runs; plain C++ (no CUDA), so CI tests it (kernels_collective_builder_test).
+// Tiles and stage counts are the collective builders' (collective_builder.hpp) for the tiles
+// the library instantiates.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tessera/kernels/gemm_arguments.hpp"
+#include "tessera/kernels/simt_partition.hpp"
+#include "tessera/kernels/tensorop_partition.hpp"
+#include "../collective/collective_builder.hpp"
+
+namespace tessera::kernels {
+
+struct DeviceInfo {
+  int cc_major = 0;         // compute capability (major)
+  int multiprocessors = 0;  // SMs
+};
+
+struct GemmConfiguration {
+  GemmResult status;  // Unsupported: nothing runs these arguments here (fused epilogue off sm_90)
+  GemmKernel kernel = GemmKernel::SimtF32;
+  int tile_m = 0, tile_n = 0, tile_k = 0, stages = 0, cluster_m = 1;
+  bool vectorized = false;  // 16-byte copies (cp.async or TMA)
+  bool swap_ab = false;     // sm90: D row-major runs as D^T = B^T A^T (column-major D)
+  Element element_d = Element::F32;
+};
+
+namespace sm90 {
+// Whether the SM90 dispatch takes 128x128 tiles: the 128x256 tiles' CTAs (clusters of 2 along
+// M) would fill at most half of the SMs (they run one wave, shorter with half the work per
+// CTA).  m, n: the problem as the kernel runs it (column-major D).
+inline bool prefers_small_tiles(std::int64_t m, std::int64_t n, std::int64_t batch, int sms) {
+  const std::int64_t cluster_rows = ((m + 127) / 128 + 1) / 2, tiles_n = (n + 255) / 256;
+  return cluster_rows * 2 * tiles_n * batch * 2 <= sms;
+}
+inline bool prefers_small_tiles(const GemmArguments& g, int sms) { return prefers_small_tiles(g.m, g.n, g.batch, sms); }
+}  // namespace sm90
+
+namespace configuration_detail {
+template <class Element, class Tile, int Align>
+using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMajor, Align, Element, KMajor, Align, float,
+                                      Tile, tuple<_2, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+template <int Align>
+using Sm80Builder = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, Align, bfloat16_t, KMajor, Align, float,
+                                      tuple<C<DefaultTensorOpTile::BM>, C<DefaultTensorOpTile::BN>, C<DefaultTensorOpTile::BK>>,
+                                      tuple<_1, _1, _1>, StageCountAuto, ScheduleAuto>;
+using SimtBuilder = CollectiveBuilder<arch::Sm80, OpClassSimt, float, KMajor, 1, float, KMajor, 1, float,
+                                      tuple<_128, _128, C<DefaultSimtTile::BK>>, tuple<_1, _1, _1>,
+                                      StageCount<DefaultSimtTile::Stages>, ScheduleAuto>;
+template <class B>
+GemmConfiguration from_builder(GemmKernel kernel, Element d) {
+  GemmConfiguration c;
+  c.kernel = kernel;
+  c.tile_m = B::BM;
+  c.tile_n = B::BN;
+  c.tile_k = B::BK;
+  c.stages = B::Stages;
+  c.vectorized = B::Vectorized;
+  if constexpr (requires { B::ClusterM; }) c.cluster_m = B::ClusterM;
+  c.element_d = d;
+  return c;
+}
+}  // namespace configuration_detail
+
+// Success when the SM90 kernel takes `g` on a device of `dev` (the rules of
+// GemmSm90::can_implement: element and D types, tf32 majors, TMA's 16-byte alignment, 32-bit
+// coordinates, compute capability 9), else why not.  `g` passed check_arguments.
+inline GemmResult sm90_takes(const GemmArguments& g, const DeviceInfo& dev) {
+  const Element out = output_element(g);
+  if (g.element == Element::F32) {
+    if (!g.allow_tf32)
+      return {GemmStatus::Unsupported, "the sm90 kernel multiplies f32 inputs as tf32 only: set allow_tf32 (else the SIMT kernel runs them in f32)"};
+    if (g.a.major != Major::Row || g.b.major != Major::Col)
+      return {GemmStatus::Unsupported,
+              "the sm90 kernel takes f32 (as tf32) only with A row-major and B column-major (TN: both K-major, as tf32 "
+              "wgmma reads them); the SIMT kernel runs the other majors"};
+    if (out != Element::F32) return {GemmStatus::Unsupported, "the sm90 tf32 kernel writes D in f32"};
+  } else if (out != g.element && out != Element::F32) {
+    return {GemmStatus::Unsupported, std::string("the sm90 kernel writes D in its inputs' type (") + to_string(g.element) +
+                                         ") or f32, not " + to_string(out)};
+  }
+  const std::int64_t per16 = 16 / element_bytes(g.element);
+  auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (!aligned16(g.a.ptr) || !aligned16(g.b.ptr) || g.a.ld % per16 != 0 || g.b.ld % per16 != 0 ||
+      (g.batch > 1 && (g.a.batch_stride % per16 != 0 || g.b.batch_stride % per16 != 0)))
+    return {GemmStatus::Misaligned, "the sm90 kernel's TMA copies need 16-byte aligned A/B, leading dimensions and batch strides"};
+  const std::int64_t limit = std::int64_t(1) << 31;
+  if (g.m >= limit || g.n >= limit || g.k >= limit || g.batch >= limit)
+    return {GemmStatus::InvalidSize, "the sm90 kernel addresses M, N, K, L below 2^31"};
+  if (dev.cc_major != 9) return {GemmStatus::Unsupported, "the sm90 kernel needs compute capability 9.0 (wgmma, TMA)"};
+  return {};
+}
+
+// The configuration tessera::gemm(args) runs for arguments that passed check_arguments.
+inline GemmConfiguration select_configuration(const GemmArguments& g, const DeviceInfo& dev) {
+  using namespace configuration_detail;
+  const Element out = output_element(g);
+  if ((g.element != Element::F32 || g.allow_tf32) && sm90_takes(g, dev)) {
+    const bool swap = g.c.major == Major::Row;
+    const std::int64_t m = swap ? g.n : g.m, n = swap ? g.m : g.n;
+    GemmConfiguration c;
+    if (g.element == Element::F32)
+      c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (out == g.element && sm90::prefers_small_tiles(m, n, g.batch, dev.multiprocessors))
+      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
+    else
+      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _256, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
+    c.swap_ab = swap;
+    return c;
+  }
+  if (is_fused(g)) {
+    GemmConfiguration c;
+    c.status = {GemmStatus::Unsupported, "fused epilogues run on the sm90 TMA + wgmma kernel only: " + sm90_takes(g, dev).message};
+    return c;
+  }
+  switch (select_kernel(g)) {
+    case GemmKernel::SimtF32: return from_builder<SimtBuilder>(GemmKernel::SimtF32, Element::F32);
+    case GemmKernel::TensorOpVec8: return from_builder<Sm80Builder<8>>(GemmKernel::TensorOpVec8, g.element);
+    default: return from_builder<Sm80Builder<1>>(GemmKernel::TensorOpScalar, g.element);
+  }
+}
+
+}  // namespace tessera::kernels

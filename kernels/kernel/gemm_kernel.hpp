@@ -1,0 +1,110 @@
+// The kernel layer as a type composed of (ProblemShape, CollectiveMainloop, CollectiveEpilogue,
+// TileScheduler):
+//
+//   using Kernel = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp, Epilogue::CollectiveOp,
+//                                GroupedRasterization<8>>;
+//
+// resolves to the kernel that runs those collectives under that scheduler:
+//   MainloopSimt + EpilogueSimt + GroupedRasterization           -> GemmSimtKernel
+//   MainloopTensorOp + EpilogueSmem16 + GroupedRasterization     -> GemmTensorOpKernel
+//   CollectiveMainloopSm90TmaWgmma + an SM90 epilogue + a
+//     persistent scheduler (sm90::SplitKTileScheduler)           -> sm90::GemmTmaWarpSpecialized
+// A combination no kernel runs fails with a static_assert naming the rule.  Plain C++ like the
+// builders (collective_builder.hpp): the kernels are named through declarations here.
+#pragma once
+
+#include <type_traits>
+
+#include "../collective/collective_builder.hpp"
+#include "tile_scheduler.cuh"
+
+namespace tessera::kernels {
+
+template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled, class Trace>
+struct GemmTensorOpKernel;
+template <class Shape, bool AKMajor, bool BKMajor, int Group, class Trace>
+struct GemmSimtKernel;
+namespace sm90 {
+struct SplitKTileScheduler;
+struct WholeTileScheduler;
+template <class Mainloop, class Epilogue, class Scheduler>
+struct GemmTmaWarpSpecialized;
+}  // namespace sm90
+
+template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
+struct GemmKernelOf {
+  static_assert(builder_detail::dependent_false<CollectiveMainloop>,
+                "gemm_kernel_t: no kernel runs this (mainloop, epilogue, scheduler): SIMT and SM80 tensor op run under "
+                "GroupedRasterization<G>, SM90 under sm90::WholeTileScheduler or sm90::SplitKTileScheduler");
+};
+
+namespace kernel_detail {
+template <class ProblemShape>
+inline constexpr bool is_gemm_problem_shape = std::is_same_v<ProblemShape, GemmProblemShape>;
+}
+
+template <class ProblemShape, class Shape, bool AK, bool BK, class Trace, class Epilogue, int Group>
+struct GemmKernelOf<ProblemShape, MainloopSimt<Shape, AK, BK, Trace>, Epilogue, GroupedRasterization<Group>> {
+  static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
+  static_assert(std::is_same_v<Epilogue, EpilogueSimt<MainloopSimt<Shape, AK, BK, Trace>>>,
+                "gemm_kernel_t: the SIMT mainloop's accumulators are stored by EpilogueSimt of that mainloop");
+  using type = GemmSimtKernel<Shape, AK, BK, Group, Trace>;
+};
+
+template <class ProblemShape, class Shape, bool BF16, bool AK, bool BK, bool Vec, bool Swizzled, class Trace,
+          class Epilogue, int Group>
+struct GemmKernelOf<ProblemShape, MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, Trace>, Epilogue,
+                    GroupedRasterization<Group>> {
+  static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
+  static_assert(std::is_same_v<Epilogue, EpilogueSmem16<Shape::BM, Shape::BN, Shape::Threads,
+                                                        std::conditional_t<BF16, bf16_tag, f16_tag>>>,
+                "gemm_kernel_t: the SM80 tensor-op mainloop's accumulators are stored by EpilogueSmem16 of its tile, "
+                "threads and element type");
+  static_assert(Group == Shape::Group, "gemm_kernel_t: the rasterization band is the mainloop schedule's (KernelCpAsyncMultistage)");
+  using type = GemmTensorOpKernel<Shape, BF16, AK, BK, Vec, Swizzled, Trace>;
+};
+
+template <class ProblemShape, class Policy, class TileShape, class Element, GMMA::Major MA, GMMA::Major MB, int Sw,
+          class Epilogue, class Scheduler>
+struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>, Epilogue,
+                    Scheduler> {
+  static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
+  static_assert(std::is_same_v<Scheduler, sm90::WholeTileScheduler> || std::is_same_v<Scheduler, sm90::SplitKTileScheduler>,
+                "gemm_kernel_t: the SM90 warp-specialized kernel is persistent: sm90::WholeTileScheduler (whole tiles) "
+                "or sm90::SplitKTileScheduler (the last wave split along K)");
+  using type = sm90::GemmTmaWarpSpecialized<sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>,
+                                            Epilogue, Scheduler>;
+};
+
+// The same collective under another trace policy (kernel/trace_policy.cuh): gemm_trace builds
+// the library's configurations with trace::Recorder this way.  The SM80 epilogue records
+// nothing itself (it has no policy); the SIMT epilogue follows its mainloop's.
+template <class Collective, class Trace>
+struct TracedOf {
+  static_assert(builder_detail::dependent_false<Collective>,
+                "traced_t: this collective takes no trace policy (the SIMT and SM80 collectives do; the SM90 kernel "
+                "traces through its epilogue, CollectiveEpilogueSm90TraceC)");
+};
+template <class Shape, bool BF16, bool AK, bool BK, bool Vec, bool Swizzled, class T0, class Trace>
+struct TracedOf<MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, T0>, Trace> {
+  using type = MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, Trace>;
+};
+template <class Shape, bool AK, bool BK, class T0, class Trace>
+struct TracedOf<MainloopSimt<Shape, AK, BK, T0>, Trace> {
+  using type = MainloopSimt<Shape, AK, BK, Trace>;
+};
+template <class Mainloop, class Trace>
+struct TracedOf<EpilogueSimt<Mainloop>, Trace> {
+  using type = EpilogueSimt<typename TracedOf<Mainloop, Trace>::type>;
+};
+template <int BM, int BN, int Threads, class Tag, class Trace>
+struct TracedOf<EpilogueSmem16<BM, BN, Threads, Tag>, Trace> {
+  using type = EpilogueSmem16<BM, BN, Threads, Tag>;
+};
+template <class Collective, class Trace>
+using traced_t = typename TracedOf<Collective, Trace>::type;
+
+template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
+using gemm_kernel_t = typename GemmKernelOf<ProblemShape, CollectiveMainloop, CollectiveEpilogue, TileScheduler>::type;
+
+}  // namespace tessera::kernels

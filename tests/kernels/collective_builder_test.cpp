@@ -1,0 +1,256 @@
+// The collective builders' choices for a table of (arch, element types, majors, alignments,
+// tile), checked at compile time and again at run time (so a failure names the row), and the
+// configuration tessera::gemm(args) runs (select_configuration) for arguments and devices.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "collective/collective_builder.hpp"
+#include "device/gemm_configuration.hpp"
+#include "kernel/gemm_kernel.hpp"
+
+using namespace tessera;
+using namespace tessera::kernels;
+
+namespace {
+
+using _1x1 = tuple<_1, _1, _1>;
+using _2x1 = tuple<_2, _1, _1>;
+
+template <class Arch, class Op, class E, class MA, int AA, class MB, int AB, class Tile, class Cluster = _1x1,
+          class Stages = StageCountAuto, class Schedule = ScheduleAuto>
+using Build = CollectiveBuilder<Arch, Op, E, MA, AA, E, MB, AB, float, Tile, Cluster, Stages, Schedule>;
+
+// ---- SM80 tensor op: warps of 64x64, vectorized exactly when both operands are 16-byte aligned,
+// stages auto = min(163 KiB / stage bytes, 4).
+using S80_default = Build<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _256, _32>>;
+static_assert(std::is_same_v<S80_default::CollectiveOp,
+                             MainloopTensorOp<TensorOpShape<128, 256, 32, 2, 4, 4>, true, true, true, true, true, trace::NoTrace>>);
+using S80_scalar = Build<arch::Sm80, OpClassTensorOp, half_t, MNMajor, 8, KMajor, 2, tuple<_128, _256, _32>>;
+static_assert(std::is_same_v<S80_scalar::CollectiveOp,
+                             MainloopTensorOp<TensorOpShape<128, 256, 32, 2, 4, 4>, false, false, true, false, true, trace::NoTrace>>);
+using S80_256x128 = Build<arch::Sm80, OpClassTensorOp, half_t, KMajor, 8, MNMajor, 8, tuple<_256, _128, _64>>;
+static_assert(S80_256x128::WM == 4 && S80_256x128::WN == 2 && S80_256x128::Stages == 3);  // 49152-byte stages: 163 KiB / 48 KiB
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
+                             EpilogueSmem16<128, 256, 256, bf16_tag>>);
+
+// ---- SIMT: 128x128xBK, stages auto = min(half the smem / stage bytes, 4).
+using Simt8 = Build<arch::Sm80, OpClassSimt, float, KMajor, 1, MNMajor, 1, tuple<_128, _128, _8>>;
+static_assert(Simt8::Stages == 4 &&
+              std::is_same_v<Simt8::CollectiveOp, MainloopSimt<SimtShape<8, 4, false>, true, false, trace::NoTrace>>);
+using Simt16 = Build<arch::Sm80, OpClassSimt, float, MNMajor, 1, KMajor, 1, tuple<_128, _128, _16>, _1x1, StageCount<3>,
+                     KernelSimtWarpGrid8x4>;
+static_assert(std::is_same_v<Simt16::CollectiveOp, MainloopSimt<SimtShape<16, 3, true>, false, true, trace::NoTrace>>);
+
+// ---- SM90: stages auto = (227 KiB - 1 KiB - epilogue staging) / (stage + barriers).
+using S90_bf16 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _256, _64>, _2x1>;
+static_assert(std::is_same_v<S90_bf16::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                  tuple<_128, _256, _64>, bfloat16_t, GMMA::Major::K, GMMA::Major::K, 128>>);
+using S90_small = Build<arch::Sm90, OpClassTensorOp, half_t, MNMajor, 8, MNMajor, 8, tuple<_128, _128, _64>, _2x1>;
+static_assert(S90_small::Stages == 6 && S90_small::SwizzleBytes == 128);
+using S90_tf32 = Build<arch::Sm90, OpClassTensorOp, float, KMajor, 4, KMajor, 4, tuple<_128, _256, _32>, _2x1>;
+static_assert(S90_tf32::Stages == 4 &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_tf32, float, 4>::CollectiveOp, kernels::sm90::CollectiveEpilogueSm90Direct<float>>);
+// Narrow tiles get narrower swizzles: K-major BK = 16 bf16 is 32 bytes; MN-major BN = 32 is 64.
+using S90_sw32 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_64, _64, _16>>;
+using S90_sw64 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, MNMajor, 8, tuple<_64, _32, _64>>;
+static_assert(S90_sw32::SwizzleBytes == 32 && S90_sw64::SwizzleBytes == 64 && S90_sw32::ConsumerWarpgroups == 1);
+
+// ---- the kernel type of (problem shape, mainloop, epilogue, scheduler)
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S80_default::CollectiveOp,
+                                           CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
+                                           GroupedRasterization<8>>,
+                             GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, true, true, true, true, trace::NoTrace>>);
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, Simt16::CollectiveOp, CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp,
+                                           GroupedRasterization<8>>,
+                             GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, trace::NoTrace>>);
+
+// The same collectives under another trace policy (gemm_trace builds them with trace::Recorder).
+struct SomeTrace;
+static_assert(std::is_same_v<traced_t<S80_default::CollectiveOp, SomeTrace>,
+                             MainloopTensorOp<TensorOpShape<128, 256, 32, 2, 4, 4>, true, true, true, true, true, SomeTrace>>);
+static_assert(std::is_same_v<traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
+                             EpilogueSimt<MainloopSimt<SimtShape<16, 3, true>, false, true, SomeTrace>>>);
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, traced_t<Simt16::CollectiveOp, SomeTrace>,
+                                           traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
+                                           GroupedRasterization<8>>,
+                             GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, SomeTrace>>);
+
+// One row of the table as run-time values.
+struct Row {
+  const char* name;
+  int stages, bm, bn, bk, swizzle;
+  bool vectorized;
+};
+template <class B>
+Row row(const char* name) {
+  return {name, B::Stages, B::BM, B::BN, B::BK, B::SwizzleBytes, B::Vectorized};
+}
+
+alignas(16) unsigned char storage[1 << 16];
+
+GemmArguments args(std::int64_t m, std::int64_t n, std::int64_t k, Element e, Major a = Major::Row, Major b = Major::Col,
+                   Major d = Major::Col) {
+  GemmArguments g;
+  g.m = m; g.n = n; g.k = k;
+  g.element = e;
+  g.a = {storage, a, a == Major::Row ? k : m, 0};
+  g.b = {storage + 1024, b, b == Major::Col ? k : n, 0};
+  g.c = {nullptr, d, d == Major::Col ? m : n, 0};
+  g.d = storage + 2048;
+  g.ldd = d == Major::Col ? m : n;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("the builders' choices, row by row") {
+  struct Expect {
+    Row got;
+    int stages, bm, bn, bk, swizzle;
+    bool vectorized;
+  };
+  const Expect table[] = {
+      {row<S80_default>("sm80 bf16 TN align 8 128x256x32"), 4, 128, 256, 32, 128, true},
+      {row<S80_scalar>("sm80 f16 NT align 8/2 128x256x32"), 4, 128, 256, 32, 128, false},
+      {row<S80_256x128>("sm80 f16 TT 256x128x64"), 3, 256, 128, 64, 128, true},
+      {row<Simt8>("simt f32 128x128x8 auto"), 4, 128, 128, 8, 0, false},
+      {row<Simt16>("simt f32 128x128x16 3 stages"), 3, 128, 128, 16, 0, false},
+      {row<S90_bf16>("sm90 bf16 TN 128x256x64 cluster 2"), 4, 128, 256, 64, 128, true},
+      {row<S90_small>("sm90 f16 MN/MN 128x128x64"), 6, 128, 128, 64, 128, true},
+      {row<S90_tf32>("sm90 tf32 TN 128x256x32"), 4, 128, 256, 32, 128, true},
+      {row<S90_sw32>("sm90 bf16 64x64x16"), 52, 64, 64, 16, 32, true},
+      {row<S90_sw64>("sm90 bf16 K/MN 64x32x64"), 17, 64, 32, 64, 64, true},
+  };
+  for (const auto& e : table) {
+    INFO(e.got.name);
+    CHECK(e.got.stages == e.stages);
+    CHECK(e.got.bm == e.bm);
+    CHECK(e.got.bn == e.bn);
+    CHECK(e.got.bk == e.bk);
+    CHECK(e.got.swizzle == e.swizzle);
+    CHECK(e.got.vectorized == e.vectorized);
+  }
+}
+
+TEST_CASE("the SM90 automatic stage count fills shared memory beside the epilogue") {
+  // One more stage would not fit; the chosen ones do.
+  auto check = [](auto b, int epilogue) {
+    using B = decltype(b);
+    const int used = B::Stages * B::stage_bytes + 1024 + epilogue;
+    CHECK(used <= arch::Sm90::smem_capacity);
+    CHECK(used + B::stage_bytes > arch::Sm90::smem_capacity);
+  };
+  check(S90_bf16{}, 2 * 16 * 1024);
+  check(S90_small{}, 2 * 16 * 1024);
+  check(S90_tf32{}, 0);
+  check(S90_sw64{}, 16 * 1024);
+}
+
+TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and device") {
+  const DeviceInfo h100{9, 132}, a100{8, 108};
+  SECTION("bf16 TN 8192^3 on an H100: SM90 128x256x64, 4 stages, clusters of 2") {
+    const auto c = select_configuration(args(8192, 8192, 8192, Element::BF16), h100);
+    REQUIRE(c.status);
+    CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
+    CHECK((c.tile_m == 128 && c.tile_n == 256 && c.tile_k == 64 && c.stages == 4 && c.cluster_m == 2));
+    CHECK(!c.swap_ab);
+  }
+  SECTION("1000^3 on an H100: 128x128 tiles (the 128x256 CTAs would fill at most half of the SMs), 6 stages") {
+    const auto c = select_configuration(args(1000, 1000, 1000, Element::F16), h100);
+    CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
+    CHECK((c.tile_n == 128 && c.stages == 6));
+  }
+  SECTION("D row-major runs as D^T = B^T A^T (column-major D), with the same tile rule") {
+    auto g = args(1000, 4096, 1000, Element::BF16, Major::Row, Major::Col, Major::Row);
+    auto c = select_configuration(g, h100);
+    CHECK(c.swap_ab);
+    CHECK(c.tile_n == 256);  // 4 x 16 tiles of 128x256 in clusters of 2: 128 CTAs > 132 / 2
+    g = args(1000, 300, 1000, Element::BF16, Major::Row, Major::Col, Major::Row);
+    c = select_configuration(g, h100);
+    CHECK(c.swap_ab);
+    CHECK(c.tile_n == 128);  // 2 x 4 x 2 CTAs = 16 <= 66
+  }
+  SECTION("D in f32 from bf16 keeps 128x256 (the small tiles are built for D in the inputs' type)") {
+    auto g = args(1000, 1000, 1000, Element::BF16);
+    g.epilogue.output = Element::F32;
+    const auto c = select_configuration(g, h100);
+    CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
+    CHECK(c.tile_n == 256);
+    CHECK(c.element_d == Element::F32);
+  }
+  SECTION("f32: tf32 on the H100 only when allowed and TN; else SIMT") {
+    auto g = args(4096, 4096, 4096, Element::F32);
+    CHECK(select_configuration(g, h100).kernel == GemmKernel::SimtF32);
+    g.allow_tf32 = true;
+    auto c = select_configuration(g, h100);
+    CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
+    CHECK((c.tile_k == 32 && c.stages == 4));
+    g = args(4096, 4096, 4096, Element::F32, Major::Col, Major::Col);
+    g.allow_tf32 = true;
+    c = select_configuration(g, h100);
+    CHECK(c.kernel == GemmKernel::SimtF32);
+    CHECK((c.tile_m == 128 && c.tile_n == 128 && c.tile_k == 8 && c.stages == 3));
+  }
+  SECTION("the A100 runs the SM80 kernels: vectorized when aligned, element copies when not") {
+    auto g = args(4096, 4096, 4096, Element::BF16);
+    auto c = select_configuration(g, a100);
+    CHECK(c.kernel == GemmKernel::TensorOpVec8);
+    CHECK((c.tile_m == 128 && c.tile_n == 256 && c.tile_k == 32 && c.stages == 4 && c.vectorized));
+    g.a.ptr = storage + 2;
+    c = select_configuration(g, a100);
+    CHECK(c.kernel == GemmKernel::TensorOpScalar);
+    CHECK(!c.vectorized);
+    // ... and so does the H100 where TMA cannot address the operands.
+    CHECK(select_configuration(g, h100).kernel == GemmKernel::TensorOpScalar);
+  }
+  SECTION("a fused epilogue off sm_90 runs nowhere, and says why") {
+    auto g = args(256, 256, 256, Element::F16);
+    g.epilogue.activation = Activation::ReLU;
+    const auto c = select_configuration(g, a100);
+    CHECK(c.status.status == GemmStatus::Unsupported);
+    CHECK(c.status.message.find("compute capability 9.0") != std::string::npos);
+    CHECK(select_configuration(g, h100).kernel == GemmKernel::Sm90TmaWgmma);
+  }
+}
+
+TEST_CASE("select_configuration's choices are consistent over generated arguments") {
+  rc::prop("every configuration fits its arch's shared memory and keeps its kernel's preconditions", [] {
+    const auto e = *rc::gen::element(Element::F32, Element::F16, Element::BF16);
+    const auto m = *rc::gen::inRange<std::int64_t>(1, 20000), n = *rc::gen::inRange<std::int64_t>(1, 20000),
+               k = *rc::gen::inRange<std::int64_t>(1, 20000);
+    const auto ma = *rc::gen::element(Major::Row, Major::Col), mb = *rc::gen::element(Major::Row, Major::Col),
+               md = *rc::gen::element(Major::Row, Major::Col);
+    auto g = args(m, n, k, e, ma, mb, md);
+    g.allow_tf32 = *rc::gen::arbitrary<bool>();
+    const int offset = *rc::gen::element(0, 2, 4, 8, 16);
+    g.a.ptr = storage + offset;
+    const DeviceInfo dev{*rc::gen::element(8, 9), *rc::gen::inRange(1, 200)};
+    RC_PRE(bool(check_arguments(g)));
+    const auto c = select_configuration(g, dev);
+    RC_ASSERT(bool(c.status));  // nothing fused here: something always runs
+    const int bytes = c.kernel == GemmKernel::Sm90TmaWgmma ? element_bytes(e) : c.kernel == GemmKernel::SimtF32 ? 4 : 2;
+    const int stage = (c.tile_m + c.tile_n) * c.tile_k * bytes;
+    if (c.kernel == GemmKernel::Sm90TmaWgmma) {
+      RC_ASSERT(dev.cc_major == 9);
+      RC_ASSERT(offset % 16 == 0);  // TMA: 16-byte aligned A
+      RC_ASSERT(c.stages * stage + (e == Element::F32 ? 0 : 32 * 1024) <= arch::Sm90::smem_capacity);
+      RC_ASSERT(c.swap_ab == (md == Major::Row));
+      if (e == Element::F32) RC_ASSERT((g.allow_tf32 && ma == Major::Row && mb == Major::Col));
+      if (c.tile_n == 128) {  // small tiles only where 128x256 CTAs would fill at most half of the SMs
+        const std::int64_t mm = c.swap_ab ? n : m, nn = c.swap_ab ? m : n;
+        RC_ASSERT(((mm + 255) / 256) * 2 * ((nn + 255) / 256) * 2 <= dev.multiprocessors);
+      }
+    } else {
+      RC_ASSERT(c.kernel == select_kernel(g));
+      RC_ASSERT((c.kernel == GemmKernel::SimtF32) == (e == Element::F32));
+      RC_ASSERT(c.stages * stage <= arch::Sm80::smem_capacity);
+      if (c.vectorized) RC_ASSERT(offset % 16 == 0);
+    }
+  });
+}
