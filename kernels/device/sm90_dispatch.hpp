@@ -16,5 +16,13 @@ GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream);
 // The workspace split-K of the last wave would use for `args` (0: nothing is split); with
 // less (or none) in args.workspace_bytes the kernel runs unsplit.
 std::size_t sm90_workspace_size(const GemmArguments& args);
+// The schedule and tile run_sm90 takes for `args` (sm90_schedule.hpp), "none" when it refuses.
+const char* sm90_schedule(const GemmArguments& args);
+
+// The ping-pong kernels (sm90_instances_pingpong.cu: bf16 and f16, A and B K-major, D
+// column-major in the inputs' type, 64x128 tiles), for run_sm90's dispatch: `g` is already in
+// the column-major-D form.
+GemmResult sm90_pingpong_can_implement(const GemmArguments& g);
+GemmResult sm90_pingpong_run(const GemmArguments& g, cudaStream_t stream);
 
 }  // namespace tessera::kernels::device

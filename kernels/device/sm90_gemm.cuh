@@ -17,6 +17,8 @@
 #include <tessera/kernels/gemm_arguments.hpp>
 
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
+#include "../kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh"
+#include "sm90_schedule.hpp"
 
 namespace tessera::kernels::sm90 {
 
@@ -39,11 +41,25 @@ using SmallTileGemm = GemmTmaWarpSpecialized<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, ClusterM>, tuple<_128, _128, _64>, Element, MajorA, MajorB>,
     CollectiveEpilogueSm90TmaStore<Element, 128, 128, 2>>;
 
-// Whether the dispatch takes SmallTileGemm: the default tiles' CTAs would fill at most half
-// of the SMs (they run one wave, shorter with half the work per CTA).
-inline bool prefers_small_tiles(const GemmArguments& g, int sms) {
-  const int64_t cluster_rows = ((g.m + 127) / 128 + 1) / 2, tiles_n = (g.n + 255) / 256;
-  return cluster_rows * 2 * tiles_n * g.batch * 2 <= sms;
+// Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
+// each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop. 64x128x64
+// (wgmma m64n128k16): 8 stages of 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64:
+// 4 stages of 40 KiB. Clusters of 2 CTAs along M share B (multicast) as in the default.
+template <class Element, int BN = 128, int ClusterM = 2>
+using PingpongGemm = GemmTmaWarpSpecializedPingpong<
+    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<BN == 128 ? 8 : 4, ClusterM>, tuple<_64, C<BN>, _64>, Element,
+                                   GMMA::Major::K, GMMA::Major::K>,
+    CollectiveEpilogueSm90TmaStore<Element, 64, BN, 1, 2>>;
+
+// Whether the dispatch takes smaller tiles than the default (sm90_schedule.hpp's rule).
+inline bool prefers_small_tiles(const GemmArguments& g, int sms) { return choose_schedule(g, sms) != Schedule::Cooperative128x256; }
+
+// Whether a kernel splits K (the cooperative kernel's SplitKTileScheduler with a workspace);
+// the ping-pong kernel runs whole tiles only.
+template <class Kernel>
+constexpr bool splits_k() {
+  if constexpr (requires { Kernel::SplitK; }) return Kernel::SplitK;
+  else return true;
 }
 
 // f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
@@ -125,7 +141,7 @@ struct GemmSm90 {
 
   // The workspace split-K of the last wave would use for `g` (0: no split).
   static std::size_t workspace_size(const GemmArguments& g) {
-    if (!can_implement(g)) return 0;
+    if (!splits_k<Kernel>() || !can_implement(g)) return 0;
     if (cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) != cudaSuccess) {
       cudaGetLastError();
       return 0;
@@ -278,7 +294,7 @@ struct GemmSm90 {
     params.partials = nullptr;
     params.arrivals = nullptr;
     arrival_bytes = 0;
-    if (g.workspace != nullptr && split_allowed) {
+    if (g.workspace != nullptr && split_allowed && splits_k<Kernel>()) {
       const SplitPlan plan = Scheduler::plan_for(tiles, ml.k_tiles, slots);
       const std::size_t need = workspace_bytes(plan, tiles);
       if (need > 0 && need <= g.workspace_bytes) {

@@ -2,7 +2,8 @@
 // D in the inputs' type or f32; clusters of 2; 128x256 tiles or, for problems that would leave
 // most SMs idle, 128x128 (D in the inputs' type); split-K of the last wave when the caller
 // gives the workspace (sm90_workspace_size): 24 kernels; f32 with allow_tf32 as tf32, TN
-// only: 1 kernel.
+// only: 1 kernel. The ping-pong kernels (bf16/f16 TN, 64x128: small problems) are built in
+// sm90_instances_pingpong.cu beside this file; sm90_schedule.hpp's rule picks the schedule.
 // Compiled for sm_90a only (wgmma, setmaxnreg): kernels/CMakeLists.txt and
 // tools/device/run_gpu.sh build this file with -gencode=arch=compute_90a,code=sm_90a.
 #include "sm90_gemm.cuh"
@@ -23,11 +24,28 @@ int multiprocessors() {
   }();
   return sms;
 }
-// (Small tiles only for D in the inputs' type: 8 more kernels rather than 16.)
+// The ping-pong kernels of the other TU behind GemmSm90's interface (what the callers below use).
+struct PingpongOp {
+  GemmArguments args{};
+  static GemmResult can_implement(const GemmArguments& g) { return sm90_pingpong_can_implement(g); }
+  static std::size_t workspace_size(const GemmArguments&) { return 0; }  // whole tiles only
+  GemmResult initialize(const GemmArguments& g) {
+    if (auto r = can_implement(g); !r) return r;
+    args = g;
+    return {};
+  }
+  GemmResult run(cudaStream_t stream) const { return sm90_pingpong_run(args, stream); }
+};
+// (Small tiles only for D in the inputs' type: 8 more kernels rather than 16; ping-pong only
+// for TN: 2 more.)
 template <class T, class D, GMMA::Major MA, GMMA::Major MB, class F>
 GemmResult with_tile(const GemmArguments& g, F&& f) {
-  if constexpr (std::is_same_v<T, D>)
-    if (sm90::prefers_small_tiles(g, multiprocessors())) return f(sm90::GemmSm90<sm90::SmallTileGemm<T, MA, MB>>{});
+  if constexpr (std::is_same_v<T, D>) {
+    const sm90::Schedule s = sm90::choose_schedule(g, multiprocessors());
+    if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K)
+      if (s == sm90::Schedule::Pingpong64x128) return f(PingpongOp{});
+    if (s != sm90::Schedule::Cooperative128x256) return f(sm90::GemmSm90<sm90::SmallTileGemm<T, MA, MB>>{});
+  }
   return f(sm90::GemmSm90<sm90::DefaultGemm<T, MA, MB, 2, D>>{});
 }
 // The instantiation for the arguments' element type, operand majors (A K-major when
@@ -81,6 +99,12 @@ std::size_t sm90_workspace_size(const GemmArguments& args) {
     return GemmResult{};
   });
   return bytes;
+}
+
+const char* sm90_schedule(const GemmArguments& args) {
+  const GemmArguments g = sm90::as_column_major_d(args);
+  if (!sm90_can_implement(args)) return "none";
+  return sm90::to_string(sm90::choose_schedule(g, multiprocessors()));
 }
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {

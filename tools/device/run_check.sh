@@ -38,6 +38,9 @@ t0=$(date +%s)
   nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -Xptxas -v -c kernels/device/sm90_instances.cu -o "$B/k_sm90.o" 2>"$B/k_sm90.o.ptxas" &
   pids+=($!)
   kobjs+=("$B/k_sm90.o")
+  nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c kernels/device/sm90_instances_pingpong.cu -o "$B/k_sm90_pingpong.o" 2>"$B/k_sm90_pingpong.o.ptxas" &
+  pids+=($!)
+  kobjs+=("$B/k_sm90_pingpong.o")
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
@@ -49,8 +52,8 @@ t0=$(date +%s)
   cat "$B"/k_*.ptxas >"$OUT/ptxas.log"
   [ $ok = 1 ] &&
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
-    nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B/k_sm90.o" &&
-    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B/k_sm90.o" -lcublas -lcublasLt &&
+    nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B/k_sm90.o" "$B/k_sm90_pingpong.o" &&
+    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B/k_sm90.o" "$B/k_sm90_pingpong.o" -lcublas -lcublasLt &&
     nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas
 } >"$OUT/build.log" 2>&1
 rc=$?

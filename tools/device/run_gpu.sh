@@ -56,6 +56,11 @@ if want build; then
       -Xptxas -v -c kernels/device/sm90_instances.cu -o "$o" 2>"$o.ptxas" &
     kpids+=($!)
     kobjs+=("$o")
+    o="$BUILD/k_sm90_instances_pingpong.o"
+    nvcc "${NVCC_FLAGS[@]/--generate-code=arch=compute_90,code=\[compute_90,sm_90\]/-gencode=arch=compute_90a,code=sm_90a}" \
+      -Xptxas -v -c kernels/device/sm90_instances_pingpong.cu -o "$o" 2>"$o.ptxas" &
+    kpids+=($!)
+    kobjs+=("$o")
     nvcc "${NVCC_FLAGS[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$BUILD/gemm_gpu_test.o" &
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &

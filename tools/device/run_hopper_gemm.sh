@@ -27,11 +27,21 @@ else
   # the kernel templates (cluster and no-cluster variants).
   # (16 kernels since the fused epilogues: --split-compile runs their optimisation and ptxas
   # on the machine's cores side by side instead of one after the other)
+  # (the ping-pong kernels' TU beside it; the bench's own templates beside both)
+  nvcc "${FLAGS[@]}" -c kernels/device/sm90_instances_pingpong.cu -o "$BIN/sm90_pingpong.o" >"$OUT/ptxas_pingpong.txt" 2>&1 &
+  p0=$!
+  nvcc "${FLAGS[@]}" --split-compile=0 -DTESSERA_SM90_BENCH_VARIANTS -c bench/sm90_gemm_bench.cu -o "$BIN/sm90_bench.o" >"$OUT/ptxas_bench.txt" 2>&1 &
+  pb=$!
+  nvcc "${FLAGS[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$BIN/sm90_test.o" >"$OUT/ptxas_testmain.txt" 2>&1 &
+  pt=$!
   nvcc "${FLAGS[@]}" --split-compile=0 -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
-  nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
+  wait $p0; wait $pt
+  cat "$OUT/ptxas_pingpong.txt" "$OUT/ptxas_testmain.txt" >>"$OUT/ptxas_test.txt"
+  nvcc "${FLAGS[@]}" "$BIN/sm90_test.o" "$BIN/sm90_instances.o" "$BIN/sm90_pingpong.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
   p1=$!
-  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
-    >"$OUT/ptxas_bench.txt" 2>&1
+  wait $pb
+  nvcc "${FLAGS[@]}" "$BIN/sm90_bench.o" "$BIN/sm90_instances.o" "$BIN/sm90_pingpong.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
+    >>"$OUT/ptxas_bench.txt" 2>&1
   r2=$?
   wait $p1; r1=$?
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
