@@ -19,7 +19,7 @@
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
 //   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
 //   --schedule coop|coop128|pp128|pp256 (same build, TN, bf16): that schedule and tile
-//   (cooperative 128x256 / 128x128, ping-pong 64x128 / 64x256) instead of the dispatch's
+//   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without) instead of the dispatch's
 //   choice. Each line names the schedule it ran.
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -158,8 +158,8 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
     } else if (!g_schedule.empty()) {
       if constexpr (std::is_same_v<T, bfloat16_t> && ClusterM == 2) {  // (bf16 only: fewer kernels to build)
         if (g_schedule == "coop128") ok_setup = use_template<s9::GemmSm90<s9::SmallTileGemm<T>>>(g, run, grid, schedule, "cooperative 128x128");
-        else if (g_schedule == "pp128") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 128>>>(g, run, grid, schedule, "ping-pong 64x128");
-        else if (g_schedule == "pp256") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 256>>>(g, run, grid, schedule, "ping-pong 64x256");
+        else if (g_schedule == "pp128") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 128>>>(g, run, grid, schedule, "ping-pong 64x128 c1");
+        else if (g_schedule == "pp256") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 256>>>(g, run, grid, schedule, "ping-pong 64x256 c1");
         else ok_setup = false, std::printf("error: --schedule takes coop, coop128, pp128 or pp256\n");
       } else {
         ok_setup = false, std::printf("error: --schedule: bf16 with clusters of 2 only\n");

@@ -20,7 +20,7 @@ std::size_t sm90_workspace_size(const GemmArguments& args);
 const char* sm90_schedule(const GemmArguments& args);
 
 // The ping-pong kernels (sm90_instances_pingpong.cu: bf16 and f16, A and B K-major, D
-// column-major in the inputs' type, 64x128 tiles), for run_sm90's dispatch: `g` is already in
+// column-major in the inputs' type, 64x128 tiles, no cluster), for run_sm90's dispatch: `g` is already in
 // the column-major-D form.
 GemmResult sm90_pingpong_can_implement(const GemmArguments& g);
 GemmResult sm90_pingpong_run(const GemmArguments& g, cudaStream_t stream);

@@ -44,8 +44,10 @@ using SmallTileGemm = GemmTmaWarpSpecialized<
 // Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
 // each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop. 64x128x64
 // (wgmma m64n128k16): 8 stages of 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64:
-// 4 stages of 40 KiB. Clusters of 2 CTAs along M share B (multicast) as in the default.
-template <class Element, int BN = 128, int ClusterM = 2>
+// 4 stages of 40 KiB. No cluster by default: at 1000^3 (128 tiles, one per CTA) clusters of
+// 2 with B multicast measured 0.64x cuBLAS, without 0.71x (H100, bench/notes/sm90_gemm.md,
+// session 10).
+template <class Element, int BN = 128, int ClusterM = 1>
 using PingpongGemm = GemmTmaWarpSpecializedPingpong<
     CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<BN == 128 ? 8 : 4, ClusterM>, tuple<_64, C<BN>, _64>, Element,
                                    GMMA::Major::K, GMMA::Major::K>,

@@ -1,5 +1,5 @@
 // The SM90 ping-pong kernels inside tessera::gemm: bf16 and f16, A and B K-major, D
-// column-major in the inputs' type, 64x128x64 tiles, clusters of 2 (2 kernels), which
+// column-major in the inputs' type, 64x128x64 tiles, no cluster (2 kernels), which
 // sm90_instances.cu's dispatch runs for small problems (sm90_schedule.hpp). A translation
 // unit of its own so that a parallel build (CI's two cores) compiles it beside
 // sm90_instances.cu. Built for sm_90a only, as that one.

@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
     fails += check<half_t>(1000, 1000, 1000, 1, false, 1, 0, "NT");
     // Split-K of the last wave (workspace given): slices of every tile, or of the tail only
     // (4096 x 11008: whole tiles first), batches, D row-major (direct epilogue), alpha/beta.
-    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "TN", true);
+    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0);  // (TN at this size: ping-pong, long K, no split)
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "NT", true);
     fails += check<bfloat16_t>(304, 296, 2048, 2, true, 2, -1, "TT", true);
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NN", true);
