@@ -18,6 +18,9 @@
 //   (cublasGemmEx, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32); default shapes 8192^3, 4096^3
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
 //   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
+//   --schedule coop|coop128|pp128|pp256 (same build, TN, bf16): that schedule and tile
+//   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without) instead of the dispatch's
+//   choice. Each line names the schedule it ran.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -25,6 +28,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -85,6 +89,28 @@ double relative_difference(const T* x, const T* ref, int64_t n) {
   return std::sqrt(h[0] / (h[1] > 0 ? h[1] : 1));
 }
 
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
+std::string g_schedule;  // --schedule coop|coop128|pp128|pp256: that kernel template (TN)
+
+// Gemm (a GemmSm90 instantiation) initialised once for g; run launches it.
+template <class Gemm>
+bool use_template(const kernels::GemmArguments& g, std::function<kernels::GemmResult()>& run, int& grid, std::string& schedule,
+                  const char* name) {
+  auto op = std::make_shared<Gemm>();
+  if (auto r = op->initialize(g); !r) {
+    std::printf("initialize: %s\n", r.message.c_str());
+    return false;
+  }
+  if (g_group > 0) op->params.scheduler.raster.group = g_group;
+  grid = op->grid;
+  schedule = name;
+  std::printf("group %2lld split %d/%lld ", (long long)op->params.scheduler.raster.group, op->params.scheduler.plan.split,
+              (long long)op->params.scheduler.split_tiles());
+  run = [op] { return op->run(); };
+  return true;
+}
+#endif
+
 double median(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
@@ -112,40 +138,42 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
                            tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
   // Default: tessera's device entry (what tessera::gemm runs on sm_90: argument checks and
-  // tensor maps on every call). With TESSERA_SM90_BENCH_VARIANTS: the kernel templates,
-  // initialised once (also without clusters).
+  // tensor maps on every call; the schedule its rule picks). With TESSERA_SM90_BENCH_VARIANTS
+  // (TN only): the kernel templates, initialised once: the default tile (also without
+  // clusters) for shapes that take it, or the schedule --schedule names.
+  std::function<kernels::GemmResult()> run = [&] { return kernels::device::run_sm90(p.args, nullptr); };
+  int grid = -1;
+  std::string schedule = kernels::device::sm90_schedule(p.args);
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
-  // (TN only: other layouts run through the device entry)
-  using Gemm = kernels::sm90::GemmSm90<std::conditional_t<tf32, kernels::sm90::DefaultGemmTf32<ClusterM>,
-                                                          kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
-  // (and only shapes that take the default tile: the others go through the device entry,
-  // which picks the tile; tf32 has one tile)
-  cudaDeviceProp prop{};
-  SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-  const bool small_tiles = !tf32 && kernels::sm90::prefers_small_tiles(kernels::sm90::as_column_major_d(p.args), prop.multiProcessorCount);
-  // (and only unsplit: the templates are the whole-tile kernel; with a workspace the device
-  // entry runs the split-K kernel)
-  const bool templates = std::string(layout) == "TN" && !small_tiles && (ws_bytes == 0 || ClusterM == 1);
-  if (small_tiles) std::printf("tile 128x128 ");
-  Gemm op;
-  if (templates) {
-    if (auto r = op.initialize(kernels::sm90::as_column_major_d(p.args)); !r) {
-      std::printf("initialize: %s\n", r.message.c_str());
-      return false;
+  if (std::string(layout) == "TN") {
+    namespace s9 = kernels::sm90;
+    const kernels::GemmArguments g = s9::as_column_major_d(p.args);
+    cudaDeviceProp prop{};
+    SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+    const bool small_tiles = !tf32 && s9::prefers_small_tiles(g, prop.multiProcessorCount);
+    bool ok_setup = true;
+    using Default = s9::GemmSm90<std::conditional_t<tf32, s9::DefaultGemmTf32<ClusterM>, s9::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
+    // (the default template is the whole-tile kernel: with a workspace the device entry runs
+    // the split-K kernel, unless clusters are off)
+    if (g_schedule.empty() ? !small_tiles && (ws_bytes == 0 || ClusterM == 1) : g_schedule == "coop") {
+      ok_setup = use_template<Default>(g, run, grid, schedule, "cooperative 128x256");
+    } else if (!g_schedule.empty()) {
+      if constexpr (std::is_same_v<T, bfloat16_t> && ClusterM == 2) {  // (bf16 only: fewer kernels to build)
+        if (g_schedule == "coop128") ok_setup = use_template<s9::GemmSm90<s9::SmallTileGemm<T>>>(g, run, grid, schedule, "cooperative 128x128");
+        else if (g_schedule == "pp128") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 128>>>(g, run, grid, schedule, "ping-pong 64x128 c1");
+        else if (g_schedule == "pp256") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 256>>>(g, run, grid, schedule, "ping-pong 64x256 c1");
+        else ok_setup = false, std::printf("error: --schedule takes coop, coop128, pp128 or pp256\n");
+      } else {
+        ok_setup = false, std::printf("error: --schedule: bf16 with clusters of 2 only\n");
+      }
     }
-    if (g_group > 0) op.params.scheduler.raster.group = g_group;
+    if (!ok_setup) return false;
   }
-  auto run = [&] { return templates ? op.run() : kernels::device::run_sm90(p.args, nullptr); };
-  const int grid = templates ? op.grid : -1;
-  if (templates)
-    std::printf("group %2lld whole tiles ", (long long)op.params.scheduler.raster.group);
-  else if (ws_bytes > 0)
-    std::printf("split-K kernel (workspace %zu B) ", ws_bytes);
+  if (grid < 0 && ws_bytes > 0) std::printf("split-K kernel (workspace %zu B) ", ws_bytes);
 #else
   static_assert(ClusterM == 2, "--cluster1 needs TESSERA_SM90_BENCH_VARIANTS");
-  auto run = [&] { return kernels::device::run_sm90(p.args, nullptr); };
-  const int grid = -1;
 #endif
+  std::printf("schedule %-19s ", schedule.c_str());
   auto mine = [&] {
     if (auto r = run(); !r) {
       std::printf("run: %s\n", r.message.c_str());
@@ -314,6 +342,9 @@ int main(int argc, char** argv) {
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
     else if (a == "--no-lead") g_lead = false;
+#if defined(TESSERA_SM90_BENCH_VARIANTS)
+    else if (a == "--schedule" && i + 1 < argc) g_schedule = argv[++i];
+#endif
     else dims.push_back(std::atoll(argv[i]));
   }
   if (layout.size() != 2 || (layout[0] != 'T' && layout[0] != 'N') || (layout[1] != 'T' && layout[1] != 'N')) {

@@ -64,7 +64,7 @@ template <class Policy, class TileShape, class Element, GMMA::Major MajorA, GMMA
 struct CollectiveMainloopSm90TmaWgmma;
 template <class ElementD>
 struct CollectiveEpilogueSm90Direct;
-template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct>
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct, int Slots>
 struct CollectiveEpilogueSm90TmaStore;
 }  // namespace sm90
 
@@ -419,7 +419,7 @@ struct CollectiveEpilogueBuilder<
                 "CollectiveEpilogueBuilder (SM90): the mainloop's stages and the epilogue's staging exceed the shared "
                 "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
   using CollectiveOp = std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
-                                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused>,
+                                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, 1>,
                                           sm90::CollectiveEpilogueSm90Direct<ElementD>>;
 };
 

@@ -22,4 +22,23 @@ struct MainloopTmaWarpSpecializedCooperative {
   static constexpr int ConsumerRegisters = 232;
 };
 
+// TMA + wgmma, warp-specialized, ping-pong: the producer warpgroup as above and two consumer
+// warpgroups that each own a whole 64 x BN tile and take the CTA's tiles in turn (even units
+// the first, odd the second); their mainloops run one after the other (an ordering barrier,
+// kernel/sm90_pingpong_order.hpp), so one's epilogue runs under the other's wgmmas. The
+// mainloop sees one warpgroup per tile (ConsumerWarpgroups = 1: BM = 64, one wgmma atom along
+// M, 4 empty-barrier arrivals per stage and CTA); the kernel runs MathWarpgroups of them.
+template <int Stages_, int ClusterM_ = 1>
+struct MainloopTmaWarpSpecializedPingpong {
+  static_assert(Stages_ >= 2, "a TMA pipeline needs at least 2 stages to overlap copies with math");
+  static_assert(ClusterM_ == 1 || ClusterM_ == 2 || ClusterM_ == 4, "clusters of 1, 2 or 4 CTAs along M");
+  static constexpr int Stages = Stages_;
+  static constexpr int ConsumerWarpgroups = 1;  // per tile
+  static constexpr int MathWarpgroups = 2;      // per CTA, alternating tiles
+  static constexpr int ClusterM = ClusterM_;
+  static constexpr int Threads = 128 * (1 + MathWarpgroups);
+  static constexpr int ProducerRegisters = 40;
+  static constexpr int ConsumerRegisters = 232;
+};
+
 }  // namespace tessera::kernels::sm90

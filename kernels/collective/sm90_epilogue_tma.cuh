@@ -15,6 +15,8 @@
 // staging buffers: (staging rows, W) x (staging columns, parts) with strides (staging's,
 // buffer) x (staging's, 0) under the swizzle, the parts sharing one buffer (one after the
 // other).
+// Slots: staging sets for consumers that store different tiles at once (the ping-pong kernel:
+// one per consumer warpgroup, each with its own buffers and named barrier); `slot` picks one.
 #pragma once
 
 #include <cuda.h>
@@ -32,7 +34,7 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct_ = Activation::Identity>
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct_ = Activation::Identity, int Slots = 1>
 struct CollectiveEpilogueSm90TmaStore {
   using ElementD = ElementD_;
   // The activation this instance applies (Identity: the plain instance).
@@ -58,7 +60,7 @@ struct CollectiveEpilogueSm90TmaStore {
   static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
 
   struct SharedStorage {
-    alignas(1024) unsigned char d[ConsumerWarpgroups][staging_bytes];
+    alignas(1024) unsigned char d[Slots * ConsumerWarpgroups][staging_bytes];
   };
   struct Params {
     typename Direct::Params direct;
@@ -73,7 +75,8 @@ struct CollectiveEpilogueSm90TmaStore {
 
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
-                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
+                                               int slot = 0) {
     if constexpr (FusedAct == Activation::Identity) {
       // The plain instance: fused problems take the direct stores, whose loops (one per
       // activation) exist once per kernel, not once per epilogue.
@@ -81,31 +84,33 @@ struct CollectiveEpilogueSm90TmaStore {
         Direct::store(p.direct, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
         return;
       }
-      store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+      store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot);
     } else {
       // A fused instance runs only problems whose activation is FusedAct and whose D TMA
       // can store (GemmSm90::runnable; the dispatch runs the others on the plain instance);
       // the bias is read where its pointer is set. No direct loop here: with the direct
       // loop for FusedAct beside this one, the kernel had a 176-byte stack and 108 bytes of
       // spill stores; without it, 64 bytes and none (ptxas, bf16 GELU tanh).
-      if (p.use_tma) store_as<FusedAct, true>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
+      if (p.use_tma) store_as<FusedAct, true>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot);
     }
   }
 
   template <Activation Act, bool HasBias, class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store_as(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
-                                                  int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+                                                  int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
+                                                  int slot = 0) {
     const int wg = thread / 128;
+    const int first = slot * ConsumerWarpgroups;  // the slot's first buffer (and named barrier)
     const bool leader = thread % 128 == 0;
     constexpr auto L = staging.inner();
     // (coalesced: the 16-bit tile's column mode (8, Cols/8):(64, 512) is one stride, 64)
     constexpr auto view = make_layout(make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<staging_elements>>{}),
                                       make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
-    const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[0][0]), make_composed_layout(staging.outer(), C<0>{}, view));
+    const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[first][0]), make_composed_layout(staging.outer(), C<0>{}, view));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
     static_assert(groups * 4 == int(sizeof(Acc) / sizeof(float)), "one accumulator per C fragment value");
-    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[wg][0]));
+    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[first + wg][0]));
     const float alpha = p.direct.alpha;
     // The bias: this thread's element at its value 0, the others at compile-time distances
     // (what they are to thread 0), loads predicated on the vector's length (TMA clips D's
@@ -123,7 +128,8 @@ struct CollectiveEpilogueSm90TmaStore {
     // with a GELU in the body nvcc left those lambdas as calls that took the accumulators'
     // address (720 bytes of stack, spills, the wgmmas serialized: ptxas C7520).
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc> ctx{tCsD, tCcD0, acc, bias, alpha, p.direct.bias_along_m};
-    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, Parts>{}, p, ctx, wg, leader, buffer, tile_m, tile_n, l);
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, Parts>{}, p, ctx, first + wg, wg, leader, buffer, tile_m,
+                                              tile_n, l);
   }
 
   // What every value's store needs, by reference.
@@ -162,14 +168,15 @@ struct CollectiveEpilogueSm90TmaStore {
     (store_group<Act, HasBias, J0 + Js>(ctx), ...);
   }
   // Part H: columns Cols*H .. of the warpgroup's rows, staged, then one TMA store.
+  // (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's 64 rows in the tile)
   template <Activation Act, bool HasBias, int G, int H, class X>
-  __device__ __forceinline__ static void store_part(Params const& p, X const& ctx, int wg, bool leader, uint32_t buffer, int64_t tile_m,
-                                                    int64_t tile_n, int64_t l) {
+  __device__ __forceinline__ static void store_part(Params const& p, X const& ctx, int bar, int wg, bool leader, uint32_t buffer,
+                                                    int64_t tile_m, int64_t tile_n, int64_t l) {
     if (leader) tma_store_wait<0>();  // the previous store has read the buffer
-    warpgroup_barrier(wg);
+    warpgroup_barrier(bar);
     store_groups<Act, HasBias, H * G>(std::make_integer_sequence<int, G>{}, ctx);
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
-    warpgroup_barrier(wg);
+    warpgroup_barrier(bar);
     if (leader) {
       const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg), int32_t(tile_n * BN + Cols * H), int32_t(l)}};
       copy(p.tma_d.with(&p.map_d), buffer, origin);
@@ -177,9 +184,9 @@ struct CollectiveEpilogueSm90TmaStore {
     }
   }
   template <Activation Act, bool HasBias, int G, int... Hs, class X>
-  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, X const& ctx, int wg, bool leader,
-                                                     uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
-    (store_part<Act, HasBias, G, Hs>(p, ctx, wg, leader, buffer, tile_m, tile_n, l), ...);
+  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, X const& ctx, int bar, int wg,
+                                                     bool leader, uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
+    (store_part<Act, HasBias, G, Hs>(p, ctx, bar, wg, leader, buffer, tile_m, tile_n, l), ...);
   }
 
   // Before the CTA leaves: the last stores have read shared memory.

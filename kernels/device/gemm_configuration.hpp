@@ -15,6 +15,7 @@
 #include "tessera/kernels/simt_partition.hpp"
 #include "tessera/kernels/tensorop_partition.hpp"
 #include "../collective/collective_builder.hpp"
+#include "sm90_schedule.hpp"
 
 namespace tessera::kernels {
 
@@ -30,6 +31,8 @@ struct GemmConfiguration {
   bool vectorized = false;  // 16-byte copies (cp.async or TMA)
   bool swap_ab = false;     // sm90: D row-major runs as D^T = B^T A^T (column-major D)
   Element element_d = Element::F32;
+  // sm90: the schedule (sm90_schedule.hpp); Cooperative128x256 for the other kernels too.
+  sm90::Schedule schedule = sm90::Schedule::Cooperative128x256;
 };
 
 namespace sm90 {
@@ -106,12 +109,26 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     const bool swap = g.c.major == Major::Row;
     const std::int64_t m = swap ? g.n : g.m, n = swap ? g.m : g.n;
     GemmConfiguration c;
+    // The schedule's rule on the problem as the kernel runs it (column-major D: M and N swap;
+    // A and B swap roles and both stay K-major or not, so TN stays TN).
+    GemmArguments as_run = g;
+    as_run.m = m;
+    as_run.n = n;
+    const sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
     if (g.element == Element::F32)
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (out == g.element && sm90::prefers_small_tiles(m, n, g.batch, dev.multiprocessors))
+    else if (schedule == sm90::Schedule::Pingpong64x128) {
+      // sm90::PingpongGemm (sm90_gemm.cuh): 64x128x64 tiles, 8 stages, no cluster; the
+      // builders build the cooperative kernels only.
+      c.kernel = GemmKernel::Sm90TmaWgmma;
+      c.tile_m = 64, c.tile_n = 128, c.tile_k = 64, c.stages = 8, c.cluster_m = 1;
+      c.vectorized = true;
+      c.element_d = out;
+    } else if (schedule == sm90::Schedule::Cooperative128x128)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     else
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _256, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
+    c.schedule = schedule;
     c.swap_ab = swap;
     return c;
   }

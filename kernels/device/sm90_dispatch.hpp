@@ -16,5 +16,7 @@ GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream);
 // The workspace split-K of the last wave would use for `args` (0: nothing is split); with
 // less (or none) in args.workspace_bytes the kernel runs unsplit.
 std::size_t sm90_workspace_size(const GemmArguments& args);
+// The schedule and tile run_sm90 takes for `args` (sm90_schedule.hpp), "none" when it refuses.
+const char* sm90_schedule(const GemmArguments& args);
 
 }  // namespace tessera::kernels::device

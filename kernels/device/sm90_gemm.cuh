@@ -19,6 +19,8 @@
 #include "../kernel/gemm_kernel.hpp"
 #include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
+#include "../kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh"
+#include "sm90_schedule.hpp"
 
 namespace tessera::kernels::sm90 {
 
@@ -65,6 +67,18 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
           class Scheduler = WholeTileScheduler>
 using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
 
+// Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
+// each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop. 64x128x64
+// (wgmma m64n128k16): 8 stages of 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64:
+// 4 stages of 40 KiB. No cluster by default: at 1000^3 (128 tiles, one per CTA) clusters of
+// 2 with B multicast measured 0.64x cuBLAS, without 0.71x (H100, bench/notes/sm90_gemm.md,
+// session 10). Whole tiles only (WholeTileScheduler).
+template <class Element, int BN = 128, int ClusterM = 1>
+using PingpongGemm = GemmTmaWarpSpecializedPingpong<
+    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<BN == 128 ? 8 : 4, ClusterM>, tuple<_64, C<BN>, _64>, Element,
+                                   GMMA::Major::K, GMMA::Major::K>,
+    CollectiveEpilogueSm90TmaStore<Element, 64, BN, 1, Activation::Identity, 2>, WholeTileScheduler>;
+
 // f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
 // only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
 // the 4 stages are 48 KiB each again), f32 output through the direct epilogue (the builder's
@@ -100,7 +114,8 @@ static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Majo
                                                                                    GMMA::Major::K, GMMA::Major::K, 128>,
                                                     CollectiveEpilogueSm90Direct<float>, WholeTileScheduler>>);
 
-// Whether the dispatch takes SmallTileGemm: sm90::prefers_small_tiles (gemm_configuration.hpp).
+// Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
+// the same rule as select_configuration (gemm_configuration.hpp).
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8

@@ -1,13 +1,16 @@
 // The SM90 GEMM inside tessera::gemm: the dispatch from a problem to a kernel instance.
 // bf16 and f16, every operand major (TN, NT, NN, TT), D in the inputs' type or f32; clusters
 // of 2; 128x256 tiles or, for problems that would leave most SMs idle, 128x128 (D in the
-// inputs' type); f32 with allow_tf32 as tf32, TN only. The kernels (39, listed in
-// sm90_kernel_set.cuh) are compiled in sm90_instances_{bf16,f16,small,split}.cu; this TU
+// inputs' type); f32 with allow_tf32 as tf32, TN only. The kernels (41, listed in
+// sm90_kernel_set.cuh) are compiled in sm90_instances_{bf16,f16,small,split,pingpong}.cu; this TU
 // compiles none, it calls their entries (sm90_instance.hpp):
 //   - whole-tile kernels (no split-K code) run every problem by default;
 //   - split-K of the last wave, a kernel of its own, runs where the caller gives the workspace
 //     sm90_workspace_size asks for and the plan splits: 16-bit TN and NT with D in the inputs'
 //     type (both tiles); other problems have no split kernel (workspace size 0);
+//   - small 16-bit TN problems with D in the inputs' type run the ping-pong kernel (64x128
+//     tiles, two consumer warpgroups in turn; sm90_instances_pingpong.cu), by
+//     sm90_schedule.hpp's rule (the one select_configuration reports);
 //   - fused epilogues GELU tanh, ReLU, SiLU (with or without a bias) on 16-bit TN problems with
 //     D in the inputs' type and the 128x256 tile run a kernel whose TMA-store epilogue applies
 //     that activation (never split); other fusions take the direct epilogue of the plain kernel.
@@ -48,7 +51,10 @@ template <class T, class D, GMMA::Major MA, GMMA::Major MB>
 Choice with_tile(const GemmArguments& g) {
   constexpr bool splits = std::is_same_v<T, D> && set::has_split(MA, MB);
   if constexpr (std::is_same_v<T, D>) {
-    if (select_configuration(g, DeviceInfo{9, multiprocessors()}).tile_n == 128) {
+    const GemmConfiguration conf = select_configuration(g, DeviceInfo{9, multiprocessors()});
+    if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K)
+      if (conf.schedule == sm90::Schedule::Pingpong64x128) return {entries<set::Pingpong<T>>(), {}, {}};
+    if (conf.tile_n == 128) {
       if constexpr (splits) return {entries<set::Small<T, MA, MB>>(), entries<set::SmallSplit<T, MA, MB>>(), {}, true};
       else return {entries<set::Small<T, MA, MB>>(), {}, {}};
     }
@@ -111,6 +117,12 @@ std::size_t sm90_workspace_size(const GemmArguments& args) {
   const GemmArguments g = sm90::as_column_major_d(args);
   const Choice c = choose(g);
   return c.first ? c.first.workspace_size(g) : 0;  // (0 for a fused kernel)
+}
+
+const char* sm90_schedule(const GemmArguments& args) {
+  const GemmArguments g = sm90::as_column_major_d(args);
+  if (!sm90_can_implement(args)) return "none";
+  return sm90::to_string(select_configuration(g, DeviceInfo{9, multiprocessors()}).schedule);
 }
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {

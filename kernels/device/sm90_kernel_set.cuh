@@ -8,6 +8,7 @@
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
+//   Pingpong<T>           ping-pong, 64x128 tiles, TN, D in T, no cluster: small problems (2)
 #pragma once
 
 #include "sm90_gemm.cuh"
@@ -27,6 +28,8 @@ using SmallSplit = sm90::SmallTileGemm<T, MA, MB, 2, sm90::SplitKTileScheduler>;
 template <class T, Activation A>
 using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
+template <class T>
+using Pingpong = sm90::PingpongGemm<T>;
 
 // Which majors have split-K kernels, and which activations a fused TMA-store kernel.
 constexpr bool has_split(Major a, Major b) { return a == b; }  // TN (K, K) and NT (MN, MN)

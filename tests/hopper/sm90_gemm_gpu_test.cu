@@ -10,7 +10,10 @@
 // plain kernel; the fused TMA-store kernels (GELU tanh, ReLU, SiLU, 16-bit TN, 128x256 tiles)
 // with every bias and D major, at residues, batched, and where TMA cannot store D (their
 // direct loop); f32 as tf32 (allow_tf32, TN) with a tf32 tolerance.
-// Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90).
+// Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90),
+// which runs small TN problems on the ping-pong kernel (sm90_schedule.hpp); and the ping-pong
+// kernel itself (its entry) on problems with many tiles per CTA, where its two consumer
+// warpgroups alternate.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cstdio>
 #include <string>
@@ -53,6 +56,24 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
   std::printf("%-4s %s%s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g: %s (rel %.2e, %lld NaN)%s%s\n",
               std::is_same_v<T, float> ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, split ? " split-K" : "", (long long)m, (long long)n, (long long)k, (long long)l,
               d_row ? "row" : "col", alpha, beta, ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
+  if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
+  return ok ? 0 : 1;
+}
+
+// The ping-pong kernel (bf16/f16 TN, D column-major) on any shape: large ones give each CTA
+// many tiles, which its two consumer warpgroups take in turn.
+template <class T>
+int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta) {
+  sm90_check::Problem<T> p(m, n, k, l, false, alpha, beta, uint64_t(m * 7919 + n * 31 + k + l), "TN");
+  const auto r = kernels::device::sm90_entry::run<kernels::device::sm90_set::Pingpong<T>>(kernels::sm90::as_column_major_d(p.args),
+                                                                                        nullptr, false, nullptr);
+  const cudaError_t e = cudaDeviceSynchronize();
+  double rel = 0;
+  int64_t nans = 0;
+  const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
+  std::printf("%-4s TN ping-pong %5lld x %5lld x %5lld x %lld alpha %g beta %g: %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
+              ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
 }
@@ -163,7 +184,11 @@ int main(int argc, char** argv) {
   fails += check<bfloat16_t>(129, 257, 72, 1, false, 1, 0);     // residues in M, N, K
   fails += check<bfloat16_t>(200, 300, 40, 1, true, 1, 0);      // the same, D row-major
   fails += check<bfloat16_t>(136, 264, 72, 1, false, 1, 0, "NT");  // both MN-major, residues
-  fails += check<bfloat16_t>(129, 257, 2000, 1, false, 1, 0, "TN", true);  // one tile in K slices, residue k-tile
+  // (small TN problems run the ping-pong kernel, which does not split K: the split-K cases
+  // take MN-major operands, whose small problems run the cooperative 128x128 kernel)
+  fails += check<bfloat16_t>(136, 264, 2000, 1, false, 1, 0, "NT", true);  // one tile in K slices, residue k-tile
+  fails += check_pingpong<bfloat16_t>(129, 257, 72, 1, 1, 0);   // one CTA, residues in M, N, K
+  fails += check_pingpong<bfloat16_t>(2048, 1024, 200, 2, 1, 0);  // 256 tiles x 2 batches: turns, residue k-tile
   if (!small_only) {
     fails += check<bfloat16_t>(256, 512, 1024, 1, true, 1, 0);
     fails += check<bfloat16_t>(1000, 1000, 1000, 1, false, 1, 0);
@@ -183,15 +208,13 @@ int main(int argc, char** argv) {
     fails += check<half_t>(1000, 1000, 1000, 1, false, 1, 0, "NT");
     // Split-K of the last wave (workspace given): slices of every tile, or of the tail only
     // (4096 x 11008: whole tiles first), batches, D row-major (direct epilogue), alpha/beta.
-    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "TN", true);
+    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0);  // (TN at this size: ping-pong, long K, no split)
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "NT", true);
-    fails += check<bfloat16_t>(300, 300, 2048, 2, true, 2, -1, "TN", true);
-    fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "TN", true);
+    fails += check<bfloat16_t>(304, 296, 2048, 2, true, 2, -1, "NT", true);  // (small TN problems: ping-pong, no split)
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT", true);
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN", true);
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "NT", true);  // 128x256 tiles, NT
     // The same problems unsplit (no workspace: the whole-tile kernels).
-    fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "TN");
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT");
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN");
     // No split-K kernel for NN, TT or an f32 D: no workspace asked for.
@@ -207,6 +230,16 @@ int main(int argc, char** argv) {
       fails += asked != 0;
     }
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NN");
+    // The ping-pong kernel with many tiles per CTA (the consumers alternate): whole tiles,
+    // residues, batches, alpha/beta (the direct epilogue), K below one k-tile, f16.
+    fails += check_pingpong<bfloat16_t>(4096, 4096, 512, 1, 1, 0);
+    fails += check_pingpong<bfloat16_t>(4000, 3000, 1000, 1, 1, 0);
+    fails += check_pingpong<bfloat16_t>(1000, 1000, 1000, 3, 2, -1);
+    fails += check_pingpong<bfloat16_t>(777, 555, 328, 4, 1, 0);
+    fails += check_pingpong<bfloat16_t>(2048, 2048, 8, 1, 1, 0.5f);
+    fails += check_pingpong<half_t>(3000, 2000, 1000, 1, 1, 0);
+    fails += check_pingpong<half_t>(4096, 4096, 4096, 1, 1, 0);
+    fails += check<bfloat16_t>(1000, 1000, 1000, 2, true, 1, 0.5f);  // through the dispatch: ping-pong, D row-major, beta
     // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
     // majors, batches, alpha/beta, many tiles per CTA.
     fails += check<float>(1000, 1000, 1000, 1, false, 1, 0);

@@ -161,10 +161,15 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK((c.tile_m == 128 && c.tile_n == 256 && c.tile_k == 64 && c.stages == 4 && c.cluster_m == 2));
     CHECK(!c.swap_ab);
   }
-  SECTION("1000^3 on an H100: 128x128 tiles (the 128x256 CTAs would fill at most half of the SMs), 6 stages") {
-    const auto c = select_configuration(args(1000, 1000, 1000, Element::F16), h100);
+  SECTION("1000^3 on an H100 (the 128x256 CTAs would fill at most half of the SMs): TN ping-pong 64x128, 8 stages, "
+          "no cluster; NT 128x128 cooperative, 6 stages") {
+    auto c = select_configuration(args(1000, 1000, 1000, Element::F16), h100);
     CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
-    CHECK((c.tile_n == 128 && c.stages == 6));
+    CHECK(c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128);
+    CHECK((c.tile_m == 64 && c.tile_n == 128 && c.stages == 8 && c.cluster_m == 1));
+    c = select_configuration(args(1000, 1000, 1000, Element::F16, Major::Col, Major::Row), h100);
+    CHECK(c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x128);
+    CHECK((c.tile_m == 128 && c.tile_n == 128 && c.stages == 6 && c.cluster_m == 2));
   }
   SECTION("D row-major runs as D^T = B^T A^T (column-major D), with the same tile rule") {
     auto g = args(1000, 4096, 1000, Element::BF16, Major::Row, Major::Col, Major::Row);
@@ -246,6 +251,12 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
         const std::int64_t mm = c.swap_ab ? n : m, nn = c.swap_ab ? m : n;
         RC_ASSERT(((mm + 255) / 256) * 2 * ((nn + 255) / 256) * 2 <= dev.multiprocessors);
       }
+      // ping-pong only where it is built: 16-bit TN, D in the inputs' type, 64x128 tiles
+      if (c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128)
+        RC_ASSERT((e != Element::F32 && ma == Major::Row && mb == Major::Col && c.element_d == e && c.tile_m == 64 &&
+                   c.tile_n == 128 && c.cluster_m == 1));
+      else
+        RC_ASSERT(c.tile_m == 128);
     } else {
       RC_ASSERT(c.kernel == select_kernel(g));
       RC_ASSERT((c.kernel == GemmKernel::SimtF32) == (e == Element::F32));

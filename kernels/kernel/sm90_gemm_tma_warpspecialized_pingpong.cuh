@@ -1,0 +1,112 @@
+// GEMM kernel, SM90: warp-specialized, persistent, ping-pong.
+//   warpgroup 0      producer: gives registers back (setmaxnreg), one thread issues the TMA
+//                    copies of every unit's k-tiles into the mainloop's smem ring, in unit order
+//   warpgroups 1, 2  consumers: take registers; consumer c runs units j = c, c + 2, ... of the
+//                    CTA's sequence, each a whole 64 x BN tile: its mainloop (after unit j - 1's,
+//                    PingpongOrder), then its epilogue into its own staging buffer while the
+//                    other consumer's mainloop runs
+// The same mainloop and epilogue collectives as the cooperative kernel: the mainloop with one
+// warpgroup per tile (MainloopTmaWarpSpecializedPingpong), the TMA-store epilogue with one
+// staging slot per consumer. Every unit is a whole tile (no split-K: the scheduler's plan
+// stays {tiles, 1}); a consumer steps its pipeline state over the other's units' k-tiles, so
+// both walk the ring in the producer's order.
+#pragma once
+
+#include <cstdint>
+
+#include <tessera/pipeline/mbarrier.hpp>
+
+#include "sm90_gemm_tma_warpspecialized.cuh"
+#include "sm90_pingpong_order.hpp"
+
+namespace tessera::kernels::sm90 {
+
+template <class Mainloop_, class Epilogue_, class Scheduler_ = WholeTileScheduler>
+struct GemmTmaWarpSpecializedPingpong {
+  using Mainloop = Mainloop_;
+  using Epilogue = Epilogue_;
+  using Scheduler = Scheduler_;
+  static_assert(Mainloop::ConsumerWarpgroups == 1, "ping-pong: each consumer warpgroup owns a whole 64 x BN tile");
+  static constexpr int MathWarpgroups = 2;
+  static constexpr int Threads = 128 * (1 + MathWarpgroups);
+  static constexpr int ClusterM = Mainloop::ClusterM;
+  // The cooperative kernel of the same collectives lends its cluster helpers.
+  using Cooperative = GemmTmaWarpSpecialized<Mainloop, Epilogue, Scheduler>;
+
+  struct SharedStorage {
+    typename Mainloop::SharedStorage mainloop;
+    typename Epilogue::SharedStorage epilogue;
+    alignas(8) PingpongOrder<pipeline::DeviceMbarrier> order;
+  };
+  static constexpr int smem_bytes = int(sizeof(SharedStorage));
+
+  struct Params {
+    typename Mainloop::Params mainloop;
+    typename Epilogue::Params epilogue;
+    Scheduler scheduler;
+    float4* partials = nullptr;  // (unused: no split-K; the device adapter sets them null)
+    unsigned* arrivals = nullptr;
+  };
+
+  __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
+    SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
+    typename Mainloop::SharedStorage& s = shared.mainloop;
+    const int wg = int(threadIdx.x / 128);
+    const int rank = Cooperative::cluster_rank();
+    const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
+    if (threadIdx.x == 0) {
+      shared.order.init(128);
+      Mainloop::init(s);  // (its fence.mbarrier_init covers the order's barriers too)
+      Mainloop::prefetch_tensor_maps(p.mainloop);
+    }
+    Cooperative::cluster_sync();
+    const int64_t units = p.scheduler.work_count();
+    if (wg == 0) {
+      arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
+      if (threadIdx.x == 0) {
+        typename Mainloop::PipelineState st;
+        for (int64_t u = first; u < units; u += step) {
+          const auto w = p.scheduler.work(u);
+          const int64_t m = w.m * ClusterM + rank;
+          const int32_t k0 = int32_t(w.k_begin) * Mainloop::BK;
+          const tma::Coord a{{int32_t(m * Mainloop::BM), k0, int32_t(w.l)}};
+          const tma::Coord b{{int32_t(w.n * Mainloop::BN + rank * (Mainloop::BN / ClusterM)), k0, int32_t(w.l)}};
+          Mainloop::load(p.mainloop, s, st, a, b, rank, w.k_end - w.k_begin);
+        }
+      }
+      Cooperative::finish();
+    } else {
+      arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
+      const int math = wg - 1;                  // this consumer takes units j with j % 2 == math
+      const int thread = int(threadIdx.x) % 128;  // its thread in the one-warpgroup TiledMma
+      typename Mainloop::PipelineState st;
+      typename Mainloop::TiledMma tiled;
+      typename Mainloop::Wgmma::DRegisters acc;
+      int64_t j = 0;
+      for (int64_t u = first; u < units; u += step, ++j) {
+        {
+          const auto w = p.scheduler.work(u);
+          const int k_tiles = w.k_end - w.k_begin;
+          if (PingpongOrder<pipeline::DeviceMbarrier>::owner(j) != math) {
+            for (int kt = 0; kt < k_tiles; ++kt) ++st;  // the other consumer's stages
+            continue;
+          }
+          while (!shared.order.may_start(j)) {}
+          Mainloop::mma(p.mainloop, s, st, 0, acc, k_tiles);
+          shared.order.finished(j);
+        }
+        // The unit again after the mainloop (u laundered so that it is recomputed, not kept
+        // live across the wgmmas beside the accumulators), as in the cooperative kernel.
+        int64_t again = u;
+        asm volatile("" : "+l"(again));
+        const auto w = p.scheduler.work(again);
+        Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
+                        w.m * ClusterM + rank, w.n, w.l, acc, math);
+      }
+      Epilogue::finish(p.epilogue, thread);
+      Cooperative::finish();
+    }
+  }
+};
+
+}  // namespace tessera::kernels::sm90
