@@ -1,7 +1,7 @@
 // The SM90 GEMM inside tessera::gemm: the dispatch from a problem to a kernel instance.
 // bf16 and f16, every operand major (TN, NT, NN, TT), D in the inputs' type or f32; clusters
 // of 2; 128x256 tiles or, for problems that would leave most SMs idle, 128x128 (D in the
-// inputs' type); f32 with allow_tf32 as tf32, TN only. The kernels (41, listed in
+// inputs' type); f32 with allow_tf32 as tf32, TN only. The kernels (37, listed in
 // sm90_kernel_set.cuh) are compiled in sm90_instances_{bf16,f16,small,split,pingpong}.cu; this TU
 // compiles none, it calls their entries (sm90_instance.hpp):
 //   - whole-tile kernels (no split-K code) run every problem by default;
@@ -52,9 +52,10 @@ Choice with_tile(const GemmArguments& g) {
   constexpr bool splits = std::is_same_v<T, D> && set::has_split(MA, MB);
   if constexpr (std::is_same_v<T, D>) {
     const GemmConfiguration conf = select_configuration(g, DeviceInfo{9, multiprocessors()});
-    if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K)
+    // (small TN problems run ping-pong, the other majors 128x128 tiles: no 128x128 TN kernel)
+    if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K) {
       if (conf.schedule == sm90::Schedule::Pingpong64x128) return {entries<set::Pingpong<T>>(), {}, {}};
-    if (conf.tile_n == 128) {
+    } else if (conf.tile_n == 128) {
       if constexpr (splits) return {entries<set::Small<T, MA, MB>>(), entries<set::SmallSplit<T, MA, MB>>(), {}, true};
       else return {entries<set::Small<T, MA, MB>>(), {}, {}};
     }

@@ -2,9 +2,10 @@
 // the TUs that instantiate them (sm90_instances_*.cu):
 //   Whole<T, MA, MB, D>   128x256 tiles, whole tiles only (no split-K code): 16-bit inputs, 4
 //                         majors, D in T or f32 (16 kernels)
-//   Small<T, MA, MB>      128x128 tiles for problems that would leave most SMs idle (8)
+//   Small<T, MA, MB>      128x128 tiles for problems that would leave most SMs idle, NT, NN,
+//                         TT (6; small TN problems run Pingpong)
 //   Split<T, MA, MB>      Whole with split-K of the last wave, D in T, TN and NT only (4)
-//   SmallSplit<T, MA, MB> Small with split-K, TN and NT only (4)
+//   SmallSplit<T, MA, MB> Small with split-K, NT only (2)
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
