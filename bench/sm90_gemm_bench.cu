@@ -6,7 +6,8 @@
 // reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
-//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--fused] [M N K ...]
+//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--mode-boxes]
+//                   [--fused] [M N K ...]
 //   (default: the table's shapes, TN)
 //   --no-split: no workspace (no split-K of the last wave); --no-lead: no busy kernel ahead
 //   of each timed pair (then tessera's host-side launch work is timed, cuBLAS's hidden)
@@ -17,7 +18,9 @@
 //   --tf32: f32 inputs and output with allow_tf32 (TN only) against cuBLAS's TF32 mode
 //   (cublasGemmEx, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32); default shapes 8192^3, 4096^3
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
-//   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
+//   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes); TN, or NT in bf16
+//   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode, as before
+//   session 10: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -50,6 +53,7 @@ namespace {
 int g_group = 0;         // --group G: raster group (cluster rows) for the template path
 bool g_split = true;     // --no-split: no workspace, so no split-K of the last wave
 bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
+bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
 
 // A kernel that keeps the GPU busy for `ns` while the host enqueues a timed pair: without it
 // the first event of a pair is recorded on an idle GPU and tessera's host-side work (argument
@@ -115,29 +119,36 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   // tensor maps on every call). With TESSERA_SM90_BENCH_VARIANTS: the kernel templates,
   // initialised once (also without clusters).
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
-  // (TN only: other layouts run through the device entry)
-  using Gemm = kernels::sm90::GemmSm90<std::conditional_t<tf32, kernels::sm90::DefaultGemmTf32<ClusterM>,
-                                                          kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
+  // (TN, and NT in bf16: other layouts run through the device entry)
+  constexpr bool nt_kernel = std::is_same_v<T, bfloat16_t>;
+  using GemmTN = kernels::sm90::GemmSm90<std::conditional_t<tf32, kernels::sm90::DefaultGemmTf32<ClusterM>,
+                                                            kernels::sm90::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
+  using GemmNT = std::conditional_t<nt_kernel, kernels::sm90::GemmSm90<kernels::sm90::DefaultGemm<T, GMMA::Major::MN, GMMA::Major::MN, ClusterM>>,
+                                    GemmTN>;
   // (and only shapes that take the default tile: the others go through the device entry,
   // which picks the tile; tf32 has one tile)
   cudaDeviceProp prop{};
   SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
   const bool small_tiles = !tf32 && kernels::sm90::prefers_small_tiles(kernels::sm90::as_column_major_d(p.args), prop.multiProcessorCount);
-  const bool templates = std::string(layout) == "TN" && !small_tiles;
+  const bool nt = nt_kernel && std::string(layout) == "NT";
+  const bool templates = (std::string(layout) == "TN" || nt) && !small_tiles;
   if (small_tiles) std::printf("tile 128x128 ");
-  Gemm op;
-  if (templates) {
+  GemmTN op_tn;
+  GemmNT op_nt;
+  auto setup = [&](auto& op) {
+    op.divided_boxes = g_divided;
     if (auto r = op.initialize(kernels::sm90::as_column_major_d(p.args)); !r) {
       std::printf("initialize: %s\n", r.message.c_str());
       return false;
     }
     if (g_group > 0) op.params.scheduler.raster.group = g_group;
-  }
-  auto run = [&] { return templates ? op.run() : kernels::device::run_sm90(p.args, nullptr); };
-  const int grid = templates ? op.grid : -1;
-  if (templates)
-    std::printf("group %2lld split %d/%lld ", (long long)op.params.scheduler.raster.group, op.params.scheduler.plan.split,
-                (long long)op.params.scheduler.split_tiles());
+    std::printf("group %2lld split %d/%lld boxes %d+%d ", (long long)op.params.scheduler.raster.group, op.params.scheduler.plan.split,
+                (long long)op.params.scheduler.split_tiles(), op.boxes_a, op.boxes_b);
+    return true;
+  };
+  if (templates && !(nt ? setup(op_nt) : setup(op_tn))) return false;
+  auto run = [&] { return !templates ? kernels::device::run_sm90(p.args, nullptr) : nt ? op_nt.run() : op_tn.run(); };
+  const int grid = !templates ? -1 : nt ? op_nt.grid : op_tn.grid;
 #else
   static_assert(ClusterM == 2, "--cluster1 needs TESSERA_SM90_BENCH_VARIANTS");
   auto run = [&] { return kernels::device::run_sm90(p.args, nullptr); };
@@ -310,6 +321,7 @@ int main(int argc, char** argv) {
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
     else if (a == "--no-lead") g_lead = false;
+    else if (a == "--mode-boxes") g_divided = false;
     else dims.push_back(std::atoll(argv[i]));
   }
   if (layout.size() != 2 || (layout[0] != 'T' && layout[0] != 'N') || (layout[1] != 'T' && layout[1] != 'N')) {
@@ -343,9 +355,13 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < dims.size(); i += 3) {
     const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
+    if (cluster1 && layout != "TN" && (layout != "NT" || f16 || tf32)) {
+      std::printf("error: --cluster1 runs TN, and NT in bf16\n");
+      return 1;
+    }
     if (cluster1) ok &= tf32  ? bench<float, 1>(h, m, n, k, reps, "TN")
                         : f16 ? bench<half_t, 1>(h, m, n, k, reps, "TN")
-                              : bench<bfloat16_t, 1>(h, m, n, k, reps, "TN");
+                              : bench<bfloat16_t, 1>(h, m, n, k, reps, layout.c_str());
     else
 #else
     if (cluster1) {

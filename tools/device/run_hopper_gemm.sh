@@ -3,8 +3,10 @@
 # build (or take binaries built from the same commit, carried in .prebuilt/), SASS counts,
 # the GPU test (FP64 reference, residues), compute-sanitizer memcheck on small shapes, and
 # the benchmark against cuBLAS. Logs under $OUT (tarred: at most 8 files come back).
-#   OUT=/tmp/out COMMIT=<sha> [QUICK=1] [NCU=1|small] tools/device/run_hopper_gemm.sh [bench args...]
+#   OUT=/tmp/out COMMIT=<sha> [QUICK=1] [MN=1] [NCU=1|small] tools/device/run_hopper_gemm.sh [bench args...]
 # NCU=1: ncu of one launch each of TN and NT at 4096^3; NCU=small: TN at 1000^3.
+# MN=1: the MN-major comparison instead of f16 and the fused epilogue: NT with the TMA dims
+# divided by the tile (default), one per gmem mode (--mode-boxes), without clusters; NN, TT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-hopper-gemm}
@@ -27,13 +29,19 @@ else
   # the kernel templates (cluster and no-cluster variants).
   # (16 kernels since the fused epilogues: --split-compile runs their optimisation and ptxas
   # on the machine's cores side by side instead of one after the other)
-  nvcc "${FLAGS[@]}" --split-compile=0 -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1
-  nvcc "${FLAGS[@]}" tests/hopper/sm90_gemm_gpu_test.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 &
+  # The three TUs side by side (each splitting its kernels over the cores), then the links.
+  nvcc "${FLAGS[@]}" --split-compile=0 -c kernels/device/sm90_instances.cu -o "$BIN/sm90_instances.o" >"$OUT/ptxas_test.txt" 2>&1 &
+  p0=$!
+  nvcc "${FLAGS[@]}" --split-compile=0 -c tests/hopper/sm90_gemm_gpu_test.cu -o "$BIN/sm90_test.o" >"$OUT/ptxas_test_tu.txt" 2>&1 &
   p1=$!
-  nvcc "${FLAGS[@]}" -DTESSERA_SM90_BENCH_VARIANTS bench/sm90_gemm_bench.cu "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt \
-    >"$OUT/ptxas_bench.txt" 2>&1
+  nvcc "${FLAGS[@]}" --split-compile=0 -DTESSERA_SM90_BENCH_VARIANTS -c bench/sm90_gemm_bench.cu -o "$BIN/sm90_bench.o" >"$OUT/ptxas_bench.txt" 2>&1
   r2=$?
   wait $p1; r1=$?
+  wait $p0; r0=$?
+  cat "$OUT/ptxas_test_tu.txt" >>"$OUT/ptxas_test.txt"
+  nvcc "${FLAGS[@]}" "$BIN/sm90_test.o" "$BIN/sm90_instances.o" -o "$BIN/sm90_test" >>"$OUT/ptxas_test.txt" 2>&1 || r1=1
+  nvcc "${FLAGS[@]}" "$BIN/sm90_bench.o" "$BIN/sm90_instances.o" -o "$BIN/sm90_bench" -lcublas -lcublasLt >>"$OUT/ptxas_bench.txt" 2>&1 || r2=1
+  [ $r0 = 0 ] || r1=$r0
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
   grep -aE "error" "$OUT/ptxas_test.txt" "$OUT/ptxas_bench.txt" | head -10 | tee -a "$log"
   grep -aE "Used|spill|C75" "$OUT/ptxas_bench.txt" | grep -v "^$" | tail -8 | tee -a "$log"
@@ -54,10 +62,19 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 note "-- benchmark (bf16 TN, D column-major; median of alternating launches)"
 timeout 200 "$BIN/sm90_bench" "$@" 2>&1 | tee -a "$log"
+if [ -n "${MN:-}" ]; then
+  shapes="8192 8192 8192 4096 4096 4096 4096 11008 4096"
+  note "-- MN-major: NT divided TMA dims / per-mode boxes (--mode-boxes) / without clusters; NN, TT"
+  for v in "" --mode-boxes --cluster1 "--cluster1 --mode-boxes"; do
+    timeout 60 "$BIN/sm90_bench" --layout NT $v $shapes 2>&1 | grep -v '^device' | sed "s/^/[NT $v] /" | tee -a "$log"
+  done
+  for l in NN TT; do timeout 60 "$BIN/sm90_bench" --layout $l $shapes 2>&1 | grep -v '^device' | tee -a "$log"; done
+else
 note "-- f16; bf16 without clusters (QUICK=1: f16 only, and no MN-major layouts)"
 timeout 60 "$BIN/sm90_bench" --f16 8192 8192 8192 2>&1 | tee -a "$log"
 note "-- fused epilogue (GELU tanh + bias, bf16) against cuBLASLt GELU_BIAS"
 timeout 60 "$BIN/sm90_bench" --fused 8192 8192 8192 4096 11008 4096 8192 8192 1024 2>&1 | grep -v '^device' | tee -a "$log"
+fi
 [ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --cluster1 8192 8192 8192 4096 11008 4096 2>&1 | tee -a "$log"
 note "-- without split-K (no workspace); without the lead-in kernel (host launch work timed, as before)"
 [ -n "${QUICK:-}" ] || timeout 60 "$BIN/sm90_bench" --no-split 1000 1000 1000 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"

@@ -16,7 +16,15 @@ namespace tessera {
 namespace detail {
 template <class B>
 TESSERA_DEVICE void tma_box_coord(B const& boxes, tma::Coord const& origin, int q, int32_t (&c)[tma::kMaxRank]) {
-  for (int d = 0; d < tma::kMaxRank; ++d) c[d] = d < boxes.rank ? origin.c[boxes.mode_of_dim[d]] + boxes.corner[q][d] : 0;
+  // A divided mode's origin is split over its dims (origins are multiples of the inner
+  // parts' extents: the tile starts on whole boxes).
+  for (int d = 0; d < tma::kMaxRank; ++d) {
+    if (d >= boxes.rank) { c[d] = 0; continue; }
+    int32_t o = origin.c[boxes.mode_of_dim[d]];
+    if (boxes.divisor[d] != 1) o /= boxes.divisor[d];
+    if (boxes.sub_extent[d] != 0) o %= boxes.sub_extent[d];
+    c[d] = o + boxes.corner[q][d];
+  }
 }
 }  // namespace detail
 
