@@ -8,7 +8,7 @@
 #include "tessera/rt/eval.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
 #include "tessera/analysis/tma_runtime.hpp"
-#include "tessera/atom/copy_sm90_tma.hpp"
+#include "tessera/algorithm/copy_tma.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 
 using namespace tessera;
@@ -212,6 +212,36 @@ constexpr auto k_gmem = make_layout(make_shape(int64_t(4096), int64_t(2048)), ma
 constexpr tma::Arguments k_divided = tma::make_divided_arguments<16>(k_gmem, k_tile), k_plain = tma::make_arguments<16>(k_gmem, k_tile);
 static_assert(k_divided.rule == Rule::ok && k_divided.rank == 2 && k_divided.boxes == 1 && k_divided.box_dim[0] == k_plain.box_dim[0] &&
               k_divided.box_dim[1] == k_plain.box_dim[1] && k_divided.divisor[1] == 1 && k_divided.sub_extent[1] == 0);
+
+TEST_CASE("TMA: the producer's box coordinates from a tile origin (divided and per-mode dims)") {
+  // mn_boxes: dims (rows % 64, K, rows / 64) as shift and mask.
+  CHECK(mn_boxes.shift[2] == 6);
+  CHECK(mn_boxes.mask[0] == 63);
+  CHECK(mn_boxes.mask[1] == -1);
+  int32_t c[tma::kMaxRank];
+  detail::tma_box_coord(mn_boxes, tma::Coord{{384, 128, 0}}, 0, c);
+  CHECK(std::vector<int32_t>(c, c + 5) == std::vector<int32_t>{0, 128, 6, 0, 0});
+  // Per-mode dims: two boxes (64, 64), the second 64 rows on.
+  const auto plain = tma::make_tile_boxes<4>(tma::make_arguments<16>(mn_gmem, mn_tile), mn_tile);
+  REQUIRE(plain.count == 2);
+  detail::tma_box_coord(plain, tma::Coord{{384, 128, 0}}, 1, c);
+  CHECK(std::vector<int32_t>(c, c + 5) == std::vector<int32_t>{448, 128, 0, 0, 0});
+  // Batched (4-D): the batch is dim 3.
+  const auto g3 = make_layout(make_shape(int64_t(4096), int64_t(2048), int64_t(3)), make_stride(_1{}, int64_t(4096), int64_t(4096 * 2048)));
+  const auto b3 = tma::make_tile_boxes<4>(tma::make_divided_arguments<16>(g3, mn_tile), mn_tile);
+  REQUIRE(b3.ok());
+  // Every tile origin (multiples of the tile along rows and K) splits into dims that add back up.
+  rc::prop("box coordinates add back to the origin", [&] {
+    const int32_t t = *rc::gen::inRange(0, 32), u = *rc::gen::inRange(0, 32), l = *rc::gen::inRange(0, 3);
+    int32_t k[tma::kMaxRank];
+    detail::tma_box_coord(b3, tma::Coord{{128 * t, 64 * u, l}}, 0, k);
+    RC_ASSERT(k[0] == 0);
+    RC_ASSERT(k[1] == 64 * u);
+    RC_ASSERT(k[2] == 2 * t);
+    RC_ASSERT(k[3] == l);
+    RC_ASSERT(k[4] == 0);
+  });
+}
 
 TEST_CASE("TMA: divided modes, rebinding and residues") {
   // Batched: rank 4, the batch last.

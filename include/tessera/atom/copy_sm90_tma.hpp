@@ -29,8 +29,11 @@ struct TileBoxes {
   int count = 0;               // copies per tile
   uint32_t tx_bytes = 0;       // bytes one tile brings: what the barrier expects
   int mode_of_dim[kMaxRank] = {};
-  int32_t divisor[kMaxRank] = {1, 1, 1, 1, 1};  // divided modes (Arguments::divisor, sub_extent)
-  int32_t sub_extent[kMaxRank] = {};
+  // Divided modes (Arguments::divisor, sub_extent) as a shift and a mask: a coordinate c of
+  // mode mode_of_dim[d] is (c >> shift[d]) & mask[d] along dim d (powers of two only: the
+  // producer computes it every k-tile, without a division).
+  int32_t shift[kMaxRank] = {};
+  int32_t mask[kMaxRank] = {-1, -1, -1, -1, -1};
   int32_t corner[MaxBoxes][kMaxRank] = {};   // box start, per TMA dim, from the tile's origin
   uint32_t smem_offset_bytes[MaxBoxes] = {}; // box start in smem, from the tile's start (unswizzled)
   TESSERA_HOST_DEVICE constexpr bool ok() const { return rule == Rule::ok && fits; }
@@ -57,8 +60,12 @@ TESSERA_HOST_DEVICE constexpr TileBoxes<MaxBoxes> make_tile_boxes(Arguments cons
   t.tx_bytes = uint32_t(a.box_bytes * a.boxes);
   for (int d = 0; d < a.rank; ++d) {
     t.mode_of_dim[d] = a.mode_of_dim[d];
-    t.divisor[d] = int32_t(a.divisor[d]);
-    t.sub_extent[d] = int32_t(a.sub_extent[d]);
+    int s = 0;
+    while ((int64_t(1) << s) < a.divisor[d]) ++s;
+    const bool pow2 = (int64_t(1) << s) == a.divisor[d] && (a.sub_extent[d] & (a.sub_extent[d] - 1)) == 0;
+    if (!pow2) { t.fits = false; return t; }
+    t.shift[d] = s;
+    t.mask[d] = a.sub_extent[d] != 0 ? int32_t(a.sub_extent[d] - 1) : -1;
   }
   for (int64_t q = 0; q < a.boxes; ++q) {
     int64_t by_mode[kMaxModes] = {}, rest = q;
