@@ -9,10 +9,16 @@
 
 namespace tessera::detail {
 
-// f(C<0>{}), ..., f(C<N-1>{}).
+// f(C<0>{}), ..., f(C<N-1>{}).  (The expansion is a force-inlined function, not a lambda:
+// nvcc may outline a lambda, and then a register tensor that f captures by reference, such
+// as a GEMM's accumulators, is passed through the stack.)
+template <class F, std::size_t... I>
+TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for_each(F& f, std::index_sequence<I...>) {
+  (f(C<int64_t(I)>{}), ...);
+}
 template <int64_t N, class F>
 TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for(F&& f) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) { (f(C<int64_t(I)>{}), ...); }(std::make_index_sequence<std::size_t(N)>{});
+  static_for_each(f, std::make_index_sequence<std::size_t(N)>{});
 }
 // f(i) for i in [0, n): unrolled with constant indices when n is static, a loop otherwise.
 template <class N, class F>
