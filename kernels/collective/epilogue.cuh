@@ -151,11 +151,11 @@ struct EpilogueSmem16 {
       // predicate's coordinates alone cost more than its conversions.
       const bool inside = res_m >= BM && res_n >= BN;
       if (inside && use_c) {
-        tessera::detail::for_each_index(C<copies>{}, [&](auto j) { copy_j(j, std::false_type{}, std::true_type{}); });
+        tessera::detail::static_for_inlined<copies>([&](auto j) { copy_j(j, std::false_type{}, std::true_type{}); });
       } else if (inside) {
-        tessera::detail::for_each_index(C<copies>{}, [&](auto j) { copy_j(j, std::false_type{}, std::false_type{}); });
+        tessera::detail::static_for_inlined<copies>([&](auto j) { copy_j(j, std::false_type{}, std::false_type{}); });
       } else {
-        tessera::detail::for_each_index(C<copies>{}, [&](auto j) { copy_j(j, std::true_type{}, use_c); });
+        tessera::detail::static_for_inlined<copies>([&](auto j) { copy_j(j, std::true_type{}, use_c); });
       }
     } else {
 #pragma unroll 4

@@ -32,7 +32,7 @@ __device__ __forceinline__ bool split_k_meet(const Problem& p, Acc& acc, std::in
   // This thread's J slots of one slice, (J):(Threads): one address and immediates (slots(t,
   // j, s, tile) per j became a 64-bit address per j, kept live across the slices' loop).
   auto mine = ws(t, _, slice, split_tile);
-  tessera::detail::for_each_index(C<J>{}, [&](auto j) {
+  tessera::detail::static_for_inlined<J>([&](auto j) {
     __stcg(&mine(j), make_float4(words(0, j), words(1, j), words(2, j), words(3, j)));
   });
   __threadfence();  // this thread's slot is visible device-wide before the CTA counts itself
@@ -45,7 +45,7 @@ __device__ __forceinline__ bool split_k_meet(const Problem& p, Acc& acc, std::in
   // slice with all of its loads in flight at once.
   for (int s = 0; s < p.split_k.split; ++s) {
     auto theirs = ws(t, _, s, split_tile);
-    tessera::detail::for_each_index(C<J>{}, [&](auto j) {
+    tessera::detail::static_for_inlined<J>([&](auto j) {
       const float4 v = __ldcg(&theirs(j));
       if (s == 0) {
         words(0, j) = v.x; words(1, j) = v.y; words(2, j) = v.z; words(3, j) = v.w;

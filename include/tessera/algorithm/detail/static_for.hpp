@@ -9,16 +9,22 @@
 
 namespace tessera::detail {
 
-// f(C<0>{}), ..., f(C<N-1>{}).  (The expansion is a force-inlined function, not a lambda:
-// nvcc may outline a lambda, and then a register tensor that f captures by reference, such
-// as a GEMM's accumulators, is passed through the stack.)
+// f(C<0>{}), ..., f(C<N-1>{}).
+template <int64_t N, class F>
+TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) { (f(C<int64_t(I)>{}), ...); }(std::make_index_sequence<std::size_t(N)>{});
+}
+// static_for whose expansion is a force-inlined function rather than a lambda: nvcc may
+// outline static_for's lambda in a large kernel, and a register tensor that f captures by
+// reference (a GEMM's accumulators) then goes through the stack.  For such loops only: the
+// other kernels keep static_for's code as it is.
 template <class F, std::size_t... I>
-TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for_each(F& f, std::index_sequence<I...>) {
+TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for_each_inlined(F& f, std::index_sequence<I...>) {
   (f(C<int64_t(I)>{}), ...);
 }
 template <int64_t N, class F>
-TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for(F&& f) {
-  static_for_each(f, std::make_index_sequence<std::size_t(N)>{});
+TESSERA_HOST_DEVICE TESSERA_INLINE constexpr void static_for_inlined(F&& f) {
+  static_for_each_inlined(f, std::make_index_sequence<std::size_t(N)>{});
 }
 // f(i) for i in [0, n): unrolled with constant indices when n is static, a loop otherwise.
 template <class N, class F>
