@@ -107,7 +107,7 @@ struct EpilogueSmem16 {
   // V elements per copy (16 bytes of D for V = 8: the contiguous extent is then a multiple
   // of 8, so a copy is all inside or all outside).
   template <int V, bool DRow, class SS, class CS, class GC, class GD>
-  __device__ static void store(const Problem& p, SS const& sS, CS const& cS, GC const& gC, GD const& gD,
+  __device__ __forceinline__ static void store(const Problem& p, SS const& sS, CS const& cS, GC const& gC, GD const& gD,
                                std::int64_t res_m, std::int64_t res_n) {
     using Elem = std::remove_cvref_t<decltype(gD[0])>;
     using Out = EpilogueCopy<BM, BN, Threads, V, DRow>;
@@ -123,15 +123,19 @@ struct EpilogueSmem16 {
     const bool use_c = p.beta != 0.0f;
     constexpr int copies = int(decltype(size<1>(tSs.layout()))::value);
     const float alpha = p.alpha, beta = p.beta;
-    auto copy_j = [&](auto j) {
-      const auto c = tSc(_0{}, j);
-      if (get<0>(c) >= res_m || get<1>(c) >= res_n) return;
+    // Copy j: D = alpha * S (+ beta * C where with_c).  checked: only where its first value
+    // lies inside D (a copy is all inside or all outside).
+    auto copy_j = [&](auto j, auto checked, auto with_c) {
+      if constexpr (decltype(checked)::value) {
+        const auto c = tSc(_0{}, j);
+        if (get<0>(c) >= res_m || get<1>(c) >= res_n) return;
+      }
       auto acc = make_tensor<float>(make_shape(C<V>{}));
       auto out = make_tensor<Elem>(make_shape(C<V>{}));
       copy(LoadS{}, tSs(_, j), acc);
       // (The hardware's conversions, arch/sm90_convert.cuh: numeric.hpp's portable rounding
       // is about 8 integer instructions a value, 1000 per tile, which short-K problems feel.)
-      if (use_c) {
+      if (with_c) {
         copy(MoveD{}, tCg(_, j), out);
         transform(acc, out, out, [&](float x, Elem cv) { return arch::from_f32<Elem>(alpha * x + beta * arch::to_f32(cv)); });
       } else {
@@ -141,11 +145,21 @@ struct EpilogueSmem16 {
     };
     if constexpr (V == 8) {
       // 16-byte copies: few (16 a thread for 128x256), unrolled so that every offset in the
-      // staging tile and in D's tile is a constant.
-      tessera::detail::for_each_index(C<copies>{}, copy_j);
+      // staging tile and in D's tile is a constant.  A tile inside D (all but the last row
+      // and column of tiles) runs them without predicates and without a branch between
+      // them, so their shared-memory loads and stores are in flight together; per copy, the
+      // predicate's coordinates alone cost more than its conversions.
+      const bool inside = res_m >= BM && res_n >= BN;
+      if (inside && use_c) {
+        tessera::detail::static_for_inlined<copies>([&](auto j) { copy_j(j, std::false_type{}, std::true_type{}); });
+      } else if (inside) {
+        tessera::detail::static_for_inlined<copies>([&](auto j) { copy_j(j, std::false_type{}, std::false_type{}); });
+      } else {
+        tessera::detail::static_for_inlined<copies>([&](auto j) { copy_j(j, std::true_type{}, use_c); });
+      }
     } else {
 #pragma unroll 4
-      for (int j = 0; j < copies; ++j) copy_j(j);
+      for (int j = 0; j < copies; ++j) copy_j(j, std::true_type{}, use_c);
     }
   }
 };

@@ -32,7 +32,7 @@ struct GemmTensorOpKernel {
     return {(p.m + Shape::BM - 1) / Shape::BM, (p.n + Shape::BN - 1) / Shape::BN};
   }
 
-  __device__ static void run(const Problem& p, unsigned char* smem) {
+  __device__ __forceinline__ static void run(const Problem& p, unsigned char* smem) {
     const auto sched = scheduler(p);
     // Which tile, and which K slice of it (split-K of the last wave, SplitPlan).
     const SplitPlan& plan = p.split_k;

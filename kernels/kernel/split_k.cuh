@@ -20,17 +20,20 @@ namespace tessera::kernels {
 // warp's stores of one j are 512 contiguous bytes.  Returns true in the CTA that must run
 // the epilogue, with the tile's full sum in acc.
 template <int Threads, class Acc>
-__device__ bool split_k_meet(const Problem& p, Acc& acc, std::int64_t split_tile, int slice) {
+__device__ __forceinline__ bool split_k_meet(const Problem& p, Acc& acc, std::int64_t split_tile, int slice) {
   constexpr int J = int(decltype(size(acc.layout()))::value) / 4;
   static_assert(J * 4 == int(decltype(size(acc.layout()))::value), "split-K moves the accumulators as float4");
   __shared__ unsigned last;
   const auto slots = make_layout(make_shape(C<Threads>{}, C<J>{}, p.split_k.split, split_tile + 1), LayoutLeft{});
-  float4* ws = reinterpret_cast<float4*>(p.partials);
+  auto ws = make_tensor(reinterpret_cast<float4*>(p.partials), slots);
   const int t = threadIdx.x;
   // (4, J): the fragment as float4 words.
   auto words = make_tensor(acc.data(), composition(acc.layout(), make_layout(make_shape(_4{}, C<J>{}))));
-  tessera::detail::for_each_index(C<J>{}, [&](auto j) {
-    __stcg(ws + slots(t, int(j), slice, split_tile), make_float4(words(0, j), words(1, j), words(2, j), words(3, j)));
+  // This thread's J slots of one slice, (J):(Threads): one address and immediates (slots(t,
+  // j, s, tile) per j became a 64-bit address per j, kept live across the slices' loop).
+  auto mine = ws(t, _, slice, split_tile);
+  tessera::detail::static_for_inlined<J>([&](auto j) {
+    __stcg(&mine(j), make_float4(words(0, j), words(1, j), words(2, j), words(3, j)));
   });
   __threadfence();  // this thread's slot is visible device-wide before the CTA counts itself
   __syncthreads();
@@ -41,8 +44,9 @@ __device__ bool split_k_meet(const Problem& p, Acc& acc, std::int64_t split_tile
   // The sum in slice order, whoever came last (own slot included, read back): one pass per
   // slice with all of its loads in flight at once.
   for (int s = 0; s < p.split_k.split; ++s) {
-    tessera::detail::for_each_index(C<J>{}, [&](auto j) {
-      const float4 v = __ldcg(ws + slots(t, int(j), s, split_tile));
+    auto theirs = ws(t, _, s, split_tile);
+    tessera::detail::static_for_inlined<J>([&](auto j) {
+      const float4 v = __ldcg(&theirs(j));
       if (s == 0) {
         words(0, j) = v.x; words(1, j) = v.y; words(2, j) = v.z; words(3, j) = v.w;
       } else {

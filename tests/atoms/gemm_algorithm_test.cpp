@@ -195,3 +195,27 @@ TEST_CASE("property: tiled gemm equals the reference for random data and tile co
     RC_ASSERT(bad == 0);
   });
 }
+
+TEST_CASE("static_for_inlined visits C<0>..C<N-1> in order, each a static index, as static_for does", "[algorithm][loops]") {
+  std::vector<int64_t> a, b;
+  detail::static_for<7>([&](auto i) {
+    static_assert(is_static_v<decltype(i)>);
+    a.push_back(decltype(i)::value);
+  });
+  detail::static_for_inlined<7>([&](auto i) {
+    static_assert(is_static_v<decltype(i)>);
+    b.push_back(decltype(i)::value);
+  });
+  CHECK(a == std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6});
+  CHECK(b == a);
+  // In a constant expression too (what the kernels' static offsets rely on).
+  constexpr int64_t sum = [] {
+    int64_t s = 0;
+    detail::static_for_inlined<5>([&](auto i) { s += decltype(i)::value * decltype(i)::value; });
+    return s;
+  }();
+  STATIC_REQUIRE(sum == 0 + 1 + 4 + 9 + 16);
+  int calls = 0;
+  detail::static_for_inlined<0>([&](auto) { ++calls; });
+  CHECK(calls == 0);
+}
