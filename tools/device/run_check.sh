@@ -8,6 +8,10 @@
 #   mma.sync / SIMT kernels at 8192^3).
 # For tuning runs use run_gpu.sh (ncu, variants, traces) and run_hopper_gemm.sh.
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_check.sh
+# The build and the checks fit one 600-s device call only when few kernels changed; in two
+# calls: STEP=build (build only) into a BUILD folder the second call finds (inside the tree,
+# e.g. BUILD=build-gpu, git-ignored: a warm machine keeps it), then STEP=check (no build).
+# BENCH=full: the benchmark at every shape the issues name (SM90 TN and NT; mma.sync bf16).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-check}
@@ -25,7 +29,9 @@ for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(
 SM90=(-gencode=arch=compute_90,code=sm_90)
 SM90A=(-gencode=arch=compute_90a,code=sm_90a)
 
+STEP=${STEP:-all}
 t0=$(date +%s)
+if [ "$STEP" != check ]; then
 {
   pids=()
   kobjs=()
@@ -38,7 +44,7 @@ t0=$(date +%s)
   # (the SM90 dispatch and its kernel TUs, sm90_instances*.cu, side by side)
   for src in kernels/device/sm90_instances*.cu; do
     o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
+    nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
     pids+=($!)
     kobjs+=("$o")
   done
@@ -61,6 +67,12 @@ rc=$?
 note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
 note "ptxas: $(grep -ac 'Used' "$OUT/ptxas.log") functions, $(grep -ac C7520 "$OUT/ptxas.log") C7520, spill stores: $(grep -aoE '[0-9]+ bytes spill stores' "$OUT/ptxas.log" | sort | uniq -c | sort -rn | head -6 | tr -s ' ' | tr '\n' ';')"
+fi
+if [ "$STEP" = build ]; then
+  note "== build only: status $status ($(( $(date +%s) - t0 )) s)"
+  (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
+  exit $status
+fi
 
 run() {  # name timeout command...
   local name=$1 t=$2; shift 2
@@ -84,6 +96,12 @@ note "-- benchmark against cuBLAS (same run)"
 [ -x "$B/sm90_bench" ] && { timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log";
   timeout 60 "$B/sm90_bench" --fused 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log";
   [ -n "${TF32:-1}" ] && timeout 60 "$B/sm90_bench" --tf32 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; }
+if [ "${BENCH:-}" = full ] && [ -x "$B/sm90_bench" ]; then
+  timeout 90 "$B/sm90_bench" 4096 4096 4096 8192 8192 1024 2>&1 | grep -v '^device' | tee -a "$log"
+  timeout 120 "$B/sm90_bench" --layout NT 8192 8192 8192 4096 4096 4096 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"
+  [ -x "$B/gemm_bench" ] && timeout 200 "$B/gemm_bench" --dtype bf16 --layouts TN,NT,NN >"$OUT/gemm_bench_bf16.log" 2>&1 &&
+    sed -n '/^summary/,$p' "$OUT/gemm_bench_bf16.log" | tee -a "$log"
+fi
 # (the mma.sync and SIMT kernels, explicitly: tessera::gemm sends bf16 to SM90 on this GPU)
 [ -x "$B/gemm_bench" ] && timeout 150 "$B/gemm_bench" --quick --dtype all --layouts TN >"$OUT/gemm_bench.log" 2>&1 &&
   sed -n '/^summary/,$p' "$OUT/gemm_bench.log" | tee -a "$log"
