@@ -104,8 +104,11 @@ bool use_template(const kernels::GemmArguments& g, std::function<kernels::GemmRe
   if (g_group > 0) op->params.scheduler.raster.group = g_group;
   grid = op->grid;
   schedule = name;
-  std::printf("group %2lld split %d/%lld ", (long long)op->params.scheduler.raster.group, op->params.scheduler.plan.split,
-              (long long)op->params.scheduler.split_tiles());
+  std::printf("group %2lld ", (long long)op->params.scheduler.raster.group);
+  if constexpr (Gemm::Scheduler::Splits)
+    std::printf("split %d/%lld ", op->params.scheduler.plan.split, (long long)op->params.scheduler.split_tiles());
+  else
+    std::printf("whole tiles ");
   run = [op] { return op->run(); };
   return true;
 }
