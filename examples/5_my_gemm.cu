@@ -3,6 +3,8 @@
 // on all of C, and time it against cuBLAS (CUDA events, alternating launches, median).
 //
 //   5_my_gemm [M N K] [reps] [group]      (defaults 8192 8192 8192, 50, 8)
+//   5_my_gemm --trace FILE                one CTA in trace mode (5_my_gemm_trace.hpp): FILE for
+//                                         `tessera verify FILE`
 //   Any M, N >= 1 with N even, K >= 8 a multiple of 8 (16-byte rows for cp.async); tiles that
 //   cross an edge are predicated.  Exit 77 where there is no GPU.
 #include <algorithm>
@@ -14,7 +16,10 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "5_my_gemm.hpp"
+#include <fstream>
+#include <string>
+
+#include "5_my_gemm_trace.hpp"
 
 using my_gemm::T;
 
@@ -43,7 +48,76 @@ __global__ void __launch_bounds__(my_gemm::Threads)
   my_gemm::gemm_cta(A, B, C, M, N, K, alpha, beta, m_tile, int(get<1>(crd)), int(threadIdx.x), reinterpret_cast<T*>(smem));
 }
 
+// Trace mode: one CTA, every thread recording what it held (both runs of 5_my_gemm_trace.hpp).
+__global__ void __launch_bounds__(my_gemm::Threads) my_gemm_traced(T const* A, T const* B, T* C, my_gemm::Recorder rec) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  my_gemm::gemm_cta_tile<false>(A, B, C, int(my_gemm::bM), int(my_gemm::bN), int(my_gemm::bK), 1.f, 0.f, 0, 0, int(threadIdx.x),
+                                reinterpret_cast<T*>(smem), rec);
+}
+
+int write_device_trace(const std::string& path) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no GPU: skipped\n");
+    return 77;
+  }
+  constexpr int capacity = 1 << 16;
+  const int smem_bytes = my_gemm::smem_elements * int(sizeof(T));
+  CHECK_CUDA(cudaFuncSetAttribute(my_gemm_traced, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  T *A, *B, *C;
+  int *count, *records;
+  CHECK_CUDA(cudaMalloc(&A, sizeof(T) * int(my_gemm::bM) * int(my_gemm::bK)));
+  CHECK_CUDA(cudaMalloc(&B, sizeof(T) * int(my_gemm::bN) * int(my_gemm::bK)));
+  CHECK_CUDA(cudaMalloc(&C, sizeof(T) * int(my_gemm::bM) * int(my_gemm::bN)));
+  CHECK_CUDA(cudaMalloc(&count, sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&records, sizeof(int) * 5 * capacity));
+  CHECK_CUDA(cudaMemset(count, 0, sizeof(int)));
+  std::vector<T> hA, hB;
+  for (bool accumulators : {false, true}) {
+    my_gemm::trace_inputs(accumulators, hA, hB);
+    CHECK_CUDA(cudaMemcpy(A, hA.data(), hA.size() * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(B, hB.data(), hB.size() * sizeof(T), cudaMemcpyHostToDevice));
+    my_gemm_traced<<<1, my_gemm::Threads, smem_bytes>>>(A, B, C, my_gemm::Recorder{count, capacity, records, accumulators});
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+  }
+  int n = 0;
+  CHECK_CUDA(cudaMemcpy(&n, count, sizeof(int), cudaMemcpyDeviceToHost));
+  if (n > capacity) {
+    std::fprintf(stderr, "error: %d trace records, more than the buffer's %d\n", n, capacity);
+    return 1;
+  }
+  std::vector<int> h(std::size_t(5) * n);
+  CHECK_CUDA(cudaMemcpy(h.data(), records, h.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(count), cudaFree(records);
+  // Whole file or nothing: a sibling, then a rename.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    my_gemm::write_trace(f, h);
+    if (!f.flush()) {
+      std::fprintf(stderr, "error: cannot write '%s'\n", tmp.c_str());
+      std::remove(tmp.c_str());
+      return 1;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "error: cannot write '%s'\n", path.c_str());
+    std::remove(tmp.c_str());
+    return 1;
+  }
+  std::printf("%d records written to %s: check them with `tessera verify %s`\n", n, path.c_str(), path.c_str());
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "--trace") {
+    if (argc != 3) {
+      std::fprintf(stderr, "usage: %s --trace FILE\n", argv[0]);
+      return 1;
+    }
+    return write_device_trace(argv[2]);
+  }
   int M = 8192, N = 8192, K = 8192, reps = 50, group = 8;
   if (argc >= 4) M = std::atoi(argv[1]), N = std::atoi(argv[2]), K = std::atoi(argv[3]);
   if (argc >= 5) reps = std::atoi(argv[4]);

@@ -47,11 +47,17 @@ TESSERA_HOST_DEVICE constexpr auto smem_layout() {
 inline constexpr int smem_elements = 2 * int(decltype(cosize(smem_layout().inner()))::value);
 
 // The CTA at tile (m_tile, n_tile); tid = thread index; smem = smem_elements halves.
+// Tracing is a policy: NoTrace costs nothing; a recorder (5_my_gemm_trace.hpp) writes down
+// what each thread held, for `tessera verify`.
+struct NoTrace {
+  static constexpr bool enabled = false;
+};
+
 // Edge: the tile crosses the matrix's edge, so its copies are predicated.  Two instantiations,
 // so that the predicates cost the whole tiles nothing, not even registers.
-template <bool Edge>
+template <bool Edge, class Trace = NoTrace>
 TESSERA_HOST_DEVICE TESSERA_INLINE void gemm_cta_tile(T const* A, T const* B, T* Cptr, int M, int N, int K, float alpha,
-                                              float beta, int m_tile, int n_tile, int tid, T* smem) {
+                                              float beta, int m_tile, int n_tile, int tid, T* smem, Trace trace = {}) {
   // Whole matrices, then this CTA's tiles: gA (bM, bK, k_tiles), gC (bM, bN).
   auto mA = make_tensor(A, make_layout(make_shape(M, K), make_stride(K, _1{})));
   auto mB = make_tensor(B, make_layout(make_shape(N, K), make_stride(K, _1{})));
@@ -120,12 +126,13 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void gemm_cta_tile(T const* A, T const* B, T*
   // The first k-block of the first stage into registers.
   cp_async_wait<Stages - 2>();
   sync_threads();
+  if constexpr (Trace::enabled) trace.smem(tid, tAsA(_, _, _, 0), tBsB(_, _, _, 0));
   copy(S2RA{}, tXsA(_, _, _0{}, load_stage), tXrA(_, _, _0{}));
   copy(S2RB{}, tXsB(_, _, _0{}, load_stage), tXrB(_, _, _0{}));
 
   // Mainloop: while the tensor cores run k-block kb, ldmatrix loads kb+1 and cp.async
   // fills the stage after next.
-  while (k_tiles_left > -(Stages - 1)) {
+  for (int k_tile = 0; k_tiles_left > -(Stages - 1); ++k_tile) {
     detail::static_for<k_blocks>([&](auto kb_) {
       constexpr int kb = int(decltype(kb_)::value), next = (kb + 1) % k_blocks;
       if constexpr (kb == k_blocks - 1) {  // the next stage must have landed
@@ -142,10 +149,13 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void gemm_cta_tile(T const* A, T const* B, T*
         write_stage = read_stage;
         read_stage = read_stage == Stages - 1 ? 0 : read_stage + 1;
       }
+      if constexpr (Trace::enabled)
+        if (k_tile == 0) trace.fragments(tid, kb, tCrA(_, _, kb_), tCrB(_, _, kb_));
       gemm(mma, tCrA(_, _, kb_), tCrB(_, _, kb_), tCrC);
     });
   }
   cp_async_wait<0>();
+  if constexpr (Trace::enabled) trace.accumulators_of(tid, tCrC);
 
   // Epilogue: D = alpha * acc + beta * C in registers, then 32-bit stores (at an edge, only
   // the elements inside C: N even keeps both halves of a store on one side).

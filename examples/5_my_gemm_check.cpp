@@ -1,13 +1,22 @@
 // 5. Check your GEMM kernel on the host, without a GPU: the partitions the kernel relies on,
 // then the kernel's own CTA function (5_my_gemm.hpp) run for every thread of two CTAs on
 // host threads (tessera::host_warp emulates cp.async, ldmatrix, mma.sync and
-// __syncthreads from the atoms' layouts), against a plain reference product.
+// __syncthreads from the atoms' layouts), against a plain reference product; then its trace
+// (5_my_gemm_trace.hpp: what every thread's copies and MMA fragments held) verified against
+// the maps of the same objects, as `tessera verify` does.
+//   example_my_gemm_check [--trace FILE]     FILE: the host trace, for `tessera verify FILE`
 #include <cstdio>
 #include <array>
 #include <random>
 #include <vector>
 
-#include "5_my_gemm.hpp"
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <tessera/verify/trace.hpp>
+
+#include "5_my_gemm_trace.hpp"
 
 using namespace tessera;
 using my_gemm::T;
@@ -21,7 +30,32 @@ int failures = 0;
     }                                                                  \
   } while (0)
 
-int main() {
+// The CTA's trace, both runs, every thread on host threads.
+std::vector<int> host_trace_records() {
+  constexpr int capacity = 1 << 16;
+  std::vector<int> records(5 * capacity);
+  int count = 0;
+  std::vector<T> A, B, C(std::size_t(int(my_gemm::bM) * int(my_gemm::bN))), smem(my_gemm::smem_elements);
+  for (bool accumulators : {false, true}) {
+    my_gemm::trace_inputs(accumulators, A, B);
+    const my_gemm::Recorder rec{&count, capacity, records.data(), accumulators};
+    host_warp::launch(my_gemm::Threads, [&](int tid) {
+      my_gemm::gemm_cta_tile<false>(A.data(), B.data(), C.data(), int(my_gemm::bM), int(my_gemm::bN), int(my_gemm::bK), 1.f, 0.f, 0,
+                                    0, tid, smem.data(), rec);
+    });
+  }
+  if (count > capacity) return {};
+  records.resize(std::size_t(5 * count));
+  return records;
+}
+
+int main(int argc, char** argv) {
+  std::string trace_path;
+  if (argc == 3 && std::string(argv[1]) == "--trace") trace_path = argv[2];
+  else if (argc != 1) {
+    std::fprintf(stderr, "usage: %s [--trace FILE]\n", argv[0]);
+    return 1;
+  }
   // 1. Partitions: every smem element is written by exactly one cp.async value, and the
   //    ldmatrix copies deliver exactly the MMA's fragments (per thread, per value).
   auto s = my_gemm::smem_layout();
@@ -78,6 +112,30 @@ int main() {
   for (auto [M, N, K] : {std::array{256, 128, 256}, std::array{200, 136, 200}, std::array{72, 34, 40}, std::array{129, 2, 8}})
     bad += run(M, N, K);
   EXPECT(bad == 0);
+
+  // 3. The trace: every (thread, value) of the five maps recorded once, at the element the
+  //    map names; then one record moved, which the verifier must find.
+  std::ostringstream text;
+  my_gemm::write_trace(text, host_trace_records());
+  std::istringstream in(text.str());
+  verify::Trace trace = verify::parse_trace(in, "host trace");
+  auto report = verify::verify(trace);
+  std::printf("  trace: %zu maps, %zu records: %s\n", trace.maps.size(), trace.records.size(), report.ok ? "verified" : "FINDINGS");
+  if (!report.ok) std::fprintf(stderr, "%s", verify::format_report(report).c_str());
+  EXPECT(report.ok && trace.maps.size() == 5);
+  int64_t expected = 0;
+  for (auto const& m : trace.maps) expected += verify::num_threads(m) * verify::num_values(m);
+  EXPECT(int64_t(trace.records.size()) == expected);
+  if (!trace.records.empty()) {
+    verify::Trace moved = trace;
+    moved.records[moved.records.size() / 2].col ^= 1;
+    EXPECT(!verify::verify(moved).ok);
+  }
+  if (!trace_path.empty()) {
+    std::ofstream f(trace_path, std::ios::binary);
+    f << text.str();
+    EXPECT(bool(f.flush()));
+  }
   std::printf("5_my_gemm host check: %s (%d wrong elements)\n", failures ? "FAILED" : "ok", bad);
   return failures ? 1 : 0;
 }

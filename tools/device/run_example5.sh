@@ -26,7 +26,7 @@ nvcc -std=c++20 --expt-relaxed-constexpr -O3 -Iinclude "${DEPS[@]}" -gencode=arc
   -gencode=arch=compute_90,code=sm_90 -c tests/atoms/algorithm_device_compile.cu -o /tmp/algo_dc.o \
   >"$OUT/algorithm_device_compile.txt" 2>&1 &
 dc=$!
-if ! nvcc "${FLAGS[@]}" -Xptxas -v examples/5_my_gemm.cu -o /tmp/my_gemm -lcublas >"$OUT/ptxas.txt" 2>&1; then
+if ! nvcc "${FLAGS[@]}" -Xptxas -v examples/5_my_gemm.cu examples/5_my_gemm_trace_maps.cpp -o /tmp/my_gemm -lcublas >"$OUT/ptxas.txt" 2>&1; then
   note "build FAILED here:"; grep -aE "error|sorry" "$OUT/ptxas.txt" | sort | uniq -c | head -10 | tee -a "$log"
   # Fallback: the same source built on the development machine (g++ 12, nvcc 13), carried.
   [ -x my_gemm_prebuilt ] || exit 1
@@ -37,6 +37,8 @@ grep -A1 "my_gemm_kernel" "$OUT/ptxas.txt" | grep -E "registers|spill|stack" | t
 cuobjdump -sass /tmp/my_gemm >"$OUT/sass.txt" 2>&1
 note "SASS in my_gemm_kernel: HMMA $(grep -c HMMA "$OUT/sass.txt") LDSM $(grep -c LDSM "$OUT/sass.txt") LDGSTS $(grep -c LDGSTS "$OUT/sass.txt") LDL/STL $(grep -cE 'LDL|STL' "$OUT/sass.txt")"
 /tmp/my_gemm 256 256 512 5 2 2>&1 | tee -a "$log"
+# Its trace (one CTA, every thread's copies and fragments), for `tessera verify`.
+/tmp/my_gemm --trace "$OUT/my_gemm.trace" 2>&1 | tee -a "$log"
 /tmp/my_gemm 1024 768 320 5 1 2>&1 | tee -a "$log"
 # Edge tiles: M, N not multiples of 128, K not of 64, a partial group, tiny shapes.
 for shape in "1000 998 1000 5 3" "129 2 8 3 1" "200 136 200 3 2" "8191 8190 8184 10 8"; do
