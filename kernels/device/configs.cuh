@@ -86,7 +86,10 @@ static_assert(std::is_same_v<tensorop_128x256x32_s4_band16, TensorOpShape<128, 2
   TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, false, true, true)                  \
   TESSERA_TENSOROP_INSTANCE(prefix, tensorop_128x256x32_s4, false, false, true)
 #define TESSERA_INSTANCES_SIMT(prefix)                                                          \
-  TESSERA_SIMT_INSTANCE(prefix, simt_128x128x8_s3)                                              \
+  TESSERA_SIMT_INSTANCE(prefix, simt_128x128x8_s3)
+// The tuning variants (gemm_variants.cu, bench --variants): built only with
+// TESSERA_BUILD_TUNING_VARIANTS=ON, so that the default build compiles the shipped kernels alone.
+#define TESSERA_INSTANCES_VARIANTS_SIMT(prefix)                                                 \
   TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x8_s3_warps8x4)                            \
   TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s3)                                    \
   TESSERA_SIMT_INSTANCE(prefix, variant::simt_128x128x16_s3_warps8x4)                           \
@@ -111,6 +114,7 @@ namespace tessera::kernels::device {
 TESSERA_INSTANCES_TENSOROP_BF16(extern)
 TESSERA_INSTANCES_TENSOROP_F16(extern)
 TESSERA_INSTANCES_SIMT(extern)
+TESSERA_INSTANCES_VARIANTS_SIMT(extern)
 TESSERA_INSTANCES_VARIANTS_A(extern)
 TESSERA_INSTANCES_VARIANTS_B(extern)
 TESSERA_INSTANCES_VARIANTS_C(extern)

@@ -3,7 +3,17 @@
 #include "tessera/kernels/gemm_variants.hpp"
 #include "configs.cuh"
 
+// Set by CMake (TESSERA_BUILD_TUNING_VARIANTS) or a script's -D: the variants' kernels are then
+// linked from device/instances/variants_*.cu.
+#ifndef TESSERA_TUNING_VARIANTS
+#define TESSERA_TUNING_VARIANTS 0
+#endif
+
 namespace tessera::kernels {
+
+bool tuning_variants_built() { return TESSERA_TUNING_VARIANTS != 0; }
+
+#if TESSERA_TUNING_VARIANTS
 
 namespace {
 using device::tensorop_128x256x32_s4;
@@ -65,5 +75,20 @@ GemmResult gemm_simt_variant(const GemmArguments& args, int v, CUstream_st* stre
   }
   return {GemmStatus::Unsupported, "no such variant"};
 }
+
+#else
+namespace {
+GemmResult not_built() {
+  return {GemmStatus::Unsupported,
+          "this build has no tuning variants (configure with -DTESSERA_BUILD_TUNING_VARIANTS=ON)"};
+}
+}  // namespace
+int tensorop_variant_count() { return 0; }
+const char* tensorop_variant_name(int) { return "?"; }
+GemmResult gemm_tensorop_variant(const GemmArguments&, int, CUstream_st*) { return not_built(); }
+int simt_variant_count() { return 0; }
+const char* simt_variant_name(int) { return "?"; }
+GemmResult gemm_simt_variant(const GemmArguments&, int, CUstream_st*) { return not_built(); }
+#endif
 
 }  // namespace tessera::kernels

@@ -35,7 +35,8 @@ if [ "$STEP" != check ]; then
 {
   pids=()
   kobjs=()
-  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/*.cu; do
+  # (the shipped kernels; the tuning variants are run_gpu.sh's)
+  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
     o="$B/k_$(basename "$src" .cu).o"
     nvcc "${F[@]}" "${SM90[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
     pids+=($!)
@@ -54,6 +55,9 @@ if [ "$STEP" != check ]; then
   nvcc "${F[@]}" "${SM90[@]}" -c bench/gemm.cu -o "$B/gemm_bench.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90[@]}" tests/atoms/algorithm_gpu_test.cu -o "$B/algorithm_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/hopper_gpu_test.cu -o "$B/hopper_gpu_test" & pids+=($!)
+  # Example 5 (a user's GEMM through the algebra): correctness, speed, and its trace.
+  nvcc "${F[@]}" "${SM90[@]}" -Iexamples examples/5_my_gemm.cu examples/5_my_gemm_trace_maps.cpp -lcublas \
+    -o "$B/example_my_gemm" & pids+=($!)
   ok=1
   for p in "${pids[@]}"; do wait "$p" || ok=0; done
   cat "$B"/k_*.ptxas >"$OUT/ptxas.log"
@@ -92,7 +96,15 @@ if command -v compute-sanitizer >/dev/null; then
     run memcheck_gemm 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/gemm_gpu_test"
   [ -x "$B/algorithm_gpu_test" ] && run memcheck_atoms 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/algorithm_gpu_test"
 fi
+# Example 5: every edge, then its trace for `tessera verify` (the trace comes back in $OUT; the
+# CLI that verifies it is built where the Debian packages are: `tessera verify my_gemm.trace`).
+if [ -x "$B/example_my_gemm" ]; then
+  run example_my_gemm 60 "$B/example_my_gemm" 256 256 512 5 2
+  run example_my_gemm_edges 60 "$B/example_my_gemm" 1000 998 1000 5 3
+  run example_my_gemm_trace 60 "$B/example_my_gemm" --trace "$OUT/my_gemm.trace"
+fi
 note "-- benchmark against cuBLAS (same run)"
+[ -x "$B/example_my_gemm" ] && timeout 60 "$B/example_my_gemm" 8192 8192 8192 2>&1 | tail -3 | tee -a "$log"
 [ -x "$B/sm90_bench" ] && { timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log";
   timeout 60 "$B/sm90_bench" --fused 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log";
   [ -n "${TF32:-1}" ] && timeout 60 "$B/sm90_bench" --tf32 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; }
@@ -106,5 +118,7 @@ fi
 [ -x "$B/gemm_bench" ] && timeout 150 "$B/gemm_bench" --quick --dtype all --layouts TN >"$OUT/gemm_bench.log" 2>&1 &&
   sed -n '/^summary/,$p' "$OUT/gemm_bench.log" | tee -a "$log"
 note "== status $status ($(( $(date +%s) - t0 )) s)"
-(cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . 2>/dev/null && find . -type f ! -name logs.tgz ! -name summary.txt -delete)
+(cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt --exclude=my_gemm.trace . 2>/dev/null &&
+  find . -type f ! -name logs.tgz ! -name summary.txt ! -name my_gemm.trace -delete)
+[ -f "$OUT/my_gemm.trace" ] && gzip -f "$OUT/my_gemm.trace"
 exit $status

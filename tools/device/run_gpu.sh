@@ -44,9 +44,10 @@ if want build; then
     # this, see configs.cuh); the kernels' TUs carry the ptxas report.
     kobjs=()
     kpids=()
+    # (a tuning build: the variants of bench --variants included, as TESSERA_BUILD_TUNING_VARIANTS=ON)
     for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/*.cu; do
       o="$BUILD/k_$(basename "$src" .cu).o"
-      nvcc "${NVCC_FLAGS[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
+      nvcc "${NVCC_FLAGS[@]}" -DTESSERA_TUNING_VARIANTS=1 -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
       kpids+=($!)
       kobjs+=("$o")
     done

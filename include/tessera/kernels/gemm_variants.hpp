@@ -6,6 +6,11 @@
 
 namespace tessera::kernels {
 
+// Whether this build holds the variants' kernels (CMake option TESSERA_BUILD_TUNING_VARIANTS,
+// off by default: they are for tuning, and compiling them would double the library's build).
+// Without them the counts are 0 and every call answers GemmStatus::Unsupported, saying so.
+bool tuning_variants_built();
+
 int tensorop_variant_count();
 const char* tensorop_variant_name(int i);
 // BF16/F16 inputs with 16-byte-aligned operands (as GemmKernel::TensorOpVec8).
