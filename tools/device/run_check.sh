@@ -12,6 +12,7 @@
 # calls: STEP=build (build only) into a BUILD folder the second call finds (inside the tree,
 # e.g. BUILD=build-gpu, git-ignored: a warm machine keeps it), then STEP=check (no build).
 # BENCH=full: the benchmark at every shape the issues name (SM90 TN and NT; mma.sync bf16).
+# SAN=full: racecheck and synccheck besides memcheck.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-check}
@@ -95,6 +96,15 @@ if command -v compute-sanitizer >/dev/null; then
   [ -x "$B/gemm_gpu_test" ] && TESSERA_CASES=one,seven,odd127,batched_odd_TT,beta_NN_pad,k1,skinny_m1,beta_TN \
     run memcheck_gemm 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/gemm_gpu_test"
   [ -x "$B/algorithm_gpu_test" ] && run memcheck_atoms 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/algorithm_gpu_test"
+  # SAN=full: racecheck and synccheck too (on sm_90 the TN cases run the SM90 kernels: odd127
+  # ping-pong, batched_TN and beta_TN cooperative), and synccheck of the SM90 test's small set.
+  if [ "${SAN:-}" = full ]; then
+    [ -x "$B/gemm_gpu_test" ] && TESSERA_CASES=odd127,batched_TN,beta_TN,seven \
+      run racecheck_gemm 150 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/gemm_gpu_test"
+    [ -x "$B/gemm_gpu_test" ] && TESSERA_CASES=odd127,batched_TN,beta_TN,seven \
+      run synccheck_gemm 150 compute-sanitizer --tool synccheck --error-exitcode 9 "$B/gemm_gpu_test"
+    [ -x "$B/sm90_test" ] && run synccheck_sm90 150 compute-sanitizer --tool synccheck --error-exitcode 9 "$B/sm90_test" --small
+  fi
 fi
 # Example 5: every edge, then its trace for `tessera verify` (the trace comes back in $OUT; the
 # CLI that verifies it is built where the Debian packages are: `tessera verify my_gemm.trace`).
