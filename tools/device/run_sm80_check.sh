@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The mma.sync (SM80-style) kernels alone, in one device call within a small budget: run_check.sh
-# trimmed to the library TUs gemm_gpu_test and gemm_bench link (no SM90 TUs), then
+# The mma.sync (SM80-style) kernels alone: run_check.sh trimmed to the TUs gemm_gpu_test and
+# gemm_bench link (gemm.cu calls the SM90 dispatch, so the SM90 instance TUs are among them;
+# ~380-430 s on 16 cores), then
 #   gemm_gpu_test, algorithm_gpu_test (copy/MMA atoms), the bench of bf16 TN/NT/NN at every
 #   shape, SASS counts of the bf16 instance TU (16-byte stores, calls, spills), memcheck on
 #   small gemm cases, and SIMT f32 TN (4096^3, 8192^3) -- each step only while time is left.
@@ -22,6 +23,7 @@ F=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -Iinclude -Ikernels -diag-s
 [ -d .devdeps/include ] && F+=(-isystem .devdeps/include)
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 SM90=(-gencode=arch=compute_90,code=sm_90)
+SM90A=(-gencode=arch=compute_90a,code=sm_90a)
 t0=$(date +%s)
 (
   pids=(); kobjs=()
@@ -29,6 +31,11 @@ t0=$(date +%s)
     o="$B/k_$(basename "$src" .cu).o"
     ( s=$(date +%s); nvcc "${F[@]}" "${SM90[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas"; r=$?
       echo "tu $(basename "$src"): rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
+    pids+=($!); kobjs+=("$o")
+  done
+  for src in kernels/device/sm90_instances*.cu; do
+    o="$B/k_$(basename "$src" .cu).o"
+    nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -c "$src" -o "$o" 2>"$o.ptxas" &
     pids+=($!); kobjs+=("$o")
   done
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
