@@ -5,7 +5,10 @@
 #   gemm_gpu_test, algorithm_gpu_test (copy/MMA atoms), the bench of bf16 TN/NT/NN at every
 #   shape, SASS counts of the bf16 instance TU (16-byte stores, calls, spills), memcheck on
 #   small gemm cases, and SIMT f32 TN (4096^3, 8192^3) -- each step only while time is left.
-#   OUT=/tmp/out DEADLINE_S=540 tools/device/run_sm80_check.sh
+#   OUT=/tmp/out DEADLINE_S=540 [SPLIT=1] tools/device/run_sm80_check.sh
+# SPLIT=1: the mma.sync/SIMT TUs with --split-compile=0 too (cicc and ptxas per kernel on all
+# cores: 4ecd8cf's ten library TUs and the bench built in 87 s so on 16 cores; this tree's,
+# without it, in 379 s -- two trees, not a like-for-like comparison).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-sm80}
@@ -29,7 +32,7 @@ t0=$(date +%s)
   pids=(); kobjs=()
   for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/*.cu; do
     o="$B/k_$(basename "$src" .cu).o"
-    ( s=$(date +%s); nvcc "${F[@]}" "${SM90[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas"; r=$?
+    ( s=$(date +%s); nvcc "${F[@]}" "${SM90[@]}" ${SPLIT:+--split-compile=0} -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas"; r=$?
       echo "tu $(basename "$src"): rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
     pids+=($!); kobjs+=("$o")
   done
