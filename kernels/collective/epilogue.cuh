@@ -13,7 +13,6 @@
 #include <type_traits>
 
 #include "../arch/sm90_convert.cuh"
-#include "../arch/vector_store.cuh"
 #include "../kernel/problem.cuh"
 #include "tessera/algorithm.hpp"
 #include "tessera/kernels/gmem_copy.hpp"
@@ -113,7 +112,9 @@ struct EpilogueSmem16 {
     using Out = EpilogueCopy<BM, BN, Threads, V, DRow>;
     using Wide = std::conditional_t<V == 8, uint128_t, std::uint16_t>;
     using LoadS = Copy_Atom<UniversalCopy<std::conditional_t<V == 8, uint128_t, float>>, float>;  // 4 floats or 1
-    using MoveD = Copy_Atom<UniversalCopy<Wide>, Elem>;
+    using MoveD = Copy_Atom<UniversalCopy<Wide>, Elem>;  // C -> registers
+    // registers -> D: one 16-byte STG (UniversalCopy<uint128_t> came out as two 8-byte stores)
+    using StoreD = std::conditional_t<V == 8, Copy_Atom<STG_U32x4, Elem>, MoveD>;
     auto thr = typename Out::Tiled{}.get_slice(int(threadIdx.x));
     // (V, copies): copy j moves the V values of column j.
     auto tSs = tessera::detail::by_instruction(thr.partition_S(sS), C<V>{});
@@ -141,7 +142,7 @@ struct EpilogueSmem16 {
       } else {
         transform(acc, out, [&](float x) { return arch::from_f32<Elem>(alpha * x); });
       }
-      copy(MoveD{}, out, tDg(_, j));
+      copy(StoreD{}, out, tDg(_, j));
     };
     if constexpr (V == 8) {
       // 16-byte copies: few (16 a thread for 128x256), unrolled so that every offset in the

@@ -36,12 +36,26 @@ struct GemmTensorOpKernel {
     const auto sched = scheduler(p);
     // Which tile, and which K slice of it (split-K of the last wave, SplitPlan).
     const SplitPlan& plan = p.split_k;
-    std::int64_t tile;
-    int slice;
-    plan.work_of(blockIdx.x, sched.tile_count(), tile, slice);
-    std::int64_t tm, tn;
-    sched.tile_of(tile, tm, tn);
     const int k_tiles = int((p.k + Shape::BK - 1) / Shape::BK);
+    std::int64_t tile, tm, tn;
+    int slice, k_begin, k_end;
+    // (In 32-bit words wherever the counts fit: three or more 64-bit divisions per CTA
+    // otherwise, each a call, which short-K problems feel.)
+    if (sched.fits_32bit() && plan.fits_32bit(sched.tile_count(), k_tiles)) {
+      std::uint32_t t32, m32, n32;
+      plan.work_of_32bit(blockIdx.x, t32, slice);
+      sched.tile_of_32bit(t32, m32, n32);
+      tile = t32, tm = m32, tn = n32;
+      const bool sliced = t32 >= std::uint32_t(plan.whole);
+      k_begin = sliced ? plan.k_begin_32bit(slice, k_tiles) : 0;
+      k_end = sliced ? plan.k_begin_32bit(slice + 1, k_tiles) : k_tiles;
+    } else {
+      plan.work_of(blockIdx.x, sched.tile_count(), tile, slice);
+      sched.tile_of(tile, tm, tn);
+      const bool sliced = tile >= plan.whole;
+      k_begin = sliced ? plan.k_begin(slice, k_tiles) : 0;
+      k_end = sliced ? plan.k_begin(slice + 1, k_tiles) : k_tiles;
+    }
     const bool sliced = tile >= plan.whole;
     const std::int64_t l = blockIdx.z;
     const auto* A = static_cast<const std::uint16_t*>(p.a.ptr) + l * p.a.batch_stride;
@@ -51,8 +65,7 @@ struct GemmTensorOpKernel {
 
     typename Mainloop::Accum acc;
     clear(acc);
-    Mainloop::run(p, A, B, tm, tn, sliced ? plan.k_begin(slice, k_tiles) : 0,
-                  sliced ? plan.k_begin(slice + 1, k_tiles) : k_tiles, reinterpret_cast<std::uint16_t*>(smem), acc);
+    Mainloop::run(p, A, B, tm, tn, k_begin, k_end, reinterpret_cast<std::uint16_t*>(smem), acc);
     if (sliced && !split_k_meet<Threads>(p, acc, tile - plan.whole, slice)) return;
     Epilogue::template run<Mainloop>(p, acc, D, C, tm, tn, reinterpret_cast<float*>(smem));
   }

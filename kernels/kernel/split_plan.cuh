@@ -33,6 +33,27 @@ struct SplitPlan {
       tile = whole + get<1>(c);
     }
   }
+  // work_of and k_begin in 32-bit words, where every quantity fits (fits_32bit): the GPU
+  // divides 32-bit words inline; a 64-bit division is a call to a software routine.
+  TESSERA_HOST_DEVICE bool fits_32bit(std::int64_t tiles, int k_tiles) const {
+    return split >= 1 && tiles >= 0 && ctas(tiles) <= INT32_MAX && k_tiles >= 0 &&
+           std::int64_t(split) * k_tiles <= INT32_MAX;
+  }
+  TESSERA_HOST_DEVICE void work_of_32bit(std::uint32_t pid, std::uint32_t& tile, int& slice) const {
+    const std::uint32_t w = std::uint32_t(whole);
+    if (pid < w) {
+      tile = pid;
+      slice = 0;
+    } else {
+      // (split, split tiles) colexicographic, as idx2crd in work_of
+      const std::uint32_t r = pid - w, s = std::uint32_t(split);
+      slice = int(r % s);
+      tile = w + r / s;
+    }
+  }
+  TESSERA_HOST_DEVICE int k_begin_32bit(int slice, int k_tiles) const {
+    return int(std::uint32_t(slice) * std::uint32_t(k_tiles) / std::uint32_t(split));
+  }
   // k-tiles [begin, end) of slice `slice` out of k_tiles: balanced, in order, covering all.
   TESSERA_HOST_DEVICE int k_begin(int slice, int k_tiles) const { return int(std::int64_t(slice) * k_tiles / split); }
 };

@@ -28,6 +28,23 @@ struct GroupedRasterization {
     tm = first + in_band % rows;
     tn = in_band / rows;
   }
+
+  // The same map in 32-bit words, where every quantity fits (fits_32bit()): a GPU divides
+  // 32-bit words inline in a few instructions; a 64-bit division is a call to a software
+  // routine, three of them per CTA in tile_of.
+  TESSERA_HOST_DEVICE bool fits_32bit() const {
+    return tiles_m >= 0 && tiles_n >= 0 && tile_count() <= INT32_MAX && std::int64_t(Group) * tiles_n <= INT32_MAX;
+  }
+  TESSERA_HOST_DEVICE void tile_of_32bit(std::uint32_t pid, std::uint32_t& tm, std::uint32_t& tn) const {
+    const std::uint32_t per_band = std::uint32_t(Group) * std::uint32_t(tiles_n);
+    const std::uint32_t band = pid / per_band;
+    const std::uint32_t first = band * Group;
+    const std::uint32_t left = std::uint32_t(tiles_m) - first;
+    const std::uint32_t rows = left < std::uint32_t(Group) ? left : std::uint32_t(Group);
+    const std::uint32_t in_band = pid - band * per_band;
+    tm = first + in_band % rows;
+    tn = in_band / rows;
+  }
 };
 
 }  // namespace tessera::kernels

@@ -1,5 +1,5 @@
 // Device compile check of the algorithms (compile only; CI has no GPU), for sm_80 and
-// sm_90: copy through every copy atom (universal 8..128 bits, cp.async .ca 4/8/16 and .cg 16,
+// sm_90: copy through every copy atom (universal 8..128 bits, the 16-byte global store STG_U32x4, cp.async .ca 4/8/16 and .cg 16,
 // zero-filling cp.async with and without an L2 prefetch hint, ldmatrix x1/x2/x4 and .trans,
 // stmatrix x1/x2/x4 and .trans)
 // from plain and swizzled smem, copy_if, gemm over tiled MMAs and atoms (f16, bf16, tf32,
@@ -41,6 +41,17 @@ __device__ void g2s(T const* g, T* s, int t) {
   copy(tc, thr.partition_S(gt), thr.partition_D(st));
   bool pred[1] = {t < 16};
   copy_if(pred, tc, thr.partition_S(gt), thr.partition_D(st));
+}
+// registers -> gmem through the 16-byte store atom (st.global.v4.b32)
+template <class T>
+__device__ void r2g_16B(T* g, int t) {
+  auto tc = make_tiled_copy(Copy_Atom<STG_U32x4, T>{}, make_layout(make_shape(_8{}, _4{}), LayoutRight{}),
+                            make_layout(make_shape(_1{}, C<16 / int(sizeof(T))>{})));
+  auto thr = tc.get_slice(t);
+  auto dst = thr.partition_D(make_tensor(g, make_layout(make_shape(_8{}, C<64 / int(sizeof(T))>{}), LayoutRight{})));
+  auto regs = make_fragment_like<T>(dst);
+  fill(regs, detail::convert_to<T>(float(t)));
+  copy(tc, regs, dst);
 }
 template <class Op, class TA, class TC>
 __device__ void one_mma(int t, float* out) {
@@ -114,6 +125,8 @@ __global__ void tessera_algorithms_compile(half_t const* g, float const* gf, flo
   transform(fC, [](float x) { return x * 2; });
   transform(fC, fD, [](float x) { return x + 1; });
   copy(Copy_Atom<UniversalCopy<uint64_t>, float>{}, fC, thr.partition_C(gC));
+  r2g_16B(reinterpret_cast<half_t*>(out), t);
+  r2g_16B(out, t);
   // one atom of each kind
   one_mma<SM80_16x8x16_F32BF16BF16F32_TN, bfloat16_t, float>(t, out);
   one_mma<SM80_16x8x16_F16F16F16F16_TN, half_t, half_t>(t, out);

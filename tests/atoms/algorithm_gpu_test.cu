@@ -4,7 +4,7 @@
 //    gemm(tiled_mma, ...) over two k-blocks of a 2x2-tile problem and stores its C partition;
 //    the result must be the exact product (small integers) and equal, bit for bit, to the same
 //    function run on the host through the atoms' emulation (tessera::host_warp);
-//  - copy per copy atom: universal copies of 8..128 bits, cp.async 4/8/16 bytes (.ca, .cg, and
+//  - copy per copy atom: universal copies of 8..128 bits, the 16-byte global store (STG_U32x4), cp.async 4/8/16 bytes (.ca, .cg, and
 //    the zero-filling atoms under copy_if), ldmatrix x1/x2/x4 with and without .trans through
 //    make_tiled_copy_A/B over plain and swizzled smem: every destination element must be the
 //    source element the tiled copy names, on the device and in the emulation alike.
@@ -243,6 +243,37 @@ void check_universal_copy() {
   report(what, wrong, src.size());
 }
 
+// registers -> gmem through STG_U32x4 (one 16-byte st.global.v4.b32 per thread and copy):
+// 16 x 8 threads, each loading 1 x 8 halves element by element into registers (at the
+// tiled copy's source partition) and storing them with the atom at its destination
+// partition of a (32, 64) half tile: 2 copies per thread.
+struct StoreGlobal16Body {
+  static constexpr int Rows = 32, Cols = 64;
+  TESSERA_HOST_DEVICE void operator()(int t, Buffers const& buf) const {
+    auto tiled = make_tiled_copy(Copy_Atom<STG_U32x4, half_t>{}, make_layout(make_shape(_16{}, _8{}), LayoutRight{}),
+                                 make_layout(make_shape(_1{}, _8{})));
+    auto src = make_tensor(static_cast<half_t const*>(buf.a), make_layout(make_shape(C<Rows>{}, C<Cols>{}), LayoutRight{}));
+    auto dst = make_tensor(static_cast<half_t*>(buf.d), make_layout(make_shape(C<Rows>{}, C<Cols>{}), LayoutRight{}));
+    auto thr = tiled.get_slice(t);
+    auto from = thr.partition_S(src);
+    auto regs = make_fragment_like<half_t>(from);
+    copy(from, regs);
+    copy(tiled, regs, thr.partition_D(dst));
+  }
+};
+
+void check_store_global_16() {
+  using Body = StoreGlobal16Body;
+  std::vector<uint8_t> src(std::size_t(Body::Rows * Body::Cols * 2));
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = uint8_t(i * 13 + 5);
+  const char* what = "copy STG_U32x4 registers -> gmem, 16x8 threads";
+  auto d = run_both(what, Body{}, 128, src, {}, src.size(), 0);
+  if (d.empty()) return;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < src.size(); ++i) wrong += d[i] != src[i];
+  report(what, wrong, src.size());
+}
+
 // gmem -> smem with a cp.async atom (16-bit elements, Bytes per instruction), then smem ->
 // gmem element by element.  Rows at or past `valid_rows` are predicated off: a zero-filling
 // atom writes zeros there, a plain one (run unpredicated) copies everything.
@@ -355,6 +386,7 @@ void check_every_copy_atom() {
   check_universal_copy<32>();
   check_universal_copy<64>();
   check_universal_copy<128>();
+  check_store_global_16();
 
   check_cp_async<SM80_CP_ASYNC_CACHEALWAYS<4>, 4, false>("copy cp.async.ca 4 B -> smem");
   check_cp_async<SM80_CP_ASYNC_CACHEALWAYS<8>, 8, false>("copy cp.async.ca 8 B -> smem");

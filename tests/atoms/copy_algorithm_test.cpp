@@ -368,3 +368,30 @@ TEST_CASE("property: tiled universal copies move every element exactly to its pl
     RC_ASSERT(src == dst);
   });
 }
+
+TEST_CASE("property: the 16-byte store atom puts every register value at its place in gmem", "[algorithm][copy][property]") {
+  rc::prop("STG_U32x4 over 16x8 threads of 8 halves, a random number of tile repeats", [] {
+    const int reps_m = *rc::gen::inRange(1, 4);
+    const int reps_n = *rc::gen::inRange(1, 4);
+    auto tcopy = make_tiled_copy(Copy_Atom<STG_U32x4, half_t>{}, make_layout(make_shape(_16{}, _8{}), LayoutRight{}),
+                                 make_layout(make_shape(_1{}, _8{})));
+    const int M = 16 * reps_m, N = 64 * reps_n;
+    std::vector<half_t> src(std::size_t(M * N)), dst(std::size_t(M * N), tag(0xffff));
+    for (int i = 0; i < M * N; ++i) src[std::size_t(i)] = tag(*rc::gen::inRange(0, 0xfffe));
+    // (D's contiguous stride is static: the atom's 16 bytes must be contiguous)
+    auto gs = make_tensor(src.data(), make_layout(make_shape(M, N), make_stride(N, _1{})));
+    auto gd = make_tensor(dst.data(), make_layout(make_shape(M, N), make_stride(N, _1{})));
+    // each copy of each thread: its 8 source values into registers, then one store
+    for (int t = 0; t < 128; ++t) {
+      auto thr = tcopy.get_slice(t);
+      auto from = detail::by_instruction(thr.partition_S(gs), _8{});  // (8, copies)
+      auto to = detail::by_instruction(thr.partition_D(gd), _8{});
+      for (int j = 0; j < int(size<1>(to.layout())); ++j) {
+        auto regs = make_tensor<half_t>(make_shape(_8{}));
+        copy(from(_, j), regs);
+        copy(Copy_Atom<STG_U32x4, half_t>{}, regs, to(_, j));
+      }
+    }
+    for (int i = 0; i < M * N; ++i) RC_ASSERT(untag(dst[std::size_t(i)]) == untag(src[std::size_t(i)]));
+  });
+}

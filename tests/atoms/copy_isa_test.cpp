@@ -2,6 +2,8 @@
 // and the element views Copy_Atom<Op, T> derives from them.
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "isa_reference.hpp"
@@ -81,4 +83,29 @@ TEST_CASE("Copy_Atom views the bit layouts in elements", "[atoms][copy]") {
   CHECK(int(CA::num_val_src()) == 8);
   using CA4 = Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<4>, uint8_t>;
   CHECK(int(CA4::num_val_src()) == 4);
+}
+
+TEST_CASE("STG_U32x4: one thread, 16 bytes, register i at bytes [4i, 4i+4)", "[atoms][isa][copy]") {
+  using T = Copy_Traits<STG_U32x4>;
+  CHECK(std::string(T::name) == "STG_U32x4");
+  typename T::SrcLayout src{};
+  typename T::DstLayout dst{};
+  REQUIRE(int(size<0>(src)) == 1);
+  REQUIRE(int(size<1>(src)) == 128);
+  REQUIRE(int(size<1>(dst)) == 128);
+  for (int b = 0; b < 128; ++b) CHECK((src(0, b) == b && dst(0, b) == b));
+  using A = Copy_Atom<STG_U32x4, bfloat16_t>;
+  CHECK(int(A::num_threads()) == 1);
+  CHECK(int(A::num_val_src()) == 8);
+  CHECK(int(A::num_val_dst()) == 8);
+  using F = Copy_Atom<STG_U32x4, float>;
+  CHECK(int(F::num_val_dst()) == 4);
+  // st.global.v4.b32 [p], {r0, r1, r2, r3} writes r_i at p + 4i (little-endian words): the
+  // host form does the same.
+  uint32_t regs[4] = {0x03020100u, 0x07060504u, 0x0b0a0908u, 0x0f0e0d0cu};
+  uint128_t out{};
+  STG_U32x4::copy(regs, out);
+  unsigned char bytes[16];
+  std::memcpy(bytes, &out, 16);
+  for (int i = 0; i < 16; ++i) CHECK(int(bytes[i]) == i);
 }

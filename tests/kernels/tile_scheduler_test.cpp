@@ -2,6 +2,8 @@
 // rasterization is a bijection onto the tiles, and a split-K plan covers every tile's K
 // exactly once with slices that fit the last wave.
 #include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
 
 #include <cstdint>
 #include <vector>
@@ -21,6 +23,9 @@ TEST_CASE("grouped rasterization visits every tile once", "[kernels]") {
         sched.tile_of(pid, m, n);
         REQUIRE((m >= 0 && m < tm && n >= 0 && n < tn));
         ++seen[std::size_t(m * tn + n)];
+        std::uint32_t m32, n32;
+        sched.tile_of_32bit(std::uint32_t(pid), m32, n32);
+        REQUIRE((std::int64_t(m32) == m && std::int64_t(n32) == n));
       }
       for (int s : seen) REQUIRE(s == 1);
     }
@@ -56,16 +61,67 @@ TEST_CASE("split-K plan: slices cover each tile's K once and fit the last wave",
           REQUIRE((tile >= 0 && tile < tiles && slice >= 0 && slice < plan.split));
           REQUIRE((tile >= plan.whole || slice == 0));
           ++seen[std::size_t(tile * max_split + slice)];
+          REQUIRE(plan.fits_32bit(tiles, k_tiles));
+          std::uint32_t tile32;
+          int slice32;
+          plan.work_of_32bit(std::uint32_t(pid), tile32, slice32);
+          REQUIRE((std::int64_t(tile32) == tile && slice32 == slice));
         }
         for (std::int64_t t = 0; t < tiles; ++t)
           for (int s = 0; s < (t < plan.whole ? 1 : plan.split); ++s) REQUIRE(seen[std::size_t(t * max_split + s)] == 1);
         REQUIRE(plan.k_begin(0, k_tiles) == 0);
         REQUIRE(plan.k_begin(plan.split, k_tiles) == k_tiles);
         for (int s = 0; s < plan.split; ++s) REQUIRE(plan.k_begin(s + 1, k_tiles) - plan.k_begin(s, k_tiles) >= min_k);
+        for (int s = 0; s <= plan.split; ++s) REQUIRE(plan.k_begin_32bit(s, k_tiles) == plan.k_begin(s, k_tiles));
       }
   REQUIRE(split_plans > 1000);  // the property is exercised, not vacuous
   // The shapes that motivated it, on a 132-SM H100 with one 128x256 CTA per SM.
   CHECK(plan_split(32 * 43, 128, 132, max_split, min_k).split == 2);  // 4096x11008x4096: 56-tile tail
   CHECK(plan_split(8 * 4, 32, 132, max_split, min_k).split == 4);     // 1000^3: 32 tiles
   CHECK(plan_split(64 * 32, 256, 132, max_split, min_k).split == 1);  // 8192^3: a 68-tile tail does not halve
+}
+
+// The 32-bit forms the kernel takes where the counts fit (tile_of_32bit, work_of_32bit,
+// k_begin_32bit) agree with the 64-bit maps on large grids too, and say when they do not fit.
+TEST_CASE("32-bit tile maps agree with the 64-bit ones wherever they fit", "[kernels]") {
+  rc::prop("tile_of_32bit == tile_of", [] {
+    const auto tm = *rc::gen::inRange<std::int64_t>(1, 1 << 17), tn = *rc::gen::inRange<std::int64_t>(1, 1 << 17);
+    const GroupedRasterization<8> sched{tm, tn};
+    RC_PRE(sched.fits_32bit());
+    // the last tile, the first of the last band, and arbitrary ones
+    const std::int64_t last = sched.tile_count() - 1;
+    for (std::int64_t pid : {last, (last / (8 * tn)) * 8 * tn, *rc::gen::inRange<std::int64_t>(0, last + 1)}) {
+      std::int64_t m, n;
+      sched.tile_of(pid, m, n);
+      std::uint32_t m32, n32;
+      sched.tile_of_32bit(std::uint32_t(pid), m32, n32);
+      RC_ASSERT(std::int64_t(m32) == m);
+      RC_ASSERT(std::int64_t(n32) == n);
+    }
+  });
+  rc::prop("work_of_32bit == work_of, k_begin_32bit == k_begin", [] {
+    const auto tiles = *rc::gen::inRange<std::int64_t>(1, std::int64_t(1) << 28);
+    const int split = *rc::gen::inRange(1, 17);
+    const int k_tiles = *rc::gen::inRange(split, (1 << 26) + 1);
+    const SplitPlan plan{*rc::gen::inRange<std::int64_t>(0, tiles + 1), split};
+    RC_PRE(plan.fits_32bit(tiles, k_tiles));
+    const std::int64_t pid = *rc::gen::inRange<std::int64_t>(0, plan.ctas(tiles));
+    std::int64_t tile;
+    int slice;
+    plan.work_of(pid, tiles, tile, slice);
+    std::uint32_t tile32;
+    int slice32;
+    plan.work_of_32bit(std::uint32_t(pid), tile32, slice32);
+    RC_ASSERT(std::int64_t(tile32) == tile);
+    RC_ASSERT(slice32 == slice);
+    const int s = *rc::gen::inRange(0, split + 1);
+    RC_ASSERT(plan.k_begin_32bit(s, k_tiles) == plan.k_begin(s, k_tiles));
+  });
+  // Where they do not fit, the kernel takes the 64-bit maps.
+  CHECK(GroupedRasterization<8>{1 << 16, 1 << 15}.fits_32bit() == false);    // 2^31 tiles
+  CHECK(GroupedRasterization<8>{(1 << 16) - 1, 1 << 15}.fits_32bit() == true);
+  CHECK(GroupedRasterization<8>{1, std::int64_t(1) << 28}.fits_32bit() == false);  // a band of 2^31 tiles
+  CHECK(SplitPlan{0, 8}.fits_32bit(std::int64_t(1) << 28, 4) == false);        // 2^31 CTAs
+  CHECK(SplitPlan{0, 8}.fits_32bit(1000, 1 << 28) == false);                   // slice * k_tiles overflows
+  CHECK(SplitPlan{0, 8}.fits_32bit(1000, (1 << 28) - 1) == true);
 }

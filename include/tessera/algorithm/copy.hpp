@@ -16,6 +16,8 @@
 //                        scattered into the thread's values
 //   stmatrix             the thread's values gathered into the source registers, the address
 //                        of the destination row
+//   STG_U32x4            the same: the values gathered into four 32-bit registers, one
+//                        16-byte global store at the address of the first destination value
 //   cp.async (+ zfill)   the addresses of the source and the destination values
 // An instruction that reads through an address needs its values contiguous (a static
 // stride-1 layout, or a swizzle block they do not cross): checked at compile time.
@@ -41,6 +43,7 @@ template <class Op> struct is_universal_copy : std::false_type {};
 template <class S, class D> struct is_universal_copy<UniversalCopy<S, D>> : std::true_type {};
 template <class Op> inline constexpr bool is_ldmatrix_v = requires { Op::num_matrices; };
 template <class Op> inline constexpr bool is_stmatrix_v = requires { Op::stored_matrices; };
+template <class Op> inline constexpr bool is_global_store_v = requires { Op::stores_global; };
 template <class Op> inline constexpr bool is_zero_filling_v = requires { Op::zero_fills; };
 
 // Copy atoms and tiled copies (which derive from their atom) alike.
@@ -102,6 +105,13 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void copy_atom_call(STn const& s, DTn&& d, [[
   } else if constexpr (is_stmatrix_v<Op>) {
     static_assert(values_contiguous<DL>(),
                   "copy: stmatrix writes a 16-byte row through one address; the thread's destination values must be contiguous in shared memory");
+    if (!pred) return;
+    typename Op::SRegisters regs;
+    pack_values(regs, s);
+    Op::copy(regs, *reinterpret_cast<uint128_t*>(&d[_0{}]));
+  } else if constexpr (is_global_store_v<Op>) {
+    static_assert(values_contiguous<DL>(),
+                  "copy: a vector store writes 16 contiguous bytes through one address; the thread's destination values must be contiguous in global memory");
     if (!pred) return;
     typename Op::SRegisters regs;
     pack_values(regs, s);

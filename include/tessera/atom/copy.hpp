@@ -6,3 +6,4 @@
 #include "tessera/atom/copy_sm80.hpp"
 #include "tessera/atom/copy_sm80_zfill.hpp"
 #include "tessera/atom/copy_sm90.hpp"
+#include "tessera/atom/copy_stg.hpp"
