@@ -35,17 +35,6 @@ struct GemmConfiguration {
   sm90::Schedule schedule = sm90::Schedule::Cooperative128x256;
 };
 
-namespace sm90 {
-// Whether the SM90 dispatch takes 128x128 tiles: the 128x256 tiles' CTAs (clusters of 2 along
-// M) would fill at most half of the SMs (they run one wave, shorter with half the work per
-// CTA).  m, n: the problem as the kernel runs it (column-major D).
-inline bool prefers_small_tiles(std::int64_t m, std::int64_t n, std::int64_t batch, int sms) {
-  const std::int64_t cluster_rows = ((m + 127) / 128 + 1) / 2, tiles_n = (n + 255) / 256;
-  return cluster_rows * 2 * tiles_n * batch * 2 <= sms;
-}
-inline bool prefers_small_tiles(const GemmArguments& g, int sms) { return prefers_small_tiles(g.m, g.n, g.batch, sms); }
-}  // namespace sm90
-
 namespace configuration_detail {
 template <class Element, class Tile, int Align>
 using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMajor, Align, Element, KMajor, Align, float,

@@ -108,7 +108,7 @@ int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float al
     const bool tn = g.a.major == kernels::Major::Row && g.b.major == kernels::Major::Col;
     cudaDeviceProp prop{};
     SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-    if (tn && set::has_fused_tma(act) && !kernels::sm90::prefers_small_tiles(g, prop.multiProcessorCount)) {
+    if (tn && set::has_fused_tma(act) && kernels::sm90::choose_schedule(g, prop.multiProcessorCount) == kernels::sm90::Schedule::Cooperative128x256) {
       if (act == Activation::GELUTanh) direct(std::type_identity<set::Fused<T, Activation::GELUTanh>>{});
       if (act == Activation::ReLU) direct(std::type_identity<set::Fused<T, Activation::ReLU>>{});
       if (act == Activation::SiLU) direct(std::type_identity<set::Fused<T, Activation::SiLU>>{});
