@@ -20,6 +20,7 @@
 #include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
 #include "../kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh"
+#include "sm90_epilogue_operands.hpp"
 #include "sm90_schedule.hpp"
 
 namespace tessera::kernels::sm90 {
@@ -141,6 +142,8 @@ inline GemmArguments as_column_major_d(const GemmArguments& g) {
 
 template <class Kernel>
 struct GemmSm90 {
+  // (the builders count the stages' and staging's bytes; this, the kernel's whole storage)
+  static_assert(Kernel::smem_bytes <= arch::Sm90::smem_capacity, "GemmSm90: the kernel's shared storage exceeds a CTA's 227 KiB");
   using Mainloop = typename Kernel::Mainloop;
   using Element = typename Mainloop::Element;
   using ElementD = typename Kernel::Epilogue::ElementD;
@@ -367,17 +370,17 @@ struct GemmSm90 {
     return {};
   }
 
-  // The TMA-store epilogue where it applies: beta == 0 (C is not read), D column-major (the
-  // staging tile's major), 16-byte aligned with ld and batch stride multiples of 16 bytes.
+  // The TMA-store epilogue where it applies (sm90_epilogue_operands.hpp: D column-major, D
+  // and, for beta != 0, C 16-byte aligned with ld and batch stride multiples of 16 bytes; C
+  // through TMA loads on the plain instance only); the direct epilogue elsewhere.
   void setup_tma_store(const GemmArguments& g) {
     using Epi = typename Kernel::Epilogue;
     auto& e = params.epilogue;
     e.use_tma = false;
+    e.load_c = false;
     const bool batched = g.batch > 1;
-    constexpr int per16 = 16 / int(sizeof(ElementD));  // elements of 16 bytes
-    if (g.beta != 0.0f || g.c.major != Major::Col || reinterpret_cast<std::uintptr_t>(g.d) % 16 != 0 || g.ldd % per16 != 0 ||
-        (batched && g.batch_stride_d % per16 != 0))
-      return;
+    const Sm90EpilogueOperands ops = sm90_epilogue_operands(g, int(sizeof(ElementD)), Epi::FusedAct != Activation::Identity);
+    if (!ops.status) return;
     struct Proto {
       tma::Arguments a;
       TmaStore<Epi::MaxBoxes> t;
@@ -397,12 +400,18 @@ struct GemmSm90 {
     static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
     const Proto& proto = batched ? proto3 : proto2;
     if (!proto.t.boxes.ok()) return;
-    const int64_t ext[3] = {g.m, g.n, g.batch}, str[3] = {1, g.ldd, g.batch_stride_d};
-    const tma::Arguments a = tma::rebind_gmem(proto.a, batched ? 3 : 2, ext, str);
+    const tma::Arguments a = tma::rebind_gmem(proto.a, ops.modes, ops.extent, ops.d_stride);
     if (a.rule != tma::Rule::ok) return;
-    if (tma::encode_tensor_map(&e.map_d, a, g.d, tensor_map_type_of(element_enum_of<ElementD>())) != CUDA_SUCCESS) return;
+    const CUtensorMapDataType type = tensor_map_type_of(element_enum_of<ElementD>());
+    if (tma::encode_tensor_map(&e.map_d, a, g.d, type) != CUDA_SUCCESS) return;
+    if (ops.load_c) {
+      // C: D's box geometry over C's strides (TMA loads fill what lies past M and N with 0).
+      const tma::Arguments c = tma::rebind_gmem(proto.a, ops.modes, ops.extent, ops.c_stride);
+      if (c.rule != tma::Rule::ok || tma::encode_tensor_map(&e.map_c, c, g.c.ptr, type) != CUDA_SUCCESS) return;
+    }
     e.tma_d = proto.t;
     e.use_tma = true;
+    e.load_c = ops.load_c;
   }
 
   static cudaLaunchConfig_t launch_config(dim3 grid_dim, cudaStream_t stream) {
