@@ -39,6 +39,10 @@ namespace configuration_detail {
 template <class Element, class Tile, int Align>
 using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMajor, Align, Element, KMajor, Align, float,
                                       Tile, tuple<_2, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+// The ping-pong kernel (sm90::PingpongGemm): 64x128x64 tiles, no cluster.
+using Sm90PingpongBuilder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float,
+                                              tuple<_64, _128, _64>, tuple<_1, _1, _1>, StageCountAuto,
+                                              KernelTmaWarpSpecializedPingpong>;
 template <int Align>
 using Sm80Builder = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, Align, bfloat16_t, KMajor, Align, float,
                                       tuple<C<DefaultTensorOpTile::BM>, C<DefaultTensorOpTile::BN>, C<DefaultTensorOpTile::BK>>,
@@ -106,14 +110,9 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     const sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
     if (g.element == Element::F32)
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Pingpong64x128) {
-      // sm90::PingpongGemm (sm90_gemm.cuh): 64x128x64 tiles, 8 stages, no cluster; the
-      // builders build the cooperative kernels only.
-      c.kernel = GemmKernel::Sm90TmaWgmma;
-      c.tile_m = 64, c.tile_n = 128, c.tile_k = 64, c.stages = 8, c.cluster_m = 1;
-      c.vectorized = true;
-      c.element_d = out;
-    } else if (schedule == sm90::Schedule::Cooperative128x128)
+    else if (schedule == sm90::Schedule::Pingpong64x128)
+      c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
+    else if (schedule == sm90::Schedule::Cooperative128x128)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     else
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _256, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);

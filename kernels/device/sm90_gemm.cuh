@@ -31,10 +31,11 @@ namespace tessera::kernels::sm90 {
 // scheduler (whole tiles, or split-K of the last wave).  Stages: the builder's automatic count (the smem left after the epilogue's staging).
 template <GMMA::Major M>
 using major_tag = std::conditional_t<M == GMMA::Major::K, KMajor, MNMajor>;
-template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterM>
+template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterM,
+          class Schedule = KernelTmaWarpSpecializedCooperative>
 using Sm90Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, major_tag<MajorA>, 16 / sizeof(Element), Element,
                                        major_tag<MajorB>, 16 / sizeof(Element), float, Tile, tuple<C<ClusterM>, _1, _1>,
-                                       StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+                                       StageCountAuto, Schedule>;
 // Scheduler: WholeTileScheduler (whole tiles at compile time: no split-K meeting in the
 // kernel) or SplitKTileScheduler (a kernel of its own, run only when the plan splits).
 // FusedAct: the activation the TMA-store epilogue applies (Identity: plain; fused problems
@@ -69,16 +70,16 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
 using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
 
 // Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
-// each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop. 64x128x64
-// (wgmma m64n128k16): 8 stages of 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64:
-// 4 stages of 40 KiB. No cluster by default: at 1000^3 (128 tiles, one per CTA) clusters of
+// each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop: the
+// builders' KernelTmaWarpSpecializedPingpong. 64x128x64 (wgmma m64n128k16): 8 stages of
+// 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64: 4 stages of 40 KiB (the
+// automatic count). No cluster by default: at 1000^3 (128 tiles, one per CTA) clusters of
 // 2 with B multicast measured 0.64x cuBLAS, without 0.71x (H100, bench/notes/sm90_gemm.md,
 // session 10). Whole tiles only (WholeTileScheduler).
 template <class Element, int BN = 128, int ClusterM = 1>
-using PingpongGemm = GemmTmaWarpSpecializedPingpong<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<BN == 128 ? 8 : 4, ClusterM>, tuple<_64, C<BN>, _64>, Element,
-                                   GMMA::Major::K, GMMA::Major::K>,
-    CollectiveEpilogueSm90TmaStore<Element, 64, BN, 1, Activation::Identity, 2>, WholeTileScheduler>;
+using PingpongGemm = Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_64, C<BN>, _64>, ClusterM,
+                                             KernelTmaWarpSpecializedPingpong>,
+                                Element>;
 
 // f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
 // only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
@@ -109,6 +110,18 @@ static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Majo
                                                                                    tuple<_128, _128, _64>, half_t,
                                                                                    GMMA::Major::K, GMMA::Major::K, 128>,
                                                     CollectiveEpilogueSm90TmaStore<half_t, 128, 128, 2>, SplitKTileScheduler>> &&
+              std::is_same_v<PingpongGemm<bfloat16_t>,
+                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<8, 1>,
+                                                                                           tuple<_64, _128, _64>, bfloat16_t,
+                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
+                                                            CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>,
+                                                            WholeTileScheduler>> &&
+              std::is_same_v<PingpongGemm<half_t, 256>,
+                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<4, 1>,
+                                                                                           tuple<_64, _256, _64>, half_t,
+                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
+                                                            CollectiveEpilogueSm90TmaStore<half_t, 64, 256, 1, Activation::Identity, 2>,
+                                                            WholeTileScheduler>> &&
               std::is_same_v<DefaultGemmTf32<>,
                              GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
                                                                                    tuple<_128, _256, _32>, float,
