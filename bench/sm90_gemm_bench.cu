@@ -6,7 +6,7 @@
 // reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
-//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--fused] [M N K ...]
+//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--fused] [--beta B] [M N K ...]
 //   (default: the table's shapes, TN)
 //   --no-split: no workspace (no split-K of the last wave); --no-lead: no busy kernel ahead
 //   of each timed pair (then tessera's host-side launch work is timed, cuBLAS's hidden)
@@ -14,6 +14,8 @@
 //   (Activation::GELUTanh, Bias::PerRow) against cuBLASLt's CUBLASLT_EPILOGUE_GELU_BIAS (the tanh
 //   GELU, bias along D's rows), beside both plain GEMMs (tessera, cublasGemmEx): the cost of
 //   the fusion on each side.
+//   --beta B: D = A B + B C, C a matrix of its own (beta != 0 through the TMA loads of C),
+//   against cuBLAS with the same beta (its C in place: D)
 //   --tf32: f32 inputs and output with allow_tf32 (TN only) against cuBLAS's TF32 mode
 //   (cublasGemmEx, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32); default shapes 8192^3, 4096^3
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
@@ -54,6 +56,7 @@ namespace {
 int g_group = 0;         // --group G: raster group (cluster rows) for the template path
 bool g_split = true;     // --no-split: no workspace, so no split-K of the last wave
 bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
+float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
 
 // A kernel that keeps the GPU busy for `ns` while the host enqueues a timed pair: without it
 // the first event of a pair is recorded on an idle GPU and tessera's host-side work (argument
@@ -121,7 +124,7 @@ double median(std::vector<float> v) {
 
 template <class T, int ClusterM = 2>
 bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const char* layout) {
-  sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k), layout);
+  sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, g_beta, uint64_t(m * 31 + n * 7 + k), layout);
   // The workspace tessera::gemm_workspace_size asks for (split-K of the last wave).
   void* ws = nullptr;
   const size_t ws_bytes = g_split ? kernels::device::sm90_workspace_size(p.args) : 0;
@@ -132,12 +135,12 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(T)));
   constexpr bool tf32 = std::is_same_v<T, float>;
   const cudaDataType type = tf32 ? CUDA_R_32F : std::is_same_v<T, bfloat16_t> ? CUDA_R_16BF : CUDA_R_16F;
-  const float one = 1.0f, zero = 0.0f;
+  const float one = 1.0f;
   // cuBLAS, column-major: D (M x N) = A^T (A stored K x M, ld K) * B (K x N, ld K).
   auto cublas = [&] {
     // A K-major is A^T of a K x M column-major matrix; B MN-major is B^T of an N x K one.
     CUBLAS_OK(cublasGemmEx(h, p.a_k ? CUBLAS_OP_T : CUBLAS_OP_N, p.b_k ? CUBLAS_OP_N : CUBLAS_OP_T, int(m), int(n), int(k), &one,
-                           p.da, type, int(p.a_k ? k : m), p.db, type, int(p.b_k ? k : n), &zero, ref, type, int(m),
+                           p.da, type, int(p.a_k ? k : m), p.db, type, int(p.b_k ? k : n), &g_beta, ref, type, int(m),
                            tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
   // Default: tessera's device entry (what tessera::gemm runs on sm_90: argument checks and
@@ -153,7 +156,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
     const kernels::GemmArguments g = s9::as_column_major_d(p.args);
     cudaDeviceProp prop{};
     SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-    const bool small_tiles = !tf32 && s9::prefers_small_tiles(g, prop.multiProcessorCount);
+    const bool small_tiles = s9::choose_schedule(g, prop.multiProcessorCount) != s9::Schedule::Cooperative128x256;
     bool ok_setup = true;
     using Default = s9::GemmSm90<std::conditional_t<tf32, s9::DefaultGemmTf32<ClusterM>, s9::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
     // (the default template is the whole-tile kernel: with a workspace the device entry runs
@@ -183,6 +186,9 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
       std::exit(1);
     }
   };
+  // (beta != 0: cuBLAS's C is ref, in place, holding C before the checked call; the timed
+  // calls accumulate into it, which does not change their work)
+  SM90_CUDA(cudaMemcpy(ref, p.dc, size_t(m * n) * sizeof(T), cudaMemcpyDeviceToDevice));
   cublas();
   mine();
   SM90_CUDA(cudaDeviceSynchronize());
@@ -216,6 +222,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   cudaFree(ws);
   const double tm = median(t_mine), tc = median(t_cublas), flops = 2.0 * double(m) * double(n) * double(k);
   if (grid > 0) std::printf("grid %4d ", grid);
+  if (g_beta != 0.0f) std::printf("beta %g ", g_beta);
   std::printf("%-4s %s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
               tf32 ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, ClusterM, (long long)m, (long long)n, (long long)k, tm,
@@ -345,6 +352,7 @@ int main(int argc, char** argv) {
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
     else if (a == "--no-lead") g_lead = false;
+    else if (a == "--beta" && i + 1 < argc) g_beta = float(std::atof(argv[++i]));
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
     else if (a == "--schedule" && i + 1 < argc) g_schedule = argv[++i];
 #endif

@@ -17,7 +17,11 @@
 //                            (BM/64 x BN/64 warps, at most 8), 16-byte cp.async when both
 //                            operands' alignment is 16 bytes, else element copies.
 //   Sm90 + OpClassTensorOp   CollectiveMainloopSm90TmaWgmma: TMA + wgmma, warp-specialized,
-//                            one consumer warpgroup per 64 rows; the GMMA smem atoms' swizzle
+//                            cooperative (KernelTmaWarpSpecializedCooperative, the default: one
+//                            consumer warpgroup per 64 rows of the tile) or ping-pong
+//                            (KernelTmaWarpSpecializedPingpong: BM = 64, two consumer warpgroups
+//                            with a tile each, in turn; its epilogue a staging slot each,
+//                            16-bit operands, whole tiles); the GMMA smem atoms' swizzle
 //                            is the widest (128/64/32 B) that both operands' contiguous tile
 //                            extents are whole multiples of; TF32 only K-major (the ISA).
 // Stage counts: StageCount<N> as given; StageCountAuto fills the arch's shared memory per CTA
@@ -118,6 +122,9 @@ struct KernelSimtThreadGrid16x16 {};
 struct KernelSimtWarpGrid8x4 {};
 // SM90: producer warpgroup + consumer warpgroups splitting the tile along M.
 struct KernelTmaWarpSpecializedCooperative {};
+// SM90: producer warpgroup + two consumer warpgroups, each with a whole 64-row tile, taking
+// the CTA's tiles in turn (one's epilogue under the other's mainloop).
+struct KernelTmaWarpSpecializedPingpong {};
 
 // Epilogue schedules.
 struct EpilogueScheduleAuto {};
@@ -192,10 +199,11 @@ struct fused_activation<EpilogueTmaStoreFused<Act>> {
 }  // namespace builder_detail
 
 // The staging shared memory of the SM90 epilogues, per CTA: TMA store keeps one 16 KiB buffer
-// per consumer warpgroup beside the mainloop's stages (sm90_epilogue_tma.cuh); direct keeps none.
+// per consumer warpgroup and slot (ping-pong: a slot per consumer's tile) beside the
+// mainloop's stages (sm90_epilogue_tma.cuh); direct keeps none.
 template <class EpilogueSchedule>
-constexpr int sm90_epilogue_smem_bytes(int consumer_warpgroups) {
-  return std::is_same_v<EpilogueSchedule, EpilogueTmaStore> ? consumer_warpgroups * 16 * 1024 : 0;
+constexpr int sm90_epilogue_smem_bytes(int consumer_warpgroups, int slots = 1) {
+  return std::is_same_v<EpilogueSchedule, EpilogueTmaStore> ? consumer_warpgroups * slots * 16 * 1024 : 0;
 }
 // The SM90 default epilogue for the inputs' type: TMA stores, but the direct epilogue for TF32
 // (the configuration measured against cuBLAS FAST_TF32: bench/notes/sm90_gemm.md).
@@ -302,7 +310,7 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   using OperatorClass = OpClassTensorOp;
 };
 
-// SM90 tensor op: TMA + wgmma, warp-specialized cooperative.
+// SM90 tensor op: TMA + wgmma, warp-specialized, cooperative or ping-pong.
 template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator,
           class TileShape, class ClusterShape, class StageCountPolicy, class Schedule>
 struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, TileShape,
@@ -318,15 +326,25 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static_assert(AlignA * Bytes % 16 == 0 && AlignB * Bytes % 16 == 0,
                 "CollectiveBuilder (SM90 tensor op): TMA needs 16-byte aligned operands (AlignA/AlignB * element "
                 "bytes a multiple of 16)");
-  static_assert(std::is_same_v<Schedule, ScheduleAuto> || std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperative>,
-                "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative");
+  static_assert(std::is_same_v<Schedule, ScheduleAuto> || std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperative> ||
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong>,
+                "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative or "
+                "KernelTmaWarpSpecializedPingpong");
+  static constexpr bool Pingpong = std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong>;
   static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
                        BK = builder_detail::extent<TileShape, 2>;
-  static_assert(BM % 64 == 0 && BM <= 128,
+  static_assert(Pingpong || (BM % 64 == 0 && BM <= 128),
                 "CollectiveBuilder (SM90 tensor op, cooperative): BM is 64 or 128 (a consumer warpgroup per 64 rows)");
+  static_assert(!Pingpong || BM == 64,
+                "CollectiveBuilder (SM90 tensor op, ping-pong): BM is 64 (each consumer warpgroup owns a whole tile)");
+  static_assert(!Pingpong || builder_detail::is_16bit_float<Element>,
+                "CollectiveBuilder (SM90 tensor op, ping-pong): f16 or bf16 operands (its epilogue is the TMA-store one, "
+                "a staging slot per consumer; tf32 runs cooperative)");
   static_assert(BN % 8 == 0 && BN <= 256, "CollectiveBuilder (SM90 tensor op): one wgmma spans BN: a multiple of 8 up to 256");
   static_assert(BK * Bytes % 32 == 0, "CollectiveBuilder (SM90 tensor op): a BK row is whole 32-byte swizzle rows");
-  static constexpr int ConsumerWarpgroups = BM / 64;
+  static constexpr int ConsumerWarpgroups = BM / 64;  // per tile
+  // The TMA-store epilogue's staging sets: ping-pong's two consumers store different tiles at once.
+  static constexpr int EpilogueSlots = Pingpong ? 2 : 1;
   static constexpr int ClusterM = builder_detail::extent<ClusterShape, 0>;
   static_assert(builder_detail::extent<ClusterShape, 1> == 1 && builder_detail::extent<ClusterShape, 2> == 1,
                 "CollectiveBuilder (SM90 tensor op): clusters along M only (they share B by multicast)");
@@ -346,13 +364,15 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static constexpr int Stages =
       builder_detail::stages<StageCountPolicy, stage_bytes, Arch::smem_capacity,
                              1024 + (std::is_same_v<StageCountPolicy, StageCountAuto>
-                                         ? sm90_epilogue_smem_bytes<Sm90DefaultEpilogueSchedule<Element>>(ConsumerWarpgroups)
+                                         ? sm90_epilogue_smem_bytes<Sm90DefaultEpilogueSchedule<Element>>(ConsumerWarpgroups,
+                                                                                                          EpilogueSlots)
                                          : 0),
                              1 << 20>();
   static_assert(Stages >= 2, "CollectiveBuilder (SM90 tensor op): at least 2 stages must fit in shared memory");
   static_assert(Stages * stage_bytes + 1024 <= Arch::smem_capacity,
                 "CollectiveBuilder (SM90 tensor op): the stages exceed the shared memory of a CTA");
-  using Policy = sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM>;
+  using Policy = std::conditional_t<Pingpong, sm90::MainloopTmaWarpSpecializedPingpong<Stages, ClusterM>,
+                                    sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM>>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,
                                                             builder_detail::gmma_major<MajorB>, SwizzleBytes>;
@@ -414,12 +434,16 @@ struct CollectiveEpilogueBuilder<
   static_assert(!std::is_same_v<Schedule, EpilogueTmaStore> || AlignD * int(sizeof(ElementD)) % 16 == 0,
                 "CollectiveEpilogueBuilder (SM90): TMA stores need a 16-byte aligned D (AlignD * element bytes a "
                 "multiple of 16)");
-  static constexpr int smem_bytes = sm90_epilogue_smem_bytes<Schedule>(MB::ConsumerWarpgroups);
+  static_assert(!MB::Pingpong || std::is_same_v<Schedule, EpilogueTmaStore>,
+                "CollectiveEpilogueBuilder (SM90, ping-pong): the epilogue is EpilogueTmaStore (a staging slot per "
+                "consumer warpgroup, stored under the other's mainloop)");
+  static constexpr int smem_bytes = sm90_epilogue_smem_bytes<Schedule>(MB::ConsumerWarpgroups, MB::EpilogueSlots);
   static_assert(MB::Stages * MB::stage_bytes + 1024 + smem_bytes <= MB::ArchTag::smem_capacity,
                 "CollectiveEpilogueBuilder (SM90): the mainloop's stages and the epilogue's staging exceed the shared "
                 "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
   using CollectiveOp = std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
-                                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, 1>,
+                                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused,
+                                                                               MB::EpilogueSlots>,
                                           sm90::CollectiveEpilogueSm90Direct<ElementD>>;
 };
 

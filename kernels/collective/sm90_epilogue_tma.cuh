@@ -4,8 +4,15 @@
 // one 128-byte swizzle row, so a warp's writes land in distinct banks), then one thread stores
 // it with TMA; TMA clips what lies past M and N. The staging tile holds 16 KiB: 64 x BN/2 of a
 // 16-bit D, 64 x BN/4 of an f32 D (whose 128-byte swizzle rows are 32 elements: two TMA boxes
-// per store), written and stored BN/cols times in turn. Where this does not apply (beta != 0,
-// D not 16-byte aligned, row-major D) the direct epilogue runs.
+// per store), written and stored BN/cols times in turn. Where this does not apply (D or C
+// not 16-byte aligned, row-major D) the direct epilogue runs.
+// beta != 0 (the plain instance, a run-time choice: load_c): C (D's major and type, possibly
+// D itself) comes by TMA into the same staging buffer, completing on the buffer's mbarrier;
+// each thread reads C at the position it then writes D to (D = alpha acc + beta C), so C
+// costs no registers across the mainloop and no second buffer. Part 0's load is issued before
+// the tile's mainloop (prefetch_c: it lands under the wgmmas), the other parts' as soon as
+// the previous part's store has read the buffer. C aliasing D is safe: a part's C is read
+// into smem before that part's D is stored, and parts and tiles do not overlap.
 // Fusion is a template parameter, one kernel instance per activation (FusedAct): the plain
 // instance (Identity) stages plain values and sends fused problems to the direct epilogue;
 // the instance for an activation stages act(alpha acc + bias), the bias optional at run time,
@@ -25,6 +32,7 @@
 #include <utility>
 
 #include <tessera/algorithm/copy_tma.hpp>
+#include <tessera/pipeline/mbarrier.hpp>
 #include <tessera/atom/gmma_layout.hpp>
 #include <tessera/tensor.hpp>
 #include <tessera/tiled_mma.hpp>
@@ -59,15 +67,53 @@ struct CollectiveEpilogueSm90TmaStore {
   // bits, 32 of f32).
   static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
 
+  static constexpr int Buffers = Slots * ConsumerWarpgroups;
   struct SharedStorage {
-    alignas(1024) unsigned char d[Slots * ConsumerWarpgroups][staging_bytes];
+    alignas(1024) unsigned char d[Buffers][staging_bytes];
+    // beta != 0: the C loads into buffer b complete on c_full[b]; c_phase[b] is the parity
+    // its next load completes (flipped by the buffer's leader once every thread has waited).
+    pipeline::DeviceMbarrier c_full[Buffers];
+    uint32_t c_phase[Buffers];
   };
   struct Params {
     typename Direct::Params direct;
     CUtensorMap map_d;
-    TmaStore<MaxBoxes> tma_d;
+    TmaStore<MaxBoxes> tma_d;  // (its boxes are C's too: C has D's major and staging tile)
+    CUtensorMap map_c;
     bool use_tma = false;
+    bool load_c = false;  // beta != 0 through TMA loads of C (use_tma, the plain instance only)
   };
+
+  // One thread, before the kernel's fence.mbarrier_init and cluster barrier.
+  __device__ __forceinline__ static void init(SharedStorage& s) {
+    for (int b = 0; b < Buffers; ++b) {
+      s.c_full[b].init(1);
+      s.c_phase[b] = 0;
+    }
+  }
+
+  // The TMA load of part H of the tile's C into buffer b (its leader thread; the buffer is
+  // free: the previous store has read it).
+  __device__ __forceinline__ static void load_c_part(Params const& p, SharedStorage& s, int b, int wg, int h, int64_t tile_m,
+                                                     int64_t tile_n, int64_t l) {
+    s.c_full[b].arrive_expect_tx(p.tma_d.tx_bytes());
+    const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg), int32_t(tile_n * BN + Cols * h), int32_t(l)}};
+    copy(TmaBound<SM90_TMA_LOAD, MaxBoxes>{&p.tma_d.boxes, &p.map_c, s.c_full[b].address()}, origin,
+         uint32_t(__cvta_generic_to_shared(&s.d[b][0])));
+  }
+
+  // Before a tile's mainloop (every consumer thread; `prefetched` passed to store()): part 0
+  // of its C, so that the load lands while the wgmmas run.
+  __device__ __forceinline__ static void prefetch_c(Params const& p, SharedStorage& s, int thread, int64_t tile_m, int64_t tile_n,
+                                                    int64_t l, int slot = 0) {
+    if constexpr (FusedAct == Activation::Identity) {
+      if (p.load_c && thread % 128 == 0) {
+        const int wg = thread / 128;
+        tma_store_wait<0>();  // the previous tile's last store has read the buffer
+        load_c_part(p, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
+      }
+    }
+  }
 
   __device__ __forceinline__ static void warpgroup_barrier(int wg) {
     asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
@@ -76,7 +122,7 @@ struct CollectiveEpilogueSm90TmaStore {
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
                                                int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
-                                               int slot = 0) {
+                                               int slot = 0, bool prefetched = false) {
     if constexpr (FusedAct == Activation::Identity) {
       // The plain instance: fused problems take the direct stores, whose loops (one per
       // activation) exist once per kernel, not once per epilogue.
@@ -84,7 +130,7 @@ struct CollectiveEpilogueSm90TmaStore {
         Direct::store(p.direct, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
         return;
       }
-      store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot);
+      store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot, prefetched);
     } else {
       // A fused instance runs only problems whose activation is FusedAct and whose D TMA
       // can store (GemmSm90::runnable; the dispatch runs the others on the plain instance);
@@ -98,7 +144,7 @@ struct CollectiveEpilogueSm90TmaStore {
   template <Activation Act, bool HasBias, class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store_as(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
                                                   int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
-                                                  int slot = 0) {
+                                                  int slot = 0, bool prefetched = false) {
     const int wg = thread / 128;
     const int first = slot * ConsumerWarpgroups;  // the slot's first buffer (and named barrier)
     const bool leader = thread % 128 == 0;
@@ -127,9 +173,11 @@ struct CollectiveEpilogueSm90TmaStore {
     // values are unrolled by folds over __forceinline__ functions, not static_for's lambdas:
     // with a GELU in the body nvcc left those lambdas as calls that took the accumulators'
     // address (720 bytes of stack, spills, the wgmmas serialized: ptxas C7520).
-    const Ctx<decltype(tCsD), decltype(tCcD0), Acc> ctx{tCsD, tCcD0, acc, bias, alpha, p.direct.bias_along_m};
-    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, Parts>{}, p, ctx, first + wg, wg, leader, buffer, tile_m,
-                                              tile_n, l);
+    // (C: a run-time choice of the plain instance only; fused instances take beta == 0)
+    const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc> ctx{tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c};
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, Parts>{}, p, s, ctx, first + wg, wg, leader, buffer, tile_m,
+                                              tile_n, l, prefetched);
   }
 
   // What every value's store needs, by reference.
@@ -139,13 +187,15 @@ struct CollectiveEpilogueSm90TmaStore {
     TCc const& tCcD0;
     Acc const& acc;
     typename Direct::BiasView const& bias;
-    float alpha;
+    float alpha, beta;
     bool bias_along_m;
+    bool load_c;  // x += beta C, C read from the staging buffer where D goes
   };
 
   template <Activation Act, bool HasBias, int J, int V, class Dj, class Cj, class X>
   __device__ __forceinline__ static void store_value(Dj& dj, Cj const& cj, X const& ctx) {
     float x = ctx.alpha * ctx.acc[4 * J + V];
+    if (ctx.load_c) x += ctx.beta * arch::to_f32(ElementD(dj(C<V>{})));
     if constexpr (HasBias) {
       const auto mn = cj(C<V>{});
       x += ctx.bias.at(ctx.bias_along_m, int64_t(get<0>(mn)), int64_t(get<1>(mn)));
@@ -170,23 +220,32 @@ struct CollectiveEpilogueSm90TmaStore {
   // Part H: columns Cols*H .. of the warpgroup's rows, staged, then one TMA store.
   // (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's 64 rows in the tile)
   template <Activation Act, bool HasBias, int G, int H, class X>
-  __device__ __forceinline__ static void store_part(Params const& p, X const& ctx, int bar, int wg, bool leader, uint32_t buffer,
-                                                    int64_t tile_m, int64_t tile_n, int64_t l) {
-    if (leader) tma_store_wait<0>();  // the previous store has read the buffer
+  __device__ __forceinline__ static void store_part(Params const& p, SharedStorage& s, X const& ctx, int bar, int wg, bool leader,
+                                                    uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l, bool prefetched) {
+    if (leader) {
+      tma_store_wait<0>();  // the previous store has read the buffer
+      if (ctx.load_c && (H > 0 || !prefetched)) load_c_part(p, s, bar, wg, H, tile_m, tile_n, l);
+    }
     warpgroup_barrier(bar);
+    if (ctx.load_c) {
+      const uint32_t phase = s.c_phase[bar];
+      while (!s.c_full[bar].try_wait(phase)) {}  // this part's C has landed
+    }
     store_groups<Act, HasBias, H * G>(std::make_integer_sequence<int, G>{}, ctx);
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
     warpgroup_barrier(bar);
     if (leader) {
+      if (ctx.load_c) s.c_phase[bar] ^= 1u;  // every thread has waited on this phase
       const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg), int32_t(tile_n * BN + Cols * H), int32_t(l)}};
       copy(p.tma_d.with(&p.map_d), buffer, origin);
       tma_store_commit();
     }
   }
   template <Activation Act, bool HasBias, int G, int... Hs, class X>
-  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, X const& ctx, int bar, int wg,
-                                                     bool leader, uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
-    (store_part<Act, HasBias, G, Hs>(p, ctx, bar, wg, leader, buffer, tile_m, tile_n, l), ...);
+  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, SharedStorage& s, X const& ctx,
+                                                     int bar, int wg, bool leader, uint32_t buffer, int64_t tile_m, int64_t tile_n,
+                                                     int64_t l, bool prefetched) {
+    (store_part<Act, HasBias, G, Hs>(p, s, ctx, bar, wg, leader, buffer, tile_m, tile_n, l, prefetched), ...);
   }
 
   // Before the CTA leaves: the last stores have read shared memory.

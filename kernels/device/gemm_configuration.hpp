@@ -35,21 +35,14 @@ struct GemmConfiguration {
   sm90::Schedule schedule = sm90::Schedule::Cooperative128x256;
 };
 
-namespace sm90 {
-// Whether the SM90 dispatch takes 128x128 tiles: the 128x256 tiles' CTAs (clusters of 2 along
-// M) would fill at most half of the SMs (they run one wave, shorter with half the work per
-// CTA).  m, n: the problem as the kernel runs it (column-major D).
-inline bool prefers_small_tiles(std::int64_t m, std::int64_t n, std::int64_t batch, int sms) {
-  const std::int64_t cluster_rows = ((m + 127) / 128 + 1) / 2, tiles_n = (n + 255) / 256;
-  return cluster_rows * 2 * tiles_n * batch * 2 <= sms;
-}
-inline bool prefers_small_tiles(const GemmArguments& g, int sms) { return prefers_small_tiles(g.m, g.n, g.batch, sms); }
-}  // namespace sm90
-
 namespace configuration_detail {
 template <class Element, class Tile, int Align>
 using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMajor, Align, Element, KMajor, Align, float,
                                       Tile, tuple<_2, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+// The ping-pong kernel (sm90::PingpongGemm): 64x128x64 tiles, no cluster.
+using Sm90PingpongBuilder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float,
+                                              tuple<_64, _128, _64>, tuple<_1, _1, _1>, StageCountAuto,
+                                              KernelTmaWarpSpecializedPingpong>;
 template <int Align>
 using Sm80Builder = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, Align, bfloat16_t, KMajor, Align, float,
                                       tuple<C<DefaultTensorOpTile::BM>, C<DefaultTensorOpTile::BN>, C<DefaultTensorOpTile::BK>>,
@@ -117,14 +110,9 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     const sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
     if (g.element == Element::F32)
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Pingpong64x128) {
-      // sm90::PingpongGemm (sm90_gemm.cuh): 64x128x64 tiles, 8 stages, no cluster; the
-      // builders build the cooperative kernels only.
-      c.kernel = GemmKernel::Sm90TmaWgmma;
-      c.tile_m = 64, c.tile_n = 128, c.tile_k = 64, c.stages = 8, c.cluster_m = 1;
-      c.vectorized = true;
-      c.element_d = out;
-    } else if (schedule == sm90::Schedule::Cooperative128x128)
+    else if (schedule == sm90::Schedule::Pingpong64x128)
+      c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
+    else if (schedule == sm90::Schedule::Cooperative128x128)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     else
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _256, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);

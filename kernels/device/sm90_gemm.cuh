@@ -20,6 +20,7 @@
 #include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
 #include "../kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh"
+#include "sm90_epilogue_operands.hpp"
 #include "sm90_schedule.hpp"
 
 namespace tessera::kernels::sm90 {
@@ -30,10 +31,11 @@ namespace tessera::kernels::sm90 {
 // scheduler (whole tiles, or split-K of the last wave).  Stages: the builder's automatic count (the smem left after the epilogue's staging).
 template <GMMA::Major M>
 using major_tag = std::conditional_t<M == GMMA::Major::K, KMajor, MNMajor>;
-template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterM>
+template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterM,
+          class Schedule = KernelTmaWarpSpecializedCooperative>
 using Sm90Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, major_tag<MajorA>, 16 / sizeof(Element), Element,
                                        major_tag<MajorB>, 16 / sizeof(Element), float, Tile, tuple<C<ClusterM>, _1, _1>,
-                                       StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+                                       StageCountAuto, Schedule>;
 // Scheduler: WholeTileScheduler (whole tiles at compile time: no split-K meeting in the
 // kernel) or SplitKTileScheduler (a kernel of its own, run only when the plan splits).
 // FusedAct: the activation the TMA-store epilogue applies (Identity: plain; fused problems
@@ -68,16 +70,16 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
 using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
 
 // Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
-// each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop. 64x128x64
-// (wgmma m64n128k16): 8 stages of 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64:
-// 4 stages of 40 KiB. No cluster by default: at 1000^3 (128 tiles, one per CTA) clusters of
+// each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop: the
+// builders' KernelTmaWarpSpecializedPingpong. 64x128x64 (wgmma m64n128k16): 8 stages of
+// 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64: 4 stages of 40 KiB (the
+// automatic count). No cluster by default: at 1000^3 (128 tiles, one per CTA) clusters of
 // 2 with B multicast measured 0.64x cuBLAS, without 0.71x (H100, bench/notes/sm90_gemm.md,
 // session 10). Whole tiles only (WholeTileScheduler).
 template <class Element, int BN = 128, int ClusterM = 1>
-using PingpongGemm = GemmTmaWarpSpecializedPingpong<
-    CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<BN == 128 ? 8 : 4, ClusterM>, tuple<_64, C<BN>, _64>, Element,
-                                   GMMA::Major::K, GMMA::Major::K>,
-    CollectiveEpilogueSm90TmaStore<Element, 64, BN, 1, Activation::Identity, 2>, WholeTileScheduler>;
+using PingpongGemm = Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_64, C<BN>, _64>, ClusterM,
+                                             KernelTmaWarpSpecializedPingpong>,
+                                Element>;
 
 // f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
 // only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
@@ -108,6 +110,18 @@ static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Majo
                                                                                    tuple<_128, _128, _64>, half_t,
                                                                                    GMMA::Major::K, GMMA::Major::K, 128>,
                                                     CollectiveEpilogueSm90TmaStore<half_t, 128, 128, 2>, SplitKTileScheduler>> &&
+              std::is_same_v<PingpongGemm<bfloat16_t>,
+                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<8, 1>,
+                                                                                           tuple<_64, _128, _64>, bfloat16_t,
+                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
+                                                            CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>,
+                                                            WholeTileScheduler>> &&
+              std::is_same_v<PingpongGemm<half_t, 256>,
+                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<4, 1>,
+                                                                                           tuple<_64, _256, _64>, half_t,
+                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
+                                                            CollectiveEpilogueSm90TmaStore<half_t, 64, 256, 1, Activation::Identity, 2>,
+                                                            WholeTileScheduler>> &&
               std::is_same_v<DefaultGemmTf32<>,
                              GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
                                                                                    tuple<_128, _256, _32>, float,
@@ -141,6 +155,8 @@ inline GemmArguments as_column_major_d(const GemmArguments& g) {
 
 template <class Kernel>
 struct GemmSm90 {
+  // (the builders count the stages' and staging's bytes; this, the kernel's whole storage)
+  static_assert(Kernel::smem_bytes <= arch::Sm90::smem_capacity, "GemmSm90: the kernel's shared storage exceeds a CTA's 227 KiB");
   using Mainloop = typename Kernel::Mainloop;
   using Element = typename Mainloop::Element;
   using ElementD = typename Kernel::Epilogue::ElementD;
@@ -367,17 +383,17 @@ struct GemmSm90 {
     return {};
   }
 
-  // The TMA-store epilogue where it applies: beta == 0 (C is not read), D column-major (the
-  // staging tile's major), 16-byte aligned with ld and batch stride multiples of 16 bytes.
+  // The TMA-store epilogue where it applies (sm90_epilogue_operands.hpp: D column-major, D
+  // and, for beta != 0, C 16-byte aligned with ld and batch stride multiples of 16 bytes; C
+  // through TMA loads on the plain instance only); the direct epilogue elsewhere.
   void setup_tma_store(const GemmArguments& g) {
     using Epi = typename Kernel::Epilogue;
     auto& e = params.epilogue;
     e.use_tma = false;
+    e.load_c = false;
     const bool batched = g.batch > 1;
-    constexpr int per16 = 16 / int(sizeof(ElementD));  // elements of 16 bytes
-    if (g.beta != 0.0f || g.c.major != Major::Col || reinterpret_cast<std::uintptr_t>(g.d) % 16 != 0 || g.ldd % per16 != 0 ||
-        (batched && g.batch_stride_d % per16 != 0))
-      return;
+    const Sm90EpilogueOperands ops = sm90_epilogue_operands(g, int(sizeof(ElementD)), Epi::FusedAct != Activation::Identity);
+    if (!ops.status) return;
     struct Proto {
       tma::Arguments a;
       TmaStore<Epi::MaxBoxes> t;
@@ -397,12 +413,18 @@ struct GemmSm90 {
     static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
     const Proto& proto = batched ? proto3 : proto2;
     if (!proto.t.boxes.ok()) return;
-    const int64_t ext[3] = {g.m, g.n, g.batch}, str[3] = {1, g.ldd, g.batch_stride_d};
-    const tma::Arguments a = tma::rebind_gmem(proto.a, batched ? 3 : 2, ext, str);
+    const tma::Arguments a = tma::rebind_gmem(proto.a, ops.modes, ops.extent, ops.d_stride);
     if (a.rule != tma::Rule::ok) return;
-    if (tma::encode_tensor_map(&e.map_d, a, g.d, tensor_map_type_of(element_enum_of<ElementD>())) != CUDA_SUCCESS) return;
+    const CUtensorMapDataType type = tensor_map_type_of(element_enum_of<ElementD>());
+    if (tma::encode_tensor_map(&e.map_d, a, g.d, type) != CUDA_SUCCESS) return;
+    if (ops.load_c) {
+      // C: D's box geometry over C's strides (TMA loads fill what lies past M and N with 0).
+      const tma::Arguments c = tma::rebind_gmem(proto.a, ops.modes, ops.extent, ops.c_stride);
+      if (c.rule != tma::Rule::ok || tma::encode_tensor_map(&e.map_c, c, g.c.ptr, type) != CUDA_SUCCESS) return;
+    }
     e.tma_d = proto.t;
     e.use_tma = true;
+    e.load_c = ops.load_c;
   }
 
   static cudaLaunchConfig_t launch_config(dim3 grid_dim, cudaStream_t stream) {

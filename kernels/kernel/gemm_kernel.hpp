@@ -9,6 +9,7 @@
 //   MainloopTensorOp + EpilogueSmem16 + GroupedRasterization     -> GemmTensorOpKernel
 //   CollectiveMainloopSm90TmaWgmma + an SM90 epilogue + a
 //     persistent scheduler (sm90::SplitKTileScheduler)           -> sm90::GemmTmaWarpSpecialized
+//   the same with the ping-pong policy + sm90::WholeTileScheduler -> sm90::GemmTmaWarpSpecializedPingpong
 // A combination no kernel runs fails with a static_assert naming the rule.  Plain C++ like the
 // builders (collective_builder.hpp): the kernels are named through declarations here.
 #pragma once
@@ -29,6 +30,8 @@ struct SplitKTileScheduler;
 struct WholeTileScheduler;
 template <class Mainloop, class Epilogue, class Scheduler>
 struct GemmTmaWarpSpecialized;
+template <class Mainloop, class Epilogue, class Scheduler>
+struct GemmTmaWarpSpecializedPingpong;
 }  // namespace sm90
 
 template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
@@ -72,8 +75,12 @@ struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, T
   static_assert(std::is_same_v<Scheduler, sm90::WholeTileScheduler> || std::is_same_v<Scheduler, sm90::SplitKTileScheduler>,
                 "gemm_kernel_t: the SM90 warp-specialized kernel is persistent: sm90::WholeTileScheduler (whole tiles) "
                 "or sm90::SplitKTileScheduler (the last wave split along K)");
-  using type = sm90::GemmTmaWarpSpecialized<sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>,
-                                            Epilogue, Scheduler>;
+  using Mainloop = sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>;
+  static constexpr bool pingpong = requires { Policy::MathWarpgroups; };  // (MainloopTmaWarpSpecializedPingpong)
+  static_assert(!pingpong || std::is_same_v<Scheduler, sm90::WholeTileScheduler>,
+                "gemm_kernel_t: the SM90 ping-pong kernel runs whole tiles (sm90::WholeTileScheduler)");
+  using type = std::conditional_t<pingpong, sm90::GemmTmaWarpSpecializedPingpong<Mainloop, Epilogue, Scheduler>,
+                                  sm90::GemmTmaWarpSpecialized<Mainloop, Epilogue, Scheduler>>;
 };
 
 // The same collective under another trace policy (kernel/trace_policy.cuh): gemm_trace builds

@@ -79,6 +79,7 @@ struct GemmTmaWarpSpecialized {
     const int rank = cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
+      if constexpr (requires { Epilogue::init(shared.epilogue); }) Epilogue::init(shared.epilogue);  // (C's barriers)
       Mainloop::init(s);
       Mainloop::prefetch_tensor_maps(p.mainloop);
     }
@@ -105,8 +106,15 @@ struct GemmTmaWarpSpecialized {
       const int thread = int(threadIdx.x) - 128;
       typename Mainloop::Wgmma::DRegisters acc;
       for (int64_t u = first; u < units; u += step) {
+        // C (beta != 0) starts coming while the mainloop runs; a split tile's last slice loads it
+        // in its epilogue.
+        bool c_prefetched = false;
         {
           const auto w = p.scheduler.work(u);
+          if constexpr (requires { Epilogue::prefetch_c; }) {
+            c_prefetched = !Scheduler::Splits || w.split <= 1;
+            if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
+          }
           Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
         // The unit again after the mainloop (u laundered so that it is recomputed, not kept
@@ -116,8 +124,12 @@ struct GemmTmaWarpSpecialized {
         const auto w = p.scheduler.work(again);
         if constexpr (Scheduler::Splits)
           if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
-        Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                        w.m * ClusterM + rank, w.n, w.l, acc);
+        if constexpr (requires { Epilogue::prefetch_c; })
+          Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
+                          w.m * ClusterM + rank, w.n, w.l, acc, 0, c_prefetched);
+        else
+          Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
+                          w.m * ClusterM + rank, w.n, w.l, acc);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();

@@ -56,7 +56,8 @@ struct GemmTmaWarpSpecializedPingpong {
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
       shared.order.init(128);
-      Mainloop::init(s);  // (its fence.mbarrier_init covers the order's barriers too)
+      Epilogue::init(shared.epilogue);  // (C's barriers)
+      Mainloop::init(s);  // (its fence.mbarrier_init covers the order's and C's barriers too)
       Mainloop::prefetch_tensor_maps(p.mainloop);
     }
     Cooperative::cluster_sync();
@@ -91,6 +92,8 @@ struct GemmTmaWarpSpecializedPingpong {
             for (int kt = 0; kt < k_tiles; ++kt) ++st;  // the other consumer's stages
             continue;
           }
+          // C (beta != 0) starts coming into this consumer's buffer before its mainloop.
+          Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l, math);
           while (!shared.order.may_start(j)) {}
           Mainloop::mma(p.mainloop, s, st, 0, acc, k_tiles);
           shared.order.finished(j);
@@ -101,7 +104,7 @@ struct GemmTmaWarpSpecializedPingpong {
         asm volatile("" : "+l"(again));
         const auto w = p.scheduler.work(again);
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                        w.m * ClusterM + rank, w.n, w.l, acc, math);
+                        w.m * ClusterM + rank, w.n, w.l, acc, math, true);
       }
       Epilogue::finish(p.epilogue, thread);
       Cooperative::finish();

@@ -99,7 +99,18 @@ struct Problem {
     if constexpr (std::is_same_v<TD, float>) args.epilogue.output = tessera::kernels::Element::F32;
   }
   ~Problem() { cudaFree(da); cudaFree(db); cudaFree(dc); cudaFree(dd); cudaFree(dbias); }
-  void poison() { SM90_CUDA(cudaMemset(dd, 0xff, c.size() * sizeof(TD))); }  // NaN in bf16, f16 and f32
+  // NaN in bf16, f16 and f32; where C is D (alias_c_to_d), C again instead.
+  void poison() {
+    if (c_is_d) SM90_CUDA(cudaMemcpy(dd, c.data(), c.size() * sizeof(TD), cudaMemcpyHostToDevice));
+    else SM90_CUDA(cudaMemset(dd, 0xff, c.size() * sizeof(TD)));
+  }
+  // C aliases D (same pointer, strides and major): D holds C before each launch (beta != 0).
+  bool c_is_d = false;
+  void alias_c_to_d() {
+    c_is_d = true;
+    args.c.ptr = dd;
+    poison();
+  }
   // The fused epilogue: a random bias vector (length M per row, N per column; one for all
   // batches) and an activation.
   void fuse(Activation a, Bias b, uint64_t seed = 7) {

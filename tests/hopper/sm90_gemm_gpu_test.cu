@@ -29,10 +29,12 @@ using namespace tessera;
 // split: with the workspace sm90_workspace_size asks for, which must be some (split-K of
 // the last wave planned) when `split` is true; the launch runs twice (the arrival counters
 // are zeroed per launch) and the second result is checked.
+// alias: C is D (beta != 0).
 template <class T>
 int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, const char* layout = "TN",
-          bool split = false) {
+          bool split = false, bool alias = false) {
   sm90_check::Problem<T> p(m, n, k, l, d_row, alpha, beta, uint64_t(m * 1000003 + n * 1009 + k + l), layout);
+  if (alias) p.alias_c_to_d();
   void* ws = nullptr;
   const size_t ws_bytes = split ? kernels::device::sm90_workspace_size(p.args) : 0;
   if (split && ws_bytes == 0) {
@@ -53,9 +55,9 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
   double rel = 0;
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s %s%s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g: %s (rel %.2e, %lld NaN)%s%s\n",
+  std::printf("%-4s %s%s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
               std::is_same_v<T, float> ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, split ? " split-K" : "", (long long)m, (long long)n, (long long)k, (long long)l,
-              d_row ? "row" : "col", alpha, beta, ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
+              d_row ? "row" : "col", alpha, beta, alias ? " C=D" : "", ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
 }
@@ -63,16 +65,18 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
 // The ping-pong kernel (bf16/f16 TN, D column-major) on any shape: large ones give each CTA
 // many tiles, which its two consumer warpgroups take in turn.
 template <class T>
-int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta) {
+int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
   sm90_check::Problem<T> p(m, n, k, l, false, alpha, beta, uint64_t(m * 7919 + n * 31 + k + l), "TN");
+  if (alias) p.alias_c_to_d();
   const auto r = kernels::device::sm90_entry::run<kernels::device::sm90_set::Pingpong<T>>(kernels::sm90::as_column_major_d(p.args),
                                                                                         nullptr, false, nullptr);
   const cudaError_t e = cudaDeviceSynchronize();
   double rel = 0;
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s TN ping-pong %5lld x %5lld x %5lld x %lld alpha %g beta %g: %s (rel %.2e, %lld NaN)%s%s\n",
+  std::printf("%-4s TN ping-pong %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
               std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
+              alias ? " C=D" : "",
               ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
@@ -108,7 +112,7 @@ int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float al
     const bool tn = g.a.major == kernels::Major::Row && g.b.major == kernels::Major::Col;
     cudaDeviceProp prop{};
     SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-    if (tn && set::has_fused_tma(act) && !kernels::sm90::prefers_small_tiles(g, prop.multiProcessorCount)) {
+    if (tn && set::has_fused_tma(act) && kernels::sm90::choose_schedule(g, prop.multiProcessorCount) == kernels::sm90::Schedule::Cooperative128x256) {
       if (act == Activation::GELUTanh) direct(std::type_identity<set::Fused<T, Activation::GELUTanh>>{});
       if (act == Activation::ReLU) direct(std::type_identity<set::Fused<T, Activation::ReLU>>{});
       if (act == Activation::SiLU) direct(std::type_identity<set::Fused<T, Activation::SiLU>>{});
@@ -168,6 +172,34 @@ int check_fused_tma(bool small_only) {
         if (!small_only) fails += check_fused<T, T>(1031, 2055, 72, 1, d_row, 0.75f, -0.5f, act, bias);
       }
   if (!small_only) fails += check_fused<T, T>(1032, 1032, 136, 2, false, 2.0f, 0.0f, Activation::GELUTanh, Bias::PerColumn);
+  return fails;
+}
+
+// beta != 0 through the TMA loads of C (D column-major, M multiple of 8: C's ld whole 16
+// bytes): every kernel the dispatch picks (cooperative 128x256 for the larger problems,
+// 128x128 and ping-pong for small ones, split-K slices, the ping-pong kernel's turns), all
+// four majors, residues in M and N (1032 x 2056: 8 rows and columns past whole tiles),
+// batches, C aliasing D, f16, an f32 D (two TMA boxes per part).
+template <class T>
+int check_beta_tma(bool small_only) {
+  int fails = 0;
+  fails += check<T>(1032, 2056, 136, 1, false, 1, 0.5f);                       // TN, 128x256
+  fails += check<T>(1032, 2056, 136, 1, false, -1, 1, "TN", false, true);      // C = D
+  fails += check<T>(136, 264, 72, 1, false, 1, -1);                            // ping-pong (dispatch)
+  fails += check_pingpong<T>(2048, 1024, 200, 2, 1, 0.5f, true);               // turns, batches, C = D
+  if (small_only) return fails;
+  fails += check<T>(1032, 2056, 136, 1, false, 2, -0.5f, "NT");                // NT, 128x256
+  fails += check<T>(1032, 2056, 136, 1, false, 1, 1, "NT", false, true);       // NT, C = D
+  fails += check<T>(136, 264, 72, 1, false, 1, 0.5f, "NT");                    // 128x128
+  fails += check<T>(1032, 2056, 136, 1, false, 1, 0.5f, "NN");
+  fails += check<T>(1032, 2056, 136, 1, false, 1, 0.5f, "TT");
+  fails += check<T>(776, 1032, 200, 3, false, 1, 0.5f);                        // batches
+  fails += check<T>(776, 1032, 200, 3, false, 1, -1, "TN", false, true);       // batches, C = D
+  fails += check<T>(4096, 4096, 1024, 1, false, 1, 1, "TN", false, true);      // many tiles per CTA, C = D
+  fails += check<T>(1000, 1000, 4000, 1, false, 1, 0.5f, "NT", true);          // split-K: C in the last slice's epilogue
+  fails += check<T>(4096, 11008, 4096, 1, false, 1, 1, "NT", true, true);      // split-K of the tail, C = D
+  fails += check_pingpong<T>(4000, 3000, 1000, 1, 2, -1);
+  fails += check_fused<T, float>(1032, 2056, 136, 1, false, 1, 0.5f, kernels::Activation::Identity, kernels::Bias::None);  // f32 D
   return fails;
 }
 
@@ -247,6 +279,9 @@ int main(int argc, char** argv) {
     fails += check<float>(100, 3000, 36, 1, false, 1, 0.5f);
     fails += check<float>(4096, 4096, 4096, 1, true, 1, 0);
   }
+  // beta != 0 through TMA loads of C.
+  fails += check_beta_tma<bfloat16_t>(small_only);
+  if (!small_only) fails += check_beta_tma<half_t>(false);
   // Fused epilogues.
   fails += check_fusions<bfloat16_t>(small_only);
   fails += check_fused_tma<bfloat16_t>(small_only);

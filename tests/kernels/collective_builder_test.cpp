@@ -60,6 +60,21 @@ static_assert(S90_tf32::Stages == 4 &&
 using S90_sw32 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_64, _64, _16>>;
 using S90_sw64 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, MNMajor, 8, tuple<_64, _32, _64>>;
 static_assert(S90_sw32::SwizzleBytes == 32 && S90_sw64::SwizzleBytes == 64 && S90_sw32::ConsumerWarpgroups == 1);
+// Ping-pong: 64-row tiles, one consumer warpgroup per tile and two staging slots (one per
+// consumer): (227 KiB - 1 KiB - 2 x 16 KiB) / 24 KiB -> 8 stages at 64x128x64, 4 at 64x256x64.
+using S90_pp = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_64, _128, _64>, _1x1, StageCountAuto,
+                     KernelTmaWarpSpecializedPingpong>;
+using S90_pp256 = Build<arch::Sm90, OpClassTensorOp, half_t, KMajor, 8, KMajor, 8, tuple<_64, _256, _64>, _1x1, StageCountAuto,
+                        KernelTmaWarpSpecializedPingpong>;
+static_assert(std::is_same_v<S90_pp::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedPingpong<8, 1>,
+                                                                           tuple<_64, _128, _64>, bfloat16_t, GMMA::Major::K,
+                                                                           GMMA::Major::K, 128>> &&
+              S90_pp::ConsumerWarpgroups == 1 && S90_pp::EpilogueSlots == 2 && S90_pp256::Stages == 4);
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>> &&
+              CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::smem_bytes == 2 * 16 * 1024 &&
+              S90_bf16::EpilogueSlots == 1);
 
 // ---- the kernel type of (problem shape, mainloop, epilogue, scheduler)
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S80_default::CollectiveOp,
@@ -69,6 +84,19 @@ static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S80_default::Collec
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, Simt16::CollectiveOp, CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp,
                                            GroupedRasterization<8>>,
                              GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, trace::NoTrace>>);
+// The ping-pong policy composes the ping-pong kernel; the cooperative one the cooperative.
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_pp::CollectiveOp,
+                                           CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,
+                                           kernels::sm90::WholeTileScheduler>,
+                             kernels::sm90::GemmTmaWarpSpecializedPingpong<
+                                 S90_pp::CollectiveOp, CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,
+                                 kernels::sm90::WholeTileScheduler>>);
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_bf16::CollectiveOp,
+                                           CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8>::CollectiveOp,
+                                           kernels::sm90::WholeTileScheduler>,
+                             kernels::sm90::GemmTmaWarpSpecialized<
+                                 S90_bf16::CollectiveOp, CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8>::CollectiveOp,
+                                 kernels::sm90::WholeTileScheduler>>);
 
 // The same collectives under another trace policy (gemm_trace builds them with trace::Recorder).
 struct SomeTrace;
@@ -126,6 +154,8 @@ TEST_CASE("the builders' choices, row by row") {
       {row<S90_tf32>("sm90 tf32 TN 128x256x32"), 4, 128, 256, 32, 128, true},
       {row<S90_sw32>("sm90 bf16 64x64x16"), 52, 64, 64, 16, 32, true},
       {row<S90_sw64>("sm90 bf16 K/MN 64x32x64"), 17, 64, 32, 64, 64, true},
+      {row<S90_pp>("sm90 bf16 TN 64x128x64 ping-pong"), 8, 64, 128, 64, 128, true},
+      {row<S90_pp256>("sm90 f16 TN 64x256x64 ping-pong"), 4, 64, 256, 64, 128, true},
   };
   for (const auto& e : table) {
     INFO(e.got.name);
@@ -150,6 +180,8 @@ TEST_CASE("the SM90 automatic stage count fills shared memory beside the epilogu
   check(S90_small{}, 2 * 16 * 1024);
   check(S90_tf32{}, 0);
   check(S90_sw64{}, 16 * 1024);
+  check(S90_pp{}, 2 * 16 * 1024);
+  check(S90_pp256{}, 2 * 16 * 1024);
 }
 
 TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and device") {

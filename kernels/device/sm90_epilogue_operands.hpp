@@ -1,0 +1,67 @@
+// What the SM90 TMA-store epilogue reads and writes, as TMA sees it (host code without CUDA,
+// so that CI tests it: hopper_sm90_epilogue_operands_test). D, and C when beta != 0, are
+// (M, N[, L]) tensors, column-major (the staging tile's major), with D's element type:
+//
+//   Sm90EpilogueOperands o = sm90_epilogue_operands(g, d_bytes, fused_instance);
+//   o.status      ok: TMA stores D (and loads C if o.load_c); else why the direct epilogue runs
+//   o.modes       2, or 3 with batches
+//   o.extent      (M, N, L)                the same for D and C
+//   o.d_stride    (1, ldd, batch_stride_d) elements
+//   o.c_stride    (1, ldc, batch_stride_c) elements (load_c only)
+//
+// The rules: D column-major (a row-major D was swapped into a column-major one before:
+// as_column_major_d), D and C 16-byte aligned, their ld and batch strides whole 16 bytes
+// (TMA's global address and strides); beta != 0 only on the plain (not fused) instance and a
+// problem without bias or activation (the fused instances stage act(alpha acc + bias) and
+// take beta == 0). C may be D itself (same pointer and strides): each part of C is read into
+// shared memory before that part of D is stored.
+// g: the problem as the kernels see it (as_column_major_d), past check_arguments.
+#pragma once
+
+#include <cstdint>
+
+#include <tessera/kernels/gemm_arguments.hpp>
+
+namespace tessera::kernels::sm90 {
+
+struct Sm90EpilogueOperands {
+  GemmResult status;
+  bool load_c = false;  // beta != 0: C comes by TMA
+  int modes = 2;
+  std::int64_t extent[3] = {0, 0, 1};
+  std::int64_t d_stride[3] = {1, 0, 0};
+  std::int64_t c_stride[3] = {1, 0, 0};
+};
+
+// d_bytes: D's (and C's) element size; fused_instance: the kernel is a fused TMA-store
+// instance (EpilogueTmaStoreFused), which stores act(alpha acc + bias) with beta == 0 only.
+inline Sm90EpilogueOperands sm90_epilogue_operands(const GemmArguments& g, int d_bytes, bool fused_instance) {
+  Sm90EpilogueOperands o;
+  auto refuse = [&](const char* why) {
+    o.status = {GemmStatus::Unsupported, why};
+    o.load_c = false;
+    return o;
+  };
+  const std::int64_t per16 = 16 / d_bytes;  // elements in 16 bytes
+  const bool batched = g.batch > 1;
+  auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (g.c.major != Major::Col) return refuse("the TMA-store epilogue stages a column-major D");
+  if (!aligned16(g.d) || g.ldd % per16 != 0 || (batched && g.batch_stride_d % per16 != 0))
+    return refuse("the TMA-store epilogue needs a 16-byte aligned D, ld and batch stride");
+  o.modes = batched ? 3 : 2;
+  o.extent[0] = g.m, o.extent[1] = g.n, o.extent[2] = g.batch;
+  o.d_stride[1] = g.ldd, o.d_stride[2] = g.batch_stride_d;
+  if (g.beta == 0.0f) return o;
+  if (fused_instance) return refuse("a fused TMA-store kernel takes beta == 0 only (C runs on the plain kernel)");
+  // (bias or activation: the device epilogue's fused(); an f32 D is not fused here)
+  if (g.epilogue.activation != Activation::Identity || g.epilogue.bias != Bias::None)
+    return refuse("beta != 0 through TMA loads of C on the plain epilogue only (no bias or activation)");
+  if (g.c.ptr == nullptr) return refuse("beta != 0 without C");
+  if (!aligned16(g.c.ptr) || g.c.ld % per16 != 0 || (batched && g.c.batch_stride % per16 != 0))
+    return refuse("the TMA loads of C need a 16-byte aligned C, ld and batch stride");
+  o.load_c = true;
+  o.c_stride[1] = g.c.ld, o.c_stride[2] = g.c.batch_stride;
+  return o;
+}
+
+}  // namespace tessera::kernels::sm90

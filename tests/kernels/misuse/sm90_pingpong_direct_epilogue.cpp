@@ -1,0 +1,9 @@
+// expect: the epilogue is EpilogueTmaStore
+#include "collective/collective_builder.hpp"
+using namespace tessera;
+using namespace tessera::kernels;
+// The ping-pong kernel stores each consumer's tile through its own staging slot while the
+// other consumer computes: the direct epilogue has none.
+using B = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float, tuple<_64, _128, _64>,
+                            tuple<_1, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedPingpong>;
+using E = CollectiveEpilogueBuilder<B, bfloat16_t, 8, EpilogueDirect>::CollectiveOp;
