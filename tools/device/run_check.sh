@@ -39,7 +39,7 @@ if [ "$STEP" != check ]; then
   # (the shipped kernels; the tuning variants are run_gpu.sh's)
   for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
     o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" "${SM90[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
+    nvcc "${F[@]}" "${SM90[@]}" --split-compile=0 -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
     pids+=($!)
     kobjs+=("$o")
   done
