@@ -152,6 +152,8 @@ struct GemmSm90 {
   int64_t batch = 1;
   std::size_t arrival_bytes = 0;  // split-K counters to zero before each launch
   bool split_allowed = true;      // (bench: --no-split)
+  bool divided_boxes = true;      // TMA dims divided by the smem tile's structure (bench: --mode-boxes)
+  int boxes_a = 0, boxes_b = 0;   // TMA copies per k-tile chosen by initialize (A, this CTA's B part)
 
   // Split-K workspace of a plan: one f32 accumulator tile per slice of every split tile and
   // CTA of its cluster, then one arrival counter per split tile and CTA.
@@ -256,52 +258,81 @@ struct GemmSm90 {
   }
 
   // The box geometry of a stage tile, once: derived over a representative tensor of the
-  // operand's majors (K-major: (rows, K):(K, 1); MN-major: (rows, K):(1, rows)).
+  // operand's majors (K-major: (rows, K):(K, 1); MN-major: (rows, K):(1, rows)). `divided`:
+  // the tensor map's dims follow the tile's structure (tma::make_divided_arguments: an
+  // MN-major tile of 64-row atoms is one (64, BK, rows / 64) box, not rows / 64 boxes of
+  // (64, BK)); else one dim per gmem mode.
   template <class Stage>
-  static tma::Arguments proto_arguments(Stage const& stage, bool k_major, bool batched) {
-    tma::Arguments a;
+  static tma::Arguments proto_arguments(Stage const& stage, bool k_major, bool batched, bool divided) {
     const int64_t rows = 1024, k = 1024;
+    auto derive = [&](auto const& g) {
+      return divided ? tma::make_divided_arguments<Mainloop::Bits>(g, stage) : tma::make_arguments<Mainloop::Bits>(g, stage);
+    };
     if (batched) {
-      const auto g = k_major ? make_layout(make_shape(rows, k, int64_t(2)), make_stride(k, int64_t(1), rows * k))
-                             : make_layout(make_shape(rows, k, int64_t(2)), make_stride(int64_t(1), rows, rows * k));
-      (void)make_tma_copy<SM90_TMA_LOAD, Mainloop::MaxBoxes, Mainloop::Bits>(a, g, stage);
-    } else {
-      const auto g = k_major ? make_layout(make_shape(rows, k), make_stride(k, int64_t(1)))
-                             : make_layout(make_shape(rows, k), make_stride(int64_t(1), rows));
-      (void)make_tma_copy<SM90_TMA_LOAD, Mainloop::MaxBoxes, Mainloop::Bits>(a, g, stage);
+      return k_major ? derive(make_layout(make_shape(rows, k, int64_t(2)), make_stride(k, int64_t(1), rows * k)))
+                     : derive(make_layout(make_shape(rows, k, int64_t(2)), make_stride(int64_t(1), rows, rows * k)));
     }
-    return a;
+    return k_major ? derive(make_layout(make_shape(rows, k), make_stride(k, int64_t(1))))
+                   : derive(make_layout(make_shape(rows, k), make_stride(int64_t(1), rows)));
+  }
+  // The kernel's tile origins along each mode step by `step` ((rows of a tile, BK, 1)): each
+  // must start on whole parts of a divided mode (copy_tma.hpp splits the origin over its dims).
+  static bool origins_on_parts(const tma::Arguments& a, const int64_t (&step)[3]) {
+    for (int d = 0; d < a.rank; ++d) {
+      const int64_t part = a.sub_extent[d] != 0 ? a.divisor[d] * a.sub_extent[d] : a.divisor[d];
+      if (step[a.mode_of_dim[d]] % part != 0) return false;
+    }
+    return true;
   }
 
   GemmResult initialize(const GemmArguments& g) {
     if (auto r = can_implement(g); !r) return r;
     const bool batched = g.batch > 1;
+    // Per operand: the TMA dims divided by the tile's structure first (fewer, larger boxes),
+    // the per-mode dims where the problem's extent is not a multiple of a divided mode's
+    // inner parts (an MN-major operand whose M or N is not a multiple of 64) or where the
+    // divided arrangement does not apply. Derived once per kernel type (static), rebound here.
     struct Proto {
-      tma::Arguments a, b;
-      typename Mainloop::TmaA tma_a;
-      typename Mainloop::TmaB tma_b;
+      tma::Arguments args;
+      tma::TileBoxes<Mainloop::MaxBoxes> boxes;
     };
-    auto make_proto = [](bool batched_) {
+    auto make_proto = [](auto const& stage, bool k_major, int64_t rows, bool batched_, bool divided) {
       Proto p;
-      p.a = proto_arguments(Mainloop::stage_a, Mainloop::MajorA == GMMA::Major::K, batched_);
-      p.b = proto_arguments(Mainloop::part_b, Mainloop::MajorB == GMMA::Major::K, batched_);
-      p.tma_a.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.a, Mainloop::stage_a);
-      p.tma_b.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.b, Mainloop::part_b);
+      p.args = proto_arguments(stage, k_major, batched_, divided);
+      p.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.args, stage);
+      const int64_t step[3] = {rows, Mainloop::BK, 1};
+      if (!origins_on_parts(p.args, step)) p.boxes.fits = false;
       return p;
     };
-    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
-    const Proto& proto = batched ? proto3 : proto2;
-    if (!proto.tma_a.boxes.ok() || !proto.tma_b.boxes.ok())
-      return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
-                                           tma::to_string(proto.tma_a.boxes.rule) + " / " + tma::to_string(proto.tma_b.boxes.rule)};
+    constexpr bool ak = Mainloop::MajorA == GMMA::Major::K, bk = Mainloop::MajorB == GMMA::Major::K;
+    constexpr int64_t rows_a = Mainloop::BM, rows_b = Mainloop::BN / Mainloop::ClusterM;
+    // [batched][divided]
+    static const Proto proto_a[2][2] = {{make_proto(Mainloop::stage_a, ak, rows_a, false, false), make_proto(Mainloop::stage_a, ak, rows_a, false, true)},
+                                        {make_proto(Mainloop::stage_a, ak, rows_a, true, false), make_proto(Mainloop::stage_a, ak, rows_a, true, true)}};
+    static const Proto proto_b[2][2] = {{make_proto(Mainloop::part_b, bk, rows_b, false, false), make_proto(Mainloop::part_b, bk, rows_b, false, true)},
+                                        {make_proto(Mainloop::part_b, bk, rows_b, true, false), make_proto(Mainloop::part_b, bk, rows_b, true, true)}};
     // The operands as (rows, K[, L]) tensors: A (M, K), B (N, K).
-    const bool ak = Mainloop::MajorA == GMMA::Major::K, bk = Mainloop::MajorB == GMMA::Major::K;
     const int64_t a_ext[3] = {g.m, g.k, g.batch}, b_ext[3] = {g.n, g.k, g.batch};
     const int64_t a_str[3] = {ak ? g.a.ld : 1, ak ? 1 : g.a.ld, g.a.batch_stride};
     const int64_t b_str[3] = {bk ? g.b.ld : 1, bk ? 1 : g.b.ld, g.b.batch_stride};
     const int modes = batched ? 3 : 2;
-    const tma::Arguments aa = tma::rebind_gmem(proto.a, modes, a_ext, a_str);
-    const tma::Arguments ba = tma::rebind_gmem(proto.b, modes, b_ext, b_str);
+    auto choose = [&](const Proto (&protos)[2][2], const int64_t* ext, const int64_t* str, tma::Arguments& bound) -> const Proto* {
+      const Proto& d = protos[batched][1];
+      if (divided_boxes && d.boxes.ok()) {
+        bound = tma::rebind_gmem(d.args, modes, ext, str);
+        if (bound.rule == tma::Rule::ok) return &d;
+      }
+      const Proto& p = protos[batched][0];
+      if (!p.boxes.ok()) return nullptr;
+      bound = tma::rebind_gmem(p.args, modes, ext, str);
+      return &p;
+    };
+    tma::Arguments aa, ba;
+    const Proto* pa = choose(proto_a, a_ext, a_str, aa);
+    const Proto* pb = choose(proto_b, b_ext, b_str, ba);
+    if (pa == nullptr || pb == nullptr)
+      return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
+                                           tma::to_string(proto_a[batched][0].boxes.rule) + " / " + tma::to_string(proto_b[batched][0].boxes.rule)};
     if (aa.rule != tma::Rule::ok || ba.rule != tma::Rule::ok)
       return {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(aa.rule != tma::Rule::ok ? aa.rule : ba.rule)};
     auto& ml = params.mainloop;
@@ -309,8 +340,10 @@ struct GemmSm90 {
     if (tma::encode_tensor_map(&ml.map_a, aa, g.a.ptr, type) != CUDA_SUCCESS ||
         tma::encode_tensor_map(&ml.map_b, ba, g.b.ptr, type) != CUDA_SUCCESS)
       return {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
-    ml.tma_a = proto.tma_a;
-    ml.tma_b = proto.tma_b;
+    ml.tma_a.boxes = pa->boxes;
+    ml.tma_b.boxes = pb->boxes;
+    boxes_a = pa->boxes.count;
+    boxes_b = pb->boxes.count;
     // Part r of the B tile starts at its first row's offset in the stage layout.
     for (int r = 0; r < Mainloop::ClusterM; ++r)
       ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);

@@ -14,9 +14,20 @@
 namespace tessera {
 
 namespace detail {
+// Box q's coordinates per TMA dim from the tile's origin per gmem mode. Every index is static
+// (the loops unroll; the mode is picked by comparison): the origin and the coordinates stay in
+// registers, not in a local-memory array indexed at run time, and a divided mode's part is a
+// shift and a mask. The producer runs this for every box of every k-tile.
 template <class B>
-TESSERA_DEVICE void tma_box_coord(B const& boxes, tma::Coord const& origin, int q, int32_t (&c)[tma::kMaxRank]) {
-  for (int d = 0; d < tma::kMaxRank; ++d) c[d] = d < boxes.rank ? origin.c[boxes.mode_of_dim[d]] + boxes.corner[q][d] : 0;
+TESSERA_HOST_DEVICE inline void tma_box_coord(B const& boxes, tma::Coord const& origin, int q, int32_t (&c)[tma::kMaxRank]) {
+#pragma unroll
+  for (int d = 0; d < tma::kMaxRank; ++d) {
+    const int mode = boxes.mode_of_dim[d];
+    int32_t o = 0;
+#pragma unroll
+    for (int m = 0; m < tma::kMaxRank; ++m) o = mode == m ? origin.c[m] : o;
+    c[d] = d < boxes.rank ? ((o >> boxes.shift[d]) & boxes.mask[d]) + boxes.corner[q][d] : 0;
+  }
 }
 }  // namespace detail
 
