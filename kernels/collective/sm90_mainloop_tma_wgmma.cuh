@@ -36,6 +36,44 @@ template <int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for<half_t, N, MA, MB> { using type = SM90_64xNx16_F32F16F16_SS<N, MA, MB>; };
 template <int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for<float, N, MA, MB> { using type = SM90_64xNx8_F32TF32TF32_SS<N, MA, MB>; };
+
+// A stage tile's TMA arrangement, derived at compile time over a representative tensor of the
+// operand's majors (K-major: (rows, K):(K, 1); MN-major: (rows, K):(1, rows); batched: a third
+// mode L). `divided`: the tensor map's dims follow the tile's structure
+// (tma::make_divided_arguments: an MN-major tile of 64-row atoms is one (64, BK, rows / 64)
+// box, not rows / 64 boxes of (64, BK)); else one dim per gmem mode. The device adapter
+// rebinds `args` to the problem's extents and strides; the producer issues `boxes`.
+template <int MaxBoxes>
+struct TmaPlan {
+  tma::Arguments args;
+  tma::TileBoxes<MaxBoxes> boxes;
+};
+template <int MaxBoxes, int Bits, class Stage>
+constexpr TmaPlan<MaxBoxes> make_tma_plan(Stage const& stage, bool k_major, int64_t tile_rows, int64_t tile_k, bool batched,
+                                          bool divided) {
+  constexpr int64_t rows = 1024, k = 1024;
+  // (A K-major tile has nothing to divide: its divided arrangement is the per-mode one, which
+  // is cheaper to derive at compile time.)
+  auto derive = [&](auto const& g) {
+    return divided && !k_major ? tma::make_divided_arguments<Bits>(g, stage) : tma::make_arguments<Bits>(g, stage);
+  };
+  TmaPlan<MaxBoxes> p;
+  if (batched)
+    p.args = k_major ? derive(make_layout(make_shape(rows, k, int64_t(2)), make_stride(k, int64_t(1), rows * k)))
+                     : derive(make_layout(make_shape(rows, k, int64_t(2)), make_stride(int64_t(1), rows, rows * k)));
+  else
+    p.args = k_major ? derive(make_layout(make_shape(rows, k), make_stride(k, int64_t(1))))
+                     : derive(make_layout(make_shape(rows, k), make_stride(int64_t(1), rows)));
+  p.boxes = tma::make_tile_boxes<MaxBoxes>(p.args, stage);
+  // The tile origins step by (tile_rows, tile_k, 1) along the modes: each must start on whole
+  // parts of a divided mode (the producer splits the origin over its dims by shift and mask).
+  const int64_t step[3] = {tile_rows, tile_k, 1};
+  for (int d = 0; d < p.args.rank && p.args.rule == tma::Rule::ok; ++d) {
+    const int64_t part = p.args.sub_extent[d] != 0 ? p.args.divisor[d] * p.args.sub_extent[d] : p.args.divisor[d];
+    if (step[p.args.mode_of_dim[d]] % part != 0) p.boxes.fits = false;
+  }
+  return p;
+}
 }  // namespace detail
 
 template <class Policy, class TileShape, class Element_, GMMA::Major MajorA_, GMMA::Major MajorB_, int SwizzleBytes = 128>
@@ -80,8 +118,30 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr auto part_b = GMMA::make_smem_layout<Bits, MajorB, SwizzleBytes>(
       make_shape(C<BN / ClusterM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
   static constexpr int MaxBoxes = 4;
-  using TmaA = TmaLoad<MaxBoxes>;
-  using TmaB = std::conditional_t<ClusterM == 1, TmaLoad<MaxBoxes>, TmaLoadMulticast<MaxBoxes>>;
+  using TmaOpB = std::conditional_t<ClusterM == 1, SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST>;
+  // Each operand's TMA arrangements, known at compile time: plan_x[batched][divided] (stage_a,
+  // and part_b: this CTA's part of the B tile). The device adapter picks one per operand
+  // (Params::arrangement_x = 2 * batched + divided) and the producer issues its boxes with
+  // every box property an immediate (copy_static).
+  using Plan = detail::TmaPlan<MaxBoxes>;
+  static constexpr bool KMajorA = MajorA == GMMA::Major::K, KMajorB = MajorB == GMMA::Major::K;
+  static constexpr Plan plan_a[2][2] = {
+      {detail::make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, false, false),
+       detail::make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, false, true)},
+      {detail::make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, true, false),
+       detail::make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, true, true)}};
+  static constexpr Plan plan_b[2][2] = {
+      {detail::make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, false, false),
+       detail::make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, false, true)},
+      {detail::make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, true, false),
+       detail::make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, true, true)}};
+  template <int Operand, int Arrangement>
+  struct BoxesOf {
+    static constexpr tma::TileBoxes<MaxBoxes> value = (Operand == 0 ? plan_a : plan_b)[Arrangement / 2][Arrangement % 2].boxes;
+  };
+  // Every arrangement the adapter may pick brings a whole stage (the barrier expects it).
+  static_assert(!plan_a[0][0].boxes.ok() || plan_a[0][0].boxes.tx_bytes == uint32_t(stage_a_bytes), "A's boxes fill a stage");
+  static_assert(!plan_b[0][0].boxes.ok() || plan_b[0][0].boxes.tx_bytes * ClusterM == uint32_t(stage_b_bytes), "B's parts fill a stage");
   using Pipeline = pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier>;
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
@@ -95,12 +155,12 @@ struct CollectiveMainloopSm90TmaWgmma {
   };
 
   // Kernel parameters: the tensor maps (64-byte aligned, passed in a __grid_constant__
-  // parameter) and each operand's boxes.
+  // parameter) and each operand's arrangement (its boxes are static: plan_a / plan_b).
   struct Params {
     CUtensorMap map_a;
     CUtensorMap map_b;
-    TmaA tma_a;
-    TmaB tma_b;                   // part_b's boxes (the whole B tile without a cluster)
+    int arrangement_a = 0;        // 2 * batched + divided: plan_a[batched][divided]
+    int arrangement_b = 0;        // the same for part_b (the whole B tile without a cluster)
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
   };
@@ -127,6 +187,22 @@ struct CollectiveMainloopSm90TmaWgmma {
 #endif
   }
 
+  // One stage's copies of operand `Operand` (0: A, 1: B) in the arrangement the adapter
+  // chose: a branch on a kernel parameter, then immediates only (copy_static).
+  template <int Operand, class Op, class... Mask>
+  __device__ __forceinline__ static void issue(int arrangement, void const* map, uint32_t bar, tma::Coord const& origin, uint32_t smem,
+                                               Mask... mask) {
+    auto one = [&]<int A>(std::integral_constant<int, A>) {
+      if constexpr (BoxesOf<Operand, A>::value.ok()) copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, mask...);
+    };
+    switch (arrangement) {
+      case 0: one(std::integral_constant<int, 0>{}); break;
+      case 1: one(std::integral_constant<int, 1>{}); break;
+      case 2: one(std::integral_constant<int, 2>{}); break;
+      default: one(std::integral_constant<int, 3>{}); break;
+    }
+  }
+
   // Producer (one thread): the k-tiles of one output tile into the ring. `origin_a` / `origin_b`
   // are the tile's gmem origins per mode ((M, K, L) and (N, K, L)); K advances by BK.
   // In a cluster, origin_b is this CTA's part of the B tile (the tile's origin plus
@@ -136,16 +212,38 @@ struct CollectiveMainloopSm90TmaWgmma {
                                               int rank, int k_tiles) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
     const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
-    constexpr uint16_t cluster_mask = uint16_t((1u << ClusterM) - 1u);
+    const int arr_a = p.arrangement_a, arr_b = p.arrangement_b;
     for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
-      copy(p.tma_a.with(&p.map_a, bar), origin_a, a0 + uint32_t(st.index * stage_a_bytes));
-      copy(p.tma_b.with(&p.map_b, bar, cluster_mask), origin_b, b0 + uint32_t(st.index * stage_b_bytes));
+      issue<0, SM90_TMA_LOAD>(arr_a, &p.map_a, bar, origin_a, a0 + uint32_t(st.index * stage_a_bytes));
+      if constexpr (ClusterM == 1)
+        issue<1, TmaOpB>(arr_b, &p.map_b, bar, origin_b, b0 + uint32_t(st.index * stage_b_bytes));
+      else
+        issue<1, TmaOpB>(arr_b, &p.map_b, bar, origin_b, b0 + uint32_t(st.index * stage_b_bytes), uint16_t((1u << ClusterM) - 1u));
       origin_a.c[1] += BK;
       origin_b.c[1] += BK;
       ++st;
+    }
+  }
+
+  // The producer thread's whole role in a persistent kernel (the cooperative and the ping-pong
+  // kernels call it): units first, first + step, ... of `scheduler`, each a cluster tile's
+  // k-tiles (a K slice under split-K) into the ring, in the order the consumers take them.
+  // CTA `rank` of the cluster loads the rank-th M-tile of A and part `rank` of the B tile.
+  template <class Scheduler>
+  __device__ __forceinline__ static void produce(Params const& p, SharedStorage& s, Scheduler const& scheduler, int64_t first, int64_t step,
+                                                 int rank) {
+    PipelineState st;
+    const int64_t units = scheduler.work_count();
+    for (int64_t u = first; u < units; u += step) {
+      const auto w = scheduler.work(u);
+      const int64_t m = w.m * ClusterM + rank;
+      const int32_t k0 = int32_t(w.k_begin) * BK;
+      const tma::Coord a{{int32_t(m * BM), k0, int32_t(w.l)}};
+      const tma::Coord b{{int32_t(w.n * BN + rank * (BN / ClusterM)), k0, int32_t(w.l)}};
+      load(p, s, st, a, b, rank, w.k_end - w.k_begin);
     }
   }
 

@@ -257,82 +257,40 @@ struct GemmSm90 {
     return {};
   }
 
-  // The box geometry of a stage tile, once: derived over a representative tensor of the
-  // operand's majors (K-major: (rows, K):(K, 1); MN-major: (rows, K):(1, rows)). `divided`:
-  // the tensor map's dims follow the tile's structure (tma::make_divided_arguments: an
-  // MN-major tile of 64-row atoms is one (64, BK, rows / 64) box, not rows / 64 boxes of
-  // (64, BK)); else one dim per gmem mode.
-  template <class Stage>
-  static tma::Arguments proto_arguments(Stage const& stage, bool k_major, bool batched, bool divided) {
-    const int64_t rows = 1024, k = 1024;
-    auto derive = [&](auto const& g) {
-      return divided ? tma::make_divided_arguments<Mainloop::Bits>(g, stage) : tma::make_arguments<Mainloop::Bits>(g, stage);
-    };
-    if (batched) {
-      return k_major ? derive(make_layout(make_shape(rows, k, int64_t(2)), make_stride(k, int64_t(1), rows * k)))
-                     : derive(make_layout(make_shape(rows, k, int64_t(2)), make_stride(int64_t(1), rows, rows * k)));
-    }
-    return k_major ? derive(make_layout(make_shape(rows, k), make_stride(k, int64_t(1))))
-                   : derive(make_layout(make_shape(rows, k), make_stride(int64_t(1), rows)));
-  }
-  // The kernel's tile origins along each mode step by `step` ((rows of a tile, BK, 1)): each
-  // must start on whole parts of a divided mode (copy_tma.hpp splits the origin over its dims).
-  static bool origins_on_parts(const tma::Arguments& a, const int64_t (&step)[3]) {
-    for (int d = 0; d < a.rank; ++d) {
-      const int64_t part = a.sub_extent[d] != 0 ? a.divisor[d] * a.sub_extent[d] : a.divisor[d];
-      if (step[a.mode_of_dim[d]] % part != 0) return false;
-    }
-    return true;
-  }
-
   GemmResult initialize(const GemmArguments& g) {
     if (auto r = can_implement(g); !r) return r;
     const bool batched = g.batch > 1;
     // Per operand: the TMA dims divided by the tile's structure first (fewer, larger boxes),
     // the per-mode dims where the problem's extent is not a multiple of a divided mode's
     // inner parts (an MN-major operand whose M or N is not a multiple of 64) or where the
-    // divided arrangement does not apply. Derived once per kernel type (static), rebound here.
-    struct Proto {
-      tma::Arguments args;
-      tma::TileBoxes<Mainloop::MaxBoxes> boxes;
-    };
-    auto make_proto = [](auto const& stage, bool k_major, int64_t rows, bool batched_, bool divided) {
-      Proto p;
-      p.args = proto_arguments(stage, k_major, batched_, divided);
-      p.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.args, stage);
-      const int64_t step[3] = {rows, Mainloop::BK, 1};
-      if (!origins_on_parts(p.args, step)) p.boxes.fits = false;
-      return p;
-    };
-    constexpr bool ak = Mainloop::MajorA == GMMA::Major::K, bk = Mainloop::MajorB == GMMA::Major::K;
-    constexpr int64_t rows_a = Mainloop::BM, rows_b = Mainloop::BN / Mainloop::ClusterM;
-    // [batched][divided]
-    static const Proto proto_a[2][2] = {{make_proto(Mainloop::stage_a, ak, rows_a, false, false), make_proto(Mainloop::stage_a, ak, rows_a, false, true)},
-                                        {make_proto(Mainloop::stage_a, ak, rows_a, true, false), make_proto(Mainloop::stage_a, ak, rows_a, true, true)}};
-    static const Proto proto_b[2][2] = {{make_proto(Mainloop::part_b, bk, rows_b, false, false), make_proto(Mainloop::part_b, bk, rows_b, false, true)},
-                                        {make_proto(Mainloop::part_b, bk, rows_b, true, false), make_proto(Mainloop::part_b, bk, rows_b, true, true)}};
+    // divided arrangement does not apply. The arrangements are the mainloop's compile-time
+    // plans (plan_a / plan_b [batched][divided]), rebound here to the problem.
+    using Plan = typename Mainloop::Plan;
+    constexpr bool ak = Mainloop::KMajorA, bk = Mainloop::KMajorB;
     // The operands as (rows, K[, L]) tensors: A (M, K), B (N, K).
     const int64_t a_ext[3] = {g.m, g.k, g.batch}, b_ext[3] = {g.n, g.k, g.batch};
     const int64_t a_str[3] = {ak ? g.a.ld : 1, ak ? 1 : g.a.ld, g.a.batch_stride};
     const int64_t b_str[3] = {bk ? g.b.ld : 1, bk ? 1 : g.b.ld, g.b.batch_stride};
     const int modes = batched ? 3 : 2;
-    auto choose = [&](const Proto (&protos)[2][2], const int64_t* ext, const int64_t* str, tma::Arguments& bound) -> const Proto* {
-      const Proto& d = protos[batched][1];
+    // The arrangement chosen (2 * batched + divided) and its arguments rebound, or -1.
+    auto choose = [&](const Plan (&plans)[2][2], const int64_t* ext, const int64_t* str, tma::Arguments& bound) -> int {
+      const Plan& d = plans[batched][1];
       if (divided_boxes && d.boxes.ok()) {
         bound = tma::rebind_gmem(d.args, modes, ext, str);
-        if (bound.rule == tma::Rule::ok) return &d;
+        if (bound.rule == tma::Rule::ok) return 2 * int(batched) + 1;
       }
-      const Proto& p = protos[batched][0];
-      if (!p.boxes.ok()) return nullptr;
+      const Plan& p = plans[batched][0];
+      if (!p.boxes.ok()) return -1;
       bound = tma::rebind_gmem(p.args, modes, ext, str);
-      return &p;
+      return 2 * int(batched);
     };
     tma::Arguments aa, ba;
-    const Proto* pa = choose(proto_a, a_ext, a_str, aa);
-    const Proto* pb = choose(proto_b, b_ext, b_str, ba);
-    if (pa == nullptr || pb == nullptr)
+    const int arr_a = choose(Mainloop::plan_a, a_ext, a_str, aa);
+    const int arr_b = choose(Mainloop::plan_b, b_ext, b_str, ba);
+    if (arr_a < 0 || arr_b < 0)
       return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
-                                           tma::to_string(proto_a[batched][0].boxes.rule) + " / " + tma::to_string(proto_b[batched][0].boxes.rule)};
+                                           tma::to_string(Mainloop::plan_a[batched][0].boxes.rule) + " / " +
+                                           tma::to_string(Mainloop::plan_b[batched][0].boxes.rule)};
     if (aa.rule != tma::Rule::ok || ba.rule != tma::Rule::ok)
       return {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(aa.rule != tma::Rule::ok ? aa.rule : ba.rule)};
     auto& ml = params.mainloop;
@@ -340,10 +298,10 @@ struct GemmSm90 {
     if (tma::encode_tensor_map(&ml.map_a, aa, g.a.ptr, type) != CUDA_SUCCESS ||
         tma::encode_tensor_map(&ml.map_b, ba, g.b.ptr, type) != CUDA_SUCCESS)
       return {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
-    ml.tma_a.boxes = pa->boxes;
-    ml.tma_b.boxes = pb->boxes;
-    boxes_a = pa->boxes.count;
-    boxes_b = pb->boxes.count;
+    ml.arrangement_a = arr_a;
+    ml.arrangement_b = arr_b;
+    boxes_a = Mainloop::plan_a[arr_a / 2][arr_a % 2].boxes.count;
+    boxes_b = Mainloop::plan_b[arr_b / 2][arr_b % 2].boxes.count;
     // Part r of the B tile starts at its first row's offset in the stage layout.
     for (int r = 0; r < Mainloop::ClusterM; ++r)
       ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-sm90-tn}
 B=/tmp/sm90-tn-bin
 mkdir -p "$OUT" $B
-F=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Iinclude -diag-suppress 20012,177)
+F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Iinclude -diag-suppress 20012,177)
 [ -d .devdeps/include ] && F+=(-isystem .devdeps/include)
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 sed -e '/with_tile<T, D, K, MN>/d' -e '/with_tile<T, D, MN, K>/d' -e 's/return with_tile<T, D, MN, MN>(g, f);/return with_tile<T, D, K, K>(g, f);/' \
