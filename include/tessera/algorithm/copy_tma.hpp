@@ -40,7 +40,7 @@ TESSERA_HOST_DEVICE inline void tma_box_coord(B const& boxes, tma::Coord const& 
 namespace detail {
 // Box Q of Boxes::value: its coordinate along every TMA dim D from the tile's origin.
 template <class Boxes, int Q, int... D>
-TESSERA_DEVICE void tma_static_box_coord(tma::Coord const& origin, int32_t (&c)[tma::kMaxRank], std::integer_sequence<int, D...>) {
+TESSERA_HOST_DEVICE inline void tma_static_box_coord(tma::Coord const& origin, int32_t (&c)[tma::kMaxRank], std::integer_sequence<int, D...>) {
   constexpr auto b = Boxes::value;
   ((c[D] = D < b.rank ? ((origin.c[b.mode_of_dim[D]] >> b.shift[D]) & b.mask[D]) + b.corner[Q][D] : 0), ...);
 }
