@@ -68,13 +68,22 @@ template <class T, GMMA::Major MA, GMMA::Major MB>
 using Kernel = std::conditional_t<std::is_same_v<T, float>, s9::DefaultGemmTf32<2>, s9::DefaultGemm<T, MA, MB, 2>>;
 
 // One shape and layout: correctness against cuBLAS and fp64 samples, then (reps > 0) timing.
-template <class T, GMMA::Major MA, GMMA::Major MB>
+// Gemm: the kernel (default: the whole-tile 128x256 one of the layout's majors); with a
+// split-K kernel the workspace it asks for is given.
+template <class T, GMMA::Major MA, GMMA::Major MB, class Gemm = Kernel<T, MA, MB>>
 bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const char* layout, int reps) {
   constexpr bool tf32 = std::is_same_v<T, float>;
   sm90_check::Problem<T> p(m, n, k, l, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k + l), layout);
-  auto op = std::make_shared<s9::GemmSm90<Kernel<T, MA, MB>>>();
+  auto op = std::make_shared<s9::GemmSm90<Gemm>>();
   if constexpr (requires { op->divided_boxes; }) op->divided_boxes = g_divided;
-  if (auto r = op->initialize(s9::as_column_major_d(p.args)); !r) {
+  kernels::GemmArguments g = s9::as_column_major_d(p.args);
+  void* ws = nullptr;
+  if constexpr (Gemm::Scheduler::Splits) {
+    g.workspace_bytes = s9::GemmSm90<Gemm>::workspace_size(g);
+    if (g.workspace_bytes > 0) SM90_CUDA(cudaMalloc(&ws, g.workspace_bytes));
+    g.workspace = ws;
+  }
+  if (auto r = op->initialize(g); !r) {
     std::printf("%s %lldx%lldx%lld: initialize: %s\n", layout, (long long)m, (long long)n, (long long)k, r.message.c_str());
     return false;
   }
@@ -131,7 +140,10 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const c
   }
   SM90_CUDA(cudaGetLastError());
   cudaFree(ref);
+  cudaFree(ws);
   const double flops = 2.0 * double(m) * double(n) * double(k) * double(l);
+  std::printf("tile %dx%d c%d ", int(Gemm::Mainloop::BM), int(Gemm::Mainloop::BN), int(Gemm::Mainloop::ClusterM));
+  if constexpr (Gemm::Scheduler::Splits) std::printf("split-K %s ", op->splits() ? "on" : "off");
   std::printf("%-4s %s %5lld x %5lld x %5lld x %lld boxes %d+%d  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
               tf32 ? "tf32" : "bf16", layout, (long long)m, (long long)n, (long long)k, (long long)l, boxes_a, boxes_b, tm,
@@ -167,9 +179,19 @@ int main(int argc, char** argv) {
   bool ok = true;
   if (check) {
     // (M, N, K, batch): residues past M, N, K; M, N multiples of 64 but not of the tile; batches
-    const int64_t cases[][4] = {{320, 448, 200, 2}, {576, 320, 136, 3}, {704, 1088, 264, 2}, {129, 257, 72, 1}, {1000, 1000, 1000, 1}};
+    // (MN-major operands need 16-byte aligned leading dimensions: odd M, N only with TN)
+    const int64_t cases[][4] = {{320, 448, 200, 2}, {576, 320, 136, 3}, {704, 1088, 264, 2}, {1000, 1000, 1000, 1}};
     for (auto const& c : cases) ok &= all_layouts(h, c[0], c[1], c[2], c[3], 0);
-    ok &= probe<float, GMMA::Major::K, GMMA::Major::K>(h, 1000, 1000, 1000, 1, "TN", 0);
+    constexpr auto KM = GMMA::Major::K, MN = GMMA::Major::MN;
+    ok &= probe<bfloat16_t, KM, KM>(h, 129, 257, 72, 1, "TN", 0);
+    ok &= probe<float, KM, KM>(h, 1000, 1000, 1000, 1, "TN", 0);
+    // The other kernels over the same mainloop producer: ping-pong (64x128, no cluster),
+    // 128x128 tiles, split-K slices (workspace; residue k-tile; batches).
+    ok &= probe<bfloat16_t, KM, KM, s9::PingpongGemm<bfloat16_t, 128>>(h, 129, 257, 72, 1, "TN", 0);
+    ok &= probe<bfloat16_t, KM, KM, s9::PingpongGemm<bfloat16_t, 128>>(h, 2048, 1024, 200, 2, "TN", 0);
+    ok &= probe<bfloat16_t, KM, KM, s9::SmallTileGemm<bfloat16_t>>(h, 1000, 1000, 1000, 1, "TN", 0);
+    ok &= probe<bfloat16_t, MN, MN, s9::DefaultGemm<bfloat16_t, MN, MN, 2, bfloat16_t, s9::SplitKTileScheduler>>(h, 136, 264, 2000, 1, "NT", 0);
+    ok &= probe<bfloat16_t, KM, KM, s9::DefaultGemm<bfloat16_t, KM, KM, 2, bfloat16_t, s9::SplitKTileScheduler>>(h, 1000, 1000, 4000, 2, "TN", 0);
   } else {
     if (dims.empty()) dims = {8192, 8192, 8192, 4096, 4096, 4096, 4096, 11008, 4096};
     for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= all_layouts(h, dims[i], dims[i + 1], dims[i + 2], 1, reps);
