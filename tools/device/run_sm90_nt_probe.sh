@@ -9,7 +9,7 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/nt-probe}
 read -r -a T <<<"${TREES:?trees}"
-B=${T[1]}
+B=${T[1]:-${T[0]}}
 REPS=${REPS:-20}
 BIN=/tmp/nt-probe-bin
 mkdir -p "$OUT" "$BIN"
