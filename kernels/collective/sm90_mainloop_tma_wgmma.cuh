@@ -83,29 +83,31 @@ struct CollectiveMainloopSm90TmaWgmma {
       make_shape(C<BN / ClusterM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
   static constexpr int MaxBoxes = 4;
   using TmaOpB = std::conditional_t<ClusterM == 1, SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST>;
-  // Each operand's TMA arrangements, known at compile time: plan_x[batched][divided] (stage_a,
-  // and part_b: this CTA's part of the B tile). The device adapter picks one per operand
-  // (Params::arrangement_x = 2 * batched + divided) and the producer issues its boxes with
-  // every box property an immediate (copy_static).
+  // Each operand's TMA arrangements (stage_a, and part_b: this CTA's part of the B tile), by
+  // arrangement = 2 * batched + divided. The device adapter picks one per operand
+  // (Params::arrangement_x) from plan() and the producer issues the same plan's boxes with
+  // every box property an immediate (copy_static over BoxesOf). The boxes are evaluated at
+  // compile time in device code only; the host derives the plans at run time (plan(), once
+  // per kernel type): the host compiler's constant evaluation of them is slow.
   using Plan = TmaPlan<MaxBoxes>;
   static constexpr bool KMajorA = MajorA == GMMA::Major::K, KMajorB = MajorB == GMMA::Major::K;
-  static constexpr Plan plan_a[2][2] = {
-      {make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, false, false),
-       make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, false, true)},
-      {make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, true, false),
-       make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, true, true)}};
-  static constexpr Plan plan_b[2][2] = {
-      {make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, false, false),
-       make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, false, true)},
-      {make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, true, false),
-       make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, true, true)}};
+  template <int Operand>
+  static constexpr Plan make_plan(int arrangement) {
+    if constexpr (Operand == 0) return make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
+    else return make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
+  }
   template <int Operand, int Arrangement>
   struct BoxesOf {
-    static constexpr tma::TileBoxes<MaxBoxes> value = (Operand == 0 ? plan_a : plan_b)[Arrangement / 2][Arrangement % 2].boxes;
+    static constexpr tma::TileBoxes<MaxBoxes> value = make_plan<Operand>(Arrangement).boxes;
   };
-  // Every arrangement the adapter may pick brings a whole stage (the barrier expects it).
-  static_assert(!plan_a[0][0].boxes.ok() || plan_a[0][0].boxes.tx_bytes == uint32_t(stage_a_bytes), "A's boxes fill a stage");
-  static_assert(!plan_b[0][0].boxes.ok() || plan_b[0][0].boxes.tx_bytes * ClusterM == uint32_t(stage_b_bytes), "B's parts fill a stage");
+  // (host) operand 0 (A) or 1 (B), arrangement 0..3.
+  static const Plan& plan(int operand, int arrangement) {
+    static const Plan plans[2][4] = {{runtime_plan<0>(0), runtime_plan<0>(1), runtime_plan<0>(2), runtime_plan<0>(3)},
+                                     {runtime_plan<1>(0), runtime_plan<1>(1), runtime_plan<1>(2), runtime_plan<1>(3)}};
+    return plans[operand][arrangement];
+  }
+  template <int Operand>
+  static Plan runtime_plan(int arrangement) { return make_plan<Operand>(arrangement); }  // (not constexpr: derived at run time)
   using Pipeline = pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier>;
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
@@ -119,11 +121,11 @@ struct CollectiveMainloopSm90TmaWgmma {
   };
 
   // Kernel parameters: the tensor maps (64-byte aligned, passed in a __grid_constant__
-  // parameter) and each operand's arrangement (its boxes are static: plan_a / plan_b).
+  // parameter) and each operand's arrangement (its boxes are static: BoxesOf).
   struct Params {
     CUtensorMap map_a;
     CUtensorMap map_b;
-    int arrangement_a = 0;        // 2 * batched + divided: plan_a[batched][divided]
+    int arrangement_a = 0;        // 2 * batched + divided (plan(0, ·), BoxesOf<0, ·>)
     int arrangement_b = 0;        // the same for part_b (the whole B tile without a cluster)
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
@@ -157,7 +159,13 @@ struct CollectiveMainloopSm90TmaWgmma {
   __device__ __forceinline__ static void issue(int arrangement, void const* map, uint32_t bar, tma::Coord const& origin, uint32_t smem,
                                                Mask... mask) {
     auto one = [&]<int A>(std::integral_constant<int, A>) {
-      if constexpr (BoxesOf<Operand, A>::value.ok()) copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, mask...);
+      constexpr auto boxes = BoxesOf<Operand, A>::value;
+      if constexpr (boxes.ok()) {
+        // every arrangement brings a whole stage (A), or this CTA's part of one (B): what the barrier expects
+        static_assert(boxes.tx_bytes * (Operand == 0 ? 1 : ClusterM) == uint32_t(Operand == 0 ? stage_a_bytes : stage_b_bytes),
+                      "the boxes of a stage tile bring the stage's bytes");
+        copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, mask...);
+      }
     };
     switch (arrangement) {
       case 0: one(std::integral_constant<int, 0>{}); break;

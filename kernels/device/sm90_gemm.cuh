@@ -263,8 +263,8 @@ struct GemmSm90 {
     // Per operand: the TMA dims divided by the tile's structure first (fewer, larger boxes),
     // the per-mode dims where the problem's extent is not a multiple of a divided mode's
     // inner parts (an MN-major operand whose M or N is not a multiple of 64) or where the
-    // divided arrangement does not apply. The arrangements are the mainloop's compile-time
-    // plans (plan_a / plan_b [batched][divided]), rebound here to the problem.
+    // divided arrangement does not apply. The arrangements are the mainloop's plans (the
+    // producer's boxes are the same plans evaluated at compile time), rebound here.
     using Plan = typename Mainloop::Plan;
     constexpr bool ak = Mainloop::KMajorA, bk = Mainloop::KMajorB;
     // The operands as (rows, K[, L]) tensors: A (M, K), B (N, K).
@@ -273,24 +273,24 @@ struct GemmSm90 {
     const int64_t b_str[3] = {bk ? g.b.ld : 1, bk ? 1 : g.b.ld, g.b.batch_stride};
     const int modes = batched ? 3 : 2;
     // The arrangement chosen (2 * batched + divided) and its arguments rebound, or -1.
-    auto choose = [&](const Plan (&plans)[2][2], const int64_t* ext, const int64_t* str, tma::Arguments& bound) -> int {
-      const Plan& d = plans[batched][1];
+    auto choose = [&](int operand, const int64_t* ext, const int64_t* str, tma::Arguments& bound) -> int {
+      const Plan& d = Mainloop::plan(operand, 2 * int(batched) + 1);
       if (divided_boxes && d.boxes.ok()) {
         bound = tma::rebind_gmem(d.args, modes, ext, str);
         if (bound.rule == tma::Rule::ok) return 2 * int(batched) + 1;
       }
-      const Plan& p = plans[batched][0];
+      const Plan& p = Mainloop::plan(operand, 2 * int(batched));
       if (!p.boxes.ok()) return -1;
       bound = tma::rebind_gmem(p.args, modes, ext, str);
       return 2 * int(batched);
     };
     tma::Arguments aa, ba;
-    const int arr_a = choose(Mainloop::plan_a, a_ext, a_str, aa);
-    const int arr_b = choose(Mainloop::plan_b, b_ext, b_str, ba);
+    const int arr_a = choose(0, a_ext, a_str, aa);
+    const int arr_b = choose(1, b_ext, b_str, ba);
     if (arr_a < 0 || arr_b < 0)
       return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
-                                           tma::to_string(Mainloop::plan_a[batched][0].boxes.rule) + " / " +
-                                           tma::to_string(Mainloop::plan_b[batched][0].boxes.rule)};
+                                           tma::to_string(Mainloop::plan(0, 2 * int(batched)).boxes.rule) + " / " +
+                                           tma::to_string(Mainloop::plan(1, 2 * int(batched)).boxes.rule)};
     if (aa.rule != tma::Rule::ok || ba.rule != tma::Rule::ok)
       return {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(aa.rule != tma::Rule::ok ? aa.rule : ba.rule)};
     auto& ml = params.mainloop;
@@ -300,8 +300,8 @@ struct GemmSm90 {
       return {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
     ml.arrangement_a = arr_a;
     ml.arrangement_b = arr_b;
-    boxes_a = Mainloop::plan_a[arr_a / 2][arr_a % 2].boxes.count;
-    boxes_b = Mainloop::plan_b[arr_b / 2][arr_b % 2].boxes.count;
+    boxes_a = Mainloop::plan(0, arr_a).boxes.count;
+    boxes_b = Mainloop::plan(1, arr_b).boxes.count;
     // Part r of the B tile starts at its first row's offset in the stage layout.
     for (int r = 0; r < Mainloop::ClusterM; ++r)
       ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);
