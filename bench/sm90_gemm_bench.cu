@@ -6,7 +6,8 @@
 // reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
 // each timed with CUDA events; the median of each and their ratio are printed.
 //
-//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--fused] [--beta B] [M N K ...]
+//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--mode-boxes]
+//                   [--fused] [--beta B] [M N K ...]
 //   (default: the table's shapes, TN)
 //   --no-split: no workspace (no split-K of the last wave); --no-lead: no busy kernel ahead
 //   of each timed pair (then tessera's host-side launch work is timed, cuBLAS's hidden)
@@ -19,10 +20,12 @@
 //   --tf32: f32 inputs and output with allow_tf32 (TN only) against cuBLAS's TF32 mode
 //   (cublasGemmEx, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32); default shapes 8192^3, 4096^3
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
-//   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes)
+//   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes); TN, or NT in bf16
 //   --schedule coop|coop128|pp128|pp256 (same build, TN, bf16): that schedule and tile
 //   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without) instead of the dispatch's
 //   choice. Each line names the schedule it ran.
+//   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode, as before
+//   session 10: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -57,6 +60,7 @@ int g_group = 0;         // --group G: raster group (cluster rows) for the templ
 bool g_split = true;     // --no-split: no workspace, so no split-K of the last wave
 bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
 float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
+bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
 
 // A kernel that keeps the GPU busy for `ns` while the host enqueues a timed pair: without it
 // the first event of a pair is recorded on an idle GPU and tessera's host-side work (argument
@@ -100,6 +104,7 @@ template <class Gemm>
 bool use_template(const kernels::GemmArguments& g, std::function<kernels::GemmResult()>& run, int& grid, std::string& schedule,
                   const char* name) {
   auto op = std::make_shared<Gemm>();
+  op->divided_boxes = g_divided;
   if (auto r = op->initialize(g); !r) {
     std::printf("initialize: %s\n", r.message.c_str());
     return false;
@@ -112,6 +117,7 @@ bool use_template(const kernels::GemmArguments& g, std::function<kernels::GemmRe
     std::printf("split %d/%lld ", op->params.scheduler.plan.split, (long long)op->params.scheduler.split_tiles());
   else
     std::printf("whole tiles ");
+  std::printf("boxes %d+%d ", op->boxes_a, op->boxes_b);
   run = [op] { return op->run(); };
   return true;
 }
@@ -151,7 +157,9 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   int grid = -1;
   std::string schedule = kernels::device::sm90_schedule(p.args);
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
-  if (std::string(layout) == "TN") {
+  // (TN, and NT in bf16: other layouts run through the device entry)
+  const bool nt = std::is_same_v<T, bfloat16_t> && std::string(layout) == "NT";
+  if (std::string(layout) == "TN" || nt) {
     namespace s9 = kernels::sm90;
     const kernels::GemmArguments g = s9::as_column_major_d(p.args);
     cudaDeviceProp prop{};
@@ -162,7 +170,15 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
     // (the default template is the whole-tile kernel: with a workspace the device entry runs
     // the split-K kernel, unless clusters are off)
     if (g_schedule.empty() ? !small_tiles && (ws_bytes == 0 || ClusterM == 1) : g_schedule == "coop") {
-      ok_setup = use_template<Default>(g, run, grid, schedule, "cooperative 128x256");
+      if constexpr (std::is_same_v<T, bfloat16_t>) {
+        using DefaultNT = s9::GemmSm90<s9::DefaultGemm<T, GMMA::Major::MN, GMMA::Major::MN, ClusterM>>;
+        ok_setup = nt ? use_template<DefaultNT>(g, run, grid, schedule, "cooperative 128x256")
+                      : use_template<Default>(g, run, grid, schedule, "cooperative 128x256");
+      } else {
+        ok_setup = use_template<Default>(g, run, grid, schedule, "cooperative 128x256");
+      }
+    } else if (nt && !g_schedule.empty()) {
+      ok_setup = false, std::printf("error: --schedule runs TN only\n");
     } else if (!g_schedule.empty()) {
       if constexpr (std::is_same_v<T, bfloat16_t> && ClusterM == 2) {  // (bf16 only: fewer kernels to build)
         if (g_schedule == "coop128") ok_setup = use_template<s9::GemmSm90<s9::SmallTileGemm<T>>>(g, run, grid, schedule, "cooperative 128x128");
@@ -356,6 +372,7 @@ int main(int argc, char** argv) {
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
     else if (a == "--schedule" && i + 1 < argc) g_schedule = argv[++i];
 #endif
+    else if (a == "--mode-boxes") g_divided = false;
     else dims.push_back(std::atoll(argv[i]));
   }
   if (layout.size() != 2 || (layout[0] != 'T' && layout[0] != 'N') || (layout[1] != 'T' && layout[1] != 'N')) {
@@ -389,9 +406,13 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < dims.size(); i += 3) {
     const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
+    if (cluster1 && layout != "TN" && (layout != "NT" || f16 || tf32)) {
+      std::printf("error: --cluster1 runs TN, and NT in bf16\n");
+      return 1;
+    }
     if (cluster1) ok &= tf32  ? bench<float, 1>(h, m, n, k, reps, "TN")
                         : f16 ? bench<half_t, 1>(h, m, n, k, reps, "TN")
-                              : bench<bfloat16_t, 1>(h, m, n, k, reps, "TN");
+                              : bench<bfloat16_t, 1>(h, m, n, k, reps, layout.c_str());
     else
 #else
     if (cluster1) {

@@ -24,6 +24,7 @@
 #include <tessera/tiled_mma.hpp>
 
 #include "sm90_dispatch_policy.cuh"
+#include "sm90_tma_plan.hpp"
 
 namespace tessera::kernels::sm90 {
 
@@ -36,6 +37,7 @@ template <int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for<half_t, N, MA, MB> { using type = SM90_64xNx16_F32F16F16_SS<N, MA, MB>; };
 template <int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for<float, N, MA, MB> { using type = SM90_64xNx8_F32TF32TF32_SS<N, MA, MB>; };
+
 }  // namespace detail
 
 template <class Policy, class TileShape, class Element_, GMMA::Major MajorA_, GMMA::Major MajorB_, int SwizzleBytes = 128>
@@ -80,8 +82,32 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr auto part_b = GMMA::make_smem_layout<Bits, MajorB, SwizzleBytes>(
       make_shape(C<BN / ClusterM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
   static constexpr int MaxBoxes = 4;
-  using TmaA = TmaLoad<MaxBoxes>;
-  using TmaB = std::conditional_t<ClusterM == 1, TmaLoad<MaxBoxes>, TmaLoadMulticast<MaxBoxes>>;
+  using TmaOpB = std::conditional_t<ClusterM == 1, SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST>;
+  // Each operand's TMA arrangements (stage_a, and part_b: this CTA's part of the B tile), by
+  // arrangement = 2 * batched + divided. The device adapter picks one per operand
+  // (Params::arrangement_x) from plan() and the producer issues the same plan's boxes with
+  // every box property an immediate (copy_static over BoxesOf). The boxes are evaluated at
+  // compile time in device code only; the host derives the plans at run time (plan(), once
+  // per kernel type): the host compiler's constant evaluation of them is slow.
+  using Plan = TmaPlan<MaxBoxes>;
+  static constexpr bool KMajorA = MajorA == GMMA::Major::K, KMajorB = MajorB == GMMA::Major::K;
+  template <int Operand>
+  static constexpr Plan make_plan(int arrangement) {
+    if constexpr (Operand == 0) return make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
+    else return make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
+  }
+  template <int Operand, int Arrangement>
+  struct BoxesOf {
+    static constexpr tma::TileBoxes<MaxBoxes> value = make_plan<Operand>(Arrangement).boxes;
+  };
+  // (host) operand 0 (A) or 1 (B), arrangement 0..3.
+  static const Plan& plan(int operand, int arrangement) {
+    static const Plan plans[2][4] = {{runtime_plan<0>(0), runtime_plan<0>(1), runtime_plan<0>(2), runtime_plan<0>(3)},
+                                     {runtime_plan<1>(0), runtime_plan<1>(1), runtime_plan<1>(2), runtime_plan<1>(3)}};
+    return plans[operand][arrangement];
+  }
+  template <int Operand>
+  static Plan runtime_plan(int arrangement) { return make_plan<Operand>(arrangement); }  // (not constexpr: derived at run time)
   using Pipeline = pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier>;
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
@@ -95,12 +121,12 @@ struct CollectiveMainloopSm90TmaWgmma {
   };
 
   // Kernel parameters: the tensor maps (64-byte aligned, passed in a __grid_constant__
-  // parameter) and each operand's boxes.
+  // parameter) and each operand's arrangement (its boxes are static: BoxesOf).
   struct Params {
     CUtensorMap map_a;
     CUtensorMap map_b;
-    TmaA tma_a;
-    TmaB tma_b;                   // part_b's boxes (the whole B tile without a cluster)
+    int arrangement_a = 0;        // 2 * batched + divided (plan(0, ·), BoxesOf<0, ·>)
+    int arrangement_b = 0;        // the same for part_b (the whole B tile without a cluster)
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
   };
@@ -127,6 +153,28 @@ struct CollectiveMainloopSm90TmaWgmma {
 #endif
   }
 
+  // One stage's copies of operand `Operand` (0: A, 1: B) in the arrangement the adapter
+  // chose: a branch on a kernel parameter, then immediates only (copy_static).
+  template <int Operand, class Op, class... Mask>
+  __device__ __forceinline__ static void issue(int arrangement, void const* map, uint32_t bar, tma::Coord const& origin, uint32_t smem,
+                                               Mask... mask) {
+    auto one = [&]<int A>(std::integral_constant<int, A>) {
+      constexpr auto boxes = BoxesOf<Operand, A>::value;
+      if constexpr (boxes.ok()) {
+        // every arrangement brings a whole stage (A), or this CTA's part of one (B): what the barrier expects
+        static_assert(boxes.tx_bytes * (Operand == 0 ? 1 : ClusterM) == uint32_t(Operand == 0 ? stage_a_bytes : stage_b_bytes),
+                      "the boxes of a stage tile bring the stage's bytes");
+        copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, mask...);
+      }
+    };
+    switch (arrangement) {
+      case 0: one(std::integral_constant<int, 0>{}); break;
+      case 1: one(std::integral_constant<int, 1>{}); break;
+      case 2: one(std::integral_constant<int, 2>{}); break;
+      default: one(std::integral_constant<int, 3>{}); break;
+    }
+  }
+
   // Producer (one thread): the k-tiles of one output tile into the ring. `origin_a` / `origin_b`
   // are the tile's gmem origins per mode ((M, K, L) and (N, K, L)); K advances by BK.
   // In a cluster, origin_b is this CTA's part of the B tile (the tile's origin plus
@@ -136,16 +184,38 @@ struct CollectiveMainloopSm90TmaWgmma {
                                               int rank, int k_tiles) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
     const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
-    constexpr uint16_t cluster_mask = uint16_t((1u << ClusterM) - 1u);
+    const int arr_a = p.arrangement_a, arr_b = p.arrangement_b;
     for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
-      copy(p.tma_a.with(&p.map_a, bar), origin_a, a0 + uint32_t(st.index * stage_a_bytes));
-      copy(p.tma_b.with(&p.map_b, bar, cluster_mask), origin_b, b0 + uint32_t(st.index * stage_b_bytes));
+      issue<0, SM90_TMA_LOAD>(arr_a, &p.map_a, bar, origin_a, a0 + uint32_t(st.index * stage_a_bytes));
+      if constexpr (ClusterM == 1)
+        issue<1, TmaOpB>(arr_b, &p.map_b, bar, origin_b, b0 + uint32_t(st.index * stage_b_bytes));
+      else
+        issue<1, TmaOpB>(arr_b, &p.map_b, bar, origin_b, b0 + uint32_t(st.index * stage_b_bytes), uint16_t((1u << ClusterM) - 1u));
       origin_a.c[1] += BK;
       origin_b.c[1] += BK;
       ++st;
+    }
+  }
+
+  // The producer thread's whole role in a persistent kernel (the cooperative and the ping-pong
+  // kernels call it): units first, first + step, ... of `scheduler`, each a cluster tile's
+  // k-tiles (a K slice under split-K) into the ring, in the order the consumers take them.
+  // CTA `rank` of the cluster loads the rank-th M-tile of A and part `rank` of the B tile.
+  template <class Scheduler>
+  __device__ __forceinline__ static void produce(Params const& p, SharedStorage& s, Scheduler const& scheduler, int64_t first, int64_t step,
+                                                 int rank) {
+    PipelineState st;
+    const int64_t units = scheduler.work_count();
+    for (int64_t u = first; u < units; u += step) {
+      const auto w = scheduler.work(u);
+      const int64_t m = w.m * ClusterM + rank;
+      const int32_t k0 = int32_t(w.k_begin) * BK;
+      const tma::Coord a{{int32_t(m * BM), k0, int32_t(w.l)}};
+      const tma::Coord b{{int32_t(w.n * BN + rank * (BN / ClusterM)), k0, int32_t(w.l)}};
+      load(p, s, st, a, b, rank, w.k_end - w.k_begin);
     }
   }
 

@@ -168,6 +168,8 @@ struct GemmSm90 {
   int64_t batch = 1;
   std::size_t arrival_bytes = 0;  // split-K counters to zero before each launch
   bool split_allowed = true;      // (bench: --no-split)
+  bool divided_boxes = true;      // TMA dims divided by the smem tile's structure (bench: --mode-boxes)
+  int boxes_a = 0, boxes_b = 0;   // TMA copies per k-tile chosen by initialize (A, this CTA's B part)
 
   // Split-K workspace of a plan: one f32 accumulator tile per slice of every split tile and
   // CTA of its cluster, then one arrival counter per split tile and CTA.
@@ -271,53 +273,40 @@ struct GemmSm90 {
     return {};
   }
 
-  // The box geometry of a stage tile, once: derived over a representative tensor of the
-  // operand's majors (K-major: (rows, K):(K, 1); MN-major: (rows, K):(1, rows)).
-  template <class Stage>
-  static tma::Arguments proto_arguments(Stage const& stage, bool k_major, bool batched) {
-    tma::Arguments a;
-    const int64_t rows = 1024, k = 1024;
-    if (batched) {
-      const auto g = k_major ? make_layout(make_shape(rows, k, int64_t(2)), make_stride(k, int64_t(1), rows * k))
-                             : make_layout(make_shape(rows, k, int64_t(2)), make_stride(int64_t(1), rows, rows * k));
-      (void)make_tma_copy<SM90_TMA_LOAD, Mainloop::MaxBoxes, Mainloop::Bits>(a, g, stage);
-    } else {
-      const auto g = k_major ? make_layout(make_shape(rows, k), make_stride(k, int64_t(1)))
-                             : make_layout(make_shape(rows, k), make_stride(int64_t(1), rows));
-      (void)make_tma_copy<SM90_TMA_LOAD, Mainloop::MaxBoxes, Mainloop::Bits>(a, g, stage);
-    }
-    return a;
-  }
-
   GemmResult initialize(const GemmArguments& g) {
     if (auto r = can_implement(g); !r) return r;
     const bool batched = g.batch > 1;
-    struct Proto {
-      tma::Arguments a, b;
-      typename Mainloop::TmaA tma_a;
-      typename Mainloop::TmaB tma_b;
-    };
-    auto make_proto = [](bool batched_) {
-      Proto p;
-      p.a = proto_arguments(Mainloop::stage_a, Mainloop::MajorA == GMMA::Major::K, batched_);
-      p.b = proto_arguments(Mainloop::part_b, Mainloop::MajorB == GMMA::Major::K, batched_);
-      p.tma_a.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.a, Mainloop::stage_a);
-      p.tma_b.boxes = tma::make_tile_boxes<Mainloop::MaxBoxes>(p.b, Mainloop::part_b);
-      return p;
-    };
-    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
-    const Proto& proto = batched ? proto3 : proto2;
-    if (!proto.tma_a.boxes.ok() || !proto.tma_b.boxes.ok())
-      return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
-                                           tma::to_string(proto.tma_a.boxes.rule) + " / " + tma::to_string(proto.tma_b.boxes.rule)};
+    // Per operand: the TMA dims divided by the tile's structure first (fewer, larger boxes),
+    // the per-mode dims where the problem's extent is not a multiple of a divided mode's
+    // inner parts (an MN-major operand whose M or N is not a multiple of 64) or where the
+    // divided arrangement does not apply. The arrangements are the mainloop's plans (the
+    // producer's boxes are the same plans evaluated at compile time), rebound here.
+    using Plan = typename Mainloop::Plan;
+    constexpr bool ak = Mainloop::KMajorA, bk = Mainloop::KMajorB;
     // The operands as (rows, K[, L]) tensors: A (M, K), B (N, K).
-    const bool ak = Mainloop::MajorA == GMMA::Major::K, bk = Mainloop::MajorB == GMMA::Major::K;
     const int64_t a_ext[3] = {g.m, g.k, g.batch}, b_ext[3] = {g.n, g.k, g.batch};
     const int64_t a_str[3] = {ak ? g.a.ld : 1, ak ? 1 : g.a.ld, g.a.batch_stride};
     const int64_t b_str[3] = {bk ? g.b.ld : 1, bk ? 1 : g.b.ld, g.b.batch_stride};
     const int modes = batched ? 3 : 2;
-    const tma::Arguments aa = tma::rebind_gmem(proto.a, modes, a_ext, a_str);
-    const tma::Arguments ba = tma::rebind_gmem(proto.b, modes, b_ext, b_str);
+    // The arrangement chosen (2 * batched + divided) and its arguments rebound, or -1.
+    auto choose = [&](int operand, const int64_t* ext, const int64_t* str, tma::Arguments& bound) -> int {
+      const Plan& d = Mainloop::plan(operand, 2 * int(batched) + 1);
+      if (divided_boxes && d.boxes.ok()) {
+        bound = tma::rebind_gmem(d.args, modes, ext, str);
+        if (bound.rule == tma::Rule::ok) return 2 * int(batched) + 1;
+      }
+      const Plan& p = Mainloop::plan(operand, 2 * int(batched));
+      if (!p.boxes.ok()) return -1;
+      bound = tma::rebind_gmem(p.args, modes, ext, str);
+      return 2 * int(batched);
+    };
+    tma::Arguments aa, ba;
+    const int arr_a = choose(0, a_ext, a_str, aa);
+    const int arr_b = choose(1, b_ext, b_str, ba);
+    if (arr_a < 0 || arr_b < 0)
+      return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
+                                           tma::to_string(Mainloop::plan(0, 2 * int(batched)).boxes.rule) + " / " +
+                                           tma::to_string(Mainloop::plan(1, 2 * int(batched)).boxes.rule)};
     if (aa.rule != tma::Rule::ok || ba.rule != tma::Rule::ok)
       return {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(aa.rule != tma::Rule::ok ? aa.rule : ba.rule)};
     auto& ml = params.mainloop;
@@ -325,8 +314,10 @@ struct GemmSm90 {
     if (tma::encode_tensor_map(&ml.map_a, aa, g.a.ptr, type) != CUDA_SUCCESS ||
         tma::encode_tensor_map(&ml.map_b, ba, g.b.ptr, type) != CUDA_SUCCESS)
       return {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
-    ml.tma_a = proto.tma_a;
-    ml.tma_b = proto.tma_b;
+    ml.arrangement_a = arr_a;
+    ml.arrangement_b = arr_b;
+    boxes_a = Mainloop::plan(0, arr_a).boxes.count;
+    boxes_b = Mainloop::plan(1, arr_b).boxes.count;
     // Part r of the B tile starts at its first row's offset in the stage layout.
     for (int r = 0; r < Mainloop::ClusterM; ++r)
       ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);

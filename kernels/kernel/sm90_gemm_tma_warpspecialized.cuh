@@ -87,17 +87,7 @@ struct GemmTmaWarpSpecialized {
     const int64_t units = p.scheduler.work_count();
     if (wg == 0) {
       arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
-      if (threadIdx.x == 0) {
-        typename Mainloop::PipelineState st;
-        for (int64_t u = first; u < units; u += step) {
-          const auto w = p.scheduler.work(u);
-          const int64_t m = w.m * ClusterM + rank;
-          const int32_t k0 = int32_t(w.k_begin) * Mainloop::BK;
-          const tma::Coord a{{int32_t(m * Mainloop::BM), k0, int32_t(w.l)}};
-          const tma::Coord b{{int32_t(w.n * Mainloop::BN + rank * (Mainloop::BN / ClusterM)), k0, int32_t(w.l)}};
-          Mainloop::load(p.mainloop, s, st, a, b, rank, w.k_end - w.k_begin);
-        }
-      }
+      if (threadIdx.x == 0) Mainloop::produce(p.mainloop, s, p.scheduler, first, step, rank);
       finish();
     } else {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();

@@ -221,6 +221,9 @@ int main(int argc, char** argv) {
   fails += check<bfloat16_t>(136, 264, 2000, 1, false, 1, 0, "NT", true);  // one tile in K slices, residue k-tile
   fails += check_pingpong<bfloat16_t>(129, 257, 72, 1, 1, 0);   // one CTA, residues in M, N, K
   fails += check_pingpong<bfloat16_t>(2048, 1024, 200, 2, 1, 0);  // 256 tiles x 2 batches: turns, residue k-tile
+  // MN-major with M and N multiples of 64 (not of the tile): one TMA box per operand tile
+  // (divided dims; 4-D with the batch), zero-filled past M, N and K
+  fails += check<bfloat16_t>(320, 448, 200, 2, false, 1, 0, "NT");
   if (!small_only) {
     fails += check<bfloat16_t>(256, 512, 1024, 1, true, 1, 0);
     fails += check<bfloat16_t>(1000, 1000, 1000, 1, false, 1, 0);
@@ -238,6 +241,8 @@ int main(int argc, char** argv) {
       fails += check<bfloat16_t>(2048, 2048, 2048, 1, false, 1, 0, layout);
     }
     fails += check<half_t>(1000, 1000, 1000, 1, false, 1, 0, "NT");
+    fails += check<bfloat16_t>(576, 320, 136, 3, true, 1, 0.5f, "NN");   // divided dims, batched, D row-major
+    fails += check<bfloat16_t>(704, 1088, 264, 2, false, 2, -1, "TT");
     // Split-K of the last wave (workspace given): slices of every tile, or of the tail only
     // (4096 x 11008: whole tiles first), batches, D row-major (direct epilogue), alpha/beta.
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0);  // (TN at this size: ping-pong, long K, no split)

@@ -13,7 +13,7 @@ log="$OUT/example5.txt"
 note() { echo "$*" | tee -a "$log"; }
 note "== example 5 $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
-FLAGS=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo "--generate-code=arch=compute_90,code=[compute_90,sm_90]" -Iinclude)
+FLAGS=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo "--generate-code=arch=compute_90,code=[compute_90,sm_90]" -Iinclude)
 # The newest host compiler there (GCC 11 lacks some C++20 pack expansions tessera uses).
 for cc in g++-14 g++-13 g++-12 clang++; do
   if command -v $cc >/dev/null; then FLAGS+=(-ccbin "$(command -v $cc)"); break; fi

@@ -31,7 +31,7 @@ note "== tessera GPU run $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$summary"
 nvcc --version | tail -2 | tee -a "$summary"
 
-NVCC_FLAGS=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo
+NVCC_FLAGS=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo
             "--generate-code=arch=compute_90,code=[compute_90,sm_90]"
             -Iinclude -Ikernels)
 DEVDEPS=
@@ -228,7 +228,7 @@ if want hopper; then
   # Hopper: descriptors and TMA against the hardware (tests/hopper/hopper_gpu_test.cu), then
   # the SM90 GEMM's build, test, memcheck and benchmark (run_hopper_gemm.sh; QUICK=1 keeps
   # its benchmark to TN bf16/f16), logs under hopper/.
-  H90=(-std=c++20 --expt-relaxed-constexpr -O3 -gencode arch=compute_90a,code=sm_90a -Iinclude -diag-suppress 20012)
+  H90=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -gencode arch=compute_90a,code=sm_90a -Iinclude -diag-suppress 20012)
   [ -n "$DEVDEPS" ] && H90+=(-isystem .devdeps/include)
   for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { H90+=(-ccbin "$(command -v $cc)"); break; }; done
   if nvcc "${H90[@]}" tests/hopper/hopper_gpu_test.cu -o "$BUILD/hopper_gpu_test" >"$OUT/hopper_gpu_test.log" 2>&1; then

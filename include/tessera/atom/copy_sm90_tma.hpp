@@ -29,6 +29,11 @@ struct TileBoxes {
   int count = 0;               // copies per tile
   uint32_t tx_bytes = 0;       // bytes one tile brings: what the barrier expects
   int mode_of_dim[kMaxRank] = {};
+  // Divided modes (Arguments::divisor, sub_extent) as a shift and a mask: a coordinate c of
+  // mode mode_of_dim[d] is (c >> shift[d]) & mask[d] along dim d (powers of two only: the
+  // producer computes it every k-tile, without a division).
+  int32_t shift[kMaxRank] = {};
+  int32_t mask[kMaxRank] = {-1, -1, -1, -1, -1};
   int32_t corner[MaxBoxes][kMaxRank] = {};   // box start, per TMA dim, from the tile's origin
   uint32_t smem_offset_bytes[MaxBoxes] = {}; // box start in smem, from the tile's start (unswizzled)
   TESSERA_HOST_DEVICE constexpr bool ok() const { return rule == Rule::ok && fits; }
@@ -53,14 +58,22 @@ TESSERA_HOST_DEVICE constexpr TileBoxes<MaxBoxes> make_tile_boxes(Arguments cons
   t.rank = a.rank;
   t.count = int(a.boxes);
   t.tx_bytes = uint32_t(a.box_bytes * a.boxes);
-  for (int d = 0; d < a.rank; ++d) t.mode_of_dim[d] = a.mode_of_dim[d];
+  for (int d = 0; d < a.rank; ++d) {
+    t.mode_of_dim[d] = a.mode_of_dim[d];
+    int s = 0;
+    while ((int64_t(1) << s) < a.divisor[d]) ++s;
+    const bool pow2 = (int64_t(1) << s) == a.divisor[d] && (a.sub_extent[d] & (a.sub_extent[d] - 1)) == 0;
+    if (!pow2) { t.fits = false; return t; }
+    t.shift[d] = s;
+    t.mask[d] = a.sub_extent[d] != 0 ? int32_t(a.sub_extent[d] - 1) : -1;
+  }
   for (int64_t q = 0; q < a.boxes; ++q) {
     int64_t by_mode[kMaxModes] = {}, rest = q;
     for (int d = 0; d < a.rank; ++d) {
       const int64_t c = (rest % a.boxes_per_dim[d]) * a.box_dim[d];
       rest /= a.boxes_per_dim[d];
       t.corner[q][d] = int32_t(c);
-      by_mode[a.mode_of_dim[d]] = c;
+      by_mode[a.mode_of_dim[d]] += c * a.divisor[d];
     }
     const int64_t offset = [&]<int... I>(std::integer_sequence<int, I...>) {
       return (int64_t(0) + ... + int64_t(to_i64(layout<I>(Inner{})(by_mode[I]))));
@@ -95,8 +108,20 @@ struct SM90_TMA_LOAD {
               smem),
           "l"(map), "r"(mbarrier), "r"(c[0]), "r"(c[1]), "r"(c[2])
           : "memory");
+    } else if (rank == 4) {
+      asm volatile(
+          "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];\n" ::"r"(
+              smem),
+          "l"(map), "r"(mbarrier), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+          : "memory");
+    } else if (rank == 5) {
+      asm volatile(
+          "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];\n" ::"r"(
+              smem),
+          "l"(map), "r"(mbarrier), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+          : "memory");
     } else {
-      detail::mma_unsupported("SM90_TMA_LOAD: rank 2 or 3");
+      detail::mma_unsupported("SM90_TMA_LOAD: rank 2 to 5");
     }
 #else
     (void)tensor_map; (void)mbarrier; (void)smem; (void)rank; (void)c;
@@ -124,8 +149,20 @@ struct SM90_TMA_LOAD_MULTICAST {
           " [%0], [%1, {%4, %5, %6}], [%2], %3;\n" ::"r"(smem),
           "l"(map), "r"(mbarrier), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2])
           : "memory");
+    } else if (rank == 4) {
+      asm volatile(
+          "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+          " [%0], [%1, {%4, %5, %6, %7}], [%2], %3;\n" ::"r"(smem),
+          "l"(map), "r"(mbarrier), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+          : "memory");
+    } else if (rank == 5) {
+      asm volatile(
+          "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+          " [%0], [%1, {%4, %5, %6, %7, %8}], [%2], %3;\n" ::"r"(smem),
+          "l"(map), "r"(mbarrier), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+          : "memory");
     } else {
-      detail::mma_unsupported("SM90_TMA_LOAD_MULTICAST: rank 2 or 3");
+      detail::mma_unsupported("SM90_TMA_LOAD_MULTICAST: rank 2 to 5");
     }
 #else
     (void)tensor_map; (void)mbarrier; (void)cta_mask; (void)smem; (void)rank; (void)c;

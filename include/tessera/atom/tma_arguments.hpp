@@ -49,6 +49,7 @@ enum class Rule : int {
   not_boxes,             // the tile is not made of whole dense boxes
   box_smem_alignment,    // each box's smem start a multiple of 128 bytes
   boxes_overlap,         // two boxes of the tile share shared-memory bytes
+  divided_mode_residue,  // a gmem mode divided into dims must be a multiple of its inner dims' extents
 };
 
 inline const char* to_string(Rule r) {
@@ -73,6 +74,9 @@ inline const char* to_string(Rule r) {
     case Rule::not_boxes: return "the smem tile is not made of whole dense boxes (TMA writes each box densely, dim 0 fastest)";
     case Rule::box_smem_alignment: return "each box's shared-memory start must be a multiple of 128 bytes";
     case Rule::boxes_overlap: return "two boxes of the smem tile overlap (one copy would overwrite another)";
+    case Rule::divided_mode_residue:
+      return "a gmem mode divided into several TMA dims must be a multiple of its inner dims' extents (else they would "
+             "read past the mode instead of zero-filling)";
   }
   return "?";
 }
@@ -93,6 +97,12 @@ struct Arguments {
   int64_t box_bytes = 0;              // bytes one copy moves
   int64_t boxes = 0;                  // copies per tile
   int64_t boxes_per_dim[kMaxRank] = {};
+  // Divided modes (derive_divided_arguments): TMA dim d is a part of gmem mode mode_of_dim[d]:
+  // one step along d is divisor[d] elements of the mode; sub_extent[d] is its extent when d is
+  // an inner part (0: d runs to the mode's end, its global dim the mode's extent / divisor).
+  // A coordinate c of the mode is, along d, (c / divisor[d]) % sub_extent[d] (no % for 0).
+  int64_t divisor[kMaxRank] = {1, 1, 1, 1, 1};
+  int64_t sub_extent[kMaxRank] = {};
 };
 
 // gmem: `modes` flat modes (extent, stride in elements); smem: `tile_modes` <= modes flat
@@ -233,20 +243,116 @@ TESSERA_HOST_DEVICE constexpr Arguments rebind_gmem(Arguments a, int modes, cons
                                                     const int64_t* gmem_stride) {
   auto fail = [&](Rule r, int mode) { a.rule = r; a.bad_mode = mode; return a; };
   if (a.rule != Rule::ok) return a;
-  if (modes != a.rank) return fail(Rule::gmem_rank, -1);
-  const int64_t eb = a.element_bytes;
+  const int eb = a.element_bytes;
+  int used[kMaxModes] = {};
+  for (int d = 0; d < a.rank; ++d) used[a.mode_of_dim[d]] = 1;
+  int given = 0;
+  for (int m = 0; m < kMaxModes; ++m) given += used[m];
+  if (modes != given) return fail(Rule::gmem_rank, -1);
   for (int d = 0; d < a.rank; ++d) {
     const int m = a.mode_of_dim[d];
+    const int64_t div = a.divisor[d];
     if (gmem_extent[m] < 1 || gmem_extent[m] > (int64_t(1) << 32)) return fail(Rule::global_dim_range, m);
-    a.global_dim[d] = gmem_extent[m];
+    if (a.sub_extent[d] != 0) {
+      a.global_dim[d] = a.sub_extent[d];
+    } else {
+      if (gmem_extent[m] % div != 0) return fail(Rule::divided_mode_residue, m);
+      a.global_dim[d] = gmem_extent[m] / div;
+    }
     if (d == 0) {
-      if (gmem_stride[m] != 1) return fail(Rule::no_contiguous_mode, m);
+      if (gmem_stride[m] != 1 || div != 1) return fail(Rule::no_contiguous_mode, m);
       continue;
     }
-    const int64_t s = gmem_stride[m];
+    const int64_t s = gmem_stride[m] * div;
     if (s < 0 || s >= ((int64_t(1) << 40) / eb)) return fail(Rule::global_stride_range, m);
     if ((s * eb) % 16 != 0) return fail(Rule::global_stride_alignment, m);
     a.global_stride_bytes[d] = s * eb;
+  }
+  return a;
+}
+
+// Divided modes: the tensor map's dims follow the smem tile's structure instead of the
+// gmem modes one for one. Each tile mode is read as a layout of its own (its offsets along
+// the mode, the others 0), coalesced: runs of constant stride, e.g. the MN mode of an
+// MN-major tile whose 64-element atoms lie 4096 apart is (64, 2):(1, 4096). Gmem mode i is
+// divided the same way ((64, E/64):(s, 64 s)), and the parts are ordered by their smem
+// stride: with the K mode (64:64) between them the tile is one dense box (64, 64, 2)
+// instead of two boxes (64, 64). A gmem mode the tile lacks (a batch) stays one dim, last.
+// Refused where a divided mode's extent is not a multiple of its inner parts (their dims
+// could not zero-fill what lies past the mode): rebind_gmem checks each problem.
+template <class Offset>
+TESSERA_HOST_DEVICE constexpr Arguments derive_divided_arguments(int element_bits, int modes, const int64_t* gmem_extent,
+                                                                 const int64_t* gmem_stride, int tile_modes, const int64_t* tile_extent,
+                                                                 int swz_bits, int swz_base, int swz_shift, Offset const& offset) {
+  Arguments a;
+  if (modes < 1 || modes > kMaxModes || tile_modes < 1 || tile_modes > modes) {
+    a.rule = modes < 1 || modes > kMaxModes ? Rule::gmem_rank : Rule::smem_rank;
+    return a;
+  }
+  // The parts: (tile mode, unit along it, extent, smem stride), at most kMaxModes.
+  int part_mode[kMaxModes] = {};
+  int64_t part_unit[kMaxModes] = {}, part_ext[kMaxModes] = {}, part_stride[kMaxModes] = {};
+  bool part_last[kMaxModes] = {};
+  int parts = 0;
+  int64_t coord[kMaxModes] = {};
+  auto at_mode = [&](int i, int64_t c) {
+    coord[i] = c;
+    const int64_t v = int64_t(offset(static_cast<const int64_t*>(coord)));
+    coord[i] = 0;
+    return v;
+  };
+  const int64_t origin = int64_t(offset(static_cast<const int64_t*>(coord)));
+  for (int i = 0; i < modes; ++i) {
+    const int64_t e = i < tile_modes ? tile_extent[i] : 1;
+    int64_t unit = 1;
+    do {
+      if (parts == kMaxModes) { a.rule = Rule::gmem_rank; return a; }
+      const int64_t rest = e / unit;
+      int64_t run = 1;
+      const int64_t step = rest > 1 ? at_mode(i, unit) - origin : 0;
+      while (run < rest && at_mode(i, run * unit) - origin == run * step) ++run;
+      int64_t r = run;
+      while (rest % r != 0) --r;
+      if (r == 1) r = rest;  // no run: the rest as one part (derive_arguments names what fails)
+      part_mode[parts] = i, part_unit[parts] = unit, part_ext[parts] = r, part_stride[parts] = step;
+      unit *= r;
+      part_last[parts] = unit >= e;
+      ++parts;
+    } while (unit < e);
+  }
+  // Ordered by smem stride (stable; parts of extent 1 and modes the tile lacks keep their place last).
+  int order[kMaxModes] = {};
+  for (int p = 0; p < parts; ++p) order[p] = p;
+  for (int p = 1; p < parts; ++p)
+    for (int q = p; q > 0; --q) {
+      auto key = [&](int x) { return part_ext[x] > 1 ? part_stride[x] : INT64_MAX; };
+      if (key(order[q]) < key(order[q - 1])) { const int t = order[q]; order[q] = order[q - 1]; order[q - 1] = t; }
+      else break;
+    }
+  int64_t ext[kMaxModes] = {}, str[kMaxModes] = {}, tile[kMaxModes] = {};
+  for (int f = 0; f < parts; ++f) {
+    const int p = order[f], m = part_mode[p];
+    if (!part_last[p]) {
+      ext[f] = part_ext[p];
+    } else {
+      if (gmem_extent[m] % part_unit[p] != 0) { a.rule = Rule::divided_mode_residue; a.bad_mode = m; return a; }
+      ext[f] = gmem_extent[m] / part_unit[p];
+    }
+    str[f] = gmem_stride[m] * part_unit[p];
+    tile[f] = part_ext[p];
+  }
+  a = derive_arguments(element_bits, parts, ext, str, parts, tile, swz_bits, swz_base, swz_shift, [&](const int64_t* fc) {
+    int64_t c[kMaxModes] = {};
+    for (int f = 0; f < parts; ++f) c[part_mode[order[f]]] += fc[f] * part_unit[order[f]];
+    return int64_t(offset(static_cast<const int64_t*>(c)));
+  });
+  if (a.bad_mode >= 0) a.bad_mode = part_mode[order[a.bad_mode]];
+  if (a.rule != Rule::ok) return a;
+  for (int d = 0; d < a.rank; ++d) {
+    const int p = order[a.mode_of_dim[d]];
+    a.mode_of_dim[d] = part_mode[p];
+    a.divisor[d] = part_unit[p];
+    a.sub_extent[d] = part_last[p] ? 0 : part_ext[p];
   }
   return a;
 }
@@ -297,6 +403,34 @@ TESSERA_HOST_DEVICE constexpr Arguments make_arguments(Layout<GS, GD> const& gme
                             }(std::make_integer_sequence<int, TR>{});
                           },
                           requested_box);
+}
+
+// The divided arrangement from a kernel's gmem layout and static smem tile (as make_arguments).
+template <int Bits, class GS, class GD, class Smem>
+TESSERA_HOST_DEVICE constexpr Arguments make_divided_arguments(Layout<GS, GD> const& gmem, Smem const& smem) {
+  constexpr int R = rank_v<GS>;
+  static_assert(R >= 1 && R <= kMaxModes, "tma::make_divided_arguments: the global tensor has 1 to 8 modes");
+  static_assert(decltype(depth(GS{}))::value <= 1, "tma::make_divided_arguments: the global tensor's modes must be flat integers");
+  auto inner = [&]() {
+    if constexpr (is_composed_layout_v<Smem>) return smem.inner();
+    else return smem;
+  }();
+  using Inner = std::remove_cvref_t<decltype(inner)>;
+  static_assert(is_static_v<Inner>, "tma::make_divided_arguments: the smem tile must be static");
+  constexpr int TR = Inner::rank;
+  static_assert(TR <= R, "tma::make_divided_arguments: the smem tile has more modes than the global tensor");
+  int64_t extent[kMaxModes] = {}, stride[kMaxModes] = {}, tile[kMaxModes] = {};
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((extent[I] = int64_t(to_i64(get<I>(gmem.shape()))), stride[I] = int64_t(to_i64(get<I>(gmem.stride())))), ...);
+  }(std::make_integer_sequence<int, R>{});
+  [&]<int... I>(std::integer_sequence<int, I...>) { ((tile[I] = int64_t(size<I>(Inner{}))), ...); }(
+      std::make_integer_sequence<int, TR>{});
+  const auto sw = detail::smem_parts(smem);
+  return derive_divided_arguments(Bits, R, extent, stride, TR, tile, sw.b, sw.m, sw.s, [](const int64_t* c) {
+    return [&]<int... I>(std::integer_sequence<int, I...>) {
+      return (int64_t(0) + ... + int64_t(to_i64(layout<I>(Inner{})(c[I]))));
+    }(std::make_integer_sequence<int, TR>{});
+  });
 }
 
 }  // namespace tessera::tma

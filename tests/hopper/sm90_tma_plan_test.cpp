@@ -1,0 +1,98 @@
+// The SM90 mainloop's compile-time TMA plans (kernels/collective/sm90_tma_plan.hpp) for its
+// stage tiles, and the producer's static box coordinates (copy_static's
+// detail::tma_static_box_coord: every box property a constant) against the run-time ones
+// (detail::tma_box_coord over the same boxes, which tma_test.cpp replays against the tile).
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <cstdint>
+#include <utility>
+
+#include <tessera/algorithm/copy_tma.hpp>
+#include <tessera/atom/gmma_layout.hpp>
+
+#include "collective/sm90_tma_plan.hpp"
+
+using namespace tessera;
+using tessera::kernels::sm90::make_tma_plan;
+using tessera::kernels::sm90::TmaPlan;
+
+namespace {
+// The mainloop's stage tiles (bf16, 128-byte swizzle; MN-major atoms walk K first): A and a
+// cluster's part of B (128 x 64), B without a cluster (256 x 64).
+constexpr auto k_tile = GMMA::make_smem_layout<16, GMMA::Major::K, 128>(make_shape(_128{}, _64{}), tuple<_1, _2>{});
+constexpr auto mn_tile = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(_128{}, _64{}), tuple<_2, _1>{});
+constexpr auto mn_tile_256 = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(_256{}, _64{}), tuple<_2, _1>{});
+
+// plan[batched][divided], as the mainloop keeps them.
+template <class Stage>
+constexpr auto plans(Stage const& stage, bool k_major, int64_t rows) {
+  struct P { TmaPlan<4> p[2][2]; } r{};
+  for (int b = 0; b < 2; ++b)
+    for (int d = 0; d < 2; ++d) r.p[b][d] = make_tma_plan<4, 16>(stage, k_major, rows, 64, b == 1, d == 1);
+  return r;
+}
+constexpr auto k_plans = plans(k_tile, true, 128);
+constexpr auto mn_plans = plans(mn_tile, false, 128);
+constexpr auto mn_plans_256 = plans(mn_tile_256, false, 256);
+
+// The boxes as a type, as the mainloop's BoxesOf hands them to copy_static.
+template <auto const& Plans, int B, int D>
+struct BoxesOf {
+  static constexpr tma::TileBoxes<4> value = Plans.p[B][D].boxes;
+};
+
+// Every plan is copyable and brings a whole 16 KiB (32 KiB) stage; the batch adds one dim.
+constexpr bool all_ok(auto const& ps, uint32_t bytes) {
+  for (int b = 0; b < 2; ++b)
+    for (int d = 0; d < 2; ++d)
+      if (!ps.p[b][d].boxes.ok() || ps.p[b][d].boxes.tx_bytes != bytes || ps.p[b][d].boxes.rank != ps.p[0][d].boxes.rank + b) return false;
+  return true;
+}
+static_assert(all_ok(k_plans, 16384) && all_ok(mn_plans, 16384) && all_ok(mn_plans_256, 32768));
+// Boxes per stage: K-major one either way (nothing to divide); MN-major one divided box
+// against one per 64 rows per mode.
+static_assert(k_plans.p[0][0].boxes.count == 1 && k_plans.p[0][1].boxes.count == 1);
+static_assert(mn_plans.p[0][0].boxes.count == 2 && mn_plans.p[0][1].boxes.count == 1 && mn_plans.p[0][1].boxes.rank == 3);
+static_assert(mn_plans_256.p[0][0].boxes.count == 4 && mn_plans_256.p[0][1].boxes.count == 1);
+static_assert(mn_plans.p[1][1].boxes.rank == 4 && mn_plans.p[1][1].boxes.mode_of_dim[3] == 2);
+
+// Static against run-time coordinates of every box of a plan at a tile origin.
+template <class Boxes, int... Q>
+bool same_coordinates(tma::Coord const& origin, std::integer_sequence<int, Q...>) {
+  auto one = [&](auto q) {
+    int32_t s[tma::kMaxRank], r[tma::kMaxRank];
+    detail::tma_static_box_coord<Boxes, decltype(q)::value>(origin, s, std::make_integer_sequence<int, tma::kMaxRank>{});
+    detail::tma_box_coord(Boxes::value, origin, decltype(q)::value, r);
+    for (int d = 0; d < tma::kMaxRank; ++d)
+      if (s[d] != r[d]) return false;
+    return true;
+  };
+  return (one(std::integral_constant<int, Q>{}) && ...);
+}
+template <auto const& Plans, int B, int D>
+bool same_at(tma::Coord const& origin) {
+  using Boxes = BoxesOf<Plans, B, D>;
+  return same_coordinates<Boxes>(origin, std::make_integer_sequence<int, Boxes::value.count>{});
+}
+}  // namespace
+
+TEST_CASE("SM90 TMA plans: the producer's static box coordinates are the run-time ones") {
+  // A known answer: the divided MN-major box at tile origin (rows 384, K 128) starts at dims
+  // (rows % 64, K, rows / 64) = (0, 128, 6); per-mode box 1 at (448, 128).
+  int32_t c[tma::kMaxRank];
+  detail::tma_static_box_coord<BoxesOf<mn_plans, 0, 1>, 0>(tma::Coord{{384, 128, 0}}, c, std::make_integer_sequence<int, tma::kMaxRank>{});
+  CHECK((c[0] == 0 && c[1] == 128 && c[2] == 6 && c[3] == 0 && c[4] == 0));
+  detail::tma_static_box_coord<BoxesOf<mn_plans, 0, 0>, 1>(tma::Coord{{384, 128, 0}}, c, std::make_integer_sequence<int, tma::kMaxRank>{});
+  CHECK((c[0] == 448 && c[1] == 128 && c[2] == 0));
+  // Every tile origin the kernels issue: rows a multiple of the tile's, K of BK, any batch.
+  rc::prop("static and run-time coordinates agree at every tile origin", [] {
+    const int32_t t = *rc::gen::inRange(0, 512), u = *rc::gen::inRange(0, 512), l = *rc::gen::inRange(0, 64);
+    const tma::Coord o128{{128 * t, 64 * u, l}}, o256{{256 * t, 64 * u, l}};
+    RC_ASSERT((same_at<k_plans, 0, 0>(o128) && same_at<k_plans, 1, 0>(o128) && same_at<k_plans, 1, 1>(o128)));
+    RC_ASSERT((same_at<mn_plans, 0, 0>(o128) && same_at<mn_plans, 0, 1>(o128) && same_at<mn_plans, 1, 0>(o128) &&
+               same_at<mn_plans, 1, 1>(o128)));
+    RC_ASSERT((same_at<mn_plans_256, 0, 0>(o256) && same_at<mn_plans_256, 0, 1>(o256) && same_at<mn_plans_256, 1, 1>(o256)));
+  });
+}
