@@ -121,6 +121,8 @@ note "-- benchmark against cuBLAS (same run)"
 if [ "${BENCH:-}" = full ] && [ -x "$B/sm90_bench" ]; then
   timeout 90 "$B/sm90_bench" 4096 4096 4096 8192 8192 1024 2>&1 | grep -v '^device' | tee -a "$log"
   timeout 120 "$B/sm90_bench" --layout NT 8192 8192 8192 4096 4096 4096 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"
+  for l in NN TT; do timeout 60 "$B/sm90_bench" --layout $l 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; done
+  timeout 60 "$B/sm90_bench" --beta 1 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"
   [ -x "$B/gemm_bench" ] && timeout 200 "$B/gemm_bench" --dtype bf16 --layouts TN,NT,NN >"$OUT/gemm_bench_bf16.log" 2>&1 &&
     sed -n '/^summary/,$p' "$OUT/gemm_bench_bf16.log" | tee -a "$log"
 fi
