@@ -811,9 +811,39 @@ Layout tile_to_shape(const Layout& block, const IntTuple& target_shape) {
 // ---------------------------------------------------------------- common vectors
 
 namespace {
+// The largest n <= limit whose indices [0, n) are a layout's prefix: a product of l's
+// leading (coalesced) modes times part of the next one.
+std::int64_t layout_prefix_size(const Layout& l, std::int64_t limit) {
+  std::int64_t p = 1;
+  for (const std::int64_t s : leaves(coalesce(l).shape)) {
+    if (s > limit / p) return p * (limit / p);
+    p *= s;
+  }
+  return p;
+}
+
+// l restricted to the indices [0, n), n as layout_prefix_size gives it: l's leading coalesced
+// modes, the last one cut short (what composition(l, n:1) is when it is admissible).
+Layout layout_prefix(const Layout& l, std::int64_t n) {
+  const Layout c = coalesce(l);
+  const std::vector<std::int64_t> s = leaves(c.shape), d = leaves(c.stride);
+  std::vector<IntTuple> ps, pd;
+  std::int64_t p = 1;
+  for (std::size_t i = 0; i < s.size() && p < n; ++i) {
+    const std::int64_t e = std::min(s[i], n / p);
+    ps.push_back(IntTuple(e));
+    pd.push_back(IntTuple(d[i]));
+    p *= e;
+  }
+  if (ps.empty()) return Layout(IntTuple(1), IntTuple(0));
+  if (ps.size() == 1) return Layout(ps[0], pd[0]);
+  return Layout(IntTuple::tuple(ps), IntTuple::tuple(pd));
+}
+
 // How many leading indices i satisfy a(inv_b(i)) == i: the size of the first mode of
 // coalesce(a o inv_b) when that mode has stride 1 (CuTe), else 1. When a o inv_b is
-// inadmissible the prefix is found by walking the indices (it ends before any carry).
+// inadmissible the prefix is found by walking the indices (it ends before any carry), then
+// cut to the longest prefix of inv_b's domain that is a layout, which max_common_layout returns.
 std::int64_t common_prefix(const Layout& a, const Layout& inv_b) {
   try {
     const Layout m0 = coalesce(composition(a, inv_b)).mode(0);
@@ -831,9 +861,10 @@ std::int64_t common_prefix(const Layout& a, const Layout& inv_b) {
     if (n > (std::int64_t{1} << 22)) throw;
     std::int64_t i = 1;
     while (i < n && a(inv_b(i)) == i) ++i;
+    const std::int64_t cut = layout_prefix_size(inv_b, i);
     if (tracing()) trace_note("A o right_inverse(B) is refused", "walking the indices instead: A(right_inverse(B)(i)) == i for i < " +
-                                                      str(i));
-    return i;
+                                                      str(i) + "; the longest of those prefixes that is a layout: " + str(cut));
+    return cut;
   }
 }
 }  // namespace
@@ -860,7 +891,14 @@ Layout max_common_layout(const Layout& a, const Layout& b) {
   const Layout inv_b = right_inverse(b);
   const std::int64_t n = common_prefix(a, inv_b);
   if (n == 1) return traced(scope, Layout(IntTuple(1), IntTuple(0)));
-  return traced(scope, composition(inv_b, Layout(IntTuple(n), IntTuple(1))));
+  try {
+    return traced(scope, composition(inv_b, Layout(IntTuple(n), IntTuple(1))));
+  } catch (const OverflowError&) {
+    throw;
+  } catch (const Error&) {
+    // (n came from the walk: [0, n) ends inside one of inv_b's modes that n:1 does not divide)
+    return traced(scope, layout_prefix(inv_b, n));
+  }
 }
 
 // ---------------------------------------------------------------- upcast, downcast

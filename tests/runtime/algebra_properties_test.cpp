@@ -375,6 +375,21 @@ TEST_CASE("max_common_vector agrees on its prefix", "[runtime][property]") {
   });
 }
 
+// Regression (seed 14605294671704548277 of the property above): A o right_inverse(B) is
+// inadmissible, and the walked prefix (8) ends inside right_inverse(B)'s second mode, which
+// 8:1 does not divide; the answer is the longest prefix that is a layout, (3,2):(1,9).
+TEST_CASE("max_common_vector: a walked prefix cut to a layout", "[runtime]") {
+  const Layout a(IntTuple::tuple({1, 4, 1}), IntTuple::tuple({4, 1, 1}));
+  const Layout b(IntTuple::tuple({3, 3, 3}), IntTuple::tuple({1, 9, 3}));
+  CHECK(max_common_vector(a, b) == 6);
+  const Layout l = max_common_layout(a, b);
+  CHECK(to_string(l) == "(3,2):(1,9)");
+  for (std::int64_t i = 0; i < l.size(); ++i) {
+    CHECK(a(l(i)) == i);
+    CHECK(b(l(i)) == i);
+  }
+}
+
 TEST_CASE("upcast and downcast undo each other on stride-1 layouts", "[runtime][property]") {
   rc::prop("upcast(downcast(L, n), n) == L", [] {
     const Layout a = gen_injective(1, 1);
