@@ -375,62 +375,70 @@ TESSERA_HOST_DEVICE constexpr auto smem_parts(L const& l) {
 }
 }  // namespace detail
 
+namespace detail {
+template <class Smem>
+TESSERA_HOST_DEVICE constexpr auto smem_inner(Smem const& smem) {
+  if constexpr (is_composed_layout_v<Smem>) return smem.inner();
+  else return smem;
+}
+
+// What derive_arguments / derive_divided_arguments take from a gmem layout and a static smem
+// tile: the gmem modes, the tile's extents and its swizzle's parts.
+struct TmaInputs {
+  int rank = 0, tile_rank = 0;
+  int64_t extent[kMaxModes] = {}, stride[kMaxModes] = {}, tile[kMaxModes] = {};
+  int b = 0, m = 0, s = 0;
+};
+
+template <class GS, class GD, class Smem>
+TESSERA_HOST_DEVICE constexpr TmaInputs tma_inputs(Layout<GS, GD> const& gmem, Smem const& smem) {
+  constexpr int R = rank_v<GS>;
+  static_assert(R >= 1 && R <= kMaxModes, "tma arguments: the global tensor has 1 to 8 modes (TMA takes up to 5)");
+  static_assert(decltype(depth(GS{}))::value <= 1, "tma arguments: the global tensor's modes must be flat integers");
+  using Inner = std::remove_cvref_t<decltype(smem_inner(smem))>;
+  static_assert(is_static_v<Inner>, "tma arguments: the smem tile must be static");
+  constexpr int TR = Inner::rank;
+  static_assert(TR <= R, "tma arguments: the smem tile has more modes than the global tensor");
+  TmaInputs in;
+  in.rank = R;
+  in.tile_rank = TR;
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((in.extent[I] = int64_t(to_i64(get<I>(gmem.shape()))), in.stride[I] = int64_t(to_i64(get<I>(gmem.stride())))), ...);
+  }(std::make_integer_sequence<int, R>{});
+  [&]<int... I>(std::integer_sequence<int, I...>) { ((in.tile[I] = int64_t(size<I>(Inner{}))), ...); }(
+      std::make_integer_sequence<int, TR>{});
+  const auto sw = smem_parts(smem);
+  in.b = sw.b;
+  in.m = sw.m;
+  in.s = sw.s;
+  return in;
+}
+
+// The smem tile's (unswizzled) offset of a tile coordinate, one index per tile mode.
+template <class Inner>
+TESSERA_HOST_DEVICE constexpr int64_t tile_offset(const int64_t* c) {
+  return [&]<int... I>(std::integer_sequence<int, I...>) {
+    return (int64_t(0) + ... + int64_t(to_i64(layout<I>(Inner{})(c[I]))));
+  }(std::make_integer_sequence<int, Inner::rank>{});
+}
+}  // namespace detail
+
 template <int Bits, class GS, class GD, class Smem>
 TESSERA_HOST_DEVICE constexpr Arguments make_arguments(Layout<GS, GD> const& gmem, Smem const& smem,
                                                        const int64_t* requested_box = nullptr) {
-  constexpr int R = rank_v<GS>;
-  static_assert(R >= 1 && R <= kMaxModes, "tma::make_arguments: the global tensor has 1 to 8 modes (TMA takes up to 5)");
-  static_assert(decltype(depth(GS{}))::value <= 1, "tma::make_arguments: the global tensor's modes must be flat integers");
-  auto inner = [&]() {
-    if constexpr (is_composed_layout_v<Smem>) return smem.inner();
-    else return smem;
-  }();
-  using Inner = std::remove_cvref_t<decltype(inner)>;
-  static_assert(is_static_v<Inner>, "tma::make_arguments: the smem tile must be static");
-  constexpr int TR = Inner::rank;
-  static_assert(TR <= R, "tma::make_arguments: the smem tile has more modes than the global tensor");
-  int64_t extent[kMaxModes] = {}, stride[kMaxModes] = {}, tile[kMaxModes] = {};
-  [&]<int... I>(std::integer_sequence<int, I...>) {
-    ((extent[I] = int64_t(to_i64(get<I>(gmem.shape()))), stride[I] = int64_t(to_i64(get<I>(gmem.stride())))), ...);
-  }(std::make_integer_sequence<int, R>{});
-  [&]<int... I>(std::integer_sequence<int, I...>) { ((tile[I] = int64_t(size<I>(Inner{}))), ...); }(
-      std::make_integer_sequence<int, TR>{});
-  const auto sw = detail::smem_parts(smem);
-  return derive_arguments(Bits, R, extent, stride, TR, tile, sw.b, sw.m, sw.s,
-                          [](const int64_t* c) {
-                            return [&]<int... I>(std::integer_sequence<int, I...>) {
-                              return (int64_t(0) + ... + int64_t(to_i64(layout<I>(Inner{})(c[I]))));
-                            }(std::make_integer_sequence<int, TR>{});
-                          },
-                          requested_box);
+  using Inner = std::remove_cvref_t<decltype(detail::smem_inner(smem))>;
+  const detail::TmaInputs in = detail::tma_inputs(gmem, smem);
+  return derive_arguments(Bits, in.rank, in.extent, in.stride, in.tile_rank, in.tile, in.b, in.m, in.s,
+                          [](const int64_t* c) { return detail::tile_offset<Inner>(c); }, requested_box);
 }
 
 // The divided arrangement from a kernel's gmem layout and static smem tile (as make_arguments).
 template <int Bits, class GS, class GD, class Smem>
 TESSERA_HOST_DEVICE constexpr Arguments make_divided_arguments(Layout<GS, GD> const& gmem, Smem const& smem) {
-  constexpr int R = rank_v<GS>;
-  static_assert(R >= 1 && R <= kMaxModes, "tma::make_divided_arguments: the global tensor has 1 to 8 modes");
-  static_assert(decltype(depth(GS{}))::value <= 1, "tma::make_divided_arguments: the global tensor's modes must be flat integers");
-  auto inner = [&]() {
-    if constexpr (is_composed_layout_v<Smem>) return smem.inner();
-    else return smem;
-  }();
-  using Inner = std::remove_cvref_t<decltype(inner)>;
-  static_assert(is_static_v<Inner>, "tma::make_divided_arguments: the smem tile must be static");
-  constexpr int TR = Inner::rank;
-  static_assert(TR <= R, "tma::make_divided_arguments: the smem tile has more modes than the global tensor");
-  int64_t extent[kMaxModes] = {}, stride[kMaxModes] = {}, tile[kMaxModes] = {};
-  [&]<int... I>(std::integer_sequence<int, I...>) {
-    ((extent[I] = int64_t(to_i64(get<I>(gmem.shape()))), stride[I] = int64_t(to_i64(get<I>(gmem.stride())))), ...);
-  }(std::make_integer_sequence<int, R>{});
-  [&]<int... I>(std::integer_sequence<int, I...>) { ((tile[I] = int64_t(size<I>(Inner{}))), ...); }(
-      std::make_integer_sequence<int, TR>{});
-  const auto sw = detail::smem_parts(smem);
-  return derive_divided_arguments(Bits, R, extent, stride, TR, tile, sw.b, sw.m, sw.s, [](const int64_t* c) {
-    return [&]<int... I>(std::integer_sequence<int, I...>) {
-      return (int64_t(0) + ... + int64_t(to_i64(layout<I>(Inner{})(c[I]))));
-    }(std::make_integer_sequence<int, TR>{});
-  });
+  using Inner = std::remove_cvref_t<decltype(detail::smem_inner(smem))>;
+  const detail::TmaInputs in = detail::tma_inputs(gmem, smem);
+  return derive_divided_arguments(Bits, in.rank, in.extent, in.stride, in.tile_rank, in.tile, in.b, in.m, in.s,
+                                  [](const int64_t* c) { return detail::tile_offset<Inner>(c); });
 }
 
 }  // namespace tessera::tma
