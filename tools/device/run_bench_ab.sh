@@ -43,9 +43,10 @@ if [ "${STEP:-build}" = build ]; then
       if [ "$BENCH" = sm90 ]; then
         nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$d/bench.o" & pids+=($!)
       else
-        for src in $(gemm_tus) bench/gemm.cu; do
+        for src in $(gemm_tus); do
           nvcc "${F[@]}" "${SM90[@]}" -c "$src" -o "$d/$(basename "$src" .cu).o" & pids+=($!)
         done
+        nvcc "${F[@]}" "${SM90[@]}" -c bench/gemm.cu -o "$d/bench.o" & pids+=($!)
       fi
       ok=0; for p in "${pids[@]}"; do wait "$p" || ok=1; done
       [ $ok = 0 ] && nvcc "${F[@]}" -o "$d/bench" "$d"/*.o -lcublas -lcublasLt
