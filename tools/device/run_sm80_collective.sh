@@ -105,9 +105,10 @@ run() {  # name timeout command...: only while the deadline leaves the time
   note "$name: rc=$r, $(tail -1 "$OUT/$name.log")"
   grep -aE "FAIL" "$OUT/$name.log" | head -10 | tee -a "$log"
 }
-[ -x "$B/gemm_gpu_test" ] && run gemm_gpu_test 200 "$B/gemm_gpu_test"
+# (the bench first: the test takes what is left before the deadline)
 [ -x "$B/gemm_bench" ] && { run gemm_bench_bf16_tn 120 stdbuf -oL "$B/gemm_bench" --dtype bf16 --layouts TN;
   sed -n '/^summary/,$p' "$OUT/gemm_bench_bf16_tn.log" | tee -a "$log"; }
+[ -x "$B/gemm_gpu_test" ] && run gemm_gpu_test 200 "$B/gemm_gpu_test"
 if [ -n "${BASE:-}" ]; then
   wait $pbase; note "base build: rc=$? at $(( $(date +%s) - t0 )) s"
   [ -x "$BB/gemm_bench" ] && { run base_gemm_bench_bf16_tn 120 stdbuf -oL "$BB/gemm_bench" --dtype bf16 --layouts TN;
