@@ -13,7 +13,9 @@
 //
 // What each (arch, op class) builds and the rules it picks by:
 //   Sm80 + OpClassSimt       MainloopSimt: f32 FFMA, 128x128xBK (BK 8 or 16), 256 threads.
-//   Sm80 + OpClassTensorOp   MainloopTensorOp: f16/bf16 mma.sync m16n8k16, warps of 64x64
+//   Sm80 + OpClassTensorOp   CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, ...> of
+//                            the parts it picks (sm80_collective_mma.hpp): f16/bf16 mma.sync
+//                            m16n8k16, warps of 64x64
 //                            (BM/64 x BN/64 warps, at most 8), 16-byte cp.async when both
 //                            operands' alignment is 16 bytes, else element copies.
 //   Sm90 + OpClassTensorOp   CollectiveMainloopSm90TmaWgmma: TMA + wgmma, warp-specialized,
@@ -41,7 +43,9 @@
 #include "tessera/atom/numeric.hpp"
 #include "tessera/int_tuple.hpp"
 #include "tessera/kernels/epilogue_ops.hpp"  // Activation
+#include "tessera/kernels/tensorop_partition.hpp"  // the SM80 collective's parts
 #include "simt_shape.cuh"
+#include "sm80_collective_mma.hpp"  // CollectiveMma, MainloopSm80CpAsync
 #include "sm90_dispatch_policy.cuh"
 #include "tensorop_shape.cuh"
 
@@ -53,8 +57,6 @@ namespace tessera::kernels {
 namespace trace {
 struct NoTrace;
 }
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled, class Trace>
-struct MainloopTensorOp;
 template <class Shape, bool AKMajor, bool BKMajor, class Trace>
 struct MainloopSimt;
 template <class Mainloop>
@@ -141,6 +143,19 @@ struct EpilogueDirect {};      // SM90: from the registers
 using GemmProblemShape = tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
 
 namespace builder_detail {
+// The SM80 gmem -> smem tiled copy over a GmemCopy's thread and value layouts: 16-byte
+// zero-filling cp.async with the L2 prefetch hint, or the GmemCopy's element copies.
+template <class G, class Element, bool Vectorized, int L2Prefetch>
+struct Sm80GmemTiledCopy {
+  using type = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<16, L2Prefetch>, Element>{},
+                                        typename G::ThrLayout{}, typename G::ValLayout{}));
+};
+template <class G, class Element, int L2Prefetch>
+struct Sm80GmemTiledCopy<G, Element, false, L2Prefetch> {
+  using type = typename G::Tiled;
+};
+template <class G, class Element, bool Vectorized, int L2Prefetch>
+using sm80_gmem_tiled_copy = typename Sm80GmemTiledCopy<G, Element, Vectorized, L2Prefetch>::type;
 template <class>
 inline constexpr bool dependent_false = false;
 template <class T>
@@ -303,8 +318,24 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                 "CollectiveBuilder (SM80 tensor op): the stages exceed the shared memory of a CTA");
   static constexpr int SwizzleBytes = Policy::swizzled ? 128 : 0;
   using Shape = TensorOpShape<BM, BN, BK, WM, WN, Stages, Policy::min_blocks, Policy::group, Policy::l2_prefetch>;
-  using CollectiveOp = MainloopTensorOp<Shape, std::is_same_v<Element, bfloat16_t>, std::is_same_v<MajorA, KMajor>,
-                                        std::is_same_v<MajorB, KMajor>, Vectorized, Policy::swizzled, trace::NoTrace>;
+  // The collective's parts: the tiled MMA (m16n8k16 over WM x WN warps of 64x64), each
+  // operand's gmem -> smem tiled copy (16-byte zero-filling cp.async with the schedule's L2
+  // prefetch, or element copies), smem layout atom (swizzled unless the schedule says not)
+  // and smem -> register copy atom (ldmatrix x4, .trans for MN-major smem).
+  using Partition = TensorOpPartition<BM, BN, BK, WM, WN, Threads, std::is_same_v<Element, bfloat16_t>,
+                                      std::is_same_v<MajorA, KMajor>, std::is_same_v<MajorB, KMajor>, Vectorized ? 8 : 1,
+                                      Policy::swizzled>;
+  using DispatchPolicy = MainloopSm80CpAsync<Stages, Policy::min_blocks, Policy::group>;
+  using TiledMma = typename Partition::TiledMma;
+  using GmemTiledCopyA = builder_detail::sm80_gmem_tiled_copy<typename Partition::G2S_A, Element, Vectorized, Policy::l2_prefetch>;
+  using GmemTiledCopyB = builder_detail::sm80_gmem_tiled_copy<typename Partition::G2S_B, Element, Vectorized, Policy::l2_prefetch>;
+  using SmemLayoutAtomA = typename Partition::SmemLayoutAtomA;
+  using SmemLayoutAtomB = typename Partition::SmemLayoutAtomB;
+  using SmemCopyAtomA = Copy_Atom<typename Partition::LdsmA, Element>;
+  using SmemCopyAtomB = Copy_Atom<typename Partition::LdsmB, Element>;
+  using CollectiveOp = CollectiveMma<DispatchPolicy, tuple<C<BM>, C<BN>, C<BK>>, Element, MajorA, Element, MajorB, TiledMma,
+                                     GmemTiledCopyA, SmemLayoutAtomA, SmemCopyAtomA, GmemTiledCopyB, SmemLayoutAtomB,
+                                     SmemCopyAtomB, trace::NoTrace>;
   using ElementA = Element;
   using ArchTag = Arch;
   using OperatorClass = OpClassTensorOp;

@@ -7,7 +7,14 @@
 // 16x8 MMA atoms.  Default 128x256x32 with 2x4 warps (64x64 per warp): per k16 step a warp
 // issues 8 ldmatrix.x4 for 32 mma, and a CTA loads 384 elements per 32768 MACs, which keeps
 // the L2->SM traffic of an H100 under its bandwidth at mma.sync rates.
-// Vec = false replaces the 16-byte copies by element copies (any alignment, any extent).
+// Element-copy gmem -> smem tiled copies (Vec = false) replace the 16-byte copies (any
+// alignment, any extent).
+//
+// The collective is CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, TileShape,
+// ElementA, MajorA, ElementB, MajorB, TiledMma, GmemTiledCopyA, SmemLayoutAtomA,
+// SmemCopyAtomA, GmemTiledCopyB, SmemLayoutAtomB, SmemCopyAtomB, Trace>: the parts and their
+// rules are sm80_collective_mma.hpp's (plain C++), CollectiveBuilder picks them; the tile
+// shape, warps and copy paths above are the builder's choices, not this file's.
 //
 // Written with tessera's algorithms only: the operand tiles are local_tile of the operand
 // tensors, every copy is copy / copy_if over a tiled copy's partitions, the fragments come
@@ -22,9 +29,8 @@
 
 #include "../kernel/problem.cuh"
 #include "../kernel/trace_policy.cuh"
-#include "tensorop_shape.cuh"
 #include "tessera/algorithm.hpp"
-#include "tessera/kernels/tensorop_partition.hpp"
+#include "sm80_collective_mma.hpp"
 
 namespace tessera::kernels {
 
@@ -35,44 +41,25 @@ TESSERA_HOST_DEVICE TESSERA_INLINE auto operand_tensor(T const* ptr, std::int64_
   else return make_tensor(ptr, make_layout(make_shape(mn, k), make_stride(_1{}, ld)));
 }
 
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true,
-          class Trace_ = trace::NoTrace>
-struct MainloopTensorOp {
+// The cp.async multistage mainloop: CollectiveMma of MainloopSm80CpAsync (its parts, types
+// and rules: sm80_collective_mma.hpp).
+template <int Stages_, int MinBlocks_, int Group_, class TileShape, class ElementA, class MajorA, class ElementB, class MajorB,
+          class TiledMma_, class GmemTiledCopyA, class SmemLayoutAtomA, class SmemCopyAtomA, class GmemTiledCopyB,
+          class SmemLayoutAtomB, class SmemCopyAtomB, class Trace_>
+struct CollectiveMma<MainloopSm80CpAsync<Stages_, MinBlocks_, Group_>, TileShape, ElementA, MajorA, ElementB, MajorB, TiledMma_,
+                     GmemTiledCopyA, SmemLayoutAtomA, SmemCopyAtomA, GmemTiledCopyB, SmemLayoutAtomB, SmemCopyAtomB, Trace_>
+    : CollectiveMmaSm80Parts<MainloopSm80CpAsync<Stages_, MinBlocks_, Group_>, TileShape, ElementA, MajorA, ElementB, MajorB,
+                             TiledMma_, GmemTiledCopyA, SmemLayoutAtomA, SmemCopyAtomA, GmemTiledCopyB, SmemLayoutAtomB,
+                             SmemCopyAtomB> {
+  using Parts = CollectiveMmaSm80Parts<MainloopSm80CpAsync<Stages_, MinBlocks_, Group_>, TileShape, ElementA, MajorA, ElementB,
+                                       MajorB, TiledMma_, GmemTiledCopyA, SmemLayoutAtomA, SmemCopyAtomA, GmemTiledCopyB,
+                                       SmemLayoutAtomB, SmemCopyAtomB>;
   using Trace = Trace_;  // trace_policy.cuh
-  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, Stages = Shape::Stages;
-  static constexpr int Threads = Shape::Threads;
-  static constexpr int KK = BK / 16;  // k16 steps (MMA k-blocks) per k-tile
-  static_assert(KK % 2 == 0, "fragment double-buffering alternates buffers by k-block parity");
-  using Partition = TensorOpPartition<BM, BN, BK, Shape::WM, Shape::WN, Threads, IsBF16, AKMajor, BKMajor,
-                                      Vec ? 8 : 1, Swizzled>;
-  using Elem = typename Partition::Elem;
-  using TiledMma = typename Partition::TiledMma;
-  using S2RA = typename Partition::S2R_A;  // ldmatrix x4 (.trans for MN-major smem)
-  using S2RB = typename Partition::S2R_B;
-  // gmem -> smem: the partition's thread and value layouts; 16-byte copies through the
-  // zero-filling cp.async (with the shape's L2 prefetch hint), or element copies.
-  template <class G, bool V = Vec>
-  struct G2SOf {
-    using type = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<16, Shape::L2Prefetch>, Elem>{},
-                                          typename G::ThrLayout{}, typename G::ValLayout{}));
-  };
-  template <class G>
-  struct G2SOf<G, false> {
-    using type = typename G::Tiled;
-  };
-  template <class G>
-  using G2S = typename G2SOf<G>::type;
-  using G2SA = G2S<typename Partition::G2S_A>;
-  using G2SB = G2S<typename Partition::G2S_B>;
-  using SmemLayoutA = typename Partition::template SmemLayoutA<Stages>;
-  using SmemLayoutB = typename Partition::template SmemLayoutB<Stages>;
-  static constexpr int smem_elems_a = int(decltype(cosize(SmemLayoutA{}))::value);
-  static constexpr int smem_elems_b = int(decltype(cosize(SmemLayoutB{}))::value);
-  static constexpr int smem_bytes = (smem_elems_a + smem_elems_b) * int(sizeof(Elem));
-
-  using TileC = decltype(make_shape(C<BM>{}, C<BN>{}));
-  // One thread's accumulators: (MMA, MMA_M, MMA_N) f32 of the tiled MMA's C partition.
-  using Accum = decltype(TiledMma{}.get_slice(0).partition_fragment_C(make_identity_tensor(TileC{})));
+  using DispatchPolicy = MainloopSm80CpAsync<Stages_, MinBlocks_, Group_>;
+  using Parts::BM, Parts::BN, Parts::BK, Parts::Stages, Parts::Threads, Parts::KK, Parts::MmaK, Parts::Vec, Parts::AKMajor,
+      Parts::BKMajor, Parts::smem_elems_a;
+  using typename Parts::Elem, typename Parts::TiledMma, typename Parts::G2SA, typename Parts::G2SB, typename Parts::S2RA,
+      typename Parts::S2RB, typename Parts::SmemLayoutA, typename Parts::SmemLayoutB, typename Parts::Accum;
 
   // acc += A(tile tm, k) * B(k, tile tn) over the k of k-tiles [kt_begin, kt_end).
   __device__ __forceinline__ static void run(const Problem& p, const std::uint16_t* A_, const std::uint16_t* B_, std::int64_t tm,
@@ -144,8 +131,8 @@ struct MainloopTensorOp {
     // and loads its first block before its own MMAs.
     TiledMma mma;
     auto thr_mma = mma.get_slice(tid);
-    auto two_blocks_a = make_identity_tensor(make_shape(C<BM>{}, C<32>{}));
-    auto two_blocks_b = make_identity_tensor(make_shape(C<BN>{}, C<32>{}));
+    auto two_blocks_a = make_identity_tensor(make_shape(C<BM>{}, C<2 * MmaK>{}));
+    auto two_blocks_b = make_identity_tensor(make_shape(C<BN>{}, C<2 * MmaK>{}));
     auto tCrA = thr_mma.partition_fragment_A(two_blocks_a);  // (MMA, MMA_M, buffer)
     auto tCrB = thr_mma.partition_fragment_B(two_blocks_b);  // (MMA, MMA_N, buffer)
     auto s2r_a = S2RA{}.get_slice(tid);

@@ -17,8 +17,10 @@ namespace tessera::kernels {
 namespace {
 using device::simt_128x128x8_s3;
 using device::tensorop_128x256x32_s4;
-static_assert(std::is_same_v<MainloopTensorOp<tensorop_128x256x32_s4, true, true, true, true>::Partition,
+static_assert(std::is_same_v<device::TensorOpBuild<tensorop_128x256x32_s4, true, true, true, true>::Mainloop::Partition,
                              DefaultTensorOpPartition<true, true, true>> &&
+                  std::is_same_v<device::TensorOpBuild<tensorop_128x256x32_s4, true, true, true, true>::Kernel::Mainloop::TiledMma,
+                                 DefaultTensorOpPartition<true, true, true>::TiledMma> &&
                   std::is_same_v<MainloopSimt<simt_128x128x8_s3, true, true>::Partition, DefaultSimtPartition>,
               "the launched configurations are the documented defaults");
 

@@ -6,7 +6,8 @@
 //
 // resolves to the kernel that runs those collectives under that scheduler:
 //   MainloopSimt + EpilogueSimt + GroupedRasterization           -> GemmSimtKernel
-//   MainloopTensorOp + EpilogueSmem16 + GroupedRasterization     -> GemmTensorOpKernel
+//   CollectiveMma<MainloopSm80CpAsync..> + EpilogueSmem16 +
+//     GroupedRasterization                                       -> GemmTensorOpKernel
 //   CollectiveMainloopSm90TmaWgmma + an SM90 epilogue + a
 //     persistent scheduler (sm90::SplitKTileScheduler)           -> sm90::GemmTmaWarpSpecialized
 //   the same with the ping-pong policy + sm90::WholeTileScheduler -> sm90::GemmTmaWarpSpecializedPingpong
@@ -21,7 +22,7 @@
 
 namespace tessera::kernels {
 
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled, class Trace>
+template <class Mainloop>
 struct GemmTensorOpKernel;
 template <class Shape, bool AKMajor, bool BKMajor, int Group, class Trace>
 struct GemmSimtKernel;
@@ -54,17 +55,24 @@ struct GemmKernelOf<ProblemShape, MainloopSimt<Shape, AK, BK, Trace>, Epilogue, 
   using type = GemmSimtKernel<Shape, AK, BK, Group, Trace>;
 };
 
-template <class ProblemShape, class Shape, bool BF16, bool AK, bool BK, bool Vec, bool Swizzled, class Trace,
-          class Epilogue, int Group>
-struct GemmKernelOf<ProblemShape, MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, Trace>, Epilogue,
-                    GroupedRasterization<Group>> {
+template <class ProblemShape, int Stages, int MinBlocks, int PolicyGroup, class TileShape, class EA, class MA, class EB, class MB,
+          class TiledMma, class G2SA, class SmemA, class S2RA, class G2SB, class SmemB, class S2RB, class Trace, class Epilogue,
+          int Group>
+struct GemmKernelOf<ProblemShape,
+                    CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, TileShape, EA, MA, EB, MB, TiledMma, G2SA,
+                                  SmemA, S2RA, G2SB, SmemB, S2RB, Trace>,
+                    Epilogue, GroupedRasterization<Group>> {
+  // (The collective's rules, checked where a kernel is composed of it.)
+  using Parts = CollectiveMmaSm80Parts<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, TileShape, EA, MA, EB, MB, TiledMma,
+                                       G2SA, SmemA, S2RA, G2SB, SmemB, S2RB>;
   static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
-  static_assert(std::is_same_v<Epilogue, EpilogueSmem16<Shape::BM, Shape::BN, Shape::Threads,
-                                                        std::conditional_t<BF16, bf16_tag, f16_tag>>>,
+  static_assert(std::is_same_v<Epilogue, EpilogueSmem16<Parts::BM, Parts::BN, Parts::Threads,
+                                                        std::conditional_t<std::is_same_v<EA, bfloat16_t>, bf16_tag, f16_tag>>>,
                 "gemm_kernel_t: the SM80 tensor-op mainloop's accumulators are stored by EpilogueSmem16 of its tile, "
                 "threads and element type");
-  static_assert(Group == Shape::Group, "gemm_kernel_t: the rasterization band is the mainloop schedule's (KernelCpAsyncMultistage)");
-  using type = GemmTensorOpKernel<Shape, BF16, AK, BK, Vec, Swizzled, Trace>;
+  static_assert(Group == PolicyGroup, "gemm_kernel_t: the rasterization band is the mainloop policy's (MainloopSm80CpAsync)");
+  using type = GemmTensorOpKernel<CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, TileShape, EA, MA, EB, MB,
+                                                TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB, Trace>>;
 };
 
 template <class ProblemShape, class Policy, class TileShape, class Element, GMMA::Major MA, GMMA::Major MB, int Sw,
@@ -92,9 +100,10 @@ struct TracedOf {
                 "traced_t: this collective takes no trace policy (the SIMT and SM80 collectives do; the SM90 kernel "
                 "traces through its epilogue, CollectiveEpilogueSm90TraceC)");
 };
-template <class Shape, bool BF16, bool AK, bool BK, bool Vec, bool Swizzled, class T0, class Trace>
-struct TracedOf<MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, T0>, Trace> {
-  using type = MainloopTensorOp<Shape, BF16, AK, BK, Vec, Swizzled, Trace>;
+template <class Policy, class TileShape, class EA, class MA, class EB, class MB, class TiledMma, class G2SA, class SmemA,
+          class S2RA, class G2SB, class SmemB, class S2RB, class T0, class Trace>
+struct TracedOf<CollectiveMma<Policy, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB, T0>, Trace> {
+  using type = CollectiveMma<Policy, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB, Trace>;
 };
 template <class Shape, bool AK, bool BK, class T0, class Trace>
 struct TracedOf<MainloopSimt<Shape, AK, BK, T0>, Trace> {

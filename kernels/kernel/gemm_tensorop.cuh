@@ -14,29 +14,31 @@
 
 namespace tessera::kernels {
 
-// Swizzled = false: the same kernel on unswizzled smem tiles (the bank-conflict baseline
-// that bench --profile shows to ncu; never selected by the host API).
-// Trace: the trace policy (trace_policy.cuh), NoTrace unless gemm_trace instantiates it.
-template <class Shape, bool IsBF16, bool AKMajor, bool BKMajor, bool Vec, bool Swizzled = true,
-          class Trace = trace::NoTrace>
+// Mainloop: the collective, CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, ...>
+// (collective/sm80_collective_mma.hpp; built by CollectiveBuilder, or composed by a user from
+// their own parts).  Unswizzled smem atoms give the bank-conflict baseline that bench
+// --profile shows to ncu (never selected by the host API); its Trace policy
+// (trace_policy.cuh) is NoTrace unless gemm_trace instantiates it.
+template <class Mainloop_>
 struct GemmTensorOpKernel {
-  using Mainloop = MainloopTensorOp<Shape, IsBF16, AKMajor, BKMajor, Vec, Swizzled, Trace>;
-  static constexpr int Threads = Shape::Threads;
-  static constexpr int MinBlocks = Shape::MinBlocks;
-  using Tag = std::conditional_t<IsBF16, bf16_tag, f16_tag>;
-  using Epilogue = EpilogueSmem16<Shape::BM, Shape::BN, Shape::Threads, Tag>;
+  using Mainloop = Mainloop_;
+  static constexpr int Threads = Mainloop::Threads;
+  static constexpr int MinBlocks = Mainloop::MinBlocks;
+  static constexpr int Group = Mainloop::Group;
+  using Tag = std::conditional_t<std::is_same_v<typename Mainloop::Elem, bfloat16_t>, bf16_tag, f16_tag>;
+  using Epilogue = EpilogueSmem16<Mainloop::BM, Mainloop::BN, Threads, Tag>;
   static constexpr int smem_bytes =
       Mainloop::smem_bytes > Epilogue::smem_bytes ? Mainloop::smem_bytes : Epilogue::smem_bytes;
 
-  __host__ __device__ static GroupedRasterization<Shape::Group> scheduler(const Problem& p) {
-    return {(p.m + Shape::BM - 1) / Shape::BM, (p.n + Shape::BN - 1) / Shape::BN};
+  __host__ __device__ static GroupedRasterization<Group> scheduler(const Problem& p) {
+    return {(p.m + Mainloop::BM - 1) / Mainloop::BM, (p.n + Mainloop::BN - 1) / Mainloop::BN};
   }
 
   __device__ __forceinline__ static void run(const Problem& p, unsigned char* smem) {
     const auto sched = scheduler(p);
     // Which tile, and which K slice of it (split-K of the last wave, SplitPlan).
     const SplitPlan& plan = p.split_k;
-    const int k_tiles = int((p.k + Shape::BK - 1) / Shape::BK);
+    const int k_tiles = int((p.k + Mainloop::BK - 1) / Mainloop::BK);
     std::int64_t tile, tm, tn;
     int slice, k_begin, k_end;
     // (In 32-bit words wherever the counts fit: three or more 64-bit divisions per CTA

@@ -93,8 +93,15 @@ using TracedKernel = gemm_kernel_t<GemmProblemShape, traced_t<typename B::Collec
 template <bool AK, bool BK>
 std::vector<int> run_tensorop() {
   using K = TracedKernel<TracedTensorOp<AK, BK>, bfloat16_t, 8>;
-  static_assert(std::is_same_v<K, GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, AK, BK, true, true, Recorder>>);
-  static_assert(std::is_same_v<typename K::Mainloop::Partition, TensorOpTraced<AK, BK>>,
+  using M = typename K::Mainloop;
+  static_assert(std::is_same_v<K, GemmTensorOpKernel<M>> && std::is_same_v<typename M::Trace, Recorder> &&
+                std::is_same_v<typename M::DispatchPolicy, MainloopSm80CpAsync<4, 1, 8>>);
+  static_assert(std::is_same_v<typename TracedTensorOp<AK, BK>::Partition, TensorOpTraced<AK, BK>> &&
+                    std::is_same_v<typename M::TiledMma, typename TensorOpTraced<AK, BK>::TiledMma> &&
+                    std::is_same_v<typename M::S2RA, typename TensorOpTraced<AK, BK>::S2R_A> &&
+                    std::is_same_v<typename M::S2RB, typename TensorOpTraced<AK, BK>::S2R_B> &&
+                    std::is_same_v<typename M::SmemLayoutA, typename TensorOpTraced<AK, BK>::template SmemLayoutA<4>> &&
+                    std::is_same_v<typename M::SmemLayoutB, typename TensorOpTraced<AK, BK>::template SmemLayoutB<4>>,
                 "gemm_trace must trace the configuration whose maps it writes");
   return run<K, std::uint16_t>(gemm_tensorop_entry<K>, 128, 256, 32, AK, BK);
 }

@@ -76,7 +76,7 @@ __global__ void wgmma_kernel(float* c_out) {
   GMMA::warpgroup_wait<0>();
   // Accumulator value v of thread t is C(m, n) with m + 64 n = C_64xN(t, v).
   for (int v = 0; v < 32; ++v) {
-    const int idx = int(sm90::C_64xN<64>{}(int(threadIdx.x), v));
+    const int idx = int(GMMA::C_64xN<64>{}(int(threadIdx.x), v));
     c_out[idx] = d[v];
   }
 }
@@ -143,7 +143,7 @@ __global__ void wgmma_tf32_kernel(float* c_out) {
   if constexpr (A_REGISTERS) {
     for (int kb = 0; kb < BK32 / 8; ++kb)
       for (int i = 0; i < 4; ++i) {
-        const int idx = int(sm90::A_64x8_RS{}(int(threadIdx.x), i));  // m + 64 k within the k-block
+        const int idx = int(GMMA::A_64x8_RS{}(int(threadIdx.x), i));  // m + 64 k within the k-block
         ra[kb][i] = __float_as_uint(a_value(idx % 64, 8 * kb + idx / 64));
       }
   }
@@ -161,7 +161,7 @@ __global__ void wgmma_tf32_kernel(float* c_out) {
   }
   GMMA::warpgroup_commit_batch();
   GMMA::warpgroup_wait<0>();
-  for (int v = 0; v < 32; ++v) c_out[int(sm90::C_64xN<64>{}(int(threadIdx.x), v))] = d[v];
+  for (int v = 0; v < 32; ++v) c_out[int(GMMA::C_64xN<64>{}(int(threadIdx.x), v))] = d[v];
 }
 
 template <int SW, bool A_REGISTERS>

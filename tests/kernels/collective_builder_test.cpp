@@ -28,11 +28,71 @@ using Build = CollectiveBuilder<Arch, Op, E, MA, AA, E, MB, AB, float, Tile, Clu
 // ---- SM80 tensor op: warps of 64x64, vectorized exactly when both operands are 16-byte aligned,
 // stages auto = min(163 KiB / stage bytes, 4).
 using S80_default = Build<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _256, _32>>;
-static_assert(std::is_same_v<S80_default::CollectiveOp,
-                             MainloopTensorOp<TensorOpShape<128, 256, 32, 2, 4, 4>, true, true, true, true, true, trace::NoTrace>>);
+static_assert(std::is_same_v<S80_default::Shape, TensorOpShape<128, 256, 32, 2, 4, 4>> &&
+              std::is_same_v<S80_default::DispatchPolicy, MainloopSm80CpAsync<4, 1, 8>>);
 using S80_scalar = Build<arch::Sm80, OpClassTensorOp, half_t, MNMajor, 8, KMajor, 2, tuple<_128, _256, _32>>;
-static_assert(std::is_same_v<S80_scalar::CollectiveOp,
-                             MainloopTensorOp<TensorOpShape<128, 256, 32, 2, 4, 4>, false, false, true, false, true, trace::NoTrace>>);
+static_assert(std::is_same_v<S80_scalar::Shape, TensorOpShape<128, 256, 32, 2, 4, 4>> && !S80_scalar::Vectorized);
+
+// The SM80 collective's parts, as the builder picks them: the partition's tiled MMA, smem ->
+// register copies (ldmatrix x4, .trans for MN-major) and smem layouts (tile_to_shape of the
+// atom, Stages deep, is the partition's layout type for type); the gmem -> smem copies are
+// the partition's thread and value layouts with the zero-filling 16-byte cp.async and the
+// schedule's L2 prefetch, or the partition's element copies.
+template <class B, class MA, class MB, class P, int Stages>
+constexpr bool collective_parts_match() {
+  using Op = typename B::CollectiveOp;
+  using Parts = CollectiveMmaSm80Parts<typename B::DispatchPolicy, tuple<C<B::BM>, C<B::BN>, C<B::BK>>, typename B::ElementA, MA,
+                                       typename B::ElementA, MB, typename B::TiledMma, typename B::GmemTiledCopyA,
+                                       typename B::SmemLayoutAtomA, typename B::SmemCopyAtomA, typename B::GmemTiledCopyB,
+                                       typename B::SmemLayoutAtomB, typename B::SmemCopyAtomB>;
+  static_assert(std::is_same_v<Op, CollectiveMma<typename B::DispatchPolicy, tuple<C<B::BM>, C<B::BN>, C<B::BK>>, typename B::ElementA,
+                                                 MA, typename B::ElementA, MB, typename B::TiledMma, typename B::GmemTiledCopyA,
+                                                 typename B::SmemLayoutAtomA, typename B::SmemCopyAtomA,
+                                                 typename B::GmemTiledCopyB, typename B::SmemLayoutAtomB,
+                                                 typename B::SmemCopyAtomB, trace::NoTrace>>);
+  static_assert(std::is_same_v<typename B::Partition, P>);
+  static_assert(std::is_same_v<typename Parts::TiledMma, typename P::TiledMma>);
+  static_assert(std::is_same_v<typename Parts::S2RA, typename P::S2R_A> && std::is_same_v<typename Parts::S2RB, typename P::S2R_B>);
+  static_assert(std::is_same_v<typename Parts::SmemLayoutA, typename P::template SmemLayoutA<Stages>> &&
+                std::is_same_v<typename Parts::SmemLayoutB, typename P::template SmemLayoutB<Stages>>);
+  static_assert(Parts::Threads == P::Threads && Parts::KK == P::BK / 16 && Parts::Vec == B::Vectorized);
+  if constexpr (B::Vectorized) {
+    static_assert(std::is_same_v<typename Parts::G2SOpA, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<16, B::Policy::l2_prefetch>> &&
+                  std::is_same_v<typename Parts::G2SA::TiledLayout_TV, typename P::G2S_A::Tiled::TiledLayout_TV> &&
+                  std::is_same_v<typename Parts::G2SB::TiledLayout_TV, typename P::G2S_B::Tiled::TiledLayout_TV>);
+  } else {
+    static_assert(std::is_same_v<typename Parts::G2SA, typename P::G2S_A::Tiled> &&
+                  std::is_same_v<typename Parts::G2SB, typename P::G2S_B::Tiled>);
+  }
+  static_assert(Parts::smem_bytes == Stages * (B::BM + B::BN) * B::BK * 2);
+  return true;
+}
+static_assert(collective_parts_match<S80_default, KMajor, KMajor, TensorOpPartition<128, 256, 32, 2, 4, 256, true, true, true>, 4>());
+static_assert(collective_parts_match<S80_scalar, MNMajor, KMajor,
+                                     TensorOpPartition<128, 256, 32, 2, 4, 256, false, false, true, 1>, 4>());
+using S80_nt_unswizzled = Build<arch::Sm80, OpClassTensorOp, half_t, MNMajor, 8, MNMajor, 8, tuple<_128, _128, _64>, _1x1,
+                                StageCount<3>, KernelCpAsyncMultistage<2, 16, 256, false>>;
+static_assert(std::is_same_v<S80_nt_unswizzled::DispatchPolicy, MainloopSm80CpAsync<3, 2, 16>>);
+static_assert(collective_parts_match<S80_nt_unswizzled, MNMajor, MNMajor,
+                                     TensorOpPartition<128, 128, 64, 2, 2, 128, false, false, false, 8, false>, 3>());
+
+// A user composing the collective from their own parts, written from the atoms: the builder's
+// default bf16 TN collective, type for type.
+namespace user {
+using Mma = decltype(make_tiled_mma(SM80_16x8x16_F32BF16BF16F32_TN{}, Layout<tuple<_2, _4, _1>, tuple<_1, _2, _0>>{},
+                                    make_tuple(Layout<tuple<_16, _2, _4>, tuple<_1, _64, _16>>{},
+                                               Layout<tuple<_8, _4, _8>, tuple<_1, _64, _8>>{}, Underscore{})));
+// 16-byte zero-filling cp.async, 4 threads along a 32-element K row, 64 rows per pass.
+using G2S = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<16, 128>, bfloat16_t>{},
+                                     Layout<tuple<_64, _4>, tuple<_4, _1>>{}, Layout<tuple<_1, _8>, tuple<_0, _1>>{}));
+// (MN, 32) K-major rows of 64 bytes, the 16-byte chunks XORed with (row >> 1) & 3.
+template <int MN>
+using SmemAtom = decltype(composition(Swizzle<2, 3, 3>{}, Layout<tuple<C<MN>, _32>, tuple<_32, _1>>{}));
+using Ldsm = Copy_Atom<SM75_U32x4_LDSM_N, bfloat16_t>;
+using Collective = CollectiveMma<MainloopSm80CpAsync<4>, tuple<_128, _256, _32>, bfloat16_t, KMajor, bfloat16_t, KMajor, Mma, G2S,
+                                 SmemAtom<128>, Ldsm, G2S, SmemAtom<256>, Ldsm, trace::NoTrace>;
+}  // namespace user
+static_assert(std::is_same_v<user::Collective, S80_default::CollectiveOp>);
 using S80_256x128 = Build<arch::Sm80, OpClassTensorOp, half_t, KMajor, 8, MNMajor, 8, tuple<_256, _128, _64>>;
 static_assert(S80_256x128::WM == 4 && S80_256x128::WN == 2 && S80_256x128::Stages == 3);  // 49152-byte stages: 163 KiB / 48 KiB
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
@@ -80,7 +140,11 @@ static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::C
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S80_default::CollectiveOp,
                                            CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
                                            GroupedRasterization<8>>,
-                             GemmTensorOpKernel<TensorOpShape<128, 256, 32, 2, 4, 4>, true, true, true, true, true, trace::NoTrace>>);
+                             GemmTensorOpKernel<S80_default::CollectiveOp>>);
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, user::Collective,
+                                           CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
+                                           GroupedRasterization<8>>,
+                             GemmTensorOpKernel<user::Collective>>);
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, Simt16::CollectiveOp, CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp,
                                            GroupedRasterization<8>>,
                              GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, trace::NoTrace>>);
@@ -101,7 +165,9 @@ static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_bf16::Collectiv
 // The same collectives under another trace policy (gemm_trace builds them with trace::Recorder).
 struct SomeTrace;
 static_assert(std::is_same_v<traced_t<S80_default::CollectiveOp, SomeTrace>,
-                             MainloopTensorOp<TensorOpShape<128, 256, 32, 2, 4, 4>, true, true, true, true, true, SomeTrace>>);
+                             CollectiveMma<MainloopSm80CpAsync<4>, tuple<_128, _256, _32>, bfloat16_t, KMajor, bfloat16_t, KMajor,
+                                           user::Mma, user::G2S, user::SmemAtom<128>, user::Ldsm, user::G2S,
+                                           user::SmemAtom<256>, user::Ldsm, SomeTrace>>);
 static_assert(std::is_same_v<traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
                              EpilogueSimt<MainloopSimt<SimtShape<16, 3, true>, false, true, SomeTrace>>>);
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, traced_t<Simt16::CollectiveOp, SomeTrace>,

@@ -8,7 +8,7 @@
 
 namespace tessera {
 
-namespace sm90 {
+namespace GMMA {  // (the wgmma TV layouts; tessera::kernels::sm90 is the SM90 kernels')
 using ThrID = Layout<_128, _1>;
 // Accumulator d_i at (16w + g + 8*((i/2)%2), 8*(i/4) + 2*t + i%2); thread = (t, g, w).
 template <int N>
@@ -27,7 +27,7 @@ using A_64x8_RS = Layout<tuple<tuple<_4, _8, _4>, tuple<_2, _2>>, tuple<tuple<_6
 using A_64x8_SS = Layout<tuple<_128, tuple<_64, _8>>, tuple<_0, tuple<_1, _64>>>;
 template <int N>
 using B_Nx8_SS = Layout<tuple<_128, tuple<C<N>, _8>>, tuple<_0, tuple<_1, C<N>>>>;
-}  // namespace sm90
+}  // namespace GMMA
 
 // K: 16 for f16/bf16, 8 for tf32 (whose atoms take K-major A and B only).
 #define TESSERA_SM90_TRAITS(OP, NAME, D, A, B, A_LAYOUT, K, B_LAYOUT)                          \
@@ -39,20 +39,20 @@ using B_Nx8_SS = Layout<tuple<_128, tuple<C<N>, _8>>, tuple<_0, tuple<_1, C<N>>>
     using ValTypeB = B;                                                                         \
     using ValTypeC = D;                                                                         \
     using Shape_MNK = tuple<_64, C<N>, C<K>>;                                                   \
-    using ThrID = sm90::ThrID;                                                                  \
+    using ThrID = GMMA::ThrID;                                                                  \
     using ALayout = A_LAYOUT;                                                                   \
     using BLayout = B_LAYOUT<N>;                                                                \
-    using CLayout = sm90::C_64xN<N>;                                                            \
+    using CLayout = GMMA::C_64xN<N>;                                                            \
   };
 
-TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_SS, "SM90_64xNx16_F16F16F16_SS", half_t, half_t, half_t, sm90::A_64x16_SS, 16, sm90::B_Nx16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_RS, "SM90_64xNx16_F16F16F16_RS", half_t, half_t, half_t, sm90::A_64x16_RS, 16, sm90::B_Nx16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_SS, "SM90_64xNx16_F32F16F16_SS", float, half_t, half_t, sm90::A_64x16_SS, 16, sm90::B_Nx16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_RS, "SM90_64xNx16_F32F16F16_RS", float, half_t, half_t, sm90::A_64x16_RS, 16, sm90::B_Nx16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_SS, "SM90_64xNx16_F32BF16BF16_SS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_SS, 16, sm90::B_Nx16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_RS, "SM90_64xNx16_F32BF16BF16_RS", float, bfloat16_t, bfloat16_t, sm90::A_64x16_RS, 16, sm90::B_Nx16_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_SS, "SM90_64xNx8_F32TF32TF32_SS", float, tfloat32_t, tfloat32_t, sm90::A_64x8_SS, 8, sm90::B_Nx8_SS)
-TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_RS, "SM90_64xNx8_F32TF32TF32_RS", float, tfloat32_t, tfloat32_t, sm90::A_64x8_RS, 8, sm90::B_Nx8_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_SS, "SM90_64xNx16_F16F16F16_SS", half_t, half_t, half_t, GMMA::A_64x16_SS, 16, GMMA::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_RS, "SM90_64xNx16_F16F16F16_RS", half_t, half_t, half_t, GMMA::A_64x16_RS, 16, GMMA::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_SS, "SM90_64xNx16_F32F16F16_SS", float, half_t, half_t, GMMA::A_64x16_SS, 16, GMMA::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32F16F16_RS, "SM90_64xNx16_F32F16F16_RS", float, half_t, half_t, GMMA::A_64x16_RS, 16, GMMA::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_SS, "SM90_64xNx16_F32BF16BF16_SS", float, bfloat16_t, bfloat16_t, GMMA::A_64x16_SS, 16, GMMA::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_RS, "SM90_64xNx16_F32BF16BF16_RS", float, bfloat16_t, bfloat16_t, GMMA::A_64x16_RS, 16, GMMA::B_Nx16_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_SS, "SM90_64xNx8_F32TF32TF32_SS", float, tfloat32_t, tfloat32_t, GMMA::A_64x8_SS, 8, GMMA::B_Nx8_SS)
+TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_RS, "SM90_64xNx8_F32TF32TF32_RS", float, tfloat32_t, tfloat32_t, GMMA::A_64x8_RS, 8, GMMA::B_Nx8_SS)
 
 #undef TESSERA_SM90_TRAITS
 

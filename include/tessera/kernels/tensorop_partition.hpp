@@ -57,6 +57,12 @@ struct TensorOpPartition {
   using G2S_B = G2S<BN, BKMajor>;
   using SmemA = OperandSmem<BM, BK, AKMajor, Swizzled>;
   using SmemB = OperandSmem<BN, BK, BKMajor, Swizzled>;
+  // The smem layout atoms (Swizzle o (MN, BK) tile) that the collective tiles Stages deep:
+  // tile_to_shape(atom, (MN, BK, Stages)) is smem_layout below, type for type (the host test
+  // checks it).  The atom spans the whole (MN, BK) tile: tiling a smaller one (8 rows) gives
+  // the same offsets but a hierarchical shape, another type, other code.
+  using SmemLayoutAtomA = typename SmemA::Layout_;
+  using SmemLayoutAtomB = typename SmemB::Layout_;
   // The smem operand tiles of the mainloop, Stages deep: (MN, BK, stage) -> element offset,
   // the swizzle over the whole offset (a stage is a multiple of the swizzle's period).
   // Swizzled = false: Swizzle<0,..> (composition returns the plain layout).

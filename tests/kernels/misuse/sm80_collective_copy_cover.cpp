@@ -1,0 +1,16 @@
+// expect: covers its operand tile (BM|BN, BK) in whole copy tiles
+#include "collective/collective_builder.hpp"
+#include "kernel/gemm_kernel.hpp"
+using namespace tessera;
+using namespace tessera::kernels;
+// The builder's bf16 TN parts (128x256x32, 256 threads), one of them replaced.
+using B = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float, tuple<_128, _256, _32>,
+                            tuple<_1, _1, _1>, StageCount<4>, ScheduleAuto>;
+using E = CollectiveEpilogueBuilder<B, bfloat16_t, 8>::CollectiveOp;
+// Copies of 64-element K rows (a BK = 64 collective) for a BK = 32 tile.
+using Deep = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float, tuple<_128, _256, _64>,
+                              tuple<_1, _1, _1>, StageCount<3>, ScheduleAuto>;
+using Bad = CollectiveMma<B::DispatchPolicy, tuple<_128, _256, _32>, bfloat16_t, KMajor, bfloat16_t, KMajor, B::TiledMma, Deep::GmemTiledCopyA,
+                          B::SmemLayoutAtomA, B::SmemCopyAtomA, B::GmemTiledCopyB, B::SmemLayoutAtomB, B::SmemCopyAtomB, trace::NoTrace>;
+using K = gemm_kernel_t<GemmProblemShape, Bad, E, GroupedRasterization<8>>;
+static_assert(std::is_same_v<K, GemmTensorOpKernel<Bad>>);
