@@ -4,14 +4,17 @@
 //   Cooperative128x256  two consumer warpgroups share a 128 x 256 tile (the default)
 //   Cooperative128x128  the same with 128 x 128 tiles
 //   Pingpong64x128      two consumer warpgroups each own 64 x 128 tiles, alternating
+//   Pingpong128x128     the same with 128 x 128 tiles per consumer (two wgmma atoms along M),
+//                       clusters of 2
 //
 // The rule: the default tiles unless their CTAs (clusters of 2 along M) would fill at most
 // half of the SMs; then smaller tiles, so that more CTAs share the work (each with less
 // of it: per-CTA latency, not throughput, bounds such problems; bench/notes/sm90_gemm.md,
 // session 10): 64 x 128 ping-pong where it is instantiated (bf16 or f16, A and B K-major, D
 // in the inputs' type), else 128 x 128 cooperative (D in the inputs' type), else the default.
-// Not ping-pong for larger problems: with 64-row tiles it measured 0.60-0.66x cuBLAS at
-// 2048^3 .. 8192^3 (64x256) where the cooperative 128x256 kernel reaches 0.84-0.95x.
+// Larger 16-bit TN problems with D in the inputs' type: ping-pong 128x128 (one consumer's
+// epilogue under the other's mainloop; measured: bench/notes/sm90_gemm.md, session 12). Not
+// 64-row ping-pong tiles there: they measured 0.60-0.66x cuBLAS at 2048^3 .. 8192^3 (64x256).
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 
@@ -21,13 +24,14 @@
 
 namespace tessera::kernels::sm90 {
 
-enum class Schedule { Cooperative128x256, Cooperative128x128, Pingpong64x128 };
+enum class Schedule { Cooperative128x256, Cooperative128x128, Pingpong64x128, Pingpong128x128 };
 
 inline const char* to_string(Schedule s) {
   switch (s) {
     case Schedule::Cooperative128x256: return "cooperative 128x256";
     case Schedule::Cooperative128x128: return "cooperative 128x128";
     case Schedule::Pingpong64x128: return "ping-pong 64x128";
+    case Schedule::Pingpong128x128: return "ping-pong 128x128";
   }
   return "?";
 }
@@ -40,9 +44,9 @@ inline int64_t cluster_ctas(const GemmArguments& g, int64_t bm, int64_t bn, int6
 
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   if (g.element == Element::F32) return Schedule::Cooperative128x256;  // tf32: one kernel
-  if (2 * cluster_ctas(g, 128, 256, 2) > sms) return Schedule::Cooperative128x256;
-  if (output_element(g) != g.element) return Schedule::Cooperative128x256;  // small tiles: D in the inputs' type only
+  if (output_element(g) != g.element) return Schedule::Cooperative128x256;  // other tiles: D in the inputs' type only
   const bool tn = g.a.major == Major::Row && g.b.major == Major::Col;      // A and B K-major
+  if (2 * cluster_ctas(g, 128, 256, 2) > sms) return tn ? Schedule::Pingpong128x128 : Schedule::Cooperative128x256;
   return tn ? Schedule::Pingpong64x128 : Schedule::Cooperative128x128;
 }
 
