@@ -43,10 +43,6 @@ using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMaj
 using Sm90PingpongBuilder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float,
                                               tuple<_64, _128, _64>, tuple<_1, _1, _1>, StageCountAuto,
                                               KernelTmaWarpSpecializedPingpong>;
-// The ping-pong kernel with 128x128x64 tiles per consumer warpgroup, clusters of 2.
-using Sm90Pingpong128Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float,
-                                                 tuple<_128, _128, _64>, tuple<_2, _1, _1>, StageCountAuto,
-                                                 KernelTmaWarpSpecializedPingpong>;
 template <int Align>
 using Sm80Builder = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, Align, bfloat16_t, KMajor, Align, float,
                                       tuple<C<DefaultTensorOpTile::BM>, C<DefaultTensorOpTile::BN>, C<DefaultTensorOpTile::BK>>,
@@ -116,8 +112,6 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Pingpong64x128)
       c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Pingpong128x128)
-      c = from_builder<Sm90Pingpong128Builder>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Cooperative128x128)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     else

@@ -47,20 +47,12 @@ struct Choice {
 };
 
 // (Small tiles only for D in the inputs' type: 8 more kernels rather than 16.)
-// The whole-tile kernel of the majors and D: TN with D in T is ping-pong 128x128 (no
-// cooperative 128x256 TN kernel with D in T).
-template <class T, class D, GMMA::Major MA, GMMA::Major MB>
-Entries whole_of() {
-  if constexpr (std::is_same_v<T, D> && MA == GMMA::Major::K && MB == GMMA::Major::K) return entries<set::Pingpong128<T>>();
-  else return entries<set::Whole<T, MA, MB, D>>();
-}
 template <class T, class D, GMMA::Major MA, GMMA::Major MB>
 Choice with_tile(const GemmArguments& g) {
   constexpr bool splits = std::is_same_v<T, D> && set::has_split(MA, MB);
   if constexpr (std::is_same_v<T, D>) {
     const GemmConfiguration conf = select_configuration(g, DeviceInfo{9, multiprocessors()});
-    // (small TN problems run ping-pong 64x128, the other majors 128x128 tiles: no cooperative
-    // 128x128 TN kernel)
+    // (small TN problems run ping-pong, the other majors 128x128 tiles: no 128x128 TN kernel)
     if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K) {
       if (conf.schedule == sm90::Schedule::Pingpong64x128) return {entries<set::Pingpong<T>>(), {}, {}};
     } else if (conf.tile_n == 128) {
@@ -70,15 +62,15 @@ Choice with_tile(const GemmArguments& g) {
     if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K) {
       // The fused TMA-store kernels (no split: the fused instance is taken first).
       switch (set::has_fused_tma(g.epilogue.activation) ? g.epilogue.activation : Activation::Identity) {
-        case Activation::GELUTanh: return {whole_of<T, D, MA, MB>(), entries<set::Fused<T, Activation::GELUTanh>>(), {}};
-        case Activation::ReLU: return {whole_of<T, D, MA, MB>(), entries<set::Fused<T, Activation::ReLU>>(), {}};
-        case Activation::SiLU: return {whole_of<T, D, MA, MB>(), entries<set::Fused<T, Activation::SiLU>>(), {}};
+        case Activation::GELUTanh: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::GELUTanh>>(), {}};
+        case Activation::ReLU: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::ReLU>>(), {}};
+        case Activation::SiLU: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::SiLU>>(), {}};
         default: break;
       }
     }
   }
-  if constexpr (splits) return {whole_of<T, D, MA, MB>(), entries<set::Split<T, MA, MB>>(), {}, true};
-  else return {whole_of<T, D, MA, MB>(), {}, {}};
+  if constexpr (splits) return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Split<T, MA, MB>>(), {}, true};
+  else return {entries<set::Whole<T, MA, MB, D>>(), {}, {}};
 }
 // The instantiation for the arguments' element type, operand majors (A K-major when
 // row-major; B K-major when column-major) and D's type: the inputs' or f32 (bf16 inputs with

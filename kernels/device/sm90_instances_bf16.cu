@@ -8,7 +8,7 @@
 using namespace tessera;
 using namespace tessera::kernels::device::sm90_set;
 
-TESSERA_SM90_INSTANCE(Pingpong128<bfloat16_t>);  // (TN with D in bfloat16_t: not Whole)
+TESSERA_SM90_INSTANCE(Whole<bfloat16_t, K, K, bfloat16_t>);
 TESSERA_SM90_INSTANCE(Whole<bfloat16_t, K, MN, bfloat16_t>);
 TESSERA_SM90_INSTANCE(Whole<bfloat16_t, MN, K, bfloat16_t>);
 TESSERA_SM90_INSTANCE(Whole<bfloat16_t, MN, MN, bfloat16_t>);

@@ -8,7 +8,7 @@
 using namespace tessera;
 using namespace tessera::kernels::device::sm90_set;
 
-TESSERA_SM90_INSTANCE(Pingpong128<half_t>);  // (TN with D in half_t: not Whole)
+TESSERA_SM90_INSTANCE(Whole<half_t, K, K, half_t>);
 TESSERA_SM90_INSTANCE(Whole<half_t, K, MN, half_t>);
 TESSERA_SM90_INSTANCE(Whole<half_t, MN, K, half_t>);
 TESSERA_SM90_INSTANCE(Whole<half_t, MN, MN, half_t>);

@@ -1,7 +1,7 @@
 // The SM90 kernel types the library builds, by role, for the dispatch (sm90_instances.cu) and
 // the TUs that instantiate them (sm90_instances_*.cu):
 //   Whole<T, MA, MB, D>   128x256 tiles, whole tiles only (no split-K code): 16-bit inputs, 4
-//                         majors, D in T or f32, but TN with D in T (14 kernels)
+//                         majors, D in T or f32 (16 kernels)
 //   Small<T, MA, MB>      128x128 tiles for problems that would leave most SMs idle, NT, NN,
 //                         TT (6; small TN problems run Pingpong)
 //   Split<T, MA, MB>      Whole with split-K of the last wave, D in T, TN and NT only (4)
@@ -10,8 +10,6 @@
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
 //   Pingpong<T>           ping-pong, 64x128 tiles, TN, D in T, no cluster: small problems (2)
-//   Pingpong128<T>        ping-pong, 128x128 tiles per consumer warpgroup, TN, D in T, clusters
-//                         of 2: the other TN problems with D in T (2; in place of Whole<T, K, K, T>)
 #pragma once
 
 #include "sm90_gemm.cuh"
@@ -33,8 +31,6 @@ using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
 template <class T>
 using Pingpong = sm90::PingpongGemm<T>;
-template <class T>
-using Pingpong128 = sm90::PingpongGemm<T, 128, 2, 128>;
 
 // Which majors have split-K kernels, and which activations a fused TMA-store kernel.
 constexpr bool has_split(Major a, Major b) { return a == b; }  // TN (K, K) and NT (MN, MN)

@@ -4,17 +4,19 @@
 //   Cooperative128x256  two consumer warpgroups share a 128 x 256 tile (the default)
 //   Cooperative128x128  the same with 128 x 128 tiles
 //   Pingpong64x128      two consumer warpgroups each own 64 x 128 tiles, alternating
-//   Pingpong128x128     the same with 128 x 128 tiles per consumer (two wgmma atoms along M),
-//                       clusters of 2
 //
 // The rule: the default tiles unless their CTAs (clusters of 2 along M) would fill at most
 // half of the SMs; then smaller tiles, so that more CTAs share the work (each with less
 // of it: per-CTA latency, not throughput, bounds such problems; bench/notes/sm90_gemm.md,
 // session 10): 64 x 128 ping-pong where it is instantiated (bf16 or f16, A and B K-major, D
 // in the inputs' type), else 128 x 128 cooperative (D in the inputs' type), else the default.
-// Larger 16-bit TN problems with D in the inputs' type: ping-pong 128x128 (one consumer's
-// epilogue under the other's mainloop; measured: bench/notes/sm90_gemm.md, session 12). Not
-// 64-row ping-pong tiles there: they measured 0.60-0.66x cuBLAS at 2048^3 .. 8192^3 (64x256).
+// Not ping-pong for larger problems: with 64-row tiles it measured 0.60-0.66x cuBLAS at
+// 2048^3 .. 8192^3 (64x256) where the cooperative 128x256 kernel reaches 0.84-0.95x; with
+// 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
+// library) 0.71 / 0.54 / 0.81 / 0.77 / 0.58x at 4096^3, 8192x8192x1024, 8192^3,
+// 4096x11008x4096, 2048^3 (clusters of 2; without, 0.58 / 0.47 / 0.67 / 0.60 / 0.53) against
+// the cooperative 128x256's 0.88 / 0.74 / 0.96 / 0.92 / 0.84 in the same run, and 0.46 at
+// 1000^3 against ping-pong 64x128's 0.66 (H100, session 12, bench/notes/sm90_gemm.md).
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 
@@ -24,14 +26,13 @@
 
 namespace tessera::kernels::sm90 {
 
-enum class Schedule { Cooperative128x256, Cooperative128x128, Pingpong64x128, Pingpong128x128 };
+enum class Schedule { Cooperative128x256, Cooperative128x128, Pingpong64x128 };
 
 inline const char* to_string(Schedule s) {
   switch (s) {
     case Schedule::Cooperative128x256: return "cooperative 128x256";
     case Schedule::Cooperative128x128: return "cooperative 128x128";
     case Schedule::Pingpong64x128: return "ping-pong 64x128";
-    case Schedule::Pingpong128x128: return "ping-pong 128x128";
   }
   return "?";
 }
@@ -44,9 +45,9 @@ inline int64_t cluster_ctas(const GemmArguments& g, int64_t bm, int64_t bn, int6
 
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   if (g.element == Element::F32) return Schedule::Cooperative128x256;  // tf32: one kernel
-  if (output_element(g) != g.element) return Schedule::Cooperative128x256;  // other tiles: D in the inputs' type only
+  if (2 * cluster_ctas(g, 128, 256, 2) > sms) return Schedule::Cooperative128x256;
+  if (output_element(g) != g.element) return Schedule::Cooperative128x256;  // small tiles: D in the inputs' type only
   const bool tn = g.a.major == Major::Row && g.b.major == Major::Col;      // A and B K-major
-  if (2 * cluster_ctas(g, 128, 256, 2) > sms) return tn ? Schedule::Pingpong128x128 : Schedule::Cooperative128x256;
   return tn ? Schedule::Pingpong64x128 : Schedule::Cooperative128x128;
 }
 

@@ -1,8 +1,7 @@
 // GPU check of the SM90 GEMM (TMA + wgmma, warp-specialized, persistent; sm_90a) against an
 // FP64 reference: fresh random inputs, poisoned (NaN) outputs, whole tiles and residues in M,
 // N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16; both
-// tiles the dispatch picks (128x256, and 128x128 for small problems; TN with D in the inputs'
-// type: ping-pong 128x128, and 64x128 for small problems); split-K of the last
+// tiles the dispatch picks (128x256, and 128x128 for small problems); split-K of the last
 // wave with the workspace sm90_workspace_size asks for (the split-K kernels, TN and NT) and
 // the same problems without it (the whole-tile kernels), and that no other major asks for a
 // workspace; and the fused epilogues: every activation x bias (none, per row, per column) x D
@@ -65,20 +64,18 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
 
 // The ping-pong kernel (bf16/f16 TN, D column-major) on any shape: large ones give each CTA
 // many tiles, which its two consumer warpgroups take in turn.
-// Tall: the 128x128 ping-pong kernel (two wgmma atoms along M per consumer, clusters of 2)
-// instead of the 64x128 one.
-template <class T, bool Tall = false>
+template <class T>
 int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
   sm90_check::Problem<T> p(m, n, k, l, false, alpha, beta, uint64_t(m * 7919 + n * 31 + k + l), "TN");
   if (alias) p.alias_c_to_d();
-  using Kernel = std::conditional_t<Tall, kernels::device::sm90_set::Pingpong128<T>, kernels::device::sm90_set::Pingpong<T>>;
-  const auto r = kernels::device::sm90_entry::run<Kernel>(kernels::sm90::as_column_major_d(p.args), nullptr, false, nullptr);
+  const auto r = kernels::device::sm90_entry::run<kernels::device::sm90_set::Pingpong<T>>(kernels::sm90::as_column_major_d(p.args),
+                                                                                        nullptr, false, nullptr);
   const cudaError_t e = cudaDeviceSynchronize();
   double rel = 0;
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s TN ping-pong %s %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", Tall ? "128x128" : "64x128", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
+  std::printf("%-4s TN ping-pong %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
               alias ? " C=D" : "",
               ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
@@ -115,10 +112,7 @@ int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float al
     const bool tn = g.a.major == kernels::Major::Row && g.b.major == kernels::Major::Col;
     cudaDeviceProp prop{};
     SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-    // (the fused kernels' tile, 128x256: where the rule does not pick the small tiles)
-    const auto schedule = kernels::sm90::choose_schedule(g, prop.multiProcessorCount);
-    if (tn && set::has_fused_tma(act) && schedule != kernels::sm90::Schedule::Pingpong64x128 &&
-        schedule != kernels::sm90::Schedule::Cooperative128x128) {
+    if (tn && set::has_fused_tma(act) && kernels::sm90::choose_schedule(g, prop.multiProcessorCount) == kernels::sm90::Schedule::Cooperative128x256) {
       if (act == Activation::GELUTanh) direct(std::type_identity<set::Fused<T, Activation::GELUTanh>>{});
       if (act == Activation::ReLU) direct(std::type_identity<set::Fused<T, Activation::ReLU>>{});
       if (act == Activation::SiLU) direct(std::type_identity<set::Fused<T, Activation::SiLU>>{});
@@ -193,7 +187,6 @@ int check_beta_tma(bool small_only) {
   fails += check<T>(1032, 2056, 136, 1, false, -1, 1, "TN", false, true);      // C = D
   fails += check<T>(136, 264, 72, 1, false, 1, -1);                            // ping-pong (dispatch)
   fails += check_pingpong<T>(2048, 1024, 200, 2, 1, 0.5f, true);               // turns, batches, C = D
-  fails += check_pingpong<T, true>(1032, 1040, 200, 2, 1, 0.5f, true);         // 128x128: turns, residues, batches, C = D
   if (small_only) return fails;
   fails += check<T>(1032, 2056, 136, 1, false, 2, -0.5f, "NT");                // NT, 128x256
   fails += check<T>(1032, 2056, 136, 1, false, 1, 1, "NT", false, true);       // NT, C = D
@@ -228,11 +221,6 @@ int main(int argc, char** argv) {
   fails += check<bfloat16_t>(136, 264, 2000, 1, false, 1, 0, "NT", true);  // one tile in K slices, residue k-tile
   fails += check_pingpong<bfloat16_t>(129, 257, 72, 1, 1, 0);   // one CTA, residues in M, N, K
   fails += check_pingpong<bfloat16_t>(2048, 1024, 200, 2, 1, 0);  // 256 tiles x 2 batches: turns, residue k-tile
-  // The 128x128 ping-pong kernel (what the dispatch runs for larger TN problems) on its own:
-  // one cluster, residues in M, N, K; many tiles per CTA (turns), batches, the direct epilogue.
-  fails += check_pingpong<bfloat16_t, true>(129, 257, 72, 1, 1, 0);
-  fails += check_pingpong<bfloat16_t, true>(2048, 1024, 200, 2, 1, 0);
-  fails += check_pingpong<bfloat16_t, true>(1000, 1000, 1000, 3, 2, -1);
   // MN-major with M and N multiples of 64 (not of the tile): one TMA box per operand tile
   // (divided dims; 4-D with the batch), zero-filled past M, N and K
   fails += check<bfloat16_t>(320, 448, 200, 2, false, 1, 0, "NT");
@@ -288,12 +276,6 @@ int main(int argc, char** argv) {
     fails += check_pingpong<bfloat16_t>(2048, 2048, 8, 1, 1, 0.5f);
     fails += check_pingpong<half_t>(3000, 2000, 1000, 1, 1, 0);
     fails += check_pingpong<half_t>(4096, 4096, 4096, 1, 1, 0);
-    fails += check_pingpong<bfloat16_t, true>(4000, 3000, 1000, 1, 1, 0);
-    fails += check_pingpong<bfloat16_t, true>(777, 555, 328, 4, 1, 0);
-    fails += check_pingpong<bfloat16_t, true>(2048, 2048, 8, 1, 1, 0.5f);    // K below one k-tile
-    fails += check_pingpong<half_t, true>(4096, 4096, 4096, 1, 1, 0);
-    fails += check<bfloat16_t>(8192, 8192, 1024, 1, false, 1, 0);     // through the dispatch: ping-pong 128x128
-    fails += check<half_t>(2056, 4104, 520, 2, true, 1, 0.5f);        // the same: residues, batches, D row-major, beta
     fails += check<bfloat16_t>(1000, 1000, 1000, 2, true, 1, 0.5f);  // through the dispatch: ping-pong, D row-major, beta
     // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
     // majors, batches, alpha/beta, many tiles per CTA.

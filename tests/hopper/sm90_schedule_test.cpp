@@ -28,8 +28,7 @@ GemmArguments tn(int64_t m, int64_t n, int64_t k, int64_t batch = 1, Element e =
 }  // namespace
 
 TEST_CASE("sm90 schedule: the rule on generated problems") {
-  rc::prop("16-bit TN with D in the inputs' type: ping-pong (64x128 where 128x256 CTAs fill at most half the SMs, else "
-           "128x128); the other majors: 128x128 cooperative where small, else 128x256", [] {
+  rc::prop("default tiles unless their CTAs fill at most half the SMs; then ping-pong for TN, 128x128 otherwise", [] {
     const int64_t m = *rc::gen::inRange<int64_t>(1, 20000), n = *rc::gen::inRange<int64_t>(1, 20000);
     const int64_t batch = *rc::gen::inRange<int64_t>(1, 5), k = *rc::gen::inRange<int64_t>(1, 9000);
     const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32);
@@ -41,14 +40,13 @@ TEST_CASE("sm90 schedule: the rule on generated problems") {
     const Schedule s = sm90::choose_schedule(g, sms);
     // CTAs of 128 x 256 tiles, clusters of 2 along M (an odd M-tile count rounds up).
     const int64_t tm = (m + 127) / 128, ctas = (tm + tm % 2) * ((n + 255) / 256) * batch;
-    const bool small = 2 * ctas <= sms;
-    const bool tn = a == Major::Row && b == Major::Col;
-    if (e == Element::F32 || f32_d) {
+    const bool small = 2 * ctas <= sms && e != Element::F32 && !f32_d;
+    if (!small) {
       RC_ASSERT(s == Schedule::Cooperative128x256);
-    } else if (tn) {
-      RC_ASSERT(s == (small ? Schedule::Pingpong64x128 : Schedule::Pingpong128x128));
+    } else if (a == Major::Row && b == Major::Col) {
+      RC_ASSERT(s == Schedule::Pingpong64x128);
     } else {
-      RC_ASSERT(s == (small ? Schedule::Cooperative128x128 : Schedule::Cooperative128x256));
+      RC_ASSERT(s == Schedule::Cooperative128x128);
     }
   });
 }
@@ -67,15 +65,12 @@ TEST_CASE("sm90 schedule: the benchmark's shapes on an H100 (132 SMs)") {
   CHECK(sm90::choose_schedule(tn(1000, 1000, 1000, 1, Element::F32), 132) == Schedule::Cooperative128x256);
   // 66 CTAs (half the SMs) still small; 68 not.
   CHECK(sm90::choose_schedule(tn(128 * 66, 256, 64), 132) == Schedule::Pingpong64x128);
-  CHECK(sm90::choose_schedule(tn(128 * 68, 256, 64), 132) == Schedule::Pingpong128x128);
-  // The larger TN shapes: ping-pong 128x128; the other majors keep the default.
-  for (int64_t s : {2048, 4096, 8192}) CHECK(sm90::choose_schedule(tn(s, s, s), 132) == Schedule::Pingpong128x128);
-  CHECK(sm90::choose_schedule(tn(4096, 11008, 4096), 132) == Schedule::Pingpong128x128);
-  CHECK(sm90::choose_schedule(tn(8192, 8192, 1024), 132) == Schedule::Pingpong128x128);
-  CHECK(sm90::choose_schedule(tn(8192, 8192, 8192, 1, Element::F16), 132) == Schedule::Pingpong128x128);
-  CHECK(sm90::choose_schedule(problem(8192, 8192, 8192, 1, Element::BF16, Major::Col, Major::Col), 132) == Schedule::Cooperative128x256);
+  CHECK(sm90::choose_schedule(tn(128 * 68, 256, 64), 132) == Schedule::Cooperative128x256);
+  // The large shapes keep the default.
+  for (int64_t s : {4096, 8192}) CHECK(sm90::choose_schedule(tn(s, s, s), 132) == Schedule::Cooperative128x256);
+  CHECK(sm90::choose_schedule(tn(4096, 11008, 4096), 132) == Schedule::Cooperative128x256);
+  CHECK(sm90::choose_schedule(tn(8192, 8192, 1024), 132) == Schedule::Cooperative128x256);
   // Batches count: 1000^3 x 3 is 96 CTAs of the default tile.
-  CHECK(sm90::choose_schedule(tn(1000, 1000, 1000, 3), 132) == Schedule::Pingpong128x128);
+  CHECK(sm90::choose_schedule(tn(1000, 1000, 1000, 3), 132) == Schedule::Cooperative128x256);
   CHECK(std::string(sm90::to_string(Schedule::Pingpong64x128)) == "ping-pong 64x128");
-  CHECK(std::string(sm90::to_string(Schedule::Pingpong128x128)) == "ping-pong 128x128");
 }
