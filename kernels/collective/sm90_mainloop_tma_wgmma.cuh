@@ -247,11 +247,8 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // Consumer warpgroup `wg`: accumulates k_tiles k-tiles into acc (overwritten). One
   // group of wgmmas stays in flight: a stage is released once the wgmmas that read it retired.
-  // issued: where the last k-tile's state goes when the caller drains the wgmmas itself
-  // (mma_tail), so that it can signal between the last issue and the drain (ping-pong: the
-  // other consumer starts issuing while these wgmmas still run); null: drained here.
   __device__ __forceinline__ static void mma(Params const&, SharedStorage& s, PipelineState& st, int wg, Accumulators& acc,
-                                             int k_tiles, PipelineState* issued = nullptr) {
+                                             int k_tiles) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
     // Operand tiles of one wgmma: (64, AtomK) of A at this warpgroup's rows of M repeat i (64-row
     // block wg + ConsumerWarpgroups i: the TiledMma's atoms, then its repeats), (BN, AtomK) of B.
@@ -282,17 +279,9 @@ struct CollectiveMainloopSm90TmaWgmma {
       prev = st;
       ++st;
     }
-    if (issued != nullptr) {
-      *issued = prev;
-      return;
-    }
-    mma_tail(s, prev, acc, k_tiles);
-  }
-  // The wgmmas of the last k-tile retire; its stage is released.
-  __device__ __forceinline__ static void mma_tail(SharedStorage& s, PipelineState const& last, Accumulators& acc, int k_tiles) {
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(acc.v);
-    if (k_tiles > 0 && (threadIdx.x % 32) == 0) release(s, last);
+    if (k_tiles > 0 && lane0) release(s, prev);
   }
 };
 

@@ -86,13 +86,8 @@ struct GemmTmaWarpSpecializedPingpong {
           // C (beta != 0) starts coming into this consumer's buffer before its mainloop.
           Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l, math);
           while (!shared.order.may_start(j)) {}
-          // The next unit's mainloop may start once this one's last wgmmas are issued (not
-          // retired): the tensor pipe gets the other consumer's wgmmas behind them, no drain
-          // between the two.
-          typename Mainloop::PipelineState last;
-          Mainloop::mma(p.mainloop, s, st, 0, acc, k_tiles, &last);
+          Mainloop::mma(p.mainloop, s, st, 0, acc, k_tiles);
           shared.order.finished(j);
-          Mainloop::mma_tail(s, last, acc, k_tiles);
         }
         // The unit again after the mainloop (u laundered so that it is recomputed, not kept
         // live across the wgmmas beside the accumulators), as in the cooperative kernel.

@@ -1,7 +1,7 @@
 // The ping-pong schedule's order (SM90): a CTA's work units j = 0, 1, 2, ... alternate between
 // its two consumer warpgroups (unit j is warpgroup j % 2's), and unit j's mainloop starts only
-// once unit j - 1's has issued its last wgmmas, so the two warpgroups' wgmmas reach the tensor
-// cores one unit after the other and each one's epilogue runs under the other's next mainloop.
+// once unit j - 1's has finished, so the two warpgroups' wgmmas never share the tensor cores
+// and each one's epilogue runs under the other's next mainloop.
 // One barrier per warpgroup completes a phase per mainloop of that warpgroup (every thread of
 // it arrives); unit j - 1 is its owner's ((j - 1) / 2)-th mainloop, so unit j waits for that
 // phase's parity. The parity cannot alias: the owner of j - 1 cannot run a further mainloop
@@ -29,8 +29,7 @@ struct PingpongOrder {
   TESSERA_HOST_DEVICE bool may_start(int64_t j) const {
     return j == 0 || done[owner(j - 1)].try_wait(uint32_t((j - 1) >> 1) & 1u);
   }
-  // Each thread of unit j's warpgroup, once the unit's last wgmmas are issued (they may still
-  // run: the warpgroup drains them after this).
+  // Each thread of unit j's warpgroup, after the unit's mainloop (its accumulators final).
   TESSERA_HOST_DEVICE void finished(int64_t j) { done[owner(j)].arrive(); }
 };
 
