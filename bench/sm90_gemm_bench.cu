@@ -22,7 +22,8 @@
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
 //   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes); TN, or NT in bf16
 //   --schedule coop|coop128|pp128|pp256|pp128x128|pp128x128c2 (same build, TN, bf16): that schedule and tile
-//   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without) instead of the dispatch's
+//   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without, ping-pong 128x128 per
+//   consumer warpgroup without / with clusters of 2: not built by the library) instead of the dispatch's
 //   choice. Each line names the schedule it ran.
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode, as before
 //   session 10: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
@@ -97,7 +98,7 @@ double relative_difference(const T* x, const T* ref, int64_t n) {
 }
 
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
-std::string g_schedule;  // --schedule coop|coop128|pp128|pp256: that kernel template (TN)
+std::string g_schedule;  // --schedule coop|coop128|pp128|pp256|pp128x128|pp128x128c2: that kernel template (TN)
 
 // Gemm (a GemmSm90 instantiation) initialised once for g; run launches it.
 template <class Gemm>
