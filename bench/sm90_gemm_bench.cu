@@ -21,8 +21,9 @@
 //   (cublasGemmEx, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32); default shapes 8192^3, 4096^3
 //   --cluster1: the kernel without clusters (no B multicast), for comparison (a build with
 //   -DTESSERA_SM90_BENCH_VARIANTS, as tools/device/run_hopper_gemm.sh makes); TN, or NT in bf16
-//   --schedule coop|coop128|pp128|pp256 (same build, TN, bf16): that schedule and tile
-//   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without) instead of the dispatch's
+//   --schedule coop|coop128|pp128|pp256|pp128x128|pp128x128c2 (same build, TN, bf16): that schedule and tile
+//   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without, ping-pong 128x128 per
+//   consumer warpgroup without / with clusters of 2: not built by the library) instead of the dispatch's
 //   choice. Each line names the schedule it ran.
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode, as before
 //   session 10: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
@@ -97,7 +98,7 @@ double relative_difference(const T* x, const T* ref, int64_t n) {
 }
 
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
-std::string g_schedule;  // --schedule coop|coop128|pp128|pp256: that kernel template (TN)
+std::string g_schedule;  // --schedule coop|coop128|pp128|pp256|pp128x128|pp128x128c2: that kernel template (TN)
 
 // Gemm (a GemmSm90 instantiation) initialised once for g; run launches it.
 template <class Gemm>
@@ -184,7 +185,9 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
         if (g_schedule == "coop128") ok_setup = use_template<s9::GemmSm90<s9::SmallTileGemm<T>>>(g, run, grid, schedule, "cooperative 128x128");
         else if (g_schedule == "pp128") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 128>>>(g, run, grid, schedule, "ping-pong 64x128 c1");
         else if (g_schedule == "pp256") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 256>>>(g, run, grid, schedule, "ping-pong 64x256 c1");
-        else ok_setup = false, std::printf("error: --schedule takes coop, coop128, pp128 or pp256\n");
+        else if (g_schedule == "pp128x128") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 128, 1, 128>>>(g, run, grid, schedule, "ping-pong 128x128 c1");
+        else if (g_schedule == "pp128x128c2") ok_setup = use_template<s9::GemmSm90<s9::PingpongGemm<T, 128, 2, 128>>>(g, run, grid, schedule, "ping-pong 128x128 c2");
+        else ok_setup = false, std::printf("error: --schedule takes coop, coop128, pp128, pp256, pp128x128 or pp128x128c2\n");
       } else {
         ok_setup = false, std::printf("error: --schedule: bf16 with clusters of 2 only\n");
       }

@@ -21,8 +21,9 @@
 //   Sm90 + OpClassTensorOp   CollectiveMainloopSm90TmaWgmma: TMA + wgmma, warp-specialized,
 //                            cooperative (KernelTmaWarpSpecializedCooperative, the default: one
 //                            consumer warpgroup per 64 rows of the tile) or ping-pong
-//                            (KernelTmaWarpSpecializedPingpong: BM = 64, two consumer warpgroups
-//                            with a tile each, in turn; its epilogue a staging slot each,
+//                            (KernelTmaWarpSpecializedPingpong: BM = 64 or 128, two consumer
+//                            warpgroups with a whole tile each, in turn (BM 128: two wgmma
+//                            atoms along M per warpgroup); its epilogue a staging slot each,
 //                            16-bit operands, whole tiles); the GMMA smem atoms' swizzle
 //                            is the widest (128/64/32 B) that both operands' contiguous tile
 //                            extents are whole multiples of; TF32 only K-major (the ISA).
@@ -366,14 +367,15 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                        BK = builder_detail::extent<TileShape, 2>;
   static_assert(Pingpong || (BM % 64 == 0 && BM <= 128),
                 "CollectiveBuilder (SM90 tensor op, cooperative): BM is 64 or 128 (a consumer warpgroup per 64 rows)");
-  static_assert(!Pingpong || BM == 64,
-                "CollectiveBuilder (SM90 tensor op, ping-pong): BM is 64 (each consumer warpgroup owns a whole tile)");
+  static_assert(!Pingpong || BM == 64 || BM == 128,
+                "CollectiveBuilder (SM90 tensor op, ping-pong): BM is 64 or 128 (each consumer warpgroup owns a whole tile: "
+                "one or two wgmma atoms along M)");
   static_assert(!Pingpong || builder_detail::is_16bit_float<Element>,
                 "CollectiveBuilder (SM90 tensor op, ping-pong): f16 or bf16 operands (its epilogue is the TMA-store one, "
                 "a staging slot per consumer; tf32 runs cooperative)");
   static_assert(BN % 8 == 0 && BN <= 256, "CollectiveBuilder (SM90 tensor op): one wgmma spans BN: a multiple of 8 up to 256");
   static_assert(BK * Bytes % 32 == 0, "CollectiveBuilder (SM90 tensor op): a BK row is whole 32-byte swizzle rows");
-  static constexpr int ConsumerWarpgroups = BM / 64;  // per tile
+  static constexpr int ConsumerWarpgroups = Pingpong ? 1 : BM / 64;  // per tile (ping-pong 128: the TiledMma's M repeat of 2)
   // The TMA-store epilogue's staging sets: ping-pong's two consumers store different tiles at once.
   static constexpr int EpilogueSlots = Pingpong ? 2 : 1;
   static constexpr int ClusterM = builder_detail::extent<ClusterShape, 0>;

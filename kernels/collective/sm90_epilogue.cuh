@@ -113,6 +113,9 @@ struct CollectiveEpilogueSm90Direct {
     auto tCgD = thr.partition_C(local_tile(gD, tile_mn, crd));                // (V, MMA_M, MMA_N) -> D element
     const auto tCcD = thr.partition_C(make_identity_tensor(tile_mn));         // -> its (m, n) in the tile
     static_assert(decltype(size(tCgD))::value == sizeof(Acc) / sizeof(float), "one accumulator per C fragment value");
+    // (the fragment is (V, MMA_M, 1): MMA_M > 1 where the tile is taller than the TiledMma,
+    // value v of repeat i being accumulator v + V i)
+    constexpr int repeats = int(size<1>(tCgD)), values = int(size<0>(tCgD));
     const int64_t resid_m = p.m - tile_m * int64_t(get<0>(tile_mn)), resid_n = p.n - tile_n * int64_t(get<1>(tile_mn));
     const bool whole = resid_m >= int64_t(get<0>(tile_mn)) && resid_n >= int64_t(get<1>(tile_mn));
     // The wgmma C fragment's values are (2, 2, N/8): value (a, b, j) is register a + 2b + 4j.
@@ -120,7 +123,7 @@ struct CollectiveEpilogueSm90Direct {
     // that the compiler computes it where it is used instead of hoisting all 128 addresses
     // (and C's loads) above the stores, which spilled.
     constexpr int groups = int(size<0, 2>(tCgD));
-    static_assert(groups * 4 == int(size(tCgD)), "the C fragment's values are (2, 2, N/8)");
+    static_assert(groups * 4 * repeats == int(size(tCgD)) && int(size<2>(tCgD)) == 1, "the C fragment's values are (2, 2, N/8)");
     const float alpha = p.alpha, beta = p.beta;
     // Residue predicates: value v of this thread sits at this thread's value 0 plus what
     // value v is to thread 0 (the wgmma C layout's thread and value parts never carry into
@@ -136,8 +139,10 @@ struct CollectiveEpilogueSm90Direct {
     const auto gC = make_tensor(p.c + l * p.c_batch_stride, make_layout(shape_mn, make_stride(p.c_stride_m, p.c_stride_n)));
     const auto tCgC = thr.partition_C(local_tile(gC, tile_mn, crd));
 #pragma unroll
+    for (int r = 0; r < repeats; ++r)
+#pragma unroll
     for (int j = 0; j < groups; ++j) {
-      const auto group = make_coord(make_coord(_, _, j), _0{}, _0{});
+      const auto group = make_coord(make_coord(_, _, j), r, _0{});
       auto d = tCgD(group);
       ElementD* dp = d.data();
       asm volatile("" : "+l"(dp));
@@ -153,7 +158,7 @@ struct CollectiveEpilogueSm90Direct {
       for (int v = 0; v < 4; ++v) {
         const auto mn = cj(v);  // relative to thread 0's value 0: constants
         if (whole || (int64_t(get<0>(mn)) < resid_m0 && int64_t(get<1>(mn)) < resid_n0)) {
-          float x = alpha * acc[4 * j + v];
+          float x = alpha * acc[4 * j + v + values * r];
           if (cp != nullptr) x += beta * arch::to_f32(cij(v));
           if constexpr (HasBias) x += bj.at_inside(p.bias_along_m, int64_t(get<0>(mn)), int64_t(get<1>(mn)));
           dj(v) = arch::from_f32<ElementD>(epilogue::activate<Act>(x));

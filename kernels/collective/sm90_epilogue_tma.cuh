@@ -49,10 +49,13 @@ struct CollectiveEpilogueSm90TmaStore {
   static constexpr Activation FusedAct = FusedAct_;
   using Direct = CollectiveEpilogueSm90Direct<ElementD>;
   static constexpr int Bits = sizeof_bits_v<ElementD>;
-  static_assert(BM == 64 * ConsumerWarpgroups, "each consumer warpgroup holds 64 rows of the tile");
+  static_assert(BM % (64 * ConsumerWarpgroups) == 0, "each consumer warpgroup holds whole 64-row wgmma atoms of the tile");
+  // The TiledMma's M repeat (the mainloop's AtomsM): a warpgroup's rows of repeat i are
+  // 64 wg + 64 ConsumerWarpgroups i, each repeat staged and stored as parts of its own.
+  static constexpr int AtomsM = BM / (64 * ConsumerWarpgroups);
   static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
   static constexpr int Cols = 16 * 1024 * 8 / Bits / 64;  // staging columns: 16 KiB of 64-row columns
-  static constexpr int Parts = BN / Cols;                 // stores per tile and warpgroup
+  static constexpr int Parts = BN / Cols;                 // stores per M repeat (AtomsM Parts per tile and warpgroup)
   static_assert(BN % Cols == 0 && Cols % 8 == 0, "the staging tile holds whole 8-column groups of the C fragment");
   // One warpgroup's staging tile: (64, Cols) of D, column-major, 128B swizzle, the atoms
   // walking the columns first: an f32 atom is 32 rows, and with the rows first a TMA box
@@ -97,7 +100,8 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void load_c_part(Params const& p, SharedStorage& s, int b, int wg, int h, int64_t tile_m,
                                                      int64_t tile_n, int64_t l) {
     s.c_full[b].arrive_expect_tx(p.tma_d.tx_bytes());
-    const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg), int32_t(tile_n * BN + Cols * h), int32_t(l)}};
+    const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg + 64 * ConsumerWarpgroups * (h / Parts)), int32_t(tile_n * BN + Cols * (h % Parts)),
+                             int32_t(l)}};
     copy(TmaBound<SM90_TMA_LOAD, MaxBoxes>{&p.tma_d.boxes, &p.map_c, s.c_full[b].address()}, origin,
          uint32_t(__cvta_generic_to_shared(&s.d[b][0])));
   }
@@ -150,12 +154,15 @@ struct CollectiveEpilogueSm90TmaStore {
     const bool leader = thread % 128 == 0;
     constexpr auto L = staging.inner();
     // (coalesced: the 16-bit tile's column mode (8, Cols/8):(64, 512) is one stride, 64)
-    constexpr auto view = make_layout(make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<staging_elements>>{}),
-                                      make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
+    // (rows: the staging tile's, the warpgroups' buffers, the M repeats sharing one buffer in turn)
+    constexpr auto view = make_layout(
+        make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<staging_elements>>{}, Layout<C<AtomsM>, _0>{}),
+        make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
     const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[first][0]), make_composed_layout(staging.outer(), C<0>{}, view));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
-    static_assert(groups * 4 == int(sizeof(Acc) / sizeof(float)), "one accumulator per C fragment value");
+    static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
+                  "one accumulator per C fragment value");
     const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[first + wg][0]));
     const float alpha = p.direct.alpha;
     // The bias: this thread's element at its value 0, the others at compile-time distances
@@ -176,8 +183,8 @@ struct CollectiveEpilogueSm90TmaStore {
     // (C: a run-time choice of the plain instance only; fused instances take beta == 0)
     const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc> ctx{tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c};
-    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, Parts>{}, p, s, ctx, first + wg, wg, leader, buffer, tile_m,
-                                              tile_n, l, prefetched);
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, s, ctx, first + wg, wg, leader, buffer,
+                                              tile_m, tile_n, l, prefetched);
   }
 
   // What every value's store needs, by reference.
@@ -192,9 +199,11 @@ struct CollectiveEpilogueSm90TmaStore {
     bool load_c;  // x += beta C, C read from the staging buffer where D goes
   };
 
-  template <Activation Act, bool HasBias, int J, int V, class Dj, class Cj, class X>
+  // Value V of group J of M repeat I: accumulator 4 J + V + (4 groups) I (the fragment (V, AtomsM)).
+  template <Activation Act, bool HasBias, int I, int J, int V, class Dj, class Cj, class X>
   __device__ __forceinline__ static void store_value(Dj& dj, Cj const& cj, X const& ctx) {
-    float x = ctx.alpha * ctx.acc[4 * J + V];
+    constexpr int values = BN / 2;  // one wgmma atom's accumulators per thread: 64 x BN over 128 threads
+    float x = ctx.alpha * ctx.acc[4 * J + V + values * I];
     if (ctx.load_c) x += ctx.beta * arch::to_f32(ElementD(dj(C<V>{})));
     if constexpr (HasBias) {
       const auto mn = cj(C<V>{});
@@ -202,23 +211,24 @@ struct CollectiveEpilogueSm90TmaStore {
     }
     dj(C<V>{}) = arch::from_f32<ElementD>(epilogue::activate<Act>(x));
   }
-  // Group J of the C fragment: values (2, 2) of columns 8J .. 8J+7.
-  template <Activation Act, bool HasBias, int J, class X>
+  // Group J of M repeat I of the C fragment: values (2, 2) of columns 8J .. 8J+7.
+  template <Activation Act, bool HasBias, int I, int J, class X>
   __device__ __forceinline__ static void store_group(X const& ctx) {
-    const auto group = make_coord(make_coord(_, _, C<J>{}), _0{}, _0{});
+    const auto group = make_coord(make_coord(_, _, C<J>{}), C<I>{}, _0{});
     auto dj = ctx.tCsD(group);
     const auto cj = ctx.tCcD0(group);
-    store_value<Act, HasBias, J, 0>(dj, cj, ctx);
-    store_value<Act, HasBias, J, 1>(dj, cj, ctx);
-    store_value<Act, HasBias, J, 2>(dj, cj, ctx);
-    store_value<Act, HasBias, J, 3>(dj, cj, ctx);
+    store_value<Act, HasBias, I, J, 0>(dj, cj, ctx);
+    store_value<Act, HasBias, I, J, 1>(dj, cj, ctx);
+    store_value<Act, HasBias, I, J, 2>(dj, cj, ctx);
+    store_value<Act, HasBias, I, J, 3>(dj, cj, ctx);
   }
-  template <Activation Act, bool HasBias, int J0, int... Js, class X>
+  template <Activation Act, bool HasBias, int I, int J0, int... Js, class X>
   __device__ __forceinline__ static void store_groups(std::integer_sequence<int, Js...>, X const& ctx) {
-    (store_group<Act, HasBias, J0 + Js>(ctx), ...);
+    (store_group<Act, HasBias, I, J0 + Js>(ctx), ...);
   }
-  // Part H: columns Cols*H .. of the warpgroup's rows, staged, then one TMA store.
-  // (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's 64 rows in the tile)
+  // Part H: columns Cols*(H % Parts) .. of the warpgroup's rows in M repeat H / Parts, staged,
+  // then one TMA store. (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's
+  // 64 rows in each repeat)
   template <Activation Act, bool HasBias, int G, int H, class X>
   __device__ __forceinline__ static void store_part(Params const& p, SharedStorage& s, X const& ctx, int bar, int wg, bool leader,
                                                     uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l, bool prefetched) {
@@ -231,12 +241,13 @@ struct CollectiveEpilogueSm90TmaStore {
       const uint32_t phase = s.c_phase[bar];
       while (!s.c_full[bar].try_wait(phase)) {}  // this part's C has landed
     }
-    store_groups<Act, HasBias, H * G>(std::make_integer_sequence<int, G>{}, ctx);
+    store_groups<Act, HasBias, H / Parts, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
     warpgroup_barrier(bar);
     if (leader) {
       if (ctx.load_c) s.c_phase[bar] ^= 1u;  // every thread has waited on this phase
-      const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg), int32_t(tile_n * BN + Cols * H), int32_t(l)}};
+      const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg + 64 * ConsumerWarpgroups * (H / Parts)),
+                               int32_t(tile_n * BN + Cols * (H % Parts)), int32_t(l)}};
       copy(p.tma_d.with(&p.map_d), buffer, origin);
       tma_store_commit();
     }

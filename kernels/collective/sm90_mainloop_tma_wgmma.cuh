@@ -50,7 +50,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr int ConsumerWarpgroups = Policy::ConsumerWarpgroups;
   static constexpr int Policy_ProducerRegisters = Policy::ProducerRegisters;
   static constexpr int Policy_ConsumerRegisters = Policy::ConsumerRegisters;
-  static_assert(BM == 64 * ConsumerWarpgroups, "cooperative: each consumer warpgroup takes 64 rows of the CTA tile");
+  static_assert(BM % (64 * ConsumerWarpgroups) == 0, "each consumer warpgroup takes whole 64-row wgmma atoms of the CTA tile");
   static_assert(BN % 8 == 0 && BN <= 256, "one wgmma covers the CTA tile's N: a multiple of 8 up to 256");
 
   // The TiledMma: ConsumerWarpgroups wgmma atoms along M (CuTe's order: (V, M, N) fragments).
@@ -58,6 +58,22 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr int AtomK = int(get<2>(typename MMA_Traits<Wgmma>::Shape_MNK{}));  // 16 (f16/bf16), 8 (tf32)
   static_assert(BK % AtomK == 0, "BK is whole wgmma k-blocks");
   using TiledMma = decltype(make_tiled_mma(MMA_Atom<Wgmma>{}, make_layout(make_shape(C<ConsumerWarpgroups>{}, _1{}, _1{}))));
+  // The TiledMma's M repeat over the CTA tile: a tile taller than the TiledMma's 64 *
+  // ConsumerWarpgroups rows is covered AtomsM times (ping-pong 128 x BN per consumer: 2), and
+  // each consumer thread holds AtomsM atoms' accumulators, the C fragment (V, AtomsM, 1) of
+  // partition_C over the tile: value v of repeat i is register v + V i.
+  static constexpr int AtomsM = BM / int(TiledMma::template tile_size_mnk<0>());
+  static constexpr int AtomValues = int(sizeof(typename Wgmma::DRegisters) / sizeof(float));
+  struct Accumulators {
+    float v[AtomsM * AtomValues];
+    __device__ __forceinline__ float& operator[](int i) { return v[i]; }
+    __device__ __forceinline__ float const& operator[](int i) const { return v[i]; }
+    // repeat i's registers as the wgmma atom takes them
+    __device__ __forceinline__ typename Wgmma::DRegisters& atom(int i) {
+      return *reinterpret_cast<typename Wgmma::DRegisters*>(&v[i * AtomValues]);
+    }
+  };
+  static_assert(AtomsM * AtomValues * int(TiledMma::num_threads()) == BM * BN, "one accumulator per element of the CTA tile");
 
   // Shared memory: one stage of each operand (what TMA fills), and the ring of them.
   // MN-major atoms walk K first: then a TMA box runs the whole BK (one box per 64 MN
@@ -231,36 +247,40 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // Consumer warpgroup `wg`: accumulates k_tiles k-tiles into acc (overwritten). One
   // group of wgmmas stays in flight: a stage is released once the wgmmas that read it retired.
-  __device__ __forceinline__ static void mma(Params const&, SharedStorage& s, PipelineState& st, int wg, typename Wgmma::DRegisters& acc,
+  __device__ __forceinline__ static void mma(Params const&, SharedStorage& s, PipelineState& st, int wg, Accumulators& acc,
                                              int k_tiles) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
-    // Operand tiles of one wgmma: (64, AtomK) of A at this warpgroup's rows, (BN, AtomK) of B.
+    // Operand tiles of one wgmma: (64, AtomK) of A at this warpgroup's rows of M repeat i (64-row
+    // block wg + ConsumerWarpgroups i: the TiledMma's atoms, then its repeats), (BN, AtomK) of B.
     constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, C<AtomK>{}));
     constexpr auto div_b = logical_divide(smem_b, make_shape(C<BN>{}, C<AtomK>{}));
     const bool lane0 = (threadIdx.x % 32) == 0;
     PipelineState prev = st;
-    GMMA::warpgroup_fence_operand(acc);
+    GMMA::warpgroup_fence_operand(acc.v);
     for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.consumer_try_wait(st)) {}
-      GMMA::warpgroup_fence_operand(acc);
+      GMMA::warpgroup_fence_operand(acc.v);
       GMMA::warpgroup_arrive();
 #pragma unroll
       for (int kb = 0; kb < BK / AtomK; ++kb) {
-        const uint64_t da[1] = {
-            GMMA::make_gmma_descriptor<MajorA, Bits>(operand_tile(div_a, make_coord(make_coord(_, wg), make_coord(_, kb), st.index)), a0).desc};
         const uint64_t db[1] = {
             GMMA::make_gmma_descriptor<MajorB, Bits>(operand_tile(div_b, make_coord(make_coord(_, 0), make_coord(_, kb), st.index)), b0).desc};
-        Wgmma::fma(acc, da, db, kt == 0 && kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+#pragma unroll
+        for (int i = 0; i < AtomsM; ++i) {
+          const uint64_t da[1] = {GMMA::make_gmma_descriptor<MajorA, Bits>(
+              operand_tile(div_a, make_coord(make_coord(_, wg + ConsumerWarpgroups * i), make_coord(_, kb), st.index)), a0).desc};
+          Wgmma::fma(acc.atom(i), da, db, kt == 0 && kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+        }
       }
       GMMA::warpgroup_commit_batch();
       GMMA::warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
-      GMMA::warpgroup_fence_operand(acc);
+      GMMA::warpgroup_fence_operand(acc.v);
       if (kt > 0 && lane0) release(s, prev);
       prev = st;
       ++st;
     }
     GMMA::warpgroup_wait<0>();
-    GMMA::warpgroup_fence_operand(acc);
+    GMMA::warpgroup_fence_operand(acc.v);
     if (k_tiles > 0 && lane0) release(s, prev);
   }
 };

@@ -70,16 +70,18 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
 using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
 
 // Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
-// each with whole 64 x BN tiles in turn, one's epilogue under the other's mainloop: the
+// each with whole BM x BN tiles in turn, one's epilogue under the other's mainloop: the
 // builders' KernelTmaWarpSpecializedPingpong. 64x128x64 (wgmma m64n128k16): 8 stages of
 // 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64: 4 stages of 40 KiB (the
-// automatic count). No cluster by default: at 1000^3 (128 tiles, one per CTA) clusters of
-// 2 with B multicast measured 0.64x cuBLAS, without 0.71x (H100, bench/notes/sm90_gemm.md,
-// session 10). Whole tiles only (WholeTileScheduler).
-template <class Element, int BN = 128, int ClusterM = 1>
-using PingpongGemm = Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_64, C<BN>, _64>, ClusterM,
-                                             KernelTmaWarpSpecializedPingpong>,
-                                Element>;
+// automatic count); 128x128x64 (the TiledMma's M repeat of 2: two m64n128k16 per k16 step
+// and 128 accumulators per consumer thread): 6 stages of 32 KiB. No cluster by default: at
+// 1000^3 (128 tiles, one per CTA) clusters of 2 with B multicast measured 0.64x cuBLAS,
+// without 0.71x (H100, bench/notes/sm90_gemm.md, session 10). Whole tiles only
+// (WholeTileScheduler). MajorA/MajorB: K-major by default (MN-major through the same plans).
+template <class Element, int BN = 128, int ClusterM = 1, int BM = 64, GMMA::Major MajorA = GMMA::Major::K,
+          GMMA::Major MajorB = GMMA::Major::K>
+using PingpongGemm =
+    Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<C<BM>, C<BN>, _64>, ClusterM, KernelTmaWarpSpecializedPingpong>, Element>;
 
 // f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
 // only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
@@ -121,6 +123,12 @@ static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Majo
                                                                                            tuple<_64, _256, _64>, half_t,
                                                                                            GMMA::Major::K, GMMA::Major::K, 128>,
                                                             CollectiveEpilogueSm90TmaStore<half_t, 64, 256, 1, Activation::Identity, 2>,
+                                                            WholeTileScheduler>> &&
+              std::is_same_v<PingpongGemm<bfloat16_t, 128, 2, 128>,
+                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<6, 2>,
+                                                                                           tuple<_128, _128, _64>, bfloat16_t,
+                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
+                                                            CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 128, 1, Activation::Identity, 2>,
                                                             WholeTileScheduler>> &&
               std::is_same_v<DefaultGemmTf32<>,
                              GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,

@@ -11,7 +11,12 @@
 // session 10): 64 x 128 ping-pong where it is instantiated (bf16 or f16, A and B K-major, D
 // in the inputs' type), else 128 x 128 cooperative (D in the inputs' type), else the default.
 // Not ping-pong for larger problems: with 64-row tiles it measured 0.60-0.66x cuBLAS at
-// 2048^3 .. 8192^3 (64x256) where the cooperative 128x256 kernel reaches 0.84-0.95x.
+// 2048^3 .. 8192^3 (64x256) where the cooperative 128x256 kernel reaches 0.84-0.95x; with
+// 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
+// library) 0.71 / 0.54 / 0.81 / 0.77 / 0.58x at 4096^3, 8192x8192x1024, 8192^3,
+// 4096x11008x4096, 2048^3 (clusters of 2; without, 0.58 / 0.47 / 0.67 / 0.60 / 0.53) against
+// the cooperative 128x256's 0.88 / 0.74 / 0.96 / 0.92 / 0.84 in the same run, and 0.46 at
+// 1000^3 against ping-pong 64x128's 0.66 (H100, session 12, bench/notes/sm90_gemm.md).
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 

@@ -94,7 +94,7 @@ struct GemmTmaWarpSpecialized {
       typename Mainloop::PipelineState st;
       typename Mainloop::TiledMma tiled;
       const int thread = int(threadIdx.x) - 128;
-      typename Mainloop::Wgmma::DRegisters acc;
+      typename Mainloop::Accumulators acc;
       for (int64_t u = first; u < units; u += step) {
         // C (beta != 0) starts coming while the mainloop runs; a split tile's last slice loads it
         // in its epilogue.

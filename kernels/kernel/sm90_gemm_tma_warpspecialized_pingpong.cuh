@@ -27,7 +27,7 @@ struct GemmTmaWarpSpecializedPingpong {
   using Mainloop = Mainloop_;
   using Epilogue = Epilogue_;
   using Scheduler = Scheduler_;
-  static_assert(Mainloop::ConsumerWarpgroups == 1, "ping-pong: each consumer warpgroup owns a whole 64 x BN tile");
+  static_assert(Mainloop::ConsumerWarpgroups == 1, "ping-pong: each consumer warpgroup owns a whole BM x BN tile (BM = 64 AtomsM)");
   static constexpr int MathWarpgroups = 2;
   static constexpr int Threads = 128 * (1 + MathWarpgroups);
   static constexpr int ClusterM = Mainloop::ClusterM;
@@ -73,7 +73,7 @@ struct GemmTmaWarpSpecializedPingpong {
       const int thread = int(threadIdx.x) % 128;  // its thread in the one-warpgroup TiledMma
       typename Mainloop::PipelineState st;
       typename Mainloop::TiledMma tiled;
-      typename Mainloop::Wgmma::DRegisters acc;
+      typename Mainloop::Accumulators acc;
       int64_t j = 0;
       for (int64_t u = first; u < units; u += step, ++j) {
         {
