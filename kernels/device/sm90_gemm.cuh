@@ -17,6 +17,7 @@
 #include <tessera/kernels/gemm_arguments.hpp>
 
 #include "../kernel/gemm_kernel.hpp"
+#include "entry_cache.hpp"
 #include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
 #include "../kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh"
@@ -191,36 +192,57 @@ struct GemmSm90 {
 
   // As many clusters as can be resident at once (an SM holds one CTA; a cluster's CTAs
   // share a GPC, so odd SMs may stay idle).
-  static int resident_clusters() {
-    static const int clusters = [] {
-      int dev = 0, sms = 0;
-      cudaGetDevice(&dev);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  // Every use of the entry takes its address once and passes it on (Entry), so that the stub
+  // the driver is asked about is the stub launched: each TU that instantiates the kernel has
+  // its own stub and device module, and an inline function may run as another TU's copy
+  // (entry_cache.hpp).
+  using Entry = decltype(&gemm_sm90_entry<Kernel>);
+  // Opts the entry in to its dynamic shared memory, once per stub and device.
+  static bool prepare_entry(Entry entry) {
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    return entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::SmemOptIn, [entry] {
+             if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) == cudaSuccess)
+               return 1;
+             cudaGetLastError();
+             return -1;
+           }) > 0;
+  }
+  // As many clusters as can be resident at once (an SM holds one CTA; a cluster's CTAs
+  // share a GPC, so odd SMs may stay idle).
+  static int resident_clusters(Entry entry) {
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+      cudaGetLastError();
+      return 1;
+    }
+    const int clusters = entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::ResidentClusters, [&] {
       int c = 0;
       cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterM * Kernel::ClusterM)), nullptr);
       cudaLaunchAttribute at[1];
       cfg.attrs = cluster_attribute(at);
       cfg.numAttrs = 1;
-      if (cudaOccupancyMaxActiveClusters(&c, gemm_sm90_entry<Kernel>, &cfg) != cudaSuccess || c <= 0) {
+      if (!prepare_entry(entry) || cudaOccupancyMaxActiveClusters(&c, entry, &cfg) != cudaSuccess || c <= 0) {
         cudaGetLastError();
         c = sms / Kernel::ClusterM;
       }
       return c > 0 ? c : 1;
-    }();
-    return clusters;
+    });
+    return clusters > 0 ? clusters : 1;
   }
 
   // The workspace split-K of the last wave would use for `g` (0: no split).
   static std::size_t workspace_size(const GemmArguments& g) {
     if (!Scheduler::Splits || !can_implement(g)) return 0;
-    if (cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) != cudaSuccess) {
-      cudaGetLastError();
-      return 0;
-    }
+    const Entry entry = &gemm_sm90_entry<Kernel>;
+    if (!prepare_entry(entry)) return 0;
     const int64_t tiles = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Kernel::ClusterM - 1) / Kernel::ClusterM *
                           ((g.n + Mainloop::BN - 1) / Mainloop::BN) * g.batch;
     const int k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
-    if constexpr (Scheduler::Splits) return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters()), tiles);
+    if constexpr (Scheduler::Splits) return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters(entry)), tiles);
     else return 0;
   }
   // Whether the launch runs split-K slices (the plan splits and the workspace holds it).
@@ -354,10 +376,10 @@ struct GemmSm90 {
     sc.raster.batch = g.batch;
     sc.raster.group = 16 / Mainloop::ClusterM;  // 16 M-tiles down each N column (bench --group: 8 and 16 best)
     sc.k_tiles = ml.k_tiles;
-    static const bool attr = cudaFuncSetAttribute(gemm_sm90_entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                  Kernel::smem_bytes) == cudaSuccess;
-    if (!attr) return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};
-    const int slots = resident_clusters();
+    const Entry entry = &gemm_sm90_entry<Kernel>;
+    if (!prepare_entry(entry))
+      return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};
+    const int slots = resident_clusters(entry);
     const int64_t tiles = sc.tile_count();
     // Split-K of the last wave when it pays and the caller's workspace holds it.
     params.partials = nullptr;
@@ -447,13 +469,17 @@ struct GemmSm90 {
       return {GemmStatus::Unsupported, "the fused TMA-store sm90 kernel needs a D that TMA can store (beta 0, 16-byte aligned)"};
     if (arrival_bytes > 0 && cudaMemsetAsync(params.arrivals, 0, arrival_bytes, stream) != cudaSuccess)
       return {GemmStatus::LaunchFailed, std::string("sm90 split-K counters: ") + cudaGetErrorString(cudaGetLastError())};
+    // (again here: the copy of initialize that ran may be another TU's, which opted in its stub)
+    const Entry entry = &gemm_sm90_entry<Kernel>;
+    if (!prepare_entry(entry))
+      return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};
     cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(grid)), stream);
     cudaLaunchAttribute at[1];
     cfg.attrs = cluster_attribute(at);
     cfg.numAttrs = 1;
     // (the launch's own status: cudaPeekAtLastError would also report an error left by an
     // earlier, unrelated call, e.g. inside another library)
-    if (const cudaError_t e = cudaLaunchKernelEx(&cfg, gemm_sm90_entry<Kernel>, params); e != cudaSuccess) {
+    if (const cudaError_t e = cudaLaunchKernelEx(&cfg, entry, params); e != cudaSuccess) {
       cudaGetLastError();
       return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(e)};
     }

@@ -1,0 +1,48 @@
+// A kernel template that needs the dynamic shared-memory opt-in (64 KiB > 48 KiB), and the
+// device layer's way of launching it (prepare once per stub and device through EntryCache,
+// then launch). Included by two TUs: each has its own stub and device module of
+// fill_through_smem<0> (nvcc 13: -static-global-template-stub), as the library's and a user's
+// copies of one GEMM kernel type are.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "device/entry_cache.hpp"
+
+namespace entry_cache_gpu {
+
+inline constexpr int kSmemBytes = 64 * 1024, kThreads = 256;
+
+template <int Tag>
+__global__ void fill_through_smem(int* out, int value) {
+  extern __shared__ int smem[];
+  for (int i = threadIdx.x; i < kSmemBytes / 4; i += blockDim.x) smem[i] = value + i;
+  __syncthreads();
+  out[threadIdx.x] = smem[kSmemBytes / 4 - 1 - threadIdx.x];
+}
+
+// `entry` is the caller's TU's stub: the launch and the opt-in name the same one.
+template <class Entry>
+cudaError_t launch_prepared(Entry entry, int* out, int value) {
+  int dev = 0;
+  if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
+  using tessera::kernels::device::EntryCache;
+#if defined(ENTRY_CACHE_GPU_BY_TYPE)
+  // The old way, for the record (builds with -DENTRY_CACHE_GPU_BY_TYPE): one flag per type,
+  // shared by the TUs; the second TU's launch then fails with "invalid argument".
+  static const bool opted = cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes) == cudaSuccess;
+  if (!opted) return cudaErrorInvalidValue;
+#else
+  const int opted = tessera::kernels::device::entry_cache().get(
+      reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::SmemOptIn,
+      [&] { return cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes) == cudaSuccess ? 1 : -1; });
+  if (opted < 0) return cudaGetLastError();
+#endif
+  entry<<<1, kThreads, kSmemBytes>>>(out, value);
+  return cudaGetLastError();
+}
+
+cudaError_t run_in_tu_a(int* out, int value);
+cudaError_t run_in_tu_b(int* out, int value);
+
+}  // namespace entry_cache_gpu
