@@ -204,7 +204,8 @@ struct GemmSm90 {
       cudaGetLastError();
       return false;
     }
-    return entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::SmemOptIn, [entry] {
+    using kernels::device::EntryCache;
+    return kernels::device::entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::SmemOptIn, [entry] {
              if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) == cudaSuccess)
                return 1;
              cudaGetLastError();
@@ -219,7 +220,8 @@ struct GemmSm90 {
       cudaGetLastError();
       return 1;
     }
-    const int clusters = entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::ResidentClusters, [&] {
+    using kernels::device::EntryCache;
+    const int clusters = kernels::device::entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::ResidentClusters, [&] {
       int c = 0;
       cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterM * Kernel::ClusterM)), nullptr);
       cudaLaunchAttribute at[1];
