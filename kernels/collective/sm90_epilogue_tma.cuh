@@ -2,22 +2,16 @@
 // writes its 64-row half of the tile (f32 -> element, alpha applied)
 // into a 128B-swizzled column-major staging tile (the MN-major GMMA atom tiled: a column is
 // one 128-byte swizzle row, so a warp's writes land in distinct banks), then one thread stores
-// it with TMA; TMA clips what lies past M and N. Each warpgroup has 16 KiB of staging in
-// StagingBuffers buffers (2 of 8 KiB: 64 x 64 of a 16-bit D, 64 x 32 of an f32 D, whose
-// 128-byte swizzle rows are 32 elements: two TMA boxes per store); the tile's parts go to the
-// buffers in turn, so a part is written while the stores of the parts before it still read
-// theirs: the leader waits only for the store that last read the next part's buffer, and
-// does so before the barrier that publishes the current part (one TMA store per part, two
-// named barriers per tile and warpgroup plus one per part). With one 16 KiB buffer every part
-// after the first waited for the previous part's store to have read it: a TMA round trip per
-// part while the tensor cores idle. Where this does not apply (D or C not 16-byte aligned,
-// row-major D) the direct epilogue runs.
+// it with TMA; TMA clips what lies past M and N. The staging tile holds 16 KiB: 64 x BN/2 of a
+// 16-bit D, 64 x BN/4 of an f32 D (whose 128-byte swizzle rows are 32 elements: two TMA boxes
+// per store), written and stored BN/cols times in turn. Where this does not apply (D or C
+// not 16-byte aligned, row-major D) the direct epilogue runs.
 // beta != 0 (the plain instance, a run-time choice: load_c): C (D's major and type, possibly
 // D itself) comes by TMA into the same staging buffer, completing on the buffer's mbarrier;
 // each thread reads C at the position it then writes D to (D = alpha acc + beta C), so C
-// costs no registers across the mainloop. Part 0's load is issued before the tile's mainloop
-// (prefetch_c: it lands under the wgmmas), part h+1's while part h is written (as soon as the
-// store that last read part h+1's buffer has read it). C aliasing D is safe: a part's C is read
+// costs no registers across the mainloop and no second buffer. Part 0's load is issued before
+// the tile's mainloop (prefetch_c: it lands under the wgmmas), the other parts' as soon as
+// the previous part's store has read the buffer. C aliasing D is safe: a part's C is read
 // into smem before that part's D is stored, and parts and tiles do not overlap.
 // Fusion is a template parameter, one kernel instance per activation (FusedAct): the plain
 // instance (Identity) stages plain values and sends fused problems to the direct epilogue;
@@ -25,9 +19,9 @@
 // and takes only problems with that activation (the device layer's dispatch). One store loop
 // per kernel: with every activation's loop in each kernel, ptxas took 119 s per kernel.
 // Where each accumulator goes is the TiledMma's C partition of a CTA-tile view of the two
-// staging buffers: (staging rows, W, M repeats) x (staging columns, buffers, parts / buffers)
-// with strides (staging's, W's buffers, 0) x (staging's, buffer, 0) under the swizzle: part h
-// of each repeat goes to buffer h % StagingBuffers of its warpgroup.
+// staging buffers: (staging rows, W) x (staging columns, parts) with strides (staging's,
+// buffer) x (staging's, 0) under the swizzle, the parts sharing one buffer (one after the
+// other).
 // Slots: staging sets for consumers that store different tiles at once (the ping-pong kernel:
 // one per consumer warpgroup, each with its own buffers and named barrier); `slot` picks one.
 #pragma once
@@ -60,14 +54,9 @@ struct CollectiveEpilogueSm90TmaStore {
   // 64 wg + 64 ConsumerWarpgroups i, each repeat staged and stored as parts of its own.
   static constexpr int AtomsM = BM / (64 * ConsumerWarpgroups);
   static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
-  // A warpgroup's 16 KiB of staging as buffers written and stored in turn (2: the measured
-  // choice, bench/notes/sm90_gemm.md session 13).
-  static constexpr int StagingBuffers = 2;
-  static_assert(StagingBuffers >= 2, "a part's buffer is freed while the previous part is written (one buffer: wait in turn)");
-  static constexpr int Cols = 16 * 1024 * 8 / Bits / 64 / StagingBuffers;  // a buffer's columns of 64 rows
-  static constexpr int Parts = BN / Cols;  // stores per M repeat (AtomsM Parts per tile and warpgroup)
+  static constexpr int Cols = 16 * 1024 * 8 / Bits / 64;  // staging columns: 16 KiB of 64-row columns
+  static constexpr int Parts = BN / Cols;                 // stores per M repeat (AtomsM Parts per tile and warpgroup)
   static_assert(BN % Cols == 0 && Cols % 8 == 0, "the staging tile holds whole 8-column groups of the C fragment");
-  static_assert(Parts % StagingBuffers == 0, "every M repeat's parts start at buffer 0");
   // One warpgroup's staging tile: (64, Cols) of D, column-major, 128B swizzle, the atoms
   // walking the columns first: an f32 atom is 32 rows, and with the rows first a TMA box
   // (rows at a 128-byte pitch) would end after 8 columns (16 boxes per store instead of 2;
@@ -81,7 +70,7 @@ struct CollectiveEpilogueSm90TmaStore {
   // bits, 32 of f32).
   static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
 
-  static constexpr int Buffers = Slots * ConsumerWarpgroups * StagingBuffers;  // buffer (slot W + wg) StagingBuffers + h % StagingBuffers
+  static constexpr int Buffers = Slots * ConsumerWarpgroups;
   struct SharedStorage {
     alignas(1024) unsigned char d[Buffers][staging_bytes];
     // beta != 0: the C loads into buffer b complete on c_full[b]; c_phase[b] is the parity
@@ -107,7 +96,7 @@ struct CollectiveEpilogueSm90TmaStore {
   }
 
   // The TMA load of part H of the tile's C into buffer b (its leader thread; the buffer is
-  // free: the store that last used it has read it).
+  // free: the previous store has read it).
   __device__ __forceinline__ static void load_c_part(Params const& p, SharedStorage& s, int b, int wg, int h, int64_t tile_m,
                                                      int64_t tile_n, int64_t l) {
     s.c_full[b].arrive_expect_tx(p.tma_d.tx_bytes());
@@ -124,8 +113,8 @@ struct CollectiveEpilogueSm90TmaStore {
     if constexpr (FusedAct == Activation::Identity) {
       if (p.load_c && thread % 128 == 0) {
         const int wg = thread / 128;
-        tma_store_wait<0>();  // the previous tile's stores have read the buffers
-        load_c_part(p, s, (slot * ConsumerWarpgroups + wg) * StagingBuffers, wg, 0, tile_m, tile_n, l);
+        tma_store_wait<0>();  // the previous tile's last store has read the buffer
+        load_c_part(p, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
       }
     }
   }
@@ -161,23 +150,20 @@ struct CollectiveEpilogueSm90TmaStore {
                                                   int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
                                                   int slot = 0, bool prefetched = false) {
     const int wg = thread / 128;
-    const int set = slot * ConsumerWarpgroups + wg;  // this warpgroup's staging set (and named barrier)
+    const int first = slot * ConsumerWarpgroups;  // the slot's first buffer (and named barrier)
     const bool leader = thread % 128 == 0;
     constexpr auto L = staging.inner();
     // (coalesced: the 16-bit tile's column mode (8, Cols/8):(64, 512) is one stride, 64)
-    // (rows: the staging tile's, the warpgroups' sets of buffers, the M repeats reusing them in
-    // turn; columns: the staging tile's, the parts over the buffers in turn)
-    constexpr auto view = make_layout(make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<StagingBuffers * staging_elements>>{},
-                                                  Layout<C<AtomsM>, _0>{}),
-                                      make_layout(coalesce(layout<1>(L)), Layout<C<StagingBuffers>, C<staging_elements>>{},
-                                                  Layout<C<Parts / StagingBuffers>, _0>{}));
-    const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[slot * ConsumerWarpgroups * StagingBuffers][0]),
-                                make_composed_layout(staging.outer(), C<0>{}, view));
+    // (rows: the staging tile's, the warpgroups' buffers, the M repeats sharing one buffer in turn)
+    constexpr auto view = make_layout(
+        make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<staging_elements>>{}, Layout<C<AtomsM>, _0>{}),
+        make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
+    const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[first][0]), make_composed_layout(staging.outer(), C<0>{}, view));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
     static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
                   "one accumulator per C fragment value");
-    const uint32_t buffers = uint32_t(__cvta_generic_to_shared(&s.d[set * StagingBuffers][0]));  // (part h's: + (h % StagingBuffers) staging_bytes)
+    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[first + wg][0]));
     const float alpha = p.direct.alpha;
     // The bias: this thread's element at its value 0, the others at compile-time distances
     // (what they are to thread 0), loads predicated on the vector's length (TMA clips D's
@@ -197,7 +183,7 @@ struct CollectiveEpilogueSm90TmaStore {
     // (C: a run-time choice of the plain instance only; fused instances take beta == 0)
     const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc> ctx{tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c};
-    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, s, ctx, set, wg, leader, buffers,
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, s, ctx, first + wg, wg, leader, buffer,
                                               tile_m, tile_n, l, prefetched);
   }
 
@@ -240,51 +226,37 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void store_groups(std::integer_sequence<int, Js...>, X const& ctx) {
     (store_group<Act, HasBias, I, J0 + Js>(ctx), ...);
   }
-  // Part H: columns Cols*(H % Parts) .. of the warpgroup's rows in M repeat H / Parts, staged
-  // in buffer H % StagingBuffers of the warpgroup's set, then one TMA store. (set: the
-  // warpgroup's staging set, its named barrier 1 + set; wg: its 64 rows in each repeat)
-  // Each part's buffer is free when the part begins: the first part's by the wait and barrier
-  // here, every later part's by the leader's wait before the previous part's closing barrier.
-  template <Activation Act, bool HasBias, int G, int Hs, int H, class X>
-  __device__ __forceinline__ static void store_part(Params const& p, SharedStorage& s, X const& ctx, int set, int wg, bool leader,
-                                                    uint32_t buffers, int64_t tile_m, int64_t tile_n, int64_t l, bool prefetched) {
-    const int b = set * StagingBuffers + H % StagingBuffers;
-    if constexpr (H == 0) {
-      if (leader) {
-        // (the previous tile's last StagingBuffers - 1 stores may still read the other buffers)
-        tma_store_wait<StagingBuffers - 1>();
-        if (ctx.load_c && !prefetched) load_c_part(p, s, b, wg, 0, tile_m, tile_n, l);
-      }
-      warpgroup_barrier(set);
+  // Part H: columns Cols*(H % Parts) .. of the warpgroup's rows in M repeat H / Parts, staged,
+  // then one TMA store. (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's
+  // 64 rows in each repeat)
+  template <Activation Act, bool HasBias, int G, int H, class X>
+  __device__ __forceinline__ static void store_part(Params const& p, SharedStorage& s, X const& ctx, int bar, int wg, bool leader,
+                                                    uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l, bool prefetched) {
+    if (leader) {
+      tma_store_wait<0>();  // the previous store has read the buffer
+      if (ctx.load_c && (H > 0 || !prefetched)) load_c_part(p, s, bar, wg, H, tile_m, tile_n, l);
     }
+    warpgroup_barrier(bar);
     if (ctx.load_c) {
-      const uint32_t phase = s.c_phase[b];
-      while (!s.c_full[b].try_wait(phase)) {}  // this part's C has landed
+      const uint32_t phase = s.c_phase[bar];
+      while (!s.c_full[bar].try_wait(phase)) {}  // this part's C has landed
     }
     store_groups<Act, HasBias, H / Parts, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
-    if constexpr (H + 1 < Hs) {
-      // The next part's buffer: the store that last read it was StagingBuffers parts ago, the
-      // StagingBuffers - 2 issued since may still read theirs. Its C starts coming now.
-      if (leader) {
-        tma_store_wait<StagingBuffers - 2>();
-        if (ctx.load_c) load_c_part(p, s, set * StagingBuffers + (H + 1) % StagingBuffers, wg, H + 1, tile_m, tile_n, l);
-      }
-    }
-    warpgroup_barrier(set);
+    warpgroup_barrier(bar);
     if (leader) {
-      if (ctx.load_c) s.c_phase[b] ^= 1u;  // every thread has waited on this phase
+      if (ctx.load_c) s.c_phase[bar] ^= 1u;  // every thread has waited on this phase
       const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg + 64 * ConsumerWarpgroups * (H / Parts)),
                                int32_t(tile_n * BN + Cols * (H % Parts)), int32_t(l)}};
-      copy(p.tma_d.with(&p.map_d), buffers + uint32_t(H % StagingBuffers * staging_bytes), origin);
+      copy(p.tma_d.with(&p.map_d), buffer, origin);
       tma_store_commit();
     }
   }
   template <Activation Act, bool HasBias, int G, int... Hs, class X>
   __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, SharedStorage& s, X const& ctx,
-                                                     int set, int wg, bool leader, uint32_t buffers, int64_t tile_m, int64_t tile_n,
+                                                     int bar, int wg, bool leader, uint32_t buffer, int64_t tile_m, int64_t tile_n,
                                                      int64_t l, bool prefetched) {
-    (store_part<Act, HasBias, G, int(sizeof...(Hs)), Hs>(p, s, ctx, set, wg, leader, buffers, tile_m, tile_n, l, prefetched), ...);
+    (store_part<Act, HasBias, G, Hs>(p, s, ctx, bar, wg, leader, buffer, tile_m, tile_n, l, prefetched), ...);
   }
 
   // Before the CTA leaves: the last stores have read shared memory.

@@ -50,40 +50,32 @@ TEST_CASE("sm90 epilogue: C coordinates are value 0's plus thread 0's constants,
 }
 
 // The view kernels/collective/sm90_epilogue_tma.cuh builds (written out again here: that file
-// needs CUDA): ((staging rows), W) x ((staging columns), Buffers, Parts / Buffers) :
-// (staging's, Buffers buffer) x (staging's, buffer, 0): each warpgroup's 16 KiB as Buffers
-// buffers of Cols columns of 64 rows, part h of the 256 columns in buffer h % Buffers.
-template <int Bits, int Buffers>
+// needs CUDA): ((staging rows), W) x ((staging columns), Parts) : (staging's, buffer) x
+// (staging's, 0), Cols columns of 64 rows in 16 KiB.
+template <int Bits>
 void check_staging_view() {
-  constexpr int Cols = 16 * 1024 * 8 / Bits / 64 / Buffers, Parts = 256 / Cols;
-  static_assert(Parts % Buffers == 0);
+  constexpr int Cols = 16 * 1024 * 8 / Bits / 64, Parts = 256 / Cols;
   constexpr auto staging = GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
   constexpr auto L = staging.inner();
   constexpr int staging_elements = int(cosize(L));
-  REQUIRE(staging_elements * Bits / 8 * Buffers == 16 * 1024);
-  constexpr auto view =
-      make_layout(make_layout(coalesce(layout<0>(L)), Layout<_2, C<Buffers * staging_elements>>{}),
-                  make_layout(coalesce(layout<1>(L)), Layout<C<Buffers>, C<staging_elements>>{}, Layout<C<Parts / Buffers>, _0>{}));
+  REQUIRE(staging_elements * Bits / 8 == 16 * 1024);
+  constexpr auto view = make_layout(make_layout(coalesce(layout<0>(L)), Layout<_2, C<staging_elements>>{}),
+                                    make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
   const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(_2{}, _1{}, _1{})));
-  std::vector<float> buffers(2 * Buffers * staging_elements);
+  std::vector<float> buffers(2 * staging_elements);
   const auto sD = make_tensor(buffers.data(), view);
   const auto id = make_identity_tensor(make_shape(_128{}, _256{}));
   int bad = 0;
-  // (a hit per element of each part's buffer: every part's buffer written once per part)
   std::vector<int> hits(size_t(2 * Parts * staging_elements), 0);
   for (int t = 0; t < 256; ++t) {
     const auto ct = tiled.get_slice(t).partition_C(id);
     const auto st = tiled.get_slice(t).partition_C(sD);
-    INFO("thread " << t);
-    REQUIRE(int(size(st)) == 128);
     for (int v = 0; v < 128; ++v) {
       const int64_t m = int64_t(get<0>(ct(v))), n = int64_t(get<1>(ct(v)));
       const int64_t wg = m / 64, part = n / Cols;
-      const int64_t base = (wg * Buffers + part % Buffers) * staging_elements;
       const int64_t offset = &st(v) - buffers.data();
-      bad += offset != base + int64_t(L(m % 64, n % Cols));
-      const int64_t in_buffer = offset - base;
-      if (in_buffer >= 0 && in_buffer < staging_elements) ++hits[size_t((wg * Parts + part) * staging_elements + in_buffer)];
+      bad += offset != wg * staging_elements + int64_t(L(m % 64, n % Cols));
+      ++hits[size_t((wg * Parts + part) * staging_elements + (offset - wg * staging_elements))];
     }
   }
   CHECK(bad == 0);
@@ -91,36 +83,31 @@ void check_staging_view() {
   for (int h : hits) not_once += h != 1;
   CHECK(not_once == 0);
   // The TMA store of one part: 128-byte swizzle rows are the box's inner extent, so a 16-bit
-  // part is one box of 64 x Cols, an f32 part two of 32 x Cols (the second 32 Cols floats in).
+  // part is one box of 64 x Cols, an f32 part two of 32 x 64 (the second 256 floats in).
   tma::Arguments a;
   (void)make_tma_copy<SM90_TMA_STORE, 2, Bits>(a, make_layout(make_shape(int64_t(1024), int64_t(1024)), make_stride(int64_t(1), int64_t(1024))),
                                                staging);
   const auto boxes = tma::make_tile_boxes<2>(a, staging);
-  INFO("bits " << Bits << ", buffers " << Buffers << ": " << tma::to_string(boxes.rule) << ", fits " << boxes.fits << ", boxes " << a.boxes);
+  INFO("bits " << Bits << ": " << tma::to_string(boxes.rule) << ", fits " << boxes.fits << ", boxes " << a.boxes);
   REQUIRE(boxes.ok());
   CHECK(boxes.count == (Bits == 16 ? 1 : 2));
-  CHECK(boxes.tx_bytes == 16u * 1024u / Buffers);
+  CHECK(boxes.tx_bytes == 16u * 1024u);
   if constexpr (Bits == 32) {
     CHECK(boxes.corner[1][0] == 32);
-    CHECK(boxes.smem_offset_bytes[1] == 32u * Cols * 4u);  // the second 32 rows' atoms follow the first's Cols columns
+    CHECK(boxes.smem_offset_bytes[1] == 32u * 64u * 4u);  // the second 32 rows' atoms follow the first's 64 columns
     // With the atoms walking the rows first (tile_to_shape's default), a box would end after
-    // 8 columns: Cols / 4 boxes per store.
+    // 8 columns: 16 boxes per store.
     tma::Arguments rows_first;
     (void)make_tma_copy<SM90_TMA_STORE, 16, Bits>(
         rows_first, make_layout(make_shape(int64_t(1024), int64_t(1024)), make_stride(int64_t(1), int64_t(1024))),
         GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{})));
-    CHECK(rows_first.boxes == Cols / 4);
+    CHECK(rows_first.boxes == 16);
   }
 }
 
 TEST_CASE("sm90 TMA-store epilogue: the staging view of a 16-bit and an f32 D") {
-  // (2 buffers: the kernels' StagingBuffers; 1: the single buffer before session 13; 4: 64 x 32 parts)
-  check_staging_view<16, 2>();
-  check_staging_view<32, 2>();
-  check_staging_view<16, 1>();
-  check_staging_view<32, 1>();
-  check_staging_view<16, 4>();
-  check_staging_view<32, 4>();
+  check_staging_view<16>();
+  check_staging_view<32>();
 }
 
 TEST_CASE("sm90 persistent scheduler: every tile once, grouped raster (generated)") {
