@@ -32,7 +32,6 @@
 #include <utility>
 
 #include <tessera/algorithm/copy_tma.hpp>
-#include <tessera/algorithm/swizzle_fold.hpp>
 #include <tessera/pipeline/mbarrier.hpp>
 #include <tessera/atom/gmma_layout.hpp>
 #include <tessera/tensor.hpp>
@@ -120,15 +119,6 @@ struct CollectiveEpilogueSm90TmaStore {
     }
   }
 
-  // Every bit a consumer thread's origin may have in its C partition of the (plain) staging
-  // view, OR-ed over the consumer threads.
-  template <class TiledMma, class View>
-  __host__ __device__ static constexpr int64_t view_offset_bits(View const& view) {
-    int64_t bits = 0;
-    for (int t = 0; t < 128 * ConsumerWarpgroups; ++t) bits |= int64_t(to_i64(get<1>(TiledMma{}.get_slice(t).partition_C_layout(view))));
-    return bits;
-  }
-
   __device__ __forceinline__ static void warpgroup_barrier(int wg) {
     asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
   }
@@ -169,12 +159,7 @@ struct CollectiveEpilogueSm90TmaStore {
         make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<staging_elements>>{}, Layout<C<AtomsM>, _0>{}),
         make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
     const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[first][0]), make_composed_layout(staging.outer(), C<0>{}, view));
-    // Folded (tessera/algorithm/swizzle_fold.hpp): the thread's offset takes only the bits of
-    // view_offset_bits, so each value's static offset enters the address as an immediate (one
-    // xor where it meets the swizzle's source bits) instead of the swizzle evaluated per value
-    // on (thread offset + value offset): 8 instructions per staged value in main's PTX.
-    constexpr int64_t thread_bits = view_offset_bits<TiledMma>(view);
-    auto tCsD = fold_swizzle<thread_bits>(tiled.get_slice(thread).partition_C(sD));
+    auto tCsD = tiled.get_slice(thread).partition_C(sD);
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
     static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
                   "one accumulator per C fragment value");

@@ -19,7 +19,6 @@
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 #include "tessera/atom/mma_sm90.hpp"
-#include "tessera/algorithm/swizzle_fold.hpp"
 #include "tessera/tensor.hpp"
 #include "tessera/tiled_mma.hpp"
 
@@ -48,15 +47,6 @@ TEST_CASE("sm90 epilogue: C coordinates are value 0's plus thread 0's constants,
   CHECK(seen.size() == 128u * 256u);
   // Thread t of warpgroup w holds rows 64w .. 64w+63 (the mainloop's A rows for warpgroup w).
   for (int t = 0; t < 256; ++t) CHECK(int64_t(get<0>(tiled.get_slice(t).partition_C(id)(0))) / 64 == t / 128);
-}
-
-// Every bit a thread's origin may have in its C partition of a plain layout, OR-ed over the
-// 256 threads (the epilogue's view_offset_bits).
-template <class Tiled, class View>
-constexpr int64_t c_origin_bits(View const& view) {
-  int64_t bits = 0;
-  for (int t = 0; t < 256; ++t) bits |= int64_t(to_i64(get<1>(Tiled{}.get_slice(t).partition_C_layout(view))));
-  return bits;
 }
 
 // The view kernels/collective/sm90_epilogue_tma.cuh builds (written out again here: that file
@@ -88,27 +78,6 @@ void check_staging_view() {
       ++hits[size_t((wg * Parts + part) * staging_elements + (offset - wg * staging_elements))];
     }
   }
-  // The epilogue stages through the folded partition (fold_swizzle with the bits of every
-  // thread's origin in the plain view): each static value's address must be the swizzled
-  // partition's, for every thread.
-  constexpr int64_t thread_bits = c_origin_bits<std::remove_cvref_t<decltype(tiled)>>(view);
-  const auto sDs = make_tensor(buffers.data(), make_composed_layout(staging.outer(), C<0>{}, view));
-  int unfolded = 0;
-  for (int t = 0; t < 256; ++t) {
-    const auto swizzled = tiled.get_slice(t).partition_C(sDs);
-    const auto folded = fold_swizzle<thread_bits>(swizzled);
-    [&]<int... V>(std::integer_sequence<int, V...>) {
-      ((unfolded += &folded(C<V>{}) != &swizzled(C<V>{})), ...);
-    }(std::make_integer_sequence<int, 128>{});
-  }
-  CHECK(unfolded == 0);
-  // ... and it folds: no value's offset shares a bit with a thread's origin (sum = xor, so the
-  // swizzle distributes and a value's part is a constant).
-  int64_t value_bits = 0;
-  const auto values = get<0>(tiled.get_slice(0).partition_C_layout(view));
-  for (int v = 0; v < 128; ++v) value_bits |= int64_t(to_i64(values(v)));
-  INFO("thread bits " << thread_bits << ", value bits " << value_bits);
-  CHECK((thread_bits & value_bits) == 0);
   CHECK(bad == 0);
   int not_once = 0;
   for (int h : hits) not_once += h != 1;
