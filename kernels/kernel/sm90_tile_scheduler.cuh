@@ -22,18 +22,35 @@ struct PersistentTileScheduler {
 
   TESSERA_HOST_DEVICE constexpr int64_t tile_count() const { return tiles_m * tiles_n * batch; }
 
+  // Whether every count the raster divides fits 32 bits: tile() then divides in 32-bit words,
+  // which a GPU does inline in a few instructions; a 64-bit division is a call to a software
+  // routine, and tile() makes six of them. Per unit the kernel asks twice (the consumers
+  // recompute the unit after the mainloop): ~0.85 us of each 15.8 us tile period at 8192 x 8192
+  // x 1024 on the H100 went there (session 13's per-tile timeline, bench/notes/sm90_gemm.md).
+  TESSERA_HOST_DEVICE constexpr bool fits_32bit() const {
+    return tiles_m >= 0 && tiles_n >= 0 && batch >= 0 && group >= 1 && tile_count() <= INT32_MAX;
+  }
+
   TESSERA_HOST_DEVICE constexpr Tile tile(int64_t linear) const {
-    const int64_t per_batch = tiles_m * tiles_n;
-    const auto lb = idx2crd(linear, make_shape(per_batch, batch));  // (tile in batch, l)
-    const int64_t r = get<0>(lb);
-    const int64_t g = group < tiles_m ? group : tiles_m;
-    const int64_t full_rows = tiles_m / g * g;  // M-tiles in whole groups
-    if (r < full_rows * tiles_n) {
-      const auto c = idx2crd(r, make_shape(g, tiles_n, tiles_m / g));  // (row in group, n, group)
-      return {get<2>(c) * g + get<0>(c), get<1>(c), get<1>(lb)};
+    if (fits_32bit() && linear >= 0 && linear <= INT32_MAX) return tile_in<uint32_t>(linear);
+    return tile_in<int64_t>(linear);
+  }
+
+  // The raster in words of type I (uint32_t where fits_32bit, else int64_t): the same map.
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr Tile tile_in(int64_t linear_) const {
+    const I linear = I(linear_), tm = I(tiles_m), tn = I(tiles_n);
+    const I per_batch = tm * tn;
+    const auto lb = idx2crd(linear, make_shape(per_batch, I(batch)));  // (tile in batch, l)
+    const I r = get<0>(lb);
+    const I g = I(group) < tm ? I(group) : tm;
+    const I full_rows = tm / g * g;  // M-tiles in whole groups
+    if (r < full_rows * tn) {
+      const auto c = idx2crd(r, make_shape(g, tn, tm / g));  // (row in group, n, group)
+      return {int64_t(get<2>(c) * g + get<0>(c)), int64_t(get<1>(c)), int64_t(get<1>(lb))};
     }
-    const auto c = idx2crd(r - full_rows * tiles_n, make_shape(tiles_m - full_rows, tiles_n));
-    return {full_rows + get<0>(c), get<1>(c), get<1>(lb)};
+    const auto c = idx2crd(I(r - full_rows * tn), make_shape(I(tm - full_rows), tn));
+    return {int64_t(full_rows + get<0>(c)), int64_t(get<1>(c)), int64_t(get<1>(lb))};
   }
 };
 
@@ -112,11 +129,20 @@ struct SplitKTileScheduler {
   TESSERA_HOST_DEVICE Work work(int64_t unit) const {
     int64_t tile = 0;
     int slice = 0;
-    plan.work_of(unit, tile_count(), tile, slice);
+    // (32-bit words where the counts fit, as PersistentTileScheduler::tile)
+    const bool narrow = raster.fits_32bit() && plan.fits_32bit(tile_count(), k_tiles) && unit >= 0 && unit <= INT32_MAX;
+    if (narrow) {
+      uint32_t t32 = 0;
+      plan.work_of_32bit(uint32_t(unit), t32, slice);
+      tile = t32;
+    } else {
+      plan.work_of(unit, tile_count(), tile, slice);
+    }
     const auto t = raster.tile(tile);
     const bool whole = tile < plan.whole;
     const int split = whole ? 1 : plan.split;
-    const int kb = whole ? 0 : plan.k_begin(slice, k_tiles), ke = whole ? k_tiles : plan.k_begin(slice + 1, k_tiles);
+    const int kb = whole ? 0 : narrow ? plan.k_begin_32bit(slice, k_tiles) : plan.k_begin(slice, k_tiles);
+    const int ke = whole ? k_tiles : narrow ? plan.k_begin_32bit(slice + 1, k_tiles) : plan.k_begin(slice + 1, k_tiles);
     return {t.m, t.n, t.l, kb, ke, slice, split, whole ? 0 : tile - plan.whole};
   }
 };

@@ -139,3 +139,52 @@ TEST_CASE("sm90 whole-tile scheduler: the split-K raster unsplit (generated)") {
     RC_ASSERT(int64_t(seen.size()) == w.work_count());
   });
 }
+
+// The raster and the split-K work in 32-bit words (what the kernels run wherever the counts
+// fit: no 64-bit division per unit) are the same maps as in 64-bit words; past 2^31 tiles the
+// 64-bit words are used.
+TEST_CASE("sm90 schedulers: the 32-bit words give the 64-bit map (generated)") {
+  using tessera::kernels::sm90::PersistentTileScheduler;
+  rc::prop("tile_in<uint32_t> == tile_in<int64_t>; work() == its 64-bit recomputation", [] {
+    PersistentTileScheduler r;
+    r.tiles_m = *rc::gen::inRange<int64_t>(1, 70000);
+    r.tiles_n = *rc::gen::inRange<int64_t>(1, 70000);
+    r.batch = *rc::gen::inRange<int64_t>(1, 5);
+    r.group = *rc::gen::inRange<int64_t>(1, 17);
+    const int64_t tiles = r.tile_count();
+    RC_ASSERT(r.fits_32bit() == (tiles <= INT32_MAX));
+    const auto units = *rc::gen::container<std::vector<int64_t>>(16, rc::gen::inRange<int64_t>(0, tiles));
+    for (int64_t u : {int64_t(0), tiles - 1}) {
+      const auto w = r.tile_in<int64_t>(u);
+      RC_ASSERT(w.m >= 0 && w.m < r.tiles_m && w.n >= 0 && w.n < r.tiles_n && w.l >= 0 && w.l < r.batch);
+    }
+    for (int64_t u : units) {
+      const auto wide = r.tile_in<int64_t>(u), chosen = r.tile(u);
+      RC_ASSERT(chosen.m == wide.m && chosen.n == wide.n && chosen.l == wide.l);
+      if (r.fits_32bit()) {
+        const auto narrow = r.tile_in<uint32_t>(u);
+        RC_ASSERT(narrow.m == wide.m && narrow.n == wide.n && narrow.l == wide.l);
+      }
+    }
+    // Split-K of the last wave on the same raster.
+    SplitKTileScheduler s;
+    s.raster = r;
+    s.k_tiles = *rc::gen::inRange(1, 5000);
+    const int slots = *rc::gen::element(66, 132, 1024, 100000);
+    s.plan = SplitKTileScheduler::plan_for(tiles, s.k_tiles, slots);
+    const int64_t work = s.work_count();
+    const auto picks = *rc::gen::container<std::vector<int64_t>>(16, rc::gen::inRange<int64_t>(0, work));
+    for (int64_t u : picks) {
+      const auto w = s.work(u);
+      int64_t tile = 0;
+      int slice = 0;
+      s.plan.work_of(u, tiles, tile, slice);
+      const auto t = r.tile_in<int64_t>(tile);
+      const bool whole = tile < s.plan.whole;
+      RC_ASSERT(w.m == t.m && w.n == t.n && w.l == t.l);
+      RC_ASSERT(w.split == (whole ? 1 : s.plan.split));
+      RC_ASSERT(w.k_begin == (whole ? 0 : s.plan.k_begin(slice, s.k_tiles)));
+      RC_ASSERT(w.k_end == (whole ? s.k_tiles : s.plan.k_begin(slice + 1, s.k_tiles)));
+    }
+  });
+}
