@@ -132,11 +132,11 @@ verify::Report trace_case() {
   using K = SimtKernel<Shape, AK, BK, HostRecorder>;
   // The maps are the partition's; the kernel's parts are its.
   using P = SimtPartition<Shape::WarpGrid8x4, Shape::BK>;
-  using M = typename K::Mainloop;
-  static_assert(std::is_same_v<typename M::Trace, HostRecorder> && std::is_same_v<typename M::TiledMma, typename P::TiledMma> &&
-                std::is_same_v<typename M::G2SA, typename P::template G2S<P::BM, AK>::Tiled> &&
-                std::is_same_v<typename M::G2SB, typename P::template G2S<P::BN, BK>::Tiled> &&
-                std::is_same_v<typename M::S2RA, typename P::S2R_A> && std::is_same_v<typename M::S2RB, typename P::S2R_B>);
+  using Coll = typename K::Mainloop;
+  static_assert(std::is_same_v<typename Coll::Trace, HostRecorder> && std::is_same_v<typename Coll::TiledMma, typename P::TiledMma> &&
+                std::is_same_v<typename Coll::G2SA, typename P::template G2S<P::BM, AK>::Tiled> &&
+                std::is_same_v<typename Coll::G2SB, typename P::template G2S<P::BN, BK>::Tiled> &&
+                std::is_same_v<typename Coll::S2RA, typename P::S2R_A> && std::is_same_v<typename Coll::S2RB, typename P::S2R_B>);
   constexpr int M = Shape::BM, N = Shape::BN, KK = Shape::BK;
   std::vector<float> A(std::size_t(M * KK)), B(std::size_t(N * KK)), D(std::size_t(M * N));
   for (int m = 0; m < M; ++m)
