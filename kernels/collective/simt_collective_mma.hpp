@@ -159,4 +159,19 @@ struct CollectiveMmaSimtParts {
   using Accum = decltype(TiledMma{}.get_slice(0).partition_fragment_C(make_identity_tensor(TileC{})));
 };
 
+// Whether a mainloop is the SIMT collective, and then its parts (for code that reads a
+// mainloop's operands, e.g. a device adapter's contract).
+template <class Mainloop>
+struct SimtCollectiveOf {
+  static constexpr bool value = false;
+};
+template <int Stages, class TileShape, class EA, class MA, class EB, class MB, class TiledMma, class G2SA, class SmemA, class S2RA,
+          class G2SB, class SmemB, class S2RB, class Trace>
+struct SimtCollectiveOf<CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB,
+                                      SmemB, S2RB, Trace>> {
+  static constexpr bool value = true;
+  using Policy = MainloopSm80CpAsyncSimt<Stages>;
+  using Parts = CollectiveMmaSimtParts<Policy, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB>;
+};
+
 }  // namespace tessera::kernels

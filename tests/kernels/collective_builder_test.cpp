@@ -155,6 +155,8 @@ using Collective = CollectiveMma<MainloopSm80CpAsyncSimt<3>, tuple<_128, _128, _
                                  Lds128, G2SB, Smem, Lds128, trace::NoTrace>;
 }  // namespace user_simt
 static_assert(std::is_same_v<user_simt::Collective, Simt16::CollectiveOp>);
+static_assert(SimtCollectiveOf<Simt16::CollectiveOp>::value && !SimtCollectiveOf<S80_default::CollectiveOp>::value &&
+              SimtCollectiveOf<Simt16::CollectiveOp>::Parts::BK == 16 && !SimtCollectiveOf<Simt16::CollectiveOp>::Parts::AKMajor);
 
 // ---- SM90: stages auto = (227 KiB - 1 KiB - epilogue staging) / (stage + barriers).
 using S90_bf16 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _256, _64>, _2x1>;

@@ -22,7 +22,7 @@ namespace tessera::kernels {
 template <bool WarpGrid8x4, int BK_ = 8>
 struct SimtPartition {
   static constexpr int BM = 128, BN = 128, BK = BK_, Threads = 256;
-  static_assert(BM == BN, "A and B share the smem stage layout");
+  static_assert(BM == BN, "A and B tiles are one size: their smem rows share the pitch");
   using Perm = Layout<tuple<_16, _4, _2>, tuple<_4, _1, _64>>;
   using ThreadGrid = std::conditional_t<WarpGrid8x4,
                                         Layout<tuple<tuple<_8, _2>, tuple<_4, _4>, _1>, tuple<tuple<_1, _32>, tuple<_8, _64>, _0>>,
