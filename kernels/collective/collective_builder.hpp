@@ -12,7 +12,9 @@
 //   (kernel/gemm_kernel.hpp): the kernel type composed of them.
 //
 // What each (arch, op class) builds and the rules it picks by:
-//   Sm80 + OpClassSimt       MainloopSimt: f32 FFMA, 128x128xBK (BK 8 or 16), 256 threads.
+//   Sm80 + OpClassSimt       CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, ...> of the parts it
+//                            picks (simt_collective_mma.hpp, SimtPartition): f32 FFMA,
+//                            128x128xBK (BK 8 or 16), 256 threads.
 //   Sm80 + OpClassTensorOp   CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, ...> of
 //                            the parts it picks (sm80_collective_mma.hpp): f16/bf16 mma.sync
 //                            m16n8k16, warps of 64x64
@@ -44,7 +46,9 @@
 #include "tessera/atom/numeric.hpp"
 #include "tessera/int_tuple.hpp"
 #include "tessera/kernels/epilogue_ops.hpp"  // Activation
+#include "tessera/kernels/simt_partition.hpp"  // the SIMT collective's parts
 #include "tessera/kernels/tensorop_partition.hpp"  // the SM80 collective's parts
+#include "simt_collective_mma.hpp"  // MainloopSm80CpAsyncSimt
 #include "simt_shape.cuh"
 #include "sm80_collective_mma.hpp"  // CollectiveMma, MainloopSm80CpAsync
 #include "sm90_dispatch_policy.cuh"
@@ -58,8 +62,6 @@ namespace tessera::kernels {
 namespace trace {
 struct NoTrace;
 }
-template <class Shape, bool AKMajor, bool BKMajor, class Trace>
-struct MainloopSimt;
 template <class Mainloop>
 struct EpilogueSimt;
 struct bf16_tag;
@@ -278,7 +280,22 @@ struct CollectiveBuilder<Arch, OpClassSimt, float, MajorA, AlignA, float, MajorB
   static constexpr bool Vectorized = false;
   static constexpr int SwizzleBytes = 0;
   using Shape = SimtShape<BK, Stages, WarpGrid8x4>;
-  using CollectiveOp = MainloopSimt<Shape, std::is_same_v<MajorA, KMajor>, std::is_same_v<MajorB, KMajor>, trace::NoTrace>;
+  // The collective's parts (SimtPartition): the tiled MMA (UniversalFMA over 16x16 threads or
+  // 8x4-lane warps, 8x8 outer products), each operand's gmem -> smem tiled copy (4-byte
+  // cp.async, threads along its contiguous mode), smem layout (MN-major rows padded to 132
+  // floats, a stage's A rows then its B rows) and smem -> register copy atom (LDS.128).
+  using Partition = SimtPartition<WarpGrid8x4, BK>;
+  using DispatchPolicy = MainloopSm80CpAsyncSimt<Stages>;
+  using TiledMma = typename Partition::TiledMma;
+  using GmemTiledCopyA = typename Partition::template G2S<BM, std::is_same_v<MajorA, KMajor>>::Tiled;
+  using GmemTiledCopyB = typename Partition::template G2S<BN, std::is_same_v<MajorB, KMajor>>::Tiled;
+  using SmemLayoutA = typename Partition::template SmemLayoutA<Stages>;
+  using SmemLayoutB = typename Partition::template SmemLayoutB<Stages>;
+  using SmemCopyAtomA = typename Partition::SmemCopyAtom;
+  using SmemCopyAtomB = typename Partition::SmemCopyAtom;
+  using CollectiveOp = CollectiveMma<DispatchPolicy, tuple<C<BM>, C<BN>, C<BK>>, float, MajorA, float, MajorB, TiledMma,
+                                     GmemTiledCopyA, SmemLayoutA, SmemCopyAtomA, GmemTiledCopyB, SmemLayoutB, SmemCopyAtomB,
+                                     trace::NoTrace>;
   using ElementA = float;
   using ArchTag = Arch;
   using OperatorClass = OpClassSimt;

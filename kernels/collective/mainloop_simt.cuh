@@ -1,15 +1,19 @@
 // Collective mainloop, SIMT FP32, written with tessera's algorithms:
-//   gmem -> smem   copy / copy_if of the G2S tiled copies (cp.async 4 B; at the matrix's
-//                  edge the zero-filling atom, predicates from identity tensors), Stages deep
-//   smem -> regs   copy of the S2R tiled copies (128-bit universal atom: LDS.128) into the
-//                  TiledMma's fragments (partition_fragment_A/B, retile_D)
+//   gmem -> smem   copy / copy_if of the G2S tiled copies (cp.async; at the matrix's edge
+//                  the zero-filling atom, predicates from identity tensors), Stages deep
+//   smem -> regs   copy of the S2R tiled copies (e.g. a 128-bit universal atom: LDS.128) into
+//                  the TiledMma's fragments (partition_fragment_A/B, retile_D)
 //   math           gemm(tiled_mma, tCrA, tCrB, tCrC): FFMA outer products
 //
-// CTA tile 128 x 128 x BK, 256 threads; the TiledMma's permutation (16,4,2):(4,1,64) gives
-// thread (tm, tn) the 8 x 8 outer product of rows {4tm..4tm+3, 64+4tm..64+4tm+3} and the
-// same pattern of columns, so each k is 4 LDS.128 (two for A, two for B) for 64 FFMA.
-// Both operands are stored MN-major in smem (SimtPartition::SmemLayout, rows padded to 132
-// floats):
+// The collective is CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, TileShape, float, MajorA,
+// float, MajorB, TiledMma, GmemTiledCopyA, SmemLayoutA, SmemCopyAtomA, GmemTiledCopyB,
+// SmemLayoutB, SmemCopyAtomB, Trace>: the parts and their rules are simt_collective_mma.hpp's
+// (plain C++); CollectiveBuilder picks them from SimtPartition
+// (include/tessera/kernels/simt_partition.hpp): CTA tile 128 x 128 x BK, 256 threads; the
+// TiledMma's permutation (16,4,2):(4,1,64) gives thread (tm, tn) the 8 x 8 outer product of
+// rows {4tm..4tm+3, 64+4tm..64+4tm+3} and the same pattern of columns, so each k is 4 LDS.128
+// (two for A, two for B) for 64 FFMA.  Both operands are stored MN-major in smem, rows padded
+// to 132 floats, a stage's A rows then its B rows:
 //   reads: a warp's 16 tm read 256 contiguous bytes of one k-row (2 wavefronts, the
 //   minimum), the 2 tn of a warp read 2 float4 (broadcast);
 //   writes of a K-major operand (transposed on the way): a warp covers 4 mn x 8 k, banks
@@ -22,31 +26,30 @@
 #include <cstdint>
 
 #include "tessera/algorithm.hpp"
-#include "tessera/kernels/simt_partition.hpp"
 #include "../kernel/problem.cuh"
 #include "../kernel/trace_policy.cuh"
-#include "simt_shape.cuh"
+#include "simt_collective_mma.hpp"
 
 namespace tessera::kernels {
 
-template <class Shape, bool AKMajor, bool BKMajor, class Trace_ = trace::NoTrace>
-struct MainloopSimt {
+// The cp.async multistage SIMT mainloop: CollectiveMma of MainloopSm80CpAsyncSimt (its
+// parts, types and rules: simt_collective_mma.hpp).
+template <int Stages_, class TileShape, class ElementA, class MajorA, class ElementB, class MajorB, class TiledMma_,
+          class GmemTiledCopyA, class SmemLayoutA_, class SmemCopyAtomA, class GmemTiledCopyB, class SmemLayoutB_,
+          class SmemCopyAtomB, class Trace_>
+struct CollectiveMma<MainloopSm80CpAsyncSimt<Stages_>, TileShape, ElementA, MajorA, ElementB, MajorB, TiledMma_, GmemTiledCopyA,
+                     SmemLayoutA_, SmemCopyAtomA, GmemTiledCopyB, SmemLayoutB_, SmemCopyAtomB, Trace_>
+    : CollectiveMmaSimtParts<MainloopSm80CpAsyncSimt<Stages_>, TileShape, ElementA, MajorA, ElementB, MajorB, TiledMma_,
+                             GmemTiledCopyA, SmemLayoutA_, SmemCopyAtomA, GmemTiledCopyB, SmemLayoutB_, SmemCopyAtomB> {
+  using Parts = CollectiveMmaSimtParts<MainloopSm80CpAsyncSimt<Stages_>, TileShape, ElementA, MajorA, ElementB, MajorB, TiledMma_,
+                                       GmemTiledCopyA, SmemLayoutA_, SmemCopyAtomA, GmemTiledCopyB, SmemLayoutB_, SmemCopyAtomB>;
   using Trace = Trace_;  // trace_policy.cuh
-  using S = Shape;
-  using Partition = SimtPartition<S::WarpGrid8x4, S::BK>;
-  static constexpr int BM = S::BM, BN = S::BN, BK = S::BK, Stages = S::Stages;
-  static_assert(BM == Partition::BM && BN == Partition::BN && S::Pitch == Partition::Pitch && S::Threads == Partition::Threads,
-                "MainloopSimt: the shape must be the partition's tile");
-  using TiledMma = typename Partition::TiledMma;
-  using G2S_A = typename Partition::template G2S<BM, AKMajor>::Tiled;
-  using G2S_B = typename Partition::template G2S<BN, BKMajor>::Tiled;
-  using G2S_A_Zfill = typename Partition::template G2S_Zfill<BM, AKMajor>;
-  using G2S_B_Zfill = typename Partition::template G2S_Zfill<BN, BKMajor>;
-  using S2R_A = typename Partition::S2R_A;
-  using S2R_B = typename Partition::S2R_B;
-  using Smem = typename Partition::template SmemLayout<Stages>;  // (mn, k, operand, stage)
-  static constexpr int smem_floats = int(decltype(cosize(Smem{}))::value);
-  static constexpr int smem_bytes = smem_floats * 4;
+  using DispatchPolicy = MainloopSm80CpAsyncSimt<Stages_>;
+  using Parts::BM, Parts::BN, Parts::BK, Parts::Stages, Parts::Threads, Parts::AKMajor, Parts::BKMajor, Parts::smem_offset_b,
+      Parts::smem_floats, Parts::smem_bytes;
+  using typename Parts::TiledMma, typename Parts::G2SA, typename Parts::G2SB, typename Parts::G2SAZfill,
+      typename Parts::G2SBZfill, typename Parts::S2RA, typename Parts::S2RB, typename Parts::SmemLayoutA,
+      typename Parts::SmemLayoutB, typename Parts::Accum;
 
   // An operand in gmem as a tensor (mn, k, batch): K-major (k contiguous) or MN-major.
   template <bool KMajor>
@@ -66,22 +69,21 @@ struct MainloopSimt {
   }
 
   // The thread's accumulators: the TiledMma's C fragment of the CTA tile, (1, 8, 8).
-  TESSERA_HOST_DEVICE static auto make_accumulators(int tid) {
+  TESSERA_HOST_DEVICE static Accum make_accumulators(int tid) {
     return TiledMma{}.get_slice(tid).partition_fragment_C(make_identity_tensor(make_shape(C<BM>{}, C<BN>{})));
   }
-  using Accum = decltype(make_accumulators(0));
 
   // tCrC += this CTA's row of A tiles times its column of B tiles.  mA (M, K), mB (N, K):
-  // one batch of the operands; (tm, tn): the CTA's tile; tid: the thread; smem: smem_floats.
+  // one batch of the operands; (tm, tn): the CTA's tile; tid: the thread; smem: smem_floats
+  // (A's stages at 0, B's at smem_offset_b).
   template <class TA, class TB>
   TESSERA_HOST_DEVICE static void run(Problem const& p, TA const& mA, TB const& mB, std::int64_t tm, std::int64_t tn,
                                       int tid, float* smem, Accum& tCrC) {
     // The CTA's tiles, k-tile after k-tile: (BM, BK, k_tiles) and (BN, BK, k_tiles).
     auto gA = local_tile(mA, make_shape(C<BM>{}, C<BK>{}), make_coord(tm, _));
     auto gB = local_tile(mB, make_shape(C<BN>{}, C<BK>{}), make_coord(tn, _));
-    auto sAB = make_tensor(smem, Smem{});
-    auto sA = sAB(_, _, _0{}, _);  // (BM, BK, Stages)
-    auto sB = sAB(_, _, _1{}, _);  // (BN, BK, Stages)
+    auto sA = make_tensor(smem, SmemLayoutA{});                  // (BM, BK, Stages)
+    auto sB = make_tensor(smem + smem_offset_b, SmemLayoutB{});  // (BN, BK, Stages)
     // What of the matrices lies from the tile's origin on (CuTe's residue), capped at the
     // tile (32-bit predicates): a tile is whole where it covers its extent; else its copies
     // are predicated.
@@ -89,8 +91,8 @@ struct MainloopSimt {
     const bool a_whole = m_left == BM, b_whole = n_left == BN;  // (the same for every thread)
 
     // gmem -> smem: the thread's copies of a k-tile and of a stage, (CPY, CPY_MN, CPY_K, .)
-    auto g2s_a = G2S_A{}.get_slice(tid);
-    auto g2s_b = G2S_B{}.get_slice(tid);
+    auto g2s_a = G2SA{}.get_slice(tid);
+    auto g2s_b = G2SB{}.get_slice(tid);
     auto tAgA = g2s_a.partition_S(gA);
     auto tAsA = g2s_a.partition_D(sA);
     auto tBgB = g2s_b.partition_S(gB);
@@ -99,14 +101,14 @@ struct MainloopSimt {
     auto tAcA = g2s_a.partition_S(make_identity_tensor(make_shape(C<BM>{}, C<BK>{})));
     auto tBcB = g2s_b.partition_S(make_identity_tensor(make_shape(C<BN>{}, C<BK>{})));
     // Which copies' rows lie inside the matrix: once per CTA.
-    auto tApA = make_copy_predicate(G2S_A_Zfill{}, tAcA, [&](auto c) { return get<0>(c) < m_left; });
-    auto tBpB = make_copy_predicate(G2S_B_Zfill{}, tBcB, [&](auto c) { return get<0>(c) < n_left; });
+    auto tApA = make_copy_predicate(G2SAZfill{}, tAcA, [&](auto c) { return get<0>(c) < m_left; });
+    auto tBpB = make_copy_predicate(G2SBZfill{}, tBcB, [&](auto c) { return get<0>(c) < n_left; });
     // A k-tile whole in K: predicated on the rows only where the tile crosses M (N).
     auto load_k_tile = [&](int k_tile, int stage) {
-      if (a_whole) copy(G2S_A{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
-      else copy_if(tApA, G2S_A_Zfill{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
-      if (b_whole) copy(G2S_B{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
-      else copy_if(tBpB, G2S_B_Zfill{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
+      if (a_whole) copy(G2SA{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
+      else copy_if(tApA, G2SAZfill{}, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
+      if (b_whole) copy(G2SB{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
+      else copy_if(tBpB, G2SBZfill{}, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
     };
     // The last k-tile when K is not a multiple of BK: predicated on k too.  It is loaded
     // first, so that the loop's k-tiles are whole in K and keep no k coordinates live
@@ -117,12 +119,12 @@ struct MainloopSimt {
     auto load_residue_k_tile = [&](int stage) {
       auto in_k = [&](auto c) { return get<1>(c) < k_last; };
       auto both = [](bool k_ok, bool mn_ok) { return k_ok && mn_ok; };
-      auto pa = make_copy_predicate(G2S_A_Zfill{}, tAcA, in_k);
-      auto pb = make_copy_predicate(G2S_B_Zfill{}, tBcB, in_k);
+      auto pa = make_copy_predicate(G2SAZfill{}, tAcA, in_k);
+      auto pb = make_copy_predicate(G2SBZfill{}, tBcB, in_k);
       transform(pa, tApA, pa, both);
       transform(pb, tBpB, pb, both);
-      copy_if(pa, G2S_A_Zfill{}, tAgA(_, _, _, k_tiles - 1), tAsA(_, _, _, stage));
-      copy_if(pb, G2S_B_Zfill{}, tBgB(_, _, _, k_tiles - 1), tBsB(_, _, _, stage));
+      copy_if(pa, G2SAZfill{}, tAgA(_, _, _, k_tiles - 1), tAsA(_, _, _, stage));
+      copy_if(pb, G2SBZfill{}, tBgB(_, _, _, k_tiles - 1), tBsB(_, _, _, stage));
     };
     // The order of the k-tiles: the partial one first.
     auto k_tile_at = [&](int i) { return k_partial ? (i == 0 ? k_tiles - 1 : i - 1) : i; };
@@ -132,8 +134,8 @@ struct MainloopSimt {
     auto thr_mma = mma.get_slice(tid);
     auto tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));  // (1, 8, BK)
     auto tCrB = thr_mma.partition_fragment_B(sB(_, _, 0));  // (1, 8, BK)
-    auto s2r_a = S2R_A{}.get_slice(tid);
-    auto s2r_b = S2R_B{}.get_slice(tid);
+    auto s2r_a = S2RA{}.get_slice(tid);
+    auto s2r_b = S2RB{}.get_slice(tid);
     auto tXsA = s2r_a.partition_S(sA);  // (4, 2, BK, Stages)
     auto tXrA = s2r_a.retile_D(tCrA);   // (4, 2, BK)
     auto tXsB = s2r_b.partition_S(sB);
@@ -155,8 +157,8 @@ struct MainloopSimt {
       cp_async_fence();
       const int stage = kt % Stages;
       tessera::detail::static_for<BK>([&](auto k) {
-        copy(S2R_A{}, tXsA(_, _, k, stage), tXrA(_, _, k));
-        copy(S2R_B{}, tXsB(_, _, k, stage), tXrB(_, _, k));
+        copy(S2RA{}, tXsA(_, _, k, stage), tXrA(_, _, k));
+        copy(S2RB{}, tXsB(_, _, k, stage), tXrB(_, _, k));
         if constexpr (Trace::enabled && decltype(k)::value == 0)
           if (kt == 0) trace_fragments(p, tXrA(_, _, k), tXrB(_, _, k), tCrA(_, _, k), tCrB(_, _, k), tid);
         gemm(mma, tCrA(_, _, k), tCrB(_, _, k), tCrC);
@@ -204,8 +206,6 @@ struct MainloopSimt {
 // fragments seen with D's contiguous mode first, copied with a 128-bit universal atom.
 template <class Mainloop>
 struct EpilogueSimt {
-  using S = typename Mainloop::S;
-  using Partition = typename Mainloop::Partition;
   using TiledMma = typename Mainloop::TiledMma;
   using Vec = Copy_Atom<UniversalCopy<uint128_t>, float>;
 
@@ -232,7 +232,7 @@ struct EpilogueSimt {
   template <bool DRow>
   TESSERA_HOST_DEVICE static void run_major(Problem const& p, typename Mainloop::Accum const& tCrC, std::int64_t tm,
                                             std::int64_t tn, std::int64_t l, int tid) {
-    constexpr auto tile = make_shape(C<S::BM>{}, C<S::BN>{});
+    constexpr auto tile = make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{});
     auto mD = matrix<DRow>(static_cast<float*>(const_cast<void*>(p.d.ptr)), p, p.d);
     auto gD = local_tile(mD(_, _, l), tile, make_coord(tm, tn));
     auto thr_mma = TiledMma{}.get_slice(tid);
@@ -252,7 +252,7 @@ struct EpilogueSimt {
     auto acc = contiguous_first<DRow>(tCrC);
     auto dst = contiguous_first<DRow>(tCgD);
     constexpr int lines = int(decltype(size<2>(acc.layout()))::value);
-    if (p.d_vector_ok && m_left == S::BM && n_left == S::BN) {
+    if (p.d_vector_ok && m_left == Mainloop::BM && n_left == Mainloop::BN) {
       tessera::detail::static_for<lines>([&](auto j) {
         auto r = make_fragment_like(acc(_, _, j));
         if (use_c) copy(Vec{}, contiguous_first<DRow>(thr_mma.partition_C(gC()))(_, _, j), r);

@@ -5,7 +5,8 @@
 //                                GroupedRasterization<8>>;
 //
 // resolves to the kernel that runs those collectives under that scheduler:
-//   MainloopSimt + EpilogueSimt + GroupedRasterization           -> GemmSimtKernel
+//   CollectiveMma<MainloopSm80CpAsyncSimt..> + EpilogueSimt +
+//     GroupedRasterization                                       -> GemmSimtKernel
 //   CollectiveMma<MainloopSm80CpAsync..> + EpilogueSmem16 +
 //     GroupedRasterization                                       -> GemmTensorOpKernel
 //   CollectiveMainloopSm90TmaWgmma + an SM90 epilogue + a
@@ -24,7 +25,7 @@ namespace tessera::kernels {
 
 template <class Mainloop>
 struct GemmTensorOpKernel;
-template <class Shape, bool AKMajor, bool BKMajor, int Group, class Trace>
+template <class ProblemShape, class Mainloop, class Epilogue, class TileScheduler>
 struct GemmSimtKernel;
 namespace sm90 {
 struct SplitKTileScheduler;
@@ -47,12 +48,22 @@ template <class ProblemShape>
 inline constexpr bool is_gemm_problem_shape = std::is_same_v<ProblemShape, GemmProblemShape>;
 }
 
-template <class ProblemShape, class Shape, bool AK, bool BK, class Trace, class Epilogue, int Group>
-struct GemmKernelOf<ProblemShape, MainloopSimt<Shape, AK, BK, Trace>, Epilogue, GroupedRasterization<Group>> {
+template <class ProblemShape, int Stages, class TileShape, class EA, class MA, class EB, class MB, class TiledMma, class G2SA,
+          class SmemA, class S2RA, class G2SB, class SmemB, class S2RB, class Trace, class Epilogue, int Group>
+struct GemmKernelOf<ProblemShape,
+                    CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB,
+                                  SmemB, S2RB, Trace>,
+                    Epilogue, GroupedRasterization<Group>> {
+  using Mainloop = CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB,
+                                 SmemB, S2RB, Trace>;
+  // (The collective's rules, checked where a kernel is composed of it.)
+  using Parts = CollectiveMmaSimtParts<MainloopSm80CpAsyncSimt<Stages>, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA,
+                                       G2SB, SmemB, S2RB>;
+  static_assert(sizeof(Parts) > 0);  // (instantiates Parts: its rules)
   static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
-  static_assert(std::is_same_v<Epilogue, EpilogueSimt<MainloopSimt<Shape, AK, BK, Trace>>>,
+  static_assert(std::is_same_v<Epilogue, EpilogueSimt<Mainloop>>,
                 "gemm_kernel_t: the SIMT mainloop's accumulators are stored by EpilogueSimt of that mainloop");
-  using type = GemmSimtKernel<Shape, AK, BK, Group, Trace>;
+  using type = GemmSimtKernel<ProblemShape, Mainloop, Epilogue, GroupedRasterization<Group>>;
 };
 
 template <class ProblemShape, int Stages, int MinBlocks, int PolicyGroup, class TileShape, class EA, class MA, class EB, class MB,
@@ -104,10 +115,6 @@ template <class Policy, class TileShape, class EA, class MA, class EB, class MB,
           class S2RA, class G2SB, class SmemB, class S2RB, class T0, class Trace>
 struct TracedOf<CollectiveMma<Policy, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB, T0>, Trace> {
   using type = CollectiveMma<Policy, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB, Trace>;
-};
-template <class Shape, bool AK, bool BK, class T0, class Trace>
-struct TracedOf<MainloopSimt<Shape, AK, BK, T0>, Trace> {
-  using type = MainloopSimt<Shape, AK, BK, Trace>;
 };
 template <class Mainloop, class Trace>
 struct TracedOf<EpilogueSimt<Mainloop>, Trace> {

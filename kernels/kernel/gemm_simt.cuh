@@ -1,6 +1,8 @@
-// Kernel layer of the SIMT FP32 GEMM: one CTA per 128x128 output tile (grouped
-// rasterization), batch on gridDim.z.  run_tile is the CTA's work on host and device (the
-// host test runs it for every thread through tessera::host_warp).
+// Kernel layer of the SIMT FP32 GEMM, a type of (ProblemShape, CollectiveMainloop,
+// CollectiveEpilogue, TileScheduler) (gemm_kernel_t in gemm_kernel.hpp composes it): one CTA
+// per BM x BN output tile in the scheduler's order (GroupedRasterization<G>), batch on
+// gridDim.z.  run_tile is the CTA's work on host and device (the host test runs it for every
+// thread through tessera::host_warp).
 #pragma once
 
 #include <cstdint>
@@ -11,23 +13,25 @@
 
 namespace tessera::kernels {
 
-template <class Shape, bool AKMajor, bool BKMajor, int Group = 8, class Trace = trace::NoTrace>
+template <class ProblemShape_, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler_>
 struct GemmSimtKernel {
-  using Mainloop = MainloopSimt<Shape, AKMajor, BKMajor, Trace>;
-  using Epilogue = EpilogueSimt<Mainloop>;
-  using S = Shape;
-  static constexpr int Threads = S::Threads;
+  using ProblemShape = ProblemShape_;
+  using Mainloop = CollectiveMainloop;
+  using Epilogue = CollectiveEpilogue;
+  using TileScheduler = TileScheduler_;
+  static constexpr int Threads = Mainloop::Threads;
   static constexpr int smem_bytes = Mainloop::smem_bytes;
 
-  TESSERA_HOST_DEVICE static GroupedRasterization<Group> scheduler(const Problem& p) {
-    return {(p.m + S::BM - 1) / S::BM, (p.n + S::BN - 1) / S::BN};
+  // The scheduler over the problem's output tiles.
+  TESSERA_HOST_DEVICE static TileScheduler scheduler(const Problem& p) {
+    return {(p.m + Mainloop::BM - 1) / Mainloop::BM, (p.n + Mainloop::BN - 1) / Mainloop::BN};
   }
 
   // The CTA at output tile (tm, tn) of batch l; tid: the thread; smem: Mainloop::smem_bytes.
   TESSERA_HOST_DEVICE static void run_tile(const Problem& p, std::int64_t tm, std::int64_t tn, std::int64_t l, int tid,
                                            unsigned char* smem) {
-    auto mA = Mainloop::template operand<AKMajor>(p.a, p.m, p.k, p.batch);
-    auto mB = Mainloop::template operand<BKMajor>(p.b, p.n, p.k, p.batch);
+    auto mA = Mainloop::template operand<Mainloop::AKMajor>(p.a, p.m, p.k, p.batch);
+    auto mB = Mainloop::template operand<Mainloop::BKMajor>(p.b, p.n, p.k, p.batch);
     auto tCrC = Mainloop::make_accumulators(tid);
     clear(tCrC);
     Mainloop::run(p, mA(_, _, l), mB(_, _, l), tm, tn, tid, reinterpret_cast<float*>(smem), tCrC);

@@ -108,8 +108,15 @@ std::vector<int> run_tensorop() {
 template <bool AK, bool BK>
 std::vector<int> run_simt() {
   using K = TracedKernel<TracedSimt<AK, BK>, float, 1>;
-  static_assert(std::is_same_v<K, GemmSimtKernel<SimtShape<8, 3, false>, AK, BK, 8, Recorder>>);
-  static_assert(std::is_same_v<typename K::Mainloop::Partition, SimtTraced>,
+  using M = typename K::Mainloop;
+  static_assert(std::is_same_v<K, GemmSimtKernel<GemmProblemShape, M, EpilogueSimt<M>, GroupedRasterization<8>>> &&
+                std::is_same_v<typename M::Trace, Recorder> && std::is_same_v<typename M::DispatchPolicy, MainloopSm80CpAsyncSimt<3>>);
+  static_assert(std::is_same_v<typename TracedSimt<AK, BK>::Partition, SimtTraced> &&
+                    std::is_same_v<typename M::TiledMma, typename SimtTraced::TiledMma> &&
+                    std::is_same_v<typename M::G2SA, typename SimtTraced::template G2S<128, AK>::Tiled> &&
+                    std::is_same_v<typename M::G2SB, typename SimtTraced::template G2S<128, BK>::Tiled> &&
+                    std::is_same_v<typename M::S2RA, typename SimtTraced::S2R_A> &&
+                    std::is_same_v<typename M::S2RB, typename SimtTraced::S2R_B>,
                 "gemm_trace must trace the configuration whose maps it writes");
   return run<K, float>(gemm_simt_entry<K>, 128, 128, 8, AK, BK);
 }

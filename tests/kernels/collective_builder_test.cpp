@@ -99,12 +99,64 @@ static_assert(std::is_same_v<CollectiveEpilogueBuilder<S80_default, bfloat16_t, 
                              EpilogueSmem16<128, 256, 256, bf16_tag>>);
 
 // ---- SIMT: 128x128xBK, stages auto = min(half the smem / stage bytes, 4).
+// The SIMT collective's parts, as the builder picks them: the partition's tiled MMA, gmem ->
+// smem tiled copies (their zero-filling variants derived are the partition's), smem layouts
+// (a stage's A rows then its B rows, 132-float pitch) and smem -> register copies (LDS.128).
+template <class B, class MA, class MB, class P, int Stages>
+constexpr bool simt_parts_match() {
+  using Op = typename B::CollectiveOp;
+  static_assert(std::is_same_v<Op, CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, tuple<C<B::BM>, C<B::BN>, C<B::BK>>, float, MA,
+                                                 float, MB, typename P::TiledMma,
+                                                 typename P::template G2S<B::BM, std::is_same_v<MA, KMajor>>::Tiled,
+                                                 typename P::template SmemLayoutA<Stages>, typename P::SmemCopyAtom,
+                                                 typename P::template G2S<B::BN, std::is_same_v<MB, KMajor>>::Tiled,
+                                                 typename P::template SmemLayoutB<Stages>, typename P::SmemCopyAtom,
+                                                 trace::NoTrace>>);
+  static_assert(std::is_same_v<typename B::Partition, P> && std::is_same_v<typename B::DispatchPolicy, MainloopSm80CpAsyncSimt<Stages>>);
+  using Parts = CollectiveMmaSimtParts<typename B::DispatchPolicy, tuple<C<B::BM>, C<B::BN>, C<B::BK>>, float, MA, float, MB,
+                                       typename B::TiledMma, typename B::GmemTiledCopyA, typename B::SmemLayoutA,
+                                       typename B::SmemCopyAtomA, typename B::GmemTiledCopyB, typename B::SmemLayoutB,
+                                       typename B::SmemCopyAtomB>;
+  static_assert(std::is_same_v<typename Parts::G2SAZfill, typename P::template G2S_Zfill<B::BM, std::is_same_v<MA, KMajor>>> &&
+                std::is_same_v<typename Parts::G2SBZfill, typename P::template G2S_Zfill<B::BN, std::is_same_v<MB, KMajor>>>);
+  static_assert(std::is_same_v<typename Parts::S2RA, typename P::S2R_A> && std::is_same_v<typename Parts::S2RB, typename P::S2R_B>);
+  static_assert(Parts::Threads == P::Threads && Parts::MmaM == 128 && Parts::MmaN == 128 && Parts::MmaK == 1);
+  // A stage: both operands' BK rows of 132 floats; the last stage's B ends at its last row's 128th float.
+  static_assert(Parts::smem_offset_b == B::BK * P::Pitch &&
+                Parts::smem_bytes == ((2 * Stages - 1) * B::BK * P::Pitch + (B::BK - 1) * P::Pitch + B::BN) * 4);
+  return true;
+}
 using Simt8 = Build<arch::Sm80, OpClassSimt, float, KMajor, 1, MNMajor, 1, tuple<_128, _128, _8>>;
-static_assert(Simt8::Stages == 4 &&
-              std::is_same_v<Simt8::CollectiveOp, MainloopSimt<SimtShape<8, 4, false>, true, false, trace::NoTrace>>);
+static_assert(Simt8::Stages == 4 && std::is_same_v<Simt8::Shape, SimtShape<8, 4, false>> &&
+              simt_parts_match<Simt8, KMajor, MNMajor, SimtPartition<false, 8>, 4>());
 using Simt16 = Build<arch::Sm80, OpClassSimt, float, MNMajor, 1, KMajor, 1, tuple<_128, _128, _16>, _1x1, StageCount<3>,
                      KernelSimtWarpGrid8x4>;
-static_assert(std::is_same_v<Simt16::CollectiveOp, MainloopSimt<SimtShape<16, 3, true>, false, true, trace::NoTrace>>);
+static_assert(std::is_same_v<Simt16::Shape, SimtShape<16, 3, true>> && simt_parts_match<Simt16, MNMajor, KMajor, SimtPartition<true, 16>, 3>());
+
+// A user composing the SIMT collective from their own parts, written from the atoms: the
+// builder's 128x128x16 NT collective with 8x4-lane warps, type for type.
+namespace user_simt {
+// 16 x 16 threads as 8 (m) x 4 (n) lanes per warp, warps 2 x 4; each thread's 8 rows (and
+// columns) are 4tm..4tm+3 and 64+4tm..64+4tm+3.
+using Perm = Layout<tuple<_16, _4, _2>, tuple<_4, _1, _64>>;
+using Mma = decltype(make_tiled_mma(UniversalFMA<float>{},
+                                    Layout<tuple<tuple<_8, _2>, tuple<_4, _4>, _1>, tuple<tuple<_1, _32>, tuple<_8, _64>, _0>>{},
+                                    make_tuple(Perm{}, Perm{}, Underscore{})));
+// 4-byte cp.async: A MN-major (128 threads along M, 2 k-rows per pass), B K-major (16 threads
+// along a 16-float K row, 16 rows per pass).
+using G2SA = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<4>, float>{}, Layout<tuple<_128, _2>, tuple<_1, _128>>{},
+                                      Layout<tuple<_1, _1>, tuple<_1, _0>>{}));
+using G2SB = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<4>, float>{}, Layout<tuple<_16, _16>, tuple<_16, _1>>{},
+                                      Layout<tuple<_1, _1>, tuple<_0, _1>>{}));
+// MN-major rows of 132 floats; stage s at 2 * 16 * 132 s, B's rows after A's.
+using Smem = Layout<tuple<_128, _16, _3>, tuple<_1, C<132>, C<2 * 16 * 132>>>;
+using Lds128 = Copy_Atom<UniversalCopy<uint128_t>, float>;
+using Collective = CollectiveMma<MainloopSm80CpAsyncSimt<3>, tuple<_128, _128, _16>, float, MNMajor, float, KMajor, Mma, G2SA, Smem,
+                                 Lds128, G2SB, Smem, Lds128, trace::NoTrace>;
+}  // namespace user_simt
+static_assert(std::is_same_v<user_simt::Collective, Simt16::CollectiveOp>);
+static_assert(SimtCollectiveOf<Simt16::CollectiveOp>::value && !SimtCollectiveOf<S80_default::CollectiveOp>::value &&
+              SimtCollectiveOf<Simt16::CollectiveOp>::Parts::BK == 16 && !SimtCollectiveOf<Simt16::CollectiveOp>::Parts::AKMajor);
 
 // ---- SM90: stages auto = (227 KiB - 1 KiB - epilogue staging) / (stage + barriers).
 using S90_bf16 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _256, _64>, _2x1>;
@@ -147,7 +199,13 @@ static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, user::Collective,
                              GemmTensorOpKernel<user::Collective>>);
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, Simt16::CollectiveOp, CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp,
                                            GroupedRasterization<8>>,
-                             GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, trace::NoTrace>>);
+                             GemmSimtKernel<GemmProblemShape, Simt16::CollectiveOp, EpilogueSimt<Simt16::CollectiveOp>,
+                                            GroupedRasterization<8>>>);
+// The user's SIMT collective composes the same kernel; the scheduler is the one given.
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, user_simt::Collective, EpilogueSimt<user_simt::Collective>,
+                                           GroupedRasterization<4>>,
+                             GemmSimtKernel<GemmProblemShape, Simt16::CollectiveOp, EpilogueSimt<Simt16::CollectiveOp>,
+                                            GroupedRasterization<4>>>);
 // The ping-pong policy composes the ping-pong kernel; the cooperative one the cooperative.
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_pp::CollectiveOp,
                                            CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,
@@ -168,12 +226,17 @@ static_assert(std::is_same_v<traced_t<S80_default::CollectiveOp, SomeTrace>,
                              CollectiveMma<MainloopSm80CpAsync<4>, tuple<_128, _256, _32>, bfloat16_t, KMajor, bfloat16_t, KMajor,
                                            user::Mma, user::G2S, user::SmemAtom<128>, user::Ldsm, user::G2S,
                                            user::SmemAtom<256>, user::Ldsm, SomeTrace>>);
-static_assert(std::is_same_v<traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
-                             EpilogueSimt<MainloopSimt<SimtShape<16, 3, true>, false, true, SomeTrace>>>);
+using user_simt_traced = CollectiveMma<MainloopSm80CpAsyncSimt<3>, tuple<_128, _128, _16>, float, MNMajor, float, KMajor,
+                                       user_simt::Mma, user_simt::G2SA, user_simt::Smem, user_simt::Lds128, user_simt::G2SB,
+                                       user_simt::Smem, user_simt::Lds128, SomeTrace>;
+static_assert(std::is_same_v<traced_t<Simt16::CollectiveOp, SomeTrace>, user_simt_traced> &&
+              std::is_same_v<traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
+                             EpilogueSimt<user_simt_traced>>);
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, traced_t<Simt16::CollectiveOp, SomeTrace>,
                                            traced_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp, SomeTrace>,
                                            GroupedRasterization<8>>,
-                             GemmSimtKernel<SimtShape<16, 3, true>, false, true, 8, SomeTrace>>);
+                             GemmSimtKernel<GemmProblemShape, user_simt_traced, EpilogueSimt<user_simt_traced>,
+                                            GroupedRasterization<8>>>);
 
 // One row of the table as run-time values.
 struct Row {

@@ -1,5 +1,6 @@
-// The SIMT FP32 GEMM's CTA code (kernels/kernel/gemm_simt.cuh: MainloopSimt + EpilogueSimt,
-// written with copy / copy_if / gemm / axpby) run on the host for every thread of every
+// The SIMT FP32 GEMM's CTA code (kernels/kernel/gemm_simt.cuh: GemmSimtKernel of the SIMT
+// CollectiveMma + EpilogueSimt, as the collective builder composes them, written with copy /
+// copy_if / gemm / axpby) run on the host for every thread of every
 // CTA through tessera::host_warp, which emulates cp.async (zero fill included), LDS.128,
 // FFMA and __syncthreads from the atoms' layouts:
 //   - products against a plain reference: every configuration of kernels/device/configs.cuh
@@ -15,8 +16,10 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "kernel/gemm_kernel.hpp"
 #include "kernel/gemm_simt.cuh"
 #include "trace_maps.hpp"
 
@@ -24,6 +27,22 @@ using namespace tessera;
 using namespace tessera::kernels;
 
 namespace {
+
+// The kernel of a SimtShape (configs.cuh), majors and trace policy, composed as the library
+// composes it (kernels/device/launch.cuh): the collective builder's parts, EpilogueSimt,
+// GroupedRasterization<8>.
+template <bool KM>
+using major_t = std::conditional_t<KM, KMajor, MNMajor>;
+template <class Shape, bool AK, bool BK>
+using SimtBuilder =
+    CollectiveBuilder<arch::Sm80, OpClassSimt, float, major_t<AK>, 1, float, major_t<BK>, 1, float,
+                      tuple<C<Shape::BM>, C<Shape::BN>, C<Shape::BK>>, tuple<_1, _1, _1>, StageCount<Shape::Stages>,
+                      std::conditional_t<Shape::WarpGrid8x4, KernelSimtWarpGrid8x4, KernelSimtThreadGrid16x16>>;
+template <class Shape, bool AK, bool BK, class Trace = trace::NoTrace>
+using SimtKernel =
+    gemm_kernel_t<GemmProblemShape, traced_t<typename SimtBuilder<Shape, AK, BK>::CollectiveOp, Trace>,
+                  traced_t<typename CollectiveEpilogueBuilder<SimtBuilder<Shape, AK, BK>, float, 1>::CollectiveOp, Trace>,
+                  GroupedRasterization<8>>;
 
 struct Dims {
   std::int64_t m, n, k, batch;
@@ -34,11 +53,11 @@ std::int64_t at(bool row, std::int64_t ld, std::int64_t bs, std::int64_t l, std:
   return l * bs + (row ? r * ld + c : r + c * ld);
 }
 
-// Runs GemmSimtKernel<Shape, AK, BK> on the host; returns the number of wrong elements of D
+// Runs SimtKernel<Shape, AK, BK> on the host; returns the number of wrong elements of D
 // (inside: against the reference; outside: the sentinel must survive).
 template <class Shape, bool AK, bool BK>
 int run_case(Dims d, bool d_row, bool vector_ok, float alpha, float beta) {
-  using K = GemmSimtKernel<Shape, AK, BK>;
+  using K = SimtKernel<Shape, AK, BK>;
   std::mt19937 rng(unsigned(d.m * 131 + d.n * 7 + d.k + AK * 2 + BK));
   std::uniform_int_distribution<int> dist(-2, 2);  // integer products: f32 sums are exact
   const bool a_row = AK, b_row = !BK;              // A (M, K) row-major = K-major; B (K, N) column-major = K-major
@@ -110,7 +129,14 @@ struct HostRecorder {
 // One CTA tile (M = BM, N = BN, K = BK) of coordinate-coded inputs, as gemm_trace runs it.
 template <class Shape, bool AK, bool BK>
 verify::Report trace_case() {
-  using K = GemmSimtKernel<Shape, AK, BK, 8, HostRecorder>;
+  using K = SimtKernel<Shape, AK, BK, HostRecorder>;
+  // The maps are the partition's; the kernel's parts are its.
+  using P = SimtPartition<Shape::WarpGrid8x4, Shape::BK>;
+  using Coll = typename K::Mainloop;
+  static_assert(std::is_same_v<typename Coll::Trace, HostRecorder> && std::is_same_v<typename Coll::TiledMma, typename P::TiledMma> &&
+                std::is_same_v<typename Coll::G2SA, typename P::template G2S<P::BM, AK>::Tiled> &&
+                std::is_same_v<typename Coll::G2SB, typename P::template G2S<P::BN, BK>::Tiled> &&
+                std::is_same_v<typename Coll::S2RA, typename P::S2R_A> && std::is_same_v<typename Coll::S2RB, typename P::S2R_B>);
   constexpr int M = Shape::BM, N = Shape::BN, KK = Shape::BK;
   std::vector<float> A(std::size_t(M * KK)), B(std::size_t(N * KK)), D(std::size_t(M * N));
   for (int m = 0; m < M; ++m)
@@ -130,7 +156,7 @@ verify::Report trace_case() {
   host_warp::launch(K::Threads, [&](int tid) { K::run_tile(p, 0, 0, 0, tid, smem.data()); });
   verify::Trace t;
   t.kernel = "simt host BK=" + std::to_string(KK);
-  t.maps = trace::simt_maps<typename K::Mainloop::Partition, AK, BK>();
+  t.maps = trace::simt_maps<P, AK, BK>();
   t.records = HostRecorder::records;
   return verify::verify(t);
 }

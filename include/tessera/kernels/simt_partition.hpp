@@ -22,7 +22,7 @@ namespace tessera::kernels {
 template <bool WarpGrid8x4, int BK_ = 8>
 struct SimtPartition {
   static constexpr int BM = 128, BN = 128, BK = BK_, Threads = 256;
-  static_assert(BM == BN, "A and B share the smem stage layout");
+  static_assert(BM == BN, "A and B tiles are one size: their smem rows share the pitch");
   using Perm = Layout<tuple<_16, _4, _2>, tuple<_4, _1, _64>>;
   using ThreadGrid = std::conditional_t<WarpGrid8x4,
                                         Layout<tuple<tuple<_8, _2>, tuple<_4, _4>, _1>, tuple<tuple<_1, _32>, tuple<_8, _64>, _0>>,
@@ -31,8 +31,9 @@ struct SimtPartition {
   using TileA = tuple<C<BM>, _1>;  // one k
   using TileB = tuple<C<BN>, _1>;
   using TileC = tuple<C<BM>, C<BN>>;
-  using S2R_A = decltype(make_tiled_copy_A(Copy_Atom<UniversalCopy<uint128_t>, float>{}, TiledMma{}));
-  using S2R_B = decltype(make_tiled_copy_B(Copy_Atom<UniversalCopy<uint128_t>, float>{}, TiledMma{}));
+  using SmemCopyAtom = Copy_Atom<UniversalCopy<uint128_t>, float>;  // LDS.128
+  using S2R_A = decltype(make_tiled_copy_A(SmemCopyAtom{}, TiledMma{}));
+  using S2R_B = decltype(make_tiled_copy_B(SmemCopyAtom{}, TiledMma{}));
   // gmem -> smem: cp.async of 4 bytes; G2S_Zfill is the same tiled copy with the zero-filling
   // atom, for tiles across the matrix's edge (copy_if with make_copy_predicate).
   template <int MN, bool KMajor>
@@ -41,10 +42,12 @@ struct SimtPartition {
   using G2S_Zfill = typename GmemCopy<Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<4>, float>, MN, BK, Threads, 1, KMajor>::Tiled;
   // smem: both operands MN-major, k-rows padded to Pitch floats (a K-major operand's
   // transposing 4-byte writes hit 32 distinct banks: (4k + mn) mod 32), a stage holds A's
-  // BK rows then B's: (mn, k, operand, stage) -> float offset; operand 0 is A, 1 is B.
+  // BK rows then B's: (mn, k, stage) -> float offset, B's from BK * Pitch on.
   static constexpr int Pitch = BM + 4;
   template <int Stages>
-  using SmemLayout = Layout<tuple<C<BM>, C<BK>, _2, C<Stages>>, tuple<_1, C<Pitch>, C<BK * Pitch>, C<2 * BK * Pitch>>>;
+  using SmemLayoutA = Layout<tuple<C<BM>, C<BK>, C<Stages>>, tuple<_1, C<Pitch>, C<2 * BK * Pitch>>>;
+  template <int Stages>
+  using SmemLayoutB = Layout<tuple<C<BN>, C<BK>, C<Stages>>, tuple<_1, C<Pitch>, C<2 * BK * Pitch>>>;
 
   TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }

@@ -1,0 +1,15 @@
+// expect: the gmem -> smem tiled copies run on the tiled MMA's threads
+#include "collective/collective_builder.hpp"
+#include "kernel/gemm_kernel.hpp"
+using namespace tessera;
+using namespace tessera::kernels;
+// The builder's SIMT TN parts (128x128x8, 3 stages, 256 threads), one of them replaced.
+using B = CollectiveBuilder<arch::Sm80, OpClassSimt, float, KMajor, 1, float, KMajor, 1, float, tuple<_128, _128, _8>,
+                            tuple<_1, _1, _1>, StageCount<3>, ScheduleAuto>;
+// A copy of A by 128 threads for a 256-thread MMA.
+using Half = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<4>, float>{}, Layout<tuple<_16, _8>, tuple<_8, _1>>{},
+                                      Layout<tuple<_1, _1>, tuple<_0, _1>>{}));
+using Bad = CollectiveMma<B::DispatchPolicy, tuple<_128, _128, _8>, float, KMajor, float, KMajor, B::TiledMma, Half,
+                          B::SmemLayoutA, B::SmemCopyAtomA, B::GmemTiledCopyB, B::SmemLayoutB, B::SmemCopyAtomB, trace::NoTrace>;
+using K = gemm_kernel_t<GemmProblemShape, Bad, EpilogueSimt<Bad>, GroupedRasterization<8>>;
+static_assert(std::is_same_v<K, GemmSimtKernel<GemmProblemShape, Bad, EpilogueSimt<Bad>, GroupedRasterization<8>>>);
