@@ -23,7 +23,9 @@ struct SplitKRasterization {
   static constexpr bool Splits = true;  // partial tiles meet in a workspace (split_k.cuh)
 
   GroupedRasterization<Group> raster;
-  SplitPlan plan;
+  // The problem's plan, by reference: in a kernel it stays in the parameter space (read as
+  // constant operands, not copied into registers up front).
+  const SplitPlan& plan;
   int k_tiles;  // ceil(K / BK)
 
   // What one CTA computes: output tile (tm, tn) = `tile` in rasterized order, over k-tiles
@@ -34,7 +36,7 @@ struct SplitKRasterization {
     bool sliced;
   };
 
-  // The scheduler of a problem tiled BM x BN x BK, under the problem's plan.
+  // The scheduler of a problem tiled BM x BN x BK, under the problem's plan (a view of `p`).
   template <int BM, int BN, int BK>
   TESSERA_HOST_DEVICE static SplitKRasterization of(const Problem& p) {
     return {{(p.m + BM - 1) / BM, (p.n + BN - 1) / BN}, p.split_k, int((p.k + BK - 1) / BK)};

@@ -188,7 +188,8 @@ TEST_CASE("SplitKRasterization: each (tile, k-tile) is computed once", "[kernels
   CHECK(whole.ctas() == 8 * 4);
   for (std::int64_t pid = 0; pid < whole.ctas(); ++pid) CHECK(!whole.work_of(pid).sliced);
   // Counts past 32 bits (slice * k_tiles >= 2^31): the 64-bit maps give the same units.
-  const SplitKRasterization<8> wide{{3, 5}, SplitPlan{9, 3}, 1 << 30};
+  const SplitPlan wide_plan{9, 3};
+  const SplitKRasterization<8> wide{{3, 5}, wide_plan, 1 << 30};
   REQUIRE(!wide.plan.fits_32bit(wide.tile_count(), wide.k_tiles));
   check_work_units(wide);
   CHECK(wide.work_of(9).k_begin == 0);
