@@ -37,14 +37,13 @@ struct GemmTensorOpKernel {
   static constexpr int smem_bytes =
       Mainloop::smem_bytes > Epilogue::smem_bytes ? Mainloop::smem_bytes : Epilogue::smem_bytes;
 
-  // The problem's scheduler (host: the grid): its tiles are the mainloop's, its split plan the
-  // problem's.
+  // The problem's scheduler: its tiles are the mainloop's, its split plan the problem's.
   __host__ __device__ static TileScheduler scheduler(const Problem& p) {
     return TileScheduler::template of<Mainloop::BM, Mainloop::BN, Mainloop::BK>(p);
   }
 
   __device__ __forceinline__ static void run(const Problem& p, unsigned char* smem) {
-    const auto work = TileScheduler::template work_of<Mainloop::BM, Mainloop::BN, Mainloop::BK>(p, blockIdx.x);
+    const auto work = scheduler(p).work_of(blockIdx.x);
     const std::int64_t l = blockIdx.z;
     const auto* A = static_cast<const std::uint16_t*>(p.a.ptr) + l * p.a.batch_stride;
     const auto* B = static_cast<const std::uint16_t*>(p.b.ptr) + l * p.b.batch_stride;

@@ -3,8 +3,8 @@
 // (SplitPlan, split_plan.cuh).  A CTA asks it for its work unit: which tile (m, n), which K
 // slice of it and which k-tiles [k_begin, k_end); the kernel body does no scheduling of its own.
 //
-// The plan is chosen on the host (plan_last_wave_split, from the slots the GPU holds) and
-// travels in the Problem (Problem::split_k); the default plan computes every tile whole.  Plain C++ with
+// The plan is chosen on the host (plan_last_wave_split, from the slots the GPU holds) and travels in the
+// Problem (Problem::split_k); the default plan computes every tile whole.  Plain C++ with
 // TESSERA_HOST_DEVICE: the host tests walk every CTA of a grid.
 #pragma once
 
@@ -23,7 +23,9 @@ struct SplitKRasterization {
   static constexpr bool Splits = true;  // partial tiles meet in a workspace (split_k.cuh)
 
   GroupedRasterization<Group> raster;
-  SplitPlan plan;
+  // The problem's plan, by reference: in a kernel it stays in the parameter space (read as
+  // constant operands, not copied into registers up front).
+  const SplitPlan& plan;
   int k_tiles;  // ceil(K / BK)
 
   // What one CTA computes: output tile (tm, tn) = `tile` in rasterized order, over k-tiles
@@ -34,7 +36,7 @@ struct SplitKRasterization {
     bool sliced;
   };
 
-  // The scheduler of a problem tiled BM x BN x BK, under the problem's plan (host: the grid).
+  // The scheduler of a problem tiled BM x BN x BK, under the problem's plan (a view of `p`).
   template <int BM, int BN, int BK>
   TESSERA_HOST_DEVICE static SplitKRasterization of(const Problem& p) {
     return {{(p.m + BM - 1) / BM, (p.n + BN - 1) / BN}, p.split_k, int((p.k + BK - 1) / BK)};
@@ -44,14 +46,9 @@ struct SplitKRasterization {
   // The grid's x extent: whole tiles, then a CTA per slice of each split tile.
   TESSERA_HOST_DEVICE std::int64_t ctas() const { return plan.ctas(tile_count()); }
 
-  // CTA pid's work, read straight from the problem (in a kernel the plan stays in the
-  // parameter space).  (In 32-bit words wherever the counts fit: three or more 64-bit
+  // CTA pid's work.  (In 32-bit words wherever the counts fit: three or more 64-bit
   // divisions per CTA otherwise, each a call, which short-K problems feel.)
-  template <int BM, int BN, int BK>
-  TESSERA_HOST_DEVICE TESSERA_INLINE static WorkUnit work_of(const Problem& p, std::int64_t pid) {
-    const GroupedRasterization<Group> raster{(p.m + BM - 1) / BM, (p.n + BN - 1) / BN};
-    const SplitPlan& plan = p.split_k;
-    const int k_tiles = int((p.k + BK - 1) / BK);
+  TESSERA_HOST_DEVICE TESSERA_INLINE WorkUnit work_of(std::int64_t pid) const {
     WorkUnit w;
     if (raster.fits_32bit() && plan.fits_32bit(raster.tile_count(), k_tiles)) {
       std::uint32_t t32, m32, n32;

@@ -132,13 +132,12 @@ TEST_CASE("32-bit tile maps agree with the 64-bit ones wherever they fit", "[ker
 // rasterized tiles and the plan's slices, and the k-ranges of a tile's units partition
 // [0, k_tiles) in order: every (tile, k-tile) is computed exactly once.
 namespace {
-void check_work_units(const Problem& p) {
-  const auto sched = SplitKRasterization<8>::of<128, 256, 32>(p);
+void check_work_units(const SplitKRasterization<8>& sched) {
   const std::int64_t tiles = sched.tile_count();
   // per tile: the k-ranges its units cover, by slice
   std::vector<std::vector<std::pair<int, int>>> ranges(static_cast<std::size_t>(tiles));
   for (std::int64_t pid = 0; pid < sched.ctas(); ++pid) {
-    const auto w = SplitKRasterization<8>::work_of<128, 256, 32>(p, pid);
+    const auto w = sched.work_of(pid);
     RC_ASSERT((w.tile >= 0 && w.tile < tiles));
     std::int64_t m, n;
     sched.raster.tile_of(w.tile, m, n);
@@ -180,21 +179,20 @@ TEST_CASE("SplitKRasterization: each (tile, k-tile) is computed once", "[kernels
     RC_ASSERT(sched.k_tiles == k_tiles);
     RC_ASSERT(sched.ctas() == p.split_k.ctas(tiles));
     RC_ASSERT(sched.raster.fits_32bit());  // (the 32-bit path; the 64-bit one below)
-    check_work_units(p);
+    check_work_units(sched);
   });
   // The default plan (Problem::split_k): every tile whole.
   Problem p{};
   p.m = 1000, p.n = 1000, p.k = 1000, p.batch = 1;
   const auto whole = SplitKRasterization<8>::of<128, 256, 32>(p);
   CHECK(whole.ctas() == 8 * 4);
-  for (std::int64_t pid = 0; pid < whole.ctas(); ++pid) CHECK(!SplitKRasterization<8>::work_of<128, 256, 32>(p, pid).sliced);
+  for (std::int64_t pid = 0; pid < whole.ctas(); ++pid) CHECK(!whole.work_of(pid).sliced);
   // Counts past 32 bits (slice * k_tiles >= 2^31): the 64-bit maps give the same units.
-  Problem wide{};
-  wide.m = 3 * 128, wide.n = 5 * 256, wide.k = std::int64_t(32) << 30, wide.batch = 1;
-  wide.split_k = SplitPlan{9, 3};
-  REQUIRE(!wide.split_k.fits_32bit(15, 1 << 30));
+  const SplitPlan wide_plan{9, 3};
+  const SplitKRasterization<8> wide{{3, 5}, wide_plan, 1 << 30};
+  REQUIRE(!wide.plan.fits_32bit(wide.tile_count(), wide.k_tiles));
   check_work_units(wide);
-  CHECK(SplitKRasterization<8>::work_of<128, 256, 32>(wide, 9).k_begin == 0);
-  CHECK(SplitKRasterization<8>::work_of<128, 256, 32>(wide, 10).k_begin == (1 << 30) / 3);
-  CHECK(SplitKRasterization<8>::work_of<128, 256, 32>(wide, 11).k_end == 1 << 30);
+  CHECK(wide.work_of(9).k_begin == 0);
+  CHECK(wide.work_of(10).k_begin == (1 << 30) / 3);
+  CHECK(wide.work_of(11).k_end == 1 << 30);
 }
