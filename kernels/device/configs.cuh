@@ -74,9 +74,13 @@ static_assert(std::is_same_v<tensorop_128x256x32_s4_band16, TensorOpShape<128, 2
 
 // Spelled once: `extern template` here, the definition in the instance TU.
 #define TESSERA_TENSOROP_INSTANCE(prefix, Shape, BF16, Vec, Swizzled)                           \
-  prefix template GemmResult run_tensorop<Shape, BF16, Vec, Swizzled>(const Problem&, cudaStream_t); \
-  prefix template std::size_t tensorop_workspace_size<Shape, BF16, Vec, Swizzled>(const Problem&);
-#define TESSERA_SIMT_INSTANCE(prefix, Shape) prefix template GemmResult run_simt<Shape>(const Problem&, cudaStream_t);
+  prefix template GemmResult run_tensorop<Shape, BF16, Vec, Swizzled>(const GemmArguments&, cudaStream_t); \
+  prefix template std::size_t tensorop_workspace_size<Shape, BF16, Vec, Swizzled>(const GemmArguments&);
+#define TESSERA_SIMT_INSTANCE(prefix, Shape) prefix template GemmResult run_simt<Shape>(const GemmArguments&, cudaStream_t);
+// The adapter of one kernel for code that names it (gemm_gpu_test runs a case through it),
+// compiled with that kernel's TU: bf16, A row-major, B column-major (TN), 16-byte copies.
+#define TESSERA_ADAPTER_INSTANCES_TENSOROP_BF16(prefix)                                         \
+  prefix template class GemmAdapter<TensorOpBuild<tensorop_128x256x32_s4, true, true, true, true>::Kernel>;
 
 // (TU under instances/)                                              shape  bf16  vec   swizzled
 #define TESSERA_INSTANCES_TENSOROP_BF16(prefix)                                                 \
@@ -112,6 +116,7 @@ static_assert(std::is_same_v<tensorop_128x256x32_s4_band16, TensorOpShape<128, 2
 
 namespace tessera::kernels::device {
 TESSERA_INSTANCES_TENSOROP_BF16(extern)
+TESSERA_ADAPTER_INSTANCES_TENSOROP_BF16(extern)
 TESSERA_INSTANCES_TENSOROP_F16(extern)
 TESSERA_INSTANCES_SIMT(extern)
 TESSERA_INSTANCES_VARIANTS_SIMT(extern)

@@ -88,9 +88,8 @@ std::size_t gemm_workspace_size(const GemmArguments& args) {
   const std::size_t sm90 = args.element != Element::F32 && device::sm90_can_implement(args) ? device::sm90_workspace_size(args) : 0;
   const GemmKernel kernel = select_kernel(args);
   if (kernel == GemmKernel::SimtF32) return sm90;
-  const Problem p = device::to_problem(args);
   const std::size_t sm80 = with_tensorop(args, kernel, [&](auto bf16, auto vec) {
-    return device::tensorop_workspace_size<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(p);
+    return device::tensorop_workspace_size<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(args);
   });
   return sm80 > sm90 ? sm80 : sm90;
 }
@@ -126,14 +125,14 @@ GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* strea
     return {GemmStatus::Misaligned, std::string(to_string(kernel)) +
                                         " needs 16-byte aligned A/B pointers and leading dimensions, batch strides "
                                         "and contiguous extents that are multiples of 8"};
-  const Problem p = device::to_problem(args);
+  // The kernel's device adapter (gemm_adapter.cuh) checks what it takes, plans and launches.
   switch (kernel) {
     case GemmKernel::SimtF32:
-      return device::run_simt<simt_128x128x8_s3>(p, stream);
+      return device::run_simt<simt_128x128x8_s3>(args, stream);
     case GemmKernel::TensorOpVec8:
     case GemmKernel::TensorOpScalar:
       return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
-        return device::run_tensorop<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(p, stream);
+        return device::run_tensorop<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(args, stream);
       });
     case GemmKernel::Sm90TmaWgmma:
       break;  // handled above

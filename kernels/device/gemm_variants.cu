@@ -44,19 +44,18 @@ const char* tensorop_variant_name(int i) { return i >= 0 && i < tc_count ? tc_na
 GemmResult gemm_tensorop_variant(const GemmArguments& args, int v, CUstream_st* stream) {
   if (auto r = precheck(args, GemmKernel::TensorOpVec8); !r) return r;
   if (args.element != Element::BF16) return {GemmStatus::Unsupported, "tensor-core variants are built for bf16"};
-  const Problem p = device::to_problem(args);
   switch (v) {
-    case 0: return device::run_tensorop<tensorop_128x256x32_s4, true, true>(p, stream);
-    case 1: return device::run_tensorop<tensorop_128x256x32_s4_band16, true, true>(p, stream);
-    case 2: return device::run_tensorop<tensorop_128x256x32_s4_l2prefetch256, true, true>(p, stream);
-    case 3: return device::run_tensorop<tensorop_128x256x32_s5, true, true>(p, stream);
-    case 4: return device::run_tensorop<tensorop_128x256x64_s4, true, true>(p, stream);
-    case 5: return device::run_tensorop<tensorop_128x128x32_s4_2cta, true, true>(p, stream);
-    case 6: return device::run_tensorop<tensorop_256x128x32_s4, true, true>(p, stream);
-    case 7: return device::run_tensorop<tensorop_128x256x32_s4_band16_l2prefetch256, true, true>(p, stream);
-    case 8: return device::run_tensorop<tensorop_128x256x32_s6, true, true>(p, stream);
-    case 9: return device::run_tensorop<tensorop_128x256x32_s8, true, true>(p, stream);
-    case tc_count - 1: return device::run_tensorop<tensorop_128x256x32_s4, true, true, false>(p, stream);
+    case 0: return device::run_tensorop<tensorop_128x256x32_s4, true, true>(args, stream);
+    case 1: return device::run_tensorop<tensorop_128x256x32_s4_band16, true, true>(args, stream);
+    case 2: return device::run_tensorop<tensorop_128x256x32_s4_l2prefetch256, true, true>(args, stream);
+    case 3: return device::run_tensorop<tensorop_128x256x32_s5, true, true>(args, stream);
+    case 4: return device::run_tensorop<tensorop_128x256x64_s4, true, true>(args, stream);
+    case 5: return device::run_tensorop<tensorop_128x128x32_s4_2cta, true, true>(args, stream);
+    case 6: return device::run_tensorop<tensorop_256x128x32_s4, true, true>(args, stream);
+    case 7: return device::run_tensorop<tensorop_128x256x32_s4_band16_l2prefetch256, true, true>(args, stream);
+    case 8: return device::run_tensorop<tensorop_128x256x32_s6, true, true>(args, stream);
+    case 9: return device::run_tensorop<tensorop_128x256x32_s8, true, true>(args, stream);
+    case tc_count - 1: return device::run_tensorop<tensorop_128x256x32_s4, true, true, false>(args, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};
 }
@@ -65,13 +64,12 @@ int simt_variant_count() { return 5; }
 const char* simt_variant_name(int i) { return i >= 0 && i < 5 ? sm_names[i] : "?"; }
 GemmResult gemm_simt_variant(const GemmArguments& args, int v, CUstream_st* stream) {
   if (auto r = precheck(args, GemmKernel::SimtF32); !r) return r;
-  const Problem p = device::to_problem(args);
   switch (v) {
-    case 0: return device::run_simt<simt_128x128x8_s3>(p, stream);
-    case 1: return device::run_simt<simt_128x128x8_s3_warps8x4>(p, stream);
-    case 2: return device::run_simt<simt_128x128x16_s3>(p, stream);
-    case 3: return device::run_simt<simt_128x128x16_s3_warps8x4>(p, stream);
-    case 4: return device::run_simt<simt_128x128x16_s4_warps8x4>(p, stream);
+    case 0: return device::run_simt<simt_128x128x8_s3>(args, stream);
+    case 1: return device::run_simt<simt_128x128x8_s3_warps8x4>(args, stream);
+    case 2: return device::run_simt<simt_128x128x16_s3>(args, stream);
+    case 3: return device::run_simt<simt_128x128x16_s3_warps8x4>(args, stream);
+    case 4: return device::run_simt<simt_128x128x16_s4_warps8x4>(args, stream);
   }
   return {GemmStatus::Unsupported, "no such variant"};
 }

@@ -2,13 +2,13 @@
 // TileScheduler):
 //
 //   using Kernel = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp, Epilogue::CollectiveOp,
-//                                GroupedRasterization<8>>;
+//                                SplitKRasterization<8>>;
 //
 // resolves to the kernel that runs those collectives under that scheduler:
 //   CollectiveMma<MainloopSm80CpAsyncSimt..> + EpilogueSimt +
 //     GroupedRasterization                                       -> GemmSimtKernel
 //   CollectiveMma<MainloopSm80CpAsync..> + EpilogueSmem16 +
-//     GroupedRasterization                                       -> GemmTensorOpKernel
+//     SplitKRasterization                                        -> GemmTensorOpKernel<the four>
 //   CollectiveMainloopSm90TmaWgmma + an SM90 epilogue + a
 //     persistent scheduler (sm90::SplitKTileScheduler)           -> sm90::GemmTmaWarpSpecialized
 //   the same with the ping-pong policy + sm90::WholeTileScheduler -> sm90::GemmTmaWarpSpecializedPingpong
@@ -19,11 +19,12 @@
 #include <type_traits>
 
 #include "../collective/collective_builder.hpp"
+#include "split_k_rasterization.hpp"
 #include "tile_scheduler.cuh"
 
 namespace tessera::kernels {
 
-template <class Mainloop>
+template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
 struct GemmTensorOpKernel;
 template <class ProblemShape, class Mainloop, class Epilogue, class TileScheduler>
 struct GemmSimtKernel;
@@ -39,8 +40,8 @@ struct GemmTmaWarpSpecializedPingpong;
 template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
 struct GemmKernelOf {
   static_assert(builder_detail::dependent_false<CollectiveMainloop>,
-                "gemm_kernel_t: no kernel runs this (mainloop, epilogue, scheduler): SIMT and SM80 tensor op run under "
-                "GroupedRasterization<G>, SM90 under sm90::WholeTileScheduler or sm90::SplitKTileScheduler");
+                "gemm_kernel_t: no kernel runs this (mainloop, epilogue, scheduler): SIMT runs under GroupedRasterization<G>, "
+                "SM80 tensor op under SplitKRasterization<G>, SM90 under sm90::WholeTileScheduler or sm90::SplitKTileScheduler");
 };
 
 namespace kernel_detail {
@@ -66,24 +67,71 @@ struct GemmKernelOf<ProblemShape,
   using type = GemmSimtKernel<ProblemShape, Mainloop, Epilogue, GroupedRasterization<Group>>;
 };
 
-template <class ProblemShape, int Stages, int MinBlocks, int PolicyGroup, class TileShape, class EA, class MA, class EB, class MB,
-          class TiledMma, class G2SA, class SmemA, class S2RA, class G2SB, class SmemB, class S2RB, class Trace, class Epilogue,
-          int Group>
-struct GemmKernelOf<ProblemShape,
-                    CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, TileShape, EA, MA, EB, MB, TiledMma, G2SA,
-                                  SmemA, S2RA, G2SB, SmemB, S2RB, Trace>,
-                    Epilogue, GroupedRasterization<Group>> {
-  // (The collective's rules, checked where a kernel is composed of it.)
-  using Parts = CollectiveMmaSm80Parts<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, TileShape, EA, MA, EB, MB, TiledMma,
-                                       G2SA, SmemA, S2RA, G2SB, SmemB, S2RB>;
-  static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
-  static_assert(std::is_same_v<Epilogue, EpilogueSmem16<Parts::BM, Parts::BN, Parts::Threads,
-                                                        std::conditional_t<std::is_same_v<EA, bfloat16_t>, bf16_tag, f16_tag>>>,
-                "gemm_kernel_t: the SM80 tensor-op mainloop's accumulators are stored by EpilogueSmem16 of its tile, "
-                "threads and element type");
-  static_assert(Group == PolicyGroup, "gemm_kernel_t: the rasterization band is the mainloop policy's (MainloopSm80CpAsync)");
-  using type = GemmTensorOpKernel<CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, TileShape, EA, MA, EB, MB,
-                                                TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB, Trace>>;
+namespace kernel_detail {
+// The parts of an SM80 collective (CollectiveMma<MainloopSm80CpAsync<...>, ...>), where the
+// mainloop is one: its rules and derived types, plain C++ (sm80_collective_mma.hpp).
+template <class Mainloop>
+struct Sm80CollectiveOf {
+  static constexpr bool value = false;
+};
+template <int Stages, int MinBlocks, int Group, class TileShape, class EA, class MA, class EB, class MB, class TiledMma, class G2SA,
+          class SmemA, class S2RA, class G2SB, class SmemB, class S2RB, class Trace>
+struct Sm80CollectiveOf<CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA,
+                                      S2RA, G2SB, SmemB, S2RB, Trace>> {
+  static constexpr bool value = true;
+  using Policy = MainloopSm80CpAsync<Stages, MinBlocks, Group>;
+  using Parts = CollectiveMmaSm80Parts<Policy, TileShape, EA, MA, EB, MB, TiledMma, G2SA, SmemA, S2RA, G2SB, SmemB, S2RB>;
+};
+
+// EpilogueSmem16's parameters, where the epilogue is one.
+template <class Epilogue>
+struct Smem16Of {
+  static constexpr bool value = false;
+  static constexpr int BM = 0, BN = 0, Threads = 0;
+  using Tag = void;
+};
+template <int BM_, int BN_, int Threads_, class Tag_>
+struct Smem16Of<EpilogueSmem16<BM_, BN_, Threads_, Tag_>> {
+  static constexpr bool value = true;
+  static constexpr int BM = BM_, BN = BN_, Threads = Threads_;
+  using Tag = Tag_;
+};
+
+// The rules of GemmTensorOpKernel<ProblemShape, CollectiveMainloop, CollectiveEpilogue,
+// TileScheduler>, checked where the kernel is composed (gemm_kernel_t) and by the kernel itself.
+template <class ProblemShape, class Mainloop, class Epilogue, class Scheduler>
+struct Sm80TensorOpKernelRules {
+  static_assert(is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
+  static_assert(Sm80CollectiveOf<Mainloop>::value,
+                "GemmTensorOpKernel: the mainloop is a CollectiveMma<MainloopSm80CpAsync<...>, ...> (sm80_collective_mma.hpp)");
+  // (Its rules, checked where a kernel is composed of it.)
+  using Policy = typename Sm80CollectiveOf<Mainloop>::Policy;
+  using Parts = typename Sm80CollectiveOf<Mainloop>::Parts;
+  using E = Smem16Of<Epilogue>;
+  static_assert(E::value, "gemm_kernel_t: the SM80 tensor-op mainloop's accumulators are stored by an EpilogueSmem16<BM, BN, "
+                          "Threads, Tag> (the staged 16-byte-vector epilogue)");
+  static_assert(!E::value || (E::BM == Parts::BM && E::BN == Parts::BN),
+                "gemm_kernel_t: the epilogue's tile (BM, BN) is the mainloop's: it stores the accumulators of that tile");
+  static_assert(!E::value || E::Threads == Parts::Threads,
+                "gemm_kernel_t: the epilogue runs on the mainloop's threads (the TiledMma's), which hold the accumulators");
+  static_assert(!E::value || std::is_same_v<typename E::Tag, typename builder_detail::tag_of<typename Parts::Elem>::type>,
+                "gemm_kernel_t: the epilogue writes D in the mainloop's element type (bf16_tag for bfloat16_t, f16_tag for "
+                "half_t)");
+  static_assert(is_split_k_rasterization<Scheduler>,
+                "gemm_kernel_t: the SM80 tensor-op kernel is scheduled by SplitKRasterization<G> (grouped rasterization, the "
+                "last wave split along K)");
+  static_assert(!is_split_k_rasterization<Scheduler> || Scheduler::Group == Policy::Group,
+                "gemm_kernel_t: the rasterization band is the mainloop policy's (MainloopSm80CpAsync<Stages, MinBlocks, Group>)");
+  static constexpr bool value = true;
+};
+}  // namespace kernel_detail
+
+template <class ProblemShape, int Stages, int MinBlocks, int PolicyGroup, class... Parts, class Epilogue, class Scheduler>
+struct GemmKernelOf<ProblemShape, CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, Parts...>, Epilogue,
+                    Scheduler> {
+  using Mainloop = CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, PolicyGroup>, Parts...>;
+  static_assert(kernel_detail::Sm80TensorOpKernelRules<ProblemShape, Mainloop, Epilogue, Scheduler>::value);
+  using type = GemmTensorOpKernel<ProblemShape, Mainloop, Epilogue, Scheduler>;
 };
 
 template <class ProblemShape, class Policy, class TileShape, class Element, GMMA::Major MA, GMMA::Major MB, int Sw,

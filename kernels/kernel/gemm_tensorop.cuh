@@ -1,6 +1,9 @@
-// Kernel layer of the tensor-core GEMM: one CTA per output tile (grouped rasterization), or
-// per K slice of a tile in a split last wave (SplitPlan, split_k.cuh); batch on gridDim.z;
-// composes the mainloop and epilogue collectives.
+// Kernel layer of the tensor-core GEMM: GemmTensorOpKernel<ProblemShape, CollectiveMainloop,
+// CollectiveEpilogue, TileScheduler>.  The scheduler hands each CTA its work unit (a tile,
+// or a K slice of a tile of the split last wave: SplitKRasterization), the mainloop
+// accumulates its k-tiles, split slices meet (split_k.cuh), the epilogue stores the tile;
+// batch on gridDim.z.  Its rules (gemm_kernel.hpp, kernel_detail::Sm80TensorOpKernelRules) are
+// checked where it is composed, by gemm_kernel_t or by hand.
 #pragma once
 
 #include <cstdint>
@@ -8,57 +11,39 @@
 
 #include "../collective/epilogue.cuh"
 #include "../collective/mainloop_tensorop.cuh"
+#include "gemm_kernel.hpp"
 #include "problem.cuh"
 #include "split_k.cuh"
-#include "tile_scheduler.cuh"
+#include "split_k_rasterization.hpp"
 
 namespace tessera::kernels {
 
-// Mainloop: the collective, CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, ...>
+// CollectiveMainloop: CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, ...>
 // (collective/sm80_collective_mma.hpp; built by CollectiveBuilder, or composed by a user from
 // their own parts).  Unswizzled smem atoms give the bank-conflict baseline that bench
 // --profile shows to ncu (never selected by the host API); its Trace policy
 // (trace_policy.cuh) is NoTrace unless gemm_trace instantiates it.
-template <class Mainloop_>
+// CollectiveEpilogue: EpilogueSmem16 of the mainloop's tile, threads and element type.
+// TileScheduler: SplitKRasterization<Group> (the policy's band).
+template <class ProblemShape_, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler_>
 struct GemmTensorOpKernel {
-  using Mainloop = Mainloop_;
+  static_assert(kernel_detail::Sm80TensorOpKernelRules<ProblemShape_, CollectiveMainloop, CollectiveEpilogue, TileScheduler_>::value);
+  using ProblemShape = ProblemShape_;
+  using Mainloop = CollectiveMainloop;
+  using Epilogue = CollectiveEpilogue;
+  using TileScheduler = TileScheduler_;
   static constexpr int Threads = Mainloop::Threads;
   static constexpr int MinBlocks = Mainloop::MinBlocks;
-  static constexpr int Group = Mainloop::Group;
-  using Tag = std::conditional_t<std::is_same_v<typename Mainloop::Elem, bfloat16_t>, bf16_tag, f16_tag>;
-  using Epilogue = EpilogueSmem16<Mainloop::BM, Mainloop::BN, Threads, Tag>;
   static constexpr int smem_bytes =
       Mainloop::smem_bytes > Epilogue::smem_bytes ? Mainloop::smem_bytes : Epilogue::smem_bytes;
 
-  __host__ __device__ static GroupedRasterization<Group> scheduler(const Problem& p) {
-    return {(p.m + Mainloop::BM - 1) / Mainloop::BM, (p.n + Mainloop::BN - 1) / Mainloop::BN};
+  // The problem's scheduler: its tiles are the mainloop's, its split plan the problem's.
+  __host__ __device__ static TileScheduler scheduler(const Problem& p) {
+    return TileScheduler::template of<Mainloop::BM, Mainloop::BN, Mainloop::BK>(p);
   }
 
   __device__ __forceinline__ static void run(const Problem& p, unsigned char* smem) {
-    const auto sched = scheduler(p);
-    // Which tile, and which K slice of it (split-K of the last wave, SplitPlan).
-    const SplitPlan& plan = p.split_k;
-    const int k_tiles = int((p.k + Mainloop::BK - 1) / Mainloop::BK);
-    std::int64_t tile, tm, tn;
-    int slice, k_begin, k_end;
-    // (In 32-bit words wherever the counts fit: three or more 64-bit divisions per CTA
-    // otherwise, each a call, which short-K problems feel.)
-    if (sched.fits_32bit() && plan.fits_32bit(sched.tile_count(), k_tiles)) {
-      std::uint32_t t32, m32, n32;
-      plan.work_of_32bit(blockIdx.x, t32, slice);
-      sched.tile_of_32bit(t32, m32, n32);
-      tile = t32, tm = m32, tn = n32;
-      const bool sliced = t32 >= std::uint32_t(plan.whole);
-      k_begin = sliced ? plan.k_begin_32bit(slice, k_tiles) : 0;
-      k_end = sliced ? plan.k_begin_32bit(slice + 1, k_tiles) : k_tiles;
-    } else {
-      plan.work_of(blockIdx.x, sched.tile_count(), tile, slice);
-      sched.tile_of(tile, tm, tn);
-      const bool sliced = tile >= plan.whole;
-      k_begin = sliced ? plan.k_begin(slice, k_tiles) : 0;
-      k_end = sliced ? plan.k_begin(slice + 1, k_tiles) : k_tiles;
-    }
-    const bool sliced = tile >= plan.whole;
+    const auto work = scheduler(p).work_of(blockIdx.x);
     const std::int64_t l = blockIdx.z;
     const auto* A = static_cast<const std::uint16_t*>(p.a.ptr) + l * p.a.batch_stride;
     const auto* B = static_cast<const std::uint16_t*>(p.b.ptr) + l * p.b.batch_stride;
@@ -67,9 +52,9 @@ struct GemmTensorOpKernel {
 
     typename Mainloop::Accum acc;
     clear(acc);
-    Mainloop::run(p, A, B, tm, tn, k_begin, k_end, reinterpret_cast<std::uint16_t*>(smem), acc);
-    if (sliced && !split_k_meet<Threads>(p, acc, tile - plan.whole, slice)) return;
-    Epilogue::template run<Mainloop>(p, acc, D, C, tm, tn, reinterpret_cast<float*>(smem));
+    Mainloop::run(p, A, B, work.tm, work.tn, work.k_begin, work.k_end, reinterpret_cast<std::uint16_t*>(smem), acc);
+    if (work.sliced && !split_k_meet<Threads>(p, acc, work.tile - p.split_k.whole, work.slice)) return;
+    Epilogue::template run<Mainloop>(p, acc, D, C, work.tm, work.tn, reinterpret_cast<float*>(smem));
   }
 };
 

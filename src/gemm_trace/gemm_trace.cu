@@ -85,16 +85,16 @@ using TracedTensorOp =
 template <bool AK, bool BK>
 using TracedSimt = CollectiveBuilder<arch::Sm80, OpClassSimt, float, device::major_tag<AK>, 1, float, device::major_tag<BK>, 1,
                                      float, tuple<_128, _128, _8>, tuple<_1, _1, _1>, StageCount<3>, ScheduleAuto>;
-template <class B, class ElementD, int AlignD>
+template <class B, class ElementD, int AlignD, class Scheduler = GroupedRasterization<8>>
 using TracedKernel = gemm_kernel_t<GemmProblemShape, traced_t<typename B::CollectiveOp, Recorder>,
                                    traced_t<typename CollectiveEpilogueBuilder<B, ElementD, AlignD>::CollectiveOp, Recorder>,
-                                   GroupedRasterization<8>>;
+                                   Scheduler>;
 
 template <bool AK, bool BK>
 std::vector<int> run_tensorop() {
-  using K = TracedKernel<TracedTensorOp<AK, BK>, bfloat16_t, 8>;
+  using K = TracedKernel<TracedTensorOp<AK, BK>, bfloat16_t, 8, SplitKRasterization<8>>;
   using M = typename K::Mainloop;
-  static_assert(std::is_same_v<K, GemmTensorOpKernel<M>> && std::is_same_v<typename M::Trace, Recorder> &&
+  static_assert(std::is_same_v<K, GemmTensorOpKernel<GemmProblemShape, M, typename K::Epilogue, SplitKRasterization<8>>> && std::is_same_v<typename M::Trace, Recorder> &&
                 std::is_same_v<typename M::DispatchPolicy, MainloopSm80CpAsync<4, 1, 8>>);
   static_assert(std::is_same_v<typename TracedTensorOp<AK, BK>::Partition, TensorOpTraced<AK, BK>> &&
                     std::is_same_v<typename M::TiledMma, typename TensorOpTraced<AK, BK>::TiledMma> &&

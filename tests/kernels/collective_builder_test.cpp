@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "collective/collective_builder.hpp"
+#include "device/gemm_adapter.hpp"
 #include "device/gemm_configuration.hpp"
 #include "kernel/gemm_kernel.hpp"
 
@@ -189,14 +190,28 @@ static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::C
               S90_bf16::EpilogueSlots == 1);
 
 // ---- the kernel type of (problem shape, mainloop, epilogue, scheduler)
+// The SM80 kernel is the kernel of exactly the four types it is given.
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S80_default::CollectiveOp,
                                            CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
-                                           GroupedRasterization<8>>,
-                             GemmTensorOpKernel<S80_default::CollectiveOp>>);
+                                           SplitKRasterization<8>>,
+                             GemmTensorOpKernel<GemmProblemShape, S80_default::CollectiveOp,
+                                                EpilogueSmem16<128, 256, 256, bf16_tag>, SplitKRasterization<8>>>);
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, user::Collective,
                                            CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
-                                           GroupedRasterization<8>>,
-                             GemmTensorOpKernel<user::Collective>>);
+                                           SplitKRasterization<8>>,
+                             GemmTensorOpKernel<GemmProblemShape, user::Collective, EpilogueSmem16<128, 256, 256, bf16_tag>,
+                                                SplitKRasterization<8>>>);
+// What the device adapter reads off a kernel's mainloop and scheduler (device/gemm_adapter.hpp).
+static_assert([] {
+  constexpr auto c = device::kernel_contract<S80_default::CollectiveOp, SplitKRasterization<8>>();
+  return c.element == Element::BF16 && c.a_k_major && c.b_k_major && c.vector == 8 && c.bm == 128 && c.bn == 256 && c.bk == 32 &&
+         c.splits;
+}());
+static_assert([] {
+  constexpr auto c = device::kernel_contract<Simt16::CollectiveOp, GroupedRasterization<8>>();
+  return c.element == Element::F32 && !c.a_k_major && c.b_k_major && c.vector == 1 && c.bm == 128 && c.bn == 128 && c.bk == 16 &&
+         !c.splits;
+}());
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, Simt16::CollectiveOp, CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp,
                                            GroupedRasterization<8>>,
                              GemmSimtKernel<GemmProblemShape, Simt16::CollectiveOp, EpilogueSimt<Simt16::CollectiveOp>,

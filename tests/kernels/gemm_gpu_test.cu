@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tessera/kernels/gemm.hpp"
+#include "device/configs.cuh"  // the device adapter of one kernel (compiled in the library)
 #include "util/harness.cuh"
 
 namespace tk = tessera::kernels;
@@ -99,11 +100,18 @@ template <> tk::Element element<__nv_bfloat16>() { return tk::Element::BF16; }
 
 int failures = 0, passed = 0;
 
+// The library's bf16 TN kernel with 16-byte copies, run through its device adapter directly
+// (device::GemmAdapter<Kernel>: can_implement, get_workspace_size, initialize, run) instead of
+// tessera::gemm's dispatch.
+using AdaptedKernel = tk::device::TensorOpBuild<tk::device::tensorop_128x256x32_s4, true, true, true, true>::Kernel;
+using Adapter = tk::device::GemmAdapter<AdaptedKernel>;
+
 // Runs one case with one kernel; returns the relative error (NaN/inf on failure).
 // split: run with the workspace gemm_workspace_size asks for (split-K of the last wave);
 // cases it would not split are skipped in that mode.
 template <class T>
-void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double tol, bool split = false) {
+void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double tol, bool split = false,
+              bool through_adapter = false) {
   const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
   auto make = [&](bool row, std::int64_t rows, std::int64_t cols) {
     Mat x;
@@ -153,7 +161,7 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   g.beta = cs.beta;
   void* ws = nullptr;
   if (split) {
-    g.workspace_bytes = tk::gemm_workspace_size(g);
+    g.workspace_bytes = through_adapter ? Adapter::get_workspace_size(g) : tk::gemm_workspace_size(g);
     if (g.workspace_bytes == 0) {
       for (void* p : {(void*)A, (void*)B, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
         TESSERA_CUDA_CHECK(cudaFree(p));
@@ -164,7 +172,18 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
     TESSERA_CUDA_CHECK(cudaMemset(ws, 0xff, g.workspace_bytes));
     g.workspace = ws;
   }
-  auto res = tk::gemm(g, kernel);
+  tk::GemmResult res;
+  if (through_adapter) {
+    Adapter op;
+    res = Adapter::can_implement(g);
+    if (res) res = op.initialize(g);
+    // The adapter's plan: a split exactly when a workspace was given for one.
+    if (res && split != (op.ctas() > op.problem().split_k.whole && op.problem().split_k.split > 1))
+      res = {tk::GemmStatus::Unsupported, "the adapter's split plan does not follow its workspace"};
+    if (res) res = op(nullptr);
+  } else {
+    res = tk::gemm(g, kernel);
+  }
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   const std::int64_t total = M * N * L;
   reference<<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, C, c, cs.alpha, cs.beta, R);
@@ -180,8 +199,9 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   const double err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
   const bool ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
   if (ws) TESSERA_CUDA_CHECK(cudaFree(ws));
-  std::printf("%s %-22s %-5s %-28s%s M=%-5lld N=%-5lld K=%-5lld L=%lld %c%c D=%s pad=%d a=%g b=%g  relerr=%.3e nonfinite=%llu clobbered=%llu%s%s\n",
+  std::printf("%s %-22s %-5s %-28s%s%s M=%-5lld N=%-5lld K=%-5lld L=%lld %c%c D=%s pad=%d a=%g b=%g  relerr=%.3e nonfinite=%llu clobbered=%llu%s%s\n",
               ok ? "PASS" : "FAIL", cs.name, tk::to_string(element<T>()), tk::to_string(kernel), split ? " split-K" : "",
+              through_adapter ? " adapter" : "",
               (long long)M, (long long)N, (long long)K, (long long)L, cs.ta, cs.tb, cs.d_row ? "row" : "col",
               cs.pad, cs.alpha, cs.beta, err, hbad[0], hbad[1], res ? "" : "  status: ",
               res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
@@ -250,6 +270,30 @@ int main() {
         run_case<__half>(cs, kernel, seed + 37 * passed + failures, tol_half, split);
       }
     }
+  }
+  // The bf16 TN kernel through its adapter directly, whole and split; what it refuses.
+  for (const Case& cs : {Case{"adapter_TN", 1024, 1024, 1024, 1, 'T', 'N', false, 0, 1.0f, 0.5f},
+                         Case{"adapter_batched_TN", 256, 192, 320, 3, 'T', 'N', false, 8, 1.0f, 0.5f},
+                         Case{"adapter_split_TN", 4096, 2304, 520, 1, 'T', 'N', true, 0, 1.0f, 0.5f}})
+    for (bool split : {false, true})
+      run_case<__nv_bfloat16>(cs, tk::GemmKernel::TensorOpVec8, seed + 41 * passed + failures, tol_half, split, true);
+  {
+    tk::GemmArguments g;
+    g.m = g.n = g.k = 64;
+    g.element = tk::Element::BF16;
+    __nv_bfloat16* buf = nullptr;
+    TESSERA_CUDA_CHECK(cudaMalloc(&buf, 3 * 64 * 64 * sizeof(__nv_bfloat16)));
+    g.a = {buf, tk::Major::Col, 64, 0};  // NT: not this kernel's majors
+    g.b = {buf + 64 * 64, tk::Major::Row, 64, 0};
+    g.d = buf + 2 * 64 * 64;
+    g.ldd = 64;
+    Adapter op;
+    const tk::GemmResult refused = op.initialize(g), not_ready = op.run();
+    const bool ok = refused.status == tk::GemmStatus::Unsupported && !not_ready;
+    std::printf("%s adapter refuses NT arguments: %s; run before initialize: %s\n", ok ? "PASS" : "FAIL",
+                refused.message.c_str(), not_ready.message.c_str());
+    ok ? ++passed : ++failures;
+    TESSERA_CUDA_CHECK(cudaFree(buf));
   }
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;

@@ -1,4 +1,4 @@
-// Which CTA computes what (kernels/kernel/tile_scheduler.cuh), on the host: the grouped
+// Which CTA computes what (kernels/kernel/tile_scheduler.cuh, split_k_rasterization.hpp), on the host: the grouped
 // rasterization is a bijection onto the tiles, and a split-K plan covers every tile's K
 // exactly once with slices that fit the last wave.
 #include <catch2/catch.hpp>
@@ -6,8 +6,10 @@
 #include <rapidcheck/catch.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "kernel/split_k_rasterization.hpp"
 #include "kernel/split_plan.cuh"
 #include "kernel/tile_scheduler.cuh"
 
@@ -124,4 +126,73 @@ TEST_CASE("32-bit tile maps agree with the 64-bit ones wherever they fit", "[ker
   CHECK(SplitPlan{0, 8}.fits_32bit(std::int64_t(1) << 28, 4) == false);        // 2^31 CTAs
   CHECK(SplitPlan{0, 8}.fits_32bit(1000, 1 << 28) == false);                   // slice * k_tiles overflows
   CHECK(SplitPlan{0, 8}.fits_32bit(1000, (1 << 28) - 1) == true);
+}
+
+// The SM80 kernel's scheduler (SplitKRasterization): the work units of a grid's CTAs are the
+// rasterized tiles and the plan's slices, and the k-ranges of a tile's units partition
+// [0, k_tiles) in order: every (tile, k-tile) is computed exactly once.
+namespace {
+void check_work_units(const SplitKRasterization<8>& sched) {
+  const std::int64_t tiles = sched.tile_count();
+  // per tile: the k-ranges its units cover, by slice
+  std::vector<std::vector<std::pair<int, int>>> ranges(static_cast<std::size_t>(tiles));
+  for (std::int64_t pid = 0; pid < sched.ctas(); ++pid) {
+    const auto w = sched.work_of(pid);
+    RC_ASSERT((w.tile >= 0 && w.tile < tiles));
+    std::int64_t m, n;
+    sched.raster.tile_of(w.tile, m, n);
+    RC_ASSERT((w.tm == m && w.tn == n));
+    RC_ASSERT(w.sliced == (w.tile >= sched.plan.whole));
+    RC_ASSERT((w.sliced || (w.slice == 0 && w.k_begin == 0 && w.k_end == sched.k_tiles)));
+    auto& r = ranges[std::size_t(w.tile)];
+    if (r.size() <= std::size_t(w.slice)) r.resize(std::size_t(w.slice) + 1, {-1, -1});
+    RC_ASSERT(r[std::size_t(w.slice)].first == -1);  // each (tile, slice) once
+    r[std::size_t(w.slice)] = {w.k_begin, w.k_end};
+  }
+  for (std::int64_t t = 0; t < tiles; ++t) {
+    const auto& r = ranges[std::size_t(t)];
+    RC_ASSERT(r.size() == std::size_t(t < sched.plan.whole ? 1 : sched.plan.split));
+    int k = 0;
+    for (const auto& [b, e] : r) {
+      RC_ASSERT(b == k);
+      RC_ASSERT(e > b);
+      k = e;
+    }
+    RC_ASSERT(k == sched.k_tiles);
+  }
+}
+}  // namespace
+
+TEST_CASE("SplitKRasterization: each (tile, k-tile) is computed once", "[kernels]") {
+  rc::prop("the plan's work units partition the tiles' K", [] {
+    Problem p{};
+    p.m = *rc::gen::inRange<std::int64_t>(1, 3000);
+    p.n = *rc::gen::inRange<std::int64_t>(1, 3000);
+    p.k = *rc::gen::inRange<std::int64_t>(1, 5000);
+    p.batch = 1;
+    const int slots = *rc::gen::inRange(1, 300);
+    const std::int64_t tiles = ((p.m + 127) / 128) * ((p.n + 255) / 256);
+    const int k_tiles = int((p.k + 31) / 32);
+    p.split_k = plan_last_wave_split(tiles, k_tiles, 1, slots);
+    const auto sched = SplitKRasterization<8>::of<128, 256, 32>(p);
+    RC_ASSERT(sched.tile_count() == tiles);
+    RC_ASSERT(sched.k_tiles == k_tiles);
+    RC_ASSERT(sched.ctas() == p.split_k.ctas(tiles));
+    RC_ASSERT(sched.raster.fits_32bit());  // (the 32-bit path; the 64-bit one below)
+    check_work_units(sched);
+  });
+  // The default plan (Problem::split_k): every tile whole.
+  Problem p{};
+  p.m = 1000, p.n = 1000, p.k = 1000, p.batch = 1;
+  const auto whole = SplitKRasterization<8>::of<128, 256, 32>(p);
+  CHECK(whole.ctas() == 8 * 4);
+  for (std::int64_t pid = 0; pid < whole.ctas(); ++pid) CHECK(!whole.work_of(pid).sliced);
+  // Counts past 32 bits (slice * k_tiles >= 2^31): the 64-bit maps give the same units.
+  const SplitPlan wide_plan{9, 3};
+  const SplitKRasterization<8> wide{{3, 5}, wide_plan, 1 << 30};
+  REQUIRE(!wide.plan.fits_32bit(wide.tile_count(), wide.k_tiles));
+  check_work_units(wide);
+  CHECK(wide.work_of(9).k_begin == 0);
+  CHECK(wide.work_of(10).k_begin == (1 << 30) / 3);
+  CHECK(wide.work_of(11).k_end == 1 << 30);
 }

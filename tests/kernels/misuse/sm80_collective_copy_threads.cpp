@@ -12,5 +12,5 @@ using Small = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor,
                               tuple<_1, _1, _1>, StageCount<4>, ScheduleAuto>;
 using Bad = CollectiveMma<B::DispatchPolicy, tuple<_128, _256, _32>, bfloat16_t, KMajor, bfloat16_t, KMajor, B::TiledMma, Small::GmemTiledCopyA,
                           B::SmemLayoutAtomA, B::SmemCopyAtomA, Small::GmemTiledCopyB, B::SmemLayoutAtomB, B::SmemCopyAtomB, trace::NoTrace>;
-using K = gemm_kernel_t<GemmProblemShape, Bad, E, GroupedRasterization<8>>;
-static_assert(std::is_same_v<K, GemmTensorOpKernel<Bad>>);
+using K = gemm_kernel_t<GemmProblemShape, Bad, E, SplitKRasterization<8>>;
+static_assert(std::is_same_v<K, GemmTensorOpKernel<GemmProblemShape, Bad, E, SplitKRasterization<8>>>);

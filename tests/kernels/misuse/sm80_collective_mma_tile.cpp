@@ -10,5 +10,5 @@ using E = CollectiveEpilogueBuilder<B, bfloat16_t, 8>::CollectiveOp;
 // A 128x256 tiled MMA in a 128x192 tile.
 using Bad = CollectiveMma<B::DispatchPolicy, tuple<_128, _192, _32>, bfloat16_t, KMajor, bfloat16_t, KMajor, B::TiledMma, B::GmemTiledCopyA,
                           B::SmemLayoutAtomA, B::SmemCopyAtomA, B::GmemTiledCopyB, B::SmemLayoutAtomB, B::SmemCopyAtomB, trace::NoTrace>;
-using K = gemm_kernel_t<GemmProblemShape, Bad, E, GroupedRasterization<8>>;
-static_assert(std::is_same_v<K, GemmTensorOpKernel<Bad>>);
+using K = gemm_kernel_t<GemmProblemShape, Bad, E, SplitKRasterization<8>>;
+static_assert(std::is_same_v<K, GemmTensorOpKernel<GemmProblemShape, Bad, E, SplitKRasterization<8>>>);

@@ -1,0 +1,12 @@
+// expect: the problem shape is (M, N, K, L): GemmProblemShape
+#include "collective/collective_builder.hpp"
+#include "kernel/gemm_kernel.hpp"
+using namespace tessera;
+using namespace tessera::kernels;
+// The builder's bf16 TN mainloop (128x256x32, 256 threads, policy band 8).
+using B = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float, tuple<_128, _256, _32>,
+                            tuple<_1, _1, _1>, StageCount<4>, ScheduleAuto>;
+using M = B::CollectiveOp;
+// A problem shape without the batch mode.
+using K = gemm_kernel_t<tuple<std::int64_t, std::int64_t, std::int64_t>, M, CollectiveEpilogueBuilder<B, bfloat16_t, 8>::CollectiveOp,
+                        SplitKRasterization<8>>;
