@@ -247,6 +247,8 @@ struct GemmSm90 {
     if constexpr (Scheduler::Splits) return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters(entry)), tiles);
     else return 0;
   }
+  // The device adapters' common name (device::GemmAdapter<Kernel> of the SIMT and SM80 kernels).
+  static std::size_t get_workspace_size(const GemmArguments& g) { return workspace_size(g); }
   // Whether the launch runs split-K slices (the plan splits and the workspace holds it).
   bool splits() const { return arrival_bytes > 0; }
   // A fused TMA-store kernel has no direct epilogue: it runs only where TMA stores D.
