@@ -72,31 +72,6 @@ __global__ void lead_in(long long ns) {
   while (clock64() - t0 < ns) {}
 }
 
-template <class T>
-__global__ void diff_norms(const T* x, const T* ref, int64_t n, double* acc) {
-  double d = 0, r = 0;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    const double a = sm90_check::to_double(x[i]), b = sm90_check::to_double(ref[i]);
-    d += a != a ? 1e30 : (a - b) * (a - b);  // NaN (unwritten) counts as a huge error
-    r += b * b;
-  }
-  atomicAdd(&acc[0], d);
-  atomicAdd(&acc[1], r);
-}
-
-// ||x - ref|| / ||ref|| over n device elements (an unwritten NaN counts as a huge error).
-template <class T>
-double relative_difference(const T* x, const T* ref, int64_t n) {
-  double* acc = nullptr;
-  SM90_CUDA(cudaMalloc(&acc, 2 * sizeof(double)));
-  SM90_CUDA(cudaMemset(acc, 0, 2 * sizeof(double)));
-  diff_norms<<<1024, 256>>>(x, ref, n, acc);
-  double h[2];
-  SM90_CUDA(cudaMemcpy(h, acc, sizeof h, cudaMemcpyDeviceToHost));
-  cudaFree(acc);
-  return std::sqrt(h[0] / (h[1] > 0 ? h[1] : 1));
-}
-
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
 std::string g_schedule;  // --schedule coop|coop128|pp128|pp256|pp128x128|pp128x128c2: that kernel template (TN)
 
@@ -211,7 +186,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   cublas();
   mine();
   SM90_CUDA(cudaDeviceSynchronize());
-  const double vs_cublas = relative_difference(p.dd, ref, m * n);
+  const double vs_cublas = sm90_check::relative_difference(p.dd, ref, m * n);
   double vs_fp64 = 0;
   int64_t nans = 0;
   const bool ok_ref = p.verify(vs_fp64, nans, 2000);
@@ -310,7 +285,7 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) std::printf("(cuBLASLt left an error: %s) ", cudaGetErrorString(e));
   fused();
   SM90_CUDA(cudaDeviceSynchronize());
-  const double vs_lt = relative_difference(p.dd, ref, m * n);
+  const double vs_lt = sm90_check::relative_difference(p.dd, ref, m * n);
   double vs_fp64 = 0;
   int64_t nans = 0;
   const bool ok = p.verify(vs_fp64, nans, 2000) && vs_lt < 1e-2;

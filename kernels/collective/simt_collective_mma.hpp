@@ -99,10 +99,9 @@ struct CollectiveMmaSimtParts {
 
   // The tiled MMA: its tile divides the CTA tile.
   using TiledMma = TiledMma_;
-  static constexpr int Threads = int(decltype(TiledMma::num_threads())::value);
-  static constexpr int MmaM = int(decltype(TiledMma::template tile_size_mnk<0>())::value),
-                       MmaN = int(decltype(TiledMma::template tile_size_mnk<1>())::value),
-                       MmaK = int(decltype(TiledMma::template tile_size_mnk<2>())::value);
+  static constexpr int Threads = sm80_detail::mma_threads<TiledMma>;
+  static constexpr int MmaM = sm80_detail::mma_tile<TiledMma, 0>, MmaN = sm80_detail::mma_tile<TiledMma, 1>,
+                       MmaK = sm80_detail::mma_tile<TiledMma, 2>;
   static_assert(BM % MmaM == 0 && BN % MmaN == 0 && BK % MmaK == 0,
                 "CollectiveMma (SIMT): the CTA tile (BM, BN, BK) is a whole number of the tiled MMA's tiles");
 

@@ -71,6 +71,11 @@ template <class L, int I>
 inline constexpr int mode_size = int(decltype(size<I>(L{}))::value);
 template <class M>
 inline constexpr bool is_major = std::is_same_v<M, KMajor> || std::is_same_v<M, MNMajor>;
+// A tiled MMA's threads and (M, N, K) tile, as ints.
+template <class TiledMma>
+inline constexpr int mma_threads = int(decltype(TiledMma::num_threads())::value);
+template <class TiledMma, int I>
+inline constexpr int mma_tile = int(decltype(TiledMma::template tile_size_mnk<I>())::value);
 }  // namespace sm80_detail
 
 // The parts of CollectiveMma<MainloopSm80CpAsync<...>, ...>: every type it derives, and the rules.
@@ -91,10 +96,9 @@ struct CollectiveMmaSm80Parts {
   // The tiled MMA: its tile divides the CTA tile; k16 steps in pairs (fragments are
   // double-buffered by k-block parity).
   using TiledMma = TiledMma_;
-  static constexpr int Threads = int(decltype(TiledMma::num_threads())::value);
-  static constexpr int MmaM = int(decltype(TiledMma::template tile_size_mnk<0>())::value),
-                       MmaN = int(decltype(TiledMma::template tile_size_mnk<1>())::value),
-                       MmaK = int(decltype(TiledMma::template tile_size_mnk<2>())::value);
+  static constexpr int Threads = sm80_detail::mma_threads<TiledMma>;
+  static constexpr int MmaM = sm80_detail::mma_tile<TiledMma, 0>, MmaN = sm80_detail::mma_tile<TiledMma, 1>,
+                       MmaK = sm80_detail::mma_tile<TiledMma, 2>;
   static_assert(BM % MmaM == 0 && BN % MmaN == 0,
                 "CollectiveMma (SM80): the CTA tile (BM, BN) is a whole number of the tiled MMA's tiles");
   static_assert(BK % (2 * MmaK) == 0,

@@ -166,4 +166,29 @@ struct Problem {
   }
 };
 
+// ||x - ref|| / ||ref|| over n device elements, on the GPU (an unwritten NaN counts as a huge
+// error): the bench's and the probes' check of a whole output against cuBLAS's.
+template <class T>
+__global__ void diff_norms(const T* x, const T* ref, int64_t n, double* acc) {
+  double d = 0, r = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const double a = to_double(x[i]), b = to_double(ref[i]);
+    d += a != a ? 1e30 : (a - b) * (a - b);
+    r += b * b;
+  }
+  atomicAdd(&acc[0], d);
+  atomicAdd(&acc[1], r);
+}
+template <class T>
+double relative_difference(const T* x, const T* ref, int64_t n) {
+  double* acc = nullptr;
+  SM90_CUDA(cudaMalloc(&acc, 2 * sizeof(double)));
+  SM90_CUDA(cudaMemset(acc, 0, 2 * sizeof(double)));
+  diff_norms<<<1024, 256>>>(x, ref, n, acc);
+  double h[2];
+  SM90_CUDA(cudaMemcpy(h, acc, sizeof h, cudaMemcpyDeviceToHost));
+  cudaFree(acc);
+  return std::sqrt(h[0] / (h[1] > 0 ? h[1] : 1));
+}
+
 }  // namespace sm90_check
