@@ -26,6 +26,26 @@ __device__ __forceinline__ T from_f32(float x) {
   }
 }
 
+// Two values in one instruction (cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32: the epilogue's
+// 16-bit staging converts its values in pairs), the same rounding as from_f32.
+template <class T>
+__device__ __forceinline__ void from_f32x2(float lo, float hi, T& a, T& b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>) {
+    uint32_t w;
+    // (the first source goes to the upper half)
+    if constexpr (std::is_same_v<T, bfloat16_t>) asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
+    else asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
+    a = T::from_bits(uint16_t(w & 0xffffu));
+    b = T::from_bits(uint16_t(w >> 16));
+  } else
+#endif
+  {
+    a = from_f32<T>(lo);
+    b = from_f32<T>(hi);
+  }
+}
+
 template <class T>
 __device__ __forceinline__ float to_f32(T x) {
   if constexpr (std::is_same_v<T, half_t>) {

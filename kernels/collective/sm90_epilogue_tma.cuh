@@ -21,7 +21,10 @@
 // Where each accumulator goes is the TiledMma's C partition of a CTA-tile view of the two
 // staging buffers: (staging rows, W) x (staging columns, parts) with strides (staging's,
 // buffer) x (staging's, 0) under the swizzle, the parts sharing one buffer (one after the
-// other).
+// other) -- EpilogueStaging (sm90_epilogue_staging.hpp, checked on the host). A 16-bit D is
+// staged by stmatrix (the tiled copy C of that view: 8 values per instruction, converted in
+// pairs), an f32 D value by value. Whether C is read (beta != 0) is chosen once per part,
+// not per value.
 // Slots: staging sets for consumers that store different tiles at once (the ping-pong kernel:
 // one per consumer warpgroup, each with its own buffers and named barrier); `slot` picks one.
 #pragma once
@@ -31,6 +34,7 @@
 #include <cstdint>
 #include <utility>
 
+#include <tessera/algorithm/copy.hpp>
 #include <tessera/algorithm/copy_tma.hpp>
 #include <tessera/pipeline/mbarrier.hpp>
 #include <tessera/atom/gmma_layout.hpp>
@@ -39,6 +43,7 @@
 
 #include "../arch/sm90_convert.cuh"
 #include "sm90_epilogue.cuh"
+#include "sm90_epilogue_staging.hpp"
 
 namespace tessera::kernels::sm90 {
 
@@ -53,19 +58,15 @@ struct CollectiveEpilogueSm90TmaStore {
   // The TiledMma's M repeat (the mainloop's AtomsM): a warpgroup's rows of repeat i are
   // 64 wg + 64 ConsumerWarpgroups i, each repeat staged and stored as parts of its own.
   static constexpr int AtomsM = BM / (64 * ConsumerWarpgroups);
-  static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
-  static constexpr int Cols = 16 * 1024 * 8 / Bits / 64;  // staging columns: 16 KiB of 64-row columns
-  static constexpr int Parts = BN / Cols;                 // stores per M repeat (AtomsM Parts per tile and warpgroup)
-  static_assert(BN % Cols == 0 && Cols % 8 == 0, "the staging tile holds whole 8-column groups of the C fragment");
   // One warpgroup's staging tile: (64, Cols) of D, column-major, 128B swizzle, the atoms
-  // walking the columns first: an f32 atom is 32 rows, and with the rows first a TMA box
-  // (rows at a 128-byte pitch) would end after 8 columns (16 boxes per store instead of 2;
-  // hopper_sm90_partition_test checks both).
-  static constexpr auto staging =
-      GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
-  static constexpr int staging_elements = int(cosize(staging.inner()));
-  static constexpr int staging_bytes = staging_elements * Bits / 8;
-  static_assert(staging_bytes % 1024 == 0, "staging buffers start on the swizzle's 1 KiB repeat");
+  // walking the columns first (hopper_sm90_partition_test checks the view, the TMA boxes and
+  // the stmatrix staging).
+  using Staging = EpilogueStaging<Bits, BN, ConsumerWarpgroups, AtomsM>;
+  static constexpr int Cols = Staging::Cols;    // staging columns: 16 KiB of 64-row columns
+  static constexpr int Parts = Staging::Parts;  // stores per M repeat (AtomsM Parts per tile and warpgroup)
+  static constexpr auto staging = Staging::staging;
+  static constexpr int staging_elements = Staging::elements;
+  static constexpr int staging_bytes = Staging::bytes;
   // TMA boxes per store: one 128-byte swizzle row is the box's inner extent (64 rows of 16
   // bits, 32 of f32).
   static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
@@ -152,14 +153,10 @@ struct CollectiveEpilogueSm90TmaStore {
     const int wg = thread / 128;
     const int first = slot * ConsumerWarpgroups;  // the slot's first buffer (and named barrier)
     const bool leader = thread % 128 == 0;
-    constexpr auto L = staging.inner();
-    // (coalesced: the 16-bit tile's column mode (8, Cols/8):(64, 512) is one stride, 64)
-    // (rows: the staging tile's, the warpgroups' buffers, the M repeats sharing one buffer in turn)
-    constexpr auto view = make_layout(
-        make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<staging_elements>>{}, Layout<C<AtomsM>, _0>{}),
-        make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
-    const auto sD = make_tensor(reinterpret_cast<ElementD*>(&s.d[first][0]), make_composed_layout(staging.outer(), C<0>{}, view));
-    auto tCsD = tiled.get_slice(thread).partition_C(sD);
+    const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[first][0]));
+    auto tCsD = tiled.get_slice(thread).partition_C(sD);  // each value's place (an f32 D's stores, C's reads)
+    const auto stsm = stsm_slice(tiled, thread);
+    auto tDsD = stsm_partition(stsm, sD);  // each stmatrix's row (16-bit D)
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
     static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
                   "one accumulator per C fragment value");
@@ -182,13 +179,27 @@ struct CollectiveEpilogueSm90TmaStore {
     // address (720 bytes of stack, spills, the wgmmas serialized: ptxas C7520).
     // (C: a run-time choice of the plain instance only; fused instances take beta == 0)
     const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
-    const Ctx<decltype(tCsD), decltype(tCcD0), Acc> ctx{tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c};
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{
+        tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c, stsm, tDsD};
     store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, s, ctx, first + wg, wg, leader, buffer,
                                               tile_m, tile_n, l, prefetched);
   }
 
+  // The stmatrix copy's thread slice and its rows in the staging view (16-bit D; an f32 D
+  // has none: 0).
+  template <class TiledMma>
+  __device__ __forceinline__ static auto stsm_slice(TiledMma const& tiled, int thread) {
+    if constexpr (Bits == 16) return Staging::template stsm<ElementD>(tiled).get_slice(thread);
+    else return 0;
+  }
+  template <class Stsm, class SD>
+  __device__ __forceinline__ static auto stsm_partition(Stsm const& stsm, SD const& sD) {
+    if constexpr (Bits == 16) return stsm.partition_D(sD);
+    else return 0;
+  }
+
   // What every value's store needs, by reference.
-  template <class TCs, class TCc, class Acc>
+  template <class TCs, class TCc, class Acc, class Stsm, class TDs>
   struct Ctx {
     TCs& tCsD;
     TCc const& tCcD0;
@@ -197,34 +208,81 @@ struct CollectiveEpilogueSm90TmaStore {
     float alpha, beta;
     bool bias_along_m;
     bool load_c;  // x += beta C, C read from the staging buffer where D goes
+    Stsm const& stsm;
+    TDs& tDsD;
   };
 
-  // Value V of group J of M repeat I: accumulator 4 J + V + (4 groups) I (the fragment (V, AtomsM)).
-  template <Activation Act, bool HasBias, int I, int J, int V, class Dj, class Cj, class X>
-  __device__ __forceinline__ static void store_value(Dj& dj, Cj const& cj, X const& ctx) {
-    constexpr int values = BN / 2;  // one wgmma atom's accumulators per thread: 64 x BN over 128 threads
-    float x = ctx.alpha * ctx.acc[4 * J + V + values * I];
-    if (ctx.load_c) x += ctx.beta * arch::to_f32(ElementD(dj(C<V>{})));
+  // One wgmma atom's accumulators per thread: 64 x BN over 128 threads.
+  static constexpr int AtomValues = BN / 2;
+
+  // Value V of group J of M repeat I: accumulator 4 J + V + AtomValues I (the fragment
+  // (V, AtomsM)), scaled, C and bias added, activated.
+  template <Activation Act, bool HasBias, bool LoadC, int I, int J, int V, class Dj, class Cj, class X>
+  __device__ __forceinline__ static float value(Dj const& dj, Cj const& cj, X const& ctx) {
+    float x = ctx.alpha * ctx.acc[4 * J + V + AtomValues * I];
+    if constexpr (LoadC) x += ctx.beta * arch::to_f32(ElementD(dj(C<V>{})));
     if constexpr (HasBias) {
       const auto mn = cj(C<V>{});
       x += ctx.bias.at(ctx.bias_along_m, int64_t(get<0>(mn)), int64_t(get<1>(mn)));
     }
-    dj(C<V>{}) = arch::from_f32<ElementD>(epilogue::activate<Act>(x));
+    return epilogue::activate<Act>(x);
   }
-  // Group J of M repeat I of the C fragment: values (2, 2) of columns 8J .. 8J+7.
-  template <Activation Act, bool HasBias, int I, int J, class X>
+  // Group J of M repeat I of the C fragment: values (2, 2) of columns 8J .. 8J+7. An f32 D:
+  // stored value by value.
+  template <Activation Act, bool HasBias, bool LoadC, int I, int J, class X>
   __device__ __forceinline__ static void store_group(X const& ctx) {
     const auto group = make_coord(make_coord(_, _, C<J>{}), C<I>{}, _0{});
     auto dj = ctx.tCsD(group);
     const auto cj = ctx.tCcD0(group);
-    store_value<Act, HasBias, I, J, 0>(dj, cj, ctx);
-    store_value<Act, HasBias, I, J, 1>(dj, cj, ctx);
-    store_value<Act, HasBias, I, J, 2>(dj, cj, ctx);
-    store_value<Act, HasBias, I, J, 3>(dj, cj, ctx);
+    dj(_0{}) = arch::from_f32<ElementD>(value<Act, HasBias, LoadC, I, J, 0>(dj, cj, ctx));
+    dj(_1{}) = arch::from_f32<ElementD>(value<Act, HasBias, LoadC, I, J, 1>(dj, cj, ctx));
+    dj(_2{}) = arch::from_f32<ElementD>(value<Act, HasBias, LoadC, I, J, 2>(dj, cj, ctx));
+    dj(_3{}) = arch::from_f32<ElementD>(value<Act, HasBias, LoadC, I, J, 3>(dj, cj, ctx));
   }
-  template <Activation Act, bool HasBias, int I, int J0, int... Js, class X>
+  template <Activation Act, bool HasBias, bool LoadC, int I, int J0, int... Js, class X>
   __device__ __forceinline__ static void store_groups(std::integer_sequence<int, Js...>, X const& ctx) {
-    (store_group<Act, HasBias, I, J0 + Js>(ctx), ...);
+    (store_group<Act, HasBias, LoadC, I, J0 + Js>(ctx), ...);
+  }
+  // A 16-bit D: group J's values into the fragment, the pairs (V, V+1) -- one 32-bit
+  // register of the stmatrix -- converted by one instruction.
+  template <Activation Act, bool HasBias, bool LoadC, int I, int J, class X, class Frag>
+  __device__ __forceinline__ static void convert_group(X const& ctx, Frag& frag) {
+    const auto group = make_coord(make_coord(_, _, C<J>{}), C<I>{}, _0{});
+    const auto dj = ctx.tCsD(group);
+    const auto cj = ctx.tCcD0(group);
+    constexpr int at = 4 * J + AtomValues * I;
+    arch::from_f32x2(value<Act, HasBias, LoadC, I, J, 0>(dj, cj, ctx), value<Act, HasBias, LoadC, I, J, 1>(dj, cj, ctx), frag(C<at>{}),
+                     frag(C<at + 1>{}));
+    arch::from_f32x2(value<Act, HasBias, LoadC, I, J, 2>(dj, cj, ctx), value<Act, HasBias, LoadC, I, J, 3>(dj, cj, ctx), frag(C<at + 2>{}),
+                     frag(C<at + 3>{}));
+  }
+  template <Activation Act, bool HasBias, bool LoadC, int I, int J0, int... Js, class X, class Frag>
+  __device__ __forceinline__ static void convert_groups(std::integer_sequence<int, Js...>, X const& ctx, Frag& frag) {
+    (convert_group<Act, HasBias, LoadC, I, J0 + Js>(ctx, frag), ...);
+  }
+  template <int I, int K0, int... Ks, class Src, class Dst>
+  __device__ __forceinline__ static void stsm_instructions(std::integer_sequence<int, Ks...>, Src const& src, Dst& dst) {
+    (copy(Copy_Atom<SM90_U16x8_STSM_T, ElementD>{}, src(make_coord(_, C<K0 + Ks>{}), C<I>{}, _0{}),
+          dst(make_coord(_, C<K0 + Ks>{}), C<I>{}, _0{})),
+     ...);
+  }
+  // Part H's values into its staging buffer: G groups of M repeat H / Parts from column
+  // group (H % Parts) G. A 16-bit D through stmatrix (its instructions (H % Parts) K ..
+  // (H % Parts) K + K - 1 of the repeat: EpilogueStaging), an f32 D value by value.
+  template <Activation Act, bool HasBias, bool LoadC, int G, int H, class X>
+  __device__ __forceinline__ static void stage_part(X const& ctx) {
+    constexpr int I = H / Parts;
+    if constexpr (Bits == 16) {
+      ElementD staged[AtomsM * AtomValues];  // (only this part's values are written and read)
+      auto frag = make_tensor(&staged[0], make_layout(shape(ctx.tCsD)));
+      convert_groups<Act, HasBias, LoadC, I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx, frag);
+      const auto src = ctx.stsm.retile_S(frag);
+      static_assert(Staging::instructions_in_value_order(decltype(src.layout()){}), "stmatrix instruction k holds values 8k .. 8k+7");
+      constexpr int K = Staging::instructions_per_part;
+      stsm_instructions<I, (H % Parts) * K>(std::make_integer_sequence<int, K>{}, src, ctx.tDsD);
+    } else {
+      store_groups<Act, HasBias, LoadC, I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
+    }
   }
   // Part H: columns Cols*(H % Parts) .. of the warpgroup's rows in M repeat H / Parts, staged,
   // then one TMA store. (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's
@@ -241,7 +299,12 @@ struct CollectiveEpilogueSm90TmaStore {
       const uint32_t phase = s.c_phase[bar];
       while (!s.c_full[bar].try_wait(phase)) {}  // this part's C has landed
     }
-    store_groups<Act, HasBias, H / Parts, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
+    if constexpr (Act == Activation::Identity && !HasBias) {  // (C: the plain instance only)
+      if (ctx.load_c) stage_part<Act, HasBias, true, G, H>(ctx);
+      else stage_part<Act, HasBias, false, G, H>(ctx);
+    } else {
+      stage_part<Act, HasBias, false, G, H>(ctx);
+    }
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
     warpgroup_barrier(bar);
     if (leader) {

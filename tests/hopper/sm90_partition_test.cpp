@@ -6,6 +6,9 @@
 //  - the TMA-store epilogue's staging view, for a 16-bit and an f32 D: the TiledMma's C
 //    partition of it puts each (m, n) of the tile at the staging layout's offset in its
 //    warpgroup's buffer, each part's columns once; the f32 staging tile is two TMA boxes;
+//  - the 16-bit staging through stmatrix (EpilogueStaging::stsm, the copy emulated warp by
+//    warp): each part's instructions put exactly that part's values of the tile at their
+//    staging offsets, for the cooperative (two warpgroups) and the ping-pong (one) TiledMma;
 //  - the persistent tile scheduler: every (m, n, l) tile exactly once, grouped raster.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
@@ -15,7 +18,9 @@
 #include <tuple>
 #include <vector>
 
+#include "collective/sm90_epilogue_staging.hpp"
 #include "kernel/sm90_tile_scheduler.cuh"
+#include "tessera/algorithm/copy.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 #include "tessera/atom/mma_sm90.hpp"
@@ -49,18 +54,18 @@ TEST_CASE("sm90 epilogue: C coordinates are value 0's plus thread 0's constants,
   for (int t = 0; t < 256; ++t) CHECK(int64_t(get<0>(tiled.get_slice(t).partition_C(id)(0))) / 64 == t / 128);
 }
 
-// The view kernels/collective/sm90_epilogue_tma.cuh builds (written out again here: that file
-// needs CUDA): ((staging rows), W) x ((staging columns), Parts) : (staging's, buffer) x
-// (staging's, 0), Cols columns of 64 rows in 16 KiB.
+// The view kernels/collective/sm90_epilogue_tma.cuh stages through (EpilogueStaging):
+// ((staging rows), W) x ((staging columns), Parts) : (staging's, buffer) x (staging's, 0),
+// Cols columns of 64 rows in 16 KiB.
 template <int Bits>
 void check_staging_view() {
-  constexpr int Cols = 16 * 1024 * 8 / Bits / 64, Parts = 256 / Cols;
-  constexpr auto staging = GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
+  using S = kernels::sm90::EpilogueStaging<Bits, 256, 2, 1>;
+  constexpr int Cols = S::Cols, Parts = S::Parts;
+  constexpr auto staging = S::staging;
   constexpr auto L = staging.inner();
-  constexpr int staging_elements = int(cosize(L));
+  constexpr int staging_elements = S::elements;
   REQUIRE(staging_elements * Bits / 8 == 16 * 1024);
-  constexpr auto view = make_layout(make_layout(coalesce(layout<0>(L)), Layout<_2, C<staging_elements>>{}),
-                                    make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
+  constexpr auto view = S::view;
   const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(_2{}, _1{}, _1{})));
   std::vector<float> buffers(2 * staging_elements);
   const auto sD = make_tensor(buffers.data(), view);
@@ -108,6 +113,63 @@ void check_staging_view() {
 TEST_CASE("sm90 TMA-store epilogue: the staging view of a 16-bit and an f32 D") {
   check_staging_view<16>();
   check_staging_view<32>();
+}
+
+// The stmatrix staging of a 16-bit D, as the epilogue runs it: every thread's accumulator v
+// (tagged with its (m, n) in the tile) converted into a fragment of the TiledMma's C shape,
+// retiled for the copy, and part h's instructions (M repeat h / Parts, instructions
+// (h % Parts) K .. (h % Parts) K + K - 1) copied into the
+// staging view; after each part every buffer element holds the tag of the (m, n) the TMA
+// store sends there, i.e. part h's element at the staging layout's offset, nothing else.
+template <int BM, int W, int AtomsM>
+void check_stmatrix_staging() {
+  using S = kernels::sm90::EpilogueStaging<16, 256, W, AtomsM>;
+  const auto tiled =
+      make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto tile = make_shape(C<BM>{}, _256{});
+  const auto id = make_identity_tensor(tile);
+  const auto tag = [](int64_t m, int64_t n) { return bfloat16_t::from_bits(uint16_t(1 + (m % 64) + 64 * (n % 128))); };
+  const auto wants = [&](int64_t m, int64_t n) { return uint16_t(1 + m % 64 + 64 * (n % 128)); };
+  constexpr int K = S::instructions_per_part;
+  static_assert(S::Parts == 2 && K == 8);
+  std::vector<bfloat16_t> buffers(size_t(W * S::elements));
+  const auto sD = S::tensor(buffers.data());
+  for (int h = 0; h < AtomsM * S::Parts; ++h) {
+    for (auto& b : buffers) b = bfloat16_t::from_bits(0);
+    host_warp::launch(W * 128, [&](int t) {
+      const auto ct = tiled.get_slice(t).partition_C(id);
+      const auto shape_c = shape(tiled.get_slice(t).partition_C(sD));
+      bfloat16_t staged[AtomsM * 128];
+      auto frag = make_tensor(&staged[0], make_layout(shape_c));
+      for (int v = 0; v < int(size(frag)); ++v) frag(v) = tag(int64_t(get<0>(ct(v))), int64_t(get<1>(ct(v))));
+      const auto stsm = S::template stsm<bfloat16_t>(tiled).get_slice(t);
+      auto src = stsm.retile_S(frag);
+      auto dst = stsm.partition_D(sD);
+      static_assert(S::instructions_in_value_order(decltype(src.layout()){}), "instruction k holds values 8k .. 8k+7");
+      const int i = h / S::Parts;  // the M repeat
+      for (int k = (h % S::Parts) * K; k < (h % S::Parts + 1) * K; ++k)
+        copy(Copy_Atom<SM90_U16x8_STSM_T, bfloat16_t>{}, src(make_coord(_, k), i, 0), dst(make_coord(_, k), i, 0));
+    });
+    // What part h is: its M repeat h / Parts (rows 64 W i + 64 w ..), its columns Cols (h % Parts) ..
+    int bad = 0, zero = 0;
+    for (int w = 0; w < W; ++w)
+      for (int mm = 0; mm < 64; ++mm)
+        for (int nn = 0; nn < S::Cols; ++nn) {
+          const int64_t m = 64 * W * (h / S::Parts) + 64 * w + mm, n = int64_t(S::Cols) * (h % S::Parts) + nn;
+          const uint16_t got = buffers[size_t(w * S::elements + int64_t(S::staging(mm, nn)))].bits;
+          bad += got != wants(m, n);
+          zero += got == 0;
+        }
+    INFO("BM " << BM << " W " << W << " part " << h);
+    CHECK(bad == 0);
+    CHECK(zero == 0);
+  }
+}
+
+TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at their staging offsets") {
+  check_stmatrix_staging<128, 2, 1>();  // cooperative: two consumer warpgroups, 64 x 256 each
+  check_stmatrix_staging<64, 1, 1>();   // ping-pong 64 x 256
+  check_stmatrix_staging<128, 1, 2>();  // one warpgroup, two M repeats sharing its buffer (the TiledMma is 64 rows)
 }
 
 TEST_CASE("sm90 persistent scheduler: every tile once, grouped raster (generated)") {
