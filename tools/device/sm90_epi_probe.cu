@@ -1,0 +1,160 @@
+// A/B probe of the SM90 kernels the TMA-store epilogue serves, at the shapes of issue 17
+// (sessions 13-14: the epilogue's staging buffers, stmatrix staging): the same source compiles against several trees
+// (main and a branch, tools/device/run_sm90_epi_ab.sh) so that one device call times them all.
+// It needs only the kernel templates (kernels/device/sm90_gemm.cuh) and cuBLAS, not the
+// library's instances.
+//   sm90_epi_probe [--reps N] [M N K ...]
+//   default: bf16 TN, D column-major, the kernel the library's dispatch runs for each shape:
+//   cooperative 128x256 c2 (whole tiles) at 4096^3, 8192x8192x1024, 8192^3; its split-K twin
+//   with the workspace at 4096x11008x4096 (and the whole-tile kernel there); ping-pong 64x128
+//   c1 at 1000^3. Each against cuBLAS (alternating, CUDA events after a lead-in kernel,
+//   medians), checked against cuBLAS (relative Frobenius norm) and fp64 on sampled elements.
+//   M N K ...: the cooperative 128x256 kernel at those shapes (--reps 0: one launch, for ncu).
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../kernels/device/sm90_gemm.cuh"
+#include "../../tests/hopper/sm90_gemm_check.hpp"
+
+using namespace tessera;
+namespace s9 = tessera::kernels::sm90;
+
+namespace {
+__global__ void lead_in(long long ns) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < ns) {}
+}
+
+double median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : double(v[v.size() / 2]);
+}
+
+template <class T, GMMA::Major MA, GMMA::Major MB>
+using Kernel = std::conditional_t<std::is_same_v<T, float>, s9::DefaultGemmTf32<2>, s9::DefaultGemm<T, MA, MB, 2>>;
+
+// One shape and layout: correctness against cuBLAS and fp64 samples, then (reps > 0) timing.
+// Gemm: the kernel (default: the whole-tile 128x256 one of the layout's majors); with a
+// split-K kernel the workspace it asks for is given.
+template <class T, GMMA::Major MA, GMMA::Major MB, class Gemm = Kernel<T, MA, MB>>
+bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const char* layout, int reps) {
+  constexpr bool tf32 = std::is_same_v<T, float>;
+  sm90_check::Problem<T> p(m, n, k, l, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k + l), layout);
+  auto op = std::make_shared<s9::GemmSm90<Gemm>>();
+  kernels::GemmArguments g = s9::as_column_major_d(p.args);
+  void* ws = nullptr;
+  if constexpr (Gemm::Scheduler::Splits) {
+    g.workspace_bytes = s9::GemmSm90<Gemm>::workspace_size(g);
+    if (g.workspace_bytes > 0) SM90_CUDA(cudaMalloc(&ws, g.workspace_bytes));
+    g.workspace = ws;
+  }
+  if (auto r = op->initialize(g); !r) {
+    std::printf("%s %lldx%lldx%lld: initialize: %s\n", layout, (long long)m, (long long)n, (long long)k, r.message.c_str());
+    return false;
+  }
+  auto mine = [&] {
+    if (auto r = op->run(); !r) {
+      std::printf("run: %s\n", r.message.c_str());
+      std::exit(1);
+    }
+  };
+  T* ref = nullptr;
+  SM90_CUDA(cudaMalloc(&ref, size_t(m * n * l) * sizeof(T)));
+  const cudaDataType type = tf32 ? CUDA_R_32F : std::is_same_v<T, bfloat16_t> ? CUDA_R_16BF : CUDA_R_16F;
+  const float one = 1.0f, zero = 0.0f;
+  auto cublas = [&] {
+    if (cublasGemmStridedBatchedEx(h, p.a_k ? CUBLAS_OP_T : CUBLAS_OP_N, p.b_k ? CUBLAS_OP_N : CUBLAS_OP_T, int(m), int(n), int(k), &one,
+                                   p.da, type, int(p.a_k ? k : m), m * k, p.db, type, int(p.b_k ? k : n), n * k, &zero, ref, type,
+                                   int(m), m * n, int(l), tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
+                                   CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+      std::printf("cuBLAS failed\n");
+      std::exit(2);
+    }
+  };
+  cublas();
+  mine();
+  SM90_CUDA(cudaDeviceSynchronize());
+  const double vs_cublas = sm90_check::relative_difference(p.dd, ref, m * n * l);
+  double vs_fp64 = 0;
+  int64_t nans = 0;
+  const bool ok = p.verify(vs_fp64, nans, 2000) && vs_cublas < sm90_check::tolerance<T, T>;
+  double tm = 0, tc = 0;
+  if (reps > 0) {
+    for (int i = 0; i < 5; ++i) { mine(); cublas(); }
+    cudaEvent_t ev[3];
+    for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
+    std::vector<float> t_mine, t_cublas;
+    for (int i = 0; i < reps; ++i) {
+      lead_in<<<1, 1>>>(100000);
+      SM90_CUDA(cudaEventRecord(ev[0]));
+      mine();
+      SM90_CUDA(cudaEventRecord(ev[1]));
+      cublas();
+      SM90_CUDA(cudaEventRecord(ev[2]));
+      SM90_CUDA(cudaEventSynchronize(ev[2]));
+      float a = 0, b = 0;
+      SM90_CUDA(cudaEventElapsedTime(&a, ev[0], ev[1]));
+      SM90_CUDA(cudaEventElapsedTime(&b, ev[1], ev[2]));
+      t_mine.push_back(a);
+      t_cublas.push_back(b);
+    }
+    for (auto& e : ev) cudaEventDestroy(e);
+    tm = median(t_mine), tc = median(t_cublas);
+  }
+  SM90_CUDA(cudaGetLastError());
+  cudaFree(ref);
+  cudaFree(ws);
+  const double flops = 2.0 * double(m) * double(n) * double(k) * double(l);
+  std::printf("tile %dx%d c%d ", int(Gemm::Mainloop::BM), int(Gemm::Mainloop::BN), int(Gemm::Mainloop::ClusterM));
+  if constexpr (Gemm::Scheduler::Splits) std::printf("split-K %s ", op->splits() ? "on" : "off");
+  std::printf("%-4s %s %5lld x %5lld x %5lld x %lld  tessera %8.1f us %6.1f TFLOP/s  cuBLAS %8.1f us %6.1f TFLOP/s  ratio %.3f  "
+              "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
+              tf32 ? "tf32" : "bf16", layout, (long long)m, (long long)n, (long long)k, (long long)l, tm * 1e3,
+              tm > 0 ? flops / tm * 1e-9 : 0.0, tc * 1e3, tc > 0 ? flops / tc * 1e-9 : 0.0, tm > 0 ? tc / tm : 0.0, vs_cublas, vs_fp64,
+              ok ? "ok" : "WRONG");
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 30;
+  std::vector<int64_t> dims;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else dims.push_back(std::atoll(argv[i]));
+  }
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 2;
+  constexpr auto KM = GMMA::Major::K;
+  using Split = s9::DefaultGemm<bfloat16_t, KM, KM, 2, bfloat16_t, s9::SplitKTileScheduler>;
+  using Pingpong = s9::PingpongGemm<bfloat16_t, 128>;
+  bool ok = true;
+  if (dims.empty()) {
+    ok &= probe<bfloat16_t, KM, KM>(h, 4096, 4096, 4096, 1, "TN", reps);
+    ok &= probe<bfloat16_t, KM, KM>(h, 8192, 8192, 1024, 1, "TN", reps);
+    ok &= probe<bfloat16_t, KM, KM>(h, 8192, 8192, 8192, 1, "TN", reps);
+    ok &= probe<bfloat16_t, KM, KM, Split>(h, 4096, 11008, 4096, 1, "TN", reps);
+    ok &= probe<bfloat16_t, KM, KM>(h, 4096, 11008, 4096, 1, "TN", reps);
+    ok &= probe<bfloat16_t, KM, KM, Pingpong>(h, 1000, 1000, 1000, 1, "TN", reps);
+    // (correctness only: residues in M, N, K and batches through the same kernels)
+    ok &= probe<bfloat16_t, KM, KM>(h, 129, 257, 72, 1, "TN", 0);
+    ok &= probe<bfloat16_t, KM, KM>(h, 704, 1088, 264, 2, "TN", 0);
+    ok &= probe<bfloat16_t, KM, KM, Split>(h, 1000, 1000, 4000, 2, "TN", 0);
+    ok &= probe<bfloat16_t, KM, KM, Pingpong>(h, 2048, 1024, 200, 2, "TN", 0);
+  } else {
+    for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe<bfloat16_t, KM, KM>(h, dims[i], dims[i + 1], dims[i + 2], 1, "TN", reps);
+  }
+  cublasDestroy(h);
+  std::printf("probe %s\n", ok ? "ok" : "FAILED");
+  return ok ? 0 : 1;
+}
