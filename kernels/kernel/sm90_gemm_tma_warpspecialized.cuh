@@ -99,27 +99,34 @@ struct GemmTmaWarpSpecialized {
         // C (beta != 0) starts coming while the mainloop runs; a split tile's last slice loads it
         // in its epilogue.
         bool c_prefetched = false;
+        // Whole tiles: the unit's tile kept across the mainloop in three 32-bit words (a tile
+        // index fits: TMA's coordinates are 32-bit), not computed again after it.
+        int32_t kept_m = 0, kept_n = 0, kept_l = 0;
         {
           const auto w = p.scheduler.work(u);
           if constexpr (requires { Epilogue::prefetch_c; }) {
             c_prefetched = !Scheduler::Splits || w.split <= 1;
             if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
           }
+          if constexpr (!Scheduler::Splits) kept_m = int32_t(w.m), kept_n = int32_t(w.n), kept_l = int32_t(w.l);
           Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
-        // The unit again after the mainloop (u laundered so that it is recomputed, not kept
-        // live across the wgmmas beside the 128 accumulators: that spilled).
-        int64_t again = u;
-        asm volatile("" : "+l"(again));
-        const auto w = p.scheduler.work(again);
-        if constexpr (Scheduler::Splits)
+        int64_t tile_m = kept_m, tile_n = kept_n, tile_l = kept_l;
+        if constexpr (Scheduler::Splits) {
+          // A split unit again after the mainloop (u laundered so that it is recomputed, not
+          // kept live across the wgmmas beside the 128 accumulators: its six words spilled).
+          int64_t again = u;
+          asm volatile("" : "+l"(again));
+          const auto w = p.scheduler.work(again);
           if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
+          tile_m = w.m, tile_n = w.n, tile_l = w.l;
+        }
         if constexpr (requires { Epilogue::prefetch_c; })
           Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                          w.m * ClusterM + rank, w.n, w.l, acc, 0, c_prefetched);
+                          tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);
         else
           Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                          w.m * ClusterM + rank, w.n, w.l, acc);
+                          tile_m * ClusterM + rank, tile_n, tile_l, acc);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();
