@@ -63,14 +63,6 @@ bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs 
 float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
 bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
 
-// A kernel that keeps the GPU busy for `ns` while the host enqueues a timed pair: without it
-// the first event of a pair is recorded on an idle GPU and tessera's host-side work (argument
-// checks, tensor maps, the launch itself) is timed, while cuBLAS's, enqueued while tessera's
-// kernel runs, is hidden. Measured pairs then time the GPU's work alone, for both.
-__global__ void lead_in(long long ns) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < ns) {}
-}
 
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
 std::string g_schedule;  // --schedule coop|coop128|pp128|pp256|pp128x128|pp128x128c2: that kernel template (TN)
@@ -99,10 +91,7 @@ bool use_template(const kernels::GemmArguments& g, std::function<kernels::GemmRe
 }
 #endif
 
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
+using sm90_check::median;
 
 template <class T, int ClusterM = 2>
 bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const char* layout) {
@@ -191,30 +180,12 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   int64_t nans = 0;
   const bool ok_ref = p.verify(vs_fp64, nans, 2000);
   const bool ok = ok_ref && vs_cublas < sm90_check::tolerance<T, T>;
-  // Timing: warm-up, then alternating launches.
-  for (int i = 0; i < 5; ++i) { mine(); cublas(); }
-  cudaEvent_t ev[3];
-  for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
-  std::vector<float> t_mine, t_cublas;
-  for (int i = 0; i < reps; ++i) {
-    if (g_lead) lead_in<<<1, 1>>>(100000);  // ~50 us at 1.98 GHz, longer than the host's enqueue of the pair
-    SM90_CUDA(cudaEventRecord(ev[0]));
-    mine();
-    SM90_CUDA(cudaEventRecord(ev[1]));
-    cublas();
-    SM90_CUDA(cudaEventRecord(ev[2]));
-    SM90_CUDA(cudaEventSynchronize(ev[2]));
-    float a = 0, b = 0;
-    SM90_CUDA(cudaEventElapsedTime(&a, ev[0], ev[1]));
-    SM90_CUDA(cudaEventElapsedTime(&b, ev[1], ev[2]));
-    t_mine.push_back(a);
-    t_cublas.push_back(b);
-  }
+  // Timing: warm-up, then alternating launches (each pair after the lead-in kernel unless --no-lead).
+  const auto t = sm90_check::time_pairs(mine, cublas, reps, 5, g_lead);
   SM90_CUDA(cudaGetLastError());
-  for (auto& e : ev) cudaEventDestroy(e);
   cudaFree(ref);
   cudaFree(ws);
-  const double tm = median(t_mine), tc = median(t_cublas), flops = 2.0 * double(m) * double(n) * double(k);
+  const double tm = median(t.mine), tc = median(t.theirs), flops = 2.0 * double(m) * double(n) * double(k);
   if (grid > 0) std::printf("grid %4d ", grid);
   if (g_beta != 0.0f) std::printf("beta %g ", g_beta);
   std::printf("%-4s %s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "

@@ -28,16 +28,6 @@ using namespace tessera;
 namespace s9 = tessera::kernels::sm90;
 
 namespace {
-__global__ void lead_in(long long ns) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < ns) {}
-}
-
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : double(v[v.size() / 2]);
-}
-
 template <class T, GMMA::Major MA, GMMA::Major MB>
 using Kernel = std::conditional_t<std::is_same_v<T, float>, s9::DefaultGemmTf32<2>, s9::DefaultGemm<T, MA, MB, 2>>;
 
@@ -88,26 +78,8 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const c
   const bool ok = p.verify(vs_fp64, nans, 2000) && vs_cublas < sm90_check::tolerance<T, T>;
   double tm = 0, tc = 0;
   if (reps > 0) {
-    for (int i = 0; i < 5; ++i) { mine(); cublas(); }
-    cudaEvent_t ev[3];
-    for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
-    std::vector<float> t_mine, t_cublas;
-    for (int i = 0; i < reps; ++i) {
-      lead_in<<<1, 1>>>(100000);
-      SM90_CUDA(cudaEventRecord(ev[0]));
-      mine();
-      SM90_CUDA(cudaEventRecord(ev[1]));
-      cublas();
-      SM90_CUDA(cudaEventRecord(ev[2]));
-      SM90_CUDA(cudaEventSynchronize(ev[2]));
-      float a = 0, b = 0;
-      SM90_CUDA(cudaEventElapsedTime(&a, ev[0], ev[1]));
-      SM90_CUDA(cudaEventElapsedTime(&b, ev[1], ev[2]));
-      t_mine.push_back(a);
-      t_cublas.push_back(b);
-    }
-    for (auto& e : ev) cudaEventDestroy(e);
-    tm = median(t_mine), tc = median(t_cublas);
+    const auto t = sm90_check::time_pairs(mine, cublas, reps);
+    tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
   }
   SM90_CUDA(cudaGetLastError());
   cudaFree(ref);

@@ -30,10 +30,6 @@ namespace s9 = tessera::kernels::sm90;
 namespace tl = tessera_tl;
 
 namespace {
-__global__ void lead_in(long long ns) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < ns) {}
-}
 
 
 double quantile(std::vector<double> v, double q) {
@@ -185,24 +181,10 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, u64* dbu
   const bool ok = p.verify(vs_fp64, nans, 2000) && vs_cublas < sm90_check::tolerance<T, T>;
   auto time = [&](u64* b) {
     set_buffer(b);
-    for (int i = 0; i < 3; ++i) { mine(); cublas(); }
-    cudaEvent_t ev[3];
-    for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
-    std::vector<double> a, c;
-    for (int i = 0; i < reps; ++i) {
-      lead_in<<<1, 1>>>(100000);
-      SM90_CUDA(cudaEventRecord(ev[0]));
-      mine();
-      SM90_CUDA(cudaEventRecord(ev[1]));
-      cublas();
-      SM90_CUDA(cudaEventRecord(ev[2]));
-      SM90_CUDA(cudaEventSynchronize(ev[2]));
-      float x = 0, y = 0;
-      SM90_CUDA(cudaEventElapsedTime(&x, ev[0], ev[1]));
-      SM90_CUDA(cudaEventElapsedTime(&y, ev[1], ev[2]));
-      a.push_back(x * 1e3), c.push_back(y * 1e3);
-    }
-    for (auto& e : ev) cudaEventDestroy(e);
+    const auto t = sm90_check::time_pairs(mine, cublas, reps, 3);
+    std::vector<double> a, c;  // us
+    for (float x : t.mine) a.push_back(x * 1e3);
+    for (float y : t.theirs) c.push_back(y * 1e3);
     return std::make_pair(quantile(a, 0.5), quantile(c, 0.5));
   };
   const auto off = time(nullptr);
