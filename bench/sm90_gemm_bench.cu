@@ -40,7 +40,8 @@
 #include <vector>
 
 #include "../kernels/device/sm90_dispatch.hpp"
-#include "../tests/hopper/sm90_gemm_check.hpp"
+#include "../tools/harness/sm90_gemm_check.hpp"
+#include "timing.hpp"
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
 #include "../kernels/device/sm90_gemm.cuh"  // --cluster1 and the grid: the kernel templates themselves
 #endif

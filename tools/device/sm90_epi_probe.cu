@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "../../kernels/device/sm90_gemm.cuh"
-#include "../../tests/hopper/sm90_gemm_check.hpp"
+#include "../../bench/timing.hpp"
+#include "../harness/sm90_gemm_check.hpp"
 
 using namespace tessera;
 namespace s9 = tessera::kernels::sm90;

@@ -23,7 +23,8 @@
 
 #include "sm90_tile_timeline_hooks.cuh"  // before the kernel headers: their hooks call it
 #include "../../kernels/device/sm90_gemm.cuh"
-#include "../../tests/hopper/sm90_gemm_check.hpp"
+#include "../../bench/timing.hpp"
+#include "../harness/sm90_gemm_check.hpp"
 
 using namespace tessera;
 namespace s9 = tessera::kernels::sm90;
