@@ -4,12 +4,13 @@
     tools/check_layers.py [ROOT]        (default: the repository this script is in)
 
 Each source file belongs to one part (PARTS, first matching path prefix wins); an include
-that resolves to a file of the tree is an edge between two parts, and only the edges in
-ALLOWED may exist. Exits 1 and lists every other edge (file:line, the include, the rule);
+that resolves to a file of the tree is an edge between two parts, and only the edges USES
+lists may exist. Exits 1 and lists every other edge (file:line, the include, the rule);
 exits 0 and prints a one-line summary when the tree obeys the table.
 
-The table below is the architecture: read it top to bottom, each layer uses only what is
-above it. Public headers live under include/tessera/ and never include a private file.
+USES is the architecture (docs/architecture.md): the library's layers form a chain, each
+using only those before it; every other part names what it may use. Public headers live
+under include/tessera/ and never include a private file.
 """
 import os
 import re
