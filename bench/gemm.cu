@@ -32,7 +32,7 @@
 
 #include "tessera/kernels/gemm_variants.hpp"
 #include "tessera/kernels/gemm.hpp"
-#include "util/harness.cuh"
+#include "../tools/harness/harness.cuh"
 
 namespace tk = tessera::kernels;
 

@@ -25,8 +25,8 @@
 //   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without, ping-pong 128x128 per
 //   consumer warpgroup without / with clusters of 2: not built by the library) instead of the dispatch's
 //   choice. Each line names the schedule it ran.
-//   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode, as before
-//   session 10: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
+//   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode instead of
+//   divided modes: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -40,7 +40,8 @@
 #include <vector>
 
 #include "../kernels/device/sm90_dispatch.hpp"
-#include "../tests/hopper/sm90_gemm_check.hpp"
+#include "../tools/harness/sm90_gemm_check.hpp"
+#include "timing.hpp"
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
 #include "../kernels/device/sm90_gemm.cuh"  // --cluster1 and the grid: the kernel templates themselves
 #endif

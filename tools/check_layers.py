@@ -4,12 +4,13 @@
     tools/check_layers.py [ROOT]        (default: the repository this script is in)
 
 Each source file belongs to one part (PARTS, first matching path prefix wins); an include
-that resolves to a file of the tree is an edge between two parts, and only the edges in
-ALLOWED may exist. Exits 1 and lists every other edge (file:line, the include, the rule);
+that resolves to a file of the tree is an edge between two parts, and only the edges USES
+lists may exist. Exits 1 and lists every other edge (file:line, the include, the rule);
 exits 0 and prints a one-line summary when the tree obeys the table.
 
-The table below is the architecture: read it top to bottom, each layer uses only what is
-above it. Public headers live under include/tessera/ and never include a private file.
+USES is the architecture (docs/architecture.md): the library's layers form a chain, each
+using only those before it; every other part names what it may use. Public headers live
+under include/tessera/ and never include a private file.
 """
 import os
 import re
@@ -27,25 +28,55 @@ PARTS = [
     ("testing", ["include/tessera/testing/"]),
     ("viz", ["include/tessera/viz/", "src/viz/"]),
     ("verify", ["include/tessera/verify/", "src/verify/"]),
-    ("kernels", ["include/tessera/kernels/", "kernels/"]),
+    # The kernels' public host API (installed) and their bodies (private).
+    ("kernels_api", ["include/tessera/kernels/"]),
+    ("kernels", ["kernels/"]),
     ("static", ["include/tessera/"]),
     ("cli", ["src/cli/"]),
     ("gemm_trace", ["src/gemm_trace/"]),
-    # Consumers: they may use every layer.
+    ("python", ["python/"]),
+    # The GPU harness: checked CUDA calls, random inputs, a GEMM problem with its FP64
+    # reference; shared by the GPU tests, the benchmarks and the device probes.
+    ("harness", ["tools/harness/"]),
     ("tests", ["tests/"]),
     ("examples", ["examples/"]),
     ("bench", ["bench/"]),
+    ("tools", ["tools/"]),
 ]
 
-# The layers in order; a layer may include itself and any layer before it.
-LAYERS = ["static", "atom", "tiled", "rt", "analysis", "testing", "viz", "verify", "cli"]
-ALLOWED = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
-# Kernels use the static tier only (algebra, atoms, tiled objects), never the runtime tier.
-ALLOWED["kernels"] = {"static", "atom", "tiled", "kernels"}
-# The trace tool instantiates the kernels with its recorder and checks them with verify.
-ALLOWED["gemm_trace"] = {"static", "atom", "tiled", "rt", "verify", "kernels", "gemm_trace"}
-for consumer in ("tests", "examples", "bench"):
-    ALLOWED[consumer] = set(ALLOWED) | {consumer}
+# What each part may include besides itself. Spelled out per part, so no part's permissions
+# depend on another's or on the order of this table.
+LIBRARY = ["static", "atom", "tiled", "rt", "analysis", "testing", "viz", "verify"]
+KERNELS = ["kernels_api", "kernels"]
+USES = {
+    # The library: a chain, each layer uses only those before it.
+    "static": [],
+    "atom": ["static"],
+    "tiled": ["static", "atom"],
+    "rt": ["static", "atom", "tiled"],
+    "analysis": ["static", "atom", "tiled", "rt"],
+    "testing": ["static", "atom", "tiled", "rt", "analysis"],
+    "viz": ["static", "atom", "tiled", "rt", "analysis", "testing"],
+    "verify": ["static", "atom", "tiled", "rt", "analysis", "testing", "viz"],
+    "cli": LIBRARY,
+    # Kernels use the static tier only (algebra, atoms, tiled objects), never the runtime tier.
+    "kernels_api": ["static", "atom", "tiled"],
+    "kernels": ["static", "atom", "tiled", "kernels_api"],
+    # The trace tool instantiates the kernels with its recorder and checks them with verify.
+    "gemm_trace": ["static", "atom", "tiled", "rt", "verify"] + KERNELS,
+    # Thin bindings: the runtime tier, analyses, drawings, the verifier, the kernels' host API.
+    "python": ["static", "atom", "tiled", "rt", "analysis", "viz", "verify", "kernels_api"],
+    "harness": ["static", "atom", "tiled", "kernels_api"],
+    # Consumers. Tests check everything but the consumers below; examples are what a user
+    # writes (the installed library only); bench and tools time and probe the kernels,
+    # never through the tests.
+    "tests": LIBRARY + ["cli", "gemm_trace", "harness"] + KERNELS,
+    "examples": LIBRARY + ["kernels_api"],
+    "bench": LIBRARY + KERNELS + ["harness"],
+    "tools": LIBRARY + KERNELS + ["harness", "bench"],
+}
+ALLOWED = {part: set(uses) | {part} for part, uses in USES.items()}
+assert set(ALLOWED) == {part for part, _ in PARTS}, "every part of PARTS needs its row in USES"
 
 # Where quoted includes are looked for, after the including file's own folder.
 SEARCH = {
@@ -53,6 +84,7 @@ SEARCH = {
     "gemm_trace": ["include", "kernels"],
     "tests": ["include", "kernels", "src/gemm_trace"],
     "bench": ["include", "kernels"],
+    "tools": ["include", "kernels"],
 }
 SOURCE_EXT = (".hpp", ".h", ".cpp", ".cu", ".cuh")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

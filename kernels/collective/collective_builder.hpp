@@ -31,8 +31,8 @@
 //                            extents are whole multiples of; TF32 only K-major (the ISA).
 // Stage counts: StageCount<N> as given; StageCountAuto fills the arch's shared memory per CTA
 // minus what the default epilogue keeps beside the stages (StageCountAutoCarveout<Bytes>:
-// minus Bytes), capped for the cp.async mainloops at kMaxAutoStagesCpAsync (deeper rings were
-// measured no faster on the H100: bench/RESULTS.md, cb9cd90, NT 8192^3 s4/s5/s6/s8).
+// minus Bytes), capped for the cp.async mainloops at kMaxAutoStagesCpAsync (a deeper ring
+// only takes shared memory: the cp.async latency is hidden by then; bench/RESULTS.md).
 // What cannot be built fails with a static_assert that names the rule (tests/kernels/misuse).
 //
 // This header is plain C++ (no CUDA): the collectives are named through declarations, so the

@@ -172,11 +172,11 @@ struct CollectiveEpilogueSm90TmaStore {
                                tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0)));
     }
     const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
-    // Compile-time indices throughout: with run-time ones the accumulators went to local
-    // memory (measured: 1572 LDL/STL in the SASS, 0.76x cuBLAS at 8192^3). Parts, groups and
-    // values are unrolled by folds over __forceinline__ functions, not static_for's lambdas:
-    // with a GELU in the body nvcc left those lambdas as calls that took the accumulators'
-    // address (720 bytes of stack, spills, the wgmmas serialized: ptxas C7520).
+    // Compile-time indices throughout: a register array indexed at run time is placed in
+    // local memory, and these are the accumulators. Parts, groups and values are unrolled by
+    // folds over __forceinline__ functions, not static_for's lambdas: with a GELU in the body
+    // nvcc leaves those lambdas as calls that take the accumulators' address (a stack frame,
+    // spills, and the wgmmas serialized: ptxas C7520).
     // (C: a run-time choice of the plain instance only; fused instances take beta == 0)
     const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{

@@ -29,8 +29,8 @@ static_assert(std::is_same_v<tensorop_128x256x32_s4,
                              TensorOpShape<DefaultTensorOpTile::BM, DefaultTensorOpTile::BN, DefaultTensorOpTile::BK,
                                            DefaultTensorOpTile::WM, DefaultTensorOpTile::WN, DefaultTensorOpTile::Stages>>,
               "the builder's default for 128x256x32 is the documented default tile");
-// SIMT: 128x128x8, 3 stages (measured; the builder's automatic count would be 4), flat 16x16
-// thread grid.
+// SIMT: 128x128x8, 3 stages (faster than the builder's automatic count, 4: bench/RESULTS.md),
+// flat 16x16 thread grid.
 using simt_128x128x8_s3 = simt_shape<tuple<_128, _128, _8>, StageCount<DefaultSimtTile::Stages>>;
 static_assert(std::is_same_v<simt_128x128x8_s3, SimtShape<DefaultSimtTile::BK, DefaultSimtTile::Stages, DefaultSimtTile::WarpGrid8x4>>,
               "the SIMT configuration is the documented default tile");
@@ -54,20 +54,6 @@ using simt_128x128x8_s3_warps8x4 = simt_shape<tuple<_128, _128, _8>, StageCount<
 using simt_128x128x16_s3 = simt_shape<tuple<_128, _128, _16>, StageCount<3>>;
 using simt_128x128x16_s3_warps8x4 = simt_shape<tuple<_128, _128, _16>, StageCount<3>, KernelSimtWarpGrid8x4>;
 using simt_128x128x16_s4_warps8x4 = simt_shape<tuple<_128, _128, _16>, StageCount<4>, KernelSimtWarpGrid8x4>;
-// The same types as the hand-written shapes they replaced (the instance TUs' symbols).
-static_assert(std::is_same_v<tensorop_128x256x32_s4_band16, TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16>> &&
-              std::is_same_v<tensorop_128x256x32_s4_l2prefetch256, TensorOpShape<128, 256, 32, 2, 4, 4, 1, 8, 256>> &&
-              std::is_same_v<tensorop_128x256x32_s5, TensorOpShape<128, 256, 32, 2, 4, 5>> &&
-              std::is_same_v<tensorop_128x256x64_s4, TensorOpShape<128, 256, 64, 2, 4, 4>> &&
-              std::is_same_v<tensorop_128x128x32_s4_2cta, TensorOpShape<128, 128, 32, 2, 2, 4, 2>> &&
-              std::is_same_v<tensorop_256x128x32_s4, TensorOpShape<256, 128, 32, 4, 2, 4, 1>> &&
-              std::is_same_v<tensorop_128x256x32_s4_band16_l2prefetch256, TensorOpShape<128, 256, 32, 2, 4, 4, 1, 16, 256>> &&
-              std::is_same_v<tensorop_128x256x32_s6, TensorOpShape<128, 256, 32, 2, 4, 6>> &&
-              std::is_same_v<tensorop_128x256x32_s8, TensorOpShape<128, 256, 32, 2, 4, 8>> &&
-              std::is_same_v<simt_128x128x8_s3_warps8x4, SimtShape<8, 3, true>> &&
-              std::is_same_v<simt_128x128x16_s3, SimtShape<16, 3, false>> &&
-              std::is_same_v<simt_128x128x16_s3_warps8x4, SimtShape<16, 3, true>> &&
-              std::is_same_v<simt_128x128x16_s4_warps8x4, SimtShape<16, 4, true>>);
 }  // namespace variant
 
 }  // namespace tessera::kernels::device

@@ -6,9 +6,9 @@
 // __global__ template (-static-global-template-stub, default true) and its own device module,
 // so one kernel type instantiated in two TUs (the library's and a user's or the bench's) is two
 // kernels to the runtime. A cache keyed by type (a function-local static in an inline template)
-// is one object across those TUs: the first TU's cudaFuncSetAttribute answered for the
-// second's kernel too, whose launch above 48 KiB of dynamic smem then failed with "invalid
-// argument" (session 12, bench/notes/sm90_gemm.md).
+// is one object across those TUs: the first TU's cudaFuncSetAttribute would answer for the
+// second's kernel too, whose launch above 48 KiB of dynamic smem then fails with "invalid
+// argument" (hopper_sm90_two_copies_gpu_test launches both copies).
 //
 // Host-only C++ (no CUDA headers): the GPU-free test drives it with any addresses.
 #pragma once

@@ -75,9 +75,9 @@ using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_12
 // builders' KernelTmaWarpSpecializedPingpong. 64x128x64 (wgmma m64n128k16): 8 stages of
 // 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64: 4 stages of 40 KiB (the
 // automatic count); 128x128x64 (the TiledMma's M repeat of 2: two m64n128k16 per k16 step
-// and 128 accumulators per consumer thread): 6 stages of 32 KiB. No cluster by default: at
-// 1000^3 (128 tiles, one per CTA) clusters of 2 with B multicast measured 0.64x cuBLAS,
-// without 0.71x (H100, bench/notes/sm90_gemm.md, session 10). Whole tiles only
+// and 128 accumulators per consumer thread): 6 stages of 32 KiB. No cluster by default: the
+// dispatch takes ping-pong for small problems (about one tile per CTA), where B multicast saves
+// little bandwidth and pairing CTAs adds latency (bench/notes/sm90_gemm.md). Whole tiles only
 // (WholeTileScheduler). MajorA/MajorB: K-major by default (MN-major through the same plans).
 template <class Element, int BN = 128, int ClusterM = 1, int BM = 64, GMMA::Major MajorA = GMMA::Major::K,
           GMMA::Major MajorB = GMMA::Major::K>
@@ -91,59 +91,13 @@ using PingpongGemm =
 template <int ClusterM = 2>
 using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _32>, ClusterM>, float>;
 
-// What the builders make here is what was written out by hand before them (the same kernels).
-static_assert(std::is_same_v<DefaultGemm<bfloat16_t, GMMA::Major::MN, GMMA::Major::K, 2, float>,
-                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
-                                                                                   tuple<_128, _256, _64>, bfloat16_t,
-                                                                                   GMMA::Major::MN, GMMA::Major::K, 128>,
-                                                    CollectiveEpilogueSm90TmaStore<float, 128, 256, 2>, WholeTileScheduler>> &&
-              std::is_same_v<FusedTmaGemm<bfloat16_t, Activation::GELUTanh>,
-                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
-                                                                                   tuple<_128, _256, _64>, bfloat16_t,
-                                                                                   GMMA::Major::K, GMMA::Major::K, 128>,
-                                                    CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::GELUTanh>,
-                                                    WholeTileScheduler>> &&
-              std::is_same_v<SmallTileGemm<half_t, GMMA::Major::K, GMMA::Major::MN, 2>,
-                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, 2>,
-                                                                                   tuple<_128, _128, _64>, half_t,
-                                                                                   GMMA::Major::K, GMMA::Major::MN, 128>,
-                                                    CollectiveEpilogueSm90TmaStore<half_t, 128, 128, 2>, WholeTileScheduler>> &&
-              std::is_same_v<SmallTileGemm<half_t, GMMA::Major::K, GMMA::Major::K, 2, SplitKTileScheduler>,
-                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<6, 2, 2>,
-                                                                                   tuple<_128, _128, _64>, half_t,
-                                                                                   GMMA::Major::K, GMMA::Major::K, 128>,
-                                                    CollectiveEpilogueSm90TmaStore<half_t, 128, 128, 2>, SplitKTileScheduler>> &&
-              std::is_same_v<PingpongGemm<bfloat16_t>,
-                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<8, 1>,
-                                                                                           tuple<_64, _128, _64>, bfloat16_t,
-                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
-                                                            CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>,
-                                                            WholeTileScheduler>> &&
-              std::is_same_v<PingpongGemm<half_t, 256>,
-                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<4, 1>,
-                                                                                           tuple<_64, _256, _64>, half_t,
-                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
-                                                            CollectiveEpilogueSm90TmaStore<half_t, 64, 256, 1, Activation::Identity, 2>,
-                                                            WholeTileScheduler>> &&
-              std::is_same_v<PingpongGemm<bfloat16_t, 128, 2, 128>,
-                             GemmTmaWarpSpecializedPingpong<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedPingpong<6, 2>,
-                                                                                           tuple<_128, _128, _64>, bfloat16_t,
-                                                                                           GMMA::Major::K, GMMA::Major::K, 128>,
-                                                            CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 128, 1, Activation::Identity, 2>,
-                                                            WholeTileScheduler>> &&
-              std::is_same_v<DefaultGemmTf32<>,
-                             GemmTmaWarpSpecialized<CollectiveMainloopSm90TmaWgmma<MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
-                                                                                   tuple<_128, _256, _32>, float,
-                                                                                   GMMA::Major::K, GMMA::Major::K, 128>,
-                                                    CollectiveEpilogueSm90Direct<float>, WholeTileScheduler>>);
-
 // Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
 // the same rule as select_configuration (gemm_configuration.hpp).
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
-// rows x 8 bytes). Measured on the H100 (bench/notes/sm90_gemm.md): with the opposite choice,
-// pairs packed into 32-bit stores, 8192^3 fell from 0.93x to 0.78x cuBLAS. A (M x K) becomes
+// rows x 8 bytes), and even with pairs packed into 32-bit stores the opposite choice is much
+// slower (bench/notes/sm90_gemm.md). A (M x K) becomes
 // B' of D^T and B (K x N) becomes A': the same storage read with the other roles (a row-major
 // A is a K-major B', a column-major B a K-major A').
 inline GemmArguments as_column_major_d(const GemmArguments& g) {

@@ -7,16 +7,14 @@
 //
 // The rule: the default tiles unless their CTAs (clusters of 2 along M) would fill at most
 // half of the SMs; then smaller tiles, so that more CTAs share the work (each with less
-// of it: per-CTA latency, not throughput, bounds such problems; bench/notes/sm90_gemm.md,
-// session 10): 64 x 128 ping-pong where it is instantiated (bf16 or f16, A and B K-major, D
-// in the inputs' type), else 128 x 128 cooperative (D in the inputs' type), else the default.
-// Not ping-pong for larger problems: with 64-row tiles it measured 0.60-0.66x cuBLAS at
-// 2048^3 .. 8192^3 (64x256) where the cooperative 128x256 kernel reaches 0.84-0.95x; with
+// of it: per-CTA latency, not throughput, bounds such problems): 64 x 128 ping-pong where it
+// is instantiated (bf16 or f16, A and B K-major, D in the inputs' type), else 128 x 128
+// cooperative (D in the inputs' type), else the default.
+// Not ping-pong for larger problems: a 64-row tile (64x128 or 64x256) loads 1.7-2x the operand
+// bytes per MAC of the cooperative 128x256 tile and trails it at every shape from 2048^3 up;
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
-// library) 0.71 / 0.54 / 0.81 / 0.77 / 0.58x at 4096^3, 8192x8192x1024, 8192^3,
-// 4096x11008x4096, 2048^3 (clusters of 2; without, 0.58 / 0.47 / 0.67 / 0.60 / 0.53) against
-// the cooperative 128x256's 0.88 / 0.74 / 0.96 / 0.92 / 0.84 in the same run, and 0.46 at
-// 1000^3 against ping-pong 64x128's 0.66 (H100, session 12, bench/notes/sm90_gemm.md).
+// library) trail it too, with clusters or without, and trail 64x128 ping-pong on small
+// problems (bench/notes/sm90_gemm.md has the comparisons).
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 

@@ -24,9 +24,8 @@ struct PersistentTileScheduler {
 
   // Whether every count the raster divides fits 32 bits: tile() then divides in 32-bit words,
   // which a GPU does inline in a few instructions; a 64-bit division is a call to a software
-  // routine, and tile() makes six of them. Per unit the kernel asks twice (the consumers
-  // recompute the unit after the mainloop): ~0.85 us of each 15.8 us tile period at 8192 x 8192
-  // x 1024 on the H100 went there (session 13's per-tile timeline, bench/notes/sm90_gemm.md).
+  // routine, and tile() makes six of them, a visible share of a tile's time when its k-range
+  // is short (bench/notes/sm90_gemm.md has the per-tile timeline).
   TESSERA_HOST_DEVICE constexpr bool fits_32bit() const {
     return tiles_m >= 0 && tiles_n >= 0 && batch >= 0 && group >= 1 && tile_count() <= INT32_MAX;
   }
@@ -56,9 +55,9 @@ struct PersistentTileScheduler {
 
 // The persistent raster with whole tiles only: unit u is tile u with all its k-tiles, and
 // `split` is 1 at compile time, so a kernel over this scheduler carries no split-K meeting.
-// (Sharing one instantiation with the split-K reduction cost every kernel a 296-424 byte
-// stack and 412-536 bytes of spill stores, the accumulators stored around the reduction's
-// loads; without it: 64 bytes and none. bench/notes/sm90_gemm.md, session 9.)
+// (A kernel that may split carries the split-K reduction, whose loads beside the live
+// accumulators make ptxas spill them: a stack frame and spill stores in every such kernel.
+// Whole-tile kernels leave the reduction out.)
 struct WholeTileScheduler {
   static constexpr bool Splits = false;
   PersistentTileScheduler raster;
@@ -106,10 +105,9 @@ struct SplitKTileScheduler {
 
   // The plan for `slots` persistent clusters. A split saves k_tiles (1 - 1/split) k-tiles of
   // the tail's time and costs its meeting: each slice writes an f32 tile and the last reads
-  // `split` of them, latency-bound at about SlotCostKTiles k-tiles' time per f32 tile (H100,
-  // run 37: 1000^3 in 4 slices of 4 k-tiles took 29 us against 21 us unsplit; 4096 x 11008 x
-  // 4096's 28-tile tail in 2 slices of 32 gained 7 us). The split with the largest gain,
-  // none when no split gains.
+  // `split` of them, latency-bound at about SlotCostKTiles k-tiles' time per f32 tile (a
+  // constant fitted to timings of split and unsplit tails: bench/notes/sm90_gemm.md). The
+  // split with the largest gain, none when no split gains.
   static constexpr int MaxSplit = 8, MinSliceKTiles = 4, SlotCostKTiles = 5;
   TESSERA_HOST_DEVICE static SplitPlan plan_for(int64_t tiles, int k_tiles, int slots) {
     const SplitPlan most = plan_split(tiles, k_tiles, slots, MaxSplit, MinSliceKTiles);

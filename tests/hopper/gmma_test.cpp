@@ -1,4 +1,4 @@
-// GMMA shared-memory layout atoms and wgmma descriptors (issue 17).
+// GMMA shared-memory layout atoms and wgmma descriptors.
 // Descriptors are checked against the PTX ISA's definition read independently
 // (isa_gmma.hpp): for every element of every operand tile, the byte address the descriptor
 // makes the hardware read equals the address tessera's swizzled layout gives that element.
@@ -223,8 +223,8 @@ TEST_CASE("wgmma descriptors: known fields") {
   CHECK(d.desc != 0);
 }
 
-// The trap of session 7: slicing a plain Layout drops the slice's offset, so a descriptor of
-// the slice alone described k-block 0 for every k-block. Plain layouts take the offset.
+// The trap: slicing a plain Layout drops the slice's offset, so a descriptor of the slice alone
+// would describe k-block 0 for every k-block. Plain layouts take the offset.
 TEST_CASE("wgmma descriptors: a plain layout's slice offset is given, not lost") {
   // The unswizzled staged tile without its identity swizzle: a plain Layout.
   constexpr auto U = GMMA::make_smem_layout<16, Major::K, 16>(make_shape(_64{}, _64{}, _2{})).inner();

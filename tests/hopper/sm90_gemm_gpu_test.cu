@@ -22,7 +22,7 @@
 #include "../../kernels/device/sm90_dispatch.hpp"
 #include "../../kernels/device/sm90_instance.hpp"
 #include "../../kernels/device/sm90_kernel_set.cuh"
-#include "sm90_gemm_check.hpp"
+#include "../../tools/harness/sm90_gemm_check.hpp"
 
 using namespace tessera;
 

@@ -1,15 +1,15 @@
 // One SM90 kernel type in two TUs: the library's copy of the ping-pong kernel
 // (sm90_instances_pingpong.cu, through the device entry that tessera::gemm uses) and this TU's
 // own (GemmSm90<Pingpong<bf16>> instantiated here, as a user's or the bench's code does), run
-// alternately on one problem. nvcc 13 gives each TU its own stub and device module; before
-// EntryCache (kernels/device/entry_cache.hpp) the second copy launched without its
-// shared-memory opt-in and failed with "invalid argument" (session 12). Every run must succeed
+// alternately on one problem. nvcc 13 gives each TU its own stub and device module; a cache of
+// the shared-memory opt-in keyed by kernel type (not by entry: kernels/device/entry_cache.hpp)
+// would launch the second copy without it, which fails with "invalid argument". Every run must succeed
 // and match the FP64 reference. Exits 77 (skipped) without an sm_90 GPU.
 #include <cstdio>
 
 #include "../../kernels/device/sm90_instance.hpp"
 #include "../../kernels/device/sm90_kernel_set.cuh"
-#include "sm90_gemm_check.hpp"
+#include "../../tools/harness/sm90_gemm_check.hpp"
 
 using namespace tessera;
 namespace set = tessera::kernels::device::sm90_set;

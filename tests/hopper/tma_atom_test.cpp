@@ -1,4 +1,4 @@
-// TMA copy atoms (issue 17): the boxes one tile's copies issue, where each lands, and the
+// TMA copy atoms: the boxes one tile's copies issue, where each lands, and the
 // transaction bytes its barrier expects, for the kernels' operand tiles (host; no GPU).
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>

@@ -1,4 +1,4 @@
-// TMA arguments from gmem and smem layouts (issue 17): derivations and every refusal.
+// TMA arguments from gmem and smem layouts: derivations and every refusal.
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
@@ -189,7 +189,7 @@ TEST_CASE("TMA: replaying the derived copies fills the tile (rapidcheck)") {
 }
 
 
-// Divided modes (session 10): the tensor map's dims follow the smem tile's structure.
+// Divided modes: the tensor map's dims follow the smem tile's structure.
 // The MN-major bf16 stage tile of the SM90 kernel (128 x 64, atoms walking K first):
 // rows (64, 2):(1, 4096), K 64:64, so one box (64, 64, 2) where per-mode dims need two.
 constexpr auto mn_tile = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(_128{}, _64{}), tuple<_2, _1>{});

@@ -74,6 +74,9 @@ static_assert(collective_parts_match<S80_scalar, MNMajor, KMajor,
 using S80_nt_unswizzled = Build<arch::Sm80, OpClassTensorOp, half_t, MNMajor, 8, MNMajor, 8, tuple<_128, _128, _64>, _1x1,
                                 StageCount<3>, KernelCpAsyncMultistage<2, 16, 256, false>>;
 static_assert(std::is_same_v<S80_nt_unswizzled::DispatchPolicy, MainloopSm80CpAsync<3, 2, 16>>);
+// The shape names the kernel (the instance TUs' symbols, bench --variants' names): explicit
+// stage counts and schedule parameters land in it as given.
+static_assert(std::is_same_v<S80_nt_unswizzled::Shape, TensorOpShape<128, 128, 64, 2, 2, 3, 2, 16, 256>>);
 static_assert(collective_parts_match<S80_nt_unswizzled, MNMajor, MNMajor,
                                      TensorOpPartition<128, 128, 64, 2, 2, 128, false, false, false, 8, false>, 3>());
 
@@ -188,6 +191,27 @@ static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::C
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>> &&
               CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::smem_bytes == 2 * 16 * 1024 &&
               S90_bf16::EpilogueSlots == 1);
+// The rest of what the shipped SM90 kernels are built with (device/sm90_gemm.cuh): an f32 D
+// keeps the TMA-store epilogue (f32 staging) and the 4 stages; a fused activation is a
+// parameter of the same epilogue; 128 x 128 tiles per ping-pong consumer in clusters of 2 fit
+// 6 stages of 32 KiB beside two staging slots.
+using S90_mn_f32d = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, MNMajor, 8, KMajor, 8, tuple<_128, _256, _64>, _2x1>;
+static_assert(std::is_same_v<S90_mn_f32d::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                           tuple<_128, _256, _64>, bfloat16_t, GMMA::Major::MN,
+                                                                           GMMA::Major::K, 128>> &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_mn_f32d, float, 4>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<float, 128, 256, 2, Activation::Identity, 1>>);
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTmaStoreFused<Activation::GELUTanh>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::GELUTanh, 1>>);
+using S90_pp128 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _128, _64>, _2x1, StageCountAuto,
+                        KernelTmaWarpSpecializedPingpong>;
+static_assert(std::is_same_v<S90_pp128::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedPingpong<6, 2>,
+                                                                           tuple<_128, _128, _64>, bfloat16_t, GMMA::Major::K,
+                                                                           GMMA::Major::K, 128>> &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_pp128, bfloat16_t, 8>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 128, 1, Activation::Identity, 2>>);
 
 // ---- the kernel type of (problem shape, mainloop, epilogue, scheduler)
 // The SM80 kernel is the kernel of exactly the four types it is given.
@@ -221,6 +245,13 @@ static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, user_simt::Collecti
                                            GroupedRasterization<4>>,
                              GemmSimtKernel<GemmProblemShape, Simt16::CollectiveOp, EpilogueSimt<Simt16::CollectiveOp>,
                                             GroupedRasterization<4>>>);
+// The split-K scheduler composes the cooperative kernel over it (a kernel of its own).
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_small::CollectiveOp,
+                                           CollectiveEpilogueBuilder<S90_small, half_t, 8>::CollectiveOp,
+                                           kernels::sm90::SplitKTileScheduler>,
+                             kernels::sm90::GemmTmaWarpSpecialized<
+                                 S90_small::CollectiveOp, CollectiveEpilogueBuilder<S90_small, half_t, 8>::CollectiveOp,
+                                 kernels::sm90::SplitKTileScheduler>>);
 // The ping-pong policy composes the ping-pong kernel; the cooperative one the cooperative.
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_pp::CollectiveOp,
                                            CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "activation_reference.hpp"
+#include "../../tools/harness/activation_reference.hpp"
 #include "tessera/kernels/epilogue_ops.hpp"
 
 using namespace tessera::kernels;

@@ -20,7 +20,7 @@
 
 #include "tessera/kernels/gemm.hpp"
 #include "device/configs.cuh"  // the device adapter of one kernel (compiled in the library)
-#include "util/harness.cuh"
+#include "../../tools/harness/harness.cuh"
 
 namespace tk = tessera::kernels;
 

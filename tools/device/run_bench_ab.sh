@@ -36,7 +36,7 @@ if [ "${STEP:-build}" = build ]; then
     (
       d=$(bin_of "$t") && mkdir -p "$d" && cd "$t" && pids=()
       # (SM90 TUs with --split-compile; the mma.sync ones without: it stops nvcc inlining their
-      # helpers, session 11)
+      # helpers)
       for src in kernels/device/sm90_instances*.cu; do
         [ -f "$src" ] && { nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -c "$src" -o "$d/$(basename "$src" .cu).o" & pids+=($!); }
       done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 13, an SM90 epilogue change against main in one device call from the branch's tree:
+# An SM90 kernel change against main in one device call from the branch's tree:
 # build (side by side) the probe tools/device/sm90_epi_probe.cu against main's tree (BASE) and
 # this tree ("new"), and (LIB=1, default) this tree's SM90 library (the instance TUs) with its
 # GPU test; then the probes alternately (two rounds, same process order), the GPU test,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Per-tile timeline of the SM90 cooperative kernel (issue 17): copies include/, kernels/, tests/
-# and tools/device/ into $W/tree, instruments the copy's kernel headers with clock stamps
+# Per-tile timeline of the SM90 cooperative kernel: copies include/, kernels/, bench/,
+# tools/device/ and tools/harness/ into $W/tree, instruments the copy's kernel headers with clock stamps
 # (sm90_tile_timeline_patch.py; this tree's headers stay as they are), builds the probe
 # sm90_tile_timeline.cu there alone, prints ptxas's line for its kernel and the SASS local-memory
 # check, then runs it (default shapes 8192x8192x1024 and 4096^3; SHAPES="M N K ..." for others).
@@ -16,7 +16,7 @@ t0=$(date +%s)
 note "== sm90 per-tile timeline $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
 rm -rf "$W/tree" && mkdir -p "$W/tree/tools"
-cp -r include kernels tests "$W/tree/" && cp -r tools/device "$W/tree/tools/"
+cp -r include kernels bench "$W/tree/" && cp -r tools/device tools/harness "$W/tree/tools/"
 python3 tools/device/sm90_tile_timeline_patch.py "$W/tree" | tee -a "$log" || { note "patch failed"; exit 1; }
 F=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Xptxas -v -diag-suppress 20012,177
    -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -Iinclude)

@@ -1,5 +1,5 @@
-// A/B probe of the SM90 kernels the TMA-store epilogue serves, at the shapes of issue 17
-// (sessions 13-14: the epilogue's staging buffers, stmatrix staging): the same source compiles against several trees
+// A/B probe of the SM90 kernels the TMA-store epilogue serves, at the shapes bench/RESULTS.md
+// tracks: the same source compiles against several trees
 // (main and a branch, tools/device/run_sm90_epi_ab.sh) so that one device call times them all.
 // It needs only the kernel templates (kernels/device/sm90_gemm.cuh) and cuBLAS, not the
 // library's instances.
@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "../../kernels/device/sm90_gemm.cuh"
-#include "../../tests/hopper/sm90_gemm_check.hpp"
+#include "../../bench/timing.hpp"
+#include "../harness/sm90_gemm_check.hpp"
 
 using namespace tessera;
 namespace s9 = tessera::kernels::sm90;

@@ -1,5 +1,4 @@
-// Per-tile timeline of the SM90 cooperative kernel (issue 17, session 13): where a tile's time
-// goes. Built by tools/device/run_sm90_tile_timeline.sh against a COPY of the kernel headers
+// Per-tile timeline of the SM90 cooperative kernel: where a tile's time goes. Built by tools/device/run_sm90_tile_timeline.sh against a COPY of the kernel headers
 // instrumented by sm90_tile_timeline_patch.py (clock64 stamps per CTA, unit and role: the
 // producer thread and thread 0 of each consumer warpgroup; slots in sm90_tile_timeline_hooks.cuh).
 //   sm90_tile_timeline [--reps N] [M N K ...]   (default: 8192 8192 1024 and 4096 4096 4096)
@@ -23,7 +22,8 @@
 
 #include "sm90_tile_timeline_hooks.cuh"  // before the kernel headers: their hooks call it
 #include "../../kernels/device/sm90_gemm.cuh"
-#include "../../tests/hopper/sm90_gemm_check.hpp"
+#include "../../bench/timing.hpp"
+#include "../harness/sm90_gemm_check.hpp"
 
 using namespace tessera;
 namespace s9 = tessera::kernels::sm90;

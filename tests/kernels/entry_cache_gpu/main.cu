@@ -1,7 +1,7 @@
 // One kernel type instantiated in two TUs, each launching its copy with 64 KiB of dynamic
-// shared memory, alternately: every launch must succeed and compute (the regression of
-// session 12, where the SM90 dispatch's launch failed after the bench's own copy of the same
-// kernel type had run). Exits 77 (skipped) without a GPU.
+// shared memory, alternately: every launch must succeed and compute (a cache of the opt-in keyed
+// by type, not by entry, lets the second copy launch without it and fail: entry_cache.hpp).
+// Exits 77 (skipped) without a GPU.
 #include <cstdio>
 #include <vector>
 

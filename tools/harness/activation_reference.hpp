@@ -1,5 +1,5 @@
 // The epilogue activations by their definitions, in double: the oracle of the element-wise
-// test (epilogue_ops_test.cpp) and of the fused GEMM's GPU check (tests/hopper).
+// test (tests/kernels/epilogue_ops_test.cpp) and of the fused GEMM's GPU check (sm90_gemm_check.hpp).
 #pragma once
 
 #include <cmath>

@@ -1,6 +1,6 @@
 // Host-side harness shared by the GPU test (tests/kernels/gemm_gpu_test.cu) and the benchmark
-// (bench/gemm.cu): a checked CUDA call, and device-filled random inputs.  Not part of the
-// kernels or of the installed API.
+// (bench/gemm.cu): a checked CUDA call, and device-filled random inputs. Not part of the
+// kernels or of the installed API (tools/check_layers.py: the part "harness").
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 // The SM90 GEMM against an FP64 reference on fresh random inputs, poisoned output (shared by
-// hopper_sm90_gemm_gpu_test and bench/sm90_gemm_bench). Host + CUDA runtime only.
+// the SM90 GPU tests, bench/sm90_gemm_bench and the device probes). Host + CUDA runtime only.
 // Problem<T, TD>: inputs T, C and D (and the bias) TD; fuse() adds a bias vector and an
 // activation, which the reference applies in double from the definitions (not from
 // epilogue_ops.hpp, which the kernel uses).
@@ -7,7 +7,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,7 +16,7 @@
 
 #include <tessera/atom/numeric.hpp>
 #include <tessera/kernels/gemm_arguments.hpp>
-#include "../kernels/activation_reference.hpp"
+#include "activation_reference.hpp"
 
 namespace sm90_check {
 
@@ -190,57 +189,6 @@ double relative_difference(const T* x, const T* ref, int64_t n) {
   SM90_CUDA(cudaMemcpy(h, acc, sizeof h, cudaMemcpyDeviceToHost));
   cudaFree(acc);
   return std::sqrt(h[0] / (h[1] > 0 ? h[1] : 1));
-}
-
-// A kernel that keeps the GPU busy for `cycles` while the host enqueues a timed pair: without
-// it the first event of a pair is recorded on an idle GPU and tessera's host-side work (argument
-// checks, tensor maps, the launch itself) is timed, while cuBLAS's, enqueued while tessera's
-// kernel runs, is hidden. (A template: one copy per program however many TUs include this.)
-template <int = 0>
-__global__ void lead_in(long long cycles) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < cycles) {}
-}
-
-// The timing of the bench and the probes: `warmup` untimed pairs, then `reps` pairs (mine,
-// theirs) launched alternately, each pair after lead_in (~50 us at 1.98 GHz, unless `lead` is
-// false: then from an idle GPU, host launch costs included), each timed with CUDA events: the
-// two series in ms.
-struct PairTimes {
-  std::vector<float> mine, theirs;
-};
-template <class Mine, class Theirs>
-PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, bool lead = true) {
-  for (int i = 0; i < warmup; ++i) {
-    mine();
-    theirs();
-  }
-  cudaEvent_t ev[3];
-  for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
-  PairTimes t;
-  for (int i = 0; i < reps; ++i) {
-    if (lead) lead_in<<<1, 1>>>(100000);
-    SM90_CUDA(cudaEventRecord(ev[0]));
-    mine();
-    SM90_CUDA(cudaEventRecord(ev[1]));
-    theirs();
-    SM90_CUDA(cudaEventRecord(ev[2]));
-    SM90_CUDA(cudaEventSynchronize(ev[2]));
-    float a = 0, b = 0;
-    SM90_CUDA(cudaEventElapsedTime(&a, ev[0], ev[1]));
-    SM90_CUDA(cudaEventElapsedTime(&b, ev[1], ev[2]));
-    t.mine.push_back(a);
-    t.theirs.push_back(b);
-  }
-  for (auto& e : ev) cudaEventDestroy(e);
-  return t;
-}
-
-// The median (of an even count, the mean of the middle two); 0 for none.
-inline double median(std::vector<float> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (double(v[v.size() / 2 - 1]) + double(v[v.size() / 2]));
 }
 
 }  // namespace sm90_check
