@@ -736,8 +736,16 @@ PYBIND11_MODULE(_core, m) {
     if (!a) throw py::key_error("unknown copy atom '" + name + "'" + suggestions(name, rt::copy_names()));
     return a;
   }, py::return_value_policy::reference);
-  m.def("mma_atom_names", [] { return py::cast(rt::mma_names()); });
-  m.def("copy_atom_names", [] { return py::cast(rt::copy_names()); });
+  m.def("mma_atom_names", [] {
+    py::list out;
+    for (const auto& n : rt::mma_names()) out.append(n);
+    return out;
+  });
+  m.def("copy_atom_names", [] {
+    py::list out;
+    for (const auto& n : rt::copy_names()) out.append(n);
+    return out;
+  });
 
   py::class_<rt::TiledMma>(m, "TiledMma", py::dynamic_attr())
       .def_property_readonly("atom", [](const rt::TiledMma& t) { return t.atom; }, py::return_value_policy::reference)

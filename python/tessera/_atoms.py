@@ -25,7 +25,7 @@ def copy_atom_names():
 
 def gmma_layout_atom(name):
     """A GMMA shared-memory layout atom by name, gmma_<k|mn>_<inter|sw32|sw64|sw128>_<type>
-    (as `tessera render` names them), e.g. gmma_k_sw128_bf16 = Sw<3,4,3> o 0 o (8,64):(64,1)."""
+    (as `tessera render` names them), e.g. gmma_k_sw128_bf16 = Sw<3,3,3> o 0 o (8,64):(64,1)."""
     v = _core.gmma_layout_atom(name)
     if v is None:
         raise KeyError(f"'{name}' is not a GMMA layout atom name (gmma_<k|mn>_<inter|sw32|sw64|sw128>_<type>)")
