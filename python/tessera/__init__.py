@@ -27,7 +27,7 @@ from ._atoms import (  # noqa: E402
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._json import to_dict  # noqa: E402
-from . import _algebra, _draw, _interop, _json  # noqa: E402
+from . import _algebra, _atoms, _draw, _interop, _json  # noqa: E402
 
 slice = slice_  # tessera eval's name (CuTe DSL's is slice_, as `slice` is Python's)
 
@@ -35,6 +35,7 @@ __version__ = _core.__version__
 has_cairo = _core.has_cairo
 
 _algebra._install_methods()
+_atoms._install()
 _draw._install()
 _json._install()
 for _cls in (Layout, ComposedLayout):

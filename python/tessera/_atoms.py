@@ -92,3 +92,12 @@ def _for_mma(operand):
 make_tiled_copy_A = _for_mma("A")
 make_tiled_copy_B = _for_mma("B")
 make_tiled_copy_C = _for_mma("C")
+
+
+def _install():
+    MmaAtom.__repr__ = lambda self: f"mma_atom('{self.name}')"
+    CopyAtom.__repr__ = lambda self: f"copy_atom('{self.name}')"
+    TiledMma.__repr__ = lambda self: f"<TiledMma {getattr(self, '_name', self.atom.name)}: tile {self.tile_shape_mnk}, " \
+                                     f"{self.size} threads>"
+    _core.TiledCopy.__repr__ = lambda self: f"<TiledCopy {self.atom.name} ({self.bits}-bit): tile {self.tiler_mn}, " \
+                                            f"{self.size} threads>"

@@ -59,6 +59,8 @@ def test_mma_atom_traits():
     assert t.to_dict() == ts.make_tiled_mma(a, atoms="2x2x1").to_dict()
     p = ts.make_tiled_mma(a, (2, 2, 1), (None, ts.Layout((8, 2, 2), (1, 16, 8)), None))
     assert str(p.permutation_mnk[1]) == "(8,2,2):(1,16,8)"
+    assert repr(a) == "mma_atom('SM80_16x8x16_F32F16F16F32_TN')"
+    assert repr(t) == "<TiledMma SM80_16x8x16_F32F16F16F32_TN atoms 2x2x1: tile (32,16,16), 128 threads>"
     assert "SM80_16x8x16_F32F16F16F32_TN" in ts.mma_atom_names()
     assert "SM75_U32x4_LDSM_N" in ts.copy_atom_names()
 
