@@ -1,0 +1,56 @@
+"""tessera: CuTe's layout algebra, eagerly, with the diagrams and atoms of the tessera CLI.
+
+    >>> import tessera as ts
+    >>> L = ts.make_layout((8, 8), stride=(1, 8))
+    >>> print(ts.logical_divide(L, (4, 2)))
+    ((4,2),(2,4)):((1,4),(8,16))
+
+Every function is the `tessera eval` function of the same name (same results, same refusals),
+with CuTe DSL's names and argument order; see docs/python.md.
+"""
+from . import _core
+from ._core import ComposedLayout, CopyAtom, Layout, MmaAtom, Swizzle, TiledCopy, TiledMma, Tiler
+from ._errors import Error, InadmissibleError, IntegerOverflowError, ParseError
+from ._int_tuple import IntTuple
+
+_core._install(Error, ParseError, InadmissibleError, IntegerOverflowError, IntTuple)
+
+from ._algebra import (  # noqa: E402  (after the error classes are installed)
+    blocked_product, coalesce, complement, composition, cosize, crd2idx, depth, downcast, equal_as_functions, eval,
+    filter, flat_divide, flat_product, flatten, functions, get, idx2crd, left_inverse, logical_divide,
+    logical_product, make_composed_layout, make_layout, make_swizzle, max_common_layout, max_common_vector, parse,
+    raked_product, rank, right_inverse, shape, size, slice_, stride, tile_to_shape, tiled_divide, tiled_product,
+    upcast, zipped_divide, zipped_product)
+from ._atoms import (  # noqa: E402
+    copy_atom, copy_atom_names, gmma_layout_atom, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B,
+    make_tiled_copy_C, make_tiled_mma, mma_atom, mma_atom_names)
+from ._draw import TvMap, draw  # noqa: E402
+from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
+from ._json import to_dict  # noqa: E402
+from . import _algebra, _atoms, _draw, _interop, _json  # noqa: E402
+
+slice = slice_  # tessera eval's name (CuTe DSL's is slice_, as `slice` is Python's)
+
+__version__ = _core.__version__
+has_cairo = _core.has_cairo
+
+_algebra._install_methods()
+_atoms._install()
+_draw._install()
+_json._install()
+for _cls in (Layout, ComposedLayout):
+    _cls.to_numpy = _interop.to_numpy
+    _cls.to_f2 = _interop.to_f2
+Layout.to_pycute = _interop.to_pycute
+
+__all__ = [
+    "ComposedLayout", "CopyAtom", "Error", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
+    "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TvMap", "blocked_product", "coalesce",
+    "complement", "composition", "copy_atom", "copy_atom_names", "cosize", "crd2idx", "depth", "downcast", "draw",
+    "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "get",
+    "gmma_layout_atom", "idx2crd", "left_inverse", "logical_divide", "logical_product", "make_composed_layout",
+    "make_layout", "make_swizzle", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
+    "make_tiled_copy_C", "make_tiled_mma", "max_common_layout", "max_common_vector", "mma_atom", "mma_atom_names",
+    "parse", "raked_product", "rank", "right_inverse", "shape", "size", "slice", "slice_", "stride", "tile_to_shape",
+    "tiled_divide", "tiled_product", "to_cute_dsl", "to_dict", "to_f2", "to_numpy", "to_pycute", "upcast", "zipped_divide", "zipped_product",
+]
