@@ -23,18 +23,8 @@ struct CopyOptions {
 
 // --json: the atom, the element width, and the layouts --print-layouts prints, under the
 // same names (docs/json.md).
-void print_copy_json(const rt::CopyAtomInfo& atom, int bits, const rt::TiledCopy& c) {
-  json::Value d = json::document("copy");
-  d.set("atom", json::Value::object({{"name", atom.name},
-                                     {"arch", atom.arch},
-                                     {"smem", atom.smem_side},
-                                     {"threads", atom.thr_id.size()}}));
-  d.set("bits", bits);
-  d.set("threads", c.num_threads());
-  d.set("src", json::layout(c.layout_s_tv));
-  d.set("dst", json::layout(c.layout_d_tv));
-  d.set("tile", json::int_tuple(c.tiler));
-  json::print(d);
+void print_copy_json(const rt::TiledCopy& c) {
+  json::print(json::tiled_copy(c));
   check_standard_output();
 }
 
@@ -47,7 +37,7 @@ void run_copy(const CopyOptions& o) {
   const int bits = o.bits ? o.bits : atom.default_bits;
   const rt::TiledCopy c =
       tiled_copy_from(atom, bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
-  if (o.json) return print_copy_json(atom, bits, c);
+  if (o.json) return print_copy_json(c);
   const std::int64_t M = rt::product(c.tiler[0]), N = c.tiler.rank() > 1 ? rt::product(c.tiler[1]) : 1;
   const bool draw = !o.print_layouts || !o.output.empty();
   Target target;

@@ -26,29 +26,8 @@ struct MmaOptions {
 
 // --json: the atom, the tiled MMA's arguments, and every layout --print-layouts prints, under
 // the same names (docs/json.md).
-void print_mma_json(const rt::MmaAtomInfo& atom, const rt::TiledMma& t) {
-  json::Value d = json::document("mma");
-  d.set("atom", json::Value::object({{"name", atom.name},
-                                     {"arch", atom.arch},
-                                     {"types", atom.types},
-                                     {"m", atom.m},
-                                     {"n", atom.n},
-                                     {"k", atom.k},
-                                     {"threads", atom.thr_id.size()}}));
-  d.set("atom_layout", json::layout(t.atom_layout));
-  json::Value perm = json::Value::array();
-  for (const auto& p : t.perm) perm.push(p ? json::layout(*p) : json::Value());
-  d.set("permutation", std::move(perm));
-  d.set("ThrID", json::layout(atom.thr_id));
-  d.set("ALayout", json::layout(atom.a_tv));
-  d.set("BLayout", json::layout(atom.b_tv));
-  d.set("CLayout", json::layout(atom.c_tv));
-  d.set("thr_layout_vmnk", json::layout(t.thr_layout_vmnk));
-  d.set("layoutA_TV", json::layout(t.layout_a_tv));
-  d.set("layoutB_TV", json::layout(t.layout_b_tv));
-  d.set("layoutC_TV", json::layout(t.layout_c_tv));
-  d.set("tile", json::Value::array({t.tile[0], t.tile[1], t.tile[2]}));
-  json::print(d);
+void print_mma_json(const rt::TiledMma& t) {
+  json::print(json::tiled_mma(t));
   check_standard_output();
 }
 
@@ -111,7 +90,7 @@ void run_mma(const MmaOptions& o) {
   const analysis::GmmaAtomSpec smem = smem_layout_arg(o.smem_layout, atom);
   const rt::TiledMma t = tiled_mma_arg(atom, o.atoms, o.permute);
   const std::int64_t M = t.tile[0], N = t.tile[1], K = t.tile[2];
-  if (o.json) return print_mma_json(atom, t);
+  if (o.json) return print_mma_json(t);
   const bool draw = !o.print_layouts || !o.output.empty();
   Target target;
   if (draw) {

@@ -1,4 +1,4 @@
-// The CLI's JSON writer (src/cli/json.hpp): exact output for every kind of value, string
+// The JSON writer of --json and to_dict() (tessera/rt/json.hpp): exact output for every kind of value, string
 // escaping (control characters, quotes, UTF-8 passthrough, U+FFFD for bytes that are not
 // UTF-8) checked against an independent decoder on generated strings, and the JSON forms of
 // layouts rebuilt into the layouts they came from (docs/json.md).
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "../../src/cli/json.hpp"
+#include "tessera/rt/json.hpp"
 #include "../runtime/generators.hpp"
 
-namespace json = tessera::cli::json;
+namespace json = tessera::rt::json;
 namespace rt = tessera::rt;
 
 namespace {
