@@ -1,12 +1,12 @@
 // `tessera banks`: shared-memory bank conflicts of an access pattern over a (swizzled)
 // smem tile, instruction by instruction, and the tile drawn by bank.
-#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "tessera/analysis/banks.hpp"
+#include "tessera/analysis/report.hpp"
 #include "atom_support.hpp"
 #include "action.hpp"
 #include "commands.hpp"
@@ -30,103 +30,18 @@ struct BanksOptions {
 const CopySideRule kSmemSide{[](const rt::CopyAtomInfo& atom) { return atom.smem_side != "dst"; },
                              analysis::access_of_copy};
 
-// The degrees of one phase, bank by bank.
-json::Value bank_degrees(const int (&degree)[tessera::analysis::num_banks]) {
-  json::Value a = json::Value::array();
-  for (int d : degree) a.push(d);
-  return a;
-}
-
-// --json: what the text prints, field by field (docs/json.md), plus each phase's degrees.
-void print_banks_json(const BanksOptions& o, const MemoryArg& smem, const analysis::BankAccess& access,
-                      const analysis::BankAnalysis& a) {
-  json::Value d = json::document("banks");
-  d.set("smem", memory_json(smem));
-  d.set("bits", o.access.bits);
-  d.set("access", access_json(access, a.summary.access_bytes));
-  if (!o.out.summary_only) {
-    json::Value instructions = json::Value::array();
-    for (const auto& in : a.instructions) {
-      const auto& r = in.report;
-      json::Value phases = json::Value::array(), worst = json::Value::array();
-      std::int64_t last = in.info.first_thread;
-      for (int p = 0; p < r.num_phases; ++p) {
-        const auto& ph = r.phase[p];
-        phases.push(json::Value::object({{"first_thread", in.info.first_thread + ph.first_thread},
-                                         {"threads", ph.num_threads},
-                                         {"active_threads", ph.active_threads},
-                                         {"wavefronts", ph.wavefronts},
-                                         {"degree", bank_degrees(ph.degree)}}));
-        last = in.info.first_thread + ph.first_thread + ph.num_threads - 1;
-      }
-      for (int b = 0; b < tessera::analysis::num_banks; ++b) {
-        int w = 0;
-        for (int p = 0; p < r.num_phases; ++p) w = std::max(w, r.phase[p].degree[b]);
-        worst.push(w);
-      }
-      instructions.push(json::Value::object({{"index", in.info.index},
-                                             {"tile", in.info.tile},
-                                             {"step", in.info.step},
-                                             {"first_thread", in.info.first_thread},
-                                             {"last_thread", last},
-                                             {"wavefronts", r.wavefronts},
-                                             {"ideal", r.ideal_wavefronts()},
-                                             {"extra", r.wavefronts - r.ideal_wavefronts()},
-                                             {"max_degree", r.max_degree},
-                                             {"degree_by_bank", std::move(worst)},
-                                             {"phases", std::move(phases)}}));
-    }
-    d.set("instructions", std::move(instructions));
-  }
-  const auto& s = a.summary;
-  d.set("summary", json::Value::object({{"instructions", s.instructions},
-                                        {"wavefronts", s.wavefronts},
-                                        {"ideal", s.ideal_wavefronts},
-                                        {"extra", s.extra_wavefronts()},
-                                        {"conflict_factor", a.conflict_factor()},
-                                        {"max_degree", s.max_degree},
-                                        {"conflict_free", s.conflict_free()}}));
-  json::print(d);
-  check_standard_output();
-}
-
 void run_banks(const BanksOptions& o) {
   const MemoryArg arg = memory_arg("SMEM", o.smem, "shared-memory", "smem");
   const analysis::SmemTile& smem = arg.tile;
   const analysis::BankAccess access = access_arg(o.access, smem, kSmemSide);
   const std::optional<Target> target = tile_target(o.out, arg, "smem");
   const analysis::BankAnalysis a = analysis::analyze_banks(smem, access, o.access.bits);
-  if (o.json) return print_banks_json(o, arg, access, a);
-
-  std::string out;
-  out += "smem " + smem.text + " (" + std::to_string(smem.rows()) + "x" + std::to_string(smem.cols()) + ", " +
-         std::to_string(o.access.bits) + "-bit elements)\n";
-  out += access_line(access, a.summary.access_bytes);
-  if (!o.out.summary_only)
-    for (const auto& in : a.instructions) {
-      const auto& r = in.report;
-      int last = in.info.first_thread;
-      if (r.num_phases) last += r.phase[r.num_phases - 1].first_thread + r.phase[r.num_phases - 1].num_threads - 1;
-      out += "instr " + std::to_string(in.info.index) + " tile " + std::to_string(in.info.tile) + " step " +
-             std::to_string(in.info.step) + " threads " + std::to_string(in.info.first_thread) + "-" +
-             std::to_string(last) + ": wavefronts " + std::to_string(r.wavefronts) + " ideal " +
-             std::to_string(r.ideal_wavefronts()) + " extra " + std::to_string(r.wavefronts - r.ideal_wavefronts()) +
-             " max-degree " + std::to_string(r.max_degree) + "\n";
-      // Per bank: the worst degree over the phases (distinct 4-byte words requested).
-      out += "  degree by bank:";
-      for (int b = 0; b < tessera::analysis::num_banks; ++b) {
-        int d = 0;
-        for (int p = 0; p < r.num_phases; ++p) d = std::max(d, r.phase[p].degree[b]);
-        out += " " + std::to_string(d);
-      }
-      out += "\n";
-    }
-  const auto& s = a.summary;
-  out += "summary: instructions " + std::to_string(s.instructions) + ", wavefronts " + std::to_string(s.wavefronts) +
-         ", ideal " + std::to_string(s.ideal_wavefronts) + ", extra " + std::to_string(s.extra_wavefronts()) +
-         ", conflict factor " + fixed2(a.conflict_factor()) + ", max degree " + std::to_string(s.max_degree) +
-         (s.conflict_free() ? " (conflict-free)" : " (" + std::to_string(s.max_degree) + "-way conflicted)") + "\n";
-  std::cout << out;
+  if (o.json) {
+    json::print(analysis::banks_json(arg.value, smem, access, o.access.bits, a, o.out.summary_only));
+    check_standard_output();
+    return;
+  }
+  std::cout << analysis::banks_text(smem, access, o.access.bits, a, o.out.summary_only);
   check_standard_output();
   if (!target) return;
   const std::int64_t rows = smem.rows();

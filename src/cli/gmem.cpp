@@ -16,6 +16,7 @@
 #include "json_option.hpp"
 #include "memory_access.hpp"
 #include "tessera/analysis/coalescing.hpp"
+#include "tessera/analysis/report.hpp"
 #include "tessera/viz/build_coalescing.hpp"
 
 namespace tessera::cli {
@@ -34,78 +35,6 @@ struct GmemOptions {
 // an atom with no global-memory side.
 const CopySideRule kGmemSide{[](const rt::CopyAtomInfo&) { return true; }, analysis::gmem_access_of_copy};
 
-std::string percent(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-  return buf;
-}
-// Ascending integers as ranges: "0-3 8 12-15" ("-4..0" where a range reaches below zero).
-std::string ranges(const std::vector<std::int64_t>& xs) {
-  std::string s;
-  for (std::size_t i = 0; i < xs.size();) {
-    std::size_t j = i;
-    while (j + 1 < xs.size() && xs[j + 1] == xs[j] + 1) ++j;
-    const char* dash = xs[i] < 0 ? ".." : "-";
-    s += (s.empty() ? "" : " ") + std::to_string(xs[i]) + (j > i ? dash + std::to_string(xs[j]) : "");
-    i = j + 1;
-  }
-  return s;
-}
-
-// --json (docs/json.md): what the text prints, field by field, under the names `tessera banks
-// --json` uses for the same things (the tile, bits, the access, the instructions, the summary).
-json::Value to_json(const GmemOptions& o, const MemoryArg& gmem, const analysis::GmemAccess& access,
-                    const analysis::CoalescingAnalysis& a) {
-  auto ints = [](const auto& xs) {
-    json::Value arr = json::Value::array();
-    for (auto x : xs) arr.push(std::int64_t(x));
-    return arr;
-  };
-  json::Value d = json::document("gmem");
-  d.set("gmem", memory_json(gmem));
-  d.set("bits", o.access.bits);
-  d.set("base", o.base);
-  d.set("access", access_json(access, a.summary.access_bytes));
-  if (!o.out.summary_only) {
-    json::Value list = json::Value::array();
-    for (const auto& in : a.instructions) {
-      std::vector<std::int64_t> excess;
-      for (int l = 0; l < 32; ++l)
-        if (in.excess_lanes >> l & 1u) excess.push_back(in.info.first_thread + l);
-      list.push(json::Value::object({{"index", in.info.index},
-                                     {"tile", in.info.tile},
-                                     {"step", in.info.step},
-                                     {"first_thread", in.info.first_thread},
-                                     {"last_thread", in.info.first_thread + in.num_threads - 1},
-                                     {"requested_bytes", in.requested_bytes},
-                                     {"sectors", ints(in.sectors)},
-                                     {"sector_bytes", ints(in.sector_used)},
-                                     {"min_sectors", in.min_sectors},
-                                     {"excess_sectors", in.excess_sectors()},
-                                     {"lines", ints(in.lines)},
-                                     {"min_lines", in.min_lines},
-                                     {"excess_lines", in.excess_lines()},
-                                     {"excess_threads", ints(excess)}}));
-    }
-    d.set("instructions", std::move(list));
-  }
-  const auto& s = a.summary;
-  d.set("summary", json::Value::object({{"instructions", s.instructions},
-                                        {"requested_bytes", s.requested_bytes},
-                                        {"sectors", s.sectors},
-                                        {"min_sectors", s.min_sectors},
-                                        {"excess_sectors", s.excess_sectors()},
-                                        {"lines", s.lines},
-                                        {"min_lines", s.min_lines},
-                                        {"excess_lines", s.excess_lines()},
-                                        {"excess_instructions", s.excess_instructions},
-                                        {"sectors_per_instruction", a.sectors_per_instruction()},
-                                        {"sector_efficiency", a.sector_efficiency()},
-                                        {"line_efficiency", a.line_efficiency()},
-                                        {"coalesced", s.coalesced()}}));
-  return d;
-}
-
 void run_gmem(const GmemOptions& o) {
   const MemoryArg arg = memory_arg("GMEM", o.gmem, "global-memory", "gmem");
   const analysis::GmemTile& gmem = arg.tile;
@@ -113,44 +42,11 @@ void run_gmem(const GmemOptions& o) {
   const std::optional<Target> target = tile_target(o.out, arg, "gmem");
   const analysis::CoalescingAnalysis a = analysis::analyze_coalescing(gmem, access, o.access.bits, o.base);
   if (o.json) {
-    json::print(to_json(o, arg, access, a));
+    json::print(analysis::gmem_json(arg.value, gmem, access, o.access.bits, a, o.out.summary_only));
     check_standard_output();
     return;
   }
-
-  std::string out;
-  out += "gmem " + gmem.text + " (" + std::to_string(gmem.rows()) + "x" + std::to_string(gmem.cols()) + ", " +
-         std::to_string(o.access.bits) + "-bit elements, base " + std::to_string(o.base) + " bytes)\n";
-  out += access_line(access, a.summary.access_bytes);
-  if (!o.out.summary_only)
-    for (const auto& in : a.instructions) {
-      out += "instr " + std::to_string(in.info.index) + " tile " + std::to_string(in.info.tile) + " step " +
-             std::to_string(in.info.step) + " threads " + std::to_string(in.info.first_thread) + "-" +
-             std::to_string(in.info.first_thread + in.num_threads - 1) + ": sectors " +
-             std::to_string(in.sectors.size()) + " min " + std::to_string(in.min_sectors) + " excess " +
-             std::to_string(in.excess_sectors()) + ", lines " + std::to_string(in.lines.size()) + " min " +
-             std::to_string(in.min_lines) + " excess " + std::to_string(in.excess_lines()) + ", " +
-             std::to_string(in.requested_bytes) + " bytes\n";
-      out += "  sectors " + (in.sectors.empty() ? std::string("none") : ranges(in.sectors)) + "\n";
-      if (in.excess_lanes) {
-        std::vector<std::int64_t> threads;
-        for (int l = 0; l < 32; ++l)
-          if (in.excess_lanes >> l & 1u) threads.push_back(in.info.first_thread + l);
-        out += "  excess from threads " + ranges(threads) + " (in partly used sectors)\n";
-      }
-    }
-  const auto& s = a.summary;
-  out += "summary: instructions " + std::to_string(s.instructions) + ", sectors " + std::to_string(s.sectors) +
-         " (min " + std::to_string(s.min_sectors) + ", excess " + std::to_string(s.excess_sectors()) + ", " +
-         fixed2(a.sectors_per_instruction()) + " per instruction, efficiency " + percent(a.sector_efficiency()) +
-         "), lines " + std::to_string(s.lines) + " (min " + std::to_string(s.min_lines) + ", excess " +
-         std::to_string(s.excess_lines()) + ", efficiency " + percent(a.line_efficiency()) + "), " +
-         std::to_string(s.requested_bytes) + " bytes requested" +
-         (s.coalesced() ? " (coalesced)"
-                        : " (" + std::to_string(s.excess_instructions) + " of " + std::to_string(s.instructions) +
-                              " instructions over the minimum)") +
-         "\n";
-  std::cout << out;
+  std::cout << analysis::gmem_text(gmem, access, o.access.bits, a, o.out.summary_only);
   check_standard_output();
   if (!target) return;
   const std::int64_t rows = gmem.rows();

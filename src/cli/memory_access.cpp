@@ -1,6 +1,5 @@
 #include "memory_access.hpp"
 
-#include <cstdio>
 
 
 namespace tessera::cli {
@@ -80,27 +79,6 @@ analysis::TvAccess access_arg(const AccessOptions& o, const analysis::MemoryTile
   return access;
 }
 
-json::Value memory_json(const MemoryArg& m) {
-  return json::Value::object({{"layout", m.value.kind == rt::Value::Kind::Swizzled ? json::swizzled_layout(m.value.swizzled)
-                                                                                  : json::layout(m.value.layout)},
-                              {"rows", m.tile.rows()},
-                              {"cols", m.tile.cols()}});
-}
-
-json::Value access_json(const analysis::TvAccess& access, std::int64_t access_bytes) {
-  return json::Value::object({{"text", access.text},
-                              {"tile", json::Value::array({access.tile_m, access.tile_n})},
-                              {"threads", access.tv.mode(0).size()},
-                              {"vec", access.vec},
-                              {"bytes", access_bytes}});
-}
-
-std::string access_line(const analysis::TvAccess& access, std::int64_t access_bytes) {
-  return "access " + access.text + ": tile " + std::to_string(access.tile_m) + "x" + std::to_string(access.tile_n) +
-         ", " + std::to_string(access.tv.mode(0).size()) + " threads, " + std::to_string(access.vec) +
-         " value(s) = " + std::to_string(access_bytes) + " bytes per access\n";
-}
-
 void add_tile_output_options(CLI::App* cmd, TileOutputOptions& o, const std::string& drawn_by) {
   cmd->add_flag("--summary", o.summary_only, "print only the header and summary lines");
   cmd->add_option("-f,--format", o.format, "diagram format: txt, svg, tex, png, pdf or html (default from -o)")
@@ -124,12 +102,6 @@ void draw_tile(viz::Diagram d, const TileOutputOptions& o, const Target& target)
   recolor(d, o.color_by);
   set_density(d, o.density);
   emit(d, target);
-}
-
-std::string fixed2(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
-  return buf;
 }
 
 }  // namespace tessera::cli

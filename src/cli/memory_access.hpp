@@ -13,14 +13,14 @@
 #include "atom_support.hpp"
 #include "json.hpp"
 #include "tessera/analysis/memory_tile.hpp"
+#include "tessera/analysis/report.hpp"
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/eval.hpp"
 
 namespace tessera::cli {
 
-// Bounded work: the analyses keep counters per memory cell and walk every (thread,value) of
-// every repeat of the copy tile.
-inline constexpr std::int64_t kMaxAnalysedCells = std::int64_t{1} << 22;
+// Bounded work (tessera/analysis/report.hpp).
+inline constexpr std::int64_t kMaxAnalysedCells = analysis::max_analysed_cells;
 
 struct AccessOptions {
   std::string tv, access, side, threads, values, for_mma, atoms, permute, operand;
@@ -53,11 +53,6 @@ struct CopySideRule {
 // by kMaxAnalysedCells.
 analysis::TvAccess access_arg(const AccessOptions& o, const analysis::MemoryTile& tile, const CopySideRule& rule);
 
-// The output both commands print: the memory tile as JSON {layout, rows, cols}; the access as
-// JSON {text, tile, threads, vec, bytes} and as the text line "access ...".
-json::Value memory_json(const MemoryArg& m);
-json::Value access_json(const analysis::TvAccess& access, std::int64_t access_bytes);
-std::string access_line(const analysis::TvAccess& access, std::int64_t access_bytes);
 // The other options both commands take: --summary, and the tile drawn (-o FILE: by bank, by
 // sector) with -f, --force, --color-by, --heatmap/--labels.
 struct TileOutputOptions {
@@ -69,8 +64,5 @@ void add_tile_output_options(CLI::App* cmd, TileOutputOptions& o, const std::str
 // Where the drawing goes (none without -o), checked before the analysis runs.
 std::optional<Target> tile_target(const TileOutputOptions& o, const MemoryArg& m, const std::string& short_name);
 void draw_tile(viz::Diagram d, const TileOutputOptions& o, const Target& target);
-
-// x with two decimals.
-std::string fixed2(double x);
 
 }  // namespace tessera::cli

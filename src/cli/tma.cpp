@@ -7,9 +7,12 @@
 
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
+#include "json_option.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
+#include "tessera/analysis/report.hpp"
 #include "tessera/analysis/tma_runtime.hpp"
-#include "tessera/viz/build_layout.hpp"
+#include "tessera/viz/build_tma.hpp"
 
 namespace tessera::cli {
 
@@ -18,13 +21,8 @@ namespace {
 struct TmaOptions {
   std::string gmem, smem, box, format, output;
   int bits = 0;  // 0: from a GMMA atom name, else 16
+  bool json = false;
 };
-
-bool is_gmem_rule(tma::Rule r) {
-  using R = tma::Rule;
-  return r == R::element_bits || r == R::gmem_rank || r == R::global_dim_range || r == R::no_contiguous_mode ||
-         r == R::global_stride_alignment || r == R::global_stride_range;
-}
 
 void run_tma(const TmaOptions& o) {
   const rt::Layout gmem = layout_arg("GMEM", o.gmem);
@@ -59,40 +57,21 @@ void run_tma(const TmaOptions& o) {
       }
   }
   const tma::Arguments a = located("GMEM", o.gmem, [&] { return analysis::derive_tma_arguments(gmem, smem, bits, box); });
-  if (a.rule != tma::Rule::ok) {
-    std::string where;
-    if (a.bad_mode >= 0) where = " (mode " + std::to_string(a.bad_mode) + ")";
-    const bool gm = is_gmem_rule(a.rule);
-    fail(std::string("TMA cannot copy this: ") + tma::to_string(a.rule) + where, gm ? o.gmem : o.smem, 0);
+  if (a.rule != tma::Rule::ok)
+    fail(analysis::tma_refusal(a), analysis::tma_rule_is_gmem(a.rule) ? o.gmem : o.smem, 0);
+  if (o.json) {
+    json::print(analysis::tma_json(gmem, smem, bits, a));
+    check_standard_output();
+    return;
   }
-  std::cout << "gmem: " << rt::to_string(gmem) << ", " << bits << "-bit elements\n"
-            << "smem: " << rt::to_string(smem) << "\n"
-            << analysis::format_tma_arguments(a);
+  std::cout << analysis::tma_text(gmem, smem, bits, a);
   if (o.output.empty() && o.format.empty()) return;
   // The boxes over the tile: cell (m, n) of the tile shows the box (copy) that fills it.
   if (smem.layout.rank() != 2) fail("drawing the boxes needs a rank-2 smem tile; SMEM has rank " +
                                     std::to_string(smem.layout.rank()), o.smem, 0);
   const Target target = resolve_target(o.format, o.output);
   check_cells(smem.layout.size(), "the smem tile", false);
-  viz::GridFunction g;
-  g.title = "TMA boxes {" + std::to_string(a.box_dim[0]) + std::string(a.rank > 1 ? ", " + std::to_string(a.box_dim[1]) : "") +
-            (a.rank > 2 ? ", ..." : "") + "} over " + rt::to_string(smem) + " (cell: the copy that fills it)";
-  g.row_shape = smem.layout.shape[0];
-  g.col_shape = smem.layout.shape[1];
-  g.cosize = a.boxes;
-  g.value = [a](std::int64_t row, std::int64_t col) {
-    const std::int64_t c[2] = {row, col};
-    std::int64_t q = 0, pitch = 1;
-    for (int d = 0; d < a.rank; ++d) {
-      const int m = a.mode_of_dim[d];
-      if (m < 2) q += (c[m] / a.box_dim[d]) * pitch;
-      pitch *= a.boxes_per_dim[d];
-    }
-    return q;
-  };
-  viz::Diagram diagram;
-  diagram.panels.push_back(viz::layout_panel(g));
-  emit(diagram, target);
+  emit(viz::tma_boxes_diagram(smem, a), target);
 }
 
 }  // namespace
@@ -122,9 +101,14 @@ void register_tma(CLI::App& app) {
       ->type_name("FORMAT");
   cmd->add_option("--box", o->box, "box dims per GMEM mode, e.g. (64,0) (0: derive); checked, not derived")
       ->type_name("TUPLE");
+  add_json_flag(cmd, o->json,
+                "print the arguments as one JSON object (docs/json.md): {\"command\": \"tma\",\n"
+                "\"schema_version\": 1, \"gmem\", \"smem\", \"bits\", \"tensorRank\", \"mode_of_dim\", \"globalDim\",\n"
+                "\"globalStrides\" (bytes, dims 1..), \"boxDim\", \"elementStrides\", \"element_bytes\",\n"
+                "\"swizzle_bytes\", \"l2_promotion_bytes\", \"box_bytes\", \"boxes\", \"boxes_per_dim\"}; no drawing");
   cmd->footer(
       "Examples:\n"
-      "  tessera tma '(8192,8192):(1,8192)' gmma_k_sw128_bf16           # K-major A, 128B swizzle\n"
+      "  tessera tma '(8192,8192):(8192,1)' gmma_k_sw128_bf16           # K-major A (M,K), 128B swizzle\n"
       "  tessera tma '(8192,8192):(1,8192)' 'Sw<3,3,3> o (64,128):(1,64)' # the whole stage tile\n"
       "  tessera tma '(4096,4096,8):(1,4096,16777216)' '(64,32):(1,64)'  # batched: box 1 along L\n"
       "  tessera tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,4096),64)' -o boxes.svg  # draw them\n"
