@@ -5,8 +5,10 @@
 // CuTe DSL-style functions, methods and pictures on top.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -14,14 +16,21 @@
 #include <variant>
 #include <vector>
 
+#include "tessera/analysis/banks.hpp"
+#include "tessera/analysis/coalescing.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
+#include "tessera/analysis/report.hpp"
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/error.hpp"
 #include "tessera/rt/eval.hpp"
+#include "tessera/rt/json.hpp"
 #include "tessera/rt/parse.hpp"
 #include "tessera/rt/tiled.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
 #include "tessera/viz/backends.hpp"
+#include "tessera/viz/build_banks.hpp"
+#include "tessera/viz/build_coalescing.hpp"
+#include "tessera/viz/build_tma.hpp"
 #include "tessera/viz/build_layout.hpp"
 #include "tessera/viz/build_tv.hpp"
 #include "tessera/viz/cairo_backend.hpp"
@@ -481,6 +490,169 @@ py::object layout_at(const rt::Layout& l, py::args coord) {
   return from_value(evaluate_call("crd2idx", py::reinterpret_borrow<py::args>(call_args)));
 }
 
+// ---- bank conflicts and coalescing (tessera banks / tessera gmem) -----------------------------
+
+// A memory tile with an access and its analysis: what `tessera banks` or `tessera gmem`
+// computes, kept whole so that its text, JSON and drawing come from the same C++ as the CLI's.
+struct MemoryReport {
+  rt::Value layout;  // the tile as given: a layout or a swizzled layout
+  tessera::analysis::MemoryTile tile;
+  tessera::analysis::TvAccess access;
+  int bits = 16;
+  std::variant<tessera::analysis::BankAnalysis, tessera::analysis::CoalescingAnalysis> analysis;
+};
+
+// The checks `tessera banks`/`gmem` make on their arguments, with the Python argument names.
+MemoryReport memory_report(py::handle layout, py::handle tv, py::handle vec, py::handle copy, py::handle side,
+                           py::handle bits, bool smem, std::int64_t base) {
+  namespace an = tessera::analysis;
+  const std::string memory = smem ? "shared-memory" : "global-memory";
+  MemoryReport r;
+  r.layout = value_of(layout);
+  return rt_guard([&] {
+    if (r.layout.kind == rt::Value::Kind::Layout) r.tile = an::memory_tile(r.layout.layout, memory);
+    else if (r.layout.kind == rt::Value::Kind::Swizzled) r.tile = an::memory_tile(r.layout.swizzled, memory);
+    else
+      throw rt::Error("the " + memory + " tile must be a layout (M,N):(s,t), possibly swizzled (Sw<B,M,S> o ...), not " +
+                      rt::describe(r.layout));
+    std::int64_t cells = 0;
+    if (__builtin_mul_overflow(r.tile.rows(), r.tile.cols(), &cells) || cells > an::max_analysed_cells)
+      throw rt::Error("the " + memory + " tile has " + std::to_string(r.tile.rows()) + "x" +
+                      std::to_string(r.tile.cols()) + " cells, more than tessera analyses (" +
+                      std::to_string(an::max_analysed_cells) + ")");
+    const bool raw = !tv.is_none();
+    if (raw == !copy.is_none())
+      throw rt::Error(raw ? "give either tv= or access=, not both"
+                          : "give the access: tv= a TV layout (thread,value) -> tile index, or access= a TiledCopy");
+    if (raw) {
+      if (!side.is_none()) throw rt::Error("side= goes with access= (a TiledCopy), not tv=");
+      const std::int64_t v = vec.is_none() ? 1 : to_int64(vec);
+      if (v <= 0 || v > INT_MAX) throw rt::Error("vec must be a positive number of values per access, not " + std::to_string(v));
+      const rt::Layout t = layout_arg(tv);
+      if (t.rank() != 2 || t.shape.is_leaf()) throw rt::Error("tv must have two modes, (threads,values) -> tile index");
+      r.access = an::access_of_tv(t, r.tile.rows(), r.tile.cols(), int(v));
+      r.bits = bits.is_none() ? 16 : int(std::clamp<std::int64_t>(to_int64(bits), -1, 1 << 20));
+    } else {
+      if (!vec.is_none()) throw rt::Error("vec= goes with tv=; with access= the copy atom sets the access width");
+      if (!py::isinstance<rt::TiledCopy>(copy))
+        throw rt::Error("access= is a TiledCopy (make_tiled_copy, make_tiled_copy_A, ...), not a " +
+                        std::string(Py_TYPE(copy.ptr())->tp_name));
+      const rt::TiledCopy& c = copy.cast<const rt::TiledCopy&>();
+      bool source = smem ? c.atom.atom->smem_side != "dst" : true;
+      if (!side.is_none()) {
+        const std::string s = py::str(side);
+        if (s != "src" && s != "dst") throw rt::Error("side must be 'src' or 'dst', not '" + s + "'");
+        source = s == "src";
+      }
+      r.access = smem ? an::access_of_copy(c, source) : an::gmem_access_of_copy(c, source);
+      r.bits = bits.is_none() ? c.atom.bits : int(std::clamp<std::int64_t>(to_int64(bits), -1, 1 << 20));
+    }
+    if (r.bits <= 0 || r.bits % 8 != 0 || r.bits > 128)
+      throw rt::Error("bits must be 8, 16, 32, 64 or 128 (a multiple of 8 up to 128), not " + std::to_string(r.bits));
+    const auto& a = r.access;
+    if (a.tile_m > 0 && a.tile_n > 0 && r.tile.rows() % a.tile_m == 0 && r.tile.cols() % a.tile_n == 0) {
+      std::int64_t work = 0;
+      const std::int64_t reps = (r.tile.rows() / a.tile_m) * (r.tile.cols() / a.tile_n);
+      if (__builtin_mul_overflow(reps, a.tv.size(), &work) || work > an::max_analysed_cells)
+        throw rt::Error("the access visits " + std::to_string(reps) + " copy tiles x " + std::to_string(a.tv.size()) +
+                        " (thread,value) pairs, more than tessera analyses (" + std::to_string(an::max_analysed_cells) + ")");
+    }
+    py::gil_scoped_release unlocked;
+    if (smem) r.analysis = an::analyze_banks(r.tile, r.access, r.bits);
+    else r.analysis = an::analyze_coalescing(r.tile, r.access, r.bits, base);
+    return r;
+  });
+}
+
+bool is_banks(const MemoryReport& r) { return r.analysis.index() == 0; }
+
+std::string report_text(const MemoryReport& r, bool summary_only) {
+  if (is_banks(r)) return tessera::analysis::banks_text(r.tile, r.access, r.bits, std::get<0>(r.analysis), summary_only);
+  return tessera::analysis::gmem_text(r.tile, r.access, r.bits, std::get<1>(r.analysis), summary_only);
+}
+
+std::string report_json(const MemoryReport& r, bool summary_only) {
+  if (is_banks(r))
+    return rt::json::dump(
+        tessera::analysis::banks_json(r.layout, r.tile, r.access, r.bits, std::get<0>(r.analysis), summary_only));
+  return rt::json::dump(
+      tessera::analysis::gmem_json(r.layout, r.tile, r.access, r.bits, std::get<1>(r.analysis), summary_only));
+}
+
+// The tile drawn by bank (banks) or by sector (gmem), as `-o FILE` draws it.
+viz::Diagram report_diagram(const MemoryReport& r) {
+  const tessera::analysis::MemoryTile& t = r.tile;
+  const std::int64_t rows = t.rows();
+  auto offset = [&t, rows](std::int64_t m, std::int64_t n) { return t.offset(m + rows * n); };
+  if (is_banks(r)) {
+    const auto& a = std::get<0>(r.analysis);
+    return viz::banks_diagram(viz::BankTile{t.text, t.row_shape, t.col_shape, offset, r.bits, a.cell_degree});
+  }
+  const auto& a = std::get<1>(r.analysis);
+  return viz::coalescing_diagram(viz::CoalescingTile{t.text, t.row_shape, t.col_shape, offset, r.bits, a.base_bytes,
+                                                     a.cell_accesses, a.cell_excess, a.cell_thread, a.cell_value});
+}
+
+// ---- TMA arguments (tessera tma) ----------------------------------------------------------------
+
+struct TmaReport {
+  rt::Layout gmem;
+  rt::SwizzledLayout smem;
+  int bits = 16;
+  tessera::tma::Arguments arguments;
+};
+
+// As `tessera tma GMEM SMEM [--bits] [--box]`: SMEM a layout, a swizzled layout or a GMMA atom
+// name (which sets the width). A refusal names TMA's rule and the argument it is about.
+TmaReport tma_report(py::handle gmem, py::handle smem, py::handle bits, py::handle box) {
+  namespace an = tessera::analysis;
+  TmaReport r;
+  r.gmem = layout_arg(gmem);
+  const std::int64_t b = bits.is_none() ? 0 : to_int64(bits);
+  if (b < 0 || b > 1024) throw py::value_error("bits must be 8, 16, 32 or 64, not " + std::to_string(b));
+  r.bits = int(b);
+  std::optional<an::GmmaAtomSpec> atom;
+  if (PyUnicode_Check(smem.ptr())) {
+    const std::string name = smem.cast<std::string>();
+    try {
+      atom = an::parse_gmma_atom_name(name);
+    } catch (const rt::Error& e) {
+      raise_text_error(e, classes().parse, name);
+    }
+  }
+  if (atom) {
+    r.smem = an::gmma_layout_atom(*atom);
+    if (r.bits != 0 && r.bits != atom->bits)
+      throw py::value_error("bits=" + std::to_string(r.bits) + " contradicts the atom's " + std::to_string(atom->bits) +
+                            "-bit elements");
+    r.bits = atom->bits;
+  } else {
+    const rt::Value v = value_of(smem);
+    if (v.kind == rt::Value::Kind::Swizzled) r.smem = v.swizzled;
+    else if (v.kind == rt::Value::Kind::Layout) r.smem = rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout};
+    else
+      throw py::type_error("smem must be a layout, a swizzled layout Sw<B,M,S> o L or a GMMA atom name, not " +
+                           rt::describe(v));
+  }
+  if (r.bits == 0) r.bits = 16;
+  std::vector<std::int64_t> dims;
+  if (!box.is_none()) {
+    const rt::IntTuple t = tuple_of(box);
+    if (t.is_leaf()) dims.push_back(t.value());
+    else
+      for (const auto& e : t.elems()) {
+        if (!e.is_leaf()) throw py::value_error("box entries are integers, one per gmem mode (0: derive it)");
+        dims.push_back(e.value());
+      }
+  }
+  return rt_guard([&] {
+    r.arguments = an::derive_tma_arguments(r.gmem, r.smem, r.bits, dims);
+    if (r.arguments.rule != tessera::tma::Rule::ok)
+      throw rt::Error(an::tma_refusal(r.arguments), an::tma_rule_is_gmem(r.arguments.rule) ? 1 : 2);
+    return r;
+  });
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -798,4 +970,42 @@ PYBIND11_MODULE(_core, m) {
   m.def("make_tiled_copy_for", [](const rt::CopyAtomInfo& atom, int bits, const rt::TiledMma& mma, char operand) {
     return rt_guard([&] { return rt::make_tiled_copy_for(rt::copy_atom_view(atom, bits), mma, operand); });
   });
+
+  // JSON (docs/json.md) from the writer the CLI uses: to_dict() is json.loads of this.
+  m.def("to_json", [](py::handle h) -> std::string {
+    if (py::isinstance<rt::TiledMma>(h)) return rt::json::dump(rt::json::tiled_mma(h.cast<const rt::TiledMma&>()));
+    if (py::isinstance<rt::TiledCopy>(h)) return rt::json::dump(rt::json::tiled_copy(h.cast<const rt::TiledCopy&>()));
+    if (PyBool_Check(h.ptr())) throw py::type_error("a bool is not a value of the algebra");
+    if (!is_int_like(h) && !PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr()) && !py::isinstance<rt::Layout>(h) &&
+        !py::isinstance<Composed>(h) && !py::isinstance<rt::Swizzle>(h) && !py::isinstance<rt::Tiler>(h))
+      throw py::type_error(std::string("no JSON form for a ") + Py_TYPE(h.ptr())->tp_name);
+    const rt::Value v = value_of(h);
+    return rt::json::dump(rt::json::value(v));
+  });
+
+  py::class_<MemoryReport>(m, "MemoryReport")
+      .def("text", &report_text, py::arg("summary_only") = false)
+      .def("json", &report_json, py::arg("summary_only") = false)
+      .def_property_readonly("cells", [](const MemoryReport& r) { return r.tile.rows() * r.tile.cols(); })
+      .def_property_readonly("tile_text", [](const MemoryReport& r) { return r.tile.text; })
+      .def("_drawing", [](const MemoryReport& r) { return rt_guard([&] { return Drawing{report_diagram(r)}; }); });
+  m.def("banks", [](py::handle smem, py::handle tv, py::handle vec, py::handle access, py::handle side, py::handle bits) {
+    return memory_report(smem, tv, vec, access, side, bits, true, 0);
+  });
+  m.def("gmem", [](py::handle gmem, py::handle tv, py::handle vec, py::handle access, py::handle side, py::handle bits,
+                   py::handle base) {
+    return memory_report(gmem, tv, vec, access, side, bits, false, to_int64(base));
+  });
+
+  py::class_<TmaReport>(m, "TmaReport")
+      .def("text", [](const TmaReport& r) { return tessera::analysis::tma_text(r.gmem, r.smem, r.bits, r.arguments); })
+      .def("json", [](const TmaReport& r) {
+        return rt::json::dump(tessera::analysis::tma_json(r.gmem, r.smem, r.bits, r.arguments));
+      })
+      .def_property_readonly("cells", [](const TmaReport& r) { return r.smem.layout.size(); })
+      .def_property_readonly("smem_text", [](const TmaReport& r) { return rt::to_string(r.smem); })
+      .def("_drawing", [](const TmaReport& r) {
+        return rt_guard([&] { return Drawing{viz::tma_boxes_diagram(r.smem, r.arguments)}; });
+      });
+  m.def("tma", &tma_report);
 }

@@ -24,6 +24,7 @@ from ._algebra import (  # noqa: E402  (after the error classes are installed)
 from ._atoms import (  # noqa: E402
     copy_atom, copy_atom_names, gmma_layout_atom, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B,
     make_tiled_copy_C, make_tiled_mma, mma_atom, mma_atom_names)
+from ._analysis import BankConflicts, Coalescing, TmaArguments, banks, gmem, tma  # noqa: E402
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._json import to_dict  # noqa: E402
@@ -44,13 +45,13 @@ for _cls in (Layout, ComposedLayout):
 Layout.to_pycute = _interop.to_pycute
 
 __all__ = [
-    "ComposedLayout", "CopyAtom", "Error", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
-    "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TvMap", "blocked_product", "coalesce",
+    "BankConflicts", "Coalescing", "ComposedLayout", "CopyAtom", "Error", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
+    "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TmaArguments", "TvMap", "banks", "blocked_product", "coalesce",
     "complement", "composition", "copy_atom", "copy_atom_names", "cosize", "crd2idx", "depth", "downcast", "draw",
-    "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "get",
+    "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "get", "gmem",
     "gmma_layout_atom", "idx2crd", "left_inverse", "logical_divide", "logical_product", "make_composed_layout",
     "make_layout", "make_swizzle", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
     "make_tiled_copy_C", "make_tiled_mma", "max_common_layout", "max_common_vector", "mma_atom", "mma_atom_names",
     "parse", "raked_product", "rank", "right_inverse", "shape", "size", "slice", "slice_", "stride", "tile_to_shape",
-    "tiled_divide", "tiled_product", "to_cute_dsl", "to_dict", "to_f2", "to_numpy", "to_pycute", "upcast", "zipped_divide", "zipped_product",
+    "tiled_divide", "tiled_product", "tma", "to_cute_dsl", "to_dict", "to_f2", "to_numpy", "to_pycute", "upcast", "zipped_divide", "zipped_product",
 ]

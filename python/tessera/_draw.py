@@ -130,7 +130,8 @@ def _copy_drawing(self, force):
 
 
 def _install():
-    for cls in (Layout, ComposedLayout, TvMap, TiledMma, TiledCopy, MmaAtom):
+    from ._analysis import BankConflicts, Coalescing, TmaArguments
+    for cls in (Layout, ComposedLayout, TvMap, TiledMma, TiledCopy, MmaAtom, BankConflicts, Coalescing, TmaArguments):
         cls.draw = draw
         cls._repr_svg_ = _repr_svg_
         cls._repr_html_ = _repr_html_
