@@ -64,8 +64,10 @@ USES = {
     "kernels": ["static", "atom", "tiled", "kernels_api"],
     # The trace tool instantiates the kernels with its recorder and checks them with verify.
     "gemm_trace": ["static", "atom", "tiled", "rt", "verify"] + KERNELS,
-    # Thin bindings: the runtime tier, analyses, drawings, the verifier, the kernels' host API.
-    "python": ["static", "atom", "tiled", "rt", "analysis", "viz", "verify", "kernels_api"],
+    # Thin bindings: the runtime tier, analyses, the testing kit's claims (framework-free; the
+    # Catch2 matchers and rapidcheck generators stay unused), drawings, the verifier, the
+    # kernels' host API.
+    "python": ["static", "atom", "tiled", "rt", "analysis", "testing", "viz", "verify", "kernels_api"],
     "harness": ["static", "atom", "tiled", "kernels_api"],
     # Consumers. Tests check everything but the consumers below; examples are what a user
     # writes (the installed library only); bench and tools time and probe the kernels,

@@ -26,6 +26,7 @@
 #include "tessera/rt/json.hpp"
 #include "tessera/rt/parse.hpp"
 #include "tessera/rt/tiled.hpp"
+#include "tessera/testing/claims.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
 #include "tessera/viz/backends.hpp"
 #include "tessera/viz/build_banks.hpp"
@@ -653,6 +654,36 @@ TmaReport tma_report(py::handle gmem, py::handle smem, py::handle bits, py::hand
   });
 }
 
+// ---- the testing kit's claims (the sentences of its C++ matchers) -----------------------------
+
+tessera::testing::LayoutArg claim_arg(py::handle h, const char* what) {
+  const rt::Value v = value_of(h);
+  if (v.kind == rt::Value::Kind::Layout) return v.layout;
+  if (v.kind == rt::Value::Kind::Swizzled) return v.swizzled;
+  throw py::type_error(std::string(what) + " must be a layout or a swizzled layout Sw o off o L, not " + rt::describe(v));
+}
+
+// "" when `layout` satisfies the claim `name` (with its argument), else the C++ matcher's
+// sentence "<claim>; but <first counterexample>".
+std::string verify_claim(const std::string& name, py::handle layout, py::handle arg) {
+  namespace t = tessera::testing;
+  const t::LayoutArg l = claim_arg(layout, "the layout");
+  auto number = [&] { return to_int64(arg); };
+  if (name == "injective") return t::IsInjectiveClaim{}.verify(l);
+  if (name == "bijective") return t::IsBijectiveClaim{}.verify(l);
+  if (name == "compact") return t::IsCompactClaim{}.verify(l);
+  if (name == "surjective_onto") return t::IsSurjectiveOntoClaim(number()).verify(l);
+  if (name == "has_cosize") return t::HasCosizeClaim(number()).verify(l);
+  if (name == "equal_as_functions") return t::EqualsFunctionClaim(claim_arg(arg, "the expected layout")).verify(l);
+  if (name == "equals_exactly") return t::EqualsExactlyClaim(claim_arg(arg, "the expected layout")).verify(l);
+  if (name == "covers_tile_once") {
+    const rt::Value tile = value_of(arg);
+    if (tile.kind != rt::Value::Kind::IntTuple) throw py::type_error("the tile is a shape such as (16,8), not " + rt::describe(tile));
+    return t::CoversTileOnceClaim(tile.tuple).verify(l);
+  }
+  throw py::value_error("unknown claim '" + name + "'");
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -996,6 +1027,10 @@ PYBIND11_MODULE(_core, m) {
                    py::handle base) {
     return memory_report(gmem, tv, vec, access, side, bits, false, to_int64(base));
   });
+
+  m.def("verify_claim", [](const std::string& name, py::handle layout, py::handle arg) {
+    return rt_guard([&] { return verify_claim(name, layout, arg); });
+  }, py::arg("name"), py::arg("layout"), py::arg("arg") = py::none());
 
   py::class_<TmaReport>(m, "TmaReport")
       .def("text", [](const TmaReport& r) { return tessera::analysis::tma_text(r.gmem, r.smem, r.bits, r.arguments); })

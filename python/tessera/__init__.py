@@ -28,7 +28,10 @@ from ._analysis import BankConflicts, Coalescing, TmaArguments, banks, gmem, tma
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._json import to_dict  # noqa: E402
-from . import _algebra, _atoms, _draw, _interop, _json  # noqa: E402
+from .testing import (  # noqa: E402
+    assert_bijective, assert_compact, assert_covers_tile_once, assert_equal_as_functions, assert_equals_exactly,
+    assert_has_cosize, assert_injective, assert_surjective_onto)
+from . import _algebra, _atoms, _draw, _interop, _json, testing  # noqa: E402
 
 slice = slice_  # tessera eval's name (CuTe DSL's is slice_, as `slice` is Python's)
 
@@ -45,7 +48,9 @@ for _cls in (Layout, ComposedLayout):
 Layout.to_pycute = _interop.to_pycute
 
 __all__ = [
-    "BankConflicts", "Coalescing", "ComposedLayout", "CopyAtom", "Error", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
+    "BankConflicts", "Coalescing", "assert_bijective", "assert_compact", "assert_covers_tile_once",
+    "assert_equal_as_functions", "assert_equals_exactly", "assert_has_cosize", "assert_injective",
+    "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
     "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TmaArguments", "TvMap", "banks", "blocked_product", "coalesce",
     "complement", "composition", "copy_atom", "copy_atom_names", "cosize", "crd2idx", "depth", "downcast", "draw",
     "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "get", "gmem",
