@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ make pkg-config python3 libboost-dev catch2 librapidcheck-dev libcairo2-dev libcli11-dev
       pybind11-dev python3-pybind11 python3-dev python3-pytest python3-hypothesis python3-numpy
-      python3-setuptools python3-wheel python3-venv)
+      python3-setuptools python3-wheel python3-venv
+      jupyter-nbconvert python3-ipykernel)  # the tour notebook's test (ctest label `notebook`)
 # pdflatex and TikZ for the TikZ tests (ctest label `latex`: every atom's diagram compiles at
 # default memory; pdfinfo checks page sizes). On by default so CI runs them (about 70 s more
 # on a fresh Debian 12); TESSERA_WITH_TEX=0 leaves them out (the tests then skip).
