@@ -66,51 +66,89 @@ def _log2(n):
     return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else None
 
 
-def to_f2(layout):
+def _xor_check(offsets, bases, what):
+    """The first index whose offset is not the xor of its bits' bases, or None."""
+    for i, o in enumerate(offsets):
+        x = 0
+        for k, b in enumerate(bases):
+            if i >> k & 1:
+                x ^= b
+        if x != o:
+            return i, o, x
+    return None
+
+
+def to_f2(layout, in_dims=None):
     """The GF(2) matrix of `layout` as Triton's LinearLayout writes it: one basis per bit of the
     index, basis k = [layout(2^k)], so that layout(i) is the xor of the bases of i's set bits.
-    Refused (InadmissibleError, naming an index where it fails) when the size is not a power
-    of two or the layout is not linear over GF(2), e.g. (2,2):(1,1), whose index 3 gives 2."""
+    With `in_dims`, one name per top-level mode of `layout` (Triton's in-dims, e.g.
+    ("register", "lane", "warp") for a layout whose modes are those), the bases come per mode:
+    {name: [[b], ...]} holding that mode's index bits, the first mode's lowest (CuTe's
+    colexicographic index). Refused (InadmissibleError, naming an index where it fails) when
+    the size is not a power of two or the layout is not linear over GF(2), e.g. (2,2):(1,1),
+    whose index 3 gives 2."""
     n = size(layout)
     bits = _log2(n)
     if bits is None:
         raise InadmissibleError(f"to_f2: {layout} has size {n}, not a power of two")
+    if in_dims is not None:
+        names = list(in_dims)
+        if len(names) != rank(layout):
+            raise ValueError(f"to_f2: in_dims names {len(names)} dims, but {layout} has {rank(layout)} modes")
+        if len(set(names)) != len(names):
+            raise ValueError(f"to_f2: in_dims repeats a name: {names}")
     off = _core.offsets(layout, MAX_ELEMENTS)
     bases = [off[1 << k] for k in range(bits)]
-    for i, o in enumerate(off):
-        x = 0
-        for k in range(bits):
-            if i >> k & 1:
-                x ^= bases[k]
-        if x != o:
-            raise InadmissibleError(f"to_f2: {layout} is not linear over GF(2): index {i} gives {o}, "
-                                    f"but the xor of its bases gives {x}")
-    return [[b] for b in bases]
+    bad = _xor_check(off, bases, layout)
+    if bad:
+        i, o, x = bad
+        raise InadmissibleError(f"to_f2: {layout} is not linear over GF(2): index {i} gives {o}, "
+                                f"but the xor of its bases gives {x}")
+    if in_dims is None:
+        return [[b] for b in bases]
+    out, first = {}, 0
+    for k, name in enumerate(names):
+        mode_bits = _log2(size(layout, [k]))  # a factor of a power of two is one
+        out[name] = [[b] for b in bases[first:first + mode_bits]]
+        first += mode_bits
+    return out
 
 
-def from_f2(bases):
-    """The layout whose GF(2) bases (one per index bit, Triton's [[b0], [b1], ...]) are
-    `bases`, when a layout has them: (2,2,...):(b0,b1,...) coalesced. Refused when the
-    bases' xor is not their sum somewhere (no layout is that map; a swizzle may be)."""
+def _basis_list(bases):
     flat = []
     for b in bases:
         b = b[0] if isinstance(b, (list, tuple)) and len(b) == 1 else b
         if not isinstance(b, int) or isinstance(b, bool) or b < 0:
             raise TypeError("from_f2: each basis is a non-negative integer [b] (one output dimension)")
         flat.append(b)
-    if not flat:
-        return make_layout(1, stride=0)
-    L = make_layout(tuple([2] * len(flat)), stride=tuple(flat))
-    off = _core.offsets(L, MAX_ELEMENTS)
-    for i, o in enumerate(off):
-        x = 0
-        for k, b in enumerate(flat):
-            if i >> k & 1:
-                x ^= b
-        if x != o:
-            raise InadmissibleError(f"from_f2: no layout has these bases: index {i} is {x} by xor, "
-                                    f"but {o} by the sum of the strides {L}")
-    return coalesce(L)
+    return flat
+
+
+def from_f2(bases):
+    """The layout whose GF(2) bases are `bases`, when a layout has them. `bases` is Triton's
+    list [[b0], [b1], ...] (one per index bit): the layout (2,2,...):(b0,b1,...) coalesced; or
+    a dict {in_dim: [[b], ...]} as to_f2(L, in_dims) gives: one top-level mode per in-dim,
+    each coalesced on its own. Refused when the bases' xor is not their sum somewhere (no
+    layout is that map; a swizzle may be)."""
+    if isinstance(bases, dict):
+        per_dim = [_basis_list(b) for b in bases.values()]
+        if not per_dim:
+            raise ValueError("from_f2: the dict names no in-dim")
+        flat = [b for d in per_dim for b in d]
+        shape = tuple(tuple([2] * len(d)) if d else 1 for d in per_dim)
+        stride = tuple(tuple(d) if d else 0 for d in per_dim)
+    else:
+        flat = _basis_list(bases)
+        if not flat:
+            return make_layout(1, stride=0)
+        shape, stride = tuple([2] * len(flat)), tuple(flat)
+    L = make_layout(shape, stride=stride)
+    bad = _xor_check(_core.offsets(L, MAX_ELEMENTS), flat, L)
+    if bad:
+        i, o, x = bad
+        raise InadmissibleError(f"from_f2: no layout has these bases: index {i} is {x} by xor, "
+                                f"but {o} by the sum of the strides {L}")
+    return coalesce(L, tuple([1] * len(shape))) if isinstance(bases, dict) else coalesce(L)
 
 
 __all__ = ["from_cute_dsl", "from_f2", "from_pycute", "to_cute_dsl", "to_f2", "to_numpy", "to_pycute"]

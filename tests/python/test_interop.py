@@ -77,3 +77,30 @@ def test_f2_round_trip_and_refusals():
         ts.from_f2(sb)  # a swizzle: no layout is that map
     with pytest.raises(TypeError):
         ts.from_f2([[1.5]])
+
+
+def test_f2_per_mode_in_dims():
+    # The SM80 C fragment: in-dims lane (the thread mode) and register (the value mode); the
+    # bases split the flat ones, thread bits first, and read back to the same function.
+    tv = ts.Layout(((4, 8), (2, 2)), ((32, 1), (16, 8)))
+    d = ts.to_f2(tv, in_dims=("lane", "register"))
+    assert list(d) == ["lane", "register"]
+    assert d["lane"] + d["register"] == tv.to_f2()
+    assert [len(v) for v in d.values()] == [5, 2]
+    back = ts.from_f2(d)
+    assert ts.rank(back) == 2 and ts.size(back, [0]) == 32 and ts.equal_as_functions(back, tv)
+    # Three modes, one of size 1 (no bits); a swizzled layout per mode.
+    d3 = ts.to_f2(ts.Layout((4, 1, 2), (1, 0, 4)), in_dims=["register", "lane", "warp"])
+    assert d3 == {"register": [[1], [2]], "lane": [], "warp": [[4]]}
+    assert str(ts.from_f2(d3)) == "(4,1,2):(1,0,4)"
+    S = ts.make_composed_layout(ts.Swizzle(1, 0, 1), 0, ts.Layout((2, 2), (1, 2)))
+    ds = ts.to_f2(S, in_dims=("a", "b"))
+    assert ds == {"a": [[1]], "b": [[3]]}
+    with pytest.raises(ts.InadmissibleError, match="no layout has these bases"):
+        ts.from_f2(ds)
+    with pytest.raises(ValueError, match="names 1 dims, but .* has 2 modes"):
+        ts.to_f2(tv, in_dims=("lane",))
+    with pytest.raises(ValueError, match="repeats a name"):
+        ts.to_f2(tv, in_dims=("lane", "lane"))
+    with pytest.raises(ts.InadmissibleError, match="not linear over GF"):
+        ts.to_f2(ts.Layout((2, 2), (1, 1)), in_dims=("a", "b"))
