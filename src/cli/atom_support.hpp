@@ -19,14 +19,15 @@
 #include "tessera/rt/parse.hpp"
 #include "tessera/viz/colors.hpp"
 #include "tessera/viz/error.hpp"
+#include "tessera/viz/layout_grid.hpp"
 #include "tessera/viz/output.hpp"
 #include "standard_output.hpp"
 
 namespace tessera::cli {
 
 // Diagrams above this many cells need --force (as `tessera render`).
-inline constexpr std::int64_t kCellLimit = 65536;
-inline constexpr std::int64_t kHardCellLimit = std::int64_t{1} << 20;
+inline constexpr std::int64_t kCellLimit = viz::cell_limit;
+inline constexpr std::int64_t kHardCellLimit = viz::hard_cell_limit;
 
 // A failure the user must fix; `input`/`pos` locate it in one argument when known.
 struct Failure {

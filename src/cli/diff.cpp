@@ -1,5 +1,6 @@
 // `tessera diff`: two layouts (plain or swizzled) or two TV maps compared as functions, drawn
-// side by side with the cells that differ marked, and a one-line verdict.
+// side by side with the cells that differ marked, and a one-line verdict (the comparison,
+// verdict and drawing: tessera/viz/diff.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "tessera/viz/arrange.hpp"
 #include "tessera/viz/build_layout.hpp"
 #include "tessera/viz/build_tv.hpp"
+#include "tessera/viz/diff.hpp"
 #include "tessera/viz/output.hpp"
 
 namespace tessera::cli {
@@ -24,7 +26,7 @@ namespace {
 
 // Comparing walks every index: beyond this many the comparison is refused (a drawing stops
 // much earlier, at kCellLimit without --force).
-constexpr std::int64_t kCompareLimit = std::int64_t{1} << 24;
+constexpr std::int64_t kCompareLimit = viz::diff_compare_limit;
 // Text output: A's and B's tables side by side when both fit in this many columns (--width).
 constexpr int kTextWidth = 120;
 
@@ -40,14 +42,6 @@ struct DiffOptions {
   std::string max = "100";
   int width = kTextWidth;
   DensityFlags density;
-};
-
-struct Verdict {
-  bool letter = false;     // the same text
-  bool equal = false;      // the same function (letter implies equal)
-  std::int64_t compared = 0, differing = 0;
-  std::string line;        // the one-line verdict
-  json::Value cells = json::Value::array();  // --json: the first differing cells
 };
 
 // --max N: a decimal count (CLI11's conversion errors would exit with its own codes).
@@ -75,193 +69,23 @@ rt::Value operand(const std::string& what, const std::string& input) {
   return v;
 }
 
-std::string coord_text(const rt::Value& v, std::int64_t i) {
-  const rt::IntTuple c = rt::idx2crd(i, base_layout(v).shape);
-  return c.is_leaf() ? "(" + rt::to_string(c) + ")" : rt::to_string(c);
-}
-
 void check_comparable(std::int64_t n, const std::string& what, const std::string& input) {
   if (n > kCompareLimit)
     fail(what + " has " + str(n) + " indices, more than diff compares (" + str(kCompareLimit) + ")", input, 0);
 }
 
-// ---------------------------------------------------------------- layouts
-
-Verdict compare_layouts(const rt::Value& a, const rt::Value& b, const DiffOptions& o, std::int64_t max) {
-  const std::int64_t na = base_layout(a).size(), nb = base_layout(b).size();
-  check_comparable(na, "A", o.a);
-  check_comparable(nb, "B", o.b);
-  Verdict v;
-  v.compared = std::min(na, nb);
-  std::int64_t first = -1;
-  for (std::int64_t i = 0; i < v.compared; ++i)
-    if (value_at(a, i) != value_at(b, i)) {
-      if (first < 0) first = i;
-      if (v.differing++ < max)
-        v.cells.push(json::Value::object({{"index", i},
-                                          {"a_coord", json::int_tuple(rt::idx2crd(i, base_layout(a).shape))},
-                                          {"b_coord", json::int_tuple(rt::idx2crd(i, base_layout(b).shape))},
-                                          {"a", value_at(a, i)},
-                                          {"b", value_at(b, i)}}));
-    }
-  auto first_text = [&] {
-    return "first at index " + str(first) + ": A" + coord_text(a, first) + " = " + str(value_at(a, first)) + ", B" +
-           coord_text(b, first) + " = " + str(value_at(b, first));
-  };
-  v.letter = rt::to_string(a) == rt::to_string(b);
-  if (na != nb) {
-    v.line = "differ: A has " + str(na) + " indices, B has " + str(nb) + " (the domains differ); over the common " +
-             "indices [0," + str(v.compared) + ") " +
-             (v.differing == 0 ? std::string("they agree") : str(v.differing) + " differ, " + first_text());
-    v.differing += std::max(na, nb) - v.compared;  // the indices only one of them has
-    return v;
-  }
-  v.equal = v.differing == 0;
-  if (v.letter) v.line = "equal to the letter: " + rt::to_string(a);
-  else if (v.equal)
-    v.line = "equal as functions: A(i) == B(i) for all " + str(na) + " indices i (A is " + rt::to_string(a) +
-             ", B is " + rt::to_string(b) + ")";
-  else
-    v.line = "differ at " + str(v.differing) + " of " + str(na) + " indices, " + first_text();
-  return v;
-}
-
-// Marks the cells of `p` (drawing `self`) whose index the other operand maps elsewhere or lacks.
-void mark_layout_panel(viz::Panel& p, const rt::Value& self, const rt::Value& other, const char* other_name) {
-  const std::int64_t rows = p.rows.count, n_other = base_layout(other).size();
-  bool any = false;
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t c = 0; c < p.cols.count; ++c) {
-      const std::int64_t i = r + rows * c;  // the grid walks the index column-major (grid_function)
-      viz::Cell& cell = p.at(r, c);
-      if (i >= n_other) {
-        cell.highlight = viz::Highlight::mismatch;
-        cell.tooltip += std::string(" | index ") + str(i) + " is outside " + other_name + "'s domain";
-        any = true;
-      } else if (value_at(self, i) != value_at(other, i)) {
-        cell.highlight = viz::Highlight::mismatch;
-        cell.tooltip += std::string(" | index ") + str(i) + ": " + other_name + " gives " + str(value_at(other, i));
-        any = true;
-      }
-    }
-  if (any) p.text_fixed_width = false;  // the marks widen cells: size the table to its labels
-}
-
-viz::Diagram layout_drawing(const rt::Value& a, const rt::Value& b, const DiffOptions& o) {
-  check_cells(base_layout(a).size(), "A", o.force);
-  check_cells(base_layout(b).size(), "B", o.force);
-  std::vector<viz::Panel> panels;
-  for (int k = 0; k < 2; ++k) {
-    const rt::Value& self = k == 0 ? a : b;
-    const std::optional<viz::GridFunction> g = grid_of_value(self);
-    if (!g) fail(std::string(k == 0 ? "A" : "B") + " has no modes to draw", k == 0 ? o.a : o.b, 0);
-    viz::Panel p = viz::layout_panel(*g);
-    p.title = std::string(k == 0 ? "A: " : "B: ") + rt::to_string(self);
-    mark_layout_panel(p, self, k == 0 ? b : a, k == 0 ? "B" : "A");
-    panels.push_back(std::move(p));
-  }
-  return viz::side_by_side(std::move(panels));
-}
-
-// ---------------------------------------------------------------- TV maps
-
-struct TvOperand {
-  viz::TvFunction tv;
-  viz::TvInverse inverse;
-};
-
-TvOperand tv_operand(const std::string& what, const std::string& input, const viz::TvTile& tile) {
+// A TV operand over the tile, with the CLI's messages (the operand's name, a caret).
+viz::DiffTv tv_operand(const std::string& what, const std::string& input, const viz::TvTile& tile) {
   const rt::Value v = evaluate_arg(what, input);
   if (v.kind != rt::Value::Kind::Layout)
     fail("--tv compares TV layouts ((threads),(values)):(...), but " + what + " is " + rt::describe(v), input, 0);
-  TvOperand op;
   try {
-    op.tv = viz::tv_of_layout(v.layout);
+    viz::tv_of_layout(v.layout);
     check_comparable(v.layout.size(), what, input);
-    op.inverse = viz::invert_tv(op.tv, tile);
+    return viz::diff_tv_operand(v.layout, tile);
   } catch (const viz::Error& e) {
     fail(what + ": " + e.what(), input, 0);
   }
-  return op;
-}
-
-Verdict compare_tv(const TvOperand& a, const TvOperand& b, std::int64_t max) {
-  Verdict v;
-  const std::int64_t ta = a.tv.threads(), va = a.tv.values(), tb = b.tv.threads(), vb = b.tv.values();
-  v.letter = a.tv.text == b.tv.text;
-  if (ta != tb || va != vb) {
-    v.differing = std::max(ta * va, tb * vb);
-    v.line = "differ: A maps " + str(ta) + " threads x " + str(va) + " values, B " + str(tb) + " x " + str(vb) +
-             " (the (thread,value) domains differ)";
-    return v;
-  }
-  v.compared = ta * va;
-  std::int64_t ft = -1, fv = -1;
-  for (std::int64_t t = 0; t < ta; ++t)
-    for (std::int64_t x = 0; x < va; ++x)
-      if (a.tv.index(t, x) != b.tv.index(t, x)) {
-        if (ft < 0 || x < fv || (x == fv && t < ft)) ft = t, fv = x;  // first in CuTe's order: thread fastest
-        ++v.differing;
-      }
-  // The listed pairs in CuTe's order too (thread fastest).
-  std::int64_t listed = 0;
-  for (std::int64_t x = 0; x < va && listed < max; ++x)
-    for (std::int64_t t = 0; t < ta && listed < max; ++t)
-      if (a.tv.index(t, x) != b.tv.index(t, x)) {
-        v.cells.push(json::Value::object(
-            {{"thread", t}, {"value", x}, {"a", a.tv.index(t, x)}, {"b", b.tv.index(t, x)}}));
-        ++listed;
-      }
-  v.equal = v.differing == 0;
-  if (v.letter) v.line = "equal to the letter: " + a.tv.text;
-  else if (v.equal)
-    v.line = "equal as functions: all " + str(v.compared) + " (thread,value) pairs land on the same tile index (A is " +
-             a.tv.text + ", B is " + b.tv.text + ")";
-  else
-    v.line = "differ at " + str(v.differing) + " of " + str(v.compared) + " (thread,value) pairs, first at thread " +
-             str(ft) + " value " + str(fv) + ": A -> tile index " + str(a.tv.index(ft, fv)) + ", B -> " +
-             str(b.tv.index(ft, fv));
-  return v;
-}
-
-viz::Diagram tv_drawing(const TvOperand& a, const TvOperand& b, const viz::TvTile& tile) {
-  viz::Panel pa = viz::tv_panel(a.tv, tile, a.inverse), pb = viz::tv_panel(b.tv, tile, b.inverse);
-  pa.title = "A: " + a.tv.text;
-  pb.title = "B: " + b.tv.text;
-  // A tile cell differs when other (thread,value) pairs land on it.
-  for (std::int64_t m = 0; m < pa.rows.count; ++m)
-    for (std::int64_t n = 0; n < pa.cols.count; ++n)
-      if (a.inverse.at(m, n) != b.inverse.at(m, n))
-        for (viz::Panel* p : {&pa, &pb}) {
-          viz::Cell& c = p->at(m, n);
-          c.highlight = viz::Highlight::mismatch;
-          if (!c.present) {  // held in the other map only: drawn to show the difference
-            c.present = true;
-            c.label = "-";
-          }
-          c.tooltip += " | held differently in " + std::string(p == &pa ? "B" : "A");
-        }
-  pa.text_fixed_width = pb.text_fixed_width = false;
-  return viz::side_by_side({std::move(pa), std::move(pb)});
-}
-
-// ---------------------------------------------------------------- command
-
-json::Value verdict_json(const Verdict& v, const char* mode, json::Value a, json::Value b, std::int64_t size_a,
-                         std::int64_t size_b) {
-  json::Value doc = json::document("diff");
-  doc.set("mode", mode);
-  doc.set("a", std::move(a));
-  doc.set("b", std::move(b));
-  doc.set("verdict", v.letter && v.equal ? "equal_to_the_letter" : v.equal ? "equal_as_functions" : "differ");
-  doc.set("equal", v.equal);
-  doc.set("summary", v.line);
-  doc.set("size_a", size_a);
-  doc.set("size_b", size_b);
-  doc.set("compared", v.compared);
-  doc.set("differing", v.differing);
-  doc.set("cells", v.cells);
-  return doc;
 }
 
 int run(const DiffOptions& o) {
@@ -276,7 +100,7 @@ int run(const DiffOptions& o) {
   } else if (!o.output.empty() || !o.format.empty()) {
     fail("--brief prints the verdict only: leave out -o and -f");
   }
-  Verdict v;
+  viz::DiffVerdict v;
   std::optional<viz::Diagram> d;
   if (!o.tile.empty()) {
     const rt::Value t = evaluate_arg("--tv", o.tile);
@@ -289,22 +113,29 @@ int run(const DiffOptions& o) {
       fail(e.what(), o.tile, 0);
     }
     check_comparable(tile.rows() * tile.cols(), "the tile", o.tile);
-    const TvOperand a = tv_operand("A", o.a, tile), b = tv_operand("B", o.b, tile);
-    v = compare_tv(a, b, max);
-    if (o.json)
-      json_doc = verdict_json(v, "tv", json::value(rt::evaluate(o.a)), json::value(rt::evaluate(o.b)),
-                              a.tv.threads() * a.tv.values(), b.tv.threads() * b.tv.values());
+    const viz::DiffTv a = tv_operand("A", o.a, tile), b = tv_operand("B", o.b, tile);
+    v = viz::diff_tv(a, b, max);
+    if (o.json) json_doc = viz::diff_json(v);
     if (target) {
       check_cells(tile.rows() * tile.cols(), "the tile " + tile.text, o.force);
-      d = tv_drawing(a, b, tile);
+      d = viz::diff_tv_diagram(a, b, tile);
     }
   } else {
     const rt::Value a = operand("A", o.a), b = operand("B", o.b);
-    v = compare_layouts(a, b, o, max);
-    if (o.json)
-      json_doc = verdict_json(v, "layout", json::value(a), json::value(b), base_layout(a).size(),
-                              base_layout(b).size());
-    if (target) d = layout_drawing(a, b, o);
+    check_comparable(base_layout(a).size(), "A", o.a);
+    check_comparable(base_layout(b).size(), "B", o.b);
+    v = viz::diff_layouts(a, b, max);
+    if (o.json) json_doc = viz::diff_json(v);
+    if (target) {
+      check_cells(base_layout(a).size(), "A", o.force);
+      check_cells(base_layout(b).size(), "B", o.force);
+      try {
+        d = viz::diff_layouts_diagram(a, b);
+      } catch (const viz::Error& e) {
+        const bool in_a = std::string(e.what()).rfind("A ", 0) == 0;
+        fail(e.what(), in_a ? o.a : o.b, 0);
+      }
+    }
   }
   if (json_doc) {
     json::print(*json_doc);
@@ -313,11 +144,9 @@ int run(const DiffOptions& o) {
   }
   if (d) {
     d->text_side_by_side_width = o.width;
-    d->notes.push_back(v.equal ? "no cell differs"
-                               : "marked cells (red; ! in text): A and B differ there (the tooltip gives the other's value)");
+    viz::add_diff_notes(*d, v, target->path.has_value());
     recolor(*d, o.color_by);
     set_density(*d, o.density);
-    if (target->path) d->notes.push_back(v.line);
     const bool drawing_on_stdout = !target->path && target->format != viz::Format::txt;
     emit(*d, *target);
     // The verdict ends standard output, except after a drawing written there (then stderr).

@@ -1,60 +1,14 @@
-// What explain and diff share: a layout value (plain or swizzled) as the grid a panel draws,
-// and the 1-D function it is (index -> offset). Header-only: included by src/cli only.
+// The layout grids explain and diff draw (tessera/viz/layout_grid.hpp), under the CLI's names.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "tessera/rt/eval.hpp"
-#include "tessera/viz/build_layout.hpp"
+#include "tessera/viz/layout_grid.hpp"
 
 namespace tessera::cli {
 
-// Rank > 2 is drawn as (mode 0, (the other modes)): the same function of the colexicographic
-// index, with rows and columns (render asks the user to group the modes; explain and diff
-// draw whatever a step gives).
-inline rt::Layout grouped_for_drawing(const rt::Layout& l) {
-  if (!l.shape.is_tuple() || l.rank() <= 2) return l;
-  std::vector<rt::IntTuple> s, d;
-  for (std::size_t i = 1; i < l.rank(); ++i) {
-    s.push_back(l.shape[i]);
-    d.push_back(l.stride[i]);
-  }
-  return rt::Layout(rt::IntTuple::tuple({l.shape[0], rt::IntTuple::tuple(std::move(s))}),
-                    rt::IntTuple::tuple({l.stride[0], rt::IntTuple::tuple(std::move(d))}));
-}
-
-inline bool is_layout_value(const rt::Value& v) {
-  return v.kind == rt::Value::Kind::Layout || v.kind == rt::Value::Kind::Swizzled;
-}
-
-// The layout under a value that is a layout or a swizzled layout.
-inline const rt::Layout& base_layout(const rt::Value& v) {
-  return v.kind == rt::Value::Kind::Layout ? v.layout : v.swizzled.layout;
-}
-
-// The grid of a layout or swizzled layout (nullopt for other values or a rank-0 layout).
-inline std::optional<viz::GridFunction> grid_of_value(const rt::Value& v) {
-  if (!is_layout_value(v)) return std::nullopt;
-  const rt::Layout& l = base_layout(v);
-  if (l.shape.is_tuple() && l.rank() == 0) return std::nullopt;
-  viz::GridFunction f;
-  if (v.kind == rt::Value::Kind::Layout) {
-    f = viz::grid_function(grouped_for_drawing(v.layout));
-  } else {
-    rt::SwizzledLayout s = v.swizzled;
-    s.layout = grouped_for_drawing(s.layout);
-    f = viz::grid_function(s);
-  }
-  f.title = rt::to_string(v);
-  return f;
-}
-
-// The value at 1-D index i (colexicographic over the shape).
-inline std::int64_t value_at(const rt::Value& v, std::int64_t i) {
-  return v.kind == rt::Value::Kind::Layout ? v.layout(i) : v.swizzled(i);
-}
+using viz::base_layout;
+using viz::grid_of_value;
+using viz::grouped_for_drawing;
+using viz::is_layout_value;
+using viz::value_at;
 
 }  // namespace tessera::cli

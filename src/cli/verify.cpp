@@ -11,6 +11,7 @@
 #include "json.hpp"
 #include "json_option.hpp"
 #include "tessera/verify/diagram.hpp"
+#include "tessera/verify/report.hpp"
 #include "tessera/verify/trace.hpp"
 #include "tessera/viz/output.hpp"
 
@@ -27,47 +28,6 @@ struct VerifyOptions {
   bool json = false;
   std::string color_by;
 };
-
-// A finding in JSON: its kind as a JSON name (out_of_domain, unknown_map), coordinates as
-// [row, col] or null where there is none, the trace line or null.
-json::Value finding_json(const verify::Finding& f) {
-  static constexpr const char* kinds[] = {"mismatch", "missing", "duplicate", "out_of_domain", "unknown_map"};
-  const auto coord = [](std::int64_t r, std::int64_t c) {
-    return r < 0 ? json::Value() : json::Value::array({r, c});
-  };
-  return json::Value::object({{"kind", kinds[f.kind]},
-                              {"map", f.map},
-                              {"thread", f.thread},
-                              {"value", f.value},
-                              {"expected", coord(f.exp_row, f.exp_col)},
-                              {"got", coord(f.got_row, f.got_col)},
-                              {"line", f.line ? json::Value(f.line) : json::Value()},
-                              {"text", verify::to_string(f)}});
-}
-
-// --json: the verdict and every map's counts and first findings (docs/json.md).
-void print_verify_json(const VerifyOptions& o, const verify::Trace& trace, const verify::Report& report) {
-  json::Value d = json::document("verify");
-  d.set("trace", o.trace);
-  d.set("kernel", trace.kernel.empty() ? json::Value() : json::Value(trace.kernel));
-  d.set("ok", report.ok);
-  json::Value maps = json::Value::array();
-  for (const verify::MapReport& m : report.maps) {
-    json::Value first = json::Value::array();
-    for (const verify::Finding& f : m.first) first.push(finding_json(f));
-    maps.push(json::Value::object({{"map", m.map},
-                                   {"expected", m.expected},
-                                   {"matched", m.matched},
-                                   {"findings", m.findings},
-                                   {"first", std::move(first)}}));
-  }
-  d.set("maps", std::move(maps));
-  json::Value other = json::Value::array();
-  for (const verify::Finding& f : report.other) other.push(finding_json(f));
-  d.set("other", std::move(other));
-  d.set("other_findings", report.other_findings);
-  json::print(d);
-}
 
 using cli::fail;
 using cli::Target;
@@ -93,12 +53,6 @@ std::size_t parse_max(const std::string& s) {
   return v;
 }
 
-std::string map_names(const verify::Trace& t) {
-  std::string s;
-  for (const verify::Map& m : t.maps) s += (s.empty() ? "" : ", ") + m.name;
-  return s.empty() ? "none" : s;
-}
-
 int run(const VerifyOptions& o) {
   try {  // (other failures: see set_action)
     if (o.trace.empty()) fail("give the TRACE file to verify (- for standard input); see tessera verify --help");
@@ -108,37 +62,21 @@ int run(const VerifyOptions& o) {
     const viz::ColorBy color_by = color_by_arg(o.color_by);
     const verify::Trace trace = verify::read_trace_file(o.trace);
 
-    const verify::Map* chosen = nullptr;
-    if (!o.map.empty()) {
-      for (const verify::Map& m : trace.maps)
-        if (m.name == o.map) chosen = &m;
-      if (!chosen) fail("the trace " + o.trace + " has no map '" + o.map + "' (its maps: " + map_names(trace) + ")");
-    }
-
     verify::Report report = verify::verify(trace, max);
-    if (chosen) {
-      // Only the chosen map counts: its report alone decides the exit status.
-      std::vector<verify::MapReport> kept;
-      for (verify::MapReport& m : report.maps)
-        if (m.map == chosen->name) kept.push_back(std::move(m));
-      report.maps = std::move(kept);
-      report.other.clear();
-      report.other_findings = 0;
-      report.ok = report.maps.front().findings == 0;
-    } else {
-      for (std::size_t k = 0; k < report.maps.size() && !chosen; ++k)
-        if (report.maps[k].findings > 0) chosen = &trace.maps[k];
-      if (!chosen && !trace.maps.empty()) chosen = &trace.maps.front();
+    const verify::Map* chosen = nullptr;
+    try {
+      chosen = verify::focus(trace, report, o.map, o.trace);
+    } catch (const rt::Error& e) {
+      fail(e.what());
     }
 
     if (o.json) {
-      print_verify_json(o, trace, report);
+      json::print(verify::report_json(o.trace, trace, report));
       check_standard_output();
       return report.ok ? 0 : 1;
     }
     // The report first: it stands even when the diagram cannot be drawn or written.
-    std::cout << (trace.kernel.empty() ? "" : "kernel: " + trace.kernel + "\n") << verify::format_report(report)
-              << std::flush;
+    std::cout << verify::report_text(trace, report) << std::flush;
     if (target) {
       if (!chosen) fail("the trace declares no map: there is nothing to draw");
       viz::Diagram d = verify::diff_diagram(trace, *chosen);
