@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdint>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -32,6 +33,12 @@
 #include "tessera/viz/build_banks.hpp"
 #include "tessera/viz/build_coalescing.hpp"
 #include "tessera/viz/build_tma.hpp"
+#include "tessera/viz/diff.hpp"
+#include "tessera/viz/explain.hpp"
+#include "tessera/viz/layout_grid.hpp"
+#include "tessera/verify/diagram.hpp"
+#include "tessera/verify/report.hpp"
+#include "tessera/verify/trace.hpp"
 #include "tessera/viz/build_layout.hpp"
 #include "tessera/viz/build_tv.hpp"
 #include "tessera/viz/cairo_backend.hpp"
@@ -654,6 +661,102 @@ TmaReport tma_report(py::handle gmem, py::handle smem, py::handle bits, py::hand
   });
 }
 
+// ---- explain and verify (tessera explain / tessera verify) --------------------------------------
+
+// A verification as `tessera verify TRACE [--map M] [--max N]` makes it: the trace, the report
+// (focused on one map when asked) and the map a diff drawing shows.
+struct Verification {
+  std::string name;  // how the trace was given (its path), as the report's "trace"
+  tessera::verify::Trace trace;
+  tessera::verify::Report report;
+  std::ptrdiff_t focus = -1;  // index into trace.maps of the map drawn; -1: none
+};
+
+// A malformed trace: ParseError with the reader's file:line:col message and caret.
+[[noreturn]] void raise_trace_error(const tessera::verify::TraceError& e) {
+  std::string display = e.what();
+  if (display.rfind("error: ", 0) == 0) display.erase(0, 7);
+  while (!display.empty() && display.back() == '\n') display.pop_back();
+  raise(classes().parse, e.message(), none(), py::int_(e.column()), none(), display);
+}
+
+Verification verification(tessera::verify::Trace trace, std::string name, std::int64_t max, const std::string& map) {
+  if (max < 0 || max > 999999999) throw py::value_error("max takes a count from 0 to 999999999, not " + std::to_string(max));
+  Verification v{std::move(name), std::move(trace), {}, -1};
+  return rt_guard([&] {
+    v.report = tessera::verify::verify(v.trace, std::size_t(max));
+    const tessera::verify::Map* m = tessera::verify::focus(v.trace, v.report, map, v.name);
+    if (m) v.focus = m - v.trace.maps.data();
+    return std::move(v);
+  });
+}
+
+// ---- diff (tessera diff) -----------------------------------------------------------------------
+
+// Two layouts, or two TV maps over a tile, compared as `tessera diff A B [--tv TILE]` does.
+struct DiffResult {
+  viz::DiffVerdict verdict;
+  std::optional<rt::Value> a, b;            // layouts
+  std::optional<viz::DiffTv> tv_a, tv_b;    // TV maps over `tile`
+  std::optional<viz::TvTile> tile;
+};
+
+// A layout operand: a layout, a swizzled layout, or a shape (its column-major layout).
+rt::Value diff_operand(py::handle h, const char* what) {
+  rt::Value v = value_of(h);
+  if (v.kind == rt::Value::Kind::IntTuple) {
+    if (rt::has_underscore(v.tuple)) throw py::value_error(std::string(what) + " holds _ (None), which is not a shape");
+    for (auto x : rt::leaves(v.tuple))
+      if (x <= 0) throw py::value_error(std::string(what) + " is a tuple with a non-positive entry, not a shape");
+    return rt::Value::of(rt::Layout::column_major(v.tuple));
+  }
+  if (v.kind != rt::Value::Kind::Layout && v.kind != rt::Value::Kind::Swizzled)
+    throw py::type_error(std::string(what) + " is " + rt::describe(v) +
+                         ": diff compares layouts (shape:stride), swizzled layouts or, with tv=, TV layouts");
+  return v;
+}
+
+DiffResult diff_result(py::handle a, py::handle b, py::handle tile, std::int64_t max) {
+  if (max < 0 || max > 999999999) throw py::value_error("max takes a count from 0 to 999999999, not " + std::to_string(max));
+  DiffResult r;
+  if (tile.is_none()) {
+    r.a = diff_operand(a, "A");
+    r.b = diff_operand(b, "B");
+    return rt_guard([&] {
+      r.verdict = viz::diff_layouts(*r.a, *r.b, max);
+      return std::move(r);
+    });
+  }
+  const rt::Value t = value_of(tile), va = value_of(a), vb = value_of(b);
+  for (const auto& [v, what] : {std::pair{&va, "A"}, std::pair{&vb, "B"}})
+    if (v->kind != rt::Value::Kind::Layout)
+      throw py::type_error(std::string("tv= compares TV layouts ((threads),(values)):(...), but ") + what + " is " +
+                           rt::describe(*v));
+  return rt_guard([&] {
+    r.tile = tile_of(t);
+    if (r.tile->rows() * r.tile->cols() > viz::diff_compare_limit)
+      throw rt::Error("the tile has " + std::to_string(r.tile->rows() * r.tile->cols()) +
+                      " indices, more than diff compares (" + std::to_string(viz::diff_compare_limit) + ")");
+    for (int k = 0; k < 2; ++k) {
+      try {
+        (k == 0 ? r.tv_a : r.tv_b) = viz::diff_tv_operand(k == 0 ? va.layout : vb.layout, *r.tile);
+      } catch (const viz::Error& e) {
+        throw rt::Error(std::string(k == 0 ? "A: " : "B: ") + e.what(), std::size_t(k + 1));
+      }
+    }
+    r.verdict = viz::diff_tv(*r.tv_a, *r.tv_b, max);
+    return std::move(r);
+  });
+}
+
+// The drawing `tessera diff -o FILE` writes: the verdict as its last note.
+viz::Diagram diff_diagram(const DiffResult& r, int width) {
+  viz::Diagram d = r.tile ? viz::diff_tv_diagram(*r.tv_a, *r.tv_b, *r.tile) : viz::diff_layouts_diagram(*r.a, *r.b);
+  d.text_side_by_side_width = width;
+  viz::add_diff_notes(d, r.verdict, true);
+  return d;
+}
+
 // ---- the testing kit's claims (the sentences of its C++ matchers) -----------------------------
 
 tessera::testing::LayoutArg claim_arg(py::handle h, const char* what) {
@@ -690,6 +793,8 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "tessera's runtime tier, diagrams and atoms (use the `tessera` package)";
   m.attr("__version__") = TESSERA_VERSION;
   m.attr("has_cairo") = viz::has_cairo();
+  m.attr("cell_limit") = viz::cell_limit;
+  m.attr("hard_cell_limit") = viz::hard_cell_limit;
 
   m.def("_install", [](py::object error, py::object parse, py::object inadmissible, py::object overflow,
                        py::object int_tuple) {
@@ -1043,4 +1148,86 @@ PYBIND11_MODULE(_core, m) {
         return rt_guard([&] { return Drawing{viz::tma_boxes_diagram(r.smem, r.arguments)}; });
       });
   m.def("tma", &tma_report);
+
+  py::class_<viz::Explanation>(m, "Explanation")
+      .def_readonly("expression", &viz::Explanation::expression)
+      .def_property_readonly("value", [](const viz::Explanation& e) -> py::object {
+        return e.value ? from_value(*e.value) : none();
+      })
+      // The refusal: (message, column or None, overflow?) or None.
+      .def_property_readonly("refusal", [](const viz::Explanation& e) -> py::object {
+        if (!e.error) return none();
+        py::object column = e.error->pos() == rt::npos ? none() : py::object(py::int_(e.error->pos() + 1));
+        const bool overflow = dynamic_cast<const rt::OverflowError*>(&*e.error) != nullptr;
+        return py::make_tuple(std::string(e.error->what()), column, overflow);
+      })
+      .def("text", [](const viz::Explanation& e, int depth) { return viz::explanation_text(e, depth); })
+      .def("json", [](const viz::Explanation& e, int depth) { return rt::json::dump(viz::explanation_json(e, depth)); })
+      .def("_drawing", [](const viz::Explanation& e, int depth, bool force) {
+        return rt_guard([&] { return Drawing{viz::explanation_diagram(e, depth, force)}; });
+      });
+  m.def("explain", [](const std::string& expr) {
+    parse_text(expr);  // malformed text is a ParseError, as everywhere in the module
+    py::gil_scoped_release unlocked;
+    return viz::explain(expr);
+  });
+
+  py::class_<Verification>(m, "Verification")
+      .def_readonly("name", &Verification::name)
+      .def_property_readonly("ok", [](const Verification& v) { return v.report.ok; })
+      .def("text", [](const Verification& v) { return tessera::verify::report_text(v.trace, v.report); })
+      .def("json", [](const Verification& v) {
+        return rt::json::dump(tessera::verify::report_json(v.name, v.trace, v.report));
+      })
+      .def_property_readonly("focus", [](const Verification& v) -> py::object {
+        return v.focus < 0 ? none() : py::object(py::str(v.trace.maps[std::size_t(v.focus)].name));
+      })
+      .def_property_readonly("cells", [](const Verification& v) -> std::int64_t {
+        if (v.focus < 0) return 0;
+        return rt::product(v.trace.maps[std::size_t(v.focus)].tile);
+      })
+      .def("_drawing", [](const Verification& v) {
+        if (v.focus < 0) raise(classes().error, "the trace declares no map: there is nothing to draw", none(), none(),
+                               none(), "the trace declares no map: there is nothing to draw");
+        return rt_guard([&] { return Drawing{tessera::verify::diff_diagram(v.trace, v.trace.maps[std::size_t(v.focus)])}; });
+      });
+  m.def("verify_file", [](const std::string& path, std::int64_t max, const std::string& map) {
+    tessera::verify::Trace t;
+    try {
+      t = tessera::verify::read_trace_file(path);
+    } catch (const tessera::verify::TraceError& e) {
+      raise_trace_error(e);
+    }
+    return verification(std::move(t), path, max, map);
+  });
+  m.def("verify_text", [](const std::string& text, const std::string& name, std::int64_t max, const std::string& map) {
+    tessera::verify::Trace t;
+    try {
+      std::istringstream in(text);
+      t = tessera::verify::parse_trace(in, name);
+    } catch (const tessera::verify::TraceError& e) {
+      raise_trace_error(e);
+    }
+    return verification(std::move(t), name, max, map);
+  });
+
+  py::class_<DiffResult>(m, "DiffResult")
+      .def_property_readonly("equal", [](const DiffResult& r) { return r.verdict.equal; })
+      .def_property_readonly("line", [](const DiffResult& r) { return r.verdict.line; })
+      .def("json", [](const DiffResult& r) { return rt::json::dump(viz::diff_json(r.verdict)); })
+      // What is drawn, for the CLI's size checks: [(what, cells)].
+      .def_property_readonly("drawn_cells", [](const DiffResult& r) {
+        py::list out;
+        if (r.tile) out.append(py::make_tuple("the tile " + r.tile->text, r.tile->rows() * r.tile->cols()));
+        else {
+          out.append(py::make_tuple("A", viz::base_layout(*r.a).size()));
+          out.append(py::make_tuple("B", viz::base_layout(*r.b).size()));
+        }
+        return out;
+      })
+      .def("_drawing", [](const DiffResult& r, int width) {
+        if (width < 0) throw py::value_error("width takes a count of columns (0: B below A), not " + std::to_string(width));
+        return rt_guard([&] { return Drawing{diff_diagram(r, width)}; });
+      });
+  m.def("diff", &diff_result);
 }

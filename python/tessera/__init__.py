@@ -24,7 +24,8 @@ from ._algebra import (  # noqa: E402  (after the error classes are installed)
 from ._atoms import (  # noqa: E402
     copy_atom, copy_atom_names, gmma_layout_atom, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B,
     make_tiled_copy_C, make_tiled_mma, mma_atom, mma_atom_names)
-from ._analysis import BankConflicts, Coalescing, TmaArguments, banks, gmem, tma  # noqa: E402
+from ._analysis import (  # noqa: E402
+    BankConflicts, Coalescing, Diff, Explanation, TmaArguments, Verification, banks, diff, explain, gmem, tma, verify)
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._json import to_dict  # noqa: E402
@@ -48,7 +49,7 @@ for _cls in (Layout, ComposedLayout):
 Layout.to_pycute = _interop.to_pycute
 
 __all__ = [
-    "BankConflicts", "Coalescing", "assert_bijective", "assert_compact", "assert_covers_tile_once",
+    "BankConflicts", "Coalescing", "Diff", "Explanation", "diff", "Verification", "explain", "verify", "assert_bijective", "assert_compact", "assert_covers_tile_once",
     "assert_equal_as_functions", "assert_equals_exactly", "assert_has_cosize", "assert_injective",
     "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
     "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TmaArguments", "TvMap", "banks", "blocked_product", "coalesce",

@@ -140,3 +140,200 @@ def tma(gmem, smem, *, bits=None, box=None):
     derive), checked rather than derived (--box). A copy TMA cannot make raises
     InadmissibleError naming the rule (argument 1: the global tensor's, 2: the tile's)."""
     return TmaArguments(_core.tma(gmem, smem, bits, box))
+
+
+class Explanation:
+    """An expression's derivation, step by step, as the algebra ran it (`tessera explain`):
+    a sequence of its top-level steps (dicts as in the JSON: "step", "operation", "expression",
+    "inputs", "refused", "result", "items" with notes and inner steps). str() is the CLI's
+    text, to_dict() its --json; `value` is the result (None when refused), `error` the refusal
+    as a tessera error (None when it evaluates). Drawn: every input layout and every step whose
+    value is a layout, one captioned panel each."""
+
+    def __init__(self, core, depth):
+        self._core = core
+        self._depth = depth
+
+    @property
+    def expression(self):
+        return self._core.expression
+
+    @property
+    def value(self):
+        return self._core.value
+
+    @property
+    def error(self):
+        r = self._core.refusal
+        if r is None:
+            return None
+        from ._errors import InadmissibleError, IntegerOverflowError
+        message, column, overflow = r
+        display = _core.format_error(self.expression, column or 0, message)
+        display = display[7:] if display.startswith("error: ") else display
+        cls = IntegerOverflowError if overflow else InadmissibleError
+        return cls(message, self.expression, column, None, display.rstrip("\n"))
+
+    @property
+    def ok(self):
+        return self._core.refusal is None
+
+    @property
+    def steps(self):
+        return self.to_dict()["steps"]
+
+    def __iter__(self):
+        return iter(self.steps)
+
+    def __len__(self):
+        return len(self.steps)
+
+    def __getitem__(self, i):
+        return self.steps[i]
+
+    def to_dict(self):
+        return _json.loads(self._core.json(self._depth))
+
+    def text(self):
+        return self._core.text(self._depth)
+
+    def __str__(self):
+        return self.text()
+
+    def _tessera_drawing(self, force):
+        return self._core._drawing(self._depth, force)
+
+    def __repr__(self):
+        last = self.text().rstrip("\n").splitlines()[-1]
+        return f"<Explanation of {self.expression}: {len(self)} step(s), {last}>"
+
+
+def explain(expression, *, depth=0):
+    """The derivation of `expression` (text in `tessera eval`'s notation), as `tessera explain`
+    gives it; `depth`: operations shown down to this nesting level (0: all; --depth). Malformed
+    text raises ParseError; a refused expression is explained up to the refusal (see `error`)."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth takes a count of levels (0: all), not {depth!r}")
+    if not isinstance(expression, str):
+        raise TypeError(f"explain takes the expression as text, not a {type(expression).__name__}")
+    if not expression.strip():
+        raise ValueError("the expression is empty: give one such as 'logical_divide((4,2,3):(2,1,8), 4:2)'")
+    return Explanation(_core.explain(expression), depth)
+
+
+class Verification:
+    """A partition trace checked against the TV maps it declares (`tessera verify`): `ok`,
+    str() the CLI's report, to_dict() its --json (maps with their counts and first findings).
+    Drawn: the expected and the recorded tile of the map in focus (`focus`: the one asked
+    for, else the first with findings, else the first)."""
+
+    _memory = "trace"
+
+    def __init__(self, core):
+        self._core = core
+
+    @property
+    def ok(self):
+        return self._core.ok
+
+    @property
+    def focus(self):
+        return self._core.focus
+
+    @property
+    def maps(self):
+        return self.to_dict()["maps"]
+
+    def to_dict(self):
+        return _json.loads(self._core.json())
+
+    def text(self):
+        return self._core.text()
+
+    def __str__(self):
+        return self._core.text()
+
+    def __bool__(self):
+        return self._core.ok
+
+    def _tessera_drawing(self, force):
+        from ._draw import _check_cells
+        _check_cells(self._core.cells, f"the tile of map {self.focus}", force)
+        return self._core._drawing()
+
+    def __repr__(self):
+        return f"<Verification of {self._core.name}: {'OK' if self.ok else 'FAILED'}>"
+
+
+def verify(trace=None, *, text=None, max=10, map=None):
+    """Checks a partition trace (`tessera verify TRACE`): `trace` a path to the trace file, or
+    `text=` the trace itself; every (thread, value) of each declared map must be recorded
+    exactly once at the coordinate the map gives it. `max`: findings listed per map (--max);
+    `map`: check only that map (--map). A malformed trace raises ParseError (file:line:col)."""
+    if (trace is None) == (text is None):
+        raise TypeError("give the trace as a path, or as text=, not both")
+    if isinstance(max, bool) or not isinstance(max, int):
+        raise TypeError(f"max takes a count, not {max!r}")
+    if text is not None:
+        return Verification(_core.verify_text(text, "<text>", max, map or ""))
+    import os
+    return Verification(_core.verify_file(os.fspath(trace), max, map or ""))
+
+
+class Diff:
+    """Two layouts, or two TV maps over a tile, compared as functions (`tessera diff`): the
+    verdict ("equal_to_the_letter", "equal_as_functions" or "differ"), `equal`, and str() the
+    one-line verdict the CLI prints; to_dict() is its --json (with the first `max` differing
+    cells). Drawn: A and B side by side, differing cells marked, the verdict below (what
+    `tessera diff -o FILE` writes)."""
+
+    def __init__(self, core, width):
+        self._core = core
+        self._width = width
+
+    @property
+    def equal(self):
+        return self._core.equal
+
+    @property
+    def verdict(self):
+        return self.to_dict()["verdict"]
+
+    @property
+    def summary(self):
+        return self._core.line
+
+    @property
+    def cells(self):
+        return self.to_dict()["cells"]
+
+    def to_dict(self):
+        return _json.loads(self._core.json())
+
+    def __str__(self):
+        return self._core.line
+
+    def __bool__(self):
+        return self._core.equal
+
+    def _tessera_drawing(self, force):
+        from ._draw import _check_cells
+        for what, cells in self._core.drawn_cells:
+            _check_cells(cells, what, force)
+        return self._core._drawing(self._width)
+
+    def __repr__(self):
+        return f"<Diff: {self._core.line}>"
+
+
+def diff(a, b, *, tv=None, max=100, width=120):
+    """Compares `a` and `b` as `tessera diff A B` does: layouts, swizzled layouts or shapes
+    (their column-major layouts) at every 1-D index, or, with `tv` a tile (a shape (M,N) or a
+    layout), TV layouts at every (thread, value) (--tv TILE). `max`: differing cells listed in
+    to_dict() (--max); `width`: the text drawing puts A and B side by side within this many
+    columns (--width; 0: B below A)."""
+    if isinstance(max, bool) or not isinstance(max, int):
+        raise TypeError(f"max takes a count, not {max!r}")
+    if isinstance(width, bool) or not isinstance(width, int) or width < 0:
+        raise ValueError(f"width takes a count of columns (0: B below A), not {width!r}")
+    return Diff(_core.diff(a, b, tv, max), width)

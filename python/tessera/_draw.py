@@ -7,10 +7,10 @@ import re as _re
 from . import _core
 from ._core import ComposedLayout, Layout, MmaAtom, TiledCopy, TiledMma
 
-# The CLI's limits: diagrams over CELL_LIMIT cells need force=True (--force), and nothing
-# over HARD_CELL_LIMIT is drawn.
-CELL_LIMIT = 65536
-HARD_CELL_LIMIT = 1 << 20
+# The CLI's limits (tessera/viz/layout_grid.hpp): diagrams over CELL_LIMIT cells need
+# force=True (--force), and nothing over HARD_CELL_LIMIT is drawn.
+CELL_LIMIT = _core.cell_limit
+HARD_CELL_LIMIT = _core.hard_cell_limit
 
 _FORMATS = ("txt", "svg", "tex", "png", "pdf", "html")
 _ALIASES = {"text": "txt", "tikz": "tex"}
@@ -130,8 +130,9 @@ def _copy_drawing(self, force):
 
 
 def _install():
-    from ._analysis import BankConflicts, Coalescing, TmaArguments
-    for cls in (Layout, ComposedLayout, TvMap, TiledMma, TiledCopy, MmaAtom, BankConflicts, Coalescing, TmaArguments):
+    from ._analysis import BankConflicts, Coalescing, Diff, Explanation, TmaArguments, Verification
+    for cls in (Layout, ComposedLayout, TvMap, TiledMma, TiledCopy, MmaAtom, BankConflicts, Coalescing, TmaArguments,
+                Explanation, Verification, Diff):
         cls.draw = draw
         cls._repr_svg_ = _repr_svg_
         cls._repr_html_ = _repr_html_
