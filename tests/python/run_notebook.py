@@ -25,11 +25,21 @@ def main():
         return SKIP
     os.makedirs(out_dir, exist_ok=True)
     env = dict(os.environ)
-    env["PYTHONPATH"] = package_dir + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.path.abspath(package_dir) + os.pathsep + env.get("PYTHONPATH", "")
     env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+    # The kernel runs this interpreter, the one the module was built for (the system's python3
+    # kernel may be another).
+    kernels = os.path.join(out_dir, "jupyter")
+    spec = os.path.join(kernels, "kernels", "tessera-python")
+    os.makedirs(spec, exist_ok=True)
+    with open(os.path.join(spec, "kernel.json"), "w", encoding="utf-8") as f:
+        json.dump({"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                   "display_name": "Python 3 (tessera's)", "language": "python"}, f)
+    env["JUPYTER_PATH"] = kernels + os.pathsep + env.get("JUPYTER_PATH", "")
     executed = os.path.join(out_dir, "tour.ipynb")
     run = [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=60",
-           "--ExecutePreprocessor.kernel_name=python3", "--output-dir", out_dir, "--output", "tour.ipynb", notebook]
+           "--ExecutePreprocessor.kernel_name=tessera-python", "--output-dir", out_dir, "--output", "tour.ipynb",
+           notebook]
     r = subprocess.run(run, env=env, capture_output=True, text=True)
     if r.returncode != 0:
         print(r.stdout, r.stderr, sep="\n")
