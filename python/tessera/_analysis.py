@@ -269,7 +269,8 @@ def verify(trace=None, *, text=None, max=10, map=None):
     """Checks a partition trace (`tessera verify TRACE`): `trace` a path to the trace file, or
     `text=` the trace itself; every (thread, value) of each declared map must be recorded
     exactly once at the coordinate the map gives it. `max`: findings listed per map (--max);
-    `map`: check only that map (--map). A malformed trace raises ParseError (file:line:col)."""
+    `map`: check only that map (--map). A malformed or unreadable trace raises ParseError with
+    the reader's message (file:line:col), as the CLI prints it."""
     if (trace is None) == (text is None):
         raise TypeError("give the trace as a path, or as text=, not both")
     if isinstance(max, bool) or not isinstance(max, int):

@@ -92,6 +92,8 @@ def to_f2(layout, in_dims=None):
     if bits is None:
         raise InadmissibleError(f"to_f2: {layout} has size {n}, not a power of two")
     if in_dims is not None:
+        if isinstance(in_dims, (str, bytes)) or not hasattr(in_dims, "__iter__"):
+            raise TypeError(f"to_f2: in_dims is a sequence of names, one per top-level mode, not {in_dims!r}")
         names = list(in_dims)
         if len(names) != rank(layout):
             raise ValueError(f"to_f2: in_dims names {len(names)} dims, but {layout} has {rank(layout)} modes")

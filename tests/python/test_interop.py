@@ -100,6 +100,8 @@ def test_f2_per_mode_in_dims():
         ts.from_f2(ds)
     with pytest.raises(ValueError, match="names 1 dims, but .* has 2 modes"):
         ts.to_f2(tv, in_dims=("lane",))
+    with pytest.raises(TypeError, match="sequence of names"):
+        ts.to_f2(tv, in_dims="lr")
     with pytest.raises(ValueError, match="repeats a name"):
         ts.to_f2(tv, in_dims=("lane", "lane"))
     with pytest.raises(ts.InadmissibleError, match="not linear over GF"):
