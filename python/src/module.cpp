@@ -375,7 +375,7 @@ py::object render(const Drawing& d, const std::string& format, const std::string
   if (!title.empty()) diagram.title = title;
   if (!color_by.empty()) {
     const auto by = viz::color_by_from_name(color_by);
-    if (!by) throw py::value_error("unknown color_by '" + color_by + "': choose thread, warp, value, offset, bank or chunk");
+    if (!by) throw py::value_error("unknown color_by '" + color_by + "': choose thread, warp, value, offset, bank, chunk or box");
     viz::apply_colors(diagram, *by);
   }
   if (density == "heatmap") diagram.density = viz::Density::heatmap;

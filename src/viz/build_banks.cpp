@@ -52,7 +52,7 @@ Diagram banks_diagram(const BankTile& t) {
   d.natural_color = ColorBy::bank;
   d.element_bits = t.element_bits;
   apply_colors(d);
-  d.notes.push_back("colour and b: the bank (32 banks x 4 bytes)");
+  d.notes.push_back("b: the bank (32 banks x 4 bytes)");
   d.notes.push_back(conflicted ? std::to_string(conflicted) + " cell(s) accessed through a conflicted bank (worst " +
                                      std::to_string(worst) + "-way): red outline"
                                : std::string("no bank conflicts"));
