@@ -212,7 +212,8 @@ void register_mma(CLI::App& app) {
   add_density(cmd, o->density);
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
-      ->type_name("TEXT");
+      ->type_name("TEXT")
+      ->check(drawable_text_option("--title"));
   add_json_flag(cmd, o->json,
                 "print the atom, its arguments and the layouts --print-layouts prints, as one JSON\n"
                 "object: {\"command\": \"mma\", \"schema_version\": 1, \"atom\": {name, arch, types, m, n,\n"

@@ -7,6 +7,7 @@
 
 #include "action.hpp"
 #include "commands.hpp"
+#include "json.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
 #include "tessera/analysis/tma_runtime.hpp"
 #include "tessera/viz/build_layout.hpp"
@@ -16,14 +17,112 @@ namespace tessera::cli {
 namespace {
 
 struct TmaOptions {
-  std::string gmem, smem, box, format, output;
+  std::string gmem, smem, box, format, output, color_by;
   int bits = 0;  // 0: from a GMMA atom name, else 16
+  bool json = false, force = false;
+  DensityFlags density;
 };
 
 bool is_gmem_rule(tma::Rule r) {
   using R = tma::Rule;
   return r == R::element_bits || r == R::gmem_rank || r == R::global_dim_range || r == R::no_contiguous_mode ||
          r == R::global_stride_alignment || r == R::global_stride_range;
+}
+
+// The TMA box (copy) that fills cell (row, col) of the tile, and its coordinate among the
+// boxes, dim by dim ("(1,0)").
+struct BoxOf {
+  std::int64_t index = 0;
+  std::string coord;
+};
+BoxOf box_of(const tma::Arguments& a, std::int64_t row, std::int64_t col) {
+  const std::int64_t c[2] = {row, col};
+  BoxOf b;
+  std::int64_t pitch = 1;
+  for (int d = 0; d < a.rank; ++d) {
+    const int m = a.mode_of_dim[d];
+    const std::int64_t k = m < 2 ? c[m] / a.box_dim[d] : 0;
+    b.index += k * pitch;
+    b.coord += (d ? "," : "") + std::to_string(k);
+    pitch *= a.boxes_per_dim[d];
+  }
+  b.coord = "(" + b.coord + ")";
+  return b;
+}
+
+std::string dims_text(const std::int64_t* v, int n) {
+  std::string s;
+  for (int d = 0; d < n; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
+  return "{" + s + "}";
+}
+
+// The smem tile, each cell labelled with the box (copy) that fills it and coloured by it; its
+// tooltip adds the smem offset (hover on the HTML page outlines the box's cells).
+void draw_boxes(const TmaOptions& o, const rt::SwizzledLayout& smem, int bits, const tma::Arguments& a) {
+  if (smem.layout.rank() != 2)
+    fail("drawing the boxes needs a rank-2 smem tile; SMEM has rank " + std::to_string(smem.layout.rank()), o.smem, 0);
+  const viz::ColorBy by = color_by_arg(o.color_by);
+  const Target target = resolve_target(o.format, o.output);
+  check_cells(smem.layout.size(), "the smem tile", o.force);
+  const viz::GridFunction g = viz::grid_function(smem);
+  viz::Panel p = viz::layout_panel(g);
+  p.title = "TMA boxes " + dims_text(a.box_dim, a.rank) + " over " + rt::to_string(smem);
+  p.subtitle = std::to_string(a.boxes) + (a.boxes == 1 ? " box" : " boxes") + " per tile, one copy each" +
+               (a.boxes > 1 ? " (" + dims_text(a.boxes_per_dim, a.rank) + " per dim)" : "");
+  for (std::int64_t r = 0; r < p.rows.count; ++r)
+    for (std::int64_t c = 0; c < p.cols.count; ++c) {
+      viz::Cell& cell = p.at(r, c);
+      const BoxOf b = box_of(a, r, c);
+      cell.box = b.index;
+      cell.label = std::to_string(b.index);
+      cell.tooltip += " (smem offset), box " + std::to_string(b.index) + " (copy " + std::to_string(b.index + 1) +
+                      " of " + std::to_string(a.boxes) + ", box coordinate " + b.coord + ")";
+    }
+  p.text_min_width = static_cast<int>(std::to_string(a.boxes - 1).size());
+  viz::Diagram d;
+  d.panels.push_back(std::move(p));
+  d.natural_color = viz::ColorBy::box;
+  d.element_bits = bits;
+  d.chunk_elements = g.chunk_elements;
+  d.chunk_name = g.chunk_name;
+  recolor(d, by, o.color_by);
+  if (o.color_by.empty()) viz::apply_colors(d);
+  d.notes.push_back("cell: the box (one copy) that fills it; its tooltip adds the smem offset");
+  set_density(d, o.density);
+  emit(d, target);
+}
+
+// --json: the arguments as the text prints them, under cuTensorMapEncodeTiled's names
+// (docs/json.md).
+void print_tma_json(const rt::Layout& gmem, const rt::SwizzledLayout& smem, int bits, const tma::Arguments& a) {
+  static const char* swizzle[] = {"CU_TENSOR_MAP_SWIZZLE_NONE", "CU_TENSOR_MAP_SWIZZLE_32B", "CU_TENSOR_MAP_SWIZZLE_64B",
+                                  "CU_TENSOR_MAP_SWIZZLE_128B"};
+  static const char* l2[] = {"CU_TENSOR_MAP_L2_PROMOTION_NONE", "CU_TENSOR_MAP_L2_PROMOTION_L2_64B",
+                             "CU_TENSOR_MAP_L2_PROMOTION_L2_128B", "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"};
+  auto list = [](const auto* v, int from, int to) {
+    json::Value l = json::Value::array();
+    for (int d = from; d < to; ++d) l.push(static_cast<std::int64_t>(v[d]));
+    return l;
+  };
+  json::Value d = json::document("tma");
+  d.set("gmem", json::layout(gmem));
+  d.set("smem", json::swizzled_layout(smem));
+  d.set("bits", bits);
+  d.set("rank", a.rank);
+  d.set("mode_of_dim", list(a.mode_of_dim, 0, a.rank));
+  d.set("global_dim", list(a.global_dim, 0, a.rank));
+  d.set("global_strides", list(a.global_stride_bytes, 1, a.rank));
+  d.set("box_dim", list(a.box_dim, 0, a.rank));
+  d.set("element_strides", list(a.element_strides, 0, a.rank));
+  d.set("interleave", "CU_TENSOR_MAP_INTERLEAVE_NONE");
+  d.set("swizzle", swizzle[int(a.swizzle)]);
+  d.set("l2_promotion", l2[int(a.l2_promotion)]);
+  d.set("oob_fill", "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE");
+  d.set("box_bytes", a.box_bytes);
+  d.set("boxes", a.boxes);
+  d.set("boxes_per_dim", list(a.boxes_per_dim, 0, a.rank));
+  json::print(d);
+  check_standard_output();
 }
 
 void run_tma(const TmaOptions& o) {
@@ -37,8 +136,8 @@ void run_tma(const TmaOptions& o) {
   if (atom) {
     smem = analysis::gmma_layout_atom(*atom);
     if (bits != 0 && bits != atom->bits)
-      fail("--bits " + std::to_string(bits) + " contradicts the atom's " + std::to_string(atom->bits) + "-bit elements",
-           o.smem, 0);
+      fail_option("--bits", "--bits " + std::to_string(bits) + " contradicts the atom's " + std::to_string(atom->bits) +
+                                "-bit elements (" + o.smem + ")");
     bits = atom->bits;
   } else {
     const rt::Value v = evaluate_arg("SMEM", o.smem);
@@ -65,34 +164,16 @@ void run_tma(const TmaOptions& o) {
     const bool gm = is_gmem_rule(a.rule);
     fail(std::string("TMA cannot copy this: ") + tma::to_string(a.rule) + where, gm ? o.gmem : o.smem, 0);
   }
+  if (o.json) {
+    print_tma_json(gmem, smem, bits, a);
+    return;
+  }
   std::cout << "gmem: " << rt::to_string(gmem) << ", " << bits << "-bit elements\n"
             << "smem: " << rt::to_string(smem) << "\n"
             << analysis::format_tma_arguments(a);
   if (o.output.empty() && o.format.empty()) return;
-  // The boxes over the tile: cell (m, n) of the tile shows the box (copy) that fills it.
-  if (smem.layout.rank() != 2) fail("drawing the boxes needs a rank-2 smem tile; SMEM has rank " +
-                                    std::to_string(smem.layout.rank()), o.smem, 0);
-  const Target target = resolve_target(o.format, o.output);
-  check_cells(smem.layout.size(), "the smem tile", false);
-  viz::GridFunction g;
-  g.title = "TMA boxes {" + std::to_string(a.box_dim[0]) + std::string(a.rank > 1 ? ", " + std::to_string(a.box_dim[1]) : "") +
-            (a.rank > 2 ? ", ..." : "") + "} over " + rt::to_string(smem) + " (cell: the copy that fills it)";
-  g.row_shape = smem.layout.shape[0];
-  g.col_shape = smem.layout.shape[1];
-  g.cosize = a.boxes;
-  g.value = [a](std::int64_t row, std::int64_t col) {
-    const std::int64_t c[2] = {row, col};
-    std::int64_t q = 0, pitch = 1;
-    for (int d = 0; d < a.rank; ++d) {
-      const int m = a.mode_of_dim[d];
-      if (m < 2) q += (c[m] / a.box_dim[d]) * pitch;
-      pitch *= a.boxes_per_dim[d];
-    }
-    return q;
-  };
-  viz::Diagram diagram;
-  diagram.panels.push_back(viz::layout_panel(g));
-  emit(diagram, target);
+  check_standard_output();
+  draw_boxes(o, smem, bits, a);
 }
 
 }  // namespace
@@ -113,21 +194,31 @@ void register_tma(CLI::App& app) {
       "next dim as far as SMEM continues densely; the tile must be whole boxes.");
   cmd->add_option("GMEM", o->gmem, "the global tensor's layout (elements)")->required();
   cmd->add_option("SMEM", o->smem, "the shared-memory tile: layout, swizzled layout or GMMA atom name")->required();
-  cmd->add_option("--bits", o->bits, "element width: 8, 16, 32 or 64 (default: the atom's, else 16)")->type_name("N");
+  add_bits_option(cmd, o->bits, {8, 16, 32, 64}, "element width: 8, 16, 32 or 64 (default: the atom's, else 16)");
   cmd->add_option("-o,--output", o->output,
-                  "also draw the boxes over the tile (cell: the copy that fills it) to FILE (.txt .svg .tex\n"
-                  ".png .pdf; - for standard output)")
+                  "also draw the boxes over the tile to FILE (.txt .svg .tex .png .pdf .html; - for\n"
+                  "standard output): each cell the box (copy) that fills it, coloured by box; the tooltip adds\n"
+                  "the smem offset; the HTML page outlines a box's cells on hover")
       ->type_name("FILE");
-  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg, tex, png or pdf (default: from -o)")
+  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg, tex, png, pdf or html (default: from -o)")
       ->type_name("FORMAT");
+  add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
+  cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
+  add_json_flag(cmd, o->json,
+                "print the arguments as one JSON object: {\"command\": \"tma\", \"schema_version\": 1, gmem,\n"
+                "smem, bits, rank, mode_of_dim, global_dim, global_strides, box_dim, element_strides,\n"
+                "interleave, swizzle, l2_promotion, oob_fill, box_bytes, boxes, boxes_per_dim}\n"
+                "(docs/json.md)");
   cmd->add_option("--box", o->box, "box dims per GMEM mode, e.g. (64,0) (0: derive); checked, not derived")
       ->type_name("TUPLE");
   cmd->footer(
       "Examples:\n"
-      "  tessera tma '(8192,8192):(1,8192)' gmma_k_sw128_bf16           # K-major A, 128B swizzle\n"
+      "  tessera tma '(8192,8192):(8192,1)' gmma_k_sw128_bf16           # K-major A, 128B swizzle\n"
       "  tessera tma '(8192,8192):(1,8192)' 'Sw<3,3,3> o (64,128):(1,64)' # the whole stage tile\n"
       "  tessera tma '(4096,4096,8):(1,4096,16777216)' '(64,32):(1,64)'  # batched: box 1 along L\n"
       "  tessera tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,4096),64)' -o boxes.svg  # draw them\n"
+      "  tessera tma '(4096,4096):(1,4096)' '(64,32):(1,64)' --json      # the arguments as JSON\n"
       "Exit status: 0 on success, 1 when TMA cannot express the copy (the rule is named) or on bad input.");
   set_action(cmd, [o] { run_tma(*o); }, reject_extras_saying("tma takes GMEM and SMEM", /*dash_digit_is_argument=*/true));
 }

@@ -214,6 +214,27 @@ for args in [["UniversalCopy_128", "--threads", "(4,8):(8,1)", "--values", "(1,8
     check(d["bits"] == (int(args[args.index("--bits") + 1]) if "--bits" in args else 16), "copy %s: bits" % args)
     check(d["threads"] == product(d["src"]["shape"][0]) == product(d["dst"]["shape"][0]), "copy %s: threads" % args)
 
+# ---- tma: the arguments the text prints ----------------------------------------------
+for args in [["(8192,4096):(4096,1)", "Sw<3,3,3> o (128,64):(64,1)"], ["(64,64):(64,1)", "gmma_k_sw128_bf16"],
+             ["(4096,4096,8):(1,4096,16777216)", "(64,32):(1,64)", "--bits", "32"],
+             ["(4096,4096):(1,4096)", "Sw<3,3,3> o ((64,2),64):((1,4096),64)"]]:
+    d = run_json(["tma"] + args)
+    text = text_of(["tma"] + args)
+    fields = dict(re.match(r"\s+(\w+)\s+(.*)", line).groups() for line in text.splitlines() if line.startswith("  "))
+    braces = lambda v: "{" + ", ".join(str(x) for x in v) + "}"
+    check(fields["tensorRank"] == str(d["rank"]), "tma %s: rank" % args)
+    check(fields["globalDim"].startswith(braces(d["global_dim"]) + " "), "tma %s: globalDim" % args)
+    check(fields["globalStrides"].startswith(braces(d["global_strides"]) + " "), "tma %s: globalStrides" % args)
+    check(fields["boxDim"] == braces(d["box_dim"]), "tma %s: boxDim" % args)
+    check(fields["elementStrides"] == braces(d["element_strides"]), "tma %s: elementStrides" % args)
+    for key, name in [("interleave", "interleave"), ("swizzle", "swizzle"), ("l2Promotion", "l2_promotion"),
+                      ("oobFill", "oob_fill")]:
+        check(fields[key].split()[0] == d[name], "tma %s: %s" % (args, key))
+    check(("smem: " + d["smem"]["text"]) in text and ("gmem: " + d["gmem"]["text"] + ",") in text, "tma %s: layouts" % args)
+    check(("%d-bit elements" % d["bits"]) in text, "tma %s: bits" % args)
+    check(re.search(r"per tile: %d box(es)? of %d bytes" % (d["boxes"], d["box_bytes"]), text) is not None,
+          "tma %s: boxes" % args)
+
 # ---- list -----------------------------------------------------------------------------
 for args in [[], ["--mma"], ["--copy"], ["SM80"], ["--copy", "ldsm"]]:
     d = run_json(["list", "atoms"] + args)
@@ -294,13 +315,16 @@ for args in [["info", "bad("], ["info", "(4,2)"], ["mma", "NOPE"], ["copy", "Uni
              ["mma", "SM80_16x8x16_F32F16F16F32_TN", "-f", "svg"], ["mma", "SM80_16x8x16_F32F16F16F32_TN", "--print-layouts"],
              ["copy", "UniversalCopy_128", "--threads", "(4,8):(8,1)", "--values", "(1,8)", "--color-by", "warp"],
              ["banks", "(8,64):(64,1)", "--tv", "(32,8):(8,1)", "-o", "-"], ["verify", good_trace, "-o", "-", "-f", "txt"],
-             ["info", "8:1", "--cpp"]]:
+             ["info", "8:1", "--cpp"], ["tma", "(4096,4096):(4096,1)", "gmma_mn_sw128_bf16"],
+             ["tma", "(4096,4096):(1,4096)", "(64,32):(1,64)", "-o", os.path.join(tmp, "x.svg")]]:
     rc, out, err = run(args + ["--json"])
-    # (verify's trace errors read `FILE: error: ...`, as a compiler's)
-    check(rc == 1 and out == b"" and re.match(r"(\S+: )?error: ", err) is not None,
+    # (verify's trace errors read `FILE: error: ...`, as a compiler's; verify's errors exit 2,
+    # its 1 meaning FAILED)
+    want = 2 if args[0] == "verify" else 1
+    check(rc == want and out == b"" and re.match(r"(\S+: )?error: ", err) is not None,
           "tessera %s --json: status %d, stdout %r, stderr %r" % (" ".join(args), rc, out[:60], err[:80]))
 check(not os.path.exists(os.path.join(tmp, "x.svg")), "--json -o wrote a file")
-for name in ["eval", "info", "banks", "mma", "copy", "list", "verify"]:
+for name in ["eval", "info", "banks", "mma", "copy", "list", "verify", "tma"]:
     rc, out, _ = run([name, "--help"])
     check(rc == 0 and b"--json" in out, "tessera %s --help does not show --json" % name)
 for name in ["eval", "info"]:
