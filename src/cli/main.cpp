@@ -65,7 +65,13 @@ std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e) {
       if (const auto i = argument_word(tail.substr(b, end - b)); i && *i < at) at = *i;
       b = end + 1;
     }
-    if (at == command_line().size()) return "error: unexpected arguments " + tail + " (" + help + ")\n";
+    // CLI11 may report a piece of a word ("-q=1" as "-=1"): the word holding its last part.
+    if (at == command_line().size()) {
+      const std::string piece = tail.substr(tail.find_last_of("-=") == std::string::npos ? 0 : tail.find_last_of("-="));
+      for (std::size_t i = command_line().size(); i-- > 1 && at == command_line().size();)
+        if (!piece.empty() && command_line()[i].find(piece) != std::string::npos) at = i;
+    }
+    if (at == command_line().size()) return "error: cannot read the arguments " + tail + " (" + help + ")\n";
     const std::string& x = command_line()[at];
     if (!sub) {
       std::string names;
@@ -82,6 +88,9 @@ std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e) {
       name = what.substr(to + 14);
       name = name.substr(0, name.find(','));
     }
+    // "NAME: At Most 1 required but received 2": the option given twice.
+    if (what.find("At Most") != std::string::npos)
+      return option_error(name + " is given more than once (" + help + ")", spellings(sub, name));
     return option_error(name + " needs a value (" + help + ")", spellings(sub, name));
   }
   if (dynamic_cast<const CLI::RequiredError*>(&e)) {

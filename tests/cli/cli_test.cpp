@@ -363,6 +363,8 @@ TEST_CASE("option errors: tessera's words, a caret under the option, exit 1 (dif
       {{"diff", "8:1", "8:1", "--max", "x", "--json"}, 2, "--max takes a count", "--max"},
       {{"diff", "8:1", "x"}, 2, "B: unknown name 'x'", ""},
       {{"verify", "-", "--max"}, 2, "--max needs a value", "--max"},
+      {{"render", "8:1", "-o", (dir / "t.svg").string(), "-o", (dir / "j.svg").string()}, 1, "--output is given more than once", "-o"},
+      {{"eval", "-q=1", "8:1"}, 1, "unknown option '-q=1'", "-q=1"},
       {{"verify", (dir / "none.trace").string()}, 2, "cannot open the trace", ""},
   };
   for (const Case& c : cases) {
