@@ -72,7 +72,7 @@ def drawable(b):
     return True
 
 
-rng = random.Random(33)
+rng = random.Random(20260101)
 alphabet = [b"<", b">", b"&", b'"', b"'", b"]]>", b"\t", b"\n", b"\r", b"\x01", b"\x1b", b"\x7f", b"\xc2\x85",
             b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xef\xbf\xbe", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xe6\x97\xa5",
             b"a", b"Z", b"0", b" ", b"%", b"$", b"\\", b"{", b"}", b"\xc3", b"\xe2\x82"]
