@@ -112,7 +112,8 @@ void register_copy(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print src/dst/tile lines (see above)");
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
-  cmd->add_option("--title", o->title, "a title above the diagram")->type_name("TEXT")
+  cmd->add_option("--title", o->title, "a title above the diagram (UTF-8; control characters are refused)")
+      ->type_name("TEXT")
       ->check(drawable_text_option("--title"));
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
