@@ -392,7 +392,7 @@ py::object render(const Drawing& d, const std::string& format, const std::string
   if (!title.empty()) diagram.title = title;
   if (!color_by.empty()) {
     const auto by = viz::color_by_from_name(color_by);
-    if (!by) throw py::value_error("unknown color_by '" + color_by + "': choose thread, warp, value, offset, bank or chunk");
+    if (!by) throw py::value_error("unknown color_by '" + color_by + "': choose thread, warp, value, offset, bank, chunk or box");
     viz::apply_colors(diagram, *by);
   }
   if (density == "heatmap") diagram.density = viz::Density::heatmap;
@@ -1145,7 +1145,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("cells", [](const TmaReport& r) { return r.smem.layout.size(); })
       .def_property_readonly("smem_text", [](const TmaReport& r) { return rt::to_string(r.smem); })
       .def("_drawing", [](const TmaReport& r) {
-        return rt_guard([&] { return Drawing{viz::tma_boxes_diagram(r.smem, r.arguments)}; });
+        return rt_guard([&] { return Drawing{viz::tma_boxes_diagram(r.smem, r.bits, r.arguments)}; });
       });
   m.def("tma", &tma_report);
 

@@ -65,7 +65,7 @@ Diagram coalescing_diagram(const CoalescingTile& t) {
   d.element_bits = t.element_bits;
   d.chunk_name = "32-byte sector (byte address / 32)";
   apply_colors(d);
-  d.notes.push_back("colour and s: the 32-byte sector of the cell's first byte");
+  d.notes.push_back("s: the 32-byte sector of the cell's first byte");
   d.notes.push_back(excess ? std::to_string(excess) +
                                  " cell(s) in partly used sectors of instructions touching more sectors than the "
                                  "minimum: red outline"
