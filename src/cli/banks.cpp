@@ -44,11 +44,7 @@ void run_banks(const BanksOptions& o) {
   std::cout << analysis::banks_text(smem, access, o.access.bits, a, o.out.summary_only);
   check_standard_output();
   if (!target) return;
-  const std::int64_t rows = smem.rows();
-  viz::BankTile tile{smem.text, smem.row_shape, smem.col_shape,
-                     [&smem, rows](std::int64_t m, std::int64_t n) { return smem.offset(m + rows * n); }, o.access.bits,
-                     a.cell_degree, a.cell_thread, a.cell_value, a.cell_bank_threads};
-  draw_tile(viz::banks_diagram(tile), o.out, *target);
+  draw_tile(viz::banks_diagram(smem, o.access.bits, a), o.out, *target);
 }
 
 }  // namespace

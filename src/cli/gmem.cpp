@@ -50,18 +50,7 @@ void run_gmem(const GmemOptions& o) {
   std::cout << analysis::gmem_text(gmem, access, o.access.bits, a, o.out.summary_only);
   check_standard_output();
   if (!target) return;
-  const std::int64_t rows = gmem.rows();
-  viz::CoalescingTile tile{gmem.text,
-                           gmem.row_shape,
-                           gmem.col_shape,
-                           [&gmem, rows](std::int64_t m, std::int64_t n) { return gmem.offset(m + rows * n); },
-                           o.access.bits,
-                           o.base,
-                           a.cell_accesses,
-                           a.cell_excess,
-                           a.cell_thread,
-                           a.cell_value};
-  draw_tile(viz::coalescing_diagram(tile), o.out, *target);
+  draw_tile(viz::coalescing_diagram(gmem, o.access.bits, a), o.out, *target);
 }
 
 }  // namespace

@@ -72,4 +72,11 @@ Diagram banks_diagram(const BankTile& t) {
   return d;
 }
 
+Diagram banks_diagram(const analysis::SmemTile& smem, int bits, const analysis::BankAnalysis& a) {
+  const std::int64_t rows = smem.rows();
+  return banks_diagram(BankTile{smem.text, smem.row_shape, smem.col_shape,
+                                [&smem, rows](std::int64_t m, std::int64_t n) { return smem.offset(m + rows * n); }, bits,
+                                a.cell_degree, a.cell_thread, a.cell_value, a.cell_bank_threads});
+}
+
 }  // namespace tessera::viz

@@ -74,4 +74,11 @@ Diagram coalescing_diagram(const CoalescingTile& t) {
   return d;
 }
 
+Diagram coalescing_diagram(const analysis::GmemTile& gmem, int bits, const analysis::CoalescingAnalysis& a) {
+  const std::int64_t rows = gmem.rows();
+  return coalescing_diagram(CoalescingTile{gmem.text, gmem.row_shape, gmem.col_shape,
+                                           [&gmem, rows](std::int64_t m, std::int64_t n) { return gmem.offset(m + rows * n); },
+                                           bits, a.base_bytes, a.cell_accesses, a.cell_excess, a.cell_thread, a.cell_value});
+}
+
 }  // namespace tessera::viz

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/analysis/banks.hpp"
 #include "tessera/rt/layout.hpp"
 #include "tessera/viz/model.hpp"
 
@@ -26,5 +27,8 @@ struct BankTile {
 
 // Conflicted cells (degree > 1) get a heavy red outline and their degree in the tooltip.
 Diagram banks_diagram(const BankTile& tile);
+// The tile as `a` found it with `bits`-bit elements (`tessera banks -o`, Python's
+// banks(...).draw()): every cell with its degree, thread and the threads reaching its bank.
+Diagram banks_diagram(const analysis::SmemTile& smem, int bits, const analysis::BankAnalysis& a);
 
 }  // namespace tessera::viz
