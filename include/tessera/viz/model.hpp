@@ -151,7 +151,7 @@ struct LegendItem {
   std::string label;
 };
 struct Legend {
-  std::string title;              // e.g. "colour: thread (hue: warp, lightness: lane)"
+  std::string title;              // e.g. "colour: bank"
   std::vector<LegendItem> items;
   std::vector<std::string> lines; // e.g. "blue lines: warp boundaries"
   bool empty() const { return title.empty() && items.empty() && lines.empty(); }
