@@ -26,6 +26,8 @@ run banks 'Sw<3,3,3> o (8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --ve
 # Global-memory coalescing: rows of 32 floats at a 144-byte pitch straddle sectors; the cells
 # in partly used sectors of over-minimum instructions are outlined red. Cells coloured by sector.
 run gmem '(8,32):(36,1)' --tv '(32,8):(8,1)' --bits 32 --summary -o docs/gmem_padded.svg
+# TMA: a 128x64 swizzled stage tile filled by two 64x64 boxes (one copy each), coloured by box.
+run tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,4096),64)' -o docs/tma_boxes.svg | tail -n 1
 # explain: CuTe's logical_divide example, every input and step a captioned panel.
 run explain 'logical_divide((4,2,3):(2,1,8), 4:2)' -o docs/explain_logical_divide.svg | tail -n 1
 # diff: a column-major and a row-major 4x8 tile, differing cells marked (status 1 = "differ").

@@ -392,7 +392,7 @@ py::object render(const Drawing& d, const std::string& format, const std::string
   if (!title.empty()) diagram.title = title;
   if (!color_by.empty()) {
     const auto by = viz::color_by_from_name(color_by);
-    if (!by) throw py::value_error("unknown color_by '" + color_by + "': choose thread, warp, value, offset, bank or chunk");
+    if (!by) throw py::value_error("unknown color_by '" + color_by + "': choose thread, warp, value, offset, bank, chunk or box");
     viz::apply_colors(diagram, *by);
   }
   if (density == "heatmap") diagram.density = viz::Density::heatmap;
@@ -589,16 +589,8 @@ std::string report_json(const MemoryReport& r, bool summary_only) {
 
 // The tile drawn by bank (banks) or by sector (gmem), as `-o FILE` draws it.
 viz::Diagram report_diagram(const MemoryReport& r) {
-  const tessera::analysis::MemoryTile& t = r.tile;
-  const std::int64_t rows = t.rows();
-  auto offset = [&t, rows](std::int64_t m, std::int64_t n) { return t.offset(m + rows * n); };
-  if (is_banks(r)) {
-    const auto& a = std::get<0>(r.analysis);
-    return viz::banks_diagram(viz::BankTile{t.text, t.row_shape, t.col_shape, offset, r.bits, a.cell_degree});
-  }
-  const auto& a = std::get<1>(r.analysis);
-  return viz::coalescing_diagram(viz::CoalescingTile{t.text, t.row_shape, t.col_shape, offset, r.bits, a.base_bytes,
-                                                     a.cell_accesses, a.cell_excess, a.cell_thread, a.cell_value});
+  if (is_banks(r)) return viz::banks_diagram(r.tile, r.bits, std::get<0>(r.analysis));
+  return viz::coalescing_diagram(r.tile, r.bits, std::get<1>(r.analysis));
 }
 
 // ---- TMA arguments (tessera tma) ----------------------------------------------------------------
@@ -1145,7 +1137,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("cells", [](const TmaReport& r) { return r.smem.layout.size(); })
       .def_property_readonly("smem_text", [](const TmaReport& r) { return rt::to_string(r.smem); })
       .def("_drawing", [](const TmaReport& r) {
-        return rt_guard([&] { return Drawing{viz::tma_boxes_diagram(r.smem, r.arguments)}; });
+        return rt_guard([&] { return Drawing{viz::tma_boxes_diagram(r.smem, r.bits, r.arguments)}; });
       });
   m.def("tma", &tma_report);
 

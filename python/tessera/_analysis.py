@@ -116,7 +116,7 @@ class TmaArguments:
         return self._core.text()
 
     def __getattr__(self, name):
-        # globalDim, boxDim, boxes, ...: the fields of to_dict().
+        # global_dim, box_dim, swizzle, boxes, ...: the fields of to_dict().
         d = self.to_dict()
         if name in d and name not in ("command", "schema_version"):
             return d[name]
@@ -129,7 +129,7 @@ class TmaArguments:
 
     def __repr__(self):
         d = self.to_dict()
-        return f"<TmaArguments: boxDim {d['boxDim']}, {d['boxes']} box(es) of {d['box_bytes']} bytes per tile>"
+        return f"<TmaArguments: box_dim {d['box_dim']}, {d['boxes']} box(es) of {d['box_bytes']} bytes per tile>"
 
 
 def tma(gmem, smem, *, bits=None, box=None):

@@ -55,7 +55,7 @@ def draw(obj, target="svg", *, format=None, color_by=None, title=None, density=N
     """Draws `obj` as the CLI does. `target` is a format name (txt, svg, tex, html: returns
     the text; png, pdf: returns bytes) or a file path (the format from its extension, or
     `format`; written atomically, never left half-written; returns the path).
-    color_by: thread, warp, value, offset, bank or chunk (the CLI's --color-by);
+    color_by: thread, warp, value, offset, bank, chunk or box (the CLI's --color-by);
     density: 'heatmap' or 'labels' (--heatmap / --labels); title: a title above the diagram;
     force: draw past 65536 cells (--force)."""
     name = _ALIASES.get(target, target) if isinstance(target, str) else None

@@ -20,21 +20,45 @@ BankAnalysis analyze_banks(const SmemTile& smem, const BankAccess& access, int e
   auto tv = [&](std::int64_t t, std::int64_t v) { return access.tv(t + nt * v); };
   auto active = [&](std::int64_t t) { return !access.active || access.active(t); };
   BankAnalysis out;
-  out.cell_degree.assign(std::size_t(s.memory_m * s.memory_n), 0);
+  const std::size_t cells = std::size_t(s.memory_m * s.memory_n);
+  out.cell_degree.assign(cells, 0);
+  out.cell_thread.assign(cells, -1);
+  out.cell_value.assign(cells, -1);
+  out.cell_bank_threads.assign(cells, {});
   auto on_instruction = [&](const analysis::InstructionInfo& info, const analysis::AccessReport& r) {
     out.instructions.push_back({info, r});
     const int per_phase = analysis::threads_per_phase(r.access_bytes);
-    for (int l = 0; l < r.phase[r.num_phases - 1].first_thread + r.phase[r.num_phases - 1].num_threads; ++l) {
+    const int lanes = r.phase[r.num_phases - 1].first_thread + r.phase[r.num_phases - 1].num_threads;
+    struct Touch {
+      std::size_t cell;
+      std::int64_t thread, value, bank;
+      int phase;
+    };
+    std::vector<Touch> touches;
+    // [phase][bank]: the threads whose accesses reach the bank in that phase, in lane order.
+    std::vector<std::vector<std::vector<std::int64_t>>> by_bank(
+        std::size_t(r.num_phases), std::vector<std::vector<std::int64_t>>(analysis::num_banks));
+    for (int l = 0; l < lanes; ++l) {
       const std::int64_t t = info.first_thread + l;
       if (!active(t)) continue;
       for (int j = 0; j < s.vec; ++j) {
-        const std::int64_t x = tv(t, info.step * s.vec + j);
+        const std::int64_t v = info.step * s.vec + j, x = tv(t, v);
         const std::int64_t m = s.row(info.tile, x), n = s.col(info.tile, x);
         const std::int64_t bank = (smem.offset(m + s.memory_m * n) * element_bits / 8 / analysis::bank_bytes) % analysis::num_banks;
-        int& d = out.cell_degree[std::size_t(m * s.memory_n + n)];
+        const std::size_t c = std::size_t(m * s.memory_n + n);
+        int& d = out.cell_degree[c];
         d = std::max(d, r.phase[l / per_phase].degree[bank]);
+        auto& who = by_bank[std::size_t(l / per_phase)][std::size_t(bank)];
+        if (who.empty() || who.back() != t) who.push_back(t);
+        touches.push_back({c, t, v, bank, l / per_phase});
       }
     }
+    for (const Touch& k : touches)
+      if (out.cell_thread[k.cell] < 0) {
+        out.cell_thread[k.cell] = k.thread;
+        out.cell_value[k.cell] = k.value;
+        out.cell_bank_threads[k.cell] = by_bank[std::size_t(k.phase)][std::size_t(k.bank)];
+      }
   };
   out.summary = analysis::analyze_tv_banks(s, tv, [&](std::int64_t i) { return smem.offset(i); }, active, on_instruction);
   const auto& sum = out.summary;

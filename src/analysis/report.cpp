@@ -241,8 +241,8 @@ std::string tma_text(const rt::Layout& gmem, const rt::SwizzledLayout& smem, int
          rt::to_string(smem) + "\n" + format_tma_arguments(a);
 }
 
-// The arguments under cuTensorMapEncodeTiled's names where it has them; the enums as the byte
-// counts they stand for (swizzle 0/32/64/128, L2 promotion 0/64/128/256).
+// The arguments the text prints: the arrays under snake_case forms of cuTensorMapEncodeTiled's
+// parameter names, the enums as the CU_TENSOR_MAP_* enumerators the call takes.
 json::Value tma_json(const rt::Layout& gmem, const rt::SwizzledLayout& smem, int bits, const tma::Arguments& a) {
   auto ints = [](const auto* v, int from, int to) {
     json::Value arr = json::Value::array();
@@ -253,15 +253,16 @@ json::Value tma_json(const rt::Layout& gmem, const rt::SwizzledLayout& smem, int
   d.set("gmem", json::layout(gmem));
   d.set("smem", json::swizzled_layout(smem));
   d.set("bits", bits);
-  d.set("tensorRank", a.rank);
+  d.set("rank", a.rank);
   d.set("mode_of_dim", ints(a.mode_of_dim, 0, a.rank));
-  d.set("globalDim", ints(a.global_dim, 0, a.rank));
-  d.set("globalStrides", ints(a.global_stride_bytes, 1, a.rank));
-  d.set("boxDim", ints(a.box_dim, 0, a.rank));
-  d.set("elementStrides", ints(a.element_strides, 0, a.rank));
-  d.set("element_bytes", a.element_bytes);
-  d.set("swizzle_bytes", a.swizzle == tma::Swizzle::none ? 0 : 16 << int(a.swizzle));
-  d.set("l2_promotion_bytes", a.l2_promotion == tma::L2Promotion::none ? 0 : 32 << int(a.l2_promotion));
+  d.set("global_dim", ints(a.global_dim, 0, a.rank));
+  d.set("global_strides", ints(a.global_stride_bytes, 1, a.rank));
+  d.set("box_dim", ints(a.box_dim, 0, a.rank));
+  d.set("element_strides", ints(a.element_strides, 0, a.rank));
+  d.set("interleave", "CU_TENSOR_MAP_INTERLEAVE_NONE");
+  d.set("swizzle", tma_swizzle_name(a.swizzle));
+  d.set("l2_promotion", tma_l2_promotion_name(a.l2_promotion));
+  d.set("oob_fill", "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE");
   d.set("box_bytes", a.box_bytes);
   d.set("boxes", a.boxes);
   d.set("boxes_per_dim", ints(a.boxes_per_dim, 0, a.rank));

@@ -67,11 +67,19 @@ std::string list(const T* v, int from, int to) {
 }
 }  // namespace
 
+const char* tma_swizzle_name(tma::Swizzle s) {
+  static const char* name[] = {"CU_TENSOR_MAP_SWIZZLE_NONE", "CU_TENSOR_MAP_SWIZZLE_32B", "CU_TENSOR_MAP_SWIZZLE_64B",
+                               "CU_TENSOR_MAP_SWIZZLE_128B"};
+  return name[int(s)];
+}
+
+const char* tma_l2_promotion_name(tma::L2Promotion p) {
+  static const char* name[] = {"CU_TENSOR_MAP_L2_PROMOTION_NONE", "CU_TENSOR_MAP_L2_PROMOTION_L2_64B",
+                               "CU_TENSOR_MAP_L2_PROMOTION_L2_128B", "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"};
+  return name[int(p)];
+}
+
 std::string format_tma_arguments(const tma::Arguments& a) {
-  static const char* swizzle[] = {"CU_TENSOR_MAP_SWIZZLE_NONE", "CU_TENSOR_MAP_SWIZZLE_32B", "CU_TENSOR_MAP_SWIZZLE_64B",
-                                  "CU_TENSOR_MAP_SWIZZLE_128B"};
-  static const char* l2[] = {"CU_TENSOR_MAP_L2_PROMOTION_NONE", "CU_TENSOR_MAP_L2_PROMOTION_L2_64B",
-                             "CU_TENSOR_MAP_L2_PROMOTION_L2_128B", "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"};
   std::ostringstream os;
   os << "cuTensorMapEncodeTiled arguments (dim 0 innermost):\n";
   os << "  tensorDataType  " << data_type(a.element_bytes) << "\n";
@@ -82,8 +90,8 @@ std::string format_tma_arguments(const tma::Arguments& a) {
   os << "  boxDim          " << list(a.box_dim, 0, a.rank) << "\n";
   os << "  elementStrides  " << list(a.element_strides, 0, a.rank) << "\n";
   os << "  interleave      CU_TENSOR_MAP_INTERLEAVE_NONE\n";
-  os << "  swizzle         " << swizzle[int(a.swizzle)] << "\n";
-  os << "  l2Promotion     " << l2[int(a.l2_promotion)] << "   (the inner box row, " << a.box_dim[0] * a.element_bytes
+  os << "  swizzle         " << tma_swizzle_name(a.swizzle) << "\n";
+  os << "  l2Promotion     " << tma_l2_promotion_name(a.l2_promotion) << "   (the inner box row, " << a.box_dim[0] * a.element_bytes
      << " bytes)\n";
   os << "  oobFill         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE   (out-of-bounds elements arrive as zeros)\n";
   os << "per tile: " << a.boxes << (a.boxes == 1 ? " box" : " boxes") << " of " << a.box_bytes << " bytes";

@@ -27,9 +27,11 @@ inline auto reject_extras_saying(std::string takes, bool dash_digit_is_argument)
     if (extra.empty()) return;
     const std::string& x = extra.front();
     const bool is_option = x.size() > 1 && x[0] == '-' && !(dash_digit_is_argument && x[1] >= '0' && x[1] <= '9');
-    std::cerr << "error: " << (is_option ? "unknown option '" : "unexpected argument '") << x << "' (" << takes
-              << "; see tessera " << cmd->get_name() << " --help)\n";
-    throw CLI::RuntimeError(1);
+    const std::string message = (is_option ? "unknown option '" : "unexpected argument '") + x + "' (" + takes +
+                                "; see tessera " + cmd->get_name() + " --help)";
+    const auto at = argument_word(x);
+    std::cerr << (at ? command_line_error(message, *at) : "error: " + message + "\n");
+    throw CLI::RuntimeError(error_status(cmd->get_name()));
   };
 }
 
@@ -46,7 +48,7 @@ void set_action(CLI::App* cmd, Run run, RejectExtras reject_extras = cli::reject
       if constexpr (std::is_void_v<decltype(run())>) run();
       else status = run();
     });
-    if (rc != 0 || status != 0) throw CLI::RuntimeError(rc != 0 ? rc : status);
+    if (rc != 0 || status != 0) throw CLI::RuntimeError(rc != 0 ? error_status(cmd->get_name()) : status);
   });
 }
 

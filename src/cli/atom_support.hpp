@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
 #include "tessera/rt/atom_registry.hpp"
@@ -21,6 +24,7 @@
 #include "tessera/viz/error.hpp"
 #include "tessera/viz/layout_grid.hpp"
 #include "tessera/viz/output.hpp"
+#include "command_line.hpp"
 #include "standard_output.hpp"
 
 namespace tessera::cli {
@@ -29,14 +33,78 @@ namespace tessera::cli {
 inline constexpr std::int64_t kCellLimit = viz::cell_limit;
 inline constexpr std::int64_t kHardCellLimit = viz::hard_cell_limit;
 
-// A failure the user must fix; `input`/`pos` locate it in one argument when known.
+// A failure the user must fix; `input`/`pos` locate it in one argument when known, `option`
+// names the option at fault (its spellings) when the whole option is.
 struct Failure {
   std::string message;
   std::string input;
   std::size_t pos = rt::npos;
+  std::vector<std::string> option;
 };
 [[noreturn]] inline void fail(std::string msg, std::string input = {}, std::size_t pos = rt::npos) {
-  throw Failure{std::move(msg), std::move(input), pos};
+  throw Failure{std::move(msg), std::move(input), pos, {}};
+}
+// A failure of an option as a whole (its value out of range, contradicting another): the
+// command line is shown with the caret under the option.
+[[noreturn]] inline void fail_option(std::vector<std::string> names, std::string msg) {
+  throw Failure{std::move(msg), {}, rt::npos, std::move(names)};
+}
+[[noreturn]] inline void fail_option(std::string name, std::string msg) {
+  fail_option(std::vector<std::string>{std::move(name)}, std::move(msg));
+}
+// The message of a Failure as printed: `error: ...`, with a caret when located.
+inline std::string failure_text(const Failure& f) {
+  if (!f.option.empty()) return option_error(f.message, f.option);
+  if (f.input.empty() || f.pos == rt::npos) return "error: " + f.message + "\n";
+  return rt::format_error(f.input, f.pos, f.message);
+}
+
+// An integer option checked while the command line is read, in tessera's words (CLI11's
+// own messages, "Could not convert" or a range printed as a double, never reach the user):
+// `what` completes "NAME must be ..." (e.g. "a count from 0 to 999999999").
+inline CLI::Validator integer_option(std::vector<std::string> names, std::int64_t lo, std::int64_t hi,
+                                     std::string what) {
+  return CLI::Validator(
+      [names, lo, hi, what](std::string& s) -> std::string {
+        if (!integer_in(s, lo, hi)) fail_option(names, names.back() + " must be " + what + ", not '" + s + "'");
+        return {};
+      },
+      "", "integer_option");
+}
+
+// --title: text every format can draw (UTF-8 without control characters but tab and
+// newline), else refused with the offending byte named: an escape (U+FFFD) would print
+// something other than what was asked for.
+inline CLI::Validator drawable_text_option(std::string name) {
+  return CLI::Validator(
+      [name](std::string& s) -> std::string {
+        const std::size_t at = viz::first_undrawable(s);
+        if (at == std::string::npos) return {};
+        static const char* hexdigits = "0123456789abcdef";
+        const unsigned char c = static_cast<unsigned char>(s[at]);
+        fail_option(name, name + " must be UTF-8 text without control characters; byte " + std::to_string(at + 1) +
+                              " (0x" + hexdigits[c >> 4] + hexdigits[c & 15] + ") is " +
+                              (c < 0x20 || c == 0x7f ? "a control character" : "not part of a drawable UTF-8 character"));
+      },
+      "", "drawable_text");
+}
+
+// --bits, the same everywhere: an element width from `allowed`, checked as it is read
+// (0 stays the internal "not given").
+inline CLI::Option* add_bits_option(CLI::App* cmd, int& bits, std::vector<int> allowed, const std::string& help) {
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::to_string(allowed[i]);
+  return cmd->add_option("--bits", bits, help)
+      ->type_name("N")
+      ->check(CLI::Validator(
+          [allowed, list](std::string& s) -> std::string {
+            const auto v = integer_in(s, 1, 1024);
+            if (!v || std::find(allowed.begin(), allowed.end(), *v) == allowed.end())
+              fail_option("--bits", "--bits must be an element width in bits: " + list + ", not '" + s + "'");
+            return {};
+          },
+          "", "bits"));
 }
 // Re-throws an rt::Error raised while reading `input` as a Failure pointing into it.
 template <class F>
@@ -122,7 +190,13 @@ inline rt::TiledCopy tiled_copy_from(const rt::CopyAtomInfo& atom, int bits, con
   if (!by_layouts && for_mma.empty()) fail("give --threads LAYOUT --values LAYOUT, or --for-mma MMA --operand A|B|C");
   if (for_mma.empty() && (!atoms_opt.empty() || !permute.empty() || !operand.empty()))
     fail("--atoms, --permute and --operand go with --for-mma");
-  const rt::CopyAtomView view = located("--bits", std::to_string(bits), [&] { return rt::copy_atom_view(atom, bits); });
+  const rt::CopyAtomView view = [&] {
+    try {
+      return rt::copy_atom_view(atom, bits);
+    } catch (const rt::Error& e) {
+      fail_option("--bits", std::string("--bits: ") + e.what());
+    }
+  }();
   if (by_layouts) {
     if (threads.empty()) fail("--values needs --threads LAYOUT ((m,n) of the thread grid -> thread index)");
     if (values.empty()) fail("--threads needs --values LAYOUT ((m,n) inside a thread's block -> value index)");
@@ -150,24 +224,42 @@ struct Target {
   std::optional<std::string> path;  // none: standard output
 };
 inline Target resolve_target(const std::string& format, const std::string& output) {
+  const std::vector<std::string> f_names{"-f", "--format"}, o_names{"-o", "--output"};
   std::optional<viz::Format> by_name, by_ext;
   if (!format.empty()) {
     by_name = viz::format_from_name(format);
-    if (!by_name) fail("unknown format '" + format + "': choose txt, svg, tex, png, pdf or html");
+    if (!by_name) fail_option(f_names, "unknown format '" + format + "': choose txt, svg, tex, png, pdf or html");
   }
   const bool to_stdout = output.empty() || output == "-";
-  if (!to_stdout) by_ext = viz::format_from_path(output);
-  if (by_name && by_ext && *by_name != *by_ext) fail("-f " + format + " does not match the extension of '" + output + "'");
-  if (!by_name && !to_stdout && !by_ext)
-    fail("cannot tell the format from '" + output + "': give -f txt|svg|tex|png|pdf|html or use one of those extensions");
-  const viz::Format f = by_name ? *by_name : by_ext ? *by_ext : viz::Format::txt;
-  if (!viz::is_text_format(f)) {
-    if (!viz::has_cairo())
-      fail(std::string(viz::format_name(f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
-    if (to_stdout) fail(std::string(viz::format_name(f)) + " output is binary: give -o FILE");
+  if (!to_stdout) {
+    struct stat st {};
+    if (::stat(output.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      fail_option(o_names, "'" + output + "' is a directory: -o names the file to write (e.g. " +
+                               (output.back() == '/' ? output : output + "/") + "diagram.svg)");
+    by_ext = viz::format_from_path(output);
   }
+  if (by_name && by_ext && *by_name != *by_ext)
+    fail_option(f_names, "-f " + format + " does not match the extension of '" + output + "'");
+  if (!by_name && !to_stdout && !by_ext)
+    fail_option(o_names, "cannot tell the format from '" + output +
+                             "': give -f txt|svg|tex|png|pdf|html or use one of those extensions");
+  const viz::Format f = by_name ? *by_name : by_ext ? *by_ext : viz::Format::txt;
   Target t{f, std::nullopt};
   if (!to_stdout) t.path = output;
+  if (!viz::is_text_format(f)) {
+    if (!viz::has_cairo())
+      fail_option(by_name ? f_names : o_names, std::string(viz::format_name(f)) +
+                                                   " output needs Cairo, which this build of tessera lacks: use svg or tex");
+    // Binary output goes to standard output as to /dev/stdout (a pipe, a file), but not
+    // onto a terminal, where it would only garble the screen.
+    if (to_stdout) {
+      if (::isatty(STDOUT_FILENO))
+        fail_option(o_names.size() && option_word(o_names) ? o_names : f_names,
+                    std::string(viz::format_name(f)) +
+                        " output is binary and standard output is a terminal: give -o FILE, or redirect or pipe it");
+      t.path = "/dev/stdout";
+    }
+  }
   return t;
 }
 
@@ -190,11 +282,12 @@ inline void check_standard_output() {
 
 // --color-by: what a cell's colour means, for every drawing command.
 inline constexpr const char* kColorByHelp =
-    "what colour means: thread (hue: warp, lightness: lane), warp, value, offset (the\n"
-    "index; a light-to-dark ramp), bank (32 banks of 4 bytes), chunk (16-byte chunk, or the\n"
-    "unit a swizzle permutes). Default: thread for TV maps, MMAs and copies (an SM90\n"
-    "operand in shared memory: chunk); chunk for swizzled layouts; bank for banks; offset for\n"
-    "plain layouts. A panel whose cells lack the quantity keeps its default. A legend says which.";
+    "what colour means: thread (64 lane colours; any two lanes of a warp differ by CIE dE76\n"
+    ">= 23), warp, value, offset (the index; a light-to-dark ramp), bank (32 banks of 4 bytes),\n"
+    "chunk (16-byte chunk, or the unit a swizzle permutes), box (tma: the copy that fills the\n"
+    "cell). Default: thread for TV maps, MMAs and copies (an SM90 operand in shared memory:\n"
+    "chunk); chunk for swizzled layouts; bank for banks; box for tma; offset for plain layouts.\n"
+    "A panel whose cells lack the quantity keeps its default. The legend says which.";
 inline void add_color_by(CLI::App* cmd, std::string& color_by) {
   cmd->add_option("--color-by", color_by, kColorByHelp)->type_name("WHAT");
 }
@@ -203,7 +296,8 @@ inline void add_color_by(CLI::App* cmd, std::string& color_by) {
 inline viz::ColorBy color_by_arg(const std::string& color_by) {
   if (color_by.empty()) return viz::ColorBy::automatic;
   const auto by = viz::color_by_from_name(color_by);
-  if (!by) fail("unknown --color-by '" + color_by + "': choose thread, warp, value, offset, bank or chunk", color_by, 0);
+  if (!by)
+    fail_option("--color-by", "unknown --color-by '" + color_by + "': choose thread, warp, value, offset, bank, chunk or box");
   return *by;
 }
 // Recolours `d` by `by` (`text`: the option as given, for messages) when --color-by was
@@ -213,7 +307,7 @@ inline void recolor(viz::Diagram& d, viz::ColorBy by, const std::string& text) {
   try {
     viz::apply_colors(d, by);
   } catch (const viz::Error& e) {
-    fail(std::string("--color-by: ") + e.what(), text, 0);
+    fail_option("--color-by", std::string("--color-by: ") + e.what());
   }
 }
 inline void recolor(viz::Diagram& d, const std::string& color_by) { recolor(d, color_by_arg(color_by), color_by); }
@@ -257,8 +351,7 @@ int guarded(F&& body) {
     body();
     return 0;
   } catch (const Failure& f) {
-    if (f.input.empty() || f.pos == rt::npos) std::cerr << "error: " << f.message << "\n";
-    else std::cerr << rt::format_error(f.input, f.pos, f.message);
+    std::cerr << failure_text(f);
   } catch (const rt::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
   } catch (const viz::Error& e) {
@@ -275,9 +368,11 @@ inline void reject_extras(CLI::App* cmd) {
   if (extra.empty()) return;
   const std::string& x = extra.front();
   const bool is_option = x.size() > 1 && x[0] == '-' && !(x[1] >= '0' && x[1] <= '9');
-  std::cerr << "error: " << (is_option ? "unknown option '" : "unexpected argument '") << x << "' (see tessera "
-            << cmd->get_name() << " --help)\n";
-  throw CLI::RuntimeError(1);
+  const std::string message = (is_option ? "unknown option '" : "unexpected argument '") + x + "' (see tessera " +
+                              cmd->get_name() + " --help)";
+  const auto at = argument_word(x);
+  std::cerr << (at ? command_line_error(message, *at) : "error: " + message + "\n");
+  throw CLI::RuntimeError(error_status(cmd->get_name()));
 }
 
 }  // namespace tessera::cli

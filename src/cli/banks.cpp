@@ -44,11 +44,7 @@ void run_banks(const BanksOptions& o) {
   std::cout << analysis::banks_text(smem, access, o.access.bits, a, o.out.summary_only);
   check_standard_output();
   if (!target) return;
-  const std::int64_t rows = smem.rows();
-  viz::BankTile tile{smem.text, smem.row_shape, smem.col_shape,
-                     [&smem, rows](std::int64_t m, std::int64_t n) { return smem.offset(m + rows * n); }, o.access.bits,
-                     a.cell_degree};
-  draw_tile(viz::banks_diagram(tile), o.out, *target);
+  draw_tile(viz::banks_diagram(smem, o.access.bits, a), o.out, *target);
 }
 
 }  // namespace
@@ -74,7 +70,8 @@ void register_banks(CLI::App& app) {
       "(what ncu counts as bank conflicts), max degree, and the degree by bank: for each of the 32\n"
       "banks, the most distinct 4-byte words it serves in any one phase of the instruction (the\n"
       "maximum over the phases, bank by bank: two banks' maxima may come from different phases);\n"
-      "then a summary. -o FILE draws the tile coloured by bank, conflicted cells outlined red.");
+      "then a summary. -o FILE draws the tile coloured by bank, conflicted cells outlined red; a\n"
+      "cell's tooltip names its thread and every thread reaching the same bank in that phase.");
   cmd->add_option("SMEM", o->smem, "the shared-memory layout, e.g. (8,64):(64,1) or 'Sw<3,3,3> o (8,64):(64,1)'")
       ->required();
   add_access_options(cmd, o->access,

@@ -93,7 +93,7 @@ void register_copy(CLI::App& app) {
   cmd->add_option("--permute", o->permute, "with --for-mma: the tiled MMA's permutation (see tessera mma)")
       ->type_name("PERM");
   cmd->add_option("--operand", o->operand, "with --for-mma: A, B or C")->type_name("A|B|C");
-  cmd->add_option("--bits", o->bits, "element width in bits (default 16; 8/16/32 for UniversalCopy of that width)")
+  add_bits_option(cmd, o->bits, {8, 16, 32, 64, 128}, "element width in bits (default 16; 8/16/32 for UniversalCopy of that width)")
       ->type_name("N");
   cmd->add_option("-f,--format", o->format, "txt, svg, tex (TikZ), png, pdf or html (interactive); default: from -o, else txt")
       ->type_name("FORMAT");
@@ -102,7 +102,9 @@ void register_copy(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_flag("--print-layouts", o->print_layouts, "print src/dst/tile lines (see above)");
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
-  cmd->add_option("--title", o->title, "a title above the diagram")->type_name("TEXT");
+  cmd->add_option("--title", o->title, "a title above the diagram (UTF-8; control characters are refused)")
+      ->type_name("TEXT")
+      ->check(drawable_text_option("--title"));
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
   add_json_flag(cmd, o->json,

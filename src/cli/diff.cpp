@@ -47,7 +47,7 @@ struct DiffOptions {
 // --max N: a decimal count (CLI11's conversion errors would exit with its own codes).
 std::int64_t parse_max(const std::string& s) {
   if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
-    fail("--max takes a count from 0 to 999999999, not '" + s + "'");
+    fail_option("--max", "--max takes a count from 0 to 999999999, not '" + s + "'");
   return std::stoll(s);
 }
 
@@ -194,7 +194,7 @@ void register_diff(CLI::App& app) {
   cmd->add_option("--width", o->width,
                   "text output: A's and B's tables side by side when both fit in N columns, else B below\n"
                   "A (default " + std::to_string(kTextWidth) + "; 0: always B below A)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(integer_option({"--width"}, 0, 1000000, "a number of columns from 0 to 1000000"))
       ->type_name("N");
   cmd->add_flag("--brief", o->brief, "print the verdict only (no tables; large layouts need no --force)");
   add_json_flag(cmd, o->json,
@@ -216,10 +216,10 @@ void register_diff(CLI::App& app) {
       "  tessera diff '(4,8):(1,4)' '(4,8):(8,1)' -o d.svg\n"
       "  tessera diff 'Sw<3,3,3> o (8,64):(64,1)' '(8,64):(64,1)' --brief\n"
       "  tessera diff --tv '(16,8)' '((4,8),(2,2)):((32,1),(16,8))' '((4,8),(2,2)):((32,1),(8,16))' --width 160\n"
-      "Exit status (as `tessera verify`): 0 when A and B are equal as functions (to the letter or\n"
-      "not); 1 when they differ; also 1 on an error (malformed or unsupported operand, wrong\n"
-      "command line, unwritable output), which prints `error: ...` on standard error and no verdict,\n"
-      "so a script tells the two apart by the verdict line on standard output.");
+      "Exit status (for scripts, as `tessera verify`): 0 when A and B are equal as functions (to\n"
+      "the letter or not); 1 when they differ; 2 on an error (malformed or unsupported operand,\n"
+      "wrong command line, unwritable output), which prints `error: ...` on standard error and no\n"
+      "verdict.");
   set_action(cmd, [o] { return run(*o); },
              reject_extras_saying("diff takes two layouts A and B", /*dash_digit_is_argument=*/true));
 }

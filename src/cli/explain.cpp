@@ -79,7 +79,8 @@ void register_explain(CLI::App& app) {
   cmd->add_option("EXPR", o->expr, "the expression, in `tessera eval`'s notation (docs/notation.md)");
   cmd->add_option("--depth", o->depth,
                   "show operations down to this nesting level, each with its notes (default 0: all)")
-      ->type_name("N");
+      ->type_name("N")
+      ->check(integer_option({"--depth"}, 0, 1000000, "a number of levels from 0 (all) to 1000000"));
   cmd->add_option("-o,--output", o->output,
                   "also draw the steps to FILE: every input layout and every step whose value is a\n"
                   "layout, one captioned panel each, in order (svg, html, png, pdf, tex)")

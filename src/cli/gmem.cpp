@@ -1,6 +1,7 @@
 // `tessera gmem`: global-memory coalescing of an access pattern over a global-memory tile,
 // instruction by instruction (32-byte sectors and 128-byte lines against the minimum), and
 // the tile drawn by sector. The access is given as for `tessera banks`.
+#include <limits>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -49,18 +50,7 @@ void run_gmem(const GmemOptions& o) {
   std::cout << analysis::gmem_text(gmem, access, o.access.bits, a, o.out.summary_only);
   check_standard_output();
   if (!target) return;
-  const std::int64_t rows = gmem.rows();
-  viz::CoalescingTile tile{gmem.text,
-                           gmem.row_shape,
-                           gmem.col_shape,
-                           [&gmem, rows](std::int64_t m, std::int64_t n) { return gmem.offset(m + rows * n); },
-                           o.access.bits,
-                           o.base,
-                           a.cell_accesses,
-                           a.cell_excess,
-                           a.cell_thread,
-                           a.cell_value};
-  draw_tile(viz::coalescing_diagram(tile), o.out, *target);
+  draw_tile(viz::coalescing_diagram(gmem, o.access.bits, a), o.out, *target);
 }
 
 }  // namespace
@@ -99,7 +89,9 @@ void register_gmem(CLI::App& app) {
   cmd->add_option("--base", o->base,
                   "bytes added to every address: where the tensor starts relative to a 128-byte\n"
                   "aligned address (default 0)")
-      ->type_name("BYTES");
+      ->type_name("BYTES")
+      ->check(integer_option({"--base"}, std::numeric_limits<std::int64_t>::min(),
+                             std::numeric_limits<std::int64_t>::max(), "a whole number of bytes"));
   add_tile_output_options(cmd, o->out, "sector");
   add_json_flag(cmd, o->json,
                 "print the analysis as one JSON object (docs/json.md): {\"command\": \"gmem\",\n"

@@ -25,8 +25,12 @@ inline void check_json_alone(const CLI::App* cmd) {
   const CLI::Option* json = cmd->get_option_no_throw("--json");
   if (!json || json->count() == 0) return;
   for (const char* name : kNotWithJson)
-    if (const CLI::Option* other = cmd->get_option_no_throw(name); other && other->count() > 0)
-      fail(std::string("--json prints JSON on standard output; it cannot be combined with ") + name);
+    if (const CLI::Option* other = cmd->get_option_no_throw(name); other && other->count() > 0) {
+      std::vector<std::string> spellings;
+      for (const std::string& s : other->get_snames()) spellings.push_back("-" + s);
+      for (const std::string& l : other->get_lnames()) spellings.push_back("--" + l);
+      fail_option(spellings, std::string("--json prints JSON on standard output; it cannot be combined with ") + name);
+    }
 }
 
 }  // namespace tessera::cli

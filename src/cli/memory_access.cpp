@@ -5,10 +5,11 @@
 namespace tessera::cli {
 
 void add_access_options(CLI::App* cmd, AccessOptions& o, const std::string& access_help, const std::string& side_help) {
-  cmd->add_option("--bits", o.bits, "element width in bits (8, 16, 32, 64, 128; default 16)")->type_name("N");
+  add_bits_option(cmd, o.bits, {8, 16, 32, 64, 128}, "element width in bits (8, 16, 32, 64, 128; default 16)");
   cmd->add_option("--tv", o.tv, "a raw TV layout (thread,value) -> tile index")->type_name("LAYOUT");
   o.vec_option = cmd->add_option("--vec", o.vec, "with --tv: consecutive values per access, 1 or more (default 1)")
-                     ->type_name("N");
+                     ->type_name("N")
+                     ->check(integer_option({"--vec"}, 1, 1 << 20, "a positive number of values per access (at most 1048576)"));
   cmd->add_option("--access", o.access, access_help)->type_name("ATOM");
   cmd->add_option("--side", o.side, side_help)->type_name("SIDE");
   cmd->add_option("--threads", o.threads, "with --access: thread layout (as tessera copy)")->type_name("LAYOUT");
@@ -37,9 +38,6 @@ MemoryArg memory_arg(const std::string& what, const std::string& input, const st
 }
 
 analysis::TvAccess access_arg(const AccessOptions& o, const analysis::MemoryTile& tile, const CopySideRule& rule) {
-  if (o.bits <= 0 || o.bits % 8 != 0 || o.bits > 128)
-    fail("--bits must be 8, 16, 32, 64 or 128 (a multiple of 8 up to 128), not " + std::to_string(o.bits));
-  if (o.vec <= 0) fail("--vec must be a positive number of values per access, not " + std::to_string(o.vec));
   const bool raw = !o.tv.empty();
   if (raw == !o.access.empty())
     fail(raw ? "give either --tv or --access, not both"

@@ -190,8 +190,11 @@ void register_mma(CLI::App& app) {
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
-  cmd->add_option("--title", o->title, "a title above the diagram (default: the atom and options)")
-      ->type_name("TEXT");
+  cmd->add_option("--title", o->title,
+                  "a title above the diagram (default: the atom and options; UTF-8, control\n"
+                  "characters are refused)")
+      ->type_name("TEXT")
+      ->check(drawable_text_option("--title"));
   add_json_flag(cmd, o->json,
                 "print the atom, its arguments and the layouts --print-layouts prints, as one JSON\n"
                 "object: {\"command\": \"mma\", \"schema_version\": 1, \"atom\": {name, arch, types, m, n,\n"

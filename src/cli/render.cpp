@@ -166,7 +166,9 @@ void register_render(CLI::App& app) {
   cmd->add_flag("--force", o->force,
                 "draw diagrams over " + std::to_string(kCellLimit) + " cells (up to " +
                     std::to_string(kHardCellLimit) + ")");
-  cmd->add_option("--title", o->title, "a title drawn above the diagram")->type_name("TEXT");
+  cmd->add_option("--title", o->title, "a title drawn above the diagram (UTF-8; control characters are refused)")
+      ->type_name("TEXT")
+      ->check(drawable_text_option("--title"));
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
   cmd->footer(

@@ -19,9 +19,10 @@ namespace tessera::cli {
 namespace {
 
 struct TmaOptions {
-  std::string gmem, smem, box, format, output;
+  std::string gmem, smem, box, format, output, color_by;
   int bits = 0;  // 0: from a GMMA atom name, else 16
-  bool json = false;
+  bool json = false, force = false;
+  DensityFlags density;
 };
 
 void run_tma(const TmaOptions& o) {
@@ -35,8 +36,8 @@ void run_tma(const TmaOptions& o) {
   if (atom) {
     smem = analysis::gmma_layout_atom(*atom);
     if (bits != 0 && bits != atom->bits)
-      fail("--bits " + std::to_string(bits) + " contradicts the atom's " + std::to_string(atom->bits) + "-bit elements",
-           o.smem, 0);
+      fail_option("--bits", "--bits " + std::to_string(bits) + " contradicts the atom's " + std::to_string(atom->bits) +
+                                "-bit elements (" + o.smem + ")");
     bits = atom->bits;
   } else {
     const rt::Value v = evaluate_arg("SMEM", o.smem);
@@ -66,12 +67,18 @@ void run_tma(const TmaOptions& o) {
   }
   std::cout << analysis::tma_text(gmem, smem, bits, a);
   if (o.output.empty() && o.format.empty()) return;
-  // The boxes over the tile: cell (m, n) of the tile shows the box (copy) that fills it.
+  check_standard_output();
+  // The boxes over the tile (viz/build_tma.hpp). The rank is checked here too, for the caret
+  // under SMEM.
   if (smem.layout.rank() != 2) fail("drawing the boxes needs a rank-2 smem tile; SMEM has rank " +
                                     std::to_string(smem.layout.rank()), o.smem, 0);
+  const viz::ColorBy by = color_by_arg(o.color_by);
   const Target target = resolve_target(o.format, o.output);
-  check_cells(smem.layout.size(), "the smem tile", false);
-  emit(viz::tma_boxes_diagram(smem, a), target);
+  check_cells(smem.layout.size(), "the smem tile", o.force);
+  viz::Diagram d = viz::tma_boxes_diagram(smem, bits, a);
+  recolor(d, by, o.color_by);
+  set_density(d, o.density);
+  emit(d, target);
 }
 
 }  // namespace
@@ -92,26 +99,31 @@ void register_tma(CLI::App& app) {
       "next dim as far as SMEM continues densely; the tile must be whole boxes.");
   cmd->add_option("GMEM", o->gmem, "the global tensor's layout (elements)")->required();
   cmd->add_option("SMEM", o->smem, "the shared-memory tile: layout, swizzled layout or GMMA atom name")->required();
-  cmd->add_option("--bits", o->bits, "element width: 8, 16, 32 or 64 (default: the atom's, else 16)")->type_name("N");
+  add_bits_option(cmd, o->bits, {8, 16, 32, 64}, "element width: 8, 16, 32 or 64 (default: the atom's, else 16)");
   cmd->add_option("-o,--output", o->output,
-                  "also draw the boxes over the tile (cell: the copy that fills it) to FILE (.txt .svg .tex\n"
-                  ".png .pdf; - for standard output)")
+                  "also draw the boxes over the tile to FILE (.txt .svg .tex .png .pdf .html; - for\n"
+                  "standard output): each cell the box (copy) that fills it, coloured by box; the tooltip adds\n"
+                  "the smem offset; the HTML page outlines a box's cells on hover")
       ->type_name("FILE");
-  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg, tex, png or pdf (default: from -o)")
+  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg, tex, png, pdf or html (default: from -o)")
       ->type_name("FORMAT");
+  add_color_by(cmd, o->color_by);
+  add_density(cmd, o->density);
+  cmd->add_flag("--force", o->force, "draw tiles over " + std::to_string(cli::kCellLimit) + " cells");
+  add_json_flag(cmd, o->json,
+                "print the arguments as one JSON object: {\"command\": \"tma\", \"schema_version\": 1, gmem,\n"
+                "smem, bits, rank, mode_of_dim, global_dim, global_strides, box_dim, element_strides,\n"
+                "interleave, swizzle, l2_promotion, oob_fill, box_bytes, boxes, boxes_per_dim}\n"
+                "(docs/json.md)");
   cmd->add_option("--box", o->box, "box dims per GMEM mode, e.g. (64,0) (0: derive); checked, not derived")
       ->type_name("TUPLE");
-  add_json_flag(cmd, o->json,
-                "print the arguments as one JSON object (docs/json.md): {\"command\": \"tma\",\n"
-                "\"schema_version\": 1, \"gmem\", \"smem\", \"bits\", \"tensorRank\", \"mode_of_dim\", \"globalDim\",\n"
-                "\"globalStrides\" (bytes, dims 1..), \"boxDim\", \"elementStrides\", \"element_bytes\",\n"
-                "\"swizzle_bytes\", \"l2_promotion_bytes\", \"box_bytes\", \"boxes\", \"boxes_per_dim\"}; no drawing");
   cmd->footer(
       "Examples:\n"
       "  tessera tma '(8192,8192):(8192,1)' gmma_k_sw128_bf16           # K-major A (M,K), 128B swizzle\n"
       "  tessera tma '(8192,8192):(1,8192)' 'Sw<3,3,3> o (64,128):(1,64)' # the whole stage tile\n"
       "  tessera tma '(4096,4096,8):(1,4096,16777216)' '(64,32):(1,64)'  # batched: box 1 along L\n"
       "  tessera tma '(4096,4096):(1,4096)' 'Sw<3,3,3> o ((64,2),64):((1,4096),64)' -o boxes.svg  # draw them\n"
+      "  tessera tma '(4096,4096):(1,4096)' '(64,32):(1,64)' --json      # the arguments as JSON\n"
       "Exit status: 0 on success, 1 when TMA cannot express the copy (the rule is named) or on bad input.");
   set_action(cmd, [o] { run_tma(*o); }, reject_extras_saying("tma takes GMEM and SMEM", /*dash_digit_is_argument=*/true));
 }

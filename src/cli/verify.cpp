@@ -48,7 +48,7 @@ std::optional<Target> resolve_target(const VerifyOptions& o) {
 std::size_t parse_max(const std::string& s) {
   std::size_t v = 0;
   if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
-    fail("--max takes a count from 0 to 999999999, not '" + s + "'");
+    fail_option("--max", "--max takes a count from 0 to 999999999, not '" + s + "'");
   for (char c : s) v = v * 10 + static_cast<std::size_t>(c - '0');
   return v;
 }
@@ -88,7 +88,7 @@ int run(const VerifyOptions& o) {
     return report.ok ? 0 : 1;
   } catch (const verify::TraceError& e) {  // already says file:line:col, with a caret
     std::cerr << e.what();
-    return 1;
+    return error_status("verify");
   }
 }
 
@@ -144,8 +144,9 @@ void register_verify(CLI::App& app) {
       "    mismatch thread 5 value 3: expected (9,3) got (10,3) (line 105)\n"
       "    missing thread 7 value 1: expected (1,7), never recorded\n"
       "  FAILED\n"
-      "Exit status: 0 when every map verifies; 1 on any finding, and on bad input (file:line:col\n"
-      "with a caret on stderr, no diagram written).");
+      "Exit status (for scripts): 0 when every map verifies; 1 on any finding (FAILED); 2 on an\n"
+      "error: bad input (file:line:col with a caret on stderr), a wrong command line, an\n"
+      "unwritable output (no diagram written).");
   set_action(cmd, [o] { return run(*o); },
              reject_extras_saying("verify takes one TRACE", /*dash_digit_is_argument=*/false));
 }

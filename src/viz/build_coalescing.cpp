@@ -65,13 +65,20 @@ Diagram coalescing_diagram(const CoalescingTile& t) {
   d.element_bits = t.element_bits;
   d.chunk_name = "32-byte sector (byte address / 32)";
   apply_colors(d);
-  d.notes.push_back("colour and s: the 32-byte sector of the cell's first byte");
+  d.notes.push_back("s: the 32-byte sector of the cell's first byte");
   d.notes.push_back(excess ? std::to_string(excess) +
                                  " cell(s) in partly used sectors of instructions touching more sectors than the "
                                  "minimum: red outline"
                            : std::string("every instruction touches the minimum number of sectors"));
   if (untouched) d.notes.push_back(std::to_string(untouched) + " cell(s) not accessed");
   return d;
+}
+
+Diagram coalescing_diagram(const analysis::GmemTile& gmem, int bits, const analysis::CoalescingAnalysis& a) {
+  const std::int64_t rows = gmem.rows();
+  return coalescing_diagram(CoalescingTile{gmem.text, gmem.row_shape, gmem.col_shape,
+                                           [&gmem, rows](std::int64_t m, std::int64_t n) { return gmem.offset(m + rows * n); },
+                                           bits, a.base_bytes, a.cell_accesses, a.cell_excess, a.cell_thread, a.cell_value});
 }
 
 }  // namespace tessera::viz

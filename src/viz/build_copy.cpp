@@ -19,7 +19,7 @@ Diagram copy_diagram(const CopyTvLayouts& copy) {
   };
   Diagram d = side_by_side({panel("source", copy.src_tv), panel("destination", copy.dst_tv)});
   d.title = copy.name;
-  d.notes.push_back("cell: thread T, value V that reads it (source) or writes it (destination); colour follows the thread");
+  d.notes.push_back("cell: thread T, value V that reads it (source) or writes it (destination)");
   if (uncovered) d.notes.push_back(std::to_string(uncovered) + " cell(s) moved by no thread: blank");
   if (repeated)
     d.notes.push_back(std::to_string(repeated) + " cell(s) touched by several (thread,value) pairs: red outline, first shown");

@@ -214,8 +214,7 @@ Diagram mma_diagram(const MmaTvLayouts& mma) {
     std::string names;
     for (auto [shown, n] : {std::pair{reg_a, "A"}, std::pair{reg_b, "B"}, std::pair{reg_c, "C"}})
       if (shown) names += (names.empty() ? "" : ", ") + std::string(n);
-    d.notes.push_back(sa || sb ? names + " cells: thread T, value V holding it; colour follows the thread"
-                               : "cell: thread T, value V holding it; colour follows the thread");
+    d.notes.push_back(sa || sb ? names + " cells: thread T, value V holding it" : "cell: thread T, value V holding it");
   }
   if ((reg_a && a.repeated) || (reg_b && b.repeated))
     d.notes.push_back("A and B cells held by several threads (replicated across atoms) show the first; the tooltip lists all");

@@ -19,8 +19,10 @@ void set(cairo_t* cr, Rgb c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0
 
 enum class Anchor { start, middle, end };
 
-void text(cairo_t* cr, double x, double y, double size, Anchor a, Rgb color, const std::string& s, bool bold = false) {
-  if (s.empty()) return;
+void text(cairo_t* cr, double x, double y, double size, Anchor a, Rgb color, const std::string& text_in,
+          bool bold = false) {
+  if (text_in.empty()) return;
+  const std::string s = drawable_text(text_in);
   cairo_select_font_face(cr, bold ? "sans-serif" : "monospace", CAIRO_FONT_SLANT_NORMAL,
                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);

@@ -49,6 +49,7 @@ std::int64_t quantity(const Diagram& d, const Cell& c, ColorBy by) {
       if (c.chunk != kNone) return c.chunk;
       if (c.offset == kNone) return kNone;
       return d.chunk_elements > 0 ? floor_div(c.offset, d.chunk_elements) : floor_div(c.offset * bits, 128);
+    case ColorBy::box: return c.box;
     case ColorBy::automatic: break;
   }
   return kNone;
@@ -61,9 +62,6 @@ bool any_has(const Diagram& d, ColorBy by) {
   return false;
 }
 
-std::string range_label(std::int64_t a, std::int64_t b) {
-  return a == b ? std::to_string(a) : std::to_string(a) + "-" + std::to_string(b);
-}
 }  // namespace
 
 std::optional<ColorBy> color_by_from_name(std::string_view n) {
@@ -74,6 +72,7 @@ std::optional<ColorBy> color_by_from_name(std::string_view n) {
   if (n == "offset" || n == "index") return ColorBy::offset;
   if (n == "bank") return ColorBy::bank;
   if (n == "chunk") return ColorBy::chunk;
+  if (n == "box") return ColorBy::box;
   return std::nullopt;
 }
 
@@ -86,6 +85,7 @@ std::string_view color_by_name(ColorBy c) {
     case ColorBy::offset: return "offset";
     case ColorBy::bank: return "bank";
     case ColorBy::chunk: return "chunk";
+    case ColorBy::box: return "box";
   }
   return "?";
 }
@@ -110,16 +110,84 @@ double lightness(Rgb c) {
   return y > 216.0 / 24389 ? 116 * std::cbrt(y) - 16 : y * 24389.0 / 27;
 }
 
+namespace {
+// The lane colours in CIELAB (L*, a*, b*), from tools/thread_palette.py, which says what
+// they are chosen for: the 32 lanes of any warp far apart, the 64 of two neighbouring warps
+// too, lightness stepping between neighbouring lanes.
+// min dE76: lanes 0-31 25.4, lanes 32-63 23.9, all 64 16.5; min L* step between lanes t and t+1, t+2, t+4, t+8, t+16 (mod 32): 12.5
+constexpr double kLane[64][3] = {
+    {67.00, 48.76, 30.77},  // lane 0
+    {79.50, -46.36, 76.91},  // lane 1
+    {54.50, 65.70, 63.30},  // lane 2
+    {67.00, 74.99, -43.06},  // lane 3
+    {92.00, -48.88, 47.82},  // lane 4
+    {54.50, 43.66, -28.95},  // lane 5
+    {42.00, 55.47, 3.34},  // lane 6
+    {92.00, -18.34, -9.20},  // lane 7
+    {54.50, 79.87, 30.43},  // lane 8
+    {67.00, 21.81, -50.71},  // lane 9
+    {92.00, -18.67, 30.00},  // lane 10
+    {54.50, 45.01, -70.79},  // lane 11
+    {79.50, 22.29, 31.68},  // lane 12
+    {42.00, 1.18, 45.89},  // lane 13
+    {67.00, -9.56, 10.00},  // lane 14
+    {79.50, -4.49, -31.22},  // lane 15
+    {92.00, 7.84, 9.10},  // lane 16
+    {54.50, 4.95, -25.68},  // lane 17
+    {79.50, -6.29, 79.24},  // lane 18
+    {42.00, -38.44, 43.83},  // lane 19
+    {54.50, 34.81, 60.12},  // lane 20
+    {67.00, -51.96, 16.56},  // lane 21
+    {92.00, -13.56, 57.63},  // lane 22
+    {54.50, 84.19, -12.38},  // lane 23
+    {79.50, 16.80, 57.30},  // lane 24
+    {42.00, -28.98, -0.98},  // lane 25
+    {67.00, -27.72, 44.33},  // lane 26
+    {79.50, -37.34, -20.44},  // lane 27
+    {42.00, 76.86, -68.10},  // lane 28
+    {92.00, -44.56, 8.51},  // lane 29
+    {79.50, 33.78, -3.68},  // lane 30
+    {42.00, 13.28, 9.87},  // lane 31
+    {67.00, -10.97, -46.23},  // lane 32
+    {79.50, -66.45, 33.90},  // lane 33
+    {54.50, 82.50, 9.46},  // lane 34
+    {67.00, 53.89, 10.09},  // lane 35
+    {92.00, -27.05, 88.80},  // lane 36
+    {54.50, 64.27, -19.26},  // lane 37
+    {42.00, 29.15, -71.09},  // lane 38
+    {92.00, 14.61, -7.16},  // lane 39
+    {54.50, -20.78, 22.64},  // lane 40
+    {67.00, 19.30, 70.07},  // lane 41
+    {92.00, 1.81, 26.14},  // lane 42
+    {54.50, 21.62, -10.55},  // lane 43
+    {79.50, 14.16, -30.97},  // lane 44
+    {42.00, -16.50, -20.10},  // lane 45
+    {67.00, 5.38, 41.06},  // lane 46
+    {79.50, 40.99, -20.57},  // lane 47
+    {92.00, -40.93, 31.91},  // lane 48
+    {54.50, -52.02, 34.60},  // lane 49
+    {79.50, -6.73, -7.91},  // lane 50
+    {42.00, 35.81, 17.71},  // lane 51
+    {54.50, -18.05, 56.33},  // lane 52
+    {67.00, -42.30, -1.80},  // lane 53
+    {92.00, -22.84, 11.60},  // lane 54
+    {54.50, 7.53, -58.35},  // lane 55
+    {79.50, 27.26, 14.57},  // lane 56
+    {42.00, 72.82, -45.59},  // lane 57
+    {67.00, 46.06, -50.42},  // lane 58
+    {79.50, -74.47, 75.60},  // lane 59
+    {42.00, 25.31, 47.62},  // lane 60
+    {92.00, -41.68, -10.57},  // lane 61
+    {79.50, -25.06, -31.46},  // lane 62
+    {42.00, 65.50, 44.94},  // lane 63
+};
+}  // namespace
+
 Rgb thread_color(std::int64_t t) {
-  const std::int64_t lane = mod(t, 32), warp = floor_div(t, 32);
-  const double hue = 40 + kGoldenAngle * static_cast<double>(mod(warp, 360)) + (static_cast<double>(lane % 8) - 3.5) * 9;
-  // L* = 78 + 7 b0 - 7 b1 + 7 b2 - 29 b3 - 7 b4 over the lane's bits: the narrowest-range
-  // weights we found (a search over integers in [-30,30]) under which lanes t and t+1, t+2, t+4, t+8 differ
-  // by 7 L* or more, as do T0, T8, T16 and T24 (the rows and quads of MMA fragments).
-  static constexpr int kWeight[5] = {7, -7, 7, -29, -7};
-  double l = 78;
-  for (int bit = 0; bit < 5; ++bit) l += ((lane >> bit) & 1) ? kWeight[bit] : 0;
-  return lch(l, 48, hue);
+  const double* lab = kLane[mod(t, 64)];
+  double rgb[3];
+  lab_to_linear(lab[0], lab[1], lab[2], rgb);  // in gamut by construction; byte() clamps
+  return Rgb{byte(rgb[0]), byte(rgb[1]), byte(rgb[2])};
 }
 
 Rgb warp_color(std::int64_t w) {
@@ -166,6 +234,7 @@ Legend color_group(Diagram& d, const std::vector<std::size_t>& group, ColorBy by
       case ColorBy::warp: return warp_color(q);
       case ColorBy::bank: return class32_color(q);
       case ColorBy::chunk: return palette(mod(q, palette_size));
+      case ColorBy::box: return hi < palette_size ? palette(q) : class32_color(q);
       case ColorBy::value:
         if (categorical_values) return palette(q);
         [[fallthrough]];
@@ -192,15 +261,12 @@ Legend color_group(Diagram& d, const std::vector<std::size_t>& group, ColorBy by
   Legend L;
   switch (by) {
     case ColorBy::thread:
-      if (hi < 32) {
-        L.title = "colour: thread (lightness follows the lane's bits: T0, T8, T16, T24 differ)";
+      if (hi - std::max<std::int64_t>(lo, 0) < 64 && hi < 64) {
+        L.title = "colour: thread";
         for (std::int64_t t = std::max<std::int64_t>(lo, 0); t <= hi; ++t) L.items.push_back({thread_color(t), "T" + std::to_string(t)});
       } else {
-        L.title = "colour: thread (hue: warp; lightness: the lane's bits, as in warp 0 below)";
-        const std::int64_t w0 = floor_div(lo, 32), w1 = floor_div(hi, 32);
-        for (std::int64_t w = w0; w <= std::min(w1, w0 + 15); ++w)
-          L.items.push_back({thread_color(w * 32), "W" + std::to_string(w) + " T" + range_label(w * 32, w * 32 + 31)});
-        for (std::int64_t lane : {1, 2, 4, 8, 16, 31}) L.items.push_back({thread_color(w0 * 32 + lane), "lane " + std::to_string(lane)});
+        L.title = "colour: thread t mod 64 (T0 and T64 alike; blue lines part the warps)";
+        for (std::int64_t t = 0; t < 64; ++t) L.items.push_back({thread_color(t), "T" + std::to_string(t) + "+64k"});
       }
       break;
     case ColorBy::warp:
@@ -218,6 +284,13 @@ Legend color_group(Diagram& d, const std::vector<std::size_t>& group, ColorBy by
                                                       : "16-byte chunk (" + std::to_string(d.element_bits) + "-bit elements)";
       L.title = "colour: " + unit + ", mod 8";
       for (std::int64_t k = 0; k < palette_size; ++k) L.items.push_back({palette(k), "c" + std::to_string(k)});
+      break;
+    }
+    case ColorBy::box: {
+      const bool cyclic = hi >= 32;
+      L.title = std::string("colour: TMA box, the copy that fills the cell") + (cyclic ? " (mod 32)" : "");
+      for (std::int64_t b = std::max<std::int64_t>(lo, 0); b <= std::min<std::int64_t>(hi, 31); ++b)
+        L.items.push_back({color_of(b), "box " + std::to_string(b)});
       break;
     }
     case ColorBy::value:
@@ -286,9 +359,10 @@ void apply_colors(Diagram& d, ColorBy by) {
       std::string names;
       for (std::size_t i : groups[g])
         if (!d.panels[i].legend_name.empty()) names += (names.empty() ? "" : ", ") + d.panels[i].legend_name;
-      const std::string what = use == ColorBy::thread ? "thread (hue: warp, lightness: lane)"
+      const std::string what = use == ColorBy::thread ? "thread"
                                : use == ColorBy::chunk ? "16-byte chunk, mod 8"
                                : use == ColorBy::bank  ? "bank"
+                               : use == ColorBy::box   ? "TMA box"
                                                        : std::string(color_by_name(use)) + " (light = low)";
       part.title = (g == 0 ? "colour: " : "") + (names.empty() ? "" : names + ": ") + what;
     }

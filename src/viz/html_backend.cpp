@@ -22,7 +22,7 @@ g.cell.dim{opacity:.12}
 )";
 
 // Hover: same thread (black outline) and same (thread,value) (red) across all panels, or
-// same offset where cells have no thread; the info line shows the cell. Click: isolate the
+// the same TMA box (the cells one copy fills), or same offset where cells have neither; the info line shows the cell. Click: isolate the
 // thread, shift+click: its warp, click again or Escape: show all. Wheel: zoom the panel
 // under the pointer about it; drag: pan it; double-click: reset it.
 constexpr const char* kScript = R"(
@@ -36,16 +36,18 @@ function clearHover(){cells.forEach(function(g){g.classList.remove('same-thread'
 function describe(g){
   var t=g.querySelector('title'),s=t?t.textContent:'';
   var parts=['panel '+key(g,'p'),'cell ('+key(g,'r')+','+key(g,'c')+')'];
-  [['t','thread'],['v','value'],['w','warp'],['o','offset'],['b','bank']].forEach(function(kv){
+  [['t','thread'],['v','value'],['w','warp'],['x','box'],['o','offset'],['b','bank']].forEach(function(kv){
     var x=key(g,kv[0]);if(x!==null)parts.push(kv[1]+' '+x);});
   return parts.join('  ')+(s?'\n'+s:'');
 }
 function hover(g){
   clearHover();
-  var t=key(g,'t'),v=key(g,'v'),o=key(g,'o');
+  var t=key(g,'t'),v=key(g,'v'),o=key(g,'o'),x=key(g,'x');
   cells.forEach(function(h){
     if(t!==null){
       if(key(h,'t')===t){h.classList.add('same-thread');if(key(h,'v')===v)h.classList.add('same-pair');}
+    }else if(x!==null){
+      if(key(h,'x')===x)h.classList.add('same-thread');
     }else if(o!==null&&key(h,'o')===o&&key(h,'s')===key(g,'s'))h.classList.add('same-offset');
   });
   info.textContent=describe(g);

@@ -7,6 +7,54 @@
 namespace tessera::viz {
 
 namespace {
+// The length of the well-formed UTF-8 character at s[i] (no overlong forms, no surrogates,
+// nothing past U+10FFFF), or 0; a control character (C0 but tab and newline, DEL, C1) and
+// U+FFFE/U+FFFF, which XML forbids, count as not drawable: 0.
+std::size_t drawable_at(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+  const unsigned c = b(0);
+  if (c < 0x80) return (c >= 0x20 && c != 0x7f) || c == '\t' || c == '\n' ? 1 : 0;
+  auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return b(k) >= lo && b(k) <= hi; };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) && !(c == 0xC2 && b(1) <= 0x9F) ? 2 : 0;  // C1 controls
+  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
+  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
+  if (c >= 0xE1 && c <= 0xEF) {
+    if (!(cont(1) && cont(2))) return 0;
+    return c == 0xEF && b(1) == 0xBF && (b(2) == 0xBE || b(2) == 0xBF) ? 0 : 3;  // U+FFFE, U+FFFF
+  }
+  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+}  // namespace
+
+std::size_t first_undrawable(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = drawable_at(s, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+std::string drawable_text(std::string_view s) {
+  if (first_undrawable(s) == std::string_view::npos) return std::string(s);
+  std::string o;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = drawable_at(s, i);
+    if (n == 0) {
+      o += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      ++i;
+    } else {
+      o.append(s, i, n);
+      i += n;
+    }
+  }
+  return o;
+}
+
+namespace {
 double linear(std::uint8_t c) {
   const double v = c / 255.0;
   return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);

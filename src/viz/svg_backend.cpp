@@ -20,7 +20,7 @@ std::string num(double v) {
 namespace {
 std::string xml(const std::string& s) {
   std::string o;
-  for (char ch : s) {
+  for (char ch : drawable_text(s)) {
     switch (ch) {
       case '&': o += "&amp;"; break;
       case '<': o += "&lt;"; break;
@@ -110,6 +110,7 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
             data_attr(o, "v", cell.value);
             data_attr(o, "w", cell.warp());
             data_attr(o, "o", cell.offset);
+            data_attr(o, "x", cell.box);
             // A panel with offsets of its own (an MMA's smem operand: bytes of its buffer)
             // matches offsets only within itself when hovered.
             if (!p.offset_name.empty()) data_attr(o, "s", static_cast<std::int64_t>(i));

@@ -10,7 +10,7 @@ namespace tessera::viz {
 namespace {
 std::string tex(const std::string& s) {
   std::string o;
-  for (char ch : s) {
+  for (char ch : drawable_text(s)) {
     switch (ch) {
       case '\\': o += "\\textbackslash{}"; break;
       case '{': o += "\\{"; break;
@@ -22,7 +22,7 @@ std::string tex(const std::string& s) {
       case '_': o += "\\_"; break;
       case '^': o += "\\^{}"; break;
       case '~': o += "\\~{}"; break;
-      case '\n': case '\r': o += ' '; break;
+      case '\n': case '\t': o += ' '; break;
       default: o += ch;
     }
   }

@@ -55,7 +55,7 @@ viz::Diagram banks_sw() {
   const analysis::BankAnalysis a = analysis::analyze_banks(smem, analysis::access_of_tv(tv, 8, 64, 8), 16);
   return viz::banks_diagram({smem.text, smem.row_shape, smem.col_shape,
                              [&](std::int64_t m, std::int64_t n) { return smem.offset(m + 8 * n); }, 16,
-                             a.cell_degree});
+                             a.cell_degree, a.cell_thread, a.cell_value, a.cell_bank_threads});
 }
 
 struct Case {

@@ -310,3 +310,79 @@ TEST_CASE("eval: corners of the contract", "[cli]") {
   CHECK(d.status == 0);
   CHECK(d.out == "Sw<3,4,3> o 0 o (8,64):(64,1)\n(4:1,2:2)\n(4,(2,3))\n8\n2\n");
 }
+
+namespace {
+// The word the caret points at in a command-line error (the line above the caret, from the
+// caret's column), or "" when the message has no such caret.
+std::string word_at_caret(const std::string& err) {
+  const auto ls = lines(err);
+  for (std::size_t i = 1; i < ls.size(); ++i) {
+    const auto p = ls[i].find('^');
+    if (p == std::string::npos || ls[i].find_first_not_of(' ') != p || ls[i - 1].size() <= p) continue;
+    const std::string rest = ls[i - 1].substr(p);
+    return rest.substr(0, rest.find(' '));
+  }
+  return "";
+}
+}  // namespace
+
+// Every wrong command line is answered in tessera's words (never CLI11's templates), with the
+// command line and a caret under the word at fault; diff and verify exit 2, others 1.
+TEST_CASE("option errors: tessera's words, a caret under the option, exit 1 (diff, verify: 2)", "[cli]") {
+  const auto dir = tessera_test::scratch_dir();
+  const std::string G = "(8192,4096):(4096,1)", S = "Sw<3,3,3> o (128,64):(64,1)";
+  struct Case {
+    std::vector<std::string> args;
+    int status;
+    std::string message, word;  // message: a part of the first line; word: under the caret ("": none)
+  };
+  const std::vector<Case> cases = {
+      {{"copy", "UniversalCopy_128", "--threads", "(4,8):(8,1)", "--values", "(1,8)", "--bits", "0"}, 1, "--bits must be", "--bits"},
+      {{"tma", G, S, "--bits", "0"}, 1, "--bits must be an element width in bits: 8, 16, 32 or 64, not '0'", "--bits"},
+      {{"tma", G, S, "--bits", "7"}, 1, "not '7'", "--bits"},
+      {{"tma", G, "gmma_k_sw128_bf16", "--bits=32"}, 1, "contradicts the atom's 16-bit elements", "--bits=32"},
+      {{"banks", "(8,64):(64,1)", "--tv", "(32,8):(8,1)", "--bits", "99999999999"}, 1, "not '99999999999'", "--bits"},
+      {{"gmem", "(4,4):(4,1)", "--tv", "(16,1):(1,0)", "--bits", "12"}, 1, "--bits must be", "--bits"},
+      {{"gmem", "(4,4):(4,1)", "--tv", "(16,1):(1,0)", "--base", "x"}, 1, "--base must be", "--base"},
+      {{"banks", "(8,64):(64,1)", "--tv", "(32,8):(8,1)", "--vec", "0"}, 1, "--vec must be a positive number", "--vec"},
+      {{"info", "8:1", "frobnicate"}, 1, "unexpected argument 'frobnicate'", "frobnicate"},
+      {{"eval", "--frob", "8:1"}, 1, "unknown option '--frob'", "--frob"},
+      {{"frobnicate"}, 1, "unknown command 'frobnicate'", "frobnicate"},
+      {{"explain", "8:1", "--depth", "-1"}, 1, "--depth must be", "--depth"},
+      {{"render", "8:1", "--color-by", "hue"}, 1, "unknown --color-by 'hue'", "--color-by"},
+      {{"render", "(4,2):(1,4)", "--color-by", "thread", "-o", (dir / "c.svg").string()}, 1, "cannot colour by thread", "--color-by"},
+      {{"render", "8:1", "-o", dir.string()}, 1, "is a directory", "-o"},
+      {{"render", "8:1", "--output=" + (dir / "x.bmp").string()}, 1, "cannot tell the format", "--output=" + (dir / "x.bmp").string()},
+      {{"render", "8:1", "-f", "bmp"}, 1, "unknown format 'bmp'", "-f"},
+      {{"render", "8:1", "--title", "my\x01tile", "-o", (dir / "t.svg").string()}, 1, "--title must be UTF-8 text", "--title"},
+      {{"render", "8:1", "--title", "bad\xff", "-o", (dir / "t.svg").string()}, 1, "byte 4 (0xff)", "--title"},
+      {{"tma", G}, 1, "missing SMEM", ""},
+      {{"mma", "SM80_16x8x8_F16F16F16F16_TN", "--json", "-o", (dir / "j.svg").string()}, 1, "cannot be combined with --output", "-o"},
+      {{"diff", "8:1", "8:1", "--width", "-5"}, 2, "--width must be a number of columns from 0 to 1000000, not '-5'", "--width"},
+      {{"diff", "8:1", "8:1", "--width"}, 2, "--width needs a value", "--width"},
+      {{"diff", "8:1", "8:1", "--max", "x", "--json"}, 2, "--max takes a count", "--max"},
+      {{"diff", "8:1", "x"}, 2, "B: unknown name 'x'", ""},
+      {{"verify", "-", "--max"}, 2, "--max needs a value", "--max"},
+      {{"render", "8:1", "-o", (dir / "t.svg").string(), "-o", (dir / "j.svg").string()}, 1, "--output is given more than once", "-o"},
+      {{"eval", "-q=1", "8:1"}, 1, "unknown option '-q=1'", "-q=1"},
+      {{"verify", (dir / "none.trace").string()}, 2, "cannot open the trace", ""},
+  };
+  for (const Case& c : cases) {
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    INFO(shown);
+    const Result r = run(c.args);
+    INFO(r.err);
+    CHECK(r.status == c.status);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("error: ") != std::string::npos);
+    CHECK(lines(r.err).at(0).find(c.message) != std::string::npos);
+    if (!c.word.empty()) CHECK(word_at_caret(r.err) == c.word);
+    for (const char* cli11 : {"Could not convert", "was not expected", "is required", "Expected ", "not in range",
+                              "required INT", "1797693134", "INT", "The value "})
+      CHECK(r.err.find(cli11) == std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir / "t.svg"));
+    CHECK_FALSE(std::filesystem::exists(dir / "j.svg"));
+    CHECK_FALSE(std::filesystem::exists(dir / "c.svg"));
+  }
+}

@@ -112,7 +112,7 @@ TEST_CASE("diff: the text tables stand side by side when they fit in --width, el
   CHECK(run({"diff", "--tv", "(16,8)", "((4,8),(2,2)):((32,1),(16,8))", "((4,8),(2,2)):((32,1),(8,16))", "--width",
              "160"}).out.find("A: ((4,8),(2,2)):((32,1),(16,8))    ") == 0);
   const auto bad = run({"diff", "4:1", "4:1", "--width", "-1"});
-  CHECK(bad.status == 1);
+  CHECK(bad.status == 2);
   CHECK(bad.err.rfind("error:", 0) == 0);
 }
 
@@ -185,27 +185,27 @@ TEST_CASE("diff: --json", "[cli][diff]") {
   CHECK(t.out.find("\"mode\":\"tv\"") != std::string::npos);
   CHECK(t.out.find("\"cells\":[{\"thread\":1,\"value\":0,\"a\":1,\"b\":2}]}") != std::string::npos);
   const auto bad = run({"diff", "--json", "8:1", "8:1", "-o", "x.svg"});
-  CHECK(bad.status == 1);
+  CHECK(bad.status == 2);
   CHECK(bad.out.empty());
 }
 
-TEST_CASE("diff: errors print no verdict and exit 1", "[cli][diff]") {
+TEST_CASE("diff: errors print no verdict and exit 2", "[cli][diff]") {
   const auto r = run({"diff", "(4,2):(1,4)", "foo"});
-  CHECK(r.status == 1);
+  CHECK(r.status == 2);
   CHECK(r.out.empty());
   CHECK(r.err.rfind("error: B: unknown name 'foo'", 0) == 0);
   CHECK(r.err.find('^') != std::string::npos);
   const auto m = run({"diff", "(4,2):(1,4)"});
-  CHECK(m.status == 1);
+  CHECK(m.status == 2);
   CHECK(m.out.empty());
   CHECK(m.err.rfind("error: B is empty", 0) == 0);
   const auto t = run({"diff", "Sw<3,3,3>", "8:1"});
-  CHECK(t.status == 1);
+  CHECK(t.status == 2);
   CHECK(t.err.find("A is the swizzle Sw<3,3,3>") != std::string::npos);
   const auto x = run({"diff", "8:1", "8:1", "8:1"});
-  CHECK(x.status == 1);
+  CHECK(x.status == 2);
   CHECK(x.err.rfind("error: unexpected argument '8:1'", 0) == 0);
   const auto h = run({"diff", "--help"});
   CHECK(h.status == 0);
-  CHECK(h.out.find("Exit status (as `tessera verify`): 0 when A and B are equal as functions") != std::string::npos);
+  CHECK(h.out.find("Exit status (for scripts, as `tessera verify`): 0 when A and B are equal as functions") != std::string::npos);
 }

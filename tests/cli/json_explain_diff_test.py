@@ -130,13 +130,13 @@ for args, status, verdict in DIFF:
         check(d["size_a"] == product(d["a"]["shape"]) and d["size_b"] == product(d["b"]["shape"]), what + ": sizes")
         check([c["index"] for c in d["cells"]] == sorted(c["index"] for c in d["cells"]), what + ": cells in order")
 
-# ---- errors: nothing on standard output, `error:` on standard error, status 1 ----------
+# ---- errors: nothing on standard output, `error:` on standard error, status 1 (diff: 2) ---
 tmp = tempfile.mkdtemp()
 for args in [["explain", ""], ["explain", "8:1", "-o", os.path.join(tmp, "x.svg")], ["explain", "8:1", "--force"],
              ["diff", "8:1"], ["diff", "8:1", "foo("], ["diff", "8:1", "8:1", "--brief"],
              ["diff", "8:1", "8:1", "-o", os.path.join(tmp, "x.svg")], ["diff", "8:1", "8:1", "--max", "x"]]:
     rc, out, err = run(args + ["--json"])
-    check(rc == 1 and out == "" and err.startswith("error: "),
+    check(rc == (2 if args[0] == "diff" else 1) and out == "" and err.startswith("error: "),
           "tessera %s --json: status %d, stdout %r, stderr %r" % (" ".join(args), rc, out[:60], err[:80]))
 check(not os.path.exists(os.path.join(tmp, "x.svg")), "--json -o wrote a file")
 for name in ["explain", "diff"]:

@@ -193,7 +193,7 @@ run empty-copy 1 copy UniversalCopy_128 --threads '(4,8):(8,1)' --values '(1,8)'
 err_has empty-copy "output file name is empty"
 run empty-banks 1 banks '(8,64):(64,1)' --tv '((8,4),(8,2)):((1,64),(8,256))' --vec 8 -o ''
 err_has empty-banks "output file name is empty"
-run empty-verify 1 verify - -o ''
+run empty-verify 2 verify - -o ''
 err_has empty-verify "output file name is empty"
 
 # --- failures leave nothing behind

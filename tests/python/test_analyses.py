@@ -104,7 +104,7 @@ def test_tma_equals_the_cli(cli, gmem, smem, args, kw):
     t = ts.tma(gmem, smem, **kw)
     assert str(t) == cli("tma", gmem, smem, *args, check=True).stdout
     assert t.to_dict() == json.loads(cli("tma", gmem, smem, *args, "--json", check=True).stdout)
-    assert t.boxDim == t.to_dict()["boxDim"]
+    assert t.box_dim == t.to_dict()["box_dim"]
     out = cli("tma", gmem, smem, *args, "-o", "-", "-f", "svg", check=True).stdout
     assert out == str(t) + t.draw("svg")
 

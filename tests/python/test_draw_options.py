@@ -8,6 +8,7 @@ import tessera as ts
 
 MMA = "SM80_16x8x16_F32F16F16F32_TN"
 LDSM_ROWS = "((8,4),(8,2)):((1,64),(8,256))"
+TMA_TILE = "Sw<3,3,3> o ((64,2),64):((1,4096),64)"
 
 # (name, the CLI's arguments up to the drawing, the object, how many lines of report precede the drawing)
 DRAWABLES = [
@@ -22,8 +23,9 @@ DRAWABLES = [
      lambda: ts.banks("(8,64):(64,1)", tv=LDSM_ROWS, vec=8), True),
     ("gmem", ["gmem", "(64,64):(1,64)", "--tv", "(32,4):(1,32)", "--bits", "32", "-o", "-"],
      lambda: ts.gmem("(64,64):(1,64)", tv="(32,4):(1,32)", bits=32), True),
+    ("tma", ["tma", "(4096,4096):(1,4096)", TMA_TILE, "-o", "-"], lambda: ts.tma("(4096,4096):(1,4096)", TMA_TILE), True),
 ]
-COLORINGS = [None, "thread", "warp", "value", "offset", "bank", "chunk"]
+COLORINGS = [None, "thread", "warp", "value", "offset", "bank", "chunk", "box"]
 
 
 @pytest.mark.parametrize("name, args, make, report", DRAWABLES, ids=[d[0] for d in DRAWABLES])

@@ -126,7 +126,7 @@ TEST_CASE("verify: --map picks the map reported, drawn and deciding the exit sta
   CHECK(only.out.find("mma.C:") == std::string::npos);
   CHECK(slurp(work_dir() / "only.svg").find("no mismatching cells") != std::string::npos);
   const Result none = run({"verify", f, "--map", "mma.X", "-o", "none.svg"});
-  CHECK(none.status == 1);
+  CHECK(none.status == 2);
   CHECK(none.err == "error: the trace two.trace has no map 'mma.X' (its maps: mma.C, mma.C.copy)\n");
   CHECK_FALSE(exists("none.svg"));
 }
@@ -175,12 +175,12 @@ TEST_CASE("verify: --color-by colours the diagram as the other drawing commands 
   CHECK(v.find("#d62728") != std::string::npos);
   // A quantity the cells lack is refused, with a caret under the option's value; nothing is written.
   const Result bank = run({"verify", f, "-o", "chunkless.svg", "--color-by", "nonsense"});
-  CHECK(bank.status == 1);
+  CHECK(bank.status == 2);
   CHECK(bank.out.empty());  // checked before the trace is read
   CHECK_FALSE(exists("chunkless.svg"));
 }
 
-TEST_CASE("verify: bad input is reported with file:line:col and a caret, and nothing is written") {
+TEST_CASE("verify: bad input is reported with file:line:col and a caret, exit 2, and nothing is written") {
   const std::string good = tv::to_string(good_trace());
   // Line 3 is the map line; break its TV layout.
   std::string broken = good;
@@ -191,7 +191,7 @@ TEST_CASE("verify: bad input is reported with file:line:col and a caret, and not
   const std::string f = write("broken.trace", broken);
   std::ofstream(work_dir() / "kept.svg") << "old";
   const Result r = run({"verify", f, "-o", "kept.svg"});
-  CHECK(r.status == 1);
+  CHECK(r.status == 2);
   CHECK(r.out.empty());
   const auto l = lines(r.err);
   REQUIRE(l.size() == 3u);
@@ -200,20 +200,20 @@ TEST_CASE("verify: bad input is reported with file:line:col and a caret, and not
   CHECK(l[2] == std::string(col + 1, ' ') + "^");
   CHECK(slurp(work_dir() / "kept.svg") == "old");  // untouched
   const Result n = run({"verify", f, "-o", "new.svg"});
-  CHECK(n.status == 1);
+  CHECK(n.status == 2);
   CHECK_FALSE(exists("new.svg"));
 
   const Result v = run({"verify", write("v2.trace", "tessera-trace 2\n")});
-  CHECK(v.status == 1);
+  CHECK(v.status == 2);
   CHECK(v.err == "v2.trace:1:15: error: unsupported trace version 2: this tessera reads version 1\n"
                  "  tessera-trace 2\n"
                  "                ^\n");
   const Result rec = run({"verify", write("rec.trace", good + "rec mma.C 1 2 3 99999999999999999999\n")});
-  CHECK(rec.status == 1);
+  CHECK(rec.status == 2);
   CHECK(rec.err.find("rec.trace:516:17: error: the column '99999999999999999999' does not fit in 64 bits\n") == 0);
 }
 
-TEST_CASE("verify: option and file errors exit 1 with a message and write nothing") {
+TEST_CASE("verify: option and file errors exit 2 with a message and write nothing") {
   const std::string f = write("good3.trace", tv::to_string(good_trace()));
   struct Case {
     std::vector<std::string> args;
@@ -237,7 +237,7 @@ TEST_CASE("verify: option and file errors exit 1 with a message and write nothin
   for (const Case& c : cases) {
     INFO(c.args.back());
     const Result r = run(c.args);
-    CHECK(r.status == 1);
+    CHECK(r.status == 2);
     CHECK(r.out.empty());
     CHECK(r.err.rfind(c.message, 0) == 0);
     CHECK_FALSE(exists("out.svg"));
@@ -245,15 +245,15 @@ TEST_CASE("verify: option and file errors exit 1 with a message and write nothin
   }
 }
 
-TEST_CASE("verify: when the diagram cannot be drawn, the report stands and the exit status is 1") {
+TEST_CASE("verify: when the diagram cannot be drawn, the report stands and the exit status is 2 (an error)") {
   const std::string f = write("good4.trace", tv::to_string(good_trace()));
   const Result dir = run({"verify", f, "-o", "no/such/dir/out.svg"});
-  CHECK(dir.status == 1);
+  CHECK(dir.status == 2);
   CHECK(dir.out == "kernel: tiled 2x2x1 SM80_16x8x16_F32BF16BF16F32_TN\nmap mma.C: 512/512 records match\nOK\n");
   CHECK(dir.err.rfind("error: ", 0) == 0);
   CHECK(dir.err.find("no/such/dir/out.svg") != std::string::npos);
   const Result empty = run({"verify", write("empty.trace", "tessera-trace 1\n"), "-o", "out.svg"});
-  CHECK(empty.status == 1);
+  CHECK(empty.status == 2);
   CHECK(empty.out == "no maps declared: nothing to verify\nFAILED\n");
   CHECK(empty.err == "error: the trace declares no map: there is nothing to draw\n");
   CHECK_FALSE(exists("out.svg"));
@@ -262,7 +262,7 @@ TEST_CASE("verify: when the diagram cannot be drawn, the report stands and the e
   big.maps.push_back(tv::make_map("big", rt::IntTuple::tuple({512, 256}), rt::Layout(rt::IntTuple::tuple({128, 1024}), rt::IntTuple::tuple({1, 128}))));
   big.records = tv::expected_records(big.maps[0]);
   const Result b = run({"verify", write("big.trace", tv::to_string(big)), "-o", "out.svg"});
-  CHECK(b.status == 1);
+  CHECK(b.status == 2);
   CHECK(b.out == "map big: 131072/131072 records match\nOK\n");
   CHECK(b.err.find("more than tessera draws (65536)") != std::string::npos);
   CHECK_FALSE(exists("out.svg"));

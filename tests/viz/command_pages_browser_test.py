@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The HTML pages of `tessera explain`, `tessera diff` and `tessera gmem` in a real browser
+"""The HTML pages of `tessera explain`, `diff`, `gmem`, `tma` and `banks` in a real browser
 (headless Chromium through Selenium).
 
     command_pages_browser_test.py TESSERA_CLI WORKDIR
 
 Each page is held to what the command prints: explain's panels are its steps, diff's marked
 cells are the ones its --json counts, gmem's outlined cells are the accesses its --json blames
-for excess sectors; hovering relates cells across panels. Exits 77 (ctest: skipped) when
+for excess sectors, tma's hover outlines the box (copy) a cell belongs to, a banks cell names
+the threads reaching its bank in its phase; hovering relates cells across panels. Exits 77 (ctest: skipped) when
 Selenium, Chromium or chromedriver is missing; 1 on any failed assertion.
 """
 import json
@@ -28,7 +29,11 @@ TILE, TA, TB = "(16,8)", "((4,8),(2,2)):((32,1),(16,8))", "((4,8),(2,2)):((32,1)
 diff_tv_page = b.draw("diff_tv.html", "diff", "--tv", TILE, TA, TB)
 GMEM = ["(32,32):(1,32)", "--tv", "(32,32):(1,32)", "--bits", "32", "--base", "16"]  # a column per warp, 16 B off
 gmem_page = b.draw("gmem.html", "gmem", *GMEM)
-for page in (explain_page, diff_page, diff_tv_page, gmem_page):
+TMA = ["(4096,4096):(1,4096)", "Sw<3,3,3> o ((64,2),64):((1,4096),64)"]  # two 64x64 boxes
+tma_page = b.draw("tma.html", "tma", *TMA)
+BANKS = ["(8,64):(64,1)", "--tv", "((8,4),(8,2)):((1,64),(8,256))", "--vec", "8"]  # ldmatrix rows: 8-way
+banks_page = b.draw("banks.html", "banks", *BANKS)
+for page in (explain_page, diff_page, diff_tv_page, gmem_page, tma_page, banks_page):
     b.check_self_contained(page)
 
 # What the commands print, to hold the pages to.
@@ -108,3 +113,25 @@ with b:
     check(count("g.cell.dim") == 32 * 32 - 32, "gmem: click isolates thread 1")
     ActionChains(b.driver).send_keys(Keys.ESCAPE).perform()
     check(count("g.cell.dim") == 0, "gmem: Escape shows all")
+
+    # --- tma: hovering a cell outlines the box (copy) that fills it, the info names it -----
+    b.open(tma_page)
+    check(count("g.cell") == 128 * 64, "tma: one 128x64 panel")
+    c = b.cell(0, 70, 3)  # row 70: the second box
+    b.hover(c)
+    check(count("g.cell.same-thread") == count('g.cell[data-x="1"]') == 64 * 64,
+          "tma: hovering a cell of box 1 outlines box 1's %d cells (%d)" % (64 * 64, count("g.cell.same-thread")))
+    info = b.text_of("info")
+    offset = c.get_attribute("data-o")
+    check("box 1" in info and ("offset " + offset) in info and "copy 2 of 2" in info,
+          "tma: the info line names the box and the cell's own offset: " + info.replace("\n", " | "))
+    b.hover(b.cell(0, 5, 60))
+    check(count("g.cell.same-thread") == count('g.cell[data-x="0"]') == 64 * 64, "tma: then box 0's cells")
+
+    # --- banks: a cell names its thread and the threads reaching its bank in that phase -----
+    b.open(banks_page)
+    b.hover(b.cell(0, 0, 0))
+    info = b.text_of("info")
+    check("thread 0" in info and "threads reaching bank 0 in this phase: T0 T1 T2 T3 T4 T5 T6 T7" in info,
+          "banks: the info line answers which lanes hit the bank: " + info.replace("\n", " | "))
+    check(count("g.cell.same-thread") == count('g.cell[data-t="0"]') == 16, "banks: hovering outlines T0's 16 cells")

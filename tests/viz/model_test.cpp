@@ -5,6 +5,7 @@
 #include <rapidcheck/catch.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -328,22 +329,55 @@ TEST_CASE("diff diagram marks exactly the differing cells") {
   CHECK_THROWS_WITH(viz::diff_diagram(viz::Panel(2, 2), viz::Panel(2, 3)), Catch::Matchers::Contains("cannot compare"));
 }
 
-TEST_CASE("thread colours: lanes t, t+1, t+2, t+4, t+8 and T0/T8/T16/T24 differ in grey; warps differ") {
-  for (std::int64_t t = 0; t < 1024; ++t)
-    for (std::int64_t d : {1, 2, 4, 8}) {
-      if ((t % 32) + d >= 32) continue;
-      INFO("threads " << t << " and " << t + d);
-      CHECK(std::abs(viz::lightness(viz::thread_color(t)) - viz::lightness(viz::thread_color(t + d))) >= 6.5);
-    }
-  const std::int64_t quads[] = {0, 8, 16, 24};
-  for (std::int64_t a : quads)
-    for (std::int64_t b : quads)
-      if (a < b) CHECK(std::abs(viz::lightness(viz::thread_color(a)) - viz::lightness(viz::thread_color(b))) >= 6.5);
-  // The same lane of different warps: same lightness (lane), another hue (warp).
-  for (std::int64_t w = 1; w < 8; ++w) {
-    CHECK(std::abs(viz::lightness(viz::thread_color(5)) - viz::lightness(viz::thread_color(32 * w + 5))) < 1.0);
-    CHECK(viz::thread_color(5) != viz::thread_color(32 * w + 5));
+namespace {
+// CIELAB (D65) of an sRGB colour, written here from the standard formulas so that the test
+// does not take the library's own conversion on trust.
+std::array<double, 3> lab_of(viz::Rgb c) {
+  auto lin = [](std::uint8_t v) {
+    const double x = v / 255.0;
+    return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+  };
+  const double r = lin(c.r), g = lin(c.g), b = lin(c.b);
+  const double x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
+  const double y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+  const double z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
+  auto f = [](double t) { return t > 216.0 / 24389 ? std::cbrt(t) : (24389.0 / 27 * t + 16) / 116; };
+  return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+double delta_e76(viz::Rgb p, viz::Rgb q) {
+  const auto a = lab_of(p), b = lab_of(q);
+  return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+double min_delta_e(std::int64_t first, std::int64_t count) {
+  double m = 1e9;
+  for (std::int64_t s = first; s < first + count; ++s)
+    for (std::int64_t t = first; t < s; ++t) m = std::min(m, delta_e76(viz::thread_color(s), viz::thread_color(t)));
+  return m;
+}
+}  // namespace
+
+// The figures docs/cli.md and colors.hpp state: any two lanes of a warp at least dE76 23
+// apart, any two of 64 lanes (an AMD wavefront, or two neighbouring NVIDIA warps) at least 16.
+TEST_CASE("thread colours: any two lanes of a warp, or of a 64-lane wavefront, are far apart (CIE dE76)") {
+  for (std::int64_t w = 0; w < 8; ++w) {
+    INFO("warp " << w);
+    CHECK(min_delta_e(32 * w, 32) >= 23.0);
   }
+  for (std::int64_t w = 0; w < 4; ++w) {
+    INFO("wavefront " << w);
+    CHECK(min_delta_e(64 * w, 64) >= 16.0);
+  }
+  CHECK(min_delta_e(32, 64) >= 16.0);  // warps 1 and 2
+}
+
+TEST_CASE("thread colours: lanes t and t+1, t+2, t+4, t+8, t+16 differ in grey; colour repeats every 64 threads") {
+  for (std::int64_t t = 0; t < 64; ++t)
+    for (std::int64_t d : {1, 2, 4, 8, 16}) {
+      const std::int64_t u = t / 32 * 32 + (t + d) % 32;  // the same warp, lanes mod 32
+      INFO("threads " << t << " and " << u);
+      CHECK(std::abs(viz::lightness(viz::thread_color(t)) - viz::lightness(viz::thread_color(u))) >= 12.0);
+    }
+  for (std::int64_t t = 0; t < 256; ++t) CHECK(viz::thread_color(t) == viz::thread_color(t + 64));
   // Text stays legible on every fill.
   for (std::int64_t t = 0; t < 256; ++t) {
     const viz::Rgb f = viz::thread_color(t);
@@ -445,7 +479,7 @@ TEST_CASE("the legend is drawn in SVG, TikZ and (through the geometry) PNG/PDF, 
     CHECK(sw.y + g.legend.swatch <= g.height);
   }
   const std::string svg = viz::to_svg(d), tex = viz::to_tikz(d), txt = viz::to_text(d);
-  CHECK(svg.find(">colour: thread (") != std::string::npos);
+  CHECK(svg.find(">colour: thread<") != std::string::npos);
   CHECK(svg.find("fill=\"" + viz::hex(viz::thread_color(8)) + "\" stroke=\"#444444\"") != std::string::npos);
   CHECK(tex.find("% legend") != std::string::npos);
   CHECK(txt.find("colour") == std::string::npos);
@@ -474,4 +508,31 @@ TEST_CASE("large tiles draw as a heatmap: no labels, tick-labelled axes, an A3-s
   CHECK_FALSE(big.heatmap());
   small.density = viz::Density::heatmap;
   CHECK(small.heatmap());
+}
+
+// Any text a caller puts in a diagram (titles, labels, tooltips, legend, notes) comes out of
+// the SVG, HTML and TikZ writers as drawable text: well-formed UTF-8 without control
+// characters, what XML 1.0 can hold (the CLI refuses such a --title; tests/viz/svg_xml_test.py
+// parses what the CLI writes).
+TEST_CASE("drawable text: any bytes in a diagram's text give documents without undrawable characters") {
+  CHECK(viz::first_undrawable("plain \xe2\x82\xac\t\n") == std::string::npos);
+  CHECK(viz::first_undrawable("my\x01tile") == 2);
+  CHECK(viz::first_undrawable("ok\xff") == 2);
+  CHECK(viz::first_undrawable("\xed\xa0\x80") == 0);      // a surrogate
+  CHECK(viz::first_undrawable("\xc0\xaf") == 0);          // overlong '/'
+  CHECK(viz::first_undrawable("a\xc2\x85") == 1);         // C1 control (NEL)
+  CHECK(viz::first_undrawable("\xef\xbf\xbe") == 0);      // U+FFFE
+  CHECK(viz::drawable_text("a\x01" "b\xff") == "a\xef\xbf\xbd" "b\xef\xbf\xbd");
+  rc::prop("the writers never emit an undrawable character", [] {
+    const auto text = *rc::gen::container<std::string>(rc::gen::arbitrary<char>());
+    viz::Diagram d = viz::layout_diagram(tessera::rt::Layout(viz_cases::T({2, 2}), viz_cases::T({1, 2})));
+    d.title = text;
+    d.panels[0].title = text;
+    d.panels[0].at(0, 0).label = text;
+    d.panels[0].at(0, 1).tooltip = text;
+    d.legend.title = text;
+    d.notes.push_back(text);
+    for (const std::string& doc : {viz::to_svg(d), viz::to_html(d), viz::to_tikz(d)})
+      RC_ASSERT(viz::first_undrawable(doc) == std::string::npos);
+  });
 }

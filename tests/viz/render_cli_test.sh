@@ -54,9 +54,15 @@ ok overwrite '(2,2):(1,2)' -o "$dir/o/a.svg"
 if [ "$cairo" = ON ]; then
   ok png '(4,2):(1,4)' -o "$dir/o/a.png" && { head -c 8 "$dir/o/a.png" | od -c | grep -q 'P   N   G' || bad "png magic"; }
   ok pdf --tv '(2,4)' '(4,2):(1,1)' -o "$dir/o/a.pdf" && { head -c 5 "$dir/o/a.pdf" | grep -q '%PDF-' || bad "pdf magic"; }
-  expect_render_err png-no-output "give -o FILE" -f png '(4,2):(1,4)'
-  expect_render_err pdf-no-output "give -o FILE" -f pdf '(4,2):(1,4)'
-  expect_render_err png-dash-output "give -o FILE" -f png -o - '(4,2):(1,4)'
+  # PNG and PDF go to standard output when it is not a terminal (here a file), as -o /dev/stdout.
+  ok png-stdout -f png '(4,2):(1,4)' && { head -c 8 "$dir/out" | od -c | grep -q 'P   N   G' || bad "png-stdout: not PNG"; }
+  ok pdf-dash-output -f pdf -o - '(4,2):(1,4)' && { head -c 5 "$dir/out" | grep -q '%PDF-' || bad "pdf -o -: not PDF"; }
+  "$tessera" render -f png -o - '(4,2):(1,4)' | head -c 8 | od -c | grep -q 'P   N   G' || bad "png into a pipe"
+  # ... and are refused onto a terminal (script(1) gives the command one), with a caret.
+  if command -v script >/dev/null 2>&1; then
+    script -qec "'$tessera' render -f png -o - '(4,2):(1,4)'" /dev/null >"$dir/tty" 2>&1
+    grep -q 'error: png output is binary and standard output is a terminal' "$dir/tty" || bad "png onto a terminal: $(cat "$dir/tty")"
+  fi
 fi
 "$tessera" render --help >"$dir/out" 2>&1 || bad "--help exit status"
 for w in Examples --tv --force --title -o -f "print_layout" "default" "Without EXPR"; do

@@ -36,6 +36,11 @@ struct BankAnalysis {
   // Per smem cell (row-major over rows() x cols()): the worst degree of the bank it was
   // accessed through, over every phase that touched it (0: never accessed).
   std::vector<int> cell_degree;
+  // Per smem cell (same order): the first (thread, value) accessing it (-1: none), and the
+  // threads whose accesses in that same phase reach the cell's bank, the cell's own thread
+  // among them (which lanes hit this bank; a conflict when their addresses differ).
+  std::vector<std::int64_t> cell_thread, cell_value;
+  std::vector<std::vector<std::int64_t>> cell_bank_threads;
   double conflict_factor() const {
     return summary.ideal_wavefronts ? double(summary.wavefronts) / double(summary.ideal_wavefronts) : 1.0;
   }

@@ -17,4 +17,9 @@ tma::Arguments derive_tma_arguments(const rt::Layout& gmem, const rt::SwizzledLa
 // The arguments as the cuTensorMapEncodeTiled call takes them (CU_* enum names), one per line.
 std::string format_tma_arguments(const tma::Arguments& a);
 
+// The CU_TENSOR_MAP_SWIZZLE_* and CU_TENSOR_MAP_L2_PROMOTION_* enumerators, as the text
+// above and `tessera tma --json` spell them.
+const char* tma_swizzle_name(tma::Swizzle s);
+const char* tma_l2_promotion_name(tma::L2Promotion p);
+
 }  // namespace tessera::analysis

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/analysis/coalescing.hpp"
 #include "tessera/rt/layout.hpp"
 #include "tessera/viz/model.hpp"
 
@@ -29,5 +30,8 @@ struct CoalescingTile {
 // Excess cells get a heavy red outline; untouched cells stay white under every colouring
 // that needs an access (thread, warp, value).
 Diagram coalescing_diagram(const CoalescingTile& tile);
+// The tile as `a` found it with `bits`-bit elements (`tessera gmem -o`, Python's
+// gmem(...).draw()).
+Diagram coalescing_diagram(const analysis::GmemTile& gmem, int bits, const analysis::CoalescingAnalysis& a);
 
 }  // namespace tessera::viz

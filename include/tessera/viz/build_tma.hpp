@@ -1,5 +1,6 @@
-// The TMA boxes over a shared-memory tile (`tessera tma -o`): cell (m, n) shows the box, the
-// copy, that fills it.
+// The TMA boxes over a shared-memory tile (`tessera tma -o`, Python's `tma(...).draw()`):
+// each cell labelled with the box (copy) that fills it and coloured by box, its tooltip
+// adding the smem offset and the box's coordinate.
 #pragma once
 
 #include "tessera/analysis/tma_runtime.hpp"
@@ -8,7 +9,8 @@
 
 namespace tessera::viz {
 
-// Throws viz::Error unless the smem tile has rank 2.
-Diagram tma_boxes_diagram(const rt::SwizzledLayout& smem, const tma::Arguments& a);
+// `bits`: the element width, for colouring by bank or chunk. Throws viz::Error unless the
+// smem tile has rank 2.
+Diagram tma_boxes_diagram(const rt::SwizzledLayout& smem, int bits, const tma::Arguments& a);
 
 }  // namespace tessera::viz

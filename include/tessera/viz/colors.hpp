@@ -23,9 +23,10 @@ Rgb lch(double l, double c, double h_degrees);
 // CIE L* of a colour (0..100), from its relative luminance.
 double lightness(Rgb c);
 
-// Thread t: the hue names its warp (t/32; warps apart by the golden angle), the lightness
-// its lane (lanes t and t+1, t+2, t+4, t+8 differ by >= 7 L*, so do T0, T8, T16, T24); the
-// lane within its octet nudges the hue.
+// Thread t: colour t mod 64 of a fixed palette (tools/thread_palette.py): any two lanes of a
+// warp differ by at least CIE dE76 23, any two of the 64 lanes of a wavefront (or of two
+// neighbouring warps) by at least 16, and lanes t and t+1, t+2, t+4, t+8, t+16 (mod 32) by
+// at least 12 L* (grey print). Tested in tests/viz/model_test.cpp from the sRGB values.
 Rgb thread_color(std::int64_t t);
 // Warp w: hue as thread_color's, lightness alternating between neighbours.
 Rgb warp_color(std::int64_t w);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::viz {
@@ -33,6 +34,14 @@ Rgb palette(std::int64_t i);
 inline constexpr int palette_size = 8;
 // "#rrggbb"
 std::string hex(Rgb c);
+
+// Text a drawing may carry: well-formed UTF-8 (RFC 3629) without control characters other
+// than tab and newline (XML 1.0 cannot hold them, not even as character references).
+// The byte offset of the first character that breaks this, or npos.
+std::size_t first_undrawable(std::string_view s);
+// `s` with each such byte or character replaced by U+FFFD, so that every backend draws any
+// text a caller gives it (the CLI refuses such a --title instead; docs/cli.md).
+std::string drawable_text(std::string_view s);
 
 enum class Highlight : std::uint8_t {
   none,
@@ -66,11 +75,12 @@ struct Cell {
   std::int64_t bank = kNone;    // shared-memory bank (when known; else derived from offset)
   std::int64_t chunk = kNone;   // unit the swizzle permutes (when known; else the 16-byte chunk)
   std::int64_t atom = kNone;    // MMA atom instance holding the cell (tiled MMAs)
+  std::int64_t box = kNone;     // the TMA box (one copy) that fills the cell
   std::int64_t warp() const { return thread == kNone ? kNone : thread / 32; }
 };
 
 // The quantity cells are coloured by (--color-by). automatic: the diagram's natural one.
-enum class ColorBy : std::uint8_t { automatic, thread, warp, value, offset, bank, chunk };
+enum class ColorBy : std::uint8_t { automatic, thread, warp, value, offset, bank, chunk, box };
 
 // A hierarchical mode extent: a leaf (no children) of `extent`, or a tuple of
 // sub-modes. (2,(2,4)) -> tuple{leaf 2, tuple{leaf 2, leaf 4}}. Only sizes matter.
@@ -141,7 +151,7 @@ struct LegendItem {
   std::string label;
 };
 struct Legend {
-  std::string title;              // e.g. "colour: thread (hue: warp, lightness: lane)"
+  std::string title;              // e.g. "colour: bank"
   std::vector<LegendItem> items;
   std::vector<std::string> lines; // e.g. "blue lines: warp boundaries"
   bool empty() const { return title.empty() && items.empty() && lines.empty(); }
