@@ -1,13 +1,33 @@
 #!/bin/sh
 # Every MMA and copy atom's TikZ (`tessera mma NAME -f tex`, `tessera copy NAME ... -f tex`)
 # compiles with pdflatex at its default memory, each file on its own, as a user compiles it.
-# Usage: atoms_pdflatex_test.sh TESSERA [JOBS]. Exit 77 (ctest: skipped) without pdflatex.
+# Usage: atoms_pdflatex_test.sh TESSERA [JOBS [CACHE]]. Exit 77 (ctest: skipped) without pdflatex.
+#
+# CACHE (optional) is a file of results already known: "KEY WIDTH HEIGHT" per line, KEY the
+# SHA-256 of the toolchain (the pdflatex and pdfinfo versions and the class and TikZ files
+# kpsewhich finds) followed by the .tex itself. A document whose key is listed compiled with
+# this very toolchain to a page of that size, so it is not compiled again; any change to the
+# document or to the toolchain changes the key and the document is compiled. The page-size
+# rules below are applied to cached sizes as to fresh ones. With TESSERA_UPDATE_PDFLATEX_CACHE=1
+# the file is rewritten with this run's results (all compiled ones and the hits still in use).
 tessera="$1"
 jobs="${2:-2}"
+cache="${3:-}"
 command -v pdflatex >/dev/null 2>&1 || { echo "pdflatex not installed: skipped"; exit 77; }
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0
+
+# The toolchain's fingerprint: versions, and the class/package files the documents load.
+toolchain() {
+  pdflatex --version 2>&1 | head -1
+  pdfinfo -v 2>&1 | head -1
+  for f in standalone.cls tikz.sty pgf.revision.tex article.cls; do
+    p=$(kpsewhich "$f" 2>/dev/null) && [ -n "$p" ] && sha256sum "$p" | cut -d' ' -f1
+  done
+}
+toolkey=$(toolchain | sha256sum | cut -d' ' -f1)
+key_of() { { echo "$toolkey"; cat "$1"; } | sha256sum | cut -d' ' -f1; }
 
 # The documents: one per MMA atom, and one per copy atom drawn as a tiled copy of one atom
 # (its threads in a column, each thread's values in a row: --threads (T,1) --values (1,V)).
@@ -34,12 +54,36 @@ while read -r name threads bits; do
   echo "copy$i $name" >>"$dir/index"
 done <"$dir/copy"
 
-# Compile them all, JOBS at a time; each writes NAME.pdf or NAME.fail.
+# Known results (CACHE) need no compile: NAME.size holds "WIDTH HEIGHT" for those.
 cd "$dir" || exit 1
-ls ./*.tex | xargs -P "$jobs" -n 1 sh -c '
+: >todo
+hits=0
+for tex in ./*.tex; do
+  b=$(basename "$tex" .tex)
+  k=$(key_of "$tex")
+  echo "$k" >"$b.key"
+  if [ -n "$cache" ] && [ -f "$cache" ] && line=$(grep -m1 "^$k " "$cache"); then
+    echo "$line" | cut -d' ' -f2,3 >"$b.size"
+    hits=$((hits + 1))
+  else
+    echo "$tex" >>todo
+  fi
+done
+# Compile the rest, JOBS at a time; each writes NAME.pdf or NAME.fail.
+[ -s todo ] && xargs -P "$jobs" -n 1 sh -c '
   b=$(basename "$1" .tex)
   pdflatex -interaction=nonstopmode -halt-on-error "$b.tex" >"$b.out" 2>&1 && [ -s "$b.pdf" ] || touch "$b.fail"
-' sh
+' sh <todo
+for pdf in ./*.pdf; do
+  [ -e "$pdf" ] || continue
+  b=$(basename "$pdf" .pdf)
+  [ -e "$b.fail" ] && continue
+  if command -v pdfinfo >/dev/null 2>&1; then
+    size=$(pdfinfo "$pdf" | awk '/^Page size:/ { print $3, $5 }')
+    [ -n "$size" ] && echo "$size" >"$b.size"
+  fi
+done
+echo "pdflatex: $(wc -l <todo) compiled, $hits known from $(basename "${cache:-no cache}")"
 for f in ./*.fail; do
   [ -e "$f" ] || continue
   b=$(basename "$f" .fail)
@@ -50,15 +94,21 @@ done
 # Pages stay printable at default scale: labelled diagrams within A1 (1684 x 2382 bp, A3 at
 # 50%), heatmaps (every SM90 MMA atom: 64-row fragments) within A3 (842 x 1191 bp).  The SM90
 # copy atoms (stmatrix) are ldmatrix-sized labelled diagrams: the A1 rule.
-if command -v pdfinfo >/dev/null 2>&1; then
-  for pdf in ./*.pdf; do
-    b=$(basename "$pdf" .pdf)
-    name=$(grep "^$b " index | cut -d' ' -f2)
-    case $name in *_STSM_*) lo_max=1684; hi_max=2382 ;; SM90_*) lo_max=842; hi_max=1191 ;; *) lo_max=1684; hi_max=2382 ;; esac
-    pdfinfo "$pdf" | awk -v name="$name" -v lo_max=$lo_max -v hi_max=$hi_max '
-      /^Page size:/ { lo = $3 < $5 ? $3 : $5; hi = $3 < $5 ? $5 : $3
-                      if (lo > lo_max || hi > hi_max) { printf "FAIL: %s is %s x %s pt, past %s x %s\n", name, $3, $5, lo_max, hi_max; exit 1 } }' || fail=1
-  done
+for size in ./*.size; do
+  [ -e "$size" ] || continue
+  b=$(basename "$size" .size)
+  name=$(grep "^$b " index | cut -d' ' -f2)
+  case $name in *_STSM_*) lo_max=1684; hi_max=2382 ;; SM90_*) lo_max=842; hi_max=1191 ;; *) lo_max=1684; hi_max=2382 ;; esac
+  awk -v name="$name" -v lo_max=$lo_max -v hi_max=$hi_max '
+    { lo = $1 < $2 ? $1 : $2; hi = $1 < $2 ? $2 : $1
+      if (lo > lo_max || hi > hi_max) { printf "FAIL: %s is %s x %s pt, past %s x %s\n", name, $1, $2, lo_max, hi_max; exit 1 } }' "$size" || fail=1
+done
+# The results of this run, for CACHE (only documents that compiled and were measured).
+if [ "${TESSERA_UPDATE_PDFLATEX_CACHE:-0}" = 1 ] && [ -n "$cache" ] && [ $fail = 0 ]; then
+  for size in ./*.size; do
+    b=$(basename "$size" .size)
+    echo "$(cat "$b.key") $(cat "$size")"
+  done | sort >"$cache.new" && mv "$cache.new" "$cache" && echo "pdflatex: wrote $(wc -l <"$cache") results to $cache"
 fi
 [ $fail = 0 ] && echo "ok: $n_mma MMA atoms and $n_copy copy atoms compile with pdflatex"
 exit $fail
