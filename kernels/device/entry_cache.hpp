@@ -8,7 +8,8 @@
 // kernels to the runtime. A cache keyed by type (a function-local static in an inline template)
 // is one object across those TUs: the first TU's cudaFuncSetAttribute would answer for the
 // second's kernel too, whose launch above 48 KiB of dynamic smem then fails with "invalid
-// argument" (hopper_sm90_two_copies_gpu_test launches both copies).
+// argument" (kernels_entry_cache_gpu_test launches two such copies through the device layer's
+// opt-in, smem_opt_in.cuh).
 //
 // Host-only C++ (no CUDA headers): the GPU-free test drives it with any addresses.
 #pragma once

@@ -22,6 +22,7 @@
 #include "../kernel/gemm_simt.cuh"
 #include "../kernel/gemm_tensorop.cuh"
 #include "entry_cache.hpp"
+#include "smem_opt_in.cuh"
 #include "gemm_adapter.hpp"
 
 namespace tessera::kernels::device {
@@ -40,9 +41,9 @@ template <class Kernel, class Entry>
 int prepare_kernel(Entry entry) {
   int dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess) return -1;
-  return entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::CtasPerSm, [entry] {
+  return entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::CtasPerSm, [entry, dev] {
     int per_sm = 0;
-    if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) != cudaSuccess ||
+    if (!opt_in_dynamic_smem(entry, dev, Kernel::smem_bytes) ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, entry, Kernel::Threads, Kernel::smem_bytes) !=
             cudaSuccess ||
         per_sm <= 0)

@@ -18,6 +18,7 @@
 
 #include "../kernel/gemm_kernel.hpp"
 #include "entry_cache.hpp"
+#include "smem_opt_in.cuh"
 #include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
 #include "../kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh"
@@ -158,13 +159,7 @@ struct GemmSm90 {
       cudaGetLastError();
       return false;
     }
-    using kernels::device::EntryCache;
-    return kernels::device::entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::SmemOptIn, [entry] {
-             if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes) == cudaSuccess)
-               return 1;
-             cudaGetLastError();
-             return -1;
-           }) > 0;
+    return kernels::device::opt_in_dynamic_smem(entry, dev, Kernel::smem_bytes);
   }
   // As many clusters as can be resident at once (an SM holds one CTA; a cluster's CTAs
   // share a GPC, so odd SMs may stay idle).

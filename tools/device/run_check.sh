@@ -54,8 +54,7 @@ if [ "$STEP" != check ]; then
   done
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
-  nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_two_copies_gpu_test.cu -o "$B/sm90_two_copies.o" & pids+=($!)
-  # (one kernel type in two TUs: kernels/device/entry_cache.hpp)
+  # (one kernel type in two TUs, launched through the device layer's opt-in: kernels/device/smem_opt_in.cuh)
   nvcc "${F[@]}" "${SM90[@]}" tests/kernels/entry_cache_gpu/{main,tu_a,tu_b}.cu -o "$B/entry_cache_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90[@]}" -c bench/gemm.cu -o "$B/gemm_bench.o" & pids+=($!)
@@ -70,7 +69,6 @@ if [ "$STEP" != check ]; then
   [ $ok = 1 ] &&
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
     nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B"/k_sm90_instances*.o &&
-    nvcc "${F[@]}" -o "$B/sm90_two_copies" "$B/sm90_two_copies.o" "$B"/k_sm90_instances*.o &&
     nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o -lcublas -lcublasLt &&
     nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas
 } >"$OUT/build.log" 2>&1
@@ -104,7 +102,6 @@ run() {  # name timeout command...
 [ -x "$B/sm90_test" ] && run sm90_gemm_gpu_test 240 "$B/sm90_test"
 [ -x "$B/algorithm_gpu_test" ] && run algorithm_gpu_test 120 "$B/algorithm_gpu_test"
 [ -x "$B/entry_cache_gpu_test" ] && run entry_cache_gpu_test 60 "$B/entry_cache_gpu_test"
-[ -x "$B/sm90_two_copies" ] && run sm90_two_copies_gpu_test 60 "$B/sm90_two_copies"
 [ -x "$B/hopper_gpu_test" ] && run hopper_gpu_test 120 "$B/hopper_gpu_test"
 if command -v compute-sanitizer >/dev/null; then
   [ -x "$B/sm90_test" ] && run memcheck_sm90 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sm90_test" --small

@@ -1,13 +1,13 @@
 // A kernel template that needs the dynamic shared-memory opt-in (64 KiB > 48 KiB), and the
-// device layer's way of launching it (prepare once per stub and device through EntryCache,
-// then launch). Included by two TUs: each has its own stub and device module of
+// device layer's way of launching it (kernels/device/smem_opt_in.cuh: the opt-in once per
+// stub and device, then launch). Included by two TUs: each has its own stub and device module of
 // fill_through_smem<0> (nvcc 13: -static-global-template-stub), as the library's and a user's
 // copies of one GEMM kernel type are.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include "device/entry_cache.hpp"
+#include "device/smem_opt_in.cuh"
 
 namespace entry_cache_gpu {
 
@@ -26,17 +26,14 @@ template <class Entry>
 cudaError_t launch_prepared(Entry entry, int* out, int value) {
   int dev = 0;
   if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
-  using tessera::kernels::device::EntryCache;
 #if defined(ENTRY_CACHE_GPU_BY_TYPE)
   // The old way, for the record (builds with -DENTRY_CACHE_GPU_BY_TYPE): one flag per type,
   // shared by the TUs; the second TU's launch then fails with "invalid argument".
   static const bool opted = cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes) == cudaSuccess;
   if (!opted) return cudaErrorInvalidValue;
 #else
-  const int opted = tessera::kernels::device::entry_cache().get(
-      reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::SmemOptIn,
-      [&] { return cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes) == cudaSuccess ? 1 : -1; });
-  if (opted < 0) return cudaGetLastError();
+  // The device layer's opt-in (the SM80/SIMT and SM90 adapters call the same function).
+  if (!tessera::kernels::device::opt_in_dynamic_smem(entry, dev, kSmemBytes)) return cudaErrorInvalidValue;
 #endif
   entry<<<1, kThreads, kSmemBytes>>>(out, value);
   return cudaGetLastError();
