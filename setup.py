@@ -36,7 +36,7 @@ class CMakeBuild(build_ext):
         ] + shlex.split(os.environ.get("TESSERA_CMAKE_ARGS", ""))
         subprocess.run(config, check=True)
         jobs = os.environ.get("TESSERA_BUILD_JOBS", "1")
-        subprocess.run(["cmake", "--build", build_dir, "--target", "tessera_python", "-j", jobs], check=True)
+        subprocess.run(["cmake", "--build", build_dir, "--target", "tessera_python_modules", "-j", jobs], check=True)
 
 
 setup(

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "gemm_spec.hpp"
 #include "tessera/analysis/banks.hpp"
 #include "tessera/analysis/coalescing.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
@@ -1222,4 +1223,10 @@ PYBIND11_MODULE(_core, m) {
         return rt_guard([&] { return Drawing{diff_diagram(r, width)}; });
       });
   m.def("diff", &diff_result);
+
+  // The GEMM host API's argument checks (no CUDA, no device): tessera.gemm runs them first,
+  // so every build refuses bad arguments with the C++ reason; the launch is _gemm_cuda's.
+  m.def("check_gemm_arguments", [](const py::dict& spec) {
+    return tessera::python::status_tuple(tessera::kernels::check_arguments(tessera::python::gemm_arguments_of(spec)));
+  });
 }
