@@ -407,14 +407,17 @@ py::object render(const Drawing& d, const std::string& format, const std::string
     }
     return py::str(doc);
   }
-  if (!viz::has_cairo())
-    throw py::value_error(std::string(viz::format_name(*f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
+#ifdef TESSERA_HAS_CAIRO
   std::string doc;
   {
     py::gil_scoped_release unlocked;
     doc = *f == viz::Format::png ? viz::png_document(diagram) : viz::pdf_document(diagram);
   }
   return py::bytes(doc);
+#else
+  // (the Cairo backend is compiled only where Cairo is found: without it there is nothing to call)
+  throw py::value_error(std::string(viz::format_name(*f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
+#endif
 }
 
 // ---- atoms ------------------------------------------------------------------------------------
