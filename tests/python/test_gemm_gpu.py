@@ -251,13 +251,23 @@ def test_waits_for_the_producers_stream(gen):
 
 
 def test_default_stream_is_the_arrays_stream(gen):
-    s = torch.cuda.Stream()
-    a, b = operand(256, 128, torch.bfloat16, "row", gen), operand(128, 64, torch.bfloat16, "col", gen)
-    out = poisoned((256, 64), torch.bfloat16)
+    """Without stream=, the GEMM queues on the stream a's interface names: behind a long sleep
+    there, so a copy taken at once on a third stream still sees the poison."""
+    if not hasattr(torch.cuda, "_sleep"):
+        pytest.skip("torch.cuda._sleep is not available")
+    s, s3 = torch.cuda.Stream(), torch.cuda.Stream()
+    a, b = operand(256, 128, torch.float16, "row", gen), operand(128, 64, torch.float16, "col", gen)
+    out = poisoned((256, 64), torch.float16)
     torch.cuda.synchronize()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(50_000_000)       # ~25 ms at 2 GHz
     ts.gemm(CaiOnStream(a, s), b, out)
-    s.synchronize()       # the launch went to s: its completion is s's
-    check(out, a.double() @ b.double(), a.double().abs() @ b.double().abs(), TOL[torch.bfloat16])
+    with torch.cuda.stream(s3):
+        snapshot = out.clone()
+    s3.synchronize()
+    assert torch.isnan(snapshot).all(), "the GEMM did not wait behind the sleep on a's stream"
+    s.synchronize()
+    check(out, a.double() @ b.double(), a.double().abs() @ b.double().abs(), TOL[torch.float16])
 
 
 def test_can_implement_refusals_on_the_gpu(gen):
