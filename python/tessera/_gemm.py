@@ -279,6 +279,11 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         for name in ("a", "b", "bias"):
             if name in views and _overlap(vo, views[name]):
                 raise ValueError(f"tessera.gemm: out overlaps {name}: the kernels read {name} while writing out")
+        # C may be D itself (each element is read where it is then written), not part of it.
+        if vc is not None and _overlap(vo, vc) and (vc.ptr, vc.shape[-2:], vc.strides[-2:]) != \
+                (vo.ptr, vo.shape[-2:], vo.strides[-2:]):
+            raise ValueError("tessera.gemm: c overlaps out without being out: C may be D itself, element for element, "
+                             "or apart from it")
     vw = None
     if workspace is not None and not (isinstance(workspace, str) and workspace == "auto"):
         if isinstance(workspace, str):
@@ -292,6 +297,7 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         for e in vw.shape:
             size *= e
         spec.update(workspace_ptr=vw.ptr, workspace_bytes=size * vw.itemsize)
+        views["workspace"] = vw
 
     # D's pointer: out's, or a stand-in for the checks before anything is allocated (the
     # allocation is compact and aligned, so it passes whatever a stand-in passes).

@@ -246,6 +246,11 @@ def test_batches_and_broadcast():
     assert (s["batch"], s["a_batch_stride"], s["b_batch_stride"]) == (3, 0, 32 * 16)
 
 
+def test_c_may_be_out():
+    s = spec(row((64, 32), A), row((32, 16), B), row((64, 16), D), beta=1.0, c=row((64, 16), D))
+    assert s["c_ptr"] == s["d_ptr"] == D and s["c_ld"] == s["d_ld"] == 16
+
+
 def test_epilogue_fields():
     s = spec(Cai((64, 32), typestr="<V2", ptr=A), Cai((32, 16), typestr="<V2", ptr=B), row((64, 16), D),
              alpha=0.5, beta=2, c=row((64, 16), C), bias=row((16,), BIAS), activation="gelu_tanh")
@@ -331,6 +336,7 @@ F16 = dict(typestr="<f2")
     (dict(bias=Cai((16,), ptr=BIAS, strides=(8,))), ValueError, "contiguous vector"),
     (dict(bias=Cai((16,), ptr=BIAS, **F16)), ValueError, "bias is float16"),
     (dict(out=row((64, 16), A + 64)), ValueError, "out overlaps a"),
+    (dict(beta=1.0, c=row((64, 16), D + 64)), ValueError, "c overlaps out without being out"),
     (dict(a=row((3, 64, 32), A), b=row((2, 32, 16), B), out=row((3, 64, 16), D)), ValueError, "2 batches"),
     (dict(a=row((3, 64, 32), A)), ValueError, "3 batches of 64x16"),
     (dict(out=np.zeros((64, 16), np.float32)), ValueError, "CPU memory"),
