@@ -2,7 +2,9 @@
 metadata). The version is the CMake project's, so the module and the C++ package agree.
 
 Environment: TESSERA_CMAKE_ARGS (extra CMake arguments), TESSERA_BUILD_JOBS (parallel jobs,
-default 1: the build machines here are small)."""
+default 1: the build machines here are small). The build is without CUDA unless
+TESSERA_CMAKE_ARGS says -DTESSERA_ENABLE_CUDA=ON: then tessera.gemm's launch extension
+(tessera._gemm_cuda) and the kernels it links are built too (docs/python.md, GEMM)."""
 import os
 import re
 import shlex
@@ -36,7 +38,7 @@ class CMakeBuild(build_ext):
         ] + shlex.split(os.environ.get("TESSERA_CMAKE_ARGS", ""))
         subprocess.run(config, check=True)
         jobs = os.environ.get("TESSERA_BUILD_JOBS", "1")
-        subprocess.run(["cmake", "--build", build_dir, "--target", "tessera_python", "-j", jobs], check=True)
+        subprocess.run(["cmake", "--build", build_dir, "--target", "tessera_python_modules", "-j", jobs], check=True)
 
 
 setup(

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "gemm_spec.hpp"
 #include "tessera/analysis/banks.hpp"
 #include "tessera/analysis/coalescing.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
@@ -406,14 +407,17 @@ py::object render(const Drawing& d, const std::string& format, const std::string
     }
     return py::str(doc);
   }
-  if (!viz::has_cairo())
-    throw py::value_error(std::string(viz::format_name(*f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
+#ifdef TESSERA_HAS_CAIRO
   std::string doc;
   {
     py::gil_scoped_release unlocked;
     doc = *f == viz::Format::png ? viz::png_document(diagram) : viz::pdf_document(diagram);
   }
   return py::bytes(doc);
+#else
+  // (the Cairo backend is compiled only where Cairo is found: without it there is nothing to call)
+  throw py::value_error(std::string(viz::format_name(*f)) + " output needs Cairo, which this build of tessera lacks: use svg or tex");
+#endif
 }
 
 // ---- atoms ------------------------------------------------------------------------------------
@@ -1222,4 +1226,10 @@ PYBIND11_MODULE(_core, m) {
         return rt_guard([&] { return Drawing{diff_diagram(r, width)}; });
       });
   m.def("diff", &diff_result);
+
+  // The GEMM host API's argument checks (no CUDA, no device): tessera.gemm runs them first,
+  // so every build refuses bad arguments with the C++ reason; the launch is _gemm_cuda's.
+  m.def("check_gemm_arguments", [](const py::dict& spec) {
+    return tessera::python::status_tuple(tessera::kernels::check_arguments(tessera::python::gemm_arguments_of(spec)));
+  });
 }

@@ -10,7 +10,7 @@ with CuTe DSL's names and argument order; see docs/python.md.
 """
 from . import _core
 from ._core import ComposedLayout, CopyAtom, Layout, MmaAtom, Swizzle, TiledCopy, TiledMma, Tiler
-from ._errors import Error, InadmissibleError, IntegerOverflowError, ParseError
+from ._errors import Error, GemmError, InadmissibleError, IntegerOverflowError, ParseError
 from ._int_tuple import IntTuple
 
 _core._install(Error, ParseError, InadmissibleError, IntegerOverflowError, IntTuple)
@@ -28,16 +28,18 @@ from ._analysis import (  # noqa: E402
     BankConflicts, Coalescing, Diff, Explanation, TmaArguments, Verification, banks, diff, explain, gmem, tma, verify)
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
+from ._gemm import gemm  # noqa: E402
 from ._json import to_dict  # noqa: E402
 from .testing import (  # noqa: E402
     assert_bijective, assert_compact, assert_covers_tile_once, assert_equal_as_functions, assert_equals_exactly,
     assert_has_cosize, assert_injective, assert_surjective_onto)
-from . import _algebra, _atoms, _draw, _interop, _json, testing  # noqa: E402
+from . import _algebra, _atoms, _draw, _gemm, _interop, _json, testing  # noqa: E402
 
 slice = slice_  # tessera eval's name (CuTe DSL's is slice_, as `slice` is Python's)
 
 __version__ = _core.__version__
 has_cairo = _core.has_cairo
+has_cuda = _gemm.has_cuda()  # the CUDA part of tessera.gemm was built (a GPU is another matter)
 
 _algebra._install_methods()
 _atoms._install()
@@ -51,10 +53,10 @@ Layout.to_pycute = _interop.to_pycute
 __all__ = [
     "BankConflicts", "Coalescing", "Diff", "Explanation", "diff", "Verification", "explain", "verify", "assert_bijective", "assert_compact", "assert_covers_tile_once",
     "assert_equal_as_functions", "assert_equals_exactly", "assert_has_cosize", "assert_injective",
-    "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
+    "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "GemmError", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
     "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TmaArguments", "TvMap", "banks", "blocked_product", "coalesce",
     "complement", "composition", "copy_atom", "copy_atom_names", "cosize", "crd2idx", "depth", "downcast", "draw",
-    "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "get", "gmem",
+    "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "gemm", "get", "gmem",
     "gmma_layout_atom", "idx2crd", "left_inverse", "logical_divide", "logical_product", "make_composed_layout",
     "make_layout", "make_swizzle", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
     "make_tiled_copy_C", "make_tiled_mma", "max_common_layout", "max_common_vector", "mma_atom", "mma_atom_names",

@@ -27,3 +27,14 @@ class InadmissibleError(Error):
 
 class IntegerOverflowError(InadmissibleError, OverflowError):
     """An integer, given or computed, that does not fit in 64 bits: never wrapped."""
+
+
+class GemmError(ValueError):
+    """Arguments the GEMM host API refuses (tessera::kernels::check_arguments / can_implement,
+    or the launch's device checks): ``status`` is the C++ status's name ("misaligned operand",
+    "unsupported", "invalid leading dimension", ...), ``message`` its reason, ``str(e)`` both."""
+
+    def __init__(self, status, message):
+        super().__init__(f"{status}: {message}")
+        self.status = status
+        self.message = message

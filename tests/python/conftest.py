@@ -6,6 +6,10 @@ import subprocess
 import pytest
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a GPU and PyTorch (ctest python_gpu_test, label gpu)")
+
+
 def cli_path():
     return os.environ.get("TESSERA_CLI")
 

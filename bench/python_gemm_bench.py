@@ -1,0 +1,124 @@
+"""tessera.gemm from Python against torch.matmul, in one process, on the shapes of the C++
+SM90 bench (bench/sm90_gemm_bench.cu: bf16 TN, 8192^3, 4096x11008x4096, 1000^3).
+
+Method, as the C++ bench's (bench/timing.hpp): random inputs (never zeros), each result
+checked against the other's first (relative Frobenius norm); warm-up pairs, then pairs
+launched alternately (tessera, torch), each pair after a GPU sleep that outlasts both sides'
+host work, each call timed with CUDA events; the medians and their ratio (torch's time over
+tessera's: above 1, tessera is faster). Both calls write into preallocated outputs: the
+kernels are timed, not an allocator. Layout TN as the C++ bench: A row-major M x K (K-major),
+B column-major K x N (the transpose of a row-major N x K weight), tessera's D column-major as
+there, torch's row-major (the layout its out= takes without a copy; cuBLAS swaps operands).
+
+Besides, the host cost of one call (wall clock per call of a loop of calls that queue behind
+a long GPU sleep, so only the Python and launch work is timed), which the sleep hides above.
+
+usage: PYTHONPATH=build/python python3 bench/python_gemm_bench.py [--reps 30] [--warmup 5]
+           [--dtype bf16|f16] [--layout TN|NT|NN|TT] [--lead-cycles N] [M N K ...]"""
+import argparse
+import statistics
+import sys
+import time
+
+import torch
+
+import tessera as ts
+
+SHAPES = [(8192, 8192, 8192), (4096, 11008, 4096), (1000, 1000, 1000)]
+
+
+def operand(rows, cols, dtype, k_major, kdim_first):
+    """rows x cols; K-major means the K mode is contiguous (kdim_first: K is the rows mode)."""
+    contiguous_cols = k_major != kdim_first
+    shape = (rows, cols) if contiguous_cols else (cols, rows)
+    x = torch.empty(shape, dtype=dtype, device="cuda").uniform_(-1, 1)
+    x[x == 0] = 0.5
+    return x if contiguous_cols else x.t()
+
+
+def time_pairs(mine, theirs, reps, warmup, lead_cycles):
+    for _ in range(warmup):
+        mine()
+        theirs()
+    ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
+    t_mine, t_theirs = [], []
+    for _ in range(reps):
+        torch.cuda._sleep(lead_cycles)
+        ev[0].record()
+        mine()
+        ev[1].record()
+        theirs()
+        ev[2].record()
+        ev[2].synchronize()
+        t_mine.append(ev[0].elapsed_time(ev[1]))
+        t_theirs.append(ev[1].elapsed_time(ev[2]))
+    return statistics.median(t_mine), statistics.median(t_theirs)
+
+
+def host_cost(f, calls=200, lead_cycles=400_000_000):
+    """Seconds of host work per call: the calls queue behind a long sleep, so none waits."""
+    torch.cuda.synchronize()
+    torch.cuda._sleep(lead_cycles)
+    t = time.perf_counter()
+    for _ in range(calls):
+        f()
+    dt = (time.perf_counter() - t) / calls
+    torch.cuda.synchronize()
+    return dt
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--dtype", choices=["bf16", "f16"], default="bf16")
+    p.add_argument("--layout", choices=["TN", "NT", "NN", "TT"], default="TN")
+    p.add_argument("--lead-cycles", type=int, default=2_000_000, help="GPU sleep before each timed pair (~1 ms)")
+    p.add_argument("mnk", nargs="*", type=int)
+    args = p.parse_args()
+    if len(args.mnk) % 3:
+        p.error("shapes come as M N K triples")
+    shapes = [tuple(args.mnk[i:i + 3]) for i in range(0, len(args.mnk), 3)] or SHAPES
+    dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
+    # BLAS letters: A 'T' = K-major (row-major M x K), B 'N' = K-major (column-major K x N).
+    a_kmajor, b_kmajor = args.layout[0] == "T", args.layout[1] == "N"
+    dev = torch.cuda.get_device_properties(0)
+    print(f"device: {dev.name}, {dev.multi_processor_count} SMs; torch {torch.__version__}; tessera {ts.__version__}; "
+          f"{args.dtype} {args.layout}, D column-major, median of {args.reps} alternating pairs")
+    print(f"{'M':>6} {'N':>6} {'K':>6} {'tessera ms':>11} {'TFLOP/s':>8} {'torch ms':>9} {'TFLOP/s':>8} "
+          f"{'ratio':>6} {'err':>8}")
+    for m, n, k in shapes:
+        a = operand(m, k, dtype, a_kmajor, kdim_first=False)
+        b = operand(k, n, dtype, b_kmajor, kdim_first=True)
+        d_mine = torch.empty((n, m), dtype=dtype, device="cuda").t()      # column-major
+        d_torch = torch.empty((m, n), dtype=dtype, device="cuda")   # its own (row-major: no copy)
+
+        def mine():
+            ts.gemm(a, b, d_mine)
+
+        def theirs():
+            torch.matmul(a, b, out=d_torch)
+
+        mine()
+        theirs()
+        torch.cuda.synchronize()
+        err = ((d_mine.float() - d_torch.float()).norm() / d_torch.float().norm()).item()
+        t_mine, t_theirs = time_pairs(mine, theirs, args.reps, args.warmup, args.lead_cycles)
+        flop = 2.0 * m * n * k
+        print(f"{m:>6} {n:>6} {k:>6} {t_mine:>11.4f} {flop / t_mine / 1e9:>8.1f} {t_theirs:>9.4f} "
+              f"{flop / t_theirs / 1e9:>8.1f} {t_theirs / t_mine:>6.3f} {err:>8.1e}", flush=True)
+        if err > 1e-2:
+            print(f"  results differ (relative Frobenius norm {err:.2e})", file=sys.stderr)
+            return 1
+    m, n, k = shapes[-1]
+    a = operand(m, k, dtype, a_kmajor, kdim_first=False)
+    b = operand(k, n, dtype, b_kmajor, kdim_first=True)
+    d = torch.empty((n, m), dtype=dtype, device="cuda").t()
+    h_mine = host_cost(lambda: ts.gemm(a, b, d))
+    h_theirs = host_cost(lambda: torch.matmul(a, b, out=d))
+    print(f"host work per call at {m}x{n}x{k}: tessera.gemm {h_mine * 1e6:.1f} us, torch.matmul {h_theirs * 1e6:.1f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

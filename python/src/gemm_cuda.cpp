@@ -1,0 +1,211 @@
+// The `tessera._gemm_cuda` extension: tessera::gemm (the C++ GEMM host API, target
+// tessera::kernels) for tessera.gemm. Built only where the build has CUDA; a second
+// extension beside _core so that _core, and `import tessera`, never need the CUDA runtime.
+// Python has mapped the arrays onto a flat description (gemm_spec.hpp) and checked it with
+// check_arguments; this file finds the device the pointers live on, orders the launch after
+// the producers' streams, lends the split-K scratch and launches.
+#include <cuda_runtime_api.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gemm_spec.hpp"
+#include "tessera/kernels/gemm.hpp"
+
+namespace py = pybind11;
+namespace k = tessera::kernels;
+using tessera::python::gemm_arguments_of;
+using tessera::python::status_tuple;
+
+namespace {
+
+std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
+  return buf;
+}
+
+std::string cuda_error(const char* what, cudaError_t e) {
+  return std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+}
+
+// The device every pointer lives on; an error names the pointer that is not device memory
+// (host memory given through an interface that does not say where its memory is) or the two
+// that are on different devices.
+struct Placement {
+  int device = -1;
+  std::string status, message;
+};
+
+Placement place(const k::GemmArguments& g) {
+  Placement p;
+  int count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    p.status = k::to_string(k::GemmStatus::NoDevice);
+    p.message = e != cudaSuccess ? cuda_error("cudaGetDeviceCount", e) : "no CUDA device is available";
+    return p;
+  }
+  const char* first = nullptr;
+  for (auto [name, ptr] : {std::pair{"a", g.a.ptr}, std::pair{"b", g.b.ptr}, std::pair{"c", g.c.ptr},
+                           std::pair{"out", static_cast<const void*>(g.d)}, std::pair{"bias", g.epilogue.bias_ptr},
+                           std::pair{"workspace", static_cast<const void*>(g.workspace)}}) {
+    if (ptr == nullptr) continue;
+    cudaPointerAttributes attr{};
+    const cudaError_t e = cudaPointerGetAttributes(&attr, ptr);
+    if (e != cudaSuccess) cudaGetLastError();
+    if (e != cudaSuccess || (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
+      p.status = "not device memory";
+      p.message = std::string(name) + " = " + hex(ptr) + " is " +
+                  (e != cudaSuccess ? cuda_error("not a pointer CUDA knows", e)
+                   : attr.type == cudaMemoryTypeHost ? std::string("pinned host memory")
+                                                     : std::string("not memory CUDA allocated (host memory?)")) +
+                  "; the kernels read and write CUDA device memory";
+      return p;
+    }
+    if (p.device < 0) {
+      p.device = attr.device;
+      first = name;
+    } else if (attr.device != p.device) {
+      p.status = "not device memory";
+      p.message = std::string(first) + " is on device " + std::to_string(p.device) + " and " + name + " on device " +
+                  std::to_string(attr.device) + "; one GEMM runs on one device";
+      return p;
+    }
+  }
+  return p;
+}
+
+// Makes `device` current for the call and restores the caller's device after it.
+struct DeviceScope {
+  int saved = -1;
+  explicit DeviceScope(int device) {
+    if (cudaGetDevice(&saved) != cudaSuccess) {
+      cudaGetLastError();
+      saved = -1;
+    }
+    if (device >= 0 && device != saved) cudaSetDevice(device);
+  }
+  ~DeviceScope() {
+    if (saved >= 0) cudaSetDevice(saved);
+  }
+};
+
+cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+
+// The split-K scratch comes from a memory pool of this module's own per device, which keeps up
+// to 256 MiB between calls: the default pool would hand its memory back to the driver at every
+// synchronisation (release threshold 0) and the next call would map it again, and changing the
+// default pool's threshold would change it for every library in the process. Null when the
+// device has no memory pools.
+cudaMemPool_t scratch_pool(int device) {
+  static std::mutex lock;
+  static std::map<int, cudaMemPool_t> pools;
+  std::lock_guard<std::mutex> guard(lock);
+  if (auto it = pools.find(device); it != pools.end()) return it->second;
+  cudaMemPool_t pool = nullptr;
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  if (cudaMemPoolCreate(&pool, &props) == cudaSuccess) {
+    std::uint64_t keep = std::uint64_t(256) << 20;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  } else {
+    cudaGetLastError();
+    pool = nullptr;
+  }
+  pools.emplace(device, pool);
+  return pool;
+}
+
+// Orders `launch` after the work already queued on each producer stream (the CUDA Array
+// Interface's v3 `stream`): an event recorded there, waited on here.
+std::string wait_for(const std::vector<std::uintptr_t>& producers, cudaStream_t launch) {
+  for (std::uintptr_t s : producers) {
+    cudaEvent_t ev = nullptr;
+    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventRecord(ev, as_stream(s));
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(launch, ev, 0);
+    if (ev != nullptr) cudaEventDestroy(ev);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      return cuda_error(("ordering the launch after stream " + hex(reinterpret_cast<const void*>(s))).c_str(), e);
+    }
+  }
+  return {};
+}
+
+py::tuple run(const py::dict& spec, std::uintptr_t stream, const std::vector<std::uintptr_t>& producers,
+              bool auto_workspace) {
+  k::GemmArguments g = gemm_arguments_of(spec);
+  const Placement where = place(g);
+  if (!where.status.empty()) return py::make_tuple(where.status, where.message);
+  k::GemmResult r;
+  {
+    py::gil_scoped_release unlocked;
+    DeviceScope scope(where.device);
+    r = k::can_implement(g);
+    if (r) {
+      const cudaStream_t launch = as_stream(stream);
+      if (std::string e = wait_for(producers, launch); !e.empty()) {
+        r = {k::GemmStatus::LaunchFailed, e};
+      } else {
+        // Split-K scratch from the stream-ordered allocator: allocated and freed on the launch
+        // stream, so calls on other streams never share it. Without it nothing is split (the
+        // result is the same), so an allocation failure only costs the split.
+        void* scratch = nullptr;
+        if (auto_workspace && g.workspace == nullptr) {
+          const std::size_t bytes = k::gemm_workspace_size(g);
+          if (cudaMemPool_t pool = bytes > 0 ? scratch_pool(where.device) : nullptr; pool != nullptr) {
+            if (cudaMallocFromPoolAsync(&scratch, bytes, pool, launch) == cudaSuccess) {
+              g.workspace = scratch;
+              g.workspace_bytes = bytes;
+            } else {
+              cudaGetLastError();
+              scratch = nullptr;
+            }
+          }
+        }
+        r = k::gemm(g, launch);
+        if (scratch != nullptr) cudaFreeAsync(scratch, launch);
+      }
+    }
+  }
+  return status_tuple(r);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_gemm_cuda, m) {
+  m.doc() = "tessera::gemm for tessera.gemm (use tessera.gemm)";
+  m.def("run", &run, py::arg("spec"), py::arg("stream"), py::arg("producer_streams"), py::arg("auto_workspace"),
+        "Checks (can_implement) and launches one GEMM on `stream`; (status, message), ('', '') on success.");
+  m.def("can_implement", [](const py::dict& spec) {
+    const k::GemmArguments g = gemm_arguments_of(spec);
+    const Placement where = place(g);
+    if (!where.status.empty()) return py::make_tuple(where.status, where.message);
+    DeviceScope scope(where.device);
+    return status_tuple(k::can_implement(g));
+  });
+  m.def("workspace_size", [](const py::dict& spec) {
+    const k::GemmArguments g = gemm_arguments_of(spec);
+    const Placement where = place(g);
+    DeviceScope scope(where.device);
+    return k::gemm_workspace_size(g);
+  });
+  m.def("device_count", [] {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return n;
+  });
+}

@@ -1,0 +1,359 @@
+"""tessera.gemm: the C++ GEMM host API (tessera::gemm, docs/gemm.md) on GPU arrays of any
+library that speaks the CUDA Array Interface or DLPack. This file maps arrays onto
+GemmArguments (sizes, element types, majors and leading dimensions from the strides, batch
+strides, the fused epilogue) and checks what Python can check; the argument checks and the
+kernel choice are the C++ API's own (``_core.check_gemm_arguments`` is its check_arguments,
+``_gemm_cuda`` its can_implement and gemm), so a refusal carries the C++ reason.
+
+The CUDA part is a second extension, ``tessera._gemm_cuda``, built only where the build has
+CUDA; it is imported on the first call, so ``import tessera`` does not load the CUDA runtime.
+"""
+import importlib
+import importlib.util
+import math
+import sys
+
+from . import _arrays, _core
+from ._errors import GemmError
+
+ELEMENTS = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+ACTIVATIONS = ("identity", "relu", "gelu", "gelu_tanh", "silu")
+_FLT_MAX = 3.4028234663852886e38
+# The C++ statuses that are not about the arguments (tessera/kernels/gemm_arguments.hpp).
+_RUNTIME_STATUSES = ("no CUDA device", "launch failed")
+
+_cuda_module = None
+
+
+def has_cuda():
+    """Whether this build has the CUDA part of tessera.gemm (it need not have a GPU)."""
+    return importlib.util.find_spec("tessera._gemm_cuda") is not None
+
+
+def _cuda():
+    global _cuda_module
+    if _cuda_module is None:
+        if not has_cuda():
+            raise RuntimeError("tessera.gemm: this tessera was built without CUDA (TESSERA_ENABLE_CUDA=OFF, or no nvcc), "
+                               "so it has no GEMM kernels; build it with CUDA (docs/python.md, 'GEMM')")
+        _cuda_module = importlib.import_module("tessera._gemm_cuda")
+    return _cuda_module
+
+
+def _scalar(x, name):
+    """alpha or beta as the f32 the epilogue computes with; refused when it does not fit."""
+    if isinstance(x, (bool, complex)) or not isinstance(x, (int, float)) and not hasattr(x, "__float__"):
+        raise TypeError(f"tessera.gemm: {name} is {type(x).__name__} {x!r}, not a real number")
+    v = float(x)
+    if math.isfinite(v) and abs(v) > _FLT_MAX:
+        raise ValueError(f"tessera.gemm: {name} = {v!r} does not fit in f32, the type the epilogue computes in")
+    return v
+
+
+def stream_handle(stream, what="stream"):
+    """A stream argument as a cudaStream_t handle (an integer; 0 is the legacy default
+    stream): an int, an object with ``__cuda_stream__`` (CUDA Python's protocol), with
+    ``cuda_stream`` (PyTorch's Stream) or with ``ptr`` (CuPy's Stream)."""
+    if hasattr(stream, "__cuda_stream__"):
+        s = stream.__cuda_stream__()
+        if not isinstance(s, tuple) or len(s) != 2:
+            raise TypeError(f"tessera.gemm: {what}.__cuda_stream__() returned {s!r}, not (version, handle)")
+        value = s[1]
+    elif hasattr(stream, "cuda_stream"):
+        value = stream.cuda_stream
+    elif hasattr(stream, "ptr") and not isinstance(stream, int):
+        value = stream.ptr
+    else:
+        value = stream
+    return _arrays._int(value, f"tessera.gemm: {what}", 0, _arrays.UINT64_MAX)
+
+
+def _matrix(v, name, rows, cols, prefer=None):
+    """(major, ld) of the last two modes of `v` (a rows x cols matrix): row-major when its
+    column stride is 1, column-major when its row stride is 1; a mode of extent 1 has no
+    stride to speak of, so a vector is either. `prefer` picks between two that fit."""
+    s_row, s_col = v.strides[-2], v.strides[-1]
+    if s_row < 0 or s_col < 0:
+        raise ValueError(f"tessera.gemm: {name} has a negative stride {v.strides}: reversed views are not read")
+    row = cols == 1 or s_col == 1
+    col = rows == 1 or s_row == 1
+    if not (row or col):
+        raise ValueError(f"tessera.gemm: {name} ({rows}x{cols}, strides {tuple(v.strides[-2:])} elements) has neither "
+                         "mode contiguous: the kernels read row- or column-major matrices (one stride 1); pass a "
+                         "contiguous copy")
+    major = prefer if (prefer == "row" and row) or (prefer == "col" and col) else ("row" if row else "col")
+    if major == "row":
+        return major, s_row if rows > 1 else cols
+    return major, s_col if cols > 1 else rows
+
+
+def _batch(v, name, batch):
+    """The batch stride of `v` (elements): 0 for a 2-D operand or a batch of 1 (broadcast)."""
+    if v.ndim == 2 or v.shape[0] == 1:
+        return 0
+    if v.shape[0] != batch:
+        raise ValueError(f"tessera.gemm: {name} has {v.shape[0]} batches where the product has {batch}")
+    return v.strides[0]
+
+
+def _allocate(like, shape, dtype, major):
+    """The output for out=None, from the library the inputs come from (PyTorch or CuPy, found
+    by the array's type at run time, imported by the caller already), on the same device."""
+    lib = type(like).__module__.split(".")[0]
+    rows, cols = shape[-2], shape[-1]
+    if major == "row":
+        strides = (rows * cols, cols, 1)[-len(shape):]
+    else:
+        strides = (rows * cols, 1, rows)[-len(shape):]
+    if lib == "torch" and hasattr(like, "new_empty_strided"):
+        torch = sys.modules["torch"]
+        return like.new_empty_strided(shape, strides, dtype=getattr(torch, dtype))
+    if lib == "cupy" and "cupy" in sys.modules:
+        cupy = sys.modules["cupy"]
+        if dtype == "bfloat16":
+            raise TypeError("tessera.gemm: out=None cannot allocate a bfloat16 CuPy array; pass out=")
+        with cupy.cuda.Device(like.device.id):
+            flat = cupy.empty(rows * cols * (shape[0] if len(shape) == 3 else 1), dtype=dtype)
+        item = flat.itemsize
+        return cupy.lib.stride_tricks.as_strided(flat, shape, tuple(s * item for s in strides))
+    raise TypeError(f"tessera.gemm: out=None allocates the output with PyTorch or CuPy, the libraries it knows; "
+                    f"a is {type(like).__module__}.{type(like).__name__}: pass out=")
+
+
+def _overlap(x, y):
+    a, b = x.span_bytes(), y.span_bytes()
+    return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
+
+
+def _check_status(status, message):
+    if not status:
+        return
+    if status in _RUNTIME_STATUSES:
+        raise RuntimeError(f"tessera.gemm: {status}: {message}")
+    raise GemmError(status, message)
+
+
+class Plan:
+    """What gemm() hands the C++ API: ``spec`` (GemmArguments, flat), the launch ``stream``,
+    the producer streams it ``waits`` for, D's ``shape``/``dtype``/``major`` (for out=None),
+    whether split-K scratch is ``auto``, and the ``views`` (kept alive until the launch)."""
+
+    __slots__ = ("spec", "stream", "waits", "shape", "dtype", "major", "auto_workspace", "views")
+
+    def __init__(self, **kw):
+        for key, value in kw.items():
+            setattr(self, key, value)
+
+
+def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
+         allow_tf32=False, stream=None, workspace="auto"):
+    """gemm()'s arguments mapped onto the C++ API's, checked as far as Python can (shapes,
+    dtypes, strides, streams), without the C++ checks and without launching."""
+    if activation is None:
+        activation = "identity"
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"tessera.gemm: activation {activation!r} is none of None, " +
+                         ", ".join(repr(x) for x in ACTIVATIONS[1:]))
+    alpha = _scalar(alpha, "alpha")
+    beta = _scalar(beta, "beta")
+    if not isinstance(allow_tf32, bool):
+        raise TypeError(f"tessera.gemm: allow_tf32 is {type(allow_tf32).__name__}, not a bool")
+    if beta != 0.0 and c is None:
+        raise ValueError(f"tessera.gemm: beta = {beta!r} reads c, but c is None (pass c=, which may be out)")
+
+    # The stream first: DLPack producers are told it when they export.
+    launch = None if stream is None else stream_handle(stream)
+    operands = {"a": a, "b": b, "c": c, "out": out, "bias": bias}
+    # CUDA Array Interface views first (their v3 streams decide the default launch stream),
+    # then DLPack ones, whose producers are handed the launch stream.
+    views, later = {}, []
+    for name, x in operands.items():
+        if x is None:
+            continue
+        cai, _ = _arrays.cuda_array_interface(x)
+        v = _arrays.from_cuda_array_interface(cai, f"tessera.gemm: {name}") if cai is not None else None
+        if v is not None and not (v.dtype == "bfloat16" and hasattr(x, "__dlpack__")):
+            views[name] = v
+        else:
+            later.append(name)
+    producer_streams = []
+    for v in views.values():
+        if v.stream is not None and v.stream not in producer_streams:
+            producer_streams.append(v.stream)
+    if launch is None:
+        launch = producer_streams[0] if producer_streams else 0
+    for name in later:
+        views[name] = _arrays.view(operands[name], f"tessera.gemm: {name}", stream=launch)
+
+    for name, v in views.items():
+        if v.device not in _arrays.GPU_DEVICES:
+            raise ValueError(f"tessera.gemm: {name} is in {v.device_name} memory; the kernels read CUDA device memory")
+    ids = {v.device_id for v in views.values() if v.device_id is not None}
+    if len(ids) > 1:
+        raise ValueError(f"tessera.gemm: the arrays are on different GPUs ({sorted(ids)})")
+
+    va, vb = views["a"], views["b"]
+    for name in ("a", "b"):
+        if views[name].ndim not in (2, 3):
+            raise ValueError(f"tessera.gemm: {name} has {views[name].ndim} modes; it is a matrix (2) or a batch of "
+                             "matrices (3)")
+    m, k = va.shape[-2:]
+    k_b, n = vb.shape[-2:]
+    if k != k_b:
+        raise ValueError(f"tessera.gemm: a is {m}x{k} and b is {k_b}x{n}: their inner extents differ ({k} != {k_b})")
+    batch = max(v.shape[0] if v.ndim == 3 else 1 for v in (va, vb))
+    if va.dtype != vb.dtype:
+        raise ValueError(f"tessera.gemm: a is {va.dtype} and b is {vb.dtype}; the kernels take both in one type")
+    if va.dtype not in ELEMENTS:
+        raise ValueError(f"tessera.gemm: a and b are {va.dtype}; the kernels take float32, float16 or bfloat16")
+
+    vo = views.get("out")
+    if vo is not None and out_dtype is not None and str(out_dtype).replace("torch.", "") != vo.dtype:
+        raise ValueError(f"tessera.gemm: out_dtype = {out_dtype} but out is {vo.dtype}")
+    d_type = vo.dtype if vo is not None else (str(out_dtype).replace("torch.", "") if out_dtype is not None else va.dtype)
+    if d_type not in ELEMENTS:
+        raise ValueError(f"tessera.gemm: D in {d_type}: the kernels write float32, float16 or bfloat16")
+    vc = views.get("c")
+    if vc is not None:
+        if vc.ndim not in (2, 3) or vc.shape[-2:] != (m, n):
+            raise ValueError(f"tessera.gemm: c has shape {vc.shape}; the product is {m}x{n}")
+        if vc.dtype != d_type:
+            raise ValueError(f"tessera.gemm: c is {vc.dtype} and D {d_type}; C is read in D's type")
+
+    # D's major: out's own; for out=None c's, else row-major.
+    if vo is not None:
+        if vo.ndim not in (2, 3) or vo.shape[-2:] != (m, n):
+            raise ValueError(f"tessera.gemm: out has shape {vo.shape}; the product is {m}x{n}")
+        if batch > 1 and (vo.ndim != 3 or vo.shape[0] != batch):
+            raise ValueError(f"tessera.gemm: out has shape {vo.shape}; the product is {batch} batches of {m}x{n}")
+        if vo.ndim == 3 and vo.shape[0] != batch:
+            raise ValueError(f"tessera.gemm: out has {vo.shape[0]} batches where the product has {batch}")
+        if vo.readonly:
+            raise ValueError("tessera.gemm: out is read-only")
+        d_major, d_ld = _matrix(vo, "out", m, n, prefer=None if vc is None else _matrix(vc, "c", m, n)[0])
+    else:
+        d_major = "row" if vc is None else _matrix(vc, "c", m, n)[0]
+    if vc is not None:
+        c_major, c_ld = _matrix(vc, "c", m, n, prefer=d_major)
+        if c_major != d_major:
+            raise ValueError(f"tessera.gemm: c is {c_major}-major and out {d_major}-major; C and D share a major")
+
+    # Bias: a vector along N (shape (N,), (1, N)) or along M ((M, 1)), one for every batch.
+    bias_mode, bias_ptr = "none", 0
+    vbias = views.get("bias")
+    if vbias is not None:
+        shape = list(vbias.shape)
+        strides = list(vbias.strides)
+        while len(shape) > 1 and shape[0] == 1:
+            shape.pop(0)
+            strides.pop(0)
+        if len(shape) == 1 and shape[0] == n:
+            bias_mode, step = "per-column", strides[0]
+        elif len(shape) == 2 and shape == [1, n]:
+            bias_mode, step = "per-column", strides[1]
+        elif len(shape) == 2 and shape == [m, 1]:
+            bias_mode, step = "per-row", strides[0]
+        else:
+            raise ValueError(f"tessera.gemm: bias has shape {vbias.shape}; it is (N,) = ({n},) or (1, N) for a bias "
+                             f"per column, or (M, 1) = ({m}, 1) for a bias per row, one for every batch")
+        if step != 1 and (n if bias_mode == "per-column" else m) > 1:
+            raise ValueError(f"tessera.gemm: bias has stride {step}; the kernels read a contiguous vector")
+        if vbias.dtype != d_type:
+            raise ValueError(f"tessera.gemm: bias is {vbias.dtype} and D {d_type}; the bias is read in D's type")
+        bias_ptr = vbias.ptr
+
+    a_major, a_ld = _matrix(va, "a", m, k)
+    b_major, b_ld = _matrix(vb, "b", k, n)
+    spec = {
+        "m": m, "n": n, "k": k, "batch": batch, "element": ELEMENTS[va.dtype],
+        "a_ptr": va.ptr, "a_major": a_major, "a_ld": a_ld, "a_batch_stride": _batch(va, "a", batch),
+        "b_ptr": vb.ptr, "b_major": b_major, "b_ld": b_ld, "b_batch_stride": _batch(vb, "b", batch),
+        "c_ptr": 0, "c_major": d_major, "c_ld": 0, "c_batch_stride": 0,
+        "alpha": alpha, "beta": beta, "activation": activation, "bias": bias_mode, "bias_ptr": bias_ptr,
+        "output": ELEMENTS[d_type], "allow_tf32": allow_tf32, "workspace_ptr": 0, "workspace_bytes": 0,
+    }
+    if vc is not None:
+        spec.update(c_ptr=vc.ptr, c_ld=c_ld, c_batch_stride=_batch(vc, "c", batch))
+
+    if vo is not None:
+        for name in ("a", "b", "bias"):
+            if name in views and _overlap(vo, views[name]):
+                raise ValueError(f"tessera.gemm: out overlaps {name}: the kernels read {name} while writing out")
+        # C may be D itself (each element is read where it is then written), not part of it.
+        if vc is not None and _overlap(vo, vc) and (vc.ptr, vc.shape[-2:], vc.strides[-2:]) != \
+                (vo.ptr, vo.shape[-2:], vo.strides[-2:]):
+            raise ValueError("tessera.gemm: c overlaps out without being out: C may be D itself, element for element, "
+                             "or apart from it")
+    vw = None
+    if workspace is not None and not (isinstance(workspace, str) and workspace == "auto"):
+        if isinstance(workspace, str):
+            raise ValueError(f"tessera.gemm: workspace = {workspace!r} is none of 'auto', None or a GPU array")
+        vw = _arrays.view(workspace, "tessera.gemm: workspace", stream=launch)
+        if vw.device not in _arrays.GPU_DEVICES:
+            raise ValueError(f"tessera.gemm: workspace is in {vw.device_name} memory")
+        if vw.strides != _arrays.compact_strides(vw.shape):
+            raise ValueError("tessera.gemm: workspace is not contiguous")
+        size = 1
+        for e in vw.shape:
+            size *= e
+        spec.update(workspace_ptr=vw.ptr, workspace_bytes=size * vw.itemsize)
+        views["workspace"] = vw
+
+    # D's pointer: out's, or a stand-in for the checks before anything is allocated (the
+    # allocation is compact and aligned, so it passes whatever a stand-in passes).
+    d_shape = (batch, m, n) if batch > 1 or any(v.ndim == 3 for v in (va, vb)) else (m, n)
+    spec.update(d_ptr=vo.ptr if vo is not None else 256,
+                d_ld=d_ld if vo is not None else (n if d_major == "row" else m),
+                d_batch_stride=_batch(vo, "out", batch) if vo is not None else (m * n if batch > 1 else 0))
+    return Plan(spec=spec, stream=launch, waits=[s for s in producer_streams if s != launch], shape=d_shape,
+                dtype=d_type, major=d_major, auto_workspace=workspace is not None and vw is None, views=views)
+
+
+def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
+         allow_tf32=False, stream=None, workspace="auto"):
+    """D = activation(alpha * a @ b + beta * c + bias) on the GPU, with tessera's GEMM kernels
+    (the C++ host API ``tessera::gemm``: docs/gemm.md); returns ``out``.
+
+    a, b, c, out, bias: GPU arrays of any library with ``__cuda_array_interface__`` (v2/v3) or
+      DLPack (PyTorch, CuPy, JAX ...). ``a`` is M x K, ``b`` K x N, ``c`` and ``out`` M x N;
+      each matrix is row- or column-major (one of its two strides 1; a transposed view is the
+      other major, no copy), with a leading dimension from the other stride. A leading batch
+      mode (L x M x K ...) runs L products in one launch; an operand with no batch mode or a
+      batch of 1 is shared by all (batch stride 0). ``c`` and ``out`` share a major.
+    dtypes: a and b float32, float16 or bfloat16 (the same); out in their type or float32
+      (``out_dtype`` when out is None); c and bias in out's type. float32 runs in exact f32
+      unless ``allow_tf32=True`` (TF32 tensor cores, as torch.backends.cuda.matmul.allow_tf32).
+    alpha, beta: real numbers (computed in f32); beta != 0 needs ``c`` (which may be ``out``).
+    bias: a vector in out's type added to every row (shape (N,) or (1, N), nn.Linear's) or to
+      every column (shape (M, 1)).
+    activation: None, "relu", "gelu" (erf), "gelu_tanh" or "silu", applied last. A bias, an
+      activation or out in another type is a fused epilogue, which the sm_90 kernels run.
+    out: where D goes; None allocates it with a's library (PyTorch or CuPy), on a's device,
+      row-major (column-major when c is).
+    stream: where it runs: an int (a cudaStream_t; 0 is the legacy default stream) or a stream
+      object (``__cuda_stream__``, PyTorch's ``cuda_stream``, CuPy's ``ptr``). By default the
+      stream the arrays' ``__cuda_array_interface__`` names, else the legacy default stream.
+      The launch waits for every other stream an array names (an event per stream), and DLPack
+      producers are handed the stream, as both protocols ask.
+    workspace: "auto" lets the kernel split the last wave of tiles along K where that pays,
+      with scratch from CUDA's stream-ordered allocator; None never splits; a GPU array is
+      used as the scratch. The result is the same either way.
+
+    Raises TypeError for objects that are not GPU arrays; ValueError for shapes, dtypes and
+    strides that do not make a product; tessera.GemmError (a ValueError, with ``status``) when
+    the C++ API refuses the arguments (its check_arguments / can_implement reason: a
+    misaligned pointer, a combination no kernel runs ...); RuntimeError without a CUDA build,
+    without a GPU, or when a launch fails.
+    """
+    p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
+             workspace=workspace)
+    _check_status(*_core.check_gemm_arguments(p.spec))
+    cuda = _cuda()
+    if out is None:
+        out = _allocate(a, p.shape, p.dtype, p.major)
+        p.views["out"] = _arrays.view(out, "tessera.gemm: out", stream=p.stream)
+        p.spec["d_ptr"] = p.views["out"].ptr
+    _check_status(*cuda.run(p.spec, p.stream, p.waits, p.auto_workspace))
+    # The DLPack capsules (the views' `keep`) lived until here: past the launch, as the
+    # protocol asks of a consumer.
+    return out

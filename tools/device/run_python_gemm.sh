@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# tessera.gemm on the GPU machine in one call: builds the Python module with its CUDA part
+# (the kernel library's TUs position-independent, _core from the runtime/analysis/viz/verify
+# sources, _gemm_cuda over the kernels) and the C++ SM90 bench, side by side on all cores,
+# without CMake (the machine has no Debian packages: Boost.Hana comes from .devdeps, pybind11
+# and PyTorch from its Python); then
+#   pytest -m gpu tests/python/test_gemm_gpu.py (tessera.gemm against torch.matmul and FP64),
+#   the host tests of tests/python/test_gemm.py (here with a GPU present),
+#   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process) and
+#   sm90_gemm_bench on the same shapes (tessera::gemm against cuBLAS), so the two ratios come
+#   from one machine and one build.
+# Run tools/device/prepare.sh here first; the call carries .devdeps:
+#   run(carry=[".devdeps"], command="OUT=$OUT tools/device/run_python_gemm.sh")
+# STEP=build (build only, into BUILD inside the tree, e.g. BUILD=build-gpu, which a warm machine
+# keeps) then STEP=check when one call cannot hold both.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/tessera-pygemm}
+B=${BUILD:-/tmp/tessera-pygemm-build}
+STEP=${STEP:-all}
+mkdir -p "$OUT" "$B/python/tessera"
+log="$OUT/summary.txt"
+: >"$log"
+note() { echo "$*" | tee -a "$log"; }
+status=0
+t0=$(date +%s)
+PY=${PYTHON:-python3}
+note "== tessera.gemm GPU check $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
+note "python: $($PY -c 'import sys, torch, numpy; print(sys.version.split()[0], "torch", torch.__version__, "numpy", numpy.__version__)' 2>&1)"
+
+CXX=g++
+for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { CXX=$(command -v $cc); break; }; done
+F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647
+   -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177 -ccbin "$CXX")
+I=(-Iinclude)
+[ -d .devdeps/include ] && { F+=(-isystem .devdeps/include); I+=(-isystem .devdeps/include); }
+SM90=(-gencode=arch=compute_90,code=sm_90)
+SM90A=(-gencode=arch=compute_90a,code=sm_90a)
+EXT=$($PY -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PYBIND=$($PY -m pybind11 --includes)
+CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$(command -v nvcc)")")}
+VERSION=$(sed -n 's/^project(tessera VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+CXXF=(-std=c++20 -O2 -g0 -fPIC -fvisibility=hidden -fconstexpr-ops-limit=2147483647 "${I[@]}")
+
+if [ "$STEP" != check ]; then
+{
+  pids=()
+  kobjs=()
+  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
+    o="$B/k_$(basename "$src" .cu).o"
+    nvcc "${F[@]}" "${SM90[@]}" -Xcompiler -fPIC -c "$src" -o "$o" & pids+=($!)
+    kobjs+=("$o")
+  done
+  for src in kernels/device/sm90_instances*.cu; do
+    o="$B/k_$(basename "$src" .cu).o"
+    nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC --split-compile=0 -c "$src" -o "$o" & pids+=($!)
+    kobjs+=("$o")
+  done
+  nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
+  # _core's sources (the CMake targets tessera_runtime/analysis/viz/verify/verify_diagram, no Cairo).
+  cobjs=()
+  for src in src/rt/*.cpp src/analysis/*.cpp src/verify/*.cpp src/viz/*.cpp; do
+    [ "$src" = src/viz/cairo_backend.cpp ] && continue
+    o="$B/c_$(echo "${src%.cpp}" | tr / _).o"
+    $CXX "${CXXF[@]}" -c "$src" -o "$o" & pids+=($!)
+    cobjs+=("$o")
+  done
+  $CXX "${CXXF[@]}" $PYBIND -Ipython/src -DTESSERA_VERSION="\"$VERSION\"" -c python/src/module.cpp -o "$B/module.o" & pids+=($!)
+  $CXX "${CXXF[@]}" $PYBIND -Ipython/src -isystem "$CUDA_HOME/include" -c python/src/gemm_cuda.cpp -o "$B/gemm_cuda.o" & pids+=($!)
+  ok=1
+  for p in "${pids[@]}"; do wait "$p" || ok=0; done
+  [ $ok = 1 ] &&
+    $CXX -shared -o "$B/python/tessera/_core$EXT" "$B/module.o" "${cobjs[@]}" &&
+    $CXX -shared -o "$B/python/tessera/_gemm_cuda$EXT" "$B/gemm_cuda.o" "${kobjs[@]}" -L"$CUDA_HOME/lib64" -lcudart \
+      -Wl,-rpath,"$CUDA_HOME/lib64" &&
+    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o -lcublas -lcublasLt
+} >"$OUT/build.log" 2>&1
+rc=$?
+cp python/tessera/*.py "$B/python/tessera/"
+note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
+[ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
+fi
+if [ "$STEP" = build ]; then
+  note "== build only: status $status ($(( $(date +%s) - t0 )) s)"
+  exit $status
+fi
+
+cp python/tessera/*.py "$B/python/tessera/"
+export PYTHONPATH="$B/python" PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+note "import: $($PY -c 'import tessera, sys; print("tessera", tessera.__version__, "has_cuda", tessera.has_cuda)' 2>&1 | tail -1)"
+timeout 300 $PY -m pytest -q -p no:cacheprovider -m gpu tests/python/test_gemm_gpu.py -rs >"$OUT/pytest_gpu.log" 2>&1
+r=$?; [ $r -ne 0 ] && status=1
+note "pytest -m gpu: rc=$r, $(tail -1 "$OUT/pytest_gpu.log")"
+grep -aE "^FAILED|^ERROR" "$OUT/pytest_gpu.log" | head -20 | tee -a "$log"
+timeout 60 $PY -m pytest -q -p no:cacheprovider tests/python/test_gemm.py >"$OUT/pytest_host.log" 2>&1
+r=$?; [ $r -ne 0 ] && status=1
+note "pytest test_gemm.py (host tests, GPU present): rc=$r, $(tail -1 "$OUT/pytest_host.log")"
+note "-- tessera.gemm against torch.matmul (Python, one process)"
+timeout 150 $PY bench/python_gemm_bench.py 2>&1 | tee -a "$log"
+note "-- tessera::gemm against cuBLAS (C++ sm90_gemm_bench, same shapes)"
+[ -x "$B/sm90_bench" ] && timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log"
+note "== status $status ($(( $(date +%s) - t0 )) s)"
+exit $status
