@@ -187,7 +187,7 @@ PYBIND11_MODULE(_gemm_cuda, m) {
   m.doc() = "tessera::gemm for tessera.gemm (use tessera.gemm)";
   m.def("run", &run, py::arg("spec"), py::arg("stream"), py::arg("producer_streams"), py::arg("auto_workspace"),
         "Checks (can_implement) and launches one GEMM on `stream`; (status, message), ('', '') on success.");
-  m.def("can_implement", [](const py::dict& spec) {
+  m.def("can_implement", [](const py::dict& spec) -> py::tuple {
     const k::GemmArguments g = gemm_arguments_of(spec);
     const Placement where = place(g);
     if (!where.status.empty()) return py::make_tuple(where.status, where.message);
