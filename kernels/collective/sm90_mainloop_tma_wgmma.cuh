@@ -113,9 +113,11 @@ struct CollectiveMainloopSm90TmaWgmma {
     else return make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
   }
   template <int Operand, int Arrangement>
-  struct BoxesOf {
-    static constexpr tma::TileBoxes<MaxBoxes> value = make_plan<Operand>(Arrangement).boxes;
-  };
+  using BoxesOf = std::conditional_t<
+      Operand == 0, TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(stage_a)>, KMajorA, BM, BK, Arrangement>,
+      TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(part_b)>, KMajorB, BN / ClusterM, BK, Arrangement>>;
+  static_assert(is_static_v<std::remove_cvref_t<decltype(stage_a)>> && is_static_v<std::remove_cvref_t<decltype(part_b)>>,
+                "the stage tiles are static (their types name them, as TmaPlanBoxes needs)");
   // (host) operand 0 (A) or 1 (B), arrangement 0..3.
   static const Plan& plan(int operand, int arrangement) {
     static const Plan plans[2][4] = {{runtime_plan<0>(0), runtime_plan<0>(1), runtime_plan<0>(2), runtime_plan<0>(3)},
