@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "array_protocols.hpp"
 #include "gemm_spec.hpp"
 #include "tessera/analysis/banks.hpp"
 #include "tessera/analysis/coalescing.hpp"
@@ -1232,4 +1233,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("check_gemm_arguments", [](const py::dict& spec) {
     return tessera::python::status_tuple(tessera::kernels::check_arguments(tessera::python::gemm_arguments_of(spec)));
   });
+  // The GPU-array protocols (array_protocols.hpp), for tessera/_arrays.py.
+  m.def("read_cuda_array_interface", &tessera::python::protocols::read_cuda_array_interface, py::arg("cai"),
+        py::arg("what"));
+  m.def("read_dlpack_capsule", &tessera::python::protocols::read_dlpack_capsule, py::arg("capsule"), py::arg("what"));
 }

@@ -163,27 +163,26 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
 
     # The stream first: DLPack producers are told it when they export.
     launch = None if stream is None else stream_handle(stream)
-    operands = {"a": a, "b": b, "c": c, "out": out, "bias": bias}
     # CUDA Array Interface views first (their v3 streams decide the default launch stream),
-    # then DLPack ones, whose producers are handed the launch stream.
+    # then DLPack ones, whose producers are handed the launch stream. Each interface is read
+    # once (a producer's may build its dict at every read, as PyTorch's does).
     views, later = {}, []
-    for name, x in operands.items():
+    for name, x in (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias)):
         if x is None:
             continue
-        cai, _ = _arrays.cuda_array_interface(x)
-        v = _arrays.from_cuda_array_interface(cai, f"tessera.gemm: {name}") if cai is not None else None
-        if v is not None and not (v.dtype == "bfloat16" and hasattr(x, "__dlpack__")):
+        v, cai_error = _arrays.read_cai(x, f"tessera.gemm: {name}")
+        if v is not None:
             views[name] = v
         else:
-            later.append(name)
+            later.append((name, x, cai_error))
     producer_streams = []
     for v in views.values():
         if v.stream is not None and v.stream not in producer_streams:
             producer_streams.append(v.stream)
     if launch is None:
         launch = producer_streams[0] if producer_streams else 0
-    for name in later:
-        views[name] = _arrays.view(operands[name], f"tessera.gemm: {name}", stream=launch)
+    for name, x, cai_error in later:
+        views[name] = _arrays.read_dlpack(x, f"tessera.gemm: {name}", launch, cai_error)
 
     for name, v in views.items():
         if v.device not in _arrays.GPU_DEVICES:

@@ -139,6 +139,35 @@ def test_dlpack_reads_numpy_as_numpy_does(make):
     assert v.dtype == str(arr.dtype) and v.itemsize == arr.itemsize
 
 
+# dlpack.h's structs, as a producer written in Python lays them out (tessera reads them in
+# C++: python/src/array_protocols.hpp).
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
+                ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+
+
 PyCapsule_New = ctypes.pythonapi.PyCapsule_New
 PyCapsule_New.restype = ctypes.py_object
 PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
@@ -149,17 +178,16 @@ class FakeDlpack:
     stream the consumer hands it."""
 
     def __init__(self, shape, strides=None, code=2, bits=32, device=(2, 0), ptr=0x700000, offset=0,
-                 versioned=False, readonly=False, name=b"dltensor"):
+                 versioned=False, readonly=False, name=b"dltensor", lanes=1, version=(1, 0)):
         self.shape = (ctypes.c_int64 * len(shape))(*shape)
         self.strides = (ctypes.c_int64 * len(shape))(*strides) if strides else None
-        t = _arrays._DLTensor(ptr, _arrays._DLDevice(*device), len(shape), _arrays._DLDataType(code, bits, 1),
-                              self.shape, self.strides, offset)
+        t = DLTensor(ptr, DLDevice(*device), len(shape), DLDataType(code, bits, lanes), self.shape, self.strides,
+                     offset)
         if versioned:
-            self.managed = _arrays._DLManagedTensorVersioned(_arrays._DLPackVersion(1, 0), None, None,
-                                                             1 if readonly else 0, t)
+            self.managed = DLManagedTensorVersioned(DLPackVersion(*version), None, None, 1 if readonly else 0, t)
             name = b"dltensor_versioned"
         else:
-            self.managed = _arrays._DLManagedTensor(t, None, None)
+            self.managed = DLManagedTensor(t, None, None)
         self.name = name
         self.device = device
         self.streams = []
@@ -195,6 +223,39 @@ def test_dlpack_capsule_names(fake, text):
     else:
         with pytest.raises(ValueError, match=text):
             _arrays.view(fake, "a", stream=0)
+
+
+@pytest.mark.parametrize("fake, error, text", [
+    (FakeDlpack((2, 2), versioned=True, version=(2, 0)), ValueError, "DLPack version 2.0 is not 1.x"),
+    (FakeDlpack((2, 2), lanes=4), ValueError, "4 lanes"),
+    (FakeDlpack((2, -2)), ValueError, r"shape \(2, -2\) has a negative extent"),
+])
+def test_dlpack_refusals(fake, error, text):
+    with pytest.raises(error, match=text):
+        _arrays.view(fake, "a", stream=0)
+
+
+def test_dlpack_dtype_names():
+    for code, bits, name in [(0, 8, "int8"), (1, 16, "uint16"), (2, 16, "float16"), (4, 16, "bfloat16"),
+                             (5, 64, "complex64"), (6, 8, "bool"), (3, 64, "code3_64"), (9, 8, "code9_8")]:
+        assert _arrays.view(FakeDlpack((2,), code=code, bits=bits), "a").dtype == name
+
+
+def test_a_dunder_dlpack_that_returns_no_capsule_is_refused():
+    class NotACapsule(FakeDlpack):
+        def __dlpack__(self, stream=None):
+            return object()
+
+    with pytest.raises(TypeError, match="returned object, not a DLPack capsule"):
+        _arrays.view(NotACapsule((2, 2)), "a", stream=0)
+
+
+def test_cai_lists_read_as_tuples():
+    v = _arrays.view(Cai([4, 6], typestr="<f2", strides=[2, 8]))
+    assert (v.shape, v.strides) == ((4, 6), (1, 4))
+    c = Cai((2, 3))
+    c.__cuda_array_interface__["data"] = [A, True]
+    assert _arrays.view(c).readonly
 
 
 def test_bfloat16_opaque_in_cai_is_read_through_dlpack_when_both_exist():

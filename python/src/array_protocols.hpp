@@ -1,0 +1,313 @@
+// The two GPU-array protocols tessera.gemm reads (tessera/_arrays.py), each into one flat
+// tuple: a `__cuda_array_interface__` dict (versions 0 to 3) and a DLPack capsule
+// ("dltensor", "dltensor_versioned"). Their rules and refusals live here and only here; the
+// Python side turns the tuple into an ArrayView. In C++ because a call reads two to five
+// arrays: the same reading in Python cost 4-15 us per array (the capsule through ctypes the
+// most), here well under one.
+//
+// The tuple: (ptr, shape, strides, dtype, itemsize, device, device_id, stream, readonly):
+// ptr the first element's address; shape and strides (in elements) tuples; dtype a name
+// (float32, float16, bfloat16, ...); device DLPack's device type (CUDA for the interface);
+// device_id None where the protocol does not say; stream the interface's v3 stream (None, or a
+// handle: 1, the legacy default stream, becomes 0); readonly a bool.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace tessera::python {
+
+namespace py = pybind11;
+
+namespace protocols {
+
+// ---- integers, as Python reads them: bools refused, __index__ taken, a range checked ---------
+
+enum class Range { Signed, NonNegative, Unsigned };  // [-INT64_MAX, INT64_MAX], [0, INT64_MAX], [0, UINT64_MAX]
+
+inline std::string type_name(py::handle v) { return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(v.ptr()))).attr("__name__")); }
+inline std::string repr_of(py::handle v) { return py::repr(v); }
+inline std::string str_of(py::handle v) { return py::str(v); }
+
+// `value` as an integer in `range`; `what` (a callable giving the message's subject) is only
+// called to refuse. Unsigned values come back as their 64 bits.
+template <class What>
+std::uint64_t read_int(py::handle value, What&& what, Range range) {
+  PyObject* v = value.ptr();
+  if (PyBool_Check(v)) throw py::type_error(what() + " is a bool, not an integer");
+  py::object owned;
+  if (!PyLong_Check(v)) {
+    PyObject* index = PyNumber_Index(v);
+    if (index == nullptr) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw py::error_already_set();
+      PyErr_Clear();
+      throw py::type_error(what() + " is " + type_name(value) + " " + repr_of(value) + ", not an integer");
+    }
+    owned = py::reinterpret_steal<py::object>(index);
+    v = index;
+  }
+  int overflow = 0;
+  const long long s = PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (overflow == 0 && s == -1 && PyErr_Occurred()) throw py::error_already_set();
+  bool ok = false;
+  std::uint64_t bits = static_cast<std::uint64_t>(s);
+  switch (range) {
+    case Range::Signed: ok = overflow == 0 && s != LLONG_MIN; break;
+    case Range::NonNegative: ok = overflow == 0 && s >= 0; break;
+    case Range::Unsigned:
+      if (overflow == 0) ok = s >= 0;
+      else if (overflow > 0) {
+        bits = PyLong_AsUnsignedLongLong(v);
+        ok = !(bits == ~std::uint64_t(0) && PyErr_Occurred());
+        if (!ok) PyErr_Clear();
+      }
+      break;
+  }
+  if (!ok) {
+    const char* bounds = range == Range::Signed        ? "[-9223372036854775807, 9223372036854775807]"
+                         : range == Range::NonNegative ? "[0, 9223372036854775807]"
+                                                       : "[0, 18446744073709551615]";
+    throw py::value_error(what() + " = " + str_of(v) + " lies outside " + bounds);
+  }
+  return bits;
+}
+
+inline py::tuple compact_strides(const std::int64_t* shape, Py_ssize_t rank) {
+  py::tuple strides(rank);
+  std::int64_t step = 1;
+  for (Py_ssize_t i = rank - 1; i >= 0; --i) {
+    PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(step));
+    step *= shape[i] > 1 ? shape[i] : 1;
+  }
+  return strides;
+}
+
+inline py::object int_or_none(bool present, std::uint64_t v) {
+  return present ? py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(v)) : py::none();
+}
+
+constexpr int kMaxRank = 64;  // more modes than any array library allows
+constexpr int kDLCuda = 2;    // DLPack's kDLCUDA: the memory the CUDA Array Interface describes
+
+// ---- the CUDA Array Interface -------------------------------------------------------------------
+
+// (dtype name, bytes) of a typestr. "<V2" (2 opaque bytes) is bfloat16: PyTorch and ml_dtypes
+// write bfloat16 so, numpy having no such type.
+inline std::pair<std::string, std::int64_t> typestr_dtype(py::handle typestr, const std::string& what) {
+  auto refuse = [&] {
+    return py::value_error(what + ": typestr " + repr_of(typestr) + " is not a numpy type string such as '<f4'");
+  };
+  if (!PyUnicode_Check(typestr.ptr())) throw refuse();
+  Py_ssize_t n = 0;
+  const char* s = PyUnicode_AsUTF8AndSize(typestr.ptr(), &n);
+  if (s == nullptr) throw py::error_already_set();
+  const std::string t(s, std::size_t(n));
+  if (t.size() < 3 || std::string("<>|=").find(t[0]) == std::string::npos) throw refuse();
+  const char order = t[0], kind = t[1];
+  const std::string size = t.substr(2);
+  if (size.size() > 9 || size.find_first_not_of("0123456789") != std::string::npos) throw refuse();
+  const std::int64_t bytes = std::stoll(size);
+  if (order == '>' && bytes > 1)
+    throw py::value_error(what + ": typestr " + repr_of(typestr) + " is big-endian; GPU memory is little-endian");
+  if (kind == 'V' && bytes == 2) return {"bfloat16", 2};
+  const char* name = kind == 'f' ? "float" : kind == 'i' ? "int" : kind == 'u' ? "uint" : kind == 'c' ? "complex"
+                     : kind == 'b'                                                   ? "bool"
+                                                                                     : nullptr;
+  if (name == nullptr || bytes == 0) return {t.substr(1), bytes > 1 ? bytes : 1};
+  return {kind == 'b' ? std::string("bool") : name + std::to_string(8 * bytes), bytes};
+}
+
+// A tuple or list as a tuple (a list copied: reading its items calls __index__, which could
+// change the list under the reader).
+inline py::tuple as_tuple(py::handle seq) {
+  if (PyTuple_Check(seq.ptr())) return py::reinterpret_borrow<py::tuple>(seq);
+  return py::reinterpret_steal<py::tuple>(PyList_AsTuple(seq.ptr()));
+}
+
+inline py::handle cai_item(PyObject* cai, const char* key) {
+  PyObject* v = PyDict_GetItemString(cai, key);  // borrowed; null when absent
+  if (v == nullptr && PyErr_Occurred()) throw py::error_already_set();
+  return v;
+}
+
+// The tuple (above) of a __cuda_array_interface__ dict; `what` names the array in refusals.
+inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) {
+  PyObject* cai = cai_h.ptr();
+  auto what = [&] { return str_of(what_h); };
+  if (!PyDict_Check(cai))
+    throw py::type_error(what() + ": __cuda_array_interface__ is " + type_name(cai_h) + ", not a dict");
+  for (const char* key : {"shape", "typestr", "data"})
+    if (!cai_item(cai, key)) throw py::value_error(what() + ": __cuda_array_interface__ has no '" + key + "'");
+  py::handle version_h = cai_item(cai, "version");
+  const std::uint64_t version =
+      version_h ? read_int(version_h, [&] { return what() + ": __cuda_array_interface__['version']"; }, Range::NonNegative) : 0;
+  if (version > 3)
+    throw py::value_error(what() + ": __cuda_array_interface__ version " + std::to_string(version) +
+                          " is newer than the 3 tessera reads");
+
+  py::handle shape_item = cai_item(cai, "shape");
+  if (!PyTuple_Check(shape_item.ptr()) && !PyList_Check(shape_item.ptr()))
+    throw py::type_error(what() + ": __cuda_array_interface__['shape'] is " + type_name(shape_item) + ", not a tuple");
+  const py::tuple shape_in = as_tuple(shape_item);
+  const Py_ssize_t rank = PyTuple_GET_SIZE(shape_in.ptr());
+  if (rank > kMaxRank) throw py::value_error(what() + ": " + std::to_string(rank) + " modes are more than tessera reads");
+  std::int64_t extents[kMaxRank];
+  py::tuple shape(rank);
+  bool empty = false;
+  for (Py_ssize_t i = 0; i < rank; ++i) {
+    PyObject* e = PyTuple_GET_ITEM(shape_in.ptr(), i);
+    extents[i] = std::int64_t(read_int(e, [&] { return what() + ": shape[" + std::to_string(i) + "]"; }, Range::NonNegative));
+    empty = empty || extents[i] == 0;
+    PyTuple_SET_ITEM(shape.ptr(), i, PyLong_FromLongLong(extents[i]));
+  }
+  const auto [dtype, itemsize] = typestr_dtype(cai_item(cai, "typestr"), what());
+
+  py::handle data_item = cai_item(cai, "data");
+  if ((!PyTuple_Check(data_item.ptr()) && !PyList_Check(data_item.ptr())) || PySequence_Fast_GET_SIZE(data_item.ptr()) != 2)
+    throw py::value_error(what() + ": __cuda_array_interface__['data'] is " + repr_of(data_item) + ", not (pointer, read_only)");
+  const py::tuple data = as_tuple(data_item);
+  const std::uint64_t ptr =
+      read_int(PyTuple_GET_ITEM(data.ptr(), 0), [&] { return what() + ": data pointer"; }, Range::Unsigned);
+  const int readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data.ptr(), 1));
+  if (readonly < 0) throw py::error_already_set();
+  if (py::handle mask = cai_item(cai, "mask"); mask && !mask.is_none())
+    throw py::value_error(what() + ": masked arrays (__cuda_array_interface__['mask']) are not read");
+
+  py::handle strides_item = cai_item(cai, "strides");
+  py::tuple strides;
+  if (!strides_item || strides_item.is_none()) {
+    strides = compact_strides(extents, rank);
+  } else {
+    if ((!PyTuple_Check(strides_item.ptr()) && !PyList_Check(strides_item.ptr())) ||
+        PySequence_Fast_GET_SIZE(strides_item.ptr()) != rank)
+      throw py::value_error(what() + ": strides " + repr_of(strides_item) + " do not match shape " + repr_of(shape));
+    const py::tuple strides_in = as_tuple(strides_item);
+    strides = py::tuple(rank);
+    for (Py_ssize_t i = 0; i < rank; ++i) {
+      const auto s = std::int64_t(read_int(PyTuple_GET_ITEM(strides_in.ptr(), i),
+                                           [&] { return what() + ": strides[" + std::to_string(i) + "]"; }, Range::Signed));
+      if (s % itemsize != 0)
+        throw py::value_error(what() + ": strides[" + std::to_string(i) + "] = " + std::to_string(s) +
+                              " bytes is not a multiple of the " + std::to_string(itemsize) + "-byte " + dtype +
+                              " elements");
+      PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(s / itemsize));
+    }
+  }
+
+  // The v3 stream: None (no synchronisation asked), 1 (the legacy default stream, here 0), 2
+  // (the per-thread default stream) or a cudaStream_t; 0 is forbidden (it would be ambiguous).
+  bool has_stream = false;
+  std::uint64_t stream = 0;
+  if (version >= 3)
+    if (py::handle s = cai_item(cai, "stream"); s && !s.is_none()) {
+      stream = read_int(s, [&] { return what() + ": __cuda_array_interface__['stream']"; }, Range::Unsigned);
+      if (stream == 0)
+        throw py::value_error(what() + ": __cuda_array_interface__['stream'] is 0, which the interface forbids "
+                                       "(1 is the legacy default stream, 2 the per-thread one)");
+      has_stream = true;
+      if (stream == 1) stream = 0;
+    }
+  if (ptr == 0 && !empty) throw py::value_error(what() + ": the data pointer is null for a non-empty array");
+  return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype, itemsize, kDLCuda, py::none(),
+                        int_or_none(has_stream, stream), readonly != 0);
+}
+
+// ---- DLPack -------------------------------------------------------------------------------------
+
+// dlpack.h's ABI (v1.x), the parts read here.
+struct DLDevice {
+  std::int32_t device_type, device_id;
+};
+struct DLDataType {
+  std::uint8_t code, bits;
+  std::uint16_t lanes;
+};
+struct DLTensor {
+  void* data;
+  DLDevice device;
+  std::int32_t ndim;
+  DLDataType dtype;
+  std::int64_t* shape;
+  std::int64_t* strides;
+  std::uint64_t byte_offset;
+};
+struct DLManagedTensor {
+  DLTensor dl_tensor;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensor*);
+};
+struct DLPackVersion {
+  std::uint32_t major, minor;
+};
+struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensorVersioned*);
+  std::uint64_t flags;
+  DLTensor dl_tensor;
+};
+constexpr std::uint64_t kDLFlagReadOnly = 1;
+
+// The tuple (above) of a DLPack capsule. The capsule is neither renamed nor released: the
+// caller keeps it while the memory is used, and its destructor, the producer's, releases the
+// tensor, as the protocol says an unconsumed capsule does.
+inline py::tuple read_dlpack_capsule(py::handle capsule, py::handle what_h) {
+  auto what = [&] { return str_of(what_h); };
+  PyObject* c = capsule.ptr();
+  if (!PyCapsule_CheckExact(c))
+    throw py::type_error(what() + ": __dlpack__() returned " + type_name(capsule) + ", not a DLPack capsule");
+  const DLTensor* t = nullptr;
+  bool readonly = false;
+  if (PyCapsule_IsValid(c, "dltensor")) {
+    t = &static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, "dltensor"))->dl_tensor;
+  } else if (PyCapsule_IsValid(c, "dltensor_versioned")) {
+    const auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(c, "dltensor_versioned"));
+    if (m->version.major != 1)
+      throw py::value_error(what() + ": DLPack version " + std::to_string(m->version.major) + "." +
+                            std::to_string(m->version.minor) + " is not 1.x");
+    t = &m->dl_tensor;
+    readonly = (m->flags & kDLFlagReadOnly) != 0;
+  } else {
+    const char* name = PyCapsule_GetName(c);
+    PyErr_Clear();
+    throw py::value_error(what() + ": a capsule named " + (name ? repr_of(py::bytes(name)) : std::string("None")) +
+                          " is not an unconsumed DLPack tensor ('dltensor')");
+  }
+  const std::int32_t rank = t->ndim;
+  if (rank < 0) throw py::value_error(what() + ": DLPack ndim = " + std::to_string(rank));
+  if (rank > kMaxRank) throw py::value_error(what() + ": " + std::to_string(rank) + " modes are more than tessera reads");
+  py::tuple shape(rank);
+  bool negative = false;
+  for (std::int32_t i = 0; i < rank; ++i) {
+    negative = negative || t->shape[i] < 0;
+    PyTuple_SET_ITEM(shape.ptr(), i, PyLong_FromLongLong(t->shape[i]));
+  }
+  if (negative) throw py::value_error(what() + ": DLPack shape " + repr_of(shape) + " has a negative extent");
+  py::tuple strides;
+  if (t->strides != nullptr) {
+    strides = py::tuple(rank);
+    for (std::int32_t i = 0; i < rank; ++i) PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(t->strides[i]));
+  } else {
+    strides = compact_strides(t->shape, rank);
+  }
+  const DLDataType dt = t->dtype;
+  if (dt.lanes != 1)
+    throw py::value_error(what() + ": DLPack dtype with " + std::to_string(dt.lanes) + " lanes (vector elements) is not read");
+  static const char* const codes[] = {"int", "uint", "float", nullptr, "bfloat", "complex"};
+  std::string dtype;
+  if (dt.code == 6) dtype = "bool";
+  else if (dt.code < 6 && codes[dt.code] != nullptr) dtype = codes[dt.code] + std::to_string(dt.bits);
+  else dtype = "code" + std::to_string(dt.code) + "_" + std::to_string(dt.bits);
+  const int itemsize = (dt.bits + 7) / 8 > 1 ? (dt.bits + 7) / 8 : 1;
+  const std::uint64_t ptr = reinterpret_cast<std::uintptr_t>(t->data) + t->byte_offset;
+  return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype, itemsize, t->device.device_type,
+                        t->device.device_id, py::none(), readonly);
+}
+
+}  // namespace protocols
+
+}  // namespace tessera::python
