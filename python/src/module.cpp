@@ -1230,9 +1230,10 @@ PYBIND11_MODULE(_core, m) {
 
   // The GEMM host API's argument checks (no CUDA, no device): tessera.gemm runs them first,
   // so every build refuses bad arguments with the C++ reason; the launch is _gemm_cuda's.
-  m.def("check_gemm_arguments", [](const py::dict& spec) {
+  m.def("check_gemm_arguments", [](py::handle spec) {
     return tessera::python::status_tuple(tessera::kernels::check_arguments(tessera::python::gemm_arguments_of(spec)));
   });
+  m.attr("GEMM_SPEC_FIELDS") = tessera::python::spec_field_names();
   // The GPU-array protocols (array_protocols.hpp), for tessera/_arrays.py.
   m.def("read_cuda_array_interface", &tessera::python::protocols::read_cuda_array_interface, py::arg("cai"),
         py::arg("what"));

@@ -3,6 +3,7 @@ producers) and DLPack (numpy's, and capsules built here), the mapping of shapes 
 onto the C++ API's GemmArguments, and every refusal: Python's own and the C++
 check_arguments' (raised as GemmError with its reason). The launch is test_gemm_gpu.py's."""
 import ctypes
+import sys
 
 import numpy as np
 import pytest
@@ -269,7 +270,7 @@ def test_bfloat16_opaque_in_cai_is_read_through_dlpack_when_both_exist():
 # ---- gemm: arguments onto GemmArguments -------------------------------------------------------
 
 def spec(*args, **kw):
-    return _gemm.plan(*args, **kw).spec
+    return _gemm.spec_dict(_gemm.plan(*args, **kw).spec)
 
 
 def test_row_major_operands():
@@ -430,6 +431,130 @@ def test_cxx_refusals_are_gemm_errors_with_the_reason(kwargs, status, text):
         ts.gemm(**args)
     assert e.value.status == status and isinstance(e.value, ValueError)
     assert str(e.value) == f"{status}: {e.value.message}"
+
+
+# ---- what one call costs, structurally ----------------------------------------------------------
+# (bench/python_gemm_host_bench.py times it; these tests hold the structure that makes it cheap)
+
+class Counting:
+    """A producer whose interface is a property building its dict at every read, as PyTorch's
+    is; counts the reads (and, with `dlpack`, the DLPack exports)."""
+
+    def __init__(self, shape, ptr, typestr="<f2", strides=None, dlpack=None):
+        self.cai = dict(shape=shape, typestr=typestr, data=(ptr, False), strides=strides, version=2)
+        self.reads = 0
+        self.dlpack = dlpack
+        if dlpack is not None:
+            self.__dlpack__ = dlpack.__dlpack__
+            self.__dlpack_device__ = dlpack.__dlpack_device__
+
+    @property
+    def __cuda_array_interface__(self):
+        self.reads += 1
+        return dict(self.cai)
+
+
+class Launches:
+    """_gemm_cuda as far as gemm() sees it: records each run()."""
+
+    def __init__(self):
+        self.calls = []
+
+    def run(self, spec, stream, waits, auto_workspace):
+        self.calls.append((spec, stream, waits, auto_workspace))
+        return "", ""
+
+
+@pytest.fixture
+def launches(monkeypatch):
+    fake = Launches()
+    monkeypatch.setattr(_gemm, "_cuda_module", fake)
+    return fake
+
+
+@pytest.fixture
+def cxx_checks(monkeypatch):
+    """Counts the calls of _core.check_gemm_arguments (the checks without a launch)."""
+    calls = []
+    check = ts._core.check_gemm_arguments
+
+    def counted(spec):
+        calls.append(spec)
+        return check(spec)
+    monkeypatch.setattr(ts._core, "check_gemm_arguments", counted)
+    return calls
+
+
+def test_each_interface_is_read_once_per_call(launches):
+    a, b, out = Counting((64, 32), A), Counting((32, 16), B), Counting((64, 16), D)
+    c, bias = Counting((64, 16), C), Counting((16,), BIAS)
+    ts.gemm(a, b, out, beta=1.0, c=c, bias=bias)
+    assert [x.reads for x in (a, b, out, c, bias)] == [1, 1, 1, 1, 1]
+    ts.gemm(a, b, out)
+    assert [x.reads for x in (a, b, out)] == [2, 2, 2]
+
+
+def test_a_bfloat16_interface_is_read_once_and_its_dlpack_once(launches):
+    x = [FakeDlpack(shape, code=4, bits=16, ptr=p) for shape, p in (((64, 32), A), ((32, 16), B), ((64, 16), D))]
+    a, b, out = (Counting(tuple(f.shape), f.managed.dl_tensor.data, typestr="<V2", dlpack=f) for f in x)
+    ts.gemm(a, b, out)
+    assert [v.reads for v in (a, b, out)] == [1, 1, 1]
+    assert [f.streams for f in x] == [[1], [1], [1]], "one export each, handed the launch stream"
+    assert launches.calls[-1][0][SPEC["element"]] == "bf16"
+
+
+SPEC = {name: i for i, name in enumerate(_gemm.SPEC_FIELDS)}
+
+
+def test_the_launch_gets_one_flat_tuple(launches):
+    out = Counting((64, 16), D, strides=(2, 128))
+    ts.gemm(Counting((64, 32), A), Counting((32, 16), B), out, stream=0x40)
+    (spec, stream, waits, auto_workspace), = launches.calls
+    assert type(spec) is tuple and len(spec) == len(_gemm.SPEC_FIELDS) == len(ts._core.GEMM_SPEC_FIELDS)
+    assert all(type(v) in (int, float, str, bool) for v in spec), "no dict, no objects: fields the C++ side reads as is"
+    assert (spec[SPEC["m"]], spec[SPEC["n"]], spec[SPEC["k"]], spec[SPEC["d_ptr"]], spec[SPEC["c_major"]]) == \
+        (64, 16, 32, D, "col")
+    assert (stream, list(waits), auto_workspace) == (0x40, [], True)
+    assert ts._core.check_gemm_arguments(spec) == ("", "")
+
+
+def test_the_checks_without_a_launch_run_only_where_needed(launches, cxx_checks, monkeypatch):
+    # With the launch loaded and out given, run() checks (check_arguments first): no second pass.
+    ts.gemm(Counting((64, 32), A), Counting((32, 16), B), Counting((64, 16), D))
+    assert cxx_checks == []
+    # Without the launch (a build without CUDA, or before the first call) they run here.
+    monkeypatch.setattr(_gemm, "_cuda_module", None)
+    monkeypatch.setattr(_gemm, "_cuda", lambda: launches)
+    ts.gemm(Counting((64, 32), A), Counting((32, 16), B), Counting((64, 16), D))
+    assert len(cxx_checks) == 1 and len(launches.calls) == 2
+
+
+class TorchLike(Counting):
+    """Enough of a torch.Tensor for out=None: the allocation and its address."""
+    allocated = []
+
+    def new_empty_strided(self, shape, strides, dtype):
+        t = TorchLike(shape, 0x900000, strides=tuple(2 * s for s in strides))
+        t.asked = (shape, strides, dtype)
+        TorchLike.allocated.append(t)
+        return t
+
+    def data_ptr(self):
+        return self.cai["data"][0]
+
+
+TorchLike.__module__ = "torch"
+
+
+def test_out_none_reads_nothing_of_the_output_it_allocates(launches, cxx_checks, monkeypatch):
+    import types
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(float16="torch.float16"))
+    a, b = TorchLike((64, 32), A), TorchLike((32, 16), B)
+    d = ts.gemm(a, b)
+    assert d is TorchLike.allocated[-1] and d.asked == ((64, 16), (16, 1), "torch.float16")
+    assert (a.reads, b.reads, d.reads) == (1, 1, 0), "the address is the allocator's own"
+    assert launches.calls[-1][0][SPEC["d_ptr"]] == 0x900000
+    assert len(cxx_checks) == 1, "checked once, before the allocation"
 
 
 # ---- past the host checks --------------------------------------------------------------------
