@@ -95,29 +95,60 @@ constexpr int kDLCuda = 2;    // DLPack's kDLCUDA: the memory the CUDA Array Int
 
 // ---- the CUDA Array Interface -------------------------------------------------------------------
 
+// Python strings made once: the interface's keys (looked up by object, hash cached) and the
+// dtype names a GEMM reads. Never released (module-lifetime constants).
+inline PyObject* interned(const char* s) {
+  PyObject* o = PyUnicode_InternFromString(s);
+  if (o == nullptr) throw py::error_already_set();
+  return o;
+}
+struct CaiKeys {
+  PyObject *shape = interned("shape"), *typestr = interned("typestr"), *data = interned("data"),
+           *version = interned("version"), *strides = interned("strides"), *mask = interned("mask"),
+           *stream = interned("stream");
+};
+inline const CaiKeys& cai_keys() {
+  static const CaiKeys* keys = new CaiKeys;
+  return *keys;
+}
+
+// A name as a Python string; the common ones made once.
+inline py::object dtype_object(const std::string& name) {
+  static PyObject* const f16 = interned("float16");
+  static PyObject* const f32 = interned("float32");
+  static PyObject* const bf16 = interned("bfloat16");
+  static PyObject* const f64 = interned("float64");
+  for (PyObject* known : {f16, f32, bf16, f64})
+    if (name == PyUnicode_AsUTF8(known)) return py::reinterpret_borrow<py::object>(known);
+  return py::str(name);
+}
+
 // (dtype name, bytes) of a typestr. "<V2" (2 opaque bytes) is bfloat16: PyTorch and ml_dtypes
 // write bfloat16 so, numpy having no such type.
-inline std::pair<std::string, std::int64_t> typestr_dtype(py::handle typestr, const std::string& what) {
+template <class What>
+std::pair<std::string, std::int64_t> typestr_dtype(py::handle typestr, What&& what) {
   auto refuse = [&] {
-    return py::value_error(what + ": typestr " + repr_of(typestr) + " is not a numpy type string such as '<f4'");
+    return py::value_error(what() + ": typestr " + repr_of(typestr) + " is not a numpy type string such as '<f4'");
   };
   if (!PyUnicode_Check(typestr.ptr())) throw refuse();
   Py_ssize_t n = 0;
   const char* s = PyUnicode_AsUTF8AndSize(typestr.ptr(), &n);
   if (s == nullptr) throw py::error_already_set();
-  const std::string t(s, std::size_t(n));
-  if (t.size() < 3 || std::string("<>|=").find(t[0]) == std::string::npos) throw refuse();
-  const char order = t[0], kind = t[1];
-  const std::string size = t.substr(2);
-  if (size.size() > 9 || size.find_first_not_of("0123456789") != std::string::npos) throw refuse();
-  const std::int64_t bytes = std::stoll(size);
+  if (n < 3 || (s[0] != '<' && s[0] != '>' && s[0] != '|' && s[0] != '=')) throw refuse();
+  const char order = s[0], kind = s[1];
+  if (n - 2 > 9) throw refuse();
+  std::int64_t bytes = 0;
+  for (Py_ssize_t i = 2; i < n; ++i) {
+    if (s[i] < '0' || s[i] > '9') throw refuse();
+    bytes = 10 * bytes + (s[i] - '0');
+  }
   if (order == '>' && bytes > 1)
-    throw py::value_error(what + ": typestr " + repr_of(typestr) + " is big-endian; GPU memory is little-endian");
+    throw py::value_error(what() + ": typestr " + repr_of(typestr) + " is big-endian; GPU memory is little-endian");
   if (kind == 'V' && bytes == 2) return {"bfloat16", 2};
   const char* name = kind == 'f' ? "float" : kind == 'i' ? "int" : kind == 'u' ? "uint" : kind == 'c' ? "complex"
                      : kind == 'b'                                                   ? "bool"
                                                                                      : nullptr;
-  if (name == nullptr || bytes == 0) return {t.substr(1), bytes > 1 ? bytes : 1};
+  if (name == nullptr || bytes == 0) return {std::string(s + 1, std::size_t(n - 1)), bytes > 1 ? bytes : 1};
   return {kind == 'b' ? std::string("bool") : name + std::to_string(8 * bytes), bytes};
 }
 
@@ -128,8 +159,8 @@ inline py::tuple as_tuple(py::handle seq) {
   return py::reinterpret_steal<py::tuple>(PyList_AsTuple(seq.ptr()));
 }
 
-inline py::handle cai_item(PyObject* cai, const char* key) {
-  PyObject* v = PyDict_GetItemString(cai, key);  // borrowed; null when absent
+inline py::handle cai_item(PyObject* cai, PyObject* key) {
+  PyObject* v = PyDict_GetItemWithError(cai, key);  // borrowed; null when absent
   if (v == nullptr && PyErr_Occurred()) throw py::error_already_set();
   return v;
 }
@@ -137,47 +168,51 @@ inline py::handle cai_item(PyObject* cai, const char* key) {
 // The tuple (above) of a __cuda_array_interface__ dict; `what` names the array in refusals.
 inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) {
   PyObject* cai = cai_h.ptr();
+  const CaiKeys& key = cai_keys();
   auto what = [&] { return str_of(what_h); };
   if (!PyDict_Check(cai))
     throw py::type_error(what() + ": __cuda_array_interface__ is " + type_name(cai_h) + ", not a dict");
-  for (const char* key : {"shape", "typestr", "data"})
-    if (!cai_item(cai, key)) throw py::value_error(what() + ": __cuda_array_interface__ has no '" + key + "'");
-  py::handle version_h = cai_item(cai, "version");
+  for (PyObject* k : {key.shape, key.typestr, key.data})
+    if (!cai_item(cai, k))
+      throw py::value_error(what() + ": __cuda_array_interface__ has no '" + PyUnicode_AsUTF8(k) + "'");
+  py::handle version_h = cai_item(cai, key.version);
   const std::uint64_t version =
       version_h ? read_int(version_h, [&] { return what() + ": __cuda_array_interface__['version']"; }, Range::NonNegative) : 0;
   if (version > 3)
     throw py::value_error(what() + ": __cuda_array_interface__ version " + std::to_string(version) +
                           " is newer than the 3 tessera reads");
 
-  py::handle shape_item = cai_item(cai, "shape");
+  py::handle shape_item = cai_item(cai, key.shape);
   if (!PyTuple_Check(shape_item.ptr()) && !PyList_Check(shape_item.ptr()))
     throw py::type_error(what() + ": __cuda_array_interface__['shape'] is " + type_name(shape_item) + ", not a tuple");
   const py::tuple shape_in = as_tuple(shape_item);
   const Py_ssize_t rank = PyTuple_GET_SIZE(shape_in.ptr());
   if (rank > kMaxRank) throw py::value_error(what() + ": " + std::to_string(rank) + " modes are more than tessera reads");
   std::int64_t extents[kMaxRank];
-  py::tuple shape(rank);
-  bool empty = false;
+  bool empty = false, plain = PyTuple_CheckExact(shape_in.ptr());  // plain: an exact tuple of exact ints
   for (Py_ssize_t i = 0; i < rank; ++i) {
     PyObject* e = PyTuple_GET_ITEM(shape_in.ptr(), i);
+    plain = plain && PyLong_CheckExact(e);
     extents[i] = std::int64_t(read_int(e, [&] { return what() + ": shape[" + std::to_string(i) + "]"; }, Range::NonNegative));
     empty = empty || extents[i] == 0;
-    PyTuple_SET_ITEM(shape.ptr(), i, PyLong_FromLongLong(extents[i]));
   }
-  const auto [dtype, itemsize] = typestr_dtype(cai_item(cai, "typestr"), what());
+  // The producer's tuple itself when it is one of plain ints (immutable: the same value).
+  py::tuple shape = plain ? shape_in : py::tuple(rank);
+  if (!plain)
+    for (Py_ssize_t i = 0; i < rank; ++i) PyTuple_SET_ITEM(shape.ptr(), i, PyLong_FromLongLong(extents[i]));
+  const auto [dtype, itemsize] = typestr_dtype(cai_item(cai, key.typestr), what);
 
-  py::handle data_item = cai_item(cai, "data");
+  py::handle data_item = cai_item(cai, key.data);
   if ((!PyTuple_Check(data_item.ptr()) && !PyList_Check(data_item.ptr())) || PySequence_Fast_GET_SIZE(data_item.ptr()) != 2)
     throw py::value_error(what() + ": __cuda_array_interface__['data'] is " + repr_of(data_item) + ", not (pointer, read_only)");
   const py::tuple data = as_tuple(data_item);
-  const std::uint64_t ptr =
-      read_int(PyTuple_GET_ITEM(data.ptr(), 0), [&] { return what() + ": data pointer"; }, Range::Unsigned);
+  const std::uint64_t ptr = read_int(PyTuple_GET_ITEM(data.ptr(), 0), [&] { return what() + ": data pointer"; }, Range::Unsigned);
   const int readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data.ptr(), 1));
   if (readonly < 0) throw py::error_already_set();
-  if (py::handle mask = cai_item(cai, "mask"); mask && !mask.is_none())
+  if (py::handle mask = cai_item(cai, key.mask); mask && !mask.is_none())
     throw py::value_error(what() + ": masked arrays (__cuda_array_interface__['mask']) are not read");
 
-  py::handle strides_item = cai_item(cai, "strides");
+  py::handle strides_item = cai_item(cai, key.strides);
   py::tuple strides;
   if (!strides_item || strides_item.is_none()) {
     strides = compact_strides(extents, rank);
@@ -203,7 +238,7 @@ inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) 
   bool has_stream = false;
   std::uint64_t stream = 0;
   if (version >= 3)
-    if (py::handle s = cai_item(cai, "stream"); s && !s.is_none()) {
+    if (py::handle s = cai_item(cai, key.stream); s && !s.is_none()) {
       stream = read_int(s, [&] { return what() + ": __cuda_array_interface__['stream']"; }, Range::Unsigned);
       if (stream == 0)
         throw py::value_error(what() + ": __cuda_array_interface__['stream'] is 0, which the interface forbids "
@@ -212,7 +247,7 @@ inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) 
       if (stream == 1) stream = 0;
     }
   if (ptr == 0 && !empty) throw py::value_error(what() + ": the data pointer is null for a non-empty array");
-  return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype, itemsize, kDLCuda, py::none(),
+  return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype_object(dtype), itemsize, kDLCuda, py::none(),
                         int_or_none(has_stream, stream), readonly != 0);
 }
 
@@ -304,7 +339,7 @@ inline py::tuple read_dlpack_capsule(py::handle capsule, py::handle what_h) {
   else dtype = "code" + std::to_string(dt.code) + "_" + std::to_string(dt.bits);
   const int itemsize = (dt.bits + 7) / 8 > 1 ? (dt.bits + 7) / 8 : 1;
   const std::uint64_t ptr = reinterpret_cast<std::uintptr_t>(t->data) + t->byte_offset;
-  return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype, itemsize, t->device.device_type,
+  return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype_object(dtype), itemsize, t->device.device_type,
                         t->device.device_id, py::none(), readonly);
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fastcall.hpp"
 #include "gemm_spec.hpp"
 #include "tessera/kernels/gemm.hpp"
 
@@ -192,9 +193,13 @@ std::vector<std::uintptr_t> stream_handles(py::handle seq) {
   return out;
 }
 
-py::tuple run(py::handle spec, std::uintptr_t stream, py::handle producer_streams, bool auto_workspace) {
+py::tuple run(py::handle spec, py::handle stream_handle, py::handle producer_streams, py::handle auto_workspace_flag) {
   k::GemmArguments g = gemm_arguments_of(spec);
+  const unsigned long long stream = PyLong_AsUnsignedLongLong(stream_handle.ptr());
+  if (stream == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
   const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
+  const int auto_workspace = PyObject_IsTrue(auto_workspace_flag.ptr());
+  if (auto_workspace < 0) throw py::error_already_set();
   // The arguments' own refusals first, as in a build without CUDA (tessera.gemm skips
   // _core.check_gemm_arguments when it has this module), before asking where pointers live.
   if (k::GemmResult r = k::check_arguments(g); !r) return status_tuple(r);
@@ -206,7 +211,7 @@ py::tuple run(py::handle spec, std::uintptr_t stream, py::handle producer_stream
     DeviceScope scope(where.device);
     r = k::can_implement(g);
     if (r) {
-      const cudaStream_t launch = as_stream(stream);
+      const cudaStream_t launch = as_stream(std::uintptr_t(stream));
       if (std::string e = wait_for(producers, launch, where.device); !e.empty()) {
         r = {k::GemmStatus::LaunchFailed, e};
       } else {
@@ -238,9 +243,11 @@ py::tuple run(py::handle spec, std::uintptr_t stream, py::handle producer_stream
 
 PYBIND11_MODULE(_gemm_cuda, m) {
   m.doc() = "tessera::gemm for tessera.gemm (use tessera.gemm)";
-  m.def("run", &run, py::arg("spec"), py::arg("stream"), py::arg("producer_streams"), py::arg("auto_workspace"),
-        "Checks (check_arguments, can_implement) and launches one GEMM (`spec`: a tuple of GEMM_SPEC_FIELDS) on "
-        "`stream` after the `producer_streams`; (status, message), ('', '') on success.");
+  tessera::python::def_fastcall<&run, 4>(
+      m, "run",
+      "run(spec, stream, producer_streams, auto_workspace): checks (check_arguments, can_implement) and launches one "
+      "GEMM (`spec`: a tuple of GEMM_SPEC_FIELDS) on `stream` after the `producer_streams`; (status, message), "
+      "('', '') on success.");
   m.def("can_implement", [](py::handle spec) -> py::tuple {
     const k::GemmArguments g = gemm_arguments_of(spec);
     const Placement where = place(g);

@@ -149,4 +149,7 @@ inline py::tuple status_tuple(const k::GemmResult& r) {
   return py::make_tuple(r ? "" : k::to_string(r.status), r.message);
 }
 
+// check_arguments on a description: (status, message).
+inline py::tuple check_gemm_arguments(py::handle spec) { return status_tuple(k::check_arguments(gemm_arguments_of(spec))); }
+
 }  // namespace tessera::python

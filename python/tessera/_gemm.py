@@ -126,9 +126,10 @@ def _allocate(like, shape, dtype, major):
                     f"a is {type(like).__module__}.{type(like).__name__}: pass out=")
 
 
-def _overlap(x, y):
-    a, b = x.span_bytes(), y.span_bytes()
-    return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
+def _overlap(span, y):
+    """Whether the byte range `span` ([first, last], or None when empty) and array `y` share a byte."""
+    b = y.span_bytes()
+    return span is not None and b is not None and span[0] <= b[1] and b[0] <= span[1]
 
 
 def _check_status(status, message):
@@ -295,11 +296,12 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         c_ptr = c_ld = c_batch = 0
 
     if vo is not None:
+        out_span = vo.span_bytes()
         for name in ("a", "b", "bias"):
-            if name in views and _overlap(vo, views[name]):
+            if name in views and _overlap(out_span, views[name]):
                 raise ValueError(f"tessera.gemm: out overlaps {name}: the kernels read {name} while writing out")
         # C may be D itself (each element is read where it is then written), not part of it.
-        if vc is not None and _overlap(vo, vc) and (vc.ptr, vc.shape[-2:], vc.strides[-2:]) != \
+        if vc is not None and _overlap(out_span, vc) and (vc.ptr, vc.shape[-2:], vc.strides[-2:]) != \
                 (vo.ptr, vo.shape[-2:], vo.strides[-2:]):
             raise ValueError("tessera.gemm: c overlaps out without being out: C may be D itself, element for element, "
                              "or apart from it")
