@@ -123,8 +123,9 @@ inline py::object dtype_object(const std::string& name) {
   return py::str(name);
 }
 
-// (dtype name, bytes) of a typestr. "<V2" (2 opaque bytes) is bfloat16: PyTorch and ml_dtypes
-// write bfloat16 so, numpy having no such type.
+// (dtype name, bytes) of a typestr. "<V2" (2 opaque little-endian bytes) is bfloat16: PyTorch
+// (torch/_tensor.py's table, where <V2 is bfloat16 alone) and ml_dtypes (JAX) write bfloat16 so,
+// numpy having no such type; numpy's own void type, "|V2" (no byte order), is not.
 template <class What>
 std::pair<std::string, std::int64_t> typestr_dtype(py::handle typestr, What&& what) {
   auto refuse = [&] {
@@ -144,7 +145,7 @@ std::pair<std::string, std::int64_t> typestr_dtype(py::handle typestr, What&& wh
   }
   if (order == '>' && bytes > 1)
     throw py::value_error(what() + ": typestr " + repr_of(typestr) + " is big-endian; GPU memory is little-endian");
-  if (kind == 'V' && bytes == 2) return {"bfloat16", 2};
+  if (kind == 'V' && bytes == 2 && order != '|') return {"bfloat16", 2};
   const char* name = kind == 'f' ? "float" : kind == 'i' ? "int" : kind == 'u' ? "uint" : kind == 'c' ? "complex"
                      : kind == 'b'                                                   ? "bool"
                                                                                      : nullptr;

@@ -95,7 +95,8 @@ def compact_strides(shape):
 
 def from_cuda_array_interface(cai, what="array"):
     """An ArrayView of a ``__cuda_array_interface__`` dict (versions 0 to 3). ``<V2`` (2 opaque
-    bytes) is bfloat16; the v3 ``stream`` 1 (the legacy default stream) becomes 0."""
+    little-endian bytes) is bfloat16, as PyTorch and ml_dtypes write it (numpy's ``|V2`` is
+    not); the v3 ``stream`` 1 (the legacy default stream) becomes 0."""
     return ArrayView(*_core.read_cuda_array_interface(cai, what), "cai")
 
 
@@ -125,19 +126,15 @@ def dlpack_stream_argument(stream):
 
 def read_cai(obj, what="array"):
     """The first step of reading `obj`: its CUDA Array Interface, read once. (view, None) when
-    the interface describes it; (None, error) when there is none to read (error: the
-    producer's own refusal, e.g. PyTorch's for a tensor that requires grad, else None), or when
-    it says only "<V2" and `obj` speaks DLPack too, which names the type."""
+    it has one; (None, error) when it has none to read (error: the producer's own refusal, e.g.
+    PyTorch's for a tensor that requires grad, else None)."""
     try:
         cai = obj.__cuda_array_interface__
     except AttributeError:
         return None, None
     except Exception as e:  # the producer's own refusal (e.g. a tensor that requires grad)
         return None, e
-    v = ArrayView(*_core.read_cuda_array_interface(cai, what), "cai")
-    if v.dtype == "bfloat16" and hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
-        return None, None
-    return v, None
+    return ArrayView(*_core.read_cuda_array_interface(cai, what), "cai"), None
 
 
 def read_dlpack(obj, what="array", stream=None, cai_error=None):
@@ -162,10 +159,10 @@ def read_dlpack(obj, what="array", stream=None, cai_error=None):
 
 
 def view(obj, what="array", stream=None):
-    """An ArrayView of any object speaking the CUDA Array Interface or DLPack (tried in this
-    order; a bfloat16 array whose interface says only "<V2" is read through DLPack when it has
-    that too, which names the type). ``stream``: the consumer's stream handle, passed to
-    ``__dlpack__`` so that the producer orders its work before it."""
+    """An ArrayView of any object speaking the CUDA Array Interface or DLPack, tried in this
+    order (an object with both is read through its interface alone). ``stream``: the
+    consumer's stream handle, passed to ``__dlpack__`` so that the producer orders its work
+    before it."""
     if isinstance(obj, ArrayView):
         return obj
     v, cai_error = read_cai(obj, what)

@@ -55,7 +55,7 @@ def test_cai_strides_in_bytes_become_elements():
     assert v.strides == (1, 8) and v.dtype == "float16"
 
 
-@pytest.mark.parametrize("typestr, dtype", [("<f4", "float32"), ("<f2", "float16"), ("<V2", "bfloat16"),
+@pytest.mark.parametrize("typestr, dtype", [("<f4", "float32"), ("<f2", "float16"), ("<V2", "bfloat16"), ("|V2", "V2"),
                                             ("<f8", "float64"), ("|i1", "int8"), ("<u2", "uint16"),
                                             ("|b1", "bool"), ("<c8", "complex64")])
 def test_cai_typestr(typestr, dtype):
@@ -259,12 +259,15 @@ def test_cai_lists_read_as_tuples():
     assert _arrays.view(c).readonly
 
 
-def test_bfloat16_opaque_in_cai_is_read_through_dlpack_when_both_exist():
+def test_bfloat16_in_the_interface_is_read_there_alone():
+    """PyTorch's interface writes bfloat16 as <V2 (the only type its table writes so): read as
+    bfloat16 from the interface, as float16 is, without a second read through DLPack."""
     class Both(FakeDlpack):
         __cuda_array_interface__ = dict(shape=(2, 2), typestr="<V2", data=(0x700000, False), version=2)
 
     x = Both((2, 2), code=4, bits=16)
-    assert _arrays.view(x, "a", stream=0).protocol == "dlpack"
+    v = _arrays.view(x, "a", stream=0)
+    assert (v.protocol, v.dtype, x.streams) == ("cai", "bfloat16", [])
 
 
 # ---- gemm: arguments onto GemmArguments -------------------------------------------------------
@@ -494,13 +497,24 @@ def test_each_interface_is_read_once_per_call(launches):
     assert [x.reads for x in (a, b, out)] == [2, 2, 2]
 
 
-def test_a_bfloat16_interface_is_read_once_and_its_dlpack_once(launches):
+def test_a_bfloat16_interface_is_read_once_and_dlpack_not_at_all(launches):
     x = [FakeDlpack(shape, code=4, bits=16, ptr=p) for shape, p in (((64, 32), A), ((32, 16), B), ((64, 16), D))]
     a, b, out = (Counting(tuple(f.shape), f.managed.dl_tensor.data, typestr="<V2", dlpack=f) for f in x)
     ts.gemm(a, b, out)
     assert [v.reads for v in (a, b, out)] == [1, 1, 1]
-    assert [f.streams for f in x] == [[1], [1], [1]], "one export each, handed the launch stream"
+    assert [f.streams for f in x] == [[], [], []], "no export: the interface said it all"
     assert launches.calls[-1][0][SPEC["element"]] == "bf16"
+
+
+def test_an_array_that_refuses_its_interface_is_read_through_dlpack_once(launches):
+    class Refuses(FakeDlpack):     # PyTorch's interface for a dtype its table lacks raises KeyError
+        @property
+        def __cuda_array_interface__(self):
+            raise KeyError("torch.float8_e4m3fn")
+
+    a = Refuses((64, 32), code=2, bits=16, ptr=A)
+    ts.gemm(a, Counting((32, 16), B), Counting((64, 16), D))
+    assert a.streams == [1], "one export, handed the launch stream (the legacy default: 1)"
 
 
 SPEC = {name: i for i, name in enumerate(_gemm.SPEC_FIELDS)}
