@@ -5,11 +5,12 @@
 // arrays: the same reading in Python cost 4-15 us per array (the capsule through ctypes the
 // most), here well under one.
 //
-// The tuple: (ptr, shape, strides, dtype, itemsize, device, device_id, stream, readonly):
+// The tuple: (ptr, shape, strides, dtype, itemsize, device, device_id, stream, readonly, span):
 // ptr the first element's address; shape and strides (in elements) tuples; dtype a name
 // (float32, float16, bfloat16, ...); device DLPack's device type (CUDA for the interface);
 // device_id None where the protocol does not say; stream the interface's v3 stream (None, or a
-// handle: 1, the legacy default stream, becomes 0); readonly a bool.
+// handle: 1, the legacy default stream, becomes 0); readonly a bool; span the [first, last]
+// byte addresses the array touches (None when empty), for overlap checks.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -76,14 +77,51 @@ std::uint64_t read_int(py::handle value, What&& what, Range range) {
   return bits;
 }
 
-inline py::tuple compact_strides(const std::int64_t* shape, Py_ssize_t rank) {
+// Row-major strides in elements (what an absent `strides` means in both protocols), into
+// `steps` and as a tuple.
+inline py::tuple compact_strides(const std::int64_t* shape, Py_ssize_t rank, std::int64_t* steps) {
   py::tuple strides(rank);
   std::int64_t step = 1;
   for (Py_ssize_t i = rank - 1; i >= 0; --i) {
+    steps[i] = step;
     PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(step));
-    step *= shape[i] > 1 ? shape[i] : 1;
+    step *= shape[i] > 1 ? shape[i] : 1;  // (wraps only past any real array, where the span is exact anyway)
   }
   return strides;
+}
+
+// [first, last]: the byte addresses the array touches, or None when it is empty (the overlap
+// checks' input). Exact for any extents and strides: 128-bit arithmetic, and Python integers
+// where even that would overflow.
+inline py::object span_of(std::uint64_t ptr, const std::int64_t* shape, const std::int64_t* steps, Py_ssize_t rank,
+                          std::int64_t itemsize) {
+  for (Py_ssize_t i = 0; i < rank; ++i)
+    if (shape[i] == 0) return py::none();
+  __int128 lo = 0, hi = 0, first = 0, last = 0;
+  bool overflow = false;
+  for (Py_ssize_t i = 0; i < rank; ++i) {
+    const __int128 reach = static_cast<__int128>(shape[i] - 1) * steps[i];  // |reach| < 2^126
+    overflow = overflow || __builtin_add_overflow(steps[i] > 0 ? hi : lo, reach, steps[i] > 0 ? &hi : &lo);
+  }
+  overflow = overflow || __builtin_mul_overflow(lo, static_cast<__int128>(itemsize), &first) ||
+             __builtin_add_overflow(first, static_cast<__int128>(ptr), &first) ||
+             __builtin_add_overflow(hi, static_cast<__int128>(1), &last) ||
+             __builtin_mul_overflow(last, static_cast<__int128>(itemsize), &last) ||
+             __builtin_add_overflow(last, static_cast<__int128>(ptr) - 1, &last);
+  auto fits = [](__int128 v) { return v >= INT64_MIN && v <= static_cast<__int128>(UINT64_MAX); };
+  auto as_int = [](__int128 v) {
+    return py::reinterpret_steal<py::object>(v <= INT64_MAX ? PyLong_FromLongLong(static_cast<long long>(v))
+                                                            : PyLong_FromUnsignedLongLong(static_cast<unsigned long long>(v)));
+  };
+  if (!overflow && fits(first) && fits(last)) return py::make_tuple(as_int(first), as_int(last));
+  py::object lo_p = py::int_(0), hi_p = py::int_(0);
+  for (Py_ssize_t i = 0; i < rank; ++i) {
+    const py::object reach = py::int_(shape[i] - 1) * py::int_(steps[i]);
+    if (steps[i] > 0) hi_p = hi_p + reach;
+    else lo_p = lo_p + reach;
+  }
+  const py::object p = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(ptr)), size = py::int_(itemsize);
+  return py::make_tuple(p + lo_p * size, p + (hi_p + py::int_(1)) * size - py::int_(1));
 }
 
 inline py::object int_or_none(bool present, std::uint64_t v) {
@@ -189,7 +227,7 @@ inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) 
   const py::tuple shape_in = as_tuple(shape_item);
   const Py_ssize_t rank = PyTuple_GET_SIZE(shape_in.ptr());
   if (rank > kMaxRank) throw py::value_error(what() + ": " + std::to_string(rank) + " modes are more than tessera reads");
-  std::int64_t extents[kMaxRank];
+  std::int64_t extents[kMaxRank], steps[kMaxRank];
   bool empty = false, plain = PyTuple_CheckExact(shape_in.ptr());  // plain: an exact tuple of exact ints
   for (Py_ssize_t i = 0; i < rank; ++i) {
     PyObject* e = PyTuple_GET_ITEM(shape_in.ptr(), i);
@@ -216,7 +254,7 @@ inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) 
   py::handle strides_item = cai_item(cai, key.strides);
   py::tuple strides;
   if (!strides_item || strides_item.is_none()) {
-    strides = compact_strides(extents, rank);
+    strides = compact_strides(extents, rank, steps);
   } else {
     if ((!PyTuple_Check(strides_item.ptr()) && !PyList_Check(strides_item.ptr())) ||
         PySequence_Fast_GET_SIZE(strides_item.ptr()) != rank)
@@ -230,7 +268,8 @@ inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) 
         throw py::value_error(what() + ": strides[" + std::to_string(i) + "] = " + std::to_string(s) +
                               " bytes is not a multiple of the " + std::to_string(itemsize) + "-byte " + dtype +
                               " elements");
-      PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(s / itemsize));
+      steps[i] = s / itemsize;
+      PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(steps[i]));
     }
   }
 
@@ -249,7 +288,7 @@ inline py::tuple read_cuda_array_interface(py::handle cai_h, py::handle what_h) 
     }
   if (ptr == 0 && !empty) throw py::value_error(what() + ": the data pointer is null for a non-empty array");
   return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype_object(dtype), itemsize, kDLCuda, py::none(),
-                        int_or_none(has_stream, stream), readonly != 0);
+                        int_or_none(has_stream, stream), readonly != 0, span_of(ptr, extents, steps, rank, itemsize));
 }
 
 // ---- DLPack -------------------------------------------------------------------------------------
@@ -324,11 +363,15 @@ inline py::tuple read_dlpack_capsule(py::handle capsule, py::handle what_h) {
   }
   if (negative) throw py::value_error(what() + ": DLPack shape " + repr_of(shape) + " has a negative extent");
   py::tuple strides;
+  std::int64_t steps[kMaxRank];
   if (t->strides != nullptr) {
     strides = py::tuple(rank);
-    for (std::int32_t i = 0; i < rank; ++i) PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(t->strides[i]));
+    for (std::int32_t i = 0; i < rank; ++i) {
+      steps[i] = t->strides[i];
+      PyTuple_SET_ITEM(strides.ptr(), i, PyLong_FromLongLong(t->strides[i]));
+    }
   } else {
-    strides = compact_strides(t->shape, rank);
+    strides = compact_strides(t->shape, rank, steps);
   }
   const DLDataType dt = t->dtype;
   if (dt.lanes != 1)
@@ -341,7 +384,7 @@ inline py::tuple read_dlpack_capsule(py::handle capsule, py::handle what_h) {
   const int itemsize = (dt.bits + 7) / 8 > 1 ? (dt.bits + 7) / 8 : 1;
   const std::uint64_t ptr = reinterpret_cast<std::uintptr_t>(t->data) + t->byte_offset;
   return py::make_tuple(int_or_none(true, ptr), shape, strides, dtype_object(dtype), itemsize, t->device.device_type,
-                        t->device.device_id, py::none(), readonly);
+                        t->device.device_id, py::none(), readonly, span_of(ptr, t->shape, steps, rank, itemsize));
 }
 
 }  // namespace protocols

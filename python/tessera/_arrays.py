@@ -44,18 +44,20 @@ class ArrayView:
     ``strides`` (in elements), ``dtype`` (a name: float32, float16, bfloat16, ...),
     ``itemsize``, ``device`` (DLPack's device type, CUDA for the CUDA Array Interface),
     ``device_id`` (None where the protocol does not say), ``stream`` (the CUDA Array
-    Interface's v3 stream: None, or a handle), ``readonly``, ``protocol`` ("cai" or
-    "dlpack"). ``keep`` holds what must stay alive while the memory is used (a DLPack
-    capsule)."""
+    Interface's v3 stream: None, or a handle), ``readonly``, ``span`` (span_bytes()),
+    ``protocol`` ("cai" or "dlpack"). ``keep`` holds what must stay alive while the memory is
+    used (a DLPack capsule). The readers' tuple (array_protocols.hpp) is the arguments up to
+    ``span``."""
 
     __slots__ = ("ptr", "shape", "strides", "dtype", "itemsize", "device", "device_id", "stream", "readonly",
-                 "protocol", "keep")
+                 "span", "protocol", "keep")
 
-    def __init__(self, ptr, shape, strides, dtype, itemsize, device, device_id, stream, readonly, protocol, keep=None):
+    def __init__(self, ptr, shape, strides, dtype, itemsize, device, device_id, stream, readonly, span, protocol,
+                 keep=None):
         self.ptr, self.shape, self.strides = ptr, shape, strides
         self.dtype, self.itemsize = dtype, itemsize
         self.device, self.device_id, self.stream = device, device_id, stream
-        self.readonly, self.protocol, self.keep = readonly, protocol, keep
+        self.readonly, self.span, self.protocol, self.keep = readonly, span, protocol, keep
 
     @property
     def ndim(self):
@@ -67,15 +69,7 @@ class ArrayView:
 
     def span_bytes(self):
         """[first, last] byte addresses the array touches (empty arrays: None)."""
-        lo = hi = 0
-        for n, s in zip(self.shape, self.strides):
-            if n == 0:
-                return None
-            if s > 0:
-                hi += (n - 1) * s
-            else:
-                lo += (n - 1) * s
-        return self.ptr + lo * self.itemsize, self.ptr + (hi + 1) * self.itemsize - 1
+        return self.span
 
     def __repr__(self):
         return (f"ArrayView(ptr={self.ptr:#x}, shape={self.shape}, strides={self.strides}, dtype={self.dtype}, "
@@ -127,7 +121,9 @@ def dlpack_stream_argument(stream):
 def read_cai(obj, what="array"):
     """The first step of reading `obj`: its CUDA Array Interface, read once. (view, None) when
     it has one; (None, error) when it has none to read (error: the producer's own refusal, e.g.
-    PyTorch's for a tensor that requires grad, else None)."""
+    PyTorch's for a tensor that requires grad, else None). An ArrayView is its own view."""
+    if type(obj) is ArrayView:
+        return obj, None
     try:
         cai = obj.__cuda_array_interface__
     except AttributeError:

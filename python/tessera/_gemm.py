@@ -126,10 +126,9 @@ def _allocate(like, shape, dtype, major):
                     f"a is {type(like).__module__}.{type(like).__name__}: pass out=")
 
 
-def _overlap(span, y):
-    """Whether the byte range `span` ([first, last], or None when empty) and array `y` share a byte."""
-    b = y.span_bytes()
-    return span is not None and b is not None and span[0] <= b[1] and b[0] <= span[1]
+def _overlap(x, y):
+    a, b = x.span, y.span
+    return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
 
 
 def _check_status(status, message):
@@ -239,18 +238,18 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         raise ValueError(f"tessera.gemm: D in {d_type}: the kernels write float32, float16 or bfloat16")
     vc = views.get("c")
     if vc is not None:
-        if vc.ndim not in (2, 3) or vc.shape[-2:] != (m, n):
+        if len(vc.shape) not in (2, 3) or vc.shape[-2:] != (m, n):
             raise ValueError(f"tessera.gemm: c has shape {vc.shape}; the product is {m}x{n}")
         if vc.dtype != d_type:
             raise ValueError(f"tessera.gemm: c is {vc.dtype} and D {d_type}; C is read in D's type")
 
     # D's major: out's own; for out=None c's, else row-major.
     if vo is not None:
-        if vo.ndim not in (2, 3) or vo.shape[-2:] != (m, n):
+        if len(vo.shape) not in (2, 3) or vo.shape[-2:] != (m, n):
             raise ValueError(f"tessera.gemm: out has shape {vo.shape}; the product is {m}x{n}")
-        if batch > 1 and (vo.ndim != 3 or vo.shape[0] != batch):
+        if batch > 1 and (len(vo.shape) != 3 or vo.shape[0] != batch):
             raise ValueError(f"tessera.gemm: out has shape {vo.shape}; the product is {batch} batches of {m}x{n}")
-        if vo.ndim == 3 and vo.shape[0] != batch:
+        if len(vo.shape) == 3 and vo.shape[0] != batch:
             raise ValueError(f"tessera.gemm: out has {vo.shape[0]} batches where the product has {batch}")
         if vo.readonly:
             raise ValueError("tessera.gemm: out is read-only")
@@ -296,12 +295,11 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         c_ptr = c_ld = c_batch = 0
 
     if vo is not None:
-        out_span = vo.span_bytes()
         for name in ("a", "b", "bias"):
-            if name in views and _overlap(out_span, views[name]):
+            if name in views and _overlap(vo, views[name]):
                 raise ValueError(f"tessera.gemm: out overlaps {name}: the kernels read {name} while writing out")
         # C may be D itself (each element is read where it is then written), not part of it.
-        if vc is not None and _overlap(out_span, vc) and (vc.ptr, vc.shape[-2:], vc.strides[-2:]) != \
+        if vc is not None and _overlap(vo, vc) and (vc.ptr, vc.shape[-2:], vc.strides[-2:]) != \
                 (vo.ptr, vo.shape[-2:], vo.strides[-2:]):
             raise ValueError("tessera.gemm: c overlaps out without being out: C may be D itself, element for element, "
                              "or apart from it")

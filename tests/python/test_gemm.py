@@ -259,6 +259,25 @@ def test_cai_lists_read_as_tuples():
     assert _arrays.view(c).readonly
 
 
+def span_reference(v):
+    if any(n == 0 for n in v.shape):
+        return None
+    lo = sum((n - 1) * s for n, s in zip(v.shape, v.strides) if s <= 0)
+    hi = sum((n - 1) * s for n, s in zip(v.shape, v.strides) if s > 0)
+    return v.ptr + lo * v.itemsize, v.ptr + (hi + 1) * v.itemsize - 1
+
+
+@pytest.mark.parametrize("array", [
+    Cai((4, 6)), Cai((4, 6), typestr="<f2", strides=(2, 8)), Cai((3, 4, 5), typestr="<f8"),
+    Cai((4, 6), strides=(-24, 4), ptr=A + 3 * 24), Cai((4, 6), strides=(0, -4), ptr=A + 5 * 4), Cai((0, 6)),
+    Cai((2**40, 2**40), typestr="<f8", strides=(2**60, 8)),          # past 64 bits: exact all the same
+    Cai((2**40, 2**40), typestr="<f8", strides=(-2**60, -8), ptr=8), # below 0
+    Cai((), ptr=A), FakeDlpack((5, 3), strides=(-3, 1), ptr=A + 4 * 12), FakeDlpack((2, 3, 4))])
+def test_the_span_is_the_bytes_the_array_touches(array):
+    v = _arrays.view(array, "a", stream=0)
+    assert v.span_bytes() == span_reference(v)
+
+
 def test_bfloat16_in_the_interface_is_read_there_alone():
     """PyTorch's interface writes bfloat16 as <V2 (the only type its table writes so): read as
     bfloat16 from the interface, as float16 is, without a second read through DLPack."""
@@ -271,6 +290,10 @@ def test_bfloat16_in_the_interface_is_read_there_alone():
 
 
 # ---- gemm: arguments onto GemmArguments -------------------------------------------------------
+
+def test_array_views_are_operands_as_they_are():
+    va = _arrays.view(row((64, 32), A))
+    assert _gemm.plan(va, row((32, 16), B), row((64, 16), D)).views["a"] is va
 
 def spec(*args, **kw):
     return _gemm.spec_dict(_gemm.plan(*args, **kw).spec)
