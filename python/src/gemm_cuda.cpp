@@ -83,17 +83,19 @@ Placement place(const k::GemmArguments& g) {
 }
 
 // Makes `device` current for the call and restores the caller's device after it.
+// (Nothing to set or restore, the usual case, when it is current already.)
 struct DeviceScope {
   int saved = -1;
+  bool switched = false;
   explicit DeviceScope(int device) {
     if (cudaGetDevice(&saved) != cudaSuccess) {
       cudaGetLastError();
       saved = -1;
     }
-    if (device >= 0 && device != saved) cudaSetDevice(device);
+    if (device >= 0 && device != saved) switched = cudaSetDevice(device) == cudaSuccess;
   }
   ~DeviceScope() {
-    if (saved >= 0) cudaSetDevice(saved);
+    if (switched && saved >= 0) cudaSetDevice(saved);
   }
 };
 
