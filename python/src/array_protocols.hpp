@@ -41,7 +41,7 @@ std::uint64_t read_int(py::handle value, What&& what, Range range) {
   PyObject* v = value.ptr();
   if (PyBool_Check(v)) throw py::type_error(what() + " is a bool, not an integer");
   py::object owned;
-  if (!PyLong_Check(v)) {
+  if (!PyLong_CheckExact(v)) {  // (an int subclass too: its value, as operator.index gives it, names it in refusals)
     PyObject* index = PyNumber_Index(v);
     if (index == nullptr) {
       if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw py::error_already_set();

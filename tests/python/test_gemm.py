@@ -3,6 +3,7 @@ producers) and DLPack (numpy's, and capsules built here), the mapping of shapes 
 onto the C++ API's GemmArguments, and every refusal: Python's own and the C++
 check_arguments' (raised as GemmError with its reason). The launch is test_gemm_gpu.py's."""
 import ctypes
+import enum
 import sys
 
 import numpy as np
@@ -88,6 +89,7 @@ def test_cai_v2_has_no_stream():
     (Cai((2, 2), ptr=0), ValueError, "null"),
     (Cai((2, 2), strides=(4,)), ValueError, "do not match"),
     (Cai((2, 2), stream=-1), ValueError, "outside"),
+    (Cai((2, enum.IntEnum("Huge", {"N": 2**63}).N)), ValueError, r"shape\[1\] = 9223372036854775808 lies outside"),
 ])
 def test_cai_refusals(cai, error, text):
     with pytest.raises(error, match=text):
