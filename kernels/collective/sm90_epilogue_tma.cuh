@@ -112,8 +112,8 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void prefetch_c(Params const& p, SharedStorage& s, int thread, int64_t tile_m, int64_t tile_n,
                                                     int64_t l, int slot = 0) {
     if constexpr (FusedAct == Activation::Identity) {
-      if (p.load_c && thread % 128 == 0) {
-        const int wg = thread / 128;
+      if (p.load_c && thread % GMMA::warpgroup_threads == 0) {
+        const int wg = thread / GMMA::warpgroup_threads;
         tma_store_wait<0>();  // the previous tile's last store has read the buffer
         load_c_part(p, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
       }
@@ -150,9 +150,9 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void store_as(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
                                                   int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
                                                   int slot = 0, bool prefetched = false) {
-    const int wg = thread / 128;
+    const int wg = thread / GMMA::warpgroup_threads;
     const int first = slot * ConsumerWarpgroups;  // the slot's first buffer (and named barrier)
-    const bool leader = thread % 128 == 0;
+    const bool leader = thread % GMMA::warpgroup_threads == 0;
     const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[first][0]));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);  // each value's place (an f32 D's stores, C's reads)
     const auto stsm = stsm_slice(tiled, thread);
@@ -212,8 +212,8 @@ struct CollectiveEpilogueSm90TmaStore {
     TDs& tDsD;
   };
 
-  // One wgmma atom's accumulators per thread: 64 x BN over 128 threads.
-  static constexpr int AtomValues = BN / 2;
+  // One wgmma atom's accumulators per thread: 64 x BN over a warpgroup.
+  static constexpr int AtomValues = 64 * BN / GMMA::warpgroup_threads;
 
   // Value V of group J of M repeat I: accumulator 4 J + V + AtomValues I (the fragment
   // (V, AtomsM)), scaled, C and bias added, activated.
@@ -324,7 +324,7 @@ struct CollectiveEpilogueSm90TmaStore {
 
   // Before the CTA leaves: the last stores have read shared memory.
   __device__ __forceinline__ static void finish(Params const& p, int thread) {
-    if (p.use_tma && thread % 128 == 0) tma_store_wait<0>();
+    if (p.use_tma && thread % GMMA::warpgroup_threads == 0) tma_store_wait<0>();
   }
 };
 

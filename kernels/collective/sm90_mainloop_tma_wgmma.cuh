@@ -128,7 +128,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
   // wait) of every CTA in the cluster: each CTA's producer writes into all of their stages.
-  static constexpr int ConsumerArrivals = 4 * ConsumerWarpgroups * ClusterM;
+  static constexpr int ConsumerArrivals = GMMA::warpgroup_threads / 32 * ConsumerWarpgroups * ClusterM;
 
   struct SharedStorage {
     alignas(1024) unsigned char a[Stages * stage_a_bytes];
