@@ -41,6 +41,7 @@
 #include <tessera/tensor.hpp>
 #include <tessera/tiled_mma.hpp>
 
+#include "../arch/named_barrier.cuh"
 #include "../arch/sm90_convert.cuh"
 #include "sm90_epilogue.cuh"
 #include "sm90_epilogue_staging.hpp"
@@ -72,6 +73,11 @@ struct CollectiveEpilogueSm90TmaStore {
   static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
 
   static constexpr int Buffers = Slots * ConsumerWarpgroups;
+  static_assert(Buffers <= int(arch::epilogue_staging_barriers), "a named barrier per staging buffer (arch/named_barrier.cuh)");
+  // The warpgroup that writes buffer b, together.
+  __device__ __forceinline__ static void staging_barrier(int b) {
+    arch::named_barrier_sync<arch::NamedBarrier::EpilogueStaging, GMMA::warpgroup_threads>(b);
+  }
   struct SharedStorage {
     alignas(1024) unsigned char d[Buffers][staging_bytes];
     // beta != 0: the C loads into buffer b complete on c_full[b]; c_phase[b] is the parity
@@ -118,10 +124,6 @@ struct CollectiveEpilogueSm90TmaStore {
         load_c_part(p, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
       }
     }
-  }
-
-  __device__ __forceinline__ static void warpgroup_barrier(int wg) {
-    asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
   }
 
   template <class TiledMma, class TileShape, class Acc>
@@ -285,7 +287,7 @@ struct CollectiveEpilogueSm90TmaStore {
     }
   }
   // Part H: columns Cols*(H % Parts) .. of the warpgroup's rows in M repeat H / Parts, staged,
-  // then one TMA store. (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's
+  // then one TMA store. (bar: the buffer's index, its named barrier's too; wg: the warpgroup's
   // 64 rows in each repeat)
   template <Activation Act, bool HasBias, int G, int H, class X>
   __device__ __forceinline__ static void store_part(Params const& p, SharedStorage& s, X const& ctx, int bar, int wg, bool leader,
@@ -294,7 +296,7 @@ struct CollectiveEpilogueSm90TmaStore {
       tma_store_wait<0>();  // the previous store has read the buffer
       if (ctx.load_c && (H > 0 || !prefetched)) load_c_part(p, s, bar, wg, H, tile_m, tile_n, l);
     }
-    warpgroup_barrier(bar);
+    staging_barrier(bar);
     if (ctx.load_c) {
       const uint32_t phase = s.c_phase[bar];
       while (!s.c_full[bar].try_wait(phase)) {}  // this part's C has landed
@@ -306,7 +308,7 @@ struct CollectiveEpilogueSm90TmaStore {
       stage_part<Act, HasBias, false, G, H>(ctx);
     }
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
-    warpgroup_barrier(bar);
+    staging_barrier(bar);
     if (leader) {
       if (ctx.load_c) s.c_phase[bar] ^= 1u;  // every thread has waited on this phase
       const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg + 64 * ConsumerWarpgroups * (H / Parts)),

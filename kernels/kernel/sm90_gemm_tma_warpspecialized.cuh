@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "../arch/named_barrier.cuh"
 #include "../arch/sm90_registers.cuh"
 #include "../collective/sm90_epilogue.cuh"
 #include "../collective/sm90_epilogue_tma.cuh"
@@ -134,7 +135,7 @@ struct GemmTmaWarpSpecialized {
   }
 
   __device__ __forceinline__ static void consumer_barrier() {
-    asm volatile("bar.sync 3, %0;\n" ::"n"(ConsumerThreads) : "memory");
+    arch::named_barrier_sync<arch::NamedBarrier::Consumers, ConsumerThreads>();
   }
 
   // Split-K meeting point of one CTA's slice: store the accumulators in the slice's slot,
