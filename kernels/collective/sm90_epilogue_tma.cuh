@@ -78,13 +78,8 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void staging_barrier(int b) {
     arch::named_barrier_sync<arch::NamedBarrier::EpilogueStaging, GMMA::warpgroup_threads>(b);
   }
-  struct SharedStorage {
-    alignas(1024) unsigned char d[Buffers][staging_bytes];
-    // beta != 0: the C loads into buffer b complete on c_full[b]; c_phase[b] is the parity
-    // its next load completes (flipped by the buffer's leader once every thread has waited).
-    pipeline::DeviceMbarrier c_full[Buffers];
-    uint32_t c_phase[Buffers];
-  };
+  using SharedStorage = EpilogueTmaStoreSharedStorage<Buffers>;
+  static_assert(staging_bytes == epilogue_staging_bytes, "the staging tile fills one staging buffer");
   struct Params {
     typename Direct::Params direct;
     CUtensorMap map_d;

@@ -18,6 +18,7 @@
 #include "../collective/sm90_epilogue.cuh"
 #include "../collective/sm90_epilogue_tma.cuh"
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
+#include "sm90_shared_storage.hpp"
 #include "sm90_tile_scheduler.cuh"
 
 namespace tessera::kernels::sm90 {
@@ -28,11 +29,7 @@ struct GemmTmaWarpSpecialized {
   using Epilogue = Epilogue_;
   using Scheduler = Scheduler_;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
-  struct SharedStorage {
-    typename Mainloop::SharedStorage mainloop;
-    typename Epilogue::SharedStorage epilogue;
-    unsigned split_last;  // split-K: this CTA's slice arrived last (consumer thread 0 -> all consumers)
-  };
+  using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
 
   struct Params {

@@ -34,11 +34,7 @@ struct GemmTmaWarpSpecializedPingpong {
   // The cooperative kernel of the same collectives lends its cluster helpers.
   using Cooperative = GemmTmaWarpSpecialized<Mainloop, Epilogue, Scheduler>;
 
-  struct SharedStorage {
-    typename Mainloop::SharedStorage mainloop;
-    typename Epilogue::SharedStorage epilogue;
-    alignas(8) PingpongOrder<pipeline::DeviceMbarrier> order;
-  };
+  using SharedStorage = PingpongSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
 
   struct Params {
