@@ -10,11 +10,19 @@
 
 #include <tessera/int_tuple.hpp>
 
+#include "tile_scheduler.cuh"
+
 namespace tessera::kernels::sm90 {
 
+// The raster group: 16 CTA tiles down M in each N column before the next column (bench
+// --group: 8 and 16 best), counted in the raster's tiles, which are cluster tiles of
+// ClusterM CTA tiles.
+inline constexpr int raster_group_ctas = 16;
+TESSERA_HOST_DEVICE constexpr int64_t raster_group(int cluster_m) { return raster_group_ctas / cluster_m; }
+
 struct PersistentTileScheduler {
-  int64_t tiles_m = 0, tiles_n = 0, batch = 1;
-  int64_t group = 8;
+  int64_t tiles_m = 0, tiles_n = 0, batch = 1;  // cluster tiles (raster_of)
+  int64_t group = raster_group(1);
 
   struct Tile {
     int64_t m, n, l;
@@ -52,6 +60,14 @@ struct PersistentTileScheduler {
     return {int64_t(full_rows + get<0>(c)), int64_t(get<1>(c)), int64_t(get<1>(lb))};
   }
 };
+
+// The raster of an M x N problem, `batch` of them, in BM x BN CTA tiles with clusters of
+// ClusterM CTAs along M: its tiles are the cluster tiles, BM * ClusterM x BN.
+template <int BM, int BN, int ClusterM>
+TESSERA_HOST_DEVICE constexpr PersistentTileScheduler raster_of(int64_t m, int64_t n, int64_t batch) {
+  const auto tiles = output_tile_grid(m, n, C<BM * ClusterM>{}, C<BN>{});
+  return {tiles.m, tiles.n, batch, raster_group(ClusterM)};
+}
 
 // The persistent raster with whole tiles only: unit u is tile u with all its k-tiles, and
 // `split` is 1 at compile time, so a kernel over this scheduler carries no split-K meeting.

@@ -39,7 +39,8 @@ struct SplitKRasterization {
   // The scheduler of a problem tiled BM x BN x BK, under the problem's plan (a view of `p`).
   template <int BM, int BN, int BK>
   TESSERA_HOST_DEVICE static SplitKRasterization of(const Problem& p) {
-    return {{(p.m + BM - 1) / BM, (p.n + BN - 1) / BN}, p.split_k, int((p.k + BK - 1) / BK)};
+    const auto tiles = output_tile_grid(p.m, p.n, C<BM>{}, C<BN>{});
+    return {{tiles.m, tiles.n}, p.split_k, int(ceil_div(p.k, C<BK>{}))};
   }
 
   TESSERA_HOST_DEVICE std::int64_t tile_count() const { return raster.tile_count(); }

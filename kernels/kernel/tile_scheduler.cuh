@@ -9,8 +9,20 @@
 #include <cstdint>
 
 #include "tessera/config.hpp"
+#include "tessera/int_tuple.hpp"
 
 namespace tessera::kernels {
+
+// The output tiles of an M x N problem in BM x BN tiles: how many along M and along N, the
+// last of each partial. (A struct, not a tuple: the kernels compute it, and through the
+// tuple nvcc folded the schedulers' checks of it less well.)
+struct OutputTileGrid {
+  std::int64_t m, n;
+};
+template <class BM, class BN>
+TESSERA_HOST_DEVICE constexpr OutputTileGrid output_tile_grid(std::int64_t m, std::int64_t n, BM const& bm, BN const& bn) {
+  return {ceil_div(m, bm), ceil_div(n, bn)};
+}
 
 template <int Group>
 struct GroupedRasterization {
