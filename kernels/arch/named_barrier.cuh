@@ -5,6 +5,7 @@
 // one id would count each other's arrivals. (Host-includable: the host test checks the rule.)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tessera::kernels::arch {
