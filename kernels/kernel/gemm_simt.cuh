@@ -41,9 +41,8 @@ struct GemmSimtKernel {
 
 #if defined(__CUDACC__)
   __device__ static void run(const Problem& p, unsigned char* smem) {
-    std::int64_t tm, tn;
-    scheduler(p).tile_of(blockIdx.x, tm, tn);
-    run_tile(p, tm, tn, blockIdx.z, int(threadIdx.x), smem);
+    const auto t = scheduler(p).tile_of(std::int64_t(blockIdx.x));
+    run_tile(p, t.m, t.n, blockIdx.z, int(threadIdx.x), smem);
   }
 #endif
 };
