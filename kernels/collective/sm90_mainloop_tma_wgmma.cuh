@@ -23,6 +23,7 @@
 #include <tessera/pipeline/tma_pipeline.hpp>
 #include <tessera/tiled_mma.hpp>
 
+#include "../kernel/sm90_shared_storage.hpp"
 #include "sm90_dispatch_policy.cuh"
 #include "sm90_tma_plan.hpp"
 
@@ -130,13 +131,11 @@ struct CollectiveMainloopSm90TmaWgmma {
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
   // wait) of every CTA in the cluster: each CTA's producer writes into all of their stages.
-  static constexpr int ConsumerArrivals = 4 * ConsumerWarpgroups * ClusterM;
+  static constexpr int ConsumerArrivals = GMMA::warpgroup_threads / 32 * ConsumerWarpgroups * ClusterM;
 
-  struct SharedStorage {
-    alignas(1024) unsigned char a[Stages * stage_a_bytes];
-    alignas(1024) unsigned char b[Stages * stage_b_bytes];
-    alignas(16) Pipeline pipe;
-  };
+  using SharedStorage = MainloopSharedStorage<stage_a_bytes, stage_b_bytes, Stages>;
+  static_assert(stage_a_bytes == BM * BK * Bits / 8 && stage_b_bytes == BN * BK * Bits / 8,
+                "the GMMA atoms tile a stage densely (the builder sizes the ring by the tiles' bytes)");
 
   // Kernel parameters: the tensor maps (64-byte aligned, passed in a __grid_constant__
   // parameter) and each operand's arrangement (its boxes are static: BoxesOf).

@@ -9,7 +9,7 @@
 namespace tessera {
 
 namespace GMMA {  // (the wgmma TV layouts; tessera::kernels::sm90 is the SM90 kernels')
-using ThrID = Layout<_128, _1>;
+using ThrID = Layout<C<warpgroup_threads>, _1>;
 // Accumulator d_i at (16w + g + 8*((i/2)%2), 8*(i/4) + 2*t + i%2); thread = (t, g, w).
 template <int N>
 using C_64xN = Layout<tuple<tuple<_4, _8, _4>, tuple<_2, _2, C<N / 8>>>,

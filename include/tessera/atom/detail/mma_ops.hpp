@@ -137,6 +137,9 @@ TESSERA_MMA_SYNC(SM80_16x8x32_S32S8S8S32_TN, 80, "m16n8k32.row.col.s32.s8.s8.s32
 
 // ---------------------------------------------------------------- SM90 wgmma
 namespace GMMA {
+// A warpgroup: the four consecutive warps (128 threads, the first a multiple of 4) that issue
+// one wgmma together.
+inline constexpr int warpgroup_threads = 128;
 enum class Major : int { K = 0, MN = 1 };          // operand's contiguous mode in smem
 enum class ScaleOut : int { Zero = 0, One = 1 };   // D = A*B (Zero) or A*B + D (One)
 enum class ScaleIn : int { Neg = -1, One = 1 };    // negate an input operand
