@@ -43,6 +43,9 @@ using B_Nx8_SS = Layout<tuple<_128, tuple<C<N>, _8>>, tuple<_0, tuple<_1, C<N>>>
     using ALayout = A_LAYOUT;                                                                   \
     using BLayout = B_LAYOUT<N>;                                                                \
     using CLayout = GMMA::C_64xN<N>;                                                            \
+    /* how the operands in shared memory are stored: their descriptors' major */                \
+    static constexpr GMMA::Major major_A = MajorA;                                              \
+    static constexpr GMMA::Major major_B = MajorB;                                              \
   };
 
 TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_SS, "SM90_64xNx16_F16F16F16_SS", half_t, half_t, half_t, GMMA::A_64x16_SS, 16, GMMA::B_Nx16_SS)
