@@ -40,9 +40,12 @@ struct GemmShape {
   Major a = Major::Row, b = Major::Col;
 };
 
+// (Swapped, the kernel's A is B^T and its B is A^T: each operand's contiguous mode stays the
+// same mode of the data, which is the other mode of the transpose, so TN stays TN.)
 inline GemmShape shape_of(const GemmArguments& g) {
-  const bool swap = g.c.major == Major::Row;
-  return {swap ? g.n : g.m, swap ? g.m : g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major};
+  const auto flip = [](Major m) { return m == Major::Row ? Major::Col : Major::Row; };
+  if (g.c.major != Major::Row) return {g.m, g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major};
+  return {g.n, g.m, g.k, g.batch, g.element, output_element(g), flip(g.b.major), flip(g.a.major)};
 }
 
 // Which problems a candidate's kernel takes (the builders' rules, as sm90_schedule.hpp states them).

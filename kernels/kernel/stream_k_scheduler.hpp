@@ -150,54 +150,93 @@ struct StreamKScheduler {
   TESSERA_HOST_DEVICE constexpr std::int64_t slots() const { return plan.sk_units * cluster.size(); }
 
   // Whether the plan is one this scheduler runs: the data-parallel tiles are tiles of the
-  // problem, the units fit the grid (one per cluster: the deadlock argument needs it), and every
-  // unit has at least one iteration. (plan_stream_k's plans all are.)
+  // problem, the units fit the grid (one per cluster: the deadlock argument needs it), every
+  // unit has at least one iteration, and the schedule's products fit 64 bits (the tile count,
+  // the shared line, (x + 1) U for every iteration x of it; and P more than the tile count).
+  // (plan_stream_k's plans all are, for a tile grid whose count fits.)
   TESSERA_HOST_DEVICE constexpr bool valid() const {
+    constexpr std::int64_t most = INT64_MAX;
+    const auto& r = raster;
+    if (r.tiles_m <= 0 || r.tiles_n <= 0 || r.batch <= 0 || r.tiles_m > most / r.tiles_n ||
+        r.tiles_m * r.tiles_n > most / r.batch)
+      return false;
     if (clusters <= 0 || k_tiles <= 0 || plan.dp_tiles < 0 || plan.dp_tiles > tile_count()) return false;
+    if (tile_count() > most - clusters) return false;
     if (sk_tiles() == 0) return plan.sk_units == 0;
-    return plan.sk_units >= 1 && plan.sk_units <= clusters && plan.sk_units <= sk_iterations();
+    if (sk_tiles() > most / k_tiles || plan.sk_units < 1 || sk_iterations() > most / (plan.sk_units + 1)) return false;
+    return plan.sk_units <= clusters && plan.sk_units <= sk_iterations();
+  }
+
+  // Whether every count of the schedule fits 32 bits: work() then divides in 32-bit words,
+  // which a GPU does inline in a few instructions (a 64-bit division is a call to a software
+  // routine, several per step otherwise). Assumes valid().
+  TESSERA_HOST_DEVICE constexpr bool fits_32bit() const {
+    return tile_count() + clusters <= INT32_MAX && k_tiles <= INT32_MAX &&
+           sk_iterations() <= INT32_MAX / (plan.sk_units + 1);
   }
 
   // Unit u's iterations [unit_begin(u), unit_begin(u + 1)) of the shared line.
   TESSERA_HOST_DEVICE constexpr std::int64_t unit_begin(std::int64_t u) const {
-    return u * sk_iterations() / plan.sk_units;
+    return fits_32bit() ? std::int64_t(unit_begin_in<std::uint32_t>(std::uint32_t(u))) : unit_begin_in<std::int64_t>(u);
   }
   // The unit whose range holds iteration x: the largest u with floor(u T / U) <= x.
   TESSERA_HOST_DEVICE constexpr std::int64_t unit_of(std::int64_t x) const {
-    return ((x + 1) * plan.sk_units - 1) / sk_iterations();
+    return fits_32bit() ? std::int64_t(unit_of_in<std::uint32_t>(std::uint32_t(x))) : unit_of_in<std::int64_t>(x);
   }
-
   // Data-parallel tiles cluster c takes: c, c + P, ... below dp_tiles.
   TESSERA_HOST_DEVICE constexpr std::int64_t dp_steps(std::int64_t c) const {
-    return c < plan.dp_tiles ? (plan.dp_tiles - 1 - c) / clusters + 1 : 0;
+    return fits_32bit() ? std::int64_t(dp_steps_in<std::uint32_t>(std::uint32_t(c))) : dp_steps_in<std::int64_t>(c);
   }
   // Segments of unit u: the shared tiles its range meets.
   TESSERA_HOST_DEVICE constexpr std::int64_t segments(std::int64_t u) const {
     if (u < 0 || u >= plan.sk_units) return 0;
-    return (unit_begin(u + 1) - 1) / k_tiles - unit_begin(u) / k_tiles + 1;
+    return fits_32bit() ? std::int64_t(segments_in<std::uint32_t>(std::uint32_t(u))) : segments_in<std::int64_t>(u);
   }
   // Steps of cluster c: its data-parallel tiles, then the segments of unit c.
   TESSERA_HOST_DEVICE constexpr std::int64_t steps(std::int64_t c) const { return dp_steps(c) + segments(c); }
 
   // Step i of cluster c (0 <= i < steps(c)). A unit's segments come last to first.
   TESSERA_HOST_DEVICE constexpr StreamKWork work(std::int64_t c, std::int64_t i) const {
-    const std::int64_t dp = dp_steps(c);
+    return fits_32bit() ? work_in<std::uint32_t>(c, i) : work_in<std::int64_t>(c, i);
+  }
+
+  // The same maps in words of type I (uint32_t where fits_32bit, else int64_t).
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I unit_begin_in(I u) const {
+    return I(u * I(sk_iterations()) / I(plan.sk_units));
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I unit_of_in(I x) const {
+    return I(((x + 1) * I(plan.sk_units) - 1) / I(sk_iterations()));
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I dp_steps_in(I c) const {
+    return c < I(plan.dp_tiles) ? I((I(plan.dp_tiles) - 1 - c) / I(clusters) + 1) : I(0);
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I segments_in(I u) const {
+    const I k = I(k_tiles);
+    return I((unit_begin_in<I>(I(u + 1)) - 1) / k - unit_begin_in<I>(u) / k + 1);
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr StreamKWork work_in(std::int64_t c64, std::int64_t i64) const {
+    const I c = I(c64), i = I(i64), k = I(k_tiles);
+    const I dp = dp_steps_in<I>(c);
     if (i < dp) {
-      const std::int64_t tile = c + i * clusters;
+      const std::int64_t tile = std::int64_t(c + i * I(clusters));
       const auto t = raster.tile(tile);
       return {tile, t.m, t.n, t.l, 0, k_tiles, SegmentRole::Whole, -1, -1};
     }
-    const std::int64_t begin = unit_begin(c), end = unit_begin(c + 1);
-    const std::int64_t s = (end - 1) / k_tiles - (i - dp);  // shared tile, counted from dp_tiles
-    const std::int64_t tile_begin = s * k_tiles, tile_end = tile_begin + k_tiles;
-    const std::int64_t kb = (begin > tile_begin ? begin : tile_begin) - tile_begin;
-    const std::int64_t ke = (end < tile_end ? end : tile_end) - tile_begin;
-    const std::int64_t tile = plan.dp_tiles + s;
+    const I begin = unit_begin_in<I>(c), end = unit_begin_in<I>(I(c + 1));
+    const I s = I((end - 1) / k - (i - dp));  // shared tile, counted from dp_tiles
+    const I tile_begin = I(s * k), tile_end = I(tile_begin + k);
+    const I kb = I((begin > tile_begin ? begin : tile_begin) - tile_begin);
+    const I ke = I((end < tile_end ? end : tile_end) - tile_begin);
+    const std::int64_t tile = plan.dp_tiles + std::int64_t(s);
     const auto t = raster.tile(tile);
-    const SegmentRole role = kb == 0 && ke == k_tiles ? SegmentRole::Whole
-                             : ke == k_tiles          ? SegmentRole::Owner
-                                                      : SegmentRole::Partial;
-    return {tile, t.m, t.n, t.l, kb, ke, role, c, role == SegmentRole::Owner ? unit_of(tile_begin) : -1};
+    const SegmentRole role = kb == 0 && ke == k ? SegmentRole::Whole : ke == k ? SegmentRole::Owner : SegmentRole::Partial;
+    const std::int64_t first = role == SegmentRole::Owner ? std::int64_t(unit_of_in<I>(tile_begin)) : -1;
+    return {tile, t.m, t.n, t.l, std::int64_t(kb), std::int64_t(ke), role, c64, first};
   }
 
   // The CTA tile of rank (rm, rn) in its cluster for cluster tile (m, n): it may lie past the

@@ -71,6 +71,28 @@ TEST_CASE("select_sm90: the model's best candidate, never worse than today's til
   CHECK((d.tile_m == 128 && d.tile_n == 256 && d.cluster.m == 2));
 }
 
+TEST_CASE("select_sm90: the problem as the kernel runs it", "[kernels]") {
+  GemmArguments g;
+  g.m = 100, g.n = 300, g.k = 50, g.batch = 2, g.element = Element::F16;
+  g.epilogue.output = Element::F32;
+  for (const Major a : {Major::Row, Major::Col})
+    for (const Major b : {Major::Row, Major::Col}) {
+      g.a.major = a, g.b.major = b;
+      g.c.major = Major::Col;  // as given
+      GemmShape s = shape_of(g);
+      CHECK((s.m == 100 && s.n == 300 && s.k == 50 && s.batch == 2 && s.a == a && s.b == b));
+      CHECK((s.element == Element::F16 && s.output == Element::F32));
+      // Row-major D runs as D^T = B^T A^T: M and N swap, A's role goes to B^T. Its K-major-ness
+      // is B's: B (K x N) is K-major when column-major, B^T (N x K) when row-major.
+      g.c.major = Major::Row;
+      s = shape_of(g);
+      CHECK((s.m == 300 && s.n == 100));
+      const bool a_k_major = a == Major::Row, b_k_major = b == Major::Col;
+      CHECK((s.a == Major::Row) == b_k_major);
+      CHECK((s.b == Major::Col) == a_k_major);
+    }
+}
+
 TEST_CASE("select_sm90: the issue's shapes on a 132-SM H100/H200", "[kernels]") {
   // Where today's tile quantizes badly (under 80% of the SMs' rate) the rule moves away from it
   // and predicts better; elsewhere it keeps it.
