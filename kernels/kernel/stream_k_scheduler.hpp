@@ -26,7 +26,7 @@
 //
 // Workspace (StreamKWorkspace): partial slots, slot s = unit * cluster size + rank, each
 // tile_elems f32 accumulators (their order inside a slot is the kernel's), then one 32-bit
-// flag per slot. Flags start at zero (the adapter clears them once); a writer stores its slot,
+// flag per slot. Flags start at zero (the adapter clears them when it allocates the workspace); a writer stores its slot,
 // fences, then sets its flag to 1; the owner waits for 1 on its peers' flags, adds, and puts
 // each flag back to 0, so the workspace is ready for the next launch.
 //
@@ -86,12 +86,14 @@ struct StreamKPlan {
 //   5. data-parallel after all when the longest unit is no shorter than the shared tiles' whole
 //      waves (rounding: 9 tiles of 9 k-tiles in 10 units of 8.1), which includes U == sk_tiles.
 //   6. U a multiple of sk_tiles (and larger): split-K, U / sk_tiles slices per tile; else Stream-K.
+// (Past 2^31 clusters or k-tiles, data-parallel: no product of the plan can overflow.)
 inline constexpr int kStreamKMinUnitKTiles = 8;
 
 TESSERA_HOST_DEVICE constexpr StreamKPlan plan_stream_k(std::int64_t tiles, std::int64_t k_tiles, std::int64_t clusters,
                                                         std::int64_t min_unit = kStreamKMinUnitKTiles) {
   const StreamKPlan whole{Decomposition::DataParallel, tiles, 0};
   if (tiles <= 0 || clusters <= 0 || k_tiles <= 0 || min_unit <= 0) return whole;
+  if (clusters > INT32_MAX || k_tiles > INT32_MAX) return whole;  // (keeps every product below 2^63)
   const std::int64_t full = tiles / clusters, tail = tiles % clusters;
   if (tail == 0 || k_tiles <= min_unit || 2 * tail >= clusters) return whole;
   const std::int64_t dp_tiles = (full > 1 ? full - 1 : 0) * clusters;
@@ -116,7 +118,7 @@ struct StreamKWork {
   std::int64_t m, n, l;           // its coordinates (cluster tiles)
   std::int64_t k_begin, k_end;    // k-tiles of the tile this step computes
   SegmentRole role;
-  std::int64_t unit;              // Partial / Owner: the Stream-K unit (cluster) whose slot it is
+  std::int64_t unit;              // the Stream-K unit (cluster) running it; -1 for a data-parallel tile
   std::int64_t first_peer;        // Owner: the first unit with a piece of the tile (<= unit)
 };
 

@@ -471,6 +471,12 @@ TEST_CASE("stream-K plan: the hybrid heuristic as stated", "[kernels]") {
   CHECK((small.kind == Decomposition::SplitK && small.dp_tiles == 0 && small.sk_units == 32));
   // 4096^3: 256 cluster tiles, a 58-tile last wave (more than half full): data-parallel.
   CHECK(plan_stream_k(256, 64, 66).kind == Decomposition::DataParallel);
+  // Counts whose products could overflow are planned data-parallel; nonsense is too.
+  CHECK(plan_stream_k(3, std::int64_t(1) << 40, 7).kind == Decomposition::DataParallel);
+  CHECK(plan_stream_k(3, 100, std::int64_t(1) << 40).kind == Decomposition::DataParallel);
+  CHECK(plan_stream_k(3, (std::int64_t(1) << 31) - 1, 7).kind == Decomposition::StreamK);  // the largest shared
+  CHECK(plan_stream_k(-1, 100, 7).kind == Decomposition::DataParallel);
+  CHECK(plan_stream_k(3, 100, 0).kind == Decomposition::DataParallel);
 }
 
 TEST_CASE("stream-K workspace: partial slots then flags, sized by the plan", "[kernels]") {
