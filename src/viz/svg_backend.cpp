@@ -109,7 +109,7 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
       o += "<foreignObject class=\"cells\" data-p=\"" + std::to_string(i) + "\" data-rows=\"" + std::to_string(p.rows.count) +
            "\" data-cols=\"" + std::to_string(p.cols.count) + "\" x=\"" + num(b.grid_x) + "\" y=\"" + num(b.grid_y) +
            "\" width=\"" + num(b.cell_x(p.cols.count) - b.grid_x) + "\" height=\"" + num(b.cell_y(p.rows.count) - b.grid_y) +
-           "\"><canvas xmlns=\"http://www.w3.org/1999/xhtml\" width=\"" + std::to_string(p.cols.count) + "\" height=\"" +
+           "\"><canvas width=\"" + std::to_string(p.cols.count) + "\" height=\"" +
            std::to_string(p.rows.count) + "\"></canvas></foreignObject>\n<g class=\"labels\">\n";
       for (std::int64_t r = 0; r < p.rows.count && !b.heatmap; ++r)
         for (std::int64_t c = 0; c < p.cols.count; ++c) {
