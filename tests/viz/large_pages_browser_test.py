@@ -4,8 +4,8 @@ page) in a real browser (headless Chromium through Selenium).
 
     large_pages_browser_test.py TESSERA_CLI WORKDIR
 
-A 512x512 layout, explain's page for a 3-stage swizzled tile_to_shape, and the SM90 64x256
-wgmma atom with A in registers: each page stays under 2 MB, holds no element per cell, and a
+A 512x512 layout, explain's page for a 3-stage swizzled tile_to_shape, the SM90 64x256
+wgmma atom with A in registers, and a layout of offsets past 32 bits: each page stays under 2 MB, holds no element per cell, and a
 hover (a synthetic mousemove: highlight and info line updated, next frame painted) takes under
 50 ms (the median of five). Every cell's thread, value and offset on the page equal the CLI's
 text table of the same drawing; hover, click, shift+click, Esc, wheel, drag and double-click do
@@ -30,8 +30,9 @@ MAX_BYTES, MAX_HOVER_MS = 2 * 1024 * 1024, 50.0
 LAYOUT = ["render", "(512,512):(512,1)", "--force"]
 EXPLAIN = ["explain", "tile_to_shape(Sw<3,3,3> o (8,64):(64,1), (128,64,3))"]
 ATOM = ["mma", "SM90_64x256x16_F16F16F16_RS"]
+WIDE = ["render", "(64,128):(-4294967296,1)"]  # offsets past 32 bits, negative
 pages = {"layout": b.draw("layout.html", *LAYOUT), "explain": b.draw("explain.html", *EXPLAIN),
-         "atom": b.draw("atom.html", *ATOM)}
+         "atom": b.draw("atom.html", *ATOM), "wide": b.draw("wide.html", *WIDE)}
 
 
 def text_tables(args, name):
@@ -146,6 +147,13 @@ with b:
     ActionChains(d).send_keys(Keys.ESCAPE).perform()
     check(b.script("return tesseraCells.dimmed") == 0 and b.text_of("state") == "", "atom: Escape shows all")
     check(count("g.legend") == 1 and "blue lines: warp boundaries" in d.page_source, "atom: the legend is drawn")
+
+    # --- offsets past 32 bits, negative: exact on the page and in the info line -------------
+    check_page("wide", WIDE, [(0, 63, 1), (0, 1, 127), (0, 30, 30), (0, 0, 0), (0, 9, 9)])
+    b.hover_cell(0, 63, 1)
+    info = b.text_of("info")
+    check("offset -270582939647" in info and "index -270582939647" in info,
+          "wide: the info line shows offset -63*2^32+1 exactly: " + info.replace("\n", " | "))
 
     # --- two large pages in sandboxed iframes, as tessera's _repr_html_ embeds them ------------
     frames = "".join('<iframe srcdoc="%s" style="width:100%%;height:700px" sandbox="allow-scripts"></iframe>'
