@@ -146,21 +146,22 @@ function describe(i){
 function rect(q,i,inset){var off=i-q.base,r=Math.floor(off/q.cols),c=off-r*q.cols;
   return 'M'+(q.gx+c*q.cw+inset)+' '+(q.gy+r*q.ch+inset)+'h'+(q.cw-2*inset)+'v'+(q.ch-2*inset)+'h'+(2*inset-q.cw)+'z';}
 function name(q,i){var off=i-q.base,r=Math.floor(off/q.cols);return q.p+':'+r+','+(off-r*q.cols);}
+function setPath(q,k,d){if(q[k+'d']!==d){q[k].setAttribute('d',d);q[k+'d']=d;}}
 function hover(j){
   if(j===current)return;current=j;
-  var byT=has('t',j),hv=byT&&has('v',j),byX=!byT&&has('x',j),byO=!byT&&!byX&&has('o',j),sj=where(j).q.s;
-  var out={thread:[],pair:[]};
+  // Cells equal to j in the column that relates them (thread, else box, else offset); an equal
+  // word is never kNone's, as j has that fact. The same value as well: the red pair outline.
+  var by=has('t',j)?'t':has('x',j)?'x':has('o',j)?'o':null,sj=where(j).q.s,out={thread:[],pair:[]};
+  var K=by&&COL[by],kl=K&&K.lo,kh=K&&K.hi,key=kl&&kl[j],keyh=kh?kh[j]:0;
+  var vl=COL.v.lo,vh=COL.v.hi,val=vl[j],valh=vh?vh[j]:0;
   P.forEach(function(q){
-    var th=[],pr=[],end=q.base+q.n;
-    if(byO&&q.s!==sj)end=q.base;
+    var th=[],pr=[],end=(!by||(by==='o'&&q.s!==sj))?q.base:q.base+q.n;
     for(var i=q.base;i<end;i++){
-      if(byT){if(!has('t',i)||!eq('t',i,j))continue;
-        if(hv?(has('v',i)&&eq('v',i,j)):!has('v',i)){pr.push(rect(q,i,0));out.pair.push(name(q,i));}
-        else{th.push(rect(q,i,0));out.thread.push(name(q,i));}}
-      else if(byX){if(has('x',i)&&eq('x',i,j)){th.push(rect(q,i,0));out.thread.push(name(q,i));}}
-      else if(byO){if(has('o',i)&&eq('o',i,j)){th.push(rect(q,i,0));out.thread.push(name(q,i));}}
+      if(kl[i]!==key||(kh&&kh[i]!==keyh))continue;
+      if(by==='t'&&vl[i]===val&&(!vh||vh[i]===valh)){pr.push(rect(q,i,0));out.pair.push(name(q,i));}
+      else{th.push(rect(q,i,0));out.thread.push(name(q,i));}
     }
-    q.thread.setAttribute('d',th.join(''));q.pair.setAttribute('d',pr.join(''));
+    setPath(q,'thread',th.join(''));setPath(q,'pair',pr.join(''));
   });
   api.outlined=out;info.textContent=describe(j);}
 function keep(i){
