@@ -170,6 +170,7 @@ function keep(i){
 function paint(){
   var dimmed=0;
   P.forEach(function(q){
+    if(!q.n)return;
     var img=q.ctx.createImageData(q.cols,q.rows),px=img.data;
     for(var i=q.base,k=0;i<q.base+q.n;i++,k+=4){
       if(!COL.k.lo[i])continue;
@@ -228,7 +229,6 @@ function init(buf){
   api.cell=function(p,r,c){var q=P[p],i=q.base+r*q.cols+c,o={kind:COL.k.lo[i]};
     ['t','v','o','b','x'].forEach(function(k){o[k]=has(k,i)?str(k,i):null;});o.w=has('t',i)?warp(i):null;
     o.tooltip=tooltip(i,where(i));return o;};
-  api.count=function(k,val){var n=0;for(var i=0;i<COL.k.lo.length;i++)if(has(k,i)&&str(k,i)===val)n++;return n;};
   api.ready=true;info.textContent='hover a cell';}
 var data=document.querySelector('script[type="application/x-tessera-cells"]');
 if(typeof DecompressionStream==='undefined'){api.error=info.textContent='this browser cannot read the page\'s cell data (it lacks DecompressionStream)';}
