@@ -155,7 +155,8 @@ void register_render(CLI::App& app) {
       ->type_name("TILE");
   cmd->add_option("-f,--format", o->format,
                   "txt (CuTe print_layout table), svg, tex (standalone TikZ), png, pdf, or html\n"
-                  "(one interactive page: hover, click to isolate a thread, zoom and pan);\n"
+                  "(one interactive page: hover, click to isolate a thread, zoom and pan; past 4096\n"
+                  "cells, each panel's cells are drawn on a canvas: docs/cli.md, \"Large pages\");\n"
                   "default: from the -o extension, else txt")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output,
