@@ -1,0 +1,89 @@
+#pragma once
+// Helpers shared by the runtime algebra's operations (src/rt/<operation>.cpp, one file per
+// operation as include/tessera/algebra/ has one per concept): the flat working form of a
+// layout, layouts built from modes, the notation of traced steps, and the steps one
+// operation takes from another (composition's mode-by-mode walk, the zipped forms).
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tessera/rt/algebra.hpp"
+#include "tessera/rt/trace.hpp"
+
+namespace tessera::rt::detail {
+
+// A flat list of modes (shape, stride), the working form of most algorithms.
+struct Flat {
+  std::vector<std::int64_t> s, d;
+  std::size_t rank() const { return s.size(); }
+};
+
+inline Flat flat_of(const Layout& l) { return Flat{leaves(l.shape), leaves(l.stride)}; }
+
+// A list of modes as a layout: one mode is an integer layout, several a flat tuple.
+inline Layout layout_of(const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& d) {
+  if (s.size() == 1) return Layout(IntTuple(s[0]), IntTuple(d[0]));
+  std::vector<IntTuple> ts, td;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    ts.emplace_back(s[i]);
+    td.emplace_back(d[i]);
+  }
+  return Layout(IntTuple::tuple(std::move(ts)), IntTuple::tuple(std::move(td)));
+}
+
+// Layout from tuples of modes: make_layout(m0, m1, ...).
+inline Layout tuple_layout(const std::vector<Layout>& modes) { return make_layout(modes); }
+
+inline std::string str(std::int64_t v) { return std::to_string(v); }
+
+// Notation for traced steps (only formatted while a trace is installed).
+inline std::string mode_text(std::int64_t s, std::int64_t d) { return str(s) + ":" + str(d); }
+inline std::string modes_text(const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& d) {
+  std::string r;
+  for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + mode_text(s[i], d[i]);
+  return r;
+}
+inline std::string tiler_text(const Tiler& t) { return tiler_expression(t); }
+inline std::string call_text(const char* op, const std::string& a, const std::string& b = {}) {
+  return std::string(op) + "(" + a + (b.empty() ? "" : "," + b) + ")";
+}
+// The step's result; `r` is the caller's temporary, moved into its return value once.
+inline Layout&& traced(TraceScope& s, Layout&& r) {
+  if (s) s.close(to_string(r));
+  return std::move(r);
+}
+
+// Apply f to each mode of l at a leaf of the profile (modes past the profile's rank stay).
+template <class F>
+Layout transform_with_profile(const Layout& l, const IntTuple& profile, F&& f, const char* op) {
+  if (profile.is_leaf()) return f(l, profile);
+  if (profile.rank() > l.rank())
+    throw Error(std::string(op) + ": the profile " + to_string(profile) + " has more modes than the layout " +
+                to_string(l));
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < l.rank(); ++i)
+    modes.push_back(i < profile.rank() ? transform_with_profile(l.mode(i), profile.elems()[i], f, op) : l.mode(i));
+  return tuple_layout(modes);
+}
+
+// coalesce that keeps the function outside the domain too (coalesce.cpp).
+Layout coalesce_x(const Layout& l);
+
+// Composition's walk (composition.cpp): B's modes laid over the flat A `a` one by one,
+// `usage` collecting the digits each puts into A's modes; and A o B with the carry rule
+// checked over all of B or within each top-level mode of B (per_top_mode).
+Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, std::vector<std::int64_t>& usage);
+Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode);
+
+// The divide and product families' shared forms (divide.cpp).
+void check_tiler_rank(const Layout& l, const Tiler& t, const char* op);
+Layout zipped_form(const char* op, const char* logical, Layout (*f)(const Layout&, const Tiler&), const Layout& l,
+                   const Tiler& t);
+Layout unpacked_form(const char* op, const char* zipped, Layout (*f)(const Layout&, const Tiler&), bool first,
+                     const Layout& l, const Tiler& t);
+
+// append<R>: pad with 1:0 modes up to rank R (product.cpp).
+Layout pad_to_rank(const Layout& l, std::size_t R);
+
+}  // namespace tessera::rt::detail

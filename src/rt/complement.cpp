@@ -1,0 +1,77 @@
+// complement(A, M): the offsets in [0, M) that A does not reach, as an ordered, coalesced layout.
+#include "tessera/rt/algebra.hpp"
+
+#include <algorithm>
+
+#include "algebra_detail.hpp"
+#include "tessera/rt/checked.hpp"
+#include "tessera/rt/error.hpp"
+
+namespace tessera::rt {
+
+using namespace detail;
+
+namespace {
+
+void require_nonnegative_strides(const Layout& l, const char* op) {
+  for (auto d : leaves(l.stride))
+    if (d < 0) throw Error(std::string(op) + ": negative strides are not supported (" + to_string(l) + ")");
+}
+
+}  // namespace
+
+Layout complement(const Layout& l, std::int64_t cotarget) {
+  TraceScope scope("complement");
+  if (scope) scope.expr(call_text("complement", to_string(l), str(cotarget)));
+  require_nonnegative_strides(l, "complement");
+  const Layout fl = filter(l);
+  Flat f = flat_of(fl);
+  if (f.rank() == 1 && f.d[0] == 0) {  // nothing is reached but 0: the complement is all of [0, cotarget)
+    if (scope) scope.note("image", "filter(L) reaches only offset 0: the complement is all of [0, " + str(cotarget) + ")");
+    return traced(scope, coalesce(Layout(IntTuple(cotarget), IntTuple(cotarget == 1 ? 0 : 1))));
+  }
+  // Sort the modes by stride; each gap between consecutive strides becomes a mode.
+  std::vector<std::size_t> order(f.rank());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return f.d[x] < f.d[y]; });
+  if (scope) {
+    std::vector<std::int64_t> ss, sd;
+    for (auto k : order) ss.push_back(f.s[k]), sd.push_back(f.d[k]);
+    scope.note("modes sorted by stride", modes_text(ss, sd));
+  }
+  std::vector<std::int64_t> rs, rd{1};
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::int64_t d = f.d[order[k]], s = f.s[order[k]];
+    const std::int64_t gap = d / rd.back();
+    if (gap == 0)
+      throw Error("complement: the layout " + to_string(l) + " is not injective (its mode " + str(s) + ":" + str(d) +
+                  " starts inside the span of the previous modes)");
+    rs.push_back(gap);
+    rd.push_back(checked_mul(d, s, "complement stride"));
+    if (scope)
+      scope.note("gap below " + mode_text(s, d), str(d) + " / " + str(rd[rd.size() - 2]) + " = " + str(gap) +
+                                                     " -> mode " + mode_text(gap, rd[rd.size() - 2]) +
+                                                     "; next stride " + str(d) + "*" + str(s) + " = " + str(rd.back()));
+  }
+  const std::int64_t rest = ceil_div(cotarget, rd.back());
+  rs.push_back(rest);
+  if (scope)
+    scope.note("rest up to the cotarget", "ceil_div(" + str(cotarget) + ", " + str(rd.back()) + ") = " + str(rest) +
+                                              " -> mode " + mode_text(rest, rd.back()));
+  // rd already holds the stride of the rest mode as its last element.
+  const Layout gaps = layout_of(rs, rd);
+  if (scope) scope.note("gaps and rest, before coalesce", to_string(gaps), true);
+  return traced(scope, coalesce(gaps));
+}
+
+Layout complement(const Layout& l) {
+  std::int64_t cotarget = 0;
+  {
+    const TraceMute mute;  // complement repeats filter(L) itself
+    cotarget = filter(l).cosize();
+  }
+  if (tracing()) trace_note("cotarget", "cosize(filter(L)) = " + str(cotarget));
+  return complement(l, cotarget);
+}
+
+}  // namespace tessera::rt

@@ -1,0 +1,194 @@
+// The divide family: logical_divide(A, B) = A o (B, complement(B, size(A))) with its
+// admissibility rule, and the zipped, tiled and flat forms (shared with the product family).
+#include "tessera/rt/algebra.hpp"
+
+#include "algebra_detail.hpp"
+#include "tessera/rt/checked.hpp"
+#include "tessera/rt/error.hpp"
+
+namespace tessera::rt {
+
+using namespace detail;
+
+namespace {
+
+// logical_divide(A, B) = A o (B, complement(B, size(A))). The pair (tile, rest) may run
+// past size(A) (a tiler that does not divide A, or strides that push its cosize beyond);
+// CuTe then reads A beyond its domain: A_ext, A with its last mode continued without bound.
+// CuTe composes the tile and the rest each on its own, so its result is A_ext o (tile, rest)
+// only when a tile offset plus a rest offset never carries in A's other modes; otherwise it
+// leaves A's domain inconsistently. That is the divide's admissibility rule (refused, as
+// inadmissible compositions are). A last mode of size 1 has nothing to continue: there A's
+// last mode of size > 1 may be the one continued instead (CuTe's walk keeps a part that fits
+// inside that mode linear in it: a CuTe vector relies on it), and either reading admits.
+namespace {
+// Does composing (tile, rest) mode by mode with the flat A `fa` put digits that carry in a
+// mode of fa other than the last? (A's last mode is unbounded: no carry out of it.)
+std::size_t carrying_mode(const Flat& fa, const Layout& tile_rest) {
+  std::vector<std::int64_t> usage(fa.rank(), 0);
+  compose_tree(fa, tile_rest.shape, tile_rest.stride, usage);
+  for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
+    if (usage[i] > fa.s[i] - 1) return i;
+  return npos;
+}
+// The same divide read with A's trailing size-1 modes removed: its last mode of size > 1
+// continues. True when that reading holds and gives CuTe's result r.
+bool consistent_without_trailing_unit_modes(const Layout& l, const Layout& tile_rest, const Layout& r) {
+  std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  if (s.back() != 1) return false;  // the same reading as A's own last mode
+  while (s.size() > 1 && s.back() == 1) s.pop_back(), d.pop_back();
+  if (s.back() == 1) return false;  // every mode has size 1: A's own last mode continues
+  try {
+    const Flat fc = flat_of(coalesce(layout_of(s, d)));
+    if (carrying_mode(fc, tile_rest) != npos) return false;
+    std::vector<std::int64_t> usage(fc.rank(), 0);
+    return coalesce(compose_tree(fc, tile_rest.shape, tile_rest.stride, usage)) == coalesce(r);
+  } catch (const Error&) {
+    return false;
+  }
+}
+}  // namespace
+
+// CuTe's logical_divide by a layout: A o (B, complement(B, size(A))). Each of the two modes
+// is composed with A on its own (composition_impl's per_top_mode rule), which is
+// make_layout(A o B, A o complement): the trace shows those two compositions.
+Layout divide_by_layout(const Layout& l, const Layout& t) {
+  TraceScope scope("logical_divide");
+  if (scope) {
+    scope.expr(call_text("logical_divide", to_string(l), to_string(t)));
+    scope.note("rule", "A o (B, complement(B, size(A))): the tile B and the rest that repeats it over A");
+    scope.note("size(A)", str(l.size()));
+  }
+  const Layout rest = complement(t, l.size());
+  const Layout tile_rest = make_layout({t, rest});
+  if (scope) {
+    scope.note("concatenation (B, complement)", to_string(tile_rest), true);
+    scope.note("composition", "A o (B, complement), each mode composed with A on its own");
+  }
+  // Each part on its own: composition's own rules (traced, as the two compositions eval spells).
+  Layout r = scope ? make_layout({composition(l, t), composition(l, rest)}) : composition_impl(l, tile_rest, true);
+  {
+    // The admissibility check composes again: not steps of the derivation.
+    const TraceMute mute;
+    const Flat fa = flat_of(coalesce_x(l));
+    const std::size_t i = carrying_mode(fa, tile_rest);
+    if (i != npos && !consistent_without_trailing_unit_modes(l, tile_rest, r))
+      throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +
+                  " (its complement up to size " + str(l.size()) + ") carry into each other in the mode " +
+                  str(fa.s[i]) + ":" + str(fa.d[i]) + " of " + to_string(l) +
+                  ", so the result would leave A's domain inconsistently: it must equal A o (tile, rest) "
+                  "with A's last mode (or, if it has size 1, its last mode of size > 1) continued without bound "
+                  "(docs/notation.md, logical_divide)");
+  }
+  return traced(scope, std::move(r));
+}
+
+// zip2_by: at each terminal of the tiler the layout has a (tile, rest) pair; gather
+// the tiles into mode 0 and the rests (then the modes the tiler did not reach) into mode 1.
+void zip2_by(const IntTuple& x, const Tiler& g, IntTuple& first, IntTuple& second) {
+  if (g.is_layout) {
+    if (x.is_leaf() || x.rank() != 2) throw Error("internal: expected a (tile,rest) pair, got " + to_string(x));
+    first = x.elems()[0];
+    second = x.elems()[1];
+    return;
+  }
+  if (x.is_leaf() || x.rank() < g.rank())
+    throw Error("internal: tiler " + to_string(g) + " does not match " + to_string(x));
+  std::vector<IntTuple> fs, ss;
+  for (std::size_t i = 0; i < g.rank(); ++i) {
+    IntTuple f, s;
+    zip2_by(x.elems()[i], g.elems[i], f, s);
+    fs.push_back(std::move(f));
+    ss.push_back(std::move(s));
+  }
+  for (std::size_t i = g.rank(); i < x.rank(); ++i) ss.push_back(x.elems()[i]);
+  first = IntTuple::tuple(std::move(fs));
+  second = IntTuple::tuple(std::move(ss));
+}
+
+// The modes of a mode: a tuple of rank > 1 is unpacked, anything else stays whole
+// (CuTe slices with repeat<R>(_), and repeat<1>(_) is a plain _).
+void unpack_into(const Layout& m, std::vector<Layout>& out) {
+  if (m.shape.is_tuple() && m.rank() > 1) {
+    for (std::size_t i = 0; i < m.rank(); ++i) out.push_back(m.mode(i));
+  } else {
+    out.push_back(m);
+  }
+}
+
+Layout unpack(const Layout& z, bool first, bool second) {
+  std::vector<Layout> out;
+  if (first) unpack_into(z.mode(0), out); else out.push_back(z.mode(0));
+  if (second) unpack_into(z.mode(1), out); else out.push_back(z.mode(1));
+  return tuple_layout(out);
+}
+
+}  // namespace
+
+namespace detail {
+
+void check_tiler_rank(const Layout& l, const Tiler& t, const char* op) {
+  if (!t.is_layout && t.rank() > l.rank())
+    throw Error(std::string(op) + ": the tiler " + to_string(t) + " has more modes (" + str(t.rank()) +
+                ") than the layout " + to_string(l) + " (" + str(l.rank()) + ")");
+}
+
+}  // namespace detail
+
+Layout tile_unzip(const Layout& l, const Tiler& t) {
+  IntTuple s0, s1, d0, d1;
+  zip2_by(l.shape, t, s0, s1);
+  zip2_by(l.stride, t, d0, d1);
+  const Layout r = make_layout({Layout(s0, d0), Layout(s1, d1)});
+  if (tracing()) trace_note("zip: the tiles into mode 0, the rests into mode 1", to_string(r), true);
+  return r;
+}
+
+Layout logical_divide(const Layout& l, const Tiler& t) {
+  if (t.is_layout) return divide_by_layout(l, t.layout);
+  TraceScope scope("logical_divide");
+  if (scope) {
+    scope.expr(call_text("logical_divide", to_string(l), tiler_text(t)));
+    scope.note("by mode", "mode i of A divided by the tiler's i-th layout; modes past the tiler's rank kept");
+  }
+  check_tiler_rank(l, t, "logical_divide");
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < l.rank(); ++i)
+    modes.push_back(i < t.rank() ? logical_divide(l.mode(i), t.elems[i]) : l.mode(i));
+  return traced(scope, tuple_layout(modes));
+}
+
+namespace detail {
+// The zipped/tiled/flat forms: the logical form (divide or product), zipped, then unpacked.
+Layout zipped_form(const char* op, const char* logical, Layout (*f)(const Layout&, const Tiler&), const Layout& l,
+                   const Tiler& t) {
+  TraceScope scope(op);
+  if (scope) {
+    scope.expr(call_text(op, to_string(l), tiler_text(t)));
+    scope.note("rule", std::string(logical) + ", then the (tile, rest) pairs of each mode zipped into ((tiles),(rests))");
+  }
+  return traced(scope, tile_unzip(f(l, t), t));
+}
+Layout unpacked_form(const char* op, const char* zipped, Layout (*f)(const Layout&, const Tiler&), bool first,
+                     const Layout& l, const Tiler& t) {
+  TraceScope scope(op);
+  if (scope) {
+    scope.expr(call_text(op, to_string(l), tiler_text(t)));
+    scope.note("rule", std::string(zipped) + (first ? ", both modes unpacked into top-level modes"
+                                                    : ", the rest mode unpacked into top-level modes"));
+  }
+  return traced(scope, unpack(f(l, t), first, true));
+}
+}  // namespace detail
+
+Layout zipped_divide(const Layout& l, const Tiler& t) {
+  return zipped_form("zipped_divide", "logical_divide", logical_divide, l, t);
+}
+Layout tiled_divide(const Layout& l, const Tiler& t) {
+  return unpacked_form("tiled_divide", "zipped_divide", zipped_divide, false, l, t);
+}
+Layout flat_divide(const Layout& l, const Tiler& t) {
+  return unpacked_form("flat_divide", "zipped_divide", zipped_divide, true, l, t);
+}
+
+}  // namespace tessera::rt
