@@ -4,42 +4,63 @@
 // layout, layouts built from modes, the notation of traced steps, and the steps one
 // operation takes from another (composition's mode-by-mode walk, the zipped forms).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "tessera/rt/algebra.hpp"
+#include "tessera/rt/small_vector.hpp"
 #include "tessera/rt/trace.hpp"
 
 namespace tessera::rt::detail {
 
+// A list of integers (shapes, strides, indices) as the algorithms build them: inline up to 8.
+using Ints = SmallVector<std::int64_t, 8>;
+
+// Positions of modes (a sort order).
+using Indices = SmallVector<std::size_t, 8>;
+
 // A flat list of modes (shape, stride), the working form of most algorithms.
 struct Flat {
-  std::vector<std::int64_t> s, d;
+  Ints s, d;
   std::size_t rank() const { return s.size(); }
 };
 
-inline Flat flat_of(const Layout& l) { return Flat{leaves(l.shape), leaves(l.stride)}; }
+inline Flat flat_of(const Layout& l) { return Flat{Ints(l.shape.leaf_values()), Ints(l.stride.leaf_values())}; }
 
 // A list of modes as a layout: one mode is an integer layout, several a flat tuple.
-inline Layout layout_of(const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& d) {
+inline Layout layout_of(std::span<const std::int64_t> s, std::span<const std::int64_t> d) {
   if (s.size() == 1) return Layout(IntTuple(s[0]), IntTuple(d[0]));
-  std::vector<IntTuple> ts, td;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    ts.emplace_back(s[i]);
-    td.emplace_back(d[i]);
-  }
-  return Layout(IntTuple::tuple(std::move(ts)), IntTuple::tuple(std::move(td)));
+  return Layout(IntTuple::of_values(s), IntTuple::of_values(d));
 }
 
-// Layout from tuples of modes: make_layout(m0, m1, ...).
-inline Layout tuple_layout(const std::vector<Layout>& modes) { return make_layout(modes); }
+// make_layout(m0, m1, ...) built one mode at a time.
+class ModeList {
+ public:
+  void push_back(const Layout& m) {
+    shape_.push_back(m.shape);
+    stride_.push_back(m.stride);
+  }
+  std::size_t size() const { return shape_.rank(); }
+  // As make_layout: the modes are layouts already; only the size is checked again.
+  Layout layout() && {
+    Layout l;
+    l.shape = std::move(shape_);
+    l.stride = std::move(stride_);
+    (void)product(l.shape);
+    return l;
+  }
+
+ private:
+  IntTuple shape_ = IntTuple::tuple({}), stride_ = IntTuple::tuple({});
+};
 
 inline std::string str(std::int64_t v) { return std::to_string(v); }
 
 // Notation for traced steps (only formatted while a trace is installed).
 inline std::string mode_text(std::int64_t s, std::int64_t d) { return str(s) + ":" + str(d); }
-inline std::string modes_text(const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& d) {
+inline std::string modes_text(std::span<const std::int64_t> s, std::span<const std::int64_t> d) {
   std::string r;
   for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + mode_text(s[i], d[i]);
   return r;
@@ -61,10 +82,11 @@ Layout transform_with_profile(const Layout& l, const IntTuple& profile, F&& f, c
   if (profile.rank() > l.rank())
     throw Error(std::string(op) + ": the profile " + to_string(profile) + " has more modes than the layout " +
                 to_string(l));
-  std::vector<Layout> modes;
+  ModeList modes;
+  const std::size_t p = profile.rank();
   for (std::size_t i = 0; i < l.rank(); ++i)
-    modes.push_back(i < profile.rank() ? transform_with_profile(l.mode(i), profile.elems()[i], f, op) : l.mode(i));
-  return tuple_layout(modes);
+    modes.push_back(i < p ? transform_with_profile(l.mode(i), profile[i], f, op) : l.mode(i));
+  return std::move(modes).layout();
 }
 
 // coalesce that keeps the function outside the domain too (coalesce.cpp).
@@ -73,7 +95,7 @@ Layout coalesce_x(const Layout& l);
 // Composition's walk (composition.cpp): B's modes laid over the flat A `a` one by one,
 // `usage` collecting the digits each puts into A's modes; and A o B with the carry rule
 // checked over all of B or within each top-level mode of B (per_top_mode).
-Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, std::vector<std::int64_t>& usage);
+Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage);
 Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode);
 
 // The divide and product families' shared forms (divide.cpp).

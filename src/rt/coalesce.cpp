@@ -23,11 +23,11 @@ Layout coalesce(const Layout& l) {
   TraceScope scope("coalesce");
   if (scope) {
     scope.expr(call_text("coalesce", to_string(l)));
-    scope.note("flat modes", modes_text(leaves(l.shape), leaves(l.stride)));
+    scope.note("flat modes", modes_text(l.shape.leaf_values(), l.stride.leaf_values()));
   }
   Flat f = flat_of(l);
   const std::size_t R = f.rank();
-  std::vector<std::int64_t> ns{f.s[R - 1]}, nd{f.d[R - 1]};  // stored reversed: back() is the front
+  Ints ns{f.s[R - 1]}, nd{f.d[R - 1]};  // stored reversed: back() is the front
   for (std::size_t k = R - 1; k-- > 0;) {
     const std::int64_t s = f.s[k], d = f.d[k];
     if (s == 1) {

@@ -14,7 +14,7 @@ using namespace detail;
 namespace {
 
 void require_nonnegative_strides(const Layout& l, const char* op) {
-  for (auto d : leaves(l.stride))
+  for (const std::int64_t d : l.stride.leaf_values())
     if (d < 0) throw Error(std::string(op) + ": negative strides are not supported (" + to_string(l) + ")");
 }
 
@@ -31,15 +31,19 @@ Layout complement(const Layout& l, std::int64_t cotarget) {
     return traced(scope, coalesce(Layout(IntTuple(cotarget), IntTuple(cotarget == 1 ? 0 : 1))));
   }
   // Sort the modes by stride; each gap between consecutive strides becomes a mode.
-  std::vector<std::size_t> order(f.rank());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return f.d[x] < f.d[y]; });
+  // (stable: an insertion sort, which needs no buffer)
+  Indices order(f.rank());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    std::size_t j = i;
+    for (; j > 0 && f.d[i] < f.d[order[j - 1]]; --j) order[j] = order[j - 1];
+    order[j] = i;
+  }
   if (scope) {
-    std::vector<std::int64_t> ss, sd;
+    Ints ss, sd;
     for (auto k : order) ss.push_back(f.s[k]), sd.push_back(f.d[k]);
     scope.note("modes sorted by stride", modes_text(ss, sd));
   }
-  std::vector<std::int64_t> rs, rd{1};
+  Ints rs, rd{1};
   for (std::size_t k = 0; k < order.size(); ++k) {
     const std::int64_t d = f.d[order[k]], s = f.s[order[k]];
     const std::int64_t gap = d / rd.back();

@@ -18,7 +18,7 @@ namespace {
 // usage[i] accumulates the largest digit each rhs mode puts into mode i of lhs,
 // so that the caller can check that the rhs modes never carry into each other.
 // `log` (null unless traced) receives CuTe's steps for this mode in words.
-Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, std::vector<std::int64_t>& usage,
+Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Ints& usage,
                     std::vector<std::string>* log) {
   if (r == 0) {
     if (log) log->push_back("stride 0: every index maps to A(0) -> " + mode_text(n, 0));
@@ -32,7 +32,7 @@ Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, std::vector<s
                             " -> " + mode_text(n, d));
     return Layout(IntTuple(n), IntTuple(d));
   }
-  std::vector<std::int64_t> rs, rd;
+  Ints rs, rd;
   std::int64_t rest_shape = n, rest_stride = r;
   for (std::size_t i = 0; i + 1 < R; ++i) {
     const std::int64_t si = a.s[i];
@@ -98,7 +98,7 @@ Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, std::vector<s
 
 namespace detail {
 
-Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, std::vector<std::int64_t>& usage) {
+Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage) {
   if (s.is_leaf()) {
     if (!tracing()) return compose_leaf(a, s.value(), d.value(), usage, nullptr);
     std::vector<std::string> log;
@@ -117,15 +117,16 @@ Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, std::ve
     } flush{log, "mode " + mode_text(s.value(), d.value()) + " of B"};
     return compose_leaf(a, s.value(), d.value(), usage, &log);
   }
-  std::vector<Layout> modes;
-  for (std::size_t i = 0; i < s.rank(); ++i) modes.push_back(compose_tree(a, s.elems()[i], d.elems()[i], usage));
-  return tuple_layout(modes);
+  ModeList modes;
+  auto di = d.elems().begin();
+  for (const IntTuple& si : s.elems()) modes.push_back(compose_tree(a, si, *di++, usage));
+  return std::move(modes).layout();
 }
 
 }  // namespace detail
 
 namespace {
-void check_overlap(const Layout& a, const Layout& b, const Flat& fa, const std::vector<std::int64_t>& usage) {
+void check_overlap(const Layout& a, const Layout& b, const Flat& fa, const Ints& usage) {
   // B's modes must occupy disjoint digits of A's mixed radix (the last mode of A is
   // unbounded): otherwise their sum carries and composing mode by mode is not A o B.
   for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
@@ -144,20 +145,20 @@ namespace detail {
 Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode) {
   const Flat fa = flat_of(coalesce_x(a));
   if (!per_top_mode || b.shape.is_leaf()) {
-    std::vector<std::int64_t> usage(fa.rank(), 0);
+    Ints usage(fa.rank(), 0);
     Layout r = compose_tree(fa, b.shape, b.stride, usage);
     check_overlap(a, b, fa, usage);
     if (tracing()) trace_note("overlap check", "the modes of B occupy disjoint digits of coalesce(A): admissible");
     return r;
   }
-  std::vector<Layout> modes;
+  ModeList modes;
   for (std::size_t i = 0; i < b.rank(); ++i) {
-    std::vector<std::int64_t> usage(fa.rank(), 0);
+    Ints usage(fa.rank(), 0);
     const Layout bi = b.mode(i);
     modes.push_back(compose_tree(fa, bi.shape, bi.stride, usage));
     check_overlap(a, bi, fa, usage);
   }
-  return tuple_layout(modes);
+  return std::move(modes).layout();
 }
 
 }  // namespace detail
@@ -187,9 +188,9 @@ Layout composition(const Layout& a, const Tiler& t) {
                 ") than the layout " + to_string(a) + " (" + str(a.rank()) + ")");
   // CuTe keeps only the modes the tiler reaches: the modes of A past the tiler's rank are
   // dropped (the divides keep them: they are built on logical_divide, not on this).
-  std::vector<Layout> modes;
+  ModeList modes;
   for (std::size_t i = 0; i < t.rank(); ++i) modes.push_back(composition(a.mode(i), t.elems[i]));
-  return traced(scope, tuple_layout(modes));
+  return traced(scope, std::move(modes).layout());
 }
 
 SwizzledLayout composition(const SwizzledLayout& a, const Layout& b) { return {a.swizzle, composition(a.layout, b), a.offset}; }

@@ -25,7 +25,7 @@ namespace {
 // Does composing (tile, rest) mode by mode with the flat A `fa` put digits that carry in a
 // mode of fa other than the last? (A's last mode is unbounded: no carry out of it.)
 std::size_t carrying_mode(const Flat& fa, const Layout& tile_rest) {
-  std::vector<std::int64_t> usage(fa.rank(), 0);
+  Ints usage(fa.rank(), 0);
   compose_tree(fa, tile_rest.shape, tile_rest.stride, usage);
   for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
     if (usage[i] > fa.s[i] - 1) return i;
@@ -34,14 +34,14 @@ std::size_t carrying_mode(const Flat& fa, const Layout& tile_rest) {
 // The same divide read with A's trailing size-1 modes removed: its last mode of size > 1
 // continues. True when that reading holds and gives CuTe's result r.
 bool consistent_without_trailing_unit_modes(const Layout& l, const Layout& tile_rest, const Layout& r) {
-  std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  Ints s(l.shape.leaf_values()), d(l.stride.leaf_values());
   if (s.back() != 1) return false;  // the same reading as A's own last mode
   while (s.size() > 1 && s.back() == 1) s.pop_back(), d.pop_back();
   if (s.back() == 1) return false;  // every mode has size 1: A's own last mode continues
   try {
     const Flat fc = flat_of(coalesce(layout_of(s, d)));
     if (carrying_mode(fc, tile_rest) != npos) return false;
-    std::vector<std::int64_t> usage(fc.rank(), 0);
+    Ints usage(fc.rank(), 0);
     return coalesce(compose_tree(fc, tile_rest.shape, tile_rest.stride, usage)) == coalesce(r);
   } catch (const Error&) {
     return false;
@@ -88,27 +88,28 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
 void zip2_by(const IntTuple& x, const Tiler& g, IntTuple& first, IntTuple& second) {
   if (g.is_layout) {
     if (x.is_leaf() || x.rank() != 2) throw Error("internal: expected a (tile,rest) pair, got " + to_string(x));
-    first = x.elems()[0];
-    second = x.elems()[1];
+    first = x[0];
+    second = x[1];
     return;
   }
   if (x.is_leaf() || x.rank() < g.rank())
     throw Error("internal: tiler " + to_string(g) + " does not match " + to_string(x));
-  std::vector<IntTuple> fs, ss;
-  for (std::size_t i = 0; i < g.rank(); ++i) {
+  first = IntTuple::tuple({});
+  second = IntTuple::tuple({});
+  const IntTuple::Modes xs = x.elems();
+  auto xi = xs.begin();
+  for (std::size_t i = 0; i < g.rank(); ++i, ++xi) {
     IntTuple f, s;
-    zip2_by(x.elems()[i], g.elems[i], f, s);
-    fs.push_back(std::move(f));
-    ss.push_back(std::move(s));
+    zip2_by(*xi, g.elems[i], f, s);
+    first.push_back(f);
+    second.push_back(s);
   }
-  for (std::size_t i = g.rank(); i < x.rank(); ++i) ss.push_back(x.elems()[i]);
-  first = IntTuple::tuple(std::move(fs));
-  second = IntTuple::tuple(std::move(ss));
+  for (; xi != xs.end(); ++xi) second.push_back(*xi);
 }
 
 // The modes of a mode: a tuple of rank > 1 is unpacked, anything else stays whole
 // (CuTe slices with repeat<R>(_), and repeat<1>(_) is a plain _).
-void unpack_into(const Layout& m, std::vector<Layout>& out) {
+void unpack_into(const Layout& m, ModeList& out) {
   if (m.shape.is_tuple() && m.rank() > 1) {
     for (std::size_t i = 0; i < m.rank(); ++i) out.push_back(m.mode(i));
   } else {
@@ -117,10 +118,10 @@ void unpack_into(const Layout& m, std::vector<Layout>& out) {
 }
 
 Layout unpack(const Layout& z, bool first, bool second) {
-  std::vector<Layout> out;
+  ModeList out;
   if (first) unpack_into(z.mode(0), out); else out.push_back(z.mode(0));
   if (second) unpack_into(z.mode(1), out); else out.push_back(z.mode(1));
-  return tuple_layout(out);
+  return std::move(out).layout();
 }
 
 }  // namespace
@@ -152,10 +153,10 @@ Layout logical_divide(const Layout& l, const Tiler& t) {
     scope.note("by mode", "mode i of A divided by the tiler's i-th layout; modes past the tiler's rank kept");
   }
   check_tiler_rank(l, t, "logical_divide");
-  std::vector<Layout> modes;
+  ModeList modes;
   for (std::size_t i = 0; i < l.rank(); ++i)
     modes.push_back(i < t.rank() ? logical_divide(l.mode(i), t.elems[i]) : l.mode(i));
-  return traced(scope, tuple_layout(modes));
+  return traced(scope, std::move(modes).layout());
 }
 
 namespace detail {

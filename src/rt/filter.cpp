@@ -13,11 +13,11 @@ Layout filter(const Layout& l) {
   TraceScope scope("filter");
   if (scope) scope.expr(call_text("filter", to_string(l)));
   // Zero-stride modes get size 1, then coalesce removes every size-1 mode.
-  IntTuple s = l.shape;
-  std::vector<std::int64_t> fs = leaves(l.shape), fd = leaves(l.stride);
+  Ints fs(l.shape.leaf_values());
+  const std::span<const std::int64_t> fd = l.stride.leaf_values();
   for (std::size_t i = 0; i < fs.size(); ++i)
     if (fd[i] == 0) fs[i] = 1;
-  const Layout ones(unflatten(l.shape, fs), l.stride);
+  const Layout ones(IntTuple::with_leaves(l.shape, fs), l.stride);
   if (scope) scope.note("stride-0 modes get size 1", to_string(ones), true);
   return traced(scope, coalesce(ones));
 }

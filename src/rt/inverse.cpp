@@ -16,7 +16,7 @@ Layout right_inverse(const Layout& l) {
   if (scope) scope.expr(call_text("right_inverse", to_string(l)));
   const Layout cl = coalesce(l);
   Flat f = flat_of(cl);
-  std::vector<std::int64_t> prefix(f.rank());
+  Ints prefix(f.rank());
   std::int64_t p = 1;
   for (std::size_t i = 0; i < f.rank(); ++i) {
     prefix[i] = p;
@@ -25,7 +25,7 @@ Layout right_inverse(const Layout& l) {
   // CuTe orders the modes by stride with an exchange sort, which is not stable: of two
   // modes with the same stride a later one may come first, and the first one met is the one
   // followed (modes sharing a stride make the layout non-injective; CuTe's choice decides).
-  std::vector<std::size_t> order(f.rank());
+  Indices order(f.rank());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   for (std::size_t i = 0; i < order.size(); ++i)
     for (std::size_t j = i + 1; j < order.size(); ++j)
@@ -33,11 +33,11 @@ Layout right_inverse(const Layout& l) {
   // Follow the strides from 1: the mode with stride 1, then the one whose stride is the end
   // of that mode, and so on; those modes, at their positions in the domain, form the inverse.
   if (scope) {
-    std::vector<std::int64_t> ss, sd;
+    Ints ss, sd;
     for (auto k : order) ss.push_back(f.s[k]), sd.push_back(f.d[k]);
     scope.note("modes sorted by stride", modes_text(ss, sd));
   }
-  std::vector<std::int64_t> rs{1}, rd{0};
+  Ints rs{1}, rd{0};
   std::int64_t next = 1;
   for (std::size_t i : order) {
     if (f.d[i] != next) continue;
@@ -61,18 +61,18 @@ Layout left_inverse(const Layout& l) {
   TraceScope scope("left_inverse");
   if (scope) scope.expr(call_text("left_inverse", to_string(l)));
   const Flat f = flat_of(coalesce(l));
-  std::vector<std::int64_t> prefix(f.rank());
+  Ints prefix(f.rank());
   std::int64_t p = 1;
   for (std::size_t i = 0; i < f.rank(); ++i) {
     prefix[i] = p;
     p = checked_mul(p, f.s[i], "left_inverse");
   }
-  std::vector<std::size_t> order(f.rank());
+  Indices order(f.rank());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   for (std::size_t i = 0; i < order.size(); ++i)
     for (std::size_t j = i + 1; j < order.size(); ++j)
       if (f.d[order[j]] < f.d[order[i]]) std::swap(order[i], order[j]);
-  std::vector<std::int64_t> rs, rd{0};
+  Ints rs, rd{0};
   std::int64_t covered = 1;
   for (std::size_t i : order) {
     if (f.d[i] == 0) continue;

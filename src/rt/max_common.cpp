@@ -17,7 +17,8 @@ namespace {
 // leading (coalesced) modes times part of the next one.
 std::int64_t layout_prefix_size(const Layout& l, std::int64_t limit) {
   std::int64_t p = 1;
-  for (const std::int64_t s : leaves(coalesce(l).shape)) {
+  const Layout c = coalesce(l);
+  for (const std::int64_t s : c.shape.leaf_values()) {
     if (s > limit / p) return p * (limit / p);
     p *= s;
   }
@@ -28,18 +29,17 @@ std::int64_t layout_prefix_size(const Layout& l, std::int64_t limit) {
 // modes, the last one cut short (what composition(l, n:1) is when it is admissible).
 Layout layout_prefix(const Layout& l, std::int64_t n) {
   const Layout c = coalesce(l);
-  const std::vector<std::int64_t> s = leaves(c.shape), d = leaves(c.stride);
-  std::vector<IntTuple> ps, pd;
+  const std::span<const std::int64_t> s = c.shape.leaf_values(), d = c.stride.leaf_values();
+  Ints ps, pd;
   std::int64_t p = 1;
   for (std::size_t i = 0; i < s.size() && p < n; ++i) {
     const std::int64_t e = std::min(s[i], n / p);
-    ps.push_back(IntTuple(e));
-    pd.push_back(IntTuple(d[i]));
+    ps.push_back(e);
+    pd.push_back(d[i]);
     p *= e;
   }
   if (ps.empty()) return Layout(IntTuple(1), IntTuple(0));
-  if (ps.size() == 1) return Layout(ps[0], pd[0]);
-  return Layout(IntTuple::tuple(ps), IntTuple::tuple(pd));
+  return layout_of(ps, pd);
 }
 
 // How many leading indices i satisfy a(inv_b(i)) == i: the size of the first mode of

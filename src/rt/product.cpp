@@ -24,10 +24,10 @@ Layout logical_product(const Layout& block, const Tiler& t) {
   }
   if (scope) scope.note("by mode", "mode i of A times the tiler's i-th layout; modes past the tiler's rank kept");
   check_tiler_rank(block, t, "logical_product");
-  std::vector<Layout> modes;
+  ModeList modes;
   for (std::size_t i = 0; i < block.rank(); ++i)
     modes.push_back(i < t.rank() ? logical_product(block.mode(i), t.elems[i]) : block.mode(i));
-  return traced(scope, tuple_layout(modes));
+  return traced(scope, std::move(modes).layout());
 }
 
 Layout zipped_product(const Layout& block, const Tiler& t) {
@@ -45,10 +45,10 @@ namespace detail {
 // append<R>: pad with 1:0 modes up to rank R (an integer layout stays one when R == 1).
 Layout pad_to_rank(const Layout& l, std::size_t R) {
   if (l.rank() == R) return l;
-  std::vector<Layout> modes;
+  ModeList modes;
   for (std::size_t i = 0; i < l.rank(); ++i) modes.push_back(l.mode(i));
-  while (modes.size() < R) modes.emplace_back(IntTuple(1), IntTuple(0));
-  return tuple_layout(modes);
+  while (modes.size() < R) modes.push_back(Layout(IntTuple(1), IntTuple(0)));
+  return std::move(modes).layout();
 }
 
 }  // namespace detail
@@ -57,9 +57,10 @@ namespace {
 
 IntTuple zip_tuples(const IntTuple& a, const IntTuple& b) {
   if (a.is_leaf()) return IntTuple::tuple({IntTuple::tuple({a, b})});  // CuTe: zip of two integers is ((a,b))
-  std::vector<IntTuple> out;
-  for (std::size_t i = 0; i < a.rank(); ++i) out.push_back(IntTuple::tuple({a.elems()[i], b[i]}));
-  return IntTuple::tuple(std::move(out));
+  IntTuple out = IntTuple::tuple({});
+  std::size_t i = 0;
+  for (const IntTuple& ai : a.elems()) out.push_back(IntTuple::tuple({ai, b[i++]}));
+  return out;
 }
 
 Layout zip_layouts(const Layout& a, const Layout& b) {

@@ -22,17 +22,18 @@ IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
   if (a.is_tuple()) {
     if (b.is_tuple()) {
       if (a.rank() != b.rank()) throw Error("shape_div: ranks differ: " + to_string(a) + " and " + to_string(b));
-      std::vector<IntTuple> out;
-      for (std::size_t i = 0; i < a.rank(); ++i) out.push_back(shape_div(a.elems()[i], b.elems()[i]));
-      return IntTuple::tuple(std::move(out));
+      IntTuple out = IntTuple::tuple({});
+      auto bi = b.elems().begin();
+      for (const IntTuple& ai : a.elems()) out.push_back(shape_div(ai, *bi++));
+      return out;
     }
     std::int64_t rest = b.value();
-    std::vector<IntTuple> out;
-    for (const auto& ai : a.elems()) {
+    IntTuple out = IntTuple::tuple({});
+    for (const IntTuple& ai : a.elems()) {
       out.push_back(shape_div(ai, IntTuple(rest)));
       rest = shape_div(rest, product(ai));
     }
-    return IntTuple::tuple(std::move(out));
+    return out;
   }
   if (b.is_tuple()) return IntTuple(shape_div(a.value(), product(b)));
   return IntTuple(shape_div(a.value(), b.value()));

@@ -12,13 +12,12 @@ namespace tessera::rt {
 using namespace detail;
 
 bool has_underscore(const IntTuple& c) {
-  if (c.is_leaf()) return c.value() == kUnderscore;
-  return std::any_of(c.elems().begin(), c.elems().end(), [](const IntTuple& e) { return has_underscore(e); });
+  const std::span<const std::int64_t> v = c.leaf_values();
+  return std::find(v.begin(), v.end(), kUnderscore) != v.end();
 }
 
 namespace {
-void slice_into(const IntTuple& c, const IntTuple& s, const IntTuple& d, std::vector<IntTuple>& os,
-                std::vector<IntTuple>& od) {
+void slice_into(const IntTuple& c, const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
   if (c.is_leaf()) {
     if (c.value() == kUnderscore) {
       os.push_back(s);
@@ -28,7 +27,8 @@ void slice_into(const IntTuple& c, const IntTuple& s, const IntTuple& d, std::ve
   }
   if (s.is_leaf() || s.rank() != c.rank())
     throw Error("slice: the coordinate " + to_string(c) + " does not match the shape " + to_string(s));
-  for (std::size_t i = 0; i < c.rank(); ++i) slice_into(c.elems()[i], s.elems()[i], d.elems()[i], os, od);
+  auto si = s.elems().begin(), di = d.elems().begin();
+  for (const IntTuple& ci : c.elems()) slice_into(ci, *si++, *di++, os, od);
 }
 
 std::int64_t offset_of(const IntTuple& c, const IntTuple& s, const IntTuple& d) {
@@ -39,8 +39,8 @@ std::int64_t offset_of(const IntTuple& c, const IntTuple& s, const IntTuple& d) 
   if (s.is_leaf() || s.rank() != c.rank())
     throw Error("the coordinate " + to_string(c) + " does not match the shape " + to_string(s));
   std::int64_t off = 0;
-  for (std::size_t i = 0; i < c.rank(); ++i)
-    off = checked_add(off, offset_of(c.elems()[i], s.elems()[i], d.elems()[i]), "offset");
+  auto si = s.elems().begin(), di = d.elems().begin();
+  for (const IntTuple& ci : c.elems()) off = checked_add(off, offset_of(ci, *si++, *di++), "offset");
   return off;
 }
 }  // namespace
@@ -55,9 +55,9 @@ Layout slice(const IntTuple& coord, const Layout& l) {
     if (coord.value() == kUnderscore) return traced(scope, Layout(l));
     throw Error("slice: the coordinate " + to_string(coord) + " keeps no mode (use _ for the modes to keep)");
   }
-  std::vector<IntTuple> os, od;
+  IntTuple os = IntTuple::tuple({}), od = IntTuple::tuple({});
   slice_into(coord, l.shape, l.stride, os, od);
-  if (os.empty()) throw Error("slice: the coordinate keeps no mode (use _ for the modes to keep)");
+  if (os.rank() == 0) throw Error("slice: the coordinate keeps no mode (use _ for the modes to keep)");
   if (scope) {
     try {
       const TraceMute mute;
@@ -65,7 +65,7 @@ Layout slice(const IntTuple& coord, const Layout& l) {
     } catch (const Error&) {  // only a note: slice itself does not need the offset
     }
   }
-  return traced(scope, Layout(IntTuple::tuple(std::move(os)), IntTuple::tuple(std::move(od))));
+  return traced(scope, Layout(std::move(os), std::move(od)));
 }
 
 std::int64_t slice_offset(const IntTuple& coord, const Layout& l) { return offset_of(coord, l.shape, l.stride); }

@@ -20,7 +20,7 @@ Layout tile_to_shape(const Layout& block, const IntTuple& target_shape) {
     throw Error("tile_to_shape: the layout " + to_string(block) + " has more modes than the target shape " +
                 to_string(target_shape));
   const Layout padded = pad_to_rank(block, R);
-  std::vector<std::int64_t> ps;
+  Ints ps;
   for (std::size_t i = 0; i < R; ++i) {
     const std::int64_t b = product(padded.shape[i]), t = product(target_shape[i]);
     if (t % b != 0)
@@ -30,7 +30,7 @@ Layout tile_to_shape(const Layout& block, const IntTuple& target_shape) {
   }
   // CuTe's product_each makes the product shape a tuple even for an integer target, so the
   // final coalesce goes mode by mode: tile_to_shape(16:1, 16) is (16):(1).
-  IntTuple product_shape = unflatten(IntTuple::tuple(std::vector<IntTuple>(R, IntTuple(0))), ps);
+  IntTuple product_shape = IntTuple::of_values(ps);
   if (scope) scope.note("copies per mode (target / block)", to_string(product_shape), true);
   const Layout r = blocked_product(padded, Layout::column_major(product_shape));
   return traced(scope, coalesce(r, product_shape));

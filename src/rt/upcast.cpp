@@ -13,7 +13,7 @@ Layout upcast(const Layout& l, std::int64_t n) {
   TraceScope scope("upcast");
   if (scope) scope.expr(call_text("upcast", to_string(l), str(n)));
   if (n <= 0) throw Error("upcast: the factor must be positive");
-  std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  Ints s(l.shape.leaf_values()), d(l.stride.leaf_values());
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (d[i] == 0) {
       if (scope) scope.note("mode " + mode_text(s[i], d[i]), "stride 0 stays");
@@ -39,7 +39,7 @@ Layout downcast(const Layout& l, std::int64_t n) {
   if (n <= 0) throw Error("downcast: the factor must be positive");
   // CuTe's rule, mode by mode: a unit-stride mode gets N times as many elements, every
   // other stride is scaled by N (a layout without a unit-stride mode is not rejected).
-  std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  Ints s(l.shape.leaf_values()), d(l.stride.leaf_values());
   for (std::size_t i = 0; i < s.size(); ++i) {
     const std::int64_t s0 = s[i], d0 = d[i];
     if (d[i] == 1 || d[i] == -1) s[i] = checked_mul(s[i], n, "downcast");

@@ -3,6 +3,8 @@
 // from coordinates (or a 1-D index, column-major over the shape) to offsets.
 // Plus Swizzle<B,M,S>, swizzled layouts Sw o L, and tilers (one layout per mode).
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,13 +40,14 @@ struct Layout {
 };
 
 // make_layout(a, b, ...): concatenate layouts as the modes of a new layout.
-Layout make_layout(const std::vector<Layout>& modes);
+Layout make_layout(std::span<const Layout> modes);
+inline Layout make_layout(std::initializer_list<Layout> modes) { return make_layout(std::span(modes.begin(), modes.size())); }
 
 // Call f(offset) for i = 0, 1, ..., size-1 in order (an odometer over the flat modes:
 // no division per element). Offsets are checked for overflow once, at the largest ones.
 template <class F>
 void for_each_offset(const Layout& l, F&& f) {
-  const std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  const std::span<const std::int64_t> s = l.shape.leaf_values(), d = l.stride.leaf_values();
   // Every offset visited lies between the sums of the negative and of the positive
   // (s-1)*d terms: check those once and the walk below cannot overflow.
   std::int64_t lo = 0, hi = 0;
@@ -53,7 +56,7 @@ void for_each_offset(const Layout& l, F&& f) {
     if (t < 0) lo = checked_add(lo, t, "offset");
     else hi = checked_add(hi, t, "offset");
   }
-  std::vector<std::int64_t> c(s.size(), 0);
+  SmallVector<std::int64_t, 8> c(s.size(), 0);
   const std::int64_t n = l.size();
   std::int64_t off = 0;
   for (std::int64_t i = 0; i < n; ++i) {
