@@ -21,13 +21,15 @@ using Ints = SmallVector<std::int64_t, 8>;
 // Positions of modes (a sort order).
 using Indices = SmallVector<std::size_t, 8>;
 
-// A flat list of modes (shape, stride), the working form of most algorithms.
+// A flat list of modes (shape, stride), the working form of most algorithms: a view of a
+// layout's leaves, so the layout must outlive it (flat_of a temporary does not compile).
 struct Flat {
-  Ints s, d;
+  std::span<const std::int64_t> s, d;
   std::size_t rank() const { return s.size(); }
 };
 
-inline Flat flat_of(const Layout& l) { return Flat{Ints(l.shape.leaf_values()), Ints(l.stride.leaf_values())}; }
+inline Flat flat_of(const Layout& l) { return Flat{l.shape.leaf_values(), l.stride.leaf_values()}; }
+Flat flat_of(const Layout&& l) = delete;
 
 // A list of modes as a layout: one mode is an integer layout, several a flat tuple.
 inline Layout layout_of(std::span<const std::int64_t> s, std::span<const std::int64_t> d) {
@@ -94,9 +96,13 @@ Layout coalesce_x(const Layout& l);
 
 // Composition's walk (composition.cpp): B's modes laid over the flat A `a` one by one,
 // `usage` collecting the digits each puts into A's modes; and A o B with the carry rule
-// checked over all of B or within each top-level mode of B (per_top_mode).
+// checked over all of B or within each top-level mode of B (per_top_mode), given A's
+// coalesce_x as `fa` when the caller has it.
 Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage);
+// The same walk for `usage` alone (the same checks and errors; no layout is built).
+void compose_usage(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage);
 Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode);
+Layout composition_impl(const Flat& fa, const Layout& a, const Layout& b, bool per_top_mode);
 
 // The divide and product families' shared forms (divide.cpp).
 void check_tiler_rank(const Layout& l, const Tiler& t, const char* op);

@@ -25,7 +25,7 @@ Layout coalesce(const Layout& l) {
     scope.expr(call_text("coalesce", to_string(l)));
     scope.note("flat modes", modes_text(l.shape.leaf_values(), l.stride.leaf_values()));
   }
-  Flat f = flat_of(l);
+  const Flat f = flat_of(l);
   const std::size_t R = f.rank();
   Ints ns{f.s[R - 1]}, nd{f.d[R - 1]};  // stored reversed: back() is the front
   for (std::size_t k = R - 1; k-- > 0;) {
@@ -61,12 +61,12 @@ namespace detail {
 // coalesce that keeps the function outside the domain too: a trailing size-1 mode
 // stands for an unbounded mode of its stride (CuTe's coalesce_x, used by composition).
 Layout coalesce_x(const Layout& l) {
-  Flat f = flat_of(l);
-  if (f.s.back() != 1) return coalesce(l);
+  if (l.shape.leaf_values().back() != 1) return coalesce(l);
   if (tracing()) trace_note("last mode", "the last mode of A has size 1: its stride is kept (the last mode is unbounded), "
                           "so it is coalesced as size 2");
-  f.s.back() = 2;
-  return coalesce(layout_of(f.s, f.d));
+  Ints s(l.shape.leaf_values());
+  s.back() = 2;
+  return coalesce(layout_of(s, l.stride.leaf_values()));
 }
 
 }  // namespace detail

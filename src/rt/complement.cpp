@@ -25,7 +25,7 @@ Layout complement(const Layout& l, std::int64_t cotarget) {
   if (scope) scope.expr(call_text("complement", to_string(l), str(cotarget)));
   require_nonnegative_strides(l, "complement");
   const Layout fl = filter(l);
-  Flat f = flat_of(fl);
+  const Flat f = flat_of(fl);
   if (f.rank() == 1 && f.d[0] == 0) {  // nothing is reached but 0: the complement is all of [0, cotarget)
     if (scope) scope.note("image", "filter(L) reaches only offset 0: the complement is all of [0, " + str(cotarget) + ")");
     return traced(scope, coalesce(Layout(IntTuple(cotarget), IntTuple(cotarget == 1 ? 0 : 1))));

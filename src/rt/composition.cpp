@@ -17,12 +17,13 @@ namespace {
 // Compose the (coalesced) lhs with one integer mode n:r of the rhs.
 // usage[i] accumulates the largest digit each rhs mode puts into mode i of lhs,
 // so that the caller can check that the rhs modes never carry into each other.
-// `log` (null unless traced) receives CuTe's steps for this mode in words.
-Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Ints& usage,
-                    std::vector<std::string>* log) {
+// `log` (null unless traced) receives CuTe's steps for this mode in words. Without `build`
+// only `usage` is wanted: every check runs, no layout is made (an empty one is returned).
+Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Ints& usage, std::vector<std::string>* log,
+                    bool build = true) {
   if (r == 0) {
     if (log) log->push_back("stride 0: every index maps to A(0) -> " + mode_text(n, 0));
-    return Layout(IntTuple(n), IntTuple(0));
+    return build ? Layout(IntTuple(n), IntTuple(0)) : Layout();
   }
   if (r < 0) throw Error("composition: negative strides in the right operand are not supported");
   const std::size_t R = a.rank();
@@ -30,7 +31,7 @@ Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Ints& usage,
     const std::int64_t d = checked_mul(r, a.d[0], "composition stride");
     if (log) log->push_back("A has one mode " + mode_text(a.s[0], a.d[0]) + ": stride " + str(r) + "*" + str(a.d[0]) +
                             " -> " + mode_text(n, d));
-    return Layout(IntTuple(n), IntTuple(d));
+    return build ? Layout(IntTuple(n), IntTuple(d)) : Layout();
   }
   Ints rs, rd;
   std::int64_t rest_shape = n, rest_stride = r;
@@ -86,6 +87,7 @@ Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Ints& usage,
   if (log && (rs.empty() || rest_shape != 1))
     log->push_back("last mode " + mode_text(a.s[R - 1], a.d[R - 1]) + " of A (unbounded) takes the rest -> " +
                    mode_text(rest_shape, last));
+  if (!build) return Layout();
   if (rs.empty()) return Layout(IntTuple(rest_shape), IntTuple(last));
   if (rest_shape != 1) {
     rs.push_back(rest_shape);
@@ -94,13 +96,13 @@ Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Ints& usage,
   return layout_of(rs, rd);
 }
 
-}  // namespace
-
-namespace detail {
-
-Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage) {
-  if (s.is_leaf()) {
-    if (!tracing()) return compose_leaf(a, s.value(), d.value(), usage, nullptr);
+// One mode of B: its leaves composed one by one (a leaf: compose_leaf, with the trace's steps).
+Layout compose_mode(const Flat& a, std::string_view n, std::span<const std::int64_t> s, std::span<const std::int64_t> d,
+                    std::size_t& pos, std::size_t& leaf, Ints& usage) {
+  if (n[pos] == IntTuple::kLeaf) {
+    ++pos;
+    const std::size_t k = leaf++;
+    if (!tracing()) return compose_leaf(a, s[k], d[k], usage, nullptr);
     std::vector<std::string> log;
     // A failing mode still shows the steps that led to it.
     struct Flush {
@@ -114,13 +116,29 @@ Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& u
         } catch (...) {  // a note is never worth a failure
         }
       }
-    } flush{log, "mode " + mode_text(s.value(), d.value()) + " of B"};
-    return compose_leaf(a, s.value(), d.value(), usage, &log);
+    } flush{log, "mode " + mode_text(s[k], d[k]) + " of B"};
+    return compose_leaf(a, s[k], d[k], usage, &log);
   }
+  ++pos;  // '('
   ModeList modes;
-  auto di = d.elems().begin();
-  for (const IntTuple& si : s.elems()) modes.push_back(compose_tree(a, si, *di++, usage));
+  while (n[pos] != IntTuple::kClose) modes.push_back(compose_mode(a, n, s, d, pos, leaf, usage));
+  ++pos;  // ')'
   return std::move(modes).layout();
+}
+
+}  // namespace
+
+namespace detail {
+
+Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage) {
+  std::size_t pos = 0, leaf = 0;
+  return compose_mode(a, s.nesting(), s.leaf_values(), d.leaf_values(), pos, leaf, usage);
+}
+
+void compose_usage(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage) {
+  // The leaves in the order compose_tree meets them, each composed for its usage only.
+  const std::span<const std::int64_t> sv = s.leaf_values(), dv = d.leaf_values();
+  for (std::size_t k = 0; k < sv.size(); ++k) compose_leaf(a, sv[k], dv[k], usage, nullptr, false);
 }
 
 }  // namespace detail
@@ -143,7 +161,11 @@ namespace detail {
 // family uses it: (tile, rest) may meet beyond the end of A when the tiler does not
 // divide A, exactly as in CuTe, but each part is still A composed with it.
 Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode) {
-  const Flat fa = flat_of(coalesce_x(a));
+  const Layout ca = coalesce_x(a);
+  return composition_impl(flat_of(ca), a, b, per_top_mode);
+}
+
+Layout composition_impl(const Flat& fa, const Layout& a, const Layout& b, bool per_top_mode) {
   if (!per_top_mode || b.shape.is_leaf()) {
     Ints usage(fa.rank(), 0);
     Layout r = compose_tree(fa, b.shape, b.stride, usage);

@@ -2,6 +2,8 @@
 // admissibility rule, and the zipped, tiled and flat forms (shared with the product family).
 #include "tessera/rt/algebra.hpp"
 
+#include <optional>
+
 #include "algebra_detail.hpp"
 #include "tessera/rt/checked.hpp"
 #include "tessera/rt/error.hpp"
@@ -26,7 +28,7 @@ namespace {
 // mode of fa other than the last? (A's last mode is unbounded: no carry out of it.)
 std::size_t carrying_mode(const Flat& fa, const Layout& tile_rest) {
   Ints usage(fa.rank(), 0);
-  compose_tree(fa, tile_rest.shape, tile_rest.stride, usage);
+  compose_usage(fa, tile_rest.shape, tile_rest.stride, usage);
   for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
     if (usage[i] > fa.s[i] - 1) return i;
   return npos;
@@ -39,7 +41,8 @@ bool consistent_without_trailing_unit_modes(const Layout& l, const Layout& tile_
   while (s.size() > 1 && s.back() == 1) s.pop_back(), d.pop_back();
   if (s.back() == 1) return false;  // every mode has size 1: A's own last mode continues
   try {
-    const Flat fc = flat_of(coalesce(layout_of(s, d)));
+    const Layout c = coalesce(layout_of(s, d));
+    const Flat fc = flat_of(c);
     if (carrying_mode(fc, tile_rest) != npos) return false;
     Ints usage(fc.rank(), 0);
     return coalesce(compose_tree(fc, tile_rest.shape, tile_rest.stride, usage)) == coalesce(r);
@@ -66,11 +69,15 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
     scope.note("composition", "A o (B, complement), each mode composed with A on its own");
   }
   // Each part on its own: composition's own rules (traced, as the two compositions eval spells).
-  Layout r = scope ? make_layout({composition(l, t), composition(l, rest)}) : composition_impl(l, tile_rest, true);
+  // Untraced, A's coalesce_x is made once, for the composition and for the check below.
+  std::optional<Layout> ca;
+  Layout r = scope ? make_layout({composition(l, t), composition(l, rest)})
+                   : composition_impl(flat_of(ca.emplace(coalesce_x(l))), l, tile_rest, true);
   {
     // The admissibility check composes again: not steps of the derivation.
     const TraceMute mute;
-    const Flat fa = flat_of(coalesce_x(l));
+    if (!ca) ca.emplace(coalesce_x(l));
+    const Flat fa = flat_of(*ca);
     const std::size_t i = carrying_mode(fa, tile_rest);
     if (i != npos && !consistent_without_trailing_unit_modes(l, tile_rest, r))
       throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +

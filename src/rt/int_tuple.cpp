@@ -43,6 +43,26 @@ IntTuple IntTuple::with_leaves(const IntTuple& like, std::span<const std::int64_
   return t;
 }
 
+IntTuple IntTuple::from_nesting(std::string_view nesting, std::span<const std::int64_t> leaves) {
+  std::size_t count = 0;
+  int open = 0;
+  bool well_formed = !nesting.empty() && (nesting[0] == kOpen || nesting.size() == 1);
+  for (std::size_t k = 0; k < nesting.size() && well_formed; ++k) {
+    const char c = nesting[k];
+    if (c == kLeaf) ++count;
+    else if (c == kOpen) ++open;
+    else if (c == kClose) well_formed = --open >= 0 && (open > 0 || k + 1 == nesting.size());
+    else well_formed = false;
+  }
+  if (!well_formed || open != 0 || count != leaves.size())
+    throw Error("'" + std::string(nesting) + "' with " + std::to_string(leaves.size()) +
+                " leaves is not the nesting of an integer tuple");
+  IntTuple t{Empty{}};
+  t.nesting_.append(nesting.data(), nesting.size());
+  t.leaves_.append(leaves);
+  return t;
+}
+
 std::int64_t IntTuple::value() const {
   if (is_tuple()) throw Error("expected an integer, got the tuple " + to_string(*this));
   return leaves_[0];
@@ -86,21 +106,40 @@ IntTuple IntTuple::part(std::size_t begin, std::size_t end, std::size_t leaf_beg
   return t;
 }
 
+bool IntTuple::find_mode(std::size_t i, std::size_t& begin, std::size_t& end, std::size_t& leaf_begin,
+                         std::size_t& leaf_end) const {
+  const std::string_view n = nesting();
+  std::size_t pos = 1, leaf = 0;
+  for (std::size_t k = 0; n[pos] != kClose; ++k) {
+    leaf_begin = leaf;
+    const std::size_t e = mode_end(n, pos, leaf);
+    if (k == i) {
+      begin = pos;
+      end = e;
+      leaf_end = leaf;
+      return true;
+    }
+    pos = e;
+  }
+  return false;
+}
+
 IntTuple IntTuple::operator[](std::size_t i) const {
   if (is_leaf()) {
     if (i != 0) throw Error("mode " + std::to_string(i) + " of the integer " + std::to_string(leaves_[0]));
     return *this;
   }
-  const std::string_view n = nesting();
-  std::size_t pos = 1, leaf = 0;
-  for (std::size_t k = 0; n[pos] != kClose; ++k) {
-    const std::size_t first_leaf = leaf;
-    const std::size_t end = mode_end(n, pos, leaf);
-    if (k == i) return part(pos, end, first_leaf, leaf);
-    pos = end;
-  }
+  std::size_t begin, end, leaf_begin, leaf_end;
+  if (find_mode(i, begin, end, leaf_begin, leaf_end)) return part(begin, end, leaf_begin, leaf_end);
   throw Error("mode " + std::to_string(i) + " does not exist in " + to_string(*this) + " (rank " +
               std::to_string(rank()) + ")");
+}
+
+void IntTuple::push_back(std::int64_t v) {
+  if (!is_tuple()) throw Error("push_back on an integer");
+  nesting_.back() = kLeaf;
+  nesting_.push_back(kClose);
+  leaves_.push_back(v);
 }
 
 void IntTuple::push_back(const IntTuple& x) {
@@ -139,6 +178,17 @@ std::int64_t fold_at(std::string_view n, const std::int64_t* leaves, std::size_t
 }  // namespace
 
 std::int64_t product(const IntTuple& t) {
+  // Positive leaves whose product fits: then every grouping the tree makes fits too and gives
+  // that product, so the flat loop is the fold. Anything else takes the fold itself, which
+  // reports an overflow at the operands where the tree's order meets it.
+  std::int64_t p = 1;
+  bool flat = true;
+  for (const std::int64_t x : t.leaf_values())
+    if (x < 1 || __builtin_mul_overflow(p, x, &p)) {
+      flat = false;
+      break;
+    }
+  if (flat) return t.is_leaf() ? t.leaf_values()[0] : p;
   std::size_t pos = 0, leaf = 0;
   return fold_at(t.nesting(), t.leaf_values().data(), pos, leaf, 1,
                  [](std::int64_t a, std::int64_t b) { return checked_mul(a, b, "size"); });

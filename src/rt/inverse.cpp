@@ -15,7 +15,7 @@ Layout right_inverse(const Layout& l) {
   TraceScope scope("right_inverse");
   if (scope) scope.expr(call_text("right_inverse", to_string(l)));
   const Layout cl = coalesce(l);
-  Flat f = flat_of(cl);
+  const Flat f = flat_of(cl);
   Ints prefix(f.rank());
   std::int64_t p = 1;
   for (std::size_t i = 0; i < f.rank(); ++i) {
@@ -60,7 +60,8 @@ Layout right_inverse(const Layout& l) {
 Layout left_inverse(const Layout& l) {
   TraceScope scope("left_inverse");
   if (scope) scope.expr(call_text("left_inverse", to_string(l)));
-  const Flat f = flat_of(coalesce(l));
+  const Layout cl = coalesce(l);
+  const Flat f = flat_of(cl);
   Ints prefix(f.rank());
   std::int64_t p = 1;
   for (std::size_t i = 0; i < f.rank(); ++i) {

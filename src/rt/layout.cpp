@@ -58,7 +58,15 @@ std::int64_t Layout::cosize() const {
   return c;
 }
 
-Layout Layout::mode(std::size_t i) const { return Layout(shape[i], stride[i]); }
+Layout Layout::mode(std::size_t i) const {
+  // A mode of a layout is one: its shape and stride are the same part of both tuples.
+  std::size_t begin, end, leaf_begin, leaf_end;
+  if (shape.is_leaf() || !shape.find_mode(i, begin, end, leaf_begin, leaf_end)) return Layout(shape[i], stride[i]);
+  Layout m;
+  m.shape = shape.part(begin, end, leaf_begin, leaf_end);
+  m.stride = stride.part(begin, end, leaf_begin, leaf_end);
+  return m;
+}
 
 static std::int64_t eval_index(std::int64_t idx, std::span<const std::int64_t> s, std::span<const std::int64_t> d) {
   std::int64_t off = 0;

@@ -33,13 +33,16 @@ class IntTuple {
   }
   IntTuple(const IntTuple&) = default;
   IntTuple& operator=(const IntTuple&) = default;
-  // A moved-from IntTuple is the integer 0 (never an empty nesting).
-  IntTuple(IntTuple&& o) noexcept : leaves_(std::move(o.leaves_)), nesting_(std::move(o.nesting_)) { o.become_zero(); }
+  // A moved-from IntTuple is still an IntTuple: the same one when it was inline (a copy is
+  // as cheap as a move there), the integer 0 when its storage moved.
+  IntTuple(IntTuple&& o) noexcept : leaves_(std::move(o.leaves_)), nesting_(std::move(o.nesting_)) {
+    o.repair_after_move();
+  }
   IntTuple& operator=(IntTuple&& o) noexcept {
     if (this != &o) {
       leaves_ = std::move(o.leaves_);
       nesting_ = std::move(o.nesting_);
-      o.become_zero();
+      o.repair_after_move();
     }
     return *this;
   }
@@ -50,6 +53,9 @@ class IntTuple {
   static IntTuple of_values(std::span<const std::int64_t> values);
   // A tuple with `like`'s nesting and these leaves (as many as `like` has).
   static IntTuple with_leaves(const IntTuple& like, std::span<const std::int64_t> values);
+  // The tuple with this nesting (as nesting() spells it) and these leaves, one per '.'.
+  // Anything else (unbalanced, not one mode, a leaf count that differs) is an Error.
+  static IntTuple from_nesting(std::string_view nesting, std::span<const std::int64_t> leaves);
 
   bool is_leaf() const { return nesting_[0] == kLeaf; }
   bool is_tuple() const { return !is_leaf(); }
@@ -68,6 +74,7 @@ class IntTuple {
   Modes elems() const;
 
   void push_back(const IntTuple& x);          // appends a mode to a tuple (error on an integer)
+  void push_back(std::int64_t v);             // the same for an integer mode
 
   friend bool operator==(const IntTuple& a, const IntTuple& b) {
     return a.nesting_ == b.nesting_ && a.leaves_ == b.leaves_;
@@ -80,7 +87,15 @@ class IntTuple {
 
   struct Empty {};
   explicit IntTuple(Empty) {}  // no nesting yet: only while being built
-  void become_zero() noexcept {
+  // A part that was on the heap (>24 nesting characters, or >8 leaves) moved out: what is
+  // left is made the integer 0. (No leaves is also what "()" has: the cold path tells.)
+  void repair_after_move() noexcept {
+    if (nesting_.empty() || leaves_.empty()) [[unlikely]] repair_cold();
+  }
+  [[gnu::cold, gnu::noinline]] void repair_cold() noexcept {
+    bool has_leaf = false;
+    for (const char c : nesting_) has_leaf = has_leaf || c == kLeaf;
+    if (!nesting_.empty() && !has_leaf) return;
     leaves_.clear();
     leaves_.push_back(0);
     nesting_.clear();
@@ -88,6 +103,10 @@ class IntTuple {
   }
   // The part of this tuple with the nesting [begin, end) and the leaves [leaf_begin, leaf_end).
   IntTuple part(std::size_t begin, std::size_t end, std::size_t leaf_begin, std::size_t leaf_end) const;
+  // Where mode i of a tuple lies (false when it has fewer modes).
+  bool find_mode(std::size_t i, std::size_t& begin, std::size_t& end, std::size_t& leaf_begin,
+                 std::size_t& leaf_end) const;
+  friend struct Layout;  // a layout's mode: one walk over the nesting its shape and stride share
   // The end of the mode that starts at nesting[pos], counting its leaves into `leaf`.
   static std::size_t mode_end(std::string_view nesting, std::size_t pos, std::size_t& leaf);
 };

@@ -28,12 +28,12 @@ class SmallVector {
   explicit SmallVector(std::size_t n, const T& v = T{}) { assign(n, v); }
   SmallVector(std::initializer_list<T> init) { append(init.begin(), init.size()); }
   explicit SmallVector(std::span<const T> s) { append(s.data(), s.size()); }
-  SmallVector(const SmallVector& o) { append(o.data_, o.size_); }
+  SmallVector(const SmallVector& o) { copy_from(o); }
   SmallVector(SmallVector&& o) noexcept { steal(o); }
   SmallVector& operator=(const SmallVector& o) {
     if (this != &o) {
       size_ = 0;
-      append(o.data_, o.size_);
+      copy_from(o);
     }
     return *this;
   }
@@ -91,29 +91,45 @@ class SmallVector {
   }
 
  private:
-  T* data_ = inline_;
+  // Raw bytes, not T[N]: a T with default member initializers would otherwise be
+  // initialized N times over for every vector made.
+  alignas(T) unsigned char storage_[N * sizeof(T)];
+  T* data_ = inline_data();
   std::uint32_t size_ = 0;
   std::uint32_t capacity_ = N;
-  T inline_[N];
 
-  bool on_heap() const noexcept { return data_ != inline_; }
+  T* inline_data() noexcept { return std::launder(reinterpret_cast<T*>(storage_)); }
+  bool on_heap() const noexcept { return data_ != reinterpret_cast<const T*>(storage_); }
   void release() noexcept {
     if (on_heap()) std::free(data_);
-    data_ = inline_;
+    data_ = inline_data();
     size_ = 0;
     capacity_ = N;
   }
+  // A moved-from vector is empty when its elements were on the heap (they moved), and
+  // keeps them when they were inline (copied: leaving them costs nothing).
   void steal(SmallVector& o) noexcept {
-    if (o.on_heap()) {
+    if (o.on_heap()) [[unlikely]] {
       data_ = o.data_;
       capacity_ = o.capacity_;
-      o.data_ = o.inline_;
+      size_ = o.size_;
+      o.data_ = o.inline_data();
       o.capacity_ = N;
-    } else if (o.size_) {
-      std::memcpy(inline_, o.inline_, o.size_ * sizeof(T));
+      o.size_ = 0;
+    } else {
+      copy_inline(o);
     }
+  }
+  void copy_from(const SmallVector& o) {
+    if (o.size_ <= N && !on_heap()) copy_inline(o);
+    else append(o.data_, o.size_);
+  }
+  // A small inline buffer is copied whole: a copy of constant size, which the compiler
+  // unrolls (the bytes past size() are copied too, unread).
+  void copy_inline(const SmallVector& o) noexcept {
+    if constexpr (sizeof storage_ <= 128) std::memcpy(storage_, o.data_, sizeof storage_);
+    else std::memcpy(storage_, o.data_, o.size_ * sizeof(T));
     size_ = o.size_;
-    o.size_ = 0;
   }
   void grow(std::size_t need) {
     if (need > 0xFFFFFFFFu) throw std::length_error("tessera: a tuple of more than 2^32 elements");
