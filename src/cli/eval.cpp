@@ -1,6 +1,7 @@
 // tessera eval: evaluate layout-algebra expressions, one output line per expression.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,14 +22,16 @@ enum class Output { text, json, cpp };
 // "results" array (json; `first` says whether a comma goes before it). Returns false on
 // error; the caret diagnostic goes to `diag` unless quiet.
 bool eval_line(const std::string& expr, std::string& out, std::string& diag, bool quiet, Output mode, bool first) {
-  json::Value entry = json::Value::object({{"input", expr}});
+  // The JSON entry only where it is printed: text output costs no JSON object per line.
+  std::optional<json::Value> entry;
+  if (mode == Output::json) entry = json::Value::object({{"input", expr}});
   bool ok = true;
   try {
     const rt::Value v = rt::evaluate(expr);
     if (mode == Output::json) {
-      entry.set("ok", true);
-      entry.set("result", json::value(v));
-      entry.set("cpp", cute_type(v));
+      entry->set("ok", true);
+      entry->set("result", json::value(v));
+      entry->set("cpp", cute_type(v));
     } else {
       out += mode == Output::cpp ? cute_type(v) : rt::to_string(v);
       out += '\n';
@@ -36,9 +39,9 @@ bool eval_line(const std::string& expr, std::string& out, std::string& diag, boo
   } catch (const rt::Error& e) {
     ok = false;
     if (mode == Output::json) {
-      entry.set("ok", false);
-      entry.set("error", json::Value::object({{"message", e.what()},
-                                              {"column", e.pos() != rt::npos ? json::Value(e.pos() + 1) : json::Value()}}));
+      entry->set("ok", false);
+      entry->set("error", json::Value::object({{"message", e.what()},
+                                               {"column", e.pos() != rt::npos ? json::Value(e.pos() + 1) : json::Value()}}));
     } else {
       out += "error: ";
       out += e.what();
@@ -49,8 +52,8 @@ bool eval_line(const std::string& expr, std::string& out, std::string& diag, boo
   } catch (const std::exception& e) {  // e.g. std::bad_alloc: still one line, never a crash
     ok = false;
     if (mode == Output::json) {
-      entry.set("ok", false);
-      entry.set("error", json::Value::object({{"message", e.what()}, {"column", nullptr}}));
+      entry->set("ok", false);
+      entry->set("error", json::Value::object({{"message", e.what()}, {"column", nullptr}}));
     } else {
       out += "error: ";
       out += e.what();
@@ -59,7 +62,7 @@ bool eval_line(const std::string& expr, std::string& out, std::string& diag, boo
   }
   if (mode == Output::json) {
     if (!first) out += ',';
-    out += json::dump(entry);
+    out += json::dump(*entry);
   }
   return ok;
 }
