@@ -27,6 +27,7 @@
 #include "tessera/rt/eval.hpp"
 #include "tessera/rt/json.hpp"
 #include "tessera/rt/parse.hpp"
+#include "tessera/rt/parsed_expression.hpp"
 #include "tessera/rt/tiled.hpp"
 #include "tessera/testing/claims.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
@@ -304,7 +305,7 @@ rt::Value evaluate_call(const std::string& name, const py::args& args) {
 
 // Text parsed once, without an rt::Node tree: parse errors and unknown names are ParseError
 // (as parse_text reports them), the evaluation's errors those of their kind.
-rt::Value evaluate_text(const std::string& text) {
+rt::Value evaluate_text(std::string_view text) {
   std::optional<rt::ParsedExpression> parsed;
   try {
     parsed.emplace(text);
@@ -319,7 +320,8 @@ rt::Value evaluate_text(const std::string& text) {
   }
 }
 
-py::object eval_text(const std::string& text) { return from_value(evaluate_text(text)); }
+// (The text is borrowed from the Python str, which lives through the call.)
+py::object eval_text(std::string_view text) { return from_value(evaluate_text(text)); }
 
 // Any single value given from Python (an object or text) as the runtime value it stands for.
 rt::Value value_of(py::handle h) {

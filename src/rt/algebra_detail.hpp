@@ -86,8 +86,11 @@ Layout transform_with_profile(const Layout& l, const IntTuple& profile, F&& f, c
                 to_string(l));
   ModeList modes;
   const std::size_t p = profile.rank();
-  for (std::size_t i = 0; i < l.rank(); ++i)
-    modes.push_back(i < p ? transform_with_profile(l.mode(i), profile[i], f, op) : l.mode(i));
+  std::size_t i = 0;
+  l.for_each_mode([&](const Layout& m) {
+    modes.push_back(i < p ? transform_with_profile(m, profile[i], f, op) : m);
+    ++i;
+  });
   return std::move(modes).layout();
 }
 

@@ -174,12 +174,11 @@ Layout composition_impl(const Flat& fa, const Layout& a, const Layout& b, bool p
     return r;
   }
   ModeList modes;
-  for (std::size_t i = 0; i < b.rank(); ++i) {
+  b.for_each_mode([&](const Layout& bi) {
     Ints usage(fa.rank(), 0);
-    const Layout bi = b.mode(i);
     modes.push_back(compose_tree(fa, bi.shape, bi.stride, usage));
     check_overlap(a, bi, fa, usage);
-  }
+  });
   return std::move(modes).layout();
 }
 
@@ -211,7 +210,11 @@ Layout composition(const Layout& a, const Tiler& t) {
   // CuTe keeps only the modes the tiler reaches: the modes of A past the tiler's rank are
   // dropped (the divides keep them: they are built on logical_divide, not on this).
   ModeList modes;
-  for (std::size_t i = 0; i < t.rank(); ++i) modes.push_back(composition(a.mode(i), t.elems[i]));
+  std::size_t i = 0;
+  a.for_each_mode([&](const Layout& m) {
+    if (i < t.rank()) modes.push_back(composition(m, t.elems[i]));
+    ++i;
+  });
   return traced(scope, std::move(modes).layout());
 }
 

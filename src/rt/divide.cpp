@@ -3,6 +3,7 @@
 #include "tessera/rt/algebra.hpp"
 
 #include <optional>
+#include <utility>
 
 #include "algebra_detail.hpp"
 #include "tessera/rt/checked.hpp"
@@ -92,33 +93,35 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
 
 // zip2_by: at each terminal of the tiler the layout has a (tile, rest) pair; gather
 // the tiles into mode 0 and the rests (then the modes the tiler did not reach) into mode 1.
-void zip2_by(const IntTuple& x, const Tiler& g, IntTuple& first, IntTuple& second) {
+// (Shape and stride together: they share their nesting.)
+std::pair<Layout, Layout> zip2_by(const Layout& x, const Tiler& g) {
   if (g.is_layout) {
-    if (x.is_leaf() || x.rank() != 2) throw Error("internal: expected a (tile,rest) pair, got " + to_string(x));
-    first = x[0];
-    second = x[1];
-    return;
+    if (x.shape.is_leaf() || x.rank() != 2)
+      throw Error("internal: expected a (tile,rest) pair, got " + to_string(x.shape));
+    return {x.mode(0), x.mode(1)};
   }
-  if (x.is_leaf() || x.rank() < g.rank())
-    throw Error("internal: tiler " + to_string(g) + " does not match " + to_string(x));
-  first = IntTuple::tuple({});
-  second = IntTuple::tuple({});
-  const IntTuple::Modes xs = x.elems();
-  auto xi = xs.begin();
-  for (std::size_t i = 0; i < g.rank(); ++i, ++xi) {
-    IntTuple f, s;
-    zip2_by(*xi, g.elems[i], f, s);
-    first.push_back(f);
-    second.push_back(s);
-  }
-  for (; xi != xs.end(); ++xi) second.push_back(*xi);
+  if (x.shape.is_leaf() || x.rank() < g.rank())
+    throw Error("internal: tiler " + to_string(g) + " does not match " + to_string(x.shape));
+  ModeList first, second;
+  std::size_t i = 0;
+  x.for_each_mode([&](const Layout& m) {
+    if (i < g.rank()) {
+      const auto [f, s] = zip2_by(m, g.elems[i]);
+      first.push_back(f);
+      second.push_back(s);
+    } else {
+      second.push_back(m);
+    }
+    ++i;
+  });
+  return {std::move(first).layout(), std::move(second).layout()};
 }
 
 // The modes of a mode: a tuple of rank > 1 is unpacked, anything else stays whole
 // (CuTe slices with repeat<R>(_), and repeat<1>(_) is a plain _).
 void unpack_into(const Layout& m, ModeList& out) {
   if (m.shape.is_tuple() && m.rank() > 1) {
-    for (std::size_t i = 0; i < m.rank(); ++i) out.push_back(m.mode(i));
+    m.for_each_mode([&](const Layout& mi) { out.push_back(mi); });
   } else {
     out.push_back(m);
   }
@@ -144,10 +147,9 @@ void check_tiler_rank(const Layout& l, const Tiler& t, const char* op) {
 }  // namespace detail
 
 Layout tile_unzip(const Layout& l, const Tiler& t) {
-  IntTuple s0, s1, d0, d1;
-  zip2_by(l.shape, t, s0, s1);
-  zip2_by(l.stride, t, d0, d1);
-  const Layout r = make_layout({Layout(s0, d0), Layout(s1, d1)});
+  auto [tiles, rests] = zip2_by(l, t);
+  Layout r = make_layout({Layout(std::move(tiles.shape), std::move(tiles.stride)),
+                          Layout(std::move(rests.shape), std::move(rests.stride))});
   if (tracing()) trace_note("zip: the tiles into mode 0, the rests into mode 1", to_string(r), true);
   return r;
 }
@@ -161,8 +163,11 @@ Layout logical_divide(const Layout& l, const Tiler& t) {
   }
   check_tiler_rank(l, t, "logical_divide");
   ModeList modes;
-  for (std::size_t i = 0; i < l.rank(); ++i)
-    modes.push_back(i < t.rank() ? logical_divide(l.mode(i), t.elems[i]) : l.mode(i));
+  std::size_t i = 0;
+  l.for_each_mode([&](const Layout& m) {
+    modes.push_back(i < t.rank() ? logical_divide(m, t.elems[i]) : m);
+    ++i;
+  });
   return traced(scope, std::move(modes).layout());
 }
 

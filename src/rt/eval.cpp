@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
+#include "tessera/rt/parsed_expression.hpp"
 #include "tessera/rt/syntax_tree.hpp"
 
 #include "tessera/rt/checked.hpp"
@@ -385,17 +387,15 @@ const std::vector<Function>& table() {
   return t;
 }
 
-// The functions by name, sorted for a binary search (no string is built to look one up).
+// The functions by name (looked up by view: no string is built per call).
 const Function* find_function(std::string_view name) {
-  static const std::vector<std::pair<std::string_view, const Function*>> sorted = [] {
-    std::vector<std::pair<std::string_view, const Function*>> r;
-    for (const auto& f : table()) r.emplace_back(f.info.name, &f);
-    std::sort(r.begin(), r.end());
+  static const std::unordered_map<std::string_view, const Function*> by_name = [] {
+    std::unordered_map<std::string_view, const Function*> r;
+    for (const auto& f : table()) r.emplace(f.info.name, &f);
     return r;
   }();
-  const auto it = std::lower_bound(sorted.begin(), sorted.end(), name,
-                                   [](const auto& entry, std::string_view n) { return entry.first < n; });
-  return it != sorted.end() && it->first == name ? it->second : nullptr;
+  const auto it = by_name.find(name);
+  return it != by_name.end() ? it->second : nullptr;
 }
 
 // Evaluation of a parsed expression, node by node (each node knows its children's places).
@@ -407,23 +407,10 @@ class Evaluator {
  private:
   const SyntaxTree& t_;
 
-  // An integer tuple written out, built in one piece (no value per element).
-  void spell(const SyntaxNode& n, SmallVector<char, 24>& nesting, SmallVector<std::int64_t, 8>& leaves) const {
-    if (n.kind != Node::Kind::Tuple) {
-      nesting.push_back(IntTuple::kLeaf);
-      leaves.push_back(n.kind == Node::Kind::Underscore ? kUnderscore : n.value);
-      return;
-    }
-    nesting.push_back(IntTuple::kOpen);
-    for (std::size_t i = 0; i < n.count; ++i) spell(t_.child(n, i), nesting, leaves);
-    nesting.push_back(IntTuple::kClose);
-  }
+  // An integer tuple written out, built in one piece from its spelling (no value per element).
   IntTuple integers(const SyntaxNode& n) const {
     if (n.kind == Node::Kind::Int) return IntTuple(n.value);
-    SmallVector<char, 24> nesting;
-    SmallVector<std::int64_t, 8> leaves;
-    spell(n, nesting, leaves);
-    return IntTuple::from_nesting({nesting.data(), nesting.size()}, leaves);
+    return IntTuple::from_nesting(t_.spelling_of(n), t_.leaves_of(n));
   }
   // The shape or the stride of a layout (the parser admits only integer tuples there).
   IntTuple layout_part(const SyntaxNode& n) {

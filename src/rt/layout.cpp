@@ -22,7 +22,30 @@ static void check_positive_shape(const IntTuple& s) {
   }
 }
 
+// The usual layout in one pass: congruent, positive, no empty tuple, a size that fits.
+static bool plainly_valid(const IntTuple& shape, const IntTuple& stride) {
+  const std::string_view n = shape.nesting(), m = stride.nesting();
+  if (n.size() != m.size()) return false;
+  const std::int64_t* leaf = shape.leaf_values().data();
+  std::int64_t size = 1;
+  char previous = 0;
+  for (std::size_t k = 0; k < n.size(); ++k) {
+    const char c = n[k];
+    if (c != m[k]) return false;
+    if (c == IntTuple::kLeaf) {
+      const std::int64_t x = *leaf++;
+      if (x < 1 || __builtin_mul_overflow(size, x, &size)) return false;
+    } else if (c == IntTuple::kClose && previous == IntTuple::kOpen) {
+      return false;
+    }
+    previous = c;
+  }
+  return true;
+}
+
 Layout::Layout(IntTuple shape_, IntTuple stride_) : shape(std::move(shape_)), stride(std::move(stride_)) {
+  // Anything unusual takes the checks one by one, which say what is wrong, in their order.
+  if (plainly_valid(shape, stride)) return;
   if (!congruent(shape, stride))
     throw Error("stride " + to_string(stride) + " is not congruent to shape " + to_string(shape) +
                 " (a layout needs one stride per shape entry, with the same nesting)");
@@ -62,10 +85,7 @@ Layout Layout::mode(std::size_t i) const {
   // A mode of a layout is one: its shape and stride are the same part of both tuples.
   std::size_t begin, end, leaf_begin, leaf_end;
   if (shape.is_leaf() || !shape.find_mode(i, begin, end, leaf_begin, leaf_end)) return Layout(shape[i], stride[i]);
-  Layout m;
-  m.shape = shape.part(begin, end, leaf_begin, leaf_end);
-  m.stride = stride.part(begin, end, leaf_begin, leaf_end);
-  return m;
+  return Layout(Part{}, shape.part(begin, end, leaf_begin, leaf_end), stride.part(begin, end, leaf_begin, leaf_end));
 }
 
 static std::int64_t eval_index(std::int64_t idx, std::span<const std::int64_t> s, std::span<const std::int64_t> d) {

@@ -6,6 +6,8 @@
 #include <limits>
 #include <span>
 
+#include "tessera/rt/algebra.hpp"
+#include "tessera/rt/int_tuple.hpp"
 #include "tessera/rt/syntax_tree.hpp"
 
 namespace tessera::rt {
@@ -46,7 +48,8 @@ class Parser {
   bool at_end() const { return p_ >= s_.size(); }
   char peek() const { return at_end() ? '\0' : s_[p_]; }
   void skip_ws() {
-    while (!at_end() && (s_[p_] == ' ' || s_[p_] == '\t' || s_[p_] == '\r' || s_[p_] == '\n')) ++p_;
+    // (most characters are past ' ': one comparison tells them)
+    while (!at_end() && s_[p_] <= ' ' && (s_[p_] == ' ' || s_[p_] == '\t' || s_[p_] == '\r' || s_[p_] == '\n')) ++p_;
   }
   [[noreturn]] void fail(std::size_t pos, const std::string& msg) const { throw Error(msg, pos); }
 
@@ -127,7 +130,13 @@ class Parser {
 
   // The first node that is not an integer (in the order of the text) is the error.
   void require_inttuple(const SyntaxNode& n, const char* what) const {
-    if (n.integers && !n.underscore) return;
+    if (n.integers) {
+      if (!n.underscore) return;
+      const std::string_view spelled = tree_.spelling_of(n);
+      for (std::size_t k = 0, leaf = n.leaf_begin; k < spelled.size(); ++k)
+        if (spelled[k] == IntTuple::kLeaf && tree_.literal_leaves[leaf++] == kUnderscore)
+          fail(tree_.spelling_pos[n.spelling_begin + k], std::string("'_' is not an integer in ") + what);
+    }
     switch (n.kind) {
       case Node::Kind::Int:
         return;
@@ -147,11 +156,16 @@ class Parser {
     const std::size_t start = p_;
     const char c = peek();
     if (c == '(') {
-      ++p_;
       SyntaxNode n = node(Node::Kind::Tuple, start);
+      if (integer_tuple(n, depth)) return n;
+      ++p_;
       skip_ws();
       if (peek() == ')') fail(p_, "empty tuple: a tuple needs at least one element");
+      tree_.begin_spelling(n);
+      tree_.spell(IntTuple::kOpen, start);
       elements(n, depth, [start] { return "the tuple opened at column " + std::to_string(start + 1); });
+      tree_.spell(IntTuple::kClose, 0);
+      tree_.end_spelling(n);
       n.integers = true;
       for (std::size_t i = 0; i < n.count; ++i) {
         const SyntaxNode& c = tree_.child(n, i);
@@ -173,6 +187,7 @@ class Parser {
       if (!is_digit(peek()) && peek() != '-') {
         SyntaxNode n = node(Node::Kind::Underscore, start);
         n.integers = n.underscore = true;
+        tree_.spell_leaf(n, kUnderscore);
         return n;
       }
     }
@@ -187,9 +202,8 @@ class Parser {
     std::int64_t v = 0;
     while (is_digit(peek())) {
       const int d = s_[p_] - '0';
-      if (v < (std::numeric_limits<std::int64_t>::min() + d) / 10)
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, d, &v))  // v*10 - d below -2^63
         throw OverflowError("integer literal does not fit in 64 bits", digits);
-      v = v * 10 - d;
       ++p_;
     }
     if (v == std::numeric_limits<std::int64_t>::min()) {
@@ -205,7 +219,83 @@ class Parser {
     SyntaxNode n = node(Node::Kind::Int, start);
     n.value = v;
     n.integers = true;
+    tree_.spell_leaf(n, v);
     return n;
+  }
+
+  // An integer tuple written out, the bulk of any input, read in one loop into the tree's
+  // spelling as one node: from '(' to its ')', integers (digits, maybe after '-', '_' or "_-"),
+  // '_' and such tuples, and spaces. At anything else (a layout, a call, an error of any kind)
+  // it returns false having undone everything: the general path then parses that text and
+  // reports what it finds. (to_node() gives the nodes the general path would have made.)
+  bool integer_tuple(SyntaxNode& n, int depth) {
+    const std::size_t start = p_, spelled = tree_.spelling.size(), leaves = tree_.literal_leaves.size();
+    n.underscore = false;
+    if (depth < kMaxDepth / 4 && literal_tuple(depth, n.underscore)) {
+      n.kind = Node::Kind::Tuple;
+      n.pos = start;
+      n.integers = true;
+      n.spelling_begin = static_cast<std::uint32_t>(spelled);
+      n.leaf_begin = static_cast<std::uint32_t>(leaves);
+      tree_.end_spelling(n);
+      return true;
+    }
+    n.underscore = false;
+    p_ = start;
+    tree_.spelling.resize(spelled);
+    tree_.spelling_pos.resize(spelled);
+    tree_.literal_leaves.resize(leaves);
+    return false;
+  }
+  bool literal_tuple(int depth, bool& underscore) {
+    if (depth >= kMaxDepth / 4) return false;  // deep nesting: the general path, with its limit
+    tree_.spell(IntTuple::kOpen, p_);
+    ++p_;  // '('
+    while (true) {
+      skip_ws();
+      if (peek() == '(') {
+        if (!literal_tuple(depth + 1, underscore)) return false;
+      } else if (!literal_integer(underscore)) {
+        return false;
+      }
+      skip_ws();
+      if (peek() == ',') {
+        ++p_;
+        continue;
+      }
+      if (peek() != ')') return false;
+      ++p_;
+      tree_.spell(IntTuple::kClose, 0);
+      return true;
+    }
+  }
+  // integer() where it succeeds (spelled as one leaf); false where it would fail.
+  bool literal_integer(bool& underscore) {
+    const std::size_t start = p_;
+    if (peek() == '_') {
+      ++p_;
+      if (!is_digit(peek()) && peek() != '-') {
+        underscore = true;
+        tree_.spell(IntTuple::kLeaf, start);
+        tree_.literal_leaves.push_back(kUnderscore);
+        return true;
+      }
+    }
+    bool neg = false;
+    if (peek() == '-') {
+      neg = true;
+      ++p_;
+    }
+    if (!is_digit(peek())) return false;
+    std::int64_t v = 0;
+    while (is_digit(peek())) {
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, s_[p_] - '0', &v)) return false;
+      ++p_;
+    }
+    if (v == std::numeric_limits<std::int64_t>::min() || is_letter(peek()) || peek() == '_') return false;
+    tree_.spell(IntTuple::kLeaf, start);
+    tree_.literal_leaves.push_back(neg ? v : -v);
+    return true;
   }
 
   SyntaxNode name_or_call(int depth) {
@@ -360,7 +450,29 @@ SyntaxTree parse_tree(std::string_view input) {
   return t;
 }
 
+namespace {
+// The nodes of an integer tuple the parser read as one (spelling[k], leaves from `leaf`).
+Node literal_node(const SyntaxTree& t, std::size_t& k, std::size_t& leaf) {
+  Node r;
+  r.pos = t.spelling_pos[k];
+  if (t.spelling[k++] == IntTuple::kLeaf) {
+    r.value = t.literal_leaves[leaf++];
+    r.kind = r.value == kUnderscore ? Node::Kind::Underscore : Node::Kind::Int;
+    if (r.kind == Node::Kind::Underscore) r.value = 0;
+    return r;
+  }
+  r.kind = Node::Kind::Tuple;
+  while (t.spelling[k] != IntTuple::kClose) r.children.push_back(literal_node(t, k, leaf));
+  ++k;
+  return r;
+}
+}  // namespace
+
 Node to_node(const SyntaxTree& t, const SyntaxNode& n) {
+  if (n.kind == Node::Kind::Tuple && n.integers && n.count == 0) {
+    std::size_t k = n.spelling_begin, leaf = n.leaf_begin;
+    return literal_node(t, k, leaf);
+  }
   Node r;
   r.kind = n.kind;
   r.pos = n.pos;
@@ -380,9 +492,19 @@ SyntaxNode add_node(SyntaxTree& t, const Node& n) {
   r.value = n.value;
   r.name = n.name;
   for (int i = 0; i < 3; ++i) r.swizzle[i] = n.swizzle[i];
+  if (n.kind == Node::Kind::Int || n.kind == Node::Kind::Underscore)
+    t.spell_leaf(r, n.kind == Node::Kind::Int ? n.value : kUnderscore);
+  if (n.kind == Node::Kind::Tuple) {
+    t.begin_spelling(r);
+    t.spell(IntTuple::kOpen, n.pos);
+  }
   Children children;
   for (const Node& c : n.children) children.push_back(add_node(t, c));
   t.adopt(r, children);
+  if (n.kind == Node::Kind::Tuple) {
+    t.spell(IntTuple::kClose, 0);
+    t.end_spelling(r);
+  }
   r.integers = n.kind == Node::Kind::Int || n.kind == Node::Kind::Underscore ||
                (n.kind == Node::Kind::Tuple &&
                 std::all_of(children.begin(), children.end(), [](const SyntaxNode& c) { return c.integers; }));

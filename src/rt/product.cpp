@@ -25,8 +25,11 @@ Layout logical_product(const Layout& block, const Tiler& t) {
   if (scope) scope.note("by mode", "mode i of A times the tiler's i-th layout; modes past the tiler's rank kept");
   check_tiler_rank(block, t, "logical_product");
   ModeList modes;
-  for (std::size_t i = 0; i < block.rank(); ++i)
-    modes.push_back(i < t.rank() ? logical_product(block.mode(i), t.elems[i]) : block.mode(i));
+  std::size_t i = 0;
+  block.for_each_mode([&](const Layout& m) {
+    modes.push_back(i < t.rank() ? logical_product(m, t.elems[i]) : m);
+    ++i;
+  });
   return traced(scope, std::move(modes).layout());
 }
 
@@ -46,7 +49,7 @@ namespace detail {
 Layout pad_to_rank(const Layout& l, std::size_t R) {
   if (l.rank() == R) return l;
   ModeList modes;
-  for (std::size_t i = 0; i < l.rank(); ++i) modes.push_back(l.mode(i));
+  l.for_each_mode([&](const Layout& m) { modes.push_back(m); });
   while (modes.size() < R) modes.push_back(Layout(IntTuple(1), IntTuple(0)));
   return std::move(modes).layout();
 }

@@ -10,6 +10,7 @@
 #include "expression_generator.hpp"
 #include "generators.hpp"
 #include "tessera/rt/eval.hpp"
+#include "tessera/rt/parsed_expression.hpp"
 #include "tessera/rt/parse.hpp"
 
 using namespace tessera::rt;

@@ -12,7 +12,6 @@
 #include "tessera/rt/algebra.hpp"
 #include "tessera/rt/composed_layout.hpp"
 #include "tessera/rt/parse.hpp"
-#include "tessera/rt/syntax_tree.hpp"
 
 namespace tessera::rt {
 
@@ -66,21 +65,6 @@ std::string to_string(const Value& v);
 Value evaluate(const Node& n);
 // Parse and evaluate.
 Value evaluate(std::string_view input);
-
-// evaluate(input) in two steps, for callers that report the parse's errors apart from the
-// evaluation's (the Python module raises ParseError for the first).
-class ParsedExpression {
- public:
-  // Parses `input`, which must outlive this object (names are views of it); errors as parse().
-  explicit ParsedExpression(std::string_view input);
-  // The first call, in the order of the text, of a name that is no function: the error that
-  // evaluation gives when it reaches that call, thrown now.
-  void check_function_names() const;
-  Value evaluate() const;
-
- private:
-  detail::SyntaxTree tree_;
-};
 
 // Names of the functions `evaluate` knows, with a one-line signature each.
 struct FunctionInfo {

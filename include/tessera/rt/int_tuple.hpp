@@ -172,7 +172,13 @@ void flatten_into(const IntTuple& t, std::vector<std::int64_t>& out);
 // The leaves as a vector of their own (t.leaf_values() borrows them instead).
 std::vector<std::int64_t> leaves(const IntTuple& t);
 // Same tree structure (leaf where leaf, same ranks).
-inline bool congruent(const IntTuple& a, const IntTuple& b) { return a.nesting() == b.nesting(); }
+inline bool congruent(const IntTuple& a, const IntTuple& b) {
+  const std::string_view x = a.nesting(), y = b.nesting();
+  if (x.size() != y.size()) return false;
+  for (std::size_t k = 0; k < x.size(); ++k)  // short: compared in place, no call
+    if (x[k] != y[k]) return false;
+  return true;
+}
 // b can index a: a is an integer with size(a) == size(b) or, recursively, same rank and compatible modes.
 bool compatible(const IntTuple& a, const IntTuple& b);
 // Same tree as `like`, every leaf replaced by v.

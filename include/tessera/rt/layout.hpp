@@ -28,6 +28,10 @@ struct Layout {
   std::int64_t size() const;    // product of the shape (checked)
   std::int64_t cosize() const;  // CuTe: 1 + sum (s-1)*|d| (layout(size-1)+1 for non-negative strides)
   Layout mode(std::size_t i) const;  // the i-th top-level mode (an integer layout is its own mode 0)
+  // f(mode) for every top-level mode in order (an integer layout is its own only mode): one
+  // walk, where mode(i) for each i would walk to i every time.
+  template <class F>
+  void for_each_mode(F&& f) const;
 
   // Evaluate at a 1-D index (colexicographic over the shape). Requires 0 <= idx < size
   // only for the bound check of idx2crd; the last mode is unbounded like in CuTe.
@@ -37,7 +41,27 @@ struct Layout {
 
   friend bool operator==(const Layout& a, const Layout& b) { return a.shape == b.shape && a.stride == b.stride; }
   friend bool operator!=(const Layout& a, const Layout& b) { return !(a == b); }
+
+ private:
+  // A part of a layout is one already: no checks.
+  struct Part {};
+  Layout(Part, IntTuple shape_, IntTuple stride_) : shape(std::move(shape_)), stride(std::move(stride_)) {}
 };
+
+template <class F>
+void Layout::for_each_mode(F&& f) const {
+  if (shape.is_leaf()) {
+    f(*this);
+    return;
+  }
+  const std::string_view n = shape.nesting();
+  std::size_t pos = 1, leaf = 0;
+  while (n[pos] != IntTuple::kClose) {
+    const std::size_t first_leaf = leaf, end = IntTuple::mode_end(n, pos, leaf);
+    f(Layout(Part{}, shape.part(pos, end, first_leaf, leaf), stride.part(pos, end, first_leaf, leaf)));
+    pos = end;
+  }
+}
 
 // make_layout(a, b, ...): concatenate layouts as the modes of a new layout.
 Layout make_layout(std::span<const Layout> modes);

@@ -69,7 +69,12 @@ class SmallVector {
   void append(const T* p, std::size_t n) {
     if (n == 0) return;
     if (size_ + n > capacity_) grow(size_ + n);
-    std::memcpy(data_ + size_, p, n * sizeof(T));
+    T* d = data_ + size_;
+    // Short runs, the usual ones, without a call to the library's memcpy.
+    if (n * sizeof(T) <= 64)
+      for (std::size_t i = 0; i < n; ++i) d[i] = p[i];
+    else
+      std::memcpy(d, p, n * sizeof(T));
     size_ = static_cast<std::uint32_t>(size_ + n);
   }
   void append(std::span<const T> s) { append(s.data(), s.size()); }

@@ -7,6 +7,7 @@
 // evaluator. Internal (rt::detail): its layout may change.
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "tessera/rt/parse.hpp"
@@ -24,12 +25,47 @@ struct SyntaxNode {
   std::int64_t value = 0;              // as Node::value
   std::string_view name;               // Call: the function's name (a view of the text it came from)
   int swizzle[3] = {0, 0, 0};          // as Node::swizzle
+  // An integer tuple written out (`integers`): its nesting and leaves, as IntTuple spells them,
+  // are the tree's spelling [spelling_begin, spelling_end) and literal_leaves [leaf_begin, leaf_end).
+  // The parser gives such a tuple no children (its spelling says all; spelling_pos has the
+  // position of each of its integers and tuples); a tree made from an rt::Node keeps them.
+  std::uint32_t spelling_begin = 0, spelling_end = 0, leaf_begin = 0, leaf_end = 0;
 };
 
 struct SyntaxTree {
   SmallVector<SyntaxNode, 32> nodes;  // every node; the root is the last one
+  // Every integer, '_' and tuple parenthesis met, in the order of the text (see SyntaxNode),
+  // with the position in the text of each ('.' and '('; ')' has none).
+  SmallVector<char, 64> spelling;
+  SmallVector<std::size_t, 64> spelling_pos;
+  SmallVector<std::int64_t, 32> literal_leaves;
   const SyntaxNode& root() const { return nodes.back(); }
   const SyntaxNode& child(const SyntaxNode& n, std::size_t i) const { return nodes[n.first + i]; }
+  std::string_view spelling_of(const SyntaxNode& n) const {
+    return {spelling.data() + n.spelling_begin, n.spelling_end - n.spelling_begin};
+  }
+  std::span<const std::int64_t> leaves_of(const SyntaxNode& n) const {
+    return {literal_leaves.data() + n.leaf_begin, n.leaf_end - n.leaf_begin};
+  }
+  // Records what follows as part of n's spelling (call begin_spelling first, end_spelling after).
+  void begin_spelling(SyntaxNode& n) const {
+    n.spelling_begin = static_cast<std::uint32_t>(spelling.size());
+    n.leaf_begin = static_cast<std::uint32_t>(literal_leaves.size());
+  }
+  void end_spelling(SyntaxNode& n) const {
+    n.spelling_end = static_cast<std::uint32_t>(spelling.size());
+    n.leaf_end = static_cast<std::uint32_t>(literal_leaves.size());
+  }
+  void spell(char c, std::size_t pos) {
+    spelling.push_back(c);
+    spelling_pos.push_back(pos);
+  }
+  void spell_leaf(SyntaxNode& n, std::int64_t v) {
+    begin_spelling(n);
+    spell('.', n.pos);
+    literal_leaves.push_back(v);
+    end_spelling(n);
+  }
   // Appends `children` side by side as n's children.
   template <class Children>
   void adopt(SyntaxNode& n, const Children& children) {
