@@ -94,8 +94,18 @@ Layout transform_with_profile(const Layout& l, const IntTuple& profile, F&& f, c
   return std::move(modes).layout();
 }
 
-// coalesce that keeps the function outside the domain too (coalesce.cpp).
+// coalesce's loop on flat modes (coalesce.cpp): the result's modes, front to back (1:0 for
+// an all-ones layout); `scope`, when traced, gets the drops and merges.
+void coalesce_modes(std::span<const std::int64_t> s, std::span<const std::int64_t> d, Ints& ns, Ints& nd,
+                    TraceScope* scope);
+// The flat modes of coalesce(l): by the traced operation while a trace is open (it is a step
+// there), by the loop alone otherwise.
+void coalesced_modes(const Layout& l, Ints& s, Ints& d);
+// coalesce(layout_of(s, d)) (traced as that while a trace is open), without the layout between.
+Layout coalesce_of_modes(std::span<const std::int64_t> s, std::span<const std::int64_t> d);
+// coalesce that keeps the function outside the domain too, and its flat modes (as coalesced_modes).
 Layout coalesce_x(const Layout& l);
+void coalesce_x_modes(const Layout& l, Ints& s, Ints& d);
 
 // Composition's walk (composition.cpp): B's modes laid over the flat A `a` one by one,
 // `usage` collecting the digits each puts into A's modes; and A o B with the carry rule

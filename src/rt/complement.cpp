@@ -24,8 +24,20 @@ Layout complement(const Layout& l, std::int64_t cotarget) {
   TraceScope scope("complement");
   if (scope) scope.expr(call_text("complement", to_string(l), str(cotarget)));
   require_nonnegative_strides(l, "complement");
-  const Layout fl = filter(l);
-  const Flat f = flat_of(fl);
+  // filter(L)'s flat modes (the traced step while a trace is open; its loop alone otherwise).
+  Ints fs, fd;
+  if (scope) {
+    const Layout fl = filter(l);
+    fs = Ints(fl.shape.leaf_values());
+    fd = Ints(fl.stride.leaf_values());
+  } else {
+    Ints ones(l.shape.leaf_values());
+    const std::span<const std::int64_t> d = l.stride.leaf_values();
+    for (std::size_t i = 0; i < ones.size(); ++i)
+      if (d[i] == 0) ones[i] = 1;
+    coalesce_modes(ones, d, fs, fd, nullptr);
+  }
+  const Flat f{fs, fd};
   if (f.rank() == 1 && f.d[0] == 0) {  // nothing is reached but 0: the complement is all of [0, cotarget)
     if (scope) scope.note("image", "filter(L) reaches only offset 0: the complement is all of [0, " + str(cotarget) + ")");
     return traced(scope, coalesce(Layout(IntTuple(cotarget), IntTuple(cotarget == 1 ? 0 : 1))));
@@ -63,8 +75,9 @@ Layout complement(const Layout& l, std::int64_t cotarget) {
     scope.note("rest up to the cotarget", "ceil_div(" + str(cotarget) + ", " + str(rd.back()) + ") = " + str(rest) +
                                               " -> mode " + mode_text(rest, rd.back()));
   // rd already holds the stride of the rest mode as its last element.
+  if (!scope) return coalesce_of_modes(rs, rd);
   const Layout gaps = layout_of(rs, rd);
-  if (scope) scope.note("gaps and rest, before coalesce", to_string(gaps), true);
+  scope.note("gaps and rest, before coalesce", to_string(gaps), true);
   return traced(scope, coalesce(gaps));
 }
 

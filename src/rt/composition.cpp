@@ -161,8 +161,9 @@ namespace detail {
 // family uses it: (tile, rest) may meet beyond the end of A when the tiler does not
 // divide A, exactly as in CuTe, but each part is still A composed with it.
 Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode) {
-  const Layout ca = coalesce_x(a);
-  return composition_impl(flat_of(ca), a, b, per_top_mode);
+  Ints s, d;
+  coalesce_x_modes(a, s, d);
+  return composition_impl(Flat{s, d}, a, b, per_top_mode);
 }
 
 Layout composition_impl(const Flat& fa, const Layout& a, const Layout& b, bool per_top_mode) {

@@ -71,14 +71,16 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
   }
   // Each part on its own: composition's own rules (traced, as the two compositions eval spells).
   // Untraced, A's coalesce_x is made once, for the composition and for the check below.
-  std::optional<Layout> ca;
+  Ints cs, cd;
+  const bool coalesced = !scope;
+  if (coalesced) coalesce_x_modes(l, cs, cd);
   Layout r = scope ? make_layout({composition(l, t), composition(l, rest)})
-                   : composition_impl(flat_of(ca.emplace(coalesce_x(l))), l, tile_rest, true);
+                   : composition_impl(Flat{cs, cd}, l, tile_rest, true);
   {
     // The admissibility check composes again: not steps of the derivation.
     const TraceMute mute;
-    if (!ca) ca.emplace(coalesce_x(l));
-    const Flat fa = flat_of(*ca);
+    if (!coalesced) coalesce_x_modes(l, cs, cd);
+    const Flat fa{cs, cd};
     const std::size_t i = carrying_mode(fa, tile_rest);
     if (i != npos && !consistent_without_trailing_unit_modes(l, tile_rest, r))
       throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +

@@ -14,8 +14,9 @@ using namespace detail;
 Layout right_inverse(const Layout& l) {
   TraceScope scope("right_inverse");
   if (scope) scope.expr(call_text("right_inverse", to_string(l)));
-  const Layout cl = coalesce(l);
-  const Flat f = flat_of(cl);
+  Ints cs, cd;
+  coalesced_modes(l, cs, cd);
+  const Flat f{cs, cd};
   Ints prefix(f.rank());
   std::int64_t p = 1;
   for (std::size_t i = 0; i < f.rank(); ++i) {
@@ -48,9 +49,10 @@ Layout right_inverse(const Layout& l) {
                                                    str(prefix[i]) + " -> inverse mode " + mode_text(f.s[i], prefix[i]));
     next = checked_mul(f.s[i], f.d[i], "right_inverse");
   }
-  if (scope) scope.note("no mode has stride " + str(next), "the contiguous range ends at " + str(next));
+  if (!scope) return coalesce_of_modes(rs, rd);
+  scope.note("no mode has stride " + str(next), "the contiguous range ends at " + str(next));
   const Layout r = layout_of(rs, rd);
-  if (scope) scope.note("before coalesce", to_string(r), true);
+  scope.note("before coalesce", to_string(r), true);
   return traced(scope, coalesce(r));
 }
 
@@ -60,8 +62,9 @@ Layout right_inverse(const Layout& l) {
 Layout left_inverse(const Layout& l) {
   TraceScope scope("left_inverse");
   if (scope) scope.expr(call_text("left_inverse", to_string(l)));
-  const Layout cl = coalesce(l);
-  const Flat f = flat_of(cl);
+  Ints cs, cd;
+  coalesced_modes(l, cs, cd);
+  const Flat f{cs, cd};
   Ints prefix(f.rank());
   std::int64_t p = 1;
   for (std::size_t i = 0; i < f.rank(); ++i) {
@@ -89,12 +92,11 @@ Layout left_inverse(const Layout& l) {
     covered = checked_mul(covered, rs.back(), "left_inverse");
   }
   rs.push_back(f.s[order.back()]);
+  if (!scope) return coalesce_of_modes(rs, rd);
   const Layout r = layout_of(rs, rd);
-  if (scope) {
-    scope.note("closing mode", "the size " + str(rs.back()) + " of the last mode met, " +
-                                   mode_text(f.s[order.back()], f.d[order.back()]));
-    scope.note("before coalesce", to_string(r), true);
-  }
+  scope.note("closing mode", "the size " + str(rs.back()) + " of the last mode met, " +
+                                 mode_text(f.s[order.back()], f.d[order.back()]));
+  scope.note("before coalesce", to_string(r), true);
   return traced(scope, coalesce(r));
 }
 
