@@ -93,47 +93,92 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
   return traced(scope, std::move(r));
 }
 
+// A layout written out part by part, as its nesting (shape and stride share it) and both sets
+// of leaves: parts of another layout are copied in by their place in its nesting.
+struct LayoutSpelling {
+  SmallVector<char, 24> nesting;
+  Ints shape, stride;
+  void open() { nesting.push_back(IntTuple::kOpen); }
+  void close() { nesting.push_back(IntTuple::kClose); }
+  // x's part with the nesting [begin, end) and the leaves [leaf_begin, leaf_end).
+  void append(const Layout& x, std::size_t begin, std::size_t end, std::size_t leaf_begin, std::size_t leaf_end) {
+    nesting.append(x.shape.nesting().data() + begin, end - begin);
+    shape.append(x.shape.leaf_values().data() + leaf_begin, leaf_end - leaf_begin);
+    stride.append(x.stride.leaf_values().data() + leaf_begin, leaf_end - leaf_begin);
+  }
+  Layout layout() const {
+    const std::string_view n(nesting.data(), nesting.size());
+    return Layout(IntTuple::from_nesting(n, shape), IntTuple::from_nesting(n, stride));
+  }
+};
+
+// The number of modes of the tuple that opens at nesting[pos].
+std::size_t rank_at(std::string_view n, std::size_t pos) {
+  std::size_t r = 0, leaf = 0;
+  for (++pos; n[pos] != IntTuple::kClose; ++r) pos = IntTuple::mode_end(n, pos, leaf);
+  return r;
+}
+
+// x's part at [begin, end) as a tuple, for messages.
+IntTuple shape_part(const Layout& x, std::size_t begin, std::size_t end, std::size_t leaf_begin, std::size_t leaf_end) {
+  return IntTuple::from_nesting(x.shape.nesting().substr(begin, end - begin),
+                                x.shape.leaf_values().subspan(leaf_begin, leaf_end - leaf_begin));
+}
+
 // zip2_by: at each terminal of the tiler the layout has a (tile, rest) pair; gather
 // the tiles into mode 0 and the rests (then the modes the tiler did not reach) into mode 1.
-// (Shape and stride together: they share their nesting.)
-std::pair<Layout, Layout> zip2_by(const Layout& x, const Tiler& g) {
-  if (g.is_layout) {
-    if (x.shape.is_leaf() || x.rank() != 2)
-      throw Error("internal: expected a (tile,rest) pair, got " + to_string(x.shape));
-    return {x.mode(0), x.mode(1)};
+// This is the mode of x at nesting[pos] (its leaves from `leaf`), both moved past it; shape
+// and stride are read together (they share their nesting).
+void zip2_by(const Layout& x, std::size_t& pos, std::size_t& leaf, const Tiler& g, LayoutSpelling& first,
+             LayoutSpelling& second) {
+  const std::string_view n = x.shape.nesting();
+  const std::size_t begin = pos, leaf_begin = leaf;
+  const bool tuple = n[pos] == IntTuple::kOpen;
+  const std::size_t rank = tuple ? rank_at(n, pos) : 1;
+  if (!tuple || (g.is_layout ? rank != 2 : rank < g.rank())) {
+    std::size_t end_leaf = leaf;
+    const std::size_t end = IntTuple::mode_end(n, pos, end_leaf);
+    const std::string part = to_string(shape_part(x, begin, end, leaf_begin, end_leaf));
+    if (g.is_layout) throw Error("internal: expected a (tile,rest) pair, got " + part);
+    throw Error("internal: tiler " + to_string(g) + " does not match " + part);
   }
-  if (x.shape.is_leaf() || x.rank() < g.rank())
-    throw Error("internal: tiler " + to_string(g) + " does not match " + to_string(x.shape));
-  ModeList first, second;
-  std::size_t i = 0;
-  x.for_each_mode([&](const Layout& m) {
-    if (i < g.rank()) {
-      const auto [f, s] = zip2_by(m, g.elems[i]);
-      first.push_back(f);
-      second.push_back(s);
-    } else {
-      second.push_back(m);
+  ++pos;  // '('
+  if (!g.is_layout) {
+    first.open();
+    second.open();
+  }
+  for (std::size_t i = 0; n[pos] != IntTuple::kClose; ++i) {
+    if (!g.is_layout && i < g.rank()) {
+      zip2_by(x, pos, leaf, g.elems[i], first, second);
+      continue;
     }
-    ++i;
-  });
-  return {std::move(first).layout(), std::move(second).layout()};
-}
-
-// The modes of a mode: a tuple of rank > 1 is unpacked, anything else stays whole
-// (CuTe slices with repeat<R>(_), and repeat<1>(_) is a plain _).
-void unpack_into(const Layout& m, ModeList& out) {
-  if (m.shape.is_tuple() && m.rank() > 1) {
-    m.for_each_mode([&](const Layout& mi) { out.push_back(mi); });
-  } else {
-    out.push_back(m);
+    const std::size_t b = pos, l = leaf;
+    pos = IntTuple::mode_end(n, pos, leaf);
+    (g.is_layout && i == 0 ? first : second).append(x, b, pos, l, leaf);
+  }
+  ++pos;  // ')'
+  if (!g.is_layout) {
+    first.close();
+    second.close();
   }
 }
 
+// The modes of z = (tiles, rests): each kept whole or, where asked and it is a tuple of rank
+// > 1, unpacked into top-level modes (CuTe slices with repeat<R>(_), and repeat<1>(_) is a
+// plain _). Its parts keep their places: unpacking drops a pair of parentheses.
 Layout unpack(const Layout& z, bool first, bool second) {
-  ModeList out;
-  if (first) unpack_into(z.mode(0), out); else out.push_back(z.mode(0));
-  if (second) unpack_into(z.mode(1), out); else out.push_back(z.mode(1));
-  return std::move(out).layout();
+  const std::string_view n = z.shape.nesting();
+  LayoutSpelling out;
+  out.open();
+  std::size_t pos = 1, leaf = 0;
+  for (const bool unpacked : {first, second}) {
+    const std::size_t b = pos, l = leaf;
+    pos = IntTuple::mode_end(n, pos, leaf);
+    if (unpacked && n[b] == IntTuple::kOpen && rank_at(n, b) > 1) out.append(z, b + 1, pos - 1, l, leaf);
+    else out.append(z, b, pos, l, leaf);
+  }
+  out.close();
+  return out.layout();
 }
 
 }  // namespace
@@ -149,9 +194,10 @@ void check_tiler_rank(const Layout& l, const Tiler& t, const char* op) {
 }  // namespace detail
 
 Layout tile_unzip(const Layout& l, const Tiler& t) {
-  auto [tiles, rests] = zip2_by(l, t);
-  Layout r = make_layout({Layout(std::move(tiles.shape), std::move(tiles.stride)),
-                          Layout(std::move(rests.shape), std::move(rests.stride))});
+  LayoutSpelling tiles, rests;
+  std::size_t pos = 0, leaf = 0;
+  zip2_by(l, pos, leaf, t, tiles, rests);
+  Layout r = make_layout({tiles.layout(), rests.layout()});
   if (tracing()) trace_note("zip: the tiles into mode 0, the rests into mode 1", to_string(r), true);
   return r;
 }

@@ -107,6 +107,8 @@ class IntTuple {
   bool find_mode(std::size_t i, std::size_t& begin, std::size_t& end, std::size_t& leaf_begin,
                  std::size_t& leaf_end) const;
   friend struct Layout;  // a layout's mode: one walk over the nesting its shape and stride share
+
+ public:
   // The end of the mode that starts at nesting[pos], counting its leaves into `leaf`.
   static std::size_t mode_end(std::string_view nesting, std::size_t pos, std::size_t& leaf);
 };
