@@ -116,6 +116,8 @@ Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& u
 void compose_usage(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage);
 Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode);
 Layout composition_impl(const Flat& fa, const Layout& a, const Layout& b, bool per_top_mode);
+// composition_impl(fa, a, make_layout({b0, b1}), true), without making that layout.
+Layout composition_of_pair(const Flat& fa, const Layout& a, const Layout& b0, const Layout& b1);
 
 // The divide and product families' shared forms (divide.cpp).
 void check_tiler_rank(const Layout& l, const Tiler& t, const char* op);

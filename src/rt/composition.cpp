@@ -183,6 +183,16 @@ Layout composition_impl(const Flat& fa, const Layout& a, const Layout& b, bool p
   return std::move(modes).layout();
 }
 
+Layout composition_of_pair(const Flat& fa, const Layout& a, const Layout& b0, const Layout& b1) {
+  ModeList modes;
+  for (const Layout* bi : {&b0, &b1}) {
+    Ints usage(fa.rank(), 0);
+    modes.push_back(compose_tree(fa, bi->shape, bi->stride, usage));
+    check_overlap(a, *bi, fa, usage);
+  }
+  return std::move(modes).layout();
+}
+
 }  // namespace detail
 
 Layout composition(const Layout& a, const Layout& b) {

@@ -27,9 +27,10 @@ namespace {
 namespace {
 // Does composing (tile, rest) mode by mode with the flat A `fa` put digits that carry in a
 // mode of fa other than the last? (A's last mode is unbounded: no carry out of it.)
-std::size_t carrying_mode(const Flat& fa, const Layout& tile_rest) {
+std::size_t carrying_mode(const Flat& fa, const Layout& tile, const Layout& rest) {
   Ints usage(fa.rank(), 0);
-  compose_usage(fa, tile_rest.shape, tile_rest.stride, usage);
+  compose_usage(fa, tile.shape, tile.stride, usage);
+  compose_usage(fa, rest.shape, rest.stride, usage);
   for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
     if (usage[i] > fa.s[i] - 1) return i;
   return npos;
@@ -44,7 +45,7 @@ bool consistent_without_trailing_unit_modes(const Layout& l, const Layout& tile_
   try {
     const Layout c = coalesce(layout_of(s, d));
     const Flat fc = flat_of(c);
-    if (carrying_mode(fc, tile_rest) != npos) return false;
+    if (carrying_mode(fc, tile_rest.mode(0), tile_rest.mode(1)) != npos) return false;
     Ints usage(fc.rank(), 0);
     return coalesce(compose_tree(fc, tile_rest.shape, tile_rest.stride, usage)) == coalesce(r);
   } catch (const Error&) {
@@ -64,10 +65,13 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
     scope.note("size(A)", str(l.size()));
   }
   const Layout rest = complement(t, l.size());
-  const Layout tile_rest = make_layout({t, rest});
+  // (B, complement) is a layout: its size must fit (as make_layout checks it, which the trace
+  // shows; untraced, its two parts are used as they are).
   if (scope) {
-    scope.note("concatenation (B, complement)", to_string(tile_rest), true);
+    scope.note("concatenation (B, complement)", to_string(make_layout({t, rest})), true);
     scope.note("composition", "A o (B, complement), each mode composed with A on its own");
+  } else {
+    (void)checked_mul(t.size(), rest.size(), "size");
   }
   // Each part on its own: composition's own rules (traced, as the two compositions eval spells).
   // Untraced, A's coalesce_x is made once, for the composition and for the check below.
@@ -75,14 +79,14 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
   const bool coalesced = !scope;
   if (coalesced) coalesce_x_modes(l, cs, cd);
   Layout r = scope ? make_layout({composition(l, t), composition(l, rest)})
-                   : composition_impl(Flat{cs, cd}, l, tile_rest, true);
+                   : composition_of_pair(Flat{cs, cd}, l, t, rest);
   {
     // The admissibility check composes again: not steps of the derivation.
     const TraceMute mute;
     if (!coalesced) coalesce_x_modes(l, cs, cd);
     const Flat fa{cs, cd};
-    const std::size_t i = carrying_mode(fa, tile_rest);
-    if (i != npos && !consistent_without_trailing_unit_modes(l, tile_rest, r))
+    const std::size_t i = carrying_mode(fa, t, rest);
+    if (i != npos && !consistent_without_trailing_unit_modes(l, make_layout({t, rest}), r))
       throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +
                   " (its complement up to size " + str(l.size()) + ") carry into each other in the mode " +
                   str(fa.s[i]) + ":" + str(fa.d[i]) + " of " + to_string(l) +
@@ -197,7 +201,10 @@ Layout tile_unzip(const Layout& l, const Tiler& t) {
   LayoutSpelling tiles, rests;
   std::size_t pos = 0, leaf = 0;
   zip2_by(l, pos, leaf, t, tiles, rests);
-  Layout r = make_layout({tiles.layout(), rests.layout()});
+  ModeList halves;  // make_layout(tiles, rests), each checked as a layout first
+  halves.push_back(tiles.layout());
+  halves.push_back(rests.layout());
+  Layout r = std::move(halves).layout();
   if (tracing()) trace_note("zip: the tiles into mode 0, the rests into mode 1", to_string(r), true);
   return r;
 }

@@ -20,7 +20,10 @@ Layout logical_product(const Layout& block, const Tiler& t) {
     const std::int64_t target = checked_mul(block.size(), t.layout.cosize(), "logical_product");
     if (scope)
       scope.note("size(A)*cosize(B)", str(block.size()) + "*" + str(t.layout.cosize()) + " = " + str(target));
-    return traced(scope, make_layout({block, composition(complement(block, target), t.layout)}));
+    ModeList modes;  // make_layout(A, ...), A not copied twice
+    modes.push_back(block);
+    modes.push_back(composition(complement(block, target), t.layout));
+    return traced(scope, std::move(modes).layout());
   }
   if (scope) scope.note("by mode", "mode i of A times the tiler's i-th layout; modes past the tiler's rank kept");
   check_tiler_rank(block, t, "logical_product");
