@@ -11,7 +11,8 @@ B column-major K x N (the transpose of a row-major N x K weight), tessera's D co
 there, torch's row-major (the layout its out= takes without a copy; cuBLAS swaps operands).
 
 Besides, the host cost of one call (wall clock per call of a loop of calls that queue behind
-a long GPU sleep, so only the Python and launch work is timed), which the sleep hides above.
+a long GPU sleep, so only the Python and launch work is timed), which the sleep hides above,
+with its two sides apart (tessera's Python, _gemm_cuda.run's C++ and launch) and for out=None.
 
 usage: PYTHONPATH=build/python python3 bench/python_gemm_bench.py [--reps 30] [--warmup 5]
            [--dtype bf16|f16] [--layout TN|NT|NN|TT] [--lead-cycles N] [M N K ...]"""
@@ -117,6 +118,16 @@ def main():
     h_mine = host_cost(lambda: ts.gemm(a, b, d))
     h_theirs = host_cost(lambda: torch.matmul(a, b, out=d))
     print(f"host work per call at {m}x{n}x{k}: tessera.gemm {h_mine * 1e6:.1f} us, torch.matmul {h_theirs * 1e6:.1f} us")
+    # Where tessera's goes: the Python side (reading the arrays, checks, the description) and
+    # the C++ side (_gemm_cuda.run: checks, placement, scratch, launch), each alone; and
+    # tessera.gemm(a, b) as a user writes it first (out=None: torch allocates D).
+    p = ts._gemm.plan(a, b, d)
+    cuda = ts._gemm._cuda()
+    h_plan = host_cost(lambda: ts._gemm.plan(a, b, d))
+    h_run = host_cost(lambda: cuda.run(p.spec, p.stream, p.waits, p.auto_workspace))
+    h_new = host_cost(lambda: ts.gemm(a, b))
+    print(f"  tessera.gemm(a, b, out): Python side (plan) {h_plan * 1e6:.1f} us, C++ side (_gemm_cuda.run) "
+          f"{h_run * 1e6:.1f} us; tessera.gemm(a, b) (out=None) {h_new * 1e6:.1f} us")
     return 0
 
 

@@ -20,6 +20,7 @@
 #include "tessera/algebra/inverse.hpp"
 #include "tessera/algebra/product.hpp"
 #include "tessera/algebra/upcast.hpp"
+#include "tessera/atom/gmma_descriptor_iterator.hpp"
 #include "tessera/atom/mma.hpp"
 #include "tessera/composed_layout.hpp"
 #include "tessera/layout.hpp"
@@ -41,17 +42,6 @@ template <class Perm>
 TESSERA_HOST_DEVICE constexpr auto perm_tile(Perm const& p) {
   if constexpr (is_underscore_v<Perm> || is_layout_v<Perm>) return p;
   else return make_layout(p);
-}
-// An operand the whole warpgroup reads from shared memory (wgmma SS): every thread's
-// TV row is the whole tile, so no element belongs to one thread's registers.
-template <class TV>
-TESSERA_HOST_DEVICE constexpr bool operand_is_shared() {
-  constexpr int64_t n_thr = decltype(size<0>(TV{}))::value;
-  if constexpr (n_thr == 1) return false;
-  else {
-    for (int64_t t = 1; t < n_thr; ++t) if (TV{}(t, 0) != TV{}(0, 0)) return false;
-    return true;
-  }
 }
 // A thread's slice of a partitioned layout, as (sub-layout, offset of its origin).  A
 // swizzled (composed) layout keeps the offset inside: the swizzle acts on the whole
@@ -112,10 +102,23 @@ struct TiledMMA : Atom {
                                                 detail::perm_tile(get<I1>(PermutationMNK{}))));
     auto atom_tiles = zipped_divide(permuted, make_tile(make_layout(get<I0>(AtomShape_MNK{})),
                                                         make_layout(get<I1>(AtomShape_MNK{}))));
-    auto tv = composition(atom_tiles, make_tile(atom_tv, _));
+    auto tv = compose_atom_tv(atom_tiles, atom_tv);
     auto thr_tile = make_tile(_, make_tile(make_layout(size<I0 + 1>(ThrLayoutVMNK{})),
                                            make_layout(size<I1 + 1>(ThrLayoutVMNK{}))));
     return zipped_divide(tv, thr_tile);
+  }
+  // Step 3. An operand read from shared memory (thread stride 0: every thread sees the whole
+  // atom tile) goes through its value mode alone, the thread mode (all strides 0) put in front
+  // after: the same layout, without checking the composition at threads x values points.
+  template <class Tiles, class AtomTV>
+  TESSERA_HOST_DEVICE static constexpr auto compose_atom_tv(Tiles const& atom_tiles, AtomTV const& atom_tv) {
+    if constexpr (detail::operand_is_shared<AtomTV>()) {
+      auto values = composition(atom_tiles, make_tile(layout<1>(atom_tv), _));
+      auto v = layout<0>(values);
+      return replace<0>(values, make_layout(make_shape(shape<0>(atom_tv), v.shape()), make_stride(stride<0>(atom_tv), v.stride())));
+    } else {
+      return composition(atom_tiles, make_tile(atom_tv, _));
+    }
   }
   // thread index -> index into thrfrg's thread mode (V, Thr0, Thr1), dropping the third.
   template <int I0, int I1>
@@ -191,18 +194,34 @@ struct TiledMMA : Atom {
   template <class ThrIdx>
   TESSERA_HOST_DEVICE constexpr auto get_thread_slice(ThrIdx const& thr_idx) const { return get_slice(thr_idx); }
 
-  // Register fragments for partition_X's result (a tensor or its layout, (V, M, K) /
-  // (V, N, K) / (V, M, N)): owning tensors of the atom's value types with the same shape,
-  // made compact by make_fragment_like (mode 0 = one instruction's registers).
+  // Fragments for partition_X's result ((V, M, K) / (V, N, K) / (V, M, N)):
+  //  - an operand in registers (a tensor or its layout): an owning tensor of the atom's value
+  //    type with the same shape, made compact by make_fragment_like (mode 0 = one
+  //    instruction's registers);
+  //  - an operand the atom reads from shared memory (wgmma's A of SS atoms, B): a descriptor
+  //    fragment (1, M, K, ...) of the partitioned smem tensor, made from its address and layout
+  //    (GMMA::make_descriptor_fragment), so the tensor itself, not its layout.
   template <class P> TESSERA_HOST_DEVICE static constexpr auto make_fragment_A(P const& partitioned) {
-    static_assert(!detail::operand_is_shared<AtomLayoutA_TV>(),
-                  "make_fragment_A: this atom reads A from shared memory (wgmma SS), so A has no register fragment; partition_A the shared-memory tensor instead");
-    return make_fragment<typename Atom::ValTypeA, AtomLayoutA_TV>(detail::layout_of(partitioned));
+    if constexpr (detail::operand_is_shared<AtomLayoutA_TV>()) {
+      static_assert(is_tensor_v<P>,
+                    "make_fragment_A: this atom reads A from shared memory (wgmma SS): its fragment is descriptors "
+                    "made from the shared-memory tensor's address, so give partition_A(sA) (or partition_fragment_A(sA)), "
+                    "not a layout or a shape");
+      return make_descriptor_fragment<typename Atom::ValTypeA, Atom::major_A, AtomLayoutA_TV>(partitioned);
+    } else {
+      return make_fragment<typename Atom::ValTypeA, AtomLayoutA_TV>(detail::layout_of(partitioned));
+    }
   }
   template <class P> TESSERA_HOST_DEVICE static constexpr auto make_fragment_B(P const& partitioned) {
-    static_assert(!detail::operand_is_shared<AtomLayoutB_TV>(),
-                  "make_fragment_B: this atom reads B from shared memory (wgmma), so B has no register fragment; partition_B the shared-memory tensor instead");
-    return make_fragment<typename Atom::ValTypeB, AtomLayoutB_TV>(detail::layout_of(partitioned));
+    if constexpr (detail::operand_is_shared<AtomLayoutB_TV>()) {
+      static_assert(is_tensor_v<P>,
+                    "make_fragment_B: this atom reads B from shared memory (wgmma): its fragment is descriptors "
+                    "made from the shared-memory tensor's address, so give partition_B(sB) (or partition_fragment_B(sB)), "
+                    "not a layout or a shape");
+      return make_descriptor_fragment<typename Atom::ValTypeB, Atom::major_B, AtomLayoutB_TV>(partitioned);
+    } else {
+      return make_fragment<typename Atom::ValTypeB, AtomLayoutB_TV>(detail::layout_of(partitioned));
+    }
   }
   template <class P> TESSERA_HOST_DEVICE static constexpr auto make_fragment_C(P const& partitioned) {
     return make_fragment<typename Atom::ValTypeC, AtomLayoutC_TV>(detail::layout_of(partitioned));
@@ -214,6 +233,15 @@ struct TiledMMA : Atom {
     static_assert(decltype(size<0>(l))::value == decltype(size<1>(AtomTV{}))::value,
                   "make_fragment_X: mode 0 must hold one atom's values of the operand (size<0> == the atom's values per thread)");
     return make_tensor<T>(make_fragment_like(l));
+  }
+  template <class T, GMMA::Major MJ, class AtomTV, class Tn>
+  TESSERA_HOST_DEVICE static constexpr auto make_descriptor_fragment(Tn const& t) {
+    using Element = std::remove_cvref_t<decltype(*t.data())>;
+    constexpr bool same_width = sizeof_bits_v<Element> == sizeof_bits_v<T>;
+    constexpr bool one_tile = decltype(size<0>(t.layout()))::value == decltype(size<1>(AtomTV{}))::value;
+    static_assert(same_width, "make_fragment_A/B: the shared-memory tensor's elements must be as wide as the atom's operand type");
+    static_assert(one_tile, "make_fragment_A/B: mode 0 must be one atom's operand tile (partition_A/B's result)");
+    if constexpr (same_width && one_tile) return GMMA::make_descriptor_fragment<MJ>(t);
   }
 
  public:
@@ -257,12 +285,15 @@ struct ThrMMA : TiledMMA_ {
   template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_B(Tensor<It, L> const& b) const { return view(b, partition_B_layout(b.layout())); }
   template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_C(Tensor<It, L> const& c) const { return view(c, partition_C_layout(c.layout())); }
 
-  // Register fragments shaped like the thread's partition of a (gmem / smem) tensor.
+  // Fragments for the thread's partition of a tensor: registers shaped like it, or (an
+  // operand the atom reads from shared memory) the descriptors of the partitioned smem tensor.
   template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_fragment_A(Tensor<It, L> const& a) const {
-    return TiledMMA_::make_fragment_A(get<0>(partition_A_layout(a.layout())));
+    if constexpr (detail::operand_is_shared<typename TiledMMA_::AtomLayoutA_TV>()) return TiledMMA_::make_fragment_A(partition_A(a));
+    else return TiledMMA_::make_fragment_A(get<0>(partition_A_layout(a.layout())));
   }
   template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_fragment_B(Tensor<It, L> const& b) const {
-    return TiledMMA_::make_fragment_B(get<0>(partition_B_layout(b.layout())));
+    if constexpr (detail::operand_is_shared<typename TiledMMA_::AtomLayoutB_TV>()) return TiledMMA_::make_fragment_B(partition_B(b));
+    else return TiledMMA_::make_fragment_B(get<0>(partition_B_layout(b.layout())));
   }
   template <class It, class L> TESSERA_HOST_DEVICE constexpr auto partition_fragment_C(Tensor<It, L> const& c) const {
     return TiledMMA_::make_fragment_C(get<0>(partition_C_layout(c.layout())));

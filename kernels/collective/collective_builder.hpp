@@ -39,6 +39,7 @@
 // host test checks every choice in CI; the .cuh that defines a collective completes the type.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -51,6 +52,7 @@
 #include "simt_collective_mma.hpp"  // MainloopSm80CpAsyncSimt
 #include "simt_shape.cuh"
 #include "sm80_collective_mma.hpp"  // CollectiveMma, MainloopSm80CpAsync
+#include "../kernel/sm90_shared_storage.hpp"
 #include "sm90_dispatch_policy.cuh"
 #include "tensorop_shape.cuh"
 
@@ -177,6 +179,15 @@ inline constexpr GMMA::Major gmma_major = std::is_same_v<Major, KMajor> ? GMMA::
 template <class TileShape, int I>
 inline constexpr int extent = int(get<I>(TileShape{}));
 
+// The most stages, from S down, whose shared storage Storage<stages> fits `Capacity` bytes
+// (1 or 0 if none does).
+template <template <int> class Storage, int Capacity, int S>
+constexpr int most_stages_fitting() {
+  if constexpr (S <= 1) return S;
+  else if constexpr (sizeof(Storage<S>) <= std::size_t(Capacity)) return S;
+  else return most_stages_fitting<Storage, Capacity, S - 1>();
+}
+
 // The stage count of a policy: given, or what fits `capacity` bytes after `reserved` at
 // `stage_bytes` per stage, at most `cap`.
 template <class Policy, int StageBytes, int Capacity, int Reserved, int Cap>
@@ -216,13 +227,17 @@ struct fused_activation<EpilogueTmaStoreFused<Act>> {
 };
 }  // namespace builder_detail
 
-// The staging shared memory of the SM90 epilogues, per CTA: TMA store keeps one 16 KiB buffer
+// The staging shared memory of the SM90 epilogues, per CTA: TMA store keeps one staging buffer
 // per consumer warpgroup and slot (ping-pong: a slot per consumer's tile) beside the
 // mainloop's stages (sm90_epilogue_tma.cuh); direct keeps none.
 template <class EpilogueSchedule>
 constexpr int sm90_epilogue_smem_bytes(int consumer_warpgroups, int slots = 1) {
-  return std::is_same_v<EpilogueSchedule, EpilogueTmaStore> ? consumer_warpgroups * slots * 16 * 1024 : 0;
+  return std::is_same_v<EpilogueSchedule, EpilogueTmaStore> ? consumer_warpgroups * slots * sm90::epilogue_staging_bytes : 0;
 }
+// The shared storage of an SM90 epilogue schedule with `buffers` staging buffers.
+template <class EpilogueSchedule, int Buffers>
+using Sm90EpilogueSharedStorage = std::conditional_t<std::is_same_v<EpilogueSchedule, EpilogueTmaStore>,
+                                                     sm90::EpilogueTmaStoreSharedStorage<Buffers>, sm90::EpilogueNoSharedStorage>;
 // The SM90 default epilogue for the inputs' type: TMA stores, but the direct epilogue for TF32
 // (the configuration measured against cuBLAS FAST_TF32: bench/notes/sm90_gemm.md).
 template <class ElementA>
@@ -408,18 +423,34 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                                                               builder_detail::widest_swizzle(contiguous_b));
   static_assert(SwizzleBytes >= 32, "CollectiveBuilder (SM90 tensor op): no GMMA swizzle (32/64/128 B) tiles the operands");
   static constexpr bool Vectorized = true;  // TMA
-  // A stage: the A and B tiles plus its two mbarriers; 1 KiB reserved for alignment and the
-  // kernel's own fields; the default epilogue's staging beside the stages.
-  static constexpr int stage_bytes = (BM + BN) * BK * Bytes + 16;
-  static constexpr int Stages =
-      builder_detail::stages<StageCountPolicy, stage_bytes, Arch::smem_capacity,
-                             1024 + (std::is_same_v<StageCountPolicy, StageCountAuto>
-                                         ? sm90_epilogue_smem_bytes<Sm90DefaultEpilogueSchedule<Element>>(ConsumerWarpgroups,
-                                                                                                          EpilogueSlots)
-                                         : 0),
-                             1 << 20>();
+  // The kernel's shared storage with `S` stages and an epilogue's storage, as the kernel
+  // declares it (kernel/sm90_shared_storage.hpp): the stage count is the most stages whose
+  // whole storage fits (StageCountAuto: beside the default epilogue's staging;
+  // StageCountAutoCarveout<Bytes>: beside Bytes).
+  static constexpr int StageBytesA = BM * BK * Bytes, StageBytesB = BN * BK * Bytes;
+  template <class EpilogueStorage, int S>
+  using KernelStorage = std::conditional_t<
+      Pingpong, sm90::PingpongSharedStorage<sm90::MainloopSharedStorage<StageBytesA, StageBytesB, S>, EpilogueStorage>,
+      sm90::CooperativeSharedStorage<sm90::MainloopSharedStorage<StageBytesA, StageBytesB, S>, EpilogueStorage>>;
+  template <int S>
+  using StorageBesideDefaultEpilogue =
+      KernelStorage<Sm90EpilogueSharedStorage<Sm90DefaultEpilogueSchedule<Element>, ConsumerWarpgroups * EpilogueSlots>, S>;
+  template <int S>
+  using StorageWithoutEpilogue = KernelStorage<sm90::EpilogueNoSharedStorage, S>;
+  static constexpr int stage_count() {
+    constexpr int capacity = Arch::smem_capacity, tiles = StageBytesA + StageBytesB;
+    if constexpr (std::is_same_v<StageCountPolicy, StageCountAuto>) {
+      return builder_detail::most_stages_fitting<StorageBesideDefaultEpilogue, capacity, capacity / tiles>();
+    } else if constexpr (requires { StageCountPolicy::bytes; }) {
+      constexpr int left = capacity - StageCountPolicy::bytes;
+      return builder_detail::most_stages_fitting<StorageWithoutEpilogue, left, left / tiles>();
+    } else {
+      return StageCountPolicy::value;
+    }
+  }
+  static constexpr int Stages = stage_count();
   static_assert(Stages >= 2, "CollectiveBuilder (SM90 tensor op): at least 2 stages must fit in shared memory");
-  static_assert(Stages * stage_bytes + 1024 <= Arch::smem_capacity,
+  static_assert(sizeof(StorageWithoutEpilogue<Stages>) <= std::size_t(Arch::smem_capacity),
                 "CollectiveBuilder (SM90 tensor op): the stages exceed the shared memory of a CTA");
   using Policy = std::conditional_t<Pingpong, sm90::MainloopTmaWarpSpecializedPingpong<Stages, ClusterM>,
                                     sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM>>;
@@ -488,7 +519,8 @@ struct CollectiveEpilogueBuilder<
                 "CollectiveEpilogueBuilder (SM90, ping-pong): the epilogue is EpilogueTmaStore (a staging slot per "
                 "consumer warpgroup, stored under the other's mainloop)");
   static constexpr int smem_bytes = sm90_epilogue_smem_bytes<Schedule>(MB::ConsumerWarpgroups, MB::EpilogueSlots);
-  static_assert(MB::Stages * MB::stage_bytes + 1024 + smem_bytes <= MB::ArchTag::smem_capacity,
+  static_assert(sizeof(typename MB::template KernelStorage<Sm90EpilogueSharedStorage<Schedule, MB::ConsumerWarpgroups * MB::EpilogueSlots>,
+                                                           MB::Stages>) <= std::size_t(MB::ArchTag::smem_capacity),
                 "CollectiveEpilogueBuilder (SM90): the mainloop's stages and the epilogue's staging exceed the shared "
                 "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
   using CollectiveOp = std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,

@@ -1,7 +1,15 @@
 // Dispatch policies of the SM90 mainloops: how the warps of a CTA share the work.
 #pragma once
 
+#include "tessera/atom/detail/mma_ops.hpp"  // GMMA::warpgroup_threads
+
 namespace tessera::kernels::sm90 {
+
+// setmaxnreg shares the SM's 64K registers out among the warpgroups: the producer's and the
+// consumers' registers per thread, at one CTA per SM.
+constexpr bool registers_fit(int producer_registers, int consumer_warpgroups, int consumer_registers) {
+  return GMMA::warpgroup_threads * (producer_registers + consumer_warpgroups * consumer_registers) <= 64 * 1024;
+}
 
 // TMA + wgmma, warp-specialized, cooperative: one producer warpgroup (one thread issues the
 // TMA copies of A and B into a ring of `Stages` shared-memory stages) and
@@ -16,10 +24,11 @@ struct MainloopTmaWarpSpecializedCooperative {
   static constexpr int Stages = Stages_;
   static constexpr int ConsumerWarpgroups = ConsumerWarpgroups_;
   static constexpr int ClusterM = ClusterM_;
-  static constexpr int Threads = 128 * (1 + ConsumerWarpgroups_);
-  // Registers per thread after setmaxnreg: 128*40 + 256*232 <= 64K at 384 threads.
+  static constexpr int Threads = GMMA::warpgroup_threads * (1 + ConsumerWarpgroups_);
+  // Registers per thread after setmaxnreg.
   static constexpr int ProducerRegisters = 40;
   static constexpr int ConsumerRegisters = 232;
+  static_assert(registers_fit(ProducerRegisters, ConsumerWarpgroups, ConsumerRegisters), "the warpgroups' registers fit the SM's 64K");
 };
 
 // TMA + wgmma, warp-specialized, ping-pong: the producer warpgroup as above and two consumer
@@ -36,9 +45,10 @@ struct MainloopTmaWarpSpecializedPingpong {
   static constexpr int ConsumerWarpgroups = 1;  // per tile
   static constexpr int MathWarpgroups = 2;      // per CTA, alternating tiles
   static constexpr int ClusterM = ClusterM_;
-  static constexpr int Threads = 128 * (1 + MathWarpgroups);
+  static constexpr int Threads = GMMA::warpgroup_threads * (1 + MathWarpgroups);
   static constexpr int ProducerRegisters = 40;
   static constexpr int ConsumerRegisters = 232;
+  static_assert(registers_fit(ProducerRegisters, MathWarpgroups, ConsumerRegisters), "the warpgroups' registers fit the SM's 64K");
 };
 
 }  // namespace tessera::kernels::sm90

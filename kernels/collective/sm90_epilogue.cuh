@@ -16,6 +16,7 @@
 #include <tessera/tensor.hpp>
 
 #include "../arch/sm90_convert.cuh"
+#include "../kernel/sm90_shared_storage.hpp"
 #include <tessera/tiled_mma.hpp>
 
 namespace tessera::kernels::sm90 {
@@ -23,7 +24,7 @@ namespace tessera::kernels::sm90 {
 template <class ElementD_>
 struct CollectiveEpilogueSm90Direct {
   using ElementD = ElementD_;
-  struct SharedStorage {};
+  using SharedStorage = EpilogueNoSharedStorage;
   struct Params {
     ElementD* d = nullptr;
     const ElementD* c = nullptr;  // null: beta is not applied (C is not read)

@@ -3,7 +3,8 @@
 // warp and checks what lands in the buffers).
 //  - staging: one warpgroup's (64, Cols) of D, column-major, the 128B-swizzled MN-major GMMA
 //    atom tiled with the atoms walking the columns first (an f32 atom is 32 rows: rows first,
-//    a TMA box would end after 8 columns); 16 KiB, Cols = 16 KiB / 64 rows.
+//    a TMA box would end after 8 columns); a staging buffer (epilogue_staging_bytes, 16 KiB),
+//    Cols = its bytes / 64 rows.
 //  - view: the CTA tile (BM, BN) over the buffers: rows (staging rows, warpgroups, M repeats)
 //    : (staging's, buffer, 0) and columns (staging columns, Parts) : (staging's, 0) under
 //    the swizzle -- the M repeats and the parts share their warpgroup's buffer in turn.
@@ -21,12 +22,14 @@
 #include <tessera/layout.hpp>
 #include <tessera/tiled_copy.hpp>
 
+#include "../kernel/sm90_shared_storage.hpp"
+
 namespace tessera::kernels::sm90 {
 
 template <int Bits, int BN, int ConsumerWarpgroups, int AtomsM>
 struct EpilogueStaging {
   static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
-  static constexpr int Cols = 16 * 1024 * 8 / Bits / 64;  // staging columns: 16 KiB of 64-row columns
+  static constexpr int Cols = epilogue_staging_bytes * 8 / Bits / 64;  // staging columns: a staging buffer of 64-row columns
   static constexpr int Parts = BN / Cols;                 // stores per M repeat
   static_assert(BN % Cols == 0 && Cols % 16 == 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment");
   static constexpr auto staging =

@@ -41,6 +41,7 @@
 #include <tessera/tensor.hpp>
 #include <tessera/tiled_mma.hpp>
 
+#include "../arch/named_barrier.cuh"
 #include "../arch/sm90_convert.cuh"
 #include "sm90_epilogue.cuh"
 #include "sm90_epilogue_staging.hpp"
@@ -72,13 +73,13 @@ struct CollectiveEpilogueSm90TmaStore {
   static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
 
   static constexpr int Buffers = Slots * ConsumerWarpgroups;
-  struct SharedStorage {
-    alignas(1024) unsigned char d[Buffers][staging_bytes];
-    // beta != 0: the C loads into buffer b complete on c_full[b]; c_phase[b] is the parity
-    // its next load completes (flipped by the buffer's leader once every thread has waited).
-    pipeline::DeviceMbarrier c_full[Buffers];
-    uint32_t c_phase[Buffers];
-  };
+  static_assert(Buffers <= int(arch::epilogue_staging_barriers), "a named barrier per staging buffer (arch/named_barrier.cuh)");
+  // The warpgroup that writes buffer b, together.
+  __device__ __forceinline__ static void staging_barrier(int b) {
+    arch::named_barrier_sync<arch::NamedBarrier::EpilogueStaging, GMMA::warpgroup_threads>(b);
+  }
+  using SharedStorage = EpilogueTmaStoreSharedStorage<Buffers>;
+  static_assert(staging_bytes == epilogue_staging_bytes, "the staging tile fills one staging buffer");
   struct Params {
     typename Direct::Params direct;
     CUtensorMap map_d;
@@ -112,16 +113,12 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void prefetch_c(Params const& p, SharedStorage& s, int thread, int64_t tile_m, int64_t tile_n,
                                                     int64_t l, int slot = 0) {
     if constexpr (FusedAct == Activation::Identity) {
-      if (p.load_c && thread % 128 == 0) {
-        const int wg = thread / 128;
+      if (p.load_c && thread % GMMA::warpgroup_threads == 0) {
+        const int wg = thread / GMMA::warpgroup_threads;
         tma_store_wait<0>();  // the previous tile's last store has read the buffer
         load_c_part(p, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
       }
     }
-  }
-
-  __device__ __forceinline__ static void warpgroup_barrier(int wg) {
-    asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
   }
 
   template <class TiledMma, class TileShape, class Acc>
@@ -150,9 +147,9 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void store_as(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
                                                   int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
                                                   int slot = 0, bool prefetched = false) {
-    const int wg = thread / 128;
+    const int wg = thread / GMMA::warpgroup_threads;
     const int first = slot * ConsumerWarpgroups;  // the slot's first buffer (and named barrier)
-    const bool leader = thread % 128 == 0;
+    const bool leader = thread % GMMA::warpgroup_threads == 0;
     const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[first][0]));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);  // each value's place (an f32 D's stores, C's reads)
     const auto stsm = stsm_slice(tiled, thread);
@@ -212,8 +209,8 @@ struct CollectiveEpilogueSm90TmaStore {
     TDs& tDsD;
   };
 
-  // One wgmma atom's accumulators per thread: 64 x BN over 128 threads.
-  static constexpr int AtomValues = BN / 2;
+  // One wgmma atom's accumulators per thread: 64 x BN over a warpgroup.
+  static constexpr int AtomValues = 64 * BN / GMMA::warpgroup_threads;
 
   // Value V of group J of M repeat I: accumulator 4 J + V + AtomValues I (the fragment
   // (V, AtomsM)), scaled, C and bias added, activated.
@@ -285,7 +282,7 @@ struct CollectiveEpilogueSm90TmaStore {
     }
   }
   // Part H: columns Cols*(H % Parts) .. of the warpgroup's rows in M repeat H / Parts, staged,
-  // then one TMA store. (bar: the buffer's named barrier, 1 + its index; wg: the warpgroup's
+  // then one TMA store. (bar: the buffer's index, its named barrier's too; wg: the warpgroup's
   // 64 rows in each repeat)
   template <Activation Act, bool HasBias, int G, int H, class X>
   __device__ __forceinline__ static void store_part(Params const& p, SharedStorage& s, X const& ctx, int bar, int wg, bool leader,
@@ -294,7 +291,7 @@ struct CollectiveEpilogueSm90TmaStore {
       tma_store_wait<0>();  // the previous store has read the buffer
       if (ctx.load_c && (H > 0 || !prefetched)) load_c_part(p, s, bar, wg, H, tile_m, tile_n, l);
     }
-    warpgroup_barrier(bar);
+    staging_barrier(bar);
     if (ctx.load_c) {
       const uint32_t phase = s.c_phase[bar];
       while (!s.c_full[bar].try_wait(phase)) {}  // this part's C has landed
@@ -306,7 +303,7 @@ struct CollectiveEpilogueSm90TmaStore {
       stage_part<Act, HasBias, false, G, H>(ctx);
     }
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
-    warpgroup_barrier(bar);
+    staging_barrier(bar);
     if (leader) {
       if (ctx.load_c) s.c_phase[bar] ^= 1u;  // every thread has waited on this phase
       const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg + 64 * ConsumerWarpgroups * (H / Parts)),
@@ -324,7 +321,7 @@ struct CollectiveEpilogueSm90TmaStore {
 
   // Before the CTA leaves: the last stores have read shared memory.
   __device__ __forceinline__ static void finish(Params const& p, int thread) {
-    if (p.use_tma && thread % 128 == 0) tma_store_wait<0>();
+    if (p.use_tma && thread % GMMA::warpgroup_threads == 0) tma_store_wait<0>();
   }
 };
 

@@ -23,6 +23,7 @@
 #include <tessera/pipeline/tma_pipeline.hpp>
 #include <tessera/tiled_mma.hpp>
 
+#include "../kernel/sm90_shared_storage.hpp"
 #include "sm90_dispatch_policy.cuh"
 #include "sm90_tma_plan.hpp"
 
@@ -113,9 +114,11 @@ struct CollectiveMainloopSm90TmaWgmma {
     else return make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
   }
   template <int Operand, int Arrangement>
-  struct BoxesOf {
-    static constexpr tma::TileBoxes<MaxBoxes> value = make_plan<Operand>(Arrangement).boxes;
-  };
+  using BoxesOf = std::conditional_t<
+      Operand == 0, TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(stage_a)>, KMajorA, BM, BK, Arrangement>,
+      TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(part_b)>, KMajorB, BN / ClusterM, BK, Arrangement>>;
+  static_assert(is_static_v<std::remove_cvref_t<decltype(stage_a)>> && is_static_v<std::remove_cvref_t<decltype(part_b)>>,
+                "the stage tiles are static (their types name them, as TmaPlanBoxes needs)");
   // (host) operand 0 (A) or 1 (B), arrangement 0..3.
   static const Plan& plan(int operand, int arrangement) {
     static const Plan plans[2][4] = {{runtime_plan<0>(0), runtime_plan<0>(1), runtime_plan<0>(2), runtime_plan<0>(3)},
@@ -128,13 +131,11 @@ struct CollectiveMainloopSm90TmaWgmma {
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
   // wait) of every CTA in the cluster: each CTA's producer writes into all of their stages.
-  static constexpr int ConsumerArrivals = 4 * ConsumerWarpgroups * ClusterM;
+  static constexpr int ConsumerArrivals = GMMA::warpgroup_threads / 32 * ConsumerWarpgroups * ClusterM;
 
-  struct SharedStorage {
-    alignas(1024) unsigned char a[Stages * stage_a_bytes];
-    alignas(1024) unsigned char b[Stages * stage_b_bytes];
-    alignas(16) Pipeline pipe;
-  };
+  using SharedStorage = MainloopSharedStorage<stage_a_bytes, stage_b_bytes, Stages>;
+  static_assert(stage_a_bytes == BM * BK * Bits / 8 && stage_b_bytes == BN * BK * Bits / 8,
+                "the GMMA atoms tile a stage densely (the builder sizes the ring by the tiles' bytes)");
 
   // Kernel parameters: the tensor maps (64-byte aligned, passed in a __grid_constant__
   // parameter) and each operand's arrangement (its boxes are static: BoxesOf).

@@ -47,4 +47,16 @@ constexpr TmaPlan<MaxBoxes> make_tma_plan(Stage const& stage, bool k_major, int6
   return p;
 }
 
+// The boxes of one arrangement (2 * batched + divided) of a stage tile, as a type whose `value`
+// is a constant (what copy_static issues). Keyed by what the plan depends on, not by the kernel
+// that uses it: every kernel of a translation unit that shares an operand's stage tile (f16 and
+// bf16, every D type and epilogue) names one specialization, so the compilers evaluate each
+// plan once per TU instead of once per kernel. `Stage` is a static layout type (its value is
+// its default).
+template <int MaxBoxes, int Bits, class Stage, bool KMajor, int64_t TileRows, int64_t TileK, int Arrangement>
+struct TmaPlanBoxes {
+  static constexpr tma::TileBoxes<MaxBoxes> value =
+      make_tma_plan<MaxBoxes, Bits>(Stage{}, KMajor, TileRows, TileK, Arrangement / 2 == 1, Arrangement % 2 == 1).boxes;
+};
+
 }  // namespace tessera::kernels::sm90

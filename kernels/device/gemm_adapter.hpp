@@ -13,6 +13,7 @@
 #include "../kernel/gemm_kernel.hpp"
 #include "../kernel/problem.cuh"
 #include "../kernel/split_k_rasterization.hpp"
+#include "../kernel/tile_scheduler.cuh"
 
 namespace tessera::kernels::device {
 
@@ -81,8 +82,9 @@ inline Problem to_problem(const GemmArguments& g) {
 
 // The output tiles of one batch, or -1 when their count overflows 64 bits.
 inline std::int64_t output_tiles(const GemmArguments& g, const KernelContract& k) {
+  const auto grid = output_tile_grid(g.m, g.n, std::int64_t(k.bm), std::int64_t(k.bn));
   std::int64_t tiles = 0;
-  return detail::mul_ok((g.m + k.bm - 1) / k.bm, (g.n + k.bn - 1) / k.bn, tiles) ? tiles : -1;
+  return detail::mul_ok(grid.m, grid.n, tiles) ? tiles : -1;
 }
 
 // Whether a kernel of this contract computes these arguments, and why not.
@@ -141,7 +143,7 @@ inline GemmResult can_implement_kernel(const GemmArguments& g, const KernelContr
 inline SplitPlan split_plan_for(const GemmArguments& g, const KernelContract& k, int slots) {
   const std::int64_t tiles = output_tiles(g, k);
   if (!k.splits) return {tiles, 1};
-  const int k_tiles = int((g.k + k.bk - 1) / k.bk);
+  const int k_tiles = int(ceil_div(g.k, std::int64_t(k.bk)));
   return plan_last_wave_split(tiles, k_tiles, g.batch, slots);
 }
 inline std::size_t split_workspace_size(const GemmArguments& g, const KernelContract& k, int slots) {

@@ -190,12 +190,15 @@ struct GemmSm90 {
     if (!Scheduler::Splits || !can_implement(g)) return 0;
     const Entry entry = &gemm_sm90_entry<Kernel>;
     if (!prepare_entry(entry)) return 0;
-    const int64_t tiles = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Kernel::ClusterM - 1) / Kernel::ClusterM *
-                          ((g.n + Mainloop::BN - 1) / Mainloop::BN) * g.batch;
-    const int k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
-    if constexpr (Scheduler::Splits) return workspace_bytes(Scheduler::plan_for(tiles, k_tiles, resident_clusters(entry)), tiles);
+    const int64_t tiles = raster_of(g).tile_count();
+    if constexpr (Scheduler::Splits) return workspace_bytes(Scheduler::plan_for(tiles, k_tiles_of(g), resident_clusters(entry)), tiles);
     else return 0;
   }
+  // The problem's cluster tiles in the scheduler's raster, and its k-tiles.
+  static PersistentTileScheduler raster_of(const GemmArguments& g) {
+    return sm90::raster_of<Mainloop::BM, Mainloop::BN, Mainloop::ClusterM>(g.m, g.n, g.batch);
+  }
+  static int k_tiles_of(const GemmArguments& g) { return int(ceil_div(g.k, C<Mainloop::BK>{})); }
   // The device adapters' common name (device::GemmAdapter<Kernel> of the SIMT and SM80 kernels).
   static std::size_t get_workspace_size(const GemmArguments& g) { return workspace_size(g); }
   // Whether the launch runs split-K slices (the plan splits and the workspace holds it).
@@ -304,7 +307,7 @@ struct GemmSm90 {
     // Part r of the B tile starts at its first row's offset in the stage layout.
     for (int r = 0; r < Mainloop::ClusterM; ++r)
       ml.part_b_offset[r] = uint32_t(int64_t(Mainloop::stage_b(r * (Mainloop::BN / Mainloop::ClusterM), 0)) * Mainloop::Bits / 8);
-    ml.k_tiles = int((g.k + Mainloop::BK - 1) / Mainloop::BK);
+    ml.k_tiles = k_tiles_of(g);
     auto& ep = direct_params();
     const bool d_row = g.c.major == Major::Row;  // C and D share a major
     ep.d = static_cast<ElementD*>(g.d);
@@ -324,10 +327,7 @@ struct GemmSm90 {
     ep.activation = g.epilogue.activation;
     if constexpr (requires { params.epilogue.use_tma; }) setup_tma_store(g);
     auto& sc = params.scheduler;
-    sc.raster.tiles_m = ((g.m + Mainloop::BM - 1) / Mainloop::BM + Mainloop::ClusterM - 1) / Mainloop::ClusterM;  // cluster tiles
-    sc.raster.tiles_n = (g.n + Mainloop::BN - 1) / Mainloop::BN;
-    sc.raster.batch = g.batch;
-    sc.raster.group = 16 / Mainloop::ClusterM;  // 16 M-tiles down each N column (bench --group: 8 and 16 best)
+    sc.raster = raster_of(g);
     sc.k_tiles = ml.k_tiles;
     const Entry entry = &gemm_sm90_entry<Kernel>;
     if (!prepare_entry(entry))

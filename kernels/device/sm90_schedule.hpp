@@ -22,6 +22,8 @@
 
 #include <tessera/kernels/gemm_arguments.hpp>
 
+#include "../kernel/tile_scheduler.cuh"
+
 namespace tessera::kernels::sm90 {
 
 enum class Schedule { Cooperative128x256, Cooperative128x128, Pingpong64x128 };
@@ -37,8 +39,8 @@ inline const char* to_string(Schedule s) {
 
 // CTAs of BM x BN tiles in clusters of `cluster` CTAs along M (a cluster's tail CTAs count).
 inline int64_t cluster_ctas(const GemmArguments& g, int64_t bm, int64_t bn, int64_t cluster) {
-  const int64_t tiles_m = (g.m + bm - 1) / bm, tiles_n = (g.n + bn - 1) / bn;
-  return (tiles_m + cluster - 1) / cluster * cluster * tiles_n * g.batch;
+  const auto cluster_tiles = output_tile_grid(g.m, g.n, bm * cluster, bn);
+  return cluster_tiles.m * cluster * cluster_tiles.n * g.batch;
 }
 
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {

@@ -24,7 +24,8 @@ struct GemmSimtKernel {
 
   // The scheduler over the problem's output tiles.
   TESSERA_HOST_DEVICE static TileScheduler scheduler(const Problem& p) {
-    return {(p.m + Mainloop::BM - 1) / Mainloop::BM, (p.n + Mainloop::BN - 1) / Mainloop::BN};
+    const auto tiles = output_tile_grid(p.m, p.n, C<Mainloop::BM>{}, C<Mainloop::BN>{});
+    return {tiles.m, tiles.n};
   }
 
   // The CTA at output tile (tm, tn) of batch l; tid: the thread; smem: Mainloop::smem_bytes.
@@ -40,9 +41,8 @@ struct GemmSimtKernel {
 
 #if defined(__CUDACC__)
   __device__ static void run(const Problem& p, unsigned char* smem) {
-    std::int64_t tm, tn;
-    scheduler(p).tile_of(blockIdx.x, tm, tn);
-    run_tile(p, tm, tn, blockIdx.z, int(threadIdx.x), smem);
+    const auto t = scheduler(p).tile_of(std::int64_t(blockIdx.x));
+    run_tile(p, t.m, t.n, blockIdx.z, int(threadIdx.x), smem);
   }
 #endif
 };

@@ -13,10 +13,12 @@
 
 #include <cstdint>
 
+#include "../arch/named_barrier.cuh"
 #include "../arch/sm90_registers.cuh"
 #include "../collective/sm90_epilogue.cuh"
 #include "../collective/sm90_epilogue_tma.cuh"
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
+#include "sm90_shared_storage.hpp"
 #include "sm90_tile_scheduler.cuh"
 
 namespace tessera::kernels::sm90 {
@@ -26,12 +28,8 @@ struct GemmTmaWarpSpecialized {
   using Mainloop = Mainloop_;
   using Epilogue = Epilogue_;
   using Scheduler = Scheduler_;
-  static constexpr int Threads = 128 * (1 + Mainloop::ConsumerWarpgroups);
-  struct SharedStorage {
-    typename Mainloop::SharedStorage mainloop;
-    typename Epilogue::SharedStorage epilogue;
-    unsigned split_last;  // split-K: this CTA's slice arrived last (consumer thread 0 -> all consumers)
-  };
+  static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
+  using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
 
   struct Params {
@@ -45,7 +43,7 @@ struct GemmTmaWarpSpecialized {
     float4* partials = nullptr;
     unsigned* arrivals = nullptr;
   };
-  static constexpr int ConsumerThreads = 128 * Mainloop::ConsumerWarpgroups;
+  static constexpr int ConsumerThreads = GMMA::warpgroup_threads * Mainloop::ConsumerWarpgroups;
 
   static constexpr int ClusterM = Mainloop::ClusterM;
 
@@ -75,7 +73,7 @@ struct GemmTmaWarpSpecialized {
   __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
     typename Mainloop::SharedStorage& s = shared.mainloop;
-    const int wg = int(threadIdx.x / 128);
+    const int wg = int(threadIdx.x / GMMA::warpgroup_threads);
     const int rank = cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
@@ -93,7 +91,7 @@ struct GemmTmaWarpSpecialized {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       typename Mainloop::PipelineState st;
       typename Mainloop::TiledMma tiled;
-      const int thread = int(threadIdx.x) - 128;
+      const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;  // after the producer's warpgroup
       typename Mainloop::Accumulators acc;
       for (int64_t u = first; u < units; u += step) {
         // C (beta != 0) starts coming while the mainloop runs; a split tile's last slice loads it
@@ -134,7 +132,7 @@ struct GemmTmaWarpSpecialized {
   }
 
   __device__ __forceinline__ static void consumer_barrier() {
-    asm volatile("bar.sync 3, %0;\n" ::"n"(ConsumerThreads) : "memory");
+    arch::named_barrier_sync<arch::NamedBarrier::Consumers, ConsumerThreads>();
   }
 
   // Split-K meeting point of one CTA's slice: store the accumulators in the slice's slot,

@@ -29,16 +29,12 @@ struct GemmTmaWarpSpecializedPingpong {
   using Scheduler = Scheduler_;
   static_assert(Mainloop::ConsumerWarpgroups == 1, "ping-pong: each consumer warpgroup owns a whole BM x BN tile (BM = 64 AtomsM)");
   static constexpr int MathWarpgroups = 2;
-  static constexpr int Threads = 128 * (1 + MathWarpgroups);
+  static constexpr int Threads = GMMA::warpgroup_threads * (1 + MathWarpgroups);
   static constexpr int ClusterM = Mainloop::ClusterM;
   // The cooperative kernel of the same collectives lends its cluster helpers.
   using Cooperative = GemmTmaWarpSpecialized<Mainloop, Epilogue, Scheduler>;
 
-  struct SharedStorage {
-    typename Mainloop::SharedStorage mainloop;
-    typename Epilogue::SharedStorage epilogue;
-    alignas(8) PingpongOrder<pipeline::DeviceMbarrier> order;
-  };
+  using SharedStorage = PingpongSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
 
   struct Params {
@@ -52,11 +48,11 @@ struct GemmTmaWarpSpecializedPingpong {
   __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
     typename Mainloop::SharedStorage& s = shared.mainloop;
-    const int wg = int(threadIdx.x / 128);
+    const int wg = int(threadIdx.x / GMMA::warpgroup_threads);
     const int rank = Cooperative::cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
-      shared.order.init(128);
+      shared.order.init(GMMA::warpgroup_threads);  // a consumer's every thread arrives
       Epilogue::init(shared.epilogue);  // (C's barriers)
       Mainloop::init(s);  // (its fence.mbarrier_init covers the order's and C's barriers too)
       Mainloop::prefetch_tensor_maps(p.mainloop);
@@ -70,7 +66,7 @@ struct GemmTmaWarpSpecializedPingpong {
     } else {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       const int math = wg - 1;                  // this consumer takes units j with j % 2 == math
-      const int thread = int(threadIdx.x) % 128;  // its thread in the one-warpgroup TiledMma
+      const int thread = int(threadIdx.x) % GMMA::warpgroup_threads;  // its thread in the one-warpgroup TiledMma
       typename Mainloop::PipelineState st;
       typename Mainloop::TiledMma tiled;
       typename Mainloop::Accumulators acc;

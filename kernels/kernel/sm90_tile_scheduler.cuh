@@ -1,20 +1,27 @@
 // Persistent tile scheduler (SM90 kernels): a grid of about one CTA per SM walks the output
-// tiles linear = blockIdx.x, blockIdx.x + gridDim.x, ...; a tile's (m, n, l) comes from the
-// raster's shape through idx2crd. Grouped raster for L2 reuse: `group` M-tiles run down one
-// N column before the next column, so consecutive CTAs share B tiles and a group's A tiles
-// stay in L2 across the columns. The last, partial group is rastered the same way with
-// fewer rows.
+// tiles linear = blockIdx.x, blockIdx.x + gridDim.x, ...; a tile's l and its tile in the
+// batch come from idx2crd over (tiles per batch, batch), its (m, n) from the grouped raster
+// (tile_scheduler.cuh): `group` M-tiles run down one N column before the next column, so
+// consecutive CTAs share B tiles and a group's A tiles stay in L2 across the columns.
 #pragma once
 
 #include <cstdint>
 
 #include <tessera/int_tuple.hpp>
 
+#include "tile_scheduler.cuh"
+
 namespace tessera::kernels::sm90 {
 
+// The raster group: 16 CTA tiles down M in each N column before the next column (bench
+// --group: 8 and 16 best), counted in the raster's tiles, which are cluster tiles of
+// ClusterM CTA tiles.
+inline constexpr int raster_group_ctas = 16;
+TESSERA_HOST_DEVICE constexpr int64_t raster_group(int cluster_m) { return raster_group_ctas / cluster_m; }
+
 struct PersistentTileScheduler {
-  int64_t tiles_m = 0, tiles_n = 0, batch = 1;
-  int64_t group = 8;
+  int64_t tiles_m = 0, tiles_n = 0, batch = 1;  // cluster tiles (raster_of)
+  int64_t group = raster_group(1);
 
   struct Tile {
     int64_t m, n, l;
@@ -24,7 +31,7 @@ struct PersistentTileScheduler {
 
   // Whether every count the raster divides fits 32 bits: tile() then divides in 32-bit words,
   // which a GPU does inline in a few instructions; a 64-bit division is a call to a software
-  // routine, and tile() makes six of them, a visible share of a tile's time when its k-range
+  // routine, and tile() makes several of them, a visible share of a tile's time when its k-range
   // is short (bench/notes/sm90_gemm.md has the per-tile timeline).
   TESSERA_HOST_DEVICE constexpr bool fits_32bit() const {
     return tiles_m >= 0 && tiles_n >= 0 && batch >= 0 && group >= 1 && tile_count() <= INT32_MAX;
@@ -37,21 +44,21 @@ struct PersistentTileScheduler {
 
   // The raster in words of type I (uint32_t where fits_32bit, else int64_t): the same map.
   template <class I>
-  TESSERA_HOST_DEVICE constexpr Tile tile_in(int64_t linear_) const {
-    const I linear = I(linear_), tm = I(tiles_m), tn = I(tiles_n);
-    const I per_batch = tm * tn;
-    const auto lb = idx2crd(linear, make_shape(per_batch, I(batch)));  // (tile in batch, l)
-    const I r = get<0>(lb);
-    const I g = I(group) < tm ? I(group) : tm;
-    const I full_rows = tm / g * g;  // M-tiles in whole groups
-    if (r < full_rows * tn) {
-      const auto c = idx2crd(r, make_shape(g, tn, tm / g));  // (row in group, n, group)
-      return {int64_t(get<2>(c) * g + get<0>(c)), int64_t(get<1>(c)), int64_t(get<1>(lb))};
-    }
-    const auto c = idx2crd(I(r - full_rows * tn), make_shape(I(tm - full_rows), tn));
-    return {int64_t(full_rows + get<0>(c)), int64_t(get<1>(c)), int64_t(get<1>(lb))};
+  TESSERA_HOST_DEVICE constexpr Tile tile_in(int64_t linear) const {
+    const I tm = I(tiles_m), tn = I(tiles_n);
+    const auto lb = idx2crd(I(linear), make_shape(I(tm * tn), I(batch)));  // (tile in batch, l)
+    const auto t = grouped_raster(I(get<0>(lb)), tm, tn, I(group));
+    return {int64_t(t.m), int64_t(t.n), int64_t(get<1>(lb))};
   }
 };
+
+// The raster of an M x N problem, `batch` of them, in BM x BN CTA tiles with clusters of
+// ClusterM CTAs along M: its tiles are the cluster tiles, BM * ClusterM x BN.
+template <int BM, int BN, int ClusterM>
+TESSERA_HOST_DEVICE constexpr PersistentTileScheduler raster_of(int64_t m, int64_t n, int64_t batch) {
+  const auto tiles = output_tile_grid(m, n, C<BM * ClusterM>{}, C<BN>{});
+  return {tiles.m, tiles.n, batch, raster_group(ClusterM)};
+}
 
 // The persistent raster with whole tiles only: unit u is tile u with all its k-tiles, and
 // `split` is 1 at compile time, so a kernel over this scheduler carries no split-K meeting.

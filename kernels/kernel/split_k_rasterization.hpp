@@ -39,7 +39,8 @@ struct SplitKRasterization {
   // The scheduler of a problem tiled BM x BN x BK, under the problem's plan (a view of `p`).
   template <int BM, int BN, int BK>
   TESSERA_HOST_DEVICE static SplitKRasterization of(const Problem& p) {
-    return {{(p.m + BM - 1) / BM, (p.n + BN - 1) / BN}, p.split_k, int((p.k + BK - 1) / BK)};
+    const auto tiles = output_tile_grid(p.m, p.n, C<BM>{}, C<BN>{});
+    return {{tiles.m, tiles.n}, p.split_k, int(ceil_div(p.k, C<BK>{}))};
   }
 
   TESSERA_HOST_DEVICE std::int64_t tile_count() const { return raster.tile_count(); }
@@ -51,16 +52,17 @@ struct SplitKRasterization {
   TESSERA_HOST_DEVICE TESSERA_INLINE WorkUnit work_of(std::int64_t pid) const {
     WorkUnit w;
     if (raster.fits_32bit() && plan.fits_32bit(raster.tile_count(), k_tiles)) {
-      std::uint32_t t32, m32, n32;
+      std::uint32_t t32;
       plan.work_of_32bit(std::uint32_t(pid), t32, w.slice);
-      raster.tile_of_32bit(t32, m32, n32);
-      w.tile = t32, w.tm = m32, w.tn = n32;
+      const auto t = raster.tile_of(t32);
+      w.tile = t32, w.tm = t.m, w.tn = t.n;
       const bool sliced = t32 >= std::uint32_t(plan.whole);
       w.k_begin = sliced ? plan.k_begin_32bit(w.slice, k_tiles) : 0;
       w.k_end = sliced ? plan.k_begin_32bit(w.slice + 1, k_tiles) : k_tiles;
     } else {
       plan.work_of(pid, raster.tile_count(), w.tile, w.slice);
-      raster.tile_of(w.tile, w.tm, w.tn);
+      const auto t = raster.tile_of(w.tile);
+      w.tm = t.m, w.tn = t.n;
       const bool sliced = w.tile >= plan.whole;
       w.k_begin = sliced ? plan.k_begin(w.slice, k_tiles) : 0;
       w.k_end = sliced ? plan.k_begin(w.slice + 1, k_tiles) : k_tiles;

@@ -1,12 +1,11 @@
 // The `tessera._gemm_cuda` extension: tessera::gemm (the C++ GEMM host API, target
 // tessera::kernels) for tessera.gemm. Built only where the build has CUDA; a second
 // extension beside _core so that _core, and `import tessera`, never need the CUDA runtime.
-// Python has mapped the arrays onto a flat description (gemm_spec.hpp) and checked it with
-// check_arguments; this file finds the device the pointers live on, orders the launch after
-// the producers' streams, lends the split-K scratch and launches.
+// Python has mapped the arrays onto a flat description (gemm_spec.hpp, a tuple); run() checks
+// it (check_arguments, then can_implement), finds the device the pointers live on, orders the
+// launch after the producers' streams, lends the split-K scratch and launches, in one call.
 #include <cuda_runtime_api.h>
 #include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fastcall.hpp"
 #include "gemm_spec.hpp"
 #include "tessera/kernels/gemm.hpp"
 
@@ -83,17 +83,19 @@ Placement place(const k::GemmArguments& g) {
 }
 
 // Makes `device` current for the call and restores the caller's device after it.
+// (Nothing to set or restore, the usual case, when it is current already.)
 struct DeviceScope {
   int saved = -1;
+  bool switched = false;
   explicit DeviceScope(int device) {
     if (cudaGetDevice(&saved) != cudaSuccess) {
       cudaGetLastError();
       saved = -1;
     }
-    if (device >= 0 && device != saved) cudaSetDevice(device);
+    if (device >= 0 && device != saved) switched = cudaSetDevice(device) == cudaSuccess;
   }
   ~DeviceScope() {
-    if (saved >= 0) cudaSetDevice(saved);
+    if (switched && saved >= 0) cudaSetDevice(saved);
   }
 };
 
@@ -125,15 +127,51 @@ cudaMemPool_t scratch_pool(int device) {
   return pool;
 }
 
-// Orders `launch` after the work already queued on each producer stream (the CUDA Array
-// Interface's v3 `stream`): an event recorded there, waited on here.
-std::string wait_for(const std::vector<std::uintptr_t>& producers, cudaStream_t launch) {
-  for (std::uintptr_t s : producers) {
+// Events for the stream handshake, reused: created once per device, taken by one call at a
+// time (a call records one and has the launch stream wait on it; the wait takes the event's
+// state at that moment, so the event may be recorded again at once). Never destroyed: the
+// pool holds as many as calls ever ran at once on each device.
+class EventPool {
+ public:
+  cudaEvent_t take(int device) {
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      auto& free = free_[device];
+      if (!free.empty()) {
+        cudaEvent_t ev = free.back();
+        free.pop_back();
+        return ev;
+      }
+    }
     cudaEvent_t ev = nullptr;
-    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) != cudaSuccess) return nullptr;
+    return ev;
+  }
+  void give(int device, cudaEvent_t ev) {
+    std::lock_guard<std::mutex> guard(lock_);
+    free_[device].push_back(ev);
+  }
+
+ private:
+  std::mutex lock_;
+  std::map<int, std::vector<cudaEvent_t>> free_;
+};
+
+EventPool& event_pool() {
+  static EventPool* pool = new EventPool;  // leaked on purpose: at exit the runtime may be gone first
+  return *pool;
+}
+
+// Orders `launch` after the work already queued on each producer stream (the CUDA Array
+// Interface's v3 `stream`; Python leaves out the launch stream itself): an event recorded
+// there, waited on here.
+std::string wait_for(const std::vector<std::uintptr_t>& producers, cudaStream_t launch, int device) {
+  for (std::uintptr_t s : producers) {
+    cudaEvent_t ev = event_pool().take(device);
+    cudaError_t e = ev != nullptr ? cudaSuccess : cudaGetLastError();
     if (e == cudaSuccess) e = cudaEventRecord(ev, as_stream(s));
     if (e == cudaSuccess) e = cudaStreamWaitEvent(launch, ev, 0);
-    if (ev != nullptr) cudaEventDestroy(ev);
+    if (ev != nullptr) event_pool().give(device, ev);
     if (e != cudaSuccess) {
       cudaGetLastError();
       return cuda_error(("ordering the launch after stream " + hex(reinterpret_cast<const void*>(s))).c_str(), e);
@@ -142,9 +180,31 @@ std::string wait_for(const std::vector<std::uintptr_t>& producers, cudaStream_t 
   return {};
 }
 
-py::tuple run(const py::dict& spec, std::uintptr_t stream, const std::vector<std::uintptr_t>& producers,
-              bool auto_workspace) {
+// The producer streams: a tuple or list of handles.
+std::vector<std::uintptr_t> stream_handles(py::handle seq) {
+  std::vector<std::uintptr_t> out;
+  if (!PyTuple_Check(seq.ptr()) && !PyList_Check(seq.ptr()))
+    throw py::type_error("producer_streams: a tuple or list of stream handles");
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.ptr());
+  out.reserve(std::size_t(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const unsigned long long h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq.ptr(), i));
+    if (h == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+    out.push_back(std::uintptr_t(h));
+  }
+  return out;
+}
+
+py::tuple run(py::handle spec, py::handle stream_handle, py::handle producer_streams, py::handle auto_workspace_flag) {
   k::GemmArguments g = gemm_arguments_of(spec);
+  const unsigned long long stream = PyLong_AsUnsignedLongLong(stream_handle.ptr());
+  if (stream == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+  const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
+  const int auto_workspace = PyObject_IsTrue(auto_workspace_flag.ptr());
+  if (auto_workspace < 0) throw py::error_already_set();
+  // The arguments' own refusals first, as in a build without CUDA (tessera.gemm skips
+  // _core.check_gemm_arguments when it has this module), before asking where pointers live.
+  if (k::GemmResult r = k::check_arguments(g); !r) return status_tuple(r);
   const Placement where = place(g);
   if (!where.status.empty()) return py::make_tuple(where.status, where.message);
   k::GemmResult r;
@@ -153,8 +213,8 @@ py::tuple run(const py::dict& spec, std::uintptr_t stream, const std::vector<std
     DeviceScope scope(where.device);
     r = k::can_implement(g);
     if (r) {
-      const cudaStream_t launch = as_stream(stream);
-      if (std::string e = wait_for(producers, launch); !e.empty()) {
+      const cudaStream_t launch = as_stream(std::uintptr_t(stream));
+      if (std::string e = wait_for(producers, launch, where.device); !e.empty()) {
         r = {k::GemmStatus::LaunchFailed, e};
       } else {
         // Split-K scratch from the stream-ordered allocator: allocated and freed on the launch
@@ -185,16 +245,19 @@ py::tuple run(const py::dict& spec, std::uintptr_t stream, const std::vector<std
 
 PYBIND11_MODULE(_gemm_cuda, m) {
   m.doc() = "tessera::gemm for tessera.gemm (use tessera.gemm)";
-  m.def("run", &run, py::arg("spec"), py::arg("stream"), py::arg("producer_streams"), py::arg("auto_workspace"),
-        "Checks (can_implement) and launches one GEMM on `stream`; (status, message), ('', '') on success.");
-  m.def("can_implement", [](const py::dict& spec) {
+  tessera::python::def_fastcall<&run, 4>(
+      m, "run",
+      "run(spec, stream, producer_streams, auto_workspace): checks (check_arguments, can_implement) and launches one "
+      "GEMM (`spec`: a tuple of GEMM_SPEC_FIELDS) on `stream` after the `producer_streams`; (status, message), "
+      "('', '') on success.");
+  m.def("can_implement", [](py::handle spec) -> py::tuple {
     const k::GemmArguments g = gemm_arguments_of(spec);
     const Placement where = place(g);
     if (!where.status.empty()) return py::make_tuple(where.status, where.message);
     DeviceScope scope(where.device);
     return status_tuple(k::can_implement(g));
   });
-  m.def("workspace_size", [](const py::dict& spec) {
+  m.def("workspace_size", [](py::handle spec) {
     const k::GemmArguments g = gemm_arguments_of(spec);
     const Placement where = place(g);
     DeviceScope scope(where.device);

@@ -1,12 +1,15 @@
 // GemmArguments from the flat description tessera/_gemm.py builds out of the arrays (sizes,
-// pointers, majors, leading dimensions, batch strides, the epilogue). Shared by the _core
-// extension (check_arguments, no CUDA) and _gemm_cuda (can_implement and gemm), so the two
-// read one description the same way.
+// pointers, majors, leading dimensions, batch strides, the epilogue): a tuple of the fields
+// kSpecFields names, in that order (_core.GEMM_SPEC_FIELDS gives Python the same list). Shared
+// by the _core extension (check_arguments, no CUDA) and _gemm_cuda (can_implement and gemm),
+// so the two read one description the same way. A tuple, not a dict: a call builds it and
+// reads it back once per GEMM, and a dict of 29 string keys cost microseconds both ways.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -17,71 +20,127 @@ namespace tessera::python {
 namespace py = pybind11;
 namespace k = tessera::kernels;
 
-inline py::handle spec_item(const py::dict& spec, const char* key) {
-  PyObject* v = PyDict_GetItemString(spec.ptr(), key);
-  if (v == nullptr) throw py::key_error(std::string("gemm description without '") + key + "'");
-  return v;
-}
-inline std::int64_t spec_int(const py::dict& spec, const char* key) { return spec_item(spec, key).cast<std::int64_t>(); }
-inline const void* spec_ptr(const py::dict& spec, const char* key) {
-  return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(spec_item(spec, key).cast<std::uint64_t>()));
-}
-inline std::string spec_str(const py::dict& spec, const char* key) { return spec_item(spec, key).cast<std::string>(); }
+// The description's fields, in order.
+enum SpecField : int {
+  kM, kN, kK, kBatch, kElement,
+  kAPtr, kAMajor, kALd, kABatchStride,
+  kBPtr, kBMajor, kBLd, kBBatchStride,
+  kCPtr, kCMajor, kCLd, kCBatchStride,
+  kDPtr, kDLd, kDBatchStride,
+  kAlpha, kBeta, kActivation, kBias, kBiasPtr, kOutput, kAllowTf32, kWorkspacePtr, kWorkspaceBytes,
+  kSpecFieldCount
+};
+inline constexpr const char* kSpecFields[kSpecFieldCount] = {
+    "m", "n", "k", "batch", "element",
+    "a_ptr", "a_major", "a_ld", "a_batch_stride",
+    "b_ptr", "b_major", "b_ld", "b_batch_stride",
+    "c_ptr", "c_major", "c_ld", "c_batch_stride",
+    "d_ptr", "d_ld", "d_batch_stride",
+    "alpha", "beta", "activation", "bias", "bias_ptr", "output", "allow_tf32", "workspace_ptr", "workspace_bytes"};
 
-inline k::Element element_of(const std::string& s) {
-  if (s == "f32") return k::Element::F32;
-  if (s == "f16") return k::Element::F16;
-  if (s == "bf16") return k::Element::BF16;
-  throw py::value_error("unknown element type '" + s + "'");
+inline py::tuple spec_field_names() {
+  py::tuple names(static_cast<int>(kSpecFieldCount));
+  for (int i = 0; i < kSpecFieldCount; ++i) names[i] = py::str(kSpecFields[i]);
+  return names;
 }
-inline k::Major major_of(const std::string& s) {
-  if (s == "row") return k::Major::Row;
-  if (s == "col") return k::Major::Col;
-  throw py::value_error("unknown major '" + s + "'");
+
+// A field of the description; a wrong kind names the field (the description is tessera's
+// own, so this is a bug's message, not a user's).
+struct SpecReader {
+  PyObject* spec;
+
+  PyObject* item(int f) const { return PyTuple_GET_ITEM(spec, f); }
+  [[noreturn]] void wrong(int f, const char* kind) const {
+    PyErr_Clear();
+    throw py::type_error(std::string("gemm description: ") + kSpecFields[f] + " is not " + kind);
+  }
+  std::int64_t integer(int f) const {
+    const long long v = PyLong_AsLongLong(item(f));
+    if (v == -1 && PyErr_Occurred()) wrong(f, "a 64-bit integer");
+    return v;
+  }
+  std::uint64_t count(int f) const {
+    const unsigned long long v = PyLong_AsUnsignedLongLong(item(f));
+    if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) wrong(f, "an unsigned 64-bit integer");
+    return v;
+  }
+  const void* pointer(int f) const { return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(count(f))); }
+  double real(int f) const {
+    const double v = PyFloat_AsDouble(item(f));
+    if (v == -1.0 && PyErr_Occurred()) wrong(f, "a real number");
+    return v;
+  }
+  bool flag(int f) const {
+    if (!PyBool_Check(item(f))) wrong(f, "a bool");
+    return item(f) == Py_True;
+  }
+  const char* name(int f) const {
+    const char* s = PyUnicode_Check(item(f)) ? PyUnicode_AsUTF8(item(f)) : nullptr;
+    if (s == nullptr) wrong(f, "a string");
+    return s;
+  }
+};
+
+inline bool same(const char* a, const char* b) { return std::strcmp(a, b) == 0; }
+
+inline k::Element element_of(const char* s) {
+  if (same(s, "f32")) return k::Element::F32;
+  if (same(s, "f16")) return k::Element::F16;
+  if (same(s, "bf16")) return k::Element::BF16;
+  throw py::value_error(std::string("unknown element type '") + s + "'");
 }
-inline k::Activation activation_of(const std::string& s) {
+inline k::Major major_of(const char* s) {
+  if (same(s, "row")) return k::Major::Row;
+  if (same(s, "col")) return k::Major::Col;
+  throw py::value_error(std::string("unknown major '") + s + "'");
+}
+inline k::Activation activation_of(const char* s) {
   for (auto a : {k::Activation::Identity, k::Activation::ReLU, k::Activation::GELU, k::Activation::GELUTanh,
                  k::Activation::SiLU})
-    if (s == k::to_string(a)) return a;
-  throw py::value_error("unknown activation '" + s + "'");
+    if (same(s, k::to_string(a))) return a;
+  throw py::value_error(std::string("unknown activation '") + s + "'");
 }
-inline k::Bias bias_of(const std::string& s) {
+inline k::Bias bias_of(const char* s) {
   for (auto b : {k::Bias::None, k::Bias::PerRow, k::Bias::PerColumn})
-    if (s == k::to_string(b)) return b;
-  throw py::value_error("unknown bias mode '" + s + "'");
+    if (same(s, k::to_string(b))) return b;
+  throw py::value_error(std::string("unknown bias mode '") + s + "'");
 }
 
-inline k::Operand operand_of(const py::dict& spec, const std::string& name) {
+inline k::Operand operand_of(const SpecReader& r, int first) {
   k::Operand o;
-  o.ptr = spec_ptr(spec, (name + "_ptr").c_str());
-  o.major = major_of(spec_str(spec, (name + "_major").c_str()));
-  o.ld = spec_int(spec, (name + "_ld").c_str());
-  o.batch_stride = spec_int(spec, (name + "_batch_stride").c_str());
+  o.ptr = r.pointer(first);
+  o.major = major_of(r.name(first + 1));
+  o.ld = r.integer(first + 2);
+  o.batch_stride = r.integer(first + 3);
   return o;
 }
 
-inline k::GemmArguments gemm_arguments_of(const py::dict& spec) {
+inline k::GemmArguments gemm_arguments_of(py::handle spec) {
+  if (!PyTuple_Check(spec.ptr()) || PyTuple_GET_SIZE(spec.ptr()) != kSpecFieldCount)
+    throw py::type_error("gemm description: a tuple of the " + std::to_string(int(kSpecFieldCount)) +
+                         " fields of GEMM_SPEC_FIELDS");
+  const SpecReader r{spec.ptr()};
   k::GemmArguments g;
-  g.m = spec_int(spec, "m");
-  g.n = spec_int(spec, "n");
-  g.k = spec_int(spec, "k");
-  g.batch = spec_int(spec, "batch");
-  g.element = element_of(spec_str(spec, "element"));
-  g.a = operand_of(spec, "a");
-  g.b = operand_of(spec, "b");
-  g.c = operand_of(spec, "c");
-  g.d = const_cast<void*>(spec_ptr(spec, "d_ptr"));
-  g.ldd = spec_int(spec, "d_ld");
-  g.batch_stride_d = spec_int(spec, "d_batch_stride");
-  g.alpha = spec_item(spec, "alpha").cast<float>();
-  g.beta = spec_item(spec, "beta").cast<float>();
-  g.epilogue.activation = activation_of(spec_str(spec, "activation"));
-  g.epilogue.bias = bias_of(spec_str(spec, "bias"));
-  g.epilogue.bias_ptr = spec_ptr(spec, "bias_ptr");
-  g.epilogue.output = element_of(spec_str(spec, "output"));
-  g.allow_tf32 = spec_item(spec, "allow_tf32").cast<bool>();
-  g.workspace = const_cast<void*>(spec_ptr(spec, "workspace_ptr"));
-  g.workspace_bytes = static_cast<std::size_t>(spec_item(spec, "workspace_bytes").cast<std::uint64_t>());
+  g.m = r.integer(kM);
+  g.n = r.integer(kN);
+  g.k = r.integer(kK);
+  g.batch = r.integer(kBatch);
+  g.element = element_of(r.name(kElement));
+  g.a = operand_of(r, kAPtr);
+  g.b = operand_of(r, kBPtr);
+  g.c = operand_of(r, kCPtr);
+  g.d = const_cast<void*>(r.pointer(kDPtr));
+  g.ldd = r.integer(kDLd);
+  g.batch_stride_d = r.integer(kDBatchStride);
+  g.alpha = static_cast<float>(r.real(kAlpha));
+  g.beta = static_cast<float>(r.real(kBeta));
+  g.epilogue.activation = activation_of(r.name(kActivation));
+  g.epilogue.bias = bias_of(r.name(kBias));
+  g.epilogue.bias_ptr = r.pointer(kBiasPtr);
+  g.epilogue.output = element_of(r.name(kOutput));
+  g.allow_tf32 = r.flag(kAllowTf32);
+  g.workspace = const_cast<void*>(r.pointer(kWorkspacePtr));
+  g.workspace_bytes = static_cast<std::size_t>(r.count(kWorkspaceBytes));
   return g;
 }
 
@@ -89,5 +148,8 @@ inline k::GemmArguments gemm_arguments_of(const py::dict& spec) {
 inline py::tuple status_tuple(const k::GemmResult& r) {
   return py::make_tuple(r ? "" : k::to_string(r.status), r.message);
 }
+
+// check_arguments on a description: (status, message).
+inline py::tuple check_gemm_arguments(py::handle spec) { return status_tuple(k::check_arguments(gemm_arguments_of(spec))); }
 
 }  // namespace tessera::python

@@ -17,6 +17,8 @@
 #include <variant>
 #include <vector>
 
+#include "array_protocols.hpp"
+#include "fastcall.hpp"
 #include "gemm_spec.hpp"
 #include "tessera/analysis/banks.hpp"
 #include "tessera/analysis/coalescing.hpp"
@@ -1231,9 +1233,22 @@ PYBIND11_MODULE(_core, m) {
       });
   m.def("diff", &diff_result);
 
-  // The GEMM host API's argument checks (no CUDA, no device): tessera.gemm runs them first,
-  // so every build refuses bad arguments with the C++ reason; the launch is _gemm_cuda's.
-  m.def("check_gemm_arguments", [](const py::dict& spec) {
-    return tessera::python::status_tuple(tessera::kernels::check_arguments(tessera::python::gemm_arguments_of(spec)));
-  });
+  // The GEMM host API's argument checks (no CUDA, no device), so that every build refuses bad
+  // arguments with the C++ reason: tessera.gemm runs them where _gemm_cuda.run, which makes them
+  // itself, does not run first (a build without CUDA; before out=None allocates).
+  tessera::python::def_fastcall<&tessera::python::check_gemm_arguments, 1>(
+      m, "check_gemm_arguments",
+      "check_gemm_arguments(spec): (status, message) of check_arguments on a tuple of GEMM_SPEC_FIELDS; ('', '') "
+      "when it passes.");
+  m.attr("GEMM_SPEC_FIELDS") = tessera::python::spec_field_names();
+  // The GPU-array protocols (array_protocols.hpp), for tessera/_arrays.py.
+  namespace protocols = tessera::python::protocols;
+  tessera::python::def_fastcall<&protocols::read_cuda_array_interface, 2>(
+      m, "read_cuda_array_interface",
+      "read_cuda_array_interface(cai, what): (ptr, shape, strides, dtype, itemsize, device, device_id, stream, "
+      "readonly) of a __cuda_array_interface__ dict; `what` names the array in refusals.");
+  tessera::python::def_fastcall<&protocols::read_dlpack_capsule, 2>(
+      m, "read_dlpack_capsule",
+      "read_dlpack_capsule(capsule, what): (ptr, shape, strides, dtype, itemsize, device, device_id, None, "
+"readonly) of an unconsumed DLPack capsule; `what` names the array in refusals.");
 }

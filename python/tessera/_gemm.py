@@ -54,6 +54,8 @@ def stream_handle(stream, what="stream"):
     """A stream argument as a cudaStream_t handle (an integer; 0 is the legacy default
     stream): an int, an object with ``__cuda_stream__`` (CUDA Python's protocol), with
     ``cuda_stream`` (PyTorch's Stream) or with ``ptr`` (CuPy's Stream)."""
+    if type(stream) is int and 0 <= stream <= _arrays.UINT64_MAX:
+        return stream
     if hasattr(stream, "__cuda_stream__"):
         s = stream.__cuda_stream__()
         if not isinstance(s, tuple) or len(s) != 2:
@@ -97,8 +99,10 @@ def _batch(v, name, batch):
 
 
 def _allocate(like, shape, dtype, major):
-    """The output for out=None, from the library the inputs come from (PyTorch or CuPy, found
-    by the array's type at run time, imported by the caller already), on the same device."""
+    """(the output, its address) for out=None, from the library the inputs come from (PyTorch
+    or CuPy, found by the array's type at run time, imported by the caller already), on the same
+    device. The address is the library's own (what its protocols would say, at no cost): the
+    array is the one asked for, so there is nothing else of it to read."""
     lib = type(like).__module__.split(".")[0]
     rows, cols = shape[-2], shape[-1]
     if major == "row":
@@ -107,7 +111,8 @@ def _allocate(like, shape, dtype, major):
         strides = (rows * cols, 1, rows)[-len(shape):]
     if lib == "torch" and hasattr(like, "new_empty_strided"):
         torch = sys.modules["torch"]
-        return like.new_empty_strided(shape, strides, dtype=getattr(torch, dtype))
+        d = like.new_empty_strided(shape, strides, dtype=getattr(torch, dtype))
+        return d, d.data_ptr()
     if lib == "cupy" and "cupy" in sys.modules:
         cupy = sys.modules["cupy"]
         if dtype == "bfloat16":
@@ -115,13 +120,14 @@ def _allocate(like, shape, dtype, major):
         with cupy.cuda.Device(like.device.id):
             flat = cupy.empty(rows * cols * (shape[0] if len(shape) == 3 else 1), dtype=dtype)
         item = flat.itemsize
-        return cupy.lib.stride_tricks.as_strided(flat, shape, tuple(s * item for s in strides))
+        d = cupy.lib.stride_tricks.as_strided(flat, shape, tuple(s * item for s in strides))
+        return d, d.data.ptr
     raise TypeError(f"tessera.gemm: out=None allocates the output with PyTorch or CuPy, the libraries it knows; "
                     f"a is {type(like).__module__}.{type(like).__name__}: pass out=")
 
 
 def _overlap(x, y):
-    a, b = x.span_bytes(), y.span_bytes()
+    a, b = x.span, y.span
     return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
 
 
@@ -133,75 +139,92 @@ def _check_status(status, message):
     raise GemmError(status, message)
 
 
+# The description the C++ API reads (python/src/gemm_spec.hpp): a tuple of these fields, in
+# this order. A tuple, not a dict, so that building and reading it costs next to nothing.
+SPEC_FIELDS = _core.GEMM_SPEC_FIELDS
+_D_PTR = SPEC_FIELDS.index("d_ptr")
+_WHAT = {name: f"tessera.gemm: {name}" for name in ("a", "b", "c", "out", "bias")}
+
+
+def spec_dict(spec):
+    """A description (Plan.spec) as a dict of SPEC_FIELDS, for reading it."""
+    return dict(zip(SPEC_FIELDS, spec))
+
+
 class Plan:
-    """What gemm() hands the C++ API: ``spec`` (GemmArguments, flat), the launch ``stream``,
-    the producer streams it ``waits`` for, D's ``shape``/``dtype``/``major`` (for out=None),
-    whether split-K scratch is ``auto``, and the ``views`` (kept alive until the launch)."""
+    """What gemm() hands the C++ API: ``spec`` (GemmArguments, flat: a tuple of SPEC_FIELDS),
+    the launch ``stream``, the producer streams it ``waits`` for, D's ``shape``/``dtype``/
+    ``major`` (for out=None), whether split-K scratch is ``auto``, and the ``views`` (kept alive
+    until the launch)."""
 
     __slots__ = ("spec", "stream", "waits", "shape", "dtype", "major", "auto_workspace", "views")
 
-    def __init__(self, **kw):
-        for key, value in kw.items():
-            setattr(self, key, value)
+    def __init__(self, spec, stream, waits, shape, dtype, major, auto_workspace, views):
+        self.spec, self.stream, self.waits, self.shape = spec, stream, waits, shape
+        self.dtype, self.major, self.auto_workspace, self.views = dtype, major, auto_workspace, views
 
 
 def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
          allow_tf32=False, stream=None, workspace="auto"):
     """gemm()'s arguments mapped onto the C++ API's, checked as far as Python can (shapes,
-    dtypes, strides, streams), without the C++ checks and without launching."""
+    dtypes, strides, streams), without the C++ checks and without launching. Each array's
+    protocol is read once."""
     if activation is None:
         activation = "identity"
-    if activation not in ACTIVATIONS:
+    elif activation not in ACTIVATIONS:
         raise ValueError(f"tessera.gemm: activation {activation!r} is none of None, " +
                          ", ".join(repr(x) for x in ACTIVATIONS[1:]))
-    alpha = _scalar(alpha, "alpha")
-    beta = _scalar(beta, "beta")
-    if not isinstance(allow_tf32, bool):
+    # (the common cases without a call: a float that fits in f32; _scalar says why another does not)
+    if not (type(alpha) is float and -_FLT_MAX <= alpha <= _FLT_MAX):
+        alpha = _scalar(alpha, "alpha")
+    if not (type(beta) is float and -_FLT_MAX <= beta <= _FLT_MAX):
+        beta = _scalar(beta, "beta")
+    if allow_tf32 is not False and allow_tf32 is not True:
         raise TypeError(f"tessera.gemm: allow_tf32 is {type(allow_tf32).__name__}, not a bool")
     if beta != 0.0 and c is None:
         raise ValueError(f"tessera.gemm: beta = {beta!r} reads c, but c is None (pass c=, which may be out)")
 
     # The stream first: DLPack producers are told it when they export.
     launch = None if stream is None else stream_handle(stream)
-    operands = {"a": a, "b": b, "c": c, "out": out, "bias": bias}
     # CUDA Array Interface views first (their v3 streams decide the default launch stream),
-    # then DLPack ones, whose producers are handed the launch stream.
+    # then DLPack ones, whose producers are handed the launch stream. Each interface is read
+    # once (a producer's may build its dict at every read, as PyTorch's does).
     views, later = {}, []
-    for name, x in operands.items():
+    for name, x in (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias)):
         if x is None:
             continue
-        cai, _ = _arrays.cuda_array_interface(x)
-        v = _arrays.from_cuda_array_interface(cai, f"tessera.gemm: {name}") if cai is not None else None
-        if v is not None and not (v.dtype == "bfloat16" and hasattr(x, "__dlpack__")):
+        v, cai_error = _arrays.read_cai(x, _WHAT[name])
+        if v is not None:
             views[name] = v
         else:
-            later.append(name)
+            later.append((name, x, cai_error))
     producer_streams = []
     for v in views.values():
         if v.stream is not None and v.stream not in producer_streams:
             producer_streams.append(v.stream)
     if launch is None:
         launch = producer_streams[0] if producer_streams else 0
-    for name in later:
-        views[name] = _arrays.view(operands[name], f"tessera.gemm: {name}", stream=launch)
+    for name, x, cai_error in later:
+        views[name] = _arrays.read_dlpack(x, _WHAT[name], launch, cai_error)
 
+    ids = None
     for name, v in views.items():
-        if v.device not in _arrays.GPU_DEVICES:
+        if v.device != _arrays.DL_CUDA and v.device != _arrays.DL_CUDA_MANAGED:
             raise ValueError(f"tessera.gemm: {name} is in {v.device_name} memory; the kernels read CUDA device memory")
-    ids = {v.device_id for v in views.values() if v.device_id is not None}
-    if len(ids) > 1:
+        if v.device_id is not None:
+            ids = {v.device_id} if ids is None else ids | {v.device_id}
+    if ids is not None and len(ids) > 1:
         raise ValueError(f"tessera.gemm: the arrays are on different GPUs ({sorted(ids)})")
 
     va, vb = views["a"], views["b"]
-    for name in ("a", "b"):
-        if views[name].ndim not in (2, 3):
-            raise ValueError(f"tessera.gemm: {name} has {views[name].ndim} modes; it is a matrix (2) or a batch of "
-                             "matrices (3)")
+    for name, v in (("a", va), ("b", vb)):
+        if len(v.shape) != 2 and len(v.shape) != 3:
+            raise ValueError(f"tessera.gemm: {name} has {v.ndim} modes; it is a matrix (2) or a batch of matrices (3)")
     m, k = va.shape[-2:]
     k_b, n = vb.shape[-2:]
     if k != k_b:
         raise ValueError(f"tessera.gemm: a is {m}x{k} and b is {k_b}x{n}: their inner extents differ ({k} != {k_b})")
-    batch = max(v.shape[0] if v.ndim == 3 else 1 for v in (va, vb))
+    batch = max(va.shape[0] if len(va.shape) == 3 else 1, vb.shape[0] if len(vb.shape) == 3 else 1)
     if va.dtype != vb.dtype:
         raise ValueError(f"tessera.gemm: a is {va.dtype} and b is {vb.dtype}; the kernels take both in one type")
     if va.dtype not in ELEMENTS:
@@ -215,18 +238,18 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         raise ValueError(f"tessera.gemm: D in {d_type}: the kernels write float32, float16 or bfloat16")
     vc = views.get("c")
     if vc is not None:
-        if vc.ndim not in (2, 3) or vc.shape[-2:] != (m, n):
+        if len(vc.shape) not in (2, 3) or vc.shape[-2:] != (m, n):
             raise ValueError(f"tessera.gemm: c has shape {vc.shape}; the product is {m}x{n}")
         if vc.dtype != d_type:
             raise ValueError(f"tessera.gemm: c is {vc.dtype} and D {d_type}; C is read in D's type")
 
     # D's major: out's own; for out=None c's, else row-major.
     if vo is not None:
-        if vo.ndim not in (2, 3) or vo.shape[-2:] != (m, n):
+        if len(vo.shape) not in (2, 3) or vo.shape[-2:] != (m, n):
             raise ValueError(f"tessera.gemm: out has shape {vo.shape}; the product is {m}x{n}")
-        if batch > 1 and (vo.ndim != 3 or vo.shape[0] != batch):
+        if batch > 1 and (len(vo.shape) != 3 or vo.shape[0] != batch):
             raise ValueError(f"tessera.gemm: out has shape {vo.shape}; the product is {batch} batches of {m}x{n}")
-        if vo.ndim == 3 and vo.shape[0] != batch:
+        if len(vo.shape) == 3 and vo.shape[0] != batch:
             raise ValueError(f"tessera.gemm: out has {vo.shape[0]} batches where the product has {batch}")
         if vo.readonly:
             raise ValueError("tessera.gemm: out is read-only")
@@ -264,16 +287,12 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
 
     a_major, a_ld = _matrix(va, "a", m, k)
     b_major, b_ld = _matrix(vb, "b", k, n)
-    spec = {
-        "m": m, "n": n, "k": k, "batch": batch, "element": ELEMENTS[va.dtype],
-        "a_ptr": va.ptr, "a_major": a_major, "a_ld": a_ld, "a_batch_stride": _batch(va, "a", batch),
-        "b_ptr": vb.ptr, "b_major": b_major, "b_ld": b_ld, "b_batch_stride": _batch(vb, "b", batch),
-        "c_ptr": 0, "c_major": d_major, "c_ld": 0, "c_batch_stride": 0,
-        "alpha": alpha, "beta": beta, "activation": activation, "bias": bias_mode, "bias_ptr": bias_ptr,
-        "output": ELEMENTS[d_type], "allow_tf32": allow_tf32, "workspace_ptr": 0, "workspace_bytes": 0,
-    }
+    a_batch = 0 if len(va.shape) == 2 else _batch(va, "a", batch)
+    b_batch = 0 if len(vb.shape) == 2 else _batch(vb, "b", batch)
     if vc is not None:
-        spec.update(c_ptr=vc.ptr, c_ld=c_ld, c_batch_stride=_batch(vc, "c", batch))
+        c_ptr, c_batch = vc.ptr, _batch(vc, "c", batch)
+    else:
+        c_ptr = c_ld = c_batch = 0
 
     if vo is not None:
         for name in ("a", "b", "bias"):
@@ -285,6 +304,7 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
             raise ValueError("tessera.gemm: c overlaps out without being out: C may be D itself, element for element, "
                              "or apart from it")
     vw = None
+    workspace_ptr = workspace_bytes = 0
     if workspace is not None and not (isinstance(workspace, str) and workspace == "auto"):
         if isinstance(workspace, str):
             raise ValueError(f"tessera.gemm: workspace = {workspace!r} is none of 'auto', None or a GPU array")
@@ -296,17 +316,25 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         size = 1
         for e in vw.shape:
             size *= e
-        spec.update(workspace_ptr=vw.ptr, workspace_bytes=size * vw.itemsize)
+        workspace_ptr, workspace_bytes = vw.ptr, size * vw.itemsize
         views["workspace"] = vw
 
     # D's pointer: out's, or a stand-in for the checks before anything is allocated (the
     # allocation is compact and aligned, so it passes whatever a stand-in passes).
-    d_shape = (batch, m, n) if batch > 1 or any(v.ndim == 3 for v in (va, vb)) else (m, n)
-    spec.update(d_ptr=vo.ptr if vo is not None else 256,
-                d_ld=d_ld if vo is not None else (n if d_major == "row" else m),
-                d_batch_stride=_batch(vo, "out", batch) if vo is not None else (m * n if batch > 1 else 0))
-    return Plan(spec=spec, stream=launch, waits=[s for s in producer_streams if s != launch], shape=d_shape,
-                dtype=d_type, major=d_major, auto_workspace=workspace is not None and vw is None, views=views)
+    d_shape = (batch, m, n) if batch > 1 or len(va.shape) == 3 or len(vb.shape) == 3 else (m, n)
+    if vo is not None:
+        d_ptr, d_batch = vo.ptr, _batch(vo, "out", batch)
+    else:
+        d_ptr, d_ld, d_batch = 256, (n if d_major == "row" else m), (m * n if batch > 1 else 0)
+    # In SPEC_FIELDS order.
+    spec = (m, n, k, batch, ELEMENTS[va.dtype],
+            va.ptr, a_major, a_ld, a_batch,
+            vb.ptr, b_major, b_ld, b_batch,
+            c_ptr, d_major, c_ld, c_batch,
+            d_ptr, d_ld, d_batch,
+            alpha, beta, activation, bias_mode, bias_ptr, ELEMENTS[d_type], allow_tf32, workspace_ptr, workspace_bytes)
+    waits = producer_streams if launch not in producer_streams else [s for s in producer_streams if s != launch]
+    return Plan(spec, launch, waits, d_shape, d_type, d_major, workspace is not None and vw is None, views)
 
 
 def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
@@ -347,12 +375,15 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     """
     p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
              workspace=workspace)
-    _check_status(*_core.check_gemm_arguments(p.spec))
-    cuda = _cuda()
+    cuda = _cuda_module
+    if cuda is None or out is None:
+        # The C++ checks without a launch: in a build without CUDA (which stops here), and before
+        # out=None allocates. Otherwise run() makes them itself, first.
+        _check_status(*_core.check_gemm_arguments(p.spec))
+        cuda = _cuda()
     if out is None:
-        out = _allocate(a, p.shape, p.dtype, p.major)
-        p.views["out"] = _arrays.view(out, "tessera.gemm: out", stream=p.stream)
-        p.spec["d_ptr"] = p.views["out"].ptr
+        out, d_ptr = _allocate(a, p.shape, p.dtype, p.major)
+        p.spec = p.spec[:_D_PTR] + (d_ptr,) + p.spec[_D_PTR + 1:]
     _check_status(*cuda.run(p.spec, p.stream, p.waits, p.auto_workspace))
     # The DLPack capsules (the views' `keep`) lived until here: past the launch, as the
     # protocol asks of a consumer.

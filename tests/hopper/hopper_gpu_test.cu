@@ -2,6 +2,9 @@
 //  1. wgmma fed by descriptors from make_gmma_descriptor over GMMA smem tiles (every swizzle
 //     mode, both majors of A and B) computes A * B^T exactly (small integers in bf16), and
 //     the tf32 atoms (m64nNk8, K-major, SS at every swizzle and RS) on f32 words;
+//  1c. the same through the TiledMma: partition_fragment_A/B of staged smem tensors
+//     (descriptor fragments) and gemm(tiled_mma, ...) with ScaleOut, for one and two
+//     warpgroups, M repeats, f32 and f16 accumulators, SS and RS atoms;
 //  2. TMA copies with the arguments tma::make_arguments derives (cuTensorMapEncodeTiled) put
 //     every gmem element where the swizzled smem layout says, out-of-bounds rows as zeros,
 //     completing on the pipeline's DeviceMbarrier.
@@ -13,10 +16,12 @@
 #include <type_traits>
 #include <vector>
 
+#include <tessera/algorithm/gemm.hpp>
 #include <tessera/analysis/tma.hpp>
 #include <tessera/atom/gmma_descriptor.hpp>
 #include <tessera/atom/mma_sm90.hpp>
 #include <tessera/pipeline/mbarrier.hpp>
+#include <tessera/tiled_mma.hpp>
 
 using namespace tessera;
 using GMMA::Major;
@@ -173,6 +178,97 @@ int check_wgmma_tf32() {
   return bad != 0 || e != cudaSuccess;
 }
 
+// ---------------------------------------------------------------- 1c. through the TiledMma
+// The mainloop's way: W warpgroups along M (the TiledMma's atom layout (W,1,1)), AtomsM
+// repeats over BM = 64 W AtomsM rows, N = the atom's, K = two stages of 64 in a staged smem
+// tile; partition_fragment_A/B of the smem tensors (descriptor fragments; A from registers
+// for an RS atom), one gemm(tiled_mma, ...) per stage (a run-time index), the first with
+// ScaleOut::Zero over accumulators poisoned with NaN; C through partition_C of gmem.
+constexpr int kTiledStages = 2;
+
+template <class Op, int W, int AtomsM, Major MA, Major MB, int SW>
+__global__ void tiled_wgmma_kernel(float* c_out, int stages) {
+  using Traits = MMA_Traits<Op>;
+  constexpr int N = int(get<1>(typename Traits::Shape_MNK{})), BM = 64 * W * AtomsM;
+  using OrderA = std::conditional_t<MA == Major::K, tuple<_1, _2, _3>, tuple<_2, _1, _3>>;
+  using OrderB = std::conditional_t<MB == Major::K, tuple<_1, _2, _3>, tuple<_2, _1, _3>>;
+  constexpr auto smem_a = GMMA::make_smem_layout<16, MA, SW>(make_shape(C<BM>{}, C<BK>{}, C<kTiledStages>{}), OrderA{});
+  constexpr auto smem_b = GMMA::make_smem_layout<16, MB, SW>(make_shape(C<N>{}, C<BK>{}, C<kTiledStages>{}), OrderB{});
+  extern __shared__ __align__(1024) unsigned char smem[];
+  using TA = typename Traits::ValTypeA;
+  TA* a = reinterpret_cast<TA*>(smem);
+  TA* b = a + ((int(cosize(smem_a.inner())) + 511) / 512) * 512;  // B on a 1 KiB boundary too
+  for (int i = threadIdx.x; i < kTiledStages * BK * BM; i += blockDim.x) {
+    const int m = i % BM, k = (i / BM) % BK, s = i / (BM * BK);
+    a[int(smem_a(m, k, s))] = TA(a_value(m, BK * s + k));
+  }
+  for (int i = threadIdx.x; i < kTiledStages * BK * N; i += blockDim.x) {
+    const int n = i % N, k = (i / N) % BK, s = i / (N * BK);
+    b[int(smem_b(n, k, s))] = TA(b_value(n, BK * s + k));
+  }
+  fence_proxy_async();
+  __syncthreads();
+  constexpr auto tiled = make_tiled_mma(MMA_Atom<Op>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto thr = tiled.get_slice(threadIdx.x);
+  const auto sA = make_tensor(a, smem_a);
+  const auto sB = make_tensor(b, smem_b);
+  const auto tCrB = thr.partition_fragment_B(sB);
+  auto tCrC = partition_fragment_C(tiled, make_shape(C<BM>{}, C<N>{}));
+  for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = typename Traits::ValTypeC(__int_as_float(0x7fc00000));  // NaN
+  constexpr bool a_registers = !detail::operand_is_shared<typename Traits::ALayout>();
+  if constexpr (a_registers) {
+    // A's registers from its values at the coordinates the thread's partition holds.
+    const auto id = make_identity_tensor(make_shape(C<BM>{}, C<BK>{}));  // stage 0's K
+    auto tCrA = thr.partition_fragment_A(id);
+    const auto tCcA = thr.partition_A(id);
+    for (int i = 0; i < int(size(tCrA)); ++i) tCrA(i) = TA(a_value(int(get<0>(tCcA(i))), int(get<1>(tCcA(i)))));
+    GMMA::warpgroup_arrive();
+    gemm(tiled, tCrA, tCrB(_, _, _, 0), tCrC, GMMA::ScaleOut::Zero);
+    (void)stages;
+  } else {
+    const auto tCrA = thr.partition_fragment_A(sA);
+    GMMA::warpgroup_arrive();
+    for (int s = 0; s < stages; ++s)
+      gemm(tiled, tCrA(_, _, _, s), tCrB(_, _, _, s), tCrC, s == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+  }
+  GMMA::warpgroup_commit_batch();
+  GMMA::warpgroup_wait<0>();
+  const auto tCgC = thr.partition_C(make_tensor(c_out, make_layout(make_shape(C<BM>{}, C<N>{}))));
+  for (int i = 0; i < int(size(tCrC)); ++i) tCgC(i) = detail::convert_to<float>(tCrC(i));
+}
+
+template <class Op, int W, int AtomsM, Major MA, Major MB, int SW>
+int check_tiled_wgmma(const char* what) {
+  using Traits = MMA_Traits<Op>;
+  constexpr int N = int(get<1>(typename Traits::Shape_MNK{})), BM = 64 * W * AtomsM;
+  constexpr bool a_registers = !detail::operand_is_shared<typename Traits::ALayout>();
+  const int bk = a_registers ? BK : BK * kTiledStages;  // the RS case multiplies stage 0's K only
+  float* dc = nullptr;
+  cudaMalloc(&dc, BM * N * sizeof(float));
+  cudaMemset(dc, 0xff, BM * N * sizeof(float));
+  const int smem = 2 * kTiledStages * (BM + N) * BK + 2048;
+  auto kernel = tiled_wgmma_kernel<Op, W, AtomsM, MA, MB, SW>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  kernel<<<1, 128 * W, smem>>>(dc, kTiledStages);
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::vector<float> c(std::size_t(BM * N));
+  cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaFree(dc);
+  int bad = 0;
+  for (int n = 0; n < N; ++n)
+    for (int m = 0; m < BM; ++m) {
+      float want = 0;
+      for (int k = 0; k < bk; ++k) want += a_value(m, k) * b_value(n, k);
+      if (c[std::size_t(m + BM * n)] != want) {
+        if (bad < 3) std::printf("  C(%d,%d) = %g, want %g\n", m, n, c[std::size_t(m + BM * n)], want);
+        ++bad;
+      }
+    }
+  std::printf("gemm(tiled_mma) %s %dx%dx%d, %d warpgroup(s): %s (%d of %d wrong)%s%s\n", what, BM, N, bk, W, bad || e ? "FAIL" : "ok",
+              bad, BM * N, e ? " " : "", e ? cudaGetErrorString(e) : "");
+  return bad != 0 || e != cudaSuccess;
+}
+
 // ---------------------------------------------------------------- 2. TMA arguments
 template <class Smem>
 __global__ void tma_kernel(const __grid_constant__ CUtensorMap tmap, Smem s, tma::Arguments args, int m0, int k0,
@@ -309,6 +405,12 @@ int main() {
   fails += check_wgmma_tf32<64, false>();
   fails += check_wgmma_tf32<128, false>();
   fails += check_wgmma_tf32<128, true>();
+  fails += check_tiled_wgmma<SM90_64xNx16_F32BF16BF16_SS<128, Major::K, Major::K>, 2, 1, Major::K, Major::K, 128>("bf16 SS K/K 128B");
+  fails += check_tiled_wgmma<SM90_64xNx16_F32BF16BF16_SS<256, Major::MN, Major::MN>, 2, 2, Major::MN, Major::MN, 128>("bf16 SS MN/MN 128B");
+  fails += check_tiled_wgmma<SM90_64xNx16_F32BF16BF16_SS<64, Major::K, Major::MN>, 1, 2, Major::K, Major::MN, 64>("bf16 SS K/MN 64B");
+  fails += check_tiled_wgmma<SM90_64xNx16_F32F16F16_SS<128, Major::MN, Major::K>, 2, 1, Major::MN, Major::K, 32>("f16 SS MN/K 32B");
+  fails += check_tiled_wgmma<SM90_64xNx16_F16F16F16_SS<64, Major::K, Major::K>, 2, 1, Major::K, Major::K, 16>("f16 acc SS K/K none");
+  fails += check_tiled_wgmma<SM90_64xNx16_F32BF16BF16_RS<128, Major::K, Major::MN>, 2, 1, Major::K, Major::MN, 128>("bf16 RS -/MN 128B");
   fails += check_tma<Major::K, 16>(256, 128, 64, 64);
   fails += check_tma<Major::K, 32>(256, 128, 64, 0);
   fails += check_tma<Major::K, 64>(256, 128, 0, 64);

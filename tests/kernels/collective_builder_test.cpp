@@ -162,7 +162,7 @@ static_assert(std::is_same_v<user_simt::Collective, Simt16::CollectiveOp>);
 static_assert(SimtCollectiveOf<Simt16::CollectiveOp>::value && !SimtCollectiveOf<S80_default::CollectiveOp>::value &&
               SimtCollectiveOf<Simt16::CollectiveOp>::Parts::BK == 16 && !SimtCollectiveOf<Simt16::CollectiveOp>::Parts::AKMajor);
 
-// ---- SM90: stages auto = (227 KiB - 1 KiB - epilogue staging) / (stage + barriers).
+// ---- SM90: stages auto = the most whose kernel storage (stages, barriers, epilogue staging, paddings) fits 227 KiB.
 using S90_bf16 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _256, _64>, _2x1>;
 static_assert(std::is_same_v<S90_bf16::CollectiveOp,
                              kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
@@ -177,7 +177,7 @@ using S90_sw32 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajo
 using S90_sw64 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, MNMajor, 8, tuple<_64, _32, _64>>;
 static_assert(S90_sw32::SwizzleBytes == 32 && S90_sw64::SwizzleBytes == 64 && S90_sw32::ConsumerWarpgroups == 1);
 // Ping-pong: 64-row tiles, one consumer warpgroup per tile and two staging slots (one per
-// consumer): (227 KiB - 1 KiB - 2 x 16 KiB) / 24 KiB -> 8 stages at 64x128x64, 4 at 64x256x64.
+// consumer): 8 stages of 24 KiB at 64x128x64, 4 of 40 KiB at 64x256x64 beside 2 x 16 KiB.
 using S90_pp = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_64, _128, _64>, _1x1, StageCountAuto,
                      KernelTmaWarpSpecializedPingpong>;
 using S90_pp256 = Build<arch::Sm90, OpClassTensorOp, half_t, KMajor, 8, KMajor, 8, tuple<_64, _256, _64>, _1x1, StageCountAuto,
@@ -189,7 +189,7 @@ static_assert(std::is_same_v<S90_pp::CollectiveOp,
               S90_pp::ConsumerWarpgroups == 1 && S90_pp::EpilogueSlots == 2 && S90_pp256::Stages == 4);
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>> &&
-              CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::smem_bytes == 2 * 16 * 1024 &&
+              CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::smem_bytes == 2 * kernels::sm90::epilogue_staging_bytes &&
               S90_bf16::EpilogueSlots == 1);
 // The rest of what the shipped SM90 kernels are built with (device/sm90_gemm.cuh): an f32 D
 // keeps the TMA-store epilogue (f32 staging) and the 4 stages; a fused activation is a
@@ -344,19 +344,22 @@ TEST_CASE("the builders' choices, row by row") {
 }
 
 TEST_CASE("the SM90 automatic stage count fills shared memory beside the epilogue") {
-  // One more stage would not fit; the chosen ones do.
-  auto check = [](auto b, int epilogue) {
+  // The kernel's whole storage (stages, barriers, staging, its own fields, paddings) fits with
+  // the chosen stages; with one more it would not.
+  auto check = [](auto b) {
     using B = decltype(b);
-    const int used = B::Stages * B::stage_bytes + 1024 + epilogue;
-    CHECK(used <= arch::Sm90::smem_capacity);
-    CHECK(used + B::stage_bytes > arch::Sm90::smem_capacity);
+    CHECK(sizeof(typename B::template StorageBesideDefaultEpilogue<B::Stages>) <= std::size_t(arch::Sm90::smem_capacity));
+    CHECK(sizeof(typename B::template StorageBesideDefaultEpilogue<B::Stages + 1>) > std::size_t(arch::Sm90::smem_capacity));
   };
-  check(S90_bf16{}, 2 * 16 * 1024);
-  check(S90_small{}, 2 * 16 * 1024);
-  check(S90_tf32{}, 0);
-  check(S90_sw64{}, 16 * 1024);
-  check(S90_pp{}, 2 * 16 * 1024);
-  check(S90_pp256{}, 2 * 16 * 1024);
+  check(S90_bf16{});
+  check(S90_small{});
+  check(S90_tf32{});
+  check(S90_sw64{});
+  check(S90_pp{});
+  check(S90_pp256{});
+  // What a stage costs beside its tiles: the pipeline's two barriers, inside the padding of the
+  // ring to the staging's 1 KiB alignment while they fit there.
+  static_assert(sizeof(S90_bf16::StorageBesideDefaultEpilogue<4>) == 4 * 48 * 1024 + 1024 + 2 * kernels::sm90::epilogue_staging_bytes + 1024 + 1024);
 }
 
 TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and device") {
@@ -451,7 +454,7 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
     if (c.kernel == GemmKernel::Sm90TmaWgmma) {
       RC_ASSERT(dev.cc_major == 9);
       RC_ASSERT(offset % 16 == 0);  // TMA: 16-byte aligned A
-      RC_ASSERT(c.stages * stage + (e == Element::F32 ? 0 : 32 * 1024) <= arch::Sm90::smem_capacity);
+      RC_ASSERT(c.stages * stage + (e == Element::F32 ? 0 : 2 * kernels::sm90::epilogue_staging_bytes) <= arch::Sm90::smem_capacity);
       RC_ASSERT(c.swap_ab == (md == Major::Row));
       if (e == Element::F32) RC_ASSERT((g.allow_tf32 && ma == Major::Row && mb == Major::Col));
       if (c.tile_n == 128) {  // small tiles only where 128x256 CTAs would fill at most half of the SMs

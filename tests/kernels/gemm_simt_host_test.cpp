@@ -84,9 +84,8 @@ int run_case(Dims d, bool d_row, bool vector_ok, float alpha, float beta) {
   const auto sched = K::scheduler(p);
   for (std::int64_t l = 0; l < d.batch; ++l)
     for (std::int64_t pid = 0; pid < sched.tile_count(); ++pid) {
-      std::int64_t tm, tn;
-      sched.tile_of(pid, tm, tn);
-      host_warp::launch(K::Threads, [&](int tid) { K::run_tile(p, tm, tn, l, tid, smem.data()); });
+      const auto t = sched.tile_of(pid);
+      host_warp::launch(K::Threads, [&](int tid) { K::run_tile(p, t.m, t.n, l, tid, smem.data()); });
     }
   std::vector<char> inside(D.size(), 0);
   int wrong = 0;

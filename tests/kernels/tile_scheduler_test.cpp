@@ -1,10 +1,11 @@
 // Which CTA computes what (kernels/kernel/tile_scheduler.cuh, split_k_rasterization.hpp), on the host: the grouped
-// rasterization is a bijection onto the tiles, and a split-K plan covers every tile's K
+// raster is a bijection onto the tiles in both index widths, and a split-K plan covers every tile's K
 // exactly once with slices that fit the last wave.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -15,22 +16,48 @@
 
 using namespace tessera::kernels;
 
-TEST_CASE("grouped rasterization visits every tile once", "[kernels]") {
-  for (std::int64_t tm = 1; tm <= 40; ++tm)
-    for (std::int64_t tn = 1; tn <= 40; ++tn) {
-      const GroupedRasterization<8> sched{tm, tn};
-      std::vector<int> seen(std::size_t(tm * tn), 0);
-      for (std::int64_t pid = 0; pid < sched.tile_count(); ++pid) {
-        std::int64_t m, n;
-        sched.tile_of(pid, m, n);
-        REQUIRE((m >= 0 && m < tm && n >= 0 && n < tn));
-        ++seen[std::size_t(m * tn + n)];
-        std::uint32_t m32, n32;
-        sched.tile_of_32bit(std::uint32_t(pid), m32, n32);
-        REQUIRE((std::int64_t(m32) == m && std::int64_t(n32) == n));
-      }
-      for (int s : seen) REQUIRE(s == 1);
+// The grouped raster (the SM80/SIMT kernels' and the SM90 scheduler's) in both index widths:
+// every tile exactly once, the same map in 32 and 64 bits, down M within a group, the groups
+// in order along M; groups taller than the tiles, of one row, and not dividing tiles_m.
+template <class Index>
+void check_raster(std::int64_t tm, std::int64_t tn, std::int64_t group) {
+  INFO("tiles " << tm << " x " << tn << ", group " << group << ", " << sizeof(Index) * 8 << "-bit");
+  std::vector<int> seen(std::size_t(tm * tn), 0);
+  RasterTile<Index> prev{};
+  for (std::int64_t r = 0; r < tm * tn; ++r) {
+    const auto t = grouped_raster(Index(r), Index(tm), Index(tn), Index(group));
+    const auto wide = grouped_raster(r, tm, tn, group);
+    REQUIRE((std::int64_t(t.m) == wide.m && std::int64_t(t.n) == wide.n));
+    REQUIRE((std::int64_t(t.m) < tm && std::int64_t(t.n) < tn));
+    ++seen[std::size_t(std::int64_t(t.m) * tn + std::int64_t(t.n))];
+    const std::int64_t rows = std::min(group, tm - std::int64_t(prev.m) / group * group);  // the previous tile's group
+    if (r > 0 && (std::int64_t(prev.m) + 1) % group != 0 && std::int64_t(prev.m) + 1 < tm) {
+      REQUIRE((t.m == prev.m + 1 && t.n == prev.n));  // down M inside a group
+    } else if (r > 0 && std::int64_t(prev.n) + 1 < tn) {
+      REQUIRE((std::int64_t(t.m) == std::int64_t(prev.m) + 1 - rows && t.n == prev.n + 1));  // the group's next column
+    } else if (r > 0) {
+      REQUIRE((std::int64_t(t.m) == std::int64_t(prev.m) + 1 && t.n == 0));  // the next group
     }
+    prev = t;
+  }
+  for (int s : seen) REQUIRE(s == 1);
+}
+
+TEST_CASE("grouped raster: every tile once, the same map in both index widths", "[kernels]") {
+  for (std::int64_t tm = 1; tm <= 40; ++tm)
+    for (std::int64_t tn = 1; tn <= 24; ++tn)
+      for (std::int64_t group : {1, 2, 3, 7, 8, 16, 64}) {
+        check_raster<std::uint32_t>(tm, tn, group);
+        check_raster<std::int64_t>(tm, tn, group);
+      }
+  // The SM80/SIMT scheduler is the raster with its static group.
+  const GroupedRasterization<8> sched{37, 11};
+  for (std::int64_t pid = 0; pid < sched.tile_count(); ++pid) {
+    const auto t = sched.tile_of(pid);
+    const auto t32 = sched.tile_of(std::uint32_t(pid));
+    const auto r = grouped_raster(pid, std::int64_t(37), std::int64_t(11), std::int64_t(8));
+    REQUIRE((t.m == r.m && t.n == r.n && std::int64_t(t32.m) == r.m && std::int64_t(t32.n) == r.n));
+  }
 }
 
 TEST_CASE("split-K plan: slices cover each tile's K once and fit the last wave", "[kernels]") {
@@ -83,22 +110,21 @@ TEST_CASE("split-K plan: slices cover each tile's K once and fit the last wave",
   CHECK(plan_split(64 * 32, 256, 132, max_split, min_k).split == 1);  // 8192^3: a 68-tile tail does not halve
 }
 
-// The 32-bit forms the kernel takes where the counts fit (tile_of_32bit, work_of_32bit,
-// k_begin_32bit) agree with the 64-bit maps on large grids too, and say when they do not fit.
+// The 32-bit forms the kernel takes where the counts fit (the raster in 32-bit words,
+// work_of_32bit, k_begin_32bit) agree with the 64-bit maps on large grids too, and say when
+// they do not fit.
 TEST_CASE("32-bit tile maps agree with the 64-bit ones wherever they fit", "[kernels]") {
-  rc::prop("tile_of_32bit == tile_of", [] {
+  rc::prop("tile_of<uint32_t> == tile_of<int64_t>", [] {
     const auto tm = *rc::gen::inRange<std::int64_t>(1, 1 << 17), tn = *rc::gen::inRange<std::int64_t>(1, 1 << 17);
     const GroupedRasterization<8> sched{tm, tn};
     RC_PRE(sched.fits_32bit());
     // the last tile, the first of the last band, and arbitrary ones
     const std::int64_t last = sched.tile_count() - 1;
     for (std::int64_t pid : {last, (last / (8 * tn)) * 8 * tn, *rc::gen::inRange<std::int64_t>(0, last + 1)}) {
-      std::int64_t m, n;
-      sched.tile_of(pid, m, n);
-      std::uint32_t m32, n32;
-      sched.tile_of_32bit(std::uint32_t(pid), m32, n32);
-      RC_ASSERT(std::int64_t(m32) == m);
-      RC_ASSERT(std::int64_t(n32) == n);
+      const auto t = sched.tile_of(pid);
+      const auto t32 = sched.tile_of(std::uint32_t(pid));
+      RC_ASSERT(std::int64_t(t32.m) == t.m);
+      RC_ASSERT(std::int64_t(t32.n) == t.n);
     }
   });
   rc::prop("work_of_32bit == work_of, k_begin_32bit == k_begin", [] {
@@ -122,7 +148,10 @@ TEST_CASE("32-bit tile maps agree with the 64-bit ones wherever they fit", "[ker
   // Where they do not fit, the kernel takes the 64-bit maps.
   CHECK(GroupedRasterization<8>{1 << 16, 1 << 15}.fits_32bit() == false);    // 2^31 tiles
   CHECK(GroupedRasterization<8>{(1 << 16) - 1, 1 << 15}.fits_32bit() == true);
-  CHECK(GroupedRasterization<8>{1, std::int64_t(1) << 28}.fits_32bit() == false);  // a band of 2^31 tiles
+  // (the raster forms no product past the tile count: a group of 8 rows over 2^28 columns fits)
+  const GroupedRasterization<8> wide{1, std::int64_t(1) << 28};
+  CHECK(wide.fits_32bit() == true);
+  for (std::int64_t pid : {std::int64_t(0), (std::int64_t(1) << 28) - 1}) CHECK(std::int64_t(wide.tile_of(std::uint32_t(pid)).n) == pid);
   CHECK(SplitPlan{0, 8}.fits_32bit(std::int64_t(1) << 28, 4) == false);        // 2^31 CTAs
   CHECK(SplitPlan{0, 8}.fits_32bit(1000, 1 << 28) == false);                   // slice * k_tiles overflows
   CHECK(SplitPlan{0, 8}.fits_32bit(1000, (1 << 28) - 1) == true);
@@ -139,9 +168,8 @@ void check_work_units(const SplitKRasterization<8>& sched) {
   for (std::int64_t pid = 0; pid < sched.ctas(); ++pid) {
     const auto w = sched.work_of(pid);
     RC_ASSERT((w.tile >= 0 && w.tile < tiles));
-    std::int64_t m, n;
-    sched.raster.tile_of(w.tile, m, n);
-    RC_ASSERT((w.tm == m && w.tn == n));
+    const auto t = sched.raster.tile_of(w.tile);
+    RC_ASSERT((w.tm == t.m && w.tn == t.n));
     RC_ASSERT(w.sliced == (w.tile >= sched.plan.whole));
     RC_ASSERT((w.sliced || (w.slice == 0 && w.k_begin == 0 && w.k_end == sched.k_tiles)));
     auto& r = ranges[std::size_t(w.tile)];

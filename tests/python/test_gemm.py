@@ -3,6 +3,8 @@ producers) and DLPack (numpy's, and capsules built here), the mapping of shapes 
 onto the C++ API's GemmArguments, and every refusal: Python's own and the C++
 check_arguments' (raised as GemmError with its reason). The launch is test_gemm_gpu.py's."""
 import ctypes
+import enum
+import sys
 
 import numpy as np
 import pytest
@@ -54,7 +56,7 @@ def test_cai_strides_in_bytes_become_elements():
     assert v.strides == (1, 8) and v.dtype == "float16"
 
 
-@pytest.mark.parametrize("typestr, dtype", [("<f4", "float32"), ("<f2", "float16"), ("<V2", "bfloat16"),
+@pytest.mark.parametrize("typestr, dtype", [("<f4", "float32"), ("<f2", "float16"), ("<V2", "bfloat16"), ("|V2", "V2"),
                                             ("<f8", "float64"), ("|i1", "int8"), ("<u2", "uint16"),
                                             ("|b1", "bool"), ("<c8", "complex64")])
 def test_cai_typestr(typestr, dtype):
@@ -87,6 +89,7 @@ def test_cai_v2_has_no_stream():
     (Cai((2, 2), ptr=0), ValueError, "null"),
     (Cai((2, 2), strides=(4,)), ValueError, "do not match"),
     (Cai((2, 2), stream=-1), ValueError, "outside"),
+    (Cai((2, enum.IntEnum("Huge", {"N": 2**63}).N)), ValueError, r"shape\[1\] = 9223372036854775808 lies outside"),
 ])
 def test_cai_refusals(cai, error, text):
     with pytest.raises(error, match=text):
@@ -139,6 +142,35 @@ def test_dlpack_reads_numpy_as_numpy_does(make):
     assert v.dtype == str(arr.dtype) and v.itemsize == arr.itemsize
 
 
+# dlpack.h's structs, as a producer written in Python lays them out (tessera reads them in
+# C++: python/src/array_protocols.hpp).
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
+                ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+
+
 PyCapsule_New = ctypes.pythonapi.PyCapsule_New
 PyCapsule_New.restype = ctypes.py_object
 PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
@@ -149,17 +181,16 @@ class FakeDlpack:
     stream the consumer hands it."""
 
     def __init__(self, shape, strides=None, code=2, bits=32, device=(2, 0), ptr=0x700000, offset=0,
-                 versioned=False, readonly=False, name=b"dltensor"):
+                 versioned=False, readonly=False, name=b"dltensor", lanes=1, version=(1, 0)):
         self.shape = (ctypes.c_int64 * len(shape))(*shape)
         self.strides = (ctypes.c_int64 * len(shape))(*strides) if strides else None
-        t = _arrays._DLTensor(ptr, _arrays._DLDevice(*device), len(shape), _arrays._DLDataType(code, bits, 1),
-                              self.shape, self.strides, offset)
+        t = DLTensor(ptr, DLDevice(*device), len(shape), DLDataType(code, bits, lanes), self.shape, self.strides,
+                     offset)
         if versioned:
-            self.managed = _arrays._DLManagedTensorVersioned(_arrays._DLPackVersion(1, 0), None, None,
-                                                             1 if readonly else 0, t)
+            self.managed = DLManagedTensorVersioned(DLPackVersion(*version), None, None, 1 if readonly else 0, t)
             name = b"dltensor_versioned"
         else:
-            self.managed = _arrays._DLManagedTensor(t, None, None)
+            self.managed = DLManagedTensor(t, None, None)
         self.name = name
         self.device = device
         self.streams = []
@@ -197,18 +228,77 @@ def test_dlpack_capsule_names(fake, text):
             _arrays.view(fake, "a", stream=0)
 
 
-def test_bfloat16_opaque_in_cai_is_read_through_dlpack_when_both_exist():
+@pytest.mark.parametrize("fake, error, text", [
+    (FakeDlpack((2, 2), versioned=True, version=(2, 0)), ValueError, "DLPack version 2.0 is not 1.x"),
+    (FakeDlpack((2, 2), lanes=4), ValueError, "4 lanes"),
+    (FakeDlpack((2, -2)), ValueError, r"shape \(2, -2\) has a negative extent"),
+])
+def test_dlpack_refusals(fake, error, text):
+    with pytest.raises(error, match=text):
+        _arrays.view(fake, "a", stream=0)
+
+
+def test_dlpack_dtype_names():
+    for code, bits, name in [(0, 8, "int8"), (1, 16, "uint16"), (2, 16, "float16"), (4, 16, "bfloat16"),
+                             (5, 64, "complex64"), (6, 8, "bool"), (3, 64, "code3_64"), (9, 8, "code9_8")]:
+        assert _arrays.view(FakeDlpack((2,), code=code, bits=bits), "a").dtype == name
+
+
+def test_a_dunder_dlpack_that_returns_no_capsule_is_refused():
+    class NotACapsule(FakeDlpack):
+        def __dlpack__(self, stream=None):
+            return object()
+
+    with pytest.raises(TypeError, match="returned object, not a DLPack capsule"):
+        _arrays.view(NotACapsule((2, 2)), "a", stream=0)
+
+
+def test_cai_lists_read_as_tuples():
+    v = _arrays.view(Cai([4, 6], typestr="<f2", strides=[2, 8]))
+    assert (v.shape, v.strides) == ((4, 6), (1, 4))
+    c = Cai((2, 3))
+    c.__cuda_array_interface__["data"] = [A, True]
+    assert _arrays.view(c).readonly
+
+
+def span_reference(v):
+    if any(n == 0 for n in v.shape):
+        return None
+    lo = sum((n - 1) * s for n, s in zip(v.shape, v.strides) if s <= 0)
+    hi = sum((n - 1) * s for n, s in zip(v.shape, v.strides) if s > 0)
+    return v.ptr + lo * v.itemsize, v.ptr + (hi + 1) * v.itemsize - 1
+
+
+@pytest.mark.parametrize("array", [
+    Cai((4, 6)), Cai((4, 6), typestr="<f2", strides=(2, 8)), Cai((3, 4, 5), typestr="<f8"),
+    Cai((4, 6), strides=(-24, 4), ptr=A + 3 * 24), Cai((4, 6), strides=(0, -4), ptr=A + 5 * 4), Cai((0, 6)),
+    Cai((2**40, 2**40), typestr="<f8", strides=(2**60, 8)),          # past 64 bits: exact all the same
+    Cai((2**40, 2**40), typestr="<f8", strides=(-2**60, -8), ptr=8), # below 0
+    Cai((), ptr=A), FakeDlpack((5, 3), strides=(-3, 1), ptr=A + 4 * 12), FakeDlpack((2, 3, 4))])
+def test_the_span_is_the_bytes_the_array_touches(array):
+    v = _arrays.view(array, "a", stream=0)
+    assert v.span_bytes() == span_reference(v)
+
+
+def test_bfloat16_in_the_interface_is_read_there_alone():
+    """PyTorch's interface writes bfloat16 as <V2 (the only type its table writes so): read as
+    bfloat16 from the interface, as float16 is, without a second read through DLPack."""
     class Both(FakeDlpack):
         __cuda_array_interface__ = dict(shape=(2, 2), typestr="<V2", data=(0x700000, False), version=2)
 
     x = Both((2, 2), code=4, bits=16)
-    assert _arrays.view(x, "a", stream=0).protocol == "dlpack"
+    v = _arrays.view(x, "a", stream=0)
+    assert (v.protocol, v.dtype, x.streams) == ("cai", "bfloat16", [])
 
 
 # ---- gemm: arguments onto GemmArguments -------------------------------------------------------
 
+def test_array_views_are_operands_as_they_are():
+    va = _arrays.view(row((64, 32), A))
+    assert _gemm.plan(va, row((32, 16), B), row((64, 16), D)).views["a"] is va
+
 def spec(*args, **kw):
-    return _gemm.plan(*args, **kw).spec
+    return _gemm.spec_dict(_gemm.plan(*args, **kw).spec)
 
 
 def test_row_major_operands():
@@ -369,6 +459,141 @@ def test_cxx_refusals_are_gemm_errors_with_the_reason(kwargs, status, text):
         ts.gemm(**args)
     assert e.value.status == status and isinstance(e.value, ValueError)
     assert str(e.value) == f"{status}: {e.value.message}"
+
+
+# ---- what one call costs, structurally ----------------------------------------------------------
+# (bench/python_gemm_host_bench.py times it; these tests hold the structure that makes it cheap)
+
+class Counting:
+    """A producer whose interface is a property building its dict at every read, as PyTorch's
+    is; counts the reads (and, with `dlpack`, the DLPack exports)."""
+
+    def __init__(self, shape, ptr, typestr="<f2", strides=None, dlpack=None):
+        self.cai = dict(shape=shape, typestr=typestr, data=(ptr, False), strides=strides, version=2)
+        self.reads = 0
+        self.dlpack = dlpack
+        if dlpack is not None:
+            self.__dlpack__ = dlpack.__dlpack__
+            self.__dlpack_device__ = dlpack.__dlpack_device__
+
+    @property
+    def __cuda_array_interface__(self):
+        self.reads += 1
+        return dict(self.cai)
+
+
+class Launches:
+    """_gemm_cuda as far as gemm() sees it: records each run()."""
+
+    def __init__(self):
+        self.calls = []
+
+    def run(self, spec, stream, waits, auto_workspace):
+        self.calls.append((spec, stream, waits, auto_workspace))
+        return "", ""
+
+
+@pytest.fixture
+def launches(monkeypatch):
+    fake = Launches()
+    monkeypatch.setattr(_gemm, "_cuda_module", fake)
+    return fake
+
+
+@pytest.fixture
+def cxx_checks(monkeypatch):
+    """Counts the calls of _core.check_gemm_arguments (the checks without a launch)."""
+    calls = []
+    check = ts._core.check_gemm_arguments
+
+    def counted(spec):
+        calls.append(spec)
+        return check(spec)
+    monkeypatch.setattr(ts._core, "check_gemm_arguments", counted)
+    return calls
+
+
+def test_each_interface_is_read_once_per_call(launches):
+    a, b, out = Counting((64, 32), A), Counting((32, 16), B), Counting((64, 16), D)
+    c, bias = Counting((64, 16), C), Counting((16,), BIAS)
+    ts.gemm(a, b, out, beta=1.0, c=c, bias=bias)
+    assert [x.reads for x in (a, b, out, c, bias)] == [1, 1, 1, 1, 1]
+    ts.gemm(a, b, out)
+    assert [x.reads for x in (a, b, out)] == [2, 2, 2]
+
+
+def test_a_bfloat16_interface_is_read_once_and_dlpack_not_at_all(launches):
+    x = [FakeDlpack(shape, code=4, bits=16, ptr=p) for shape, p in (((64, 32), A), ((32, 16), B), ((64, 16), D))]
+    a, b, out = (Counting(tuple(f.shape), f.managed.dl_tensor.data, typestr="<V2", dlpack=f) for f in x)
+    ts.gemm(a, b, out)
+    assert [v.reads for v in (a, b, out)] == [1, 1, 1]
+    assert [f.streams for f in x] == [[], [], []], "no export: the interface said it all"
+    assert launches.calls[-1][0][SPEC["element"]] == "bf16"
+
+
+def test_an_array_that_refuses_its_interface_is_read_through_dlpack_once(launches):
+    class Refuses(FakeDlpack):     # PyTorch's interface for a dtype its table lacks raises KeyError
+        @property
+        def __cuda_array_interface__(self):
+            raise KeyError("torch.float8_e4m3fn")
+
+    a = Refuses((64, 32), code=2, bits=16, ptr=A)
+    ts.gemm(a, Counting((32, 16), B), Counting((64, 16), D))
+    assert a.streams == [1], "one export, handed the launch stream (the legacy default: 1)"
+
+
+SPEC = {name: i for i, name in enumerate(_gemm.SPEC_FIELDS)}
+
+
+def test_the_launch_gets_one_flat_tuple(launches):
+    out = Counting((64, 16), D, strides=(2, 128))
+    ts.gemm(Counting((64, 32), A), Counting((32, 16), B), out, stream=0x40)
+    (spec, stream, waits, auto_workspace), = launches.calls
+    assert type(spec) is tuple and len(spec) == len(_gemm.SPEC_FIELDS) == len(ts._core.GEMM_SPEC_FIELDS)
+    assert all(type(v) in (int, float, str, bool) for v in spec), "no dict, no objects: fields the C++ side reads as is"
+    assert (spec[SPEC["m"]], spec[SPEC["n"]], spec[SPEC["k"]], spec[SPEC["d_ptr"]], spec[SPEC["c_major"]]) == \
+        (64, 16, 32, D, "col")
+    assert (stream, list(waits), auto_workspace) == (0x40, [], True)
+    assert ts._core.check_gemm_arguments(spec) == ("", "")
+
+
+def test_the_checks_without_a_launch_run_only_where_needed(launches, cxx_checks, monkeypatch):
+    # With the launch loaded and out given, run() checks (check_arguments first): no second pass.
+    ts.gemm(Counting((64, 32), A), Counting((32, 16), B), Counting((64, 16), D))
+    assert cxx_checks == []
+    # Without the launch (a build without CUDA, or before the first call) they run here.
+    monkeypatch.setattr(_gemm, "_cuda_module", None)
+    monkeypatch.setattr(_gemm, "_cuda", lambda: launches)
+    ts.gemm(Counting((64, 32), A), Counting((32, 16), B), Counting((64, 16), D))
+    assert len(cxx_checks) == 1 and len(launches.calls) == 2
+
+
+class TorchLike(Counting):
+    """Enough of a torch.Tensor for out=None: the allocation and its address."""
+    allocated = []
+
+    def new_empty_strided(self, shape, strides, dtype):
+        t = TorchLike(shape, 0x900000, strides=tuple(2 * s for s in strides))
+        t.asked = (shape, strides, dtype)
+        TorchLike.allocated.append(t)
+        return t
+
+    def data_ptr(self):
+        return self.cai["data"][0]
+
+
+TorchLike.__module__ = "torch"
+
+
+def test_out_none_reads_nothing_of_the_output_it_allocates(launches, cxx_checks, monkeypatch):
+    import types
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(float16="torch.float16"))
+    a, b = TorchLike((64, 32), A), TorchLike((32, 16), B)
+    d = ts.gemm(a, b)
+    assert d is TorchLike.allocated[-1] and d.asked == ((64, 16), (16, 1), "torch.float16")
+    assert (a.reads, b.reads, d.reads) == (1, 1, 0), "the address is the allocator's own"
+    assert launches.calls[-1][0][SPEC["d_ptr"]] == 0x900000
+    assert len(cxx_checks) == 1, "checked once, before the allocation"
 
 
 # ---- past the host checks --------------------------------------------------------------------

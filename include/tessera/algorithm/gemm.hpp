@@ -12,6 +12,20 @@
 // issued, D unpacked into C.  With register fragments and static layouts every index is a
 // constant: the packing is register moves.
 //
+// wgmma atoms (Hopper) take their shared-memory operands as descriptors and accumulate in
+// place, with a scale-d that says whether D = A*B or D = A*B + D:
+//
+//   gemm(tiled_mma, tCrA, tCrB, tCrC [, GMMA::ScaleOut scale = One])
+//     tCrA (1,M,K) descriptors (partition_fragment_A of the smem tensor: SS atoms) or
+//          (V,M,K) registers (RS atoms); tCrB (1,N,K) descriptors -> tCrC (V,M,N) registers
+//     one wgmma per (k, m, n), k outermost; `scale` is the first k-block's scale-d, the
+//     others accumulate: ScaleOut::Zero computes C = A*B over this call's K, One C += A*B.
+//
+// The accumulators are the instruction's "+f"/"+r" operands where C(_, m, n) is contiguous
+// and of the register type (f32 accumulators from partition_fragment_C): the wgmma then
+// reads and writes C's own registers, nothing is copied; otherwise they are packed and
+// unpacked around it. Only wgmma atoms take a ScaleOut.
+//
 // On the host (no __CUDA_ARCH__) a one-thread atom (UniversalFMA) runs as it is; a warp
 // atom (mma.sync) is emulated from its TV layouts through tessera::host_warp: thread t's
 // value v of D is  sum_k A(m,k) * B(n,k) + C(m,n)  with (m,n) = CLayout(t,v) and A(m,k),
@@ -25,6 +39,7 @@
 
 #include "tessera/algorithm/detail/atom_operands.hpp"
 #include "tessera/algorithm/host_warp.hpp"
+#include "tessera/atom/gmma_descriptor_iterator.hpp"
 #include "tessera/atom/mma.hpp"
 
 namespace tessera {
@@ -83,10 +98,62 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void mma_issue(DTn&& D, ATn const& A, BTn con
   unpack_values(d, D);
 }
 
+// A wgmma operand as the instruction takes it: a descriptor fragment's one descriptor (an
+// operand in shared memory), or the thread's values packed into registers (A of RS atoms).
+template <class AtomTV, class Regs, class Tn>
+TESSERA_HOST_DEVICE TESSERA_INLINE void wgmma_operand(Regs& regs, Tn const& t) {
+  constexpr bool shared = operand_is_shared<AtomTV>();
+  if constexpr (GMMA::is_descriptor_fragment_v<Tn>) {
+    static_assert(shared, "gemm: this wgmma atom reads the operand from registers (A of an RS atom): give partition_fragment_A's registers, not descriptors");
+    static_assert(decltype(size(t.layout()))::value == 1,
+                  "gemm: a descriptor fragment's mode 0 is one descriptor (partition_fragment_A/B of the shared-memory tensor)");
+    static_assert(sizeof(Regs) == sizeof(uint64_t), "gemm: a wgmma takes one 64-bit descriptor per shared-memory operand");
+    regs[0] = t[0].desc;
+  } else if constexpr (shared) {
+    static_assert(!shared, "gemm: this atom reads its operands from shared memory (wgmma): it takes descriptors, not register "
+                           "fragments (partition_fragment_A/B of the shared-memory tensor)");
+  } else {
+    static_assert(decltype(size(t.layout()))::value == decltype(size<1>(AtomTV{}))::value,
+                  "gemm: each fragment's mode 0 must hold one atom's values of its operand (partition_fragment_A/B/C)");
+    pack_values(regs, t);
+  }
+}
+// Run f on the accumulator registers of C: C's own storage where its values lie contiguously
+// and have the registers' type (then the instruction's "+f" operands are C's registers),
+// else a packed copy written back after.
+template <class Regs, class Tn, class F>
+TESSERA_HOST_DEVICE TESSERA_INLINE void with_accumulators(Tn&& t, F&& f) {
+  using V = tensor_value_t<Tn>;
+  using R = std::remove_extent_t<Regs>;
+  using L = std::remove_cvref_t<decltype(t.layout())>;
+  if constexpr (std::is_same_v<V, R> && std::is_pointer_v<std::remove_cvref_t<decltype(t.data())>> && values_contiguous<L>()) {
+    static_assert(sizeof(Regs) == decltype(size(t.layout()))::value * sizeof(V),
+                  "gemm: each fragment's mode 0 must hold one atom's values of its operand (partition_fragment_C)");
+    f(*reinterpret_cast<Regs*>(&t[0]));
+  } else {
+    Regs r;
+    pack_values(r, t);
+    f(r);
+    unpack_values(r, t);
+  }
+}
+// One wgmma: C = A * B + (scale == One ? C : 0), C in place.
+template <class Atom, class ATn, class BTn, class CTn>
+TESSERA_HOST_DEVICE TESSERA_INLINE void wgmma_atom_call(ATn const& A, BTn const& B, CTn&& Cc, GMMA::ScaleOut scale) {
+  using Op = typename Atom::Operation;
+  typename Op::ARegisters a;
+  typename Op::BRegisters b;
+  wgmma_operand<typename Atom::ALayout>(a, A);
+  wgmma_operand<typename Atom::BLayout>(b, B);
+  with_accumulators<typename Op::DRegisters>(Cc, [&](typename Op::DRegisters& d) { Op::fma(d, a, b, scale); });
+}
+
 // One instruction of Atom: D = A * B + C on the thread's V values of each.
 template <class Atom, class DTn, class ATn, class BTn, class CTn>
 TESSERA_HOST_DEVICE TESSERA_INLINE void mma_atom_call(DTn&& D, ATn const& A, BTn const& B, CTn const& Cc) {
   using Op = typename Atom::Operation;
+  static_assert(!GMMA::is_descriptor_fragment_v<ATn> && !GMMA::is_descriptor_fragment_v<BTn>,
+                "gemm: descriptor fragments are wgmma operands; this atom takes register fragments");
   using ThrID = typename Atom::ThrID;
   static_assert(decltype(size(A.layout()))::value == decltype(size<1>(typename Atom::ALayout{}))::value &&
                     decltype(size(B.layout()))::value == decltype(size<1>(typename Atom::BLayout{}))::value &&
@@ -138,13 +205,16 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void mma_atom_call(DTn&& D, ATn const& A, BTn
 }
 }  // namespace detail
 
+namespace detail {
+// gemm's dispatch over the modes; `scale` (wgmma atoms) is the first k-block's scale-d.
 template <class MMA, class ATn, class BTn, class CTn>
-  requires(detail::is_mma_like_v<MMA> && is_tensor_v<ATn> && is_tensor_v<BTn> && is_tensor_v<CTn>)
-TESSERA_HOST_DEVICE TESSERA_INLINE void gemm(MMA const& mma, ATn const& A, BTn const& B, CTn&& Cc) {
+TESSERA_HOST_DEVICE TESSERA_INLINE void gemm_modes(MMA const& mma, ATn const& A, BTn const& B, CTn&& Cc, GMMA::ScaleOut scale) {
   using Atom = MMA_Atom<typename MMA::Operation>;
+  constexpr bool wgmma = GMMA::is_wgmma_v<typename MMA::Operation>;
   constexpr int RA = detail::tensor_rank_v<ATn>, RB = detail::tensor_rank_v<BTn>, RC = detail::tensor_rank_v<CTn>;
   if constexpr (RA == 1 && RB == 1 && RC == 1) {
-    detail::mma_atom_call<Atom>(Cc, A, B, Cc);
+    if constexpr (wgmma) detail::wgmma_atom_call<Atom>(A, B, Cc, scale);
+    else detail::mma_atom_call<Atom>(Cc, A, B, Cc);
   } else if constexpr (RA == 2 && RB == 2 && RC == 3) {
     constexpr int64_t M = decltype(size<1>(A.layout()))::value;
     constexpr int64_t N = decltype(size<1>(B.layout()))::value;
@@ -153,17 +223,36 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void gemm(MMA const& mma, ATn const& A, BTn c
     detail::static_for<M>([&](auto m) {
       detail::static_for<N>([&](auto n_) {
         constexpr int64_t n = (decltype(m)::value % 2 == 0) ? decltype(n_)::value : N - 1 - decltype(n_)::value;
-        detail::mma_atom_call<Atom>(Cc(_, m, C<n>{}), A(_, m), B(_, C<n>{}), Cc(_, m, C<n>{}));
+        if constexpr (wgmma) detail::wgmma_atom_call<Atom>(A(_, m), B(_, C<n>{}), Cc(_, m, C<n>{}), scale);
+        else detail::mma_atom_call<Atom>(Cc(_, m, C<n>{}), A(_, m), B(_, C<n>{}), Cc(_, m, C<n>{}));
       });
     });
   } else if constexpr (RA == 3 && RB == 3 && RC == 3) {
     constexpr int64_t K = decltype(size<2>(A.layout()))::value;
     static_assert(K == decltype(size<2>(B.layout()))::value, "gemm: A (V,M,K) and B (V,N,K) must have the same K");
-    detail::static_for<K>([&](auto k) { gemm(mma, A(_, _, k), B(_, _, k), Cc); });
+    detail::static_for<K>([&](auto k) {
+      gemm_modes(mma, A(_, _, k), B(_, _, k), Cc, decltype(k)::value == 0 ? scale : GMMA::ScaleOut::One);
+    });
   } else {
     static_assert(RA == 3 && RB == 3 && RC == 3,
                   "gemm: expects (V,M,K) x (V,N,K) -> (V,M,N), (V,M) x (V,N) -> (V,M,N) or (V) x (V) -> (V) fragments");
   }
+}
+}  // namespace detail
+
+template <class MMA, class ATn, class BTn, class CTn>
+  requires(detail::is_mma_like_v<MMA> && is_tensor_v<ATn> && is_tensor_v<BTn> && is_tensor_v<CTn>)
+TESSERA_HOST_DEVICE TESSERA_INLINE void gemm(MMA const& mma, ATn const& A, BTn const& B, CTn&& Cc) {
+  detail::gemm_modes(mma, A, B, Cc, GMMA::ScaleOut::One);
+}
+// wgmma atoms: `scale` is the scale-d of the first k-block (ScaleOut::Zero: C = A*B over this
+// call's K, the accumulators' old values ignored; One: C += A*B).
+template <class MMA, class ATn, class BTn, class CTn>
+  requires(detail::is_mma_like_v<MMA> && is_tensor_v<ATn> && is_tensor_v<BTn> && is_tensor_v<CTn>)
+TESSERA_HOST_DEVICE TESSERA_INLINE void gemm(MMA const& mma, ATn const& A, BTn const& B, CTn&& Cc, GMMA::ScaleOut scale) {
+  static_assert(GMMA::is_wgmma_v<typename MMA::Operation>,
+                "gemm: only wgmma atoms take a ScaleOut (their scale-d); other atoms accumulate into C: clear(C) first");
+  detail::gemm_modes(mma, A, B, Cc, scale);
 }
 
 }  // namespace tessera

@@ -70,12 +70,15 @@ namespace detail {
 template <bool Source, class TiledCopy_, class L>
 TESSERA_HOST_DEVICE constexpr int64_t partition_offset_bits(L const& l) {
   static_assert(is_layout_v<L>, "partition_offset_bits: give the plain layout under the swizzle");
+  // Each thread's offset is its slice of the one thread-fragment layout (what
+  // ThrCopy::partition_S/D_layout compute per thread): derived once, sliced per thread.
+  auto const frg = [&] {
+    if constexpr (Source) return TiledCopy_::tidfrg_S(l);
+    else return TiledCopy_::tidfrg_D(l);
+  }();
   int64_t bits = 0;
-  for (int t = 0; t < int(decltype(TiledCopy_::num_threads())::value); ++t) {
-    ThrCopy<TiledCopy_, int> thr{t};
-    if constexpr (Source) bits |= int64_t(to_i64(get<1>(thr.partition_S_layout(l))));
-    else bits |= int64_t(to_i64(get<1>(thr.partition_D_layout(l))));
-  }
+  for (int t = 0; t < int(decltype(TiledCopy_::num_threads())::value); ++t)
+    bits |= int64_t(to_i64(get<1>(detail::thread_slice(make_coord(t, _, repeat<rank_v<decltype(l.shape())>>(_)), frg))));
   return bits;
 }
 }  // namespace detail

@@ -17,6 +17,20 @@ namespace tessera {
 
 template <class Op> struct MMA_Traits;  // specialised per instruction
 
+namespace detail {
+// An operand the whole warpgroup reads from shared memory (wgmma: A of SS atoms, B): every
+// thread's TV row is the whole tile, so no element belongs to one thread's registers.
+template <class TV>
+TESSERA_HOST_DEVICE constexpr bool operand_is_shared() {
+  constexpr int64_t n_thr = decltype(size<0>(TV{}))::value;
+  if constexpr (n_thr == 1) return false;
+  else {
+    for (int64_t t = 1; t < n_thr; ++t) if (TV{}(t, 0) != TV{}(0, 0)) return false;
+    return true;
+  }
+}
+}  // namespace detail
+
 // The atom a TiledMMA is built from: traits plus the call that issues the instruction.
 template <class Op>
 struct MMA_Atom : MMA_Traits<Op> {

@@ -9,7 +9,7 @@
 namespace tessera {
 
 namespace GMMA {  // (the wgmma TV layouts; tessera::kernels::sm90 is the SM90 kernels')
-using ThrID = Layout<_128, _1>;
+using ThrID = Layout<C<warpgroup_threads>, _1>;
 // Accumulator d_i at (16w + g + 8*((i/2)%2), 8*(i/4) + 2*t + i%2); thread = (t, g, w).
 template <int N>
 using C_64xN = Layout<tuple<tuple<_4, _8, _4>, tuple<_2, _2, C<N / 8>>>,
@@ -43,6 +43,9 @@ using B_Nx8_SS = Layout<tuple<_128, tuple<C<N>, _8>>, tuple<_0, tuple<_1, C<N>>>
     using ALayout = A_LAYOUT;                                                                   \
     using BLayout = B_LAYOUT<N>;                                                                \
     using CLayout = GMMA::C_64xN<N>;                                                            \
+    /* how the operands in shared memory are stored: their descriptors' major */                \
+    static constexpr GMMA::Major major_A = MajorA;                                              \
+    static constexpr GMMA::Major major_B = MajorB;                                              \
   };
 
 TESSERA_SM90_TRAITS(SM90_64xNx16_F16F16F16_SS, "SM90_64xNx16_F16F16F16_SS", half_t, half_t, half_t, GMMA::A_64x16_SS, 16, GMMA::B_Nx16_SS)

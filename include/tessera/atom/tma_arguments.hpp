@@ -109,11 +109,18 @@ struct Arguments {
 // modes with extents `tile_extent` and unswizzled offsets `offset(coord)` (coord: an
 // int64_t[tile_modes]), under Sw<swz_bits, swz_base, swz_shift> (swz_bits 0: none).
 // `requested_box` (optional, per gmem mode; 0 = derive) forces box dims.
+// The offsets must be a sum over groups of modes: offset(c) - offset(0) is the sum, over the
+// groups, of offset(c restricted to the group's modes, the others 0) - offset(0). A layout's
+// offsets are a sum over its modes (each mode its own group: `group_of_mode` null); the parts
+// of a divided mode are one group (derive_divided_arguments). The box check then visits each
+// group's coordinates with the other groups at 0 (the sum of the groups' sizes, not their
+// product: the constant evaluation of a kernel's TMA plans depends on it).
 template <class Offset>
 TESSERA_HOST_DEVICE constexpr Arguments derive_arguments(int element_bits, int modes, const int64_t* gmem_extent,
                                                          const int64_t* gmem_stride, int tile_modes, const int64_t* tile_extent,
                                                          int swz_bits, int swz_base, int swz_shift, Offset const& offset,
-                                                         const int64_t* requested_box = nullptr) {
+                                                         const int64_t* requested_box = nullptr,
+                                                         const int* group_of_mode = nullptr) {
   Arguments a;
   auto fail = [&](Rule r, int mode) { a.rule = r; a.bad_mode = mode; return a; };
   if (element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64) return fail(Rule::element_bits, -1);
@@ -192,11 +199,11 @@ TESSERA_HOST_DEVICE constexpr Arguments derive_arguments(int element_bits, int m
   for (int d = 0; d < modes; ++d) a.boxes *= a.boxes_per_dim[d];
 
   // Every element at its box's start plus its dense offset in the box; box starts aligned.
-  int64_t total = 1;
-  for (int m = 0; m < modes; ++m) total *= ext[m];
-  for (int64_t i = 0; i < total; ++i) {
-    int64_t rest = i;
-    for (int m = 0; m < modes; ++m) { coord[m] = rest % ext[m]; rest /= ext[m]; }
+  // Both sides are sums over the groups of modes (the offsets by contract, the dense offset
+  // in the box by construction: a sum over dims), so they agree everywhere when they agree on
+  // each group's coordinates with the other groups at 0.
+  auto group = [&](int m) { return group_of_mode ? group_of_mode[m] : m; };
+  auto in_its_box = [&]() {  // the element at `coord`
     const int64_t value = at();
     int64_t within = 0, p = 1;
     int64_t saved[kMaxModes] = {};
@@ -209,8 +216,22 @@ TESSERA_HOST_DEVICE constexpr Arguments derive_arguments(int element_bits, int m
     }
     const int64_t start = at();
     for (int m = 0; m < modes; ++m) coord[m] = saved[m];
-    if (value != start + within) return fail(Rule::not_boxes, -1);
+    return value == start + within;
+  };
+  for (int g = 0; g < kMaxModes; ++g) {
+    int64_t count = 0;
+    for (int m = 0; m < modes; ++m)
+      if (group(m) == g) count = (count == 0 ? 1 : count) * ext[m];
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t rest = i;
+      for (int m = 0; m < modes; ++m) {
+        coord[m] = group(m) == g ? rest % ext[m] : 0;
+        if (group(m) == g) rest /= ext[m];
+      }
+      if (!in_its_box()) return fail(Rule::not_boxes, -1);
+    }
   }
+  for (int m = 0; m < modes; ++m) coord[m] = 0;
   // Box starts aligned; boxes are dense runs of `pitch` elements from their starts: pairwise
   // disjoint runs.
   auto box_start = [&](int64_t q) {
@@ -341,11 +362,15 @@ TESSERA_HOST_DEVICE constexpr Arguments derive_divided_arguments(int element_bit
     str[f] = gmem_stride[m] * part_unit[p];
     tile[f] = part_ext[p];
   }
+  // (the parts of one tile mode are one group: the offsets are a sum over the tile's modes,
+  // not over the parts of a mode)
+  int group_of_part[kMaxModes] = {};
+  for (int f = 0; f < parts; ++f) group_of_part[f] = part_mode[order[f]];
   a = derive_arguments(element_bits, parts, ext, str, parts, tile, swz_bits, swz_base, swz_shift, [&](const int64_t* fc) {
     int64_t c[kMaxModes] = {};
     for (int f = 0; f < parts; ++f) c[part_mode[order[f]]] += fc[f] * part_unit[order[f]];
     return int64_t(offset(static_cast<const int64_t*>(c)));
-  });
+  }, nullptr, group_of_part);
   if (a.bad_mode >= 0) a.bad_mode = part_mode[order[a.bad_mode]];
   if (a.rule != Rule::ok) return a;
   for (int d = 0; d < a.rank; ++d) {

@@ -35,10 +35,11 @@ struct HostMbarrier {
   }
 };
 
-#if defined(__CUDACC__)
+// Its storage is seen by host code too (the builders size shared memory by it); its
+// instructions by CUDA code only.
 struct DeviceMbarrier {
   uint64_t storage;  // lives in shared memory
-
+#if defined(__CUDACC__)
   TESSERA_DEVICE uint32_t address() const { return uint32_t(__cvta_generic_to_shared(&storage)); }
   TESSERA_DEVICE void init(int arrivals) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -90,7 +91,7 @@ struct DeviceMbarrier {
     return true;
 #endif
   }
-};
 #endif
+};
 
 }  // namespace tessera::pipeline

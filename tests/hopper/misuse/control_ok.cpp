@@ -15,3 +15,20 @@ auto f = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
 // a tf32 wgmma atom, K-major A and B
 #include <tessera/atom/mma_sm90.hpp>
 constexpr auto tf32_atom_bytes = sizeof(SM90_64xNx8_F32TF32TF32_SS<64>);
+// a descriptor fragment whose k-blocks lie 16 bf16 elements (32 bytes) apart, and gemm on
+// descriptor fragments of an SS atom with its scale-d
+#include <tessera/algorithm/gemm.hpp>
+#include <tessera/tiled_mma.hpp>
+const auto sK = make_tensor(reinterpret_cast<bfloat16_t*>(1024),
+                            make_composed_layout(Swizzle<3, 3, 3>{}, _0{},
+                                                 make_layout(make_shape(make_shape(_64{}, _16{}), _2{}),
+                                                             make_stride(make_stride(_64{}, _1{}), _16{}))));
+const auto frag = GMMA::make_descriptor_fragment<GMMA::Major::K>(sK);
+void ss_gemm(bfloat16_t* smem_a, bfloat16_t* smem_b) {
+  auto mma = make_tiled_mma(SM90_64x8x16_F32BF16BF16_SS{});
+  auto thr = mma.get_slice(0);
+  auto a = thr.partition_fragment_A(make_tensor(smem_a, GMMA::make_smem_layout<16, GMMA::Major::K, 16>(make_shape(_64{}, _16{}))));
+  auto b = thr.partition_fragment_B(make_tensor(smem_b, GMMA::make_smem_layout<16, GMMA::Major::K, 16>(make_shape(_8{}, _16{}))));
+  auto c = partition_fragment_C(mma, make_shape(_64{}, _8{}));
+  gemm(mma, a, b, c, GMMA::ScaleOut::Zero);
+}

@@ -137,6 +137,9 @@ TESSERA_MMA_SYNC(SM80_16x8x32_S32S8S8S32_TN, 80, "m16n8k32.row.col.s32.s8.s8.s32
 
 // ---------------------------------------------------------------- SM90 wgmma
 namespace GMMA {
+// A warpgroup: the four consecutive warps (128 threads, the first a multiple of 4) that issue
+// one wgmma together.
+inline constexpr int warpgroup_threads = 128;
 enum class Major : int { K = 0, MN = 1 };          // operand's contiguous mode in smem
 enum class ScaleOut : int { Zero = 0, One = 1 };   // D = A*B (Zero) or A*B + D (One)
 enum class ScaleIn : int { Neg = -1, One = 1 };    // negate an input operand
@@ -394,6 +397,17 @@ TESSERA_WGMMA_FN(wgmma_F32TF32TF32_RS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_
 
 }  // namespace detail
 
+// wgmma atoms accumulate in place: fma(d, a, b, scale_d), D both input and output, scale_d
+// choosing D = A*B (ScaleOut::Zero) or D = A*B + D (One). gemm issues them that way.
+namespace GMMA {
+template <class Op> inline constexpr bool is_wgmma_v = false;
+}
+#define TESSERA_WGMMA_IS_WGMMA(NAME)                                                   \
+  namespace GMMA {                                                                     \
+  template <int N, Major MA, Major MB, ScaleIn SA, ScaleIn SB>                         \
+  inline constexpr bool is_wgmma_v<NAME<N, MA, MB, SA, SB>> = true;                    \
+  }
+
 // SM90_64xNx16_<types>_<SS|RS><N, MajorA, MajorB, ScaleA, ScaleB>: wgmma.mma_async m64nNk16
 // with B from shared memory (descriptor), A from shared memory (SS) or registers (RS).
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -418,7 +432,8 @@ TESSERA_WGMMA_FN(wgmma_F32TF32TF32_RS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_
                                    GMMA::ScaleOut scale_d = GMMA::ScaleOut::One) {                     \
       TESSERA_WGMMA_ISSUE(NAME, FN)                                                                    \
     }                                                                                                  \
-  };
+  };                                                                                                   \
+  TESSERA_WGMMA_IS_WGMMA(NAME)
 TESSERA_WGMMA_ATOM(SM90_64xNx16_F16F16F16_SS, wgmma_F16F16F16_SS, uint32_t, 4, uint64_t[1], false)
 TESSERA_WGMMA_ATOM(SM90_64xNx16_F16F16F16_RS, wgmma_F16F16F16_RS, uint32_t, 4, uint32_t[4], true)
 TESSERA_WGMMA_ATOM(SM90_64xNx16_F32F16F16_SS, wgmma_F32F16F16_SS, float, 2, uint64_t[1], false)
@@ -445,10 +460,12 @@ TESSERA_WGMMA_ATOM(SM90_64xNx16_F32BF16BF16_RS, wgmma_F32BF16BF16_RS, float, 2, 
                                    GMMA::ScaleOut scale_d = GMMA::ScaleOut::One) {                     \
       TESSERA_WGMMA_ISSUE(NAME, FN)                                                                    \
     }                                                                                                  \
-  };
+  };                                                                                                   \
+  TESSERA_WGMMA_IS_WGMMA(NAME)
 TESSERA_WGMMA_TF32_ATOM(SM90_64xNx8_F32TF32TF32_SS, wgmma_F32TF32TF32_SS, uint64_t[1])
 TESSERA_WGMMA_TF32_ATOM(SM90_64xNx8_F32TF32TF32_RS, wgmma_F32TF32TF32_RS, uint32_t[4])
 #undef TESSERA_WGMMA_TF32_ATOM
 #undef TESSERA_WGMMA_ISSUE
+#undef TESSERA_WGMMA_IS_WGMMA
 
 }  // namespace tessera

@@ -1,0 +1,61 @@
+// Named barriers (bar.sync id, threads): a CTA has 16, id 0 is __syncthreads's. Threads of
+// different roles (one warpgroup's epilogue, the consumer warpgroups together) wait for each
+// other without stopping the rest of the CTA. Every id the kernels use is here, a fixed id or
+// one of a range indexed at run time, and the ids are checked not to collide: two roles on
+// one id would count each other's arrivals. (Host-includable: the host test checks the rule.)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tessera::kernels::arch {
+
+enum class NamedBarrier : uint32_t {
+  // The TMA-store epilogue: the warpgroup that writes staging buffer b syncs on
+  // EpilogueStaging + b (b < epilogue_staging_barriers).
+  EpilogueStaging = 1,
+  // Every consumer thread of a CTA: the split-K meeting of the cooperative kernel.
+  Consumers = 3,
+};
+inline constexpr uint32_t named_barrier_count = 16;
+inline constexpr uint32_t epilogue_staging_barriers = 2;
+
+// The ids [first, first + count) of one fixed id (count 1) or range.
+struct NamedBarrierIds {
+  NamedBarrier first;
+  uint32_t count;
+};
+inline constexpr NamedBarrierIds named_barrier_ids[] = {{NamedBarrier::EpilogueStaging, epilogue_staging_barriers},
+                                                        {NamedBarrier::Consumers, 1}};
+
+// Whether the ids are disjoint and each is one of the CTA's, other than __syncthreads's 0.
+template <std::size_t N>
+constexpr bool named_barriers_disjoint(NamedBarrierIds const (&ids)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    const uint32_t first = uint32_t(ids[i].first);
+    if (ids[i].count == 0 || first == 0 || first + ids[i].count > named_barrier_count) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      const uint32_t other = uint32_t(ids[j].first);
+      if (first < other + ids[j].count && other < first + ids[i].count) return false;
+    }
+  }
+  return true;
+}
+static_assert(named_barriers_disjoint(named_barrier_ids), "every named barrier has an id of its own, 1 .. 15");
+
+#if defined(__CUDACC__)
+// Waits until `Threads` threads (whole warps, this one's included) have arrived at barrier
+// `Id`, or at id `Id` + i of the range that starts there.
+template <NamedBarrier Id, int Threads>
+__device__ __forceinline__ void named_barrier_sync() {
+  static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
+  asm volatile("bar.sync %0, %1;\n" ::"n"(uint32_t(Id)), "n"(Threads) : "memory");
+}
+template <NamedBarrier Id, int Threads>
+__device__ __forceinline__ void named_barrier_sync(int i) {
+  static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
+  asm volatile("bar.sync %0, %1;\n" ::"r"(int(Id) + i), "n"(Threads) : "memory");
+}
+#endif
+
+}  // namespace tessera::kernels::arch

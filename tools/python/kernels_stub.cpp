@@ -1,0 +1,13 @@
+// Stand-ins for the kernel library's host API (tessera/kernels/gemm.hpp) that check the
+// arguments and launch nothing: enough to build and load tessera._gemm_cuda on a machine without
+// a GPU or the kernels' nvcc build (tools/python/check_gemm_cuda.sh).
+#include "tessera/kernels/gemm.hpp"
+
+namespace tessera::kernels {
+
+GemmResult can_implement(const GemmArguments& args) { return check_arguments(args); }
+std::size_t gemm_workspace_size(const GemmArguments&) { return 0; }
+GemmResult gemm(const GemmArguments& args, CUstream_st*) { return check_arguments(args); }
+GemmResult gemm(const GemmArguments& args, GemmKernel, CUstream_st*) { return check_arguments(args); }
+
+}  // namespace tessera::kernels
