@@ -934,7 +934,9 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("call", [](const std::string& name, py::args args) { return from_value(evaluate_call(name, args)); },
         "Applies the function `name` of `tessera eval` to the arguments.");
-  m.def("eval", &eval_text, py::arg("expression"), "Parses and evaluates one expression, as `tessera eval` does.");
+  m.def("eval", &eval_text, py::arg("expression"),
+        "Evaluates one expression exactly as ``tessera eval`` does and returns the result:\n"
+        "``str(eval(e))`` is the line ``tessera eval`` prints.");
   m.def("value", [](py::handle h) { return from_value(value_of(h)); }, "An object or text as the value it stands for.");
   m.def("parse_int_tuple", [](py::handle h) { return from_tuple(tuple_of(h)); });
   m.def("functions", [] {

@@ -410,7 +410,7 @@ class Evaluator {
   // An integer tuple written out, built in one piece from its spelling (no value per element).
   IntTuple integers(const SyntaxNode& n) const {
     if (n.kind == Node::Kind::Int) return IntTuple(n.value);
-    return IntTuple::from_nesting(t_.spelling_of(n), t_.leaves_of(n));
+    return t_.literal(n);
   }
   // The shape or the stride of a layout (the parser admits only integer tuples there).
   IntTuple layout_part(const SyntaxNode& n) {

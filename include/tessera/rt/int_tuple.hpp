@@ -22,6 +22,10 @@
 
 namespace tessera::rt {
 
+namespace detail {
+struct SyntaxTree;
+}
+
 class IntTuple {
  public:
   static constexpr char kOpen = '(', kClose = ')', kLeaf = '.';
@@ -107,6 +111,7 @@ class IntTuple {
   bool find_mode(std::size_t i, std::size_t& begin, std::size_t& end, std::size_t& leaf_begin,
                  std::size_t& leaf_end) const;
   friend struct Layout;  // a layout's mode: one walk over the nesting its shape and stride share
+  friend struct detail::SyntaxTree;  // integer tuples the parser spelled, well formed by construction
 
  public:
   // The end of the mode that starts at nesting[pos], counting its leaves into `leaf`.

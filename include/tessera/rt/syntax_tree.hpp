@@ -10,6 +10,7 @@
 #include <span>
 #include <string_view>
 
+#include "tessera/rt/int_tuple.hpp"
 #include "tessera/rt/parse.hpp"
 #include "tessera/rt/small_vector.hpp"
 
@@ -46,6 +47,15 @@ struct SyntaxTree {
   }
   std::span<const std::int64_t> leaves_of(const SyntaxNode& n) const {
     return {literal_leaves.data() + n.leaf_begin, n.leaf_end - n.leaf_begin};
+  }
+  // The integer tuple an `integers` node spells (well formed: the tree spelled it; unlike
+  // IntTuple::from_nesting, not checked again).
+  IntTuple literal(const SyntaxNode& n) const {
+    IntTuple t{IntTuple::Empty{}};
+    const std::string_view s = spelling_of(n);
+    t.nesting_.append(s.data(), s.size());
+    t.leaves_.append(leaves_of(n));
+    return t;
   }
   // Records what follows as part of n's spelling (call begin_spelling first, end_spelling after).
   void begin_spelling(SyntaxNode& n) const {
