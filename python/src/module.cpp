@@ -264,11 +264,22 @@ py::object from_tuple(const rt::IntTuple& t) {
   return classes().int_tuple(out);
 }
 
+// A Layout result as its Python object: what py::cast(std::move(l)) makes, with the class's
+// pybind11 record looked up once instead of per result (by a hash of the type's name).
+py::object from_layout(rt::Layout&& l) {
+  static const py::detail::type_info* const record = py::detail::get_type_info(typeid(rt::Layout));
+  const auto move = [](const void* p) -> void* {
+    return new rt::Layout(std::move(*const_cast<rt::Layout*>(static_cast<const rt::Layout*>(p))));
+  };
+  return py::reinterpret_steal<py::object>(
+      py::detail::type_caster_generic::cast(&l, py::return_value_policy::move, {}, record, nullptr, move));
+}
+
 py::object from_value(rt::Value v) {
   using K = rt::Value::Kind;
   switch (v.kind()) {
     case K::IntTuple: return from_tuple(v.tuple());
-    case K::Layout: return py::cast(std::move(v.layout()));
+    case K::Layout: return from_layout(std::move(v.layout()));
     case K::Tiler: return py::cast(std::move(v.tiler()));
     case K::Swizzled: return py::cast(Composed{std::move(v.swizzled())});
     case K::Swizzle: return py::cast(v.swizzle());
@@ -324,6 +335,43 @@ rt::Value evaluate_text(std::string_view text) {
 
 // (The text is borrowed from the Python str, which lives through the call.)
 py::object eval_text(std::string_view text) { return from_value(evaluate_text(text)); }
+
+// eval(expression) as CPython calls it (METH_FASTCALL | METH_KEYWORDS): a str, positional or
+// as `expression=`, goes straight to eval_text. pybind11's dispatch (argument casters, an
+// argument vector allocated per call) cost a sixth of a short expression's time. Anything
+// else (bytes, a wrong type or keyword, a str that is not UTF-8) and any exception that is
+// not already a Python error are handed to the pybind11 binding of the same function, which
+// gives its conversions, TypeError messages and exception translation unchanged
+// (evaluation has no side effect, so running it again there is the same call).
+py::object& eval_binding() {
+  static py::object* f = new py::object;  // never destroyed: outlives the interpreter's teardown
+  return *f;
+}
+
+PyObject* eval_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  PyObject* text = nullptr;
+  if (kwnames == nullptr || PyTuple_GET_SIZE(kwnames) == 0) {
+    if (nargs == 1) text = args[0];
+  } else if (nargs == 0 && PyTuple_GET_SIZE(kwnames) == 1 &&
+             PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "expression") == 0) {
+    text = args[0];
+  }
+  if (text != nullptr && PyUnicode_Check(text)) {
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(text, &size);
+    if (utf8 != nullptr) {
+      try {
+        return eval_text(std::string_view(utf8, static_cast<std::size_t>(size))).release().ptr();
+      } catch (py::error_already_set& e) {
+        e.restore();
+        return nullptr;
+      } catch (...) {
+      }
+    }
+    PyErr_Clear();
+  }
+  return PyObject_Vectorcall(eval_binding().ptr(), args, static_cast<std::size_t>(nargs), kwnames);
+}
 
 // Any single value given from Python (an object or text) as the runtime value it stands for.
 rt::Value value_of(py::handle h) {
@@ -934,9 +982,21 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("call", [](const std::string& name, py::args args) { return from_value(evaluate_call(name, args)); },
         "Applies the function `name` of `tessera eval` to the arguments.");
-  m.def("eval", &eval_text, py::arg("expression"),
+  {
+    // The text signature first (inspect.signature reads it), then what help() shows.
+    static constexpr char signature[] = "eval(expression)\n--\n\n";
+    static constexpr char doc[] =
+        "eval(expression)\n--\n\n"
         "Evaluates one expression exactly as ``tessera eval`` does and returns the result:\n"
-        "``str(eval(e))`` is the line ``tessera eval`` prints.");
+        "``str(eval(e))`` is the line ``tessera eval`` prints.";
+    eval_binding() = py::cpp_function(&eval_text, py::name("eval"), py::arg("expression"), doc + sizeof signature - 1);
+    static PyMethodDef def{"eval", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&eval_entry)),
+                           METH_FASTCALL | METH_KEYWORDS, doc};
+    const py::object module_name = m.attr("__name__");
+    PyObject* f = PyCFunction_NewEx(&def, nullptr, module_name.ptr());
+    if (f == nullptr) throw py::error_already_set();
+    m.add_object("eval", py::reinterpret_steal<py::object>(f));
+  }
   m.def("value", [](py::handle h) { return from_value(value_of(h)); }, "An object or text as the value it stands for.");
   m.def("parse_int_tuple", [](py::handle h) { return from_tuple(tuple_of(h)); });
   m.def("functions", [] {
