@@ -18,6 +18,23 @@ namespace {
 // How results are printed: tessera's notation (default), JSON (--json) or CuTe C++ types (--cpp).
 enum class Output { text, json, cpp };
 
+// The result's text (rt::to_string) appended to `out`: layouts and tuples, nearly every
+// result, without a string of their own.
+void append_result(const rt::Value& v, std::string& out) {
+  switch (v.kind()) {
+    case rt::Value::Kind::IntTuple:
+      rt::append_string(v.tuple(), out);
+      return;
+    case rt::Value::Kind::Layout:
+      rt::append_string(v.layout().shape, out);
+      out += ':';
+      rt::append_string(v.layout().stride, out);
+      return;
+    default:
+      out += rt::to_string(v);
+  }
+}
+
 // Evaluate one expression into `out`: one line (text, cpp) or one JSON entry of the
 // "results" array (json; `first` says whether a comma goes before it). Returns false on
 // error; the caret diagnostic goes to `diag` unless quiet.
@@ -33,7 +50,8 @@ bool eval_line(const std::string& expr, std::string& out, std::string& diag, boo
       entry->set("result", json::value(v));
       entry->set("cpp", cute_type(v));
     } else {
-      out += mode == Output::cpp ? cute_type(v) : rt::to_string(v);
+      if (mode == Output::cpp) out += cute_type(v);
+      else append_result(v, out);
       out += '\n';
     }
   } catch (const rt::Error& e) {

@@ -1,9 +1,10 @@
 #include "tessera/rt/eval.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
 #include "tessera/rt/parsed_expression.hpp"
@@ -387,15 +388,18 @@ const std::vector<Function>& table() {
   return t;
 }
 
-// The functions by name (looked up by view: no string is built per call).
+// The functions by name: those of the name's length, compared (a few at most; hashing the
+// name cost more than that).
 const Function* find_function(std::string_view name) {
-  static const std::unordered_map<std::string_view, const Function*> by_name = [] {
-    std::unordered_map<std::string_view, const Function*> r;
-    for (const auto& f : table()) r.emplace(f.info.name, &f);
+  static const auto by_length = [] {
+    std::array<std::vector<const Function*>, 32> r;
+    for (const auto& f : table()) r.at(std::string_view(f.info.name).size()).push_back(&f);
     return r;
   }();
-  const auto it = by_name.find(name);
-  return it != by_name.end() ? it->second : nullptr;
+  if (name.size() >= by_length.size()) return nullptr;
+  for (const Function* f : by_length[name.size()])
+    if (std::memcmp(f->info.name, name.data(), name.size()) == 0) return f;
+  return nullptr;
 }
 
 // Evaluation of a parsed expression, node by node (each node knows its children's places).

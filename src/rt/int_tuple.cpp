@@ -241,24 +241,33 @@ IntTuple unflatten(const IntTuple& like, std::span<const std::int64_t> flat) {
 void append_string(const IntTuple& t, std::string& out) {
   const std::string_view n = t.nesting();
   const std::int64_t* leaf = t.leaf_values().data();
+  // Written into a buffer that surely holds it (a parenthesis or comma per nesting character,
+  // 20 characters per leaf), then appended at once: no capacity check per character.
+  const std::size_t bound = 2 * n.size() + 20 * t.leaf_values().size();
+  char stack[512];
+  std::string heap;
+  char* const buf = bound <= sizeof stack ? stack : (heap.resize(bound), heap.data());
+  char* o = buf;
   for (std::size_t k = 0; k < n.size(); ++k) {
     const char c = n[k];
     if (c == IntTuple::kClose) {
-      out += ')';
+      *o++ = ')';
       continue;
     }
-    if (k > 0 && n[k - 1] != IntTuple::kOpen) out += ',';
+    if (k > 0 && n[k - 1] != IntTuple::kOpen) *o++ = ',';
     if (c == IntTuple::kOpen) {
-      out += '(';
+      *o++ = '(';
       continue;
     }
     // -2^63 is the '_' of slice coordinates (rt::kUnderscore; no integer takes that value)
     const std::int64_t v = *leaf++;
-    if (v == std::numeric_limits<std::int64_t>::min()) {
-      out += '_';
+    if (v >= 0 && v < 10) {
+      *o++ = static_cast<char>('0' + v);
+    } else if (v == std::numeric_limits<std::int64_t>::min()) {
+      *o++ = '_';
     } else {
-      char buf[24];
-      char* e = buf + sizeof buf;
+      char digits[24];
+      char* const e = digits + sizeof digits;
       char* p = e;
       std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
       do {
@@ -266,9 +275,10 @@ void append_string(const IntTuple& t, std::string& out) {
         u /= 10;
       } while (u);
       if (v < 0) *--p = '-';
-      out.append(p, static_cast<std::size_t>(e - p));
+      while (p != e) *o++ = *p++;
     }
   }
+  out.append(buf, static_cast<std::size_t>(o - buf));
 }
 
 std::string to_string(const IntTuple& t) {
