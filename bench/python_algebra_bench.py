@@ -124,6 +124,27 @@ def notation(pc, x):
     return str(x)
 
 
+def conformance_vectors(data):
+    """Every conformance vector (a dict with `expr` and `result`), in file order."""
+    vectors = []
+    for f in sorted(glob.glob(os.path.join(data, "*.jsonl"))):
+        with open(f, encoding="utf-8") as fh:
+            vectors += [json.loads(line) for line in fh if line.strip()]
+    return vectors
+
+
+def pycute_result(pc, e):
+    """pycute's value of the expression e, or None where pycute cannot evaluate it (a function
+    it lacks, a swizzle, or an exception)."""
+    name = e.split("(", 1)[0]
+    if name not in PYCUTE_FUNCTIONS or "Sw<" in e or " o " in e:
+        return None
+    try:
+        return pycute_eval(pc, pycute_parse(pc, e))
+    except Exception:
+        return None
+
+
 def best(rounds, f, cpu=None):
     """Best and median wall time of `rounds` calls of f; with a list `cpu`, the best CPU time
     of this process (time.process_time) is appended to it: on a shared machine it is the
@@ -161,21 +182,13 @@ def main():
     sys.path.insert(0, args.pycute)
     import pycute as pc
 
-    vectors = []
-    for f in sorted(glob.glob(os.path.join(args.data, "*.jsonl"))):
-        with open(f, encoding="utf-8") as fh:
-            vectors += [json.loads(line) for line in fh if line.strip()]
+    vectors = conformance_vectors(args.data)
     chosen, agree = [], 0
     for v in vectors:
-        e = v["expr"]
-        name = e.split("(", 1)[0]
-        if name not in PYCUTE_FUNCTIONS or "Sw<" in e or " o " in e:
+        result = pycute_result(pc, v["expr"])
+        if result is None:
             continue
-        try:
-            result = pycute_eval(pc, pycute_parse(pc, e))
-        except Exception:
-            continue
-        chosen.append(e)
+        chosen.append(v["expr"])
         agree += notation(pc, result) == v["result"]
     exprs = chosen
     n = len(exprs)
