@@ -11,6 +11,7 @@
 #include <cairo-pdf.h>
 #include <cairo.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "tessera/viz/error.hpp"
@@ -23,14 +24,19 @@ namespace tessera::viz {
 namespace {
 
 // The library, opened once (and the reason when it cannot be: every drawing then says it).
+// The environment variable TESSERA_CAIRO_LIBRARY, where set, names another file to open (a
+// Cairo installed under another name or path).
 struct Library {
+  std::string name;
   void* handle = nullptr;
   std::string error;
 };
 const Library& cairo_library() {
   static const Library library = [] {
     Library l;
-    l.handle = dlopen(TESSERA_CAIRO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    const char* name = std::getenv("TESSERA_CAIRO_LIBRARY");
+    l.name = name != nullptr && *name != '\0' ? name : TESSERA_CAIRO_LIBRARY;
+    l.handle = dlopen(l.name.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (l.handle == nullptr) {
       const char* why = dlerror();
       l.error = why ? why : "unknown reason";
@@ -45,9 +51,9 @@ template <class F>
 F cairo_function(const char* name) {
   const Library& library = cairo_library();
   if (library.handle == nullptr)
-    throw Error("cannot load Cairo (" TESSERA_CAIRO_LIBRARY ") for PNG/PDF output: " + library.error);
+    throw Error("cannot load Cairo (" + library.name + ") for PNG/PDF output: " + library.error);
   void* f = dlsym(library.handle, name);
-  if (f == nullptr) throw Error(std::string("Cairo (" TESSERA_CAIRO_LIBRARY ") has no function ") + name);
+  if (f == nullptr) throw Error("Cairo (" + library.name + ") has no function " + name);
   return reinterpret_cast<F>(f);
 }
 
