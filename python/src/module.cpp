@@ -265,14 +265,19 @@ py::object from_tuple(const rt::IntTuple& t) {
 }
 
 // A Layout result as its Python object: what py::cast(std::move(l)) makes, with the class's
-// pybind11 record looked up once instead of per result (by a hash of the type's name).
+// pybind11 record looked up once instead of per result (by a hash of the type's name). The
+// call below is an internal one of pybind11 2 (what its py::cast calls); elsewhere, py::cast.
 py::object from_layout(rt::Layout&& l) {
+#if PYBIND11_VERSION_MAJOR == 2
   static const py::detail::type_info* const record = py::detail::get_type_info(typeid(rt::Layout));
   const auto move = [](const void* p) -> void* {
     return new rt::Layout(std::move(*const_cast<rt::Layout*>(static_cast<const rt::Layout*>(p))));
   };
   return py::reinterpret_steal<py::object>(
       py::detail::type_caster_generic::cast(&l, py::return_value_policy::move, {}, record, nullptr, move));
+#else
+  return py::cast(std::move(l));
+#endif
 }
 
 py::object from_value(rt::Value v) {
