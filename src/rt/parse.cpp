@@ -1,9 +1,7 @@
 #include "tessera/rt/parse.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <span>
@@ -19,20 +17,10 @@ namespace {
 // Nesting limit: deeper input is rejected instead of exhausting the stack.
 constexpr int kMaxDepth = 256;
 
-// The notation is ASCII: character classes without the C library's locale tables, one
-// table lookup each (names and numbers are most of what the parser reads).
-enum : std::uint8_t { kDigit = 1, kLetter = 2 };
-constexpr std::array<std::uint8_t, 256> kCharClass = [] {
-  std::array<std::uint8_t, 256> t{};
-  for (int c = '0'; c <= '9'; ++c) t[c] = kDigit;
-  for (int c = 'a'; c <= 'z'; ++c) t[c] = kLetter;
-  for (int c = 'A'; c <= 'Z'; ++c) t[c] = kLetter;
-  return t;
-}();
-constexpr std::uint8_t char_class(char c) { return kCharClass[static_cast<unsigned char>(c)]; }
-constexpr bool is_digit(char c) { return char_class(c) == kDigit; }
-constexpr bool is_letter(char c) { return char_class(c) == kLetter; }
-constexpr bool is_name_char(char c) { return char_class(c) != 0; }
+// The notation is ASCII: character classes without the C library's locale tables.
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool is_name_char(char c) { return is_digit(c) || is_letter(c); }
 
 using detail::SyntaxNode;
 using detail::SyntaxTree;
