@@ -301,7 +301,7 @@ TEST_CASE("tier agreement, dynamic integers: divide and product families as func
 TEST_CASE("tile_to_shape: runtime tier follows CuTe's per-mode coalesce", "[runtime][tiers]") {
   const auto tts = [](const char* block, const char* target) {
     const rt::Value b = rt::evaluate(block), t = rt::evaluate(target);
-    return rt::to_string(rt::tile_to_shape(b.layout, t.tuple));
+    return rt::to_string(rt::tile_to_shape(b.layout(), t.tuple()));
   };
   CHECK(tts("(4,(2,4)):(2,(1,8))", "(8,16)") == "((4,2),(2,4,2)):((2,32),(1,8,64))");
   CHECK(tts("(2,3):(3,1)", "(4,9)") == "(4,(3,3)):(3,(1,12))");
