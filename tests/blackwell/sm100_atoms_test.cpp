@@ -63,7 +63,7 @@ TEST_CASE("tcgen05.mma atoms: ThrID, A/B/C layouts and instruction descriptors a
       CHECK(seen.count(name) == 1);
     }
   CHECK(seen.size() == mma_vectors);
-  CHECK(seen.size() == 840);  // f16/bf16 480, tf32 160, i8 200 (see docs/atoms.md)
+  CHECK(seen.size() == 840);  // f16/bf16 480, tf32 160, i8 200 (docs/cli.md, Blackwell atoms)
 }
 
 TEST_CASE("tcgen05.ld/st atoms: ThrID, ValID, Src/Dst/RefLayout are CuTe's") {
