@@ -7,6 +7,7 @@
 #include "atom_registry_sm100.hpp"
 
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -28,7 +29,7 @@ template <class T> const char* tag() {
   else if constexpr (std::is_same_v<T, uint8_t>) return "U8";
   else return "S32";
 }
-std::string lower(std::string s) {
+[[gnu::noinline]] std::string lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
@@ -37,10 +38,12 @@ std::string lower(std::string s) {
 // have it (the traits' layouts depend on cta_group, M, N and K only; the static_assert in
 // add_atom holds each atom to that).
 template <int CtaGroup, int M, int N, int K>
-const MmaAtomInfo& shape_info() {
+[[gnu::noinline]] const MmaAtomInfo& shape_info() {
   static const MmaAtomInfo info = [] {
     using L = UMMA::tv_layouts<CtaGroup, M, N, K>;
     MmaAtomInfo i;
+    i.m = M;
+    i.n = N;
     i.thr_id = rt::to_runtime(typename L::ThrID{});
     i.a_tv = rt::to_runtime(typename L::ALayout{});
     i.b_tv = rt::to_runtime(typename L::BLayout{});
@@ -51,28 +54,38 @@ const MmaAtomInfo& shape_info() {
   return info;
 }
 
+// One atom's entry from its shape's layouts and its constants (not a template: the per-atom
+// template below only names them, which keeps this TU cheap to compile).
+[[gnu::noinline]] void push_atom(std::vector<MmaAtomInfo>& v, const MmaAtomInfo& shape, const char* op_name, int k,
+                                 const char* d, const char* a, const char* b, int a_bits, int cta_group, bool ts,
+                                 std::uint32_t idesc) {
+  MmaAtomInfo i = shape;
+  i.name = std::string(op_name) + "_" + std::to_string(i.m) + "x" + std::to_string(i.n) + "x" + std::to_string(k) + "_" +
+           d + a + b;
+  i.arch = "SM100a";
+  i.types = "D=" + lower(d) + " A=" + lower(a) + " B=" + lower(b) + " C=" + lower(d);
+  i.k = k;
+  i.a_bits = i.b_bits = a_bits;
+  i.cta_group = cta_group;
+  i.a_tmem = ts;
+  i.idesc = idesc;
+  v.push_back(std::move(i));
+}
+
 template <template <class, class, class, int, int, UMMA::Major, UMMA::Major, UMMA::ScaleIn, UMMA::ScaleIn> class Op,
           bool TS, class A, class B, class D, int M, int N>
 void add_atom(std::vector<MmaAtomInfo>& v, const char* op_name) {
   using T = MMA_Traits<Op<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K, UMMA::ScaleIn::One, UMMA::ScaleIn::One>>;
   constexpr int K = 256 / sizeof_bits_v<A>;
   using L = UMMA::tv_layouts<T::cta_group, M, N, K>;
-  static_assert(std::is_same_v<typename T::ALayout, typename L::ALayout> &&
-                std::is_same_v<typename T::CLayout, typename L::CLayout>);
-  MmaAtomInfo i = shape_info<T::cta_group, M, N, K>();
-  i.name = std::string(op_name) + "_" + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + "_" +
-           tag<D>() + tag<A>() + tag<B>();
-  i.arch = "SM100a";
-  i.types = "D=" + lower(tag<D>()) + " A=" + lower(tag<A>()) + " B=" + lower(tag<B>()) + " C=" + lower(tag<D>());
-  i.m = M;
-  i.n = N;
-  i.k = K;
-  i.a_bits = int(sizeof_bits_v<A>);
-  i.b_bits = int(sizeof_bits_v<B>);
-  i.cta_group = T::cta_group;
-  i.a_tmem = TS;
-  i.idesc = T::idesc.desc;
-  v.push_back(std::move(i));
+  static_assert(std::is_same_v<typename T::ThrID, typename L::ThrID> &&
+                std::is_same_v<typename T::ALayout, typename L::ALayout> &&
+                std::is_same_v<typename T::BLayout, typename L::BLayout> &&
+                std::is_same_v<typename T::CLayout, typename L::CLayout> &&
+                std::is_same_v<typename T::TmemLayoutC, UMMA::TmemLayoutC<T::cta_group, M, N>>);
+  static_assert(sizeof_bits_v<A> == sizeof_bits_v<B>);
+  push_atom(v, shape_info<T::cta_group, M, N, K>(), op_name, K, tag<D>(), tag<A>(), tag<B>(), int(sizeof_bits_v<A>),
+            T::cta_group, TS, T::idesc.desc);
 }
 
 // Every N of the ISA's (and, for TS, CuTe's) shape table for M, in increasing order.
@@ -125,7 +138,7 @@ void append_sm100_mma(std::vector<MmaAtomInfo>& v) {
 namespace {
 
 template <class Op>
-CopyAtomInfo tmem_copy_info(const char* name, bool load) {
+[[gnu::noinline]] CopyAtomInfo tmem_copy_info(const char* name, bool load) {
   using T = Copy_Traits<Op>;
   CopyAtomInfo i;
   i.name = name;
