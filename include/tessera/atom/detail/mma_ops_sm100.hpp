@@ -81,9 +81,11 @@ TESSERA_HOST_DEVICE constexpr InstrDescriptor make_instr_desc() {
 }
 }  // namespace UMMA
 
-// The shapes the ISA allows (tcgen05 "Matrix Shape", dense, no .ws):
-//   cta_group::1: M = 64 or 128; N a multiple of 8 in [8, 256] (i8: N = 8 or a multiple of 16)
-//   cta_group::2: M = 128 or 256; N a multiple of 16 in [16, 256] (i8: a multiple of 32)
+// The shapes the ISA allows (tcgen05 "Matrix Shape", dense, no .ws) for f16 and tf32:
+//   cta_group::1: M = 64 or 128; N a multiple of 8 in [8, 256]
+//   cta_group::2: M = 128 or 256; N a multiple of 16 in [16, 256]
+// and for i8 those CuTe's SM100_MMA_S8 atoms take: N = 8 or a multiple of 16 (one CTA), a
+// multiple of 32 (a pair).
 // M and N of cta_group::2 are the pair's: each CTA holds M/2 rows of A and D, N/2 rows of B.
 // With A in tensor memory (TS), CuTe's atoms take fewer N: a multiple of 16 for M = 128 and of
 // 32 for cta_group::2; tessera's TS atoms follow CuTe's, so that each has CuTe's traits.
