@@ -15,6 +15,7 @@
 #include "tessera/atom/copy_sm100.hpp"
 #include "tessera/atom/mma_sm100.hpp"
 #include "tessera/rt/atom_registry.hpp"
+#include "tessera/rt/eval.hpp"
 #include "tessera/rt/layout.hpp"
 
 namespace {
@@ -145,4 +146,35 @@ TEST_CASE("tcgen05.mma accumulators: (m, n) -> lane + 128 column, one cell each"
   check(UMMA::TmemLayoutC<2, 256, 256>{}, 128, 256, [](int64_t m, int64_t) { return m; });
   using T = MMA_Traits<SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K>>;
   STATIC_REQUIRE(std::is_same_v<T::TmemLayoutC, UMMA::TmemLayoutC<2, 128, 64>>);
+}
+
+// The accumulator's tensor-memory layout against CuTe's tmem_frg (tests/data/cute_sm100_tmem_c.jsonl,
+// printed by tools/cute_reference/sm100_tmem_c.cu): CuTe addresses a cell as lane * 2^16 + column;
+// every (m, n) of a CTA's tile lands on the same cell in both.
+TEST_CASE("tcgen05.mma accumulators: tensor-memory cells are CuTe's tmem_frg") {
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm100_tmem_c.jsonl");
+  REQUIRE(in.good());
+  int cases = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    INFO(line);
+    const int cta = std::stoi(field(line, "cta_group")), m = std::stoi(field(line, "m")), n = std::stoi(field(line, "n"));
+    const tessera::rt::Value v = tessera::rt::evaluate(field(line, "layout"));
+    REQUIRE(v.kind == tessera::rt::Value::Kind::Layout);
+    const tessera::rt::Layout cute = v.layout.mode(0);  // ((M/cta, N), 1, 1): the one MMA's tile
+    // An atom of this shape (the layout depends on cta_group, M and N only).
+    const tessera::rt::MmaAtomInfo* atom = nullptr;
+    for (const auto& a : tessera::rt::mma_atoms())
+      if (a.cta_group == cta && a.m == m && a.n == n && !a.a_tmem) { atom = &a; break; }
+    REQUIRE(atom != nullptr);
+    const int64_t rows = m / cta;
+    REQUIRE(cute.size() == rows * n);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < rows; ++i) {
+        const int64_t cell = atom->tmem_c(i + rows * j);
+        CHECK(cute(i + rows * j) == (cell % 128) * 65536 + cell / 128);
+      }
+    ++cases;
+  }
+  CHECK(cases == 9);
 }
