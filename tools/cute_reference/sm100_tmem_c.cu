@@ -1,3 +1,7 @@
+// Prints CuTe's tensor-memory layout of a tcgen05.mma accumulator (UMMA::tmem_frg_1sm/2sm<float>)
+// for one MMA of several shapes, as JSON lines: tests/data/cute_sm100_tmem_c.jsonl. Built against a
+// CUTLASS checkout outside the repository, host code only:
+//   nvcc -std=c++17 -I CUTLASS/include sm100_tmem_c.cu -o tmem_c && ./tmem_c > tests/data/cute_sm100_tmem_c.jsonl
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
 #include <cstdio>

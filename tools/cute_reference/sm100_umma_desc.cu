@@ -1,3 +1,8 @@
+// Prints CuTe's tcgen05.mma shared-memory descriptors (UMMA::make_umma_desc) for the first K block of
+// tiles of every GMMA layout atom, start address cleared (CuTe computes it from a device pointer),
+// as JSON lines: tests/data/cute_sm100_umma_desc.jsonl. Built against a CUTLASS checkout outside
+// the repository, host code only:
+//   nvcc -std=c++17 -I CUTLASS/include sm100_umma_desc.cu -o desc && ./desc 2>/dev/null > tests/data/cute_sm100_umma_desc.jsonl
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
 #include <cstdio>
