@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/atom/detail/arch.hpp"
 #include "tessera/atom/numeric.hpp"
@@ -104,9 +105,11 @@ TESSERA_HOST_DEVICE constexpr bool umma_shape_ok() {
 }
 }  // namespace detail
 
-// TESSERA_UMMA_OP(NAME, CTA_GROUP, KIND, TS, I8): struct NAME<A, B, C, M, N, MajorA, MajorB,
-// NegA, NegB>, CuTe's spelling. fma(a, desc_b, tmem_d, accumulate, idesc): a is A's
-// shared-memory descriptor (SS) or tensor-memory address (TS); accumulate 0 writes D = A*B.
+// TESSERA_UMMA_OP(NAME, CTA_GROUP, KIND, FORM, A_TYPE, A_OPERAND, I8, TYPES_OK): struct
+// NAME<a_type, b_type, c_type, M, N, a_major, b_major, a_neg, b_neg>, CuTe's spelling; FORM S
+// (A in shared memory) or T (A in tensor memory). fma(a, desc_b, tmem_d, accumulate, idesc): a is
+// A's shared-memory descriptor (SS) or tensor-memory address (TS); accumulate 0 writes D = A*B.
+// One thread of the CTA (of the pair's first CTA, cta_group::2) calls it: the caller elects it.
 #if defined(TESSERA_TCGEN05_ENABLED)
 #define TESSERA_UMMA_ISSUE(CTA_GROUP, KIND, A_OPERAND, A_CONSTRAINT)                                          \
   asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"                                            \
@@ -125,10 +128,10 @@ TESSERA_HOST_DEVICE constexpr bool umma_shape_ok() {
   template <class a_type, class b_type, class c_type, int M, int N, UMMA::Major a_major, UMMA::Major b_major,     \
             UMMA::ScaleIn a_neg = UMMA::ScaleIn::One, UMMA::ScaleIn b_neg = UMMA::ScaleIn::One>                 \
   struct NAME {                                                                                                 \
-    static_assert(detail::umma_shape_ok<CTA_GROUP, M, N, I8, TESSERA_UMMA_##FORM>(),                                                 \
+    static_assert(detail::umma_shape_ok<CTA_GROUP, M, N, I8, TESSERA_UMMA_##FORM>(),                           \
                   #NAME ": M and N must be a shape of tcgen05.mma.cta_group::" #CTA_GROUP ".kind::" #KIND        \
                   " (PTX ISA, tcgen05 Matrix Shape)");                                                          \
-    static_assert(!TESSERA_UMMA_##FORM || a_major == UMMA::Major::K, #NAME ": A in tensor memory is K-major");               \
+    static_assert(!TESSERA_UMMA_##FORM || a_major == UMMA::Major::K, #NAME ": A in tensor memory is K-major");   \
     static_assert(WHAT, #NAME ": A, B and D types do not belong to .kind::" #KIND);                            \
     static constexpr int cta_group = CTA_GROUP;                                                                 \
     using ARegisters = A_TYPE[1];                                                                               \
