@@ -61,7 +61,10 @@ analysis::GmmaAtomSpec smem_layout_arg(const std::string& text, const rt::MmaAto
   analysis::GmmaAtomSpec spec;
   if (text.empty()) return spec;
   if (!atom.a_smem && !atom.b_smem)
-    fail("--smem-layout: " + atom.name + " reads no operand from shared memory (only SM90 _SS and _RS atoms do)", text, 0);
+    fail("--smem-layout: " + atom.name +
+             (atom.cta_group ? " is drawn by its TV layouts; the shared-memory tiles are drawn for SM90's _SS and _RS atoms"
+                             : " reads no operand from shared memory (only SM90 _SS and _RS atoms do)"),
+         text, 0);
   const bool prefixed = text.rfind("gmma_", 0) == 0;
   const std::size_t parts = static_cast<std::size_t>(std::count(text.begin(), text.end(), '_')) + (prefixed ? 0 : 1);
   const int bits = atom.b_smem ? atom.b_bits : atom.a_bits;

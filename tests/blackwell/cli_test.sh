@@ -31,6 +31,9 @@ expect_ok mma-txt "$T" mma SM100_MMA_F16BF16_SS_64x8x16_F32F16F16 --only C
 # lane 33 holds row 17 (17 % 16 + 32 * (17 / 16) = 33); column 5 holds n = 5 (the last panel).
 grep -E '^ *33  \|' "$W/out" | tail -n1 | awk -F'|' '{ gsub(/ /, "", $7); print $7 }' | grep -qx 'm17n5' || bad "mma txt: lane 33 column 5 is not C(17,5)"
 
+expect_err mma-smem "the shared-memory tiles are drawn for SM90's _SS and _RS atoms" "$T" mma SM100_MMA_TF32_SS_64x8x8_F32TF32TF32 --smem-layout k_sw128
+has_caret mma-smem
+
 # --- copy: a tensor-memory atom alone, lanes x columns
 expect_ok copy-layouts "$T" copy SM100_TMEM_LOAD_32dp32b1x --print-layouts
 has_line copy-layouts 'ThrID 32:1'
