@@ -31,7 +31,10 @@
 // value v of D is  sum_k A(m,k) * B(n,k) + C(m,n)  with (m,n) = CLayout(t,v) and A(m,k),
 // B(n,k) read from the lane and value that ALayout / BLayout place them at.  (Sums in
 // double, or int64 for integer atoms, then converted to D's type: exact for the small
-// integers the tests use; the hardware's fp32 sum order is not modelled.)
+// integers the tests use; the hardware's fp32 sum order is not modelled.)  tessera's wgmma
+// SS atoms with f32 accumulators are emulated too, inside host_warp::launch: each thread
+// computes its own accumulators, reading both operands through their descriptors from the
+// buffer host_warp::set_shared_memory names (host_wgmma_ss); other wgmma atoms stop loudly.
 #pragma once
 
 #include <array>
