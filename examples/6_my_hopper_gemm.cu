@@ -132,7 +132,11 @@ Params make_params(T const* A, T const* B, T* D, int M, int N, int K, int group)
 
 template <class Trace>
 void launch(Params const& p, Trace trace, int ctas) {
-  CHECK_CUDA(cudaFuncSetAttribute(my_hopper_gemm_kernel<Trace>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
+  static const bool sized = [] {  // (once: nothing but the launch between a timing bracket's events)
+    CHECK_CUDA(cudaFuncSetAttribute(my_hopper_gemm_kernel<Trace>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
+    return true;
+  }();
+  (void)sized;
   my_hopper_gemm_kernel<Trace><<<ctas, Threads, sizeof(Shared)>>>(p, trace);
 }
 
