@@ -219,3 +219,35 @@ TEST_CASE("static_for_inlined visits C<0>..C<N-1> in order, each a static index,
   detail::static_for_inlined<0>([&](auto) { ++calls; });
   CHECK(calls == 0);
 }
+
+// convert(src, dst): f32 fragments to bf16 / f16 (in pairs on the GPU; here the portable
+// rounding), bit for bit T(x) at every index, odd sizes included; other types as convert_to.
+TEST_CASE("convert: f32 fragments rounded to bf16 and f16 as T(x), every value") {
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<uint32_t> bits;
+  auto check = [&](auto tag, auto n) {
+    using T = typename decltype(tag)::type;
+    std::vector<float> src_values(64 * 4);
+    std::vector<T> dst_values(64 * 4);
+    auto src = make_tensor(src_values.data(), make_layout(n));  // (a static size unrolls; a dynamic one loops)
+    auto dst = make_tensor(dst_values.data(), make_layout(n));
+    for (int i = 0; i < int(size(src)); ++i) {
+      const uint32_t x = bits(rng);
+      src(i) = i % 5 == 0 ? 1.f + float(i) / 256.f : __builtin_bit_cast(float, x);  // ties, NaNs, infinities, subnormals
+    }
+    convert(src, dst);
+    int wrong = 0;
+    for (int i = 0; i < int(size(src)); ++i) wrong += dst(i).bits != T(src(i)).bits;
+    CHECK(wrong == 0);
+  };
+  for (int round = 0; round < 50; ++round) {
+    check(std::type_identity<bfloat16_t>{}, _128{});
+    check(std::type_identity<half_t>{}, _7{});
+    check(std::type_identity<bfloat16_t>{}, 9);  // a dynamic size: one value at a time
+  }
+  auto ints = make_tensor<int>(make_layout(_3{}));
+  auto floats = make_tensor<float>(make_layout(_3{}));
+  ints(0) = -2, ints(1) = 0, ints(2) = 7;
+  convert(ints, floats);
+  CHECK((floats(0) == -2.f && floats(1) == 0.f && floats(2) == 7.f));
+}

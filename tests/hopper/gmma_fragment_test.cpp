@@ -16,6 +16,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <memory>
 #include <vector>
 
 #include "isa_gmma.hpp"
@@ -320,6 +323,52 @@ TEST_CASE("gemm(tiled_mma, ...) on descriptor fragments: one wgmma per (k, m, n)
   check_gemm_issue<false>(GMMA::ScaleOut::One);
   check_gemm_issue<true>(GMMA::ScaleOut::Zero);
   check_gemm_issue<true>(GMMA::ScaleOut::One);
+}
+
+
+// The host's wgmma: gemm(tiled_mma, ...) with tessera's own SS atoms inside host_warp::launch
+// reads both operands through the fragments' descriptors from host_warp's shared memory. Two
+// consumer warpgroups, A K-major (64B swizzle, 32 of K per stage), B MN-major (128B), two
+// stages accumulated (ScaleOut::Zero over NaN accumulators, then One): every thread's every
+// accumulator against the reference product at the (m, n) its C partition names.
+TEST_CASE("gemm(tiled_mma, ...) on the host: wgmma SS emulated through the descriptors") {
+  constexpr int W = 2, BM = 64 * W, N = 64, BK = 32, Stages = 2;
+  constexpr auto smem_a = GMMA::make_smem_layout<16, Major::K, 64>(make_shape(C<BM>{}, C<BK>{}, C<Stages>{}));
+  constexpr auto smem_b = GMMA::make_smem_layout<16, Major::MN, 128>(make_shape(C<N>{}, C<BK>{}, C<Stages>{}), tuple<_2, _1, _3>{});
+  constexpr int a_elements = int(cosize(smem_a.inner())), b_elements = int(cosize(smem_b.inner()));
+  // (on a 2^18-byte boundary: the descriptors' addresses, the pointers modulo the shared window, start at 0)
+  std::unique_ptr<void, decltype(&std::free)> storage(std::aligned_alloc(std::size_t(1) << 18, std::size_t(1) << 18), &std::free);
+  auto* a = static_cast<bfloat16_t*>(storage.get());
+  bfloat16_t* b = a + a_elements;  // (a multiple of 1 KiB after a)
+  auto av = [](int m, int k) { return float((m * 3 + k * 5) % 7 - 3); };
+  auto bv = [](int n, int k) { return float((n * 2 + k * 3) % 5 - 2); };
+  for (int s = 0; s < Stages; ++s)
+    for (int k = 0; k < BK; ++k) {
+      for (int m = 0; m < BM; ++m) a[int(smem_a(m, k, s))] = bfloat16_t(av(m, BK * s + k));
+      for (int n = 0; n < N; ++n) b[int(smem_b(n, k, s))] = bfloat16_t(bv(n, BK * s + k));
+    }
+  host_warp::set_shared_memory(a, std::size_t(a_elements + b_elements) * sizeof(bfloat16_t));
+  constexpr auto tiled = make_tiled_mma(SM90_64xNx16_F32BF16BF16_SS<N, Major::K, Major::MN>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  std::vector<float> c(std::size_t(BM * N), -1.f);
+  host_warp::launch(W * 128, [&](int t) {
+    const auto thr = tiled.get_slice(t);
+    const auto tCrA = thr.partition_fragment_A(make_tensor(a, smem_a));
+    const auto tCrB = thr.partition_fragment_B(make_tensor(b, smem_b));
+    auto tCrC = partition_fragment_C(tiled, make_shape(C<BM>{}, C<N>{}));
+    for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = std::numeric_limits<float>::quiet_NaN();
+    for (int s = 0; s < Stages; ++s)
+      gemm(tiled, tCrA(_, _, _, s), tCrB(_, _, _, s), tCrC, s == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+    const auto tCgC = thr.partition_C(make_tensor(c.data(), make_layout(make_shape(C<BM>{}, C<N>{}))));
+    for (int i = 0; i < int(size(tCrC)); ++i) tCgC(i) = tCrC(i);
+  });
+  int wrong = 0;
+  for (int n = 0; n < N; ++n)
+    for (int m = 0; m < BM; ++m) {
+      float want = 0;
+      for (int k = 0; k < Stages * BK; ++k) want += av(m, k) * bv(n, k);
+      wrong += c[std::size_t(m + BM * n)] != want;
+    }
+  CHECK(wrong == 0);
 }
 
 }  // namespace

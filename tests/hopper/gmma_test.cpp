@@ -312,8 +312,11 @@ TEST_CASE("wgmma descriptors: generated staged tiles (rapidcheck)") {
           (void)off;
           const GMMA::GmmaDescriptor d = GMMA::make_gmma_descriptor(f, buffer);
           for (int64_t k = 0; k < KI; ++k)
-            for (int64_t mn = 0; mn < MNT; ++mn)
+            for (int64_t mn = 0; mn < MNT; ++mn) {
               RC_ASSERT(isa::gmma_address(d, mj, bits, mn, k) == buffer + atom.swizzle(inner(mn, k)) * bits / 8);
+              // the library's reading of the descriptor (gemm's host emulation of wgmma reads through it)
+              RC_ASSERT(int64_t(GMMA::descriptor_address(d, mj, bits, mn, k)) == buffer + atom.swizzle(inner(mn, k)) * bits / 8);
+            }
         }
   });
 }

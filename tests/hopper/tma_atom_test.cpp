@@ -7,6 +7,8 @@
 #include <set>
 
 #include "tessera/atom/copy_sm90_tma.hpp"
+#include "tessera/atom/tma_coord.hpp"
+#include "tessera/tensor.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 
 using namespace tessera;
@@ -145,4 +147,26 @@ TEST_CASE("TMA load atom: boxes of generated GMMA tiles cover each element once 
       if (sw == 128) run(GMMA::make_smem_layout<16, Major::MN, 128>(make_shape(_64{}, _64{})));
     }
   });
+}
+
+// tma::coord_of: the origin a TMA copy takes, from an element of the tiled coordinate tensor:
+// tile (m, k) of (BM, BK) tiles starts at (m BM, k BK), tiles past the edge keep counting past
+// it (TMA zero-fills there), and a nested coordinate flattens, mode 0 first.
+TEST_CASE("tma::coord_of: a tile's TMA origin from the coordinate tensor") {
+  for (auto [M, K] : {std::pair{1024, 512}, std::pair{200, 100}, std::pair{1, 8}}) {
+    const auto id = make_identity_tensor(make_shape(M, K));
+    for (int m = 0; m * 128 < M; ++m)
+      for (int k = 0; k * 64 < K; ++k) {
+        const auto tile = local_tile(id, make_shape(_128{}, _64{}), make_coord(m, k));
+        const tma::Coord o = tma::coord_of(tile(0, 0));
+        CHECK(o.c[0] == m * 128);
+        CHECK(o.c[1] == k * 64);
+        const tma::Coord last = tma::coord_of(tile(127, 63));  // (the last element: past the edge when M, K are not whole tiles)
+        CHECK(last.c[0] == m * 128 + 127);
+        CHECK(last.c[1] == k * 64 + 63);
+      }
+  }
+  const tma::Coord nested = tma::coord_of(make_coord(3, make_coord(4, _5{})));
+  CHECK((nested.c[0] == 3 && nested.c[1] == 4 && nested.c[2] == 5));
+  STATIC_REQUIRE(tma::coord_of(make_coord(_7{}, _9{})).c[1] == 9);
 }

@@ -31,10 +31,17 @@
 // value v of D is  sum_k A(m,k) * B(n,k) + C(m,n)  with (m,n) = CLayout(t,v) and A(m,k),
 // B(n,k) read from the lane and value that ALayout / BLayout place them at.  (Sums in
 // double, or int64 for integer atoms, then converted to D's type: exact for the small
-// integers the tests use; the hardware's fp32 sum order is not modelled.)
+// integers the tests use; the hardware's fp32 sum order is not modelled.)  tessera's wgmma
+// SS atoms with f32 accumulators are emulated too, inside host_warp::launch: each thread
+// computes its own accumulators, reading both operands through their descriptors from the
+// buffer host_warp::set_shared_memory names (host_wgmma_ss); other wgmma atoms stop loudly.
 #pragma once
 
 #include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/algorithm/detail/atom_operands.hpp"
@@ -137,7 +144,48 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void with_accumulators(Tn&& t, F&& f) {
     unpack_values(r, t);
   }
 }
-// One wgmma: C = A * B + (scale == One ? C : 0), C in place.
+#if !defined(__CUDA_ARCH__)
+// Host: the calling thread's accumulators of one wgmma whose operands both lie in shared memory
+// (SS atoms, f32 accumulators), read through their descriptors (GMMA::descriptor_address) from
+// host_warp's shared memory: value v of D is sum_k A(m,k) B(n,k) (+ D) at (m,n) = CLayout(t, v),
+// t the thread's index in its warpgroup. (No exchange between threads: each reads smem.)
+template <class Op, class Regs>
+void host_wgmma_ss(uint64_t desc_a, uint64_t desc_b, Regs& d, GMMA::ScaleOut scale) {
+  using Traits = MMA_Traits<Op>;
+  using TA = typename Traits::ValTypeA;
+  using TB = typename Traits::ValTypeB;
+  static_assert(std::is_same_v<typename Traits::ValTypeC, float>,
+                "gemm on the host: the wgmma emulation covers f32 accumulators");
+  using Shape = typename Traits::Shape_MNK;
+  constexpr int M = int(std::remove_cvref_t<decltype(get<0>(Shape{}))>::value);
+  constexpr int K = int(std::remove_cvref_t<decltype(get<2>(Shape{}))>::value);
+  typename Traits::CLayout cl{};
+  host_warp::Lane const& me = host_warp::this_lane();
+  if (me.block == nullptr) {
+    std::fprintf(stderr, "tessera: %s on the host runs only inside tessera::host_warp::launch\n", Traits::name);
+    std::abort();
+  }
+  const int t = me.thread % GMMA::warpgroup_threads;
+  auto load = [](auto tag, uint32_t address) {
+    using V = typename decltype(tag)::type;
+    V v;
+    std::memcpy(&v, host_warp::shared_byte(address, sizeof(V)), sizeof(V));
+    return convert_to<double>(v);
+  };
+  for (int v = 0; v < int(decltype(size<1>(cl))::value); ++v) {
+    const int64_t mn = cl(t, v);
+    const int64_t m = mn % M, n = mn / M;
+    double acc = scale == GMMA::ScaleOut::One ? double(d[v]) : 0.0;
+    for (int64_t k = 0; k < K; ++k)
+      acc += load(std::type_identity<TA>{}, GMMA::descriptor_address(GMMA::GmmaDescriptor{desc_a}, Traits::major_A, sizeof_bits_v<TA>, m, k)) *
+             load(std::type_identity<TB>{}, GMMA::descriptor_address(GMMA::GmmaDescriptor{desc_b}, Traits::major_B, sizeof_bits_v<TB>, n, k));
+    d[v] = float(acc);
+  }
+}
+#endif
+
+// One wgmma: C = A * B + (scale == One ? C : 0), C in place. On the host, SS atoms with f32
+// accumulators are emulated (host_wgmma_ss); the others stop loudly (mma_unsupported).
 template <class Atom, class ATn, class BTn, class CTn>
 TESSERA_HOST_DEVICE TESSERA_INLINE void wgmma_atom_call(ATn const& A, BTn const& B, CTn&& Cc, GMMA::ScaleOut scale) {
   using Op = typename Atom::Operation;
@@ -145,6 +193,13 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void wgmma_atom_call(ATn const& A, BTn const&
   typename Op::BRegisters b;
   wgmma_operand<typename Atom::ALayout>(a, A);
   wgmma_operand<typename Atom::BLayout>(b, B);
+#if !defined(__CUDA_ARCH__)
+  if constexpr (GMMA::is_instruction_v<Op> && operand_is_shared<typename Atom::ALayout>() &&
+                std::is_same_v<typename MMA_Traits<Op>::ValTypeC, float>) {
+    with_accumulators<typename Op::DRegisters>(Cc, [&](typename Op::DRegisters& d) { host_wgmma_ss<Op>(a[0], b[0], d, scale); });
+    return;
+  }
+#endif
   with_accumulators<typename Op::DRegisters>(Cc, [&](typename Op::DRegisters& d) { Op::fma(d, a, b, scale); });
 }
 
@@ -239,6 +294,23 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void gemm_modes(MMA const& mma, ATn const& A,
   }
 }
 }  // namespace detail
+
+namespace GMMA {
+// warpgroup_fence_operand over a register fragment (the f32 accumulators of
+// partition_fragment_C): each register pinned in place around the wgmmas that read and write it.
+template <class Tn>
+  requires is_tensor_v<std::remove_cvref_t<Tn>>
+TESSERA_HOST_DEVICE TESSERA_INLINE void warpgroup_fence_operand(Tn& fragment) {
+  static_assert(std::is_same_v<tessera::detail::tensor_value_t<Tn>, float>, "warpgroup_fence_operand: f32 accumulator fragments");
+#if defined(__CUDA_ARCH__)
+  constexpr int n = int(decltype(size(fragment.layout()))::value);
+#pragma unroll
+  for (int i = 0; i < n; ++i) asm volatile("" : "+f"(fragment(i))::"memory");
+#else
+  (void)fragment;
+#endif
+}
+}  // namespace GMMA
 
 template <class MMA, class ATn, class BTn, class CTn>
   requires(detail::is_mma_like_v<MMA> && is_tensor_v<ATn> && is_tensor_v<BTn> && is_tensor_v<CTn>)

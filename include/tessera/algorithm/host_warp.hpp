@@ -17,6 +17,7 @@
 
 #if !defined(__CUDA_ARCH__)
 #include <array>
+#include <cstdint>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +63,7 @@ struct Lane {
   Warp* warp = nullptr;
   Warp* block = nullptr;  // every thread of the launch (sync_block)
   int lane = 0;           // index within the warp
+  int thread = 0;         // index within the launch
 };
 inline Lane& this_lane() {
   thread_local Lane lane;
@@ -79,11 +81,46 @@ void launch(int num_threads, Body const& body) {
   threads.reserve(std::size_t(num_threads));
   for (int t = 0; t < num_threads; ++t)
     threads.emplace_back([&, t] {
-      this_lane() = Lane{warps[std::size_t(t / warp_size)].get(), &block, t % warp_size};
+      this_lane() = Lane{warps[std::size_t(t / warp_size)].get(), &block, t % warp_size, t};
       body(t);
       this_lane() = Lane{};
     });
   for (auto& th : threads) th.join();
+}
+
+// Shared memory as the host sees it: instructions that name shared memory by a 32-bit
+// address (wgmma descriptors: the low 18 bits of the shared window) find it in the buffer set
+// here, where the address of a host pointer p is its value modulo 2^18 (as
+// GMMA::DescriptorIterator computes it on the host). At most 2^18 bytes, best allocated on a
+// 2^18-byte boundary (std::aligned_alloc): its addresses then run from 0 as on the device,
+// and an operand's descriptor never wraps its 14-bit start-address field (debug builds
+// check); at least on the swizzle's repeat (1 KiB), so that swizzles on addresses agree.
+struct SharedMemory {
+  unsigned char const* base = nullptr;
+  std::size_t bytes = 0;
+};
+inline SharedMemory& shared_memory() {
+  static SharedMemory window;
+  return window;
+}
+inline void set_shared_memory(void const* base, std::size_t bytes) {
+  if (bytes > (std::size_t(1) << 18)) {
+    std::fprintf(stderr, "tessera: host shared memory of %zu bytes is more than the 2^18-byte shared window\n", bytes);
+    std::abort();
+  }
+  shared_memory() = SharedMemory{static_cast<unsigned char const*>(base), bytes};
+}
+// The host byte at shared-window address `address` (18 bits); stops loudly outside the buffer.
+inline unsigned char const* shared_byte(uint32_t address, std::size_t size) {
+  SharedMemory const& w = shared_memory();
+  const uint32_t base_address = uint32_t(reinterpret_cast<std::uintptr_t>(w.base) & 0x3FFFFu);
+  const std::size_t offset = std::size_t((address - base_address) & 0x3FFFFu);
+  if (w.base == nullptr || offset + size > w.bytes) {
+    std::fprintf(stderr, "tessera: shared address 0x%05x lies outside the host's shared memory (host_warp::set_shared_memory)\n",
+                 unsigned(address));
+    std::abort();
+  }
+  return w.base + offset;
 }
 
 // A barrier over every thread of the launch (the host's __syncthreads).

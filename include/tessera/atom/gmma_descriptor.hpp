@@ -66,6 +66,33 @@ struct GmmaDescriptor {
   }
 };
 
+// The byte address (in the 2^18-byte shared window) the hardware reads for element (mn, k) of
+// the (MN, K) operand tile a descriptor describes, read off its fields as the ISA defines the
+// canonical layouts: 8-row x 16-byte core matrices, K-major rows `swizzle bytes` apart (core
+// matrices SBO apart along MN; along K 16 bytes apart in a swizzled row, LBO apart without a
+// swizzle), MN-major k-rows `swizzle bytes` apart (16-byte chunks of a row consecutive, rows
+// of chunks LBO apart along MN and SBO apart along K in 8-row groups; without a swizzle chunks
+// SBO and k-groups LBO apart); then the swizzle on the address (chunk bits [4, 4+b) XOR bits
+// [7, 7+b)). The base offset is taken as 0 (buffers on the swizzle's repeat). make_gmma_descriptor
+// is its inverse over a tile: descriptor_address(make_gmma_descriptor(tile, base), ...)(mn, k)
+// is base + the bytes of the swizzled tile(mn, k) (tests/hopper/gmma_test.cpp); on the host,
+// gemm's wgmma emulation reads the operands through it.
+TESSERA_HOST_DEVICE constexpr uint32_t descriptor_address(GmmaDescriptor d, Major major, int bits, int64_t mn, int64_t k) {
+  const int64_t row = swizzle_bytes_of(d.layout_type()), chunks = row / 16;
+  const int64_t per_chunk = 128 / bits, eb = bits / 8;
+  const int64_t lbo = int64_t(d.leading_byte_offset()) << 4, sbo = int64_t(d.stride_byte_offset()) << 4;
+  int64_t a = int64_t(d.start_address()) << 4;
+  if (major == Major::K) {
+    a += (mn / 8) * sbo + (mn % 8) * row + (k % per_chunk) * eb + (k / per_chunk) * (chunks == 1 ? lbo : 16);
+  } else {
+    const int64_t chunk = mn / per_chunk;
+    a += (k % 8) * row + (mn % per_chunk) * eb;
+    a += chunks == 1 ? chunk * sbo + (k / 8) * lbo : (chunk % chunks) * 16 + (chunk / chunks) * lbo + (k / 8) * sbo;
+  }
+  a ^= ((a >> 7) & (chunks - 1)) << 4;
+  return uint32_t(a & 0x3FFFF);
+}
+
 // Why a layout cannot be described (ok when it can); each names one rule of the ISA.
 enum class DescriptorRule : int {
   ok = 0,

@@ -94,4 +94,12 @@ struct DeviceMbarrier {
 #endif
 };
 
+// Makes barrier initialisations (mbarrier.init by one thread) visible to the async proxy
+// (TMA's complete_tx) and to the cluster, before the CTA barrier that publishes them.
+TESSERA_DEVICE void fence_barrier_init() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
 }  // namespace tessera::pipeline

@@ -177,6 +177,24 @@ TESSERA_DEVICE void warpgroup_fence_operand(T (&regs)[N]) {
   (void)regs;
 #endif
 }
+// setmaxnreg: a warpgroup gives registers back to the CTA's pool (dealloc) or takes them
+// (alloc), so a producer warpgroup that only issues TMA copies leaves its share to the
+// consumers' accumulators. Every warp of the warpgroup executes it; it takes effect under a
+// register cap at entry (__launch_bounds__(threads, 1)). Registers: a multiple of 8 in [24, 256].
+template <int Registers>
+TESSERA_DEVICE void warpgroup_reg_dealloc() {
+  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256, "setmaxnreg: a multiple of 8 in [24, 256]");
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
+#endif
+}
+template <int Registers>
+TESSERA_DEVICE void warpgroup_reg_alloc() {
+  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256, "setmaxnreg: a multiple of 8 in [24, 256]");
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
+#endif
+}
 }  // namespace GMMA
 
 namespace detail {
@@ -399,13 +417,18 @@ TESSERA_WGMMA_FN(wgmma_F32TF32TF32_RS, TESSERA_WGMMA_ROWS_F32ACC, TESSERA_WGMMA_
 
 // wgmma atoms accumulate in place: fma(d, a, b, scale_d), D both input and output, scale_d
 // choosing D = A*B (ScaleOut::Zero) or D = A*B + D (One). gemm issues them that way.
+// (is_instruction_v: tessera's own wgmma atoms, the instructions themselves, which gemm
+// emulates on the host; a stand-in a test defines is issued as it is.)
 namespace GMMA {
 template <class Op> inline constexpr bool is_wgmma_v = false;
+template <class Op> inline constexpr bool is_instruction_v = false;
 }
 #define TESSERA_WGMMA_IS_WGMMA(NAME)                                                   \
   namespace GMMA {                                                                     \
   template <int N, Major MA, Major MB, ScaleIn SA, ScaleIn SB>                         \
   inline constexpr bool is_wgmma_v<NAME<N, MA, MB, SA, SB>> = true;                    \
+  template <int N, Major MA, Major MB, ScaleIn SA, ScaleIn SB>                         \
+  inline constexpr bool is_instruction_v<NAME<N, MA, MB, SA, SB>> = true;              \
   }
 
 // SM90_64xNx16_<types>_<SS|RS><N, MajorA, MajorB, ScaleA, ScaleB>: wgmma.mma_async m64nNk16
