@@ -77,9 +77,12 @@ analysis::GmmaAtomSpec smem_layout_arg(const std::string& text, const rt::MmaAto
     fail("--smem-layout: " + text + " holds " + std::to_string(spec.bits) + "-bit elements, but " + atom.name +
              "'s shared-memory operands are " + std::to_string(bits) + "-bit",
          text, text.rfind('_') + 1);
-  // The ISA transposes 16-bit operands only: 32-bit (tf32) wgmma operands are K-major.
+  // The ISA transposes 16-bit operands only: 32-bit (tf32) and 8-bit wgmma operands are K-major.
   if (spec.bits == 32 && spec.major == GMMA::Major::MN)
     fail("--smem-layout: " + atom.name + " reads K-major tf32 operands only (wgmma transposes 16-bit types alone)", text,
+         prefixed ? 5 : 0);
+  if (spec.bits == 8 && spec.major == GMMA::Major::MN)
+    fail("--smem-layout: " + atom.name + " reads K-major 8-bit operands only (wgmma transposes 16-bit types alone)", text,
          prefixed ? 5 : 0);
   return spec;
 }
