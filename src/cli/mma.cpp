@@ -188,7 +188,8 @@ void register_mma(CLI::App& app) {
   cmd->add_option("--smem-layout", o->smem_layout,
                   "the GMMA layout atom shared-memory operands are built from:\n"
                   "[gmma_]<k|mn>_<inter|sw32|sw64|sw128>[_<type>] (as `tessera render` names them);\n"
-                  "default k_sw128, K-major with the 128-byte swizzle")
+                  "default k_sw128, K-major with the 128-byte swizzle; mn_ layouts for 16-bit atoms\n"
+                  "only (tf32 and 8-bit wgmma read K-major operands)")
       ->type_name("ATOM");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);
