@@ -12,7 +12,7 @@ namespace tessera::rt {
 
 namespace {
 
-template <class T> constexpr const char* type_name() {
+template <class T> constexpr const char* type_tag() {
   if constexpr (std::is_same_v<T, float>) return "f32";
   else if constexpr (std::is_same_v<T, double>) return "f64";
   else if constexpr (std::is_same_v<T, half_t>) return "f16";
@@ -49,10 +49,10 @@ void set_tv_layouts(MmaAtomInfo& i) {
 template <class Op>
 constexpr AtomFacts facts_of() {
   using T = MMA_Traits<Op>;
-  return {type_name<typename T::ValTypeD>(),
-          type_name<typename T::ValTypeA>(),
-          type_name<typename T::ValTypeB>(),
-          type_name<typename T::ValTypeC>(),
+  return {type_tag<typename T::ValTypeD>(),
+          type_tag<typename T::ValTypeA>(),
+          type_tag<typename T::ValTypeB>(),
+          type_tag<typename T::ValTypeC>(),
           int64_t(std::remove_cvref_t<decltype(get<0>(typename T::Shape_MNK{}))>::value),
           int64_t(std::remove_cvref_t<decltype(get<1>(typename T::Shape_MNK{}))>::value),
           int64_t(std::remove_cvref_t<decltype(get<2>(typename T::Shape_MNK{}))>::value),
