@@ -7,6 +7,7 @@
 #include "tessera/rt/to_runtime.hpp"
 #include "tessera/atom/copy.hpp"
 #include "tessera/atom/mma.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 
 namespace tessera::rt {
 

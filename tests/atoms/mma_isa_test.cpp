@@ -7,6 +7,7 @@
 
 #include "isa_reference.hpp"
 #include "tessera/atom/mma.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 
 using namespace tessera;
 

@@ -8,6 +8,7 @@
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/tiled.hpp"
 #include "tessera/rt/to_runtime.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 #include "tessera/tiled_copy.hpp"
 #include "tessera/tiled_mma.hpp"
 

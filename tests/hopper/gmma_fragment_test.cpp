@@ -24,6 +24,7 @@
 #include "tessera/atom/gmma_descriptor_iterator.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 #include "tessera/atom/mma_sm90.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 #include "tessera/tiled_mma.hpp"
 
 using namespace tessera;

@@ -25,7 +25,7 @@
 #include <tessera/algorithm/gemm.hpp>
 #include <tessera/atom/gmma_descriptor.hpp>
 #include <tessera/atom/gmma_layout.hpp>
-#include <tessera/atom/mma_sm90.hpp>
+#include <tessera/atom/mma_sm90_8bit.hpp>
 #include <tessera/tiled_mma.hpp>
 
 using namespace tessera;

@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "tessera/atom/mma_sm90.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/layout.hpp"
 

@@ -1,4 +1,5 @@
-// Every MMA atom tessera knows.
+// Every MMA atom tessera knows but the Hopper 8-bit wgmma atoms: their inline PTX is as large
+// as all the others', so code that uses them includes tessera/atom/mma_sm90_8bit.hpp.
 #pragma once
 
 #include "tessera/atom/mma_universal.hpp"
