@@ -82,9 +82,12 @@ analysis::GmmaAtomSpec smem_layout_arg(const std::string& text, const rt::MmaAto
     fail("--smem-layout: " + text + " holds " + std::to_string(spec.bits) + "-bit elements, but " + atom.name +
              "'s shared-memory operands are " + std::to_string(bits) + "-bit",
          text, text.rfind('_') + 1);
-  // The ISA transposes 16-bit operands only: 32-bit (tf32) wgmma operands are K-major.
+  // The ISA transposes 16-bit operands only: 32-bit (tf32) and 8-bit wgmma operands are K-major.
   if (spec.bits == 32 && spec.major == GMMA::Major::MN)
     fail("--smem-layout: " + atom.name + " reads K-major tf32 operands only (wgmma transposes 16-bit types alone)", text,
+         prefixed ? 5 : 0);
+  if (spec.bits == 8 && spec.major == GMMA::Major::MN)
+    fail("--smem-layout: " + atom.name + " reads K-major 8-bit operands only (wgmma transposes 16-bit types alone)", text,
          prefixed ? 5 : 0);
   return spec;
 }
@@ -206,7 +209,8 @@ void register_mma(CLI::App& app) {
   cmd->add_option("--smem-layout", o->smem_layout,
                   "the GMMA layout atom shared-memory operands are built from:\n"
                   "[gmma_]<k|mn>_<inter|sw32|sw64|sw128>[_<type>] (as `tessera render` names them);\n"
-                  "default k_sw128, K-major with the 128-byte swizzle")
+                  "default k_sw128, K-major with the 128-byte swizzle; mn_ layouts for 16-bit atoms\n"
+                  "only (tf32 and 8-bit wgmma read K-major operands)")
       ->type_name("ATOM");
   add_color_by(cmd, o->color_by);
   add_density(cmd, o->density);

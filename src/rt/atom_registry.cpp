@@ -3,60 +3,141 @@
 #include "atom_registry_sm100.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "tessera/rt/to_runtime.hpp"
 #include "tessera/atom/copy.hpp"
 #include "tessera/atom/mma.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 
 namespace tessera::rt {
 
 namespace {
 
-template <class T> std::string type_name() {
+template <class T> constexpr const char* type_tag() {
   if constexpr (std::is_same_v<T, float>) return "f32";
   else if constexpr (std::is_same_v<T, double>) return "f64";
   else if constexpr (std::is_same_v<T, half_t>) return "f16";
   else if constexpr (std::is_same_v<T, bfloat16_t>) return "bf16";
   else if constexpr (std::is_same_v<T, tfloat32_t>) return "tf32";
+  else if constexpr (std::is_same_v<T, float_e4m3_t>) return "e4m3";
+  else if constexpr (std::is_same_v<T, float_e5m2_t>) return "e5m2";
   else if constexpr (std::is_same_v<T, int8_t>) return "s8";
+  else if constexpr (std::is_same_v<T, uint8_t>) return "u8";
   else if constexpr (std::is_same_v<T, int32_t>) return "s32";
   else return "?";
 }
 
+// What the registry needs of an atom's traits, as constants: the work per atom is a constant
+// table entry and one call of the (ThrID, A, B, C) layouts' conversion, which the atoms that
+// share those layouts share (the wgmma atoms of one N and operand source, across value types).
+// Building each entry's strings and layouts inline per atom made this file's compile time
+// grow with the number of atoms.
+struct AtomFacts {
+  const char *d, *a, *b, *c;
+  int64_t m, n, k;
+  int a_bits, b_bits;
+  void (*layouts)(MmaAtomInfo&);
+};
+
+template <class Thr, class A, class B, class C>
+void set_tv_layouts(MmaAtomInfo& i) {
+  i.thr_id = rt::to_runtime(Thr{});
+  i.a_tv = rt::to_runtime(A{});
+  i.b_tv = rt::to_runtime(B{});
+  i.c_tv = rt::to_runtime(C{});
+}
+
 template <class Op>
-MmaAtomInfo mma_info(std::string name, std::string arch) {
+constexpr AtomFacts facts_of() {
   using T = MMA_Traits<Op>;
+  return {type_tag<typename T::ValTypeD>(),
+          type_tag<typename T::ValTypeA>(),
+          type_tag<typename T::ValTypeB>(),
+          type_tag<typename T::ValTypeC>(),
+          int64_t(std::remove_cvref_t<decltype(get<0>(typename T::Shape_MNK{}))>::value),
+          int64_t(std::remove_cvref_t<decltype(get<1>(typename T::Shape_MNK{}))>::value),
+          int64_t(std::remove_cvref_t<decltype(get<2>(typename T::Shape_MNK{}))>::value),
+          int(sizeof_bits_v<typename T::ValTypeA>),
+          int(sizeof_bits_v<typename T::ValTypeB>),
+          &set_tv_layouts<typename T::ThrID, typename T::ALayout, typename T::BLayout, typename T::CLayout>};
+}
+
+MmaAtomInfo make_info(std::string name, std::string arch, const AtomFacts& f) {
   MmaAtomInfo i;
   i.name = std::move(name);
   i.arch = std::move(arch);
-  i.types = "D=" + type_name<typename T::ValTypeD>() + " A=" + type_name<typename T::ValTypeA>() +
-            " B=" + type_name<typename T::ValTypeB>() + " C=" + type_name<typename T::ValTypeC>();
-  i.m = int64_t(get<0>(typename T::Shape_MNK{}));
-  i.n = int64_t(get<1>(typename T::Shape_MNK{}));
-  i.k = int64_t(get<2>(typename T::Shape_MNK{}));
-  i.thr_id = rt::to_runtime(typename T::ThrID{});
-  i.a_tv = rt::to_runtime(typename T::ALayout{});
-  i.b_tv = rt::to_runtime(typename T::BLayout{});
-  i.c_tv = rt::to_runtime(typename T::CLayout{});
-  i.a_bits = int(sizeof_bits_v<typename T::ValTypeA>);
-  i.b_bits = int(sizeof_bits_v<typename T::ValTypeB>);
+  i.types = std::string("D=") + f.d + " A=" + f.a + " B=" + f.b + " C=" + f.c;
+  i.m = f.m;
+  i.n = f.n;
+  i.k = f.k;
+  f.layouts(i);
+  i.a_bits = f.a_bits;
+  i.b_bits = f.b_bits;
   return i;
 }
 
-template <template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class Op>
-void add_wgmma(std::vector<MmaAtomInfo>& v, const std::string& types_tag, const std::string& src, int k = 16) {
-  const std::size_t first = v.size();
-  [&]<int... I>(std::integer_sequence<int, I...>) {
-    (v.push_back(mma_info<Op<8 * (I + 1), GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>(
-         "SM90_64x" + std::to_string(8 * (I + 1)) + "x" + std::to_string(k) + "_" + types_tag + "_" + src, "SM90a")),
-     ...);
-  }(std::make_integer_sequence<int, 32>{});
-  for (std::size_t i = first; i < v.size(); ++i) {
-    v[i].a_smem = src == "SS";
-    v[i].b_smem = true;
+template <class Op>
+MmaAtomInfo mma_info(std::string name, std::string arch) {
+  return make_info(std::move(name), std::move(arch), facts_of<Op>());
+}
+
+// wgmma atoms of every N in `facts` (one entry per N), named SM90_64x<N>x<K>_<types>_<SS|RS><suffix>.
+void add_wgmma_facts(std::vector<MmaAtomInfo>& v, const AtomFacts* facts, std::size_t count, const std::string& types_tag,
+                     const std::string& src, const std::string& suffix = "") {
+  for (std::size_t j = 0; j < count; ++j) {
+    const AtomFacts& f = facts[j];
+    v.push_back(make_info("SM90_64x" + std::to_string(f.n) + "x" + std::to_string(f.k) + "_" + types_tag + "_" + src + suffix,
+                          "SM90a", f));
+    v.back().a_smem = src == "SS";
+    v.back().b_smem = true;
   }
 }
+
+template <template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class Op>
+void add_wgmma(std::vector<MmaAtomInfo>& v, const std::string& types_tag, const std::string& src) {
+  static constexpr auto facts = []<int... I>(std::integer_sequence<int, I...>) {
+    return std::array<AtomFacts, sizeof...(I)>{
+        facts_of<Op<8 * (I + 1), GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>()...};
+  }(std::make_integer_sequence<int, 32>{});
+  add_wgmma_facts(v, facts.data(), facts.size(), types_tag, src);
+}
+
+// ---- Hopper wgmma on 8-bit types (m64nNk32), named as CuTe names them (ending in _TN: A and
+// B K-major). e4m3/e5m2 take every N = 8..256 in steps of 8, s8/u8 N = 8, 16, 24, 32 and then
+// multiples of 16 (the PTX ISA's shapes).
+template <int... I> constexpr auto times_8(std::integer_sequence<int, I...>) { return std::integer_sequence<int, 8 * (I + 1)...>{}; }
+using Fp8WgmmaNs = decltype(times_8(std::make_integer_sequence<int, 32>{}));
+using Int8WgmmaNs = std::integer_sequence<int, 8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256>;
+
+template <template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class Op, int... N>
+void add_wgmma_8bit(std::vector<MmaAtomInfo>& v, const std::string& types_tag, const std::string& src,
+                    std::integer_sequence<int, N...>) {
+  static constexpr std::array<AtomFacts, sizeof...(N)> facts{
+      facts_of<Op<N, GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>()...};
+  add_wgmma_facts(v, facts.data(), facts.size(), types_tag, src, "_TN");
+}
+
+void add_wgmma_8bit_atoms(std::vector<MmaAtomInfo>& v) {
+#define TESSERA_ADD_8BIT(TAG, NS)                                   \
+  add_wgmma_8bit<SM90_64xNx32_##TAG##_SS>(v, #TAG, "SS", NS{});     \
+  add_wgmma_8bit<SM90_64xNx32_##TAG##_RS>(v, #TAG, "RS", NS{});
+  TESSERA_ADD_8BIT(F16E4M3E4M3, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(F16E4M3E5M2, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(F16E5M2E4M3, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(F16E5M2E5M2, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(F32E4M3E4M3, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(F32E4M3E5M2, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(F32E5M2E4M3, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(F32E5M2E5M2, Fp8WgmmaNs)
+  TESSERA_ADD_8BIT(S32S8S8, Int8WgmmaNs)
+  TESSERA_ADD_8BIT(S32S8U8, Int8WgmmaNs)
+  TESSERA_ADD_8BIT(S32U8S8, Int8WgmmaNs)
+  TESSERA_ADD_8BIT(S32U8U8, Int8WgmmaNs)
+#undef TESSERA_ADD_8BIT
+}
+// ---- end of the 8-bit wgmma atoms
 
 std::vector<MmaAtomInfo> build_mma() {
   std::vector<MmaAtomInfo> v;
@@ -87,8 +168,9 @@ std::vector<MmaAtomInfo> build_mma() {
   add_wgmma<SM90_64xNx16_F32F16F16_RS>(v, "F32F16F16", "RS");
   add_wgmma<SM90_64xNx16_F32BF16BF16_SS>(v, "F32BF16BF16", "SS");
   add_wgmma<SM90_64xNx16_F32BF16BF16_RS>(v, "F32BF16BF16", "RS");
-  add_wgmma<SM90_64xNx8_F32TF32TF32_SS>(v, "F32TF32TF32", "SS", 8);
-  add_wgmma<SM90_64xNx8_F32TF32TF32_RS>(v, "F32TF32TF32", "RS", 8);
+  add_wgmma<SM90_64xNx8_F32TF32TF32_SS>(v, "F32TF32TF32", "SS");
+  add_wgmma<SM90_64xNx8_F32TF32TF32_RS>(v, "F32TF32TF32", "RS");
+  add_wgmma_8bit_atoms(v);      // Hopper 8-bit wgmma (e4m3/e5m2, s8/u8)
   detail::append_sm100_mma(v);  // Blackwell tcgen05.mma (atom_registry_sm100.cpp)
   return v;
 }

@@ -10,7 +10,8 @@ M=SM80_16x8x16_F32F16F16F32_TN
 # --- list
 expect_ok list "$T" list atoms
 n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
-[ "$n_mma" -eq 1115 ] || bad "list: $n_mma MMA atoms, want 1115 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma, 840 tcgen05.mma)"
+cp "$W/out" "$W/all_mma"
+[ "$n_mma" -eq 1771 ] || bad "list: $n_mma MMA atoms, want 1771 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma, 16 x 32 + 8 x 18 8-bit wgmma, 840 tcgen05.mma)"
 [ "$n_copy" -eq 169 ] || bad "list: $n_copy copy atoms, want 169 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async, 148 tcgen05.ld/st)"
 for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
             SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
@@ -150,6 +151,27 @@ has_line mma-tf32 "A desc M 0-63, K 0-7: start 0 B, LBO 16 B (unused), SBO 1024 
 expect_err mma-tf32-mn "reads K-major tf32 operands only" "$T" mma SM90_64x16x8_F32TF32TF32_SS --smem-layout mn_sw64; has_caret_at mma-tf32-mn 0
 expect_err mma-tf32-mn2 "reads K-major tf32 operands only" "$T" mma SM90_64x16x8_F32TF32TF32_RS --smem-layout gmma_mn_sw64_tf32
 has_caret_at mma-tf32-mn2 5
+# 8-bit wgmma (m64nNk32, CuTe's names ending in _TN): K-major operands only; s8/u8 lack N = 40.
+[ "$(grep -c '^mma  SM90_64x[0-9]*x32_' "$W/all_mma")" -eq 656 ] || bad "list: $(grep -c '^mma  SM90_64x[0-9]*x32_' "$W/all_mma") 8-bit wgmma atoms, want 656"
+grep -qx 'mma  SM90_64x256x32_F16E5M2E4M3_RS_TN  SM90a  64x256x32  D=f16 A=e5m2 B=e4m3 C=f16  threads 128' "$W/all_mma" ||
+  bad "list: the f16 e5m2 x e4m3 RS atom ($(grep F16E5M2E4M3_RS "$W/all_mma" | tail -1))"
+grep -qx 'mma  SM90_64x48x32_S32U8S8_SS_TN  SM90a  64x48x32  D=s32 A=u8 B=s8 C=s32  threads 128' "$W/all_mma" ||
+  bad "list: the u8 x s8 SS atom ($(grep S32U8S8_SS "$W/all_mma" | head -1))"
+grep -q 'SM90_64x40x32_S32' "$W/all_mma" && bad "list: an s8/u8 atom with N = 40"
+expect_ok mma-fp8 "$T" mma SM90_64x16x32_F32E4M3E4M3_SS_TN --only A
+has_line mma-fp8 "A in shared memory Sw<3,4,3> o 0 o (64,128):(128,1)"
+has_line mma-fp8 "A desc M 0-63, K 0-31: start 0 B, LBO 16 B (unused), SBO 1024 B, swizzle 128B"
+expect_ok mma-fp8-layouts "$T" mma SM90_64x24x32_S32S8U8_RS_TN --print-layouts
+has_line mma-fp8-layouts "ALayout ((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))"
+has_line mma-fp8-layouts "BLayout (128,(24,32)):(0,(1,24))"
+expect_ok mma-fp8-svg "$T" mma SM90_64x64x32_F16E5M2E5M2_RS_TN -o "$W/fp8.svg"
+grep -q 'B desc N 0-63, K 0-31' "$W/fp8.svg" || bad "mma-fp8-svg: B's descriptor missing from the SVG"
+expect_ok mma-fp8-k-sw32 "$T" mma SM90_64x16x32_F32E5M2E5M2_SS_TN --smem-layout k_sw32 --only B
+has_line mma-fp8-k-sw32 "B desc N 0-15, K 0-31: start 0 B, LBO 16 B (unused), SBO 256 B, swizzle 32B"
+expect_err mma-fp8-mn "reads K-major 8-bit operands only" "$T" mma SM90_64x16x32_F32E4M3E5M2_SS_TN --smem-layout mn_sw64
+has_caret_at mma-fp8-mn 0
+expect_err mma-s8-n40 "unknown MMA atom 'SM90_64x40x32_S32S8S8_SS_TN'" "$T" mma SM90_64x40x32_S32S8S8_SS_TN
+expect_err mma-fp8-tn "did you mean: SM90_64x128x32_F32E4M3E4M3_SS_TN" "$T" mma SM90_64x128x32_F32E4M3E4M3_SS
 expect_err mma-smem-fit "is 64 (MN) x 8 (K) elements" "$T" mma SM90_64x8x16_F32BF16BF16_SS --smem-layout mn_sw128 -o "$W/no4.svg"
 [ -e "$W/no4.svg" ] && bad "mma-smem-fit left an output file"
 

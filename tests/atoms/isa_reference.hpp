@@ -121,6 +121,14 @@ constexpr RC wgmma_m64nNk8_A_reg(int tid, int i) {
   RC rc = m16n8k8_tf32_A(lane, i);
   return {16 * warp + rc.row, rc.col};
 }
+// A from registers (8-bit types: .e4m3/.e5m2/.s8/.u8, wgmma.m64nNk32), 64 x 32, a0..a15 (four
+// bytes in each of four registers): each warp holds its 16x32 slice in the m16n8k32 .s8 A
+// arrangement; the accumulator is wgmma_m64nNk16_D's.
+constexpr RC wgmma_m64nNk32_A_reg(int tid, int i) {
+  int warp = tid / 32, lane = tid % 32;
+  RC rc = m16n8k32_s8_A(lane, i);
+  return {16 * warp + rc.row, rc.col};
+}
 // A/B from shared memory: the whole warpgroup reads the whole (M,K) = (64,16) tile of A
 // and the (N,K) tile of B (K = 8 for tf32); no element belongs to one thread.  Element e of the tile, in
 // column-major (row, k) order:

@@ -7,6 +7,7 @@
 
 #include "isa_reference.hpp"
 #include "tessera/atom/mma.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 
 using namespace tessera;
 
@@ -167,6 +168,33 @@ void check_wgmma_tf32() {
   CHECK(size<1>(typename SS::BLayout{}) == N * 8);
   static_assert(std::is_same_v<typename SS::ValTypeA, tfloat32_t> && std::is_same_v<typename SS::ValTypeD, float>);
 }
+// 8-bit types (k = 32): the same accumulator, A from registers in the m16n8k32 .s8
+// arrangement, A and B tiles (64,32) and (N,32) from shared memory. The layouts depend on N
+// and the operand source only (value types share them): a few N here, every N against CuTe's
+// answers in tests/hopper/wgmma_8bit_test.cpp.
+template <template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class SS,
+          template <int, GMMA::Major, GMMA::Major, GMMA::ScaleIn, GMMA::ScaleIn> class RS, int N>
+void check_wgmma_8bit() {
+  using S = MMA_Traits<SS<N, GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>;
+  using R = MMA_Traits<RS<N, GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::One, GMMA::ScaleIn::One>>;
+  INFO(S::name << " N=" << N);
+  CHECK(int(get<1>(typename S::Shape_MNK{})) == N);
+  CHECK(int(get<2>(typename S::Shape_MNK{})) == 32);
+  CHECK(compare_with_isa<S>(typename S::CLayout{}, Operand::C, isa::wgmma_m64nNk16_D) == 0);
+  CHECK(compare_with_isa<R>(typename R::CLayout{}, Operand::C, isa::wgmma_m64nNk16_D) == 0);
+  check_exact_cover<S>(Operand::C);
+  CHECK(compare_with_isa<R>(typename R::ALayout{}, Operand::A, isa::wgmma_m64nNk32_A_reg) == 0);
+  check_exact_cover<R>(Operand::A);
+  CHECK(compare_with_isa<S>(typename S::ALayout{}, Operand::A, [](int, int e) { return isa::wgmma_smem_A(e); }) == 0);
+  CHECK(size<1>(typename S::ALayout{}) == 64 * 32);
+  const auto b_ref = [](int, int e) {
+    isa::RC nk = isa::wgmma_smem_B(N, e);
+    return isa::RC{nk.col, nk.row};
+  };
+  CHECK(compare_with_isa<S>(typename S::BLayout{}, Operand::B, b_ref) == 0);
+  CHECK(compare_with_isa<R>(typename R::BLayout{}, Operand::B, b_ref) == 0);
+  CHECK(size<1>(typename S::BLayout{}) == N * 32);
+}
 template <int... Ns>
 void check_wgmma_all(std::integer_sequence<int, Ns...>) {
   (check_wgmma<SM90_64xNx16_F32F16F16_SS, 8 * (Ns + 1)>(false), ...);
@@ -183,4 +211,12 @@ TEST_CASE("SM90 wgmma m64nNk16 and m64nNk8 (tf32) atoms match the ISA for N = 8.
   check_wgmma_all(std::make_integer_sequence<int, 32>{});
   static_assert(std::is_same_v<SM90_64x128x16_F32BF16BF16_SS, SM90_64xNx16_F32BF16BF16_SS<128>>);
   static_assert(std::is_same_v<SM90_64x256x8_F32TF32TF32_SS, SM90_64xNx8_F32TF32TF32_SS<256>>);
+}
+
+TEST_CASE("SM90 wgmma m64nNk32 (8-bit) atoms match the ISA", "[atoms][isa]") {
+  check_wgmma_8bit<SM90_64xNx32_F32E4M3E4M3_SS, SM90_64xNx32_F32E4M3E4M3_RS, 8>();
+  check_wgmma_8bit<SM90_64xNx32_F16E5M2E4M3_SS, SM90_64xNx32_F16E5M2E4M3_RS, 40>();
+  check_wgmma_8bit<SM90_64xNx32_F32E4M3E5M2_SS, SM90_64xNx32_F32E4M3E5M2_RS, 256>();
+  check_wgmma_8bit<SM90_64xNx32_S32S8U8_SS, SM90_64xNx32_S32S8U8_RS, 48>();
+  check_wgmma_8bit<SM90_64xNx32_S32U8U8_SS, SM90_64xNx32_S32U8U8_RS, 24>();
 }

@@ -8,6 +8,7 @@
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/tiled.hpp"
 #include "tessera/rt/to_runtime.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 #include "tessera/tiled_copy.hpp"
 #include "tessera/tiled_mma.hpp"
 
@@ -81,6 +82,8 @@ TEST_CASE("runtime tiled MMA agrees with the static one", "[atoms][tier]") {
   check_mma(make_tiled_mma(SM90_64xNx16_F32BF16BF16_RS<8>{}, make_layout(make_shape(_1{}, _2{}, _1{}))),
             "SM90_64x8x16_F32BF16BF16_RS", "1x2x1", "");
   check_mma(make_tiled_mma(SM90_64xNx16_F32F16F16_SS<16>{}), "SM90_64x16x16_F32F16F16_SS", "1x1x1", "");
+  check_mma(make_tiled_mma(SM90_64xNx32_S32U8S8_RS<24>{}, make_layout(make_shape(_2{}, _1{}, _1{}))),
+            "SM90_64x24x32_S32U8S8_RS_TN", "2x1x1", "");
 }
 
 TEST_CASE("runtime tiled copy agrees with the static one", "[atoms][tier]") {

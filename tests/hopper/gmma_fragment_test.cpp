@@ -7,7 +7,8 @@
 //    (make_gmma_descriptor of the tile at ((_, wg + W m), (_, k), stage) of
 //    logical_divide(smem, (64 | N, AtomK))), whether the stage is sliced before or after; and,
 //    independently of both, decoding it as the PTX ISA defines (isa_gmma.hpp) addresses
-//    exactly the smem layout's element at every (mn, k) of the tile.
+//    exactly the smem layout's element at every (mn, k) of the tile. (16-bit, tf32 and 8-bit
+//    elements: the descriptors' fields are in bytes, the tiles' K extents in elements.)
 //  - gemm(tiled_mma, A, B, C [, ScaleOut]) on descriptor fragments, issued into a recording
 //    stand-in for the wgmma instruction (the host has none): one instruction per (k, m, n),
 //    k outermost, with those descriptors, C(_, m, n)'s own registers (f32: no copy) or its
@@ -26,6 +27,7 @@
 #include "tessera/atom/gmma_descriptor_iterator.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 #include "tessera/atom/mma_sm90.hpp"
+#include "tessera/atom/mma_sm90_8bit.hpp"
 #include "tessera/tiled_mma.hpp"
 
 using namespace tessera;
@@ -116,6 +118,8 @@ template <class T> struct ss_atom;
 template <> struct ss_atom<bfloat16_t> { template <int N, Major MA, Major MB> using type = SM90_64xNx16_F32BF16BF16_SS<N, MA, MB>; };
 template <> struct ss_atom<half_t> { template <int N, Major MA, Major MB> using type = SM90_64xNx16_F16F16F16_SS<N, MA, MB>; };
 template <> struct ss_atom<tfloat32_t> { template <int N, Major MA, Major MB> using type = SM90_64xNx8_F32TF32TF32_SS<N, MA, MB>; };
+template <> struct ss_atom<float_e4m3_t> { template <int N, Major MA, Major MB> using type = SM90_64xNx32_F32E4M3E4M3_SS<N, MA, MB>; };
+template <> struct ss_atom<int8_t> { template <int N, Major MA, Major MB> using type = SM90_64xNx32_S32S8S8_SS<N, MA, MB>; };
 
 // The mainloop's shapes: W consumer warpgroups along M (the TiledMma's atom layout (W,1,1)),
 // AtomsM repeats of it over BM = 64 W AtomsM rows, BN = N, BK, `Stages` stages; atoms walk
@@ -138,7 +142,7 @@ void check_fragments_against_mainloop() {
   const auto sB = make_tensor(reinterpret_cast<T*>(uintptr_t(b0)), smem_b);
   constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, C<AtomK>{}));
   constexpr auto div_b = logical_divide(smem_b, make_shape(C<BN>{}, C<AtomK>{}));
-  INFO((Bits == 32 ? "tf32" : "16-bit") << " N " << N << " A " << (MA == Major::K ? "K" : "MN") << "-major, B "
+  INFO((Bits == 32 ? "tf32" : Bits == 8 ? "8-bit" : "16-bit") << " N " << N << " A " << (MA == Major::K ? "K" : "MN") << "-major, B "
                                         << (MB == Major::K ? "K" : "MN") << "-major, swizzle " << Swizzle << ", " << BM << "x" << BN
                                         << "x" << BK << " x " << Stages << " stages, " << W << " warpgroups");
   int checked = 0, bad_hand = 0, bad_sliced = 0, bad_isa = 0;
@@ -209,6 +213,9 @@ TEST_CASE("partition_fragment_A/B: the mainloop's hand-built descriptors, bit fo
   check_fragments_against_mainloop<tfloat32_t, 128, Major::K, Major::K, 64, 2, 2, 32, 3>();
   check_fragments_against_mainloop<tfloat32_t, 64, Major::K, Major::K, 32, 2, 1, 32, 2>();
   check_fragments_against_mainloop<tfloat32_t, 256, Major::K, Major::K, 16, 2, 1, 32, 2>();
+  // 8-bit (e4m3, s8): K-major only, AtomK 32; a 128-byte swizzle row is 128 elements of K.
+  check_fragments_against_mainloop<float_e4m3_t, 256, Major::K, Major::K, 128, 2, 1, 128, 3>();
+  check_fragments_against_mainloop<int8_t, 128, Major::K, Major::K, 32, 1, 2, 64, 2>();
 }
 
 // The fragment's layout is the smem layout's, in 16-byte units: known answers.

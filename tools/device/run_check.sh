@@ -3,7 +3,8 @@
 # kernels (mma.sync, SIMT, SM90), then
 #   gemm_gpu_test (tessera::gemm, every kernel), hopper_sm90_gemm_gpu_test (SM90: majors,
 #   residues, split-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
-#   copy atom), hopper_gpu_test (wgmma / TMA atoms), compute-sanitizer memcheck on small
+#   copy atom), hopper_gpu_test (wgmma / TMA atoms), wgmma_8bit_gpu_test (the FP8 and int8
+#   wgmma atoms against an FP64 reference), compute-sanitizer memcheck on small
 #   shapes, and a short benchmark against cuBLAS (SM90 at three shapes, fused, and the
 #   mma.sync / SIMT kernels at 8192^3).
 # For tuning runs use run_gpu.sh (ncu, variants, traces) and run_hopper_gemm.sh.
@@ -60,6 +61,7 @@ if [ "$STEP" != check ]; then
   nvcc "${F[@]}" "${SM90[@]}" -c bench/gemm.cu -o "$B/gemm_bench.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90[@]}" tests/atoms/algorithm_gpu_test.cu -o "$B/algorithm_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/hopper_gpu_test.cu -o "$B/hopper_gpu_test" & pids+=($!)
+  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/wgmma_8bit_gpu_test.cu -o "$B/wgmma_8bit_gpu_test" & pids+=($!)
   # Example 5 (a user's GEMM through the algebra): correctness, speed, and its trace.
   nvcc "${F[@]}" "${SM90[@]}" -Iexamples examples/5_my_gemm.cu examples/5_my_gemm_trace_maps.cpp -lcublas \
     -o "$B/example_my_gemm" & pids+=($!)
@@ -103,6 +105,7 @@ run() {  # name timeout command...
 [ -x "$B/algorithm_gpu_test" ] && run algorithm_gpu_test 120 "$B/algorithm_gpu_test"
 [ -x "$B/entry_cache_gpu_test" ] && run entry_cache_gpu_test 60 "$B/entry_cache_gpu_test"
 [ -x "$B/hopper_gpu_test" ] && run hopper_gpu_test 120 "$B/hopper_gpu_test"
+[ -x "$B/wgmma_8bit_gpu_test" ] && run wgmma_8bit_gpu_test 60 "$B/wgmma_8bit_gpu_test"
 if command -v compute-sanitizer >/dev/null; then
   [ -x "$B/sm90_test" ] && run memcheck_sm90 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sm90_test" --small
   [ -x "$B/gemm_gpu_test" ] && TESSERA_CASES=one,seven,odd127,batched_odd_TT,beta_NN_pad,k1,skinny_m1,beta_TN \

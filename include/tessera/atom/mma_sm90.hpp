@@ -57,7 +57,7 @@ TESSERA_SM90_TRAITS(SM90_64xNx16_F32BF16BF16_RS, "SM90_64xNx16_F32BF16BF16_RS", 
 TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_SS, "SM90_64xNx8_F32TF32TF32_SS", float, tfloat32_t, tfloat32_t, GMMA::A_64x8_SS, 8, GMMA::B_Nx8_SS)
 TESSERA_SM90_TRAITS(SM90_64xNx8_F32TF32TF32_RS, "SM90_64xNx8_F32TF32TF32_RS", float, tfloat32_t, tfloat32_t, GMMA::A_64x8_RS, 8, GMMA::B_Nx8_SS)
 
-#undef TESSERA_SM90_TRAITS
+// (TESSERA_SM90_TRAITS stays defined for the 8-bit atoms, mma_sm90_8bit.hpp, which undefines it.)
 
 // Aliases with N spelled out, as CuTe users know them: SM90_64x128x16_F32BF16BF16_SS ...
 #define TESSERA_SM90_ALIASES(N)                                                   \

@@ -15,6 +15,13 @@ auto f = GMMA::make_gmma_descriptor<GMMA::Major::K, 16>(
 // a tf32 wgmma atom, K-major A and B
 #include <tessera/atom/mma_sm90.hpp>
 constexpr auto tf32_atom_bytes = sizeof(SM90_64xNx8_F32TF32TF32_SS<64>);
+#include <tessera/atom/mma_sm90_8bit.hpp>
+// 8-bit wgmma atoms, K-major A and B; N = 40 for e4m3 (not for s8), negation for fp8
+constexpr auto fp8_atom_bytes = sizeof(SM90_64xNx32_F32E4M3E5M2_SS<40, GMMA::Major::K, GMMA::Major::K, GMMA::ScaleIn::Neg>);
+constexpr auto s8_atom_bytes = sizeof(SM90_64xNx32_S32S8U8_RS<48>);
+// an 8-bit K-major descriptor
+auto g = GMMA::make_gmma_descriptor<GMMA::Major::K, 8>(
+    logical_divide(GMMA::make_smem_layout<8, GMMA::Major::K, 128>(make_shape(_64{}, _128{})), make_shape(_64{}, _32{}))(make_coord(_, _0{}), make_coord(_, _1{})), 0);
 // a descriptor fragment whose k-blocks lie 16 bf16 elements (32 bytes) apart, and gemm on
 // descriptor fragments of an SS atom with its scale-d
 #include <tessera/algorithm/gemm.hpp>
