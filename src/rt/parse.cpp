@@ -1,5 +1,6 @@
 #include "tessera/rt/parse.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <limits>
@@ -81,8 +82,12 @@ class Parser {
       skip_ws();
     }
     const std::size_t sw_at = p_;
-    if (s_.substr(p_, 3) != "Sw<") fail(p_, "expected Sw<B,M,S> after 'o' (a layout composed after a swizzle)");
-    p_ += 2;
+    if (s_.substr(p_, 8) == "Swizzle<")
+      p_ += 7;
+    else if (s_.substr(p_, 3) == "Sw<")
+      p_ += 2;
+    else
+      fail(p_, "expected Sw<B,M,S> after 'o' (a layout composed after a swizzle)");
     swizzle_args(after, sw_at);
     after.children.push_back(std::move(n));
     return after;
@@ -142,22 +147,24 @@ class Parser {
     fail(p_, "unexpected " + describe(p_) + ": expected an integer, a tuple, a layout or a function call");
   }
 
-  Node integer() {
+  // An integer: [_] [-] digits, or CuTe's alias _mN (-N). `cpp_suffix`: inside Int<..> / C<..>,
+  // where a C++ literal's suffix (l, L, u, U: C<4294967296l>) may follow the digits.
+  Node integer(bool cpp_suffix = false) {
     const std::size_t start = p_;
-    bool underscore = false;
+    bool neg = false;
     if (peek() == '_') {
-      underscore = true;
       ++p_;
-      if (!std::isdigit(static_cast<unsigned char>(peek())) && peek() != '-') {
+      if (peek() == 'm' && p_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_ + 1]))) {
+        neg = true;  // CuTe's _m8 is -8
+        ++p_;
+      } else if (!std::isdigit(static_cast<unsigned char>(peek())) && peek() != '-') {
         Node n;
         n.kind = Node::Kind::Underscore;
         n.pos = start;
         return n;
       }
     }
-    (void)underscore;
-    bool neg = false;
-    if (peek() == '-') {
+    if (!neg && peek() == '-') {
       neg = true;
       ++p_;
     }
@@ -180,6 +187,8 @@ class Parser {
                           neg ? start : digits);
     }
     if (!neg) v = -v;
+    if (cpp_suffix)
+      while (peek() == 'l' || peek() == 'L' || peek() == 'u' || peek() == 'U') ++p_;
     if (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_')
       fail(p_, "unexpected " + describe(p_) + " after the integer");
     Node n;
@@ -193,7 +202,7 @@ class Parser {
     const std::size_t start = p_;
     while (!at_end() && (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '_')) ++p_;
     std::string name(s_.substr(start, p_ - start));
-    if (name == "Sw" && peek() == '<') return swizzled(start, depth);
+    if (peek() == '<') return cute_type(name, start, depth);
     skip_ws();
     if (peek() != '(') fail(start, "unknown name '" + name + "' (a function call needs '(' after the name)");
     ++p_;
@@ -208,6 +217,103 @@ class Parser {
     }
     elements(n, depth, "the arguments of " + n.name);
     return n;
+  }
+
+  // CuTe's spellings, so that what CuTe prints and what `--cpp` writes read back:
+  //   Sw<B,M,S>, Swizzle<B,M,S>          a swizzle (then 'o' [off 'o'] L as usual)
+  //   Int<N>, C<N>, C<Nl>                 a static integer (and _N, _mN in integer())
+  //   Shape<..>, Stride<..>, Coord<..>, Step<..>, Tile<..>   a tuple of its arguments
+  //   Layout<S,D>                         the layout S:D; Layout<S> its column-major layout
+  //   ComposedLayout<Swizzle<..>,off,L>   Sw o off o L;  ComposedLayout<L,off,Swizzle<..>>: L o off o Sw
+  // (p_ at '<'; `start` at the name.)
+  Node cute_type(const std::string& name, std::size_t start, int depth) {
+    if (name == "Sw" || name == "Swizzle") return swizzled(start, depth);
+    if (name == "Int" || name == "C") {
+      ++p_;
+      skip_ws();
+      const std::size_t at = p_;
+      if (!(peek() == '-' || std::isdigit(static_cast<unsigned char>(peek()))))
+        fail(at, "expected an integer in " + name + "<N>, found " + describe(p_));
+      Node v = integer(true);
+      v.pos = start;
+      expect('>', ("'>' closing " + name + "<N>").c_str());
+      return v;
+    }
+    if (name == "Shape" || name == "Stride" || name == "Coord" || name == "Step" || name == "Tile") {
+      Node n;
+      n.kind = Node::Kind::Tuple;
+      n.pos = start;
+      type_arguments(n, depth, name);
+      return n;
+    }
+    if (name == "Layout") {
+      Node args;
+      type_arguments(args, depth, name);
+      if (args.children.size() > 2) fail(args.children[2].pos, "Layout<Shape, Stride> takes at most two arguments");
+      require_inttuple(args.children[0], "the shape of a layout");
+      if (args.children.size() == 1) {  // CuTe's default stride: column-major
+        Node call;
+        call.kind = Node::Kind::Call;
+        call.pos = start;
+        call.name = "make_layout";
+        call.children.push_back(std::move(args.children[0]));
+        return call;
+      }
+      require_inttuple(args.children[1], "the stride of a layout");
+      Node n;
+      n.kind = Node::Kind::Layout;
+      n.pos = start;
+      n.children = std::move(args.children);
+      return n;
+    }
+    if (name == "ComposedLayout") {
+      Node args;
+      type_arguments(args, depth, name);
+      if (args.children.size() != 3)
+        fail(start, "ComposedLayout<A, Offset, B> takes three arguments, got " + std::to_string(args.children.size()));
+      Node& a = args.children[0];
+      const Node& off = args.children[1];
+      Node& b = args.children[2];
+      if (off.kind != Node::Kind::Int) fail(off.pos, "the offset of ComposedLayout<A, Offset, B> must be an integer");
+      Node n;
+      n.pos = start;
+      n.value = off.value;
+      if (a.kind == Node::Kind::Swizzle && b.kind != Node::Kind::Swizzle) {
+        n.kind = Node::Kind::Swizzled;  // Sw o off o B
+        std::copy(a.swizzle, a.swizzle + 3, n.swizzle);
+        n.children.push_back(std::move(b));
+      } else if (a.kind == Node::Kind::Layout && b.kind == Node::Kind::Swizzle) {
+        n.kind = Node::Kind::LayoutAfterSwizzle;  // A o off o Sw
+        std::copy(b.swizzle, b.swizzle + 3, n.swizzle);
+        n.children.push_back(std::move(a));
+      } else {
+        fail(start, "ComposedLayout<A, Offset, B>: tessera reads ComposedLayout<Swizzle<B,M,S>, off, layout> and "
+                    "ComposedLayout<Layout<..>, off, Swizzle<B,M,S>>");
+      }
+      return n;
+    }
+    fail(start, "unknown type '" + name + "<...>' (CuTe's spellings read here: Swizzle<B,M,S>, Int<N>, C<N>, Shape<..>, "
+                "Stride<..>, Coord<..>, Step<..>, Tile<..>, Layout<..>, ComposedLayout<..>)");
+  }
+
+  // '<' expr (',' expr)* '>' as n's children (p_ at '<').
+  void type_arguments(Node& n, int depth, const std::string& name) {
+    ++p_;
+    skip_ws();
+    if (peek() == '>') fail(p_, "empty " + name + "<>: it needs at least one argument");
+    while (true) {
+      n.children.push_back(expr(depth + 1));
+      skip_ws();
+      if (peek() == ',') {
+        ++p_;
+        continue;
+      }
+      if (peek() == '>') {
+        ++p_;
+        return;
+      }
+      fail(p_, "expected ',' or '>' in " + name + "<...>, found " + describe(p_));
+    }
   }
 
   // Expressions separated by ',' up to and past the closing ')', as n's children; `where`
