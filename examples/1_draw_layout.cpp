@@ -22,10 +22,10 @@ int main(int argc, char** argv) {
   try {
     const tessera::rt::Value v = tessera::rt::evaluate(text);  // also accepts calls: composition(...)
     tessera::viz::Diagram d;
-    if (v.kind == tessera::rt::Value::Kind::Layout) {
-      d = tessera::viz::layout_diagram(v.layout);
-    } else if (v.kind == tessera::rt::Value::Kind::Swizzled) {
-      d = tessera::viz::layout_diagram(v.swizzled);
+    if (v.kind() == tessera::rt::Value::Kind::Layout) {
+      d = tessera::viz::layout_diagram(v.layout());
+    } else if (v.kind() == tessera::rt::Value::Kind::Swizzled) {
+      d = tessera::viz::layout_diagram(v.swizzled());
     } else {
       std::cerr << "error: " << text << " is " << tessera::rt::describe(v) << ", not a layout\n";
       return 1;

@@ -2,7 +2,7 @@
 # Installs what a fresh Debian 12 machine lacks to build and test tessera.
 # Idempotent: packages already present are skipped, so a second run is quick.
 set -euo pipefail
-pkgs=(cmake ninja-build g++ make pkg-config python3 libboost-dev catch2 librapidcheck-dev libcairo2-dev libcli11-dev
+pkgs=(cmake ninja-build g++ make pkg-config python3 libboost-dev catch2 librapidcheck-dev libcairo2-dev zlib1g-dev libcli11-dev
       pybind11-dev python3-pybind11 python3-dev python3-pytest python3-hypothesis python3-numpy
       python3-setuptools python3-wheel python3-venv
       jupyter-nbconvert python3-ipykernel)  # the tour notebook's test (ctest label `notebook`)

@@ -55,6 +55,16 @@ else
   rm -f docs/mma_sm80_16x8x16_html.tmp.png
   echo "note: no screenshot of the HTML page: needs python3-selenium, chromium and chromium-driver"
 fi
+# The README's notebook picture: the tour notebook as ctest's python_notebook_test executed and
+# exported it (build/tests/python/notebook/tour.html), the SM80 atom's C cell (1,1) hovered.
+tour=build/tests/python/notebook/tour.html
+if [ -f "$tour" ] && "$py" tools/screenshot_html.py --notebook "$tour" docs/notebook_tour.tmp.png 3 2 1 1 >/dev/null; then
+  mv docs/notebook_tour.tmp.png docs/notebook_tour.png
+  echo "+ tools/screenshot_html.py --notebook $tour docs/notebook_tour.png 3 2 1 1"
+else
+  rm -f docs/notebook_tour.tmp.png
+  echo "note: no notebook picture: run ctest -R python_notebook_test first (needs nbconvert, ipykernel, selenium)"
+fi
 # PNG through Cairo (when built with it).
 if "$T" render '(4,(2,4)):(2,(1,8))' -o docs/layout.png 2>/dev/null; then
   echo "+ tessera render '(4,(2,4)):(2,(1,8))' -o docs/layout.png"

@@ -29,6 +29,7 @@
 #include "tessera/rt/eval.hpp"
 #include "tessera/rt/json.hpp"
 #include "tessera/rt/parse.hpp"
+#include "tessera/rt/parsed_expression.hpp"
 #include "tessera/rt/tiled.hpp"
 #include "tessera/testing/claims.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
@@ -263,15 +264,31 @@ py::object from_tuple(const rt::IntTuple& t) {
   return classes().int_tuple(out);
 }
 
+// A Layout result as its Python object: what py::cast(std::move(l)) makes, with the class's
+// pybind11 record looked up once instead of per result (by a hash of the type's name). The
+// call below is an internal one of pybind11 2 (what its py::cast calls); elsewhere, py::cast.
+py::object from_layout(rt::Layout&& l) {
+#if PYBIND11_VERSION_MAJOR == 2
+  static const py::detail::type_info* const record = py::detail::get_type_info(typeid(rt::Layout));
+  const auto move = [](const void* p) -> void* {
+    return new rt::Layout(std::move(*const_cast<rt::Layout*>(static_cast<const rt::Layout*>(p))));
+  };
+  return py::reinterpret_steal<py::object>(
+      py::detail::type_caster_generic::cast(&l, py::return_value_policy::move, {}, record, nullptr, move));
+#else
+  return py::cast(std::move(l));
+#endif
+}
+
 py::object from_value(rt::Value v) {
   using K = rt::Value::Kind;
-  switch (v.kind) {
-    case K::IntTuple: return from_tuple(v.tuple);
-    case K::Layout: return py::cast(std::move(v.layout));
-    case K::Tiler: return py::cast(std::move(v.tiler));
-    case K::Swizzled: return py::cast(Composed{std::move(v.swizzled)});
-    case K::Swizzle: return py::cast(v.swizzle);
-    case K::LayoutAfterSwizzle: return py::cast(Composed{std::move(v.after_swizzle)});
+  switch (v.kind()) {
+    case K::IntTuple: return from_tuple(v.tuple());
+    case K::Layout: return from_layout(std::move(v.layout()));
+    case K::Tiler: return py::cast(std::move(v.tiler()));
+    case K::Swizzled: return py::cast(Composed{std::move(v.swizzled())});
+    case K::Swizzle: return py::cast(v.swizzle());
+    case K::LayoutAfterSwizzle: return py::cast(Composed{std::move(v.after_swizzle())});
   }
   throw std::logic_error("unknown value kind");
 }
@@ -304,27 +321,67 @@ rt::Value evaluate_call(const std::string& name, const py::args& args) {
   }
 }
 
-py::object eval_text(const std::string& text) {
-  rt::Node n = parse_text(text);
+// Text parsed once, without an rt::Node tree: parse errors and unknown names are ParseError
+// (as parse_text reports them), the evaluation's errors those of their kind.
+rt::Value evaluate_text(std::string_view text) {
+  std::optional<rt::ParsedExpression> parsed;
   try {
-    return from_value(rt::evaluate(n));
+    parsed.emplace(text);
+    parsed->check_function_names();
+  } catch (const rt::Error& e) {
+    raise_text_error(e, classes().parse, text);
+  }
+  try {
+    return parsed->evaluate();
   } catch (const rt::Error& e) {
     raise_text_error(e, class_of(e), text);
   }
 }
 
+// (The text is borrowed from the Python str, which lives through the call.)
+py::object eval_text(std::string_view text) { return from_value(evaluate_text(text)); }
+
+// eval(expression) as CPython calls it (METH_FASTCALL | METH_KEYWORDS): a str, positional or
+// as `expression=`, goes straight to eval_text. pybind11's dispatch (argument casters, an
+// argument vector allocated per call) cost a sixth of a short expression's time. Anything
+// else (bytes, a wrong type or keyword, a str that is not UTF-8) and any exception that is
+// not already a Python error are handed to the pybind11 binding of the same function, which
+// gives its conversions, TypeError messages and exception translation unchanged
+// (evaluation has no side effect, so running it again there is the same call).
+py::object& eval_binding() {
+  static py::object* f = new py::object;  // never destroyed: outlives the interpreter's teardown
+  return *f;
+}
+
+PyObject* eval_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  PyObject* text = nullptr;
+  if (kwnames == nullptr || PyTuple_GET_SIZE(kwnames) == 0) {
+    if (nargs == 1) text = args[0];
+  } else if (nargs == 0 && PyTuple_GET_SIZE(kwnames) == 1 &&
+             PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "expression") == 0) {
+    text = args[0];
+  }
+  if (text != nullptr && PyUnicode_Check(text)) {
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(text, &size);
+    if (utf8 != nullptr) {
+      try {
+        return eval_text(std::string_view(utf8, static_cast<std::size_t>(size))).release().ptr();
+      } catch (py::error_already_set& e) {
+        e.restore();
+        return nullptr;
+      } catch (...) {
+      }
+    }
+    PyErr_Clear();
+  }
+  return PyObject_Vectorcall(eval_binding().ptr(), args, static_cast<std::size_t>(nargs), kwnames);
+}
+
 // Any single value given from Python (an object or text) as the runtime value it stands for.
 rt::Value value_of(py::handle h) {
   if (py::isinstance<rt::Layout>(h)) return rt::Value::of(h.cast<rt::Layout>());
-  if (PyUnicode_Check(h.ptr())) {
-    const std::string text = h.cast<std::string>();
-    rt::Node n = parse_text(text);
-    try {
-      return rt::evaluate(n);
-    } catch (const rt::Error& e) {
-      raise_text_error(e, class_of(e), text);
-    }
-  }
+  if (PyUnicode_Check(h.ptr())) return evaluate_text(h.cast<std::string>());
   rt::Node n = node_of(h, 1);
   try {
     return rt::evaluate(n);
@@ -337,9 +394,9 @@ rt::Value value_of(py::handle h) {
 template <class F>
 void for_each_value(const rt::Value& v, F&& f) {
   using K = rt::Value::Kind;
-  if (v.kind == K::Layout) return rt::for_each_offset(v.layout, f);
-  if (v.kind == K::Swizzled) {
-    const rt::SwizzledLayout& s = v.swizzled;
+  if (v.kind() == K::Layout) return rt::for_each_offset(v.layout(), f);
+  if (v.kind() == K::Swizzled) {
+    const rt::SwizzledLayout& s = v.swizzled();
     return rt::for_each_offset(s.layout, [&](std::int64_t off) { f(s.swizzle(rt::checked_add(s.offset, off, "offset"))); });
   }
   throw rt::Error("expected a layout or a swizzled layout Sw o off o L, got " + rt::describe(v));
@@ -347,8 +404,8 @@ void for_each_value(const rt::Value& v, F&& f) {
 
 std::int64_t size_of(const rt::Value& v) {
   using K = rt::Value::Kind;
-  if (v.kind == K::Layout) return v.layout.size();
-  if (v.kind == K::Swizzled) return v.swizzled.size();
+  if (v.kind() == K::Layout) return v.layout().size();
+  if (v.kind() == K::Swizzled) return v.swizzled().size();
   throw rt::Error("expected a layout or a swizzled layout Sw o off o L, got " + rt::describe(v));
 }
 
@@ -369,16 +426,16 @@ std::vector<std::int64_t> offsets(const rt::Value& v, std::int64_t limit) {
 
 viz::Diagram layout_diagram(const rt::Value& v) {
   using K = rt::Value::Kind;
-  if (v.kind != K::Layout && v.kind != K::Swizzled)
+  if (v.kind() != K::Layout && v.kind() != K::Swizzled)
     throw viz::Error("cannot draw " + rt::describe(v) + ": only layouts and swizzled layouts Sw o off o L draw");
-  const rt::Layout& base = v.kind == K::Layout ? v.layout : v.swizzled.layout;
+  const rt::Layout& base = v.kind() == K::Layout ? v.layout() : v.swizzled().layout;
   viz::check_drawable(base);
-  return viz::layout_diagram(v.kind == K::Layout ? viz::grid_function(v.layout) : viz::grid_function(v.swizzled));
+  return viz::layout_diagram(v.kind() == K::Layout ? viz::grid_function(v.layout()) : viz::grid_function(v.swizzled()));
 }
 
 viz::TvTile tile_of(const rt::Value& t) {
-  if (t.kind == rt::Value::Kind::IntTuple) return viz::tile_of_shape(t.tuple);
-  if (t.kind == rt::Value::Kind::Layout) return viz::tile_of_layout(t.layout);
+  if (t.kind() == rt::Value::Kind::IntTuple) return viz::tile_of_shape(t.tuple());
+  if (t.kind() == rt::Value::Kind::Layout) return viz::tile_of_layout(t.layout());
   throw viz::Error("the tile is " + rt::describe(t) + ": give a shape (M,N) or a layout (M,N):(s,t)");
 }
 
@@ -434,9 +491,9 @@ std::string suggestions(const std::string& name, const std::vector<std::string>&
 
 rt::Layout layout_arg(py::handle h) {
   rt::Value v = value_of(h);
-  if (v.kind == rt::Value::Kind::IntTuple) return rt::Layout::column_major(v.tuple);  // a shape: make_layout(shape)
-  if (v.kind != rt::Value::Kind::Layout) throw rt::Error("expected a layout, got " + rt::describe(v));
-  return v.layout;
+  if (v.kind() == rt::Value::Kind::IntTuple) return rt::Layout::column_major(v.tuple());  // a shape: make_layout(shape)
+  if (v.kind() != rt::Value::Kind::Layout) throw rt::Error("expected a layout, got " + rt::describe(v));
+  return v.layout();
 }
 
 // (2,2,1), a Layout, or the CLI's "2x2x1".
@@ -524,8 +581,8 @@ MemoryReport memory_report(py::handle layout, py::handle tv, py::handle vec, py:
   MemoryReport r;
   r.layout = value_of(layout);
   return rt_guard([&] {
-    if (r.layout.kind == rt::Value::Kind::Layout) r.tile = an::memory_tile(r.layout.layout, memory);
-    else if (r.layout.kind == rt::Value::Kind::Swizzled) r.tile = an::memory_tile(r.layout.swizzled, memory);
+    if (r.layout.kind() == rt::Value::Kind::Layout) r.tile = an::memory_tile(r.layout.layout(), memory);
+    else if (r.layout.kind() == rt::Value::Kind::Swizzled) r.tile = an::memory_tile(r.layout.swizzled(), memory);
     else
       throw rt::Error("the " + memory + " tile must be a layout (M,N):(s,t), possibly swizzled (Sw<B,M,S> o ...), not " +
                       rt::describe(r.layout));
@@ -634,8 +691,8 @@ TmaReport tma_report(py::handle gmem, py::handle smem, py::handle bits, py::hand
     r.bits = atom->bits;
   } else {
     const rt::Value v = value_of(smem);
-    if (v.kind == rt::Value::Kind::Swizzled) r.smem = v.swizzled;
-    else if (v.kind == rt::Value::Kind::Layout) r.smem = rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout};
+    if (v.kind() == rt::Value::Kind::Swizzled) r.smem = v.swizzled();
+    else if (v.kind() == rt::Value::Kind::Layout) r.smem = rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout()};
     else
       throw py::type_error("smem must be a layout, a swizzled layout Sw<B,M,S> o L or a GMMA atom name, not " +
                            rt::describe(v));
@@ -702,13 +759,13 @@ struct DiffResult {
 // A layout operand: a layout, a swizzled layout, or a shape (its column-major layout).
 rt::Value diff_operand(py::handle h, const char* what) {
   rt::Value v = value_of(h);
-  if (v.kind == rt::Value::Kind::IntTuple) {
-    if (rt::has_underscore(v.tuple)) throw py::value_error(std::string(what) + " holds _ (None), which is not a shape");
-    for (auto x : rt::leaves(v.tuple))
+  if (v.kind() == rt::Value::Kind::IntTuple) {
+    if (rt::has_underscore(v.tuple())) throw py::value_error(std::string(what) + " holds _ (None), which is not a shape");
+    for (auto x : rt::leaves(v.tuple()))
       if (x <= 0) throw py::value_error(std::string(what) + " is a tuple with a non-positive entry, not a shape");
-    return rt::Value::of(rt::Layout::column_major(v.tuple));
+    return rt::Value::of(rt::Layout::column_major(v.tuple()));
   }
-  if (v.kind != rt::Value::Kind::Layout && v.kind != rt::Value::Kind::Swizzled)
+  if (v.kind() != rt::Value::Kind::Layout && v.kind() != rt::Value::Kind::Swizzled)
     throw py::type_error(std::string(what) + " is " + rt::describe(v) +
                          ": diff compares layouts (shape:stride), swizzled layouts or, with tv=, TV layouts");
   return v;
@@ -727,7 +784,7 @@ DiffResult diff_result(py::handle a, py::handle b, py::handle tile, std::int64_t
   }
   const rt::Value t = value_of(tile), va = value_of(a), vb = value_of(b);
   for (const auto& [v, what] : {std::pair{&va, "A"}, std::pair{&vb, "B"}})
-    if (v->kind != rt::Value::Kind::Layout)
+    if (v->kind() != rt::Value::Kind::Layout)
       throw py::type_error(std::string("tv= compares TV layouts ((threads),(values)):(...), but ") + what + " is " +
                            rt::describe(*v));
   return rt_guard([&] {
@@ -737,7 +794,7 @@ DiffResult diff_result(py::handle a, py::handle b, py::handle tile, std::int64_t
                       " indices, more than diff compares (" + std::to_string(viz::diff_compare_limit) + ")");
     for (int k = 0; k < 2; ++k) {
       try {
-        (k == 0 ? r.tv_a : r.tv_b) = viz::diff_tv_operand(k == 0 ? va.layout : vb.layout, *r.tile);
+        (k == 0 ? r.tv_a : r.tv_b) = viz::diff_tv_operand(k == 0 ? va.layout() : vb.layout(), *r.tile);
       } catch (const viz::Error& e) {
         throw rt::Error(std::string(k == 0 ? "A: " : "B: ") + e.what(), std::size_t(k + 1));
       }
@@ -759,8 +816,8 @@ viz::Diagram diff_diagram(const DiffResult& r, int width) {
 
 tessera::testing::LayoutArg claim_arg(py::handle h, const char* what) {
   const rt::Value v = value_of(h);
-  if (v.kind == rt::Value::Kind::Layout) return v.layout;
-  if (v.kind == rt::Value::Kind::Swizzled) return v.swizzled;
+  if (v.kind() == rt::Value::Kind::Layout) return v.layout();
+  if (v.kind() == rt::Value::Kind::Swizzled) return v.swizzled();
   throw py::type_error(std::string(what) + " must be a layout or a swizzled layout Sw o off o L, not " + rt::describe(v));
 }
 
@@ -779,8 +836,8 @@ std::string verify_claim(const std::string& name, py::handle layout, py::handle 
   if (name == "equals_exactly") return t::EqualsExactlyClaim(claim_arg(arg, "the expected layout")).verify(l);
   if (name == "covers_tile_once") {
     const rt::Value tile = value_of(arg);
-    if (tile.kind != rt::Value::Kind::IntTuple) throw py::type_error("the tile is a shape such as (16,8), not " + rt::describe(tile));
-    return t::CoversTileOnceClaim(tile.tuple).verify(l);
+    if (tile.kind() != rt::Value::Kind::IntTuple) throw py::type_error("the tile is a shape such as (16,8), not " + rt::describe(tile));
+    return t::CoversTileOnceClaim(tile.tuple()).verify(l);
   }
   throw py::value_error("unknown claim '" + name + "'");
 }
@@ -820,16 +877,16 @@ PYBIND11_MODULE(_core, m) {
              if (PyUnicode_Check(shape.ptr()) && stride.is_none()) {
                const std::string text = shape.cast<std::string>();
                rt::Value v = value_of(shape);
-               if (v.kind != rt::Value::Kind::Layout)
+               if (v.kind() != rt::Value::Kind::Layout)
                  throw py::type_error("Layout('" + text + "'): the text is " + rt::describe(v) + ", not a layout");
-               return std::move(v.layout);
+               return std::move(v.layout());
              }
              py::tuple call_args(stride.is_none() ? 1 : 2);
              call_args[0] = shape;
              if (!stride.is_none()) call_args[1] = stride;
              rt::Value v = evaluate_call("make_layout", py::reinterpret_borrow<py::args>(call_args));
-             if (v.kind != rt::Value::Kind::Layout) throw py::type_error("Layout: expected a shape, got " + rt::describe(v));
-             return std::move(v.layout);
+             if (v.kind() != rt::Value::Kind::Layout) throw py::type_error("Layout: expected a shape, got " + rt::describe(v));
+             return std::move(v.layout());
            }),
            py::arg("shape"), py::arg("stride") = py::none())
       .def_property_readonly("shape", [](const rt::Layout& l) { return from_tuple(l.shape); })
@@ -842,7 +899,7 @@ PYBIND11_MODULE(_core, m) {
       .def("__call__", &layout_at)
       .def("__len__", [](const rt::Layout& l) { return l.rank(); })
       .def(py::pickle([](const rt::Layout& l) { return rt::to_string(l); },
-                      [](const std::string& s) { return rt_guard([&] { return rt::evaluate(s).layout; }); }));
+                      [](const std::string& s) { return rt_guard([&] { return rt::evaluate(s).layout(); }); }));
 
   py::class_<rt::Swizzle>(m, "Swizzle")
       .def(py::init([](py::handle b, py::handle mm, py::handle s) {
@@ -900,8 +957,8 @@ PYBIND11_MODULE(_core, m) {
       .def(py::pickle([](const Composed& c) { return std::visit([](const auto& x) { return rt::to_string(x); }, c.v); },
                       [](const std::string& s) {
                         rt::Value v = rt_guard([&] { return rt::evaluate(s); });
-                        if (v.kind == rt::Value::Kind::Swizzled) return Composed{v.swizzled};
-                        return Composed{v.after_swizzle};
+                        if (v.kind() == rt::Value::Kind::Swizzled) return Composed{v.swizzled()};
+                        return Composed{v.after_swizzle()};
                       }));
 
   py::class_<rt::Tiler>(m, "Tiler")
@@ -930,7 +987,21 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("call", [](const std::string& name, py::args args) { return from_value(evaluate_call(name, args)); },
         "Applies the function `name` of `tessera eval` to the arguments.");
-  m.def("eval", &eval_text, py::arg("expression"), "Parses and evaluates one expression, as `tessera eval` does.");
+  {
+    // The text signature first (inspect.signature reads it), then what help() shows.
+    static constexpr char signature[] = "eval(expression)\n--\n\n";
+    static constexpr char doc[] =
+        "eval(expression)\n--\n\n"
+        "Evaluates one expression exactly as ``tessera eval`` does and returns the result:\n"
+        "``str(eval(e))`` is the line ``tessera eval`` prints.";
+    eval_binding() = py::cpp_function(&eval_text, py::name("eval"), py::arg("expression"), doc + sizeof signature - 1);
+    static PyMethodDef def{"eval", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&eval_entry)),
+                           METH_FASTCALL | METH_KEYWORDS, doc};
+    const py::object module_name = m.attr("__name__");
+    PyObject* f = PyCFunction_NewEx(&def, nullptr, module_name.ptr());
+    if (f == nullptr) throw py::error_already_set();
+    m.add_object("eval", py::reinterpret_steal<py::object>(f));
+  }
   m.def("value", [](py::handle h) { return from_value(value_of(h)); }, "An object or text as the value it stands for.");
   m.def("parse_int_tuple", [](py::handle h) { return from_tuple(tuple_of(h)); });
   m.def("functions", [] {
@@ -974,8 +1045,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("layout_cells", [](py::handle h) {
     const rt::Value v = value_of(h);
     return rt_guard([&] {
-      const rt::Layout& base = v.kind == rt::Value::Kind::Swizzled ? v.swizzled.layout : v.layout;
-      if (v.kind != rt::Value::Kind::Layout && v.kind != rt::Value::Kind::Swizzled)
+      const rt::Layout& base = v.kind() == rt::Value::Kind::Swizzled ? v.swizzled().layout : v.layout();
+      if (v.kind() != rt::Value::Kind::Layout && v.kind() != rt::Value::Kind::Swizzled)
         throw viz::Error("cannot draw " + rt::describe(v));
       return base.size();
     });
@@ -983,18 +1054,18 @@ PYBIND11_MODULE(_core, m) {
   m.def("tv_drawing", [](py::handle tv, py::handle tile) {
     const rt::Value t = value_of(tv), s = value_of(tile);
     return rt_guard([&] {
-      if (t.kind != rt::Value::Kind::Layout)
+      if (t.kind() != rt::Value::Kind::Layout)
         throw viz::Error("a TV map is a layout ((threads),(values)):(...), not " + rt::describe(t));
-      return Drawing{viz::tv_diagram(viz::tv_of_layout(t.layout), tile_of(s))};
+      return Drawing{viz::tv_diagram(viz::tv_of_layout(t.layout()), tile_of(s))};
     });
   });
   m.def("tv_cells", [](py::handle tv, py::handle tile) {
     const rt::Value t = value_of(tv), s = value_of(tile);
     return rt_guard([&] {
-      if (t.kind != rt::Value::Kind::Layout)
+      if (t.kind() != rt::Value::Kind::Layout)
         throw viz::Error("a TV map is a layout ((threads),(values)):(...), not " + rt::describe(t));
       const viz::TvTile tt = tile_of(s);
-      return py::make_tuple(t.layout.size(), tt.rows(), tt.cols(), tt.text);
+      return py::make_tuple(t.layout().size(), tt.rows(), tt.cols(), tt.text);
     });
   });
   m.def("gmma_layout_atom", [](const std::string& name) -> py::object {

@@ -10,6 +10,8 @@ GmemAccess gmem_access_of_copy(const rt::TiledCopy& copy, bool source) {
   const rt::CopyAtomInfo& atom = *copy.atom.atom;
   // ldmatrix moves shared memory to registers; cp.async reads global memory (its source) and
   // writes shared memory; a universal copy can be either.
+  if (atom.smem_side == "none")
+    throw rt::Error(atom.name + " moves tensor memory and registers: it has no global-memory side");
   if (atom.smem_side == "src")
     throw rt::Error(atom.name + " reads shared memory into registers: it has no global-memory side");
   if (atom.smem_side == "dst" && !source)

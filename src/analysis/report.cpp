@@ -62,8 +62,8 @@ json::Value ints(const Xs& xs) {
 }  // namespace
 
 json::Value memory_json(const rt::Value& layout, const MemoryTile& tile) {
-  return json::Value::object({{"layout", layout.kind == rt::Value::Kind::Swizzled ? json::swizzled_layout(layout.swizzled)
-                                                                                 : json::layout(layout.layout)},
+  return json::Value::object({{"layout", layout.kind() == rt::Value::Kind::Swizzled ? json::swizzled_layout(layout.swizzled())
+                                                                                 : json::layout(layout.layout())},
                               {"rows", tile.rows()},
                               {"cols", tile.cols()}});
 }

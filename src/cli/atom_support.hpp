@@ -122,12 +122,12 @@ inline rt::Value evaluate_arg(const std::string& what, const std::string& input)
 }
 inline rt::Layout layout_arg(const std::string& what, const std::string& input) {
   rt::Value v = evaluate_arg(what, input);
-  if (v.kind == rt::Value::Kind::IntTuple) {
+  if (v.kind() == rt::Value::Kind::IntTuple) {
     // A plain shape N or (M,N) stands for its column-major layout, as CuTe's make_layout.
-    return rt::Layout::column_major(v.tuple);
+    return rt::Layout::column_major(v.tuple());
   }
-  if (v.kind != rt::Value::Kind::Layout) fail(what + " must be a layout shape:stride, not " + rt::describe(v), input, 0);
-  return v.layout;
+  if (v.kind() != rt::Value::Kind::Layout) fail(what + " must be a layout shape:stride, not " + rt::describe(v), input, 0);
+  return v.layout();
 }
 
 inline std::string suggestions(const std::string& name, const std::vector<std::string>& known) {

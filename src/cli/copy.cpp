@@ -9,6 +9,7 @@
 #include "json.hpp"
 #include "json_option.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
+#include "tessera/viz/build_tmem.hpp"
 
 namespace tessera::cli {
 
@@ -32,8 +33,38 @@ void print_copy_json(const rt::TiledCopy& c) {
 
 namespace {
 
+// The atom's traits, named as CuTe's Copy_Traits (ValID for tensor-memory atoms).
+void print_atom_layouts(const rt::CopyAtomInfo& atom) {
+  std::cout << "ThrID " << rt::to_string(atom.thr_id) << "\n";
+  if (atom.tmem_src || atom.tmem_dst) std::cout << "ValID " << rt::to_string(atom.val_id) << "\n";
+  std::cout << "SrcLayout " << rt::to_string(atom.src_bits) << "\n"
+            << "DstLayout " << rt::to_string(atom.dst_bits) << "\n"
+            << "RefLayout " << rt::to_string(atom.ref_bits) << "\n";
+}
+
+// A tensor-memory atom (tcgen05.ld/st) alone: its block of tensor memory, lanes x columns.
+void run_tmem_atom(const CopyOptions& o, const rt::CopyAtomInfo& atom) {
+  if (o.json) fail("--json: a tensor-memory atom alone has no tiled copy; give --threads and --values");
+  if (o.bits) fail_option("--bits", "--bits: a tensor-memory atom alone is drawn in 32-bit cells; --bits goes with --threads/--values");
+  const bool draw = !o.print_layouts || !o.output.empty();
+  Target target;
+  if (draw) target = resolve_target(o.format, o.output);
+  if (o.print_layouts) {
+    print_atom_layouts(atom);
+    check_standard_output();
+  }
+  if (!draw) return;
+  viz::Diagram d = viz::tmem_copy_diagram(atom);
+  if (!o.title.empty()) d.title = o.title;
+  recolor(d, o.color_by);
+  set_density(d, o.density);
+  emit(d, target);
+}
+
 void run_copy(const CopyOptions& o) {
   const rt::CopyAtomInfo& atom = copy_arg(o.name);
+  if ((atom.tmem_src || atom.tmem_dst) && o.threads.empty() && o.values.empty() && o.for_mma.empty())
+    return run_tmem_atom(o, atom);
   const int bits = o.bits ? o.bits : atom.default_bits;
   const rt::TiledCopy c =
       tiled_copy_from(atom, bits, o.threads, o.values, o.for_mma, o.atoms, o.permute, o.operand);
@@ -49,6 +80,7 @@ void run_copy(const CopyOptions& o) {
   }
   if (o.print_layouts)
   {
+    print_atom_layouts(atom);
     std::cout << "src " << rt::to_string(c.layout_s_tv) << "\n"
               << "dst " << rt::to_string(c.layout_d_tv) << "\n"
               << "tile " << rt::to_string(c.tiler) << "\n";
@@ -73,7 +105,15 @@ void register_copy(CLI::App& app) {
       "make_tiled_copy(atom, --threads, --values) (--threads maps each (m,n) of the thread grid to\n"
       "a thread index, --values each (m,n) of a thread's block to a value index, as CuTe), or\n"
       "make_tiled_copy_A/B/C(atom, tiled MMA) with --for-mma.\n"
+      "A tensor-memory atom (SM100_TMEM_LOAD_/STORE_, tcgen05.ld/st) given alone is drawn as its\n"
+      "block of tensor memory, lanes x 32-bit columns, each cell the thread T and register R that\n"
+      "receives (LOAD) or gives (STORE) it.\n"
       "With --print-layouts, print instead (one per line):\n"
+      "  ThrID      the atom's thread id -> thread in the warp (as CuTe's Copy_Traits)\n"
+      "  ValID      tensor-memory atoms: the atom's bit -> address lane*2^21 + 32*column + bit\n"
+      "  SrcLayout  the atom's (thread, value) -> bit, source side\n"
+      "  DstLayout  the same, destination side\n"
+      "  RefLayout  the side a tiled copy's values are counted in\n"
       "  src  (thread,value) -> column-major index of the tile, source side\n"
       "  dst  the same, destination side\n"
       "  tile (M,N)\n"
@@ -100,7 +140,7 @@ void register_copy(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "write the diagram to FILE (atomically); default stdout")
       ->check(output_file_name())
       ->type_name("FILE");
-  cmd->add_flag("--print-layouts", o->print_layouts, "print src/dst/tile lines (see above)");
+  cmd->add_flag("--print-layouts", o->print_layouts, "print the atom's traits and the src/dst/tile lines (see above)");
   cmd->add_flag("--force", o->force, "draw diagrams over " + std::to_string(cli::kCellLimit) + " cells");
   cmd->add_option("--title", o->title, "a title above the diagram (UTF-8; control characters are refused)")
       ->type_name("TEXT")
@@ -118,6 +158,7 @@ void register_copy(CLI::App& app) {
       "  tessera copy SM75_U32x4_LDSM_N --for-mma SM80_16x8x16_F32F16F16F32_TN --operand A -o ldsm_a.svg\n"
       "  tessera copy SM75_U16x4_LDSM_T --for-mma SM80_16x8x16_F32F16F16F32_TN --atoms 2x2 --operand B --print-layouts\n"
       "  tessera copy SM80_CP_ASYNC_CACHEALWAYS_16 --threads '(16,8):(8,1)' --values '(1,8)' -o cp_async.pdf\n"
+      "  tessera copy SM100_TMEM_LOAD_16dp128b1x -o tmem.svg\n"
       "Exit status: 0 on success, 1 on any error (message on stderr, no output file written).");
   set_action(cmd, [o] { run_copy(*o); });
 }

@@ -62,13 +62,13 @@ std::string cute_type(const rt::Tiler& t) {
 
 std::string cute_type(const rt::Value& v) {
   using K = rt::Value::Kind;
-  switch (v.kind) {
-    case K::IntTuple: return cute_int_tuple(v.tuple, "Shape");
-    case K::Layout: return cute_type(v.layout);
-    case K::Swizzled: return cute_type(v.swizzled);
-    case K::Swizzle: return cute_type(v.swizzle);
-    case K::LayoutAfterSwizzle: return cute_type(v.after_swizzle);
-    case K::Tiler: return cute_type(v.tiler);
+  switch (v.kind()) {
+    case K::IntTuple: return cute_int_tuple(v.tuple(), "Shape");
+    case K::Layout: return cute_type(v.layout());
+    case K::Swizzled: return cute_type(v.swizzled());
+    case K::Swizzle: return cute_type(v.swizzle());
+    case K::LayoutAfterSwizzle: return cute_type(v.after_swizzle());
+    case K::Tiler: return cute_type(v.tiler());
   }
   return {};
 }

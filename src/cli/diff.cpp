@@ -56,11 +56,11 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 // An operand: a layout, a swizzled layout, or a shape (its column-major layout).
 rt::Value operand(const std::string& what, const std::string& input) {
   rt::Value v = evaluate_arg(what, input);
-  if (v.kind == rt::Value::Kind::IntTuple) {
-    if (rt::has_underscore(v.tuple)) fail(what + " holds _, which is not a shape", input, 0);
-    for (auto x : rt::leaves(v.tuple))
+  if (v.kind() == rt::Value::Kind::IntTuple) {
+    if (rt::has_underscore(v.tuple())) fail(what + " holds _, which is not a shape", input, 0);
+    for (auto x : rt::leaves(v.tuple()))
       if (x <= 0) fail(what + " is a tuple with a non-positive entry, not a shape", input, 0);
-    return rt::Value::of(rt::Layout::column_major(v.tuple));
+    return rt::Value::of(rt::Layout::column_major(v.tuple()));
   }
   if (!is_layout_value(v))
     fail(what + " is " + rt::describe(v) + ": diff compares layouts (shape:stride), swizzled layouts or, with --tv, "
@@ -77,12 +77,12 @@ void check_comparable(std::int64_t n, const std::string& what, const std::string
 // A TV operand over the tile, with the CLI's messages (the operand's name, a caret).
 viz::DiffTv tv_operand(const std::string& what, const std::string& input, const viz::TvTile& tile) {
   const rt::Value v = evaluate_arg(what, input);
-  if (v.kind != rt::Value::Kind::Layout)
+  if (v.kind() != rt::Value::Kind::Layout)
     fail("--tv compares TV layouts ((threads),(values)):(...), but " + what + " is " + rt::describe(v), input, 0);
   try {
-    viz::tv_of_layout(v.layout);
-    check_comparable(v.layout.size(), what, input);
-    return viz::diff_tv_operand(v.layout, tile);
+    viz::tv_of_layout(v.layout());
+    check_comparable(v.layout().size(), what, input);
+    return viz::diff_tv_operand(v.layout(), tile);
   } catch (const viz::Error& e) {
     fail(what + ": " + e.what(), input, 0);
   }
@@ -106,8 +106,8 @@ int run(const DiffOptions& o) {
     const rt::Value t = evaluate_arg("--tv", o.tile);
     viz::TvTile tile;
     try {
-      if (t.kind == rt::Value::Kind::IntTuple) tile = viz::tile_of_shape(t.tuple);
-      else if (t.kind == rt::Value::Kind::Layout) tile = viz::tile_of_layout(t.layout);
+      if (t.kind() == rt::Value::Kind::IntTuple) tile = viz::tile_of_shape(t.tuple());
+      else if (t.kind() == rt::Value::Kind::Layout) tile = viz::tile_of_layout(t.layout());
       else fail("the tile is " + rt::describe(t) + ": give a shape (M,N) or a layout (M,N):(s,t)", o.tile, 0);
     } catch (const viz::Error& e) {
       fail(e.what(), o.tile, 0);

@@ -1,6 +1,7 @@
 // tessera eval: evaluate layout-algebra expressions, one output line per expression.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,28 +18,48 @@ namespace {
 // How results are printed: tessera's notation (default), JSON (--json) or CuTe C++ types (--cpp).
 enum class Output { text, json, cpp };
 
+// The result's text (rt::to_string) appended to `out`: layouts and tuples, nearly every
+// result, without a string of their own.
+void append_result(const rt::Value& v, std::string& out) {
+  switch (v.kind()) {
+    case rt::Value::Kind::IntTuple:
+      rt::append_string(v.tuple(), out);
+      return;
+    case rt::Value::Kind::Layout:
+      rt::append_string(v.layout().shape, out);
+      out += ':';
+      rt::append_string(v.layout().stride, out);
+      return;
+    default:
+      out += rt::to_string(v);
+  }
+}
+
 // Evaluate one expression into `out`: one line (text, cpp) or one JSON entry of the
 // "results" array (json; `first` says whether a comma goes before it). Returns false on
 // error; the caret diagnostic goes to `diag` unless quiet.
 bool eval_line(const std::string& expr, std::string& out, std::string& diag, bool quiet, Output mode, bool first) {
-  json::Value entry = json::Value::object({{"input", expr}});
+  // The JSON entry only where it is printed: text output costs no JSON object per line.
+  std::optional<json::Value> entry;
+  if (mode == Output::json) entry = json::Value::object({{"input", expr}});
   bool ok = true;
   try {
     const rt::Value v = rt::evaluate(expr);
     if (mode == Output::json) {
-      entry.set("ok", true);
-      entry.set("result", json::value(v));
-      entry.set("cpp", cute_type(v));
+      entry->set("ok", true);
+      entry->set("result", json::value(v));
+      entry->set("cpp", cute_type(v));
     } else {
-      out += mode == Output::cpp ? cute_type(v) : rt::to_string(v);
+      if (mode == Output::cpp) out += cute_type(v);
+      else append_result(v, out);
       out += '\n';
     }
   } catch (const rt::Error& e) {
     ok = false;
     if (mode == Output::json) {
-      entry.set("ok", false);
-      entry.set("error", json::Value::object({{"message", e.what()},
-                                              {"column", e.pos() != rt::npos ? json::Value(e.pos() + 1) : json::Value()}}));
+      entry->set("ok", false);
+      entry->set("error", json::Value::object({{"message", e.what()},
+                                               {"column", e.pos() != rt::npos ? json::Value(e.pos() + 1) : json::Value()}}));
     } else {
       out += "error: ";
       out += e.what();
@@ -49,8 +70,8 @@ bool eval_line(const std::string& expr, std::string& out, std::string& diag, boo
   } catch (const std::exception& e) {  // e.g. std::bad_alloc: still one line, never a crash
     ok = false;
     if (mode == Output::json) {
-      entry.set("ok", false);
-      entry.set("error", json::Value::object({{"message", e.what()}, {"column", nullptr}}));
+      entry->set("ok", false);
+      entry->set("error", json::Value::object({{"message", e.what()}, {"column", nullptr}}));
     } else {
       out += "error: ";
       out += e.what();
@@ -59,7 +80,7 @@ bool eval_line(const std::string& expr, std::string& out, std::string& diag, boo
   }
   if (mode == Output::json) {
     if (!first) out += ',';
-    out += json::dump(entry);
+    out += json::dump(*entry);
   }
   return ok;
 }

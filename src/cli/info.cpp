@@ -102,26 +102,26 @@ void register_info(CLI::App& app) {
       std::cerr << rt::format_error(*expr, e.pos(), e.what());
       throw CLI::RuntimeError(1);
     }
-    if (v.kind != rt::Value::Kind::Layout && v.kind != rt::Value::Kind::Swizzled) {
+    if (v.kind() != rt::Value::Kind::Layout && v.kind() != rt::Value::Kind::Swizzled) {
       std::cerr << rt::format_error(*expr, 0, "info needs a layout (shape:stride) or a swizzled layout, got " +
                                                    rt::describe(v));
       throw CLI::RuntimeError(1);
     }
     try {
-      const rt::Layout& base = v.kind == rt::Value::Kind::Layout ? v.layout : v.swizzled.layout;
+      const rt::Layout& base = v.kind() == rt::Value::Kind::Layout ? v.layout() : v.swizzled().layout;
       const std::int64_t n = base.size();
       std::int64_t cosize = 0;
       Properties p, pf;
-      if (v.kind == rt::Value::Kind::Layout) {
-        cosize = v.layout.cosize();
+      if (v.kind() == rt::Value::Kind::Layout) {
+        cosize = v.layout().cosize();
         if (n <= kMaxChecked) {
-          p = judge(offsets(v.layout));
-          pf = judge(offsets(rt::filter(v.layout)));
+          p = judge(offsets(v.layout()));
+          pf = judge(offsets(rt::filter(v.layout())));
         }
       } else if (n <= rt::kMaxSwizzledCosize) {
-        cosize = v.swizzled.cosize();
-        std::vector<std::int64_t> o = offsets(v.swizzled.layout);
-        for (auto& x : o) x = v.swizzled.swizzle(rt::checked_add(v.swizzled.offset, x, "offset"));
+        cosize = v.swizzled().cosize();
+        std::vector<std::int64_t> o = offsets(v.swizzled().layout);
+        for (auto& x : o) x = v.swizzled().swizzle(rt::checked_add(v.swizzled().offset, x, "offset"));
         p = judge(std::move(o));
         pf = p;  // a swizzle is applied after the layout: judge the whole function
       } else {
@@ -134,7 +134,7 @@ void register_info(CLI::App& app) {
       if (*as_json) {
         json::Value d = json::document("info");
         d.set("input", *expr);
-        d.set("layout", v.kind == rt::Value::Kind::Layout ? json::layout(v.layout) : json::swizzled_layout(v.swizzled));
+        d.set("layout", v.kind() == rt::Value::Kind::Layout ? json::layout(v.layout()) : json::swizzled_layout(v.swizzled()));
         d.set("cpp", cute_type(v));
         d.set("size", n);
         d.set("cosize", cosize < 0 ? json::Value() : json::Value(cosize));

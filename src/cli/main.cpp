@@ -1,5 +1,6 @@
 // tessera: layout algebra on the command line (see `tessera --help`).
 #include <iostream>
+#include <string_view>
 
 #include "atom_support.hpp"
 #include "command_line.hpp"
@@ -135,7 +136,15 @@ int main(int argc, char** argv) {
       "unwritable output or standard output, wrong command line), with a message starting `error:`\n"
       "on standard error; 2 when no command is given (a short usage on standard error). diff and\n"
       "verify answer with 0 (equal, verified) or 1 (differ, failed) and exit 2 on an error.\n");
-  for (auto register_command : tessera::cli::commands) register_command(app);
+  // `tessera eval` is what scripts run once per expression, where setting up every other
+  // command's options took as long as evaluating thousands of expressions: then only eval is
+  // registered. (Inside a command CLI11 never takes a word for another command, so nothing
+  // it accepts or says changes.)
+  if (argc >= 2 && std::string_view(argv[1]) == "eval") {
+    tessera::cli::register_eval(app);
+  } else {
+    for (auto register_command : tessera::cli::commands) register_command(app);
+  }
   tessera::cli::remember_command_line(argc, argv);
   try {
     app.parse(argc, argv);

@@ -23,10 +23,10 @@ void add_access_options(CLI::App* cmd, AccessOptions& o, const std::string& acce
 MemoryArg memory_arg(const std::string& what, const std::string& input, const std::string& memory,
                      const std::string& short_name) {
   MemoryArg m{evaluate_arg(what, input), {}, 0};
-  if (m.value.kind == rt::Value::Kind::Layout)
-    m.tile = located(what, input, [&] { return analysis::memory_tile(m.value.layout, memory); });
-  else if (m.value.kind == rt::Value::Kind::Swizzled)
-    m.tile = located(what, input, [&] { return analysis::memory_tile(m.value.swizzled, memory); });
+  if (m.value.kind() == rt::Value::Kind::Layout)
+    m.tile = located(what, input, [&] { return analysis::memory_tile(m.value.layout(), memory); });
+  else if (m.value.kind() == rt::Value::Kind::Swizzled)
+    m.tile = located(what, input, [&] { return analysis::memory_tile(m.value.swizzled(), memory); });
   else
     fail(what + " must be a layout (M,N):(s,t), possibly swizzled (Sw<B,M,S> o ...), not " + rt::describe(m.value),
          input, 0);

@@ -12,6 +12,8 @@
 #include "json_option.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
 #include "tessera/viz/atom_diagrams.hpp"
+#include "tessera/viz/build_tmem.hpp"
+#include "tessera/viz/colors.hpp"
 
 namespace tessera::cli {
 
@@ -59,7 +61,10 @@ analysis::GmmaAtomSpec smem_layout_arg(const std::string& text, const rt::MmaAto
   analysis::GmmaAtomSpec spec;
   if (text.empty()) return spec;
   if (!atom.a_smem && !atom.b_smem)
-    fail("--smem-layout: " + atom.name + " reads no operand from shared memory (only SM90 _SS and _RS atoms do)", text, 0);
+    fail("--smem-layout: " + atom.name +
+             (atom.cta_group ? " is drawn by its TV layouts; the shared-memory tiles are drawn for SM90's _SS and _RS atoms"
+                             : " reads no operand from shared memory (only SM90 _SS and _RS atoms do)"),
+         text, 0);
   const bool prefixed = text.rfind("gmma_", 0) == 0;
   const std::size_t parts = static_cast<std::size_t>(std::count(text.begin(), text.end(), '_')) + (prefixed ? 0 : 1);
   const int bits = atom.b_smem ? atom.b_bits : atom.a_bits;
@@ -110,6 +115,7 @@ void run_mma(const MmaOptions& o) {
     if (only.a) std::cout << "ALayout " << rt::to_string(atom.a_tv) << "\n";
     if (only.b) std::cout << "BLayout " << rt::to_string(atom.b_tv) << "\n";
     if (only.c) std::cout << "CLayout " << rt::to_string(atom.c_tv) << "\n";
+    if (only.c && atom.cta_group) std::cout << "TmemLayoutC " << rt::to_string(atom.tmem_c) << "\n";
     std::cout << "thr_layout_vmnk " << rt::to_string(t.thr_layout_vmnk) << "\n";
     if (only.a) std::cout << "layoutA_TV " << rt::to_string(t.layout_a_tv) << "\n";
     if (only.b) std::cout << "layoutB_TV " << rt::to_string(t.layout_b_tv) << "\n";
@@ -125,6 +131,17 @@ void run_mma(const MmaOptions& o) {
   l.show_b = only.b;
   l.show_c = only.c;
   viz::Diagram d = viz::mma_diagram(l);
+  if (atom.cta_group && only.c) {
+    // tcgen05.mma: the atom's accumulator in tensor memory, below C.
+    viz::Panel tmem = viz::tmem_accumulator_panel(atom);
+    int below = 0;
+    for (const viz::Panel& p : d.panels) below = std::max(below, p.slot_row + 1);
+    tmem.slot_row = below;
+    tmem.slot_col = d.panels.empty() ? 0 : d.panels.back().slot_col;
+    d.panels.push_back(std::move(tmem));
+    d.notes.push_back("C in tensor memory: each cell the element m, n of one CTA's accumulator it holds (lanes x 32-bit columns)");
+    viz::apply_colors(d);
+  }
   if (!o.title.empty()) d.title = o.title;
   recolor(d, o.color_by);
   set_density(d, o.density);
@@ -155,10 +172,14 @@ void register_mma(CLI::App& app) {
       "  layoutB_TV       get_layoutB_TV: (thread,value) -> n + N*k\n"
       "  layoutC_TV       get_layoutC_TV: (thread,value) -> m + M*n\n"
       "  tile             (M,N,K) of the tiled MMA\n"
+      "  TmemLayoutC      (SM100 tcgen05.mma, after CLayout) one CTA's accumulator in tensor\n"
+      "                   memory: (m,n) -> lane + 128*column\n"
       "(add -o FILE to also draw the diagram). The atom's layouts use logical thread ids (0-7 for\n"
       "SM70's quad pair, which ThrID (4,2):(1,16) maps to lanes 0-3, 16-19). As CuTe's\n"
       "get_layoutX_TV, the tiled maps re-index threads by right_inverse(thr_layout_vmnk): for a\n"
       "single SM70 atom that covers threads 0-3 only; the diagram labels every lane.\n"
+      "SM100 tcgen05.mma atoms (one thread issues them for a CTA or a CTA pair: their ThrID counts\n"
+      "CTAs) also draw C where it lives, in tensor memory, lanes x columns.\n"
       "Atom names as in CuTe: see `tessera list atoms --mma`.");
   cmd->add_option("NAME", o->name, "the MMA atom, e.g. SM80_16x8x16_F32F16F16F32_TN, SM90_64x64x16_F32BF16BF16_SS")
       ->required();

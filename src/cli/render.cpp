@@ -70,27 +70,27 @@ viz::Diagram build(const Options& o) {
   const rt::Value v = evaluate_arg(expr);
 
   if (!tile_text.empty()) {
-    if (v.kind != rt::Value::Kind::Layout)
+    if (v.kind() != rt::Value::Kind::Layout)
       fail("--tv draws a TV layout ((threads),(values)):(...), but EXPR is " + rt::describe(v), expr, 0);
     const rt::Value t = evaluate_arg(tile_text);
     viz::TvTile tile;
     try {
-      if (t.kind == rt::Value::Kind::IntTuple) tile = viz::tile_of_shape(t.tuple);
-      else if (t.kind == rt::Value::Kind::Layout) tile = viz::tile_of_layout(t.layout);
+      if (t.kind() == rt::Value::Kind::IntTuple) tile = viz::tile_of_shape(t.tuple());
+      else if (t.kind() == rt::Value::Kind::Layout) tile = viz::tile_of_layout(t.layout());
       else fail("the tile is " + rt::describe(t) + ": give a shape (M,N) or a layout (M,N):(s,t)", tile_text, 0);
     } catch (const viz::Error& e) {
       fail(e.what(), tile_text, 0);
     }
     viz::TvFunction tv;
     try {
-      tv = viz::tv_of_layout(v.layout);
+      tv = viz::tv_of_layout(v.layout());
     } catch (const viz::Error& e) {
       fail(e.what(), expr, 0);
     }
     std::int64_t tile_cells = 0;
     if (__builtin_mul_overflow(tile.rows(), tile.cols(), &tile_cells)) tile_cells = INT64_MAX;
     check_cells(tile_cells, "the tile " + tile.text, o, tile_text);
-    check_cells(v.layout.size(), "the TV layout " + tv.text, o, expr);
+    check_cells(v.layout().size(), "the TV layout " + tv.text, o, expr);
     try {
       return viz::tv_diagram(tv, tile);
     } catch (const viz::Error& e) {
@@ -98,11 +98,11 @@ viz::Diagram build(const Options& o) {
     }
   }
 
-  if (v.kind == rt::Value::Kind::IntTuple)
+  if (v.kind() == rt::Value::Kind::IntTuple)
     fail("EXPR is " + rt::describe(v) + ", not a layout: write shape:stride, e.g. (4,2):(1,4)", expr, 0);
-  if (v.kind != rt::Value::Kind::Layout && v.kind != rt::Value::Kind::Swizzled)
+  if (v.kind() != rt::Value::Kind::Layout && v.kind() != rt::Value::Kind::Swizzled)
     fail("EXPR is " + rt::describe(v) + ", not a layout: draw its modes one at a time", expr, 0);
-  const rt::Layout& base = v.kind == rt::Value::Kind::Layout ? v.layout : v.swizzled.layout;
+  const rt::Layout& base = v.kind() == rt::Value::Kind::Layout ? v.layout() : v.swizzled().layout;
   // Rank first, then size, then the grid (a swizzled layout's cosize walks its whole domain).
   try {
     viz::check_drawable(base);
@@ -111,7 +111,7 @@ viz::Diagram build(const Options& o) {
   }
   check_cells(base.size(), "the layout " + rt::to_string(v), o, expr);
   const viz::GridFunction grid =
-      v.kind == rt::Value::Kind::Layout ? viz::grid_function(v.layout) : viz::grid_function(v.swizzled);
+      v.kind() == rt::Value::Kind::Layout ? viz::grid_function(v.layout()) : viz::grid_function(v.swizzled());
   return viz::layout_diagram(grid);
 }
 
@@ -155,7 +155,8 @@ void register_render(CLI::App& app) {
       ->type_name("TILE");
   cmd->add_option("-f,--format", o->format,
                   "txt (CuTe print_layout table), svg, tex (standalone TikZ), png, pdf, or html\n"
-                  "(one interactive page: hover, click to isolate a thread, zoom and pan);\n"
+                  "(one interactive page: hover, click to isolate a thread, zoom and pan; past 4096\n"
+                  "cells, each panel's cells are drawn on a canvas: docs/cli.md, \"Large pages\");\n"
                   "default: from the -o extension, else txt")
       ->type_name("FORMAT");
   cmd->add_option("-o,--output", o->output,

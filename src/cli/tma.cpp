@@ -41,20 +41,20 @@ void run_tma(const TmaOptions& o) {
     bits = atom->bits;
   } else {
     const rt::Value v = evaluate_arg("SMEM", o.smem);
-    if (v.kind == rt::Value::Kind::Swizzled) smem = v.swizzled;
-    else if (v.kind == rt::Value::Kind::Layout) smem = rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout};
+    if (v.kind() == rt::Value::Kind::Swizzled) smem = v.swizzled();
+    else if (v.kind() == rt::Value::Kind::Layout) smem = rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout()};
     else fail("SMEM must be a layout, a swizzled layout Sw<B,M,S> o L or a GMMA atom name, not " + rt::describe(v), o.smem, 0);
   }
   if (bits == 0) bits = 16;
   std::vector<std::int64_t> box;
   if (!o.box.empty()) {
     const rt::Value b = evaluate_arg("--box", o.box);
-    if (b.kind != rt::Value::Kind::IntTuple) fail("--box is a tuple of box dims, one per gmem mode (0: derive)", o.box, 0);
-    if (b.tuple.is_leaf()) box.push_back(b.tuple.value());
+    if (b.kind() != rt::Value::Kind::IntTuple) fail("--box is a tuple of box dims, one per gmem mode (0: derive)", o.box, 0);
+    if (b.tuple().is_leaf()) box.push_back(b.tuple().value());
     else
-      for (std::size_t i = 0; i < b.tuple.rank(); ++i) {
-        if (!b.tuple[i].is_leaf()) fail("--box entries are integers", o.box, 0);
-        box.push_back(b.tuple[i].value());
+      for (std::size_t i = 0; i < b.tuple().rank(); ++i) {
+        if (!b.tuple()[i].is_leaf()) fail("--box entries are integers", o.box, 0);
+        box.push_back(b.tuple()[i].value());
       }
   }
   const tma::Arguments a = located("GMEM", o.gmem, [&] { return analysis::derive_tma_arguments(gmem, smem, bits, box); });

@@ -1,5 +1,7 @@
 #include "tessera/rt/atom_registry.hpp"
 
+#include "atom_registry_sm100.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -87,6 +89,7 @@ std::vector<MmaAtomInfo> build_mma() {
   add_wgmma<SM90_64xNx16_F32BF16BF16_RS>(v, "F32BF16BF16", "RS");
   add_wgmma<SM90_64xNx8_F32TF32TF32_SS>(v, "F32TF32TF32", "SS", 8);
   add_wgmma<SM90_64xNx8_F32TF32TF32_RS>(v, "F32TF32TF32", "RS", 8);
+  detail::append_sm100_mma(v);  // Blackwell tcgen05.mma (atom_registry_sm100.cpp)
   return v;
 }
 
@@ -130,6 +133,7 @@ std::vector<CopyAtomInfo> build_copy() {
   v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<8>>("SM80_CP_ASYNC_CACHEALWAYS<8>", "SM80", "dst", 16));
   v.push_back(copy_info<SM80_CP_ASYNC_CACHEALWAYS<16>>("SM80_CP_ASYNC_CACHEALWAYS<16>", "SM80", "dst", 16));
   v.push_back(copy_info<SM80_CP_ASYNC_CACHEGLOBAL<16>>("SM80_CP_ASYNC_CACHEGLOBAL<16>", "SM80", "dst", 16));
+  detail::append_sm100_copy(v);  // Blackwell tcgen05.ld/st (atom_registry_sm100.cpp)
   return v;
 }
 

@@ -31,17 +31,12 @@ int trailing_zeros32(std::int64_t x) { return x == 0 ? 32 : __builtin_ctzll(stat
 
 // A layout from flat modes (shape, stride).
 Layout flat_layout(const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& d) {
-  std::vector<IntTuple> ts, td;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    ts.emplace_back(s[i]);
-    td.emplace_back(d[i]);
-  }
-  return Layout(IntTuple::tuple(std::move(ts)), IntTuple::tuple(std::move(td)));
+  return Layout(IntTuple::of_values(s), IntTuple::of_values(d));
 }
 
 bool all_underscore(const IntTuple& c) {
-  if (c.is_leaf()) return c.value() == kUnderscore;
-  return std::all_of(c.elems().begin(), c.elems().end(), [](const IntTuple& e) { return all_underscore(e); });
+  const std::span<const std::int64_t> v = c.leaf_values();
+  return std::all_of(v.begin(), v.end(), [](std::int64_t x) { return x == kUnderscore; });
 }
 
 std::string str(std::int64_t v) { return std::to_string(v); }

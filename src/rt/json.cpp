@@ -231,24 +231,24 @@ Value tagged(std::string_view kind, const Value& form) {
 
 Value value(const rt::Value& v) {
   using K = rt::Value::Kind;
-  switch (v.kind) {
+  switch (v.kind()) {
     case K::IntTuple:
-      return Value::object({{"kind", v.tuple.is_leaf() ? "integer" : "int_tuple"},
-                            {"text", rt::to_string(v.tuple)},
-                            {"value", int_tuple(v.tuple)}});
-    case K::Layout: return tagged("layout", layout(v.layout));
-    case K::Swizzled: return tagged("swizzled_layout", swizzled_layout(v.swizzled));
+      return Value::object({{"kind", v.tuple().is_leaf() ? "integer" : "int_tuple"},
+                            {"text", rt::to_string(v.tuple())},
+                            {"value", int_tuple(v.tuple())}});
+    case K::Layout: return tagged("layout", layout(v.layout()));
+    case K::Swizzled: return tagged("swizzled_layout", swizzled_layout(v.swizzled()));
     case K::Swizzle:
-      return tagged("swizzle", Value::object({{"text", rt::to_string(v.swizzle)}, {"B", v.swizzle.bits},
-                                              {"M", v.swizzle.base}, {"S", v.swizzle.shift}}));
+      return tagged("swizzle", Value::object({{"text", rt::to_string(v.swizzle())}, {"B", v.swizzle().bits},
+                                              {"M", v.swizzle().base}, {"S", v.swizzle().shift}}));
     case K::LayoutAfterSwizzle: {
-      Value f = layout(v.after_swizzle.layout);
-      f.set("text", rt::to_string(v.after_swizzle));
-      f.set("offset", v.after_swizzle.offset);
-      f.set("swizzle", swizzle(v.after_swizzle.swizzle));
+      Value f = layout(v.after_swizzle().layout);
+      f.set("text", rt::to_string(v.after_swizzle()));
+      f.set("offset", v.after_swizzle().offset);
+      f.set("swizzle", swizzle(v.after_swizzle().swizzle));
       return tagged("layout_after_swizzle", f);
     }
-    case K::Tiler: return tagged("tiler", tiler(v.tiler));
+    case K::Tiler: return tagged("tiler", tiler(v.tiler()));
   }
   throw std::logic_error("json: unknown value kind");
 }

@@ -245,8 +245,8 @@ Permutation parse_permutation(const std::string& text) {
     } catch (const rt::Error& err) {
       throw rt::Error(err.what(), b + f + (err.pos() == rt::npos ? 0 : err.pos()));
     }
-    if (v.kind == rt::Value::Kind::IntTuple && v.tuple.is_leaf()) p[m] = Layout(v.tuple.value(), 1);
-    else if (v.kind == rt::Value::Kind::Layout) p[m] = v.layout;
+    if (v.kind() == rt::Value::Kind::IntTuple && v.tuple().is_leaf()) p[m] = Layout(v.tuple().value(), 1);
+    else if (v.kind() == rt::Value::Kind::Layout) p[m] = v.layout();
     else throw rt::Error("a permutation entry is _, an integer N (N:1) or a layout, not " + rt::describe(v), b + f);
     if (p[m]->size() <= 0) throw rt::Error("a permutation entry must cover at least one element", b + f);
   }

@@ -25,10 +25,21 @@ std::string tiler_expression(const Tiler& t) {
   return r + ")";
 }
 
-Trace* active_trace() noexcept { return installed; }
+namespace detail {
+std::atomic<int> open_trace_sessions{0};
+Trace* installed_trace() noexcept { return installed; }
+}  // namespace detail
 
-TraceSession::TraceSession(Trace& t) : previous_(installed) { installed = &t; }
-TraceSession::~TraceSession() { installed = previous_; }
+// The count goes up before this thread's trace is set and down after it is restored, so a
+// thread whose trace is set always sees a non-zero count.
+TraceSession::TraceSession(Trace& t) : previous_(installed) {
+  detail::open_trace_sessions.fetch_add(1, std::memory_order_relaxed);
+  installed = &t;
+}
+TraceSession::~TraceSession() {
+  installed = previous_;
+  detail::open_trace_sessions.fetch_sub(1, std::memory_order_relaxed);
+}
 
 void Trace::open(const char* op) {
   // Only the innermost open step's list grows while it is open, so the pointers to its

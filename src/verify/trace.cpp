@@ -282,9 +282,9 @@ class Parser {
       } catch (const rt::Error& e) {
         fail(f.col + (e.pos() == rt::npos ? 0 : std::min(e.pos(), f.text.size())), e.what());
       }
-      if (v.kind != rt::Value::Kind::Layout)
+      if (v.kind() != rt::Value::Kind::Layout)
         fail(f.col, "the TV layout must be a layout ((threads),(values)):(strides), but this is " + rt::describe(v));
-      l = std::move(v.layout);
+      l = std::move(v.layout());
     }
     Map m{"", tile, l};
     const std::string why = check_map(m);

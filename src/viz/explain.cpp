@@ -145,9 +145,9 @@ json::Value inputs_json(const std::string& expr) {
     if (n.kind != rt::Node::Kind::Call) return a;
     for (const rt::Node& c : n.children) {
       const rt::Value v = rt::evaluate(c);
-      if (v.kind == rt::Value::Kind::IntTuple && rt::has_underscore(v.tuple))
+      if (v.kind() == rt::Value::Kind::IntTuple && rt::has_underscore(v.tuple()))
         a.push(json::Value::object(
-            {{"kind", "coordinate"}, {"text", rt::to_string(v.tuple)}, {"value", coordinate_json(v.tuple)}}));
+            {{"kind", "coordinate"}, {"text", rt::to_string(v.tuple())}, {"value", coordinate_json(v.tuple())}}));
       else
         a.push(json::value(v));
     }

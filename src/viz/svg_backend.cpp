@@ -56,6 +56,14 @@ void data_attr(std::string& o, const char* name, std::int64_t v) {
 }
 }  // namespace
 
+std::int64_t page_bank(const Cell& c, int element_bits) {
+  if (c.bank != Cell::kNone) return c.bank;
+  std::int64_t bits = 0;
+  if (c.offset == Cell::kNone || __builtin_mul_overflow(c.offset, static_cast<std::int64_t>(element_bits), &bits))
+    return Cell::kNone;
+  return ((bits / 32) % 32 + 32) % 32;
+}
+
 std::string to_svg(const Diagram& d) { return svg_document(d, SvgOptions{}); }
 
 std::string svg_document(const Diagram& d, const SvgOptions& opt) {
@@ -96,7 +104,30 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
       for (const FillRect& q : fill_rects(p))
         rect(o, b.cell_x(q.c0), b.cell_y(q.r0), b.cell_x(q.c1) - b.cell_x(q.c0), b.cell_y(q.r1) - b.cell_y(q.r0),
              "fill=\"" + hex(q.fill) + "\"");
-    for (std::int64_t r = 0; r < p.rows.count && !(b.heatmap && !opt.interactive); ++r) {
+    const bool canvas = opt.interactive && opt.cells == CellLayer::canvas;
+    if (canvas) {
+      o += "<foreignObject class=\"cells\" data-p=\"" + std::to_string(i) + "\" data-rows=\"" + std::to_string(p.rows.count) +
+           "\" data-cols=\"" + std::to_string(p.cols.count) + "\" x=\"" + num(b.grid_x) + "\" y=\"" + num(b.grid_y) +
+           "\" width=\"" + num(b.cell_x(p.cols.count) - b.grid_x) + "\" height=\"" + num(b.cell_y(p.rows.count) - b.grid_y) +
+           "\"><canvas width=\"" + std::to_string(p.cols.count) + "\" height=\"" +
+           std::to_string(p.rows.count) + "\"></canvas></foreignObject>\n<g class=\"labels\">\n";
+      for (std::int64_t r = 0; r < p.rows.count && !b.heatmap; ++r)
+        for (std::int64_t c = 0; c < p.cols.count; ++c) {
+          const Cell& cell = p.at(r, c);
+          if (!cell.present) continue;
+          const double x = b.cell_x(c), y = b.cell_y(r);
+          const Rgb tc = text_color_for(effective_fill(cell));
+          if (cell.label2.empty()) {
+            text(o, x + b.cell_w / 2, y + b.cell_h / 2 + s.cell_font * 0.35, s.cell_font, "middle", tc, cell.label);
+          } else {
+            text(o, x + b.cell_w / 2, y + b.cell_h / 2 - 2, s.cell_font, "middle", tc, cell.label);
+            text(o, x + b.cell_w / 2, y + b.cell_h / 2 + s.cell_font - 1, s.cell_font, "middle", tc, cell.label2);
+          }
+        }
+      o += "</g>\n<path class=\"hover-thread\" fill=\"none\" stroke=\"#000000\" stroke-width=\"3\"/>\n"
+           "<path class=\"hover-pair\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"4\"/>\n";
+    }
+    for (std::int64_t r = 0; r < p.rows.count && !(b.heatmap && !opt.interactive) && !canvas; ++r) {
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (!cell.present && cell.tooltip.empty()) continue;
@@ -114,9 +145,7 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
             // A panel with offsets of its own (an MMA's smem operand: bytes of its buffer)
             // matches offsets only within itself when hovered.
             if (!p.offset_name.empty()) data_attr(o, "s", static_cast<std::int64_t>(i));
-            if (cell.bank != Cell::kNone) data_attr(o, "b", cell.bank);
-            else if (cell.offset != Cell::kNone)
-              data_attr(o, "b", ((cell.offset * d.element_bits / 32) % 32 + 32) % 32);
+            data_attr(o, "b", page_bank(cell, d.element_bits));
           }
           o += ">";
         } else {
@@ -162,7 +191,17 @@ std::string svg_document(const Diagram& d, const SvgOptions& opt) {
       o += " stroke=\"" + hex(e.atom ? black : warp_edge_color) + "\" stroke-width=\"" + num(region_edge_width(e.atom, b.heatmap)) +
            "\" stroke-linecap=\"square\"/>\n";
     }
-    for (std::int64_t r = 0; r < p.rows.count; ++r) {
+    if (canvas) {
+      // The page draws each kind of highlight as one path over the cells it marks.
+      bool kinds[4] = {};
+      for (const Cell& cell : p.cells) kinds[static_cast<int>(cell.highlight)] = true;
+      for (int k = 1; k < 4; ++k)
+        if (kinds[k])
+          o += "<path class=\"mark\" data-h=\"" + std::to_string(k) + "\" data-inset=\"" + num(highlight_width(b) / 2) +
+               "\" fill=\"none\" stroke=\"" + hex(highlight_stroke(static_cast<Highlight>(k))) + "\" stroke-width=\"" +
+               num(highlight_width(b)) + "\"/>\n";
+    }
+    for (std::int64_t r = 0; r < p.rows.count && !canvas; ++r) {
       for (std::int64_t c = 0; c < p.cols.count; ++c) {
         const Cell& cell = p.at(r, c);
         if (cell.highlight == Highlight::none) continue;

@@ -10,8 +10,8 @@ M=SM80_16x8x16_F32F16F16F32_TN
 # --- list
 expect_ok list "$T" list atoms
 n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
-[ "$n_mma" -eq 275 ] || bad "list: $n_mma MMA atoms, want 275 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma)"
-[ "$n_copy" -eq 21 ] || bad "list: $n_copy copy atoms, want 21 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async)"
+[ "$n_mma" -eq 1115 ] || bad "list: $n_mma MMA atoms, want 1115 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma, 840 tcgen05.mma)"
+[ "$n_copy" -eq 169 ] || bad "list: $n_copy copy atoms, want 169 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async, 148 tcgen05.ld/st)"
 for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
             SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
             SM90_64x8x16_F16F16F16_SS SM90_64x256x8_F32TF32TF32_SS SM90_64x8x8_F32TF32TF32_RS 'UniversalCopy<uint128_t>' SM75_U16x8_LDSM_T SM90_U16x8_STSM_T 'SM80_CP_ASYNC_CACHEGLOBAL<16>'; do
@@ -155,7 +155,7 @@ expect_err mma-smem-fit "is 64 (MN) x 8 (K) elements" "$T" mma SM90_64x8x16_F32B
 
 # --- copy
 expect_ok copy-layouts "$T" copy SM75_U32x4_LDSM_N --for-mma $M --operand A --print-layouts
-cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'src dst tile ' || bad "copy print-layouts names"
+cut -d' ' -f1 "$W/out" | tr '\n' ' ' | grep -qx 'ThrID SrcLayout DstLayout RefLayout src dst tile ' || bad "copy print-layouts names"
 grep -qx 'tile (16,16)' "$W/out" || bad "copy tile"
 # The destination of ldmatrix for A is the MMA's A fragment, value for value.
 a_line=$("$T" mma $M --print-layouts | sed -n 's/^layoutA_TV //p'); d_line=$(sed -n 's/^dst //p' "$W/out")

@@ -44,7 +44,7 @@ rt::IntTuple gen_shape(Lcg& g, int depth) {
 rt::IntTuple stride_like(Lcg& g, const rt::IntTuple& s) {
   if (s.is_leaf()) return rt::IntTuple(g.pick(kValues));
   std::vector<rt::IntTuple> e;
-  for (const auto& c : s.elems()) e.push_back(stride_like(g, c));
+  for (std::size_t i = 0; i < s.rank(); ++i) e.push_back(stride_like(g, s[i]));
   return rt::IntTuple::tuple(std::move(e));
 }
 rt::Layout gen_layout(Lcg& g) {
@@ -75,7 +75,7 @@ void reads_back(const rt::Value& v, const std::string& where) {
     FAIL_CHECK("does not read back: " << e.what() << " (column " << e.pos() + 1 << ")");
     return;
   }
-  CHECK(back.kind == v.kind);
+  CHECK(back.kind() == v.kind());
   CHECK(rt::to_string(back) == text);
   ++checked;
 }

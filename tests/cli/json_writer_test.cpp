@@ -235,11 +235,11 @@ TEST_CASE("json: every generated string is written as valid JSON that reads back
 }
 
 TEST_CASE("json: layouts in the agreed form", "[cli][json]") {
-  CHECK(json::dump(json::layout(rt::evaluate("(4,(2,2)):(2,(1,8))").layout)) ==
+  CHECK(json::dump(json::layout(rt::evaluate("(4,(2,2)):(2,(1,8))").layout())) ==
         R"J({"text":"(4,(2,2)):(2,(1,8))","shape":[4,[2,2]],"stride":[2,[1,8]]})J");
-  CHECK(json::dump(json::layout(rt::evaluate("8:1").layout)) == R"J({"text":"8:1","shape":8,"stride":1})J");
-  CHECK(json::dump(json::layout(rt::evaluate("(8):(1)").layout)) == R"J({"text":"(8):(1)","shape":[8],"stride":[1]})J");
-  CHECK(json::dump(json::swizzled_layout(rt::evaluate("Sw<3,3,3> o 0 o (8,64):(64,1)").swizzled)) ==
+  CHECK(json::dump(json::layout(rt::evaluate("8:1").layout())) == R"J({"text":"8:1","shape":8,"stride":1})J");
+  CHECK(json::dump(json::layout(rt::evaluate("(8):(1)").layout())) == R"J({"text":"(8):(1)","shape":[8],"stride":[1]})J");
+  CHECK(json::dump(json::swizzled_layout(rt::evaluate("Sw<3,3,3> o 0 o (8,64):(64,1)").swizzled())) ==
         R"J({"text":"Sw<3,3,3> o 0 o (8,64):(64,1)","shape":[8,64],"stride":[64,1],)J"
         R"J("swizzle":{"B":3,"M":3,"S":3},"offset":0})J");
   CHECK(json::dump(json::document("eval")) == R"J({"command":"eval","schema_version":1})J");
@@ -256,7 +256,7 @@ TEST_CASE("json: layouts in the agreed form", "[cli][json]") {
         R"J({"kind":"layout_after_swizzle","text":"(64,8):(8,1) o -8 o Sw<3,3,3>","shape":[64,8],)J"
         R"J("stride":[8,1],"offset":-8,"swizzle":{"B":3,"M":3,"S":3}})J");
   const rt::Value tiler = rt::evaluate("(4:1,(2:2,3:1))");
-  REQUIRE(tiler.kind == rt::Value::Kind::Tiler);
+  REQUIRE(tiler.kind() == rt::Value::Kind::Tiler);
   CHECK(json::dump(json::value(tiler)) ==
         R"J({"kind":"tiler","text":"(4:1,(2:2,3:1))","modes":[{"text":"4:1","shape":4,"stride":1},)J"
         R"J({"text":"(2:2,3:1)","modes":[{"text":"2:2","shape":2,"stride":2},{"text":"3:1","shape":3,"stride":1}]}]})J");

@@ -45,11 +45,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();
   }
   check(to_string(back) == printed, "printed result round-trips");
-  if (v.kind == Value::Kind::Layout) {
+  if (v.kind() == Value::Kind::Layout) {
     try {
-      const Layout c = coalesce(v.layout);
-      const std::int64_t n = std::min<std::int64_t>(v.layout.size(), 4096);
-      for (std::int64_t i = 0; i < n; ++i) check(c(i) == v.layout(i), "coalesce keeps the function");
+      const Layout c = coalesce(v.layout());
+      const std::int64_t n = std::min<std::int64_t>(v.layout().size(), 4096);
+      for (std::int64_t i = 0; i < n; ++i) check(c(i) == v.layout()(i), "coalesce keeps the function");
     } catch (const OverflowError&) {
       // offsets beyond 64 bits are reported, never wrapped: fine
     }

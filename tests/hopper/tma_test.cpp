@@ -16,11 +16,11 @@ using tma::Rule;
 
 namespace {
 
-rt::Layout lay(const char* text) { return rt::evaluate(text).layout; }
+rt::Layout lay(const char* text) { return rt::evaluate(text).layout(); }
 rt::SwizzledLayout sw(const char* text) {
   const rt::Value v = rt::evaluate(text);
-  if (v.kind == rt::Value::Kind::Swizzled) return v.swizzled;
-  return rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout};
+  if (v.kind() == rt::Value::Kind::Swizzled) return v.swizzled();
+  return rt::SwizzledLayout{rt::Swizzle(0, 0, 0), v.layout()};
 }
 tma::Arguments derive(const char* g, const rt::SwizzledLayout& s, int bits = 16, std::vector<int64_t> box = {}) {
   return analysis::derive_tma_arguments(lay(g), s, bits, box);
@@ -339,7 +339,7 @@ TEST_CASE("TMA: divided modes fill the tile with at most as many boxes (rapidche
       tile.layout = rt::evaluate(("((" + std::to_string(am) + "," + std::to_string(r) + "),(" + std::to_string(ak) + "," + std::to_string(s) +
                                   ")):((1," + std::to_string(am * ak * s) + "),(" + std::to_string(sa) + "," + std::to_string(am * ak) + "))")
                                      .c_str())
-                        .layout;
+                        .layout();
     }
     const int64_t per16 = 128 / bits;
     const int64_t M = BM * *rc::gen::inRange<int64_t>(1, 4), K = BK * *rc::gen::inRange<int64_t>(1, 4);

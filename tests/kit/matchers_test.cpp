@@ -19,7 +19,7 @@ namespace {
 
 // A runtime layout from text, e.g. L("(4,2):(1,4)").
 Layout L(const std::string& text) {
-  return tessera::rt::evaluate(tessera::rt::parse(text)).layout;
+  return tessera::rt::evaluate(tessera::rt::parse(text)).layout();
 }
 
 // Runs a matcher directly and returns what Catch would print after "... " on failure.
@@ -97,7 +97,7 @@ TEST_CASE("IsBijective: a permutation of [0,size)") {
   CHECK_THAT(failure_of(IsBijective(), L("(2,2):(0,1)")),
              Contains("coordinate (0,0) (index 0) and coordinate (1,0) (index 1) both map to offset 0"));
   // A swizzled layout is checked as the whole function Sw o L.
-  const auto sw = tessera::rt::evaluate(tessera::rt::parse("Sw<2,0,2> o (4,4):(1,4)")).swizzled;
+  const auto sw = tessera::rt::evaluate(tessera::rt::parse("Sw<2,0,2> o (4,4):(1,4)")).swizzled();
   REQUIRE_THAT(sw, IsBijective());
 }
 

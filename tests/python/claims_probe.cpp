@@ -11,8 +11,8 @@ namespace {
 
 tessera::testing::LayoutArg layout_of(const std::string& text) {
   const tessera::rt::Value v = tessera::rt::evaluate(text);
-  if (v.kind == tessera::rt::Value::Kind::Swizzled) return v.swizzled;
-  return v.layout;
+  if (v.kind() == tessera::rt::Value::Kind::Swizzled) return v.swizzled();
+  return v.layout();
 }
 
 std::string verify(const std::string& claim, const std::string& layout, const std::string& arg) {
@@ -25,7 +25,7 @@ std::string verify(const std::string& claim, const std::string& layout, const st
   if (claim == "has_cosize") return t::HasCosizeClaim(std::stoll(arg)).verify(l);
   if (claim == "equal_as_functions") return t::EqualsFunctionClaim(layout_of(arg)).verify(l);
   if (claim == "equals_exactly") return t::EqualsExactlyClaim(layout_of(arg)).verify(l);
-  if (claim == "covers_tile_once") return t::CoversTileOnceClaim(tessera::rt::evaluate(arg).tuple).verify(l);
+  if (claim == "covers_tile_once") return t::CoversTileOnceClaim(tessera::rt::evaluate(arg).tuple()).verify(l);
   return "unknown claim " + claim;
 }
 

@@ -33,7 +33,7 @@ Offsets offsets(const Layout& l) {
   return v;
 }
 
-// The profiles: each leaf a placeholder 0 (unflatten fills them).
+// The profiles: each leaf a placeholder 0 (IntTuple::with_leaves fills them).
 const IntTuple& leaf() { static const IntTuple x(0); return x; }
 IntTuple tup(std::vector<IntTuple> e) { return IntTuple::tuple(std::move(e)); }
 struct Profile { const char* name; IntTuple like; int leaves; };
@@ -65,7 +65,7 @@ void for_each_layout(int max_leaves, I64 max_size, const std::function<std::vect
         std::vector<std::size_t> di(n, 0);
         while (true) {
           for (int j = 0; j < n; ++j) d[j] = ds[di[j]];
-          f(Layout(unflatten(p.like, s), unflatten(p.like, d)));
+          f(Layout(IntTuple::with_leaves(p.like, s), IntTuple::with_leaves(p.like, d)));
           int j = 0;
           while (j < n && ++di[j] == ds.size()) di[j++] = 0;
           if (j == n) break;

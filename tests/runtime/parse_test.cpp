@@ -4,10 +4,13 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <functional>
 #include <string>
 
+#include "expression_generator.hpp"
 #include "generators.hpp"
 #include "tessera/rt/eval.hpp"
+#include "tessera/rt/parsed_expression.hpp"
 #include "tessera/rt/parse.hpp"
 
 using namespace tessera::rt;
@@ -30,8 +33,8 @@ TEST_CASE("printer/parser round trip", "[runtime][parse][property]") {
     const Layout l = gen_layout(3, 1000);
     const std::string s = to_string(l);
     const Value v = evaluate(s);
-    RC_ASSERT(v.kind == Value::Kind::Layout);
-    RC_ASSERT(v.layout == l);
+    RC_ASSERT(v.kind() == Value::Kind::Layout);
+    RC_ASSERT(v.layout() == l);
     RC_ASSERT(to_string(parse(s)) == s);
   });
   rc::prop("whitespace between tokens does not matter", [] {
@@ -61,8 +64,8 @@ TEST_CASE("printer/parser round trip", "[runtime][parse][property]") {
 
 TEST_CASE("8 and (8) differ", "[runtime][parse]") {
   const Value a = evaluate("8"), b = evaluate("(8)");
-  CHECK(a.tuple.is_leaf());
-  CHECK(b.tuple.is_tuple());
+  CHECK(a.tuple().is_leaf());
+  CHECK(b.tuple().is_tuple());
   CHECK(to_string(a) == "8");
   CHECK(to_string(b) == "(8)");
   CHECK(to_string(evaluate("((8)):((1))")) == "((8)):((1))");
@@ -99,4 +102,37 @@ TEST_CASE("format_error draws a caret under the offending byte", "[runtime][pars
   CHECK(format_error("abc", npos, "bad") == "error: bad\n");
   CHECK(format_error("a\tb", 2, "x") == "error: x\n  a b\n    ^\n");
   CHECK(format_error("one\ntwo", 5, "x") == "error: x\n  two\n   ^\n");
+}
+
+namespace {
+// A value or the error with its position: what a route through the evaluator gives.
+std::string outcome(const std::function<Value()>& f) {
+  try {
+    return to_string(f());
+  } catch (const Error& e) {
+    return std::string("error: ") + e.what() + " @" + std::to_string(e.pos());
+  }
+}
+struct RcRandom {
+  std::int64_t operator()(std::int64_t lo, std::int64_t hi) const { return *rc::gen::inRange(lo, hi + 1); }
+};
+}  // namespace
+
+TEST_CASE("text, rt::Node and ParsedExpression evaluate alike", "[runtime][parse][property]") {
+  rc::prop("evaluate(text) == evaluate(parse(text)) == ParsedExpression(text).evaluate(), errors included", [] {
+    RcRandom random;
+    const std::string e = tessera_test::ExpressionGenerator<RcRandom>(random).expression();
+    const std::string direct = outcome([&] { return evaluate(e); });
+    RC_ASSERT(outcome([&] { return evaluate(parse(e)); }) == direct);
+    RC_ASSERT(outcome([&] { return ParsedExpression(e).evaluate(); }) == direct);
+    RC_ASSERT(to_string(parse(to_string(parse(e)))) == to_string(parse(e)));
+  });
+  // Unknown names are found before anything is evaluated, at the first one in the text;
+  // evaluation finds the same error where it reaches the call.
+  CHECK_THROWS_WITH(ParsedExpression("composition(1:1, nosuch(1), other(2))").check_function_names(),
+                    "unknown function 'nosuch' (see `tessera eval --help`)");
+  CHECK_NOTHROW(ParsedExpression("composition(8:1, 2:1)").check_function_names());
+  CHECK(outcome([] { return ParsedExpression("composition(8:1, nosuch(2))").evaluate(); }) ==
+        "error: unknown function 'nosuch' (see `tessera eval --help`) @17");
+  CHECK_THROWS_WITH(ParsedExpression("(4,2):(1,"), Catch::Contains("expected"));
 }

@@ -323,7 +323,7 @@ TEST_CASE("tier agreement, static integers: tile_to_shape", "[runtime][tiers]") 
   // with an order (a Step), ties included
   const auto t5 = make_tuple(C<16>{}, C<8>{}, C<2>{});
   for (const auto& [o, text] : {std::pair{0, "(2,1,3)"}, std::pair{1, "(1,1,2)"}, std::pair{2, "(3,2,1)"}}) {
-    const rt::IntTuple order = rt::evaluate(text).tuple;
+    const rt::IntTuple order = rt::evaluate(text).tuple();
     const std::string want = rt::to_string(rt::tile_to_shape(rt::to_runtime(a4), rt::to_runtime(t5), order));
     if (o == 0) CHECK(str(st::tile_to_shape(a4, t5, make_tuple(C<2>{}, C<1>{}, C<3>{}))) == want);
     if (o == 1) CHECK(str(st::tile_to_shape(a4, t5, make_tuple(C<1>{}, C<1>{}, C<2>{}))) == want);

@@ -107,15 +107,15 @@ TEST_CASE("swizzles", "[runtime]") {
   // Sw<1,0,1>: bit 1 flips bit 0.
   CHECK(ev("Sw<1,0,1> o 4:1") == "Sw<1,0,1> o 0 o 4:1");
   const Value v = evaluate("Sw<1,0,1> o 4:1");
-  REQUIRE(v.kind == Value::Kind::Swizzled);
-  CHECK(v.swizzled(0) == 0);
-  CHECK(v.swizzled(1) == 1);
-  CHECK(v.swizzled(2) == 3);
-  CHECK(v.swizzled(3) == 2);
+  REQUIRE(v.kind() == Value::Kind::Swizzled);
+  CHECK(v.swizzled()(0) == 0);
+  CHECK(v.swizzled()(1) == 1);
+  CHECK(v.swizzled()(2) == 3);
+  CHECK(v.swizzled()(3) == 2);
   const Value w = evaluate("Sw<3,4,3> o (8,64):(64,1)");
   for (std::int64_t i = 0; i < 512; ++i) {
-    const std::int64_t x = w.swizzled.layout(i);
-    CHECK(w.swizzled(i) == (x ^ ((x & (7 << 7)) >> 3)));
+    const std::int64_t x = w.swizzled().layout(i);
+    CHECK(w.swizzled()(i) == (x ^ ((x & (7 << 7)) >> 3)));
   }
   CHECK(ev("composition(Sw<3,4,3> o (8,64):(64,1), (8,8):(1,8))") == "Sw<3,4,3> o 0 o (8,8):(64,1)");
   CHECK(ev("size(Sw<3,4,3> o (8,64):(64,1))") == "512");

@@ -49,7 +49,7 @@ tv::Map tiled_c() {
   }
   REQUIRE(tile == "(32,16,16)");
   REQUIRE(c.size() > 0);
-  return tv::make_map("mma.C", rt::IntTuple::tuple({32, 16}), rt::evaluate(c).layout);
+  return tv::make_map("mma.C", rt::IntTuple::tuple({32, 16}), rt::evaluate(c).layout());
 }
 
 tv::Trace good_trace() {

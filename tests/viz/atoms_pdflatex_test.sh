@@ -31,9 +31,11 @@ key_of() { { echo "$toolkey"; cat "$1"; } | sha256sum | cut -d' ' -f1; }
 
 # The documents: one per MMA atom, and one per copy atom drawn as a tiled copy of one atom
 # (its threads in a column, each thread's values in a row: --threads (T,1) --values (1,V)).
-"$tessera" list atoms --mma | awk '{print $2}' >"$dir/mma" || exit 1
+# Of the Blackwell atoms (hundreds, one per shape and type), one N per operation and types
+# (N = 64) and the .x1 tensor-memory copies: the others' drawings differ from these only in size.
+"$tessera" list atoms --mma | awk '$2 !~ /^SM100_/ || $2 ~ /x64x/ {print $2}' >"$dir/mma" || exit 1
 # copy lines: "copy NAME ARCH src TxB bits dst TxB bits smem SIDE threads N" -> "NAME N B"
-"$tessera" list atoms --copy | awk '{ split($8, d, "x"); print $2, $NF, d[2] }' >"$dir/copy" || exit 1
+"$tessera" list atoms --copy | awk '$2 !~ /^SM100_/ || $2 ~ /b1x(_16b)?$/ { split($8, d, "x"); print $2, $NF, d[2] }' >"$dir/copy" || exit 1
 n_mma=$(wc -l <"$dir/mma")
 n_copy=$(wc -l <"$dir/copy")
 [ "$n_mma" -ge 200 ] || { echo "FAIL: only $n_mma MMA atoms listed"; exit 1; }
@@ -50,6 +52,8 @@ while read -r name threads bits; do
   # Elements of 16 bits (8 for a byte copy), as many per thread as the atom moves.
   w=16; [ "$bits" -lt 16 ] && w=$bits
   set -- --bits "$w" --threads "($threads,1)" --values "(1,$((bits / w)))"
+  # A tensor-memory atom is drawn alone: its block of tensor memory, lanes x columns.
+  case "$name" in SM100_TMEM_*) set -- ;; esac
   "$tessera" copy "$name" "$@" -f tex -o "$dir/copy$i.tex" || { echo "FAIL: tessera copy $name $* -f tex"; fail=1; }
   echo "copy$i $name" >>"$dir/index"
 done <"$dir/copy"

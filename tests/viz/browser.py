@@ -122,6 +122,52 @@ class Browser:
             "s.dispatchEvent(new WheelEvent('wheel',{deltaY:-100,clientX:r.left+r.width/2,clientY:r.top+r.height/2,"
             "bubbles:true,cancelable:true}));", svg)
 
+    # ---- pages past the canvas threshold (html_backend.cpp: a canvas per panel; the page's
+    # window.tesseraCells answers what the element form keeps in attributes)
+    def wait_cells(self, timeout=30):
+        """Waits until a canvas page has decoded its cell data; True when it did."""
+        import time
+        end = time.time() + timeout
+        while time.time() < end:
+            st = self.script("return window.tesseraCells?[tesseraCells.ready,tesseraCells.error]:null")
+            if st and st[1]:
+                print("page error: " + st[1])
+                return False
+            if st and st[0]:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def hover_cell(self, p, r, c):
+        """A synthetic mousemove over cell (p,r,c) of a canvas page: the milliseconds
+        (performance.now()) from the event until the highlight and the info line are updated
+        and the next frame is painted."""
+        return self.driver.execute_async_script(
+            "var done=arguments[arguments.length-1],pt=tesseraCells.center(arguments[0],arguments[1],arguments[2]);"
+            "var el=document.elementFromPoint(pt.x,pt.y),t=performance.now();"
+            "el.dispatchEvent(new MouseEvent('mousemove',{clientX:pt.x,clientY:pt.y,bubbles:true}));"
+            "requestAnimationFrame(function(){setTimeout(function(){done(performance.now()-t);},0);});", p, r, c)
+
+    def click_cell(self, p, r, c, shift=False):
+        self.script("var pt=tesseraCells.center(arguments[0],arguments[1],arguments[2]),el=document.elementFromPoint(pt.x,pt.y);"
+                    "el.dispatchEvent(new MouseEvent('click',{clientX:pt.x,clientY:pt.y,shiftKey:arguments[3],bubbles:true}));",
+                    p, r, c, shift)
+
+    def outlined(self):
+        """The cells the last hover outlined, 'p:r,c': {'thread': [...], 'pair': [...]}."""
+        return self.script("return tesseraCells.outlined")
+
+    def page_cell(self, p, r, c):
+        """{kind, t, v, w, o, b, x, tooltip} of a canvas page's cell (strings; None where absent)."""
+        return self.script("return tesseraCells.cell(arguments[0],arguments[1],arguments[2])", p, r, c)
+
+    def panel_cells(self, p):
+        """Every cell of panel p of a canvas page as 't|v|o' (empty where absent), row-major."""
+        return self.script(
+            "var fo=document.querySelector('foreignObject.cells[data-p=\"'+arguments[0]+'\"]'),R=+fo.dataset.rows,C=+fo.dataset.cols,out=[];"
+            "for(var r=0;r<R;r++)for(var c=0;c<C;c++){var x=tesseraCells.cell(arguments[0],r,c);"
+            "out.push([x.t,x.v,x.o].map(function(v){return v===null?'':v;}).join('|'));}return out;", p)
+
     def panel_titles(self):
         """Each svg.panel's first text line (its title), in order."""
         return self.driver.execute_script(

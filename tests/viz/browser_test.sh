@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs a browser test script (html_browser_test.py, command_pages_browser_test.py) with a
+# Runs a browser test script (html_browser_test.py, command_pages_browser_test.py, ...) with a
 # Python that has Selenium (Debian's python3-selenium lives in /usr/bin/python3's path);
 # exits 77 (skipped) when none has it.
 # Usage: browser_test.sh SCRIPT TESSERA_CLI WORKDIR

@@ -115,18 +115,22 @@ with b:
     check(count("g.cell.dim") == 0, "gmem: Escape shows all")
 
     # --- tma: hovering a cell outlines the box (copy) that fills it, the info names it -----
+    # 8192 cells: past the canvas threshold, so the page's cells are a canvas (tesseraCells).
     b.open(tma_page)
-    check(count("g.cell") == 128 * 64, "tma: one 128x64 panel")
-    c = b.cell(0, 70, 3)  # row 70: the second box
-    b.hover(c)
-    check(count("g.cell.same-thread") == count('g.cell[data-x="1"]') == 64 * 64,
-          "tma: hovering a cell of box 1 outlines box 1's %d cells (%d)" % (64 * 64, count("g.cell.same-thread")))
+    check(b.wait_cells(), "tma: the page decoded its cell data")
+    check(count("g.cell") == 0 and b.script("return Array.from(document.querySelectorAll('foreignObject.cells'))"
+                                            ".map(f=>f.dataset.rows+'x'+f.dataset.cols)") == ["128x64"],
+          "tma: one 128x64 panel, drawn on a canvas")
+    box = lambda k: sorted("0:%d,%d" % (r, c) for r in range(64 * k, 64 * k + 64) for c in range(64))  # box k: rows 64k..
+    b.hover_cell(0, 70, 3)  # row 70: the second box
+    check(sorted(b.outlined()["thread"]) == box(1), "tma: hovering a cell of box 1 outlines box 1's %d cells (%d)"
+          % (64 * 64, len(b.outlined()["thread"])))
     info = b.text_of("info")
-    offset = c.get_attribute("data-o")
+    offset = b.page_cell(0, 70, 3)["o"]
     check("box 1" in info and ("offset " + offset) in info and "copy 2 of 2" in info,
           "tma: the info line names the box and the cell's own offset: " + info.replace("\n", " | "))
-    b.hover(b.cell(0, 5, 60))
-    check(count("g.cell.same-thread") == count('g.cell[data-x="0"]') == 64 * 64, "tma: then box 0's cells")
+    b.hover_cell(0, 5, 60)
+    check(sorted(b.outlined()["thread"]) == box(0), "tma: then box 0's cells")
 
     # --- banks: a cell names its thread and the threads reaching its bank in that phase -----
     b.open(banks_page)

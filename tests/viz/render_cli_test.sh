@@ -111,6 +111,14 @@ if [ -w /dev/full ]; then
 fi
 if [ "$cairo" = ON ]; then
   expect_render_err png-too-wide "too large for PNG" '(1,16384):(0,1)' --labels -o "$dir/o/w.png"
+  # Cairo is opened when a PNG or PDF is drawn: where it cannot be, that drawing is an error
+  # naming the library, and every other output still works.
+  export TESSERA_CAIRO_LIBRARY=libtessera-no-such-cairo.so
+  expect_render_err no-cairo-png "cannot load Cairo (libtessera-no-such-cairo.so) for PNG/PDF output" \
+    '(4,2):(1,4)' -o "$dir/o/n.png"
+  expect_render_err no-cairo-pdf "cannot load Cairo (libtessera-no-such-cairo.so)" -f pdf -o - '(4,2):(1,4)'
+  ok no-cairo-svg '(4,2):(1,4)' -o "$dir/o/n.svg"
+  unset TESSERA_CAIRO_LIBRARY
 fi
 
 [ -z "$(ls -A "$dir/o" | grep '\.tmp-')" ] || bad "temporary files left behind"

@@ -11,15 +11,20 @@ usage: svg_xml_test.py TESSERA TESTS_DIR
    what colour means (the legend's title, naming the quantity asked for) and nothing else
    speaks of colour; a quantity the cells lack is refused. The TMA drawing colours each box
    and names it in the legend and in each cell's tooltip.
+4. A large HTML page's compressed cell data decodes to the tooltips the SVG draws.
 """
+import base64
 import glob
+import json
 import os
 import random
 import re
+import struct
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+import zlib
 
 TESSERA, TESTS = sys.argv[1], sys.argv[2]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -147,17 +152,82 @@ for cmd in COMMANDS:
             check(any("box 1 (copy 2 of 2" in t for t in titles_), "%s: no cell tooltip names its box" % what)
             check(len(fills) >= 2, "%s: the two boxes share one colour" % what)
 
-# The TMA page of one 128x64 box: each cell its own offset and bank, the box in every cell.
+# The TMA page of one 64x64 box (4096 cells: the largest page that keeps an element per cell,
+# html_backend.cpp): each cell its own offset and bank, the box in every cell.
 page = os.path.join(tmp, "boxes.html")
-rc, _, err = run(["tma", "(8192,4096):(4096,1)", "Sw<3,3,3> o (128,64):(64,1)", "-o", page])
+rc, _, err = run(["tma", "(8192,4096):(4096,1)", "Sw<3,3,3> o (64,64):(64,1)", "-o", page])
 check(rc == 0, "tma -o boxes.html: exit %d, %r" % (rc, err[:200]))
 if rc == 0:
     html = open(page, encoding="utf-8").read()
     cells = html.count('<g class="cell"')
-    check(cells == 8192, "tma page: %d cells" % cells)
-    check(len(set(re.findall(r'data-o="(\d+)"', html))) == 8192, "tma page: offsets are not the cells' own")
+    check(cells == 4096, "tma page: %d cells" % cells)
+    check(len(set(re.findall(r'data-o="(\d+)"', html))) == 4096, "tma page: offsets are not the cells' own")
     check(len(set(re.findall(r'data-b="(\d+)"', html))) == 32, "tma page: banks are not the cells' own")
-    check(html.count('data-x="0"') == 8192, "tma page: not every cell names box 0")
+    check(html.count('data-x="0"') == 4096, "tma page: not every cell names box 0")
+
+
+def canvas_cells(html):
+    """A canvas page's cell data, decoded as its script decodes it (html_backend.cpp): per
+    cell, in panel and row-major order, (kind, {fact: decimal text}, tooltip)."""
+    m = re.search(r'<script type="application/x-tessera-cells">\s*([A-Za-z0-9+/=]+)\s*</script>', html)
+    raw = zlib.decompress(base64.b64decode(m.group(1)))
+    n = struct.unpack("<I", raw[:4])[0]
+    meta, off, count = json.loads(raw[4:4 + n]), 4 + n + (4 - n % 4) % 4, None
+    count = meta["cells"]
+    cols = {}
+    for c in meta["columns"]:
+        words = []
+        for _ in range(2 if c["wide"] else 1):
+            acc, out = 0, []
+            for d in struct.unpack("<%di" % count, raw[off:off + 4 * count]):
+                acc = (acc + d) & 0xFFFFFFFF
+                out.append(acc - (1 << 32) if acc >> 31 else acc)
+            words.append(out)
+            off += 4 * count
+        if c["wide"]:
+            cols[c["name"]] = [None if (h, l) == (-(1 << 31), 0) else h * (1 << 32) + (l & 0xFFFFFFFF) for l, h in zip(*words)]
+        else:
+            cols[c["name"]] = [None if v == -(1 << 31) else v for v in words[0]]
+    cells, i = [], 0
+    for p in meta["panels"]:
+        for r in range(p["rows"]):
+            for c in range(p["cols"]):
+                facts = {"r": str(r), "c": str(c)}
+                for k in "otvxb":
+                    facts[k] = None if cols[k][i] is None else str(cols[k][i])
+                facts["w"] = None if cols["t"][i] is None else str(int(cols["t"][i] / 32))
+                parts, extra = meta["templates"][cols["tpl"][i]].split("\x01"), 0
+                tip = parts[0]
+                for part in parts[1:]:
+                    if part[0] == "#":
+                        tip += str(cols["e%d" % extra][i]) + part[1:]
+                        extra += 1
+                    else:
+                        tip += facts[part[0]] + part[1:]
+                cells.append((cols["k"][i], facts, tip))
+                i += 1
+    return cells
+
+
+# A canvas page (past 4096 cells): its cell data, decoded here, gives every cell the tooltip the
+# labelled SVG of the same drawing gives it, character for character (offsets past 32 bits and
+# negative ones included).
+for args in (["tma", "(4096,4096):(1,4096)", "Sw<3,3,3> o ((64,2),64):((1,4096),64)"],
+             ["mma", "SM90_64x64x16_F32BF16BF16_RS", "--atoms", "1x2"],
+             ["render", "(64,80):(-4294967296,3)"]):
+    page, svg = os.path.join(tmp, "canvas.html"), os.path.join(tmp, "canvas.svg")
+    rc1, _, _ = run(args + ["-o", page])
+    rc2, _, _ = run(args + ["--labels", "-o", svg])
+    check(rc1 == 0 and rc2 == 0, "%s: drawn" % args)
+    if rc1 or rc2:
+        continue
+    decoded = canvas_cells(open(page, encoding="utf-8").read())
+    svg_titles = [g.find(SVG + "title").text or "" for g in ET.parse(svg).getroot().iter(SVG + "g")
+                  if g.find(SVG + "title") is not None and g.find(SVG + "rect") is not None]
+    got = [t for k, _, t in decoded if k and t]
+    check(len(decoded) > 4096 and got == svg_titles,
+          "%s: the canvas page's %d decoded tooltips are not the SVG's %d (first differing: %s)"
+          % (args, len(got), len(svg_titles), next(((a, b) for a, b in zip(got, svg_titles) if a != b), None)))
 
 if failures:
     print("%d failure(s)" % len(failures), file=sys.stderr)

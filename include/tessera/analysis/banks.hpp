@@ -23,7 +23,12 @@ using BankAccess = TvAccess;
 inline SmemTile smem_tile(const rt::Layout& l) { return memory_tile(l, "shared-memory"); }
 inline SmemTile smem_tile(const rt::SwizzledLayout& l) { return memory_tile(l, "shared-memory"); }
 // A tiled copy's source (ldmatrix reads smem) or destination (cp.async writes it) side.
-inline BankAccess access_of_copy(const rt::TiledCopy& copy, bool source) { return access_of_copy_side(copy, source); }
+// A tensor-memory atom (tcgen05.ld/st) touches no shared memory: refused.
+inline BankAccess access_of_copy(const rt::TiledCopy& copy, bool source) {
+  if (copy.atom.atom && copy.atom.atom->smem_side == "none")
+    throw rt::Error(copy.atom.atom->name + " moves tensor memory and registers: it has no shared-memory side");
+  return access_of_copy_side(copy, source);
+}
 
 struct BankInstruction {
   analysis::InstructionInfo info;

@@ -109,14 +109,16 @@ struct DescriptorFields {
 
 // The flat core, shared by both tiers: `offset(mn, k)` is the tile's element offset before
 // the swizzle (the slice offset included), over mn < mn_extent, k < k_extent; the swizzle
-// is Sw<swz_bits, swz_base, swz_shift> (swz_bits 0: none).
+// is Sw<swz_bits, swz_base, swz_shift> (swz_bits 0: none). The canonical layouts are the same
+// for tcgen05.mma (tessera/atom/umma_descriptor.hpp), which also reads MN-major 8- and 32-bit
+// operands: mn_major_any_width.
 template <class Offset>
 TESSERA_HOST_DEVICE constexpr DescriptorFields gmma_descriptor_fields(Major major, int bits, int swz_bits, int swz_base,
                                                                       int swz_shift, int64_t mn_extent, int64_t k_extent,
-                                                                      Offset const& offset) {
+                                                                      Offset const& offset, bool mn_major_any_width = false) {
   DescriptorFields r;
   if (bits != 8 && bits != 16 && bits != 32) { r.rule = DescriptorRule::element_bits; return r; }
-  if (major == Major::MN && bits != 16) { r.rule = DescriptorRule::mn_major_bits; return r; }
+  if (major == Major::MN && bits != 16 && !mn_major_any_width) { r.rule = DescriptorRule::mn_major_bits; return r; }
   const int64_t T = 128 / bits;
   if (swz_bits != 0 && (swz_bits > 3 || swz_base != detail::log2_exact(T) || swz_shift != 3)) {
     r.rule = DescriptorRule::swizzle;

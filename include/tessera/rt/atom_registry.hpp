@@ -22,16 +22,27 @@ struct MmaAtomInfo {
   // A / B read from shared memory through a wgmma descriptor (SM90 SS: both; RS: B), not
   // from registers: their TV layouts give every thread the whole operand.
   bool a_smem = false, b_smem = false;
+  // Blackwell tcgen05.mma (0 elsewhere): its CTAs (1, or 2 for a CTA pair: the atom's "threads"
+  // are CTAs), A read from tensor memory (_TS), and where one CTA's accumulator lives in tensor
+  // memory: (m, n) of its (M/cta_group, N) tile -> lane + 128 * column.
+  int cta_group = 0;
+  bool a_tmem = false;
+  std::uint32_t idesc = 0;  // the instruction descriptor (A and B K-major, no negation)
+  rt::Layout tmem_c;
 };
 
 struct CopyAtomInfo {
   std::string name;
   std::string arch;
-  std::string smem_side;    // "src" (ldmatrix), "dst" (cp.async), "either"
+  std::string smem_side;    // "src" (ldmatrix), "dst" (cp.async), "either", "none" (tensor memory)
   int default_bits = 16;    // element width used when the CLI is not told
   rt::Layout thr_id;
   rt::Layout src_bits, dst_bits, ref_bits;  // (thread, value) -> bit of the data moved
   bool ref_is_dst = false;
+  // Tensor-memory atoms (tcgen05.ld/st; empty elsewhere): the atom's logical bit -> tensor-memory
+  // bit address lane * 2^21 + 32 * column + bit, CuTe's ValID.
+  rt::Layout val_id;
+  bool tmem_src = false, tmem_dst = false;  // which side is tensor memory
 };
 
 const std::vector<MmaAtomInfo>& mma_atoms();

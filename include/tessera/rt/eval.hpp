@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "tessera/rt/algebra.hpp"
@@ -13,24 +15,44 @@
 
 namespace tessera::rt {
 
-struct Value {
+// One of the kinds below; kind() says which, and the accessor of that kind reads it (the
+// others must not be called: a programming error, std::bad_variant_access).
+class Value {
+ public:
+  // In the order of the alternatives of the variant below.
   enum class Kind { IntTuple, Layout, Tiler, Swizzled, Swizzle, LayoutAfterSwizzle };
-  Kind kind = Kind::IntTuple;
-  IntTuple tuple;          // Kind::IntTuple (an integer is a leaf)
-  Layout layout;           // Kind::Layout
-  Tiler tiler;             // Kind::Tiler
-  SwizzledLayout swizzled; // Kind::Swizzled: Sw o off o L
-  Swizzle swizzle;         // Kind::Swizzle: a bare Sw<B,M,S>
-  LayoutAfterSwizzle after_swizzle;  // Kind::LayoutAfterSwizzle: L o off o Sw
 
-  static Value of(IntTuple t) { Value v; v.kind = Kind::IntTuple; v.tuple = std::move(t); return v; }
-  static Value of(Layout l) { Value v; v.kind = Kind::Layout; v.layout = std::move(l); return v; }
-  static Value of(Tiler t) { Value v; v.kind = Kind::Tiler; v.tiler = std::move(t); return v; }
-  static Value of(SwizzledLayout s) { Value v; v.kind = Kind::Swizzled; v.swizzled = std::move(s); return v; }
-  static Value of(Swizzle s) { Value v; v.kind = Kind::Swizzle; v.swizzle = s; return v; }
-  static Value of(LayoutAfterSwizzle s) { Value v; v.kind = Kind::LayoutAfterSwizzle; v.after_swizzle = std::move(s); return v; }
+  Value() = default;  // the integer 0
+  static Value of(IntTuple t) { return Value(in<IntTuple>, std::move(t)); }
+  static Value of(Layout l) { return Value(in<Layout>, std::move(l)); }
+  static Value of(Tiler t) { return Value(in<Tiler>, std::move(t)); }
+  static Value of(SwizzledLayout s) { return Value(in<SwizzledLayout>, std::move(s)); }  // Sw o off o L
+  static Value of(Swizzle s) { return Value(in<Swizzle>, s); }                            // a bare Sw<B,M,S>
+  static Value of(LayoutAfterSwizzle s) { return Value(in<LayoutAfterSwizzle>, std::move(s)); }  // L o off o Sw
   static Value of(ComposedResult r) { return std::visit([](auto&& x) { return of(std::move(x)); }, std::move(r)); }
-  bool is_int() const { return kind == Kind::IntTuple && tuple.is_leaf(); }
+
+  Kind kind() const { return static_cast<Kind>(v_.index()); }
+  bool is_int() const { return kind() == Kind::IntTuple && tuple().is_leaf(); }
+
+  const IntTuple& tuple() const { return std::get<IntTuple>(v_); }  // Kind::IntTuple (an integer is a leaf)
+  const Layout& layout() const { return std::get<Layout>(v_); }
+  const Tiler& tiler() const { return std::get<Tiler>(v_); }
+  const SwizzledLayout& swizzled() const { return std::get<SwizzledLayout>(v_); }
+  const Swizzle& swizzle() const { return std::get<Swizzle>(v_); }
+  const LayoutAfterSwizzle& after_swizzle() const { return std::get<LayoutAfterSwizzle>(v_); }
+  IntTuple& tuple() { return std::get<IntTuple>(v_); }
+  Layout& layout() { return std::get<Layout>(v_); }
+  Tiler& tiler() { return std::get<Tiler>(v_); }
+  SwizzledLayout& swizzled() { return std::get<SwizzledLayout>(v_); }
+  Swizzle& swizzle() { return std::get<Swizzle>(v_); }
+  LayoutAfterSwizzle& after_swizzle() { return std::get<LayoutAfterSwizzle>(v_); }
+
+ private:
+  template <class T>
+  static constexpr std::in_place_type_t<T> in{};
+  template <class T, class X>
+  Value(std::in_place_type_t<T> kind, X&& x) : v_(kind, std::forward<X>(x)) {}
+  std::variant<IntTuple, Layout, Tiler, SwizzledLayout, Swizzle, LayoutAfterSwizzle> v_;
 };
 
 // What kind of value this is, in words ("an integer", "a layout", ...), for error messages.

@@ -3,6 +3,8 @@
 // from coordinates (or a 1-D index, column-major over the shape) to offsets.
 // Plus Swizzle<B,M,S>, swizzled layouts Sw o L, and tilers (one layout per mode).
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,10 @@ struct Layout {
   std::int64_t size() const;    // product of the shape (checked)
   std::int64_t cosize() const;  // CuTe: 1 + sum (s-1)*|d| (layout(size-1)+1 for non-negative strides)
   Layout mode(std::size_t i) const;  // the i-th top-level mode (an integer layout is its own mode 0)
+  // f(mode) for every top-level mode in order (an integer layout is its own only mode): one
+  // walk, where mode(i) for each i would walk to i every time.
+  template <class F>
+  void for_each_mode(F&& f) const;
 
   // Evaluate at a 1-D index (colexicographic over the shape). Requires 0 <= idx < size
   // only for the bound check of idx2crd; the last mode is unbounded like in CuTe.
@@ -35,16 +41,37 @@ struct Layout {
 
   friend bool operator==(const Layout& a, const Layout& b) { return a.shape == b.shape && a.stride == b.stride; }
   friend bool operator!=(const Layout& a, const Layout& b) { return !(a == b); }
+
+ private:
+  // A part of a layout is one already: no checks.
+  struct Part {};
+  Layout(Part, IntTuple shape_, IntTuple stride_) : shape(std::move(shape_)), stride(std::move(stride_)) {}
 };
 
+template <class F>
+void Layout::for_each_mode(F&& f) const {
+  if (shape.is_leaf()) {
+    f(*this);
+    return;
+  }
+  const std::string_view n = shape.nesting();
+  std::size_t pos = 1, leaf = 0;
+  while (n[pos] != IntTuple::kClose) {
+    const std::size_t first_leaf = leaf, end = IntTuple::mode_end(n, pos, leaf);
+    f(Layout(Part{}, shape.part(pos, end, first_leaf, leaf), stride.part(pos, end, first_leaf, leaf)));
+    pos = end;
+  }
+}
+
 // make_layout(a, b, ...): concatenate layouts as the modes of a new layout.
-Layout make_layout(const std::vector<Layout>& modes);
+Layout make_layout(std::span<const Layout> modes);
+inline Layout make_layout(std::initializer_list<Layout> modes) { return make_layout(std::span(modes.begin(), modes.size())); }
 
 // Call f(offset) for i = 0, 1, ..., size-1 in order (an odometer over the flat modes:
 // no division per element). Offsets are checked for overflow once, at the largest ones.
 template <class F>
 void for_each_offset(const Layout& l, F&& f) {
-  const std::vector<std::int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  const std::span<const std::int64_t> s = l.shape.leaf_values(), d = l.stride.leaf_values();
   // Every offset visited lies between the sums of the negative and of the positive
   // (s-1)*d terms: check those once and the walk below cannot overflow.
   std::int64_t lo = 0, hi = 0;
@@ -53,7 +80,7 @@ void for_each_offset(const Layout& l, F&& f) {
     if (t < 0) lo = checked_add(lo, t, "offset");
     else hi = checked_add(hi, t, "offset");
   }
-  std::vector<std::int64_t> c(s.size(), 0);
+  SmallVector<std::int64_t, 8> c(s.size(), 0);
   const std::int64_t n = l.size();
   std::int64_t off = 0;
   for (std::int64_t i = 0; i < n; ++i) {

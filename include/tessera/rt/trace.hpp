@@ -6,6 +6,7 @@
 // traced operation costs one thread-local pointer test: nothing is formatted or stored.
 // `tessera explain` prints these steps, so the derivation it shows is the computation that
 // ran, never a second implementation that could drift from it.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -61,8 +62,18 @@ class Trace {
   int muted_ = 0;
 };
 
+namespace detail {
+// How many TraceSessions are open, on any thread: while none is, no thread has a trace and
+// active_trace() answers without reading thread-local storage (which, in a shared library
+// such as the Python module, is a call per read).
+extern std::atomic<int> open_trace_sessions;
+Trace* installed_trace() noexcept;
+}  // namespace detail
+
 // The trace installed on this thread, or nullptr.
-Trace* active_trace() noexcept;
+inline Trace* active_trace() noexcept {
+  return detail::open_trace_sessions.load(std::memory_order_relaxed) == 0 ? nullptr : detail::installed_trace();
+}
 
 // Installs `t` on this thread for the session's lifetime (the previous one comes back after).
 class TraceSession {

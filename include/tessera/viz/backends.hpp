@@ -15,7 +15,8 @@ std::string to_svg(const Diagram& d);
 // One self-contained interactive HTML page (inline CSS, JavaScript and SVG; fetches
 // nothing): hovering a cell outlines every cell of its thread and (thread, value) in all
 // panels and shows its coordinate, offset, thread, value and bank; clicking isolates a
-// thread (shift: a warp); each panel zooms and pans.
+// thread (shift: a warp); each panel zooms and pans. Past 4096 cells, each panel's cells are
+// a canvas painted from compact, compressed per-cell data (docs/cli.md, "Large pages").
 std::string to_html(const Diagram& d);
 
 // Standalone LaTeX document (\documentclass{standalone} + TikZ) for pdflatex.

@@ -36,12 +36,12 @@ inline rt::Layout grouped_for_drawing(const rt::Layout& l) {
 }
 
 inline bool is_layout_value(const rt::Value& v) {
-  return v.kind == rt::Value::Kind::Layout || v.kind == rt::Value::Kind::Swizzled;
+  return v.kind() == rt::Value::Kind::Layout || v.kind() == rt::Value::Kind::Swizzled;
 }
 
 // The layout under a value that is a layout or a swizzled layout.
 inline const rt::Layout& base_layout(const rt::Value& v) {
-  return v.kind == rt::Value::Kind::Layout ? v.layout : v.swizzled.layout;
+  return v.kind() == rt::Value::Kind::Layout ? v.layout() : v.swizzled().layout;
 }
 
 // The grid of a layout or swizzled layout (nullopt for other values or a rank-0 layout).
@@ -50,10 +50,10 @@ inline std::optional<GridFunction> grid_of_value(const rt::Value& v) {
   const rt::Layout& l = base_layout(v);
   if (l.shape.is_tuple() && l.rank() == 0) return std::nullopt;
   GridFunction f;
-  if (v.kind == rt::Value::Kind::Layout) {
-    f = grid_function(grouped_for_drawing(v.layout));
+  if (v.kind() == rt::Value::Kind::Layout) {
+    f = grid_function(grouped_for_drawing(v.layout()));
   } else {
-    rt::SwizzledLayout s = v.swizzled;
+    rt::SwizzledLayout s = v.swizzled();
     s.layout = grouped_for_drawing(s.layout);
     f = grid_function(s);
   }
@@ -63,7 +63,7 @@ inline std::optional<GridFunction> grid_of_value(const rt::Value& v) {
 
 // The value at 1-D index i (colexicographic over the shape).
 inline std::int64_t value_at(const rt::Value& v, std::int64_t i) {
-  return v.kind == rt::Value::Kind::Layout ? v.layout(i) : v.swizzled(i);
+  return v.kind() == rt::Value::Kind::Layout ? v.layout()(i) : v.swizzled()(i);
 }
 
 }  // namespace tessera::viz

@@ -1,0 +1,182 @@
+// The instruction side of tessera's Blackwell (SM100) MMA atoms: tcgen05.mma (PTX ISA,
+// "TensorCore 5th Generation Family Instructions", tcgen05.mma). One thread issues the MMA for
+// its CTA (cta_group::1) or for the CTA pair (cta_group::2); the operands are descriptors and
+// tensor-memory addresses, not registers:
+//   A  a shared-memory matrix descriptor (SS) or a tensor-memory address (TS)
+//   B  a shared-memory matrix descriptor
+//   D  a tensor-memory address (the accumulator, in place)
+//   idesc  the 32-bit instruction descriptor (UMMA::make_instr_desc) that carries the kind's
+//          types, M, N and the operands' majors.
+// Layout traits (the atom's TV layouts) live in tessera/atom/mma_sm100.hpp.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/atom/detail/arch.hpp"
+#include "tessera/atom/numeric.hpp"
+
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL)
+#define TESSERA_TCGEN05_ENABLED 1
+#endif
+
+namespace tessera {
+
+namespace UMMA {
+enum class Major : int { K = 0, MN = 1 };          // operand's contiguous mode
+enum class ScaleIn : int { One = 0, Neg = 1 };     // negate an input operand (idesc bits 13, 14)
+enum class ScaleOut : int { Zero = 0, One = 1 };   // D = A*B (Zero) or A*B + D (One)
+
+// The instruction descriptor's type fields (PTX ISA, tcgen05 "Instruction descriptor"):
+// D format (bits 4-5), A and B formats (bits 7-9, 10-12; their meaning depends on the kind).
+enum class CFormat : int { F16 = 0, F32 = 1, S32 = 2 };
+enum class F16F32Format : int { F16 = 0, BF16 = 1, TF32 = 2 };
+enum class S8Format : int { U8 = 0, S8 = 1 };
+
+template <class T>
+TESSERA_HOST_DEVICE constexpr int c_format() {
+  if constexpr (std::is_same_v<T, half_t>) return int(CFormat::F16);
+  else if constexpr (std::is_same_v<T, float>) return int(CFormat::F32);
+  else {
+    static_assert(std::is_same_v<T, int32_t>, "tcgen05.mma accumulates in f16, f32 or s32");
+    return int(CFormat::S32);
+  }
+}
+template <class T>
+TESSERA_HOST_DEVICE constexpr int ab_format() {
+  if constexpr (std::is_same_v<T, half_t>) return int(F16F32Format::F16);
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return int(F16F32Format::BF16);
+  else if constexpr (std::is_same_v<T, tfloat32_t>) return int(F16F32Format::TF32);
+  else if constexpr (std::is_same_v<T, int8_t>) return int(S8Format::S8);
+  else {
+    static_assert(std::is_same_v<T, uint8_t>, "tcgen05.mma: A and B are f16, bf16, tf32, s8 or u8 here");
+    return int(S8Format::U8);
+  }
+}
+
+// The 32-bit instruction descriptor of the dense kinds f16, tf32, f8f6f4 and i8:
+//   bits 0-1 sparsity selector, 2 sparsity, 3 saturate, 4-5 D format, 7-9 A format,
+//   10-12 B format, 13/14 negate A/B, 15/16 transpose (MN-major) A/B, 17-22 N >> 3,
+//   24-28 M >> 4, 30-31 maximum shift (.ws only).
+struct InstrDescriptor {
+  uint32_t desc = 0;
+  TESSERA_HOST_DEVICE constexpr int c_format() const { return int((desc >> 4) & 0x3); }
+  TESSERA_HOST_DEVICE constexpr int a_format() const { return int((desc >> 7) & 0x7); }
+  TESSERA_HOST_DEVICE constexpr int b_format() const { return int((desc >> 10) & 0x7); }
+  TESSERA_HOST_DEVICE constexpr bool a_negate() const { return (desc >> 13) & 1; }
+  TESSERA_HOST_DEVICE constexpr bool b_negate() const { return (desc >> 14) & 1; }
+  TESSERA_HOST_DEVICE constexpr Major a_major() const { return Major(int((desc >> 15) & 1)); }
+  TESSERA_HOST_DEVICE constexpr Major b_major() const { return Major(int((desc >> 16) & 1)); }
+  TESSERA_HOST_DEVICE constexpr int n() const { return int((desc >> 17) & 0x3F) << 3; }
+  TESSERA_HOST_DEVICE constexpr int m() const { return int((desc >> 24) & 0x1F) << 4; }
+};
+
+template <class A, class B, class C, int M, int N, Major MajorA, Major MajorB, ScaleIn NegA = ScaleIn::One,
+          ScaleIn NegB = ScaleIn::One>
+TESSERA_HOST_DEVICE constexpr InstrDescriptor make_instr_desc() {
+  InstrDescriptor d;
+  d.desc = (uint32_t(c_format<C>()) << 4) | (uint32_t(ab_format<A>()) << 7) | (uint32_t(ab_format<B>()) << 10) |
+           (uint32_t(NegA) << 13) | (uint32_t(NegB) << 14) | (uint32_t(MajorA) << 15) | (uint32_t(MajorB) << 16) |
+           (uint32_t(N >> 3) << 17) | (uint32_t(M >> 4) << 24);
+  return d;
+}
+}  // namespace UMMA
+
+// The shapes the ISA allows (tcgen05 "Matrix Shape", dense, no .ws) for f16 and tf32:
+//   cta_group::1: M = 64 or 128; N a multiple of 8 in [8, 256]
+//   cta_group::2: M = 128 or 256; N a multiple of 16 in [16, 256]
+// and for i8 those CuTe's SM100_MMA_S8 atoms take: N = 8 or a multiple of 16 (one CTA), a
+// multiple of 32 (a pair).
+// M and N of cta_group::2 are the pair's: each CTA holds M/2 rows of A and D, N/2 rows of B.
+// With A in tensor memory (TS), CuTe's atoms take fewer N: a multiple of 16 for M = 128 and of
+// 32 for cta_group::2; tessera's TS atoms follow CuTe's, so that each has CuTe's traits.
+namespace detail {
+template <int CtaGroup, int M, int N, bool I8, bool TS>
+TESSERA_HOST_DEVICE constexpr bool umma_shape_ok() {
+  if constexpr (CtaGroup == 1) {
+    if (M != 64 && M != 128) return false;
+    if (I8) return N == 8 || (N % 16 == 0 && N >= 16 && N <= 256);
+    return N % (TS && M == 128 ? 16 : 8) == 0 && N >= 8 && N <= 256;
+  } else {
+    if (M != 128 && M != 256) return false;
+    const int step = I8 || TS ? 32 : 16;
+    return N % step == 0 && N >= step && N <= 256;
+  }
+}
+}  // namespace detail
+
+// TESSERA_UMMA_OP(NAME, CTA_GROUP, KIND, FORM, A_TYPE, A_OPERAND, I8, TYPES_OK): struct
+// NAME<a_type, b_type, c_type, M, N, a_major, b_major, a_neg, b_neg>, CuTe's spelling; FORM S
+// (A in shared memory) or T (A in tensor memory). fma(a, desc_b, tmem_d, accumulate, idesc): a is
+// A's shared-memory descriptor (SS) or tensor-memory address (TS); accumulate 0 writes D = A*B.
+// One thread of the CTA (of the pair's first CTA, cta_group::2) calls it: the caller elects it.
+#if defined(TESSERA_TCGEN05_ENABLED)
+#define TESSERA_UMMA_ISSUE(CTA_GROUP, KIND, A_OPERAND, A_CONSTRAINT)                                          \
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"                                            \
+               "tcgen05.mma.cta_group::" #CTA_GROUP ".kind::" #KIND " [%0], " A_OPERAND ", %2, %3, p;\n\t}\n" \
+               :                                                                                            \
+               : "r"(tmem_d), A_CONSTRAINT(a), "l"(desc_b), "r"(idesc), "r"(accumulate));
+#else
+#define TESSERA_UMMA_ISSUE(CTA_GROUP, KIND, A_OPERAND, A_CONSTRAINT)                 \
+  (void)a; (void)desc_b; (void)tmem_d; (void)accumulate; (void)idesc;               \
+  detail::mma_unsupported("tcgen05.mma.cta_group::" #CTA_GROUP ".kind::" #KIND " needs sm_100a");
+#endif
+#define TESSERA_UMMA_A_SS(x) "l"(x)
+#define TESSERA_UMMA_A_TS(x) "r"(x)
+
+#define TESSERA_UMMA_OP(NAME, CTA_GROUP, KIND, FORM, A_TYPE, A_OPERAND, I8, WHAT)                                \
+  template <class a_type, class b_type, class c_type, int M, int N, UMMA::Major a_major, UMMA::Major b_major,     \
+            UMMA::ScaleIn a_neg = UMMA::ScaleIn::One, UMMA::ScaleIn b_neg = UMMA::ScaleIn::One>                 \
+  struct NAME {                                                                                                 \
+    static_assert(detail::umma_shape_ok<CTA_GROUP, M, N, I8, TESSERA_UMMA_##FORM>(),                           \
+                  #NAME ": M and N must be a shape of tcgen05.mma.cta_group::" #CTA_GROUP ".kind::" #KIND        \
+                  " (PTX ISA, tcgen05 Matrix Shape)");                                                          \
+    static_assert(!TESSERA_UMMA_##FORM || a_major == UMMA::Major::K, #NAME ": A in tensor memory is K-major");   \
+    static_assert(WHAT, #NAME ": A, B and D types do not belong to .kind::" #KIND);                            \
+    static constexpr int cta_group = CTA_GROUP;                                                                 \
+    using ARegisters = A_TYPE[1];                                                                               \
+    using BRegisters = uint64_t[1];                                                                             \
+    using CRegisters = uint32_t[1];                                                                             \
+    TESSERA_DEVICE static void fma(A_TYPE const& a, uint64_t const& desc_b, uint32_t const& tmem_d,             \
+                                   uint32_t const& accumulate, uint32_t const& idesc) {                        \
+      TESSERA_UMMA_ISSUE(CTA_GROUP, KIND, A_OPERAND, TESSERA_UMMA_A_##FORM##S)                                  \
+    }                                                                                                           \
+  };
+
+// Types each kind takes (D, A, B).
+#define TESSERA_UMMA_F16_TYPES                                                                        \
+  ((std::is_same_v<a_type, half_t> && std::is_same_v<b_type, half_t> &&                               \
+    (std::is_same_v<c_type, half_t> || std::is_same_v<c_type, float>)) ||                              \
+   (std::is_same_v<a_type, bfloat16_t> && std::is_same_v<b_type, bfloat16_t> && std::is_same_v<c_type, float>))
+#define TESSERA_UMMA_TF32_TYPES \
+  (std::is_same_v<a_type, tfloat32_t> && std::is_same_v<b_type, tfloat32_t> && std::is_same_v<c_type, float>)
+#define TESSERA_UMMA_I8_TYPES                                                                             \
+  ((std::is_same_v<a_type, int8_t> || std::is_same_v<a_type, uint8_t>) &&                                 \
+   (std::is_same_v<b_type, int8_t> || std::is_same_v<b_type, uint8_t>) && std::is_same_v<c_type, int32_t>)
+#define TESSERA_UMMA_S false
+#define TESSERA_UMMA_T true
+
+TESSERA_UMMA_OP(SM100_MMA_F16BF16_SS, 1, f16, S, uint64_t, "%1", false, TESSERA_UMMA_F16_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_F16BF16_TS, 1, f16, T, uint32_t, "[%1]", false, TESSERA_UMMA_F16_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_F16BF16_2x1SM_SS, 2, f16, S, uint64_t, "%1", false, TESSERA_UMMA_F16_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_F16BF16_2x1SM_TS, 2, f16, T, uint32_t, "[%1]", false, TESSERA_UMMA_F16_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_TF32_SS, 1, tf32, S, uint64_t, "%1", false, TESSERA_UMMA_TF32_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_TF32_TS, 1, tf32, T, uint32_t, "[%1]", false, TESSERA_UMMA_TF32_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_TF32_2x1SM_SS, 2, tf32, S, uint64_t, "%1", false, TESSERA_UMMA_TF32_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_TF32_2x1SM_TS, 2, tf32, T, uint32_t, "[%1]", false, TESSERA_UMMA_TF32_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_S8_SS, 1, i8, S, uint64_t, "%1", true, TESSERA_UMMA_I8_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_S8_TS, 1, i8, T, uint32_t, "[%1]", true, TESSERA_UMMA_I8_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_S8_2x1SM_SS, 2, i8, S, uint64_t, "%1", true, TESSERA_UMMA_I8_TYPES)
+TESSERA_UMMA_OP(SM100_MMA_S8_2x1SM_TS, 2, i8, T, uint32_t, "[%1]", true, TESSERA_UMMA_I8_TYPES)
+
+#undef TESSERA_UMMA_OP
+#undef TESSERA_UMMA_ISSUE
+#undef TESSERA_UMMA_A_SS
+#undef TESSERA_UMMA_A_TS
+#undef TESSERA_UMMA_F16_TYPES
+#undef TESSERA_UMMA_TF32_TYPES
+#undef TESSERA_UMMA_I8_TYPES
+#undef TESSERA_UMMA_S
+#undef TESSERA_UMMA_T
+
+}  // namespace tessera

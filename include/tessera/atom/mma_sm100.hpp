@@ -1,0 +1,109 @@
+// Blackwell (SM100) tcgen05.mma atoms: their TV layouts and where the accumulator lives in
+// tensor memory (PTX ISA, "TensorCore 5th Generation Family Instructions": tcgen05.mma,
+// "Matrix Shape", "Tensor Memory", "Data path layout organization").
+//
+// One thread issues tcgen05.mma for a whole CTA (cta_group::1) or a CTA pair (cta_group::2),
+// and no operand is in a thread's registers: A and B are read from shared memory (or A from
+// tensor memory, the _TS atoms) and D is accumulated in tensor memory. So the atom's "threads"
+// are CTAs, as in CuTe: ThrID is 1 (one CTA) or 2 (the pair, peer CTAs 0 and 1), and
+//   cta_group::1  ALayout (1,(M,K)):(0,(1,M))      every element is the CTA's
+//   cta_group::2  ALayout (2,(M/2,K)):(M/2,(1,M))  CTA c holds rows c*M/2 .. c*M/2 + M/2-1
+// and the same for B (N, K) and C (M, N). K is 256 bits of A's element: 16 (f16, bf16),
+// 8 (tf32), 32 (s8, u8).
+//
+// The accumulator is a layout over tensor memory (128 lanes x 512 columns of 32-bit cells,
+// UMMA::TmemLayoutC): (m, n) of the CTA's M/cta_group x N tile -> lane + 128 * column.
+//   M = 64,  cta_group::1: row m in lane (m % 16) + 32 * (m / 16), column n: the first 16
+//                          lanes of each warp's 32-lane quarter
+//   M = 128, cta_group::1: row m in lane m, column n
+//   M = 128, cta_group::2: each CTA's 64 rows in lanes 0-63 for columns n < N/2 and in
+//                          lanes 64-127 for the others, at column n - N/2
+//   M = 256, cta_group::2: each CTA's 128 rows in lane m, column n
+// One cell per element, f16 accumulators included (each in its own 32-bit cell).
+#pragma once
+
+#include "tessera/atom/detail/mma_ops_sm100.hpp"
+#include "tessera/atom/mma_atom.hpp"
+
+namespace tessera {
+
+namespace UMMA {
+// Tensor memory: 128 lanes (data paths) x 512 columns of 32-bit cells per CTA.
+inline constexpr int tmem_lanes = 128;
+inline constexpr int tmem_columns = 512;
+
+template <int CtaGroup, int M, int N>
+struct tmem_accumulator;
+template <int N>
+struct tmem_accumulator<1, 64, N> {
+  using type = Layout<tuple<tuple<_16, _4>, C<N>>, tuple<tuple<_1, _32>, _128>>;
+};
+template <int N>
+struct tmem_accumulator<1, 128, N> {
+  using type = Layout<tuple<_128, C<N>>, tuple<_1, _128>>;
+};
+template <int N>
+struct tmem_accumulator<2, 128, N> {
+  using type = Layout<tuple<_64, tuple<C<N / 2>, _2>>, tuple<_1, tuple<_128, _64>>>;
+};
+template <int N>
+struct tmem_accumulator<2, 256, N> {
+  using type = Layout<tuple<_128, C<N>>, tuple<_1, _128>>;
+};
+// (m, n) of one CTA's accumulator tile -> lane + 128 * column.
+template <int CtaGroup, int M, int N>
+using TmemLayoutC = typename tmem_accumulator<CtaGroup, M, N>::type;
+
+// The TV layouts of an atom of cta_group CtaGroup with its (M, N, K).
+template <int CtaGroup, int M, int N, int K>
+struct tv_layouts;
+template <int M, int N, int K>
+struct tv_layouts<1, M, N, K> {
+  using ThrID = Layout<_1, _0>;
+  using ALayout = Layout<tuple<_1, tuple<C<M>, C<K>>>, tuple<_0, tuple<_1, C<M>>>>;
+  using BLayout = Layout<tuple<_1, tuple<C<N>, C<K>>>, tuple<_0, tuple<_1, C<N>>>>;
+  using CLayout = Layout<tuple<_1, tuple<C<M>, C<N>>>, tuple<_0, tuple<_1, C<M>>>>;
+};
+template <int M, int N, int K>
+struct tv_layouts<2, M, N, K> {
+  using ThrID = Layout<_2, _1>;
+  using ALayout = Layout<tuple<_2, tuple<C<M / 2>, C<K>>>, tuple<C<M / 2>, tuple<_1, C<M>>>>;
+  using BLayout = Layout<tuple<_2, tuple<C<N / 2>, C<K>>>, tuple<C<N / 2>, tuple<_1, C<N>>>>;
+  using CLayout = Layout<tuple<_2, tuple<C<M / 2>, C<N>>>, tuple<C<M / 2>, tuple<_1, C<M>>>>;
+};
+}  // namespace UMMA
+
+#define TESSERA_SM100_TRAITS(OP)                                                                                 \
+  template <class A, class B, class D, int M, int N, UMMA::Major MajorA, UMMA::Major MajorB, UMMA::ScaleIn NegA, \
+            UMMA::ScaleIn NegB>                                                                                  \
+  struct MMA_Traits<OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>>                                               \
+      : UMMA::tv_layouts<OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>::cta_group, M, N, 256 / sizeof_bits_v<A>> { \
+    static constexpr const char* name = #OP;                                                                     \
+    static constexpr int cta_group = OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>::cta_group;                   \
+    using ValTypeD = D;                                                                                          \
+    using ValTypeA = A;                                                                                          \
+    using ValTypeB = B;                                                                                          \
+    using ValTypeC = D;                                                                                          \
+    using Shape_MNK = tuple<C<M>, C<N>, C<256 / sizeof_bits_v<A>>>;                                              \
+    using TmemLayoutC = UMMA::TmemLayoutC<cta_group, M, N>;                                                      \
+    static constexpr UMMA::Major major_A = MajorA;                                                               \
+    static constexpr UMMA::Major major_B = MajorB;                                                               \
+    static constexpr UMMA::InstrDescriptor idesc = UMMA::make_instr_desc<A, B, D, M, N, MajorA, MajorB, NegA, NegB>(); \
+  };
+
+TESSERA_SM100_TRAITS(SM100_MMA_F16BF16_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_F16BF16_TS)
+TESSERA_SM100_TRAITS(SM100_MMA_F16BF16_2x1SM_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_F16BF16_2x1SM_TS)
+TESSERA_SM100_TRAITS(SM100_MMA_TF32_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_TF32_TS)
+TESSERA_SM100_TRAITS(SM100_MMA_TF32_2x1SM_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_TF32_2x1SM_TS)
+TESSERA_SM100_TRAITS(SM100_MMA_S8_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_S8_TS)
+TESSERA_SM100_TRAITS(SM100_MMA_S8_2x1SM_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_S8_2x1SM_TS)
+
+#undef TESSERA_SM100_TRAITS
+
+}  // namespace tessera

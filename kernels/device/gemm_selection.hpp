@@ -1,0 +1,160 @@
+// Which tile, cluster and tile scheduler an SM90 GEMM should run: select_sm90, a pure function
+// of the problem (M, N, K, batch, majors, element types) and the SM count, over a table of
+// candidate configurations (by default the ones below; the dispatch passes the kernels it
+// ships). Host code without CUDA, tested on the host (kernels_gemm_selection_test); the tuning
+// cache (tuning_cache.hpp) overrides it per device with measured winners.
+//
+// The rule: predict each candidate's time with a wave model and take the fastest.
+//   - A candidate is a CTA tile BM x BN x BK with a relative MAC rate (how fast a full wave of
+//     it runs against the 128x256 tile: smaller tiles move more operand bytes per MAC), a
+//     cluster shape, and a scheduler: data-parallel, or the Stream-K heuristic's plan
+//     (stream_k_scheduler.hpp: whole waves data-parallel, the last one or two shared).
+//   - Its time is the critical path of the persistent grid (P = SMs / cluster size clusters):
+//     the slowest cluster's k-tiles (its data-parallel tiles and its unit's iterations), each
+//     BM BN BK / (128 256 64) / rate long, plus its fix-up: a partial written, or its peers'
+//     partials read, at kSlotCostKTiles 128x256 k-tile times per 128x256 f32 tile (the cost the
+//     split-K scheduler's fit found: bench/notes/sm90_gemm.md).
+//   - Its efficiency is the problem's MACs over what the SMs could do in that time at the
+//     128x256 tile's rate: wave quantization (tiles / (waves x SMs)), tile padding, fix-up
+//     and the tile's rate in one figure. The table is walked in order (larger tiles first,
+//     2x1 clusters first, data-parallel before Stream-K) and a candidate replaces the choice
+//     only when it predicts more than kSelectionMargin higher efficiency: the model is coarse,
+//     so near-ties keep the earlier, simpler kernel.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "tessera/kernels/gemm_arguments.hpp"
+#include "../kernel/stream_k_scheduler.hpp"
+
+namespace tessera::kernels::sm90 {
+
+// What the rule reads of a problem, as the kernel runs it (D column-major: a row-major D runs as
+// D^T = B^T A^T, M and N swapped; see shape_of).
+struct GemmShape {
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;
+  Element element = Element::BF16;  // A and B
+  Element output = Element::BF16;   // C and D
+  Major a = Major::Row, b = Major::Col;
+};
+
+// (Swapped, the kernel's A is B^T and its B is A^T: each operand's contiguous mode stays the
+// same mode of the data, which is the other mode of the transpose, so TN stays TN.)
+inline GemmShape shape_of(const GemmArguments& g) {
+  const auto flip = [](Major m) { return m == Major::Row ? Major::Col : Major::Row; };
+  if (g.c.major != Major::Row) return {g.m, g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major};
+  return {g.n, g.m, g.k, g.batch, g.element, output_element(g), flip(g.b.major), flip(g.a.major)};
+}
+
+// Which problems a candidate's kernel takes (the builders' rules, as sm90_schedule.hpp states them).
+enum class Takes {
+  Any16Bit,        // bf16/f16 inputs, any majors, D in the inputs' type or f32
+  Same16Bit,       // bf16/f16 inputs, any majors, D in the inputs' type
+  Tn16BitSame,     // bf16/f16, A and B K-major, D in the inputs' type (ping-pong)
+  Tf32Tn,          // f32 inputs as tf32, A and B K-major, f32 D
+};
+
+struct Candidate {
+  int tile_m, tile_n, tile_k;
+  ClusterShape cluster;
+  double rate;  // a full wave's MAC rate relative to the 128x256 tile's
+  Takes takes;
+};
+
+// The design targets. Rates: 1 for 128x256; 0.85 for 128x128 (1.5x the L2 bytes per MAC, the
+// measured gap of 15-27% at large shapes taken at its favourable end); 0.7 for the ping-pong
+// 64x128 (bench/notes/sm90_gemm.md). Assumptions of the model, which measurements in the tuning
+// cache override.
+inline constexpr std::array<Candidate, 9> kSm90Candidates = {{
+    {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
+    {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
+    {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
+    {128, 128, 64, {2, 1}, 0.85, Takes::Same16Bit},
+    {128, 128, 64, {1, 2}, 0.85, Takes::Same16Bit},
+    {128, 128, 64, {1, 1}, 0.85, Takes::Same16Bit},
+    {64, 128, 64, {1, 1}, 0.7, Takes::Tn16BitSame},
+    {128, 256, 32, {2, 1}, 1.0, Takes::Tf32Tn},
+    {128, 256, 32, {1, 1}, 1.0, Takes::Tf32Tn},
+}};
+
+// The tile the SM90 path runs everything with today: 128x256x64 in 2x1 clusters, whole tiles.
+inline constexpr Candidate kSm90Default = kSm90Candidates[0];
+
+inline constexpr double kSlotCostKTiles = 5.0;  // 128x256 k-tile times per 128x256 f32 partial moved
+inline constexpr double kSelectionMargin = 0.02;
+
+inline bool candidate_takes(const Candidate& c, const GemmShape& s) {
+  const bool b16 = s.element == Element::BF16 || s.element == Element::F16;
+  const bool tn = s.a == Major::Row && s.b == Major::Col;
+  switch (c.takes) {
+    case Takes::Any16Bit: return b16 && (s.output == s.element || s.output == Element::F32);
+    case Takes::Same16Bit: return b16 && s.output == s.element;
+    case Takes::Tn16BitSame: return b16 && tn && s.output == s.element;
+    case Takes::Tf32Tn: return s.element == Element::F32 && tn && s.output == Element::F32;
+  }
+  return false;
+}
+
+// A configuration: what a kernel instance is named by, and what the model predicts for it.
+struct Sm90Choice {
+  int tile_m = 0, tile_n = 0, tile_k = 0;
+  ClusterShape cluster;
+  Decomposition scheduler = Decomposition::DataParallel;
+  StreamKPlan plan;           // over cluster tiles, for `clusters` persistent clusters
+  std::int64_t clusters = 0;  // P
+  double predicted_time = 0;  // in 128x256x64 k-tile times at rate 1
+  double efficiency = 0;      // the problem's MACs / (SMs x time x a 128x256x64 k-tile's MACs)
+};
+
+// The scheduler a candidate runs on `shape` with `sms` SMs: the heuristic's plan, or whole
+// tiles when stream_k is false.
+inline StreamKScheduler scheduler_for(const Candidate& c, const GemmShape& s, int sms, bool stream_k) {
+  const std::int64_t tm = ceil_div(s.m, std::int64_t(c.tile_m)), tn = ceil_div(s.n, std::int64_t(c.tile_n));
+  const std::int64_t kt = ceil_div(s.k, std::int64_t(c.tile_k));
+  const std::int64_t clusters = persistent_clusters(sms, c.cluster);
+  auto sched = StreamKScheduler::with_plan(tm, tn, s.batch, kt, c.cluster, clusters, {});
+  sched.plan = stream_k ? plan_stream_k(sched.tile_count(), kt, clusters)
+                        : StreamKPlan{Decomposition::DataParallel, sched.tile_count(), 0};
+  return sched;
+}
+
+// The model's prediction for candidate c under a scheduler (requires clusters >= 1).
+inline Sm90Choice predict(const Candidate& c, const GemmShape& s, int sms, const StreamKScheduler& sched) {
+  const double tile_cost = double(c.tile_m) * c.tile_n * c.tile_k / (128.0 * 256.0 * 64.0) / c.rate;
+  const double slot_cost = kSlotCostKTiles * double(c.tile_m) * c.tile_n / (128.0 * 256.0);
+  double worst = 0;
+  for (std::int64_t cl = 0; cl < sched.clusters; ++cl) {
+    double t = double(sched.dp_steps(cl) * sched.k_tiles) * tile_cost;
+    if (cl < sched.plan.sk_units) {
+      t += double(sched.unit_begin(cl + 1) - sched.unit_begin(cl)) * tile_cost;
+      if (sched.work(cl, sched.dp_steps(cl)).role == SegmentRole::Partial) t += slot_cost;
+      const StreamKWork last = sched.work(cl, sched.steps(cl) - 1);
+      if (last.role == SegmentRole::Owner) t += double(last.unit - last.first_peer) * slot_cost;
+    }
+    worst = t > worst ? t : worst;
+  }
+  Sm90Choice out{c.tile_m, c.tile_n, c.tile_k, c.cluster, sched.plan.kind, sched.plan, sched.clusters, worst, 0};
+  const double macs = double(s.m) * double(s.n) * double(s.k) * double(s.batch);
+  out.efficiency = worst > 0 ? macs / (double(sms) * worst * 128.0 * 256.0 * 64.0) : 0;
+  return out;
+}
+
+// The rule. Returns a choice with tile_m == 0 when no candidate takes the problem (or sms < 1).
+inline Sm90Choice select_sm90(const GemmShape& s, int sms, std::span<const Candidate> candidates = kSm90Candidates) {
+  Sm90Choice best;
+  if (s.m <= 0 || s.n <= 0 || s.k <= 0 || s.batch <= 0) return best;
+  for (const Candidate& c : candidates) {
+    if (!candidate_takes(c, s) || persistent_clusters(sms, c.cluster) < 1) continue;
+    for (const bool stream_k : {false, true}) {
+      const StreamKScheduler sched = scheduler_for(c, s, sms, stream_k);
+      if (stream_k && sched.plan.kind == Decomposition::DataParallel) continue;  // the same as the first
+      const Sm90Choice p = predict(c, s, sms, sched);
+      if (best.tile_m == 0 || p.efficiency > best.efficiency * (1 + kSelectionMargin)) best = p;
+    }
+  }
+  return best;
+}
+
+}  // namespace tessera::kernels::sm90

@@ -1,0 +1,327 @@
+// The tuning cache's file: format, parsing, locked replace-by-rename (tuning_cache.hpp).
+#include "tuning_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#ifndef TESSERA_VERSION
+#error "TESSERA_VERSION must be defined (the project's version)"
+#endif
+
+namespace tessera::kernels {
+
+namespace {
+
+constexpr const char* kHeader = "# tessera tuning cache, format 1";
+constexpr std::size_t kMaxLine = 4096;
+
+std::uint32_t crc32(const std::string& s) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char ch : s) {
+    c ^= ch;
+    for (int i = 0; i < 8; ++i) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+
+const char* major_name(Major m) { return m == Major::Row ? "row" : "col"; }
+
+bool parse_int(const std::string& v, std::int64_t& out) {
+  const char* end = v.data() + v.size();
+  const auto r = std::from_chars(v.data(), end, out);
+  return r.ec == std::errc{} && r.ptr == end && out > 0;
+}
+
+bool parse_element(const std::string& v, Element& e) {
+  for (Element c : {Element::F32, Element::F16, Element::BF16})
+    if (v == to_string(c)) return e = c, true;
+  return false;
+}
+
+bool parse_major(const std::string& v, Major& m) {
+  if (v == "row") return m = Major::Row, true;
+  if (v == "col") return m = Major::Col, true;
+  return false;
+}
+
+// "AxB" or "AxBxC" of positive ints below 2^16.
+bool parse_dims(const std::string& v, int* out, int count) {
+  std::size_t pos = 0;
+  for (int i = 0; i < count; ++i) {
+    const std::size_t x = i + 1 < count ? v.find('x', pos) : v.size();
+    if (x == std::string::npos) return false;
+    std::int64_t d = 0;
+    if (!parse_int(v.substr(pos, x - pos), d) || d >= 65536) return false;
+    out[i] = int(d);
+    pos = x + 1;
+  }
+  return true;
+}
+
+bool parse_scheduler(const std::string& v, Decomposition& d) {
+  for (Decomposition c : {Decomposition::DataParallel, Decomposition::SplitK, Decomposition::StreamK})
+    if (v == to_string(c)) return d = c, true;
+  return false;
+}
+
+bool printable_field(const std::string& s) {
+  if (s.empty() || s.size() > 256) return false;
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7F) return false;  // no tabs, newlines or other control characters
+  return true;
+}
+
+// The record's line without its crc field.
+std::string body(const TuningRecord& r) {
+  const auto& s = r.key.shape;
+  std::ostringstream o;
+  o.imbue(std::locale::classic());
+  o.precision(17);
+  o << "version=" << r.key.version << "\tdevice=" << r.key.device << "\tm=" << s.m << "\tn=" << s.n << "\tk=" << s.k
+    << "\tbatch=" << s.batch << "\telement=" << to_string(s.element) << "\toutput=" << to_string(s.output)
+    << "\ta=" << major_name(s.a) << "\tb=" << major_name(s.b) << "\tepilogue=" << r.key.epilogue << "\ttile=" << r.tile_m
+    << "x" << r.tile_n << "x" << r.tile_k << "\tcluster=" << r.cluster.m << "x" << r.cluster.n
+    << "\tscheduler=" << to_string(r.scheduler) << "\tus=" << r.microseconds;
+  return o.str();
+}
+
+std::string line_of(const TuningRecord& r) {
+  const std::string b = body(r);
+  char crc[16];
+  std::snprintf(crc, sizeof crc, "%08x", unsigned(crc32(b)));
+  return b + "\tcrc=" + crc;
+}
+
+// Parses one record line; on failure returns false with `why` set.
+bool parse_line(const std::string& line, TuningRecord& r, std::string& why) {
+  static const char* keys[] = {"version", "device", "m", "n", "k", "batch", "element", "output",
+                               "a", "b", "epilogue", "tile", "cluster", "scheduler", "us", "crc"};
+  constexpr int kFields = 16;
+  std::string values[kFields];
+  std::size_t pos = 0;
+  for (int i = 0; i < kFields; ++i) {
+    const std::size_t tab = line.find('\t', pos);
+    const std::string field = line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos);
+    const std::string want = std::string(keys[i]) + "=";
+    if (field.compare(0, want.size(), want) != 0) return why = "field " + std::to_string(i + 1) + " is not " + keys[i] + "=...", false;
+    values[i] = field.substr(want.size());
+    if (tab == std::string::npos) {
+      if (i + 1 != kFields) return why = "only " + std::to_string(i + 1) + " of 16 fields (the record was cut short)", false;
+    } else if (i + 1 == kFields) {
+      return why = "more than 16 fields", false;
+    }
+    pos = tab + 1;
+  }
+  const std::size_t crc_at = line.rfind("\tcrc=");
+  char want_crc[16];
+  std::snprintf(want_crc, sizeof want_crc, "%08x", unsigned(crc32(line.substr(0, crc_at))));
+  if (values[15] != want_crc) return why = "CRC mismatch (the record was cut or edited)", false;
+  std::int64_t ints[4];
+  for (int i = 0; i < 4; ++i)
+    if (!parse_int(values[2 + i], ints[i])) return why = std::string("bad ") + keys[2 + i] + " '" + values[2 + i] + "'", false;
+  r.key.version = values[0];
+  r.key.device = values[1];
+  r.key.shape.m = ints[0], r.key.shape.n = ints[1], r.key.shape.k = ints[2], r.key.shape.batch = ints[3];
+  if (!parse_element(values[6], r.key.shape.element) || !parse_element(values[7], r.key.shape.output))
+    return why = "bad element type", false;
+  if (!parse_major(values[8], r.key.shape.a) || !parse_major(values[9], r.key.shape.b)) return why = "bad major", false;
+  r.key.epilogue = values[10];
+  int tile[3], cluster[2];
+  if (!parse_dims(values[11], tile, 3)) return why = "bad tile '" + values[11] + "'", false;
+  if (!parse_dims(values[12], cluster, 2)) return why = "bad cluster '" + values[12] + "'", false;
+  r.tile_m = tile[0], r.tile_n = tile[1], r.tile_k = tile[2];
+  r.cluster = {cluster[0], cluster[1]};
+  if (!parse_scheduler(values[13], r.scheduler)) return why = "bad scheduler '" + values[13] + "'", false;
+  const char* us_end = values[14].data() + values[14].size();
+  const auto us = std::from_chars(values[14].data(), us_end, r.microseconds);
+  if (us.ec != std::errc{} || us.ptr != us_end || !(r.microseconds > 0)) return why = "bad time '" + values[14] + "'", false;
+  if (!printable_field(r.key.version) || !printable_field(r.key.device) || !printable_field(r.key.epilogue))
+    return why = "empty or unprintable version, device or epilogue", false;
+  return true;
+}
+
+bool same_key(const TuningKey& a, const TuningKey& b) {
+  const auto& x = a.shape;
+  const auto& y = b.shape;
+  return a.version == b.version && a.device == b.device && a.epilogue == b.epilogue && x.m == y.m && x.n == y.n &&
+         x.k == y.k && x.batch == y.batch && x.element == y.element && x.output == y.output && x.a == y.a && x.b == y.b;
+}
+
+// An exclusive flock on a file, released on destruction.
+class FileLock {
+ public:
+  explicit FileLock(const std::filesystem::path& p) {
+    fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return;
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        ::close(fd_);
+        fd_ = -1;
+        return;
+      }
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  bool held() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+const char* tuning_cache_tessera_version() { return TESSERA_VERSION; }
+
+std::string epilogue_key(const EpilogueArguments& e) {
+  std::string s;
+  if (e.activation != Activation::Identity) s = to_string(e.activation);
+  if (e.bias != Bias::None) s += (s.empty() ? "bias_" : "+bias_") + std::string(e.bias == Bias::PerRow ? "row" : "column");
+  return s.empty() ? "identity" : s;
+}
+
+std::filesystem::path default_tuning_cache_path() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && xdg[0] == '/') return std::filesystem::path(xdg) / "tessera" / "tuning.txt";
+  const char* home = std::getenv("HOME");
+  if (home && home[0] != '\0') return std::filesystem::path(home) / ".cache" / "tessera" / "tuning.txt";
+  return {};
+}
+
+TuningCacheContents read_tuning_cache(const std::filesystem::path& file) {
+  TuningCacheContents out;
+  std::error_code ec;
+  const auto st = std::filesystem::status(file, ec);
+  if (ec || st.type() == std::filesystem::file_type::not_found) return out;
+  const std::string where = file.string();
+  if (st.type() != std::filesystem::file_type::regular) {
+    out.problems.push_back(where + ": not a regular file; ignored");
+    return out;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    out.problems.push_back(where + ": cannot be read (" + std::strerror(errno) + "); ignored");
+    return out;
+  }
+  out.exists = true;
+  std::string line;
+  if (!std::getline(in, line) || line != kHeader) {
+    out.problems.push_back(where + ":1: not a tessera tuning cache of format 1 (first line must be '" + kHeader +
+                           "'); the file is ignored");
+    return out;
+  }
+  for (std::int64_t n = 2; std::getline(in, line); ++n) {
+    const std::string at = where + ":" + std::to_string(n) + ": ";
+    if (in.eof()) {  // the last line has no newline: a write was cut short
+      out.problems.push_back(at + "no end of line (a record cut short); ignored");
+      break;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    if (line.size() > kMaxLine) {
+      out.problems.push_back(at + "line longer than " + std::to_string(kMaxLine) + " characters; ignored");
+      continue;
+    }
+    TuningRecord r;
+    std::string why;
+    if (parse_line(line, r, why))
+      out.records.push_back(std::move(r));
+    else
+      out.problems.push_back(at + why + "; ignored");
+  }
+  return out;
+}
+
+TuningLookup find_tuning_record(const TuningCacheContents& cache, const TuningKey& key) {
+  TuningLookup out;
+  for (const TuningRecord& r : cache.records) {
+    if (same_key(r.key, key)) {
+      out.hit = r;
+    } else {
+      TuningKey other = r.key;
+      other.version = key.version, other.device = key.device;
+      out.stale += same_key(other, key) ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+std::string write_tuning_record(const std::filesystem::path& file, const TuningRecord& record) {
+  if (!printable_field(record.key.version) || !printable_field(record.key.device) || !printable_field(record.key.epilogue))
+    return "the record's version, device and epilogue must be non-empty printable text without tabs or newlines";
+  const auto& s = record.key.shape;
+  if (s.m <= 0 || s.n <= 0 || s.k <= 0 || s.batch <= 0 || record.tile_m <= 0 || record.tile_n <= 0 || record.tile_k <= 0 ||
+      record.cluster.m <= 0 || record.cluster.n <= 0 || !(record.microseconds > 0))
+    return "the record's sizes, tile, cluster and time must be positive";
+  if (file.empty()) return "no tuning cache file (neither XDG_CACHE_HOME nor HOME is set)";
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  if (ec) return "cannot create " + file.parent_path().string() + ": " + ec.message();
+  FileLock lock(file.string() + ".lock");
+  if (!lock.held()) return "cannot lock " + file.string() + ".lock: " + std::strerror(errno);
+  // Under the lock: the file as it is now (its unreadable lines dropped), with our record.
+  TuningCacheContents now = read_tuning_cache(file);
+  bool replaced = false;
+  for (TuningRecord& r : now.records)
+    if (same_key(r.key, record.key)) r = record, replaced = true;
+  if (!replaced) now.records.push_back(record);
+  static std::atomic<unsigned> counter{0};
+  const std::filesystem::path tmp = file.string() + ".tmp." + std::to_string(::getpid()) + "." +
+                                    std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000) + "." +
+                                    std::to_string(counter++);
+  std::string text = std::string(kHeader) + "\n";
+  for (const TuningRecord& r : now.records) text += line_of(r) + "\n";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot create " + tmp.string() + ": " + std::strerror(errno);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      std::filesystem::remove(tmp, ec);
+      return "cannot write " + tmp.string() + ": " + why;
+    }
+    done += std::size_t(w);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    std::filesystem::remove(tmp, ec);
+    return "cannot flush " + tmp.string() + ": " + std::strerror(errno);
+  }
+  if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::filesystem::remove(tmp, ec);
+    return "cannot replace " + file.string() + ": " + why;
+  }
+  return {};
+}
+
+std::optional<sm90::Sm90Choice> choice_from_record(const TuningRecord& r, int sms) {
+  for (const sm90::Candidate& c : sm90::kSm90Candidates) {
+    if (c.tile_m != r.tile_m || c.tile_n != r.tile_n || c.tile_k != r.tile_k || c.cluster.m != r.cluster.m ||
+        c.cluster.n != r.cluster.n || !sm90::candidate_takes(c, r.key.shape) || persistent_clusters(sms, c.cluster) < 1)
+      continue;
+    const bool shared = r.scheduler != Decomposition::DataParallel;
+    const StreamKScheduler sched = sm90::scheduler_for(c, r.key.shape, sms, shared);
+    if (sched.plan.kind != r.scheduler) return std::nullopt;  // the plan for these SMs differs from the record's
+    return sm90::predict(c, r.key.shape, sms, sched);
+  }
+  return std::nullopt;
+}
+
+}  // namespace tessera::kernels

@@ -1,0 +1,86 @@
+// The Stream-K fix-up on the device (stream_k_scheduler.hpp states the protocol): a Partial
+// step stores its accumulators in its slot and raises its flag; the Owner step waits for its
+// peers' flags, adds their partials in the fixed order (the nearest peer first: acc = p + acc)
+// and clears the flags.
+//
+// The `Threads` threads that hold a CTA tile's accumulators call these together, each with its
+// `Elems` floats (a multiple of 4) and its index t in [0, Threads); `sync` is their barrier
+// (__syncthreads, or a named barrier over the consumer warpgroups). A slot is the layout
+// (t, j) -> float4 j of thread t, thread fastest: a warp's stores of one j are 512 contiguous
+// bytes. Partials go through L2 (st.cg / ld.cg): L1 is not coherent between SMs.
+#pragma once
+
+#include <cstdint>
+
+#include "stream_k_scheduler.hpp"
+
+namespace tessera::kernels {
+
+template <int Threads, int Elems>
+struct StreamKFixup {
+  static_assert(Elems % 4 == 0, "the fix-up moves accumulators as float4");
+  static constexpr int Words = Elems / 4;
+
+  float* partials;  // StreamKWorkspace: slots of Threads * Elems floats
+  std::uint32_t* flags;
+
+  __device__ __forceinline__ float4* slot_words(std::int64_t slot) const {
+    return reinterpret_cast<float4*>(partials) + slot * (Threads * Words);
+  }
+
+  // Partial: store acc in `slot`, then raise its flag (each thread's stores are fenced before
+  // the barrier, and thread 0 raises the flag after it: the owner that sees the flag sees them).
+  template <class Acc, class Sync>
+  __device__ __forceinline__ void write(std::int64_t slot, const Acc& acc, int t, Sync&& sync) const {
+    float4* w = slot_words(slot);
+#pragma unroll
+    for (int j = 0; j < Words; ++j)
+      __stcg(w + j * Threads + t, make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]));
+    __threadfence();
+    sync();
+    if (t == 0) atomicExch(flags + slot, 1u);
+  }
+
+  // Owner: wait for the flags of units [first_peer, unit) (slots of this rank), then
+  // acc = partial[p] + acc for p = unit - 1 down to first_peer, then clear the flags.
+  // Returns false when a flag stayed down for `patience` polls (a broken schedule: the caller
+  // reports it instead of hanging); 0 waits forever.
+  template <class Acc, class Sync>
+  __device__ __forceinline__ bool reduce(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn, Acc& acc, int t,
+                                         Sync&& sync, std::uint64_t patience = 0) const {
+    __shared__ int ok;
+    if (t == 0) {
+      ok = 1;
+      for (std::int64_t p = w.first_peer; p < w.unit && ok; ++p) {
+        volatile std::uint32_t* f = flags + s.slot(p, rm, rn);
+        for (std::uint64_t polls = 0; *f == 0; ++polls) {
+          if (patience != 0 && polls == patience) {
+            ok = 0;
+            break;
+          }
+          __nanosleep(64);
+        }
+      }
+      __threadfence();  // the peers' partials, fenced before their flags, are read after them
+    }
+    sync();
+    if (!ok) return false;
+    for (std::int64_t p = w.unit - 1; p >= w.first_peer; --p) {
+      const float4* r = slot_words(s.slot(p, rm, rn));
+#pragma unroll
+      for (int j = 0; j < Words; ++j) {
+        const float4 v = __ldcg(r + j * Threads + t);
+        acc[4 * j] = v.x + acc[4 * j];
+        acc[4 * j + 1] = v.y + acc[4 * j + 1];
+        acc[4 * j + 2] = v.z + acc[4 * j + 2];
+        acc[4 * j + 3] = v.w + acc[4 * j + 3];
+      }
+    }
+    sync();  // every thread has read the partials before their flags go down
+    if (t == 0)
+      for (std::int64_t p = w.first_peer; p < w.unit; ++p) atomicExch(flags + s.slot(p, rm, rn), 0u);
+    return true;
+  }
+};
+
+}  // namespace tessera::kernels

@@ -1,0 +1,283 @@
+// Stream-K tile scheduler: a persistent grid of `clusters` clusters shares the k-iterations of
+// the output tiles equally instead of dealing out whole tiles, so a problem whose tile count
+// is not a multiple of the grid leaves no SM idle in its last wave.
+//
+// Work is counted in (cluster tile, k-tile) iterations. The first plan.dp_tiles cluster tiles
+// of the raster (sm90_tile_scheduler.cuh: grouped for L2, batch outermost) are data-parallel:
+// whole tiles, cluster c takes tiles c, c + P, c + 2P, ... (P = clusters). The remaining
+// sk_tiles tiles form one line of sk_tiles * k_tiles iterations, tile after tile, k-tiles in
+// order; it is cut into plan.sk_units contiguous ranges of equal length (to one iteration:
+// unit u takes [floor(u T / U), floor((u + 1) T / U))), and cluster u < U runs unit u after its
+// data-parallel tiles. A unit's range meets a tile in a segment: whole (the unit stores the tile
+// itself) or a piece of the tile's k-range. Split-K is the case where the units divide each
+// tile evenly (U a multiple of sk_tiles): no range crosses a tile boundary.
+//
+// Fix-up, deterministic: the pieces of a tile are reduced by the unit holding the tile's LAST
+// k-range (its owner), in a fixed order of k-ranges:
+//   acc = own;  for peer = owner - 1 down to first: acc = partial[peer] + acc;
+// so the bits of C are a function of the problem and the grid (M, N, K, tile, cluster, P),
+// never of timing. Every other piece belongs to the LAST segment of its unit (all other
+// segments end on a tile boundary), so a unit writes at most one partial: slot (unit, rank in
+// cluster) of the workspace. The owner's piece is the FIRST segment of its unit (all other
+// segments start on a tile boundary), so a unit waits at most once. A unit runs its segments
+// in reverse order: it writes (and raises its flag) before it ever waits, hence every wait is
+// for a flag raised by a unit that never waits before raising it: no deadlock, given every
+// cluster of the grid is resident (grid <= SMs), whatever the order they run in.
+//
+// Workspace (StreamKWorkspace): partial slots, slot s = unit * cluster size + rank, each
+// tile_elems f32 accumulators (their order inside a slot is the kernel's), then one 32-bit
+// flag per slot. Flags start at zero (the adapter clears them when it allocates the workspace); a writer stores its slot,
+// fences, then sets its flag to 1; the owner waits for 1 on its peers' flags, adds, and puts
+// each flag back to 0, so the workspace is ready for the next launch.
+//
+// Plain C++ with TESSERA_HOST_DEVICE and no heap: the host tests emulate whole grids with it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <tessera/config.hpp>
+#include <tessera/int_tuple.hpp>
+
+#include "sm90_tile_scheduler.cuh"
+
+namespace tessera::kernels {
+
+// How a plan cuts the tiles: whole tiles only; tiles cut into equal k-slices; k-iterations
+// shared equally across units that may span tiles.
+enum class Decomposition { DataParallel, SplitK, StreamK };
+
+inline const char* to_string(Decomposition d) {
+  switch (d) {
+    case Decomposition::DataParallel: return "data-parallel";
+    case Decomposition::SplitK: return "split-k";
+    case Decomposition::StreamK: return "stream-k";
+  }
+  return "?";
+}
+
+// CTAs per cluster along M and N (1x1, 2x1, 1x2 on Hopper with these kernels).
+struct ClusterShape {
+  int m = 1, n = 1;
+  TESSERA_HOST_DEVICE constexpr int size() const { return m * n; }
+};
+
+// Persistent clusters of `cluster` that a device of `sms` SMs holds at one CTA per SM. (A
+// kernel can ask the driver instead: cudaOccupancyMaxActiveClusters; the plan takes a count.)
+TESSERA_HOST_DEVICE constexpr std::int64_t persistent_clusters(int sms, ClusterShape cluster) {
+  return cluster.size() > 0 && sms > 0 ? sms / cluster.size() : 0;
+}
+
+struct StreamKPlan {
+  Decomposition kind = Decomposition::DataParallel;
+  std::int64_t dp_tiles = 0;  // the first dp_tiles cluster tiles (raster order) are whole
+  std::int64_t sk_units = 0;  // units sharing the rest's k-iterations (0 when nothing is shared)
+};
+
+// The hybrid heuristic (the policy of CUTLASS's SM90 Stream-K scheduler, restated):
+//   T tiles on P clusters: full = T / P whole waves, tail = T mod P tiles in the last one.
+//   1. tail == 0: data-parallel (no wave is partial).
+//   2. k_tiles <= min_unit: data-parallel (no tile has enough k-iterations to share).
+//   3. 2 tail >= P: data-parallel (the last wave is at least half full: at most half a wave idles).
+//   4. otherwise the last full wave and the tail are shared (all of the tiles when full <= 1):
+//      dp_tiles = max(full - 1, 0) P, and U = min(P, sk_tiles k_tiles / min_unit) units, so a
+//      unit takes at least min_unit k-iterations. Sharing two waves' worth instead of the tail
+//      alone gives each unit more than one tile's k-range, which hides the fix-up.
+//   5. data-parallel after all when the longest unit is no shorter than the shared tiles' whole
+//      waves (rounding: 9 tiles of 9 k-tiles in 10 units of 8.1), which includes U == sk_tiles.
+//   6. U a multiple of sk_tiles (and larger): split-K, U / sk_tiles slices per tile; else Stream-K.
+// (Past 2^31 clusters or k-tiles, data-parallel: no product of the plan can overflow.)
+inline constexpr int kStreamKMinUnitKTiles = 8;
+
+TESSERA_HOST_DEVICE constexpr StreamKPlan plan_stream_k(std::int64_t tiles, std::int64_t k_tiles, std::int64_t clusters,
+                                                        std::int64_t min_unit = kStreamKMinUnitKTiles) {
+  const StreamKPlan whole{Decomposition::DataParallel, tiles, 0};
+  if (tiles <= 0 || clusters <= 0 || k_tiles <= 0 || min_unit <= 0) return whole;
+  if (clusters > INT32_MAX || k_tiles > INT32_MAX) return whole;  // (keeps every product below 2^63)
+  const std::int64_t full = tiles / clusters, tail = tiles % clusters;
+  if (tail == 0 || k_tiles <= min_unit || 2 * tail >= clusters) return whole;
+  const std::int64_t dp_tiles = (full > 1 ? full - 1 : 0) * clusters;
+  const std::int64_t sk_tiles = tiles - dp_tiles;
+  std::int64_t units = sk_tiles * k_tiles / min_unit;
+  if (units > clusters) units = clusters;
+  // (the shared tiles' critical path, their longest unit against their whole waves)
+  if ((sk_tiles * k_tiles + units - 1) / units >= (sk_tiles + clusters - 1) / clusters * k_tiles) return whole;
+  const bool split = units > sk_tiles && units % sk_tiles == 0;
+  return {split ? Decomposition::SplitK : Decomposition::StreamK, dp_tiles, units};
+}
+
+// A step of a cluster's work: one segment of one cluster tile.
+enum class SegmentRole {
+  Whole,    // all k-tiles of the tile: the epilogue stores it, no fix-up
+  Partial,  // a piece that is not the tile's last: store to slot(unit, rank), raise its flag
+  Owner,    // the tile's last piece: wait for peers [first_peer, unit), add them, store the tile
+};
+
+struct StreamKWork {
+  std::int64_t tile;              // cluster tile, linear in raster order
+  std::int64_t m, n, l;           // its coordinates (cluster tiles)
+  std::int64_t k_begin, k_end;    // k-tiles of the tile this step computes
+  SegmentRole role;
+  std::int64_t unit;              // the Stream-K unit (cluster) running it; -1 for a data-parallel tile
+  std::int64_t first_peer;        // Owner: the first unit with a piece of the tile (<= unit)
+};
+
+struct StreamKScheduler {
+  sm90::PersistentTileScheduler raster;  // over cluster tiles
+  ClusterShape cluster;
+  std::int64_t k_tiles = 0;   // per tile
+  std::int64_t clusters = 0;  // P: persistent clusters in the grid
+  StreamKPlan plan;
+
+  // The scheduler of a problem of tiles_m x tiles_n CTA tiles (`batch` of them), k_tiles deep,
+  // on `clusters` persistent clusters, with the heuristic's plan (or `plan` when given).
+  TESSERA_HOST_DEVICE static constexpr StreamKScheduler of(std::int64_t tiles_m, std::int64_t tiles_n, std::int64_t batch,
+                                                           std::int64_t k_tiles, ClusterShape cluster, std::int64_t clusters,
+                                                           std::int64_t min_unit = kStreamKMinUnitKTiles) {
+    StreamKScheduler s = with_plan(tiles_m, tiles_n, batch, k_tiles, cluster, clusters, StreamKPlan{});
+    s.plan = plan_stream_k(s.tile_count(), k_tiles, clusters, min_unit);
+    return s;
+  }
+  TESSERA_HOST_DEVICE static constexpr StreamKScheduler with_plan(std::int64_t tiles_m, std::int64_t tiles_n,
+                                                                  std::int64_t batch, std::int64_t k_tiles,
+                                                                  ClusterShape cluster, std::int64_t clusters,
+                                                                  StreamKPlan plan) {
+    const std::int64_t cm = ceil_div(tiles_m, std::int64_t(cluster.m)), cn = ceil_div(tiles_n, std::int64_t(cluster.n));
+    return {sm90::PersistentTileScheduler{cm, cn, batch, sm90::raster_group(cluster.m)}, cluster, k_tiles, clusters, plan};
+  }
+
+  TESSERA_HOST_DEVICE constexpr std::int64_t tile_count() const { return raster.tile_count(); }
+  TESSERA_HOST_DEVICE constexpr std::int64_t sk_tiles() const { return tile_count() - plan.dp_tiles; }
+  TESSERA_HOST_DEVICE constexpr std::int64_t sk_iterations() const { return sk_tiles() * k_tiles; }
+  TESSERA_HOST_DEVICE constexpr std::int64_t slots() const { return plan.sk_units * cluster.size(); }
+
+  // Whether the plan is one this scheduler runs: the data-parallel tiles are tiles of the
+  // problem, the units fit the grid (one per cluster: the deadlock argument needs it), every
+  // unit has at least one iteration, and the schedule's products fit 64 bits (the tile count,
+  // the shared line, (x + 1) U for every iteration x of it; and P more than the tile count).
+  // (plan_stream_k's plans all are, for a tile grid whose count fits.)
+  TESSERA_HOST_DEVICE constexpr bool valid() const {
+    constexpr std::int64_t most = INT64_MAX;
+    const auto& r = raster;
+    if (r.tiles_m <= 0 || r.tiles_n <= 0 || r.batch <= 0 || r.tiles_m > most / r.tiles_n ||
+        r.tiles_m * r.tiles_n > most / r.batch)
+      return false;
+    if (clusters <= 0 || k_tiles <= 0 || plan.dp_tiles < 0 || plan.dp_tiles > tile_count()) return false;
+    if (tile_count() > most - clusters) return false;
+    if (sk_tiles() == 0) return plan.sk_units == 0;
+    if (sk_tiles() > most / k_tiles || plan.sk_units < 1 || sk_iterations() > most / (plan.sk_units + 1)) return false;
+    return plan.sk_units <= clusters && plan.sk_units <= sk_iterations();
+  }
+
+  // Whether every count of the schedule fits 32 bits: work() then divides in 32-bit words,
+  // which a GPU does inline in a few instructions (a 64-bit division is a call to a software
+  // routine, several per step otherwise). Assumes valid().
+  TESSERA_HOST_DEVICE constexpr bool fits_32bit() const {
+    return tile_count() + clusters <= INT32_MAX && k_tiles <= INT32_MAX &&
+           sk_iterations() <= INT32_MAX / (plan.sk_units + 1);
+  }
+
+  // Unit u's iterations [unit_begin(u), unit_begin(u + 1)) of the shared line.
+  TESSERA_HOST_DEVICE constexpr std::int64_t unit_begin(std::int64_t u) const {
+    return fits_32bit() ? std::int64_t(unit_begin_in<std::uint32_t>(std::uint32_t(u))) : unit_begin_in<std::int64_t>(u);
+  }
+  // The unit whose range holds iteration x: the largest u with floor(u T / U) <= x.
+  TESSERA_HOST_DEVICE constexpr std::int64_t unit_of(std::int64_t x) const {
+    return fits_32bit() ? std::int64_t(unit_of_in<std::uint32_t>(std::uint32_t(x))) : unit_of_in<std::int64_t>(x);
+  }
+  // Data-parallel tiles cluster c takes: c, c + P, ... below dp_tiles.
+  TESSERA_HOST_DEVICE constexpr std::int64_t dp_steps(std::int64_t c) const {
+    return fits_32bit() ? std::int64_t(dp_steps_in<std::uint32_t>(std::uint32_t(c))) : dp_steps_in<std::int64_t>(c);
+  }
+  // Segments of unit u: the shared tiles its range meets.
+  TESSERA_HOST_DEVICE constexpr std::int64_t segments(std::int64_t u) const {
+    if (u < 0 || u >= plan.sk_units) return 0;
+    return fits_32bit() ? std::int64_t(segments_in<std::uint32_t>(std::uint32_t(u))) : segments_in<std::int64_t>(u);
+  }
+  // Steps of cluster c: its data-parallel tiles, then the segments of unit c.
+  TESSERA_HOST_DEVICE constexpr std::int64_t steps(std::int64_t c) const { return dp_steps(c) + segments(c); }
+
+  // Step i of cluster c (0 <= i < steps(c)). A unit's segments come last to first.
+  TESSERA_HOST_DEVICE constexpr StreamKWork work(std::int64_t c, std::int64_t i) const {
+    return fits_32bit() ? work_in<std::uint32_t>(c, i) : work_in<std::int64_t>(c, i);
+  }
+
+  // The same maps in words of type I (uint32_t where fits_32bit, else int64_t).
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I unit_begin_in(I u) const {
+    return I(u * I(sk_iterations()) / I(plan.sk_units));
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I unit_of_in(I x) const {
+    return I(((x + 1) * I(plan.sk_units) - 1) / I(sk_iterations()));
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I dp_steps_in(I c) const {
+    return c < I(plan.dp_tiles) ? I((I(plan.dp_tiles) - 1 - c) / I(clusters) + 1) : I(0);
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I segments_in(I u) const {
+    const I k = I(k_tiles);
+    return I((unit_begin_in<I>(I(u + 1)) - 1) / k - unit_begin_in<I>(u) / k + 1);
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr StreamKWork work_in(std::int64_t c64, std::int64_t i64) const {
+    const I c = I(c64), i = I(i64), k = I(k_tiles);
+    const I dp = dp_steps_in<I>(c);
+    if (i < dp) {
+      const std::int64_t tile = std::int64_t(c + i * I(clusters));
+      const auto t = raster.tile(tile);
+      return {tile, t.m, t.n, t.l, 0, k_tiles, SegmentRole::Whole, -1, -1};
+    }
+    const I begin = unit_begin_in<I>(c), end = unit_begin_in<I>(I(c + 1));
+    const I s = I((end - 1) / k - (i - dp));  // shared tile, counted from dp_tiles
+    const I tile_begin = I(s * k), tile_end = I(tile_begin + k);
+    const I kb = I((begin > tile_begin ? begin : tile_begin) - tile_begin);
+    const I ke = I((end < tile_end ? end : tile_end) - tile_begin);
+    const std::int64_t tile = plan.dp_tiles + std::int64_t(s);
+    const auto t = raster.tile(tile);
+    const SegmentRole role = kb == 0 && ke == k ? SegmentRole::Whole : ke == k ? SegmentRole::Owner : SegmentRole::Partial;
+    const std::int64_t first = role == SegmentRole::Owner ? std::int64_t(unit_of_in<I>(tile_begin)) : -1;
+    return {tile, t.m, t.n, t.l, std::int64_t(kb), std::int64_t(ke), role, c64, first};
+  }
+
+  // The CTA tile of rank (rm, rn) in its cluster for cluster tile (m, n): it may lie past the
+  // problem's tiles when the cluster does not divide them (the CTA then has nothing to do).
+  struct CtaTile {
+    std::int64_t m, n, l;
+  };
+  TESSERA_HOST_DEVICE constexpr CtaTile cta_tile(const StreamKWork& w, int rm, int rn) const {
+    return {w.m * cluster.m + rm, w.n * cluster.n + rn, w.l};
+  }
+  // The workspace slot (and flag) of a unit's partial for the CTA of rank (rm, rn).
+  TESSERA_HOST_DEVICE constexpr std::int64_t slot(std::int64_t unit, int rm, int rn) const {
+    return unit * cluster.size() + rm + std::int64_t(rn) * cluster.m;
+  }
+};
+
+// Where a Stream-K launch keeps its partials and flags, in one buffer: slots() tiles of
+// tile_elems floats, then slots() 32-bit flags (the partials' size rounded up to 128 bytes,
+// so each part starts aligned for vector and TMA access).
+struct StreamKWorkspace {
+  std::int64_t slots = 0, tile_elems = 0;
+
+  TESSERA_HOST_DEVICE constexpr std::size_t partials_bytes() const {
+    return (std::size_t(slots) * std::size_t(tile_elems) * sizeof(float) + 127) / 128 * 128;
+  }
+  TESSERA_HOST_DEVICE constexpr std::size_t flags_offset() const { return partials_bytes(); }
+  TESSERA_HOST_DEVICE constexpr std::size_t bytes() const {
+    return slots == 0 ? 0 : partials_bytes() + std::size_t(slots) * sizeof(std::uint32_t);
+  }
+  // Float index of element e of slot s.
+  TESSERA_HOST_DEVICE constexpr std::size_t partial_index(std::int64_t s, std::int64_t e) const {
+    return std::size_t(s) * std::size_t(tile_elems) + std::size_t(e);
+  }
+};
+
+// The workspace a scheduler's plan needs for CTA tiles of tile_elems accumulators (0 when
+// nothing is shared).
+TESSERA_HOST_DEVICE constexpr StreamKWorkspace stream_k_workspace(const StreamKScheduler& s, std::int64_t tile_elems) {
+  return {s.slots(), tile_elems};
+}
+
+}  // namespace tessera::kernels

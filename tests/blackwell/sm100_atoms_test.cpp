@@ -1,0 +1,180 @@
+// Every Blackwell atom the registry lists against CuTe's traits, exactly: the text of ThrID,
+// ALayout/BLayout/CLayout and the instruction descriptor of each tcgen05.mma atom, and of ThrID,
+// ValID, SrcLayout/DstLayout/RefLayout of each tcgen05.ld/st atom, as CuTe's print writes them
+// (underscores removed). The answers (tests/data/cute_sm100_traits.jsonl) were printed by a
+// program compiled against CuTe (tools/cute_reference/sm100_atoms.py); nothing here derives
+// them. The registry and the vectors must list the same atoms.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+
+#include "tessera/atom/copy_sm100.hpp"
+#include "tessera/atom/mma_sm100.hpp"
+#include "tessera/rt/atom_registry.hpp"
+#include "tessera/rt/eval.hpp"
+#include "tessera/rt/layout.hpp"
+
+namespace {
+
+// "key": "value" or "key": number in a one-line JSON object of CuTe's answers (no escapes occur).
+std::string field(const std::string& line, const std::string& key) {
+  const std::string k = "\"" + key + "\": ";
+  const std::size_t p = line.find(k);
+  if (p == std::string::npos) return "";
+  std::size_t b = p + k.size();
+  if (line[b] == '"') return line.substr(b + 1, line.find('"', b + 1) - b - 1);
+  return line.substr(b, line.find_first_of(",}", b) - b);
+}
+
+std::map<std::string, std::string> read_vectors() {
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm100_traits.jsonl");
+  REQUIRE(in.good());
+  std::map<std::string, std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines[field(line, "atom")] = line;
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("tcgen05.mma atoms: ThrID, A/B/C layouts and instruction descriptors are CuTe's") {
+  const auto vectors = read_vectors();
+  std::set<std::string> seen;
+  for (const auto& a : tessera::rt::mma_atoms()) {
+    if (a.arch != "SM100a") continue;
+    seen.insert(a.name);
+    INFO(a.name);
+    const auto it = vectors.find(a.name);
+    REQUIRE(it != vectors.end());
+    CHECK(tessera::rt::to_string(a.thr_id) == field(it->second, "ThrID"));
+    CHECK(tessera::rt::to_string(a.a_tv) == field(it->second, "ALayout"));
+    CHECK(tessera::rt::to_string(a.b_tv) == field(it->second, "BLayout"));
+    CHECK(tessera::rt::to_string(a.c_tv) == field(it->second, "CLayout"));
+    CHECK(std::to_string(a.idesc) == field(it->second, "idesc"));
+  }
+  std::size_t mma_vectors = 0;
+  for (const auto& [name, line] : vectors)
+    if (name.rfind("SM100_MMA_", 0) == 0) {
+      ++mma_vectors;
+      INFO(name);
+      CHECK(seen.count(name) == 1);
+    }
+  CHECK(seen.size() == mma_vectors);
+  CHECK(seen.size() == 840);  // f16/bf16 480, tf32 160, i8 200 (docs/cli.md, Blackwell atoms)
+}
+
+TEST_CASE("tcgen05.ld/st atoms: ThrID, ValID, Src/Dst/RefLayout are CuTe's") {
+  const auto vectors = read_vectors();
+  std::set<std::string> seen;
+  for (const auto& a : tessera::rt::copy_atoms()) {
+    if (a.arch != "SM100a") continue;
+    seen.insert(a.name);
+    INFO(a.name);
+    const auto it = vectors.find(a.name);
+    REQUIRE(it != vectors.end());
+    CHECK(tessera::rt::to_string(a.thr_id) == field(it->second, "ThrID"));
+    CHECK(tessera::rt::to_string(a.val_id) == field(it->second, "ValID"));
+    CHECK(tessera::rt::to_string(a.src_bits) == field(it->second, "SrcLayout"));
+    CHECK(tessera::rt::to_string(a.dst_bits) == field(it->second, "DstLayout"));
+    CHECK(tessera::rt::to_string(a.ref_bits) == field(it->second, "RefLayout"));
+    CHECK(a.tmem_src == (a.name.find("_LOAD_") != std::string::npos));
+  }
+  std::size_t copy_vectors = 0;
+  for (const auto& [name, line] : vectors)
+    if (name.rfind("SM100_TMEM_", 0) == 0) ++copy_vectors;
+  CHECK(seen.size() == copy_vectors);
+  CHECK(seen.size() == 148);
+}
+
+// Properties the ISA states, checked on the static layouts for every repetition count: a LOAD
+// gives each (lane, 32-bit column) cell of its block to exactly one (thread, register), and
+// thread t of .32x32b holds lane t.
+namespace {
+template <class Traits, int Lanes, int Columns>
+void check_tmem_cover() {
+  using namespace tessera;
+  using V = typename Traits::ValID;
+  using D = typename Traits::DstLayout;
+  std::vector<int> owner(Lanes * Columns, -1);
+  const int regs = int(size<1>(D{})) / 32;
+  for (int t = 0; t < 32; ++t)
+    for (int r = 0; r < regs; ++r) {
+      const int64_t bit = int64_t(to_i64(D{}(t, 32 * r)));
+      const int64_t addr = int64_t(to_i64(V{}(bit)));
+      const int64_t lane = addr >> 21, column = (addr & ((1 << 21) - 1)) / 32;
+      REQUIRE(lane < Lanes);
+      REQUIRE(column < Columns);
+      CHECK(owner[lane * Columns + column] == -1);
+      owner[lane * Columns + column] = t;
+      if constexpr (Lanes == 32) CHECK(lane == t);
+    }
+  for (int o : owner) CHECK(o != -1);
+}
+}  // namespace
+
+TEST_CASE("tcgen05.ld: every (lane, column) of the block reaches one thread's register") {
+  using namespace tessera;
+  check_tmem_cover<Copy_Traits<SM100_TMEM_LOAD_32dp32b1x>, 32, 1>();
+  check_tmem_cover<Copy_Traits<SM100_TMEM_LOAD_32dp32b8x>, 32, 8>();
+  check_tmem_cover<Copy_Traits<SM100_TMEM_LOAD_16dp64b4x>, 16, 8>();
+  check_tmem_cover<Copy_Traits<SM100_TMEM_LOAD_16dp128b2x>, 16, 8>();
+  check_tmem_cover<Copy_Traits<SM100_TMEM_LOAD_16dp256b1x>, 16, 8>();
+  check_tmem_cover<Copy_Traits<SM100_TMEM_LOAD_16dp32b4x>, 16, 8>();
+}
+
+// The accumulator in tensor memory: one cell per element of each CTA's tile, inside 128 lanes x
+// 512 columns, in the lanes the ISA's data-path layouts name.
+TEST_CASE("tcgen05.mma accumulators: (m, n) -> lane + 128 column, one cell each") {
+  using namespace tessera;
+  auto check = [](auto layout, int64_t rows, int64_t cols, auto lane_of) {
+    std::set<int64_t> cells;
+    for (int64_t n = 0; n < cols; ++n)
+      for (int64_t m = 0; m < rows; ++m) {
+        const int64_t c = int64_t(to_i64(layout(m, n)));
+        CHECK(c % 128 == lane_of(m, n));
+        CHECK(c / 128 < 512);
+        CHECK(cells.insert(c).second);
+      }
+  };
+  check(UMMA::TmemLayoutC<1, 128, 256>{}, 128, 256, [](int64_t m, int64_t) { return m; });
+  check(UMMA::TmemLayoutC<1, 64, 64>{}, 64, 64, [](int64_t m, int64_t) { return m % 16 + 32 * (m / 16); });
+  check(UMMA::TmemLayoutC<2, 128, 64>{}, 64, 64, [](int64_t m, int64_t n) { return m + 64 * (n / 32); });
+  check(UMMA::TmemLayoutC<2, 256, 256>{}, 128, 256, [](int64_t m, int64_t) { return m; });
+  using T = MMA_Traits<SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K>>;
+  STATIC_REQUIRE(std::is_same_v<T::TmemLayoutC, UMMA::TmemLayoutC<2, 128, 64>>);
+}
+
+// The accumulator's tensor-memory layout against CuTe's tmem_frg (tests/data/cute_sm100_tmem_c.jsonl,
+// printed by tools/cute_reference/sm100_tmem_c.cu): CuTe addresses a cell as lane * 2^16 + column;
+// every (m, n) of a CTA's tile lands on the same cell in both.
+TEST_CASE("tcgen05.mma accumulators: tensor-memory cells are CuTe's tmem_frg") {
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm100_tmem_c.jsonl");
+  REQUIRE(in.good());
+  int cases = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    INFO(line);
+    const int cta = std::stoi(field(line, "cta_group")), m = std::stoi(field(line, "m")), n = std::stoi(field(line, "n"));
+    const tessera::rt::Value v = tessera::rt::evaluate(field(line, "layout"));
+    REQUIRE(v.kind == tessera::rt::Value::Kind::Layout);
+    const tessera::rt::Layout cute = v.layout.mode(0);  // ((M/cta, N), 1, 1): the one MMA's tile
+    // An atom of this shape (the layout depends on cta_group, M and N only).
+    const tessera::rt::MmaAtomInfo* atom = nullptr;
+    for (const auto& a : tessera::rt::mma_atoms())
+      if (a.cta_group == cta && a.m == m && a.n == n && !a.a_tmem) { atom = &a; break; }
+    REQUIRE(atom != nullptr);
+    const int64_t rows = m / cta;
+    REQUIRE(cute.size() == rows * n);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < rows; ++i) {
+        const int64_t cell = atom->tmem_c(i + rows * j);
+        CHECK(cute(i + rows * j) == (cell % 128) * 65536 + cell / 128);
+      }
+    ++cases;
+  }
+  CHECK(cases == 9);
+}
