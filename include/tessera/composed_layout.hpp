@@ -122,6 +122,11 @@ TESSERA_HOST_DEVICE constexpr auto tile_to_shape(ComposedLayout<O, F, I> const& 
                                                  Order const& order = {}) {
   return composition(block.outer(), block.offset(), tile_to_shape(block.inner(), trg_shape, order));
 }
+template <class O, class F, class I, class T, class Order = LayoutLeft>
+TESSERA_HOST_DEVICE constexpr auto tile_to_shape_coalesced(ComposedLayout<O, F, I> const& block, T const& trg_shape,
+                                                           Order const& order = {}) {
+  return composition(block.outer(), block.offset(), tile_to_shape_coalesced(block.inner(), trg_shape, order));
+}
 
 // Mode I: Sw o off o mode I of L.
 template <std::size_t... Is, class O, class F, class I>

@@ -132,9 +132,14 @@ def raked_product(block, tiler):
     return _call("raked_product", block, tiler)
 
 
-def tile_to_shape(atom, trg_shape):
-    """Repeats `atom` (column-major order of the tiles) until it has the shape `trg_shape`."""
-    return _call("tile_to_shape", atom, trg_shape)
+def tile_to_shape(atom, trg_shape, order=None):
+    """Repeats `atom` until it has the shape `trg_shape`: CuTe's blocked_product(atom, copies),
+    uncoalesced (mode i is (atom mode i, copies along i)). The copies walk the target modes
+    column-major, or in `order` (CuTe's Step, e.g. (2, 1, 3): smallest first, equal orders at
+    the same stride)."""
+    if order is None:
+        return _call("tile_to_shape", atom, trg_shape)
+    return _call("tile_to_shape", atom, trg_shape, order)
 
 
 def max_common_vector(a, b):

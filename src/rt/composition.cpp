@@ -50,6 +50,12 @@ Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Ints& usage, 
       rest_stride = 1;
       continue;
     }
+    // CuTe's stride divisibility condition holds for a size-1 leaf too (its static_assert
+    // does not look at the shape): composition((2,1):(1,1), 1:3) does not compile in CuTe.
+    if (rest_shape == 1 && rest_stride % si != 0 && rest_stride > si)
+      throw Error("inadmissible composition: the stride " + str(r) + " of the right layout does not divide into " +
+                  "the shape of the left layout (" + str(rest_stride) + " is neither a multiple of its mode of size " +
+                  str(si) + " nor smaller than it)");
     if (rest_shape > 1 && si % rest_stride != 0 && rest_stride % si != 0)
       throw Error("inadmissible composition: the stride " + str(r) + " of the right layout does not divide into " +
                   "the shape of the left layout (" + str(rest_stride) + " and its mode of size " + str(si) +

@@ -287,10 +287,12 @@ const std::vector<Function>& table() {
          const Layout t = a.layout_or_shape(1);
          return on_layout(a, [&](const Layout& l) { return raked_product(l, t); });
        }},
-      {{"tile_to_shape", "tile_to_shape(L, shape)", "repeat L (column-major) until it has the shape"}, 2, 2,
+      {{"tile_to_shape", "tile_to_shape(L, shape[, order])",
+        "blocked_product of L until it has the shape (copies column-major, or in order)"}, 2, 3,
        [](const Args& a) {
          const IntTuple s = a.shape(1);
-         return on_layout(a, [&](const Layout& l) { return tile_to_shape(l, s); });
+         const IntTuple o = a.size() == 3 ? a.tuple(2) : IntTuple::tuple(std::vector<IntTuple>{});
+         return on_layout(a, [&](const Layout& l) { return tile_to_shape(l, s, o); });
        }},
       {{"max_common_vector", "max_common_vector(A, B)", "how many contiguous elements A and B agree on"}, 2, 2,
        [](const Args& a) { return common(a, [](const auto& x, const Layout& y) { return v_int(max_common_vector(x, y)); }); }},

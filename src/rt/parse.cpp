@@ -102,8 +102,12 @@ class Parser {
       skip_ws();
     }
     const std::size_t sw_at = p_;
-    if (s_.substr(p_, 3) != "Sw<") fail(p_, "expected Sw<B,M,S> after 'o' (a layout composed after a swizzle)");
-    p_ += 2;
+    if (s_.substr(p_, 8) == "Swizzle<")
+      p_ += 7;
+    else if (s_.substr(p_, 3) == "Sw<")
+      p_ += 2;
+    else
+      fail(p_, "expected Sw<B,M,S> after 'o' (a layout composed after a swizzle)");
     swizzle_args(after, sw_at);
     tree_.adopt(after, std::span<const SyntaxNode>(&n, 1));
     return after;
@@ -180,19 +184,24 @@ class Parser {
     fail(p_, "unexpected " + describe(p_) + ": expected an integer, a tuple, a layout or a function call");
   }
 
-  SyntaxNode integer() {
+  // An integer: [_] [-] digits, or CuTe's alias _mN (-N). `cpp_suffix`: inside Int<..> / C<..>,
+  // where a C++ literal's suffix (l, L, u, U: C<4294967296l>) may follow the digits.
+  SyntaxNode integer(bool cpp_suffix = false) {
     const std::size_t start = p_;
+    bool neg = false;
     if (peek() == '_') {
       ++p_;
-      if (!is_digit(peek()) && peek() != '-') {
+      if (peek() == 'm' && p_ + 1 < s_.size() && is_digit(s_[p_ + 1])) {
+        neg = true;  // CuTe's _m8 is -8
+        ++p_;
+      } else if (!is_digit(peek()) && peek() != '-') {
         SyntaxNode n = node(Node::Kind::Underscore, start);
         n.integers = n.underscore = true;
         tree_.spell_leaf(n, kUnderscore);
         return n;
       }
     }
-    bool neg = false;
-    if (peek() == '-') {
+    if (!neg && peek() == '-') {
       neg = true;
       ++p_;
     }
@@ -214,6 +223,8 @@ class Parser {
                           neg ? start : digits);
     }
     if (!neg) v = -v;
+    if (cpp_suffix)
+      while (peek() == 'l' || peek() == 'L' || peek() == 'u' || peek() == 'U') ++p_;
     if (is_letter(peek()) || peek() == '_')
       fail(p_, "unexpected " + describe(p_) + " after the integer");
     SyntaxNode n = node(Node::Kind::Int, start);
@@ -302,7 +313,7 @@ class Parser {
     const std::size_t start = p_;
     while (!at_end() && (is_name_char(s_[p_]) || s_[p_] == '_')) ++p_;
     const std::string_view name = s_.substr(start, p_ - start);
-    if (name == "Sw" && peek() == '<') return swizzled(start, depth);
+    if (peek() == '<') return cute_type(name, start, depth);
     skip_ws();
     if (peek() != '(')
       fail(start, "unknown name '" + std::string(name) + "' (a function call needs '(' after the name)");
@@ -316,6 +327,108 @@ class Parser {
     }
     elements(n, depth, [name] { return "the arguments of " + std::string(name); });
     return n;
+  }
+
+  // CuTe's spellings, so that what CuTe prints and what `--cpp` writes read back:
+  //   Sw<B,M,S>, Swizzle<B,M,S>          a swizzle (then 'o' [off 'o'] L as usual)
+  //   Int<N>, C<N>, C<Nl>                 a static integer (and _N, _mN in integer())
+  //   Shape<..>, Stride<..>, Coord<..>, Step<..>, Tile<..>   a tuple of its arguments
+  //   Layout<S,D>                         the layout S:D; Layout<S> its column-major layout
+  //   ComposedLayout<Swizzle<..>,off,L>   Sw o off o L;  ComposedLayout<L,off,Swizzle<..>>: L o off o Sw
+  // (p_ at '<'; `start` at the name.)
+  SyntaxNode cute_type(std::string_view name, std::size_t start, int depth) {
+    if (name == "Sw" || name == "Swizzle") return swizzled(start, depth);
+    if (name == "Int" || name == "C") {
+      ++p_;
+      skip_ws();
+      if (!(peek() == '-' || is_digit(peek())))
+        fail(p_, "expected an integer in " + std::string(name) + "<N>, found " + describe(p_));
+      SyntaxNode v = integer(true);
+      expect('>', (std::string("'>' closing ") + std::string(name) + "<N>").c_str());
+      return v;
+    }
+    if (name == "Shape" || name == "Stride" || name == "Coord" || name == "Step" || name == "Tile") {
+      SyntaxNode n = node(Node::Kind::Tuple, start);
+      tree_.begin_spelling(n);
+      tree_.spell(IntTuple::kOpen, start);
+      type_arguments(n, depth, name);
+      tree_.spell(IntTuple::kClose, 0);
+      tree_.end_spelling(n);
+      n.integers = true;
+      for (std::size_t i = 0; i < n.count; ++i) {
+        const SyntaxNode& c = tree_.child(n, i);
+        n.integers = n.integers && c.integers;
+        n.underscore = n.underscore || c.underscore;
+      }
+      return n;
+    }
+    if (name == "Layout") {
+      SyntaxNode args = node(Node::Kind::Tuple, start);
+      type_arguments(args, depth, name);
+      if (args.count > 2) fail(tree_.child(args, 2).pos, "Layout<Shape, Stride> takes at most two arguments");
+      const SyntaxNode shape = tree_.child(args, 0);
+      require_inttuple(shape, "the shape of a layout");
+      if (args.count == 1) {  // CuTe's default stride: column-major
+        SyntaxNode call = node(Node::Kind::Call, start);
+        call.name = "make_layout";
+        tree_.adopt(call, std::span<const SyntaxNode>(&shape, 1));
+        return call;
+      }
+      const SyntaxNode stride = tree_.child(args, 1);
+      require_inttuple(stride, "the stride of a layout");
+      SyntaxNode n = node(Node::Kind::Layout, start);
+      const SyntaxNode shape_stride[2] = {shape, stride};
+      tree_.adopt(n, std::span<const SyntaxNode>(shape_stride));
+      return n;
+    }
+    if (name == "ComposedLayout") {
+      SyntaxNode args = node(Node::Kind::Tuple, start);
+      type_arguments(args, depth, name);
+      if (args.count != 3)
+        fail(start, "ComposedLayout<A, Offset, B> takes three arguments, got " + std::to_string(args.count));
+      const SyntaxNode a = tree_.child(args, 0), off = tree_.child(args, 1), b = tree_.child(args, 2);
+      if (off.kind != Node::Kind::Int) fail(off.pos, "the offset of ComposedLayout<A, Offset, B> must be an integer");
+      if (a.kind == Node::Kind::Swizzle && b.kind != Node::Kind::Swizzle) {
+        SyntaxNode n = node(Node::Kind::Swizzled, start);  // Sw o off o B
+        std::copy(a.swizzle, a.swizzle + 3, n.swizzle);
+        n.value = off.value;
+        tree_.adopt(n, std::span<const SyntaxNode>(&b, 1));
+        return n;
+      }
+      if (a.kind == Node::Kind::Layout && b.kind == Node::Kind::Swizzle) {
+        SyntaxNode n = node(Node::Kind::LayoutAfterSwizzle, start);  // A o off o Sw
+        std::copy(b.swizzle, b.swizzle + 3, n.swizzle);
+        n.value = off.value;
+        tree_.adopt(n, std::span<const SyntaxNode>(&a, 1));
+        return n;
+      }
+      fail(start, "ComposedLayout<A, Offset, B>: tessera reads ComposedLayout<Swizzle<B,M,S>, off, layout> and "
+                  "ComposedLayout<Layout<..>, off, Swizzle<B,M,S>>");
+    }
+    fail(start, "unknown type '" + std::string(name) + "<...>' (CuTe's spellings read here: Swizzle<B,M,S>, Int<N>, "
+                "C<N>, Shape<..>, Stride<..>, Coord<..>, Step<..>, Tile<..>, Layout<..>, ComposedLayout<..>)");
+  }
+
+  // '<' expr (',' expr)* '>' as n's children (p_ at '<').
+  void type_arguments(SyntaxNode& n, int depth, std::string_view name) {
+    ++p_;
+    skip_ws();
+    if (peek() == '>') fail(p_, "empty " + std::string(name) + "<>: it needs at least one argument");
+    Children children;
+    while (true) {
+      children.push_back(expr(depth + 1));
+      skip_ws();
+      if (peek() == ',') {
+        ++p_;
+        continue;
+      }
+      if (peek() == '>') {
+        ++p_;
+        tree_.adopt(n, children);
+        return;
+      }
+      fail(p_, "expected ',' or '>' in " + std::string(name) + "<...>, found " + describe(p_));
+    }
   }
 
   // Expressions separated by ',' up to and past the closing ')', as n's children; `where()`

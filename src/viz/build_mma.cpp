@@ -149,7 +149,10 @@ SmemOperandTile smem_operand_tile(const analysis::GmmaAtomSpec& spec, std::int64
   // and the operand its first k columns (k-block 0).
   t.buffer_mn = mn;
   t.buffer_k = (k + ak - 1) / ak * ak;
-  t.buffer = rt::SwizzledLayout{a.swizzle, rt::tile_to_shape(a.layout, rt::IntTuple::tuple({mn, t.buffer_k})), 0};
+  // The atoms tiled to the buffer and coalesced per mode: GMMA::make_smem_layout's form (CuTe
+  // 3.7's tile_to_shape), the smem layout the kernels use.
+  const rt::IntTuple buffer_shape = rt::IntTuple::tuple({mn, t.buffer_k});
+  t.buffer = rt::SwizzledLayout{a.swizzle, rt::coalesce(rt::tile_to_shape(a.layout, buffer_shape), buffer_shape), 0};
   for (std::int64_t k0 = 0; k0 < k; k0 += atom_k)
     for (std::int64_t mn0 = 0; mn0 < mn; mn0 += atom_mn) {
       SmemOperandTile::Block b;

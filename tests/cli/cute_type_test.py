@@ -85,6 +85,11 @@ cpp = run(["eval", "--cpp"] + EXPRS).splitlines()
 text = run(["eval"] + EXPRS).splitlines()
 values = [r["result"] for r in json.loads(run(["eval", "--json"] + EXPRS))["results"]]
 assert len(cpp) == len(text) == len(values) == len(EXPRS)
+# Every --cpp line reads back: `tessera eval <type>` is the value it was printed from.
+back = run(["eval"] + cpp).splitlines()
+for e, t, b, c in zip(EXPRS, text, back, cpp):
+    if b != t:
+        sys.exit("cute_type_test: %s printed as %s reads back as %s, not %s" % (e, c, b, t))
 
 
 # ---- from the JSON: tessera's spelling of the type, and the function's offsets ---------

@@ -119,8 +119,12 @@ static_assert(same(shape(tiled_product(T2, make_shape(_3{}, _2{}))), make_shape(
 static_assert(same(shape(flat_product(T2, make_shape(_3{}, _2{}))), make_shape(_2{}, _2{}, _3{}, _2{})));
 static_assert(all_static(blocked_product(T2, B)) && all_static(raked_product(T2, B)) && all_static(logical_product(T2, B)));
 
-// tile_to_shape coalesces each target mode (CuTe): ((2,2),(3,3)):((3,6),(1,12)) -> (4,(3,3)):(3,(1,12))
+// tile_to_shape is the blocked product (CuTe 4.x); tile_to_shape_coalesced coalesces each target
+// mode (CuTe 3.7): ((2,2),(3,3)):((3,6),(1,12)) -> (4,(3,3)):(3,(1,12))
 static_assert(same_layout(tile_to_shape(make_layout(make_shape(_2{}, _3{}), make_stride(_3{}, _1{})), make_shape(_4{}, _9{})),
+                          make_layout(make_shape(make_shape(_2{}, _2{}), make_shape(_3{}, _3{})),
+                                      make_stride(make_stride(_3{}, _6{}), make_stride(_1{}, _12{})))));
+static_assert(same_layout(tile_to_shape_coalesced(make_layout(make_shape(_2{}, _3{}), make_stride(_3{}, _1{})), make_shape(_4{}, _9{})),
                           make_layout(make_shape(_4{}, make_shape(_3{}, _3{})), make_stride(_3{}, make_stride(_1{}, _12{})))));
 
 // max_common_layout, upcast/downcast

@@ -90,32 +90,48 @@ TEST_CASE("algebra: known CuTe answers", "[core][algebra]") {
         "(2,4,2):(1,2,16)");
 }
 
-TEST_CASE("tile_to_shape coalesces each target mode, as CuTe does", "[core][algebra][tile_to_shape]") {
-  // Static leaves: CuTe's answers (coalesce(blocked_product(...), product_shape)).
+TEST_CASE("tile_to_shape is CuTe's blocked product; tile_to_shape_coalesced is CuTe 3.7's", "[core][algebra][tile_to_shape]") {
+  // Static leaves: CuTe 4.7's answers (blocked_product(block, copies), uncoalesced), printed
+  // by CuTe itself for these operands.
   auto b0 = make_layout(make_shape(_2{}, _3{}), make_stride(_3{}, _1{}));
-  CHECK(to_string(tile_to_shape(b0, make_shape(_4{}, _9{}))) == "(4,(3,3)):(3,(1,12))");
+  CHECK(to_string(tile_to_shape(b0, make_shape(_4{}, _9{}))) == "((2,2),(3,3)):((3,6),(1,12))");
   STATIC_REQUIRE(is_static_v<decltype(tile_to_shape(b0, make_shape(_4{}, _9{})))>);
   auto b1 = make_layout(make_shape(_4{}, make_shape(_2{}, _4{})), make_stride(_2{}, make_stride(_1{}, _8{})));
-  CHECK(to_string(tile_to_shape(b1, make_shape(_8{}, _16{}))) == "((4,2),(2,4,2)):((2,32),(1,8,64))");
-  CHECK(to_string(tile_to_shape(make_layout(make_shape(_8{}, _4{}), make_stride(_4{}, _1{})), make_shape(_16{}, _4{}))) == "(16,4):(4,1)");
+  CHECK(to_string(tile_to_shape(b1, make_shape(_8{}, _16{}))) == "((4,2),((2,4),2)):((2,32),((1,8),64))");
+  auto b2 = make_layout(make_shape(_8{}, _4{}), make_stride(_4{}, _1{}));
+  CHECK(to_string(tile_to_shape(b2, make_shape(_16{}, _4{}))) == "((8,2),(4,1)):((4,32),(1,0))");
   CHECK(to_string(tile_to_shape(make_layout(make_shape(_3{}, _4{})), make_shape(_9{}, _12{}))) == "((3,3),(4,3)):((1,12),(3,36))");
   CHECK(to_string(tile_to_shape(make_layout(make_shape(_2{}, _2{})), make_shape(_8{}, _6{}))) == "((2,4),(2,3)):((1,4),(2,16))");
-  CHECK(to_string(tile_to_shape(make_layout(_4{}, _2{}), make_shape(_8{}, _3{}))) == "((4,2),3):((2,1),8)");
-  CHECK(to_string(tile_to_shape(make_layout(make_shape(_2{}, _1{}), make_stride(_1{}, _0{})), make_shape(_4{}, _3{}))) == "(4,3):(1,4)");
-  // CuTe's product_each wraps a scalar target: the product shape is (4) and the final coalesce
-  // goes mode by mode, so the result is a rank-1 tuple (CuTe 3.7: tile_to_shape(16:1, 16) is (16):(1)).
-  CHECK(to_string(tile_to_shape(make_layout(_4{}, _1{}), _16{})) == "(16):(1)");
-  CHECK(to_string(tile_to_shape(make_layout(make_shape(_4{}), make_stride(_1{})), make_shape(_16{}))) == "(16):(1)");
-  // LayoutRight order: the repetition walks the last target mode first.
+  CHECK(to_string(tile_to_shape(make_layout(_4{}, _2{}), make_shape(_8{}, _3{}))) == "((4,2),(1,3)):((2,1),(0,8))");
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_2{}, _1{}), make_stride(_1{}, _0{})), make_shape(_4{}, _3{}))) ==
+        "((2,2),(1,3)):((1,2),(0,4))");
+  // CuTe's product_each wraps a scalar target: the copies are (4), a rank-1 tuple.
+  CHECK(to_string(tile_to_shape(make_layout(_4{}, _1{}), _16{})) == "((4,(4))):((1,(4)))");
+  CHECK(to_string(tile_to_shape(make_layout(make_shape(_4{}), make_stride(_1{})), make_shape(_16{}))) == "((4,4)):((1,4))");
+  // LayoutRight order: the copies walk the last target mode first; a Step order: the copy
+  // strides follow it, equal orders starting at the same stride (CuTe's compact_order).
   CHECK(to_string(tile_to_shape(b0, make_shape(_4{}, _9{}), LayoutRight{})) == "((2,2),(3,3)):((3,18),(1,6))");
-  // Dynamic leaves: only merges that are statically known happen (CuTe's coalesce),
-  // and dynamic size-1 modes (from the complement inside blocked_product) stay; each
-  // mode is still flattened to depth 1.
+  CHECK(to_string(tile_to_shape(b2, make_shape(_16{}, _8{}, _2{}), tuple<_2, _1, _3>{})) ==
+        "((8,2),(4,2),(1,2)):((4,64),(1,32),(0,128))");
+  CHECK(to_string(tile_to_shape(b2, make_shape(_16{}, _8{}, _2{}), tuple<_1, _1, _2>{})) ==
+        "((8,2),(4,2),(1,2)):((4,32),(1,32),(0,128))");
+  // A static block with a dynamic target: CuTe's answer (the size-1 copy mode keeps a stride).
+  CHECK(to_string(tile_to_shape(b2, make_shape(16, 4))) == "((8,2),(4,1)):((4,32),(1,64))");
+  CHECK(to_string(tile_to_shape(b0, make_shape(4, 9))) == "((2,2),(3,3)):((3,6),(1,12))");
+  // tile_to_shape_coalesced: the same product coalesced mode by mode (CuTe 3.7's answer);
+  // each mode the same function of its index.
+  CHECK(to_string(tile_to_shape_coalesced(b0, make_shape(_4{}, _9{}))) == "(4,(3,3)):(3,(1,12))");
+  CHECK(to_string(tile_to_shape_coalesced(b2, make_shape(_16{}, _4{}))) == "(16,4):(4,1)");
+  CHECK(to_string(tile_to_shape_coalesced(make_layout(_4{}, _1{}), _16{})) == "(16):(1)");
+  auto t = tile_to_shape(b1, make_shape(_8{}, _16{}));
+  auto c = tile_to_shape_coalesced(b1, make_shape(_8{}, _16{}));
+  for (int m = 0; m < 8; ++m)
+    for (int n = 0; n < 16; ++n) CHECK(t(m, n) == c(m, n));
+  // Dynamic leaves: the same function as the static answer.
   auto d0 = make_layout(make_shape(2, 3), make_stride(3, 1));
-  CHECK(to_string(tile_to_shape(d0, make_shape(4, 9))) == "((2,1,1,2),(3,1,1,3)):((3,1,3,6),(1,2,6,12))");
-  // A static block with a dynamic target merges where the static parts allow.
-  CHECK(to_string(tile_to_shape(b0, make_shape(4, 9))) == "(4,(3,3)):(3,(1,12))");
-  CHECK(to_string(tile_to_shape(make_layout(make_shape(_8{}, _4{}), make_stride(_4{}, _1{})), make_shape(16, 4))) == "(16,(4,1)):(4,(1,64))");
+  auto dt = tile_to_shape(d0, make_shape(4, 9));
+  auto st = tile_to_shape(b0, make_shape(_4{}, _9{}));
+  for (int i = 0; i < 36; ++i) CHECK(int64_t(dt(i)) == int64_t(st(i)));
 }
 
 TEST_CASE("algebra: regression cases found during development", "[core][algebra][regression]") {

@@ -126,7 +126,8 @@ TEST_CASE("GMMA atoms: tile_to_shape to (BM, BK, stages) in any order") {
   check_tiled<16, Major::MN, 32, 64, 32, 3>(LayoutLeft{}, 0, 1, 2);
   check_tiled<32, Major::K, 64, 64, 32, 2>(LayoutLeft{}, 0, 1, 2);
   check_tiled<8, Major::K, 16, 64, 64, 2>(tuple<_3, _2, _1>{}, 2, 1, 0);
-  // The bf16 128B K-major atom tiled to (128, 64, 3): each mode coalesced, as tile_to_shape does.
+  // The bf16 128B K-major atom tiled to (128, 64, 3): each mode coalesced (make_smem_layout keeps
+  // CuTe 3.7's tile_to_shape_coalesced form; tile_to_shape itself gives the uncoalesced product).
   auto S = GMMA::make_smem_layout<16, Major::K, 128>(make_shape(_128{}, _64{}, _3{}));
   CHECK(rt::to_string(rt::to_runtime(S)) == "Sw<3,3,3> o 0 o (128,64,3):(64,1,8192)");
 }

@@ -295,18 +295,17 @@ TEST_CASE("tier agreement, dynamic integers: divide and product families as func
   });
 }
 
-// CuTe's tile_to_shape ends with coalesce(blocked_product(...), product_shape): each
-// target mode is coalesced. Both tiers do that: the runtime tier is checked here against
-// the rule, the static tier against the runtime tier below.
-TEST_CASE("tile_to_shape: runtime tier follows CuTe's per-mode coalesce", "[runtime][tiers]") {
-  const auto tts = [](const char* block, const char* target) {
-    const rt::Value b = rt::evaluate(block), t = rt::evaluate(target);
-    return rt::to_string(rt::tile_to_shape(b.layout(), t.tuple()));
-  };
-  CHECK(tts("(4,(2,4)):(2,(1,8))", "(8,16)") == "((4,2),(2,4,2)):((2,32),(1,8,64))");
-  CHECK(tts("(2,3):(3,1)", "(4,9)") == "(4,(3,3)):(3,(1,12))");
-  CHECK(tts("(8,4):(4,1)", "(16,4)") == "(16,4):(4,1)");
-  CHECK(tts("(3,4):(1,3)", "(9,12)") == "((3,3),(4,3)):((1,12),(3,36))");  // CuTe's documentation example
+// Current CuTe's tile_to_shape is blocked_product(block, copies), uncoalesced (CuTe 3.7
+// coalesced each target mode). The runtime tier is checked here against CuTe 4.7's answers,
+// the static tier against the runtime tier below.
+TEST_CASE("tile_to_shape: runtime tier gives CuTe's blocked product", "[runtime][tiers]") {
+  const auto tts = [](const char* e) { return rt::to_string(rt::evaluate(e)); };
+  CHECK(tts("tile_to_shape((4,(2,4)):(2,(1,8)), (8,16))") == "((4,2),((2,4),2)):((2,32),((1,8),64))");
+  CHECK(tts("tile_to_shape((2,3):(3,1), (4,9))") == "((2,2),(3,3)):((3,6),(1,12))");
+  CHECK(tts("tile_to_shape((8,4):(4,1), (16,4))") == "((8,2),(4,1)):((4,32),(1,0))");
+  CHECK(tts("tile_to_shape((3,4):(1,3), (9,12))") == "((3,3),(4,3)):((1,12),(3,36))");  // CuTe's documentation example
+  CHECK(tts("tile_to_shape((8,4):(4,1), (16,8,2), (2,1,3))") == "((8,2),(4,2),(1,2)):((4,64),(1,32),(0,128))");
+  CHECK(tts("tile_to_shape((8,4):(4,1), (16,8,2), (1,1,2))") == "((8,2),(4,2),(1,2)):((4,32),(1,32),(0,128))");
 }
 
 TEST_CASE("tier agreement, static integers: tile_to_shape", "[runtime][tiers]") {
@@ -321,6 +320,15 @@ TEST_CASE("tier agreement, static integers: tile_to_shape", "[runtime][tiers]") 
   CHECK(str(st::tile_to_shape(a1, t1)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a1), rt::to_runtime(t1))));
   CHECK(str(st::tile_to_shape(a2, t2)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a2), rt::to_runtime(t2))));
   CHECK(str(st::tile_to_shape(a4, t4)) == rt::to_string(rt::tile_to_shape(rt::to_runtime(a4), rt::to_runtime(t4))));
+  // with an order (a Step), ties included
+  const auto t5 = make_tuple(C<16>{}, C<8>{}, C<2>{});
+  for (const auto& [o, text] : {std::pair{0, "(2,1,3)"}, std::pair{1, "(1,1,2)"}, std::pair{2, "(3,2,1)"}}) {
+    const rt::IntTuple order = rt::evaluate(text).tuple();
+    const std::string want = rt::to_string(rt::tile_to_shape(rt::to_runtime(a4), rt::to_runtime(t5), order));
+    if (o == 0) CHECK(str(st::tile_to_shape(a4, t5, make_tuple(C<2>{}, C<1>{}, C<3>{}))) == want);
+    if (o == 1) CHECK(str(st::tile_to_shape(a4, t5, make_tuple(C<1>{}, C<1>{}, C<2>{}))) == want);
+    if (o == 2) CHECK(str(st::tile_to_shape(a4, t5, make_tuple(C<3>{}, C<2>{}, C<1>{}))) == want);
+  }
 }
 
 // Composed layouts Sw o off o L with static integers: each operation of both tiers prints the

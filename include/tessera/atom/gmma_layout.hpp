@@ -67,8 +67,12 @@ TESSERA_HOST_DEVICE constexpr auto make_smem_layout(Shape const& mn_k_stages, Or
   // tile_to_shape(atom, ...) with the composed form kept even for the "no swizzle" atoms
   // (Swizzle<0,..>): a wgmma descriptor reads its layout type off the swizzle. (CuTe's atoms
   // keep it through their smem_ptr_flag offset; composition(Sw<0,..>, 0, L) would decay to L.)
-  return make_composed_layout(typename layout_atom<Bits, MJ, SwizzleBytes>::swizzle{}, C<0>{},
-                              tile_to_shape(typename layout_atom<Bits, MJ, SwizzleBytes>::inner{}, mn_k_stages, order));
+  // Coalesced per mode (CuTe 3.7's tile_to_shape): one flat (MN, K, stages) mode each, the
+  // types the descriptors and the kernels' measured code were built on; the same offsets as
+  // current CuTe's uncoalesced tile_to_shape.
+  return make_composed_layout(
+      typename layout_atom<Bits, MJ, SwizzleBytes>::swizzle{}, C<0>{},
+      tile_to_shape_coalesced(typename layout_atom<Bits, MJ, SwizzleBytes>::inner{}, mn_k_stages, order));
 }
 
 }  // namespace GMMA

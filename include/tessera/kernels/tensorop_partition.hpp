@@ -58,8 +58,8 @@ struct TensorOpPartition {
   using SmemA = OperandSmem<BM, BK, AKMajor, Swizzled>;
   using SmemB = OperandSmem<BN, BK, BKMajor, Swizzled>;
   // The smem layout atoms (Swizzle o (MN, BK) tile) that the collective tiles Stages deep:
-  // tile_to_shape(atom, (MN, BK, Stages)) is smem_layout below, type for type (the host test
-  // checks it).  The atom spans the whole (MN, BK) tile: tiling a smaller one (8 rows) gives
+  // tile_to_shape_coalesced(atom, (MN, BK, Stages)) is smem_layout below, type for type (the
+  // host test checks it; CuTe 3.7's tile_to_shape: one flat mode per target mode).  The atom spans the whole (MN, BK) tile: tiling a smaller one (8 rows) gives
   // the same offsets but a hierarchical shape, another type, other code.
   using SmemLayoutAtomA = typename SmemA::Layout_;
   using SmemLayoutAtomB = typename SmemB::Layout_;
@@ -70,7 +70,7 @@ struct TensorOpPartition {
   TESSERA_HOST_DEVICE static constexpr auto smem_layout() {
     using Sw = typename OperandSmem<MN, BK, KMajor, Swizzled>::Sw;
     using Plain = typename OperandSmem<MN, BK, KMajor, Swizzled>::Plain;
-    return composition(Sw{}, tile_to_shape(Plain{}, make_shape(C<MN>{}, C<BK>{}, C<Stages>{})));
+    return composition(Sw{}, tile_to_shape_coalesced(Plain{}, make_shape(C<MN>{}, C<BK>{}, C<Stages>{})));
   }
   template <int Stages> using SmemLayoutA = decltype(smem_layout<BM, AKMajor, Stages>());
   template <int Stages> using SmemLayoutB = decltype(smem_layout<BN, BKMajor, Stages>());

@@ -51,8 +51,10 @@ Layout tiled_product(const Layout& block, const Tiler& t);
 Layout flat_product(const Layout& block, const Tiler& t);
 Layout blocked_product(const Layout& block, const Layout& tiler);
 Layout raked_product(const Layout& block, const Layout& tiler);
-// Repeat `block` (column-major order of the tiles) until it has the target shape.
-Layout tile_to_shape(const Layout& block, const IntTuple& target_shape);
+// Repeat `block` until it has the target shape: blocked_product(block, copies), the copies
+// (target / block per mode) walked in `order` (CuTe's make_ordered_layout: smallest first, equal
+// orders at the same stride; empty = column-major). Current CuTe's answer, uncoalesced (docs/notation.md).
+Layout tile_to_shape(const Layout& block, const IntTuple& target_shape, const IntTuple& order = IntTuple::tuple(std::vector<IntTuple>{}));
 
 std::int64_t max_common_vector(const Layout& a, const Layout& b);
 Layout max_common_layout(const Layout& a, const Layout& b);
