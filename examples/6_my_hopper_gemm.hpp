@@ -69,9 +69,9 @@ inline constexpr int staging_elements = Buffers * consumer_warps * stage_d_eleme
 // in turn. (The slabs, 2 KiB each, keep the swizzle's 1 KiB repeat.)
 TESSERA_HOST_DEVICE constexpr auto staging_view(T* d) {
   constexpr auto L = StageD{}.inner();
-  return make_tensor(d, make_composed_layout(StageD{}.outer(), _0{},
-                                             make_layout(make_layout(layout<0>(L), Layout<C<consumer_warps>, C<stage_d_elements>>{}),
-                                                         make_layout(layout<1>(L), Layout<tuple<_2, _2>, tuple<C<consumer_warps * stage_d_elements>, _0>>{}))));
+  constexpr auto rows = make_layout(layout<0>(L), Layout<C<consumer_warps>, C<stage_d_elements>>{});
+  constexpr auto cols = make_layout(layout<1>(L), Layout<tuple<_2, _2>, tuple<C<consumer_warps * stage_d_elements>, _0>>{});
+  return make_tensor(d, make_composed_layout(StageD{}.outer(), _0{}, make_layout(rows, cols)));
 }
 // stmatrix x4 over the C fragment: instruction j holds values 8j..8j+7, 16 columns: part p
 // is instructions 4p..4p+3 (the host check asserts it and that a warp writes its slab only).
@@ -123,15 +123,17 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void stage_part(int thread, Acc const& acc, T
   auto frag = make_fragment_like<T>(acc);  // (only this part's values are written and read)
   convert(make_tensor(&acc(C<32 * P>{}), Layout<_32, _1>{}), make_tensor(&frag(C<32 * P>{}), Layout<_32, _1>{}));  // cvt.rn.bf16x2
   auto thr = Stsm{}.get_slice(thread);
-  auto src = thr.retile_S(frag);                   // ((8, 16), 1, 1): instruction j = values 8j..8j+7
-  auto dst = thr.partition_D(staging_view(d));  // ((8, 16), 1, 1): the rows stmatrix writes
+  auto src = thr.retile_S(frag);                // ((8, 16), 1, 1): instruction j = values 8j..8j+7
+  auto dst = thr.partition_D(staging_view(d));  // ((8, (4, 2, 2)), 1, 1): instruction j's 16-byte row
   [&]<int... I>(std::integer_sequence<int, I...>) {  // instructions 4P..4P+3
-    (copy(Copy_Atom<SM90_U32x4_STSM_N, T>{}, src(make_coord(_, C<4 * P + I>{}), _0{}, _0{}), dst(make_coord(_, C<4 * P + I>{}), _0{}, _0{})), ...);
+    (copy(Copy_Atom<SM90_U32x4_STSM_N, T>{}, src(make_coord(_, C<4 * P + I>{}), _0{}, _0{}),
+          dst(make_coord(_, C<4 * P + I>{}), _0{}, _0{})),
+     ...);
   }(std::make_integer_sequence<int, 4>{});
 }
-// Where part `part` of consumer warp `warp` goes in D: its TMA origin (the part's first
-// element in the tile; a part past D's edge, clipped whole, keeps its place there), and its
-// buffer's offset.
+// Where part `part` of consumer warp `warp` goes in D: its TMA origin, taken inside the CTA
+// tile of D's coordinate tensor (a (16, 64) tile of it past D's last row or column would wrap
+// around to D's first ones: the TMA store would not clip it), and its buffer's offset.
 TESSERA_HOST_DEVICE inline tma::Coord d_origin(int M, int N, int m_tile, int n_tile, int warp, int part) {
   auto c = local_tile(make_identity_tensor(make_shape(M, N)), make_shape(bM, bN), make_coord(m_tile, n_tile));
   return tma::coord_of(c(16 * warp, 64 * part));

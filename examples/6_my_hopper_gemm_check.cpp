@@ -106,8 +106,10 @@ void run_tile(HostTma const& t, HostSmem& s, T const* A, T const* B, T* D, int M
     for (int k = 0; k < k_tiles; ++k) {
       const int stage = k % Stages;
       if (thread == 0) {
-        tma_on_host(false, t.args_a, t.tma_a.boxes, const_cast<T*>(A), tma_origin(M, K, bM, m, k), reinterpret_cast<unsigned char*>(s.a + stage * stage_a_elements));
-        tma_on_host(false, t.args_b, t.tma_b.boxes, const_cast<T*>(B), tma_origin(N, K, bN, n, k), reinterpret_cast<unsigned char*>(s.b + stage * stage_b_elements));
+        tma_on_host(false, t.args_a, t.tma_a.boxes, const_cast<T*>(A), tma_origin(M, K, bM, m, k),
+                    reinterpret_cast<unsigned char*>(s.a + stage * stage_a_elements));
+        tma_on_host(false, t.args_b, t.tma_b.boxes, const_cast<T*>(B), tma_origin(N, K, bN, n, k),
+                    reinterpret_cast<unsigned char*>(s.b + stage * stage_b_elements));
       }
       sync_threads();
       if constexpr (Trace::enabled)
