@@ -132,8 +132,8 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void stage_part(int thread, Acc const& acc, T
   }(std::make_integer_sequence<int, 4>{});
 }
 // Where part `part` of consumer warp `warp` goes in D: its TMA origin, taken inside the CTA
-// tile of D's coordinate tensor (a (16, 64) tile of it past D's last row or column would wrap
-// around to D's first ones: the TMA store would not clip it), and its buffer's offset.
+// tile of D's coordinate tensor (a (16, 64) tile coordinate past its last tile would wrap into
+// the next column: not clipped, stored over D's top rows), and its buffer's offset.
 TESSERA_HOST_DEVICE inline tma::Coord d_origin(int M, int N, int m_tile, int n_tile, int warp, int part) {
   auto c = local_tile(make_identity_tensor(make_shape(M, N)), make_shape(bM, bN), make_coord(m_tile, n_tile));
   return tma::coord_of(c(16 * warp, 64 * part));
