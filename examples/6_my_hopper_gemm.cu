@@ -1,13 +1,13 @@
 // 6. Your own Hopper GEMM with tessera (the tile's pieces are in 6_my_hopper_gemm.hpp): a
 // persistent, warp-specialized kernel (a TMA producer warpgroup, two wgmma consumer
-// warpgroups, a 4-stage mbarrier ring), its launch, a check against cuBLAS on all of D and
-// against a double-precision reference on sampled elements, and its time against cuBLAS
-// (CUDA events, alternating launches, median).
+// warpgroups, a 4-stage mbarrier ring, the epilogue through shared memory and TMA stores),
+// its launch, a check against cuBLAS on all of D and against a double-precision reference on
+// sampled elements, and its time against cuBLAS (CUDA events, alternating launches, median).
 //
 //   6_my_hopper_gemm [M N K] [reps] [group]   (defaults 8192 8192 8192, 50, 8)
 //   6_my_hopper_gemm --trace FILE             one CTA in trace mode (6_my_hopper_gemm_trace.hpp):
 //                                             FILE for `tessera verify FILE`
-//   Any M >= 1, N >= 2 even, K >= 8 a multiple of 8. Exit 77 where there is no sm_90 GPU.
+//   Any M >= 1, N and K >= 8 multiples of 8 (TMA's 16-byte rows). Exit 77 where there is no sm_90 GPU.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -38,20 +38,22 @@ struct Params {
   CUtensorMap map_a, map_b;  // (64-byte aligned: the kernel takes Params as a __grid_constant__)
   TmaA tma_a;                // the stage tiles' boxes
   TmaB tma_b;
-  T* D;
+  CUtensorMap map_d;
+  TmaD tma_d;  // a warp's part of the epilogue
   int M, N, K, group;
 };
 struct Shared {
   alignas(1024) T a[Stages * stage_a_elements];  // the rings start on the swizzle's 1 KiB repeat
   alignas(1024) T b[Stages * stage_b_elements];
+  alignas(1024) T d[staging_elements];  // the epilogue's buffers (staging_view)
   pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier> pipe;
 };
+static_assert(sizeof(Shared) <= 227 * 1024, "an SM90 CTA has 227 KiB of shared memory");
 
 template <class Trace>
 __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid_constant__ Params p, Trace trace) {
   extern __shared__ __align__(1024) unsigned char raw[];
   Shared& s = *reinterpret_cast<Shared*>(raw);
-  constexpr int consumer_warps = Consumers * GMMA::warpgroup_threads / 32;  // each frees a stage
   if (threadIdx.x == 0) {
     s.pipe.init(consumer_warps, uint32_t(sizeof(T)) * (stage_a_elements + stage_b_elements));
     pipeline::fence_barrier_init();
@@ -80,6 +82,8 @@ __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid
   GMMA::warpgroup_reg_alloc<232>();  // consumers: 128 accumulators each
   const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;
   const bool lane0 = threadIdx.x % 32 == 0;
+  const int warp = thread / 32;
+  const uint32_t d0 = uint32_t(__cvta_generic_to_shared(s.d));
   auto acc = partition_fragment_C(TiledMma{}, make_shape(bM, bN));  // ((2,2,32),1,1) f32
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     const auto tile = tile_of(u, m_tiles, n_tiles, p.group);
@@ -103,30 +107,49 @@ __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid
     GMMA::warpgroup_fence_operand(acc);
     if (lane0) s.pipe.consumer_release(prev);
     if constexpr (Trace::enabled) trace.accumulators_of(thread, acc);
-    store_tile(thread, acc, p.D, p.M, p.N, get<0>(tile), get<1>(tile));
+    // Epilogue, part by part: each warp stages its part (once the store from that buffer, two
+    // parts ago, has read it), and its lane 0 stores it; the warp's writes reach the TMA (the
+    // async proxy) through the proxy fence and the warp barrier.
+    auto store_part = [&]<int64_t P>(C<P>) {
+      if (lane0) tma_store_wait<Buffers - 1>();
+      __syncwarp();
+      stage_part<P>(thread, acc, s.d);
+      fence_proxy_async();
+      __syncwarp();
+      if (lane0) {
+        copy(p.tma_d.with(&p.map_d), d0 + uint32_t(sizeof(T)) * d_offset(warp, P), d_origin(p.M, p.N, get<0>(tile), get<1>(tile), warp, P));
+        tma_store_commit();
+      }
+    };
+    [&]<int... P>(std::integer_sequence<int, P...>) { (store_part(C<P>{}), ...); }(std::make_integer_sequence<int, Parts>{});
   }
+  if (lane0) tma_store_wait<0>();  // the last stores have read shared memory before the CTA leaves
 }
 
 // The kernel's parameters for one problem: each operand's TMA arguments derived from its
 // gmem layout and the stage tile, its tensor map encoded.
 Params make_params(T const* A, T const* B, T* D, int M, int N, int K, int group) {
   Params p{};
-  tma::Arguments args_a, args_b;
+  tma::Arguments args_a, args_b, args_d;
   p.tma_a = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_a, make_layout(make_shape(int64_t(M), int64_t(K)), make_stride(int64_t(K), _1{})),
                                                 StageA{});
   p.tma_b = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_b, make_layout(make_shape(int64_t(N), int64_t(K)), make_stride(int64_t(K), _1{})),
                                                 StageB{});
-  for (auto* a : {&args_a, &args_b})
+  p.tma_d = make_tma_copy<SM90_TMA_STORE, 1, 16>(args_d, make_layout(make_shape(int64_t(M), int64_t(N)), make_stride(int64_t(N), _1{})),
+                                                 StageD{});
+  for (auto* a : {&args_a, &args_b, &args_d})
     if (a->rule != tma::Rule::ok) {
       std::fprintf(stderr, "error: TMA: %s\n", tma::to_string(a->rule));
       std::exit(1);
     }
-  if (!p.tma_a.boxes.ok() || !p.tma_b.boxes.ok() || tma::encode_tensor_map(&p.map_a, args_a, A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) ||
-      tma::encode_tensor_map(&p.map_b, args_b, B, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)) {
+  if (!p.tma_a.boxes.ok() || !p.tma_b.boxes.ok() || !p.tma_d.boxes.ok() ||
+      tma::encode_tensor_map(&p.map_a, args_a, A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) ||
+      tma::encode_tensor_map(&p.map_b, args_b, B, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) ||
+      tma::encode_tensor_map(&p.map_d, args_d, D, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)) {
     std::fprintf(stderr, "error: cannot encode the tensor maps\n");
     std::exit(1);
   }
-  p.D = D, p.M = M, p.N = N, p.K = K, p.group = group;
+  p.M = M, p.N = N, p.K = K, p.group = group;
   return p;
 }
 
@@ -160,8 +183,8 @@ int main(int argc, char** argv) {
   if (argc >= 4) M = std::atoi(argv[1]), N = std::atoi(argv[2]), K = std::atoi(argv[3]);
   if (argc >= 5) reps = std::atoi(argv[4]);
   if (argc >= 6) group = std::atoi(argv[5]);
-  if (M < 1 || N < 2 || N % 2 || K < 8 || K % 8 || reps < 1 || group < 1) {
-    std::fprintf(stderr, "error: need M >= 1, N >= 2 even, K >= 8 a multiple of 8, reps >= 1, group >= 1 (got %d %d %d, %d, %d)\n", M,
+  if (M < 1 || N < 8 || N % 8 || K < 8 || K % 8 || reps < 1 || group < 1) {
+    std::fprintf(stderr, "error: need M >= 1, N and K >= 8 multiples of 8 a multiple of 8, reps >= 1, group >= 1 (got %d %d %d, %d, %d)\n", M,
                  N, K, reps, group);
     return 1;
   }

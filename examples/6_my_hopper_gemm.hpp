@@ -7,16 +7,24 @@
 //   consumers     warpgroups 1, 2: rows 0-63 and 64-127 of the tile, one wgmma m64n256k16
 //                 per 16 of K on descriptor fragments of the stage (partition_fragment_A/B)
 //   smem          GMMA's K-major 128B-swizzle atom (8 x 64 bf16) tiled over (rows, K, stage)
-//   epilogue      the f32 accumulators rounded to bf16, 32-bit stores of two columns
-//   edges         any M and N (N even), K a multiple of 8 (16-byte rows for TMA): TMA fills
-//                 what lies past the matrix with zeros, the epilogue predicates its stores
+//   epilogue      each consumer warp stages its 16 rows of the tile, 64 columns (a part) at a
+//                 time, rounded to bf16, by stmatrix (the tiled copy C of the TiledMma) into
+//                 one of two 2 KiB buffers (the 128B-swizzled K-major atom, 16 x 64); its lane
+//                 0 stores the part by TMA, asynchronously: the last parts are written to
+//                 global memory while the next tile's mainloop runs
+//   edges         any M, N and K multiples of 8 (16-byte rows for TMA): TMA loads fill what
+//                 lies past the matrix with zeros, and TMA stores clip there
 // Shared by the kernel (6_my_hopper_gemm.cu) and its host check (6_my_hopper_gemm_check.cpp,
 // which runs the consumers' functions below for every thread on host threads: gemm's wgmma
 // is emulated there from the descriptors, and the producer's TMA boxes from their arguments).
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include <tessera/algorithm.hpp>
 #include <tessera/algorithm/copy_tma.hpp>  // TMA atoms, their boxes, copy() through them
+#include <tessera/atom/copy_sm90.hpp>      // stmatrix
 #include <tessera/atom/mma_sm90.hpp>       // wgmma atoms
 #include <tessera/atom/tma_coord.hpp>      // a TMA origin from a coordinate tensor
 #include <tessera/pipeline/tma_pipeline.hpp>
@@ -48,7 +56,26 @@ using TiledMma = decltype(make_tiled_mma(SM90_64xNx16_F32BF16BF16_SS<int(bN), Ma
                                          make_layout(make_shape(C<Consumers>{}, _1{}, _1{}))));
 using TmaA = TmaLoad<1>;  // one box per stage tile (make_tma_copy derives it; the host checks)
 using TmaB = TmaLoad<1>;
-using Store = Copy_Atom<UniversalCopy<uint32_t>, T>;  // two bf16 of D per store
+using TmaD = TmaStore<1>;  // one box per part of a warp: (16, 64) of D
+
+// The epilogue: a warp's part (16 rows, 64 columns), staged in one of two buffers per warp.
+using StageD = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(_16{}, _64{})));
+inline constexpr int Parts = int(bN) / 64, Buffers = 2;
+inline constexpr int consumer_warps = Consumers * GMMA::warpgroup_threads / 32;
+inline constexpr int stage_d_elements = 16 * 64;
+inline constexpr int staging_elements = Buffers * consumer_warps * stage_d_elements;
+// The tile (bM, bN) as the staging buffers see it: rows (16, warp), columns (64, buffer,
+// part / 2): part p of warp w at buffer p % 2, slab w -- parts 0 and 2 (1 and 3) share a buffer
+// in turn. (The slabs, 2 KiB each, keep the swizzle's 1 KiB repeat.)
+TESSERA_HOST_DEVICE constexpr auto staging_view(T* d) {
+  constexpr auto L = StageD{}.inner();
+  constexpr auto rows = make_layout(layout<0>(L), Layout<C<consumer_warps>, C<stage_d_elements>>{});
+  constexpr auto cols = make_layout(layout<1>(L), Layout<tuple<_2, _2>, tuple<C<consumer_warps * stage_d_elements>, _0>>{});
+  return make_tensor(d, make_composed_layout(StageD{}.outer(), _0{}, make_layout(rows, cols)));
+}
+// stmatrix x4 over the C fragment: instruction j holds values 8j..8j+7, 16 columns: part p
+// is instructions 4p..4p+3 (the host check asserts it and that a warp writes its slab only).
+using Stsm = decltype(make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N, T>{}, TiledMma{}));
 
 // Tracing is a policy: NoTrace costs nothing; a recorder (6_my_hopper_gemm_trace.hpp) writes
 // down what each consumer thread held, for `tessera verify`.
@@ -88,23 +115,31 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void mma_k_tile(int thread, T* a, T* b, int s
   gemm(mma, tCrA(_, _, _, stage), tCrB(_, _, _, stage), acc, scale);  // 4 x wgmma m64n256k16
 }
 
-// Epilogue: the tile's accumulators rounded to bf16 and stored (predicated across an edge).
-template <class Acc>
-TESSERA_HOST_DEVICE TESSERA_INLINE void store_tile(int thread, Acc const& acc, T* D, int M, int N, int m_tile, int n_tile) {
-  auto mD = make_tensor(D, make_layout(make_shape(M, N), make_stride(N, _1{})));
-  auto gD = local_tile(mD, make_shape(bM, bN), make_coord(m_tile, n_tile));
-  auto thr = TiledMma{}.get_slice(thread);
-  auto tCgD = thr.partition_C(gD);  // ((2,2,32),1,1): pairs of columns
-  auto tCrD = make_fragment_like<T>(tCgD);
-  convert(acc, tCrD);  // f32 -> bf16, cvt.rn.bf16x2 on the GPU
-  const int m0 = m_tile * int(bM), n0 = n_tile * int(bN);
-  if (m0 + int(bM) <= M && n0 + int(bN) <= N) {
-    copy(Store{}, tCrD, tCgD);
-  } else {
-    auto tCcD = thr.partition_C(make_identity_tensor(make_shape(bM, bN)));
-    auto inside = [&](auto c) { return m0 + int(get<0>(c)) < M && n0 + int(get<1>(c)) < N; };
-    copy_if(make_copy_predicate(Store{}, tCcD, inside), Store{}, tCrD, tCgD);
-  }
+// Epilogue, part P of a consumer thread: its values 32P..32P+31 rounded to bf16 and staged
+// by stmatrix (warp-collective) into buffer P % 2 of its warp. `d`: the staging buffers.
+template <int64_t P, class Acc>
+TESSERA_HOST_DEVICE TESSERA_INLINE void stage_part(int thread, Acc const& acc, T* d) {
+  static_assert(std::is_same_v<decltype(coalesce(acc.layout())), Layout<_128, _1>>, "the C fragment's values in column order");
+  auto frag = make_fragment_like<T>(acc);  // (only this part's values are written and read)
+  convert(make_tensor(&acc(C<32 * P>{}), Layout<_32, _1>{}), make_tensor(&frag(C<32 * P>{}), Layout<_32, _1>{}));  // cvt.rn.bf16x2
+  auto thr = Stsm{}.get_slice(thread);
+  auto src = thr.retile_S(frag);                // ((8, 16), 1, 1): instruction j = values 8j..8j+7
+  auto dst = thr.partition_D(staging_view(d));  // ((8, (4, 2, 2)), 1, 1): instruction j's 16-byte row
+  [&]<int... I>(std::integer_sequence<int, I...>) {  // instructions 4P..4P+3
+    (copy(Copy_Atom<SM90_U32x4_STSM_N, T>{}, src(make_coord(_, C<4 * P + I>{}), _0{}, _0{}),
+          dst(make_coord(_, C<4 * P + I>{}), _0{}, _0{})),
+     ...);
+  }(std::make_integer_sequence<int, 4>{});
+}
+// Where part `part` of consumer warp `warp` goes in D: its TMA origin, taken inside the CTA
+// tile of D's coordinate tensor (a (16, 64) tile coordinate past its last tile would wrap into
+// the next column: not clipped, stored over D's top rows), and its buffer's offset.
+TESSERA_HOST_DEVICE inline tma::Coord d_origin(int M, int N, int m_tile, int n_tile, int warp, int part) {
+  auto c = local_tile(make_identity_tensor(make_shape(M, N)), make_shape(bM, bN), make_coord(m_tile, n_tile));
+  return tma::coord_of(c(16 * warp, 64 * part));
+}
+TESSERA_HOST_DEVICE constexpr int d_offset(int warp, int part) {
+  return (part % Buffers * consumer_warps + warp) * stage_d_elements;
 }
 
 }  // namespace my_hopper_gemm

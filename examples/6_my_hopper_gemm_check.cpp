@@ -5,8 +5,10 @@
 //           and boxes make_tma_copy derived and the origins the producer computes;
 //   wgmma   gemm(tiled_mma, ...) on the host reads both operands through the descriptors
 //           of the consumers' fragments (host_warp::set_shared_memory: the ring's buffer).
+//   TMA     stores: each part's box from its staging buffer into D, clipped at D's edges.
 // Then: the tile scheduler covers every tile once; every consumer thread's descriptors
 // address the smem elements of its warpgroup's rows; the C partition covers the tile once;
+// the epilogue's stmatrix instructions write their warp's rows and their part's columns;
 // whole products (the 4-stage ring wrapping, tiles across every edge) against a reference;
 // the trace (6_my_hopper_gemm_trace.hpp) verified against the maps, as `tessera verify` does.
 //   example_my_hopper_gemm_check [--trace FILE]     FILE: the host trace
@@ -35,10 +37,11 @@ int failures = 0;
     }                                                                         \
   } while (0)
 
-// A TMA load on the host: box q of the tile at `origin` (per gmem mode) into the stage at `smem`.
+// TMA on the host: each box of the tile at `origin` (per gmem mode) between gmem and the
+// smem tile at `smem`: a load (zeros outside the tensor) or a store (clipped there).
 template <int MaxBoxes>
-void tma_load_on_host(tma::Arguments const& a, tma::TileBoxes<MaxBoxes> const& boxes, T const* global, tma::Coord origin,
-                      unsigned char* smem) {
+void tma_on_host(bool store, tma::Arguments const& a, tma::TileBoxes<MaxBoxes> const& boxes, T* global, tma::Coord origin,
+                 unsigned char* smem) {
   const int64_t eb = a.element_bytes, swz = int64_t(1) << int(a.swizzle);
   for (int q = 0; q < boxes.count; ++q) {
     int64_t start[tma::kMaxRank] = {}, box_elements = 1;
@@ -58,33 +61,38 @@ void tma_load_on_host(tma::Arguments const& a, tma::TileBoxes<MaxBoxes> const& b
       }
       int64_t to = boxes.smem_offset_bytes[q] + x * eb;
       to ^= ((to >> 7) & (swz - 1)) << 4;  // the swizzle on the address (the buffer on 1 KiB)
+      if (store && inside) std::memcpy(&global[byte / eb], smem + to, sizeof(T));
       const T v = inside ? global[byte / eb] : T::from_bits(0);
-      std::memcpy(smem + to, &v, sizeof(T));
+      if (!store) std::memcpy(smem + to, &v, sizeof(T));
     }
   }
 }
 
-// The host's shared memory: the two rings in a buffer on a 2^18-byte boundary (its addresses,
+// The host's shared memory: the two rings and the epilogue's buffers in a buffer on a 2^18-byte boundary (its addresses,
 // the pointers' values modulo the shared window, then run from 0 as on the device).
 struct HostSmem {
   static constexpr std::size_t window = std::size_t(1) << 18;
   T* a = static_cast<T*>(std::aligned_alloc(window, window));
   T* b = a + Stages * stage_a_elements;
-  HostSmem() { host_warp::set_shared_memory(a, std::size_t(smem_elements) * sizeof(T)); }
+  T* d = a + smem_elements;  // (on 1 KiB: the swizzle's repeat)
+  HostSmem() { host_warp::set_shared_memory(a, std::size_t(smem_elements + staging_elements) * sizeof(T)); }
   ~HostSmem() { std::free(a); }
   HostSmem(HostSmem const&) = delete;
 };
 
 // The problem's TMA copies, as the kernel's host side derives them (make_params).
 struct HostTma {
-  tma::Arguments args_a, args_b;
+  tma::Arguments args_a, args_b, args_d;
   TmaA tma_a;
   TmaB tma_b;
+  TmaD tma_d;
   HostTma(int M, int N, int K) {
     tma_a = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_a, make_layout(make_shape(int64_t(M), int64_t(K)), make_stride(int64_t(K), _1{})),
                                                 StageA{});
     tma_b = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_b, make_layout(make_shape(int64_t(N), int64_t(K)), make_stride(int64_t(K), _1{})),
                                                 StageB{});
+    tma_d = make_tma_copy<SM90_TMA_STORE, 1, 16>(args_d, make_layout(make_shape(int64_t(M), int64_t(N)), make_stride(int64_t(N), _1{})),
+                                                 StageD{});
   }
 };
 
@@ -98,8 +106,10 @@ void run_tile(HostTma const& t, HostSmem& s, T const* A, T const* B, T* D, int M
     for (int k = 0; k < k_tiles; ++k) {
       const int stage = k % Stages;
       if (thread == 0) {
-        tma_load_on_host(t.args_a, t.tma_a.boxes, A, tma_origin(M, K, bM, m, k), reinterpret_cast<unsigned char*>(s.a + stage * stage_a_elements));
-        tma_load_on_host(t.args_b, t.tma_b.boxes, B, tma_origin(N, K, bN, n, k), reinterpret_cast<unsigned char*>(s.b + stage * stage_b_elements));
+        tma_on_host(false, t.args_a, t.tma_a.boxes, const_cast<T*>(A), tma_origin(M, K, bM, m, k),
+                    reinterpret_cast<unsigned char*>(s.a + stage * stage_a_elements));
+        tma_on_host(false, t.args_b, t.tma_b.boxes, const_cast<T*>(B), tma_origin(N, K, bN, n, k),
+                    reinterpret_cast<unsigned char*>(s.b + stage * stage_b_elements));
       }
       sync_threads();
       if constexpr (Trace::enabled)
@@ -108,7 +118,15 @@ void run_tile(HostTma const& t, HostSmem& s, T const* A, T const* B, T* D, int M
       sync_threads();  // (the stage is free again: the next lap's copies may land)
     }
     if constexpr (Trace::enabled) trace.accumulators_of(thread, acc);
-    store_tile(thread, acc, D, M, N, m, n);
+    auto store_part = [&]<int64_t P>(C<P>) {  // the kernel's epilogue, a barrier for __syncwarp
+      stage_part<P>(thread, acc, s.d);
+      sync_threads();
+      if (thread % 32 == 0)
+        tma_on_host(true, t.args_d, t.tma_d.boxes, D, d_origin(M, N, m, n, thread / 32, P),
+                    reinterpret_cast<unsigned char*>(s.d + d_offset(thread / 32, P)));
+      sync_threads();
+    };
+    [&]<int... P>(std::integer_sequence<int, P...>) { (store_part(C<P>{}), ...); }(std::make_integer_sequence<int, Parts>{});
   });
 }
 
@@ -140,6 +158,8 @@ int main(int argc, char** argv) {
     EXPECT(t.args_a.rule == tma::Rule::ok && t.tma_a.boxes.ok() && t.tma_a.boxes.count == 1);
     EXPECT(t.args_b.rule == tma::Rule::ok && t.tma_b.boxes.ok() && t.tma_b.boxes.count == 1);
     EXPECT(t.tma_a.tx_bytes() + t.tma_b.tx_bytes() == uint32_t(sizeof(T)) * (stage_a_elements + stage_b_elements));
+    EXPECT(t.args_d.rule == tma::Rule::ok && t.tma_d.boxes.ok() && t.tma_d.boxes.count == 1 &&
+           t.tma_d.tx_bytes() == uint32_t(sizeof(T)) * stage_d_elements);
   }
 
   // 3. Partitions: consumer thread t's descriptors read, for k-block kb of stage s, the 64 x 16
@@ -175,6 +195,19 @@ int main(int argc, char** argv) {
     bad = 0;
     for (int h : held) bad += h != 1;
     EXPECT(bad == 0);
+    // stmatrix instruction j of a thread: values 8j..8j+7 of its C fragment, which lie in
+    // its warp's 16 rows and in part j / 4's 64 columns, as its destination rows do.
+    bad = 0;
+    for (int thread = 0; thread < Consumers * GMMA::warpgroup_threads; ++thread) {
+      auto thr = Stsm{}.get_slice(thread);
+      auto values = thr.retile_S(TiledMma{}.get_slice(thread).partition_C(id));
+      auto rows = thr.partition_D(id);
+      for (int j = 0; j < 16; ++j)
+        for (int v = 0; v < 8; ++v)
+          for (auto c : {values(make_coord(v, j), 0, 0), rows(make_coord(v, j), 0, 0)})
+            bad += int(get<0>(c)) / 16 != thread / 32 || int(get<1>(c)) / 64 != j / 4;
+    }
+    EXPECT(bad == 0);
   }
 
   // 4. Whole products on the host against a reference (rounded to bf16 as the epilogue rounds):
@@ -206,7 +239,7 @@ int main(int argc, char** argv) {
     return wrong;
   };
   int wrong = 0;
-  for (auto [M, N, K] : {std::array{256, 512, 384}, std::array{200, 300, 136}, std::array{72, 34, 8}}) wrong += run(M, N, K);
+  for (auto [M, N, K] : {std::array{256, 512, 384}, std::array{200, 296, 136}, std::array{72, 40, 8}}) wrong += run(M, N, K);
   EXPECT(wrong == 0);
 
   // 5. The trace: one tile, both runs; every (thread, value) of the three maps recorded once,

@@ -93,7 +93,8 @@ void write_trace_maps(std::ostream& os);
 // The whole trace in `tessera verify`'s format: the maps, then the records of both runs.
 inline void write_trace(std::ostream& os, std::vector<int> const& records) {
   os << "tessera-trace 1\nkernel my_hopper_gemm (examples/6_my_hopper_gemm.hpp) bf16 TN tile=128x256x64 stages=4 "
-        "mma=SM90_64x256x16_F32BF16BF16_SS atoms=2x1x1 tma=SM90_TMA_LOAD\n";
+        "mma=SM90_64x256x16_F32BF16BF16_SS atoms=2x1x1 tma=SM90_TMA_LOAD "
+        "epilogue=SM90_U32x4_STSM_N+SM90_TMA_STORE\n";
   write_trace_maps(os);
   for (std::size_t i = 0; i + 5 <= records.size(); i += 5)
     os << "rec " << trace_map_name(records[i]) << " " << records[i + 1] << " " << records[i + 2] << " " << records[i + 3] << " "

@@ -71,8 +71,8 @@ run() {  # name timeout command...: its last lines and its exit status into the 
 if [ -x "$B/example_my_hopper_gemm" ]; then
   command -v cuobjdump >/dev/null && bash tools/device/sass_spills.sh "$B/ex6.o" "$OUT" HGMMA | tee -a "$log"
   run example6_ring 60 "$B/example_my_hopper_gemm" 1024 2048 1024 5 2
-  run example6_edges 60 "$B/example_my_hopper_gemm" 1000 998 1000 5 3
-  run example6_small 60 "$B/example_my_hopper_gemm" 1 2 8 5 1
+  run example6_edges 60 "$B/example_my_hopper_gemm" 1000 1032 1000 5 3
+  run example6_small 60 "$B/example_my_hopper_gemm" 1 8 8 5 1
   run example6_trace 60 "$B/example_my_hopper_gemm" --trace "$OUT/my_hopper_gemm.trace"
   if [ -f "$OUT/my_hopper_gemm.trace" ] && [ -x .gpu/bin/tessera ]; then
     run example6_verify 60 .gpu/bin/tessera verify "$OUT/my_hopper_gemm.trace"
