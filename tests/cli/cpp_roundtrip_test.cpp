@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cute_type.hpp"
+#include "../../src/cli/cute_type.hpp"
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/eval.hpp"
 
