@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include <tessera/algorithm/copy_tma.hpp>
+#include <tessera/algorithm/gemm.hpp>
 #include <tessera/atom/gmma_descriptor.hpp>
 #include <tessera/atom/mma_sm90.hpp>
 #include <tessera/pipeline/tma_pipeline.hpp>
@@ -69,10 +70,6 @@ struct CollectiveMainloopSm90TmaWgmma {
     float v[AtomsM * AtomValues];
     __device__ __forceinline__ float& operator[](int i) { return v[i]; }
     __device__ __forceinline__ float const& operator[](int i) const { return v[i]; }
-    // repeat i's registers as the wgmma atom takes them
-    __device__ __forceinline__ typename Wgmma::DRegisters& atom(int i) {
-      return *reinterpret_cast<typename Wgmma::DRegisters*>(&v[i * AtomValues]);
-    }
   };
   static_assert(AtomsM * AtomValues * int(TiledMma::num_threads()) == BM * BN, "one accumulator per element of the CTA tile");
 
@@ -147,14 +144,6 @@ struct CollectiveMainloopSm90TmaWgmma {
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
   };
-
-  // One wgmma's operand tile at `crd` of a divided smem layout, with its offset: a swizzled
-  // layout's slice keeps it, a plain Layout's goes as slice_and_offset.
-  template <class Divided, class Crd>
-  __device__ static constexpr auto operand_tile(Divided const& divided, Crd const& crd) {
-    if constexpr (is_composed_layout_v<Divided>) return divided(crd);
-    else return slice_and_offset(crd, divided);
-  }
 
   __device__ static void init(SharedStorage& s) {
     s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes));
@@ -248,13 +237,20 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // Consumer warpgroup `wg`: accumulates k_tiles k-tiles into acc (overwritten). One
   // group of wgmmas stays in flight: a stage is released once the wgmmas that read it retired.
+  // The wgmma operands are the TiledMma's partitions of the smem ring (descriptor fragments
+  // (1, AtomsM, BK / AtomK, Stages) of A and (1, 1, BK / AtomK, Stages) of B: this warpgroup's
+  // 64-row blocks wg + ConsumerWarpgroups i), the accumulators its C fragment over the CTA
+  // tile, and gemm issues one wgmma per (k-block, M repeat).
   __device__ __forceinline__ static void mma(Params const&, SharedStorage& s, PipelineState& st, int wg, Accumulators& acc,
                                              int k_tiles) {
-    const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
-    // Operand tiles of one wgmma: (64, AtomK) of A at this warpgroup's rows of M repeat i (64-row
-    // block wg + ConsumerWarpgroups i: the TiledMma's atoms, then its repeats), (BN, AtomK) of B.
-    constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, C<AtomK>{}));
-    constexpr auto div_b = logical_divide(smem_b, make_shape(C<BN>{}, C<AtomK>{}));
+    // (local copies: nvcc does not take the static constexpr members' addresses in device code)
+    constexpr auto ring_a = smem_a;
+    constexpr auto ring_b = smem_b;
+    const auto thr = TiledMma{}.get_slice(wg * GMMA::warpgroup_threads + int(threadIdx.x) % GMMA::warpgroup_threads);
+    const auto tCrA = thr.partition_fragment_A(make_tensor(reinterpret_cast<Element*>(s.a), ring_a));
+    const auto tCrB = thr.partition_fragment_B(make_tensor(reinterpret_cast<Element*>(s.b), ring_b));
+    auto tCrC = make_tensor(&acc.v[0], partition_fragment_C(TiledMma{}, make_shape(C<BM>{}, C<BN>{})).layout());
+    static_assert(decltype(size(tCrC.layout()))::value == AtomsM * AtomValues, "the C fragment is the thread's accumulators");
     const bool lane0 = (threadIdx.x % 32) == 0;
     PipelineState prev = st;
     GMMA::warpgroup_fence_operand(acc.v);
@@ -262,17 +258,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       while (!s.pipe.consumer_try_wait(st)) {}
       GMMA::warpgroup_fence_operand(acc.v);
       GMMA::warpgroup_arrive();
-#pragma unroll
-      for (int kb = 0; kb < BK / AtomK; ++kb) {
-        const uint64_t db[1] = {
-            GMMA::make_gmma_descriptor<MajorB, Bits>(operand_tile(div_b, make_coord(make_coord(_, 0), make_coord(_, kb), st.index)), b0).desc};
-#pragma unroll
-        for (int i = 0; i < AtomsM; ++i) {
-          const uint64_t da[1] = {GMMA::make_gmma_descriptor<MajorA, Bits>(
-              operand_tile(div_a, make_coord(make_coord(_, wg + ConsumerWarpgroups * i), make_coord(_, kb), st.index)), a0).desc};
-          Wgmma::fma(acc.atom(i), da, db, kt == 0 && kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
-        }
-      }
+      gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tCrC, kt == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
       GMMA::warpgroup_commit_batch();
       GMMA::warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
       GMMA::warpgroup_fence_operand(acc.v);
