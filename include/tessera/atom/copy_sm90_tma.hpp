@@ -11,9 +11,11 @@
 // algorithm copy(tma.with(map, barrier), origin, smem_address) issues one instruction per box
 // (tessera/algorithm/copy_tma.hpp).
 #include <cstdint>
+#include <utility>
 
 #include "tessera/atom/detail/arch.hpp"
 #include "tessera/atom/tma_arguments.hpp"
+#include "tessera/coordinate_tensor.hpp"
 
 namespace tessera {
 
@@ -87,6 +89,22 @@ TESSERA_HOST_DEVICE constexpr TileBoxes<MaxBoxes> make_tile_boxes(Arguments cons
 struct Coord {
   int32_t c[kMaxRank] = {};
 };
+
+// The coordinates a tensor map takes (int32 per mode) as a coordinate tensor of R modes
+// (tessera/coordinate_tensor.hpp): a kernel cuts its copies' origins from it with local_tile
+// by its tiles. An origin may lie past the problem's edge; the copy clips there.
+inline constexpr int64_t coordinate_extent = int64_t(1) << 31;
+template <int R> TESSERA_HOST_DEVICE constexpr auto coordinate_tensor() {
+  const int64_t e = coordinate_extent;  // (dynamic: extents never enter a coordinate)
+  return make_coordinate_tensor(repeat<R>(e));
+}
+// A coordinate tensor's element (a gmem coordinate, one value per mode) as the copies take it.
+template <class Crd> TESSERA_HOST_DEVICE constexpr Coord coord_of(Crd const& crd) {
+  static_assert(rank_v<Crd> <= kMaxRank, "tma::coord_of: at most kMaxRank modes");
+  Coord o;
+  [&]<std::size_t... I>(std::index_sequence<I...>) { ((o.c[I] = int32_t(get<I>(crd))), ...); }(std::make_index_sequence<std::size_t(rank_v<Crd>)>{});
+  return o;
+}
 
 }  // namespace tma
 
