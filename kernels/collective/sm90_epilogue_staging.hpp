@@ -15,10 +15,16 @@
 //    so instruction k of an M repeat holds values 8k .. 8k+7: part h is M repeat h / Parts,
 //    instructions (h % Parts) K .. (h % Parts) K + K - 1 (K = Cols / 16; checked at compile
 //    time by instructions_in_value_order and end to end by the host test).
+//  - part_origin: where in D (and C) part h of a warpgroup's share of a CTA tile lies, the
+//    origin of its TMA store (and load): the CTA tile of D's coordinate tensor seen through
+//    the view's modes, at the part's rows and columns.
 #pragma once
 
 #include <tessera/atom/copy_sm90.hpp>
+#include <tessera/atom/copy_sm90_tma.hpp>
+#include <tessera/atom/tma_coord.hpp>
 #include <tessera/atom/gmma_layout.hpp>
+#include <tessera/coordinate_tensor.hpp>
 #include <tessera/layout.hpp>
 #include <tessera/tiled_copy.hpp>
 
@@ -49,6 +55,19 @@ struct EpilogueStaging {
   // The CTA-tile view over buffers starting at `first` (the slot's first buffer).
   template <class T> TESSERA_HOST_DEVICE static constexpr auto tensor(T* first) {
     return make_tensor(first, make_composed_layout(staging.outer(), C<0>{}, view));
+  }
+
+  // Part h of warpgroup wg (M repeat h / Parts, column part h % Parts) of CTA tile (tile_m,
+  // tile_n) of batch l: its first element's coordinate (m, n, l) in D, the parts' origin.
+  // D's coordinates over the CTA tile, rows as (staging rows, warpgroups, M repeats) and
+  // columns as (staging columns, parts): the view's modes.
+  static constexpr int BM = 64 * ConsumerWarpgroups * AtomsM;
+  template <class I> TESSERA_HOST_DEVICE static constexpr auto part_origin(I const& tile_m, I const& tile_n, I const& l, int wg, int h) {
+    const auto gD = local_tile(tma::coordinate_tensor<3>(), make_shape(C<BM>{}, C<BN>{}), make_coord(tile_m, tile_n, l));
+    const auto parts = composition(gD, make_tile(make_layout(make_shape(_64{}, C<ConsumerWarpgroups>{}, C<AtomsM>{})),
+                                                 make_layout(make_shape(C<Cols>{}, C<Parts>{}))));
+    const auto part = idx2crd(h, make_shape(C<Parts>{}, C<AtomsM>{}));  // h = column part + Parts * M repeat
+    return parts(make_coord(make_coord(_0{}, wg, get<1>(part)), make_coord(_0{}, get<0>(part))));
   }
 
   // 16-bit D: the stmatrix copy of the TiledMma's C fragment.

@@ -102,10 +102,8 @@ struct CollectiveEpilogueSm90TmaStore {
   __device__ __forceinline__ static void load_c_part(Params const& p, SharedStorage& s, int b, int wg, int h, int64_t tile_m,
                                                      int64_t tile_n, int64_t l) {
     s.c_full[b].arrive_expect_tx(p.tma_d.tx_bytes());
-    const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg + 64 * ConsumerWarpgroups * (h / Parts)), int32_t(tile_n * BN + Cols * (h % Parts)),
-                             int32_t(l)}};
-    copy(TmaBound<SM90_TMA_LOAD, MaxBoxes>{&p.tma_d.boxes, &p.map_c, s.c_full[b].address()}, origin,
-         uint32_t(__cvta_generic_to_shared(&s.d[b][0])));
+    copy(TmaBound<SM90_TMA_LOAD, MaxBoxes>{&p.tma_d.boxes, &p.map_c, s.c_full[b].address()},
+         tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, h)), uint32_t(__cvta_generic_to_shared(&s.d[b][0])));
   }
 
   // Before a tile's mainloop (every consumer thread; `prefetched` passed to store()): part 0
@@ -306,9 +304,7 @@ struct CollectiveEpilogueSm90TmaStore {
     staging_barrier(bar);
     if (leader) {
       if (ctx.load_c) s.c_phase[bar] ^= 1u;  // every thread has waited on this phase
-      const tma::Coord origin{{int32_t(tile_m * BM + 64 * wg + 64 * ConsumerWarpgroups * (H / Parts)),
-                               int32_t(tile_n * BN + Cols * (H % Parts)), int32_t(l)}};
-      copy(p.tma_d.with(&p.map_d), buffer, origin);
+      copy(p.tma_d.with(&p.map_d), buffer, tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, H)));
       tma_store_commit();
     }
   }

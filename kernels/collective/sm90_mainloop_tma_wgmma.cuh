@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include <tessera/algorithm/copy_tma.hpp>
+#include <tessera/algorithm/gemm.hpp>
 #include <tessera/atom/gmma_descriptor.hpp>
 #include <tessera/atom/mma_sm90.hpp>
 #include <tessera/pipeline/tma_pipeline.hpp>
@@ -69,10 +70,6 @@ struct CollectiveMainloopSm90TmaWgmma {
     float v[AtomsM * AtomValues];
     __device__ __forceinline__ float& operator[](int i) { return v[i]; }
     __device__ __forceinline__ float const& operator[](int i) const { return v[i]; }
-    // repeat i's registers as the wgmma atom takes them
-    __device__ __forceinline__ typename Wgmma::DRegisters& atom(int i) {
-      return *reinterpret_cast<typename Wgmma::DRegisters*>(&v[i * AtomValues]);
-    }
   };
   static_assert(AtomsM * AtomValues * int(TiledMma::num_threads()) == BM * BN, "one accumulator per element of the CTA tile");
 
@@ -100,33 +97,36 @@ struct CollectiveMainloopSm90TmaWgmma {
       make_shape(C<BN / ClusterM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
   static constexpr int MaxBoxes = 4;
   using TmaOpB = std::conditional_t<ClusterM == 1, SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST>;
-  // Each operand's TMA arrangements (stage_a, and part_b: this CTA's part of the B tile), by
-  // arrangement = 2 * batched + divided. The device adapter picks one per operand
-  // (Params::arrangement_x) from plan() and the producer issues the same plan's boxes with
-  // every box property an immediate (copy_static over BoxesOf). The boxes are evaluated at
-  // compile time in device code only; the host derives the plans at run time (plan(), once
-  // per kernel type): the host compiler's constant evaluation of them is slow.
+  // Each operand's TMA arrangements (stage_a, and part_b: this CTA's part of the B tile). The
+  // device adapter picks one per operand (Params::arrangement_x) from plan() and the producer
+  // issues the same plan's boxes with every box property an immediate (copy_static over
+  // BoxesOf). The boxes are evaluated at compile time in device code only; the host derives
+  // the plans at run time (plan(), once per kernel type): the host compiler's constant
+  // evaluation of them is slow.
   using Plan = TmaPlan<MaxBoxes>;
   static constexpr bool KMajorA = MajorA == GMMA::Major::K, KMajorB = MajorB == GMMA::Major::K;
   template <int Operand>
-  static constexpr Plan make_plan(int arrangement) {
-    if constexpr (Operand == 0) return make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
-    else return make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, arrangement / 2 == 1, arrangement % 2 == 1);
+  static constexpr Plan make_plan(TmaArrangement arrangement) {
+    if constexpr (Operand == 0) return make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, arrangement);
+    else return make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, arrangement);
   }
-  template <int Operand, int Arrangement>
+  template <int Operand, TmaArrangement Arrangement>
   using BoxesOf = std::conditional_t<
       Operand == 0, TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(stage_a)>, KMajorA, BM, BK, Arrangement>,
       TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(part_b)>, KMajorB, BN / ClusterM, BK, Arrangement>>;
   static_assert(is_static_v<std::remove_cvref_t<decltype(stage_a)>> && is_static_v<std::remove_cvref_t<decltype(part_b)>>,
                 "the stage tiles are static (their types name them, as TmaPlanBoxes needs)");
-  // (host) operand 0 (A) or 1 (B), arrangement 0..3.
-  static const Plan& plan(int operand, int arrangement) {
-    static const Plan plans[2][4] = {{runtime_plan<0>(0), runtime_plan<0>(1), runtime_plan<0>(2), runtime_plan<0>(3)},
-                                     {runtime_plan<1>(0), runtime_plan<1>(1), runtime_plan<1>(2), runtime_plan<1>(3)}};
-    return plans[operand][arrangement];
+  // (host) operand 0 (A) or 1 (B).
+  static const Plan& plan(int operand, TmaArrangement arrangement) {
+    static const Plan plans[2][4] = {
+        {runtime_plan<0>(tma_arrangements[0]), runtime_plan<0>(tma_arrangements[1]), runtime_plan<0>(tma_arrangements[2]),
+         runtime_plan<0>(tma_arrangements[3])},
+        {runtime_plan<1>(tma_arrangements[0]), runtime_plan<1>(tma_arrangements[1]), runtime_plan<1>(tma_arrangements[2]),
+         runtime_plan<1>(tma_arrangements[3])}};
+    return plans[operand][int(arrangement)];
   }
   template <int Operand>
-  static Plan runtime_plan(int arrangement) { return make_plan<Operand>(arrangement); }  // (not constexpr: derived at run time)
+  static Plan runtime_plan(TmaArrangement arrangement) { return make_plan<Operand>(arrangement); }  // (not constexpr: derived at run time)
   using Pipeline = pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier>;
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
@@ -142,19 +142,11 @@ struct CollectiveMainloopSm90TmaWgmma {
   struct Params {
     CUtensorMap map_a;
     CUtensorMap map_b;
-    int arrangement_a = 0;        // 2 * batched + divided (plan(0, ·), BoxesOf<0, ·>)
-    int arrangement_b = 0;        // the same for part_b (the whole B tile without a cluster)
+    TmaArrangement arrangement_a = TmaArrangement::per_mode;  // plan(0, ·), BoxesOf<0, ·>
+    TmaArrangement arrangement_b = TmaArrangement::per_mode;  // the same for part_b (the whole B tile without a cluster)
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
   };
-
-  // One wgmma's operand tile at `crd` of a divided smem layout, with its offset: a swizzled
-  // layout's slice keeps it, a plain Layout's goes as slice_and_offset.
-  template <class Divided, class Crd>
-  __device__ static constexpr auto operand_tile(Divided const& divided, Crd const& crd) {
-    if constexpr (is_composed_layout_v<Divided>) return divided(crd);
-    else return slice_and_offset(crd, divided);
-  }
 
   __device__ static void init(SharedStorage& s) {
     s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes));
@@ -171,11 +163,12 @@ struct CollectiveMainloopSm90TmaWgmma {
   }
 
   // One stage's copies of operand `Operand` (0: A, 1: B) in the arrangement the adapter
-  // chose: a branch on a kernel parameter, then immediates only (copy_static).
+  // chose: a branch on a kernel parameter over the arrangements, then immediates only
+  // (copy_static).
   template <int Operand, class Op, class... Mask>
-  __device__ __forceinline__ static void issue(int arrangement, void const* map, uint32_t bar, tma::Coord const& origin, uint32_t smem,
-                                               Mask... mask) {
-    auto one = [&]<int A>(std::integral_constant<int, A>) {
+  __device__ __forceinline__ static void issue(TmaArrangement arrangement, void const* map, uint32_t bar, tma::Coord const& origin,
+                                               uint32_t smem, Mask... mask) {
+    auto one = [&]<TmaArrangement A>(std::integral_constant<TmaArrangement, A>) {
       constexpr auto boxes = BoxesOf<Operand, A>::value;
       if constexpr (boxes.ok()) {
         // every arrangement brings a whole stage (A), or this CTA's part of one (B): what the barrier expects
@@ -184,35 +177,36 @@ struct CollectiveMainloopSm90TmaWgmma {
         copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, mask...);
       }
     };
-    switch (arrangement) {
-      case 0: one(std::integral_constant<int, 0>{}); break;
-      case 1: one(std::integral_constant<int, 1>{}); break;
-      case 2: one(std::integral_constant<int, 2>{}); break;
-      default: one(std::integral_constant<int, 3>{}); break;
-    }
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      ((arrangement == TmaArrangement(I) ? one(std::integral_constant<TmaArrangement, TmaArrangement(I)>{}) : void()), ...);
+    }(std::make_integer_sequence<int, tma_arrangement_count>{});
   }
 
-  // Producer (one thread): the k-tiles of one output tile into the ring. `origin_a` / `origin_b`
-  // are the tile's gmem origins per mode ((M, K, L) and (N, K, L)); K advances by BK.
-  // In a cluster, origin_b is this CTA's part of the B tile (the tile's origin plus
-  // rank * BN / ClusterM rows) and `rank` its place in the cluster.
-  // k_tiles: how many k-tiles from the origins' K (a tile's slice under split-K).
-  __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, tma::Coord origin_a, tma::Coord origin_b,
-                                              int rank, int k_tiles) {
+  // The copies' smem tiles as (rows, BK) shapes: what their coordinate tensors are cut by.
+  static constexpr auto tile_a = product_each(shape(stage_a));
+  static constexpr auto tile_b = product_each(shape(stage_b));
+  static constexpr auto tile_part_b = product_each(shape(part_b));
+
+  // Producer (one thread): k-tiles k_begin .. k_end - 1 of one output tile into the ring.
+  // `tAgA`, `tBgB`: this CTA's copies' coordinate tensors (rows, BK, k-tiles) of A and B (in a
+  // cluster, its part of the B tile; `rank` its place in the cluster): element (0, 0, k) is
+  // where k-tile k's copy starts.
+  template <class CoordA, class CoordB>
+  __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, CoordA const& tAgA,
+                                              CoordB const& tBgB, int rank, int k_begin, int k_end) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
     const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
-    const int arr_a = p.arrangement_a, arr_b = p.arrangement_b;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    const TmaArrangement arr_a = p.arrangement_a, arr_b = p.arrangement_b;
+    for (int k = k_begin; k < k_end; ++k) {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
-      issue<0, SM90_TMA_LOAD>(arr_a, &p.map_a, bar, origin_a, a0 + uint32_t(st.index * stage_a_bytes));
+      issue<0, SM90_TMA_LOAD>(arr_a, &p.map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes));
       if constexpr (ClusterM == 1)
-        issue<1, TmaOpB>(arr_b, &p.map_b, bar, origin_b, b0 + uint32_t(st.index * stage_b_bytes));
+        issue<1, TmaOpB>(arr_b, &p.map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes));
       else
-        issue<1, TmaOpB>(arr_b, &p.map_b, bar, origin_b, b0 + uint32_t(st.index * stage_b_bytes), uint16_t((1u << ClusterM) - 1u));
-      origin_a.c[1] += BK;
-      origin_b.c[1] += BK;
+        issue<1, TmaOpB>(arr_b, &p.map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes),
+                         uint16_t((1u << ClusterM) - 1u));
       ++st;
     }
   }
@@ -220,19 +214,22 @@ struct CollectiveMainloopSm90TmaWgmma {
   // The producer thread's whole role in a persistent kernel (the cooperative and the ping-pong
   // kernels call it): units first, first + step, ... of `scheduler`, each a cluster tile's
   // k-tiles (a K slice under split-K) into the ring, in the order the consumers take them.
-  // CTA `rank` of the cluster loads the rank-th M-tile of A and part `rank` of the B tile.
+  // CTA `rank` of the cluster loads its own tile of the cluster's A tiles and its part of the
+  // B tile (sm90_tma_plan.hpp: the copies' partitions of the operands' coordinate tensors).
   template <class Scheduler>
   __device__ __forceinline__ static void produce(Params const& p, SharedStorage& s, Scheduler const& scheduler, int64_t first, int64_t step,
                                                  int rank) {
+    // (local copies: nvcc does not take the static constexpr members' addresses in device code)
+    constexpr auto shape_a = tile_a;
+    constexpr auto shape_b = tile_b;
+    constexpr auto shape_part_b = tile_part_b;
     PipelineState st;
     const int64_t units = scheduler.work_count();
     for (int64_t u = first; u < units; u += step) {
       const auto w = scheduler.work(u);
-      const int64_t m = w.m * ClusterM + rank;
-      const int32_t k0 = int32_t(w.k_begin) * BK;
-      const tma::Coord a{{int32_t(m * BM), k0, int32_t(w.l)}};
-      const tma::Coord b{{int32_t(w.n * BN + rank * (BN / ClusterM)), k0, int32_t(w.l)}};
-      load(p, s, st, a, b, rank, w.k_end - w.k_begin);
+      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
+      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end));
     }
   }
 
@@ -248,13 +245,20 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // Consumer warpgroup `wg`: accumulates k_tiles k-tiles into acc (overwritten). One
   // group of wgmmas stays in flight: a stage is released once the wgmmas that read it retired.
+  // The wgmma operands are the TiledMma's partitions of the smem ring (descriptor fragments
+  // (1, AtomsM, BK / AtomK, Stages) of A and (1, 1, BK / AtomK, Stages) of B: this warpgroup's
+  // 64-row blocks wg + ConsumerWarpgroups i), the accumulators its C fragment over the CTA
+  // tile, and gemm issues one wgmma per (k-block, M repeat).
   __device__ __forceinline__ static void mma(Params const&, SharedStorage& s, PipelineState& st, int wg, Accumulators& acc,
                                              int k_tiles) {
-    const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
-    // Operand tiles of one wgmma: (64, AtomK) of A at this warpgroup's rows of M repeat i (64-row
-    // block wg + ConsumerWarpgroups i: the TiledMma's atoms, then its repeats), (BN, AtomK) of B.
-    constexpr auto div_a = logical_divide(smem_a, make_shape(_64{}, C<AtomK>{}));
-    constexpr auto div_b = logical_divide(smem_b, make_shape(C<BN>{}, C<AtomK>{}));
+    // (local copies: nvcc does not take the static constexpr members' addresses in device code)
+    constexpr auto ring_a = smem_a;
+    constexpr auto ring_b = smem_b;
+    const auto thr = TiledMma{}.get_slice(wg * GMMA::warpgroup_threads + int(threadIdx.x) % GMMA::warpgroup_threads);
+    const auto tCrA = thr.partition_fragment_A(make_tensor(reinterpret_cast<Element*>(s.a), ring_a));
+    const auto tCrB = thr.partition_fragment_B(make_tensor(reinterpret_cast<Element*>(s.b), ring_b));
+    auto tCrC = make_tensor(&acc.v[0], partition_fragment_C(TiledMma{}, make_shape(C<BM>{}, C<BN>{})).layout());
+    static_assert(decltype(size(tCrC.layout()))::value == AtomsM * AtomValues, "the C fragment is the thread's accumulators");
     const bool lane0 = (threadIdx.x % 32) == 0;
     PipelineState prev = st;
     GMMA::warpgroup_fence_operand(acc.v);
@@ -262,17 +266,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       while (!s.pipe.consumer_try_wait(st)) {}
       GMMA::warpgroup_fence_operand(acc.v);
       GMMA::warpgroup_arrive();
-#pragma unroll
-      for (int kb = 0; kb < BK / AtomK; ++kb) {
-        const uint64_t db[1] = {
-            GMMA::make_gmma_descriptor<MajorB, Bits>(operand_tile(div_b, make_coord(make_coord(_, 0), make_coord(_, kb), st.index)), b0).desc};
-#pragma unroll
-        for (int i = 0; i < AtomsM; ++i) {
-          const uint64_t da[1] = {GMMA::make_gmma_descriptor<MajorA, Bits>(
-              operand_tile(div_a, make_coord(make_coord(_, wg + ConsumerWarpgroups * i), make_coord(_, kb), st.index)), a0).desc};
-          Wgmma::fma(acc.atom(i), da, db, kt == 0 && kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
-        }
-      }
+      gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tCrC, kt == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
       GMMA::warpgroup_commit_batch();
       GMMA::warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
       GMMA::warpgroup_fence_operand(acc.v);

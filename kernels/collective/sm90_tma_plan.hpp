@@ -1,13 +1,42 @@
 // The SM90 mainloop's TMA arrangements of a stage tile, derived at compile time (host and
-// device; kernels/collective/sm90_mainloop_tma_wgmma.cuh keeps one per operand, batched and
-// divided, and its producer issues their boxes with copy_static).
+// device; kernels/collective/sm90_mainloop_tma_wgmma.cuh keeps one per operand and
+// arrangement, and its producer issues their boxes with copy_static), and the gmem
+// coordinates its copies start at: the TMA copies' partitions of the operands' coordinate
+// tensors.
 #pragma once
 
 #include <cstdint>
 
 #include <tessera/atom/copy_sm90_tma.hpp>
+#include <tessera/atom/tma_coord.hpp>
 
 namespace tessera::kernels::sm90 {
+
+// How an operand's tensor map is laid out over its gmem tensor: one TMA dim per gmem mode or
+// divided by the stage tile's structure (tma::make_divided_arguments), and whether the
+// tensor has a batch mode L. The device adapter picks one per operand and problem; the
+// producer issues that arrangement's compile-time boxes.
+enum class TmaArrangement : int { per_mode, divided, batched, batched_divided };
+// Every arrangement, in the enumerators' order (TmaArrangement(i) is the i-th: device code
+// counts on it, where a namespace-scope array cannot be read).
+inline constexpr TmaArrangement tma_arrangements[] = {TmaArrangement::per_mode, TmaArrangement::divided, TmaArrangement::batched,
+                                                      TmaArrangement::batched_divided};
+inline constexpr int tma_arrangement_count = int(sizeof(tma_arrangements) / sizeof(tma_arrangements[0]));
+static_assert([] {
+  for (int i = 0; i < tma_arrangement_count; ++i)
+    if (tma_arrangements[i] != TmaArrangement(i)) return false;
+  return true;
+}(), "tma_arrangements lists the enumerators in order");
+TESSERA_HOST_DEVICE constexpr TmaArrangement tma_arrangement(bool batched, bool divided) {
+  return batched ? (divided ? TmaArrangement::batched_divided : TmaArrangement::batched)
+                 : (divided ? TmaArrangement::divided : TmaArrangement::per_mode);
+}
+TESSERA_HOST_DEVICE constexpr bool is_batched(TmaArrangement a) {
+  return a == TmaArrangement::batched || a == TmaArrangement::batched_divided;
+}
+TESSERA_HOST_DEVICE constexpr bool is_divided(TmaArrangement a) {
+  return a == TmaArrangement::divided || a == TmaArrangement::batched_divided;
+}
 
 // A stage tile's TMA arrangement, derived at compile time over a representative tensor of the
 // operand's majors (K-major: (rows, K):(K, 1); MN-major: (rows, K):(1, rows); batched: a third
@@ -21,8 +50,9 @@ struct TmaPlan {
   tma::TileBoxes<MaxBoxes> boxes;
 };
 template <int MaxBoxes, int Bits, class Stage>
-constexpr TmaPlan<MaxBoxes> make_tma_plan(Stage const& stage, bool k_major, int64_t tile_rows, int64_t tile_k, bool batched,
-                                          bool divided) {
+constexpr TmaPlan<MaxBoxes> make_tma_plan(Stage const& stage, bool k_major, int64_t tile_rows, int64_t tile_k,
+                                          TmaArrangement arrangement) {
+  const bool batched = is_batched(arrangement), divided = is_divided(arrangement);
   constexpr int64_t rows = 1024, k = 1024;
   // (A K-major tile has nothing to divide: its divided arrangement is the per-mode one, which
   // is cheaper to derive at compile time.)
@@ -47,16 +77,36 @@ constexpr TmaPlan<MaxBoxes> make_tma_plan(Stage const& stage, bool k_major, int6
   return p;
 }
 
-// The boxes of one arrangement (2 * batched + divided) of a stage tile, as a type whose `value`
+// The boxes of one arrangement of a stage tile, as a type whose `value`
 // is a constant (what copy_static issues). Keyed by what the plan depends on, not by the kernel
 // that uses it: every kernel of a translation unit that shares an operand's stage tile (f16 and
 // bf16, every D type and epilogue) names one specialization, so the compilers evaluate each
 // plan once per TU instead of once per kernel. `Stage` is a static layout type (its value is
 // its default).
-template <int MaxBoxes, int Bits, class Stage, bool KMajor, int64_t TileRows, int64_t TileK, int Arrangement>
+template <int MaxBoxes, int Bits, class Stage, bool KMajor, int64_t TileRows, int64_t TileK, TmaArrangement Arrangement>
 struct TmaPlanBoxes {
-  static constexpr tma::TileBoxes<MaxBoxes> value =
-      make_tma_plan<MaxBoxes, Bits>(Stage{}, KMajor, TileRows, TileK, Arrangement / 2 == 1, Arrangement % 2 == 1).boxes;
+  static constexpr tma::TileBoxes<MaxBoxes> value = make_tma_plan<MaxBoxes, Bits>(Stage{}, KMajor, TileRows, TileK, Arrangement).boxes;
 };
+
+// Where the producer's copies start: each operand as a coordinate tensor over the tensor
+// map's coordinates, (rows, K, L) (A: M rows, B: N rows), cut by the tiles its TMA copies
+// fill. A cluster of ClusterM CTAs along M takes ClusterM tiles of A, one per CTA, and one tile
+// of B, which each CTA brings a part of (multicast to all). `tile` and `part` are the shapes
+// (rows, BK) of the copies' smem tiles: A's stage, B's part of a stage (the whole B tile
+// without a cluster). The results are (rows, BK, k-tiles) coordinate tensors: element (0, 0,
+// k) is the origin of the copy of k-tile k, the boxes' corners are the copy's (TmaPlanBoxes).
+// The operands' coordinate tensors are the tensor maps' (tma::coordinate_tensor): the copies
+// clip what lies past a problem's edge.
+template <int ClusterM, class Tile, class I>
+TESSERA_HOST_DEVICE constexpr auto cta_tile_coordinates_a(Tile const& tile, I const& m, I const& l, int rank) {
+  const auto gA = local_tile(tma::coordinate_tensor<3>(), make_shape(C<ClusterM>{} * get<0>(tile), get<1>(tile)),
+                             make_coord(m, _, l));      // the cluster's tiles
+  return local_tile(gA, tile, make_coord(rank, _0{}));  // this CTA's
+}
+template <class Tile, class Part, class I>
+TESSERA_HOST_DEVICE constexpr auto cta_tile_coordinates_b(Tile const& tile, Part const& part, I const& n, I const& l, int rank) {
+  const auto gB = local_tile(tma::coordinate_tensor<3>(), tile, make_coord(n, _, l));  // the cluster's tile
+  return local_tile(gB, part, make_coord(rank, _0{}));                                 // this CTA's part
+}
 
 }  // namespace tessera::kernels::sm90

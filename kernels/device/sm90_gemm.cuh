@@ -274,25 +274,27 @@ struct GemmSm90 {
     const int64_t a_str[3] = {ak ? g.a.ld : 1, ak ? 1 : g.a.ld, g.a.batch_stride};
     const int64_t b_str[3] = {bk ? g.b.ld : 1, bk ? 1 : g.b.ld, g.b.batch_stride};
     const int modes = batched ? 3 : 2;
-    // The arrangement chosen (2 * batched + divided) and its arguments rebound, or -1.
-    auto choose = [&](int operand, const int64_t* ext, const int64_t* str, tma::Arguments& bound) -> int {
-      const Plan& d = Mainloop::plan(operand, 2 * int(batched) + 1);
+    // The arrangement chosen and its arguments rebound, or false where TMA cannot copy the tile.
+    auto choose = [&](int operand, const int64_t* ext, const int64_t* str, tma::Arguments& bound, TmaArrangement& chosen) -> bool {
+      const TmaArrangement divided = tma_arrangement(batched, true), per_mode = tma_arrangement(batched, false);
+      const Plan& d = Mainloop::plan(operand, divided);
       if (divided_boxes && d.boxes.ok()) {
         bound = tma::rebind_gmem(d.args, modes, ext, str);
-        if (bound.rule == tma::Rule::ok) return 2 * int(batched) + 1;
+        chosen = divided;
+        if (bound.rule == tma::Rule::ok) return true;
       }
-      const Plan& p = Mainloop::plan(operand, 2 * int(batched));
-      if (!p.boxes.ok()) return -1;
+      const Plan& p = Mainloop::plan(operand, per_mode);
+      if (!p.boxes.ok()) return false;
       bound = tma::rebind_gmem(p.args, modes, ext, str);
-      return 2 * int(batched);
+      chosen = per_mode;
+      return true;
     };
     tma::Arguments aa, ba;
-    const int arr_a = choose(0, a_ext, a_str, aa);
-    const int arr_b = choose(1, b_ext, b_str, ba);
-    if (arr_a < 0 || arr_b < 0)
+    TmaArrangement arr_a{}, arr_b{};
+    if (!choose(0, a_ext, a_str, aa, arr_a) || !choose(1, b_ext, b_str, ba, arr_b))
       return {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
-                                           tma::to_string(Mainloop::plan(0, 2 * int(batched)).boxes.rule) + " / " +
-                                           tma::to_string(Mainloop::plan(1, 2 * int(batched)).boxes.rule)};
+                                           tma::to_string(Mainloop::plan(0, tma_arrangement(batched, false)).boxes.rule) + " / " +
+                                           tma::to_string(Mainloop::plan(1, tma_arrangement(batched, false)).boxes.rule)};
     if (aa.rule != tma::Rule::ok || ba.rule != tma::Rule::ok)
       return {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(aa.rule != tma::Rule::ok ? aa.rule : ba.rule)};
     auto& ml = params.mainloop;

@@ -22,6 +22,7 @@
 #include "kernel/sm90_tile_scheduler.cuh"
 #include "tessera/algorithm/copy.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
+#include "tessera/atom/tma_coord.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 #include "tessera/atom/mma_sm90.hpp"
 #include "tessera/tensor.hpp"
@@ -170,6 +171,37 @@ TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at 
   check_stmatrix_staging<128, 2, 1>();  // cooperative: two consumer warpgroups, 64 x 256 each
   check_stmatrix_staging<64, 1, 1>();   // ping-pong 64 x 256
   check_stmatrix_staging<128, 1, 2>();  // one warpgroup, two M repeats sharing its buffer (the TiledMma is 64 rows)
+}
+
+// Where each part's TMA store (and C load) starts (EpilogueStaging::part_origin): part h of
+// warpgroup w of CTA tile (tm, tn) at (tm BM + 64 w + 64 W (h / Parts), tn BN + Cols (h % Parts),
+// l), the formula it replaces; and the parts' (64, Cols) boxes cover the CTA tile once.
+template <int Bits, int BN, int W, int AtomsM>
+void check_part_origins() {
+  using S = kernels::sm90::EpilogueStaging<Bits, BN, W, AtomsM>;
+  constexpr int BM = 64 * W * AtomsM;
+  const int64_t tm = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / BM), tn = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / BN);
+  const int64_t l = *rc::gen::inRange<int64_t>(0, 1 << 16);
+  std::set<std::pair<int64_t, int64_t>> blocks;
+  for (int w = 0; w < W; ++w)
+    for (int h = 0; h < AtomsM * S::Parts; ++h) {
+      const tma::Coord o = tma::coord_of(S::part_origin(tm, tn, l, w, h));
+      RC_ASSERT(int64_t(o.c[0]) == tm * BM + 64 * w + 64 * W * (h / S::Parts));
+      RC_ASSERT(int64_t(o.c[1]) == tn * BN + int64_t(S::Cols) * (h % S::Parts));
+      RC_ASSERT(int64_t(o.c[2]) == l);
+      RC_ASSERT(blocks.insert({(o.c[0] - tm * BM) / 64, (o.c[1] - tn * BN) / S::Cols}).second);
+    }
+  RC_ASSERT(int64_t(blocks.size()) * 64 * S::Cols == int64_t(BM) * BN);
+}
+
+TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and columns of the CTA tile") {
+  rc::prop("part_origin over generated tiles, every warpgroup and part", [] {
+    check_part_origins<16, 256, 2, 1>();  // cooperative
+    check_part_origins<16, 256, 1, 1>();  // ping-pong
+    check_part_origins<16, 256, 1, 2>();  // one warpgroup, two M repeats
+    check_part_origins<32, 256, 2, 1>();  // an f32 D: four parts per repeat
+    check_part_origins<16, 128, 2, 2>();
+  });
 }
 
 TEST_CASE("sm90 persistent scheduler: every tile once, grouped raster (generated)") {

@@ -1,7 +1,10 @@
 // The SM90 mainloop's compile-time TMA plans (kernels/collective/sm90_tma_plan.hpp) for its
-// stage tiles, and the producer's static box coordinates (copy_static's
+// stage tiles, the producer's static box coordinates (copy_static's
 // detail::tma_static_box_coord: every box property a constant) against the run-time ones
-// (detail::tma_box_coord over the same boxes, which tma_test.cpp replays against the tile).
+// (detail::tma_box_coord over the same boxes, which tma_test.cpp replays against the tile),
+// and the origins of its copies (the copies' partitions of the operands' coordinate tensors)
+// against the formula: CTA rank r of a cluster of ClusterM along M copies A's rows
+// (m ClusterM + r) BM .. and B's rows n BN + r BN / ClusterM .., k-tile k at K = k BK.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
@@ -17,6 +20,7 @@
 using namespace tessera;
 using tessera::kernels::sm90::make_tma_plan;
 using tessera::kernels::sm90::TmaPlan;
+using namespace tessera::kernels::sm90;
 
 namespace {
 // The mainloop's stage tiles (bf16, 128-byte swizzle; MN-major atoms walk K first): A and a
@@ -30,7 +34,7 @@ template <class Stage>
 constexpr auto plans(Stage const& stage, bool k_major, int64_t rows) {
   struct P { TmaPlan<4> p[2][2]; } r{};
   for (int b = 0; b < 2; ++b)
-    for (int d = 0; d < 2; ++d) r.p[b][d] = make_tma_plan<4, 16>(stage, k_major, rows, 64, b == 1, d == 1);
+    for (int d = 0; d < 2; ++d) r.p[b][d] = make_tma_plan<4, 16>(stage, k_major, rows, 64, tma_arrangement(b == 1, d == 1));
   return r;
 }
 constexpr auto k_plans = plans(k_tile, true, 128);
@@ -94,5 +98,66 @@ TEST_CASE("SM90 TMA plans: the producer's static box coordinates are the run-tim
     RC_ASSERT((same_at<mn_plans, 0, 0>(o128) && same_at<mn_plans, 0, 1>(o128) && same_at<mn_plans, 1, 0>(o128) &&
                same_at<mn_plans, 1, 1>(o128)));
     RC_ASSERT((same_at<mn_plans_256, 0, 0>(o256) && same_at<mn_plans_256, 0, 1>(o256) && same_at<mn_plans_256, 1, 1>(o256)));
+  });
+}
+
+TEST_CASE("SM90 TMA arrangements: each (batched, divided) is one arrangement and reads back") {
+  int seen[4] = {};
+  for (int b = 0; b < 2; ++b)
+    for (int d = 0; d < 2; ++d) {
+      const TmaArrangement a = tma_arrangement(b == 1, d == 1);
+      CHECK(is_batched(a) == (b == 1));
+      CHECK(is_divided(a) == (d == 1));
+      for (int i = 0; i < 4; ++i) seen[i] += tma_arrangements[i] == a;
+    }
+  CHECK((seen[0] == 1 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1));
+}
+
+namespace {
+// The producer's copy origins for a kernel's tiles: (rows, BK) of its smem tiles (A's stage,
+// B's tile and this CTA's part of it), every cluster rank, generated tiles and k-tiles.
+template <int BM, int BN, int BK, int ClusterM>
+void check_copy_origins() {
+  constexpr auto stage_a = GMMA::make_smem_layout<16, GMMA::Major::K, 128>(make_shape(C<BM>{}, C<BK>{}), tuple<_1, _2>{});
+  constexpr auto stage_b = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(C<BN>{}, C<BK>{}), tuple<_2, _1>{});
+  constexpr auto part_b = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(C<BN / ClusterM>{}, C<BK>{}), tuple<_2, _1>{});
+  constexpr auto tile_a = product_each(shape(stage_a));
+  constexpr auto tile_b = product_each(shape(stage_b));
+  constexpr auto tile_part_b = product_each(shape(part_b));
+  // tiles up to the int32 coordinates' range
+  const int64_t m = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / (BM * ClusterM));
+  const int64_t n = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / BN);
+  const int64_t l = *rc::gen::inRange<int64_t>(0, 1 << 16);
+  const int k = *rc::gen::inRange(0, int((int64_t(1) << 31) / BK));
+  for (int rank = 0; rank < ClusterM; ++rank) {
+    const auto tAgA = cta_tile_coordinates_a<ClusterM>(tile_a, m, l, rank);
+    const auto tBgB = cta_tile_coordinates_b(tile_b, tile_part_b, n, l, rank);
+    RC_ASSERT((int64_t(size<0>(tAgA)) == BM && int64_t(size<1>(tAgA)) == BK));
+    RC_ASSERT((int64_t(size<0>(tBgB)) == BN / ClusterM && int64_t(size<1>(tBgB)) == BK));
+    const tma::Coord a = tma::coord_of(tAgA(_0{}, _0{}, k)), b = tma::coord_of(tBgB(_0{}, _0{}, k));
+    RC_ASSERT(int64_t(a.c[0]) == (m * ClusterM + rank) * BM);
+    RC_ASSERT(int64_t(a.c[1]) == int64_t(k) * BK);
+    RC_ASSERT(int64_t(a.c[2]) == l);
+    RC_ASSERT(int64_t(b.c[0]) == n * BN + rank * (BN / ClusterM));
+    RC_ASSERT(int64_t(b.c[1]) == int64_t(k) * BK);
+    RC_ASSERT(int64_t(b.c[2]) == l);
+    // the copy's last element: its tile's far corner
+    const auto a_last = tAgA(C<BM - 1>{}, C<BK - 1>{}, k);
+    RC_ASSERT(int64_t(get<0>(a_last)) == (m * ClusterM + rank + 1) * BM - 1);
+    RC_ASSERT(int64_t(get<1>(a_last)) == (int64_t(k) + 1) * BK - 1);
+    const auto b_last = tBgB(C<BN / ClusterM - 1>{}, C<BK - 1>{}, k);
+    RC_ASSERT(int64_t(get<0>(b_last)) == n * BN + (rank + 1) * (BN / ClusterM) - 1);
+  }
+}
+}  // namespace
+
+TEST_CASE("SM90 TMA copies start where the producer's formula says, for every cluster rank") {
+  rc::prop("copy origins of A's CTA tile and B's part at (m, n, l, k, rank)", [] {
+    check_copy_origins<128, 128, 64, 1>();
+    check_copy_origins<128, 256, 64, 1>();
+    check_copy_origins<128, 128, 64, 2>();
+    check_copy_origins<128, 256, 64, 2>();
+    check_copy_origins<256, 128, 64, 2>();
+    check_copy_origins<64, 128, 64, 2>();
   });
 }

@@ -11,6 +11,7 @@
 // algorithm copy(tma.with(map, barrier), origin, smem_address) issues one instruction per box
 // (tessera/algorithm/copy_tma.hpp).
 #include <cstdint>
+#include <utility>
 
 #include "tessera/atom/detail/arch.hpp"
 #include "tessera/atom/tma_arguments.hpp"

@@ -15,9 +15,21 @@
 
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/config.hpp"
+#include "tessera/coordinate_tensor.hpp"
 #include "tessera/int_tuple.hpp"
 
 namespace tessera::tma {
+
+// The coordinates a tensor map takes (int32 per mode) as a coordinate tensor of R modes
+// (tessera/coordinate_tensor.hpp: make_identity_tensor's coordinates without its divisions): a
+// kernel cuts its copies' origins from it with local_tile by its tiles. An origin may lie past
+// the problem's edge; the copy clips there.
+inline constexpr int64_t coordinate_extent = int64_t(1) << 31;
+template <int R>
+TESSERA_HOST_DEVICE constexpr auto coordinate_tensor() {
+  const int64_t e = coordinate_extent;  // (dynamic: extents never enter a coordinate)
+  return make_coordinate_tensor(repeat<R>(e));
+}
 
 template <class Crd>
 TESSERA_HOST_DEVICE constexpr Coord coord_of(Crd const& crd) {
