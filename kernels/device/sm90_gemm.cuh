@@ -29,8 +29,6 @@
 
 namespace tessera::kernels::sm90 {
 
-// (as_column_major_d: sm90_schedule.hpp)
-
 template <class Kernel_>
 struct GemmSm90 {
   using Kernel = Kernel_;
