@@ -72,21 +72,34 @@ std::string g_schedule;  // --schedule coop|coop128|pp128|pp256|pp128x128|pp128x
 template <class Gemm>
 bool use_template(const kernels::GemmArguments& g, std::function<kernels::GemmResult()>& run, int& grid, std::string& schedule,
                   const char* name) {
+  using Kernel = typename Gemm::Kernel;
   auto op = std::make_shared<Gemm>();
-  op->divided_boxes = g_divided;
-  if (auto r = op->initialize(g); !r) {
+  typename Kernel::Arguments args = Kernel::arguments_of(g);
+  args.scheduler.raster_group = g_group;  // (0: the library's)
+  if (auto r = op->initialize(args, g.workspace, g.workspace_bytes); !r) {
     std::printf("initialize: %s\n", r.message.c_str());
     return false;
   }
-  if (g_group > 0) op->params.scheduler.raster.group = g_group;
+  using Mainloop = typename Kernel::Mainloop;
+  if (!g_divided) {
+    // --mode-boxes: the mainloop's parameters again with one TMA dim per gmem mode (a type
+    // the bench picks; the library takes the divided boxes).
+    kernels::GemmResult status;
+    op->params.mainloop = Mainloop::template to_underlying_arguments<kernels::sm90::TmaBoxesPerMode>(args.problem, args.mainloop, nullptr, status);
+    if (!status) {
+      std::printf("initialize: %s\n", status.message.c_str());
+      return false;
+    }
+  }
   grid = op->grid;
   schedule = name;
   std::printf("group %2lld ", (long long)op->params.scheduler.raster.group);
-  if constexpr (Gemm::Scheduler::Splits)
+  if constexpr (Kernel::Splits)
     std::printf("split %d/%lld ", op->params.scheduler.plan.split, (long long)op->params.scheduler.split_tiles());
   else
     std::printf("whole tiles ");
-  std::printf("boxes %d+%d ", op->boxes_a, op->boxes_b);
+  std::printf("boxes %d+%d ", Mainloop::plan(0, op->params.mainloop.arrangement_a).boxes.count,
+              Mainloop::plan(1, op->params.mainloop.arrangement_b).boxes.count);
   run = [op] { return op->run(); };
   return true;
 }

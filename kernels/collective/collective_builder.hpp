@@ -52,6 +52,7 @@
 #include "simt_collective_mma.hpp"  // MainloopSm80CpAsyncSimt
 #include "simt_shape.cuh"
 #include "sm80_collective_mma.hpp"  // CollectiveMma, MainloopSm80CpAsync
+#include "../kernel/problem_shape.hpp"
 #include "../kernel/sm90_shared_storage.hpp"
 #include "sm90_dispatch_policy.cuh"
 #include "tensorop_shape.cuh"
@@ -144,8 +145,7 @@ template <Activation Act>
 struct EpilogueTmaStoreFused {};
 struct EpilogueDirect {};      // SM90: from the registers
 
-// The problem shape the kernels take: (M, N, K, L), run-time extents.
-using GemmProblemShape = tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+// The problem shape the kernels take: GemmProblemShape (kernel/problem_shape.hpp).
 
 namespace builder_detail {
 // The SM80 gmem -> smem tiled copy over a GmemCopy's thread and value layouts: 16-byte

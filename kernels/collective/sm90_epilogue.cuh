@@ -8,8 +8,9 @@
 // tensor): no index arithmetic here beyond what the algebra returns.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-
+#include <string>
 #include <type_traits>
 
 #include <tessera/kernels/epilogue_ops.hpp>
@@ -17,13 +18,24 @@
 
 #include "../arch/sm90_convert.cuh"
 #include "../kernel/sm90_shared_storage.hpp"
+#include "sm90_contract.hpp"
+#include "sm90_epilogue_operands.hpp"
 #include <tessera/tiled_mma.hpp>
 
 namespace tessera::kernels::sm90 {
 
+// The interface every SM90 epilogue provides (the kernels call each member unconditionally;
+// an epilogue without the feature keeps the default shown here):
+//   ElementD, FusedAct (Identity: not a fused instance), SharedStorage, Arguments, Params
+//   arguments_of / can_implement / get_workspace_size / to_underlying_arguments (sm90_contract.hpp)
+//   init(SharedStorage&)                       one thread, before the barriers' fence (no-op)
+//   prefetch_c(p, s, thread, m, n, l, slot)    before a tile's mainloop: start C's loads (no-op)
+//   store(p, s, tiled, tile_mn, thread, m, n, l, acc, slot, prefetched)   the tile's D
+//   finish(p, thread)                          before the CTA leaves (no-op)
 template <class ElementD_>
 struct CollectiveEpilogueSm90Direct {
   using ElementD = ElementD_;
+  static constexpr Activation FusedAct = Activation::Identity;  // (no fused instance: any activation at run time)
   using SharedStorage = EpilogueNoSharedStorage;
   struct Params {
     ElementD* d = nullptr;
@@ -37,6 +49,41 @@ struct CollectiveEpilogueSm90Direct {
     Activation activation = Activation::Identity;
     __device__ __forceinline__ bool fused() const { return bias != nullptr || activation != Activation::Identity; }
   };
+
+  // ---- contract (host)
+  using Arguments = Sm90EpilogueArguments;
+  static Arguments arguments_of(GemmArguments const& g) { return sm90_epilogue_arguments(g); }
+  static GemmResult can_implement(GemmProblemShape const&, Arguments const& a) {
+    if (a.output != element_enum_of<ElementD>())
+      return {GemmStatus::Unsupported, std::string("this sm90 kernel writes D in ") + to_string(element_enum_of<ElementD>())};
+    return {};
+  }
+  static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
+  // D and C through their strides (C and D share a major), the scalars, the bias and activation.
+  static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& a, void* /*workspace*/, GemmResult& /*status*/) {
+    Params ep;
+    const bool d_row = a.c.major == Major::Row;
+    ep.d = static_cast<ElementD*>(a.d);
+    ep.d_stride_m = d_row ? a.ldd : 1;
+    ep.d_stride_n = d_row ? 1 : a.ldd;
+    ep.d_batch_stride = a.batch_stride_d;
+    ep.c = a.beta != 0.0f ? static_cast<const ElementD*>(a.c.ptr) : nullptr;
+    ep.c_stride_m = d_row ? a.c.ld : 1;
+    ep.c_stride_n = d_row ? 1 : a.c.ld;
+    ep.c_batch_stride = a.c.batch_stride;
+    ep.m = problem_m(problem);
+    ep.n = problem_n(problem);
+    ep.alpha = a.alpha;
+    ep.beta = a.beta;
+    ep.bias = a.bias != Bias::None ? static_cast<const ElementD*>(a.bias_ptr) : nullptr;
+    ep.bias_along_m = a.bias == Bias::PerRow;
+    ep.activation = a.activation;
+    return ep;
+  }
+
+  // ---- the epilogue interface's defaults (no shared memory, no C loads ahead)
+  __device__ __forceinline__ static void init(SharedStorage&) {}
+  __device__ __forceinline__ static void prefetch_c(Params const&, SharedStorage&, int, int64_t, int64_t, int64_t, int = 0) {}
 
   // Op::template run<A, HasBias>(args...) for p.activation: the plain epilogue (identity, no
   // bias) or one loop per activation. A switch calling __forceinline__ functions, not a generic
@@ -87,7 +134,8 @@ struct CollectiveEpilogueSm90Direct {
   // elements m + M n, and a residue tile's rows past M read as the next column's).
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, SharedStorage&, TiledMma const& tiled, TileShape const& tile_mn,
-                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc, int /*slot*/ = 0,
+                                               bool /*prefetched*/ = false) {
     store(p, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
   }
   __device__ __forceinline__ static void finish(Params const&, int) {}

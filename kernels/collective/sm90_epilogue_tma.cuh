@@ -31,11 +31,14 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include <tessera/algorithm/copy.hpp>
 #include <tessera/algorithm/copy_tma.hpp>
+#include <tessera/atom/tma_encode.hpp>
 #include <tessera/pipeline/mbarrier.hpp>
 #include <tessera/atom/gmma_layout.hpp>
 #include <tessera/tensor.hpp>
@@ -45,6 +48,7 @@
 #include "../arch/sm90_convert.cuh"
 #include "sm90_epilogue.cuh"
 #include "sm90_epilogue_staging.hpp"
+#include "sm90_tensor_map_type.hpp"
 
 namespace tessera::kernels::sm90 {
 
@@ -88,6 +92,74 @@ struct CollectiveEpilogueSm90TmaStore {
     bool use_tma = false;
     bool load_c = false;  // beta != 0 through TMA loads of C (use_tma, the plain instance only)
   };
+
+  // ---- contract (host). The direct epilogue's Arguments; TMA stores D where
+  // sm90_epilogue_operands admits it and the direct stores run elsewhere (the plain instance),
+  // while a fused instance takes only problems whose D TMA stores.
+  using Arguments = Sm90EpilogueArguments;
+  static Arguments arguments_of(GemmArguments const& g) { return Direct::arguments_of(g); }
+  static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
+    if (auto r = Direct::can_implement(problem, a); !r) return r;
+    if constexpr (FusedAct != Activation::Identity) {
+      const Sm90EpilogueOperands ops = operands(problem, a);
+      if (!ops.status)
+        return {GemmStatus::Unsupported, "the fused TMA-store sm90 kernel needs a D that TMA can store: " + ops.status.message};
+    }
+    return {};
+  }
+  static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& a, void* workspace, GemmResult& status) {
+    Params e{};
+    e.direct = Direct::to_underlying_arguments(problem, a, workspace, status);
+    bind_tma(problem, a, e);
+    if constexpr (FusedAct != Activation::Identity) {
+      if (!e.use_tma) status = {GemmStatus::LaunchFailed, "the fused TMA-store sm90 kernel: cuTensorMapEncodeTiled refused D's tensor map"};
+    }
+    return e;
+  }
+  static Sm90EpilogueOperands operands(GemmProblemShape const& problem, Arguments const& a) {
+    return sm90_epilogue_operands(problem_m(problem), problem_n(problem), problem_l(problem), a, int(sizeof(ElementD)),
+                                  FusedAct != Activation::Identity);
+  }
+  // D's (and C's) tensor maps where TMA applies (the staging tile's boxes over a
+  // representative tensor, derived once per epilogue type, rebound to the problem's).
+  static void bind_tma(GemmProblemShape const& problem, Arguments const& a, Params& e) {
+    e.use_tma = false;
+    e.load_c = false;
+    const Sm90EpilogueOperands ops = operands(problem, a);
+    if (!ops.status) return;
+    struct Proto {
+      tma::Arguments a;
+      TmaStore<MaxBoxes> t;
+    };
+    auto make_proto = [](bool batched_) {
+      Proto p;
+      const int64_t rows = 1024, cols = 1024;
+      if (batched_)
+        (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(
+            p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(int64_t(1), rows, rows * cols)), staging);
+      else
+        (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
+                                                            staging);
+      p.t.boxes = tma::make_tile_boxes<MaxBoxes>(p.a, staging);
+      return p;
+    };
+    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
+    const Proto& proto = problem_l(problem) > 1 ? proto3 : proto2;
+    if (!proto.t.boxes.ok()) return;
+    const tma::Arguments d = tma::rebind_gmem(proto.a, ops.modes, ops.extent, ops.d_stride);
+    if (d.rule != tma::Rule::ok) return;
+    const CUtensorMapDataType type = tensor_map_type_of<ElementD>();
+    if (tma::encode_tensor_map(&e.map_d, d, a.d, type) != CUDA_SUCCESS) return;
+    if (ops.load_c) {
+      // C: D's box geometry over C's strides (TMA loads fill what lies past M and N with 0).
+      const tma::Arguments c = tma::rebind_gmem(proto.a, ops.modes, ops.extent, ops.c_stride);
+      if (c.rule != tma::Rule::ok || tma::encode_tensor_map(&e.map_c, c, a.c.ptr, type) != CUDA_SUCCESS) return;
+    }
+    e.tma_d = proto.t;
+    e.use_tma = true;
+    e.load_c = ops.load_c;
+  }
 
   // One thread, before the kernel's fence.mbarrier_init and cluster barrier.
   __device__ __forceinline__ static void init(SharedStorage& s) {
@@ -133,7 +205,7 @@ struct CollectiveEpilogueSm90TmaStore {
       store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot, prefetched);
     } else {
       // A fused instance runs only problems whose activation is FusedAct and whose D TMA
-      // can store (GemmSm90::runnable; the dispatch runs the others on the plain instance);
+      // can store (can_implement; the dispatch runs the others on the plain instance);
       // the bias is read where its pointer is set. No direct loop here: with the direct
       // loop for FusedAct beside this one, the kernel had a 176-byte stack and 108 bytes of
       // spill stores; without it, 64 bytes and none (ptxas, bf16 GELU tanh).

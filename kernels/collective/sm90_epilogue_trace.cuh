@@ -17,6 +17,7 @@ namespace tessera::kernels::sm90 {
 template <class ElementD_>
 struct CollectiveEpilogueSm90TraceC {
   using ElementD = ElementD_;
+  static constexpr Activation FusedAct = Activation::Identity;
   using Direct = CollectiveEpilogueSm90Direct<ElementD>;
   struct SharedStorage {};
   struct Params {
@@ -24,11 +25,25 @@ struct CollectiveEpilogueSm90TraceC {
     trace::Sink* sink = nullptr;  // null: stores only
   };
 
+  // ---- contract (host): the direct epilogue's, and where the records go.
+  struct Arguments : Sm90EpilogueArguments {
+    trace::Sink* sink = nullptr;  // device memory; null: stores only
+  };
+  static Arguments arguments_of(GemmArguments const& g) { return {Direct::arguments_of(g), nullptr}; }
+  static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) { return Direct::can_implement(problem, a); }
+  static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& a, void* workspace, GemmResult& status) {
+    return {Direct::to_underlying_arguments(problem, a, workspace, status), a.sink};
+  }
+
+  __device__ static void init(SharedStorage&) {}
+  __device__ static void prefetch_c(Params const&, SharedStorage&, int, int64_t, int64_t, int64_t, int = 0) {}
+
   // thread: the consumer thread's index in the TiledMma; acc: its C fragment (value v is
   // register v), as the direct epilogue takes it.
   template <class TiledMma, class TileShape, class Acc>
   __device__ static void store(Params const& p, SharedStorage&, TiledMma const& tiled, TileShape const& tile_mn, int thread,
-                               int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc) {
+                               int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc, int = 0, bool = false) {
     if (tile_m == 0 && tile_n == 0 && l == 0) {
       constexpr int values = int(sizeof(Acc) / sizeof(float));
 #pragma unroll  // registers by constant index: a runtime index would move acc to local memory

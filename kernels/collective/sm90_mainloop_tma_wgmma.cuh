@@ -14,18 +14,23 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include <tessera/algorithm/copy_tma.hpp>
 #include <tessera/algorithm/gemm.hpp>
+#include <tessera/atom/tma_encode.hpp>
 #include <tessera/atom/gmma_descriptor.hpp>
 #include <tessera/atom/mma_sm90.hpp>
 #include <tessera/pipeline/tma_pipeline.hpp>
 #include <tessera/tiled_mma.hpp>
 
 #include "../kernel/sm90_shared_storage.hpp"
+#include "sm90_contract.hpp"
 #include "sm90_dispatch_policy.cuh"
+#include "sm90_tensor_map_type.hpp"
 #include "sm90_tma_plan.hpp"
 
 namespace tessera::kernels::sm90 {
@@ -41,6 +46,13 @@ template <int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for<float, N, MA, MB> { using type = SM90_64xNx8_F32TF32TF32_SS<N, MA, MB>; };
 
 }  // namespace detail
+
+// How the mainloop's tensor maps cut an operand tile (a type the caller of
+// to_underlying_arguments picks; the library takes the default): TMA dims divided by the
+// smem tile's structure where they apply (fewer, larger boxes), or one dim per gmem mode
+// (bench --mode-boxes compares them).
+struct TmaBoxesDivided {};
+struct TmaBoxesPerMode {};
 
 template <class Policy, class TileShape, class Element_, GMMA::Major MajorA_, GMMA::Major MajorB_, int SwizzleBytes = 128>
 struct CollectiveMainloopSm90TmaWgmma {
@@ -147,6 +159,107 @@ struct CollectiveMainloopSm90TmaWgmma {
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
   };
+
+  // ---- contract (host): what it reads, what it refuses, its kernel parameters.
+  struct Arguments {
+    kernels::Element element = element_enum_of<Element>();  // A's and B's (checked against the build's)
+    bool allow_tf32 = false;  // f32 inputs: multiplied as tf32 only with the caller's consent
+    Operand a, b;             // A (M x K) and B (K x N): pointer, major, ld, batch stride (elements)
+  };
+  static Arguments arguments_of(GemmArguments const& g) { return {g.element, g.allow_tf32, g.a, g.b}; }
+  // A is K-major when row-major (M x K); B (K x N) is K-major when column-major.
+  static constexpr Major a_major = KMajorA ? Major::Row : Major::Col;
+  static constexpr Major b_major = KMajorB ? Major::Col : Major::Row;
+
+  // Each operand's arrangement (Params::arrangement_x) and its plan rebound to the problem's
+  // tensors, or the refusal: the divided arrangement where the problem takes it (Boxes =
+  // TmaBoxesDivided), else the per-mode one.
+  struct Binding {
+    GemmResult status;
+    TmaArrangement arrangement_a = TmaArrangement::per_mode, arrangement_b = TmaArrangement::per_mode;
+    tma::Arguments a, b;
+  };
+  template <class Boxes = TmaBoxesDivided>
+  static Binding bind(GemmProblemShape const& problem, Arguments const& args) {
+    const int64_t m = problem_m(problem), n = problem_n(problem), k = problem_k(problem), l = problem_l(problem);
+    const bool batched = l > 1;
+    // The operands as (rows, K[, L]) tensors: A (M, K), B (N, K).
+    const int64_t a_ext[3] = {m, k, l}, b_ext[3] = {n, k, l};
+    const int64_t a_str[3] = {KMajorA ? args.a.ld : 1, KMajorA ? 1 : args.a.ld, args.a.batch_stride};
+    const int64_t b_str[3] = {KMajorB ? args.b.ld : 1, KMajorB ? 1 : args.b.ld, args.b.batch_stride};
+    const int modes = batched ? 3 : 2;
+    const TmaArrangement divided = tma_arrangement(batched, true), per_mode = tma_arrangement(batched, false);
+    // The arrangement chosen and its arguments rebound, or false where TMA cannot copy the tile.
+    auto choose = [&](int operand, const int64_t* ext, const int64_t* str, tma::Arguments& bound, TmaArrangement& chosen) -> bool {
+      if constexpr (std::is_same_v<Boxes, TmaBoxesDivided>) {
+        const Plan& d = plan(operand, divided);
+        if (d.boxes.ok()) {
+          bound = tma::rebind_gmem(d.args, modes, ext, str);
+          chosen = divided;
+          if (bound.rule == tma::Rule::ok) return true;
+        }
+      }
+      const Plan& p = plan(operand, per_mode);
+      if (!p.boxes.ok()) return false;
+      bound = tma::rebind_gmem(p.args, modes, ext, str);
+      chosen = per_mode;
+      return true;
+    };
+    Binding b;
+    const bool ok_a = choose(0, a_ext, a_str, b.a, b.arrangement_a);
+    const bool ok_b = choose(1, b_ext, b_str, b.b, b.arrangement_b);
+    if (!ok_a || !ok_b)
+      b.status = {GemmStatus::Unsupported, std::string("sm90 kernel: TMA cannot copy the operand tiles: ") +
+                                               tma::to_string(plan(0, per_mode).boxes.rule) + " / " +
+                                               tma::to_string(plan(1, per_mode).boxes.rule)};
+    else if (b.a.rule != tma::Rule::ok || b.b.rule != tma::Rule::ok)
+      b.status = {GemmStatus::Misaligned, std::string("sm90 kernel: ") + tma::to_string(b.a.rule != tma::Rule::ok ? b.a.rule : b.b.rule)};
+    return b;
+  }
+
+  static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& args) {
+    constexpr kernels::Element built = element_enum_of<Element>();
+    if (args.element != built) return {GemmStatus::Unsupported, std::string("the sm90 kernel was built for ") + to_string(built)};
+    if (built == kernels::Element::F32 && !args.allow_tf32)
+      return {GemmStatus::Unsupported, "the sm90 kernel multiplies f32 inputs as tf32 only: set allow_tf32 (else the SIMT kernel runs them in f32)"};
+    if (args.a.major != a_major || args.b.major != b_major)
+      return {GemmStatus::Unsupported, "the sm90 kernel was built for other operand majors"};
+    // TMA: 16-byte aligned base addresses and strides (ld and batch strides whole 16 bytes).
+    constexpr int64_t per16 = 16 / int64_t(sizeof(Element));
+    auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+    const bool batched = problem_l(problem) > 1;
+    if (!aligned16(args.a.ptr) || !aligned16(args.b.ptr) || args.a.ld % per16 != 0 || args.b.ld % per16 != 0 ||
+        (batched && (args.a.batch_stride % per16 != 0 || args.b.batch_stride % per16 != 0)))
+      return {GemmStatus::Misaligned, "the sm90 kernel's TMA copies need 16-byte aligned A/B, leading dimensions and batch strides"};
+    // TMA coordinates are 32-bit.
+    constexpr int64_t limit = int64_t(1) << 31;
+    if (problem_m(problem) >= limit || problem_n(problem) >= limit || problem_k(problem) >= limit || problem_l(problem) >= limit)
+      return {GemmStatus::InvalidSize, "the sm90 kernel addresses M, N, K, L below 2^31"};
+    return bind(problem, args).status;
+  }
+  static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
+
+  // The tensor maps of A and B in the arrangements bind() chose, each CTA's part of the B
+  // tile, the k-tiles.
+  template <class Boxes = TmaBoxesDivided>
+  static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& args, void* /*workspace*/, GemmResult& status) {
+    Params ml{};
+    const Binding b = bind<Boxes>(problem, args);
+    if (!b.status) {
+      status = b.status;
+      return ml;
+    }
+    constexpr CUtensorMapDataType type = tensor_map_type_of<Element>();
+    if (tma::encode_tensor_map(&ml.map_a, b.a, args.a.ptr, type) != CUDA_SUCCESS ||
+        tma::encode_tensor_map(&ml.map_b, b.b, args.b.ptr, type) != CUDA_SUCCESS)
+      status = {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
+    ml.arrangement_a = b.arrangement_a;
+    ml.arrangement_b = b.arrangement_b;
+    // Part r of the B tile starts at its first row's offset in the stage layout.
+    for (int r = 0; r < ClusterM; ++r) ml.part_b_offset[r] = uint32_t(int64_t(stage_b(r * (BN / ClusterM), 0)) * Bits / 8);
+    ml.k_tiles = int((problem_k(problem) + BK - 1) / BK);
+    return ml;
+  }
 
   __device__ static void init(SharedStorage& s) {
     s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes));

@@ -1,9 +1,16 @@
 // Definitions of the SM90 host entries (sm90_instance.hpp) and the macro that instantiates
-// them, with the kernel, for one kernel type. Included only by kernels/device/sm90_instances_*.cu.
+// them, with their kernels, for the listed kernels of one unit (sm90_kernel_list.hpp).
+// Included only by kernels/device/sm90_instances_*.cu.
 #pragma once
+
+#include <array>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "sm90_gemm.cuh"
 #include "sm90_instance.hpp"
+#include "sm90_kernel_list.hpp"
 
 namespace tessera::kernels::device::sm90_entry {
 
@@ -18,19 +25,37 @@ std::size_t workspace_size(const GemmArguments& g) {
 template <class Kernel>
 GemmResult run(const GemmArguments& g, cudaStream_t stream, bool optional, bool* declined) {
   sm90::GemmSm90<Kernel> op;
-  if (auto r = op.initialize(g); !r) return r;
-  if (optional && (!op.runnable() || (Kernel::Scheduler::Splits && !op.splits()))) {
+  const GemmResult r = op.initialize(g);
+  // (optional: a kernel that refuses the problem, or a split-K kernel whose plan does not
+  // split, leaves it to the plain kernel, which answers any refusal itself)
+  if (optional && (!r || (Kernel::Splits && !op.splits()))) {
     if (declined != nullptr) *declined = true;
     return {};
   }
+  if (!r) return r;
   return op.run(stream);
 }
 
+// The entries (and so the kernels) of every listed kernel of unit U, in a table that the
+// explicit instantiation in that unit's TU (TESSERA_SM90_INSTANCES) defines: its pointers
+// make the TU define the entries that the dispatch's calls link to.
+template <sm90_set::Unit U, class... S>
+auto kernels_of(std::tuple<S...>*)
+    -> decltype(std::tuple_cat(std::declval<std::conditional_t<S::unit == U, std::tuple<typename S::Kernel>, std::tuple<>>>()...));
+template <class... Kernel>
+constexpr std::array<Entries, sizeof...(Kernel)> table_of(std::tuple<Kernel...>*) {
+  return {entries<Kernel>()...};
+}
+template <sm90_set::Unit U>
+struct UnitInstances {
+  using Kernels = decltype(kernels_of<U>(static_cast<sm90_set::Kernels*>(nullptr)));
+  static const std::array<Entries, std::tuple_size_v<Kernels>> table;
+};
+template <sm90_set::Unit U>
+const std::array<Entries, std::tuple_size_v<typename UnitInstances<U>::Kernels>> UnitInstances<U>::table =
+    table_of(static_cast<typename UnitInstances<U>::Kernels*>(nullptr));
+
 }  // namespace tessera::kernels::device::sm90_entry
 
-#define TESSERA_SM90_INSTANCE(...)                                                                                             \
-  template tessera::kernels::GemmResult tessera::kernels::device::sm90_entry::can_implement<__VA_ARGS__>(                      \
-      const tessera::kernels::GemmArguments&);                                                                                 \
-  template std::size_t tessera::kernels::device::sm90_entry::workspace_size<__VA_ARGS__>(const tessera::kernels::GemmArguments&); \
-  template tessera::kernels::GemmResult tessera::kernels::device::sm90_entry::run<__VA_ARGS__>(                                \
-      const tessera::kernels::GemmArguments&, cudaStream_t, bool, bool*)
+#define TESSERA_SM90_INSTANCES(UNIT) \
+  template struct tessera::kernels::device::sm90_entry::UnitInstances<tessera::kernels::device::sm90_set::Unit::UNIT>

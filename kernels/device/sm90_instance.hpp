@@ -29,10 +29,10 @@ struct Entries {
   GemmResult (*can_implement)(const GemmArguments&) = nullptr;
   std::size_t (*workspace_size)(const GemmArguments&) = nullptr;
   GemmResult (*run)(const GemmArguments&, cudaStream_t, bool, bool*) = nullptr;
-  explicit operator bool() const { return run != nullptr; }
+  constexpr explicit operator bool() const { return run != nullptr; }
 };
 template <class Kernel>
-Entries entries() {
+constexpr Entries entries() {
   return {&can_implement<Kernel>, &workspace_size<Kernel>, &run<Kernel>};
 }
 

@@ -1,23 +1,22 @@
-// The SM90 GEMM inside tessera::gemm: the dispatch from a problem to a kernel instance.
-// bf16 and f16, every operand major (TN, NT, NN, TT), D in the inputs' type or f32; clusters
-// of 2; 128x256 tiles or, for problems that would leave most SMs idle, 128x128 (D in the
-// inputs' type); f32 with allow_tf32 as tf32, TN only. The kernels (37, listed in
-// sm90_kernel_set.cuh) are compiled in sm90_instances_{bf16,f16,small,split,pingpong}.cu; this TU
-// compiles none, it calls their entries (sm90_instance.hpp):
-//   - whole-tile kernels (no split-K code) run every problem by default;
-//   - split-K of the last wave, a kernel of its own, runs where the caller gives the workspace
-//     sm90_workspace_size asks for and the plan splits: 16-bit TN and NT with D in the inputs'
-//     type (both tiles); other problems have no split kernel (workspace size 0);
-//   - small 16-bit TN problems with D in the inputs' type run the ping-pong kernel (64x128
-//     tiles, two consumer warpgroups in turn; sm90_instances_pingpong.cu), by
-//     sm90_schedule.hpp's rule (the one select_configuration reports);
-//   - fused epilogues GELU tanh, ReLU, SiLU (with or without a bias) on 16-bit TN problems with
-//     D in the inputs' type and the 128x256 tile run a kernel whose TMA-store epilogue applies
-//     that activation (never split); other fusions take the direct epilogue of the plain kernel.
+// The SM90 GEMM inside tessera::gemm: the dispatch from a problem to a kernel instance of the
+// list (sm90_kernel_list.hpp, whose kernels sm90_instances_<unit>.cu compile; this TU
+// compiles none and calls their entries, sm90_instance.hpp). For a problem (D column-major:
+// as_column_major_d) it takes the listed kernel that reads its input type and operand majors,
+// writes its D type and runs the schedule sm90_schedule.hpp's rule picks (the one
+// select_configuration reports), over whole tiles with the plain epilogue: it runs every
+// problem it takes. Where the list also has
+//   - the fused TMA-store kernel of the problem's activation (its TMA-store epilogue applies
+//     it; other fusions take the direct epilogue of the plain kernel), or else
+//   - a split-K twin (split-K of the last wave, run where the caller gives the workspace
+//     sm90_workspace_size asks for and the plan splits),
+// that kernel is tried first, and declines (launching nothing) where it does not apply.
 // Compiled for sm_90a (kernels/CMakeLists.txt, tools/device/*.sh).
+#include <string>
+
 #include "sm90_dispatch.hpp"
 #include "sm90_instance.hpp"
-#include "sm90_kernel_set.cuh"
+#include "sm90_kernel_list.hpp"
+#include "gemm_configuration.hpp"
 
 namespace tessera::kernels::device {
 
@@ -39,71 +38,73 @@ using sm90_entry::entries;
 namespace set = sm90_set;
 
 // The plain whole-tile kernel for a problem, and the kernel to try first where one is built:
-// its split-K twin, or the fused TMA-store kernel of its activation.
+// the fused TMA-store kernel of its activation, or its split-K twin.
 struct Choice {
   Entries whole, first;
   GemmResult refusal;          // set when no kernel takes the problem's types
   bool first_splits = false;  // first is split-K: tried only with a workspace
 };
 
-// (Small tiles only for D in the inputs' type: 8 more kernels rather than 16.)
-template <class T, class D, GMMA::Major MA, GMMA::Major MB>
-Choice with_tile(const GemmArguments& g) {
-  constexpr bool splits = std::is_same_v<T, D> && set::has_split(MA, MB);
-  if constexpr (std::is_same_v<T, D>) {
-    const GemmConfiguration conf = select_configuration(g, DeviceInfo{9, multiprocessors()});
-    // (small TN problems run ping-pong, the other majors 128x128 tiles: no 128x128 TN kernel)
-    if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K) {
-      if (conf.schedule == sm90::Schedule::Pingpong64x128) return {entries<set::Pingpong<T>>(), {}, {}};
-    } else if (conf.tile_n == 128) {
-      if constexpr (splits) return {entries<set::Small<T, MA, MB>>(), entries<set::SmallSplit<T, MA, MB>>(), {}, true};
-      else return {entries<set::Small<T, MA, MB>>(), {}, {}};
+// The entries of the first listed kernel whose traits satisfy `wanted`.
+template <class Wanted>
+Entries listed(Wanted const& wanted) {
+  Entries e;
+  set::find_kernel([&](auto shipped) {
+    using Kernel = typename decltype(shipped)::Kernel;
+    if (!wanted(set::traits_of<Kernel>)) return false;
+    e = entries<Kernel>();
+    return true;
+  });
+  return e;
+}
+
+const char* major_name(bool k_major, bool a) {
+  return k_major ? (a ? "row-major (K-major)" : "column-major (K-major)") : (a ? "column-major (M-major)" : "row-major (N-major)");
+}
+
+// Why no listed kernel takes g's types: what the list has for its input type.
+GemmResult refusal(const GemmArguments& g) {
+  std::string outputs, majors;
+  bool any_input = false;
+  set::find_kernel([&](auto shipped) {
+    constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
+    if (t.element != g.element) return false;
+    any_input = true;
+    const std::string out = to_string(t.output);
+    if (outputs.find(out) == std::string::npos) outputs += (outputs.empty() ? "" : " or ") + out;
+    if (t.output == output_element(g)) {
+      const std::string pair = std::string("A ") + major_name(t.a_k_major, true) + " with B " + major_name(t.b_k_major, false);
+      if (majors.find(pair) == std::string::npos) majors += (majors.empty() ? "" : "; ") + pair;
     }
-    if constexpr (MA == GMMA::Major::K && MB == GMMA::Major::K) {
-      // The fused TMA-store kernels (no split: the fused instance is taken first).
-      switch (set::has_fused_tma(g.epilogue.activation) ? g.epilogue.activation : Activation::Identity) {
-        case Activation::GELUTanh: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::GELUTanh>>(), {}};
-        case Activation::ReLU: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::ReLU>>(), {}};
-        case Activation::SiLU: return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Fused<T, Activation::SiLU>>(), {}};
-        default: break;
-      }
-    }
-  }
-  if constexpr (splits) return {entries<set::Whole<T, MA, MB, D>>(), entries<set::Split<T, MA, MB>>(), {}, true};
-  else return {entries<set::Whole<T, MA, MB, D>>(), {}, {}};
+    return false;
+  });
+  if (!any_input) return {GemmStatus::Unsupported, std::string("no sm90 kernel takes ") + to_string(g.element) + " inputs"};
+  if (majors.empty())
+    return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + to_string(g.element) + " inputs write D in " + outputs +
+                                         ", not " + to_string(output_element(g))};
+  return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + to_string(g.element) + " inputs with D in " +
+                                       to_string(output_element(g)) + " read " + majors + " (here A is " +
+                                       major_name(g.a.major == Major::Row, true) + ", B " + major_name(g.b.major == Major::Col, false) +
+                                       "); the SIMT and SM80 kernels run the others"};
 }
-// The instantiation for the arguments' element type, operand majors (A K-major when
-// row-major; B K-major when column-major) and D's type: the inputs' or f32 (bf16 inputs with
-// an f16 D and the reverse are not instantiated: 8 more kernels for a rare combination).
-template <class T, class D>
-Choice with_majors(const GemmArguments& g) {
-  constexpr auto K = GMMA::Major::K, MN = GMMA::Major::MN;
-  const bool ak = g.a.major == Major::Row, bk = g.b.major == Major::Col;
-  if (ak && bk) return with_tile<T, D, K, K>(g);
-  if (ak) return with_tile<T, D, K, MN>(g);
-  if (bk) return with_tile<T, D, MN, K>(g);
-  return with_tile<T, D, MN, MN>(g);
-}
-template <class T>
-Choice with_output(const GemmArguments& g) {
-  const Element out = output_element(g);
-  if (out == g.element) return with_majors<T, T>(g);
-  if (out == Element::F32) return with_majors<T, float>(g);
-  return {{}, {}, {GemmStatus::Unsupported, std::string("the sm90 kernel writes D in its inputs' type (") + to_string(g.element) +
-                                                ") or f32, not " + to_string(out)}};
-}
+
 Choice choose(const GemmArguments& g) {
-  if (g.element == Element::BF16) return with_output<bfloat16_t>(g);
-  if (g.element == Element::F16) return with_output<half_t>(g);
-  if (g.element == Element::F32) {
-    // tf32 wgmma reads K-major operands only (the ISA transposes 16-bit types alone).
-    if (g.a.major != Major::Row || g.b.major != Major::Col)
-      return {{}, {}, {GemmStatus::Unsupported,
-              "the sm90 kernel takes f32 (as tf32) only with A row-major and B column-major (TN: both K-major, as tf32 "
-              "wgmma reads them); the SIMT kernel runs the other majors"}};
-    return {entries<set::Tf32>(), {}, {}};
+  const sm90::Schedule schedule = select_configuration(g, DeviceInfo{9, multiprocessors()}).schedule;
+  auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, schedule); };
+  Choice c;
+  c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.splits && t.fused == Activation::Identity; });
+  if (!c.whole) {
+    c.refusal = refusal(g);
+    return c;
   }
-  return {{}, {}, {GemmStatus::Unsupported, "the sm90 kernel takes bf16, f16, or f32 with allow_tf32"}};
+  const Activation act = g.epilogue.activation;
+  if (act != Activation::Identity)
+    c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.splits && t.fused == act; });
+  if (!c.first) {
+    c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && t.splits && t.fused == Activation::Identity; });
+    c.first_splits = bool(c.first);
+  }
+  return c;
 }
 
 }  // namespace
@@ -117,7 +118,7 @@ GemmResult sm90_can_implement(const GemmArguments& args) {
 std::size_t sm90_workspace_size(const GemmArguments& args) {
   const GemmArguments g = sm90::as_column_major_d(args);
   const Choice c = choose(g);
-  return c.first ? c.first.workspace_size(g) : 0;  // (0 for a fused kernel)
+  return c.first_splits ? c.first.workspace_size(g) : 0;  // (a fused kernel needs none)
 }
 
 const char* sm90_schedule(const GemmArguments& args) {

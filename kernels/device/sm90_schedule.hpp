@@ -7,9 +7,10 @@
 //
 // The rule: the default tiles unless their CTAs (clusters of 2 along M) would fill at most
 // half of the SMs; then smaller tiles, so that more CTAs share the work (each with less
-// of it: per-CTA latency, not throughput, bounds such problems): 64 x 128 ping-pong where it
-// is instantiated (bf16 or f16, A and B K-major, D in the inputs' type), else 128 x 128
-// cooperative (D in the inputs' type), else the default.
+// of it: per-CTA latency, not throughput, bounds such problems): 64 x 128 ping-pong where the
+// kernel list (sm90_kernel_list.hpp) has one for the problem's types and majors (bf16 or
+// f16, A and B K-major, D in the inputs' type), else 128 x 128 cooperative where it has one
+// (D in the inputs' type), else the default.
 // Not ping-pong for larger problems: a 64-row tile (64x128 or 64x256) loads 1.7-2x the operand
 // bytes per MAC of the cooperative 128x256 tile and trails it at every shape from 2048^3 up;
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
@@ -23,6 +24,7 @@
 #include <tessera/kernels/gemm_arguments.hpp>
 
 #include "../kernel/tile_scheduler.cuh"
+#include "sm90_kernel_list.hpp"
 
 namespace tessera::kernels::sm90 {
 
@@ -43,12 +45,52 @@ inline int64_t cluster_ctas(const GemmArguments& g, int64_t bm, int64_t bn, int6
   return cluster_tiles.m * cluster * cluster_tiles.n * g.batch;
 }
 
+// Whether a kernel of these traits runs schedule s (its tile and consumer arrangement).
+constexpr bool runs_schedule(const device::sm90_set::KernelTraits& t, Schedule s) {
+  switch (s) {
+    case Schedule::Cooperative128x256: return !t.pingpong && t.bm == 128 && t.bn == 256;
+    case Schedule::Cooperative128x128: return !t.pingpong && t.bm == 128 && t.bn == 128;
+    case Schedule::Pingpong64x128: return t.pingpong && t.bm == 64 && t.bn == 128;
+  }
+  return false;
+}
+
+// Whether the list has a plain kernel (whole tiles, no fused activation) of schedule s for g.
+inline bool schedule_built(Schedule s, const GemmArguments& g) {
+  namespace set = device::sm90_set;
+  return set::find_kernel([&](auto shipped) {
+    constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
+    return !t.splits && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
+  });
+}
+
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {
-  if (g.element == Element::F32) return Schedule::Cooperative128x256;  // tf32: one kernel
   if (2 * cluster_ctas(g, 128, 256, 2) > sms) return Schedule::Cooperative128x256;
-  if (output_element(g) != g.element) return Schedule::Cooperative128x256;  // small tiles: D in the inputs' type only
-  const bool tn = g.a.major == Major::Row && g.b.major == Major::Col;      // A and B K-major
-  return tn ? Schedule::Pingpong64x128 : Schedule::Cooperative128x128;
+  if (schedule_built(Schedule::Pingpong64x128, g)) return Schedule::Pingpong64x128;
+  if (schedule_built(Schedule::Cooperative128x128, g)) return Schedule::Cooperative128x128;
+  return Schedule::Cooperative128x256;
+}
+
+// D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
+// cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
+// rows x 8 bytes), and even with pairs packed into 32-bit stores the opposite choice is much
+// slower (bench/notes/sm90_gemm.md). A (M x K) becomes
+// B' of D^T and B (K x N) becomes A': the same storage read with the other roles (a row-major
+// A is a K-major B', a column-major B a K-major A').
+inline GemmArguments as_column_major_d(const GemmArguments& g) {
+  if (g.c.major == Major::Col) return g;
+  GemmArguments t = g;
+  t.m = g.n;
+  t.n = g.m;
+  t.a = g.b;
+  t.a.major = g.b.major == Major::Col ? Major::Row : Major::Col;
+  t.b = g.a;
+  t.b.major = g.a.major == Major::Row ? Major::Col : Major::Row;
+  t.c.major = Major::Col;
+  // bias[m] of D is bias[n] of D^T
+  if (g.epilogue.bias == Bias::PerRow) t.epilogue.bias = Bias::PerColumn;
+  if (g.epilogue.bias == Bias::PerColumn) t.epilogue.bias = Bias::PerRow;
+  return t;
 }
 
 }  // namespace tessera::kernels::sm90

@@ -11,23 +11,35 @@
 // epilogue.
 #pragma once
 
+#include <cuda_runtime.h>
+
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "../arch/named_barrier.cuh"
 #include "../arch/sm90_registers.cuh"
 #include "../collective/sm90_epilogue.cuh"
 #include "../collective/sm90_epilogue_tma.cuh"
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
+#include "sm90_gemm_kernel_base.cuh"
 #include "sm90_shared_storage.hpp"
 #include "sm90_tile_scheduler.cuh"
 
 namespace tessera::kernels::sm90 {
 
 template <class Mainloop_, class Epilogue_, class Scheduler_ = WholeTileScheduler>
-struct GemmTmaWarpSpecialized {
-  using Mainloop = Mainloop_;
-  using Epilogue = Epilogue_;
-  using Scheduler = Scheduler_;
+struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Scheduler_> {
+  using Base = GemmKernelSm90Base<Mainloop_, Epilogue_, Scheduler_>;
+  using typename Base::Arguments;
+  using typename Base::Epilogue;
+  using typename Base::Mainloop;
+  using typename Base::Scheduler;
+  using Base::cluster_rank;
+  using Base::cluster_sync;
+  using Base::ClusterM;
+  using Base::finish;
+  using Base::Splits;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
   using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
@@ -45,27 +57,60 @@ struct GemmTmaWarpSpecialized {
   };
   static constexpr int ConsumerThreads = GMMA::warpgroup_threads * Mainloop::ConsumerWarpgroups;
 
-  static constexpr int ClusterM = Mainloop::ClusterM;
-
-  // The cluster's barrier (every thread of every CTA in the cluster); not .aligned: the
-  // producer warp arrives diverged.
-  __device__ __forceinline__ static void cluster_sync() {
-    if constexpr (ClusterM > 1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-      asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-#endif
-    } else {
-      __syncthreads();
-    }
+  // ---- contract (host): the collectives' (GemmKernelSm90Base) and the split-K workspace.
+  // A plan's workspace: one f32 accumulator tile per slice of every split tile and CTA of its
+  // cluster, then one arrival counter per split tile and CTA.
+  static std::size_t partials_bytes(SplitPlan const& plan, int64_t tiles) {
+    return std::size_t(tiles - plan.whole) * std::size_t(plan.split) * ClusterM * Mainloop::BM * Mainloop::BN * sizeof(float);
   }
-  __device__ __forceinline__ static int cluster_rank() {
-    uint32_t r = 0;
-    if constexpr (ClusterM > 1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-      asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-#endif
+  static std::size_t split_workspace_bytes(SplitPlan const& plan, int64_t tiles) {
+    if (plan.split < 2) return 0;
+    return partials_bytes(plan, tiles) + std::size_t(tiles - plan.whole) * ClusterM * sizeof(unsigned);
+  }
+  // The split plan of the last wave over the resident clusters (none for whole-tile schedulers).
+  static SplitPlan split_plan(Scheduler const& sc, KernelHardwareInfo const& hw) {
+    if constexpr (Splits) return Scheduler::plan_for(sc.tile_count(), sc.k_tiles, hw.resident_clusters);
+    else return {sc.tile_count(), 1};
+  }
+  // The collectives' workspace and, where the plan splits, its partials and counters after it.
+  static std::size_t get_workspace_size(Arguments const& a, KernelHardwareInfo const& hw) {
+    const Scheduler sc = Base::scheduler_of(a);
+    const std::size_t split = split_workspace_bytes(split_plan(sc, hw), sc.tile_count());
+    return Base::collective_workspace_size(a) + split;
+  }
+  // Split-K of the last wave when it pays and the workspace holds it; whole tiles otherwise.
+  static Params to_underlying_arguments(Arguments const& a, void* workspace, std::size_t workspace_bytes, KernelHardwareInfo const& hw,
+                                        GemmResult& status) {
+    Params p{};
+    Base::to_collective_params(a, workspace, p, status);
+    p.partials = nullptr;
+    p.arrivals = nullptr;
+    if constexpr (Splits) {
+      const std::size_t own = Base::collective_workspace_size(a);
+      if (workspace != nullptr && workspace_bytes > own) {
+        const int64_t tiles = p.scheduler.tile_count();
+        const SplitPlan plan = split_plan(p.scheduler, hw);
+        const std::size_t need = split_workspace_bytes(plan, tiles);
+        if (need > 0 && need <= workspace_bytes - own) {
+          unsigned char* split = static_cast<unsigned char*>(workspace) + own;
+          p.scheduler.plan = plan;
+          p.partials = reinterpret_cast<float4*>(split);
+          p.arrivals = reinterpret_cast<unsigned*>(split + partials_bytes(plan, tiles));
+        }
+      }
     }
-    return int(r);
+    return p;
+  }
+  static bool splits(Params const& p) { return p.arrivals != nullptr; }
+  // The split tiles' arrival counters start at zero in every launch.
+  static GemmResult initialize_workspace(Params const& p, cudaStream_t stream) {
+    if constexpr (Splits) {
+      if (p.arrivals == nullptr) return {};
+      const std::size_t bytes = std::size_t(p.scheduler.split_tiles()) * ClusterM * sizeof(unsigned);
+      if (cudaMemsetAsync(p.arrivals, 0, bytes, stream) != cudaSuccess)
+        return {GemmStatus::LaunchFailed, std::string("sm90 split-K counters: ") + cudaGetErrorString(cudaGetLastError())};
+    }
+    return {};
   }
 
   // The scheduler's tiles are cluster tiles (ClusterM M-tiles of one N column); cluster c
@@ -77,7 +122,7 @@ struct GemmTmaWarpSpecialized {
     const int rank = cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
-      if constexpr (requires { Epilogue::init(shared.epilogue); }) Epilogue::init(shared.epilogue);  // (C's barriers)
+      Epilogue::init(shared.epilogue);  // (C's barriers)
       Mainloop::init(s);
       Mainloop::prefetch_tensor_maps(p.mainloop);
     }
@@ -102,10 +147,8 @@ struct GemmTmaWarpSpecialized {
         int32_t kept_m = 0, kept_n = 0, kept_l = 0;
         {
           const auto w = p.scheduler.work(u);
-          if constexpr (requires { Epilogue::prefetch_c; }) {
-            c_prefetched = !Scheduler::Splits || w.split <= 1;
-            if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
-          }
+          c_prefetched = !Scheduler::Splits || w.split <= 1;
+          if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
           if constexpr (!Scheduler::Splits) kept_m = int32_t(w.m), kept_n = int32_t(w.n), kept_l = int32_t(w.l);
           Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
@@ -119,12 +162,8 @@ struct GemmTmaWarpSpecialized {
           if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
           tile_m = w.m, tile_n = w.n, tile_l = w.l;
         }
-        if constexpr (requires { Epilogue::prefetch_c; })
-          Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                          tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);
-        else
-          Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                          tile_m * ClusterM + rank, tile_n, tile_l, acc);
+        Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
+                        tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();
@@ -179,19 +218,6 @@ struct GemmTmaWarpSpecialized {
     }
     return true;
   }
-
-  // No CTA leaves while another of its cluster may still write its smem or arrive on its
-  // barriers. Called at the end of each role's branch: code after the branches join would
-  // run under one register budget and defeat setmaxnreg.
-  __device__ __forceinline__ static void finish() {
-    if constexpr (ClusterM > 1) cluster_sync();
-  }
 };
-
-template <class Kernel>
-__global__ void __launch_bounds__(Kernel::Threads, 1) gemm_sm90_entry(const __grid_constant__ typename Kernel::Params params) {
-  extern __shared__ __align__(1024) unsigned char smem[];
-  Kernel::run(params, smem);
-}
 
 }  // namespace tessera::kernels::sm90

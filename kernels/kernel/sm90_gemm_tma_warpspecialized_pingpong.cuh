@@ -10,29 +10,41 @@
 // staging slot per consumer. Every unit is a whole tile (the kernel runs over
 // WholeTileScheduler: no split-K); a consumer steps its pipeline state over the other's units'
 // k-tiles, so both walk the ring in the producer's order (Mainloop::produce, shared with the
-// cooperative kernel).
+// cooperative kernel). The contract and the cluster helpers are the SM90 kernels' common
+// base's (sm90_gemm_kernel_base.cuh).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include <tessera/pipeline/mbarrier.hpp>
 
-#include "sm90_gemm_tma_warpspecialized.cuh"
+#include "../arch/sm90_registers.cuh"
+#include "../collective/sm90_epilogue.cuh"
+#include "../collective/sm90_epilogue_tma.cuh"
+#include "../collective/sm90_mainloop_tma_wgmma.cuh"
+#include "sm90_gemm_kernel_base.cuh"
 #include "sm90_pingpong_order.hpp"
+#include "sm90_shared_storage.hpp"
+#include "sm90_tile_scheduler.cuh"
 
 namespace tessera::kernels::sm90 {
 
 template <class Mainloop_, class Epilogue_, class Scheduler_ = WholeTileScheduler>
-struct GemmTmaWarpSpecializedPingpong {
-  using Mainloop = Mainloop_;
-  using Epilogue = Epilogue_;
-  using Scheduler = Scheduler_;
+struct GemmTmaWarpSpecializedPingpong : GemmKernelSm90Base<Mainloop_, Epilogue_, Scheduler_> {
+  using Base = GemmKernelSm90Base<Mainloop_, Epilogue_, Scheduler_>;
+  using typename Base::Arguments;
+  using typename Base::Epilogue;
+  using typename Base::Mainloop;
+  using typename Base::Scheduler;
+  using Base::cluster_rank;
+  using Base::cluster_sync;
+  using Base::ClusterM;
+  using Base::finish;
+  static_assert(!Scheduler::Splits, "ping-pong: whole tiles only (its consumers own whole tiles; no split-K meeting)");
   static_assert(Mainloop::ConsumerWarpgroups == 1, "ping-pong: each consumer warpgroup owns a whole BM x BN tile (BM = 64 AtomsM)");
   static constexpr int MathWarpgroups = 2;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + MathWarpgroups);
-  static constexpr int ClusterM = Mainloop::ClusterM;
-  // The cooperative kernel of the same collectives lends its cluster helpers.
-  using Cooperative = GemmTmaWarpSpecialized<Mainloop, Epilogue, Scheduler>;
 
   using SharedStorage = PingpongSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
@@ -41,15 +53,21 @@ struct GemmTmaWarpSpecializedPingpong {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     Scheduler scheduler;
-    float4* partials = nullptr;  // (unused: no split-K; the device adapter sets them null)
-    unsigned* arrivals = nullptr;
   };
+
+  // ---- contract (host): the collectives' (GemmKernelSm90Base), no workspace of its own.
+  static Params to_underlying_arguments(Arguments const& a, void* workspace, std::size_t /*workspace_bytes*/,
+                                        KernelHardwareInfo const& /*hw*/, GemmResult& status) {
+    Params p{};
+    Base::to_collective_params(a, workspace, p, status);
+    return p;
+  }
 
   __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
     typename Mainloop::SharedStorage& s = shared.mainloop;
     const int wg = int(threadIdx.x / GMMA::warpgroup_threads);
-    const int rank = Cooperative::cluster_rank();
+    const int rank = cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
       shared.order.init(GMMA::warpgroup_threads);  // a consumer's every thread arrives
@@ -57,12 +75,12 @@ struct GemmTmaWarpSpecializedPingpong {
       Mainloop::init(s);  // (its fence.mbarrier_init covers the order's and C's barriers too)
       Mainloop::prefetch_tensor_maps(p.mainloop);
     }
-    Cooperative::cluster_sync();
+    cluster_sync();
     const int64_t units = p.scheduler.work_count();
     if (wg == 0) {
       arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
       if (threadIdx.x == 0) Mainloop::produce(p.mainloop, s, p.scheduler, first, step, rank);
-      Cooperative::finish();
+      finish();
     } else {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       const int math = wg - 1;                  // this consumer takes units j with j % 2 == math
@@ -94,7 +112,7 @@ struct GemmTmaWarpSpecializedPingpong {
                         w.m * ClusterM + rank, w.n, w.l, acc, math, true);
       }
       Epilogue::finish(p.epilogue, thread);
-      Cooperative::finish();
+      finish();
     }
   }
 };

@@ -60,6 +60,12 @@ TESSERA_HOST_DEVICE constexpr PersistentTileScheduler raster_of(int64_t m, int64
   return {tiles.m, tiles.n, batch, raster_group(ClusterM)};
 }
 
+// What a caller may choose of the persistent schedulers' raster (their Arguments): the
+// raster group, in cluster tiles down M per N column (0: raster_group(ClusterM)).
+struct Sm90SchedulerArguments {
+  int64_t raster_group = 0;
+};
+
 // The persistent raster with whole tiles only: unit u is tile u with all its k-tiles, and
 // `split` is 1 at compile time, so a kernel over this scheduler carries no split-K meeting.
 // (A kernel that may split carries the split-K reduction, whose loads beside the live
@@ -69,6 +75,17 @@ struct WholeTileScheduler {
   static constexpr bool Splits = false;
   PersistentTileScheduler raster;
   int k_tiles = 0;
+
+  using Arguments = Sm90SchedulerArguments;
+  // The raster of an M x N x K problem, `l` of them, in BM x BN x BK tiles, clusters of ClusterM along M.
+  template <int BM, int BN, int BK, int ClusterM>
+  static WholeTileScheduler to_underlying_arguments(int64_t m, int64_t n, int64_t k, int64_t l, Arguments const& args) {
+    WholeTileScheduler s;
+    s.raster = raster_of<BM, BN, ClusterM>(m, n, l);
+    if (args.raster_group > 0) s.raster.group = args.raster_group;
+    s.k_tiles = int((k + BK - 1) / BK);
+    return s;
+  }
 
   struct Work {
     int64_t m, n, l;
@@ -102,6 +119,18 @@ struct SplitKTileScheduler {
   PersistentTileScheduler raster;
   SplitPlan plan{0, 1};
   int k_tiles = 0;
+
+  using Arguments = Sm90SchedulerArguments;
+  // Unsplit (the kernel sets the plan where its workspace holds the split: plan_for).
+  template <int BM, int BN, int BK, int ClusterM>
+  static SplitKTileScheduler to_underlying_arguments(int64_t m, int64_t n, int64_t k, int64_t l, Arguments const& args) {
+    SplitKTileScheduler s;
+    s.raster = raster_of<BM, BN, ClusterM>(m, n, l);
+    if (args.raster_group > 0) s.raster.group = args.raster_group;
+    s.k_tiles = int((k + BK - 1) / BK);
+    s.plan = {s.raster.tile_count(), 1};
+    return s;
+  }
 
   struct Work {
     int64_t m, n, l;

@@ -76,9 +76,11 @@ std::vector<int> run_sm90() {
     g.c = {nullptr, Major::Col, BM, 0};
     g.d = d;
     g.ldd = BM;
+    // The kernel's own Arguments: tessera's host API's, and where the trace epilogue records.
+    typename Kernel::Arguments args = Kernel::arguments_of(g);
+    args.epilogue.sink = sink;
     sm90::GemmSm90<Kernel> op;
-    if (auto r = op.initialize(g); !r) throw std::runtime_error("sm90 trace kernel: " + r.message);
-    op.params.epilogue.sink = sink;
+    if (auto r = op.initialize(args); !r) throw std::runtime_error("sm90 trace kernel: " + r.message);
     if (auto r = op.run(); !r) throw std::runtime_error("sm90 trace kernel: " + r.message);
     check(cudaDeviceSynchronize(), "traced sm90 kernel");
     int n = 0;

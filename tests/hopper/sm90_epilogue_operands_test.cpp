@@ -1,4 +1,4 @@
-// The SM90 TMA-store epilogue's operands on the host (kernels/device/sm90_epilogue_operands.hpp):
+// The SM90 TMA-store epilogue's operands on the host (kernels/collective/sm90_epilogue_operands.hpp):
 // which problems TMA stores D for and, with beta != 0, loads C for, and the tensor-map
 // arguments of D and C that the device layer encodes (the staging tile's boxes rebound to D's
 // and C's strides: tma::rebind_gmem over the same prototype as sm90_gemm.cuh).
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-#include "device/sm90_epilogue_operands.hpp"
+#include "collective/sm90_epilogue_operands.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 
@@ -22,7 +22,7 @@ using namespace tessera::kernels;
 namespace {
 // The staging tile of CollectiveEpilogueSm90TmaStore (sm90_epilogue_tma.cuh: 16 KiB of
 // 64-row columns, MN-major 128B GMMA atoms walking the columns first) and the prototype
-// arguments over a column-major (rows, cols[, 2]) tensor, as GemmSm90::setup_tma_store.
+// arguments over a column-major (rows, cols[, 2]) tensor, as CollectiveEpilogueSm90TmaStore::bind_tma.
 template <int Bits>
 tma::Arguments staging_prototype(bool batched) {
   constexpr int Cols = 16 * 1024 * 8 / Bits / 64;

@@ -21,7 +21,8 @@
 
 #include "../../kernels/device/sm90_dispatch.hpp"
 #include "../../kernels/device/sm90_instance.hpp"
-#include "../../kernels/device/sm90_kernel_set.cuh"
+#include "../../kernels/device/sm90_kernel_list.hpp"
+#include "../../kernels/device/sm90_schedule.hpp"
 #include "../../tools/harness/sm90_gemm_check.hpp"
 
 using namespace tessera;

@@ -24,6 +24,33 @@
 
 namespace tessera::kernels::sm90 {
 
+// What every SM90 epilogue takes (its Arguments, or their base): D, C, the scalars and the
+// fusion, in the kernel's orientation (D column-major after as_column_major_d).
+struct Sm90EpilogueArguments {
+  Element output = Element::F32;  // D's, C's and the bias's element type (the epilogue's ElementD)
+  void* d = nullptr;
+  std::int64_t ldd = 0, batch_stride_d = 0;
+  Operand c;  // C: read where beta != 0; its major is D's too
+  float alpha = 1.0f, beta = 0.0f;
+  Activation activation = Activation::Identity;
+  Bias bias = Bias::None;
+  const void* bias_ptr = nullptr;  // D's element type, one vector for every batch
+};
+inline Sm90EpilogueArguments sm90_epilogue_arguments(const GemmArguments& g) {
+  Sm90EpilogueArguments e;
+  e.output = output_element(g);
+  e.d = g.d;
+  e.ldd = g.ldd;
+  e.batch_stride_d = g.batch_stride_d;
+  e.c = g.c;
+  e.alpha = g.alpha;
+  e.beta = g.beta;
+  e.activation = g.epilogue.activation;
+  e.bias = g.epilogue.bias;
+  e.bias_ptr = g.epilogue.bias_ptr;
+  return e;
+}
+
 struct Sm90EpilogueOperands {
   GemmResult status;
   bool load_c = false;  // beta != 0: C comes by TMA
@@ -33,9 +60,11 @@ struct Sm90EpilogueOperands {
   std::int64_t c_stride[3] = {1, 0, 0};
 };
 
-// d_bytes: D's (and C's) element size; fused_instance: the kernel is a fused TMA-store
-// instance (EpilogueTmaStoreFused), which stores act(alpha acc + bias) with beta == 0 only.
-inline Sm90EpilogueOperands sm90_epilogue_operands(const GemmArguments& g, int d_bytes, bool fused_instance) {
+// (m, n, batch): the problem's extents; d_bytes: D's (and C's) element size; fused_instance:
+// the kernel is a fused TMA-store instance (EpilogueTmaStoreFused), which stores
+// act(alpha acc + bias) with beta == 0 only.
+inline Sm90EpilogueOperands sm90_epilogue_operands(std::int64_t m, std::int64_t n, std::int64_t batch, const Sm90EpilogueArguments& g,
+                                                   int d_bytes, bool fused_instance) {
   Sm90EpilogueOperands o;
   auto refuse = [&](const char* why) {
     o.status = {GemmStatus::Unsupported, why};
@@ -43,18 +72,18 @@ inline Sm90EpilogueOperands sm90_epilogue_operands(const GemmArguments& g, int d
     return o;
   };
   const std::int64_t per16 = 16 / d_bytes;  // elements in 16 bytes
-  const bool batched = g.batch > 1;
+  const bool batched = batch > 1;
   auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   if (g.c.major != Major::Col) return refuse("the TMA-store epilogue stages a column-major D");
   if (!aligned16(g.d) || g.ldd % per16 != 0 || (batched && g.batch_stride_d % per16 != 0))
     return refuse("the TMA-store epilogue needs a 16-byte aligned D, ld and batch stride");
   o.modes = batched ? 3 : 2;
-  o.extent[0] = g.m, o.extent[1] = g.n, o.extent[2] = g.batch;
+  o.extent[0] = m, o.extent[1] = n, o.extent[2] = batch;
   o.d_stride[1] = g.ldd, o.d_stride[2] = g.batch_stride_d;
   if (g.beta == 0.0f) return o;
   if (fused_instance) return refuse("a fused TMA-store kernel takes beta == 0 only (C runs on the plain kernel)");
   // (bias or activation: the device epilogue's fused(); an f32 D is not fused here)
-  if (g.epilogue.activation != Activation::Identity || g.epilogue.bias != Bias::None)
+  if (g.activation != Activation::Identity || g.bias != Bias::None)
     return refuse("beta != 0 through TMA loads of C on the plain epilogue only (no bias or activation)");
   if (g.c.ptr == nullptr) return refuse("beta != 0 without C");
   if (!aligned16(g.c.ptr) || g.c.ld % per16 != 0 || (batched && g.c.batch_stride % per16 != 0))
@@ -62,6 +91,9 @@ inline Sm90EpilogueOperands sm90_epilogue_operands(const GemmArguments& g, int d
   o.load_c = true;
   o.c_stride[1] = g.c.ld, o.c_stride[2] = g.c.batch_stride;
   return o;
+}
+inline Sm90EpilogueOperands sm90_epilogue_operands(const GemmArguments& g, int d_bytes, bool fused_instance) {
+  return sm90_epilogue_operands(g.m, g.n, g.batch, sm90_epilogue_arguments(g), d_bytes, fused_instance);
 }
 
 }  // namespace tessera::kernels::sm90

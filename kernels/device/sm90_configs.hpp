@@ -1,0 +1,81 @@
+// The SM90 kernel configurations the library builds, as types (plain C++: the builders
+// (collective/collective_builder.hpp) and gemm_kernel_t name them without compiling them, so
+// the kernel list (sm90_kernel_list.hpp) and the dispatch's rule are host code CI tests).
+#pragma once
+
+#include <type_traits>
+
+#include "../collective/collective_builder.hpp"
+#include "../kernel/gemm_kernel.hpp"
+
+namespace tessera::kernels::sm90 {
+
+// The kernels below are what the collective builders (collective/collective_builder.hpp) make
+// of a tile, a cluster and the operands' element type and majors (TMA: 16-byte alignment, 8
+// elements of 16 bits or 4 of f32), composed by gemm_kernel_t with a persistent tile
+// scheduler (whole tiles, or split-K of the last wave).  Stages: the builder's automatic count (the smem left after the epilogue's staging).
+template <GMMA::Major M>
+using major_tag = std::conditional_t<M == GMMA::Major::K, KMajor, MNMajor>;
+template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterM,
+          class Schedule = KernelTmaWarpSpecializedCooperative>
+using Sm90Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, major_tag<MajorA>, 16 / sizeof(Element), Element,
+                                       major_tag<MajorB>, 16 / sizeof(Element), float, Tile, tuple<C<ClusterM>, _1, _1>,
+                                       StageCountAuto, Schedule>;
+// Scheduler: WholeTileScheduler (whole tiles at compile time: no split-K meeting in the
+// kernel) or SplitKTileScheduler (a kernel of its own, run only when the plan splits).
+// FusedAct: the activation the TMA-store epilogue applies (Identity: plain; fused problems
+// without a kernel of their activation take the direct stores).
+template <class MainloopBuilder, class ElementD, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity>
+using Sm90Kernel = gemm_kernel_t<
+    GemmProblemShape, typename MainloopBuilder::CollectiveOp,
+    typename CollectiveEpilogueBuilder<MainloopBuilder, ElementD, 16 / sizeof(ElementD),
+                                       std::conditional_t<FusedAct == Activation::Identity, EpilogueScheduleAuto,
+                                                          EpilogueTmaStoreFused<FusedAct>>>::CollectiveOp,
+    Scheduler>;
+
+// The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
+// (wgmma m64n256k16), 4 stages of 48 KiB, 128B-swizzled operands, the epilogue through
+// 2 x 16 KiB of shared memory and TMA stores (227 KiB in all).
+// Clusters of 2 CTAs along M share each B tile through TMA multicast.
+// ElementD: D's (and C's, and the bias's) element type, the inputs' or float.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
+          class ElementD = Element, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity>
+using DefaultGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _256, _64>, ClusterM>, ElementD, Scheduler, FusedAct>;
+
+// D = act(alpha A B + bias) through the TMA-store epilogue, one kernel per activation
+// (16-bit TN, D in the inputs' type; kernels/device/sm90_kernel_set.cuh says which are built).
+template <class Element, Activation Act>
+using FusedTmaGemm = DefaultGemm<Element, GMMA::Major::K, GMMA::Major::K, 2, Element, WholeTileScheduler, Act>;
+
+// For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
+// 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
+// each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 16 KiB.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
+          class Scheduler = WholeTileScheduler>
+using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
+
+// Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
+// each with whole BM x BN tiles in turn, one's epilogue under the other's mainloop: the
+// builders' KernelTmaWarpSpecializedPingpong. 64x128x64 (wgmma m64n128k16): 8 stages of
+// 24 KiB and two staging slots of 16 KiB (224 KiB); 64x256x64: 4 stages of 40 KiB (the
+// automatic count); 128x128x64 (the TiledMma's M repeat of 2: two m64n128k16 per k16 step
+// and 128 accumulators per consumer thread): 6 stages of 32 KiB. No cluster by default: the
+// dispatch takes ping-pong for small problems (about one tile per CTA), where B multicast saves
+// little bandwidth and pairing CTAs adds latency (bench/notes/sm90_gemm.md). Whole tiles only
+// (WholeTileScheduler). MajorA/MajorB: K-major by default (MN-major through the same plans).
+template <class Element, int BN = 128, int ClusterM = 1, int BM = 64, GMMA::Major MajorA = GMMA::Major::K,
+          GMMA::Major MajorB = GMMA::Major::K>
+using PingpongGemm =
+    Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<C<BM>, C<BN>, _64>, ClusterM, KernelTmaWarpSpecializedPingpong>, Element>;
+
+// f32 inputs with TF32 math: the same kernel on f32 words, wgmma m64nNk8 (A and B K-major
+// only: the ISA transposes 16-bit types alone), BK = 32 (one 128-byte swizzle row of f32, so
+// the 4 stages are 48 KiB each again), f32 output through the direct epilogue (the builder's
+// default epilogue for tf32).
+template <int ClusterM = 2>
+using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _32>, ClusterM>, float>;
+
+// Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
+// the same rule as select_configuration (gemm_configuration.hpp).
+
+}  // namespace tessera::kernels::sm90

@@ -1,0 +1,155 @@
+// The SM90 kernels the library ships: one list of types that drives the translation units
+// that compile them (sm90_instances_*.cu, TESSERA_SM90_INSTANCES) and the dispatch that picks
+// one for a problem (sm90_instances.cu, sm90_schedule.hpp). A new kernel is its type and one
+// line in `Kernels`, naming the unit that compiles it; the dispatch finds it by what its type
+// says (KernelTraits: input and D types, operand majors, tile, schedule, split-K, fused
+// activation). Plain C++: the kernel types are named, not compiled, here.
+//
+//   Whole<T, MA, MB, D>   128x256 tiles, whole tiles only (no split-K code): 16-bit inputs, 4
+//                         majors, D in T or f32 (16 kernels)
+//   Small<T, MA, MB>      128x128 tiles for problems that would leave most SMs idle, NT, NN,
+//                         TT (6; small TN problems run Pingpong)
+//   Split<T, MA, MB>      Whole with split-K of the last wave, D in T, TN and NT only (4)
+//   SmallSplit<T, MA, MB> Small with split-K, NT only (2)
+//   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
+//                         epilogue: GELU tanh, ReLU, SiLU (6)
+//   Tf32                  f32 inputs as tf32, TN (1)
+//   Pingpong<T>           ping-pong, 64x128 tiles, TN, D in T, no cluster: small problems (2)
+// Units: the split of the kernels over translation units is tuned for CI's build time (each
+// unit groups kernels that share constexpr work: an operand's stage tiles and TMA plans).
+#pragma once
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <tessera/kernels/gemm_arguments.hpp>
+
+#include "../collective/sm90_contract.hpp"
+#include "sm90_configs.hpp"
+
+namespace tessera::kernels::device::sm90_set {
+
+using Major = GMMA::Major;
+inline constexpr Major K = Major::K, MN = Major::MN;
+template <class T, Major MA, Major MB, class D>
+using Whole = sm90::DefaultGemm<T, MA, MB, 2, D>;
+template <class T, Major MA, Major MB>
+using Small = sm90::SmallTileGemm<T, MA, MB>;
+template <class T, Major MA, Major MB>
+using Split = sm90::DefaultGemm<T, MA, MB, 2, T, sm90::SplitKTileScheduler>;
+template <class T, Major MA, Major MB>
+using SmallSplit = sm90::SmallTileGemm<T, MA, MB, 2, sm90::SplitKTileScheduler>;
+template <class T, Activation A>
+using Fused = sm90::FusedTmaGemm<T, A>;
+using Tf32 = sm90::DefaultGemmTf32<>;
+template <class T>
+using Pingpong = sm90::PingpongGemm<T>;
+
+// The translation units (kernels/device/sm90_instances_<unit>.cu).
+enum class Unit { Bf16, F16, Small, Split, Pingpong };
+
+template <class Kernel_, Unit U>
+struct Shipped {
+  using Kernel = Kernel_;
+  static constexpr Unit unit = U;
+};
+
+using bf16 = bfloat16_t;
+using f16 = half_t;
+using Act = Activation;
+// clang-format off
+using Kernels = std::tuple<
+    Shipped<Whole<bf16, K, K, bf16>, Unit::Bf16>,    Shipped<Whole<bf16, K, MN, bf16>, Unit::Bf16>,
+    Shipped<Whole<bf16, MN, K, bf16>, Unit::Bf16>,   Shipped<Whole<bf16, MN, MN, bf16>, Unit::Bf16>,
+    Shipped<Whole<bf16, K, K, float>, Unit::Bf16>,   Shipped<Whole<bf16, K, MN, float>, Unit::Bf16>,
+    Shipped<Whole<bf16, MN, K, float>, Unit::Bf16>,  Shipped<Whole<bf16, MN, MN, float>, Unit::Bf16>,
+    Shipped<Fused<bf16, Act::GELUTanh>, Unit::Bf16>, Shipped<Fused<bf16, Act::ReLU>, Unit::Bf16>,
+    Shipped<Fused<bf16, Act::SiLU>, Unit::Bf16>,
+    Shipped<Whole<f16, K, K, f16>, Unit::F16>,       Shipped<Whole<f16, K, MN, f16>, Unit::F16>,
+    Shipped<Whole<f16, MN, K, f16>, Unit::F16>,      Shipped<Whole<f16, MN, MN, f16>, Unit::F16>,
+    Shipped<Whole<f16, K, K, float>, Unit::F16>,     Shipped<Whole<f16, K, MN, float>, Unit::F16>,
+    Shipped<Whole<f16, MN, K, float>, Unit::F16>,    Shipped<Whole<f16, MN, MN, float>, Unit::F16>,
+    Shipped<Fused<f16, Act::GELUTanh>, Unit::F16>,   Shipped<Fused<f16, Act::ReLU>, Unit::F16>,
+    Shipped<Fused<f16, Act::SiLU>, Unit::F16>,
+    Shipped<Small<bf16, K, MN>, Unit::Small>,        Shipped<Small<bf16, MN, K>, Unit::Small>,
+    Shipped<Small<bf16, MN, MN>, Unit::Small>,       Shipped<Small<f16, K, MN>, Unit::Small>,
+    Shipped<Small<f16, MN, K>, Unit::Small>,         Shipped<Small<f16, MN, MN>, Unit::Small>,
+    Shipped<Tf32, Unit::Small>,
+    Shipped<Split<bf16, K, K>, Unit::Split>,         Shipped<Split<bf16, MN, MN>, Unit::Split>,
+    Shipped<Split<f16, K, K>, Unit::Split>,          Shipped<Split<f16, MN, MN>, Unit::Split>,
+    Shipped<SmallSplit<bf16, MN, MN>, Unit::Split>,  Shipped<SmallSplit<f16, MN, MN>, Unit::Split>,
+    Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>>;
+// clang-format on
+
+// What the dispatch matches a kernel by, read off its type: the mainloop's element, majors,
+// tile and schedule, the epilogue's D type and fused activation, the scheduler's split-K.
+struct KernelTraits {
+  Element element = Element::F32, output = Element::F32;
+  bool a_k_major = true, b_k_major = true;  // A row-major, B column-major
+  int bm = 0, bn = 0;
+  bool pingpong = false, splits = false;
+  Activation fused = Activation::Identity;  // a fused TMA-store instance's activation
+};
+
+namespace list_detail {
+template <class Epilogue>
+struct EpilogueTraits;
+template <class D, int BM, int BN, int W, Activation A, int Slots>
+struct EpilogueTraits<sm90::CollectiveEpilogueSm90TmaStore<D, BM, BN, W, A, Slots>> {
+  using ElementD = D;
+  static constexpr Activation fused = A;
+};
+template <class D>
+struct EpilogueTraits<sm90::CollectiveEpilogueSm90Direct<D>> {
+  using ElementD = D;
+  static constexpr Activation fused = Activation::Identity;
+};
+template <class Mainloop, class Epilogue, class Scheduler, bool Pingpong>
+struct CollectiveTraits;
+template <class Policy, class Tile, class T, Major MA, Major MB, int Sw, class Epilogue, class Scheduler, bool Pingpong>
+struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA, MB, Sw>, Epilogue, Scheduler, Pingpong> {
+  static constexpr KernelTraits value{sm90::element_enum_of<T>(),
+                                      sm90::element_enum_of<typename EpilogueTraits<Epilogue>::ElementD>(),
+                                      MA == Major::K,
+                                      MB == Major::K,
+                                      int(get<0>(Tile{})),
+                                      int(get<1>(Tile{})),
+                                      Pingpong,
+                                      std::is_same_v<Scheduler, sm90::SplitKTileScheduler>,
+                                      EpilogueTraits<Epilogue>::fused};
+};
+template <class Kernel>
+struct TraitsOf;
+template <class M, class E, class S>
+struct TraitsOf<sm90::GemmTmaWarpSpecialized<M, E, S>> : CollectiveTraits<M, E, S, false> {};
+template <class M, class E, class S>
+struct TraitsOf<sm90::GemmTmaWarpSpecializedPingpong<M, E, S>> : CollectiveTraits<M, E, S, true> {};
+}  // namespace list_detail
+
+template <class Kernel>
+inline constexpr KernelTraits traits_of = list_detail::TraitsOf<Kernel>::value;
+
+// f(Shipped<...>{}) for each kernel of the list, in order; stops at the first f that returns true.
+template <class F>
+constexpr bool find_kernel(F&& f) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return (f(std::tuple_element_t<I, Kernels>{}) || ...);
+  }(std::make_index_sequence<std::tuple_size_v<Kernels>>{});
+}
+
+// Whether the list has a fused TMA-store kernel of activation a.
+constexpr bool has_fused_tma(Activation a) {
+  return a != Activation::Identity &&
+         find_kernel([a](auto shipped) { return traits_of<typename decltype(shipped)::Kernel>.fused == a; });
+}
+
+// Whether a kernel of these traits reads g's inputs and majors and writes its D type (g in
+// the kernels' orientation: as_column_major_d).
+inline bool takes_types(const KernelTraits& t, const GemmArguments& g) {
+  return t.element == g.element && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
+         t.b_k_major == (g.b.major == kernels::Major::Col);
+}
+
+}  // namespace tessera::kernels::device::sm90_set

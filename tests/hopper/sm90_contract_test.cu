@@ -1,0 +1,204 @@
+// The SM90 collectives' and kernels' contracts on the host (no GPU; nvcc for the collectives'
+// headers, no kernel compiled): each collective's can_implement, with the reason for every
+// refusal, and its workspace size; the kernel's composition of them (the first refusal, the
+// split-K workspace against the plan's definition, the scheduler's arguments); the kernel
+// list's traits and the dispatch's rule over it.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <cstdint>
+#include <string>
+
+#include "device/sm90_kernel_list.hpp"
+#include "device/sm90_schedule.hpp"
+#include "kernel/sm90_gemm_tma_warpspecialized.cuh"
+#include "kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh"
+
+using namespace tessera;
+using namespace tessera::kernels;
+namespace set = tessera::kernels::device::sm90_set;
+
+namespace {
+using WholeTN = set::Whole<bfloat16_t, set::K, set::K, bfloat16_t>;      // 128x256, clusters of 2, TMA-store epilogue
+using SmallNT = set::Small<half_t, set::MN, set::MN>;                     // 128x128, MN-major operands
+using SplitTN = set::Split<bfloat16_t, set::K, set::K>;                   // split-K of the last wave
+using FusedRelu = set::Fused<bfloat16_t, Activation::ReLU>;               // the ReLU TMA-store instance
+using Tf32 = set::Tf32;                                                   // f32 as tf32, direct epilogue
+using Pingpong = set::Pingpong<bfloat16_t>;                               // 64x128 ping-pong
+
+alignas(16) unsigned char arena[1 << 12];
+
+// An aligned problem in the kernels' orientation (D column-major) for inputs `e`: A (M x K)
+// and B (K x N) with the majors a and b, D in `out`.
+GemmArguments problem(int64_t m, int64_t n, int64_t k, Element e, Major a, Major b, Element out, int64_t batch = 1) {
+  GemmArguments g;
+  g.m = m, g.n = n, g.k = k, g.batch = batch;
+  g.element = e;
+  g.allow_tf32 = e == Element::F32;
+  g.a = {arena, a, a == Major::Row ? k : m, m * k};
+  g.b = {arena + 256, b, b == Major::Col ? k : n, k * n};
+  g.c = {nullptr, Major::Col, m, m * n};
+  g.d = arena + 512;
+  g.ldd = m;
+  g.batch_stride_d = m * n;
+  if (out != e) g.epilogue.output = out;
+  return g;
+}
+GemmArguments tn(int64_t m, int64_t n, int64_t k, Element e = Element::BF16) {
+  return problem(m, n, k, e, Major::Row, Major::Col, e);
+}
+bool has(const GemmResult& r, GemmStatus s, const char* text) {
+  return r.status == s && r.message.find(text) != std::string::npos;
+}
+template <class Collective>
+GemmResult mainloop_verdict(const GemmArguments& g) {
+  return Collective::can_implement(sm90::problem_shape_of(g), Collective::arguments_of(g));
+}
+}  // namespace
+
+TEST_CASE("sm90 mainloop contract: what it takes and why it refuses the rest") {
+  using M = WholeTN::Mainloop;
+  CHECK(mainloop_verdict<M>(tn(1000, 1000, 1000)));
+  CHECK(mainloop_verdict<SmallNT::Mainloop>(problem(512, 512, 64, Element::F16, Major::Col, Major::Row, Element::F16)));
+  CHECK(has(mainloop_verdict<M>(tn(64, 64, 64, Element::F16)), GemmStatus::Unsupported, "built for bf16"));
+  GemmArguments f32 = tn(64, 64, 64, Element::F32);
+  CHECK(mainloop_verdict<Tf32::Mainloop>(f32));
+  f32.allow_tf32 = false;
+  CHECK(has(mainloop_verdict<Tf32::Mainloop>(f32), GemmStatus::Unsupported, "allow_tf32"));
+  CHECK(has(mainloop_verdict<M>(problem(64, 64, 64, Element::BF16, Major::Col, Major::Col, Element::BF16)), GemmStatus::Unsupported,
+            "other operand majors"));
+  GemmArguments big = tn(int64_t(1) << 31, 64, 64);
+  CHECK(has(mainloop_verdict<M>(big), GemmStatus::InvalidSize, "below 2^31"));
+  CHECK(M::get_workspace_size(sm90::problem_shape_of(big), M::arguments_of(big)) == 0);
+
+  rc::prop("TMA's 16 bytes: refused as misaligned exactly where a pointer, ld or batch stride is off them", [] {
+    const int64_t m = *rc::gen::inRange<int64_t>(1, 3000), n = *rc::gen::inRange<int64_t>(1, 3000), k = *rc::gen::inRange<int64_t>(8, 3000);
+    const int64_t batch = *rc::gen::inRange<int64_t>(1, 3);
+    GemmArguments g = tn(m, n, k);
+    g.batch = batch;
+    g.a.ld = k + *rc::gen::inRange<int64_t>(0, 16);
+    g.b.ld = k + *rc::gen::inRange<int64_t>(0, 16);
+    g.a.batch_stride = *rc::gen::inRange<int64_t>(0, 1 << 20);
+    const int offset = *rc::gen::element(0, 2, 8, 16);  // bytes: A's address off 16 unless 0 or 16
+    g.a.ptr = arena + offset;
+    const bool aligned = offset % 16 == 0 && g.a.ld % 8 == 0 && g.b.ld % 8 == 0 && (batch == 1 || g.a.batch_stride % 8 == 0) &&
+                         (batch == 1 || g.b.batch_stride % 8 == 0);
+    const GemmResult r = mainloop_verdict<M>(g);
+    RC_ASSERT(bool(r) == aligned);
+    if (!aligned) RC_ASSERT(has(r, GemmStatus::Misaligned, "16-byte aligned"));
+  });
+}
+
+TEST_CASE("sm90 mainloop contract: the tensor maps' arrangement, divided where the problem's extents allow") {
+  // K-major tiles: the divided arrangement is the per-mode one, always taken; batched problems
+  // take the 3-mode plans.
+  using M = WholeTN::Mainloop;
+  for (int64_t m : {64, 1000, 4096})
+    for (int64_t batch : {1, 3}) {
+      GemmArguments g = tn(m, 520, 136);
+      g.batch = batch;
+      const auto b = M::bind(sm90::problem_shape_of(g), M::arguments_of(g));
+      CHECK(b.status);
+      CHECK(b.arrangement_a == sm90::tma_arrangement(batch > 1, true));
+      CHECK(b.arrangement_b == sm90::tma_arrangement(batch > 1, true));
+      // the per-mode boxes when the caller picks them (bench --mode-boxes)
+      const auto p = M::bind<sm90::TmaBoxesPerMode>(sm90::problem_shape_of(g), M::arguments_of(g));
+      CHECK((p.status && p.arrangement_a == sm90::tma_arrangement(batch > 1, false) && p.arrangement_b == sm90::tma_arrangement(batch > 1, false)));
+    }
+  // MN-major tiles of 64-row atoms: one divided box where M (N) is whole atoms, else per mode.
+  using S = SmallNT::Mainloop;
+  for (int64_t m : {64, 72, 128, 1000, 1024}) {
+    const GemmArguments g = problem(m, 1024, 64, Element::F16, Major::Col, Major::Row, Element::F16);
+    const auto b = S::bind(sm90::problem_shape_of(g), S::arguments_of(g));
+    INFO("M = " << m);
+    CHECK(b.status);
+    CHECK(b.arrangement_a == (m % 64 == 0 ? sm90::TmaArrangement::divided : sm90::TmaArrangement::per_mode));
+    CHECK(b.arrangement_b == sm90::TmaArrangement::divided);
+  }
+}
+
+TEST_CASE("sm90 epilogue contracts: D's type, and the fused instance's TMA-storable D") {
+  using Plain = WholeTN::Epilogue;
+  using Fused = FusedRelu::Epilogue;
+  using Direct = Tf32::Epilogue;
+  static_assert(Plain::FusedAct == Activation::Identity && Fused::FusedAct == Activation::ReLU && Direct::FusedAct == Activation::Identity);
+  const GemmArguments g = tn(1024, 1024, 64);
+  const auto shape = sm90::problem_shape_of(g);
+  CHECK(Plain::can_implement(shape, Plain::arguments_of(g)));
+  CHECK(Fused::can_implement(shape, Fused::arguments_of(g)));
+  CHECK(Plain::get_workspace_size(shape, Plain::arguments_of(g)) == 0);
+  CHECK(Fused::get_workspace_size(shape, Fused::arguments_of(g)) == 0);
+  CHECK(Direct::get_workspace_size(shape, Direct::arguments_of(g)) == 0);
+  // D in another type than the epilogue writes
+  GemmArguments f32d = g;
+  f32d.epilogue.output = Element::F32;
+  CHECK(has(Plain::can_implement(shape, Plain::arguments_of(f32d)), GemmStatus::Unsupported, "writes D in bf16"));
+  CHECK(has(Direct::can_implement(shape, Direct::arguments_of(g)), GemmStatus::Unsupported, "writes D in f32"));
+  // What TMA cannot store: the plain instance takes it (its direct stores), the fused one refuses with the reason.
+  GemmArguments row = g;
+  row.c.major = Major::Row;
+  CHECK(Plain::can_implement(shape, Plain::arguments_of(row)));
+  CHECK(has(Fused::can_implement(shape, Fused::arguments_of(row)), GemmStatus::Unsupported, "column-major D"));
+  GemmArguments beta = g;
+  beta.beta = 0.5f;
+  beta.c.ptr = arena + 1024;
+  CHECK(Plain::can_implement(shape, Plain::arguments_of(beta)));
+  CHECK(has(Fused::can_implement(shape, Fused::arguments_of(beta)), GemmStatus::Unsupported, "beta == 0 only"));
+  GemmArguments odd = g;
+  odd.ldd = 1028 + 3;
+  CHECK(Plain::can_implement(shape, Plain::arguments_of(odd)));
+  CHECK(has(Fused::can_implement(shape, Fused::arguments_of(odd)), GemmStatus::Unsupported, "16-byte aligned D"));
+}
+
+TEST_CASE("sm90 kernel contract: the collectives' verdicts composed, the split-K workspace, the scheduler's arguments") {
+  // The mainloop is asked first: a problem both refuse gets the mainloop's reason.
+  GemmArguments both = problem(64, 64, 64, Element::BF16, Major::Col, Major::Col, Element::F32);
+  CHECK(has(WholeTN::can_implement(WholeTN::arguments_of(both)), GemmStatus::Unsupported, "other operand majors"));
+  GemmArguments f32d = tn(64, 64, 64);
+  f32d.epilogue.output = Element::F32;
+  CHECK(has(WholeTN::can_implement(WholeTN::arguments_of(f32d)), GemmStatus::Unsupported, "writes D in bf16"));
+  CHECK(Pingpong::can_implement(Pingpong::arguments_of(tn(1000, 1000, 1000))));
+
+  rc::prop("the split kernel's workspace is the plan's f32 tiles and counters; whole-tile kernels need none", [] {
+    const int64_t m = *rc::gen::inRange<int64_t>(1, 9000), n = *rc::gen::inRange<int64_t>(1, 9000), k = *rc::gen::inRange<int64_t>(8, 20000);
+    const int clusters = *rc::gen::inRange(1, 80);
+    const sm90::KernelHardwareInfo hw{2 * clusters, clusters};
+    const GemmArguments g = tn(m, n, k);
+    const auto tiles = ((m + 255) / 256) * ((n + 255) / 256);  // cluster tiles: 2 x 128 rows, 256 columns
+    const int k_tiles = int((k + 63) / 64);
+    const SplitPlan plan = sm90::SplitKTileScheduler::plan_for(tiles, k_tiles, clusters);
+    const std::size_t expected =
+        plan.split < 2 ? 0 : std::size_t(tiles - plan.whole) * 2 * (std::size_t(plan.split) * 128 * 256 * 4 + 4);
+    RC_ASSERT(SplitTN::get_workspace_size(SplitTN::arguments_of(g), hw) == expected);
+    RC_ASSERT(WholeTN::get_workspace_size(WholeTN::arguments_of(g), hw) == 0u);
+    RC_ASSERT(Pingpong::get_workspace_size(Pingpong::arguments_of(g), hw) == 0u);
+  });
+
+  // The scheduler: the raster of cluster tiles, its group as given (0: the library's).
+  auto args = WholeTN::arguments_of(tn(1000, 3000, 200));
+  auto sc = WholeTN::scheduler_of(args);
+  CHECK((sc.raster.tiles_m == 4 && sc.raster.tiles_n == 12 && sc.raster.group == sm90::raster_group(2) && sc.k_tiles == 4));
+  args.scheduler.raster_group = 3;
+  CHECK(WholeTN::scheduler_of(args).raster.group == 3);
+}
+
+TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedule rule over the list") {
+  constexpr set::KernelTraits w = set::traits_of<WholeTN>, p = set::traits_of<Pingpong>, s = set::traits_of<SplitTN>,
+                              f = set::traits_of<FusedRelu>, t = set::traits_of<Tf32>, nt = set::traits_of<SmallNT>;
+  static_assert(w.element == Element::BF16 && w.output == Element::BF16 && w.a_k_major && w.b_k_major && w.bm == 128 && w.bn == 256 &&
+                !w.pingpong && !w.splits && w.fused == Activation::Identity);
+  static_assert(p.pingpong && p.bm == 64 && p.bn == 128 && !p.splits && s.splits && f.fused == Activation::ReLU);
+  static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
+  static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
+                !set::has_fused_tma(Activation::Identity));
+  static_assert(std::tuple_size_v<set::Kernels> == 37, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  // Every listed kernel is found by its own traits, and the plain kernels of each schedule
+  // exist where choose_schedule sends a problem.
+  CHECK(sm90::schedule_built(sm90::Schedule::Pingpong64x128, tn(100, 100, 100)));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Pingpong64x128, tn(100, 100, 100, Element::F32)));
+  CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x128,
+                             problem(100, 100, 100, Element::F16, Major::Col, Major::Col, Element::F16)));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128,
+                              problem(100, 100, 100, Element::F16, Major::Col, Major::Col, Element::F32)));
+}
