@@ -9,7 +9,9 @@
 //                 GmemTiledCopyB, SmemLayoutAtomB, SmemCopyAtomB,   // ... of B
 //                 Trace>                                            // trace_policy.cuh
 //
-// The smem operand tiles are tile_to_shape(atom, (BM|BN, BK, Stages)); the smem -> register
+// The smem operand tiles are tile_to_shape_coalesced(atom, (BM|BN, BK, Stages)) (one flat mode
+// per target mode: the layouts the tensor-op partition and the traced maps name, type for
+// type; current CuTe's tile_to_shape leaves the product's nesting); the smem -> register
 // copies are make_tiled_copy_A/B(atom, TiledMma) (the copy's destination is the MMA's
 // fragment).  The gmem -> smem tiled copies are either 16-byte zero-filling cp.async
 // (SM80_CP_ASYNC_CACHEGLOBAL_ZFILL: predicated whole k-tiles, Stages-unrolled) or element
@@ -127,8 +129,8 @@ struct CollectiveMmaSm80Parts {
   static_assert(BM % sm80_detail::mode_size<SmemLayoutAtomA, 0> == 0 && BK % sm80_detail::mode_size<SmemLayoutAtomA, 1> == 0 &&
                     BN % sm80_detail::mode_size<SmemLayoutAtomB, 0> == 0 && BK % sm80_detail::mode_size<SmemLayoutAtomB, 1> == 0,
                 "CollectiveMma (SM80): a smem layout atom tiles its operand tile (BM|BN, BK)");
-  using SmemLayoutA = decltype(tile_to_shape(SmemLayoutAtomA{}, make_shape(C<BM>{}, C<BK>{}, C<Stages>{})));
-  using SmemLayoutB = decltype(tile_to_shape(SmemLayoutAtomB{}, make_shape(C<BN>{}, C<BK>{}, C<Stages>{})));
+  using SmemLayoutA = decltype(tile_to_shape_coalesced(SmemLayoutAtomA{}, make_shape(C<BM>{}, C<BK>{}, C<Stages>{})));
+  using SmemLayoutB = decltype(tile_to_shape_coalesced(SmemLayoutAtomB{}, make_shape(C<BN>{}, C<BK>{}, C<Stages>{})));
   static constexpr int smem_elems_a = int(decltype(cosize(SmemLayoutA{}))::value);
   static constexpr int smem_elems_b = int(decltype(cosize(SmemLayoutB{}))::value);
   static constexpr int smem_bytes = (smem_elems_a + smem_elems_b) * int(sizeof(Elem));

@@ -11,26 +11,42 @@ namespace tessera::rt {
 
 using namespace detail;
 
+namespace {
+
+// Each coalesced mode's position in the domain: the product of the sizes before it.
+Ints domain_positions(const Flat& f, const char* op) {
+  Ints prefix(f.rank());
+  std::int64_t p = 1;
+  for (std::size_t i = 0; i < f.rank(); ++i) {
+    prefix[i] = p;
+    p = checked_mul(p, f.s[i], op);
+  }
+  return prefix;
+}
+
+// The modes in CuTe's order of their strides. CuTe orders them with an exchange sort, which is
+// not stable: of two modes with the same stride a later one may come first, and the inverses
+// follow the first one met (modes sharing a stride make the layout non-injective; CuTe's
+// choice decides).
+Indices by_stride(const Flat& f) {
+  Indices order(f.rank());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t j = i + 1; j < order.size(); ++j)
+      if (f.d[order[j]] < f.d[order[i]]) std::swap(order[i], order[j]);
+  return order;
+}
+
+}  // namespace
+
 Layout right_inverse(const Layout& l) {
   TraceScope scope("right_inverse");
   if (scope) scope.expr(call_text("right_inverse", to_string(l)));
   Ints cs, cd;
   coalesced_modes(l, cs, cd);
   const Flat f{cs, cd};
-  Ints prefix(f.rank());
-  std::int64_t p = 1;
-  for (std::size_t i = 0; i < f.rank(); ++i) {
-    prefix[i] = p;
-    p = checked_mul(p, f.s[i], "right_inverse");
-  }
-  // CuTe orders the modes by stride with an exchange sort, which is not stable: of two
-  // modes with the same stride a later one may come first, and the first one met is the one
-  // followed (modes sharing a stride make the layout non-injective; CuTe's choice decides).
-  Indices order(f.rank());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  for (std::size_t i = 0; i < order.size(); ++i)
-    for (std::size_t j = i + 1; j < order.size(); ++j)
-      if (f.d[order[j]] < f.d[order[i]]) std::swap(order[i], order[j]);
+  const Ints prefix = domain_positions(f, "right_inverse");
+  const Indices order = by_stride(f);
   // Follow the strides from 1: the mode with stride 1, then the one whose stride is the end
   // of that mode, and so on; those modes, at their positions in the domain, form the inverse.
   if (scope) {
@@ -65,24 +81,15 @@ Layout left_inverse(const Layout& l) {
   Ints cs, cd;
   coalesced_modes(l, cs, cd);
   const Flat f{cs, cd};
-  Ints prefix(f.rank());
-  std::int64_t p = 1;
-  for (std::size_t i = 0; i < f.rank(); ++i) {
-    prefix[i] = p;
-    p = checked_mul(p, f.s[i], "left_inverse");
-  }
-  Indices order(f.rank());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  for (std::size_t i = 0; i < order.size(); ++i)
-    for (std::size_t j = i + 1; j < order.size(); ++j)
-      if (f.d[order[j]] < f.d[order[i]]) std::swap(order[i], order[j]);
+  const Ints prefix = domain_positions(f, "left_inverse");
+  const Indices order = by_stride(f);
   Ints rs, rd{0};
   std::int64_t covered = 1;
   for (std::size_t i : order) {
     if (f.d[i] == 0) continue;
     if (f.d[i] % covered != 0 || f.d[i] / covered <= 0)
       throw Error("left_inverse: the stride " + str(f.d[i]) + " is not a positive multiple of the " + str(covered) +
-                  " offsets below it (CuTe's divisibility condition: the layout is not injective)");
+                  " offsets below it (CuTe's divisibility condition on the strides in order)");
     rs.push_back(f.d[i] / covered);
     rd.push_back(prefix[i]);
     if (scope)

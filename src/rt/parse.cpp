@@ -414,27 +414,14 @@ class Parser {
     ++p_;
     skip_ws();
     if (peek() == '>') fail(p_, "empty " + std::string(name) + "<>: it needs at least one argument");
-    Children children;
-    while (true) {
-      children.push_back(expr(depth + 1));
-      skip_ws();
-      if (peek() == ',') {
-        ++p_;
-        continue;
-      }
-      if (peek() == '>') {
-        ++p_;
-        tree_.adopt(n, children);
-        return;
-      }
-      fail(p_, "expected ',' or '>' in " + std::string(name) + "<...>, found " + describe(p_));
-    }
+    elements(n, depth, [name] { return std::string(name) + "<...>"; }, '>');
   }
 
-  // Expressions separated by ',' up to and past the closing ')', as n's children; `where()`
-  // names the list in the message when neither follows an element.
+  // Expressions separated by ',' up to and past the closing `close` (')' for tuples and calls,
+  // '>' for CuTe's type arguments), as n's children; `where()` names the list in the message
+  // when neither follows an element.
   template <class Where>
-  void elements(SyntaxNode& n, int depth, Where&& where) {
+  void elements(SyntaxNode& n, int depth, Where&& where, char close = ')') {
     Children children;
     while (true) {
       children.push_back(expr(depth + 1));
@@ -443,12 +430,12 @@ class Parser {
         ++p_;
         continue;
       }
-      if (peek() == ')') {
+      if (peek() == close) {
         ++p_;
         tree_.adopt(n, children);
         return;
       }
-      fail(p_, "expected ',' or ')' in " + where() + ", found " + describe(p_));
+      fail(p_, std::string("expected ',' or '") + close + "' in " + where() + ", found " + describe(p_));
     }
   }
 

@@ -160,8 +160,8 @@ TEST_CASE("tcgen05.mma accumulators: tensor-memory cells are CuTe's tmem_frg") {
     INFO(line);
     const int cta = std::stoi(field(line, "cta_group")), m = std::stoi(field(line, "m")), n = std::stoi(field(line, "n"));
     const tessera::rt::Value v = tessera::rt::evaluate(field(line, "layout"));
-    REQUIRE(v.kind == tessera::rt::Value::Kind::Layout);
-    const tessera::rt::Layout cute = v.layout.mode(0);  // ((M/cta, N), 1, 1): the one MMA's tile
+    REQUIRE(v.kind() == tessera::rt::Value::Kind::Layout);
+    const tessera::rt::Layout cute = v.layout().mode(0);  // ((M/cta, N), 1, 1): the one MMA's tile
     // An atom of this shape (the layout depends on cta_group, M and N only).
     const tessera::rt::MmaAtomInfo* atom = nullptr;
     for (const auto& a : tessera::rt::mma_atoms())

@@ -31,9 +31,10 @@ key_of() { { echo "$toolkey"; cat "$1"; } | sha256sum | cut -d' ' -f1; }
 
 # The documents: one per MMA atom, and one per copy atom drawn as a tiled copy of one atom
 # (its threads in a column, each thread's values in a row: --threads (T,1) --values (1,V)).
-# Of the Blackwell atoms (hundreds, one per shape and type), one N per operation and types
-# (N = 64) and the .x1 tensor-memory copies: the others' drawings differ from these only in size.
-"$tessera" list atoms --mma | awk '$2 !~ /^SM100_/ || $2 ~ /x64x/ {print $2}' >"$dir/mma" || exit 1
+# Of the Blackwell atoms and Hopper's 8-bit wgmma atoms (hundreds, one per shape and type), one
+# N per operation and types (N = 64) and the .x1 tensor-memory copies: the others' drawings
+# differ from these only in size.
+"$tessera" list atoms --mma | awk '($2 !~ /^SM100_/ && $2 !~ /^SM90_64x[0-9]+x32_/) || $2 ~ /x64x/ {print $2}' >"$dir/mma" || exit 1
 # copy lines: "copy NAME ARCH src TxB bits dst TxB bits smem SIDE threads N" -> "NAME N B"
 "$tessera" list atoms --copy | awk '$2 !~ /^SM100_/ || $2 ~ /b1x(_16b)?$/ { split($8, d, "x"); print $2, $NF, d[2] }' >"$dir/copy" || exit 1
 n_mma=$(wc -l <"$dir/mma")

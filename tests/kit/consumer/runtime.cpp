@@ -13,5 +13,5 @@ int main() {
   constexpr auto tile = make_layout(make_shape(_4{}, _8{}), LayoutRight{});
   const std::string expected = to_string(logical_divide(tile, make_shape(_2{}, _4{})));
   std::printf("runtime %s, static %s\n", rt::to_string(v).c_str(), expected.c_str());
-  return v.kind == rt::Value::Kind::Layout && rt::to_string(v) == expected ? 0 : 1;
+  return v.kind() == rt::Value::Kind::Layout && rt::to_string(v) == expected ? 0 : 1;
 }

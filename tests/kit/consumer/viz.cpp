@@ -13,7 +13,7 @@ using namespace tessera;
 
 int main() {
   const rt::Value v = rt::evaluate("(4,(2,4)):(2,(1,8))");
-  const viz::Diagram d = viz::layout_diagram(viz::grid_function(v.layout));
+  const viz::Diagram d = viz::layout_diagram(viz::grid_function(v.layout()));
   const std::string svg = viz::to_svg(d);
   bool ok = svg.find("<svg") != std::string::npos;
   if (viz::has_cairo()) {
