@@ -17,12 +17,6 @@ namespace tessera::kernels {
 namespace {
 using device::simt_128x128x8_s3;
 using device::tensorop_128x256x32_s4;
-static_assert(std::is_same_v<device::TensorOpBuild<tensorop_128x256x32_s4, true, true, true, true>::Mainloop::Partition,
-                             DefaultTensorOpPartition<true, true, true>> &&
-                  std::is_same_v<device::TensorOpBuild<tensorop_128x256x32_s4, true, true, true, true>::Kernel::Mainloop::TiledMma,
-                                 DefaultTensorOpPartition<true, true, true>::TiledMma> &&
-                  std::is_same_v<device::SimtBuild<simt_128x128x8_s3, true, true>::Mainloop::Partition, DefaultSimtPartition>,
-              "the launched configurations are the documented defaults");
 
 // The tensor-core configuration for the arguments' element type and copy path: f(bf16, vec)
 // with both as std::bool_constant, so the launch and the workspace query cannot disagree.

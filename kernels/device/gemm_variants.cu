@@ -1,12 +1,16 @@
-// Alternative configurations (see gemm_variants.hpp); the shapes are in configs.cuh, their
-// kernels compiled in device/instances/.  Variant 0 of each kind is the default configuration.
+// Alternative configurations (see gemm_variants.hpp); the shapes are in configs_variants.cuh,
+// their kernels compiled in device/instances/.  Variant 0 of each kind is the default
+// configuration.
 #include "tessera/kernels/gemm_variants.hpp"
-#include "configs.cuh"
 
 // Set by CMake (TESSERA_BUILD_TUNING_VARIANTS) or a script's -D: the variants' kernels are then
-// linked from device/instances/variants_*.cu.
+// linked from device/instances/variants_*.cu. Without them this TU names no configuration (and
+// runs no collective builder).
 #ifndef TESSERA_TUNING_VARIANTS
 #define TESSERA_TUNING_VARIANTS 0
+#endif
+#if TESSERA_TUNING_VARIANTS
+#include "configs_variants.cuh"
 #endif
 
 namespace tessera::kernels {

@@ -1,5 +1,5 @@
-// Explicit instantiations: TESSERA_INSTANCES_VARIANTS_C (see ../configs.cuh).
-#include "../configs.cuh"
+// Explicit instantiations: TESSERA_INSTANCES_VARIANTS_C (see ../configs_variants.cuh).
+#include "../configs_variants.cuh"
 
 namespace tessera::kernels::device {
 TESSERA_INSTANCES_VARIANTS_C()
