@@ -11,7 +11,7 @@ M=SM80_16x8x16_F32F16F16F32_TN
 expect_ok list "$T" list atoms
 n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
 cp "$W/out" "$W/all_mma"
-[ "$n_mma" -eq 1771 ] || bad "list: $n_mma MMA atoms, want 1771 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma, 16 x 32 + 8 x 18 8-bit wgmma, 840 tcgen05.mma)"
+[ "$n_mma" -eq 1908 ] || bad "list: $n_mma MMA atoms, want 1908 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 SM89, 8 x 32 wgmma, 16 x 32 + 8 x 18 8-bit wgmma, 840 tcgen05.mma, 53 SM120, 28 AMD, 48 Intel)"
 [ "$n_copy" -eq 169 ] || bad "list: $n_copy copy atoms, want 169 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async, 148 tcgen05.ld/st)"
 for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
             SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
