@@ -245,20 +245,37 @@ for args in [["(8192,4096):(4096,1)", "Sw<3,3,3> o (128,64):(64,1)"], ["(64,64):
     check(d["boxes"] == math.prod(d["boxes_per_dim"]), "tma %s: boxes = product of boxes_per_dim" % args)
 
 # ---- list -----------------------------------------------------------------------------
-for args in [[], ["--mma"], ["--copy"], ["SM80"], ["--copy", "ldsm"]]:
+for args in [[], ["--mma"], ["--copy"], ["SM80"], ["--copy", "ldsm"], ["--vendor", "amd"], ["--arch", "xe-hpc"],
+             ["--vendor", "nvidia", "--arch", "SM90"]]:
     d = run_json(["list", "atoms"] + args)
     lines = text_of(["list", "atoms"] + args).splitlines()
     check(len(lines) == len(d["atoms"]), "list %s: %d lines, %d entries" % (args, len(lines), len(d["atoms"])))
     for line, a in zip(lines, d["atoms"]):
         if a["kind"] == "mma":
             rebuilt = "mma  %s  %s  %dx%dx%d  %s  threads %d" % (a["name"], a["arch"], a["m"], a["n"], a["k"], a["types"], a["threads"])
+            if a["vendor"] not in ("nvidia", "any"):
+                rebuilt += "  wave %d" % a["wave_size"]
         else:
             rebuilt = "copy %s  %s  src %dx%d bits  dst %dx%d bits  smem %s  threads %d" % (
                 a["name"], a["arch"], a["src"]["threads"], a["src"]["bits"], a["dst"]["threads"], a["dst"]["bits"],
                 a["smem"], a["threads"])
         check(rebuilt == line, "list %s: %r vs %r" % (args, rebuilt, line))
-    filt = [x for x in args if not x.startswith("--")]
+    filt = [x for i, x in enumerate(args) if not x.startswith("--") and (i == 0 or args[i - 1] not in ("--vendor", "--arch"))]
     check(d["filter"] == (filt[0] if filt else None), "list %s: filter" % args)
+    # The count: by kind and by vendor, each the number of entries so described.
+    c = d["count"]
+    check(c["total"] == len(d["atoms"]) == c["mma"] + c["copy"], "list %s: count %r" % (args, c))
+    for kind in ("mma", "copy"):
+        check(c[kind] == sum(a["kind"] == kind for a in d["atoms"]), "list %s: count of %s" % (args, kind))
+    for vendor in ("nvidia", "amd", "intel", "any"):
+        check(c[vendor] == sum(a["vendor"] == vendor for a in d["atoms"]), "list %s: count of %s" % (args, vendor))
+    if "--vendor" in args:
+        want = args[args.index("--vendor") + 1]
+        check(all(a["vendor"] == want for a in d["atoms"]), "list %s: vendors" % args)
+        check(d["vendor"] == want, "list %s: vendor field" % args)
+    if "--arch" in args:
+        want = args[args.index("--arch") + 1].lower()
+        check(all(a["arch"].lower() in (want, want + "a") for a in d["atoms"]), "list %s: archs" % args)
 
 # ---- verify ---------------------------------------------------------------------------
 tmp = tempfile.mkdtemp(prefix="tessera_json_test_")
