@@ -5,17 +5,22 @@
 //    and B, exactly twice: the documented duplicate half-wave), and nothing outside them;
 //  - each element sits at the lane and register item the vendor's document gives, written
 //    below as the document states it (element -> lane, item), independently of the layouts;
-//  - a few cells written out by hand from those tables;
+//  - a few cells written out by hand from those tables, and for AMD every element as AMD's
+//    Matrix Instruction Calculator prints it (tests/data/amd_matrix_layouts.jsonl);
 //  - the trait text equals CuTe's where CuTe has the atom (its strings copied from CuTe's
 //    traits as print writes them);
 // and the registry lists them with their vendor, arch and wavefront size, and a drawing of an
 // MFMA atom has 64 distinct lanes and no warp boundary between lanes 31 and 32.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -227,8 +232,39 @@ Table mfma_d(int mn) {
 }
 // RDNA3 ISA 7.9 / GPUOpen's WMMA article: A[i][k] lanes i and i+16, item k; B[k][j] lanes j,
 // j+16, item k; D[i][j] lane j + 16*(i%2), item i/2.
-// RDNA4 ISA 7.9: A[i][k] lane i + 16*(k/8), item k%8; B[k][j] lane j + 16*(k/8), item k%8;
-// D[i][j] lane j + 16*(i/8), item i%8.
+// RDNA4 ISA 7.9: 16-bit A[i][k] lane i + 16*((k/4)%2), item k%4 + 4*(k/8); 8-bit A[i][k] lane
+// i + 16*(k/8), item k%8; B[k][j] the same with j; D[i][j] lane j + 16*(i/8), item i%8.
+Where rdna4_ab(int row, int k, int bits) {
+  if (bits == 16) return Where{{row + 16 * ((k / 4) % 2)}, k % 4 + 4 * (k / 8)};
+  return Where{{row + 16 * (k / 8)}, k % 8};
+}
+
+// "key": "value" or "key": number of a one-line JSON object (no escapes occur in the data).
+std::string field(const std::string& line, const std::string& key) {
+  const std::string k = "\"" + key + "\": ";
+  const std::size_t p = line.find(k);
+  if (p == std::string::npos) return "";
+  const std::size_t b = p + k.size();
+  if (line[b] == '"') return line.substr(b + 1, line.find('"', b + 1) - b - 1);
+  return line.substr(b, line.find_first_of(",}", b) - b);
+}
+// One register reference of the calculator, v<register>{<lane>} or v<register>{<lane>}.[hi:lo].
+struct Reg {
+  int reg = 0, lane = 0, lo = 0;
+  friend bool operator<(const Reg& a, const Reg& b) { return std::pair(a.reg, a.lo) < std::pair(b.reg, b.lo); }
+};
+Reg parse_reg(const std::string& t) {
+  INFO("register text '" << t << "'");
+  REQUIRE((t.size() > 3 && t[0] == 'v'));
+  Reg r;
+  const std::size_t brace = t.find('{'), close = t.find('}');
+  REQUIRE((brace != std::string::npos && close != std::string::npos));
+  r.reg = std::stoi(t.substr(1, brace - 1));
+  r.lane = std::stoi(t.substr(brace + 1, close - brace - 1));
+  const std::size_t colon = t.find(':', close);
+  if (colon != std::string::npos) r.lo = std::stoi(t.substr(colon + 1, t.find(']', colon) - colon - 1));
+  return r;
+}
 }  // namespace
 
 TEST_CASE("AMD CDNA3 MFMA: 64-lane wavefronts, the calculator's element positions") {
@@ -288,8 +324,9 @@ TEST_CASE("AMD RDNA3/RDNA4 WMMA: 32-lane wavefronts, RDNA3's duplicated half-wav
       ++n4;
       require_hit(a.a_tv, 256, 1);
       require_hit(a.b_tv, 256, 1);
-      check_table(a, Operand::A, [](int i, int k) { return Where{{i + 16 * (k / 8)}, k % 8}; });
-      check_table(a, Operand::B, [](int k, int j) { return Where{{j + 16 * (k / 8)}, k % 8}; });
+      const int bits = a.a_bits;
+      check_table(a, Operand::A, [bits](int i, int k) { return rdna4_ab(i, k, bits); });
+      check_table(a, Operand::B, [bits](int k, int j) { return rdna4_ab(j, k, bits); });
       check_table(a, Operand::C, [](int i, int j) { return Where{{j + 16 * (i / 8)}, i % 8}; });
     }
   }
@@ -299,8 +336,66 @@ TEST_CASE("AMD RDNA3/RDNA4 WMMA: 32-lane wavefronts, RDNA3's duplicated half-wav
   CHECK(at(r3.a_tv, 21, 9) == 5 + 16 * 9);   // A[5][9]: lane 21 (= 5 + 16), item 9
   CHECK(at(r3.c_tv, 20, 3) == 7 + 16 * 4);   // D[7][4]: lane 4 + 16, item 3
   const MmaAtomInfo& r4 = atom("AMD_RDNA4_WMMA_16x16x16_F32F16F16F32");
-  CHECK(at(r4.a_tv, 21, 1) == 5 + 16 * 9);   // A[5][9]: lane 5 + 16, item 1
-  CHECK(at(r4.c_tv, 20, 1) == 9 + 16 * 4);   // D[9][4]: lane 4 + 16, item 1
+  CHECK(at(r4.a_tv, 5, 5) == 5 + 16 * 9);    // A[5][9] = v2{5}.[31:16]: lane 5, item 5
+  CHECK(at(r4.a_tv, 21, 2) == 5 + 16 * 6);   // A[5][6] = v1{21}.[15:0]: lane 21, item 2
+  CHECK(at(r4.c_tv, 20, 1) == 9 + 16 * 4);   // D[9][4] = v1{20}: lane 20, item 1
+  const MmaAtomInfo& r4i8 = atom("AMD_RDNA4_WMMA_16x16x16_S32S8S8S32");
+  CHECK(at(r4i8.a_tv, 21, 1) == 5 + 16 * 9);  // A[5][9] = v0{21}.[15:8]: lane 21, item 1
+}
+
+// Every element of every AMD atom where AMD's Matrix Instruction Calculator puts it
+// (tests/data/amd_matrix_layouts.jsonl, printed by tools/amd_reference/matrix_layouts.py from the
+// calculator's --register-layout tables): an element in register r of lane l, bits from lo, is
+// value i of lane l in the TV layout, i its rank among the (register, lo) pairs lane l holds.
+TEST_CASE("AMD atoms: every element where AMD's Matrix Instruction Calculator puts it") {
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../amd_matrix_layouts.jsonl");
+  REQUIRE(in.good());
+  std::set<std::string> seen;
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    ++lines;
+    const MmaAtomInfo& a = atom(field(line, "atom"));
+    seen.insert(a.name);
+    CHECK(a.instruction == field(line, "instruction"));
+    const char op = field(line, "operand")[0];
+    INFO(a.name << " operand " << op);
+    const Layout& tv = op == 'A' ? a.a_tv : op == 'B' ? a.b_tv : a.c_tv;
+    const int rows = std::stoi(field(line, "rows")), cols = std::stoi(field(line, "cols"));
+    // The calculator's tables: A[M][K], B[K][N], D[M][N].
+    REQUIRE(rows == (op == 'B' ? a.k : a.m));
+    REQUIRE(cols == (op == 'A' ? a.k : a.n));
+    std::vector<std::vector<Reg>> cells;
+    std::map<int, std::set<Reg>> held;  // lane -> its (register, lo) pairs
+    std::istringstream words(field(line, "cells"));
+    for (std::string cell; words >> cell;) {
+      cells.emplace_back();
+      for (std::size_t b = 0, e; b <= cell.size(); b = e + 1) {
+        e = std::min(cell.find('|', b), cell.size());
+        const Reg r = parse_reg(cell.substr(b, e - b));
+        cells.back().push_back(r);
+        held[r.lane].insert(r);
+      }
+    }
+    REQUIRE(cells.size() == std::size_t(rows * cols));
+    CHECK(held.size() == std::size_t(tv.mode(0).size()));  // every lane holds some element
+    for (const auto& [lane, regs] : held) CHECK(regs.size() == std::size_t(tv.mode(1).size()));
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const std::int64_t index = op == 'B' ? c + a.n * r : r + a.m * c;
+        for (const Reg& reg : cells[std::size_t(r * cols + c)]) {
+          const auto& regs = held[reg.lane];
+          const std::int64_t item = std::distance(regs.begin(), regs.find(reg));
+          INFO("[" << r << "][" << c << "] = v" << reg.reg << "{" << reg.lane << "}, bits from " << reg.lo << ": item "
+                   << item);
+          REQUIRE(at(tv, reg.lane, item) == index);
+        }
+      }
+  }
+  CHECK(lines == 3 * 28);
+  std::size_t amd = 0;
+  for (const MmaAtomInfo& a : tessera::rt::mma_atoms()) amd += a.vendor == "amd";
+  CHECK(seen.size() == amd);
 }
 
 // ------------------------------------------------------------------ Intel

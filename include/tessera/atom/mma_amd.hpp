@@ -18,9 +18,10 @@
 //   A[i][k] lane i and, duplicated, lane i + 16, item k (the whole row); B[k][j] lane j and
 //   j + 16, item k; D[i][j] lane j + 16*(i % 2), item i / 2 (f32 and f16 results alike: an f16
 //   result uses one half of each of the 8 registers)
-// RDNA4: "RDNA4 Instruction Set Architecture", section 7.9 (WMMA): no duplicated lanes,
-//   A[i][k] lane i + 16*(k / 8), item k % 8; B[k][j] lane j + 16*(k / 8), item k % 8;
-//   D[i][j] lane j + 16*(i / 8), item i % 8
+// RDNA4: "RDNA4 Instruction Set Architecture", section 7.9 (WMMA), and the calculator's rdna4
+//   tables: no duplicated lanes; each half-wave holds half of K, in blocks of one register pair:
+//   16-bit A[i][k] lane i + 16*((k / 4) % 2), item k % 4 + 4*(k / 8); 8-bit A[i][k] lane
+//   i + 16*(k / 8), item k % 8; B[k][j] the same with j; D[i][j] lane j + 16*(i / 8), item i % 8
 // All in CuTe's convention: ALayout (lane, item) -> i + M*k, BLayout -> j + N*k, CLayout ->
 // i + M*j. tessera issues none of these instructions (detail/foreign_mma.hpp).
 #pragma once
@@ -58,11 +59,13 @@ using wmma_rdna3 = shape_layouts<16, 16, 16, Layout<_32, _1>,
                                  Layout<tuple<tuple<_16, _2>, _16>, tuple<tuple<_1, _0>, _16>>,
                                  Layout<tuple<tuple<_16, _2>, _16>, tuple<tuple<_1, _0>, _16>>,
                                  Layout<tuple<tuple<_16, _2>, _8>, tuple<tuple<_16, _1>, _2>>, 32>;
-// RDNA4 WMMA 16x16x16: each half-wave holds 8 of K (A, B) and 8 of the rows (D).
-using wmma_rdna4 = shape_layouts<16, 16, 16, Layout<_32, _1>,
-                                 Layout<tuple<tuple<_16, _2>, _8>, tuple<tuple<_1, _128>, _16>>,
-                                 Layout<tuple<tuple<_16, _2>, _8>, tuple<tuple<_1, _128>, _16>>,
-                                 Layout<tuple<tuple<_16, _2>, _8>, tuple<tuple<_16, _8>, _1>>, 32>;
+// RDNA4 WMMA 16x16x16: each half-wave holds 8 of K (A, B) and 8 of the rows (D). 16-bit
+// operands alternate half-waves every 4 of K (two registers), 8-bit ones every 8 (two registers).
+using RDNA4_D = Layout<tuple<tuple<_16, _2>, _8>, tuple<tuple<_16, _8>, _1>>;
+using RDNA4_AB_16b = Layout<tuple<tuple<_16, _2>, tuple<_4, _2>>, tuple<tuple<_1, _64>, tuple<_16, _128>>>;
+using RDNA4_AB_8b = Layout<tuple<tuple<_16, _2>, _8>, tuple<tuple<_1, _128>, _16>>;
+using wmma_rdna4_16b = shape_layouts<16, 16, 16, Layout<_32, _1>, RDNA4_AB_16b, RDNA4_AB_16b, RDNA4_D, 32>;
+using wmma_rdna4_8b = shape_layouts<16, 16, 16, Layout<_32, _1>, RDNA4_AB_8b, RDNA4_AB_8b, RDNA4_D, 32>;
 
 template <class D, class A, class B, class Acc, class Shape>
 struct traits : Shape {
@@ -104,14 +107,14 @@ TESSERA_AMD_ATOM(AMD_RDNA3_WMMA_16x16x16_F32BF16BF16F32, "v_wmma_f32_16x16x16_bf
 TESSERA_AMD_ATOM(AMD_RDNA3_WMMA_16x16x16_F16F16F16F16, "v_wmma_f16_16x16x16_f16", half_t, half_t, half_t, half_t, amd::wmma_rdna3)
 TESSERA_AMD_ATOM(AMD_RDNA3_WMMA_16x16x16_S32S8S8S32, "v_wmma_i32_16x16x16_iu8", int32_t, int8_t, int8_t, int32_t, amd::wmma_rdna3)
 // RDNA4 (gfx1200): fp8 / bf8 are OCP's e4m3 / e5m2 here.
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32F16F16F32, "v_wmma_f32_16x16x16_f16", float, half_t, half_t, float, amd::wmma_rdna4)
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32BF16BF16F32, "v_wmma_f32_16x16x16_bf16", float, bfloat16_t, bfloat16_t, float, amd::wmma_rdna4)
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F16F16F16F16, "v_wmma_f16_16x16x16_f16", half_t, half_t, half_t, half_t, amd::wmma_rdna4)
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_S32S8S8S32, "v_wmma_i32_16x16x16_iu8", int32_t, int8_t, int8_t, int32_t, amd::wmma_rdna4)
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E4M3E4M3F32, "v_wmma_f32_16x16x16_fp8_fp8", float, float_e4m3_t, float_e4m3_t, float, amd::wmma_rdna4)
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E4M3E5M2F32, "v_wmma_f32_16x16x16_fp8_bf8", float, float_e4m3_t, float_e5m2_t, float, amd::wmma_rdna4)
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E5M2E4M3F32, "v_wmma_f32_16x16x16_bf8_fp8", float, float_e5m2_t, float_e4m3_t, float, amd::wmma_rdna4)
-TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E5M2E5M2F32, "v_wmma_f32_16x16x16_bf8_bf8", float, float_e5m2_t, float_e5m2_t, float, amd::wmma_rdna4)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32F16F16F32, "v_wmma_f32_16x16x16_f16", float, half_t, half_t, float, amd::wmma_rdna4_16b)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32BF16BF16F32, "v_wmma_f32_16x16x16_bf16", float, bfloat16_t, bfloat16_t, float, amd::wmma_rdna4_16b)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F16F16F16F16, "v_wmma_f16_16x16x16_f16", half_t, half_t, half_t, half_t, amd::wmma_rdna4_16b)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_S32S8S8S32, "v_wmma_i32_16x16x16_iu8", int32_t, int8_t, int8_t, int32_t, amd::wmma_rdna4_8b)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E4M3E4M3F32, "v_wmma_f32_16x16x16_fp8_fp8", float, float_e4m3_t, float_e4m3_t, float, amd::wmma_rdna4_8b)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E4M3E5M2F32, "v_wmma_f32_16x16x16_fp8_bf8", float, float_e4m3_t, float_e5m2_t, float, amd::wmma_rdna4_8b)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E5M2E4M3F32, "v_wmma_f32_16x16x16_bf8_fp8", float, float_e5m2_t, float_e4m3_t, float, amd::wmma_rdna4_8b)
+TESSERA_AMD_ATOM(AMD_RDNA4_WMMA_16x16x16_F32E5M2E5M2F32, "v_wmma_f32_16x16x16_bf8_bf8", float, float_e5m2_t, float_e5m2_t, float, amd::wmma_rdna4_8b)
 #undef TESSERA_AMD_ATOM
 
 }  // namespace tessera
