@@ -8,7 +8,8 @@
 //  - a few cells written out by hand from those tables, and for AMD every element as AMD's
 //    Matrix Instruction Calculator prints it (tests/data/amd_matrix_layouts.jsonl);
 //  - the trait text equals CuTe's where CuTe has the atom (its strings copied from CuTe's
-//    traits as print writes them);
+//    traits as print writes them; for DPAS, Intel's fork sycl-tla, whose definitions are also
+//    evaluated by tessera's algebra for every repeat count);
 // and the registry lists them with their vendor, arch and wavefront size, and a drawing of an
 // MFMA atom has 64 distinct lanes and no warp boundary between lanes 31 and 32.
 #include <catch2/catch.hpp>
@@ -401,39 +402,59 @@ TEST_CASE("AMD atoms: every element where AMD's Matrix Instruction Calculator pu
 // ------------------------------------------------------------------ Intel
 TEST_CASE("Intel Xe DPAS: subgroups of 16 (Xe-HPC) and 8 (Xe-HPG), repeat counts 1-8") {
   using namespace tessera;
-  // Intel's CUTLASS fork, MMA_Traits<XE_8x16x16_F32BF16BF16F32_TT>: ALayout (16,8):(8,1),
-  // CLayout (16,8):(8,1), ThrID 16.
   static_assert(MMA_Traits<INTEL_XE_HPC_DPAS_F32BF16BF16F32<8>>::wave_size == 16 &&
                 MMA_Traits<INTEL_XE_HPG_DPAS_S32S8S8S32<4>>::wave_size == 8);
+  // Intel's CuTe fork (intel/sycl-tla), MMA_Traits<XE_DPAS_TT<8, float, bfloat16_t, bfloat16_t,
+  // float>> and <8, int32_t, int8_t, int8_t, int32_t>, as its print writes them.
   const MmaAtomInfo& bf16 = atom("INTEL_XE_HPC_DPAS_8x16x16_F32BF16BF16F32");
   CHECK(rt::to_string(bf16.thr_id) == "16:1");
   CHECK(rt::to_string(bf16.a_tv) == "(16,8):(8,1)");
+  CHECK(rt::to_string(bf16.b_tv) == "((2,8),(2,8)):((16,1),(8,32))");
   CHECK(rt::to_string(bf16.c_tv) == "(16,8):(8,1)");
+  const MmaAtomInfo& s8 = atom("INTEL_XE_HPC_DPAS_8x16x32_S32S8S8S32");
+  CHECK(rt::to_string(s8.a_tv) == "(16,(2,8)):(8,(128,1))");
+  CHECK(rt::to_string(s8.b_tv) == "((4,4),(4,8)):((16,1),(4,64))");
   std::map<std::string, int> per_arch;
   for (const MmaAtomInfo& a : rt::mma_atoms()) {
     if (a.vendor != "intel") continue;
     ++per_arch[a.arch];
     INFO(a.name);
     const int sg = a.arch == "xe-hpc" ? 16 : 8;
+    const int bv = 32 / a.a_bits, K = int(a.k), M = int(a.m), N = int(a.n);
     CHECK(a.wave_size == sg);
-    CHECK(a.n == sg);                        // N = the execution size
-    CHECK(a.k == 8 * 32 / a.a_bits);         // systolic depth 8 of 32-bit dwords
-    CHECK((a.m >= 1 && a.m <= 8));           // repeat count
-    CHECK(a.instruction == "dpas.8x" + std::to_string(a.m));
+    CHECK(N == sg);                          // N = the execution size
+    CHECK(K == 8 * 32 / a.a_bits);           // systolic depth 8 of 32-bit dwords
+    CHECK((M >= 1 && M <= 8));               // repeat count
+    CHECK(a.instruction == "dpas.8x" + std::to_string(M));
     require_hit(a.a_tv, a.m * a.k, 1);
     require_hit(a.b_tv, a.n * a.k, 1);
     require_hit(a.c_tv, a.m * a.n, 1);
-    // The ISA's register regions (sycl_ext_oneapi_matrix's per-work-item mapping): D[m][n] and
-    // B[k][n] in work-item n, elements m and k; A[m][k] in work-item k / E, element m*E + k%E.
-    const int E = int(a.k) / sg;
-    check_table(a, Operand::A, [E](int m, int k) { return Where{{k / E}, m * E + k % E}; });
-    check_table(a, Operand::B, [](int k, int n) { return Where{{n}, k}; });
-    check_table(a, Operand::C, [](int m, int n) { return Where{{n}, m}; });
+    // The ISA's operand formats in the SIMT view of the registers: element v of work-item t is
+    // element v*SG + t of the block; A and C row-major, B in VNNI form (BV of K per dword).
+    auto simt = [sg](int p) { return Where{{p % sg}, p / sg}; };
+    check_table(a, Operand::A, [&](int m, int k) { return simt(m * K + k); });
+    check_table(a, Operand::B, [&](int k, int n) { return simt((k / bv) * N * bv + n * bv + k % bv); });
+    check_table(a, Operand::C, [&](int m, int n) { return simt(m * N + n); });
+    // sycl-tla's definitions (wi_interleave of the row-major A, of the VNNI B), evaluated by
+    // tessera's CuTe algebra, with the subgroup size SG for its 16.
+    const std::string SG = std::to_string(sg), RC = std::to_string(M), Ks = std::to_string(K);
+    const std::string interleave = "(" + SG + ",(1,";
+    const std::string a_def = "coalesce(composition((" + Ks + "," + RC + "):(" + RC + ",1), " + interleave +
+                              std::to_string(K * M / sg) + ")):(1,(1," + SG + "))), (1,1))";
+    const std::string b_def = "coalesce(composition((" + std::to_string(bv) + "," + SG + "," + std::to_string(K / bv) +
+                              "):(" + SG + ",1," + std::to_string(sg * bv) + "), " + interleave + Ks + ")):(1,(1," + SG +
+                              "))), (1,1))";
+    CHECK(rt::to_string(a.a_tv) == rt::to_string(rt::evaluate(a_def).layout()));
+    CHECK(rt::to_string(a.b_tv) == rt::to_string(rt::evaluate(b_def).layout()));
+    CHECK(rt::to_string(a.c_tv) == "(" + SG + "," + RC + "):(" + RC + ",1)");
   }
   CHECK(per_arch["xe-hpc"] == 24);  // bf16, f16, s8 x repeat counts 1-8
   CHECK(per_arch["xe-hpg"] == 24);
+  // Cells written out by hand: Xe-HPG s8, RC 8: A[6][14] at 6*32 + 14 = 206 = 25*8 + 6:
+  // work-item 6, element 25; B[13][5] at (13/4)*32 + 5*4 + 1 = 117 = 14*8 + 5: work-item 5, element 14.
   const MmaAtomInfo& hpg = atom("INTEL_XE_HPG_DPAS_8x8x32_S32S8S8S32");
-  CHECK(at(hpg.a_tv, 3, 4 * 6 + 2) == 6 + 8 * 14);  // A[6][14]: work-item 3, element 6*4 + 2
+  CHECK(at(hpg.a_tv, 6, 25) == 6 + 8 * 14);
+  CHECK(at(hpg.b_tv, 5, 14) == 5 + 8 * 13);
 }
 
 // ------------------------------------------------------------------ registry and drawing

@@ -3,20 +3,22 @@
 // atom's thread mode is the subgroup's work-items (channels); `wave_size` is the subgroup size.
 //
 // Sources: Intel, "Intel Graphics ISA" for Xe-HPG and Xe-HPC (the DPAS instruction: systolic
-// depth 8, repeat count 1-8, execution size 8 (HPG) or 16 (HPC)), and the SYCL extension
-// sycl_ext_oneapi_matrix (joint_matrix), whose per-work-item element mapping for the Intel
-// XMX combinations is the register one: with RC the repeat count (M), N the execution size,
-// each dword of a row holding 32 / bits elements of K (K = 8 * 32 / bits: 16 for bf16/f16,
-// 32 for s8):
-//   C/D (M x N, RC registers): D[m][n] in work-item n, element m
-//   B (K x N, VNNI-packed):    B[k][n] in work-item n, element k
-//   A (M x K): row m is one register row across the subgroup, so work-item w holds E = K / N
-//     consecutive elements A[m][E*w .. E*w + E-1], elements m*E + e (HPC bf16/f16: E = 1;
-//     HPC s8 and HPG bf16/f16: E = 2; HPG s8: E = 4)
-// In CuTe's convention: ALayout (w, (e, m)) -> m + M*(E*w + e), BLayout (n, k) -> n + N*k,
-// CLayout (n, m) -> m + M*n. Intel's CUTLASS fork names the Xe-HPC bf16 atom
-// XE_8x16x16_F32BF16BF16F32_TT (ThrID 16, ALayout (16,8):(8,1), CLayout (16,8):(8,1)); tessera
-// issues no DPAS (detail/foreign_mma.hpp).
+// depth 8 dwords, repeat count 1-8, execution size 8 (HPG) or 16 (HPC); A (src2) M x K row-major,
+// B (src1) K x N in VNNI form (a dword holds BV = 32 / bits consecutive K of one column), C/D
+// M x N row-major, each in consecutive registers), and the SIMT view of those registers that
+// SYCL code and Intel's CuTe fork (intel/sycl-tla, cute/atom/mma_traits_xe.hpp, XE_DPAS_TT) take:
+// element v of work-item t is element v * SG + t of the register block (SG the subgroup size).
+// So, with K = 256 / bits (16 for bf16/f16, 32 for s8), RC the repeat count (M) and N = SG:
+//   A[m][k] at m*K + k:                              work-item k % SG, element m * K/SG + k / SG
+//   B[k][n] at (k / BV) * N*BV + n*BV + k % BV:      work-item (n*BV + k % BV) % SG, ...
+//   C[m][n] at m*N + n:                              work-item n, element m
+// In CuTe's convention (A: m + M*k, B: n + N*k, C: m + M*n):
+//   ALayout (SG, (K/SG, RC)):(RC, (SG*RC, 1))   ((SG, RC):(RC, 1) when K = SG, (SG, K/SG):(1, SG)
+//                                               when RC = 1)
+//   BLayout ((BV, SG/BV), (BV, K/BV)):((SG, 1), (SG/BV, SG*BV))
+//   CLayout (SG, RC):(RC, 1)
+// which are sycl-tla's XE_DPAS_TT<RC, D, A, B, C> layouts for SG = 16 (Xe-HPC); Xe-HPG's are the
+// same register view with SG = 8. tessera issues no DPAS (detail/foreign_mma.hpp).
 #pragma once
 
 #include <type_traits>
@@ -28,28 +30,34 @@
 namespace tessera {
 
 namespace intel {
-// DPAS with repeat count RC, execution size N, K elements of A per row, E = K / N per work-item.
-template <class D, class A, class B, class Acc, int RC, int N, int K>
+// DPAS with repeat count RC and execution size (= subgroup size) N on `Bits`-bit A and B.
+template <class D, class A, class B, class Acc, int RC, int N, int Bits>
 struct dpas_traits {
-  static constexpr int E = K / N;
-  static_assert(E * N == K && RC >= 1 && RC <= 8, "DPAS: repeat count 1-8, K a multiple of the execution size");
+  static constexpr int K = 256 / Bits;   // systolic depth 8 x one dword of K
+  static constexpr int BV = 32 / Bits;   // K per dword of B (VNNI)
+  static constexpr int E = K / N;        // elements of each row of A per work-item
+  static_assert(E * N == K && N % BV == 0 && RC >= 1 && RC <= 8,
+                "DPAS: repeat count 1-8, K a multiple of the subgroup size");
   using ValTypeD = D;
   using ValTypeA = A;
   using ValTypeB = B;
   using ValTypeC = Acc;
   using Shape_MNK = tuple<C<RC>, C<N>, C<K>>;
   using ThrID = Layout<C<N>, _1>;
-  // E = 1 (one element of each row per work-item): (N, RC), CuTe's form of the same map.
-  using ALayout = std::conditional_t<E == 1, Layout<tuple<C<N>, C<RC>>, tuple<C<RC>, _1>>,
-                                     Layout<tuple<C<N>, tuple<C<E>, C<RC>>>, tuple<C<RC * E>, tuple<C<RC>, _1>>>>;
-  using BLayout = Layout<tuple<C<N>, C<K>>, tuple<_1, C<N>>>;
+  // (CuTe's coalesced forms: a mode of size 1 dropped.)
+  using ALayout = std::conditional_t<
+      RC == 1, Layout<tuple<C<N>, C<E>>, tuple<_1, C<E == 1 ? 0 : N>>>,
+      std::conditional_t<E == 1, Layout<tuple<C<N>, C<RC>>, tuple<C<RC>, _1>>,
+                         Layout<tuple<C<N>, tuple<C<E>, C<RC>>>, tuple<C<RC>, tuple<C<N * RC>, _1>>>>>;
+  using BLayout = Layout<tuple<tuple<C<BV>, C<N / BV>>, tuple<C<BV>, C<K / BV>>>,
+                         tuple<tuple<C<N>, _1>, tuple<C<N / BV>, C<N * BV>>>>;
   using CLayout = Layout<tuple<C<N>, C<RC>>, tuple<C<RC>, _1>>;
   static constexpr int wave_size = N;
 };
 }  // namespace intel
 
 // INTEL_<XE_HPC|XE_HPG>_DPAS_<RC>x<N>x<K>_<D><A><B><C>, one template per combination over RC.
-#define TESSERA_INTEL_DPAS(NAME, D, A, B, ACC, N, K)                                                   \
+#define TESSERA_INTEL_DPAS(NAME, D, A, B, ACC, N, BITS)                                                   \
   template <int RC>                                                                                   \
   struct NAME {                                                                                       \
     template <class... Args>                                                                          \
@@ -58,15 +66,15 @@ struct dpas_traits {
     }                                                                                                 \
   };                                                                                                  \
   template <int RC>                                                                                   \
-  struct MMA_Traits<NAME<RC>> : intel::dpas_traits<D, A, B, ACC, RC, N, K> {                           \
+  struct MMA_Traits<NAME<RC>> : intel::dpas_traits<D, A, B, ACC, RC, N, BITS> {                           \
     static constexpr const char* name = #NAME;                                                        \
   };
 TESSERA_INTEL_DPAS(INTEL_XE_HPC_DPAS_F32BF16BF16F32, float, bfloat16_t, bfloat16_t, float, 16, 16)
 TESSERA_INTEL_DPAS(INTEL_XE_HPC_DPAS_F32F16F16F32, float, half_t, half_t, float, 16, 16)
-TESSERA_INTEL_DPAS(INTEL_XE_HPC_DPAS_S32S8S8S32, int32_t, int8_t, int8_t, int32_t, 16, 32)
+TESSERA_INTEL_DPAS(INTEL_XE_HPC_DPAS_S32S8S8S32, int32_t, int8_t, int8_t, int32_t, 16, 8)
 TESSERA_INTEL_DPAS(INTEL_XE_HPG_DPAS_F32BF16BF16F32, float, bfloat16_t, bfloat16_t, float, 8, 16)
 TESSERA_INTEL_DPAS(INTEL_XE_HPG_DPAS_F32F16F16F32, float, half_t, half_t, float, 8, 16)
-TESSERA_INTEL_DPAS(INTEL_XE_HPG_DPAS_S32S8S8S32, int32_t, int8_t, int8_t, int32_t, 8, 32)
+TESSERA_INTEL_DPAS(INTEL_XE_HPG_DPAS_S32S8S8S32, int32_t, int8_t, int8_t, int32_t, 8, 8)
 #undef TESSERA_INTEL_DPAS
 
 }  // namespace tessera
