@@ -2,7 +2,7 @@
 // name; every layout comes from the static atom (tessera/atom/mma_sm89.hpp, mma_sm120.hpp,
 // mma_amd.hpp, mma_intel.hpp). Names:
 //   SM89_16x8x32_F32E4M3E5M2F32_TN                CuTe's
-//   SM120_16x8x32_TN_E2M1E4M3F32                  SM120_16x8x32_TN<e2m1, e4m3, float>
+//   SM120_16x8x32_TN_E2M1E4M3F32                  SM120_16x8x32_TN<e2m1, e4m3, float> (_F16: half_t)
 //   SM120_16x8x32_TN_VS_E4M3E4M3F32_UE8M0x32      SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<e4m3, e4m3, float, ue8m0, 32>
 //   SM120_16x8x64_TN_VS_E2M1E2M1F32_UE4M3x16      SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<e2m1, e2m1, float, ue4m3, 16>
 //   AMD_CDNA3_MFMA_32x32x8_F32F16F16F32           v_mfma_f32_32x32x8_f16 on gfx942
@@ -77,12 +77,15 @@ template <class Op>
   return i;
 }
 
-// SM120 kind::f8f6f4 and kind::mxf8f6f4: A and B of every FP8/FP6/FP4 type.
+// SM120 kind::f8f6f4 (f32 and f16 accumulators) and kind::mxf8f6f4: A and B of every FP8/FP6/FP4 type.
 template <class A, class... Bs>
 void add_sm120_row(std::vector<MmaAtomInfo>& v) {
   const std::string a = upper(tag<A>());
   ((v.push_back(info<SM120_16x8x32_TN<A, Bs, float>>("SM120_16x8x32_TN_" + a + upper(tag<Bs>()) + "F32", "SM120a",
                                                       "nvidia", 32))),
+   ...);
+  ((v.push_back(info<SM120_16x8x32_TN<A, Bs, half_t>>("SM120_16x8x32_TN_" + a + upper(tag<Bs>()) + "F16", "SM120a",
+                                                       "nvidia", 32))),
    ...);
   ((v.push_back(info<SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<A, Bs, float, float_ue8m0_t, 32>>(
        "SM120_16x8x32_TN_VS_" + a + upper(tag<Bs>()) + "F32_UE8M0x32", "SM120a", "nvidia", 32))),

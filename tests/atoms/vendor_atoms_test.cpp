@@ -205,14 +205,15 @@ TEST_CASE("SM120 mma.sync: f8f6f4 fragments, m16n8k64 e2m1 fragments, scale fact
     for (int n = 0; n < 8; ++n)
       for (int t = 0; t < 4; ++t) CHECK(at(a.sfb_tv, 4 * n + t, 5) == n + 8 * 5);
   }
-  // 5 x 5 operand types for .kind::f8f6f4 and .kind::mxf8f6f4; e2m1 with ue8m0 x32, ue8m0 x16
-  // and ue4m3 x16 for .kind::mxf4nvf4.
-  CHECK(kinds["f8f6f4"] == 25);
+  // 5 x 5 operand types for .kind::f8f6f4 (f32 and f16 accumulators) and .kind::mxf8f6f4 (f32);
+  // e2m1 with ue8m0 x32, ue8m0 x16 and ue4m3 x16 for .kind::mxf4nvf4 (CuTe's cute/arch/mma_sm120.hpp).
+  CHECK(kinds["f8f6f4"] == 50);
   CHECK(kinds["mxf8f6f4"] == 25);
   CHECK(kinds["mxf4nvf4"] == 3);
   CHECK(atom("SM120_16x8x32_TN_E2M1E3M2F32").types == "D=f32 A=e2m1 B=e3m2 C=f32");
   CHECK(atom("SM120_16x8x32_TN_E2M1E3M2F32").a_bits == 4);
   CHECK(atom("SM120_16x8x64_TN_VS_E2M1E2M1F32_UE4M3x16").sf_type == "ue4m3");
+  CHECK(atom("SM120_16x8x32_TN_E5M2E2M3F16").types == "D=f16 A=e5m2 B=e2m3 C=f16");
 }
 
 // ------------------------------------------------------------------ AMD

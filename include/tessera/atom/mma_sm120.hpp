@@ -3,7 +3,7 @@
 // .kind::mxf8f6f4 and .kind::mxf4nvf4 with .block_scale; "Matrix Fragments for mma.m16n8k32
 // with .kind::f8f6f4" and "... mma.m16n8k64 with .kind::mxf4nvf4"; the scale-factor operands
 // "Matrix fragments for the scale matrices"). Named as CuTe's cute/arch/mma_sm120.hpp names them:
-//   SM120_16x8x32_TN<A, B, C>                                  .kind::f8f6f4
+//   SM120_16x8x32_TN<A, B, C>                                  .kind::f8f6f4, C float or half_t
 //   SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<A, B, C, SF, VS>    .kind::mxf8f6f4, SF ue8m0, VS 32
 //   SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<A, B, C, SF, VS>    .kind::mxf4nvf4 (e2m1), SF ue8m0
 //                                                              (VS 32 or 16) or ue4m3 (VS 16)
