@@ -7,9 +7,10 @@
 //    below as the document states it (element -> lane, item), independently of the layouts;
 //  - a few cells written out by hand from those tables, and for AMD every element as AMD's
 //    Matrix Instruction Calculator prints it (tests/data/amd_matrix_layouts.jsonl);
-//  - the trait text equals CuTe's where CuTe has the atom (its strings copied from CuTe's
-//    traits as print writes them; for DPAS, Intel's fork sycl-tla, whose definitions are also
-//    evaluated by tessera's algebra for every repeat count);
+//  - the trait text equals CuTe's where CuTe has the atom (SM89, SM120: every atom against
+//    tests/data/cute_sm89_sm120_traits.jsonl, printed by a program compiled against CuTe; DPAS:
+//    Intel's fork sycl-tla, as it prints, and its definitions evaluated by tessera's algebra for
+//    every repeat count);
 // and the registry lists them with their vendor, arch and wavefront size, and a drawing of an
 // MFMA atom has 64 distinct lanes and no warp boundary between lanes 31 and 32.
 #include <catch2/catch.hpp>
@@ -48,6 +49,15 @@ const MmaAtomInfo& atom(const std::string& name) {
   return *a;
 }
 
+// "key": "value" or "key": number of a one-line JSON object (no escapes occur in the data).
+std::string field(const std::string& line, const std::string& key) {
+  const std::string k = "\"" + key + "\": ";
+  const std::size_t p = line.find(k);
+  if (p == std::string::npos) return "";
+  const std::size_t b = p + k.size();
+  if (line[b] == '"') return line.substr(b + 1, line.find('"', b + 1) - b - 1);
+  return line.substr(b, line.find_first_of(",}", b) - b);
+}
 // (thread, value) of a TV layout -> its index (the thread mode first, colexicographic).
 std::int64_t at(const Layout& tv, std::int64_t t, std::int64_t v) { return tv(t + tv.mode(0).size() * v); }
 
@@ -216,6 +226,36 @@ TEST_CASE("SM120 mma.sync: f8f6f4 fragments, m16n8k64 e2m1 fragments, scale fact
   CHECK(atom("SM120_16x8x32_TN_E5M2E2M3F16").types == "D=f16 A=e5m2 B=e2m3 C=f16");
 }
 
+// Every SM89 and SM120 atom's traits as CuTe prints them (tests/data/cute_sm89_sm120_traits.jsonl,
+// printed by a program compiled against CuTe: tools/cute_reference/sm89_sm120_atoms.py); the
+// registry and the vectors list the same atoms, in the same order.
+TEST_CASE("SM89 and SM120 atoms: ThrID, A/B/C and scale-factor layouts are CuTe's") {
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm89_sm120_traits.jsonl");
+  REQUIRE(in.good());
+  std::vector<std::string> names;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const MmaAtomInfo& a = atom(field(line, "atom"));
+    names.push_back(a.name);
+    INFO(a.name);
+    CHECK(tessera::rt::to_string(a.thr_id) == field(line, "ThrID"));
+    CHECK(tessera::rt::to_string(a.a_tv) == field(line, "ALayout"));
+    CHECK(tessera::rt::to_string(a.b_tv) == field(line, "BLayout"));
+    CHECK(tessera::rt::to_string(a.c_tv) == field(line, "CLayout"));
+    const std::string vs = field(line, "SFVecSize");
+    CHECK(a.sf_vec == (vs.empty() ? 0 : std::stoi(vs)));
+    if (a.sf_vec) {
+      CHECK(tessera::rt::to_string(a.sfa_tv) == field(line, "SFALayout"));
+      CHECK(tessera::rt::to_string(a.sfb_tv) == field(line, "SFBLayout"));
+    }
+  }
+  std::vector<std::string> listed;
+  for (const MmaAtomInfo& a : tessera::rt::mma_atoms())
+    if (a.arch == "SM89" || a.arch == "SM120a") listed.push_back(a.name);
+  CHECK(listed == names);
+  CHECK(names.size() == 8 + 78);
+}
+
 // ------------------------------------------------------------------ AMD
 namespace {
 // AMD Matrix Instruction Calculator, --architecture cdna3 --detail-instruction, one block:
@@ -241,15 +281,6 @@ Where rdna4_ab(int row, int k, int bits) {
   return Where{{row + 16 * (k / 8)}, k % 8};
 }
 
-// "key": "value" or "key": number of a one-line JSON object (no escapes occur in the data).
-std::string field(const std::string& line, const std::string& key) {
-  const std::string k = "\"" + key + "\": ";
-  const std::size_t p = line.find(k);
-  if (p == std::string::npos) return "";
-  const std::size_t b = p + k.size();
-  if (line[b] == '"') return line.substr(b + 1, line.find('"', b + 1) - b - 1);
-  return line.substr(b, line.find_first_of(",}", b) - b);
-}
 // One register reference of the calculator, v<register>{<lane>} or v<register>{<lane>}.[hi:lo].
 struct Reg {
   int reg = 0, lane = 0, lo = 0;
