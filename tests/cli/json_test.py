@@ -185,15 +185,18 @@ for args in BANKS:
 
 # ---- mma and copy: the layouts --print-layouts prints, under its names -------------------
 for args in [["SM80_16x8x16_F32F16F16F32_TN"], ["SM80_16x8x16_F32F16F16F32_TN", "--atoms", "2x2"],
+             ["AMD_CDNA3_MFMA_16x16x16_F32F16F16F32", "--atoms", "2x1"], ["SM120_16x8x64_TN_VS_E2M1E2M1F32_UE4M3x16"],
              ["SM80_16x8x8_F16F16F16F16_TN", "--atoms", "2x2", "--permute", "32,32,8"],
              ["SM70_8x8x4_F32F16F16F32_TN"], ["SM90_64x64x16_F32BF16BF16_SS"], ["SM90_64x64x16_F32F16F16_RS", "--atoms", "2x1x1"]]:
     d = run_json(["mma"] + args)
     text = dict(line.split(" ", 1) for line in text_of(["mma"] + args + ["--print-layouts"]).splitlines())
     for name, l in d.items():
-        if name in text and name != "tile":
+        if name in text and name not in ("tile", "SFVecSize"):
             check(l["text"] == text[name], "mma %s: %s %r vs %r" % (args, name, l["text"], text[name]))
             check_layout(l, "mma %s %s" % (args, name))
     check(set(text) - {"tile"} <= set(d), "mma %s: names %r" % (args, sorted(set(text) - set(d))))
+    check(("SFVecSize" in text) == ("SFVecSize" in d) and str(d.get("SFVecSize")) == text.get("SFVecSize", "None"),
+          "mma %s: SFVecSize" % args)
     check(text["tile"] == tuple_text(d["tile"]), "mma %s: tile" % args)
     listed = [a for a in run_json(["list", "atoms", "--mma", args[0]])["atoms"] if a["name"] == args[0]]
     check(len(listed) == 1 and all(d["atom"][k] == listed[0][k] for k in d["atom"]), "mma %s: atom vs list" % args)
