@@ -23,7 +23,9 @@
 //   16-bit A[i][k] lane i + 16*((k / 4) % 2), item k % 4 + 4*(k / 8); 8-bit A[i][k] lane
 //   i + 16*(k / 8), item k % 8; B[k][j] the same with j; D[i][j] lane j + 16*(i / 8), item i % 8
 // All in CuTe's convention: ALayout (lane, item) -> i + M*k, BLayout -> j + N*k, CLayout ->
-// i + M*j. tessera issues none of these instructions (detail/foreign_mma.hpp).
+// i + M*j, an item being the rank of the element's register (and half or byte) among its lane's;
+// tests/atoms/vendor_atoms_test.cpp holds every element of every atom to the calculator's
+// --register-layout tables. tessera issues none of these instructions (detail/foreign_mma.hpp).
 #pragma once
 
 #include "tessera/atom/detail/foreign_mma.hpp"
