@@ -5,8 +5,11 @@ from ._core import CopyAtom, MmaAtom, TiledMma
 
 
 def mma_atom(name):
-    """The MMA atom `name` (CuTe's name, e.g. SM80_16x8x16_F32F16F16F32_TN): its shape_mnk,
-    thr_id and tv_layout_A/B/C. Unknown names raise KeyError with the closest names."""
+    """The MMA atom `name` (CuTe's name, e.g. SM80_16x8x16_F32F16F16F32_TN, or AMD's and Intel's
+    as `tessera list atoms --vendor amd|intel` names them, e.g. AMD_CDNA3_MFMA_32x32x8_F32F16F16F32):
+    its shape_mnk, thr_id, tv_layout_A/B/C, arch, vendor ("nvidia", "amd", "intel", "any"),
+    wave_size (lanes of its warp, wavefront or subgroup: 64 for CDNA3 MFMA) and instruction (the
+    vendor's mnemonic, for AMD and Intel atoms). Unknown names raise KeyError with the closest names."""
     return _core.mma_atom(name)
 
 

@@ -211,6 +211,12 @@ inline rt::TiledCopy tiled_copy_from(const rt::CopyAtomInfo& atom, int bits, con
   if (operand.empty()) fail("--for-mma needs --operand A, B or C");
   const char op = operand_arg(operand);
   const rt::MmaAtomInfo& mma = mma_arg(for_mma);
+  // The copy atoms and the bank model are NVIDIA's (32-lane warps, 32 banks of 4 bytes): an
+  // operand of another vendor's atom has neither its copy instructions nor its memory here.
+  if (mma.vendor != "nvidia" && mma.vendor != "any")
+    fail("--for-mma " + mma.name + ": an " + (mma.vendor == "amd" ? "AMD" : "Intel") + " atom (" +
+         std::to_string(mma.wave_size) + "-lane " + (mma.vendor == "amd" ? "wavefront" : "subgroup") +
+         "); tessera's copy atoms and shared-memory bank model are NVIDIA's (32-lane warps): draw it with tessera mma");
   const rt::TiledMma t = tiled_mma_arg(mma, atoms_opt, permute);
   try {
     return rt::make_tiled_copy_for(view, t, op);

@@ -119,6 +119,11 @@ void run_mma(const MmaOptions& o) {
     if (only.b) std::cout << "BLayout " << rt::to_string(atom.b_tv) << "\n";
     if (only.c) std::cout << "CLayout " << rt::to_string(atom.c_tv) << "\n";
     if (only.c && atom.cta_group) std::cout << "TmemLayoutC " << rt::to_string(atom.tmem_c) << "\n";
+    if (atom.sf_vec) {
+      if (only.a) std::cout << "SFALayout " << rt::to_string(atom.sfa_tv) << "\n";
+      if (only.b) std::cout << "SFBLayout " << rt::to_string(atom.sfb_tv) << "\n";
+      std::cout << "SFVecSize " << atom.sf_vec << "\n";
+    }
     std::cout << "thr_layout_vmnk " << rt::to_string(t.thr_layout_vmnk) << "\n";
     if (only.a) std::cout << "layoutA_TV " << rt::to_string(t.layout_a_tv) << "\n";
     if (only.b) std::cout << "layoutB_TV " << rt::to_string(t.layout_b_tv) << "\n";
@@ -177,12 +182,18 @@ void register_mma(CLI::App& app) {
       "  tile             (M,N,K) of the tiled MMA\n"
       "  TmemLayoutC      (SM100 tcgen05.mma, after CLayout) one CTA's accumulator in tensor\n"
       "                   memory: (m,n) -> lane + 128*column\n"
+      "  SFALayout        (SM120 block-scaled atoms, after CLayout) (thread,value) -> m + M*k: the\n"
+      "                   thread holding the scale factor of A's element (m,k), factor k / SFVecSize\n"
+      "  SFBLayout        the same for B: (thread,value) -> n + N*k\n"
+      "  SFVecSize        K elements per scale factor\n"
       "(add -o FILE to also draw the diagram). The atom's layouts use logical thread ids (0-7 for\n"
       "SM70's quad pair, which ThrID (4,2):(1,16) maps to lanes 0-3, 16-19). As CuTe's\n"
       "get_layoutX_TV, the tiled maps re-index threads by right_inverse(thr_layout_vmnk): for a\n"
       "single SM70 atom that covers threads 0-3 only; the diagram labels every lane.\n"
       "SM100 tcgen05.mma atoms (one thread issues them for a CTA or a CTA pair: their ThrID counts\n"
       "CTAs) also draw C where it lives, in tensor memory, lanes x columns.\n"
+      "AMD and Intel atoms are drawn over their wavefront's lanes (64 for CDNA3 MFMA, 32 for RDNA\n"
+      "WMMA) or subgroup's work-items (16 or 8 for DPAS): warp colours and boundaries follow it.\n"
       "Atom names as in CuTe: see `tessera list atoms --mma`.");
   cmd->add_option("NAME", o->name, "the MMA atom, e.g. SM80_16x8x16_F32F16F16F32_TN, SM90_64x64x16_F32BF16BF16_SS")
       ->required();

@@ -1,6 +1,7 @@
 #include "tessera/rt/atom_registry.hpp"
 
 #include "atom_registry_sm100.hpp"
+#include "atom_registry_vendors.hpp"
 
 #include <algorithm>
 #include <array>
@@ -142,6 +143,7 @@ void add_wgmma_8bit_atoms(std::vector<MmaAtomInfo>& v) {
 std::vector<MmaAtomInfo> build_mma() {
   std::vector<MmaAtomInfo> v;
   v.push_back(mma_info<UniversalFMA<float>>("UniversalFMA", "any"));
+  v.back().vendor = "any";
 #define TESSERA_ADD(OP, ARCH) v.push_back(mma_info<OP>(#OP, ARCH));
   TESSERA_ADD(SM70_8x8x4_F16F16F16F16_TN, "SM70")
   TESSERA_ADD(SM70_8x8x4_F16F16F16F16_NT, "SM70")
@@ -162,6 +164,7 @@ std::vector<MmaAtomInfo> build_mma() {
   TESSERA_ADD(SM80_8x8x4_F64F64F64F64_TN, "SM80")
   TESSERA_ADD(SM80_16x8x32_S32S8S8S32_TN, "SM80")
 #undef TESSERA_ADD
+  detail::append_sm89_mma(v);  // Ada FP8 mma.sync (atom_registry_vendors.cpp, as SM120, AMD, Intel below)
   add_wgmma<SM90_64xNx16_F16F16F16_SS>(v, "F16F16F16", "SS");
   add_wgmma<SM90_64xNx16_F16F16F16_RS>(v, "F16F16F16", "RS");
   add_wgmma<SM90_64xNx16_F32F16F16_SS>(v, "F32F16F16", "SS");
@@ -172,6 +175,9 @@ std::vector<MmaAtomInfo> build_mma() {
   add_wgmma<SM90_64xNx8_F32TF32TF32_RS>(v, "F32TF32TF32", "RS");
   add_wgmma_8bit_atoms(v);      // Hopper 8-bit wgmma (e4m3/e5m2, s8/u8)
   detail::append_sm100_mma(v);  // Blackwell tcgen05.mma (atom_registry_sm100.cpp)
+  detail::append_sm120_mma(v);  // SM120 mma.sync: FP8/FP6/FP4, block-scaled
+  detail::append_amd_mma(v);    // AMD CDNA3 MFMA, RDNA3/4 WMMA
+  detail::append_intel_mma(v);  // Intel Xe-HPC / Xe-HPG DPAS
   return v;
 }
 
@@ -189,6 +195,7 @@ CopyAtomInfo copy_info(std::string name, std::string arch, std::string smem_side
   i.ref_bits = rt::to_runtime(typename T::RefLayout{});
   i.ref_is_dst = std::is_same_v<typename T::RefLayout, typename T::DstLayout> &&
                  !std::is_same_v<typename T::RefLayout, typename T::SrcLayout>;
+  if (i.arch == "any") i.vendor = "any";
   return i;
 }
 

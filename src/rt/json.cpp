@@ -258,11 +258,13 @@ Value tiled_mma(const rt::TiledMma& t) {
   Value d = document("mma");
   d.set("atom", Value::object({{"name", atom.name},
                                {"arch", atom.arch},
+                               {"vendor", atom.vendor},
                                {"types", atom.types},
                                {"m", atom.m},
                                {"n", atom.n},
                                {"k", atom.k},
-                               {"threads", atom.thr_id.size()}}));
+                               {"threads", atom.thr_id.size()},
+                               {"wave_size", atom.wave_size}}));
   d.set("atom_layout", layout(t.atom_layout));
   Value perm = Value::array();
   for (const auto& p : t.perm) perm.push(p ? layout(*p) : Value());
@@ -271,6 +273,11 @@ Value tiled_mma(const rt::TiledMma& t) {
   d.set("ALayout", layout(atom.a_tv));
   d.set("BLayout", layout(atom.b_tv));
   d.set("CLayout", layout(atom.c_tv));
+  if (atom.sf_vec) {  // block-scaled atoms (SM120): the scale factors' TV layouts
+    d.set("SFALayout", layout(atom.sfa_tv));
+    d.set("SFBLayout", layout(atom.sfb_tv));
+    d.set("SFVecSize", atom.sf_vec);
+  }
   d.set("thr_layout_vmnk", layout(t.thr_layout_vmnk));
   d.set("layoutA_TV", layout(t.layout_a_tv));
   d.set("layoutB_TV", layout(t.layout_b_tv));

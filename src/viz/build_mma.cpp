@@ -25,7 +25,8 @@ struct Built {
 };
 
 Built operand(const char* name, const rt::Layout& tv_layout, const TvTile& tile, bool replication_expected,
-              const std::function<std::int64_t(std::int64_t)>& thread_id, std::int64_t atom_threads) {
+              const std::function<std::int64_t(std::int64_t)>& thread_id, std::int64_t atom_threads,
+              std::int64_t warp_lanes) {
   const TvFunction tv = tv_of_layout(tv_layout);
   TvInverse inv = invert_tv(tv, tile);
   if (thread_id)
@@ -33,6 +34,7 @@ Built operand(const char* name, const rt::Layout& tv_layout, const TvTile& tile,
       for (TvHit& h : hits) h.thread = thread_id(h.thread);
   Built b{tv_panel(tv, tile, inv), inv.repeated, inv.uncovered};
   b.panel.title = std::string(name) + " " + b.panel.title;
+  for (Cell& c : b.panel.cells) c.warp_lanes = warp_lanes;
   if (atom_threads > 0)
     for (Cell& c : b.panel.cells)
       if (c.thread != Cell::kNone) c.atom = c.thread / atom_threads;
@@ -187,11 +189,13 @@ Diagram mma_diagram(const MmaTvLayouts& mma) {
   if (mma.a_smem && mma.show_a) sa = smem_operand_tile(*mma.a_smem, mma.m, mma.k, mma.atom_m, mma.atom_k);
   if (mma.b_smem && mma.show_b) sb = smem_operand_tile(*mma.b_smem, mma.n, mma.k, mma.atom_n, mma.atom_k);
   Built a = sa ? smem_operand("A", *sa, false)
-               : operand("A", mma.a_tv, tile_of_shape(pair(mma.m, mma.k)), true, mma.thread_id, mma.atom_threads);
+               : operand("A", mma.a_tv, tile_of_shape(pair(mma.m, mma.k)), true, mma.thread_id, mma.atom_threads,
+                         mma.warp_lanes);
   Built b = sb ? smem_operand("B", *sb, true)
                : operand("B", mma.b_tv, transposed(tile_of_shape(pair(mma.n, mma.k))), true, mma.thread_id,
-                         mma.atom_threads);
-  Built c = operand("C", mma.c_tv, tile_of_shape(pair(mma.m, mma.n)), false, mma.thread_id, mma.atom_threads);
+                         mma.atom_threads, mma.warp_lanes);
+  Built c = operand("C", mma.c_tv, tile_of_shape(pair(mma.m, mma.n)), false, mma.thread_id, mma.atom_threads,
+                    mma.warp_lanes);
   a.panel.subtitle = sa ? smem_subtitle("A", "M", *sa, false)
                         : "A (M,K) = (" + std::to_string(mma.m) + "," + std::to_string(mma.k) + ")";
   b.panel.subtitle = sb ? smem_subtitle("B", "N", *sb, true)

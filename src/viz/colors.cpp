@@ -270,7 +270,7 @@ Legend color_group(Diagram& d, const std::vector<std::size_t>& group, ColorBy by
       }
       break;
     case ColorBy::warp:
-      L.title = "colour: warp (thread / 32)";
+      L.title = "colour: warp (thread / " + std::to_string(d.warp_lanes()) + ")";
       for (std::int64_t w = lo; w <= std::min(hi, lo + 31); ++w) L.items.push_back({warp_color(w), "W" + std::to_string(w)});
       break;
     case ColorBy::bank:
@@ -380,7 +380,10 @@ void apply_colors(Diagram& d, ColorBy by) {
     }
   }
   if (atoms) L.lines.push_back("heavy black lines: MMA atom boundaries");
-  if (warps) L.lines.push_back("blue lines: warp boundaries (threads 32w to 32w+31)");
+  if (warps) {
+    const std::string n = std::to_string(d.warp_lanes()), last = std::to_string(d.warp_lanes() - 1);
+    L.lines.push_back("blue lines: warp boundaries (threads " + n + "w to " + n + "w+" + last + ")");
+  }
 }
 
 }  // namespace tessera::viz

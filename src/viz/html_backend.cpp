@@ -129,7 +129,7 @@ var NONE=-2147483648,COL={},P=[],RGB=[],TS=[],LBL=[],isolated=null,current=-1;
 function has(n,i){var c=COL[n];return c.hi?!(c.hi[i]===NONE&&c.lo[i]===0):c.lo[i]!==NONE;}
 function eq(n,i,j){var c=COL[n];return c.lo[i]===c.lo[j]&&(!c.hi||c.hi[i]===c.hi[j]);}
 function str(n,i){var c=COL[n];return c.hi?(BigInt(c.hi[i])*4294967296n+BigInt(c.lo[i]>>>0)).toString():String(c.lo[i]);}
-function warp(i){var c=COL.t;return c.hi?(BigInt(c.hi[i])*4294967296n+BigInt(c.lo[i]>>>0))/32n+'':String(Math.trunc(c.lo[i]/32));}
+function warp(i){var c=COL.t;return c.hi?(BigInt(c.hi[i])*4294967296n+BigInt(c.lo[i]>>>0))/BigInt(WL)+'':String(Math.trunc(c.lo[i]/WL));}
 function where(i){var q=P[0];for(var k=0;k<P.length;k++)if(i>=P[k].base&&i<P[k].base+P[k].n){q=P[k];break;}
   var off=i-q.base,r=Math.floor(off/q.cols);return {q:q,r:r,c:off-r*q.cols};}
 function field(code,i,w){
@@ -455,7 +455,9 @@ std::string to_html(const Diagram& d) {
        "</div>\n";
   if (canvas)
     o += "<script type=\"application/x-tessera-cells\">\n" + cell_data(d, compute_geometry(d)) + "\n</script>\n";
-  o += "<script>\n(function(){\n'use strict';\nvar drag=null,moved=false;" + std::string(canvas ? kCanvasScript : kElementScript) +
+  // WL: lanes per warp (wavefront), by which the page groups threads into warps.
+  o += "<script>\n(function(){\n'use strict';\nvar drag=null,moved=false,WL=" + std::to_string(d.warp_lanes()) + ";" +
+       std::string(canvas ? kCanvasScript : kElementScript) +
        kViewScript + "})();\n</script>\n</body>\n</html>\n";
   return o;
 }

@@ -138,6 +138,13 @@ Panel::Panel(std::int64_t nrows, std::int64_t ncols) {
   cells.resize(static_cast<std::size_t>(nrows * ncols));
 }
 
+std::int64_t Diagram::warp_lanes() const {
+  for (const Panel& p : panels)
+    for (const Cell& c : p.cells)
+      if (c.present && c.thread != Cell::kNone) return c.warp_lanes;
+  return 32;
+}
+
 std::int64_t Diagram::num_cells() const {
   std::int64_t n = 0;
   for (const Panel& p : panels) n += p.num_cells();

@@ -11,7 +11,7 @@ M=SM80_16x8x16_F32F16F16F32_TN
 expect_ok list "$T" list atoms
 n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
 cp "$W/out" "$W/all_mma"
-[ "$n_mma" -eq 1771 ] || bad "list: $n_mma MMA atoms, want 1771 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 x 32 wgmma, 16 x 32 + 8 x 18 8-bit wgmma, 840 tcgen05.mma)"
+[ "$n_mma" -eq 1933 ] || bad "list: $n_mma MMA atoms, want 1933 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 SM89, 8 x 32 wgmma, 16 x 32 + 8 x 18 8-bit wgmma, 840 tcgen05.mma, 78 SM120, 28 AMD, 48 Intel)"
 [ "$n_copy" -eq 169 ] || bad "list: $n_copy copy atoms, want 169 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async, 148 tcgen05.ld/st)"
 for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
             SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
@@ -38,13 +38,37 @@ done
 expect_ok list-universal "$T" list atoms --copy 'UniversalCopy<uint128_t>'
 grep -q '  src 1x128 bits  dst 1x128 bits  smem either  threads 1$' "$W/out" || bad "list UniversalCopy_128 ($(cat "$W/out"))"
 # Every copy atom moves as many bits out as in.
-"$T" list atoms --copy >"$W/all"
+"$T" list atoms --copy >"$W/all" 2>/dev/null
 while read -r _ name _ _ src _ _ dst _; do
   s=$(( ${src%x*} * ${src#*x} )); d=$(( ${dst%x*} * ${dst#*x} ))
   [ "$s" -eq "$d" ] || bad "list $name: src $src and dst $dst move different amounts"
 done <"$W/all"
 expect_err list-none "no atom matches 'zzz'" "$T" list atoms zzz
 expect_err list-what "atoms" "$T" list nothing
+# --vendor and --arch, and the count line on standard error (standard output: one atom a line).
+expect_ok list-amd "$T" list atoms --vendor amd
+[ "$(wc -l <"$W/out")" -eq 28 ] || bad "list --vendor amd: $(wc -l <"$W/out") lines, want 28"
+grep -qx '28 atoms: 28 mma, 0 copy (amd 28)' "$W/err" || bad "list --vendor amd: count line ($(cat "$W/err"))"
+grep -q '^mma  AMD_CDNA3_MFMA_32x32x8_F32F16F16F32  gfx942  32x32x8  D=f32 A=f16 B=f16 C=f32  threads 64  wave 64$' "$W/out" ||
+  bad "list --vendor amd: the MFMA line ($(head -3 "$W/out"))"
+expect_ok list-intel "$T" list atoms --vendor intel --arch XE-HPG
+[ "$(wc -l <"$W/out")" -eq 24 ] || bad "list --vendor intel --arch xe-hpg: $(wc -l <"$W/out") lines, want 24"
+grep -v '  xe-hpg  .*  threads 8  wave 8$' "$W/out" | grep -q . && bad "list --arch xe-hpg: another arch or wave size"
+expect_ok list-sm90 "$T" list atoms --arch sm90 --mma
+grep -v '  SM90a  ' "$W/out" | grep -q . && bad "list --arch sm90: an atom of another arch"
+expect_ok list-all-count "$T" list atoms
+grep -qx '2102 atoms: 1933 mma, 169 copy (nvidia 2020, amd 28, intel 48, any 6)' "$W/err" || bad "list: count line ($(cat "$W/err"))"
+expect_err list-vendor "--vendor must be nvidia, amd or intel, not 'arm'" "$T" list atoms --vendor arm
+expect_err list-arch "no atom matches for arch gfx90a" "$T" list atoms --arch gfx90a
+expect_err list-vendor-arch "no atom matches of vendor amd for arch SM80" "$T" list atoms --vendor amd --arch SM80
+# A 64-lane MFMA atom drawn: lanes T0..T63, no warp boundary inside the wavefront.
+expect_ok mma-mfma "$T" mma AMD_CDNA3_MFMA_16x16x16_F32F16F16F32 -o "$W/mfma.svg"
+for t in T0 T31 T32 T63; do grep -q ">$t<" "$W/mfma.svg" || bad "mma MFMA svg lacks $t"; done
+grep -q 'warp boundaries' "$W/mfma.svg" && bad "mma MFMA svg draws a warp boundary inside one wavefront"
+expect_ok mma-mfma-2 "$T" mma AMD_CDNA3_MFMA_16x16x16_F32F16F16F32 --atoms 2x1 -o "$W/mfma2.svg"
+grep -q 'threads 64w to 64w+63' "$W/mfma2.svg" || bad "mma MFMA 2x1 svg: no wavefront boundary legend"
+expect_err copy-for-amd "tessera's copy atoms and shared-memory bank model are NVIDIA's" \
+  "$T" copy SM75_U32x4_LDSM_N --for-mma AMD_CDNA3_MFMA_16x16x16_F32F16F16F32 --operand A
 
 # --- mma: diagrams equal the golden files the C++ test checks
 expect_ok mma-txt "$T" mma $M

@@ -185,15 +185,18 @@ for args in BANKS:
 
 # ---- mma and copy: the layouts --print-layouts prints, under its names -------------------
 for args in [["SM80_16x8x16_F32F16F16F32_TN"], ["SM80_16x8x16_F32F16F16F32_TN", "--atoms", "2x2"],
+             ["AMD_CDNA3_MFMA_16x16x16_F32F16F16F32", "--atoms", "2x1"], ["SM120_16x8x64_TN_VS_E2M1E2M1F32_UE4M3x16"],
              ["SM80_16x8x8_F16F16F16F16_TN", "--atoms", "2x2", "--permute", "32,32,8"],
              ["SM70_8x8x4_F32F16F16F32_TN"], ["SM90_64x64x16_F32BF16BF16_SS"], ["SM90_64x64x16_F32F16F16_RS", "--atoms", "2x1x1"]]:
     d = run_json(["mma"] + args)
     text = dict(line.split(" ", 1) for line in text_of(["mma"] + args + ["--print-layouts"]).splitlines())
     for name, l in d.items():
-        if name in text and name != "tile":
+        if name in text and name not in ("tile", "SFVecSize"):
             check(l["text"] == text[name], "mma %s: %s %r vs %r" % (args, name, l["text"], text[name]))
             check_layout(l, "mma %s %s" % (args, name))
     check(set(text) - {"tile"} <= set(d), "mma %s: names %r" % (args, sorted(set(text) - set(d))))
+    check(("SFVecSize" in text) == ("SFVecSize" in d) and str(d.get("SFVecSize")) == text.get("SFVecSize", "None"),
+          "mma %s: SFVecSize" % args)
     check(text["tile"] == tuple_text(d["tile"]), "mma %s: tile" % args)
     listed = [a for a in run_json(["list", "atoms", "--mma", args[0]])["atoms"] if a["name"] == args[0]]
     check(len(listed) == 1 and all(d["atom"][k] == listed[0][k] for k in d["atom"]), "mma %s: atom vs list" % args)
@@ -245,20 +248,37 @@ for args in [["(8192,4096):(4096,1)", "Sw<3,3,3> o (128,64):(64,1)"], ["(64,64):
     check(d["boxes"] == math.prod(d["boxes_per_dim"]), "tma %s: boxes = product of boxes_per_dim" % args)
 
 # ---- list -----------------------------------------------------------------------------
-for args in [[], ["--mma"], ["--copy"], ["SM80"], ["--copy", "ldsm"]]:
+for args in [[], ["--mma"], ["--copy"], ["SM80"], ["--copy", "ldsm"], ["--vendor", "amd"], ["--arch", "xe-hpc"],
+             ["--vendor", "nvidia", "--arch", "SM90"]]:
     d = run_json(["list", "atoms"] + args)
     lines = text_of(["list", "atoms"] + args).splitlines()
     check(len(lines) == len(d["atoms"]), "list %s: %d lines, %d entries" % (args, len(lines), len(d["atoms"])))
     for line, a in zip(lines, d["atoms"]):
         if a["kind"] == "mma":
             rebuilt = "mma  %s  %s  %dx%dx%d  %s  threads %d" % (a["name"], a["arch"], a["m"], a["n"], a["k"], a["types"], a["threads"])
+            if a["vendor"] not in ("nvidia", "any"):
+                rebuilt += "  wave %d" % a["wave_size"]
         else:
             rebuilt = "copy %s  %s  src %dx%d bits  dst %dx%d bits  smem %s  threads %d" % (
                 a["name"], a["arch"], a["src"]["threads"], a["src"]["bits"], a["dst"]["threads"], a["dst"]["bits"],
                 a["smem"], a["threads"])
         check(rebuilt == line, "list %s: %r vs %r" % (args, rebuilt, line))
-    filt = [x for x in args if not x.startswith("--")]
+    filt = [x for i, x in enumerate(args) if not x.startswith("--") and (i == 0 or args[i - 1] not in ("--vendor", "--arch"))]
     check(d["filter"] == (filt[0] if filt else None), "list %s: filter" % args)
+    # The count: by kind and by vendor, each the number of entries so described.
+    c = d["count"]
+    check(c["total"] == len(d["atoms"]) == c["mma"] + c["copy"], "list %s: count %r" % (args, c))
+    for kind in ("mma", "copy"):
+        check(c[kind] == sum(a["kind"] == kind for a in d["atoms"]), "list %s: count of %s" % (args, kind))
+    for vendor in ("nvidia", "amd", "intel", "any"):
+        check(c[vendor] == sum(a["vendor"] == vendor for a in d["atoms"]), "list %s: count of %s" % (args, vendor))
+    if "--vendor" in args:
+        want = args[args.index("--vendor") + 1]
+        check(all(a["vendor"] == want for a in d["atoms"]), "list %s: vendors" % args)
+        check(d["vendor"] == want, "list %s: vendor field" % args)
+    if "--arch" in args:
+        want = args[args.index("--arch") + 1].lower()
+        check(all(a["arch"].lower() in (want, want + "a") for a in d["atoms"]), "list %s: archs" % args)
 
 # ---- verify ---------------------------------------------------------------------------
 tmp = tempfile.mkdtemp(prefix="tessera_json_test_")

@@ -65,6 +65,16 @@ def test_mma_atom_traits():
     assert "SM75_U32x4_LDSM_N" in ts.copy_atom_names()
 
 
+def test_vendor_atoms(cli):
+    a = ts.mma_atom("AMD_CDNA3_MFMA_32x32x8_F32F16F16F32")
+    assert (a.vendor, a.arch, a.wave_size, a.num_threads) == ("amd", "gfx942", 64, 64)
+    assert a.instruction == "v_mfma_f32_32x32x8_f16"
+    assert a.draw("svg") == cli("mma", "AMD_CDNA3_MFMA_32x32x8_F32F16F16F32", "-f", "svg", check=True).stdout
+    d = ts.mma_atom("INTEL_XE_HPC_DPAS_8x16x16_F32BF16BF16F32")
+    assert (d.vendor, d.wave_size, d.num_threads) == ("intel", 16, 16)
+    assert ts.mma_atom("SM80_16x8x16_F32F16F16F32_TN").vendor == "nvidia"
+
+
 def test_tiled_copies_equal_the_cli(cli):
     mma = ts.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN")
     for operand, make in (("A", ts.make_tiled_copy_A),):

@@ -33,8 +33,13 @@ key_of() { { echo "$toolkey"; cat "$1"; } | sha256sum | cut -d' ' -f1; }
 # (its threads in a column, each thread's values in a row: --threads (T,1) --values (1,V)).
 # Of the Blackwell atoms and Hopper's 8-bit wgmma atoms (hundreds, one per shape and type), one
 # N per operation and types (N = 64) and the .x1 tensor-memory copies: the others' drawings
-# differ from these only in size.
-"$tessera" list atoms --mma | awk '($2 !~ /^SM100_/ && $2 !~ /^SM90_64x[0-9]+x32_/) || $2 ~ /x64x/ {print $2}' >"$dir/mma" || exit 1
+# differ from these only in size. Of Ada's FP8, SM120's, AMD's and Intel's atoms, one per family
+# (the others differ from it in types, or in size only).
+"$tessera" list atoms --mma |
+  awk '$2 ~ /^(SM89_|SM120_|AMD_|INTEL_)/ {
+         if ($2 ~ /^(SM89_16x8x32_F32E4M3E4M3F32_TN|SM120_16x8x64_TN_VS_E2M1E2M1F32_UE8M0x32|AMD_CDNA3_MFMA_32x32x8_F32F16F16F32|AMD_RDNA3_WMMA_16x16x16_F32F16F16F32|AMD_RDNA4_WMMA_16x16x16_F32F16F16F32|INTEL_XE_HPC_DPAS_8x16x16_F32BF16BF16F32)$/) print $2
+         next }
+       ($2 !~ /^SM100_/ && $2 !~ /^SM90_64x[0-9]+x32_/) || $2 ~ /x64x/ {print $2}' >"$dir/mma" || exit 1
 # copy lines: "copy NAME ARCH src TxB bits dst TxB bits smem SIDE threads N" -> "NAME N B"
 "$tessera" list atoms --copy | awk '$2 !~ /^SM100_/ || $2 ~ /b1x(_16b)?$/ { split($8, d, "x"); print $2, $NF, d[2] }' >"$dir/copy" || exit 1
 n_mma=$(wc -l <"$dir/mma")

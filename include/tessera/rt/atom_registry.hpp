@@ -13,7 +13,12 @@ namespace tessera::rt {
 
 struct MmaAtomInfo {
   std::string name;
-  std::string arch;         // "SM80", "SM90a", "any"
+  std::string arch;         // "SM80", "SM90a", "gfx942", "xe-hpc", "any"
+  std::string vendor = "nvidia";  // "nvidia", "amd", "intel"; "any" (UniversalFMA)
+  // Lanes of the warp (NVIDIA: 32), wavefront (AMD CDNA: 64, RDNA: 32) or subgroup (Intel Xe:
+  // 16 or 8) the atom's threads belong to: drawings and analyses group threads by it.
+  int wave_size = 32;
+  std::string instruction;  // the vendor's mnemonic where the name is not it (AMD: v_mfma_...)
   std::string types;        // "D=f32 A=f16 B=f16 C=f32"
   std::int64_t m = 1, n = 1, k = 1;
   rt::Layout thr_id;        // atom thread -> thread in the warp / warpgroup
@@ -29,11 +34,18 @@ struct MmaAtomInfo {
   bool a_tmem = false;
   std::uint32_t idesc = 0;  // the instruction descriptor (A and B K-major, no negation)
   rt::Layout tmem_c;
+  // Block-scaled atoms (SM120 .kind::mxf8f6f4 / .kind::mxf4nvf4; sf_vec 0 elsewhere): one scale
+  // factor of type sf_type per sf_vec consecutive K elements, and which thread holds it, as
+  // layouts like a_tv / b_tv: (thread, value) -> m + M*k (SFA) and n + N*k (SFB).
+  int sf_vec = 0;
+  std::string sf_type;
+  rt::Layout sfa_tv, sfb_tv;
 };
 
 struct CopyAtomInfo {
   std::string name;
   std::string arch;
+  std::string vendor = "nvidia";  // "any" for UniversalCopy
   std::string smem_side;    // "src" (ldmatrix), "dst" (cp.async), "either", "none" (tensor memory)
   int default_bits = 16;    // element width used when the CLI is not told
   rt::Layout thr_id;

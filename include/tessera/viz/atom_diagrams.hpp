@@ -21,6 +21,7 @@ inline viz::MmaTvLayouts mma_tv_layouts(const rt::TiledMma& t, std::string name,
   viz::MmaTvLayouts l{std::move(name), t.layout_a_tv, t.layout_b_tv, t.layout_c_tv, t.tile[0], t.tile[1], t.tile[2], {},
                      rt::product(t.thr_layout_vmnk.shape[0])};
   if (t.atom) {
+    l.warp_lanes = t.atom->wave_size;
     l.atom_m = t.atom->m;
     l.atom_n = t.atom->n;
     l.atom_k = t.atom->k;

@@ -55,6 +55,9 @@ struct MmaTvLayouts {
   std::function<std::int64_t(std::int64_t)> thread_id;
   // Threads per atom (0: unknown): cells of different atoms get a boundary.
   std::int64_t atom_threads = 0;
+  // Lanes per warp of the atom's machine (AMD CDNA wavefront: 64; Intel subgroup: 16 or 8):
+  // warp colours and boundaries group threads by it.
+  std::int64_t warp_lanes = 32;
   // Operands read from shared memory (set: drawn as that smem tile, not as a TV map), and the
   // atom's own (M,N,K), whose (M,K) / (N,K) blocks are the instructions' operands.
   std::optional<analysis::GmmaAtomSpec> a_smem, b_smem;

@@ -76,7 +76,10 @@ struct Cell {
   std::int64_t chunk = kNone;   // unit the swizzle permutes (when known; else the 16-byte chunk)
   std::int64_t atom = kNone;    // MMA atom instance holding the cell (tiled MMAs)
   std::int64_t box = kNone;     // the TMA box (one copy) that fills the cell
-  std::int64_t warp() const { return thread == kNone ? kNone : thread / 32; }
+  // Lanes of the warp (wavefront, subgroup) the holding thread belongs to: 32 on NVIDIA, 64 for
+  // AMD CDNA's MFMA, 16 or 8 for Intel's DPAS. Warp colours and boundaries group threads by it.
+  std::int64_t warp_lanes = 32;
+  std::int64_t warp() const { return thread == kNone ? kNone : thread / warp_lanes; }
 };
 
 // The quantity cells are coloured by (--color-by). automatic: the diagram's natural one.
@@ -181,6 +184,8 @@ struct Diagram {
   // many columns (a diff's A and B read across); 0, or a row too wide: one below the other.
   int text_side_by_side_width = 0;
   std::int64_t num_cells() const;
+  // The warp_lanes of the first cell a thread holds (32 when none does).
+  std::int64_t warp_lanes() const;
   // True when drawn as a heatmap: asked for, or (automatic) some panel is past the thresholds.
   bool heatmap() const;
 };
