@@ -1,5 +1,5 @@
-// composition(A, B) = A o B: each mode of B laid over coalesce(A), then the admissibility
-// check (B's modes must not overlap in A's mixed radix).
+// composition(A, B) = A o B: each leaf of B walked over coalesce(A) as CuTe walks it, with
+// CuTe's divisibility conditions, then rule 1 (docs/notation.md): R(i) == A(B(i)) at every index.
 #include "tessera/rt/algebra.hpp"
 
 #include <algorithm>
@@ -37,8 +37,9 @@ Layout compose_leaf(const Flat& a, std::int64_t n, std::int64_t r, Usage& usage,
     if (log) log->push_back("stride 0: every index maps to A(0) -> " + mode_text(n, 0));
     return build ? Layout(IntTuple(n), IntTuple(0)) : Layout();
   }
-  if (r < 0) usage.pointwise = true;
   const std::size_t R = a.rank();
+  // (One mode of A is linear without bound: any stride, a negative one included, composes exactly.)
+  if (R > 1 && r < 0) usage.pointwise = true;
   if (R == 1) {
     const std::int64_t d = checked_mul(r, a.d[0], "composition stride");
     if (log) log->push_back("A has one mode " + mode_text(a.s[0], a.d[0]) + ": stride " + str(r) + "*" + str(a.d[0]) +
@@ -217,7 +218,9 @@ void check_pointwise(const Layout& a, const Layout& b, const Layout& r) {
   if (i >= 0)
     throw Error("inadmissible composition: CuTe's mode-by-mode result " + to_string(r) + " gives " + str(got) +
                 " at index " + str(i) + " of " + to_string(b) + ", where A(B(" + str(i) + ")) = A(" + str(at) +
-                ") = " + str(want) + " (A read past its size with its last mode continued), so it is not A o B");
+                ") = " + str(want) +
+                (at >= 0 && at < a.size() ? std::string() : " (A read past its size as CuTe reads it: its last mode continued)") +
+                ", so it is not A o B");
 }
 void check_rule1(const Layout& a, const Layout& b, const Layout& r, const Flat& fa, const Usage& usage) {
   if (usage.pointwise) check_pointwise(a, b, r);

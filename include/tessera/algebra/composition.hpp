@@ -255,8 +255,10 @@ TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& lhs, Layout
 #ifndef TESSERA_DEBUG_SKIP_COMPOSITION_CHECK
   if constexpr (is_static_v<Layout<LS, LD>> && is_static_v<Layout<RS, RD>>) {
     static_assert(detail::static_composition_exact_v<Layout<LS, LD>, Layout<RS, RD>, decltype(result)>,
-                  "tessera::composition: inadmissible composition: B's modes overlap in A's mixed radix, "
-                  "so the mode-by-mode result R would not satisfy R(i) == A(B(i))");
+                  "tessera::composition: inadmissible composition: the mode-by-mode result R does not satisfy "
+                  "R(i) == A(B(i)) at every index of B (A read past its size as CuTe reads it, its last mode "
+                  "continued): B's modes overlap in A's mixed radix, or a step of CuTe's walk is no split into "
+                  "A's digits (docs/notation.md, rule 1)");
   } else {
     TESSERA_EXPECTS(detail::composition_is_exact(lhs, rhs, result),
                     "tessera::composition: inadmissible composition (R(i) != A(B(i)))");
