@@ -200,3 +200,14 @@ TEST_CASE("admissibility: raked_product(2:2, 4:1) names the rule it breaks", "[r
         std::string::npos);
   CHECK(rt::to_string(rt::blocked_product(rt::Layout(2, 2), rt::Layout(4, 1))) == "((2,(2,2))):((2,(1,4)))");
 }
+
+TEST_CASE("admissibility: complement((1,4):(-16,2), 16) drops the size-1 mode's negative stride in both tiers", "[runtime][tiers][admissibility]") {
+  // CuTe's complement walks filter(L): the mode 1:-16 is filtered away, so the stride's sign
+  // does not matter; the runtime tier once refused every negative stride, the static tier
+  // took one of a mode of size > 1 into its walk (both refuse that now: a static_assert).
+  const auto l = st::make_layout(st::make_tuple(C<1>{}, C<4>{}), st::make_tuple(C<-16>{}, C<2>{}));
+  CHECK(str(st::complement(l, C<16>{})) == "(2,2):(1,8)");
+  CHECK(rt::to_string(rt::complement(rt::to_runtime(l), 16)) == "(2,2):(1,8)");
+  CHECK(refusal([] { rt::complement(rt::Layout(rt::IntTuple::tuple({2, 4}), rt::IntTuple::tuple({-16, 2})), 16); })
+            .find("negative strides are not supported") != std::string::npos);
+}
