@@ -103,15 +103,13 @@ TESSERA_HOST_DEVICE constexpr bool is_functionally_equal(Layout<S0, D0> const& a
   for (int64_t i = 0; i < to_i64(size(a)); ++i) if (fa(i) != fb(i)) return false;
   return true;
 }
-// composition(a, b) is admissible: its mode-by-mode result R is a o b, i.e. R has b's
-// size and R(i) == a(b(i)) for every i in [0, size(b)) with b(i) in a's domain
-// [0, size(a)) (a o b is defined there; b may run past a's end, as in the divide
-// family). Checks every index: O(size(b)) evaluations. Safe on any operands (R is
-// computed without traps, see composition.hpp), so it is the check to run before
-// composing dynamic layouts from outside; debug builds of composition() assert it.
-// For static operands composition() also enforces CuTe's stride and shape divisibility
-// rules at compile time, which can reject a pair this returns true for (when the
-// offending indices all land past a's end).
+// composition(a, b) is admissible (rule 1 of docs/notation.md): its mode-by-mode result R
+// is a o b, i.e. R has b's size and R(i) == a(b(i)) for every i in [0, size(b)), a read
+// past its size as CuTe reads it (its last mode continued; CuTe's post-condition). Checks
+// every index: O(size(b)) evaluations. Safe on any operands (R is computed without traps,
+// see composition.hpp), so it is the check to run before composing dynamic layouts from
+// outside; debug builds of composition() assert it. CuTe's stride and shape divisibility
+// rules (2 and 3) are checked at compile time for static operands only, by composition().
 template <class S0, class D0, class S1, class D1>
 TESSERA_HOST_DEVICE constexpr bool is_admissible_composition(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
   return detail::composition_is_exact(a, b, detail::composition_unchecked(a, b), -1);

@@ -4,6 +4,7 @@
 // layout, layouts built from modes, the notation of traced steps, and the steps one
 // operation takes from another (composition's mode-by-mode walk, the zipped forms).
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -107,17 +108,34 @@ Layout coalesce_of_modes(std::span<const std::int64_t> s, std::span<const std::i
 Layout coalesce_x(const Layout& l);
 void coalesce_x_modes(const Layout& l, Ints& s, Ints& d);
 
-// Composition's walk (composition.cpp): B's modes laid over the flat A `a` one by one,
-// `usage` collecting the digits each puts into A's modes; and A o B with the carry rule
-// checked over all of B or within each top-level mode of B (per_top_mode), given A's
-// coalesce_x as `fa` when the caller has it.
-Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage);
-// The same walk for `usage` alone (the same checks and errors; no layout is built).
-void compose_usage(const Flat& a, const IntTuple& s, const IntTuple& d, Ints& usage);
-Layout composition_impl(const Layout& a, const Layout& b, bool per_top_mode);
-Layout composition_impl(const Flat& fa, const Layout& a, const Layout& b, bool per_top_mode);
-// composition_impl(fa, a, make_layout({b0, b1}), true), without making that layout.
-Layout composition_of_pair(const Flat& fa, const Layout& a, const Layout& b0, const Layout& b1);
+// Composition's walk (composition.cpp): B's leaves laid over the flat A `a` one by one (CuTe's
+// walk, its divisibility conditions checked), `usage` collecting what rule 1 needs: the digits
+// each leaf puts into A's modes (no two may carry into each other: checked in O(rank)), or,
+// where a leaf's walk is no split into digits (a negative stride, a stride below a mode's size
+// that does not divide it), that rule 1 must be checked point by point.
+struct Usage {
+  Ints digits;
+  bool pointwise = false;
+  explicit Usage(std::size_t rank) : digits(rank, 0) {}
+};
+Layout compose_tree(const Flat& a, const IntTuple& s, const IntTuple& d, Usage& usage);
+// The same walk for `usage` alone (the same checks and errors; no layout is made).
+void compose_usage(const Flat& a, const IntTuple& s, const IntTuple& d, Usage& usage);
+// A o B with rule 1 checked (docs/notation.md): R(i) == A(B(i)) at every index of B, A read
+// past its size as CuTe reads it (its last flat mode continued).
+Layout composition_impl(const Layout& a, const Layout& b);
+// (A o b0, A o b1) as CuTe's divide makes it, each part on its own, rule 1 left to the caller
+// (`usage` gets both parts'); `fa` is coalesce_x(A).
+Layout composition_of_pair(const Flat& fa, const Layout& b0, const Layout& b1, Usage& usage);
+// A o b traced as composition() traces it (for the divide's trace), rule 1 left to the caller;
+// `usage` (empty, or of coalesce_x(A)'s rank) gets this part's.
+Layout composition_part_traced(const Layout& a, const Layout& b, Usage& usage);
+// A read at any integer x as CuTe's crd2idx reads it: flat modes s:d, the last one unbounded.
+std::int64_t evaluate_extended(std::span<const std::int64_t> s, std::span<const std::int64_t> d, std::int64_t x);
+// The first index i of B where agrees(R(i), B(i)) fails, or -1: R = A o B as composed (its
+// flat modes enumerate B's indices in B's order).
+std::int64_t first_mismatch(const Layout& r, const Layout& b,
+                            const std::function<bool(std::int64_t, std::int64_t)>& agrees);
 
 // The divide and product families' shared forms (divide.cpp).
 void check_tiler_rank(const Layout& l, const Tiler& t, const char* op);

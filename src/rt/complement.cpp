@@ -13,9 +13,14 @@ using namespace detail;
 
 namespace {
 
+// CuTe's complement walks filter(L)'s strides, which it needs non-negative; a size-1 mode is
+// filtered away whatever its stride (complement(1:-16, 1) is CuTe's 1:0), as in the static tier.
 void require_nonnegative_strides(const Layout& l, const char* op) {
-  for (const std::int64_t d : l.stride.leaf_values())
-    if (d < 0) throw Error(std::string(op) + ": negative strides are not supported (" + to_string(l) + ")");
+  const auto s = l.shape.leaf_values(), d = l.stride.leaf_values();
+  for (std::size_t k = 0; k < d.size(); ++k)
+    if (d[k] < 0 && s[k] > 1)
+      throw Error(std::string(op) + ": negative strides are not supported (" + to_string(l) + " has the mode " +
+                  std::to_string(s[k]) + ":" + std::to_string(d[k]) + ")");
 }
 
 }  // namespace

@@ -25,38 +25,30 @@ namespace {
 // last mode of size > 1 may be the one continued instead (CuTe's walk keeps a part that fits
 // inside that mode linear in it: a CuTe vector relies on it), and either reading admits.
 namespace {
-// Does composing (tile, rest) mode by mode with the flat A `fa` put digits that carry in a
-// mode of fa other than the last? (A's last mode is unbounded: no carry out of it.)
-std::size_t carrying_mode(const Flat& fa, const Layout& tile, const Layout& rest) {
-  Ints usage(fa.rank(), 0);
-  compose_usage(fa, tile.shape, tile.stride, usage);
-  compose_usage(fa, rest.shape, rest.stride, usage);
-  for (std::size_t i = 0; i + 1 < fa.rank(); ++i)
-    if (usage[i] > fa.s[i] - 1) return i;
-  return npos;
-}
-// The same divide read with A's trailing size-1 modes removed: its last mode of size > 1
-// continues. True when that reading holds and gives CuTe's result r.
-bool consistent_without_trailing_unit_modes(const Layout& l, const Layout& tile_rest, const Layout& r) {
-  Ints s(l.shape.leaf_values()), d(l.stride.leaf_values());
-  if (s.back() != 1) return false;  // the same reading as A's own last mode
-  while (s.size() > 1 && s.back() == 1) s.pop_back(), d.pop_back();
-  if (s.back() == 1) return false;  // every mode has size 1: A's own last mode continues
-  try {
-    const Layout c = coalesce(layout_of(s, d));
-    const Flat fc = flat_of(c);
-    if (carrying_mode(fc, tile_rest.mode(0), tile_rest.mode(1)) != npos) return false;
-    Ints usage(fc.rank(), 0);
-    return coalesce(compose_tree(fc, tile_rest.shape, tile_rest.stride, usage)) == coalesce(r);
-  } catch (const Error&) {
-    return false;
-  }
+// The rule, point by point: r(c) == A_ext((tile, rest)(c)) at every coordinate, A_ext reading
+// A's last mode continued, or (when that mode has size 1) its last mode of size > 1. Returns
+// the first index where A's own reading fails, or -1 when one of the readings holds.
+std::int64_t inconsistent_index(const Layout& l, const Layout& tile_rest, const Layout& r) {
+  const std::span<const std::int64_t> s = l.shape.leaf_values(), d = l.stride.leaf_values();
+  const std::int64_t own = first_mismatch(r, tile_rest, [&](std::int64_t ro, std::int64_t bo) {
+    return ro == evaluate_extended(s, d, bo);
+  });
+  if (own < 0 || s.back() != 1) return own;
+  std::size_t n = s.size();
+  while (n > 1 && s[n - 1] == 1) --n;
+  if (s[n - 1] == 1) return own;  // every mode has size 1: A's own last mode continues
+  const bool skipped = first_mismatch(r, tile_rest, [&](std::int64_t ro, std::int64_t bo) {
+                         return ro == evaluate_extended(s.first(n), d.first(n), bo);
+                       }) < 0;
+  return skipped ? -1 : own;
 }
 }  // namespace
 
 // CuTe's logical_divide by a layout: A o (B, complement(B, size(A))). Each of the two modes
-// is composed with A on its own (composition_impl's per_top_mode rule), which is
-// make_layout(A o B, A o complement): the trace shows those two compositions.
+// is composed with A on its own, which is make_layout(A o B, A o complement): the trace shows
+// those two compositions. The rule is checked on the whole result: where the parts' digits
+// are disjoint in coalesce_x(A) (the common case, O(rank)), A's own reading holds; otherwise
+// point by point.
 Layout divide_by_layout(const Layout& l, const Layout& t) {
   TraceScope scope("logical_divide");
   if (scope) {
@@ -73,26 +65,37 @@ Layout divide_by_layout(const Layout& l, const Layout& t) {
   } else {
     (void)checked_mul(t.size(), rest.size(), "size");
   }
-  // Each part on its own: composition's own rules (traced, as the two compositions eval spells).
-  // Untraced, A's coalesce_x is made once, for the composition and for the check below.
   Ints cs, cd;
-  const bool coalesced = !scope;
-  if (coalesced) coalesce_x_modes(l, cs, cd);
-  Layout r = scope ? make_layout({composition(l, t), composition(l, rest)})
-                   : composition_of_pair(Flat{cs, cd}, l, t, rest);
+  Usage usage(0);
+  Layout r;
+  if (scope) {
+    r = make_layout({composition_part_traced(l, t, usage), composition_part_traced(l, rest, usage)});
+  } else {
+    coalesce_x_modes(l, cs, cd);
+    usage.digits.assign(cs.size(), 0);
+    r = composition_of_pair(Flat{cs, cd}, t, rest, usage);
+  }
   {
-    // The admissibility check composes again: not steps of the derivation.
+    // The admissibility check: not a step of the derivation.
     const TraceMute mute;
-    if (!coalesced) coalesce_x_modes(l, cs, cd);
-    const Flat fa{cs, cd};
-    const std::size_t i = carrying_mode(fa, t, rest);
-    if (i != npos && !consistent_without_trailing_unit_modes(l, make_layout({t, rest}), r))
-      throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +
-                  " (its complement up to size " + str(l.size()) + ") carry into each other in the mode " +
-                  str(fa.s[i]) + ":" + str(fa.d[i]) + " of " + to_string(l) +
-                  ", so the result would leave A's domain inconsistently: it must equal A o (tile, rest) "
-                  "with A's last mode (or, if it has size 1, its last mode of size > 1) continued without bound "
-                  "(docs/notation.md, logical_divide)");
+    if (scope) coalesce_x_modes(l, cs, cd);
+    std::size_t carry = npos;
+    for (std::size_t i = 0; i + 1 < cs.size() && carry == npos && !usage.pointwise; ++i)
+      if (usage.digits[i] > cs[i] - 1) carry = i;
+    if (usage.pointwise || carry != npos) {
+      const Layout tile_rest = make_layout({t, rest});
+      const std::int64_t i = inconsistent_index(l, tile_rest, r);
+      if (i >= 0)
+        throw Error("inadmissible logical_divide: the tile " + to_string(t) + " and the rest " + to_string(rest) +
+                    " (its complement up to size " + str(l.size()) + ") " +
+                    (carry != npos ? "carry into each other in the mode " + str(cs[carry]) + ":" + str(cd[carry]) +
+                                         " of " + to_string(l)
+                                   : "do not compose with " + to_string(l) + " as A o (tile, rest) (at index " +
+                                         str(i) + " of (tile, rest))") +
+                    ", so the result would leave A's domain inconsistently: it must equal A o (tile, rest) "
+                    "with A's last mode (or, if it has size 1, its last mode of size > 1) continued without bound "
+                    "(docs/notation.md, logical_divide)");
+    }
   }
   return traced(scope, std::move(r));
 }

@@ -87,7 +87,19 @@ Layout zipped_by_rank(const char* op, const Layout& block, const Layout& tiler, 
   if (scope && (pb != block || pt != tiler))
     scope.note("padded to rank " + str(static_cast<std::int64_t>(R)), to_string(pb) + " and " + to_string(pt));
   const Layout r = logical_product(pb, Tiler::of_layout(std::move(pt)));
-  return traced(scope, block_first ? zip_layouts(r.mode(0), r.mode(1)) : zip_layouts(r.mode(1), r.mode(0)));
+  // CuTe's zip takes its modes from its first argument (the block for blocked_product, the copies
+  // for raked_product) and needs each of them in the second: with fewer modes there, CuTe does
+  // not compile. That happens when the tiler is an integer the composition splits into modes.
+  const Layout& first = block_first ? r.mode(0) : r.mode(1);
+  const Layout& second = block_first ? r.mode(1) : r.mode(0);
+  if (!first.shape.is_leaf() && first.rank() > second.rank())
+    throw Error(std::string(op) + ": " + (block_first ? "the block " : "the copies complement(A, size(A)*cosize(B)) o B = ") +
+                to_string(first) + " ha" + (block_first ? "s " : "ve ") + str(static_cast<std::int64_t>(first.rank())) +
+                " modes, and " + (block_first ? "the copies " : "the block ") + to_string(second) + " only " +
+                str(static_cast<std::int64_t>(second.rank())) + ": " + op + " zips them mode by mode, taking the modes of " +
+                (block_first ? "the block" : "the copies") + ", so each needs a partner (CuTe's zip does not compile "
+                "either)");
+  return traced(scope, zip_layouts(first, second));
 }
 }  // namespace
 

@@ -95,9 +95,9 @@ TEST_CASE("check.hpp agrees with the runtime tier's definitions", "[core][check]
 
 TEST_CASE("is_admissible_composition against the runtime tier's composition rules", "[core][check][tiers][composition]") {
   // The runtime tier (what `tessera eval` runs) rejects a composition unless CuTe's
-  // stride and shape divisibility rules hold and B's modes use disjoint digits of A's
-  // mixed radix: stricter than admissibility, so everything it accepts must be
-  // admissible here, with the same function on B's domain. The runtime tier treats its
+  // stride and shape divisibility rules hold and R(i) == A(B(i)) at every index of B (A
+  // read past its size as CuTe reads it), the rule is_admissible_composition checks, so
+  // everything it accepts must be admissible here, with the same function. The runtime tier treats its
   // integers as static and coalesces A by value first; the static tier cannot merge
   // dynamic modes (neither can CuTe), so with dynamic leaves an A with mergeable
   // neighbours, e.g. ((4,2),1):((2,8),3) o 2:6, is composed unmerged and may be

@@ -6,7 +6,9 @@
 #include <rapidcheck/catch.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "tessera/rt/algebra.hpp"
 #include "tessera/rt/to_runtime.hpp"
@@ -18,6 +20,7 @@
 #include "tessera/algebra/filter.hpp"
 #include "tessera/algebra/inverse.hpp"
 #include "tessera/algebra/product.hpp"
+#include "tessera/check.hpp"
 #include "tessera/layout.hpp"
 
 namespace st = tessera;
@@ -131,4 +134,80 @@ TEST_CASE("cosize with negative strides: CuTe's coshape in both tiers", "[runtim
     RC_ASSERT(ra.cosize() == hi - lo + 1);
     RC_ASSERT(static_cast<std::int64_t>(st::cosize(a)) == ra.cosize());
   });
+}
+
+// The admissibility rule (docs/notation.md), one named case per place the tiers once departed
+// from it or from each other (tests/runtime/exhaustive_test.cpp checks every small pair).
+namespace {
+std::string rt_eval(const rt::Layout& a, const rt::Layout& b) { return rt::to_string(rt::composition(a, b)); }
+std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const rt::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("admissibility: composition((5,2):(0,1), 4:3) is CuTe's (2,2):(0,1) in both tiers", "[runtime][tiers][admissibility]") {
+  // The stride 3 neither divides nor is a multiple of the mode 5; CuTe's ceil_div walk takes it
+  // (rule 2 holds: 3 < 5), and the result is exact (A's mode 5:0 hides the inexact step).
+  const auto a = st::make_layout(st::make_tuple(C<5>{}, C<2>{}), st::make_tuple(C<0>{}, C<1>{}));
+  const auto b = st::make_layout(C<4>{}, C<3>{});
+  CHECK(str(st::composition(a, b)) == "(2,2):(0,1)");
+  CHECK(rt_eval(rt::to_runtime(a), rt::to_runtime(b)) == "(2,2):(0,1)");
+}
+
+TEST_CASE("admissibility: composition((2,1):(1,1), (2,2):(1,1)) is refused by both tiers (A read past its size)", "[runtime][tiers][admissibility]") {
+  // B(3) = 2 lies past size(A) = 2, where CuTe reads A with its last mode continued: A(2) = 1,
+  // while CuTe's result (2,2):(1,1) gives 2 there. The static tier once checked A's domain only.
+  const auto a = st::make_layout(st::make_tuple(C<2>{}, C<1>{}), st::make_tuple(C<1>{}, C<1>{}));
+  const auto b = st::make_layout(st::make_tuple(C<2>{}, C<2>{}), st::make_tuple(C<1>{}, C<1>{}));
+  static_assert(!st::is_admissible_composition(a, b));
+  CHECK(refusal([&] { rt_eval(rt::to_runtime(a), rt::to_runtime(b)); }).find("overlap in the mixed radix") != std::string::npos);
+}
+
+TEST_CASE("admissibility: negative strides of B, CuTe's walk and A read as CuTe reads it, in both tiers", "[runtime][tiers][admissibility]") {
+  const auto a = st::make_layout(st::make_tuple(C<2>{}, C<2>{}), st::make_tuple(C<1>{}, C<6>{}));
+  // composition((2,2):(1,6), 4:-1): B(i) = -i, A(-1) = -1, A(-2) = -6, A(-3) = -7 (C++'s
+  // truncating division, as CuTe's crd2idx): CuTe's (2,2):(-1,-6) is that function.
+  const auto b = st::make_layout(C<4>{}, C<-1>{});
+  CHECK(str(st::composition(a, b)) == "(2,2):(-1,-6)");
+  CHECK(rt_eval(rt::to_runtime(a), rt::to_runtime(b)) == "(2,2):(-1,-6)");
+  // composition((2,2):(1,6), (2,2):(-1,2)): CuTe's (2,2):(-1,6) gives 5 at index 3, A(B(3)) = A(1) = 1.
+  const auto c = st::make_layout(st::make_tuple(C<2>{}, C<2>{}), st::make_tuple(C<-1>{}, C<2>{}));
+  static_assert(!st::is_admissible_composition(a, c));
+  CHECK(refusal([&] { rt_eval(rt::to_runtime(a), rt::to_runtime(c)); }).find("gives 5 at index 3") != std::string::npos);
+}
+
+TEST_CASE("admissibility: logical_divide((1,3,1):(0,1,4), 4:2) is CuTe's ((2,2),2):((2,4),1) in both tiers", "[runtime][tiers][admissibility]") {
+  // The tile 4:2 alone is no admissible composition with A (A(4) = 5 reading A's last mode 1:4
+  // on), but the divide's rule admits reading A's last mode of size > 1 (3:1) on instead, which
+  // the whole result follows: the runtime tier once refused it, checking each part on its own.
+  const auto a = st::make_layout(st::make_tuple(C<1>{}, C<3>{}, C<1>{}), st::make_tuple(C<0>{}, C<1>{}, C<4>{}));
+  const auto b = st::make_layout(C<4>{}, C<2>{});
+  CHECK(str(st::logical_divide(a, b)) == "((2,2),2):((2,4),1)");
+  CHECK(rt::to_string(rt::logical_divide(rt::to_runtime(a), tiler(rt::to_runtime(b)))) == "((2,2),2):((2,4),1)");
+  CHECK(!refusal([&] { rt_eval(rt::to_runtime(a), rt::to_runtime(b)); }).empty());
+}
+
+TEST_CASE("admissibility: raked_product(2:2, 4:1) names the rule it breaks", "[runtime][admissibility]") {
+  // logical_product(2:2, 4:1) = (2:2, (2,2):(1,4)): the copies have two modes, the block one;
+  // raked_product zips the copies with the block mode by mode (CuTe does not compile it).
+  const std::string m = refusal([] { rt::raked_product(rt::Layout(2, 2), rt::Layout(4, 1)); });
+  CHECK(m.find("the copies complement(A, size(A)*cosize(B)) o B = (2,2):(1,4) have 2 modes, and the block 2:2 only 1") !=
+        std::string::npos);
+  CHECK(rt::to_string(rt::blocked_product(rt::Layout(2, 2), rt::Layout(4, 1))) == "((2,(2,2))):((2,(1,4)))");
+}
+
+TEST_CASE("admissibility: complement((1,4):(-16,2), 16) drops the size-1 mode's negative stride in both tiers", "[runtime][tiers][admissibility]") {
+  // CuTe's complement walks filter(L): the mode 1:-16 is filtered away, so the stride's sign
+  // does not matter; the runtime tier once refused every negative stride, the static tier
+  // took one of a mode of size > 1 into its walk (both refuse that now: a static_assert).
+  const auto l = st::make_layout(st::make_tuple(C<1>{}, C<4>{}), st::make_tuple(C<-16>{}, C<2>{}));
+  CHECK(str(st::complement(l, C<16>{})) == "(2,2):(1,8)");
+  CHECK(rt::to_string(rt::complement(rt::to_runtime(l), 16)) == "(2,2):(1,8)");
+  CHECK(refusal([] { rt::complement(rt::Layout(rt::IntTuple::tuple({2, 4}), rt::IntTuple::tuple({-16, 2})), 16); })
+            .find("negative strides are not supported") != std::string::npos);
 }

@@ -17,6 +17,8 @@ TESSERA_HOST_DEVICE constexpr auto complement_fold(S const& shape, D const& stri
   } else {
     constexpr int idx = static_order_v<D>.v[0];
     auto min_stride = get<idx>(stride);
+    static_assert(!(is_static_v<decltype(min_stride)> && to_i64(decltype(min_stride){}) < 0),
+                  "tessera::complement: a negative stride (CuTe's complement walks non-negative strides)");
     auto new_shape = min_stride / get<I>(rstride);
     auto new_stride = min_stride * get<idx>(shape);
     static_assert(!is_constant_v<0, decltype(new_shape)>,
@@ -62,6 +64,7 @@ TESSERA_HOST_DEVICE constexpr auto complement_(S const& shape, D const& stride, 
     for (int k = 0; k < R; ++k) {
       int64_t s = sh.v[order.v[k]], d = sd.v[order.v[k]];
       if (s == 1 || d == 0) continue;  // filtered at run time
+      TESSERA_EXPECTS(d > 0, "tessera::complement: a negative stride");
       TESSERA_EXPECTS(d / cur != 0, "tessera::complement: the layout is not injective");
       rs.v[m] = d / cur;
       rd.v[m] = cur;
@@ -77,7 +80,8 @@ TESSERA_HOST_DEVICE constexpr auto complement_(S const& shape, D const& stride, 
 
 // The static path: filter(l) and the walk by increasing stride on values.
 // Modes `m` (flat, filtered, not 1:0); the result's first modes in r, error 1 when
-// the layout is not injective; r.d[r.n] (one past) is the stride after the last mode.
+// the layout is not injective, 2 for a negative stride; r.d[r.n] (one past) is the stride
+// after the last mode.
 template <std::size_t N> TESSERA_HOST_DEVICE constexpr flat_modes<N + 1> complement_values(flat_modes<N> const& m) {
   value_array<int(N)> strides{};
   for (int k = 0; k < int(N); ++k) strides.v[k] = k < m.n ? m.d[k] : INT64_MAX;  // unused slots sort last
@@ -86,6 +90,7 @@ template <std::size_t N> TESSERA_HOST_DEVICE constexpr flat_modes<N + 1> complem
   int64_t stride = 1;  // the stride of the next result mode
   for (int k = 0; k < m.n; ++k) {
     int const i = order.v[k];
+    if (m.d[i] < 0) { r.error = 2; return r; }  // outside CuTe's complement (docs/notation.md)
     int64_t const shape = m.d[i] / stride;
     if (shape == 0) { r.error = 1; return r; }
     r.push(shape, stride);
@@ -119,6 +124,9 @@ TESSERA_HOST_DEVICE constexpr auto static_complement(T const& cotarget) {
   if constexpr (info::all_filtered) {
     return make_layout(coalesce(cotarget));
   } else {
+    static_assert(info::modes.error != 2,
+                  "tessera::complement: a negative stride (CuTe's complement walks non-negative strides; so does the "
+                  "runtime tier, which refuses it)");
     static_assert(info::modes.error == 0,
                   "tessera::complement: the layout is not injective (a stride is smaller than the extent of the modes below it)");
     using first = flat_layout_t<info::modes>;

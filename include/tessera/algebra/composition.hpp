@@ -9,9 +9,10 @@
 // yet A(B(3)) = 6), and CuTe's stride and shape divisibility rules must hold.
 // - Static operands: every rule is a static_assert naming it.
 // - Dynamic operands: is_admissible_composition(a, b) (check.hpp) says whether the pair
-//   is admissible: R has B's size and R(i) == A(B(i)) for every i of B's domain with
-//   B(i) in A's domain [0, size(A)) (where A o B is defined; the divide family relies on
-//   B running past A's end). Call it first when the operands come from outside.
+//   is admissible: R has B's size and R(i) == A(B(i)) for every i of B's domain, A read past
+//   its size as CuTe reads it (its last mode continued: CuTe's post-condition; the divide
+//   family checks its own rule on the whole divide instead). Call it first when the operands
+//   come from outside.
 //   composition() itself only asserts it in debug host builds (the first 2^16 indices).
 //   In release builds and on the device an inadmissible pair still gives a well-formed
 //   layout -- CuTe's mode-by-mode R, which differs from A o B somewhere -- and never
@@ -103,8 +104,10 @@ TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& lhs_shape, LD cons
   }
 }
 
-// Exactness of a composition: R has B's size and R(i) == A(B(i)) for all i with B(i)
-// in A's domain [0, size(A)), checked on the first `limit` indices of B.
+// Exactness of a composition (rule 1): R has B's size and R(i) == A(B(i)) for the first
+// `limit` indices i of B, A read at any integer as CuTe's crd2idx reads it: its last flat mode
+// continued without bound (past size(A)), C++'s truncating division (below 0, where B has a
+// negative stride). That is CuTe's own post-condition, result(c) == lhs(rhs(c)).
 // Composing B mode by mode is only A o B when B's modes do not overlap in A's
 // mixed radix (no carries between them); CuTe does not check this.
 inline constexpr int64_t composition_check_limit = 1 << 16;
@@ -157,13 +160,10 @@ TESSERA_HOST_DEVICE constexpr bool composition_is_exact(A const& a, B const& b, 
     auto fr = to_flat_function(r);
     int64_t n = fb.size();
     if (fr.size() != n) return false;  // R must keep B's domain
+    if (n > 0 && fa.size() == 0) return false;  // an empty A has nothing to compose with
     if (limit >= 0 && n > limit) n = limit;
-    int64_t const domain = fa.size();
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t const bi = fb(i);
-      if (bi < 0 || bi >= domain) continue;  // A o B is defined where B lands in A's domain
-      if (fr(i) != fa(bi)) return false;
-    }
+    for (int64_t i = 0; i < n; ++i)
+      if (fr(i) != fa(fb(i))) return false;  // fa reads A past its size as CuTe does
     return true;
   }
 }
@@ -240,13 +240,10 @@ template <class A, class B, class R> inline constexpr bool static_composition_ex
     constexpr auto r = static_flat_modes<typename RP::shape, typename RP::stride>();
     int64_t n = b.size();
     if (r.size() != n) return false;  // R must keep B's domain
+    if (n > 0 && a.size() == 0) return false;  // an empty A has nothing to compose with
     if (n > composition_check_limit) n = composition_check_limit;
-    int64_t const domain = a.size();
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t const bi = b(i);
-      if (bi < 0 || bi >= domain) continue;  // A o B is defined where B lands in A's domain
-      if (r(i) != a(bi)) return false;
-    }
+    for (int64_t i = 0; i < n; ++i)
+      if (r(i) != a(b(i))) return false;  // a reads A past its size as CuTe does
     return true;
   }
 }();
@@ -258,8 +255,10 @@ TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& lhs, Layout
 #ifndef TESSERA_DEBUG_SKIP_COMPOSITION_CHECK
   if constexpr (is_static_v<Layout<LS, LD>> && is_static_v<Layout<RS, RD>>) {
     static_assert(detail::static_composition_exact_v<Layout<LS, LD>, Layout<RS, RD>, decltype(result)>,
-                  "tessera::composition: inadmissible composition: B's modes overlap in A's mixed radix, "
-                  "so the mode-by-mode result R would not satisfy R(i) == A(B(i))");
+                  "tessera::composition: inadmissible composition: the mode-by-mode result R does not satisfy "
+                  "R(i) == A(B(i)) at every index of B (A read past its size as CuTe reads it, its last mode "
+                  "continued): B's modes overlap in A's mixed radix, or a step of CuTe's walk is no split into "
+                  "A's digits (docs/notation.md, rule 1)");
   } else {
     TESSERA_EXPECTS(detail::composition_is_exact(lhs, rhs, result),
                     "tessera::composition: inadmissible composition (R(i) != A(B(i)))");

@@ -56,7 +56,8 @@ template <class L> TESSERA_HOST_DEVICE constexpr auto dynamic_flat_modes(L const
 template <class LS, class LD, class TS, class TD>
 TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<LS, LD> const& l, Layout<TS, TD> const& tiler) {
   auto tile_rest = make_layout(tiler, complement(tiler, shape(coalesce(l))));
-  auto result = composition(l, tile_rest);
+  // CuTe's walk (its divisibility rules as static_asserts); rule 1 is the divide's own, below.
+  auto result = detail::composition_unchecked(l, tile_rest);
 #ifndef TESSERA_DEBUG_SKIP_COMPOSITION_CHECK
   if constexpr (is_static_v<Layout<LS, LD>> && is_static_v<Layout<TS, TD>>) {
     static_assert(detail::static_divide_consistent_v<Layout<LS, LD>, decltype(tile_rest), decltype(result)>,
