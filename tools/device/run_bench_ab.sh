@@ -9,6 +9,8 @@
 # STEP=build compiles each tree side by side into build-ab/<tree> at the root (git-ignored, so
 # that a warm machine keeps it for the second call); STEP=bench runs the trees alternately,
 # two rounds, each on the same shapes.
+# XF1, XF2, ...: extra nvcc flags for the first, second, ... tree (a compile-flag A/B of one
+# source: TREES=".gpu/x ." XF2="-Xcicc -O2").
 set -uo pipefail
 OUT=${OUT:-/tmp/bench-ab}
 BENCH=${BENCH:-sm90}
@@ -32,8 +34,11 @@ gemm_tus() {
 }
 if [ "${STEP:-build}" = build ]; then
   t0=$(date +%s)
+  i=0
   for t in "${T[@]}"; do
+    i=$((i + 1)); xf="XF$i"; read -r -a X <<<"${!xf:-}"
     (
+      F+=("${X[@]}")
       d=$(bin_of "$t") && mkdir -p "$d" && cd "$t" && pids=()
       # (SM90 TUs with --split-compile; the mma.sync ones without: it stops nvcc inlining their
       # helpers)
