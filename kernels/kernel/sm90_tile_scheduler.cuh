@@ -66,6 +66,20 @@ struct Sm90SchedulerArguments {
   int64_t raster_group = 0;
 };
 
+// The raster a scheduler runs for its arguments (their raster group where one is chosen) and
+// the problem's k-tile count: what every persistent scheduler's to_underlying_arguments takes.
+template <int BM, int BN, int ClusterM>
+TESSERA_HOST_DEVICE constexpr PersistentTileScheduler raster_of(int64_t m, int64_t n, int64_t batch,
+                                                                Sm90SchedulerArguments const& args) {
+  PersistentTileScheduler r = raster_of<BM, BN, ClusterM>(m, n, batch);
+  if (args.raster_group > 0) r.group = args.raster_group;
+  return r;
+}
+template <int BK>
+TESSERA_HOST_DEVICE constexpr int k_tile_count(int64_t k) {
+  return int(ceil_div(k, int64_t(BK)));
+}
+
 // The persistent raster with whole tiles only: unit u is tile u with all its k-tiles, and
 // `split` is 1 at compile time, so a kernel over this scheduler carries no split-K meeting.
 // (A kernel that may split carries the split-K reduction, whose loads beside the live
@@ -81,9 +95,8 @@ struct WholeTileScheduler {
   template <int BM, int BN, int BK, int ClusterM>
   static WholeTileScheduler to_underlying_arguments(int64_t m, int64_t n, int64_t k, int64_t l, Arguments const& args) {
     WholeTileScheduler s;
-    s.raster = raster_of<BM, BN, ClusterM>(m, n, l);
-    if (args.raster_group > 0) s.raster.group = args.raster_group;
-    s.k_tiles = int((k + BK - 1) / BK);
+    s.raster = raster_of<BM, BN, ClusterM>(m, n, l, args);
+    s.k_tiles = k_tile_count<BK>(k);
     return s;
   }
 
@@ -125,9 +138,8 @@ struct SplitKTileScheduler {
   template <int BM, int BN, int BK, int ClusterM>
   static SplitKTileScheduler to_underlying_arguments(int64_t m, int64_t n, int64_t k, int64_t l, Arguments const& args) {
     SplitKTileScheduler s;
-    s.raster = raster_of<BM, BN, ClusterM>(m, n, l);
-    if (args.raster_group > 0) s.raster.group = args.raster_group;
-    s.k_tiles = int((k + BK - 1) / BK);
+    s.raster = raster_of<BM, BN, ClusterM>(m, n, l, args);
+    s.k_tiles = k_tile_count<BK>(k);
     s.plan = {s.raster.tile_count(), 1};
     return s;
   }
