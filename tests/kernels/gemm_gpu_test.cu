@@ -24,6 +24,12 @@
 
 namespace tk = tessera::kernels;
 
+// The adapter gemm_gpu_test runs a case through, compiled in the library's bf16 tensor-op TU:
+// declared here, not instantiated again.
+namespace tessera::kernels::device {
+TESSERA_ADAPTER_INSTANCES_TENSOROP_BF16(extern)
+}
+
 
 namespace {
 
@@ -105,12 +111,6 @@ int failures = 0, passed = 0;
 // tessera::gemm's dispatch.
 using AdaptedKernel = tk::device::TensorOpBuild<tk::device::tensorop_128x256x32_s4, true, true, true, true>::Kernel;
 using Adapter = tk::device::GemmAdapter<AdaptedKernel>;
-}  // namespace
-// (compiled in the library's bf16 tensor-op TU: declared here, not instantiated again)
-namespace tessera::kernels::device {
-TESSERA_ADAPTER_INSTANCES_TENSOROP_BF16(extern)
-}
-namespace {
 
 // Runs one case with one kernel; returns the relative error (NaN/inf on failure).
 // split: run with the workspace gemm_workspace_size asks for (split-K of the last wave);
