@@ -6,7 +6,7 @@
 #   copy atom), hopper_gpu_test (wgmma / TMA atoms), wgmma_8bit_gpu_test (the FP8 and int8
 #   wgmma atoms against an FP64 reference), compute-sanitizer memcheck on small
 #   shapes, and a short benchmark against cuBLAS (SM90 at three shapes, fused, and the
-#   mma.sync / SIMT kernels at 8192^3).
+#   mma.sync / SIMT kernels at 8192^3), and the host work of one tessera::gemm call.
 # For tuning runs use run_gpu.sh (ncu, variants, traces) and run_hopper_gemm.sh.
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_check.sh
 # The build and the checks fit one 600-s device call only when few kernels changed; in two
@@ -59,6 +59,7 @@ if [ "$STEP" != check ]; then
   nvcc "${F[@]}" "${SM90[@]}" tests/kernels/entry_cache_gpu/{main,tu_a,tu_b}.cu -o "$B/entry_cache_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90[@]}" -c bench/gemm.cu -o "$B/gemm_bench.o" & pids+=($!)
+  nvcc "${F[@]}" -c bench/gemm_host_cost.cpp -o "$B/gemm_host_cost.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90[@]}" tests/atoms/algorithm_gpu_test.cu -o "$B/algorithm_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/hopper_gpu_test.cu -o "$B/hopper_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/wgmma_8bit_gpu_test.cu -o "$B/wgmma_8bit_gpu_test" & pids+=($!)
@@ -72,7 +73,8 @@ if [ "$STEP" != check ]; then
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
     nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B"/k_sm90_instances*.o &&
     nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o -lcublas -lcublasLt &&
-    nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas
+    nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas &&
+    nvcc "${F[@]}" -o "$B/gemm_host_cost" "$B/gemm_host_cost.o" "${kobjs[@]}" -lcublas
 } >"$OUT/build.log" 2>&1
 rc=$?
 note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
@@ -141,6 +143,8 @@ if [ "${BENCH:-}" = full ] && [ -x "$B/sm90_bench" ]; then
   [ -x "$B/gemm_bench" ] && timeout 200 "$B/gemm_bench" --dtype bf16 --layouts TN,NT,NN >"$OUT/gemm_bench_bf16.log" 2>&1 &&
     sed -n '/^summary/,$p' "$OUT/gemm_bench_bf16.log" | tee -a "$log"
 fi
+# The host work of one tessera::gemm call, piece by piece, against cublasGemmEx's.
+[ -x "$B/gemm_host_cost" ] && timeout 60 "$B/gemm_host_cost" 2>&1 | tee -a "$log"
 # (the mma.sync and SIMT kernels, explicitly: tessera::gemm sends bf16 to SM90 on this GPU)
 [ -x "$B/gemm_bench" ] && timeout 150 "$B/gemm_bench" --quick --dtype all --layouts TN >"$OUT/gemm_bench.log" 2>&1 &&
   sed -n '/^summary/,$p' "$OUT/gemm_bench.log" | tee -a "$log"
