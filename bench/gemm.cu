@@ -197,7 +197,7 @@ void bench_one(cublasHandle_t handle, Shape s, char ta, char tb, int reps, std::
   }();
   // The library's default path gets the split-K workspace it asks for (cuBLAS keeps its own),
   // unless --no-split.
-  if (variant < 0 && g_split && (g.workspace_bytes = tk::gemm_workspace_size(g)) > 0)
+  if (variant < 0 && g_split && (g.workspace_bytes = tk::gemm_workspace_size(g, kernel)) > 0)
     TESSERA_CUDA_CHECK(cudaMalloc(&g.workspace, g.workspace_bytes));
 
   auto ours = [&](int i) {

@@ -75,17 +75,33 @@ GemmResult can_implement(const GemmArguments& args) {
   return {};
 }
 
+std::size_t gemm_workspace_size(const GemmArguments& args, GemmKernel kernel) {
+  if (!check_arguments(args) || is_fused(args)) return 0;  // (fused epilogues run unsplit)
+  switch (kernel) {
+    case GemmKernel::Sm90TmaWgmma:
+      return args.element != Element::F32 && device::sm90_can_implement(args) ? device::sm90_workspace_size(args) : 0;
+    case GemmKernel::SimtF32:
+      return 0;
+    case GemmKernel::TensorOpVec8:
+    case GemmKernel::TensorOpScalar:
+      // (0 where gemm(args, kernel) refuses: f32 inputs, or Vec8 on unaligned operands)
+      if (args.element == Element::F32 || (kernel == GemmKernel::TensorOpVec8 && select_kernel(args) != kernel)) return 0;
+      return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
+        return device::tensorop_workspace_size<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(args);
+      });
+  }
+  return 0;
+}
+
+// The kernel gemm(args) runs on the current device, chosen as gemm() chooses it: the workspace
+// asked for is that kernel's alone (a caller that allocates per call pays for no other's).
 std::size_t gemm_workspace_size(const GemmArguments& args) {
   if (!check_arguments(args) || is_fused(args)) return 0;
-  // Enough for the kernel gemm(args) runs (the SM90 one on sm_90) and for the sm_80 one that
-  // gemm(args, kernel) may be asked to run.  (Fused epilogues: the SM90 kernel unsplit.)
-  const std::size_t sm90 = args.element != Element::F32 && device::sm90_can_implement(args) ? device::sm90_workspace_size(args) : 0;
-  const GemmKernel kernel = select_kernel(args);
-  if (kernel == GemmKernel::SimtF32) return sm90;
-  const std::size_t sm80 = with_tensorop(args, kernel, [&](auto bf16, auto vec) {
-    return device::tensorop_workspace_size<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(args);
-  });
-  return sm80 > sm90 ? sm80 : sm90;
+  const GemmConfiguration c = select_configuration(args, device_info());
+  if (!c.status) return 0;
+  if (c.kernel == GemmKernel::Sm90TmaWgmma && !device::sm90_can_implement(args))
+    return gemm_workspace_size(args, select_kernel(args));
+  return gemm_workspace_size(args, c.kernel);
 }
 
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream) {

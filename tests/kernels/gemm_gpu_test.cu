@@ -167,7 +167,7 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   g.beta = cs.beta;
   void* ws = nullptr;
   if (split) {
-    g.workspace_bytes = through_adapter ? Adapter::get_workspace_size(g) : tk::gemm_workspace_size(g);
+    g.workspace_bytes = through_adapter ? Adapter::get_workspace_size(g) : tk::gemm_workspace_size(g, kernel);
     if (g.workspace_bytes == 0) {
       for (void* p : {(void*)A, (void*)B, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
         TESSERA_CUDA_CHECK(cudaFree(p));

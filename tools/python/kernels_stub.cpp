@@ -7,6 +7,7 @@ namespace tessera::kernels {
 
 GemmResult can_implement(const GemmArguments& args) { return check_arguments(args); }
 std::size_t gemm_workspace_size(const GemmArguments&) { return 0; }
+std::size_t gemm_workspace_size(const GemmArguments&, GemmKernel) { return 0; }
 GemmResult gemm(const GemmArguments& args, CUstream_st*) { return check_arguments(args); }
 GemmResult gemm(const GemmArguments& args, GemmKernel, CUstream_st*) { return check_arguments(args); }
 

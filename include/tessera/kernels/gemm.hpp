@@ -17,10 +17,12 @@ namespace tessera::kernels {
 // Checks the arguments and that a device that runs the kernels (sm_80 or newer) is present.
 GemmResult can_implement(const GemmArguments& args);
 
-// Bytes of GemmArguments::workspace with which gemm() may split the last wave of tiles along
-// K on the current device (0: it would not split).  The problem's shape, element type and
-// alignment decide it, not the pointers' values.
+// Bytes of GemmArguments::workspace with which gemm(args) may split the last wave of tiles
+// along K on the current device (0: the kernel it runs would not split).  The problem's
+// shape, element type and alignment decide it, not the pointers' values.
 std::size_t gemm_workspace_size(const GemmArguments& args);
+// The same for gemm(args, kernel): that configuration's workspace.
+std::size_t gemm_workspace_size(const GemmArguments& args, GemmKernel kernel);
 
 // Runs D = alpha*A*B + beta*C with the configuration select_kernel picks.
 GemmResult gemm(const GemmArguments& args, CUstream_st* stream = nullptr);
