@@ -2,7 +2,7 @@
 # Every GPU correctness check of the tree in one call, built once on all cores: the library's
 # kernels (mma.sync, SIMT, SM90), then
 #   gemm_gpu_test (tessera::gemm, every kernel), hopper_sm90_gemm_gpu_test (SM90: majors,
-#   residues, split-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
+#   residues, Stream-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
 #   copy atom), hopper_gpu_test (wgmma / TMA atoms), wgmma_8bit_gpu_test (the FP8 and int8
 #   wgmma atoms against an FP64 reference), compute-sanitizer memcheck on small
 #   shapes, and a short benchmark against cuBLAS (SM90 at three shapes, fused, and the
