@@ -69,7 +69,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     Fixup fixup{nullptr, nullptr};
   };
 
-  // ---- contract (host): the collectives' (GemmKernelSm90Base) and the split-K workspace.
+  // ---- contract (host): the collectives' (GemmKernelSm90Base) and the Stream-K (or split-K) workspace.
   // A plan's workspace: one f32 accumulator tile per slice of every split tile and CTA of its
   // cluster, then one arrival counter per split tile and CTA.
   static std::size_t partials_bytes(SplitPlan const& plan, int64_t tiles) {
@@ -100,7 +100,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       return 0;
     }
   }
-  // Split-K of the last wave when it pays and the workspace holds it; whole tiles otherwise.
+  // Stream-K (or split-K) where the plan shares and the workspace holds it; whole tiles otherwise.
   static Params to_underlying_arguments(Arguments const& a, void* workspace, std::size_t workspace_bytes, KernelHardwareInfo const& hw,
                                         GemmResult& status) {
     Params p{};
