@@ -9,7 +9,7 @@
 //   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--mode-boxes]
 //                   [--fused] [--beta B] [M N K ...]
 //   (default: the table's shapes, TN)
-//   --no-split: no workspace (no split-K of the last wave); --no-lead: no busy kernel ahead
+//   --no-split: no workspace (no Stream-K kernel: whole tiles only); --no-lead: no busy kernel ahead
 //   of each timed pair (then tessera's host-side launch work is timed, cuBLAS's hidden)
 //   --fused: bf16 TN, D column-major, D = GELU(A B + bias[m]) in bf16, tessera's fused epilogue
 //   (Activation::GELUTanh, Bias::PerRow) against cuBLASLt's CUBLASLT_EPILOGUE_GELU_BIAS (the tanh
@@ -59,7 +59,7 @@ using namespace tessera;
 
 namespace {
 int g_group = 0;         // --group G: raster group (cluster rows) for the template path
-bool g_split = true;     // --no-split: no workspace, so no split-K of the last wave
+bool g_split = true;     // --no-split: no workspace, so no Stream-K kernel
 bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
 float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
 bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
@@ -110,7 +110,8 @@ using sm90_check::median;
 template <class T, int ClusterM = 2>
 bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const char* layout) {
   sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, g_beta, uint64_t(m * 31 + n * 7 + k), layout);
-  // The workspace tessera::gemm_workspace_size asks for (split-K of the last wave).
+  // The workspace tessera::gemm_workspace_size asks for (the Stream-K kernel, where the
+  // dispatch's wave model prefers it).
   void* ws = nullptr;
   const size_t ws_bytes = g_split ? kernels::device::sm90_workspace_size(p.args) : 0;
   if (ws_bytes > 0) SM90_CUDA(cudaMalloc(&ws, ws_bytes));
@@ -147,7 +148,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
     bool ok_setup = true;
     using Default = s9::GemmSm90<std::conditional_t<tf32, s9::DefaultGemmTf32<ClusterM>, s9::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
     // (the default template is the whole-tile kernel: with a workspace the device entry runs
-    // the split-K kernel, unless clusters are off)
+    // the Stream-K kernel, unless clusters are off)
     if (g_schedule.empty() ? !small_tiles && (ws_bytes == 0 || ClusterM == 1) : g_schedule == "coop") {
       if constexpr (std::is_same_v<T, bfloat16_t>) {
         using DefaultNT = s9::GemmSm90<s9::DefaultGemm<T, GMMA::Major::MN, GMMA::Major::MN, ClusterM>>;
@@ -172,7 +173,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
     }
     if (!ok_setup) return false;
   }
-  if (grid < 0 && ws_bytes > 0) std::printf("split-K kernel (workspace %zu B) ", ws_bytes);
+  if (grid < 0 && ws_bytes > 0) std::printf("stream-K kernel (workspace %zu B) ", ws_bytes);
 #else
   static_assert(ClusterM == 2, "--cluster1 needs TESSERA_SM90_BENCH_VARIANTS");
 #endif

@@ -346,6 +346,25 @@ struct CollectiveMainloopSm90TmaWgmma {
     }
   }
 
+  // The producer thread's role over a walk of cluster steps (Stream-K: StreamKTileScheduler's
+  // steps(cluster) and work(cluster, i), the sequence the consumers walk): each step's k-tiles
+  // [k_begin, k_end) of its tile into the ring.
+  template <class Scheduler>
+  __device__ __forceinline__ static void produce_walk(Params const& p, SharedStorage& s, Scheduler const& scheduler, int64_t cluster,
+                                                      int rank) {
+    constexpr auto shape_a = tile_a;
+    constexpr auto shape_b = tile_b;
+    constexpr auto shape_part_b = tile_part_b;
+    PipelineState st;
+    const int64_t steps = scheduler.steps(cluster);
+    for (int64_t i = 0; i < steps; ++i) {
+      const auto w = scheduler.work(cluster, i);
+      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
+      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end));
+    }
+  }
+
   // A stage is free once every consumer warp of the cluster is done with it.
   __device__ __forceinline__ static void release(SharedStorage& s, PipelineState const& st) {
     if constexpr (ClusterM == 1) {

@@ -33,6 +33,10 @@ struct GemmConfiguration {
   Element element_d = Element::F32;
   // sm90: the schedule (sm90_schedule.hpp); Cooperative128x256 for the other kernels too.
   sm90::Schedule schedule = sm90::Schedule::Cooperative128x256;
+  // sm90: whole tiles, or Stream-K (the wave model prefers a Stream-K kernel and the arguments
+  // carry a workspace: the kernel runs whole tiles after all when the workspace is smaller than
+  // gemm_workspace_size asks, or its plan on the resident clusters shares nothing).
+  Decomposition decomposition = Decomposition::DataParallel;
 };
 
 namespace configuration_detail {
@@ -107,7 +111,10 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     GemmArguments as_run = g;
     as_run.m = m;
     as_run.n = n;
-    const sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
+    sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
+    const auto stream_k = g.workspace != nullptr ? sm90::choose_stream_k(sm90::as_column_major_d(g), dev.multiprocessors)
+                                                 : std::nullopt;
+    if (stream_k) schedule = *stream_k;
     if (g.element == Element::F32)
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Pingpong64x128)
@@ -117,6 +124,7 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     else
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _256, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     c.schedule = schedule;
+    if (stream_k) c.decomposition = Decomposition::StreamK;
     c.swap_ab = swap;
     return c;
   }

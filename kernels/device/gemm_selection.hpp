@@ -56,11 +56,16 @@ enum class Takes {
   Tf32Tn,          // f32 inputs as tf32, A and B K-major, f32 D
 };
 
+// Which schedulers a candidate's kernels run (the dispatch passes the kernels it ships: a tile
+// whose kernel runs whole tiles only, or one whose Stream-K kernel is considered).
+enum class Schedulers { Both, DataParallel, StreamK };
+
 struct Candidate {
   int tile_m, tile_n, tile_k;
   ClusterShape cluster;
   double rate;  // a full wave's MAC rate relative to the 128x256 tile's
   Takes takes;
+  Schedulers schedulers = Schedulers::Both;
 };
 
 // The design targets. Rates: 1 for 128x256; 0.85 for 128x128 (1.5x the L2 bytes per MAC, the
@@ -148,6 +153,7 @@ inline Sm90Choice select_sm90(const GemmShape& s, int sms, std::span<const Candi
   for (const Candidate& c : candidates) {
     if (!candidate_takes(c, s) || persistent_clusters(sms, c.cluster) < 1) continue;
     for (const bool stream_k : {false, true}) {
+      if (c.schedulers == (stream_k ? Schedulers::DataParallel : Schedulers::StreamK)) continue;
       const StreamKScheduler sched = scheduler_for(c, s, sms, stream_k);
       if (stream_k && sched.plan.kind == Decomposition::DataParallel) continue;  // the same as the first
       const Sm90Choice p = predict(c, s, sms, sched);

@@ -13,10 +13,12 @@ namespace tessera::kernels::device {
 // and B K-major; TMA's 16-byte alignment), else why not.
 GemmResult sm90_can_implement(const GemmArguments& args);
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream);
-// The workspace split-K of the last wave would use for `args` (0: nothing is split); with
-// less (or none) in args.workspace_bytes the kernel runs unsplit.
+// The workspace the Stream-K kernel would use for `args` (0: the dispatch runs whole tiles:
+// the wave model predicts no gain, or the plan on this GPU's resident clusters shares nothing);
+// with less (or none) in args.workspace_bytes the whole-tile kernel runs.
 std::size_t sm90_workspace_size(const GemmArguments& args);
-// The schedule and tile run_sm90 takes for `args` (sm90_schedule.hpp), "none" when it refuses.
+// The schedule and tile run_sm90 takes for `args` (sm90_schedule.hpp; "stream-k ..." where it
+// runs the Stream-K kernel), "none" when it refuses.
 const char* sm90_schedule(const GemmArguments& args);
 
 }  // namespace tessera::kernels::device

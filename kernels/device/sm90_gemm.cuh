@@ -99,7 +99,7 @@ struct GemmSm90 {
     return can_implement(Kernel::arguments_of(g));
   }
 
-  // The workspace the kernel would use for `g` on this device (split-K of the last wave; 0:
+  // The workspace the kernel would use for `g` on this device (Stream-K partials and flags; 0:
   // none).
   static std::size_t get_workspace_size(Arguments const& args) {
     if (!can_implement(args)) return 0;
@@ -117,7 +117,7 @@ struct GemmSm90 {
   }
   static std::size_t workspace_size(const GemmArguments& g) { return get_workspace_size(g); }
 
-  // Whether the launch runs split-K slices (the kernel splits and the workspace holds the plan).
+  // Whether the launch shares tiles (Stream-K: the plan shares and the workspace holds it).
   bool splits() const { return Kernel::splits(params); }
 
   // The kernel's Params for `args` and `workspace_bytes` of workspace (nullptr: none), and the grid.

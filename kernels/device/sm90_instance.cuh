@@ -26,8 +26,9 @@ template <class Kernel>
 GemmResult run(const GemmArguments& g, cudaStream_t stream, bool optional, bool* declined) {
   sm90::GemmSm90<Kernel> op;
   const GemmResult r = op.initialize(g);
-  // (optional: a kernel that refuses the problem, or a split-K kernel whose plan does not
-  // split, leaves it to the plain kernel, which answers any refusal itself)
+  // (optional: a kernel that refuses the problem, or a Stream-K kernel whose plan shares
+  // nothing or whose workspace is too small, leaves it to the plain kernel, which answers any
+  // refusal itself)
   if (optional && (!r || (Kernel::Splits && !op.splits()))) {
     if (declined != nullptr) *declined = true;
     return {};

@@ -14,13 +14,14 @@ namespace tessera::kernels::device::sm90_entry {
 
 template <class Kernel>
 GemmResult can_implement(const GemmArguments& g);
-// The split-K workspace the kernel would use for g (0 for kernels over whole tiles).
+// The workspace the kernel would use for g (Stream-K's partials and flags; 0 for kernels over
+// whole tiles, and where the plan shares nothing).
 template <class Kernel>
 std::size_t workspace_size(const GemmArguments& g);
-// Runs g. With optional (the dispatch's first choice, a split-K or a fused TMA-store kernel):
-// launches only where that kernel is what the problem should run (a split-K kernel: the plan
-// splits and the workspace holds it; a fused one: TMA stores D), else sets *declined and
-// launches nothing (the dispatch then runs the plain whole-tile kernel).
+// Runs g. With optional (the dispatch's first choice, a Stream-K or a fused TMA-store kernel):
+// launches only where that kernel is what the problem should run (a Stream-K kernel: its plan
+// shares k-iterations and the workspace holds it; a fused one: TMA stores D), else sets
+// *declined and launches nothing (the dispatch then runs the plain whole-tile kernel).
 template <class Kernel>
 GemmResult run(const GemmArguments& g, cudaStream_t stream, bool optional, bool* declined);
 

@@ -2,13 +2,13 @@
 // list (sm90_kernel_list.hpp, whose kernels sm90_instances_<unit>.cu compile; this TU
 // compiles none and calls their entries, sm90_instance.hpp). For a problem (D column-major:
 // as_column_major_d) it takes the listed kernel that reads its input type and operand majors,
-// writes its D type and runs the schedule sm90_schedule.hpp's rule picks (the one
-// select_configuration reports), over whole tiles with the plain epilogue: it runs every
-// problem it takes. Where the list also has
+// writes its D type and runs the schedule sm90_schedule.hpp's rule picks (choose_schedule), over
+// whole tiles with the plain epilogue: it runs every problem it takes. Where the list also has
 //   - the fused TMA-store kernel of the problem's activation (its TMA-store epilogue applies
 //     it; other fusions take the direct epilogue of the plain kernel), or else
-//   - a split-K twin (split-K of the last wave, run where the caller gives the workspace
-//     sm90_workspace_size asks for and the plan splits),
+//   - a Stream-K kernel that the wave model predicts faster (choose_stream_k: its tile may be
+//     another than the rule's), run where the caller gives the workspace sm90_workspace_size
+//     asks for and the kernel's plan on the resident clusters shares k-iterations,
 // that kernel is tried first, and declines (launching nothing) where it does not apply.
 // Compiled for sm_90a (kernels/CMakeLists.txt, tools/device/*.sh).
 #include <string>
@@ -38,11 +38,11 @@ using sm90_entry::entries;
 namespace set = sm90_set;
 
 // The plain whole-tile kernel for a problem, and the kernel to try first where one is built:
-// the fused TMA-store kernel of its activation, or its split-K twin.
+// the fused TMA-store kernel of its activation, or the Stream-K kernel the wave model prefers.
 struct Choice {
   Entries whole, first;
   GemmResult refusal;          // set when no kernel takes the problem's types
-  bool first_splits = false;  // first is split-K: tried only with a workspace
+  bool first_splits = false;  // first is Stream-K: tried only with a workspace
 };
 
 // The entries of the first listed kernel whose traits satisfy `wanted`.
@@ -89,19 +89,22 @@ GemmResult refusal(const GemmArguments& g) {
 }
 
 Choice choose(const GemmArguments& g) {
-  const sm90::Schedule schedule = select_configuration(g, DeviceInfo{9, multiprocessors()}).schedule;
+  const int sms = multiprocessors();
+  const sm90::Schedule schedule = sm90::choose_schedule(g, sms);
   auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, schedule); };
   Choice c;
-  c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.splits && t.fused == Activation::Identity; });
+  c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == Activation::Identity; });
   if (!c.whole) {
     c.refusal = refusal(g);
     return c;
   }
   const Activation act = g.epilogue.activation;
-  if (act != Activation::Identity)
-    c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.splits && t.fused == act; });
-  if (!c.first) {
-    c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && t.splits && t.fused == Activation::Identity; });
+  if (act != Activation::Identity) {
+    c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == act; });
+  } else if (const auto sk = sm90::choose_stream_k(g, sms)) {
+    c.first = listed([&](set::KernelTraits const& t) {
+      return set::takes_types(t, g) && sm90::runs_schedule(t, *sk) && t.stream_k && t.fused == Activation::Identity;
+    });
     c.first_splits = bool(c.first);
   }
   return c;
@@ -124,16 +127,23 @@ std::size_t sm90_workspace_size(const GemmArguments& args) {
 const char* sm90_schedule(const GemmArguments& args) {
   const GemmArguments g = sm90::as_column_major_d(args);
   if (!sm90_can_implement(args)) return "none";
-  return sm90::to_string(select_configuration(g, DeviceInfo{9, multiprocessors()}).schedule);
+  // (with the workspace the Stream-K kernel asks for, the Stream-K kernel's tile)
+  const Choice c = choose(g);
+  if (c.first_splits && g.workspace != nullptr && g.workspace_bytes >= c.first.workspace_size(g) &&
+      c.first.workspace_size(g) > 0) {
+    const auto sk = sm90::choose_stream_k(g, multiprocessors());
+    return sk == sm90::Schedule::Cooperative128x256 ? "stream-k cooperative 128x256" : "stream-k cooperative 128x128";
+  }
+  return sm90::to_string(sm90::choose_schedule(g, multiprocessors()));
 }
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {
   const GemmArguments g = sm90::as_column_major_d(args);
   const Choice c = choose(g);
   if (!c.whole) return c.refusal;
-  // The split-K kernel where the caller gave a workspace and the plan splits, the fused
-  // TMA-store kernel where TMA stores D; each declines (launching nothing) otherwise, and
-  // the plain whole-tile kernel runs.
+  // The Stream-K kernel where the caller gave a workspace and its plan shares k-iterations,
+  // the fused TMA-store kernel where TMA stores D; each declines (launching nothing)
+  // otherwise, and the plain whole-tile kernel runs.
   if (c.first && (g.workspace != nullptr || !c.first_splits)) {
     bool declined = false;
     const GemmResult r = c.first.run(g, stream, true, &declined);

@@ -9,8 +9,9 @@
 //                         majors, D in T or f32 (16 kernels)
 //   Small<T, MA, MB>      128x128 tiles for problems that would leave most SMs idle, NT, NN,
 //                         TT (6; small TN problems run Pingpong)
-//   Split<T, MA, MB>      Whole with split-K of the last wave, D in T, TN and NT only (4)
-//   SmallSplit<T, MA, MB> Small with split-K, NT only (2)
+//   Split<T, MA, MB>      Whole under the Stream-K scheduler (the last waves' k-iterations
+//                         shared, split-K as its special case), D in T, TN and NT only (4)
+//   SmallSplit<T, MA, MB> Small under Stream-K, NT only (2)
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
@@ -38,9 +39,9 @@ using Whole = sm90::DefaultGemm<T, MA, MB, 2, D>;
 template <class T, Major MA, Major MB>
 using Small = sm90::SmallTileGemm<T, MA, MB>;
 template <class T, Major MA, Major MB>
-using Split = sm90::DefaultGemm<T, MA, MB, 2, T, sm90::SplitKTileScheduler>;
+using Split = sm90::DefaultGemm<T, MA, MB, 2, T, sm90::StreamKTileScheduler>;
 template <class T, Major MA, Major MB>
-using SmallSplit = sm90::SmallTileGemm<T, MA, MB, 2, sm90::SplitKTileScheduler>;
+using SmallSplit = sm90::SmallTileGemm<T, MA, MB, 2, sm90::StreamKTileScheduler>;
 template <class T, Activation A>
 using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
@@ -84,12 +85,13 @@ using Kernels = std::tuple<
 // clang-format on
 
 // What the dispatch matches a kernel by, read off its type: the mainloop's element, majors,
-// tile and schedule, the epilogue's D type and fused activation, the scheduler's split-K.
+// tile and schedule, the epilogue's D type and fused activation, whether the scheduler shares
+// tiles' k-iterations (Stream-K).
 struct KernelTraits {
   Element element = Element::F32, output = Element::F32;
   bool a_k_major = true, b_k_major = true;  // A row-major, B column-major
   int bm = 0, bn = 0;
-  bool pingpong = false, splits = false;
+  bool pingpong = false, stream_k = false;
   Activation fused = Activation::Identity;  // a fused TMA-store instance's activation
 };
 
@@ -117,7 +119,7 @@ struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA
                                       int(get<0>(Tile{})),
                                       int(get<1>(Tile{})),
                                       Pingpong,
-                                      std::is_same_v<Scheduler, sm90::SplitKTileScheduler>,
+                                      std::is_same_v<Scheduler, sm90::StreamKTileScheduler>,
                                       EpilogueTraits<Epilogue>::fused};
 };
 template <class Kernel>

@@ -16,14 +16,22 @@
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
 // library) trail it too, with clusters or without, and trail 64x128 ping-pong on small
 // problems (bench/notes/sm90_gemm.md has the comparisons).
+// Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
+// majors (sm90_kernel_list.hpp: Split, SmallSplit), the wave model (gemm_selection.hpp,
+// select_sm90) compares it with the rule's choice over whole tiles; the Stream-K kernel runs
+// when the model predicts it more than the margin faster and the caller gives its workspace.
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
 
 #include <tessera/kernels/gemm_arguments.hpp>
 
 #include "../kernel/tile_scheduler.cuh"
+#include "gemm_selection.hpp"
 #include "sm90_kernel_list.hpp"
 
 namespace tessera::kernels::sm90 {
@@ -60,7 +68,7 @@ inline bool schedule_built(Schedule s, const GemmArguments& g) {
   namespace set = device::sm90_set;
   return set::find_kernel([&](auto shipped) {
     constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
-    return !t.splits && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
+    return !t.stream_k && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
   });
 }
 
@@ -69,6 +77,43 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   if (schedule_built(Schedule::Pingpong64x128, g)) return Schedule::Pingpong64x128;
   if (schedule_built(Schedule::Cooperative128x128, g)) return Schedule::Cooperative128x128;
   return Schedule::Cooperative128x256;
+}
+
+// Whether the list has a Stream-K kernel (no fused activation) of schedule s for g.
+inline bool stream_k_built(Schedule s, const GemmArguments& g) {
+  namespace set = device::sm90_set;
+  return set::find_kernel([&](auto shipped) {
+    constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
+    return t.stream_k && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
+  });
+}
+
+// The wave model's candidate (gemm_selection.hpp) for schedule s's kernels: their tile, cluster
+// (2 along M for the cooperative ones, none for ping-pong) and rate.
+inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers) {
+  Candidate c = kSm90Candidates[0];  // 128x256x64 2x1
+  if (element == Element::F32) c = kSm90Candidates[7];  // 128x256x32 2x1 (tf32)
+  if (s == Schedule::Cooperative128x128) c = kSm90Candidates[3];
+  if (s == Schedule::Pingpong64x128) c = kSm90Candidates[6];
+  c.schedulers = schedulers;
+  return c;
+}
+
+// The schedule of the Stream-K kernel to run g with, where the list has one and the wave model
+// predicts it faster than choose_schedule's whole tiles (select_sm90 over that candidate, data-
+// parallel, then the Stream-K kernels' candidates: larger tiles first, each replacing the choice
+// only past the margin); none where whole tiles are predicted as fast.
+inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) {
+  const Schedule whole = choose_schedule(g, sms);
+  std::array<Candidate, 3> candidates{};
+  std::size_t n = 0;
+  candidates[n++] = candidate_of(whole, g.element, Schedulers::DataParallel);
+  for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128})
+    if (stream_k_built(s, g)) candidates[n++] = candidate_of(s, g.element, Schedulers::StreamK);
+  if (n == 1 || sms < 1) return std::nullopt;
+  const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
+  if (choice.tile_m == 0 || choice.scheduler == Decomposition::DataParallel) return std::nullopt;
+  return choice.tile_n == 256 ? Schedule::Cooperative128x256 : Schedule::Cooperative128x128;
 }
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are

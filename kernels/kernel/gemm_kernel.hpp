@@ -10,7 +10,7 @@
 //   CollectiveMma<MainloopSm80CpAsync..> + EpilogueSmem16 +
 //     SplitKRasterization                                        -> GemmTensorOpKernel<the four>
 //   CollectiveMainloopSm90TmaWgmma + an SM90 epilogue + a
-//     persistent scheduler (sm90::SplitKTileScheduler)           -> sm90::GemmTmaWarpSpecialized
+//     persistent scheduler (sm90::StreamKTileScheduler)          -> sm90::GemmTmaWarpSpecialized
 //   the same with the ping-pong policy + sm90::WholeTileScheduler -> sm90::GemmTmaWarpSpecializedPingpong
 // A combination no kernel runs fails with a static_assert naming the rule.  Plain C++ like the
 // builders (collective_builder.hpp): the kernels are named through declarations here.
@@ -30,6 +30,7 @@ template <class ProblemShape, class Mainloop, class Epilogue, class TileSchedule
 struct GemmSimtKernel;
 namespace sm90 {
 struct SplitKTileScheduler;
+struct StreamKTileScheduler;
 struct WholeTileScheduler;
 template <class Mainloop, class Epilogue, class Scheduler>
 struct GemmTmaWarpSpecialized;
@@ -41,7 +42,7 @@ template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue
 struct GemmKernelOf {
   static_assert(builder_detail::dependent_false<CollectiveMainloop>,
                 "gemm_kernel_t: no kernel runs this (mainloop, epilogue, scheduler): SIMT runs under GroupedRasterization<G>, "
-                "SM80 tensor op under SplitKRasterization<G>, SM90 under sm90::WholeTileScheduler or sm90::SplitKTileScheduler");
+                "SM80 tensor op under SplitKRasterization<G>, SM90 under sm90::WholeTileScheduler, sm90::StreamKTileScheduler or sm90::SplitKTileScheduler");
 };
 
 namespace kernel_detail {
@@ -139,9 +140,11 @@ template <class ProblemShape, class Policy, class TileShape, class Element, GMMA
 struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>, Epilogue,
                     Scheduler> {
   static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
-  static_assert(std::is_same_v<Scheduler, sm90::WholeTileScheduler> || std::is_same_v<Scheduler, sm90::SplitKTileScheduler>,
-                "gemm_kernel_t: the SM90 warp-specialized kernel is persistent: sm90::WholeTileScheduler (whole tiles) "
-                "or sm90::SplitKTileScheduler (the last wave split along K)");
+  static_assert(std::is_same_v<Scheduler, sm90::WholeTileScheduler> || std::is_same_v<Scheduler, sm90::StreamKTileScheduler> ||
+                    std::is_same_v<Scheduler, sm90::SplitKTileScheduler>,
+                "gemm_kernel_t: the SM90 warp-specialized kernel is persistent: sm90::WholeTileScheduler (whole tiles), "
+                "sm90::StreamKTileScheduler (Stream-K: the last waves' k-iterations shared) or sm90::SplitKTileScheduler (the "
+                "last wave split along K)");
   using Mainloop = sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>;
   static constexpr bool pingpong = requires { Policy::MathWarpgroups; };  // (MainloopTmaWarpSpecializedPingpong)
   static_assert(!pingpong || std::is_same_v<Scheduler, sm90::WholeTileScheduler>,

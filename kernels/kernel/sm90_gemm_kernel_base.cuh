@@ -7,9 +7,9 @@
 //   Kernel::can_implement(args)             the mainloop's, then the epilogue's (the first refusal)
 //   Kernel::get_workspace_size(args, hw)    the collectives' workspaces (and the kernel's own)
 //   Kernel::to_underlying_arguments(args, workspace, workspace_bytes, hw, status) -> Params
-//   Kernel::initialize_workspace(params, stream)   before each launch (split-K counters)
+//   Kernel::initialize_workspace(params, stream)   before each launch (Stream-K flags cleared)
 //   Kernel::grid_size(params, hw)           CTAs of the persistent grid
-//   Kernel::splits(params)                  whether the launch runs split-K slices
+//   Kernel::splits(params)                  whether the launch shares tiles (Stream-K)
 // The device adapter (device/sm90_gemm.cuh) calls these and nothing of a collective.
 // Workspace layout: the mainloop's, then the epilogue's, then the kernel's own, each from a
 // 16-byte boundary.

@@ -5,10 +5,12 @@
 //                      of each tile, then the epilogue's stores
 // Work units come from the persistent scheduler (grid ~ SMs); producer and consumers walk
 // the same unit sequence, each with its own pipeline state. A unit is a whole tile
-// (WholeTileScheduler) or, under split-K of the last wave (SplitKTileScheduler, a kernel of
-// its own that the device layer runs only when the plan splits), one K slice of a tile: the
-// slices add up their f32 accumulators through the workspace and the last to arrive runs the
-// epilogue.
+// (WholeTileScheduler); under Stream-K (StreamKTileScheduler, a kernel of its own that the
+// device layer runs only where the plan shares k-iterations) a step of the cluster's walk:
+// a whole tile, or a k-range of one whose f32 accumulators meet the tile's other pieces
+// through the workspace, reduced in a fixed order by the tile's last piece, which runs the
+// epilogue (stream_k_fixup.cuh: the same bits in every run); under split-K of the last wave
+// (SplitKTileScheduler, not shipped) one K slice of a tile, the last slice to arrive reducing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,7 +26,9 @@
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
 #include "sm90_gemm_kernel_base.cuh"
 #include "sm90_shared_storage.hpp"
+#include "sm90_stream_k_tile_scheduler.hpp"
 #include "sm90_tile_scheduler.cuh"
+#include "stream_k_fixup.cuh"
 
 namespace tessera::kernels::sm90 {
 
@@ -43,6 +47,13 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
   using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
+  static constexpr bool StreamK = Scheduler::reduction == Reduction::StreamK;
+  static constexpr int ConsumerThreads = GMMA::warpgroup_threads * Mainloop::ConsumerWarpgroups;
+  // Stream-K: a CTA's partial is its consumer threads' accumulators (slot layout: stream_k_fixup.cuh).
+  static constexpr int AccumulatorsPerThread = int(sizeof(typename Mainloop::Accumulators) / sizeof(float));
+  using Fixup = StreamKFixup<ConsumerThreads, AccumulatorsPerThread>;
+  static constexpr int64_t partial_elems = int64_t(Mainloop::BM) * Mainloop::BN;
+  static_assert(ConsumerThreads * AccumulatorsPerThread == partial_elems, "a partial slot holds one CTA tile");
 
   struct Params {
     typename Mainloop::Params mainloop;
@@ -54,10 +65,11 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     // bytes), then one zeroed arrival counter per split tile and rank.
     float4* partials = nullptr;
     unsigned* arrivals = nullptr;
+    // Stream-K workspace (null when nothing is shared): StreamKWorkspace's partial slots and flags.
+    Fixup fixup{nullptr, nullptr};
   };
-  static constexpr int ConsumerThreads = GMMA::warpgroup_threads * Mainloop::ConsumerWarpgroups;
 
-  // ---- contract (host): the collectives' (GemmKernelSm90Base) and the split-K workspace.
+  // ---- contract (host): the collectives' (GemmKernelSm90Base) and the Stream-K (or split-K) workspace.
   // A plan's workspace: one f32 accumulator tile per slice of every split tile and CTA of its
   // cluster, then one arrival counter per split tile and CTA.
   static std::size_t partials_bytes(SplitPlan const& plan, int64_t tiles) {
@@ -69,23 +81,46 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   }
   // The split plan of the last wave over the resident clusters (none for whole-tile schedulers).
   static SplitPlan split_plan(Scheduler const& sc, KernelHardwareInfo const& hw) {
-    if constexpr (Splits) return Scheduler::plan_for(sc.tile_count(), sc.k_tiles, hw.resident_clusters);
+    if constexpr (Scheduler::reduction == Reduction::SplitK) return Scheduler::plan_for(sc.tile_count(), sc.k_tiles, hw.resident_clusters);
     else return {sc.tile_count(), 1};
   }
   // The collectives' workspace and, where the plan splits, its partials and counters after it.
   static std::size_t get_workspace_size(Arguments const& a, KernelHardwareInfo const& hw) {
     const Scheduler sc = Base::scheduler_of(a);
-    const std::size_t split = split_workspace_bytes(split_plan(sc, hw), sc.tile_count());
-    return Base::collective_workspace_size(a) + split;
+    if constexpr (StreamK) return Base::collective_workspace_size(a) + stream_k_workspace_bytes(sc, hw);
+    else return Base::collective_workspace_size(a) + split_workspace_bytes(split_plan(sc, hw), sc.tile_count());
   }
-  // Split-K of the last wave when it pays and the workspace holds it; whole tiles otherwise.
+  // Stream-K: the partial slots and flags of the heuristic's plan on the resident clusters (0
+  // when the plan shares nothing).
+  static std::size_t stream_k_workspace_bytes(Scheduler const& sc, KernelHardwareInfo const& hw) {
+    if constexpr (StreamK) {
+      const Scheduler planned = sc.with_plan(hw.resident_clusters, true);
+      return planned.schedule.valid() ? planned.workspace(partial_elems).bytes() : 0;
+    } else {
+      return 0;
+    }
+  }
+  // Stream-K (or split-K) where the plan shares and the workspace holds it; whole tiles otherwise.
   static Params to_underlying_arguments(Arguments const& a, void* workspace, std::size_t workspace_bytes, KernelHardwareInfo const& hw,
                                         GemmResult& status) {
     Params p{};
     Base::to_collective_params(a, workspace, p, status);
     p.partials = nullptr;
     p.arrivals = nullptr;
-    if constexpr (Splits) {
+    if constexpr (StreamK) {
+      // The grid's clusters; the heuristic's plan where the workspace holds it, else whole tiles.
+      p.scheduler = p.scheduler.with_plan(hw.resident_clusters, false);
+      const std::size_t own = Base::collective_workspace_size(a);
+      const Scheduler planned = p.scheduler.with_plan(hw.resident_clusters, true);
+      if (workspace != nullptr && workspace_bytes > own && planned.shares() && planned.schedule.valid()) {
+        const StreamKWorkspace ws = planned.workspace(partial_elems);
+        if (ws.bytes() <= workspace_bytes - own) {
+          unsigned char* base = static_cast<unsigned char*>(workspace) + own;
+          p.scheduler = planned;
+          p.fixup = Fixup{reinterpret_cast<float*>(base), reinterpret_cast<std::uint32_t*>(base + ws.flags_offset())};
+        }
+      }
+    } else if constexpr (Splits) {
       const std::size_t own = Base::collective_workspace_size(a);
       if (workspace != nullptr && workspace_bytes > own) {
         const int64_t tiles = p.scheduler.tile_count();
@@ -101,10 +136,16 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     }
     return p;
   }
-  static bool splits(Params const& p) { return p.arrivals != nullptr; }
-  // The split tiles' arrival counters start at zero in every launch.
+  static bool splits(Params const& p) { return p.arrivals != nullptr || p.fixup.flags != nullptr; }
+  // The split tiles' arrival counters, or the Stream-K flags, start at zero in every launch (a
+  // caller's workspace may hold anything; the Stream-K owners also put the flags back).
   static GemmResult initialize_workspace(Params const& p, cudaStream_t stream) {
-    if constexpr (Splits) {
+    if constexpr (StreamK) {
+      if (p.fixup.flags == nullptr) return {};
+      const std::size_t bytes = std::size_t(p.scheduler.schedule.slots()) * sizeof(std::uint32_t);
+      if (cudaMemsetAsync(p.fixup.flags, 0, bytes, stream) != cudaSuccess)
+        return {GemmStatus::LaunchFailed, std::string("sm90 Stream-K flags: ") + cudaGetErrorString(cudaGetLastError())};
+    } else if constexpr (Splits) {
       if (p.arrivals == nullptr) return {};
       const std::size_t bytes = std::size_t(p.scheduler.split_tiles()) * ClusterM * sizeof(unsigned);
       if (cudaMemsetAsync(p.arrivals, 0, bytes, stream) != cudaSuccess)
@@ -130,7 +171,14 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     const int64_t units = p.scheduler.work_count();
     if (wg == 0) {
       arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
-      if (threadIdx.x == 0) Mainloop::produce(p.mainloop, s, p.scheduler, first, step, rank);
+      if (threadIdx.x == 0) {
+        if constexpr (StreamK) Mainloop::produce_walk(p.mainloop, s, p.scheduler, first, rank);
+        else Mainloop::produce(p.mainloop, s, p.scheduler, first, step, rank);
+      }
+      finish();
+    } else if constexpr (StreamK) {
+      arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
+      consume_stream_k(p, shared, wg, first, rank);
       finish();
     } else {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
@@ -172,6 +220,48 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
 
   __device__ __forceinline__ static void consumer_barrier() {
     arch::named_barrier_sync<arch::NamedBarrier::Consumers, ConsumerThreads>();
+  }
+
+  // The consumers under Stream-K: cluster c's walk (the producer's, step for step), each step's
+  // k-range into the accumulators, then by its role: the epilogue (Whole), the partial to its
+  // slot and the flag raised (Partial), or the peers' partials added in the fixed order and the
+  // epilogue (Owner; C is then loaded in the epilogue, not during a wait).
+  __device__ __forceinline__ static void consume_stream_k(Params const& p, SharedStorage& shared, int wg, int64_t c, int rank) {
+    typename Mainloop::SharedStorage& s = shared.mainloop;
+    typename Mainloop::PipelineState st;
+    typename Mainloop::TiledMma tiled;
+    const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;  // after the producer's warpgroup
+    typename Mainloop::Accumulators acc;
+    const int64_t steps = p.scheduler.steps(c);
+    for (int64_t i = 0; i < steps; ++i) {
+      bool whole = false;
+      {
+        const StreamKWork w = p.scheduler.work(c, i);
+        whole = w.role == SegmentRole::Whole;
+        if (whole) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
+        Mainloop::mma(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin));
+      }
+      // The step again after the mainloop (i laundered so that it is recomputed, not kept live
+      // across the wgmmas beside the accumulators).
+      int64_t again = i;
+      asm volatile("" : "+l"(again));
+      const StreamKWork w = p.scheduler.work(c, again);
+      if (w.role == SegmentRole::Partial) {
+        p.fixup.write(p.scheduler.slot(w.unit, rank), acc, thread, [] { consumer_barrier(); });
+        continue;
+      }
+      if (w.role == SegmentRole::Owner) {
+        const StreamKScheduler& sk = p.scheduler.schedule;
+        if (thread == 0) p.fixup.await_peers(sk, w, rank, 0);
+        consumer_barrier();
+        p.fixup.add_peers(sk, w, rank, 0, acc, thread);
+        consumer_barrier();  // every thread has read the partials before their flags go down
+        if (thread == 0) p.fixup.release_peers(sk, w, rank, 0);
+      }
+      Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
+                      w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);
+    }
+    Epilogue::finish(p.epilogue, thread);
   }
 
   // Split-K meeting point of one CTA's slice: store the accumulators in the slice's slot,

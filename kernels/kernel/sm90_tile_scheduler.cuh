@@ -66,6 +66,11 @@ struct Sm90SchedulerArguments {
   int64_t raster_group = 0;
 };
 
+// How a persistent scheduler's pieces of one tile meet: not at all (whole tiles), split-K's
+// arrival counters (the last slice to arrive reduces), or Stream-K's fix-up (the tile's last
+// k-range reduces its peers' partials in a fixed order: sm90_stream_k_tile_scheduler.hpp).
+enum class Reduction { None, SplitK, StreamK };
+
 // The raster a scheduler runs for its arguments (their raster group where one is chosen) and
 // the problem's k-tile count: what every persistent scheduler's to_underlying_arguments takes.
 template <int BM, int BN, int ClusterM>
@@ -87,6 +92,7 @@ TESSERA_HOST_DEVICE constexpr int k_tile_count(int64_t k) {
 // Whole-tile kernels leave the reduction out.)
 struct WholeTileScheduler {
   static constexpr bool Splits = false;
+  static constexpr Reduction reduction = Reduction::None;
   PersistentTileScheduler raster;
   int k_tiles = 0;
 
@@ -129,6 +135,7 @@ namespace tessera::kernels::sm90 {
 // A slice's k-tiles are [k_begin, k_end) (SplitPlan::k_begin: balanced, in order).
 struct SplitKTileScheduler {
   static constexpr bool Splits = true;
+  static constexpr Reduction reduction = Reduction::SplitK;
   PersistentTileScheduler raster;
   SplitPlan plan{0, 1};
   int k_tiles = 0;

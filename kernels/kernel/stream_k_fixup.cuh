@@ -44,42 +44,72 @@ struct StreamKFixup {
   // Owner: wait for the flags of units [first_peer, unit) (slots of this rank), then
   // acc = partial[p] + acc for p = unit - 1 down to first_peer, then clear the flags.
   // Returns false when a flag stayed down for `patience` polls (a broken schedule: the caller
-  // reports it instead of hanging); 0 waits forever.
+  // reports it instead of hanging); 0 waits forever. (The steps one by one, for a caller with
+  // its own shared word or barrier: await_peers, add_peers, release_peers.)
   template <class Acc, class Sync>
   __device__ __forceinline__ bool reduce(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn, Acc& acc, int t,
                                          Sync&& sync, std::uint64_t patience = 0) const {
     __shared__ int ok;
-    if (t == 0) {
-      ok = 1;
-      for (std::int64_t p = w.first_peer; p < w.unit && ok; ++p) {
-        volatile std::uint32_t* f = flags + s.slot(p, rm, rn);
-        for (std::uint64_t polls = 0; *f == 0; ++polls) {
-          if (patience != 0 && polls == patience) {
-            ok = 0;
-            break;
-          }
-          __nanosleep(64);
-        }
-      }
-      __threadfence();  // the peers' partials, fenced before their flags, are read after them
-    }
+    if (t == 0) ok = await_peers(s, w, rm, rn, patience);
     sync();
     if (!ok) return false;
+    add_peers(s, w, rm, rn, acc, t);
+    sync();  // every thread has read the partials before their flags go down
+    if (t == 0) release_peers(s, w, rm, rn);
+    return true;
+  }
+
+  // (one thread) Polls the peers' flags until each is up, or `patience` polls of one (0:
+  // forever); then fences, so that the peers' partials, fenced before their flags, are read
+  // after them by every thread that syncs with this one.
+  __device__ __forceinline__ bool await_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn,
+                                              std::uint64_t patience = 0) const {
+    bool ok = true;
+    for (std::int64_t p = w.first_peer; p < w.unit && ok; ++p) {
+      volatile std::uint32_t* f = flags + s.slot(p, rm, rn);
+      for (std::uint64_t polls = 0; *f == 0; ++polls) {
+        if (patience != 0 && polls == patience) {
+          ok = false;
+          break;
+        }
+        __nanosleep(64);
+      }
+    }
+    __threadfence();
+    return ok;
+  }
+
+  // (every thread, after await_peers and a barrier) acc = partial[p] + acc for p = unit - 1
+  // down to first_peer. Loads in chunks of up to 8 float4 (32 registers beside the
+  // accumulators), a compiler barrier between chunks: all of a slot's loads at once would
+  // spill the accumulators.
+  template <class Acc>
+  __device__ __forceinline__ void add_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn, Acc& acc,
+                                            int t) const {
+    constexpr int chunk = Words % 8 == 0 ? 8 : Words % 4 == 0 ? 4 : 1;
     for (std::int64_t p = w.unit - 1; p >= w.first_peer; --p) {
       const float4* r = slot_words(s.slot(p, rm, rn));
 #pragma unroll
-      for (int j = 0; j < Words; ++j) {
-        const float4 v = __ldcg(r + j * Threads + t);
-        acc[4 * j] = v.x + acc[4 * j];
-        acc[4 * j + 1] = v.y + acc[4 * j + 1];
-        acc[4 * j + 2] = v.z + acc[4 * j + 2];
-        acc[4 * j + 3] = v.w + acc[4 * j + 3];
+      for (int c = 0; c < Words / chunk; ++c) {
+        float4 v[chunk];
+#pragma unroll
+        for (int i = 0; i < chunk; ++i) v[i] = __ldcg(r + (c * chunk + i) * Threads + t);
+#pragma unroll
+        for (int i = 0; i < chunk; ++i) {
+          const int j = c * chunk + i;
+          acc[4 * j] = v[i].x + acc[4 * j];
+          acc[4 * j + 1] = v[i].y + acc[4 * j + 1];
+          acc[4 * j + 2] = v[i].z + acc[4 * j + 2];
+          acc[4 * j + 3] = v[i].w + acc[4 * j + 3];
+        }
+        asm volatile("" ::: "memory");
       }
     }
-    sync();  // every thread has read the partials before their flags go down
-    if (t == 0)
-      for (std::int64_t p = w.first_peer; p < w.unit; ++p) atomicExch(flags + s.slot(p, rm, rn), 0u);
-    return true;
+  }
+
+  // (one thread, after every thread's add_peers and a barrier) The peers' flags back to 0.
+  __device__ __forceinline__ void release_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn) const {
+    for (std::int64_t p = w.first_peer; p < w.unit; ++p) atomicExch(flags + s.slot(p, rm, rn), 0u);
   }
 };
 

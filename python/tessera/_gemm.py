@@ -363,9 +363,11 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
       stream the arrays' ``__cuda_array_interface__`` names, else the legacy default stream.
       The launch waits for every other stream an array names (an event per stream), and DLPack
       producers are handed the stream, as both protocols ask.
-    workspace: "auto" lets the kernel split the last wave of tiles along K where that pays,
-      with scratch from CUDA's stream-ordered allocator; None never splits; a GPU array is
-      used as the scratch. The result is the same either way.
+    workspace: "auto" lets the kernels share the last waves' tiles along K where that pays
+      (Stream-K on sm_90, split-K of the last wave on sm_80), with scratch from CUDA's
+      stream-ordered allocator; None never shares; a GPU array is used as the scratch. The
+      result is the same up to rounding either way, and deterministic: the same call gives
+      the same bits every time.
 
     Raises TypeError for objects that are not GPU arrays; ValueError for shapes, dtypes and
     strides that do not make a product; tessera.GemmError (a ValueError, with ``status``) when

@@ -1,8 +1,8 @@
 // The SM90 collectives' and kernels' contracts on the host (no GPU; nvcc for the collectives'
 // headers, no kernel compiled): each collective's can_implement, with the reason for every
 // refusal, and its workspace size; the kernel's composition of them (the first refusal, the
-// split-K workspace against the plan's definition, the scheduler's arguments); the kernel
-// list's traits and the dispatch's rule over it.
+// Stream-K workspace against the plan's definition and the Params it gives, the scheduler's
+// arguments); the kernel list's traits and the dispatch's rule over it.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
@@ -22,7 +22,7 @@ namespace set = tessera::kernels::device::sm90_set;
 namespace {
 using WholeTN = set::Whole<bfloat16_t, set::K, set::K, bfloat16_t>;      // 128x256, clusters of 2, TMA-store epilogue
 using SmallNT = set::Small<half_t, set::MN, set::MN>;                     // 128x128, MN-major operands
-using SplitTN = set::Split<bfloat16_t, set::K, set::K>;                   // split-K of the last wave
+using SplitTN = set::Split<bfloat16_t, set::K, set::K>;                   // Stream-K
 using FusedRelu = set::Fused<bfloat16_t, Activation::ReLU>;               // the ReLU TMA-store instance
 using Tf32 = set::Tf32;                                                   // f32 as tf32, direct epilogue
 using Pingpong = set::Pingpong<bfloat16_t>;                               // 64x128 ping-pong
@@ -160,19 +160,37 @@ TEST_CASE("sm90 kernel contract: the collectives' verdicts composed, the split-K
   CHECK(has(WholeTN::can_implement(WholeTN::arguments_of(f32d)), GemmStatus::Unsupported, "writes D in bf16"));
   CHECK(Pingpong::can_implement(Pingpong::arguments_of(tn(1000, 1000, 1000))));
 
-  rc::prop("the split kernel's workspace is the plan's f32 tiles and counters; whole-tile kernels need none", [] {
+  rc::prop("the Stream-K kernel's workspace is the plan's f32 slots and flags; whole-tile kernels need none", [] {
     const int64_t m = *rc::gen::inRange<int64_t>(1, 9000), n = *rc::gen::inRange<int64_t>(1, 9000), k = *rc::gen::inRange<int64_t>(8, 20000);
     const int clusters = *rc::gen::inRange(1, 80);
     const sm90::KernelHardwareInfo hw{2 * clusters, clusters};
     const GemmArguments g = tn(m, n, k);
-    const auto tiles = ((m + 255) / 256) * ((n + 255) / 256);  // cluster tiles: 2 x 128 rows, 256 columns
-    const int k_tiles = int((k + 63) / 64);
-    const SplitPlan plan = sm90::SplitKTileScheduler::plan_for(tiles, k_tiles, clusters);
-    const std::size_t expected =
-        plan.split < 2 ? 0 : std::size_t(tiles - plan.whole) * 2 * (std::size_t(plan.split) * 128 * 256 * 4 + 4);
+    const int64_t tiles = ((m + 255) / 256) * ((n + 255) / 256);  // cluster tiles: 2 x 128 rows, 256 columns
+    const int64_t k_tiles = (k + 63) / 64;
+    const StreamKPlan plan = plan_stream_k(tiles, k_tiles, clusters);
+    // slots: a unit's CTA tiles (2 per cluster), 128 x 256 f32 each, then a 32-bit flag per slot
+    const std::size_t slots = std::size_t(plan.sk_units) * 2;
+    const std::size_t expected = slots == 0 ? 0 : (slots * 128 * 256 * 4 + 127) / 128 * 128 + slots * 4;
     RC_ASSERT(SplitTN::get_workspace_size(SplitTN::arguments_of(g), hw) == expected);
     RC_ASSERT(WholeTN::get_workspace_size(WholeTN::arguments_of(g), hw) == 0u);
     RC_ASSERT(Pingpong::get_workspace_size(Pingpong::arguments_of(g), hw) == 0u);
+    // Params: the plan, its grid and the fix-up's workspace where the workspace holds it; whole
+    // tiles on the resident clusters where it does not (none, or a byte short).
+    // (status: the tensor maps need a driver, which a host without a GPU lacks; the plan does not)
+    GemmResult status;
+    const auto args = SplitTN::arguments_of(g);
+    const auto none = SplitTN::to_underlying_arguments(args, nullptr, 0, hw, status);
+    RC_ASSERT(!SplitTN::splits(none) && none.scheduler.schedule.plan.sk_units == 0 && none.scheduler.schedule.clusters == clusters);
+    RC_ASSERT(SplitTN::grid_size(none, hw) == int(std::min<int64_t>(tiles, clusters)) * 2);
+    if (expected > 0) {
+      const auto p = SplitTN::to_underlying_arguments(args, arena, expected, hw, status);
+      RC_ASSERT(SplitTN::splits(p) && p.scheduler.schedule.plan.sk_units == plan.sk_units &&
+                p.scheduler.schedule.plan.dp_tiles == plan.dp_tiles && SplitTN::grid_size(p, hw) == 2 * clusters);
+      RC_ASSERT(reinterpret_cast<unsigned char*>(p.fixup.partials) == arena &&
+                reinterpret_cast<unsigned char*>(p.fixup.flags) == arena + (expected - slots * 4));
+      const auto short_ws = SplitTN::to_underlying_arguments(args, arena, expected - 1, hw, status);
+      RC_ASSERT(!SplitTN::splits(short_ws) && short_ws.scheduler.schedule.plan.sk_units == 0);
+    }
   });
 
   // The scheduler: the raster of cluster tiles, its group as given (0: the library's).
@@ -187,8 +205,8 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   constexpr set::KernelTraits w = set::traits_of<WholeTN>, p = set::traits_of<Pingpong>, s = set::traits_of<SplitTN>,
                               f = set::traits_of<FusedRelu>, t = set::traits_of<Tf32>, nt = set::traits_of<SmallNT>;
   static_assert(w.element == Element::BF16 && w.output == Element::BF16 && w.a_k_major && w.b_k_major && w.bm == 128 && w.bn == 256 &&
-                !w.pingpong && !w.splits && w.fused == Activation::Identity);
-  static_assert(p.pingpong && p.bm == 64 && p.bn == 128 && !p.splits && s.splits && f.fused == Activation::ReLU);
+                !w.pingpong && !w.stream_k && w.fused == Activation::Identity);
+  static_assert(p.pingpong && p.bm == 64 && p.bn == 128 && !p.stream_k && s.stream_k && f.fused == Activation::ReLU);
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));

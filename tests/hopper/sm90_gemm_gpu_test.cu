@@ -1,8 +1,10 @@
 // GPU check of the SM90 GEMM (TMA + wgmma, warp-specialized, persistent; sm_90a) against an
 // FP64 reference: fresh random inputs, poisoned (NaN) outputs, whole tiles and residues in M,
 // N and K, M or N below one tile, batches, both D majors, alpha/beta; bf16 and f16; both
-// tiles the dispatch picks (128x256, and 128x128 for small problems); split-K of the last
-// wave with the workspace sm90_workspace_size asks for (the split-K kernels, TN and NT) and
+// tiles the dispatch picks (128x256, and 128x128 for small problems); Stream-K with the
+// workspace sm90_workspace_size asks for (the Stream-K kernels, TN and NT: the dispatch's
+// choice, and each Stream-K kernel run directly on the issue's shapes and residues, launched
+// three times for the same bits, its D against the whole-tile kernel's over every element) and
 // the same problems without it (the whole-tile kernels), and that no other major asks for a
 // workspace; and the fused epilogues: every activation x bias (none, per row, per column) x D
 // in the inputs' type and f32 x both D majors, at a residue shape through the direct
@@ -15,9 +17,13 @@
 // kernel itself (its entry) on problems with many tiles per CTA, where its two consumer
 // warpgroups alternate.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
+#include <array>
 
 #include "../../kernels/device/sm90_dispatch.hpp"
 #include "../../kernels/device/sm90_instance.hpp"
@@ -27,9 +33,9 @@
 
 using namespace tessera;
 
-// split: with the workspace sm90_workspace_size asks for, which must be some (split-K of
-// the last wave planned) when `split` is true; the launch runs twice (the arrival counters
-// are zeroed per launch) and the second result is checked.
+// split: with the workspace sm90_workspace_size asks for, which must be some (the dispatch
+// prefers a Stream-K kernel) when `split` is true; the launch runs twice (the flags are
+// cleared per launch) and the second result is checked.
 // alias: C is D (beta != 0).
 template <class T>
 int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, const char* layout = "TN",
@@ -39,7 +45,7 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
   void* ws = nullptr;
   const size_t ws_bytes = split ? kernels::device::sm90_workspace_size(p.args) : 0;
   if (split && ws_bytes == 0) {
-    std::printf("%s %lld x %lld x %lld x %lld: FAIL (no split-K planned)\n", layout, (long long)m, (long long)n, (long long)k, (long long)l);
+    std::printf("%s %lld x %lld x %lld x %lld: FAIL (no Stream-K workspace asked for)\n", layout, (long long)m, (long long)n, (long long)k, (long long)l);
     return 1;
   }
   if (ws_bytes > 0) SM90_CUDA(cudaMalloc(&ws, ws_bytes));
@@ -57,7 +63,7 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
   std::printf("%-4s %s%s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
-              std::is_same_v<T, float> ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, split ? " split-K" : "", (long long)m, (long long)n, (long long)k, (long long)l,
+              std::is_same_v<T, float> ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, split ? " stream-K" : "", (long long)m, (long long)n, (long long)k, (long long)l,
               d_row ? "row" : "col", alpha, beta, alias ? " C=D" : "", ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
@@ -81,6 +87,121 @@ int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, floa
               ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
+}
+
+// D of a problem, copied to the host.
+template <class T, class TD>
+std::vector<TD> output_of(const sm90_check::Problem<T, TD>& p) {
+  std::vector<TD> d(p.c.size());
+  SM90_CUDA(cudaMemcpy(d.data(), p.dd, d.size() * sizeof(TD), cudaMemcpyDeviceToHost));
+  return d;
+}
+
+// A Stream-K kernel of the list (Kernel: set::Split / set::SmallSplit) run directly through its
+// entry with the workspace it asks for, filled with 0xff first (the kernel clears its flags
+// before each launch: a caller's workspace may hold anything): D against the FP64 reference
+// (poisoned D before each launch), three launches giving the same bits (the fix-up's fixed
+// order), and D against the whole-tile kernel's (the dispatch without a workspace) over every
+// element. Where the plan shares nothing (workspace 0) the kernel runs whole tiles itself.
+// expect_shared: the plan must share k-iterations on this GPU (the issue's Stream-K shapes).
+template <class Kernel, class T>
+int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layout, float beta, bool expect_shared) {
+  namespace entry = kernels::device::sm90_entry;
+  sm90_check::Problem<T> p(m, n, k, l, false, 1, beta, uint64_t(m * 7 + n * 131 + k * 3 + l), layout);
+  // The whole-tile kernel's D (no workspace: the dispatch runs whole tiles).
+  auto r = kernels::device::run_sm90(p.args, nullptr);
+  SM90_CUDA(cudaDeviceSynchronize());
+  const std::vector<T> whole = output_of(p);
+  const auto g = kernels::sm90::as_column_major_d(p.args);
+  const size_t ws_bytes = entry::workspace_size<Kernel>(g);
+  void* ws = nullptr;
+  if (ws_bytes > 0) {
+    SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+    SM90_CUDA(cudaMemset(ws, 0xff, ws_bytes));
+  }
+  auto g_ws = g;
+  g_ws.workspace = ws;
+  g_ws.workspace_bytes = ws_bytes;
+  std::vector<T> first;
+  bool same = true, ok = bool(r);
+  double rel = 0;
+  int64_t nans = 0;
+  for (int launch = 0; launch < 3 && ok; ++launch) {
+    p.poison();
+    r = entry::run<Kernel>(g_ws, nullptr, false, nullptr);
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (!r || e != cudaSuccess) {
+      if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
+      ok = false;
+      break;
+    }
+    if (launch == 0) {
+      ok = p.verify(rel, nans);
+      first = output_of(p);
+    } else {
+      same = same && std::memcmp(output_of(p).data(), first.data(), first.size() * sizeof(T)) == 0;
+    }
+  }
+  cudaFree(ws);
+  // ||D - D_whole|| / ||D_whole|| over every element (different summation orders: not bit-equal).
+  double num = 0, den = 0;
+  for (size_t i = 0; ok && i < first.size(); ++i) {
+    const double a = sm90_check::to_double(first[i]), b = sm90_check::to_double(whole[i]);
+    num += (a - b) * (a - b);
+    den += b * b;
+  }
+  const double rel_whole = std::sqrt(num / (den > 0 ? den : 1));
+  const bool shared = ws_bytes > 0;
+  const bool pass = ok && same && rel_whole < sm90_check::tolerance<T, T> && (shared || !expect_shared);
+  const auto t = kernels::device::sm90_set::traits_of<Kernel>;
+  std::printf("%-4s %s stream-K %dx%d %5lld x %5lld x %5lld x %lld beta %g: %s (%s, rel %.2e, %lld NaN, vs whole tiles %.2e, %s)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, t.bm, t.bn, (long long)m, (long long)n, (long long)k, (long long)l,
+              beta, pass ? "ok" : "FAIL", shared ? "k-iterations shared" : "whole tiles (plan shares nothing)", rel, (long long)nans,
+              rel_whole, same ? "3 launches bit-identical" : "launches DIFFER", r ? "" : " ", r ? "" : r.message.c_str());
+  return pass ? 0 : 1;
+}
+
+// The Stream-K kernels on the issue's shapes (132 SMs: 512x4096x14336 and 3072^3 share
+// k-iterations on the 128x256 kernels; 4096^3 and 1000^3 run whole tiles) and residues in M,
+// N, K with batches, both tiles, TN and NT, bf16 and f16, beta != 0; and the dispatch's own
+// choice with the workspace it asks for at the issue's shapes.
+int check_stream_k_all(bool small_only) {
+  namespace set = kernels::device::sm90_set;
+  using set::K;
+  using set::MN;
+  cudaDeviceProp prop{};
+  SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+  const bool h100 = prop.multiProcessorCount == 132;  // (the shapes' plans share on 132 SMs)
+  int fails = 0;
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(1000, 1000, 4008, 1, "TN", 0, false);  // residues in M, N, K
+  fails += check_stream_k<set::SmallSplit<bfloat16_t, MN, MN>, bfloat16_t>(1000, 1000, 4008, 3, "NT", 0.5f, false);  // batches, beta
+  if (small_only) return fails;
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(3072, 3072, 3072, 1, "TN", 0, h100);
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(512, 4096, 14336, 1, "TN", 0, h100);
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(128, 8192, 8192, 1, "TN", 0, false);
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(1000, 1000, 1000, 1, "TN", 0, false);
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(4096, 4096, 4096, 1, "TN", 0, false);
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(1000, 1003, 1008, 3, "TN", 1, false);  // residues, batch 3, beta
+  fails += check_stream_k<set::Split<bfloat16_t, K, K>, bfloat16_t>(1000, 1003, 4008, 1, "TN", -1, false);
+  fails += check_stream_k<set::Split<half_t, K, K>, half_t>(3072, 3072, 3072, 1, "TN", 0.5f, h100);
+  fails += check_stream_k<set::Split<bfloat16_t, MN, MN>, bfloat16_t>(3072, 3072, 3072, 1, "NT", 0, h100);
+  fails += check_stream_k<set::Split<half_t, MN, MN>, half_t>(1000, 1000, 4008, 3, "NT", 0.5f, false);
+  fails += check_stream_k<set::SmallSplit<bfloat16_t, MN, MN>, bfloat16_t>(128, 8192, 8192, 1, "NT", 0, false);
+  fails += check_stream_k<set::SmallSplit<half_t, MN, MN>, half_t>(1000, 1000, 1000, 1, "NT", 0, false);
+  fails += check_stream_k<set::SmallSplit<bfloat16_t, MN, MN>, bfloat16_t>(136, 264, 2000, 1, "NT", 0, false);  // one cluster tile row
+  // The dispatch with the workspace it asks for (Stream-K where the wave model prefers it).
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{512, 4096, 14336}, {3072, 3072, 3072}, {128, 8192, 8192}, {1000, 1000, 1000},
+                                {4096, 4096, 4096}})
+    for (const char* layout : {"TN", "NT"}) {
+      const auto g = kernels::sm90::as_column_major_d(sm90_check::Problem<bfloat16_t>(8, 8, 8, 1, false, 1, 0, 1, layout).args);
+      auto shape = g;
+      shape.m = m, shape.n = n, shape.k = k;
+      const auto sk = kernels::sm90::choose_stream_k(shape, prop.multiProcessorCount);
+      std::printf("dispatch %s %lld x %lld x %lld: %s\n", layout, (long long)m, (long long)n, (long long)k,
+                  sk ? kernels::sm90::to_string(*sk) : "whole tiles");
+      fails += check<bfloat16_t>(m, n, k, 1, false, 1, 0, layout, bool(sk));
+    }
+  return fails;
 }
 
 const char* type_name(kernels::Element e) { return kernels::to_string(e); }
@@ -285,6 +406,8 @@ int main(int argc, char** argv) {
     fails += check<float>(100, 3000, 36, 1, false, 1, 0.5f);
     fails += check<float>(4096, 4096, 4096, 1, true, 1, 0);
   }
+  // Stream-K kernels.
+  fails += check_stream_k_all(small_only);
   // beta != 0 through TMA loads of C.
   fails += check_beta_tma<bfloat16_t>(small_only);
   if (!small_only) fails += check_beta_tma<half_t>(false);

@@ -74,3 +74,55 @@ TEST_CASE("sm90 schedule: the benchmark's shapes on an H100 (132 SMs)") {
   CHECK(sm90::choose_schedule(tn(1000, 1000, 1000, 3), 132) == Schedule::Cooperative128x256);
   CHECK(std::string(sm90::to_string(Schedule::Pingpong64x128)) == "ping-pong 64x128");
 }
+
+TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave model predicts it faster") {
+  rc::prop("choose_stream_k against select_sm90's margin over the rule's whole tiles", [] {
+    const int64_t m = *rc::gen::inRange<int64_t>(1, 9000), n = *rc::gen::inRange<int64_t>(1, 9000);
+    const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), k = *rc::gen::inRange<int64_t>(1, 20000);
+    const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32);
+    const Major a = *rc::gen::element(Major::Row, Major::Col), b = *rc::gen::element(Major::Row, Major::Col);
+    const int sms = *rc::gen::element(8, 66, 114, 132);
+    GemmArguments g = problem(m, n, k, batch, e, a, b);
+    if (*rc::gen::arbitrary<bool>()) g.epilogue.output = Element::F32;
+    const auto sk = sm90::choose_stream_k(g, sms);
+    const sm90::GemmShape shape = sm90::shape_of(g);
+    const Schedule whole = sm90::choose_schedule(g, sms);
+    const sm90::Candidate dp = sm90::candidate_of(whole, e, sm90::Schedulers::DataParallel);
+    const double dp_eff = sm90::predict(dp, shape, sms, sm90::scheduler_for(dp, shape, sms, false)).efficiency;
+    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128}) {
+      const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::StreamK);
+      const auto sched = sm90::scheduler_for(c, shape, sms, true);
+      const double eff = sm90::predict(c, shape, sms, sched).efficiency;
+      const bool considered = sm90::stream_k_built(s, g) && sched.plan.kind != Decomposition::DataParallel;
+      if (sk == s) {
+        // the kernel exists, its plan shares k-iterations, and it beats whole tiles past the margin
+        RC_ASSERT(considered);
+        RC_ASSERT(eff > dp_eff * (1 + sm90::kSelectionMargin));
+      } else if (!sk && considered) {
+        RC_ASSERT(eff <= dp_eff * (1 + sm90::kSelectionMargin));
+      }
+    }
+    // Stream-K kernels: 16-bit inputs, D in their type, TN or NT (sm90_kernel_list.hpp).
+    const bool tn = a == Major::Row && b == Major::Col, nt = a == Major::Col && b == Major::Row;
+    if (sk) RC_ASSERT(e != Element::F32 && output_element(g) == e && (tn || nt));
+    if (sk == Schedule::Cooperative128x128) RC_ASSERT(nt);
+  });
+}
+
+TEST_CASE("sm90 Stream-K choice: the issue's shapes on 132 SMs") {
+  // 3072^3: 144 cluster tiles on 66 clusters (73% busy): the last full wave and the tail shared.
+  CHECK(sm90::choose_stream_k(tn(3072, 3072, 3072), 132) == Schedule::Cooperative128x256);
+  CHECK(sm90::choose_stream_k(problem(3072, 3072, 3072, 1, Element::BF16, Major::Col, Major::Row), 132) ==
+        Schedule::Cooperative128x256);
+  // 512 x 4096 x 14336: 32 cluster tiles, long K: Stream-K 128x256 over the ping-pong's whole tiles.
+  CHECK(sm90::choose_stream_k(tn(512, 4096, 14336), 132) == Schedule::Cooperative128x256);
+  // 4096^3 (256 tiles: the last wave 58 of 66) and 1000^3 (ping-pong fills the GPU): whole tiles.
+  CHECK(!sm90::choose_stream_k(tn(4096, 4096, 4096), 132));
+  CHECK(!sm90::choose_stream_k(tn(1000, 1000, 1000), 132));
+  // No Stream-K kernel for NN, TT, an f32 D or tf32.
+  CHECK(!sm90::choose_stream_k(problem(3072, 3072, 3072, 1, Element::BF16, Major::Col, Major::Col), 132));
+  GemmArguments f32d = tn(3072, 3072, 3072);
+  f32d.epilogue.output = Element::F32;
+  CHECK(!sm90::choose_stream_k(f32d, 132));
+  CHECK(!sm90::choose_stream_k(tn(3072, 3072, 3072, 1, Element::F32), 132));
+}

@@ -381,6 +381,23 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK(c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x128);
     CHECK((c.tile_m == 128 && c.tile_n == 128 && c.stages == 6 && c.cluster_m == 2));
   }
+  SECTION("with a workspace, the Stream-K kernel where the wave model prefers it (its tile may be another)") {
+    alignas(16) static unsigned char scratch[16];
+    auto g = args(512, 4096, 14336, Element::BF16);
+    auto c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128 && c.decomposition == Decomposition::DataParallel));
+    g.workspace = scratch;
+    g.workspace_bytes = sizeof scratch;
+    c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x256 && c.decomposition == Decomposition::StreamK));
+    CHECK((c.tile_m == 128 && c.tile_n == 256 && c.cluster_m == 2));
+    g = args(4096, 4096, 4096, Element::BF16);
+    g.workspace = scratch;
+    CHECK(select_configuration(g, h100).decomposition == Decomposition::DataParallel);  // 58 of 66 in the last wave
+    g = args(3072, 3072, 3072, Element::BF16, Major::Col, Major::Col);                    // NN: no Stream-K kernel
+    g.workspace = scratch;
+    CHECK(select_configuration(g, h100).decomposition == Decomposition::DataParallel);
+  }
   SECTION("D row-major runs as D^T = B^T A^T (column-major D), with the same tile rule") {
     auto g = args(1000, 4096, 1000, Element::BF16, Major::Row, Major::Col, Major::Row);
     auto c = select_configuration(g, h100);

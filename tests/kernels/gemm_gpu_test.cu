@@ -113,8 +113,8 @@ using AdaptedKernel = tk::device::TensorOpBuild<tk::device::tensorop_128x256x32_
 using Adapter = tk::device::GemmAdapter<AdaptedKernel>;
 
 // Runs one case with one kernel; returns the relative error (NaN/inf on failure).
-// split: run with the workspace gemm_workspace_size asks for (split-K of the last wave);
-// cases it would not split are skipped in that mode.
+// split: run with the workspace gemm_workspace_size asks for (split-K of the last wave on the
+// sm_80 kernels, Stream-K on the sm_90 ones); cases it would not split are skipped in that mode.
 template <class T>
 void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double tol, bool split = false,
               bool through_adapter = false) {
@@ -301,6 +301,21 @@ int main() {
     ok ? ++passed : ++failures;
     TESSERA_CUDA_CHECK(cudaFree(buf));
   }
+  // tessera::gemm on the SM90 kernels (an sm_90 GPU), with and without the workspace
+  // gemm_workspace_size asks for: with it, the Stream-K kernels where the dispatch's wave model
+  // picks them (on 132 SMs: 512x4096x14336 and 3072^3, TN and NT); residues in M, N, K with
+  // batches and beta (K a multiple of 8 for TMA).
+  int major = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess && major == 9 && !quick)
+    for (const Case& cs : {Case{"sk_512x4096x14336", 512, 4096, 14336, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+                           Case{"sk_3072", 3072, 3072, 3072, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+                           Case{"sk_3072_NT", 3072, 3072, 3072, 1, 'N', 'T', false, 0, 1.0f, 0.5f},
+                           Case{"sk_128x8192x8192", 128, 8192, 8192, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+                           Case{"sk_1000", 1000, 1000, 1000, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+                           Case{"sk_4096", 4096, 4096, 4096, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+                           Case{"sk_residue_b3", 1000, 1003, 1008, 3, 'T', 'N', false, 0, 1.0f, -0.5f},
+                           Case{"sk_residue_NT", 1000, 1000, 4008, 1, 'N', 'T', true, 0, 1.0f, 0.0f}})
+      for (bool split : {false, true}) run_case<__nv_bfloat16>(cs, tk::GemmKernel::Sm90TmaWgmma, seed + 43 * passed + failures, tol_half, split);
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;
 }

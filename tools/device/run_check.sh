@@ -2,7 +2,7 @@
 # Every GPU correctness check of the tree in one call, built once on all cores: the library's
 # kernels (mma.sync, SIMT, SM90), then
 #   gemm_gpu_test (tessera::gemm, every kernel), hopper_sm90_gemm_gpu_test (SM90: majors,
-#   residues, split-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
+#   residues, Stream-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
 #   copy atom), hopper_gpu_test (wgmma / TMA atoms), wgmma_8bit_gpu_test (the FP8 and int8
 #   wgmma atoms against an FP64 reference), compute-sanitizer memcheck on small
 #   shapes, and a short benchmark against cuBLAS (SM90 at three shapes, fused, and the
@@ -12,7 +12,8 @@
 # The build and the checks fit one 600-s device call only when few kernels changed; in two
 # calls: STEP=build (build only) into a BUILD folder the second call finds (inside the tree,
 # e.g. BUILD=build-gpu, git-ignored: a warm machine keeps it), then STEP=check (no build).
-# BENCH=full: the benchmark at every shape the issues name (SM90 TN and NT; mma.sync bf16).
+# BENCH=full: the benchmark at every shape the issues name (SM90 TN and NT, Stream-K's shapes with and
+# without the workspace; mma.sync bf16).
 # SAN=full: racecheck and synccheck besides memcheck.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -137,6 +138,11 @@ note "-- benchmark against cuBLAS (same run)"
   [ -n "${TF32:-1}" ] && timeout 60 "$B/sm90_bench" --tf32 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; }
 if [ "${BENCH:-}" = full ] && [ -x "$B/sm90_bench" ]; then
   timeout 90 "$B/sm90_bench" 4096 4096 4096 8192 8192 1024 2>&1 | grep -v '^device' | tee -a "$log"
+  # Stream-K's shapes (the dispatch with its workspace, then whole tiles only), TN and NT
+  for l in TN NT; do
+    timeout 90 "$B/sm90_bench" --layout $l 512 4096 14336 3072 3072 3072 128 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"
+    timeout 90 "$B/sm90_bench" --layout $l --no-split 512 4096 14336 3072 3072 3072 128 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"
+  done
   timeout 120 "$B/sm90_bench" --layout NT 8192 8192 8192 4096 4096 4096 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"
   for l in NN TT; do timeout 60 "$B/sm90_bench" --layout $l 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; done
   timeout 60 "$B/sm90_bench" --beta 1 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"
