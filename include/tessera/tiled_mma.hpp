@@ -52,10 +52,19 @@ TESSERA_HOST_DEVICE constexpr auto thread_slice(Crd const& crd, L const& l) {
   else return slice_and_offset(crd, l);
 }
 // Partitions act on a layout's domain only: a swizzle on top stays where it is.
+// A static layout's partition is static too: its only value is R{}, returned without
+// calling f, so the chain of divides and compositions behind f is instantiated for its type
+// but never emitted as code (host code at -O0, and the device functions NVVM optimises one
+// by one before inlining them).
 template <class L, class F>
 TESSERA_HOST_DEVICE constexpr auto on_domain(L const& l, F&& f) {
-  if constexpr (is_composed_layout_v<L>) return make_composed_layout(l.outer(), l.offset(), f(l.inner()));
-  else return f(l);
+  if constexpr (is_composed_layout_v<L>) {
+    return make_composed_layout(l.outer(), l.offset(), on_domain(l.inner(), f));
+  } else {
+    using R = decltype(f(l));
+    if constexpr (stateless_v<L> && stateless_v<R>) return R{};
+    else return f(l);
+  }
 }
 // The layout of a partitioned tensor, or a partitioned layout itself.
 template <class X>

@@ -21,6 +21,7 @@
 // every coordinate. A static layout that fails is refused at compile time.
 #include <cstdint>
 
+#include "tessera/algebra/static_leaves.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 
 namespace tessera {
@@ -223,10 +224,23 @@ TESSERA_HOST_DEVICE constexpr GmmaDescriptor make_gmma_descriptor(DescriptorFiel
 }
 
 namespace detail {
+// A static (MN, K) layout as the sum of its two modes' flat functions on int64 arrays:
+// offset(mn, k) == Inner{}(mn, k) at every coordinate inside the tile (each mode's leaves
+// split the mode's index colexicographically, as crd2idx splits it level by level), without
+// crd2idx's tuple recursion at each of the tile's points in constant evaluation.
+template <class Inner> struct static_tile_offsets {
+  using S = typename tessera::detail::layout_parts<Inner>::shape;
+  using D = typename tessera::detail::layout_parts<Inner>::stride;
+  template <std::size_t I> using mode_t = std::remove_cvref_t<decltype(get<I>(std::declval<S const&>()))>;
+  template <std::size_t I> using stride_t = std::remove_cvref_t<decltype(get<I>(std::declval<D const&>()))>;
+  static constexpr auto mn_modes = tessera::detail::static_flat_modes<mode_t<0>, stride_t<0>>();
+  static constexpr auto k_modes = tessera::detail::static_flat_modes<mode_t<1>, stride_t<1>>();
+  TESSERA_HOST_DEVICE constexpr int64_t operator()(int64_t mn, int64_t k) const { return mn_modes(mn) + k_modes(k); }
+};
 template <Major MJ, int Bits, int B, int M, int S, class Inner>
-TESSERA_HOST_DEVICE constexpr DescriptorFields static_descriptor_fields() {
-  return gmma_descriptor_fields(MJ, Bits, B, M, S, int64_t(size<0>(Inner{})), int64_t(size<1>(Inner{})),
-                                [](int64_t mn, int64_t k) { return int64_t(to_i64(Inner{}(mn, k))); });
+TESSERA_HOST_DEVICE constexpr DescriptorFields static_descriptor_fields(bool mn_major_any_width = false) {
+  return gmma_descriptor_fields(MJ, Bits, B, M, S, static_tile_offsets<Inner>::mn_modes.size(),
+                                static_tile_offsets<Inner>::k_modes.size(), static_tile_offsets<Inner>{}, mn_major_any_width);
 }
 }  // namespace detail
 

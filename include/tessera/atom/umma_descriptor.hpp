@@ -77,9 +77,7 @@ TESSERA_HOST_DEVICE constexpr SmemDescriptor make_umma_descriptor(ComposedLayout
                                                                   uint32_t buffer_address) {
   static_assert(I::rank == 2, "make_umma_descriptor: the tile must be rank 2, (MN, K)");
   static_assert(is_static_v<I>, "make_umma_descriptor: the tile's layout must be static (the slice offset may be dynamic)");
-  constexpr GMMA::DescriptorFields f = GMMA::gmma_descriptor_fields(
-      gmma_major(MJ), Bits, B, M, S, int64_t(size<0>(I{})), int64_t(size<1>(I{})),
-      [](int64_t mn, int64_t k) { return int64_t(to_i64(I{}(mn, k))); }, true);
+  constexpr GMMA::DescriptorFields f = GMMA::detail::static_descriptor_fields<gmma_major(MJ), Bits, B, M, S, I>(true);
   static_assert(f.rule != GMMA::DescriptorRule::element_bits, "make_umma_descriptor: operands have 8-, 16- or 32-bit elements");
   static_assert(f.rule != GMMA::DescriptorRule::swizzle,
                 "make_umma_descriptor: the swizzle must be Sw<B, log2(16 bytes / element), 3> with B = 0..3");

@@ -35,8 +35,14 @@ struct GmemCopy {
   static constexpr int Copies = MN * BK / V / Threads;  // vectors per thread
   static constexpr int Extent = MN, Depth = BK, Vector = V, ThreadCount = Threads;
   // Thread t's elements of the tile: value v = element e of vector i is v = e + V*i.
-  TESSERA_HOST_DEVICE static constexpr auto coords(int t) { return copy_src_coords<Tile>(Tiled{}, t); }
-  static_assert(decltype(coords(0))::size() == Copies * V, "the tiled copy gives each thread Copies vectors");
+  // (The class checks the count on the copy's TV layout: a thread's partition by a run-time
+  // thread index is derived only where a caller asks for its coordinates, and checked there.)
+  TESSERA_HOST_DEVICE static constexpr auto coords(int t) {
+    auto c = copy_src_coords<Tile>(Tiled{}, t);
+    static_assert(decltype(c)::size() == Copies * V, "the tiled copy gives each thread Copies vectors");
+    return c;
+  }
+  static_assert(copy_values_per_thread<Tile, Tiled> == Copies * V, "the tiled copy gives each thread Copies vectors");
 };
 
 // Epilogue: staging tile (BM x BN f32) -> D, V elements per copy along D's contiguous mode

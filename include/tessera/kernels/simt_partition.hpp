@@ -49,15 +49,32 @@ struct SimtPartition {
   template <int Stages>
   using SmemLayoutB = Layout<tuple<C<BN>, C<BK>, C<Stages>>, tuple<_1, C<Pitch>, C<2 * BK * Pitch>>>;
 
-  TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
+  // Each function asserts the size of what it returns; the class asserts the same counts on
+  // the copies' TV layouts (the MMA's A and B maps over TileA and TileB), so that a thread's
+  // partition by a run-time thread index is derived only where a caller asks for it.
+  TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) {
+    auto c = mma_a_coords<TileA>(TiledMma{}, t);
+    static_assert(decltype(c)::size() == 8, "8 x 8 per thread");
+    return c;
+  }
   TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
-  TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) { return mma_c_coords<TileC>(TiledMma{}, t); }
-  TESSERA_HOST_DEVICE static constexpr auto lds_a_src(int t) { return copy_src_coords<TileA>(S2R_A{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) {
+    auto c = mma_c_coords<TileC>(TiledMma{}, t);
+    static_assert(decltype(c)::size() == 64, "8 x 8 per thread");
+    return c;
+  }
+  TESSERA_HOST_DEVICE static constexpr auto lds_a_src(int t) {
+    auto c = copy_src_coords<TileA>(S2R_A{}, t);
+    static_assert(decltype(c)::size() == 8, "two 16-byte reads of A per k");
+    return c;
+  }
   TESSERA_HOST_DEVICE static constexpr auto lds_b_src(int t) { return copy_src_coords<TileB>(S2R_B{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto lds_a_dst(int t) { return copy_dst_coords<TileA>(S2R_A{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto lds_b_dst(int t) { return copy_dst_coords<TileB>(S2R_B{}, t); }
-  static_assert(decltype(a_coords(0))::size() == 8 && decltype(c_coords(0))::size() == 64, "8 x 8 per thread");
-  static_assert(decltype(lds_a_src(0))::size() == 8, "two 16-byte reads of A per k");
+  static_assert(tv_values_per_thread<typename S2R_A::TiledLayout_TV> == 8 &&
+                    tv_values_per_thread<typename S2R_B::TiledLayout_TV> == 8,
+                "8 x 8 per thread");
+  static_assert(copy_values_per_thread<TileA, S2R_A> == 8, "two 16-byte reads of A per k");
 };
 
 // The host API's SIMT configuration (kernels/device/gemm.cu): 128x128x8, 3 stages, flat

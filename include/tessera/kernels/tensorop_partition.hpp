@@ -75,18 +75,42 @@ struct TensorOpPartition {
   template <int Stages> using SmemLayoutA = decltype(smem_layout<BM, AKMajor, Stages>());
   template <int Stages> using SmemLayoutB = decltype(smem_layout<BN, BKMajor, Stages>());
 
-  TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) { return mma_a_coords<TileA>(TiledMma{}, t); }
-  TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) { return mma_b_coords<TileB>(TiledMma{}, t); }
-  TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) { return mma_c_coords<TileC>(TiledMma{}, t); }
+  // Each function asserts the size of what it returns.  The class asserts the same counts on
+  // types it has anyway (the ldmatrix copies' TV layouts are the MMA's A and B maps, over
+  // TileA and TileB), so that a thread's partition by a run-time thread index (a chain of
+  // divides and compositions per function) is derived only where a caller asks for it.
+  TESSERA_HOST_DEVICE static constexpr auto a_coords(int t) {
+    auto c = mma_a_coords<TileA>(TiledMma{}, t);
+    static_assert(decltype(c)::size() == 8 * MT, "fragment sizes of the m16n8k16 atom");
+    return c;
+  }
+  TESSERA_HOST_DEVICE static constexpr auto b_coords(int t) {
+    auto c = mma_b_coords<TileB>(TiledMma{}, t);
+    static_assert(decltype(c)::size() == 4 * NT, "fragment sizes of the m16n8k16 atom");
+    return c;
+  }
+  TESSERA_HOST_DEVICE static constexpr auto c_coords(int t) {
+    auto c = mma_c_coords<TileC>(TiledMma{}, t);
+    static_assert(decltype(c)::size() == 4 * MT * NT, "fragment sizes of the m16n8k16 atom");
+    return c;
+  }
   // ldmatrix source rows: issue i's row address is the source value 8i.
-  TESSERA_HOST_DEVICE static constexpr auto ldsm_a_src(int t) { return copy_src_coords<TileA>(S2R_A{}, t); }
-  TESSERA_HOST_DEVICE static constexpr auto ldsm_b_src(int t) { return copy_src_coords<TileB>(S2R_B{}, t); }
+  TESSERA_HOST_DEVICE static constexpr auto ldsm_a_src(int t) {
+    auto c = copy_src_coords<TileA>(S2R_A{}, t);
+    static_assert(decltype(c)::size() == 8 * LdsmPerStepA, "one ldmatrix x4 per A atom and k16 step");
+    return c;
+  }
+  TESSERA_HOST_DEVICE static constexpr auto ldsm_b_src(int t) {
+    auto c = copy_src_coords<TileB>(S2R_B{}, t);
+    static_assert(decltype(c)::size() == 8 * LdsmPerStepB, "one ldmatrix x4 per two B atoms and k16 step");
+    return c;
+  }
   TESSERA_HOST_DEVICE static constexpr auto ldsm_a_dst(int t) { return copy_dst_coords<TileA>(S2R_A{}, t); }
   TESSERA_HOST_DEVICE static constexpr auto ldsm_b_dst(int t) { return copy_dst_coords<TileB>(S2R_B{}, t); }
-  static_assert(decltype(ldsm_a_src(0))::size() == 8 * LdsmPerStepA, "one ldmatrix x4 per A atom and k16 step");
-  static_assert(decltype(ldsm_b_src(0))::size() == 8 * LdsmPerStepB, "one ldmatrix x4 per two B atoms and k16 step");
-  static_assert(decltype(a_coords(0))::size() == 8 * MT && decltype(b_coords(0))::size() == 4 * NT &&
-                    decltype(c_coords(0))::size() == 4 * MT * NT,
+  static_assert(copy_values_per_thread<TileA, S2R_A> == 8 * LdsmPerStepA, "one ldmatrix x4 per A atom and k16 step");
+  static_assert(copy_values_per_thread<TileB, S2R_B> == 8 * LdsmPerStepB, "one ldmatrix x4 per two B atoms and k16 step");
+  static_assert(tv_values_per_thread<typename S2R_A::TiledLayout_TV> == 8 * MT &&
+                    tv_values_per_thread<typename S2R_B::TiledLayout_TV> == 4 * NT,
                 "fragment sizes of the m16n8k16 atom");
 };
 

@@ -34,6 +34,18 @@ TESSERA_HOST_DEVICE constexpr auto thread_coords(PartitionResult const& p) {
   return ThreadCoords<L, Tile>{make_tensor(it, get<0>(p))};
 }
 
+// How many values each thread holds in a TV layout ((thread, value) -> tile index), and in a
+// tiled copy's partition of a tile that is a whole number of the copy's tiles (the size of
+// copy_src_coords<Tile> and copy_dst_coords<Tile>), read off the types: cheap class-level
+// checks that need no thread's partition.
+template <class LayoutTV> inline constexpr int tv_values_per_thread = int(decltype(size<1>(LayoutTV{}))::value);
+template <class Tile, class TiledCopy_>
+inline constexpr int copy_values_per_thread = [] {
+  constexpr int64_t tile = decltype(size(Tile{}))::value, copy_tile = decltype(size(typename TiledCopy_::Tiler_MN{}))::value;
+  static_assert(tile % copy_tile == 0, "copy_values_per_thread: the tile must be a whole number of the copy's tiles");
+  return int(tv_values_per_thread<typename TiledCopy_::TiledLayout_TV> * (tile / copy_tile));
+}();
+
 // Source / destination coordinates of thread t in a TiledCopy over its whole tile `Tile`
 // (the tile may be larger than the copy's own tile: the rest modes then count repeats).
 template <class Tile, class TiledCopy_>
