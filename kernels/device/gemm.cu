@@ -75,11 +75,18 @@ GemmResult can_implement(const GemmArguments& args) {
   return {};
 }
 
+namespace {
+// The SM90 kernel's workspace for arguments it takes (the tf32 kernel runs whole tiles only).
+std::size_t sm90_workspace(const GemmArguments& args) {
+  return args.element != Element::F32 ? device::sm90_workspace_size(args) : 0;
+}
+}  // namespace
+
 std::size_t gemm_workspace_size(const GemmArguments& args, GemmKernel kernel) {
   if (!check_arguments(args) || is_fused(args)) return 0;  // (fused epilogues run unsplit)
   switch (kernel) {
     case GemmKernel::Sm90TmaWgmma:
-      return args.element != Element::F32 && device::sm90_can_implement(args) ? device::sm90_workspace_size(args) : 0;
+      return device::sm90_can_implement(args) ? sm90_workspace(args) : 0;
     case GemmKernel::SimtF32:
       return 0;
     case GemmKernel::TensorOpVec8:
@@ -99,8 +106,8 @@ std::size_t gemm_workspace_size(const GemmArguments& args) {
   if (!check_arguments(args) || is_fused(args)) return 0;
   const GemmConfiguration c = select_configuration(args, device_info());
   if (!c.status) return 0;
-  if (c.kernel == GemmKernel::Sm90TmaWgmma && !device::sm90_can_implement(args))
-    return gemm_workspace_size(args, select_kernel(args));
+  if (c.kernel == GemmKernel::Sm90TmaWgmma)  // (one check of the SM90 kernel, as gemm() makes it)
+    return device::sm90_can_implement(args) ? sm90_workspace(args) : gemm_workspace_size(args, select_kernel(args));
   return gemm_workspace_size(args, c.kernel);
 }
 

@@ -43,6 +43,7 @@ struct Choice {
   Entries whole, first;
   GemmResult refusal;          // set when no kernel takes the problem's types
   bool first_splits = false;  // first is Stream-K: tried only with a workspace
+  sm90::Schedule stream_k_schedule = sm90::Schedule::Cooperative128x256;  // first's, where it is Stream-K
 };
 
 // The entries of the first listed kernel whose traits satisfy `wanted`.
@@ -106,6 +107,7 @@ Choice choose(const GemmArguments& g) {
       return set::takes_types(t, g) && sm90::runs_schedule(t, *sk) && t.stream_k && t.fused == Activation::Identity;
     });
     c.first_splits = bool(c.first);
+    c.stream_k_schedule = *sk;
   }
   return c;
 }
@@ -129,10 +131,11 @@ const char* sm90_schedule(const GemmArguments& args) {
   if (!sm90_can_implement(args)) return "none";
   // (with the workspace the Stream-K kernel asks for, the Stream-K kernel's tile)
   const Choice c = choose(g);
-  if (c.first_splits && g.workspace != nullptr && g.workspace_bytes >= c.first.workspace_size(g) &&
-      c.first.workspace_size(g) > 0) {
-    const auto sk = sm90::choose_stream_k(g, multiprocessors());
-    return sk == sm90::Schedule::Cooperative128x256 ? "stream-k cooperative 128x256" : "stream-k cooperative 128x128";
+  if (c.first_splits && g.workspace != nullptr) {
+    const std::size_t need = c.first.workspace_size(g);
+    if (need > 0 && g.workspace_bytes >= need)
+      return c.stream_k_schedule == sm90::Schedule::Cooperative128x256 ? "stream-k cooperative 128x256"
+                                                                       : "stream-k cooperative 128x128";
   }
   return sm90::to_string(sm90::choose_schedule(g, multiprocessors()));
 }

@@ -63,14 +63,17 @@ constexpr bool runs_schedule(const device::sm90_set::KernelTraits& t, Schedule s
   return false;
 }
 
-// Whether the list has a plain kernel (whole tiles, no fused activation) of schedule s for g.
-inline bool schedule_built(Schedule s, const GemmArguments& g) {
+// Whether the list has a kernel without fused activation of schedule s for g, Stream-K or over
+// whole tiles.
+inline bool built(Schedule s, const GemmArguments& g, bool stream_k) {
   namespace set = device::sm90_set;
   return set::find_kernel([&](auto shipped) {
     constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
-    return !t.stream_k && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
+    return t.stream_k == stream_k && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
   });
 }
+// Whether the list has a plain kernel (whole tiles, no fused activation) of schedule s for g.
+inline bool schedule_built(Schedule s, const GemmArguments& g) { return built(s, g, false); }
 
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   if (2 * cluster_ctas(g, 128, 256, 2) > sms) return Schedule::Cooperative128x256;
@@ -80,21 +83,17 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 }
 
 // Whether the list has a Stream-K kernel (no fused activation) of schedule s for g.
-inline bool stream_k_built(Schedule s, const GemmArguments& g) {
-  namespace set = device::sm90_set;
-  return set::find_kernel([&](auto shipped) {
-    constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
-    return t.stream_k && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
-  });
-}
+inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s, g, true); }
 
 // The wave model's candidate (gemm_selection.hpp) for schedule s's kernels: their tile, cluster
 // (2 along M for the cooperative ones, none for ping-pong) and rate.
 inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers) {
-  Candidate c = kSm90Candidates[0];  // 128x256x64 2x1
-  if (element == Element::F32) c = kSm90Candidates[7];  // 128x256x32 2x1 (tf32)
-  if (s == Schedule::Cooperative128x128) c = kSm90Candidates[3];
-  if (s == Schedule::Pingpong64x128) c = kSm90Candidates[6];
+  const bool tf32 = element == Element::F32;
+  const int bm = s == Schedule::Pingpong64x128 ? 64 : 128, bn = s == Schedule::Cooperative128x256 ? 256 : 128;
+  const int bk = tf32 ? 32 : 64, cluster_m = s == Schedule::Pingpong64x128 ? 1 : 2;
+  Candidate c = kSm90Default;
+  for (const Candidate& k : kSm90Candidates)
+    if (k.tile_m == bm && k.tile_n == bn && k.tile_k == bk && k.cluster.m == cluster_m && k.cluster.n == 1) c = k;
   c.schedulers = schedulers;
   return c;
 }
