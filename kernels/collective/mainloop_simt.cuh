@@ -251,11 +251,13 @@ struct EpilogueSimt {
     // accumulators die as their results are stored, no second 64-value fragment is live.
     auto acc = contiguous_first<DRow>(tCrC);
     auto dst = contiguous_first<DRow>(tCgD);
+    // C's partition, built once (read only where beta != 0: a null C is never dereferenced).
+    auto src = contiguous_first<DRow>(thr_mma.partition_C(gC()));
     constexpr int lines = int(decltype(size<2>(acc.layout()))::value);
     if (p.d_vector_ok && m_left == Mainloop::BM && n_left == Mainloop::BN) {
       tessera::detail::static_for<lines>([&](auto j) {
         auto r = make_fragment_like(acc(_, _, j));
-        if (use_c) copy(Vec{}, contiguous_first<DRow>(thr_mma.partition_C(gC()))(_, _, j), r);
+        if (use_c) copy(Vec{}, src(_, _, j), r);
         axpby(p.alpha, acc(_, _, j), p.beta, r);
         copy(Vec{}, r, dst(_, _, j));
       });
@@ -265,7 +267,7 @@ struct EpilogueSimt {
       tessera::detail::static_for<lines>([&](auto j) {
         auto pred = make_copy_predicate(coords(_, _, j), inside);
         auto r = make_fragment_like(acc(_, _, j));
-        if (use_c) copy_if(pred, contiguous_first<DRow>(thr_mma.partition_C(gC()))(_, _, j), r);
+        if (use_c) copy_if(pred, src(_, _, j), r);
         axpby(p.alpha, acc(_, _, j), p.beta, r);
         copy_if(pred, r, dst(_, _, j));
       });
