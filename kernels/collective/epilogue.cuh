@@ -14,6 +14,7 @@
 
 #include "../arch/sm90_convert.cuh"
 #include "../kernel/problem.cuh"
+#include "sm80_contract.hpp"
 #include "tessera/algorithm.hpp"
 #include "tessera/kernels/gmem_copy.hpp"
 #include "../kernel/trace_policy.cuh"
@@ -51,8 +52,11 @@ __device__ __forceinline__ std::uint16_t from_float<f16_tag>(float v) {
   return r;
 }
 
+// Its contract (sm80_contract.hpp): D in the inputs' 16-bit type, no fused epilogue; the
+// 16-byte stores where D and C allow 8-element vectors (decided on the host:
+// Problem::d_vector_ok).
 template <int BM, int BN, int Threads, class Tag>
-struct EpilogueSmem16 {
+struct EpilogueSmem16 : EpilogueSm80Contract<element_of_tag_t<Tag>, 8> {
   static constexpr int pad = 4;
   // Staging tile (m, n) -> offset: rows along D's non-contiguous mode, padded.
   using StageRow = Layout<tuple<C<BM>, C<BN>>, tuple<C<BN + pad>, _1>>;  // D row-major

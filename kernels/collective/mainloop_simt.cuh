@@ -204,8 +204,10 @@ struct CollectiveMma<MainloopSm80CpAsyncSimt<Stages_>, TileShape, ElementA, Majo
 // either mode are 4 consecutive rows (columns) -- the TiledMma's permutation -- so where D
 // is column-major (row-major) and allows vectors, they go out as one 16-byte store: the
 // fragments seen with D's contiguous mode first, copied with a 128-bit universal atom.
+// Its contract (sm80_contract.hpp): D in f32, no fused epilogue; the 16-byte stores where D
+// and C allow 4-float vectors (decided on the host: Problem::d_vector_ok).
 template <class Mainloop>
-struct EpilogueSimt {
+struct EpilogueSimt : EpilogueSm80Contract<float, 4> {
   using TiledMma = typename Mainloop::TiledMma;
   using Vec = Copy_Atom<UniversalCopy<uint128_t>, float>;
 

@@ -20,7 +20,8 @@
 //
 // Plain C++ like the builders: CollectiveMmaSimtParts derives every type and checks the rules
 // the mainloop relies on (static_asserts that name them), so the host tests and the misuse
-// snippets see them; the mainloop (mainloop_simt.cuh) is those parts plus its code.
+// snippets see them, and keeps the collective's contract (sm80_contract.hpp); the mainloop
+// (mainloop_simt.cuh) is those parts plus its code.
 #pragma once
 
 #include <type_traits>
@@ -156,6 +157,19 @@ struct CollectiveMmaSimtParts {
   using TileC = decltype(make_shape(C<BM>{}, C<BN>{}));
   // One thread's accumulators: the tiled MMA's C fragment of the CTA tile.
   using Accum = decltype(TiledMma{}.get_slice(0).partition_fragment_C(make_identity_tensor(TileC{})));
+
+  // ---- contract (host; sm80_contract.hpp): f32 A and B in the majors the copies were built
+  // for; 4-byte cp.async takes any f32 address (check_arguments holds them to their elements).
+  using Arguments = Sm80MainloopArguments;
+  using Params = Sm80MainloopParams;
+  static Arguments arguments_of(GemmArguments const& g) { return sm80_mainloop_arguments(g); }
+  static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
+    return sm80_contract_detail::check_operands(problem, a, Element::F32, AKMajor, BKMajor, 1);
+  }
+  static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(GemmProblemShape const&, Arguments const& a, void* /*workspace*/, GemmResult& /*status*/) {
+    return sm80_contract_detail::mainloop_params(a);
+  }
 };
 
 // Whether a mainloop is the SIMT collective, and then its parts (for code that reads a

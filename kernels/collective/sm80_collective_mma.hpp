@@ -20,7 +20,9 @@
 //
 // Plain C++ like the builders: CollectiveMmaSm80Parts derives every type and checks the rules
 // the mainloop relies on (static_asserts that name them), so the host test and the misuse
-// snippets see them; the mainloop (mainloop_tensorop.cuh) is those parts plus its device code.
+// snippets see them, and keeps the collective's contract with the kernel (sm80_contract.hpp:
+// Arguments, can_implement, workspace, Params); the mainloop (mainloop_tensorop.cuh) is those
+// parts plus its device code.
 #pragma once
 
 #include <type_traits>
@@ -31,6 +33,7 @@
 #include "tessera/composed_layout.hpp"
 #include "tessera/tiled_copy.hpp"
 #include "tessera/tiled_mma.hpp"
+#include "sm80_contract.hpp"
 
 namespace tessera::kernels {
 
@@ -144,6 +147,20 @@ struct CollectiveMmaSm80Parts {
   using TileC = decltype(make_shape(C<BM>{}, C<BN>{}));
   // One thread's accumulators: (MMA, MMA_M, MMA_N) f32 of the tiled MMA's C partition.
   using Accum = decltype(TiledMma{}.get_slice(0).partition_fragment_C(make_identity_tensor(TileC{})));
+
+  // ---- contract (host; sm80_contract.hpp): A and B in the element type and majors the
+  // copies were built for; with 16-byte cp.async (Vec), whole 8-element vectors.
+  static constexpr int Vector = Vec ? 16 / int(sizeof(Elem)) : 1;
+  using Arguments = Sm80MainloopArguments;
+  using Params = Sm80MainloopParams;
+  static Arguments arguments_of(GemmArguments const& g) { return sm80_mainloop_arguments(g); }
+  static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
+    return sm80_contract_detail::check_operands(problem, a, element_enum<Elem>, AKMajor, BKMajor, Vector);
+  }
+  static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(GemmProblemShape const&, Arguments const& a, void* /*workspace*/, GemmResult& /*status*/) {
+    return sm80_contract_detail::mainloop_params(a);
+  }
 };
 
 }  // namespace tessera::kernels

@@ -91,8 +91,7 @@ std::size_t gemm_workspace_size(const GemmArguments& args, GemmKernel kernel) {
       return 0;
     case GemmKernel::TensorOpVec8:
     case GemmKernel::TensorOpScalar:
-      // (0 where gemm(args, kernel) refuses: f32 inputs, or Vec8 on unaligned operands)
-      if (args.element == Element::F32 || (kernel == GemmKernel::TensorOpVec8 && select_kernel(args) != kernel)) return 0;
+      // (0 where gemm(args, kernel) refuses: the kernel's contract answers)
       return with_tensorop(args, kernel, [&](auto bf16, auto vec) {
         return device::tensorop_workspace_size<tensorop_128x256x32_s4, decltype(bf16)::value, decltype(vec)::value>(args);
       });
@@ -132,17 +131,9 @@ GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* strea
     if (auto r = device::sm90_can_implement(args); !r) return r;
     return device::run_sm90(args, stream);
   }
-  if (is_fused(args))
-    return {GemmStatus::Unsupported, std::string(to_string(kernel)) + " runs no fused epilogue (bias, activation, another D type): " +
-                                         to_string(GemmKernel::Sm90TmaWgmma) + " does"};
-  const bool is_f32 = args.element == Element::F32;
-  if (is_f32 != (kernel == GemmKernel::SimtF32))
-    return {GemmStatus::Unsupported, std::string(to_string(kernel)) + " does not take " + to_string(args.element) + " inputs"};
-  if (kernel == GemmKernel::TensorOpVec8 && select_kernel(args) != GemmKernel::TensorOpVec8)
-    return {GemmStatus::Misaligned, std::string(to_string(kernel)) +
-                                        " needs 16-byte aligned A/B pointers and leading dimensions, batch strides "
-                                        "and contiguous extents that are multiples of 8"};
-  // The kernel's device adapter (gemm_adapter.cuh) checks what it takes, plans and launches.
+  // The kernel's device adapter (gemm_adapter.cuh) asks the kernel's contract what it takes
+  // (element type, majors, the copies' alignment, fused epilogues, the grid: the reason names
+  // the field), plans and launches.
   switch (kernel) {
     case GemmKernel::SimtF32:
       return device::run_simt<simt_128x128x8_s3>(args, stream);

@@ -1,15 +1,15 @@
 // The device adapter of the SIMT and SM80 tensor-op kernels, the pattern of GemmSm90<Kernel>
-// (sm90_gemm.cuh) and of CUTLASS's GemmUniversalAdapter:
+// (sm90_gemm.cuh) and of CUTLASS's GemmUniversalAdapter, generic over the kernel's contract
+// (kernel/sm80_kernel_contract.hpp): it knows no collective's fields.
 //
-//   GemmAdapter<Kernel>::can_implement(args)       what this kernel takes, with the reason when not
-//   GemmAdapter<Kernel>::get_workspace_size(args)  split-K partials and counters its scheduler plans
-//   GemmAdapter<Kernel> op; op.initialize(args)    the Problem and the split plan (host only)
-//   op.run(stream)  /  op(stream)                  the launch
+//   GemmAdapter<Kernel>::can_implement(args)       the arguments' checks, then the kernel's contract
+//   GemmAdapter<Kernel>::get_workspace_size(args)  the kernel's workspace on this device (split-K)
+//   GemmAdapter<Kernel> op; op.initialize(args)    the kernel's Params (the Problem) and grid (host only)
+//   op.run(stream)  /  op(stream)                  the workspace's per-launch state, the launch
 //
-// A kernel type provides Threads, smem_bytes, scheduler(p) (tile_count(); for a splitting
-// scheduler also ctas() and k_tiles, SplitKRasterization) and its __global__ entry
-// (gemm_tensorop_entry / gemm_simt_entry); its mainloop's operands give the contract
-// (gemm_adapter.hpp, the host logic, tested without a GPU).
+// A kernel type provides its contract, Threads, smem_bytes, initialize_workspace(params,
+// stream) and its __global__ entry (gemm_tensorop_entry / gemm_simt_entry); the host logic is
+// gemm_adapter.hpp's, tested without a GPU.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -53,12 +53,10 @@ int prepare_kernel(Entry entry) {
 }
 
 // Launches a kernel over a prepared Problem (the adapter's run; gemm_trace's traced runs).
-// ctas: the grid's x extent; the tile count unless split-K adds slices.
+// ctas: the grid's x extent (the kernel's grid_size: tiles, or the split plan's CTAs; what
+// the kernel's can_implement admitted).
 template <class Kernel, class Entry>
-GemmResult launch(Entry entry, const Problem& p, cudaStream_t stream, std::int64_t ctas = -1) {
-  if (ctas < 0) ctas = Kernel::scheduler(p).tile_count();
-  if (ctas > 0x7fffffffLL)
-    return {GemmStatus::InvalidSize, "too many output tiles for one grid: " + std::to_string(ctas)};
+GemmResult launch(Entry entry, const Problem& p, cudaStream_t stream, std::int64_t ctas) {
   if (prepare_kernel<Kernel>(entry) < 0)
     return launch_error("cudaFuncSetAttribute(MaxDynamicSharedMemorySize) / occupancy query");
   dim3 grid(unsigned(ctas), 1, unsigned(p.batch));
@@ -78,8 +76,6 @@ template <class Kernel_>
 class GemmAdapter {
  public:
   using Kernel = Kernel_;
-  using TileScheduler = decltype(Kernel::scheduler(std::declval<const Problem&>()));
-  static constexpr KernelContract contract = kernel_contract<typename Kernel::Mainloop, TileScheduler>();
 
   // The kernel's __global__ function.
   static auto entry() {
@@ -87,26 +83,26 @@ class GemmAdapter {
     else return &gemm_simt_entry<Kernel>;
   }
 
+  // The arguments' checks and the kernel's contract (gemm_adapter.hpp).
   static GemmResult can_implement(const GemmArguments& args);
   // Bytes of device workspace with which run() splits the last wave on the current device
   // (0: nothing to split, or a kernel that does not split).
   static std::size_t get_workspace_size(const GemmArguments& args);
-  // Checks the arguments and prepares the launch: the Problem, and the split plan when the
-  // arguments' workspace holds what it needs.
+  // Checks the arguments and prepares the launch: the kernel's Params (the Problem, with the
+  // split plan when the arguments' workspace holds what it needs) and the grid.
   GemmResult initialize(const GemmArguments& args);
   GemmResult run(cudaStream_t stream = nullptr) const;
   GemmResult operator()(cudaStream_t stream = nullptr) const { return run(stream); }
 
-  const Problem& problem() const { return problem_; }
-  std::int64_t ctas() const { return ctas_; }
+  const Problem& problem() const { return launch_.params; }
+  std::int64_t ctas() const { return launch_.ctas; }
 
  private:
-  // CTAs the current device holds at once (SMs x CTAs of this kernel per SM), 0 if unknown.
-  static int slots();
+  // What the kernel's contract learns of the current device: the CTAs it holds at once (SMs x
+  // CTAs of this kernel per SM), asked only of a kernel that splits.
+  static Sm80HardwareInfo hardware_info();
 
-  Problem problem_{};
-  std::int64_t ctas_ = 0;
-  std::size_t arrival_bytes_ = 0;  // split-K counters to zero before each launch
+  AdapterLaunch launch_{};
   bool initialized_ = false;
 };
 
@@ -114,49 +110,37 @@ class GemmAdapter {
 // names it from compiling the kernel.)
 template <class Kernel>
 GemmResult GemmAdapter<Kernel>::can_implement(const GemmArguments& args) {
-  return can_implement_kernel(args, contract);
+  return adapter_can_implement<Kernel>(args);
 }
 
 template <class Kernel>
-int GemmAdapter<Kernel>::slots() {
-  int dev = 0, sms = 0, per_sm = 0;
-  if ((per_sm = prepare_kernel<Kernel>(entry())) <= 0 || cudaGetDevice(&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-    cudaGetLastError();  // only means "no split"
-    return 0;
+Sm80HardwareInfo GemmAdapter<Kernel>::hardware_info() {
+  Sm80HardwareInfo hw;
+  if constexpr (Kernel::Splits) {
+    int dev = 0, sms = 0, per_sm = 0;
+    if ((per_sm = prepare_kernel<Kernel>(entry())) <= 0 || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+      cudaGetLastError();  // only means "no split"
+      return hw;
+    }
+    hw.slots = sms * per_sm;
   }
-  return sms * per_sm;
+  return hw;
 }
 
 template <class Kernel>
 std::size_t GemmAdapter<Kernel>::get_workspace_size(const GemmArguments& args) {
-  if (!contract.splits || !can_implement(args) || args.batch != 1) return 0;
-  return split_workspace_size(args, contract, slots());
+  // (The device is asked only for arguments the kernel takes, by a kernel that splits.)
+  return adapter_workspace_size<Kernel>(args, Kernel::Splits && can_implement(args) ? hardware_info() : Sm80HardwareInfo{});
 }
 
 template <class Kernel>
 GemmResult GemmAdapter<Kernel>::initialize(const GemmArguments& args) {
   initialized_ = false;
   if (auto r = can_implement(args); !r) return r;
-  problem_ = to_problem(args);
-  arrival_bytes_ = 0;
-  const auto sched = Kernel::scheduler(problem_);
-  const std::int64_t tiles = sched.tile_count();
-  ctas_ = tiles;
-  if constexpr (contract.splits) {
-    if (problem_.partials && problem_.batch == 1) {
-      const SplitPlan plan = plan_last_wave_split(tiles, sched.k_tiles, problem_.batch, slots());
-      const std::int64_t tile_elems = std::int64_t(contract.bm) * contract.bn;
-      const std::size_t need = split_workspace_bytes(plan, tiles, tile_elems);
-      if (need != 0 && need <= problem_.workspace_bytes && plan.ctas(tiles) <= 0x7fffffffLL) {
-        const std::size_t partials = split_partials_bytes(plan, tiles, tile_elems);
-        problem_.split_k = plan;
-        problem_.arrivals = reinterpret_cast<unsigned*>(reinterpret_cast<unsigned char*>(problem_.partials) + partials);
-        arrival_bytes_ = need - partials;
-        ctas_ = plan.ctas(tiles);
-      }
-    }
-  }
+  // (The hardware only where a workspace may take a split.)
+  const bool may_split = Kernel::Splits && args.workspace != nullptr && args.workspace_bytes > 0;
+  if (auto r = adapter_initialize_admitted<Kernel>(args, may_split ? hardware_info() : Sm80HardwareInfo{}, launch_); !r) return r;
   initialized_ = true;
   return {};
 }
@@ -164,9 +148,8 @@ GemmResult GemmAdapter<Kernel>::initialize(const GemmArguments& args) {
 template <class Kernel>
 GemmResult GemmAdapter<Kernel>::run(cudaStream_t stream) const {
   if (!initialized_) return {GemmStatus::Unsupported, "GemmAdapter::run before a successful initialize"};
-  if (arrival_bytes_ != 0 && cudaMemsetAsync(problem_.arrivals, 0, arrival_bytes_, stream) != cudaSuccess)
-    return launch_error("cudaMemsetAsync(split-K arrival counters)");
-  return launch<Kernel>(entry(), problem_, stream, ctas_);
+  if (auto r = Kernel::initialize_workspace(launch_.params, stream); !r) return r;
+  return launch<Kernel>(entry(), launch_.params, stream, launch_.ctas);
 }
 
 }  // namespace tessera::kernels::device

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "../collective/collective_builder.hpp"
+#include "sm80_kernel_contract.hpp"
 #include "split_k_rasterization.hpp"
 #include "tile_scheduler.cuh"
 
@@ -177,6 +178,41 @@ struct TracedOf<EpilogueSmem16<BM, BN, Threads, Tag>, Trace> {
 };
 template <class Collective, class Trace>
 using traced_t = typename TracedOf<Collective, Trace>::type;
+
+// The contract a SIMT or SM80 collective keeps (collective/sm80_contract.hpp), named without
+// its device code: a mainloop's parts, an epilogue's EpilogueSm80Contract. The collective
+// derives from it (checked where the kernel is defined).
+template <class Collective>
+struct ContractOf {
+  static_assert(builder_detail::dependent_false<Collective>,
+                "contract_of_t: a SIMT or SM80 collective (CollectiveMma of MainloopSm80CpAsync or MainloopSm80CpAsyncSimt, "
+                "EpilogueSmem16, EpilogueSimt); the SM90 collectives keep theirs in their own types (sm90_contract.hpp)");
+};
+template <int Stages, int MinBlocks, int Group, class... Ps>
+struct ContractOf<CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, Ps...>> {
+  using type = typename kernel_detail::Sm80CollectiveOf<CollectiveMma<MainloopSm80CpAsync<Stages, MinBlocks, Group>, Ps...>>::Parts;
+};
+template <int Stages, class... Ps>
+struct ContractOf<CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, Ps...>> {
+  using type = typename SimtCollectiveOf<CollectiveMma<MainloopSm80CpAsyncSimt<Stages>, Ps...>>::Parts;
+};
+template <int BM, int BN, int Threads, class Tag>
+struct ContractOf<EpilogueSmem16<BM, BN, Threads, Tag>> {
+  using type = EpilogueSm80Contract<element_of_tag_t<Tag>, 8>;
+};
+template <class Mainloop>
+struct ContractOf<EpilogueSimt<Mainloop>> {
+  using type = EpilogueSm80Contract<float, 4>;
+};
+template <class Collective>
+using contract_of_t = typename ContractOf<Collective>::type;
+
+// The contract of the SIMT or SM80 kernel gemm_kernel_t composes of these collectives and
+// scheduler: its collectives' contracts composed (kernel/sm80_kernel_contract.hpp); the
+// kernel derives from it.
+template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
+using gemm_kernel_contract_t =
+    GemmKernelSm80Contract<contract_of_t<CollectiveMainloop>, contract_of_t<CollectiveEpilogue>, TileScheduler>;
 
 template <class ProblemShape, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler>
 using gemm_kernel_t = typename GemmKernelOf<ProblemShape, CollectiveMainloop, CollectiveEpilogue, TileScheduler>::type;

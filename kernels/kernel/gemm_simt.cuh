@@ -2,19 +2,27 @@
 // CollectiveEpilogue, TileScheduler) (gemm_kernel_t in gemm_kernel.hpp composes it): one CTA
 // per BM x BN output tile in the scheduler's order (GroupedRasterization<G>), batch on
 // gridDim.z.  run_tile is the CTA's work on host and device (the host test runs it for every
-// thread through tessera::host_warp).
+// thread through tessera::host_warp).  Its contract with the device adapter is its base, the
+// collectives' contracts composed (sm80_kernel_contract.hpp); it splits nothing, so its
+// workspace needs no initialization.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../collective/mainloop_simt.cuh"
+#include "gemm_kernel.hpp"
 #include "problem.cuh"
 #include "tile_scheduler.cuh"
 
 namespace tessera::kernels {
 
 template <class ProblemShape_, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler_>
-struct GemmSimtKernel {
+struct GemmSimtKernel
+    : gemm_kernel_contract_t<ProblemShape_, CollectiveMainloop, CollectiveEpilogue, TileScheduler_> {  // (host: the contract)
+  static_assert(std::is_base_of_v<contract_of_t<CollectiveMainloop>, CollectiveMainloop> &&
+                    std::is_base_of_v<contract_of_t<CollectiveEpilogue>, CollectiveEpilogue>,
+                "GemmSimtKernel: its contract is its collectives'");
   using ProblemShape = ProblemShape_;
   using Mainloop = CollectiveMainloop;
   using Epilogue = CollectiveEpilogue;
@@ -40,6 +48,8 @@ struct GemmSimtKernel {
   }
 
 #if defined(__CUDACC__)
+  static GemmResult initialize_workspace(const Problem&, cudaStream_t) { return {}; }
+
   __device__ static void run(const Problem& p, unsigned char* smem) {
     const auto t = scheduler(p).tile_of(std::int64_t(blockIdx.x));
     run_tile(p, t.m, t.n, blockIdx.z, int(threadIdx.x), smem);

@@ -3,10 +3,15 @@
 // or a K slice of a tile of the split last wave: SplitKRasterization), the mainloop
 // accumulates its k-tiles, split slices meet (split_k.cuh), the epilogue stores the tile;
 // batch on gridDim.z.  Its rules (gemm_kernel.hpp, kernel_detail::Sm80TensorOpKernelRules) are
-// checked where it is composed, by gemm_kernel_t or by hand.
+// checked where it is composed, by gemm_kernel_t or by hand; its contract with the device
+// adapter (Arguments, can_implement, workspace, Params) is its base, the collectives'
+// contracts composed (sm80_kernel_contract.hpp).
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "../collective/epilogue.cuh"
@@ -26,8 +31,12 @@ namespace tessera::kernels {
 // CollectiveEpilogue: EpilogueSmem16 of the mainloop's tile, threads and element type.
 // TileScheduler: SplitKRasterization<Group> (the policy's band).
 template <class ProblemShape_, class CollectiveMainloop, class CollectiveEpilogue, class TileScheduler_>
-struct GemmTensorOpKernel {
+struct GemmTensorOpKernel
+    : gemm_kernel_contract_t<ProblemShape_, CollectiveMainloop, CollectiveEpilogue, TileScheduler_> {  // (host: the contract)
   static_assert(kernel_detail::Sm80TensorOpKernelRules<ProblemShape_, CollectiveMainloop, CollectiveEpilogue, TileScheduler_>::value);
+  static_assert(std::is_base_of_v<contract_of_t<CollectiveMainloop>, CollectiveMainloop> &&
+                    std::is_base_of_v<contract_of_t<CollectiveEpilogue>, CollectiveEpilogue>,
+                "GemmTensorOpKernel: its contract is its collectives'");
   using ProblemShape = ProblemShape_;
   using Mainloop = CollectiveMainloop;
   using Epilogue = CollectiveEpilogue;
@@ -40,6 +49,16 @@ struct GemmTensorOpKernel {
   // The problem's scheduler: its tiles are the mainloop's, its split plan the problem's.
   __host__ __device__ static TileScheduler scheduler(const Problem& p) {
     return TileScheduler::template of<Mainloop::BM, Mainloop::BN, Mainloop::BK>(p);
+  }
+
+  // Before each launch: the split tiles' arrival counters start at zero.
+  static GemmResult initialize_workspace(const Problem& p, cudaStream_t stream) {
+    const std::size_t bytes = GemmTensorOpKernel::counters_bytes(p);
+    if (bytes != 0 && cudaMemsetAsync(p.arrivals, 0, bytes, stream) != cudaSuccess) {
+      const cudaError_t e = cudaGetLastError();
+      return {GemmStatus::LaunchFailed, std::string("cudaMemsetAsync(split-K arrival counters): ") + cudaGetErrorString(e)};
+    }
+    return {};
   }
 
   __device__ __forceinline__ static void run(const Problem& p, unsigned char* smem) {

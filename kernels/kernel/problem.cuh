@@ -32,7 +32,6 @@ struct Problem {
   SplitPlan split_k = {INT64_MAX, 1};
   float* partials = nullptr;
   unsigned* arrivals = nullptr;
-  std::size_t workspace_bytes = 0;  // host side: what the caller's workspace (at partials) holds
 };
 
 }  // namespace tessera::kernels

@@ -66,7 +66,7 @@ std::vector<int> run(Entry entry, int bm, int bn, int bk, bool a_kmajor, bool b_
   p.beta = 0.0f;
   p.d_vector_ok = true;
   p.trace = sink.p;
-  if (auto r = device::launch<Kernel>(entry, p, nullptr); !r) throw std::runtime_error(r.message);
+  if (auto r = device::launch<Kernel>(entry, p, nullptr, Kernel::grid_size(p)); !r) throw std::runtime_error(r.message);
   check(cudaDeviceSynchronize(), "traced kernel");
   int n = 0;
   check(cudaMemcpy(&n, count.p, sizeof(int), cudaMemcpyDeviceToHost), "copy count");

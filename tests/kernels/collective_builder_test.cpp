@@ -225,16 +225,25 @@ static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, user::Collective,
                                            SplitKRasterization<8>>,
                              GemmTensorOpKernel<GemmProblemShape, user::Collective, EpilogueSmem16<128, 256, 256, bf16_tag>,
                                                 SplitKRasterization<8>>>);
-// What the device adapter reads off a kernel's mainloop and scheduler (device/gemm_adapter.hpp).
+// The contracts the collectives keep (collective/sm80_contract.hpp), read off their types:
+// the element, the majors and the copies' vector width of the mainloop, D's type and vector
+// stores of the epilogue; the kernel's composes them (kernel/sm80_kernel_contract.hpp).
 static_assert([] {
-  constexpr auto c = device::kernel_contract<S80_default::CollectiveOp, SplitKRasterization<8>>();
-  return c.element == Element::BF16 && c.a_k_major && c.b_k_major && c.vector == 8 && c.bm == 128 && c.bn == 256 && c.bk == 32 &&
-         c.splits;
+  using M = contract_of_t<S80_default::CollectiveOp>;
+  using E = contract_of_t<CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp>;
+  using K = gemm_kernel_contract_t<GemmProblemShape, S80_default::CollectiveOp, CollectiveEpilogueBuilder<S80_default, bfloat16_t, 8>::CollectiveOp,
+                                   SplitKRasterization<8>>;
+  return std::is_same_v<M::Elem, bfloat16_t> && M::AKMajor && M::BKMajor && M::Vector == 8 && M::BM == 128 && M::BN == 256 &&
+         M::BK == 32 && std::is_same_v<E, EpilogueSm80Contract<bfloat16_t, 8>> &&
+         std::is_same_v<K, GemmKernelSm80Contract<M, E, SplitKRasterization<8>>> && K::Splits;
 }());
 static_assert([] {
-  constexpr auto c = device::kernel_contract<Simt16::CollectiveOp, GroupedRasterization<8>>();
-  return c.element == Element::F32 && !c.a_k_major && c.b_k_major && c.vector == 1 && c.bm == 128 && c.bn == 128 && c.bk == 16 &&
-         !c.splits;
+  using M = contract_of_t<Simt16::CollectiveOp>;
+  using K = gemm_kernel_contract_t<GemmProblemShape, Simt16::CollectiveOp, CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp,
+                                   GroupedRasterization<8>>;
+  return std::is_same_v<M::Elem, float> && !M::AKMajor && M::BKMajor && M::BM == 128 && M::BN == 128 && M::BK == 16 &&
+         std::is_same_v<contract_of_t<CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp>, EpilogueSm80Contract<float, 4>> &&
+         !K::Splits;
 }());
 static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, Simt16::CollectiveOp, CollectiveEpilogueBuilder<Simt16, float, 1>::CollectiveOp,
                                            GroupedRasterization<8>>,

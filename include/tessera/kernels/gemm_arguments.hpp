@@ -273,22 +273,53 @@ inline GemmResult check_arguments(const GemmArguments& g) {
   return {};
 }
 
+namespace detail {
+// The rule of vector copies (and vector stores) of a matrix, `vector` elements of
+// `element_bytes` each: every vector starts at a multiple of its size (pointer, ld and, with
+// L > 1, the batch stride), and none straddles the contiguous extent (a vector is predicated
+// as a whole at the matrix's edge). The reason names the offending field and its value.
+inline GemmResult check_vectors(const char* name, const void* ptr, std::int64_t ld, std::int64_t batch_stride,
+                                std::int64_t batch, const char* extent, std::int64_t contiguous, int vector,
+                                int element_bytes) {
+  const std::int64_t v = vector;
+  auto why = [&] { return " (this kernel's copies move " + std::to_string(v) + "-element vectors)"; };
+  const auto bytes = std::uintptr_t(v) * std::uintptr_t(element_bytes);
+  if (reinterpret_cast<std::uintptr_t>(ptr) % bytes != 0)
+    return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
+                                            " is not " + std::to_string(bytes) + "-byte aligned" + why());
+  if (ld % v != 0)
+    return fail(GemmStatus::Misaligned, std::string("ld") + name + " = " + std::to_string(ld) + " is not a multiple of " +
+                                            std::to_string(v) + why());
+  if (contiguous % v != 0)
+    return fail(GemmStatus::Misaligned, std::string(extent) + " = " + std::to_string(contiguous) + ", the contiguous extent of " +
+                                            name + ", is not a multiple of " + std::to_string(v) +
+                                            " (a vector would straddle the matrix edge)");
+  if (batch > 1 && batch_stride % v != 0)
+    return fail(GemmStatus::Misaligned, std::string("batch_stride_") + name + " = " + std::to_string(batch_stride) +
+                                            " is not a multiple of " + std::to_string(v) + why());
+  return {};
+}
+// An operand's vectors: A (M x K: K contiguous when row-major) or B (K x N: N contiguous when
+// row-major).
+inline GemmResult check_operand_vectors(const char* name, const Operand& o, std::int64_t rows, const char* rows_name,
+                                        std::int64_t cols, const char* cols_name, std::int64_t batch, int vector,
+                                        int element_bytes) {
+  const bool row = o.major == Major::Row;
+  return check_vectors(name, o.ptr, o.ld, o.batch_stride, batch, row ? cols_name : rows_name, row ? cols : rows, vector,
+                       element_bytes);
+}
+}  // namespace detail
+
 // The kernel the device adapter runs for arguments that passed check_arguments, before it
 // looks at the device (on an sm_90 GPU, tessera::gemm runs Sm90TmaWgmma instead where that
-// kernel takes the arguments).
-// Tensor-core 16-byte copies need every A/B pointer, leading dimension and batch stride to
-// keep 8-element vectors 16-byte aligned, and the contiguous extents to be multiples of 8
-// (a vector is predicated as a whole, so it must never straddle the matrix edge).
+// kernel takes the arguments): the 16-byte-copy tensor-op kernel where its copies' rule
+// (detail::check_vectors, the one its mainloop's can_implement applies) holds for A and B.
 inline GemmKernel select_kernel(const GemmArguments& g) {
   if (g.element == Element::F32) return GemmKernel::SimtF32;
-  auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  auto vec_ok = [&](const Operand& o, std::int64_t contiguous) {
-    return aligned16(o.ptr) && o.ld % 8 == 0 && contiguous % 8 == 0 &&
-           (g.batch == 1 || o.batch_stride % 8 == 0);
-  };
-  const bool a_ok = vec_ok(g.a, g.a.major == Major::Row ? g.k : g.m);
-  const bool b_ok = vec_ok(g.b, g.b.major == Major::Row ? g.n : g.k);
-  return a_ok && b_ok ? GemmKernel::TensorOpVec8 : GemmKernel::TensorOpScalar;
+  const int bytes = element_bytes(g.element), v = 16 / bytes;
+  const bool vec = detail::check_operand_vectors("A", g.a, g.m, "M", g.k, "K", g.batch, v, bytes) &&
+                   detail::check_operand_vectors("B", g.b, g.k, "K", g.n, "N", g.batch, v, bytes);
+  return vec ? GemmKernel::TensorOpVec8 : GemmKernel::TensorOpScalar;
 }
 
 }  // namespace tessera::kernels
