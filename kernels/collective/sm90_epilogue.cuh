@@ -44,7 +44,19 @@ struct CollectiveEpilogueSm90Direct {
     int64_t c_stride_m = 0, c_stride_n = 0, c_batch_stride = 0;
     int64_t m = 0, n = 0;
     float alpha = 1.0f, beta = 0.0f;
+    // FP8's per-tensor scales (null: 1), read when the epilogue runs (they are device data,
+    // as cuBLASLt's A/B_SCALE_POINTER: a quantization step may write them just before).
+    const float* scale_a = nullptr;
+    const float* scale_b = nullptr;
     const ElementD* bias = nullptr;  // null: no bias; one vector for every batch
+    // alpha * scale_a * scale_b: the accumulators' one factor (two cached loads per tile,
+    // none without scales).
+    __device__ __forceinline__ float scaled_alpha() const {
+      float s = alpha;
+      if (scale_a != nullptr) s *= __ldg(scale_a);
+      if (scale_b != nullptr) s *= __ldg(scale_b);
+      return s;
+    }
     bool bias_along_m = false;       // bias[m] (length m) or bias[n] (length n) of this D
     Activation activation = Activation::Identity;
     __device__ __forceinline__ bool fused() const { return bias != nullptr || activation != Activation::Identity; }
@@ -75,6 +87,8 @@ struct CollectiveEpilogueSm90Direct {
     ep.n = problem_n(problem);
     ep.alpha = a.alpha;
     ep.beta = a.beta;
+    ep.scale_a = a.scale_a;
+    ep.scale_b = a.scale_b;
     ep.bias = a.bias != Bias::None ? static_cast<const ElementD*>(a.bias_ptr) : nullptr;
     ep.bias_along_m = a.bias == Bias::PerRow;
     ep.activation = a.activation;
@@ -173,7 +187,7 @@ struct CollectiveEpilogueSm90Direct {
     // (and C's loads) above the stores, which spilled.
     constexpr int groups = int(size<0, 2>(tCgD));
     static_assert(groups * 4 * repeats == int(size(tCgD)) && int(size<2>(tCgD)) == 1, "the C fragment's values are (2, 2, N/8)");
-    const float alpha = p.alpha, beta = p.beta;
+    const float alpha = p.scaled_alpha(), beta = p.beta;
     // Residue predicates: value v of this thread sits at this thread's value 0 plus what
     // value v is to thread 0 (the wgmma C layout's thread and value parts never carry into
     // each other; hopper_sm90_partition_test checks every thread). Thread 0's coordinates are
