@@ -108,20 +108,19 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
   const Element out = output_element(g);
   if ((g.element != Element::F32 || g.allow_tf32) && sm90_takes(g, dev)) {
     const bool swap = g.c.major == Major::Row;
-    const std::int64_t m = swap ? g.n : g.m, n = swap ? g.m : g.n;
     GemmConfiguration c;
     // The schedule's rule on the problem as the kernel runs it (column-major D: M and N swap;
-    // A and B swap roles and both stay K-major or not, so TN stays TN).
-    GemmArguments as_run = g;
-    as_run.m = m;
-    as_run.n = n;
+    // A and B swap roles, with their types, and both stay K-major or not, so TN stays TN).
+    const GemmArguments as_run = sm90::as_column_major_d(g);
     sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
-    const auto stream_k = g.workspace != nullptr ? sm90::choose_stream_k(sm90::as_column_major_d(g), dev.multiprocessors)
+    const auto stream_k = g.workspace != nullptr ? sm90::choose_stream_k(as_run, dev.multiprocessors)
                                                  : std::nullopt;
     if (stream_k) schedule = *stream_k;
     if (g.element == Element::F32)
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (is_fp8(g.element))  // (one tile for FP8: sm90::Fp8Gemm)
+    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128)  // (sm90::Fp8Gemm)
+      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _128, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (is_fp8(g.element))
       c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _256, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Pingpong64x128)
       c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);

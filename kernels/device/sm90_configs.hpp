@@ -81,9 +81,11 @@ using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Maj
 // wgmma m64n256k32 per consumer warpgroup; clusters of 2 along M share B by multicast. D in
 // bf16, f16 or f32 through the TMA-store epilogue, which folds the per-tensor scales into
 // alpha. Accumulation stays in the wgmma's f32 registers over the whole K.
-template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int ClusterM = 2>
+// BN = 128: the tile for problems whose 128x256 tiles would leave most SMs idle (as
+// SmallTileGemm: 6 stages of 32 KiB, wgmma m64n128k32).
+template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int BN = 256, int ClusterM = 2>
 using Fp8Gemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, ElementA, KMajor, 16, ElementB, KMajor, 16, float,
-                                             tuple<_128, _256, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
+                                             tuple<_128, C<BN>, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
                                              KernelTmaWarpSpecializedCooperative>,
                            ElementD>;
 

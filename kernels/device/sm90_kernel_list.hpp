@@ -19,6 +19,8 @@
 //   Fp8<A, B, D>          FP8 inputs (A, B: e4m3 or e5m2), 128x256x128 tiles, TN, D in bf16,
 //                         f16 or f32, per-tensor scales: e4m3 x e4m3 to bf16, f16 and f32;
 //                         e4m3 x e5m2 and e5m2 x e4m3 to bf16 (5)
+//   Fp8Small<A, B, D>     the same with 128x128x128 tiles for small problems: e4m3 x e4m3 to
+//                         bf16 (1)
 // Units: the split of the kernels over translation units is tuned for CI's build time (each
 // unit groups kernels that share constexpr work: an operand's stage tiles and TMA plans).
 #pragma once
@@ -52,6 +54,8 @@ template <class T>
 using Pingpong = sm90::PingpongGemm<T>;
 template <class A, class B, class D>
 using Fp8 = sm90::Fp8Gemm<A, B, D>;
+template <class A, class B, class D>
+using Fp8Small = sm90::Fp8Gemm<A, B, D, 128>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
 enum class Unit { Bf16, F16, Small, Split, Pingpong, Fp8 };
@@ -91,7 +95,7 @@ using Kernels = std::tuple<
     Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
-    Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>>;
+    Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>>;
 // clang-format on
 
 // What the dispatch matches a kernel by, read off its type: the mainloop's elements, majors,

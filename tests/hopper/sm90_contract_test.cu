@@ -212,7 +212,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 42, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 43, "the shipped kernels (sm90_kernel_list.hpp's table)");
   constexpr set::KernelTraits e = set::traits_of<Fp8>, x = set::traits_of<Fp8Mixed>;
   static_assert(e.element == Element::E4M3 && e.element_b == Element::E4M3 && e.output == Element::BF16 && e.a_k_major &&
                 e.b_k_major && e.bm == 128 && e.bn == 256 && !e.stream_k && x.element == Element::E5M2 && x.element_b == Element::E4M3 &&
@@ -255,14 +255,19 @@ TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the sc
                                          Fp8::Epilogue::arguments_of(fp8(64, 64, 64, Element::E4M3, Element::E4M3, Element::F32))),
             GemmStatus::Unsupported, "writes D in bf16"));
   // The list: the plain 128x256 kernels for e4m3 x e4m3 to every D and the mixed pairs to bf16;
-  // no smaller FP8 tile, so small problems stay on 128x256.
+  // 128x128 for e4m3 x e4m3 to bf16 only, where small problems go (the others stay on 128x256).
   for (Element out : {Element::BF16, Element::F16, Element::F32})
     CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E4M3, Element::E4M3, out)));
   CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E4M3, Element::E5M2)));
   CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E5M2, Element::E4M3)));
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E5M2, Element::E5M2)));
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E4M3, Element::E5M2, Element::F32)));
-  CHECK(sm90::choose_schedule(fp8(64, 7168, 512), 132) == sm90::Schedule::Cooperative128x256);
+  CHECK(sm90::choose_schedule(fp8(64, 7168, 512), 132) == sm90::Schedule::Cooperative128x128);
+  CHECK(sm90::choose_schedule(fp8(64, 7168, 512, Element::E5M2, Element::E4M3), 132) == sm90::Schedule::Cooperative128x256);
+  CHECK(sm90::choose_schedule(fp8(8192, 8192, 512), 132) == sm90::Schedule::Cooperative128x256);
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, fp8(100, 100, 128, Element::E4M3, Element::E4M3, Element::F16)));
+  static_assert(set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.bn == 128 &&
+                set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.element == Element::E4M3);
   CHECK(!sm90::choose_stream_k(fp8(512, 4096, 14336), 132));
   // D row-major runs as D^T = B^T A^T: the types and the scales go with their operands.
   alignas(4) static float scales[2] = {2.0f, 0.5f};

@@ -462,13 +462,19 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
     CHECK((c.tile_m == 128 && c.tile_n == 256 && c.tile_k == 128 && c.stages == 4 && c.cluster_m == 2));
     CHECK(c.element_d == Element::BF16);
-    // small problems too (no smaller FP8 tile is built), and mixed types, D row-major
+    // small problems: 128x128x128 (6 stages of 32 KiB) for e4m3 x e4m3 to bf16, the one built
+    g = args(64, 7168, 512, Element::E4M3);
+    c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x128 && c.tile_n == 128 && c.tile_k == 128 &&
+           c.stages == 6));
+    g.epilogue.output = Element::F32;
+    CHECK(select_configuration(g, h100).tile_n == 256);
+    // mixed types, D row-major (the kernel sees e4m3 x e5m2): no small kernel either
     g = args(64, 7168, 512, Element::E5M2, Major::Row, Major::Col, Major::Row);
     g.element_b = Element::E4M3;
-    g.epilogue.output = Element::F32;
     c = select_configuration(g, h100);
     REQUIRE(c.status);
-    CHECK((c.tile_n == 256 && c.tile_k == 128 && c.swap_ab && c.element_d == Element::F32));
+    CHECK((c.tile_n == 256 && c.tile_k == 128 && c.swap_ab && c.element_d == Element::BF16));
     c = select_configuration(g, a100);
     CHECK(c.status.status == GemmStatus::Unsupported);
     CHECK(c.status.message.find("e5m2 inputs run on the sm90 TMA + wgmma kernel only") != std::string::npos);
