@@ -32,6 +32,8 @@ namespace tessera::kernels::sm90 {
 //   prefetch_c(p, s, thread, m, n, l, slot)    before a tile's mainloop: start C's loads (no-op)
 //   store(p, s, tiled, tile_mn, thread, m, n, l, acc, slot, prefetched)   the tile's D
 //   finish(p, thread)                          before the CTA leaves (no-op)
+//   scale(p, acc)                              FP8 kernels, before store: acc *= the per-tensor
+//                                              scales (the direct epilogue's, shared)
 template <class ElementD_>
 struct CollectiveEpilogueSm90Direct {
   using ElementD = ElementD_;
@@ -44,19 +46,11 @@ struct CollectiveEpilogueSm90Direct {
     int64_t c_stride_m = 0, c_stride_n = 0, c_batch_stride = 0;
     int64_t m = 0, n = 0;
     float alpha = 1.0f, beta = 0.0f;
-    // FP8's per-tensor scales (null: 1), read when the epilogue runs (they are device data,
-    // as cuBLASLt's A/B_SCALE_POINTER: a quantization step may write them just before).
+    // FP8's per-tensor scales (null: 1), read when a tile's epilogue starts (they are device
+    // data, as cuBLASLt's A/B_SCALE_POINTER: a quantization step may write them just before).
     const float* scale_a = nullptr;
     const float* scale_b = nullptr;
     const ElementD* bias = nullptr;  // null: no bias; one vector for every batch
-    // alpha * scale_a * scale_b: the accumulators' one factor (two cached loads per tile,
-    // none without scales).
-    __device__ __forceinline__ float scaled_alpha() const {
-      float s = alpha;
-      if (scale_a != nullptr) s *= __ldg(scale_a);
-      if (scale_b != nullptr) s *= __ldg(scale_b);
-      return s;
-    }
     bool bias_along_m = false;       // bias[m] (length m) or bias[n] (length n) of this D
     Activation activation = Activation::Identity;
     __device__ __forceinline__ bool fused() const { return bias != nullptr || activation != Activation::Identity; }
@@ -93,6 +87,19 @@ struct CollectiveEpilogueSm90Direct {
     ep.bias_along_m = a.bias == Bias::PerRow;
     ep.activation = a.activation;
     return ep;
+  }
+
+  // acc *= (*scale_a) * (*scale_b) (the FP8 kernels call it between the mainloop and store: a
+  // pass over the accumulators, where alpha stays a kernel parameter in the store loop; a
+  // factor loaded into alpha there held a register through the stores and spilled). Two cached
+  // loads per tile; nothing without scales.
+  template <class Acc>
+  __device__ __forceinline__ static void scale(Params const& p, Acc& acc) {
+    if (p.scale_a == nullptr && p.scale_b == nullptr) return;
+    const float s = (p.scale_a != nullptr ? __ldg(p.scale_a) : 1.0f) * (p.scale_b != nullptr ? __ldg(p.scale_b) : 1.0f);
+    constexpr int n = int(sizeof(Acc) / sizeof(float));
+#pragma unroll
+    for (int i = 0; i < n; ++i) acc[i] *= s;
   }
 
   // ---- the epilogue interface's defaults (no shared memory, no C loads ahead)
@@ -187,7 +194,7 @@ struct CollectiveEpilogueSm90Direct {
     // (and C's loads) above the stores, which spilled.
     constexpr int groups = int(size<0, 2>(tCgD));
     static_assert(groups * 4 * repeats == int(size(tCgD)) && int(size<2>(tCgD)) == 1, "the C fragment's values are (2, 2, N/8)");
-    const float alpha = p.scaled_alpha(), beta = p.beta;
+    const float alpha = p.alpha, beta = p.beta;
     // Residue predicates: value v of this thread sits at this thread's value 0 plus what
     // value v is to thread 0 (the wgmma C layout's thread and value parts never carry into
     // each other; hopper_sm90_partition_test checks every thread). Thread 0's coordinates are

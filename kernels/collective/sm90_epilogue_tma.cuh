@@ -228,7 +228,7 @@ struct CollectiveEpilogueSm90TmaStore {
     static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
                   "one accumulator per C fragment value");
     const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[first + wg][0]));
-    const float alpha = p.direct.scaled_alpha();
+    const float alpha = p.direct.alpha;
     // The bias: this thread's element at its value 0, the others at compile-time distances
     // (what they are to thread 0), loads predicated on the vector's length (TMA clips D's
     // residue, but the bias must not be read past its end).
@@ -388,6 +388,11 @@ struct CollectiveEpilogueSm90TmaStore {
   }
 
   // Before the CTA leaves: the last stores have read shared memory.
+  template <class Acc>
+  __device__ __forceinline__ static void scale(Params const& p, Acc& acc) {
+    Direct::scale(p.direct, acc);
+  }
+
   __device__ __forceinline__ static void finish(Params const& p, int thread) {
     if (p.use_tma && thread % GMMA::warpgroup_threads == 0) tma_store_wait<0>();
   }

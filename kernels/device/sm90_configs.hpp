@@ -79,8 +79,9 @@ using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Maj
 // operands K-major only), 128x256x128 CTA tile: BK = 128 is one 128-byte swizzle row of
 // 8-bit elements, so a stage is 48 KiB as the 16-bit default's (4 stages), each k-tile four
 // wgmma m64n256k32 per consumer warpgroup; clusters of 2 along M share B by multicast. D in
-// bf16, f16 or f32 through the TMA-store epilogue, which folds the per-tensor scales into
-// alpha. Accumulation stays in the wgmma's f32 registers over the whole K.
+// bf16, f16 or f32 through the TMA-store epilogue, which multiplies the accumulators by the
+// per-tensor scales before its stores. Accumulation stays in the wgmma's f32 registers over
+// the whole K.
 // BN = 128: the tile for problems whose 128x256 tiles would leave most SMs idle (as
 // SmallTileGemm: 6 stages of 32 KiB, wgmma m64n128k32).
 template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int BN = 256, int ClusterM = 2>

@@ -117,7 +117,7 @@ struct GemmArguments {
   std::int64_t batch_stride_d = 0;
   float alpha = 1.0f, beta = 0.0f;
   // FP8 inputs only: device pointers to A's and B's per-tensor scales (4-byte aligned f32;
-  // nullptr: 1), folded into alpha by the epilogue.
+  // nullptr: 1), applied to the accumulators by the epilogue.
   const float* scale_a = nullptr;
   const float* scale_b = nullptr;
   EpilogueArguments epilogue;
