@@ -25,6 +25,15 @@
 //   (cooperative 128x256 / 128x128 in clusters of 2, ping-pong 64x128 / 64x256 without, ping-pong 128x128 per
 //   consumer warpgroup without / with clusters of 2: not built by the library) instead of the dispatch's
 //   choice. Each line names the schedule it ran.
+//   --fp8 [--fast-accum] [--e5m2-b]: FP8 e4m3 inputs (B e5m2 with --e5m2-b), TN, per-tensor scales
+//   (scale_a, scale_b device pointers), D bf16 column-major, through the device layer's entry
+//   (device::run_sm90, what tessera::gemm calls on sm_90) against
+//   cuBLASLt's FP8 matmul in the same process (CUDA_R_8F_E4M3, A/B_SCALE_POINTER, D bf16;
+//   CUBLASLT_MATMUL_DESC_FAST_ACCUM off as torch._scaled_mm's default, on with --fast-accum:
+//   tessera accumulates in the wgmma's registers over the whole K, which is cuBLASLt's fast
+//   accumulation; its default promotes partial sums). Default shapes: 8192^3, 4096x7168x16384,
+//   320x32576x7168, 512x4096x14336, 128x7168x16384, 64x7168x16384. Checked against cuBLASLt's
+//   D (relative norm) with tessera's D poisoned (NaN) first.
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode instead of
 //   divided modes: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
@@ -40,6 +49,7 @@
 #include <vector>
 
 #include "../kernels/device/sm90_dispatch.hpp"
+#include "../tools/harness/harness.cuh"  // fill_random_fp8
 #include "../tools/harness/sm90_gemm_check.hpp"
 #include "timing.hpp"
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
@@ -314,11 +324,108 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
   return ok;
 }
 
+// NaN into a bf16 buffer (an unwritten element then fails the check).
+__global__ void poison_bf16(bfloat16_t* p, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    p[i] = bfloat16_t(__int_as_float(0x7fc00000));
+}
+
+// FP8 TN: D (M x N, column-major, bf16) = scale_a scale_b A B, A (M x K) row-major e4m3, B (K x N)
+// column-major e4m3 (e5m2: e5m2_b), through tessera::gemm and through cuBLASLt (A stored K x M,
+// transposed: its TN form), launched alternately.
+bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, bool fast_accum, bool e5m2_b) {
+  uint8_t *a = nullptr, *b = nullptr;
+  bfloat16_t *d = nullptr, *ref = nullptr;
+  float* scales = nullptr;
+  SM90_CUDA(cudaMalloc(&a, size_t(m * k)));
+  SM90_CUDA(cudaMalloc(&b, size_t(n * k)));
+  SM90_CUDA(cudaMalloc(&d, size_t(m * n) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMalloc(&scales, 2 * sizeof(float)));
+  const uint64_t seed = uint64_t(m * 31 + n * 7 + k + 1);
+  kernels::harness::fill_random_fp8(a, nullptr, m * k, seed, false);
+  kernels::harness::fill_random_fp8(b, nullptr, n * k, seed + 1, e5m2_b);
+  const float host_scales[2] = {0.75f, 1.5f};
+  SM90_CUDA(cudaMemcpy(scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+  poison_bf16<<<1024, 256>>>(d, m * n);
+  SM90_CUDA(cudaGetLastError());
+
+  kernels::GemmArguments g;
+  g.m = m, g.n = n, g.k = k;
+  g.element = kernels::Element::E4M3;
+  if (e5m2_b) g.element_b = kernels::Element::E5M2;
+  g.a = {a, kernels::Major::Row, k, 0};
+  g.b = {b, kernels::Major::Col, k, 0};
+  g.c = {nullptr, kernels::Major::Col, m, 0};
+  g.d = d;
+  g.ldd = m;
+  g.scale_a = scales;
+  g.scale_b = scales + 1;
+  g.epilogue.output = kernels::Element::BF16;
+  if (const auto r = kernels::device::run_sm90(g, nullptr); !r) {
+    std::printf("fp8 %lld x %lld x %lld: tessera refuses: %s\n", (long long)m, (long long)n, (long long)k, r.message.c_str());
+    return false;
+  }
+  auto mine = [&] { (void)kernels::device::run_sm90(g, nullptr); };
+
+  cublasLtMatmulDesc_t op;
+  CUBLAS_OK(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+  const int8_t fast = fast_accum ? 1 : 0;
+  const float* sa = scales;
+  const float* sb = scales + 1;
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+  cublasLtMatrixLayout_t la, lb, lc, ld;
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, uint64_t(k), uint64_t(m), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, e5m2_b ? CUDA_R_8F_E5M2 : CUDA_R_8F_E4M3, uint64_t(k), uint64_t(n), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, uint64_t(m), uint64_t(n), int64_t(m)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(m), uint64_t(n), int64_t(m)));
+  cublasLtMatmulPreference_t pref;
+  CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
+  void* ws = nullptr;
+  const size_t ws_bytes = size_t(32) << 20;
+  SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  CUBLAS_OK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+  cublasLtMatmulHeuristicResult_t heur{};
+  int found = 0;
+  CUBLAS_OK(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, ld, pref, 1, &heur, &found));
+  if (found == 0) {
+    std::printf("cuBLASLt: no FP8 algorithm for %lld x %lld x %lld\n", (long long)m, (long long)n, (long long)k);
+    return false;
+  }
+  const float one = 1.0f, zero = 0.0f;
+  auto theirs = [&] {
+    CUBLAS_OK(cublasLtMatmul(lt, op, &one, a, la, b, lb, &zero, ref, lc, ref, ld, &heur.algo, ws, ws_bytes, nullptr));
+  };
+  theirs();
+  SM90_CUDA(cudaDeviceSynchronize());
+  const double diff = sm90_check::relative_difference(d, ref, m * n);
+  const bool ok = diff < 1e-2;
+  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead);
+  SM90_CUDA(cudaGetLastError());
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
+  std::printf("fp8 e4m3 x %s TN -> bf16 %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s %8.3f ms %6.1f TFLOP/s  "
+              "ratio %.3f  diff vs cuBLASLt %.1e %s\n",
+              e5m2_b ? "e5m2" : "e4m3", (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9,
+              kernels::device::sm90_schedule(g), fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff,
+              ok ? "ok" : "WRONG");
+  cublasLtMatmulPreferenceDestroy(pref);
+  for (auto l : {la, lb, lc, ld}) cublasLtMatrixLayoutDestroy(l);
+  cublasLtMatmulDescDestroy(op);
+  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)scales, ws}) cudaFree(p);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int reps = 30;
-  bool f16 = false, tf32 = false, cluster1 = false, fused = false;
+  bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false;
   std::string layout = "TN";
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
@@ -328,6 +435,9 @@ int main(int argc, char** argv) {
     else if (a == "--tf32") tf32 = true;
     else if (a == "--cluster1") cluster1 = true;
     else if (a == "--fused") fused = true;
+    else if (a == "--fp8") fp8 = true;
+    else if (a == "--fast-accum") fast_accum = true;
+    else if (a == "--e5m2-b") e5m2_b = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
@@ -348,6 +458,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};
+  if (dims.empty() && fp8)
+    dims = {8192, 8192, 8192, 4096, 7168, 16384, 320, 32576, 7168, 512, 4096, 14336, 128, 7168, 16384, 64, 7168, 16384};
+  if (fp8 && (f16 || tf32 || fused || layout != "TN")) {
+    std::printf("error: --fp8 runs e4m3 (x e5m2) inputs, TN only (8-bit wgmma reads K-major operands)\n");
+    return 1;
+  }
   if (dims.empty()) dims = {8192, 8192, 8192, 4096, 11008, 4096, 4096, 4096, 4096, 8192, 8192, 1024, 1000, 1000, 1000};
   if (dims.size() % 3 != 0) {
     std::printf("error: shapes come as M N K triples\n");
@@ -359,6 +475,14 @@ int main(int argc, char** argv) {
   cublasHandle_t h;
   CUBLAS_OK(cublasCreate(&h));
   bool ok = true;
+  if (fp8) {
+    cublasLtHandle_t lt;
+    CUBLAS_OK(cublasLtCreate(&lt));
+    for (size_t i = 0; i < dims.size(); i += 3) ok &= bench_fp8(lt, dims[i], dims[i + 1], dims[i + 2], reps, fast_accum, e5m2_b);
+    cublasLtDestroy(lt);
+    cublasDestroy(h);
+    return ok ? 0 : 1;
+  }
   if (fused) {
     cublasLtHandle_t lt;
     CUBLAS_OK(cublasLtCreate(&lt));

@@ -72,7 +72,7 @@ struct f16_tag;
 template <int BM, int BN, int Threads, class Tag>
 struct EpilogueSmem16;
 namespace sm90 {
-template <class Policy, class TileShape, class Element, GMMA::Major MajorA, GMMA::Major MajorB, int SwizzleBytes>
+template <class Policy, class TileShape, class Element, GMMA::Major MajorA, GMMA::Major MajorB, int SwizzleBytes, class ElementB>
 struct CollectiveMainloopSm90TmaWgmma;
 template <class ElementD>
 struct CollectiveEpilogueSm90Direct;
@@ -165,6 +165,8 @@ template <class>
 inline constexpr bool dependent_false = false;
 template <class T>
 inline constexpr bool is_16bit_float = std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>;
+template <class T>
+inline constexpr bool is_fp8 = std::is_same_v<T, float_e4m3_t> || std::is_same_v<T, float_e5m2_t>;
 template <class T>
 struct tag_of;
 template <>
@@ -260,7 +262,8 @@ struct CommonBuilderRules {
   static_assert(builder_detail::is_major<MajorA> && builder_detail::is_major<MajorB>,
                 "CollectiveBuilder: an operand major is KMajor or MNMajor");
   static_assert(AlignA >= 1 && AlignB >= 1, "CollectiveBuilder: alignments are counts of elements, at least 1");
-  static_assert(std::is_same_v<ElementA, ElementB>, "CollectiveBuilder: A and B have one element type");
+  static_assert(std::is_same_v<ElementA, ElementB> || (builder_detail::is_fp8<ElementA> && builder_detail::is_fp8<ElementB>),
+                "CollectiveBuilder: A and B have one element type (or two FP8 types: e4m3, e5m2)");
   static_assert(std::is_same_v<ElementAccumulator, float>, "CollectiveBuilder: the collectives accumulate in float");
   static_assert(builder_detail::is_stage_policy<StageCountPolicy>,
                 "CollectiveBuilder: the stage count is StageCount<N>, StageCountAuto or StageCountAutoCarveout<Bytes>");
@@ -374,17 +377,21 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   using OperatorClass = OpClassTensorOp;
 };
 
-// SM90 tensor op: TMA + wgmma, warp-specialized, cooperative or ping-pong.
-template <class Arch, class Element, class MajorA, int AlignA, class MajorB, int AlignB, class ElementAccumulator,
+// SM90 tensor op: TMA + wgmma, warp-specialized, cooperative or ping-pong. FP8: A and B may be
+// different 8-bit types (e4m3, e5m2), each K-major.
+template <class Arch, class Element, class MajorA, int AlignA, class ElementB_, class MajorB, int AlignB, class ElementAccumulator,
           class TileShape, class ClusterShape, class StageCountPolicy, class Schedule>
-struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, TileShape,
+struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, ElementB_, MajorB, AlignB, ElementAccumulator, TileShape,
                          ClusterShape, StageCountPolicy, Schedule, std::enable_if_t<(Arch::value >= 90)>> {
-  static_assert(CommonBuilderRules<Element, MajorA, AlignA, Element, MajorB, AlignB, ElementAccumulator, ClusterShape,
+  static_assert(CommonBuilderRules<Element, MajorA, AlignA, ElementB_, MajorB, AlignB, ElementAccumulator, ClusterShape,
                                    StageCountPolicy>::ok);
-  static_assert(builder_detail::is_16bit_float<Element> || std::is_same_v<Element, float>,
-                "CollectiveBuilder (SM90 tensor op): f16, bf16, or f32 multiplied as tf32");
+  static_assert(builder_detail::is_16bit_float<Element> || std::is_same_v<Element, float> || builder_detail::is_fp8<Element>,
+                "CollectiveBuilder (SM90 tensor op): f16, bf16, f32 multiplied as tf32, or FP8 (e4m3, e5m2)");
   static_assert(!std::is_same_v<Element, float> || (std::is_same_v<MajorA, KMajor> && std::is_same_v<MajorB, KMajor>),
                 "CollectiveBuilder (SM90 tensor op): tf32 wgmma reads K-major A and B only (the ISA transposes 16-bit "
+                "types alone)");
+  static_assert(!builder_detail::is_fp8<Element> || (std::is_same_v<MajorA, KMajor> && std::is_same_v<MajorB, KMajor>),
+                "CollectiveBuilder (SM90 tensor op): 8-bit wgmma reads K-major A and B only (the ISA transposes 16-bit "
                 "types alone)");
   static constexpr int Bytes = int(sizeof(Element));
   static_assert(AlignA * Bytes % 16 == 0 && AlignB * Bytes % 16 == 0,
@@ -456,8 +463,9 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                                     sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM>>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,
-                                                            builder_detail::gmma_major<MajorB>, SwizzleBytes>;
+                                                            builder_detail::gmma_major<MajorB>, SwizzleBytes, ElementB_>;
   using ElementA = Element;
+  using ElementB = ElementB_;
   using ArchTag = Arch;
   using OperatorClass = OpClassTensorOp;
 };
@@ -510,8 +518,9 @@ struct CollectiveEpilogueBuilder<
   static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
                 "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act> or "
                 "EpilogueDirect");
-  static_assert(std::is_same_v<ElementD, typename MB::ElementA> || std::is_same_v<ElementD, float>,
-                "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32");
+  static_assert(std::is_same_v<ElementD, typename MB::ElementA> || std::is_same_v<ElementD, float> ||
+                    (builder_detail::is_fp8<typename MB::ElementA> && builder_detail::is_16bit_float<ElementD>),
+                "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32 (FP8 inputs: bf16, f16 or f32)");
   static_assert(!std::is_same_v<Schedule, EpilogueTmaStore> || AlignD * int(sizeof(ElementD)) % 16 == 0,
                 "CollectiveEpilogueBuilder (SM90): TMA stores need a 16-byte aligned D (AlignD * element bytes a "
                 "multiple of 16)");

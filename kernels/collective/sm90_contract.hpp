@@ -44,9 +44,12 @@ struct KernelHardwareInfo {
 // The host API's element enumerator of an element type.
 template <class T>
 constexpr Element element_enum_of() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>,
-                "the SM90 kernels take f32, bf16 or f16");
-  return std::is_same_v<T, float> ? Element::F32 : std::is_same_v<T, bfloat16_t> ? Element::BF16 : Element::F16;
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t> ||
+                    std::is_same_v<T, float_e4m3_t> || std::is_same_v<T, float_e5m2_t>,
+                "the SM90 kernels take f32, bf16, f16, e4m3 or e5m2");
+  if constexpr (std::is_same_v<T, float_e4m3_t>) return Element::E4M3;
+  else if constexpr (std::is_same_v<T, float_e5m2_t>) return Element::E5M2;
+  else return std::is_same_v<T, float> ? Element::F32 : std::is_same_v<T, bfloat16_t> ? Element::BF16 : Element::F16;
 }
 
 }  // namespace tessera::kernels::sm90

@@ -32,6 +32,8 @@ namespace tessera::kernels::sm90 {
 //   prefetch_c(p, s, thread, m, n, l, slot)    before a tile's mainloop: start C's loads (no-op)
 //   store(p, s, tiled, tile_mn, thread, m, n, l, acc, slot, prefetched)   the tile's D
 //   finish(p, thread)                          before the CTA leaves (no-op)
+//   scale(p, acc)                              FP8 kernels, before store: acc *= the per-tensor
+//                                              scales (the direct epilogue's, shared)
 template <class ElementD_>
 struct CollectiveEpilogueSm90Direct {
   using ElementD = ElementD_;
@@ -44,6 +46,10 @@ struct CollectiveEpilogueSm90Direct {
     int64_t c_stride_m = 0, c_stride_n = 0, c_batch_stride = 0;
     int64_t m = 0, n = 0;
     float alpha = 1.0f, beta = 0.0f;
+    // FP8's per-tensor scales (null: 1), read when a tile's epilogue starts (they are device
+    // data, as cuBLASLt's A/B_SCALE_POINTER: a quantization step may write them just before).
+    const float* scale_a = nullptr;
+    const float* scale_b = nullptr;
     const ElementD* bias = nullptr;  // null: no bias; one vector for every batch
     bool bias_along_m = false;       // bias[m] (length m) or bias[n] (length n) of this D
     Activation activation = Activation::Identity;
@@ -75,10 +81,25 @@ struct CollectiveEpilogueSm90Direct {
     ep.n = problem_n(problem);
     ep.alpha = a.alpha;
     ep.beta = a.beta;
+    ep.scale_a = a.scale_a;
+    ep.scale_b = a.scale_b;
     ep.bias = a.bias != Bias::None ? static_cast<const ElementD*>(a.bias_ptr) : nullptr;
     ep.bias_along_m = a.bias == Bias::PerRow;
     ep.activation = a.activation;
     return ep;
+  }
+
+  // acc *= (*scale_a) * (*scale_b) (the FP8 kernels call it between the mainloop and store: a
+  // pass over the accumulators, where alpha stays a kernel parameter in the store loop; a
+  // factor loaded into alpha there held a register through the stores and spilled). Two cached
+  // loads per tile; nothing without scales.
+  template <class Acc>
+  __device__ __forceinline__ static void scale(Params const& p, Acc& acc) {
+    if (p.scale_a == nullptr && p.scale_b == nullptr) return;
+    const float s = (p.scale_a != nullptr ? __ldg(p.scale_a) : 1.0f) * (p.scale_b != nullptr ? __ldg(p.scale_b) : 1.0f);
+    constexpr int n = int(sizeof(Acc) / sizeof(float));
+#pragma unroll
+    for (int i = 0; i < n; ++i) acc[i] *= s;
   }
 
   // ---- the epilogue interface's defaults (no shared memory, no C loads ahead)

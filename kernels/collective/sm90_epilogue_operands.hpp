@@ -32,6 +32,8 @@ struct Sm90EpilogueArguments {
   std::int64_t ldd = 0, batch_stride_d = 0;
   Operand c;  // C: read where beta != 0; its major is D's too
   float alpha = 1.0f, beta = 0.0f;
+  const float* scale_a = nullptr;  // FP8 per-tensor scales (device pointers; null: 1), times alpha
+  const float* scale_b = nullptr;
   Activation activation = Activation::Identity;
   Bias bias = Bias::None;
   const void* bias_ptr = nullptr;  // D's element type, one vector for every batch
@@ -45,6 +47,8 @@ inline Sm90EpilogueArguments sm90_epilogue_arguments(const GemmArguments& g) {
   e.c = g.c;
   e.alpha = g.alpha;
   e.beta = g.beta;
+  e.scale_a = g.scale_a;
+  e.scale_b = g.scale_b;
   e.activation = g.epilogue.activation;
   e.bias = g.epilogue.bias;
   e.bias_ptr = g.epilogue.bias_ptr;

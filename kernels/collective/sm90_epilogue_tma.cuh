@@ -388,6 +388,11 @@ struct CollectiveEpilogueSm90TmaStore {
   }
 
   // Before the CTA leaves: the last stores have read shared memory.
+  template <class Acc>
+  __device__ __forceinline__ static void scale(Params const& p, Acc& acc) {
+    Direct::scale(p.direct, acc);
+  }
+
   __device__ __forceinline__ static void finish(Params const& p, int thread) {
     if (p.use_tma && thread % GMMA::warpgroup_threads == 0) tma_store_wait<0>();
   }

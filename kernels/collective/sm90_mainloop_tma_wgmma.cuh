@@ -2,12 +2,16 @@
 // pipeline), wgmma (SS: both operands from shared memory through descriptors derived from
 // the GMMA smem layouts) by the consumer warpgroups.
 //
-//   CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MajorA, MajorB, SwizzleBytes>
+//   CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MajorA, MajorB, SwizzleBytes, ElementB>
 //     Policy     MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups>
 //     TileShape  tuple<C<BM>, C<BN>, C<BK>>: the CTA tile; consumer warpgroup w takes rows
 //                64w .. 64w+63 (BM = 64 * ConsumerWarpgroups) and all BN columns
 //     Element    bfloat16_t or half_t (f32 accumulation); float: f32 words in gmem and smem,
-//                multiplied as tf32 (wgmma m64nNk8, A and B K-major only)
+//                multiplied as tf32 (wgmma m64nNk8, A and B K-major only); float_e4m3_t or
+//                float_e5m2_t: FP8 (wgmma m64nNk32, A and B K-major only), A's type
+//     ElementB   B's type (default: Element; FP8: the other 8-bit type may be B's)
+// FP8 accumulates every k-block in the wgmma's f32 accumulators (no periodic promotion into
+// a second set of registers: the per-tensor scales are applied once, in the epilogue).
 // Shared memory per operand: the GMMA layout atom tiled to (BM|BN, BK, Stages); one stage is
 // what one tile's TMA copies fill (their boxes and expect-tx bytes: copy_sm90_tma.hpp).
 #pragma once
@@ -24,6 +28,7 @@
 #include <tessera/atom/tma_encode.hpp>
 #include <tessera/atom/gmma_descriptor.hpp>
 #include <tessera/atom/mma_sm90.hpp>
+#include <tessera/atom/mma_sm90_8bit.hpp>
 #include <tessera/pipeline/tma_pipeline.hpp>
 #include <tessera/tiled_mma.hpp>
 
@@ -36,14 +41,23 @@
 namespace tessera::kernels::sm90 {
 
 namespace detail {
-template <class Element, int N, GMMA::Major MA, GMMA::Major MB>
+template <class ElementA, class ElementB, int N, GMMA::Major MA, GMMA::Major MB>
 struct wgmma_for;
 template <int N, GMMA::Major MA, GMMA::Major MB>
-struct wgmma_for<bfloat16_t, N, MA, MB> { using type = SM90_64xNx16_F32BF16BF16_SS<N, MA, MB>; };
+struct wgmma_for<bfloat16_t, bfloat16_t, N, MA, MB> { using type = SM90_64xNx16_F32BF16BF16_SS<N, MA, MB>; };
 template <int N, GMMA::Major MA, GMMA::Major MB>
-struct wgmma_for<half_t, N, MA, MB> { using type = SM90_64xNx16_F32F16F16_SS<N, MA, MB>; };
+struct wgmma_for<half_t, half_t, N, MA, MB> { using type = SM90_64xNx16_F32F16F16_SS<N, MA, MB>; };
 template <int N, GMMA::Major MA, GMMA::Major MB>
-struct wgmma_for<float, N, MA, MB> { using type = SM90_64xNx8_F32TF32TF32_SS<N, MA, MB>; };
+struct wgmma_for<float, float, N, MA, MB> { using type = SM90_64xNx8_F32TF32TF32_SS<N, MA, MB>; };
+// 8-bit: K-major only (the atoms take no majors)
+template <int N>
+struct wgmma_for<float_e4m3_t, float_e4m3_t, N, GMMA::Major::K, GMMA::Major::K> { using type = SM90_64xNx32_F32E4M3E4M3_SS<N>; };
+template <int N>
+struct wgmma_for<float_e4m3_t, float_e5m2_t, N, GMMA::Major::K, GMMA::Major::K> { using type = SM90_64xNx32_F32E4M3E5M2_SS<N>; };
+template <int N>
+struct wgmma_for<float_e5m2_t, float_e4m3_t, N, GMMA::Major::K, GMMA::Major::K> { using type = SM90_64xNx32_F32E5M2E4M3_SS<N>; };
+template <int N>
+struct wgmma_for<float_e5m2_t, float_e5m2_t, N, GMMA::Major::K, GMMA::Major::K> { using type = SM90_64xNx32_F32E5M2E5M2_SS<N>; };
 
 }  // namespace detail
 
@@ -54,9 +68,12 @@ struct wgmma_for<float, N, MA, MB> { using type = SM90_64xNx8_F32TF32TF32_SS<N, 
 struct TmaBoxesDivided {};
 struct TmaBoxesPerMode {};
 
-template <class Policy, class TileShape, class Element_, GMMA::Major MajorA_, GMMA::Major MajorB_, int SwizzleBytes = 128>
+template <class Policy, class TileShape, class Element_, GMMA::Major MajorA_, GMMA::Major MajorB_, int SwizzleBytes = 128,
+          class ElementB_ = Element_>
 struct CollectiveMainloopSm90TmaWgmma {
-  using Element = Element_;
+  using Element = Element_;  // A's
+  using ElementB = ElementB_;
+  static_assert(sizeof_bits_v<ElementB> == sizeof_bits_v<Element>, "A and B have one width (their smem atoms and TMA plans are one)");
   static constexpr GMMA::Major MajorA = MajorA_, MajorB = MajorB_;
   static constexpr int BM = int(get<0>(TileShape{})), BN = int(get<1>(TileShape{})), BK = int(get<2>(TileShape{}));
   static constexpr int Stages = Policy::Stages;
@@ -68,8 +85,8 @@ struct CollectiveMainloopSm90TmaWgmma {
   static_assert(BN % 8 == 0 && BN <= 256, "one wgmma covers the CTA tile's N: a multiple of 8 up to 256");
 
   // The TiledMma: ConsumerWarpgroups wgmma atoms along M (CuTe's order: (V, M, N) fragments).
-  using Wgmma = typename detail::wgmma_for<Element, BN, MajorA, MajorB>::type;
-  static constexpr int AtomK = int(get<2>(typename MMA_Traits<Wgmma>::Shape_MNK{}));  // 16 (f16/bf16), 8 (tf32)
+  using Wgmma = typename detail::wgmma_for<Element, ElementB, BN, MajorA, MajorB>::type;
+  static constexpr int AtomK = int(get<2>(typename MMA_Traits<Wgmma>::Shape_MNK{}));  // 16 (f16/bf16), 8 (tf32), 32 (8-bit)
   static_assert(BK % AtomK == 0, "BK is whole wgmma k-blocks");
   using TiledMma = decltype(make_tiled_mma(MMA_Atom<Wgmma>{}, make_layout(make_shape(C<ConsumerWarpgroups>{}, _1{}, _1{}))));
   // The TiledMma's M repeat over the CTA tile: a tile taller than the TiledMma's 64 *
@@ -162,11 +179,12 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // ---- contract (host): what it reads, what it refuses, its kernel parameters.
   struct Arguments {
-    kernels::Element element = element_enum_of<Element>();  // A's and B's (checked against the build's)
+    kernels::Element element = element_enum_of<Element>();  // A's (checked against the build's)
     bool allow_tf32 = false;  // f32 inputs: multiplied as tf32 only with the caller's consent
     Operand a, b;             // A (M x K) and B (K x N): pointer, major, ld, batch stride (elements)
+    kernels::Element element_b = element_enum_of<ElementB>();  // B's
   };
-  static Arguments arguments_of(GemmArguments const& g) { return {g.element, g.allow_tf32, g.a, g.b}; }
+  static Arguments arguments_of(GemmArguments const& g) { return {g.element, g.allow_tf32, g.a, g.b, kernels::element_b(g)}; }
   // A is K-major when row-major (M x K); B (K x N) is K-major when column-major.
   static constexpr Major a_major = KMajorA ? Major::Row : Major::Col;
   static constexpr Major b_major = KMajorB ? Major::Col : Major::Row;
@@ -218,8 +236,11 @@ struct CollectiveMainloopSm90TmaWgmma {
   }
 
   static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& args) {
-    constexpr kernels::Element built = element_enum_of<Element>();
-    if (args.element != built) return {GemmStatus::Unsupported, std::string("the sm90 kernel was built for ") + to_string(built)};
+    constexpr kernels::Element built = element_enum_of<Element>(), built_b = element_enum_of<ElementB>();
+    if (args.element != built || args.element_b != built_b)
+      return {GemmStatus::Unsupported, std::string("the sm90 kernel was built for ") +
+                                           (built == built_b ? std::string(to_string(built))
+                                                             : std::string("A ") + to_string(built) + " and B " + to_string(built_b))};
     if (built == kernels::Element::F32 && !args.allow_tf32)
       return {GemmStatus::Unsupported, "the sm90 kernel multiplies f32 inputs as tf32 only: set allow_tf32 (else the SIMT kernel runs them in f32)"};
     if (args.a.major != a_major || args.b.major != b_major)
@@ -249,9 +270,8 @@ struct CollectiveMainloopSm90TmaWgmma {
       status = b.status;
       return ml;
     }
-    constexpr CUtensorMapDataType type = tensor_map_type_of<Element>();
-    if (tma::encode_tensor_map(&ml.map_a, b.a, args.a.ptr, type) != CUDA_SUCCESS ||
-        tma::encode_tensor_map(&ml.map_b, b.b, args.b.ptr, type) != CUDA_SUCCESS)
+    if (tma::encode_tensor_map(&ml.map_a, b.a, args.a.ptr, tensor_map_type_of<Element>()) != CUDA_SUCCESS ||
+        tma::encode_tensor_map(&ml.map_b, b.b, args.b.ptr, tensor_map_type_of<ElementB>()) != CUDA_SUCCESS)
       status = {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
     ml.arrangement_a = b.arrangement_a;
     ml.arrangement_b = b.arrangement_b;
@@ -388,7 +408,7 @@ struct CollectiveMainloopSm90TmaWgmma {
     constexpr auto ring_b = smem_b;
     const auto thr = TiledMma{}.get_slice(wg * GMMA::warpgroup_threads + int(threadIdx.x) % GMMA::warpgroup_threads);
     const auto tCrA = thr.partition_fragment_A(make_tensor(reinterpret_cast<Element*>(s.a), ring_a));
-    const auto tCrB = thr.partition_fragment_B(make_tensor(reinterpret_cast<Element*>(s.b), ring_b));
+    const auto tCrB = thr.partition_fragment_B(make_tensor(reinterpret_cast<ElementB*>(s.b), ring_b));
     auto tCrC = make_tensor(&acc.v[0], partition_fragment_C(TiledMma{}, make_shape(C<BM>{}, C<BN>{})).layout());
     static_assert(decltype(size(tCrC.layout()))::value == AtomsM * AtomValues, "the C fragment is the thread's accumulators");
     const bool lane0 = (threadIdx.x % 32) == 0;

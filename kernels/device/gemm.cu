@@ -31,6 +31,10 @@ decltype(auto) with_tensorop(const GemmArguments& args, GemmKernel kernel, F&& f
 // the sm_90 kernel only; the sm_80 and SIMT kernels refuse them rather than compute less
 // than was asked.
 GemmResult refuse_fused(const GemmArguments& args, const GemmResult& sm90) {
+  if (is_fp8(args.element))  // (no 8-bit path on the sm_80 and SIMT kernels)
+    return {sm90.status == GemmStatus::Success ? GemmStatus::Unsupported : sm90.status,
+            std::string(to_string(args.element)) + " x " + to_string(element_b(args)) +
+                " inputs run on the sm90 TMA + wgmma kernel only (an sm_90 GPU); it cannot run these arguments: " + sm90.message};
   return {GemmStatus::Unsupported,
           std::string("fused epilogues (bias ") + to_string(args.epilogue.bias) + ", activation " + to_string(args.epilogue.activation) +
               ", D in " + to_string(output_element(args)) + " from " + to_string(args.element) +

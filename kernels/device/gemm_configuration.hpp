@@ -74,7 +74,11 @@ GemmConfiguration from_builder(GemmKernel kernel, Element d) {
 // coordinates, compute capability 9), else why not.  `g` passed check_arguments.
 inline GemmResult sm90_takes(const GemmArguments& g, const DeviceInfo& dev) {
   const Element out = output_element(g);
-  if (g.element == Element::F32) {
+  if (is_fp8(g.element)) {
+    // (check_arguments already refused FP8 that is not TN or not 16-byte aligned)
+    if (out != Element::BF16 && out != Element::F16 && out != Element::F32)
+      return {GemmStatus::Unsupported, std::string("the sm90 FP8 kernels write D in bf16, f16 or f32, not ") + to_string(out)};
+  } else if (g.element == Element::F32) {
     if (!g.allow_tf32)
       return {GemmStatus::Unsupported, "the sm90 kernel multiplies f32 inputs as tf32 only: set allow_tf32 (else the SIMT kernel runs them in f32)"};
     if (g.a.major != Major::Row || g.b.major != Major::Col)
@@ -104,19 +108,20 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
   const Element out = output_element(g);
   if ((g.element != Element::F32 || g.allow_tf32) && sm90_takes(g, dev)) {
     const bool swap = g.c.major == Major::Row;
-    const std::int64_t m = swap ? g.n : g.m, n = swap ? g.m : g.n;
     GemmConfiguration c;
     // The schedule's rule on the problem as the kernel runs it (column-major D: M and N swap;
-    // A and B swap roles and both stay K-major or not, so TN stays TN).
-    GemmArguments as_run = g;
-    as_run.m = m;
-    as_run.n = n;
+    // A and B swap roles, with their types, and both stay K-major or not, so TN stays TN).
+    const GemmArguments as_run = sm90::as_column_major_d(g);
     sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
-    const auto stream_k = g.workspace != nullptr ? sm90::choose_stream_k(sm90::as_column_major_d(g), dev.multiprocessors)
+    const auto stream_k = g.workspace != nullptr ? sm90::choose_stream_k(as_run, dev.multiprocessors)
                                                  : std::nullopt;
     if (stream_k) schedule = *stream_k;
     if (g.element == Element::F32)
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128)  // (sm90::Fp8Gemm)
+      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _128, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (is_fp8(g.element))
+      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _256, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Pingpong64x128)
       c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Cooperative128x128)
@@ -126,6 +131,12 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     c.schedule = schedule;
     if (stream_k) c.decomposition = Decomposition::StreamK;
     c.swap_ab = swap;
+    return c;
+  }
+  if (is_fp8(g.element)) {  // (the SM80 and SIMT kernels have no 8-bit MMA path)
+    GemmConfiguration c;
+    c.status = {GemmStatus::Unsupported, std::string(to_string(g.element)) + " inputs run on the sm90 TMA + wgmma kernel only: " +
+                                             sm90_takes(g, dev).message};
     return c;
   }
   if (is_fused(g)) {

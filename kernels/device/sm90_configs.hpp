@@ -75,6 +75,21 @@ using PingpongGemm =
 template <int ClusterM = 2>
 using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _32>, ClusterM>, float>;
 
+// FP8: A and B 8-bit floats (e4m3 or e5m2, each its own), K-major (the ISA reads 8-bit
+// operands K-major only), 128x256x128 CTA tile: BK = 128 is one 128-byte swizzle row of
+// 8-bit elements, so a stage is 48 KiB as the 16-bit default's (4 stages), each k-tile four
+// wgmma m64n256k32 per consumer warpgroup; clusters of 2 along M share B by multicast. D in
+// bf16, f16 or f32 through the TMA-store epilogue, which multiplies the accumulators by the
+// per-tensor scales before its stores. Accumulation stays in the wgmma's f32 registers over
+// the whole K.
+// BN = 128: the tile for problems whose 128x256 tiles would leave most SMs idle (as
+// SmallTileGemm: 6 stages of 32 KiB, wgmma m64n128k32).
+template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int BN = 256, int ClusterM = 2>
+using Fp8Gemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, ElementA, KMajor, 16, ElementB, KMajor, 16, float,
+                                             tuple<_128, C<BN>, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
+                                             KernelTmaWarpSpecializedCooperative>,
+                           ElementD>;
+
 // Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
 // the same rule as select_configuration (gemm_configuration.hpp).
 

@@ -69,7 +69,7 @@ GemmResult refusal(const GemmArguments& g) {
   bool any_input = false;
   set::find_kernel([&](auto shipped) {
     constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
-    if (t.element != g.element) return false;
+    if (t.element != g.element || t.element_b != element_b(g)) return false;
     any_input = true;
     const std::string out = to_string(t.output);
     if (outputs.find(out) == std::string::npos) outputs += (outputs.empty() ? "" : " or ") + out;
@@ -79,11 +79,13 @@ GemmResult refusal(const GemmArguments& g) {
     }
     return false;
   });
-  if (!any_input) return {GemmStatus::Unsupported, std::string("no sm90 kernel takes ") + to_string(g.element) + " inputs"};
+  const std::string inputs = element_b(g) == g.element ? std::string(to_string(g.element))
+                                                       : std::string(to_string(g.element)) + " x " + to_string(element_b(g));
+  if (!any_input) return {GemmStatus::Unsupported, "no sm90 kernel takes " + inputs + " inputs"};
   if (majors.empty())
-    return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + to_string(g.element) + " inputs write D in " + outputs +
+    return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + inputs + " inputs write D in " + outputs +
                                          ", not " + to_string(output_element(g))};
-  return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + to_string(g.element) + " inputs with D in " +
+  return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + inputs + " inputs with D in " +
                                        to_string(output_element(g)) + " read " + majors + " (here A is " +
                                        major_name(g.a.major == Major::Row, true) + ", B " + major_name(g.b.major == Major::Col, false) +
                                        "); the SIMT and SM80 kernels run the others"};

@@ -16,6 +16,11 @@
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
 //   Pingpong<T>           ping-pong, 64x128 tiles, TN, D in T, no cluster: small problems (2)
+//   Fp8<A, B, D>          FP8 inputs (A, B: e4m3 or e5m2), 128x256x128 tiles, TN, D in bf16,
+//                         f16 or f32, per-tensor scales: e4m3 x e4m3 to bf16, f16 and f32;
+//                         e4m3 x e5m2 and e5m2 x e4m3 to bf16 (5)
+//   Fp8Small<A, B, D>     the same with 128x128x128 tiles for small problems: e4m3 x e4m3 to
+//                         bf16 (1)
 // Units: the split of the kernels over translation units is tuned for CI's build time (each
 // unit groups kernels that share constexpr work: an operand's stage tiles and TMA plans).
 #pragma once
@@ -47,9 +52,13 @@ using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
 template <class T>
 using Pingpong = sm90::PingpongGemm<T>;
+template <class A, class B, class D>
+using Fp8 = sm90::Fp8Gemm<A, B, D>;
+template <class A, class B, class D>
+using Fp8Small = sm90::Fp8Gemm<A, B, D, 128>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Fp8 };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -59,6 +68,8 @@ struct Shipped {
 
 using bf16 = bfloat16_t;
 using f16 = half_t;
+using e4m3 = float_e4m3_t;
+using e5m2 = float_e5m2_t;
 using Act = Activation;
 // clang-format off
 using Kernels = std::tuple<
@@ -81,10 +92,13 @@ using Kernels = std::tuple<
     Shipped<Split<bf16, K, K>, Unit::Split>,         Shipped<Split<bf16, MN, MN>, Unit::Split>,
     Shipped<Split<f16, K, K>, Unit::Split>,          Shipped<Split<f16, MN, MN>, Unit::Split>,
     Shipped<SmallSplit<bf16, MN, MN>, Unit::Split>,  Shipped<SmallSplit<f16, MN, MN>, Unit::Split>,
-    Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>>;
+    Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>,
+    Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
+    Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
+    Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>>;
 // clang-format on
 
-// What the dispatch matches a kernel by, read off its type: the mainloop's element, majors,
+// What the dispatch matches a kernel by, read off its type: the mainloop's elements, majors,
 // tile and schedule, the epilogue's D type and fused activation, whether the scheduler shares
 // tiles' k-iterations (Stream-K).
 struct KernelTraits {
@@ -93,6 +107,7 @@ struct KernelTraits {
   int bm = 0, bn = 0;
   bool pingpong = false, stream_k = false;
   Activation fused = Activation::Identity;  // a fused TMA-store instance's activation
+  Element element_b = Element::F32;         // B's (A's but for FP8 pairs)
 };
 
 namespace list_detail {
@@ -110,8 +125,8 @@ struct EpilogueTraits<sm90::CollectiveEpilogueSm90Direct<D>> {
 };
 template <class Mainloop, class Epilogue, class Scheduler, bool Pingpong>
 struct CollectiveTraits;
-template <class Policy, class Tile, class T, Major MA, Major MB, int Sw, class Epilogue, class Scheduler, bool Pingpong>
-struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA, MB, Sw>, Epilogue, Scheduler, Pingpong> {
+template <class Policy, class Tile, class T, Major MA, Major MB, int Sw, class TB, class Epilogue, class Scheduler, bool Pingpong>
+struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA, MB, Sw, TB>, Epilogue, Scheduler, Pingpong> {
   static constexpr KernelTraits value{sm90::element_enum_of<T>(),
                                       sm90::element_enum_of<typename EpilogueTraits<Epilogue>::ElementD>(),
                                       MA == Major::K,
@@ -120,7 +135,8 @@ struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA
                                       int(get<1>(Tile{})),
                                       Pingpong,
                                       std::is_same_v<Scheduler, sm90::StreamKTileScheduler>,
-                                      EpilogueTraits<Epilogue>::fused};
+                                      EpilogueTraits<Epilogue>::fused,
+                                      sm90::element_enum_of<TB>()};
 };
 template <class Kernel>
 struct TraitsOf;
@@ -150,7 +166,7 @@ constexpr bool has_fused_tma(Activation a) {
 // Whether a kernel of these traits reads g's inputs and majors and writes its D type (g in
 // the kernels' orientation: as_column_major_d).
 inline bool takes_types(const KernelTraits& t, const GemmArguments& g) {
-  return t.element == g.element && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
+  return t.element == g.element && t.element_b == element_b(g) && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
          t.b_k_major == (g.b.major == kernels::Major::Col);
 }
 

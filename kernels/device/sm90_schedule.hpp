@@ -130,6 +130,11 @@ inline GemmArguments as_column_major_d(const GemmArguments& g) {
   t.a.major = g.b.major == Major::Col ? Major::Row : Major::Col;
   t.b = g.a;
   t.b.major = g.a.major == Major::Row ? Major::Col : Major::Row;
+  // (FP8 pairs: the types and scales go with their operands; their product is the same)
+  t.element = element_b(g);
+  t.element_b = g.element != element_b(g) ? std::optional<Element>(g.element) : std::nullopt;
+  t.scale_a = g.scale_b;
+  t.scale_b = g.scale_a;
   t.c.major = Major::Col;
   // bias[m] of D is bias[n] of D^T
   if (g.epilogue.bias == Bias::PerRow) t.epilogue.bias = Bias::PerColumn;

@@ -137,8 +137,8 @@ struct GemmKernelOf<ProblemShape, CollectiveMma<MainloopSm80CpAsync<Stages, MinB
 };
 
 template <class ProblemShape, class Policy, class TileShape, class Element, GMMA::Major MA, GMMA::Major MB, int Sw,
-          class Epilogue, class Scheduler>
-struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>, Epilogue,
+          class ElementB, class Epilogue, class Scheduler>
+struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw, ElementB>, Epilogue,
                     Scheduler> {
   static_assert(kernel_detail::is_gemm_problem_shape<ProblemShape>, "gemm_kernel_t: the problem shape is (M, N, K, L): GemmProblemShape");
   static_assert(std::is_same_v<Scheduler, sm90::WholeTileScheduler> || std::is_same_v<Scheduler, sm90::StreamKTileScheduler> ||
@@ -146,7 +146,7 @@ struct GemmKernelOf<ProblemShape, sm90::CollectiveMainloopSm90TmaWgmma<Policy, T
                 "gemm_kernel_t: the SM90 warp-specialized kernel is persistent: sm90::WholeTileScheduler (whole tiles), "
                 "sm90::StreamKTileScheduler (Stream-K: the last waves' k-iterations shared) or sm90::SplitKTileScheduler (the "
                 "last wave split along K)");
-  using Mainloop = sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw>;
+  using Mainloop = sm90::CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MA, MB, Sw, ElementB>;
   static constexpr bool pingpong = requires { Policy::MathWarpgroups; };  // (MainloopTmaWarpSpecializedPingpong)
   static_assert(!pingpong || std::is_same_v<Scheduler, sm90::WholeTileScheduler>,
                 "gemm_kernel_t: the SM90 ping-pong kernel runs whole tiles (sm90::WholeTileScheduler)");

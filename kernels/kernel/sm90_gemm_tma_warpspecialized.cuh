@@ -210,6 +210,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
           tile_m = w.m, tile_n = w.n, tile_l = w.l;
         }
+        if constexpr (Mainloop::Bits == 8) Epilogue::scale(p.epilogue, acc);  // FP8's per-tensor scales
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                         tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);
       }
@@ -258,6 +259,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         consumer_barrier();  // every thread has read the partials before their flags go down
         if (thread == 0) p.fixup.release_peers(sk, w, rank, 0);
       }
+      if constexpr (Mainloop::Bits == 8) Epilogue::scale(p.epilogue, acc);
       Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                       w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);
     }

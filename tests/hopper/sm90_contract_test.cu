@@ -26,6 +26,8 @@ using SplitTN = set::Split<bfloat16_t, set::K, set::K>;                   // Str
 using FusedRelu = set::Fused<bfloat16_t, Activation::ReLU>;               // the ReLU TMA-store instance
 using Tf32 = set::Tf32;                                                   // f32 as tf32, direct epilogue
 using Pingpong = set::Pingpong<bfloat16_t>;                               // 64x128 ping-pong
+using Fp8 = set::Fp8<float_e4m3_t, float_e4m3_t, bfloat16_t>;              // e4m3 x e4m3 -> bf16, 128x256x128
+using Fp8Mixed = set::Fp8<float_e5m2_t, float_e4m3_t, bfloat16_t>;         // e5m2 x e4m3 -> bf16
 
 alignas(16) unsigned char arena[1 << 12];
 
@@ -210,7 +212,11 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 37, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 43, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  constexpr set::KernelTraits e = set::traits_of<Fp8>, x = set::traits_of<Fp8Mixed>;
+  static_assert(e.element == Element::E4M3 && e.element_b == Element::E4M3 && e.output == Element::BF16 && e.a_k_major &&
+                e.b_k_major && e.bm == 128 && e.bn == 256 && !e.stream_k && x.element == Element::E5M2 && x.element_b == Element::E4M3 &&
+                w.element_b == Element::BF16);
   // Every listed kernel is found by its own traits, and the plain kernels of each schedule
   // exist where choose_schedule sends a problem.
   CHECK(sm90::schedule_built(sm90::Schedule::Pingpong64x128, tn(100, 100, 100)));
@@ -219,4 +225,61 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
                              problem(100, 100, 100, Element::F16, Major::Col, Major::Col, Element::F16)));
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128,
                               problem(100, 100, 100, Element::F16, Major::Col, Major::Col, Element::F32)));
+}
+
+namespace {
+GemmArguments fp8(int64_t m, int64_t n, int64_t k, Element a = Element::E4M3, Element b = Element::E4M3, Element out = Element::BF16) {
+  GemmArguments g = problem(m, n, k, a, Major::Row, Major::Col, out);
+  if (b != a) g.element_b = b;
+  return g;
+}
+}  // namespace
+
+TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the schedule, D^T's operands") {
+  // The mainloop takes the types it was built for, A's and B's each, and TMA's 16 bytes.
+  using M = Fp8::Mainloop;
+  static_assert(M::BK == 128 && M::AtomK == 32 && M::Stages == 4 && M::stage_a_bytes == 128 * 128 && M::stage_b_bytes == 256 * 128);
+  CHECK(mainloop_verdict<M>(fp8(1000, 1000, 1000 + 24)));
+  CHECK(mainloop_verdict<Fp8Mixed::Mainloop>(fp8(64, 7168, 512, Element::E5M2, Element::E4M3)));
+  CHECK(has(mainloop_verdict<M>(fp8(64, 64, 64, Element::E4M3, Element::E5M2)), GemmStatus::Unsupported, "built for e4m3"));
+  CHECK(has(mainloop_verdict<M>(tn(64, 64, 64)), GemmStatus::Unsupported, "built for e4m3"));
+  CHECK(has(mainloop_verdict<Fp8Mixed::Mainloop>(fp8(64, 64, 64)), GemmStatus::Unsupported, "built for A e5m2 and B e4m3"));
+  GemmArguments g = fp8(64, 64, 64);
+  g.a.ld = 72;  // 72 bytes: off TMA's 16
+  CHECK(has(mainloop_verdict<M>(g), GemmStatus::Misaligned, "16-byte aligned"));
+  g.a.ld = 80;
+  CHECK(mainloop_verdict<M>(g));
+  // The epilogue writes the D it was built for.
+  CHECK(Fp8::Epilogue::can_implement(sm90::problem_shape_of(g), Fp8::Epilogue::arguments_of(g)));
+  CHECK(has(Fp8::Epilogue::can_implement(sm90::problem_shape_of(fp8(64, 64, 64, Element::E4M3, Element::E4M3, Element::F32)),
+                                         Fp8::Epilogue::arguments_of(fp8(64, 64, 64, Element::E4M3, Element::E4M3, Element::F32))),
+            GemmStatus::Unsupported, "writes D in bf16"));
+  // The list: the plain 128x256 kernels for e4m3 x e4m3 to every D and the mixed pairs to bf16;
+  // 128x128 for e4m3 x e4m3 to bf16 only, where small problems go (the others stay on 128x256).
+  for (Element out : {Element::BF16, Element::F16, Element::F32})
+    CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E4M3, Element::E4M3, out)));
+  CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E4M3, Element::E5M2)));
+  CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E5M2, Element::E4M3)));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E5M2, Element::E5M2)));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, fp8(100, 100, 128, Element::E4M3, Element::E5M2, Element::F32)));
+  CHECK(sm90::choose_schedule(fp8(64, 7168, 512), 132) == sm90::Schedule::Cooperative128x128);
+  CHECK(sm90::choose_schedule(fp8(64, 7168, 512, Element::E5M2, Element::E4M3), 132) == sm90::Schedule::Cooperative128x256);
+  CHECK(sm90::choose_schedule(fp8(8192, 8192, 512), 132) == sm90::Schedule::Cooperative128x256);
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, fp8(100, 100, 128, Element::E4M3, Element::E4M3, Element::F16)));
+  static_assert(set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.bn == 128 &&
+                set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.element == Element::E4M3);
+  CHECK(!sm90::choose_stream_k(fp8(512, 4096, 14336), 132));
+  // D row-major runs as D^T = B^T A^T: the types and the scales go with their operands.
+  alignas(4) static float scales[2] = {2.0f, 0.5f};
+  g = fp8(64, 7168, 512, Element::E4M3, Element::E5M2);
+  g.c.major = Major::Row;
+  g.ldd = 7168;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  const GemmArguments t = sm90::as_column_major_d(g);
+  CHECK((t.m == 7168 && t.n == 64 && t.element == Element::E5M2 && element_b(t) == Element::E4M3 && t.scale_a == &scales[1] &&
+         t.scale_b == &scales[0] && t.a.ptr == g.b.ptr && t.a.major == Major::Row && t.b.major == Major::Col));
+  CHECK(output_element(t) == Element::BF16);
+  g.element_b.reset();  // one type: element_b stays unset
+  CHECK(!sm90::as_column_major_d(g).element_b.has_value());
 }

@@ -166,7 +166,7 @@ static_assert(SimtCollectiveOf<Simt16::CollectiveOp>::value && !SimtCollectiveOf
 using S90_bf16 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _256, _64>, _2x1>;
 static_assert(std::is_same_v<S90_bf16::CollectiveOp,
                              kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
-                                                                  tuple<_128, _256, _64>, bfloat16_t, GMMA::Major::K, GMMA::Major::K, 128>>);
+                                                                  tuple<_128, _256, _64>, bfloat16_t, GMMA::Major::K, GMMA::Major::K, 128, bfloat16_t>>);
 using S90_small = Build<arch::Sm90, OpClassTensorOp, half_t, MNMajor, 8, MNMajor, 8, tuple<_128, _128, _64>, _2x1>;
 static_assert(S90_small::Stages == 6 && S90_small::SwizzleBytes == 128);
 using S90_tf32 = Build<arch::Sm90, OpClassTensorOp, float, KMajor, 4, KMajor, 4, tuple<_128, _256, _32>, _2x1>;
@@ -185,7 +185,7 @@ using S90_pp256 = Build<arch::Sm90, OpClassTensorOp, half_t, KMajor, 8, KMajor, 
 static_assert(std::is_same_v<S90_pp::CollectiveOp,
                              kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedPingpong<8, 1>,
                                                                            tuple<_64, _128, _64>, bfloat16_t, GMMA::Major::K,
-                                                                           GMMA::Major::K, 128>> &&
+                                                                           GMMA::Major::K, 128, bfloat16_t>> &&
               S90_pp::ConsumerWarpgroups == 1 && S90_pp::EpilogueSlots == 2 && S90_pp256::Stages == 4);
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>> &&
@@ -199,17 +199,31 @@ using S90_mn_f32d = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, MNMajor, 8, K
 static_assert(std::is_same_v<S90_mn_f32d::CollectiveOp,
                              kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
                                                                            tuple<_128, _256, _64>, bfloat16_t, GMMA::Major::MN,
-                                                                           GMMA::Major::K, 128>> &&
+                                                                           GMMA::Major::K, 128, bfloat16_t>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_mn_f32d, float, 4>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<float, 128, 256, 2, Activation::Identity, 1>>);
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTmaStoreFused<Activation::GELUTanh>>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::GELUTanh, 1>>);
+// FP8: A and B may be two 8-bit types, K-major; BK = 128 one-byte elements is one 128-byte
+// swizzle row, so 128x256x128 stages are 48 KiB as 16-bit 128x256x64 ones (4 stages), and D
+// is bf16, f16 or f32 (sm90::Fp8Gemm).
+using S90_fp8 = CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e5m2_t, KMajor, 16, float,
+                                  tuple<_128, _256, _128>, _2x1, StageCountAuto, ScheduleAuto>;
+static_assert(std::is_same_v<S90_fp8::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                           tuple<_128, _256, _128>, float_e4m3_t, GMMA::Major::K,
+                                                                           GMMA::Major::K, 128, float_e5m2_t>> &&
+              S90_fp8::Stages == 4 && S90_fp8::SwizzleBytes == 128 && S90_fp8::StageBytesA == 128 * 128 &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, bfloat16_t, 8>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::Identity, 1>> &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, half_t, 8>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<half_t, 128, 256, 2, Activation::Identity, 1>>);
 using S90_pp128 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _128, _64>, _2x1, StageCountAuto,
                         KernelTmaWarpSpecializedPingpong>;
 static_assert(std::is_same_v<S90_pp128::CollectiveOp,
                              kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedPingpong<6, 2>,
                                                                            tuple<_128, _128, _64>, bfloat16_t, GMMA::Major::K,
-                                                                           GMMA::Major::K, 128>> &&
+                                                                           GMMA::Major::K, 128, bfloat16_t>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_pp128, bfloat16_t, 8>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 128, 1, Activation::Identity, 2>>);
 
@@ -449,6 +463,31 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK(!c.vectorized);
     // ... and so does the H100 where TMA cannot address the operands.
     CHECK(select_configuration(g, h100).kernel == GemmKernel::TensorOpScalar);
+  }
+  SECTION("FP8 runs on sm_90 only: 128x256x128, 4 stages, clusters of 2, D in bf16 unless said; refused elsewhere") {
+    auto g = args(8192, 8192, 8192, Element::E4M3);
+    auto c = select_configuration(g, h100);
+    REQUIRE(c.status);
+    CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
+    CHECK((c.tile_m == 128 && c.tile_n == 256 && c.tile_k == 128 && c.stages == 4 && c.cluster_m == 2));
+    CHECK(c.element_d == Element::BF16);
+    // small problems: 128x128x128 (6 stages of 32 KiB) for e4m3 x e4m3 to bf16, the one built
+    g = args(64, 7168, 512, Element::E4M3);
+    c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x128 && c.tile_n == 128 && c.tile_k == 128 &&
+           c.stages == 6));
+    g.epilogue.output = Element::F32;
+    CHECK(select_configuration(g, h100).tile_n == 256);
+    // mixed types, D row-major (the kernel sees e4m3 x e5m2): no small kernel either
+    g = args(64, 7168, 512, Element::E5M2, Major::Row, Major::Col, Major::Row);
+    g.element_b = Element::E4M3;
+    c = select_configuration(g, h100);
+    REQUIRE(c.status);
+    CHECK((c.tile_n == 256 && c.tile_k == 128 && c.swap_ab && c.element_d == Element::BF16));
+    c = select_configuration(g, a100);
+    CHECK(c.status.status == GemmStatus::Unsupported);
+    CHECK(c.status.message.find("e5m2 inputs run on the sm90 TMA + wgmma kernel only") != std::string::npos);
+    CHECK(c.status.message.find("compute capability 9.0") != std::string::npos);
   }
   SECTION("a fused epilogue off sm_90 runs nowhere, and says why") {
     auto g = args(256, 256, 256, Element::F16);

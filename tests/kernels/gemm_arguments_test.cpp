@@ -277,3 +277,112 @@ TEST_CASE("the output element type sets C's, D's and the bias's alignment, not A
   g.epilogue.output = Element::F16;
   CHECK(is_fused(g));
 }
+
+namespace {
+// A valid FP8 problem: TN, 16-byte aligned, leading dimensions multiples of 16 bytes.
+GemmArguments valid_fp8(Element a = Element::E4M3, Element b = Element::E4M3) {
+  GemmArguments g = valid(64, 48, 32, a);
+  if (b != a) g.element_b = b;
+  return g;
+}
+}  // namespace
+
+TEST_CASE("FP8 inputs: element sizes, names, the default D, fusion") {
+  CHECK(element_bytes(Element::E4M3) == 1);
+  CHECK(element_bytes(Element::E5M2) == 1);
+  CHECK(std::string(to_string(Element::E4M3)) == "e4m3");
+  CHECK(std::string(to_string(Element::E5M2)) == "e5m2");
+  CHECK(is_fp8(Element::E4M3));
+  CHECK(!is_fp8(Element::BF16));
+  auto g = valid_fp8();
+  CHECK(check_arguments(g));
+  CHECK(output_element(g) == Element::BF16);  // torch._scaled_mm's default
+  CHECK(element_b(g) == Element::E4M3);
+  CHECK(is_fused(g));  // D is never the inputs' type: the sm90 kernel alone runs it
+  g.epilogue.output = Element::F32;
+  CHECK(output_element(g) == Element::F32);
+  CHECK(check_arguments(g));
+  g = valid_fp8(Element::E4M3, Element::E5M2);
+  CHECK(element_b(g) == Element::E5M2);
+  CHECK(check_arguments(g));
+  g = valid_fp8(Element::E5M2, Element::E4M3);
+  CHECK(check_arguments(g));
+}
+
+TEST_CASE("FP8 inputs: what is refused, with the reason") {
+  // D in an 8-bit type
+  auto g = valid_fp8();
+  g.epilogue.output = Element::E4M3;
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "epilogue.output = e4m3"));
+  // Mixed types other than two FP8 ones
+  g = valid();
+  g.element_b = Element::F16;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "A is bf16 and B (element_b) f16"));
+  g = valid_fp8(Element::E4M3, Element::BF16);
+  CHECK(mentions(check_arguments(g), "two FP8 types"));
+  g = valid_fp8();
+  g.element_b = static_cast<Element>(7);
+  CHECK(mentions(check_arguments(g), "element_b = 7 is not an Element"));
+  // Scales belong to FP8 inputs
+  alignas(4) static float scale = 2.0f;
+  g = valid();
+  g.scale_a = &scale;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "fold a scale into alpha"));
+  g = valid_fp8();
+  g.scale_a = &scale;
+  g.scale_b = &scale;
+  CHECK(check_arguments(g));
+  g.scale_b = reinterpret_cast<const float*>(reinterpret_cast<const unsigned char*>(&scale) + 2);
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "scale_b"));
+  // K-major A and B only (TN)
+  g = valid_fp8();
+  g.a = {storage, Major::Col, 64, 0};
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "A (e4m3) is column-major"));
+  CHECK(mentions(r, "K-major"));
+  g = valid_fp8(Element::E4M3, Element::E5M2);
+  g.b = {storage + 256, Major::Row, 48, 0};
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "B (e5m2) is row-major"));
+  // 16-byte pointers, leading dimensions and batch strides (bytes = elements)
+  g = valid_fp8();
+  g.a.ptr = storage + 8;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "A = "));
+  CHECK(mentions(r, "16-byte"));
+  g = valid(64, 48, 40, Element::E4M3);  // K = 40: lda = 40 bytes
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "ldA = 40"));
+  g = valid(64, 48, 40, Element::E4M3);
+  g.a.ld = 48;
+  g.b.ld = 40;
+  CHECK(mentions(check_arguments(g), "ldB = 40"));
+  g.b.ld = 48;
+  CHECK(check_arguments(g));  // K = 40 itself is fine: TMA fills the residue with zeros
+  g.batch = 2;
+  g.a.batch_stride = 64 * 48 + 8;
+  g.b.batch_stride = 48 * 48;
+  g.batch_stride_d = 64 * 48;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "batch_stride_A"));
+  g.a.batch_stride = 64 * 48;
+  CHECK(check_arguments(g));
+  // B's alignment is its own element's: a 1-byte B is fine at any address for element
+  // alignment, but a 2-byte B (bf16 inputs) is not.
+  g = valid();
+  g.b.ptr = storage + 257;
+  CHECK(mentions(check_arguments(g), "2-byte bf16"));
+}

@@ -216,6 +216,158 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
     TESSERA_CUDA_CHECK(cudaFree(p));
 }
 
+// ---- FP8 (e4m3/e5m2 inputs, per-tensor scales, D in bf16, f16 or f32; sm_90 only)
+// The reference from the decoded inputs (exact f32 values of the FP8 bytes), in FP64:
+// R = alpha sa sb sum_k A B + beta C, C in D's type.
+template <class TD>
+__global__ void reference_fp8(std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t L, const float* A, Mat a, const float* B,
+                              Mat b, const TD* C, Mat c, double alpha_scaled, double beta, double* R) {
+  std::int64_t idx = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (idx >= M * N * L) return;
+  std::int64_t m = idx % M, n = (idx / M) % N, l = idx / (M * N);
+  double s = 0;
+  for (std::int64_t k = 0; k < K; ++k) s += double(A[a.at(l, m, k)]) * double(B[b.at(l, k, n)]);
+  double r = alpha_scaled * s;
+  if (beta != 0) r += beta * double(float(C[c.at(l, m, n)]));
+  R[idx] = r;
+}
+
+struct Fp8Case {
+  const char* name;
+  std::int64_t m, n, k, l;
+  tk::Element ea, eb, out;
+  bool d_row;       // D (and C) row-major; A is row-major and B column-major (TN) always
+  int pad;          // extra bytes on A's and B's leading dimensions (K + pad a multiple of 16)
+  float alpha, beta;
+  bool scales;      // scale_a/scale_b given (random in [0.25, 4]) or null (1)
+  bool say_output = false;  // epilogue.output set even where it is the default (bf16)
+};
+
+// Runs one FP8 case through tessera::gemm: D poisoned with NaN (every element must be written),
+// compared with the FP64 reference by ||D - R|| / ||R||. expect_refusal: the case must be
+// refused (Unsupported) with a message, and nothing written.
+template <class TD>
+void run_fp8_case(const Fp8Case& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
+  const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
+  const Mat a{true, K + cs.pad, M * (K + cs.pad)}, b{false, K + cs.pad, N * (K + cs.pad)};
+  const Mat d = cs.d_row ? Mat{true, N, M * N} : Mat{false, M, M * N};
+  const std::int64_t na = a.bs * L, nb = b.bs * L, nd = d.bs * L;
+  std::uint8_t *A8, *B8;
+  float *A, *B, *scale;
+  TD *C, *D;
+  double *R, *acc;
+  unsigned long long* bad;
+  TESSERA_CUDA_CHECK(cudaMalloc(&A8, na));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B8, nb));
+  TESSERA_CUDA_CHECK(cudaMalloc(&A, na * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B, nb * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&scale, 2 * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&C, nd * sizeof(TD)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&D, nd * sizeof(TD)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&R, M * N * L * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  tk::harness::fill_random_fp8(A8, A, na, seed * 8 + 0, cs.ea == tk::Element::E5M2);
+  tk::harness::fill_random_fp8(B8, B, nb, seed * 8 + 1, cs.eb == tk::Element::E5M2);
+  tk::harness::fill_random(C, nd, seed * 8 + 2);
+  fill_value<<<512, 256>>>(D, nd, NAN);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+  // Scales in [0.25, 4] from the seed (powers of two are not special to the kernel).
+  const float sa = float(std::ldexp(1.0 + double(seed % 97) / 97.0, int(seed % 5) - 2)),
+              sb = float(std::ldexp(1.0 + double(seed % 89) / 89.0, int(seed % 3) - 1));
+  const float host_scales[2] = {sa, sb};
+  TESSERA_CUDA_CHECK(cudaMemcpy(scale, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+
+  tk::GemmArguments g;
+  g.m = M; g.n = N; g.k = K; g.batch = L;
+  g.element = cs.ea;
+  if (cs.eb != cs.ea) g.element_b = cs.eb;
+  g.a = {A8, tk::Major::Row, a.ld, a.bs};
+  g.b = {B8, tk::Major::Col, b.ld, b.bs};
+  g.c = {cs.beta != 0 ? C : nullptr, d.row ? tk::Major::Row : tk::Major::Col, d.ld, d.bs};
+  g.d = D;
+  g.ldd = d.ld;
+  g.batch_stride_d = d.bs;
+  g.alpha = cs.alpha;
+  g.beta = cs.beta;
+  if (cs.scales) {
+    g.scale_a = scale;
+    g.scale_b = scale + 1;
+  }
+  if (cs.out != tk::Element::BF16 || cs.say_output) g.epilogue.output = cs.out;
+  const tk::GemmResult res = tk::gemm(g);
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+  bool ok;
+  double err = 0;
+  if (expect_refusal) {
+    ok = res.status == tk::GemmStatus::Unsupported && !res.message.empty();
+  } else {
+    const std::int64_t total = M * N * L;
+    const double alpha_scaled = double(cs.alpha) * (cs.scales ? double(sa) * double(sb) : 1.0);
+    reference_fp8<<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, C, d, alpha_scaled, cs.beta, R);
+    TESSERA_CUDA_CHECK(cudaGetLastError());
+    TESSERA_CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
+    TESSERA_CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
+    compare<<<512, 256>>>(M, N, L, D, d, nd, R, acc, bad);
+    TESSERA_CUDA_CHECK(cudaGetLastError());
+    double hacc[2];
+    unsigned long long hbad[2];
+    TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
+    TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
+    err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
+    ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
+    if (!ok) std::printf("  nonfinite=%llu\n", hbad[0]);
+  }
+  std::printf("%s fp8 %-22s %s x %s -> %-4s M=%-5lld N=%-5lld K=%-5lld L=%lld D=%s pad=%d a=%g b=%g scales=%s  relerr=%.3e%s%s\n",
+              ok ? "PASS" : "FAIL", cs.name, tk::to_string(cs.ea), tk::to_string(cs.eb), tk::to_string(cs.out), (long long)M,
+              (long long)N, (long long)K, (long long)L, cs.d_row ? "row" : "col", cs.pad, cs.alpha, cs.beta, cs.scales ? "yes" : "no", err,
+              res ? "" : "  status: ", res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
+  ok ? ++passed : ++failures;
+  for (void* p : {(void*)A8, (void*)B8, (void*)A, (void*)B, (void*)scale, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
+    TESSERA_CUDA_CHECK(cudaFree(p));
+}
+
+// FP8 through tessera::gemm: every shipped pair and D type, residues in M, N and K (K not a
+// multiple of the 128-element k-tile; leading dimensions padded to 16 bytes), small M, batches,
+// beta, both D majors (row-major D runs as D^T with A and B's types swapped), scales given and
+// not; what no kernel runs is refused with a reason. On other GPUs: refused, never run.
+// Tolerance: f32 accumulation on the tensor cores (the inputs' products are exact; Hopper's
+// FP8 accumulation keeps fewer mantissa bits than an f32 add, which DeepSeek-V3's report
+// measures) and the output's rounding (bf16: 2^-9 relative at most, about 1e-3 in the norm;
+// f16: 2^-12): 1e-2 for bf16 and f16 D, 5e-3 for f32 D, printed per case for the record.
+void run_fp8_cases(std::uint64_t seed, bool sm90) {
+  using E = tk::Element;
+  const double tol16 = 1e-2, tol32 = 5e-3;
+  const std::vector<Fp8Case> cases = {
+      {"square1000", 1000, 1000, 1000, 1, E::E4M3, E::E4M3, E::BF16, false, 8, 1.0f, 0.0f, true},
+      {"square1000_rowD", 1000, 1000, 1000, 1, E::E4M3, E::E4M3, E::BF16, true, 8, 1.0f, 0.0f, true},
+      {"small_m64", 64, 7168, 512, 1, E::E4M3, E::E4M3, E::BF16, true, 0, 1.0f, 0.0f, true},
+      {"m320_deep", 320, 1536, 7168, 1, E::E4M3, E::E4M3, E::BF16, true, 0, 0.5f, 0.0f, true},
+      {"batched_beta", 256, 392, 520, 2, E::E4M3, E::E4M3, E::BF16, false, 8, 1.0f, 0.5f, true},
+      {"no_scales", 200, 264, 4112, 1, E::E4M3, E::E4M3, E::BF16, false, 0, 1.0f, 0.0f, false},
+      {"bf16_said", 136, 1000, 128, 1, E::E4M3, E::E4M3, E::BF16, true, 0, 1.0f, 0.0f, true, true},
+  };
+  for (const Fp8Case& cs : cases) run_fp8_case<__nv_bfloat16>(cs, seed + 53 * passed + failures, tol16, !sm90);
+  for (const Fp8Case& base : {cases[0], cases[2], cases[4]}) {
+    Fp8Case cs = base;
+    cs.out = E::F16;
+    run_fp8_case<__half>(cs, seed + 59 * passed + failures, tol16, !sm90);
+    cs.out = E::F32;
+    run_fp8_case<float>(cs, seed + 61 * passed + failures, tol32, !sm90);
+  }
+  // Mixed pairs (the backward pass's e5m2 gradients), both D majors: a row-major D swaps them.
+  for (bool d_row : {false, true}) {
+    run_fp8_case<__nv_bfloat16>({"mixed_e4m3_e5m2", 1000, 1000, 1000, 1, E::E4M3, E::E5M2, E::BF16, d_row, 8, 1.0f, 0.0f, true},
+                                seed + 67 * passed + failures, tol16, !sm90);
+    run_fp8_case<__nv_bfloat16>({"mixed_e5m2_e4m3", 64, 7168, 512, 2, E::E5M2, E::E4M3, E::BF16, d_row, 0, 1.0f, 0.25f, true},
+                                seed + 71 * passed + failures, tol16, !sm90);
+  }
+  // Not built: e5m2 x e5m2, and a mixed pair to f32.
+  run_fp8_case<__nv_bfloat16>({"e5m2_e5m2_refused", 256, 256, 256, 1, E::E5M2, E::E5M2, E::BF16, false, 0, 1.0f, 0.0f, true},
+                              seed, tol16, true);
+  run_fp8_case<float>({"mixed_f32_refused", 256, 256, 256, 1, E::E4M3, E::E5M2, E::F32, false, 0, 1.0f, 0.0f, true}, seed, tol32, true);
+}
+
 }  // namespace
 
 int main() {
@@ -316,6 +468,9 @@ int main() {
                            Case{"sk_residue_b3", 1000, 1003, 1008, 3, 'T', 'N', false, 0, 1.0f, -0.5f},
                            Case{"sk_residue_NT", 1000, 1000, 4008, 1, 'N', 'T', true, 0, 1.0f, 0.0f}})
       for (bool split : {false, true}) run_case<__nv_bfloat16>(cs, tk::GemmKernel::Sm90TmaWgmma, seed + 43 * passed + failures, tol_half, split);
+  // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone).
+  if (!quick && (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("fp8") != std::string::npos))
+    run_fp8_cases(seed, major == 9);
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;
 }

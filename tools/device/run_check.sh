@@ -13,7 +13,8 @@
 # calls: STEP=build (build only) into a BUILD folder the second call finds (inside the tree,
 # e.g. BUILD=build-gpu, git-ignored: a warm machine keeps it), then STEP=check (no build).
 # BENCH=full: the benchmark at every shape the issues name (SM90 TN and NT, Stream-K's shapes with and
-# without the workspace; mma.sync bf16).
+# without the workspace; FP8 e4m3 TN against cuBLASLt's FP8, its default and its fast accumulation;
+# mma.sync bf16).
 # SAN=full: racecheck and synccheck besides memcheck.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -146,6 +147,12 @@ if [ "${BENCH:-}" = full ] && [ -x "$B/sm90_bench" ]; then
   timeout 120 "$B/sm90_bench" --layout NT 8192 8192 8192 4096 4096 4096 4096 11008 4096 2>&1 | grep -v '^device' | tee -a "$log"
   for l in NN TT; do timeout 60 "$B/sm90_bench" --layout $l 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; done
   timeout 60 "$B/sm90_bench" --beta 1 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"
+  # FP8 (e4m3 TN, per-tensor scales, bf16 D) at the FP8 issue's shapes against cuBLASLt: its default
+  # (promoted accumulation, torch._scaled_mm's use_fast_accum=False), then its fast accumulation
+  # (what tessera does: f32 wgmma accumulators over the whole K); one mixed e4m3 x e5m2 shape.
+  timeout 150 "$B/sm90_bench" --fp8 2>&1 | grep -v '^device' | tee -a "$log"
+  timeout 150 "$B/sm90_bench" --fp8 --fast-accum 2>&1 | grep -v '^device' | tee -a "$log"
+  timeout 60 "$B/sm90_bench" --fp8 --e5m2-b 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"
   [ -x "$B/gemm_bench" ] && timeout 200 "$B/gemm_bench" --dtype bf16 --layouts TN,NT,NN >"$OUT/gemm_bench_bf16.log" 2>&1 &&
     sed -n '/^summary/,$p' "$OUT/gemm_bench_bf16.log" | tee -a "$log"
 fi

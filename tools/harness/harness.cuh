@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <tessera/atom/numeric.hpp>
+
 // Any CUDA runtime error ends the program (exit 2) with the call and where it was made.
 #define TESSERA_CUDA_CHECK(x)                                                                \
   do {                                                                                       \
@@ -42,6 +44,24 @@ __global__ void fill_random_kernel(T* p, std::int64_t n, std::uint64_t seed) {
 template <class T>
 void fill_random(T* p, std::int64_t n, std::uint64_t seed) {
   fill_random_kernel<<<1024, 256>>>(p, n, seed);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+}
+
+// FP8 inputs: p[0, n) = stream `seed` times `range`, rounded to Fp8 (float_e4m3_t or
+// float_e5m2_t), as bytes; decoded[i] (when not null) = the exact value byte p[i] encodes, what
+// the tensor cores multiply (an FP8 value is exact in f32).
+template <class Fp8>
+__global__ void fill_random_fp8_kernel(std::uint8_t* p, float* decoded, std::int64_t n, std::uint64_t seed, float range) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::uint8_t b = Fp8(float(hash_uniform(std::uint64_t(i), seed)) * range).bits;
+    p[i] = b;
+    if (decoded != nullptr) decoded[i] = Fp8::from_bits(b).to_float();
+  }
+}
+inline void fill_random_fp8(std::uint8_t* p, float* decoded, std::int64_t n, std::uint64_t seed, bool e5m2, float range = 4.0f) {
+  if (e5m2) fill_random_fp8_kernel<float_e5m2_t><<<1024, 256>>>(p, decoded, n, seed, range);
+  else fill_random_fp8_kernel<float_e4m3_t><<<1024, 256>>>(p, decoded, n, seed, range);
   TESSERA_CUDA_CHECK(cudaGetLastError());
 }
 

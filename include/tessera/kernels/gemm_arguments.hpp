@@ -1,7 +1,8 @@
 // Host-side description of one (batched) GEMM and its argument checks.
 //
-//   D[l](m,n) = act(alpha * sum_k A[l](m,k) * B[l](k,n) + beta * C[l](m,n) + bias)
+//   D[l](m,n) = act(alpha * scale_a * scale_b * sum_k A[l](m,k) * B[l](k,n) + beta * C[l](m,n) + bias)
 //
+// (scale_a, scale_b: FP8 inputs' per-tensor dequantization scales, 1 unless given)
 // with the optional fused epilogue (GemmArguments::epilogue: a bias vector broadcast along
 // rows or columns, an activation, D's element type; tessera/kernels/epilogue_ops.hpp).
 //
@@ -18,12 +19,15 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "tessera/kernels/epilogue_ops.hpp"
 
 namespace tessera::kernels {
 
-enum class Element { F32, F16, BF16 };
+// E4M3 and E5M2: the 8-bit floats of Hopper's wgmma (OCP FP8: e4m3 with no infinities, max
+// 448; e5m2 IEEE-like, max 57344), inputs only (D is bf16, f16 or f32).
+enum class Element { F32, F16, BF16, E4M3, E5M2 };
 
 // Which mode of a matrix has stride 1.  Row = second mode contiguous, Col = first.
 enum class Major { Row, Col };
@@ -57,9 +61,17 @@ inline const char* to_string(GemmStatus s) {
   return "unknown status";
 }
 
-inline int element_bytes(Element e) { return e == Element::F32 ? 4 : 2; }
+inline bool is_fp8(Element e) { return e == Element::E4M3 || e == Element::E5M2; }
+inline int element_bytes(Element e) { return e == Element::F32 ? 4 : is_fp8(e) ? 1 : 2; }
 inline const char* to_string(Element e) {
-  return e == Element::F32 ? "f32" : e == Element::F16 ? "f16" : "bf16";
+  switch (e) {
+    case Element::F32: return "f32";
+    case Element::F16: return "f16";
+    case Element::BF16: return "bf16";
+    case Element::E4M3: return "e4m3";
+    case Element::E5M2: return "e5m2";
+  }
+  return "unknown element";
 }
 
 // One matrix operand: pointer, which mode is contiguous, leading dimension (the stride of
@@ -81,20 +93,33 @@ struct EpilogueArguments {
   Activation activation = Activation::Identity;
   Bias bias = Bias::None;
   const void* bias_ptr = nullptr;
-  std::optional<Element> output;  // C's and D's element type; empty: the inputs' `element`
+  std::optional<Element> output;  // C's and D's element type; empty: the inputs' `element` (FP8 inputs: bf16)
 };
 
-// A and B are `element`; C and D are epilogue.output (default: `element` too; f32 for the
-// SIMT kernel, f16/bf16 for the tensor-core kernels, accumulation always in f32).  C and D
-// share a major.
+// A is `element`, B `element_b` (default: `element`); C and D are epilogue.output (default:
+// `element` too, bf16 for FP8 inputs as torch._scaled_mm; f32 for the SIMT kernel, f16/bf16
+// for the tensor-core kernels, accumulation always in f32).  C and D share a major.
+//
+// FP8 (element E4M3 or E5M2): A and B may be different 8-bit types (element_b: e4m3 x e5m2
+// and e5m2 x e4m3, as in the backward pass), each with an optional per-tensor scale read from
+// device memory when the kernel runs (scale_a, scale_b: one f32 each, nullptr = 1), so that
+//   D = act(alpha * (*scale_a) * (*scale_b) * sum_k A(m,k) B(k,n) + beta * C + bias)
+// as cuBLASLt's A/B_SCALE_POINTER and torch._scaled_mm's per-tensor scales.  The sm_90 kernel
+// alone runs FP8 (A and B K-major, "TN": 8-bit wgmma reads no transposed operand; every A/B
+// pointer, leading dimension and batch stride a multiple of 16 bytes); D is bf16, f16 or f32.
 struct GemmArguments {
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
   Element element = Element::F32;
+  std::optional<Element> element_b;  // B's element type where it is not A's (FP8 only)
   Operand a, b, c;
   void* d = nullptr;
   std::int64_t ldd = 0;
   std::int64_t batch_stride_d = 0;
   float alpha = 1.0f, beta = 0.0f;
+  // FP8 inputs only: device pointers to A's and B's per-tensor scales (4-byte aligned f32;
+  // nullptr: 1), applied to the accumulators by the epilogue.
+  const float* scale_a = nullptr;
+  const float* scale_b = nullptr;
   EpilogueArguments epilogue;
   // f32 inputs only: allow TF32 math (inputs read with a 10-bit mantissa, f32 accumulation),
   // which lets tessera::gemm run them on the sm_90 tensor cores (wgmma m64nNk8; A and B
@@ -115,11 +140,15 @@ struct GemmResult {
   explicit operator bool() const { return status == GemmStatus::Success; }
 };
 
-// D's (and C's) element type.
-inline Element output_element(const GemmArguments& g) { return g.epilogue.output.value_or(g.element); }
+// B's element type.
+inline Element element_b(const GemmArguments& g) { return g.element_b.value_or(g.element); }
+// D's (and C's) element type: epilogue.output, else the inputs' type (bf16 for FP8 inputs).
+inline Element output_element(const GemmArguments& g) {
+  return g.epilogue.output.value_or(is_fp8(g.element) ? Element::BF16 : g.element);
+}
 
 // Whether the epilogue does more than alpha/beta in the inputs' type (only the sm_90 kernel
-// runs that).
+// runs that; FP8 inputs always count: their D is never their type).
 inline bool is_fused(const GemmArguments& g) {
   return g.epilogue.activation != Activation::Identity || g.epilogue.bias != Bias::None || output_element(g) != g.element;
 }
@@ -131,7 +160,8 @@ enum class GemmKernel {
   TensorOpScalar, // same MMA path, element-wise copies: for leading dims/pointers not 16B aligned
   Sm90TmaWgmma,   // sm_90 only: BF16/F16, A and B K-major, TMA + wgmma, warp-specialized, persistent,
                   // 128x256x64 CTA tile, clusters of 2 along M sharing B by TMA multicast;
-                  // F32 with allow_tf32 (TN only): tf32 wgmma, 128x256x32 tile, f32 output
+                  // F32 with allow_tf32 (TN only): tf32 wgmma, 128x256x32 tile, f32 output;
+                  // E4M3/E5M2 (TN only): 8-bit wgmma, 128x256x128 tile, per-tensor scales
 };
 
 inline const char* to_string(GemmKernel k) {
@@ -206,15 +236,65 @@ inline GemmResult check_epilogue(const GemmArguments& g) {
                                              " is not an Activation");
   if (static_cast<unsigned>(e.bias) > static_cast<unsigned>(Bias::PerColumn))
     return fail(GemmStatus::Unsupported, "epilogue.bias = " + std::to_string(static_cast<unsigned>(e.bias)) + " is not a Bias mode");
-  if (e.output && static_cast<unsigned>(*e.output) > static_cast<unsigned>(Element::BF16))
+  if (e.output && static_cast<unsigned>(*e.output) > static_cast<unsigned>(Element::E5M2))
     return fail(GemmStatus::Unsupported, "epilogue.output = " + std::to_string(static_cast<unsigned>(*e.output)) +
                                              " is not an Element");
+  if (e.output && is_fp8(*e.output))
+    return fail(GemmStatus::Unsupported, std::string("epilogue.output = ") + to_string(*e.output) +
+                                             ": no kernel writes an FP8 D (FP8 is an input type; D is bf16, f16 or f32)");
   if (e.bias != Bias::None && e.bias_ptr == nullptr)
     return fail(GemmStatus::NullPointer, std::string("the bias is a null pointer while epilogue.bias = ") + to_string(e.bias) +
                                              (e.bias == Bias::PerRow ? " (a vector of M elements)" : " (a vector of N elements)"));
   if (e.bias == Bias::None && e.bias_ptr != nullptr)
     return fail(GemmStatus::Unsupported, "epilogue.bias_ptr is set while epilogue.bias = none: say Bias::PerRow (bias[m], length M) "
                                          "or Bias::PerColumn (bias[n], length N)");
+  return {};
+}
+
+// The input types and scales: known enumerators; A and B of different types only as two FP8
+// types; scales only with FP8 inputs (their dequantization), 4-byte aligned.
+inline GemmResult check_inputs(const GemmArguments& g) {
+  for (auto [name, e] : {std::pair{"element", g.element}, std::pair{"element_b", element_b(g)}})
+    if (static_cast<unsigned>(e) > static_cast<unsigned>(Element::E5M2))
+      return fail(GemmStatus::Unsupported, std::string(name) + " = " + std::to_string(static_cast<unsigned>(e)) + " is not an Element");
+  const Element eb = element_b(g);
+  if (eb != g.element && !(is_fp8(g.element) && is_fp8(eb)))
+    return fail(GemmStatus::Unsupported, std::string("A is ") + to_string(g.element) + " and B (element_b) " + to_string(eb) +
+                                             ": A and B may differ only as two FP8 types (e4m3, e5m2)");
+  if (!is_fp8(g.element) && (g.scale_a != nullptr || g.scale_b != nullptr))
+    return fail(GemmStatus::Unsupported, std::string("scale_a/scale_b dequantize FP8 inputs; with ") + to_string(g.element) +
+                                             " inputs fold a scale into alpha");
+  for (auto [name, p] : {std::pair{"scale_a", g.scale_a}, std::pair{"scale_b", g.scale_b}})
+    if (reinterpret_cast<std::uintptr_t>(p) % 4 != 0)
+      return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
+                                              " is not aligned to its 4-byte f32");
+  return {};
+}
+
+// FP8's layout rules (the sm_90 kernel's, the only one that runs FP8): 8-bit wgmma reads A
+// and B K-major only (A row-major, B column-major: "TN"), and TMA copies them, which needs
+// 16-byte aligned pointers, leading dimensions and batch strides (bytes = elements here).
+inline GemmResult check_fp8_operands(const GemmArguments& g) {
+  if (!is_fp8(g.element)) return {};
+  if (g.a.major != Major::Row)
+    return fail(GemmStatus::Unsupported, std::string("A (") + to_string(g.element) +
+                                             ") is column-major (M-major): 8-bit wgmma reads K-major operands only, so FP8 "
+                                             "needs A row-major (M x K, K contiguous) and B column-major (TN)");
+  if (g.b.major != Major::Col)
+    return fail(GemmStatus::Unsupported, std::string("B (") + to_string(element_b(g)) +
+                                             ") is row-major (N-major): 8-bit wgmma reads K-major operands only, so FP8 "
+                                             "needs A row-major and B column-major (K x N, K contiguous: TN)");
+  for (auto [name, o] : {std::pair{"A", &g.a}, std::pair{"B", &g.b}}) {
+    if (reinterpret_cast<std::uintptr_t>(o->ptr) % 16 != 0)
+      return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(o->ptr)) +
+                                              " is not 16-byte aligned (FP8 operands are copied by TMA)");
+    if (o->ld % 16 != 0)
+      return fail(GemmStatus::Misaligned, std::string("ld") + name + " = " + std::to_string(o->ld) +
+                                              " is not a multiple of 16 (FP8 rows must start on 16 bytes for TMA)");
+    if (g.batch > 1 && o->batch_stride % 16 != 0)
+      return fail(GemmStatus::Misaligned, std::string("batch_stride_") + name + " = " + std::to_string(o->batch_stride) +
+                                              " is not a multiple of 16 (FP8 batches must start on 16 bytes for TMA)");
+  }
   return {};
 }
 
@@ -244,9 +324,10 @@ inline GemmResult check_arguments(const GemmArguments& g) {
   if (g.beta != 0.0f && g.c.ptr == nullptr)
     return fail(GemmStatus::NullPointer, "C is a null pointer while beta = " + std::to_string(g.beta) +
                                              " != 0");
+  if (auto r = detail::check_inputs(g); !r) return r;
   if (auto r = detail::check_epilogue(g); !r) return r;
   const Element out = output_element(g);
-  for (auto [name, p, e] : {std::tuple{"A", g.a.ptr, g.element}, std::tuple{"B", g.b.ptr, g.element},
+  for (auto [name, p, e] : {std::tuple{"A", g.a.ptr, g.element}, std::tuple{"B", g.b.ptr, element_b(g)},
                             std::tuple{"C", g.c.ptr, out}, std::tuple{"D", static_cast<const void*>(g.d), out},
                             std::tuple{"bias", g.epilogue.bias_ptr, out}}) {
     const auto bytes = static_cast<std::uintptr_t>(element_bytes(e));
@@ -270,7 +351,7 @@ inline GemmResult check_arguments(const GemmArguments& g) {
                                        g.c.batch_stride, false); !r) return r;
   if (auto r = detail::check_operand("D", "M", g.m, "N", g.n, g.c.major, g.ldd, g.batch,
                                      g.batch_stride_d, true); !r) return r;
-  return {};
+  return detail::check_fp8_operands(g);
 }
 
 namespace detail {
