@@ -7,7 +7,7 @@
 set -euo pipefail
 what=${1:-all}
 case "$what" in all|build|test) ;; *) echo "usage: tools/install-deps.sh [all|build|test]" >&2; exit 2 ;; esac
-build_pkgs=(cmake ninja-build g++ make pkg-config python3 libboost-dev catch2 librapidcheck-dev libcairo2-dev zlib1g-dev
+build_pkgs=(cmake ninja-build g++ make pkg-config python3 catch2 librapidcheck-dev libcairo2-dev zlib1g-dev
             libcli11-dev pybind11-dev python3-pybind11 python3-dev python3-numpy python3-setuptools python3-wheel python3-venv)
 test_pkgs=(python3-pytest python3-hypothesis
            jupyter-nbconvert python3-ipykernel)  # the tour notebook's test (ctest label `notebook`)

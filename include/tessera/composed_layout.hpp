@@ -24,11 +24,11 @@ template <class Outer, class Offset, class Inner>
 struct ComposedLayout {
   tuple<Outer, Offset, Inner> data_;
   TESSERA_HOST_DEVICE constexpr ComposedLayout() = default;
-  TESSERA_HOST_DEVICE constexpr ComposedLayout(Outer const& o, Offset const& off, Inner const& i) : data_(o, off, i) {}
+  TESSERA_HOST_DEVICE constexpr ComposedLayout(Outer const& o, Offset const& off, Inner const& i) : data_{o, off, i} {}
 
-  TESSERA_HOST_DEVICE constexpr decltype(auto) outer() const { return boost::hana::at_c<0>(data_); }
-  TESSERA_HOST_DEVICE constexpr decltype(auto) offset() const { return boost::hana::at_c<1>(data_); }
-  TESSERA_HOST_DEVICE constexpr decltype(auto) inner() const { return boost::hana::at_c<2>(data_); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) outer() const { return get<0>(data_); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) offset() const { return get<1>(data_); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) inner() const { return get<2>(data_); }
   TESSERA_HOST_DEVICE constexpr auto shape() const { return inner().shape(); }
   static constexpr int rank = detail::composed_rank<Inner>();
 

@@ -1,27 +1,46 @@
 #pragma once
-// IntTuple: an integer (static C<N> or dynamic) or a hana::tuple of IntTuples.
-// hana::tuple is only storage: every algorithm here is written with index
-// sequences and fold expressions so that it is usable in device code.
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/at.hpp>
+// IntTuple: an integer (static C<N> or dynamic) or a tuple of IntTuples.
+// tuple is only storage: every algorithm here is written with index sequences and
+// fold expressions so that it is usable in device code.
 #include <cstddef>
 #include <string>
 #include <ostream>
+#include <utility>
 #include "int.hpp"
 
 namespace tessera {
 
-template <class... Ts> using tuple = boost::hana::tuple<Ts...>;
+namespace detail {
+// One element of a tuple: a base of its own per index, so that get<I> finds it by
+// deduction. A stateless element (a static integer, a tuple of them) takes no room.
+template <std::size_t I, class T> struct tuple_leaf {
+  [[no_unique_address]] T value{};
+};
+template <class Indices, class... Ts> struct tuple_leaves;
+template <std::size_t... I, class... Ts>
+struct tuple_leaves<std::index_sequence<I...>, Ts...> : tuple_leaf<I, Ts>... {};
+// The element at I, found by deducing T from the one base tuple_leaf<I, T>: one function
+// per (index, element type), shared by every tuple that has that element there.
+template <std::size_t I, class T>
+TESSERA_HOST_DEVICE constexpr T const& leaf_value(tuple_leaf<I, T> const& leaf) { return leaf.value; }
+}  // namespace detail
+
+// tuple<Ts...>: an aggregate of its elements, built with braces, tuple<A, B>{a, b}.
+// Being an aggregate, it has no constructor of its own to instantiate, copy or inline: the
+// compilers spend nothing on it beyond its members, in host code and in kernels alike
+// (its accessors and constructors were a measured share of the kernels' compile time:
+// bench/notes/ci_time.md). Default-constructed elements are value-initialised (zero).
+template <class... Ts> struct tuple : detail::tuple_leaves<std::index_sequence_for<Ts...>, Ts...> {};
 
 template <class T> struct is_tuple : std::false_type {};
-template <class... Ts> struct is_tuple<boost::hana::tuple<Ts...>> : std::true_type {};
+template <class... Ts> struct is_tuple<tuple<Ts...>> : std::true_type {};
 template <class T> inline constexpr bool is_tuple_v = is_tuple<std::remove_cvref_t<T>>::value;
 
-template <class... Ts> struct is_static<boost::hana::tuple<Ts...>>
+template <class... Ts> struct is_static<tuple<Ts...>>
     : std::bool_constant<(is_static_v<Ts> && ...)> {};
 
 template <class T> struct tuple_size;
-template <class... Ts> struct tuple_size<boost::hana::tuple<Ts...>> : std::integral_constant<std::size_t, sizeof...(Ts)> {};
+template <class... Ts> struct tuple_size<tuple<Ts...>> : std::integral_constant<std::size_t, sizeof...(Ts)> {};
 
 // rank: 1 for an integer, the number of modes for a tuple
 template <class T> inline constexpr int rank_v = [] {
@@ -31,17 +50,17 @@ template <class T> inline constexpr int rank_v = [] {
 
 // stateless_v<T>: every value of T is T{} (static integers, tuples of them, static
 // layouts, _). Such values need not be copied: T{} is the same value, and value-
-// initialising skips hana::tuple's SFINAE'd converting and copy constructors, which
-// are a measured share of compile time (a hana::tuple is never std::is_empty: it
-// holds its storage as a member). Layout specialises it in layout.hpp.
+// initialising skips the copy (a tuple of two equal static integers is not
+// std::is_empty: its two leaves need distinct addresses). Layout specialises it in
+// layout.hpp.
 template <class T> struct stateless : std::bool_constant<std::is_empty_v<T> && std::is_default_constructible_v<T>> {};
-template <class... Ts> struct stateless<boost::hana::tuple<Ts...>> : std::bool_constant<(stateless<Ts>::value && ...)> {};
+template <class... Ts> struct stateless<tuple<Ts...>> : std::bool_constant<(stateless<Ts>::value && ...)> {};
 template <class T> inline constexpr bool stateless_v = stateless<std::remove_cvref_t<T>>::value;
 
 template <class... T>
 TESSERA_HOST_DEVICE constexpr auto make_tuple(T const&... t) {
   if constexpr ((stateless_v<T> && ...)) return tuple<T...>{};
-  else return tuple<T...>(t...);
+  else return tuple<T...>{t...};
 }
 template <class... T> TESSERA_HOST_DEVICE constexpr auto make_shape(T const&... t) { return make_tuple(t...); }
 template <class... T> TESSERA_HOST_DEVICE constexpr auto make_stride(T const&... t) { return make_tuple(t...); }
@@ -54,7 +73,7 @@ template <std::size_t I, class T>
 TESSERA_HOST_DEVICE constexpr decltype(auto) get(T const& t) {
   if constexpr (is_tuple_v<T>) {
     static_assert(I < tuple_size<std::remove_cvref_t<T>>::value, "tessera::get: index out of range");
-    return boost::hana::at_c<I>(t.storage_);  // the tuple's storage directly: one instantiation less per access
+    return detail::leaf_value<I>(t);
   } else {
     static_assert(I == 0, "tessera::get: an integer has a single mode");
     return (t);
@@ -65,7 +84,7 @@ TESSERA_HOST_DEVICE constexpr decltype(auto) get(T const& t) { return get<I1, Is
 
 // iota<N>(): (C<0>, C<1>, ..., C<N-1>), to fold over static indices
 template <int N> TESSERA_HOST_DEVICE constexpr auto iota() {
-  return []<std::size_t... I>(std::index_sequence<I...>) { return boost::hana::tuple<C<int64_t(I)>...>{}; }(std::make_index_sequence<N>{});
+  return []<std::size_t... I>(std::index_sequence<I...>) { return tuple<C<int64_t(I)>...>{}; }(std::make_index_sequence<N>{});
 }
 
 template <class T> using seq_of = std::make_index_sequence<std::size_t(rank_v<T>)>;
@@ -278,15 +297,14 @@ template <class T0, class T1, class... Ts> TESSERA_HOST_DEVICE constexpr auto zi
 template <class T> TESSERA_HOST_DEVICE constexpr auto product(T const& t) {
   if constexpr (is_tuple_v<T>) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      auto r = C<1>{};
-      return (r * ... * product(get<I>(t)));
+      return (C<1>{} * ... * product(get<I>(t)));
     }(seq_of<T>{});
   } else return t;
 }
 template <class T> TESSERA_HOST_DEVICE constexpr auto size(T const& t) { return product(t); }
 template <class T> TESSERA_HOST_DEVICE constexpr auto sum(T const& t) {
   if constexpr (is_tuple_v<T>) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) { auto r = C<0>{}; return (r + ... + sum(get<I>(t))); }(seq_of<T>{});
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return (C<0>{} + ... + sum(get<I>(t))); }(seq_of<T>{});
   } else return t;
 }
 // product of each top-level mode
@@ -302,7 +320,7 @@ template <class T> TESSERA_HOST_DEVICE constexpr auto max_leaf(T const& t) {
 template <class A, class B> TESSERA_HOST_DEVICE constexpr auto inner_product(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     static_assert(rank_v<A> == rank_v<B>, "tessera::inner_product: mismatched ranks");
-    return [&]<std::size_t... I>(std::index_sequence<I...>) { auto r = C<0>{}; return (r + ... + inner_product(get<I>(a), get<I>(b))); }(seq_of<A>{});
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return (C<0>{} + ... + inner_product(get<I>(a), get<I>(b))); }(seq_of<A>{});
   } else return a * b;
 }
 
@@ -318,7 +336,7 @@ template <class A, class B> TESSERA_HOST_DEVICE constexpr auto elem_scale(A cons
 // instantiated, and every Layout type checks it.
 namespace detail {
 template <class A, class B> struct same_profile : std::bool_constant<!is_tuple_v<A> && !is_tuple_v<B>> {};
-template <class... As, class... Bs> struct same_profile<boost::hana::tuple<As...>, boost::hana::tuple<Bs...>> {
+template <class... As, class... Bs> struct same_profile<tuple<As...>, tuple<Bs...>> {
   static constexpr bool value = [] {
     if constexpr (sizeof...(As) != sizeof...(Bs)) return false;
     else return (same_profile<As, Bs>::value && ...);
@@ -346,8 +364,7 @@ template <class A, class B> TESSERA_HOST_DEVICE constexpr auto compatible(A cons
   else if constexpr (!is_tuple_v<B>) return C<0>{};
   else if constexpr (rank_v<A> != rank_v<B>) return C<0>{};
   else return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto r = C<1>{};
-    return (r && ... && compatible(get<I>(a), get<I>(b)));
+    return (C<1>{} && ... && compatible(get<I>(a), get<I>(b)));
   }(seq_of<A>{});
 }
 
@@ -357,8 +374,7 @@ template <class A, class B> TESSERA_HOST_DEVICE constexpr auto equal(A const& a,
   else if constexpr (!is_tuple_v<A>) return a == b;
   else if constexpr (rank_v<A> != rank_v<B>) return C<0>{};
   else return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto r = C<1>{};
-    return (r && ... && equal(get<I>(a), get<I>(b)));
+    return (C<1>{} && ... && equal(get<I>(a), get<I>(b)));
   }(seq_of<A>{});
 }
 
@@ -471,8 +487,7 @@ TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D con
     static_assert(is_tuple_v<S> && is_tuple_v<D>, "tessera::crd2idx: coordinate deeper than the shape");
     static_assert(rank_v<Crd> == rank_v<S> && rank_v<S> == rank_v<D>, "tessera::crd2idx: coordinate rank does not match the shape rank");
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      auto r = C<0>{};
-      return (r + ... + crd2idx(get<I>(crd), get<I>(shape), get<I>(stride)));
+      return (C<0>{} + ... + crd2idx(get<I>(crd), get<I>(shape), get<I>(stride)));
     }(seq_of<S>{});
   } else if constexpr (is_tuple_v<S>) {
     static_assert(rank_v<S> == rank_v<D>, "tessera::crd2idx: shape and stride ranks differ");

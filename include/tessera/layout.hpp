@@ -92,7 +92,7 @@ template <class S, class D> struct stateless<Layout<S, D>> : std::bool_constant<
 
 namespace detail {
 // A Layout's two members, as distinct bases so that static (empty) ones take no room.
-// Plain members, not a hana::tuple<Shape, Stride>: every Layout type would otherwise
+// Plain members, not a tuple<Shape, Stride>: every Layout type would otherwise
 // instantiate one more tuple type and its constructors (a measured share of the
 // algebra's compile time, bench/compile_time/NOTES.md).
 // A stateless member (static shape or stride) is not stored at all: it is T{}.

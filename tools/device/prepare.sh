@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Run here (not on the GPU machine) before a device run: copies the header-only Boost.Hana
-# the static tier needs into .devdeps/include (git-ignored via .git/info/exclude), so the
-# run can carry it:  run(carry=[".devdeps"], command="tools/device/run_gpu.sh").
+# Run here (not on the GPU machine) before an A/B run against an older tree whose static
+# tier still stored its tuples in Boost.Hana (the GPU machine has no Boost): copies Hana into
+# .devdeps/include (git-ignored via .git/info/exclude) for the call to carry:
+#   run(carry=[".devdeps"], command="BASE=<old tree> tools/device/run_sm80_check.sh").
+# The current tree needs nothing of it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p .devdeps/include/boost

@@ -28,7 +28,6 @@ status=0
 note "== tessera GPU check $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
 F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177)
-[ -d .devdeps/include ] && F+=(-isystem .devdeps/include)
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 SM90=(-gencode=arch=compute_90,code=sm_90)
 SM90A=(-gencode=arch=compute_90a,code=sm_90a)

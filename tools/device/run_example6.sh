@@ -17,9 +17,9 @@
 #      warpgroup that issues both the TMA copies and the wgmmas, a cluster of 2; it prints
 #      CUTE_GEMM: [GFlop/s] (ms), the mean of 100 back-to-back launches (GPU_Clock), and no
 #      correctness check.
-# Run here first: tools/device/prepare.sh (Boost.Hana into .devdeps/), and copy the CLI that
+# Run here first: copy the CLI that
 # verifies the trace to .gpu/bin/tessera (cp build/bin/tessera .gpu/bin/). Then
-#   run(command="tools/device/run_example6.sh", carry=[".devdeps", ".gpu"])
+#   run(command="tools/device/run_example6.sh", carry=[".gpu"])
 # Logs under $OUT: summary.txt (every result line), build logs, sass.
 set -uo pipefail
 OUT=${OUT:-/tmp/example6}
@@ -31,8 +31,6 @@ mkdir -p "$B"
 F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647
    -O3 -lineinfo -Iinclude -diag-suppress 20012,177)
 SM90A=(-gencode=arch=compute_90a,code=sm_90a)
-DEV=$PWD/.devdeps/include
-[ -d "$DEV" ] && F+=(-isystem "$DEV")
 CCBIN=()
 for cc in g++-13 g++-14 g++-12; do command -v $cc >/dev/null && { CCBIN=(-ccbin "$(command -v $cc)"); break; }; done
 F+=("${CCBIN[@]}")

@@ -11,8 +11,7 @@
 #   the SM90 GEMM, tools/device/run_hopper_gemm.sh)
 #
 # Build: nvcc directly, not CMake: the device image has CUDA, CMake and ninja but not the
-# Debian packages the full CMake configure requires (Boost, Catch2, rapidcheck).  Boost.Hana,
-# which the static tier needs, travels in .devdeps/include (see tools/device/prepare.sh).
+# Debian packages the full CMake configure requires (Catch2, rapidcheck).
 # The flags are the ones CMake uses for CMAKE_CUDA_ARCHITECTURES=90.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,8 +33,6 @@ nvcc --version | tail -2 | tee -a "$summary"
 NVCC_FLAGS=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo
             "--generate-code=arch=compute_90,code=[compute_90,sm_90]"
             -Iinclude -Ikernels)
-DEVDEPS=
-[ -d .devdeps/include ] && NVCC_FLAGS+=(-isystem .devdeps/include) && DEVDEPS=1
 
 if want build; then
   t0=$(date +%s)
@@ -71,7 +68,7 @@ if want build; then
       nvcc "${NVCC_FLAGS[@]/--generate-code=arch=compute_90,code=\[compute_90,sm_90\]/-gencode=arch=compute_90a,code=sm_90a}" \
         -c src/gemm_trace/gemm_trace_sm90.cu -o "$BUILD/gemm_trace_sm90.o"; } &
     p5=$!
-    g++ -std=c++20 -O1 -Iinclude -Ikernels ${DEVDEPS:+-isystem .devdeps/include} -c src/gemm_trace/gemm_trace_main.cpp \
+    g++ -std=c++20 -O1 -Iinclude -Ikernels -c src/gemm_trace/gemm_trace_main.cpp \
       -o "$BUILD/gemm_trace_main.o" &
     p6=$!
     root=$PWD
@@ -79,7 +76,7 @@ if want build; then
     # src/rt/trace.cpp would otherwise both be trace.o.)
     (mkdir -p "$BUILD/verify" && cd "$BUILD/verify" && rm -f ./*.o &&
       for src in "$root"/src/verify/trace.cpp "$root"/src/verify/verify.cpp "$root"/src/rt/*.cpp; do
-        g++ -std=c++20 -O1 -I"$root/include" ${DEVDEPS:+-isystem "$root/.devdeps/include"} \
+        g++ -std=c++20 -O1 -I"$root/include" \
           -c "$src" -o "$(basename "$(dirname "$src")")_$(basename "$src" .cpp).o" &
       done && wait && ar rcs "$BUILD/libverify.a" ./*.o) &
     p7=$!
@@ -229,7 +226,6 @@ if want hopper; then
   # the SM90 GEMM's build, test, memcheck and benchmark (run_hopper_gemm.sh; QUICK=1 keeps
   # its benchmark to TN bf16/f16), logs under hopper/.
   H90=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -gencode arch=compute_90a,code=sm_90a -Iinclude -diag-suppress 20012)
-  [ -n "$DEVDEPS" ] && H90+=(-isystem .devdeps/include)
   for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { H90+=(-ccbin "$(command -v $cc)"); break; }; done
   if nvcc "${H90[@]}" tests/hopper/hopper_gpu_test.cu -o "$BUILD/hopper_gpu_test" >"$OUT/hopper_gpu_test.log" 2>&1; then
     "$BUILD/hopper_gpu_test" >>"$OUT/hopper_gpu_test.log" 2>&1

@@ -17,7 +17,6 @@ note "== hopper gemm $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
 FLAGS=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Iinclude -Xptxas -v -diag-suppress 20012
        -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647)  # (the mainloop's compile-time TMA plans)
-[ -d .devdeps/include ] && FLAGS+=(-isystem .devdeps/include)
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { FLAGS+=(-ccbin "$(command -v $cc)"); break; }; done
 if [ -x .prebuilt/sm90_test ] && [ -x .prebuilt/sm90_bench ]; then
   note "binaries: .prebuilt (built on the development machine from commit ${COMMIT:-unknown})"

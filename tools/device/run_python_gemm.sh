@@ -2,15 +2,14 @@
 # tessera.gemm on the GPU machine in one call: builds the Python module with its CUDA part
 # (the kernel library's TUs position-independent, _core from the runtime/analysis/viz/verify
 # sources, _gemm_cuda over the kernels) and the C++ SM90 bench, side by side on all cores,
-# without CMake (the machine has no Debian packages: Boost.Hana comes from .devdeps, pybind11
-# and PyTorch from its Python); then
+# without CMake (the machine has no Debian packages: pybind11 and PyTorch come from its
+# Python); then
 #   pytest -m gpu tests/python/test_gemm_gpu.py (tessera.gemm against torch.matmul and FP64),
 #   the host tests of tests/python/test_gemm.py (here with a GPU present),
 #   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process) and
 #   sm90_gemm_bench on the same shapes (tessera::gemm against cuBLAS), so the two ratios come
 #   from one machine and one build.
-# Run tools/device/prepare.sh here first; the call carries .devdeps:
-#   run(carry=[".devdeps"], command="OUT=$OUT tools/device/run_python_gemm.sh")
+#   run(command="OUT=$OUT tools/device/run_python_gemm.sh")
 # STEP=build (build only, into BUILD inside the tree, e.g. BUILD=build-gpu, which a warm machine
 # keeps) then STEP=check when one call cannot hold both.
 set -uo pipefail
@@ -34,7 +33,6 @@ for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { CXX=$(command 
 F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647
    -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177 -ccbin "$CXX")
 I=(-Iinclude)
-[ -d .devdeps/include ] && { F+=(-isystem .devdeps/include); I+=(-isystem .devdeps/include); }
 SM90=(-gencode=arch=compute_90,code=sm_90)
 SM90A=(-gencode=arch=compute_90a,code=sm_90a)
 EXT=$($PY -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')

@@ -25,7 +25,6 @@ note "== sm90 epilogue A/B $(date -u +%FT%TZ) base=$BASE"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
 F=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Xptxas -v -diag-suppress 20012,177
    -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -Iinclude)
-[ -d "$HERE/.devdeps/include" ] && F+=(-isystem "$HERE/.devdeps/include")
 for cc in g++-13 g++-14 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 mkdir -p "$BASE/tools/device" && cp tools/device/sm90_epi_probe.cu "$BASE/tools/device/"
 declare -A TREE=([base]=$BASE [new]=$HERE)

@@ -17,7 +17,6 @@ log="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$log"; }
 F=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Iinclude -Xptxas -v -diag-suppress 20012
    -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647)
-[ -d .devdeps/include ] && F+=(-isystem .devdeps/include)
 for cc in g++-13 g++-14 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 STEP=${STEP:-all}
 if [ "$STEP" = build ] || [ "$STEP" = all ]; then

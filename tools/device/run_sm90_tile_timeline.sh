@@ -20,7 +20,6 @@ cp -r include kernels bench "$W/tree/" && cp -r tools/device tools/harness "$W/t
 python3 tools/device/sm90_tile_timeline_patch.py "$W/tree" | tee -a "$log" || { note "patch failed"; exit 1; }
 F=(-std=c++20 --expt-relaxed-constexpr -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Xptxas -v -diag-suppress 20012,177
    -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -Iinclude)
-[ -d "$PWD/.devdeps/include" ] && F+=(-isystem "$PWD/.devdeps/include")
 for cc in g++-13 g++-14 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 ( cd "$W/tree" && nvcc "${F[@]}" --split-compile=0 tools/device/sm90_tile_timeline.cu -o "$W/timeline" -lcublas ) >"$OUT/ptxas.txt" 2>&1
 note "build rc=$? in $(( $(date +%s) - t0 )) s"

@@ -17,7 +17,6 @@ note "== stream-K check $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
 FLAGS=(-std=c++20 --expt-relaxed-constexpr -O2 -fmad=false -lineinfo -gencode arch=compute_90a,code=sm_90a -Iinclude -Ikernels
        -diag-suppress 177)
-[ -d .devdeps/include ] && FLAGS+=(-isystem .devdeps/include)
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { FLAGS+=(-ccbin "$(command -v $cc)"); break; }; done
 t0=$(date +%s)
 nvcc "${FLAGS[@]}" tools/device/stream_k_check.cu -o "$BIN/stream_k_check" >"$OUT/build.txt" 2>&1

@@ -211,7 +211,7 @@ template <auto const& Flat, class RS, class RD> struct static_composition {
   using type = flat_layout_t<modes>;
 };
 template <auto const& Flat, class... RS, class... RD>
-struct static_composition<Flat, boost::hana::tuple<RS...>, boost::hana::tuple<RD...>> {
+struct static_composition<Flat, tuple<RS...>, tuple<RD...>> {
   using type = Layout<tuple<typename layout_parts<typename static_composition<Flat, RS, RD>::type>::shape...>,
                       tuple<typename layout_parts<typename static_composition<Flat, RS, RD>::type>::stride...>>;
 };

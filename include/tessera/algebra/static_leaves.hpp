@@ -34,7 +34,7 @@ template <class T> struct static_leaves {
   static constexpr std::size_t count = 1;
   TESSERA_HOST_DEVICE static constexpr void put(int64_t* out) { *out = T::value; }
 };
-template <class... Ts> struct static_leaves<boost::hana::tuple<Ts...>> {
+template <class... Ts> struct static_leaves<tuple<Ts...>> {
   static constexpr std::size_t count = (std::size_t(0) + ... + static_leaves<Ts>::count);
   TESSERA_HOST_DEVICE static constexpr void put(int64_t* out) {
     ((static_leaves<Ts>::put(out), out += static_leaves<Ts>::count), ...);

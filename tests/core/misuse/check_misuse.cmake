@@ -2,7 +2,7 @@
 # that names the broken rule. The snippet's first line reads
 #   // expect: <text the diagnostic must contain>
 # and "// expect: OK" marks a control that must compile.
-# Invoked by ctest: cmake -DCXX=... -DFLAGS=... -DINCLUDES=a|b -DSYSTEM_INCLUDES=c|d -DSNIPPET=... -P check_misuse.cmake
+# Invoked by ctest: cmake -DCXX=... -DFLAGS=... -DINCLUDES=a|b [-DSYSTEM_INCLUDES=c|d] -DSNIPPET=... -P check_misuse.cmake
 file(STRINGS "${SNIPPET}" first LIMIT_COUNT 1)
 if(NOT first MATCHES "^// expect: (.+)$")
   message(FATAL_ERROR "${SNIPPET}: first line must be '// expect: <message>'")
