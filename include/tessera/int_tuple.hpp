@@ -10,11 +10,27 @@
 
 namespace tessera {
 
+template <class... Ts> struct tuple;
+
+// stateless_v<T>: every value of T is T{} (static integers, tuples of them, static
+// layouts, _). Such values need not be stored or copied: T{} is the same value. Layout
+// specialises it in layout.hpp.
+template <class T> struct stateless : std::bool_constant<std::is_empty_v<T> && std::is_default_constructible_v<T>> {};
+template <class... Ts> struct stateless<tuple<Ts...>> : std::bool_constant<(stateless<Ts>::value && ...)> {};
+template <class T> inline constexpr bool stateless_v = stateless<std::remove_cvref_t<T>>::value;
+
 namespace detail {
 // One element of a tuple: a base of its own per index, so that get<I> finds it by
-// deduction. A stateless element (a static integer, a tuple of them) takes no room.
-template <std::size_t I, class T> struct tuple_leaf {
-  [[no_unique_address]] T value{};
+// deduction. A stateless element (a static integer, a tuple of them) is not stored at all:
+// its leaf is an empty base that takes an initializer and ignores it (no
+// [[no_unique_address]] member: g++ 13 and 14 refuse constant expressions that read
+// overlapping empty members of nested tuples).
+template <std::size_t I, class T, bool = stateless_v<T>> struct tuple_leaf {
+  T value{};
+};
+template <std::size_t I, class T> struct tuple_leaf<I, T, true> {
+  tuple_leaf() = default;
+  TESSERA_HOST_DEVICE constexpr tuple_leaf(T const&) {}
 };
 template <class Indices, class... Ts> struct tuple_leaves;
 template <std::size_t... I, class... Ts>
@@ -22,7 +38,9 @@ struct tuple_leaves<std::index_sequence<I...>, Ts...> : tuple_leaf<I, Ts>... {};
 // The element at I, found by deducing T from the one base tuple_leaf<I, T>: one function
 // per (index, element type), shared by every tuple that has that element there.
 template <std::size_t I, class T>
-TESSERA_HOST_DEVICE constexpr T const& leaf_value(tuple_leaf<I, T> const& leaf) { return leaf.value; }
+TESSERA_HOST_DEVICE constexpr T const& leaf_value(tuple_leaf<I, T, false> const& leaf) { return leaf.value; }
+template <std::size_t I, class T>
+TESSERA_HOST_DEVICE constexpr T leaf_value(tuple_leaf<I, T, true> const&) { return T{}; }
 }  // namespace detail
 
 // tuple<Ts...>: an aggregate of its elements, built with braces, tuple<A, B>{a, b}.
@@ -48,14 +66,6 @@ template <class T> inline constexpr int rank_v = [] {
   else return 1;
 }();
 
-// stateless_v<T>: every value of T is T{} (static integers, tuples of them, static
-// layouts, _). Such values need not be copied: T{} is the same value, and value-
-// initialising skips the copy (a tuple of two equal static integers is not
-// std::is_empty: its two leaves need distinct addresses). Layout specialises it in
-// layout.hpp.
-template <class T> struct stateless : std::bool_constant<std::is_empty_v<T> && std::is_default_constructible_v<T>> {};
-template <class... Ts> struct stateless<tuple<Ts...>> : std::bool_constant<(stateless<Ts>::value && ...)> {};
-template <class T> inline constexpr bool stateless_v = stateless<std::remove_cvref_t<T>>::value;
 
 template <class... T>
 TESSERA_HOST_DEVICE constexpr auto make_tuple(T const&... t) {
