@@ -23,7 +23,7 @@ template <class Inner> constexpr int composed_rank() {
 template <class Outer, class Offset, class Inner>
 struct ComposedLayout {
   tuple<Outer, Offset, Inner> data_;
-  TESSERA_HOST_DEVICE constexpr ComposedLayout() = default;
+  constexpr ComposedLayout() = default;
   TESSERA_HOST_DEVICE constexpr ComposedLayout(Outer const& o, Offset const& off, Inner const& i) : data_{o, off, i} {}
 
   TESSERA_HOST_DEVICE constexpr decltype(auto) outer() const { return get<0>(data_); }

@@ -98,23 +98,23 @@ namespace detail {
 // A stateless member (static shape or stride) is not stored at all: it is T{}.
 template <class T, bool = stateless_v<T>> struct shape_slot {
   T shape_;
-  TESSERA_HOST_DEVICE constexpr shape_slot() = default;
+  constexpr shape_slot() = default;
   TESSERA_HOST_DEVICE constexpr shape_slot(T const& t) : shape_(t) {}
   TESSERA_HOST_DEVICE constexpr T const& shape() const { return shape_; }
 };
 template <class T> struct shape_slot<T, true> {
-  TESSERA_HOST_DEVICE constexpr shape_slot() = default;
+  constexpr shape_slot() = default;
   TESSERA_HOST_DEVICE constexpr shape_slot(T const&) {}
   TESSERA_HOST_DEVICE constexpr T shape() const { return T{}; }
 };
 template <class T, bool = stateless_v<T>> struct stride_slot {
   T stride_;
-  TESSERA_HOST_DEVICE constexpr stride_slot() = default;
+  constexpr stride_slot() = default;
   TESSERA_HOST_DEVICE constexpr stride_slot(T const& t) : stride_(t) {}
   TESSERA_HOST_DEVICE constexpr T const& stride() const { return stride_; }
 };
 template <class T> struct stride_slot<T, true> {
-  TESSERA_HOST_DEVICE constexpr stride_slot() = default;
+  constexpr stride_slot() = default;
   TESSERA_HOST_DEVICE constexpr stride_slot(T const&) {}
   TESSERA_HOST_DEVICE constexpr T stride() const { return T{}; }
 };
@@ -124,7 +124,7 @@ template <class Shape, class Stride>
 struct Layout : detail::shape_slot<Shape>, detail::stride_slot<Stride> {
   static_assert(!is_layout_v<Shape> && !is_layout_v<Stride>, "tessera::Layout: shape and stride must be IntTuples");
   static_assert(same_profile_v<Shape, Stride>, "tessera::Layout: shape and stride must be congruent (same nesting)");
-  TESSERA_HOST_DEVICE constexpr Layout() = default;
+  constexpr Layout() = default;
   TESSERA_HOST_DEVICE constexpr Layout(Shape const& s, Stride const& d) : detail::shape_slot<Shape>(s), detail::stride_slot<Stride>(d) {}
 
   static constexpr int rank = rank_v<Shape>;
@@ -185,8 +185,7 @@ template <class S, class O> TESSERA_HOST_DEVICE constexpr auto make_ordered_layo
       return make_tuple([&](auto i) {
         constexpr std::size_t k = decltype(i)::value;
         auto st = [&]<std::size_t... J>(std::index_sequence<J...>) {
-          auto one = C<1>{};
-          return (one * ... * conditional_return<(std::remove_cvref_t<decltype(get<J>(fo))>::value < std::remove_cvref_t<decltype(get<k>(fo))>::value) ||
+          return (C<1>{} * ... * conditional_return<(std::remove_cvref_t<decltype(get<J>(fo))>::value < std::remove_cvref_t<decltype(get<k>(fo))>::value) ||
                                                  (std::remove_cvref_t<decltype(get<J>(fo))>::value == std::remove_cvref_t<decltype(get<k>(fo))>::value && J < k)>(
                                  get<J>(fs), C<1>{}));
         }(std::make_index_sequence<N>{});

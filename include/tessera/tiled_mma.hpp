@@ -89,7 +89,7 @@ struct TiledMMA : Atom {
   // (V, M, N, K) -> thread index.
   using ThrLayoutVMNK = decltype(tiled_product(AtomThrID{}, AtomLayoutMNK{}));
 
-  TESSERA_HOST_DEVICE constexpr TiledMMA() = default;
+  constexpr TiledMMA() = default;
 
   TESSERA_HOST_DEVICE static constexpr auto get_thr_layout_vmnk() { return ThrLayoutVMNK{}; }
   TESSERA_HOST_DEVICE static constexpr auto num_threads() { return size(ThrLayoutVMNK{}.shape()); }

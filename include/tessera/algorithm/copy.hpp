@@ -78,7 +78,7 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void copy_atom_call(STn const& s, DTn&& d, [[
   using T = typename Atom::ValueType;
   using SL = std::remove_cvref_t<decltype(s.layout())>;
   using DL = std::remove_cvref_t<decltype(d.layout())>;
-  constexpr int64_t na = decltype(Atom::num_val_dst())::value;  // (ldmatrix .x1/.x2: fewer than the source's)
+  [[maybe_unused]] constexpr int64_t na = decltype(Atom::num_val_dst())::value;  // (ldmatrix .x1/.x2: fewer than the source's)
   if constexpr (!is_universal_copy<Op>::value) {
     static_assert(sizeof(tensor_value_t<STn const>) == sizeof(T) && sizeof(tensor_value_t<DTn>) == sizeof(T),
                   "copy: the tensors' element width must be the atom's value type's");

@@ -43,7 +43,7 @@ struct Copy_Atom : Copy_Traits<Op> {
   using ValLayoutDst = decltype(upcast<value_bits>(typename Traits::DstLayout{}));
   using ValLayoutRef = decltype(upcast<value_bits>(typename Traits::RefLayout{}));
 
-  TESSERA_HOST_DEVICE constexpr Copy_Atom() = default;
+  constexpr Copy_Atom() = default;
   TESSERA_HOST_DEVICE constexpr Copy_Atom(Op) {}
 
   static constexpr const char* name() { return Traits::name; }

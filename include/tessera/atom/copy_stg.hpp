@@ -27,7 +27,7 @@ struct STG_U32x4 {
                  "r"(src[3])
                  : "memory");
 #else
-    __builtin_memcpy(&gmem_dst, &src[0], 16);
+    __builtin_memcpy(static_cast<void*>(&gmem_dst), &src[0], 16);  // (the host stand-in: 16 bytes into the 128-bit value)
 #endif
   }
 };

@@ -46,7 +46,7 @@ struct MMA_Atom : MMA_Traits<Op> {
   using LayoutB_TV = typename Traits::BLayout;
   using LayoutC_TV = typename Traits::CLayout;
 
-  TESSERA_HOST_DEVICE constexpr MMA_Atom() = default;
+  constexpr MMA_Atom() = default;
   TESSERA_HOST_DEVICE constexpr MMA_Atom(Op) {}
 
   static constexpr const char* name() { return Traits::name; }
