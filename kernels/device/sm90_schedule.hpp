@@ -90,7 +90,7 @@ inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s,
 inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers) {
   const bool tf32 = element == Element::F32;
   const int bm = s == Schedule::Pingpong64x128 ? 64 : 128, bn = s == Schedule::Cooperative128x256 ? 256 : 128;
-  const int bk = tf32 ? 32 : 64, cluster_m = s == Schedule::Pingpong64x128 ? 1 : 2;
+  const int bk = tf32 ? 32 : is_fp8(element) ? 128 : 64, cluster_m = s == Schedule::Pingpong64x128 ? 1 : 2;
   Candidate c = kSm90Default;
   for (const Candidate& k : kSm90Candidates)
     if (k.tile_m == bm && k.tile_n == bn && k.tile_k == bk && k.cluster.m == cluster_m && k.cluster.n == 1) c = k;

@@ -268,7 +268,21 @@ TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the sc
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, fp8(100, 100, 128, Element::E4M3, Element::E4M3, Element::F16)));
   static_assert(set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.bn == 128 &&
                 set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.element == Element::E4M3);
-  CHECK(!sm90::choose_stream_k(fp8(512, 4096, 14336), 132));
+  // Stream-K for e4m3 x e4m3 to bf16 (the list's FP8 Stream-K kernels, 128x256 and 128x128)
+  // where few tiles meet a long K; whole tiles where they fill the GPU, and for the other
+  // types (no Stream-K kernel of theirs).
+  static_assert(set::traits_of<set::Fp8StreamK<float_e4m3_t, float_e4m3_t, bfloat16_t, 256>>.stream_k &&
+                set::traits_of<set::Fp8StreamK<float_e4m3_t, float_e4m3_t, bfloat16_t, 128>>.bn == 128);
+  CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x256, fp8(64, 7168, 16384)));
+  CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x128, fp8(64, 7168, 16384)));
+  CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x256, fp8(64, 7168, 16384, Element::E4M3, Element::E5M2)));
+  CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x256, fp8(64, 7168, 16384, Element::E4M3, Element::E4M3, Element::F16)));
+  CHECK(sm90::choose_stream_k(fp8(7168, 64, 16384), 132).has_value());
+  CHECK(sm90::choose_stream_k(fp8(7168, 128, 16384), 132).has_value());
+  CHECK(sm90::choose_stream_k(fp8(4096, 512, 14336), 132).has_value());
+  CHECK(!sm90::choose_stream_k(fp8(8192, 8192, 8192), 132));
+  CHECK(!sm90::choose_stream_k(fp8(7168, 64, 16384, Element::E4M3, Element::E5M2), 132));
+  CHECK(!sm90::choose_stream_k(fp8(7168, 64, 16384, Element::E4M3, Element::E4M3, Element::F32), 132));
   // D row-major runs as D^T = B^T A^T: the types and the scales go with their operands.
   alignas(4) static float scales[2] = {2.0f, 0.5f};
   g = fp8(64, 7168, 512, Element::E4M3, Element::E5M2);
