@@ -364,6 +364,13 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   g.scale_a = scales;
   g.scale_b = scales + 1;
   g.epilogue.output = kernels::Element::BF16;
+  // The workspace the dispatch asks for (the FP8 Stream-K kernels, where it shares k-iterations).
+  void* tws = nullptr;
+  if (const size_t bytes = g_split ? kernels::device::sm90_workspace_size(g) : 0; bytes > 0) {
+    SM90_CUDA(cudaMalloc(&tws, bytes));
+    g.workspace = tws;
+    g.workspace_bytes = bytes;
+  }
   if (const auto r = kernels::device::run_sm90(g, nullptr); !r) {
     std::printf("fp8 %lld x %lld x %lld: tessera refuses: %s\n", (long long)m, (long long)n, (long long)k, r.message.c_str());
     return false;
@@ -426,7 +433,7 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   cublasLtMatmulPreferenceDestroy(pref);
   for (auto l : {la, lb, lc, ld}) cublasLtMatrixLayoutDestroy(l);
   cublasLtMatmulDescDestroy(op);
-  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales, ws}) cudaFree(p);
+  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales, ws, tws}) cudaFree(p);
   return ok;
 }
 

@@ -54,6 +54,7 @@ enum class Takes {
   Same16Bit,       // bf16/f16 inputs, any majors, D in the inputs' type
   Tn16BitSame,     // bf16/f16, A and B K-major, D in the inputs' type (ping-pong)
   Tf32Tn,          // f32 inputs as tf32, A and B K-major, f32 D
+  Fp8Tn,           // e4m3/e5m2 inputs, A and B K-major (the ISA's only form), D in bf16, f16 or f32
 };
 
 // Which schedulers a candidate's kernels run (the dispatch passes the kernels it ships: a tile
@@ -70,9 +71,11 @@ struct Candidate {
 
 // The design targets. Rates: 1 for 128x256; 0.85 for 128x128 (1.5x the L2 bytes per MAC, the
 // measured gap of 15-27% at large shapes taken at its favourable end); 0.7 for the ping-pong
-// 64x128 (bench/notes/sm90_gemm.md). Assumptions of the model, which measurements in the tuning
-// cache override.
-inline constexpr std::array<Candidate, 9> kSm90Candidates = {{
+// 64x128 (bench/notes/sm90_gemm.md). FP8's wgmma does twice the 16-bit MACs per cycle, so its
+// tiles' rates are twice theirs (a 128x256x128 k-tile takes a 128x256x64 16-bit k-tile's time):
+// every time stays in the 16-bit tile's unit. Assumptions of the model, which measurements in
+// the tuning cache override.
+inline constexpr std::array<Candidate, 11> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
@@ -82,7 +85,13 @@ inline constexpr std::array<Candidate, 9> kSm90Candidates = {{
     {64, 128, 64, {1, 1}, 0.7, Takes::Tn16BitSame},
     {128, 256, 32, {2, 1}, 1.0, Takes::Tf32Tn},
     {128, 256, 32, {1, 1}, 1.0, Takes::Tf32Tn},
+    {128, 256, 128, {2, 1}, 2.0, Takes::Fp8Tn},
+    {128, 128, 128, {2, 1}, 1.7, Takes::Fp8Tn},
 }};
+
+// The highest rate of a candidate that takes inputs of `element`: 2 for FP8, else 1 (the bound
+// of a choice's efficiency, which is measured against the 16-bit 128x256 tile).
+inline double peak_rate(Element element) { return is_fp8(element) ? 2.0 : 1.0; }
 
 // The tile the SM90 path runs everything with today: 128x256x64 in 2x1 clusters, whole tiles.
 inline constexpr Candidate kSm90Default = kSm90Candidates[0];
@@ -98,6 +107,8 @@ inline bool candidate_takes(const Candidate& c, const GemmShape& s) {
     case Takes::Same16Bit: return b16 && s.output == s.element;
     case Takes::Tn16BitSame: return b16 && tn && s.output == s.element;
     case Takes::Tf32Tn: return s.element == Element::F32 && tn && s.output == Element::F32;
+    case Takes::Fp8Tn:
+      return is_fp8(s.element) && tn && (s.output == Element::BF16 || s.output == Element::F16 || s.output == Element::F32);
   }
   return false;
 }

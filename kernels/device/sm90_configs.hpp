@@ -84,11 +84,14 @@ using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Maj
 // the whole K.
 // BN = 128: the tile for problems whose 128x256 tiles would leave most SMs idle (as
 // SmallTileGemm: 6 stages of 32 KiB, wgmma m64n128k32).
-template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int BN = 256, int ClusterM = 2>
+// Scheduler: whole tiles, or Stream-K (the k-iterations of the last waves shared, as the 16-bit
+// "split" kernels): small-M, long-K problems have fewer tiles than SMs.
+template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int BN = 256, int ClusterM = 2,
+          class Scheduler = WholeTileScheduler>
 using Fp8Gemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, ElementA, KMajor, 16, ElementB, KMajor, 16, float,
                                              tuple<_128, C<BN>, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
                                              KernelTmaWarpSpecializedCooperative>,
-                           ElementD>;
+                           ElementD, Scheduler>;
 
 // Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
 // the same rule as select_configuration (gemm_configuration.hpp).

@@ -56,6 +56,8 @@ template <class A, class B, class D>
 using Fp8 = sm90::Fp8Gemm<A, B, D>;
 template <class A, class B, class D>
 using Fp8Small = sm90::Fp8Gemm<A, B, D, 128>;
+template <class A, class B, class D, int BN>
+using Fp8StreamK = sm90::Fp8Gemm<A, B, D, BN, 2, sm90::StreamKTileScheduler>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
 enum class Unit { Bf16, F16, Small, Split, Pingpong, Fp8 };
@@ -95,7 +97,8 @@ using Kernels = std::tuple<
     Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
-    Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>>;
+    Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
+    Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>>;
 // clang-format on
 
 // What the dispatch matches a kernel by, read off its type: the mainloop's elements, majors,

@@ -16,8 +16,12 @@
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
 // library) trail it too, with clusters or without, and trail 64x128 ping-pong on small
 // problems (bench/notes/sm90_gemm.md has the comparisons).
+// FP8 (e4m3/e5m2, no ping-pong kernel): the wave model's choice (select_sm90, data-parallel)
+// between the FP8 whole-tile kernels the list has for the pair: the tile whose waves and padding
+// waste least, which the CTA count alone does not see (320 x 32576 x 7168 with a row-major D:
+// N = 320 fills 62 % of a 256-column tile and 83 % of a 128-column one).
 // Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
-// majors (sm90_kernel_list.hpp: Split, SmallSplit), the wave model (gemm_selection.hpp,
+// majors (sm90_kernel_list.hpp: Split, SmallSplit, Fp8StreamK), the wave model (gemm_selection.hpp,
 // select_sm90) compares it with the rule's choice over whole tiles; the Stream-K kernel runs
 // when the model predicts it more than the margin faster and the caller gives its workspace.
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
@@ -75,7 +79,10 @@ inline bool built(Schedule s, const GemmArguments& g, bool stream_k) {
 // Whether the list has a plain kernel (whole tiles, no fused activation) of schedule s for g.
 inline bool schedule_built(Schedule s, const GemmArguments& g) { return built(s, g, false); }
 
+inline Schedule choose_fp8_schedule(const GemmArguments& g, int sms);
+
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {
+  if (is_fp8(g.element)) return choose_fp8_schedule(g, sms);
   if (2 * cluster_ctas(g, 128, 256, 2) > sms) return Schedule::Cooperative128x256;
   if (schedule_built(Schedule::Pingpong64x128, g)) return Schedule::Pingpong64x128;
   if (schedule_built(Schedule::Cooperative128x128, g)) return Schedule::Cooperative128x128;
@@ -90,12 +97,25 @@ inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s,
 inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers) {
   const bool tf32 = element == Element::F32;
   const int bm = s == Schedule::Pingpong64x128 ? 64 : 128, bn = s == Schedule::Cooperative128x256 ? 256 : 128;
-  const int bk = tf32 ? 32 : 64, cluster_m = s == Schedule::Pingpong64x128 ? 1 : 2;
+  const int bk = tf32 ? 32 : is_fp8(element) ? 128 : 64, cluster_m = s == Schedule::Pingpong64x128 ? 1 : 2;
   Candidate c = kSm90Default;
   for (const Candidate& k : kSm90Candidates)
     if (k.tile_m == bm && k.tile_n == bn && k.tile_k == bk && k.cluster.m == cluster_m && k.cluster.n == 1) c = k;
   c.schedulers = schedulers;
   return c;
+}
+
+// FP8's whole tiles: select_sm90 over the data-parallel candidates of the FP8 whole-tile kernels
+// built for g's pair and D (the larger tile first: near-ties keep it); the default tile where
+// none is built (then nothing runs g: can_implement says why) or there are no SMs to model.
+inline Schedule choose_fp8_schedule(const GemmArguments& g, int sms) {
+  std::array<Candidate, 2> candidates{};
+  std::size_t n = 0;
+  for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128})
+    if (schedule_built(s, g)) candidates[n++] = candidate_of(s, g.element, Schedulers::DataParallel);
+  if (n == 0 || sms < 1) return Schedule::Cooperative128x256;
+  const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
+  return choice.tile_n == 128 ? Schedule::Cooperative128x128 : Schedule::Cooperative128x256;
 }
 
 // The schedule of the Stream-K kernel to run g with, where the list has one and the wave model

@@ -212,7 +212,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 43, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 45, "the shipped kernels (sm90_kernel_list.hpp's table)");
   constexpr set::KernelTraits e = set::traits_of<Fp8>, x = set::traits_of<Fp8Mixed>;
   static_assert(e.element == Element::E4M3 && e.element_b == Element::E4M3 && e.output == Element::BF16 && e.a_k_major &&
                 e.b_k_major && e.bm == 128 && e.bn == 256 && !e.stream_k && x.element == Element::E5M2 && x.element_b == Element::E4M3 &&
@@ -268,7 +268,28 @@ TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the sc
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, fp8(100, 100, 128, Element::E4M3, Element::E4M3, Element::F16)));
   static_assert(set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.bn == 128 &&
                 set::traits_of<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>>.element == Element::E4M3);
-  CHECK(!sm90::choose_stream_k(fp8(512, 4096, 14336), 132));
+  // Stream-K for e4m3 x e4m3 to bf16 (the list's FP8 Stream-K kernels, 128x256 and 128x128)
+  // where few tiles meet a long K; whole tiles where they fill the GPU, and for the other
+  // types (no Stream-K kernel of theirs).
+  static_assert(set::traits_of<set::Fp8StreamK<float_e4m3_t, float_e4m3_t, bfloat16_t, 256>>.stream_k &&
+                set::traits_of<set::Fp8StreamK<float_e4m3_t, float_e4m3_t, bfloat16_t, 128>>.bn == 128);
+  CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x256, fp8(64, 7168, 16384)));
+  CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x128, fp8(64, 7168, 16384)));
+  CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x256, fp8(64, 7168, 16384, Element::E4M3, Element::E5M2)));
+  CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x256, fp8(64, 7168, 16384, Element::E4M3, Element::E4M3, Element::F16)));
+  CHECK(sm90::choose_stream_k(fp8(7168, 64, 16384), 132).has_value());
+  CHECK(sm90::choose_stream_k(fp8(7168, 128, 16384), 132).has_value());
+  CHECK(sm90::choose_stream_k(fp8(2112, 4096, 7168), 132) == sm90::Schedule::Cooperative128x256);
+  // FP8's whole tiles by the wave model: N = 320 fills 62 % of a 256-column tile, 83 % of a
+  // 128-column one (DeepGEMM's 320 x 32576 x 7168 as the kernel runs it, D^T); 128 x 128 tiles
+  // already fill the GPU at 4096 x 512 x 14336 (no Stream-K).
+  CHECK(sm90::choose_schedule(fp8(32576, 320, 7168), 132) == sm90::Schedule::Cooperative128x128);
+  CHECK(sm90::choose_schedule(fp8(32576, 4096, 7168), 132) == sm90::Schedule::Cooperative128x256);
+  CHECK(sm90::choose_schedule(fp8(4096, 512, 14336), 132) == sm90::Schedule::Cooperative128x128);
+  CHECK(!sm90::choose_stream_k(fp8(4096, 512, 14336), 132));
+  CHECK(!sm90::choose_stream_k(fp8(8192, 8192, 8192), 132));
+  CHECK(!sm90::choose_stream_k(fp8(7168, 64, 16384, Element::E4M3, Element::E5M2), 132));
+  CHECK(!sm90::choose_stream_k(fp8(7168, 64, 16384, Element::E4M3, Element::E4M3, Element::F32), 132));
   // D row-major runs as D^T = B^T A^T: the types and the scales go with their operands.
   alignas(4) static float scales[2] = {2.0f, 0.5f};
   g = fp8(64, 7168, 512, Element::E4M3, Element::E5M2);

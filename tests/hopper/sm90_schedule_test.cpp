@@ -79,11 +79,13 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
   rc::prop("choose_stream_k against select_sm90's margin over the rule's whole tiles", [] {
     const int64_t m = *rc::gen::inRange<int64_t>(1, 9000), n = *rc::gen::inRange<int64_t>(1, 9000);
     const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), k = *rc::gen::inRange<int64_t>(1, 20000);
-    const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32);
-    const Major a = *rc::gen::element(Major::Row, Major::Col), b = *rc::gen::element(Major::Row, Major::Col);
+    const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3, Element::E5M2);
+    // (FP8 is K-major only: TN)
+    const Major a = is_fp8(e) ? Major::Row : *rc::gen::element(Major::Row, Major::Col);
+    const Major b = is_fp8(e) ? Major::Col : *rc::gen::element(Major::Row, Major::Col);
     const int sms = *rc::gen::element(8, 66, 114, 132);
     GemmArguments g = problem(m, n, k, batch, e, a, b);
-    if (*rc::gen::arbitrary<bool>()) g.epilogue.output = Element::F32;
+    if (*rc::gen::arbitrary<bool>()) g.epilogue.output = is_fp8(e) ? *rc::gen::element(Element::F16, Element::F32) : Element::F32;
     const auto sk = sm90::choose_stream_k(g, sms);
     const sm90::GemmShape shape = sm90::shape_of(g);
     const Schedule whole = sm90::choose_schedule(g, sms);
@@ -102,10 +104,12 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
         RC_ASSERT(eff <= dp_eff * (1 + sm90::kSelectionMargin));
       }
     }
-    // Stream-K kernels: 16-bit inputs, D in their type, TN or NT (sm90_kernel_list.hpp).
+    // Stream-K kernels (sm90_kernel_list.hpp): 16-bit inputs, D in their type, TN or NT (128x128:
+    // NT); e4m3 x e4m3 to bf16, TN.
     const bool tn = a == Major::Row && b == Major::Col, nt = a == Major::Col && b == Major::Row;
-    if (sk) RC_ASSERT(e != Element::F32 && output_element(g) == e && (tn || nt));
-    if (sk == Schedule::Cooperative128x128) RC_ASSERT(nt);
+    if (sk && is_fp8(e)) RC_ASSERT(e == Element::E4M3 && output_element(g) == Element::BF16 && tn);
+    if (sk && !is_fp8(e)) RC_ASSERT(e != Element::F32 && output_element(g) == e && (tn || nt));
+    if (sk == Schedule::Cooperative128x128 && !is_fp8(e)) RC_ASSERT(nt);
   });
 }
 

@@ -241,6 +241,7 @@ struct Fp8Case {
   float alpha, beta;
   bool scales;      // scale_a/scale_b given (random in [0.25, 4]) or null (1)
   bool say_output = false;  // epilogue.output set even where it is the default (bf16)
+  bool workspace = false;   // with the workspace gemm_workspace_size asks for (Stream-K), launched twice: same bits
 };
 
 // Runs one FP8 case through tessera::gemm: D poisoned with NaN (every element must be written),
@@ -295,8 +296,24 @@ void run_fp8_case(const Fp8Case& cs, std::uint64_t seed, double tol, bool expect
     g.scale_b = scale + 1;
   }
   if (cs.out != tk::Element::BF16 || cs.say_output) g.epilogue.output = cs.out;
-  const tk::GemmResult res = tk::gemm(g);
+  void* work = nullptr;
+  if (cs.workspace && (g.workspace_bytes = tk::gemm_workspace_size(g)) > 0) {
+    TESSERA_CUDA_CHECK(cudaMalloc(&work, g.workspace_bytes));
+    g.workspace = work;
+  }
+  tk::GemmResult res = tk::gemm(g);
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+  // Stream-K's fix-up adds the partials in a fixed order: a second launch gives the same bits.
+  bool same_bits = true;
+  if (work != nullptr && res) {
+    std::vector<TD> first(std::size_t(nd)), second(std::size_t(nd));
+    TESSERA_CUDA_CHECK(cudaMemcpy(first.data(), D, nd * sizeof(TD), cudaMemcpyDeviceToHost));
+    fill_value<<<512, 256>>>(D, nd, NAN);
+    res = tk::gemm(g);
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    TESSERA_CUDA_CHECK(cudaMemcpy(second.data(), D, nd * sizeof(TD), cudaMemcpyDeviceToHost));
+    same_bits = std::memcmp(first.data(), second.data(), std::size_t(nd) * sizeof(TD)) == 0;
+  }
   bool ok;
   double err = 0;
   if (expect_refusal) {
@@ -315,13 +332,16 @@ void run_fp8_case(const Fp8Case& cs, std::uint64_t seed, double tol, bool expect
     TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
     TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
     err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
-    ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
-    if (!ok) std::printf("  nonfinite=%llu\n", hbad[0]);
+    ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol && same_bits;
+    if (!ok) std::printf("  nonfinite=%llu same_bits=%d\n", hbad[0], int(same_bits));
   }
-  std::printf("%s fp8 %-22s %s x %s -> %-4s M=%-5lld N=%-5lld K=%-5lld L=%lld D=%s pad=%d a=%g b=%g scales=%s  relerr=%.3e%s%s\n",
+  std::printf("%s fp8 %-22s %s x %s -> %-4s M=%-5lld N=%-5lld K=%-5lld L=%lld D=%s pad=%d a=%g b=%g scales=%s workspace=%zu%s  "
+              "relerr=%.3e%s%s\n",
               ok ? "PASS" : "FAIL", cs.name, tk::to_string(cs.ea), tk::to_string(cs.eb), tk::to_string(cs.out), (long long)M,
-              (long long)N, (long long)K, (long long)L, cs.d_row ? "row" : "col", cs.pad, cs.alpha, cs.beta, cs.scales ? "yes" : "no", err,
+              (long long)N, (long long)K, (long long)L, cs.d_row ? "row" : "col", cs.pad, cs.alpha, cs.beta, cs.scales ? "yes" : "no",
+              work != nullptr ? g.workspace_bytes : std::size_t(0), work != nullptr ? " (2 launches)" : "", err,
               res ? "" : "  status: ", res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
+  if (work != nullptr) TESSERA_CUDA_CHECK(cudaFree(work));
   ok ? ++passed : ++failures;
   for (void* p : {(void*)A8, (void*)B8, (void*)A, (void*)B, (void*)scale, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
     TESSERA_CUDA_CHECK(cudaFree(p));
@@ -361,6 +381,19 @@ void run_fp8_cases(std::uint64_t seed, bool sm90) {
                                 seed + 67 * passed + failures, tol16, !sm90);
     run_fp8_case<__nv_bfloat16>({"mixed_e5m2_e4m3", 64, 7168, 512, 2, E::E5M2, E::E4M3, E::BF16, d_row, 0, 1.0f, 0.25f, true},
                                 seed + 71 * passed + failures, tol16, !sm90);
+  }
+  // Stream-K (e4m3 x e4m3 to bf16, with the workspace asked for): few tiles and a long K, the
+  // shapes of decode and of DeepGEMM's table; residues in M, N and K; a batch with beta; both D
+  // majors. Where the dispatch keeps whole tiles the workspace is 0 and the case runs them.
+  for (const Fp8Case& cs : {Fp8Case{"sk_m64_k16384", 64, 7168, 16384, 1, E::E4M3, E::E4M3, E::BF16, true, 0, 1.0f, 0.0f, true},
+                            Fp8Case{"sk_m128_colD", 128, 7168, 16384, 1, E::E4M3, E::E4M3, E::BF16, false, 0, 1.0f, 0.0f, true},
+                            Fp8Case{"sk_m320_deepgemm", 320, 32576, 7168, 1, E::E4M3, E::E4M3, E::BF16, true, 0, 1.0f, 0.0f, true},
+                            Fp8Case{"sk_512x4096x14336", 512, 4096, 14336, 1, E::E4M3, E::E4M3, E::BF16, true, 0, 1.0f, 0.0f, true},
+                            Fp8Case{"sk_residues", 100, 7000, 16016, 1, E::E4M3, E::E4M3, E::BF16, true, 8, 0.5f, 0.0f, true},
+                            Fp8Case{"sk_batched_beta", 96, 3000, 8192, 2, E::E4M3, E::E4M3, E::BF16, false, 0, 1.0f, 0.5f, true}}) {
+    Fp8Case c = cs;
+    c.workspace = true;
+    run_fp8_case<__nv_bfloat16>(c, seed + 73 * passed + failures, tol16, !sm90);
   }
   // Not built: e5m2 x e5m2, and a mixed pair to f32.
   run_fp8_case<__nv_bfloat16>({"e5m2_e5m2_refused", 256, 256, 256, 1, E::E5M2, E::E5M2, E::BF16, false, 0, 1.0f, 0.0f, true},

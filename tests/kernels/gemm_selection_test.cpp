@@ -24,8 +24,9 @@ TEST_CASE("select_sm90: the model's best candidate, never worse than today's til
     GemmShape s;
     s.m = *rc::gen::inRange<std::int64_t>(1, 20000), s.n = *rc::gen::inRange<std::int64_t>(1, 20000);
     s.k = *rc::gen::inRange<std::int64_t>(1, 20000), s.batch = *rc::gen::inRange<std::int64_t>(1, 4);
-    s.element = *rc::gen::element(Element::BF16, Element::F16, Element::F32);
-    s.output = *rc::gen::element(s.element, Element::F32);
+    s.element = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3, Element::E5M2);
+    s.output = is_fp8(s.element) ? *rc::gen::element(Element::BF16, Element::F16, Element::F32)
+                                 : *rc::gen::element(s.element, Element::F32);
     s.a = *rc::gen::element(Major::Row, Major::Col), s.b = *rc::gen::element(Major::Row, Major::Col);
     const int sms = *rc::gen::inRange(1, 265);
     const Sm90Choice c = select_sm90(s, sms);
@@ -39,7 +40,8 @@ TEST_CASE("select_sm90: the model's best candidate, never worse than today's til
     RC_ASSERT(taken == (c.tile_m != 0));
     if (!taken) return;
     RC_ASSERT(c.efficiency * (1 + kSelectionMargin) >= best);
-    RC_ASSERT(c.efficiency <= 1 + 1e-9);  // no schedule beats every SM busy at the 128x256 rate
+    // No schedule beats every SM busy at the fastest tile's rate (the 16-bit 128x256 tile's, twice it for FP8).
+    RC_ASSERT(c.efficiency <= peak_rate(s.element) + 1e-9);
     // The choice names a candidate that takes the problem, and the plan of its scheduler.
     bool named = false;
     for (const Candidate& cand : kSm90Candidates)
