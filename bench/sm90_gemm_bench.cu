@@ -358,9 +358,10 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   if (e5m2_b) g.element_b = kernels::Element::E5M2;
   g.a = {a, kernels::Major::Row, k, 0};
   g.b = {b, kernels::Major::Col, k, 0};
-  g.c = {nullptr, kernels::Major::Col, m, 0};
+  // D row-major, as torch._scaled_mm writes it (the kernels run D^T: tokens along N)
+  g.c = {nullptr, kernels::Major::Row, n, 0};
   g.d = d;
-  g.ldd = m;
+  g.ldd = n;
   g.scale_a = scales;
   g.scale_b = scales + 1;
   g.epilogue.output = kernels::Element::BF16;
@@ -381,18 +382,20 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   CUBLAS_OK(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
   const int8_t fast = fast_accum ? 1 : 0;
-  const float* sa = scales;
-  const float* sb = scales + 1;
+  // cuBLASLt (column-major) computes the same row-major D as D^T = B^T A: its A is our B (K x N,
+  // transposed), its B our A (K x M), its D (N x M) column-major: torch._scaled_mm's call.
+  const float* sa = scales + 1;
+  const float* sb = scales;
   CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
   CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
   CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
   CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
   cublasLtMatrixLayout_t la, lb, lc, ld;
-  CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, uint64_t(k), uint64_t(m), int64_t(k)));
-  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, e5m2_b ? CUDA_R_8F_E5M2 : CUDA_R_8F_E4M3, uint64_t(k), uint64_t(n), int64_t(k)));
-  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, uint64_t(m), uint64_t(n), int64_t(m)));
-  CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(m), uint64_t(n), int64_t(m)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, e5m2_b ? CUDA_R_8F_E5M2 : CUDA_R_8F_E4M3, uint64_t(k), uint64_t(n), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, uint64_t(k), uint64_t(m), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, uint64_t(n), uint64_t(m), int64_t(n)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(n), uint64_t(m), int64_t(n)));
   cublasLtMatmulPreference_t pref;
   CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
   void* ws = nullptr;
@@ -408,12 +411,12 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   int chosen = -1;
   cublasStatus_t refused = CUBLAS_STATUS_NOT_SUPPORTED;
   for (int i = 0; i < found && chosen < 0; ++i) {
-    refused = cublasLtMatmul(lt, op, &one, a, la, b, lb, &zero, c, lc, ref, ld, &heur[i].algo, ws, ws_bytes, nullptr);
+    refused = cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, c, lc, ref, ld, &heur[i].algo, ws, ws_bytes, nullptr);
     if (refused == CUBLAS_STATUS_SUCCESS) chosen = i;
   }
   auto theirs = [&] {
     if (chosen >= 0)
-      CUBLAS_OK(cublasLtMatmul(lt, op, &one, a, la, b, lb, &zero, c, lc, ref, ld, &heur[chosen].algo, ws, ws_bytes, nullptr));
+      CUBLAS_OK(cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, c, lc, ref, ld, &heur[chosen].algo, ws, ws_bytes, nullptr));
   };
   SM90_CUDA(cudaDeviceSynchronize());
   const double diff = chosen >= 0 ? sm90_check::relative_difference(d, ref, m * n) : 0.0;
@@ -425,7 +428,7 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   SM90_CUDA(cudaGetLastError());
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
-  std::printf("fp8 e4m3 x %s TN -> bf16 %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s %8.3f ms %6.1f TFLOP/s  "
+  std::printf("fp8 e4m3 x %s TN -> bf16 row-major %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s %8.3f ms %6.1f TFLOP/s  "
               "ratio %.3f  diff vs cuBLASLt %.1e %s\n",
               e5m2_b ? "e5m2" : "e4m3", (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9,
               kernels::device::sm90_schedule(g), fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff,

@@ -84,10 +84,17 @@ namespace {
 std::size_t sm90_workspace(const GemmArguments& args) {
   return args.element != Element::F32 ? device::sm90_workspace_size(args) : 0;
 }
+// Fused epilogues run unsplit. FP8 inputs count as fused (their D is never their type: only the
+// sm90 kernels run them), but a plain FP8 product is no fusion of the FP8 kernels, whose list
+// has Stream-K kernels: the dispatch says whether one takes it.
+bool runs_unsplit(const GemmArguments& args) {
+  const bool plain_fp8 = is_fp8(args.element) && args.epilogue.activation == Activation::Identity && args.epilogue.bias == Bias::None;
+  return is_fused(args) && !plain_fp8;
+}
 }  // namespace
 
 std::size_t gemm_workspace_size(const GemmArguments& args, GemmKernel kernel) {
-  if (!check_arguments(args) || is_fused(args)) return 0;  // (fused epilogues run unsplit)
+  if (!check_arguments(args) || runs_unsplit(args)) return 0;
   switch (kernel) {
     case GemmKernel::Sm90TmaWgmma:
       return device::sm90_can_implement(args) ? sm90_workspace(args) : 0;
@@ -106,7 +113,7 @@ std::size_t gemm_workspace_size(const GemmArguments& args, GemmKernel kernel) {
 // The kernel gemm(args) runs on the current device, chosen as gemm() chooses it: the workspace
 // asked for is that kernel's alone (a caller that allocates per call pays for no other's).
 std::size_t gemm_workspace_size(const GemmArguments& args) {
-  if (!check_arguments(args) || is_fused(args)) return 0;
+  if (!check_arguments(args) || runs_unsplit(args)) return 0;
   const GemmConfiguration c = select_configuration(args, device_info());
   if (!c.status) return 0;
   if (c.kernel == GemmKernel::Sm90TmaWgmma)  // (one check of the SM90 kernel, as gemm() makes it)
