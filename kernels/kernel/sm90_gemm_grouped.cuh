@@ -186,7 +186,7 @@ struct GemmGroupedTmaWarpSpecialized {
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) Mainloop::init(s);
     cluster_sync();
-    const GroupedTileScheduler sched = p.scheduler;
+    const GroupedTileScheduler& sched = p.scheduler;  // (read from the parameters, not copied to registers)
     if (wg == 0) {
       arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
       if (threadIdx.x == 0) produce(p, s, sched, first, step, rank);
@@ -199,15 +199,21 @@ struct GemmGroupedTmaWarpSpecialized {
       typename Mainloop::Accumulators acc;
       GroupedTileScheduler::Cursor cur;
       for (int64_t t = first; sched.advance(cur, t); t += step) {
-        const auto w = sched.work(cur, t);
-        if (w.k_tiles > 0) {
-          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
-        } else {
+        // The tile kept across the mainloop in three 32-bit words (as the single-problem kernel).
+        int32_t kept_group = 0, kept_m = 0, kept_n = 0;
+        {
+          const auto w = sched.work(cur, t);
+          kept_group = int32_t(w.group), kept_m = int32_t(w.m), kept_n = int32_t(w.n);
+          if (w.k_tiles > 0) {
+            Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
+          } else {
 #pragma unroll
-          for (int i = 0; i < int(sizeof(acc.v) / sizeof(float)); ++i) acc.v[i] = 0.0f;
+            for (int i = 0; i < int(sizeof(acc.v) / sizeof(float)); ++i) acc.v[i] = 0.0f;
+          }
         }
-        const typename Epilogue::Params e = epilogue_of(p, w.group);
-        Epilogue::store(e, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank, w.n, 0, acc);
+        const typename Epilogue::Params e = epilogue_of(p, kept_group);
+        Epilogue::store(e, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(kept_m) * ClusterM + rank,
+                        int64_t(kept_n), 0, acc);
       }
       finish();
     }
@@ -223,23 +229,20 @@ struct GemmGroupedTmaWarpSpecialized {
     typename Mainloop::PipelineState st;
     GroupedTileScheduler::Cursor cur;
     int64_t mapped = -1;
-    const void* map_a = nullptr;
-    const void* map_b = nullptr;
     for (int64_t t = first; sched.advance(cur, t); t += step) {
       const auto w = sched.work(cur, t);
       if (w.k_tiles == 0) continue;
+      const GemmGroupRecord& r = p.records[w.group];
       if (w.group != mapped) {
-        map_a = p.records[w.group].map_a;
-        map_b = p.records[w.group].map_b;
-        arch::tensormap_acquire(map_a);
-        arch::tensormap_acquire(map_b);
-        arch::tensormap_prefetch(map_a);
-        arch::tensormap_prefetch(map_b);
+        arch::tensormap_acquire(r.map_a);
+        arch::tensormap_acquire(r.map_b);
+        arch::tensormap_prefetch(r.map_a);
+        arch::tensormap_prefetch(r.map_b);
         mapped = w.group;
       }
       const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, w.m, int64_t(0), rank);
       const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, w.n, int64_t(0), rank);
-      Mainloop::load_through(p.mainloop, map_a, map_b, s, st, tAgA, tBgB, rank, 0, w.k_tiles);
+      Mainloop::load_through(p.mainloop, r.map_a, r.map_b, s, st, tAgA, tBgB, rank, 0, w.k_tiles);
     }
   }
 };

@@ -31,11 +31,13 @@ struct GroupedTileScheduler {
 
   // Where a role stands in the concatenation: group `group` (-1: before the first) holds
   // linear tiles [first, first + tiles).
+  // (32-bit words where they fit: the kernel's consumers keep a cursor beside their 128
+  // accumulators. A group's tile counts along M and N are below 2^31 / 128.)
   struct Cursor {
-    int64_t group = -1;
+    int32_t group = -1;
+    int32_t tiles_m = 0, tiles_n = 0;
+    int32_t k_tiles = 0;
     int64_t first = 0, tiles = 0;
-    int64_t tiles_m = 0, tiles_n = 0;
-    int k_tiles = 0;
   };
   struct Work {
     int64_t group;
@@ -47,11 +49,11 @@ struct GroupedTileScheduler {
   TESSERA_HOST_DEVICE static constexpr int64_t positive(int64_t x) { return x > 0 ? x : 0; }
   TESSERA_HOST_DEVICE void enter(Cursor& c, int64_t g) const {
     const GemmGroupShape s = shapes[g];
-    c.group = g;
-    c.tiles_m = ceil_div(positive(s.m), tile_m);
-    c.tiles_n = ceil_div(positive(s.n), tile_n);
-    c.tiles = c.tiles_m * c.tiles_n;
-    c.k_tiles = int(ceil_div(positive(s.k), tile_k));
+    c.group = int32_t(g);
+    c.tiles_m = int32_t(ceil_div(positive(s.m), tile_m));
+    c.tiles_n = int32_t(ceil_div(positive(s.n), tile_n));
+    c.tiles = int64_t(c.tiles_m) * c.tiles_n;
+    c.k_tiles = int32_t(ceil_div(positive(s.k), tile_k));
   }
   // Moves `c` forward to the group that holds linear tile t (t at or past the cursor's first
   // tile); false when t lies past the last group's tiles.
@@ -71,7 +73,7 @@ struct GroupedTileScheduler {
       const auto r = grouped_raster(uint32_t(local), uint32_t(c.tiles_m), uint32_t(c.tiles_n), uint32_t(rows));
       return {c.group, int64_t(r.m), int64_t(r.n), c.k_tiles};
     }
-    const auto r = grouped_raster(local, c.tiles_m, c.tiles_n, rows);
+    const auto r = grouped_raster(local, int64_t(c.tiles_m), int64_t(c.tiles_n), rows);
     return {c.group, r.m, r.n, c.k_tiles};
   }
 };
