@@ -15,6 +15,9 @@
 // globalStrides[i], the stride of dim i + 1, in bytes (a multiple of 16), as
 // cuTensorMapEncodeTiled takes them (tma::Arguments::global_stride_bytes[i + 1]).
 //
+// The replacements name the map by its global address (.global state space: the generic
+// address converted, global_of); the fences and the prefetch take generic addresses.
+//
 // No host stand-in: a CUtensorMap's bit layout is not documented; on the host the driver
 // encodes maps (tma_encode.hpp). Off sm_90a these compile to nothing.
 #pragma once
@@ -22,6 +25,8 @@
 #include <cstdint>
 
 namespace tessera::kernels::arch {
+
+__device__ __forceinline__ uint64_t global_of(const void* p) { return uint64_t(__cvta_generic_to_global(p)); }
 
 // 128 bytes of a tensor map from `from` (e.g. a kernel parameter) to `to` (global memory,
 // 64-byte aligned): the template the replacements then edit.
@@ -34,7 +39,7 @@ __device__ __forceinline__ void tensormap_copy(void* to, const void* from) {
 
 __device__ __forceinline__ void tensormap_replace_global_address(void* map, const void* address) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\n" ::"l"(map), "l"(address) : "memory");
+  asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\n" ::"l"(global_of(map)), "l"(address) : "memory");
 #endif
 }
 
@@ -43,7 +48,7 @@ template <int Dim>
 __device__ __forceinline__ void tensormap_replace_global_dim(void* map, uint32_t extent) {
   static_assert(Dim >= 0 && Dim < 5, "a tensor map has at most 5 dims");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], %1, %2;\n" ::"l"(map), "n"(Dim), "r"(extent) : "memory");
+  asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], %1, %2;\n" ::"l"(global_of(map)), "n"(Dim), "r"(extent) : "memory");
 #endif
 }
 
@@ -52,7 +57,7 @@ template <int Dim>
 __device__ __forceinline__ void tensormap_replace_global_stride(void* map, uint64_t bytes) {
   static_assert(Dim >= 1 && Dim < 5, "dims 1 .. 4 have strides (dim 0 is contiguous)");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("tensormap.replace.tile.global_stride.global.b1024.b64 [%0], %1, %2;\n" ::"l"(map), "n"(Dim - 1), "l"(bytes) : "memory");
+  asm volatile("tensormap.replace.tile.global_stride.global.b1024.b64 [%0], %1, %2;\n" ::"l"(global_of(map)), "n"(Dim - 1), "l"(bytes) : "memory");
 #endif
 }
 
