@@ -543,7 +543,7 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
           num += (x - y) * (x - y), den += y * y;
         }
       versus = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-      ok = r1 && versus < 2e-3;  // the same mainloop and rounding: at most last-bit differences
+      ok = r1 && versus < 5e-3;  // the same k order in both: f32 last-bit differences, rarely a bf16 rounding
       TESSERA_CUDA_CHECK(cudaFree(E));
     }
   }
