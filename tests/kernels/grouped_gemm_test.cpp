@@ -8,6 +8,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <set>
