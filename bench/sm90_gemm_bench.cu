@@ -34,6 +34,13 @@
 //   accumulation; its default promotes partial sums). Default shapes: 8192^3, 4096x7168x16384,
 //   320x32576x7168, 512x4096x14336, 128x7168x16384, 64x7168x16384. Checked against cuBLASLt's
 //   D (relative norm) with tessera's D poisoned (NaN) first.
+//   --grouped [--skew]: tessera::gemm_grouped (MoE expert layers: the contiguous form, A tokens x K
+//   row-major sorted by expert, weights (E, N, K), D tokens x N row-major, bf16) against a loop of
+//   tessera::gemm calls over the experts (one per expert with tokens), TFLOP/s of both (2 T N K
+//   flops, T the tokens); shapes as E T K N quadruples, T tokens per expert (default: 8 2048 4096
+//   14336, 64 512 2048 1536, 128 512 2048 1536). --skew: the same total tokens, a quarter of the
+//   experts without any, expert 0 a third of all, the rest evenly. Checked: the two D's agree.
+//   (torch._grouped_mm on the same shapes: tools/device/grouped_mm_torch.py)
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode instead of
 //   divided modes: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
@@ -41,6 +48,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -49,6 +57,8 @@
 #include <vector>
 
 #include "../kernels/device/sm90_dispatch.hpp"
+#include "tessera/kernels/gemm.hpp"
+#include "tessera/kernels/gemm_grouped.hpp"
 #include "../tools/harness/harness.cuh"  // fill_random_fp8
 #include "../tools/harness/sm90_gemm_check.hpp"
 #include "timing.hpp"
@@ -440,11 +450,105 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   return ok;
 }
 
+
+// --grouped: one MoE expert layer, E experts, T tokens per expert on average (skew: a quarter of
+// the experts without tokens, expert 0 a third of all, the rest evenly), through tessera::gemm_grouped
+// (the contiguous form) against a loop of tessera::gemm over the experts with tokens.
+bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bool skew, int reps) {
+  const int64_t total = experts * tokens_per;
+  std::vector<int> counts(static_cast<size_t>(experts), static_cast<int>(tokens_per));
+  if (skew) {
+    int64_t left = total - total / 3, takers = 0;
+    for (int64_t e = 1; e < experts; ++e) takers += e % 4 != 3;
+    counts[0] = int(total / 3);
+    for (int64_t e = 1; e < experts; ++e) {
+      counts[size_t(e)] = e % 4 == 3 || takers == 0 ? 0 : int(left / takers);
+    }
+    int64_t sum = 0;
+    for (int c : counts) sum += c;
+    counts[0] += int(total - sum);  // the division's remainder
+  }
+  std::vector<int32_t> offs(static_cast<size_t>(experts));
+  int64_t run = 0;
+  for (int64_t e = 0; e < experts; ++e) offs[size_t(e)] = int32_t(run += counts[size_t(e)]);
+  bfloat16_t *a = nullptr, *b = nullptr, *d = nullptr, *d_loop = nullptr;
+  int32_t* d_offs = nullptr;
+  SM90_CUDA(cudaMalloc(&a, size_t(total * k) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMalloc(&b, size_t(experts * n * k) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMalloc(&d, size_t(total * n) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMalloc(&d_loop, size_t(total * n) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMalloc(&d_offs, size_t(experts) * sizeof(int32_t)));
+  SM90_CUDA(cudaMemcpy(d_offs, offs.data(), offs.size() * sizeof(int32_t), cudaMemcpyHostToDevice));
+  kernels::harness::fill_random(a, total * k, 11);
+  kernels::harness::fill_random(b, experts * n * k, 12);
+  kernels::GemmGroupedArguments g;
+  g.groups = experts;
+  g.element = kernels::Element::BF16;
+  g.b_major = kernels::Major::Col;  // weights (E, N, K)
+  g.form = kernels::GroupedForm::Contiguous;
+  g.contiguous.tokens = total, g.contiguous.n = n, g.contiguous.k = k;
+  g.contiguous.offs = d_offs, g.contiguous.a = a, g.contiguous.b = b, g.contiguous.d = d;
+  g.workspace_bytes = kernels::gemm_grouped_workspace_size(g);
+  SM90_CUDA(cudaMalloc(&g.workspace, g.workspace_bytes));
+  std::vector<kernels::GemmArguments> loop;
+  for (int64_t e = 0, begin = 0; e < experts; begin += counts[size_t(e)], ++e) {
+    if (counts[size_t(e)] == 0) continue;
+    kernels::GemmArguments x;
+    x.m = counts[size_t(e)], x.n = n, x.k = k;
+    x.element = kernels::Element::BF16;
+    x.a = {a + begin * k, kernels::Major::Row, k, 0};
+    x.b = {b + e * n * k, kernels::Major::Col, k, 0};
+    x.c = {nullptr, kernels::Major::Row, n, 0};
+    x.d = d_loop + begin * n;
+    x.ldd = n;
+    loop.push_back(x);
+  }
+  kernels::GemmResult r = kernels::gemm_grouped(g);
+  for (auto const& x : loop)
+    if (r) r = kernels::gemm(x);
+  SM90_CUDA(cudaDeviceSynchronize());
+  bool ok = bool(r);
+  double diff = 0;
+  if (ok) {
+    std::vector<bfloat16_t> h1(size_t(total * n)), h2(h1.size());
+    SM90_CUDA(cudaMemcpy(h1.data(), d, h1.size() * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
+    SM90_CUDA(cudaMemcpy(h2.data(), d_loop, h2.size() * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
+    double num = 0, den = 0;
+    for (size_t i = 0; i < h1.size(); ++i) {
+      const double x = double(float(h1[i])), y = double(float(h2[i]));
+      num += (x - y) * (x - y), den += y * y;
+    }
+    diff = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+    ok = diff < 5e-3 && std::isfinite(diff);  // (the same k order: last-bit differences at most)
+  }
+  double t_grouped = 0, t_loop = 0;
+  if (ok) {
+    const auto t = sm90_check::time_pairs([&] { kernels::gemm_grouped(g); },
+                                          [&] {
+                                            for (auto const& x : loop) kernels::gemm(x);
+                                          },
+                                          reps, 5, g_lead);
+    t_grouped = median(t.mine), t_loop = median(t.theirs);
+  }
+  const double flops = 2.0 * double(total) * double(n) * double(k);
+  int empty = 0;
+  for (int c : counts) empty += c == 0;
+  std::printf("grouped %-7s E=%-4lld T/E=%-5lld K=%-5lld N=%-6lld (empty %d, largest %d)  gemm_grouped %8.3f ms %7.1f TFLOP/s  "
+              "loop of %zu gemm %8.3f ms %7.1f TFLOP/s  ratio %.2f  D vs loop %.1e%s%s\n",
+              skew ? "skewed" : "uniform", (long long)experts, (long long)tokens_per, (long long)k, (long long)n, empty,
+              *std::max_element(counts.begin(), counts.end()), t_grouped, t_grouped > 0 ? flops / t_grouped * 1e-9 : 0.0, loop.size(), t_loop,
+              t_loop > 0 ? flops / t_loop * 1e-9 : 0.0, t_grouped > 0 ? t_loop / t_grouped : 0.0, diff, r ? "" : "  status: ",
+              r ? "" : r.message.c_str());
+  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)d_loop, (void*)d_offs, g.workspace}) SM90_CUDA(cudaFree(p));
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int reps = 30;
-  bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false;
+  bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false, grouped = false,
+       skew = false;
   std::string layout = "TN";
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
@@ -455,6 +559,8 @@ int main(int argc, char** argv) {
     else if (a == "--cluster1") cluster1 = true;
     else if (a == "--fused") fused = true;
     else if (a == "--fp8") fp8 = true;
+    else if (a == "--grouped") grouped = true;
+    else if (a == "--skew") skew = true;
     else if (a == "--fast-accum") fast_accum = true;
     else if (a == "--e5m2-b") e5m2_b = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
@@ -475,6 +581,19 @@ int main(int argc, char** argv) {
   if (tf32 && (f16 || layout != "TN")) {
     std::printf("error: --tf32 runs f32 inputs, TN only (tf32 wgmma reads K-major operands)\n");
     return 1;
+  }
+  if (grouped) {
+    if (dims.empty()) dims = {8, 2048, 4096, 14336, 64, 512, 2048, 1536, 128, 512, 2048, 1536};
+    if (dims.size() % 4 != 0) {
+      std::printf("error: --grouped shapes come as E T K N quadruples (experts, tokens per expert, K, N)\n");
+      return 1;
+    }
+    cudaDeviceProp prop{};
+    SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    bool ok = true;
+    for (size_t i = 0; i < dims.size(); i += 4) ok &= bench_grouped(dims[i], dims[i + 1], dims[i + 2], dims[i + 3], skew, reps);
+    return ok ? 0 : 1;
   }
   if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};
   if (dims.empty() && fp8)

@@ -327,6 +327,14 @@ struct CollectiveMainloopSm90TmaWgmma {
   template <class CoordA, class CoordB>
   __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, CoordA const& tAgA,
                                               CoordB const& tBgB, int rank, int k_begin, int k_end) {
+    load_through(p, &p.map_a, &p.map_b, s, st, tAgA, tBgB, rank, k_begin, k_end);
+  }
+  // The same through other tensor maps of A and B (the grouped kernel's, rewritten per group
+  // in global memory: arch/sm90_tensormap.cuh) with the boxes of p's arrangements.
+  template <class CoordA, class CoordB>
+  __device__ __forceinline__ static void load_through(Params const& p, void const* map_a, void const* map_b, SharedStorage& s,
+                                                      PipelineState& st, CoordA const& tAgA, CoordB const& tBgB, int rank, int k_begin,
+                                                      int k_end) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
     const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
     const TmaArrangement arr_a = p.arrangement_a, arr_b = p.arrangement_b;
@@ -334,11 +342,11 @@ struct CollectiveMainloopSm90TmaWgmma {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
-      issue<0, SM90_TMA_LOAD>(arr_a, &p.map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes));
+      issue<0, SM90_TMA_LOAD>(arr_a, map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes));
       if constexpr (ClusterM == 1)
-        issue<1, TmaOpB>(arr_b, &p.map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes));
+        issue<1, TmaOpB>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes));
       else
-        issue<1, TmaOpB>(arr_b, &p.map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes),
+        issue<1, TmaOpB>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes),
                          uint16_t((1u << ClusterM) - 1u));
       ++st;
     }

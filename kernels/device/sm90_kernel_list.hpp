@@ -21,6 +21,13 @@
 //                         e4m3 x e5m2 and e5m2 x e4m3 to bf16 (5)
 //   Fp8Small<A, B, D>     the same with 128x128x128 tiles for small problems: e4m3 x e4m3 to
 //                         bf16 (1)
+// The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
+// of their own since tessera::gemm never dispatches to them; one unit compiles them
+// (sm90_instances_grouped.cu):
+//   Grouped<T, MB>        DefaultGemm's mainloop (128x256x64, clusters of 2 along M), A_g
+//                         row-major, B_g column-major (weight (G, N, K), MB = K) or row-major
+//                         (weight (G, K, N), MB = MN), D_g in T through the direct epilogue:
+//                         bf16 TN, bf16 with (G, K, N) weights, f16 TN (3)
 // Units: the split of the kernels over translation units is tuned for CI's build time (each
 // unit groups kernels that share constexpr work: an operand's stage tiles and TMA plans).
 #pragma once
@@ -100,6 +107,13 @@ using Kernels = std::tuple<
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
     Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>>;
 // clang-format on
+
+template <class T, Major MB>
+struct Grouped {
+  using Element = T;
+  static constexpr Major major_b = MB;
+};
+using GroupedKernels = std::tuple<Grouped<bf16, K>, Grouped<bf16, MN>, Grouped<f16, K>>;
 
 // What the dispatch matches a kernel by, read off its type: the mainloop's elements, majors,
 // tile and schedule, the epilogue's D type and fused activation, whether the scheduler shares

@@ -9,6 +9,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "tessera/kernels/gemm.hpp"
+#include "tessera/kernels/gemm_grouped.hpp"
 #include "device/configs.cuh"  // the device adapter of one kernel (compiled in the library)
 #include "../../tools/harness/harness.cuh"
 
@@ -404,6 +406,219 @@ void run_fp8_cases(std::uint64_t seed, bool sm90) {
   run_fp8_case<float>({"mixed_f32_refused", 256, 256, 256, 1, E::E4M3, E::E5M2, E::F32, false, 0, 1.0f, 0.0f, true}, seed, tol32, true);
 }
 
+
+// ---- grouped GEMM (tessera::gemm_grouped; sm_90 only). Each group's D_g against the FP64
+// reference of its own operands, one relative error over all groups; D poisoned with NaN
+// where a group writes, the sentinel everywhere else (padding columns, rows no group owns,
+// empty groups' storage) must survive.
+struct GroupedCase {
+  const char* name;
+  tk::GroupedForm form;
+  std::vector<int> m;            // tokens per group (M_g)
+  std::vector<int> n, k;         // one entry: every group's (the contiguous form); else per group
+  bool weight_kn;                // B_g row-major (weight (G, K, N)); else column-major (weight (G, N, K))
+  int pad;                       // extra elements on the leading dimensions (ptr-array form; multiple of 8)
+  float alpha, beta;
+  bool versus_gemm = false;      // G = 1: also tessera::gemm on the same operands, the two compared
+};
+
+template <class T>
+void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
+  const int G = int(cs.m.size());
+  auto at = [](const std::vector<int>& v, int g) { return std::int64_t(v.size() == 1 ? v[0] : v[std::size_t(g)]); };
+  const bool contiguous = cs.form == tk::GroupedForm::Contiguous;
+  // Storage: per group its A (M x K row-major), B (K x N), C and D (M x N row-major), placed in
+  // one buffer each (the contiguous form: A, C, D stacked by rows, B as (G, N, K) or (G, K, N)).
+  std::vector<std::int64_t> a_off(G), b_off(G), d_off(G), lda(G), ldb(G), ldd(G);
+  std::int64_t na = 0, nb = 0, nd = 0, tokens = 0;
+  auto round8 = [](std::int64_t x) { return (x + 7) / 8 * 8; };
+  for (int g = 0; g < G; ++g) {
+    const std::int64_t M = cs.m[std::size_t(g)], N = at(cs.n, g), K = at(cs.k, g);
+    const std::int64_t pad = contiguous ? 0 : cs.pad;
+    lda[g] = K + pad;
+    ldb[g] = (cs.weight_kn ? N : K) + pad;
+    ldd[g] = N + pad;
+    a_off[g] = na, b_off[g] = nb, d_off[g] = nd;
+    na += round8(M * lda[g]);
+    nb += round8((cs.weight_kn ? K : N) * ldb[g]);
+    nd += round8(M * ldd[g]);
+    tokens += M;
+  }
+  const std::int64_t spare_rows = contiguous ? 3 : 0;  // rows past the last offset: nobody's
+  if (contiguous) nd += spare_rows * ldd[0];
+  T *A, *B, *C, *D;
+  double *R, *acc;
+  unsigned long long* bad;
+  TESSERA_CUDA_CHECK(cudaMalloc(&A, (na + 8) * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B, (nb + 8) * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&C, (nd + 8) * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&D, (nd + 8) * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  std::int64_t most = 1;
+  for (int g = 0; g < G; ++g) most = std::max(most, std::int64_t(cs.m[std::size_t(g)]) * at(cs.n, g));
+  TESSERA_CUDA_CHECK(cudaMalloc(&R, most * sizeof(double)));
+  tk::harness::fill_random(A, na + 8, seed * 4 + 0);
+  tk::harness::fill_random(B, nb + 8, seed * 4 + 1);
+  tk::harness::fill_random(C, nd + 8, seed * 4 + 2);
+  fill_value<<<512, 256>>>(D, nd + 8, kSentinel);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+  {
+    std::vector<T> host(std::size_t(nd + 8));
+    TESSERA_CUDA_CHECK(cudaMemcpy(host.data(), D, host.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    for (int g = 0; g < G; ++g)
+      for (std::int64_t i = 0; i < cs.m[std::size_t(g)]; ++i)
+        for (std::int64_t j = 0; j < at(cs.n, g); ++j) host[std::size_t(d_off[g] + i * ldd[g] + j)] = T(NAN);
+    TESSERA_CUDA_CHECK(cudaMemcpy(D, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  // The device arrays of the ptr-array form, or the offsets of the contiguous one.
+  std::vector<tk::GemmGroupShape> shapes(G);
+  std::vector<const void*> pa(G), pb(G), pc(G);
+  std::vector<void*> pd(G);
+  std::vector<std::int32_t> offs(G);
+  std::int64_t end = 0;
+  for (int g = 0; g < G; ++g) {
+    shapes[g] = {cs.m[std::size_t(g)], int(at(cs.n, g)), int(at(cs.k, g))};
+    pa[g] = A + a_off[g], pb[g] = B + b_off[g], pc[g] = C + d_off[g], pd[g] = D + d_off[g];
+    offs[g] = std::int32_t(end += cs.m[std::size_t(g)]);
+  }
+  auto to_device = [](const auto& v) {
+    void* p = nullptr;
+    TESSERA_CUDA_CHECK(cudaMalloc(&p, v.size() * sizeof(v[0]) + 16));
+    TESSERA_CUDA_CHECK(cudaMemcpy(p, v.data(), v.size() * sizeof(v[0]), cudaMemcpyHostToDevice));
+    return p;
+  };
+  void* d_shapes = to_device(shapes);
+  void* d_pa = to_device(pa);
+  void* d_pb = to_device(pb);
+  void* d_pc = to_device(pc);
+  void* d_pd = to_device(pd);
+  void* d_lda = to_device(lda);
+  void* d_ldb = to_device(ldb);
+  void* d_ldd = to_device(ldd);
+  void* d_offs = to_device(offs);
+  tk::GemmGroupedArguments g;
+  g.groups = G;
+  g.element = element<T>();
+  g.b_major = cs.weight_kn ? tk::Major::Row : tk::Major::Col;
+  g.alpha = cs.alpha;
+  g.beta = cs.beta;
+  g.form = cs.form;
+  if (contiguous) {
+    g.contiguous.tokens = tokens + spare_rows;
+    g.contiguous.n = at(cs.n, 0);
+    g.contiguous.k = at(cs.k, 0);
+    g.contiguous.offs = static_cast<const std::int32_t*>(d_offs);
+    g.contiguous.a = A, g.contiguous.b = B, g.contiguous.c = cs.beta != 0 ? C : nullptr, g.contiguous.d = D;
+  } else {
+    g.ptr_array.shapes = static_cast<const tk::GemmGroupShape*>(d_shapes);
+    g.ptr_array.a = static_cast<const void* const*>(d_pa);
+    g.ptr_array.b = static_cast<const void* const*>(d_pb);
+    g.ptr_array.c = cs.beta != 0 ? static_cast<const void* const*>(d_pc) : nullptr;
+    g.ptr_array.d = static_cast<void* const*>(d_pd);
+    g.ptr_array.lda = static_cast<const std::int64_t*>(d_lda);
+    g.ptr_array.ldb = static_cast<const std::int64_t*>(d_ldb);
+    g.ptr_array.ldc = cs.beta != 0 ? static_cast<const std::int64_t*>(d_ldd) : nullptr;
+    g.ptr_array.ldd = static_cast<const std::int64_t*>(d_ldd);
+  }
+  g.workspace_bytes = tk::gemm_grouped_workspace_size(g);
+  TESSERA_CUDA_CHECK(cudaMalloc(&g.workspace, g.workspace_bytes));
+  TESSERA_CUDA_CHECK(cudaMemset(g.workspace, 0xff, g.workspace_bytes));  // garbage must not matter
+  const tk::GemmResult res = tk::gemm_grouped(g);
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+  bool ok;
+  double err = 0, versus = 0;
+  if (expect_refusal) {
+    ok = res.status == tk::GemmStatus::Unsupported && !res.message.empty();
+  } else {
+    TESSERA_CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
+    TESSERA_CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
+    for (int q = 0; q < G; ++q) {
+      const std::int64_t M = cs.m[std::size_t(q)], N = at(cs.n, q), K = at(cs.k, q);
+      const Mat a{true, lda[q], 0}, b{cs.weight_kn, ldb[q], 0}, d{true, ldd[q], 0};
+      if (M > 0 && N > 0) {
+        reference<<<unsigned((M * N + 255) / 256), 256>>>(M, N, K, 1, A + a_off[q], a, B + b_off[q], b, C + d_off[q], d, cs.alpha, cs.beta, R);
+        TESSERA_CUDA_CHECK(cudaGetLastError());
+      }
+      compare<<<512, 256>>>(M, N, 1, D + d_off[q], d, M * ldd[q], R, acc, bad);
+      TESSERA_CUDA_CHECK(cudaGetLastError());
+    }
+    if (spare_rows > 0) {  // nobody's rows: the sentinel
+      compare<<<64, 256>>>(0, at(cs.n, 0), 1, D + end * ldd[0], Mat{true, ldd[0], 0}, spare_rows * ldd[0], R, acc, bad);
+      TESSERA_CUDA_CHECK(cudaGetLastError());
+    }
+    double hacc[2];
+    unsigned long long hbad[2];
+    TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
+    TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
+    err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
+    ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
+    if (!ok) std::printf("  nonfinite=%llu clobbered=%llu\n", hbad[0], hbad[1]);
+    if (cs.versus_gemm && ok) {
+      // G = 1: tessera::gemm's D of the same operands, against the grouped D.
+      T* E = nullptr;
+      TESSERA_CUDA_CHECK(cudaMalloc(&E, (nd + 8) * sizeof(T)));
+      tk::GemmArguments one;
+      one.m = cs.m[0], one.n = at(cs.n, 0), one.k = at(cs.k, 0);
+      one.element = element<T>();
+      one.a = {A, tk::Major::Row, lda[0], 0};
+      one.b = {B, cs.weight_kn ? tk::Major::Row : tk::Major::Col, ldb[0], 0};
+      one.c = {cs.beta != 0 ? C : nullptr, tk::Major::Row, ldd[0], 0};
+      one.d = E;
+      one.ldd = ldd[0];
+      one.alpha = cs.alpha, one.beta = cs.beta;
+      const tk::GemmResult r1 = tk::gemm(one);
+      TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<T> h1(std::size_t(cs.m[0] * ldd[0])), h2(h1.size());
+      TESSERA_CUDA_CHECK(cudaMemcpy(h1.data(), D, h1.size() * sizeof(T), cudaMemcpyDeviceToHost));
+      TESSERA_CUDA_CHECK(cudaMemcpy(h2.data(), E, h2.size() * sizeof(T), cudaMemcpyDeviceToHost));
+      double num = 0, den = 0;
+      for (std::int64_t i = 0; i < cs.m[0]; ++i)
+        for (std::int64_t j = 0; j < one.n; ++j) {
+          const double x = double(float(h1[std::size_t(i * ldd[0] + j)])), y = double(float(h2[std::size_t(i * ldd[0] + j)]));
+          num += (x - y) * (x - y), den += y * y;
+        }
+      versus = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+      ok = r1 && versus < 5e-3;  // the same k order in both: f32 last-bit differences, rarely a bf16 rounding
+      TESSERA_CUDA_CHECK(cudaFree(E));
+    }
+  }
+  std::printf("%s grouped %-22s %-4s %-10s G=%-3d tokens=%-6lld N=%lld K=%lld weight=%s a=%g b=%g  relerr=%.3e%s%s%s\n",
+              ok ? "PASS" : "FAIL", cs.name, tk::to_string(element<T>()), contiguous ? "contiguous" : "ptr-array", G, (long long)tokens,
+              (long long)at(cs.n, 0), (long long)at(cs.k, 0), cs.weight_kn ? "GKN" : "GNK", cs.alpha, cs.beta, err,
+              cs.versus_gemm ? (" vs gemm " + std::to_string(versus)).c_str() : "", res ? "" : "  status: ",
+              res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
+  ok ? ++passed : ++failures;
+  for (void* p : {(void*)A, (void*)B, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad, g.workspace, d_shapes, d_pa, d_pb, d_pc, d_pd,
+                  d_lda, d_ldb, d_ldd, d_offs})
+    TESSERA_CUDA_CHECK(cudaFree(p));
+}
+
+// The grouped cases: uniform experts, skewed token counts (experts with none, one with most),
+// residues in M, N and K, both weight layouts, beta with C, G = 1 against tessera::gemm, G = 128,
+// the ptr-array form with every group its own sizes (K = 0: D = beta C; empty M and N).
+void run_grouped_cases(std::uint64_t seed) {
+  using F = tk::GroupedForm;
+  const double tol = 1e-2;
+  std::vector<int> skew = {0, 0, 1500, 1, 0, 7, 129, 0, 255, 256, 0, 33};
+  std::vector<int> many(128);
+  for (int i = 0; i < 128; ++i) many[std::size_t(i)] = int((seed / 7 + std::uint64_t(i) * 2654435761u) % 97) % 4 == 0 ? 0 : int((std::uint64_t(i) * 40503u + seed) % 300);
+  const std::vector<GroupedCase> cases = {
+      {"uniform", F::Contiguous, {256, 256, 256, 256, 256, 256, 256, 256}, {512}, {256}, false, 0, 1.0f, 0.0f},
+      {"skewed_residues_beta", F::Contiguous, skew, {384}, {200}, false, 0, 1.5f, 0.5f},
+      {"skewed_weight_GKN", F::Contiguous, skew, {264}, {136}, true, 0, 1.0f, 0.0f},
+      {"g1_vs_gemm", F::Contiguous, {1000}, {1000}, {1000}, false, 0, 1.0f, 0.0f, true},
+      {"g128", F::Contiguous, many, {256}, {128}, false, 0, 1.0f, -1.0f},
+      {"ptr_array_mixed", F::PtrArray, {300, 0, 129, 64, 1, 200, 5}, {256, 128, 1000, 0, 8, 136, 64}, {128, 64, 72, 64, 8, 0, 520},
+       false, 8, 1.0f, 0.75f},
+      {"ptr_array_GKN", F::PtrArray, {77, 512, 0, 260}, {392, 256, 64, 1032}, {64, 1024, 64, 200}, true, 8, 2.0f, 0.0f},
+  };
+  for (const GroupedCase& cs : cases) run_grouped_case<__nv_bfloat16>(cs, seed + 73 * passed + failures, tol);
+  for (const GroupedCase& cs : {cases[0], cases[1], cases[5]}) run_grouped_case<__half>(cs, seed + 79 * passed + failures, tol);
+  // f16 with (G, K, N) weights: no kernel, refused with the reason.
+  run_grouped_case<__half>(cases[2], seed, tol, true);
+}
+
 }  // namespace
 
 int main() {
@@ -504,6 +719,10 @@ int main() {
                            Case{"sk_residue_b3", 1000, 1003, 1008, 3, 'T', 'N', false, 0, 1.0f, -0.5f},
                            Case{"sk_residue_NT", 1000, 1000, 4008, 1, 'N', 'T', true, 0, 1.0f, 0.0f}})
       for (bool split : {false, true}) run_case<__nv_bfloat16>(cs, tk::GemmKernel::Sm90TmaWgmma, seed + 43 * passed + failures, tol_half, split);
+  // The grouped GEMM (sm_90 only; TESSERA_CASES=grouped runs these alone).
+  if (major == 9 && !quick &&
+      (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("grouped") != std::string::npos))
+    run_grouped_cases(seed);
   // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone).
   if (!quick && (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("fp8") != std::string::npos))
     run_fp8_cases(seed, major == 9);

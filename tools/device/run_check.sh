@@ -6,7 +6,9 @@
 #   copy atom), hopper_gpu_test (wgmma / TMA atoms), wgmma_8bit_gpu_test (the FP8 and int8
 #   wgmma atoms against an FP64 reference), compute-sanitizer memcheck on small
 #   shapes, and a short benchmark against cuBLAS (SM90 at three shapes, fused, and the
-#   mma.sync / SIMT kernels at 8192^3), and the host work of one tessera::gemm call.
+#   mma.sync / SIMT kernels at 8192^3; tessera::gemm_grouped at MoE shapes against a loop of
+#   tessera::gemm and, where torch is installed, torch._grouped_mm), and the host work of one
+#   tessera::gemm call.
 # For tuning runs use run_gpu.sh (ncu, variants, traces) and run_hopper_gemm.sh.
 #   OUT=/tmp/out COMMIT=<sha> tools/device/run_check.sh
 # The build and the checks fit one 600-s device call only when few kernels changed; in two
@@ -135,7 +137,15 @@ note "-- benchmark against cuBLAS (same run)"
 [ -x "$B/example_my_gemm" ] && timeout 60 "$B/example_my_gemm" 8192 8192 8192 2>&1 | tail -3 | tee -a "$log"
 [ -x "$B/sm90_bench" ] && { timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log";
   timeout 60 "$B/sm90_bench" --fused 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log";
-  [ -n "${TF32:-1}" ] && timeout 60 "$B/sm90_bench" --tf32 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log"; }
+  [ -n "${TF32:-1}" ] && timeout 60 "$B/sm90_bench" --tf32 8192 8192 8192 2>&1 | grep -v '^device' | tee -a "$log";
+  # the grouped GEMM (MoE shapes) against a loop of tessera::gemm, uniform and skewed experts
+  timeout 120 "$B/sm90_bench" --grouped 2>&1 | grep -v '^device' | tee -a "$log";
+  timeout 120 "$B/sm90_bench" --grouped --skew 2>&1 | grep -v '^device' | tee -a "$log"; }
+# torch._grouped_mm on the same shapes, where torch is installed (the anchor of the lines above)
+if python3 -c "import torch" >/dev/null 2>&1; then
+  timeout 120 python3 tools/device/grouped_mm_torch.py 2>&1 | tee -a "$log"
+  timeout 120 python3 tools/device/grouped_mm_torch.py --skew 2>&1 | grep -v '^device' | tee -a "$log"
+fi
 if [ "${BENCH:-}" = full ] && [ -x "$B/sm90_bench" ]; then
   timeout 90 "$B/sm90_bench" 4096 4096 4096 8192 8192 1024 2>&1 | grep -v '^device' | tee -a "$log"
   # Stream-K's shapes (the dispatch with its workspace, then whole tiles only), TN and NT

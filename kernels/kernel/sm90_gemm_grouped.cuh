@@ -1,0 +1,255 @@
+// Grouped GEMM kernel, SM90 (tessera::gemm_grouped): the cooperative warp-specialized
+// persistent skeleton (sm90_gemm_tma_warpspecialized.cuh) over G problems whose sizes,
+// pointers and leading dimensions live in device memory.
+//
+// Two launches in stream order, no host synchronisation:
+//  1. prepare (one thread per group): the group's operands from the caller's form (the
+//     ptr-array's arrays, or the contiguous form lowered: lower_contiguous_group), checked
+//     (grouped_group_admissible), then its record in the workspace: the host's template tensor
+//     maps of A and B copied and rewritten with the group's address, dims and strides
+//     (tensormap.replace: arch/sm90_tensormap.cuh; the dims and strides are the template
+//     plan's rebound to the group's tensors by tma::rebind_gmem, the host's own rule), the
+//     epilogue's C and D, and the group's sizes for the scheduler (a group the device refuses
+//     is written as empty: no tiles, its D untouched); published by tensormap_release.
+//  2. the GEMM: clusters walk the groups' concatenated tiles (GroupedTileScheduler). The
+//     producer switches to a group's maps (tensormap_acquire, prefetch) only when its next
+//     tile lies in another group, and loads through them with the mainloop collective's boxes
+//     (load_through); the consumers run the mainloop collective's wgmmas and the direct
+//     epilogue collective with the group's D and C (D = alpha acc + beta C, stores predicated
+//     on the group's extent). K_g = 0: no loads, acc = 0, D = beta C.
+// The mainloop's and epilogue's contracts are the collectives' own (to_underlying_arguments
+// over a representative problem gives the template maps and the arrangement; per-mode boxes,
+// which any group's extents admit).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <tessera/kernels/gemm_grouped.hpp>
+
+#include "../arch/named_barrier.cuh"
+#include "../arch/sm90_registers.cuh"
+#include "../arch/sm90_tensormap.cuh"
+#include "../collective/sm90_epilogue.cuh"
+#include "../collective/sm90_mainloop_tma_wgmma.cuh"
+#include "sm90_gemm_kernel_base.cuh"
+#include "sm90_grouped_tile_scheduler.hpp"
+#include "sm90_shared_storage.hpp"
+
+namespace tessera::kernels::sm90 {
+
+template <class Mainloop_, class ElementD>
+struct GemmGroupedTmaWarpSpecialized {
+  using Mainloop = Mainloop_;
+  using Epilogue = CollectiveEpilogueSm90Direct<ElementD>;
+  using Element = typename Mainloop::Element;
+  static constexpr int Bits = Mainloop::Bits;
+  static_assert(Mainloop::Bits == 16, "the grouped kernel takes 16-bit inputs (bf16, f16)");
+  static_assert(Mainloop::MajorA == GMMA::Major::K, "A_g is row-major (tokens x K)");
+  static constexpr int ClusterM = Mainloop::ClusterM;
+  static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
+  using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
+  static constexpr int smem_bytes = int(sizeof(SharedStorage));
+  static constexpr Major b_major = Mainloop::KMajorB ? Major::Col : Major::Row;
+  using Arguments = GemmGroupedArguments;  // (the device adapter's hardware queries name it)
+
+  struct Params {
+    typename Mainloop::Params mainloop;  // the arrangements and B parts (its maps: prepare's templates)
+    GroupedTileScheduler scheduler;      // over the workspace's sizes
+    const GemmGroupRecord* records = nullptr;
+    float alpha = 1.0f, beta = 0.0f;
+  };
+  struct PrepareParams {
+    CUtensorMap map_a, map_b;  // the templates
+    tma::Arguments args_a, args_b;  // their plans' arguments (per-mode, two gmem modes)
+    GroupedForm form = GroupedForm::PtrArray;
+    GemmGroupedPtrArray ptr_array;
+    GemmGroupedContiguous contiguous;
+    int64_t groups = 0;
+    bool beta = false;
+    GemmGroupShape* shapes = nullptr;
+    GemmGroupRecord* records = nullptr;
+  };
+
+  // ---- host: both launches' parameters from the caller's arguments (checked:
+  // check_grouped_arguments). The template maps come from the mainloop collective's
+  // to_underlying_arguments over a representative 256^3 problem on the workspace.
+  static GemmResult to_underlying_arguments(GemmGroupedArguments const& g, KernelHardwareInfo const& hw, Params& p, PrepareParams& q) {
+    const GemmProblemShape rep{int64_t(256), int64_t(256), int64_t(256), int64_t(1)};
+    typename Mainloop::Arguments ml;
+    ml.element = element_enum_of<Element>();
+    ml.element_b = element_enum_of<typename Mainloop::ElementB>();
+    ml.a = Operand{g.workspace, Major::Row, 256, 0};
+    ml.b = Operand{g.workspace, b_major, 256, 0};
+    if (auto r = Mainloop::can_implement(rep, ml); !r) return r;
+    GemmResult status;
+    p.mainloop = Mainloop::template to_underlying_arguments<TmaBoxesPerMode>(rep, ml, nullptr, status);
+    if (!status) return status;
+    unsigned char* ws = static_cast<unsigned char*>(g.workspace);
+    q.shapes = reinterpret_cast<GemmGroupShape*>(ws);
+    q.records = reinterpret_cast<GemmGroupRecord*>(ws + grouped_records_offset(g.groups));
+    q.map_a = p.mainloop.map_a;
+    q.map_b = p.mainloop.map_b;
+    q.args_a = Mainloop::plan(0, p.mainloop.arrangement_a).args;
+    q.args_b = Mainloop::plan(1, p.mainloop.arrangement_b).args;
+    q.form = g.form;
+    q.ptr_array = g.ptr_array;
+    q.contiguous = g.contiguous;
+    q.groups = g.groups;
+    q.beta = g.beta != 0.0f;
+    p.scheduler = GroupedTileScheduler{q.shapes, g.groups, int64_t(Mainloop::BM) * ClusterM, Mainloop::BN, Mainloop::BK,
+                                       raster_group(ClusterM)};
+    p.records = q.records;
+    p.alpha = g.alpha;
+    p.beta = g.beta;
+    (void)hw;
+    return {};
+  }
+
+  // ---- device: prepare (one thread per group).
+  __device__ static void prepare(PrepareParams const& q) {
+    const int64_t g = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (g >= q.groups) return;
+    constexpr int eb = Bits / 8;
+    GroupedProblem pr;
+    if (q.form == GroupedForm::PtrArray) {
+      const GemmGroupShape s = q.ptr_array.shapes[g];
+      pr.m = s.m, pr.n = s.n, pr.k = s.k;
+      pr.a = q.ptr_array.a[g];
+      pr.b = q.ptr_array.b[g];
+      pr.c = q.beta ? q.ptr_array.c[g] : nullptr;
+      pr.d = q.ptr_array.d[g];
+      pr.lda = q.ptr_array.lda[g];
+      pr.ldb = q.ptr_array.ldb[g];
+      pr.ldc = q.beta ? q.ptr_array.ldc[g] : 0;
+      pr.ldd = q.ptr_array.ldd[g];
+    } else {
+      const int64_t begin = g == 0 ? 0 : q.contiguous.offs[g - 1], end = q.contiguous.offs[g];
+      pr = lower_contiguous_group(q.contiguous, b_major, eb, g, begin, end);
+    }
+    bool ok = grouped_group_admissible(pr, b_major, eb, q.beta);
+    GemmGroupRecord& r = q.records[g];
+    if (ok && pr.m > 0 && pr.n > 0 && pr.k > 0) {
+      // The operands as the mainloop sees them: A (M, K), B (N, K), in elements.
+      const int64_t ext_a[2] = {pr.m, pr.k}, str_a[2] = {pr.lda, 1};
+      const int64_t ext_b[2] = {pr.n, pr.k};
+      const int64_t str_b[2] = {Mainloop::KMajorB ? pr.ldb : 1, Mainloop::KMajorB ? 1 : pr.ldb};
+      const tma::Arguments a = tma::rebind_gmem(q.args_a, 2, ext_a, str_a);
+      const tma::Arguments b = tma::rebind_gmem(q.args_b, 2, ext_b, str_b);
+      if (a.rule != tma::Rule::ok || b.rule != tma::Rule::ok) {
+        ok = false;
+      } else {
+        arch::tensormap_copy(r.map_a, &q.map_a);
+        arch::tensormap_copy(r.map_b, &q.map_b);
+        arch::tensormap_replace_global_address(r.map_a, pr.a);
+        arch::tensormap_replace_dims_strides(r.map_a, a.rank, a.global_dim, a.global_stride_bytes);
+        arch::tensormap_replace_global_address(r.map_b, pr.b);
+        arch::tensormap_replace_dims_strides(r.map_b, b.rank, b.global_dim, b.global_stride_bytes);
+      }
+    }
+    r.c = q.beta ? pr.c : nullptr;
+    r.d = pr.d;
+    r.ldc = pr.ldc;
+    r.ldd = pr.ldd;
+    q.shapes[g] = GemmGroupShape{ok ? int32_t(pr.m) : 0, int32_t(pr.n > 0 ? pr.n : 0), int32_t(pr.k > 0 ? pr.k : 0)};
+    arch::tensormap_release();
+  }
+
+  __device__ __forceinline__ static void cluster_sync() { GemmKernelSm90Base<Mainloop, Epilogue, WholeTileScheduler>::cluster_sync(); }
+  __device__ __forceinline__ static int cluster_rank() { return GemmKernelSm90Base<Mainloop, Epilogue, WholeTileScheduler>::cluster_rank(); }
+  __device__ __forceinline__ static void finish() { GemmKernelSm90Base<Mainloop, Epilogue, WholeTileScheduler>::finish(); }
+
+  // The direct epilogue's parameters for group g (read after the tile's mainloop: nothing of
+  // them lives across the wgmmas).
+  __device__ __forceinline__ static typename Epilogue::Params epilogue_of(Params const& p, int64_t g) {
+    typename Epilogue::Params e;
+    const GemmGroupRecord& r = p.records[g];
+    const GemmGroupShape s = p.scheduler.shapes[g];
+    e.d = static_cast<ElementD*>(r.d);
+    e.c = static_cast<const ElementD*>(r.c);
+    e.d_stride_m = r.ldd, e.d_stride_n = 1;
+    e.c_stride_m = r.ldc, e.c_stride_n = 1;
+    e.m = s.m, e.n = s.n;
+    e.alpha = p.alpha, e.beta = p.beta;
+    return e;
+  }
+
+  __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
+    SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
+    typename Mainloop::SharedStorage& s = shared.mainloop;
+    const int wg = int(threadIdx.x / GMMA::warpgroup_threads);
+    const int rank = cluster_rank();
+    const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
+    if (threadIdx.x == 0) Mainloop::init(s);
+    cluster_sync();
+    const GroupedTileScheduler& sched = p.scheduler;  // (read from the parameters, not copied to registers)
+    if (wg == 0) {
+      arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
+      if (threadIdx.x == 0) produce(p, s, sched, first, step, rank);
+      finish();
+    } else {
+      arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
+      typename Mainloop::PipelineState st;
+      typename Mainloop::TiledMma tiled;
+      const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;
+      typename Mainloop::Accumulators acc;
+      GroupedTileScheduler::Cursor cur;
+      for (int64_t t = first; sched.advance(cur, t); t += step) {
+        // The tile kept across the mainloop in three 32-bit words (as the single-problem kernel).
+        int32_t kept_group = 0, kept_m = 0, kept_n = 0;
+        {
+          const auto w = sched.work(cur, t);
+          kept_group = int32_t(w.group), kept_m = int32_t(w.m), kept_n = int32_t(w.n);
+          if (w.k_tiles > 0) {
+            Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
+          } else {
+#pragma unroll
+            for (int i = 0; i < int(sizeof(acc.v) / sizeof(float)); ++i) acc.v[i] = 0.0f;
+          }
+        }
+        const typename Epilogue::Params e = epilogue_of(p, kept_group);
+        Epilogue::store(e, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(kept_m) * ClusterM + rank,
+                        int64_t(kept_n), 0, acc);
+      }
+      finish();
+    }
+  }
+
+  // The producer thread: each tile's k-tiles through its group's maps, switched (acquired and
+  // prefetched) when the tile's group is not the previous tile's.
+  __device__ __forceinline__ static void produce(Params const& p, typename Mainloop::SharedStorage& s, GroupedTileScheduler const& sched,
+                                                 int64_t first, int64_t step, int rank) {
+    constexpr auto shape_a = Mainloop::tile_a;
+    constexpr auto shape_b = Mainloop::tile_b;
+    constexpr auto shape_part_b = Mainloop::tile_part_b;
+    typename Mainloop::PipelineState st;
+    GroupedTileScheduler::Cursor cur;
+    int64_t mapped = -1;
+    for (int64_t t = first; sched.advance(cur, t); t += step) {
+      const auto w = sched.work(cur, t);
+      if (w.k_tiles == 0) continue;
+      const GemmGroupRecord& r = p.records[w.group];
+      if (w.group != mapped) {
+        arch::tensormap_acquire(r.map_a);
+        arch::tensormap_acquire(r.map_b);
+        arch::tensormap_prefetch(r.map_a);
+        arch::tensormap_prefetch(r.map_b);
+        mapped = w.group;
+      }
+      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, w.m, int64_t(0), rank);
+      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, w.n, int64_t(0), rank);
+      Mainloop::load_through(p.mainloop, r.map_a, r.map_b, s, st, tAgA, tBgB, rank, 0, w.k_tiles);
+    }
+  }
+};
+
+template <class Kernel>
+__global__ void __launch_bounds__(128) gemm_grouped_prepare_entry(const __grid_constant__ typename Kernel::PrepareParams params) {
+  Kernel::prepare(params);
+}
+
+}  // namespace tessera::kernels::sm90

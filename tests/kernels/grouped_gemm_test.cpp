@@ -1,0 +1,266 @@
+// The grouped GEMM's host-side parts (kernels/kernel/sm90_grouped_tile_scheduler.hpp,
+// include/tessera/kernels/gemm_grouped.hpp), without a GPU: the persistent clusters' walk over
+// the concatenated groups computes every (group, CTA tile) exactly once for generated group
+// sizes (empty groups, skew, residues), SM counts and cluster shapes, and switches groups only
+// where the next tile lies in another group; the contiguous form's lowering partitions the
+// tokens; the argument checks refuse with the reason; the workspace's records keep their alignment.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "kernel/sm90_grouped_tile_scheduler.hpp"
+
+using namespace tessera::kernels;
+using tessera::kernels::sm90::GroupedTileScheduler;
+
+namespace {
+
+// Every cluster's walk (t = c, c + clusters, ...), as the kernel's producer and consumers run
+// it: returns how many times each CTA tile (group, m, n) was computed, and checks the walk's
+// own properties on the way.
+std::map<std::tuple<int64_t, int64_t, int64_t>, int> walk(std::vector<GemmGroupShape> const& shapes, int64_t bm, int64_t bn, int64_t bk,
+                                                          int cluster_m, int64_t clusters, int64_t raster_group) {
+  GroupedTileScheduler s{shapes.data(), int64_t(shapes.size()), bm * cluster_m, bn, bk, raster_group};
+  std::map<std::tuple<int64_t, int64_t, int64_t>, int> seen;
+  int64_t total_tiles = 0;
+  for (auto const& g : shapes) total_tiles += ((g.m > 0 ? g.m : 0) + bm * cluster_m - 1) / (bm * cluster_m) * (((g.n > 0 ? g.n : 0) + bn - 1) / bn);
+  int64_t walked = 0;
+  for (int64_t c = 0; c < clusters; ++c) {
+    GroupedTileScheduler::Cursor cur;
+    int64_t last_group = -1, switches = 0, groups_seen = 0;
+    std::set<int64_t> distinct;
+    for (int64_t t = c;; t += clusters) {
+      if (!s.advance(cur, t)) {
+        REQUIRE(t >= total_tiles);  // the walk ends past the last tile, not before
+        break;
+      }
+      REQUIRE(t < total_tiles);
+      const auto w = s.work(cur, t);
+      ++walked;
+      REQUIRE(w.group >= last_group);  // the cursor only moves forward
+      if (w.group != last_group) ++switches, distinct.insert(w.group);
+      last_group = w.group;
+      const GemmGroupShape g = shapes[std::size_t(w.group)];
+      REQUIRE((g.m > 0 && g.n > 0));  // empty groups have no tiles
+      REQUIRE(w.k_tiles == (g.k > 0 ? (g.k + bk - 1) / bk : 0));
+      for (int r = 0; r < cluster_m; ++r) ++seen[{w.group, w.m * cluster_m + r, w.n}];
+    }
+    groups_seen = int64_t(distinct.size());
+    REQUIRE(switches == groups_seen);  // one tensor-map switch per group a cluster visits
+  }
+  REQUIRE(walked == total_tiles);
+  return seen;
+}
+
+void check_cover(std::vector<GemmGroupShape> const& shapes, int64_t bm, int64_t bn, int cluster_m, int64_t clusters, int64_t raster_group) {
+  INFO("G " << shapes.size() << ", tile " << bm << "x" << bn << ", cluster " << cluster_m << ", clusters " << clusters << ", raster group "
+            << raster_group);
+  const auto seen = walk(shapes, bm, bn, 64, cluster_m, clusters, raster_group);
+  std::size_t expected = 0;
+  for (std::size_t g = 0; g < shapes.size(); ++g) {
+    const int64_t m = shapes[g].m, n = shapes[g].n;
+    if (m <= 0 || n <= 0) continue;
+    const int64_t tm = (m + bm - 1) / bm, tn = (n + bn - 1) / bn;
+    const int64_t cluster_rows = (tm + cluster_m - 1) / cluster_m * cluster_m;  // CTA tiles the clusters cover
+    for (int64_t i = 0; i < cluster_rows; ++i)
+      for (int64_t j = 0; j < tn; ++j) {
+        const auto it = seen.find({int64_t(g), i, j});
+        REQUIRE(it != seen.end());
+        REQUIRE(it->second == 1);  // exactly once (rows past M_g: a cluster's clipped CTA tile)
+        ++expected;
+      }
+  }
+  REQUIRE(seen.size() == expected);  // nothing outside the groups' tiles
+}
+
+}  // namespace
+
+TEST_CASE("grouped scheduler: fixed MoE-like cases", "[kernels][grouped]") {
+  // uniform, skewed (experts with no tokens, one with most), all empty, a single group
+  const std::vector<std::vector<GemmGroupShape>> cases = {
+      {{512, 1536, 2048}, {512, 1536, 2048}, {512, 1536, 2048}, {512, 1536, 2048}},
+      {{0, 1536, 2048}, {3900, 1536, 2048}, {0, 1536, 2048}, {1, 1536, 2048}, {195, 1536, 2048}, {0, 1536, 2048}},
+      {{0, 256, 64}, {0, 256, 64}},
+      {{1000, 1000, 1000}},
+      {{129, 257, 0}, {7, 300, 5}, {300, 0, 64}, {1, 1, 1}},
+  };
+  for (auto const& shapes : cases)
+    for (int cluster_m : {1, 2})
+      for (int64_t clusters : {1, 2, 3, 66, 132 / cluster_m})
+        for (int64_t bn : {128, 256}) check_cover(shapes, 128, bn, cluster_m, clusters, 16 / cluster_m);
+}
+
+TEST_CASE("grouped scheduler: generated groups, SM counts and clusters", "[kernels][grouped]") {
+  rc::prop("every (group, CTA tile) once", [] {
+    const int groups = *rc::gen::inRange(1, 40);
+    const auto sizes = *rc::gen::container<std::vector<int>>(std::size_t(groups * 3), rc::gen::inRange(0, 1300));
+    std::vector<GemmGroupShape> shapes;
+    for (int g = 0; g < groups; ++g) {
+      // a third of the groups empty in M or N
+      const bool empty = sizes[std::size_t(3 * g)] % 3 == 0;
+      shapes.push_back({empty ? 0 : sizes[std::size_t(3 * g)], sizes[std::size_t(3 * g + 1)] + 1, sizes[std::size_t(3 * g + 2)]});
+    }
+    const int cluster_m = *rc::gen::element(1, 2);
+    const int64_t clusters = *rc::gen::inRange(1, 140);
+    const int64_t raster = *rc::gen::element(1, 3, 8, 16);
+    const int64_t bn = *rc::gen::element(128, 256);
+    check_cover(shapes, 128, bn, cluster_m, clusters, raster);
+  });
+}
+
+TEST_CASE("grouped scheduler: a group's tiles follow the single-problem raster", "[kernels][grouped]") {
+  const std::vector<GemmGroupShape> shapes = {{300, 700, 64}, {0, 5, 5}, {1000, 513, 64}};
+  GroupedTileScheduler s{shapes.data(), 3, 256, 256, 64, 8};
+  GroupedTileScheduler::Cursor cur;
+  int64_t t = 0;
+  for (std::size_t g : {std::size_t(0), std::size_t(2)}) {
+    const int64_t tm = (shapes[g].m + 255) / 256, tn = (shapes[g].n + 255) / 256;
+    for (int64_t i = 0; i < tm * tn; ++i, ++t) {
+      REQUIRE(s.advance(cur, t));
+      const auto w = s.work(cur, t);
+      const auto r = grouped_raster(i, tm, tn, int64_t(8));
+      REQUIRE((w.group == int64_t(g) && w.m == r.m && w.n == r.n));
+    }
+  }
+  REQUIRE_FALSE(s.advance(cur, t));
+}
+
+TEST_CASE("grouped GEMM: the contiguous form's lowering partitions the tokens", "[kernels][grouped]") {
+  rc::prop("groups are the offsets' row ranges", [] {
+    const int groups = *rc::gen::inRange(1, 130);
+    auto counts = *rc::gen::container<std::vector<int>>(std::size_t(groups), rc::gen::inRange(0, 600));
+    for (auto& c : counts)
+      if (c % 4 == 0) c = 0;  // experts without tokens
+    std::vector<int32_t> offs;
+    int32_t sum = 0;
+    for (int c : counts) offs.push_back(sum += c);
+    const int64_t n = 8 * *rc::gen::inRange(1, 300), k = 8 * *rc::gen::inRange(1, 300);
+    const Major b_major = *rc::gen::element(Major::Col, Major::Row);
+    alignas(16) static unsigned char base[16];
+    GemmGroupedContiguous f;
+    f.tokens = sum;
+    f.n = n;
+    f.k = k;
+    f.offs = offs.data();
+    f.a = base, f.b = base + 0, f.c = base, f.d = base;
+    std::vector<int> covered(std::size_t(sum), 0);
+    for (int g = 0; g < groups; ++g) {
+      const int64_t begin = g == 0 ? 0 : offs[std::size_t(g - 1)], end = offs[std::size_t(g)];
+      const GroupedProblem p = lower_contiguous_group(f, b_major, 2, g, begin, end);
+      RC_ASSERT(p.m == counts[std::size_t(g)]);
+      RC_ASSERT((p.n == n && p.k == k && p.lda == k && p.ldd == n && p.ldc == n && p.ldb == (b_major == Major::Col ? k : n)));
+      RC_ASSERT(static_cast<const unsigned char*>(p.a) == base + 2 * begin * k);
+      RC_ASSERT(static_cast<const unsigned char*>(p.b) == base + 2 * int64_t(g) * n * k);
+      RC_ASSERT(static_cast<unsigned char*>(p.d) == base + 2 * begin * n);
+      for (int64_t r = begin; r < end; ++r) ++covered[std::size_t(r)];
+      RC_ASSERT(grouped_group_admissible(p, b_major, 2, true));
+    }
+    for (int c : covered) RC_ASSERT(c == 1);
+  });
+  // rows outside A, or running backwards: an empty group
+  alignas(16) static unsigned char base[16];
+  GemmGroupedContiguous f;
+  f.tokens = 100, f.n = 64, f.k = 64, f.a = base, f.b = base, f.d = base;
+  REQUIRE(lower_contiguous_group(f, Major::Col, 2, 1, 50, 40).m == 0);
+  REQUIRE(lower_contiguous_group(f, Major::Col, 2, 1, 50, 101).m == 0);
+  REQUIRE(lower_contiguous_group(f, Major::Col, 2, 1, -1, 10).m == 0);
+  REQUIRE(lower_contiguous_group(f, Major::Col, 2, 1, 100, 100).m == 0);
+}
+
+TEST_CASE("grouped GEMM: which groups the device takes", "[kernels][grouped]") {
+  alignas(16) static unsigned char buf[64];
+  GroupedProblem p;
+  p.m = 100, p.n = 64, p.k = 32, p.a = buf, p.b = buf, p.d = buf, p.lda = 32, p.ldb = 32, p.ldd = 64;
+  REQUIRE(grouped_group_admissible(p, Major::Col, 2, false));
+  REQUIRE_FALSE(grouped_group_admissible(p, Major::Col, 2, true));  // beta without C
+  GroupedProblem q = p;
+  q.lda = 36;  // 72 bytes: not whole 16 bytes
+  REQUIRE_FALSE(grouped_group_admissible(q, Major::Col, 2, false));
+  q = p, q.a = buf + 2;
+  REQUIRE_FALSE(grouped_group_admissible(q, Major::Col, 2, false));
+  q = p, q.ldb = 16;  // shorter than K
+  REQUIRE_FALSE(grouped_group_admissible(q, Major::Col, 2, false));
+  REQUIRE(grouped_group_admissible(q, Major::Row, 2, false) == false);  // (K x N row-major: ldb >= N = 64)
+  q.ldb = 64;
+  REQUIRE(grouped_group_admissible(q, Major::Row, 2, false));
+  q = p, q.k = 0, q.a = nullptr, q.b = nullptr;  // K = 0: A and B not read
+  REQUIRE(grouped_group_admissible(q, Major::Col, 2, false));
+  q = p, q.m = 0, q.d = nullptr;  // empty: nothing read or written
+  REQUIRE(grouped_group_admissible(q, Major::Col, 2, false));
+}
+
+TEST_CASE("grouped GEMM: argument checks and workspace", "[kernels][grouped]") {
+  alignas(128) static unsigned char ws[1 << 16];
+  static const GemmGroupShape shapes[1] = {};
+  static const void* ptrs[1] = {};
+  static void* dptrs[1] = {};
+  static const int64_t lds[1] = {};
+  GemmGroupedArguments g;
+  g.groups = 4;
+  g.ptr_array = {shapes, ptrs, ptrs, nullptr, dptrs, lds, lds, nullptr, lds};
+  g.workspace = ws;
+  g.workspace_bytes = gemm_grouped_workspace_size(g);
+  REQUIRE(check_grouped_arguments(g));
+  auto refused = [](GemmGroupedArguments const& a, GemmStatus s, const char* words) {
+    const GemmResult r = check_grouped_arguments(a);
+    INFO(r.message);
+    REQUIRE(r.status == s);
+    REQUIRE(r.message.find(words) != std::string::npos);
+  };
+  GemmGroupedArguments b = g;
+  b.groups = 0;
+  refused(b, GemmStatus::InvalidSize, "groups = 0");
+  b.groups = gemm_grouped_max_groups + 1;
+  refused(b, GemmStatus::InvalidSize, "groups = 65537");
+  b = g, b.element = Element::F32;
+  refused(b, GemmStatus::Unsupported, "f32");
+  b = g, b.ptr_array.b = nullptr;
+  refused(b, GemmStatus::NullPointer, "the array b is null");
+  b = g, b.beta = 0.5f;
+  refused(b, GemmStatus::NullPointer, "c (beta != 0)");
+  b = g, b.workspace_bytes -= 1;
+  refused(b, GemmStatus::InvalidSize, "needs");
+  b = g, b.workspace = ws + 16;
+  refused(b, GemmStatus::Misaligned, "128-byte");
+
+  GemmGroupedArguments c;
+  c.groups = 8;
+  c.form = GroupedForm::Contiguous;
+  static const int32_t offs[8] = {};
+  c.contiguous.tokens = 4096, c.contiguous.n = 1536, c.contiguous.k = 2048;
+  c.contiguous.offs = offs, c.contiguous.a = ws, c.contiguous.b = ws, c.contiguous.d = ws;
+  c.workspace = ws, c.workspace_bytes = gemm_grouped_workspace_size(c);
+  REQUIRE(check_grouped_arguments(c));
+  b = c, b.contiguous.offs = nullptr;
+  refused(b, GemmStatus::NullPointer, "offs is null");
+  b = c, b.contiguous.lda = 2052;  // 4104 bytes
+  refused(b, GemmStatus::Misaligned, "lda = 2052");
+  b = c, b.contiguous.ldd = 1000;
+  refused(b, GemmStatus::InvalidLeadingDim, "ldd = 1000");
+  b = c, b.contiguous.k = 2044;  // the weights' rows
+  refused(b, GemmStatus::Misaligned, "multiple of 16 bytes");
+  b = c, b.contiguous.d = ws + 8;
+  refused(b, GemmStatus::Misaligned, "16-byte aligned");
+  b = c, b.contiguous.tokens = -1;
+  refused(b, GemmStatus::InvalidSize, "tokens = -1");
+  b = c, b.contiguous.k = 0, b.contiguous.a = nullptr, b.contiguous.b = nullptr;  // K = 0: D = beta C, A and B not read
+  REQUIRE(check_grouped_arguments(b));
+
+  // The workspace: the sizes, then 128-byte aligned records, one per group.
+  for (int64_t groups : {1, 7, 8, 11, 128, 4096}) {
+    INFO("G " << groups);
+    REQUIRE(grouped_records_offset(groups) % 128 == 0);
+    REQUIRE(grouped_records_offset(groups) >= std::size_t(groups) * sizeof(GemmGroupShape));
+    REQUIRE(grouped_workspace_bytes(groups) == grouped_records_offset(groups) + std::size_t(groups) * sizeof(GemmGroupRecord));
+  }
+  REQUIRE(offsetof(GemmGroupRecord, map_a) % 64 == 0);
+  REQUIRE(offsetof(GemmGroupRecord, map_b) % 64 == 0);
+  REQUIRE(sizeof(GemmGroupRecord) % 128 == 0);
+}
