@@ -75,7 +75,7 @@ if [ "$STEP" != check ]; then
   [ $ok = 1 ] &&
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
     nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B"/k_sm90_instances*.o &&
-    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o -lcublas -lcublasLt &&
+    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "${kobjs[@]}" -lcublas -lcublasLt &&
     nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas &&
     nvcc "${F[@]}" -o "$B/gemm_host_cost" "$B/gemm_host_cost.o" "${kobjs[@]}" -lcublas
 } >"$OUT/build.log" 2>&1
