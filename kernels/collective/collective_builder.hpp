@@ -78,6 +78,8 @@ template <class ElementD>
 struct CollectiveEpilogueSm90Direct;
 template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct, int Slots>
 struct CollectiveEpilogueSm90TmaStore;
+template <class ElementD, class Tree>
+struct CollectiveEpilogueSm90Tree;
 }  // namespace sm90
 
 // ---------------------------------------------------------------- the builders' vocabulary
@@ -144,6 +146,10 @@ struct EpilogueTmaStore {};    // SM90: staged in 128B-swizzled smem, TMA stores
 template <Activation Act>
 struct EpilogueTmaStoreFused {};
 struct EpilogueDirect {};      // SM90: from the registers
+// SM90: D = an epilogue tree's value per element (tessera/kernels/epilogue_tree.hpp), stored
+// from the registers; the tree's sinks write beside D. One kernel type per tree.
+template <class Tree>
+struct EpilogueTree {};
 
 // The problem shape the kernels take: GemmProblemShape (kernel/problem_shape.hpp).
 
@@ -226,6 +232,15 @@ template <Activation Act>
 struct fused_activation<EpilogueTmaStoreFused<Act>> {
   static constexpr bool is_fused = true;
   static constexpr Activation value = Act;
+};
+// The tree an epilogue schedule evaluates (void: none).
+template <class Schedule>
+struct epilogue_tree_of {
+  using type = void;
+};
+template <class Tree>
+struct epilogue_tree_of<EpilogueTree<Tree>> {
+  using type = Tree;
 };
 }  // namespace builder_detail
 
@@ -513,11 +528,15 @@ struct CollectiveEpilogueBuilder<
   using Requested = std::conditional_t<std::is_same_v<EpilogueSchedule, EpilogueScheduleAuto>,
                                        Sm90DefaultEpilogueSchedule<typename MB::ElementA>, EpilogueSchedule>;
   static constexpr Activation fused = builder_detail::fused_activation<Requested>::value;
-  // A fused TMA-store schedule is the TMA-store epilogue with its activation.
-  using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore, Requested>;
+  // A fused TMA-store schedule is the TMA-store epilogue with its activation; a tree's stores
+  // are the direct epilogue's (no staging shared memory).
+  using Tree = typename builder_detail::epilogue_tree_of<Requested>::type;
+  static constexpr bool tree = !std::is_void_v<Tree>;
+  using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore,
+                                      std::conditional_t<tree, EpilogueDirect, Requested>>;
   static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
-                "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act> or "
-                "EpilogueDirect");
+                "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act>, "
+                "EpilogueDirect or EpilogueTree<Tree>");
   static_assert(std::is_same_v<ElementD, typename MB::ElementA> || std::is_same_v<ElementD, float> ||
                     (builder_detail::is_fp8<typename MB::ElementA> && builder_detail::is_16bit_float<ElementD>),
                 "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32 (FP8 inputs: bf16, f16 or f32)");
@@ -532,10 +551,11 @@ struct CollectiveEpilogueBuilder<
                                                            MB::Stages>) <= std::size_t(MB::ArchTag::smem_capacity),
                 "CollectiveEpilogueBuilder (SM90): the mainloop's stages and the epilogue's staging exceed the shared "
                 "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
-  using CollectiveOp = std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
-                                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused,
-                                                                               MB::EpilogueSlots>,
-                                          sm90::CollectiveEpilogueSm90Direct<ElementD>>;
+  using CollectiveOp = std::conditional_t<
+      tree, sm90::CollectiveEpilogueSm90Tree<ElementD, Tree>,
+      std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
+                         sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots>,
+                         sm90::CollectiveEpilogueSm90Direct<ElementD>>>;
 };
 
 }  // namespace tessera::kernels
