@@ -152,8 +152,8 @@ int check_refusals() {
   sm90_check::GemmArguments g;
   g.m = 256; g.n = 128; g.k = 64; g.batch = 1;
   g.element = Element::BF16;
-  static bfloat16_t storage[256 * 128];
-  static float vectors[512];
+  alignas(16) static bfloat16_t storage[256 * 128];
+  alignas(16) static float vectors[512];
   g.a = {storage, Major::Row, 64, 0};
   g.b = {storage, Major::Col, 64, 0};
   g.c = {nullptr, Major::Col, 256, 0};
