@@ -80,6 +80,8 @@ template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation Fus
 struct CollectiveEpilogueSm90TmaStore;
 template <class ElementD, class Tree>
 struct CollectiveEpilogueSm90Tree;
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree>
+struct CollectiveEpilogueSm90TreeTmaStore;
 }  // namespace sm90
 
 // ---------------------------------------------------------------- the builders' vocabulary
@@ -146,9 +148,11 @@ struct EpilogueTmaStore {};    // SM90: staged in 128B-swizzled smem, TMA stores
 template <Activation Act>
 struct EpilogueTmaStoreFused {};
 struct EpilogueDirect {};      // SM90: from the registers
-// SM90: D = an epilogue tree's value per element (tessera/kernels/epilogue_tree.hpp), stored
-// from the registers; the tree's sinks write beside D. One kernel type per tree.
-template <class Tree>
+// SM90: D = an epilogue tree's value per element (tessera/kernels/epilogue_tree.hpp); the
+// tree's sinks write beside D. One kernel type per tree. Stores: EpilogueDirect (from the
+// registers, any D) or EpilogueTmaStore (staged in shared memory, TMA stores: a D that TMA can
+// store, column-major and 16-byte aligned; the others are refused at run time).
+template <class Tree, class Stores = EpilogueDirect>
 struct EpilogueTree {};
 
 // The problem shape the kernels take: GemmProblemShape (kernel/problem_shape.hpp).
@@ -238,9 +242,10 @@ template <class Schedule>
 struct epilogue_tree_of {
   using type = void;
 };
-template <class Tree>
-struct epilogue_tree_of<EpilogueTree<Tree>> {
+template <class Tree, class Stores>
+struct epilogue_tree_of<EpilogueTree<Tree, Stores>> {
   using type = Tree;
+  using stores = Stores;
 };
 }  // namespace builder_detail
 
@@ -532,8 +537,14 @@ struct CollectiveEpilogueBuilder<
   // are the direct epilogue's (no staging shared memory).
   using Tree = typename builder_detail::epilogue_tree_of<Requested>::type;
   static constexpr bool tree = !std::is_void_v<Tree>;
+  using TreeStores = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::stores;
+  static_assert(std::is_same_v<TreeStores, EpilogueDirect> || std::is_same_v<TreeStores, EpilogueTmaStore>,
+                "CollectiveEpilogueBuilder (SM90): an epilogue tree's stores are EpilogueDirect or EpilogueTmaStore");
+  static_assert(!tree || !MB::Pingpong || std::is_same_v<TreeStores, EpilogueDirect>,
+                "CollectiveEpilogueBuilder (SM90, ping-pong): no epilogue tree (the tree epilogues take one staging slot: "
+                "cooperative kernels)");
   using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore,
-                                      std::conditional_t<tree, EpilogueDirect, Requested>>;
+                                      std::conditional_t<tree, TreeStores, Requested>>;
   static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
                 "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act>, "
                 "EpilogueDirect or EpilogueTree<Tree>");
@@ -552,7 +563,10 @@ struct CollectiveEpilogueBuilder<
                 "CollectiveEpilogueBuilder (SM90): the mainloop's stages and the epilogue's staging exceed the shared "
                 "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
   using CollectiveOp = std::conditional_t<
-      tree, sm90::CollectiveEpilogueSm90Tree<ElementD, Tree>,
+      tree,
+      std::conditional_t<std::is_same_v<TreeStores, EpilogueTmaStore>,
+                         sm90::CollectiveEpilogueSm90TreeTmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, Tree>,
+                         sm90::CollectiveEpilogueSm90Tree<ElementD, Tree>>,
       std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots>,
                          sm90::CollectiveEpilogueSm90Direct<ElementD>>>;

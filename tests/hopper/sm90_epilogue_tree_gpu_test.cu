@@ -1,5 +1,5 @@
 // GPU check of an epilogue tree in the SM90 GEMM (TMA + wgmma, cooperative 128x128 tiles, the
-// tree epilogue: kernels/collective/sm90_epilogue_tree.cuh), the worked example of
+// tree epilogues: kernels/collective/sm90_epilogue_tree.cuh and _tree_tma.cuh), the worked example of
 // docs/gemm_epilogue.md:
 //   z = alpha acc s_m[m] s_n[n] + bias[n]     (s_m per row, s_n per column and batch, bias bf16)
 //   aux = bf16(z)                             (AuxStore, column-major with padding)
@@ -10,7 +10,8 @@
 // rounding is monotone, so bf16(r[n]) is the largest bf16 D of column n, and bf16(amax) the
 // largest of all; the aux tensor's padding keeps its poison. The tree's refusals (named node)
 // are checked first, without a GPU.
-// One kernel instance (this TU's): the example tree's.
+// Two kernel instances (this TU's), the example tree's: D stored from the registers
+// (EpilogueTree<Tree>) and through the TMA-store staging (EpilogueTree<Tree, EpilogueTmaStore>).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the host checks).
 #include <cmath>
 #include <cstdio>
@@ -18,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/collective/sm90_epilogue_tree.cuh"
+#include "../../kernels/collective/sm90_epilogue_tree_tma.cuh"
 #include "../../kernels/device/sm90_gemm.cuh"
 #include "../../tools/harness/sm90_gemm_check.hpp"
 
@@ -34,12 +35,20 @@ using Z = Compute<plus, Compute<multiplies, Compute<multiplies, Compute<multipli
                   RowBroadcast<bfloat16_t>>;
 using Example = ScalarReduction<absolute_maximum, RowReduction<maximum_value, Compute<relu, AuxStore<bfloat16_t, Z>>>>;
 
+// The two kernels: the tree's D stored from the registers (any D), and staged in shared memory
+// with TMA stores (a D that TMA can store).
 using Mainloop = s9::Sm90Mainloop<bfloat16_t, GMMA::Major::K, GMMA::Major::K, tuple<_128, _128, _64>, 2>;
-using Epilogue = CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example>>;
-using Kernel = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp, Epilogue::CollectiveOp, s9::WholeTileScheduler>;
-using Gemm = s9::GemmSm90<Kernel>;
-static_assert(std::is_same_v<Epilogue::CollectiveOp, s9::CollectiveEpilogueSm90Tree<bfloat16_t, Example>>,
-              "the builder's EpilogueTree<Tree> is the tree epilogue of that tree");
+template <class Stores>
+using KernelOf = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp,
+                               typename CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example, Stores>>::CollectiveOp,
+                               s9::WholeTileScheduler>;
+using RegisterKernel = KernelOf<EpilogueDirect>;
+using TmaKernel = KernelOf<EpilogueTmaStore>;
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example>>::CollectiveOp,
+                             s9::CollectiveEpilogueSm90Tree<bfloat16_t, Example>> &&
+                  std::is_same_v<CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example, EpilogueTmaStore>>::CollectiveOp,
+                                 s9::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 128, 128, 2, Example>>,
+              "the builder's EpilogueTree<Tree, Stores> is the tree epilogue of that tree with those stores");
 
 template <class T>
 T* to_device(std::vector<T> const& v) {
@@ -80,7 +89,9 @@ Example::Arguments example_arguments(float alpha, const float* sm, const float* 
   return {amax, 0, {r, n, {{aux, 1, ld_aux, bs_aux, {{{{{alpha}, {}}, {sm}}, {sn, n}}, {bias}}}}}};
 }
 
+template <class Kernel>
 int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
+  const char* stores = std::is_same_v<Kernel, TmaKernel> ? "TMA" : "registers";
   sm90_check::Problem<bfloat16_t> p(m, n, k, l, d_row, 1.0f, 0.0f, uint64_t(m * 7919 + n * 31 + k + l), "TN");
   const Operands o = operands(m, n, l, uint64_t(m + n + k));
   float* dsm = to_device(o.sm);
@@ -95,14 +106,14 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
   float* damax = to_device(std::vector<float>{0.0f});
 
   auto fail = [&](const std::string& what) {
-    std::printf("tree %lld x %lld x %lld x %lld D %s: FAIL (%s)\n", (long long)m, (long long)n, (long long)k, (long long)l,
+    std::printf("tree (%s) %lld x %lld x %lld x %lld D %s: FAIL (%s)\n", stores, (long long)m, (long long)n, (long long)k, (long long)l,
                 d_row ? "row" : "col", what.c_str());
     return 1;
   };
   if (auto r = check_arguments(p.args); !r) return fail("check_arguments: " + r.message);
   auto args = Kernel::arguments_of(p.args);
   args.epilogue.tree = example_arguments(o.alpha, dsm, dsn, n, dbias, daux, ld_aux, bs_aux, dr, damax);
-  Gemm op;
+  s9::GemmSm90<Kernel> op;
   if (auto r = op.initialize(args); !r) return fail("initialize: " + r.message);
   if (auto r = op.run(); !r) return fail("run: " + r.message);
   SM90_CUDA(cudaDeviceSynchronize());
@@ -137,8 +148,8 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
       if (!(off < ld_aux * n && off % ld_aux < m) && aux[size_t(q * bs_aux + off)].bits != 0xffff) ++bad_pad;
   const double rel = std::sqrt(num / (den > 0 ? den : 1));
   cudaFree(dsm); cudaFree(dsn); cudaFree(dbias); cudaFree(daux); cudaFree(dr); cudaFree(damax);
-  std::printf("tree %lld x %lld x %lld x %lld D %s: rel %.2e, D off %lld, aux off %lld, aux padding written %lld, r[n] off %lld, amax %g (want %g)\n",
-              (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col", rel, (long long)bad_d, (long long)bad_aux,
+  std::printf("tree (%s) %lld x %lld x %lld x %lld D %s: rel %.2e, D off %lld, aux off %lld, aux padding written %lld, r[n] off %lld, amax %g (want %g)\n",
+              stores, (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col", rel, (long long)bad_d, (long long)bad_aux,
               (long long)bad_pad, (long long)bad_r, double(amax), double(all_max));
   if (bad_d || bad_aux || bad_pad || bad_r || rel > 1e-2) return fail("elements off");
   if (bfloat16_t(amax).bits != bfloat16_t(all_max).bits) return fail("amax");
@@ -147,6 +158,7 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
 
 // What the kernel refuses before it runs (no GPU needed): a tree operand missing, a misaligned
 // vector, the fixed menu's fields beside a tree.
+template <class Kernel>
 int check_refusals() {
   int fails = 0;
   sm90_check::GemmArguments g;
@@ -159,7 +171,7 @@ int check_refusals() {
   g.c = {nullptr, Major::Col, 256, 0};
   g.d = storage;
   g.ldd = 256;
-  auto expect = [&](Kernel::Arguments const& a, GemmStatus status, const char* text) {
+  auto expect = [&](typename Kernel::Arguments const& a, GemmStatus status, const char* text) {
     const GemmResult r = Kernel::can_implement(a);
     if (r.status != status || r.message.find(text) == std::string::npos) {
       std::printf("refusal: FAIL: want status %d with \"%s\", got %d \"%s\"\n", int(status), text, int(r.status), r.message.c_str());
@@ -176,24 +188,34 @@ int check_refusals() {
   expect(a, GemmStatus::Success, "");
   a.epilogue.beta = 1.0f;
   expect(a, GemmStatus::Unsupported, "nodes of the tree");
+  a.epilogue.beta = 0.0f;
+  a.epilogue.c.major = Major::Row;  // D row-major: the registers' stores only
+  a.epilogue.ldd = 128;
+  if constexpr (std::is_same_v<Kernel, TmaKernel>) expect(a, GemmStatus::Unsupported, "needs a D that TMA can store");
+  else expect(a, GemmStatus::Success, "");
   return fails;
 }
 
 }  // namespace
 
 int main() {
-  int fails = check_refusals();
+  int fails = check_refusals<RegisterKernel>() + check_refusals<TmaKernel>();
   int dev = 0, major = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
       major != 9) {
     std::printf(fails ? "host refusal checks FAILED; skipped: no sm_90 GPU\n" : "host refusal checks pass; skipped: no sm_90 GPU\n");
     return fails ? 1 : 77;
   }
-  fails += check(128, 128, 64, 1, false);    // one tile, one k-tile
-  fails += check(1031, 2055, 200, 1, false);  // residues in M, N and K, many tiles
-  fails += check(1031, 2055, 200, 1, true);   // the same, D row-major
-  fails += check(72, 40, 64, 2, false);       // below one tile, two batches
-  fails += check(384, 520, 136, 3, true);     // batches (s_n and r per batch, amax over all), N residue
+  // TMA stores: D column-major, ld and batch stride whole 16 bytes
+  fails += check<TmaKernel>(128, 128, 64, 1, false);     // one tile, one k-tile
+  fails += check<TmaKernel>(1032, 2055, 200, 1, false);  // residues in M, N and K, many tiles
+  fails += check<TmaKernel>(72, 40, 64, 2, false);       // below one tile, two batches
+  // stores from the registers: any D
+  fails += check<RegisterKernel>(128, 128, 64, 1, false);
+  fails += check<RegisterKernel>(1031, 2055, 200, 1, false);  // ld not 16-byte aligned
+  fails += check<RegisterKernel>(1031, 2055, 200, 1, true);   // D row-major
+  fails += check<RegisterKernel>(72, 40, 64, 2, false);
+  fails += check<RegisterKernel>(384, 520, 136, 3, true);     // batches (s_n and r per batch, amax over all), N residue
   std::printf(fails ? "FAILED: %d\n" : "all passed\n", fails);
   return fails ? 1 : 0;
 }

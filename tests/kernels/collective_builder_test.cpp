@@ -180,6 +180,11 @@ static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, 
               std::is_same_v<CollectiveEpilogueBuilder<S90_small, float, 4, EpilogueTree<SomeTree>>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90Tree<float, SomeTree>> &&
               CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree>>::smem_bytes == 0);
+// ... through TMA stores: the staging of the TMA-store epilogue (16 KiB per consumer warpgroup).
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 128, 256, 2, SomeTree>> &&
+              CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::smem_bytes ==
+                  2 * kernels::sm90::epilogue_staging_bytes);
 // Narrow tiles get narrower swizzles: K-major BK = 16 bf16 is 32 bytes; MN-major BN = 32 is 64.
 using S90_sw32 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_64, _64, _16>>;
 using S90_sw64 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, MNMajor, 8, tuple<_64, _32, _64>>;

@@ -84,7 +84,7 @@ struct Compute {
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
     return params_children(s, a, workspace, std::make_integer_sequence<int, int(sizeof...(Children))>{});
   }
-  TESSERA_HOST_DEVICE static float visit(Params const& p, TreeCoord const& c, float acc) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float acc) {
     return visit_children(p, c, acc, std::make_integer_sequence<int, int(sizeof...(Children))>{});
   }
 
@@ -108,7 +108,7 @@ struct Compute {
     return p;
   }
   template <int... I>
-  TESSERA_HOST_DEVICE static float visit_children(Params const& p, TreeCoord const& c, float acc, std::integer_sequence<int, I...>) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit_children(Params const& p, TreeCoord const& c, float acc, std::integer_sequence<int, I...>) {
     return Op{}(Children::visit(child<I>(p.children), c, acc)...);
   }
 };

@@ -23,7 +23,7 @@ struct Accumulator {
   static GemmResult can_implement(TreeShape const&, Arguments const&, std::string const&) { return {}; }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const&, void*) { return {}; }
-  TESSERA_HOST_DEVICE static float visit(Params const&, TreeCoord const&, float acc) { return acc; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, TreeCoord const&, float acc) { return acc; }
 };
 
 template <int Num, int Den = 1>
@@ -35,7 +35,7 @@ struct Constant {
   static GemmResult can_implement(TreeShape const&, Arguments const&, std::string const&) { return {}; }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const&, void*) { return {}; }
-  TESSERA_HOST_DEVICE static float visit(Params const&, TreeCoord const&, float) { return value; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, TreeCoord const&, float) { return value; }
 };
 
 // `value`, or *ptr (per batch: ptr[l * batch_stride]) where ptr is set.
@@ -53,7 +53,7 @@ struct Scalar {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE static float visit(Params const& p, TreeCoord const& c, float) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float) {
     return p.ptr != nullptr ? to_float(p.ptr[c.l * p.batch_stride]) : p.value;
   }
 };
@@ -73,7 +73,7 @@ struct Broadcast {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE static float visit(Params const& p, TreeCoord const& c, float) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float) {
     return to_float(p.ptr[c.l * p.batch_stride + (AlongM ? c.m : c.n)]);
   }
 };
@@ -96,7 +96,7 @@ struct SourceC {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE static float visit(Params const& p, TreeCoord const& c, float) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float) {
     return to_float(p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n]);
   }
 };

@@ -27,7 +27,7 @@ namespace tessera::kernels::tree {
 
 struct absolute_maximum {
   static constexpr const char* name = "absolute_maximum";
-  TESSERA_HOST_DEVICE static void combine(float* r, float x) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float x) {
     const float a = ::fabsf(x);
 #if defined(__CUDA_ARCH__)
     atomicMax(reinterpret_cast<int*>(r), __float_as_int(a));
@@ -43,7 +43,7 @@ struct absolute_maximum {
 struct maximum_value {
   static constexpr const char* name = "maximum_value";
   TESSERA_HOST_DEVICE static float of(float a, float b) { return a != a ? a : b != b ? b : a < b ? b : a; }
-  TESSERA_HOST_DEVICE static void combine(float* r, float x) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float x) {
 #if defined(__CUDA_ARCH__)
     unsigned int* word = reinterpret_cast<unsigned int*>(r);
     unsigned int old = *reinterpret_cast<volatile unsigned int*>(word);
@@ -61,7 +61,7 @@ struct maximum_value {
 };
 struct sum {
   static constexpr const char* name = "sum";
-  TESSERA_HOST_DEVICE static void combine(float* r, float x) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float x) {
 #if defined(__CUDA_ARCH__)
     atomicAdd(r, x);
 #else
@@ -97,7 +97,7 @@ struct AuxStore {
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
     return {a.ptr, a.stride_m, a.stride_n, a.batch_stride, Child::to_underlying_arguments(s, a.child, workspace)};
   }
-  TESSERA_HOST_DEVICE static float visit(Params const& p, TreeCoord const& c, float acc) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float acc) {
     const float x = Child::visit(p.child, c, acc);
     p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n] = from_float<T>(x);
     return x;
@@ -139,7 +139,7 @@ struct Reduction {
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
     return {a.ptr, a.batch_stride, Child::to_underlying_arguments(s, a.child, workspace)};
   }
-  TESSERA_HOST_DEVICE static float visit(Params const& p, TreeCoord const& c, float acc) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float acc) {
     const float x = Child::visit(p.child, c, acc);
     const std::int64_t i = R == Reduced::Row ? c.n : R == Reduced::Column ? c.m : 0;
     Op::combine(p.ptr + c.l * p.batch_stride + i, x);
