@@ -12,9 +12,11 @@
 // are checked first, without a GPU.
 // Two kernel instances (this TU's), the example tree's: D stored from the registers
 // (EpilogueTree<Tree>) and through the TMA-store staging (EpilogueTree<Tree, EpilogueTmaStore>).
+// --small: three small residue problems (for compute-sanitizer). --time M N K: both kernels' times.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the host checks).
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -196,15 +198,66 @@ int check_refusals() {
   return fails;
 }
 
+// --time M N K: each kernel's time on an M x N x K problem (D column-major), no check: what a
+// tree epilogue costs beside the plain kernels' figures (sm90_gemm_bench at the same shape; its
+// 128x128 tile: --schedule coop128).
+template <class Kernel>
+void time_kernel(int64_t m, int64_t n, int64_t k) {
+  sm90_check::Problem<bfloat16_t> p(m, n, k, 1, false, 1.0f, 0.0f, 1, "TN");
+  const Operands o = operands(m, n, 1, 2);
+  float* dsm = to_device(o.sm);
+  float* dsn = to_device(o.sn);
+  bfloat16_t* dbias = to_device(o.bias);
+  bfloat16_t* daux = nullptr;
+  SM90_CUDA(cudaMalloc(&daux, size_t(m * n) * sizeof(bfloat16_t)));
+  float* dr = to_device(std::vector<float>(size_t(n), 0.0f));
+  float* damax = to_device(std::vector<float>{0.0f});
+  auto args = Kernel::arguments_of(p.args);
+  args.epilogue.tree = example_arguments(o.alpha, dsm, dsn, n, dbias, daux, m, 0, dr, damax);
+  s9::GemmSm90<Kernel> op;
+  if (auto r = op.initialize(args); !r) {
+    std::printf("time: initialize: %s\n", r.message.c_str());
+    return;
+  }
+  cudaEvent_t start, stop;
+  SM90_CUDA(cudaEventCreate(&start));
+  SM90_CUDA(cudaEventCreate(&stop));
+  for (int i = 0; i < 3; ++i) (void)op.run();
+  const int reps = 20;
+  SM90_CUDA(cudaEventRecord(start));
+  for (int i = 0; i < reps; ++i) (void)op.run();
+  SM90_CUDA(cudaEventRecord(stop));
+  SM90_CUDA(cudaEventSynchronize(stop));
+  float ms = 0;
+  SM90_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  std::printf("tree (%s) %lld x %lld x %lld: %.3f ms, %.0f TFLOP/s\n", std::is_same_v<Kernel, TmaKernel> ? "TMA" : "registers",
+              (long long)m, (long long)n, (long long)k, ms / reps, 2.0 * double(m) * double(n) * double(k) / (ms / reps * 1e-3) / 1e12);
+  cudaFree(dsm); cudaFree(dsn); cudaFree(dbias); cudaFree(daux); cudaFree(dr); cudaFree(damax);
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool small_only = argc > 1 && std::string(argv[1]) == "--small";  // (compute-sanitizer)
   int fails = check_refusals<RegisterKernel>() + check_refusals<TmaKernel>();
   int dev = 0, major = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
       major != 9) {
     std::printf(fails ? "host refusal checks FAILED; skipped: no sm_90 GPU\n" : "host refusal checks pass; skipped: no sm_90 GPU\n");
     return fails ? 1 : 77;
+  }
+  if (argc == 5 && std::string(argv[1]) == "--time") {
+    const int64_t m = std::atoll(argv[2]), n = std::atoll(argv[3]), k = std::atoll(argv[4]);
+    time_kernel<TmaKernel>(m, n, k);
+    time_kernel<RegisterKernel>(m, n, k);
+    return fails ? 1 : 0;
+  }
+  if (small_only) {  // residues in M and N under memcheck: the tree reads and writes nothing past them
+    fails += check<TmaKernel>(72, 40, 64, 2, false);
+    fails += check<RegisterKernel>(131, 130, 72, 1, true);
+    fails += check<RegisterKernel>(72, 40, 64, 2, false);
+    std::printf(fails ? "FAILED: %d\n" : "all passed\n", fails);
+    return fails ? 1 : 0;
   }
   // TMA stores: D column-major, ld and batch stride whole 16 bytes
   fails += check<TmaKernel>(128, 128, 64, 1, false);     // one tile, one k-tile
