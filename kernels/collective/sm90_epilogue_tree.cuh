@@ -115,6 +115,7 @@ struct CollectiveEpilogueSm90Tree {
     const int64_t resid_m0 = p.m - m0, resid_n0 = p.n - n0;
     const bool whole = p.m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
                        p.n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
+    typename Tree::State state{};  // (this thread's, over the tile: a scalar reduction's partial)
 #pragma unroll
     for (int r = 0; r < repeats; ++r)
 #pragma unroll
@@ -133,10 +134,11 @@ struct CollectiveEpilogueSm90Tree {
           const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
           if (whole || (dm < resid_m0 && dn < resid_n0)) {
             const tree::TreeCoord at{m0 + dm, n0 + dn, l};
-            dj(v) = arch::from_f32<ElementD>(Tree::visit(p.tree, at, acc[4 * j + v + values * r]));
+            dj(v) = arch::from_f32<ElementD>(Tree::visit(p.tree, state, at, acc[4 * j + v + values * r]));
           }
         }
       }
+    Tree::end_tile(p.tree, state, l);  // (every thread: a warp's partials meet by shuffles)
   }
 };
 

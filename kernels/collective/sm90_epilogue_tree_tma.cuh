@@ -76,6 +76,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     TCc const& tCcD0;
     Acc const& acc;
     typename Tree::Params const& tree;
+    typename Tree::State& state;  // this thread's, over the tile (a scalar reduction's partial)
     int64_t l, m0, n0, resid_m0, resid_n0;
     bool whole;
     Stsm const& stsm;
@@ -103,9 +104,11 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     const int64_t m = p.tree.m, n = p.tree.n;
     const bool whole = m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
                        n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
+    typename Tree::State state{};
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{
-        tCsD, tCcD0, acc, p.tree.tree, l, m0, n0, m - m0, n - n0, whole, stsm, tDsD};
+        tCsD, tCcD0, acc, p.tree.tree, state, l, m0, n0, m - m0, n - n0, whole, stsm, tDsD};
     store_parts<groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, ctx, wg, leader, buffer, tile_m, tile_n, l);
+    Tree::end_tile(p.tree.tree, state, l);  // (every thread: a warp's partials meet by shuffles)
   }
 
   // Value V of group J of M repeat I (accumulator 4 J + V + AtomValues I): the tree at its
@@ -115,7 +118,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     const auto mn = cj(C<V>{});  // relative to thread 0's value 0: constants
     const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
     if (!ctx.whole && !(dm < ctx.resid_m0 && dn < ctx.resid_n0)) return 0.0f;
-    return Tree::visit(ctx.tree, tree::TreeCoord{ctx.m0 + dm, ctx.n0 + dn, ctx.l}, ctx.acc[4 * J + V + AtomValues * I]);
+    return Tree::visit(ctx.tree, ctx.state, tree::TreeCoord{ctx.m0 + dm, ctx.n0 + dn, ctx.l}, ctx.acc[4 * J + V + AtomValues * I]);
   }
   // An f32 D: group J of repeat I value by value into the staging tile.
   template <int I, int J, class X>

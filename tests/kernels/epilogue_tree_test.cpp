@@ -36,6 +36,14 @@ std::vector<T> rounded(std::vector<float> const& v) {
 // An accumulator value of (m, n, l) that differs for every element.
 float acc_of(std::int64_t m, std::int64_t n, std::int64_t l) { return float(std::sin(0.37 * double(m) + 1.91 * double(n) + 0.53 * double(l)) * 3.0); }
 
+// A node's value at one element, with a fresh state (stateless nodes, and sinks whose effect
+// does not wait for the tile's end).
+template <class Node>
+float value_at(typename Node::Params const& p, TreeCoord const& c, float acc) {
+  typename Node::State state{};
+  return Node::visit(p, state, c, acc);
+}
+
 template <class Tree>
 typename Tree::Params params_of(TreeShape const& s, typename Tree::Arguments const& a) {
   const GemmResult r = tree::can_implement<Tree>(s, a);
@@ -75,16 +83,16 @@ TEST_CASE("leaves read their operand at the element's coordinate") {
       for (std::int64_t m = 0; m < s.m; ++m) {
         const TreeCoord x{m, n, l};
         const float a = acc_of(m, n, l);
-        CHECK(Accumulator::visit({}, x, a) == a);
-        CHECK(Constant<448>::visit({}, x, a) == 448.0f);
-        CHECK(Constant<-1, 4>::visit({}, x, a) == -0.25f);
-        CHECK(RowBroadcast<bfloat16_t>::visit(row, x, a) == rb[std::size_t(l * vbs + n)].to_float());
-        CHECK(RowBroadcast<bfloat16_t>::visit(shared_row, x, a) == rb[std::size_t(n)].to_float());
-        CHECK(ColumnBroadcast<half_t>::visit(col, x, a) == cb[std::size_t(l * vbs + m)].to_float());
-        CHECK(Scalar<>::visit(scalar_value, x, a) == 2.5f);
-        CHECK(Scalar<>::visit(scalar_ptr, x, a) == sv[std::size_t(l)]);
-        CHECK(SourceC<float>::visit(c_col, x, a) == c[std::size_t(l * ldc * s.n + m + n * ldc)]);
-        CHECK(SourceC<float>::visit(c_row, x, a) == c[std::size_t(l * s.m * s.n + m * s.n + n)]);
+        CHECK(value_at<Accumulator>({}, x, a) == a);
+        CHECK(value_at<Constant<448>>({}, x, a) == 448.0f);
+        CHECK(value_at<Constant<-1, 4>>({}, x, a) == -0.25f);
+        CHECK(value_at<RowBroadcast<bfloat16_t>>(row, x, a) == rb[std::size_t(l * vbs + n)].to_float());
+        CHECK(value_at<RowBroadcast<bfloat16_t>>(shared_row, x, a) == rb[std::size_t(n)].to_float());
+        CHECK(value_at<ColumnBroadcast<half_t>>(col, x, a) == cb[std::size_t(l * vbs + m)].to_float());
+        CHECK(value_at<Scalar<>>(scalar_value, x, a) == 2.5f);
+        CHECK(value_at<Scalar<>>(scalar_ptr, x, a) == sv[std::size_t(l)]);
+        CHECK(value_at<SourceC<float>>(c_col, x, a) == c[std::size_t(l * ldc * s.n + m + n * ldc)]);
+        CHECK(value_at<SourceC<float>>(c_row, x, a) == c[std::size_t(l * s.m * s.n + m * s.n + n)]);
       }
 }
 
@@ -97,25 +105,25 @@ TEST_CASE("compute nodes apply their op to their children's values") {
   for (float x : xs) {
     const TreeCoord at{1, 2, 0};
     const double d = x;
-    CHECK(Compute<plus, Accumulator, Constant<3>>::visit({}, at, x) == float(d + 3.0));
-    CHECK(Compute<multiplies, Accumulator, Accumulator>::visit({}, at, x) == float(d * d));
-    CHECK(Compute<multiply_add, Accumulator, Constant<2>, Constant<1>>::visit({}, at, x) == float(2.0 * d + 1.0));
-    CHECK(Compute<relu, Accumulator>::visit({}, at, x) == float(d < 0 ? 0.0 : d));
-    CHECK(Compute<absolute, Accumulator>::visit({}, at, x) == float(std::fabs(d)));
-    CHECK(Compute<clamp, Accumulator, Lo, Hi>::visit({}, at, x) == float(std::fmin(std::fmax(d, -1.0), 1.5)));
-    CHECK(Compute<maximum, Accumulator, Constant<0>>::visit({}, at, x) == float(std::fmax(d, 0.0)));
-    CHECK(Compute<minimum, Accumulator, Constant<0>>::visit({}, at, x) == float(std::fmin(d, 0.0)));
-    CHECK(Compute<gelu_tanh, Accumulator>::visit({}, at, x) ==
+    CHECK(value_at<Compute<plus, Accumulator, Constant<3>>>({}, at, x) == float(d + 3.0));
+    CHECK(value_at<Compute<multiplies, Accumulator, Accumulator>>({}, at, x) == float(d * d));
+    CHECK(value_at<Compute<multiply_add, Accumulator, Constant<2>, Constant<1>>>({}, at, x) == float(2.0 * d + 1.0));
+    CHECK(value_at<Compute<relu, Accumulator>>({}, at, x) == float(d < 0 ? 0.0 : d));
+    CHECK(value_at<Compute<absolute, Accumulator>>({}, at, x) == float(std::fabs(d)));
+    CHECK(value_at<Compute<clamp, Accumulator, Lo, Hi>>({}, at, x) == float(std::fmin(std::fmax(d, -1.0), 1.5)));
+    CHECK(value_at<Compute<maximum, Accumulator, Constant<0>>>({}, at, x) == float(std::fmax(d, 0.0)));
+    CHECK(value_at<Compute<minimum, Accumulator, Constant<0>>>({}, at, x) == float(std::fmin(d, 0.0)));
+    CHECK(value_at<Compute<gelu_tanh, Accumulator>>({}, at, x) ==
           Approx(0.5 * d * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (d + 0.044715 * d * d * d)))).margin(1e-5));
-    CHECK(Compute<silu, Accumulator>::visit({}, at, x) == Approx(d / (1.0 + std::exp(-d))).margin(1e-5));
-    CHECK(Compute<gelu, Accumulator>::visit({}, at, x) == Approx(0.5 * d * (1.0 + std::erf(d / std::sqrt(2.0)))).margin(1e-5));
-    CHECK(Compute<convert<bfloat16_t>, Accumulator>::visit({}, at, x) == bfloat16_t::from_float(x).to_float());
+    CHECK(value_at<Compute<silu, Accumulator>>({}, at, x) == Approx(d / (1.0 + std::exp(-d))).margin(1e-5));
+    CHECK(value_at<Compute<gelu, Accumulator>>({}, at, x) == Approx(0.5 * d * (1.0 + std::erf(d / std::sqrt(2.0)))).margin(1e-5));
+    CHECK(value_at<Compute<convert<bfloat16_t>, Accumulator>>({}, at, x) == bfloat16_t::from_float(x).to_float());
   }
   const float nan = std::numeric_limits<float>::quiet_NaN();
   CHECK(std::isnan(maximum{}(nan, 1.0f)));
   CHECK(std::isnan(maximum{}(1.0f, nan)));
   CHECK(std::isnan(clamp{}(nan, 0.0f, 1.0f)));
-  CHECK(std::isnan(Compute<relu, Accumulator>::visit({}, {}, nan)));
+  CHECK(std::isnan(value_at<Compute<relu, Accumulator>>({}, {}, nan)));
 }
 
 TEST_CASE("the fixed menu's trees compute the menu's formula, bit for bit") {
@@ -137,9 +145,9 @@ TEST_CASE("the fixed menu's trees compute the menu's formula, bit for bit") {
       for (std::int64_t m = 0; m < s.m; ++m) {
         const float a = acc_of(m, n, l), cv = c[std::size_t(m + s.m * n + s.m * s.n * l)].to_float();
         const TreeCoord x{m, n, l};
-        CHECK(LC::visit(lc, x, a) == epilogue::value<Activation::Identity>(alpha, a, beta, cv, 0.0f));
-        CHECK(LCB::visit(lcb, x, a) == epilogue::value<Activation::GELUTanh>(alpha, a, beta, cv, bias[std::size_t(n)].to_float()));
-        CHECK(BA::visit(ba, x, a) == epilogue::silu(alpha * a + biasm[std::size_t(m)].to_float()));
+        CHECK(value_at<LC>(lc, x, a) == epilogue::value<Activation::Identity>(alpha, a, beta, cv, 0.0f));
+        CHECK(value_at<LCB>(lcb, x, a) == epilogue::value<Activation::GELUTanh>(alpha, a, beta, cv, bias[std::size_t(n)].to_float()));
+        CHECK(value_at<BA>(ba, x, a) == epilogue::silu(alpha * a + biasm[std::size_t(m)].to_float()));
       }
 }
 
@@ -218,20 +226,25 @@ TEST_CASE("reductions combine into what their output holds") {
   const auto ps = params_of<Sum>(s, {&total});
   const auto pa = params_of<AbsMax>(s, {am.data()});
   double want = 10.0;
+  Sum::State partial{};  // a scalar reduction's: combined at the tile's end
   for (std::int64_t n = 0; n < s.n; ++n)
     for (std::int64_t m = 0; m < s.m; ++m) {
       const float v = float(m) - 1.5f * float(n);
-      CHECK(Sum::visit(ps, {m, n, 0}, v) == v);  // a sink passes its child's value on
-      CHECK(AbsMax::visit(pa, {m, n, 0}, v) == v);
+      CHECK(Sum::visit(ps, partial, {m, n, 0}, v) == v);  // a sink passes its child's value on
+      CHECK(value_at<AbsMax>(pa, {m, n, 0}, v) == v);
       want += v;
     }
+  CHECK(total == 10.0f);
+  Sum::end_tile(ps, partial, 0);
   CHECK(total == float(want));
   CHECK(am == std::vector<float>{5.0f, 1.0f, 2.0f});  // max |m - 1.5 n| over n; row 0 kept the running 5
   // NaN wins absolute_maximum; maximum_value propagates it
   float r = 1.0f;
-  absolute_maximum::combine(&r, std::numeric_limits<float>::quiet_NaN());
-  absolute_maximum::combine(&r, std::numeric_limits<float>::infinity());
+  absolute_maximum::combine(&r, absolute_maximum::element(std::numeric_limits<float>::quiet_NaN()));
+  absolute_maximum::combine(&r, absolute_maximum::element(-std::numeric_limits<float>::infinity()));
   CHECK(std::isnan(r));
+  CHECK(std::isnan(absolute_maximum::of(absolute_maximum::element(-std::numeric_limits<float>::quiet_NaN()), 3.0f)));
+  CHECK(absolute_maximum::of(absolute_maximum::element(-4.0f), 3.0f) == 4.0f);
   float mx = -std::numeric_limits<float>::infinity();
   maximum_value::combine(&mx, -3.0f);
   CHECK(mx == -3.0f);

@@ -45,12 +45,14 @@ GemmResult can_implement(TreeShape const& s, typename Tree::Arguments const& a) 
 template <class Tree, class Acc, class Store>
 void evaluate_tile(typename Tree::Params const& p, TreeShape const& s, std::int64_t tile_m, std::int64_t tile_n, std::int64_t l,
                    std::int64_t bm, std::int64_t bn, Acc const& acc, Store const& d) {
+  typename Tree::State state{};  // (one thread's, over the whole tile)
   for (std::int64_t j = 0; j < bn; ++j)
     for (std::int64_t i = 0; i < bm; ++i) {
       const TreeCoord c{tile_m * bm + i, tile_n * bn + j, l};
       if (!inside(s, c)) continue;
-      d(c.m, c.n, Tree::visit(p, c, acc(c.m, c.n)));
+      d(c.m, c.n, Tree::visit(p, state, c, acc(c.m, c.n)));
     }
+  Tree::end_tile(p, state, l);
 }
 
 }  // namespace tessera::kernels::tree

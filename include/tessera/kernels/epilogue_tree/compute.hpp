@@ -74,6 +74,9 @@ struct Compute {
   struct Params {
     Pack<typename Children::Params...> children;
   };
+  struct State {
+    Pack<typename Children::State...> children;
+  };
   static constexpr const char* name = "Compute";
   static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
     return can_implement_children(s, a, at, std::make_integer_sequence<int, int(sizeof...(Children))>{});
@@ -84,8 +87,11 @@ struct Compute {
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
     return params_children(s, a, workspace, std::make_integer_sequence<int, int(sizeof...(Children))>{});
   }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float acc) {
-    return visit_children(p, c, acc, std::make_integer_sequence<int, int(sizeof...(Children))>{});
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, State& s, TreeCoord const& c, float acc) {
+    return visit_children(p, s, c, acc, std::make_integer_sequence<int, int(sizeof...(Children))>{});
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State& s, std::int64_t l) {
+    end_children(p, s, l, std::make_integer_sequence<int, int(sizeof...(Children))>{});
   }
 
  private:
@@ -108,8 +114,13 @@ struct Compute {
     return p;
   }
   template <int... I>
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit_children(Params const& p, TreeCoord const& c, float acc, std::integer_sequence<int, I...>) {
-    return Op{}(Children::visit(child<I>(p.children), c, acc)...);
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit_children(Params const& p, State& s, TreeCoord const& c, float acc,
+                                                                 std::integer_sequence<int, I...>) {
+    return Op{}(Children::visit(child<I>(p.children), child<I>(s.children), c, acc)...);
+  }
+  template <int... I>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_children(Params const& p, State& s, std::int64_t l, std::integer_sequence<int, I...>) {
+    (Children::end_tile(child<I>(p.children), child<I>(s.children), l), ...);
   }
 };
 

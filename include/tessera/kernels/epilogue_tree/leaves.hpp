@@ -17,17 +17,17 @@
 
 namespace tessera::kernels::tree {
 
-struct Accumulator {
+struct Accumulator : Stateless {
   struct Arguments {};
   struct Params {};
   static GemmResult can_implement(TreeShape const&, Arguments const&, std::string const&) { return {}; }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const&, void*) { return {}; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, TreeCoord const&, float acc) { return acc; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, NoState&, TreeCoord const&, float acc) { return acc; }
 };
 
 template <int Num, int Den = 1>
-struct Constant {
+struct Constant : Stateless {
   static_assert(Den != 0, "Constant<Num, Den>: Den is not 0");
   struct Arguments {};
   struct Params {};
@@ -35,12 +35,12 @@ struct Constant {
   static GemmResult can_implement(TreeShape const&, Arguments const&, std::string const&) { return {}; }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const&, void*) { return {}; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, TreeCoord const&, float) { return value; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, NoState&, TreeCoord const&, float) { return value; }
 };
 
 // `value`, or *ptr (per batch: ptr[l * batch_stride]) where ptr is set.
 template <class T = float>
-struct Scalar {
+struct Scalar : Stateless {
   struct Arguments {
     float value = 0.0f;
     const T* ptr = nullptr;
@@ -53,7 +53,7 @@ struct Scalar {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
     return p.ptr != nullptr ? to_float(p.ptr[c.l * p.batch_stride]) : p.value;
   }
 };
@@ -61,7 +61,7 @@ struct Scalar {
 namespace detail {
 // A vector along one mode of D: v[m] (AlongM) or v[n].
 template <class T, bool AlongM>
-struct Broadcast {
+struct Broadcast : Stateless {
   struct Arguments {
     const T* ptr = nullptr;
     std::int64_t batch_stride = 0;
@@ -73,7 +73,7 @@ struct Broadcast {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
     return to_float(p.ptr[c.l * p.batch_stride + (AlongM ? c.m : c.n)]);
   }
 };
@@ -85,7 +85,7 @@ template <class T>
 struct ColumnBroadcast : detail::Broadcast<T, true> {};
 
 template <class T>
-struct SourceC {
+struct SourceC : Stateless {
   struct Arguments {
     const T* ptr = nullptr;
     std::int64_t stride_m = 0, stride_n = 0, batch_stride = 0;  // elements
@@ -96,7 +96,7 @@ struct SourceC {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float) {
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
     return to_float(p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n]);
   }
 };

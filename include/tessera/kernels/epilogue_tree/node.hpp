@@ -7,8 +7,12 @@
 //   can_implement(shape, arguments, at)         GemmResult: ok, or what is wrong with the node at `at`
 //   workspace_size(shape, arguments)            bytes of device workspace it needs (every node here: 0)
 //   to_underlying_arguments(shape, arguments, workspace) -> Params
-//   visit(params, coord, acc)                   its value at D(coord.m, coord.n) of batch coord.l,
+//   State                                       what a thread keeps across one tile's elements
+//                                               (registers; NoState for most nodes)
+//   visit(params, state, coord, acc)            its value at D(coord.m, coord.n) of batch coord.l,
 //                                               given that element's accumulator (host and device)
+//   end_tile(params, state, l)                  after a thread's last element of a tile of batch l
+//                                               (every thread of the warp together, on the device)
 // `at` is the node's position from the root ("root", "root.1", "root.1.0": child 1, then its
 // child 0), so that a refusal names the node. The epilogue visits a tree only at elements inside
 // the problem (a residue tile's elements past M or N are never visited), so leaves read and
@@ -39,7 +43,15 @@ TESSERA_HOST_DEVICE inline bool inside(TreeShape const& s, TreeCoord const& c) {
   return c.m >= 0 && c.m < s.m && c.n >= 0 && c.n < s.n && c.l >= 0 && c.l < s.l;
 }
 
-// A node's children (their Arguments or Params), held by position: Pack<A, B>{a, b};
+// The state of a node that keeps none, and the end of a tile for it.
+struct NoState {};
+struct Stateless {
+  using State = NoState;
+  template <class Params>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, NoState&, std::int64_t) {}
+};
+
+// A node's children (their Arguments, Params or State), held by position: Pack<A, B>{a, b};
 // child<I>(pack) is the I-th.
 template <int I, class T>
 struct Slot {
@@ -59,7 +71,7 @@ TESSERA_HOST_DEVICE constexpr T const& child(Slot<I, T> const& s) {
   return s.value;
 }
 template <int I, class T>
-constexpr T& child(Slot<I, T>& s) {
+TESSERA_HOST_DEVICE constexpr T& child(Slot<I, T>& s) {
   return s.value;
 }
 

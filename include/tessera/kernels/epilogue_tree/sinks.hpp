@@ -17,55 +17,69 @@
 //                                      rounding, changes from run to run (not deterministic)
 // A reduction combines into what its output holds: set it to the identity before the launch
 // (0 for absolute_maximum and sum, -inf for maximum_value), or keep a running value across
-// launches (a running amax). Every element is combined by one atomic (red.global): no
-// reduction inside the warp or CTA first.
+// launches (a running amax). Row and column reductions combine every element by one atomic;
+// a scalar reduction keeps a partial per thread over its elements of the tile (State), combines
+// the warp's by shuffles at the tile's end and issues one atomic per warp and tile.
 #pragma once
+
+#include <cmath>
+#include <limits>
 
 #include "tessera/kernels/epilogue_tree/node.hpp"
 
 namespace tessera::kernels::tree {
 
+// A reduction op: the value an element contributes (element), two contributions combined (of,
+// associative and commutative), its identity, and combine(r, v): v into *r, atomically on the
+// device.
 struct absolute_maximum {
   static constexpr const char* name = "absolute_maximum";
-  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float x) {
-    const float a = ::fabsf(x);
+  static constexpr float identity = 0.0f;
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float element(float x) { return ::fabsf(x); }
+  // non-negative floats order as their bits, as signed 32-bit integers too (NaN's exceed
+  // infinity's): the device's atomicMax on the bits
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) {
+    return std::int32_t(tessera::detail::float_bits(a)) < std::int32_t(tessera::detail::float_bits(b)) ? b : a;
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
 #if defined(__CUDA_ARCH__)
-    atomicMax(reinterpret_cast<int*>(r), __float_as_int(a));
+    atomicMax(reinterpret_cast<int*>(r), __float_as_int(v));
 #else
-    // the device's order: the larger bit pattern as a signed int
-    std::int32_t rb, ab;
-    __builtin_memcpy(&rb, r, 4);
-    __builtin_memcpy(&ab, &a, 4);
-    if (ab > rb) *r = a;
+    *r = of(*r, v);
 #endif
   }
 };
 struct maximum_value {
   static constexpr const char* name = "maximum_value";
-  TESSERA_HOST_DEVICE static float of(float a, float b) { return a != a ? a : b != b ? b : a < b ? b : a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float x) {
+  static constexpr float identity = -std::numeric_limits<float>::infinity();
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float element(float x) { return x; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) { return a != a ? a : b != b ? b : a < b ? b : a; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
 #if defined(__CUDA_ARCH__)
     unsigned int* word = reinterpret_cast<unsigned int*>(r);
     unsigned int old = *reinterpret_cast<volatile unsigned int*>(word);
     for (;;) {
-      const unsigned int want = __float_as_uint(of(__uint_as_float(old), x));
+      const unsigned int want = __float_as_uint(of(__uint_as_float(old), v));
       if (want == old) return;
       const unsigned int seen = atomicCAS(word, old, want);
       if (seen == old) return;
       old = seen;
     }
 #else
-    *r = of(*r, x);
+    *r = of(*r, v);
 #endif
   }
 };
 struct sum {
   static constexpr const char* name = "sum";
-  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float x) {
+  static constexpr float identity = 0.0f;
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float element(float x) { return x; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) { return a + b; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
 #if defined(__CUDA_ARCH__)
-    atomicAdd(r, x);
+    atomicAdd(r, v);
 #else
-    *r += x;
+    *r += v;
 #endif
   }
 };
@@ -86,6 +100,9 @@ struct AuxStore {
     std::int64_t stride_m, stride_n, batch_stride;
     typename Child::Params child;
   };
+  struct State {
+    typename Child::State child;
+  };
   static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
     if (auto r = detail::check_matrix<T>(s, a.ptr, a.stride_m, a.stride_n, a.batch_stride, at, "AuxStore"); !r) return r;
     if (s.l > 1 && a.batch_stride < (a.stride_m == 1 ? a.stride_n * s.n : a.stride_m * s.m))
@@ -97,11 +114,12 @@ struct AuxStore {
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
     return {a.ptr, a.stride_m, a.stride_n, a.batch_stride, Child::to_underlying_arguments(s, a.child, workspace)};
   }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float acc) {
-    const float x = Child::visit(p.child, c, acc);
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, State& s, TreeCoord const& c, float acc) {
+    const float x = Child::visit(p.child, s.child, c, acc);
     p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n] = from_float<T>(x);
     return x;
   }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State& s, std::int64_t l) { Child::end_tile(p.child, s.child, l); }
 };
 
 namespace detail {
@@ -122,6 +140,11 @@ struct Reduction {
     std::int64_t batch_stride;
     typename Child::Params child;
   };
+  // A scalar reduction's partial over the thread's elements of the tile (unused by the others).
+  struct State {
+    float partial = Op::identity;
+    typename Child::State child;
+  };
   static constexpr const char* name =
       R == Reduced::Row ? "RowReduction" : R == Reduced::Column ? "ColumnReduction" : "ScalarReduction";
   static std::int64_t length(TreeShape const& s) { return R == Reduced::Row ? s.n : R == Reduced::Column ? s.m : 1; }
@@ -139,11 +162,29 @@ struct Reduction {
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
     return {a.ptr, a.batch_stride, Child::to_underlying_arguments(s, a.child, workspace)};
   }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, TreeCoord const& c, float acc) {
-    const float x = Child::visit(p.child, c, acc);
-    const std::int64_t i = R == Reduced::Row ? c.n : R == Reduced::Column ? c.m : 0;
-    Op::combine(p.ptr + c.l * p.batch_stride + i, x);
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, State& s, TreeCoord const& c, float acc) {
+    const float x = Child::visit(p.child, s.child, c, acc);
+    if constexpr (R == Reduced::Scalar) {
+      s.partial = Op::of(s.partial, Op::element(x));
+    } else {
+      const std::int64_t i = R == Reduced::Row ? c.n : c.m;
+      Op::combine(p.ptr + c.l * p.batch_stride + i, Op::element(x));
+    }
     return x;
+  }
+  // A scalar reduction: the warp's partials combined by shuffles, then one atomic per warp and
+  // tile (on the host: the thread's partial).
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State& s, std::int64_t l) {
+    Child::end_tile(p.child, s.child, l);
+    if constexpr (R == Reduced::Scalar) {
+      float x = s.partial;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+      for (int d = 16; d >= 1; d /= 2) x = Op::of(x, __shfl_xor_sync(0xffffffffu, x, d));
+      if ((threadIdx.x & 31u) != 0) return;
+#endif
+      Op::combine(p.ptr + l * p.batch_stride, x);
+    }
   }
 };
 }  // namespace detail
