@@ -1,7 +1,8 @@
 // GPU check of an epilogue tree in the SM90 GEMM (TMA + wgmma, cooperative 128x128 tiles, the
 // tree epilogues: kernels/collective/sm90_epilogue_tree.cuh and _tree_tma.cuh), the worked example of
 // docs/gemm_epilogue.md:
-//   z = alpha acc s_m[m] s_n[n] + bias[n]     (s_m per row, s_n per column and batch, bias bf16)
+//   z = alpha acc s_m[m] s_n[n] + bias[n]     (alpha given or per batch in memory, s_m per row,
+//                                             s_n per column and batch, bias bf16)
 //   aux = bf16(z)                             (AuxStore, column-major with padding)
 //   D = relu(z)                               (bf16)
 //   r[n] = max over m of D (per batch), amax = max |D| (over every batch)
@@ -86,13 +87,15 @@ Operands operands(int64_t m, int64_t n, int64_t l, uint64_t seed) {
 
 // The tree's arguments: aux column-major (ld_aux, batch stride bs_aux), r per batch (N apart),
 // amax one for all batches, s_n per batch.
-Example::Arguments example_arguments(float alpha, const float* sm, const float* sn, int64_t n, const bfloat16_t* bias, bfloat16_t* aux,
+Example::Arguments example_arguments(Scalar<>::Arguments alpha, const float* sm, const float* sn, int64_t n, const bfloat16_t* bias, bfloat16_t* aux,
                                      int64_t ld_aux, int64_t bs_aux, float* r, float* amax) {
-  return {amax, 0, {r, n, {{aux, 1, ld_aux, bs_aux, {{{{{alpha}, {}}, {sm}}, {sn, n}}, {bias}}}}}};
+  return {amax, 0, {r, n, {{aux, 1, ld_aux, bs_aux, {{{{alpha, {}}, {sm}}, {sn, n}}, {bias}}}}}};
 }
 
+// alpha_in_memory: alpha read from device memory, one per batch (alpha (1 + q/4) for batch q),
+// as an FP8 scale a quantization step wrote.
 template <class Kernel>
-int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
+int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, bool alpha_in_memory = false) {
   const char* stores = std::is_same_v<Kernel, TmaKernel> ? "TMA" : "registers";
   sm90_check::Problem<bfloat16_t> p(m, n, k, l, d_row, 1.0f, 0.0f, uint64_t(m * 7919 + n * 31 + k + l), "TN");
   const Operands o = operands(m, n, l, uint64_t(m + n + k));
@@ -114,7 +117,12 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
   };
   if (auto r = check_arguments(p.args); !r) return fail("check_arguments: " + r.message);
   auto args = Kernel::arguments_of(p.args);
-  args.epilogue.tree = example_arguments(o.alpha, dsm, dsn, n, dbias, daux, ld_aux, bs_aux, dr, damax);
+  std::vector<float> alphas(size_t(l), o.alpha);
+  if (alpha_in_memory)
+    for (int64_t q = 0; q < l; ++q) alphas[size_t(q)] = o.alpha * (1.0f + 0.25f * float(q));
+  float* dalphas = to_device(alphas);
+  args.epilogue.tree = example_arguments(alpha_in_memory ? Scalar<>::Arguments{0.0f, dalphas, 1} : Scalar<>::Arguments{o.alpha}, dsm, dsn,
+                                         n, dbias, daux, ld_aux, bs_aux, dr, damax);
   s9::GemmSm90<Kernel> op;
   if (auto r = op.initialize(args); !r) return fail("initialize: " + r.message);
   if (auto r = op.run(); !r) return fail("run: " + r.message);
@@ -131,7 +139,7 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
     for (int64_t j = 0; j < n; ++j) {
       float col_max = -std::numeric_limits<float>::infinity();
       for (int64_t i = 0; i < m; ++i) {
-        const double z = double(o.alpha) * p.ref(i, j, q) * o.sm[size_t(i)] * o.sn[size_t(j + n * q)] + double(o.bias[size_t(j)].to_float());
+        const double z = double(alphas[size_t(q)]) * p.ref(i, j, q) * o.sm[size_t(i)] * o.sn[size_t(j + n * q)] + double(o.bias[size_t(j)].to_float());
         const double want = z < 0 ? 0.0 : z;
         const float got = d[size_t(p.at_d(i, j, q))].to_float();
         // bf16 rounding (2^-9 relative) and the f32 accumulation's error
@@ -149,7 +157,7 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row) {
     for (int64_t off = 0; off < bs_aux; ++off)
       if (!(off < ld_aux * n && off % ld_aux < m) && aux[size_t(q * bs_aux + off)].bits != 0xffff) ++bad_pad;
   const double rel = std::sqrt(num / (den > 0 ? den : 1));
-  cudaFree(dsm); cudaFree(dsn); cudaFree(dbias); cudaFree(daux); cudaFree(dr); cudaFree(damax);
+  cudaFree(dsm); cudaFree(dsn); cudaFree(dbias); cudaFree(daux); cudaFree(dr); cudaFree(damax); cudaFree(dalphas);
   std::printf("tree (%s) %lld x %lld x %lld x %lld D %s: rel %.2e, D off %lld, aux off %lld, aux padding written %lld, r[n] off %lld, amax %g (want %g)\n",
               stores, (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col", rel, (long long)bad_d, (long long)bad_aux,
               (long long)bad_pad, (long long)bad_r, double(amax), double(all_max));
@@ -181,12 +189,12 @@ int check_refusals() {
     }
   };
   auto a = Kernel::arguments_of(g);
-  a.epilogue.tree = example_arguments(1.0f, vectors, vectors, g.n, nullptr, storage, 256, 0, vectors, vectors);
+  a.epilogue.tree = example_arguments({1.0f}, vectors, vectors, g.n, nullptr, storage, 256, 0, vectors, vectors);
   expect(a, GemmStatus::NullPointer, "root.0.0.0.0.1 (RowBroadcast): null pointer for a vector of N = 128 bf16 elements");
-  a.epilogue.tree = example_arguments(1.0f, vectors, reinterpret_cast<const float*>(reinterpret_cast<const char*>(vectors) + 2), g.n,
+  a.epilogue.tree = example_arguments({1.0f}, vectors, reinterpret_cast<const float*>(reinterpret_cast<const char*>(vectors) + 2), g.n,
                                       storage, storage, 256, 0, vectors, vectors);
   expect(a, GemmStatus::Misaligned, "root.0.0.0.0.0.1 (RowBroadcast): a vector of N = 128 f32 elements is not aligned");
-  a.epilogue.tree = example_arguments(1.0f, vectors, vectors, g.n, storage, storage, 256, 0, vectors, vectors);
+  a.epilogue.tree = example_arguments({1.0f}, vectors, vectors, g.n, storage, storage, 256, 0, vectors, vectors);
   expect(a, GemmStatus::Success, "");
   a.epilogue.beta = 1.0f;
   expect(a, GemmStatus::Unsupported, "nodes of the tree");
@@ -213,7 +221,7 @@ void time_kernel(int64_t m, int64_t n, int64_t k) {
   float* dr = to_device(std::vector<float>(size_t(n), 0.0f));
   float* damax = to_device(std::vector<float>{0.0f});
   auto args = Kernel::arguments_of(p.args);
-  args.epilogue.tree = example_arguments(o.alpha, dsm, dsn, n, dbias, daux, m, 0, dr, damax);
+  args.epilogue.tree = example_arguments({o.alpha}, dsm, dsn, n, dbias, daux, m, 0, dr, damax);
   s9::GemmSm90<Kernel> op;
   if (auto r = op.initialize(args); !r) {
     std::printf("time: initialize: %s\n", r.message.c_str());
@@ -253,7 +261,7 @@ int main(int argc, char** argv) {
     return fails ? 1 : 0;
   }
   if (small_only) {  // residues in M and N under memcheck: the tree reads and writes nothing past them
-    fails += check<TmaKernel>(72, 40, 64, 2, false);
+    fails += check<TmaKernel>(72, 40, 64, 2, false, true);
     fails += check<RegisterKernel>(131, 130, 72, 1, true);
     fails += check<RegisterKernel>(72, 40, 64, 2, false);
     std::printf(fails ? "FAILED: %d\n" : "all passed\n", fails);
@@ -262,13 +270,13 @@ int main(int argc, char** argv) {
   // TMA stores: D column-major, ld and batch stride whole 16 bytes
   fails += check<TmaKernel>(128, 128, 64, 1, false);     // one tile, one k-tile
   fails += check<TmaKernel>(1032, 2055, 200, 1, false);  // residues in M, N and K, many tiles
-  fails += check<TmaKernel>(72, 40, 64, 2, false);       // below one tile, two batches
+  fails += check<TmaKernel>(72, 40, 64, 2, false, true); // below one tile, two batches, alpha per batch in memory
   // stores from the registers: any D
   fails += check<RegisterKernel>(128, 128, 64, 1, false);
   fails += check<RegisterKernel>(1031, 2055, 200, 1, false);  // ld not 16-byte aligned
   fails += check<RegisterKernel>(1031, 2055, 200, 1, true);   // D row-major
   fails += check<RegisterKernel>(72, 40, 64, 2, false);
-  fails += check<RegisterKernel>(384, 520, 136, 3, true);     // batches (s_n and r per batch, amax over all), N residue
+  fails += check<RegisterKernel>(384, 520, 136, 3, true, true);  // batches (alpha, s_n and r per batch, amax over all), N residue
   std::printf(fails ? "FAILED: %d\n" : "all passed\n", fails);
   return fails ? 1 : 0;
 }
