@@ -78,6 +78,10 @@ template <class ElementD>
 struct CollectiveEpilogueSm90Direct;
 template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct, int Slots>
 struct CollectiveEpilogueSm90TmaStore;
+template <class ElementD, class Tree>
+struct CollectiveEpilogueSm90Tree;
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree>
+struct CollectiveEpilogueSm90TreeTmaStore;
 }  // namespace sm90
 
 // ---------------------------------------------------------------- the builders' vocabulary
@@ -144,6 +148,12 @@ struct EpilogueTmaStore {};    // SM90: staged in 128B-swizzled smem, TMA stores
 template <Activation Act>
 struct EpilogueTmaStoreFused {};
 struct EpilogueDirect {};      // SM90: from the registers
+// SM90: D = an epilogue tree's value per element (tessera/kernels/epilogue_tree.hpp); the
+// tree's sinks write beside D. One kernel type per tree. Stores: EpilogueDirect (from the
+// registers, any D) or EpilogueTmaStore (staged in shared memory, TMA stores: a D that TMA can
+// store, column-major and 16-byte aligned; the others are refused at run time).
+template <class Tree, class Stores = EpilogueDirect>
+struct EpilogueTree {};
 
 // The problem shape the kernels take: GemmProblemShape (kernel/problem_shape.hpp).
 
@@ -226,6 +236,16 @@ template <Activation Act>
 struct fused_activation<EpilogueTmaStoreFused<Act>> {
   static constexpr bool is_fused = true;
   static constexpr Activation value = Act;
+};
+// The tree an epilogue schedule evaluates (void: none).
+template <class Schedule>
+struct epilogue_tree_of {
+  using type = void;
+};
+template <class Tree, class Stores>
+struct epilogue_tree_of<EpilogueTree<Tree, Stores>> {
+  using type = Tree;
+  using stores = Stores;
 };
 }  // namespace builder_detail
 
@@ -513,11 +533,21 @@ struct CollectiveEpilogueBuilder<
   using Requested = std::conditional_t<std::is_same_v<EpilogueSchedule, EpilogueScheduleAuto>,
                                        Sm90DefaultEpilogueSchedule<typename MB::ElementA>, EpilogueSchedule>;
   static constexpr Activation fused = builder_detail::fused_activation<Requested>::value;
-  // A fused TMA-store schedule is the TMA-store epilogue with its activation.
-  using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore, Requested>;
+  // A fused TMA-store schedule is the TMA-store epilogue with its activation; a tree's stores
+  // are the direct epilogue's (no staging shared memory).
+  using Tree = typename builder_detail::epilogue_tree_of<Requested>::type;
+  static constexpr bool tree = !std::is_void_v<Tree>;
+  using TreeStores = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::stores;
+  static_assert(std::is_same_v<TreeStores, EpilogueDirect> || std::is_same_v<TreeStores, EpilogueTmaStore>,
+                "CollectiveEpilogueBuilder (SM90): an epilogue tree's stores are EpilogueDirect or EpilogueTmaStore");
+  static_assert(!tree || !MB::Pingpong || std::is_same_v<TreeStores, EpilogueDirect>,
+                "CollectiveEpilogueBuilder (SM90, ping-pong): no epilogue tree (the tree epilogues take one staging slot: "
+                "cooperative kernels)");
+  using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore,
+                                      std::conditional_t<tree, TreeStores, Requested>>;
   static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
-                "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act> or "
-                "EpilogueDirect");
+                "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act>, "
+                "EpilogueDirect or EpilogueTree<Tree>");
   static_assert(std::is_same_v<ElementD, typename MB::ElementA> || std::is_same_v<ElementD, float> ||
                     (builder_detail::is_fp8<typename MB::ElementA> && builder_detail::is_16bit_float<ElementD>),
                 "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32 (FP8 inputs: bf16, f16 or f32)");
@@ -532,10 +562,14 @@ struct CollectiveEpilogueBuilder<
                                                            MB::Stages>) <= std::size_t(MB::ArchTag::smem_capacity),
                 "CollectiveEpilogueBuilder (SM90): the mainloop's stages and the epilogue's staging exceed the shared "
                 "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
-  using CollectiveOp = std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
-                                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused,
-                                                                               MB::EpilogueSlots>,
-                                          sm90::CollectiveEpilogueSm90Direct<ElementD>>;
+  using CollectiveOp = std::conditional_t<
+      tree,
+      std::conditional_t<std::is_same_v<TreeStores, EpilogueTmaStore>,
+                         sm90::CollectiveEpilogueSm90TreeTmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, Tree>,
+                         sm90::CollectiveEpilogueSm90Tree<ElementD, Tree>>,
+      std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
+                         sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots>,
+                         sm90::CollectiveEpilogueSm90Direct<ElementD>>>;
 };
 
 }  // namespace tessera::kernels

@@ -172,6 +172,19 @@ static_assert(S90_small::Stages == 6 && S90_small::SwizzleBytes == 128);
 using S90_tf32 = Build<arch::Sm90, OpClassTensorOp, float, KMajor, 4, KMajor, 4, tuple<_128, _256, _32>, _2x1>;
 static_assert(S90_tf32::Stages == 4 &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_tf32, float, 4>::CollectiveOp, kernels::sm90::CollectiveEpilogueSm90Direct<float>>);
+// An epilogue tree (EpilogueTree<Tree>): the tree epilogue of that tree, for any D type the SM90
+// builder takes (the tree is only named here: its nodes are defined where the kernel is compiled).
+struct SomeTree;
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90Tree<bfloat16_t, SomeTree>> &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_small, float, 4, EpilogueTree<SomeTree>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90Tree<float, SomeTree>> &&
+              CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree>>::smem_bytes == 0);
+// ... through TMA stores: the staging of the TMA-store epilogue (16 KiB per consumer warpgroup).
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 128, 256, 2, SomeTree>> &&
+              CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::smem_bytes ==
+                  2 * kernels::sm90::epilogue_staging_bytes);
 // Narrow tiles get narrower swizzles: K-major BK = 16 bf16 is 32 bytes; MN-major BN = 32 is 64.
 using S90_sw32 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_64, _64, _16>>;
 using S90_sw64 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, MNMajor, 8, tuple<_64, _32, _64>>;

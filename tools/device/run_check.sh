@@ -4,7 +4,8 @@
 #   gemm_gpu_test (tessera::gemm, every kernel), hopper_sm90_gemm_gpu_test (SM90: majors,
 #   residues, Stream-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
 #   copy atom), hopper_gpu_test (wgmma / TMA atoms), wgmma_8bit_gpu_test (the FP8 and int8
-#   wgmma atoms against an FP64 reference), compute-sanitizer memcheck on small
+#   wgmma atoms against an FP64 reference), hopper_sm90_epilogue_tree_gpu_test (an epilogue
+#   tree, both stores, against FP64), compute-sanitizer memcheck on small
 #   shapes, and a short benchmark against cuBLAS (SM90 at three shapes, fused, and the
 #   mma.sync / SIMT kernels at 8192^3; tessera::gemm_grouped at MoE shapes against a loop of
 #   tessera::gemm and, where torch is installed, torch._grouped_mm), and the host work of one
@@ -66,6 +67,8 @@ if [ "$STEP" != check ]; then
   nvcc "${F[@]}" "${SM90[@]}" tests/atoms/algorithm_gpu_test.cu -o "$B/algorithm_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/hopper_gpu_test.cu -o "$B/hopper_gpu_test" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/wgmma_8bit_gpu_test.cu -o "$B/wgmma_8bit_gpu_test" & pids+=($!)
+  # (an epilogue tree in the SM90 GEMM: its own two kernel instances)
+  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/sm90_epilogue_tree_gpu_test.cu -o "$B/epilogue_tree_gpu_test" & pids+=($!)
   # Example 5 (a user's GEMM through the algebra): correctness, speed, and its trace.
   nvcc "${F[@]}" "${SM90[@]}" -Iexamples examples/5_my_gemm.cu examples/5_my_gemm_trace_maps.cpp -lcublas \
     -o "$B/example_my_gemm" & pids+=($!)
@@ -111,11 +114,14 @@ run() {  # name timeout command...
 [ -x "$B/entry_cache_gpu_test" ] && run entry_cache_gpu_test 60 "$B/entry_cache_gpu_test"
 [ -x "$B/hopper_gpu_test" ] && run hopper_gpu_test 120 "$B/hopper_gpu_test"
 [ -x "$B/wgmma_8bit_gpu_test" ] && run wgmma_8bit_gpu_test 60 "$B/wgmma_8bit_gpu_test"
+[ -x "$B/epilogue_tree_gpu_test" ] && run epilogue_tree_gpu_test 120 "$B/epilogue_tree_gpu_test"
 if command -v compute-sanitizer >/dev/null; then
   [ -x "$B/sm90_test" ] && run memcheck_sm90 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sm90_test" --small
   [ -x "$B/gemm_gpu_test" ] && TESSERA_CASES=one,seven,odd127,batched_odd_TT,beta_NN_pad,k1,skinny_m1,beta_TN \
     run memcheck_gemm 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/gemm_gpu_test"
   [ -x "$B/algorithm_gpu_test" ] && run memcheck_atoms 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/algorithm_gpu_test"
+  # (the tree's leaves and sinks at residue tiles: nothing read or written past M or N)
+  [ -x "$B/epilogue_tree_gpu_test" ] && run memcheck_epilogue_tree 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/epilogue_tree_gpu_test" --small
   # SAN=full: racecheck and synccheck too (on sm_90 the TN cases run the SM90 kernels: odd127
   # ping-pong, batched_TN and beta_TN cooperative), and synccheck of the SM90 test's small set.
   if [ "${SAN:-}" = full ]; then

@@ -1,0 +1,104 @@
+// The leaves of an epilogue tree: what an element's value is computed from.
+//   Accumulator          the element's f32 accumulator (sum_k A(m, k) B(k, n))
+//   SourceC<T>           C(m, n) of batch l, an (M, N) matrix of T
+//   Scalar<T>            one value for the whole problem: given, or read from device memory
+//                        (e.g. alpha, FP8 scales a quantization step wrote; per batch with a
+//                        batch stride)
+//   RowBroadcast<T>      v[n]: a row vector (N elements) repeated down the rows (a bias per
+//                        output feature when D = x W^T, a per-column scale)
+//   ColumnBroadcast<T>   v[m]: a column vector (M elements) repeated across the columns (a
+//                        per-row scale or bias)
+//   Constant<Num, Den>   Num / Den, known at compile time (0, 1, 448: e4m3's largest value)
+// Broadcast vectors and scalar pointers: one per batch, batch_stride elements apart (0: one for
+// every batch).
+#pragma once
+
+#include "tessera/kernels/epilogue_tree/node.hpp"
+
+namespace tessera::kernels::tree {
+
+struct Accumulator : Stateless {
+  struct Arguments {};
+  struct Params {};
+  static GemmResult can_implement(TreeShape const&, Arguments const&, std::string const&) { return {}; }
+  static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(TreeShape const&, Arguments const&, void*) { return {}; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, NoState&, TreeCoord const&, float acc) { return acc; }
+};
+
+template <int Num, int Den = 1>
+struct Constant : Stateless {
+  static_assert(Den != 0, "Constant<Num, Den>: Den is not 0");
+  struct Arguments {};
+  struct Params {};
+  static constexpr float value = float(Num) / float(Den);
+  static GemmResult can_implement(TreeShape const&, Arguments const&, std::string const&) { return {}; }
+  static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(TreeShape const&, Arguments const&, void*) { return {}; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, NoState&, TreeCoord const&, float) { return value; }
+};
+
+// `value`, or *ptr (per batch: ptr[l * batch_stride]) where ptr is set.
+template <class T = float>
+struct Scalar : Stateless {
+  struct Arguments {
+    float value = 0.0f;
+    const T* ptr = nullptr;
+    std::int64_t batch_stride = 0;
+  };
+  using Params = Arguments;
+  static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
+    if (a.ptr == nullptr) return {};
+    return detail::check_vector<T>(s, a.ptr, 1, a.batch_stride, at, "Scalar", "1");
+  }
+  static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
+    return p.ptr != nullptr ? to_float(p.ptr[c.l * p.batch_stride]) : p.value;
+  }
+};
+
+namespace detail {
+// A vector along one mode of D: v[m] (AlongM) or v[n].
+template <class T, bool AlongM>
+struct Broadcast : Stateless {
+  struct Arguments {
+    const T* ptr = nullptr;
+    std::int64_t batch_stride = 0;
+  };
+  using Params = Arguments;
+  static constexpr const char* name = AlongM ? "ColumnBroadcast" : "RowBroadcast";
+  static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
+    return check_vector<T>(s, a.ptr, AlongM ? s.m : s.n, a.batch_stride, at, name, AlongM ? "M" : "N");
+  }
+  static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
+    return to_float(p.ptr[c.l * p.batch_stride + (AlongM ? c.m : c.n)]);
+  }
+};
+}  // namespace detail
+
+template <class T>
+struct RowBroadcast : detail::Broadcast<T, false> {};
+template <class T>
+struct ColumnBroadcast : detail::Broadcast<T, true> {};
+
+template <class T>
+struct SourceC : Stateless {
+  struct Arguments {
+    const T* ptr = nullptr;
+    std::int64_t stride_m = 0, stride_n = 0, batch_stride = 0;  // elements
+  };
+  using Params = Arguments;
+  static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
+    return detail::check_matrix<T>(s, a.ptr, a.stride_m, a.stride_n, a.batch_stride, at, "SourceC");
+  }
+  static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
+  static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
+    return to_float(p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n]);
+  }
+};
+
+}  // namespace tessera::kernels::tree

@@ -1,0 +1,155 @@
+// What every node of an epilogue tree shares: the problem it runs over, the coordinate of the
+// element it is evaluated at, how children are held, and the checks of its arguments.
+//
+// A node is a type with
+//   Arguments                                   what the user passes at run time
+//   Params                                      what the kernel reads (trivially copyable)
+//   can_implement(shape, arguments, at)         GemmResult: ok, or what is wrong with the node at `at`
+//   workspace_size(shape, arguments)            bytes of device workspace it needs (every node here: 0)
+//   to_underlying_arguments(shape, arguments, workspace) -> Params
+//   State                                       what a thread keeps across one tile's elements
+//                                               (registers; NoState for most nodes)
+//   visit(params, state, coord, acc)            its value at D(coord.m, coord.n) of batch coord.l,
+//                                               given that element's accumulator (host and device)
+//   end_tile(params, state, l)                  after a thread's last element of a tile of batch l
+//                                               (every thread of the warp together, on the device)
+// `at` is the node's position from the root ("root", "root.1", "root.1.0": child 1, then its
+// child 0), so that a refusal names the node. The epilogue visits a tree only at elements inside
+// the problem (a residue tile's elements past M or N are never visited), so leaves read and
+// sinks write only there.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "tessera/atom/numeric.hpp"
+#include "tessera/config.hpp"
+#include "tessera/kernels/gemm_arguments.hpp"
+
+namespace tessera::kernels::tree {
+
+// D's extent: M rows, N columns, L batches.
+struct TreeShape {
+  std::int64_t m = 0, n = 0, l = 1;
+};
+// One element of D: row m, column n, batch l (global: the tile's origin included).
+struct TreeCoord {
+  std::int64_t m = 0, n = 0, l = 0;
+};
+TESSERA_HOST_DEVICE inline bool inside(TreeShape const& s, TreeCoord const& c) {
+  return c.m >= 0 && c.m < s.m && c.n >= 0 && c.n < s.n && c.l >= 0 && c.l < s.l;
+}
+
+// The state of a node that keeps none, and the end of a tile for it.
+struct NoState {};
+struct Stateless {
+  using State = NoState;
+  template <class Params>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, NoState&, std::int64_t) {}
+};
+
+// A node's children (their Arguments, Params or State), held by position: Pack<A, B>{a, b};
+// child<I>(pack) is the I-th.
+template <int I, class T>
+struct Slot {
+  T value{};
+};
+template <class Seq, class... T>
+struct PackOf;
+template <int... I, class... T>
+struct PackOf<std::integer_sequence<int, I...>, T...> : Slot<I, T>... {
+  PackOf() = default;
+  TESSERA_HOST_DEVICE constexpr PackOf(T const&... t) : Slot<I, T>{t}... {}
+};
+template <class... T>
+using Pack = PackOf<std::make_integer_sequence<int, int(sizeof...(T))>, T...>;
+template <int I, class T>
+TESSERA_HOST_DEVICE constexpr T const& child(Slot<I, T> const& s) {
+  return s.value;
+}
+template <int I, class T>
+TESSERA_HOST_DEVICE constexpr T& child(Slot<I, T>& s) {
+  return s.value;
+}
+
+// Element type names for messages.
+template <class T>
+constexpr const char* element_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "bf16";
+  else if constexpr (std::is_same_v<T, half_t>) return "f16";
+  else if constexpr (std::is_same_v<T, float_e4m3_t>) return "e4m3";
+  else if constexpr (std::is_same_v<T, float_e5m2_t>) return "e5m2";
+  else return "element";
+}
+// f32 <-> an element type (numeric.hpp's round to nearest even, host and device).
+template <class T>
+TESSERA_HOST_DEVICE inline float to_float(T x) {
+  if constexpr (std::is_same_v<T, float>) return x;
+  else return x.to_float();
+}
+template <class T>
+TESSERA_HOST_DEVICE inline T from_float(float x) {
+  if constexpr (std::is_same_v<T, float>) return x;
+  else return T::from_float(x);
+}
+
+namespace detail {
+inline GemmResult refuse(GemmStatus s, std::string const& at, const char* node, std::string const& what) {
+  return {s, "epilogue tree at " + at + " (" + node + "): " + what};
+}
+inline std::string child_at(std::string const& at, int i) { return at + "." + std::to_string(i); }
+
+// A pointer the element type can address (its alignment), not null.
+template <class T>
+GemmResult check_pointer(const void* p, std::string const& at, const char* node, std::string const& what) {
+  if (p == nullptr) return refuse(GemmStatus::NullPointer, at, node, "null pointer for " + what);
+  if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) != 0)
+    return refuse(GemmStatus::Misaligned, at, node,
+                  what + " is not aligned to its element type " + element_name<T>() + " (" + std::to_string(alignof(T)) + " bytes)");
+  return {};
+}
+// The largest offset, (count - 1) * stride summed over the modes, fits in 64 bits.
+inline bool offset_fits(std::int64_t& total, std::int64_t count, std::int64_t stride) {
+  std::int64_t term = 0;
+  if (count <= 0) return true;
+  if (__builtin_mul_overflow(count - 1, stride, &term)) return false;
+  return !__builtin_add_overflow(total, term, &total);
+}
+// A vector of `length` elements per batch, batch_stride apart (0: one vector for every batch).
+template <class T>
+GemmResult check_vector(TreeShape const& s, const void* p, std::int64_t length, std::int64_t batch_stride, std::string const& at,
+                        const char* node, const char* index) {
+  const std::string what = std::string("a vector of ") + index + " = " + std::to_string(length) + " " + element_name<T>() + " elements";
+  if (auto r = check_pointer<T>(p, at, node, what); !r) return r;
+  if (batch_stride < 0) return refuse(GemmStatus::InvalidBatchStride, at, node, "batch_stride " + std::to_string(batch_stride) + " < 0");
+  std::int64_t total = 0;
+  if (!offset_fits(total, length, 1) || !offset_fits(total, s.l, batch_stride))
+    return refuse(GemmStatus::Overflow, at, node, "the vector's last offset does not fit in 64 bits");
+  return {};
+}
+// An (M, N) matrix per batch with strides (stride_m, stride_n), one of them 1 and the other at
+// least the contiguous extent (row- or column-major), batch_stride apart.
+template <class T>
+GemmResult check_matrix(TreeShape const& s, const void* p, std::int64_t stride_m, std::int64_t stride_n, std::int64_t batch_stride,
+                        std::string const& at, const char* node) {
+  const std::string what = std::string("an M x N = ") + std::to_string(s.m) + " x " + std::to_string(s.n) + " matrix of " +
+                           element_name<T>();
+  if (auto r = check_pointer<T>(p, at, node, what); !r) return r;
+  const bool col = stride_m == 1 && stride_n >= s.m, row = stride_n == 1 && stride_m >= s.n;
+  if (!col && !row)
+    return refuse(GemmStatus::InvalidLeadingDim, at, node,
+                  "strides (" + std::to_string(stride_m) + ", " + std::to_string(stride_n) +
+                      ") are neither column-major (1, ld >= M) nor row-major (ld >= N, 1)");
+  if (batch_stride < 0) return refuse(GemmStatus::InvalidBatchStride, at, node, "batch_stride " + std::to_string(batch_stride) + " < 0");
+  std::int64_t total = 0;
+  if (!offset_fits(total, s.m, stride_m) || !offset_fits(total, s.n, stride_n) || !offset_fits(total, s.l, batch_stride))
+    return refuse(GemmStatus::Overflow, at, node, "the matrix's last offset does not fit in 64 bits");
+  return {};
+}
+}  // namespace detail
+
+}  // namespace tessera::kernels::tree

@@ -1,0 +1,199 @@
+// The sinks of an epilogue tree: nodes that pass their child's value on unchanged and also
+// write it somewhere.
+//   AuxStore<T, Child>             D_aux(m, n) = T(child): an (M, N) matrix beside D (e.g. the
+//                                  pre-activation a backward pass needs)
+//   RowReduction<Op, Child>        r[n] = Op over the rows m of column n: a row vector (N)
+//   ColumnReduction<Op, Child>     r[m] = Op over the columns n of row m: a column vector (M)
+//   ScalarReduction<Op, Child>     r = Op over every element (e.g. amax for FP8 output scaling)
+// (Row and Column name the result's shape, as RowBroadcast / ColumnBroadcast name the vector
+// read: a RowReduction's result is what a RowBroadcast reads.)
+// Reductions, in f32, one result per batch (batch_stride floats apart; 0: one for all batches):
+//   absolute_maximum   max |x|         atomic max of the bits of |x| (non-negative floats order
+//                                      as their bits): exact and the same whatever the order;
+//                                      NaN wins (its bits exceed infinity's)
+//   maximum_value      max x           a compare-and-swap loop of maximum (NaN propagates): the
+//                                      same whatever the order (up to the sign of a zero)
+//   sum                sum x           atomic adds: the order of the additions, and so the
+//                                      rounding, changes from run to run (not deterministic)
+// A reduction combines into what its output holds: set it to the identity before the launch
+// (0 for absolute_maximum and sum, -inf for maximum_value), or keep a running value across
+// launches (a running amax). Row and column reductions combine every element by one atomic;
+// a scalar reduction keeps a partial per thread over its elements of the tile (State), combines
+// the warp's by shuffles at the tile's end and issues one atomic per warp and tile.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "tessera/kernels/epilogue_tree/node.hpp"
+
+namespace tessera::kernels::tree {
+
+// A reduction op: the value an element contributes (element), two contributions combined (of,
+// associative and commutative), its identity, and combine(r, v): v into *r, atomically on the
+// device.
+struct absolute_maximum {
+  static constexpr const char* name = "absolute_maximum";
+  static constexpr float identity = 0.0f;
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float element(float x) { return ::fabsf(x); }
+  // non-negative floats order as their bits, as signed 32-bit integers too (NaN's exceed
+  // infinity's): the device's atomicMax on the bits
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) {
+    return std::int32_t(tessera::detail::float_bits(a)) < std::int32_t(tessera::detail::float_bits(b)) ? b : a;
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
+#if defined(__CUDA_ARCH__)
+    atomicMax(reinterpret_cast<int*>(r), __float_as_int(v));
+#else
+    *r = of(*r, v);
+#endif
+  }
+};
+struct maximum_value {
+  static constexpr const char* name = "maximum_value";
+  static constexpr float identity = -std::numeric_limits<float>::infinity();
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float element(float x) { return x; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) { return a != a ? a : b != b ? b : a < b ? b : a; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
+#if defined(__CUDA_ARCH__)
+    unsigned int* word = reinterpret_cast<unsigned int*>(r);
+    unsigned int old = *reinterpret_cast<volatile unsigned int*>(word);
+    for (;;) {
+      const unsigned int want = __float_as_uint(of(__uint_as_float(old), v));
+      if (want == old) return;
+      const unsigned int seen = atomicCAS(word, old, want);
+      if (seen == old) return;
+      old = seen;
+    }
+#else
+    *r = of(*r, v);
+#endif
+  }
+};
+struct sum {
+  static constexpr const char* name = "sum";
+  static constexpr float identity = 0.0f;
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float element(float x) { return x; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) { return a + b; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
+#if defined(__CUDA_ARCH__)
+    atomicAdd(r, v);
+#else
+    *r += v;
+#endif
+  }
+};
+
+template <class T, class Child>
+struct AuxStore {
+  struct Arguments {
+    Arguments() = default;
+    Arguments(T* ptr_, std::int64_t stride_m_, std::int64_t stride_n_, std::int64_t batch_stride_,
+              typename Child::Arguments const& child_ = {})
+        : ptr(ptr_), stride_m(stride_m_), stride_n(stride_n_), batch_stride(batch_stride_), child(child_) {}
+    T* ptr = nullptr;
+    std::int64_t stride_m = 0, stride_n = 0, batch_stride = 0;  // elements
+    typename Child::Arguments child;
+  };
+  struct Params {
+    T* ptr;
+    std::int64_t stride_m, stride_n, batch_stride;
+    typename Child::Params child;
+  };
+  struct State {
+    typename Child::State child;
+  };
+  static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
+    if (auto r = detail::check_matrix<T>(s, a.ptr, a.stride_m, a.stride_n, a.batch_stride, at, "AuxStore"); !r) return r;
+    if (s.l > 1 && a.batch_stride < (a.stride_m == 1 ? a.stride_n * s.n : a.stride_m * s.m))
+      return detail::refuse(GemmStatus::InvalidBatchStride, at, "AuxStore",
+                            "batch_stride " + std::to_string(a.batch_stride) + " makes the batches' matrices overlap");
+    return Child::can_implement(s, a.child, detail::child_at(at, 0));
+  }
+  static std::size_t workspace_size(TreeShape const& s, Arguments const& a) { return Child::workspace_size(s, a.child); }
+  static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
+    return {a.ptr, a.stride_m, a.stride_n, a.batch_stride, Child::to_underlying_arguments(s, a.child, workspace)};
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, State& s, TreeCoord const& c, float acc) {
+    const float x = Child::visit(p.child, s.child, c, acc);
+    p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n] = from_float<T>(x);
+    return x;
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State& s, std::int64_t l) { Child::end_tile(p.child, s.child, l); }
+};
+
+namespace detail {
+// Where a reduction's element lands: r[n] (Row), r[m] (Column), r (Scalar).
+enum class Reduced { Row, Column, Scalar };
+template <Reduced R, class Op, class Child>
+struct Reduction {
+  struct Arguments {
+    Arguments() = default;
+    Arguments(float* ptr_, std::int64_t batch_stride_ = 0, typename Child::Arguments const& child_ = {})
+        : ptr(ptr_), batch_stride(batch_stride_), child(child_) {}
+    float* ptr = nullptr;
+    std::int64_t batch_stride = 0;  // floats (0: one result for every batch)
+    typename Child::Arguments child;
+  };
+  struct Params {
+    float* ptr;
+    std::int64_t batch_stride;
+    typename Child::Params child;
+  };
+  // A scalar reduction's partial over the thread's elements of the tile (unused by the others).
+  struct State {
+    float partial = Op::identity;
+    typename Child::State child;
+  };
+  static constexpr const char* name =
+      R == Reduced::Row ? "RowReduction" : R == Reduced::Column ? "ColumnReduction" : "ScalarReduction";
+  static std::int64_t length(TreeShape const& s) { return R == Reduced::Row ? s.n : R == Reduced::Column ? s.m : 1; }
+  static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
+    if (auto r = check_vector<float>(s, a.ptr, length(s), a.batch_stride, at, name,
+                                     R == Reduced::Row ? "N" : R == Reduced::Column ? "M" : "1");
+        !r)
+      return r;
+    if (s.l > 1 && a.batch_stride != 0 && a.batch_stride < length(s))
+      return refuse(GemmStatus::InvalidBatchStride, at, name,
+                    "batch_stride " + std::to_string(a.batch_stride) + " makes the batches' results overlap (0: one for all)");
+    return Child::can_implement(s, a.child, child_at(at, 0));
+  }
+  static std::size_t workspace_size(TreeShape const& s, Arguments const& a) { return Child::workspace_size(s, a.child); }
+  static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
+    return {a.ptr, a.batch_stride, Child::to_underlying_arguments(s, a.child, workspace)};
+  }
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, State& s, TreeCoord const& c, float acc) {
+    const float x = Child::visit(p.child, s.child, c, acc);
+    if constexpr (R == Reduced::Scalar) {
+      s.partial = Op::of(s.partial, Op::element(x));
+    } else {
+      const std::int64_t i = R == Reduced::Row ? c.n : c.m;
+      Op::combine(p.ptr + c.l * p.batch_stride + i, Op::element(x));
+    }
+    return x;
+  }
+  // A scalar reduction: the warp's partials combined by shuffles, then one atomic per warp and
+  // tile (on the host: the thread's partial).
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State& s, std::int64_t l) {
+    Child::end_tile(p.child, s.child, l);
+    if constexpr (R == Reduced::Scalar) {
+      float x = s.partial;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+      for (int d = 16; d >= 1; d /= 2) x = Op::of(x, __shfl_xor_sync(0xffffffffu, x, d));
+      if ((threadIdx.x & 31u) != 0) return;
+#endif
+      Op::combine(p.ptr + l * p.batch_stride, x);
+    }
+  }
+};
+}  // namespace detail
+
+template <class Op, class Child>
+struct RowReduction : detail::Reduction<detail::Reduced::Row, Op, Child> {};
+template <class Op, class Child>
+struct ColumnReduction : detail::Reduction<detail::Reduced::Column, Op, Child> {};
+template <class Op, class Child>
+struct ScalarReduction : detail::Reduction<detail::Reduced::Scalar, Op, Child> {};
+
+}  // namespace tessera::kernels::tree

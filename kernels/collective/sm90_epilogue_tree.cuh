@@ -1,0 +1,145 @@
+// Collective epilogue, SM90, that evaluates an epilogue tree (tessera/kernels/epilogue_tree.hpp)
+// per accumulator: D(m, n) = the tree at (m, n, l) over acc(m, n), rounded to ElementD, stored
+// straight from the registers to global memory (the direct epilogue's stores, predicated on the
+// problem's extent: a residue tile's elements past M or N are neither visited nor stored, so
+// the tree's leaves read and its sinks write only inside the problem). Which (m, n) each
+// accumulator holds is the TiledMma's C partition of the tile over the identity tensor, as in
+// the direct epilogue: thread 0's coordinates are compile-time constants, this thread's value 0
+// is added once, so an element's coordinate is one add per mode.
+// The tree replaces the fixed menu: the Arguments' alpha, beta, bias, activation and FP8 scales
+// are refused (they are nodes of a tree: Scalar, SourceC, Row/ColumnBroadcast, Compute). D is
+// row- or column-major (C's major in the Arguments, as the direct epilogue); the problem is the
+// kernel's (M, N): a tree's RowBroadcast runs along the kernel's N, so a caller that swaps a
+// row-major D into a column-major one (as_column_major_d) swaps its tree's rows and columns too.
+// One instance per tree (a kernel type per tree): kernel types with the fixed menu are unchanged.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <tessera/kernels/epilogue_tree.hpp>
+#include <tessera/tensor.hpp>
+#include <tessera/tiled_mma.hpp>
+
+#include "../arch/sm90_convert.cuh"
+#include "../kernel/sm90_shared_storage.hpp"
+#include "sm90_contract.hpp"
+#include "sm90_epilogue_operands.hpp"
+
+namespace tessera::kernels::sm90 {
+
+template <class ElementD_, class Tree_>
+struct CollectiveEpilogueSm90Tree {
+  using ElementD = ElementD_;
+  using Tree = Tree_;
+  static constexpr Activation FusedAct = Activation::Identity;  // (not a fused-menu instance)
+  using SharedStorage = EpilogueNoSharedStorage;
+
+  // D (and its major: c.major) as every SM90 epilogue takes it, and the tree's arguments.
+  struct Arguments : Sm90EpilogueArguments {
+    typename Tree::Arguments tree;
+  };
+  struct Params {
+    ElementD* d = nullptr;
+    int64_t d_stride_m = 0, d_stride_n = 0, d_batch_stride = 0;
+    int64_t m = 0, n = 0;
+    typename Tree::Params tree;
+  };
+
+  static tree::TreeShape tree_shape(GemmProblemShape const& problem) {
+    return {problem_m(problem), problem_n(problem), problem_l(problem)};
+  }
+
+  // ---- contract (host)
+  // From tessera's GemmArguments: D and its major; the tree's arguments are the caller's to set.
+  static Arguments arguments_of(GemmArguments const& g) {
+    Arguments a;
+    static_cast<Sm90EpilogueArguments&>(a) = sm90_epilogue_arguments(g);
+    return a;
+  }
+  static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
+    if (a.output != element_enum_of<ElementD>())
+      return {GemmStatus::Unsupported, std::string("this sm90 tree epilogue writes D in ") + to_string(element_enum_of<ElementD>())};
+    if (a.alpha != 1.0f || a.beta != 0.0f || a.bias != Bias::None || a.activation != Activation::Identity || a.scale_a != nullptr ||
+        a.scale_b != nullptr)
+      return {GemmStatus::Unsupported,
+              "the tree epilogue computes D from its tree: alpha, beta, bias, activation and the FP8 scales are nodes of the tree "
+              "(Scalar, SourceC, RowBroadcast/ColumnBroadcast, Compute), not epilogue fields"};
+    return tree::can_implement<Tree>(tree_shape(problem), a.tree);
+  }
+  static std::size_t get_workspace_size(GemmProblemShape const& problem, Arguments const& a) {
+    return Tree::workspace_size(tree_shape(problem), a.tree);
+  }
+  static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& a, void* workspace, GemmResult& /*status*/) {
+    Params p;
+    const bool d_row = a.c.major == Major::Row;
+    p.d = static_cast<ElementD*>(a.d);
+    p.d_stride_m = d_row ? a.ldd : 1;
+    p.d_stride_n = d_row ? 1 : a.ldd;
+    p.d_batch_stride = a.batch_stride_d;
+    p.m = problem_m(problem);
+    p.n = problem_n(problem);
+    p.tree = Tree::to_underlying_arguments(tree_shape(problem), a.tree, workspace);
+    return p;
+  }
+
+  // ---- the epilogue interface's defaults (no shared memory, no C loads ahead, no FP8 pass)
+  __device__ __forceinline__ static void init(SharedStorage&) {}
+  __device__ __forceinline__ static void prefetch_c(Params const&, SharedStorage&, int, int64_t, int64_t, int64_t, int = 0) {}
+  template <class Acc>
+  __device__ __forceinline__ static void scale(Params const&, Acc&) {}
+  __device__ __forceinline__ static void finish(Params const&, int) {}
+
+  // thread: the consumer thread's index in the TiledMma; acc: its accumulators in the order of
+  // the C fragment (value i is register i).
+  template <class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store(Params const& p, SharedStorage&, TiledMma const& tiled, TileShape const& tile_mn,
+                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc, int /*slot*/ = 0,
+                                               bool /*prefetched*/ = false) {
+    const auto thr = tiled.get_slice(thread);
+    const auto gD = make_tensor(p.d + l * p.d_batch_stride, make_layout(make_shape(p.m, p.n), make_stride(p.d_stride_m, p.d_stride_n)));
+    auto tCgD = thr.partition_C(local_tile(gD, tile_mn, make_coord(tile_m, tile_n)));  // (V, MMA_M, MMA_N) -> D element
+    static_assert(decltype(size(tCgD))::value == sizeof(Acc) / sizeof(float), "one accumulator per C fragment value");
+    // The wgmma C fragment's values are (2, 2, N/8) per M repeat: value (a, b, j) of repeat r is
+    // register a + 2b + 4j + values r.
+    constexpr int repeats = int(size<1>(tCgD)), values = int(size<0>(tCgD));
+    constexpr int groups = int(size<0, 2>(tCgD));
+    static_assert(groups * 4 * repeats == int(size(tCgD)) && int(size<2>(tCgD)) == 1, "the C fragment's values are (2, 2, N/8)");
+    // Coordinates: thread 0's (compile-time) plus this thread's value 0 (hopper_sm90_partition_test
+    // checks that the wgmma C layout's thread and value parts never carry into each other).
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    const auto mine0 = thr.partition_C(make_identity_tensor(tile_mn))(0);
+    const int64_t m0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0));
+    const int64_t n0 = tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0));
+    const int64_t resid_m0 = p.m - m0, resid_n0 = p.n - n0;
+    const bool whole = p.m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
+                       p.n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
+    typename Tree::State state{};  // (this thread's, over the tile: a scalar reduction's partial)
+#pragma unroll
+    for (int r = 0; r < repeats; ++r)
+#pragma unroll
+      for (int j = 0; j < groups; ++j) {
+        const auto group = make_coord(make_coord(_, _, j), r, _0{});
+        auto d = tCgD(group);
+        // (the pointer laundered per group: computed where it is used, not hoisted for all
+        // groups above the stores, which spilled in the direct epilogue)
+        ElementD* dp = d.data();
+        asm volatile("" : "+l"(dp));
+        auto dj = make_tensor(dp, d.layout());
+        const auto cj = tCcD0(group);
+#pragma unroll
+        for (int v = 0; v < 4; ++v) {
+          const auto mn = cj(v);  // relative to thread 0's value 0: constants
+          const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
+          if (whole || (dm < resid_m0 && dn < resid_n0)) {
+            const tree::TreeCoord at{m0 + dm, n0 + dn, l};
+            dj(v) = arch::from_f32<ElementD>(Tree::visit(p.tree, state, at, acc[4 * j + v + values * r]));
+          }
+        }
+      }
+    Tree::end_tile(p.tree, state, l);  // (every thread: a warp's partials meet by shuffles)
+  }
+};
+
+}  // namespace tessera::kernels::sm90

@@ -1,0 +1,189 @@
+// Collective epilogue, SM90, that evaluates an epilogue tree per accumulator and stores D
+// through the TMA-store epilogue's machinery: register fragment -> tree (f32) -> D's type ->
+// the 128B-swizzled staging tile (stmatrix for a 16-bit D, value by value for f32) -> one TMA
+// store per part (sm90_epilogue_tma.cuh: the staging view, its boxes and tensor maps, its named
+// barriers are that collective's, used here as they are; EpilogueStaging, checked on the host).
+// The tree is visited only at elements inside the problem: a residue tile's other staged
+// values are 0, and TMA clips them (no leaf reads, no sink writes past M or N).
+// The contract is the register tree epilogue's (sm90_epilogue_tree.cuh: D and the tree's
+// arguments, the menu's fields refused), plus the TMA-store rule: D column-major, 16-byte
+// aligned, ld and batch stride whole 16 bytes (sm90_epilogue_operands), else refused with the
+// reason: that D takes the register tree epilogue (EpilogueTree<Tree, EpilogueDirect>).
+// Cooperative kernels (one staging slot).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "sm90_epilogue_tma.cuh"
+#include "sm90_epilogue_tree.cuh"
+
+namespace tessera::kernels::sm90 {
+
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_>
+struct CollectiveEpilogueSm90TreeTmaStore {
+  using ElementD = ElementD_;
+  using Tree = Tree_;
+  static constexpr Activation FusedAct = Activation::Identity;  // (not a fused-menu instance)
+  // The TMA-store epilogue whose staging, boxes, maps and barriers this one uses, and the
+  // register tree epilogue whose contract it keeps.
+  using Staged = CollectiveEpilogueSm90TmaStore<ElementD, BM, BN, ConsumerWarpgroups, Activation::Identity, 1>;
+  using Registers = CollectiveEpilogueSm90Tree<ElementD, Tree>;
+  using Staging = typename Staged::Staging;
+  using SharedStorage = typename Staged::SharedStorage;
+  static constexpr int Bits = Staged::Bits, AtomsM = Staged::AtomsM, Parts = Staged::Parts, AtomValues = Staged::AtomValues;
+
+  using Arguments = typename Registers::Arguments;
+  struct Params {
+    typename Registers::Params tree;  // D's pointer and strides (unused here), the tree's Params
+    typename Staged::Params tma;      // D's tensor map and boxes
+  };
+
+  // ---- contract (host)
+  static Arguments arguments_of(GemmArguments const& g) { return Registers::arguments_of(g); }
+  static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
+    if (auto r = Registers::can_implement(problem, a); !r) return r;
+    const Sm90EpilogueOperands ops = Staged::operands(problem, a);
+    if (!ops.status)
+      return {GemmStatus::Unsupported, "the TMA-store tree epilogue needs a D that TMA can store (else EpilogueTree<Tree, "
+                                       "EpilogueDirect>): " + ops.status.message};
+    return {};
+  }
+  static std::size_t get_workspace_size(GemmProblemShape const& problem, Arguments const& a) {
+    return Registers::get_workspace_size(problem, a);
+  }
+  static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& a, void* workspace, GemmResult& status) {
+    Params p;
+    p.tree = Registers::to_underlying_arguments(problem, a, workspace, status);
+    Staged::bind_tma(problem, a, p.tma);
+    if (!p.tma.use_tma) status = {GemmStatus::LaunchFailed, "the TMA-store tree epilogue: cuTensorMapEncodeTiled refused D's tensor map"};
+    return p;
+  }
+
+  // ---- the epilogue interface
+  __device__ __forceinline__ static void init(SharedStorage& s) { Staged::init(s); }
+  __device__ __forceinline__ static void prefetch_c(Params const&, SharedStorage&, int, int64_t, int64_t, int64_t, int = 0) {}
+  template <class Acc>
+  __device__ __forceinline__ static void scale(Params const&, Acc&) {}
+  __device__ __forceinline__ static void finish(Params const& p, int thread) { Staged::finish(p.tma, thread); }
+
+  // What every value needs, by reference: the staging partitions, thread 0's coordinates, this
+  // thread's value 0 in D, the residue bounds from there.
+  template <class TCs, class TCc, class Acc, class Stsm, class TDs>
+  struct Ctx {
+    TCs& tCsD;
+    TCc const& tCcD0;
+    Acc const& acc;
+    typename Tree::Params const& tree;
+    typename Tree::State& state;  // this thread's, over the tile (a scalar reduction's partial)
+    int64_t l, m0, n0, resid_m0, resid_n0;
+    bool whole;
+    Stsm const& stsm;
+    TDs& tDsD;
+  };
+
+  template <class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
+                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc, int /*slot*/ = 0,
+                                               bool /*prefetched*/ = false) {
+    const int wg = thread / GMMA::warpgroup_threads;
+    const bool leader = thread % GMMA::warpgroup_threads == 0;
+    const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[0][0]));
+    auto tCsD = tiled.get_slice(thread).partition_C(sD);  // each value's place in the staging tile
+    const auto stsm = Staged::stsm_slice(tiled, thread);
+    auto tDsD = Staged::stsm_partition(stsm, sD);  // each stmatrix's row (16-bit D)
+    constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
+    static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
+                  "one accumulator per C fragment value");
+    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[wg][0]));
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    const auto mine0 = tiled.get_slice(thread).partition_C(make_identity_tensor(tile_mn))(0);
+    const int64_t m0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0));
+    const int64_t n0 = tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0));
+    const int64_t m = p.tree.m, n = p.tree.n;
+    const bool whole = m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
+                       n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
+    typename Tree::State state{};
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{
+        tCsD, tCcD0, acc, p.tree.tree, state, l, m0, n0, m - m0, n - n0, whole, stsm, tDsD};
+    store_parts<groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, ctx, wg, leader, buffer, tile_m, tile_n, l);
+    Tree::end_tile(p.tree.tree, state, l);  // (every thread: a warp's partials meet by shuffles)
+  }
+
+  // Value V of group J of M repeat I (accumulator 4 J + V + AtomValues I): the tree at its
+  // element, or 0 past M or N (staged, clipped by TMA, never visited).
+  template <int I, int J, int V, class Cj, class X>
+  __device__ __forceinline__ static float value(Cj const& cj, X const& ctx) {
+    const auto mn = cj(C<V>{});  // relative to thread 0's value 0: constants
+    const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
+    if (!ctx.whole && !(dm < ctx.resid_m0 && dn < ctx.resid_n0)) return 0.0f;
+    return Tree::visit(ctx.tree, ctx.state, tree::TreeCoord{ctx.m0 + dm, ctx.n0 + dn, ctx.l}, ctx.acc[4 * J + V + AtomValues * I]);
+  }
+  // An f32 D: group J of repeat I value by value into the staging tile.
+  template <int I, int J, class X>
+  __device__ __forceinline__ static void store_group(X const& ctx) {
+    const auto group = make_coord(make_coord(_, _, C<J>{}), C<I>{}, _0{});
+    auto dj = ctx.tCsD(group);
+    const auto cj = ctx.tCcD0(group);
+    dj(_0{}) = arch::from_f32<ElementD>(value<I, J, 0>(cj, ctx));
+    dj(_1{}) = arch::from_f32<ElementD>(value<I, J, 1>(cj, ctx));
+    dj(_2{}) = arch::from_f32<ElementD>(value<I, J, 2>(cj, ctx));
+    dj(_3{}) = arch::from_f32<ElementD>(value<I, J, 3>(cj, ctx));
+  }
+  template <int I, int J0, int... Js, class X>
+  __device__ __forceinline__ static void store_groups(std::integer_sequence<int, Js...>, X const& ctx) {
+    (store_group<I, J0 + Js>(ctx), ...);
+  }
+  // A 16-bit D: group J's values into the stmatrix fragment, converted in pairs.
+  template <int I, int J, class X, class Frag>
+  __device__ __forceinline__ static void convert_group(X const& ctx, Frag& frag) {
+    const auto group = make_coord(make_coord(_, _, C<J>{}), C<I>{}, _0{});
+    const auto cj = ctx.tCcD0(group);
+    constexpr int at = 4 * J + AtomValues * I;
+    arch::from_f32x2(value<I, J, 0>(cj, ctx), value<I, J, 1>(cj, ctx), frag(C<at>{}), frag(C<at + 1>{}));
+    arch::from_f32x2(value<I, J, 2>(cj, ctx), value<I, J, 3>(cj, ctx), frag(C<at + 2>{}), frag(C<at + 3>{}));
+  }
+  template <int I, int J0, int... Js, class X, class Frag>
+  __device__ __forceinline__ static void convert_groups(std::integer_sequence<int, Js...>, X const& ctx, Frag& frag) {
+    (convert_group<I, J0 + Js>(ctx, frag), ...);
+  }
+  // Part H's values into the staging buffer: G groups of M repeat H / Parts from column group
+  // (H % Parts) G (a 16-bit D through stmatrix instructions (H % Parts) K .. + K - 1).
+  template <int G, int H, class X>
+  __device__ __forceinline__ static void stage_part(X const& ctx) {
+    constexpr int I = H / Parts;
+    if constexpr (Bits == 16) {
+      ElementD staged[AtomsM * AtomValues];  // (only this part's values are written and read)
+      auto frag = make_tensor(&staged[0], make_layout(shape(ctx.tCsD)));
+      convert_groups<I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx, frag);
+      const auto src = ctx.stsm.retile_S(frag);
+      static_assert(Staging::instructions_in_value_order(decltype(src.layout()){}), "stmatrix instruction k holds values 8k .. 8k+7");
+      constexpr int K = Staging::instructions_per_part;
+      Staged::template stsm_instructions<I, (H % Parts) * K>(std::make_integer_sequence<int, K>{}, src, ctx.tDsD);
+    } else {
+      store_groups<I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
+    }
+  }
+  // Part H: the previous store has read the buffer, the warpgroup stages, then one TMA store.
+  template <int G, int H, class X>
+  __device__ __forceinline__ static void store_part(Params const& p, X const& ctx, int wg, bool leader, uint32_t buffer, int64_t tile_m,
+                                                    int64_t tile_n, int64_t l) {
+    if (leader) tma_store_wait<0>();
+    Staged::staging_barrier(wg);
+    stage_part<G, H>(ctx);
+    fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
+    Staged::staging_barrier(wg);
+    if (leader) {
+      copy(p.tma.tma_d.with(&p.tma.map_d), buffer, tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, H)));
+      tma_store_commit();
+    }
+  }
+  template <int G, int... Hs, class X>
+  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, X const& ctx, int wg, bool leader,
+                                                     uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
+    (store_part<G, Hs>(p, ctx, wg, leader, buffer, tile_m, tile_n, l), ...);
+  }
+};
+
+}  // namespace tessera::kernels::sm90

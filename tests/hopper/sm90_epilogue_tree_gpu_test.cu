@@ -1,0 +1,282 @@
+// GPU check of an epilogue tree in the SM90 GEMM (TMA + wgmma, cooperative 128x128 tiles, the
+// tree epilogues: kernels/collective/sm90_epilogue_tree.cuh and _tree_tma.cuh), the worked example of
+// docs/gemm_epilogue.md:
+//   z = alpha acc s_m[m] s_n[n] + bias[n]     (alpha given or per batch in memory, s_m per row,
+//                                             s_n per column and batch, bias bf16)
+//   aux = bf16(z)                             (AuxStore, column-major with padding)
+//   D = relu(z)                               (bf16)
+//   r[n] = max over m of D (per batch), amax = max |D| (over every batch)
+// against an FP64 reference over fresh random inputs, NaN-poisoned D and aux: residues in M, N
+// and K, a problem below one tile, batches, both D majors. The reductions are checked exactly:
+// rounding is monotone, so bf16(r[n]) is the largest bf16 D of column n, and bf16(amax) the
+// largest of all; the aux tensor's padding keeps its poison. The tree's refusals (named node)
+// are checked first, without a GPU.
+// Two kernel instances (this TU's), the example tree's: D stored from the registers
+// (EpilogueTree<Tree>) and through the TMA-store staging (EpilogueTree<Tree, EpilogueTmaStore>).
+// --small: three small residue problems (for compute-sanitizer). --time M N K: both kernels' times.
+// Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the host checks).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "../../kernels/collective/sm90_epilogue_tree_tma.cuh"
+#include "../../kernels/device/sm90_gemm.cuh"
+#include "../../tools/harness/sm90_gemm_check.hpp"
+
+using namespace tessera;
+using namespace tessera::kernels;
+using namespace tessera::kernels::tree;
+namespace s9 = tessera::kernels::sm90;
+
+namespace {
+
+using Z = Compute<plus, Compute<multiplies, Compute<multiplies, Compute<multiplies, Scalar<>, Accumulator>, ColumnBroadcast<float>>,
+                                RowBroadcast<float>>,
+                  RowBroadcast<bfloat16_t>>;
+using Example = ScalarReduction<absolute_maximum, RowReduction<maximum_value, Compute<relu, AuxStore<bfloat16_t, Z>>>>;
+
+// The two kernels: the tree's D stored from the registers (any D), and staged in shared memory
+// with TMA stores (a D that TMA can store).
+using Mainloop = s9::Sm90Mainloop<bfloat16_t, GMMA::Major::K, GMMA::Major::K, tuple<_128, _128, _64>, 2>;
+template <class Stores>
+using KernelOf = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp,
+                               typename CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example, Stores>>::CollectiveOp,
+                               s9::WholeTileScheduler>;
+using RegisterKernel = KernelOf<EpilogueDirect>;
+using TmaKernel = KernelOf<EpilogueTmaStore>;
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example>>::CollectiveOp,
+                             s9::CollectiveEpilogueSm90Tree<bfloat16_t, Example>> &&
+                  std::is_same_v<CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example, EpilogueTmaStore>>::CollectiveOp,
+                                 s9::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 128, 128, 2, Example>>,
+              "the builder's EpilogueTree<Tree, Stores> is the tree epilogue of that tree with those stores");
+
+template <class T>
+T* to_device(std::vector<T> const& v) {
+  T* p = nullptr;
+  SM90_CUDA(cudaMalloc(&p, v.size() * sizeof(T)));
+  SM90_CUDA(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return p;
+}
+template <class T>
+std::vector<T> to_host(const T* p, std::size_t n) {
+  std::vector<T> v(n);
+  SM90_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return v;
+}
+
+struct Operands {
+  std::vector<float> sm, sn;
+  std::vector<bfloat16_t> bias;
+  float alpha = 0.5f;
+};
+Operands operands(int64_t m, int64_t n, int64_t l, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0.5f, 1.5f), b(-1.0f, 1.0f);
+  Operands o;
+  o.sm.resize(size_t(m));
+  o.sn.resize(size_t(n * l));
+  o.bias.resize(size_t(n));
+  for (auto& x : o.sm) x = u(rng);
+  for (auto& x : o.sn) x = u(rng);
+  for (auto& x : o.bias) x = bfloat16_t(b(rng));
+  return o;
+}
+
+// The tree's arguments: aux column-major (ld_aux, batch stride bs_aux), r per batch (N apart),
+// amax one for all batches, s_n per batch.
+Example::Arguments example_arguments(Scalar<>::Arguments alpha, const float* sm, const float* sn, int64_t n, const bfloat16_t* bias, bfloat16_t* aux,
+                                     int64_t ld_aux, int64_t bs_aux, float* r, float* amax) {
+  return {amax, 0, {r, n, {{aux, 1, ld_aux, bs_aux, {{{{alpha, {}}, {sm}}, {sn, n}}, {bias}}}}}};
+}
+
+// alpha_in_memory: alpha read from device memory, one per batch (alpha (1 + q/4) for batch q),
+// as an FP8 scale a quantization step wrote.
+template <class Kernel>
+int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, bool alpha_in_memory = false) {
+  const char* stores = std::is_same_v<Kernel, TmaKernel> ? "TMA" : "registers";
+  sm90_check::Problem<bfloat16_t> p(m, n, k, l, d_row, 1.0f, 0.0f, uint64_t(m * 7919 + n * 31 + k + l), "TN");
+  const Operands o = operands(m, n, l, uint64_t(m + n + k));
+  float* dsm = to_device(o.sm);
+  float* dsn = to_device(o.sn);
+  bfloat16_t* dbias = to_device(o.bias);
+  const int64_t ld_aux = m + 8, bs_aux = ld_aux * n + 64;
+  bfloat16_t* daux = nullptr;
+  SM90_CUDA(cudaMalloc(&daux, size_t(bs_aux * l) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMemset(daux, 0xff, size_t(bs_aux * l) * sizeof(bfloat16_t)));  // NaN
+  const std::vector<float> r0(size_t(n * l), -std::numeric_limits<float>::infinity());
+  float* dr = to_device(r0);
+  float* damax = to_device(std::vector<float>{0.0f});
+
+  auto fail = [&](const std::string& what) {
+    std::printf("tree (%s) %lld x %lld x %lld x %lld D %s: FAIL (%s)\n", stores, (long long)m, (long long)n, (long long)k, (long long)l,
+                d_row ? "row" : "col", what.c_str());
+    return 1;
+  };
+  if (auto r = check_arguments(p.args); !r) return fail("check_arguments: " + r.message);
+  auto args = Kernel::arguments_of(p.args);
+  std::vector<float> alphas(size_t(l), o.alpha);
+  if (alpha_in_memory)
+    for (int64_t q = 0; q < l; ++q) alphas[size_t(q)] = o.alpha * (1.0f + 0.25f * float(q));
+  float* dalphas = to_device(alphas);
+  args.epilogue.tree = example_arguments(alpha_in_memory ? Scalar<>::Arguments{0.0f, dalphas, 1} : Scalar<>::Arguments{o.alpha}, dsm, dsn,
+                                         n, dbias, daux, ld_aux, bs_aux, dr, damax);
+  s9::GemmSm90<Kernel> op;
+  if (auto r = op.initialize(args); !r) return fail("initialize: " + r.message);
+  if (auto r = op.run(); !r) return fail("run: " + r.message);
+  SM90_CUDA(cudaDeviceSynchronize());
+
+  const auto d = to_host(p.dd, size_t(m * n * l));
+  const auto aux = to_host(daux, size_t(bs_aux * l));
+  const auto r = to_host(dr, size_t(n * l));
+  const float amax = to_host(damax, 1)[0];
+  int64_t bad_d = 0, bad_aux = 0, bad_pad = 0, bad_r = 0;
+  double num = 0, den = 0;
+  float all_max = 0.0f;
+  for (int64_t q = 0; q < l; ++q)
+    for (int64_t j = 0; j < n; ++j) {
+      float col_max = -std::numeric_limits<float>::infinity();
+      for (int64_t i = 0; i < m; ++i) {
+        const double z = double(alphas[size_t(q)]) * p.ref(i, j, q) * o.sm[size_t(i)] * o.sn[size_t(j + n * q)] + double(o.bias[size_t(j)].to_float());
+        const double want = z < 0 ? 0.0 : z;
+        const float got = d[size_t(p.at_d(i, j, q))].to_float();
+        // bf16 rounding (2^-9 relative) and the f32 accumulation's error
+        if (!(std::fabs(got - want) <= std::ldexp(std::fabs(want), -7) + 1e-3)) ++bad_d;
+        const float stored = aux[size_t(q * bs_aux + i + j * ld_aux)].to_float();
+        if (!(std::fabs(stored - z) <= std::ldexp(std::fabs(z), -7) + 1e-3)) ++bad_aux;
+        num += (got - want) * (got - want);
+        den += want * want;
+        col_max = std::fmax(col_max, got);
+        all_max = std::fmax(all_max, std::fabs(got));
+      }
+      if (bfloat16_t(r[size_t(j + n * q)]).bits != bfloat16_t(col_max).bits) ++bad_r;
+    }
+  for (int64_t q = 0; q < l; ++q)
+    for (int64_t off = 0; off < bs_aux; ++off)
+      if (!(off < ld_aux * n && off % ld_aux < m) && aux[size_t(q * bs_aux + off)].bits != 0xffff) ++bad_pad;
+  const double rel = std::sqrt(num / (den > 0 ? den : 1));
+  cudaFree(dsm); cudaFree(dsn); cudaFree(dbias); cudaFree(daux); cudaFree(dr); cudaFree(damax); cudaFree(dalphas);
+  std::printf("tree (%s) %lld x %lld x %lld x %lld D %s: rel %.2e, D off %lld, aux off %lld, aux padding written %lld, r[n] off %lld, amax %g (want %g)\n",
+              stores, (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col", rel, (long long)bad_d, (long long)bad_aux,
+              (long long)bad_pad, (long long)bad_r, double(amax), double(all_max));
+  if (bad_d || bad_aux || bad_pad || bad_r || rel > 1e-2) return fail("elements off");
+  if (bfloat16_t(amax).bits != bfloat16_t(all_max).bits) return fail("amax");
+  return 0;
+}
+
+// What the kernel refuses before it runs (no GPU needed): a tree operand missing, a misaligned
+// vector, the fixed menu's fields beside a tree.
+template <class Kernel>
+int check_refusals() {
+  int fails = 0;
+  sm90_check::GemmArguments g;
+  g.m = 256; g.n = 128; g.k = 64; g.batch = 1;
+  g.element = Element::BF16;
+  alignas(16) static bfloat16_t storage[256 * 128];
+  alignas(16) static float vectors[512];
+  g.a = {storage, Major::Row, 64, 0};
+  g.b = {storage, Major::Col, 64, 0};
+  g.c = {nullptr, Major::Col, 256, 0};
+  g.d = storage;
+  g.ldd = 256;
+  auto expect = [&](typename Kernel::Arguments const& a, GemmStatus status, const char* text) {
+    const GemmResult r = Kernel::can_implement(a);
+    if (r.status != status || r.message.find(text) == std::string::npos) {
+      std::printf("refusal: FAIL: want status %d with \"%s\", got %d \"%s\"\n", int(status), text, int(r.status), r.message.c_str());
+      ++fails;
+    }
+  };
+  auto a = Kernel::arguments_of(g);
+  a.epilogue.tree = example_arguments({1.0f}, vectors, vectors, g.n, nullptr, storage, 256, 0, vectors, vectors);
+  expect(a, GemmStatus::NullPointer, "root.0.0.0.0.1 (RowBroadcast): null pointer for a vector of N = 128 bf16 elements");
+  a.epilogue.tree = example_arguments({1.0f}, vectors, reinterpret_cast<const float*>(reinterpret_cast<const char*>(vectors) + 2), g.n,
+                                      storage, storage, 256, 0, vectors, vectors);
+  expect(a, GemmStatus::Misaligned, "root.0.0.0.0.0.1 (RowBroadcast): a vector of N = 128 f32 elements is not aligned");
+  a.epilogue.tree = example_arguments({1.0f}, vectors, vectors, g.n, storage, storage, 256, 0, vectors, vectors);
+  expect(a, GemmStatus::Success, "");
+  a.epilogue.beta = 1.0f;
+  expect(a, GemmStatus::Unsupported, "nodes of the tree");
+  a.epilogue.beta = 0.0f;
+  a.epilogue.c.major = Major::Row;  // D row-major: the registers' stores only
+  a.epilogue.ldd = 128;
+  if constexpr (std::is_same_v<Kernel, TmaKernel>) expect(a, GemmStatus::Unsupported, "needs a D that TMA can store");
+  else expect(a, GemmStatus::Success, "");
+  return fails;
+}
+
+// --time M N K: each kernel's time on an M x N x K problem (D column-major), no check: what a
+// tree epilogue costs beside the plain kernels' figures (sm90_gemm_bench at the same shape; its
+// 128x128 tile: --schedule coop128).
+template <class Kernel>
+void time_kernel(int64_t m, int64_t n, int64_t k) {
+  sm90_check::Problem<bfloat16_t> p(m, n, k, 1, false, 1.0f, 0.0f, 1, "TN");
+  const Operands o = operands(m, n, 1, 2);
+  float* dsm = to_device(o.sm);
+  float* dsn = to_device(o.sn);
+  bfloat16_t* dbias = to_device(o.bias);
+  bfloat16_t* daux = nullptr;
+  SM90_CUDA(cudaMalloc(&daux, size_t(m * n) * sizeof(bfloat16_t)));
+  float* dr = to_device(std::vector<float>(size_t(n), 0.0f));
+  float* damax = to_device(std::vector<float>{0.0f});
+  auto args = Kernel::arguments_of(p.args);
+  args.epilogue.tree = example_arguments({o.alpha}, dsm, dsn, n, dbias, daux, m, 0, dr, damax);
+  s9::GemmSm90<Kernel> op;
+  if (auto r = op.initialize(args); !r) {
+    std::printf("time: initialize: %s\n", r.message.c_str());
+    return;
+  }
+  cudaEvent_t start, stop;
+  SM90_CUDA(cudaEventCreate(&start));
+  SM90_CUDA(cudaEventCreate(&stop));
+  for (int i = 0; i < 3; ++i) (void)op.run();
+  const int reps = 20;
+  SM90_CUDA(cudaEventRecord(start));
+  for (int i = 0; i < reps; ++i) (void)op.run();
+  SM90_CUDA(cudaEventRecord(stop));
+  SM90_CUDA(cudaEventSynchronize(stop));
+  float ms = 0;
+  SM90_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  std::printf("tree (%s) %lld x %lld x %lld: %.3f ms, %.0f TFLOP/s\n", std::is_same_v<Kernel, TmaKernel> ? "TMA" : "registers",
+              (long long)m, (long long)n, (long long)k, ms / reps, 2.0 * double(m) * double(n) * double(k) / (ms / reps * 1e-3) / 1e12);
+  cudaFree(dsm); cudaFree(dsn); cudaFree(dbias); cudaFree(daux); cudaFree(dr); cudaFree(damax);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool small_only = argc > 1 && std::string(argv[1]) == "--small";  // (compute-sanitizer)
+  int fails = check_refusals<RegisterKernel>() + check_refusals<TmaKernel>();
+  int dev = 0, major = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+      major != 9) {
+    std::printf(fails ? "host refusal checks FAILED; skipped: no sm_90 GPU\n" : "host refusal checks pass; skipped: no sm_90 GPU\n");
+    return fails ? 1 : 77;
+  }
+  if (argc == 5 && std::string(argv[1]) == "--time") {
+    const int64_t m = std::atoll(argv[2]), n = std::atoll(argv[3]), k = std::atoll(argv[4]);
+    time_kernel<TmaKernel>(m, n, k);
+    time_kernel<RegisterKernel>(m, n, k);
+    return fails ? 1 : 0;
+  }
+  if (small_only) {  // residues in M and N under memcheck: the tree reads and writes nothing past them
+    fails += check<TmaKernel>(72, 40, 64, 2, false, true);
+    fails += check<RegisterKernel>(131, 130, 72, 1, true);
+    fails += check<RegisterKernel>(72, 40, 64, 2, false);
+    std::printf(fails ? "FAILED: %d\n" : "all passed\n", fails);
+    return fails ? 1 : 0;
+  }
+  // TMA stores: D column-major, ld and batch stride whole 16 bytes
+  fails += check<TmaKernel>(128, 128, 64, 1, false);     // one tile, one k-tile
+  fails += check<TmaKernel>(1032, 2055, 200, 1, false);  // residues in M, N and K, many tiles
+  fails += check<TmaKernel>(72, 40, 64, 2, false, true); // below one tile, two batches, alpha per batch in memory
+  // stores from the registers: any D
+  fails += check<RegisterKernel>(128, 128, 64, 1, false);
+  fails += check<RegisterKernel>(1031, 2055, 200, 1, false);  // ld not 16-byte aligned
+  fails += check<RegisterKernel>(1031, 2055, 200, 1, true);   // D row-major
+  fails += check<RegisterKernel>(72, 40, 64, 2, false);
+  fails += check<RegisterKernel>(384, 520, 136, 3, true, true);  // batches (alpha, s_n and r per batch, amax over all), N residue
+  std::printf(fails ? "FAILED: %d\n" : "all passed\n", fails);
+  return fails ? 1 : 0;
+}

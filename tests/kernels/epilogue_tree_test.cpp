@@ -1,0 +1,312 @@
+// Epilogue trees (tessera/kernels/epilogue_tree.hpp) on the host: each node's defining result
+// against a direct FP64 computation over generated accumulators and coordinates, the example
+// tree of docs/gemm_epilogue.md over every tile of residue problems (broadcasts read the right
+// coordinate, the aux store writes exactly the problem's elements, reductions equal the max
+// and sum of the elements they saw), the fixed menu's trees bit-equal to the menu's formula,
+// and the argument checks with the node they name.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "tessera/kernels/epilogue_tree.hpp"
+
+using namespace tessera;
+using namespace tessera::kernels;
+using namespace tessera::kernels::tree;
+
+namespace {
+
+std::vector<float> randoms(std::mt19937& g, std::size_t n, float lo = -2.0f, float hi = 2.0f) {
+  std::uniform_real_distribution<float> u(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v) x = u(g);
+  return v;
+}
+template <class T>
+std::vector<T> rounded(std::vector<float> const& v) {
+  std::vector<T> r;
+  for (float x : v) r.push_back(T::from_float(x));
+  return r;
+}
+// An accumulator value of (m, n, l) that differs for every element.
+float acc_of(std::int64_t m, std::int64_t n, std::int64_t l) { return float(std::sin(0.37 * double(m) + 1.91 * double(n) + 0.53 * double(l)) * 3.0); }
+
+// A node's value at one element, with a fresh state (stateless nodes, and sinks whose effect
+// does not wait for the tile's end).
+template <class Node>
+float value_at(typename Node::Params const& p, TreeCoord const& c, float acc) {
+  typename Node::State state{};
+  return Node::visit(p, state, c, acc);
+}
+
+template <class Tree>
+typename Tree::Params params_of(TreeShape const& s, typename Tree::Arguments const& a) {
+  const GemmResult r = tree::can_implement<Tree>(s, a);
+  INFO(r.message);
+  REQUIRE(bool(r));
+  REQUIRE(Tree::workspace_size(s, a) == 0);
+  return Tree::to_underlying_arguments(s, a, nullptr);
+}
+
+// The worked example: D = relu(alpha acc s_m[m] s_n[n] + bias[n]), z (the pre-activation)
+// stored in bf16, r[n] = max over m of D, amax = max |D|.
+using Z = Compute<plus, Compute<multiplies, Compute<multiplies, Compute<multiplies, Scalar<>, Accumulator>, ColumnBroadcast<float>>,
+                                RowBroadcast<float>>,
+                  RowBroadcast<bfloat16_t>>;
+using Example = ScalarReduction<absolute_maximum, RowReduction<maximum_value, Compute<relu, AuxStore<bfloat16_t, Z>>>>;
+
+}  // namespace
+
+TEST_CASE("leaves read their operand at the element's coordinate") {
+  std::mt19937 g(7);
+  const TreeShape s{13, 9, 3};
+  const std::int64_t vbs = 17;  // vectors per batch, 17 apart (past the length)
+  const auto rv = randoms(g, std::size_t(vbs * s.l)), cv = randoms(g, std::size_t(vbs * s.l)), sv = randoms(g, 3);
+  const auto rb = rounded<bfloat16_t>(rv);
+  const auto cb = rounded<half_t>(cv);
+  const std::int64_t ldc = 16;
+  const auto c = randoms(g, std::size_t(ldc * s.n * s.l));
+  const auto row = params_of<RowBroadcast<bfloat16_t>>(s, {rb.data(), vbs});
+  const auto col = params_of<ColumnBroadcast<half_t>>(s, {cb.data(), vbs});
+  const auto shared_row = params_of<RowBroadcast<bfloat16_t>>(s, {rb.data(), 0});
+  const auto scalar_value = params_of<Scalar<>>(s, {2.5f});
+  const auto scalar_ptr = params_of<Scalar<>>(s, {2.5f, sv.data(), 1});
+  const auto c_col = params_of<SourceC<float>>(s, {c.data(), 1, ldc, ldc * s.n});
+  const auto c_row = params_of<SourceC<float>>(s, {c.data(), s.n, 1, s.m * s.n});
+  for (std::int64_t l = 0; l < s.l; ++l)
+    for (std::int64_t n = 0; n < s.n; ++n)
+      for (std::int64_t m = 0; m < s.m; ++m) {
+        const TreeCoord x{m, n, l};
+        const float a = acc_of(m, n, l);
+        CHECK(value_at<Accumulator>({}, x, a) == a);
+        CHECK(value_at<Constant<448>>({}, x, a) == 448.0f);
+        CHECK(value_at<Constant<-1, 4>>({}, x, a) == -0.25f);
+        CHECK(value_at<RowBroadcast<bfloat16_t>>(row, x, a) == rb[std::size_t(l * vbs + n)].to_float());
+        CHECK(value_at<RowBroadcast<bfloat16_t>>(shared_row, x, a) == rb[std::size_t(n)].to_float());
+        CHECK(value_at<ColumnBroadcast<half_t>>(col, x, a) == cb[std::size_t(l * vbs + m)].to_float());
+        CHECK(value_at<Scalar<>>(scalar_value, x, a) == 2.5f);
+        CHECK(value_at<Scalar<>>(scalar_ptr, x, a) == sv[std::size_t(l)]);
+        CHECK(value_at<SourceC<float>>(c_col, x, a) == c[std::size_t(l * ldc * s.n + m + n * ldc)]);
+        CHECK(value_at<SourceC<float>>(c_row, x, a) == c[std::size_t(l * s.m * s.n + m * s.n + n)]);
+      }
+}
+
+TEST_CASE("compute nodes apply their op to their children's values") {
+  std::mt19937 g(11);
+  const TreeShape s{4, 4, 1};
+  const auto xs = randoms(g, 200, -6.0f, 6.0f);
+  using Lo = Constant<-1>;
+  using Hi = Constant<3, 2>;
+  for (float x : xs) {
+    const TreeCoord at{1, 2, 0};
+    const double d = x;
+    CHECK(value_at<Compute<plus, Accumulator, Constant<3>>>({}, at, x) == float(d + 3.0));
+    CHECK(value_at<Compute<multiplies, Accumulator, Accumulator>>({}, at, x) == float(d * d));
+    CHECK(value_at<Compute<multiply_add, Accumulator, Constant<2>, Constant<1>>>({}, at, x) == float(2.0 * d + 1.0));
+    CHECK(value_at<Compute<relu, Accumulator>>({}, at, x) == float(d < 0 ? 0.0 : d));
+    CHECK(value_at<Compute<absolute, Accumulator>>({}, at, x) == float(std::fabs(d)));
+    CHECK(value_at<Compute<clamp, Accumulator, Lo, Hi>>({}, at, x) == float(std::fmin(std::fmax(d, -1.0), 1.5)));
+    CHECK(value_at<Compute<maximum, Accumulator, Constant<0>>>({}, at, x) == float(std::fmax(d, 0.0)));
+    CHECK(value_at<Compute<minimum, Accumulator, Constant<0>>>({}, at, x) == float(std::fmin(d, 0.0)));
+    CHECK(value_at<Compute<gelu_tanh, Accumulator>>({}, at, x) ==
+          Approx(0.5 * d * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (d + 0.044715 * d * d * d)))).margin(1e-5));
+    CHECK(value_at<Compute<silu, Accumulator>>({}, at, x) == Approx(d / (1.0 + std::exp(-d))).margin(1e-5));
+    CHECK(value_at<Compute<gelu, Accumulator>>({}, at, x) == Approx(0.5 * d * (1.0 + std::erf(d / std::sqrt(2.0)))).margin(1e-5));
+    CHECK(value_at<Compute<convert<bfloat16_t>, Accumulator>>({}, at, x) == bfloat16_t::from_float(x).to_float());
+  }
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(std::isnan(maximum{}(nan, 1.0f)));
+  CHECK(std::isnan(maximum{}(1.0f, nan)));
+  CHECK(std::isnan(clamp{}(nan, 0.0f, 1.0f)));
+  CHECK(std::isnan(value_at<Compute<relu, Accumulator>>({}, {}, nan)));
+}
+
+TEST_CASE("the fixed menu's trees compute the menu's formula, bit for bit") {
+  std::mt19937 g(5);
+  const TreeShape s{8, 6, 2};
+  const auto cf = randoms(g, std::size_t(s.m * s.n * s.l));
+  const auto c = rounded<bfloat16_t>(cf);
+  const auto bias = rounded<bfloat16_t>(randoms(g, std::size_t(s.n)));
+  const auto biasm = rounded<bfloat16_t>(randoms(g, std::size_t(s.m)));
+  const float alpha = 1.25f, beta = -0.75f;
+  using LC = LinearCombination<bfloat16_t>;
+  const auto lc = params_of<LC>(s, linear_combination_arguments(alpha, beta, c.data(), 1, s.m, s.m * s.n));
+  using LCB = LinearCombinationBias<bfloat16_t, RowBroadcast<bfloat16_t>, Activation::GELUTanh>;
+  const auto lcb = params_of<LCB>(s, {{linear_combination_arguments(alpha, beta, c.data(), 1, s.m, s.m * s.n), {bias.data()}}});
+  using BA = BiasActivation<bfloat16_t, ColumnBroadcast<bfloat16_t>, Activation::SiLU>;
+  const auto ba = params_of<BA>(s, {{{alpha}, {}, {biasm.data()}}});
+  for (std::int64_t l = 0; l < s.l; ++l)
+    for (std::int64_t n = 0; n < s.n; ++n)
+      for (std::int64_t m = 0; m < s.m; ++m) {
+        const float a = acc_of(m, n, l), cv = c[std::size_t(m + s.m * n + s.m * s.n * l)].to_float();
+        const TreeCoord x{m, n, l};
+        CHECK(value_at<LC>(lc, x, a) == epilogue::value<Activation::Identity>(alpha, a, beta, cv, 0.0f));
+        CHECK(value_at<LCB>(lcb, x, a) == epilogue::value<Activation::GELUTanh>(alpha, a, beta, cv, bias[std::size_t(n)].to_float()));
+        CHECK(value_at<BA>(ba, x, a) == epilogue::silu(alpha * a + biasm[std::size_t(m)].to_float()));
+      }
+}
+
+TEST_CASE("the example tree over every tile of residue problems, against FP64") {
+  std::mt19937 g(3);
+  struct Case {
+    TreeShape s;
+    std::int64_t bm, bn;
+  };
+  for (const Case k : {Case{{37, 29, 1}, 16, 8}, Case{{64, 24, 3}, 16, 8}, Case{{5, 70, 2}, 8, 32}}) {
+    const TreeShape s = k.s;
+    INFO("M N L " << s.m << " " << s.n << " " << s.l << ", tile " << k.bm << " x " << k.bn);
+    const float alpha = 0.75f;
+    const auto sm = randoms(g, std::size_t(s.m), 0.5f, 1.5f), sn = randoms(g, std::size_t(s.n * s.l), 0.5f, 1.5f);
+    const auto bias = rounded<bfloat16_t>(randoms(g, std::size_t(s.n)));
+    // the aux tensor column-major with ld > M, every element poisoned: only the problem's
+    // elements may change
+    const std::int64_t ld = s.m + 3, bs = ld * s.n + 5;
+    const bfloat16_t poison = bfloat16_t::from_bits(0x7fc1);
+    std::vector<bfloat16_t> aux(std::size_t(bs * s.l), poison);
+    std::vector<float> rowmax(std::size_t(s.n * s.l), -std::numeric_limits<float>::infinity());
+    float amax = 0.0f;
+    Example::Arguments a{&amax, 0,
+                         {rowmax.data(), s.n,
+                          {{aux.data(), 1, ld, bs, {{{{{alpha}, {}}, {sm.data()}}, {sn.data(), s.n}}, {bias.data()}}}}}};
+    const auto p = params_of<Example>(s, a);
+    std::vector<float> d(std::size_t(s.m * s.n * s.l), std::numeric_limits<float>::quiet_NaN());
+    std::vector<int> visits(d.size(), 0);
+    const std::int64_t tiles_m = (s.m + k.bm - 1) / k.bm, tiles_n = (s.n + k.bn - 1) / k.bn;
+    for (std::int64_t l = 0; l < s.l; ++l)
+      for (std::int64_t tm = 0; tm < tiles_m; ++tm)
+        for (std::int64_t tn = 0; tn < tiles_n; ++tn)
+          evaluate_tile<Example>(
+              p, s, tm, tn, l, k.bm, k.bn, [&](std::int64_t m, std::int64_t n) { return acc_of(m, n, l); },
+              [&](std::int64_t m, std::int64_t n, float v) {
+                const std::size_t i = std::size_t(m + s.m * n + s.m * s.n * l);
+                d[i] = v;
+                ++visits[i];
+              });
+    double amax_ref = 0.0;
+    for (std::int64_t l = 0; l < s.l; ++l)
+      for (std::int64_t n = 0; n < s.n; ++n) {
+        double colmax = -INFINITY;
+        for (std::int64_t m = 0; m < s.m; ++m) {
+          const std::size_t i = std::size_t(m + s.m * n + s.m * s.n * l);
+          REQUIRE(visits[i] == 1);
+          const double z = double(alpha) * acc_of(m, n, l) * sm[std::size_t(m)] * sn[std::size_t(n + s.n * l)] +
+                           double(bias[std::size_t(n)].to_float());
+          const double want = z < 0 ? 0.0 : z;
+          CHECK(std::fabs(d[i] - want) <= 1e-5 * (1.0 + std::fabs(want)));
+          // the aux store holds z rounded to bf16: within half a bf16 ulp of FP64's z (plus f32's error)
+          const float stored = aux[std::size_t(m + ld * n + bs * l)].to_float();
+          CHECK(std::fabs(stored - z) <= std::ldexp(std::fabs(z), -8) + 1e-5);
+          colmax = std::fmax(colmax, double(d[i]));
+          amax_ref = std::fmax(amax_ref, std::fabs(double(d[i])));
+        }
+        // reductions: exactly the max of the values D got
+        CHECK(rowmax[std::size_t(n + s.n * l)] == float(colmax));
+      }
+    CHECK(amax == float(amax_ref));
+    // nothing outside the problem's elements was written: the padding rows and batch gaps
+    for (std::int64_t l = 0; l < s.l; ++l)
+      for (std::int64_t off = 0; off < bs; ++off) {
+        const bool element = off < ld * s.n && off % ld < s.m;
+        if (!element) CHECK(aux[std::size_t(l * bs + off)].bits == poison.bits);
+      }
+  }
+}
+
+TEST_CASE("reductions combine into what their output holds") {
+  const TreeShape s{3, 2, 1};
+  using Sum = ScalarReduction<sum, Accumulator>;
+  using AbsMax = ColumnReduction<absolute_maximum, Accumulator>;
+  float total = 10.0f;
+  std::vector<float> am{5.0f, 0.0f, 0.0f};
+  const auto ps = params_of<Sum>(s, {&total});
+  const auto pa = params_of<AbsMax>(s, {am.data()});
+  double want = 10.0;
+  Sum::State partial{};  // a scalar reduction's: combined at the tile's end
+  for (std::int64_t n = 0; n < s.n; ++n)
+    for (std::int64_t m = 0; m < s.m; ++m) {
+      const float v = float(m) - 1.5f * float(n);
+      CHECK(Sum::visit(ps, partial, {m, n, 0}, v) == v);  // a sink passes its child's value on
+      CHECK(value_at<AbsMax>(pa, {m, n, 0}, v) == v);
+      want += v;
+    }
+  CHECK(total == 10.0f);
+  Sum::end_tile(ps, partial, 0);
+  CHECK(total == float(want));
+  CHECK(am == std::vector<float>{5.0f, 1.0f, 2.0f});  // max |m - 1.5 n| over n; row 0 kept the running 5
+  // NaN wins absolute_maximum; maximum_value propagates it
+  float r = 1.0f;
+  absolute_maximum::combine(&r, absolute_maximum::element(std::numeric_limits<float>::quiet_NaN()));
+  absolute_maximum::combine(&r, absolute_maximum::element(-std::numeric_limits<float>::infinity()));
+  CHECK(std::isnan(r));
+  CHECK(std::isnan(absolute_maximum::of(absolute_maximum::element(-std::numeric_limits<float>::quiet_NaN()), 3.0f)));
+  CHECK(absolute_maximum::of(absolute_maximum::element(-4.0f), 3.0f) == 4.0f);
+  float mx = -std::numeric_limits<float>::infinity();
+  maximum_value::combine(&mx, -3.0f);
+  CHECK(mx == -3.0f);
+  maximum_value::combine(&mx, std::numeric_limits<float>::quiet_NaN());
+  maximum_value::combine(&mx, 7.0f);
+  CHECK(std::isnan(mx));
+}
+
+TEST_CASE("argument checks name the node and the reason") {
+  const TreeShape s{64, 32, 2};
+  std::vector<float> v(4096);
+  alignas(16) unsigned char bytes[64] = {};
+  auto* misaligned = reinterpret_cast<float*>(bytes + 2);
+  auto refusal = [&](auto tree_tag, auto const& args, GemmStatus status, const char* where, const char* what) {
+    using Tree = typename decltype(tree_tag)::type;
+    const GemmResult r = tree::can_implement<Tree>(s, args);
+    INFO(r.message);
+    CHECK(r.status == status);
+    CHECK(r.message.find(where) != std::string::npos);
+    CHECK(r.message.find(what) != std::string::npos);
+  };
+  using Tree = Compute<plus, Compute<multiplies, Accumulator, ColumnBroadcast<float>>, RowBroadcast<float>>;
+  struct Tag {
+    using type = Tree;
+  };
+  refusal(Tag{}, Tree::Arguments{{{}, {nullptr}}, {v.data()}}, GemmStatus::NullPointer, "root.0.1 (ColumnBroadcast)",
+          "null pointer for a vector of M = 64 f32 elements");
+  refusal(Tag{}, Tree::Arguments{{{}, {v.data()}}, {nullptr}}, GemmStatus::NullPointer, "root.1 (RowBroadcast)", "N = 32");
+  refusal(Tag{}, Tree::Arguments{{{}, {v.data()}}, {misaligned}}, GemmStatus::Misaligned, "root.1 (RowBroadcast)",
+          "not aligned to its element type f32 (4 bytes)");
+  refusal(Tag{}, Tree::Arguments{{{}, {v.data(), -1}}, {v.data()}}, GemmStatus::InvalidBatchStride, "root.0.1", "batch_stride -1 < 0");
+  refusal(Tag{}, Tree::Arguments{{{}, {v.data(), std::numeric_limits<std::int64_t>::max() - 10}}, {v.data()}}, GemmStatus::Overflow, "root.0.1",
+          "does not fit in 64 bits");
+  CHECK(bool(tree::can_implement<Tree>(s, Tree::Arguments{{{}, {v.data()}}, {v.data()}})));
+  // scalars: a pointer is optional, but checked where set
+  struct ScalarTag {
+    using type = Scalar<>;
+  };
+  CHECK(bool(tree::can_implement<Scalar<>>(s, {1.0f})));
+  refusal(ScalarTag{}, Scalar<>::Arguments{1.0f, misaligned}, GemmStatus::Misaligned, "root (Scalar)", "not aligned");
+  // matrices: C and the aux store
+  struct CTag {
+    using type = SourceC<half_t>;
+  };
+  refusal(CTag{}, SourceC<half_t>::Arguments{nullptr, 1, 64, 0}, GemmStatus::NullPointer, "root (SourceC)", "M x N = 64 x 32 matrix of f16");
+  refusal(CTag{}, SourceC<half_t>::Arguments{reinterpret_cast<const half_t*>(v.data()), 1, 63, 0}, GemmStatus::InvalidLeadingDim,
+          "root (SourceC)", "neither column-major");
+  refusal(CTag{}, SourceC<half_t>::Arguments{reinterpret_cast<const half_t*>(v.data()), 2, 64, 0}, GemmStatus::InvalidLeadingDim,
+          "root (SourceC)", "strides (2, 64)");
+  using Aux = AuxStore<float, Compute<relu, Accumulator>>;
+  struct AuxTag {
+    using type = Aux;
+  };
+  refusal(AuxTag{}, Aux::Arguments{v.data(), 32, 1, 100}, GemmStatus::InvalidBatchStride, "root (AuxStore)", "overlap");
+  CHECK(bool(tree::can_implement<Aux>(s, Aux::Arguments{v.data(), 32, 1, 2048})));
+  using Red = RowReduction<absolute_maximum, Accumulator>;
+  struct RedTag {
+    using type = Red;
+  };
+  refusal(RedTag{}, Red::Arguments{v.data(), 16}, GemmStatus::InvalidBatchStride, "root (RowReduction)", "overlap");
+  refusal(RedTag{}, Red::Arguments{nullptr}, GemmStatus::NullPointer, "root (RowReduction)", "N = 32 f32");
+  CHECK(bool(tree::can_implement<Red>(s, Red::Arguments{v.data(), 0})));
+  CHECK(bool(tree::can_implement<Red>(s, Red::Arguments{v.data(), 32})));
+  CHECK(tree::can_implement<Red>(TreeShape{0, 32, 1}, Red::Arguments{v.data()}).status == GemmStatus::InvalidSize);
+}
