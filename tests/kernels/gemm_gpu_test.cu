@@ -92,6 +92,21 @@ __global__ void compare(std::int64_t M, std::int64_t N, std::int64_t L, const T*
   }
 }
 
+// What compare accumulated in acc and bad: ||D - R|| / ||R|| (||D - R|| where R is 0), the
+// non-finite outputs, the clobbered pads.
+struct Comparison {
+  double error = 0;
+  unsigned long long nonfinite = 0, clobbered = 0;
+  bool within(double tol) const { return nonfinite == 0 && clobbered == 0 && error < tol; }
+};
+Comparison read_comparison(const double* acc, const unsigned long long* bad) {
+  double hacc[2];
+  unsigned long long hbad[2];
+  TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
+  TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
+  return {hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]), hbad[0], hbad[1]};
+}
+
 struct Case {
   const char* name;
   std::int64_t m, n, k, l;
@@ -200,18 +215,15 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   TESSERA_CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
   compare<<<512, 256>>>(M, N, L, D, d, nd, R, acc, bad);
   TESSERA_CUDA_CHECK(cudaGetLastError());
-  double hacc[2];
-  unsigned long long hbad[2];
-  TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
-  TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
-  const double err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
-  const bool ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
+  const Comparison cmp = read_comparison(acc, bad);
+  const double err = cmp.error;
+  const bool ok = res && cmp.within(tol);
   if (ws) TESSERA_CUDA_CHECK(cudaFree(ws));
   std::printf("%s %-22s %-5s %-28s%s%s M=%-5lld N=%-5lld K=%-5lld L=%lld %c%c D=%s pad=%d a=%g b=%g  relerr=%.3e nonfinite=%llu clobbered=%llu%s%s\n",
               ok ? "PASS" : "FAIL", cs.name, tk::to_string(element<T>()), tk::to_string(kernel), split ? " split-K" : "",
               through_adapter ? " adapter" : "",
               (long long)M, (long long)N, (long long)K, (long long)L, cs.ta, cs.tb, cs.d_row ? "row" : "col",
-              cs.pad, cs.alpha, cs.beta, err, hbad[0], hbad[1], res ? "" : "  status: ",
+              cs.pad, cs.alpha, cs.beta, err, cmp.nonfinite, cmp.clobbered, res ? "" : "  status: ",
               res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
   ok ? ++passed : ++failures;
   for (void* p : {(void*)A, (void*)B, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
@@ -330,13 +342,10 @@ void run_fp8_case(const Fp8Case& cs, std::uint64_t seed, double tol, bool expect
     TESSERA_CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
     compare<<<512, 256>>>(M, N, L, D, d, nd, R, acc, bad);
     TESSERA_CUDA_CHECK(cudaGetLastError());
-    double hacc[2];
-    unsigned long long hbad[2];
-    TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
-    TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
-    err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
-    ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol && same_bits && (!cs.must_split || work != nullptr);
-    if (!ok) std::printf("  nonfinite=%llu same_bits=%d\n", hbad[0], int(same_bits));
+    const Comparison cmp = read_comparison(acc, bad);
+    err = cmp.error;
+    ok = res && cmp.within(tol) && same_bits && (!cs.must_split || work != nullptr);
+    if (!ok) std::printf("  nonfinite=%llu same_bits=%d\n", cmp.nonfinite, int(same_bits));
   }
   std::printf("%s fp8 %-22s %s x %s -> %-4s M=%-5lld N=%-5lld K=%-5lld L=%lld D=%s pad=%d a=%g b=%g scales=%s workspace=%zu%s  "
               "relerr=%.3e%s%s\n",
@@ -547,13 +556,10 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
       compare<<<64, 256>>>(0, at(cs.n, 0), 1, D + end * ldd[0], Mat{true, ldd[0], 0}, spare_rows * ldd[0], R, acc, bad);
       TESSERA_CUDA_CHECK(cudaGetLastError());
     }
-    double hacc[2];
-    unsigned long long hbad[2];
-    TESSERA_CUDA_CHECK(cudaMemcpy(hacc, acc, sizeof hacc, cudaMemcpyDeviceToHost));
-    TESSERA_CUDA_CHECK(cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
-    err = hacc[1] > 0 ? std::sqrt(hacc[0] / hacc[1]) : std::sqrt(hacc[0]);
-    ok = res && hbad[0] == 0 && hbad[1] == 0 && err < tol;
-    if (!ok) std::printf("  nonfinite=%llu clobbered=%llu\n", hbad[0], hbad[1]);
+    const Comparison cmp = read_comparison(acc, bad);
+    err = cmp.error;
+    ok = res && cmp.within(tol);
+    if (!ok) std::printf("  nonfinite=%llu clobbered=%llu\n", cmp.nonfinite, cmp.clobbered);
     if (cs.versus_gemm && ok) {
       // G = 1: tessera::gemm's D of the same operands, against the grouped D.
       T* E = nullptr;

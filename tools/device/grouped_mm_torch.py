@@ -13,8 +13,9 @@ evenly. Each time is the median of CUDA-event timings of single calls after a wa
 Exits 1 with a message (no traceback) when torch, CUDA or torch._grouped_mm is missing.
 """
 import argparse
-import statistics
 import sys
+
+from torch_timing import time_ms  # (beside this script)
 
 
 def counts_of(experts, tokens_per, skew):
@@ -29,21 +30,6 @@ def counts_of(experts, tokens_per, skew):
         counts[e] = left // len(takers)
     counts[0] += total - sum(counts)
     return counts
-
-
-def time_ms(torch, fn, reps):
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def main():

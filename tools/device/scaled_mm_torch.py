@@ -13,26 +13,12 @@ accumulation). TFLOP/s = 2 M N K / time, the median of CUDA-event timings of sin
 after a warm-up. Exits 1 with a message (no traceback) when torch, CUDA or FP8 is missing.
 """
 import argparse
-import statistics
 import sys
+
+from torch_timing import time_ms  # (beside this script)
 
 SHAPES = [(8192, 8192, 8192), (4096, 7168, 16384), (320, 32576, 7168), (4096, 24576, 1536), (4096, 2112, 7168),
           (512, 4096, 14336), (128, 7168, 16384), (64, 7168, 16384)]
-
-
-def time_ms(torch, fn, reps):
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def main():
