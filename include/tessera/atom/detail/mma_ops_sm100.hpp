@@ -190,6 +190,12 @@ TESSERA_HOST_DEVICE constexpr bool umma_block_scaled_shape_ok() {
   if constexpr (CtaGroup == 1) return M == 128 && N % 8 == 0 && N >= 8 && N <= 256;
   else return (M == 256 || (!MXF8F6F4 && M == 128)) && N % 16 == 0 && N >= 16 && N <= 256;
 }
+// MN-major (transposed) operands: the ISA's descriptor allows them for 8-, 16- and 32-bit formats
+// only (e4m3, e5m2, s8, u8, f16, bf16, tf32), not for e2m3, e3m2 and e2m1.
+template <class T, UMMA::Major Major>
+TESSERA_HOST_DEVICE constexpr bool umma_major_ok() {
+  return Major == UMMA::Major::K || sizeof_bits_v<T> >= 8;
+}
 }  // namespace detail
 
 // TESSERA_UMMA_OP(NAME, CTA_GROUP, KIND, FORM, A_TYPE, A_OPERAND, I8, TYPES_OK, K): struct
@@ -220,6 +226,8 @@ TESSERA_HOST_DEVICE constexpr bool umma_block_scaled_shape_ok() {
                   " (PTX ISA, tcgen05 Matrix Shape)");                                                          \
     static_assert(!TESSERA_UMMA_##FORM || a_major == UMMA::Major::K, #NAME ": A in tensor memory is K-major");   \
     static_assert(WHAT, #NAME ": A, B and D types do not belong to .kind::" #KIND);                            \
+    static_assert(detail::umma_major_ok<a_type, a_major>() && detail::umma_major_ok<b_type, b_major>(),          \
+                  #NAME ": an MN-major operand must be of an 8-, 16- or 32-bit type");                         \
     static constexpr int cta_group = CTA_GROUP;                                                                 \
     static constexpr int k = KELEMS;                                                                            \
     using ARegisters = A_TYPE[1];                                                                               \
@@ -295,6 +303,8 @@ TESSERA_UMMA_OP(SM100_MMA_F8F6F4_2x1SM_TS, 2, f8f6f4, T, uint32_t, "[%1]", false
   static_assert(detail::umma_block_scaled_shape_ok<CTA_GROUP, M, N, MXF8F6F4>(),                                \
                 #NAME ": M and N must be a shape of this block-scaled tcgen05.mma (PTX ISA, tcgen05 Matrix Shape)"); \
   static_assert(WHAT, #NAME ": A, B, D and scale-factor types do not belong to this kind");                     \
+  static_assert(detail::umma_major_ok<a_type, a_major>() && detail::umma_major_ok<b_type, b_major>(),            \
+                #NAME ": an MN-major operand must be of an 8-, 16- or 32-bit type");                           \
   static constexpr int cta_group = CTA_GROUP;                                                                   \
   static constexpr int k = K;                                                                                   \
   static constexpr int sf_vec = VS;                                                                             \
