@@ -123,6 +123,11 @@ void run_mma(const MmaOptions& o) {
       if (only.a) std::cout << "SFALayout " << rt::to_string(atom.sfa_tv) << "\n";
       if (only.b) std::cout << "SFBLayout " << rt::to_string(atom.sfb_tv) << "\n";
       std::cout << "SFVecSize " << atom.sf_vec << "\n";
+      if (atom.cta_group) {  // tcgen05.mma: the scale factors' block in memory and in tensor memory
+        std::cout << "SfAtom " << rt::to_string(atom.sf_atom) << "\n";
+        if (only.a && atom.tmem_sfa.size() > 1) std::cout << "TmemLayoutSFA " << rt::to_string(atom.tmem_sfa) << "\n";
+        if (only.b && atom.tmem_sfb.size() > 1) std::cout << "TmemLayoutSFB " << rt::to_string(atom.tmem_sfb) << "\n";
+      }
     }
     std::cout << "thr_layout_vmnk " << rt::to_string(t.thr_layout_vmnk) << "\n";
     if (only.a) std::cout << "layoutA_TV " << rt::to_string(t.layout_a_tv) << "\n";
