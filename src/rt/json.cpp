@@ -273,6 +273,7 @@ Value tiled_mma(const rt::TiledMma& t) {
   d.set("ALayout", layout(atom.a_tv));
   d.set("BLayout", layout(atom.b_tv));
   d.set("CLayout", layout(atom.c_tv));
+  if (atom.cta_group) d.set("TmemLayoutC", layout(atom.tmem_c));  // tcgen05.mma: C in tensor memory
   if (atom.sf_vec) {  // block-scaled atoms (SM120, SM100): the scale factors' TV layouts
     d.set("SFALayout", layout(atom.sfa_tv));
     d.set("SFBLayout", layout(atom.sfb_tv));
