@@ -249,18 +249,29 @@ void append_sm100_mma(std::vector<MmaAtomInfo>& v) {
   TESSERA_ADD_S8(SM100_MMA_S8_2x1SM_SS, 2, false)
   TESSERA_ADD_S8(SM100_MMA_S8_2x1SM_TS, 2, true)
 #undef TESSERA_ADD_S8
-  add_f8f6f4(v, "SM100_MMA_F8F6F4_SS", 1, false, narrow_shapes<1, 32, 0, false, false, false>());
-  add_f8f6f4(v, "SM100_MMA_F8F6F4_TS", 1, true, narrow_shapes<1, 32, 0, false, false, true>());
-  add_f8f6f4(v, "SM100_MMA_F8F6F4_2x1SM_SS", 2, false, narrow_shapes<2, 32, 0, false, false, false>());
-  add_f8f6f4(v, "SM100_MMA_F8F6F4_2x1SM_TS", 2, true, narrow_shapes<2, 32, 0, false, false, true>());
-  add_mxf8f6f4(v, "SM100_MMA_MXF8F6F4_SS", 1, narrow_shapes<1, 32, 32, true, true, false>());
-  add_mxf8f6f4(v, "SM100_MMA_MXF8F6F4_2x1SM_SS", 2, narrow_shapes<2, 32, 32, true, true, false>());
-  add_mxf4(v, "SM100_MMA_MXF4_SS", 1, "UE8M0", narrow_shapes<1, 64, 32, true, false, false>());
-  add_mxf4(v, "SM100_MMA_MXF4_SS", 1, "UE8M0", narrow_shapes<1, 64, 16, true, false, false>());
-  add_mxf4(v, "SM100_MMA_MXF4_SS", 1, "UE4M3", narrow_shapes<1, 64, 16, true, false, false>());
-  add_mxf4(v, "SM100_MMA_MXF4_2x1SM_SS", 2, "UE8M0", narrow_shapes<2, 64, 32, true, false, false>());
-  add_mxf4(v, "SM100_MMA_MXF4_2x1SM_SS", 2, "UE8M0", narrow_shapes<2, 64, 16, true, false, false>());
-  add_mxf4(v, "SM100_MMA_MXF4_2x1SM_SS", 2, "UE4M3", narrow_shapes<2, 64, 16, true, false, false>());
+  // The narrow kinds: their shapes first, so that the list grows once (an entry is 2.6 kB and
+  // these are most of them), with room for as many atoms again as the blocks before this one
+  // (the registry appends SM120's, AMD's and Intel's after it).
+  const auto f8_ss = narrow_shapes<1, 32, 0, false, false, false>(), f8_ts = narrow_shapes<1, 32, 0, false, false, true>(),
+             f8_2ss = narrow_shapes<2, 32, 0, false, false, false>(), f8_2ts = narrow_shapes<2, 32, 0, false, false, true>();
+  const auto mx = narrow_shapes<1, 32, 32, true, true, false>(), mx2 = narrow_shapes<2, 32, 32, true, true, false>();
+  const auto f4 = narrow_shapes<1, 64, 32, true, false, false>(), nvf4 = narrow_shapes<1, 64, 16, true, false, false>();
+  const auto f4_2 = narrow_shapes<2, 64, 32, true, false, false>(), nvf4_2 = narrow_shapes<2, 64, 16, true, false, false>();
+  constexpr std::size_t f8f6f4_types = 2 * 25, mxf8f6f4_types = 25;
+  v.reserve(2 * v.size() + f8f6f4_types * (f8_ss.size() + f8_ts.size() + f8_2ss.size() + f8_2ts.size()) +
+            mxf8f6f4_types * (mx.size() + mx2.size()) + f4.size() + 2 * nvf4.size() + f4_2.size() + 2 * nvf4_2.size());
+  add_f8f6f4(v, "SM100_MMA_F8F6F4_SS", 1, false, f8_ss);
+  add_f8f6f4(v, "SM100_MMA_F8F6F4_TS", 1, true, f8_ts);
+  add_f8f6f4(v, "SM100_MMA_F8F6F4_2x1SM_SS", 2, false, f8_2ss);
+  add_f8f6f4(v, "SM100_MMA_F8F6F4_2x1SM_TS", 2, true, f8_2ts);
+  add_mxf8f6f4(v, "SM100_MMA_MXF8F6F4_SS", 1, mx);
+  add_mxf8f6f4(v, "SM100_MMA_MXF8F6F4_2x1SM_SS", 2, mx2);
+  add_mxf4(v, "SM100_MMA_MXF4_SS", 1, "UE8M0", f4);
+  add_mxf4(v, "SM100_MMA_MXF4_SS", 1, "UE8M0", nvf4);
+  add_mxf4(v, "SM100_MMA_MXF4_SS", 1, "UE4M3", nvf4);
+  add_mxf4(v, "SM100_MMA_MXF4_2x1SM_SS", 2, "UE8M0", f4_2);
+  add_mxf4(v, "SM100_MMA_MXF4_2x1SM_SS", 2, "UE8M0", nvf4_2);
+  add_mxf4(v, "SM100_MMA_MXF4_2x1SM_SS", 2, "UE4M3", nvf4_2);
 }
 
 namespace {
