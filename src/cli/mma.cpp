@@ -155,6 +155,22 @@ void run_mma(const MmaOptions& o) {
     d.notes.push_back("C in tensor memory: each cell the element m, n of one CTA's accumulator it holds (lanes x 32-bit columns)");
     viz::apply_colors(d);
   }
+  if (atom.sf_vec && atom.tmem_sfa.size() > 1 && (only.a || only.b)) {
+    // Block-scaled tcgen05.mma: the scale factors of A and B in tensor memory, below the rest.
+    int below = 0;
+    for (const viz::Panel& p : d.panels) below = std::max(below, p.slot_row + 1);
+    int col = 0;
+    for (const bool a : {true, false}) {
+      if (!(a ? only.a : only.b)) continue;
+      viz::Panel sf = viz::tmem_scale_factor_panel(atom, a);
+      sf.slot_row = below;
+      sf.slot_col = col++;
+      d.panels.push_back(std::move(sf));
+    }
+    d.notes.push_back("scale factors in tensor memory: each cell the row (m or n) and K block s whose factor it holds "
+                      "(lanes x bytes; each row's factors in four lanes, one per 32-lane quarter)");
+    viz::apply_colors(d);
+  }
   if (!o.title.empty()) d.title = o.title;
   recolor(d, o.color_by);
   set_density(d, o.density);

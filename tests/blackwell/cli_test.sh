@@ -32,6 +32,16 @@ has_line mma-sf 'TmemLayoutSFB (((32,4),4),(16,4)):(((1,512),32),(0,128))'
 expect_ok mma-sf-256 "$T" mma SM100_MMA_MXF8F6F4_SS_128x256x32_F32E4M3E5M2_UE8M0x32 --print-layouts --only B
 has_line mma-sf-256 'TmemLayoutSFB (((32,8),4),(32,1)):(((1,512),32),(0,128))'
 grep -q '^TmemLayoutSFA' "$W/out" && bad "mma --only B printed TmemLayoutSFA"
+# The drawing: the scale factors in tensor memory below the rest; row 33 of A (33 % 32 = 1,
+# 33 / 32 = 1) keeps its K block 1 in byte 4 * 1 + 1 = 5 of lane 1, and of lanes 33, 65, 97.
+expect_ok mma-sf-txt "$T" mma SM100_MMA_MXF4_SS_128x64x64_F32E2M1E2M1_UE4M3x16 --only A
+grep -q '^scale factors of A in tensor memory' "$W/out" || bad "mma txt lacks the scale-factor panel"
+grep -E '^ *33  \|' "$W/out" | tail -n1 | awk -F'|' '{ gsub(/ /, "", $7); print $7 }' | grep -qx 'm33s1' || bad "mma txt: lane 33 byte 5 is not SFA(33, 1)"
+grep -E '^ *97  \|' "$W/out" | tail -n1 | awk -F'|' '{ gsub(/ /, "", $7); print $7 }' | grep -qx 'm33s1' || bad "mma txt: lane 97 byte 5 is not SFA(33, 1)"
+grep -E '^ *1  \|' "$W/out" | tail -n1 | awk -F'|' '{ gsub(/ /, "", $3); print $3 }' | grep -qx 'm1s1' || bad "mma txt: lane 1 byte 1 is not SFA(1, 1)"
+grep -q '^scale factors of B' "$W/out" && bad "mma --only A drew B's scale factors"
+expect_ok mma-sf-svg "$T" mma SM100_MMA_MXF8F6F4_SS_128x64x32_F32E4M3E5M2_UE8M0x32 -o "$W/sf.svg"
+grep -q 'scale factors of B in tensor memory' "$W/sf.svg" || bad "mma svg lacks B's scale factors"
 expect_ok mma-sf-pair "$T" mma SM100_MMA_MXF4_2x1SM_SS_256x128x64_F32E2M1E2M1_UE8M0x32 --print-layouts
 has_line mma-sf-pair 'SfAtom ((32,4),(32,4)):((16,4),(0,1))'
 grep -q '^TmemLayoutSF' "$W/out" && bad "mma on a CTA pair printed a tensor-memory scale-factor layout"
