@@ -228,6 +228,8 @@ TESSERA_HOST_DEVICE constexpr bool umma_major_ok() {
     static_assert(WHAT, #NAME ": A, B and D types do not belong to .kind::" #KIND);                            \
     static_assert(detail::umma_major_ok<a_type, a_major>() && detail::umma_major_ok<b_type, b_major>(),          \
                   #NAME ": an MN-major operand must be of an 8-, 16- or 32-bit type");                         \
+    static_assert(!TESSERA_UMMA_KIND_##KIND || b_major == UMMA::Major::K || N % (16 * CTA_GROUP) == 0,          \
+                  #NAME ": an MN-major B takes N a multiple of 16 (32 for a CTA pair), as CuTe's traits");      \
     static constexpr int cta_group = CTA_GROUP;                                                                 \
     static constexpr int k = KELEMS;                                                                            \
     using ARegisters = A_TYPE[1];                                                                               \
@@ -257,6 +259,11 @@ TESSERA_HOST_DEVICE constexpr bool umma_major_ok() {
 #define TESSERA_UMMA_F8F6F4_TYPES                                                  \
   (TESSERA_UMMA_F8F6F4_ONE(a_type) && TESSERA_UMMA_F8F6F4_ONE(b_type) &&           \
    (std::is_same_v<c_type, half_t> || std::is_same_v<c_type, float>))
+// .kind::f8f6f4 with an MN-major B takes fewer N (CuTe's SM100_MMA_F8F6F4 traits).
+#define TESSERA_UMMA_KIND_f16 false
+#define TESSERA_UMMA_KIND_tf32 false
+#define TESSERA_UMMA_KIND_i8 false
+#define TESSERA_UMMA_KIND_f8f6f4 true
 #define TESSERA_UMMA_S false
 #define TESSERA_UMMA_T true
 
@@ -369,6 +376,10 @@ TESSERA_UMMA_MXF4_OP(SM100_MMA_MXF4_2x1SM_SS, 2)
 #undef TESSERA_UMMA_TF32_TYPES
 #undef TESSERA_UMMA_I8_TYPES
 #undef TESSERA_UMMA_S
+#undef TESSERA_UMMA_KIND_f16
+#undef TESSERA_UMMA_KIND_tf32
+#undef TESSERA_UMMA_KIND_i8
+#undef TESSERA_UMMA_KIND_f8f6f4
 #undef TESSERA_UMMA_T
 
 }  // namespace tessera
