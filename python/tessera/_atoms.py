@@ -9,7 +9,13 @@ def mma_atom(name):
     as `tessera list atoms --vendor amd|intel` names them, e.g. AMD_CDNA3_MFMA_32x32x8_F32F16F16F32):
     its shape_mnk, thr_id, tv_layout_A/B/C, arch, vendor ("nvidia", "amd", "intel", "any"),
     wave_size (lanes of its warp, wavefront or subgroup: 64 for CDNA3 MFMA) and instruction (the
-    vendor's mnemonic, for AMD and Intel atoms). Unknown names raise KeyError with the closest names."""
+    vendor's mnemonic, for AMD and Intel atoms). Blackwell tcgen05.mma atoms (SM100_MMA_...) add
+    cta_group (1, or 2 for a CTA pair), a_tmem (A read from tensor memory), idesc (the instruction
+    descriptor) and tmem_layout_C ((m, n) -> lane + 128 * column); block-scaled atoms (SM120 and
+    SM100 mxf8f6f4 / mxf4 / mxf4nvf4; sf_vec_size 0 elsewhere) sf_vec_size, sf_type,
+    sf_layout_A/B, and on SM100 sf_atom (CUTLASS's 128 x 4 scale-factor block) and, for one CTA,
+    tmem_layout_SFA/SFB (one MMA's scale factors: lane + 128 * byte). Unknown names raise
+    KeyError with the closest names."""
     return _core.mma_atom(name)
 
 

@@ -104,6 +104,11 @@ void run_list(const ListOptions& o) {
                                            {"wave_size", a.wave_size}});
       if (!a.instruction.empty()) e.set("instruction", a.instruction);
       if (a.sf_vec) e.set("scale_factors", json::Value::object({{"type", a.sf_type}, {"vector", a.sf_vec}}));
+      if (a.cta_group) {  // tcgen05.mma: CTAs, A in tensor memory, the instruction descriptor
+        e.set("cta_group", a.cta_group);
+        e.set("a_tmem", a.a_tmem);
+        e.set("idesc", std::int64_t(a.idesc));
+      }
       atoms.push(std::move(e));
       out += "mma  " + a.name + "  " + a.arch + "  " + std::to_string(a.m) + "x" + std::to_string(a.n) + "x" +
              std::to_string(a.k) + "  " + a.types + "  threads " + std::to_string(a.thr_id.size()) +

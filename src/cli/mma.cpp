@@ -123,6 +123,11 @@ void run_mma(const MmaOptions& o) {
       if (only.a) std::cout << "SFALayout " << rt::to_string(atom.sfa_tv) << "\n";
       if (only.b) std::cout << "SFBLayout " << rt::to_string(atom.sfb_tv) << "\n";
       std::cout << "SFVecSize " << atom.sf_vec << "\n";
+      if (atom.cta_group) {  // tcgen05.mma: the scale factors' block in memory and in tensor memory
+        std::cout << "SfAtom " << rt::to_string(atom.sf_atom) << "\n";
+        if (only.a && atom.tmem_sfa.size() > 1) std::cout << "TmemLayoutSFA " << rt::to_string(atom.tmem_sfa) << "\n";
+        if (only.b && atom.tmem_sfb.size() > 1) std::cout << "TmemLayoutSFB " << rt::to_string(atom.tmem_sfb) << "\n";
+      }
     }
     std::cout << "thr_layout_vmnk " << rt::to_string(t.thr_layout_vmnk) << "\n";
     if (only.a) std::cout << "layoutA_TV " << rt::to_string(t.layout_a_tv) << "\n";
@@ -148,6 +153,22 @@ void run_mma(const MmaOptions& o) {
     tmem.slot_col = d.panels.empty() ? 0 : d.panels.back().slot_col;
     d.panels.push_back(std::move(tmem));
     d.notes.push_back("C in tensor memory: each cell the element m, n of one CTA's accumulator it holds (lanes x 32-bit columns)");
+    viz::apply_colors(d);
+  }
+  if (atom.sf_vec && atom.tmem_sfa.size() > 1 && (only.a || only.b)) {
+    // Block-scaled tcgen05.mma: the scale factors of A and B in tensor memory, below the rest.
+    int below = 0;
+    for (const viz::Panel& p : d.panels) below = std::max(below, p.slot_row + 1);
+    int col = 0;
+    for (const bool a : {true, false}) {
+      if (!(a ? only.a : only.b)) continue;
+      viz::Panel sf = viz::tmem_scale_factor_panel(atom, a);
+      sf.slot_row = below;
+      sf.slot_col = col++;
+      d.panels.push_back(std::move(sf));
+    }
+    d.notes.push_back("scale factors in tensor memory: each cell the row (m or n) and K block s whose factor it holds "
+                      "(lanes x bytes; each row's factors in four lanes, one per 32-lane quarter)");
     viz::apply_colors(d);
   }
   if (!o.title.empty()) d.title = o.title;

@@ -273,10 +273,16 @@ Value tiled_mma(const rt::TiledMma& t) {
   d.set("ALayout", layout(atom.a_tv));
   d.set("BLayout", layout(atom.b_tv));
   d.set("CLayout", layout(atom.c_tv));
-  if (atom.sf_vec) {  // block-scaled atoms (SM120): the scale factors' TV layouts
+  if (atom.cta_group) d.set("TmemLayoutC", layout(atom.tmem_c));  // tcgen05.mma: C in tensor memory
+  if (atom.sf_vec) {  // block-scaled atoms (SM120, SM100): the scale factors' TV layouts
     d.set("SFALayout", layout(atom.sfa_tv));
     d.set("SFBLayout", layout(atom.sfb_tv));
     d.set("SFVecSize", atom.sf_vec);
+    if (atom.cta_group) {  // tcgen05.mma: CUTLASS's scale-factor block, the scale factors in tensor memory
+      d.set("SfAtom", layout(atom.sf_atom));
+      if (atom.tmem_sfa.size() > 1) d.set("TmemLayoutSFA", layout(atom.tmem_sfa));
+      if (atom.tmem_sfb.size() > 1) d.set("TmemLayoutSFB", layout(atom.tmem_sfb));
+    }
   }
   d.set("thr_layout_vmnk", layout(t.thr_layout_vmnk));
   d.set("layoutA_TV", layout(t.layout_a_tv));

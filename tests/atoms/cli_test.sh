@@ -11,7 +11,7 @@ M=SM80_16x8x16_F32F16F16F32_TN
 expect_ok list "$T" list atoms
 n_mma=$(grep -c '^mma ' "$W/out"); n_copy=$(grep -c '^copy ' "$W/out")
 cp "$W/out" "$W/all_mma"
-[ "$n_mma" -eq 1933 ] || bad "list: $n_mma MMA atoms, want 1933 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 SM89, 8 x 32 wgmma, 16 x 32 + 8 x 18 8-bit wgmma, 840 tcgen05.mma, 78 SM120, 28 AMD, 48 Intel)"
+[ "$n_mma" -eq 11325 ] || bad "list: $n_mma MMA atoms, want 11325 (UniversalFMA, 8 SM70, 1 SM75, 9 SM80, 8 SM89, 8 x 32 wgmma, 16 x 32 + 8 x 18 8-bit wgmma, 840 + 9392 tcgen05.mma, 78 SM120, 28 AMD, 48 Intel)"
 [ "$n_copy" -eq 169 ] || bad "list: $n_copy copy atoms, want 169 (5 universal, 6 ldmatrix, 6 stmatrix, 4 cp.async, 148 tcgen05.ld/st)"
 for name in UniversalFMA SM70_8x8x4_F16F16F16F16_TN SM75_16x8x8_F32F16F16F32_TN SM80_16x8x8_F32TF32TF32F32_TN \
             SM80_8x8x4_F64F64F64F64_TN SM80_16x8x32_S32S8S8S32_TN SM90_64x256x16_F32BF16BF16_RS \
@@ -57,7 +57,7 @@ grep -v '  xe-hpg  .*  threads 8  wave 8$' "$W/out" | grep -q . && bad "list --a
 expect_ok list-sm90 "$T" list atoms --arch sm90 --mma
 grep -v '  SM90a  ' "$W/out" | grep -q . && bad "list --arch sm90: an atom of another arch"
 expect_ok list-all-count "$T" list atoms
-grep -qx '2102 atoms: 1933 mma, 169 copy (nvidia 2020, amd 28, intel 48, any 6)' "$W/err" || bad "list: count line ($(cat "$W/err"))"
+grep -qx '11494 atoms: 11325 mma, 169 copy (nvidia 11412, amd 28, intel 48, any 6)' "$W/err" || bad "list: count line ($(cat "$W/err"))"
 expect_err list-vendor "--vendor must be nvidia, amd or intel, not 'arm'" "$T" list atoms --vendor arm
 expect_err list-arch "no atom matches for arch gfx90a" "$T" list atoms --arch gfx90a
 expect_err list-vendor-arch "no atom matches of vendor amd for arch SM80" "$T" list atoms --vendor amd --arch SM80

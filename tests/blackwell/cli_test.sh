@@ -6,9 +6,45 @@
 T="$1"
 . "$(dirname "$0")/../cli_helpers.sh"  # W, fails, bad, expect_ok, expect_err, has_line, finish
 
-# --- list: 840 tcgen05.mma atoms, 148 tcgen05.ld/st atoms
+# --- list: 840 + 9392 tcgen05.mma atoms (f16, tf32, i8; f8f6f4 8000, mxf8f6f4 1200, mxf4 and
+# mxf4nvf4 192), 148 tcgen05.ld/st atoms
 expect_ok list-mma "$T" list atoms --mma SM100_
-[ "$(wc -l <"$W/out")" -eq 840 ] || bad "list --mma SM100_: $(wc -l <"$W/out") atoms, not 840"
+[ "$(wc -l <"$W/out")" -eq 10232 ] || bad "list --mma SM100_: $(wc -l <"$W/out") atoms, not 10232"
+expect_ok list-f8f6f4 "$T" list atoms --mma SM100_MMA_F8F6F4_
+[ "$(wc -l <"$W/out")" -eq 8000 ] || bad "list --mma SM100_MMA_F8F6F4_: $(wc -l <"$W/out") atoms, not 8000"
+expect_ok list-mxf "$T" list atoms --mma SM100_MMA_MXF
+[ "$(wc -l <"$W/out")" -eq 1392 ] || bad "list --mma SM100_MMA_MXF: $(wc -l <"$W/out") atoms, not 1392"
+expect_ok list-f8f6f4-one "$T" list atoms SM100_MMA_F8F6F4_2x1SM_TS_256x64x32_F16E2M1E3M2
+has_line list-f8f6f4-one 'SM100a  256x64x32  D=f16 A=e2m1 B=e3m2 C=f16  threads 2'
+# --json: the instruction descriptor, by the ISA's table: A e2m1 (1, .kind::mxf4nvf4), B e2m1,
+# N 64 (8 << 17), scale type ue4m3 (0 at bit 23), M 128 (8 << 24): 128 + 1024 + 1048576 + 134217728.
+expect_ok list-json-idesc "$T" list atoms SM100_MMA_MXF4_SS_128x64x64_F32E2M1E2M1_UE4M3x16 --json
+grep -q '"idesc":135267456' "$W/out" || bad "list --json: idesc of the mxf4nvf4 atom ($(cat "$W/out"))"
+grep -q '"scale_factors":{"type":"ue4m3","vector":16}' "$W/out" || bad "list --json: scale factors ($(cat "$W/out"))"
+# --print-layouts: the scale factors after the A/B/C layouts.
+expect_ok mma-sf "$T" mma SM100_MMA_MXF4_SS_128x64x64_F32E2M1E2M1_UE4M3x16 --print-layouts
+has_line mma-sf 'ALayout (1,(128,64)):(0,(1,128))'
+has_line mma-sf 'SFALayout (1,(128,64)):(0,(1,128))'
+has_line mma-sf 'SFVecSize 16'
+has_line mma-sf 'SfAtom ((32,4),(16,4)):((16,4),(0,1))'
+has_line mma-sf 'TmemLayoutSFA (((32,4),4),(16,4)):(((1,512),32),(0,128))'
+has_line mma-sf 'TmemLayoutSFB (((32,4),4),(16,4)):(((1,512),32),(0,128))'
+expect_ok mma-sf-256 "$T" mma SM100_MMA_MXF8F6F4_SS_128x256x32_F32E4M3E5M2_UE8M0x32 --print-layouts --only B
+has_line mma-sf-256 'TmemLayoutSFB (((32,8),4),(32,1)):(((1,512),32),(0,128))'
+grep -q '^TmemLayoutSFA' "$W/out" && bad "mma --only B printed TmemLayoutSFA"
+# The drawing: the scale factors in tensor memory below the rest; row 33 of A (33 % 32 = 1,
+# 33 / 32 = 1) keeps its K block 1 in byte 4 * 1 + 1 = 5 of lane 1, and of lanes 33, 65, 97.
+expect_ok mma-sf-txt "$T" mma SM100_MMA_MXF4_SS_128x64x64_F32E2M1E2M1_UE4M3x16 --only A
+grep -q '^scale factors of A in tensor memory' "$W/out" || bad "mma txt lacks the scale-factor panel"
+grep -E '^ *33  \|' "$W/out" | tail -n1 | awk -F'|' '{ gsub(/ /, "", $7); print $7 }' | grep -qx 'm33s1' || bad "mma txt: lane 33 byte 5 is not SFA(33, 1)"
+grep -E '^ *97  \|' "$W/out" | tail -n1 | awk -F'|' '{ gsub(/ /, "", $7); print $7 }' | grep -qx 'm33s1' || bad "mma txt: lane 97 byte 5 is not SFA(33, 1)"
+grep -E '^ *1  \|' "$W/out" | tail -n1 | awk -F'|' '{ gsub(/ /, "", $3); print $3 }' | grep -qx 'm1s1' || bad "mma txt: lane 1 byte 1 is not SFA(1, 1)"
+grep -q '^scale factors of B' "$W/out" && bad "mma --only A drew B's scale factors"
+expect_ok mma-sf-svg "$T" mma SM100_MMA_MXF8F6F4_SS_128x64x32_F32E4M3E5M2_UE8M0x32 -o "$W/sf.svg"
+grep -q 'scale factors of B in tensor memory' "$W/sf.svg" || bad "mma svg lacks B's scale factors"
+expect_ok mma-sf-pair "$T" mma SM100_MMA_MXF4_2x1SM_SS_256x128x64_F32E2M1E2M1_UE8M0x32 --print-layouts
+has_line mma-sf-pair 'SfAtom ((32,4),(32,4)):((16,4),(0,1))'
+grep -q '^TmemLayoutSF' "$W/out" && bad "mma on a CTA pair printed a tensor-memory scale-factor layout"
 expect_ok list-copy "$T" list atoms --copy SM100_TMEM_
 [ "$(wc -l <"$W/out")" -eq 148 ] || bad "list --copy SM100_TMEM_: $(wc -l <"$W/out") atoms, not 148"
 expect_ok list-one "$T" list atoms SM100_MMA_F16BF16_2x1SM_SS_256x128x16_F32BF16BF16

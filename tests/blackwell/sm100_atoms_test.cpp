@@ -17,6 +17,7 @@
 #include "tessera/rt/atom_registry.hpp"
 #include "tessera/rt/eval.hpp"
 #include "tessera/rt/layout.hpp"
+#include "tessera/rt/to_runtime.hpp"
 
 namespace {
 
@@ -28,6 +29,11 @@ std::string field(const std::string& line, const std::string& key) {
   std::size_t b = p + k.size();
   if (line[b] == '"') return line.substr(b + 1, line.find('"', b + 1) - b - 1);
   return line.substr(b, line.find_first_of(",}", b) - b);
+}
+
+// The f8f6f4 and block-scaled kinds, checked against their own vectors below.
+bool is_narrow(const std::string& name) {
+  return name.rfind("SM100_MMA_F8F6F4_", 0) == 0 || name.rfind("SM100_MMA_MXF", 0) == 0;
 }
 
 std::map<std::string, std::string> read_vectors() {
@@ -45,7 +51,7 @@ TEST_CASE("tcgen05.mma atoms: ThrID, A/B/C layouts and instruction descriptors a
   const auto vectors = read_vectors();
   std::set<std::string> seen;
   for (const auto& a : tessera::rt::mma_atoms()) {
-    if (a.arch != "SM100a") continue;
+    if (a.arch != "SM100a" || is_narrow(a.name)) continue;  // the narrow kinds: below
     seen.insert(a.name);
     INFO(a.name);
     const auto it = vectors.find(a.name);
@@ -177,4 +183,142 @@ TEST_CASE("tcgen05.mma accumulators: tensor-memory cells are CuTe's tmem_frg") {
     ++cases;
   }
   CHECK(cases == 9);
+}
+
+// The f8f6f4 and block-scaled kinds (mxf8f6f4, mxf4, mxf4nvf4) against CuTe
+// (tests/data/cute_sm100_narrow_traits.jsonl, tools/cute_reference/sm100_atoms.py narrow): a line
+// per shape with CuTe's ThrID, A/B/C layouts and K (CuTe's program checked that every atom of
+// the shape has them), a line per atom with its instruction descriptor, then CUTLASS's
+// scale-factor block and CuTe's tensor-memory scale-factor layouts.
+namespace {
+std::map<std::string, std::string> read_narrow(const std::string& key) {
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm100_narrow_traits.jsonl");
+  REQUIRE(in.good());
+  std::map<std::string, std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!field(line, key).empty() && (key != "shape" || field(line, "atom").empty()))
+      lines[field(line, key)] = line;
+  return lines;
+}
+}  // namespace
+
+TEST_CASE("tcgen05.mma f8f6f4 and block-scaled atoms: layouts, K and instruction descriptors are CuTe's") {
+  const auto atoms = read_narrow("atom");
+  const auto shapes = read_narrow("shape");
+  std::set<std::string> seen;
+  for (const auto& a : tessera::rt::mma_atoms()) {
+    if (a.arch != "SM100a" || !is_narrow(a.name)) continue;
+    INFO(a.name);
+    CHECK(seen.insert(a.name).second);
+    const auto it = atoms.find(a.name);
+    REQUIRE(it != atoms.end());
+    CHECK(std::to_string(a.idesc) == field(it->second, "idesc"));
+    const auto sh = shapes.find(field(it->second, "shape"));
+    REQUIRE(sh != shapes.end());
+    CHECK(tessera::rt::to_string(a.thr_id) == field(sh->second, "ThrID"));
+    CHECK(tessera::rt::to_string(a.a_tv) == field(sh->second, "ALayout"));
+    CHECK(tessera::rt::to_string(a.b_tv) == field(sh->second, "BLayout"));
+    CHECK(tessera::rt::to_string(a.c_tv) == field(sh->second, "CLayout"));
+    CHECK(std::to_string(a.k) == field(sh->second, "K"));
+    // Block-scaled: one scale factor per sf_vec elements of K, supplied by the CTA that holds the
+    // row (SM120's convention: SFALayout over A's elements).
+    const bool bs = a.name.rfind("SM100_MMA_MXF", 0) == 0;
+    CHECK((a.sf_vec != 0) == bs);
+    if (bs) {
+      CHECK(a.k % a.sf_vec == 0);
+      CHECK(a.sfa_tv == a.a_tv);
+      CHECK(a.sfb_tv == a.b_tv);
+      CHECK((a.cta_group == 1) == (a.tmem_sfa.size() > 1));
+      CHECK(a.name.find("_" + std::string(a.sf_type == "ue4m3" ? "UE4M3" : "UE8M0") + "x" + std::to_string(a.sf_vec)) !=
+            std::string::npos);
+    }
+  }
+  CHECK(seen.size() == atoms.size());
+  // f8f6f4: 50 type triples x 160 shapes; mxf8f6f4: 25 x 48; mxf4/mxf4nvf4: 3 scale forms x 64.
+  CHECK(seen.size() == 8000 + 1200 + 192);
+}
+
+// The instruction descriptors the registry computes from format codes are the static traits'
+// (make_instr_desc / make_instr_desc_block_scaled, from the types), on a sample of every kind.
+TEST_CASE("tcgen05.mma narrow kinds: the registry's descriptors are the static traits'") {
+  using namespace tessera;
+  using UMMA::Major;
+  auto idesc_of = [](const std::string& name) {
+    for (const auto& a : rt::mma_atoms())
+      if (a.name == name) return a.idesc;
+    FAIL("no atom " << name);
+    return 0u;
+  };
+  CHECK(idesc_of("SM100_MMA_F8F6F4_SS_128x64x32_F16E2M1E4M3") ==
+        MMA_Traits<SM100_MMA_F8F6F4_SS<float_e2m1_t, float_e4m3_t, half_t, 128, 64, Major::K, Major::K>>::idesc.desc);
+  CHECK(idesc_of("SM100_MMA_F8F6F4_2x1SM_TS_256x96x32_F32E3M2E2M3") ==
+        MMA_Traits<SM100_MMA_F8F6F4_2x1SM_TS<float_e3m2_t, float_e2m3_t, float, 256, 96, Major::K, Major::K>>::idesc.desc);
+  CHECK(idesc_of("SM100_MMA_MXF8F6F4_SS_128x24x32_F32E5M2E2M1_UE8M0x32") ==
+        MMA_Traits<SM100_MMA_MXF8F6F4_SS<float_e5m2_t, float_e2m1_t, float, float_ue8m0_t, 128, 24, Major::K,
+                                         Major::K>>::idesc.desc);
+  CHECK(idesc_of("SM100_MMA_MXF4_2x1SM_SS_128x48x64_F32E2M1E2M1_UE4M3x16") ==
+        MMA_Traits<SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 128, 48, 16, Major::K,
+                                           Major::K>>::idesc.desc);
+  CHECK(idesc_of("SM100_MMA_MXF4_SS_128x256x64_F32E2M1E2M1_UE8M0x32") ==
+        MMA_Traits<SM100_MMA_MXF4_SS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 128, 256, 32, Major::K,
+                                     Major::K>>::idesc.desc);
+  // The scale-factor IDs come from the top two bits of the scale factors' tensor-memory addresses.
+  constexpr auto d = MMA_Traits<SM100_MMA_MXF4_SS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 128, 64, 16,
+                                                  Major::K, Major::K>>::idesc;
+  constexpr UMMA::InstrDescriptorBlockScaled with{d.with_scale_addresses(0x80000010u, 0x40000020u)};
+  STATIC_REQUIRE(with.a_sf_id() == 2);
+  STATIC_REQUIRE(with.b_sf_id() == 1);
+  STATIC_REQUIRE(with.m() == 128);
+  STATIC_REQUIRE(with.n() == 64);
+  STATIC_REQUIRE(with.scale_format() == int(UMMA::ScaleFormat::UE8M0));
+}
+
+// CUTLASS's scale-factor block (Sm1xxBlockScaledBasicChunk's SfAtom, K- and MN-major) and CuTe's
+// tensor-memory scale-factor layout (tmem_sf_frg, cta_group::1): CuTe addresses a scale factor
+// as lane * dp + byte; tessera's cell is lane + 128 * byte, the same (mn, copy, v, s) to the same
+// place.
+TEST_CASE("tcgen05.mma block scaling: scale-factor layouts are CUTLASS's and CuTe's") {
+  using namespace tessera;
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm100_narrow_traits.jsonl");
+  REQUIRE(in.good());
+  int atoms = 0, tmem = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (!field(line, "sf_atom").empty()) {
+      INFO(line);
+      const int vs = std::stoi(field(line, "vs"));
+      const bool k_major = field(line, "sf_atom") == "K";
+      const std::string ours = vs == 16 ? (k_major ? rt::to_string(rt::to_runtime(UMMA::SfKMajorAtom<16>{}))
+                                                   : rt::to_string(rt::to_runtime(UMMA::SfMNMajorAtom<16>{})))
+                                        : (k_major ? rt::to_string(rt::to_runtime(UMMA::SfKMajorAtom<32>{}))
+                                                   : rt::to_string(rt::to_runtime(UMMA::SfMNMajorAtom<32>{})));
+      CHECK(ours == field(line, "layout"));
+      ++atoms;
+    } else if (!field(line, "tmem_sf").empty()) {
+      INFO(line);
+      const int mn = std::stoi(field(line, "mn")), vs = std::stoi(field(line, "vs")), nsf = std::stoi(field(line, "nsf"));
+      const std::int64_t dp = std::stoll(field(line, "dp"));
+      const rt::Value v = rt::evaluate(field(line, "layout"));
+      REQUIRE(v.kind() == rt::Value::Kind::Layout);
+      const rt::Layout cute = v.layout().mode(0);  // (((mn, copy), (v, s)), 1, 1): one MMA's
+      // An atom whose SFA (mode A) or SFB (mode B) has this shape.
+      const rt::MmaAtomInfo* atom = nullptr;
+      const bool sfa = field(line, "tmem_sf") == "A";
+      for (const auto& a : rt::mma_atoms())
+        if (a.cta_group == 1 && a.sf_vec == vs && a.k / vs == nsf && (sfa ? a.m == mn : (a.n + 127) / 128 * 128 == mn)) {
+          atom = &a;
+          break;
+        }
+      REQUIRE(atom != nullptr);
+      const rt::Layout& ours = sfa ? atom->tmem_sfa : atom->tmem_sfb;
+      REQUIRE(ours.size() == cute.size());
+      REQUIRE(cute.size() == std::int64_t(4) * mn * vs * nsf);
+      for (std::int64_t i = 0; i < cute.size(); ++i) {
+        const std::int64_t cell = ours(i);
+        CHECK(cute(i) == (cell % 128) * dp + cell / 128);
+      }
+      ++tmem;
+    }
+  }
+  CHECK(atoms == 4);
+  CHECK(tmem == 9);
 }

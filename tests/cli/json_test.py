@@ -186,6 +186,7 @@ for args in BANKS:
 # ---- mma and copy: the layouts --print-layouts prints, under its names -------------------
 for args in [["SM80_16x8x16_F32F16F16F32_TN"], ["SM80_16x8x16_F32F16F16F32_TN", "--atoms", "2x2"],
              ["AMD_CDNA3_MFMA_16x16x16_F32F16F16F32", "--atoms", "2x1"], ["SM120_16x8x64_TN_VS_E2M1E2M1F32_UE4M3x16"],
+             ["SM100_MMA_MXF4_SS_128x64x64_F32E2M1E2M1_UE4M3x16"], ["SM100_MMA_F8F6F4_2x1SM_TS_256x64x32_F16E2M1E3M2"],
              ["SM80_16x8x8_F16F16F16F16_TN", "--atoms", "2x2", "--permute", "32,32,8"],
              ["SM70_8x8x4_F32F16F16F32_TN"], ["SM90_64x64x16_F32BF16BF16_SS"], ["SM90_64x64x16_F32F16F16_RS", "--atoms", "2x1x1"]]:
     d = run_json(["mma"] + args)

@@ -75,6 +75,19 @@ def test_vendor_atoms(cli):
     assert ts.mma_atom("SM80_16x8x16_F32F16F16F32_TN").vendor == "nvidia"
 
 
+def test_blackwell_block_scaled_atom(cli):
+    # mxf4nvf4 (e2m1, ue4m3 scale factors per 16 elements): the registry the CLI lists.
+    a = ts.mma_atom("SM100_MMA_MXF4_SS_128x64x64_F32E2M1E2M1_UE4M3x16")
+    assert a.shape_mnk == (128, 64, 64) and (a.cta_group, a.a_tmem, a.num_threads) == (1, False, 1)
+    assert (a.sf_vec_size, a.sf_type) == (16, "ue4m3")
+    layouts = cli("mma", a.name, "--print-layouts", check=True).stdout.splitlines()
+    assert "TmemLayoutSFA " + str(a.tmem_layout_SFA) in layouts
+    assert "SfAtom " + str(a.sf_atom) in layouts
+    listed = json.loads(cli("list", "atoms", a.name, "--json", check=True).stdout)["atoms"][0]
+    assert listed["idesc"] == a.idesc
+    assert ts.mma_atom("SM100_MMA_F8F6F4_TS_128x16x32_F16E5M2E2M3").sf_vec_size == 0
+
+
 def test_tiled_copies_equal_the_cli(cli):
     mma = ts.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN")
     for operand, make in (("A", ts.make_tiled_copy_A),):

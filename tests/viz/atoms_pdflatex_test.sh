@@ -32,12 +32,14 @@ key_of() { { echo "$toolkey"; cat "$1"; } | sha256sum | cut -d' ' -f1; }
 # The documents: one per MMA atom, and one per copy atom drawn as a tiled copy of one atom
 # (its threads in a column, each thread's values in a row: --threads (T,1) --values (1,V)).
 # Of the Blackwell atoms and Hopper's 8-bit wgmma atoms (hundreds, one per shape and type), one
-# N per operation and types (N = 64) and the .x1 tensor-memory copies: the others' drawings
+# N per operation and types (N = 64; of tcgen05's f8f6f4 and block-scaled kinds, one type pair) and the .x1 tensor-memory copies: the others' drawings
 # differ from these only in size. Of Ada's FP8, SM120's, AMD's and Intel's atoms, one per family
 # (the others differ from it in types, or in size only).
 "$tessera" list atoms --mma |
   awk '$2 ~ /^(SM89_|SM120_|AMD_|INTEL_)/ {
          if ($2 ~ /^(SM89_16x8x32_F32E4M3E4M3F32_TN|SM120_16x8x64_TN_VS_E2M1E2M1F32_UE8M0x32|AMD_CDNA3_MFMA_32x32x8_F32F16F16F32|AMD_RDNA3_WMMA_16x16x16_F32F16F16F32|AMD_RDNA4_WMMA_16x16x16_F32F16F16F32|INTEL_XE_HPC_DPAS_8x16x16_F32BF16BF16F32)$/) print $2
+         next }
+       $2 ~ /^SM100_MMA_(F8F6F4|MXF)/ { if ($2 ~ /x64x32_F32E4M3E4M3(_UE8M0x32)?$|x64x64_F32E2M1E2M1_UE8M0x32$/) print $2
          next }
        ($2 !~ /^SM100_/ && $2 !~ /^SM90_64x[0-9]+x32_/) || $2 ~ /x64x/ {print $2}' >"$dir/mma" || exit 1
 # copy lines: "copy NAME ARCH src TxB bits dst TxB bits smem SIDE threads N" -> "NAME N B"

@@ -5,6 +5,13 @@ prints CuTe's traits of each (tests/data/cute_sm100_traits.jsonl).
   python3 tools/cute_reference/sm100_atoms.py names            # one atom name per line
   python3 tools/cute_reference/sm100_atoms.py program > ref.cu # prints CuTe's answers as JSON lines
   nvcc -std=c++17 -I CUTLASS/include ref.cu -o ref && ./ref > tests/data/cute_sm100_traits.jsonl
+  python3 tools/cute_reference/sm100_atoms.py narrow > narrow.cu   # the f8f6f4 and block-scaled kinds
+  nvcc -std=c++17 -I CUTLASS/include narrow.cu -o narrow && ./narrow > tests/data/cute_sm100_narrow_traits.jsonl
+
+The narrow kinds (f8f6f4, mxf8f6f4, mxf4, mxf4nvf4: 9,392 atoms) are written compactly: a line
+per shape with the layouts ({"shape": op_MxNxK, ...}; the program checks that every atom of the
+shape, whatever its types, has them) and a line per atom with its instruction descriptor; then
+the scale factors' layouts (CUTLASS's Sm1xxBlockScaledConfig block, CuTe's tmem_sf_frg).
 
 The program is compiled against a CUTLASS checkout outside the repository (host code only);
 only its printed answers are committed.
@@ -63,6 +70,102 @@ def copy_atoms():
     return out
 
 
+# The narrow kinds, in the registry's order: (op, cta_group, TS, kind).
+NARROW_OPS = [("SM100_MMA_F8F6F4_SS", 1, False, "f8f6f4"), ("SM100_MMA_F8F6F4_TS", 1, True, "f8f6f4"),
+              ("SM100_MMA_F8F6F4_2x1SM_SS", 2, False, "f8f6f4"), ("SM100_MMA_F8F6F4_2x1SM_TS", 2, True, "f8f6f4"),
+              ("SM100_MMA_MXF8F6F4_SS", 1, False, "mxf8f6f4"), ("SM100_MMA_MXF8F6F4_2x1SM_SS", 2, False, "mxf8f6f4")]
+MXF4_OPS = [("SM100_MMA_MXF4_SS", 1), ("SM100_MMA_MXF4_2x1SM_SS", 2)]
+F8F6F4 = ["E4M3", "E5M2", "E2M3", "E3M2", "E2M1"]
+# CuTe's types of the f8f6f4 kinds: 6- and 4-bit elements one a byte in shared memory.
+CUTE_F8F6F4 = {"E4M3": "cutlass::float_e4m3_t", "E5M2": "cutlass::float_e5m2_t",
+               "E2M3": "cutlass::detail::float_e2m3_unpacksmem_t", "E3M2": "cutlass::detail::float_e3m2_unpacksmem_t",
+               "E2M1": "cutlass::detail::float_e2m1_unpacksmem_t"}
+CUTE_SF = {"UE8M0": "cutlass::float_ue8m0_t", "UE4M3": "cutlass::float_ue4m3_t"}
+
+
+def narrow_n(cta_group, m, ts, block_scaled, mxf8f6f4):
+    """N of the narrow kinds: f8f6f4 as f16 (tcgen05 Matrix Shape); the block-scaled kinds as CuTe's atoms take."""
+    if not block_scaled:
+        return n_values(cta_group, m, False, ts)
+    if cta_group == 1:
+        return list(range(8, 257, 8)) if m == 128 else []
+    if m == 128 and mxf8f6f4:
+        return []
+    return list(range(16, 257, 16))
+
+
+def narrow_atoms():
+    """(name, shape key, C++ traits type) in the registry's order."""
+    out = []
+    for op, cta, ts, kind in NARROW_OPS:
+        bs = kind == "mxf8f6f4"
+        shapes = [(m, n) for m in ((64, 128) if cta == 1 else (128, 256)) for n in narrow_n(cta, m, ts, bs, bs)]
+        for d in (["F32"] if bs else ["F16", "F32"]):
+            for a in F8F6F4:
+                for b in F8F6F4:
+                    for m, n in shapes:
+                        name = "%s_%dx%dx32_%s%s%s%s" % (op, m, n, d, a, b, "_UE8M0x32" if bs else "")
+                        ct = "float" if d == "F32" else "half_t"
+                        if bs:
+                            t = "%s<%s, %s, float, %s, %d, %d, UMMA::Major::K, UMMA::Major::K>" % (
+                                op, CUTE_F8F6F4[a], CUTE_F8F6F4[b], CUTE_SF["UE8M0"], m, n)
+                        else:
+                            t = "%s<%s, %s, %s, %d, %d, UMMA::Major::K, UMMA::Major::K>" % (
+                                op, CUTE_F8F6F4[a], CUTE_F8F6F4[b], ct, m, n)
+                        out.append((name, "%s_%dx%dx32" % (op, m, n), t, bs))
+    for op, cta in MXF4_OPS:
+        for sf, vs in (("UE8M0", 32), ("UE8M0", 16), ("UE4M3", 16)):
+            for m in ((64, 128) if cta == 1 else (128, 256)):
+                for n in narrow_n(cta, m, False, True, False):
+                    name = "%s_%dx%dx64_F32E2M1E2M1_%sx%d" % (op, m, n, sf, vs)
+                    t = "%s<cutlass::float_e2m1_t, cutlass::float_e2m1_t, float, %s, %d, %d, %d, UMMA::Major::K, " \
+                        "UMMA::Major::K>" % (op, CUTE_SF[sf], m, n, vs)
+                    out.append((name, "%s_%dx%dx64" % (op, m, n), t, True))
+    return out
+
+
+def narrow_program():
+    p = ['#include <cute/tensor.hpp>', '#include <cute/atom/mma_traits_sm100.hpp>',
+         '#include <cutlass/detail/sm100_blockscaled_layout.hpp>', '#include <cstdio>', '#include <cstdlib>',
+         '#include <map>', '#include <sstream>', '#include <string>', 'using namespace cute;',
+         'template <class L> std::string str(L const& l) {',
+         '  std::ostringstream o; o << l; std::string s; for (char c : o.str()) if (c != \'_\') s += c; return s; }',
+         'std::map<std::string, std::string> shapes;',
+         'template <class T, bool BS> void mma(const char* name, const char* shape) {',
+         '  using Tr = MMA_Traits<T>;',
+         '  std::string l = "\\"ThrID\\": \\"" + str(typename Tr::ThrID{}) + "\\", \\"ALayout\\": \\"" + '
+         'str(typename Tr::ALayout{}) + "\\", \\"BLayout\\": \\"" + str(typename Tr::BLayout{}) + '
+         '"\\", \\"CLayout\\": \\"" + str(typename Tr::CLayout{}) + "\\", \\"K\\": " + '
+         'std::to_string(int(size<2>(typename Tr::Shape_MNK{})));',
+         '  auto it = shapes.find(shape);',
+         '  if (it == shapes.end()) { shapes[shape] = l; printf("{\\"shape\\": \\"%s\\", %s}\\n", shape, l.c_str()); }',
+         '  else if (it->second != l) { fprintf(stderr, "%s: layouts differ within %s\\n", name, shape); std::exit(1); }',
+         '  uint64_t idesc;',
+         '  if constexpr (BS) idesc = UMMA::make_runtime_instr_desc_block_scaled<>(Tr{}.idesc_, 0u, 0u) >> 32;',
+         '  else idesc = UMMA::make_runtime_instr_desc<>(Tr{}.idesc_) >> 32;',
+         '  printf("{\\"atom\\": \\"%s\\", \\"shape\\": \\"%s\\", \\"idesc\\": %llu}\\n", name, shape, '
+         '(unsigned long long)idesc); }',
+         'template <class SF, int VS, int MN, int NSF, bool IsSFA> void tmem_sf() {',
+         '  auto t = UMMA::tmem_sf_frg<SF, VS, 1, IsSFA>::make(make_shape(make_shape(Int<MN>{}, '
+         'make_shape(Int<VS>{}, Int<NSF>{})), _1{}, _1{}));',
+         '  printf("{\\"tmem_sf\\": \\"%s\\", \\"mn\\": %d, \\"vs\\": %d, \\"nsf\\": %d, \\"dp\\": %d, '
+         '\\"layout\\": \\"%s\\"}\\n", IsSFA ? "A" : "B", MN, VS, NSF, int(TMEM::DP<SF>::value), '
+         'str(layout(t)).c_str()); }',
+         'int main() {']
+    for name, shape, t, bs in narrow_atoms():
+        p.append('  mma<%s, %s>("%s", "%s");' % (t, "true" if bs else "false", name, shape))
+    for vs in (16, 32):
+        for major in ("K", "MN"):
+            p.append('  printf("{\\"sf_atom\\": \\"%s\\", \\"vs\\": %d, \\"layout\\": \\"%%s\\"}\\n", '
+                     'str(typename cutlass::detail::Sm1xxBlockScaledBasicChunk<%d, UMMA::Major::%s>::SfAtom{}).c_str());'
+                     % (major, vs, vs, major))
+    for sf, vs, nsf in (("UE8M0", 32, 1), ("UE8M0", 32, 2), ("UE4M3", 16, 4)):
+        for mn, is_a in ((128, "true"), (128, "false"), (256, "false")):
+            p.append('  tmem_sf<%s, %d, %d, %d, %s>();' % (CUTE_SF[sf], vs, mn, nsf, is_a))
+    p.append('}')
+    return "\n".join(p) + "\n"
+
+
 def program():
     p = ['#include <cute/tensor.hpp>', '#include <cute/atom/mma_traits_sm100.hpp>',
          '#include <cute/atom/copy_traits_sm100.hpp>', '#include <cstdio>', '#include <sstream>',
@@ -96,5 +199,9 @@ if __name__ == "__main__":
         print("\n".join([a[0] for a in mma_atoms()] + copy_atoms()))
     elif what == "program":
         sys.stdout.write(program())
+    elif what == "narrow":
+        sys.stdout.write(narrow_program())
+    elif what == "narrow-names":
+        print("\n".join(a[0] for a in narrow_atoms()))
     else:
-        sys.exit("usage: sm100_atoms.py names|program")
+        sys.exit("usage: sm100_atoms.py names|program|narrow|narrow-names")

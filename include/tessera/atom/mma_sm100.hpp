@@ -77,14 +77,15 @@ struct tv_layouts<2, M, N, K> {
   template <class A, class B, class D, int M, int N, UMMA::Major MajorA, UMMA::Major MajorB, UMMA::ScaleIn NegA, \
             UMMA::ScaleIn NegB>                                                                                  \
   struct MMA_Traits<OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>>                                               \
-      : UMMA::tv_layouts<OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>::cta_group, M, N, 256 / sizeof_bits_v<A>> { \
+      : UMMA::tv_layouts<OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>::cta_group, M, N,                        \
+                         OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>::k> {                                     \
     static constexpr const char* name = #OP;                                                                     \
     static constexpr int cta_group = OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>::cta_group;                   \
     using ValTypeD = D;                                                                                          \
     using ValTypeA = A;                                                                                          \
     using ValTypeB = B;                                                                                          \
     using ValTypeC = D;                                                                                          \
-    using Shape_MNK = tuple<C<M>, C<N>, C<256 / sizeof_bits_v<A>>>;                                              \
+    using Shape_MNK = tuple<C<M>, C<N>, C<OP<A, B, D, M, N, MajorA, MajorB, NegA, NegB>::k>>;                    \
     using TmemLayoutC = UMMA::TmemLayoutC<cta_group, M, N>;                                                      \
     static constexpr UMMA::Major major_A = MajorA;                                                               \
     static constexpr UMMA::Major major_B = MajorB;                                                               \
@@ -103,7 +104,87 @@ TESSERA_SM100_TRAITS(SM100_MMA_S8_SS)
 TESSERA_SM100_TRAITS(SM100_MMA_S8_TS)
 TESSERA_SM100_TRAITS(SM100_MMA_S8_2x1SM_SS)
 TESSERA_SM100_TRAITS(SM100_MMA_S8_2x1SM_TS)
+TESSERA_SM100_TRAITS(SM100_MMA_F8F6F4_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_F8F6F4_TS)
+TESSERA_SM100_TRAITS(SM100_MMA_F8F6F4_2x1SM_SS)
+TESSERA_SM100_TRAITS(SM100_MMA_F8F6F4_2x1SM_TS)
 
 #undef TESSERA_SM100_TRAITS
+
+// Block-scaled atoms: the scale factors' layouts.
+namespace UMMA {
+// Where scale factors are stored in global and shared memory, a 128 x 4 block of them at a time
+// (CUTLASS's Sm1xxBlockScaledConfig, whose TMA loads and tcgen05.cp copies assume it): for K-major
+// operands ((32,4),(VS,4)) -> offset, row m = m0 + 32 m1 and K element k = v + VS s of the block
+// at 16 m0 + 4 m1 + s. Four scale factors of one row are one 32-bit word, and the 512 bytes are
+// the 32 lanes x 16 bytes that one tcgen05.cp .32x128b.warpx4 moves into tensor memory.
+template <int VS>
+using SfKMajorAtom = Layout<tuple<tuple<_32, _4>, tuple<C<VS>, _4>>, tuple<tuple<_16, _4>, tuple<_0, _1>>>;
+template <int VS>
+using SfMNMajorAtom = Layout<tuple<tuple<C<VS>, _4>, tuple<_32, _4>>, tuple<tuple<_0, _1>, tuple<_16, _4>>>;
+
+// Where one MMA's scale factors sit in tensor memory (PTX ISA, "Block Scaling for tcgen05.mma",
+// the scale factors' tensor-memory layout), cta_group::1: ((mn, copy), (v, s)) -> lane +
+// 128 * byte, bytes counted along a lane (a 32-bit column is 4 bytes). Row mn = m0 + 32 m1 of A
+// (column of B) keeps its NSF = K/VS scale factors in byte s + 4 m1 of lane m0, and the same in
+// lanes m0 + 32, + 64, + 96 (copy 1-3: each 32-lane quarter holds them all); v, the element
+// within the block, does not move it. MN is M for A and N rounded up to 128 for B (CuTe's
+// MMA_ScaleFactor atom, tmem_sf_frg with the 4x1 data path).
+template <int MN, int VS, int NSF>
+using TmemLayoutSF = Layout<tuple<tuple<tuple<_32, C<MN / 32>>, _4>, tuple<C<VS>, C<NSF>>>,
+                            tuple<tuple<tuple<_1, _512>, _32>, tuple<_0, _128>>>;
+
+// cta_group::1 atoms have TmemLayoutSFA and TmemLayoutSFB; for the pair, tessera does not draw
+// the scale factors in tensor memory yet (CuTe's 2x2 / 4x1 data-path allocations).
+template <int CtaGroup, int M, int N, int K, int VS>
+struct tmem_scale_factors {};
+template <int M, int N, int K, int VS>
+struct tmem_scale_factors<1, M, N, K, VS> {
+  using TmemLayoutSFA = TmemLayoutSF<M, VS, K / VS>;
+  using TmemLayoutSFB = TmemLayoutSF<(N + 127) / 128 * 128, VS, K / VS>;
+};
+
+// The traits of a block-scaled atom beyond the TV layouts. SFALayout / SFBLayout say which CTA
+// supplies the scale factor of A's element (m, k) (B's (n, k)), as SM120's traits do over the
+// elements' coordinates (the factor is the one of block k / VS): the CTA that holds row m, so
+// they are ALayout and BLayout (CuTe's tcgen05 traits define none).
+template <class Op, class A, class B, class D, class SF, int M, int N, int K, int VS>
+struct block_scaled_traits : tv_layouts<Op::cta_group, M, N, K>, tmem_scale_factors<Op::cta_group, M, N, K, VS> {
+  static constexpr int cta_group = Op::cta_group;
+  using ValTypeD = D;
+  using ValTypeA = A;
+  using ValTypeB = B;
+  using ValTypeC = D;
+  using ValTypeSF = SF;
+  using ValTypeSFA = SF;
+  using ValTypeSFB = SF;
+  static constexpr int SFVecSize = VS;
+  using Shape_MNK = tuple<C<M>, C<N>, C<K>>;
+  using TmemLayoutC = UMMA::TmemLayoutC<cta_group, M, N>;
+  using SFALayout = typename tv_layouts<cta_group, M, N, K>::ALayout;
+  using SFBLayout = typename tv_layouts<cta_group, M, N, K>::BLayout;
+  using SfAtom = SfKMajorAtom<VS>;
+};
+}  // namespace UMMA
+
+#define TESSERA_SM100_BS_TRAITS(OP, PACKED_F4, K, VS_PARAM, VS)                                                    \
+  template <class A, class B, class D, class SF, int M, int N VS_PARAM, UMMA::Major MajorA, UMMA::Major MajorB,   \
+            UMMA::ScaleIn NegA, UMMA::ScaleIn NegB>                                                               \
+  struct MMA_Traits<OP<A, B, D, SF, M, N, VS MajorA, MajorB, NegA, NegB>>                                         \
+      : UMMA::block_scaled_traits<OP<A, B, D, SF, M, N, VS MajorA, MajorB, NegA, NegB>, A, B, D, SF, M, N, K,      \
+                                  OP<A, B, D, SF, M, N, VS MajorA, MajorB, NegA, NegB>::sf_vec> {                  \
+    static constexpr const char* name = #OP;                                                                      \
+    static constexpr UMMA::Major major_A = MajorA;                                                                \
+    static constexpr UMMA::Major major_B = MajorB;                                                                \
+    static constexpr UMMA::InstrDescriptorBlockScaled idesc =                                                     \
+        UMMA::make_instr_desc_block_scaled<A, B, SF, M, N, MajorA, MajorB, PACKED_F4, NegA, NegB>();              \
+  };
+#define TESSERA_COMMA ,
+TESSERA_SM100_BS_TRAITS(SM100_MMA_MXF8F6F4_SS, false, 32, , )
+TESSERA_SM100_BS_TRAITS(SM100_MMA_MXF8F6F4_2x1SM_SS, false, 32, , )
+TESSERA_SM100_BS_TRAITS(SM100_MMA_MXF4_SS, true, 64, TESSERA_COMMA int VS, VS TESSERA_COMMA)
+TESSERA_SM100_BS_TRAITS(SM100_MMA_MXF4_2x1SM_SS, true, 64, TESSERA_COMMA int VS, VS TESSERA_COMMA)
+#undef TESSERA_COMMA
+#undef TESSERA_SM100_BS_TRAITS
 
 }  // namespace tessera

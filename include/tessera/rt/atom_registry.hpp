@@ -34,12 +34,17 @@ struct MmaAtomInfo {
   bool a_tmem = false;
   std::uint32_t idesc = 0;  // the instruction descriptor (A and B K-major, no negation)
   rt::Layout tmem_c;
-  // Block-scaled atoms (SM120 .kind::mxf8f6f4 / .kind::mxf4nvf4; sf_vec 0 elsewhere): one scale
+  // Block-scaled atoms (SM120 mma.sync and SM100 tcgen05.mma .kind::mxf8f6f4 / .kind::mxf4 /
+  // .kind::mxf4nvf4; sf_vec 0 elsewhere): one scale
   // factor of type sf_type per sf_vec consecutive K elements, and which thread holds it, as
   // layouts like a_tv / b_tv: (thread, value) -> m + M*k (SFA) and n + N*k (SFB).
   int sf_vec = 0;
   std::string sf_type;
   rt::Layout sfa_tv, sfb_tv;
+  // Block-scaled tcgen05.mma (SM100): the scale factors' block in global and shared memory
+  // (CUTLASS's 128 x 4 block: (mn, k) -> offset), and, for cta_group::1, where one MMA's scale
+  // factors sit in tensor memory: ((mn, copy), k) -> lane + 128 * byte (empty otherwise).
+  rt::Layout sf_atom, tmem_sfa, tmem_sfb;
 };
 
 struct CopyAtomInfo {
