@@ -9,7 +9,7 @@
 //  1. prepare (one thread per group): the group's operands from the caller's form (the
 //     ptr-array's arrays, or the contiguous form lowered: lower_contiguous_group), checked
 //     (grouped_group_admissible), then its record in the workspace: the host's template tensor
-//     maps of A and B copied and rewritten with the group's address, dims and strides
+//     maps of A' and B' copied and rewritten with the group's address, dims and strides
 //     (tensormap.replace: arch/sm90_tensormap.cuh; the dims and strides are the template
 //     plan's rebound to the group's tensors by tma::rebind_gmem, the host's own rule), the
 //     epilogue's C and D, and the group's sizes for the scheduler, (N_g, M_g, K_g) (a group the
