@@ -1,6 +1,8 @@
 // tessera::gemm_grouped: the grouped SM90 kernels (sm90_kernel_list.hpp's GroupedKernels) and
 // their host entry: the arguments' checks, an sm_90 device, the kernel for the element type
-// and B's major, then the prepare launch and the persistent GEMM launch on the stream.
+// and B's major, then the prepare launch and the persistent GEMM launch on the stream. Each
+// group runs as D_g^T = B_g^T A_g^T (kernel/sm90_grouped_problem.hpp): the mainloop's A' is the
+// weight (its major: MA), its B' the tokens (K-major).
 // sm_90a only (kernels/CMakeLists.txt).
 #include <cuda_runtime.h>
 
@@ -19,9 +21,9 @@ namespace tessera::kernels {
 
 namespace {
 
-template <class T, GMMA::Major MB>
+template <class T, GMMA::Major MA>
 using GroupedKernel =
-    sm90::GemmGroupedTmaWarpSpecialized<typename sm90::Sm90Mainloop<T, GMMA::Major::K, MB, tuple<_128, _256, _64>, 2>::CollectiveOp, T>;
+    sm90::GemmGroupedTmaWarpSpecialized<typename sm90::Sm90Mainloop<T, MA, GMMA::Major::K, tuple<_128, _256, _64>, 2>::CollectiveOp, T>;
 
 template <class Kernel>
 GemmResult run_grouped(GemmGroupedArguments const& g, cudaStream_t stream) {
@@ -57,8 +59,9 @@ GemmResult dispatch_grouped(GemmGroupedArguments const& g, cudaStream_t stream, 
   auto one = [&](auto listed) {
     using L = decltype(listed);
     using T = typename L::Element;
-    if (sm90::element_enum_of<T>() != g.element || (L::major_b == GMMA::Major::K) != (g.b_major == Major::Col)) return false;
-    r = run_grouped<GroupedKernel<T, L::major_b>>(g, stream);
+    // (a weight (G, N, K), B_g column-major, is A' K-major)
+    if (sm90::element_enum_of<T>() != g.element || (L::major_weight == GMMA::Major::K) != (g.b_major == Major::Col)) return false;
+    r = run_grouped<GroupedKernel<T, L::major_weight>>(g, stream);
     return true;
   };
   (one(std::tuple_element_t<I, device::sm90_set::GroupedKernels>{}) || ...);

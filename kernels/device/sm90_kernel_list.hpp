@@ -24,10 +24,11 @@
 // The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
 // of their own since tessera::gemm never dispatches to them; one unit compiles them
 // (sm90_instances_grouped.cu):
-//   Grouped<T, MB>        DefaultGemm's mainloop (128x256x64, clusters of 2 along M), A_g
-//                         row-major, B_g column-major (weight (G, N, K), MB = K) or row-major
-//                         (weight (G, K, N), MB = MN), D_g in T through the direct epilogue:
-//                         bf16 TN, bf16 with (G, K, N) weights, f16 TN (3)
+//   Grouped<T, MW>        DefaultGemm's mainloop (128x256x64, clusters of 2 along M) over each
+//                         group's D_g^T = B_g^T A_g^T (D_g^T column-major): A' the weight read
+//                         N x K, K-major (weight (G, N, K), MW = K) or MN-major (weight
+//                         (G, K, N), MW = MN), B' the tokens A_g (K-major), D_g in T through
+//                         the direct epilogue: bf16 TN, bf16 with (G, K, N) weights, f16 TN (3)
 // Units: the split of the kernels over translation units is tuned for CI's build time (each
 // unit groups kernels that share constexpr work: an operand's stage tiles and TMA plans).
 #pragma once
@@ -108,10 +109,10 @@ using Kernels = std::tuple<
     Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>>;
 // clang-format on
 
-template <class T, Major MB>
+template <class T, Major MW>
 struct Grouped {
   using Element = T;
-  static constexpr Major major_b = MB;
+  static constexpr Major major_weight = MW;  // the mainloop's A' (the weight read N x K)
 };
 using GroupedKernels = std::tuple<Grouped<bf16, K>, Grouped<bf16, MN>, Grouped<f16, K>>;
 

@@ -1,22 +1,26 @@
 // Grouped GEMM kernel, SM90 (tessera::gemm_grouped): the cooperative warp-specialized
 // persistent skeleton (sm90_gemm_tma_warpspecialized.cuh) over G problems whose sizes,
-// pointers and leading dimensions live in device memory.
+// pointers and leading dimensions live in device memory. Every group runs as D_g^T = B_g^T A_g^T
+// with D_g^T column-major (sm90_grouped_problem.hpp), as the single-problem kernels run a
+// row-major D: the mainloop's A' is the weight (N_g x K), its B' the tokens A_g (M_g x K,
+// K-major), and clusters of 2 CTAs along M' (features) share the tokens' tile by multicast.
 //
 // Two launches in stream order, no host synchronisation:
 //  1. prepare (one thread per group): the group's operands from the caller's form (the
 //     ptr-array's arrays, or the contiguous form lowered: lower_contiguous_group), checked
 //     (grouped_group_admissible), then its record in the workspace: the host's template tensor
-//     maps of A and B copied and rewritten with the group's address, dims and strides
+//     maps of A' and B' copied and rewritten with the group's address, dims and strides
 //     (tensormap.replace: arch/sm90_tensormap.cuh; the dims and strides are the template
 //     plan's rebound to the group's tensors by tma::rebind_gmem, the host's own rule), the
-//     epilogue's C and D, and the group's sizes for the scheduler (a group the device refuses
-//     is written as empty: no tiles, its D untouched); published by tensormap_release.
+//     epilogue's C and D, and the group's sizes for the scheduler, (N_g, M_g, K_g) (a group the
+//     device refuses is written as empty: no tiles, its D untouched); published by
+//     tensormap_release.
 //  2. the GEMM: clusters walk the groups' concatenated tiles (GroupedTileScheduler). The
 //     producer switches to a group's maps (tensormap_acquire, prefetch) only when its next
 //     tile lies in another group, and loads through them with the mainloop collective's boxes
 //     (load_through); the consumers run the mainloop collective's wgmmas and the direct
-//     epilogue collective with the group's D and C (D = alpha acc + beta C, stores predicated
-//     on the group's extent). K_g = 0: no loads, acc = 0, D = beta C.
+//     epilogue collective with the group's D^T and C^T, column-major (D = alpha acc + beta C,
+//     stores predicated on the group's extent). K_g = 0: no loads, acc = 0, D = beta C.
 // The mainloop's and epilogue's contracts are the collectives' own (to_underlying_arguments
 // over a representative problem gives the template maps and the arrangement; per-mode boxes,
 // which any group's extents admit).
@@ -37,6 +41,7 @@
 #include "../collective/sm90_epilogue.cuh"
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
 #include "sm90_gemm_kernel_base.cuh"
+#include "sm90_grouped_problem.hpp"
 #include "sm90_grouped_tile_scheduler.hpp"
 #include "sm90_shared_storage.hpp"
 
@@ -49,12 +54,13 @@ struct GemmGroupedTmaWarpSpecialized {
   using Element = typename Mainloop::Element;
   static constexpr int Bits = Mainloop::Bits;
   static_assert(Mainloop::Bits == 16, "the grouped kernel takes 16-bit inputs (bf16, f16)");
-  static_assert(Mainloop::MajorA == GMMA::Major::K, "A_g is row-major (tokens x K)");
+  static_assert(Mainloop::MajorB == GMMA::Major::K, "B' is A_g (tokens x K, row-major): K-major");
   static constexpr int ClusterM = Mainloop::ClusterM;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
   using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
-  static constexpr Major b_major = Mainloop::KMajorB ? Major::Col : Major::Row;
+  // B_g's major, the caller's: A' (the weight read N x K) is K-major for a weight (N, K).
+  static constexpr Major b_major = Mainloop::KMajorA ? Major::Col : Major::Row;
   using Arguments = GemmGroupedArguments;  // (the device adapter's hardware queries name it)
 
   struct Params {
@@ -83,8 +89,8 @@ struct GemmGroupedTmaWarpSpecialized {
     typename Mainloop::Arguments ml;
     ml.element = element_enum_of<Element>();
     ml.element_b = element_enum_of<typename Mainloop::ElementB>();
-    ml.a = Operand{g.workspace, Major::Row, 256, 0};
-    ml.b = Operand{g.workspace, b_major, 256, 0};
+    ml.a = Operand{g.workspace, Mainloop::a_major, 256, 0};  // A' = a weight
+    ml.b = Operand{g.workspace, Mainloop::b_major, 256, 0};  // B' = the tokens
     if (auto r = Mainloop::can_implement(rep, ml); !r) return r;
     GemmResult status;
     p.mainloop = Mainloop::template to_underlying_arguments<TmaBoxesPerMode>(rep, ml, nullptr, status);
@@ -133,29 +139,27 @@ struct GemmGroupedTmaWarpSpecialized {
     }
     bool ok = grouped_group_admissible(pr, b_major, eb, q.beta);
     GemmGroupRecord& r = q.records[g];
-    if (ok && pr.m > 0 && pr.n > 0 && pr.k > 0) {
-      // The operands as the mainloop sees them: A (M, K), B (N, K), in elements.
-      const int64_t ext_a[2] = {pr.m, pr.k}, str_a[2] = {pr.lda, 1};
-      const int64_t ext_b[2] = {pr.n, pr.k};
-      const int64_t str_b[2] = {Mainloop::KMajorB ? pr.ldb : 1, Mainloop::KMajorB ? 1 : pr.ldb};
-      const tma::Arguments a = tma::rebind_gmem(q.args_a, 2, ext_a, str_a);
-      const tma::Arguments b = tma::rebind_gmem(q.args_b, 2, ext_b, str_b);
+    // The group as the kernel runs it: A' = B_g (N_g, K), B' = A_g (M_g, K), D' = D_g^T.
+    const GroupedKernelProblem t = grouped_as_column_major_d(pr, b_major);
+    if (ok && t.m > 0 && t.n > 0 && t.k > 0) {
+      const tma::Arguments a = tma::rebind_gmem(q.args_a, 2, t.a_extent, t.a_stride);
+      const tma::Arguments b = tma::rebind_gmem(q.args_b, 2, t.b_extent, t.b_stride);
       if (a.rule != tma::Rule::ok || b.rule != tma::Rule::ok) {
         ok = false;
       } else {
         arch::tensormap_copy(r.map_a, &q.map_a);
         arch::tensormap_copy(r.map_b, &q.map_b);
-        arch::tensormap_replace_global_address(r.map_a, pr.a);
+        arch::tensormap_replace_global_address(r.map_a, t.a);
         arch::tensormap_replace_dims_strides(r.map_a, a.rank, a.global_dim, a.global_stride_bytes);
-        arch::tensormap_replace_global_address(r.map_b, pr.b);
+        arch::tensormap_replace_global_address(r.map_b, t.b);
         arch::tensormap_replace_dims_strides(r.map_b, b.rank, b.global_dim, b.global_stride_bytes);
       }
     }
     r.c = q.beta ? pr.c : nullptr;
     r.d = pr.d;
-    r.ldc = pr.ldc;
+    r.ldc = pr.ldc;  // (the column-major D^T's and C^T's: epilogue_of)
     r.ldd = pr.ldd;
-    q.shapes[g] = GemmGroupShape{ok ? int32_t(pr.m) : 0, int32_t(pr.n > 0 ? pr.n : 0), int32_t(pr.k > 0 ? pr.k : 0)};
+    q.shapes[g] = GemmGroupShape{ok ? int32_t(t.m > 0 ? t.m : 0) : 0, int32_t(t.n > 0 ? t.n : 0), int32_t(t.k > 0 ? t.k : 0)};
     arch::tensormap_release();
   }
 
@@ -164,15 +168,16 @@ struct GemmGroupedTmaWarpSpecialized {
   __device__ __forceinline__ static void finish() { GemmKernelSm90Base<Mainloop, Epilogue, WholeTileScheduler>::finish(); }
 
   // The direct epilogue's parameters for group g (read after the tile's mainloop: nothing of
-  // them lives across the wgmmas).
+  // them lives across the wgmmas): D' = D_g^T and C' = C_g^T, column-major (m', n') at
+  // n' * ld + m' (grouped_as_column_major_d's strides), over the scheduler's (m', n').
   __device__ __forceinline__ static typename Epilogue::Params epilogue_of(Params const& p, int64_t g) {
     typename Epilogue::Params e;
     const GemmGroupRecord& r = p.records[g];
     const GemmGroupShape s = p.scheduler.shapes[g];
     e.d = static_cast<ElementD*>(r.d);
     e.c = static_cast<const ElementD*>(r.c);
-    e.d_stride_m = r.ldd, e.d_stride_n = 1;
-    e.c_stride_m = r.ldc, e.c_stride_n = 1;
+    e.d_stride_m = 1, e.d_stride_n = r.ldd;
+    e.c_stride_m = 1, e.c_stride_n = r.ldc;
     e.m = s.m, e.n = s.n;
     e.alpha = p.alpha, e.beta = p.beta;
     return e;

@@ -4,6 +4,8 @@
 // tiles_g = ceil(M_g / (BM ClusterM)) * ceil(N_g / BN) cluster tiles (0 for an empty group:
 // M_g or N_g <= 0), and inside the group it is tile t - first_g of the grouped raster
 // (tile_scheduler.cuh), as the single-problem scheduler orders its tiles.
+// (The grouped kernel's (M_g, N_g) are a group's (features, tokens): it runs D_g^T,
+// sm90_grouped_problem.hpp.)
 //
 // The problem sizes live in device memory (MoE token counts are computed on the GPU), so the
 // prefix sum is not computed on the host: every role of a persistent CTA keeps a Cursor (its

@@ -2,12 +2,15 @@
 // include/tessera/kernels/gemm_grouped.hpp), without a GPU: the persistent clusters' walk over
 // the concatenated groups computes every (group, CTA tile) exactly once for generated group
 // sizes (empty groups, skew, residues), SM counts and cluster shapes, and switches groups only
-// where the next tile lies in another group; the contiguous form's lowering partitions the
+// where the next tile lies in another group; each group runs as D_g^T = B_g^T A_g^T
+// (sm90_grouped_problem.hpp): the kernel's operands address B_g, A_g, D_g and C_g element for
+// element, and its tiles cover every element of D_g once; the contiguous form's lowering partitions the
 // tokens; the argument checks refuse with the reason; the workspace's records keep their alignment.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -15,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kernel/sm90_grouped_problem.hpp"
 #include "kernel/sm90_grouped_tile_scheduler.hpp"
 
 using namespace tessera::kernels;
@@ -83,13 +87,14 @@ void check_cover(std::vector<GemmGroupShape> const& shapes, int64_t bm, int64_t 
 }  // namespace
 
 TEST_CASE("grouped scheduler: fixed MoE-like cases", "[kernels][grouped]") {
-  // uniform, skewed (experts with no tokens, one with most), all empty, a single group
+  // The kernel's shapes (m' = features, n' = tokens, k): uniform, skewed (experts with no
+  // tokens, one with most), all empty, a single group.
   const std::vector<std::vector<GemmGroupShape>> cases = {
-      {{512, 1536, 2048}, {512, 1536, 2048}, {512, 1536, 2048}, {512, 1536, 2048}},
-      {{0, 1536, 2048}, {3900, 1536, 2048}, {0, 1536, 2048}, {1, 1536, 2048}, {195, 1536, 2048}, {0, 1536, 2048}},
-      {{0, 256, 64}, {0, 256, 64}},
+      {{1536, 512, 2048}, {1536, 512, 2048}, {1536, 512, 2048}, {1536, 512, 2048}},
+      {{1536, 0, 2048}, {1536, 3900, 2048}, {1536, 0, 2048}, {1536, 1, 2048}, {1536, 195, 2048}, {1536, 0, 2048}},
+      {{256, 0, 64}, {256, 0, 64}},
       {{1000, 1000, 1000}},
-      {{129, 257, 0}, {7, 300, 5}, {300, 0, 64}, {1, 1, 1}},
+      {{257, 129, 0}, {300, 7, 5}, {0, 300, 64}, {1, 1, 1}},
   };
   for (auto const& shapes : cases)
     for (int cluster_m : {1, 2})
@@ -103,9 +108,9 @@ TEST_CASE("grouped scheduler: generated groups, SM counts and clusters", "[kerne
     const auto sizes = *rc::gen::container<std::vector<int>>(std::size_t(groups * 3), rc::gen::inRange(0, 1300));
     std::vector<GemmGroupShape> shapes;
     for (int g = 0; g < groups; ++g) {
-      // a third of the groups empty in M or N
+      // (m' = features, n' = tokens, k): a third of the groups without tokens, some without features
       const bool empty = sizes[std::size_t(3 * g)] % 3 == 0;
-      shapes.push_back({empty ? 0 : sizes[std::size_t(3 * g)], sizes[std::size_t(3 * g + 1)] + 1, sizes[std::size_t(3 * g + 2)]});
+      shapes.push_back({sizes[std::size_t(3 * g + 1)] + (g % 7 == 6 ? 0 : 1), empty ? 0 : sizes[std::size_t(3 * g)], sizes[std::size_t(3 * g + 2)]});
     }
     const int cluster_m = *rc::gen::element(1, 2);
     const int64_t clusters = *rc::gen::inRange(1, 140);
@@ -130,6 +135,64 @@ TEST_CASE("grouped scheduler: a group's tiles follow the single-problem raster",
     }
   }
   REQUIRE_FALSE(s.advance(cur, t));
+}
+
+TEST_CASE("grouped GEMM: each group runs as D^T = B^T A^T, D^T column-major", "[kernels][grouped]") {
+  rc::prop("the kernel's operands are B_g, A_g, D_g^T and C_g^T, element for element", [] {
+    GroupedProblem p;
+    p.m = *rc::gen::inRange(1, 5000), p.n = *rc::gen::inRange(1, 5000), p.k = *rc::gen::inRange(1, 5000);
+    const Major b_major = *rc::gen::element(Major::Col, Major::Row);
+    p.lda = p.k + *rc::gen::inRange(0, 100);
+    p.ldb = (b_major == Major::Col ? p.k : p.n) + *rc::gen::inRange(0, 100);
+    p.ldc = p.n + *rc::gen::inRange(0, 100);
+    p.ldd = p.n + *rc::gen::inRange(0, 100);
+    alignas(16) static unsigned char a[16], b[16];
+    p.a = a, p.b = b;
+    const sm90::GroupedKernelProblem t = sm90::grouped_as_column_major_d(p, b_major);
+    RC_ASSERT((t.m == p.n && t.n == p.m && t.k == p.k));
+    RC_ASSERT((t.a == p.b && t.b == p.a));
+    RC_ASSERT((t.a_extent[0] == t.m && t.a_extent[1] == t.k && t.b_extent[0] == t.n && t.b_extent[1] == t.k));
+    for (int s = 0; s < 16; ++s) {
+      const int64_t i = *rc::gen::inRange<int64_t>(0, t.m), j = *rc::gen::inRange<int64_t>(0, t.n), kk = *rc::gen::inRange<int64_t>(0, t.k);
+      // A'(i, kk) is B_g(kk, i): column-major n * ldb + k, or row-major k * ldb + n
+      const int64_t b_at = b_major == Major::Col ? i * p.ldb + kk : kk * p.ldb + i;
+      RC_ASSERT(t.a_stride[0] * i + t.a_stride[1] * kk == b_at);
+      // B'(j, kk) is A_g(j, kk), row-major; D'(i, j) is D_g(j, i), row-major (C the same)
+      RC_ASSERT(t.b_stride[0] * j + t.b_stride[1] * kk == j * p.lda + kk);
+      RC_ASSERT(t.d_stride_m * i + t.d_stride_n * j == j * p.ldd + i);
+      RC_ASSERT(t.c_stride_m * i + t.c_stride_n * j == j * p.ldc + i);
+    }
+    // The rows the mainloop reads along K are contiguous for a K-major A' (weight (N, K)) and
+    // always for B' (the tokens); the epilogue's column-major stores are contiguous along m'.
+    RC_ASSERT((t.b_stride[1] == 1 && t.d_stride_m == 1 && t.c_stride_m == 1));
+    RC_ASSERT(t.a_stride[b_major == Major::Col ? 1 : 0] == 1);
+  });
+  rc::prop("the kernel's tiles cover every element of every D_g once", [] {
+    const int groups = *rc::gen::inRange(1, 6);
+    const int64_t bm = 128, bn = *rc::gen::element(int64_t(128), int64_t(256));
+    const int cluster_m = *rc::gen::element(1, 2);
+    std::vector<GroupedProblem> problems;
+    std::vector<GemmGroupShape> shapes;
+    for (int g = 0; g < groups; ++g) {
+      GroupedProblem p;
+      p.m = *rc::gen::inRange(0, 700), p.n = *rc::gen::inRange(1, 700), p.k = 64;
+      p.lda = p.k, p.ldb = p.k, p.ldd = p.n;
+      const sm90::GroupedKernelProblem t = sm90::grouped_as_column_major_d(p, Major::Col);
+      problems.push_back(p);
+      shapes.push_back({int32_t(t.m), int32_t(t.n), int32_t(t.k)});
+    }
+    const auto seen = walk(shapes, bm, bn, 64, cluster_m, *rc::gen::inRange(1, 140), 16 / cluster_m);
+    std::vector<std::vector<int>> covered(static_cast<std::size_t>(groups));
+    for (int g = 0; g < groups; ++g) covered[std::size_t(g)].assign(std::size_t(problems[std::size_t(g)].m * problems[std::size_t(g)].n), 0);
+    for (auto const& [tile, count] : seen) {
+      const auto [g, i, j] = tile;  // CTA tile (i, j) of D_g^T: D_g's rows j bn.., columns i bm..
+      const GroupedProblem& p = problems[std::size_t(g)];
+      for (int64_t r = j * bn; r < std::min(p.m, (j + 1) * bn); ++r)
+        for (int64_t c = i * bm; c < std::min(p.n, (i + 1) * bm); ++c) covered[std::size_t(g)][std::size_t(r * p.n + c)] += count;
+    }
+    for (auto const& v : covered)
+      for (int c : v) RC_ASSERT(c == 1);
+  });
 }
 
 TEST_CASE("grouped GEMM: the contiguous form's lowering partitions the tokens", "[kernels][grouped]") {

@@ -86,8 +86,9 @@ struct GemmGroupedArguments {
   std::size_t workspace_bytes = 0;
 };
 
-// ---- the workspace: G sizes (GemmGroupShape), then G records, each a group's two tensor
-// maps (A_g, B_g: CUtensorMap, 128 bytes, 64-byte aligned) and its epilogue's operands.
+// ---- the workspace: G sizes (GemmGroupShape, as the kernel runs the group: (N_g, M_g, K_g),
+// D_g^T), then G records, each a group's two tensor maps (the kernel's A' = B_g and B' = A_g:
+// CUtensorMap, 128 bytes, 64-byte aligned) and its epilogue's operands.
 struct GemmGroupRecord {
   alignas(128) unsigned char map_a[128];
   alignas(64) unsigned char map_b[128];
