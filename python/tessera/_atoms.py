@@ -13,8 +13,8 @@ def mma_atom(name):
     cta_group (1, or 2 for a CTA pair), a_tmem (A read from tensor memory), idesc (the instruction
     descriptor) and tmem_layout_C ((m, n) -> lane + 128 * column); block-scaled atoms (SM120 and
     SM100 mxf8f6f4 / mxf4 / mxf4nvf4; sf_vec_size 0 elsewhere) sf_vec_size, sf_type,
-    sf_layout_A/B, and on SM100 sf_atom (CUTLASS's 128 x 4 scale-factor block) and, for one CTA,
-    tmem_layout_SFA/SFB (one MMA's scale factors: lane + 128 * byte). Unknown names raise
+    sf_layout_A/B, and on SM100 sf_atom (CUTLASS's 128 x 4 scale-factor block) and
+    tmem_layout_SFA/SFB (one MMA's scale factors in one CTA's tensor memory: lane + 128 * byte). Unknown names raise
     KeyError with the closest names."""
     return _core.mma_atom(name)
 

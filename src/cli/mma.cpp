@@ -168,7 +168,8 @@ void run_mma(const MmaOptions& o) {
       d.panels.push_back(std::move(sf));
     }
     d.notes.push_back("scale factors in tensor memory: each cell the row (m or n) and K block s whose factor it holds "
-                      "(lanes x bytes; each row's factors in four lanes, one per 32-lane quarter)");
+                      "(lanes x bytes; each row's factors in every 32-lane quarter that reads them: four copies, two for B of a "
+                      "128-row CTA pair)");
     viz::apply_colors(d);
   }
   if (!o.title.empty()) d.title = o.title;

@@ -139,11 +139,9 @@ void narrow_shape(std::vector<const MmaAtomInfo*>& out) {
         i.sfa_tv = i.a_tv;  // the scale factor of (m, k) comes with row m (UMMA::block_scaled_traits)
         i.sfb_tv = i.b_tv;
         i.sf_atom = rt::to_runtime(UMMA::SfKMajorAtom<VS>{});
-        if constexpr (CtaGroup == 1) {
-          using S = UMMA::tmem_scale_factors<1, M, N, K, VS>;
-          i.tmem_sfa = rt::to_runtime(typename S::TmemLayoutSFA{});
-          i.tmem_sfb = rt::to_runtime(typename S::TmemLayoutSFB{});
-        }
+        using S = UMMA::tmem_scale_factors<CtaGroup, M, N, K, VS>;
+        i.tmem_sfa = rt::to_runtime(typename S::TmemLayoutSFA{});
+        i.tmem_sfb = rt::to_runtime(typename S::TmemLayoutSFB{});
       }
       return i;
     }();

@@ -113,21 +113,28 @@ Panel tmem_accumulator_panel(const rt::MmaAtomInfo& atom) {
 Panel tmem_scale_factor_panel(const rt::MmaAtomInfo& atom, bool operand_a) {
   const rt::Layout& l = operand_a ? atom.tmem_sfa : atom.tmem_sfb;
   if (atom.sf_vec == 0 || l.size() <= 1)
-    throw Error(atom.name + " has no scale factors in tensor memory (block-scaled one-CTA tcgen05.mma atoms have)");
-  // ((mn, copy), (v, s)) -> lane + 128 * byte: index mn + MN copy + 4 MN (v + VS s); v moves nothing.
-  const std::int64_t nsf = atom.k / atom.sf_vec, mn_size = l.size() / (4 * atom.k);
+    throw Error(atom.name + " has no scale factors in tensor memory (block-scaled tcgen05.mma atoms have)");
+  // ((mn, copy), (v, s)) -> lane + 128 * byte: index mn + MN copy + MN copies (v + VS s); v moves
+  // nothing. Four copies (one per 32-lane quarter), two for B on the 2x2 data path.
+  const rt::Layout rows_copies = l.mode(0);
+  const std::int64_t nsf = atom.k / atom.sf_vec, mn_size = rows_copies.mode(0).size(),
+                     copies = rows_copies.mode(1).size();
+  if (mn_size * copies * atom.k != l.size())
+    throw Error(atom.name + ": scale-factor layout " + rt::to_string(l) + " is not ((mn, copy), (v, s))");
   std::int64_t bytes = 0;
   for (std::int64_t i = 0; i < l.size(); ++i) bytes = std::max(bytes, l(i) / 128 + 1);
   Panel p(128, bytes);
   const std::string op = operand_a ? "A" : "B", mn = operand_a ? "m" : "n";
-  p.title = "scale factors of " + op + " in tensor memory: " + rt::to_string(l) + ", ((" + mn +
-            ", copy), (v, s)) -> lane + 128 byte";
+  const bool pair = atom.cta_group == 2;
+  p.title = "scale factors of " + op + " in " + (pair ? "each CTA's " : "") + "tensor memory: " + rt::to_string(l) +
+            ", ((" + mn + ", copy), (v, s)) -> lane + 128 byte" +
+            (pair ? (operand_a ? " (m: the CTA's own rows of A)" : " (n: every column of B, in both CTAs)") : "");
   p.rows.headers = numbered(128);
   p.cols.headers = numbered(bytes);
   for (std::int64_t s = 0; s < nsf; ++s)
-    for (std::int64_t c = 0; c < 4; ++c)
+    for (std::int64_t c = 0; c < copies; ++c)
       for (std::int64_t r = 0; r < mn_size; ++r) {
-        const std::int64_t cell = l(r + mn_size * c + 4 * mn_size * atom.sf_vec * s);
+        const std::int64_t cell = l(r + mn_size * c + copies * mn_size * atom.sf_vec * s);
         Cell& x = p.at(cell % 128, cell / 128);
         x.present = true;
         x.offset = r + mn_size * s;
@@ -135,7 +142,8 @@ Panel tmem_scale_factor_panel(const rt::MmaAtomInfo& atom, bool operand_a) {
         x.label2 = "s" + std::to_string(s);
         x.tooltip = "lane " + std::to_string(cell % 128) + ", byte " + std::to_string(cell / 128) + " (column " +
                     std::to_string(cell / 512) + "): scale factor of " + op + " " + mn + " " + std::to_string(r) +
-                    ", K block " + std::to_string(s) + (c ? " (copy " + std::to_string(c) + ")" : "");
+                    (pair && operand_a ? " of the CTA" : "") + ", K block " + std::to_string(s) +
+                    (c ? " (copy " + std::to_string(c) + ")" : "");
       }
   p.natural_color = ColorBy::offset;
   p.legend_name = "SF" + op + " in tensor memory";

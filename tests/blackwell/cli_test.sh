@@ -44,7 +44,24 @@ expect_ok mma-sf-svg "$T" mma SM100_MMA_MXF8F6F4_SS_128x64x32_F32E4M3E5M2_UE8M0x
 grep -q 'scale factors of B in tensor memory' "$W/sf.svg" || bad "mma svg lacks B's scale factors"
 expect_ok mma-sf-pair "$T" mma SM100_MMA_MXF4_2x1SM_SS_256x128x64_F32E2M1E2M1_UE8M0x32 --print-layouts
 has_line mma-sf-pair 'SfAtom ((32,4),(32,4)):((16,4),(0,1))'
-grep -q '^TmemLayoutSF' "$W/out" && bad "mma on a CTA pair printed a tensor-memory scale-factor layout"
+# A CTA pair: each CTA's scale factors (CuTe's FrgTypeSFA / FrgTypeSFB), A's own 128 rows, all of B's
+# columns, the 4x1 data path at M 256 and the 2x2 one for B at M 128.
+has_line mma-sf-pair 'TmemLayoutSFA (((32,4),4),(32,2)):(((1,512),32),(0,128))'
+has_line mma-sf-pair 'TmemLayoutSFB (((32,4),4),(32,2)):(((1,512),32),(0,128))'
+expect_ok mma-sf-2x2 "$T" mma SM100_MMA_MXF4_2x1SM_SS_128x128x64_F32E2M1E2M1_UE8M0x32 --print-layouts
+has_line mma-sf-2x2 'TmemLayoutSFA (((32,2),4),(32,2)):(((1,512),32),(0,128))'
+has_line mma-sf-2x2 'TmemLayoutSFB ((((32,2),2),2),(32,2)):((((1,512),64),32),(0,128))'
+expect_ok mma-sf-2x2-json "$T" mma SM100_MMA_MXF4_2x1SM_SS_128x128x64_F32E2M1E2M1_UE8M0x32 --json
+grep -q '"TmemLayoutSFB":' "$W/out" || bad "mma --json on a CTA pair lacks TmemLayoutSFB"
+# The drawing: column 65 of B (second half, 65 - 64 = 1) keeps its K block 1 in byte 1 of lane
+# 64 + 1 and of lane 97 (its one copy); column 1 in lanes 1 and 33; column 33 in byte 5 of lane 1.
+expect_ok mma-sf-2x2-txt "$T" mma SM100_MMA_MXF4_2x1SM_SS_128x128x64_F32E2M1E2M1_UE8M0x32 --only B
+grep -q "^scale factors of B in each CTA's tensor memory" "$W/out" || bad "mma txt lacks the pair's scale-factor panel"
+for lane_byte_sf in 65:3:n65s1 97:3:n65s1 1:3:n1s1 33:3:n1s1 1:7:n33s1; do
+  lane=${lane_byte_sf%%:*}; rest=${lane_byte_sf#*:}; col=${rest%%:*}; want=${rest#*:}
+  grep -E "^ *$lane  \|" "$W/out" | tail -n1 | awk -F'|' -v c="$col" '{ gsub(/ /, "", $c); print $c }' | grep -qx "$want" ||
+    bad "mma txt: lane $lane field $col is not $want"
+done
 expect_ok list-copy "$T" list atoms --copy SM100_TMEM_
 [ "$(wc -l <"$W/out")" -eq 148 ] || bad "list --copy SM100_TMEM_: $(wc -l <"$W/out") atoms, not 148"
 expect_ok list-one "$T" list atoms SM100_MMA_F16BF16_2x1SM_SS_256x128x16_F32BF16BF16

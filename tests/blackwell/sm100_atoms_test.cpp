@@ -6,6 +6,7 @@
 // them. The registry and the vectors must list the same atoms.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -228,7 +229,9 @@ TEST_CASE("tcgen05.mma f8f6f4 and block-scaled atoms: layouts, K and instruction
       CHECK(a.k % a.sf_vec == 0);
       CHECK(a.sfa_tv == a.a_tv);
       CHECK(a.sfb_tv == a.b_tv);
-      CHECK((a.cta_group == 1) == (a.tmem_sfa.size() > 1));
+      CHECK(a.tmem_sfa.size() == std::int64_t(4) * a.m / a.cta_group * a.k);  // four copies of each row's
+      CHECK(a.tmem_sfb.size() ==  // four copies (two on a 128-row pair's 2x2 data path) of each column's
+            std::int64_t(a.cta_group == 2 && a.m == 128 ? 2 : 4) * ((a.n + 127) / 128 * 128) * a.k);
       CHECK(a.name.find("_" + std::string(a.sf_type == "ue4m3" ? "UE4M3" : "UE8M0") + "x" + std::to_string(a.sf_vec)) !=
             std::string::npos);
     }
@@ -321,4 +324,76 @@ TEST_CASE("tcgen05.mma block scaling: scale-factor layouts are CUTLASS's and CuT
   }
   CHECK(atoms == 4);
   CHECK(tmem == 9);
+}
+
+// A tessera tensor-memory scale-factor layout against CuTe's printed one, cell by cell: CuTe
+// addresses a scale factor as lane * dp + byte, tessera as lane + 128 * byte. The number of
+// indices that land elsewhere.
+static std::int64_t sf_cells_differing(const tessera::rt::Layout& ours, const tessera::rt::Layout& cute, std::int64_t dp) {
+  if (ours.size() != cute.size()) return std::max(ours.size(), cute.size());
+  std::int64_t differ = 0;
+  for (std::int64_t i = 0; i < cute.size(); ++i) differ += cute(i) != (ours(i) % 128) * dp + ours(i) / 128;
+  return differ;
+}
+
+// CuTe's 2x1SM block-scaled traits make their FrgTypeSFA / FrgTypeSFB (tmem_sf_frg with N_SM 2:
+// the 4x1 data path for M = 256, the 2x2 one for B when M = 128) from one CTA's shape, the rows
+// of A the CTA holds (M / 2) and B's N rounded up to 128; tests/data/cute_sm100_pair_sf.jsonl is
+// what CuTe made for a few shapes of each kind (tools/cute_reference/sm100_atoms.py pair-sf).
+TEST_CASE("tcgen05.mma block scaling, CTA pair: each CTA's scale factors in tensor memory are CuTe's") {
+  using namespace tessera;
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm100_pair_sf.jsonl");
+  REQUIRE(in.good());
+  int lines = 0, two_by_two = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (field(line, "pair_sf").empty()) continue;
+    INFO(line);
+    const std::string kind = field(line, "kind");
+    const int m = std::stoi(field(line, "m")), n = std::stoi(field(line, "n")), vs = std::stoi(field(line, "vs"));
+    const std::string name = "SM100_MMA_" + std::string(kind == "mxf8f6f4" ? "MXF8F6F4" : "MXF4") + "_2x1SM_SS_" +
+                             std::to_string(m) + "x" + std::to_string(n) +
+                             (kind == "mxf8f6f4" ? "x32_F32E4M3E4M3_UE8M0x32"
+                                                 : kind == "mxf4" ? "x64_F32E2M1E2M1_UE8M0x32" : "x64_F32E2M1E2M1_UE4M3x16");
+    const rt::MmaAtomInfo* atom = nullptr;
+    for (const auto& a : rt::mma_atoms())
+      if (a.name == name) atom = &a;
+    REQUIRE(atom != nullptr);
+    REQUIRE(atom->cta_group == 2);
+    REQUIRE(atom->sf_vec == vs);
+    const bool sfa = field(line, "pair_sf") == "A";
+    const rt::Layout& ours = sfa ? atom->tmem_sfa : atom->tmem_sfb;
+    // The per-CTA extent CuTe was given is the one tessera's layout spans.
+    CHECK(ours.mode(0).mode(0).size() == std::stoi(field(line, "mn")));
+    const rt::Value v = rt::evaluate(field(line, "layout"));
+    REQUIRE(v.kind() == rt::Value::Kind::Layout);
+    const rt::Layout cute = v.layout().mode(0);  // (((mn, copy), (v, s)), 1, 1): one MMA's
+    CHECK(sf_cells_differing(ours, cute, std::stoll(field(line, "dp"))) == 0);
+    two_by_two += !sfa && m == 128;
+    ++lines;
+  }
+  CHECK(lines == 50);
+  CHECK(two_by_two == 10);
+}
+
+// The comparison above catches a wrong stride: the 2x2 layout with its half and copy strides
+// swapped (columns N/2.. in lanes 32-63, the copy 64 lanes on) puts most cells elsewhere.
+TEST_CASE("tcgen05.mma block scaling, CTA pair: a corrupted 2x2 stride differs from CuTe's") {
+  using namespace tessera;
+  const rt::Layout right = rt::to_runtime(UMMA::TmemLayoutSF2x2<128, 32, 2>{});
+  using Swapped = Layout<tuple<tuple<tuple<tuple<_32, _2>, _2>, _2>, tuple<_32, _2>>,
+                         tuple<tuple<tuple<tuple<_1, _512>, _32>, _64>, tuple<_0, _128>>>;
+  const rt::Layout swapped = rt::to_runtime(Swapped{});
+  // CuTe's 2x2 SFB of a 128 x 128 x 64 mxf4 pair, as tessera cells (dp 1, bytes scaled by 128).
+  std::ifstream in(TESSERA_CONFORMANCE_DIR "/../cute_sm100_pair_sf.jsonl");
+  REQUIRE(in.good());
+  for (std::string line; std::getline(in, line);)
+    if (field(line, "pair_sf") == "B" && field(line, "kind") == "mxf4" && field(line, "m") == "128" &&
+        field(line, "n") == "128") {
+      const rt::Layout cute = rt::evaluate(field(line, "layout")).layout().mode(0);
+      const std::int64_t dp = std::stoll(field(line, "dp"));
+      CHECK(sf_cells_differing(right, cute, dp) == 0);
+      CHECK(sf_cells_differing(swapped, cute, dp) == cute.size() / 2);
+      return;
+    }
+  FAIL("no mxf4 128x128 SFB line in cute_sm100_pair_sf.jsonl");
 }

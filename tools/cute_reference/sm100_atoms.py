@@ -7,6 +7,8 @@ prints CuTe's traits of each (tests/data/cute_sm100_traits.jsonl).
   nvcc -std=c++17 -I CUTLASS/include ref.cu -o ref && ./ref > tests/data/cute_sm100_traits.jsonl
   python3 tools/cute_reference/sm100_atoms.py narrow > narrow.cu   # the f8f6f4 and block-scaled kinds
   nvcc -std=c++17 -I CUTLASS/include narrow.cu -o narrow && ./narrow > tests/data/cute_sm100_narrow_traits.jsonl
+  python3 tools/cute_reference/sm100_atoms.py pair-sf > pair_sf.cu  # CTA-pair scale factors in TMEM
+  nvcc -std=c++17 -I CUTLASS/include pair_sf.cu -o pair_sf && ./pair_sf > tests/data/cute_sm100_pair_sf.jsonl
 
 The narrow kinds (f8f6f4, mxf8f6f4, mxf4, mxf4nvf4: 9,392 atoms) are written compactly: a line
 per shape with the layouts ({"shape": op_MxNxK, ...}; the program checks that every atom of the
@@ -166,6 +168,47 @@ def narrow_program():
     return "\n".join(p) + "\n"
 
 
+# CTA-pair block-scaled shapes whose scale factors' tensor-memory layouts are checked: M = 256 (the
+# 4x1 data path) for every kind, M = 128 (the 2x2 data path) for the mxf4 kinds, the only ones
+# with it; N = 192 and 16 round up to the next 128 for B.
+PAIR_SF_N = (16, 64, 128, 192, 256)
+
+
+def pair_sf_program():
+    """CuTe's SFA / SFB tensor-memory fragments of the 2x1SM block-scaled atoms: the traits'
+    FrgTypeSFA / FrgTypeSFB made from the per-CTA shape CUTLASS's block-scaled collective gives
+    them (Sm1xxBlockScaledConfig::deduce_smem_layoutSFA / SFB): M/2 rows of A per CTA (the tile's M
+    over the pair), N rounded up to 128 columns of B."""
+    p = ['#include <cute/tensor.hpp>', '#include <cute/atom/mma_traits_sm100.hpp>', '#include <cstdio>',
+         '#include <sstream>', '#include <string>', 'using namespace cute;',
+         'template <class L> std::string str(L const& l) {',
+         '  std::ostringstream o; o << l; std::string s; for (char c : o.str()) if (c != \'_\') s += c; return s; }',
+         'template <class Op, class SF, int M, int N, int VS> void pair_sf(const char* kind) {',
+         '  using Tr = MMA_Traits<Op>;',
+         '  constexpr int NSF = int(size<2>(typename Tr::Shape_MNK{})) / VS, MA = M / 2, NB = (N + 127) / 128 * 128;',
+         '  auto a = make_tensor<typename Tr::FrgTypeSFA>(make_shape(make_shape(Int<MA>{}, '
+         'make_shape(Int<VS>{}, Int<NSF>{})), _1{}, _1{}));',
+         '  auto b = make_tensor<typename Tr::FrgTypeSFB>(make_shape(make_shape(Int<NB>{}, '
+         'make_shape(Int<VS>{}, Int<NSF>{})), _1{}, _1{}));',
+         '  printf("{\\"pair_sf\\": \\"A\\", \\"kind\\": \\"%s\\", \\"m\\": %d, \\"n\\": %d, \\"vs\\": %d, \\"mn\\": %d, '
+         '\\"dp\\": %d, \\"layout\\": \\"%s\\"}\\n", kind, M, N, VS, MA, int(TMEM::DP<SF>::value), str(layout(a)).c_str());',
+         '  printf("{\\"pair_sf\\": \\"B\\", \\"kind\\": \\"%s\\", \\"m\\": %d, \\"n\\": %d, \\"vs\\": %d, \\"mn\\": %d, '
+         '\\"dp\\": %d, \\"layout\\": \\"%s\\"}\\n", kind, M, N, VS, NB, int(TMEM::DP<SF>::value), str(layout(b)).c_str()); }',
+         'int main() {']
+    for n in PAIR_SF_N:
+        p.append('  pair_sf<SM100_MMA_MXF8F6F4_2x1SM_SS<%s, %s, float, %s, 256, %d, UMMA::Major::K, UMMA::Major::K>, '
+                 '%s, 256, %d, 32>("mxf8f6f4");' % (CUTE_F8F6F4["E4M3"], CUTE_F8F6F4["E4M3"], CUTE_SF["UE8M0"], n,
+                                                    CUTE_SF["UE8M0"], n))
+    for sf, vs in (("UE8M0", 32), ("UE4M3", 16)):
+        for m in (128, 256):
+            for n in PAIR_SF_N:
+                p.append('  pair_sf<SM100_MMA_MXF4_2x1SM_SS<cutlass::float_e2m1_t, cutlass::float_e2m1_t, float, %s, %d, '
+                         '%d, %d, UMMA::Major::K, UMMA::Major::K>, %s, %d, %d, %d>("%s");'
+                         % (CUTE_SF[sf], m, n, vs, CUTE_SF[sf], m, n, vs, "mxf4" if vs == 32 else "mxf4nvf4"))
+    p.append('}')
+    return "\n".join(p) + "\n"
+
+
 def program():
     p = ['#include <cute/tensor.hpp>', '#include <cute/atom/mma_traits_sm100.hpp>',
          '#include <cute/atom/copy_traits_sm100.hpp>', '#include <cstdio>', '#include <sstream>',
@@ -201,7 +244,9 @@ if __name__ == "__main__":
         sys.stdout.write(program())
     elif what == "narrow":
         sys.stdout.write(narrow_program())
+    elif what == "pair-sf":
+        sys.stdout.write(pair_sf_program())
     elif what == "narrow-names":
         print("\n".join(a[0] for a in narrow_atoms()))
     else:
-        sys.exit("usage: sm100_atoms.py names|program|narrow|narrow-names")
+        sys.exit("usage: sm100_atoms.py names|program|narrow|pair-sf|narrow-names")

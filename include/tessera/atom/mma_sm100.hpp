@@ -129,19 +129,31 @@ using SfMNMajorAtom = Layout<tuple<tuple<C<VS>, _4>, tuple<_32, _4>>, tuple<tupl
 // (column of B) keeps its NSF = K/VS scale factors in byte s + 4 m1 of lane m0, and the same in
 // lanes m0 + 32, + 64, + 96 (copy 1-3: each 32-lane quarter holds them all); v, the element
 // within the block, does not move it. MN is M for A and N rounded up to 128 for B (CuTe's
-// MMA_ScaleFactor atom, tmem_sf_frg with the 4x1 data path).
+// tmem_sf_frg with the 4x1 data path).
 template <int MN, int VS, int NSF>
 using TmemLayoutSF = Layout<tuple<tuple<tuple<_32, C<MN / 32>>, _4>, tuple<C<VS>, C<NSF>>>,
                             tuple<tuple<tuple<_1, _512>, _32>, tuple<_0, _128>>>;
 
-// cta_group::1 atoms have TmemLayoutSFA and TmemLayoutSFB; for the pair, tessera does not draw
-// the scale factors in tensor memory yet (CuTe's 2x2 / 4x1 data-path allocations).
+// CTA pair, M = 128 (the mxf4 kinds only), SFB: CuTe's 2x2 data path. Each CTA's 64 rows of D sit
+// in lanes 0-63 for columns n < N/2 and in lanes 64-127 for the others, so a column's factors go
+// where its half is computed: column n = n0 + 32 n1 + MN/2 h (h the half) keeps them in byte
+// s + 4 n1 of lane n0 + 64 h, and the same in lane n0 + 64 h + 32 (copy 1; two copies, not four).
+template <int MN, int VS, int NSF>
+using TmemLayoutSF2x2 = Layout<tuple<tuple<tuple<tuple<_32, C<MN / 64>>, _2>, _2>, tuple<C<VS>, C<NSF>>>,
+                               tuple<tuple<tuple<tuple<_1, _512>, _64>, _32>, tuple<_0, _128>>>;
+
+// One CTA's scale factors of one MMA (CuTe's traits' FrgTypeSFA / FrgTypeSFB). MN is the rows of
+// A the CTA holds, M / cta_group (the tile's M over the pair, as CUTLASS's block-scaled collective
+// sizes them), and N rounded up to 128 for B: each CTA of a pair holds all of B's columns' factors.
+// cta_group::2 with M = 256 uses the 4x1 data path, as one CTA does; with M = 128, B's follow
+// TmemLayoutSF2x2 (A's keep the 4x1 form, 64 rows).
 template <int CtaGroup, int M, int N, int K, int VS>
-struct tmem_scale_factors {};
-template <int M, int N, int K, int VS>
-struct tmem_scale_factors<1, M, N, K, VS> {
-  using TmemLayoutSFA = TmemLayoutSF<M, VS, K / VS>;
-  using TmemLayoutSFB = TmemLayoutSF<(N + 127) / 128 * 128, VS, K / VS>;
+struct tmem_scale_factors {
+  static_assert(CtaGroup == 1 || CtaGroup == 2, "tcgen05.mma is cta_group::1 or ::2");
+  static constexpr int sfa_rows = M / CtaGroup, sfb_cols = (N + 127) / 128 * 128;
+  using TmemLayoutSFA = TmemLayoutSF<sfa_rows, VS, K / VS>;
+  using TmemLayoutSFB = std::conditional_t<CtaGroup == 2 && M == 128, TmemLayoutSF2x2<sfb_cols, VS, K / VS>,
+                                           TmemLayoutSF<sfb_cols, VS, K / VS>>;
 };
 
 // The traits of a block-scaled atom beyond the TV layouts. SFALayout / SFBLayout say which CTA

@@ -42,8 +42,9 @@ struct MmaAtomInfo {
   std::string sf_type;
   rt::Layout sfa_tv, sfb_tv;
   // Block-scaled tcgen05.mma (SM100): the scale factors' block in global and shared memory
-  // (CUTLASS's 128 x 4 block: (mn, k) -> offset), and, for cta_group::1, where one MMA's scale
-  // factors sit in tensor memory: ((mn, copy), k) -> lane + 128 * byte (empty otherwise).
+  // (CUTLASS's 128 x 4 block: (mn, k) -> offset), and where one MMA's scale factors sit in one
+  // CTA's tensor memory: ((mn, copy), k) -> lane + 128 * byte, mn the rows of A that CTA holds
+  // (M / cta_group) or B's N rounded up to 128 (empty for other atoms).
   rt::Layout sf_atom, tmem_sfa, tmem_sfb;
 };
 
