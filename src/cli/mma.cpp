@@ -170,6 +170,9 @@ void run_mma(const MmaOptions& o) {
     d.notes.push_back("scale factors in tensor memory: each cell the row (m or n) and K block s whose factor it holds "
                       "(lanes x bytes; each row's factors in every 32-lane quarter that reads them: four copies, two for B of a "
                       "128-row CTA pair)");
+    if (atom.cta_group == 2)
+      d.notes.push_back("a CTA pair: each CTA's tensor memory holds the scale factors of its own rows of A (m) and of every "
+                        "column of B (n)");
     viz::apply_colors(d);
   }
   if (!o.title.empty()) d.title = o.title;

@@ -126,9 +126,10 @@ Panel tmem_scale_factor_panel(const rt::MmaAtomInfo& atom, bool operand_a) {
   Panel p(128, bytes);
   const std::string op = operand_a ? "A" : "B", mn = operand_a ? "m" : "n";
   const bool pair = atom.cta_group == 2;
+  // (what a pair's CTA holds, its own rows of A and every column of B, is the drawing's note:
+  // in the title it widened the page past A1)
   p.title = "scale factors of " + op + " in " + (pair ? "each CTA's " : "") + "tensor memory: " + rt::to_string(l) +
-            ", ((" + mn + ", copy), (v, s)) -> lane + 128 byte" +
-            (pair ? (operand_a ? " (m: the CTA's own rows of A)" : " (n: every column of B, in both CTAs)") : "");
+            ", ((" + mn + ", copy), (v, s)) -> lane + 128 byte";
   p.rows.headers = numbered(128);
   p.cols.headers = numbered(bytes);
   for (std::int64_t s = 0; s < nsf; ++s)
