@@ -7,6 +7,10 @@
 
 #include "tessera/kernels/gemm_arguments.hpp"
 
+namespace tessera::kernels::sm90 {
+struct Sm90Config;  // sm90_schedule.hpp
+}
+
 namespace tessera::kernels::device {
 
 // Success when the SM90 kernel runs `args` on the current device (an sm_90 GPU; bf16/f16; A
@@ -20,5 +24,11 @@ std::size_t sm90_workspace_size(const GemmArguments& args);
 // The schedule and tile run_sm90 takes for `args` (sm90_schedule.hpp; "stream-k ..." where it
 // runs the Stream-K kernel), "none" when it refuses.
 const char* sm90_schedule(const GemmArguments& args);
+
+// The same three with the configuration given instead of chosen (gemm_tune times each of
+// sm90::built_configs(as_column_major_d(args))): Unsupported where the list builds no kernel of
+// that configuration for args; the Stream-K kernel declines without its workspace, as above.
+GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream, const sm90::Sm90Config& config);
+std::size_t sm90_workspace_size(const GemmArguments& args, const sm90::Sm90Config& config);
 
 }  // namespace tessera::kernels::device

@@ -11,12 +11,15 @@
 //     asks for and the kernel's plan on the resident clusters shares k-iterations,
 // that kernel is tried first, and declines (launching nothing) where it does not apply.
 // Compiled for sm_90a (kernels/CMakeLists.txt, tools/device/*.sh).
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "sm90_dispatch.hpp"
 #include "sm90_instance.hpp"
 #include "sm90_kernel_list.hpp"
 #include "gemm_configuration.hpp"
+#include "tuned_configs.hpp"
 
 namespace tessera::kernels::device {
 
@@ -44,6 +47,7 @@ struct Choice {
   GemmResult refusal;          // set when no kernel takes the problem's types
   bool first_splits = false;  // first is Stream-K: tried only with a workspace
   sm90::Schedule stream_k_schedule = sm90::Schedule::Cooperative128x256;  // first's, where it is Stream-K
+  sm90::Schedule whole_schedule = sm90::Schedule::Cooperative128x256;     // whole's
 };
 
 // The entries of the first listed kernel whose traits satisfy `wanted`.
@@ -91,20 +95,38 @@ GemmResult refusal(const GemmArguments& g) {
                                        "); the SIMT and SM80 kernels run the others"};
 }
 
-Choice choose(const GemmArguments& g) {
+// The configuration to run: `forced` (gemm_tune), else the tuning cache's record for g on this
+// device where the list still builds it, else the rule (choose_schedule, choose_stream_k).
+Choice choose(const GemmArguments& g, const sm90::Sm90Config* forced = nullptr) {
   const int sms = multiprocessors();
-  const sm90::Schedule schedule = sm90::choose_schedule(g, sms);
+  std::optional<sm90::Sm90Config> config;
+  if (forced) {
+    const auto built = sm90::built_configs(g);
+    if (std::find(built.begin(), built.end(), *forced) == built.end()) {
+      Choice refused;
+      refused.refusal = {GemmStatus::Unsupported, "the sm90 kernel list builds no " + sm90::to_string(*forced) + " kernel for these arguments"};
+      return refused;
+    }
+    config = *forced;
+  } else if (auto tuned = tuned_sm90_config(g)) {
+    const auto built = sm90::built_configs(g);
+    if (std::find(built.begin(), built.end(), *tuned) != built.end()) config = tuned;
+  }
+  const sm90::Schedule schedule = config ? config->schedule : sm90::choose_schedule(g, sms);
   auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, schedule); };
   Choice c;
+  c.whole_schedule = schedule;
   c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == Activation::Identity; });
   if (!c.whole) {
     c.refusal = refusal(g);
     return c;
   }
   const Activation act = g.epilogue.activation;
+  const std::optional<sm90::Schedule> sk = config ? (config->stream_k ? std::optional(schedule) : std::nullopt)
+                                                  : sm90::choose_stream_k(g, sms);
   if (act != Activation::Identity) {
     c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == act; });
-  } else if (const auto sk = sm90::choose_stream_k(g, sms)) {
+  } else if (sk) {
     c.first = listed([&](set::KernelTraits const& t) {
       return set::takes_types(t, g) && sm90::runs_schedule(t, *sk) && t.stream_k && t.fused == Activation::Identity;
     });
@@ -112,6 +134,19 @@ Choice choose(const GemmArguments& g) {
     c.stream_k_schedule = *sk;
   }
   return c;
+}
+
+// Runs a choice: the Stream-K kernel where the caller gave a workspace and its plan shares
+// k-iterations, the fused TMA-store kernel where TMA stores D; each declines (launching
+// nothing) otherwise, and the plain whole-tile kernel runs.
+GemmResult run_choice(const Choice& c, const GemmArguments& g, cudaStream_t stream) {
+  if (!c.whole) return c.refusal;
+  if (c.first && (g.workspace != nullptr || !c.first_splits)) {
+    bool declined = false;
+    const GemmResult r = c.first.run(g, stream, true, &declined);
+    if (!declined) return r;
+  }
+  return c.whole.run(g, stream, false, nullptr);
 }
 
 }  // namespace
@@ -139,22 +174,26 @@ const char* sm90_schedule(const GemmArguments& args) {
       return c.stream_k_schedule == sm90::Schedule::Cooperative128x256 ? "stream-k cooperative 128x256"
                                                                        : "stream-k cooperative 128x128";
   }
-  return sm90::to_string(sm90::choose_schedule(g, multiprocessors()));
+  return sm90::to_string(c.whole_schedule);
 }
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {
   const GemmArguments g = sm90::as_column_major_d(args);
-  const Choice c = choose(g);
+  return run_choice(choose(g), g, stream);
+}
+
+GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream, const sm90::Sm90Config& config) {
+  const GemmArguments g = sm90::as_column_major_d(args);
+  const Choice c = choose(g, &config);
   if (!c.whole) return c.refusal;
-  // The Stream-K kernel where the caller gave a workspace and its plan shares k-iterations,
-  // the fused TMA-store kernel where TMA stores D; each declines (launching nothing)
-  // otherwise, and the plain whole-tile kernel runs.
-  if (c.first && (g.workspace != nullptr || !c.first_splits)) {
-    bool declined = false;
-    const GemmResult r = c.first.run(g, stream, true, &declined);
-    if (!declined) return r;
-  }
-  return c.whole.run(g, stream, false, nullptr);
+  if (auto r = c.whole.can_implement(g); !r) return r;
+  return run_choice(c, g, stream);
+}
+
+std::size_t sm90_workspace_size(const GemmArguments& args, const sm90::Sm90Config& config) {
+  const GemmArguments g = sm90::as_column_major_d(args);
+  const Choice c = choose(g, &config);
+  return c.whole && c.first_splits ? c.first.workspace_size(g) : 0;
 }
 
 }  // namespace tessera::kernels::device

@@ -31,6 +31,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include <tessera/kernels/gemm_arguments.hpp>
 
@@ -133,6 +135,41 @@ inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) 
   const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
   if (choice.tile_m == 0 || choice.scheduler == Decomposition::DataParallel) return std::nullopt;
   return choice.tile_n == 256 ? Schedule::Cooperative128x256 : Schedule::Cooperative128x128;
+}
+
+// A configuration the dispatch runs: a schedule's kernel over whole tiles, or its Stream-K kernel.
+// What the tuning cache records for a problem (gemm_tune), named as sm90_schedule names it.
+struct Sm90Config {
+  Schedule schedule = Schedule::Cooperative128x256;
+  bool stream_k = false;
+  friend constexpr bool operator==(const Sm90Config&, const Sm90Config&) = default;
+};
+
+inline std::string to_string(const Sm90Config& c) { return std::string(c.stream_k ? "stream-k " : "") + to_string(c.schedule); }
+
+// The configuration whose kernel has this tile, cluster and scheduler (a tuning record's or
+// select_sm90's choice); none where no schedule has them.
+inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape cluster, Decomposition scheduler) {
+  if (scheduler == Decomposition::SplitK) return std::nullopt;
+  const bool stream_k = scheduler == Decomposition::StreamK;
+  if (tile_m == 128 && tile_n == 256 && cluster.m == 2 && cluster.n == 1) return Sm90Config{Schedule::Cooperative128x256, stream_k};
+  if (tile_m == 128 && tile_n == 128 && cluster.m == 2 && cluster.n == 1) return Sm90Config{Schedule::Cooperative128x128, stream_k};
+  if (tile_m == 64 && tile_n == 128 && cluster.m == 1 && cluster.n == 1 && !stream_k) return Sm90Config{Schedule::Pingpong64x128, false};
+  return std::nullopt;
+}
+
+// Every configuration the list builds for g's types and majors, whole tiles before Stream-K,
+// larger tiles first: the candidates gemm_tune times. With a fused activation whole tiles only
+// (the dispatch runs no Stream-K kernel then; a schedule without the activation's TMA-store
+// kernel applies it in its plain kernel's epilogue).
+inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
+  std::vector<Sm90Config> out;
+  for (const bool stream_k : {false, true}) {
+    if (stream_k && g.epilogue.activation != Activation::Identity) break;
+    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Pingpong64x128})
+      if (schedule_built(s, g) && (!stream_k || stream_k_built(s, g))) out.push_back({s, stream_k});
+  }
+  return out;
 }
 
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are

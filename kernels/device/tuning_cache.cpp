@@ -46,7 +46,7 @@ bool parse_int(const std::string& v, std::int64_t& out) {
 }
 
 bool parse_element(const std::string& v, Element& e) {
-  for (Element c : {Element::F32, Element::F16, Element::BF16})
+  for (Element c : {Element::F32, Element::F16, Element::BF16, Element::E4M3, Element::E5M2})
     if (v == to_string(c)) return e = c, true;
   return false;
 }

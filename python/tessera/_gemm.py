@@ -390,3 +390,54 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     # The DLPack capsules (the views' `keep`) lived until here: past the launch, as the
     # protocol asks of a consumer.
     return out
+
+
+class GemmTuneResult:
+    """What tessera.gemm_tune measured: ``chosen`` (the fastest configuration, as the dispatch
+    names it), ``microseconds`` (its median), ``timings`` (every configuration's median, a dict
+    in the order timed), ``cache_file`` (where the record went; "" when not written) and
+    ``note`` (why it was not written)."""
+
+    __slots__ = ("chosen", "microseconds", "timings", "cache_file", "note")
+
+    def __init__(self, chosen, microseconds, timings, cache_file, note):
+        self.chosen, self.microseconds, self.timings = chosen, microseconds, dict(timings)
+        self.cache_file, self.note = cache_file, note
+
+    def __repr__(self):
+        return f"GemmTuneResult(chosen={self.chosen!r}, microseconds={self.microseconds:.1f}, timings={self.timings!r})"
+
+
+def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
+              allow_tf32=False, stream=None, reps=20, record=True, cache_file=None):
+    """Times every configuration of the sm90 GEMM kernel (CTA tile, cluster, whole tiles or
+    Stream-K) that can run ``tessera.gemm`` with these arguments, on this GPU, and makes the
+    fastest the one tessera.gemm runs for this problem (sizes, dtypes, majors, epilogue) from
+    now on: in this process, and with ``record`` in the tuning cache file (``cache_file``, else
+    $TESSERA_TUNING_CACHE, else the user's cache directory) that later processes on the same
+    GPU model and tessera version read. The C++ API's ``tessera::gemm_tune`` (docs/scheduling.md).
+
+    The arguments are tessera.gemm's (``out`` only gives D's layout: the timed runs write a
+    scratch copy, nothing of the caller's changes); ``reps`` timed rounds after three of
+    warm-up, each launching every configuration once on ``stream``. Returns a GemmTuneResult.
+    Tuning changes results by floating-point reassociation at most; every configuration is
+    deterministic.
+
+    Raises tessera.GemmError (with ``status``) where the C++ API refuses, including
+    "unsupported" off the sm90 kernel (no sm_90 GPU, or arguments another kernel runs: there
+    is nothing to choose); the errors of tessera.gemm otherwise.
+    """
+    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
+        raise ValueError(f"tessera.gemm_tune: reps is {reps!r}, not a positive int")
+    if cache_file is not None and not isinstance(cache_file, str):
+        cache_file = str(cache_file)  # (a path object)
+    p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
+             workspace=None)
+    _check_status(*_core.check_gemm_arguments(p.spec))
+    cuda = _cuda()
+    if out is None:  # (D's layout for the scratch copy: a real array to describe, never written)
+        out, d_ptr = _allocate(a, p.shape, p.dtype, p.major)
+        p.spec = p.spec[:_D_PTR] + (d_ptr,) + p.spec[_D_PTR + 1:]
+    status, message, chosen, us, timings, written, note = cuda.tune(p.spec, p.stream, reps, bool(record), cache_file or "")
+    _check_status(status, message)
+    return GemmTuneResult(chosen, us, timings, written, note)

@@ -16,12 +16,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "tessera/kernels/gemm.hpp"
 #include "tessera/kernels/gemm_grouped.hpp"
 #include "device/configs.cuh"  // the device adapter of one kernel (compiled in the library)
+#include "device/sm90_dispatch.hpp"  // sm90_schedule: what the dispatch runs after gemm_tune
+#include "device/tuned_configs.hpp"
 #include "../../tools/harness/harness.cuh"
 
 namespace tk = tessera::kernels;
@@ -133,8 +136,11 @@ using Adapter = tk::device::GemmAdapter<AdaptedKernel>;
 // split: run with the workspace gemm_workspace_size asks for (split-K of the last wave on the
 // sm_80 kernels, Stream-K on the sm_90 ones); cases it would not split are skipped in that mode.
 template <class T>
+// tune: gemm_tune first (its record to a temporary file), checked: every configuration timed, the
+// fastest chosen, nothing of the caller's written (D's bytes the same), the record in the file
+// naming the chosen configuration, the dispatch running it; then gemm as usual.
 void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double tol, bool split = false,
-              bool through_adapter = false) {
+              bool through_adapter = false, bool tune = false) {
   const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
   auto make = [&](bool row, std::int64_t rows, std::int64_t cols) {
     Mat x;
@@ -182,6 +188,37 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   g.batch_stride_d = d.bs;
   g.alpha = cs.alpha;
   g.beta = cs.beta;
+  std::string tuned;  // what went wrong in the tuning checks; "ok: <chosen>" when they passed
+  if (tune) {
+    std::vector<unsigned char> before(std::size_t(nd) * sizeof(T)), after(before.size());
+    TESSERA_CUDA_CHECK(cudaMemcpy(before.data(), D, before.size(), cudaMemcpyDeviceToHost));
+    char dir[] = "/tmp/tessera_tune_XXXXXX";
+    const bool have_dir = ::mkdtemp(dir) != nullptr;
+    const std::string file = std::string(dir) + "/tuning.txt";
+    tk::GemmTuneOptions o;
+    o.reps = 3;
+    o.cache_file = file;
+    const tk::GemmTuneResult t = tk::gemm_tune(g, o);
+    TESSERA_CUDA_CHECK(cudaMemcpy(after.data(), D, after.size(), cudaMemcpyDeviceToHost));
+    const auto fastest = std::min_element(t.timings.begin(), t.timings.end(),
+                                          [](const auto& x, const auto& y) { return x.microseconds < y.microseconds; });
+    const tk::TuningCacheContents file_now = tk::read_tuning_cache(file);
+    std::string recorded;
+    if (file_now.records.size() == 1)
+      if (auto ch = tk::choice_from_record(file_now.records[0], multiprocessors()))
+        if (auto c = tk::sm90::config_of(ch->tile_m, ch->tile_n, ch->cluster, ch->scheduler)) recorded = tk::sm90::to_string(*c);
+    const std::string runs = tk::device::sm90_schedule(g);  // (no workspace yet: a Stream-K choice runs its whole-tile twin)
+    const std::string chosen_whole = t.chosen.rfind("stream-k ", 0) == 0 ? t.chosen.substr(9) : t.chosen;
+    if (!have_dir) tuned = "no temporary folder";
+    else if (!t) tuned = "gemm_tune: " + t.status.message;
+    else if (t.timings.size() < 2) tuned = "fewer than two configurations timed";
+    else if (fastest->configuration != t.chosen) tuned = "chose " + t.chosen + ", not the fastest " + fastest->configuration;
+    else if (before != after) tuned = "D changed";
+    else if (t.cache_file != file || recorded != t.chosen) tuned = "the file records '" + recorded + "', not " + t.chosen + " (" + t.note + ")";
+    else if (runs != chosen_whole) tuned = "the dispatch runs " + runs + ", not " + chosen_whole;
+    else tuned = "ok: " + t.chosen;
+    std::filesystem::remove_all(dir);
+  }
   void* ws = nullptr;
   if (split) {
     g.workspace_bytes = through_adapter ? Adapter::get_workspace_size(g) : tk::gemm_workspace_size(g, kernel);
@@ -217,7 +254,8 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
   TESSERA_CUDA_CHECK(cudaGetLastError());
   const Comparison cmp = read_comparison(acc, bad);
   const double err = cmp.error;
-  const bool ok = res && cmp.within(tol);
+  const bool ok = res && cmp.within(tol) && (!tune || tuned.rfind("ok: ", 0) == 0);
+  if (tune) std::printf("tuned: %s; ", tuned.c_str());
   if (ws) TESSERA_CUDA_CHECK(cudaFree(ws));
   std::printf("%s %-22s %-5s %-28s%s%s M=%-5lld N=%-5lld K=%-5lld L=%lld %c%c D=%s pad=%d a=%g b=%g  relerr=%.3e nonfinite=%llu clobbered=%llu%s%s\n",
               ok ? "PASS" : "FAIL", cs.name, tk::to_string(element<T>()), tk::to_string(kernel), split ? " split-K" : "",
@@ -725,6 +763,30 @@ int main() {
                            Case{"sk_residue_b3", 1000, 1003, 1008, 3, 'T', 'N', false, 0, 1.0f, -0.5f},
                            Case{"sk_residue_NT", 1000, 1000, 4008, 1, 'N', 'T', true, 0, 1.0f, 0.0f}})
       for (bool split : {false, true}) run_case<__nv_bfloat16>(cs, tk::GemmKernel::Sm90TmaWgmma, seed + 43 * passed + failures, tol_half, split);
+  // gemm_tune (sm_90: the SM90 kernels' configurations), then gemm with the tuned choice, with and
+  // without the workspace; off sm_90 (or for f32 without TF32) it answers Unsupported.
+  if (major == 9 && !quick &&
+      (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("tune") != std::string::npos)) {
+    for (const Case& cs : {Case{"tune_512x4096x4096", 512, 4096, 4096, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
+                           Case{"tune_residue_beta", 1000, 1032, 1000, 2, 'T', 'N', false, 0, 1.0f, 0.5f},
+                           Case{"tune_NT_rowD", 768, 1280, 2048, 1, 'N', 'T', true, 0, 1.0f, 0.0f}})
+      for (bool split : {false, true})
+        run_case<__nv_bfloat16>(cs, tk::GemmKernel::Sm90TmaWgmma, seed + 47 * passed + failures, tol_half, split, false, true);
+    tk::GemmArguments f32;
+    f32.m = f32.n = f32.k = 64;
+    f32.element = tk::Element::F32;
+    float* buf = nullptr;
+    TESSERA_CUDA_CHECK(cudaMalloc(&buf, 3 * 64 * 64 * sizeof(float)));
+    f32.a = {buf, tk::Major::Row, 64, 0};
+    f32.b = {buf + 64 * 64, tk::Major::Col, 64, 0};
+    f32.d = buf + 2 * 64 * 64;
+    f32.ldd = 64;
+    const tk::GemmTuneResult t = tk::gemm_tune(f32);
+    const bool ok = t.status.status == tk::GemmStatus::Unsupported && t.timings.empty();
+    std::printf("%s gemm_tune refuses f32 without TF32 (the SIMT kernel): %s\n", ok ? "PASS" : "FAIL", t.status.message.c_str());
+    ok ? ++passed : ++failures;
+    TESSERA_CUDA_CHECK(cudaFree(buf));
+  }
   // The grouped GEMM (sm_90 only; TESSERA_CASES=grouped runs these alone).
   if (major == 9 && !quick &&
       (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("grouped") != std::string::npos))

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "device/tuned_configs.hpp"
 #include "device/tuning_cache.hpp"
 
 using namespace tessera::kernels;
@@ -274,4 +276,79 @@ TEST_CASE("tuning cache: concurrent writers lose nothing, readers never see a pa
     for (int i = 0; i < kEach; ++i) CHECK(find_tuning_record(c, record(1 + p, 1000 + i, 7).key).hit);
   for (int t = 0; t < kThreads; ++t)
     for (int i = 0; i < kEach; ++i) CHECK(find_tuning_record(c, record(100 + t, 2000 + i, 9).key).hit);
+}
+
+// The dispatch's view of the file (tuned_configs.hpp): what gemm_tune writes for a configuration
+// is read back as that configuration, for every configuration and element type the kernel list
+// has; only this device's and version's records count; a record naming no configuration is
+// left out and counted; a later set replaces a key's configuration.
+TEST_CASE("tuned configurations: records gemm_tune writes read back as their configuration", "[kernels]") {
+  using sm90::Schedule;
+  using sm90::Sm90Config;
+  const int sms = 132;
+  TempDir dir;
+  const fs::path file = dir.path / "tuning.txt";
+  std::vector<std::pair<TuningKey, Sm90Config>> written;
+  std::int64_t m = 64;
+  for (const Element e : {Element::BF16, Element::F16, Element::E4M3})
+    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Pingpong64x128})
+      for (const bool stream_k : {false, true}) {
+        if (s == Schedule::Pingpong64x128 && (stream_k || e == Element::E4M3)) continue;  // (no such kernels)
+        // a shape whose Stream-K plan on 132 SMs shares k-iterations: one wave and a bit of 128x256 tiles
+        m += 64;
+        const sm90::GemmShape shape{m * 8, 2304, 4096, 1, e, is_fp8(e) ? Element::BF16 : e, Major::Row, Major::Col};
+        const TuningKey key{tuning_cache_tessera_version(), "NVIDIA H200", shape, "identity"};
+        const Sm90Config c{s, stream_k};
+        const TuningRecord r = record_of(key, c, 10.0 + double(m));
+        CAPTURE(to_string(c), to_string(e), r.tile_m, r.tile_n, r.tile_k, r.cluster.m);
+        const auto choice = choice_from_record(r, sms);
+        if (stream_k && (!choice || choice->scheduler != Decomposition::StreamK)) continue;  // (the plan shares nothing here)
+        REQUIRE(write_tuning_record(file, r).empty());
+        written.push_back({key, c});
+      }
+  REQUIRE(written.size() >= 9);  // the 8 whole-tile configurations and Stream-K ones
+  CHECK(std::count_if(written.begin(), written.end(), [](const auto& w) { return w.second.stream_k; }) >= 1);
+  // another device's and another version's records for the same problems
+  REQUIRE(write_tuning_record(file, record_of({"0.0.0-other", "NVIDIA H200", written[0].first.shape, "identity"},
+                                              {Schedule::Cooperative128x128, false}, 1.0))
+              .empty());
+  REQUIRE(write_tuning_record(file, record_of({tuning_cache_tessera_version(), "NVIDIA H100", written[1].first.shape, "identity"},
+                                              {Schedule::Cooperative128x128, false}, 1.0))
+              .empty());
+  const TuningCacheContents contents = read_tuning_cache(file);
+  REQUIRE(contents.problems.empty());
+  int skipped = -1;
+  TunedTable table = TunedTable::from(contents, "NVIDIA H200", sms, &skipped);
+  CHECK(skipped == 0);
+  CHECK(table.size() == written.size());
+  for (const auto& [key, c] : written) {
+    CAPTURE(to_string(c), key.shape.m, to_string(key.shape.element));
+    const auto found = table.find(key.shape, "identity");
+    REQUIRE(found);
+    CHECK(*found == c);
+    CHECK_FALSE(table.find(key.shape, "relu"));
+  }
+  // a record of a tile no kernel has is left out and counted
+  TuningRecord odd = record_of(written[0].first, {Schedule::Cooperative128x256, false}, 5.0);
+  odd.key.shape.m = 999;
+  odd.tile_n = 192;
+  REQUIRE(write_tuning_record(file, odd).empty());
+  table = TunedTable::from(read_tuning_cache(file), "NVIDIA H200", sms, &skipped);
+  CHECK(skipped == 1);
+  CHECK_FALSE(table.find(odd.key.shape, "identity"));
+  // set replaces
+  table.set(written[0].first.shape, "identity", {Schedule::Pingpong64x128, false});
+  CHECK(*table.find(written[0].first.shape, "identity") == Sm90Config{Schedule::Pingpong64x128, false});
+  CHECK(table.size() == written.size());
+}
+
+TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and scheduler", "[kernels]") {
+  using sm90::Schedule;
+  CHECK(sm90::config_of(128, 256, {2, 1}, Decomposition::DataParallel) == sm90::Sm90Config{Schedule::Cooperative128x256, false});
+  CHECK(sm90::config_of(128, 128, {2, 1}, Decomposition::StreamK) == sm90::Sm90Config{Schedule::Cooperative128x128, true});
+  CHECK(sm90::config_of(64, 128, {1, 1}, Decomposition::DataParallel) == sm90::Sm90Config{Schedule::Pingpong64x128, false});
+  CHECK_FALSE(sm90::config_of(64, 128, {1, 1}, Decomposition::StreamK));   // no Stream-K ping-pong kernel
+  CHECK_FALSE(sm90::config_of(128, 256, {1, 1}, Decomposition::DataParallel));  // the dispatch runs clusters of 2
+  CHECK_FALSE(sm90::config_of(128, 256, {2, 1}, Decomposition::SplitK));
+  CHECK(to_string(sm90::Sm90Config{Schedule::Cooperative128x128, true}) == "stream-k cooperative 128x128");
 }

@@ -604,6 +604,23 @@ def test_valid_arguments_without_cuda_or_gpu_raise_runtime_error():
         ts.gemm(row((64, 32), A), row((32, 16), B), row((64, 16), D))
 
 
+@pytest.mark.skipif(not no_gpu(), reason="a GPU is present: fake pointers would reach it")
+def test_gemm_tune_without_cuda_or_gpu_raises_runtime_error():
+    with pytest.raises(RuntimeError, match="built without CUDA" if not ts.has_cuda else "no CUDA device"):
+        ts.gemm_tune(row((64, 32), A), row((32, 16), B), row((64, 16), D))
+
+
+@pytest.mark.parametrize("reps", [0, -3, 2.5, True, "20"])
+def test_gemm_tune_refuses_reps_that_are_not_positive_ints(reps):
+    with pytest.raises(ValueError, match="reps"):
+        ts.gemm_tune(row((64, 32), A), row((32, 16), B), row((64, 16), D), reps=reps)
+
+
+def test_gemm_tune_refuses_what_gemm_refuses():
+    with pytest.raises(ValueError):  # (K of a and b differ: no product)
+        ts.gemm_tune(row((64, 32), A), row((31, 16), B), row((64, 16), D))
+
+
 def test_out_none_needs_a_library_that_allocates():
     if not ts.has_cuda:
         pytest.skip("without CUDA the call stops before allocating")

@@ -301,3 +301,34 @@ def test_workspace_modes(gen):
         torch.cuda.synchronize()
         check(first, ref, scale, TOL[torch.bfloat16], against=torch.matmul(a, b))
         assert torch.equal(first, again)
+
+
+def test_gemm_tune_chooses_the_fastest_and_gemm_runs_it(gen, tmp_path):
+    """gemm_tune times every configuration, returns the fastest, writes nothing of the caller's
+    (out keeps its NaN poison), records it in the file asked for; gemm afterwards is still right."""
+    if torch.cuda.get_device_capability()[0] != 9:
+        pytest.skip("gemm_tune chooses among the sm90 kernel's configurations")
+    m, n, k = 384, 2048, 1024
+    a = operand(m, k, torch.bfloat16, "row", gen)
+    b = operand(k, n, torch.bfloat16, "col", gen)
+    out = poisoned((m, n), torch.bfloat16)
+    cache = tmp_path / "tuning.txt"
+    t = ts.gemm_tune(a, b, out, reps=3, cache_file=cache)
+    assert torch.isnan(out).all(), "gemm_tune wrote the caller's out"
+    assert len(t.timings) >= 2 and t.chosen in t.timings
+    assert t.timings[t.chosen] == min(t.timings.values()) == t.microseconds
+    assert t.cache_file == str(cache) and t.note == ""
+    assert f"m={n}\tn={m}\tk={k}" in cache.read_text()  # (the key as the kernel runs it: D^T for a row-major D)
+    ts.gemm(a, b, out)
+    ref = a.double() @ b.double()
+    check(out, ref, a.double().abs() @ b.double().abs(), TOL[torch.bfloat16], against=(a @ b))
+
+
+def test_gemm_tune_refusals(gen):
+    a = operand(64, 64, torch.float32, "row", gen)
+    b = operand(64, 64, torch.float32, "col", gen)
+    with pytest.raises(ts.GemmError) as e:  # f32 without TF32 runs on the SIMT kernel: nothing to choose
+        ts.gemm_tune(a, b, reps=1)
+    assert "gemm_tune" in str(e.value)
+    with pytest.raises(ValueError, match="reps"):
+        ts.gemm_tune(a, b, reps=0)

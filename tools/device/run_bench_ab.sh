@@ -45,6 +45,12 @@ if [ "${STEP:-build}" = build ]; then
       for src in kernels/device/sm90_instances*.cu; do
         [ -f "$src" ] && { nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -c "$src" -o "$d/$(basename "$src" .cu).o" & pids+=($!); }
       done
+      # (the library's host code the SM90 dispatch calls, in trees that have it)
+      if [ -f tools/device/host_objects.sh ]; then
+        host_objs=()
+        source tools/device/host_objects.sh
+        host_objects "$d" "${F[@]}"
+      fi
       if [ "$BENCH" = sm90 ]; then
         nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$d/bench.o" & pids+=($!)
       else

@@ -50,6 +50,11 @@ if [ "$STEP" != check ]; then
     pids+=($!)
     kobjs+=("$o")
   done
+  # (the library's host code: gemm_tune, the tuning cache; the SM90 dispatch calls it)
+  host_objs=()
+  source tools/device/host_objects.sh
+  host_objects "$B" "${F[@]}"
+  kobjs+=("${host_objs[@]}")
   # (the SM90 dispatch and its kernel TUs, sm90_instances*.cu, side by side)
   for src in kernels/device/sm90_instances*.cu; do
     o="$B/k_$(basename "$src" .cu).o"
@@ -77,7 +82,7 @@ if [ "$STEP" != check ]; then
   cat "$B"/k_*.ptxas >"$OUT/ptxas.log"
   [ $ok = 1 ] &&
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
-    nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B"/k_sm90_instances*.o &&
+    nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B"/k_sm90_instances*.o "${host_objs[@]}" &&
     nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "${kobjs[@]}" -lcublas -lcublasLt &&
     nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas &&
     nvcc "${F[@]}" -o "$B/gemm_host_cost" "$B/gemm_host_cost.o" "${kobjs[@]}" -lcublas

@@ -57,6 +57,13 @@ if want build; then
       kpids+=($!)
       kobjs+=("$o")
     done
+    # (the library's host code: gemm_tune, the tuning cache; the SM90 dispatch calls it)
+    host_objs=()
+    pids=()
+    source tools/device/host_objects.sh
+    host_objects "$BUILD" "${NVCC_FLAGS[@]}"
+    kpids+=("${pids[@]}")
+    kobjs+=("${host_objs[@]}")
     nvcc "${NVCC_FLAGS[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$BUILD/gemm_gpu_test.o" &
     p2=$!
     nvcc "${NVCC_FLAGS[@]}" -c bench/gemm.cu -o "$BUILD/gemm_bench.o" &

@@ -55,6 +55,11 @@ if [ "$STEP" != check ]; then
     nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC --split-compile=0 -c "$src" -o "$o" & pids+=($!)
     kobjs+=("$o")
   done
+  # (the library's host code the SM90 dispatch calls: gemm_tune, the tuning cache)
+  host_objs=()
+  source tools/device/host_objects.sh
+  host_objects "$B" "${F[@]}" -Xcompiler -fPIC
+  kobjs+=("${host_objs[@]}")
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
   # _core's sources (the CMake targets tessera_runtime/analysis/viz/verify/verify_diagram, no Cairo;
   # zlib for the HTML pages' per-cell data).
@@ -74,7 +79,7 @@ if [ "$STEP" != check ]; then
     $CXX -shared -o "$B/python/tessera/_core$EXT" "$B/module.o" "${cobjs[@]}" -lz &&
     $CXX -shared -o "$B/python/tessera/_gemm_cuda$EXT" "$B/gemm_cuda.o" "${kobjs[@]}" -L"$CUDA_HOME/lib64" -lcudart \
       -Wl,-rpath,"$CUDA_HOME/lib64" &&
-    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o -lcublas -lcublasLt
+    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o "${host_objs[@]}" -lcublas -lcublasLt
 } >"$OUT/build.log" 2>&1
 rc=$?
 cp python/tessera/*.py "$B/python/tessera/"

@@ -44,6 +44,11 @@ done
 if [ "${LIB:-1}" = 1 ]; then
   nvcc "${F[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$W/lib/test.o" >"$OUT/build_test.txt" 2>&1 &
   pids+=($!)
+  # (the library's host code the dispatch calls: gemm_tune, the tuning cache)
+  host_objs=()
+  source tools/device/host_objects.sh
+  host_objects "$W/lib" "${F[@]}"
+  objs+=("${host_objs[@]}")
 fi
 for p in "${pids[@]}"; do wait "$p"; done
 [ "${LIB:-1}" = 1 ] && { nvcc "${F[@]}" "$W/lib/test.o" "${objs[@]}" -o "$W/lib/sm90_test" >>"$OUT/build_test.txt" 2>&1; note "build test rc=$?"; }

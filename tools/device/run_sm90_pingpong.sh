@@ -31,6 +31,11 @@ if [ "$STEP" = build ] || [ "$STEP" = all ]; then
     ( s=$(date +%s); nvcc "${F[@]}" --split-compile=0 -c "$src" -o "$o" >"$o.ptxas" 2>&1; r=$?; echo "$src: rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
     pids+=($!) objs+=("$o")
   done
+  # (the library's host code the dispatch calls: gemm_tune, the tuning cache)
+  host_objs=()
+  source tools/device/host_objects.sh
+  host_objects "$BIN" "${F[@]}"
+  objs+=("${host_objs[@]}")
   r0=0; for p in "${pids[@]}"; do wait "$p" || r0=1; done
   cat "$BIN"/sm90_instances*.o.ptxas >"$OUT/ptxas_test.txt"
   cat "$BIN"/sm90_instances*.o.time | tee -a "$log"

@@ -8,6 +8,9 @@
 // The kernels live in the compiled library tessera_kernels (kernels/device/gemm.cu).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "tessera/kernels/gemm_arguments.hpp"
 
 struct CUstream_st;  // cudaStream_t without pulling CUDA headers into host code
@@ -30,8 +33,38 @@ GemmResult gemm(const GemmArguments& args, CUstream_st* stream = nullptr);
 // Runs a named configuration (tests and benchmarks); Unsupported when it cannot run `args`.
 GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* stream = nullptr);
 
+// Tuning per shape (docs/scheduling.md). gemm_tune times every configuration of the sm90 TMA +
+// wgmma kernel that can run `args` on the current device (CTA tile and cluster, whole tiles or
+// Stream-K), on the caller's A, B (and C) with D in a scratch copy, nothing of the caller's
+// written; the fastest becomes the configuration gemm(args) runs for this problem (M, N, K,
+// batch, types, majors, epilogue) in this process, and, with `record`, in the tuning cache file
+// that later processes on a device of the same name and the same tessera version read. Every
+// configuration computes the same sums in another order only (Stream-K's fix-up order is fixed:
+// the same bits from run to run), so tuning changes results by floating-point reassociation at
+// most and every configuration it picks is deterministic.
+struct GemmTuneOptions {
+  int reps = 20;           // timed rounds (after three of warm-up); each configuration's median kept
+  bool record = true;      // also write the winner to the tuning cache file
+  std::string cache_file;  // empty: $TESSERA_TUNING_CACHE ("off": no file), else the default file
+};
+struct GemmTuneTiming {
+  std::string configuration;  // as the dispatch names it, e.g. "stream-k cooperative 128x128"
+  double microseconds = 0;    // median of its timed launches
+};
+struct GemmTuneResult {
+  GemmResult status;                    // why nothing was tuned (Unsupported off the sm90 kernel)
+  std::string chosen;                   // the fastest configuration
+  double microseconds = 0;              // its median
+  std::vector<GemmTuneTiming> timings;  // every configuration timed
+  std::string cache_file;               // the file the record went to (empty: none)
+  std::string note;                     // why the record was not written, where it was not
+  explicit operator bool() const { return bool(status); }
+};
+GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& options = {}, CUstream_st* stream = nullptr);
+
 }  // namespace tessera::kernels
 
 namespace tessera {
 using kernels::gemm;
+using kernels::gemm_tune;
 }  // namespace tessera
