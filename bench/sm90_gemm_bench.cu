@@ -41,6 +41,11 @@
 //   14336, 64 512 2048 1536, 128 512 2048 1536). --skew: the same total tokens, a quarter of the
 //   experts without any, expert 0 a third of all, the rest evenly. Checked: the two D's agree.
 //   (torch._grouped_mm on the same shapes: tools/device/grouped_mm_torch.py)
+//   --suite [--csv FILE]: bf16 TN at 40 shapes: four layers of Llama-3 8B/70B and Mixtral (Y = X W^T,
+//   tokens x out x in, Y row-major as torch's linear writes it) at 64..8192 tokens, then the GEMM
+//   issue's shapes; prints the geometric mean of the ratios and the lowest ratio with and without
+//   512 rows of output; --csv writes one line per shape for bench/suite_chart.py; --tuned: each
+//   shape again after tessera::gemm_tune (not written to the tuning cache file), a second column.
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode instead of
 //   divided modes: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
@@ -82,6 +87,7 @@ int g_group = 0;         // --group G: raster group (cluster rows) for the templ
 bool g_split = true;     // --no-split: no workspace, so no Stream-K kernel
 bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
 float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
+bool g_tune = false;     // (the suite's --tuned column) gemm_tune before timing
 bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
 
 
@@ -127,9 +133,29 @@ bool use_template(const kernels::GemmArguments& g, std::function<kernels::GemmRe
 
 using sm90_check::median;
 
+// What one bench() call measured (the suite collects them).
+struct Measured {
+  double ratio = 0, tflops = 0, tflops_cublas = 0;
+  std::string schedule;
+  bool ok = false;
+};
+
 template <class T, int ClusterM = 2>
-bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const char* layout) {
+bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const char* layout, Measured* out = nullptr) {
   sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, g_beta, uint64_t(m * 31 + n * 7 + k), layout);
+  if (g_tune) {  // the configuration gemm_tune measures fastest runs from here on (this process)
+    kernels::GemmTuneOptions o;
+    o.record = false;
+    o.reps = 10;
+    const kernels::GemmTuneResult t = kernels::gemm_tune(p.args, o);
+    if (!t) {
+      std::printf("gemm_tune: %s\n", t.status.message.c_str());
+      return false;
+    }
+    std::printf("tuned (");
+    for (const auto& c : t.timings) std::printf("%s%s %.1f us", &c == &t.timings[0] ? "" : ", ", c.configuration.c_str(), c.microseconds);
+    std::printf(") ");
+  }
   // The workspace tessera::gemm_workspace_size asks for (the Stream-K kernel, where the
   // dispatch's wave model prefers it).
   void* ws = nullptr;
@@ -227,6 +253,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
               tf32 ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, ClusterM, (long long)m, (long long)n, (long long)k, tm,
               flops / tm * 1e-9, tc, flops / tc * 1e-9, tc / tm, vs_cublas, vs_fp64, ok ? "ok" : "WRONG");
+  if (out) *out = {tc / tm, flops / tm * 1e-9, flops / tc * 1e-9, schedule, ok};
   return ok;
 }
 
@@ -543,13 +570,107 @@ bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bo
   return ok;
 }
 
+// The suite: the layers of inference models, Y (tokens x out) = X (tokens x in) W^T with X and W
+// row-major (K-major) and Y row-major, as torch.nn.functional.linear runs them, at token counts
+// from decode to prefill; then the shapes the GEMM issue names (D column-major, as the default
+// table). Y row-major is D^T column-major: bench(out, tokens, in).
+struct SuiteLayer {
+  const char* name;
+  int64_t out, in;
+};
+constexpr SuiteLayer kSuiteLayers[] = {
+    {"llama3-8b.qkv", 6144, 4096},     // 32 query heads + 2 x 8 kv heads of 128
+    {"llama3-8b.down", 4096, 14336},   // also mixtral-8x7b's expert w2
+    {"mixtral.w1", 14336, 4096},       // also llama3-8b's gate / up projection
+    {"llama3-70b.qkv", 10240, 8192},   // 64 query heads + 2 x 8 kv heads of 128
+};
+constexpr int64_t kSuiteTokens[] = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
+constexpr int64_t kSuiteIssueShapes[][3] = {{8192, 8192, 8192}, {4096, 11008, 4096}, {4096, 4096, 4096}, {8192, 8192, 1024},
+                                            {3072, 3072, 3072}, {1000, 1000, 1000},  {512, 4096, 14336}, {128, 8192, 8192}};
+
+double geometric_mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return v.empty() ? 0.0 : std::exp(s / double(v.size()));
+}
+
+// Runs the suite (bf16 TN), prints each line as bench() does and a summary against the issue's
+// bars, and writes a CSV (name,tokens_or_m,out_or_n,in_or_k,ratio,tflops,tflops_cublas,schedule)
+// that bench/suite_chart.py draws.
+bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool tuned) {
+  struct Row {
+    std::string name;
+    int64_t m, n, k;  // as named: tokens x out x in for layers, M x N x K for the issue's shapes
+    bool small;       // fewer than 512 rows of output (tokens, or M)
+    Measured r, t;    // the rule's choice; gemm_tune's (with --tuned)
+  };
+  // Each shape as the rule picks, then (--tuned) after gemm_tune, whose choice the dispatch
+  // takes from then on in this process.
+  auto measure = [&](Row& row, int64_t m, int64_t n, int64_t k) {
+    bool ok = bench<bfloat16_t>(h, m, n, k, reps, "TN", &row.r);
+    if (tuned) {
+      std::printf("    ");
+      g_tune = true;
+      ok &= bench<bfloat16_t>(h, m, n, k, reps, "TN", &row.t);
+      g_tune = false;
+    }
+    return ok;
+  };
+  std::vector<Row> rows;
+  bool ok = true;
+  for (const SuiteLayer& l : kSuiteLayers)
+    for (const int64_t t : kSuiteTokens) {
+      Row row{l.name, t, l.out, l.in, t < 512, {}, {}};
+      std::printf("[%s tokens %lld] ", l.name, (long long)t);
+      ok &= measure(row, l.out, t, l.in);
+      rows.push_back(row);
+    }
+  for (const auto& s : kSuiteIssueShapes) {
+    Row row{"issue", s[0], s[1], s[2], s[0] < 512, {}, {}};
+    std::printf("[issue shape] ");
+    ok &= measure(row, s[0], s[1], s[2]);
+    rows.push_back(row);
+  }
+  auto summary = [&](const char* what, Measured Row::*which) {
+    std::vector<double> all;
+    double min_large = 1e9, min_small = 1e9;
+    for (const Row& r : rows) {
+      const double x = (r.*which).ratio;
+      all.push_back(x);
+      double& lowest = r.small ? min_small : min_large;
+      lowest = std::min(lowest, x);
+    }
+    std::printf("suite (%s): %zu shapes, geometric mean of cuBLAS time / tessera time %.3f (bar 0.97), lowest with >= 512 rows "
+                "%.3f (bar 0.92), lowest with < 512 rows %.3f (bar 0.85)\n",
+                what, rows.size(), geometric_mean(all), min_large, min_small);
+  };
+  summary("rule", &Row::r);
+  if (tuned) summary("tuned", &Row::t);
+  if (!csv_path.empty()) {
+    FILE* f = std::fopen(csv_path.c_str(), "w");
+    if (!f) {
+      std::printf("error: cannot write %s\n", csv_path.c_str());
+      return false;
+    }
+    std::fprintf(f, "name,m,n,k,ratio,tflops,tflops_cublas,schedule,ratio_tuned,schedule_tuned\n");
+    for (const Row& r : rows) {
+      std::fprintf(f, "%s,%lld,%lld,%lld,%.4f,%.1f,%.1f,%s,", r.name.c_str(), (long long)r.m, (long long)r.n, (long long)r.k, r.r.ratio,
+                   r.r.tflops, r.r.tflops_cublas, r.r.schedule.c_str());
+      if (tuned) std::fprintf(f, "%.4f,%s\n", r.t.ratio, r.t.schedule.c_str());
+      else std::fprintf(f, ",\n");
+    }
+    std::fclose(f);
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int reps = 30;
   bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false, grouped = false,
-       skew = false;
-  std::string layout = "TN";
+       skew = false, suite = false, tuned = false;
+  std::string layout = "TN", csv;
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -561,6 +682,9 @@ int main(int argc, char** argv) {
     else if (a == "--fp8") fp8 = true;
     else if (a == "--grouped") grouped = true;
     else if (a == "--skew") skew = true;
+    else if (a == "--suite") suite = true;
+    else if (a == "--tuned") tuned = true;
+    else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--fast-accum") fast_accum = true;
     else if (a == "--e5m2-b") e5m2_b = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
@@ -593,6 +717,20 @@ int main(int argc, char** argv) {
     std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
     bool ok = true;
     for (size_t i = 0; i < dims.size(); i += 4) ok &= bench_grouped(dims[i], dims[i + 1], dims[i + 2], dims[i + 3], skew, reps);
+    return ok ? 0 : 1;
+  }
+  if (suite) {
+    if (f16 || tf32 || fp8 || fused || cluster1 || layout != "TN" || !dims.empty()) {
+      std::printf("error: --suite runs its own shapes, bf16 TN (only --reps, --csv, --tuned, --no-split and --no-lead apply)\n");
+      return 1;
+    }
+    cudaDeviceProp prop{};
+    SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    cublasHandle_t h;
+    CUBLAS_OK(cublasCreate(&h));
+    const bool ok = bench_suite(h, reps, csv, tuned);
+    cublasDestroy(h);
     return ok ? 0 : 1;
   }
   if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};
