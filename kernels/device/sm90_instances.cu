@@ -112,7 +112,9 @@ Choice choose(const GemmArguments& g, const sm90::Sm90Config* forced = nullptr) 
     const auto built = sm90::built_configs(g);
     if (std::find(built.begin(), built.end(), *tuned) != built.end()) config = tuned;
   }
-  const sm90::Schedule schedule = config ? config->schedule : sm90::choose_schedule(g, sms);
+  // (a Stream-K configuration without a whole-tile kernel of its tile: the rule's whole tiles)
+  const sm90::Schedule schedule =
+      config && sm90::schedule_built(config->schedule, g) ? config->schedule : sm90::choose_schedule(g, sms);
   auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, schedule); };
   Choice c;
   c.whole_schedule = schedule;
@@ -122,7 +124,7 @@ Choice choose(const GemmArguments& g, const sm90::Sm90Config* forced = nullptr) 
     return c;
   }
   const Activation act = g.epilogue.activation;
-  const std::optional<sm90::Schedule> sk = config ? (config->stream_k ? std::optional(schedule) : std::nullopt)
+  const std::optional<sm90::Schedule> sk = config ? (config->stream_k ? std::optional(config->schedule) : std::nullopt)
                                                   : sm90::choose_stream_k(g, sms);
   if (act != Activation::Identity) {
     c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == act; });

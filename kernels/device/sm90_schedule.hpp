@@ -161,13 +161,14 @@ inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape 
 // Every configuration the list builds for g's types and majors, whole tiles before Stream-K,
 // larger tiles first: the candidates gemm_tune times. With a fused activation whole tiles only
 // (the dispatch runs no Stream-K kernel then; a schedule without the activation's TMA-store
-// kernel applies it in its plain kernel's epilogue).
+// kernel applies it in its plain kernel's epilogue). A Stream-K kernel need not have a
+// whole-tile twin: without its workspace the rule's whole tiles run.
 inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
   std::vector<Sm90Config> out;
   for (const bool stream_k : {false, true}) {
     if (stream_k && g.epilogue.activation != Activation::Identity) break;
     for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Pingpong64x128})
-      if (schedule_built(s, g) && (!stream_k || stream_k_built(s, g))) out.push_back({s, stream_k});
+      if (stream_k ? stream_k_built(s, g) : schedule_built(s, g)) out.push_back({s, stream_k});
   }
   return out;
 }
