@@ -8,14 +8,16 @@ host work, each call timed with CUDA events; the medians and their ratio (torch'
 tessera's: above 1, tessera is faster). Both calls write into preallocated outputs: the
 kernels are timed, not an allocator. Layout TN as the C++ bench: A row-major M x K (K-major),
 B column-major K x N (the transpose of a row-major N x K weight), tessera's D column-major as
-there, torch's row-major (the layout its out= takes without a copy; cuBLAS swaps operands).
+there. torch's D: column-major too by default (--torch-d col: torch.matmul(b.T, a.T) into D^T,
+row-major, which is the cuBLAS call the C++ bench makes, so both ratios have the same anchor
+problem), or row-major (--torch-d row: cuBLAS runs D^T = B^T A^T, another kernel choice).
 
 Besides, the host cost of one call (wall clock per call of a loop of calls that queue behind
 a long GPU sleep, so only the Python and launch work is timed), which the sleep hides above,
 with its two sides apart (tessera's Python, _gemm_cuda.run's C++ and launch) and for out=None.
 
 usage: PYTHONPATH=build/python python3 bench/python_gemm_bench.py [--reps 30] [--warmup 5]
-           [--dtype bf16|f16] [--layout TN|NT|NN|TT] [--lead-cycles N] [M N K ...]"""
+           [--dtype bf16|f16] [--layout TN|NT|NN|TT] [--torch-d col|row] [--lead-cycles N] [M N K ...]"""
 import argparse
 import statistics
 import sys
@@ -75,6 +77,8 @@ def main():
     p.add_argument("--dtype", choices=["bf16", "f16"], default="bf16")
     p.add_argument("--layout", choices=["TN", "NT", "NN", "TT"], default="TN")
     p.add_argument("--lead-cycles", type=int, default=2_000_000, help="GPU sleep before each timed pair (~1 ms)")
+    p.add_argument("--torch-d", choices=["col", "row"], default="col",
+                   help="torch's D: column-major as tessera's (the C++ bench's cuBLAS call) or row-major")
     p.add_argument("mnk", nargs="*", type=int)
     args = p.parse_args()
     if len(args.mnk) % 3:
@@ -85,20 +89,27 @@ def main():
     a_kmajor, b_kmajor = args.layout[0] == "T", args.layout[1] == "N"
     dev = torch.cuda.get_device_properties(0)
     print(f"device: {dev.name}, {dev.multi_processor_count} SMs; torch {torch.__version__}; tessera {ts.__version__}; "
-          f"{args.dtype} {args.layout}, D column-major, median of {args.reps} alternating pairs")
+          f"{args.dtype} {args.layout}, tessera's D column-major, torch's {args.torch_d}-major, "
+          f"median of {args.reps} alternating pairs")
     print(f"{'M':>6} {'N':>6} {'K':>6} {'tessera ms':>11} {'TFLOP/s':>8} {'torch ms':>9} {'TFLOP/s':>8} "
           f"{'ratio':>6} {'err':>8}")
     for m, n, k in shapes:
         a = operand(m, k, dtype, a_kmajor, kdim_first=False)
         b = operand(k, n, dtype, b_kmajor, kdim_first=True)
         d_mine = torch.empty((n, m), dtype=dtype, device="cuda").t()      # column-major
-        d_torch = torch.empty((m, n), dtype=dtype, device="cuda")   # its own (row-major: no copy)
+        if args.torch_d == "col":
+            d_torch = torch.empty((n, m), dtype=dtype, device="cuda").t()  # D column-major: D^T row-major
+
+            def theirs():
+                torch.matmul(b.t(), a.t(), out=d_torch.t())
+        else:
+            d_torch = torch.empty((m, n), dtype=dtype, device="cuda")
+
+            def theirs():
+                torch.matmul(a, b, out=d_torch)
 
         def mine():
             ts.gemm(a, b, d_mine)
-
-        def theirs():
-            torch.matmul(a, b, out=d_torch)
 
         mine()
         theirs()

@@ -30,7 +30,9 @@ note() { echo "$*" | tee -a "$log"; }
 status=0
 note "== tessera GPU check $(date -u +%FT%TZ) commit=${COMMIT:-unknown}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
-F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177)
+# (-fPIC: the same objects link into the Python module, run_python_gemm.sh KOBJS=...; the host
+# side only, the kernels' code is the same)
+F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177 -Xcompiler -fPIC)
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 SM90=(-gencode=arch=compute_90,code=sm_90)
 SM90A=(-gencode=arch=compute_90a,code=sm_90a)

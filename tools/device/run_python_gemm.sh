@@ -12,6 +12,8 @@
 #   run(command="OUT=$OUT tools/device/run_python_gemm.sh")
 # STEP=build (build only, into BUILD inside the tree, e.g. BUILD=build-gpu, which a warm machine
 # keeps) then STEP=check when one call cannot hold both.
+# KOBJS=DIR: take the kernel library's objects from DIR (k_*.o and h_*.o of a run_check.sh build,
+# which compiles them position-independent) instead of compiling them again.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-pygemm}
@@ -45,6 +47,12 @@ if [ "$STEP" != check ]; then
 {
   pids=()
   kobjs=()
+  host_objs=()
+  if [ -n "${KOBJS:-}" ]; then
+    kobjs=("$KOBJS"/k_*.o "$KOBJS"/h_*.o)
+    host_objs=("$KOBJS"/h_*.o)
+    cp "$KOBJS/sm90_bench" "$B/"  # (run_check.sh's C++ bench, linked over the same objects)
+  else
   for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
     o="$B/k_$(basename "$src" .cu).o"
     nvcc "${F[@]}" "${SM90[@]}" -Xcompiler -fPIC -c "$src" -o "$o" & pids+=($!)
@@ -56,11 +64,11 @@ if [ "$STEP" != check ]; then
     kobjs+=("$o")
   done
   # (the library's host code the SM90 dispatch calls: gemm_tune, the tuning cache)
-  host_objs=()
   source tools/device/host_objects.sh
   host_objects "$B" "${F[@]}" -Xcompiler -fPIC
   kobjs+=("${host_objs[@]}")
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
+  fi
   # _core's sources (the CMake targets tessera_runtime/analysis/viz/verify/verify_diagram, no Cairo;
   # zlib for the HTML pages' per-cell data).
   cobjs=()
@@ -79,7 +87,7 @@ if [ "$STEP" != check ]; then
     $CXX -shared -o "$B/python/tessera/_core$EXT" "$B/module.o" "${cobjs[@]}" -lz &&
     $CXX -shared -o "$B/python/tessera/_gemm_cuda$EXT" "$B/gemm_cuda.o" "${kobjs[@]}" -L"$CUDA_HOME/lib64" -lcudart \
       -Wl,-rpath,"$CUDA_HOME/lib64" &&
-    nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o "${host_objs[@]}" -lcublas -lcublasLt
+    { [ -n "${KOBJS:-}" ] || nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o "${host_objs[@]}" -lcublas -lcublasLt; }
 } >"$OUT/build.log" 2>&1
 rc=$?
 cp python/tessera/*.py "$B/python/tessera/"
