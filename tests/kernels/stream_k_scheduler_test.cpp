@@ -435,7 +435,7 @@ TEST_CASE("stream-K plan: the hybrid heuristic as stated", "[kernels]") {
         INFO("tiles " << tiles << ", k-tiles " << k_tiles << ", clusters " << clusters << ": " << to_string(p.kind) << ", dp "
                       << p.dp_tiles << ", units " << p.sk_units);
         const std::int64_t full = tiles / clusters, tail = tiles % clusters;
-        const bool data_parallel = tail == 0 || k_tiles <= kStreamKMinUnitKTiles || 2 * tail >= clusters;
+        const bool data_parallel = tail == 0 || k_tiles <= kStreamKMinUnitKTiles || (full >= 1 && 2 * tail >= clusters);
         if (data_parallel) {
           REQUIRE(p.kind == Decomposition::DataParallel);
           REQUIRE((p.dp_tiles == tiles && p.sk_units == 0));
