@@ -348,15 +348,16 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
             for (int b = 0; b < 2; ++b)
               for (int a = 0; a < 2; ++a) {
                 const auto mn = part(make_coord(make_coord(a, b, j), r, 0));
-                CHECK(frames[t].m[F::row_slot(b, r)] == tm * 128 + std::int64_t(get<0>(mn)));
-                CHECK(frames[t].n[F::col_slot(a, j)] == tn * 128 + std::int64_t(get<1>(mn)));
+                CHECK(frames[t].m(F::row_slot(b, r)) == tm * 128 + std::int64_t(get<0>(mn)));
+                CHECK(frames[t].n(F::col_slot(a, j)) == tn * 128 + std::int64_t(get<1>(mn)));
               }
         CHECK(frames[t].l == 1);
         // the lanes of t's warp that hold t's columns (rows) are t XOR a subset of the mask
         for (int x = 0; x < 32; ++x) {
           const int u = (t & ~31) | x;
-          const bool same_cols = std::equal(std::begin(frames[u].n), std::end(frames[u].n), std::begin(frames[t].n));
-          const bool same_rows = std::equal(std::begin(frames[u].m), std::end(frames[u].m), std::begin(frames[t].m));
+          bool same_cols = true, same_rows = true;
+          for (int i = 0; i < F::rows; ++i) same_rows = same_rows && frames[u].m(i) == frames[t].m(i);
+          for (int j = 0; j < F::cols; ++j) same_cols = same_cols && frames[u].n(j) == frames[t].n(j);
           CHECK(same_cols == ((unsigned(x ^ t) & 31u & ~frames[t].same_columns) == 0u));
           CHECK(same_rows == ((unsigned(x ^ t) & 31u & ~frames[t].same_rows) == 0u));
         }
@@ -403,7 +404,7 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
             for (int i = 0; i < F::rows; ++i)
               for (int j = 0; j < F::cols; ++j)
                 if (f.row_inside(i) && f.col_inside(j)) {
-                  const TreeCoord c{f.m[i], f.n[j], l, i, j};
+                  const TreeCoord c{f.m(i), f.n(j), l, i, j};
                   framed.d[at(c.m, c.n, l)] = Tree::visit(pf, state, c, acc_of(c.m, c.n, l));
                 }
             Tree::end_tile(pf, state, f);

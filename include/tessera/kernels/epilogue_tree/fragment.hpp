@@ -43,16 +43,18 @@ TESSERA_HOST_DEVICE TESSERA_INLINE typename WgmmaFragment<TiledMma, TileShape>::
   const auto id = make_identity_tensor(tile_mn);
   const auto c0 = tiled.get_slice(0).partition_C(id);  // thread 0's: static
   const auto mine0 = tiled.get_slice(thread).partition_C(id)(0);
-  const std::int64_t m0 = tile_m * std::int64_t(get<0>(tile_mn)) + std::int64_t(get<0>(mine0));
-  const std::int64_t n0 = tile_n * std::int64_t(get<1>(tile_mn)) + std::int64_t(get<1>(mine0));
+  f.m0 = tile_m * std::int64_t(get<0>(tile_mn)) + std::int64_t(get<0>(mine0));
+  f.n0 = tile_n * std::int64_t(get<1>(tile_mn)) + std::int64_t(get<1>(mine0));
+  f.resid_m = s.m - f.m0;
+  f.resid_n = s.n - f.n0;
 #pragma unroll
   for (int r = 0; r < F::repeats; ++r)
 #pragma unroll
-    for (int b = 0; b < 2; ++b) f.m[F::row_slot(b, r)] = m0 + std::int64_t(get<0>(c0(make_coord(make_coord(0, b, 0), r, 0))));
+    for (int b = 0; b < 2; ++b) f.dm[F::row_slot(b, r)] = int(get<0>(c0(make_coord(make_coord(0, b, 0), r, 0))));
 #pragma unroll
   for (int j = 0; j < F::groups; ++j)
 #pragma unroll
-    for (int a = 0; a < 2; ++a) f.n[F::col_slot(a, j)] = n0 + std::int64_t(get<1>(c0(make_coord(make_coord(a, 0, j), 0, 0))));
+    for (int a = 0; a < 2; ++a) f.dn[F::col_slot(a, j)] = int(get<1>(c0(make_coord(make_coord(a, 0, j), 0, 0))));
   // a lane bit whose flip keeps value 0's column (row) moves along the rows (columns) only: the
   // lanes that differ by such bits hold the same columns (rows)
   const auto t0 = c0(0);
@@ -63,7 +65,6 @@ TESSERA_HOST_DEVICE TESSERA_INLINE typename WgmmaFragment<TiledMma, TileShape>::
     if (std::int64_t(get<0>(tb)) == std::int64_t(get<0>(t0))) f.same_rows |= 1u << bit;
   }
   f.l = l;
-  f.shape = s;
   return f;
 }
 

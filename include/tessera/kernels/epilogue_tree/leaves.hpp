@@ -100,7 +100,7 @@ struct Broadcast {
 #pragma unroll
     for (int i = 0; i < slots; ++i) {
       const bool in = AlongM ? f.row_inside(i) : f.col_inside(i);
-      s.v[i] = in ? to_float(base[AlongM ? f.m[i] : f.n[i]]) : 0.0f;
+      s.v[i] = in ? to_float(base[AlongM ? f.m(i) : f.n(i)]) : 0.0f;
     }
   }
   template <class S>

@@ -55,32 +55,40 @@ TESSERA_HOST_DEVICE inline bool inside(TreeShape const& s, TreeCoord const& c) {
   return c.m >= 0 && c.m < s.m && c.n >= 0 && c.n < s.n && c.l >= 0 && c.l < s.l;
 }
 
-// The part of a tile one thread holds: the elements (m[i], n[j]) for its Rows row slots i and
+// The part of a tile one thread holds: the elements (m(i), n(j)) for its Rows row slots i and
 // Cols column slots j (every pair of them, inside the problem or not: begin_tile reads at a slot
-// only where row_inside(i) / col_inside(j)), batch l. On the device, the lanes of the thread's
-// warp that hold the same columns are those whose lane index differs from its own by XOR with
-// bits of same_columns (a column's values are spread over them), likewise same_rows: the
-// accumulator partition's thread layout gives both (tree/fragment.hpp). 0: no other lane shares
-// (the host's emulation, or a frame of one thread's whole tile).
+// only where row_inside(i) / col_inside(j)), batch l. A slot is an offset (dm[i], dn[j]) from the
+// thread's origin (m0, n0): on the device the offsets are compile-time constants (the C
+// partition of thread 0), so a slot's coordinate and its residue test cost an immediate, not a
+// register per slot. On the device, the lanes of the thread's warp that hold the same columns
+// are those whose lane index differs from its own by XOR with bits of same_columns (a column's
+// values are spread over them), likewise same_rows: the accumulator partition's thread layout
+// gives both (tree/fragment.hpp). 0: no other lane shares (the host's emulation, or a frame of
+// one thread's whole tile).
 template <int Rows, int Cols>
 struct TileFrame {
   static_assert(Rows >= 1 && Cols >= 1, "TileFrame<Rows, Cols>: a thread holds at least one row and one column");
   static constexpr int rows = Rows, cols = Cols;
-  std::int64_t m[Rows] = {};
-  std::int64_t n[Cols] = {};
+  std::int64_t m0 = 0, n0 = 0;
+  int dm[Rows] = {}, dn[Cols] = {};
   std::int64_t l = 0;
-  TreeShape shape;
+  // the problem's extent from the origin: M - m0, N - n0 (a slot is inside where its offset is
+  // below them)
+  std::int64_t resid_m = 0, resid_n = 0;
   unsigned same_columns = 0, same_rows = 0;
-  TESSERA_HOST_DEVICE TESSERA_INLINE bool row_inside(int i) const { return m[i] >= 0 && m[i] < shape.m; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE bool col_inside(int j) const { return n[j] >= 0 && n[j] < shape.n; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE std::int64_t m(int i) const { return m0 + dm[i]; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE std::int64_t n(int j) const { return n0 + dn[j]; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE bool row_inside(int i) const { return dm[i] < resid_m; }  // (m0 + dm[i] >= 0: a tile's)
+  TESSERA_HOST_DEVICE TESSERA_INLINE bool col_inside(int j) const { return dn[j] < resid_n; }
 };
 // The frame of a single element (m, n, l): what a host loop over elements passes.
 TESSERA_HOST_DEVICE inline TileFrame<1, 1> element_frame(TreeShape const& s, TreeCoord const& c) {
   TileFrame<1, 1> f;
-  f.m[0] = c.m;
-  f.n[0] = c.n;
+  f.m0 = c.m;
+  f.n0 = c.n;
   f.l = c.l;
-  f.shape = s;
+  f.resid_m = s.m - c.m;
+  f.resid_n = s.n - c.n;
   return f;
 }
 

@@ -229,7 +229,7 @@ struct Reduction {
       for (int i = 0; i < State<Frame::rows, Frame::cols>::slots; ++i) {
         const float x = over_lanes<Op>(s.partial[i], lanes);
         const bool in = R == Reduced::Row ? f.col_inside(i) : f.row_inside(i);
-        if (in && lane_leads(lanes)) Op::combine(out + (R == Reduced::Row ? f.n[i] : f.m[i]), x);
+        if (in && lane_leads(lanes)) Op::combine(out + (R == Reduced::Row ? f.n(i) : f.m(i)), x);
       }
     }
   }
