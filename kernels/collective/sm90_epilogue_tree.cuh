@@ -141,7 +141,7 @@ struct CollectiveEpilogueSm90Tree {
           const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
           if (whole || (dm < resid_m0 && dn < resid_n0)) {
             // value (a, b) = (v % 2, v / 2) of group j
-            const tree::TreeCoord at{m0 + dm, n0 + dn, l, Fragment::row_slot(v / 2, r), Fragment::col_slot(v % 2, j)};
+            const tree::TreeCoord at{m0 + dm, n0 + dn, l, Fragment::row_slot(v / 2, r), Fragment::col_slot(v % 2, j), int(dm), int(dn)};
             dj(v) = arch::from_f32<ElementD>(Tree::visit(p.tree, state, at, acc[4 * j + v + values * r]));
           }
         }

@@ -127,7 +127,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
     if (!ctx.whole && !(dm < ctx.resid_m0 && dn < ctx.resid_n0)) return 0.0f;
     using Fragment = typename X::FragmentType;
-    const tree::TreeCoord at{ctx.m0 + dm, ctx.n0 + dn, ctx.l, Fragment::row_slot(V / 2, I), Fragment::col_slot(V % 2, J)};
+    const tree::TreeCoord at{ctx.m0 + dm, ctx.n0 + dn, ctx.l, Fragment::row_slot(V / 2, I), Fragment::col_slot(V % 2, J), int(dm), int(dn)};
     return Tree::visit(ctx.tree, ctx.state, at, ctx.acc[4 * J + V + AtomValues * I]);
   }
   // An f32 D: group J of repeat I value by value into the staging tile.

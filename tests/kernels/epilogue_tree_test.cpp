@@ -364,29 +364,38 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
       }
     }
 
-  // a tree with every per-tile node: a scalar in memory, both broadcasts, the three reductions
+  // a tree with every per-tile node: a scalar in memory, both broadcasts, C, an aux store, the
+  // three reductions
   using Pre = Compute<plus, Compute<multiplies, Compute<multiplies, Scalar<>, Accumulator>, ColumnBroadcast<half_t>>, RowBroadcast<bfloat16_t>>;
-  using Tree = ScalarReduction<absolute_maximum, ColumnReduction<tree::sum, RowReduction<maximum_value, Compute<gelu_tanh, Pre>>>>;
+  using WithC = Compute<plus, Pre, SourceC<float>>;
+  using Aux = AuxStore<bfloat16_t, WithC>;
+  using Act = Compute<gelu_tanh, Aux>;
+  using Tree = ScalarReduction<absolute_maximum, ColumnReduction<tree::sum, RowReduction<maximum_value, Act>>>;
   std::mt19937 g(29);
   for (const TreeShape sh : {TreeShape{256, 256, 2}, TreeShape{200, 150, 2}, TreeShape{70, 33, 1}}) {
     INFO("M N L " << sh.m << " " << sh.n << " " << sh.l);
     const auto alphas = randoms(g, std::size_t(sh.l), 0.5f, 1.5f);
     const auto sm = rounded<half_t>(randoms(g, std::size_t(sh.m), 0.5f, 1.5f));
     const auto bias = rounded<bfloat16_t>(randoms(g, std::size_t(sh.n * sh.l)));
+    const auto c = randoms(g, std::size_t(sh.m * sh.n * sh.l));  // row-major, batches M N apart
+    const std::int64_t ld = sh.m + 3, bs = ld * sh.n + 5;        // the aux store: column-major, padded
     struct Out {
       std::vector<float> d, colmax, rowsum;
+      std::vector<bfloat16_t> aux;
       float amax = 0.0f;
     };
     auto outputs = [&] {
       return Out{std::vector<float>(std::size_t(sh.m * sh.n * sh.l), std::numeric_limits<float>::quiet_NaN()),
                  std::vector<float>(std::size_t(sh.n * sh.l), -std::numeric_limits<float>::infinity()),
-                 std::vector<float>(std::size_t(sh.m * sh.l), 0.0f), 0.0f};
+                 std::vector<float>(std::size_t(sh.m * sh.l), 0.0f), std::vector<bfloat16_t>(std::size_t(bs * sh.l), bfloat16_t::from_bits(0x7fc1)),
+                 0.0f};
     };
     Out direct = outputs(), framed = outputs();
     auto params = [&](Out& o) {
-      // (nesting: amax, row sums, column maxima, gelu_tanh, plus, multiplies, multiplies, Scalar)
-      return params_of<Tree>(
-          sh, Tree::Arguments{&o.amax, 0, {o.rowsum.data(), sh.m, {o.colmax.data(), sh.n, {{{{{0.0f, alphas.data(), 1}, {}}, {sm.data()}}, {bias.data(), sh.n}}}}}});
+      const Pre::Arguments pre{{{{0.0f, alphas.data(), 1}, {}}, {sm.data()}}, {bias.data(), sh.n}};
+      const WithC::Arguments with_c{pre, {c.data(), sh.n, 1, sh.m * sh.n}};
+      const Act::Arguments act{Aux::Arguments{o.aux.data(), 1, ld, bs, with_c}};
+      return params_of<Tree>(sh, Tree::Arguments{&o.amax, 0, {o.rowsum.data(), sh.m, {o.colmax.data(), sh.n, act}}});
     };
     const auto pd = params(direct), pf = params(framed);
     auto at = [&](std::int64_t m, std::int64_t n, std::int64_t l) { return std::size_t(m + sh.m * n + sh.m * sh.n * l); };
@@ -404,13 +413,14 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
             for (int i = 0; i < F::rows; ++i)
               for (int j = 0; j < F::cols; ++j)
                 if (f.row_inside(i) && f.col_inside(j)) {
-                  const TreeCoord c{f.m(i), f.n(j), l, i, j};
-                  framed.d[at(c.m, c.n, l)] = Tree::visit(pf, state, c, acc_of(c.m, c.n, l));
+                  const TreeCoord x{f.m(i), f.n(j), l, i, j, f.dm[i], f.dn[j]};
+                  framed.d[at(x.m, x.n, l)] = Tree::visit(pf, state, x, acc_of(x.m, x.n, l));
                 }
             Tree::end_tile(pf, state, f);
           }
         }
     for (std::size_t i = 0; i < direct.d.size(); ++i) REQUIRE(tessera::detail::float_bits(framed.d[i]) == tessera::detail::float_bits(direct.d[i]));
+    for (std::size_t i = 0; i < direct.aux.size(); ++i) REQUIRE(framed.aux[i].bits == direct.aux[i].bits);  // (padding kept too)
     CHECK(framed.colmax == direct.colmax);  // max is exact in any order
     CHECK(framed.amax == direct.amax);
     for (std::size_t i = 0; i < direct.rowsum.size(); ++i) CHECK(framed.rowsum[i] == Approx(direct.rowsum[i]).epsilon(1e-5).margin(1e-4));

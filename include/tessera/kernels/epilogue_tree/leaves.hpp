@@ -13,7 +13,8 @@
 // every batch).
 // Cost per tile and thread: a Scalar in memory is one load (begin_tile), a broadcast one load per
 // row (ColumnBroadcast) or column (RowBroadcast) the thread holds, kept in registers (State);
-// an element's visit reads registers only. SourceC loads per element.
+// an element's visit reads registers only. SourceC loads per element (its offset at the
+// thread's origin computed once per tile).
 #pragma once
 
 #include "tessera/kernels/epilogue_tree/node.hpp"
@@ -117,8 +118,10 @@ struct RowBroadcast : detail::Broadcast<T, false> {};
 template <class T>
 struct ColumnBroadcast : detail::Broadcast<T, true> {};
 
+// C(m, n): the thread's offset at its frame's origin computed once per tile; an element adds its
+// offset from there (constant multiples of the strides) and loads.
 template <class T>
-struct SourceC : Stateless {
+struct SourceC {
   struct Arguments {
     const T* ptr = nullptr;
     std::int64_t stride_m = 0, stride_n = 0, batch_stride = 0;  // elements
@@ -129,9 +132,20 @@ struct SourceC : Stateless {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
-    return to_float(p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n]);
+  template <int Rows, int Cols>
+  struct State {
+    std::int64_t origin = 0;  // the offset of (m0, n0) of batch l (never dereferenced itself)
+  };
+  template <class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
+    s.origin = f.l * p.batch_stride + f.m0 * p.stride_m + f.n0 * p.stride_n;
   }
+  template <class S>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, S const& s, TreeCoord const& c, float) {
+    return to_float(p.ptr[s.origin + std::int64_t(c.dm) * p.stride_m + std::int64_t(c.dn) * p.stride_n]);
+  }
+  template <class S, class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, S&, Frame const&) {}
 };
 
 }  // namespace tessera::kernels::tree

@@ -46,10 +46,14 @@ struct TreeShape {
   std::int64_t m = 0, n = 0, l = 1;
 };
 // One element of D: row m, column n, batch l (global: the tile's origin included); row and col:
-// its slots in the visiting thread's TileFrame (0 where a frame holds one element).
+// its slots in the visiting thread's TileFrame, dm and dn its offsets from the frame's origin
+// (m = m0 + dm, n = n0 + dn; compile-time constants on the device, so that a node addressing a
+// matrix adds constant multiples of its strides to an offset it computed once per tile; all 0
+// where a frame holds one element).
 struct TreeCoord {
   std::int64_t m = 0, n = 0, l = 0;
   int row = 0, col = 0;
+  int dm = 0, dn = 0;
 };
 TESSERA_HOST_DEVICE inline bool inside(TreeShape const& s, TreeCoord const& c) {
   return c.m >= 0 && c.m < s.m && c.n >= 0 && c.n < s.n && c.l >= 0 && c.l < s.l;
@@ -137,16 +141,39 @@ constexpr const char* element_name() {
   else if constexpr (std::is_same_v<T, float_e5m2_t>) return "e5m2";
   else return "element";
 }
-// f32 <-> an element type (numeric.hpp's round to nearest even, host and device).
+// f32 <-> an element type: round to nearest even (numeric.hpp's on the host; on the device the
+// hardware's cvt.rn for bf16 and f16, one instruction where numeric.hpp's portable rounding is a
+// dozen per element: the same value for every non-NaN input, a NaN becomes the canonical NaN).
 template <class T>
-TESSERA_HOST_DEVICE inline float to_float(T x) {
-  if constexpr (std::is_same_v<T, float>) return x;
-  else return x.to_float();
+TESSERA_HOST_DEVICE TESSERA_INLINE float to_float(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return x;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, half_t>) {
+      float f;
+      asm("cvt.f32.f16 %0, %1;\n" : "=f"(f) : "h"(x.bits));
+      return f;
+    }
+#endif
+    return x.to_float();
+  }
 }
 template <class T>
-TESSERA_HOST_DEVICE inline T from_float(float x) {
-  if constexpr (std::is_same_v<T, float>) return x;
-  else return T::from_float(x);
+TESSERA_HOST_DEVICE TESSERA_INLINE T from_float(float x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return x;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>) {
+      std::uint16_t b;
+      if constexpr (std::is_same_v<T, bfloat16_t>) asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(b) : "f"(x));
+      else asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(b) : "f"(x));
+      return T::from_bits(b);
+    }
+#endif
+    return T::from_float(x);
+  }
 }
 
 namespace detail {

@@ -104,8 +104,10 @@ struct AuxStore {
     std::int64_t stride_m, stride_n, batch_stride;
     typename Child::Params child;
   };
+  // The offset of the frame's origin (m0, n0) of batch l, once per tile (never dereferenced itself).
   template <int Rows, int Cols>
   struct State {
+    std::int64_t origin = 0;
     typename Child::template State<Rows, Cols> child;
   };
   static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
@@ -121,12 +123,14 @@ struct AuxStore {
   }
   template <class Frame>
   TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
+    s.origin = f.l * p.batch_stride + f.m0 * p.stride_m + f.n0 * p.stride_n;
     Child::begin_tile(p.child, s.child, f);
   }
+  // (the element's offset from the origin: constant multiples of the strides)
   template <class S>
   TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, S& s, TreeCoord const& c, float acc) {
     const float x = Child::visit(p.child, s.child, c, acc);
-    p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n] = from_float<T>(x);
+    p.ptr[s.origin + std::int64_t(c.dm) * p.stride_m + std::int64_t(c.dn) * p.stride_n] = from_float<T>(x);
     return x;
   }
   template <class Frame>
