@@ -22,10 +22,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
-#include <memory>
 #include <cstdlib>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
