@@ -11,11 +11,11 @@
 //   absolute_maximum   max |x|         atomic max of the bits of |x| (non-negative floats order
 //                                      as their bits): exact and the same whatever the order;
 //                                      NaN wins (its bits exceed infinity's)
-//   maximum_value      max x           an atomic max of the bits where x >= 0, an atomic min of
-//                                      the unsigned bits where x < 0 (floats of one sign order as
-//                                      those): the same whatever the order (up to the sign of a
-//                                      zero); a NaN is stored as the positive NaN 0x7fffffff, and
-//                                      so wins (NaN propagates)
+//   maximum_value      max x           max.NaN in registers; an atomic max of the bits where
+//                                      x >= 0, an atomic min of the unsigned bits where x < 0
+//                                      (floats of one sign order as those): the same whatever the
+//                                      order (up to the sign of a zero); a NaN is stored as the
+//                                      positive NaN 0x7fffffff, and so wins (NaN propagates)
 //   sum                sum x           atomic adds: the order of the additions, and so the
 //                                      rounding, changes from run to run (not deterministic)
 // A reduction combines into what its output holds: set it to the identity before the launch
@@ -60,7 +60,17 @@ struct maximum_value {
   static constexpr const char* name = "maximum_value";
   static constexpr float identity = -std::numeric_limits<float>::infinity();
   TESSERA_HOST_DEVICE TESSERA_INLINE static float element(float x) { return x; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) { return a != a ? a : b != b ? b : a < b ? b : a; }
+  // (on the device max.NaN: one instruction, a NaN operand gives the canonical NaN; the host's
+  // keeps the NaN operand; both are the larger operand otherwise, up to the sign of a zero)
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;\n" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a ? a : b != b ? b : a < b ? b : a;
+#endif
+  }
   TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
 #if defined(__CUDA_ARCH__)
     // non-negative floats order as their bits as signed integers, negative ones reversed as
