@@ -308,6 +308,9 @@ TEST_CASE("argument checks name the node and the reason") {
     using type = Aux;
   };
   refusal(AuxTag{}, Aux::Arguments{v.data(), 32, 1, 100}, GemmStatus::InvalidBatchStride, "root (AuxStore)", "overlap");
+  // an element offset that fits, a byte offset (4 bytes per f32) that does not
+  const std::int64_t huge = std::numeric_limits<std::int64_t>::max() / 100;  // last element offset 63 huge: fits; 4 x that does not
+  refusal(AuxTag{}, Aux::Arguments{v.data(), 1, huge, 32 * huge}, GemmStatus::Overflow, "root (AuxStore)", "last byte offset does not fit");
   CHECK(bool(tree::can_implement<Aux>(s, Aux::Arguments{v.data(), 32, 1, 2048})));
   using Red = RowReduction<absolute_maximum, Accumulator>;
   struct RedTag {

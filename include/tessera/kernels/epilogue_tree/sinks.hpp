@@ -46,7 +46,11 @@ struct absolute_maximum {
   // non-negative floats order as their bits, as signed 32-bit integers too (NaN's exceed
   // infinity's): the device's atomicMax on the bits
   TESSERA_HOST_DEVICE TESSERA_INLINE static float of(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __int_as_float(::max(__float_as_int(a), __float_as_int(b)));  // (one integer max)
+#else
     return std::int32_t(tessera::detail::float_bits(a)) < std::int32_t(tessera::detail::float_bits(b)) ? b : a;
+#endif
   }
   TESSERA_HOST_DEVICE TESSERA_INLINE static void combine(float* r, float v) {
 #if defined(__CUDA_ARCH__)
@@ -109,12 +113,16 @@ struct AuxStore {
     std::int64_t stride_m = 0, stride_n = 0, batch_stride = 0;  // elements
     typename Child::Arguments child;
   };
+  // (the strides also in bytes: an element's address is the origin's plus constant multiples
+  // of them, no scaling per element)
   struct Params {
     T* ptr;
     std::int64_t stride_m, stride_n, batch_stride;
+    std::int64_t stride_m_bytes, stride_n_bytes;
     typename Child::Params child;
   };
-  // The offset of the frame's origin (m0, n0) of batch l, once per tile (never dereferenced itself).
+  // The byte offset of the frame's origin (m0, n0) of batch l, once per tile (never dereferenced
+  // itself).
   template <int Rows, int Cols>
   struct State {
     std::int64_t origin = 0;
@@ -125,22 +133,31 @@ struct AuxStore {
     if (s.l > 1 && a.batch_stride < (a.stride_m == 1 ? a.stride_n * s.n : a.stride_m * s.m))
       return detail::refuse(GemmStatus::InvalidBatchStride, at, "AuxStore",
                             "batch_stride " + std::to_string(a.batch_stride) + " makes the batches' matrices overlap");
+    // the kernel addresses elements in bytes: the last byte offset fits too
+    std::int64_t last = 0, last_bytes = 0;
+    if (!detail::offset_fits(last, s.m, a.stride_m) || !detail::offset_fits(last, s.n, a.stride_n) ||
+        !detail::offset_fits(last, s.l, a.batch_stride) || __builtin_mul_overflow(last + 1, std::int64_t(sizeof(T)), &last_bytes))
+      return detail::refuse(GemmStatus::Overflow, at, "AuxStore", "the matrix's last byte offset does not fit in 64 bits");
     return Child::can_implement(s, a.child, detail::child_at(at, 0));
   }
   static std::size_t workspace_size(TreeShape const& s, Arguments const& a) { return Child::workspace_size(s, a.child); }
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
-    return {a.ptr, a.stride_m, a.stride_n, a.batch_stride, Child::to_underlying_arguments(s, a.child, workspace)};
+    // (can_implement bounded the last offset in bytes)
+    const auto bytes = std::int64_t(sizeof(T));
+    return {a.ptr, a.stride_m, a.stride_n, a.batch_stride, a.stride_m * bytes, a.stride_n * bytes,
+            Child::to_underlying_arguments(s, a.child, workspace)};
   }
   template <class Frame>
   TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
-    s.origin = f.l * p.batch_stride + f.m0 * p.stride_m + f.n0 * p.stride_n;
+    s.origin = (f.l * p.batch_stride + f.m0 * p.stride_m + f.n0 * p.stride_n) * std::int64_t(sizeof(T));
     Child::begin_tile(p.child, s.child, f);
   }
-  // (the element's offset from the origin: constant multiples of the strides)
+  // (the element's byte offset from the origin: constant multiples of the byte strides)
   template <class S>
   TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, S& s, TreeCoord const& c, float acc) {
     const float x = Child::visit(p.child, s.child, c, acc);
-    p.ptr[s.origin + std::int64_t(c.dm) * p.stride_m + std::int64_t(c.dn) * p.stride_n] = from_float<T>(x);
+    const std::int64_t at = s.origin + std::int64_t(c.dm) * p.stride_m_bytes + std::int64_t(c.dn) * p.stride_n_bytes;
+    *reinterpret_cast<T*>(reinterpret_cast<char*>(p.ptr) + at) = from_float<T>(x);
     return x;
   }
   template <class Frame>
