@@ -19,6 +19,7 @@
 #include <string>
 
 #include <tessera/kernels/epilogue_tree.hpp>
+#include <tessera/kernels/epilogue_tree/fragment.hpp>
 #include <tessera/tensor.hpp>
 #include <tessera/tiled_mma.hpp>
 
@@ -115,7 +116,13 @@ struct CollectiveEpilogueSm90Tree {
     const int64_t resid_m0 = p.m - m0, resid_n0 = p.n - n0;
     const bool whole = p.m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
                        p.n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
-    typename Tree::State state{};  // (this thread's, over the tile: a scalar reduction's partial)
+    // The thread's rows and columns of the tile: the tree loads what they share once (broadcasts,
+    // scalars in memory) and keeps its reductions' partials per row or column (State).
+    using Fragment = tree::WgmmaFragment<TiledMma, TileShape>;
+    static_assert(Fragment::repeats == repeats && Fragment::groups == groups, "the tree's frame is this C fragment's");
+    const auto frame = tree::wgmma_frame(tiled, tile_mn, thread, tile_m, tile_n, l, tree::TreeShape{p.m, p.n, 0});  // (L: unused by a frame)
+    typename Tree::template State<Fragment::rows, Fragment::cols> state{};
+    Tree::begin_tile(p.tree, state, frame);
 #pragma unroll
     for (int r = 0; r < repeats; ++r)
 #pragma unroll
@@ -133,12 +140,13 @@ struct CollectiveEpilogueSm90Tree {
           const auto mn = cj(v);  // relative to thread 0's value 0: constants
           const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
           if (whole || (dm < resid_m0 && dn < resid_n0)) {
-            const tree::TreeCoord at{m0 + dm, n0 + dn, l};
+            // value (a, b) = (v % 2, v / 2) of group j
+            const tree::TreeCoord at{m0 + dm, n0 + dn, l, Fragment::row_slot(v / 2, r), Fragment::col_slot(v % 2, j), int(dm), int(dn)};
             dj(v) = arch::from_f32<ElementD>(Tree::visit(p.tree, state, at, acc[4 * j + v + values * r]));
           }
         }
       }
-    Tree::end_tile(p.tree, state, l);  // (every thread: a warp's partials meet by shuffles)
+    Tree::end_tile(p.tree, state, frame);  // (every thread: a warp's partials meet by shuffles)
   }
 };
 

@@ -17,7 +17,7 @@
 #include <utility>
 
 #include "sm90_epilogue_tma.cuh"
-#include "sm90_epilogue_tree.cuh"
+#include "sm90_epilogue_tree.cuh"  // (and tree/fragment.hpp)
 
 namespace tessera::kernels::sm90 {
 
@@ -70,17 +70,18 @@ struct CollectiveEpilogueSm90TreeTmaStore {
 
   // What every value needs, by reference: the staging partitions, thread 0's coordinates, this
   // thread's value 0 in D, the residue bounds from there.
-  template <class TCs, class TCc, class Acc, class Stsm, class TDs>
+  template <class TCs, class TCc, class Acc, class Stsm, class TDs, class State, class Fragment>
   struct Ctx {
     TCs& tCsD;
     TCc const& tCcD0;
     Acc const& acc;
     typename Tree::Params const& tree;
-    typename Tree::State& state;  // this thread's, over the tile (a scalar reduction's partial)
+    State& state;  // this thread's, over the tile (broadcast values, reductions' partials)
     int64_t l, m0, n0, resid_m0, resid_n0;
     bool whole;
     Stsm const& stsm;
     TDs& tDsD;
+    using FragmentType = Fragment;
   };
 
   template <class TiledMma, class TileShape, class Acc>
@@ -104,11 +105,18 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     const int64_t m = p.tree.m, n = p.tree.n;
     const bool whole = m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
                        n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
-    typename Tree::State state{};
-    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{
+    // The thread's rows and columns of the tile: the tree loads what they share once (broadcasts,
+    // scalars in memory) and keeps its reductions' partials per row or column (State).
+    using Fragment = tree::WgmmaFragment<TiledMma, TileShape>;
+    static_assert(Fragment::repeats == AtomsM && Fragment::groups == groups, "the tree's frame is this C fragment's");
+    const auto frame = tree::wgmma_frame(tiled, tile_mn, thread, tile_m, tile_n, l, tree::TreeShape{m, n, 0});  // (L: unused)
+    using State = typename Tree::template State<Fragment::rows, Fragment::cols>;
+    State state{};
+    Tree::begin_tile(p.tree.tree, state, frame);
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD), State, Fragment> ctx{
         tCsD, tCcD0, acc, p.tree.tree, state, l, m0, n0, m - m0, n - n0, whole, stsm, tDsD};
     store_parts<groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, ctx, wg, leader, buffer, tile_m, tile_n, l);
-    Tree::end_tile(p.tree.tree, state, l);  // (every thread: a warp's partials meet by shuffles)
+    Tree::end_tile(p.tree.tree, state, frame);  // (every thread: a warp's partials meet by shuffles)
   }
 
   // Value V of group J of M repeat I (accumulator 4 J + V + AtomValues I): the tree at its
@@ -118,7 +126,9 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     const auto mn = cj(C<V>{});  // relative to thread 0's value 0: constants
     const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
     if (!ctx.whole && !(dm < ctx.resid_m0 && dn < ctx.resid_n0)) return 0.0f;
-    return Tree::visit(ctx.tree, ctx.state, tree::TreeCoord{ctx.m0 + dm, ctx.n0 + dn, ctx.l}, ctx.acc[4 * J + V + AtomValues * I]);
+    using Fragment = typename X::FragmentType;
+    const tree::TreeCoord at{ctx.m0 + dm, ctx.n0 + dn, ctx.l, Fragment::row_slot(V / 2, I), Fragment::col_slot(V % 2, J), int(dm), int(dn)};
+    return Tree::visit(ctx.tree, ctx.state, at, ctx.acc[4 * J + V + AtomValues * I]);
   }
   // An f32 D: group J of repeat I value by value into the staging tile.
   template <int I, int J, class X>

@@ -13,12 +13,19 @@
 // are checked first, without a GPU.
 // Two kernel instances (this TU's), the example tree's: D stored from the registers
 // (EpilogueTree<Tree>) and through the TMA-store staging (EpilogueTree<Tree, EpilogueTmaStore>).
-// --small: three small residue problems (for compute-sanitizer). --time M N K: both kernels' times.
+// Besides, the menu's act(alpha acc + bias[n]) as trees (BiasActivation, TMA-store) for GELU
+// (tanh) and SiLU, checked against FP64 the same way, and for GELU (erf) timed.
+// --small: three small residue problems (for compute-sanitizer). --time M N K: each tree beside
+// the plain TMA-store kernel and the menu's fused GELU + bias of the same tile (128 x 128),
+// launched in turns in one process: TFLOP/s and the ratio of each to the plain kernel.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the host checks).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,6 +54,17 @@ using KernelOf = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp,
                                s9::WholeTileScheduler>;
 using RegisterKernel = KernelOf<EpilogueDirect>;
 using TmaKernel = KernelOf<EpilogueTmaStore>;
+// The same mainloop with other epilogues: the plain TMA-store one, the menu's fused GELU + bias,
+// and act(alpha acc + bias[n]) as trees.
+template <class Epilogue>
+using KernelWith = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp,
+                                 typename CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, Epilogue>::CollectiveOp, s9::WholeTileScheduler>;
+using PlainKernel = KernelWith<EpilogueTmaStore>;
+using FusedGeluKernel = KernelWith<EpilogueTmaStoreFused<Activation::GELU>>;
+template <Activation A>
+using BiasAct = BiasActivation<bfloat16_t, RowBroadcast<bfloat16_t>, A>;
+template <Activation A>
+using BiasActKernel = KernelWith<EpilogueTree<BiasAct<A>, EpilogueTmaStore>>;
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example>>::CollectiveOp,
                              s9::CollectiveEpilogueSm90Tree<bfloat16_t, Example>> &&
                   std::is_same_v<CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, EpilogueTree<Example, EpilogueTmaStore>>::CollectiveOp,
@@ -166,6 +184,47 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, bool alpha_in_
   return 0;
 }
 
+// act(alpha acc + bias[n]) as a tree (TMA stores, D column-major) against FP64: the harness's
+// fused-epilogue reference (its bias, its activation), the menu's fields cleared for the tree.
+template <Activation A>
+int check_bias_act(int64_t m, int64_t n, int64_t k, int64_t l) {
+  using Kernel = BiasActKernel<A>;
+  const float alpha = 0.75f;
+  sm90_check::Problem<bfloat16_t> p(m, n, k, l, false, alpha, 0.0f, uint64_t(m * 131 + n * 7 + k + l), "TN");
+  p.fuse(A, Bias::PerColumn, uint64_t(m + n));
+  auto args = Kernel::arguments_of(p.args);
+  args.epilogue.activation = Activation::Identity;  // (the tree computes them)
+  args.epilogue.bias = Bias::None;
+  args.epilogue.bias_ptr = nullptr;
+  args.epilogue.alpha = 1.0f;
+  args.epilogue.tree = {{{alpha}, {}, {p.dbias, 0}}};
+  auto fail = [&](const std::string& what) {
+    std::printf("tree bias + %s %lld x %lld x %lld x %lld: FAIL (%s)\n", to_string(A), (long long)m, (long long)n, (long long)k,
+                (long long)l, what.c_str());
+    return 1;
+  };
+  s9::GemmSm90<Kernel> op;
+  if (auto r = op.initialize(args); !r) return fail("initialize: " + r.message);
+  if (auto r = op.run(); !r) return fail("run: " + r.message);
+  SM90_CUDA(cudaDeviceSynchronize());
+  const auto d = to_host(p.dd, size_t(m * n * l));
+  int64_t bad = 0;
+  double num = 0, den = 0;
+  for (int64_t q = 0; q < l; ++q)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i) {
+        const double want = p.ref(i, j, q);
+        const float got = d[size_t(p.at_d(i, j, q))].to_float();
+        if (!(std::fabs(got - want) <= std::ldexp(std::fabs(want), -7) + 1e-3)) ++bad;
+        num += (got - want) * (got - want);
+        den += want * want;
+      }
+  const double rel = std::sqrt(num / (den > 0 ? den : 1));
+  std::printf("tree bias + %s (TMA) %lld x %lld x %lld x %lld: rel %.2e, D off %lld\n", to_string(A), (long long)m, (long long)n,
+              (long long)k, (long long)l, rel, (long long)bad);
+  return bad || rel > 1e-2 ? fail("elements off") : 0;
+}
+
 // What the kernel refuses before it runs (no GPU needed): a tree operand missing, a misaligned
 // vector, the fixed menu's fields beside a tree.
 template <class Kernel>
@@ -206,12 +265,20 @@ int check_refusals() {
   return fails;
 }
 
-// --time M N K: each kernel's time on an M x N x K problem (D column-major), no check: what a
-// tree epilogue costs beside the plain kernels' figures (sm90_gemm_bench at the same shape; its
-// 128x128 tile: --schedule coop128).
-template <class Kernel>
-void time_kernel(int64_t m, int64_t n, int64_t k) {
+// --time M N K (D column-major, no check): the plain TMA-store kernel, the menu's fused GELU +
+// bias, the trees bias + GELU (erf), bias + GELU (tanh), bias + SiLU, and the example tree
+// (alpha, row and column scales, bias, an aux store, ReLU, a column max and amax) through TMA
+// stores and from the registers, all on one problem's operands. Rounds: each kernel in turn
+// launched `burst` times between two events, so that clocks and temperature drift alike for
+// all; a kernel's time is its median round.
+struct Timed {
+  const char* name;
+  std::function<void()> launch;
+  std::vector<float> ms;
+};
+void time_all(int64_t m, int64_t n, int64_t k) {
   sm90_check::Problem<bfloat16_t> p(m, n, k, 1, false, 1.0f, 0.0f, 1, "TN");
+  p.fuse(Activation::GELU, Bias::PerColumn, 3);
   const Operands o = operands(m, n, 1, 2);
   float* dsm = to_device(o.sm);
   float* dsn = to_device(o.sn);
@@ -220,26 +287,74 @@ void time_kernel(int64_t m, int64_t n, int64_t k) {
   SM90_CUDA(cudaMalloc(&daux, size_t(m * n) * sizeof(bfloat16_t)));
   float* dr = to_device(std::vector<float>(size_t(n), 0.0f));
   float* damax = to_device(std::vector<float>{0.0f});
-  auto args = Kernel::arguments_of(p.args);
-  args.epilogue.tree = example_arguments({o.alpha}, dsm, dsn, n, dbias, daux, m, 0, dr, damax);
-  s9::GemmSm90<Kernel> op;
-  if (auto r = op.initialize(args); !r) {
-    std::printf("time: initialize: %s\n", r.message.c_str());
-    return;
-  }
+  GemmArguments plain_args = p.args;  // (the menu's fields cleared: the plain kernel and the trees)
+  plain_args.epilogue.activation = Activation::Identity;
+  plain_args.epilogue.bias = Bias::None;
+  plain_args.epilogue.bias_ptr = nullptr;
+
+  std::vector<Timed> kernels;
+  bool ok = true;
+  auto add = [&](const char* name, auto op_tag, auto const& args) {
+    using Op = typename decltype(op_tag)::type;
+    auto op = std::make_shared<Op>();
+    if (auto r = op->initialize(args); !r) {
+      std::printf("time: %s: initialize: %s\n", name, r.message.c_str());
+      ok = false;
+      return;
+    }
+    kernels.push_back({name, [op] { (void)op->run(); }, {}});
+  };
+  add("plain (TMA store)", std::type_identity<s9::GemmSm90<PlainKernel>>{}, PlainKernel::arguments_of(plain_args));
+  add("menu: fused GELU + bias", std::type_identity<s9::GemmSm90<FusedGeluKernel>>{}, FusedGeluKernel::arguments_of(p.args));
+  auto bias_act = [&](const char* name, auto act_tag) {
+    constexpr Activation A = decltype(act_tag)::value;
+    using Kernel = BiasActKernel<A>;
+    auto args = Kernel::arguments_of(plain_args);
+    args.epilogue.tree = {{{1.0f}, {}, {p.dbias, 0}}};
+    add(name, std::type_identity<s9::GemmSm90<Kernel>>{}, args);
+  };
+  bias_act("tree: bias + GELU (erf)", std::integral_constant<Activation, Activation::GELU>{});
+  bias_act("tree: bias + GELU (tanh)", std::integral_constant<Activation, Activation::GELUTanh>{});
+  bias_act("tree: bias + SiLU", std::integral_constant<Activation, Activation::SiLU>{});
+  auto example = [&](const char* name, auto kernel_tag) {
+    using Kernel = typename decltype(kernel_tag)::type;
+    auto args = Kernel::arguments_of(plain_args);
+    args.epilogue.tree = example_arguments({o.alpha}, dsm, dsn, n, dbias, daux, m, 0, dr, damax);
+    add(name, std::type_identity<s9::GemmSm90<Kernel>>{}, args);
+  };
+  example("tree: 5-node example + amax (TMA store)", std::type_identity<TmaKernel>{});
+  example("tree: 5-node example + amax (registers)", std::type_identity<RegisterKernel>{});
+  if (!ok) return;
+
   cudaEvent_t start, stop;
   SM90_CUDA(cudaEventCreate(&start));
   SM90_CUDA(cudaEventCreate(&stop));
-  for (int i = 0; i < 3; ++i) (void)op.run();
-  const int reps = 20;
-  SM90_CUDA(cudaEventRecord(start));
-  for (int i = 0; i < reps; ++i) (void)op.run();
-  SM90_CUDA(cudaEventRecord(stop));
-  SM90_CUDA(cudaEventSynchronize(stop));
-  float ms = 0;
-  SM90_CUDA(cudaEventElapsedTime(&ms, start, stop));
-  std::printf("tree (%s) %lld x %lld x %lld: %.3f ms, %.0f TFLOP/s\n", std::is_same_v<Kernel, TmaKernel> ? "TMA" : "registers",
-              (long long)m, (long long)n, (long long)k, ms / reps, 2.0 * double(m) * double(n) * double(k) / (ms / reps * 1e-3) / 1e12);
+  for (auto& t : kernels)
+    for (int i = 0; i < 3; ++i) t.launch();
+  SM90_CUDA(cudaDeviceSynchronize());
+  const int rounds = 15, burst = 5;
+  for (int round = 0; round < rounds; ++round)
+    for (auto& t : kernels) {
+      SM90_CUDA(cudaEventRecord(start));
+      for (int i = 0; i < burst; ++i) t.launch();
+      SM90_CUDA(cudaEventRecord(stop));
+      SM90_CUDA(cudaEventSynchronize(stop));
+      float ms = 0;
+      SM90_CUDA(cudaEventElapsedTime(&ms, start, stop));
+      t.ms.push_back(ms / burst);
+    }
+  SM90_CUDA(cudaGetLastError());
+  const double flop = 2.0 * double(m) * double(n) * double(k);
+  double plain_ms = 0;
+  std::printf("%lld x %lld x %lld, 128 x 128 tiles, median of %d rounds of %d launches:\n", (long long)m, (long long)n, (long long)k,
+              rounds, burst);
+  for (auto& t : kernels) {
+    std::sort(t.ms.begin(), t.ms.end());
+    const double ms = t.ms[t.ms.size() / 2];
+    if (plain_ms == 0) plain_ms = ms;
+    std::printf("  %-42s %8.3f ms  %6.0f TFLOP/s  time / plain %.3f\n", t.name, ms, flop / (ms * 1e-3) / 1e12, ms / plain_ms);
+  }
+  cudaEventDestroy(start); cudaEventDestroy(stop);
   cudaFree(dsm); cudaFree(dsn); cudaFree(dbias); cudaFree(daux); cudaFree(dr); cudaFree(damax);
 }
 
@@ -256,8 +371,7 @@ int main(int argc, char** argv) {
   }
   if (argc == 5 && std::string(argv[1]) == "--time") {
     const int64_t m = std::atoll(argv[2]), n = std::atoll(argv[3]), k = std::atoll(argv[4]);
-    time_kernel<TmaKernel>(m, n, k);
-    time_kernel<RegisterKernel>(m, n, k);
+    time_all(m, n, k);
     return fails ? 1 : 0;
   }
   if (small_only) {  // residues in M and N under memcheck: the tree reads and writes nothing past them
@@ -277,6 +391,11 @@ int main(int argc, char** argv) {
   fails += check<RegisterKernel>(1031, 2055, 200, 1, true);   // D row-major
   fails += check<RegisterKernel>(72, 40, 64, 2, false);
   fails += check<RegisterKernel>(384, 520, 136, 3, true, true);  // batches (alpha, s_n and r per batch, amax over all), N residue
+  // act(alpha acc + bias[n]) as trees: whole tiles, residues, batches
+  fails += check_bias_act<Activation::GELUTanh>(1024, 1024, 256, 1);
+  fails += check_bias_act<Activation::GELUTanh>(1032, 2055, 200, 2);
+  fails += check_bias_act<Activation::SiLU>(1024, 1024, 256, 1);
+  fails += check_bias_act<Activation::SiLU>(72, 40, 64, 2);
   std::printf(fails ? "FAILED: %d\n" : "all passed\n", fails);
   return fails ? 1 : 0;
 }

@@ -13,7 +13,10 @@
 #include <random>
 #include <vector>
 
+#include "tessera/atom/mma_sm90.hpp"
 #include "tessera/kernels/epilogue_tree.hpp"
+#include "tessera/kernels/epilogue_tree/fragment.hpp"
+#include "tessera/tiled_mma.hpp"
 
 using namespace tessera;
 using namespace tessera::kernels;
@@ -36,12 +39,16 @@ std::vector<T> rounded(std::vector<float> const& v) {
 // An accumulator value of (m, n, l) that differs for every element.
 float acc_of(std::int64_t m, std::int64_t n, std::int64_t l) { return float(std::sin(0.37 * double(m) + 1.91 * double(n) + 0.53 * double(l)) * 3.0); }
 
-// A node's value at one element, with a fresh state (stateless nodes, and sinks whose effect
-// does not wait for the tile's end).
+// A node's value at one element, in a frame of that element alone (a fresh state: begin_tile,
+// visit, end_tile).
 template <class Node>
 float value_at(typename Node::Params const& p, TreeCoord const& c, float acc) {
-  typename Node::State state{};
-  return Node::visit(p, state, c, acc);
+  const TileFrame<1, 1> f = element_frame(TreeShape{c.m + 1, c.n + 1, c.l + 1}, c);
+  typename Node::template State<1, 1> state{};
+  Node::begin_tile(p, state, f);
+  const float x = Node::visit(p, state, c, acc);
+  Node::end_tile(p, state, f);
+  return x;
 }
 
 template <class Tree>
@@ -219,14 +226,16 @@ TEST_CASE("the example tree over every tile of residue problems, against FP64") 
 
 TEST_CASE("reductions combine into what their output holds") {
   const TreeShape s{3, 2, 1};
-  using Sum = ScalarReduction<sum, Accumulator>;
+  using Sum = ScalarReduction<tree::sum, Accumulator>;
   using AbsMax = ColumnReduction<absolute_maximum, Accumulator>;
   float total = 10.0f;
   std::vector<float> am{5.0f, 0.0f, 0.0f};
   const auto ps = params_of<Sum>(s, {&total});
   const auto pa = params_of<AbsMax>(s, {am.data()});
   double want = 10.0;
-  Sum::State partial{};  // a scalar reduction's: combined at the tile's end
+  Sum::State<1, 1> partial{};  // a scalar reduction's: combined at the tile's end
+  const TileFrame<1, 1> frame = element_frame(s, {0, 0, 0});
+  Sum::begin_tile(ps, partial, frame);
   for (std::int64_t n = 0; n < s.n; ++n)
     for (std::int64_t m = 0; m < s.m; ++m) {
       const float v = float(m) - 1.5f * float(n);
@@ -235,7 +244,7 @@ TEST_CASE("reductions combine into what their output holds") {
       want += v;
     }
   CHECK(total == 10.0f);
-  Sum::end_tile(ps, partial, 0);
+  Sum::end_tile(ps, partial, frame);
   CHECK(total == float(want));
   CHECK(am == std::vector<float>{5.0f, 1.0f, 2.0f});  // max |m - 1.5 n| over n; row 0 kept the running 5
   // NaN wins absolute_maximum; maximum_value propagates it
@@ -299,6 +308,9 @@ TEST_CASE("argument checks name the node and the reason") {
     using type = Aux;
   };
   refusal(AuxTag{}, Aux::Arguments{v.data(), 32, 1, 100}, GemmStatus::InvalidBatchStride, "root (AuxStore)", "overlap");
+  // an element offset that fits, a byte offset (4 bytes per f32) that does not
+  const std::int64_t huge = std::numeric_limits<std::int64_t>::max() / 100;  // last element offset 63 huge: fits; 4 x that does not
+  refusal(AuxTag{}, Aux::Arguments{v.data(), 1, huge, 32 * huge}, GemmStatus::Overflow, "root (AuxStore)", "last byte offset does not fit");
   CHECK(bool(tree::can_implement<Aux>(s, Aux::Arguments{v.data(), 32, 1, 2048})));
   using Red = RowReduction<absolute_maximum, Accumulator>;
   struct RedTag {
@@ -309,4 +321,111 @@ TEST_CASE("argument checks name the node and the reason") {
   CHECK(bool(tree::can_implement<Red>(s, Red::Arguments{v.data(), 0})));
   CHECK(bool(tree::can_implement<Red>(s, Red::Arguments{v.data(), 32})));
   CHECK(tree::can_implement<Red>(TreeShape{0, 32, 1}, Red::Arguments{v.data()}).status == GemmStatus::InvalidSize);
+}
+
+// The SM90 tree epilogues' frames (tree/fragment.hpp), for every thread of the cooperative
+// TiledMma (two warpgroups, 128 x 128 tiles): each C value's coordinate is (m[row slot],
+// n[column slot]), the lane masks name exactly the lanes of the warp that hold the same columns
+// (rows), and a tree visited thread by thread within its frame (loads once per frame, partials
+// per row or column, combined at the frame's end) gives what the direct evaluation (a frame per
+// element: evaluate_tile) gives, in full and residue tiles.
+TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") {
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<128>>{}, make_layout(make_shape(_2{}, _1{}, _1{})));
+  const auto tile = make_shape(_128{}, _128{});
+  using F = WgmmaFragment<decltype(tiled), decltype(tile)>;
+  constexpr int threads = 256;
+  STATIC_REQUIRE(F::rows * F::cols * threads == 128 * 128);  // every element of the tile held once
+  const auto id = make_identity_tensor(tile);
+
+  // where each thread's values are, against its frame
+  const TreeShape s{200, 150, 2};  // tile (1, 1): residues in M and N
+  for (std::int64_t tm : {0, 1})
+    for (std::int64_t tn : {0, 1}) {
+      std::vector<F::Frame> frames;
+      for (int t = 0; t < threads; ++t) frames.push_back(wgmma_frame(tiled, tile, t, tm, tn, 1, s));
+      for (int t = 0; t < threads; ++t) {
+        INFO("thread " << t << " tile " << tm << " " << tn);
+        const auto part = tiled.get_slice(t).partition_C(id);
+        for (int r = 0; r < F::repeats; ++r)
+          for (int j = 0; j < F::groups; ++j)
+            for (int b = 0; b < 2; ++b)
+              for (int a = 0; a < 2; ++a) {
+                const auto mn = part(make_coord(make_coord(a, b, j), r, 0));
+                CHECK(frames[t].m(F::row_slot(b, r)) == tm * 128 + std::int64_t(get<0>(mn)));
+                CHECK(frames[t].n(F::col_slot(a, j)) == tn * 128 + std::int64_t(get<1>(mn)));
+              }
+        CHECK(frames[t].l == 1);
+        // the lanes of t's warp that hold t's columns (rows) are t XOR a subset of the mask
+        for (int x = 0; x < 32; ++x) {
+          const int u = (t & ~31) | x;
+          bool same_cols = true, same_rows = true;
+          for (int i = 0; i < F::rows; ++i) same_rows = same_rows && frames[u].m(i) == frames[t].m(i);
+          for (int j = 0; j < F::cols; ++j) same_cols = same_cols && frames[u].n(j) == frames[t].n(j);
+          CHECK(same_cols == ((unsigned(x ^ t) & 31u & ~frames[t].same_columns) == 0u));
+          CHECK(same_rows == ((unsigned(x ^ t) & 31u & ~frames[t].same_rows) == 0u));
+        }
+      }
+    }
+
+  // a tree with every per-tile node: a scalar in memory, both broadcasts, C, an aux store, the
+  // three reductions
+  using Pre = Compute<plus, Compute<multiplies, Compute<multiplies, Scalar<>, Accumulator>, ColumnBroadcast<half_t>>, RowBroadcast<bfloat16_t>>;
+  using WithC = Compute<plus, Pre, SourceC<float>>;
+  using Aux = AuxStore<bfloat16_t, WithC>;
+  using Act = Compute<gelu_tanh, Aux>;
+  using Tree = ScalarReduction<absolute_maximum, ColumnReduction<tree::sum, RowReduction<maximum_value, Act>>>;
+  std::mt19937 g(29);
+  for (const TreeShape sh : {TreeShape{256, 256, 2}, TreeShape{200, 150, 2}, TreeShape{70, 33, 1}}) {
+    INFO("M N L " << sh.m << " " << sh.n << " " << sh.l);
+    const auto alphas = randoms(g, std::size_t(sh.l), 0.5f, 1.5f);
+    const auto sm = rounded<half_t>(randoms(g, std::size_t(sh.m), 0.5f, 1.5f));
+    const auto bias = rounded<bfloat16_t>(randoms(g, std::size_t(sh.n * sh.l)));
+    const auto c = randoms(g, std::size_t(sh.m * sh.n * sh.l));  // row-major, batches M N apart
+    const std::int64_t ld = sh.m + 3, bs = ld * sh.n + 5;        // the aux store: column-major, padded
+    struct Out {
+      std::vector<float> d, colmax, rowsum;
+      std::vector<bfloat16_t> aux;
+      float amax = 0.0f;
+    };
+    auto outputs = [&] {
+      return Out{std::vector<float>(std::size_t(sh.m * sh.n * sh.l), std::numeric_limits<float>::quiet_NaN()),
+                 std::vector<float>(std::size_t(sh.n * sh.l), -std::numeric_limits<float>::infinity()),
+                 std::vector<float>(std::size_t(sh.m * sh.l), 0.0f), std::vector<bfloat16_t>(std::size_t(bs * sh.l), bfloat16_t::from_bits(0x7fc1)),
+                 0.0f};
+    };
+    Out direct = outputs(), framed = outputs();
+    auto params = [&](Out& o) {
+      const Pre::Arguments pre{{{{0.0f, alphas.data(), 1}, {}}, {sm.data()}}, {bias.data(), sh.n}};
+      const WithC::Arguments with_c{pre, {c.data(), sh.n, 1, sh.m * sh.n}};
+      const Act::Arguments act{Aux::Arguments{o.aux.data(), 1, ld, bs, with_c}};
+      return params_of<Tree>(sh, Tree::Arguments{&o.amax, 0, {o.rowsum.data(), sh.m, {o.colmax.data(), sh.n, act}}});
+    };
+    const auto pd = params(direct), pf = params(framed);
+    auto at = [&](std::int64_t m, std::int64_t n, std::int64_t l) { return std::size_t(m + sh.m * n + sh.m * sh.n * l); };
+    const std::int64_t tiles_m = (sh.m + 127) / 128, tiles_n = (sh.n + 127) / 128;
+    for (std::int64_t l = 0; l < sh.l; ++l)
+      for (std::int64_t tm = 0; tm < tiles_m; ++tm)
+        for (std::int64_t tn = 0; tn < tiles_n; ++tn) {
+          evaluate_tile<Tree>(
+              pd, sh, tm, tn, l, 128, 128, [&](std::int64_t m, std::int64_t n) { return acc_of(m, n, l); },
+              [&](std::int64_t m, std::int64_t n, float v) { direct.d[at(m, n, l)] = v; });
+          for (int t = 0; t < threads; ++t) {
+            const auto f = wgmma_frame(tiled, tile, t, tm, tn, l, sh);
+            Tree::State<F::rows, F::cols> state{};
+            Tree::begin_tile(pf, state, f);
+            for (int i = 0; i < F::rows; ++i)
+              for (int j = 0; j < F::cols; ++j)
+                if (f.row_inside(i) && f.col_inside(j)) {
+                  const TreeCoord x{f.m(i), f.n(j), l, i, j, f.dm[i], f.dn[j]};
+                  framed.d[at(x.m, x.n, l)] = Tree::visit(pf, state, x, acc_of(x.m, x.n, l));
+                }
+            Tree::end_tile(pf, state, f);
+          }
+        }
+    for (std::size_t i = 0; i < direct.d.size(); ++i) REQUIRE(tessera::detail::float_bits(framed.d[i]) == tessera::detail::float_bits(direct.d[i]));
+    for (std::size_t i = 0; i < direct.aux.size(); ++i) REQUIRE(framed.aux[i].bits == direct.aux[i].bits);  // (padding kept too)
+    CHECK(framed.colmax == direct.colmax);  // max is exact in any order
+    CHECK(framed.amax == direct.amax);
+    for (std::size_t i = 0; i < direct.rowsum.size(); ++i) CHECK(framed.rowsum[i] == Approx(direct.rowsum[i]).epsilon(1e-5).margin(1e-4));
+  }
 }

@@ -16,9 +16,10 @@
 // its own and then its child's.
 //
 // Host side: can_implement (the first refusal, naming the node by its position: "root.0.1"),
-// workspace_size, to_underlying_arguments; evaluate_tile runs a tree over one tile on the host
-// as the SM90 tree epilogue does on the device (kernels/collective/sm90_epilogue_tree.cuh),
-// visiting only elements inside the problem.
+// workspace_size, to_underlying_arguments; evaluate_tile runs a tree over one tile on the host,
+// element by element (a frame of one element each: the direct evaluation), visiting only
+// elements inside the problem; the SM90 tree epilogues (kernels/collective/sm90_epilogue_tree.cuh)
+// visit a thread's elements within its frame (tree/fragment.hpp: wgmma_frame).
 #pragma once
 
 #include "tessera/kernels/epilogue_tree/compute.hpp"
@@ -41,18 +42,21 @@ GemmResult can_implement(TreeShape const& s, typename Tree::Arguments const& a) 
 // One tile of D on the host: the tile at (tile_m, tile_n) of (BM, BN) elements in batch l; for
 // each of its elements inside the problem, d(m, n, value) with value = the tree at (m, n, l)
 // over acc(m, n). Elements past M or N (a residue tile) are not visited: no leaf reads and no
-// sink writes there.
+// sink writes there. Each element is its own frame: the nodes' per-tile work (loads, reductions'
+// combines) runs per element, the reference the per-thread frames of the kernels must equal.
 template <class Tree, class Acc, class Store>
 void evaluate_tile(typename Tree::Params const& p, TreeShape const& s, std::int64_t tile_m, std::int64_t tile_n, std::int64_t l,
                    std::int64_t bm, std::int64_t bn, Acc const& acc, Store const& d) {
-  typename Tree::State state{};  // (one thread's, over the whole tile)
   for (std::int64_t j = 0; j < bn; ++j)
     for (std::int64_t i = 0; i < bm; ++i) {
       const TreeCoord c{tile_m * bm + i, tile_n * bn + j, l};
       if (!inside(s, c)) continue;
+      const TileFrame<1, 1> f = element_frame(s, c);
+      typename Tree::template State<1, 1> state{};
+      Tree::begin_tile(p, state, f);
       d(c.m, c.n, Tree::visit(p, state, c, acc(c.m, c.n)));
+      Tree::end_tile(p, state, f);
     }
-  Tree::end_tile(p, state, l);
 }
 
 }  // namespace tessera::kernels::tree

@@ -74,8 +74,9 @@ struct Compute {
   struct Params {
     Pack<typename Children::Params...> children;
   };
+  template <int Rows, int Cols>
   struct State {
-    Pack<typename Children::State...> children;
+    Pack<typename Children::template State<Rows, Cols>...> children;
   };
   static constexpr const char* name = "Compute";
   static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
@@ -87,11 +88,17 @@ struct Compute {
   static Params to_underlying_arguments(TreeShape const& s, Arguments const& a, void* workspace) {
     return params_children(s, a, workspace, std::make_integer_sequence<int, int(sizeof...(Children))>{});
   }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, State& s, TreeCoord const& c, float acc) {
+  template <class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
+    begin_children(p, s, f, std::make_integer_sequence<int, int(sizeof...(Children))>{});
+  }
+  template <class S>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, S& s, TreeCoord const& c, float acc) {
     return visit_children(p, s, c, acc, std::make_integer_sequence<int, int(sizeof...(Children))>{});
   }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State& s, std::int64_t l) {
-    end_children(p, s, l, std::make_integer_sequence<int, int(sizeof...(Children))>{});
+  template <class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
+    end_children(p, s, f, std::make_integer_sequence<int, int(sizeof...(Children))>{});
   }
 
  private:
@@ -113,14 +120,18 @@ struct Compute {
     ((child<I>(p.children) = Children::to_underlying_arguments(s, child<I>(a.children), workspace)), ...);
     return p;
   }
-  template <int... I>
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit_children(Params const& p, State& s, TreeCoord const& c, float acc,
+  template <class S, class Frame, int... I>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_children(Params const& p, S& s, Frame const& f, std::integer_sequence<int, I...>) {
+    (Children::begin_tile(child<I>(p.children), child<I>(s.children), f), ...);
+  }
+  template <class S, int... I>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit_children(Params const& p, S& s, TreeCoord const& c, float acc,
                                                                  std::integer_sequence<int, I...>) {
     return Op{}(Children::visit(child<I>(p.children), child<I>(s.children), c, acc)...);
   }
-  template <int... I>
-  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_children(Params const& p, State& s, std::int64_t l, std::integer_sequence<int, I...>) {
-    (Children::end_tile(child<I>(p.children), child<I>(s.children), l), ...);
+  template <class S, class Frame, int... I>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_children(Params const& p, S& s, Frame const& f, std::integer_sequence<int, I...>) {
+    (Children::end_tile(child<I>(p.children), child<I>(s.children), f), ...);
   }
 };
 

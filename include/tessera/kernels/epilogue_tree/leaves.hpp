@@ -11,6 +11,10 @@
 //   Constant<Num, Den>   Num / Den, known at compile time (0, 1, 448: e4m3's largest value)
 // Broadcast vectors and scalar pointers: one per batch, batch_stride elements apart (0: one for
 // every batch).
+// Cost per tile and thread: a Scalar in memory is one load (begin_tile), a broadcast one load per
+// row (ColumnBroadcast) or column (RowBroadcast) the thread holds, kept in registers (State);
+// an element's visit reads registers only. SourceC loads per element (its offset at the
+// thread's origin computed once per tile).
 #pragma once
 
 #include "tessera/kernels/epilogue_tree/node.hpp"
@@ -38,9 +42,9 @@ struct Constant : Stateless {
   TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, NoState&, TreeCoord const&, float) { return value; }
 };
 
-// `value`, or *ptr (per batch: ptr[l * batch_stride]) where ptr is set.
+// `value`, or *ptr (per batch: ptr[l * batch_stride]) where ptr is set: read once per tile.
 template <class T = float>
-struct Scalar : Stateless {
+struct Scalar {
   struct Arguments {
     float value = 0.0f;
     const T* ptr = nullptr;
@@ -53,15 +57,27 @@ struct Scalar : Stateless {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
-    return p.ptr != nullptr ? to_float(p.ptr[c.l * p.batch_stride]) : p.value;
+  template <int Rows, int Cols>
+  struct State {
+    float value = 0.0f;
+  };
+  template <class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
+    s.value = p.ptr != nullptr ? to_float(p.ptr[f.l * p.batch_stride]) : p.value;
   }
+  template <class S>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, S const& s, TreeCoord const&, float) {
+    return s.value;
+  }
+  template <class S, class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, S&, Frame const&) {}
 };
 
 namespace detail {
-// A vector along one mode of D: v[m] (AlongM) or v[n].
+// A vector along one mode of D: v[m] (AlongM) or v[n]. The thread's rows' (columns') values
+// are loaded at the tile's start; an element reads its row's (column's) register.
 template <class T, bool AlongM>
-struct Broadcast : Stateless {
+struct Broadcast {
   struct Arguments {
     const T* ptr = nullptr;
     std::int64_t batch_stride = 0;
@@ -73,9 +89,27 @@ struct Broadcast : Stateless {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
-    return to_float(p.ptr[c.l * p.batch_stride + (AlongM ? c.m : c.n)]);
+  template <int Rows, int Cols>
+  struct State {
+    float v[AlongM ? Rows : Cols] = {};
+  };
+  template <class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
+    const T* base = p.ptr + f.l * p.batch_stride;
+    constexpr int slots = AlongM ? Frame::rows : Frame::cols;
+    // (loads predicated on the problem: a residue tile's rows or columns past it are not read)
+#pragma unroll
+    for (int i = 0; i < slots; ++i) {
+      const bool in = AlongM ? f.row_inside(i) : f.col_inside(i);
+      s.v[i] = in ? to_float(base[AlongM ? f.m(i) : f.n(i)]) : 0.0f;
+    }
   }
+  template <class S>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const&, S const& s, TreeCoord const& c, float) {
+    return s.v[AlongM ? c.row : c.col];
+  }
+  template <class S, class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, S&, Frame const&) {}
 };
 }  // namespace detail
 
@@ -84,8 +118,10 @@ struct RowBroadcast : detail::Broadcast<T, false> {};
 template <class T>
 struct ColumnBroadcast : detail::Broadcast<T, true> {};
 
+// C(m, n): the thread's offset at its frame's origin computed once per tile; an element adds its
+// offset from there (constant multiples of the strides) and loads.
 template <class T>
-struct SourceC : Stateless {
+struct SourceC {
   struct Arguments {
     const T* ptr = nullptr;
     std::int64_t stride_m = 0, stride_n = 0, batch_stride = 0;  // elements
@@ -96,9 +132,20 @@ struct SourceC : Stateless {
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
   static Params to_underlying_arguments(TreeShape const&, Arguments const& a, void*) { return a; }
-  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, NoState&, TreeCoord const& c, float) {
-    return to_float(p.ptr[c.l * p.batch_stride + c.m * p.stride_m + c.n * p.stride_n]);
+  template <int Rows, int Cols>
+  struct State {
+    std::int64_t origin = 0;  // the offset of (m0, n0) of batch l (never dereferenced itself)
+  };
+  template <class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
+    s.origin = f.l * p.batch_stride + f.m0 * p.stride_m + f.n0 * p.stride_n;
   }
+  template <class S>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, S const& s, TreeCoord const& c, float) {
+    return to_float(p.ptr[s.origin + std::int64_t(c.dm) * p.stride_m + std::int64_t(c.dn) * p.stride_n]);
+  }
+  template <class S, class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, S&, Frame const&) {}
 };
 
 }  // namespace tessera::kernels::tree

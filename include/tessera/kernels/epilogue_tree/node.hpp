@@ -1,5 +1,6 @@
 // What every node of an epilogue tree shares: the problem it runs over, the coordinate of the
-// element it is evaluated at, how children are held, and the checks of its arguments.
+// element it is evaluated at, the part of a tile one thread holds, how children are held, and
+// the checks of its arguments.
 //
 // A node is a type with
 //   Arguments                                   what the user passes at run time
@@ -7,16 +8,25 @@
 //   can_implement(shape, arguments, at)         GemmResult: ok, or what is wrong with the node at `at`
 //   workspace_size(shape, arguments)            bytes of device workspace it needs (every node here: 0)
 //   to_underlying_arguments(shape, arguments, workspace) -> Params
-//   State                                       what a thread keeps across one tile's elements
-//                                               (registers; NoState for most nodes)
+//   State<Rows, Cols>                           what a thread keeps across one tile's elements, for a
+//                                               thread that holds Rows rows and Cols columns of the
+//                                               tile (registers: a broadcast's values at those rows or
+//                                               columns, a reduction's partials; NoState for most nodes)
+//   begin_tile(params, state, frame)            before a thread's first element of a tile: frame
+//                                               (TileFrame) names its rows and columns, so that a
+//                                               node loads once per tile what its elements share
 //   visit(params, state, coord, acc)            its value at D(coord.m, coord.n) of batch coord.l,
-//                                               given that element's accumulator (host and device)
-//   end_tile(params, state, l)                  after a thread's last element of a tile of batch l
-//                                               (every thread of the warp together, on the device)
+//                                               given that element's accumulator (host and device);
+//                                               coord.row / coord.col: the element's row and column
+//                                               among the frame's
+//   end_tile(params, state, frame)              after a thread's last element of a tile (every thread
+//                                               of the warp together, on the device: reductions meet
+//                                               across the lanes the frame names)
+// Stateless gives the State, begin_tile and end_tile of a node that keeps nothing.
 // `at` is the node's position from the root ("root", "root.1", "root.1.0": child 1, then its
 // child 0), so that a refusal names the node. The epilogue visits a tree only at elements inside
 // the problem (a residue tile's elements past M or N are never visited), so leaves read and
-// sinks write only there.
+// sinks write only there; begin_tile reads only rows and columns inside the problem.
 #pragma once
 
 #include <cstddef>
@@ -35,20 +45,66 @@ namespace tessera::kernels::tree {
 struct TreeShape {
   std::int64_t m = 0, n = 0, l = 1;
 };
-// One element of D: row m, column n, batch l (global: the tile's origin included).
+// One element of D: row m, column n, batch l (global: the tile's origin included); row and col:
+// its slots in the visiting thread's TileFrame, dm and dn its offsets from the frame's origin
+// (m = m0 + dm, n = n0 + dn; compile-time constants on the device, so that a node addressing a
+// matrix adds constant multiples of its strides to an offset it computed once per tile; all 0
+// where a frame holds one element).
 struct TreeCoord {
   std::int64_t m = 0, n = 0, l = 0;
+  int row = 0, col = 0;
+  int dm = 0, dn = 0;
 };
 TESSERA_HOST_DEVICE inline bool inside(TreeShape const& s, TreeCoord const& c) {
   return c.m >= 0 && c.m < s.m && c.n >= 0 && c.n < s.n && c.l >= 0 && c.l < s.l;
 }
 
-// The state of a node that keeps none, and the end of a tile for it.
+// The part of a tile one thread holds: the elements (m(i), n(j)) for its Rows row slots i and
+// Cols column slots j (every pair of them, inside the problem or not: begin_tile reads at a slot
+// only where row_inside(i) / col_inside(j)), batch l. A slot is an offset (dm[i], dn[j]) from the
+// thread's origin (m0, n0): on the device the offsets are compile-time constants (the C
+// partition of thread 0), so a slot's coordinate and its residue test cost an immediate, not a
+// register per slot. On the device, the lanes of the thread's warp that hold the same columns
+// are those whose lane index differs from its own by XOR with bits of same_columns (a column's
+// values are spread over them), likewise same_rows: the accumulator partition's thread layout
+// gives both (tree/fragment.hpp). 0: no other lane shares (the host's emulation, or a frame of
+// one thread's whole tile).
+template <int Rows, int Cols>
+struct TileFrame {
+  static_assert(Rows >= 1 && Cols >= 1, "TileFrame<Rows, Cols>: a thread holds at least one row and one column");
+  static constexpr int rows = Rows, cols = Cols;
+  std::int64_t m0 = 0, n0 = 0;
+  int dm[Rows] = {}, dn[Cols] = {};
+  std::int64_t l = 0;
+  // the problem's extent from the origin: M - m0, N - n0 (a slot is inside where its offset is
+  // below them)
+  std::int64_t resid_m = 0, resid_n = 0;
+  unsigned same_columns = 0, same_rows = 0;
+  TESSERA_HOST_DEVICE TESSERA_INLINE std::int64_t m(int i) const { return m0 + dm[i]; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE std::int64_t n(int j) const { return n0 + dn[j]; }
+  TESSERA_HOST_DEVICE TESSERA_INLINE bool row_inside(int i) const { return dm[i] < resid_m; }  // (m0 + dm[i] >= 0: a tile's)
+  TESSERA_HOST_DEVICE TESSERA_INLINE bool col_inside(int j) const { return dn[j] < resid_n; }
+};
+// The frame of a single element (m, n, l): what a host loop over elements passes.
+TESSERA_HOST_DEVICE inline TileFrame<1, 1> element_frame(TreeShape const& s, TreeCoord const& c) {
+  TileFrame<1, 1> f;
+  f.m0 = c.m;
+  f.n0 = c.n;
+  f.l = c.l;
+  f.resid_m = s.m - c.m;
+  f.resid_n = s.n - c.n;
+  return f;
+}
+
+// The state of a node that keeps none, and the start and end of a tile for it.
 struct NoState {};
 struct Stateless {
+  template <int Rows, int Cols>
   using State = NoState;
-  template <class Params>
-  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, NoState&, std::int64_t) {}
+  template <class Params, class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void begin_tile(Params const&, NoState&, Frame const&) {}
+  template <class Params, class Frame>
+  TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const&, NoState&, Frame const&) {}
 };
 
 // A node's children (their Arguments, Params or State), held by position: Pack<A, B>{a, b};
@@ -85,16 +141,39 @@ constexpr const char* element_name() {
   else if constexpr (std::is_same_v<T, float_e5m2_t>) return "e5m2";
   else return "element";
 }
-// f32 <-> an element type (numeric.hpp's round to nearest even, host and device).
+// f32 <-> an element type: round to nearest even (numeric.hpp's on the host; on the device the
+// hardware's cvt.rn for bf16 and f16, one instruction where numeric.hpp's portable rounding is a
+// dozen per element: the same value for every non-NaN input, a NaN becomes the canonical NaN).
 template <class T>
-TESSERA_HOST_DEVICE inline float to_float(T x) {
-  if constexpr (std::is_same_v<T, float>) return x;
-  else return x.to_float();
+TESSERA_HOST_DEVICE TESSERA_INLINE float to_float(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return x;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, half_t>) {
+      float f;
+      asm("cvt.f32.f16 %0, %1;\n" : "=f"(f) : "h"(x.bits));
+      return f;
+    }
+#endif
+    return x.to_float();
+  }
 }
 template <class T>
-TESSERA_HOST_DEVICE inline T from_float(float x) {
-  if constexpr (std::is_same_v<T, float>) return x;
-  else return T::from_float(x);
+TESSERA_HOST_DEVICE TESSERA_INLINE T from_float(float x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return x;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>) {
+      std::uint16_t b;
+      if constexpr (std::is_same_v<T, bfloat16_t>) asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(b) : "f"(x));
+      else asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(b) : "f"(x));
+      return T::from_bits(b);
+    }
+#endif
+    return T::from_float(x);
+  }
 }
 
 namespace detail {

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The epilogue trees on the GPU, in one call: build hopper_sm90_epilogue_tree_gpu_test (its
+# kernels: the example tree through TMA stores and from the registers, bias + GELU (erf and
+# tanh) and bias + SiLU trees, the plain TMA-store kernel and the menu's fused GELU + bias, all
+# 128x128 tiles) in /tmp, its ptxas report and the spill check (LDL/STL per kernel), then the
+# correctness cases (FP64 reference), compute-sanitizer on the small residue problems where
+# installed, and --time at 8192^3 (every kernel in turns in one process: TFLOP/s and the ratio to
+# the plain kernel).
+#   OUT=/tmp/out tools/device/run_epilogue_tree.sh        (SHAPE="M N K" for another --time shape)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/tessera-epilogue-tree}
+B=${BUILD:-/tmp/tessera-epilogue-tree-build}
+SHAPE=${SHAPE:-"8192 8192 8192"}
+mkdir -p "$OUT" "$B"
+log="$OUT/summary.txt"
+: >"$log"
+note() { echo "$*" | tee -a "$log"; }
+note "== epilogue trees $(date -u +%FT%TZ) commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
+F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177)
+for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
+t0=$(date +%s)
+exe="$B/epilogue_tree_gpu_test"
+if ! nvcc "${F[@]}" -gencode=arch=compute_90a,code=sm_90a -Xptxas -v tests/hopper/sm90_epilogue_tree_gpu_test.cu -o "$exe" \
+    >"$OUT/build.log" 2>&1; then
+  note "build FAILED ($(($(date +%s) - t0)) s): $OUT/build.log"
+  tail -30 "$OUT/build.log"
+  exit 1
+fi
+note "build: $(($(date +%s) - t0)) s"
+# ptxas: registers and spill bytes per kernel (a tree's registers and any spill)
+grep -E "Compiling entry|registers|spill" "$OUT/build.log" | sed 's/ptxas info    : //' | c++filt >"$OUT/ptxas.txt"
+grep -c "bytes spill" "$OUT/ptxas.txt" >/dev/null && grep -E "[1-9][0-9]* bytes spill (stores|loads)" "$OUT/ptxas.txt" | sed 's/^/ptxas spill: /' | tee -a "$log"
+# local memory in the SASS: LDL/STL count per kernel (0 expected)
+cuobjdump -sass "$exe" >"$OUT/sass.txt" 2>&1
+awk '/Function : /{f=$3} /(LDL|STL)/{n[f]++} END{for (f in n) print n[f], f}' "$OUT/sass.txt" | c++filt | sed 's/tessera::kernels:://g' >"$OUT/spills.txt"
+note "sass: LDL/STL in all kernels: $(grep -cE '(LDL|STL)' "$OUT/sass.txt") (per kernel: spills.txt)"
+gzip -f "$OUT/sass.txt"
+status=0
+run() {
+  local name=$1 limit=$2
+  shift 2
+  timeout "$limit" "$@" >"$OUT/$name.txt" 2>&1
+  local rc=$?
+  note "$name: rc=$rc"
+  tail -20 "$OUT/$name.txt" | tee -a "$log"
+  [ $rc -eq 0 ] || status=1
+}
+run correctness 300 "$exe"
+command -v compute-sanitizer >/dev/null && run memcheck 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" --small
+# shellcheck disable=SC2086
+run time 300 "$exe" --time $SHAPE
+note "== done: status $status ($(($(date +%s) - t0)) s)"
+exit $status
