@@ -132,13 +132,20 @@ int failures = 0, passed = 0;
 using AdaptedKernel = tk::device::TensorOpBuild<tk::device::tensorop_128x256x32_s4, true, true, true, true>::Kernel;
 using Adapter = tk::device::GemmAdapter<AdaptedKernel>;
 
+int multiprocessors() {
+  int dev = 0, n = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
+  return n;
+}
+
 // Runs one case with one kernel; returns the relative error (NaN/inf on failure).
 // split: run with the workspace gemm_workspace_size asks for (split-K of the last wave on the
 // sm_80 kernels, Stream-K on the sm_90 ones); cases it would not split are skipped in that mode.
-template <class T>
 // tune: gemm_tune first (its record to a temporary file), checked: every configuration timed, the
 // fastest chosen, nothing of the caller's written (D's bytes the same), the record in the file
 // naming the chosen configuration, the dispatch running it; then gemm as usual.
+template <class T>
 void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double tol, bool split = false,
               bool through_adapter = false, bool tune = false) {
   const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
