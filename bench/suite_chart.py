@@ -76,7 +76,7 @@ def chart(rows, title):
     for v, what in [(0.97, "0.97 mean bar"), (0.92, "0.92 (>= 512 rows)"), (0.85, "0.85 (< 512 rows)")]:
         out.append(f'<line x1="{left}" x2="{width - 210}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#c00" '
                    f'stroke-dasharray="4 3" stroke-width="0.8"/>')
-        out.append(f'<text x="{width - 206}" y="{y(v) + 4:.1f}" fill="#c00">{what}</text>')
+        out.append(f'<text x="{width - 206}" y="{y(v) + 4:.1f}" fill="#c00">{html.escape(what)}</text>')
     for i, r in enumerate(rows):
         x = left + i * (bar_w + gap)
         h = r["ratio"] / y_max * plot_h
