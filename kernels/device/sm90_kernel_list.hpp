@@ -13,7 +13,8 @@
 //                         shared, split-K as its special case), D in T, TN and NT only (4)
 //   SmallSplit<T, MA, MB> Small under Stream-K, TN and NT (4): TN for decode-like problems (a
 //                         few tokens, as D^T: N small), whose few tiles must share their k-loops
-//                         to keep every SM reading the weights
+//                         to keep every SM reading the weights (compiled with the ping-pong
+//                         kernels, whose B tiles (128 x 64, K-major) and TMA plans they share)
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
@@ -104,7 +105,7 @@ using Kernels = std::tuple<
     Shipped<Split<bf16, K, K>, Unit::Split>,         Shipped<Split<bf16, MN, MN>, Unit::Split>,
     Shipped<Split<f16, K, K>, Unit::Split>,          Shipped<Split<f16, MN, MN>, Unit::Split>,
     Shipped<SmallSplit<bf16, MN, MN>, Unit::Split>,  Shipped<SmallSplit<f16, MN, MN>, Unit::Split>,
-    Shipped<SmallSplit<bf16, K, K>, Unit::Split>,    Shipped<SmallSplit<f16, K, K>, Unit::Split>,
+    Shipped<SmallSplit<bf16, K, K>, Unit::Pingpong>, Shipped<SmallSplit<f16, K, K>, Unit::Pingpong>,
     Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
