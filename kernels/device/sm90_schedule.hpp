@@ -155,6 +155,8 @@ inline GemmArguments as_column_major_d(const GemmArguments& g) {
   t.element_b = g.element != element_b(g) ? std::optional<Element>(g.element) : std::nullopt;
   t.scale_a = g.scale_b;
   t.scale_b = g.scale_a;
+  // (block scales: A's row scales' leading dimension counts the caller's M, now N)
+  if (g.scale_mode == ScaleMode::Block) t.ld_scale_a = block_scale_ld(g);
   t.c.major = Major::Col;
   // bias[m] of D is bias[n] of D^T
   if (g.epilogue.bias == Bias::PerRow) t.epilogue.bias = Bias::PerColumn;

@@ -54,6 +54,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   using Fixup = StreamKFixup<ConsumerThreads, AccumulatorsPerThread>;
   static constexpr int64_t partial_elems = int64_t(Mainloop::BM) * Mainloop::BN;
   static_assert(ConsumerThreads * AccumulatorsPerThread == partial_elems, "a partial slot holds one CTA tile");
+  static_assert(!Mainloop::BlockScaled || (!StreamK && !Splits),
+                "the block-scaled mainloop takes whole tiles (its k-tiles are the scales' k-groups from 0)");
 
   struct Params {
     typename Mainloop::Params mainloop;
@@ -198,7 +200,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           c_prefetched = !Scheduler::Splits || w.split <= 1;
           if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
           if constexpr (!Scheduler::Splits) kept_m = int32_t(w.m), kept_n = int32_t(w.n), kept_l = int32_t(w.l);
-          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
+          if constexpr (Mainloop::BlockScaled)  // (whole tiles: the k-range starts at 0; BM = 128: tile m is A's scale block)
+            Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin, int64_t(w.m) * ClusterM + rank);
+          else
+            Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
         int64_t tile_m = kept_m, tile_n = kept_n, tile_l = kept_l;
         if constexpr (Scheduler::Splits) {
@@ -210,7 +215,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
           tile_m = w.m, tile_n = w.n, tile_l = w.l;
         }
-        if constexpr (Mainloop::Bits == 8) Epilogue::scale(p.epilogue, acc);  // FP8's per-tensor scales
+        if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor or rowwise scales
+          Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, tile_m * ClusterM + rank, tile_n, acc);
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                         tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);
       }
@@ -259,7 +265,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         consumer_barrier();  // every thread has read the partials before their flags go down
         if (thread == 0) p.fixup.release_peers(sk, w, rank, 0);
       }
-      if constexpr (Mainloop::Bits == 8) Epilogue::scale(p.epilogue, acc);
+      if constexpr (Mainloop::Bits == 8)
+        Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank, w.n, acc);
       Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                       w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);
     }
