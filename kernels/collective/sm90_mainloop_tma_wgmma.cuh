@@ -195,6 +195,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       CUtensorMap map_rows;
       const float* blocks = nullptr;
       int64_t blocks_ld = 0;
+      int64_t block_rows = 0;  // ceil(M/128)
     };
     struct NoScales {};
     std::conditional_t<BlockScaled, BlockScales, NoScales> scales;
@@ -330,6 +331,7 @@ struct CollectiveMainloopSm90TmaWgmma {
         status = {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the row scales' tensor map"};
       ml.scales.blocks = args.scale_a;
       ml.scales.blocks_ld = (problem_k(problem) + scale_block - 1) / scale_block;
+      ml.scales.block_rows = (problem_m(problem) + scale_block - 1) / scale_block;
     }
     return ml;
   }
@@ -525,7 +527,8 @@ struct CollectiveMainloopSm90TmaWgmma {
     constexpr int n = AtomsM * AtomValues;
     static_assert(decltype(size(tCc0))::value == n, "the C fragment is the thread's accumulators");
     const int col0 = int(get<1>(tCc(0)));
-    const float* blocks = p.scales.blocks + block_m * p.scales.blocks_ld;
+    // (a cluster's tail CTA past M computes a tile nobody stores: it reads the last block's scales)
+    const float* blocks = p.scales.blocks + (block_m < p.scales.block_rows ? block_m : p.scales.block_rows - 1) * p.scales.blocks_ld;
 #pragma unroll
     for (int i = 0; i < n; ++i) acc[i] = 0.0f;
     const bool lane0 = (threadIdx.x % 32) == 0;
