@@ -96,12 +96,15 @@ struct CollectiveEpilogueSm90Direct {
   // the accumulators, where alpha stays a kernel parameter in the store loop; a factor loaded
   // into alpha there held a register through the stores and spilled). Per-tensor: two cached
   // loads per tile. Rowwise: scale_a[m] scale_b[n] per accumulator, (m, n) from the TiledMma's C
-  // partition of the tile (as store's). Nothing without scales.
-  template <class TiledMma, class TileShape, class Acc>
+  // partition of the tile (as store's). Nothing without scales. Vectors = false: the per-tensor
+  // pass alone (the Stream-K kernels, whose fix-up leaves no registers for the rowwise loads:
+  // ptxas spilled 600 bytes there; they refuse rowwise scales).
+  template <bool Vectors = true, class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void scale(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
                                                int64_t tile_m, int64_t tile_n, Acc& acc) {
     if (p.scale_a == nullptr && p.scale_b == nullptr) return;
-    if (p.scale_vectors) return scale_rowwise(p, tiled, tile_mn, thread, tile_m, tile_n, acc);
+    if constexpr (Vectors)
+      if (p.scale_vectors) return scale_rowwise(p, tiled, tile_mn, thread, tile_m, tile_n, acc);
     const float s = (p.scale_a != nullptr ? __ldg(p.scale_a) : 1.0f) * (p.scale_b != nullptr ? __ldg(p.scale_b) : 1.0f);
     constexpr int n = int(sizeof(Acc) / sizeof(float));
 #pragma unroll

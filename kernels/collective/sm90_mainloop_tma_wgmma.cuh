@@ -501,9 +501,9 @@ struct CollectiveMainloopSm90TmaWgmma {
     if (k_tiles > 0 && lane0) release(s, prev);
   }
 
-  // Block-scaled consumer warpgroup `wg` (thread: its index in the TiledMma): the k-tiles of the
-  // tile whose rows are A's 128-row scale block `block_m`, k-tile kt being k-group kt (whole
-  // tiles: the k-range starts at 0). Each k-tile's wgmmas write `part` (ScaleOut::Zero: the
+  // Block-scaled consumer warpgroup `wg`: k-tiles k_begin .. k_begin + k_tiles - 1 of the tile
+  // whose rows are A's 128-row scale block `block_m`, k-tile k being k-group k (a Stream-K step
+  // starts anywhere; its promoted partial sums add up in the fix-up as any partials). Each k-tile's wgmmas write `part` (ScaleOut::Zero: the
   // k-tile's sum alone, k-blocks past K zero-filled by TMA), waited for at once (the promotion
   // reads it), then acc += part * sa(block_m, kt) * sb(n, kt) per accumulator, n its column:
   // this thread's column 0 plus what the value's column is to thread 0 (the C partition over
@@ -511,7 +511,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   // each other), so each row scale is a shared-memory load at a constant offset. The stage
   // is released once its row scales are read (the warp's lanes synchronized first).
   __device__ __forceinline__ static void mma_block_scaled(Params const& p, SharedStorage& s, PipelineState& st, int wg,
-                                                          Accumulators& acc, int k_tiles, int64_t block_m) {
+                                                          Accumulators& acc, int k_tiles, int64_t block_m, int64_t k_begin = 0) {
     static_assert(BlockScaled, "the block-scaled mainloop");
     constexpr auto ring_a = smem_a;
     constexpr auto ring_b = smem_b;
@@ -528,11 +528,12 @@ struct CollectiveMainloopSm90TmaWgmma {
     static_assert(decltype(size(tCc0))::value == n, "the C fragment is the thread's accumulators");
     const int col0 = int(get<1>(tCc(0)));
     // (a cluster's tail CTA past M computes a tile nobody stores: it reads the last block's scales)
-    const float* blocks = p.scales.blocks + (block_m < p.scales.block_rows ? block_m : p.scales.block_rows - 1) * p.scales.blocks_ld;
+    const float* blocks =
+        p.scales.blocks + (block_m < p.scales.block_rows ? block_m : p.scales.block_rows - 1) * p.scales.blocks_ld + k_begin;
 #pragma unroll
     for (int i = 0; i < n; ++i) acc[i] = 0.0f;
     const bool lane0 = (threadIdx.x % 32) == 0;
-    float block_next = __ldg(blocks);
+    float block_next = k_tiles > 0 ? __ldg(blocks) : 0.0f;
     for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.consumer_try_wait(st)) {}
       GMMA::warpgroup_fence_operand(part.v);

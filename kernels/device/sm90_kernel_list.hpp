@@ -23,8 +23,9 @@
 //                         bf16 (1)
 //   Fp8StreamK<A, B, D, BN>  Fp8 (BN = 256) and Fp8Small (BN = 128) under Stream-K: e4m3 x e4m3
 //                         to bf16 (2)
-//   Fp8Block              FP8 with DeepSeek-V3's block scales (ScaleMode::Block): e4m3 x e4m3
-//                         to bf16, 128x128x128 tiles, the block-scaled mainloop (1)
+//   Fp8Block, Fp8BlockStreamK  FP8 with DeepSeek-V3's block scales (ScaleMode::Block): e4m3 x
+//                         e4m3 to bf16, 128x128x128 tiles, the block-scaled mainloop, whole
+//                         tiles and under Stream-K (2)
 // The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
 // of their own since tessera::gemm never dispatches to them; one unit compiles them
 // (sm90_instances_grouped.cu):
@@ -71,6 +72,7 @@ using Fp8Small = sm90::Fp8Gemm<A, B, D, 128>;
 template <class A, class B, class D, int BN>
 using Fp8StreamK = sm90::Fp8Gemm<A, B, D, BN, 2, sm90::StreamKTileScheduler>;
 using Fp8Block = sm90::Fp8BlockScaledGemm<>;
+using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
 enum class Unit { Bf16, F16, Small, Split, Pingpong, Fp8, Fp8Block };
@@ -112,7 +114,7 @@ using Kernels = std::tuple<
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
     Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>,
-    Shipped<Fp8Block, Unit::Fp8Block>>;
+    Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>>;
 // clang-format on
 
 template <class T, Major MW>

@@ -54,8 +54,6 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   using Fixup = StreamKFixup<ConsumerThreads, AccumulatorsPerThread>;
   static constexpr int64_t partial_elems = int64_t(Mainloop::BM) * Mainloop::BN;
   static_assert(ConsumerThreads * AccumulatorsPerThread == partial_elems, "a partial slot holds one CTA tile");
-  static_assert(!Mainloop::BlockScaled || (!StreamK && !Splits),
-                "the block-scaled mainloop takes whole tiles (its k-tiles are the scales' k-groups from 0)");
 
   struct Params {
     typename Mainloop::Params mainloop;
@@ -72,6 +70,14 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   };
 
   // ---- contract (host): the collectives' (GemmKernelSm90Base) and the Stream-K (or split-K) workspace.
+  // The Stream-K kernels apply FP8's per-tensor scales only (their epilogue pass has no
+  // rowwise loop: scale<false>).
+  static GemmResult can_implement(Arguments const& a) {
+    if constexpr (StreamK)
+      if (a.epilogue.scale_vectors)
+        return {GemmStatus::Unsupported, "the Stream-K sm90 kernels apply per-tensor FP8 scales only (rowwise runs on whole tiles)"};
+    return Base::can_implement(a);
+  }
   // A plan's workspace: one f32 accumulator tile per slice of every split tile and CTA of its
   // cluster, then one arrival counter per split tile and CTA.
   static std::size_t partials_bytes(SplitPlan const& plan, int64_t tiles) {
@@ -200,8 +206,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           c_prefetched = !Scheduler::Splits || w.split <= 1;
           if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
           if constexpr (!Scheduler::Splits) kept_m = int32_t(w.m), kept_n = int32_t(w.n), kept_l = int32_t(w.l);
-          if constexpr (Mainloop::BlockScaled)  // (whole tiles: the k-range starts at 0; BM = 128: tile m is A's scale block)
-            Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin, int64_t(w.m) * ClusterM + rank);
+          if constexpr (Mainloop::BlockScaled)  // (BM = 128: tile m is A's scale block)
+            Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin, int64_t(w.m) * ClusterM + rank, w.k_begin);
           else
             Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
@@ -246,7 +252,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         const StreamKWork w = p.scheduler.work(c, i);
         whole = w.role == SegmentRole::Whole;
         if (whole) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
-        Mainloop::mma(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin));
+        if constexpr (Mainloop::BlockScaled)
+          Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin), w.m * ClusterM + rank, w.k_begin);
+        else
+          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin));
       }
       // The step again after the mainloop (i laundered so that it is recomputed, not kept live
       // across the wgmmas beside the accumulators).
@@ -265,8 +274,9 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         consumer_barrier();  // every thread has read the partials before their flags go down
         if (thread == 0) p.fixup.release_peers(sk, w, rank, 0);
       }
-      if constexpr (Mainloop::Bits == 8)
-        Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank, w.n, acc);
+      if constexpr (Mainloop::Bits == 8)  // (per-tensor only: can_implement refuses rowwise scales here)
+        Epilogue::template scale<false>(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank,
+                                        w.n, acc);
       Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                       w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);
     }

@@ -212,7 +212,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 46, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 47, "the shipped kernels (sm90_kernel_list.hpp's table)");
   constexpr set::KernelTraits e = set::traits_of<Fp8>, x = set::traits_of<Fp8Mixed>;
   static_assert(e.element == Element::E4M3 && e.element_b == Element::E4M3 && e.output == Element::BF16 && e.a_k_major &&
                 e.b_k_major && e.bm == 128 && e.bn == 256 && !e.stream_k && x.element == Element::E5M2 && x.element_b == Element::E4M3 &&
@@ -316,13 +316,16 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   static_assert(sizeof(Fp8::Mainloop::SharedStorage) ==
                 sizeof(sm90::MainloopSharedStorage<Fp8::Mainloop::stage_a_bytes, Fp8::Mainloop::stage_b_bytes, Fp8::Mainloop::Stages>));
   alignas(16) static float scales[2] = {2.0f, 0.5f};
-  // Rowwise runs on the per-tensor kernels: the same schedules, Stream-K included.
+  // Rowwise runs on the per-tensor whole-tile kernels (the same schedules); never Stream-K, whose
+  // kernels scale per tensor only (decode's shape would take Stream-K per tensor).
   GemmArguments g = fp8(7168, 64, 16384);
   g.scale_mode = ScaleMode::Rowwise;
   g.scale_a = &scales[0];
   g.scale_b = &scales[1];
   CHECK(check_arguments(g));
-  CHECK(sm90::choose_stream_k(g, 132).has_value());
+  CHECK(!sm90::choose_stream_k(g, 132).has_value());
+  CHECK(sm90::choose_stream_k(fp8(7168, 64, 16384), 132).has_value());
+  CHECK(sm90::choose_schedule(g, 132) == sm90::choose_schedule(fp8(7168, 64, 16384), 132));
   CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, g));
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, [&] {
     GemmArguments t = g;
@@ -331,7 +334,8 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   }()));
   // Block: the caller's D row-major (64 x 7168 x 16384, decode) runs as D^T: the kernel's A is
   // the caller's B (its 128 x 128 blocks), its B the caller's A (row scales, leading dimension
-  // the caller's M rounded up to 4), on the block-scaled 128 x 128 tiles, whole tiles only.
+  // the caller's M rounded up to 4), on the block-scaled 128 x 128 tiles; its Stream-K kernel
+  // where few tiles meet a long K (7168 / 128 = 56 tiles on 132 SMs), whole tiles at 4096 rows.
   g = fp8(64, 7168, 16384);
   g.c.major = Major::Row;
   g.ldd = 7168;
@@ -344,7 +348,14 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   CHECK((t.m == 7168 && t.n == 62 && t.scale_a == &scales[1] && t.scale_b == &scales[0] && t.ld_scale_a == 64 &&
          t.scale_mode == ScaleMode::Block));
   CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x128);
-  CHECK(!sm90::choose_stream_k(t, 132));
+  CHECK(sm90::choose_stream_k(t, 132) == sm90::Schedule::Cooperative128x128);
+  static_assert(set::traits_of<set::Fp8BlockStreamK>.block_scaled && set::traits_of<set::Fp8BlockStreamK>.stream_k);
+  {
+    GemmArguments big = g;
+    big.m = 4096;
+    big.ld_scale_a = 0;
+    CHECK(!sm90::choose_stream_k(sm90::as_column_major_d(big), 132));
+  }
   CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x128, t));
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, t));
   // The mainloops' own refusals (no device needed): each kernel applies its kind of scales only.

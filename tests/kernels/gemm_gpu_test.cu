@@ -575,9 +575,10 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
 }
 
 // Rowwise: every D type, both D majors (a row-major D swaps the vectors with the operands),
-// residues in M, N and K, small M, batches with beta, Stream-K; block: D row-major (its
+// residues in M, N and K, small M, batches with beta, decode's shapes with the workspace asked
+// for (none: rowwise runs on whole tiles, the Stream-K kernels scale per tensor); block: D row-major (its
 // kernel's orientation), residues (K not a multiple of 128: zero-filled tails of the last
-// group), M = 1 and 64 (decode), a padded ld_scale_a, beta; and the error with and without
+// group), M = 1 and 64 (decode), a padded ld_scale_a, beta, Stream-K; and the error with and without
 // the promotion (uniform scales, K = 16384: the block kernel against the per-tensor one on the
 // same inputs). Tolerances as the per-tensor cases' (bf16 and f16 D 1e-2, f32 5e-3).
 void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
@@ -604,7 +605,10 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
                                   Fp8ScaledCase{"blk_residues_beta", 200, 392, 520, 1, BL, E::BF16, true, 16, 0.5f, 0.5f, false, false, 12},
                                   Fp8ScaledCase{"blk_2304x1536x1040", 2304, 1536, 1040, 1, BL, E::BF16, true, 0, 1.0f, 0.0f},
                                   Fp8ScaledCase{"blk_promotion_k16384", 128, 2048, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true},
-                                  Fp8ScaledCase{"blk_promotion_m256", 256, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true}})
+                                  Fp8ScaledCase{"blk_promotion_m256", 256, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true},
+                                  // (with the workspace: the block-scaled Stream-K kernel where the wave model picks it)
+                                  Fp8ScaledCase{"blk_sk_m64_k16384", 64, 7168, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true},
+                                  Fp8ScaledCase{"blk_sk_residues", 100, 7000, 16016, 1, BL, E::BF16, true, 16, 0.5f, 0.0f, false, true}})
     run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
   // Refused with a reason: block scales with a column-major D, or to f32.
   run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);

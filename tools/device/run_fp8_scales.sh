@@ -2,7 +2,7 @@
 # FP8's scale modes on the GPU in one call: builds the library's kernels (as run_check.sh, with
 # its nvcc flags), gemm_gpu_test and sm90_gemm_bench, then
 #   - gemm_gpu_test TESSERA_CASES=fp8: the per-tensor FP8 cases and the scale modes' (rowwise:
-#     every D type, both D majors, residues, batches, Stream-K; block: residues, M = 1 / 64 /
+#     every D type, both D majors, residues, batches, decode's shapes; block: residues, M = 1 / 64 /
 #     128, a padded ld_scale_a, beta; the error with and without the promotion; refusals),
 #   - compute-sanitizer memcheck of the scale modes' small cases (TESSERA_CASES=fp8_scales
 #     TESSERA_SMALL=1: M N K <= 2^30),
