@@ -503,9 +503,10 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // Block-scaled consumer warpgroup `wg`: k-tiles k_begin .. k_begin + k_tiles - 1 of the tile
   // whose rows are A's 128-row scale block `block_m`, k-tile k being k-group k (a Stream-K step
-  // starts anywhere; its promoted partial sums add up in the fix-up as any partials). Each k-tile's wgmmas write `part` (ScaleOut::Zero: the
-  // k-tile's sum alone, k-blocks past K zero-filled by TMA), waited for at once (the promotion
-  // reads it), then acc += part * sa(block_m, kt) * sb(n, kt) per accumulator, n its column:
+  // starts anywhere; its promoted partial sums add up in the fix-up as any partials). Each
+  // k-tile's wgmmas write `part` (ScaleOut::Zero: the k-tile's sum alone, k-blocks past K
+  // zero-filled by TMA), waited for at once (the promotion reads it), then
+  // acc += part * sa(block_m, k) * sb(n, k) per accumulator, n its column:
   // this thread's column 0 plus what the value's column is to thread 0 (the C partition over
   // the tile's identity tensor; the wgmma C layout's thread and value parts never carry into
   // each other), so each row scale is a shared-memory load at a constant offset. The stage
