@@ -34,6 +34,12 @@
 //   accumulation; its default promotes partial sums). Default shapes: 8192^3, 4096x7168x16384,
 //   320x32576x7168, 512x4096x14336, 128x7168x16384, 64x7168x16384. Checked against cuBLASLt's
 //   D (relative norm) with tessera's D poisoned (NaN) first.
+//   --fp8 --scales rowwise|block: tessera with that scale mode (ScaleMode::Rowwise: scale_a[M],
+//   scale_b[N]; ScaleMode::Block: A's scales per row and 128-k group, B's per 128 x 128 block,
+//   the block-scaled kernel) against the same cuBLASLt per-tensor call: every scale of A is that
+//   call's scale_a and every scale of B its scale_b, so the D's agree (block: up to the
+//   promotion's rounding) and the ratio is the scale mode's cost over cuBLASLt's per-tensor GEMM.
+//   (torch._scaled_mm's rowwise and blockwise scales on the same shapes: tools/device/scaled_mm_torch.py)
 //   --grouped [--skew]: tessera::gemm_grouped (MoE expert layers: the contiguous form, A tokens x K
 //   row-major sorted by expert, weights (E, N, K), D tokens x N row-major, bf16) against a loop of
 //   tessera::gemm calls over the experts (one per expert with tokens), TFLOP/s of both (2 T N K
@@ -361,6 +367,11 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
   return ok;
 }
 
+// One value into an f32 buffer (the scale vectors and blocks).
+__global__ void fill_f32(float* p, int64_t n, float v) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) p[i] = v;
+}
+
 // NaN into a bf16 buffer (an unwritten element then fails the check).
 __global__ void poison_bf16(bfloat16_t* p, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
@@ -370,7 +381,9 @@ __global__ void poison_bf16(bfloat16_t* p, int64_t n) {
 // FP8 TN: D (M x N, column-major, bf16) = scale_a scale_b A B, A (M x K) row-major e4m3, B (K x N)
 // column-major e4m3 (e5m2: e5m2_b), through tessera::gemm and through cuBLASLt (A stored K x M,
 // transposed: its TN form), launched alternately.
-bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, bool fast_accum, bool e5m2_b) {
+// mode: tessera's scale mode (per-tensor, or the same scales as vectors or blocks).
+bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, bool fast_accum, bool e5m2_b,
+               kernels::ScaleMode mode = kernels::ScaleMode::PerTensor) {
   uint8_t *a = nullptr, *b = nullptr;
   bfloat16_t *d = nullptr, *ref = nullptr, *c = nullptr;  // c: cuBLASLt's C (beta = 0), apart from D
   float* scales = nullptr;
@@ -402,6 +415,21 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   g.scale_a = scales;
   g.scale_b = scales + 1;
   g.epilogue.output = kernels::Element::BF16;
+  // Rowwise or block: every scale of A host_scales[0], of B host_scales[1] (cuBLASLt's per-tensor pair).
+  float *vec_a = nullptr, *vec_b = nullptr;
+  if (mode != kernels::ScaleMode::PerTensor) {
+    const int64_t groups = (k + 127) / 128;
+    const int64_t na = mode == kernels::ScaleMode::Block ? (m + 3) / 4 * 4 * groups : m;
+    const int64_t nb = mode == kernels::ScaleMode::Block ? (n + 127) / 128 * groups : n;
+    SM90_CUDA(cudaMalloc(&vec_a, size_t(na) * sizeof(float)));
+    SM90_CUDA(cudaMalloc(&vec_b, size_t(nb) * sizeof(float)));
+    fill_f32<<<256, 256>>>(vec_a, na, host_scales[0]);
+    fill_f32<<<256, 256>>>(vec_b, nb, host_scales[1]);
+    SM90_CUDA(cudaGetLastError());
+    g.scale_mode = mode;
+    g.scale_a = vec_a;
+    g.scale_b = vec_b;
+  }
   // The workspace the dispatch asks for (the FP8 Stream-K kernels, where it shares k-iterations).
   void* tws = nullptr;
   if (const size_t bytes = g_split ? kernels::device::sm90_workspace_size(g) : 0; bytes > 0) {
@@ -465,15 +493,15 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   SM90_CUDA(cudaGetLastError());
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
-  std::printf("fp8 e4m3 x %s TN -> bf16 row-major %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s %8.3f ms %6.1f TFLOP/s  "
-              "ratio %.3f  diff vs cuBLASLt %.1e %s\n",
-              e5m2_b ? "e5m2" : "e4m3", (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9,
+  std::printf("fp8 e4m3 x %s TN -> bf16 row-major %5lld x %5lld x %5lld  tessera %s %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s per-tensor "
+              "%8.3f ms %6.1f TFLOP/s  ratio %.3f  diff vs cuBLASLt %.1e %s\n",
+              e5m2_b ? "e5m2" : "e4m3", (long long)m, (long long)n, (long long)k, kernels::to_string(mode), tm, flops / tm * 1e-9,
               kernels::device::sm90_schedule(g), fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff,
               chosen < 0 ? "unchecked" : ok ? "ok" : "WRONG");
   cublasLtMatmulPreferenceDestroy(pref);
   for (auto l : {la, lb, lc, ld}) cublasLtMatrixLayoutDestroy(l);
   cublasLtMatmulDescDestroy(op);
-  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales, ws, tws}) cudaFree(p);
+  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales, ws, tws, (void*)vec_a, (void*)vec_b}) cudaFree(p);
   return ok;
 }
 
@@ -671,6 +699,7 @@ int main(int argc, char** argv) {
   bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false, grouped = false,
        skew = false, suite = false, tuned = false;
   std::string layout = "TN", csv;
+  kernels::ScaleMode scale_mode = kernels::ScaleMode::PerTensor;
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -688,6 +717,15 @@ int main(int argc, char** argv) {
     else if (a == "--fast-accum") fast_accum = true;
     else if (a == "--e5m2-b") e5m2_b = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
+    else if (a == "--scales" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      if (v == "rowwise") scale_mode = kernels::ScaleMode::Rowwise;
+      else if (v == "block") scale_mode = kernels::ScaleMode::Block;
+      else if (v != "tensor") {
+        std::printf("error: --scales takes tensor, rowwise or block\n");
+        return 1;
+      }
+    }
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
     else if (a == "--no-lead") g_lead = false;
@@ -736,6 +774,10 @@ int main(int argc, char** argv) {
   if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};
   if (dims.empty() && fp8)
     dims = {8192, 8192, 8192, 4096, 7168, 16384, 320, 32576, 7168, 512, 4096, 14336, 128, 7168, 16384, 64, 7168, 16384};
+  if (scale_mode != kernels::ScaleMode::PerTensor && (!fp8 || (scale_mode == kernels::ScaleMode::Block && e5m2_b))) {
+    std::printf("error: --scales goes with --fp8 (block: e4m3 x e4m3)\n");
+    return 1;
+  }
   if (fp8 && (f16 || tf32 || fused || layout != "TN")) {
     std::printf("error: --fp8 runs e4m3 (x e5m2) inputs, TN only (8-bit wgmma reads K-major operands)\n");
     return 1;
@@ -754,7 +796,8 @@ int main(int argc, char** argv) {
   if (fp8) {
     cublasLtHandle_t lt;
     CUBLAS_OK(cublasLtCreate(&lt));
-    for (size_t i = 0; i < dims.size(); i += 3) ok &= bench_fp8(lt, dims[i], dims[i + 1], dims[i + 2], reps, fast_accum, e5m2_b);
+    for (size_t i = 0; i < dims.size(); i += 3)
+      ok &= bench_fp8(lt, dims[i], dims[i + 1], dims[i + 2], reps, fast_accum, e5m2_b, scale_mode);
     cublasLtDestroy(lt);
     cublasDestroy(h);
     return ok ? 0 : 1;

@@ -134,6 +134,10 @@ struct KernelSimtThreadGrid16x16 {};
 struct KernelSimtWarpGrid8x4 {};
 // SM90: producer warpgroup + consumer warpgroups splitting the tile along M.
 struct KernelTmaWarpSpecializedCooperative {};
+// SM90, FP8 with DeepSeek-V3's block scales (ScaleMode::Block): cooperative, each 128-element
+// k-tile's partial products promoted into the f32 accumulators times its scales (the mainloop's
+// block-scaled branch); BM = BK = 128 (one 128-row scale block of A per tile and k-tile).
+struct KernelTmaWarpSpecializedCooperativeFp8BlockScaled {};
 // SM90: producer warpgroup + two consumer warpgroups, each with a whole 64-row tile, taking
 // the CTA's tiles in turn (one's epilogue under the other's mainloop).
 struct KernelTmaWarpSpecializedPingpong {};
@@ -418,12 +422,19 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                 "CollectiveBuilder (SM90 tensor op): TMA needs 16-byte aligned operands (AlignA/AlignB * element "
                 "bytes a multiple of 16)");
   static_assert(std::is_same_v<Schedule, ScheduleAuto> || std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperative> ||
-                    std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong>,
-                "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative or "
-                "KernelTmaWarpSpecializedPingpong");
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong> ||
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>,
+                "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative, "
+                "KernelTmaWarpSpecializedPingpong or KernelTmaWarpSpecializedCooperativeFp8BlockScaled");
   static constexpr bool Pingpong = std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong>;
+  static constexpr bool BlockScaled = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>;
   static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
                        BK = builder_detail::extent<TileShape, 2>;
+  static_assert(!BlockScaled || builder_detail::is_fp8<Element>,
+                "CollectiveBuilder (SM90 tensor op, block-scaled): FP8 operands (the scales dequantize 8-bit floats)");
+  static_assert(!BlockScaled || (BM == 128 && BK == 128),
+                "CollectiveBuilder (SM90 tensor op, block-scaled): BM = BK = 128 (a tile's rows and k-tile lie in one 128 x 128 "
+                "scale block)");
   static_assert(Pingpong || (BM % 64 == 0 && BM <= 128),
                 "CollectiveBuilder (SM90 tensor op, cooperative): BM is 64 or 128 (a consumer warpgroup per 64 rows)");
   static_assert(!Pingpong || BM == 64 || BM == 128,
@@ -455,17 +466,18 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   // whole storage fits (StageCountAuto: beside the default epilogue's staging;
   // StageCountAutoCarveout<Bytes>: beside Bytes).
   static constexpr int StageBytesA = BM * BK * Bytes, StageBytesB = BN * BK * Bytes;
+  static constexpr int StageBytesScale = BlockScaled ? BN * int(sizeof(float)) : 0;  // the k-tile's scales of B's rows
   template <class EpilogueStorage, int S>
   using KernelStorage = std::conditional_t<
       Pingpong, sm90::PingpongSharedStorage<sm90::MainloopSharedStorage<StageBytesA, StageBytesB, S>, EpilogueStorage>,
-      sm90::CooperativeSharedStorage<sm90::MainloopSharedStorage<StageBytesA, StageBytesB, S>, EpilogueStorage>>;
+      sm90::CooperativeSharedStorage<sm90::MainloopSharedStorage<StageBytesA, StageBytesB, S, StageBytesScale>, EpilogueStorage>>;
   template <int S>
   using StorageBesideDefaultEpilogue =
       KernelStorage<Sm90EpilogueSharedStorage<Sm90DefaultEpilogueSchedule<Element>, ConsumerWarpgroups * EpilogueSlots>, S>;
   template <int S>
   using StorageWithoutEpilogue = KernelStorage<sm90::EpilogueNoSharedStorage, S>;
   static constexpr int stage_count() {
-    constexpr int capacity = Arch::smem_capacity, tiles = StageBytesA + StageBytesB;
+    constexpr int capacity = Arch::smem_capacity, tiles = StageBytesA + StageBytesB + StageBytesScale;
     if constexpr (std::is_same_v<StageCountPolicy, StageCountAuto>) {
       return builder_detail::most_stages_fitting<StorageBesideDefaultEpilogue, capacity, capacity / tiles>();
     } else if constexpr (requires { StageCountPolicy::bytes; }) {
@@ -480,7 +492,7 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static_assert(sizeof(StorageWithoutEpilogue<Stages>) <= std::size_t(Arch::smem_capacity),
                 "CollectiveBuilder (SM90 tensor op): the stages exceed the shared memory of a CTA");
   using Policy = std::conditional_t<Pingpong, sm90::MainloopTmaWarpSpecializedPingpong<Stages, ClusterM>,
-                                    sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM>>;
+                                    sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM, BlockScaled>>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,
                                                             builder_detail::gmma_major<MajorB>, SwizzleBytes, ElementB_>;

@@ -17,13 +17,18 @@ constexpr bool registers_fit(int producer_registers, int consumer_warpgroups, in
 // the producer gives registers away (setmaxnreg) to the consumers' accumulators.
 // ClusterM CTAs of a cluster take ClusterM consecutive M-tiles of one N column: each loads
 // 1/ClusterM of the shared B tile and multicasts it to all of them (L2 reads of B / ClusterM).
-template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1>
+// BlockScaled_ (FP8 with DeepSeek-V3's block scales, ScaleMode::Block): each 128-element k-tile
+// accumulates into a fragment of its own, which the consumers scale by the tile's row and block
+// scales and add into the accumulators (a compile-time branch of the mainloop: the other
+// kernels carry none of it).
+template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1, bool BlockScaled_ = false>
 struct MainloopTmaWarpSpecializedCooperative {
   static_assert(Stages_ >= 2, "a TMA pipeline needs at least 2 stages to overlap copies with math");
   static_assert(ClusterM_ == 1 || ClusterM_ == 2 || ClusterM_ == 4, "clusters of 1, 2 or 4 CTAs along M");
   static constexpr int Stages = Stages_;
   static constexpr int ConsumerWarpgroups = ConsumerWarpgroups_;
   static constexpr int ClusterM = ClusterM_;
+  static constexpr bool BlockScaled = BlockScaled_;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + ConsumerWarpgroups_);
   // Registers per thread after setmaxnreg.
   static constexpr int ProducerRegisters = 40;
@@ -45,6 +50,7 @@ struct MainloopTmaWarpSpecializedPingpong {
   static constexpr int ConsumerWarpgroups = 1;  // per tile
   static constexpr int MathWarpgroups = 2;      // per CTA, alternating tiles
   static constexpr int ClusterM = ClusterM_;
+  static constexpr bool BlockScaled = false;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + MathWarpgroups);
   static constexpr int ProducerRegisters = 40;
   static constexpr int ConsumerRegisters = 232;

@@ -32,8 +32,9 @@ namespace tessera::kernels::sm90 {
 //   prefetch_c(p, s, thread, m, n, l, slot)    before a tile's mainloop: start C's loads (no-op)
 //   store(p, s, tiled, tile_mn, thread, m, n, l, acc, slot, prefetched)   the tile's D
 //   finish(p, thread)                          before the CTA leaves (no-op)
-//   scale(p, acc)                              FP8 kernels, before store: acc *= the per-tensor
-//                                              scales (the direct epilogue's, shared)
+//   scale(p, tiled, tile_mn, thread, m, n, acc)  FP8 kernels, before store: acc *= the
+//                                              per-tensor or rowwise scales (the direct
+//                                              epilogue's, shared)
 template <class ElementD_>
 struct CollectiveEpilogueSm90Direct {
   using ElementD = ElementD_;
@@ -50,6 +51,7 @@ struct CollectiveEpilogueSm90Direct {
     // data, as cuBLASLt's A/B_SCALE_POINTER: a quantization step may write them just before).
     const float* scale_a = nullptr;
     const float* scale_b = nullptr;
+    bool scale_vectors = false;  // rowwise: scale_a[m] (length m), scale_b[n] (length n) of this D
     const ElementD* bias = nullptr;  // null: no bias; one vector for every batch
     bool bias_along_m = false;       // bias[m] (length m) or bias[n] (length n) of this D
     Activation activation = Activation::Identity;
@@ -83,23 +85,58 @@ struct CollectiveEpilogueSm90Direct {
     ep.beta = a.beta;
     ep.scale_a = a.scale_a;
     ep.scale_b = a.scale_b;
+    ep.scale_vectors = a.scale_vectors;
     ep.bias = a.bias != Bias::None ? static_cast<const ElementD*>(a.bias_ptr) : nullptr;
     ep.bias_along_m = a.bias == Bias::PerRow;
     ep.activation = a.activation;
     return ep;
   }
 
-  // acc *= (*scale_a) * (*scale_b) (the FP8 kernels call it between the mainloop and store: a
-  // pass over the accumulators, where alpha stays a kernel parameter in the store loop; a
-  // factor loaded into alpha there held a register through the stores and spilled). Two cached
-  // loads per tile; nothing without scales.
-  template <class Acc>
-  __device__ __forceinline__ static void scale(Params const& p, Acc& acc) {
+  // acc *= the FP8 scales (the FP8 kernels call it between the mainloop and store: a pass over
+  // the accumulators, where alpha stays a kernel parameter in the store loop; a factor loaded
+  // into alpha there held a register through the stores and spilled). Per-tensor: two cached
+  // loads per tile. Rowwise: scale_a[m] scale_b[n] per accumulator, (m, n) from the TiledMma's C
+  // partition of the tile (as store's). Nothing without scales. Vectors = false: the per-tensor
+  // pass alone (the Stream-K kernels, whose fix-up leaves no registers for the rowwise loads:
+  // ptxas spilled 600 bytes there; they refuse rowwise scales).
+  template <bool Vectors = true, class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void scale(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
+                                               int64_t tile_m, int64_t tile_n, Acc& acc) {
     if (p.scale_a == nullptr && p.scale_b == nullptr) return;
+    if constexpr (Vectors)
+      if (p.scale_vectors) return scale_rowwise(p, tiled, tile_mn, thread, tile_m, tile_n, acc);
     const float s = (p.scale_a != nullptr ? __ldg(p.scale_a) : 1.0f) * (p.scale_b != nullptr ? __ldg(p.scale_b) : 1.0f);
     constexpr int n = int(sizeof(Acc) / sizeof(float));
 #pragma unroll
     for (int i = 0; i < n; ++i) acc[i] *= s;
+  }
+
+  // Rowwise scales: accumulator i of this thread holds the tile element tCc(i) of the C
+  // partition over the tile's identity tensor, which is this thread's value 0 plus what value i
+  // is to thread 0 (store's decomposition: the wgmma C layout's thread and value parts never
+  // carry into each other), so each scale's address is a per-thread base plus a constant.
+  // Elements past M or N take 0 (they are not stored; their scales are not read).
+  template <class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void scale_rowwise(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
+                                                       int64_t tile_m, int64_t tile_n, Acc& acc) {
+    const auto tCc = tiled.get_slice(thread).partition_C(make_identity_tensor(tile_mn));
+    const auto tCc0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    constexpr int n = int(sizeof(Acc) / sizeof(float));
+    static_assert(decltype(size(tCc0))::value == n, "one accumulator per C fragment value");
+    const auto mine0 = tCc(0);
+    const int64_t row0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0));
+    const int64_t col0 = tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0));
+    const int64_t left_m = p.m - row0, left_n = p.n - col0;
+    const float* sa = p.scale_a + row0;
+    const float* sb = p.scale_b + col0;
+#pragma unroll
+    for (int i = 0; i < n; ++i) {
+      const auto mn = tCc0(i);  // relative to thread 0's value 0: constants
+      const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
+      const float a = dm < left_m ? __ldg(sa + dm) : 0.0f;
+      const float b = dn < left_n ? __ldg(sb + dn) : 0.0f;
+      acc[i] *= a * b;
+    }
   }
 
   // ---- the epilogue interface's defaults (no shared memory, no C loads ahead)

@@ -32,8 +32,11 @@ struct Sm90EpilogueArguments {
   std::int64_t ldd = 0, batch_stride_d = 0;
   Operand c;  // C: read where beta != 0; its major is D's too
   float alpha = 1.0f, beta = 0.0f;
-  const float* scale_a = nullptr;  // FP8 per-tensor scales (device pointers; null: 1), times alpha
+  // FP8 scales (device pointers): per-tensor (null: 1), or rowwise (scale_a[m], scale_b[n] of
+  // this D), times alpha; none for block scales (the mainloop applies those).
+  const float* scale_a = nullptr;
   const float* scale_b = nullptr;
+  bool scale_vectors = false;  // rowwise
   Activation activation = Activation::Identity;
   Bias bias = Bias::None;
   const void* bias_ptr = nullptr;  // D's element type, one vector for every batch
@@ -47,8 +50,11 @@ inline Sm90EpilogueArguments sm90_epilogue_arguments(const GemmArguments& g) {
   e.c = g.c;
   e.alpha = g.alpha;
   e.beta = g.beta;
-  e.scale_a = g.scale_a;
-  e.scale_b = g.scale_b;
+  if (g.scale_mode != ScaleMode::Block) {
+    e.scale_a = g.scale_a;
+    e.scale_b = g.scale_b;
+  }
+  e.scale_vectors = g.scale_mode == ScaleMode::Rowwise;
   e.activation = g.epilogue.activation;
   e.bias = g.epilogue.bias;
   e.bias_ptr = g.epilogue.bias_ptr;

@@ -388,9 +388,10 @@ struct CollectiveEpilogueSm90TmaStore {
   }
 
   // Before the CTA leaves: the last stores have read shared memory.
-  template <class Acc>
-  __device__ __forceinline__ static void scale(Params const& p, Acc& acc) {
-    Direct::scale(p.direct, acc);
+  template <bool Vectors = true, class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void scale(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,
+                                               int64_t tile_m, int64_t tile_n, Acc& acc) {
+    Direct::template scale<Vectors>(p.direct, tiled, tile_mn, thread, tile_m, tile_n, acc);
   }
 
   __device__ __forceinline__ static void finish(Params const& p, int thread) {

@@ -88,8 +88,8 @@ struct CollectiveEpilogueSm90Tree {
   // ---- the epilogue interface's defaults (no shared memory, no C loads ahead, no FP8 pass)
   __device__ __forceinline__ static void init(SharedStorage&) {}
   __device__ __forceinline__ static void prefetch_c(Params const&, SharedStorage&, int, int64_t, int64_t, int64_t, int = 0) {}
-  template <class Acc>
-  __device__ __forceinline__ static void scale(Params const&, Acc&) {}
+  template <bool Vectors = true, class... Tile>
+  __device__ __forceinline__ static void scale(Params const&, Tile const&...) {}
   __device__ __forceinline__ static void finish(Params const&, int) {}
 
   // thread: the consumer thread's index in the TiledMma; acc: its accumulators in the order of

@@ -64,8 +64,8 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   // ---- the epilogue interface
   __device__ __forceinline__ static void init(SharedStorage& s) { Staged::init(s); }
   __device__ __forceinline__ static void prefetch_c(Params const&, SharedStorage&, int, int64_t, int64_t, int64_t, int = 0) {}
-  template <class Acc>
-  __device__ __forceinline__ static void scale(Params const&, Acc&) {}
+  template <bool Vectors = true, class... Tile>
+  __device__ __forceinline__ static void scale(Params const&, Tile const&...) {}
   __device__ __forceinline__ static void finish(Params const& p, int thread) { Staged::finish(p.tma, thread); }
 
   // What every value needs, by reference: the staging partitions, thread 0's coordinates, this

@@ -11,7 +11,16 @@
 //                float_e5m2_t: FP8 (wgmma m64nNk32, A and B K-major only), A's type
 //     ElementB   B's type (default: Element; FP8: the other 8-bit type may be B's)
 // FP8 accumulates every k-block in the wgmma's f32 accumulators (no periodic promotion into
-// a second set of registers: the per-tensor scales are applied once, in the epilogue).
+// a second set of registers: the per-tensor and rowwise scales are applied once, in the
+// epilogue), but under a block-scaled policy (Policy::BlockScaled: DeepSeek-V3's scales,
+// ScaleMode::Block, D row-major so that A is the caller's B): each 128-element k-tile
+// accumulates into a fragment of its own (ScaleOut::Zero at its first k-block), which the
+// consumers multiply by the k-tile's scales and add into the accumulators ("promotion" to f32
+// registers every 128 k). Scales: A's one per 128 x 128 block (one per tile and k-tile: BM =
+// 128), read by the consumers from global memory a k-tile ahead; B's one per row and k-tile,
+// a vector of BN f32 that the producer's TMA copies into the stage beside A and B (each
+// consumer thread needs BN/4 of them per k-tile: from shared memory, where the stage's
+// barrier already orders them).
 // Shared memory per operand: the GMMA layout atom tiled to (BM|BN, BK, Stages); one stage is
 // what one tile's TMA copies fill (their boxes and expect-tx bytes: copy_sm90_tma.hpp).
 #pragma once
@@ -81,6 +90,11 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr int ConsumerWarpgroups = Policy::ConsumerWarpgroups;
   static constexpr int Policy_ProducerRegisters = Policy::ProducerRegisters;
   static constexpr int Policy_ConsumerRegisters = Policy::ConsumerRegisters;
+  static constexpr bool BlockScaled = Policy::BlockScaled;
+  static_assert(!BlockScaled || (Bits == 8 && BM == 128 && BK == 128 && BM == 64 * ConsumerWarpgroups),
+                "block scales: FP8, BM = BK = 128 (one scale block of A per tile and k-tile), no M repeat");
+  // A stage's scales of B's rows (block-scaled: BN f32, TMA-copied).
+  static constexpr int stage_scale_bytes = BlockScaled ? BN * int(sizeof(float)) : 0;
   static_assert(BM % (64 * ConsumerWarpgroups) == 0, "each consumer warpgroup takes whole 64-row wgmma atoms of the CTA tile");
   static_assert(BN % 8 == 0 && BN <= 256, "one wgmma covers the CTA tile's N: a multiple of 8 up to 256");
 
@@ -162,7 +176,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   // wait) of every CTA in the cluster: each CTA's producer writes into all of their stages.
   static constexpr int ConsumerArrivals = GMMA::warpgroup_threads / 32 * ConsumerWarpgroups * ClusterM;
 
-  using SharedStorage = MainloopSharedStorage<stage_a_bytes, stage_b_bytes, Stages>;
+  using SharedStorage = MainloopSharedStorage<stage_a_bytes, stage_b_bytes, Stages, stage_scale_bytes>;
   static_assert(stage_a_bytes == BM * BK * Bits / 8 && stage_b_bytes == BN * BK * Bits / 8,
                 "the GMMA atoms tile a stage densely (the builder sizes the ring by the tiles' bytes)");
 
@@ -175,6 +189,16 @@ struct CollectiveMainloopSm90TmaWgmma {
     TmaArrangement arrangement_b = TmaArrangement::per_mode;  // the same for part_b (the whole B tile without a cluster)
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
+    // Block-scaled only: B's row scales (N, ceil(K/128)) with strides (1, ld), and A's block
+    // scales (ceil(M/128), ceil(K/128)) row-major.
+    struct BlockScales {
+      CUtensorMap map_rows;
+      const float* blocks = nullptr;
+      int64_t blocks_ld = 0;
+      int64_t block_rows = 0;  // ceil(M/128)
+    };
+    struct NoScales {};
+    std::conditional_t<BlockScaled, BlockScales, NoScales> scales;
   };
 
   // ---- contract (host): what it reads, what it refuses, its kernel parameters.
@@ -183,8 +207,23 @@ struct CollectiveMainloopSm90TmaWgmma {
     bool allow_tf32 = false;  // f32 inputs: multiplied as tf32 only with the caller's consent
     Operand a, b;             // A (M x K) and B (K x N): pointer, major, ld, batch stride (elements)
     kernels::Element element_b = element_enum_of<ElementB>();  // B's
+    // FP8's scales as the mainloop sees them (block-scaled kernels only apply them): A's per
+    // 128 x 128 block, B's per row and 128-k group (the caller's B and A: a row-major D swapped).
+    ScaleMode scale_mode = ScaleMode::PerTensor;
+    const float* scale_a = nullptr;
+    const float* scale_b = nullptr;
+    int64_t ld_scale_b = 0;  // B's row scales: the distance between k-groups
   };
-  static Arguments arguments_of(GemmArguments const& g) { return {g.element, g.allow_tf32, g.a, g.b, kernels::element_b(g)}; }
+  static Arguments arguments_of(GemmArguments const& g) {
+    return {g.element, g.allow_tf32, g.a, g.b, kernels::element_b(g), g.scale_mode, g.scale_a, g.scale_b, g.ld_scale_a};
+  }
+
+  // Block-scaled: the TMA arguments of B's row scales, (N, KB) with strides (1, ld), one box
+  // of BN rows of one k-group per stage (rows past N come as zeros).
+  static tma::Arguments row_scale_arguments(int64_t n, int64_t k, int64_t ld) {
+    const int64_t extent[2] = {n, (k + scale_block - 1) / scale_block}, stride[2] = {1, ld}, tile[1] = {BN};
+    return tma::derive_arguments(32, 2, extent, stride, 1, tile, 0, 0, 0, [](const int64_t* c) { return c[0]; });
+  }
   // A is K-major when row-major (M x K); B (K x N) is K-major when column-major.
   static constexpr Major a_major = KMajorA ? Major::Row : Major::Col;
   static constexpr Major b_major = KMajorB ? Major::Col : Major::Row;
@@ -256,6 +295,14 @@ struct CollectiveMainloopSm90TmaWgmma {
     constexpr int64_t limit = int64_t(1) << 31;
     if (problem_m(problem) >= limit || problem_n(problem) >= limit || problem_k(problem) >= limit || problem_l(problem) >= limit)
       return {GemmStatus::InvalidSize, "the sm90 kernel addresses M, N, K, L below 2^31"};
+    if (BlockScaled != (args.scale_mode == ScaleMode::Block))
+      return {GemmStatus::Unsupported, BlockScaled ? "this sm90 kernel applies block scales (scale_mode = block) only"
+                                                   : "this sm90 kernel does not apply block scales (scale_mode = block)"};
+    if constexpr (BlockScaled) {
+      if (problem_l(problem) != 1) return {GemmStatus::Unsupported, "the block-scaled sm90 kernel runs one batch"};
+      if (const tma::Arguments r = row_scale_arguments(problem_n(problem), problem_k(problem), args.ld_scale_b); r.rule != tma::Rule::ok)
+        return {GemmStatus::Misaligned, std::string("the block-scaled sm90 kernel's TMA copies of the row scales: ") + tma::to_string(r.rule)};
+    }
     return bind(problem, args).status;
   }
   static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
@@ -278,11 +325,19 @@ struct CollectiveMainloopSm90TmaWgmma {
     // Part r of the B tile starts at its first row's offset in the stage layout.
     for (int r = 0; r < ClusterM; ++r) ml.part_b_offset[r] = uint32_t(int64_t(stage_b(r * (BN / ClusterM), 0)) * Bits / 8);
     ml.k_tiles = int((problem_k(problem) + BK - 1) / BK);
+    if constexpr (BlockScaled) {
+      const tma::Arguments rows = row_scale_arguments(problem_n(problem), problem_k(problem), args.ld_scale_b);
+      if (tma::encode_tensor_map(&ml.scales.map_rows, rows, args.scale_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32) != CUDA_SUCCESS)
+        status = {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the row scales' tensor map"};
+      ml.scales.blocks = args.scale_a;
+      ml.scales.blocks_ld = (problem_k(problem) + scale_block - 1) / scale_block;
+      ml.scales.block_rows = (problem_m(problem) + scale_block - 1) / scale_block;
+    }
     return ml;
   }
 
   __device__ static void init(SharedStorage& s) {
-    s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes));
+    s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes + stage_scale_bytes));
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 #endif
@@ -292,6 +347,7 @@ struct CollectiveMainloopSm90TmaWgmma {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(&p.map_a)) : "memory");
     asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(&p.map_b)) : "memory");
+    if constexpr (BlockScaled) asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(&p.scales.map_rows)) : "memory");
 #endif
   }
 
@@ -323,18 +379,19 @@ struct CollectiveMainloopSm90TmaWgmma {
   // Producer (one thread): k-tiles k_begin .. k_end - 1 of one output tile into the ring.
   // `tAgA`, `tBgB`: this CTA's copies' coordinate tensors (rows, BK, k-tiles) of A and B (in a
   // cluster, its part of the B tile; `rank` its place in the cluster): element (0, 0, k) is
-  // where k-tile k's copy starts.
+  // where k-tile k's copy starts. `row0`: the tile's first row of B (block-scaled: where its
+  // row scales start).
   template <class CoordA, class CoordB>
   __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, CoordA const& tAgA,
-                                              CoordB const& tBgB, int rank, int k_begin, int k_end) {
-    load_through(p, &p.map_a, &p.map_b, s, st, tAgA, tBgB, rank, k_begin, k_end);
+                                              CoordB const& tBgB, int rank, int k_begin, int k_end, int32_t row0 = 0) {
+    load_through(p, &p.map_a, &p.map_b, s, st, tAgA, tBgB, rank, k_begin, k_end, row0);
   }
   // The same through other tensor maps of A and B (the grouped kernel's, rewritten per group
   // in global memory: arch/sm90_tensormap.cuh) with the boxes of p's arrangements.
   template <class CoordA, class CoordB>
   __device__ __forceinline__ static void load_through(Params const& p, void const* map_a, void const* map_b, SharedStorage& s,
                                                       PipelineState& st, CoordA const& tAgA, CoordB const& tBgB, int rank, int k_begin,
-                                                      int k_end) {
+                                                      int k_end, int32_t row0 = 0) {
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
     const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
     const TmaArrangement arr_a = p.arrangement_a, arr_b = p.arrangement_b;
@@ -348,6 +405,11 @@ struct CollectiveMainloopSm90TmaWgmma {
       else
         issue<1, TmaOpB>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes),
                          uint16_t((1u << ClusterM) - 1u));
+      if constexpr (BlockScaled) {  // k-tile k is k-group k (BK = 128): its scales of the tile's BN rows
+        const int32_t at[2] = {row0, int32_t(k)};
+        SM90_TMA_LOAD::copy(&p.scales.map_rows, bar, uint32_t(__cvta_generic_to_shared(s.scale)) + uint32_t(st.index * stage_scale_bytes),
+                            2, at);
+      }
       ++st;
     }
   }
@@ -370,7 +432,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       const auto w = scheduler.work(u);
       const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
       const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
-      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end));
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), int32_t(int64_t(w.n) * BN));
     }
   }
 
@@ -389,7 +451,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       const auto w = scheduler.work(cluster, i);
       const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
       const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
-      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end));
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), int32_t(int64_t(w.n) * BN));
     }
   }
 
@@ -437,6 +499,59 @@ struct CollectiveMainloopSm90TmaWgmma {
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(acc.v);
     if (k_tiles > 0 && lane0) release(s, prev);
+  }
+
+  // Block-scaled consumer warpgroup `wg`: k-tiles k_begin .. k_begin + k_tiles - 1 of the tile
+  // whose rows are A's 128-row scale block `block_m`, k-tile k being k-group k (a Stream-K step
+  // starts anywhere; its promoted partial sums add up in the fix-up as any partials). Each
+  // k-tile's wgmmas write `part` (ScaleOut::Zero: the k-tile's sum alone, k-blocks past K
+  // zero-filled by TMA), waited for at once (the promotion reads it), then
+  // acc += part * sa(block_m, k) * sb(n, k) per accumulator, n its column:
+  // this thread's column 0 plus what the value's column is to thread 0 (the C partition over
+  // the tile's identity tensor; the wgmma C layout's thread and value parts never carry into
+  // each other), so each row scale is a shared-memory load at a constant offset. The stage
+  // is released once its row scales are read (the warp's lanes synchronized first).
+  __device__ __forceinline__ static void mma_block_scaled(Params const& p, SharedStorage& s, PipelineState& st, int wg,
+                                                          Accumulators& acc, int k_tiles, int64_t block_m, int64_t k_begin = 0) {
+    static_assert(BlockScaled, "the block-scaled mainloop");
+    constexpr auto ring_a = smem_a;
+    constexpr auto ring_b = smem_b;
+    constexpr auto tile = make_shape(C<BM>{}, C<BN>{});
+    const int thread = wg * GMMA::warpgroup_threads + int(threadIdx.x) % GMMA::warpgroup_threads;
+    const auto thr = TiledMma{}.get_slice(thread);
+    const auto tCrA = thr.partition_fragment_A(make_tensor(reinterpret_cast<Element*>(s.a), ring_a));
+    const auto tCrB = thr.partition_fragment_B(make_tensor(reinterpret_cast<ElementB*>(s.b), ring_b));
+    Accumulators part;
+    auto tCrP = make_tensor(&part.v[0], partition_fragment_C(TiledMma{}, tile).layout());
+    const auto tCc = thr.partition_C(make_identity_tensor(tile));
+    const auto tCc0 = TiledMma{}.get_slice(0).partition_C(make_identity_tensor(tile));
+    constexpr int n = AtomsM * AtomValues;
+    static_assert(decltype(size(tCc0))::value == n, "the C fragment is the thread's accumulators");
+    const int col0 = int(get<1>(tCc(0)));
+    // (a cluster's tail CTA past M computes a tile nobody stores: it reads the last block's scales)
+    const float* blocks =
+        p.scales.blocks + (block_m < p.scales.block_rows ? block_m : p.scales.block_rows - 1) * p.scales.blocks_ld + k_begin;
+#pragma unroll
+    for (int i = 0; i < n; ++i) acc[i] = 0.0f;
+    const bool lane0 = (threadIdx.x % 32) == 0;
+    float block_next = k_tiles > 0 ? __ldg(blocks) : 0.0f;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      while (!s.pipe.consumer_try_wait(st)) {}
+      GMMA::warpgroup_fence_operand(part.v);
+      GMMA::warpgroup_arrive();
+      gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tCrP, GMMA::ScaleOut::Zero);
+      GMMA::warpgroup_commit_batch();
+      const float sa = block_next;
+      if (kt + 1 < k_tiles) block_next = __ldg(blocks + kt + 1);  // the next k-tile's, under this one's wgmmas
+      const float* rows = reinterpret_cast<const float*>(s.scale + st.index * stage_scale_bytes) + col0;
+      GMMA::warpgroup_wait<0>();
+      GMMA::warpgroup_fence_operand(part.v);
+#pragma unroll
+      for (int i = 0; i < n; ++i) acc[i] += part[i] * (sa * rows[int(get<1>(tCc0(i)))]);
+      __syncwarp();
+      if (lane0) release(s, st);
+      ++st;
+    }
   }
 };
 

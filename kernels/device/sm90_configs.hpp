@@ -93,6 +93,18 @@ using Fp8Gemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, Elemen
                                              KernelTmaWarpSpecializedCooperative>,
                            ElementD, Scheduler>;
 
+// FP8 with DeepSeek-V3's block scales (ScaleMode::Block; e4m3 x e4m3, D bf16): 128x128x128
+// tiles (a tile's 128 rows and a k-tile lie in one 128 x 128 scale block of A; per consumer
+// thread 64 accumulators and the k-tile's 64 partial sums: 128x256 would need 256 registers),
+// the block-scaled mainloop (each k-tile's sum promoted into the accumulators times its scales),
+// clusters of 2 along M sharing B, the TMA-store epilogue; whole tiles or Stream-K (decode's
+// shapes: few tiles, long K).
+template <class ElementD = bfloat16_t, int ClusterM = 2, class Scheduler = WholeTileScheduler>
+using Fp8BlockScaledGemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16,
+                                                        float, tuple<_128, _128, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
+                                                        KernelTmaWarpSpecializedCooperativeFp8BlockScaled>,
+                                      ElementD, Scheduler>;
+
 // Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
 // the same rule as select_configuration (gemm_configuration.hpp).
 

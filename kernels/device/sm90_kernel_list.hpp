@@ -24,6 +24,11 @@
 //                         e4m3 x e5m2 and e5m2 x e4m3 to bf16 (5)
 //   Fp8Small<A, B, D>     the same with 128x128x128 tiles for small problems: e4m3 x e4m3 to
 //                         bf16 (1)
+//   Fp8StreamK<A, B, D, BN>  Fp8 (BN = 256) and Fp8Small (BN = 128) under Stream-K: e4m3 x e4m3
+//                         to bf16 (2)
+//   Fp8Block, Fp8BlockStreamK  FP8 with DeepSeek-V3's block scales (ScaleMode::Block): e4m3 x
+//                         e4m3 to bf16, 128x128x128 tiles, the block-scaled mainloop, whole
+//                         tiles and under Stream-K (2)
 // The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
 // of their own since tessera::gemm never dispatches to them; one unit compiles them
 // (sm90_instances_grouped.cu):
@@ -69,9 +74,11 @@ template <class A, class B, class D>
 using Fp8Small = sm90::Fp8Gemm<A, B, D, 128>;
 template <class A, class B, class D, int BN>
 using Fp8StreamK = sm90::Fp8Gemm<A, B, D, BN, 2, sm90::StreamKTileScheduler>;
+using Fp8Block = sm90::Fp8BlockScaledGemm<>;
+using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong, Fp8 };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Fp8, Fp8Block };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -110,7 +117,8 @@ using Kernels = std::tuple<
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
-    Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>>;
+    Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>,
+    Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>>;
 // clang-format on
 
 template <class T, Major MW>
@@ -130,6 +138,7 @@ struct KernelTraits {
   bool pingpong = false, stream_k = false;
   Activation fused = Activation::Identity;  // a fused TMA-store instance's activation
   Element element_b = Element::F32;         // B's (A's but for FP8 pairs)
+  bool block_scaled = false;                // applies FP8 block scales (ScaleMode::Block) in its mainloop
 };
 
 namespace list_detail {
@@ -158,7 +167,8 @@ struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA
                                       Pingpong,
                                       std::is_same_v<Scheduler, sm90::StreamKTileScheduler>,
                                       EpilogueTraits<Epilogue>::fused,
-                                      sm90::element_enum_of<TB>()};
+                                      sm90::element_enum_of<TB>(),
+                                      Policy::BlockScaled};
 };
 template <class Kernel>
 struct TraitsOf;
@@ -185,10 +195,11 @@ constexpr bool has_fused_tma(Activation a) {
          find_kernel([a](auto shipped) { return traits_of<typename decltype(shipped)::Kernel>.fused == a; });
 }
 
-// Whether a kernel of these traits reads g's inputs and majors and writes its D type (g in
-// the kernels' orientation: as_column_major_d).
+// Whether a kernel of these traits reads g's inputs and majors, writes its D type and applies
+// g's kind of scales (block scales in the mainloop, or any other in the epilogue; g in the
+// kernels' orientation: as_column_major_d).
 inline bool takes_types(const KernelTraits& t, const GemmArguments& g) {
-  return t.element == g.element && t.element_b == element_b(g) && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
+  return t.block_scaled == (g.scale_mode == ScaleMode::Block) && t.element == g.element && t.element_b == element_b(g) && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
          t.b_k_major == (g.b.major == kernels::Major::Col);
 }
 

@@ -23,7 +23,8 @@
 // Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
 // majors (sm90_kernel_list.hpp: Split, SmallSplit, Fp8StreamK), the wave model (gemm_selection.hpp,
 // select_sm90) compares it with the rule's choice over whole tiles; the Stream-K kernel runs
-// when the model predicts it more than the margin faster and the caller gives its workspace.
+// when the model predicts it more than the margin faster and the caller gives its workspace;
+// never for FP8's rowwise scales (whole tiles: the Stream-K kernels' epilogue scales per tensor).
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 
@@ -125,6 +126,9 @@ inline Schedule choose_fp8_schedule(const GemmArguments& g, int sms) {
 // parallel, then the Stream-K kernels' candidates: larger tiles first, each replacing the choice
 // only past the margin); none where whole tiles are predicted as fast.
 inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) {
+  // (the Stream-K kernels' epilogue applies FP8's per-tensor scales only; block scales are the
+  // mainloop's)
+  if (g.scale_mode == ScaleMode::Rowwise) return std::nullopt;
   const Schedule whole = choose_schedule(g, sms);
   std::array<Candidate, 3> candidates{};
   std::size_t n = 0;
@@ -193,6 +197,8 @@ inline GemmArguments as_column_major_d(const GemmArguments& g) {
   t.element_b = g.element != element_b(g) ? std::optional<Element>(g.element) : std::nullopt;
   t.scale_a = g.scale_b;
   t.scale_b = g.scale_a;
+  // (block scales: A's row scales' leading dimension counts the caller's M, now N)
+  if (g.scale_mode == ScaleMode::Block) t.ld_scale_a = block_scale_ld(g);
   t.c.major = Major::Col;
   // bias[m] of D is bias[n] of D^T
   if (g.epilogue.bias == Bias::PerRow) t.epilogue.bias = Bias::PerColumn;

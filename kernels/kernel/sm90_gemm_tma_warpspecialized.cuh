@@ -70,6 +70,14 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   };
 
   // ---- contract (host): the collectives' (GemmKernelSm90Base) and the Stream-K (or split-K) workspace.
+  // The Stream-K kernels apply FP8's per-tensor scales only (their epilogue pass has no
+  // rowwise loop: scale<false>).
+  static GemmResult can_implement(Arguments const& a) {
+    if constexpr (StreamK)
+      if (a.epilogue.scale_vectors)
+        return {GemmStatus::Unsupported, "the Stream-K sm90 kernels apply per-tensor FP8 scales only (rowwise runs on whole tiles)"};
+    return Base::can_implement(a);
+  }
   // A plan's workspace: one f32 accumulator tile per slice of every split tile and CTA of its
   // cluster, then one arrival counter per split tile and CTA.
   static std::size_t partials_bytes(SplitPlan const& plan, int64_t tiles) {
@@ -198,7 +206,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           c_prefetched = !Scheduler::Splits || w.split <= 1;
           if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
           if constexpr (!Scheduler::Splits) kept_m = int32_t(w.m), kept_n = int32_t(w.n), kept_l = int32_t(w.l);
-          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
+          if constexpr (Mainloop::BlockScaled)  // (BM = 128: tile m is A's scale block)
+            Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin, int64_t(w.m) * ClusterM + rank, w.k_begin);
+          else
+            Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
         int64_t tile_m = kept_m, tile_n = kept_n, tile_l = kept_l;
         if constexpr (Scheduler::Splits) {
@@ -210,7 +221,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           if (w.split > 1 && !meet(p, shared, acc, (w.split_tile * ClusterM + rank), w.slice, w.split, thread)) continue;
           tile_m = w.m, tile_n = w.n, tile_l = w.l;
         }
-        if constexpr (Mainloop::Bits == 8) Epilogue::scale(p.epilogue, acc);  // FP8's per-tensor scales
+        if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor or rowwise scales
+          Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, tile_m * ClusterM + rank, tile_n, acc);
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                         tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);
       }
@@ -240,7 +252,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         const StreamKWork w = p.scheduler.work(c, i);
         whole = w.role == SegmentRole::Whole;
         if (whole) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
-        Mainloop::mma(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin));
+        if constexpr (Mainloop::BlockScaled)
+          Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin), w.m * ClusterM + rank, w.k_begin);
+        else
+          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin));
       }
       // The step again after the mainloop (i laundered so that it is recomputed, not kept live
       // across the wgmmas beside the accumulators).
@@ -259,7 +274,9 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         consumer_barrier();  // every thread has read the partials before their flags go down
         if (thread == 0) p.fixup.release_peers(sk, w, rank, 0);
       }
-      if constexpr (Mainloop::Bits == 8) Epilogue::scale(p.epilogue, acc);
+      if constexpr (Mainloop::Bits == 8)  // (per-tensor only: can_implement refuses rowwise scales here)
+        Epilogue::template scale<false>(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank,
+                                        w.n, acc);
       Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                       w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);
     }

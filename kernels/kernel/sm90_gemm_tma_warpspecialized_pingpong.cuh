@@ -108,7 +108,8 @@ struct GemmTmaWarpSpecializedPingpong : GemmKernelSm90Base<Mainloop_, Epilogue_,
         int64_t again = u;
         asm volatile("" : "+l"(again));
         const auto w = p.scheduler.work(again);
-        if constexpr (Mainloop::Bits == 8) Epilogue::scale(p.epilogue, acc);  // FP8's per-tensor scales
+        if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor or rowwise scales
+          Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank, w.n, acc);
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
                         w.m * ClusterM + rank, w.n, w.l, acc, math, true);
       }

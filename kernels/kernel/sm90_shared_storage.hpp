@@ -20,10 +20,20 @@ inline constexpr int epilogue_staging_bytes = 16 * 1024;
 
 // The mainloop's ring: Stages stages of A and of B (each stage on the 128-byte swizzle's
 // 1 KiB repeat) and the pipeline's barriers.
-template <int StageBytesA, int StageBytesB, int Stages>
+// StageBytesScale > 0 (block-scaled FP8): each stage also holds StageBytesScale bytes of the
+// k-tile's scales (TMA writes them on 128 bytes).
+template <int StageBytesA, int StageBytesB, int Stages, int StageBytesScale = 0>
 struct MainloopSharedStorage {
   alignas(1024) unsigned char a[Stages * StageBytesA];
   alignas(1024) unsigned char b[Stages * StageBytesB];
+  alignas(16) pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier> pipe;
+};
+template <int StageBytesA, int StageBytesB, int Stages, int StageBytesScale>
+  requires(StageBytesScale > 0)
+struct MainloopSharedStorage<StageBytesA, StageBytesB, Stages, StageBytesScale> {
+  alignas(1024) unsigned char a[Stages * StageBytesA];
+  alignas(1024) unsigned char b[Stages * StageBytesB];
+  alignas(128) unsigned char scale[Stages * StageBytesScale];
   alignas(16) pipeline::TmaPipeline<Stages, pipeline::DeviceMbarrier> pipe;
 };
 

@@ -212,7 +212,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 45, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 47, "the shipped kernels (sm90_kernel_list.hpp's table)");
   constexpr set::KernelTraits e = set::traits_of<Fp8>, x = set::traits_of<Fp8Mixed>;
   static_assert(e.element == Element::E4M3 && e.element_b == Element::E4M3 && e.output == Element::BF16 && e.a_k_major &&
                 e.b_k_major && e.bm == 128 && e.bn == 256 && !e.stream_k && x.element == Element::E5M2 && x.element_b == Element::E4M3 &&
@@ -303,4 +303,74 @@ TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the sc
   CHECK(output_element(t) == Element::BF16);
   g.element_b.reset();  // one type: element_b stays unset
   CHECK(!sm90::as_column_major_d(g).element_b.has_value());
+}
+
+TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-scaled one, D^T's scales") {
+  using Block = set::Fp8Block;
+  constexpr set::KernelTraits b = set::traits_of<Block>;
+  static_assert(b.block_scaled && b.bm == 128 && b.bn == 128 && !b.stream_k && b.element == Element::E4M3 &&
+                b.element_b == Element::E4M3 && b.output == Element::BF16 && !set::traits_of<Fp8>.block_scaled);
+  static_assert(Block::Mainloop::BlockScaled && !Fp8::Mainloop::BlockScaled && Block::Mainloop::BK == 128 &&
+                Block::Mainloop::stage_scale_bytes == 128 * 4 && Fp8::Mainloop::stage_scale_bytes == 0);
+  // (the per-tensor kernels' shared storage carries no scale ring)
+  static_assert(sizeof(Fp8::Mainloop::SharedStorage) ==
+                sizeof(sm90::MainloopSharedStorage<Fp8::Mainloop::stage_a_bytes, Fp8::Mainloop::stage_b_bytes, Fp8::Mainloop::Stages>));
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  // Rowwise runs on the per-tensor whole-tile kernels (the same schedules); never Stream-K, whose
+  // kernels scale per tensor only (decode's shape would take Stream-K per tensor).
+  GemmArguments g = fp8(7168, 64, 16384);
+  g.scale_mode = ScaleMode::Rowwise;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  CHECK(check_arguments(g));
+  CHECK(!sm90::choose_stream_k(g, 132).has_value());
+  CHECK(sm90::choose_stream_k(fp8(7168, 64, 16384), 132).has_value());
+  CHECK(sm90::choose_schedule(g, 132) == sm90::choose_schedule(fp8(7168, 64, 16384), 132));
+  CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, g));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, [&] {
+    GemmArguments t = g;
+    t.scale_mode = ScaleMode::Block;
+    return t;
+  }()));
+  // Block: the caller's D row-major (64 x 7168 x 16384, decode) runs as D^T: the kernel's A is
+  // the caller's B (its 128 x 128 blocks), its B the caller's A (row scales, leading dimension
+  // the caller's M rounded up to 4), on the block-scaled 128 x 128 tiles; its Stream-K kernel
+  // where few tiles meet a long K (7168 / 128 = 56 tiles on 132 SMs), whole tiles at 4096 rows.
+  g = fp8(64, 7168, 16384);
+  g.c.major = Major::Row;
+  g.ldd = 7168;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  g.m = 62;
+  CHECK(check_arguments(g));
+  const GemmArguments t = sm90::as_column_major_d(g);
+  CHECK((t.m == 7168 && t.n == 62 && t.scale_a == &scales[1] && t.scale_b == &scales[0] && t.ld_scale_a == 64 &&
+         t.scale_mode == ScaleMode::Block));
+  CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x128);
+  CHECK(sm90::choose_stream_k(t, 132) == sm90::Schedule::Cooperative128x128);
+  static_assert(set::traits_of<set::Fp8BlockStreamK>.block_scaled && set::traits_of<set::Fp8BlockStreamK>.stream_k);
+  {
+    GemmArguments big = g;
+    big.m = 4096;
+    big.ld_scale_a = 0;
+    CHECK(!sm90::choose_stream_k(sm90::as_column_major_d(big), 132));
+  }
+  CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x128, t));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, t));
+  // The mainloops' own refusals (no device needed): each kernel applies its kind of scales only.
+  const auto shape = sm90::problem_shape_of(t);
+  auto args = Block::Mainloop::arguments_of(t);
+  CHECK(args.ld_scale_b == 64);
+  auto per_tensor = Fp8::Mainloop::arguments_of(t);
+  const GemmResult r = Fp8::Mainloop::can_implement(shape, per_tensor);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(r.message.find("does not apply block scales") != std::string::npos);
+  args.scale_mode = ScaleMode::Rowwise;
+  CHECK(Block::Mainloop::can_implement(shape, args).message.find("block scales (scale_mode = block) only") != std::string::npos);
+  // The row scales' TMA copy: (N, KB) f32 with strides (1, ld), one box of 128 rows per stage.
+  const tma::Arguments rows = Block::Mainloop::row_scale_arguments(62, 16384, 64);
+  CHECK((rows.rule == tma::Rule::ok && rows.rank == 2 && rows.box_dim[0] == 128 && rows.box_dim[1] == 1 &&
+         rows.global_dim[0] == 62 && rows.global_dim[1] == 128 && rows.global_stride_bytes[1] == 256 && rows.box_bytes == 512));
+  CHECK(Block::Mainloop::row_scale_arguments(62, 16384, 62).rule == tma::Rule::global_stride_alignment);
 }

@@ -386,3 +386,97 @@ TEST_CASE("FP8 inputs: what is refused, with the reason") {
   g.b.ptr = storage + 257;
   CHECK(mentions(check_arguments(g), "2-byte bf16"));
 }
+
+TEST_CASE("FP8 scale modes: rowwise and block scales, what each needs, with the reason") {
+  alignas(16) static float scales[64] = {};
+  // Rowwise: both vectors, FP8 inputs, no block leading dimension.
+  auto g = valid_fp8();
+  g.scale_mode = ScaleMode::Rowwise;
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::NullPointer);
+  CHECK(mentions(r, "scale_a is a null pointer while scale_mode = rowwise"));
+  CHECK(mentions(r, "vector of M"));
+  g.scale_a = scales;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::NullPointer);
+  CHECK(mentions(r, "scale_b"));
+  g.scale_b = scales + 1;  // 4-byte alignment is enough for vectors read by the epilogue
+  CHECK(check_arguments(g));
+  g.epilogue.output = Element::F32;  // any D type, any D major, batches: the epilogue applies them
+  g.c.major = Major::Row;
+  g.ldd = 48;
+  CHECK(check_arguments(g));
+  g.ld_scale_a = 64;
+  CHECK(mentions(check_arguments(g), "ld_scale_a = 64 is set while scale_mode = rowwise"));
+  g = valid();
+  g.scale_mode = ScaleMode::Rowwise;
+  g.scale_a = scales;
+  g.scale_b = scales;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "dequantize FP8 inputs"));
+  g = valid_fp8();
+  g.scale_mode = static_cast<ScaleMode>(5);
+  CHECK(mentions(check_arguments(g), "scale_mode = 5 is not a ScaleMode"));
+
+  // Block: e4m3 x e4m3 to bf16, D row-major, one batch, scale_a 16-byte aligned with a
+  // leading dimension >= M, a multiple of 4 (0: M rounded up to 4).
+  auto block = [&] {
+    GemmArguments b = valid_fp8();
+    b.scale_mode = ScaleMode::Block;
+    b.scale_a = scales;
+    b.scale_b = scales + 32;
+    b.c.major = Major::Row;
+    b.ldd = 48;
+    return b;
+  };
+  g = block();
+  CHECK(check_arguments(g));
+  CHECK(block_scale_ld(g) == 64);
+  g.m = 62;
+  g.ldd = 48;
+  CHECK(block_scale_ld(g) == 64);  // M rounded up to 16 bytes of f32
+  g = block();
+  g.scale_b = nullptr;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::NullPointer);
+  CHECK(mentions(r, "ceil(N/128) x ceil(K/128)"));
+  g = block();
+  g.c.major = Major::Col;
+  g.ldd = 64;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "row-major D"));
+  g = block();
+  g.element_b = Element::E5M2;
+  CHECK(mentions(check_arguments(g), "e4m3 x e4m3 only"));
+  g = block();
+  g.epilogue.output = Element::F16;
+  CHECK(mentions(check_arguments(g), "bf16 only"));
+  g = block();
+  g.batch = 2;
+  g.a.batch_stride = 64 * 32;
+  g.b.batch_stride = 48 * 32;
+  g.batch_stride_d = 64 * 48;
+  CHECK(mentions(check_arguments(g), "one batch"));
+  g = block();
+  g.ld_scale_a = 60;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::InvalidLeadingDim);
+  CHECK(mentions(r, "ld_scale_a = 60 is smaller than M = 64"));
+  g.ld_scale_a = 66;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "multiple of 4"));
+  g = block();
+  g.scale_a = scales + 1;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "16-byte aligned"));
+  g = block();
+  g.ld_scale_a = std::int64_t(1) << 62;
+  g.k = 1024;
+  g.a.ld = 1024;
+  g.b.ld = 1024;
+  CHECK(check_arguments(g).status == GemmStatus::Overflow);
+}

@@ -461,6 +461,217 @@ void run_fp8_cases(std::uint64_t seed, bool sm90) {
 }
 
 
+// ---- FP8 scale modes beyond per-tensor (sm_90 only): rowwise (scale_a[m], scale_b[n], applied
+// by the epilogue) and DeepSeek-V3's block scales (A per row and 128-k group, M-major; B per
+// 128 x 128 block; each group's sum promoted into f32 by the mainloop). The reference, in FP64
+// from the decoded inputs, sums each 128-k group and scales it as the mode says:
+//   R = alpha sum_kb f(m, n, kb) sum_{k in group kb} A(m,k) B(k,n) + beta C
+// f = scale_a[m] scale_b[n] (rowwise), scale_a[kb ld + m] scale_b[(n/128) KB + kb] (block).
+template <class TD>
+__global__ void reference_fp8_scaled(std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t L, const float* A, Mat a,
+                                     const float* B, Mat b, const TD* C, Mat c, bool block, const float* sa, const float* sb,
+                                     std::int64_t ld_sa, double alpha, double beta, double* R) {
+  std::int64_t idx = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (idx >= M * N * L) return;
+  std::int64_t m = idx % M, n = (idx / M) % N, l = idx / (M * N);
+  const std::int64_t groups = (K + 127) / 128;
+  double s = 0;
+  for (std::int64_t kb = 0; kb < groups; ++kb) {
+    double part = 0;
+    for (std::int64_t k = kb * 128; k < K && k < (kb + 1) * 128; ++k) part += double(A[a.at(l, m, k)]) * double(B[b.at(l, k, n)]);
+    s += block ? double(sa[kb * ld_sa + m]) * double(sb[(n / 128) * groups + kb]) * part : part;
+  }
+  if (!block) s *= double(sa[m]) * double(sb[n]);
+  double r = alpha * s;
+  if (beta != 0) r += beta * double(float(C[c.at(l, m, n)]));
+  R[idx] = r;
+}
+
+struct Fp8ScaledCase {
+  const char* name;
+  std::int64_t m, n, k, l;
+  tk::ScaleMode mode;  // Rowwise or Block
+  tk::Element out;
+  bool d_row;  // D (and C) row-major
+  int pad;     // extra bytes on A's and B's leading dimensions
+  float alpha, beta;
+  bool uniform = false;     // block: every scale of A one value, every scale of B another; the same
+                            // problem also runs per-tensor (one accumulation over K, no promotion)
+  bool workspace = false;   // with the workspace gemm_workspace_size asks for (Stream-K where chosen)
+  std::int64_t ld_pad = 0;  // block: ld_scale_a = M rounded up to 4 plus this (0: ld_scale_a left 0)
+};
+
+// Runs one scaled FP8 case (e4m3 x e4m3) through tessera::gemm, D poisoned with NaN, against
+// the FP64 reference. expect_refusal: Unsupported with a message.
+// TESSERA_SMALL=1 (sanitizer runs): cases of M N K L above 2^30 are skipped.
+template <class TD>
+void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
+  const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
+  if (std::getenv("TESSERA_SMALL") != nullptr && M * N * K * L > (std::int64_t(1) << 30)) return;
+  const bool block = cs.mode == tk::ScaleMode::Block;
+  const Mat a{true, K + cs.pad, M * (K + cs.pad)}, b{false, K + cs.pad, N * (K + cs.pad)};
+  const Mat d = cs.d_row ? Mat{true, N, M * N} : Mat{false, M, M * N};
+  const std::int64_t na = a.bs * L, nb = b.bs * L, nd = d.bs * L;
+  const std::int64_t groups = (K + 127) / 128, ld_sa = (M + 3) / 4 * 4 + cs.ld_pad;
+  const std::int64_t n_sa = block ? ld_sa * groups : M, n_sb = block ? (N + 127) / 128 * groups : N;
+  std::uint8_t *A8, *B8;
+  float *A, *B, *SA, *SB;
+  TD *C, *D;
+  double *R, *acc;
+  unsigned long long* bad;
+  TESSERA_CUDA_CHECK(cudaMalloc(&A8, na));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B8, nb));
+  TESSERA_CUDA_CHECK(cudaMalloc(&A, na * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B, nb * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&SA, n_sa * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&SB, n_sb * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&C, nd * sizeof(TD)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&D, nd * sizeof(TD)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&R, M * N * L * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&acc, 2 * sizeof(double)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  tk::harness::fill_random_fp8(A8, A, na, seed * 8 + 0, false);
+  tk::harness::fill_random_fp8(B8, B, nb, seed * 8 + 1, false);
+  tk::harness::fill_random(C, nd, seed * 8 + 2);
+  fill_value<<<512, 256>>>(D, nd, NAN);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+  // Scales 2^e (1 + u), e in [-3, 2], u in [0, 1) from the seed; uniform: one value per operand.
+  std::uint64_t state = seed * 2654435761u + 12345u;
+  auto next_scale = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double u = double(state >> 11) / double(std::uint64_t(1) << 53);
+    return float(std::ldexp(1.0 + u, int((state >> 3) % 6) - 3));
+  };
+  std::vector<float> hsa(static_cast<std::size_t>(n_sa)), hsb(static_cast<std::size_t>(n_sb));
+  const float ua = next_scale(), ub = next_scale();
+  for (float& x : hsa) x = cs.uniform ? ua : next_scale();
+  for (float& x : hsb) x = cs.uniform ? ub : next_scale();
+  TESSERA_CUDA_CHECK(cudaMemcpy(SA, hsa.data(), n_sa * sizeof(float), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_CHECK(cudaMemcpy(SB, hsb.data(), n_sb * sizeof(float), cudaMemcpyHostToDevice));
+
+  tk::GemmArguments g;
+  g.m = M; g.n = N; g.k = K; g.batch = L;
+  g.element = tk::Element::E4M3;
+  g.a = {A8, tk::Major::Row, a.ld, a.bs};
+  g.b = {B8, tk::Major::Col, b.ld, b.bs};
+  g.c = {cs.beta != 0 ? C : nullptr, d.row ? tk::Major::Row : tk::Major::Col, d.ld, d.bs};
+  g.d = D;
+  g.ldd = d.ld;
+  g.batch_stride_d = d.bs;
+  g.alpha = cs.alpha;
+  g.beta = cs.beta;
+  g.scale_mode = cs.mode;
+  g.scale_a = SA;
+  g.scale_b = SB;
+  if (block && cs.ld_pad != 0) g.ld_scale_a = ld_sa;
+  if (cs.out != tk::Element::BF16) g.epilogue.output = cs.out;
+  void* work = nullptr;
+  if (cs.workspace && (g.workspace_bytes = tk::gemm_workspace_size(g)) > 0) {
+    TESSERA_CUDA_CHECK(cudaMalloc(&work, g.workspace_bytes));
+    g.workspace = work;
+  }
+  tk::GemmResult res = tk::gemm(g);
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+  // With a workspace (Stream-K): a second launch gives the same bits (the fix-up's fixed order).
+  bool same_bits = true;
+  if (work != nullptr && res) {
+    std::vector<TD> first(static_cast<std::size_t>(nd)), second(static_cast<std::size_t>(nd));
+    TESSERA_CUDA_CHECK(cudaMemcpy(first.data(), D, nd * sizeof(TD), cudaMemcpyDeviceToHost));
+    fill_value<<<512, 256>>>(D, nd, NAN);
+    res = tk::gemm(g);
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    TESSERA_CUDA_CHECK(cudaMemcpy(second.data(), D, nd * sizeof(TD), cudaMemcpyDeviceToHost));
+    same_bits = std::memcmp(first.data(), second.data(), std::size_t(nd) * sizeof(TD)) == 0;
+  }
+  bool ok;
+  double err = 0, err_unpromoted = -1;
+  auto measure = [&]() {
+    TESSERA_CUDA_CHECK(cudaMemset(acc, 0, 2 * sizeof(double)));
+    TESSERA_CUDA_CHECK(cudaMemset(bad, 0, 2 * sizeof(unsigned long long)));
+    compare<<<512, 256>>>(M, N, L, D, d, nd, R, acc, bad);
+    TESSERA_CUDA_CHECK(cudaGetLastError());
+    return read_comparison(acc, bad);
+  };
+  if (expect_refusal) {
+    ok = res.status == tk::GemmStatus::Unsupported && !res.message.empty();
+  } else {
+    const std::int64_t total = M * N * L;
+    reference_fp8_scaled<<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, C, d, block, SA, SB, ld_sa, cs.alpha,
+                                                                   cs.beta, R);
+    TESSERA_CUDA_CHECK(cudaGetLastError());
+    const Comparison cmp = measure();
+    err = cmp.error;
+    ok = res && cmp.within(tol) && same_bits;
+    if (!ok) std::printf("  nonfinite=%llu clobbered=%llu same_bits=%d\n", cmp.nonfinite, cmp.clobbered, int(same_bits));
+    if (ok && block && cs.uniform) {
+      // The same problem per-tensor (SA[0], SB[0]: every scale): the wgmmas accumulate all of K
+      // in their own f32 registers, the scales applied once by the epilogue.
+      tk::GemmArguments t = g;
+      t.scale_mode = tk::ScaleMode::PerTensor;
+      t.ld_scale_a = 0;
+      fill_value<<<512, 256>>>(D, nd, NAN);
+      const tk::GemmResult r2 = tk::gemm(t);
+      TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+      const Comparison c2 = measure();
+      err_unpromoted = c2.error;
+      ok = r2 && c2.nonfinite == 0 && c2.clobbered == 0;
+    }
+  }
+  std::printf("%s fp8 %-24s %-9s e4m3 x e4m3 -> %-4s M=%-5lld N=%-5lld K=%-5lld L=%lld D=%s pad=%d a=%g b=%g workspace=%zu  "
+              "relerr=%.3e",
+              ok ? "PASS" : "FAIL", cs.name, tk::to_string(cs.mode), tk::to_string(cs.out), (long long)M, (long long)N, (long long)K,
+              (long long)L, cs.d_row ? "row" : "col", cs.pad, cs.alpha, cs.beta, work != nullptr ? g.workspace_bytes : std::size_t(0),
+              err);
+  if (work != nullptr) std::printf(" (2 launches)");
+  if (err_unpromoted >= 0) std::printf(" (promoted every 128 k); per-tensor, unpromoted: relerr=%.3e", err_unpromoted);
+  std::printf("%s%s\n", res ? "" : "  status: ", res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
+  if (work != nullptr) TESSERA_CUDA_CHECK(cudaFree(work));
+  ok ? ++passed : ++failures;
+  for (void* p : {(void*)A8, (void*)B8, (void*)A, (void*)B, (void*)SA, (void*)SB, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad})
+    TESSERA_CUDA_CHECK(cudaFree(p));
+}
+
+// Rowwise: every D type, both D majors (a row-major D swaps the vectors with the operands),
+// residues in M, N and K, small M, batches with beta, decode's shapes with the workspace asked
+// for (none: rowwise runs on whole tiles, the Stream-K kernels scale per tensor); block: D row-major (its
+// kernel's orientation), residues (K not a multiple of 128: zero-filled tails of the last
+// group), M = 1 and 64 (decode), a padded ld_scale_a, beta, Stream-K; and the error with and without
+// the promotion (uniform scales, K = 16384: the block kernel against the per-tensor one on the
+// same inputs). Tolerances as the per-tensor cases' (bf16 and f16 D 1e-2, f32 5e-3).
+void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
+  using E = tk::Element;
+  const auto RW = tk::ScaleMode::Rowwise, BL = tk::ScaleMode::Block;
+  const double tol16 = 1e-2, tol32 = 5e-3;
+  auto next = [&] { return seed + 79 * passed + failures; };
+  for (const Fp8ScaledCase& cs : {Fp8ScaledCase{"rw_square1000", 1000, 1000, 1000, 1, RW, E::BF16, false, 8, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"rw_square1000_rowD", 1000, 1000, 1000, 1, RW, E::BF16, true, 8, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"rw_m64", 64, 7168, 512, 1, RW, E::BF16, true, 0, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"rw_m320_deep", 320, 1536, 7168, 1, RW, E::BF16, true, 0, 0.5f, 0.0f},
+                                  Fp8ScaledCase{"rw_batched_beta", 256, 392, 520, 2, RW, E::BF16, false, 8, 1.0f, 0.5f},
+                                  Fp8ScaledCase{"rw_sk_m64_k16384", 64, 7168, 16384, 1, RW, E::BF16, true, 0, 1.0f, 0.0f, false, true},
+                                  Fp8ScaledCase{"rw_sk_residues", 100, 7000, 16016, 1, RW, E::BF16, true, 16, 0.5f, 0.0f, false, true}})
+    run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
+  for (bool d_row : {false, true}) {
+    run_fp8_scaled_case<__half>({"rw_f16", 136, 1000, 392, 1, RW, E::F16, d_row, 8, 1.0f, 0.0f}, next(), tol16, !sm90);
+    run_fp8_scaled_case<float>({"rw_f32", 136, 1000, 392, 1, RW, E::F32, d_row, 8, 1.0f, 0.0f}, next(), tol32, !sm90);
+  }
+  for (const Fp8ScaledCase& cs : {Fp8ScaledCase{"blk_square1000", 1000, 1000, 1000, 1, BL, E::BF16, true, 8, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"blk_m1", 1, 300, 300, 1, BL, E::BF16, true, 4, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"blk_m64", 64, 7168, 2048, 1, BL, E::BF16, true, 0, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"blk_m128", 128, 7168, 4096, 1, BL, E::BF16, true, 0, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"blk_residues_beta", 200, 392, 520, 1, BL, E::BF16, true, 16, 0.5f, 0.5f, false, false, 12},
+                                  Fp8ScaledCase{"blk_2304x1536x1040", 2304, 1536, 1040, 1, BL, E::BF16, true, 0, 1.0f, 0.0f},
+                                  Fp8ScaledCase{"blk_promotion_k16384", 128, 2048, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true},
+                                  Fp8ScaledCase{"blk_promotion_m256", 256, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true},
+                                  // (with the workspace: the block-scaled Stream-K kernel where the wave model picks it)
+                                  Fp8ScaledCase{"blk_sk_m64_k16384", 64, 7168, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true},
+                                  Fp8ScaledCase{"blk_sk_residues", 100, 7000, 16016, 1, BL, E::BF16, true, 16, 0.5f, 0.0f, false, true}})
+    run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
+  // Refused with a reason: block scales with a column-major D, or to f32.
+  run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);
+  run_fp8_scaled_case<float>({"blk_f32_refused", 256, 256, 256, 1, BL, E::F32, true, 0, 1.0f, 0.0f}, next(), tol32, true);
+}
+
 // ---- grouped GEMM (tessera::gemm_grouped; sm_90 only). Each group's D_g against the FP64
 // reference of its own operands, one relative error over all groups; D poisoned with NaN
 // where a group writes, the sentinel everywhere else (padding columns, rows no group owns,
@@ -798,9 +1009,13 @@ int main() {
   if (major == 9 && !quick &&
       (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("grouped") != std::string::npos))
     run_grouped_cases(seed);
-  // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone).
-  if (!quick && (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("fp8") != std::string::npos))
+  // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone, with the scale
+  // modes' cases; TESSERA_CASES=fp8_scales the scale modes' alone).
+  const std::string only = std::getenv("TESSERA_CASES") != nullptr ? std::getenv("TESSERA_CASES") : "";
+  if (!quick && (std::getenv("TESSERA_CASES") == nullptr || (only.find("fp8") != std::string::npos && only != "fp8_scales")))
     run_fp8_cases(seed, major == 9);
+  if (!quick && (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("fp8") != std::string::npos))
+    run_fp8_scaled_cases(seed, major == 9);
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;
 }

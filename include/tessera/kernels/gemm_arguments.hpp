@@ -2,7 +2,8 @@
 //
 //   D[l](m,n) = act(alpha * scale_a * scale_b * sum_k A[l](m,k) * B[l](k,n) + beta * C[l](m,n) + bias)
 //
-// (scale_a, scale_b: FP8 inputs' per-tensor dequantization scales, 1 unless given)
+// (scale_a, scale_b: FP8 inputs' dequantization scales, 1 unless given: per tensor, or per row
+// of A and column of B, or per block of K: GemmArguments::scale_mode)
 // with the optional fused epilogue (GemmArguments::epilogue: a bias vector broadcast along
 // rows or columns, an activation, D's element type; tessera/kernels/epilogue_ops.hpp).
 //
@@ -28,6 +29,36 @@ namespace tessera::kernels {
 // E4M3 and E5M2: the 8-bit floats of Hopper's wgmma (OCP FP8: e4m3 with no infinities, max
 // 448; e5m2 IEEE-like, max 57344), inputs only (D is bf16, f16 or f32).
 enum class Element { F32, F16, BF16, E4M3, E5M2 };
+
+// How FP8 inputs' dequantization scales (GemmArguments::scale_a, scale_b: f32 in device
+// memory, read when the kernel runs) are laid out:
+//   PerTensor  one f32 each (nullptr: 1): D = alpha sa sb sum_k A(m,k) B(k,n)  (cuBLASLt, torch's
+//              tensorwise _scaled_mm)
+//   Rowwise    scale_a[M] (one per row of A), scale_b[N] (one per column of B), both given, one
+//              pair of vectors for every batch: D(m,n) = alpha scale_a[m] scale_b[n] sum_k A B
+//              (torch._scaled_mm's rowwise scales); applied by the epilogue
+//   Block      DeepSeek-V3's: A's per row and 128-element group of K, B's per 128 x 128 block
+//              (128 columns n, 128 k), kb = k / 128, KB = ceil(K / 128):
+//                sa(m, kb) = scale_a[kb * ld_scale_a + m]   (M-major: a k-group's M scales
+//                                                            are contiguous, for TMA)
+//                sb(nb, kb) = scale_b[nb * KB + kb]          (nb = n / 128)
+//              D(m,n) = alpha sum_kb sa(m,kb) sb(n/128,kb) sum_{k in group kb} A(m,k) B(k,n),
+//              each group's partial sum promoted into f32 registers (Hopper's FP8 wgmma
+//              accumulates with fewer mantissa bits than an f32 add); e4m3 x e4m3, D bf16
+//              row-major, one batch.
+enum class ScaleMode { PerTensor, Rowwise, Block };
+
+inline const char* to_string(ScaleMode s) {
+  switch (s) {
+    case ScaleMode::PerTensor: return "per-tensor";
+    case ScaleMode::Rowwise: return "rowwise";
+    case ScaleMode::Block: return "block";
+  }
+  return "unknown scale mode";
+}
+
+// The K group of ScaleMode::Block's scales (DeepSeek-V3's 1x128 and 128x128 quantization).
+inline constexpr std::int64_t scale_block = 128;
 
 // Which mode of a matrix has stride 1.  Row = second mode contiguous, Col = first.
 enum class Major { Row, Col };
@@ -116,10 +147,15 @@ struct GemmArguments {
   std::int64_t ldd = 0;
   std::int64_t batch_stride_d = 0;
   float alpha = 1.0f, beta = 0.0f;
-  // FP8 inputs only: device pointers to A's and B's per-tensor scales (4-byte aligned f32;
-  // nullptr: 1), applied to the accumulators by the epilogue.
+  // FP8 inputs only: device pointers to A's and B's scales (4-byte aligned f32), laid out as
+  // scale_mode says (PerTensor: one each, nullptr = 1; Rowwise: vectors of M and N; Block:
+  // (m, k-group) and (n-block, k-group) matrices).
   const float* scale_a = nullptr;
   const float* scale_b = nullptr;
+  ScaleMode scale_mode = ScaleMode::PerTensor;
+  // ScaleMode::Block: the distance between scale_a's k-groups (elements, >= M, a multiple of 4:
+  // 16 bytes for TMA); 0: M rounded up to a multiple of 4 (DeepGEMM's TMA-aligned layout).
+  std::int64_t ld_scale_a = 0;
   EpilogueArguments epilogue;
   // f32 inputs only: allow TF32 math (inputs read with a 10-bit mantissa, f32 accumulation),
   // which lets tessera::gemm run them on the sm_90 tensor cores (wgmma m64nNk8; A and B
@@ -146,6 +182,9 @@ inline Element element_b(const GemmArguments& g) { return g.element_b.value_or(g
 inline Element output_element(const GemmArguments& g) {
   return g.epilogue.output.value_or(is_fp8(g.element) ? Element::BF16 : g.element);
 }
+
+// ld_scale_a as the kernels read it (ScaleMode::Block): the caller's, or M rounded up to 4.
+inline std::int64_t block_scale_ld(const GemmArguments& g) { return g.ld_scale_a != 0 ? g.ld_scale_a : (g.m + 3) / 4 * 4; }
 
 // Whether the epilogue does more than alpha/beta in the inputs' type (only the sm_90 kernel
 // runs that; FP8 inputs always count: their D is never their type).
@@ -251,6 +290,54 @@ inline GemmResult check_epilogue(const GemmArguments& g) {
   return {};
 }
 
+// The scale modes beyond per-tensor: FP8 inputs, both vectors given; Block as its kernel
+// runs it (e4m3 x e4m3, bf16 D row-major, one batch, scale_a's leading dimension).
+inline GemmResult check_scale_mode(const GemmArguments& g) {
+  if (static_cast<unsigned>(g.scale_mode) > static_cast<unsigned>(ScaleMode::Block))
+    return fail(GemmStatus::Unsupported, "scale_mode = " + std::to_string(static_cast<unsigned>(g.scale_mode)) + " is not a ScaleMode");
+  if (g.scale_mode == ScaleMode::PerTensor) return {};
+  const std::string mode = to_string(g.scale_mode);
+  if (!is_fp8(g.element))
+    return fail(GemmStatus::Unsupported, "scale_mode = " + mode + " dequantizes FP8 inputs; A is " + to_string(g.element));
+  const bool block = g.scale_mode == ScaleMode::Block;
+  if (g.scale_a == nullptr)
+    return fail(GemmStatus::NullPointer, "scale_a is a null pointer while scale_mode = " + mode +
+                                             (block ? " (an M x ceil(K/128) f32 matrix, M-major)" : " (a vector of M f32)"));
+  if (g.scale_b == nullptr)
+    return fail(GemmStatus::NullPointer, "scale_b is a null pointer while scale_mode = " + mode +
+                                             (block ? " (a ceil(N/128) x ceil(K/128) f32 matrix, row-major)" : " (a vector of N f32)"));
+  if (!block) {
+    if (g.ld_scale_a != 0)
+      return fail(GemmStatus::Unsupported, "ld_scale_a = " + std::to_string(g.ld_scale_a) + " is set while scale_mode = rowwise (it "
+                                                                                             "is the block scales' leading dimension)");
+    return {};
+  }
+  if (g.element != Element::E4M3 || element_b(g) != Element::E4M3)
+    return fail(GemmStatus::Unsupported, std::string("scale_mode = block runs e4m3 x e4m3 only (A is ") + to_string(g.element) +
+                                             ", B " + to_string(element_b(g)) + ")");
+  if (output_element(g) != Element::BF16)
+    return fail(GemmStatus::Unsupported, std::string("scale_mode = block writes D in bf16 only (epilogue.output = ") +
+                                             to_string(output_element(g)) + ")");
+  if (g.c.major != Major::Row)
+    return fail(GemmStatus::Unsupported, "scale_mode = block needs a row-major D (C's major): the block-scaled kernel reads B's "
+                                         "128x128 blocks as its A tiles and A's row scales per column of its tile");
+  if (g.batch != 1)
+    return fail(GemmStatus::Unsupported, "scale_mode = block runs one batch (L = " + std::to_string(g.batch) + ")");
+  const std::int64_t ld = block_scale_ld(g), kb = (g.k + scale_block - 1) / scale_block;
+  if (ld < g.m)
+    return fail(GemmStatus::InvalidLeadingDim, "ld_scale_a = " + std::to_string(ld) + " is smaller than M = " + std::to_string(g.m));
+  if (ld % 4 != 0)
+    return fail(GemmStatus::Misaligned, "ld_scale_a = " + std::to_string(ld) +
+                                            " is not a multiple of 4 (a k-group's scales start on 16 bytes for TMA)");
+  if (reinterpret_cast<std::uintptr_t>(g.scale_a) % 16 != 0)
+    return fail(GemmStatus::Misaligned, "scale_a = " + std::to_string(reinterpret_cast<std::uintptr_t>(g.scale_a)) +
+                                            " is not 16-byte aligned (block scales of A are copied by TMA)");
+  std::int64_t span = 0;
+  if (!mul_ok(ld, kb, span) || !mul_ok((g.n + scale_block - 1) / scale_block, kb, span))
+    return fail(GemmStatus::Overflow, "the block scales' extents overflow 64-bit offsets");
+  return {};
+}
+
 // The input types and scales: known enumerators; A and B of different types only as two FP8
 // types; scales only with FP8 inputs (their dequantization), 4-byte aligned.
 inline GemmResult check_inputs(const GemmArguments& g) {
@@ -268,7 +355,7 @@ inline GemmResult check_inputs(const GemmArguments& g) {
     if (reinterpret_cast<std::uintptr_t>(p) % 4 != 0)
       return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
                                               " is not aligned to its 4-byte f32");
-  return {};
+  return check_scale_mode(g);
 }
 
 // FP8's layout rules (the sm_90 kernel's, the only one that runs FP8): 8-bit wgmma reads A
