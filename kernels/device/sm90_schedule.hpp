@@ -170,7 +170,8 @@ inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape 
 inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
   std::vector<Sm90Config> out;
   for (const bool stream_k : {false, true}) {
-    if (stream_k && g.epilogue.activation != Activation::Identity) break;
+    // (no Stream-K with a fused activation, nor for FP8's rowwise scales: choose_stream_k)
+    if (stream_k && (g.epilogue.activation != Activation::Identity || g.scale_mode == ScaleMode::Rowwise)) break;
     for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Pingpong64x128})
       if (stream_k ? stream_k_built(s, g) : schedule_built(s, g)) out.push_back({s, stream_k});
   }

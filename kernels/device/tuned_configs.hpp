@@ -39,6 +39,14 @@ class TunedTable {
   std::vector<Entry> entries_;
 };
 
+// The epilogue field of a problem's key: epilogue_key(g.epilogue), and FP8's scale mode where it
+// is not per-tensor ("identity+scales_rowwise"): the modes run different kernels.
+inline std::string tuning_epilogue_key(const GemmArguments& g) {
+  std::string key = epilogue_key(g.epilogue);
+  if (g.scale_mode != ScaleMode::PerTensor) key += std::string("+scales_") + to_string(g.scale_mode);
+  return key;
+}
+
 // The record gemm_tune writes for configuration c of a problem: its key, the tile and cluster of
 // c's kernel (sm90::candidate_of), the scheduler, the measured time.
 TuningRecord record_of(const TuningKey& key, const sm90::Sm90Config& c, double microseconds);
