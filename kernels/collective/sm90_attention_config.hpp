@@ -61,6 +61,8 @@ struct AttentionConfig {
   using RowSlots = decltype(row_slots(TiledMmaS{}, TileS{}));
   static constexpr int rows_per_thread = decltype(cosize(RowSlots{}))::value;
   static constexpr int row_lanes = row_lane_mask(TiledMmaS{}, TileS{});
+  // O's rows: the same slots (the host test checks slot r is the same row in S and O).
+  using RowSlotsO = decltype(row_slots(TiledMmaO{}, TileO{}));
 };
 
 }  // namespace tessera::kernels::sm90::attention

@@ -1,0 +1,157 @@
+// The SM90 attention mainloop (FlashAttention-3's structure, without its ping-pong and
+// intra-warpgroup overlap yet): a producer thread loads Q once and the K and V tiles of a Q
+// tile through two mbarrier rings (K and V apart, so S = Q K^T starts before V lands); each
+// consumer warpgroup computes, per key tile,
+//   S = Q K^T                  wgmma SS on descriptor fragments of Q and the K stage
+//   mask, row max, P           in S's registers: RowSlots / row_lanes give each value's row
+//                              and the lanes that share it (from S's TV layout)
+//   O = O * factor + P V       P rounded to T, read as the RS operand through PRetile
+// Kept as functions of a thread so that the next steps (ping-pong between the consumer
+// warpgroups on a named barrier, S of tile j+1 issued before the softmax of tile j) reorder
+// calls without changing them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "tessera/algorithm.hpp"
+#include "tessera/algorithm/copy_tma.hpp"
+#include "tessera/atom/tma_coord.hpp"
+#include "tessera/pipeline/tma_pipeline.hpp"
+
+#include "collective/sm90_attention_config.hpp"
+#include "collective/sm90_attention_problem.hpp"
+#include "collective/sm90_attention_softmax.hpp"
+
+namespace tessera::kernels::sm90::attention {
+
+template <class Cfg>
+struct SharedStorage {
+  using T = typename Cfg::Element;
+  alignas(1024) T q[Cfg::q_elements];  // (the swizzled tiles start on the swizzle's 1 KiB repeat)
+  alignas(1024) T k[Cfg::Stages * Cfg::kv_stage_elements];
+  alignas(1024) T v[Cfg::Stages * Cfg::kv_stage_elements];
+  pipeline::TmaPipeline<Cfg::Stages, pipeline::DeviceMbarrier> pipe_k, pipe_v;
+  pipeline::DeviceMbarrier q_full;
+};
+
+// The TMA copies of one problem: Q (rows, D, heads, batch) -> SmemQ, K (rows, D, kv heads,
+// batch) -> a K stage, V (D, rows, kv heads, batch) -> a V stage (MN-major: D contiguous).
+struct TmaMaps {
+  CUtensorMap q, k, v;  // (64-byte aligned: the kernel takes its parameters as __grid_constant__)
+  TmaLoad<4> tma_q, tma_k, tma_v;
+};
+
+// Producer: one thread issues the copies of a work item.
+template <class Cfg>
+TESSERA_DEVICE void produce(TmaMaps const& maps, SharedStorage<Cfg>& s, WorkItem const& w, int kv_head,
+                            pipeline::PipelineState<Cfg::Stages>& st) {
+  constexpr int bytes = int(sizeof(typename Cfg::Element));
+  s.q_full.arrive_expect_tx(uint32_t(bytes * Cfg::q_elements));
+  copy(maps.tma_q.with(&maps.q, s.q_full.address()), tma::coord_of(make_coord(w.q_begin + w.m * Cfg::bM, 0, w.h, w.batch_coord)),
+       uint32_t(__cvta_generic_to_shared(s.q)));
+  const uint32_t k0 = uint32_t(__cvta_generic_to_shared(s.k)), v0 = uint32_t(__cvta_generic_to_shared(s.v));
+  for (int j = 0; j < w.key_tiles; ++j, ++st) {
+    const int row = w.k_begin + j * Cfg::bN;
+    while (!s.pipe_k.producer_try_acquire(st)) {}
+    s.pipe_k.producer_commit(st);
+    copy(maps.tma_k.with(&maps.k, s.pipe_k.full_barrier(st).address()), tma::coord_of(make_coord(row, 0, kv_head, w.batch_coord)),
+         k0 + uint32_t(bytes * Cfg::kv_stage_elements * st.index));
+    while (!s.pipe_v.producer_try_acquire(st)) {}
+    s.pipe_v.producer_commit(st);
+    copy(maps.tma_v.with(&maps.v, s.pipe_v.full_barrier(st).address()), tma::coord_of(make_coord(0, row, kv_head, w.batch_coord)),
+         v0 + uint32_t(bytes * Cfg::kv_stage_elements * st.index));
+  }
+}
+
+// A consumer thread's state across key tiles: O's accumulators and each of its rows' softmax.
+template <class Cfg>
+struct ConsumerState {
+  decltype(partition_fragment_C(typename Cfg::TiledMmaO{}, typename Cfg::TileO{})) acc_o;
+  RowSoftmax rows[Cfg::rows_per_thread];
+};
+
+// Lanes sharing a row (row_lanes' bits) combine their values: a butterfly of xor shuffles.
+template <int Mask, class F>
+TESSERA_DEVICE float reduce_row(float x, F&& op) {
+#pragma unroll
+  for (int bit = 1; bit < 32; bit <<= 1)
+    if (Mask & bit) x = op(x, __shfl_xor_sync(0xffffffffu, x, bit));
+  return x;
+}
+
+// Consumer thread `thread` (0..255 over both consumer warpgroups): the whole mainloop.
+template <class Cfg>
+TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
+                            pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs) {
+  using T = typename Cfg::Element;
+  typename Cfg::TiledMmaS mma_s;
+  typename Cfg::TiledMmaO mma_o;
+  auto thr_s = mma_s.get_slice(thread);
+  auto thr_o = mma_o.get_slice(thread);
+  auto tSrQ = thr_s.partition_fragment_A(make_tensor(s.q, typename Cfg::SmemQ{}));  // descriptors
+  auto tSrK = thr_s.partition_fragment_B(make_tensor(s.k, typename Cfg::SmemK{}));  // (.., stage)
+  auto tOrV = thr_o.partition_fragment_B(make_tensor(s.v, typename Cfg::SmemV{}));  // (.., stage)
+  // (row, column) in the (bM, bN) tile of each of the thread's S values
+  auto cS = thr_s.partition_C(make_identity_tensor(typename Cfg::TileS{}));
+  constexpr auto slot_s = typename Cfg::RowSlots{};
+  constexpr auto slot_o = typename Cfg::RowSlotsO{};
+  const float c = scale * log2e;
+  const bool lane0 = thread % 32 == 0;
+  clear(cs.acc_o);
+  while (!s.q_full.try_wait(0)) {}
+  for (int j = 0; j < w.key_tiles; ++j, ++st) {
+    auto acc_s = partition_fragment_C(mma_s, typename Cfg::TileS{});
+    while (!s.pipe_k.consumer_try_wait(st)) {}
+    GMMA::warpgroup_fence_operand(acc_s);
+    GMMA::warpgroup_arrive();
+    gemm(mma_s, tSrQ, tSrK(_, _, _, st.index), acc_s, GMMA::ScaleOut::Zero);
+    GMMA::warpgroup_commit_batch();
+    GMMA::warpgroup_wait<0>();
+    GMMA::warpgroup_fence_operand(acc_s);
+    if (lane0) s.pipe_k.consumer_release(st);
+
+    // Residue and causal masks: only on the tiles that cross them.
+    const int col0 = j * Cfg::bN, row0 = w.m * Cfg::bM;
+    if (col0 + Cfg::bN > w.sk || (causal && col0 + Cfg::bN - 1 > row0 + (w.sk - w.sq))) {
+#pragma unroll
+      for (int i = 0; i < size(acc_s); ++i)
+        if (masked(w, causal, row0 + int(get<0>(cS(i))), col0 + int(get<1>(cS(i))))) acc_s(i) = -INFINITY;
+    }
+    float tile_max[Cfg::rows_per_thread];
+#pragma unroll
+    for (int r = 0; r < Cfg::rows_per_thread; ++r) tile_max[r] = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < size(acc_s); ++i) tile_max[slot_s(i)] = fmaxf(tile_max[slot_s(i)], acc_s(i));
+    float factor[Cfg::rows_per_thread];
+#pragma unroll
+    for (int r = 0; r < Cfg::rows_per_thread; ++r) {
+      tile_max[r] = reduce_row<Cfg::row_lanes>(tile_max[r], [](float a, float b) { return fmaxf(a, b); });
+      factor[r] = cs.rows[r].update_max(tile_max[r], c);  // (the sums stay per thread until the end)
+    }
+#pragma unroll
+    for (int i = 0; i < size(acc_s); ++i) {
+      acc_s(i) = cs.rows[slot_s(i)].probability(acc_s(i), c);
+      cs.rows[slot_s(i)].sum += acc_s(i);
+    }
+#pragma unroll
+    for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
+    // P: S's registers rounded to T, read as the RS wgmma's A fragment (accumulator_as_operand_A).
+    auto p = make_fragment_like<T>(acc_s);
+    convert(acc_s, p);
+    auto tOrP = make_tensor(&p(_0{}), typename Cfg::PRetile{});
+    while (!s.pipe_v.consumer_try_wait(st)) {}
+    GMMA::warpgroup_fence_operand(cs.acc_o);
+    GMMA::warpgroup_arrive();
+    gemm(mma_o, tOrP, tOrV(_, _, _, st.index), cs.acc_o, GMMA::ScaleOut::One);
+    GMMA::warpgroup_commit_batch();
+    GMMA::warpgroup_wait<0>();
+    GMMA::warpgroup_fence_operand(cs.acc_o);
+    if (lane0) s.pipe_v.consumer_release(st);
+  }
+  // Each row's sum over the lanes sharing it.
+#pragma unroll
+  for (int r = 0; r < Cfg::rows_per_thread; ++r)
+    cs.rows[r].sum = reduce_row<Cfg::row_lanes>(cs.rows[r].sum, [](float a, float b) { return a + b; });
+}
+
+}  // namespace tessera::kernels::sm90::attention
