@@ -50,9 +50,11 @@ struct AttentionConfig {
   // 128-byte swizzled GMMA atoms: a 64- or 128-element row of 16-bit values is 1 or 2 atoms.
   using SmemQ = decltype(GMMA::make_smem_layout<16, Major::K, 128>(TileQ{}));
   using StageK = decltype(GMMA::make_smem_layout<16, Major::K, 128>(TileK{}));
-  using StageV = decltype(GMMA::make_smem_layout<16, Major::MN, 128>(TileV{}));
+  // V walks K (its rows) first: a box of 64 D x bN rows is then one dense run of atoms.
+  using KFirst = tuple<_2, _1, _3>;
+  using StageV = decltype(GMMA::make_smem_layout<16, Major::MN, 128>(TileV{}, tuple<_2, _1>{}));
   using SmemK = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(C<bN>{}, C<D>{}, C<Stages>{})));
-  using SmemV = decltype(GMMA::make_smem_layout<16, Major::MN, 128>(make_shape(C<D>{}, C<bN>{}, C<Stages>{})));
+  using SmemV = decltype(GMMA::make_smem_layout<16, Major::MN, 128>(make_shape(C<D>{}, C<bN>{}, C<Stages>{}), KFirst{}));
   static constexpr int q_elements = bM * D, kv_stage_elements = bN * D;
 
   // A-fragment index of TiledMmaO -> accumulator index of TiledMmaS (the P retile).

@@ -18,6 +18,7 @@
 
 #include "collective/sm90_attention_config.hpp"
 #include "collective/sm90_attention_softmax.hpp"
+#include "tessera/atom/copy_sm90_tma.hpp"
 
 using namespace tessera;
 using namespace tessera::kernels::sm90::attention;
@@ -100,6 +101,12 @@ void check_rows() {
     for (int x = 0; x < 32; ++x)
       if ((x & ~Cfg::row_lanes) == 0) butterfly.insert(thread ^ x);
     REQUIRE(sharing == butterfly);
+    // O's values: slot r is the same row as in S (the softmax's factors rescale O by slot).
+    constexpr auto rows_o = accumulator_rows(typename Cfg::TiledMmaO{}, typename Cfg::TileO{});
+    constexpr auto slots_o = typename Cfg::RowSlotsO{};
+    for (int o = 0; o < Cfg::head_dim / 2; ++o)
+      for (int c = 0; c < values; ++c)
+        if (int(slots_o(o)) == int(slots(c))) REQUIRE(int(rows_o(thread, o)) == int(rows(thread, c)));
   }
 }
 
@@ -113,6 +120,31 @@ TEST_CASE("sm90 attention: P from S's accumulators is the RS operand, register f
 TEST_CASE("sm90 attention: rows of S, their slots in a thread and the lanes sharing them") {
   check_rows<AttentionConfig<bfloat16_t, 128>>();
   check_rows<AttentionConfig<half_t, 64>>();
+}
+
+// The kernel's TMA copies: (rows, D, heads, batch) tensors into its smem tiles, whole tiles in
+// at most 4 boxes (the kernel's TmaLoad<4>), bringing the bytes the mbarriers expect.
+template <class Cfg>
+void check_tma(int64_t rows, int64_t heads, int64_t batch) {
+  constexpr auto D = C<Cfg::head_dim>{};
+  const int64_t rs = heads * Cfg::head_dim, hs = Cfg::head_dim, bs = rows * rs;
+  const int64_t bytes = Cfg::bN * Cfg::head_dim * 2;
+  tma::Arguments aq, ak, av;
+  auto tq = make_tma_copy<SM90_TMA_LOAD, 4, 16>(aq, make_layout(make_shape(rows, D, heads, batch), make_stride(rs, _1{}, hs, bs)), typename Cfg::SmemQ{});
+  auto tk = make_tma_copy<SM90_TMA_LOAD, 4, 16>(ak, make_layout(make_shape(rows, D, heads, batch), make_stride(rs, _1{}, hs, bs)), typename Cfg::StageK{});
+  auto tv = make_tma_copy<SM90_TMA_LOAD, 4, 16>(av, make_layout(make_shape(D, rows, heads, batch), make_stride(_1{}, rs, hs, bs)), typename Cfg::StageV{});
+  for (auto* a : {&aq, &ak, &av}) REQUIRE(a->rule == tma::Rule::ok);
+  REQUIRE((tq.boxes.ok() && tk.boxes.ok() && tv.boxes.ok()));
+  CHECK(int64_t(tq.tx_bytes()) == Cfg::bM * Cfg::head_dim * 2);
+  CHECK(int64_t(tk.tx_bytes()) == bytes);
+  CHECK(int64_t(tv.tx_bytes()) == bytes);
+  CHECK(tv.boxes.count == Cfg::head_dim / 64);  // V: one box per 64 of D, all bN rows
+}
+
+TEST_CASE("sm90 attention: the Q, K and V tiles are whole TMA boxes") {
+  check_tma<AttentionConfig<bfloat16_t, 64>>(1000, 4, 2);
+  check_tma<AttentionConfig<half_t, 128>>(17, 16, 3);
+  check_tma<AttentionConfig<bfloat16_t, 128>>(1, 1, 1);
 }
 
 TEST_CASE("accumulator_as_operand_A: a retile that needs other threads' values is detected") {
