@@ -79,6 +79,16 @@ TESSERA_DEVICE float reduce_row(float x, F&& op) {
   return x;
 }
 
+// Two f32 values rounded to T (cvt.rn, the same rounding as convert) in one word, lo first.
+template <class T>
+TESSERA_DEVICE uint32_t round_pair(float lo, float hi) {
+  uint32_t w;
+  // (the first source operand goes to the upper half)
+  if constexpr (std::is_same_v<T, bfloat16_t>) asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
+  else asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
+  return w;
+}
+
 // Consumer thread `thread` (0..255 over both consumer warpgroups): the whole mainloop.
 template <class Cfg>
 TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
@@ -135,10 +145,15 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     }
 #pragma unroll
     for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
-    // P: S's registers rounded to T, read as the RS wgmma's A fragment (accumulator_as_operand_A).
-    auto p = make_fragment_like<T>(acc_s);
-    convert(acc_s, p);
-    auto tOrP = make_tensor(&p(_0{}), typename Cfg::PRetile{});
+    // P: S's registers rounded to T, in S's value order, two per 32-bit word (the words the RS
+    // wgmma reads: built before the wgmmas, they are not repacked between them, which would
+    // make ptxas wait for each wgmma, C7519), read as the A fragment through PRetile
+    // (accumulator_as_operand_A).
+    constexpr int words = decltype(size(acc_s))::value / 2;
+    uint32_t p[words];
+#pragma unroll
+    for (int i = 0; i < words; ++i) p[i] = round_pair<T>(acc_s(2 * i), acc_s(2 * i + 1));
+    auto tOrP = make_tensor(reinterpret_cast<T*>(p), typename Cfg::PRetile{});
     while (!s.pipe_v.consumer_try_wait(st)) {}
     GMMA::warpgroup_fence_operand(cs.acc_o);
     GMMA::warpgroup_arrive();

@@ -39,6 +39,8 @@ rc=$?
 note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
 grep -aE "Used|spill" "$OUT/ptxas.txt" | sed 's/^/ptxas: /' | tee -a "$log"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" "$OUT/ptxas.txt" | head -20 | tee -a "$log"; exit 1; }
+# Where the spills ptxas reports lie: inside the mainloop (between the first and last HGMMA) or not.
+command -v cuobjdump >/dev/null && bash tools/device/sass_spills.sh "$B/attention_kernels.o" "$OUT" HGMMA | tee -a "$log"
 
 run() {  # name timeout command...
   local name=$1 limit=$2
