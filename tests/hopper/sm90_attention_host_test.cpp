@@ -19,6 +19,7 @@
 #include "collective/sm90_attention_config.hpp"
 #include "collective/sm90_attention_softmax.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
+#include "isa_gmma.hpp"
 
 using namespace tessera;
 using namespace tessera::kernels::sm90::attention;
@@ -145,6 +146,48 @@ TEST_CASE("sm90 attention: the Q, K and V tiles are whole TMA boxes") {
   check_tma<AttentionConfig<bfloat16_t, 64>>(1000, 4, 2);
   check_tma<AttentionConfig<half_t, 128>>(17, 16, 3);
   check_tma<AttentionConfig<bfloat16_t, 128>>(1, 1, 1);
+}
+
+// The wgmma descriptors of the consumers' operands (Q as A, K and V as B, every k-block and
+// stage, each warpgroup) read, by the PTX ISA's rules (isa_gmma.hpp), the element the smem
+// layout puts there: V's tile is MN-major with its atoms walked along K first.
+template <class Cfg>
+void check_descriptors() {
+  using T = typename Cfg::Element;
+  const uint32_t q0 = 2048, k0 = q0 + 2 * Cfg::q_elements, v0 = k0 + 2 * Cfg::Stages * Cfg::kv_stage_elements;
+  const auto sQ = make_tensor(reinterpret_cast<T*>(uintptr_t(q0)), typename Cfg::SmemQ{});
+  const auto sK = make_tensor(reinterpret_cast<T*>(uintptr_t(k0)), typename Cfg::SmemK{});
+  const auto sV = make_tensor(reinterpret_cast<T*>(uintptr_t(v0)), typename Cfg::SmemV{});
+  constexpr auto lq = typename Cfg::SmemQ{};
+  constexpr auto lk = typename Cfg::SmemK{};
+  constexpr auto lv = typename Cfg::SmemV{};
+  int bad = 0, checked = 0;
+  for (int t : {0, 128}) {
+    const int wg = t / 128;
+    const auto tSrQ = typename Cfg::TiledMmaS{}.get_slice(t).partition_fragment_A(sQ);
+    const auto tSrK = typename Cfg::TiledMmaS{}.get_slice(t).partition_fragment_B(sK);
+    const auto tOrV = typename Cfg::TiledMmaO{}.get_slice(t).partition_fragment_B(sV);
+    for (int kb = 0; kb < Cfg::head_dim / 16; ++kb)
+      for (int k = 0; k < 16; ++k) {
+        for (int mn = 0; mn < 64; ++mn, ++checked)
+          bad += isa::gmma_address(tSrQ(0, 0, kb), Major::K, 16, mn, k) != q0 + 2 * int64_t(lq(64 * wg + mn, 16 * kb + k));
+        for (int s = 0; s < Cfg::Stages; ++s)
+          for (int mn = 0; mn < Cfg::bN; ++mn, ++checked)
+            bad += isa::gmma_address(tSrK(0, 0, kb, s), Major::K, 16, mn, k) != k0 + 2 * int64_t(lk(mn, 16 * kb + k, s));
+      }
+    for (int kb = 0; kb < Cfg::bN / 16; ++kb)
+      for (int k = 0; k < 16; ++k)
+        for (int s = 0; s < Cfg::Stages; ++s)
+          for (int mn = 0; mn < Cfg::head_dim; ++mn, ++checked)
+            bad += isa::gmma_address(tOrV(0, 0, kb, s), Major::MN, 16, mn, k) != v0 + 2 * int64_t(lv(mn, 16 * kb + k, s));
+  }
+  CHECK(checked > 0);
+  CHECK(bad == 0);
+}
+
+TEST_CASE("sm90 attention: the operands' wgmma descriptors read what the smem tiles hold") {
+  check_descriptors<AttentionConfig<bfloat16_t, 64>>();
+  check_descriptors<AttentionConfig<half_t, 128>>();
 }
 
 TEST_CASE("accumulator_as_operand_A: a retile that needs other threads' values is detected") {
