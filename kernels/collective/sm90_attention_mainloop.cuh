@@ -98,11 +98,14 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
   typename Cfg::TiledMmaO mma_o;
   auto thr_s = mma_s.get_slice(thread);
   auto thr_o = mma_o.get_slice(thread);
-  auto tSrQ = thr_s.partition_fragment_A(make_tensor(s.q, typename Cfg::SmemQ{}));  // descriptors
-  auto tSrK = thr_s.partition_fragment_B(make_tensor(s.k, typename Cfg::SmemK{}));  // (.., stage)
-  auto tOrV = thr_o.partition_fragment_B(make_tensor(s.v, typename Cfg::SmemV{}));  // (.., stage)
-  // (row, column) in the (bM, bN) tile of each of the thread's S values
-  auto cS = thr_s.partition_C(make_identity_tensor(typename Cfg::TileS{}));
+  // (The descriptor fragments are made where each wgmma batch is issued, from the stage index:
+  // made once before the loop, their 64-bit descriptors stay live across it, some 60 registers.)
+  // (row, column) in the (bM, bN) tile of the thread's S value i: its value 0's plus thread 0's
+  // value i (C_TV's offsets are a sum of the thread's and the value's, in disjoint row and
+  // column digits: the host test checks it), so that only two numbers per thread stay live
+  // across the loop, not 64 hoisted coordinates.
+  constexpr auto c_tv = Cfg::TiledMmaS::get_layoutC_TV(typename Cfg::TileS{});
+  const int off_t = int(c_tv(thread, 0));
   constexpr auto slot_s = typename Cfg::RowSlots{};
   constexpr auto slot_o = typename Cfg::RowSlotsO{};
   const float c = scale * log2e;
@@ -114,7 +117,11 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     while (!s.pipe_k.consumer_try_wait(st)) {}
     GMMA::warpgroup_fence_operand(acc_s);
     GMMA::warpgroup_arrive();
-    gemm(mma_s, tSrQ, tSrK(_, _, _, st.index), acc_s, GMMA::ScaleOut::Zero);
+    {
+      auto tSrQ = thr_s.partition_fragment_A(make_tensor(s.q, typename Cfg::SmemQ{}));  // descriptors
+      auto tSrK = thr_s.partition_fragment_B(make_tensor(s.k, typename Cfg::SmemK{}));  // (.., stage)
+      gemm(mma_s, tSrQ, tSrK(_, _, _, st.index), acc_s, GMMA::ScaleOut::Zero);
+    }
     GMMA::warpgroup_commit_batch();
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(acc_s);
@@ -125,7 +132,8 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     if (col0 + Cfg::bN > w.sk || (causal && col0 + Cfg::bN - 1 > row0 + (w.sk - w.sq))) {
 #pragma unroll
       for (int i = 0; i < size(acc_s); ++i)
-        if (masked(w, causal, row0 + int(get<0>(cS(i))), col0 + int(get<1>(cS(i))))) acc_s(i) = -INFINITY;
+        if (masked(w, causal, row0 + off_t % Cfg::bM + int(c_tv(0, i)) % Cfg::bM, col0 + off_t / Cfg::bM + int(c_tv(0, i)) / Cfg::bM))
+          acc_s(i) = -INFINITY;
     }
     float tile_max[Cfg::rows_per_thread];
 #pragma unroll
@@ -157,7 +165,10 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     while (!s.pipe_v.consumer_try_wait(st)) {}
     GMMA::warpgroup_fence_operand(cs.acc_o);
     GMMA::warpgroup_arrive();
-    gemm(mma_o, tOrP, tOrV(_, _, _, st.index), cs.acc_o, GMMA::ScaleOut::One);
+    {
+      auto tOrV = thr_o.partition_fragment_B(make_tensor(s.v, typename Cfg::SmemV{}));  // (.., stage)
+      gemm(mma_o, tOrP, tOrV(_, _, _, st.index), cs.acc_o, GMMA::ScaleOut::One);
+    }
     GMMA::warpgroup_commit_batch();
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(cs.acc_o);

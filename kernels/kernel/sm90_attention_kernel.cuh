@@ -1,6 +1,6 @@
 // The SM90 attention kernel: warp-specialized, one CTA per (Q tile of 128 rows, head, batch).
-//   warpgroup 0      producer: setmaxnreg down; one thread loads Q and the K/V tiles by TMA
-//   warpgroups 1, 2  consumers: rows 0-63 and 64-127 of the Q tile; setmaxnreg up (S, P and O
+//   warpgroup 0      producer: setmaxnreg down (24); one thread loads Q and the K/V tiles by TMA
+//   warpgroups 1, 2  consumers: rows 0-63 and 64-127 of the Q tile; setmaxnreg up (240) (S, P and O
 //                    live in registers: 64 + 32 + D/2 per thread)
 // The grid is (Q tiles of the longest sequence, heads, batch): B * H beyond the SM count is
 // more CTAs, and a Q tile past its (varlen) sequence's end exits at once.

@@ -76,6 +76,19 @@ void check_p_retile() {
         ++checked;
       }
   CHECK(checked == 256 * Cfg::bN / 2);
+  // The mainloop's coordinates of S's values (and the epilogue's of O's): value 0 of the thread
+  // plus value i of thread 0, row and column apart.
+  constexpr auto o_tv = MmaO::get_layoutC_TV(typename Cfg::TileO{});
+  for (int thread = 0; thread < 256; ++thread) {
+    for (int c = 0; c < Cfg::bN / 2; ++c) {
+      const int t0 = int(c_tv(thread, 0)), v0 = int(c_tv(0, c)), tv = int(c_tv(thread, c));
+      REQUIRE(Coord2{tv % Cfg::bM, tv / Cfg::bM} == Coord2{t0 % Cfg::bM + v0 % Cfg::bM, t0 / Cfg::bM + v0 / Cfg::bM});
+    }
+    for (int c = 0; c < Cfg::head_dim / 2; ++c) {
+      const int t0 = int(o_tv(thread, 0)), v0 = int(o_tv(0, c)), tv = int(o_tv(thread, c));
+      REQUIRE(Coord2{tv % Cfg::bM, tv / Cfg::bM} == Coord2{t0 % Cfg::bM + v0 % Cfg::bM, t0 / Cfg::bM + v0 / Cfg::bM});
+    }
+  }
   CHECK(int(used.size()) == Cfg::bN / 2);  // a permutation of the thread's accumulators
 }
 
