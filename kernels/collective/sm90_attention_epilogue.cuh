@@ -6,7 +6,7 @@
 // the tile lies inside its sequence.
 #pragma once
 
-#include "collective/sm90_attention_mainloop.cuh"
+#include "sm90_attention_mainloop.cuh"
 
 namespace tessera::kernels::sm90::attention {
 

@@ -18,9 +18,9 @@
 #include "tessera/atom/tma_coord.hpp"
 #include "tessera/pipeline/tma_pipeline.hpp"
 
-#include "collective/sm90_attention_config.hpp"
-#include "collective/sm90_attention_problem.hpp"
-#include "collective/sm90_attention_softmax.hpp"
+#include "sm90_attention_config.hpp"
+#include "sm90_attention_problem.hpp"
+#include "sm90_attention_softmax.hpp"
 
 namespace tessera::kernels::sm90::attention {
 

@@ -12,7 +12,7 @@
 #include "tessera/atom/tma_encode.hpp"
 #include "tessera/kernels/attention.hpp"
 
-#include "kernel/sm90_attention_kernel.cuh"
+#include "../kernel/sm90_attention_kernel.cuh"
 #include "smem_opt_in.cuh"
 
 namespace tessera::kernels::sm90::attention {

@@ -6,8 +6,8 @@
 // more CTAs, and a Q tile past its (varlen) sequence's end exits at once.
 #pragma once
 
-#include "collective/sm90_attention_epilogue.cuh"
-#include "collective/sm90_attention_mainloop.cuh"
+#include "../collective/sm90_attention_epilogue.cuh"
+#include "../collective/sm90_attention_mainloop.cuh"
 
 namespace tessera::kernels::sm90::attention {
 
