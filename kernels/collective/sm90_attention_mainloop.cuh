@@ -6,9 +6,10 @@
 //   mask, row max, P           in S's registers: RowSlots / row_lanes give each value's row
 //                              and the lanes that share it (from S's TV layout)
 //   O = O * factor + P V       P rounded to T, read as the RS operand through PRetile
-// Kept as functions of a thread so that the next steps (ping-pong between the consumer
-// warpgroups on a named barrier, S of tile j+1 issued before the softmax of tile j) reorder
-// calls without changing them.
+// The steps are ConsumerSteps' functions (issue_s, softmax, round_p, issue_pv), each issuing or
+// computing without waiting, so that the next schedules (ping-pong between the consumer
+// warpgroups on a named barrier; S of tile j+1 issued before P V of tile j, its softmax under
+// that wgmma) reorder calls in consume() without changing them.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -89,44 +90,46 @@ TESSERA_DEVICE uint32_t round_pair(float lo, float hi) {
   return w;
 }
 
-// Consumer thread `thread` (0..255 over both consumer warpgroups): the whole mainloop.
+// A consumer thread's steps on one key tile, apart so that the schedules that overlap them
+// (the softmax of tile j under the wgmmas of tile j - 1 within a warpgroup; the two warpgroups
+// taking turns on the tensor cores) reorder calls, not code. `thread`: 0..255 over both
+// consumer warpgroups.
 template <class Cfg>
-TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
-                            pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs) {
+struct ConsumerSteps {
   using T = typename Cfg::Element;
-  typename Cfg::TiledMmaS mma_s;
-  typename Cfg::TiledMmaO mma_o;
-  auto thr_s = mma_s.get_slice(thread);
-  auto thr_o = mma_o.get_slice(thread);
-  // (The descriptor fragments are made where each wgmma batch is issued, from the stage index:
-  // made once before the loop, their 64-bit descriptors stay live across it, some 60 registers.)
-  // (row, column) in the (bM, bN) tile of the thread's S value i: its value 0's plus thread 0's
-  // value i (C_TV's offsets are a sum of the thread's and the value's, in disjoint row and
-  // column digits: the host test checks it), so that only two numbers per thread stay live
-  // across the loop, not 64 hoisted coordinates.
-  constexpr auto c_tv = Cfg::TiledMmaS::get_layoutC_TV(typename Cfg::TileS{});
-  const int off_t = int(c_tv(thread, 0));
-  constexpr auto slot_s = typename Cfg::RowSlots{};
-  constexpr auto slot_o = typename Cfg::RowSlotsO{};
-  const float c = scale * log2e;
-  const bool lane0 = thread % 32 == 0;
-  clear(cs.acc_o);
-  while (!s.q_full.try_wait(0)) {}
-  for (int j = 0; j < w.key_tiles; ++j, ++st) {
-    auto acc_s = partition_fragment_C(mma_s, typename Cfg::TileS{});
-    while (!s.pipe_k.consumer_try_wait(st)) {}
+  using AccS = decltype(partition_fragment_C(typename Cfg::TiledMmaS{}, typename Cfg::TileS{}));
+  static constexpr int p_words = decltype(size(AccS{}))::value / 2;
+
+  SharedStorage<Cfg>& s;
+  WorkItem const& w;
+  bool causal;
+  float c;  // scale * log2(e)
+  int thread;
+
+  // S = Q K^T on K stage `stage`: issued and committed as one wgmma batch (not waited for).
+  // (The descriptor fragments are made here from the stage index: made once before the loop,
+  // their 64-bit descriptors would stay live across it, some 60 registers.)
+  TESSERA_DEVICE void issue_s(AccS& acc_s, int stage) const {
+    typename Cfg::TiledMmaS mma;
+    auto thr = mma.get_slice(thread);
+    auto tSrQ = thr.partition_fragment_A(make_tensor(s.q, typename Cfg::SmemQ{}));  // descriptors
+    auto tSrK = thr.partition_fragment_B(make_tensor(s.k, typename Cfg::SmemK{}));  // (.., stage)
     GMMA::warpgroup_fence_operand(acc_s);
     GMMA::warpgroup_arrive();
-    {
-      auto tSrQ = thr_s.partition_fragment_A(make_tensor(s.q, typename Cfg::SmemQ{}));  // descriptors
-      auto tSrK = thr_s.partition_fragment_B(make_tensor(s.k, typename Cfg::SmemK{}));  // (.., stage)
-      gemm(mma_s, tSrQ, tSrK(_, _, _, st.index), acc_s, GMMA::ScaleOut::Zero);
-    }
+    gemm(mma, tSrQ, tSrK(_, _, _, stage), acc_s, GMMA::ScaleOut::Zero);
     GMMA::warpgroup_commit_batch();
-    GMMA::warpgroup_wait<0>();
-    GMMA::warpgroup_fence_operand(acc_s);
-    if (lane0) s.pipe_k.consumer_release(st);
+  }
 
+  // Masks, row max, P = exp2(S c - m c) in S's registers, the row sums; returns through `factor`
+  // each row slot's rescaling of O.
+  TESSERA_DEVICE void softmax(AccS& acc_s, int j, RowSoftmax (&rows)[Cfg::rows_per_thread], float (&factor)[Cfg::rows_per_thread]) const {
+    constexpr auto slot_s = typename Cfg::RowSlots{};
+    // (row, column) in the (bM, bN) tile of the thread's S value i: its value 0's plus thread
+    // 0's value i (C_TV's offsets are a sum of the thread's and the value's, in disjoint row and
+    // column digits: the host test checks it), so that only two numbers per thread stay live
+    // across the loop, not 64 hoisted coordinates.
+    constexpr auto c_tv = Cfg::TiledMmaS::get_layoutC_TV(typename Cfg::TileS{});
+    const int off_t = int(c_tv(thread, 0));
     // Residue and causal masks: only on the tiles that cross them.
     const int col0 = j * Cfg::bN, row0 = w.m * Cfg::bM;
     if (col0 + Cfg::bN > w.sk || (causal && col0 + Cfg::bN - 1 > row0 + (w.sk - w.sq))) {
@@ -140,36 +143,66 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     for (int r = 0; r < Cfg::rows_per_thread; ++r) tile_max[r] = -INFINITY;
 #pragma unroll
     for (int i = 0; i < size(acc_s); ++i) tile_max[slot_s(i)] = fmaxf(tile_max[slot_s(i)], acc_s(i));
-    float factor[Cfg::rows_per_thread];
 #pragma unroll
     for (int r = 0; r < Cfg::rows_per_thread; ++r) {
       tile_max[r] = reduce_row<Cfg::row_lanes>(tile_max[r], [](float a, float b) { return fmaxf(a, b); });
-      factor[r] = cs.rows[r].update_max(tile_max[r], c);  // (the sums stay per thread until the end)
+      factor[r] = rows[r].update_max(tile_max[r], c);  // (the sums stay per thread until the end)
     }
 #pragma unroll
     for (int i = 0; i < size(acc_s); ++i) {
-      acc_s(i) = cs.rows[slot_s(i)].probability(acc_s(i), c);
-      cs.rows[slot_s(i)].sum += acc_s(i);
+      acc_s(i) = rows[slot_s(i)].probability(acc_s(i), c);
+      rows[slot_s(i)].sum += acc_s(i);
     }
+  }
+
+  // P: S's registers rounded to T, in S's value order, two per 32-bit word (the words the RS
+  // wgmma reads: made before the wgmmas, they are not repacked between them, which would make
+  // ptxas wait for each wgmma, C7519).
+  TESSERA_DEVICE static void round_p(AccS const& acc_s, uint32_t (&p)[p_words]) {
+#pragma unroll
+    for (int i = 0; i < p_words; ++i) p[i] = round_pair<T>(acc_s(2 * i), acc_s(2 * i + 1));
+  }
+
+  // O += P V on V stage `stage`, P's words read as the A fragment through PRetile
+  // (accumulator_as_operand_A); issued and committed (not waited for).
+  template <class AccO>
+  TESSERA_DEVICE void issue_pv(AccO& acc_o, uint32_t const (&p)[p_words], int stage) const {
+    typename Cfg::TiledMmaO mma;
+    auto thr = mma.get_slice(thread);
+    auto tOrP = make_tensor(reinterpret_cast<T const*>(p), typename Cfg::PRetile{});
+    auto tOrV = thr.partition_fragment_B(make_tensor(s.v, typename Cfg::SmemV{}));  // (.., stage)
+    GMMA::warpgroup_fence_operand(acc_o);
+    GMMA::warpgroup_arrive();
+    gemm(mma, tOrP, tOrV(_, _, _, stage), acc_o, GMMA::ScaleOut::One);
+    GMMA::warpgroup_commit_batch();
+  }
+};
+
+// The consumer mainloop, one key tile after the other (S, softmax, P V, each waited for).
+template <class Cfg>
+TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
+                            pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs) {
+  using Steps = ConsumerSteps<Cfg>;
+  const Steps steps{s, w, causal, scale * log2e, thread};
+  constexpr auto slot_o = typename Cfg::RowSlotsO{};
+  const bool lane0 = thread % 32 == 0;
+  clear(cs.acc_o);
+  while (!s.q_full.try_wait(0)) {}
+  for (int j = 0; j < w.key_tiles; ++j, ++st) {
+    typename Steps::AccS acc_s;
+    while (!s.pipe_k.consumer_try_wait(st)) {}
+    steps.issue_s(acc_s, st.index);
+    GMMA::warpgroup_wait<0>();
+    GMMA::warpgroup_fence_operand(acc_s);
+    if (lane0) s.pipe_k.consumer_release(st);
+    float factor[Cfg::rows_per_thread];
+    steps.softmax(acc_s, j, cs.rows, factor);
 #pragma unroll
     for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
-    // P: S's registers rounded to T, in S's value order, two per 32-bit word (the words the RS
-    // wgmma reads: built before the wgmmas, they are not repacked between them, which would
-    // make ptxas wait for each wgmma, C7519), read as the A fragment through PRetile
-    // (accumulator_as_operand_A).
-    constexpr int words = decltype(size(acc_s))::value / 2;
-    uint32_t p[words];
-#pragma unroll
-    for (int i = 0; i < words; ++i) p[i] = round_pair<T>(acc_s(2 * i), acc_s(2 * i + 1));
-    auto tOrP = make_tensor(reinterpret_cast<T*>(p), typename Cfg::PRetile{});
+    uint32_t p[Steps::p_words];
+    Steps::round_p(acc_s, p);
     while (!s.pipe_v.consumer_try_wait(st)) {}
-    GMMA::warpgroup_fence_operand(cs.acc_o);
-    GMMA::warpgroup_arrive();
-    {
-      auto tOrV = thr_o.partition_fragment_B(make_tensor(s.v, typename Cfg::SmemV{}));  // (.., stage)
-      gemm(mma_o, tOrP, tOrV(_, _, _, st.index), cs.acc_o, GMMA::ScaleOut::One);
-    }
-    GMMA::warpgroup_commit_batch();
+    steps.issue_pv(cs.acc_o, p, st.index);
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(cs.acc_o);
     if (lane0) s.pipe_v.consumer_release(st);
