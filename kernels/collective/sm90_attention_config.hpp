@@ -1,0 +1,70 @@
+// The SM90 attention kernel's tile: its two tiled MMAs, shared-memory tiles and the P retile
+// (static tier: host tests check what the kernel relies on, without a GPU).
+//
+//   S = Q K^T   TiledMmaS: wgmma SS, m64 n(bN) k16, two consumer warpgroups along M: a CTA's
+//               (bM = 128, bN) tile of S, warpgroup w rows 64w..64w+63. Q (bM, D) and K (bN, D)
+//               in smem, both K-major (D contiguous, as (seqlen, heads, D) tensors store them).
+//   O += P V    TiledMmaO: wgmma RS, m64 n(D) k16: A = P from registers, B = V from smem as an
+//               (N = D, K = bN) operand, MN-major (D contiguous again: the transpose is the
+//               descriptor's, no data moves).
+//   P           S's accumulators rounded to T and read as TiledMmaO's A fragment through
+//               PRetile = accumulator_as_operand_A(TiledMmaS, TiledMmaO, (bM, bN)).
+#pragma once
+
+#include <type_traits>
+
+#include "tessera/algorithm.hpp"
+#include "tessera/algorithm/accumulator_retile.hpp"
+#include "tessera/atom/gmma_layout.hpp"
+#include "tessera/atom/mma_sm90.hpp"
+
+namespace tessera::kernels::sm90::attention {
+
+using GMMA::Major;
+
+template <class T, int D>
+struct AttentionConfig {
+  static_assert(std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>, "sm90 attention: bf16 or f16 inputs");
+  static_assert(D == 64 || D == 128, "sm90 attention: head dims 64 and 128");
+  using Element = T;
+  static constexpr int head_dim = D;
+  static constexpr int bM = 128, bN = 128;  // Q rows, K/V rows per tile
+  static constexpr int Consumers = 2;       // warpgroups, 64 rows of Q each
+  static constexpr int Stages = 2;          // K/V tiles in flight
+  static constexpr int Threads = 128 * (1 + Consumers);
+
+  template <int N, Major A, Major B>
+  using AtomSS = std::conditional_t<std::is_same_v<T, bfloat16_t>, SM90_64xNx16_F32BF16BF16_SS<N, A, B>, SM90_64xNx16_F32F16F16_SS<N, A, B>>;
+  template <int N, Major A, Major B>
+  using AtomRS = std::conditional_t<std::is_same_v<T, bfloat16_t>, SM90_64xNx16_F32BF16BF16_RS<N, A, B>, SM90_64xNx16_F32F16F16_RS<N, A, B>>;
+  using WarpgroupsAlongM = decltype(make_layout(make_shape(C<Consumers>{}, _1{}, _1{})));
+  using TiledMmaS = decltype(make_tiled_mma(AtomSS<bN, Major::K, Major::K>{}, WarpgroupsAlongM{}));
+  using TiledMmaO = decltype(make_tiled_mma(AtomRS<D, Major::K, Major::MN>{}, WarpgroupsAlongM{}));
+
+  using TileS = tuple<C<bM>, C<bN>>;  // S (M, N), and P as O's A operand (M, K)
+  using TileO = tuple<C<bM>, C<D>>;   // O (M, N)
+  using TileQ = tuple<C<bM>, C<D>>;   // Q as S's A operand (M, K)
+  using TileK = tuple<C<bN>, C<D>>;   // K as S's B operand (N, K)
+  using TileV = tuple<C<D>, C<bN>>;   // V as O's B operand (N, K)
+
+  // 128-byte swizzled GMMA atoms: a 64- or 128-element row of 16-bit values is 1 or 2 atoms.
+  using SmemQ = decltype(GMMA::make_smem_layout<16, Major::K, 128>(TileQ{}));
+  using StageK = decltype(GMMA::make_smem_layout<16, Major::K, 128>(TileK{}));
+  // V walks K (its rows) first: a box of 64 D x bN rows is then one dense run of atoms.
+  using KFirst = tuple<_2, _1, _3>;
+  using StageV = decltype(GMMA::make_smem_layout<16, Major::MN, 128>(TileV{}, tuple<_2, _1>{}));
+  using SmemK = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(C<bN>{}, C<D>{}, C<Stages>{})));
+  using SmemV = decltype(GMMA::make_smem_layout<16, Major::MN, 128>(make_shape(C<D>{}, C<bN>{}, C<Stages>{}), KFirst{}));
+  static constexpr int q_elements = bM * D, kv_stage_elements = bN * D;
+
+  // A-fragment index of TiledMmaO -> accumulator index of TiledMmaS (the P retile).
+  using PRetile = decltype(accumulator_as_operand_A(TiledMmaS{}, TiledMmaO{}, TileS{}));
+  // The rows of S: a value's row slot, and the lanes sharing its row.
+  using RowSlots = decltype(row_slots(TiledMmaS{}, TileS{}));
+  static constexpr int rows_per_thread = decltype(cosize(RowSlots{}))::value;
+  static constexpr int row_lanes = row_lane_mask(TiledMmaS{}, TileS{});
+  // O's rows: the same slots (the host test checks slot r is the same row in S and O).
+  using RowSlotsO = decltype(row_slots(TiledMmaO{}, TileO{}));
+};
+
+}  // namespace tessera::kernels::sm90::attention

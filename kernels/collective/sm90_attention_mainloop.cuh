@@ -1,0 +1,216 @@
+// The SM90 attention mainloop (FlashAttention-3's structure, without its ping-pong and
+// intra-warpgroup overlap yet): a producer thread loads Q once and the K and V tiles of a Q
+// tile through two mbarrier rings (K and V apart, so S = Q K^T starts before V lands); each
+// consumer warpgroup computes, per key tile,
+//   S = Q K^T                  wgmma SS on descriptor fragments of Q and the K stage
+//   mask, row max, P           in S's registers: RowSlots / row_lanes give each value's row
+//                              and the lanes that share it (from S's TV layout)
+//   O = O * factor + P V       P rounded to T, read as the RS operand through PRetile
+// The steps are ConsumerSteps' functions (issue_s, softmax, round_p, issue_pv), each issuing or
+// computing without waiting, so that the next schedules (ping-pong between the consumer
+// warpgroups on a named barrier; S of tile j+1 issued before P V of tile j, its softmax under
+// that wgmma) reorder calls in consume() without changing them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "tessera/algorithm.hpp"
+#include "tessera/algorithm/copy_tma.hpp"
+#include "tessera/atom/tma_coord.hpp"
+#include "tessera/pipeline/tma_pipeline.hpp"
+
+#include "sm90_attention_config.hpp"
+#include "sm90_attention_problem.hpp"
+#include "sm90_attention_softmax.hpp"
+
+namespace tessera::kernels::sm90::attention {
+
+template <class Cfg>
+struct SharedStorage {
+  using T = typename Cfg::Element;
+  alignas(1024) T q[Cfg::q_elements];  // (the swizzled tiles start on the swizzle's 1 KiB repeat)
+  alignas(1024) T k[Cfg::Stages * Cfg::kv_stage_elements];
+  alignas(1024) T v[Cfg::Stages * Cfg::kv_stage_elements];
+  pipeline::TmaPipeline<Cfg::Stages, pipeline::DeviceMbarrier> pipe_k, pipe_v;
+  pipeline::DeviceMbarrier q_full;
+};
+
+// The TMA copies of one problem: Q (rows, D, heads, batch) -> SmemQ, K (rows, D, kv heads,
+// batch) -> a K stage, V (D, rows, kv heads, batch) -> a V stage (MN-major: D contiguous).
+struct TmaMaps {
+  CUtensorMap q, k, v;  // (64-byte aligned: the kernel takes its parameters as __grid_constant__)
+  TmaLoad<4> tma_q, tma_k, tma_v;
+};
+
+// Producer: one thread issues the copies of a work item.
+template <class Cfg>
+TESSERA_DEVICE void produce(TmaMaps const& maps, SharedStorage<Cfg>& s, WorkItem const& w, int kv_head,
+                            pipeline::PipelineState<Cfg::Stages>& st) {
+  constexpr int bytes = int(sizeof(typename Cfg::Element));
+  s.q_full.arrive_expect_tx(uint32_t(bytes * Cfg::q_elements));
+  copy(maps.tma_q.with(&maps.q, s.q_full.address()), tma::coord_of(make_coord(w.q_begin + w.m * Cfg::bM, 0, w.h, w.batch_coord)),
+       uint32_t(__cvta_generic_to_shared(s.q)));
+  const uint32_t k0 = uint32_t(__cvta_generic_to_shared(s.k)), v0 = uint32_t(__cvta_generic_to_shared(s.v));
+  for (int j = 0; j < w.key_tiles; ++j, ++st) {
+    const int row = w.k_begin + j * Cfg::bN;
+    while (!s.pipe_k.producer_try_acquire(st)) {}
+    s.pipe_k.producer_commit(st);
+    copy(maps.tma_k.with(&maps.k, s.pipe_k.full_barrier(st).address()), tma::coord_of(make_coord(row, 0, kv_head, w.batch_coord)),
+         k0 + uint32_t(bytes * Cfg::kv_stage_elements * st.index));
+    while (!s.pipe_v.producer_try_acquire(st)) {}
+    s.pipe_v.producer_commit(st);
+    copy(maps.tma_v.with(&maps.v, s.pipe_v.full_barrier(st).address()), tma::coord_of(make_coord(0, row, kv_head, w.batch_coord)),
+         v0 + uint32_t(bytes * Cfg::kv_stage_elements * st.index));
+  }
+}
+
+// A consumer thread's state across key tiles: O's accumulators and each of its rows' softmax.
+template <class Cfg>
+struct ConsumerState {
+  decltype(partition_fragment_C(typename Cfg::TiledMmaO{}, typename Cfg::TileO{})) acc_o;
+  RowSoftmax rows[Cfg::rows_per_thread];
+};
+
+// Lanes sharing a row (row_lanes' bits) combine their values: a butterfly of xor shuffles.
+template <int Mask, class F>
+TESSERA_DEVICE float reduce_row(float x, F&& op) {
+#pragma unroll
+  for (int bit = 1; bit < 32; bit <<= 1)
+    if (Mask & bit) x = op(x, __shfl_xor_sync(0xffffffffu, x, bit));
+  return x;
+}
+
+// Two f32 values rounded to T (cvt.rn, the same rounding as convert) in one word, lo first.
+template <class T>
+TESSERA_DEVICE uint32_t round_pair(float lo, float hi) {
+  uint32_t w;
+  // (the first source operand goes to the upper half)
+  if constexpr (std::is_same_v<T, bfloat16_t>) asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
+  else asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
+  return w;
+}
+
+// A consumer thread's steps on one key tile, apart so that the schedules that overlap them
+// (the softmax of tile j under the wgmmas of tile j - 1 within a warpgroup; the two warpgroups
+// taking turns on the tensor cores) reorder calls, not code. `thread`: 0..255 over both
+// consumer warpgroups.
+template <class Cfg>
+struct ConsumerSteps {
+  using T = typename Cfg::Element;
+  using AccS = decltype(partition_fragment_C(typename Cfg::TiledMmaS{}, typename Cfg::TileS{}));
+  static constexpr int p_words = decltype(size(AccS{}))::value / 2;
+
+  SharedStorage<Cfg>& s;
+  WorkItem const& w;
+  bool causal;
+  float c;  // scale * log2(e)
+  int thread;
+
+  // S = Q K^T on K stage `stage`: issued and committed as one wgmma batch (not waited for).
+  // (The descriptor fragments are made here from the stage index: made once before the loop,
+  // their 64-bit descriptors would stay live across it, some 60 registers.)
+  TESSERA_DEVICE void issue_s(AccS& acc_s, int stage) const {
+    typename Cfg::TiledMmaS mma;
+    auto thr = mma.get_slice(thread);
+    auto tSrQ = thr.partition_fragment_A(make_tensor(s.q, typename Cfg::SmemQ{}));  // descriptors
+    auto tSrK = thr.partition_fragment_B(make_tensor(s.k, typename Cfg::SmemK{}));  // (.., stage)
+    GMMA::warpgroup_fence_operand(acc_s);
+    GMMA::warpgroup_arrive();
+    gemm(mma, tSrQ, tSrK(_, _, _, stage), acc_s, GMMA::ScaleOut::Zero);
+    GMMA::warpgroup_commit_batch();
+  }
+
+  // Masks, row max, P = exp2(S c - m c) in S's registers, the row sums; returns through `factor`
+  // each row slot's rescaling of O.
+  TESSERA_DEVICE void softmax(AccS& acc_s, int j, RowSoftmax (&rows)[Cfg::rows_per_thread], float (&factor)[Cfg::rows_per_thread]) const {
+    constexpr auto slot_s = typename Cfg::RowSlots{};
+    // (row, column) in the (bM, bN) tile of the thread's S value i: its value 0's plus thread
+    // 0's value i (C_TV's offsets are a sum of the thread's and the value's, in disjoint row and
+    // column digits: the host test checks it), so that only two numbers per thread stay live
+    // across the loop, not 64 hoisted coordinates.
+    constexpr auto c_tv = Cfg::TiledMmaS::get_layoutC_TV(typename Cfg::TileS{});
+    const int off_t = int(c_tv(thread, 0));
+    // Residue and causal masks: only on the tiles that cross them.
+    const int col0 = j * Cfg::bN, row0 = w.m * Cfg::bM;
+    if (col0 + Cfg::bN > w.sk || (causal && col0 + Cfg::bN - 1 > row0 + (w.sk - w.sq))) {
+#pragma unroll
+      for (int i = 0; i < size(acc_s); ++i)
+        if (masked(w, causal, row0 + off_t % Cfg::bM + int(c_tv(0, i)) % Cfg::bM, col0 + off_t / Cfg::bM + int(c_tv(0, i)) / Cfg::bM))
+          acc_s(i) = -INFINITY;
+    }
+    float tile_max[Cfg::rows_per_thread];
+#pragma unroll
+    for (int r = 0; r < Cfg::rows_per_thread; ++r) tile_max[r] = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < size(acc_s); ++i) tile_max[slot_s(i)] = fmaxf(tile_max[slot_s(i)], acc_s(i));
+#pragma unroll
+    for (int r = 0; r < Cfg::rows_per_thread; ++r) {
+      tile_max[r] = reduce_row<Cfg::row_lanes>(tile_max[r], [](float a, float b) { return fmaxf(a, b); });
+      factor[r] = rows[r].update_max(tile_max[r], c);  // (the sums stay per thread until the end)
+    }
+#pragma unroll
+    for (int i = 0; i < size(acc_s); ++i) {
+      acc_s(i) = rows[slot_s(i)].probability(acc_s(i), c);
+      rows[slot_s(i)].sum += acc_s(i);
+    }
+  }
+
+  // P: S's registers rounded to T, in S's value order, two per 32-bit word (the words the RS
+  // wgmma reads: made before the wgmmas, they are not repacked between them, which would make
+  // ptxas wait for each wgmma, C7519).
+  TESSERA_DEVICE static void round_p(AccS const& acc_s, uint32_t (&p)[p_words]) {
+#pragma unroll
+    for (int i = 0; i < p_words; ++i) p[i] = round_pair<T>(acc_s(2 * i), acc_s(2 * i + 1));
+  }
+
+  // O += P V on V stage `stage`, P's words read as the A fragment through PRetile
+  // (accumulator_as_operand_A); issued and committed (not waited for).
+  template <class AccO>
+  TESSERA_DEVICE void issue_pv(AccO& acc_o, uint32_t const (&p)[p_words], int stage) const {
+    typename Cfg::TiledMmaO mma;
+    auto thr = mma.get_slice(thread);
+    auto tOrP = make_tensor(reinterpret_cast<T const*>(p), typename Cfg::PRetile{});
+    auto tOrV = thr.partition_fragment_B(make_tensor(s.v, typename Cfg::SmemV{}));  // (.., stage)
+    GMMA::warpgroup_fence_operand(acc_o);
+    GMMA::warpgroup_arrive();
+    gemm(mma, tOrP, tOrV(_, _, _, stage), acc_o, GMMA::ScaleOut::One);
+    GMMA::warpgroup_commit_batch();
+  }
+};
+
+// The consumer mainloop, one key tile after the other (S, softmax, P V, each waited for).
+template <class Cfg>
+TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
+                            pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs) {
+  using Steps = ConsumerSteps<Cfg>;
+  const Steps steps{s, w, causal, scale * log2e, thread};
+  constexpr auto slot_o = typename Cfg::RowSlotsO{};
+  const bool lane0 = thread % 32 == 0;
+  clear(cs.acc_o);
+  while (!s.q_full.try_wait(0)) {}
+  for (int j = 0; j < w.key_tiles; ++j, ++st) {
+    typename Steps::AccS acc_s;
+    while (!s.pipe_k.consumer_try_wait(st)) {}
+    steps.issue_s(acc_s, st.index);
+    GMMA::warpgroup_wait<0>();
+    GMMA::warpgroup_fence_operand(acc_s);
+    if (lane0) s.pipe_k.consumer_release(st);
+    float factor[Cfg::rows_per_thread];
+    steps.softmax(acc_s, j, cs.rows, factor);
+#pragma unroll
+    for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
+    uint32_t p[Steps::p_words];
+    Steps::round_p(acc_s, p);
+    while (!s.pipe_v.consumer_try_wait(st)) {}
+    steps.issue_pv(cs.acc_o, p, st.index);
+    GMMA::warpgroup_wait<0>();
+    GMMA::warpgroup_fence_operand(cs.acc_o);
+    if (lane0) s.pipe_v.consumer_release(st);
+  }
+  // Each row's sum over the lanes sharing it.
+#pragma unroll
+  for (int r = 0; r < Cfg::rows_per_thread; ++r)
+    cs.rows[r].sum = reduce_row<Cfg::row_lanes>(cs.rows[r].sum, [](float a, float b) { return a + b; });
+}
+
+}  // namespace tessera::kernels::sm90::attention

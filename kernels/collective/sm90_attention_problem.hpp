@@ -1,0 +1,52 @@
+// The attention kernel's problem on the device: the tensors' geometry, one CTA's work item
+// (batch b, head h, Q tile m), and the ranges of rows and key tiles it covers.
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/config.hpp"
+
+namespace tessera::kernels::sm90::attention {
+
+struct Problem {
+  int batch, heads, kv_heads, seqlen_q, seqlen_k;
+  int total_q;      // varlen: rows of the packed Q (LSE is (heads, total_q))
+  const int* cu_q;  // varlen offsets (batch + 1), or null
+  const int* cu_k;
+  float scale;  // softmax scale
+  bool causal;
+};
+
+// One CTA's rows of Q: sequence b's rows [q_begin + row0, ...) of sq rows, keys [k_begin, k_begin + sk).
+struct WorkItem {
+  int b, h, m;             // batch, query head, Q tile
+  int q_begin, k_begin;    // the sequence's first row in the tensor (varlen; else 0)
+  int sq, sk;              // the sequence's lengths
+  int batch_coord;         // the TMA coordinate of the batch mode (0 for varlen: rows are global)
+  int key_tiles;           // bN-wide key tiles this Q tile reads (causal: up to the diagonal)
+  TESSERA_HOST_DEVICE bool empty_rows(int bM) const { return m * bM >= sq; }
+};
+
+TESSERA_HOST_DEVICE inline WorkItem work_item(Problem const& p, int m, int h, int b, int bM, int bN) {
+  WorkItem w{b, h, m, 0, 0, p.seqlen_q, p.seqlen_k, b, 0};
+  if (p.cu_q != nullptr) {
+    w.q_begin = p.cu_q[b], w.sq = p.cu_q[b + 1] - w.q_begin;
+    w.k_begin = p.cu_k[b], w.sk = p.cu_k[b + 1] - w.k_begin;
+    w.batch_coord = 0;
+  }
+  int visible = w.sk;  // columns any row of the tile may see
+  if (p.causal) {
+    const int last_row = (m + 1) * bM < w.sq ? (m + 1) * bM - 1 : w.sq - 1;
+    const int v = last_row + (w.sk - w.sq) + 1;
+    visible = v < 0 ? 0 : (v < w.sk ? v : w.sk);
+  }
+  w.key_tiles = (visible + bN - 1) / bN;
+  return w;
+}
+
+// Whether key column c (of the sequence) is masked for query row r.
+TESSERA_HOST_DEVICE inline bool masked(WorkItem const& w, bool causal, int r, int c) {
+  return c >= w.sk || (causal && c > r + (w.sk - w.sq));
+}
+
+}  // namespace tessera::kernels::sm90::attention

@@ -1,0 +1,105 @@
+// The SM90 attention's device adapter: the argument checks (can_implement, with reasons), the
+// kernel's parameters (TMA arguments derived from the tensors' layouts and the smem tiles,
+// tensor maps encoded) and the launch. One kernel per (element, head dim); the mask is a
+// runtime flag.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "tessera/atom/tma_encode.hpp"
+#include "tessera/kernels/attention.hpp"
+
+#include "../kernel/sm90_attention_kernel.cuh"
+#include "smem_opt_in.cuh"
+
+namespace tessera::kernels::sm90::attention {
+
+inline AttentionResult refuse(AttentionStatus s, std::string m) { return {s, std::move(m)}; }
+
+// The checks that need no device.
+inline AttentionResult check_arguments(AttentionArguments const& a) {
+  using S = AttentionStatus;
+  if (a.head_dim != 64 && a.head_dim != 128) return refuse(S::Unsupported, "head_dim must be 64 or 128 (got " + std::to_string(a.head_dim) + ")");
+  if (a.batch < 1 || a.heads < 1 || a.kv_heads < 1) return refuse(S::InvalidArgument, "batch, heads and kv_heads must be >= 1");
+  if (a.heads % a.kv_heads != 0)
+    return refuse(S::InvalidArgument, "heads (" + std::to_string(a.heads) + ") must be a multiple of kv_heads (" + std::to_string(a.kv_heads) + ")");
+  if (a.seqlen_q < 1 || a.seqlen_k < 0) return refuse(S::InvalidArgument, "seqlen_q must be >= 1 and seqlen_k >= 0");
+  if (!a.q || !a.k || !a.v || !a.o) return refuse(S::InvalidArgument, "q, k, v and o must be given");
+  if ((a.cu_seqlens_q == nullptr) != (a.cu_seqlens_k == nullptr)) return refuse(S::InvalidArgument, "give both cu_seqlens_q and cu_seqlens_k, or neither");
+  const bool varlen = a.cu_seqlens_q != nullptr;
+  if (varlen && (a.total_q < 1 || a.total_k < 1)) return refuse(S::InvalidArgument, "varlen: total_q and total_k (the packed tensors' rows) must be >= 1");
+  if (!(a.softmax_scale >= 0.f) || !std::isfinite(a.softmax_scale)) return refuse(S::InvalidArgument, "softmax_scale must be finite and >= 0 (0: 1/sqrt(head_dim))");
+  const int64_t rows_q = varlen ? a.total_q : a.seqlen_q, rows_k = varlen ? a.total_k : a.seqlen_k;
+  const int64_t grid_y = a.heads, grid_z = a.batch;
+  if (rows_q >= (int64_t(1) << 31) || rows_k >= (int64_t(1) << 31) || grid_y > 65535 || grid_z > 65535)
+    return refuse(S::Unsupported, "rows below 2^31, heads and batch at most 65535");
+  // TMA: 16-byte aligned base addresses and strides.
+  const AttentionArguments d = with_default_strides(a);
+  for (int64_t st : {d.q_batch_stride, d.q_row_stride, d.q_head_stride, d.k_batch_stride, d.k_row_stride, d.k_head_stride, d.v_batch_stride,
+                     d.v_row_stride, d.v_head_stride, d.o_row_stride, d.o_head_stride, d.o_batch_stride})
+    if (st % 8 != 0 || st <= 0) return refuse(S::Misaligned, "strides must be positive multiples of 8 elements (16 bytes: TMA)");
+  for (const void* p : {a.q, a.k, a.v, static_cast<const void*>(a.o)})
+    if (reinterpret_cast<uintptr_t>(p) % 16 != 0) return refuse(S::Misaligned, "q, k, v and o must be 16-byte aligned");
+  return {};
+}
+
+template <class Cfg>
+struct Sm90Attention {
+  using T = typename Cfg::Element;
+  static constexpr int smem_bytes = int(sizeof(SharedStorage<Cfg>));
+  static_assert(smem_bytes <= 227 * 1024, "an SM90 CTA has 227 KiB of shared memory");
+
+  static AttentionResult make_params(AttentionArguments const& a0, KernelParams& p) {
+    const AttentionArguments a = with_default_strides(a0);
+    const bool varlen = a.cu_seqlens_q != nullptr;
+    const int64_t rows_q = varlen ? a.total_q : a.seqlen_q, rows_k = varlen ? a.total_k : a.seqlen_k;
+    const int64_t batches = varlen ? 1 : a.batch;
+    constexpr auto D = C<Cfg::head_dim>{};
+    const auto dtype = std::is_same_v<T, bfloat16_t> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    tma::Arguments aq, ak, av;
+    p.maps.tma_q = make_tma_copy<SM90_TMA_LOAD, 4, 16>(
+        aq, make_layout(make_shape(rows_q, D, int64_t(a.heads), batches), make_stride(a.q_row_stride, _1{}, a.q_head_stride, a.q_batch_stride)),
+        typename Cfg::SmemQ{});
+    p.maps.tma_k = make_tma_copy<SM90_TMA_LOAD, 4, 16>(
+        ak, make_layout(make_shape(std::max<int64_t>(rows_k, 1), D, int64_t(a.kv_heads), batches),
+                        make_stride(a.k_row_stride, _1{}, a.k_head_stride, a.k_batch_stride)),
+        typename Cfg::StageK{});
+    p.maps.tma_v = make_tma_copy<SM90_TMA_LOAD, 4, 16>(
+        av, make_layout(make_shape(D, std::max<int64_t>(rows_k, 1), int64_t(a.kv_heads), batches),
+                        make_stride(_1{}, a.v_row_stride, a.v_head_stride, a.v_batch_stride)),
+        typename Cfg::StageV{});
+    for (auto* t : {&aq, &ak, &av})
+      if (t->rule != tma::Rule::ok) return refuse(AttentionStatus::Unsupported, std::string("TMA: ") + tma::to_string(t->rule));
+    if (!p.maps.tma_q.boxes.ok() || !p.maps.tma_k.boxes.ok() || !p.maps.tma_v.boxes.ok())
+      return refuse(AttentionStatus::Unsupported, "TMA: a tile needs more than 4 boxes");
+    if (p.maps.tma_q.tx_bytes() != sizeof(T) * Cfg::q_elements || p.maps.tma_k.tx_bytes() != sizeof(T) * Cfg::kv_stage_elements ||
+        p.maps.tma_v.tx_bytes() != sizeof(T) * Cfg::kv_stage_elements)
+      return refuse(AttentionStatus::Unsupported, "TMA: the boxes do not bring whole tiles");
+    if (tma::encode_tensor_map(&p.maps.q, aq, a.q, dtype) || tma::encode_tensor_map(&p.maps.k, ak, a.k, dtype) ||
+        tma::encode_tensor_map(&p.maps.v, av, a.v, dtype))
+      return refuse(AttentionStatus::Unsupported, "cannot encode the tensor maps");
+    const float scale = a.softmax_scale > 0.f ? a.softmax_scale : 1.f / std::sqrt(float(a.head_dim));
+    p.problem = Problem{a.batch, a.heads, a.kv_heads, a.seqlen_q, a.seqlen_k, int(rows_q), a.cu_seqlens_q, a.cu_seqlens_k, scale,
+                        a.mask == AttentionMask::Causal};
+    p.out = Output{a.o, varlen ? 0 : a.o_batch_stride, a.o_row_stride, a.o_head_stride, a.lse};
+    return {};
+  }
+
+  static AttentionResult run(AttentionArguments const& a, cudaStream_t stream) {
+    KernelParams p{};
+    if (auto r = make_params(a, p); !r) return r;
+    int device = 0;
+    cudaGetDevice(&device);
+    if (!device::opt_in_dynamic_smem(attention_kernel<Cfg>, device, smem_bytes))
+      return refuse(AttentionStatus::LaunchFailed, "cannot raise the kernel's shared memory to " + std::to_string(smem_bytes) + " bytes");
+    const dim3 grid((a.seqlen_q + Cfg::bM - 1) / Cfg::bM, a.heads, a.batch);
+    attention_kernel<Cfg><<<grid, Cfg::Threads, smem_bytes, stream>>>(p);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return refuse(AttentionStatus::LaunchFailed, cudaGetErrorString(e));
+    return {};
+  }
+};
+
+}  // namespace tessera::kernels::sm90::attention

@@ -1,0 +1,51 @@
+// The SM90 attention kernel: warp-specialized, one CTA per (Q tile of 128 rows, head, batch).
+//   warpgroup 0      producer: setmaxnreg down (24); one thread loads Q and the K/V tiles by TMA
+//   warpgroups 1, 2  consumers: rows 0-63 and 64-127 of the Q tile; setmaxnreg up (240) (S, P and O
+//                    live in registers: 64 + 32 + D/2 per thread)
+// The grid is (Q tiles of the longest sequence, heads, batch): B * H beyond the SM count is
+// more CTAs, and a Q tile past its (varlen) sequence's end exits at once.
+#pragma once
+
+#include "../collective/sm90_attention_epilogue.cuh"
+#include "../collective/sm90_attention_mainloop.cuh"
+
+namespace tessera::kernels::sm90::attention {
+
+struct KernelParams {
+  TmaMaps maps;
+  Problem problem;
+  Output out;
+};
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::Threads, 1) attention_kernel(const __grid_constant__ KernelParams p) {
+  extern __shared__ __align__(1024) unsigned char raw[];
+  auto& s = *reinterpret_cast<SharedStorage<Cfg>*>(raw);
+  const WorkItem w = work_item(p.problem, int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), Cfg::bM, Cfg::bN);
+  if (w.empty_rows(Cfg::bM)) return;  // (the whole CTA: nothing issued yet)
+  constexpr int consumer_warps = Cfg::Consumers * 4;
+  if (threadIdx.x == 0) {
+    s.pipe_k.init(consumer_warps, uint32_t(sizeof(typename Cfg::Element) * Cfg::kv_stage_elements));
+    s.pipe_v.init(consumer_warps, uint32_t(sizeof(typename Cfg::Element) * Cfg::kv_stage_elements));
+    s.q_full.init(1);
+    pipeline::fence_barrier_init();
+  }
+  __syncthreads();
+  pipeline::PipelineState<Cfg::Stages> st;
+  if (threadIdx.x < 128) {
+    GMMA::warpgroup_reg_dealloc<24>();
+    if (threadIdx.x == 0 && w.key_tiles > 0) {
+      const int kv_head = w.h / (p.problem.heads / p.problem.kv_heads);
+      produce<Cfg>(p.maps, s, w, kv_head, st);
+    }
+    return;
+  }
+  GMMA::warpgroup_reg_alloc<240>();
+  const int thread = int(threadIdx.x) - 128;
+  ConsumerState<Cfg> cs;
+  if (w.key_tiles > 0) consume<Cfg>(s, w, p.problem.causal, p.problem.scale, thread, st, cs);
+  else clear(cs.acc_o);  // no key visible: O = 0, LSE = -inf
+  store_output<Cfg>(p.out, p.problem, w, thread, cs);
+}
+
+}  // namespace tessera::kernels::sm90::attention

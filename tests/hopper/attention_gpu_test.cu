@@ -1,0 +1,214 @@
+// tessera::attention on the GPU against an FP64 reference on the host: head dims 64 and 128,
+// bf16 and f16, causal and not, GQA ratios 1/2/4, varlen batches of uneven lengths, residues
+// (sequence lengths 1, 17, 129, 1000) and more (batch, head) pairs than SMs. O and LSE are
+// filled with NaN before each launch, so anything the kernel fails to write is caught.
+// Also: the argument checks' refusals (no GPU needed).
+// Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the refusal checks).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "tessera/atom/numeric.hpp"
+#include "tessera/kernels/attention.hpp"
+
+using namespace tessera;
+using namespace tessera::kernels;
+
+namespace {
+
+int failures = 0;
+#define CHECK_CUDA(x)                                                                  \
+  do {                                                                                 \
+    cudaError_t e_ = (x);                                                              \
+    if (e_ != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                    \
+    }                                                                                  \
+  } while (0)
+
+struct Case {
+  AttentionElement element;
+  int d, batch, heads, kv_heads, sq, sk;
+  bool causal;
+  std::vector<int> lens_q, lens_k;  // varlen when not empty (batch = size)
+};
+
+template <class T>
+float to_f(T x) { return x.to_float(); }
+
+template <class T>
+bool run_case(Case const& c, unsigned seed) {
+  const bool varlen = !c.lens_q.empty();
+  const int batch = varlen ? int(c.lens_q.size()) : c.batch;
+  std::vector<int> cu_q(batch + 1, 0), cu_k(batch + 1, 0);
+  for (int b = 0; b < batch; ++b) {
+    cu_q[b + 1] = cu_q[b] + (varlen ? c.lens_q[b] : c.sq);
+    cu_k[b + 1] = cu_k[b] + (varlen ? c.lens_k[b] : c.sk);
+  }
+  int max_q = 0, max_k = 0;
+  for (int b = 0; b < batch; ++b) max_q = std::max(max_q, cu_q[b + 1] - cu_q[b]), max_k = std::max(max_k, cu_k[b + 1] - cu_k[b]);
+  const int total_q = cu_q[batch], total_k = cu_k[batch], H = c.heads, HK = c.kv_heads, D = c.d;
+  // (batch, seq, heads, D) packed == (total, heads, D)
+  std::vector<T> q(size_t(total_q) * H * D), k(size_t(total_k) * HK * D), v(size_t(total_k) * HK * D);
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> nd(0.f, 1.f);
+  for (auto& x : q) x = T(nd(rng));
+  for (auto& x : k) x = T(nd(rng));
+  for (auto& x : v) x = T(nd(rng));
+  T *dq, *dk, *dv, *dout;
+  float* dlse;
+  int *dcq = nullptr, *dck = nullptr;
+  CHECK_CUDA(cudaMalloc(&dq, q.size() * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dk, k.size() * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dv, v.size() * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dout, q.size() * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dlse, size_t(total_q) * H * sizeof(float)));
+  CHECK_CUDA(cudaMemcpy(dq, q.data(), q.size() * sizeof(T), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(dk, k.data(), k.size() * sizeof(T), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(dv, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemset(dout, 0xff, q.size() * sizeof(T)));  // NaN in bf16 and f16
+  CHECK_CUDA(cudaMemset(dlse, 0xff, size_t(total_q) * H * sizeof(float)));  // NaN
+  AttentionArguments a;
+  a.element = std::is_same_v<T, bfloat16_t> ? AttentionElement::BF16 : AttentionElement::F16;
+  a.batch = batch, a.heads = H, a.kv_heads = HK, a.head_dim = D, a.seqlen_q = max_q, a.seqlen_k = max_k;
+  a.q = dq, a.k = dk, a.v = dv, a.o = dout, a.lse = dlse;
+  a.mask = c.causal ? AttentionMask::Causal : AttentionMask::None;
+  if (varlen) {
+    CHECK_CUDA(cudaMalloc(&dcq, cu_q.size() * sizeof(int)));
+    CHECK_CUDA(cudaMalloc(&dck, cu_k.size() * sizeof(int)));
+    CHECK_CUDA(cudaMemcpy(dcq, cu_q.data(), cu_q.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dck, cu_k.data(), cu_k.size() * sizeof(int), cudaMemcpyHostToDevice));
+    a.cu_seqlens_q = dcq, a.cu_seqlens_k = dck, a.total_q = total_q, a.total_k = total_k;
+  }
+  char name[200];
+  std::snprintf(name, sizeof name, "%s D%d B%d H%d/%d sq %d sk %d%s%s", a.element == AttentionElement::BF16 ? "bf16" : "f16", D, batch, H, HK,
+                max_q, max_k, c.causal ? " causal" : "", varlen ? " varlen" : "");
+  bool ok = true;
+  if (auto r = attention(a); !r) {
+    std::printf("FAIL %s: %s\n", name, r.message.c_str());
+    ok = false;
+  } else {
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<T> o(q.size());
+    std::vector<float> lse(size_t(total_q) * H);
+    CHECK_CUDA(cudaMemcpy(o.data(), dout, o.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(lse.data(), dlse, lse.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    const double scale = 1.0 / std::sqrt(double(D));
+    double worst = 0, worst_lse = 0;
+    std::vector<double> s, acc(D);
+    for (int b = 0; b < batch && ok; ++b) {
+      const int sqb = cu_q[b + 1] - cu_q[b], skb = cu_k[b + 1] - cu_k[b];
+      for (int h = 0; h < H && ok; ++h) {
+        const int hk = h / (H / HK);
+        for (int i = 0; i < sqb; ++i) {
+          const size_t qi = (size_t(cu_q[b] + i) * H + h) * D;
+          s.assign(skb, -INFINITY);
+          double m = -INFINITY;
+          for (int j = 0; j < skb; ++j) {
+            if (c.causal && j > i + skb - sqb) continue;
+            const size_t kj = (size_t(cu_k[b] + j) * HK + hk) * D;
+            double dot = 0;
+            for (int x = 0; x < D; ++x) dot += double(to_f(q[qi + x])) * to_f(k[kj + x]);
+            s[j] = dot * scale;
+            m = std::max(m, s[j]);
+          }
+          double l = 0;
+          std::fill(acc.begin(), acc.end(), 0.0);
+          for (int j = 0; j < skb; ++j) {
+            if (s[j] == -INFINITY) continue;
+            const double p = std::exp(s[j] - m);
+            l += p;
+            const size_t vj = (size_t(cu_k[b] + j) * HK + hk) * D;
+            for (int x = 0; x < D; ++x) acc[x] += p * to_f(v[vj + x]);
+          }
+          const double want_lse = l > 0 ? m + std::log(l) : -INFINITY;
+          const float got_lse = varlen ? lse[size_t(h) * total_q + cu_q[b] + i] : lse[(size_t(b) * H + h) * max_q + i];
+          const double e_lse = (l > 0) ? std::abs(got_lse - want_lse) : (got_lse == -INFINITY ? 0.0 : INFINITY);
+          worst_lse = std::max(worst_lse, std::isnan(got_lse) ? INFINITY : e_lse);
+          for (int x = 0; x < D; ++x) {
+            const double want = l > 0 ? acc[x] / l : 0.0;
+            const float got = to_f(o[qi + x]);
+            const double e = std::isnan(got) ? INFINITY : std::abs(got - want);
+            worst = std::max(worst, e);
+          }
+        }
+      }
+    }
+    // Tolerance: P rounded to 16 bits (rel. 2^-8 for bf16) over O's values of size ~1, and O's
+    // own rounding.
+    const double tol = a.element == AttentionElement::BF16 ? 2e-2 : 4e-3;
+    ok = worst <= tol && worst_lse <= 1e-3;
+    std::printf("%s %s: max |O - ref| %.2e, max |LSE - ref| %.2e\n", ok ? "ok  " : "FAIL", name, worst, worst_lse);
+  }
+  cudaFree(dq), cudaFree(dk), cudaFree(dv), cudaFree(dout), cudaFree(dlse), cudaFree(dcq), cudaFree(dck);
+  return ok;
+}
+
+bool run(Case const& c, unsigned seed) {
+  return c.element == AttentionElement::BF16 ? run_case<bfloat16_t>(c, seed) : run_case<half_t>(c, seed);
+}
+
+void expect_refused(AttentionArguments a, AttentionStatus want, const char* what) {
+  const auto r = can_implement(a);
+  if (r.status != want || r.message.empty()) {
+    std::printf("FAIL refusal (%s): status %d, message '%s'\n", what, int(r.status), r.message.c_str());
+    ++failures;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;  // (compute-sanitizer)
+  // Refusals, with a reason, before any device work.
+  {
+    static char buf[256] __attribute__((aligned(16)));
+    AttentionArguments a;
+    a.q = a.k = a.v = buf, a.o = buf, a.seqlen_q = a.seqlen_k = 16;
+    a.head_dim = 96;
+    expect_refused(a, AttentionStatus::Unsupported, "head_dim 96");
+    a.head_dim = 64, a.heads = 6, a.kv_heads = 4;
+    expect_refused(a, AttentionStatus::InvalidArgument, "heads not a multiple of kv_heads");
+    a.heads = a.kv_heads = 1, a.q = buf + 2;
+    expect_refused(a, AttentionStatus::Misaligned, "misaligned q");
+    a.q = buf, a.q_row_stride = 68;
+    expect_refused(a, AttentionStatus::Misaligned, "row stride not 16-byte");
+    a.q_row_stride = 0, a.cu_seqlens_q = reinterpret_cast<const int*>(buf);
+    expect_refused(a, AttentionStatus::InvalidArgument, "cu_seqlens_q without cu_seqlens_k");
+    a.cu_seqlens_q = nullptr, a.seqlen_q = 0;
+    expect_refused(a, AttentionStatus::InvalidArgument, "seqlen_q 0");
+  }
+  int dev = 0, major = 0, minor = 0, sms = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess || major != 9 || minor != 0) {
+    std::printf("%s; no sm_90 GPU: skipped\n", failures ? "refusal checks FAILED" : "refusal checks ok");
+    return failures ? 1 : 77;
+  }
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  const auto BF = AttentionElement::BF16, F16 = AttentionElement::F16;
+  std::vector<Case> cases;
+  if (small) {
+    cases = {{BF, 64, 1, 2, 1, 129, 129, true, {}, {}}, {F16, 128, 1, 2, 2, 17, 200, false, {}, {}}, {BF, 128, 0, 2, 1, 0, 0, true, {5, 130}, {7, 140}}};
+  } else {
+    for (auto el : {BF, F16})
+      for (int d : {64, 128})
+        for (bool causal : {false, true}) {
+          for (int s : {1, 17, 129, 1000}) cases.push_back({el, d, 2, 4, 2, s, s, causal, {}, {}});
+          cases.push_back({el, d, 1, 4, 4, 300, 700, causal, {}, {}});    // sq < sk
+          cases.push_back({el, d, 1, 4, 1, 700, 300, causal, {}, {}});    // sq > sk: causal rows with no key
+          cases.push_back({el, d, 0, 8, 2, 0, 0, causal, {1, 300, 17, 129, 64}, {5, 256, 17, 1000, 1}});  // varlen, GQA 4
+        }
+    // More (batch, head) pairs than SMs, GQA 2.
+    cases.push_back({BF, 128, (sms + 7) / 8 + 1, 8, 4, 256, 256, false, {}, {}});
+    cases.push_back({F16, 64, (sms + 7) / 8 + 1, 8, 4, 256, 256, true, {}, {}});
+  }
+  unsigned seed = 1;
+  for (auto const& c : cases) failures += run(c, seed++) ? 0 : 1;
+  std::printf("%s: %d of %zu cases failed\n", failures ? "FAILED" : "all passed", failures, cases.size());
+  return failures ? 1 : 0;
+}

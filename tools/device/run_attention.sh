@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# tessera::attention on the GPU machine in one call: builds (nvcc, in /tmp) the attention
+# kernels' TU, its GPU test and its benchmark, then runs
+#   attention_gpu_test            every head dim, mask, GQA ratio, varlen batch and residue
+#                                 against an FP64 reference, outputs poisoned with NaN
+#   compute-sanitizer memcheck    the test's small cases (--small); SAN=full adds racecheck
+#                                 and synccheck
+#   attention_bench               B4 H16 S 4096/8192/16384, D 128 and 64, causal and not (TFLOP/s)
+#   attention_torch.py            torch SDPA's cuDNN and flash backends at the same shapes, and
+#                                 tessera's outputs (attention_bench --dump) against torch's
+# Outputs and a summary under $OUT.
+#   OUT=/tmp/out tools/device/run_attention.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/tessera-attention}
+B=${BUILD:-/tmp/tessera-attention-build}
+mkdir -p "$OUT" "$B"
+log="$OUT/summary.txt"
+: >"$log"
+note() { echo "$*" | tee -a "$log"; }
+status=0
+note "== tessera attention $(date -u +%FT%TZ) commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
+F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=2000000000 -Xcompiler -fconstexpr-ops-limit=2147483647 -O3 -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177)
+for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
+SM90A=(-gencode=arch=compute_90a,code=sm_90a)
+
+t0=$(date +%s)
+{
+  nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c kernels/device/sm90_attention_instances.cu -o "$B/attention_kernels.o" 2>"$OUT/ptxas.txt" &
+  p1=$!
+  nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/attention_gpu_test.cu -o "$B/attention_gpu_test.o" & p2=$!
+  nvcc "${F[@]}" "${SM90A[@]}" -c bench/attention_bench.cu -o "$B/attention_bench.o" & p3=$!
+  wait $p1 && wait $p2 && wait $p3 &&
+    nvcc "${F[@]}" -o "$B/attention_gpu_test" "$B/attention_gpu_test.o" "$B/attention_kernels.o" &&
+    nvcc "${F[@]}" -o "$B/attention_bench" "$B/attention_bench.o" "$B/attention_kernels.o"
+} >"$OUT/build.log" 2>&1
+rc=$?
+note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
+grep -aE "Used|spill" "$OUT/ptxas.txt" | sed 's/^/ptxas: /' | tee -a "$log"
+[ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" "$OUT/ptxas.txt" | head -20 | tee -a "$log"; exit 1; }
+# Where the spills ptxas reports lie: inside the mainloop (between the first and last HGMMA) or not.
+command -v cuobjdump >/dev/null && bash tools/device/sass_spills.sh "$B/attention_kernels.o" "$OUT" HGMMA | tee -a "$log"
+
+run() {  # name timeout command...
+  local name=$1 limit=$2
+  shift 2
+  local t=$(date +%s)
+  timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+  local r=$?
+  note "$name: rc=$r in $(( $(date +%s) - t )) s"
+  [ $r -ne 0 ] && { status=1; grep -aE "FAIL|error|ERROR" "$OUT/$name.log" | head -10 | tee -a "$log"; }
+  return 0
+}
+run attention_gpu_test 300 "$B/attention_gpu_test"
+tail -1 "$OUT/attention_gpu_test.log" | tee -a "$log"
+if command -v compute-sanitizer >/dev/null; then
+  run memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/attention_gpu_test" --small
+  if [ "${SAN:-}" = full ]; then
+    run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/attention_gpu_test" --small
+    run synccheck 300 compute-sanitizer --tool synccheck --error-exitcode 9 "$B/attention_gpu_test" --small
+  fi
+else
+  note "compute-sanitizer: not found"
+fi
+run attention_bench 300 "$B/attention_bench" 20
+cat "$OUT/attention_bench.log" | tee -a "$log"
+mkdir -p "$OUT/dump"
+run attention_dump 120 "$B/attention_bench" --dump "$OUT/dump"
+if python3 -c "import torch" 2>/dev/null; then
+  run attention_torch 400 python3 tools/device/attention_torch.py --compare "$OUT/dump"
+  cat "$OUT/attention_torch.log" | tee -a "$log"
+else
+  note "attention_torch: torch not installed, skipped"
+fi
+rm -rf "$OUT/dump"  # (inputs and outputs of the comparison: large, and in the logs already)
+note "== status $status"
+exit $status
