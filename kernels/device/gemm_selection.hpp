@@ -131,7 +131,7 @@ inline StreamKScheduler scheduler_for(const Candidate& c, const GemmShape& s, in
   const std::int64_t kt = ceil_div(s.k, std::int64_t(c.tile_k));
   const std::int64_t clusters = persistent_clusters(sms, c.cluster);
   auto sched = StreamKScheduler::with_plan(tm, tn, s.batch, kt, c.cluster, clusters, {});
-  sched.plan = stream_k ? plan_stream_k(sched.tile_count(), kt, clusters)
+  sched.plan = stream_k ? plan_stream_k(sched.tile_count(), kt, clusters, kStreamKMinUnitKTiles, memory_bound_problem(s.m, s.n))
                         : StreamKPlan{Decomposition::DataParallel, sched.tile_count(), 0};
   return sched;
 }

@@ -28,6 +28,7 @@
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -125,6 +126,17 @@ inline Schedule choose_fp8_schedule(const GemmArguments& g, int sms) {
 // predicts it faster than choose_schedule's whole tiles (select_sm90 over that candidate, data-
 // parallel, then the Stream-K kernels' candidates: larger tiles first, each replacing the choice
 // only past the margin); none where whole tiles are predicted as fast.
+// Whether choose_stream_k weighs schedule s's Stream-K kernel for g: one is built for g, and for
+// the 16-bit TN 128x128 ones (built for decode: 64 and 128 tokens) g's smaller output extent is
+// at most kDecodeExtent: at 256 tokens through Llama-3 8B's down projection they ran at 0.72 of
+// cuBLAS where the ping-pong kernel's whole tiles run 0.88, which the wave model does not see.
+inline constexpr std::int64_t kDecodeExtent = 128;
+inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
+  if (!stream_k_built(s, g)) return false;
+  const bool tn16 = !is_fp8(g.element) && g.a.major == Major::Row && g.b.major == Major::Col;
+  return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
+}
+
 inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) {
   // (the Stream-K kernels' epilogue applies FP8's per-tensor scales only; block scales are the
   // mainloop's)
@@ -134,7 +146,7 @@ inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) 
   std::size_t n = 0;
   candidates[n++] = candidate_of(whole, g.element, Schedulers::DataParallel);
   for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128})
-    if (stream_k_built(s, g)) candidates[n++] = candidate_of(s, g.element, Schedulers::StreamK);
+    if (stream_k_considered(s, g)) candidates[n++] = candidate_of(s, g.element, Schedulers::StreamK);
   if (n == 1 || sms < 1) return std::nullopt;
   const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
   if (choice.tile_m == 0 || choice.scheduler == Decomposition::DataParallel) return std::nullopt;

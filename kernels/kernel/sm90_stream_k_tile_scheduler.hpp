@@ -33,6 +33,7 @@ struct StreamKTileScheduler {
   static constexpr Reduction reduction = Reduction::StreamK;
 
   StreamKScheduler schedule;  // over cluster tiles; cluster ClusterM x 1
+  bool memory_bound = false;  // the problem's (memory_bound_problem): the plan shares a single partial wave
 
   using Arguments = Sm90SchedulerArguments;
   // Whole tiles, one cluster per tile (the kernel sets the grid and the plan: with_plan).
@@ -44,6 +45,7 @@ struct StreamKTileScheduler {
     s.schedule.k_tiles = k_tile_count<BK>(k);
     s.schedule.clusters = s.schedule.tile_count();
     s.schedule.plan = StreamKPlan{Decomposition::DataParallel, s.schedule.tile_count(), 0};
+    s.memory_bound = memory_bound_problem(m, n);
     return s;
   }
 
@@ -52,7 +54,7 @@ struct StreamKTileScheduler {
   StreamKTileScheduler with_plan(int64_t clusters, bool stream_k) const {
     StreamKTileScheduler s = *this;
     s.schedule.clusters = clusters;
-    s.schedule.plan = stream_k ? plan_stream_k(s.schedule.tile_count(), s.schedule.k_tiles, clusters)
+    s.schedule.plan = stream_k ? plan_stream_k(s.schedule.tile_count(), s.schedule.k_tiles, clusters, kStreamKMinUnitKTiles, memory_bound)
                                : StreamKPlan{Decomposition::DataParallel, s.schedule.tile_count(), 0};
     return s;
   }

@@ -78,11 +78,11 @@ struct StreamKPlan {
 //   T tiles on P clusters: full = T / P whole waves, tail = T mod P tiles in the last one.
 //   1. tail == 0: data-parallel (no wave is partial).
 //   2. k_tiles <= min_unit: data-parallel (no tile has enough k-iterations to share).
-//   3. full >= 1 and 2 tail >= P: data-parallel (the last of several waves is at least half
-//      full: at most half a wave idles). Not with a single partial wave (full == 0): its idle
-//      SMs are idle for the whole problem, and a memory-bound one (a few tokens' D^T, N small)
-//      reads the operands with the busy SMs' bandwidth alone; rule 5 and the dispatch's wave
-//      model weigh the fix-up.
+//   3. 2 tail >= P: data-parallel (the last wave is at least half full: at most half a wave
+//      idles), except for a memory-bound problem in a single partial wave (full == 0): its
+//      idle SMs idle for the whole problem, and the busy ones read the operands with their
+//      bandwidth alone (a few tokens through a weight, as D^T: N small); rule 5 and the
+//      dispatch's wave model still weigh the fix-up.
 //   4. otherwise the last full wave and the tail are shared (all of the tiles when full <= 1):
 //      dp_tiles = max(full - 1, 0) P, and U = min(P, sk_tiles k_tiles / min_unit) units, so a
 //      unit takes at least min_unit k-iterations. Sharing two waves' worth instead of the tail
@@ -93,13 +93,23 @@ struct StreamKPlan {
 // (Past 2^31 clusters or k-tiles, data-parallel: no product of the plan can overflow.)
 inline constexpr int kStreamKMinUnitKTiles = 8;
 
+// Memory-bound for the plan: a problem whose smaller output extent is at most this many rows or
+// columns does about that many MACs per operand element it reads (a few tokens through a
+// weight), below what keeps Hopper's tensor cores busy from its bandwidth; sharing its single
+// partial wave puts every SM's bandwidth on it (bench/notes/suite.md: 64 to 256 tokens through
+// a 10240 x 8192 weight, 0.43-0.70 of cuBLAS before, 0.67-0.87 after).
+inline constexpr std::int64_t kMemoryBoundExtent = 256;
+TESSERA_HOST_DEVICE constexpr bool memory_bound_problem(std::int64_t m, std::int64_t n) {
+  return (m < n ? m : n) <= kMemoryBoundExtent;
+}
+
 TESSERA_HOST_DEVICE constexpr StreamKPlan plan_stream_k(std::int64_t tiles, std::int64_t k_tiles, std::int64_t clusters,
-                                                        std::int64_t min_unit = kStreamKMinUnitKTiles) {
+                                                        std::int64_t min_unit = kStreamKMinUnitKTiles, bool memory_bound = false) {
   const StreamKPlan whole{Decomposition::DataParallel, tiles, 0};
   if (tiles <= 0 || clusters <= 0 || k_tiles <= 0 || min_unit <= 0) return whole;
   if (clusters > INT32_MAX || k_tiles > INT32_MAX) return whole;  // (keeps every product below 2^63)
   const std::int64_t full = tiles / clusters, tail = tiles % clusters;
-  if (tail == 0 || k_tiles <= min_unit || (full >= 1 && 2 * tail >= clusters)) return whole;
+  if (tail == 0 || k_tiles <= min_unit || ((full >= 1 || !memory_bound) && 2 * tail >= clusters)) return whole;
   const std::int64_t dp_tiles = (full > 1 ? full - 1 : 0) * clusters;
   const std::int64_t sk_tiles = tiles - dp_tiles;
   std::int64_t units = sk_tiles * k_tiles / min_unit;

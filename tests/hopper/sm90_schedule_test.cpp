@@ -95,7 +95,7 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
       const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::StreamK);
       const auto sched = sm90::scheduler_for(c, shape, sms, true);
       const double eff = sm90::predict(c, shape, sms, sched).efficiency;
-      const bool considered = sm90::stream_k_built(s, g) && sched.plan.kind != Decomposition::DataParallel;
+      const bool considered = sm90::stream_k_considered(s, g) && sched.plan.kind != Decomposition::DataParallel;
       if (sk == s) {
         // the kernel exists, its plan shares k-iterations, and it beats whole tiles past the margin
         RC_ASSERT(considered);
@@ -125,6 +125,13 @@ TEST_CASE("sm90 Stream-K choice: the issue's shapes on 132 SMs") {
   // Decode-like (64 tokens through a 10240 x 8192 weight, as D^T: N = 64): 40 cluster tiles in
   // a single partial wave of 66 clusters, shared; the 128x128 tile wastes half as much of N.
   CHECK(sm90::choose_stream_k(tn(10240, 64, 8192), 132) == Schedule::Cooperative128x128);
+  // 256 tokens: the TN 128x128 Stream-K kernel is not weighed; the ping-pong kernel's whole
+  // tiles run.
+  CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x128, tn(4096, 256, 14336)));
+  CHECK(!sm90::choose_stream_k(tn(4096, 256, 14336), 132));
+  // 512 tokens through a 6144 x 4096 weight: 48 cluster tiles in one partial wave of 66, not
+  // memory-bound: whole tiles, as CUTLASS's rule 3.
+  CHECK(!sm90::choose_stream_k(tn(6144, 512, 4096), 132));
   // No Stream-K kernel for NN, TT, an f32 D or tf32.
   CHECK(!sm90::choose_stream_k(problem(3072, 3072, 3072, 1, Element::BF16, Major::Col, Major::Col), 132));
   GemmArguments f32d = tn(3072, 3072, 3072);

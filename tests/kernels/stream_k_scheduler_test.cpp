@@ -427,15 +427,18 @@ TEST_CASE("stream-K: an emulated integer GEMM computes C exactly", "[kernels]") 
 }
 
 TEST_CASE("stream-K plan: the hybrid heuristic as stated", "[kernels]") {
-  int shared = 0;
+  int shared = 0, shared_single_wave = 0;
+  for (const bool memory_bound : {false, true})
   for (std::int64_t clusters : {1, 7, 33, 66, 114, 132, 264})
     for (std::int64_t tiles = 1; tiles <= 600; ++tiles)
       for (std::int64_t k_tiles : {1, 4, 8, 9, 16, 48, 128, 224}) {
-        const StreamKPlan p = plan_stream_k(tiles, k_tiles, clusters);
-        INFO("tiles " << tiles << ", k-tiles " << k_tiles << ", clusters " << clusters << ": " << to_string(p.kind) << ", dp "
-                      << p.dp_tiles << ", units " << p.sk_units);
+        const StreamKPlan p = plan_stream_k(tiles, k_tiles, clusters, kStreamKMinUnitKTiles, memory_bound);
+        INFO("tiles " << tiles << ", k-tiles " << k_tiles << ", clusters " << clusters << ", memory-bound " << memory_bound << ": "
+                      << to_string(p.kind) << ", dp " << p.dp_tiles << ", units " << p.sk_units);
         const std::int64_t full = tiles / clusters, tail = tiles % clusters;
-        const bool data_parallel = tail == 0 || k_tiles <= kStreamKMinUnitKTiles || (full >= 1 && 2 * tail >= clusters);
+        // (rule 3 spares a memory-bound problem's single partial wave)
+        const bool data_parallel =
+            tail == 0 || k_tiles <= kStreamKMinUnitKTiles || ((full >= 1 || !memory_bound) && 2 * tail >= clusters);
         if (data_parallel) {
           REQUIRE(p.kind == Decomposition::DataParallel);
           REQUIRE((p.dp_tiles == tiles && p.sk_units == 0));
@@ -453,6 +456,7 @@ TEST_CASE("stream-K plan: the hybrid heuristic as stated", "[kernels]") {
         REQUIRE(sk_tiles < 2 * clusters);
         REQUIRE(sk_tiles >= tail);
         ++shared;
+        if (full == 0 && 2 * tail >= clusters) ++shared_single_wave;
         REQUIRE(p.sk_units == units);
         REQUIRE(sk_tiles * k_tiles / p.sk_units >= kStreamKMinUnitKTiles);  // every unit deep enough
         REQUIRE(p.kind == (units > sk_tiles && units % sk_tiles == 0 ? Decomposition::SplitK : Decomposition::StreamK));
@@ -466,6 +470,13 @@ TEST_CASE("stream-K plan: the hybrid heuristic as stated", "[kernels]") {
         }
       }
   REQUIRE(shared > 1000);
+  REQUIRE(shared_single_wave > 100);  // the memory-bound exception is exercised
+  // Decode-like: 40 cluster tiles on 66 clusters, 128 k-tiles: whole tiles unless memory-bound.
+  CHECK(plan_stream_k(40, 128, 66).kind == Decomposition::DataParallel);
+  CHECK(plan_stream_k(40, 128, 66, kStreamKMinUnitKTiles, true).kind == Decomposition::StreamK);
+  CHECK(memory_bound_problem(10240, 64));
+  CHECK(memory_bound_problem(256, 8192));
+  CHECK_FALSE(memory_bound_problem(6144, 512));
   // Worked examples (docs/scheduling.md), on 132 SMs in 2x1 clusters (66 clusters), 128x256 tiles:
   // 3072^3: 144 cluster tiles, 48 k-tiles: one data-parallel wave, 78 tiles shared by 66 units.
   const StreamKPlan cube = plan_stream_k(144, 48, 66);
