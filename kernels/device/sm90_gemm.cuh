@@ -94,8 +94,9 @@ struct GemmSm90 {
     if (auto r = Kernel::can_implement(args); !r) return r;
     return device_check();
   }
+  // (g in the kernels' view: D column-major, as the dispatch's as_column_major_d gives it)
   static GemmResult can_implement(const GemmArguments& g) {
-    if (auto r = check_arguments(g); !r) return r;
+    if (auto r = check_arguments(g, ArgumentsView::Kernel); !r) return r;
     return can_implement(Kernel::arguments_of(g));
   }
 
@@ -112,7 +113,7 @@ struct GemmSm90 {
     }
   }
   static std::size_t get_workspace_size(const GemmArguments& g) {
-    if (!check_arguments(g)) return 0;
+    if (!check_arguments(g, ArgumentsView::Kernel)) return 0;
     return get_workspace_size(Kernel::arguments_of(g));
   }
   static std::size_t workspace_size(const GemmArguments& g) { return get_workspace_size(g); }

@@ -347,6 +347,16 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   const GemmArguments t = sm90::as_column_major_d(g);
   CHECK((t.m == 7168 && t.n == 62 && t.scale_a == &scales[1] && t.scale_b == &scales[0] && t.ld_scale_a == 64 &&
          t.scale_mode == ScaleMode::Block));
+  // The kernels check the transposed problem in their view (D column-major, the row scales in
+  // scale_b over N); read as a caller's, the same arguments are a column-major D, refused.
+  CHECK(check_arguments(t, ArgumentsView::Kernel));
+  CHECK(has(check_arguments(t), GemmStatus::Unsupported, "needs a row-major D"));
+  CHECK(has(check_arguments(g, ArgumentsView::Kernel), GemmStatus::Unsupported, "column-major D"));
+  {
+    GemmArguments short_ld = t;
+    short_ld.ld_scale_a = 60;  // below the caller's M (62), now N
+    CHECK(has(check_arguments(short_ld, ArgumentsView::Kernel), GemmStatus::InvalidLeadingDim, "smaller than M = 62"));
+  }
   CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x128);
   CHECK(sm90::choose_stream_k(t, 132) == sm90::Schedule::Cooperative128x128);
   static_assert(set::traits_of<set::Fp8BlockStreamK>.block_scaled && set::traits_of<set::Fp8BlockStreamK>.stream_k);

@@ -186,6 +186,12 @@ inline Element output_element(const GemmArguments& g) {
 // ld_scale_a as the kernels read it (ScaleMode::Block): the caller's, or M rounded up to 4.
 inline std::int64_t block_scale_ld(const GemmArguments& g) { return g.ld_scale_a != 0 ? g.ld_scale_a : (g.m + 3) / 4 * 4; }
 
+// Whose view of a problem a GemmArguments holds: the caller's, or the SM90 kernels' (the
+// dispatch's as_column_major_d: D column-major, a row-major D's problem transposed with A's and
+// B's roles and scales swapped). check_arguments reads the block scales' rules in the view it is
+// told; every other rule reads the same in both.
+enum class ArgumentsView { Caller, Kernel };
+
 // Whether the epilogue does more than alpha/beta in the inputs' type (only the sm_90 kernel
 // runs that; FP8 inputs always count: their D is never their type).
 inline bool is_fused(const GemmArguments& g) {
@@ -291,8 +297,11 @@ inline GemmResult check_epilogue(const GemmArguments& g) {
 }
 
 // The scale modes beyond per-tensor: FP8 inputs, both vectors given; Block as its kernel
-// runs it (e4m3 x e4m3, bf16 D row-major, one batch, scale_a's leading dimension).
-inline GemmResult check_scale_mode(const GemmArguments& g) {
+// runs it (e4m3 x e4m3, bf16 D row-major, one batch, scale_a's leading dimension). In the
+// kernels' view (ArgumentsView::Kernel) the block rules read the transposed problem: D
+// column-major, scale_b the caller's A scales (leading dimension ld_scale_a over the caller's
+// M, now N), scale_a the caller's B blocks (over the caller's N, now M).
+inline GemmResult check_scale_mode(const GemmArguments& g, ArgumentsView view = ArgumentsView::Caller) {
   if (static_cast<unsigned>(g.scale_mode) > static_cast<unsigned>(ScaleMode::Block))
     return fail(GemmStatus::Unsupported, "scale_mode = " + std::to_string(static_cast<unsigned>(g.scale_mode)) + " is not a ScaleMode");
   if (g.scale_mode == ScaleMode::PerTensor) return {};
@@ -318,29 +327,34 @@ inline GemmResult check_scale_mode(const GemmArguments& g) {
   if (output_element(g) != Element::BF16)
     return fail(GemmStatus::Unsupported, std::string("scale_mode = block writes D in bf16 only (epilogue.output = ") +
                                              to_string(output_element(g)) + ")");
-  if (g.c.major != Major::Row)
-    return fail(GemmStatus::Unsupported, "scale_mode = block needs a row-major D (C's major): the block-scaled kernel reads B's "
-                                         "128x128 blocks as its A tiles and A's row scales per column of its tile");
+  const bool kernel_view = view == ArgumentsView::Kernel;
+  if (g.c.major != (kernel_view ? Major::Col : Major::Row))
+    return fail(GemmStatus::Unsupported, kernel_view ? "scale_mode = block: the kernels' view of the problem has a column-major D"
+                                                     : "scale_mode = block needs a row-major D (C's major): the block-scaled kernel "
+                                                       "reads B's 128x128 blocks as its A tiles and A's row scales per column of its tile");
   if (g.batch != 1)
     return fail(GemmStatus::Unsupported, "scale_mode = block runs one batch (L = " + std::to_string(g.batch) + ")");
+  // (the caller's M and A's row scales: N and scale_b in the kernels' view)
+  const std::int64_t rows = kernel_view ? g.n : g.m, cols = kernel_view ? g.m : g.n;
+  const float* row_scales = kernel_view ? g.scale_b : g.scale_a;
   const std::int64_t ld = block_scale_ld(g), kb = (g.k + scale_block - 1) / scale_block;
-  if (ld < g.m)
-    return fail(GemmStatus::InvalidLeadingDim, "ld_scale_a = " + std::to_string(ld) + " is smaller than M = " + std::to_string(g.m));
+  if (ld < rows)
+    return fail(GemmStatus::InvalidLeadingDim, "ld_scale_a = " + std::to_string(ld) + " is smaller than M = " + std::to_string(rows));
   if (ld % 4 != 0)
     return fail(GemmStatus::Misaligned, "ld_scale_a = " + std::to_string(ld) +
                                             " is not a multiple of 4 (a k-group's scales start on 16 bytes for TMA)");
-  if (reinterpret_cast<std::uintptr_t>(g.scale_a) % 16 != 0)
-    return fail(GemmStatus::Misaligned, "scale_a = " + std::to_string(reinterpret_cast<std::uintptr_t>(g.scale_a)) +
+  if (reinterpret_cast<std::uintptr_t>(row_scales) % 16 != 0)
+    return fail(GemmStatus::Misaligned, "scale_a = " + std::to_string(reinterpret_cast<std::uintptr_t>(row_scales)) +
                                             " is not 16-byte aligned (block scales of A are copied by TMA)");
   std::int64_t span = 0;
-  if (!mul_ok(ld, kb, span) || !mul_ok((g.n + scale_block - 1) / scale_block, kb, span))
+  if (!mul_ok(ld, kb, span) || !mul_ok((cols + scale_block - 1) / scale_block, kb, span))
     return fail(GemmStatus::Overflow, "the block scales' extents overflow 64-bit offsets");
   return {};
 }
 
 // The input types and scales: known enumerators; A and B of different types only as two FP8
 // types; scales only with FP8 inputs (their dequantization), 4-byte aligned.
-inline GemmResult check_inputs(const GemmArguments& g) {
+inline GemmResult check_inputs(const GemmArguments& g, ArgumentsView view) {
   for (auto [name, e] : {std::pair{"element", g.element}, std::pair{"element_b", element_b(g)}})
     if (static_cast<unsigned>(e) > static_cast<unsigned>(Element::E5M2))
       return fail(GemmStatus::Unsupported, std::string(name) + " = " + std::to_string(static_cast<unsigned>(e)) + " is not an Element");
@@ -355,7 +369,7 @@ inline GemmResult check_inputs(const GemmArguments& g) {
     if (reinterpret_cast<std::uintptr_t>(p) % 4 != 0)
       return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
                                               " is not aligned to its 4-byte f32");
-  return check_scale_mode(g);
+  return check_scale_mode(g, view);
 }
 
 // FP8's layout rules (the sm_90 kernel's, the only one that runs FP8): 8-bit wgmma reads A
@@ -389,7 +403,7 @@ inline GemmResult check_fp8_operands(const GemmArguments& g) {
 
 // Checks everything that can be checked without a device.  The message names the
 // offending argument and its value.
-inline GemmResult check_arguments(const GemmArguments& g) {
+inline GemmResult check_arguments(const GemmArguments& g, ArgumentsView view = ArgumentsView::Caller) {
   using detail::fail;
   if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.batch <= 0)
     return fail(GemmStatus::InvalidSize,
@@ -411,7 +425,7 @@ inline GemmResult check_arguments(const GemmArguments& g) {
   if (g.beta != 0.0f && g.c.ptr == nullptr)
     return fail(GemmStatus::NullPointer, "C is a null pointer while beta = " + std::to_string(g.beta) +
                                              " != 0");
-  if (auto r = detail::check_inputs(g); !r) return r;
+  if (auto r = detail::check_inputs(g, view); !r) return r;
   if (auto r = detail::check_epilogue(g); !r) return r;
   const Element out = output_element(g);
   for (auto [name, p, e] : {std::tuple{"A", g.a.ptr, g.element}, std::tuple{"B", g.b.ptr, element_b(g)},
