@@ -169,7 +169,8 @@ TEST_CASE("sm90 kernel contract: the collectives' verdicts composed, the split-K
     const GemmArguments g = tn(m, n, k);
     const int64_t tiles = ((m + 255) / 256) * ((n + 255) / 256);  // cluster tiles: 2 x 128 rows, 256 columns
     const int64_t k_tiles = (k + 63) / 64;
-    const StreamKPlan plan = plan_stream_k(tiles, k_tiles, clusters);
+    // (a memory-bound problem's single partial wave is shared however full: memory_bound_problem)
+    const StreamKPlan plan = plan_stream_k(tiles, k_tiles, clusters, kStreamKMinUnitKTiles, memory_bound_problem(m, n));
     // slots: a unit's CTA tiles (2 per cluster), 128 x 256 f32 each, then a 32-bit flag per slot
     const std::size_t slots = std::size_t(plan.sk_units) * 2;
     const std::size_t expected = slots == 0 ? 0 : (slots * 128 * 256 * 4 + 127) / 128 * 128 + slots * 4;
