@@ -492,42 +492,6 @@ TESSERA_HOST_DEVICE constexpr auto prefix_product(S const& s, Init const& init =
 template <class Crd, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D const& stride);
 namespace detail {
-// crd2idx of a static coordinate in a static layout, as class templates whose `value` is a
-// constant expression: the answer C<value> costs no function per coordinate (an unrolled
-// loop over a register fragment asks for every one of them), where the general rule
-// instantiates its chain of functions for each.  `ok`: the coordinate fits the shape
-// (otherwise the general rule runs and says why not).  The same arithmetic as the general
-// rule, C<a> % C<b> and C<a> / C<b> included.
-template <class Crd, class S, class D> struct static_crd2idx {
-  static constexpr bool ok = false;
-  static constexpr int64_t value = 0;
-};
-template <class T> struct static_size;
-template <int64_t N> struct static_size<C<N>> { static constexpr int64_t value = N; };
-template <class... Ts> struct static_size<tuple<Ts...>> { static constexpr int64_t value = (int64_t(1) * ... * static_size<Ts>::value); };
-template <int64_t X, int64_t S, int64_t D> struct static_crd2idx<C<X>, C<S>, C<D>> {
-  static constexpr bool ok = true;
-  static constexpr int64_t value = X * D;
-};
-template <class... Xs, class... Ss, class... Ds>
-  requires(sizeof...(Xs) == sizeof...(Ss) && sizeof...(Ss) == sizeof...(Ds))
-struct static_crd2idx<tuple<Xs...>, tuple<Ss...>, tuple<Ds...>> {
-  static constexpr bool ok = (true && ... && static_crd2idx<Xs, Ss, Ds>::ok);
-  static constexpr int64_t value = (int64_t(0) + ... + static_crd2idx<Xs, Ss, Ds>::value);
-};
-// An integer into a tuple: mode 0 takes X % size(mode 0), the rest X / size(mode 0); the last
-// mode takes what remains.
-template <int64_t X, class S0, class D0> struct static_crd2idx<C<X>, tuple<S0>, tuple<D0>> : static_crd2idx<C<X>, S0, D0> {};
-template <int64_t X, class S0, class S1, class... Ss, class D0, class D1, class... Ds>
-  requires(sizeof...(Ss) == sizeof...(Ds))
-struct static_crd2idx<C<X>, tuple<S0, S1, Ss...>, tuple<D0, D1, Ds...>> {
-  static constexpr int64_t size0 = static_size<S0>::value;
-  using head = static_crd2idx<C<X % size0>, S0, D0>;
-  using rest = static_crd2idx<C<X / size0>, tuple<S1, Ss...>, tuple<D1, Ds...>>;
-  static constexpr bool ok = head::ok && rest::ok;
-  static constexpr int64_t value = head::value + rest::value;
-};
-
 // An integer coordinate split colexicographically over the modes K.. of a tuple shape:
 // idx + the offset of (rem % size(mode K)) in mode K, then rem / size(mode K) goes on to
 // mode K + 1; the last mode takes what remains.  One function per mode, carrying the
@@ -549,10 +513,7 @@ TESSERA_HOST_DEVICE constexpr auto crd2idx_split(Idx const& idx, Rem const& rem,
 // colexicographically; the last mode takes what remains (no modulo).
 template <class Crd, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D const& stride) {
-  using Static = detail::static_crd2idx<std::remove_cvref_t<Crd>, std::remove_cvref_t<S>, std::remove_cvref_t<D>>;
-  if constexpr (Static::ok) {
-    return C<Static::value>{};
-  } else if constexpr (is_tuple_v<Crd>) {
+  if constexpr (is_tuple_v<Crd>) {
     static_assert(is_tuple_v<S> && is_tuple_v<D>, "tessera::crd2idx: coordinate deeper than the shape");
     static_assert(rank_v<Crd> == rank_v<S> && rank_v<S> == rank_v<D>, "tessera::crd2idx: coordinate rank does not match the shape rank");
     return [&]<std::size_t... I>(std::index_sequence<I...>) {

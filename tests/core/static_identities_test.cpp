@@ -154,31 +154,6 @@ static_assert(same(logical_divide(make_layout(make_shape(_4{}, _3{}), make_strid
 static_assert(same(logical_divide(make_layout(make_shape(_6{}, _1{}), make_stride(_4{}, C<15>{})), make_layout(_2{}, _4{})),
                    make_layout(make_shape(_2{}, _4{}), make_stride(_16{}, _4{}))));
 static_assert(same(logical_divide(make_layout(_6{}, _4{}), make_layout(_2{}, _4{})), make_layout(make_shape(_2{}, _4{}), make_stride(_16{}, _4{}))));
-// crd2idx with a static coordinate in a static layout is answered by class templates
-// (detail::static_crd2idx); with a dynamic coordinate by the general rule. The two agree at
-// every 1-D index of these layouts, one past the end included (the last mode takes what
-// remains), and at every 2-D coordinate of the first (the last mode's overflow included).
-template <class S, class D, std::size_t... I>
-constexpr bool static_crd2idx_agrees(S const& s, D const& d, std::index_sequence<I...>) {
-  return (true && ... && (is_static_v<decltype(crd2idx(C<int64_t(I)>{}, s, d))> &&
-                          decltype(crd2idx(C<int64_t(I)>{}, s, d))::value == crd2idx(int64_t(I), s, d)));
-}
-template <class S, class D, std::size_t... I>
-constexpr bool static_crd2idx_agrees_2d(S const& s, D const& d, std::index_sequence<I...>) {
-  constexpr int64_t m = decltype(size(get<0>(s)))::value;
-  return (true && ... && (decltype(crd2idx(make_coord(C<int64_t(I) % m>{}, C<int64_t(I) / m>{}), s, d))::value ==
-                          crd2idx(make_coord(int64_t(I) % m, int64_t(I) / m), s, d)));
-}
-constexpr auto XS = make_shape(make_shape(_2{}, _3{}), _1{}, make_shape(_2{}, make_shape(_2{}, _3{})));
-constexpr auto XD = make_stride(make_stride(_7{}, _1{}), _5{}, make_stride(_0{}, make_stride(_64{}, _3{})));
-static_assert(static_crd2idx_agrees(XS, XD, std::make_index_sequence<73>{}));
-constexpr auto YS = make_shape(make_shape(_4{}, _2{}), make_shape(_2{}, _8{}));
-constexpr auto YD = make_stride(make_stride(_2{}, _1{}), make_stride(_16{}, _32{}));
-static_assert(static_crd2idx_agrees(YS, YD, std::make_index_sequence<129>{}));
-static_assert(static_crd2idx_agrees_2d(YS, YD, std::make_index_sequence<136>{}));
-static_assert(static_crd2idx_agrees(_8{}, _3{}, std::make_index_sequence<9>{}));
-static_assert(same(crd2idx(make_coord(_1{}, make_coord(_1{}, _2{})), YS, YD), _82{}));
-
 }  // namespace
 
 TEST_CASE("static identities compile", "[core][static]") { SUCCEED("all identities are static_asserts"); }
