@@ -304,13 +304,8 @@ template <class Crd, class S, class D> TESSERA_HOST_DEVICE constexpr auto slice(
   return make_layout(slice(crd, l.shape()), slice(crd, l.stride()));
 }
 // (sub-layout, offset of the slice's origin)
-namespace detail {
-template <class Crd, class S, class D> TESSERA_HOST_DEVICE constexpr auto slice_offset(Crd const& crd, Layout<S, D> const& l) {
-  return crd2idx(zero_underscores(crd), l.shape(), l.stride());
-}
-}  // namespace detail
 template <class Crd, class S, class D> TESSERA_HOST_DEVICE constexpr auto slice_and_offset(Crd const& crd, Layout<S, D> const& l) {
-  return make_tuple(slice(crd, l), detail::slice_offset(crd, l));
+  return make_tuple(slice(crd, l), crd2idx(detail::zero_underscores(crd), l.shape(), l.stride()));
 }
 template <class Crd, class S, class D> TESSERA_HOST_DEVICE constexpr auto dice(Crd const& crd, Layout<S, D> const& l) {
   return make_layout(dice(crd, l.shape()), dice(crd, l.stride()));

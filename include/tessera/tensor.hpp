@@ -62,10 +62,8 @@ struct Tensor {
         auto sub = self.layout_(crd);  // the offset stays inside the swizzle
         return Tensor<It, decltype(sub)>{self.data(), sub};
       } else {
-        // slice_and_offset's two parts, without the pair between them
-        auto sub = slice(crd, self.layout_);
-        auto it = self.data() + detail::slice_offset(crd, self.layout_);
-        return Tensor<decltype(it), decltype(sub)>{it, sub};
+        auto so = slice_and_offset(crd, self.layout_);
+        return Tensor<decltype(self.data() + get<1>(so)), std::remove_cvref_t<decltype(get<0>(so))>>{self.data() + get<1>(so), get<0>(so)};
       }
     } else {
       return self.data()[self.layout_(crd)];
