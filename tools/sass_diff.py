@@ -33,9 +33,37 @@ import cubin_compare  # noqa: E402
 EM_CUDA = 190
 
 
+FATBIN_MAGIC = b"\x50\xed\x55\xba"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def decompressed_cubins(data):
+    """The cubins of the fatbinaries in data whose entries nvcc compressed (zstd, as nvcc 13
+    compresses large device code by default), decompressed with the zstd command."""
+    out = []
+    for m in re.finditer(re.escape(FATBIN_MAGIC), data):
+        start = m.start()
+        _magic, _version, header, size = struct.unpack_from("<IHHQ", data, start)
+        p, end = start + header, start + header + size
+        while p + 16 <= end:
+            kind, _v, entry_header, payload = struct.unpack_from("<HHIQ", data, p)
+            if entry_header == 0:
+                break
+            body = data[p + entry_header:p + entry_header + payload]
+            if kind == 2 and body.startswith(ZSTD_MAGIC):
+                if not shutil.which("zstd"):
+                    raise SystemExit("a compressed cubin and no zstd command: install zstd or cuobjdump")
+                out.append(subprocess.run(["zstd", "-dcq"], input=body.rstrip(b"\0"), check=True,
+                                          capture_output=True).stdout)
+            p += entry_header + payload
+    return out
+
+
 def cubins(path):
-    """{architecture: cubin bytes} of the ELF images of machine EM_CUDA in the file."""
+    """{architecture: cubin bytes} of the ELF images of machine EM_CUDA in the file (also
+    those inside compressed fatbinary entries)."""
     data = open(path, "rb").read()
+    data = b"".join([data] + decompressed_cubins(data))
     out = {}
     for m in re.finditer(b"\x7fELF", data):
         start = m.start()
