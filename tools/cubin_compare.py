@@ -29,7 +29,10 @@ DEBUG = re.compile(r"^(\.debug|\.nv_debug|\.rela?\.debug|\.rela?\.nv_debug|\.shs
 
 
 def sections(path):
-    data = open(path, "rb").read()
+    return sections_of(open(path, "rb").read())
+
+
+def sections_of(data):
     (shoff,) = struct.unpack_from("<Q", data, 0x28)
     entsize, count, names = struct.unpack_from("<HHH", data, 0x3A)
     headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * entsize) for i in range(count)]
