@@ -489,26 +489,6 @@ TESSERA_HOST_DEVICE constexpr auto prefix_product(S const& s, Init const& init =
 }
 
 // ---- coordinates -----------------------------------------------------------------
-template <class Crd, class S, class D>
-TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D const& stride);
-namespace detail {
-// An integer coordinate split colexicographically over the modes K.. of a tuple shape:
-// idx + the offset of (rem % size(mode K)) in mode K, then rem / size(mode K) goes on to
-// mode K + 1; the last mode takes what remains.  One function per mode, carrying the
-// index and the remaining coordinate as arguments: element access through a static
-// layout instantiates (and the device compiler optimises) this chain only, not a fold
-// with a tuple per step.
-template <std::size_t K, class Idx, class Rem, class S, class D>
-TESSERA_HOST_DEVICE constexpr auto crd2idx_split(Idx const& idx, Rem const& rem, S const& shape, D const& stride) {
-  if constexpr (K + 1 == std::size_t(rank_v<S>)) {
-    return idx + crd2idx(rem, get<K>(shape), get<K>(stride));
-  } else {
-    auto sz = product(get<K>(shape));
-    return crd2idx_split<K + 1>(idx + crd2idx(rem % sz, get<K>(shape), get<K>(stride)), rem / sz, shape, stride);
-  }
-}
-}  // namespace detail
-
 // crd2idx(crd, shape, stride): an integer coordinate into a tuple shape is split
 // colexicographically; the last mode takes what remains (no modulo).
 template <class Crd, class S, class D>
@@ -521,7 +501,17 @@ TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D con
     }(seq_of<S>{});
   } else if constexpr (is_tuple_v<S>) {
     static_assert(rank_v<S> == rank_v<D>, "tessera::crd2idx: shape and stride ranks differ");
-    return detail::crd2idx_split<0>(C<0>{}, crd, shape, stride);
+    constexpr int R = rank_v<S>;
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      auto st = make_tuple(C<0>{}, crd);  // (index, remaining coordinate)
+      auto step = [&](auto const& acc, auto i) {
+        constexpr std::size_t k = decltype(i)::value;
+        auto sz = product(get<k>(shape));
+        return make_tuple(get<0>(acc) + crd2idx(get<1>(acc) % sz, get<k>(shape), get<k>(stride)), get<1>(acc) / sz);
+      };
+      auto last = fold(make_tuple(C<I>{}...), st, step);
+      return get<0>(last) + crd2idx(get<1>(last), get<R - 1>(shape), get<R - 1>(stride));
+    }(std::make_index_sequence<std::size_t(R - 1)>{});
   } else {
     return crd * stride;
   }

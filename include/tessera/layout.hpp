@@ -32,38 +32,14 @@ template <class T> inline constexpr bool all_underscore_v = [] {
 // slice(crd, t): keep the parts of t where crd has _, concatenated one level.
 namespace detail {
 template <class Crd, class T> TESSERA_HOST_DEVICE constexpr auto lift_slice(Crd const& c, T const& t);
-// A coordinate none of whose modes is a tuple (t(_, _, k, s), the usual slice of a
-// partition): the modes of t where it has _, in order, as an index sequence.  The slice is
-// then select<I...>(t), one step, where the general rule concatenates a tuple per mode.
-template <class Crd> struct underscore_modes;
-template <class... Cs> struct underscore_modes<tuple<Cs...>> {
-  static constexpr bool flat = (!is_tuple_v<Cs> && ...);
-  static constexpr std::size_t count = (std::size_t(is_underscore_v<Cs>) + ... + 0);
-  struct positions_t { std::size_t at[count + 1]; };
-  static constexpr positions_t positions = [] {
-    positions_t p{};
-    std::size_t k = 0, i = 0;
-    ((is_underscore_v<Cs> ? void(p.at[k++] = i++) : void(i++)), ...);
-    return p;
-  }();
-  template <std::size_t... K> static std::index_sequence<positions.at[K]...> seq(std::index_sequence<K...>);
-  using type = decltype(seq(std::make_index_sequence<count>{}));
-};
-template <class T, std::size_t... I>
-TESSERA_HOST_DEVICE constexpr auto select_modes(T const& t, std::index_sequence<I...>) { return make_tuple(get<I>(t)...); }
 }
 template <class Crd, class T>
 TESSERA_HOST_DEVICE constexpr auto slice(Crd const& c, T const& t) {
   if constexpr (is_tuple_v<Crd>) {
     static_assert(is_tuple_v<T> && rank_v<Crd> == rank_v<T>, "tessera::slice: coordinate rank does not match");
-    using Modes = detail::underscore_modes<std::remove_cvref_t<Crd>>;
-    if constexpr (Modes::flat) {
-      return detail::select_modes(t, typename Modes::type{});
-    } else {
-      return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return tuple_cat(tuple<>{}, detail::lift_slice(get<I>(c), get<I>(t))...);
-      }(seq_of<T>{});
-    }
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return tuple_cat(tuple<>{}, detail::lift_slice(get<I>(c), get<I>(t))...);
+    }(seq_of<T>{});
   } else if constexpr (is_underscore_v<Crd>) {
     return t;
   } else {
@@ -96,9 +72,8 @@ template <class Crd, class T> TESSERA_HOST_DEVICE constexpr auto lift_slice(Crd 
 }
 // replace every _ by 0 (the offset of a slice)
 template <class Crd> TESSERA_HOST_DEVICE constexpr auto zero_underscores(Crd const& c) {
-  if constexpr (is_tuple_v<Crd>) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) { return make_tuple(zero_underscores(get<I>(c))...); }(seq_of<Crd>{});
-  } else if constexpr (is_underscore_v<Crd>) return C<0>{};
+  if constexpr (is_tuple_v<Crd>) return transform(c, [](auto const& x) { return zero_underscores(x); });
+  else if constexpr (is_underscore_v<Crd>) return C<0>{};
   else return c;
 }
 }  // namespace detail
