@@ -1,5 +1,6 @@
-// tessera::attention (SM90 forward) timed with CUDA events: warm-up, then the causal and the
-// non-causal launch of each shape alternating, each bracketed by events; medians.
+// tessera::attention (SM90 forward) timed as bench/timing.hpp times the GEMMs: warm-up, then the
+// non-causal and the causal launch of each shape in alternating pairs after a lead-in kernel,
+// each bracketed by CUDA events; medians.
 // TFLOP/s = 4 * B * H * Sq * Sk * D / time, halved for causal.
 //
 //   attention_bench [reps]                 the issue's shapes: B4 H16, S 4096/8192/16384, D 128 and 64, bf16
@@ -19,6 +20,7 @@
 
 #include "tessera/atom/numeric.hpp"
 #include "tessera/kernels/attention.hpp"
+#include "timing.hpp"
 
 using namespace tessera;
 using namespace tessera::kernels;
@@ -131,29 +133,13 @@ int main(int argc, char** argv) {
       b.alloc(size_t(B) * S * H * D, size_t(B) * H * S);
       b.fill(1);
       const auto full = args_for(b, B, H, S, D, false), causal = args_for(b, B, H, S, D, true);
-      for (int i = 0; i < 3; ++i) launch(full), launch(causal);
-      std::vector<cudaEvent_t> ev(3 * reps);
-      for (auto& e : ev) CHECK_CUDA(cudaEventCreate(&e));
-      for (int i = 0; i < reps; ++i) {
-        CHECK_CUDA(cudaEventRecord(ev[3 * i]));
-        launch(full);
-        CHECK_CUDA(cudaEventRecord(ev[3 * i + 1]));
-        launch(causal);
-        CHECK_CUDA(cudaEventRecord(ev[3 * i + 2]));
-      }
-      CHECK_CUDA(cudaDeviceSynchronize());
-      std::vector<float> tf(reps), tc(reps);
-      for (int i = 0; i < reps; ++i) {
-        CHECK_CUDA(cudaEventElapsedTime(&tf[i], ev[3 * i], ev[3 * i + 1]));
-        CHECK_CUDA(cudaEventElapsedTime(&tc[i], ev[3 * i + 1], ev[3 * i + 2]));
-      }
-      std::sort(tf.begin(), tf.end());
-      std::sort(tc.begin(), tc.end());
-      const double flop = 4.0 * B * H * double(S) * S * D, mf = tf[reps / 2], mc = tc[reps / 2];
+      // (the GEMM bench's method: warm-up, alternating pairs after a lead-in kernel, medians)
+      const auto t = sm90_check::time_pairs([&] { launch(full); }, [&] { launch(causal); }, reps, 3);
+      CHECK_CUDA(cudaGetLastError());
+      const double flop = 4.0 * B * H * double(S) * S * D, mf = sm90_check::median(t.mine), mc = sm90_check::median(t.theirs);
       char shape[64];
       std::snprintf(shape, sizeof shape, "B%d H%d S%d D%d", B, H, S, D);
       std::printf("%-28s %12.3f %10.1f %12.3f %10.1f\n", shape, mf, flop / mf * 1e-9, mc, flop / 2 / mc * 1e-9);
-      for (auto& e : ev) cudaEventDestroy(e);
       b.free();
     }
   return 0;

@@ -757,19 +757,9 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < dims.size(); i += 4) ok &= bench_grouped(dims[i], dims[i + 1], dims[i + 2], dims[i + 3], skew, reps);
     return ok ? 0 : 1;
   }
-  if (suite) {
-    if (f16 || tf32 || fp8 || fused || cluster1 || layout != "TN" || !dims.empty()) {
-      std::printf("error: --suite runs its own shapes, bf16 TN (only --reps, --csv, --tuned, --no-split and --no-lead apply)\n");
-      return 1;
-    }
-    cudaDeviceProp prop{};
-    SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-    std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    cublasHandle_t h;
-    CUBLAS_OK(cublasCreate(&h));
-    const bool ok = bench_suite(h, reps, csv, tuned);
-    cublasDestroy(h);
-    return ok ? 0 : 1;
+  if (suite && (f16 || tf32 || fp8 || fused || cluster1 || layout != "TN" || !dims.empty())) {
+    std::printf("error: --suite runs its own shapes, bf16 TN (only --reps, --csv, --tuned, --no-split and --no-lead apply)\n");
+    return 1;
   }
   if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};
   if (dims.empty() && fp8)
@@ -782,7 +772,7 @@ int main(int argc, char** argv) {
     std::printf("error: --fp8 runs e4m3 (x e5m2) inputs, TN only (8-bit wgmma reads K-major operands)\n");
     return 1;
   }
-  if (dims.empty()) dims = {8192, 8192, 8192, 4096, 11008, 4096, 4096, 4096, 4096, 8192, 8192, 1024, 1000, 1000, 1000};
+  if (dims.empty() && !suite) dims = {8192, 8192, 8192, 4096, 11008, 4096, 4096, 4096, 4096, 8192, 8192, 1024, 1000, 1000, 1000};
   if (dims.size() % 3 != 0) {
     std::printf("error: shapes come as M N K triples\n");
     return 1;
@@ -793,6 +783,11 @@ int main(int argc, char** argv) {
   cublasHandle_t h;
   CUBLAS_OK(cublasCreate(&h));
   bool ok = true;
+  if (suite) {
+    ok = bench_suite(h, reps, csv, tuned);
+    cublasDestroy(h);
+    return ok ? 0 : 1;
+  }
   if (fp8) {
     cublasLtHandle_t lt;
     CUBLAS_OK(cublasLtCreate(&lt));
