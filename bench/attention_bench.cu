@@ -25,14 +25,6 @@
 using namespace tessera;
 using namespace tessera::kernels;
 
-#define CHECK_CUDA(x)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
 
 namespace {
 
@@ -42,11 +34,11 @@ struct Buffers {
   size_t elements = 0;
   void alloc(size_t n, size_t rows_heads) {
     elements = n;
-    CHECK_CUDA(cudaMalloc(&q, n * 2));
-    CHECK_CUDA(cudaMalloc(&k, n * 2));
-    CHECK_CUDA(cudaMalloc(&v, n * 2));
-    CHECK_CUDA(cudaMalloc(&o, n * 2));
-    CHECK_CUDA(cudaMalloc(&lse, rows_heads * 4));
+    SM90_CUDA(cudaMalloc(&q, n * 2));
+    SM90_CUDA(cudaMalloc(&k, n * 2));
+    SM90_CUDA(cudaMalloc(&v, n * 2));
+    SM90_CUDA(cudaMalloc(&o, n * 2));
+    SM90_CUDA(cudaMalloc(&lse, rows_heads * 4));
   }
   void fill(unsigned seed) {
     std::vector<bfloat16_t> h(elements);
@@ -54,7 +46,7 @@ struct Buffers {
     std::normal_distribution<float> nd(0.f, 1.f);
     for (bfloat16_t* p : {q, k, v}) {
       for (auto& x : h) x = bfloat16_t(nd(rng));
-      CHECK_CUDA(cudaMemcpy(p, h.data(), elements * 2, cudaMemcpyHostToDevice));
+      SM90_CUDA(cudaMemcpy(p, h.data(), elements * 2, cudaMemcpyHostToDevice));
     }
   }
   void free() { cudaFree(q), cudaFree(k), cudaFree(v), cudaFree(o), cudaFree(lse); }
@@ -89,12 +81,12 @@ int dump(const std::string& dir) {
       b.alloc(size_t(B) * S * H * D, size_t(B) * H * S);
       b.fill(D + causal);
       launch(args_for(b, B, H, S, D, causal));
-      CHECK_CUDA(cudaDeviceSynchronize());
+      SM90_CUDA(cudaDeviceSynchronize());
       char stem[64];
       std::snprintf(stem, sizeof stem, "attn_D%d_%s", D, causal ? "causal" : "full");
       auto save = [&](const char* what, const void* p, size_t bytes) {
         std::vector<char> h(bytes);
-        CHECK_CUDA(cudaMemcpy(h.data(), p, bytes, cudaMemcpyDeviceToHost));
+        SM90_CUDA(cudaMemcpy(h.data(), p, bytes, cudaMemcpyDeviceToHost));
         FILE* f = std::fopen((dir + "/" + stem + "." + what + ".bin").c_str(), "wb");
         if (!f || std::fwrite(h.data(), 1, bytes, f) != bytes) {
           std::fprintf(stderr, "error: cannot write %s\n", stem);
@@ -124,7 +116,7 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--dump") == 0) return dump(argv[2]);
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 20;
   cudaDeviceProp prop;
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
+  SM90_CUDA(cudaGetDeviceProperties(&prop, dev));
   std::printf("device: %s\n%-28s %12s %10s %12s %10s\n", prop.name, "shape (bf16)", "full ms", "TFLOP/s", "causal ms", "TFLOP/s");
   for (int D : {128, 64})
     for (int S : {4096, 8192, 16384}) {
@@ -135,7 +127,7 @@ int main(int argc, char** argv) {
       const auto full = args_for(b, B, H, S, D, false), causal = args_for(b, B, H, S, D, true);
       // (the GEMM bench's method: warm-up, alternating pairs after a lead-in kernel, medians)
       const auto t = sm90_check::time_pairs([&] { launch(full); }, [&] { launch(causal); }, reps, 3);
-      CHECK_CUDA(cudaGetLastError());
+      SM90_CUDA(cudaGetLastError());
       const double flop = 4.0 * B * H * double(S) * S * D, mf = sm90_check::median(t.mine), mc = sm90_check::median(t.theirs);
       char shape[64];
       std::snprintf(shape, sizeof shape, "B%d H%d S%d D%d", B, H, S, D);

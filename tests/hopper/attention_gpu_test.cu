@@ -15,6 +15,7 @@
 
 #include "tessera/atom/numeric.hpp"
 #include "tessera/kernels/attention.hpp"
+#include "../../tools/harness/harness.cuh"  // TESSERA_CUDA_CHECK
 
 using namespace tessera;
 using namespace tessera::kernels;
@@ -22,14 +23,6 @@ using namespace tessera::kernels;
 namespace {
 
 int failures = 0;
-#define CHECK_CUDA(x)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
 
 struct Case {
   AttentionElement element;
@@ -63,26 +56,26 @@ bool run_case(Case const& c, unsigned seed) {
   T *dq, *dk, *dv, *dout;
   float* dlse;
   int *dcq = nullptr, *dck = nullptr;
-  CHECK_CUDA(cudaMalloc(&dq, q.size() * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&dk, k.size() * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&dv, v.size() * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&dout, q.size() * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&dlse, size_t(total_q) * H * sizeof(float)));
-  CHECK_CUDA(cudaMemcpy(dq, q.data(), q.size() * sizeof(T), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dk, k.data(), k.size() * sizeof(T), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dv, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemset(dout, 0xff, q.size() * sizeof(T)));  // NaN in bf16 and f16
-  CHECK_CUDA(cudaMemset(dlse, 0xff, size_t(total_q) * H * sizeof(float)));  // NaN
+  TESSERA_CUDA_CHECK(cudaMalloc(&dq, q.size() * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&dk, k.size() * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&dv, v.size() * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&dout, q.size() * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&dlse, size_t(total_q) * H * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMemcpy(dq, q.data(), q.size() * sizeof(T), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_CHECK(cudaMemcpy(dk, k.data(), k.size() * sizeof(T), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_CHECK(cudaMemcpy(dv, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  TESSERA_CUDA_CHECK(cudaMemset(dout, 0xff, q.size() * sizeof(T)));  // NaN in bf16 and f16
+  TESSERA_CUDA_CHECK(cudaMemset(dlse, 0xff, size_t(total_q) * H * sizeof(float)));  // NaN
   AttentionArguments a;
   a.element = std::is_same_v<T, bfloat16_t> ? AttentionElement::BF16 : AttentionElement::F16;
   a.batch = batch, a.heads = H, a.kv_heads = HK, a.head_dim = D, a.seqlen_q = max_q, a.seqlen_k = max_k;
   a.q = dq, a.k = dk, a.v = dv, a.o = dout, a.lse = dlse;
   a.mask = c.causal ? AttentionMask::Causal : AttentionMask::None;
   if (varlen) {
-    CHECK_CUDA(cudaMalloc(&dcq, cu_q.size() * sizeof(int)));
-    CHECK_CUDA(cudaMalloc(&dck, cu_k.size() * sizeof(int)));
-    CHECK_CUDA(cudaMemcpy(dcq, cu_q.data(), cu_q.size() * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(dck, cu_k.data(), cu_k.size() * sizeof(int), cudaMemcpyHostToDevice));
+    TESSERA_CUDA_CHECK(cudaMalloc(&dcq, cu_q.size() * sizeof(int)));
+    TESSERA_CUDA_CHECK(cudaMalloc(&dck, cu_k.size() * sizeof(int)));
+    TESSERA_CUDA_CHECK(cudaMemcpy(dcq, cu_q.data(), cu_q.size() * sizeof(int), cudaMemcpyHostToDevice));
+    TESSERA_CUDA_CHECK(cudaMemcpy(dck, cu_k.data(), cu_k.size() * sizeof(int), cudaMemcpyHostToDevice));
     a.cu_seqlens_q = dcq, a.cu_seqlens_k = dck, a.total_q = total_q, a.total_k = total_k;
   }
   char name[200];
@@ -93,11 +86,11 @@ bool run_case(Case const& c, unsigned seed) {
     std::printf("FAIL %s: %s\n", name, r.message.c_str());
     ok = false;
   } else {
-    CHECK_CUDA(cudaDeviceSynchronize());
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<T> o(q.size());
     std::vector<float> lse(size_t(total_q) * H);
-    CHECK_CUDA(cudaMemcpy(o.data(), dout, o.size() * sizeof(T), cudaMemcpyDeviceToHost));
-    CHECK_CUDA(cudaMemcpy(lse.data(), dlse, lse.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    TESSERA_CUDA_CHECK(cudaMemcpy(o.data(), dout, o.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    TESSERA_CUDA_CHECK(cudaMemcpy(lse.data(), dlse, lse.size() * sizeof(float), cudaMemcpyDeviceToHost));
     const double scale = 1.0 / std::sqrt(double(D));
     double worst = 0, worst_lse = 0;
     std::vector<double> s, acc(D);
