@@ -27,11 +27,12 @@ bool current_device(int& dev, cudaDeviceProp& prop) {
 
 namespace {
 
-// Elements of D's storage that the arguments address (the last batch's last element + 1).
+// Elements of D's storage that the arguments address: check_arguments' span of one batch (it
+// has checked that every product fits) and the batches before the last.
 std::int64_t d_extent(const GemmArguments& g) {
-  const bool row = g.c.major == Major::Row;
-  const std::int64_t one = (row ? g.m - 1 : g.n - 1) * g.ldd + (row ? g.n : g.m);
-  return (g.batch - 1) * g.batch_stride_d + one;
+  std::int64_t span = 0;
+  detail::matrix_span(g.m, g.n, g.c.major, g.ldd, span);
+  return (g.batch - 1) * g.batch_stride_d + span;
 }
 
 // Device memory freed on every path out.
