@@ -457,12 +457,8 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // A stage is free once every consumer warp of the cluster is done with it.
   __device__ __forceinline__ static void release(SharedStorage& s, PipelineState const& st) {
-    if constexpr (ClusterM == 1) {
-      s.pipe.consumer_release(st);
-    } else {
-#pragma unroll
-      for (int r = 0; r < ClusterM; ++r) s.pipe.empty[st.index].arrive_cluster(uint32_t(r));
-    }
+    if constexpr (ClusterM == 1) s.pipe.consumer_release(st);
+    else s.pipe.consumer_release_cluster(st, ClusterM);
   }
 
   // Consumer warpgroup `wg`: accumulates k_tiles k-tiles into acc (overwritten). One

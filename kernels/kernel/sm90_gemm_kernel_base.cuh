@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include <tessera/atom/detail/mma_ops.hpp>
+#include <tessera/pipeline/cluster.hpp>
 
 #include "../collective/sm90_contract.hpp"
 #include "sm90_tile_scheduler.cuh"
@@ -87,25 +88,15 @@ struct GemmKernelSm90Base {
   static GemmResult initialize_workspace(Params const&, cudaStream_t) { return {}; }
 
   // ---- device helpers
-  // The cluster's barrier (every thread of every CTA in the cluster); not .aligned: the
-  // producer warp arrives diverged.
+  // The cluster's barrier (every thread of every CTA in the cluster; tessera/pipeline/
+  // cluster.hpp), a CTA barrier without a cluster.
   __device__ __forceinline__ static void cluster_sync() {
-    if constexpr (ClusterM > 1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-      asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-#endif
-    } else {
-      __syncthreads();
-    }
+    if constexpr (ClusterM > 1) pipeline::cluster_sync();
+    else __syncthreads();
   }
   __device__ __forceinline__ static int cluster_rank() {
-    uint32_t r = 0;
-    if constexpr (ClusterM > 1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-      asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-#endif
-    }
-    return int(r);
+    if constexpr (ClusterM > 1) return pipeline::cluster_rank();
+    else return 0;
   }
   // No CTA leaves while another of its cluster may still write its smem or arrive on its
   // barriers. Called at the end of each role's branch: code after the branches join would

@@ -49,6 +49,12 @@ struct TmaPipeline {
   TESSERA_HOST_DEVICE Barrier& full_barrier(PipelineState<Stages> const& st) { return full[st.index]; }
   TESSERA_HOST_DEVICE bool consumer_try_wait(PipelineState<Stages> const& st) const { return full[st.index].try_wait(st.phase); }
   TESSERA_HOST_DEVICE void consumer_release(PipelineState<Stages> const& st) { empty[st.index].arrive(); }
+  // In a cluster whose producers write into every CTA's stage (TMA multicast), a stage is free
+  // once the consumers of all `ctas` CTAs are done with it: each consumer arrives on empty[s]
+  // of every CTA (init(consumers * ctas, ...)). DeviceMbarrier only.
+  TESSERA_DEVICE void consumer_release_cluster(PipelineState<Stages> const& st, int ctas) {
+    for (int r = 0; r < ctas; ++r) empty[st.index].arrive_cluster(uint32_t(r));
+  }
 };
 
 }  // namespace tessera::pipeline
