@@ -1,11 +1,12 @@
 // 6. Your own Hopper GEMM with tessera (the tile's pieces are in 6_my_hopper_gemm.hpp): a
-// persistent, warp-specialized kernel (a TMA producer warpgroup, two wgmma consumer
-// warpgroups, a 4-stage mbarrier ring, the epilogue through shared memory and TMA stores),
+// persistent, warp-specialized kernel in clusters of two CTAs (a TMA producer warpgroup that
+// multicasts its half of B, two wgmma consumer warpgroups, a 4-stage mbarrier ring, the
+// epilogue through shared memory and TMA stores),
 // its launch, a check against cuBLAS on all of D and against a double-precision reference on
 // sampled elements, and its time against cuBLAS (CUDA events, alternating launches, median).
 //
 //   6_my_hopper_gemm [M N K] [reps] [group]   (defaults 8192 8192 8192, 50, 8)
-//   6_my_hopper_gemm --trace FILE             one CTA in trace mode (6_my_hopper_gemm_trace.hpp):
+//   6_my_hopper_gemm --trace FILE             one cluster in trace mode (6_my_hopper_gemm_trace.hpp):
 //                                             FILE for `tessera verify FILE`
 //   Any M >= 1, N and K >= 8 multiples of 8 (TMA's 16-byte rows). Exit 77 where there is no sm_90 GPU.
 #include <algorithm>
@@ -37,7 +38,7 @@ using namespace my_hopper_gemm;
 struct Params {
   CUtensorMap map_a, map_b;  // (64-byte aligned: the kernel takes Params as a __grid_constant__)
   TmaA tma_a;                // the stage tiles' boxes
-  TmaB tma_b;
+  TmaB tma_b;                // (this CTA's part of B)
   CUtensorMap map_d;
   TmaD tma_d;  // a warp's part of the epilogue
   int M, N, K, group;
@@ -54,29 +55,31 @@ template <class Trace>
 __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid_constant__ Params p, Trace trace) {
   extern __shared__ __align__(1024) unsigned char raw[];
   Shared& s = *reinterpret_cast<Shared*>(raw);
-  if (threadIdx.x == 0) {
-    s.pipe.init(consumer_warps, uint32_t(sizeof(T)) * (stage_a_elements + stage_b_elements));
+  const int rank = pipeline::cluster_rank();
+  if (threadIdx.x == 0) {  // (a stage's bytes: A, and both CTAs' halves of B)
+    s.pipe.init(consumer_warps * ClusterM, uint32_t(sizeof(T)) * (stage_a_elements + stage_b_elements));
     pipeline::fence_barrier_init();
   }
-  __syncthreads();
-  const int m_tiles = ceil_div(p.M, int(bM)), n_tiles = ceil_div(p.N, int(bN)), k_tiles = ceil_div(p.K, int(bK));
-  const int units = tile_units(p.M, p.N, p.group);
+  pipeline::cluster_sync();  // both CTAs' barriers ready before any multicast or remote arrival
+  const int rows = cluster_rows(p.M), n_tiles = ceil_div(p.N, int(bN)), k_tiles = ceil_div(p.K, int(bK));
+  const int units = tile_units(p.M, p.N, p.group), first = int(blockIdx.x) / ClusterM, step = int(gridDim.x) / ClusterM;
   pipeline::PipelineState<Stages> st;  // producer and consumers walk the ring, each with its own
   if (threadIdx.x < GMMA::warpgroup_threads) {  // producer warpgroup: one thread issues the copies
     GMMA::warpgroup_reg_dealloc<40>();
-    if (threadIdx.x != 0) return;
     const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
-    for (int u = blockIdx.x; u < units; u += gridDim.x) {
-      const auto tile = tile_of(u, m_tiles, n_tiles, p.group);
+    for (int u = first; threadIdx.x == 0 && u < units; u += step) {
+      const auto tile = tile_of(u, rows, n_tiles, p.group);
       if (get<0>(tile) < 0) continue;
       for (int k = 0; k < k_tiles; ++k, ++st) {
         while (!s.pipe.producer_try_acquire(st)) {}
         s.pipe.producer_commit(st);  // the stage's bytes expected; the copies complete them
         const uint32_t full = s.pipe.full_barrier(st).address();
-        copy(p.tma_a.with(&p.map_a, full), tma_origin(p.M, p.K, bM, get<0>(tile), k), a0 + st.index * stage_a_elements * 2);
-        copy(p.tma_b.with(&p.map_b, full), tma_origin(p.N, p.K, bN, get<1>(tile), k), b0 + st.index * stage_b_elements * 2);
+        copy(p.tma_a.with(&p.map_a, full), a_origin(get<0>(tile) * ClusterM + rank, k), a0 + st.index * stage_a_elements * 2);
+        copy(p.tma_b.with(&p.map_b, full, cluster_mask), b_origin(get<1>(tile), rank, k),
+             b0 + (st.index * stage_b_elements + rank * part_b_elements) * 2);
       }
     }
+    pipeline::cluster_sync();  // no CTA leaves while its partner may still write into it
     return;
   }
   GMMA::warpgroup_reg_alloc<232>();  // consumers: 128 accumulators each
@@ -85,28 +88,30 @@ __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid
   const int warp = thread / 32;
   const uint32_t d0 = uint32_t(__cvta_generic_to_shared(s.d));
   auto acc = partition_fragment_C(TiledMma{}, make_shape(bM, bN));  // ((2,2,32),1,1) f32
-  for (int u = blockIdx.x; u < units; u += gridDim.x) {
-    const auto tile = tile_of(u, m_tiles, n_tiles, p.group);
+  for (int u = first; u < units; u += step) {
+    const auto tile = tile_of(u, rows, n_tiles, p.group);
     if (get<0>(tile) < 0) continue;
+    const int m_tile = get<0>(tile) * ClusterM + rank;
     auto prev = st;
     for (int k = 0; k < k_tiles; ++k) {
       while (!s.pipe.consumer_try_wait(st)) {}
       if constexpr (Trace::enabled)
-        if (k == 0) trace.stage(thread, s.a, s.b);
+        if (k == 0 && rank == 0) trace.stage(thread, s.a, s.b);
       GMMA::warpgroup_fence_operand(acc);
       GMMA::warpgroup_arrive();
       mma_k_tile(thread, s.a, s.b, st.index, acc, k == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
       GMMA::warpgroup_commit_batch();
       GMMA::warpgroup_wait<1>();  // the previous k-tile's wgmmas retired: its stage is free
       GMMA::warpgroup_fence_operand(acc);
-      if (k > 0 && lane0) s.pipe.consumer_release(prev);
+      if (k > 0 && lane0) s.pipe.consumer_release_cluster(prev, ClusterM);
       prev = st;
       ++st;
     }
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(acc);
-    if (lane0) s.pipe.consumer_release(prev);
-    if constexpr (Trace::enabled) trace.accumulators_of(thread, acc);
+    if (lane0) s.pipe.consumer_release_cluster(prev, ClusterM);
+    if constexpr (Trace::enabled)
+      if (rank == 0) trace.accumulators_of(thread, acc);
     // Epilogue, part by part: each warp stages its part (once the store from that buffer, two
     // parts ago, has read it), and its lane 0 stores it; the warp's writes reach the TMA (the
     // async proxy) through the proxy fence and the warp barrier.
@@ -117,13 +122,14 @@ __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid
       fence_proxy_async();
       __syncwarp();
       if (lane0) {
-        copy(p.tma_d.with(&p.map_d), d0 + uint32_t(sizeof(T)) * d_offset(warp, P), d_origin(p.M, p.N, get<0>(tile), get<1>(tile), warp, P));
+        copy(p.tma_d.with(&p.map_d), d0 + uint32_t(sizeof(T)) * d_offset(warp, P), d_origin(m_tile, get<1>(tile), warp, P));
         tma_store_commit();
       }
     };
     [&]<int... P>(std::integer_sequence<int, P...>) { (store_part(C<P>{}), ...); }(std::make_integer_sequence<int, Parts>{});
   }
   if (lane0) tma_store_wait<0>();  // the last stores have read shared memory before the CTA leaves
+  pipeline::cluster_sync();
 }
 
 // The kernel's parameters for one problem: each operand's TMA arguments derived from its
@@ -133,8 +139,8 @@ Params make_params(T const* A, T const* B, T* D, int M, int N, int K, int group)
   tma::Arguments args_a, args_b, args_d;
   p.tma_a = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_a, make_layout(make_shape(int64_t(M), int64_t(K)), make_stride(int64_t(K), _1{})),
                                                 StageA{});
-  p.tma_b = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_b, make_layout(make_shape(int64_t(N), int64_t(K)), make_stride(int64_t(K), _1{})),
-                                                StageB{});
+  p.tma_b = make_tma_copy<SM90_TMA_LOAD_MULTICAST, 1, 16>(
+      args_b, make_layout(make_shape(int64_t(N), int64_t(K)), make_stride(int64_t(K), _1{})), PartB{});
   p.tma_d = make_tma_copy<SM90_TMA_STORE, 1, 16>(args_d, make_layout(make_shape(int64_t(M), int64_t(N)), make_stride(int64_t(N), _1{})),
                                                  StageD{});
   for (auto* a : {&args_a, &args_b, &args_d})
@@ -153,14 +159,34 @@ Params make_params(T const* A, T const* B, T* D, int M, int N, int K, int group)
   return p;
 }
 
+// A launch in clusters of ClusterM CTAs along x; `clusters` of them (persistent: as many as
+// fit at once, or fewer when there are fewer units).
 template <class Trace>
-void launch(Params const& p, Trace trace, int ctas) {
+cudaLaunchConfig_t launch_config(int clusters, cudaLaunchAttribute* attribute) {
   static const bool sized = [] {  // (once: nothing but the launch between a timing bracket's events)
     CHECK_CUDA(cudaFuncSetAttribute(my_hopper_gemm_kernel<Trace>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
     return true;
   }();
   (void)sized;
-  my_hopper_gemm_kernel<Trace><<<ctas, Threads, sizeof(Shared)>>>(p, trace);
+  attribute->id = cudaLaunchAttributeClusterDimension;
+  attribute->val.clusterDim.x = ClusterM, attribute->val.clusterDim.y = 1, attribute->val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(unsigned(clusters * ClusterM)), cfg.blockDim = dim3(Threads), cfg.dynamicSmemBytes = sizeof(Shared);
+  cfg.attrs = attribute, cfg.numAttrs = 1;
+  return cfg;
+}
+int resident_clusters() {
+  cudaLaunchAttribute at;
+  cudaLaunchConfig_t cfg = launch_config<NoTrace>(1, &at);
+  int clusters = 0;
+  CHECK_CUDA(cudaOccupancyMaxActiveClusters(&clusters, my_hopper_gemm_kernel<NoTrace>, &cfg));
+  return clusters;
+}
+template <class Trace>
+void launch(Params const& p, Trace trace, int clusters) {
+  cudaLaunchAttribute at;
+  const cudaLaunchConfig_t cfg = launch_config<Trace>(clusters, &at);
+  CHECK_CUDA(cudaLaunchKernelEx(&cfg, my_hopper_gemm_kernel<Trace>, p, trace));
 }
 
 bool have_sm90() {
@@ -210,8 +236,8 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaMemcpy(B, hB.data(), hB.size() * sizeof(T), cudaMemcpyHostToDevice));
 
   const Params p = make_params(A, B, D, M, N, K, group);
-  const int ctas = std::min(tile_units(M, N, group), prop.multiProcessorCount);  // persistent: one CTA per SM
-  auto ours = [&] { launch(p, NoTrace{}, ctas); };
+  const int clusters = std::min(tile_units(M, N, group), resident_clusters()), ctas = clusters * ClusterM;
+  auto ours = [&] { launch(p, NoTrace{}, clusters); };
   cublasHandle_t handle;
   cublasCreate(&handle);
   const float one = 1.f, zero = 0.f;
@@ -273,7 +299,7 @@ int main(int argc, char** argv) {
   return ok ? 0 : 1;
 }
 
-// Trace mode: one CTA on one tile, every consumer thread recording (both runs of
+// Trace mode: one cluster on one tile, every consumer thread of its first CTA recording (both runs of
 // 6_my_hopper_gemm_trace.hpp); the file written whole or not at all.
 int write_device_trace(const std::string& path) {
   if (!have_sm90()) {

@@ -1,9 +1,13 @@
 // 6. A Hopper GEMM of your own, written with tessera alone: the tile's pieces.
 //
 // D (M,N) = A (M,K) * B (N,K)^T, bf16 in and out, f32 accumulation; A and B K-major ("TN"),
-// D row-major. A CTA computes 128 x 256 tiles of D with three warpgroups:
-//   producer      warpgroup 0: one thread issues the TMA copies of each k-tile (128 x 64 of A,
-//                 256 x 64 of B) into a ring of 4 smem stages (mbarrier full/empty pipeline)
+// D row-major. A CTA computes 128 x 256 tiles of D with three warpgroups, in clusters of two
+// CTAs that take the two 128-row tiles of one 256 x 256 cluster tile:
+//   producer      warpgroup 0: one thread issues the TMA copies of each k-tile into a ring of
+//                 4 smem stages (mbarrier full/empty pipeline): its own 128 x 64 of A, and its
+//                 half of the shared 256 x 64 of B, multicast into both CTAs' stages (half the
+//                 B bytes each CTA asks of L2); a stage is free once both CTAs' consumers
+//                 released it
 //   consumers     warpgroups 1, 2: rows 0-63 and 64-127 of the tile, one wgmma m64n256k16
 //                 per 16 of K on descriptor fragments of the stage (partition_fragment_A/B)
 //   smem          GMMA's K-major 128B-swizzle atom (8 x 64 bf16) tiled over (rows, K, stage)
@@ -13,7 +17,8 @@
 //                 0 stores the part by TMA, asynchronously: the last parts are written to
 //                 global memory while the next tile's mainloop runs
 //   edges         any M, N and K multiples of 8 (16-byte rows for TMA): TMA loads fill what
-//                 lies past the matrix with zeros, and TMA stores clip there
+//                 lies past the matrix with zeros, and TMA stores clip there (a cluster's
+//                 second tile past M still loads its half of B, and stores nothing)
 // Shared by the kernel (6_my_hopper_gemm.cu) and its host check (6_my_hopper_gemm_check.cpp,
 // which runs the consumers' functions below for every thread on host threads: gemm's wgmma
 // is emulated there from the descriptors, and the producer's TMA boxes from their arguments).
@@ -27,6 +32,7 @@
 #include <tessera/atom/copy_sm90.hpp>      // stmatrix
 #include <tessera/atom/mma_sm90.hpp>       // wgmma atoms
 #include <tessera/atom/tma_coord.hpp>      // a TMA origin from a coordinate tensor
+#include <tessera/pipeline/cluster.hpp>
 #include <tessera/pipeline/tma_pipeline.hpp>
 #include <tessera/tessera.hpp>
 
@@ -40,22 +46,28 @@ inline constexpr auto bN = _256{};
 inline constexpr auto bK = _64{};
 inline constexpr int Stages = 4;
 inline constexpr int Consumers = 2;  // warpgroups
+inline constexpr int ClusterM = 2;   // CTAs per cluster, along M: they share the B tile
 inline constexpr int Threads = GMMA::warpgroup_threads * (1 + Consumers);
 
 // One stage of each operand (what one k-tile's TMA copies fill) and the ring of them.
 // (Static layouts: their types are the layouts, StageA{} one of them, in host and device code.)
 using StageA = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(bM, bK)));
 using StageB = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(bN, bK)));
+// A CTA's half of the B tile: the stage's rows r * 128 .. r * 128 + 127 lie at element r *
+// part_b_elements of the stage (the host check asserts it), where the multicast copy writes them.
+using PartB = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(bN / C<ClusterM>{}, bK)));
 using SmemA = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(bM, bK, C<Stages>{})));
 using SmemB = decltype(GMMA::make_smem_layout<16, Major::K, 128>(make_shape(bN, bK, C<Stages>{})));
 inline constexpr int stage_a_elements = int(bM) * int(bK), stage_b_elements = int(bN) * int(bK);
+inline constexpr int part_b_elements = stage_b_elements / ClusterM;
 inline constexpr int smem_elements = Stages * (stage_a_elements + stage_b_elements);  // A's stages, then B's
 
 // Consumer warpgroup w takes rows 64w..64w+63: the wgmma atom, two along M.
 using TiledMma = decltype(make_tiled_mma(SM90_64xNx16_F32BF16BF16_SS<int(bN), Major::K, Major::K>{},
                                          make_layout(make_shape(C<Consumers>{}, _1{}, _1{}))));
-using TmaA = TmaLoad<1>;  // one box per stage tile (make_tma_copy derives it; the host checks)
-using TmaB = TmaLoad<1>;
+using TmaA = TmaLoad<1>;           // one box per stage tile (make_tma_copy derives it; the host checks)
+using TmaB = TmaLoadMulticast<1>;  // one box per part of B, into every CTA of the cluster
+inline constexpr uint16_t cluster_mask = (1u << ClusterM) - 1u;
 using TmaD = TmaStore<1>;  // one box per part of a warp: (16, 64) of D
 
 // The epilogue: a warp's part (16 rows, 64 columns), staged in one of two buffers per warp.
@@ -83,25 +95,30 @@ struct NoTrace {
   static constexpr bool enabled = false;
 };
 
-// Tile u of the persistent loop -> (m tile, n tile); `group` consecutive units take
-// consecutive M tiles of one N column (A and B tiles shared in L2). m = -1: past the last
-// (partial) group of M tiles, no tile.
-TESSERA_HOST_DEVICE inline tuple<int, int> tile_of(int u, int m_tiles, int n_tiles, int group) {
-  auto tiles = make_shape(group, n_tiles, ceil_div(m_tiles, group));
+// Unit u of the persistent loop -> the cluster tile (cluster row, n tile) it computes; CTA r
+// of the cluster takes M tile ClusterM * row + r. `group` consecutive units take consecutive
+// cluster rows of one N column (A and B tiles shared in L2). Row -1: past the last (partial)
+// group of rows, no tile.
+TESSERA_HOST_DEVICE inline int cluster_rows(int M) { return ceil_div(M, int(bM) * ClusterM); }
+TESSERA_HOST_DEVICE inline tuple<int, int> tile_of(int u, int rows, int n_tiles, int group) {
+  auto tiles = make_shape(group, n_tiles, ceil_div(rows, group));
   auto c = idx2crd(u, tiles);
   const int m = int(get<0>(c)) + group * int(get<2>(c));
-  return {m < m_tiles ? m : -1, int(get<1>(c))};
+  return {m < rows ? m : -1, int(get<1>(c))};
 }
 TESSERA_HOST_DEVICE inline int tile_units(int M, int N, int group) {
-  return group * ceil_div(N, int(bN)) * ceil_div(ceil_div(M, int(bM)), group);
+  return group * ceil_div(N, int(bN)) * ceil_div(cluster_rows(M), group);
 }
 
-// The producer's TMA origin of k-tile k of row tile `tile` of an operand (rows, K): element 0
-// of that tile of the operand's coordinate tensor.
-template <class Rows>
-TESSERA_HOST_DEVICE inline tma::Coord tma_origin(int rows, int K, Rows tile_rows, int tile, int k) {
-  auto c = local_tile(make_identity_tensor(make_shape(rows, K)), make_shape(tile_rows, bK), make_coord(tile, k));
-  return tma::coord_of(c(0, 0));
+// The producer's TMA origins: element 0 of a tile of the operands' coordinate tensors (rows,
+// K), unbounded (a tile past the edge keeps counting; TMA fills there with zeros). A's tile
+// (m, k); part r of B's tile (n, k).
+TESSERA_HOST_DEVICE inline tma::Coord a_origin(int m, int k) {
+  return tma::coord_of(local_tile(tma::coordinate_tensor<2>(), make_shape(bM, bK), make_coord(m, k))(0, 0));
+}
+TESSERA_HOST_DEVICE inline tma::Coord b_origin(int n, int r, int k) {
+  auto tile = local_tile(tma::coordinate_tensor<2>(), make_shape(bN, bK), make_coord(n, k));
+  return tma::coord_of(local_tile(tile, make_shape(bN / C<ClusterM>{}, bK), make_coord(r, 0))(0, 0));
 }
 
 // A consumer thread (0..255) on stage `stage` of the ring: the wgmmas of one k-tile into its
@@ -131,11 +148,10 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void stage_part(int thread, Acc const& acc, T
      ...);
   }(std::make_integer_sequence<int, 4>{});
 }
-// Where part `part` of consumer warp `warp` goes in D: its TMA origin, taken inside the CTA
-// tile of D's coordinate tensor (a (16, 64) tile coordinate past its last tile would wrap into
-// the next column: not clipped, stored over D's top rows), and its buffer's offset.
-TESSERA_HOST_DEVICE inline tma::Coord d_origin(int M, int N, int m_tile, int n_tile, int warp, int part) {
-  auto c = local_tile(make_identity_tensor(make_shape(M, N)), make_shape(bM, bN), make_coord(m_tile, n_tile));
+// Where part `part` of consumer warp `warp` goes in D: its TMA origin in the CTA's tile of D's
+// coordinate tensor (unbounded: the store clips what lies past M or N), and its buffer's offset.
+TESSERA_HOST_DEVICE inline tma::Coord d_origin(int m_tile, int n_tile, int warp, int part) {
+  auto c = local_tile(tma::coordinate_tensor<2>(), make_shape(bM, bN), make_coord(m_tile, n_tile));
   return tma::coord_of(c(16 * warp, 64 * part));
 }
 TESSERA_HOST_DEVICE constexpr int d_offset(int warp, int part) {

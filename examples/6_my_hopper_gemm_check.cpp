@@ -89,15 +89,16 @@ struct HostTma {
   HostTma(int M, int N, int K) {
     tma_a = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_a, make_layout(make_shape(int64_t(M), int64_t(K)), make_stride(int64_t(K), _1{})),
                                                 StageA{});
-    tma_b = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_b, make_layout(make_shape(int64_t(N), int64_t(K)), make_stride(int64_t(K), _1{})),
-                                                StageB{});
+    tma_b = make_tma_copy<SM90_TMA_LOAD_MULTICAST, 1, 16>(
+        args_b, make_layout(make_shape(int64_t(N), int64_t(K)), make_stride(int64_t(K), _1{})), PartB{});
     tma_d = make_tma_copy<SM90_TMA_STORE, 1, 16>(args_d, make_layout(make_shape(int64_t(M), int64_t(N)), make_stride(int64_t(N), _1{})),
                                                  StageD{});
   }
 };
 
-// One CTA's tile (m, n) on host threads: thread 0 stands for the producer (its copies land
-// before the stage's barrier), the 256 consumer threads run the kernel's k-tile and epilogue.
+// One CTA's tile (m, n) on host threads: thread 0 stands for the producers of the cluster (A's
+// copy, and each CTA's half of B as its multicast lands here; all before the stage's barrier),
+// the 256 consumer threads run the kernel's k-tile and epilogue.
 template <class Trace = NoTrace>
 void run_tile(HostTma const& t, HostSmem& s, T const* A, T const* B, T* D, int M, int N, int K, int m, int n, Trace trace = {}) {
   const int k_tiles = (K + int(bK) - 1) / int(bK);
@@ -106,10 +107,11 @@ void run_tile(HostTma const& t, HostSmem& s, T const* A, T const* B, T* D, int M
     for (int k = 0; k < k_tiles; ++k) {
       const int stage = k % Stages;
       if (thread == 0) {
-        tma_on_host(false, t.args_a, t.tma_a.boxes, const_cast<T*>(A), tma_origin(M, K, bM, m, k),
+        tma_on_host(false, t.args_a, t.tma_a.boxes, const_cast<T*>(A), a_origin(m, k),
                     reinterpret_cast<unsigned char*>(s.a + stage * stage_a_elements));
-        tma_on_host(false, t.args_b, t.tma_b.boxes, const_cast<T*>(B), tma_origin(N, K, bN, n, k),
-                    reinterpret_cast<unsigned char*>(s.b + stage * stage_b_elements));
+        for (int r = 0; r < ClusterM; ++r)
+          tma_on_host(false, t.args_b, t.tma_b.boxes, const_cast<T*>(B), b_origin(n, r, k),
+                      reinterpret_cast<unsigned char*>(s.b + stage * stage_b_elements + r * part_b_elements));
       }
       sync_threads();
       if constexpr (Trace::enabled)
@@ -122,7 +124,7 @@ void run_tile(HostTma const& t, HostSmem& s, T const* A, T const* B, T* D, int M
       stage_part<P>(thread, acc, s.d);
       sync_threads();
       if (thread % 32 == 0)
-        tma_on_host(true, t.args_d, t.tma_d.boxes, D, d_origin(M, N, m, n, thread / 32, P),
+        tma_on_host(true, t.args_d, t.tma_d.boxes, D, d_origin(m, n, thread / 32, P),
                     reinterpret_cast<unsigned char*>(s.d + d_offset(thread / 32, P)));
       sync_threads();
     };
@@ -139,25 +141,36 @@ int main(int argc, char** argv) {
   }
   HostSmem smem;
 
-  // 1. The persistent loop's units cover every tile once (partial M groups skipped).
-  for (auto [M, N, group] : {std::array{8192, 8192, 8}, std::array{1000, 998, 3}, std::array{128, 256, 8}}) {
+  // 1. The persistent loop's units and the clusters' CTAs cover every tile once (partial
+  //    groups of cluster rows skipped; a second CTA past M covers nothing).
+  for (auto [M, N, group] : {std::array{8192, 8192, 8}, std::array{1000, 998, 3}, std::array{128, 256, 8}, std::array{1, 8, 1},
+                             std::array{384, 520, 2}}) {
     const int m_tiles = (M + 127) / 128, n_tiles = (N + 255) / 256;
     std::vector<int> seen(std::size_t(m_tiles * n_tiles), 0);
     for (int u = 0; u < tile_units(M, N, group); ++u) {
-      const auto tile = tile_of(u, m_tiles, n_tiles, group);
-      if (get<0>(tile) >= 0) ++seen[std::size_t(get<0>(tile) + m_tiles * get<1>(tile))];
+      const auto tile = tile_of(u, cluster_rows(M), n_tiles, group);
+      for (int r = 0; r < ClusterM; ++r)
+        if (const int m = get<0>(tile) * ClusterM + r; get<0>(tile) >= 0 && m < m_tiles) ++seen[std::size_t(m + m_tiles * get<1>(tile))];
     }
     int bad = 0;
     for (int c : seen) bad += c != 1;
     EXPECT(bad == 0);
   }
 
-  // 2. The TMA copies: one box per stage tile bringing the stage's bytes (what the barrier expects).
+  // 2. The TMA copies: one box per stage tile of A and per CTA's part of B, bringing the
+  //    stage's bytes (what the barrier expects: A's and every CTA's part of B); part r of B
+  //    lies in the stage at element r * part_b_elements, rows 128 r.. of the stage's layout.
   {
     HostTma t(8192, 8192, 8192);
     EXPECT(t.args_a.rule == tma::Rule::ok && t.tma_a.boxes.ok() && t.tma_a.boxes.count == 1);
     EXPECT(t.args_b.rule == tma::Rule::ok && t.tma_b.boxes.ok() && t.tma_b.boxes.count == 1);
-    EXPECT(t.tma_a.tx_bytes() + t.tma_b.tx_bytes() == uint32_t(sizeof(T)) * (stage_a_elements + stage_b_elements));
+    EXPECT(t.tma_a.tx_bytes() + ClusterM * t.tma_b.tx_bytes() == uint32_t(sizeof(T)) * (stage_a_elements + stage_b_elements));
+    int misplaced = 0;
+    for (int r = 0; r < ClusterM; ++r)
+      for (int row = 0; row < int(bN) / ClusterM; ++row)
+        for (int k = 0; k < int(bK); ++k)
+          misplaced += int(StageB{}(r * int(bN) / ClusterM + row, k)) != r * part_b_elements + int(PartB{}(row, k));
+    EXPECT(misplaced == 0);
     EXPECT(t.args_d.rule == tma::Rule::ok && t.tma_d.boxes.ok() && t.tma_d.boxes.count == 1 &&
            t.tma_d.tx_bytes() == uint32_t(sizeof(T)) * stage_d_elements);
   }
@@ -222,10 +235,11 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < A.size(); ++i) a[i] = d(rng), A[i] = T::from_float(float(a[i]));
     for (std::size_t i = 0; i < B.size(); ++i) b[i] = d(rng), B[i] = T::from_float(float(b[i]));
     HostTma t(M, N, K);
-    const int m_tiles = (M + 127) / 128, n_tiles = (N + 255) / 256;
+    const int n_tiles = (N + 255) / 256;
     for (int u = 0; u < tile_units(M, N, 2); ++u) {
-      const auto tile = tile_of(u, m_tiles, n_tiles, 2);
-      if (get<0>(tile) >= 0) run_tile(t, smem, A.data(), B.data(), D.data(), M, N, K, get<0>(tile), get<1>(tile));
+      const auto tile = tile_of(u, cluster_rows(M), n_tiles, 2);
+      for (int r = 0; get<0>(tile) >= 0 && r < ClusterM; ++r)  // (a second CTA past M too: its stores clip)
+        run_tile(t, smem, A.data(), B.data(), D.data(), M, N, K, get<0>(tile) * ClusterM + r, get<1>(tile));
     }
     int wrong = 0;
     for (int m = 0; m < M; ++m)

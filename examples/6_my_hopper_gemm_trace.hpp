@@ -1,7 +1,7 @@
 // 6. Trace mode of your Hopper GEMM: the kernel (6_my_hopper_gemm.cu) records, per thread and
 // value, what it really held, and `tessera verify` compares that with the maps the algebra
-// computes from the same objects (the stage tiles' layouts, the TiledMma). One CTA, M = bM,
-// N = bN, K = bK, two runs:
+// computes from the same objects (the stage tiles' layouts, the TiledMma). One cluster (its
+// first CTA records; the second's tile lies past M), M = bM, N = bN, K = bK, two runs:
 //   operands:     A(m,k) and B(n,k) hold the 16-bit pattern m*bK + k (bits: TMA moves bits),
 //                 and once the first stage landed the consumers read each TMA box back where
 //                 the copy wrote it (box element x at the swizzle of its offset in the box):
@@ -93,7 +93,7 @@ void write_trace_maps(std::ostream& os);
 // The whole trace in `tessera verify`'s format: the maps, then the records of both runs.
 inline void write_trace(std::ostream& os, std::vector<int> const& records) {
   os << "tessera-trace 1\nkernel my_hopper_gemm (examples/6_my_hopper_gemm.hpp) bf16 TN tile=128x256x64 stages=4 "
-        "mma=SM90_64x256x16_F32BF16BF16_SS atoms=2x1x1 tma=SM90_TMA_LOAD "
+        "mma=SM90_64x256x16_F32BF16BF16_SS atoms=2x1x1 cluster=2x1x1 tma=SM90_TMA_LOAD+SM90_TMA_LOAD_MULTICAST "
         "epilogue=SM90_U32x4_STSM_N+SM90_TMA_STORE\n";
   write_trace_maps(os);
   for (std::size_t i = 0; i + 5 <= records.size(); i += 5)

@@ -17,6 +17,9 @@
 #      warpgroup that issues both the TMA copies and the wgmmas, a cluster of 2; it prints
 #      CUTE_GEMM: [GFlop/s] (ms), the mean of 100 back-to-back launches (GPU_Clock), and no
 #      correctness check.
+# BASE=DIR: another version of example 6's sources (DIR/6_my_hopper_gemm.{cu,hpp,...}, e.g. the
+# previous commit's in a git-ignored folder the call carries) built beside it and timed at the
+# same shapes in the same call (an A/B).
 # Run here first: copy the CLI that
 # verifies the trace to .gpu/bin/tessera (cp build/bin/tessera .gpu/bin/). Then
 #   run(command="tools/device/run_example6.sh", carry=[".gpu"])
@@ -44,6 +47,12 @@ pids=()
  nvcc "${F[@]}" -x c++ -c examples/6_my_hopper_gemm_trace_maps.cpp -o "$B/ex6_maps.o" &&
  nvcc "${F[@]}" "${SM90A[@]}" "$B/ex6.o" "$B/ex6_maps.o" -lcublas -o "$B/example_my_hopper_gemm") >"$OUT/build_example6.log" 2>&1 &
 pids+=($!)
+if [ -n "${BASE:-}" ]; then
+  (nvcc "${F[@]}" "${SM90A[@]}" -I"$BASE" -c "$BASE/6_my_hopper_gemm.cu" -o "$B/base.o" &&
+   nvcc "${F[@]}" -I"$BASE" -x c++ -c "$BASE/6_my_hopper_gemm_trace_maps.cpp" -o "$B/base_maps.o" &&
+   nvcc "${F[@]}" "${SM90A[@]}" "$B/base.o" "$B/base_maps.o" -lcublas -o "$B/example_base") >"$OUT/build_base.log" 2>&1 &
+  pids+=($!)
+fi
 CUTE=.gpu/cutlass
 if [ -f "$CUTE/examples/cute/tutorial/hopper/wgmma_tma_sm90.cu" ]; then
   nvcc -std=c++17 --expt-relaxed-constexpr -O3 "${SM90A[@]}" "${CCBIN[@]}" -I"$CUTE/include" -I"$CUTE/tools/util/include" \
@@ -72,11 +81,17 @@ if [ -x "$B/example_my_hopper_gemm" ]; then
   run example6_edges 60 "$B/example_my_hopper_gemm" 1000 1032 1000 5 3
   run example6_small 60 "$B/example_my_hopper_gemm" 1 8 8 5 1
   run example6_trace 60 "$B/example_my_hopper_gemm" --trace "$OUT/my_hopper_gemm.trace"
+  if command -v compute-sanitizer >/dev/null; then
+    run example6_memcheck 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/example_my_hopper_gemm" 1000 1032 1000 2 3
+    run example6_memcheck_small 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/example_my_hopper_gemm" 1 8 8 2 1
+    run example6_synccheck 120 compute-sanitizer --tool synccheck --error-exitcode 9 "$B/example_my_hopper_gemm" 300 520 264 2 1
+  fi
   if [ -f "$OUT/my_hopper_gemm.trace" ] && [ -x .gpu/bin/tessera ]; then
     run example6_verify 60 .gpu/bin/tessera verify "$OUT/my_hopper_gemm.trace"
   fi
   for shape in "8192 8192 8192" "4096 4096 4096" ${SHAPES:+"$SHAPES"}; do
     run "example6_$(echo $shape | tr ' ' x)" 180 "$B/example_my_hopper_gemm" $shape 50 8
+    [ -x "$B/example_base" ] && run "base_$(echo $shape | tr ' ' x)" 180 "$B/example_base" $shape 50 8
   done
 fi
 
