@@ -93,6 +93,7 @@ struct Sm90Attention {
   // The traced build (collective/sm90_attention_trace.hpp) on `a`, which check_trace_problem
   // accepts: one CTA, recording through `trace` (device memory).
   static AttentionResult run_traced(AttentionArguments const& a, AttentionRecorder<Cfg> const& trace, cudaStream_t stream) {
+    if (auto r = check_arguments(a); !r) return r;
     if (auto r = check_trace_problem(a); !r) return r;
     return launch(a, stream, attention_trace_kernel<Cfg>, trace);
   }
