@@ -20,8 +20,10 @@
 #include "tessera/pipeline/tma_pipeline.hpp"
 
 #include "sm90_attention_config.hpp"
+#include "sm90_attention_consumer_mma.hpp"
 #include "sm90_attention_problem.hpp"
 #include "sm90_attention_softmax.hpp"
+#include "sm90_attention_trace.hpp"
 
 namespace tessera::kernels::sm90::attention {
 
@@ -80,16 +82,6 @@ TESSERA_DEVICE float reduce_row(float x, F&& op) {
   return x;
 }
 
-// Two f32 values rounded to T (cvt.rn, the same rounding as convert) in one word, lo first.
-template <class T>
-TESSERA_DEVICE uint32_t round_pair(float lo, float hi) {
-  uint32_t w;
-  // (the first source operand goes to the upper half)
-  if constexpr (std::is_same_v<T, bfloat16_t>) asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
-  else asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(w) : "f"(hi), "f"(lo));
-  return w;
-}
-
 // A consumer thread's steps on one key tile, apart so that the schedules that overlap them
 // (the softmax of tile j under the wgmmas of tile j - 1 within a warpgroup; the two warpgroups
 // taking turns on the tensor cores) reorder calls, not code. `thread`: 0..255 over both
@@ -97,8 +89,9 @@ TESSERA_DEVICE uint32_t round_pair(float lo, float hi) {
 template <class Cfg>
 struct ConsumerSteps {
   using T = typename Cfg::Element;
-  using AccS = decltype(partition_fragment_C(typename Cfg::TiledMmaS{}, typename Cfg::TileS{}));
-  static constexpr int p_words = decltype(size(AccS{}))::value / 2;
+  using Mma = ConsumerMma<Cfg>;
+  using AccS = typename Mma::AccS;
+  static constexpr int p_words = Mma::p_words;
 
   SharedStorage<Cfg>& s;
   WorkItem const& w;
@@ -107,18 +100,7 @@ struct ConsumerSteps {
   int thread;
 
   // S = Q K^T on K stage `stage`: issued and committed as one wgmma batch (not waited for).
-  // (The descriptor fragments are made here from the stage index: made once before the loop,
-  // their 64-bit descriptors would stay live across it, some 60 registers.)
-  TESSERA_DEVICE void issue_s(AccS& acc_s, int stage) const {
-    typename Cfg::TiledMmaS mma;
-    auto thr = mma.get_slice(thread);
-    auto tSrQ = thr.partition_fragment_A(make_tensor(s.q, typename Cfg::SmemQ{}));  // descriptors
-    auto tSrK = thr.partition_fragment_B(make_tensor(s.k, typename Cfg::SmemK{}));  // (.., stage)
-    GMMA::warpgroup_fence_operand(acc_s);
-    GMMA::warpgroup_arrive();
-    gemm(mma, tSrQ, tSrK(_, _, _, stage), acc_s, GMMA::ScaleOut::Zero);
-    GMMA::warpgroup_commit_batch();
-  }
+  TESSERA_DEVICE void issue_s(AccS& acc_s, int stage) const { Mma::issue_s(s.q, s.k, thread, acc_s, stage); }
 
   // Masks, row max, P = exp2(S c - m c) in S's registers, the row sums; returns through `factor`
   // each row slot's rescaling of O.
@@ -155,33 +137,23 @@ struct ConsumerSteps {
     }
   }
 
-  // P: S's registers rounded to T, in S's value order, two per 32-bit word (the words the RS
-  // wgmma reads: made before the wgmmas, they are not repacked between them, which would make
-  // ptxas wait for each wgmma, C7519).
-  TESSERA_DEVICE static void round_p(AccS const& acc_s, uint32_t (&p)[p_words]) {
-#pragma unroll
-    for (int i = 0; i < p_words; ++i) p[i] = round_pair<T>(acc_s(2 * i), acc_s(2 * i + 1));
-  }
+  // P: S's registers rounded to T, two per 32-bit word (ConsumerMma::round_p).
+  TESSERA_DEVICE static void round_p(AccS const& acc_s, uint32_t (&p)[p_words]) { Mma::round_p(acc_s, p); }
 
   // O += P V on V stage `stage`, P's words read as the A fragment through PRetile
   // (accumulator_as_operand_A); issued and committed (not waited for).
   template <class AccO>
   TESSERA_DEVICE void issue_pv(AccO& acc_o, uint32_t const (&p)[p_words], int stage) const {
-    typename Cfg::TiledMmaO mma;
-    auto thr = mma.get_slice(thread);
-    auto tOrP = make_tensor(reinterpret_cast<T const*>(p), typename Cfg::PRetile{});
-    auto tOrV = thr.partition_fragment_B(make_tensor(s.v, typename Cfg::SmemV{}));  // (.., stage)
-    GMMA::warpgroup_fence_operand(acc_o);
-    GMMA::warpgroup_arrive();
-    gemm(mma, tOrP, tOrV(_, _, _, stage), acc_o, GMMA::ScaleOut::One);
-    GMMA::warpgroup_commit_batch();
+    Mma::issue_pv(s.v, thread, acc_o, p, stage);
   }
 };
 
 // The consumer mainloop, one key tile after the other (S, softmax, P V, each waited for).
-template <class Cfg>
+// Trace: trace::NoTrace (no code) or AttentionRecorder (sm90_attention_trace.hpp: its softmax
+// in place of the kernel's, and records of S, P and O).
+template <class Cfg, class Trace = trace::NoTrace>
 TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
-                            pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs) {
+                            pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs, Trace const& trace = {}) {
   using Steps = ConsumerSteps<Cfg>;
   const Steps steps{s, w, causal, scale * log2e, thread};
   constexpr auto slot_o = typename Cfg::RowSlotsO{};
@@ -196,17 +168,20 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     GMMA::warpgroup_fence_operand(acc_s);
     if (lane0) s.pipe_k.consumer_release(st);
     float factor[Cfg::rows_per_thread];
-    steps.softmax(acc_s, j, cs.rows, factor);
+    if constexpr (Trace::enabled) trace.softmax(thread, acc_s, factor);
+    else steps.softmax(acc_s, j, cs.rows, factor);
 #pragma unroll
     for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
     uint32_t p[Steps::p_words];
     Steps::round_p(acc_s, p);
+    if constexpr (Trace::enabled) trace.p_operand(thread, Steps::Mma::p_operand(p));
     while (!s.pipe_v.consumer_try_wait(st)) {}
     steps.issue_pv(cs.acc_o, p, st.index);
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(cs.acc_o);
     if (lane0) s.pipe_v.consumer_release(st);
   }
+  if constexpr (Trace::enabled) trace.output(thread, cs.acc_o);
   // Each row's sum over the lanes sharing it.
 #pragma unroll
   for (int r = 0; r < Cfg::rows_per_thread; ++r)

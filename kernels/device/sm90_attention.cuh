@@ -88,15 +88,36 @@ struct Sm90Attention {
     return {};
   }
 
-  static AttentionResult run(AttentionArguments const& a, cudaStream_t stream) {
+  static AttentionResult run(AttentionArguments const& a, cudaStream_t stream) { return launch(a, stream, attention_kernel<Cfg>); }
+
+  // The traced build (collective/sm90_attention_trace.hpp) on `a`, which check_trace_problem
+  // accepts: one CTA, recording through `trace` (device memory).
+  static AttentionResult run_traced(AttentionArguments const& a, AttentionRecorder<Cfg> const& trace, cudaStream_t stream) {
+    if (auto r = check_arguments(a); !r) return r;
+    if (auto r = check_trace_problem(a); !r) return r;
+    return launch(a, stream, attention_trace_kernel<Cfg>, trace);
+  }
+  // A trace's codes name coordinates inside one 128 x 128 tile of one head.
+  static AttentionResult check_trace_problem(AttentionArguments const& a) {
+    if (a.batch != 1 || a.heads != 1 || a.kv_heads != 1 || a.seqlen_q != kTraceTile || a.seqlen_k != kTraceTile ||
+        a.mask != AttentionMask::None || a.cu_seqlens_q != nullptr || a.head_dim != Cfg::head_dim)
+      return refuse(AttentionStatus::InvalidArgument, "a trace run is one tile: batch = heads = kv_heads = 1, seqlen_q = seqlen_k = " +
+                                                          std::to_string(kTraceTile) + ", no mask, no varlen, head_dim " +
+                                                          std::to_string(Cfg::head_dim));
+    return {};
+  }
+
+ private:
+  template <class Kernel, class... Extra>
+  static AttentionResult launch(AttentionArguments const& a, cudaStream_t stream, Kernel* kernel, Extra const&... extra) {
     KernelParams p{};
     if (auto r = make_params(a, p); !r) return r;
     int device = 0;
     cudaGetDevice(&device);
-    if (!device::opt_in_dynamic_smem(attention_kernel<Cfg>, device, smem_bytes))
+    if (!device::opt_in_dynamic_smem(kernel, device, smem_bytes))
       return refuse(AttentionStatus::LaunchFailed, "cannot raise the kernel's shared memory to " + std::to_string(smem_bytes) + " bytes");
     const dim3 grid((a.seqlen_q + Cfg::bM - 1) / Cfg::bM, a.heads, a.batch);
-    attention_kernel<Cfg><<<grid, Cfg::Threads, smem_bytes, stream>>>(p);
+    kernel<<<grid, Cfg::Threads, smem_bytes, stream>>>(p, extra...);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return refuse(AttentionStatus::LaunchFailed, cudaGetErrorString(e));
     return {};
   }

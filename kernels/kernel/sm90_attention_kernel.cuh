@@ -17,8 +17,9 @@ struct KernelParams {
   Output out;
 };
 
-template <class Cfg>
-__global__ void __launch_bounds__(Cfg::Threads, 1) attention_kernel(const __grid_constant__ KernelParams p) {
+// One CTA's work; Trace: trace::NoTrace (the shipped kernels) or AttentionRecorder.
+template <class Cfg, class Trace>
+TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
   extern __shared__ __align__(1024) unsigned char raw[];
   auto& s = *reinterpret_cast<SharedStorage<Cfg>*>(raw);
   const WorkItem w = work_item(p.problem, int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), Cfg::bM, Cfg::bN);
@@ -43,9 +44,21 @@ __global__ void __launch_bounds__(Cfg::Threads, 1) attention_kernel(const __grid
   GMMA::warpgroup_reg_alloc<240>();
   const int thread = int(threadIdx.x) - 128;
   ConsumerState<Cfg> cs;
-  if (w.key_tiles > 0) consume<Cfg>(s, w, p.problem.causal, p.problem.scale, thread, st, cs);
+  if (w.key_tiles > 0) consume<Cfg>(s, w, p.problem.causal, p.problem.scale, thread, st, cs, trace);
   else clear(cs.acc_o);  // no key visible: O = 0, LSE = -inf
   store_output<Cfg>(p.out, p.problem, w, thread, cs);
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::Threads, 1) attention_kernel(const __grid_constant__ KernelParams p) {
+  attention_cta<Cfg>(p, trace::NoTrace{});
+}
+
+// The traced build (sm90_attention_trace.hpp): the same CTA, recording into `trace`.
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::Threads, 1) attention_trace_kernel(const __grid_constant__ KernelParams p,
+                                                                          const AttentionRecorder<Cfg> trace) {
+  attention_cta<Cfg>(p, trace);
 }
 
 }  // namespace tessera::kernels::sm90::attention

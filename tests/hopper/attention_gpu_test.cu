@@ -4,9 +4,14 @@
 // filled with NaN before each launch, so anything the kernel fails to write is caught.
 // Also: the argument checks' refusals (no GPU needed).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the refusal checks).
+//   hopper_attention_gpu_test [--small]                      (--small: compute-sanitizer's cases)
+//   hopper_attention_gpu_test --trace FILE [bf16|f16] [64|128]
+//     the traced kernel (kernels/collective/sm90_attention_trace.hpp) on one tile: its S, P and
+//     O records written to FILE for `tessera verify FILE`; 77 without an sm_90 GPU.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +21,8 @@
 #include "tessera/atom/numeric.hpp"
 #include "tessera/kernels/attention.hpp"
 #include "../../tools/harness/harness.cuh"  // TESSERA_CUDA_CHECK
+#include "attention_trace_gpu.hpp"
+#include "sm90_attention_trace_file.hpp"
 
 using namespace tessera;
 using namespace tessera::kernels;
@@ -154,9 +161,59 @@ void expect_refused(AttentionArguments a, AttentionStatus want, const char* what
   }
 }
 
+bool sm90_device() {
+  int dev = 0, major = 0, minor = 0;
+  return cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess && major == 9 && minor == 0;
+}
+
+// --trace FILE [bf16|f16] [64|128]: the traced kernel on one tile, its trace written for
+// `tessera verify FILE` (the file is written whole or not at all).
+int write_trace(int argc, char** argv) {
+  const std::string path = argv[2];
+  bool bf16 = true;
+  int head_dim = 128;
+  for (int i = 3; i < argc; ++i) {
+    const std::string x = argv[i];
+    if (x == "bf16" || x == "f16") bf16 = x == "bf16";
+    else if (x == "64" || x == "128") head_dim = std::stoi(x);
+    else {
+      std::fprintf(stderr, "error: --trace FILE [bf16|f16] [64|128]: unknown '%s'\n", x.c_str());
+      return 2;
+    }
+  }
+  if (!sm90_device()) {
+    std::printf("no sm_90 GPU: trace skipped\n");
+    return 77;
+  }
+  std::vector<int> records;
+  if (const std::string why = tessera::kernels::sm90::attention::run_attention_trace(bf16, head_dim, records); !why.empty()) {
+    std::fprintf(stderr, "error: the traced attention kernel: %s\n", why.c_str());
+    return 1;
+  }
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream out(tmp);
+    tessera::kernels::sm90::attention::write_attention_trace(out, bf16, head_dim, records);
+    if (!out) {
+      std::fprintf(stderr, "error: cannot write %s\n", tmp.c_str());
+      std::remove(tmp.c_str());
+      return 2;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "error: cannot write %s\n", path.c_str());
+    return 2;
+  }
+  std::printf("trace: %zu records (%s, D = %d) written to %s; check them with: tessera verify %s\n", records.size() / 5,
+              bf16 ? "bf16" : "f16", head_dim, path.c_str(), path.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 3 && std::strcmp(argv[1], "--trace") == 0) return write_trace(argc, argv);
   const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;  // (compute-sanitizer)
   // Refusals, with a reason, before any device work.
   {

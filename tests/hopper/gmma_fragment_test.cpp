@@ -378,4 +378,50 @@ TEST_CASE("gemm(tiled_mma, ...) on the host: wgmma SS emulated through the descr
   CHECK(wrong == 0);
 }
 
+// The host's RS wgmma: A from registers (partition_fragment_A of the tile's shape, filled from
+// the thread's partition of A), B by descriptor; thread t's A(m, k) comes from the lane of its
+// warp that the atom's A layout names. Two warpgroups, B MN-major (128B), NaN accumulators
+// under ScaleOut::Zero, then One over the same K: every accumulator against 1x and 2x the
+// reference product.
+TEST_CASE("gemm(tiled_mma, ...) on the host: wgmma RS emulated, A from the warp's registers") {
+  constexpr int W = 2, BM = 64 * W, N = 64, BK = 32;
+  constexpr auto smem_b = GMMA::make_smem_layout<16, Major::MN, 128>(make_shape(C<N>{}, C<BK>{}));
+  constexpr int b_elements = int(cosize(smem_b.inner()));
+  std::unique_ptr<void, decltype(&std::free)> storage(std::aligned_alloc(std::size_t(1) << 18, std::size_t(1) << 18), &std::free);
+  auto* b = static_cast<bfloat16_t*>(storage.get());
+  auto av = [](int m, int k) { return float((m * 5 + k * 3) % 9 - 4); };
+  auto bv = [](int n, int k) { return float((n * 2 + k * 7) % 5 - 2); };
+  std::vector<bfloat16_t> ag(std::size_t(BM * BK));  // (BM, BK) column-major
+  for (int k = 0; k < BK; ++k) {
+    for (int m = 0; m < BM; ++m) ag[std::size_t(m + BM * k)] = bfloat16_t(av(m, k));
+    for (int n = 0; n < N; ++n) b[int(smem_b(n, k))] = bfloat16_t(bv(n, k));
+  }
+  host_warp::set_shared_memory(b, std::size_t(b_elements) * sizeof(bfloat16_t));
+  constexpr auto tiled = make_tiled_mma(SM90_64xNx16_F32BF16BF16_RS<N, Major::K, Major::MN>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  std::vector<float> c1(std::size_t(BM * N), -1.f), c2 = c1;
+  host_warp::launch(W * 128, [&](int t) {
+    const auto thr = tiled.get_slice(t);
+    const auto tCgA = thr.partition_A(make_tensor(ag.data(), make_layout(make_shape(C<BM>{}, C<BK>{}))));
+    auto tCrA = partition_fragment_A(tiled, make_shape(C<BM>{}, C<BK>{}));
+    for (int i = 0; i < int(size(tCrA)); ++i) tCrA(i) = tCgA(i);
+    const auto tCrB = thr.partition_fragment_B(make_tensor(b, smem_b));
+    auto tCrC = partition_fragment_C(tiled, make_shape(C<BM>{}, C<N>{}));
+    for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = std::numeric_limits<float>::quiet_NaN();
+    const auto tCgC1 = thr.partition_C(make_tensor(c1.data(), make_layout(make_shape(C<BM>{}, C<N>{}))));
+    const auto tCgC2 = thr.partition_C(make_tensor(c2.data(), make_layout(make_shape(C<BM>{}, C<N>{}))));
+    gemm(tiled, tCrA, tCrB, tCrC, GMMA::ScaleOut::Zero);
+    for (int i = 0; i < int(size(tCrC)); ++i) tCgC1(i) = tCrC(i);
+    gemm(tiled, tCrA, tCrB, tCrC, GMMA::ScaleOut::One);
+    for (int i = 0; i < int(size(tCrC)); ++i) tCgC2(i) = tCrC(i);
+  });
+  int wrong = 0;
+  for (int n = 0; n < N; ++n)
+    for (int m = 0; m < BM; ++m) {
+      float want = 0;
+      for (int k = 0; k < BK; ++k) want += av(m, k) * bv(n, k);
+      wrong += c1[std::size_t(m + BM * n)] != want || c2[std::size_t(m + BM * n)] != 2 * want;
+    }
+  CHECK(wrong == 0);
+}
+
 }  // namespace

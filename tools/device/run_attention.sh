@@ -3,8 +3,14 @@
 # kernels' TU, its GPU test and its benchmark, then runs
 #   attention_gpu_test            every head dim, mask, GQA ratio, varlen batch and residue
 #                                 against an FP64 reference, outputs poisoned with NaN
-#   compute-sanitizer memcheck    the test's small cases (--small); SAN=full adds racecheck
-#                                 and synccheck
+#   attention_gpu_test --trace    the traced kernel on one tile (kernels/collective/
+#                                 sm90_attention_trace.hpp), bf16/f16 x D 64/128: its S, P and
+#                                 O records in $OUT/attention_<type>_d<D>.trace.gz, verified there
+#                                 by .gpu/bin/tessera when that CLI runs on the machine (copy
+#                                 build/bin/tessera there and carry .gpu), else verify them
+#                                 after with `build/bin/tessera verify FILE`
+#   compute-sanitizer memcheck    the test's small cases (--small) and one trace run; SAN=full
+#                                 adds racecheck and synccheck on both
 #   attention_bench               B4 H16 S 4096/8192/16384, D 128 and 64, causal and not (TFLOP/s)
 #   attention_torch.py            torch SDPA's cuDNN and flash backends at the same shapes, and
 #                                 tessera's outputs (attention_bench --dump) against torch's
@@ -31,8 +37,11 @@ t0=$(date +%s)
   p1=$!
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/attention_gpu_test.cu -o "$B/attention_gpu_test.o" & p2=$!
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/attention_bench.cu -o "$B/attention_bench.o" & p3=$!
-  wait $p1 && wait $p2 && wait $p3 &&
-    nvcc "${F[@]}" -o "$B/attention_gpu_test" "$B/attention_gpu_test.o" "$B/attention_kernels.o" &&
+  nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/attention_trace_gpu.cu -o "$B/attention_trace_gpu.o" & p4=$!
+  nvcc "${F[@]}" -x c++ -c tests/hopper/sm90_attention_trace_file.cpp -o "$B/attention_trace_file.o" & p5=$!
+  wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 &&
+    nvcc "${F[@]}" -o "$B/attention_gpu_test" "$B/attention_gpu_test.o" "$B/attention_trace_gpu.o" "$B/attention_trace_file.o" \
+      "$B/attention_kernels.o" &&
     nvcc "${F[@]}" -o "$B/attention_bench" "$B/attention_bench.o" "$B/attention_kernels.o"
 } >"$OUT/build.log" 2>&1
 rc=$?
@@ -54,11 +63,27 @@ run() {  # name timeout command...
 }
 run attention_gpu_test 300 "$B/attention_gpu_test"
 tail -1 "$OUT/attention_gpu_test.log" | tee -a "$log"
+# The traced kernel's records: one trace per (type, head dim), verified where a CLI runs.
+for t in bf16 f16; do
+  for d in 128 64; do
+    tr="$OUT/attention_${t}_d${d}.trace"
+    run "trace_${t}_d${d}" 60 "$B/attention_gpu_test" --trace "$tr" $t $d
+    if [ -f "$tr" ] && [ -x .gpu/bin/tessera ]; then
+      run "verify_${t}_d${d}" 60 .gpu/bin/tessera verify "$tr"
+      tail -4 "$OUT/verify_${t}_d${d}.log" | tee -a "$log"
+    fi
+  done
+done
+[ -x .gpu/bin/tessera ] || note "trace: no .gpu/bin/tessera here; verify with: for f in OUT/attention_*.trace.gz; do zcat \$f | build/bin/tessera verify -; done"
+gzip -f "$OUT"/attention_*.trace 2>/dev/null  # (about 1.2 MB each as text)
 if command -v compute-sanitizer >/dev/null; then
   run memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/attention_gpu_test" --small
+  run memcheck_trace 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/attention_gpu_test" --trace "$B/sanitized.trace"
   if [ "${SAN:-}" = full ]; then
     run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/attention_gpu_test" --small
     run synccheck 300 compute-sanitizer --tool synccheck --error-exitcode 9 "$B/attention_gpu_test" --small
+    run racecheck_trace 120 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/attention_gpu_test" --trace "$B/sanitized.trace"
+    run synccheck_trace 120 compute-sanitizer --tool synccheck --error-exitcode 9 "$B/attention_gpu_test" --trace "$B/sanitized.trace"
   fi
 else
   note "compute-sanitizer: not found"

@@ -32,9 +32,11 @@
 // B(n,k) read from the lane and value that ALayout / BLayout place them at.  (Sums in
 // double, or int64 for integer atoms, then converted to D's type: exact for the small
 // integers the tests use; the hardware's fp32 sum order is not modelled.)  tessera's wgmma
-// SS atoms with f32 accumulators are emulated too, inside host_warp::launch: each thread
-// computes its own accumulators, reading both operands through their descriptors from the
-// buffer host_warp::set_shared_memory names (host_wgmma_ss); other wgmma atoms stop loudly.
+// atoms with f32 accumulators are emulated too, inside host_warp::launch: each thread
+// computes its own accumulators, reading the shared-memory operands through their
+// descriptors from the buffer host_warp::set_shared_memory names (host_wgmma_ss), and A of
+// RS atoms from the registers of the lanes of its warp that ALayout places it in
+// (host_wgmma_rs: a warp-collective step); other wgmma atoms stop loudly.
 #pragma once
 
 #include <array>
@@ -182,10 +184,55 @@ void host_wgmma_ss(uint64_t desc_a, uint64_t desc_b, Regs& d, GMMA::ScaleOut sca
     d[v] = float(acc);
   }
 }
+
+// Host: the calling thread's accumulators of one wgmma whose A lies in registers (RS atoms, f32
+// accumulators): A(m,k) is value va of the lane that ALayout's inverse names (an RS atom's rows
+// of warp q are held by warp q's lanes, so the warp's published fragments are enough: a layout
+// that placed them elsewhere stops loudly), B(n,k) read through its descriptor as in
+// host_wgmma_ss. `A`: this thread's fragment of the atom's values (every lane's has one type).
+template <class Op, class ALayout, class ATn, class Regs>
+void host_wgmma_rs(ATn const& A, uint64_t desc_b, Regs& d, GMMA::ScaleOut scale) {
+  using Traits = MMA_Traits<Op>;
+  using TB = typename Traits::ValTypeB;
+  static_assert(std::is_same_v<typename Traits::ValTypeC, float>,
+                "gemm on the host: the wgmma emulation covers f32 accumulators");
+  using Shape = typename Traits::Shape_MNK;
+  constexpr int M = int(std::remove_cvref_t<decltype(get<0>(Shape{}))>::value);
+  constexpr int K = int(std::remove_cvref_t<decltype(get<2>(Shape{}))>::value);
+  typename Traits::CLayout cl{};
+  host_warp::Lane const& me = host_warp::this_lane();
+  if (me.block == nullptr) {
+    std::fprintf(stderr, "tessera: %s on the host runs only inside tessera::host_warp::launch\n", Traits::name);
+    std::abort();
+  }
+  const int t = me.thread % GMMA::warpgroup_threads;
+  auto const& ainv = tv_inverse<ALayout>();
+  host_warp::collective(Traits::name, {&A, nullptr, nullptr, nullptr}, [&](int, auto const& published) {
+    for (int v = 0; v < int(decltype(size<1>(cl))::value); ++v) {
+      const int64_t mn = cl(t, v);
+      const int64_t m = mn % M, n = mn / M;
+      double acc = scale == GMMA::ScaleOut::One ? double(d[v]) : 0.0;
+      for (int64_t k = 0; k < K; ++k) {
+        const auto [ta, va] = ainv[std::size_t(m + M * k)];
+        if (ta < 0 || ta / host_warp::warp_size != t / host_warp::warp_size) {
+          std::fprintf(stderr, "tessera: %s on the host: A(%d,%d) lies outside the warp of thread %d\n", Traits::name, int(m),
+                       int(k), t);
+          std::abort();
+        }
+        auto const& a = *static_cast<ATn const*>(published[std::size_t(ta % host_warp::warp_size)][0]);
+        const uint32_t address = GMMA::descriptor_address(GMMA::GmmaDescriptor{desc_b}, Traits::major_B, sizeof_bits_v<TB>, n, k);
+        TB b;
+        std::memcpy(&b, host_warp::shared_byte(address, sizeof(TB)), sizeof(TB));
+        acc += convert_to<double>(a[va]) * convert_to<double>(b);
+      }
+      d[v] = float(acc);
+    }
+  });
+}
 #endif
 
-// One wgmma: C = A * B + (scale == One ? C : 0), C in place. On the host, SS atoms with f32
-// accumulators are emulated (host_wgmma_ss); the others stop loudly (mma_unsupported).
+// One wgmma: C = A * B + (scale == One ? C : 0), C in place. On the host, the atoms with f32
+// accumulators are emulated (host_wgmma_ss, host_wgmma_rs); the others stop loudly.
 template <class Atom, class ATn, class BTn, class CTn>
 TESSERA_HOST_DEVICE TESSERA_INLINE void wgmma_atom_call(ATn const& A, BTn const& B, CTn&& Cc, GMMA::ScaleOut scale) {
   using Op = typename Atom::Operation;
@@ -197,6 +244,12 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void wgmma_atom_call(ATn const& A, BTn const&
   if constexpr (GMMA::is_instruction_v<Op> && operand_is_shared<typename Atom::ALayout>() &&
                 std::is_same_v<typename MMA_Traits<Op>::ValTypeC, float>) {
     with_accumulators<typename Op::DRegisters>(Cc, [&](typename Op::DRegisters& d) { host_wgmma_ss<Op>(a[0], b[0], d, scale); });
+    return;
+  }
+  if constexpr (GMMA::is_instruction_v<Op> && !operand_is_shared<typename Atom::ALayout>() &&
+                std::is_same_v<typename MMA_Traits<Op>::ValTypeC, float>) {
+    with_accumulators<typename Op::DRegisters>(
+        Cc, [&](typename Op::DRegisters& d) { host_wgmma_rs<Op, typename Atom::ALayout>(A, b[0], d, scale); });
     return;
   }
 #endif
