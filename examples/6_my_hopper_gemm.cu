@@ -37,9 +37,7 @@ using namespace my_hopper_gemm;
 
 struct Params {
   CUtensorMap map_a, map_b;  // (64-byte aligned: the kernel takes Params as a __grid_constant__)
-  TmaA tma_a;                // the stage tiles' boxes
-  TmaB tma_b;                // (this CTA's part of B)
-  CUtensorMap map_d;
+  CUtensorMap map_d;         // (the loads' boxes: BoxesA, BoxesB)
   TmaD tma_d;  // a warp's part of the epilogue
   int M, N, K, group;
 };
@@ -74,9 +72,10 @@ __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid
         while (!s.pipe.producer_try_acquire(st)) {}
         s.pipe.producer_commit(st);  // the stage's bytes expected; the copies complete them
         const uint32_t full = s.pipe.full_barrier(st).address();
-        copy(p.tma_a.with(&p.map_a, full), a_origin(get<0>(tile) * ClusterM + rank, k), a0 + st.index * stage_a_elements * 2);
-        copy(p.tma_b.with(&p.map_b, full, cluster_mask), b_origin(get<1>(tile), rank, k),
-             b0 + (st.index * stage_b_elements + rank * part_b_elements) * 2);
+        copy_static<BoxesA>(SM90_TMA_LOAD{}, &p.map_a, full, a_origin(get<0>(tile) * ClusterM + rank, k),
+                            a0 + st.index * stage_a_elements * 2);
+        copy_static<BoxesB>(SM90_TMA_LOAD_MULTICAST{}, &p.map_b, full, b_origin(get<1>(tile), rank, k),
+                            b0 + (st.index * stage_b_elements + rank * part_b_elements) * 2, cluster_mask);
       }
     }
     pipeline::cluster_sync();  // no CTA leaves while its partner may still write into it
@@ -137,9 +136,9 @@ __global__ void __launch_bounds__(Threads, 1) my_hopper_gemm_kernel(const __grid
 Params make_params(T const* A, T const* B, T* D, int M, int N, int K, int group) {
   Params p{};
   tma::Arguments args_a, args_b, args_d;
-  p.tma_a = make_tma_copy<SM90_TMA_LOAD, 1, 16>(args_a, make_layout(make_shape(int64_t(M), int64_t(K)), make_stride(int64_t(K), _1{})),
-                                                StageA{});
-  p.tma_b = make_tma_copy<SM90_TMA_LOAD_MULTICAST, 1, 16>(
+  const TmaA tma_a = make_tma_copy<SM90_TMA_LOAD, 1, 16>(
+      args_a, make_layout(make_shape(int64_t(M), int64_t(K)), make_stride(int64_t(K), _1{})), StageA{});
+  const TmaB tma_b = make_tma_copy<SM90_TMA_LOAD_MULTICAST, 1, 16>(
       args_b, make_layout(make_shape(int64_t(N), int64_t(K)), make_stride(int64_t(K), _1{})), PartB{});
   p.tma_d = make_tma_copy<SM90_TMA_STORE, 1, 16>(args_d, make_layout(make_shape(int64_t(M), int64_t(N)), make_stride(int64_t(N), _1{})),
                                                  StageD{});
@@ -148,7 +147,11 @@ Params make_params(T const* A, T const* B, T* D, int M, int N, int K, int group)
       std::fprintf(stderr, "error: TMA: %s\n", tma::to_string(a->rule));
       std::exit(1);
     }
-  if (!p.tma_a.boxes.ok() || !p.tma_b.boxes.ok() || !p.tma_d.boxes.ok() ||
+  if (!same_boxes(tma_a.boxes, BoxesA::value) || !same_boxes(tma_b.boxes, BoxesB::value)) {
+    std::fprintf(stderr, "error: this problem's TMA boxes are not the kernel's compile-time ones\n");
+    std::exit(1);
+  }
+  if (!p.tma_d.boxes.ok() ||
       tma::encode_tensor_map(&p.map_a, args_a, A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) ||
       tma::encode_tensor_map(&p.map_b, args_b, B, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) ||
       tma::encode_tensor_map(&p.map_d, args_d, D, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)) {

@@ -171,6 +171,12 @@ int main(int argc, char** argv) {
         for (int k = 0; k < int(bK); ++k)
           misplaced += int(StageB{}(r * int(bN) / ClusterM + row, k)) != r * part_b_elements + int(PartB{}(row, k));
     EXPECT(misplaced == 0);
+    // The kernel's compile-time boxes are every problem's (the producer issues those).
+    for (auto [M, N, K] : {std::array{8192, 8192, 8192}, std::array{1, 8, 8}, std::array{1000, 1032, 1000}, std::array{72, 40, 8},
+                           std::array{128, 256, 64}}) {
+      HostTma u(M, N, K);
+      EXPECT(same_boxes(u.tma_a.boxes, BoxesA::value) && same_boxes(u.tma_b.boxes, BoxesB::value));
+    }
     EXPECT(t.args_d.rule == tma::Rule::ok && t.tma_d.boxes.ok() && t.tma_d.boxes.count == 1 &&
            t.tma_d.tx_bytes() == uint32_t(sizeof(T)) * stage_d_elements);
   }
