@@ -79,7 +79,7 @@ def _read_views(named, stream):
     return views, launch, [s for s in producers if s != launch]
 
 
-def _strides(v, name, extents):
+def _strides(v, name):
     """The (batch, row, head) strides in elements of a (batch, rows, heads, dim) or a varlen
     (rows, heads, dim) view, head_dim contiguous. A mode of extent 1 is never stepped over,
     so its stride is left to the C++ default (0)."""
@@ -103,8 +103,8 @@ def _strides(v, name, extents):
 
 
 def _size(value, what, lo):
-    v = _arrays._int(value, f"tessera.attention: {what}", lo, _INT_MAX)
-    return v
+    """A size as the C++ API's int holds it: refused beyond, never truncated."""
+    return _arrays._int(value, f"tessera.attention: {what}", lo, _INT_MAX)
 
 
 def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=None,
@@ -200,9 +200,9 @@ def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_s
         _size(value, what, 0)
     strides = []
     for name, x in (("q", vq), ("k", vk), ("v", vv)):
-        strides += _strides(x, name, x.shape)
+        strides += _strides(x, name)
     if vo is not None:
-        strides += _strides(vo, "out", vo.shape)
+        strides += _strides(vo, "out")
         o_ptr = vo.ptr
     else:
         strides += [0, 0, 0]  # (the packed allocation: the defaults)
@@ -280,7 +280,7 @@ def attention(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None,
     p = plan(q, k, v, out, causal=causal, scale=scale, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
              max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, return_lse=return_lse, stream=stream)
     _check_status(*_core.check_attention_arguments(p.spec))
-    cuda = _gemm._cuda()
+    cuda = _gemm._cuda("tessera.attention", "attention")
     spec = list(p.spec)
     if out is None:
         out, spec[_O_PTR] = _empty(q, p.out_shape, p.dtype)

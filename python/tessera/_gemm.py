@@ -37,12 +37,12 @@ def has_cuda():
     return importlib.util.find_spec("tessera._gemm_cuda") is not None
 
 
-def _cuda():
+def _cuda(what="tessera.gemm", kernels="GEMM"):
     global _cuda_module
     if _cuda_module is None:
         if not has_cuda():
-            raise RuntimeError("tessera.gemm: this tessera was built without CUDA (TESSERA_ENABLE_CUDA=OFF, or no nvcc), "
-                               "so it has no GEMM kernels; build it with CUDA (docs/python.md, 'GEMM')")
+            raise RuntimeError(f"{what}: this tessera was built without CUDA (TESSERA_ENABLE_CUDA=OFF, or no nvcc), "
+                               f"so it has no {kernels} kernels; build it with CUDA (docs/python.md, 'GEMM')")
         _cuda_module = importlib.import_module("tessera._gemm_cuda")
     return _cuda_module
 
