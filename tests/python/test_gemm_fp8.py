@@ -124,7 +124,7 @@ class FakeTorchTensor:
 
     @property
     def __cuda_array_interface__(self):
-        raise TypeError(f"dtype {self.dtype} has no typestr")  # (as PyTorch: no float8 in the interface)
+        raise TypeError("no typestr for float8")  # (as PyTorch: no float8 in the interface)
 
     def view(self, dtype):
         assert dtype == "uint8"
@@ -132,13 +132,18 @@ class FakeTorchTensor:
 
 
 def test_torch_float8_tensors_are_read_as_uint8_views(monkeypatch):
-    monkeypatch.setitem(__import__("sys").modules, "torch", types.SimpleNamespace(uint8="uint8"))
-    a = FakeTorchTensor("torch.float8_e4m3fn", a8())
-    b = FakeTorchTensor("torch.float8_e5m2", b8())
+    fake = types.SimpleNamespace(uint8="uint8", float8_e4m3fn=object(), float8_e5m2=object(), bfloat16=object())
+    monkeypatch.setitem(__import__("sys").modules, "torch", fake)
+    monkeypatch.setattr(_gemm, "_torch_fp8", None)
+    a = FakeTorchTensor(fake.float8_e4m3fn, a8())
+    b = FakeTorchTensor(fake.float8_e5m2, b8())
     s = _gemm.spec_dict(_gemm.plan(a, b, d16()).spec)
     assert (s["element"], s["element_b"], s["a_ptr"], s["b_ptr"], s["b_major"]) == ("e4m3", "e5m2", A, B, "col")
     with pytest.raises(ValueError, match="b_dtype = 'e4m3', but b is float8_e5m2"):
         _gemm.plan(a, b, d16(), b_dtype="e4m3")
+    # (a PyTorch tensor of another type is read as it is, no view)
+    other = FakeTorchTensor(fake.bfloat16, a8())
+    assert _gemm._torch_fp8_bytes(other) == (other, None)
 
 
 @pytest.mark.parametrize("kwargs, error, text", [
