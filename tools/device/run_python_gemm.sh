@@ -9,7 +9,8 @@
 #     (tessera.attention against SDPA and FP64),
 #   the host tests of tests/python/test_gemm.py, test_gemm_fp8.py and test_attention.py (here
 #   with a GPU present),
-#   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process),
+#   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process; with --fp8
+#   tensor and rowwise against torch._scaled_mm),
 #   bench/python_attention_bench.py (tessera.attention against SDPA, one process) and
 #   sm90_gemm_bench on the same shapes (tessera::gemm against cuBLAS), so the two ratios come
 #   from one machine and one build.
@@ -124,6 +125,9 @@ r=$?; [ $r -ne 0 ] && status=1
 note "pytest test_gemm.py test_gemm_fp8.py test_attention.py (host tests, GPU present): rc=$r, $(tail -1 "$OUT/pytest_host.log")"
 note "-- tessera.gemm against torch.matmul (Python, one process)"
 timeout 150 $PY bench/python_gemm_bench.py 2>&1 | tee -a "$log"
+note "-- FP8 tessera.gemm against torch._scaled_mm (Python, one process)"
+timeout 120 $PY bench/python_gemm_bench.py --fp8 tensor 2>&1 | tee -a "$log"
+timeout 120 $PY bench/python_gemm_bench.py --fp8 rowwise 2>&1 | tee -a "$log"
 note "-- tessera.attention against torch SDPA (Python, one process)"
 timeout 150 $PY bench/python_attention_bench.py 2>&1 | tee -a "$log"
 note "-- tessera::gemm against cuBLAS (C++ sm90_gemm_bench, same shapes)"
