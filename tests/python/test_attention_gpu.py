@@ -8,6 +8,7 @@ rounded inputs: O within what the element type allows (P enters the second produ
 the inputs' type, as in FlashAttention) and within a small multiple of SDPA's own error on the
 same inputs; every LSE element within 1e-3 of the reference (a garbage or unwritten element
 cannot match), -inf for rows that see no key."""
+import itertools
 import math
 
 import pytest
@@ -144,8 +145,8 @@ def test_padded_output_is_written_inside_only(gen):
 def test_varlen(gen, causal, d):
     lens_q, lens_k = [1, 17, 129, 300], [5, 17, 200, 100]
     h, hkv, dtype = 8, 2, torch.bfloat16
-    cu_q = torch.tensor([0] + list(torch.tensor(lens_q).cumsum(0)), dtype=torch.int32, device="cuda")
-    cu_k = torch.tensor([0] + list(torch.tensor(lens_k).cumsum(0)), dtype=torch.int32, device="cuda")
+    cu_q = torch.tensor([0, *itertools.accumulate(lens_q)], dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([0, *itertools.accumulate(lens_k)], dtype=torch.int32, device="cuda")
     q = rand((sum(lens_q), h, d), dtype, gen)
     k, v = rand((sum(lens_k), hkv, d), dtype, gen), rand((sum(lens_k), hkv, d), dtype, gen)
     out = torch.full_like(q, math.nan)
