@@ -39,10 +39,11 @@ def gen():
 
 
 def fp8(rows, cols, dtype, gen):
-    """A rows x cols row-major FP8 matrix of values spread over the type's range near 1, its rows
-    16 bytes apart at least (TMA's rule for the leading dimension: any K is then accepted)."""
+    """A rows x cols row-major FP8 matrix of standard normal values, its rows 16 bytes apart at
+    least (TMA's rule for the leading dimension: any K is then accepted). (Unit variance keeps
+    an f16 D of K = 8192 with scales up to 2^6 well inside f16's range.)"""
     padded = -(-cols // 16) * 16
-    return (torch.randn((rows, padded), generator=gen, device="cuda") * 2).to(dtype)[:, :cols]
+    return torch.randn((rows, padded), generator=gen, device="cuda").to(dtype)[:, :cols]
 
 
 def scaled_mm(*args, **kw):
