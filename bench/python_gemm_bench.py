@@ -16,8 +16,14 @@ Besides, the host cost of one call (wall clock per call of a loop of calls that 
 a long GPU sleep, so only the Python and launch work is timed), which the sleep hides above,
 with its two sides apart (tessera's Python, _gemm_cuda.run's C++ and launch) and for out=None.
 
+--fp8 tensor|rowwise: e4m3 TN (A row-major M x K, B the transpose of a row-major N x K weight)
+with that scale mode, D bf16 row-major, against torch._scaled_mm (cuBLASLt, its default
+accumulation) on the same tensors and scales; _scaled_mm has no out=, so its side includes
+the caching allocator's (device-free, after the warm-up) allocation.
+
 usage: PYTHONPATH=build/python python3 bench/python_gemm_bench.py [--reps 30] [--warmup 5]
-           [--dtype bf16|f16] [--layout TN|NT|NN|TT] [--torch-d col|row] [--lead-cycles N] [M N K ...]"""
+           [--dtype bf16|f16] [--layout TN|NT|NN|TT] [--torch-d col|row] [--lead-cycles N]
+           [--fp8 tensor|rowwise] [M N K ...]"""
 import argparse
 import statistics
 import sys
@@ -70,6 +76,41 @@ def host_cost(f, calls=200, lead_cycles=400_000_000):
     return dt
 
 
+def fp8_rows(shapes, mode, args):
+    """tessera.gemm against torch._scaled_mm, e4m3 TN -> bf16, scale mode `mode`."""
+    print(f"FP8 e4m3 TN -> bf16 row-major, scale_mode={mode}; torch._scaled_mm alongside; median of {args.reps} "
+          "alternating pairs")
+    print(f"{'M':>6} {'N':>6} {'K':>6} {'tessera ms':>11} {'TFLOP/s':>8} {'torch ms':>9} {'TFLOP/s':>8} "
+          f"{'ratio':>6} {'err':>8}")
+    for m, n, k in shapes:
+        a = (torch.randn(m, k, device="cuda") * 0.5).to(torch.float8_e4m3fn)
+        b = (torch.randn(n, k, device="cuda") * 0.5).to(torch.float8_e4m3fn).t()
+        if mode == "rowwise":
+            sa, sb = torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+        else:
+            sa, sb = torch.tensor(0.75, device="cuda"), torch.tensor(1.25, device="cuda")
+        d_mine = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
+
+        def mine():
+            ts.gemm(a, b, d_mine, scale_a=sa, scale_b=sb, scale_mode=mode)
+
+        def theirs():
+            return torch._scaled_mm(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+
+        mine()
+        d_torch = theirs()
+        torch.cuda.synchronize()
+        err = ((d_mine.float() - d_torch.float()).norm() / d_torch.float().norm()).item()
+        t_mine, t_theirs = time_pairs(mine, theirs, args.reps, args.warmup, args.lead_cycles)
+        flop = 2.0 * m * n * k
+        print(f"{m:>6} {n:>6} {k:>6} {t_mine:>11.4f} {flop / t_mine / 1e9:>8.1f} {t_theirs:>9.4f} "
+              f"{flop / t_theirs / 1e9:>8.1f} {t_theirs / t_mine:>6.3f} {err:>8.1e}", flush=True)
+        if err > 2e-2:
+            print(f"  results differ (relative Frobenius norm {err:.2e})", file=sys.stderr)
+            return 1
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--reps", type=int, default=30)
@@ -79,11 +120,14 @@ def main():
     p.add_argument("--lead-cycles", type=int, default=2_000_000, help="GPU sleep before each timed pair (~1 ms)")
     p.add_argument("--torch-d", choices=["col", "row"], default="col",
                    help="torch's D: column-major as tessera's (the C++ bench's cuBLAS call) or row-major")
+    p.add_argument("--fp8", choices=["tensor", "rowwise"], help="FP8 e4m3 against torch._scaled_mm (see above)")
     p.add_argument("mnk", nargs="*", type=int)
     args = p.parse_args()
     if len(args.mnk) % 3:
         p.error("shapes come as M N K triples")
     shapes = [tuple(args.mnk[i:i + 3]) for i in range(0, len(args.mnk), 3)] or SHAPES
+    if args.fp8:
+        return fp8_rows(shapes, args.fp8, args)
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
     # BLAS letters: A 'T' = K-major (row-major M x K), B 'N' = K-major (column-major K x N).
     a_kmajor, b_kmajor = args.layout[0] == "T", args.layout[1] == "N"

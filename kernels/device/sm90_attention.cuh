@@ -19,33 +19,6 @@ namespace tessera::kernels::sm90::attention {
 
 inline AttentionResult refuse(AttentionStatus s, std::string m) { return {s, std::move(m)}; }
 
-// The checks that need no device.
-inline AttentionResult check_arguments(AttentionArguments const& a) {
-  using S = AttentionStatus;
-  if (a.head_dim != 64 && a.head_dim != 128) return refuse(S::Unsupported, "head_dim must be 64 or 128 (got " + std::to_string(a.head_dim) + ")");
-  if (a.batch < 1 || a.heads < 1 || a.kv_heads < 1) return refuse(S::InvalidArgument, "batch, heads and kv_heads must be >= 1");
-  if (a.heads % a.kv_heads != 0)
-    return refuse(S::InvalidArgument, "heads (" + std::to_string(a.heads) + ") must be a multiple of kv_heads (" + std::to_string(a.kv_heads) + ")");
-  if (a.seqlen_q < 1 || a.seqlen_k < 0) return refuse(S::InvalidArgument, "seqlen_q must be >= 1 and seqlen_k >= 0");
-  if (!a.q || !a.k || !a.v || !a.o) return refuse(S::InvalidArgument, "q, k, v and o must be given");
-  if ((a.cu_seqlens_q == nullptr) != (a.cu_seqlens_k == nullptr)) return refuse(S::InvalidArgument, "give both cu_seqlens_q and cu_seqlens_k, or neither");
-  const bool varlen = a.cu_seqlens_q != nullptr;
-  if (varlen && (a.total_q < 1 || a.total_k < 1)) return refuse(S::InvalidArgument, "varlen: total_q and total_k (the packed tensors' rows) must be >= 1");
-  if (!(a.softmax_scale >= 0.f) || !std::isfinite(a.softmax_scale)) return refuse(S::InvalidArgument, "softmax_scale must be finite and >= 0 (0: 1/sqrt(head_dim))");
-  const int64_t rows_q = varlen ? a.total_q : a.seqlen_q, rows_k = varlen ? a.total_k : a.seqlen_k;
-  const int64_t grid_y = a.heads, grid_z = a.batch;
-  if (rows_q >= (int64_t(1) << 31) || rows_k >= (int64_t(1) << 31) || grid_y > 65535 || grid_z > 65535)
-    return refuse(S::Unsupported, "rows below 2^31, heads and batch at most 65535");
-  // TMA: 16-byte aligned base addresses and strides.
-  const AttentionArguments d = with_default_strides(a);
-  for (int64_t st : {d.q_batch_stride, d.q_row_stride, d.q_head_stride, d.k_batch_stride, d.k_row_stride, d.k_head_stride, d.v_batch_stride,
-                     d.v_row_stride, d.v_head_stride, d.o_row_stride, d.o_head_stride, d.o_batch_stride})
-    if (st % 8 != 0 || st <= 0) return refuse(S::Misaligned, "strides must be positive multiples of 8 elements (16 bytes: TMA)");
-  for (const void* p : {a.q, a.k, a.v, static_cast<const void*>(a.o)})
-    if (reinterpret_cast<uintptr_t>(p) % 16 != 0) return refuse(S::Misaligned, "q, k, v and o must be 16-byte aligned");
-  return {};
-}
-
 template <class Cfg>
 struct Sm90Attention {
   using T = typename Cfg::Element;

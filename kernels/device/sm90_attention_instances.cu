@@ -6,22 +6,8 @@ namespace tessera::kernels {
 
 namespace att = sm90::attention;
 
-AttentionArguments with_default_strides(AttentionArguments a) {
-  const bool varlen = a.cu_seqlens_q != nullptr;
-  auto fill = [&](int64_t& batch, int64_t& row, int64_t& head, int heads, int seqlen) {
-    if (head == 0) head = a.head_dim;
-    if (row == 0) row = int64_t(heads) * a.head_dim;
-    if (batch == 0) batch = varlen ? row : int64_t(seqlen) * row;  // (unused for varlen)
-  };
-  fill(a.q_batch_stride, a.q_row_stride, a.q_head_stride, a.heads, a.seqlen_q);
-  fill(a.k_batch_stride, a.k_row_stride, a.k_head_stride, a.kv_heads, a.seqlen_k);
-  fill(a.v_batch_stride, a.v_row_stride, a.v_head_stride, a.kv_heads, a.seqlen_k);
-  fill(a.o_batch_stride, a.o_row_stride, a.o_head_stride, a.heads, a.seqlen_q);
-  return a;
-}
-
 AttentionResult can_implement(const AttentionArguments& args) {
-  if (auto r = att::check_arguments(args); !r) return r;
+  if (auto r = check_arguments(args); !r) return r;
   int device = 0, major = 0, minor = 0;
   if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
       cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {

@@ -378,7 +378,12 @@ inline py::tuple read_dlpack_capsule(py::handle capsule, py::handle what_h) {
     throw py::value_error(what() + ": DLPack dtype with " + std::to_string(dt.lanes) + " lanes (vector elements) is not read");
   static const char* const codes[] = {"int", "uint", "float", nullptr, "bfloat", "complex"};
   std::string dtype;
+  // DLPack 1.1's 8-bit floats, named as PyTorch and ml_dtypes name them: kDLFloat8_e4m3fn (10,
+  // OCP e4m3: no infinities) and kDLFloat8_e5m2 (12), the two Hopper's wgmma reads. (Code 8,
+  // kDLFloat8_e4m3, is IEEE-like e4m3 with infinities: another format, left by its code.)
   if (dt.code == 6) dtype = "bool";
+  else if (dt.code == 10 && dt.bits == 8) dtype = "float8_e4m3fn";
+  else if (dt.code == 12 && dt.bits == 8) dtype = "float8_e5m2";
   else if (dt.code < 6 && codes[dt.code] != nullptr) dtype = codes[dt.code] + std::to_string(dt.bits);
   else dtype = "code" + std::to_string(dt.code) + "_" + std::to_string(dt.bits);
   const int itemsize = (dt.bits + 7) / 8 > 1 ? (dt.bits + 7) / 8 : 1;

@@ -1,5 +1,5 @@
 // The `tessera._gemm_cuda` extension: tessera::gemm (the C++ GEMM host API, target
-// tessera::kernels) for tessera.gemm. Built only where the build has CUDA; a second
+// tessera::kernels) for tessera.gemm, and tessera::attention for tessera.attention. Built only where the build has CUDA; a second
 // extension beside _core so that _core, and `import tessera`, never need the CUDA runtime.
 // Python has mapped the arrays onto a flat description (gemm_spec.hpp, a tuple); run() checks
 // it (check_arguments, then can_implement), finds the device the pointers live on, orders the
@@ -9,13 +9,16 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "attention_spec.hpp"
 #include "fastcall.hpp"
 #include "gemm_spec.hpp"
+#include "tessera/kernels/attention.hpp"
 #include "tessera/kernels/gemm.hpp"
 
 namespace py = pybind11;
@@ -43,7 +46,9 @@ struct Placement {
   std::string status, message;
 };
 
-Placement place(const k::GemmArguments& g) {
+using NamedPointer = std::pair<const char*, const void*>;
+
+Placement place(std::initializer_list<NamedPointer> pointers, const char* what) {
   Placement p;
   int count = 0;
   if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
@@ -53,9 +58,7 @@ Placement place(const k::GemmArguments& g) {
     return p;
   }
   const char* first = nullptr;
-  for (auto [name, ptr] : {std::pair{"a", g.a.ptr}, std::pair{"b", g.b.ptr}, std::pair{"c", g.c.ptr},
-                           std::pair{"out", static_cast<const void*>(g.d)}, std::pair{"bias", g.epilogue.bias_ptr},
-                           std::pair{"workspace", static_cast<const void*>(g.workspace)}}) {
+  for (auto [name, ptr] : pointers) {
     if (ptr == nullptr) continue;
     cudaPointerAttributes attr{};
     const cudaError_t e = cudaPointerGetAttributes(&attr, ptr);
@@ -75,11 +78,23 @@ Placement place(const k::GemmArguments& g) {
     } else if (attr.device != p.device) {
       p.status = "not device memory";
       p.message = std::string(first) + " is on device " + std::to_string(p.device) + " and " + name + " on device " +
-                  std::to_string(attr.device) + "; one GEMM runs on one device";
+                  std::to_string(attr.device) + "; one " + what + " runs on one device";
       return p;
     }
   }
   return p;
+}
+
+Placement place(const k::GemmArguments& g) {
+  return place({{"a", g.a.ptr}, {"b", g.b.ptr}, {"c", g.c.ptr}, {"out", g.d}, {"bias", g.epilogue.bias_ptr},
+                {"workspace", g.workspace}, {"scale_a", g.scale_a}, {"scale_b", g.scale_b}},
+               "GEMM");
+}
+
+Placement place(const k::AttentionArguments& a) {
+  return place({{"q", a.q}, {"k", a.k}, {"v", a.v}, {"out", a.o}, {"lse", a.lse}, {"cu_seqlens_q", a.cu_seqlens_q},
+                {"cu_seqlens_k", a.cu_seqlens_k}},
+               "attention");
 }
 
 // Makes `device` current for the call and restores the caller's device after it.
@@ -267,6 +282,32 @@ py::tuple tune(py::handle spec, std::uintptr_t stream, int reps, bool record, co
   return py::make_tuple(st[0], st[1], t.chosen, t.microseconds, timings, t.cache_file, t.note);
 }
 
+// tessera.attention's launch: check_arguments, the pointers' device, can_implement, the
+// producers' streams, then tessera::attention on `stream`; (status, message).
+py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle producer_streams) {
+  const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
+  const unsigned long long stream = PyLong_AsUnsignedLongLong(stream_handle.ptr());
+  if (stream == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+  const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
+  if (k::AttentionResult r = k::check_arguments(a); !r) return tessera::python::attention_status_tuple(r);
+  const Placement where = place(a);
+  if (!where.status.empty()) return py::make_tuple(where.status, where.message);
+  k::AttentionResult r;
+  {
+    py::gil_scoped_release unlocked;
+    DeviceScope scope(where.device);
+    r = k::can_implement(a);
+    if (r) {
+      const cudaStream_t launch = as_stream(std::uintptr_t(stream));
+      if (std::string e = wait_for(producers, launch, where.device); !e.empty())
+        r = {k::AttentionStatus::LaunchFailed, e};
+      else
+        r = k::attention(a, launch);
+    }
+  }
+  return tessera::python::attention_status_tuple(r);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_gemm_cuda, m) {
@@ -276,6 +317,18 @@ PYBIND11_MODULE(_gemm_cuda, m) {
       "run(spec, stream, producer_streams, auto_workspace): checks (check_arguments, can_implement) and launches one "
       "GEMM (`spec`: a tuple of GEMM_SPEC_FIELDS) on `stream` after the `producer_streams`; (status, message), "
       "('', '') on success.");
+  tessera::python::def_fastcall<&run_attention, 3>(
+      m, "run_attention",
+      "run_attention(spec, stream, producer_streams): checks (check_arguments, can_implement) and launches one "
+      "attention forward pass (`spec`: a tuple of ATTENTION_SPEC_FIELDS) on `stream` after the `producer_streams`; "
+      "(status, message), ('', '') on success.");
+  m.def("attention_can_implement", [](py::handle spec) -> py::tuple {
+    const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
+    const Placement where = place(a);
+    if (!where.status.empty()) return py::make_tuple(where.status, where.message);
+    DeviceScope scope(where.device);
+    return tessera::python::attention_status_tuple(k::can_implement(a));
+  });
   m.def("can_implement", [](py::handle spec) -> py::tuple {
     const k::GemmArguments g = gemm_arguments_of(spec);
     const Placement where = place(g);

@@ -28,6 +28,7 @@ enum SpecField : int {
   kCPtr, kCMajor, kCLd, kCBatchStride,
   kDPtr, kDLd, kDBatchStride,
   kAlpha, kBeta, kActivation, kBias, kBiasPtr, kOutput, kAllowTf32, kWorkspacePtr, kWorkspaceBytes,
+  kElementB, kScaleAPtr, kScaleBPtr, kScaleMode, kLdScaleA,
   kSpecFieldCount
 };
 inline constexpr const char* kSpecFields[kSpecFieldCount] = {
@@ -36,7 +37,8 @@ inline constexpr const char* kSpecFields[kSpecFieldCount] = {
     "b_ptr", "b_major", "b_ld", "b_batch_stride",
     "c_ptr", "c_major", "c_ld", "c_batch_stride",
     "d_ptr", "d_ld", "d_batch_stride",
-    "alpha", "beta", "activation", "bias", "bias_ptr", "output", "allow_tf32", "workspace_ptr", "workspace_bytes"};
+    "alpha", "beta", "activation", "bias", "bias_ptr", "output", "allow_tf32", "workspace_ptr", "workspace_bytes",
+    "element_b", "scale_a_ptr", "scale_b_ptr", "scale_mode", "ld_scale_a"};
 
 inline py::tuple spec_field_names() {
   py::tuple names(static_cast<int>(kSpecFieldCount));
@@ -87,6 +89,8 @@ inline k::Element element_of(const char* s) {
   if (same(s, "f32")) return k::Element::F32;
   if (same(s, "f16")) return k::Element::F16;
   if (same(s, "bf16")) return k::Element::BF16;
+  if (same(s, "e4m3")) return k::Element::E4M3;
+  if (same(s, "e5m2")) return k::Element::E5M2;
   throw py::value_error(std::string("unknown element type '") + s + "'");
 }
 inline k::Major major_of(const char* s) {
@@ -99,6 +103,11 @@ inline k::Activation activation_of(const char* s) {
                  k::Activation::SiLU})
     if (same(s, k::to_string(a))) return a;
   throw py::value_error(std::string("unknown activation '") + s + "'");
+}
+inline k::ScaleMode scale_mode_of(const char* s) {
+  for (auto m : {k::ScaleMode::PerTensor, k::ScaleMode::Rowwise, k::ScaleMode::Block})
+    if (same(s, k::to_string(m))) return m;
+  throw py::value_error(std::string("unknown scale mode '") + s + "'");
 }
 inline k::Bias bias_of(const char* s) {
   for (auto b : {k::Bias::None, k::Bias::PerRow, k::Bias::PerColumn})
@@ -141,6 +150,12 @@ inline k::GemmArguments gemm_arguments_of(py::handle spec) {
   g.allow_tf32 = r.flag(kAllowTf32);
   g.workspace = const_cast<void*>(r.pointer(kWorkspacePtr));
   g.workspace_bytes = static_cast<std::size_t>(r.count(kWorkspaceBytes));
+  // B's type where it is not A's ("" : A's), the FP8 scales (0: none) and how they are laid out.
+  if (const char* eb = r.name(kElementB); eb[0] != '\0') g.element_b = element_of(eb);
+  g.scale_a = static_cast<const float*>(r.pointer(kScaleAPtr));
+  g.scale_b = static_cast<const float*>(r.pointer(kScaleBPtr));
+  g.scale_mode = scale_mode_of(r.name(kScaleMode));
+  g.ld_scale_a = r.integer(kLdScaleA);
   return g;
 }
 

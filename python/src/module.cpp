@@ -19,6 +19,7 @@
 
 #include "array_protocols.hpp"
 #include "fastcall.hpp"
+#include "attention_spec.hpp"
 #include "gemm_spec.hpp"
 #include "tessera/analysis/banks.hpp"
 #include "tessera/analysis/coalescing.hpp"
@@ -1322,6 +1323,12 @@ PYBIND11_MODULE(_core, m) {
       "check_gemm_arguments(spec): (status, message) of check_arguments on a tuple of GEMM_SPEC_FIELDS; ('', '') "
       "when it passes.");
   m.attr("GEMM_SPEC_FIELDS") = tessera::python::spec_field_names();
+  // The attention host API's device-free checks (tessera::kernels::check_arguments), likewise.
+  tessera::python::def_fastcall<&tessera::python::check_attention_arguments, 1>(
+      m, "check_attention_arguments",
+      "check_attention_arguments(spec): (status, message) of check_arguments on a tuple of ATTENTION_SPEC_FIELDS; "
+      "('', '') when it passes.");
+  m.attr("ATTENTION_SPEC_FIELDS") = tessera::python::attention_field_names();
   // The GPU-array protocols (array_protocols.hpp), for tessera/_arrays.py.
   namespace protocols = tessera::python::protocols;
   tessera::python::def_fastcall<&protocols::read_cuda_array_interface, 2>(

@@ -10,7 +10,7 @@ with CuTe DSL's names and argument order; see docs/python.md.
 """
 from . import _core
 from ._core import ComposedLayout, CopyAtom, Layout, MmaAtom, Swizzle, TiledCopy, TiledMma, Tiler
-from ._errors import Error, GemmError, InadmissibleError, IntegerOverflowError, ParseError
+from ._errors import AttentionError, Error, GemmError, InadmissibleError, IntegerOverflowError, ParseError
 from ._int_tuple import IntTuple
 
 _core._install(Error, ParseError, InadmissibleError, IntegerOverflowError, IntTuple)
@@ -29,11 +29,12 @@ from ._analysis import (  # noqa: E402
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._gemm import gemm, gemm_tune, GemmTuneResult  # noqa: E402
+from ._attention import attention  # noqa: E402
 from ._json import to_dict  # noqa: E402
 from .testing import (  # noqa: E402
     assert_bijective, assert_compact, assert_covers_tile_once, assert_equal_as_functions, assert_equals_exactly,
     assert_has_cosize, assert_injective, assert_surjective_onto)
-from . import _algebra, _atoms, _draw, _gemm, _interop, _json, testing  # noqa: E402
+from . import _algebra, _atoms, _attention, _draw, _gemm, _interop, _json, testing  # noqa: E402
 
 slice = slice_  # tessera eval's name (CuTe DSL's is slice_, as `slice` is Python's)
 
@@ -51,6 +52,7 @@ for _cls in (Layout, ComposedLayout):
 Layout.to_pycute = _interop.to_pycute
 
 __all__ = [
+    "AttentionError", "attention",
     "BankConflicts", "Coalescing", "Diff", "Explanation", "diff", "Verification", "explain", "verify", "assert_bijective", "assert_compact", "assert_covers_tile_once",
     "assert_equal_as_functions", "assert_equals_exactly", "assert_has_cosize", "assert_injective",
     "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "GemmError", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",

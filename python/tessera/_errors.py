@@ -38,3 +38,15 @@ class GemmError(ValueError):
         super().__init__(f"{status}: {message}")
         self.status = status
         self.message = message
+
+
+class AttentionError(ValueError):
+    """Arguments the attention host API refuses (tessera::kernels::check_arguments /
+    can_implement for AttentionArguments, or the launch's device checks): ``status`` is the
+    C++ status's name ("invalid argument", "unsupported", "misaligned operand", ...),
+    ``message`` its reason, ``str(e)`` both."""
+
+    def __init__(self, status, message):
+        super().__init__(f"{status}: {message}")
+        self.status = status
+        self.message = message

@@ -17,6 +17,13 @@ from . import _arrays, _core
 from ._errors import GemmError
 
 ELEMENTS = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+# The 8-bit floats (inputs only), by the names PyTorch and ml_dtypes give them: OCP e4m3 (no
+# infinities, PyTorch's float8_e4m3fn) and e5m2.
+FP8_ELEMENTS = {"float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
+_FP8_NAMES = {"e4m3": "float8_e4m3fn", "float8_e4m3fn": "float8_e4m3fn", "e5m2": "float8_e5m2",
+              "float8_e5m2": "float8_e5m2"}
+SCALE_MODES = {"tensor": "per-tensor", "rowwise": "rowwise", "block": "block"}
+_SCALE_BLOCK = 128  # ScaleMode::Block's k-group and weight block (tessera::kernels::scale_block)
 ACTIVATIONS = ("identity", "relu", "gelu", "gelu_tanh", "silu")
 _FLT_MAX = 3.4028234663852886e38
 # The C++ statuses that are not about the arguments (tessera/kernels/gemm_arguments.hpp).
@@ -30,12 +37,12 @@ def has_cuda():
     return importlib.util.find_spec("tessera._gemm_cuda") is not None
 
 
-def _cuda():
+def _cuda(what="tessera.gemm", kernels="GEMM"):
     global _cuda_module
     if _cuda_module is None:
         if not has_cuda():
-            raise RuntimeError("tessera.gemm: this tessera was built without CUDA (TESSERA_ENABLE_CUDA=OFF, or no nvcc), "
-                               "so it has no GEMM kernels; build it with CUDA (docs/python.md, 'GEMM')")
+            raise RuntimeError(f"{what}: this tessera was built without CUDA (TESSERA_ENABLE_CUDA=OFF, or no nvcc), "
+                               f"so it has no {kernels} kernels; build it with CUDA (docs/python.md, 'GEMM')")
         _cuda_module = importlib.import_module("tessera._gemm_cuda")
     return _cuda_module
 
@@ -143,7 +150,116 @@ def _check_status(status, message):
 # this order. A tuple, not a dict, so that building and reading it costs next to nothing.
 SPEC_FIELDS = _core.GEMM_SPEC_FIELDS
 _D_PTR = SPEC_FIELDS.index("d_ptr")
-_WHAT = {name: f"tessera.gemm: {name}" for name in ("a", "b", "c", "out", "bias")}
+_WHAT = {name: f"tessera.gemm: {name}" for name in ("a", "b", "c", "out", "bias", "scale_a", "scale_b")}
+
+
+_torch_fp8 = None  # {torch.float8_e4m3fn: "float8_e4m3fn", ...}, made on the first PyTorch operand
+
+
+def _torch_fp8_bytes(x):
+    """(x, None), or for a PyTorch float8 tensor (x viewed as uint8, its dtype's name): PyTorch
+    exports float8 through neither __cuda_array_interface__ (no typestr for it) nor, before
+    DLPack 1.1's codes, DLPack, so tessera reads the same bytes as uint8 and keeps the type.
+    PyTorch is found by the tensor's type, never imported here. (A dict lookup of the dtype
+    object: the 16-bit path pays next to nothing for it.)"""
+    global _torch_fp8
+    if not type(x).__module__.startswith("torch"):
+        return x, None
+    if _torch_fp8 is None:
+        torch = sys.modules.get("torch")
+        _torch_fp8 = {getattr(torch, n): n for n in FP8_ELEMENTS if hasattr(torch, n)}
+    name = _torch_fp8.get(getattr(x, "dtype", None))
+    if name is None:
+        return x, None
+    return x.view(sys.modules["torch"].uint8), name
+
+
+def _dtype_name(d):
+    """A dtype given by name or as a library's dtype object (torch.float8_e4m3fn, a numpy dtype)."""
+    return d if isinstance(d, str) else str(d).replace("torch.", "")
+
+
+def _input_dtype(v, override, fp8_name, name):
+    """The element type of operand `name`: its own, or the 8-bit float `override` names (for
+    one-byte integer views of FP8 data: uint8 or int8, as libraries without float8 hold it)."""
+    own = fp8_name if fp8_name is not None else v.dtype
+    if override is None:
+        return own
+    want = _FP8_NAMES.get(_dtype_name(override))
+    if want is None:
+        raise ValueError(f"tessera.gemm: {name}_dtype = {override!r} is none of 'e4m3' (float8_e4m3fn) and 'e5m2' "
+                         "(float8_e5m2): the override names the 8-bit float a one-byte array holds")
+    if own not in ("uint8", "int8", want):
+        raise ValueError(f"tessera.gemm: {name}_dtype = {override!r}, but {name} is {own}; the override applies to "
+                         "one-byte (uint8 or int8) arrays")
+    return want
+
+
+def _vector(v, name, length, what):
+    """The stride of a vector of `length` f32 given as any shape whose extents other than 1 are
+    [length] ((M,), (M, 1), (1, N) ...)."""
+    modes = [(e, st) for e, st in zip(v.shape, v.strides) if e != 1]
+    size = 1
+    for e in v.shape:
+        size *= e
+    if size != length or len(modes) > 1:
+        raise ValueError(f"tessera.gemm: {name} has shape {v.shape}; scale_mode='rowwise' takes {what} ({length} "
+                         "values: (M,) or (M, 1) for scale_a, (N,) or (1, N) for scale_b)")
+    if modes and modes[0][1] != 1:
+        raise ValueError(f"tessera.gemm: {name} has stride {modes[0][1]}; the scales are read contiguous")
+
+
+def _scales(views, mode, m, n, k, ld_scale_a):
+    """(scale_a address, scale_b address, the C++ ScaleMode's name, ld_scale_a) of the FP8
+    scales, their shapes checked against the mode (docs/gemm.md, 'FP8 scale modes')."""
+    if not isinstance(mode, str) or mode not in SCALE_MODES:
+        raise ValueError(f"tessera.gemm: scale_mode = {mode!r} is none of 'tensor', 'rowwise' and 'block'")
+    if ld_scale_a is not None and mode != "block":
+        raise ValueError("tessera.gemm: ld_scale_a is scale_mode='block''s (the distance between scale_a's k-groups)")
+    ld = 0 if ld_scale_a is None else _arrays._int(ld_scale_a, "tessera.gemm: ld_scale_a", 1)
+    ptrs = []
+    for name in ("scale_a", "scale_b"):
+        v = views.get(name)
+        if v is None:
+            ptrs.append(0)
+            continue
+        if v.dtype != "float32":
+            raise ValueError(f"tessera.gemm: {name} is {v.dtype}; the scales are float32")
+        size = 1
+        for e in v.shape:
+            size *= e
+        if mode == "tensor":
+            if size != 1:
+                raise ValueError(f"tessera.gemm: {name} has shape {v.shape}; scale_mode='tensor' takes one value "
+                                 "(shape () or (1,)); 'rowwise' and 'block' take more")
+        elif mode == "rowwise":
+            _vector(v, name, m if name == "scale_a" else n, "one per row of a" if name == "scale_a" else
+                    "one per column of b")
+        else:
+            kb = -(-k // _SCALE_BLOCK)
+            if name == "scale_a":
+                if v.ndim != 2 or v.shape != (m, kb):
+                    raise ValueError(f"tessera.gemm: scale_a has shape {v.shape}; scale_mode='block' takes (M, ceil(K/128)) "
+                                     f"= ({m}, {kb}), stored M-major (stride 1 along M: the transpose of a "
+                                     "(ceil(K/128), ld_scale_a) array)")
+                if m > 1 and v.strides[0] != 1:
+                    raise ValueError(f"tessera.gemm: scale_a has strides {v.strides}; the block scales are M-major "
+                                     "(stride 1 along M)")
+                if kb > 1:
+                    if ld_scale_a is not None and ld != v.strides[1]:
+                        raise ValueError(f"tessera.gemm: ld_scale_a = {ld} but scale_a's k-groups lie {v.strides[1]} "
+                                         "apart")
+                    ld = v.strides[1]
+            else:
+                nb = -(-n // _SCALE_BLOCK)
+                if v.ndim != 2 or v.shape != (nb, kb):
+                    raise ValueError(f"tessera.gemm: scale_b has shape {v.shape}; scale_mode='block' takes "
+                                     f"(ceil(N/128), ceil(K/128)) = ({nb}, {kb}), one per 128 x 128 block of b")
+                if (kb > 1 and v.strides[1] != 1) or (nb > 1 and v.strides[0] != kb):
+                    raise ValueError(f"tessera.gemm: scale_b has strides {v.strides}; the block scales are a dense "
+                                     f"row-major ({nb}, {kb}) matrix")
+        ptrs.append(v.ptr)
+    return ptrs[0], ptrs[1], SCALE_MODES[mode], ld
 
 
 def spec_dict(spec):
@@ -165,7 +281,8 @@ class Plan:
 
 
 def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
-         allow_tf32=False, stream=None, workspace="auto"):
+         allow_tf32=False, stream=None, workspace="auto", scale_a=None, scale_b=None, scale_mode="tensor",
+         ld_scale_a=None, a_dtype=None, b_dtype=None):
     """gemm()'s arguments mapped onto the C++ API's, checked as far as Python can (shapes,
     dtypes, strides, streams), without the C++ checks and without launching. Each array's
     protocol is read once."""
@@ -184,13 +301,17 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     if beta != 0.0 and c is None:
         raise ValueError(f"tessera.gemm: beta = {beta!r} reads c, but c is None (pass c=, which may be out)")
 
+    # PyTorch's float8 tensors, as the uint8 views both protocols read.
+    a, a_fp8 = _torch_fp8_bytes(a)
+    b, b_fp8 = _torch_fp8_bytes(b)
     # The stream first: DLPack producers are told it when they export.
     launch = None if stream is None else stream_handle(stream)
     # CUDA Array Interface views first (their v3 streams decide the default launch stream),
     # then DLPack ones, whose producers are handed the launch stream. Each interface is read
     # once (a producer's may build its dict at every read, as PyTorch's does).
     views, later = {}, []
-    for name, x in (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias)):
+    for name, x in (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias), ("scale_a", scale_a),
+                    ("scale_b", scale_b)):
         if x is None:
             continue
         v, cai_error = _arrays.read_cai(x, _WHAT[name])
@@ -225,17 +346,39 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     if k != k_b:
         raise ValueError(f"tessera.gemm: a is {m}x{k} and b is {k_b}x{n}: their inner extents differ ({k} != {k_b})")
     batch = max(va.shape[0] if len(va.shape) == 3 else 1, vb.shape[0] if len(vb.shape) == 3 else 1)
-    if va.dtype != vb.dtype:
-        raise ValueError(f"tessera.gemm: a is {va.dtype} and b is {vb.dtype}; the kernels take both in one type")
-    if va.dtype not in ELEMENTS:
-        raise ValueError(f"tessera.gemm: a and b are {va.dtype}; the kernels take float32, float16 or bfloat16")
+    if a_fp8 is None and b_fp8 is None and a_dtype is None and b_dtype is None:
+        ta, tb = va.dtype, vb.dtype  # (the common case: no 8-bit float in sight)
+    else:
+        ta = _input_dtype(va, a_dtype, a_fp8, "a")
+        tb = _input_dtype(vb, b_dtype, b_fp8, "b")
+    fp8 = ta in FP8_ELEMENTS or tb in FP8_ELEMENTS
+    if fp8:
+        if ta not in FP8_ELEMENTS or tb not in FP8_ELEMENTS:
+            raise ValueError(f"tessera.gemm: a is {ta} and b is {tb}; an 8-bit float goes with another 8-bit float "
+                             "(float8_e4m3fn or float8_e5m2)")
+        element_a, element_b = FP8_ELEMENTS[ta], ("" if tb == ta else FP8_ELEMENTS[tb])
+    else:
+        if ta != tb:
+            raise ValueError(f"tessera.gemm: a is {ta} and b is {tb}; the kernels take both in one type")
+        if ta not in ELEMENTS:
+            raise ValueError(f"tessera.gemm: a and b are {ta}; the kernels take float32, float16 or bfloat16, "
+                             "and the 8-bit floats float8_e4m3fn and float8_e5m2 (or a one-byte array with "
+                             "a_dtype=/b_dtype=)")
+        element_a, element_b = ELEMENTS[ta], ""
 
     vo = views.get("out")
     if vo is not None and out_dtype is not None and str(out_dtype).replace("torch.", "") != vo.dtype:
         raise ValueError(f"tessera.gemm: out_dtype = {out_dtype} but out is {vo.dtype}")
-    d_type = vo.dtype if vo is not None else (str(out_dtype).replace("torch.", "") if out_dtype is not None else va.dtype)
+    # (FP8 inputs: D is bf16 unless told, as torch._scaled_mm's)
+    d_type = vo.dtype if vo is not None else (str(out_dtype).replace("torch.", "") if out_dtype is not None else
+                                              "bfloat16" if fp8 else ta)
     if d_type not in ELEMENTS:
         raise ValueError(f"tessera.gemm: D in {d_type}: the kernels write float32, float16 or bfloat16")
+    if scale_a is None and scale_b is None and scale_mode == "tensor" and ld_scale_a is None:
+        scale_a_ptr = scale_b_ptr = ld = 0
+        mode = "per-tensor"
+    else:
+        scale_a_ptr, scale_b_ptr, mode, ld = _scales(views, scale_mode, m, n, k, ld_scale_a)
     vc = views.get("c")
     if vc is not None:
         if len(vc.shape) not in (2, 3) or vc.shape[-2:] != (m, n):
@@ -295,7 +438,7 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         c_ptr = c_ld = c_batch = 0
 
     if vo is not None:
-        for name in ("a", "b", "bias"):
+        for name in ("a", "b", "bias", "scale_a", "scale_b"):
             if name in views and _overlap(vo, views[name]):
                 raise ValueError(f"tessera.gemm: out overlaps {name}: the kernels read {name} while writing out")
         # C may be D itself (each element is read where it is then written), not part of it.
@@ -327,18 +470,20 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     else:
         d_ptr, d_ld, d_batch = 256, (n if d_major == "row" else m), (m * n if batch > 1 else 0)
     # In SPEC_FIELDS order.
-    spec = (m, n, k, batch, ELEMENTS[va.dtype],
+    spec = (m, n, k, batch, element_a,
             va.ptr, a_major, a_ld, a_batch,
             vb.ptr, b_major, b_ld, b_batch,
             c_ptr, d_major, c_ld, c_batch,
             d_ptr, d_ld, d_batch,
-            alpha, beta, activation, bias_mode, bias_ptr, ELEMENTS[d_type], allow_tf32, workspace_ptr, workspace_bytes)
+            alpha, beta, activation, bias_mode, bias_ptr, ELEMENTS[d_type], allow_tf32, workspace_ptr, workspace_bytes,
+            element_b, scale_a_ptr, scale_b_ptr, mode, ld)
     waits = producer_streams if launch not in producer_streams else [s for s in producer_streams if s != launch]
     return Plan(spec, launch, waits, d_shape, d_type, d_major, workspace is not None and vw is None, views)
 
 
 def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
-         allow_tf32=False, stream=None, workspace="auto"):
+         allow_tf32=False, stream=None, workspace="auto", scale_a=None, scale_b=None, scale_mode="tensor",
+         ld_scale_a=None, a_dtype=None, b_dtype=None):
     """D = activation(alpha * a @ b + beta * c + bias) on the GPU, with tessera's GEMM kernels
     (the C++ host API ``tessera::gemm``: docs/gemm.md); returns ``out``.
 
@@ -363,6 +508,20 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
       stream the arrays' ``__cuda_array_interface__`` names, else the legacy default stream.
       The launch waits for every other stream an array names (an event per stream), and DLPack
       producers are handed the stream, as both protocols ask.
+    FP8 (sm_90): a and b float8_e4m3fn or float8_e5m2 (e4m3 x e4m3, e4m3 x e5m2, e5m2 x e4m3),
+      ``a`` row-major and ``b`` column-major (TN: torch._scaled_mm's ``b = w.t()``); D bfloat16
+      unless ``out``/``out_dtype`` say float16 or float32. PyTorch's float8 tensors are read as
+      they are; an array of a library without float8 is a uint8 (or int8) view of the bytes with
+      ``a_dtype=``/``b_dtype=`` 'e4m3' or 'e5m2'. The dequantization scales are float32 device
+      arrays, read when the kernel runs:
+      scale_mode='tensor' (default): ``scale_a``, ``scale_b`` one value each (None: 1),
+        D = alpha * scale_a * scale_b * a @ b (+ beta c + bias, activation);
+      'rowwise': ``scale_a`` M values ((M,) or (M, 1)), ``scale_b`` N values ((N,) or (1, N)),
+        D(m, n) = alpha * scale_a[m] * scale_b[n] * (a @ b)(m, n), torch._scaled_mm's rowwise;
+      'block' (DeepSeek-V3's): ``scale_a`` (M, ceil(K/128)) M-major (stride 1 along M; the k-groups
+        ``ld_scale_a`` apart, taken from its stride), one per row and 128-k group of a;
+        ``scale_b`` (ceil(N/128), ceil(K/128)) row-major, one per 128 x 128 block of b; e4m3 only,
+        D bfloat16 row-major, one batch. The C++ API says what else it refuses (docs/gemm.md).
     workspace: "auto" lets the kernels share the last waves' tiles along K where that pays
       (Stream-K on sm_90, split-K of the last wave on sm_80), with scratch from CUDA's
       stream-ordered allocator; None never shares; a GPU array is used as the scratch. The
@@ -376,7 +535,8 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     without a GPU, or when a launch fails.
     """
     p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
-             workspace=workspace)
+             workspace=workspace, scale_a=scale_a, scale_b=scale_b, scale_mode=scale_mode, ld_scale_a=ld_scale_a,
+             a_dtype=a_dtype, b_dtype=b_dtype)
     cuda = _cuda_module
     if cuda is None or out is None:
         # The C++ checks without a launch: in a build without CUDA (which stops here), and before
@@ -409,7 +569,8 @@ class GemmTuneResult:
 
 
 def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
-              allow_tf32=False, stream=None, reps=20, record=True, cache_file=None):
+              allow_tf32=False, stream=None, reps=20, record=True, cache_file=None, scale_a=None, scale_b=None,
+              scale_mode="tensor", ld_scale_a=None, a_dtype=None, b_dtype=None):
     """Times every configuration of the sm90 GEMM kernel (CTA tile, cluster, whole tiles or
     Stream-K) that can run ``tessera.gemm`` with these arguments, on this GPU, and makes the
     fastest the one tessera.gemm runs for this problem (sizes, dtypes, majors, epilogue) from
@@ -432,7 +593,8 @@ def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation
     if cache_file is not None and not isinstance(cache_file, str):
         cache_file = str(cache_file)  # (a path object)
     p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
-             workspace=None)
+             workspace=None, scale_a=scale_a, scale_b=scale_b, scale_mode=scale_mode, ld_scale_a=ld_scale_a,
+             a_dtype=a_dtype, b_dtype=b_dtype)
     _check_status(*_core.check_gemm_arguments(p.spec))
     cuda = _cuda()
     if out is None:  # (D's layout for the scratch copy: a real array to describe, never written)

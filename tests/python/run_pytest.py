@@ -3,7 +3,7 @@ on sys.path. Exits 77 (ctest's SKIP_RETURN_CODE) when pytest or hypothesis is mi
 only then: a missing tessera module is a failure.
 
 With --gpu (ctest python_gpu_test, label gpu) it runs the tests marked `gpu` alone (tessera.gemm
-against torch.matmul), and exits 77 unless the module has its CUDA part, PyTorch is installed
+against torch.matmul and torch._scaled_mm, tessera.attention against SDPA), and exits 77 unless the module has its CUDA part, PyTorch is installed
 and sees a GPU; without --gpu it runs the others.
 
 usage: run_pytest.py PACKAGE_DIR TESSERA_CLI CONFORMANCE_DIR [--gpu] [pytest args...]"""

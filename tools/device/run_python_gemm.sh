@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# tessera.gemm on the GPU machine in one call: builds the Python module with its CUDA part
-# (the kernel library's TUs position-independent, _core from the runtime/analysis/viz/verify
-# sources, _gemm_cuda over the kernels) and the C++ SM90 bench, side by side on all cores,
-# without CMake (the machine has no Debian packages: pybind11 and PyTorch come from its
-# Python); then
+# tessera.gemm and tessera.attention on the GPU machine in one call: builds the Python module
+# with its CUDA part (the kernel library's TUs position-independent, the attention kernels'
+# included, _core from the runtime/analysis/viz/verify sources, _gemm_cuda over the kernels)
+# and the C++ SM90 bench, side by side on all cores, without CMake (the machine has no Debian
+# packages: pybind11 and PyTorch come from its Python); then
 #   pytest -m gpu tests/python/test_gemm_gpu.py (tessera.gemm against torch.matmul and FP64),
-#   the host tests of tests/python/test_gemm.py (here with a GPU present),
-#   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process) and
+#     test_gemm_fp8_gpu.py (FP8 against torch._scaled_mm and FP64) and test_attention_gpu.py
+#     (tessera.attention against SDPA and FP64),
+#   the host tests of tests/python/test_gemm.py, test_gemm_fp8.py and test_attention.py (here
+#   with a GPU present),
+#   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process; with --fp8
+#   tensor and rowwise against torch._scaled_mm),
+#   bench/python_attention_bench.py (tessera.attention against SDPA, one process) and
 #   sm90_gemm_bench on the same shapes (tessera::gemm against cuBLAS), so the two ratios come
 #   from one machine and one build.
 #   run(command="OUT=$OUT tools/device/run_python_gemm.sh")
 # STEP=build (build only, into BUILD inside the tree, e.g. BUILD=build-gpu, which a warm machine
 # keeps) then STEP=check when one call cannot hold both.
 # KOBJS=DIR: take the kernel library's objects from DIR (k_*.o and h_*.o of a run_check.sh build,
-# which compiles them position-independent) instead of compiling them again.
+# which compiles them position-independent) instead of compiling them again; the attention
+# kernels' TU (k_sm90_attention_instances.o) is compiled here when DIR lacks it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-pygemm}
@@ -52,13 +58,19 @@ if [ "$STEP" != check ]; then
     kobjs=("$KOBJS"/k_*.o "$KOBJS"/h_*.o)
     host_objs=("$KOBJS"/h_*.o)
     cp "$KOBJS/sm90_bench" "$B/"  # (run_check.sh's C++ bench, linked over the same objects)
+    if [ ! -f "$KOBJS/k_sm90_attention_instances.o" ]; then
+      o="$B/k_sm90_attention_instances.o"
+      nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC --split-compile=0 -c kernels/device/sm90_attention_instances.cu -o "$o" &
+      pids+=($!)
+      kobjs+=("$o")
+    fi
   else
   for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
     o="$B/k_$(basename "$src" .cu).o"
     nvcc "${F[@]}" "${SM90[@]}" -Xcompiler -fPIC -c "$src" -o "$o" & pids+=($!)
     kobjs+=("$o")
   done
-  for src in kernels/device/sm90_instances*.cu; do
+  for src in kernels/device/sm90_instances*.cu kernels/device/sm90_attention_instances.cu; do
     o="$B/k_$(basename "$src" .cu).o"
     nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC --split-compile=0 -c "$src" -o "$o" & pids+=($!)
     kobjs+=("$o")
@@ -102,15 +114,22 @@ fi
 cp python/tessera/*.py "$B/python/tessera/"
 export PYTHONPATH="$B/python" PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 note "import: $($PY -c 'import tessera, sys; print("tessera", tessera.__version__, "has_cuda", tessera.has_cuda)' 2>&1 | tail -1)"
-timeout 300 $PY -m pytest -q -p no:cacheprovider -m gpu tests/python/test_gemm_gpu.py -rs >"$OUT/pytest_gpu.log" 2>&1
+timeout 420 $PY -m pytest -q -p no:cacheprovider -m gpu tests/python/test_gemm_gpu.py tests/python/test_gemm_fp8_gpu.py \
+  tests/python/test_attention_gpu.py -rs >"$OUT/pytest_gpu.log" 2>&1
 r=$?; [ $r -ne 0 ] && status=1
 note "pytest -m gpu: rc=$r, $(tail -1 "$OUT/pytest_gpu.log")"
 grep -aE "^FAILED|^ERROR" "$OUT/pytest_gpu.log" | head -20 | tee -a "$log"
-timeout 60 $PY -m pytest -q -p no:cacheprovider tests/python/test_gemm.py >"$OUT/pytest_host.log" 2>&1
+timeout 60 $PY -m pytest -q -p no:cacheprovider tests/python/test_gemm.py tests/python/test_gemm_fp8.py \
+  tests/python/test_attention.py >"$OUT/pytest_host.log" 2>&1
 r=$?; [ $r -ne 0 ] && status=1
-note "pytest test_gemm.py (host tests, GPU present): rc=$r, $(tail -1 "$OUT/pytest_host.log")"
+note "pytest test_gemm.py test_gemm_fp8.py test_attention.py (host tests, GPU present): rc=$r, $(tail -1 "$OUT/pytest_host.log")"
 note "-- tessera.gemm against torch.matmul (Python, one process)"
 timeout 150 $PY bench/python_gemm_bench.py 2>&1 | tee -a "$log"
+note "-- FP8 tessera.gemm against torch._scaled_mm (Python, one process)"
+timeout 120 $PY bench/python_gemm_bench.py --fp8 tensor 2>&1 | tee -a "$log"
+timeout 120 $PY bench/python_gemm_bench.py --fp8 rowwise 2>&1 | tee -a "$log"
+note "-- tessera.attention against torch SDPA (Python, one process)"
+timeout 150 $PY bench/python_attention_bench.py 2>&1 | tee -a "$log"
 note "-- tessera::gemm against cuBLAS (C++ sm90_gemm_bench, same shapes)"
 [ -x "$B/sm90_bench" ] && timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log"
 note "== status $status ($(( $(date +%s) - t0 )) s)"

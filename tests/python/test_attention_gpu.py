@@ -1,0 +1,208 @@
+"""tessera.attention on an sm_90 GPU against an FP64 reference and torch's
+scaled_dot_product_attention (marked `gpu`: ctest python_gpu_test, skipped without an sm_90
+GPU, PyTorch or the module's CUDA part).
+
+Each case fills `out` with NaN first (a poisoned output: every element must be written) and
+compares O and the LSE with softmax(Q K^T * scale [+ mask]) V computed in FP64 from the same
+rounded inputs: O within what the element type allows (P enters the second product rounded to
+the inputs' type, as in FlashAttention) and within a small multiple of SDPA's own error on the
+same inputs; every LSE element within 1e-3 of the reference (a garbage or unwritten element
+cannot match), -inf for rows that see no key."""
+import itertools
+import math
+
+import pytest
+
+import tessera as ts
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+
+def _sm90():
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not (ts.has_cuda and _sm90()),
+                                 reason="needs an sm_90 GPU, PyTorch and tessera's CUDA part")]
+
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
+# Max |O - O_ref| allowed (V in [-1, 1], so O too): P rounded to the inputs' type before P V,
+# the output's rounding.
+TOL = {torch.bfloat16: 2**-6, torch.float16: 2**-9}
+
+
+@pytest.fixture
+def gen():
+    g = torch.Generator(device="cuda")
+    g.manual_seed(4321)
+    return g
+
+
+def rand(shape, dtype, gen):
+    return (torch.rand(shape, generator=gen, device="cuda") * 2 - 1).to(dtype)
+
+
+def reference(q, k, v, causal, scale):
+    """O and LSE in FP64 of one (seqlen, heads, head_dim) sequence: q (sq, h, d), k, v (sk, hkv, d)."""
+    sq, h, d = q.shape
+    sk, hkv = k.shape[0], k.shape[1]
+    qd = q.double().transpose(0, 1)                                   # (h, sq, d)
+    kd = k.double().transpose(0, 1).repeat_interleave(h // hkv, 0)   # (h, sk, d)
+    vd = v.double().transpose(0, 1).repeat_interleave(h // hkv, 0)
+    s = qd @ kd.transpose(1, 2) * scale
+    if causal:
+        i = torch.arange(sq, device=q.device)[:, None]
+        j = torch.arange(sk, device=q.device)[None, :]
+        s = s.masked_fill(j > i + sk - sq, -math.inf)
+    lse = torch.logsumexp(s, dim=-1)                                  # (h, sq); -inf where no key is seen
+    p = torch.exp(s - lse[..., None]).nan_to_num(0.0)
+    o = (p @ vd).transpose(0, 1)                                      # (sq, h, d)
+    return o, lse
+
+
+def sdpa(q, k, v, causal, scale):
+    """torch's SDPA on (batch, seqlen, heads, dim) tensors, with the bottom-right causal mask."""
+    h, hkv = q.shape[2], k.shape[2]
+    qt, kt, vt = (x.transpose(1, 2) for x in (q, k, v))
+    kt, vt = kt.repeat_interleave(h // hkv, 1), vt.repeat_interleave(h // hkv, 1)
+    mask = None
+    if causal:
+        sq, sk = q.shape[1], k.shape[1]
+        mask = torch.ones(sq, sk, dtype=torch.bool, device=q.device).tril(sk - sq)
+    return F.scaled_dot_product_attention(qt, kt, vt, attn_mask=mask, scale=scale).transpose(1, 2)
+
+
+def check(o, lse, refs, dtype, against=None):
+    assert not torch.isnan(o).any(), "an element of O was not written"
+    err = max((o[b].double() - r[0]).abs().max().item() for b, r in enumerate(refs))
+    bound = TOL[dtype]
+    if against is not None:
+        masked = [torch.isinf(r[1]).all(0) for r in refs]  # (rows no head sees: SDPA gives NaN there)
+        their = max(((against[b].double() - r[0])[~masked[b]]).abs().max().item() if (~masked[b]).any() else 0.0
+                    for b, r in enumerate(refs))
+        bound = max(bound, 4 * their)
+    assert err <= bound, f"max |O - O_ref| = {err:.3g} > {bound:.3g}"
+    if lse is not None:
+        for b, r in enumerate(refs):
+            ref = r[1]
+            inf = torch.isinf(ref)
+            assert torch.equal(torch.isinf(lse[b]) & (lse[b] < 0), inf), "LSE -inf exactly where a row sees no key"
+            if (~inf).any():
+                assert ((lse[b].double() - ref)[~inf]).abs().max().item() <= 1e-3
+    return err
+
+
+CASES = [  # (batch, sq, sk, heads, kv_heads)
+    (2, 128, 128, 4, 4), (1, 1, 1, 2, 2), (2, 17, 129, 4, 2), (1, 129, 17, 8, 2), (2, 300, 1000, 8, 4),
+    (1, 1000, 300, 4, 1)]
+
+
+@pytest.mark.parametrize("b, sq, sk, h, hkv", CASES)
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("dt", ["bf16", "f16"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_matches_fp64_and_sdpa(gen, b, sq, sk, h, hkv, d, dt, causal):
+    dtype = DTYPES[dt]
+    q, k, v = rand((b, sq, h, d), dtype, gen), rand((b, sk, hkv, d), dtype, gen), rand((b, sk, hkv, d), dtype, gen)
+    out = torch.full_like(q, math.nan)
+    scale = 1 / math.sqrt(d)
+    r, lse = ts.attention(q, k, v, out, causal=causal, return_lse=True)
+    assert r is out and lse.shape == (b, h, sq) and lse.dtype == torch.float32
+    refs = [reference(q[i], k[i], v[i], causal, scale) for i in range(b)]
+    check(out, lse, refs, dtype, against=sdpa(q, k, v, causal, scale))
+
+
+def test_scale_and_out_none(gen):
+    q, k, v = (rand((2, 200, 4, 64), torch.bfloat16, gen) for _ in range(3))
+    o = ts.attention(q, k, v, scale=0.3)
+    assert o.shape == q.shape and o.dtype == q.dtype and o.device == q.device
+    check(o, None, [reference(q[i], k[i], v[i], False, 0.3) for i in range(2)], torch.bfloat16,
+          against=sdpa(q, k, v, False, 0.3))
+
+
+def test_views_of_a_packed_qkv_tensor(gen):
+    b, s, h, d = 2, 257, 4, 128
+    qkv = rand((b, s, 3, h, d), torch.bfloat16, gen)
+    q, k, v = qkv.unbind(2)  # (b, s, h, d) views, row stride 3*h*d
+    out = torch.full((b, s, h, d), math.nan, dtype=torch.bfloat16, device="cuda")
+    ts.attention(q, k, v, out, causal=True)
+    check(out, None, [reference(q[i], k[i], v[i], True, d**-0.5) for i in range(b)], torch.bfloat16)
+
+
+def test_padded_output_is_written_inside_only(gen):
+    q, k, v = (rand((1, 100, 2, 64), torch.float16, gen) for _ in range(3))
+    big = torch.full((1, 100, 4, 64), math.nan, dtype=torch.float16, device="cuda")
+    out = big[:, :, 1:3]  # heads 1 and 2 of a 4-head buffer
+    ts.attention(q, k, v, out)
+    assert torch.isnan(big[:, :, 0]).all() and torch.isnan(big[:, :, 3]).all(), "written outside out"
+    check(out, None, [reference(q[0], k[0], v[0], False, 64**-0.5)], torch.float16)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("d", [64, 128])
+def test_varlen(gen, causal, d):
+    lens_q, lens_k = [1, 17, 129, 300], [5, 17, 200, 100]
+    h, hkv, dtype = 8, 2, torch.bfloat16
+    cu_q = torch.tensor([0, *itertools.accumulate(lens_q)], dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([0, *itertools.accumulate(lens_k)], dtype=torch.int32, device="cuda")
+    q = rand((sum(lens_q), h, d), dtype, gen)
+    k, v = rand((sum(lens_k), hkv, d), dtype, gen), rand((sum(lens_k), hkv, d), dtype, gen)
+    out = torch.full_like(q, math.nan)
+    _, lse = ts.attention(q, k, v, out, causal=causal, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                          max_seqlen_q=max(lens_q), max_seqlen_k=max(lens_k), return_lse=True)
+    assert lse.shape == (h, sum(lens_q))
+    assert not torch.isnan(out).any(), "an element of O was not written"
+    for i in range(len(lens_q)):
+        a, e = int(cu_q[i]), int(cu_q[i + 1])
+        c, f = int(cu_k[i]), int(cu_k[i + 1])
+        o_ref, lse_ref = reference(q[a:e], k[c:f], v[c:f], causal, d**-0.5)
+        assert (out[a:e].double() - o_ref).abs().max().item() <= TOL[dtype], f"sequence {i}"
+        got = lse[:, a:e]
+        inf = torch.isinf(lse_ref)
+        assert torch.equal(torch.isinf(got), inf)
+        if (~inf).any():
+            assert (got.double() - lse_ref)[~inf].abs().max().item() <= 1e-3, f"sequence {i}"
+
+
+def test_runs_on_the_current_stream_and_waits_for_producers(gen):
+    q, k, v = (rand((2, 512, 4, 128), torch.bfloat16, gen) for _ in range(3))
+    ref = ts.attention(q, k, v)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        q2 = q * 1  # produced on `side`
+        out = torch.full_like(q, math.nan)
+        ts.attention(q2, k, v, out)  # the interface names `side`: the launch goes there
+    side.synchronize()
+    assert torch.equal(out, ref), "the same call on another stream gives the same bits"
+    out2 = torch.full_like(q, math.nan)
+    ts.attention(q2, k, v, out2, stream=torch.cuda.current_stream())
+    torch.cuda.synchronize()
+    assert torch.equal(out2, ref)
+
+
+def test_refusals_on_the_gpu(gen):
+    q, k, v = (rand((1, 64, 2, 128), torch.bfloat16, gen) for _ in range(3))
+    with pytest.raises(ValueError, match="stride 2 along head_dim"):
+        ts.attention(rand((1, 64, 2, 256), torch.bfloat16, gen)[..., ::2], k, v)
+    with pytest.raises(ValueError, match="CPU memory"):
+        ts.attention(q.cpu(), k, v)
+    with pytest.raises(ValueError, match="float16 or bfloat16"):
+        ts.attention(q.float(), k.float(), v.float())
+    with pytest.raises(ts.AttentionError, match="head_dim must be 64 or 128") as e:
+        ts.attention(*(rand((1, 64, 2, 96), torch.bfloat16, gen) for _ in range(3)))
+    assert e.value.status == "unsupported"
+    big = rand((1, 64, 2, 136), torch.bfloat16, gen)
+    with pytest.raises(ts.AttentionError, match="16-byte aligned|multiples of 8"):
+        ts.attention(big[..., 4:132], k, v)  # (8 bytes off)
+    with pytest.raises(ts.AttentionError, match="multiple of kv_heads"):
+        ts.attention(rand((1, 64, 3, 128), torch.bfloat16, gen), k, v)
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
+def test_arrays_on_two_devices_are_refused(gen):
+    q, k, v = (rand((1, 64, 2, 128), torch.bfloat16, gen) for _ in range(3))
+    with pytest.raises(ValueError, match="device"):
+        ts.attention(q, k.to("cuda:1"), v)
