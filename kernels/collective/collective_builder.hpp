@@ -52,6 +52,7 @@
 #include "simt_collective_mma.hpp"  // MainloopSm80CpAsyncSimt
 #include "simt_shape.cuh"
 #include "sm80_collective_mma.hpp"  // CollectiveMma, MainloopSm80CpAsync
+#include "sm90_epilogue_tree_fields.hpp"  // the tree epilogues' declarations, TreeFromCaller
 #include "../kernel/problem_shape.hpp"
 #include "../kernel/sm90_shared_storage.hpp"
 #include "sm90_dispatch_policy.cuh"
@@ -78,11 +79,6 @@ template <class ElementD>
 struct CollectiveEpilogueSm90Direct;
 template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct, int Slots>
 struct CollectiveEpilogueSm90TmaStore;
-template <class ElementD, class Tree, class Fields>
-struct CollectiveEpilogueSm90Tree;
-template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree, class Fields>
-struct CollectiveEpilogueSm90TreeTmaStore;
-struct TreeFromCaller;
 }  // namespace sm90
 
 // ---------------------------------------------------------------- the builders' vocabulary

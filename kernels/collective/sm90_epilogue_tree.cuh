@@ -34,7 +34,7 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, class Tree_, class Fields_ = TreeFromCaller>
+template <class ElementD_, class Tree_, class Fields_>  // (Fields' default: sm90_epilogue_tree_fields.hpp)
 struct CollectiveEpilogueSm90Tree {
   using ElementD = ElementD_;
   using Tree = Tree_;

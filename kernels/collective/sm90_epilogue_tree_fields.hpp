@@ -12,6 +12,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 
 #include <tessera/kernels/epilogue_tree/menu.hpp>
 #include <tessera/kernels/gemm_arguments.hpp>
@@ -59,5 +60,12 @@ struct QuantizedOutputFields {
   // (cuBLASLt's AMAX_D_POINTER: each call writes its own D's amax)
   static float* reset(Sm90EpilogueArguments const& a) { return a.amax_d; }
 };
+
+// The tree epilogues (sm90_epilogue_tree.cuh, sm90_epilogue_tree_tma.cuh), declared here with
+// their default Fields so that the builder and their users name them alike.
+template <class ElementD, class Tree, class Fields = TreeFromCaller>
+struct CollectiveEpilogueSm90Tree;
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree, class Fields = TreeFromCaller>
+struct CollectiveEpilogueSm90TreeTmaStore;
 
 }  // namespace tessera::kernels::sm90

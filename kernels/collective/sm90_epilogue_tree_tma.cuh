@@ -21,7 +21,7 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields = TreeFromCaller>
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields>  // (Fields' default: sm90_epilogue_tree_fields.hpp)
 struct CollectiveEpilogueSm90TreeTmaStore {
   using ElementD = ElementD_;
   using Tree = Tree_;
