@@ -478,7 +478,8 @@ void run_fp8_cases(std::uint64_t seed, bool sm90) {
 //     D must equal e4m3(clamp(z32 * sd)) bit for bit (up to the sign of a zero) and *amax_d must
 //     equal max |z32| exactly;
 //   - a second launch gives the same bits and the same amax.
-// scale_d is chosen after the f32 run so that about a third of the largest values saturate.
+// scale_d = 1.5 * 448 / max |z| (z32's, or the reference's with beta): the values past two thirds of
+// the largest saturate.
 struct Fp8OutCase {
   const char* name;
   std::int64_t m, n, k, l;
@@ -522,7 +523,15 @@ void run_fp8_out_case(const Fp8OutCase& cs, std::uint64_t seed) {
   g.alpha = cs.alpha;
   g.scale_a = f32s;
   g.scale_b = f32s + 1;
-  // The f32-D run (beta = 0): z32, and the scale_d that saturates the largest third
+  // The FP64 reference z
+  reference_fp8<float><<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, Cf, d, double(cs.alpha) * sa * sb, cs.beta, R);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+  std::vector<double> ref(static_cast<std::size_t>(total));
+  TESSERA_CUDA_CHECK(cudaMemcpy(ref.data(), R, total * sizeof(double), cudaMemcpyDeviceToHost));
+  double rms = 0, rmax = 0;
+  for (double r : ref) rms += r * r, rmax = std::max(rmax, std::fabs(r));
+  rms = std::sqrt(rms / double(total));
+  // The f32-D run (beta = 0): z32; scale_d: the largest third of |z| saturates
   float host[4] = {sa, sb, 1.0f, NAN};
   TESSERA_CUDA_CHECK(cudaMemcpy(f32s, host, sizeof host, cudaMemcpyHostToDevice));
   const bool exact = cs.beta == 0.0f;
@@ -543,8 +552,8 @@ void run_fp8_out_case(const Fp8OutCase& cs, std::uint64_t seed) {
     float zmax = 0.0f;
     for (float z : z32) zmax = std::max(zmax, std::fabs(z));
     if (cs.with_scale_d && zmax > 0) sd = 1.5f * 448.0f / zmax;
-  } else if (cs.with_scale_d) {
-    sd = 0.75f;
+  } else if (cs.with_scale_d && rmax > 0) {
+    sd = float(1.5 * 448.0 / rmax);
   }
   host[2] = sd;
   TESSERA_CUDA_CHECK(cudaMemcpy(f32s, host, sizeof host, cudaMemcpyHostToDevice));
@@ -568,16 +577,12 @@ void run_fp8_out_case(const Fp8OutCase& cs, std::uint64_t seed) {
     TESSERA_CUDA_CHECK(cudaMemcpy(launch == 0 ? &amax_first : &amax_second, f32s + 3, sizeof(float), cudaMemcpyDeviceToHost));
     if (!res) break;
   }
-  // The FP64 reference z
-  reference_fp8<float><<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, Cf, d, double(cs.alpha) * sa * sb, cs.beta, R);
-  TESSERA_CUDA_CHECK(cudaGetLastError());
-  std::vector<double> ref(static_cast<std::size_t>(total));
-  TESSERA_CUDA_CHECK(cudaMemcpy(ref.data(), R, total * sizeof(double), cudaMemcpyDeviceToHost));
-  double rms = 0, rmax = 0;
-  for (double r : ref) rms += r * r, rmax = std::max(rmax, std::fabs(r));
-  rms = std::sqrt(rms / double(total));
-  // Accumulation error allowance: f32 sums over K on the tensor cores, relative to the typical |z|.
-  const double acc_tol = 2e-3 * rms;
+  // Accumulation error allowance per element, relative to the typical |z|: Hopper's FP8 wgmma adds
+  // with fewer mantissa bits than f32 (about 14: DeepSeek-V3's report), an error that grows with
+  // K (the norm-wise error of the bf16-D cases stays below 1e-2; an element may sit a few of
+  // those from the norm). A wrong scale or a missed alpha is off by far more; the beta = 0 cases
+  // are checked bit for bit besides.
+  const double acc_tol = 3e-2 * rms;
   std::int64_t far = 0, unwritten = 0, clobbered = 0, inexact = 0, saturated = 0;
   for (std::int64_t i = 0; i < nd; ++i) {
     const std::int64_t l = i / d.bs, off = i % d.bs, outer = off / d.ld, inner = off % d.ld;
@@ -595,7 +600,7 @@ void run_fp8_out_case(const Fp8OutCase& cs, std::uint64_t seed) {
     const double got = double(float_e4m3_t::from_bits(v).to_float());
     const double want = std::clamp(ref[std::size_t((l * N + c) * M + r)] * double(sd), -448.0, 448.0);
     saturated += std::fabs(want) == 448.0;
-    if (std::fabs(got - want) > 0.0625 * std::fabs(want) + std::ldexp(1.0, -10) + acc_tol * double(sd) * 1.07) ++far;
+    if (std::fabs(got - want) > 0.0625 * std::fabs(want) + std::ldexp(1.0, -10) + acc_tol * double(sd)) ++far;
     if (exact) {
       const float z = z32[std::size_t(d32.at(l, r, c))];
       const float q = std::clamp(z * sd, -448.0f, 448.0f);
@@ -620,7 +625,7 @@ void run_fp8_out_case(const Fp8OutCase& cs, std::uint64_t seed) {
   }
   const bool same = first == second && (std::isnan(amax_first) ? std::isnan(amax_second) : amax_first == amax_second);
   const bool ok = res && (!exact || res32) && far == 0 && unwritten == 0 && clobbered == 0 && inexact == 0 && amax_ok && same &&
-                  (!exact || !cs.with_scale_d || saturated > 0);
+                  (!cs.with_scale_d || saturated > 0);
   std::printf("%s fp8_out %-18s e4m3 x e4m3 -> e4m3 M=%-5lld N=%-5lld K=%-5lld L=%lld D=%s ldd=%lld a=%g b=%g sd=%s amax=%s  far=%lld "
               "unwritten=%lld clobbered=%lld %s saturated=%lld amax %.6g vs %.6g%s same_bits=%d%s%s\n",
               ok ? "PASS" : "FAIL", cs.name, (long long)M, (long long)N, (long long)K, (long long)L, cs.d_row ? "row" : "col",
