@@ -171,7 +171,8 @@ struct GemmArguments {
   std::int64_t ld_scale_a = 0;
   // e4m3 D only (FP8 inputs, per-tensor scales): the device pointer to D's quantization scale
   // (one f32, multiplied into D before the rounding; nullptr: 1) and to the f32 that receives
-  // max |D| before that scale (nullptr: not computed). Both 4-byte aligned; see above.
+  // max |z|, D's values before that scale and the rounding (nullptr: not computed; set to 0 by
+  // the library before the kernel, so it must not be scale_d itself). Both 4-byte aligned; see above.
   const float* scale_d = nullptr;
   float* amax_d = nullptr;
   EpilogueArguments epilogue;
