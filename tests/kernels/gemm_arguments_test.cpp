@@ -421,6 +421,16 @@ TEST_CASE("e4m3 D with scale_d and amax_d: what is admitted, what is refused, wi
   r = check_arguments(g);
   CHECK(r.status == GemmStatus::Misaligned);
   CHECK(mentions(r, "amax_d = "));
+  // amax_d must not be a scale the kernel reads after the library zeroes *amax_d
+  g.amax_d = f32s;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "amax_d is scale_d"));
+  g.scale_d = nullptr;
+  g.scale_a = f32s;
+  CHECK(mentions(check_arguments(g), "amax_d is scale_a"));
+  g.scale_a = nullptr;
+  CHECK(check_arguments(g));
   // e4m3 D needs FP8 inputs
   g = valid();  // bf16 inputs
   g.epilogue.output = Element::E4M3;

@@ -337,6 +337,12 @@ inline GemmResult check_quantized_output(const GemmArguments& g) {
     if (reinterpret_cast<std::uintptr_t>(p) % 4 != 0)
       return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
                                               " is not aligned to its 4-byte f32");
+  // (the library zeroes *amax_d before the kernel reads the scales)
+  if (g.amax_d != nullptr)
+    for (auto [name, p] : {std::pair{"scale_a", g.scale_a}, std::pair{"scale_b", g.scale_b}, std::pair{"scale_d", g.scale_d}})
+      if (p == g.amax_d)
+        return fail(GemmStatus::Unsupported, std::string("amax_d is ") + name +
+                                                 ": the library sets *amax_d to 0 before the kernel, which then reads the scale");
   return {};
 }
 
