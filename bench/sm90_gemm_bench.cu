@@ -40,6 +40,9 @@
 //   call's scale_a and every scale of B its scale_b, so the D's agree (block: up to the
 //   promotion's rounding) and the ratio is the scale mode's cost over cuBLASLt's per-tensor GEMM.
 //   (torch._scaled_mm's rowwise and blockwise scales on the same shapes: tools/device/scaled_mm_torch.py)
+//   --fp8 --out-e4m3 [--fast-accum]: e4m3 x e4m3 to an e4m3 D (row-major) with scale_d and amax_d
+//   (GemmArguments) against cuBLASLt with D e4m3, D_SCALE_POINTER and AMAX_D_POINTER: D's and the
+//   amax compared, both timed.
 //   --grouped [--skew]: tessera::gemm_grouped (MoE expert layers: the contiguous form, A tokens x K
 //   row-major sorted by expert, weights (E, N, K), D tokens x N row-major, bf16) against a loop of
 //   tessera::gemm calls over the experts (one per expert with tokens), TFLOP/s of both (2 T N K
@@ -505,6 +508,127 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   return ok;
 }
 
+// --fp8 --out-e4m3: FP8 TN to an e4m3 D (row-major, as torch._scaled_mm with a float8 out_dtype)
+// with D's scale and amax: tessera::gemm's quantized-output kernel (scale_d, amax_d; amax reset by
+// the library) against cuBLASLt with D CUDA_R_8F_E4M3, C bf16 (beta = 0), D_SCALE_POINTER and
+// AMAX_D_POINTER (each call's own amax: cuBLASLt sets it). Both D's decoded and compared
+// (relative norm), and the two amax values.
+bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, bool fast_accum) {
+  uint8_t *a = nullptr, *b = nullptr, *d = nullptr, *ref = nullptr;
+  bfloat16_t* c = nullptr;
+  float* scales = nullptr;  // scale_a, scale_b, scale_d, tessera's amax, cuBLASLt's amax
+  SM90_CUDA(cudaMalloc(&a, size_t(m * k)));
+  SM90_CUDA(cudaMalloc(&b, size_t(n * k)));
+  SM90_CUDA(cudaMalloc(&d, size_t(m * n)));
+  SM90_CUDA(cudaMalloc(&ref, size_t(m * n)));
+  SM90_CUDA(cudaMalloc(&c, size_t(m * n) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMemset(c, 0, size_t(m * n) * sizeof(bfloat16_t)));
+  SM90_CUDA(cudaMemset(d, 0x7f, size_t(m * n)));  // e4m3's NaN: every element must be written
+  SM90_CUDA(cudaMalloc(&scales, 5 * sizeof(float)));
+  const uint64_t seed = uint64_t(m * 31 + n * 7 + k + 1);
+  kernels::harness::fill_random_fp8(a, nullptr, m * k, seed, false);
+  kernels::harness::fill_random_fp8(b, nullptr, n * k, seed + 1, false);
+  // scale_d: D's values (|z| up to a few hundred at these K) into e4m3's range, some saturated
+  const float host_scales[5] = {0.75f, 1.5f, 448.0f / (4.0f * std::sqrt(float(k))), 0.0f, 0.0f};
+  SM90_CUDA(cudaMemcpy(scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+
+  kernels::GemmArguments g;
+  g.m = m, g.n = n, g.k = k;
+  g.element = kernels::Element::E4M3;
+  g.a = {a, kernels::Major::Row, k, 0};
+  g.b = {b, kernels::Major::Col, k, 0};
+  g.c = {nullptr, kernels::Major::Row, n, 0};
+  g.d = d;
+  g.ldd = n;
+  g.scale_a = scales;
+  g.scale_b = scales + 1;
+  g.scale_d = scales + 2;
+  g.amax_d = scales + 3;
+  g.epilogue.output = kernels::Element::E4M3;
+  if (const auto r = kernels::device::run_sm90(g, nullptr); !r) {
+    std::printf("fp8 -> e4m3 %lld x %lld x %lld: tessera refuses: %s\n", (long long)m, (long long)n, (long long)k, r.message.c_str());
+    return false;
+  }
+  auto mine = [&] { (void)kernels::device::run_sm90(g, nullptr); };
+
+  cublasLtMatmulDesc_t op;
+  CUBLAS_OK(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+  const int8_t fast = fast_accum ? 1 : 0;
+  // (D^T = B^T A, as bench_fp8: cuBLASLt's A is our B)
+  const float* sa = scales + 1;
+  const float* sb = scales;
+  const float* sd = scales + 2;
+  float* amax = scales + 4;
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, &sd, sizeof sd));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &amax, sizeof amax));
+  cublasLtMatrixLayout_t la, lb, lc, ld;
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, uint64_t(k), uint64_t(n), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, uint64_t(k), uint64_t(m), int64_t(k)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, uint64_t(n), uint64_t(m), int64_t(n)));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, CUDA_R_8F_E4M3, uint64_t(n), uint64_t(m), int64_t(n)));
+  cublasLtMatmulPreference_t pref;
+  CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
+  void* ws = nullptr;
+  const size_t ws_bytes = size_t(32) << 20;
+  SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  CUBLAS_OK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+  cublasLtMatmulHeuristicResult_t heur[16] = {};
+  int found = 0;
+  CUBLAS_OK(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, ld, pref, 16, heur, &found));
+  const float one = 1.0f, zero = 0.0f;
+  int chosen = -1;
+  cublasStatus_t refused = CUBLAS_STATUS_NOT_SUPPORTED;
+  for (int i = 0; i < found && chosen < 0; ++i) {
+    refused = cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, c, lc, ref, ld, &heur[i].algo, ws, ws_bytes, nullptr);
+    if (refused == CUBLAS_STATUS_SUCCESS) chosen = i;
+  }
+  auto theirs = [&] {
+    if (chosen >= 0)
+      CUBLAS_OK(cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, c, lc, ref, ld, &heur[chosen].algo, ws, ws_bytes, nullptr));
+  };
+  SM90_CUDA(cudaDeviceSynchronize());
+  // Both D's decoded on the host; both amax values
+  std::vector<uint8_t> hd(size_t(m * n)), hr(size_t(m * n));
+  float amaxes[2] = {0, 0};
+  SM90_CUDA(cudaMemcpy(hd.data(), d, hd.size(), cudaMemcpyDeviceToHost));
+  SM90_CUDA(cudaMemcpy(hr.data(), ref, hr.size(), cudaMemcpyDeviceToHost));
+  SM90_CUDA(cudaMemcpy(amaxes, scales + 3, sizeof amaxes, cudaMemcpyDeviceToHost));
+  double num = 0, den = 0;
+  int64_t unwritten = 0, differ = 0;
+  for (size_t i = 0; i < hd.size(); ++i) {
+    unwritten += (hd[i] & 0x7f) == 0x7f;
+    differ += hd[i] != hr[i];
+    const double x = float_e4m3_t::from_bits(hd[i]).to_float(), y = float_e4m3_t::from_bits(hr[i]).to_float();
+    num += (x - y) * (x - y), den += y * y;
+  }
+  const double diff = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  const double amax_diff = std::fabs(double(amaxes[0]) - double(amaxes[1])) / std::max(1e-30, double(std::fabs(amaxes[1])));
+  const bool ok = chosen < 0 || (unwritten == 0 && diff < 5e-2 && amax_diff < 1e-3);
+  if (chosen < 0)
+    std::printf("cuBLASLt: none of %d FP8-to-e4m3 algorithms runs %lld x %lld x %lld (status %d): tessera timed alone\n", found,
+                (long long)m, (long long)n, (long long)k, int(refused));
+  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead);
+  SM90_CUDA(cudaGetLastError());
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
+  std::printf("fp8 e4m3 x e4m3 TN -> e4m3 + amax row-major %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s "
+              "%8.3f ms %6.1f TFLOP/s  ratio %.3f  D diff %.1e (%lld bytes differ) amax %.6g vs %.6g  %s\n",
+              (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9, kernels::device::sm90_schedule(g),
+              fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff, (long long)differ, double(amaxes[0]),
+              double(amaxes[1]), chosen < 0 ? "unchecked" : ok ? "ok" : "WRONG");
+  cublasLtMatmulPreferenceDestroy(pref);
+  for (auto l : {la, lb, lc, ld}) cublasLtMatrixLayoutDestroy(l);
+  cublasLtMatmulDescDestroy(op);
+  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales, ws}) cudaFree(p);
+  return ok;
+}
+
 
 // --grouped: one MoE expert layer, E experts, T tokens per expert on average (skew: a quarter of
 // the experts without tokens, expert 0 a third of all, the rest evenly), through tessera::gemm_grouped
@@ -696,6 +820,7 @@ bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool t
 
 int main(int argc, char** argv) {
   int reps = 30;
+  bool out_e4m3 = false;
   bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false, grouped = false,
        skew = false, suite = false, tuned = false;
   std::string layout = "TN", csv;
@@ -715,6 +840,7 @@ int main(int argc, char** argv) {
     else if (a == "--tuned") tuned = true;
     else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--fast-accum") fast_accum = true;
+    else if (a == "--out-e4m3") out_e4m3 = true;
     else if (a == "--e5m2-b") e5m2_b = true;
     else if (a == "--layout" && i + 1 < argc) layout = argv[++i];
     else if (a == "--scales" && i + 1 < argc) {
@@ -768,6 +894,10 @@ int main(int argc, char** argv) {
     std::printf("error: --scales goes with --fp8 (block: e4m3 x e4m3)\n");
     return 1;
   }
+  if (out_e4m3 && (!fp8 || e5m2_b || scale_mode != kernels::ScaleMode::PerTensor)) {
+    std::printf("error: --out-e4m3 goes with --fp8 (e4m3 x e4m3, per-tensor scales)\n");
+    return 1;
+  }
   if (fp8 && (f16 || tf32 || fused || layout != "TN")) {
     std::printf("error: --fp8 runs e4m3 (x e5m2) inputs, TN only (8-bit wgmma reads K-major operands)\n");
     return 1;
@@ -792,7 +922,8 @@ int main(int argc, char** argv) {
     cublasLtHandle_t lt;
     CUBLAS_OK(cublasLtCreate(&lt));
     for (size_t i = 0; i < dims.size(); i += 3)
-      ok &= bench_fp8(lt, dims[i], dims[i + 1], dims[i + 2], reps, fast_accum, e5m2_b, scale_mode);
+      ok &= out_e4m3 ? bench_fp8_out(lt, dims[i], dims[i + 1], dims[i + 2], reps, fast_accum)
+                     : bench_fp8(lt, dims[i], dims[i + 1], dims[i + 2], reps, fast_accum, e5m2_b, scale_mode);
     cublasLtDestroy(lt);
     cublasDestroy(h);
     return ok ? 0 : 1;

@@ -1,4 +1,4 @@
-// f32 <-> bf16 / f16 in the epilogue with the hardware's conversions (cvt.rn): numeric.hpp's
+// f32 <-> bf16 / f16 (and f32 -> e4m3) in the epilogue with the hardware's conversions (cvt.rn): numeric.hpp's
 // portable round-to-nearest-even is many integer instructions with branches per value, which
 // a 128-value epilogue between mainloops cannot afford (it triples the f16 kernel's code).
 // Same rounding: IEEE round to nearest even.
@@ -18,6 +18,17 @@ __device__ __forceinline__ T from_f32(float x) {
     if constexpr (std::is_same_v<T, bfloat16_t>) asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(b) : "f"(x));
     else asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(b) : "f"(x));
     return T::from_bits(b);
+#else
+    return T(x);
+#endif
+  } else if constexpr (std::is_same_v<T, float_e4m3_t>) {
+    // (e4m3 D: the only f32 -> e4m3 conversion of the ISA saturates; values past +-448 clamp
+    // there, where numeric.hpp's IEEE-style conversion gives NaN: the quantized-output tree
+    // clamps before the rounding, so both agree on every value it stores)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    uint16_t b;
+    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;\n" : "=h"(b) : "f"(0.0f), "f"(x));  // (x in the low byte)
+    return T::from_bits(uint8_t(b & 0xffu));
 #else
     return T(x);
 #endif

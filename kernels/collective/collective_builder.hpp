@@ -52,6 +52,7 @@
 #include "simt_collective_mma.hpp"  // MainloopSm80CpAsyncSimt
 #include "simt_shape.cuh"
 #include "sm80_collective_mma.hpp"  // CollectiveMma, MainloopSm80CpAsync
+#include "sm90_epilogue_tree_fields.hpp"  // the tree epilogues' declarations, TreeFromCaller
 #include "../kernel/problem_shape.hpp"
 #include "../kernel/sm90_shared_storage.hpp"
 #include "sm90_dispatch_policy.cuh"
@@ -78,10 +79,6 @@ template <class ElementD>
 struct CollectiveEpilogueSm90Direct;
 template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct, int Slots>
 struct CollectiveEpilogueSm90TmaStore;
-template <class ElementD, class Tree>
-struct CollectiveEpilogueSm90Tree;
-template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree>
-struct CollectiveEpilogueSm90TreeTmaStore;
 }  // namespace sm90
 
 // ---------------------------------------------------------------- the builders' vocabulary
@@ -155,8 +152,10 @@ struct EpilogueDirect {};      // SM90: from the registers
 // SM90: D = an epilogue tree's value per element (tessera/kernels/epilogue_tree.hpp); the
 // tree's sinks write beside D. One kernel type per tree. Stores: EpilogueDirect (from the
 // registers, any D) or EpilogueTmaStore (staged in shared memory, TMA stores: a D that TMA can
-// store, column-major and 16-byte aligned; the others are refused at run time).
-template <class Tree, class Stores = EpilogueDirect>
+// store, column-major and 16-byte aligned; the others are refused at run time). Fields: where the
+// tree's arguments come from (collective/sm90_epilogue_tree_fields.hpp): the caller's
+// (sm90::TreeFromCaller), or a prebuilt tree's policy that fills them from tessera::gemm's fields.
+template <class Tree, class Stores = EpilogueDirect, class Fields = sm90::TreeFromCaller>
 struct EpilogueTree {};
 
 // The problem shape the kernels take: GemmProblemShape (kernel/problem_shape.hpp).
@@ -246,10 +245,11 @@ template <class Schedule>
 struct epilogue_tree_of {
   using type = void;
 };
-template <class Tree, class Stores>
-struct epilogue_tree_of<EpilogueTree<Tree, Stores>> {
+template <class Tree, class Stores, class Fields>
+struct epilogue_tree_of<EpilogueTree<Tree, Stores, Fields>> {
   using type = Tree;
   using stores = Stores;
+  using fields = Fields;
 };
 }  // namespace builder_detail
 
@@ -550,6 +550,7 @@ struct CollectiveEpilogueBuilder<
   using Tree = typename builder_detail::epilogue_tree_of<Requested>::type;
   static constexpr bool tree = !std::is_void_v<Tree>;
   using TreeStores = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::stores;
+  using TreeFields = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::fields;
   static_assert(std::is_same_v<TreeStores, EpilogueDirect> || std::is_same_v<TreeStores, EpilogueTmaStore>,
                 "CollectiveEpilogueBuilder (SM90): an epilogue tree's stores are EpilogueDirect or EpilogueTmaStore");
   static_assert(!tree || !MB::Pingpong || std::is_same_v<TreeStores, EpilogueDirect>,
@@ -561,8 +562,13 @@ struct CollectiveEpilogueBuilder<
                 "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act>, "
                 "EpilogueDirect or EpilogueTree<Tree>");
   static_assert(std::is_same_v<ElementD, typename MB::ElementA> || std::is_same_v<ElementD, float> ||
-                    (builder_detail::is_fp8<typename MB::ElementA> && builder_detail::is_16bit_float<ElementD>),
-                "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32 (FP8 inputs: bf16, f16 or f32)");
+                    (builder_detail::is_fp8<typename MB::ElementA> &&
+                     (builder_detail::is_16bit_float<ElementD> || std::is_same_v<ElementD, float_e4m3_t>)),
+                "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32 (FP8 inputs: bf16, f16, f32 or e4m3)");
+  static_assert(!builder_detail::is_fp8<ElementD> ||
+                    (std::is_same_v<ElementD, float_e4m3_t> && tree && std::is_same_v<TreeStores, EpilogueDirect>),
+                "CollectiveEpilogueBuilder (SM90): an FP8 D is e4m3, written by an epilogue tree with direct stores "
+                "(EpilogueTree<Tree, EpilogueDirect, ...>: the TMA staging holds 16- and 32-bit D only)");
   static_assert(!std::is_same_v<Schedule, EpilogueTmaStore> || AlignD * int(sizeof(ElementD)) % 16 == 0,
                 "CollectiveEpilogueBuilder (SM90): TMA stores need a 16-byte aligned D (AlignD * element bytes a "
                 "multiple of 16)");
@@ -577,8 +583,8 @@ struct CollectiveEpilogueBuilder<
   using CollectiveOp = std::conditional_t<
       tree,
       std::conditional_t<std::is_same_v<TreeStores, EpilogueTmaStore>,
-                         sm90::CollectiveEpilogueSm90TreeTmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, Tree>,
-                         sm90::CollectiveEpilogueSm90Tree<ElementD, Tree>>,
+                         sm90::CollectiveEpilogueSm90TreeTmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, Tree, TreeFields>,
+                         sm90::CollectiveEpilogueSm90Tree<ElementD, Tree, TreeFields>>,
       std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots>,
                          sm90::CollectiveEpilogueSm90Direct<ElementD>>>;

@@ -28,6 +28,8 @@ namespace tessera::kernels::sm90 {
 // an epilogue without the feature keeps the default shown here):
 //   ElementD, FusedAct (Identity: not a fused instance), SharedStorage, Arguments, Params
 //   arguments_of / can_implement / get_workspace_size / to_underlying_arguments (sm90_contract.hpp)
+//   initialize(p, stream)                      host, before each launch in its stream (no-op;
+//                                              the quantized-output tree: its amax set to 0)
 //   init(SharedStorage&)                       one thread, before the barriers' fence (no-op)
 //   prefetch_c(p, s, thread, m, n, l, slot)    before a tile's mainloop: start C's loads (no-op)
 //   store(p, s, tiled, tile_mn, thread, m, n, l, acc, slot, prefetched)   the tile's D
@@ -91,6 +93,7 @@ struct CollectiveEpilogueSm90Direct {
     ep.activation = a.activation;
     return ep;
   }
+  static GemmResult initialize(Params const&, cudaStream_t) { return {}; }
 
   // acc *= the FP8 scales (the FP8 kernels call it between the mainloop and store: a pass over
   // the accumulators, where alpha stays a kernel parameter in the store loop; a factor loaded

@@ -37,6 +37,10 @@ struct Sm90EpilogueArguments {
   const float* scale_a = nullptr;
   const float* scale_b = nullptr;
   bool scale_vectors = false;  // rowwise
+  // e4m3 D (GemmArguments::scale_d, amax_d): D's quantization scale (null: 1) and the amax
+  // output (null: none); only the quantized-output tree epilogue takes them
+  const float* scale_d = nullptr;
+  float* amax_d = nullptr;
   Activation activation = Activation::Identity;
   Bias bias = Bias::None;
   const void* bias_ptr = nullptr;  // D's element type, one vector for every batch
@@ -55,6 +59,8 @@ inline Sm90EpilogueArguments sm90_epilogue_arguments(const GemmArguments& g) {
     e.scale_b = g.scale_b;
   }
   e.scale_vectors = g.scale_mode == ScaleMode::Rowwise;
+  e.scale_d = g.scale_d;
+  e.amax_d = g.amax_d;
   e.activation = g.epilogue.activation;
   e.bias = g.epilogue.bias;
   e.bias_ptr = g.epilogue.bias_ptr;

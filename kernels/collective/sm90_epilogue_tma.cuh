@@ -117,6 +117,7 @@ struct CollectiveEpilogueSm90TmaStore {
     }
     return e;
   }
+  static GemmResult initialize(Params const&, cudaStream_t) { return {}; }
   static Sm90EpilogueOperands operands(GemmProblemShape const& problem, Arguments const& a) {
     return sm90_epilogue_operands(problem_m(problem), problem_n(problem), problem_l(problem), a, int(sizeof(ElementD)),
                                   FusedAct != Activation::Identity);

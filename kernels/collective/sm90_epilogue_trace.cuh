@@ -35,6 +35,7 @@ struct CollectiveEpilogueSm90TraceC {
   static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& a, void* workspace, GemmResult& status) {
     return {Direct::to_underlying_arguments(problem, a, workspace, status), a.sink};
   }
+  static GemmResult initialize(Params const&, cudaStream_t) { return {}; }
 
   __device__ static void init(SharedStorage&) {}
   __device__ static void prefetch_c(Params const&, SharedStorage&, int, int64_t, int64_t, int64_t, int = 0) {}

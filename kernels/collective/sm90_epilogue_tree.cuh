@@ -6,8 +6,11 @@
 // accumulator holds is the TiledMma's C partition of the tile over the identity tensor, as in
 // the direct epilogue: thread 0's coordinates are compile-time constants, this thread's value 0
 // is added once, so an element's coordinate is one add per mode.
-// The tree replaces the fixed menu: the Arguments' alpha, beta, bias, activation and FP8 scales
-// are refused (they are nodes of a tree: Scalar, SourceC, Row/ColumnBroadcast, Compute). D is
+// The tree replaces the fixed menu. Fields (sm90_epilogue_tree_fields.hpp) says where the tree's
+// arguments come from: TreeFromCaller (the default) refuses the Arguments' alpha, beta, bias,
+// activation and FP8 scales (they are nodes of a tree: Scalar, SourceC, Row/ColumnBroadcast,
+// Compute) and leaves the tree's arguments to the caller; a prebuilt tree's policy
+// (QuantizedOutputFields) fills them from those fields, so tessera::gemm runs it. D is
 // row- or column-major (C's major in the Arguments, as the direct epilogue); the problem is the
 // kernel's (M, N): a tree's RowBroadcast runs along the kernel's N, so a caller that swaps a
 // row-major D into a column-major one (as_column_major_d) swaps its tree's rows and columns too.
@@ -27,13 +30,15 @@
 #include "../kernel/sm90_shared_storage.hpp"
 #include "sm90_contract.hpp"
 #include "sm90_epilogue_operands.hpp"
+#include "sm90_epilogue_tree_fields.hpp"
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, class Tree_>
+template <class ElementD_, class Tree_, class Fields_>  // (Fields' default: sm90_epilogue_tree_fields.hpp)
 struct CollectiveEpilogueSm90Tree {
   using ElementD = ElementD_;
   using Tree = Tree_;
+  using Fields = Fields_;
   static constexpr Activation FusedAct = Activation::Identity;  // (not a fused-menu instance)
   using SharedStorage = EpilogueNoSharedStorage;
 
@@ -46,6 +51,7 @@ struct CollectiveEpilogueSm90Tree {
     int64_t d_stride_m = 0, d_stride_n = 0, d_batch_stride = 0;
     int64_t m = 0, n = 0;
     typename Tree::Params tree;
+    float* reset = nullptr;  // set to 0 before each launch (Fields::reset: a prebuilt tree's amax)
   };
 
   static tree::TreeShape tree_shape(GemmProblemShape const& problem) {
@@ -53,20 +59,18 @@ struct CollectiveEpilogueSm90Tree {
   }
 
   // ---- contract (host)
-  // From tessera's GemmArguments: D and its major; the tree's arguments are the caller's to set.
+  // From tessera's GemmArguments: D and its major, and the tree's arguments from the GEMM's
+  // fields where Fields builds them (TreeFromCaller: the caller's to set).
   static Arguments arguments_of(GemmArguments const& g) {
     Arguments a;
     static_cast<Sm90EpilogueArguments&>(a) = sm90_epilogue_arguments(g);
+    a.tree = Fields::template arguments<Tree>(a);
     return a;
   }
   static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
     if (a.output != element_enum_of<ElementD>())
       return {GemmStatus::Unsupported, std::string("this sm90 tree epilogue writes D in ") + to_string(element_enum_of<ElementD>())};
-    if (a.alpha != 1.0f || a.beta != 0.0f || a.bias != Bias::None || a.activation != Activation::Identity || a.scale_a != nullptr ||
-        a.scale_b != nullptr)
-      return {GemmStatus::Unsupported,
-              "the tree epilogue computes D from its tree: alpha, beta, bias, activation and the FP8 scales are nodes of the tree "
-              "(Scalar, SourceC, RowBroadcast/ColumnBroadcast, Compute), not epilogue fields"};
+    if (auto r = Fields::check(a); !r) return r;
     return tree::can_implement<Tree>(tree_shape(problem), a.tree);
   }
   static std::size_t get_workspace_size(GemmProblemShape const& problem, Arguments const& a) {
@@ -82,7 +86,16 @@ struct CollectiveEpilogueSm90Tree {
     p.m = problem_m(problem);
     p.n = problem_n(problem);
     p.tree = Tree::to_underlying_arguments(tree_shape(problem), a.tree, workspace);
+    p.reset = Fields::reset(a);
     return p;
+  }
+  // Before each launch, in its stream: the float Fields names set to 0 (a prebuilt tree's
+  // reduction that each call writes afresh, as cuBLASLt's AMAX_D_POINTER).
+  static GemmResult initialize(Params const& p, cudaStream_t stream) {
+    if (p.reset == nullptr) return {};
+    if (cudaMemsetAsync(p.reset, 0, sizeof(float), stream) != cudaSuccess)
+      return {GemmStatus::LaunchFailed, std::string("sm90 tree epilogue: resetting its reduction: ") + cudaGetErrorString(cudaGetLastError())};
+    return {};
   }
 
   // ---- the epilogue interface's defaults (no shared memory, no C loads ahead, no FP8 pass)

@@ -21,7 +21,7 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_>
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields>  // (Fields' default: sm90_epilogue_tree_fields.hpp)
 struct CollectiveEpilogueSm90TreeTmaStore {
   using ElementD = ElementD_;
   using Tree = Tree_;
@@ -29,7 +29,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   // The TMA-store epilogue whose staging, boxes, maps and barriers this one uses, and the
   // register tree epilogue whose contract it keeps.
   using Staged = CollectiveEpilogueSm90TmaStore<ElementD, BM, BN, ConsumerWarpgroups, Activation::Identity, 1>;
-  using Registers = CollectiveEpilogueSm90Tree<ElementD, Tree>;
+  using Registers = CollectiveEpilogueSm90Tree<ElementD, Tree, Fields>;
   using Staging = typename Staged::Staging;
   using SharedStorage = typename Staged::SharedStorage;
   static constexpr int Bits = Staged::Bits, AtomsM = Staged::AtomsM, Parts = Staged::Parts, AtomValues = Staged::AtomValues;
@@ -60,6 +60,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     if (!p.tma.use_tma) status = {GemmStatus::LaunchFailed, "the TMA-store tree epilogue: cuTensorMapEncodeTiled refused D's tensor map"};
     return p;
   }
+  static GemmResult initialize(Params const& p, cudaStream_t stream) { return Registers::initialize(p.tree, stream); }
 
   // ---- the epilogue interface
   __device__ __forceinline__ static void init(SharedStorage& s) { Staged::init(s); }

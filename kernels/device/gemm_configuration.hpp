@@ -76,8 +76,8 @@ inline GemmResult sm90_takes(const GemmArguments& g, const DeviceInfo& dev) {
   const Element out = output_element(g);
   if (is_fp8(g.element)) {
     // (check_arguments already refused FP8 that is not TN or not 16-byte aligned)
-    if (out != Element::BF16 && out != Element::F16 && out != Element::F32)
-      return {GemmStatus::Unsupported, std::string("the sm90 FP8 kernels write D in bf16, f16 or f32, not ") + to_string(out)};
+    if (out != Element::BF16 && out != Element::F16 && out != Element::F32 && out != Element::E4M3)
+      return {GemmStatus::Unsupported, std::string("the sm90 FP8 kernels write D in bf16, f16, f32 or e4m3, not ") + to_string(out)};
   } else if (g.element == Element::F32) {
     if (!g.allow_tf32)
       return {GemmStatus::Unsupported, "the sm90 kernel multiplies f32 inputs as tf32 only: set allow_tf32 (else the SIMT kernel runs them in f32)"};

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "../collective/collective_builder.hpp"
+#include "../collective/sm90_epilogue_tree_fields.hpp"
 #include "../kernel/gemm_kernel.hpp"
 
 namespace tessera::kernels::sm90 {
@@ -86,12 +87,25 @@ using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Maj
 // SmallTileGemm: 6 stages of 32 KiB, wgmma m64n128k32).
 // Scheduler: whole tiles, or Stream-K (the k-iterations of the last waves shared, as the 16-bit
 // "split" kernels): small-M, long-K problems have fewer tiles than SMs.
+template <class ElementA, class ElementB = ElementA, int BN = 256, int ClusterM = 2>
+using Fp8Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, ElementA, KMajor, 16, ElementB, KMajor, 16, float, tuple<_128, C<BN>, _128>,
+                                      tuple<C<ClusterM>, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
 template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int BN = 256, int ClusterM = 2,
           class Scheduler = WholeTileScheduler>
-using Fp8Gemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, ElementA, KMajor, 16, ElementB, KMajor, 16, float,
-                                             tuple<_128, C<BN>, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
-                                             KernelTmaWarpSpecializedCooperative>,
-                           ElementD, Scheduler>;
+using Fp8Gemm = Sm90Kernel<Fp8Mainloop<ElementA, ElementB, BN, ClusterM>, ElementD, Scheduler>;
+
+// FP8 inputs to an e4m3 D with D's scale and amax (GemmArguments::scale_d, amax_d): Fp8Gemm's
+// mainloop (so its accumulators are bit for bit those of the bf16/f16/f32-D kernels of the same
+// tile) and the prebuilt quantized-output tree (tree::QuantizedOutputAmax, filled from the GEMM's
+// fields by QuantizedOutputFields), stored from the registers (direct stores, any D major and
+// alignment: the TMA staging holds 16- and 32-bit D only). C, where beta != 0, in e4m3 too.
+template <class ElementA, class ElementB = ElementA, int BN = 256, int ClusterM = 2>
+using Fp8QuantizedGemm =
+    gemm_kernel_t<GemmProblemShape, typename Fp8Mainloop<ElementA, ElementB, BN, ClusterM>::CollectiveOp,
+                  typename CollectiveEpilogueBuilder<Fp8Mainloop<ElementA, ElementB, BN, ClusterM>, float_e4m3_t, 16,
+                                                     EpilogueTree<tree::QuantizedOutputAmax<float_e4m3_t>, EpilogueDirect,
+                                                                  QuantizedOutputFields<float_e4m3_t>>>::CollectiveOp,
+                  WholeTileScheduler>;
 
 // FP8 with DeepSeek-V3's block scales (ScaleMode::Block; e4m3 x e4m3, D bf16): 128x128x128
 // tiles (a tile's 128 rows and a k-tile lie in one 128 x 128 scale block of A; per consumer

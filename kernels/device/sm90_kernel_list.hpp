@@ -26,6 +26,8 @@
 //                         bf16 (1)
 //   Fp8StreamK<A, B, D, BN>  Fp8 (BN = 256) and Fp8Small (BN = 128) under Stream-K: e4m3 x e4m3
 //                         to bf16 (2)
+//   Fp8Quantized<A, B>    FP8 inputs to an e4m3 D (scale_d, amax_d): Fp8's mainloop with the
+//                         quantized-output tree epilogue (direct stores): e4m3 x e4m3 (1)
 //   Fp8Block, Fp8BlockStreamK  FP8 with DeepSeek-V3's block scales (ScaleMode::Block): e4m3 x
 //                         e4m3 to bf16, 128x128x128 tiles, the block-scaled mainloop, whole
 //                         tiles and under Stream-K (2)
@@ -74,6 +76,8 @@ template <class A, class B, class D>
 using Fp8Small = sm90::Fp8Gemm<A, B, D, 128>;
 template <class A, class B, class D, int BN>
 using Fp8StreamK = sm90::Fp8Gemm<A, B, D, BN, 2, sm90::StreamKTileScheduler>;
+template <class A, class B>
+using Fp8Quantized = sm90::Fp8QuantizedGemm<A, B>;
 using Fp8Block = sm90::Fp8BlockScaledGemm<>;
 using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
 
@@ -118,6 +122,7 @@ using Kernels = std::tuple<
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
     Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>,
+    Shipped<Fp8Quantized<e4m3, e4m3>, Unit::Fp8>,
     Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>>;
 // clang-format on
 
@@ -148,6 +153,11 @@ template <class D, int BM, int BN, int W, Activation A, int Slots>
 struct EpilogueTraits<sm90::CollectiveEpilogueSm90TmaStore<D, BM, BN, W, A, Slots>> {
   using ElementD = D;
   static constexpr Activation fused = A;
+};
+template <class D, class Tree, class Fields>
+struct EpilogueTraits<sm90::CollectiveEpilogueSm90Tree<D, Tree, Fields>> {
+  using ElementD = D;
+  static constexpr Activation fused = Activation::Identity;
 };
 template <class D>
 struct EpilogueTraits<sm90::CollectiveEpilogueSm90Direct<D>> {

@@ -7,7 +7,8 @@
 //   Kernel::can_implement(args)             the mainloop's, then the epilogue's (the first refusal)
 //   Kernel::get_workspace_size(args, hw)    the collectives' workspaces (and the kernel's own)
 //   Kernel::to_underlying_arguments(args, workspace, workspace_bytes, hw, status) -> Params
-//   Kernel::initialize_workspace(params, stream)   before each launch (Stream-K flags cleared)
+//   Kernel::initialize_workspace(params, stream)   before each launch (the epilogue's initialize;
+//                                                  Stream-K flags cleared)
 //   Kernel::grid_size(params, hw)           CTAs of the persistent grid
 //   Kernel::splits(params)                  whether the launch shares tiles (Stream-K)
 // The device adapter (device/sm90_gemm.cuh) calls these and nothing of a collective.
@@ -84,8 +85,9 @@ struct GemmKernelSm90Base {
   }
   template <class Params>
   static bool splits(Params const&) { return false; }
+  // (the epilogue's per-launch state: the quantized-output tree's amax)
   template <class Params>
-  static GemmResult initialize_workspace(Params const&, cudaStream_t) { return {}; }
+  static GemmResult initialize_workspace(Params const& p, cudaStream_t stream) { return Epilogue::initialize(p.epilogue, stream); }
 
   // ---- device helpers
   // The cluster's barrier (every thread of every CTA in the cluster; tessera/pipeline/

@@ -23,6 +23,7 @@
 #include "../arch/sm90_registers.cuh"
 #include "../collective/sm90_epilogue.cuh"
 #include "../collective/sm90_epilogue_tma.cuh"
+#include "../collective/sm90_epilogue_tree.cuh"  // (the quantized-output tree of the FP8 list, and user trees)
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
 #include "sm90_gemm_kernel_base.cuh"
 #include "sm90_shared_storage.hpp"
@@ -148,6 +149,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   // The split tiles' arrival counters, or the Stream-K flags, start at zero in every launch (a
   // caller's workspace may hold anything; the Stream-K owners also put the flags back).
   static GemmResult initialize_workspace(Params const& p, cudaStream_t stream) {
+    if (auto r = Epilogue::initialize(p.epilogue, stream); !r) return r;
     if constexpr (StreamK) {
       if (p.fixup.flags == nullptr) return {};
       const std::size_t bytes = std::size_t(p.scheduler.schedule.slots()) * sizeof(std::uint32_t);

@@ -28,6 +28,7 @@ using Tf32 = set::Tf32;                                                   // f32
 using Pingpong = set::Pingpong<bfloat16_t>;                               // 64x128 ping-pong
 using Fp8 = set::Fp8<float_e4m3_t, float_e4m3_t, bfloat16_t>;              // e4m3 x e4m3 -> bf16, 128x256x128
 using Fp8Mixed = set::Fp8<float_e5m2_t, float_e4m3_t, bfloat16_t>;         // e5m2 x e4m3 -> bf16
+using Fp8Quantized = set::Fp8Quantized<float_e4m3_t, float_e4m3_t>;        // e4m3 x e4m3 -> e4m3 + amax, the tree epilogue
 
 alignas(16) unsigned char arena[1 << 12];
 
@@ -213,7 +214,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 49, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 50, "the shipped kernels (sm90_kernel_list.hpp's table)");
   constexpr set::KernelTraits e = set::traits_of<Fp8>, x = set::traits_of<Fp8Mixed>;
   static_assert(e.element == Element::E4M3 && e.element_b == Element::E4M3 && e.output == Element::BF16 && e.a_k_major &&
                 e.b_k_major && e.bm == 128 && e.bn == 256 && !e.stream_k && x.element == Element::E5M2 && x.element_b == Element::E4M3 &&
@@ -384,4 +385,90 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   CHECK((rows.rule == tma::Rule::ok && rows.rank == 2 && rows.box_dim[0] == 128 && rows.box_dim[1] == 1 &&
          rows.global_dim[0] == 62 && rows.global_dim[1] == 128 && rows.global_stride_bytes[1] == 256 && rows.box_bytes == 512));
   CHECK(Block::Mainloop::row_scale_arguments(62, 16384, 62).rule == tma::Rule::global_stride_alignment);
+}
+
+TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and its tree from the GEMM's fields") {
+  constexpr set::KernelTraits q = set::traits_of<Fp8Quantized>;
+  static_assert(q.element == Element::E4M3 && q.element_b == Element::E4M3 && q.output == Element::E4M3 && q.a_k_major && q.b_k_major &&
+                q.bm == 128 && q.bn == 256 && !q.stream_k && !q.pingpong && q.fused == Activation::Identity && !q.block_scaled);
+  // Fp8's mainloop, so the accumulators are those of the bf16/f16/f32-D kernel of the same tile
+  static_assert(std::is_same_v<Fp8Quantized::Mainloop, set::Fp8<float_e4m3_t, float_e4m3_t, float>::Mainloop>);
+  using E = Fp8Quantized::Epilogue;
+  static_assert(std::is_same_v<E, sm90::CollectiveEpilogueSm90Tree<float_e4m3_t, tree::QuantizedOutputAmax<float_e4m3_t>,
+                                                                   sm90::QuantizedOutputFields<float_e4m3_t>>>);
+  // The dispatch: 128x256 whole tiles for every shape (the one kernel), no Stream-K; nothing for
+  // the mixed pairs to e4m3 (dispatch's refusal lists what is built)
+  const auto e4 = [](int64_t m, int64_t n, int64_t k, Element b = Element::E4M3) {
+    GemmArguments g = fp8(m, n, k, Element::E4M3, b);
+    g.epilogue.output = Element::E4M3;  // (said: unset, an FP8 D is bf16)
+    return g;
+  };
+  CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x256, e4(100, 100, 128)));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, e4(100, 100, 128)));
+  CHECK(sm90::choose_schedule(e4(64, 7168, 512), 132) == sm90::Schedule::Cooperative128x256);
+  CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x256, e4(64, 7168, 16384)));
+  CHECK(!sm90::choose_stream_k(e4(7168, 64, 16384), 132));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, e4(100, 100, 128, Element::E5M2)));
+  CHECK(sm90::built_configs(e4(1000, 1000, 1024)) == std::vector<sm90::Sm90Config>{{sm90::Schedule::Cooperative128x256, false}});
+
+  // The tree's arguments come from the GEMM's fields: evaluated on the host over host scalars,
+  // an element's value is e4m3's clamp(scale_d (alpha (acc sa sb) + beta C)), the amax max |z|.
+  static float sa = 2.0f, sb = 3.0f, sd = 4.0f, amax = -1.0f;
+  static float_e4m3_t c[64 * 64];
+  for (int i = 0; i < 64 * 64; ++i) c[i] = float_e4m3_t::from_float(float(i % 8));
+  GemmArguments g = e4(64, 64, 64);
+  g.alpha = 0.5f;
+  g.scale_a = &sa;
+  g.scale_b = &sb;
+  g.scale_d = &sd;
+  g.amax_d = &amax;
+  const GemmProblemShape shape = sm90::problem_shape_of(g);
+  auto a = E::arguments_of(g);
+  REQUIRE(E::can_implement(shape, a));
+  GemmResult status;
+  auto p = E::to_underlying_arguments(shape, a, nullptr, status);
+  CHECK(p.reset == &amax);  // set to 0 before each launch (E::initialize, in the launch's stream)
+  using Q = tree::QuantizedOutputAmax<float_e4m3_t>;
+  const tree::TreeShape ts{64, 64, 1};
+  auto at = [&](int64_t m, int64_t n, float acc) {
+    const tree::TreeCoord x{m, n, 0};
+    const tree::TileFrame<1, 1> f = tree::element_frame(ts, x);
+    Q::State<1, 1> st{};
+    Q::begin_tile(p.tree, st, f);
+    const float v = Q::visit(p.tree, st, x, acc);
+    Q::end_tile(p.tree, st, f);
+    return v;
+  };
+  amax = 0.0f;
+  CHECK(at(0, 0, 10.0f) == 120.0f);  // 4 * (0.5 * (10 * 6))
+  CHECK(amax == 30.0f);
+  CHECK(at(1, 2, -1000.0f) == -448.0f);  // saturated
+  CHECK(amax == 3000.0f);
+  // beta: C (e4m3, D's major: column-major here, ld 64) times beta
+  g.beta = 0.25f;
+  g.c = {c, Major::Col, 64, 0};
+  a = E::arguments_of(g);
+  REQUIRE(E::can_implement(shape, a));
+  p = E::to_underlying_arguments(shape, a, nullptr, status);
+  CHECK(at(3, 1, 10.0f) == 4.0f * (30.0f + 0.25f * c[3 + 64 * 1].to_float()));
+  // no amax: nothing to reset, nothing written
+  g.amax_d = nullptr;
+  CHECK(E::to_underlying_arguments(shape, E::arguments_of(g), nullptr, status).reset == nullptr);
+
+  // What the quantized-output epilogue refuses (check_arguments refuses these first; the
+  // epilogue's own reasons are for its direct callers)
+  g = e4(64, 64, 64);
+  g.epilogue.activation = Activation::ReLU;
+  CHECK(has(E::can_implement(shape, E::arguments_of(g)), GemmStatus::Unsupported, "no bias or activation"));
+  g = e4(64, 64, 64);
+  g.scale_mode = ScaleMode::Rowwise;
+  CHECK(has(E::can_implement(shape, E::arguments_of(g)), GemmStatus::Unsupported, "per-tensor scales only"));
+  CHECK(has(E::can_implement(shape, E::arguments_of(fp8(64, 64, 64))), GemmStatus::Unsupported, "writes D in e4m3"));
+  // a tree of the caller's takes none of the menu's fields, scale_d and amax_d included
+  using Caller = sm90::CollectiveEpilogueSm90Tree<bfloat16_t, tree::Accumulator>;
+  GemmArguments h = fp8(64, 64, 64);
+  CHECK(Caller::can_implement(shape, Caller::arguments_of(h)));
+  h.amax_d = &amax;
+  CHECK(has(Caller::can_implement(shape, Caller::arguments_of(h)), GemmStatus::Unsupported, "nodes of the tree"));
+  CHECK(Caller::to_underlying_arguments(shape, Caller::arguments_of(fp8(64, 64, 64)), nullptr, status).reset == nullptr);
 }

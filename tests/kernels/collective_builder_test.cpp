@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "collective/collective_builder.hpp"
+#include "collective/sm90_epilogue_tree_fields.hpp"
 #include "device/gemm_adapter.hpp"
 #include "device/gemm_configuration.hpp"
 #include "kernel/gemm_kernel.hpp"
@@ -231,6 +232,15 @@ static_assert(std::is_same_v<S90_fp8::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::Identity, 1>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, half_t, 8>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<half_t, 128, 256, 2, Activation::Identity, 1>>);
+// An e4m3 D of FP8 inputs: through a tree epilogue with direct stores only (the builder's
+// static_assert refuses the TMA-store schedules for it), here the prebuilt quantized-output tree
+// with the GEMM's fields (sm90::Fp8QuantizedGemm).
+using QuantizedTree = kernels::tree::QuantizedOutputAmax<float_e4m3_t>;
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, float_e4m3_t, 16,
+                                                       EpilogueTree<QuantizedTree, EpilogueDirect,
+                                                                    kernels::sm90::QuantizedOutputFields<float_e4m3_t>>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90Tree<float_e4m3_t, QuantizedTree,
+                                                                       kernels::sm90::QuantizedOutputFields<float_e4m3_t>>>);
 using S90_pp128 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _128, _64>, _2x1, StageCountAuto,
                         KernelTmaWarpSpecializedPingpong>;
 static_assert(std::is_same_v<S90_pp128::CollectiveOp,
@@ -501,6 +511,13 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK(c.status.status == GemmStatus::Unsupported);
     CHECK(c.status.message.find("e5m2 inputs run on the sm90 TMA + wgmma kernel only") != std::string::npos);
     CHECK(c.status.message.find("compute capability 9.0") != std::string::npos);
+    // an e4m3 D (scale_d, amax_d): the quantized-output kernel, 128x256x128 at every size (the one built)
+    g = args(64, 7168, 512, Element::E4M3);
+    g.epilogue.output = Element::E4M3;
+    c = select_configuration(g, h100);
+    REQUIRE(c.status);
+    CHECK((c.kernel == GemmKernel::Sm90TmaWgmma && c.tile_n == 256 && c.tile_k == 128 && c.element_d == Element::E4M3));
+    CHECK(select_configuration(g, a100).status.status == GemmStatus::Unsupported);
   }
   SECTION("a fused epilogue off sm_90 runs nowhere, and says why") {
     auto g = args(256, 256, 256, Element::F16);

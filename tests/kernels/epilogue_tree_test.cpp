@@ -429,3 +429,124 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
     for (std::size_t i = 0; i < direct.rowsum.size(); ++i) CHECK(framed.rowsum[i] == Approx(direct.rowsum[i]).epsilon(1e-5).margin(1e-4));
   }
 }
+
+namespace {
+// e4m3 with saturation, by search: the finite code nearest to x (ties: the even code), |x| past
+// 448 giving +-448, NaN the NaN code; independent of numeric.hpp's rounding (its decoding of the
+// 254 finite codes is what it compares against).
+std::uint8_t e4m3_satfinite_reference(double x) {
+  if (std::isnan(x)) return 0x7f;
+  std::uint8_t best = 0;
+  double best_err = INFINITY;
+  for (int code = 0; code < 256; ++code) {
+    if ((code & 0x7f) == 0x7f) continue;  // NaN
+    const double v = float_e4m3_t::from_bits(std::uint8_t(code)).to_float();
+    const double err = std::fabs(v - (x > 448.0 ? 448.0 : x < -448.0 ? -448.0 : x));
+    if (err < best_err || (err == best_err && (code & 1) == 0 && (best & 1) == 1)) {
+      // (+0 and -0: the sign of x)
+      if (v == 0.0 && std::signbit(v) != std::signbit(x) && err == best_err) continue;
+      best = std::uint8_t(code);
+      best_err = err;
+    }
+  }
+  return best;
+}
+}  // namespace
+
+// The prebuilt quantized-output tree (tessera::gemm's e4m3 D): D = e4m3(clamp(scale_d z, -448,
+// 448)), amax = max |z| over every element, z = alpha (acc (sa sb)) + beta C.
+TEST_CASE("the quantized-output tree: e4m3 rounding with saturation, NaN, infinities") {
+  using Q = QuantizedOutputAmax<float_e4m3_t>;
+  const TreeShape s{1, 1, 1};
+  float amax = 0.0f;
+  const float big = std::numeric_limits<float>::max(), inf = std::numeric_limits<float>::infinity();
+  // 448 = e4m3's largest; 464 halfway to 480 (not a value: saturates); ties at 1 + 1/16 (between
+  // codes 1 and 1.125: to even 1), subnormals 2^-9 (the smallest) and half of it (to 0)
+  for (float x : {0.0f, -0.0f, 1.0f, 1.0625f, 1.1875f, -3.3f, 100.7f, 447.9f, 448.0f, 449.0f, 464.0f, 480.0f, 1.0e6f, -1.0e6f, big,
+                  -big, inf, -inf, 0.001953125f, 0.0009765625f, 0.00146484375f, -0.0043f}) {
+    INFO("x = " << x);
+    amax = 0.0f;
+    const auto p = params_of<Q>(s, quantized_output_amax_arguments<float_e4m3_t>(1.0f, nullptr, nullptr, 0.0f, nullptr, 1, 1, 0,
+                                                                                 nullptr, &amax));
+    const float v = value_at<Q>(p, {0, 0, 0}, x);
+    CHECK(std::fabs(v) <= 448.0f);  // saturated before the rounding
+    CHECK(float_e4m3_t::from_float(v).bits == e4m3_satfinite_reference(double(x)));
+    CHECK(amax == std::fabs(x));  // before the saturation
+  }
+  // NaN: D is NaN, and so is the amax (NaN wins the reduction)
+  amax = 0.0f;
+  const auto p = params_of<Q>(s, quantized_output_amax_arguments<float_e4m3_t>(1.0f, nullptr, nullptr, 0.0f, nullptr, 1, 1, 0,
+                                                                               nullptr, &amax));
+  const float v = value_at<Q>(p, {0, 0, 0}, std::numeric_limits<float>::quiet_NaN());
+  CHECK(std::isnan(v));
+  CHECK((float_e4m3_t::from_float(v).bits & 0x7f) == 0x7f);
+  CHECK(std::isnan(amax));
+}
+
+TEST_CASE("the quantized-output tree over every tile of residue problems: D exact, amax exact, optional parts") {
+  using Q = QuantizedOutputAmax<float_e4m3_t>;
+  // Values whose f32 arithmetic is exact (integers times powers of two, e4m3 C), so FP64 gives
+  // the tree's f32 bits whatever the order of operations or contraction: D and amax compared exactly.
+  auto acc = [](std::int64_t m, std::int64_t n, std::int64_t l) { return float((m * 7 + n * 13 + l * 5) % 61 - 30); };
+  struct Case {
+    TreeShape s;
+    std::int64_t bm, bn;
+  };
+  for (const Case k : {Case{{37, 29, 2}, 16, 8}, Case{{5, 70, 1}, 8, 32}}) {
+    const TreeShape s = k.s;
+    for (const bool with_c : {false, true})
+      for (const bool with_amax : {false, true}) {
+        INFO("M N L " << s.m << " " << s.n << " " << s.l << ", C " << with_c << ", amax " << with_amax);
+        const float alpha = 0.75f, beta = with_c ? 0.5f : 0.0f, sa = 0.5f, sb = 4.0f, sd = 16.0f;
+        // C column-major, ld > M, batches apart by more than a matrix
+        const std::int64_t ld = s.m + 3, bs = ld * s.n + 5;
+        std::vector<float_e4m3_t> c(std::size_t(bs * s.l));
+        for (std::size_t i = 0; i < c.size(); ++i) c[i] = float_e4m3_t::from_bits(std::uint8_t((i * 37) % 0x7e));  // finite codes
+        float amax = -1.0f;  // (the library sets it to 0 before a launch; here: what the reduction combines into)
+        if (with_amax) amax = 0.0f;
+        const auto p = params_of<Q>(s, quantized_output_amax_arguments<float_e4m3_t>(alpha, &sa, &sb, beta, with_c ? c.data() : nullptr,
+                                                                                     1, ld, bs, &sd, with_amax ? &amax : nullptr));
+        std::vector<std::uint8_t> d(std::size_t(s.m * s.n * s.l), 0xff);
+        std::vector<int> visits(d.size(), 0);
+        for (std::int64_t l = 0; l < s.l; ++l)
+          for (std::int64_t tm = 0; tm < (s.m + k.bm - 1) / k.bm; ++tm)
+            for (std::int64_t tn = 0; tn < (s.n + k.bn - 1) / k.bn; ++tn)
+              evaluate_tile<Q>(
+                  p, s, tm, tn, l, k.bm, k.bn, [&](std::int64_t m, std::int64_t n) { return acc(m, n, l); },
+                  [&](std::int64_t m, std::int64_t n, float v) {
+                    const std::size_t i = std::size_t(m + s.m * n + s.m * s.n * l);
+                    d[i] = float_e4m3_t::from_float(v).bits;
+                    ++visits[i];
+                  });
+        double amax_ref = 0.0;
+        int saturated = 0;
+        for (std::int64_t l = 0; l < s.l; ++l)
+          for (std::int64_t n = 0; n < s.n; ++n)
+            for (std::int64_t m = 0; m < s.m; ++m) {
+              const std::size_t i = std::size_t(m + s.m * n + s.m * s.n * l);
+              REQUIRE(visits[i] == 1);
+              const double cv = with_c ? double(c[std::size_t(m + ld * n + bs * l)].to_float()) : 0.0;
+              const double z = double(alpha) * double(sa) * double(sb) * double(acc(m, n, l)) + double(beta) * cv;
+              CHECK(d[i] == e4m3_satfinite_reference(z * double(sd)));
+              saturated += std::fabs(z * double(sd)) > 448.0;
+              amax_ref = std::fmax(amax_ref, std::fabs(z));
+            }
+        CHECK(saturated > 0);  // (the case reaches the saturation)
+        if (with_amax) CHECK(amax == float(amax_ref));
+        else CHECK(amax == -1.0f);  // no amax pointer: nothing written
+      }
+  }
+  // C is optional (beta = 0), the amax too; other nodes keep their pointers required
+  const TreeShape s{4, 4, 1};
+  CHECK(tree::can_implement<Q>(s, quantized_output_amax_arguments<float_e4m3_t>(1.0f, nullptr, nullptr, 0.0f, nullptr, 1, 4, 0, nullptr,
+                                                                                nullptr)));
+  const GemmResult r = tree::can_implement<SourceC<float_e4m3_t>>(s, {});
+  CHECK(r.status == GemmStatus::NullPointer);
+  // a misaligned scale_d is named
+  alignas(4) static unsigned char bytes[8] = {};
+  const GemmResult mis = tree::can_implement<Q>(
+      s, quantized_output_amax_arguments<float_e4m3_t>(1.0f, nullptr, nullptr, 0.0f, nullptr, 1, 4, 0,
+                                                      reinterpret_cast<const float*>(bytes + 2), nullptr));
+  CHECK(mis.status == GemmStatus::Misaligned);
+  CHECK(mis.message.find("Scalar") != std::string::npos);
+}

@@ -310,12 +310,12 @@ TEST_CASE("FP8 inputs: element sizes, names, the default D, fusion") {
 }
 
 TEST_CASE("FP8 inputs: what is refused, with the reason") {
-  // D in an 8-bit type
+  // D in e5m2 (e4m3 is the one FP8 D: next test case)
   auto g = valid_fp8();
-  g.epilogue.output = Element::E4M3;
+  g.epilogue.output = Element::E5M2;
   auto r = check_arguments(g);
   CHECK(r.status == GemmStatus::Unsupported);
-  CHECK(mentions(r, "epilogue.output = e4m3"));
+  CHECK(mentions(r, "epilogue.output = e5m2"));
   // Mixed types other than two FP8 ones
   g = valid();
   g.element_b = Element::F16;
@@ -385,6 +385,104 @@ TEST_CASE("FP8 inputs: what is refused, with the reason") {
   g = valid();
   g.b.ptr = storage + 257;
   CHECK(mentions(check_arguments(g), "2-byte bf16"));
+}
+
+TEST_CASE("e4m3 D with scale_d and amax_d: what is admitted, what is refused, with the reason") {
+  alignas(16) static float f32s[4] = {};
+  auto g = valid_fp8();
+  g.epilogue.output = Element::E4M3;
+  CHECK(check_arguments(g));  // scale_d and amax_d are optional (1, none)
+  CHECK(output_element(g) == Element::E4M3);
+  CHECK(is_fused(g));
+  g.scale_a = f32s;
+  g.scale_b = f32s + 1;
+  g.scale_d = f32s + 2;
+  g.amax_d = f32s + 3;
+  CHECK(check_arguments(g));
+  // C in D's type (1 byte: any address), beta, batches, a row-major D
+  g.beta = 0.5f;
+  g.c = {storage + 3, Major::Row, 48, 0};
+  g.d = storage + 1;
+  g.ldd = 48;
+  CHECK(check_arguments(g));
+  g.c.major = Major::Col;
+  g.c.ld = 64;
+  g.ldd = 64;
+  CHECK(check_arguments(g));
+  // a misaligned scale_d or amax_d
+  g = valid_fp8();
+  g.epilogue.output = Element::E4M3;
+  g.scale_d = reinterpret_cast<const float*>(reinterpret_cast<const unsigned char*>(f32s) + 2);
+  auto r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "scale_d = "));
+  g.scale_d = f32s;
+  g.amax_d = reinterpret_cast<float*>(reinterpret_cast<unsigned char*>(f32s) + 1);
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(mentions(r, "amax_d = "));
+  // amax_d must not be a scale the kernel reads after the library zeroes *amax_d
+  g.amax_d = f32s;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "amax_d is scale_d"));
+  g.scale_d = nullptr;
+  g.scale_a = f32s;
+  CHECK(mentions(check_arguments(g), "amax_d is scale_a"));
+  g.scale_a = nullptr;
+  CHECK(check_arguments(g));
+  // e4m3 D needs FP8 inputs
+  g = valid();  // bf16 inputs
+  g.epilogue.output = Element::E4M3;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "epilogue.output = e4m3 needs FP8 inputs"));
+  CHECK(mentions(r, "A is bf16"));
+  g = valid(64, 48, 32, Element::F32);
+  g.epilogue.output = Element::E4M3;
+  CHECK(mentions(check_arguments(g), "A is f32"));
+  // per-tensor scales only
+  g = valid_fp8();
+  g.epilogue.output = Element::E4M3;
+  g.scale_mode = ScaleMode::Rowwise;
+  g.scale_a = f32s;
+  g.scale_b = f32s;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "per-tensor scales only (scale_mode = rowwise)"));
+  g.scale_mode = ScaleMode::Block;
+  CHECK(mentions(check_arguments(g), "scale_mode = block"));
+  // no bias, no activation
+  g = valid_fp8();
+  g.epilogue.output = Element::E4M3;
+  g.epilogue.bias = Bias::PerColumn;
+  g.epilogue.bias_ptr = storage;
+  r = check_arguments(g);
+  CHECK(r.status == GemmStatus::Unsupported);
+  CHECK(mentions(r, "no bias or activation"));
+  g = valid_fp8();
+  g.epilogue.output = Element::E4M3;
+  g.epilogue.activation = Activation::ReLU;
+  CHECK(mentions(check_arguments(g), "no bias or activation"));
+  // scale_d and amax_d quantize an e4m3 D only: refused with bf16 / f32 D and with 16-bit inputs
+  for (Element out : {Element::BF16, Element::F16, Element::F32}) {
+    g = valid_fp8();
+    g.epilogue.output = out;
+    g.amax_d = f32s;
+    r = check_arguments(g);
+    CHECK(r.status == GemmStatus::Unsupported);
+    CHECK(mentions(r, "scale_d/amax_d quantize an e4m3 D"));
+    CHECK(mentions(r, (std::string("D here is ") + to_string(out)).c_str()));
+    g.amax_d = nullptr;
+    g.scale_d = f32s;
+    CHECK(mentions(check_arguments(g), "scale_d/amax_d quantize an e4m3 D"));
+  }
+  g = valid_fp8();  // D unset: bf16
+  g.scale_d = f32s;
+  CHECK(mentions(check_arguments(g), "D here is bf16"));
+  g = valid();
+  g.amax_d = f32s;
+  CHECK(check_arguments(g).status == GemmStatus::Unsupported);
 }
 
 TEST_CASE("FP8 scale modes: rowwise and block scales, what each needs, with the reason") {

@@ -464,6 +464,256 @@ void run_fp8_cases(std::uint64_t seed, bool sm90) {
   run_fp8_case<float>({"mixed_f32_refused", 256, 256, 256, 1, E::E4M3, E::E5M2, E::F32, false, 0, 1.0f, 0.0f, true}, seed, tol32, true);
 }
 
+// ---- FP8 inputs to an e4m3 D with scale_d and amax_d (sm_90; TESSERA_CASES=fp8_out runs these
+// alone). What tessera::gemm promises (gemm_arguments.hpp):
+//   z = alpha sa sb sum_k A B + beta C (f32),  D = e4m3(clamp(z sd, -448, 448)),  *amax_d = max |z|
+// with *amax_d reset by the library. Each case: D poisoned with e4m3's NaN byte 0x7f (its pads,
+// ld > rows, must keep it), *amax_d poisoned with NaN (NaN wins the max: a missing reset shows).
+// Checks, against an FP64 reference R = z from the decoded inputs:
+//   - every element within e4m3's rounding of clamp(R sd) (half an ulp: 2^-4 relative, 2^-10
+//     in the subnormals) plus the accumulation's error (f32 on the tensor cores);
+//   - amax within the accumulation's error of max |R|;
+//   - with beta = 0 (exact): the same problem with an f32 D (the f32-D FP8 kernel: the same
+//     mainloop and tile, so the same accumulators, and the same order of the scales) gives z32;
+//     D must equal e4m3(clamp(z32 * sd)) bit for bit (up to the sign of a zero) and *amax_d must
+//     equal max |z32| exactly;
+//   - a second launch gives the same bits and the same amax.
+// scale_d = 1.5 * 448 / max |z| (z32's, or the reference's with beta): the values past two thirds of
+// the largest saturate.
+struct Fp8OutCase {
+  const char* name;
+  std::int64_t m, n, k, l;
+  bool d_row;
+  int dpad;  // extra elements on D's leading dimension (1-byte D: any ld)
+  float alpha, beta;
+  bool with_scale_d = true, with_amax = true;
+};
+
+void run_fp8_out_case(const Fp8OutCase& cs, std::uint64_t seed) {
+  using tessera::float_e4m3_t;
+  const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
+  const Mat a{true, K, M * K}, b{false, K, N * K};
+  const std::int64_t ldd = (cs.d_row ? N : M) + cs.dpad;
+  const Mat d{cs.d_row, ldd, (cs.d_row ? M : N) * ldd};
+  const Mat d32 = cs.d_row ? Mat{true, N, M * N} : Mat{false, M, M * N};
+  const std::int64_t na = a.bs * L, nb = b.bs * L, nd = d.bs * L, n32 = d32.bs * L, total = M * N * L;
+  std::uint8_t *A8, *B8, *C8, *D8;
+  float *A, *B, *Cf, *D32, *f32s;  // f32s: scale_a, scale_b, scale_d, amax
+  double* R;
+  TESSERA_CUDA_CHECK(cudaMalloc(&A8, na));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B8, nb));
+  TESSERA_CUDA_CHECK(cudaMalloc(&C8, nd));
+  TESSERA_CUDA_CHECK(cudaMalloc(&D8, nd));
+  TESSERA_CUDA_CHECK(cudaMalloc(&A, na * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B, nb * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&Cf, nd * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&D32, n32 * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&f32s, 4 * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&R, total * sizeof(double)));
+  tk::harness::fill_random_fp8(A8, A, na, seed * 8 + 0, false);
+  tk::harness::fill_random_fp8(B8, B, nb, seed * 8 + 1, false);
+  tk::harness::fill_random_fp8(C8, Cf, nd, seed * 8 + 2, false, 64.0f);  // C (e4m3, D's layout), of z's size
+  const float sa = float(std::ldexp(1.0 + double(seed % 97) / 97.0, int(seed % 3) - 1)),
+              sb = float(std::ldexp(1.0 + double(seed % 89) / 89.0, -int(seed % 2)));
+  tk::GemmArguments g;
+  g.m = M; g.n = N; g.k = K; g.batch = L;
+  g.element = tk::Element::E4M3;
+  g.a = {A8, tk::Major::Row, a.ld, a.bs};
+  g.b = {B8, tk::Major::Col, b.ld, b.bs};
+  g.alpha = cs.alpha;
+  g.scale_a = f32s;
+  g.scale_b = f32s + 1;
+  // The FP64 reference z
+  reference_fp8<float><<<unsigned((total + 255) / 256), 256>>>(M, N, K, L, A, a, B, b, Cf, d, double(cs.alpha) * sa * sb, cs.beta, R);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+  std::vector<double> ref(static_cast<std::size_t>(total));
+  TESSERA_CUDA_CHECK(cudaMemcpy(ref.data(), R, total * sizeof(double), cudaMemcpyDeviceToHost));
+  double rms = 0, rmax = 0;
+  for (double r : ref) rms += r * r, rmax = std::max(rmax, std::fabs(r));
+  rms = std::sqrt(rms / double(total));
+  // The f32-D run (beta = 0): z32; scale_d: the largest third of |z| saturates
+  float host[4] = {sa, sb, 1.0f, NAN};
+  TESSERA_CUDA_CHECK(cudaMemcpy(f32s, host, sizeof host, cudaMemcpyHostToDevice));
+  const bool exact = cs.beta == 0.0f;
+  std::vector<float> z32;
+  float sd = 1.0f;
+  tk::GemmResult res32;
+  if (exact) {
+    tk::GemmArguments f = g;
+    f.c = {nullptr, d32.row ? tk::Major::Row : tk::Major::Col, d32.ld, d32.bs};
+    f.d = D32;
+    f.ldd = d32.ld;
+    f.batch_stride_d = d32.bs;
+    f.epilogue.output = tk::Element::F32;
+    res32 = tk::gemm(f);
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    z32.resize(std::size_t(n32));
+    TESSERA_CUDA_CHECK(cudaMemcpy(z32.data(), D32, n32 * sizeof(float), cudaMemcpyDeviceToHost));
+    float zmax = 0.0f;
+    for (float z : z32) zmax = std::max(zmax, std::fabs(z));
+    if (cs.with_scale_d && zmax > 0) sd = 1.5f * 448.0f / zmax;
+  } else if (cs.with_scale_d && rmax > 0) {
+    sd = float(1.5 * 448.0 / rmax);
+  }
+  host[2] = sd;
+  TESSERA_CUDA_CHECK(cudaMemcpy(f32s, host, sizeof host, cudaMemcpyHostToDevice));
+  g.c = {cs.beta != 0 ? C8 : nullptr, d.row ? tk::Major::Row : tk::Major::Col, d.ld, d.bs};
+  g.d = D8;
+  g.ldd = d.ld;
+  g.batch_stride_d = d.bs;
+  g.beta = cs.beta;
+  g.epilogue.output = tk::Element::E4M3;
+  if (cs.with_scale_d) g.scale_d = f32s + 2;
+  if (cs.with_amax) g.amax_d = f32s + 3;
+  std::vector<std::uint8_t> first(static_cast<std::size_t>(nd)), second(static_cast<std::size_t>(nd));
+  float amax_first = NAN, amax_second = NAN;
+  tk::GemmResult res;
+  for (int launch = 0; launch < 2; ++launch) {
+    TESSERA_CUDA_CHECK(cudaMemset(D8, 0x7f, nd));
+    TESSERA_CUDA_CHECK(cudaMemcpy(f32s + 3, &host[3], sizeof(float), cudaMemcpyHostToDevice));  // NaN
+    res = tk::gemm(g);
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    TESSERA_CUDA_CHECK(cudaMemcpy((launch == 0 ? first : second).data(), D8, nd, cudaMemcpyDeviceToHost));
+    TESSERA_CUDA_CHECK(cudaMemcpy(launch == 0 ? &amax_first : &amax_second, f32s + 3, sizeof(float), cudaMemcpyDeviceToHost));
+    if (!res) break;
+  }
+  // Accumulation error allowance per element, relative to the typical |z|: Hopper's FP8 wgmma adds
+  // with fewer mantissa bits than f32 (about 14: DeepSeek-V3's report), an error that grows with
+  // K (the norm-wise error of the bf16-D cases stays below 1e-2; an element may sit a few of
+  // those from the norm). A wrong scale or a missed alpha is off by far more; the beta = 0 cases
+  // are checked bit for bit besides.
+  const double acc_tol = 3e-2 * rms;
+  std::int64_t far = 0, unwritten = 0, clobbered = 0, inexact = 0, saturated = 0;
+  for (std::int64_t i = 0; i < nd; ++i) {
+    const std::int64_t l = i / d.bs, off = i % d.bs, outer = off / d.ld, inner = off % d.ld;
+    const std::int64_t r = d.row ? outer : inner, c = d.row ? inner : outer;
+    const bool inside = d.row ? inner < N : inner < M;
+    const std::uint8_t v = first[std::size_t(i)];
+    if (!inside) {
+      clobbered += v != 0x7f;
+      continue;
+    }
+    if ((v & 0x7f) == 0x7f) {
+      ++unwritten;
+      continue;
+    }
+    const double got = double(float_e4m3_t::from_bits(v).to_float());
+    const double want = std::clamp(ref[std::size_t((l * N + c) * M + r)] * double(sd), -448.0, 448.0);
+    saturated += std::fabs(want) == 448.0;
+    if (std::fabs(got - want) > 0.0625 * std::fabs(want) + std::ldexp(1.0, -10) + acc_tol * double(sd)) ++far;
+    if (exact) {
+      const float z = z32[std::size_t(d32.at(l, r, c))];
+      const float q = std::clamp(z * sd, -448.0f, 448.0f);
+      inexact += float_e4m3_t::from_float(q).to_float() != float(got);
+    }
+  }
+  bool amax_ok = true;
+  double amax_ref = rmax;
+  if (cs.with_amax) {
+    if (exact) {
+      float m32 = 0.0f;
+      for (std::int64_t l = 0; l < L; ++l)
+        for (std::int64_t c = 0; c < N; ++c)
+          for (std::int64_t r = 0; r < M; ++r) m32 = std::max(m32, std::fabs(z32[std::size_t(d32.at(l, r, c))]));
+      amax_ok = amax_first == m32;
+      amax_ref = m32;
+    } else {
+      amax_ok = std::fabs(double(amax_first) - rmax) <= 2e-3 * rmax + acc_tol;
+    }
+  } else {
+    amax_ok = std::isnan(amax_first);  // no amax_d: the poisoned float is not touched
+  }
+  const bool same = first == second && (std::isnan(amax_first) ? std::isnan(amax_second) : amax_first == amax_second);
+  const bool ok = res && (!exact || res32) && far == 0 && unwritten == 0 && clobbered == 0 && inexact == 0 && amax_ok && same &&
+                  (!cs.with_scale_d || saturated > 0);
+  std::printf("%s fp8_out %-18s e4m3 x e4m3 -> e4m3 M=%-5lld N=%-5lld K=%-5lld L=%lld D=%s ldd=%lld a=%g b=%g sd=%s amax=%s  far=%lld "
+              "unwritten=%lld clobbered=%lld %s saturated=%lld amax %.6g vs %.6g%s same_bits=%d%s%s\n",
+              ok ? "PASS" : "FAIL", cs.name, (long long)M, (long long)N, (long long)K, (long long)L, cs.d_row ? "row" : "col",
+              (long long)ldd, cs.alpha, cs.beta, cs.with_scale_d ? "yes" : "no", cs.with_amax ? "yes" : "no", (long long)far,
+              (long long)unwritten, (long long)clobbered, exact ? ("inexact=" + std::to_string(inexact)).c_str() : "(beta: no f32 twin)",
+              (long long)saturated, double(amax_first), amax_ref, exact ? " (exact)" : "", int(same), res ? "" : "  status: ",
+              res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
+  ok ? ++passed : ++failures;
+  for (void* p : {(void*)A8, (void*)B8, (void*)C8, (void*)D8, (void*)A, (void*)B, (void*)Cf, (void*)D32, (void*)f32s, (void*)R})
+    TESSERA_CUDA_CHECK(cudaFree(p));
+}
+
+// What tessera::gemm refuses for an e4m3 D on the GPU (check_arguments and the dispatch, each
+// with its reason): a pair no kernel is built for, 16-bit inputs, rowwise scales, an amax with a bf16 D.
+void run_fp8_out_refusals() {
+  std::uint8_t* buf = nullptr;
+  float* f = nullptr;
+  TESSERA_CUDA_CHECK(cudaMalloc(&buf, 3 * 256 * 256));
+  TESSERA_CUDA_CHECK(cudaMalloc(&f, 1024 * sizeof(float)));
+  auto base = [&] {
+    tk::GemmArguments g;
+    g.m = g.n = g.k = 256;
+    g.element = tk::Element::E4M3;
+    g.a = {buf, tk::Major::Row, 256, 0};
+    g.b = {buf + 256 * 256, tk::Major::Col, 256, 0};
+    g.d = buf + 2 * 256 * 256;
+    g.ldd = 256;
+    g.epilogue.output = tk::Element::E4M3;
+    g.amax_d = f;
+    return g;
+  };
+  struct Refusal {
+    const char* name;
+    tk::GemmArguments g;
+  };
+  std::vector<Refusal> refusals;
+  tk::GemmArguments g = base();
+  g.element_b = tk::Element::E5M2;
+  refusals.push_back({"e4m3_x_e5m2_to_e4m3", g});
+  g = base();
+  g.element = tk::Element::BF16;
+  g.a.ptr = f;  // (2-byte aligned)
+  refusals.push_back({"bf16_inputs_to_e4m3", g});
+  g = base();
+  g.scale_mode = tk::ScaleMode::Rowwise;
+  g.scale_a = f;
+  g.scale_b = f + 256;
+  refusals.push_back({"rowwise_to_e4m3", g});
+  g = base();
+  g.epilogue.output = tk::Element::BF16;
+  refusals.push_back({"amax_with_bf16_D", g});
+  for (const Refusal& r : refusals) {
+    TESSERA_CUDA_CHECK(cudaMemset(buf + 2 * 256 * 256, 0x7f, 256 * 256));
+    const tk::GemmResult res = tk::gemm(r.g);
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<std::uint8_t> d(256 * 256);
+    TESSERA_CUDA_CHECK(cudaMemcpy(d.data(), buf + 2 * 256 * 256, d.size(), cudaMemcpyDeviceToHost));
+    const bool untouched = std::all_of(d.begin(), d.end(), [](std::uint8_t v) { return v == 0x7f; });
+    const bool ok = res.status == tk::GemmStatus::Unsupported && !res.message.empty() && untouched;
+    std::printf("%s fp8_out refused %-22s %s: %s\n", ok ? "PASS" : "FAIL", r.name, tk::to_string(res.status), res.message.c_str());
+    ok ? ++passed : ++failures;
+  }
+  TESSERA_CUDA_CHECK(cudaFree(buf));
+  TESSERA_CUDA_CHECK(cudaFree(f));
+}
+
+void run_fp8_out_cases(std::uint64_t seed, bool sm90) {
+  if (!sm90) {  // (off sm_90 every FP8 problem is refused: the refusals alone)
+    run_fp8_out_refusals();
+    return;
+  }
+  for (const Fp8OutCase& cs : {
+           Fp8OutCase{"square1000", 1000, 1000, 1024, 1, false, 0, 1.0f, 0.0f},
+           Fp8OutCase{"square1000_rowD", 1000, 1000, 1024, 1, true, 0, 1.0f, 0.0f},
+           Fp8OutCase{"residues_rowD_pad", 1031, 2055, 1008, 1, true, 5, 0.5f, 0.0f},
+           Fp8OutCase{"residues_colD_pad", 1031, 2055, 4112, 1, false, 3, 1.0f, 0.0f},
+           Fp8OutCase{"small_m64", 64, 7168, 512, 1, true, 0, 1.0f, 0.0f},
+           Fp8OutCase{"below_one_tile", 37, 29, 64, 1, false, 0, 2.0f, 0.0f},
+           Fp8OutCase{"batched", 256, 392, 528, 3, false, 1, 1.0f, 0.0f},
+           Fp8OutCase{"beta_batched", 256, 392, 528, 2, false, 8, 0.75f, 0.5f},
+           Fp8OutCase{"beta_rowD", 1031, 520, 256, 1, true, 0, 1.0f, -0.25f},
+           Fp8OutCase{"no_scale_d", 300, 200, 256, 1, false, 0, 1.0f, 0.0f, false, true},
+           Fp8OutCase{"no_amax", 300, 200, 256, 1, true, 0, 1.0f, 0.0f, true, false},
+       })
+    run_fp8_out_case(cs, seed + 79 * passed + failures);
+  run_fp8_out_refusals();
+}
+
 
 // ---- FP8 scale modes beyond per-tensor (sm_90 only): rowwise (scale_a[m], scale_b[n], applied
 // by the epilogue) and DeepSeek-V3's block scales (A per row and 128-k group, M-major; B per
@@ -1015,11 +1265,12 @@ int main() {
     run_grouped_cases(seed);
   // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone, with the scale
   // modes' cases; TESSERA_CASES=fp8_scales the scale modes' alone).
+  // TESSERA_CASES=fp8_out: the e4m3-D cases alone (fp8 runs them with the others).
   const std::string only = std::getenv("TESSERA_CASES") != nullptr ? std::getenv("TESSERA_CASES") : "";
-  if (!quick && (std::getenv("TESSERA_CASES") == nullptr || (only.find("fp8") != std::string::npos && only != "fp8_scales")))
-    run_fp8_cases(seed, major == 9);
-  if (!quick && (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("fp8") != std::string::npos))
-    run_fp8_scaled_cases(seed, major == 9);
+  const bool all = std::getenv("TESSERA_CASES") == nullptr, fp8_named = only.find("fp8") != std::string::npos;
+  if (!quick && (all || (fp8_named && only != "fp8_scales" && only != "fp8_out"))) run_fp8_cases(seed, major == 9);
+  if (!quick && (all || (fp8_named && only != "fp8_out"))) run_fp8_scaled_cases(seed, major == 9);
+  if (!quick && (all || (fp8_named && only != "fp8_scales"))) run_fp8_out_cases(seed, major == 9);
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;
 }

@@ -2,7 +2,7 @@
 """torch._scaled_mm (cuBLASLt's FP8 GEMM) on the FP8 shapes of sm90_gemm_bench --fp8: the anchor
 for tessera::gemm's FP8 kernels where cuBLASLt cannot be timed in the bench's process.
 
-    python3 tools/device/scaled_mm_torch.py [--reps N] [--scales tensor|rowwise|block] [M N K ...]
+    python3 tools/device/scaled_mm_torch.py [--reps N] [--scales tensor|rowwise|block] [--out bf16|e4m3] [M N K ...]
 
 torch._scaled_mm(a, b, scale_a, scale_b, out_dtype=torch.bfloat16, use_fast_accum=...) with a
 (M, K) e4m3 row-major, b (K, N) e4m3 column-major (the transposed view of an (N, K) tensor: the
@@ -19,6 +19,11 @@ accumulation modes; --scales block: DeepSeek-V3's recipe, scale_a (M, ceil(K/128
 cuBLASLt's blockwise modes, CUDA >= 12.9, sm90 only), promoted accumulation only. A torch that
 refuses a recipe gets one line saying so (its error), not a traceback. Default shapes for both:
 sm90_gemm_bench --fp8 --scales's (4096x7168x16384, 128x7168x16384, 64x7168x16384, 8192^3).
+
+--out e4m3 (per-tensor scales): out_dtype=torch.float8_e4m3fn with scale_result (D's scale, a
+device f32), the anchor of sm90_gemm_bench --fp8 --out-e4m3 (tessera's e4m3 D with scale_d and
+amax_d). Timed as D alone: the amax is not read here (the bench's own cuBLASLt call sets
+AMAX_D_POINTER and compares it).
 """
 import argparse
 import sys
@@ -34,8 +39,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--scales", choices=("tensor", "rowwise", "block"), default="tensor")
+    ap.add_argument("--out", choices=("bf16", "e4m3"), default="bf16")
     ap.add_argument("dims", nargs="*", type=int, help="M N K triples (default: the FP8 issue's shapes)")
     args = ap.parse_args()
+    if args.out == "e4m3" and args.scales != "tensor":
+        print("error: --out e4m3 goes with per-tensor scales (--scales tensor)", file=sys.stderr)
+        return 1
     if len(args.dims) % 3 != 0 or any(d <= 0 for d in args.dims):
         print("error: give positive M N K triples", file=sys.stderr)
         return 1
@@ -66,8 +75,10 @@ def main():
             sa = torch.full((groups, m), 0.75, device=dev).t()  # (M, K/128), stride (1, M)
             sb = torch.full(((n + 127) // 128, l4), 1.5, device=dev).t()  # (L4, N/128), stride (1, L4)
         row = []
+        out = torch.bfloat16 if args.out == "bf16" else torch.float8_e4m3fn
+        extra = {} if args.out == "bf16" else {"scale_result": torch.tensor(448.0 / (4.0 * k ** 0.5), device=dev)}
         for fast in ((True, False) if args.scales != "block" else (False,)):
-            call = lambda: torch._scaled_mm(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, use_fast_accum=fast)
+            call = lambda: torch._scaled_mm(a, b, scale_a=sa, scale_b=sb, out_dtype=out, use_fast_accum=fast, **extra)
             try:
                 call()
             except (RuntimeError, NotImplementedError, ValueError) as e:
@@ -75,7 +86,7 @@ def main():
                 continue
             ms = time_ms(torch, call, args.reps)
             row.append(f"fast_accum={fast} {ms * 1e3:8.1f} us {2.0 * m * n * k / (ms * 1e-3) * 1e-12:7.1f} TFLOP/s")
-        print(f"torch._scaled_mm {args.scales} e4m3 TN -> bf16 row-major {m:5d} x {n:5d} x {k:5d}  " + "  ".join(row))
+        print(f"torch._scaled_mm {args.scales} e4m3 TN -> {args.out} row-major {m:5d} x {n:5d} x {k:5d}  " + "  ".join(row))
     return 0
 
 

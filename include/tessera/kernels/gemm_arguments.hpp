@@ -27,7 +27,8 @@
 namespace tessera::kernels {
 
 // E4M3 and E5M2: the 8-bit floats of Hopper's wgmma (OCP FP8: e4m3 with no infinities, max
-// 448; e5m2 IEEE-like, max 57344), inputs only (D is bf16, f16 or f32).
+// 448; e5m2 IEEE-like, max 57344), as inputs; E4M3 also as D of FP8 inputs (with scale_d and
+// amax_d: GemmArguments), e5m2 never as D.
 enum class Element { F32, F16, BF16, E4M3, E5M2 };
 
 // How FP8 inputs' dequantization scales (GemmArguments::scale_a, scale_b: f32 in device
@@ -137,7 +138,19 @@ struct EpilogueArguments {
 //   D = act(alpha * (*scale_a) * (*scale_b) * sum_k A(m,k) B(k,n) + beta * C + bias)
 // as cuBLASLt's A/B_SCALE_POINTER and torch._scaled_mm's per-tensor scales.  The sm_90 kernel
 // alone runs FP8 (A and B K-major, "TN": 8-bit wgmma reads no transposed operand; every A/B
-// pointer, leading dimension and batch stride a multiple of 16 bytes); D is bf16, f16 or f32.
+// pointer, leading dimension and batch stride a multiple of 16 bytes); D is bf16, f16 or f32,
+// or e4m3 (per-tensor scales), quantized as cuBLASLt's D_SCALE_POINTER / AMAX_D_POINTER and
+// torch._scaled_mm's scale_result with a float8 out_dtype:
+//   z = alpha * (*scale_a) * (*scale_b) * sum_k A(m,k) B(k,n) + beta * C(m,n)    (f32)
+//   D(m,n) = e4m3(clamp(z * (*scale_d), -448, 448))  round to nearest even, saturated to e4m3's
+//            largest finite 448 (PTX cvt.rn.satfinite: infinities give +-448, NaN stays NaN)
+//   *amax_d = max over every (m, n) and batch of |z|: taken BEFORE scale_d and before the
+//            rounding (the value the next step's scale is computed from). The library sets
+//            *amax_d to 0 in the stream before the kernel (the caller need not reset it), so
+//            each call writes the amax of its own D; exact and the same in every run (atomic
+//            max of the bits of non-negative floats: order-independent). A NaN z gives a NaN
+//            amax (NaN's bits exceed infinity's).
+// C, when beta != 0, is e4m3 too (D's type, as every D type).
 struct GemmArguments {
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
   Element element = Element::F32;
@@ -156,6 +169,12 @@ struct GemmArguments {
   // ScaleMode::Block: the distance between scale_a's k-groups (elements, >= M, a multiple of 4:
   // 16 bytes for TMA); 0: M rounded up to a multiple of 4 (DeepGEMM's TMA-aligned layout).
   std::int64_t ld_scale_a = 0;
+  // e4m3 D only (FP8 inputs, per-tensor scales): the device pointer to D's quantization scale
+  // (one f32, multiplied into D before the rounding; nullptr: 1) and to the f32 that receives
+  // max |z|, D's values before that scale and the rounding (nullptr: not computed; set to 0 by
+  // the library before the kernel, so it must not be scale_d itself). Both 4-byte aligned; see above.
+  const float* scale_d = nullptr;
+  float* amax_d = nullptr;
   EpilogueArguments epilogue;
   // f32 inputs only: allow TF32 math (inputs read with a 10-bit mantissa, f32 accumulation),
   // which lets tessera::gemm run them on the sm_90 tensor cores (wgmma m64nNk8; A and B
@@ -195,7 +214,8 @@ enum class ArgumentsView { Caller, Kernel };
 // Whether the epilogue does more than alpha/beta in the inputs' type (only the sm_90 kernel
 // runs that; FP8 inputs always count: their D is never their type).
 inline bool is_fused(const GemmArguments& g) {
-  return g.epilogue.activation != Activation::Identity || g.epilogue.bias != Bias::None || output_element(g) != g.element;
+  return g.epilogue.activation != Activation::Identity || g.epilogue.bias != Bias::None || output_element(g) != g.element ||
+         is_fp8(g.element);  // (an e4m3 D of e4m3 inputs is the inputs' type, and quantized)
 }
 
 // Kernel configuration the device adapter picks for valid arguments.
@@ -284,15 +304,45 @@ inline GemmResult check_epilogue(const GemmArguments& g) {
   if (e.output && static_cast<unsigned>(*e.output) > static_cast<unsigned>(Element::E5M2))
     return fail(GemmStatus::Unsupported, "epilogue.output = " + std::to_string(static_cast<unsigned>(*e.output)) +
                                              " is not an Element");
-  if (e.output && is_fp8(*e.output))
-    return fail(GemmStatus::Unsupported, std::string("epilogue.output = ") + to_string(*e.output) +
-                                             ": no kernel writes an FP8 D (FP8 is an input type; D is bf16, f16 or f32)");
+  if (e.output == Element::E5M2)
+    return fail(GemmStatus::Unsupported, "epilogue.output = e5m2: no kernel writes an e5m2 D (an FP8 D is e4m3; e5m2 is an input type)");
   if (e.bias != Bias::None && e.bias_ptr == nullptr)
     return fail(GemmStatus::NullPointer, std::string("the bias is a null pointer while epilogue.bias = ") + to_string(e.bias) +
                                              (e.bias == Bias::PerRow ? " (a vector of M elements)" : " (a vector of N elements)"));
   if (e.bias == Bias::None && e.bias_ptr != nullptr)
     return fail(GemmStatus::Unsupported, "epilogue.bias_ptr is set while epilogue.bias = none: say Bias::PerRow (bias[m], length M) "
                                          "or Bias::PerColumn (bias[n], length N)");
+  return {};
+}
+
+// D in e4m3 (quantized output) and its scale_d / amax_d: FP8 inputs with per-tensor scales, no
+// bias or activation (the quantized-output tree has neither), both pointers f32-aligned; and
+// scale_d / amax_d only with an e4m3 D (the other D types are not quantized).
+inline GemmResult check_quantized_output(const GemmArguments& g) {
+  const bool e4m3_d = g.epilogue.output == Element::E4M3;
+  if (!e4m3_d) {
+    if (g.scale_d != nullptr || g.amax_d != nullptr)
+      return fail(GemmStatus::Unsupported, std::string("scale_d/amax_d quantize an e4m3 D (epilogue.output = e4m3); D here is ") +
+                                               to_string(output_element(g)));
+    return {};
+  }
+  if (!is_fp8(g.element))
+    return fail(GemmStatus::Unsupported, std::string("epilogue.output = e4m3 needs FP8 inputs (e4m3, e5m2); A is ") + to_string(g.element));
+  if (g.scale_mode != ScaleMode::PerTensor)
+    return fail(GemmStatus::Unsupported, std::string("epilogue.output = e4m3 runs per-tensor scales only (scale_mode = ") +
+                                             to_string(g.scale_mode) + ")");
+  if (g.epilogue.bias != Bias::None || g.epilogue.activation != Activation::Identity)
+    return fail(GemmStatus::Unsupported, "epilogue.output = e4m3 runs no bias or activation (D = e4m3(scale_d (alpha sa sb A B + beta C)))");
+  for (auto [name, p] : {std::pair{"scale_d", static_cast<const void*>(g.scale_d)}, std::pair{"amax_d", static_cast<const void*>(g.amax_d)}})
+    if (reinterpret_cast<std::uintptr_t>(p) % 4 != 0)
+      return fail(GemmStatus::Misaligned, std::string(name) + " = " + std::to_string(reinterpret_cast<std::uintptr_t>(p)) +
+                                              " is not aligned to its 4-byte f32");
+  // (the library zeroes *amax_d before the kernel reads the scales)
+  if (g.amax_d != nullptr)
+    for (auto [name, p] : {std::pair{"scale_a", g.scale_a}, std::pair{"scale_b", g.scale_b}, std::pair{"scale_d", g.scale_d}})
+      if (p == g.amax_d)
+        return fail(GemmStatus::Unsupported, std::string("amax_d is ") + name +
+                                                 ": the library sets *amax_d to 0 before the kernel, which then reads the scale");
   return {};
 }
 
@@ -427,6 +477,7 @@ inline GemmResult check_arguments(const GemmArguments& g, ArgumentsView view = A
                                              " != 0");
   if (auto r = detail::check_inputs(g, view); !r) return r;
   if (auto r = detail::check_epilogue(g); !r) return r;
+  if (auto r = detail::check_quantized_output(g); !r) return r;
   const Element out = output_element(g);
   for (auto [name, p, e] : {std::tuple{"A", g.a.ptr, g.element}, std::tuple{"B", g.b.ptr, element_b(g)},
                             std::tuple{"C", g.c.ptr, out}, std::tuple{"D", static_cast<const void*>(g.d), out},

@@ -119,8 +119,9 @@ template <class T>
 struct ColumnBroadcast : detail::Broadcast<T, true> {};
 
 // C(m, n): the thread's offset at its frame's origin computed once per tile; an element adds its
-// offset from there (constant multiples of the strides) and loads.
-template <class T>
+// offset from there (constant multiples of the strides) and loads. Presence::Optional: a null
+// pointer is admitted and reads 0.
+template <class T, Presence P = Presence::Required>
 struct SourceC {
   struct Arguments {
     const T* ptr = nullptr;
@@ -128,6 +129,7 @@ struct SourceC {
   };
   using Params = Arguments;
   static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
+    if (P == Presence::Optional && a.ptr == nullptr) return {};
     return detail::check_matrix<T>(s, a.ptr, a.stride_m, a.stride_n, a.batch_stride, at, "SourceC");
   }
   static std::size_t workspace_size(TreeShape const&, Arguments const&) { return 0; }
@@ -142,6 +144,8 @@ struct SourceC {
   }
   template <class S>
   TESSERA_HOST_DEVICE TESSERA_INLINE static float visit(Params const& p, S const& s, TreeCoord const& c, float) {
+    if constexpr (P == Presence::Optional)
+      if (p.ptr == nullptr) return 0.0f;
     return to_float(p.ptr[s.origin + std::int64_t(c.dm) * p.stride_m + std::int64_t(c.dn) * p.stride_n]);
   }
   template <class S, class Frame>

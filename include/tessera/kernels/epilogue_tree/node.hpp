@@ -98,6 +98,12 @@ TESSERA_HOST_DEVICE inline TileFrame<1, 1> element_frame(TreeShape const& s, Tre
 
 // The state of a node that keeps none, and the start and end of a tile for it.
 struct NoState {};
+
+// Whether a node's pointer must be given (Required: null is refused by can_implement) or may be
+// null (Optional: a SourceC without a matrix reads 0, a reduction without an output reduces
+// nothing), for a prebuilt tree whose parts the caller may leave out at run time (beta = 0
+// without C, no amax): one kernel for both, at one uniform test per element or tile.
+enum class Presence { Required, Optional };
 struct Stateless {
   template <int Rows, int Cols>
   using State = NoState;

@@ -4,7 +4,8 @@
 //                                  pre-activation a backward pass needs)
 //   RowReduction<Op, Child>        r[n] = Op over the rows m of column n: a row vector (N)
 //   ColumnReduction<Op, Child>     r[m] = Op over the columns n of row m: a column vector (M)
-//   ScalarReduction<Op, Child>     r = Op over every element (e.g. amax for FP8 output scaling)
+//   ScalarReduction<Op, Child[, Presence]>  r = Op over every element (e.g. amax for FP8 output
+//                                  scaling; Presence::Optional: a null result pointer reduces nothing)
 // (Row and Column name the result's shape, as RowBroadcast / ColumnBroadcast name the vector
 // read: a RowReduction's result is what a RowBroadcast reads.)
 // Reductions, in f32, one result per batch (batch_stride floats apart; 0: one for all batches):
@@ -192,7 +193,7 @@ TESSERA_HOST_DEVICE TESSERA_INLINE bool lane_leads(unsigned lanes) {
 }
 // Where a reduction's element lands: r[n] (Row), r[m] (Column), r (Scalar).
 enum class Reduced { Row, Column, Scalar };
-template <Reduced R, class Op, class Child>
+template <Reduced R, class Op, class Child, Presence P = Presence::Required>
 struct Reduction {
   struct Arguments {
     Arguments() = default;
@@ -219,6 +220,7 @@ struct Reduction {
       R == Reduced::Row ? "RowReduction" : R == Reduced::Column ? "ColumnReduction" : "ScalarReduction";
   static std::int64_t length(TreeShape const& s) { return R == Reduced::Row ? s.n : R == Reduced::Column ? s.m : 1; }
   static GemmResult can_implement(TreeShape const& s, Arguments const& a, std::string const& at) {
+    if (P == Presence::Optional && a.ptr == nullptr) return Child::can_implement(s, a.child, child_at(at, 0));
     if (auto r = check_vector<float>(s, a.ptr, length(s), a.batch_stride, at, name,
                                      R == Reduced::Row ? "N" : R == Reduced::Column ? "M" : "1");
         !r)
@@ -250,6 +252,8 @@ struct Reduction {
   template <class Frame>
   TESSERA_HOST_DEVICE TESSERA_INLINE static void end_tile(Params const& p, State<Frame::rows, Frame::cols>& s, Frame const& f) {
     Child::end_tile(p.child, s.child, f);
+    if constexpr (P == Presence::Optional)
+      if (p.ptr == nullptr) return;  // (the same for every thread: no lane waits on a shuffle)
     float* out = p.ptr + f.l * p.batch_stride;
     if constexpr (R == Reduced::Scalar) {
       const float x = over_lanes<Op>(s.partial[0], 31u);  // every lane's elements differ
@@ -271,7 +275,8 @@ template <class Op, class Child>
 struct RowReduction : detail::Reduction<detail::Reduced::Row, Op, Child> {};
 template <class Op, class Child>
 struct ColumnReduction : detail::Reduction<detail::Reduced::Column, Op, Child> {};
-template <class Op, class Child>
-struct ScalarReduction : detail::Reduction<detail::Reduced::Scalar, Op, Child> {};
+// (Presence::Optional: a null ptr is admitted and the reduction writes nothing)
+template <class Op, class Child, Presence P = Presence::Required>
+struct ScalarReduction : detail::Reduction<detail::Reduced::Scalar, Op, Child, P> {};
 
 }  // namespace tessera::kernels::tree
