@@ -10,30 +10,15 @@
 //                                             FILE for `tessera verify FILE`
 //   Any M >= 1, N and K >= 8 multiples of 8 (TMA's 16-byte rows). Exit 77 where there is no sm_90 GPU.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <random>
 #include <string>
-#include <vector>
-
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
 
 #include <tessera/atom/tma_encode.hpp>
 
 #include "6_my_hopper_gemm_trace.hpp"
+#include "example_host.hpp"
 
 using namespace my_hopper_gemm;
-
-#define CHECK_CUDA(x)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
 
 struct Params {
   CUtensorMap map_a, map_b;  // (64-byte aligned: the kernel takes Params as a __grid_constant__)
@@ -167,7 +152,7 @@ Params make_params(T const* A, T const* B, T* D, int M, int N, int K, int group)
 template <class Trace>
 cudaLaunchConfig_t launch_config(int clusters, cudaLaunchAttribute* attribute) {
   static const bool sized = [] {  // (once: nothing but the launch between a timing bracket's events)
-    CHECK_CUDA(cudaFuncSetAttribute(my_hopper_gemm_kernel<Trace>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
+    EXAMPLE_CUDA(cudaFuncSetAttribute(my_hopper_gemm_kernel<Trace>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
     return true;
   }();
   (void)sized;
@@ -182,14 +167,14 @@ int resident_clusters() {
   cudaLaunchAttribute at;
   cudaLaunchConfig_t cfg = launch_config<NoTrace>(1, &at);
   int clusters = 0;
-  CHECK_CUDA(cudaOccupancyMaxActiveClusters(&clusters, my_hopper_gemm_kernel<NoTrace>, &cfg));
+  EXAMPLE_CUDA(cudaOccupancyMaxActiveClusters(&clusters, my_hopper_gemm_kernel<NoTrace>, &cfg));
   return clusters;
 }
 template <class Trace>
 void launch(Params const& p, Trace trace, int clusters) {
   cudaLaunchAttribute at;
   const cudaLaunchConfig_t cfg = launch_config<Trace>(clusters, &at);
-  CHECK_CUDA(cudaLaunchKernelEx(&cfg, my_hopper_gemm_kernel<Trace>, p, trace));
+  EXAMPLE_CUDA(cudaLaunchKernelEx(&cfg, my_hopper_gemm_kernel<Trace>, p, trace));
 }
 
 bool have_sm90() {
@@ -198,159 +183,52 @@ bool have_sm90() {
          major == 9;
 }
 
-int write_device_trace(const std::string& path);  // (below main: the trace's plumbing)
-
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "--trace") {
     if (argc != 3) {
       std::fprintf(stderr, "usage: %s --trace FILE\n", argv[0]);
       return 1;
     }
-    return write_device_trace(argv[2]);
+    if (!have_sm90()) {
+      std::printf("no sm_90 GPU: skipped\n");
+      return 77;
+    }
+    // One cluster on one tile, every consumer thread of its first CTA recording (both runs of
+    // 6_my_hopper_gemm_trace.hpp).
+    return examples::write_device_trace<T>(
+        argv[2], stage_a_elements, stage_b_elements, std::size_t(int(bM) * int(bN)), 1 << 17, trace_inputs,
+        [](bool accumulators, T* A, T* B, T* D, int* count, int capacity, int* records) {
+          launch(make_params(A, B, D, int(bM), int(bN), int(bK), 1), Recorder{count, capacity, records, accumulators}, 1);
+        },
+        write_trace);
   }
   int M = 8192, N = 8192, K = 8192, reps = 50, group = 8;
   if (argc >= 4) M = std::atoi(argv[1]), N = std::atoi(argv[2]), K = std::atoi(argv[3]);
   if (argc >= 5) reps = std::atoi(argv[4]);
   if (argc >= 6) group = std::atoi(argv[5]);
   if (M < 1 || N < 8 || N % 8 || K < 8 || K % 8 || reps < 1 || group < 1) {
-    std::fprintf(stderr, "error: need M >= 1, N and K >= 8 multiples of 8 a multiple of 8, reps >= 1, group >= 1 (got %d %d %d, %d, %d)\n", M,
-                 N, K, reps, group);
+    std::fprintf(stderr, "error: need M >= 1, N and K >= 8 multiples of 8, reps >= 1, group >= 1 (got %d %d %d, %d, %d)\n", M, N, K,
+                 reps, group);
     return 1;
   }
   if (!have_sm90()) {
     std::printf("no sm_90 GPU: skipped\n");
     return 77;
   }
-  cudaDeviceProp prop;
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-
-  // Inputs: small integers / 8 (exact in bf16); the products' f32 sums are exact.
-  std::mt19937 rng(7);
-  std::uniform_int_distribution<int> d(-8, 8);
-  std::vector<T> hA(size_t(M) * K), hB(size_t(N) * K);
-  for (auto& x : hA) x = T::from_float(d(rng) / 8.f);
-  for (auto& x : hB) x = T::from_float(d(rng) / 8.f);
-  T *A, *B, *D, *Dref;
-  CHECK_CUDA(cudaMalloc(&A, hA.size() * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&B, hB.size() * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&D, size_t(M) * N * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&Dref, size_t(M) * N * sizeof(T)));
-  CHECK_CUDA(cudaMemcpy(A, hA.data(), hA.size() * sizeof(T), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(B, hB.data(), hB.size() * sizeof(T), cudaMemcpyHostToDevice));
-
-  const Params p = make_params(A, B, D, M, N, K, group);
+  examples::TnProblem<T> problem(M, N, K);
+  const Params p = make_params(problem.A, problem.B, problem.D, M, N, K, group);
   const int clusters = std::min(tile_units(M, N, group), resident_clusters()), ctas = clusters * ClusterM;
   auto ours = [&] { launch(p, NoTrace{}, clusters); };
   cublasHandle_t handle;
   cublasCreate(&handle);
-  const float one = 1.f, zero = 0.f;
-  // Row-major D (M,N) = A (M,K) B (N,K)^T is column-major D^T (N,M) = B^T-as-stored x A.
-  auto theirs = [&] {
-    cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16BF, K, A, CUDA_R_16BF, K, &zero, Dref, CUDA_R_16BF, N,
-                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-  };
+  auto theirs = [&] { problem.cublas(handle); };
   ours();
   theirs();
-  CHECK_CUDA(cudaGetLastError());
-  CHECK_CUDA(cudaDeviceSynchronize());
-
-  // Correctness: 2000 sampled elements against a double reference; all of D against cuBLAS.
-  std::vector<T> hD(size_t(M) * N), hRef(size_t(M) * N);
-  CHECK_CUDA(cudaMemcpy(hD.data(), D, hD.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(hRef.data(), Dref, hRef.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  double worst_ref = 0, worst_blas = 0;
-  std::uniform_int_distribution<int> pm(0, M - 1), pn(0, N - 1);
-  for (int i = 0; i < 2000; ++i) {
-    const int m = pm(rng), n = pn(rng);
-    double want = 0;
-    for (int k = 0; k < K; ++k) want += double(hA[size_t(m) * K + k].to_float()) * hB[size_t(n) * K + k].to_float();
-    worst_ref = std::max(worst_ref, std::abs(hD[size_t(m) * N + n].to_float() - want) / std::max(1.0, std::abs(want)));
-  }
-  for (size_t i = 0; i < hD.size(); ++i) {
-    const double a = hD[i].to_float(), b = hRef[i].to_float();
-    worst_blas = std::max(worst_blas, std::abs(a - b) / std::max(1.0, std::abs(b)));
-  }
-  const bool ok = worst_ref < 4e-3 && worst_blas < 4e-3;  // bf16 output: relative rounding 2^-9
-  std::printf("device: %s\n%dx%dx%d bf16 TN, f32 accumulate: max rel error vs double %.2e, vs cuBLAS %.2e: %s\n", prop.name, M, N, K,
-              worst_ref, worst_blas, ok ? "ok" : "WRONG");
-
-  // Timing: warm-up, then alternating launches, each bracketed by events; medians.
-  std::vector<cudaEvent_t> ev(3 * reps);
-  for (auto& e : ev) CHECK_CUDA(cudaEventCreate(&e));
-  for (int i = 0; i < 10; ++i) ours(), theirs();
-  for (int i = 0; i < reps; ++i) {
-    CHECK_CUDA(cudaEventRecord(ev[3 * i]));
-    ours();
-    CHECK_CUDA(cudaEventRecord(ev[3 * i + 1]));
-    theirs();
-    CHECK_CUDA(cudaEventRecord(ev[3 * i + 2]));
-  }
-  CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t_ours(reps), t_blas(reps);
-  for (int i = 0; i < reps; ++i) {
-    CHECK_CUDA(cudaEventElapsedTime(&t_ours[i], ev[3 * i], ev[3 * i + 1]));
-    CHECK_CUDA(cudaEventElapsedTime(&t_blas[i], ev[3 * i + 1], ev[3 * i + 2]));
-  }
-  std::sort(t_ours.begin(), t_ours.end());
-  std::sort(t_blas.begin(), t_blas.end());
-  const double flop = 2.0 * M * N * K, mo = t_ours[reps / 2], mb = t_blas[reps / 2];
-  std::printf("median of %d: my_hopper_gemm %.3f ms %.1f TFLOP/s | cuBLAS %.3f ms %.1f TFLOP/s | ratio %.3f (%d CTAs, group %d)\n", reps,
-              mo, flop / mo * 1e-9, mb, flop / mb * 1e-9, mb / mo, ctas, group);
-  for (auto& e : ev) cudaEventDestroy(e);
+  EXAMPLE_CUDA(cudaGetLastError());
+  EXAMPLE_CUDA(cudaDeviceSynchronize());
+  const bool ok = problem.check(4e-3, "bf16");  // bf16 output: relative rounding 2^-9
+  examples::time_against_cublas("my_hopper_gemm", ours, theirs, reps, 2.0 * M * N * K,
+                                std::to_string(ctas) + " CTAs, group " + std::to_string(group));
   cublasDestroy(handle);
-  cudaFree(A), cudaFree(B), cudaFree(D), cudaFree(Dref);
   return ok ? 0 : 1;
-}
-
-// Trace mode: one cluster on one tile, every consumer thread of its first CTA recording (both runs of
-// 6_my_hopper_gemm_trace.hpp); the file written whole or not at all.
-int write_device_trace(const std::string& path) {
-  if (!have_sm90()) {
-    std::printf("no sm_90 GPU: skipped\n");
-    return 77;
-  }
-  constexpr int capacity = 1 << 17;
-  T *A, *B, *D;
-  int *count, *records;
-  CHECK_CUDA(cudaMalloc(&A, sizeof(T) * stage_a_elements));
-  CHECK_CUDA(cudaMalloc(&B, sizeof(T) * stage_b_elements));
-  CHECK_CUDA(cudaMalloc(&D, sizeof(T) * int(bM) * int(bN)));
-  CHECK_CUDA(cudaMalloc(&count, sizeof(int)));
-  CHECK_CUDA(cudaMalloc(&records, sizeof(int) * 5 * capacity));
-  CHECK_CUDA(cudaMemset(count, 0, sizeof(int)));
-  std::vector<T> hA, hB;
-  for (bool accumulators : {false, true}) {
-    trace_inputs(accumulators, hA, hB);
-    CHECK_CUDA(cudaMemcpy(A, hA.data(), hA.size() * sizeof(T), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(B, hB.data(), hB.size() * sizeof(T), cudaMemcpyHostToDevice));
-    launch(make_params(A, B, D, int(bM), int(bN), int(bK), 1), Recorder{count, capacity, records, accumulators}, 1);
-    CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(cudaDeviceSynchronize());
-  }
-  int n = 0;
-  CHECK_CUDA(cudaMemcpy(&n, count, sizeof(int), cudaMemcpyDeviceToHost));
-  if (n > capacity) {
-    std::fprintf(stderr, "error: %d trace records, more than the buffer's %d\n", n, capacity);
-    return 1;
-  }
-  std::vector<int> h(std::size_t(5) * n);
-  CHECK_CUDA(cudaMemcpy(h.data(), records, h.size() * sizeof(int), cudaMemcpyDeviceToHost));
-  cudaFree(A), cudaFree(B), cudaFree(D), cudaFree(count), cudaFree(records);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    write_trace(f, h);
-    if (!f.flush()) {
-      std::fprintf(stderr, "error: cannot write '%s'\n", tmp.c_str());
-      std::remove(tmp.c_str());
-      return 1;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::fprintf(stderr, "error: cannot write '%s'\n", path.c_str());
-    std::remove(tmp.c_str());
-    return 1;
-  }
-  std::printf("%d records written to %s: check them with `tessera verify %s`\n", n, path.c_str(), path.c_str());
-  return 0;
 }
