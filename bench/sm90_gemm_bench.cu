@@ -609,7 +609,7 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
   }
   const double diff = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
   const double amax_diff = std::fabs(double(amaxes[0]) - double(amaxes[1])) / std::max(1e-30, double(std::fabs(amaxes[1])));
-  const bool ok = chosen < 0 || (unwritten == 0 && diff < 5e-2 && amax_diff < 1e-3);
+  const bool ok = unwritten == 0 && (chosen < 0 || (diff < 5e-2 && amax_diff < 1e-3));
   if (chosen < 0)
     std::printf("cuBLASLt: none of %d FP8-to-e4m3 algorithms runs %lld x %lld x %lld (status %d): tessera timed alone\n", found,
                 (long long)m, (long long)n, (long long)k, int(refused));
@@ -617,11 +617,17 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
   SM90_CUDA(cudaGetLastError());
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
-  std::printf("fp8 e4m3 x e4m3 TN -> e4m3 + amax row-major %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s "
-              "%8.3f ms %6.1f TFLOP/s  ratio %.3f  D diff %.1e (%lld bytes differ) amax %.6g vs %.6g  %s\n",
-              (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9, kernels::device::sm90_schedule(g),
-              fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff, (long long)differ, double(amaxes[0]),
-              double(amaxes[1]), chosen < 0 ? "unchecked" : ok ? "ok" : "WRONG");
+  if (chosen < 0)  // (no anchor: tessera's time and amax alone)
+    std::printf("fp8 e4m3 x e4m3 TN -> e4m3 + amax row-major %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  amax %.6g  "
+                "%lld elements unwritten\n",
+                (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9, kernels::device::sm90_schedule(g), double(amaxes[0]),
+                (long long)unwritten);
+  else
+    std::printf("fp8 e4m3 x e4m3 TN -> e4m3 + amax row-major %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s "
+                "%8.3f ms %6.1f TFLOP/s  ratio %.3f  D diff %.1e (%lld bytes differ) amax %.6g vs %.6g  %s\n",
+                (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9, kernels::device::sm90_schedule(g),
+                fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff, (long long)differ, double(amaxes[0]),
+                double(amaxes[1]), ok ? "ok" : "WRONG");
   cublasLtMatmulPreferenceDestroy(pref);
   for (auto l : {la, lb, lc, ld}) cublasLtMatrixLayoutDestroy(l);
   cublasLtMatmulDescDestroy(op);
