@@ -154,6 +154,43 @@ def read_dlpack(obj, what="array", stream=None, cai_error=None):
     return ArrayView(*_core.read_dlpack_capsule(capsule, what), "dlpack", capsule)
 
 
+def read_arrays(named, what, launch, caller):
+    """The views of several arrays of one call, each protocol read once (a producer may build
+    its interface at every read, as PyTorch's does): ``named`` holds (name, object) pairs
+    (None skipped), ``what[name]`` each one's description for errors. CUDA Array Interface
+    views are read first: their v3 streams decide the launch stream when ``launch`` (a stream
+    handle) is None; then the DLPack ones, whose producers are handed the launch stream. Every
+    array must be in CUDA device memory, all on one GPU (``caller`` names the function in the
+    errors). Returns (views by name, the launch stream, the producers' other streams: those
+    the launch must wait for)."""
+    views, later = {}, []
+    for name, x in named:
+        if x is None:
+            continue
+        v, cai_error = read_cai(x, what[name])
+        if v is not None:
+            views[name] = v
+        else:
+            later.append((name, x, cai_error))
+    producers = []
+    for v in views.values():
+        if v.stream is not None and v.stream not in producers:
+            producers.append(v.stream)
+    if launch is None:
+        launch = producers[0] if producers else 0
+    for name, x, cai_error in later:
+        views[name] = read_dlpack(x, what[name], launch, cai_error)
+    ids = set()
+    for name, v in views.items():
+        if v.device not in GPU_DEVICES:
+            raise ValueError(f"{caller}: {name} is in {v.device_name} memory; it reads CUDA device memory")
+        if v.device_id is not None:
+            ids.add(v.device_id)
+    if len(ids) > 1:
+        raise ValueError(f"{caller}: the arrays are on different GPUs ({sorted(ids)})")
+    return views, launch, [s for s in producers if s != launch]
+
+
 def view(obj, what="array", stream=None):
     """An ArrayView of any object speaking the CUDA Array Interface or DLPack, tried in this
     order (an object with both is read through its interface alone). ``stream``: the

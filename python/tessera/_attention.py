@@ -46,39 +46,6 @@ class AttentionPlan:
         self.out_shape, self.lse_shape, self.dtype, self.views = out_shape, lse_shape, dtype, views
 
 
-def _read_views(named, stream):
-    """(views, launch stream, producer streams) of the named arrays, each protocol read once:
-    CUDA Array Interface views first (their v3 streams decide the default launch stream), then
-    DLPack ones, handed the launch stream (the same order as tessera.gemm's)."""
-    launch = None if stream is None else _gemm.stream_handle(stream)
-    views, later = {}, []
-    for name, x in named:
-        if x is None:
-            continue
-        v, cai_error = _arrays.read_cai(x, _WHAT[name])
-        if v is not None:
-            views[name] = v
-        else:
-            later.append((name, x, cai_error))
-    producers = []
-    for v in views.values():
-        if v.stream is not None and v.stream not in producers:
-            producers.append(v.stream)
-    if launch is None:
-        launch = producers[0] if producers else 0
-    for name, x, cai_error in later:
-        views[name] = _arrays.read_dlpack(x, _WHAT[name], launch, cai_error)
-    ids = set()
-    for name, v in views.items():
-        if v.device not in _arrays.GPU_DEVICES:
-            raise ValueError(f"tessera.attention: {name} is in {v.device_name} memory; the kernel reads CUDA device memory")
-        if v.device_id is not None:
-            ids.add(v.device_id)
-    if len(ids) > 1:
-        raise ValueError(f"tessera.attention: the arrays are on different GPUs ({sorted(ids)})")
-    return views, launch, [s for s in producers if s != launch]
-
-
 def _strides(v, name):
     """The (batch, row, head) strides in elements of a (batch, rows, heads, dim) or a varlen
     (rows, heads, dim) view, head_dim contiguous. A mode of extent 1 is never stepped over,
@@ -134,8 +101,9 @@ def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_s
         raise ValueError("tessera.attention: varlen (cu_seqlens_q/k) needs max_seqlen_q and max_seqlen_k, the longest "
                          "sequences (the offsets live on the GPU: reading them would wait for it)")
 
-    views, launch, waits = _read_views((("q", q), ("k", k), ("v", v), ("out", out), ("cu_seqlens_q", cu_seqlens_q),
-                                        ("cu_seqlens_k", cu_seqlens_k)), stream)
+    views, launch, waits = _arrays.read_arrays(
+        (("q", q), ("k", k), ("v", v), ("out", out), ("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k)), _WHAT,
+        None if stream is None else _gemm.stream_handle(stream), "tessera.attention")
     vq, vk, vv, vo = views["q"], views["k"], views["v"], views.get("out")
     rank = 3 if varlen else 4
     layout = "(total, heads, head_dim)" if varlen else "(batch, seqlen, heads, head_dim)"

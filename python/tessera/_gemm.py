@@ -305,37 +305,9 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     a, a_fp8 = _torch_fp8_bytes(a)
     b, b_fp8 = _torch_fp8_bytes(b)
     # The stream first: DLPack producers are told it when they export.
-    launch = None if stream is None else stream_handle(stream)
-    # CUDA Array Interface views first (their v3 streams decide the default launch stream),
-    # then DLPack ones, whose producers are handed the launch stream. Each interface is read
-    # once (a producer's may build its dict at every read, as PyTorch's does).
-    views, later = {}, []
-    for name, x in (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias), ("scale_a", scale_a),
-                    ("scale_b", scale_b)):
-        if x is None:
-            continue
-        v, cai_error = _arrays.read_cai(x, _WHAT[name])
-        if v is not None:
-            views[name] = v
-        else:
-            later.append((name, x, cai_error))
-    producer_streams = []
-    for v in views.values():
-        if v.stream is not None and v.stream not in producer_streams:
-            producer_streams.append(v.stream)
-    if launch is None:
-        launch = producer_streams[0] if producer_streams else 0
-    for name, x, cai_error in later:
-        views[name] = _arrays.read_dlpack(x, _WHAT[name], launch, cai_error)
-
-    ids = None
-    for name, v in views.items():
-        if v.device != _arrays.DL_CUDA and v.device != _arrays.DL_CUDA_MANAGED:
-            raise ValueError(f"tessera.gemm: {name} is in {v.device_name} memory; the kernels read CUDA device memory")
-        if v.device_id is not None:
-            ids = {v.device_id} if ids is None else ids | {v.device_id}
-    if ids is not None and len(ids) > 1:
-        raise ValueError(f"tessera.gemm: the arrays are on different GPUs ({sorted(ids)})")
+    views, launch, waits = _arrays.read_arrays(
+        (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias), ("scale_a", scale_a), ("scale_b", scale_b)), _WHAT,
+        None if stream is None else stream_handle(stream), "tessera.gemm")
 
     va, vb = views["a"], views["b"]
     for name, v in (("a", va), ("b", vb)):
@@ -477,7 +449,6 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
             d_ptr, d_ld, d_batch,
             alpha, beta, activation, bias_mode, bias_ptr, ELEMENTS[d_type], allow_tf32, workspace_ptr, workspace_bytes,
             element_b, scale_a_ptr, scale_b_ptr, mode, ld)
-    waits = producer_streams if launch not in producer_streams else [s for s in producer_streams if s != launch]
     return Plan(spec, launch, waits, d_shape, d_type, d_major, workspace is not None and vw is None, views)
 
 
