@@ -147,27 +147,38 @@ TESSERA_HOST_DEVICE TESSERA_INLINE void with_accumulators(Tn&& t, F&& f) {
   }
 }
 #if !defined(__CUDA_ARCH__)
+// What every host wgmma shares: the atom's traits, its M and K, and the calling thread's index
+// in its warpgroup (stopping loudly outside host_warp::launch).
+template <class Op>
+struct HostWgmma {
+  using Traits = MMA_Traits<Op>;
+  static_assert(std::is_same_v<typename Traits::ValTypeC, float>, "gemm on the host: the wgmma emulation covers f32 accumulators");
+  using Shape = typename Traits::Shape_MNK;
+  static constexpr int M = int(std::remove_cvref_t<decltype(get<0>(Shape{}))>::value);
+  static constexpr int K = int(std::remove_cvref_t<decltype(get<2>(Shape{}))>::value);
+  static int thread() {
+    host_warp::Lane const& me = host_warp::this_lane();
+    if (me.block == nullptr) {
+      std::fprintf(stderr, "tessera: %s on the host runs only inside tessera::host_warp::launch\n", Traits::name);
+      std::abort();
+    }
+    return me.thread % GMMA::warpgroup_threads;
+  }
+};
+
 // Host: the calling thread's accumulators of one wgmma whose operands both lie in shared memory
 // (SS atoms, f32 accumulators), read through their descriptors (GMMA::descriptor_address) from
 // host_warp's shared memory: value v of D is sum_k A(m,k) B(n,k) (+ D) at (m,n) = CLayout(t, v),
 // t the thread's index in its warpgroup. (No exchange between threads: each reads smem.)
 template <class Op, class Regs>
 void host_wgmma_ss(uint64_t desc_a, uint64_t desc_b, Regs& d, GMMA::ScaleOut scale) {
-  using Traits = MMA_Traits<Op>;
+  using W = HostWgmma<Op>;
+  using Traits = typename W::Traits;
   using TA = typename Traits::ValTypeA;
   using TB = typename Traits::ValTypeB;
-  static_assert(std::is_same_v<typename Traits::ValTypeC, float>,
-                "gemm on the host: the wgmma emulation covers f32 accumulators");
-  using Shape = typename Traits::Shape_MNK;
-  constexpr int M = int(std::remove_cvref_t<decltype(get<0>(Shape{}))>::value);
-  constexpr int K = int(std::remove_cvref_t<decltype(get<2>(Shape{}))>::value);
+  constexpr int M = W::M, K = W::K;
   typename Traits::CLayout cl{};
-  host_warp::Lane const& me = host_warp::this_lane();
-  if (me.block == nullptr) {
-    std::fprintf(stderr, "tessera: %s on the host runs only inside tessera::host_warp::launch\n", Traits::name);
-    std::abort();
-  }
-  const int t = me.thread % GMMA::warpgroup_threads;
+  const int t = W::thread();
   auto load = [](auto tag, uint32_t address) {
     using V = typename decltype(tag)::type;
     V v;
@@ -192,20 +203,12 @@ void host_wgmma_ss(uint64_t desc_a, uint64_t desc_b, Regs& d, GMMA::ScaleOut sca
 // host_wgmma_ss. `A`: this thread's fragment of the atom's values (every lane's has one type).
 template <class Op, class ALayout, class ATn, class Regs>
 void host_wgmma_rs(ATn const& A, uint64_t desc_b, Regs& d, GMMA::ScaleOut scale) {
-  using Traits = MMA_Traits<Op>;
+  using W = HostWgmma<Op>;
+  using Traits = typename W::Traits;
   using TB = typename Traits::ValTypeB;
-  static_assert(std::is_same_v<typename Traits::ValTypeC, float>,
-                "gemm on the host: the wgmma emulation covers f32 accumulators");
-  using Shape = typename Traits::Shape_MNK;
-  constexpr int M = int(std::remove_cvref_t<decltype(get<0>(Shape{}))>::value);
-  constexpr int K = int(std::remove_cvref_t<decltype(get<2>(Shape{}))>::value);
+  constexpr int M = W::M, K = W::K;
   typename Traits::CLayout cl{};
-  host_warp::Lane const& me = host_warp::this_lane();
-  if (me.block == nullptr) {
-    std::fprintf(stderr, "tessera: %s on the host runs only inside tessera::host_warp::launch\n", Traits::name);
-    std::abort();
-  }
-  const int t = me.thread % GMMA::warpgroup_threads;
+  const int t = W::thread();
   auto const& ainv = tv_inverse<ALayout>();
   host_warp::collective(Traits::name, {&A, nullptr, nullptr, nullptr}, [&](int, auto const& published) {
     for (int v = 0; v < int(decltype(size<1>(cl))::value); ++v) {
