@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     return examples::write_device_trace<T>(
         argv[2], std::size_t(int(bM) * int(bK)), std::size_t(int(bN) * int(bK)), std::size_t(int(bM) * int(bN)), 1 << 16, trace_inputs,
         [&](bool accumulators, T* A, T* B, T* C, int* count, int capacity, int* records) {
-          my_gemm_traced<<<1, Threads, smem_bytes>>>(A, B, C, Recorder{count, capacity, records, accumulators});
+          my_gemm_traced<<<1, Threads, smem_bytes>>>(A, B, C, Recorder{{count, capacity, records}, accumulators});
         },
         write_trace);
   }

@@ -38,7 +38,7 @@ std::vector<int> host_trace_records() {
   std::vector<T> A, B, C(std::size_t(int(my_gemm::bM) * int(my_gemm::bN))), smem(my_gemm::smem_elements);
   for (bool accumulators : {false, true}) {
     my_gemm::trace_inputs(accumulators, A, B);
-    const my_gemm::Recorder rec{&count, capacity, records.data(), accumulators};
+    const my_gemm::Recorder rec{{&count, capacity, records.data()}, accumulators};
     host_warp::launch(my_gemm::Threads, [&](int tid) {
       my_gemm::gemm_cta_tile<false>(A.data(), B.data(), C.data(), int(my_gemm::bM), int(my_gemm::bN), int(my_gemm::bK), 1.f, 0.f, 0,
                                     0, tid, smem.data(), rec);

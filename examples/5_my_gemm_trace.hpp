@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <tessera/kernels/trace_records.hpp>
+
 #include "5_my_gemm.hpp"
 
 namespace my_gemm {
@@ -25,25 +27,13 @@ inline const char* trace_map_name(int m) {
   return m >= 0 && m < trace_map_count ? names[m] : "unknown";
 }
 
-// Appends records (map, thread, value, row, col) to a buffer; `count` keeps growing past
-// `capacity` so that an overflow shows.
+// Appends records (map, thread, value, row, col) to `out` (tessera/kernels/trace_records.hpp).
 struct Recorder {
   static constexpr bool enabled = true;
-  int* count;
-  int capacity;
-  int* records;       // 5 ints per record
+  kernels::TraceRecords out;
   bool accumulators;  // which run: the accumulators' (mma.C) or the operands' (the others)
 
-  TESSERA_HOST_DEVICE void record(int map, int thread, int value, int row, int col) const {
-#if defined(__CUDA_ARCH__)
-    const int i = atomicAdd(count, 1);
-#else
-    const int i = __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
-#endif
-    if (i >= capacity) return;
-    int* r = records + 5 * i;
-    r[0] = map, r[1] = thread, r[2] = value, r[3] = row, r[4] = col;
-  }
+  TESSERA_HOST_DEVICE void record(int map, int thread, int value, int row, int col) const { out.record(map, thread, value, row, col); }
   // Stage 0 of smem, once the first k-tile landed: each copy value read back where it wrote.
   template <class SA, class SB>
   TESSERA_HOST_DEVICE void smem(int tid, SA const& tAsA, SB const& tBsB) const {

@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
     return examples::write_device_trace<T>(
         argv[2], stage_a_elements, stage_b_elements, std::size_t(int(bM) * int(bN)), 1 << 17, trace_inputs,
         [](bool accumulators, T* A, T* B, T* D, int* count, int capacity, int* records) {
-          launch(make_params(A, B, D, int(bM), int(bN), int(bK), 1), Recorder{count, capacity, records, accumulators}, 1);
+          launch(make_params(A, B, D, int(bM), int(bN), int(bK), 1), Recorder{{count, capacity, records}, accumulators}, 1);
         },
         write_trace);
   }

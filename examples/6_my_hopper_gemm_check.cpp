@@ -272,7 +272,7 @@ int main(int argc, char** argv) {
     HostTma t{int(bM), int(bN), int(bK)};
     for (bool accumulators : {false, true}) {
       trace_inputs(accumulators, A, B);
-      run_tile(t, smem, A.data(), B.data(), D.data(), int(bM), int(bN), int(bK), 0, 0, Recorder{&count, capacity, records.data(), accumulators});
+      run_tile(t, smem, A.data(), B.data(), D.data(), int(bM), int(bN), int(bK), 0, 0, Recorder{{&count, capacity, records.data()}, accumulators});
     }
   }
   EXPECT(count <= capacity);

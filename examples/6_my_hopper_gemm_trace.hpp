@@ -16,6 +16,8 @@
 #include <ostream>
 #include <vector>
 
+#include <tessera/kernels/trace_records.hpp>
+
 #include "6_my_hopper_gemm.hpp"
 
 namespace my_hopper_gemm {
@@ -26,25 +28,13 @@ inline const char* trace_map_name(int m) {
   return m >= 0 && m < trace_map_count ? names[m] : "unknown";
 }
 
-// Appends records (map, thread, value, row, col); `count` keeps growing past `capacity` so
-// that an overflow shows.
+// Appends records (map, thread, value, row, col) to `out` (tessera/kernels/trace_records.hpp).
 struct Recorder {
   static constexpr bool enabled = true;
-  int* count;
-  int capacity;
-  int* records;       // 5 ints per record
+  kernels::TraceRecords out;
   bool accumulators;  // which run: the accumulators' (mma.C) or the operands' (tma.A, tma.B)
 
-  TESSERA_HOST_DEVICE void record(int map, int thread, int value, int row, int col) const {
-#if defined(__CUDA_ARCH__)
-    const int i = atomicAdd(count, 1);
-#else
-    const int i = __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
-#endif
-    if (i >= capacity) return;
-    int* r = records + 5 * i;
-    r[0] = map, r[1] = thread, r[2] = value, r[3] = row, r[4] = col;
-  }
+  TESSERA_HOST_DEVICE void record(int map, int thread, int value, int row, int col) const { out.record(map, thread, value, row, col); }
   // One box per stage tile (TmaA, TmaB: the host check asserts it): box 0's element x lies at
   // the stage's offset x before the swizzle, so the swizzle of x is where TMA wrote it.
   template <class Stage>

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "tessera/algorithm.hpp"
+#include "tessera/kernels/trace_records.hpp"
 
 #include "../kernel/trace_policy.cuh"
 
@@ -46,21 +47,10 @@ struct AttentionRecorder {
   static constexpr bool enabled = true;
   static_assert(Cfg::bM == kTraceTile && Cfg::bN == kTraceTile, "the trace codes assume 128 x 128 tiles");
   using T = typename Cfg::Element;
-  int* count;     // grows past capacity, so that an overflow shows
-  int capacity;   // records
-  int* records;   // 5 ints per record: map, thread, value, row, col
+  kernels::TraceRecords out;  // (tessera/kernels/trace_records.hpp)
   TraceRun run;
 
-  TESSERA_HOST_DEVICE void record(int map, int thread, int value, int row, int col) const {
-#if defined(__CUDA_ARCH__)
-    const int i = atomicAdd(count, 1);
-#else
-    const int i = __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
-#endif
-    if (i >= capacity) return;
-    int* r = records + 5 * i;
-    r[0] = map, r[1] = thread, r[2] = value, r[3] = row, r[4] = col;
-  }
+  TESSERA_HOST_DEVICE void record(int map, int thread, int value, int row, int col) const { out.record(map, thread, value, row, col); }
 
   // In place of the softmax, once S has landed: records S (scores run) and writes P into S's
   // registers; no rescaling of O.

@@ -4,12 +4,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <tessera/kernels/trace_records.hpp>
+
 #include "split_plan.cuh"
 
 namespace tessera::kernels {
 
 namespace trace {
-struct Sink;
+using Sink = TraceRecords;  // where a recording trace policy appends (trace_policy.cuh)
 }
 
 struct MatrixArg {

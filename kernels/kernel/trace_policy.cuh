@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include <tessera/kernels/trace_records.hpp>
+
 namespace tessera::kernels::trace {
 
 enum class Map : int { g2s_a, g2s_b, s2r_a, s2r_b, mma_a, mma_b, mma_c, count };
@@ -32,11 +34,7 @@ inline const char* name(Map m) {
 
 // Device buffer: `count` records appended atomically, at most `capacity` kept (the count
 // still grows, so the host sees an overflow).
-struct Sink {
-  int* count;
-  int capacity;
-  int* records;  // 5 ints per record: map, thread, value, row, col
-};
+using Sink = kernels::TraceRecords;  // (tessera/kernels/trace_records.hpp)
 
 struct Code {
   int row, col;
@@ -71,11 +69,7 @@ struct Recorder {
   static constexpr bool enabled = true;
 #if defined(__CUDACC__)
   __device__ static void record(Sink* s, Map m, int thread, int value, int row, int col) {
-    if (!s) return;
-    const int i = atomicAdd(s->count, 1);
-    if (i >= s->capacity) return;
-    int* r = s->records + 5 * i;
-    r[0] = int(m); r[1] = thread; r[2] = value; r[3] = row; r[4] = col;
+    if (s) s->record(int(m), thread, value, row, col);
   }
 #endif
 };

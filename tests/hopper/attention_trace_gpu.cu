@@ -52,7 +52,7 @@ std::string trace_on_device(std::vector<int>& out) {
   a.q = dq, a.k = dk, a.v = dv, a.o = dout, a.lse = dlse;
   for (TraceRun run : {TraceRun::scores, TraceRun::output}) {
     if (cudaError_t e = cudaMemset(dcount, 0, sizeof(int)); e != cudaSuccess) return cuda_failed("cudaMemset", e);
-    const AttentionRecorder<Cfg> rec{dcount, capacity, drecords, run};
+    const AttentionRecorder<Cfg> rec{{dcount, capacity, drecords}, run};
     if (auto r = Sm90Attention<Cfg>::run_traced(a, rec, nullptr); !r) return "run_traced: " + r.message;
     if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cuda_failed("the traced kernel", e);
     int count = 0;

@@ -90,7 +90,7 @@ std::vector<int> host_trace() {
   for (TraceRun run : {TraceRun::scores, TraceRun::output}) {
     std::vector<int> records(std::size_t(5 * capacity));
     int count = 0;
-    const AttentionRecorder<Cfg> rec{&count, capacity, records.data(), run};
+    const AttentionRecorder<Cfg> rec{{&count, capacity, records.data()}, run};
     host_warp::launch(Cfg::Consumers * GMMA::warpgroup_threads, [&](int thread) {
       constexpr auto slot_o = typename Cfg::RowSlotsO{};
       typename Mma::AccS acc_s;
