@@ -16,13 +16,13 @@ usage: PYTHONPATH=build/python python3 bench/python_attention_bench.py [--reps 3
            [--backend default|flash|cudnn|efficient] [--dtype bf16|f16] [--lead-cycles N] [S ...]"""
 import argparse
 import contextlib
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 
 import tessera as ts
+from torch_pairs import time_pairs as _time_pairs  # (beside this script)
 
 BATCH, HEADS = 4, 16
 
@@ -33,27 +33,6 @@ def sdpa_context(backend):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     return sdpa_kernel({"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION,
                         "efficient": SDPBackend.EFFICIENT_ATTENTION}[backend])
-
-
-def time_pairs(mine, theirs, reps, warmup, lead_cycles):
-    for _ in range(warmup):
-        mine()
-        theirs()
-    ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
-    t_mine, t_theirs = [], []
-    for r in range(reps):
-        first, second = (mine, theirs) if r % 2 == 0 else (theirs, mine)
-        torch.cuda._sleep(lead_cycles)
-        ev[0].record()
-        first()
-        ev[1].record()
-        second()
-        ev[2].record()
-        ev[2].synchronize()
-        a, b = ev[0].elapsed_time(ev[1]), ev[1].elapsed_time(ev[2])
-        t_mine.append(a if r % 2 == 0 else b)
-        t_theirs.append(b if r % 2 == 0 else a)
-    return statistics.median(t_mine), statistics.median(t_theirs)
 
 
 def main():
@@ -89,7 +68,7 @@ def main():
 
                 mine()
                 diff = (out.float() - theirs().transpose(1, 2).float()).abs().max().item()
-                ms_mine, ms_theirs = time_pairs(mine, theirs, args.reps, args.warmup, args.lead_cycles)
+                ms_mine, ms_theirs = _time_pairs(torch, mine, theirs, args.reps, args.warmup, args.lead_cycles)
                 flop = 4 * BATCH * HEADS * s * s * d / (2 if causal else 1)
                 print(f"S {s:6d} D {d:3d} {'causal ' if causal else 'full   '}  tessera {ms_mine:8.3f} ms "
                       f"{flop / ms_mine / 1e9:6.1f} TFLOP/s   SDPA {ms_theirs:8.3f} ms {flop / ms_theirs / 1e9:6.1f} "

@@ -25,13 +25,13 @@ usage: PYTHONPATH=build/python python3 bench/python_gemm_bench.py [--reps 30] [-
            [--dtype bf16|f16] [--layout TN|NT|NN|TT] [--torch-d col|row] [--lead-cycles N]
            [--fp8 tensor|rowwise] [M N K ...]"""
 import argparse
-import statistics
 import sys
 import time
 
 import torch
 
 import tessera as ts
+from torch_pairs import time_pairs as _time_pairs  # (beside this script)
 
 SHAPES = [(8192, 8192, 8192), (4096, 11008, 4096), (1000, 1000, 1000)]
 
@@ -45,23 +45,10 @@ def operand(rows, cols, dtype, k_major, kdim_first):
     return x if contiguous_cols else x.t()
 
 
-def time_pairs(mine, theirs, reps, warmup, lead_cycles):
-    for _ in range(warmup):
-        mine()
-        theirs()
-    ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
-    t_mine, t_theirs = [], []
-    for _ in range(reps):
-        torch.cuda._sleep(lead_cycles)
-        ev[0].record()
-        mine()
-        ev[1].record()
-        theirs()
-        ev[2].record()
-        ev[2].synchronize()
-        t_mine.append(ev[0].elapsed_time(ev[1]))
-        t_theirs.append(ev[1].elapsed_time(ev[2]))
-    return statistics.median(t_mine), statistics.median(t_theirs)
+def print_row(m, n, k, t_mine, t_theirs, err):
+    flop = 2.0 * m * n * k
+    print(f"{m:>6} {n:>6} {k:>6} {t_mine:>11.4f} {flop / t_mine / 1e9:>8.1f} {t_theirs:>9.4f} "
+          f"{flop / t_theirs / 1e9:>8.1f} {t_theirs / t_mine:>6.3f} {err:>8.1e}", flush=True)
 
 
 def host_cost(f, calls=200, lead_cycles=400_000_000):
@@ -104,10 +91,8 @@ def fp8_rows(shapes, mode, args):
         d_torch = theirs()
         torch.cuda.synchronize()
         err = ((d_mine.float() - d_torch.float()).norm() / d_torch.float().norm()).item()
-        t_mine, t_theirs = time_pairs(mine, theirs, args.reps, args.warmup, args.lead_cycles)
-        flop = 2.0 * m * n * k
-        print(f"{m:>6} {n:>6} {k:>6} {t_mine:>11.4f} {flop / t_mine / 1e9:>8.1f} {t_theirs:>9.4f} "
-              f"{flop / t_theirs / 1e9:>8.1f} {t_theirs / t_mine:>6.3f} {err:>8.1e}", flush=True)
+        t_mine, t_theirs = _time_pairs(torch, mine, theirs, args.reps, args.warmup, args.lead_cycles)
+        print_row(m, n, k, t_mine, t_theirs, err)
         if err > 2e-2:
             print(f"  results differ (relative Frobenius norm {err:.2e})", file=sys.stderr)
             return 1
@@ -162,10 +147,8 @@ def main():
         theirs()
         torch.cuda.synchronize()
         err = ((d_mine.float() - d_torch.float()).norm() / d_torch.float().norm()).item()
-        t_mine, t_theirs = time_pairs(mine, theirs, args.reps, args.warmup, args.lead_cycles)
-        flop = 2.0 * m * n * k
-        print(f"{m:>6} {n:>6} {k:>6} {t_mine:>11.4f} {flop / t_mine / 1e9:>8.1f} {t_theirs:>9.4f} "
-              f"{flop / t_theirs / 1e9:>8.1f} {t_theirs / t_mine:>6.3f} {err:>8.1e}", flush=True)
+        t_mine, t_theirs = _time_pairs(torch, mine, theirs, args.reps, args.warmup, args.lead_cycles)
+        print_row(m, n, k, t_mine, t_theirs, err)
         if err > 1e-2:
             print(f"  results differ (relative Frobenius norm {err:.2e})", file=sys.stderr)
             return 1
