@@ -28,7 +28,7 @@ enum SpecField : int {
   kCPtr, kCMajor, kCLd, kCBatchStride,
   kDPtr, kDLd, kDBatchStride,
   kAlpha, kBeta, kActivation, kBias, kBiasPtr, kOutput, kAllowTf32, kWorkspacePtr, kWorkspaceBytes,
-  kElementB, kScaleAPtr, kScaleBPtr, kScaleMode, kLdScaleA,
+  kElementB, kScaleAPtr, kScaleBPtr, kScaleMode, kLdScaleA, kScaleDPtr, kAmaxDPtr,
   kSpecFieldCount
 };
 inline constexpr const char* kSpecFields[kSpecFieldCount] = {
@@ -38,7 +38,7 @@ inline constexpr const char* kSpecFields[kSpecFieldCount] = {
     "c_ptr", "c_major", "c_ld", "c_batch_stride",
     "d_ptr", "d_ld", "d_batch_stride",
     "alpha", "beta", "activation", "bias", "bias_ptr", "output", "allow_tf32", "workspace_ptr", "workspace_bytes",
-    "element_b", "scale_a_ptr", "scale_b_ptr", "scale_mode", "ld_scale_a"};
+    "element_b", "scale_a_ptr", "scale_b_ptr", "scale_mode", "ld_scale_a", "scale_d_ptr", "amax_d_ptr"};
 
 inline py::tuple spec_field_names() {
   py::tuple names(static_cast<int>(kSpecFieldCount));
@@ -156,6 +156,9 @@ inline k::GemmArguments gemm_arguments_of(py::handle spec) {
   g.scale_b = static_cast<const float*>(r.pointer(kScaleBPtr));
   g.scale_mode = scale_mode_of(r.name(kScaleMode));
   g.ld_scale_a = r.integer(kLdScaleA);
+  // An e4m3 D's scale and amax (0: none).
+  g.scale_d = static_cast<const float*>(r.pointer(kScaleDPtr));
+  g.amax_d = static_cast<float*>(const_cast<void*>(r.pointer(kAmaxDPtr)));
   return g;
 }
 

@@ -150,7 +150,8 @@ def _check_status(status, message):
 # this order. A tuple, not a dict, so that building and reading it costs next to nothing.
 SPEC_FIELDS = _core.GEMM_SPEC_FIELDS
 _D_PTR = SPEC_FIELDS.index("d_ptr")
-_WHAT = {name: f"tessera.gemm: {name}" for name in ("a", "b", "c", "out", "bias", "scale_a", "scale_b")}
+_WHAT = {name: f"tessera.gemm: {name}"
+         for name in ("a", "b", "c", "out", "bias", "scale_a", "scale_b", "scale_d", "amax_d")}
 
 
 _torch_fp8 = None  # {torch.float8_e4m3fn: "float8_e4m3fn", ...}, made on the first PyTorch operand
@@ -280,9 +281,51 @@ class Plan:
         self.dtype, self.major, self.auto_workspace, self.views = dtype, major, auto_workspace, views
 
 
+_BYTE_VIEWS = ("uint8", "int8")  # (how a library without float8 holds FP8 bytes)
+
+
+def _output_dtype(vo, out_fp8, out_dtype, default):
+    """D's dtype: out's (a PyTorch float8 tensor's own; a one-byte array's as ``out_dtype``
+    names it, 'e4m3' or 'float8_e4m3fn'), else ``out_dtype``, else ``default``."""
+    named = None if out_dtype is None else str(out_dtype).replace("torch.", "")
+    if named is not None and named in _FP8_NAMES:
+        named = _FP8_NAMES[named]
+    if vo is not None:
+        have = out_fp8 or (named if named in FP8_ELEMENTS and vo.dtype in _BYTE_VIEWS else vo.dtype)
+        if named is not None and named != have:
+            raise ValueError(f"tessera.gemm: out_dtype = {out_dtype} but out is {have}")
+        d_type = have
+    else:
+        d_type = named if named is not None else default
+    if d_type not in ELEMENTS and d_type not in FP8_ELEMENTS:
+        raise ValueError(f"tessera.gemm: D in {d_type}: the kernels write float32, float16, bfloat16 and, from FP8 "
+                         "inputs, float8_e4m3fn")
+    return d_type
+
+
+def _quantization(views):
+    """(scale_d address, amax_d address) of an 8-bit D: one float32 each (scale_d read, amax_d
+    written by the kernel); 0 where not given. The C++ checks refuse them with any other D."""
+    ptrs = []
+    for name in ("scale_d", "amax_d"):
+        v = views.get(name)
+        if v is None:
+            ptrs.append(0)
+            continue
+        size = 1
+        for e in v.shape:
+            size *= e
+        if v.dtype != "float32" or size != 1:
+            raise ValueError(f"tessera.gemm: {name} is {v.dtype} of shape {v.shape}; it is one float32 (shape () or (1,))")
+        if name == "amax_d" and v.readonly:
+            raise ValueError("tessera.gemm: amax_d is read-only; the kernel writes D's amax there")
+        ptrs.append(v.ptr)
+    return ptrs
+
+
 def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
          allow_tf32=False, stream=None, workspace="auto", scale_a=None, scale_b=None, scale_mode="tensor",
-         ld_scale_a=None, a_dtype=None, b_dtype=None):
+         ld_scale_a=None, a_dtype=None, b_dtype=None, scale_d=None, amax_d=None):
     """gemm()'s arguments mapped onto the C++ API's, checked as far as Python can (shapes,
     dtypes, strides, streams), without the C++ checks and without launching. Each array's
     protocol is read once."""
@@ -304,9 +347,12 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     # PyTorch's float8 tensors, as the uint8 views both protocols read.
     a, a_fp8 = _torch_fp8_bytes(a)
     b, b_fp8 = _torch_fp8_bytes(b)
+    out, out_fp8 = _torch_fp8_bytes(out)
+    c, c_fp8 = _torch_fp8_bytes(c)
     # The stream first: DLPack producers are told it when they export.
     views, launch, waits = _arrays.read_arrays(
-        (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias), ("scale_a", scale_a), ("scale_b", scale_b)), _WHAT,
+        (("a", a), ("b", b), ("c", c), ("out", out), ("bias", bias), ("scale_a", scale_a), ("scale_b", scale_b),
+         ("scale_d", scale_d), ("amax_d", amax_d)), _WHAT,
         None if stream is None else stream_handle(stream), "tessera.gemm")
 
     va, vb = views["a"], views["b"]
@@ -339,13 +385,7 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         element_a, element_b = ELEMENTS[ta], ""
 
     vo = views.get("out")
-    if vo is not None and out_dtype is not None and str(out_dtype).replace("torch.", "") != vo.dtype:
-        raise ValueError(f"tessera.gemm: out_dtype = {out_dtype} but out is {vo.dtype}")
-    # (FP8 inputs: D is bf16 unless told, as torch._scaled_mm's)
-    d_type = vo.dtype if vo is not None else (str(out_dtype).replace("torch.", "") if out_dtype is not None else
-                                              "bfloat16" if fp8 else ta)
-    if d_type not in ELEMENTS:
-        raise ValueError(f"tessera.gemm: D in {d_type}: the kernels write float32, float16 or bfloat16")
+    d_type = _output_dtype(vo, out_fp8, out_dtype, "bfloat16" if fp8 else ta)
     if scale_a is None and scale_b is None and scale_mode == "tensor" and ld_scale_a is None:
         scale_a_ptr = scale_b_ptr = ld = 0
         mode = "per-tensor"
@@ -355,8 +395,9 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     if vc is not None:
         if len(vc.shape) not in (2, 3) or vc.shape[-2:] != (m, n):
             raise ValueError(f"tessera.gemm: c has shape {vc.shape}; the product is {m}x{n}")
-        if vc.dtype != d_type:
-            raise ValueError(f"tessera.gemm: c is {vc.dtype} and D {d_type}; C is read in D's type")
+        c_type = c_fp8 or (d_type if d_type in FP8_ELEMENTS and vc.dtype in _BYTE_VIEWS else vc.dtype)
+        if c_type != d_type:
+            raise ValueError(f"tessera.gemm: c is {c_type} and D {d_type}; C is read in D's type")
 
     # D's major: out's own; for out=None c's, else row-major.
     if vo is not None:
@@ -447,14 +488,15 @@ def plan(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
             vb.ptr, b_major, b_ld, b_batch,
             c_ptr, d_major, c_ld, c_batch,
             d_ptr, d_ld, d_batch,
-            alpha, beta, activation, bias_mode, bias_ptr, ELEMENTS[d_type], allow_tf32, workspace_ptr, workspace_bytes,
-            element_b, scale_a_ptr, scale_b_ptr, mode, ld)
+            alpha, beta, activation, bias_mode, bias_ptr, ELEMENTS.get(d_type) or FP8_ELEMENTS[d_type], allow_tf32,
+            workspace_ptr, workspace_bytes,
+            element_b, scale_a_ptr, scale_b_ptr, mode, ld, *_quantization(views))
     return Plan(spec, launch, waits, d_shape, d_type, d_major, workspace is not None and vw is None, views)
 
 
 def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
          allow_tf32=False, stream=None, workspace="auto", scale_a=None, scale_b=None, scale_mode="tensor",
-         ld_scale_a=None, a_dtype=None, b_dtype=None):
+         ld_scale_a=None, a_dtype=None, b_dtype=None, scale_d=None, amax_d=None):
     """D = activation(alpha * a @ b + beta * c + bias) on the GPU, with tessera's GEMM kernels
     (the C++ host API ``tessera::gemm``: docs/gemm.md); returns ``out``.
 
@@ -493,6 +535,12 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
         ``ld_scale_a`` apart, taken from its stride), one per row and 128-k group of a;
         ``scale_b`` (ceil(N/128), ceil(K/128)) row-major, one per 128 x 128 block of b; e4m3 only,
         D bfloat16 row-major, one batch. The C++ API says what else it refuses (docs/gemm.md).
+      An 8-bit D (e4m3 x e4m3, per-tensor scales, TN): ``out`` a float8_e4m3fn tensor (or a
+      one-byte array with ``out_dtype='e4m3'``; out=None with ``out_dtype='float8_e4m3fn'``),
+      D = e4m3(clamp(z * scale_d, -448, 448)) rounded to nearest even, z = alpha * scale_a *
+      scale_b * a @ b (+ beta c, c e4m3 too); ``scale_d`` one float32 (None: 1) and ``amax_d``
+      one float32 the kernel sets to max |z| over all of D (before scale_d: what the next
+      scale_d = 448 / amax comes from; the library zeroes it first). No bias or activation.
     workspace: "auto" lets the kernels share the last waves' tiles along K where that pays
       (Stream-K on sm_90, split-K of the last wave on sm_80), with scratch from CUDA's
       stream-ordered allocator; None never shares; a GPU array is used as the scratch. The
@@ -507,7 +555,7 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
     """
     p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
              workspace=workspace, scale_a=scale_a, scale_b=scale_b, scale_mode=scale_mode, ld_scale_a=ld_scale_a,
-             a_dtype=a_dtype, b_dtype=b_dtype)
+             a_dtype=a_dtype, b_dtype=b_dtype, scale_d=scale_d, amax_d=amax_d)
     cuda = _cuda_module
     if cuda is None or out is None:
         # The C++ checks without a launch: in a build without CUDA (which stops here), and before
@@ -541,7 +589,7 @@ class GemmTuneResult:
 
 def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, out_dtype=None,
               allow_tf32=False, stream=None, reps=20, record=True, cache_file=None, scale_a=None, scale_b=None,
-              scale_mode="tensor", ld_scale_a=None, a_dtype=None, b_dtype=None):
+              scale_mode="tensor", ld_scale_a=None, a_dtype=None, b_dtype=None, scale_d=None, amax_d=None):
     """Times every configuration of the sm90 GEMM kernel (CTA tile, cluster, whole tiles or
     Stream-K) that can run ``tessera.gemm`` with these arguments, on this GPU, and makes the
     fastest the one tessera.gemm runs for this problem (sizes, dtypes, majors, epilogue) from
@@ -565,7 +613,7 @@ def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation
         cache_file = str(cache_file)  # (a path object)
     p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
              workspace=None, scale_a=scale_a, scale_b=scale_b, scale_mode=scale_mode, ld_scale_a=ld_scale_a,
-             a_dtype=a_dtype, b_dtype=b_dtype)
+             a_dtype=a_dtype, b_dtype=b_dtype, scale_d=scale_d, amax_d=amax_d)
     _check_status(*_core.check_gemm_arguments(p.spec))
     cuda = _cuda()
     if out is None:  # (D's layout for the scratch copy: a real array to describe, never written)

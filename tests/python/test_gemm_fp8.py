@@ -12,7 +12,7 @@ import tessera as ts
 from tessera import _arrays, _gemm
 from test_gemm import Cai, FakeDlpack
 
-A, B, D, SA, SB = 0x100000, 0x200000, 0x300000, 0x400000, 0x500000
+A, B, D, SA, SB, SD, AMAX = 0x100000, 0x200000, 0x300000, 0x400000, 0x500000, 0x600000, 0x700000
 U8 = "|u1"
 M, N, K = 64, 48, 256
 
@@ -46,9 +46,9 @@ def test_signature_has_the_fp8_keywords():
     for f in (ts.gemm, ts.gemm_tune):
         p = inspect.signature(f).parameters
         for name, default in (("scale_a", None), ("scale_b", None), ("scale_mode", "tensor"), ("ld_scale_a", None),
-                              ("a_dtype", None), ("b_dtype", None)):
+                              ("a_dtype", None), ("b_dtype", None), ("scale_d", None), ("amax_d", None)):
             assert p[name].kind is inspect.Parameter.KEYWORD_ONLY and p[name].default == default
-    assert "scale_mode" in ts.gemm.__doc__ and "float8_e4m3fn" in ts.gemm.__doc__
+    assert "scale_mode" in ts.gemm.__doc__ and "float8_e4m3fn" in ts.gemm.__doc__ and "amax_d" in ts.gemm.__doc__
 
 
 def test_dlpack_float8_codes():
@@ -152,7 +152,13 @@ def test_torch_float8_tensors_are_read_as_uint8_views(monkeypatch):
     (dict(b_dtype=None), ValueError, "a is float8_e4m3fn and b is uint8"),
     (dict(a=Cai((M, K), typestr="<V2", ptr=A), a_dtype=None), ValueError, "a is bfloat16 and b is float8_e4m3fn"),
     (dict(out=d16(typestr=U8)), ValueError, "D in uint8"),
-    (dict(out_dtype="float8_e4m3fn", out=None), ValueError, "D in float8_e4m3fn"),
+    (dict(out=d16(typestr=U8), out_dtype="e4m3", scale_d=f32((2,), SD)), ValueError, "scale_d is float32 of shape \\(2,\\)"),
+    (dict(out=d16(typestr=U8), out_dtype="e4m3", scale_d=Cai((1,), typestr="<f2", ptr=SD)), ValueError,
+     "scale_d is float16 .* one float32"),
+    (dict(out=d16(typestr=U8), out_dtype="e4m3", amax_d=Cai((1,), typestr="<f4", ptr=AMAX, readonly=True)), ValueError,
+     "amax_d is read-only"),
+    (dict(out=d16(), out_dtype="e4m3"), ValueError, "out_dtype = e4m3 but out is bfloat16"),
+    (dict(out=d16(typestr=U8), out_dtype="e4m3", beta=1.0, c=d16()), ValueError, "c is bfloat16 and D float8_e4m3fn"),
     (dict(scale_mode="row"), ValueError, "scale_mode = 'row' is none of"),
     (dict(scale_mode=None), ValueError, "scale_mode = None"),
     (dict(ld_scale_a=64), ValueError, "ld_scale_a is scale_mode='block''s"),
@@ -186,6 +192,12 @@ def test_python_refusals(kwargs, error, text):
 @pytest.mark.parametrize("kwargs, status, text", [
     (dict(a=Cai((M, K), typestr=U8, ptr=A, strides=(1, M))), "unsupported", "A \\(e4m3\\) is column-major"),
     (dict(a=a8(k=40), b=b8(k=40)), "misaligned operand", "ldA = 40 is not a multiple of 16"),
+    (dict(out_dtype="float8_e5m2", out=None), "unsupported", "e5m2"),
+    (dict(out=d16(typestr=U8), out_dtype="e4m3", scale_a=f32((M, 1), SA), scale_b=f32((1, N), SB), scale_mode="rowwise"),
+     "unsupported", "per-tensor scales only"),
+    (dict(amax_d=f32((1,), AMAX)), "unsupported", "quantize an e4m3 D"),
+    (dict(a=Cai((M, K), typestr="<V2", ptr=A), b=Cai((K, N), typestr="<V2", ptr=B, strides=(2, 2 * K)), a_dtype=None,
+          b_dtype=None, out=Cai((M, N), typestr=U8, ptr=D), out_dtype="e4m3"), "unsupported", "needs FP8 inputs"),
     (dict(scale_a=f32((M, 1), SA), scale_mode="rowwise"), "null pointer", "scale_b is a null pointer"),
     (dict(a=Cai((M, K), typestr="<V2", ptr=A), b=Cai((K, N), typestr="<V2", ptr=B, strides=(2, 2 * K)), a_dtype=None,
           b_dtype=None, scale_a=f32((1,), SA)), "unsupported", "fold a scale into alpha"),
@@ -198,3 +210,31 @@ def test_cxx_refusals_are_gemm_errors_with_the_reason(kwargs, status, text):
     with pytest.raises(ts.GemmError, match=text) as e:
         ts.gemm(**args)
     assert e.value.status == status, e.value
+
+
+def test_an_e4m3_d_with_its_scale_and_amax():
+    out = Cai((M, N), typestr=U8, ptr=D)
+    p = _gemm.plan(a8(), b8(), out, a_dtype="e4m3", b_dtype="e4m3", out_dtype="e4m3", scale_a=f32((1,), SA),
+                   scale_b=f32((1,), SB), scale_d=f32((1,), SD), amax_d=f32((1,), AMAX))
+    s = _gemm.spec_dict(p.spec)
+    assert (s["output"], s["scale_d_ptr"], s["amax_d_ptr"], s["d_ptr"], s["d_ld"]) == ("e4m3", SD, AMAX, D, N)
+    assert p.dtype == "float8_e4m3fn"
+    assert _gemm._core.check_gemm_arguments(p.spec) == ("", "")
+    # without scale_d and amax_d: 0 (a scale of 1, no amax); C in D's type (beta reads it)
+    s = spec(out=out, out_dtype="float8_e4m3fn", beta=0.5, c=out)
+    assert (s["output"], s["scale_d_ptr"], s["amax_d_ptr"], s["c_ptr"]) == ("e4m3", 0, 0, D)
+    # out=None: D allocated in float8_e4m3fn by the inputs' library
+    assert _gemm.plan(a8(), b8(), None, a_dtype="e4m3", b_dtype="e4m3", out_dtype="float8_e4m3fn").dtype == "float8_e4m3fn"
+
+
+def test_torch_float8_out_is_read_as_a_uint8_view(monkeypatch):
+    fake = types.SimpleNamespace(uint8="uint8", float8_e4m3fn=object(), float8_e5m2=object(), bfloat16=object())
+    monkeypatch.setitem(__import__("sys").modules, "torch", fake)
+    monkeypatch.setattr(_gemm, "_torch_fp8", None)
+    a = FakeTorchTensor(fake.float8_e4m3fn, a8())
+    b = FakeTorchTensor(fake.float8_e4m3fn, b8())
+    out = FakeTorchTensor(fake.float8_e4m3fn, Cai((M, N), typestr=U8, ptr=D))
+    s = _gemm.spec_dict(_gemm.plan(a, b, out, amax_d=f32((1,), AMAX)).spec)
+    assert (s["output"], s["d_ptr"], s["amax_d_ptr"]) == ("e4m3", D, AMAX)
+    with pytest.raises(ValueError, match="out_dtype = float16 but out is float8_e4m3fn"):
+        _gemm.plan(a, b, out, out_dtype="float16")

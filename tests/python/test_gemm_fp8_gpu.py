@@ -145,3 +145,24 @@ def test_refusals_on_the_gpu(gen):
         ts.gemm(a4, fp8(64, 64, E4M3, gen).t(), scale_a=torch.ones((), dtype=torch.float16, device="cuda"))
     with pytest.raises(ValueError, match="CPU memory"):
         ts.gemm(a4, fp8(64, 64, E4M3, gen).t(), scale_a=torch.ones(()))
+
+
+@pytest.mark.parametrize("m, n, k", [(128, 256, 128), (257, 131, 200), (1000, 1000, 1024), (1, 16, 32)])
+def test_an_e4m3_d_with_scale_d_and_amax(gen, m, n, k):
+    """D = e4m3(clamp(z scale_d, +-448)), z = scale_a scale_b a @ b: the same bits as the f32-D
+    kernel's z (same mainloop) scaled, saturated and rounded by torch; amax_d = max |z| exactly
+    (order-independent max), overwritten by the library (the NaN poisoned into it goes)."""
+    a, b = fp8(m, k, E4M3, gen), fp8(n, k, E4M3, gen).t()
+    sa, sb = scales((), gen), scales((1,), gen)
+    z = torch.full((m, n), math.nan, dtype=torch.float32, device="cuda")
+    ts.gemm(a, b, z, scale_a=sa, scale_b=sb)
+    scale_d = 300.0 / z.abs().max().reshape(1) * 2  # some elements saturate at 448
+    d = torch.full((m, n), math.nan, dtype=torch.float32, device="cuda").to(E4M3)
+    amax = torch.full((1,), math.nan, dtype=torch.float32, device="cuda")
+    assert ts.gemm(a, b, d, scale_a=sa, scale_b=sb, scale_d=scale_d, amax_d=amax) is d
+    want = (z * scale_d).clamp(-448, 448).to(E4M3)
+    assert torch.equal(d.view(torch.uint8), want.view(torch.uint8))
+    assert amax.item() == z.abs().max().item()
+    # out=None with out_dtype: a float8_e4m3fn D
+    d2 = ts.gemm(a, b, scale_a=sa, scale_b=sb, out_dtype=E4M3, scale_d=scale_d)
+    assert d2.dtype == E4M3 and torch.equal(d2.view(torch.uint8), want.view(torch.uint8))
