@@ -133,7 +133,9 @@ Layout composition_part_traced(const Layout& a, const Layout& b, Usage& usage);
 // A read at any integer x as CuTe's crd2idx reads it: flat modes s:d, the last one unbounded.
 std::int64_t evaluate_extended(std::span<const std::int64_t> s, std::span<const std::int64_t> d, std::int64_t x);
 // The first index i of B where agrees(R(i), B(i)) fails, or -1: R = A o B as composed (its
-// flat modes enumerate B's indices in B's order).
+// flat modes enumerate B's indices in B's order). A B longer than kPointwiseBudget indices (2^26:
+// a fraction of a second) is not walked: an inadmissible Error says so.
+inline constexpr std::int64_t kPointwiseBudget = std::int64_t(1) << 26;
 std::int64_t first_mismatch(const Layout& r, const Layout& b,
                             const std::function<bool(std::int64_t, std::int64_t)>& agrees);
 

@@ -177,6 +177,12 @@ std::int64_t first_mismatch(const Layout& r, const Layout& b,
   Ints rc(rs.size(), 0), bc(bs.size(), 0);
   std::int64_t ro = 0, bo = 0;
   const std::int64_t n = b.size();
+  // The walk is as long as B: past a budget it would run for hours (B of 2^57 indices), so a
+  // result that only this walk could confirm is refused, not returned unchecked.
+  if (n > kPointwiseBudget)
+    throw Error("inadmissible: the result must be checked point by point here (the walk of " + to_string(b) +
+                " does not split into digits of the layout it reads), over " + str(n) + " indices: more than the " +
+                str(kPointwiseBudget) + " tessera checks, so it is refused rather than returned unchecked");
   for (std::int64_t i = 0; i < n; ++i) {
     if (!agrees(ro, bo)) return i;
     for (std::size_t k = 0; k < rs.size(); ++k) {

@@ -124,6 +124,12 @@ TEST_CASE("swizzles", "[runtime]") {
   // Fuzzer finding (timeout): cosize of a huge swizzled layout visited every offset. CuTe's
   // cosize of Sw o off o L is L's, computed without visiting anything.
   CHECK(ev("cosize(Sw<2,0,5> o 9149676:1)") == "9149676");
+  // Found by a mutation fuzz of tessera.eval (a hang): a divide whose result rule 1 can only
+  // confirm point by point walked its 1.8e17 indices. Past the walk's budget it is refused, at
+  // once, with the reason; below it the same walk still decides (a small B of the same form).
+  error_at("logical_divide((92337203854775807,2):(1,2), 3)", "point by point");
+  error_at("logical_divide((92337203854775807,2):(1,2), 3)", "more than the 67108864 tessera checks");
+  CHECK_NOTHROW(ev("logical_divide((9,2):(1,2), 3)"));
   error_at("Sw<3,4,3> o (4,2)", "needs a layout");
 }
 
