@@ -381,6 +381,25 @@ __global__ void poison_bf16(bfloat16_t* p, int64_t n) {
     p[i] = bfloat16_t(__int_as_float(0x7fc00000));
 }
 
+// The FP8 benches' problem: e4m3 A (M, K) row-major and B (K, N) column-major (TN), D row-major
+// as torch._scaled_mm writes it (the kernels run D^T: tokens along N), per-tensor scales at
+// scales[0] (A) and scales[1] (B), D in `output`.
+kernels::GemmArguments fp8_tn_arguments(int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* d, const float* scales,
+                                        kernels::Element output) {
+  kernels::GemmArguments g;
+  g.m = m, g.n = n, g.k = k;
+  g.element = kernels::Element::E4M3;
+  g.a = {a, kernels::Major::Row, k, 0};
+  g.b = {b, kernels::Major::Col, k, 0};
+  g.c = {nullptr, kernels::Major::Row, n, 0};
+  g.d = d;
+  g.ldd = n;
+  g.scale_a = scales;
+  g.scale_b = scales + 1;
+  g.epilogue.output = output;
+  return g;
+}
+
 // cuBLASLt's FP8 GEMM of the same row-major D (m x n) as the column-major D^T = B^T A: its A is
 // our B (K x N, transposed), its B our A (K x M), its D (N x M): torch._scaled_mm's call. Per-
 // tensor scale pointers (ours: cuBLASLt's A scale is our B's), and for an 8-bit D its scale and
@@ -467,19 +486,8 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   poison_bf16<<<1024, 256>>>(d, m * n);
   SM90_CUDA(cudaGetLastError());
 
-  kernels::GemmArguments g;
-  g.m = m, g.n = n, g.k = k;
-  g.element = kernels::Element::E4M3;
+  kernels::GemmArguments g = fp8_tn_arguments(m, n, k, a, b, d, scales, kernels::Element::BF16);
   if (e5m2_b) g.element_b = kernels::Element::E5M2;
-  g.a = {a, kernels::Major::Row, k, 0};
-  g.b = {b, kernels::Major::Col, k, 0};
-  // D row-major, as torch._scaled_mm writes it (the kernels run D^T: tokens along N)
-  g.c = {nullptr, kernels::Major::Row, n, 0};
-  g.d = d;
-  g.ldd = n;
-  g.scale_a = scales;
-  g.scale_b = scales + 1;
-  g.epilogue.output = kernels::Element::BF16;
   // Rowwise or block: every scale of A host_scales[0], of B host_scales[1] (cuBLASLt's per-tensor pair).
   float *vec_a = nullptr, *vec_b = nullptr;
   if (mode != kernels::ScaleMode::PerTensor) {
@@ -555,19 +563,9 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
   const float host_scales[5] = {0.75f, 1.5f, 448.0f / (4.0f * std::sqrt(float(k))), 0.0f, 0.0f};
   SM90_CUDA(cudaMemcpy(scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
 
-  kernels::GemmArguments g;
-  g.m = m, g.n = n, g.k = k;
-  g.element = kernels::Element::E4M3;
-  g.a = {a, kernels::Major::Row, k, 0};
-  g.b = {b, kernels::Major::Col, k, 0};
-  g.c = {nullptr, kernels::Major::Row, n, 0};
-  g.d = d;
-  g.ldd = n;
-  g.scale_a = scales;
-  g.scale_b = scales + 1;
+  kernels::GemmArguments g = fp8_tn_arguments(m, n, k, a, b, d, scales, kernels::Element::E4M3);
   g.scale_d = scales + 2;
   g.amax_d = scales + 3;
-  g.epilogue.output = kernels::Element::E4M3;
   if (const auto r = kernels::device::run_sm90(g, nullptr); !r) {
     std::printf("fp8 -> e4m3 %lld x %lld x %lld: tessera refuses: %s\n", (long long)m, (long long)n, (long long)k, r.message.c_str());
     return false;
