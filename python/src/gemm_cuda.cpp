@@ -195,6 +195,13 @@ std::string wait_for(const std::vector<std::uintptr_t>& producers, cudaStream_t 
   return {};
 }
 
+// A stream handle (a cudaStream_t as a Python int).
+std::uintptr_t stream_handle_of(py::handle h) {
+  const unsigned long long v = PyLong_AsUnsignedLongLong(h.ptr());
+  if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+  return std::uintptr_t(v);
+}
+
 // The producer streams: a tuple or list of handles.
 std::vector<std::uintptr_t> stream_handles(py::handle seq) {
   std::vector<std::uintptr_t> out;
@@ -203,17 +210,14 @@ std::vector<std::uintptr_t> stream_handles(py::handle seq) {
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.ptr());
   out.reserve(std::size_t(n));
   for (Py_ssize_t i = 0; i < n; ++i) {
-    const unsigned long long h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq.ptr(), i));
-    if (h == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
-    out.push_back(std::uintptr_t(h));
+    out.push_back(stream_handle_of(PySequence_Fast_GET_ITEM(seq.ptr(), i)));
   }
   return out;
 }
 
 py::tuple run(py::handle spec, py::handle stream_handle, py::handle producer_streams, py::handle auto_workspace_flag) {
   k::GemmArguments g = gemm_arguments_of(spec);
-  const unsigned long long stream = PyLong_AsUnsignedLongLong(stream_handle.ptr());
-  if (stream == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+  const std::uintptr_t stream = stream_handle_of(stream_handle);
   const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
   const int auto_workspace = PyObject_IsTrue(auto_workspace_flag.ptr());
   if (auto_workspace < 0) throw py::error_already_set();
@@ -228,7 +232,7 @@ py::tuple run(py::handle spec, py::handle stream_handle, py::handle producer_str
     DeviceScope scope(where.device);
     r = k::can_implement(g);
     if (r) {
-      const cudaStream_t launch = as_stream(std::uintptr_t(stream));
+      const cudaStream_t launch = as_stream(stream);
       if (std::string e = wait_for(producers, launch, where.device); !e.empty()) {
         r = {k::GemmStatus::LaunchFailed, e};
       } else {
@@ -286,8 +290,7 @@ py::tuple tune(py::handle spec, std::uintptr_t stream, int reps, bool record, co
 // producers' streams, then tessera::attention on `stream`; (status, message).
 py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle producer_streams) {
   const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
-  const unsigned long long stream = PyLong_AsUnsignedLongLong(stream_handle.ptr());
-  if (stream == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+  const std::uintptr_t stream = stream_handle_of(stream_handle);
   const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
   if (k::AttentionResult r = k::check_arguments(a); !r) return tessera::python::attention_status_tuple(r);
   const Placement where = place(a);
@@ -298,7 +301,7 @@ py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle pr
     DeviceScope scope(where.device);
     r = k::can_implement(a);
     if (r) {
-      const cudaStream_t launch = as_stream(std::uintptr_t(stream));
+      const cudaStream_t launch = as_stream(stream);
       if (std::string e = wait_for(producers, launch, where.device); !e.empty())
         r = {k::AttentionStatus::LaunchFailed, e};
       else

@@ -10,22 +10,17 @@ import math
 import sys
 
 from . import _arrays, _core, _gemm
-from ._errors import AttentionError
+from ._errors import AttentionError, raise_status
 
 ELEMENTS = {"float16": "f16", "bfloat16": "bf16"}
 _INT_MAX = 2**31 - 1
 _FLT_MAX = 3.4028234663852886e38
-_RUNTIME_STATUSES = ("no CUDA device", "launch failed")
 SPEC_FIELDS = _core.ATTENTION_SPEC_FIELDS
 _WHAT = {name: f"tessera.attention: {name}" for name in ("q", "k", "v", "out", "cu_seqlens_q", "cu_seqlens_k")}
 
 
 def _check_status(status, message):
-    if not status:
-        return
-    if status in _RUNTIME_STATUSES:
-        raise RuntimeError(f"tessera.attention: {status}: {message}")
-    raise AttentionError(status, message)
+    raise_status("tessera.attention", AttentionError, status, message)
 
 
 def spec_dict(spec):

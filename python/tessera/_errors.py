@@ -40,6 +40,20 @@ class GemmError(ValueError):
         self.message = message
 
 
+# The statuses of a C++ launch that are the machine's, not the arguments' (RuntimeError).
+RUNTIME_STATUSES = ("no CUDA device", "launch failed")
+
+
+def raise_status(caller, error, status, message):
+    """Nothing for a C++ success (status ""); RuntimeError for the machine's statuses; else
+    ``error(status, message)`` (GemmError, AttentionError): the arguments were refused."""
+    if not status:
+        return
+    if status in RUNTIME_STATUSES:
+        raise RuntimeError(f"{caller}: {status}: {message}")
+    raise error(status, message)
+
+
 class AttentionError(ValueError):
     """Arguments the attention host API refuses (tessera::kernels::check_arguments /
     can_implement for AttentionArguments, or the launch's device checks): ``status`` is the

@@ -14,7 +14,7 @@ import math
 import sys
 
 from . import _arrays, _core
-from ._errors import GemmError
+from ._errors import GemmError, raise_status
 
 ELEMENTS = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}
 # The 8-bit floats (inputs only), by the names PyTorch and ml_dtypes give them: OCP e4m3 (no
@@ -27,7 +27,6 @@ _SCALE_BLOCK = 128  # ScaleMode::Block's k-group and weight block (tessera::kern
 ACTIVATIONS = ("identity", "relu", "gelu", "gelu_tanh", "silu")
 _FLT_MAX = 3.4028234663852886e38
 # The C++ statuses that are not about the arguments (tessera/kernels/gemm_arguments.hpp).
-_RUNTIME_STATUSES = ("no CUDA device", "launch failed")
 
 _cuda_module = None
 
@@ -139,11 +138,7 @@ def _overlap(x, y):
 
 
 def _check_status(status, message):
-    if not status:
-        return
-    if status in _RUNTIME_STATUSES:
-        raise RuntimeError(f"tessera.gemm: {status}: {message}")
-    raise GemmError(status, message)
+    raise_status("tessera.gemm", GemmError, status, message)
 
 
 # The description the C++ API reads (python/src/gemm_spec.hpp): a tuple of these fields, in
