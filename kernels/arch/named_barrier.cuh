@@ -16,9 +16,13 @@ enum class NamedBarrier : uint32_t {
   EpilogueStaging = 1,
   // Every consumer thread of a CTA: the split-K meeting of the cooperative kernel.
   Consumers = 3,
+  // Consumer warpgroups taking turns on the tensor cores (the attention kernel's ping-pong):
+  // warpgroup w waits on ConsumerTurn + w for its turn and passes it on at the other's id.
+  ConsumerTurn = 4,
 };
 inline constexpr uint32_t named_barrier_count = 16;
 inline constexpr uint32_t epilogue_staging_barriers = 2;
+inline constexpr uint32_t consumer_turn_barriers = 2;
 
 // The ids [first, first + count) of one fixed id (count 1) or range.
 struct NamedBarrierIds {
@@ -26,7 +30,8 @@ struct NamedBarrierIds {
   uint32_t count;
 };
 inline constexpr NamedBarrierIds named_barrier_ids[] = {{NamedBarrier::EpilogueStaging, epilogue_staging_barriers},
-                                                        {NamedBarrier::Consumers, 1}};
+                                                        {NamedBarrier::Consumers, 1},
+                                                        {NamedBarrier::ConsumerTurn, consumer_turn_barriers}};
 
 // Whether the ids are disjoint and each is one of the CTA's, other than __syncthreads's 0.
 template <std::size_t N>
@@ -55,6 +60,12 @@ template <NamedBarrier Id, int Threads>
 __device__ __forceinline__ void named_barrier_sync(int i) {
   static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
   asm volatile("bar.sync %0, %1;\n" ::"r"(int(Id) + i), "n"(Threads) : "memory");
+}
+// Counts this warp's threads at barrier `Id` + i without waiting (the other side waits).
+template <NamedBarrier Id, int Threads>
+__device__ __forceinline__ void named_barrier_arrive(int i) {
+  static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(int(Id) + i), "n"(Threads) : "memory");
 }
 #endif
 

@@ -1,15 +1,14 @@
-// The SM90 attention mainloop (FlashAttention-3's structure, without its ping-pong and
-// intra-warpgroup overlap yet): a producer thread loads Q once and the K and V tiles of a Q
-// tile through two mbarrier rings (K and V apart, so S = Q K^T starts before V lands); each
-// consumer warpgroup computes, per key tile,
+// The SM90 attention mainloop (FlashAttention-3's structure): a producer thread loads Q once
+// and the K and V tiles of a Q tile through two mbarrier rings (K and V apart, so S = Q K^T
+// starts before V lands); each consumer warpgroup computes, per key tile,
 //   S = Q K^T                  wgmma SS on descriptor fragments of Q and the K stage
 //   mask, row max, P           in S's registers: RowSlots / row_lanes give each value's row
 //                              and the lanes that share it (from S's TV layout)
 //   O = O * factor + P V       P rounded to T, read as the RS operand through PRetile
 // The steps are ConsumerSteps' functions (issue_s, softmax, round_p, issue_pv), each issuing or
-// computing without waiting, so that the next schedules (ping-pong between the consumer
-// warpgroups on a named barrier; S of tile j+1 issued before P V of tile j, its softmax under
-// that wgmma) reorder calls in consume() without changing them.
+// computing without waiting; consume() orders them: S of tile j issued with P V of tile j - 1,
+// the softmax of S_j under that P V, and the two consumer warpgroups taking turns on the
+// tensor cores (ConsumerTurns).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +17,8 @@
 #include "tessera/algorithm/copy_tma.hpp"
 #include "tessera/atom/tma_coord.hpp"
 #include "tessera/pipeline/tma_pipeline.hpp"
+
+#include "../arch/named_barrier.cuh"
 
 #include "sm90_attention_config.hpp"
 #include "sm90_attention_consumer_mma.hpp"
@@ -148,39 +149,96 @@ struct ConsumerSteps {
   }
 };
 
-// The consumer mainloop, one key tile after the other (S, softmax, P V, each waited for).
+// The two consumer warpgroups take turns issuing their wgmmas (FlashAttention-3's ping-pong):
+// warpgroup w waits on ConsumerTurn + w, issues, and passes the turn at the other's id, so
+// that one warpgroup's softmax runs while the other's GEMMs hold the tensor cores. Every
+// consumer thread takes key_tiles + 1 turns; the second warpgroup hands the first its first
+// turn and skips passing its last (nobody waits for it), so each barrier's arrivals match
+// its waits and the CTA ends with both barriers idle.
+struct ConsumerTurns {
+  int warpgroup;  // 0 or 1
+  TESSERA_DEVICE void begin() const {
+    if (warpgroup == 1) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(0);
+  }
+  TESSERA_DEVICE void take() const { arch::named_barrier_sync<arch::NamedBarrier::ConsumerTurn, 256>(warpgroup); }
+  TESSERA_DEVICE void pass(bool last) const {
+    if (!(last && warpgroup == 1)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(1 - warpgroup);
+  }
+};
+
+// The consumer mainloop with the GEMMs of one key tile overlapped with the softmax of the next
+// (FlashAttention-3's intra-warpgroup pipelining): per key tile j >= 1, in one turn
+//   issue S_j = Q K_j^T, then O += P_{j-1} V_{j-1}        (two wgmma batches in flight)
+//   wait for S_j (the older batch), release K_j; softmax of S_j: the row max, P_j and factor_j
+//                                                          (under the P V wgmma)
+//   wait for P V, release V_{j-1}; O *= factor_j; P_j rounded to T
+// and a last turn for O += P_n V_n. O is rescaled after the P V of the previous tile lands and
+// before the next is issued: the same O_j = O_{j-1} factor_j + P_j V_j as the serial loop.
+// Registers: S (bN / 2 per thread), P (bN / 4 words) and O (D / 2) live together.
 // Trace: trace::NoTrace (no code) or AttentionRecorder (sm90_attention_trace.hpp: its softmax
 // in place of the kernel's, and records of S, P and O).
 template <class Cfg, class Trace = trace::NoTrace>
 TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
                             pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs, Trace const& trace = {}) {
   using Steps = ConsumerSteps<Cfg>;
+  static_assert(Cfg::Consumers == 2, "the ping-pong takes turns between two consumer warpgroups");
   const Steps steps{s, w, causal, scale * log2e, thread};
   constexpr auto slot_o = typename Cfg::RowSlotsO{};
   const bool lane0 = thread % 32 == 0;
-  clear(cs.acc_o);
-  while (!s.q_full.try_wait(0)) {}
-  for (int j = 0; j < w.key_tiles; ++j, ++st) {
-    typename Steps::AccS acc_s;
-    while (!s.pipe_k.consumer_try_wait(st)) {}
-    steps.issue_s(acc_s, st.index);
-    GMMA::warpgroup_wait<0>();
-    GMMA::warpgroup_fence_operand(acc_s);
-    if (lane0) s.pipe_k.consumer_release(st);
-    float factor[Cfg::rows_per_thread];
+  const ConsumerTurns turns{thread / 128};
+  typename Steps::AccS acc_s;
+  uint32_t p[Steps::p_words];
+  float factor[Cfg::rows_per_thread];
+  auto softmax = [&](int j) {
     if constexpr (Trace::enabled) trace.softmax(thread, acc_s, factor);
     else steps.softmax(acc_s, j, cs.rows, factor);
-#pragma unroll
-    for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
-    uint32_t p[Steps::p_words];
+  };
+  auto make_p = [&] {
     Steps::round_p(acc_s, p);
     if constexpr (Trace::enabled) trace.p_operand(thread, Steps::Mma::p_operand(p));
+  };
+  clear(cs.acc_o);
+  turns.begin();
+  while (!s.q_full.try_wait(0)) {}
+  // Key tile 0: S_0 and its softmax (O is 0: nothing to rescale).
+  turns.take();
+  while (!s.pipe_k.consumer_try_wait(st)) {}
+  steps.issue_s(acc_s, st.index);
+  turns.pass(false);
+  GMMA::warpgroup_wait<0>();
+  GMMA::warpgroup_fence_operand(acc_s);
+  if (lane0) s.pipe_k.consumer_release(st);
+  softmax(0);
+  make_p();
+  for (int j = 1; j < w.key_tiles; ++j) {
+    auto next = st;
+    ++next;
+    turns.take();
+    while (!s.pipe_k.consumer_try_wait(next)) {}
+    steps.issue_s(acc_s, next.index);
     while (!s.pipe_v.consumer_try_wait(st)) {}
     steps.issue_pv(cs.acc_o, p, st.index);
+    turns.pass(false);
+    GMMA::warpgroup_wait<1>();  // S_j (P V of tile j - 1 still running)
+    GMMA::warpgroup_fence_operand(acc_s);
+    if (lane0) s.pipe_k.consumer_release(next);
+    softmax(j);
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(cs.acc_o);
     if (lane0) s.pipe_v.consumer_release(st);
+#pragma unroll
+    for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
+    make_p();
+    st = next;
   }
+  turns.take();
+  while (!s.pipe_v.consumer_try_wait(st)) {}
+  steps.issue_pv(cs.acc_o, p, st.index);
+  turns.pass(true);
+  GMMA::warpgroup_wait<0>();
+  GMMA::warpgroup_fence_operand(cs.acc_o);
+  if (lane0) s.pipe_v.consumer_release(st);
+  ++st;
   if constexpr (Trace::enabled) trace.output(thread, cs.acc_o);
   // Each row's sum over the lanes sharing it.
 #pragma unroll
