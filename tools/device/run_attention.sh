@@ -14,6 +14,9 @@
 #   attention_bench               B4 H16 S 4096/8192/16384, D 128 and 64, causal and not (TFLOP/s)
 #   attention_torch.py            torch SDPA's cuDNN and flash backends at the same shapes, and
 #                                 tessera's outputs (attention_bench --dump) against torch's
+#   NCU=1                         adds ncu's report of one launch (B4 H16 S4096 D128, bf16, not
+#                                 causal: the bench's first problem) in $OUT/ncu_attention.txt
+#   CHECKS=0                      skips the GPU test, the traces and the sanitizers (speed only)
 # Outputs and a summary under $OUT.
 #   OUT=/tmp/out tools/device/run_attention.sh
 set -uo pipefail
@@ -61,6 +64,7 @@ run() {  # name timeout command...
   [ $r -ne 0 ] && { status=1; grep -aE "FAIL|error|ERROR" "$OUT/$name.log" | head -10 | tee -a "$log"; }
   return 0
 }
+if [ "${CHECKS:-1}" != 0 ]; then
 run attention_gpu_test 300 "$B/attention_gpu_test"
 tail -1 "$OUT/attention_gpu_test.log" | tee -a "$log"
 # The traced kernel's records: one trace per (type, head dim), verified where a CLI runs.
@@ -88,6 +92,7 @@ if command -v compute-sanitizer >/dev/null; then
 else
   note "compute-sanitizer: not found"
 fi
+fi
 run attention_bench 300 "$B/attention_bench" 20
 cat "$OUT/attention_bench.log" | tee -a "$log"
 mkdir -p "$OUT/dump"
@@ -97,6 +102,18 @@ if python3 -c "import torch" 2>/dev/null; then
   cat "$OUT/attention_torch.log" | tee -a "$log"
 else
   note "attention_torch: torch not installed, skipped"
+fi
+if [ "${NCU:-}" = 1 ] && command -v ncu >/dev/null; then
+  sec="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section InstructionStats --section Occupancy"
+  # (launch 6 of the bench's first problem: past its warm-up launches)
+  # (the tensor pipe's metric by its Hopper name; the sections alone where this ncu lacks it)
+  run ncu 300 ncu --clock-control none $sec --metrics sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active \
+    -k regex:attention_kernel --launch-skip 6 --launch-count 1 "$B/attention_bench" 1 ||
+    true
+  grep -q "pipe_tensor_op_gmma" "$OUT/ncu.log" ||
+    run ncu 300 ncu --clock-control none $sec -k regex:attention_kernel --launch-skip 6 --launch-count 1 "$B/attention_bench" 1
+  mv "$OUT/ncu.log" "$OUT/ncu_attention.txt"
+  grep -aE "Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|Issue Slots Busy|No Eligible|Stall|Warp Cycles Per Issued|Registers Per|gmma" "$OUT/ncu_attention.txt" | head -30 | tee -a "$log"
 fi
 rm -rf "$OUT/dump"  # (inputs and outputs of the comparison: large, and in the logs already)
 note "== status $status"
