@@ -223,6 +223,9 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     GMMA::warpgroup_fence_operand(acc_s);
     if (lane0) s.pipe_k.consumer_release(next);
     softmax(j);
+    // (P_j in S's registers before the wait: without the fence the compiler may sink the
+    // softmax below it, and the warpgroup would idle while its P V runs)
+    GMMA::warpgroup_fence_operand(acc_s);
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(cs.acc_o);
     if (lane0) s.pipe_v.consumer_release(st);
