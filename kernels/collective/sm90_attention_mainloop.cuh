@@ -11,6 +11,9 @@
 // tensor cores (ConsumerTurns).
 #pragma once
 
+#include <climits>
+#include <type_traits>
+
 #include <cuda_runtime.h>
 
 #include "tessera/algorithm.hpp"
@@ -105,6 +108,9 @@ struct ConsumerSteps {
 
   // Masks, row max, P = exp2(S c - m c) in S's registers, the row sums; returns through `factor`
   // each row slot's rescaling of O.
+  // Mask: whether tile j may hold masked values (WorkItem::unmasked_tiles); the tiles before
+  // it run without the mask's code.
+  template <bool Mask>
   TESSERA_DEVICE void softmax(AccS& acc_s, int j, RowSoftmax (&rows)[Cfg::rows_per_thread], float (&factor)[Cfg::rows_per_thread]) const {
     constexpr auto slot_s = typename Cfg::RowSlots{};
     // (row, column) in the (bM, bN) tile of the thread's S value i: its value 0's plus thread
@@ -113,13 +119,17 @@ struct ConsumerSteps {
     // across the loop, not 64 hoisted coordinates.
     constexpr auto c_tv = Cfg::TiledMmaS::get_layoutC_TV(typename Cfg::TileS{});
     const int off_t = int(c_tv(thread, 0));
-    // Residue and causal masks: only on the tiles that cross them.
-    const int col0 = j * Cfg::bN, row0 = w.m * Cfg::bM;
-    if (col0 + Cfg::bN > w.sk || (causal && col0 + Cfg::bN - 1 > row0 + (w.sk - w.sq))) {
+    // Residue and causal masks (masked(): column >= sk, or causal and column - row > sk - sq),
+    // as two limits on value i's compile-time (row, column) offsets (kr, kc) from the thread's
+    // first value: kc >= sk - col, and kc - kr > sk - sq + row - col.
+    if constexpr (Mask) {
+      const int col = j * Cfg::bN + off_t / Cfg::bM, row = w.m * Cfg::bM + off_t % Cfg::bM;
+      const int past_end = w.sk - col, past_diagonal = causal ? w.sk - w.sq + row - col : INT_MAX;
 #pragma unroll
-      for (int i = 0; i < size(acc_s); ++i)
-        if (masked(w, causal, row0 + off_t % Cfg::bM + int(c_tv(0, i)) % Cfg::bM, col0 + off_t / Cfg::bM + int(c_tv(0, i)) / Cfg::bM))
-          acc_s(i) = -INFINITY;
+      for (int i = 0; i < size(acc_s); ++i) {
+        const int kr = int(c_tv(0, i)) % Cfg::bM, kc = int(c_tv(0, i)) / Cfg::bM;
+        if (kc >= past_end || kc - kr > past_diagonal) acc_s(i) = -INFINITY;
+      }
     }
     float tile_max[Cfg::rows_per_thread];
 #pragma unroll
@@ -189,9 +199,9 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
   typename Steps::AccS acc_s;
   uint32_t p[Steps::p_words];
   float factor[Cfg::rows_per_thread];
-  auto softmax = [&](int j) {
+  auto softmax = [&](int j, auto mask) {
     if constexpr (Trace::enabled) trace.softmax(thread, acc_s, factor);
-    else steps.softmax(acc_s, j, cs.rows, factor);
+    else steps.template softmax<decltype(mask)::value>(acc_s, j, cs.rows, factor);
   };
   auto make_p = [&] {
     Steps::round_p(acc_s, p);
@@ -208,9 +218,12 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
   GMMA::warpgroup_wait<0>();
   GMMA::warpgroup_fence_operand(acc_s);
   if (lane0) s.pipe_k.consumer_release(st);
-  softmax(0);
+  const int unmasked = w.unmasked_tiles(Cfg::bM, Cfg::bN, causal);
+  if (unmasked > 0) softmax(0, std::false_type{});
+  else softmax(0, std::true_type{});
   make_p();
-  for (int j = 1; j < w.key_tiles; ++j) {
+  // Key tiles 1 .. key_tiles - 1: the unmasked ones, then those the masks cross.
+  auto step = [&](int j, auto mask) {
     auto next = st;
     ++next;
     turns.take();
@@ -222,7 +235,7 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     GMMA::warpgroup_wait<1>();  // S_j (P V of tile j - 1 still running)
     GMMA::warpgroup_fence_operand(acc_s);
     if (lane0) s.pipe_k.consumer_release(next);
-    softmax(j);
+    softmax(j, mask);
     // (P_j in S's registers before the wait: without the fence the compiler may sink the
     // softmax below it, and the warpgroup would idle while its P V runs)
     GMMA::warpgroup_fence_operand(acc_s);
@@ -233,7 +246,10 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
     make_p();
     st = next;
-  }
+  };
+  int j = 1;
+  for (; j < unmasked; ++j) step(j, std::false_type{});
+  for (; j < w.key_tiles; ++j) step(j, std::true_type{});
   turns.take();
   while (!s.pipe_v.consumer_try_wait(st)) {}
   steps.issue_pv(cs.acc_o, p, st.index);

@@ -25,6 +25,19 @@ struct WorkItem {
   int batch_coord;         // the TMA coordinate of the batch mode (0 for varlen: rows are global)
   int key_tiles;           // bN-wide key tiles this Q tile reads (causal: up to the diagonal)
   TESSERA_HOST_DEVICE bool empty_rows(int bM) const { return m * bM >= sq; }
+  // The key tiles j < unmasked_tiles(...) hold no masked (row, column) for any of the Q tile's
+  // bM rows: whole columns of the sequence, and (causal) left of the tile's first row's
+  // diagonal, which is the strictest of its rows. The masked tiles are the rest, a suffix:
+  // the mainloop runs the unmasked ones without the mask's code or registers.
+  TESSERA_HOST_DEVICE int unmasked_tiles(int bM, int bN, bool causal) const {
+    int whole = sk / bN;
+    if (causal) {
+      const int first_row_sees = m * bM + (sk - sq) + 1;  // columns [0, this) for row m * bM
+      const int diagonal = first_row_sees <= 0 ? 0 : first_row_sees / bN;
+      whole = diagonal < whole ? diagonal : whole;
+    }
+    return whole < key_tiles ? whole : key_tiles;
+  }
 };
 
 TESSERA_HOST_DEVICE inline WorkItem work_item(Problem const& p, int m, int h, int b, int bM, int bN) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "collective/sm90_attention_config.hpp"
+#include "collective/sm90_attention_problem.hpp"
 #include "collective/sm90_attention_softmax.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "isa_gmma.hpp"
@@ -279,6 +280,45 @@ TEST_CASE("sm90 attention: the online softmax's rescaling over tiles equals soft
     const int rows = *rc::gen::inRange(1, 20), cols = *rc::gen::inRange(1, 300), tile = 16 * *rc::gen::inRange(1, 9);
     const bool causal = *rc::gen::arbitrary<bool>();
     check_online_softmax(rows, cols, 4, tile, causal, 0.0883883f, *rc::gen::arbitrary<unsigned>());
+  });
+}
+
+// A Q tile's key tiles: every column a row of the tile sees lies in one of them, and the first
+// unmasked_tiles of them hold no masked (row, column) for any of the tile's bM rows, the next one
+// at least one (the mainloop runs the first ones without the mask's code).
+void check_key_tiles(int sq, int sk, bool causal, int bM, int bN) {
+  Problem p{1, 1, 1, sq, sk, sq, nullptr, nullptr, 1.f, causal};
+  for (int m = 0; m * bM < sq; ++m) {
+    const WorkItem w = work_item(p, m, 0, 0, bM, bN);
+    REQUIRE(!w.empty_rows(bM));
+    const int u = w.unmasked_tiles(bM, bN, causal);
+    REQUIRE(0 <= u);
+    REQUIRE(u <= w.key_tiles);
+    for (int r = m * bM; r < std::min(sq, (m + 1) * bM); ++r)
+      for (int c = 0; c < sk; ++c)
+        if (!masked(w, causal, r, c)) REQUIRE(c < w.key_tiles * bN);
+    auto tile_masked = [&](int j) {
+      for (int r = m * bM; r < (m + 1) * bM; ++r)
+        for (int c = j * bN; c < (j + 1) * bN; ++c)
+          if (masked(w, causal, r, c)) return true;
+      return false;
+    };
+    for (int j = 0; j < u; ++j) REQUIRE(!tile_masked(j));
+    if (u < w.key_tiles) REQUIRE(tile_masked(u));
+  }
+}
+
+TEST_CASE("sm90 attention: the key tiles a Q tile reads, and the unmasked ones first") {
+  check_key_tiles(4096, 4096, false, 128, 128);
+  check_key_tiles(4096, 4096, true, 128, 128);
+  check_key_tiles(1000, 1000, true, 128, 128);
+  check_key_tiles(300, 1000, true, 128, 128);   // fewer queries than keys: the diagonal moves right
+  check_key_tiles(1000, 300, true, 128, 128);   // more: the first rows see no key
+  check_key_tiles(1, 1, false, 128, 128);
+  rc::prop("any lengths, mask and tile", [] {
+    const int sq = *rc::gen::inRange(1, 600), sk = *rc::gen::inRange(1, 600);
+    const int bN = 16 * *rc::gen::inRange(1, 12);
+    check_key_tiles(sq, sk, *rc::gen::arbitrary<bool>(), 64 * *rc::gen::inRange(1, 4), bN);
   });
 }
 
