@@ -22,13 +22,15 @@ namespace tessera::kernels::sm90::attention {
 
 using GMMA::Major;
 
-template <class T, int D>
+// BN: keys per tile (a multiple of 16, at most 256: wgmma's N for S, its K for P V).
+template <class T, int D, int BN = 128>
 struct AttentionConfig {
   static_assert(std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>, "sm90 attention: bf16 or f16 inputs");
   static_assert(D == 64 || D == 128, "sm90 attention: head dims 64 and 128");
+  static_assert(BN % 16 == 0 && BN >= 16 && BN <= 256, "sm90 attention: key tiles of 16 to 256 keys, in steps of 16");
   using Element = T;
   static constexpr int head_dim = D;
-  static constexpr int bM = 128, bN = 128;  // Q rows, K/V rows per tile
+  static constexpr int bM = 128, bN = BN;  // Q rows, K/V rows per tile
   static constexpr int Consumers = 2;       // warpgroups, 64 rows of Q each
   static constexpr int Stages = 2;          // K/V tiles in flight
   static constexpr int Threads = 128 * (1 + Consumers);

@@ -35,7 +35,7 @@ TESSERA_DEVICE void store_output(Output const& out, Problem const& p, WorkItem c
     if (r < w.sq) {
       // (values i and i + 1 are columns d and d + 1 of one row: the accumulator's layout)
       T pair[2];
-      detail::round_pair(cs.acc_o(i) * inv[slot_o(i)], cs.acc_o(i + 1) * inv[slot_o(i + 1)], pair[0], pair[1]);
+      tessera::detail::round_pair(cs.acc_o(i) * inv[slot_o(i)], cs.acc_o(i + 1) * inv[slot_o(i + 1)], pair[0], pair[1]);
       *reinterpret_cast<uint32_t*>(o + int64_t(w.q_begin + r) * out.row_stride + d) =
           uint32_t(pair[0].bits) | (uint32_t(pair[1].bits) << 16);
     }

@@ -1,0 +1,77 @@
+// Key-tile widths of the SM90 attention kernel side by side (a probe, not the library's bench):
+// AttentionConfig<bf16, D, BN> for BN in the lists below, launched through Sm90Attention<Cfg>
+// directly, in alternating pairs against the shipped configuration (bN = 128) in one process,
+// after warm-up; medians (bench/timing.hpp). B4 H16, S 4096 and 16384, full and causal.
+//   nvcc <run_attention.sh's flags> -gencode=arch=compute_90a,code=sm_90a \
+//     tools/device/attention_tiles.cu -lcuda -o /tmp/attention_tiles && /tmp/attention_tiles
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "../../bench/timing.hpp"
+#include "device/sm90_attention.cuh"
+
+using namespace tessera;
+using namespace tessera::kernels;
+namespace att = tessera::kernels::sm90::attention;
+
+namespace {
+
+template <class Cfg>
+void launch(AttentionArguments const& a) {
+  if (auto r = att::Sm90Attention<Cfg>::run(a, nullptr); !r) {
+    std::fprintf(stderr, "error: %s\n", r.message.c_str());
+    std::exit(1);
+  }
+}
+
+template <int D, int BN>
+void compare(int S, bool causal) {
+  const int B = 4, H = 16;
+  const size_t n = size_t(B) * S * H * D;
+  bfloat16_t *q, *k, *v, *o;
+  float* lse;
+  for (auto** p : {&q, &k, &v, &o}) SM90_CUDA(cudaMalloc(p, n * 2));
+  SM90_CUDA(cudaMalloc(&lse, size_t(B) * H * S * 4));
+  std::vector<bfloat16_t> h(n);
+  std::mt19937 rng(1);
+  std::normal_distribution<float> nd(0.f, 1.f);
+  for (auto* p : {q, k, v}) {
+    for (auto& x : h) x = bfloat16_t(nd(rng));
+    SM90_CUDA(cudaMemcpy(p, h.data(), n * 2, cudaMemcpyHostToDevice));
+  }
+  AttentionArguments a;
+  a.element = AttentionElement::BF16;
+  a.batch = B, a.heads = H, a.kv_heads = H, a.head_dim = D, a.seqlen_q = S, a.seqlen_k = S;
+  a.q = q, a.k = k, a.v = v, a.o = o, a.lse = lse;
+  a.mask = causal ? AttentionMask::Causal : AttentionMask::None;
+  const auto t = sm90_check::time_pairs([&] { launch<att::AttentionConfig<bfloat16_t, D, BN>>(a); },
+                                        [&] { launch<att::AttentionConfig<bfloat16_t, D, 128>>(a); }, 20, 3);
+  SM90_CUDA(cudaGetLastError());
+  const double flop = 4.0 * B * H * double(S) * S * D / (causal ? 2 : 1);
+  const double mine = sm90_check::median(t.mine), base = sm90_check::median(t.theirs);
+  std::printf("D%-4d S%-6d %-7s bN %3d: %7.1f TFLOP/s   bN 128: %7.1f   ratio %.3f\n", D, S, causal ? "causal" : "full", BN,
+              flop / mine * 1e-9, flop / base * 1e-9, base / mine);
+  for (auto* p : {q, k, v, o}) cudaFree(p);
+  cudaFree(lse);
+}
+
+template <int D, int BN>
+void all() {
+  for (int S : {4096, 16384})
+    for (bool causal : {false, true}) compare<D, BN>(S, causal);
+}
+
+}  // namespace
+
+int main() {
+  int major = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess || major != 9) return 77;
+  all<128, 128>();  // (the same kernel on both sides: the method's noise)
+  all<128, 176>();
+  all<128, 192>();
+  all<64, 192>();
+  return 0;
+}
