@@ -9,12 +9,13 @@
 // compiles every hook away (`if constexpr (Trace::enabled)`); AttentionRecorder records into
 // a device buffer (or, on the host, a host buffer: the host test runs the same hooks).
 //
-// One CTA tile (seqlen_q = seqlen_k = 128, one batch, one head) and inputs whose values name
+// One CTA tile (seqlen_q = bM, seqlen_k = bN, one batch, one head) and inputs whose values name
 // their coordinates, exact in 16-bit inputs and f32 accumulators:
 //   Q(m,0) = m, Q(m,1) = 1; K(n,0) = 1, K(n,1) = bM n;  V(0,d) = 1, V(1,d) = bM d; zero elsewhere
-// so S(m,n) = m + bM n. Two runs (Run):
+// so S(m,n) = m + bM n (bM n < 2^15: exact in bf16's 8 significant bits as n < 256). Two runs:
 //   scores   records S; the softmax is replaced by P(m,n) = the T whose bits are
-//            kPBias + m + bM n (normal and finite in bf16 and f16: bits 0x2000..0x5fff), then
+//            kPBias + m + bM n (positive, normal and finite in bf16 and f16 while
+//            bM bN <= 0x7c00 - kPBias: bits 0x0400..0x7bff), then
 //            rounded to T by the kernel's own round_p and read through PRetile: records P from
 //            its bits;
 //   output   the softmax is replaced by P(m,0) = m, P(m,1) = 1, zero elsewhere (S's codes name
@@ -39,13 +40,20 @@ inline const char* trace_map_name(int m) {
   constexpr const char* names[] = {"mmaS.C", "mmaO.A", "mmaO.C"};
   return m >= 0 && m < trace_map_count ? names[m] : "unknown";
 }
-inline constexpr int kTraceTile = 128;          // bM = bN: the codes' row span
-inline constexpr std::uint16_t kPBias = 0x2000;  // P's bits in the scores run: kPBias + code
+inline constexpr std::uint16_t kPBias = 0x0400;  // P's bits in the scores run: kPBias + code
+
+// A trace run's problem: one tile of the configuration, (bM queries, bN keys) of one head.
+template <class Cfg>
+struct TraceProblem {
+  static constexpr int rows = Cfg::bM, keys = Cfg::bN;  // (codes: row + bM column)
+  // Records per run: S and P (bN / 2 values per consumer thread each), or O (D / 2).
+  static constexpr int capacity = Cfg::Consumers * 128 * (Cfg::bN > Cfg::head_dim ? Cfg::bN : Cfg::head_dim);
+};
 
 template <class Cfg>
 struct AttentionRecorder {
   static constexpr bool enabled = true;
-  static_assert(Cfg::bM == kTraceTile && Cfg::bN == kTraceTile, "the trace codes assume 128 x 128 tiles");
+  static_assert(Cfg::bM * Cfg::bN <= 0x7c00 - kPBias, "the scores run's P codes are finite 16-bit values");
   using T = typename Cfg::Element;
   kernels::TraceRecords out;  // (tessera/kernels/trace_records.hpp)
   TraceRun run;
@@ -59,7 +67,7 @@ struct AttentionRecorder {
     constexpr int values = int(decltype(size(acc_s))::value);
 #pragma unroll
     for (int v = 0; v < values; ++v) {
-      const int code = int(acc_s(v)), row = code % kTraceTile, col = code / kTraceTile;
+      const int code = int(acc_s(v)), row = code % Cfg::bM, col = code / Cfg::bM;
       if (run == TraceRun::scores) {
         record(trace_s, thread, v, row, col);
         acc_s(v) = float(T::from_bits(std::uint16_t(kPBias + code)));
@@ -78,7 +86,7 @@ struct AttentionRecorder {
 #pragma unroll
     for (int v = 0; v < values; ++v) {
       const int code = int(p(v).bits) - int(kPBias);
-      record(trace_p, thread, v, code % kTraceTile, code / kTraceTile);
+      record(trace_p, thread, v, code % Cfg::bM, code / Cfg::bM);
     }
   }
   // O's accumulators after the last key tile (output run).
@@ -89,26 +97,28 @@ struct AttentionRecorder {
 #pragma unroll
     for (int v = 0; v < values; ++v) {
       const int code = int(acc_o(v));
-      record(trace_o, thread, v, code % kTraceTile, code / kTraceTile);
+      record(trace_o, thread, v, code % Cfg::bM, code / Cfg::bM);
     }
   }
 };
 
-// The traced problem's inputs, (128, D) row-major each (seqlen, head_dim of one head): the
-// same for both runs.
-template <class T>
-void trace_inputs(int head_dim, std::vector<T>& q, std::vector<T>& k, std::vector<T>& v) {
-  const std::size_t n = std::size_t(kTraceTile) * std::size_t(head_dim);
-  q.assign(n, T::from_bits(0)), k.assign(n, T::from_bits(0)), v.assign(n, T::from_bits(0));
-  for (int r = 0; r < kTraceTile; ++r) {
-    q[std::size_t(r * head_dim + 0)] = T(float(r));
-    q[std::size_t(r * head_dim + 1)] = T(1.f);
-    k[std::size_t(r * head_dim + 0)] = T(1.f);
-    k[std::size_t(r * head_dim + 1)] = T(float(kTraceTile * r));
+// The traced problem's inputs, Q (bM, D), K and V (bN, D), row-major (seqlen, head_dim of one
+// head): the same for both runs.
+template <class Cfg, class T = typename Cfg::Element>
+void trace_inputs(std::vector<T>& q, std::vector<T>& k, std::vector<T>& v) {
+  constexpr int D = Cfg::head_dim, bM = Cfg::bM, bN = Cfg::bN;
+  q.assign(std::size_t(bM * D), T::from_bits(0)), k.assign(std::size_t(bN * D), T::from_bits(0)), v.assign(std::size_t(bN * D), T::from_bits(0));
+  for (int r = 0; r < bM; ++r) {
+    q[std::size_t(r * D + 0)] = T(float(r));
+    q[std::size_t(r * D + 1)] = T(1.f);
   }
-  for (int d = 0; d < head_dim; ++d) {
-    v[std::size_t(0 * head_dim + d)] = T(1.f);
-    v[std::size_t(1 * head_dim + d)] = T(float(kTraceTile * d));
+  for (int n = 0; n < bN; ++n) {
+    k[std::size_t(n * D + 0)] = T(1.f);
+    k[std::size_t(n * D + 1)] = T(float(bM * n));
+  }
+  for (int d = 0; d < D; ++d) {
+    v[std::size_t(0 * D + d)] = T(1.f);
+    v[std::size_t(1 * D + d)] = T(float(bM * d));
   }
 }
 

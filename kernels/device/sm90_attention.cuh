@@ -70,13 +70,14 @@ struct Sm90Attention {
     if (auto r = check_trace_problem(a); !r) return r;
     return launch(a, stream, attention_trace_kernel<Cfg>, trace);
   }
-  // A trace's codes name coordinates inside one 128 x 128 tile of one head.
+  // A trace's codes name coordinates inside one (bM, bN) tile of one head.
   static AttentionResult check_trace_problem(AttentionArguments const& a) {
-    if (a.batch != 1 || a.heads != 1 || a.kv_heads != 1 || a.seqlen_q != kTraceTile || a.seqlen_k != kTraceTile ||
+    using P = TraceProblem<Cfg>;
+    if (a.batch != 1 || a.heads != 1 || a.kv_heads != 1 || a.seqlen_q != P::rows || a.seqlen_k != P::keys ||
         a.mask != AttentionMask::None || a.cu_seqlens_q != nullptr || a.head_dim != Cfg::head_dim)
-      return refuse(AttentionStatus::InvalidArgument, "a trace run is one tile: batch = heads = kv_heads = 1, seqlen_q = seqlen_k = " +
-                                                          std::to_string(kTraceTile) + ", no mask, no varlen, head_dim " +
-                                                          std::to_string(Cfg::head_dim));
+      return refuse(AttentionStatus::InvalidArgument, "a trace run is one tile: batch = heads = kv_heads = 1, seqlen_q = " +
+                                                          std::to_string(P::rows) + ", seqlen_k = " + std::to_string(P::keys) +
+                                                          ", no mask, no varlen, head_dim " + std::to_string(Cfg::head_dim));
     return {};
   }
 

@@ -22,10 +22,10 @@ AttentionResult attention(const AttentionArguments& args, CUstream_st* stream) {
   if (auto r = can_implement(args); !r) return r;
   const bool bf16 = args.element == AttentionElement::BF16;
   if (args.head_dim == 64)
-    return bf16 ? att::Sm90Attention<att::AttentionConfig<bfloat16_t, 64>>::run(args, stream)
-                : att::Sm90Attention<att::AttentionConfig<half_t, 64>>::run(args, stream);
-  return bf16 ? att::Sm90Attention<att::AttentionConfig<bfloat16_t, 128>>::run(args, stream)
-              : att::Sm90Attention<att::AttentionConfig<half_t, 128>>::run(args, stream);
+    return bf16 ? att::Sm90Attention<att::DefaultConfig<bfloat16_t, 64>>::run(args, stream)
+                : att::Sm90Attention<att::DefaultConfig<half_t, 64>>::run(args, stream);
+  return bf16 ? att::Sm90Attention<att::DefaultConfig<bfloat16_t, 128>>::run(args, stream)
+              : att::Sm90Attention<att::DefaultConfig<half_t, 128>>::run(args, stream);
 }
 
 }  // namespace tessera::kernels

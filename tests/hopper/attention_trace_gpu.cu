@@ -32,23 +32,23 @@ template <class Cfg>
 std::string trace_on_device(std::vector<int>& out) {
   using T = typename Cfg::Element;
   constexpr int D = Cfg::head_dim;
-  constexpr int capacity = 2 * 256 * 64;  // records per run: S and P, or O (at most 64 values per thread each)
+  constexpr int capacity = TraceProblem<Cfg>::capacity;
   std::vector<T> q, k, v;
-  trace_inputs(D, q, k, v);
+  trace_inputs<Cfg>(q, k, v);
   DeviceBuffers b;
   T *dq, *dk, *dv, *dout;
   float* dlse;
   int *dcount, *drecords;
-  const std::size_t n = q.size();
-  for (cudaError_t e : {b.alloc(dq, n), b.alloc(dk, n), b.alloc(dv, n), b.alloc(dout, n), b.alloc(dlse, std::size_t(kTraceTile)),
+  const std::size_t n = q.size(), nk = k.size();
+  for (cudaError_t e : {b.alloc(dq, n), b.alloc(dk, nk), b.alloc(dv, nk), b.alloc(dout, n), b.alloc(dlse, std::size_t(Cfg::bM)),
                         b.alloc(dcount, 1), b.alloc(drecords, std::size_t(5 * capacity))})
     if (e != cudaSuccess) return cuda_failed("cudaMalloc", e);
-  for (cudaError_t e : {cudaMemcpy(dq, q.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaMemcpy(dk, k.data(), n * sizeof(T), cudaMemcpyHostToDevice),
-                        cudaMemcpy(dv, v.data(), n * sizeof(T), cudaMemcpyHostToDevice)})
+  for (cudaError_t e : {cudaMemcpy(dq, q.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaMemcpy(dk, k.data(), nk * sizeof(T), cudaMemcpyHostToDevice),
+                        cudaMemcpy(dv, v.data(), nk * sizeof(T), cudaMemcpyHostToDevice)})
     if (e != cudaSuccess) return cuda_failed("cudaMemcpy", e);
   AttentionArguments a;
   a.element = std::is_same_v<T, bfloat16_t> ? AttentionElement::BF16 : AttentionElement::F16;
-  a.head_dim = D, a.seqlen_q = a.seqlen_k = kTraceTile;
+  a.head_dim = D, a.seqlen_q = TraceProblem<Cfg>::rows, a.seqlen_k = TraceProblem<Cfg>::keys;
   a.q = dq, a.k = dk, a.v = dv, a.o = dout, a.lse = dlse;
   for (TraceRun run : {TraceRun::scores, TraceRun::output}) {
     if (cudaError_t e = cudaMemset(dcount, 0, sizeof(int)); e != cudaSuccess) return cuda_failed("cudaMemset", e);
@@ -69,8 +69,8 @@ std::string trace_on_device(std::vector<int>& out) {
 }  // namespace
 
 std::string run_attention_trace(bool bf16, int head_dim, std::vector<int>& records) {
-  if (head_dim == 64) return bf16 ? trace_on_device<AttentionConfig<bfloat16_t, 64>>(records) : trace_on_device<AttentionConfig<half_t, 64>>(records);
-  if (head_dim == 128) return bf16 ? trace_on_device<AttentionConfig<bfloat16_t, 128>>(records) : trace_on_device<AttentionConfig<half_t, 128>>(records);
+  if (head_dim == 64) return bf16 ? trace_on_device<DefaultConfig<bfloat16_t, 64>>(records) : trace_on_device<DefaultConfig<half_t, 64>>(records);
+  if (head_dim == 128) return bf16 ? trace_on_device<DefaultConfig<bfloat16_t, 128>>(records) : trace_on_device<DefaultConfig<half_t, 128>>(records);
   return "head_dim must be 64 or 128 (got " + std::to_string(head_dim) + ")";
 }
 

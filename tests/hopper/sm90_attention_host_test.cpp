@@ -130,11 +130,14 @@ TEST_CASE("sm90 attention: P from S's accumulators is the RS operand, register f
   check_p_retile<AttentionConfig<bfloat16_t, 128>>();
   check_p_retile<AttentionConfig<half_t, 64>>();
   check_p_retile<AttentionConfig<half_t, 128>>();
+  check_p_retile<DefaultConfig<bfloat16_t, 128>>();  // (192 keys)
+  check_p_retile<AttentionConfig<half_t, 64, 192>>();
 }
 
 TEST_CASE("sm90 attention: rows of S, their slots in a thread and the lanes sharing them") {
   check_rows<AttentionConfig<bfloat16_t, 128>>();
   check_rows<AttentionConfig<half_t, 64>>();
+  check_rows<DefaultConfig<half_t, 128>>();
 }
 
 // The kernel's TMA copies: (rows, D, heads, batch) tensors into its smem tiles, whole tiles in
@@ -160,6 +163,7 @@ TEST_CASE("sm90 attention: the Q, K and V tiles are whole TMA boxes") {
   check_tma<AttentionConfig<bfloat16_t, 64>>(1000, 4, 2);
   check_tma<AttentionConfig<half_t, 128>>(17, 16, 3);
   check_tma<AttentionConfig<bfloat16_t, 128>>(1, 1, 1);
+  check_tma<DefaultConfig<bfloat16_t, 128>>(1000, 8, 3);
 }
 
 // The wgmma descriptors of the consumers' operands (Q as A, K and V as B, every k-block and
@@ -202,6 +206,7 @@ void check_descriptors() {
 TEST_CASE("sm90 attention: the operands' wgmma descriptors read what the smem tiles hold") {
   check_descriptors<AttentionConfig<bfloat16_t, 64>>();
   check_descriptors<AttentionConfig<half_t, 128>>();
+  check_descriptors<DefaultConfig<bfloat16_t, 128>>();
 }
 
 TEST_CASE("accumulator_as_operand_A: a retile that needs other threads' values is detected") {

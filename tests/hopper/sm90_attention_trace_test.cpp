@@ -76,16 +76,15 @@ std::vector<int> host_trace() {
   constexpr int D = Cfg::head_dim;
   HostSmem<Cfg> s;
   std::vector<T> q, k, v;
-  trace_inputs(D, q, k, v);
+  trace_inputs<Cfg>(q, k, v);
   auto sQ = make_tensor(s.q, typename Cfg::SmemQ{});  // (bM, D)
   auto sK = make_tensor(s.k, typename Cfg::SmemK{});  // (bN, D, stages)
   auto sV = make_tensor(s.v, typename Cfg::SmemV{});  // (D, bN, stages)
-  for (int r = 0; r < kTraceTile; ++r)
-    for (int d = 0; d < D; ++d) {
-      const std::size_t at = std::size_t(r * D + d);
-      sQ(r, d) = q[at], sK(r, d, 0) = k[at], sV(d, r, 0) = v[at];
-    }
-  const int capacity = 2 * 256 * 64;  // (S and P, or O: at most 64 values per thread each)
+  for (int r = 0; r < Cfg::bM; ++r)
+    for (int d = 0; d < D; ++d) sQ(r, d) = q[std::size_t(r * D + d)];
+  for (int r = 0; r < Cfg::bN; ++r)
+    for (int d = 0; d < D; ++d) sK(r, d, 0) = k[std::size_t(r * D + d)], sV(d, r, 0) = v[std::size_t(r * D + d)];
+  const int capacity = TraceProblem<Cfg>::capacity;
   std::vector<int> all;
   for (TraceRun run : {TraceRun::scores, TraceRun::output}) {
     std::vector<int> records(std::size_t(5 * capacity));
@@ -134,10 +133,10 @@ bool same_function(rt::Layout const& a, rt::Layout const& b, int64_t values = -1
 }
 
 // The maps against the runtime tier's tiled MMAs, as `tessera mma NAME --atoms 2x1x1` builds them.
-void check_drawn_maps(verify::Trace const& t, bool bf16, int head_dim) {
+void check_drawn_maps(verify::Trace const& t, bool bf16, int head_dim, int keys) {
   const std::string ab = bf16 ? "F32BF16BF16" : "F32F16F16";
   const rt::Layout atoms = rt::parse_atom_layout("2x1x1");  // (--atoms 2x1x1)
-  auto const* ss = rt::find_mma("SM90_64x128x16_" + ab + "_SS");
+  auto const* ss = rt::find_mma("SM90_64x" + std::to_string(keys) + "x16_" + ab + "_SS");
   auto const* rs = rt::find_mma("SM90_64x" + std::to_string(head_dim) + "x16_" + ab + "_RS");
   EXPECT(ss && rs, "the registry's wgmma atoms");
   if (!ss || !rs) return;
@@ -192,12 +191,12 @@ void check_config(bool bf16, std::string* text_out = nullptr) {
   const verify::Trace t = parse(os.str(), name);
   const verify::Report r = verify::verify(t);
   EXPECT(r.ok, "%s: the host trace verifies:\n%s", name.c_str(), verify::format_report(r).c_str());
-  const int64_t expected[] = {256 * 64, 256 * 64, 256 * D / 2};
+  const int64_t expected[] = {256 * Cfg::bN / 2, 256 * Cfg::bN / 2, 256 * D / 2};
   EXPECT(r.maps.size() == 3, "%s: three maps", name.c_str());
   for (std::size_t m = 0; m < r.maps.size() && m < 3; ++m)
     EXPECT(r.maps[m].matched == expected[m] && r.maps[m].expected == expected[m], "%s: map %s: %lld of %lld matched", name.c_str(),
            r.maps[m].map.c_str(), (long long)r.maps[m].matched, (long long)expected[m]);
-  check_drawn_maps(t, bf16, D);
+  check_drawn_maps(t, bf16, D, Cfg::bN);
   {
     verify::Trace bad = t;
     expect_fails_naming(bad, plant_swap(bad, 37), (name + ": two P values swapped").c_str());
@@ -222,10 +221,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string text;
-  check_config<AttentionConfig<bfloat16_t, 128>>(true, &text);
-  check_config<AttentionConfig<half_t, 128>>(false);
-  check_config<AttentionConfig<bfloat16_t, 64>>(true);
-  check_config<AttentionConfig<half_t, 64>>(false);
+  check_config<DefaultConfig<bfloat16_t, 128>>(true, &text);
+  check_config<DefaultConfig<half_t, 128>>(false);
+  check_config<DefaultConfig<bfloat16_t, 64>>(true);
+  check_config<DefaultConfig<half_t, 64>>(false);
   if (!path.empty()) {
     verify::Trace t = parse(text, "bf16 D=128");
     if (plant == "swap") plant_swap(t, 37);
