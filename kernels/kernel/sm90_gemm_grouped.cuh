@@ -215,19 +215,28 @@ struct GemmGroupedTmaWarpSpecialized {
       typename Mainloop::TiledMma tiled;
       const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;
       typename Mainloop::Accumulators acc;
-      GroupedTileScheduler::Cursor cur;
-      for (int64_t t = first; sched.advance(cur, t); t += step) {
-        // The tile kept across the mainloop in three 32-bit words (as the single-problem kernel).
-        int32_t kept_group = 0, kept_m = 0, kept_n = 0;
+      // Between tiles only the cursor's group and first tile are kept (sched.resume reads the
+      // group's sizes again): with the whole cursor live beside the accumulators and the
+      // epilogue, ptxas spilled 32 bytes more.
+      int32_t group = -1;
+      int64_t group_first = 0;
+      for (int64_t t = first;; t += step) {
+        // The tile kept across the mainloop in 32-bit words (as the single-problem kernel; its
+        // group: `group`).
+        int32_t kept_m = 0, kept_n = 0;
         {
+          GroupedTileScheduler::Cursor cur = sched.resume(group, group_first);
+          if (!sched.advance(cur, t)) break;
+          group = cur.group, group_first = cur.first;
           const auto w = sched.work(cur, t);
-          kept_group = int32_t(w.group), kept_m = int32_t(w.m), kept_n = int32_t(w.n);
-          // The group's maps acquired and prefetched, and part 0 of C requested, while the
-          // wgmmas run (each warpgroup's storing thread; every tile: no group kept live).
+          kept_m = int32_t(w.m), kept_n = int32_t(w.n);
+          // The group's maps acquired and prefetched while the wgmmas run (each warpgroup's
+          // storing thread, every tile). C's first part is not requested here as the
+          // single-problem kernels do (prefetch_c_through): that cost 8 more bytes of spills, and
+          // MoE layers run with beta = 0.
           const GemmGroupRecord& r = p.records[w.group];
           const typename Epilogue::Maps maps{r.map_d, r.map_c};
           Epilogue::acquire(p.epilogue, maps, thread);
-          Epilogue::prefetch_c_through(p.epilogue, maps, shared.epilogue, thread, w.m * ClusterM + rank, w.n, 0);
           // K_g = 0: D = beta C from zero accumulators (zeroed here, then the mainloop runs no
           // k-tile: with the zeroing in an else branch of the mainloop ptxas spilled 440 bytes).
           if (w.k_tiles == 0) {
@@ -236,10 +245,10 @@ struct GemmGroupedTmaWarpSpecialized {
           }
           Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
         }
-        const GemmGroupRecord& r = p.records[kept_group];
+        const GemmGroupRecord& r = p.records[group];
         Epilogue::store_through(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
                                 make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(kept_m) * ClusterM + rank, int64_t(kept_n),
-                                0, acc, 0, true);
+                                0, acc, 0, false);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();

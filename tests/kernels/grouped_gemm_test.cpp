@@ -46,13 +46,23 @@ std::map<std::tuple<int64_t, int64_t, int64_t>, int> walk(std::vector<GemmGroupS
     GroupedTileScheduler::Cursor cur;
     int64_t last_group = -1, switches = 0, groups_seen = 0;
     std::set<int64_t> distinct;
+    // The consumers' walk: between tiles only the group and its first tile, the cursor
+    // resumed from them (GroupedTileScheduler::resume); it must give the same work.
+    int32_t kept_group = -1;
+    int64_t kept_first = 0;
     for (int64_t t = c;; t += clusters) {
-      if (!s.advance(cur, t)) {
+      GroupedTileScheduler::Cursor resumed = s.resume(kept_group, kept_first);
+      const bool more = s.advance(resumed, t);
+      REQUIRE(more == s.advance(cur, t));
+      if (!more) {
         REQUIRE(t >= total_tiles);  // the walk ends past the last tile, not before
         break;
       }
+      kept_group = resumed.group, kept_first = resumed.first;
       REQUIRE(t < total_tiles);
       const auto w = s.work(cur, t);
+      const auto wr = s.work(resumed, t);
+      REQUIRE((wr.group == w.group && wr.m == w.m && wr.n == w.n && wr.k_tiles == w.k_tiles));
       ++walked;
       REQUIRE(w.group >= last_group);  // the cursor only moves forward
       if (w.group != last_group) ++switches, distinct.insert(w.group);
