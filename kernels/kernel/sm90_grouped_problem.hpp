@@ -1,7 +1,7 @@
 // One group's problem as the grouped SM90 kernel runs it: D_g^T = B_g^T A_g^T, D column-major,
-// as the single-problem path runs a row-major D (sm90::as_column_major_d): the wgmma C
-// fragment's register stores are cheapest into a column-major D (a warp's store covers 4
-// columns of 16 bytes there, 8 rows of 8 bytes into a row-major one).
+// as the single-problem path runs a row-major D (sm90::as_column_major_d): the TMA-store
+// epilogue stages a column-major tile (the MN-major 128B GMMA atom), stored by TMA through the
+// group's map of D^T (grouped_output_arguments).
 //
 // The kernel's problem (m', n', k) = (N_g, M_g, K_g):
 //   A' (m' x K) = B_g read as (N_g, K): K-major for a weight stored (N, K) (B_g column-major),
