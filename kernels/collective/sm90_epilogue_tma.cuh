@@ -29,7 +29,7 @@
 // one per consumer warpgroup, each with its own buffers and named barrier); `slot` picks one.
 // Maps: the stores (and C's loads) go through the tensor maps they are given, the Params' for a
 // problem the host encoded, or a group's that the device rewrote (the grouped kernel: one
-// template per call, GroupedTemplate, rebound per group by bind_group with tensormap.replace,
+// template per call, GroupedTemplate, rebound per group by bind_group_map (tensormap.replace),
 // acquired by the storing thread before its first store through it).
 #pragma once
 
