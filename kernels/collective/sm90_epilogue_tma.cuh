@@ -27,6 +27,10 @@
 // not per value.
 // Slots: staging sets for consumers that store different tiles at once (the ping-pong kernel:
 // one per consumer warpgroup, each with its own buffers and named barrier); `slot` picks one.
+// Maps: the stores (and C's loads) go through the tensor maps they are given, the Params' for a
+// problem the host encoded, or a group's that the device rewrote (the grouped kernel: one
+// template per call, GroupedTemplate, rebound per group by bind_group_map (tensormap.replace),
+// acquired by the storing thread before its first store through it).
 #pragma once
 
 #include <cuda.h>
@@ -46,6 +50,7 @@
 
 #include "../arch/named_barrier.cuh"
 #include "../arch/sm90_convert.cuh"
+#include "../arch/sm90_tensormap.cuh"
 #include "sm90_epilogue.cuh"
 #include "sm90_epilogue_staging.hpp"
 #include "sm90_tensor_map_type.hpp"
@@ -122,31 +127,35 @@ struct CollectiveEpilogueSm90TmaStore {
     return sm90_epilogue_operands(problem_m(problem), problem_n(problem), problem_l(problem), a, int(sizeof(ElementD)),
                                   FusedAct != Activation::Identity);
   }
-  // D's (and C's) tensor maps where TMA applies (the staging tile's boxes over a
-  // representative tensor, derived once per epilogue type, rebound to the problem's).
+  // The staging tile's TMA plan over a representative column-major tensor (rows, columns[,
+  // batches]): derived once per epilogue type, rebound to each problem's D and C.
+  struct Proto {
+    tma::Arguments a;
+    TmaStore<MaxBoxes> t;
+  };
+  static Proto make_proto(bool batched) {
+    Proto p;
+    const int64_t rows = 1024, cols = 1024;
+    if (batched)
+      (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(
+          p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(int64_t(1), rows, rows * cols)), staging);
+    else
+      (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
+                                                          staging);
+    p.t.boxes = tma::make_tile_boxes<MaxBoxes>(p.a, staging);
+    return p;
+  }
+  static Proto const& prototype(bool batched) {
+    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
+    return batched ? proto3 : proto2;
+  }
+  // D's (and C's) tensor maps where TMA applies (the prototype rebound to the problem's).
   static void bind_tma(GemmProblemShape const& problem, Arguments const& a, Params& e) {
     e.use_tma = false;
     e.load_c = false;
     const Sm90EpilogueOperands ops = operands(problem, a);
     if (!ops.status) return;
-    struct Proto {
-      tma::Arguments a;
-      TmaStore<MaxBoxes> t;
-    };
-    auto make_proto = [](bool batched_) {
-      Proto p;
-      const int64_t rows = 1024, cols = 1024;
-      if (batched_)
-        (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(
-            p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(int64_t(1), rows, rows * cols)), staging);
-      else
-        (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
-                                                            staging);
-      p.t.boxes = tma::make_tile_boxes<MaxBoxes>(p.a, staging);
-      return p;
-    };
-    static const Proto proto2 = make_proto(false), proto3 = make_proto(true);
-    const Proto& proto = problem_l(problem) > 1 ? proto3 : proto2;
+    const Proto& proto = prototype(problem_l(problem) > 1);
     if (!proto.t.boxes.ok()) return;
     const tma::Arguments d = tma::rebind_gmem(proto.a, ops.modes, ops.extent, ops.d_stride);
     if (d.rule != tma::Rule::ok) return;
@@ -162,6 +171,63 @@ struct CollectiveEpilogueSm90TmaStore {
     e.load_c = ops.load_c;
   }
 
+  // ---- grouped problems: D's and C's maps per group, written on the device.
+  // The tensor maps a store goes through (generic addresses: a kernel parameter's, or a map in
+  // global memory).
+  struct Maps {
+    const void* d;
+    const void* c;  // read where load_c
+  };
+  __device__ __forceinline__ static Maps maps_of(Params const& p) { return {&p.map_d, &p.map_c}; }
+  // The template the device rebinds: the prototype's map (2 modes, column-major (m, n): D_g^T of
+  // the grouped kernel) encoded once on the host over any 16-byte aligned address, and its plan.
+  struct GroupedTemplate {
+    CUtensorMap map;
+    tma::Arguments args;
+  };
+  // Bytes a group's maps take in a caller's workspace (D's and C's, 64-byte aligned each).
+  static constexpr std::size_t group_map_bytes = 2 * sizeof(CUtensorMap);
+  // Host: the epilogue's parameters for every group of a call (TMA stores, C loaded where beta
+  // != 0; no bias, no activation) and the template; `address`: any 16-byte aligned device
+  // address (the encoded map's, replaced per group).
+  static GemmResult grouped_params(float alpha, float beta, const void* address, Params& e, GroupedTemplate& t) {
+    e = Params{};
+    e.direct.alpha = alpha;
+    e.direct.beta = beta;
+    const Proto& p = prototype(false);
+    if (!p.t.boxes.ok() || p.a.rule != tma::Rule::ok)
+      return {GemmStatus::Unsupported, "the grouped sm90 epilogue: no TMA plan for its staging tile"};
+    t.args = p.a;
+    if (tma::encode_tensor_map(&t.map, p.a, address, tensor_map_type_of<ElementD>()) != CUDA_SUCCESS)
+      return {GemmStatus::LaunchFailed, "the grouped sm90 epilogue: cuTensorMapEncodeTiled refused D's template map"};
+    e.map_d = t.map;
+    e.map_c = t.map;
+    e.tma_d = p.t;
+    e.use_tma = true;
+    e.load_c = beta != 0.0f;
+    return {};
+  }
+  // Device (one thread per group): the template written to `map` (global memory) with a
+  // group's address and its plan rebound to the group's tensor (tma::rebind_gmem of
+  // t.args: the grouped kernel's grouped_output_arguments, refused groups never come here).
+  // The caller publishes with arch::tensormap_release(); a storing thread acquires (acquire()).
+  __device__ static void bind_group_map(GroupedTemplate const& t, void* map, const void* address, tma::Arguments const& rebound) {
+    arch::tensormap_copy(map, &t.map);
+    arch::tensormap_replace_global_address(map, address);
+    arch::tensormap_replace_dims_strides(map, rebound.rank, rebound.global_dim, rebound.global_stride_bytes);
+  }
+  // The storing threads' (each warpgroup's leader) acquire of maps rewritten on the device, and
+  // their prefetch into the TMA unit's descriptor cache, before the first copy through them.
+  __device__ __forceinline__ static void acquire(Params const& p, Maps const& m, int thread) {
+    if (thread % GMMA::warpgroup_threads != 0) return;
+    arch::tensormap_acquire(m.d);
+    arch::tensormap_prefetch(m.d);
+    if (p.load_c) {
+      arch::tensormap_acquire(m.c);
+      arch::tensormap_prefetch(m.c);
+    }
+  }
+
   // One thread, before the kernel's fence.mbarrier_init and cluster barrier.
   __device__ __forceinline__ static void init(SharedStorage& s) {
     for (int b = 0; b < Buffers; ++b) {
@@ -172,10 +238,10 @@ struct CollectiveEpilogueSm90TmaStore {
 
   // The TMA load of part H of the tile's C into buffer b (its leader thread; the buffer is
   // free: the previous store has read it).
-  __device__ __forceinline__ static void load_c_part(Params const& p, SharedStorage& s, int b, int wg, int h, int64_t tile_m,
-                                                     int64_t tile_n, int64_t l) {
+  __device__ __forceinline__ static void load_c_part(Params const& p, Maps const& maps, SharedStorage& s, int b, int wg, int h,
+                                                     int64_t tile_m, int64_t tile_n, int64_t l) {
     s.c_full[b].arrive_expect_tx(p.tma_d.tx_bytes());
-    copy(TmaBound<SM90_TMA_LOAD, MaxBoxes>{&p.tma_d.boxes, &p.map_c, s.c_full[b].address()},
+    copy(TmaBound<SM90_TMA_LOAD, MaxBoxes>{&p.tma_d.boxes, maps.c, s.c_full[b].address()},
          tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, h)), uint32_t(__cvta_generic_to_shared(&s.d[b][0])));
   }
 
@@ -183,11 +249,15 @@ struct CollectiveEpilogueSm90TmaStore {
   // of its C, so that the load lands while the wgmmas run.
   __device__ __forceinline__ static void prefetch_c(Params const& p, SharedStorage& s, int thread, int64_t tile_m, int64_t tile_n,
                                                     int64_t l, int slot = 0) {
+    prefetch_c_through(p, maps_of(p), s, thread, tile_m, tile_n, l, slot);
+  }
+  __device__ __forceinline__ static void prefetch_c_through(Params const& p, Maps const& maps, SharedStorage& s, int thread, int64_t tile_m,
+                                                            int64_t tile_n, int64_t l, int slot = 0) {
     if constexpr (FusedAct == Activation::Identity) {
       if (p.load_c && thread % GMMA::warpgroup_threads == 0) {
         const int wg = thread / GMMA::warpgroup_threads;
         tma_store_wait<0>();  // the previous tile's last store has read the buffer
-        load_c_part(p, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
+        load_c_part(p, maps, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
       }
     }
   }
@@ -203,19 +273,29 @@ struct CollectiveEpilogueSm90TmaStore {
         Direct::store(p.direct, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
         return;
       }
-      store_as<Activation::Identity, false>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot, prefetched);
+      store_as<Activation::Identity, false>(p, maps_of(p), s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot, prefetched);
     } else {
       // A fused instance runs only problems whose activation is FusedAct and whose D TMA
       // can store (can_implement; the dispatch runs the others on the plain instance);
       // the bias is read where its pointer is set. No direct loop here: with the direct
       // loop for FusedAct beside this one, the kernel had a 176-byte stack and 108 bytes of
       // spill stores; without it, 64 bytes and none (ptxas, bf16 GELU tanh).
-      if (p.use_tma) store_as<FusedAct, true>(p, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot);
+      if (p.use_tma) store_as<FusedAct, true>(p, maps_of(p), s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot);
     }
+  }
+  // TMA stores only, through `maps` (the grouped kernel: a group's maps; no direct loop in the
+  // kernel). The plain instance's values: alpha acc (+ beta C where load_c).
+  template <class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store_through(Params const& p, Maps const& maps, SharedStorage& s, TiledMma const& tiled,
+                                                       TileShape const& tile_mn, int thread, int64_t tile_m, int64_t tile_n, int64_t l,
+                                                       Acc const& acc, int slot = 0, bool prefetched = false) {
+    static_assert(FusedAct == Activation::Identity, "store_through: the plain instance (alpha acc + beta C)");
+    store_as<Activation::Identity, false>(p, maps, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot, prefetched);
   }
 
   template <Activation Act, bool HasBias, class TiledMma, class TileShape, class Acc>
-  __device__ __forceinline__ static void store_as(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
+  __device__ __forceinline__ static void store_as(Params const& p, Maps const& maps, SharedStorage& s, TiledMma const& tiled,
+                                                  TileShape const& tile_mn,
                                                   int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
                                                   int slot = 0, bool prefetched = false) {
     const int wg = thread / GMMA::warpgroup_threads;
@@ -249,8 +329,8 @@ struct CollectiveEpilogueSm90TmaStore {
     const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{
         tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c, stsm, tDsD};
-    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, s, ctx, first + wg, wg, leader, buffer,
-                                              tile_m, tile_n, l, prefetched);
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, maps, s, ctx, first + wg, wg, leader,
+                                              buffer, tile_m, tile_n, l, prefetched);
   }
 
   // The stmatrix copy's thread slice and its rows in the staging view (16-bit D; an f32 D
@@ -356,11 +436,11 @@ struct CollectiveEpilogueSm90TmaStore {
   // then one TMA store. (bar: the buffer's index, its named barrier's too; wg: the warpgroup's
   // 64 rows in each repeat)
   template <Activation Act, bool HasBias, int G, int H, class X>
-  __device__ __forceinline__ static void store_part(Params const& p, SharedStorage& s, X const& ctx, int bar, int wg, bool leader,
-                                                    uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l, bool prefetched) {
+  __device__ __forceinline__ static void store_part(Params const& p, Maps const& maps, SharedStorage& s, X const& ctx, int bar, int wg,
+                                                    bool leader, uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l, bool prefetched) {
     if (leader) {
       tma_store_wait<0>();  // the previous store has read the buffer
-      if (ctx.load_c && (H > 0 || !prefetched)) load_c_part(p, s, bar, wg, H, tile_m, tile_n, l);
+      if (ctx.load_c && (H > 0 || !prefetched)) load_c_part(p, maps, s, bar, wg, H, tile_m, tile_n, l);
     }
     staging_barrier(bar);
     if (ctx.load_c) {
@@ -377,15 +457,15 @@ struct CollectiveEpilogueSm90TmaStore {
     staging_barrier(bar);
     if (leader) {
       if (ctx.load_c) s.c_phase[bar] ^= 1u;  // every thread has waited on this phase
-      copy(p.tma_d.with(&p.map_d), buffer, tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, H)));
+      copy(p.tma_d.with(maps.d), buffer, tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, H)));
       tma_store_commit();
     }
   }
   template <Activation Act, bool HasBias, int G, int... Hs, class X>
-  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, SharedStorage& s, X const& ctx,
-                                                     int bar, int wg, bool leader, uint32_t buffer, int64_t tile_m, int64_t tile_n,
-                                                     int64_t l, bool prefetched) {
-    (store_part<Act, HasBias, G, Hs>(p, s, ctx, bar, wg, leader, buffer, tile_m, tile_n, l, prefetched), ...);
+  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, Maps const& maps, SharedStorage& s,
+                                                     X const& ctx, int bar, int wg, bool leader, uint32_t buffer, int64_t tile_m,
+                                                     int64_t tile_n, int64_t l, bool prefetched) {
+    (store_part<Act, HasBias, G, Hs>(p, maps, s, ctx, bar, wg, leader, buffer, tile_m, tile_n, l, prefetched), ...);
   }
 
   // Before the CTA leaves: the last stores have read shared memory.

@@ -38,7 +38,8 @@
 //                         group's D_g^T = B_g^T A_g^T (D_g^T column-major): A' the weight read
 //                         N x K, K-major (weight (G, N, K), MW = K) or MN-major (weight
 //                         (G, K, N), MW = MN), B' the tokens A_g (K-major), D_g in T through
-//                         the direct epilogue: bf16 TN, bf16 with (G, K, N) weights, f16 TN (3)
+//                         the TMA-store epilogue (per-group maps): bf16 TN, bf16 with (G, K, N)
+//                         weights, f16 TN (3)
 // Units: the split of the kernels over translation units is tuned for CI's build time (each
 // unit groups kernels that share constexpr work: an operand's stage tiles and TMA plans).
 #pragma once

@@ -12,15 +12,18 @@
 //     maps of A' and B' copied and rewritten with the group's address, dims and strides
 //     (tensormap.replace: arch/sm90_tensormap.cuh; the dims and strides are the template
 //     plan's rebound to the group's tensors by tma::rebind_gmem, the host's own rule), the
-//     epilogue's C and D, and the group's sizes for the scheduler, (N_g, M_g, K_g) (a group the
-//     device refuses is written as empty: no tiles, its D untouched); published by
-//     tensormap_release.
+//     epilogue's maps of D_g^T and C_g^T made the same way from the TMA-store epilogue's
+//     template (grouped_output_arguments: the group's extents, so TMA clips residue tiles),
+//     and the group's sizes for the scheduler, (N_g, M_g, K_g) (a group the device refuses is
+//     written as empty: no tiles, its D untouched); published by tensormap_release.
 //  2. the GEMM: clusters walk the groups' concatenated tiles (GroupedTileScheduler). The
 //     producer switches to a group's maps (tensormap_acquire, prefetch) only when its next
 //     tile lies in another group, and loads through them with the mainloop collective's boxes
-//     (load_through); the consumers run the mainloop collective's wgmmas and the direct
-//     epilogue collective with the group's D^T and C^T, column-major (D = alpha acc + beta C,
-//     stores predicated on the group's extent). K_g = 0: no loads, acc = 0, D = beta C.
+//     (load_through); the consumers run the mainloop collective's wgmmas and the TMA-store
+//     epilogue collective (stmatrix into the 128B-swizzled staging tile, one TMA store per
+//     part; C by TMA into the same buffer where beta != 0) through the group's maps, which
+//     each warpgroup's storing thread acquires and prefetches before the tile's mainloop.
+//     K_g = 0: no loads, acc = 0, D = beta C.
 // The mainloop's and epilogue's contracts are the collectives' own (to_underlying_arguments
 // over a representative problem gives the template maps and the arrangement; per-mode boxes,
 // which any group's extents admit).
@@ -38,7 +41,7 @@
 #include "../arch/named_barrier.cuh"
 #include "../arch/sm90_registers.cuh"
 #include "../arch/sm90_tensormap.cuh"
-#include "../collective/sm90_epilogue.cuh"
+#include "../collective/sm90_epilogue_tma.cuh"
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
 #include "sm90_gemm_kernel_base.cuh"
 #include "sm90_grouped_problem.hpp"
@@ -50,7 +53,8 @@ namespace tessera::kernels::sm90 {
 template <class Mainloop_, class ElementD>
 struct GemmGroupedTmaWarpSpecialized {
   using Mainloop = Mainloop_;
-  using Epilogue = CollectiveEpilogueSm90Direct<ElementD>;
+  // The single-problem kernels' TMA-store epilogue (the plain instance), through each group's maps.
+  using Epilogue = CollectiveEpilogueSm90TmaStore<ElementD, Mainloop::BM, Mainloop::BN, Mainloop::ConsumerWarpgroups>;
   using Element = typename Mainloop::Element;
   static constexpr int Bits = Mainloop::Bits;
   static_assert(Mainloop::Bits == 16, "the grouped kernel takes 16-bit inputs (bf16, f16)");
@@ -59,19 +63,25 @@ struct GemmGroupedTmaWarpSpecialized {
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
   using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
+  static_assert(smem_bytes <= 227 * 1024, "the mainloop's stages and the epilogue's staging fit a CTA's shared memory");
+  // A group's record holds the collectives' maps: the mainloop's two, the epilogue's D and C.
+  static_assert(sizeof(GemmGroupRecord) >= 2 * sizeof(CUtensorMap) + Epilogue::group_map_bytes &&
+                    alignof(GemmGroupRecord) >= 64 && offsetof(GemmGroupRecord, map_d) % 64 == 0 && offsetof(GemmGroupRecord, map_c) % 64 == 0,
+                "GemmGroupRecord (the published workspace layout) holds the collectives' tensor maps, 64-byte aligned");
   // B_g's major, the caller's: A' (the weight read N x K) is K-major for a weight (N, K).
   static constexpr Major b_major = Mainloop::KMajorA ? Major::Col : Major::Row;
   using Arguments = GemmGroupedArguments;  // (the device adapter's hardware queries name it)
 
   struct Params {
     typename Mainloop::Params mainloop;  // the arrangements and B parts (its maps: prepare's templates)
+    typename Epilogue::Params epilogue;  // alpha, beta, the staging's boxes (its maps: the records')
     GroupedTileScheduler scheduler;      // over the workspace's sizes
     const GemmGroupRecord* records = nullptr;
-    float alpha = 1.0f, beta = 0.0f;
   };
   struct PrepareParams {
     CUtensorMap map_a, map_b;  // the templates
     tma::Arguments args_a, args_b;  // their plans' arguments (per-mode, two gmem modes)
+    typename Epilogue::GroupedTemplate epilogue;  // D's and C's template and plan
     GroupedForm form = GroupedForm::PtrArray;
     GemmGroupedPtrArray ptr_array;
     GemmGroupedContiguous contiguous;
@@ -81,10 +91,23 @@ struct GemmGroupedTmaWarpSpecialized {
     GemmGroupRecord* records = nullptr;
   };
 
-  // ---- host: both launches' parameters from the caller's arguments (checked:
-  // check_grouped_arguments). The template maps come from the mainloop collective's
-  // to_underlying_arguments over a representative 256^3 problem on the workspace.
+  // ---- host: the workspace (the sizes, then a record of the collectives' maps per group) and
+  // the contract over it.
+  static std::size_t get_workspace_size(GemmGroupedArguments const& g) {
+    return g.groups < 1 ? 0 : grouped_records_offset(g.groups) + std::size_t(g.groups) * sizeof(GemmGroupRecord);
+  }
+  static GemmResult can_implement(GemmGroupedArguments const& g) {
+    if (auto r = check_grouped_arguments(g); !r) return r;
+    if (g.workspace_bytes < get_workspace_size(g))
+      return {GemmStatus::InvalidSize, "gemm_grouped: the workspace holds " + std::to_string(g.workspace_bytes) + " bytes, the kernel needs " +
+                                           std::to_string(get_workspace_size(g))};
+    return {};
+  }
+  // Both launches' parameters from the caller's arguments (can_implement). The template maps
+  // come from the collectives' own host code: the mainloop's to_underlying_arguments over a
+  // representative 256^3 problem on the workspace, the epilogue's grouped_params.
   static GemmResult to_underlying_arguments(GemmGroupedArguments const& g, KernelHardwareInfo const& hw, Params& p, PrepareParams& q) {
+    if (auto r = can_implement(g); !r) return r;
     const GemmProblemShape rep{int64_t(256), int64_t(256), int64_t(256), int64_t(1)};
     typename Mainloop::Arguments ml;
     ml.element = element_enum_of<Element>();
@@ -102,6 +125,7 @@ struct GemmGroupedTmaWarpSpecialized {
     q.map_b = p.mainloop.map_b;
     q.args_a = Mainloop::plan(0, p.mainloop.arrangement_a).args;
     q.args_b = Mainloop::plan(1, p.mainloop.arrangement_b).args;
+    if (auto r = Epilogue::grouped_params(g.alpha, g.beta, g.workspace, p.epilogue, q.epilogue); !r) return r;
     q.form = g.form;
     q.ptr_array = g.ptr_array;
     q.contiguous = g.contiguous;
@@ -110,8 +134,6 @@ struct GemmGroupedTmaWarpSpecialized {
     p.scheduler = GroupedTileScheduler{q.shapes, g.groups, int64_t(Mainloop::BM) * ClusterM, Mainloop::BN, Mainloop::BK,
                                        raster_group(ClusterM)};
     p.records = q.records;
-    p.alpha = g.alpha;
-    p.beta = g.beta;
     (void)hw;
     return {};
   }
@@ -141,24 +163,28 @@ struct GemmGroupedTmaWarpSpecialized {
     GemmGroupRecord& r = q.records[g];
     // The group as the kernel runs it: A' = B_g (N_g, K), B' = A_g (M_g, K), D' = D_g^T.
     const GroupedKernelProblem t = grouped_as_column_major_d(pr, b_major);
-    if (ok && t.m > 0 && t.n > 0 && t.k > 0) {
-      const tma::Arguments a = tma::rebind_gmem(q.args_a, 2, t.a_extent, t.a_stride);
-      const tma::Arguments b = tma::rebind_gmem(q.args_b, 2, t.b_extent, t.b_stride);
-      if (a.rule != tma::Rule::ok || b.rule != tma::Rule::ok) {
+    if (ok && t.m > 0 && t.n > 0) {
+      // Every plan first, then the maps: a refused group is written as empty, no map touched.
+      const tma::Arguments d = grouped_output_arguments(q.epilogue.args, t, false);
+      const tma::Arguments c = q.beta ? grouped_output_arguments(q.epilogue.args, t, true) : d;
+      const bool loads = t.k > 0;
+      const tma::Arguments a = loads ? tma::rebind_gmem(q.args_a, 2, t.a_extent, t.a_stride) : q.args_a;
+      const tma::Arguments b = loads ? tma::rebind_gmem(q.args_b, 2, t.b_extent, t.b_stride) : q.args_b;
+      if (a.rule != tma::Rule::ok || b.rule != tma::Rule::ok || d.rule != tma::Rule::ok || c.rule != tma::Rule::ok) {
         ok = false;
       } else {
-        arch::tensormap_copy(r.map_a, &q.map_a);
-        arch::tensormap_copy(r.map_b, &q.map_b);
-        arch::tensormap_replace_global_address(r.map_a, t.a);
-        arch::tensormap_replace_dims_strides(r.map_a, a.rank, a.global_dim, a.global_stride_bytes);
-        arch::tensormap_replace_global_address(r.map_b, t.b);
-        arch::tensormap_replace_dims_strides(r.map_b, b.rank, b.global_dim, b.global_stride_bytes);
+        if (loads) {
+          arch::tensormap_copy(r.map_a, &q.map_a);
+          arch::tensormap_copy(r.map_b, &q.map_b);
+          arch::tensormap_replace_global_address(r.map_a, t.a);
+          arch::tensormap_replace_dims_strides(r.map_a, a.rank, a.global_dim, a.global_stride_bytes);
+          arch::tensormap_replace_global_address(r.map_b, t.b);
+          arch::tensormap_replace_dims_strides(r.map_b, b.rank, b.global_dim, b.global_stride_bytes);
+        }
+        Epilogue::bind_group_map(q.epilogue, r.map_d, pr.d, d);
+        if (q.beta) Epilogue::bind_group_map(q.epilogue, r.map_c, pr.c, c);
       }
     }
-    r.c = q.beta ? pr.c : nullptr;
-    r.d = pr.d;
-    r.ldc = pr.ldc;  // (the column-major D^T's and C^T's: epilogue_of)
-    r.ldd = pr.ldd;
     q.shapes[g] = GemmGroupShape{ok ? int32_t(t.m > 0 ? t.m : 0) : 0, int32_t(t.n > 0 ? t.n : 0), int32_t(t.k > 0 ? t.k : 0)};
     arch::tensormap_release();
   }
@@ -167,29 +193,16 @@ struct GemmGroupedTmaWarpSpecialized {
   __device__ __forceinline__ static int cluster_rank() { return GemmKernelSm90Base<Mainloop, Epilogue, WholeTileScheduler>::cluster_rank(); }
   __device__ __forceinline__ static void finish() { GemmKernelSm90Base<Mainloop, Epilogue, WholeTileScheduler>::finish(); }
 
-  // The direct epilogue's parameters for group g (read after the tile's mainloop: nothing of
-  // them lives across the wgmmas): D' = D_g^T and C' = C_g^T, column-major (m', n') at
-  // n' * ld + m' (grouped_as_column_major_d's strides), over the scheduler's (m', n').
-  __device__ __forceinline__ static typename Epilogue::Params epilogue_of(Params const& p, int64_t g) {
-    typename Epilogue::Params e;
-    const GemmGroupRecord& r = p.records[g];
-    const GemmGroupShape s = p.scheduler.shapes[g];
-    e.d = static_cast<ElementD*>(r.d);
-    e.c = static_cast<const ElementD*>(r.c);
-    e.d_stride_m = 1, e.d_stride_n = r.ldd;
-    e.c_stride_m = 1, e.c_stride_n = r.ldc;
-    e.m = s.m, e.n = s.n;
-    e.alpha = p.alpha, e.beta = p.beta;
-    return e;
-  }
-
   __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
     typename Mainloop::SharedStorage& s = shared.mainloop;
     const int wg = int(threadIdx.x / GMMA::warpgroup_threads);
     const int rank = cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
-    if (threadIdx.x == 0) Mainloop::init(s);
+    if (threadIdx.x == 0) {
+      Epilogue::init(shared.epilogue);  // (C's barriers)
+      Mainloop::init(s);
+    }
     cluster_sync();
     const GroupedTileScheduler& sched = p.scheduler;  // (read from the parameters, not copied to registers)
     if (wg == 0) {
@@ -202,24 +215,42 @@ struct GemmGroupedTmaWarpSpecialized {
       typename Mainloop::TiledMma tiled;
       const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;
       typename Mainloop::Accumulators acc;
-      GroupedTileScheduler::Cursor cur;
-      for (int64_t t = first; sched.advance(cur, t); t += step) {
-        // The tile kept across the mainloop in three 32-bit words (as the single-problem kernel).
-        int32_t kept_group = 0, kept_m = 0, kept_n = 0;
+      // Between tiles only the cursor's group and first tile are kept (sched.resume reads the
+      // group's sizes again): with the whole cursor live beside the accumulators and the
+      // epilogue, ptxas spilled 32 bytes more.
+      int32_t group = -1;
+      int64_t group_first = 0;
+      for (int64_t t = first;; t += step) {
+        // The tile kept across the mainloop in 32-bit words (as the single-problem kernel; its
+        // group: `group`).
+        int32_t kept_m = 0, kept_n = 0;
         {
+          GroupedTileScheduler::Cursor cur = sched.resume(group, group_first);
+          if (!sched.advance(cur, t)) break;
+          group = cur.group, group_first = cur.first;
           const auto w = sched.work(cur, t);
-          kept_group = int32_t(w.group), kept_m = int32_t(w.m), kept_n = int32_t(w.n);
-          if (w.k_tiles > 0) {
-            Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
-          } else {
+          kept_m = int32_t(w.m), kept_n = int32_t(w.n);
+          // The group's maps acquired and prefetched while the wgmmas run (each warpgroup's
+          // storing thread, every tile). C's first part is not requested here as the
+          // single-problem kernels do (prefetch_c_through): that cost 8 more bytes of spills, and
+          // MoE layers run with beta = 0.
+          const GemmGroupRecord& r = p.records[w.group];
+          const typename Epilogue::Maps maps{r.map_d, r.map_c};
+          Epilogue::acquire(p.epilogue, maps, thread);
+          // K_g = 0: D = beta C from zero accumulators (zeroed here, then the mainloop runs no
+          // k-tile: with the zeroing in an else branch of the mainloop ptxas spilled 440 bytes).
+          if (w.k_tiles == 0) {
 #pragma unroll
             for (int i = 0; i < int(sizeof(acc.v) / sizeof(float)); ++i) acc.v[i] = 0.0f;
           }
+          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
         }
-        const typename Epilogue::Params e = epilogue_of(p, kept_group);
-        Epilogue::store(e, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(kept_m) * ClusterM + rank,
-                        int64_t(kept_n), 0, acc);
+        const GemmGroupRecord& r = p.records[group];
+        Epilogue::store_through(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
+                                make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(kept_m) * ClusterM + rank, int64_t(kept_n),
+                                0, acc, 0, false);
       }
+      Epilogue::finish(p.epilogue, thread);
       finish();
     }
   }

@@ -1,7 +1,7 @@
 // One group's problem as the grouped SM90 kernel runs it: D_g^T = B_g^T A_g^T, D column-major,
-// as the single-problem path runs a row-major D (sm90::as_column_major_d): the wgmma C
-// fragment's register stores are cheapest into a column-major D (a warp's store covers 4
-// columns of 16 bytes there, 8 rows of 8 bytes into a row-major one).
+// as the single-problem path runs a row-major D (sm90::as_column_major_d): the TMA-store
+// epilogue stages a column-major tile (the MN-major 128B GMMA atom), stored by TMA through the
+// group's map of D^T (grouped_output_arguments).
 //
 // The kernel's problem (m', n', k) = (N_g, M_g, K_g):
 //   A' (m' x K) = B_g read as (N_g, K): K-major for a weight stored (N, K) (B_g column-major),
@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include <tessera/atom/tma_arguments.hpp>
 #include <tessera/config.hpp>
 #include <tessera/kernels/gemm_grouped.hpp>
 
@@ -26,6 +27,7 @@ struct GroupedKernelProblem {
   std::int64_t a_extent[2] = {}, a_stride[2] = {};  // modes (m', k)
   const void* b = nullptr;                           // B' = A_g
   std::int64_t b_extent[2] = {}, b_stride[2] = {};  // modes (n', k)
+  std::int64_t d_extent[2] = {};                     // D' and C': (m', n')
   std::int64_t d_stride_m = 0, d_stride_n = 0;      // D' = D_g^T: (1, ldd)
   std::int64_t c_stride_m = 0, c_stride_n = 0;      // C' = C_g^T: (1, ldc)
 };
@@ -42,9 +44,20 @@ TESSERA_HOST_DEVICE inline GroupedKernelProblem grouped_as_column_major_d(Groupe
   t.b = p.a;
   t.b_extent[0] = p.m, t.b_extent[1] = p.k;
   t.b_stride[0] = p.lda, t.b_stride[1] = 1;
+  t.d_extent[0] = p.n, t.d_extent[1] = p.m;
   t.d_stride_m = 1, t.d_stride_n = p.ldd;
   t.c_stride_m = 1, t.c_stride_n = p.ldc;
   return t;
+}
+
+// The epilogue's TMA plan for a group's D' (or C'): the template plan of the TMA-store
+// epilogue (its staging tile's boxes over a representative 2-mode column-major tensor) rebound
+// to (m', n') with strides (1, ld). Its rule says whether TMA addresses the group's tensor: the
+// prepare kernel writes the group as empty where it does not. TMA's bounds are the group's
+// extents, so the stores of a residue tile are clipped at D_g's last row and column.
+TESSERA_HOST_DEVICE inline tma::Arguments grouped_output_arguments(tma::Arguments const& tmpl, GroupedKernelProblem const& t, bool c) {
+  const std::int64_t stride[2] = {c ? t.c_stride_m : t.d_stride_m, c ? t.c_stride_n : t.d_stride_n};
+  return tma::rebind_gmem(tmpl, 2, t.d_extent, stride);
 }
 
 }  // namespace tessera::kernels::sm90

@@ -57,6 +57,15 @@ struct GroupedTileScheduler {
     c.tiles = int64_t(c.tiles_m) * c.tiles_n;
     c.k_tiles = int32_t(ceil_div(positive(s.k), tile_k));
   }
+  // A cursor from its group and that group's first tile alone, the rest read again from the
+  // sizes: what a role keeps between tiles when registers are short (the kernel's consumers
+  // beside their accumulators keep 3 words instead of the cursor's 8).
+  TESSERA_HOST_DEVICE Cursor resume(int32_t group, int64_t first) const {
+    Cursor c;
+    if (group >= 0) enter(c, group);
+    c.first = first;
+    return c;
+  }
   // Moves `c` forward to the group that holds linear tile t (t at or past the cursor's first
   // tile); false when t lies past the last group's tiles.
   TESSERA_HOST_DEVICE bool advance(Cursor& c, int64_t t) const {

@@ -1112,7 +1112,8 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
 
 // The grouped cases: uniform experts, skewed token counts (experts with none, one with most),
 // residues in M, N and K, both weight layouts, beta with C, G = 1 against tessera::gemm, G = 128,
-// the ptr-array form with every group its own sizes (K = 0: D = beta C; empty M and N).
+// the ptr-array form with every group its own sizes (K = 0: D = beta C; empty M and N), the
+// epilogue's TMA stores clipped at every group's last row and column.
 void run_grouped_cases(std::uint64_t seed) {
   using F = tk::GroupedForm;
   const double tol = 1e-2;
@@ -1128,6 +1129,12 @@ void run_grouped_cases(std::uint64_t seed) {
       {"ptr_array_mixed", F::PtrArray, {300, 0, 129, 64, 1, 200, 5}, {256, 128, 1000, 0, 8, 136, 64}, {128, 64, 72, 64, 8, 0, 520},
        false, 8, 1.0f, 0.75f},
       {"ptr_array_GKN", F::PtrArray, {77, 512, 0, 260}, {392, 256, 64, 1032}, {64, 1024, 64, 200}, true, 8, 2.0f, 0.0f},
+      // The TMA-store epilogue's clipping: token counts around the 256-row box pairs of a tile
+      // and features ending inside a warpgroup's 64-row part (200 = 3 x 64 + 8), C loaded by TMA.
+      {"residue_parts_beta", F::Contiguous, {1, 63, 65, 127, 129, 191, 300, 0, 257}, {200}, {64}, false, 0, 1.0f, 1.0f},
+      // K = 0 after a group with K > 0 (a CTA's accumulators from its previous tile must not
+      // leak): D = 0 with beta = 0.
+      {"k0_after_k", F::PtrArray, {300, 200, 37}, {256, 136, 72}, {512, 0, 0}, false, 8, 1.0f, 0.0f},
   };
   for (const GroupedCase& cs : cases) run_grouped_case<__nv_bfloat16>(cs, seed + 73 * passed + failures, tol);
   for (const GroupedCase& cs : {cases[0], cases[1], cases[5]}) run_grouped_case<__half>(cs, seed + 79 * passed + failures, tol);

@@ -5,7 +5,10 @@
 // where the next tile lies in another group; each group runs as D_g^T = B_g^T A_g^T
 // (sm90_grouped_problem.hpp): the kernel's operands address B_g, A_g, D_g and C_g element for
 // element, and its tiles cover every element of D_g once; the contiguous form's lowering partitions the
-// tokens; the argument checks refuse with the reason; the workspace's records keep their alignment.
+// tokens; the argument checks refuse with the reason; the workspace's records keep their alignment;
+// the epilogue's per-group TMA plans have the group's extents and strides, and the TMA stores of
+// the kernel's tiles (the staging parts, clipped by the map's bounds) write every element of
+// D_g once.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
@@ -18,8 +21,11 @@
 #include <tuple>
 #include <vector>
 
+#include "collective/sm90_epilogue_staging.hpp"
 #include "kernel/sm90_grouped_problem.hpp"
 #include "kernel/sm90_grouped_tile_scheduler.hpp"
+#include "tessera/atom/copy_sm90_tma.hpp"
+#include "tessera/atom/tma_arguments.hpp"
 
 using namespace tessera::kernels;
 using tessera::kernels::sm90::GroupedTileScheduler;
@@ -40,13 +46,23 @@ std::map<std::tuple<int64_t, int64_t, int64_t>, int> walk(std::vector<GemmGroupS
     GroupedTileScheduler::Cursor cur;
     int64_t last_group = -1, switches = 0, groups_seen = 0;
     std::set<int64_t> distinct;
+    // The consumers' walk: between tiles only the group and its first tile, the cursor
+    // resumed from them (GroupedTileScheduler::resume); it must give the same work.
+    int32_t kept_group = -1;
+    int64_t kept_first = 0;
     for (int64_t t = c;; t += clusters) {
-      if (!s.advance(cur, t)) {
+      GroupedTileScheduler::Cursor resumed = s.resume(kept_group, kept_first);
+      const bool more = s.advance(resumed, t);
+      REQUIRE(more == s.advance(cur, t));
+      if (!more) {
         REQUIRE(t >= total_tiles);  // the walk ends past the last tile, not before
         break;
       }
+      kept_group = resumed.group, kept_first = resumed.first;
       REQUIRE(t < total_tiles);
       const auto w = s.work(cur, t);
+      const auto wr = s.work(resumed, t);
+      REQUIRE((wr.group == w.group && wr.m == w.m && wr.n == w.n && wr.k_tiles == w.k_tiles));
       ++walked;
       REQUIRE(w.group >= last_group);  // the cursor only moves forward
       if (w.group != last_group) ++switches, distinct.insert(w.group);
@@ -325,5 +341,101 @@ TEST_CASE("grouped GEMM: argument checks and workspace", "[kernels][grouped]") {
   }
   REQUIRE(offsetof(GemmGroupRecord, map_a) % 64 == 0);
   REQUIRE(offsetof(GemmGroupRecord, map_b) % 64 == 0);
+  REQUIRE(offsetof(GemmGroupRecord, map_d) % 64 == 0);
+  REQUIRE(offsetof(GemmGroupRecord, map_c) % 64 == 0);
+  REQUIRE(sizeof(GemmGroupRecord) >= 4 * 128);  // the mainloop's two maps, the epilogue's D and C
   REQUIRE(sizeof(GemmGroupRecord) % 128 == 0);
+}
+
+// The TMA-store epilogue's template plan, as CollectiveEpilogueSm90TmaStore::make_proto derives
+// it for a 16-bit D of the 128x256 tile with two consumer warpgroups (the grouped kernel's):
+// its staging tile over a representative column-major 1024 x 1024 tensor.
+namespace {
+using GroupedStaging = sm90::EpilogueStaging<16, 256, 2, 1>;
+tessera::tma::Arguments epilogue_template() {
+  using namespace tessera;
+  tma::Arguments a;
+  (void)make_tma_copy<SM90_TMA_STORE, 1, 16>(a, make_layout(make_shape(int64_t(1024), int64_t(1024)), make_stride(int64_t(1), int64_t(1024))),
+                                            GroupedStaging::staging);
+  return a;
+}
+}  // namespace
+
+TEST_CASE("grouped GEMM: the epilogue's per-group maps of D_g^T", "[kernels][grouped]") {
+  const tessera::tma::Arguments tmpl = epilogue_template();
+  REQUIRE(tmpl.rule == tessera::tma::Rule::ok);
+  REQUIRE(tessera::tma::make_tile_boxes<1>(tmpl, GroupedStaging::staging).ok());
+  rc::prop("extents and strides are the group's D^T (and C^T); misaligned rows are refused", [&] {
+    GroupedProblem p;
+    p.m = *rc::gen::inRange(1, 5000), p.n = *rc::gen::inRange(1, 5000), p.k = *rc::gen::inRange(0, 5000);
+    p.ldd = (p.n + 7) / 8 * 8 + 8 * *rc::gen::inRange(0, 20);  // whole 16 bytes of bf16
+    p.ldc = (p.n + 7) / 8 * 8 + 8 * *rc::gen::inRange(0, 20);
+    p.lda = p.k, p.ldb = p.k;
+    const sm90::GroupedKernelProblem t = sm90::grouped_as_column_major_d(p, Major::Col);
+    RC_ASSERT((t.d_extent[0] == p.n && t.d_extent[1] == p.m));
+    for (bool c : {false, true}) {
+      const tessera::tma::Arguments a = sm90::grouped_output_arguments(tmpl, t, c);
+      RC_ASSERT(a.rule == tessera::tma::Rule::ok);
+      RC_ASSERT(a.rank == 2);
+      // dim 0 runs along D_g's row (n: contiguous), dim 1 down its rows (m), ld elements apart
+      RC_ASSERT((a.global_dim[0] == p.n && a.global_dim[1] == p.m));
+      RC_ASSERT(a.global_stride_bytes[1] == 2 * (c ? p.ldc : p.ldd));
+      RC_ASSERT((a.box_dim[0] == tmpl.box_dim[0] && a.box_dim[1] == tmpl.box_dim[1]));  // the staging part, whatever the group
+    }
+    // a leading dimension of D not on 16 bytes: no map (grouped_group_admissible refuses it too)
+    GroupedProblem q = p;
+    q.ldd = p.ldd + 1;
+    const tessera::tma::Arguments bad = sm90::grouped_output_arguments(tmpl, sm90::grouped_as_column_major_d(q, Major::Col), false);
+    RC_ASSERT(bad.rule != tessera::tma::Rule::ok);
+    RC_ASSERT_FALSE(grouped_group_admissible(q, Major::Col, 2, false));
+  });
+  rc::prop("the TMA stores of the kernel's tiles write every element of every D_g once", [&] {
+    // Groups with residues along both M_g (tokens) and N_g (features), some without tokens.
+    const int groups = *rc::gen::inRange(1, 5);
+    const int cluster_m = 2;
+    std::vector<GroupedProblem> problems;
+    std::vector<GemmGroupShape> shapes;
+    for (int g = 0; g < groups; ++g) {
+      GroupedProblem p;
+      p.m = *rc::gen::element(0, 1, 7, 128, 255, 256, 257, 600);
+      p.n = *rc::gen::element(8, 120, 128, 136, 256, 264, 520);
+      p.k = 64, p.lda = 64, p.ldb = 64;
+      p.ldd = p.n + 8 * *rc::gen::inRange(0, 3);
+      problems.push_back(p);
+      const sm90::GroupedKernelProblem t = sm90::grouped_as_column_major_d(p, Major::Col);
+      shapes.push_back({int32_t(t.m), int32_t(t.n), int32_t(t.k)});
+    }
+    const auto seen = walk(shapes, 128, 256, 64, cluster_m, *rc::gen::inRange(1, 140), 16 / cluster_m);
+    std::vector<std::vector<int>> covered(static_cast<std::size_t>(groups));
+    std::vector<int64_t> outside(static_cast<std::size_t>(groups), 0);
+    for (int g = 0; g < groups; ++g) covered[std::size_t(g)].assign(std::size_t(problems[std::size_t(g)].m * problems[std::size_t(g)].ldd), 0);
+    for (auto const& [tile, count] : seen) {
+      const auto [g, i, j] = tile;
+      const GroupedProblem& p = problems[std::size_t(g)];
+      const sm90::GroupedKernelProblem t = sm90::grouped_as_column_major_d(p, Major::Col);
+      const tessera::tma::Arguments a = sm90::grouped_output_arguments(tmpl, t, false);
+      RC_ASSERT(a.rule == tessera::tma::Rule::ok);
+      // Each consumer warpgroup's parts, as the epilogue stores them: the box at the part's
+      // origin, clipped by the map's bounds; element (m', n') lands at n' * stride + m'.
+      for (int wg = 0; wg < 2; ++wg)
+        for (int h = 0; h < GroupedStaging::Parts; ++h) {
+          const auto o = GroupedStaging::part_origin(int64_t(i), int64_t(j), int64_t(0), wg, h);
+          const int64_t m0 = int64_t(tessera::get<0>(o)), n0 = int64_t(tessera::get<1>(o));
+          for (int64_t x = m0; x < m0 + a.box_dim[0]; ++x)
+            for (int64_t y = n0; y < n0 + a.box_dim[1]; ++y) {
+              if (x >= a.global_dim[0] || y >= a.global_dim[1]) continue;  // TMA clips it
+              const int64_t at = y * (a.global_stride_bytes[1] / 2) + x;
+              if (x >= p.n || y >= p.m) ++outside[std::size_t(g)];
+              else covered[std::size_t(g)][std::size_t(at)] += count;
+            }
+        }
+    }
+    for (int g = 0; g < groups; ++g) {
+      const GroupedProblem& p = problems[std::size_t(g)];
+      RC_ASSERT(outside[std::size_t(g)] == 0);
+      for (int64_t r = 0; r < p.m; ++r)
+        for (int64_t c = 0; c < p.ldd; ++c)  // D_g's elements once, the padding of its rows never
+          RC_ASSERT(covered[std::size_t(g)][std::size_t(r * p.ldd + c)] == (c < p.n ? 1 : 0));
+    }
+  });
 }

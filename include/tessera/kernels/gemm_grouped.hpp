@@ -87,14 +87,16 @@ struct GemmGroupedArguments {
 };
 
 // ---- the workspace: G sizes (GemmGroupShape, as the kernel runs the group: (N_g, M_g, K_g),
-// D_g^T), then G records, each a group's two tensor maps (the kernel's A' = B_g and B' = A_g:
-// CUtensorMap, 128 bytes, 64-byte aligned) and its epilogue's operands.
+// D_g^T), then G records of a group's tensor maps (CUtensorMap, 128 bytes, 64-byte aligned),
+// written on the device: the mainloop's loads of the kernel's A' = B_g and B' = A_g, the
+// epilogue's TMA stores of D_g^T and loads of C_g^T (beta != 0). The kernel's collectives own
+// these bytes (its can_implement checks a caller's workspace against them); they are published
+// here so that a caller sizes the workspace without CUDA.
 struct GemmGroupRecord {
   alignas(128) unsigned char map_a[128];
   alignas(64) unsigned char map_b[128];
-  const void* c = nullptr;
-  void* d = nullptr;
-  std::int64_t ldc = 0, ldd = 0;
+  alignas(64) unsigned char map_d[128];
+  alignas(64) unsigned char map_c[128];
 };
 static_assert(sizeof(GemmGroupRecord) % 128 == 0, "records keep the tensor maps' alignment");
 inline constexpr std::size_t grouped_round128(std::size_t bytes) { return (bytes + 127) / 128 * 128; }
@@ -141,8 +143,8 @@ TESSERA_HOST_DEVICE inline GroupedProblem lower_contiguous_group(GemmGroupedCont
 
 // Whether the kernel takes group p (device side, on the values it reads): an empty group
 // always (nothing to do); else D, and for K > 0 A and B, present, 16-byte aligned with
-// leading dimensions of whole 16 bytes (TMA's rule for A and B; D's stores are vectors of the
-// row) at least their rows' extents, C present where beta != 0, extents below 2^31.
+// leading dimensions of whole 16 bytes (TMA's rule: the loads of A and B, the stores of D and
+// the loads of C) at least their rows' extents, C present where beta != 0, extents below 2^31.
 TESSERA_HOST_DEVICE inline bool grouped_group_admissible(GroupedProblem const& p, Major b_major, int element_bytes, bool beta) {
   if (p.m <= 0 || p.n <= 0) return true;
   const auto aligned = [](const void* q) { return q != nullptr && reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
