@@ -22,10 +22,11 @@
 // problems where each CTA runs several tiles, so that both consumers' tiles meet in the column
 // maxima and amax.
 // --small: four small residue problems (for compute-sanitizer). --time M N K: each tree beside
-// the plain TMA-store kernels (cooperative 128 x 128, ping-pong 64 x 256, 128 x 128, 64 x 128), the
-// menu's fused GELU + bias and cuBLASLt's GELU_BIAS, launched in turns in one process: TFLOP/s,
-// the ratio of each to the cooperative plain kernel and to the faster plain kernel, and each
-// tree's budget over the faster plain kernel (bias + activation 3%, the example + amax 6%).
+// the plain TMA-store kernels (cooperative 128 x 128 and 128 x 256; ping-pong 64 x 256,
+// 128 x 128 and 64 x 128), the menu's fused GELU + bias and cuBLASLt's GELU_BIAS, launched in
+// turns in one process: TFLOP/s, the ratio of each to the cooperative 128 x 128 plain kernel,
+// to the fastest plain kernel and of cuBLASLt to it, and each tree's budget over the fastest
+// plain kernel (bias + activation 3%, the example + amax 6%).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the host checks).
 #include <algorithm>
 #include <cmath>
@@ -69,6 +70,12 @@ template <class Epilogue>
 using KernelWith = gemm_kernel_t<GemmProblemShape, Mainloop::CollectiveOp,
                                  typename CollectiveEpilogueBuilder<Mainloop, bfloat16_t, 8, Epilogue>::CollectiveOp, s9::WholeTileScheduler>;
 using PlainKernel = KernelWith<EpilogueTmaStore>;
+// The library's default tile (sm90::DefaultGemm: cooperative 128 x 256, clusters of 2), plain:
+// --time's reference for the trees' budgets, beside this TU's other plain kernels.
+using DefaultTileMainloop = s9::Sm90Mainloop<bfloat16_t, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>;
+using DefaultTilePlainKernel =
+    gemm_kernel_t<GemmProblemShape, DefaultTileMainloop::CollectiveOp,
+                  typename CollectiveEpilogueBuilder<DefaultTileMainloop, bfloat16_t, 8, EpilogueTmaStore>::CollectiveOp, s9::WholeTileScheduler>;
 using FusedGeluKernel = KernelWith<EpilogueTmaStoreFused<Activation::GELU>>;
 template <Activation A>
 using BiasAct = BiasActivation<bfloat16_t, RowBroadcast<bfloat16_t>, A>;
@@ -324,14 +331,15 @@ int check_refusals() {
   return fails;
 }
 
-// --time M N K (D column-major, no check): the plain TMA-store kernels (cooperative 128 x 128,
-// ping-pong 64 x 256, 128 x 128 and 64 x 128 per consumer), the menu's fused GELU + bias, cuBLASLt's GELU_BIAS (tanh,
-// bias along M), the trees bias + GELU (erf), bias + GELU (tanh), bias + SiLU, and the example
-// tree (alpha, row and column scales, bias, an aux store, ReLU, a column max and amax) through
-// TMA stores and from the registers, on both kernels, all on one problem's operands. Rounds:
-// each kernel in turn launched `burst` times between two events, so that clocks and temperature
-// drift alike for all; a kernel's time is its median round. A tree's budget is over the faster
-// plain kernel (what the tree should cost beside the best plain GEMM of this TU).
+// --time M N K (D column-major, no check): the plain TMA-store kernels (cooperative 128 x 128
+// and 128 x 256, the library's default tile; ping-pong 64 x 256, 128 x 128 and 64 x 128 per
+// consumer), the menu's fused GELU + bias, cuBLASLt's GELU_BIAS (tanh, bias along M), the trees
+// bias + GELU (erf), bias + GELU (tanh), bias + SiLU, and the example tree (alpha, row and
+// column scales, bias, an aux store, ReLU, a column max and amax) on the cooperative and the
+// ping-pong kernels, all on one problem's operands. Rounds: each kernel in turn launched
+// `burst` times between two events, so that clocks and temperature drift alike for all; a
+// kernel's time is its median round. A tree's budget is over the fastest plain kernel (what
+// the tree may cost beside the best plain GEMM).
 // The bias + activation tree kernels of one kernel kind, by activation (--time's lines).
 struct CoopBiasAct {
   template <Activation A>
@@ -346,8 +354,8 @@ struct Timed {
   const char* name;
   std::function<void()> launch;
   std::vector<float> ms;
-  bool plain = false;   // a plain kernel (the budgets' reference: the faster one)
-  double budget = 0;    // a tree's time over the faster plain kernel's, at most (0: none)
+  bool plain = false;   // a plain kernel (the budgets' reference: the fastest one)
+  double budget = 0;    // a tree's time over the fastest plain kernel's, at most (0: none)
   bool anchor = false;  // cuBLASLt's GELU_BIAS (each line's time against it)
 };
 void time_all(int64_t m, int64_t n, int64_t k) {
@@ -379,6 +387,8 @@ void time_all(int64_t m, int64_t n, int64_t k) {
     kernels.push_back({name, [op] { (void)op->run(); }, {}, plain, budget});
   };
   add("plain (TMA store)", std::type_identity<s9::GemmSm90<PlainKernel>>{}, PlainKernel::arguments_of(plain_args), true);
+  add("cooperative 128x256: plain (TMA store)", std::type_identity<s9::GemmSm90<DefaultTilePlainKernel>>{},
+      DefaultTilePlainKernel::arguments_of(plain_args), true);
   add("ping-pong 64x256: plain (TMA store)", std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp64x256>>>{},
       PingpongPlainKernel<Pp64x256>::arguments_of(plain_args), true);
   add("ping-pong 128x128: plain (TMA store)", std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp128x128>>>{},
@@ -464,8 +474,8 @@ void time_all(int64_t m, int64_t n, int64_t k) {
   double lt_ms = 0;
   for (auto& t : kernels)
     if (t.anchor) lt_ms = median_ms(t);
-  std::printf("%lld x %lld x %lld, cooperative 128 x 128 and ping-pong tiles (per consumer), clusters of 2, median of %d rounds of %d launches; "
-              "best plain: %s:\n",
+  std::printf("%lld x %lld x %lld, tiles per CTA (cooperative) or per consumer (ping-pong), clusters of 2, median of %d rounds of "
+              "%d launches; best plain: %s:\n",
               (long long)m, (long long)n, (long long)k, rounds, burst, best);
   int over = 0;
   for (auto& t : kernels) {
