@@ -24,9 +24,10 @@
 // --small: four small residue problems (for compute-sanitizer). --time M N K: each tree beside
 // the plain TMA-store kernels (cooperative 128 x 128 and 128 x 256; ping-pong 64 x 256,
 // 128 x 128 and 64 x 128), the menu's fused GELU + bias and cuBLASLt's GELU_BIAS, launched in
-// turns in one process: TFLOP/s, the ratio of each to the cooperative 128 x 128 plain kernel,
-// to the fastest plain kernel and of cuBLASLt to it, and each tree's budget over the fastest
-// plain kernel (bias + activation 3%, the example + amax 6%).
+// turns in one process (and bias + GELU on the cooperative 128 x 256): TFLOP/s, the ratio of
+// each to the cooperative 128 x 128 plain kernel, to the fastest plain kernel, of cuBLASLt to
+// it, of a tree to the plain kernel of its own kernel and tile, and each tree's budget over
+// the fastest plain kernel (bias + activation 3%, the example + amax 6%).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the host checks).
 #include <algorithm>
 #include <cmath>
@@ -73,9 +74,11 @@ using PlainKernel = KernelWith<EpilogueTmaStore>;
 // The library's default tile (sm90::DefaultGemm: cooperative 128 x 256, clusters of 2), plain:
 // --time's reference for the trees' budgets, beside this TU's other plain kernels.
 using DefaultTileMainloop = s9::Sm90Mainloop<bfloat16_t, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>;
-using DefaultTilePlainKernel =
+template <class Epilogue>
+using DefaultTileWith =
     gemm_kernel_t<GemmProblemShape, DefaultTileMainloop::CollectiveOp,
-                  typename CollectiveEpilogueBuilder<DefaultTileMainloop, bfloat16_t, 8, EpilogueTmaStore>::CollectiveOp, s9::WholeTileScheduler>;
+                  typename CollectiveEpilogueBuilder<DefaultTileMainloop, bfloat16_t, 8, Epilogue>::CollectiveOp, s9::WholeTileScheduler>;
+using DefaultTilePlainKernel = DefaultTileWith<EpilogueTmaStore>;
 using FusedGeluKernel = KernelWith<EpilogueTmaStoreFused<Activation::GELU>>;
 template <Activation A>
 using BiasAct = BiasActivation<bfloat16_t, RowBroadcast<bfloat16_t>, A>;
@@ -336,14 +339,18 @@ int check_refusals() {
 // consumer), the menu's fused GELU + bias, cuBLASLt's GELU_BIAS (tanh, bias along M), the trees
 // bias + GELU (erf), bias + GELU (tanh), bias + SiLU, and the example tree (alpha, row and
 // column scales, bias, an aux store, ReLU, a column max and amax) on the cooperative and the
-// ping-pong kernels, all on one problem's operands. Rounds: each kernel in turn launched
-// `burst` times between two events, so that clocks and temperature drift alike for all; a
-// kernel's time is its median round. A tree's budget is over the fastest plain kernel (what
-// the tree may cost beside the best plain GEMM).
+// ping-pong kernels (bias + GELU (erf) on the cooperative 128 x 256 too), all on one problem's
+// operands. Rounds: each kernel in turn launched `burst` times between two events, so that
+// clocks and temperature drift alike for all; a kernel's time is its median round. A tree's
+// budget is over the fastest plain kernel (what the tree may cost beside the best plain GEMM).
 // The bias + activation tree kernels of one kernel kind, by activation (--time's lines).
 struct CoopBiasAct {
   template <Activation A>
   using type = BiasActKernel<A>;
+};
+struct DefaultTileBiasAct {
+  template <Activation A>
+  using type = DefaultTileWith<EpilogueTree<BiasAct<A>, EpilogueTmaStore>>;
 };
 template <class Tile>
 struct PingpongBiasAct {
@@ -357,6 +364,7 @@ struct Timed {
   bool plain = false;   // a plain kernel (the budgets' reference: the fastest one)
   double budget = 0;    // a tree's time over the fastest plain kernel's, at most (0: none)
   bool anchor = false;  // cuBLASLt's GELU_BIAS (each line's time against it)
+  const char* own = nullptr;  // a tree's plain kernel of the same kernel and tile (what it adds to it)
 };
 void time_all(int64_t m, int64_t n, int64_t k) {
   sm90_check::Problem<bfloat16_t> p(m, n, k, 1, false, 1.0f, 0.0f, 1, "TN");
@@ -376,7 +384,7 @@ void time_all(int64_t m, int64_t n, int64_t k) {
 
   std::vector<Timed> kernels;
   bool ok = true;
-  auto add = [&](const char* name, auto op_tag, auto const& args, bool plain = false, double budget = 0) {
+  auto add = [&](const char* name, auto op_tag, auto const& args, bool plain = false, double budget = 0, const char* own = nullptr) {
     using Op = typename decltype(op_tag)::type;
     auto op = std::make_shared<Op>();
     if (auto r = op->initialize(args); !r) {
@@ -384,18 +392,23 @@ void time_all(int64_t m, int64_t n, int64_t k) {
       ok = false;
       return;
     }
-    kernels.push_back({name, [op] { (void)op->run(); }, {}, plain, budget});
+    kernels.push_back({name, [op] { (void)op->run(); }, {}, plain, budget, false, own});
   };
-  add("plain (TMA store)", std::type_identity<s9::GemmSm90<PlainKernel>>{}, PlainKernel::arguments_of(plain_args), true);
-  add("cooperative 128x256: plain (TMA store)", std::type_identity<s9::GemmSm90<DefaultTilePlainKernel>>{},
-      DefaultTilePlainKernel::arguments_of(plain_args), true);
-  add("ping-pong 64x256: plain (TMA store)", std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp64x256>>>{},
-      PingpongPlainKernel<Pp64x256>::arguments_of(plain_args), true);
-  add("ping-pong 128x128: plain (TMA store)", std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp128x128>>>{},
+  const char* coop128 = "cooperative 128x128: plain (TMA store)";  // (first: the "/ plain" column's)
+  const char* coop256 = "cooperative 128x256: plain (TMA store)";
+  const char* pp256 = "ping-pong 64x256: plain (TMA store)";
+  const char* pp128 = "ping-pong 128x128: plain (TMA store)";
+  const char* pp64 = "ping-pong 64x128: plain (TMA store)";
+  add(coop128, std::type_identity<s9::GemmSm90<PlainKernel>>{}, PlainKernel::arguments_of(plain_args), true);
+  add(coop256, std::type_identity<s9::GemmSm90<DefaultTilePlainKernel>>{}, DefaultTilePlainKernel::arguments_of(plain_args), true);
+  add(pp256, std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp64x256>>>{}, PingpongPlainKernel<Pp64x256>::arguments_of(plain_args),
+      true);
+  add(pp128, std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp128x128>>>{},
       PingpongPlainKernel<Pp128x128>::arguments_of(plain_args), true);
-  add("ping-pong 64x128: plain (TMA store)", std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp64x128>>>{},
-      PingpongPlainKernel<Pp64x128>::arguments_of(plain_args), true);
-  add("menu: fused GELU + bias", std::type_identity<s9::GemmSm90<FusedGeluKernel>>{}, FusedGeluKernel::arguments_of(p.args));
+  add(pp64, std::type_identity<s9::GemmSm90<PingpongPlainKernel<Pp64x128>>>{}, PingpongPlainKernel<Pp64x128>::arguments_of(plain_args),
+      true);
+  add("menu: fused GELU + bias (cooperative 128x128)", std::type_identity<s9::GemmSm90<FusedGeluKernel>>{},
+      FusedGeluKernel::arguments_of(p.args), false, 0, coop128);
   // cuBLASLt's GELU_BIAS on the same operands (its own D; a bias of M elements, along D's rows)
   bfloat16_t* lt_d = nullptr;
   SM90_CUDA(cudaMalloc(&lt_d, size_t(m * n) * sizeof(bfloat16_t)));
@@ -409,35 +422,36 @@ void time_all(int64_t m, int64_t n, int64_t k) {
   } else {
     std::printf("time: cublasLtCreate failed (no cuBLASLt anchor)\n");
   }
-  auto bias_act = [&](const char* name, auto act_tag, auto kernel_tag) {
+  auto bias_act = [&](const char* name, auto act_tag, auto kernel_tag, const char* own) {
     constexpr Activation A = decltype(act_tag)::value;
     using Kernel = typename decltype(kernel_tag)::template type<A>;
     auto args = Kernel::arguments_of(plain_args);
     args.epilogue.tree = {{{1.0f}, {}, {p.dbias, 0}}};
-    add(name, std::type_identity<s9::GemmSm90<Kernel>>{}, args, false, 1.03);
+    add(name, std::type_identity<s9::GemmSm90<Kernel>>{}, args, false, 1.03, own);
   };
   using Gelu = std::integral_constant<Activation, Activation::GELU>;
   using GeluTanh = std::integral_constant<Activation, Activation::GELUTanh>;
   using Silu = std::integral_constant<Activation, Activation::SiLU>;
-  bias_act("tree: bias + GELU (erf)", Gelu{}, CoopBiasAct{});
-  bias_act("tree: bias + GELU (tanh)", GeluTanh{}, CoopBiasAct{});
-  bias_act("tree: bias + SiLU", Silu{}, CoopBiasAct{});
-  bias_act("ping-pong 64x256 tree: bias + GELU (erf)", Gelu{}, PingpongBiasAct<Pp64x256>{});
-  bias_act("ping-pong 64x256 tree: bias + GELU (tanh)", GeluTanh{}, PingpongBiasAct<Pp64x256>{});
-  bias_act("ping-pong 64x256 tree: bias + SiLU", Silu{}, PingpongBiasAct<Pp64x256>{});
-  bias_act("ping-pong 128x128 tree: bias + GELU (erf)", Gelu{}, PingpongBiasAct<Pp128x128>{});
-  bias_act("ping-pong 128x128 tree: bias + GELU (tanh)", GeluTanh{}, PingpongBiasAct<Pp128x128>{});
-  bias_act("ping-pong 128x128 tree: bias + SiLU", Silu{}, PingpongBiasAct<Pp128x128>{});
-  auto example = [&](const char* name, auto kernel_tag) {
+  bias_act("cooperative 128x128 tree: bias + GELU (erf)", Gelu{}, CoopBiasAct{}, coop128);
+  bias_act("cooperative 128x128 tree: bias + GELU (tanh)", GeluTanh{}, CoopBiasAct{}, coop128);
+  bias_act("cooperative 128x128 tree: bias + SiLU", Silu{}, CoopBiasAct{}, coop128);
+  bias_act("cooperative 128x256 tree: bias + GELU (erf)", Gelu{}, DefaultTileBiasAct{}, coop256);
+  bias_act("ping-pong 64x256 tree: bias + GELU (erf)", Gelu{}, PingpongBiasAct<Pp64x256>{}, pp256);
+  bias_act("ping-pong 64x256 tree: bias + GELU (tanh)", GeluTanh{}, PingpongBiasAct<Pp64x256>{}, pp256);
+  bias_act("ping-pong 64x256 tree: bias + SiLU", Silu{}, PingpongBiasAct<Pp64x256>{}, pp256);
+  bias_act("ping-pong 128x128 tree: bias + GELU (erf)", Gelu{}, PingpongBiasAct<Pp128x128>{}, pp128);
+  bias_act("ping-pong 128x128 tree: bias + GELU (tanh)", GeluTanh{}, PingpongBiasAct<Pp128x128>{}, pp128);
+  bias_act("ping-pong 128x128 tree: bias + SiLU", Silu{}, PingpongBiasAct<Pp128x128>{}, pp128);
+  auto example = [&](const char* name, auto kernel_tag, const char* own) {
     using Kernel = typename decltype(kernel_tag)::type;
     auto args = Kernel::arguments_of(plain_args);
     args.epilogue.tree = example_arguments({o.alpha}, dsm, dsn, n, dbias, daux, m, 0, dr, damax);
-    add(name, std::type_identity<s9::GemmSm90<Kernel>>{}, args, false, 1.06);
+    add(name, std::type_identity<s9::GemmSm90<Kernel>>{}, args, false, 1.06, own);
   };
-  example("tree: 5-node example + amax (TMA store)", std::type_identity<TmaKernel>{});
-  example("tree: 5-node example + amax (registers)", std::type_identity<RegisterKernel>{});
-  example("ping-pong 64x128 tree: 5-node example + amax", std::type_identity<PingpongExampleKernel<Pp64x128>>{});
-  example("ping-pong 128x128 tree: 5-node example + amax", std::type_identity<PingpongExampleKernel<Pp128x128>>{});
+  example("cooperative 128x128 tree: 5-node example + amax (TMA)", std::type_identity<TmaKernel>{}, coop128);
+  example("cooperative 128x128 tree: 5-node example + amax (regs)", std::type_identity<RegisterKernel>{}, coop128);
+  example("ping-pong 64x128 tree: 5-node example + amax", std::type_identity<PingpongExampleKernel<Pp64x128>>{}, pp64);
+  example("ping-pong 128x128 tree: 5-node example + amax", std::type_identity<PingpongExampleKernel<Pp128x128>>{}, pp128);
   if (!ok) return;
 
   cudaEvent_t start, stop;
@@ -474,15 +488,21 @@ void time_all(int64_t m, int64_t n, int64_t k) {
   double lt_ms = 0;
   for (auto& t : kernels)
     if (t.anchor) lt_ms = median_ms(t);
+  auto ms_of = [&](const char* name) {
+    for (auto& t : kernels)
+      if (std::string(t.name) == name) return median_ms(t);
+    return 0.0;
+  };
   std::printf("%lld x %lld x %lld, tiles per CTA (cooperative) or per consumer (ping-pong), clusters of 2, median of %d rounds of "
               "%d launches; best plain: %s:\n",
               (long long)m, (long long)n, (long long)k, rounds, burst, best);
   int over = 0;
   for (auto& t : kernels) {
     const double ms = median_ms(t);
-    std::printf("  %-42s %8.3f ms  %6.0f TFLOP/s  time / plain %.3f  / best plain %.3f", t.name, ms, flop / (ms * 1e-3) / 1e12,
-                ms / plain_ms, ms / best_ms);
+    std::printf("  %-56s %8.3f ms  %6.0f TFLOP/s  / coop 128x128 plain %.3f  / best plain %.3f", t.name, ms,
+                flop / (ms * 1e-3) / 1e12, ms / plain_ms, ms / best_ms);
     if (lt_ms > 0) std::printf("  cuBLASLt GELU_BIAS / this %.3f", lt_ms / ms);
+    if (t.own != nullptr && ms_of(t.own) > 0) std::printf("  / own plain %.3f", ms / ms_of(t.own));
     if (t.budget > 0) {
       const bool within = ms / best_ms <= t.budget;
       over += !within;

@@ -2,14 +2,16 @@
 # The epilogue trees on the GPU, in one call: build hopper_sm90_epilogue_tree_gpu_test in /tmp
 # (its kernels, all clusters of 2: on the cooperative kernel's 128x128 tiles the example tree
 # through TMA stores and from the registers, bias + GELU (erf, tanh) and bias + SiLU trees, the
-# plain TMA-store kernel and the menu's fused GELU + bias, and the plain kernel at 128x256; on
+# plain TMA-store kernel and the menu's fused GELU + bias; at 128x256 the plain kernel and the
+# bias + GELU (erf) tree; on
 # the ping-pong kernel (tiles per consumer) the plain kernel at 64x256, 128x128 and 64x128, the
 # bias + activation trees at 64x256 and 128x128, the example tree at 64x128 and 128x128), its
 # ptxas report and the spill check (LDL/STL per kernel and inside each k-loop), then the
 # correctness cases (FP64 reference), compute-sanitizer on the small residue problems where
 # installed, and --time at 8192^3 (every kernel and cuBLASLt's GELU_BIAS in turns in one
 # process: TFLOP/s, the ratio to the cooperative 128x128 plain kernel and to the fastest plain
-# kernel, cuBLASLt's time over each, and each tree's budget over the fastest plain kernel: 3%
+# kernel, cuBLASLt's time over each, each tree's over its own plain kernel (same kernel and
+# tile: what the tree adds), and each tree's budget over the fastest plain kernel: 3%
 # for bias + activation, 6% for the example + amax; "trees over their budget: N").
 #   OUT=/tmp/out tools/device/run_epilogue_tree.sh        (SHAPE="M N K" for another --time shape)
 set -uo pipefail
