@@ -154,9 +154,10 @@ struct EpilogueDirect {};      // SM90: from the registers
 // tree's sinks write beside D. One kernel type per tree. Stores: EpilogueDirect (from the
 // registers, any D) or EpilogueTmaStore (staged in shared memory, TMA stores: a D that TMA can
 // store, column-major and 16-byte aligned; the others are refused at run time; the ping-pong
-// kernel's only stores: a staging slot per consumer, one's tree under the other's mainloop). Fields: where the
-// tree's arguments come from (collective/sm90_epilogue_tree_fields.hpp): the caller's
-// (sm90::TreeFromCaller), or a prebuilt tree's policy that fills them from tessera::gemm's fields.
+// kernel's only stores: a staging slot per consumer, one's tree under the other's mainloop).
+// Fields: where the tree's arguments come from (collective/sm90_epilogue_tree_fields.hpp): the
+// caller's (sm90::TreeFromCaller), or a prebuilt tree's policy that fills them from
+// tessera::gemm's fields.
 template <class Tree, class Stores = EpilogueDirect, class Fields = sm90::TreeFromCaller>
 struct EpilogueTree {};
 

@@ -249,8 +249,8 @@ struct CollectiveEpilogueSm90TmaStore {
     const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{
         tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c, stsm, tDsD};
-    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, s, ctx, Staging::buffer(slot, wg), wg, leader, buffer,
-                                              tile_m, tile_n, l, prefetched);
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, s, ctx, Staging::buffer(slot, wg), wg,
+                                              leader, buffer, tile_m, tile_n, l, prefetched);
   }
 
   // The stmatrix copy's thread slice and its rows in the staging view (16-bit D; an f32 D

@@ -25,7 +25,8 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields, int Slots>  // (defaults: sm90_epilogue_tree_fields.hpp)
+// (the defaults of Fields and Slots: sm90_epilogue_tree_fields.hpp)
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields, int Slots>
 struct CollectiveEpilogueSm90TreeTmaStore {
   using ElementD = ElementD_;
   using Tree = Tree_;

@@ -90,8 +90,9 @@ using BiasActKernel = KernelWith<EpilogueTree<BiasAct<A>, EpilogueTmaStore>>;
 // of 40 KiB beside two 16 KiB staging slots), 128 x 128 (two m64n128k16 per k16 step, 128
 // accumulators, 6 stages of 32 KiB) and 64 x 128 (64 accumulators, 8 stages of 24 KiB). A row
 // or column broadcast and a column reduction keep a register per held column (64 at BN = 256,
-// 32 at BN = 128): the example tree's three of them beside 128 accumulators spill at 64 x 256
-// (ptxas: 572 bytes), so it runs on 64 x 128 and 128 x 128; the bias + activation trees (one
+// 32 at BN = 128): the example tree's three of them spill beside 128 accumulators (ptxas: 572
+// bytes at 64 x 256, 340 at 128 x 128), not beside 64 (64 x 128); it runs on 64 x 128, and on
+// 128 x 128 for its reductions over two M repeats per thread; the bias + activation trees (one
 // broadcast) on 64 x 256 and 128 x 128.
 using Pp64x256 = tuple<_64, _256, _64>;
 using Pp128x128 = tuple<_128, _128, _64>;
@@ -254,7 +255,8 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, bool alpha_in_
 template <Activation A, class PingpongTile = void>
 int check_bias_act(int64_t m, int64_t n, int64_t k, int64_t l) {
   constexpr bool pingpong = !std::is_void_v<PingpongTile>;
-  using Kernel = std::conditional_t<pingpong, PingpongBiasActKernel<A, std::conditional_t<pingpong, PingpongTile, Pp64x256>>, BiasActKernel<A>>;
+  using Tile = std::conditional_t<pingpong, PingpongTile, Pp64x256>;  // (named only where pingpong)
+  using Kernel = std::conditional_t<pingpong, PingpongBiasActKernel<A, Tile>, BiasActKernel<A>>;
   std::string kernel_name = "TMA";
   if constexpr (pingpong) kernel_name = "ping-pong " + tile_name<PingpongTile>() + ", TMA";
   const char* kernel = kernel_name.c_str();
