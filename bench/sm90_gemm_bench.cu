@@ -73,6 +73,7 @@
 #include "../kernels/device/sm90_dispatch.hpp"
 #include "tessera/kernels/gemm.hpp"
 #include "tessera/kernels/gemm_grouped.hpp"
+#include "../tools/harness/cublaslt_gelu_bias.hpp"
 #include "../tools/harness/harness.cuh"  // fill_random_fp8
 #include "../tools/harness/sm90_gemm_check.hpp"
 #include "timing.hpp"
@@ -282,35 +283,12 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
   plain.d = scratch;
   const float one = 1.0f, zero = 0.0f;
   // cuBLASLt: D (M x N, column-major) = A^T (stored K x M) * B (K x N) with the GELU_BIAS epilogue.
-  cublasLtMatmulDesc_t op;
-  CUBLAS_OK(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-  const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-  const cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_GELU_BIAS;
-  const void* bias = p.dbias;
-  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
-  CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
-  cublasLtMatrixLayout_t la, lb, ld;
-  CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, uint64_t(k), uint64_t(m), int64_t(k)));
-  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, uint64_t(k), uint64_t(n), int64_t(k)));
-  CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, uint64_t(m), uint64_t(n), int64_t(m)));
-  cublasLtMatmulPreference_t pref;
-  CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
-  size_t ws_bytes = size_t(32) << 20;
-  void* ws = nullptr;
-  SM90_CUDA(cudaMalloc(&ws, ws_bytes));
-  CUBLAS_OK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
-  cublasLtMatmulHeuristicResult_t heur{};
-  int found = 0;
-  CUBLAS_OK(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, ld, ld, pref, 1, &heur, &found));
-  if (found == 0) {
-    std::printf("cuBLASLt: no algorithm for GELU_BIAS\n");
+  const sm90_check::LtGeluBias lt_gemm(lt, m, n, k, p.da, p.db, ref, p.dbias);
+  if (!lt_gemm.error().empty()) {
+    std::printf("%s\n", lt_gemm.error().c_str());
     return false;
   }
-  auto lt_fused = [&] {
-    CUBLAS_OK(cublasLtMatmul(lt, op, &one, p.da, la, p.db, lb, &zero, ref, ld, ref, ld, &heur.algo, ws, ws_bytes, nullptr));
-  };
+  auto lt_fused = [&] { CUBLAS_OK(lt_gemm.run()); };
   auto cublas_plain = [&] {
     CUBLAS_OK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, int(m), int(n), int(k), &one, p.da, CUDA_R_16BF, int(k), p.db, CUDA_R_16BF,
                            int(k), &zero, scratch, CUDA_R_16BF, int(m), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
@@ -359,12 +337,6 @@ bool bench_fused(cublasHandle_t h, cublasLtHandle_t lt, int64_t m, int64_t n, in
               "err vs cuBLASLt %.1e vs fp64 %.1e %s\n",
               (long long)m, (long long)n, (long long)k, tf, flops / tf * 1e-9, tp, 100 * (tf / tp - 1), lf, flops / lf * 1e-9, cp,
               100 * (lf / cp - 1), lf / tf, vs_lt, vs_fp64, ok ? "ok" : "WRONG");
-  cublasLtMatmulPreferenceDestroy(pref);
-  cublasLtMatrixLayoutDestroy(la);
-  cublasLtMatrixLayoutDestroy(lb);
-  cublasLtMatrixLayoutDestroy(ld);
-  cublasLtMatmulDescDestroy(op);
-  cudaFree(ws);
   cudaFree(ref);
   cudaFree(scratch);
   return ok;

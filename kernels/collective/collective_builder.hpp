@@ -25,7 +25,8 @@
 //                            consumer warpgroup per 64 rows of the tile) or ping-pong
 //                            (KernelTmaWarpSpecializedPingpong: BM = 64 or 128, two consumer
 //                            warpgroups with a whole tile each, in turn (BM 128: two wgmma
-//                            atoms along M per warpgroup); its epilogue a staging slot each,
+//                            atoms along M per warpgroup); its epilogue a staging slot each:
+//                            TMA stores, of plain values or of an epilogue tree's,
 //                            16-bit operands, whole tiles); the GMMA smem atoms' swizzle
 //                            is the widest (128/64/32 B) that both operands' contiguous tile
 //                            extents are whole multiples of; TF32 only K-major (the ISA).
@@ -152,9 +153,11 @@ struct EpilogueDirect {};      // SM90: from the registers
 // SM90: D = an epilogue tree's value per element (tessera/kernels/epilogue_tree.hpp); the
 // tree's sinks write beside D. One kernel type per tree. Stores: EpilogueDirect (from the
 // registers, any D) or EpilogueTmaStore (staged in shared memory, TMA stores: a D that TMA can
-// store, column-major and 16-byte aligned; the others are refused at run time). Fields: where the
-// tree's arguments come from (collective/sm90_epilogue_tree_fields.hpp): the caller's
-// (sm90::TreeFromCaller), or a prebuilt tree's policy that fills them from tessera::gemm's fields.
+// store, column-major and 16-byte aligned; the others are refused at run time; the ping-pong
+// kernel's only stores: a staging slot per consumer, one's tree under the other's mainloop).
+// Fields: where the tree's arguments come from (collective/sm90_epilogue_tree_fields.hpp): the
+// caller's (sm90::TreeFromCaller), or a prebuilt tree's policy that fills them from
+// tessera::gemm's fields.
 template <class Tree, class Stores = EpilogueDirect, class Fields = sm90::TreeFromCaller>
 struct EpilogueTree {};
 
@@ -546,16 +549,17 @@ struct CollectiveEpilogueBuilder<
                                        Sm90DefaultEpilogueSchedule<typename MB::ElementA>, EpilogueSchedule>;
   static constexpr Activation fused = builder_detail::fused_activation<Requested>::value;
   // A fused TMA-store schedule is the TMA-store epilogue with its activation; a tree's stores
-  // are the direct epilogue's (no staging shared memory).
+  // are its Stores schedule's (EpilogueDirect: no staging; EpilogueTmaStore: the TMA-store
+  // staging, a slot per consumer on the ping-pong kernel).
   using Tree = typename builder_detail::epilogue_tree_of<Requested>::type;
   static constexpr bool tree = !std::is_void_v<Tree>;
   using TreeStores = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::stores;
   using TreeFields = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::fields;
   static_assert(std::is_same_v<TreeStores, EpilogueDirect> || std::is_same_v<TreeStores, EpilogueTmaStore>,
                 "CollectiveEpilogueBuilder (SM90): an epilogue tree's stores are EpilogueDirect or EpilogueTmaStore");
-  static_assert(!tree || !MB::Pingpong || std::is_same_v<TreeStores, EpilogueDirect>,
-                "CollectiveEpilogueBuilder (SM90, ping-pong): no epilogue tree (the tree epilogues take one staging slot: "
-                "cooperative kernels)");
+  static_assert(!tree || !MB::Pingpong || std::is_same_v<TreeStores, EpilogueTmaStore>,
+                "CollectiveEpilogueBuilder (SM90, ping-pong): an epilogue tree's stores are EpilogueTmaStore (a staging slot "
+                "per consumer warpgroup, stored under the other's mainloop)");
   using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore,
                                       std::conditional_t<tree, TreeStores, Requested>>;
   static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
@@ -583,7 +587,8 @@ struct CollectiveEpilogueBuilder<
   using CollectiveOp = std::conditional_t<
       tree,
       std::conditional_t<std::is_same_v<TreeStores, EpilogueTmaStore>,
-                         sm90::CollectiveEpilogueSm90TreeTmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, Tree, TreeFields>,
+                         sm90::CollectiveEpilogueSm90TreeTmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, Tree, TreeFields,
+                                                                                  MB::EpilogueSlots>,
                          sm90::CollectiveEpilogueSm90Tree<ElementD, Tree, TreeFields>>,
       std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots>,

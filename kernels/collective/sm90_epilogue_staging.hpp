@@ -52,6 +52,11 @@ struct EpilogueStaging {
         make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
   }
   static constexpr auto view = view_layout();
+  // Staging sets (slots: the ping-pong kernel's consumers store different tiles at once, a set
+  // each): slot s holds the ConsumerWarpgroups buffers from first(s) on, warpgroup wg writing
+  // buffer(s, wg), the view's buffer mode from there. The named barrier of a buffer has its index.
+  TESSERA_HOST_DEVICE static constexpr int first(int slot) { return slot * ConsumerWarpgroups; }
+  TESSERA_HOST_DEVICE static constexpr int buffer(int slot, int wg) { return first(slot) + wg; }
   // The CTA-tile view over buffers starting at `first` (the slot's first buffer).
   template <class T> TESSERA_HOST_DEVICE static constexpr auto tensor(T* first) {
     return make_tensor(first, make_composed_layout(staging.outer(), C<0>{}, view));

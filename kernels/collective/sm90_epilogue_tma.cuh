@@ -257,7 +257,7 @@ struct CollectiveEpilogueSm90TmaStore {
       if (p.load_c && thread % GMMA::warpgroup_threads == 0) {
         const int wg = thread / GMMA::warpgroup_threads;
         tma_store_wait<0>();  // the previous tile's last store has read the buffer
-        load_c_part(p, maps, s, slot * ConsumerWarpgroups + wg, wg, 0, tile_m, tile_n, l);
+        load_c_part(p, maps, s, Staging::buffer(slot, wg), wg, 0, tile_m, tile_n, l);
       }
     }
   }
@@ -299,7 +299,7 @@ struct CollectiveEpilogueSm90TmaStore {
                                                   int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc,
                                                   int slot = 0, bool prefetched = false) {
     const int wg = thread / GMMA::warpgroup_threads;
-    const int first = slot * ConsumerWarpgroups;  // the slot's first buffer (and named barrier)
+    const int first = Staging::first(slot);  // the slot's first buffer (and named barrier)
     const bool leader = thread % GMMA::warpgroup_threads == 0;
     const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[first][0]));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);  // each value's place (an f32 D's stores, C's reads)
@@ -308,7 +308,7 @@ struct CollectiveEpilogueSm90TmaStore {
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
     static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
                   "one accumulator per C fragment value");
-    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[first + wg][0]));
+    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[Staging::buffer(slot, wg)][0]));
     const float alpha = p.direct.alpha;
     // The bias: this thread's element at its value 0, the others at compile-time distances
     // (what they are to thread 0), loads predicated on the vector's length (TMA clips D's
@@ -329,8 +329,8 @@ struct CollectiveEpilogueSm90TmaStore {
     const bool load_c = Act == Activation::Identity && !HasBias && p.load_c;
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD)> ctx{
         tCsD, tCcD0, acc, bias, alpha, p.direct.beta, p.direct.bias_along_m, load_c, stsm, tDsD};
-    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, maps, s, ctx, first + wg, wg, leader,
-                                              buffer, tile_m, tile_n, l, prefetched);
+    store_parts<Act, HasBias, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, maps, s, ctx, Staging::buffer(slot, wg), wg,
+                                              leader, buffer, tile_m, tile_n, l, prefetched);
   }
 
   // The stmatrix copy's thread slice and its rows in the staging view (16-bit D; an f32 D

@@ -62,10 +62,11 @@ struct QuantizedOutputFields {
 };
 
 // The tree epilogues (sm90_epilogue_tree.cuh, sm90_epilogue_tree_tma.cuh), declared here with
-// their default Fields so that the builder and their users name them alike.
+// their default Fields (and one staging slot: cooperative kernels; the ping-pong kernel's two
+// consumers take a slot each) so that the builder and their users name them alike.
 template <class ElementD, class Tree, class Fields = TreeFromCaller>
 struct CollectiveEpilogueSm90Tree;
-template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree, class Fields = TreeFromCaller>
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree, class Fields = TreeFromCaller, int Slots = 1>
 struct CollectiveEpilogueSm90TreeTmaStore;
 
 }  // namespace tessera::kernels::sm90

@@ -9,7 +9,11 @@
 // arguments, the menu's fields refused), plus the TMA-store rule: D column-major, 16-byte
 // aligned, ld and batch stride whole 16 bytes (sm90_epilogue_operands), else refused with the
 // reason: that D takes the register tree epilogue (EpilogueTree<Tree, EpilogueDirect>).
-// Cooperative kernels (one staging slot).
+// Slots: the TMA-store epilogue's staging sets. Cooperative kernels take one; the ping-pong
+// kernel two, one per consumer warpgroup (`slot`: its buffer and named barrier), so that one
+// consumer stages its tile while the other's last stores still read theirs. The tree's state
+// is per thread and its reductions meet by warp shuffles and global atomics (sinks.hpp), never
+// through the CTA: two consumers on different tiles reduce into the same outputs safely.
 #pragma once
 
 #include <cstddef>
@@ -21,14 +25,15 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields>  // (Fields' default: sm90_epilogue_tree_fields.hpp)
+// (the defaults of Fields and Slots: sm90_epilogue_tree_fields.hpp)
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields, int Slots>
 struct CollectiveEpilogueSm90TreeTmaStore {
   using ElementD = ElementD_;
   using Tree = Tree_;
   static constexpr Activation FusedAct = Activation::Identity;  // (not a fused-menu instance)
   // The TMA-store epilogue whose staging, boxes, maps and barriers this one uses, and the
   // register tree epilogue whose contract it keeps.
-  using Staged = CollectiveEpilogueSm90TmaStore<ElementD, BM, BN, ConsumerWarpgroups, Activation::Identity, 1>;
+  using Staged = CollectiveEpilogueSm90TmaStore<ElementD, BM, BN, ConsumerWarpgroups, Activation::Identity, Slots>;
   using Registers = CollectiveEpilogueSm90Tree<ElementD, Tree, Fields>;
   using Staging = typename Staged::Staging;
   using SharedStorage = typename Staged::SharedStorage;
@@ -87,18 +92,20 @@ struct CollectiveEpilogueSm90TreeTmaStore {
 
   template <class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
-                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc, int /*slot*/ = 0,
+                                               int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc, int slot = 0,
                                                bool /*prefetched*/ = false) {
     const int wg = thread / GMMA::warpgroup_threads;
+    const int first = Staging::first(slot);  // the slot's first buffer
     const bool leader = thread % GMMA::warpgroup_threads == 0;
-    const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[0][0]));
+    const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[first][0]));
     auto tCsD = tiled.get_slice(thread).partition_C(sD);  // each value's place in the staging tile
     const auto stsm = Staged::stsm_slice(tiled, thread);
     auto tDsD = Staged::stsm_partition(stsm, sD);  // each stmatrix's row (16-bit D)
     constexpr int groups = int(size<0, 2>(tCsD));  // the C fragment's values are (2, 2, BN/8)
     static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
                   "one accumulator per C fragment value");
-    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[wg][0]));
+    const int bar = Staging::buffer(slot, wg);  // this warpgroup's buffer, its named barrier too
+    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[bar][0]));
     const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
     const auto mine0 = tiled.get_slice(thread).partition_C(make_identity_tensor(tile_mn))(0);
     const int64_t m0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0));
@@ -116,7 +123,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     Tree::begin_tile(p.tree.tree, state, frame);
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD), State, Fragment> ctx{
         tCsD, tCcD0, acc, p.tree.tree, state, l, m0, n0, m - m0, n - n0, whole, stsm, tDsD};
-    store_parts<groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, ctx, wg, leader, buffer, tile_m, tile_n, l);
+    store_parts<groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, ctx, bar, wg, leader, buffer, tile_m, tile_n, l);
     Tree::end_tile(p.tree.tree, state, frame);  // (every thread: a warp's partials meet by shuffles)
   }
 
@@ -177,23 +184,24 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     }
   }
   // Part H: the previous store has read the buffer, the warpgroup stages, then one TMA store.
+  // (bar: the buffer's index, its named barrier's too; wg: the warpgroup's rows in the tile)
   template <int G, int H, class X>
-  __device__ __forceinline__ static void store_part(Params const& p, X const& ctx, int wg, bool leader, uint32_t buffer, int64_t tile_m,
-                                                    int64_t tile_n, int64_t l) {
+  __device__ __forceinline__ static void store_part(Params const& p, X const& ctx, int bar, int wg, bool leader, uint32_t buffer,
+                                                    int64_t tile_m, int64_t tile_n, int64_t l) {
     if (leader) tma_store_wait<0>();
-    Staged::staging_barrier(wg);
+    Staged::staging_barrier(bar);
     stage_part<G, H>(ctx);
     fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
-    Staged::staging_barrier(wg);
+    Staged::staging_barrier(bar);
     if (leader) {
       copy(p.tma.tma_d.with(&p.tma.map_d), buffer, tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, H)));
       tma_store_commit();
     }
   }
   template <int G, int... Hs, class X>
-  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, X const& ctx, int wg, bool leader,
-                                                     uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
-    (store_part<G, Hs>(p, ctx, wg, leader, buffer, tile_m, tile_n, l), ...);
+  __device__ __forceinline__ static void store_parts(std::integer_sequence<int, Hs...>, Params const& p, X const& ctx, int bar, int wg,
+                                                     bool leader, uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
+    (store_part<G, Hs>(p, ctx, bar, wg, leader, buffer, tile_m, tile_n, l), ...);
   }
 };
 

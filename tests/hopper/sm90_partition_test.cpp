@@ -173,6 +173,45 @@ TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at 
   check_stmatrix_staging<128, 1, 2>();  // one warpgroup, two M repeats sharing its buffer (the TiledMma is 64 rows)
 }
 
+// Staging slots (EpilogueStaging::first, buffer): the ping-pong kernel's two consumers (one
+// warpgroup each, different tiles at once) and the cooperative kernel's two warpgroups (one
+// tile, one slot). Every (slot, warpgroup) writes a buffer of its own among the Slots x W, and
+// the slot's view (from first(slot)) puts each of that warpgroup's values in that buffer, at
+// the staging layout's offset: two consumers' tiles never share a buffer or its named barrier.
+template <int W, int AtomsM, int Slots>
+void check_staging_slots() {
+  using S = kernels::sm90::EpilogueStaging<16, 256, W, AtomsM>;
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto id = make_identity_tensor(make_shape(C<64 * W * AtomsM>{}, _256{}));
+  std::vector<bfloat16_t> buffers(size_t(Slots * W * S::elements));
+  std::set<int> owned;
+  int bad = 0;
+  for (int slot = 0; slot < Slots; ++slot) {
+    const auto sD = S::tensor(buffers.data() + S::first(slot) * S::elements);
+    for (int t = 0; t < W * 128; ++t) {
+      const int wg = t / 128, b = S::buffer(slot, wg);
+      owned.insert(b);
+      CHECK((b >= 0 && b < Slots * W));
+      const auto ct = tiled.get_slice(t).partition_C(id);
+      const auto st = tiled.get_slice(t).partition_C(sD);
+      for (int v = 0; v < int(size(st)); ++v) {
+        const int64_t m = int64_t(get<0>(ct(v))), n = int64_t(get<1>(ct(v)));
+        const int64_t offset = &st(v) - buffers.data();
+        bad += offset != int64_t(b) * S::elements + int64_t(S::staging(int(m % 64), int(n % S::Cols)));
+      }
+    }
+  }
+  INFO("W " << W << " AtomsM " << AtomsM << " slots " << Slots);
+  CHECK(bad == 0);
+  CHECK(int(owned.size()) == Slots * W);
+}
+
+TEST_CASE("sm90 TMA-store epilogue: each slot's warpgroups stage into buffers of their own") {
+  check_staging_slots<1, 1, 2>();  // ping-pong 64 x 256 per consumer: a slot each
+  check_staging_slots<1, 2, 2>();  // ping-pong 128 x 256 per consumer (two M repeats in one buffer)
+  check_staging_slots<2, 1, 1>();  // cooperative: one slot, a buffer per warpgroup
+}
+
 // Where each part's TMA store (and C load) starts (EpilogueStaging::part_origin): part h of
 // warpgroup w of CTA tile (tm, tn) at (tm BM + 64 w + 64 W (h / Parts), tn BN + Cols (h % Parts),
 // l), the formula it replaces; and the parts' (64, Cols) boxes cover the CTA tile once.

@@ -205,6 +205,15 @@ static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::C
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>> &&
               CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::smem_bytes == 2 * kernels::sm90::epilogue_staging_bytes &&
               S90_bf16::EpilogueSlots == 1);
+// An epilogue tree on ping-pong: through TMA stores, with the plain epilogue's two staging slots
+// (one per consumer, so one stages its tree's values while the other's last stores still read
+// its own), the same stages beside them (from the registers: refused, misuse/sm90_pingpong_tree_epilogue).
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 64, 128, 1, SomeTree, kernels::sm90::TreeFromCaller, 2>> &&
+              CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::smem_bytes ==
+                  2 * kernels::sm90::epilogue_staging_bytes &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_pp256, half_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TreeTmaStore<half_t, 64, 256, 1, SomeTree, kernels::sm90::TreeFromCaller, 2>>);
 // The rest of what the shipped SM90 kernels are built with (device/sm90_gemm.cuh): an f32 D
 // keeps the TMA-store epilogue (f32 staging) and the 4 stages; a fused activation is a
 // parameter of the same epilogue; 128 x 128 tiles per ping-pong consumer in clusters of 2 fit

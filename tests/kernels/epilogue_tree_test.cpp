@@ -323,25 +323,29 @@ TEST_CASE("argument checks name the node and the reason") {
   CHECK(tree::can_implement<Red>(TreeShape{0, 32, 1}, Red::Arguments{v.data()}).status == GemmStatus::InvalidSize);
 }
 
-// The SM90 tree epilogues' frames (tree/fragment.hpp), for every thread of the cooperative
-// TiledMma (two warpgroups, 128 x 128 tiles): each C value's coordinate is (m[row slot],
-// n[column slot]), the lane masks name exactly the lanes of the warp that hold the same columns
-// (rows), and a tree visited thread by thread within its frame (loads once per frame, partials
-// per row or column, combined at the frame's end) gives what the direct evaluation (a frame per
-// element: evaluate_tile) gives, in full and residue tiles.
-TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") {
-  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<128>>{}, make_layout(make_shape(_2{}, _1{}, _1{})));
-  const auto tile = make_shape(_128{}, _128{});
+// The SM90 tree epilogues' frames (tree/fragment.hpp), for every thread of a TiledMma of W
+// warpgroups over BM x BN tiles (the cooperative kernel's: two warpgroups, 128 x 128; the
+// ping-pong kernel's: one warpgroup with a whole tile, 64 x 256, or 128 x 128 as two M
+// repeats): each C value's coordinate is (m[row slot], n[column slot]), the lane masks name
+// exactly the lanes of the warp that hold the same columns (rows), and a tree visited thread
+// by thread within its frame (loads once per frame, partials per row or column, combined at
+// the frame's end) gives what the direct evaluation (a frame per element: evaluate_tile)
+// gives, in full and residue tiles.
+template <int W, int BM, int BN>
+void check_wgmma_frames() {
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto tile = make_shape(C<BM>{}, C<BN>{});
   using F = WgmmaFragment<decltype(tiled), decltype(tile)>;
-  constexpr int threads = 256;
-  STATIC_REQUIRE(F::rows * F::cols * threads == 128 * 128);  // every element of the tile held once
+  constexpr int threads = 128 * W;
+  INFO("warpgroups " << W << ", tile " << BM << " x " << BN);
+  STATIC_REQUIRE(F::rows * F::cols * threads == BM * BN);  // every element of the tile held once
   const auto id = make_identity_tensor(tile);
 
   // where each thread's values are, against its frame
   const TreeShape s{200, 150, 2};  // tile (1, 1): residues in M and N
   for (std::int64_t tm : {0, 1})
     for (std::int64_t tn : {0, 1}) {
-      std::vector<F::Frame> frames;
+      std::vector<typename F::Frame> frames;
       for (int t = 0; t < threads; ++t) frames.push_back(wgmma_frame(tiled, tile, t, tm, tn, 1, s));
       for (int t = 0; t < threads; ++t) {
         INFO("thread " << t << " tile " << tm << " " << tn);
@@ -351,8 +355,8 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
             for (int b = 0; b < 2; ++b)
               for (int a = 0; a < 2; ++a) {
                 const auto mn = part(make_coord(make_coord(a, b, j), r, 0));
-                CHECK(frames[t].m(F::row_slot(b, r)) == tm * 128 + std::int64_t(get<0>(mn)));
-                CHECK(frames[t].n(F::col_slot(a, j)) == tn * 128 + std::int64_t(get<1>(mn)));
+                CHECK(frames[t].m(F::row_slot(b, r)) == tm * BM + std::int64_t(get<0>(mn)));
+                CHECK(frames[t].n(F::col_slot(a, j)) == tn * BN + std::int64_t(get<1>(mn)));
               }
         CHECK(frames[t].l == 1);
         // the lanes of t's warp that hold t's columns (rows) are t XOR a subset of the mask
@@ -402,16 +406,16 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
     };
     const auto pd = params(direct), pf = params(framed);
     auto at = [&](std::int64_t m, std::int64_t n, std::int64_t l) { return std::size_t(m + sh.m * n + sh.m * sh.n * l); };
-    const std::int64_t tiles_m = (sh.m + 127) / 128, tiles_n = (sh.n + 127) / 128;
+    const std::int64_t tiles_m = (sh.m + BM - 1) / BM, tiles_n = (sh.n + BN - 1) / BN;
     for (std::int64_t l = 0; l < sh.l; ++l)
       for (std::int64_t tm = 0; tm < tiles_m; ++tm)
         for (std::int64_t tn = 0; tn < tiles_n; ++tn) {
           evaluate_tile<Tree>(
-              pd, sh, tm, tn, l, 128, 128, [&](std::int64_t m, std::int64_t n) { return acc_of(m, n, l); },
+              pd, sh, tm, tn, l, BM, BN, [&](std::int64_t m, std::int64_t n) { return acc_of(m, n, l); },
               [&](std::int64_t m, std::int64_t n, float v) { direct.d[at(m, n, l)] = v; });
           for (int t = 0; t < threads; ++t) {
             const auto f = wgmma_frame(tiled, tile, t, tm, tn, l, sh);
-            Tree::State<F::rows, F::cols> state{};
+            typename Tree::template State<F::rows, F::cols> state{};
             Tree::begin_tile(pf, state, f);
             for (int i = 0; i < F::rows; ++i)
               for (int j = 0; j < F::cols; ++j)
@@ -428,6 +432,12 @@ TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") 
     CHECK(framed.amax == direct.amax);
     for (std::size_t i = 0; i < direct.rowsum.size(); ++i) CHECK(framed.rowsum[i] == Approx(direct.rowsum[i]).epsilon(1e-5).margin(1e-4));
   }
+}
+
+TEST_CASE("a tree over the wgmma threads' frames equals the direct evaluation") {
+  check_wgmma_frames<2, 128, 128>();  // cooperative
+  check_wgmma_frames<1, 64, 256>();   // ping-pong, 64 x 256 per consumer
+  check_wgmma_frames<1, 128, 128>();  // ping-pong, 128 x 128 per consumer (two M repeats)
 }
 
 namespace {

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# The epilogue trees on the GPU, in one call: build hopper_sm90_epilogue_tree_gpu_test (its
-# kernels: the example tree through TMA stores and from the registers, bias + GELU (erf and
-# tanh) and bias + SiLU trees, the plain TMA-store kernel and the menu's fused GELU + bias, all
-# 128x128 tiles) in /tmp, its ptxas report and the spill check (LDL/STL per kernel), then the
+# The epilogue trees on the GPU, in one call: build hopper_sm90_epilogue_tree_gpu_test in /tmp
+# (its kernels, all clusters of 2: on the cooperative kernel's 128x128 tiles the example tree
+# through TMA stores and from the registers, bias + GELU (erf, tanh) and bias + SiLU trees, the
+# plain TMA-store kernel and the menu's fused GELU + bias; at 128x256 the plain kernel and the
+# bias + GELU (erf) tree; on
+# the ping-pong kernel (tiles per consumer) the plain kernel at 64x256, 128x128 and 64x128, the
+# bias + activation trees at 64x256 and 128x128, the example tree at 64x128 and 128x128), its
+# ptxas report and the spill check (LDL/STL per kernel and inside each k-loop), then the
 # correctness cases (FP64 reference), compute-sanitizer on the small residue problems where
-# installed, and --time at 8192^3 (every kernel in turns in one process: TFLOP/s and the ratio to
-# the plain kernel).
+# installed, and --time at 8192^3 (every kernel and cuBLASLt's GELU_BIAS in turns in one
+# process: TFLOP/s, the ratio to the cooperative 128x128 plain kernel and to the fastest plain
+# kernel, cuBLASLt's time over each, each tree's over its own plain kernel (same kernel and
+# tile: what the tree adds), and each tree's budget over the fastest plain kernel: 3%
+# for bias + activation, 6% for the example + amax; "trees over their budget: N").
 #   OUT=/tmp/out tools/device/run_epilogue_tree.sh        (SHAPE="M N K" for another --time shape)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,7 +29,9 @@ F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=200000
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 t0=$(date +%s)
 exe="$B/epilogue_tree_gpu_test"
-if ! nvcc "${F[@]}" -gencode=arch=compute_90a,code=sm_90a -Xptxas -v tests/hopper/sm90_epilogue_tree_gpu_test.cu -o "$exe" \
+# (TESSERA_TREE_TIMING_KERNELS: the kernels only --time needs, not in the CMake build)
+if ! nvcc "${F[@]}" -DTESSERA_TREE_TIMING_KERNELS -gencode=arch=compute_90a,code=sm_90a -Xptxas -v \
+    tests/hopper/sm90_epilogue_tree_gpu_test.cu -lcublasLt -o "$exe" \
     >"$OUT/build.log" 2>&1; then
   note "build FAILED ($(($(date +%s) - t0)) s): $OUT/build.log"
   tail -30 "$OUT/build.log"
@@ -36,6 +45,9 @@ grep -c "bytes spill" "$OUT/ptxas.txt" >/dev/null && grep -E "[1-9][0-9]* bytes 
 cuobjdump -sass "$exe" >"$OUT/sass.txt" 2>&1
 awk '/Function : /{f=$3} /(LDL|STL)/{n[f]++} END{for (f in n) print n[f], f}' "$OUT/sass.txt" | c++filt | sed 's/tessera::kernels:://g' >"$OUT/spills.txt"
 note "sass: LDL/STL in all kernels: $(grep -cE '(LDL|STL)' "$OUT/sass.txt") (per kernel: spills.txt)"
+# ... and inside each kernel's k-loop (between its first and last HGMMA): 0 expected everywhere
+bash tools/device/sass_spills.sh "$exe" "$OUT" HGMMA >"$OUT/loop_spills.txt"
+note "sass: kernels with LDL/STL in the k-loop: $(grep -cv 'loop_spill_ldst=0 ' "$OUT/loop_spills.txt") of $(wc -l <"$OUT/loop_spills.txt") (loop_spills.txt)"
 gzip -f "$OUT/sass.txt"
 status=0
 run() {
