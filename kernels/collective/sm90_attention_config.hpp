@@ -34,9 +34,6 @@ struct AttentionConfig {
   static constexpr int Consumers = 2;       // warpgroups, 64 rows of Q each
   static constexpr int Stages = 2;          // K/V tiles in flight
   static constexpr int Threads = 128 * (1 + Consumers);
-  // P's register buffers: two where they fit (D 64: S, two P and O are 64 + 64 + 32 registers),
-  // so that P of one key tile is written while P V of the one before still reads the other.
-  static constexpr int p_buffers = D == 64 ? 2 : 1;
 
   template <int N, Major A, Major B>
   using AtomSS = std::conditional_t<std::is_same_v<T, bfloat16_t>, SM90_64xNx16_F32BF16BF16_SS<N, A, B>, SM90_64xNx16_F32F16F16_SS<N, A, B>>;

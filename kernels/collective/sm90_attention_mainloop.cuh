@@ -159,13 +159,6 @@ struct ConsumerSteps {
   }
 };
 
-// Buffer B of two register arrays (B = 0: the first).
-template <int B, class First, class Second>
-TESSERA_DEVICE First& select_buffer(First& first, Second& second) {
-  if constexpr (B == 0) return first;
-  else return second;
-}
-
 // The two consumer warpgroups take turns issuing their wgmmas (FlashAttention-3's ping-pong):
 // warpgroup w waits on ConsumerTurn + w, issues, and passes the turn at the other's id, so
 // that one warpgroup's softmax runs while the other's GEMMs hold the tensor cores. Every
@@ -204,19 +197,15 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
   const bool lane0 = thread % 32 == 0;
   const ConsumerTurns turns{thread / 128};
   typename Steps::AccS acc_s;
-  constexpr int buffers = Cfg::p_buffers;
-  // P_j in buffer j % buffers: two arrays, not one of two rows (whose rows read through
-  // PRetile's reinterpreting view the compiler keeps in local memory)
-  uint32_t p0[Steps::p_words], p1[buffers == 2 ? Steps::p_words : 1];
-  auto p = [&](auto b) -> auto& { return select_buffer<decltype(b)::value>(p0, p1); };
+  uint32_t p[Steps::p_words];
   float factor[Cfg::rows_per_thread];
   auto softmax = [&](int j, auto mask) {
     if constexpr (Trace::enabled) trace.softmax(thread, acc_s, factor);
     else steps.template softmax<decltype(mask)::value>(acc_s, j, cs.rows, factor);
   };
-  auto make_p = [&](auto b) {
-    Steps::round_p(acc_s, p(b));
-    if constexpr (Trace::enabled) trace.p_operand(thread, Steps::Mma::p_operand(p(b)));
+  auto make_p = [&] {
+    Steps::round_p(acc_s, p);
+    if constexpr (Trace::enabled) trace.p_operand(thread, Steps::Mma::p_operand(p));
   };
   clear(cs.acc_o);
   turns.begin();
@@ -232,57 +221,38 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
   const int unmasked = w.unmasked_tiles(Cfg::bM, Cfg::bN, causal);
   if (unmasked > 0) softmax(0, std::false_type{});
   else softmax(0, std::true_type{});
-  make_p(C<0>{});
-  // Key tiles 1 .. key_tiles - 1: the unmasked ones, then those the masks cross. b: P_j's
-  // buffer (j % buffers), P_{j-1} in the other.
-  auto step = [&](int j, auto mask, auto b) __attribute__((always_inline)) {
-    constexpr int previous = (decltype(b)::value + buffers - 1) % buffers;
+  make_p();
+  // Key tiles 1 .. key_tiles - 1: the unmasked ones, then those the masks cross.
+  auto step = [&](int j, auto mask) {
     auto next = st;
     ++next;
     turns.take();
     while (!s.pipe_k.consumer_try_wait(next)) {}
     steps.issue_s(acc_s, next.index);
     while (!s.pipe_v.consumer_try_wait(st)) {}
-    steps.issue_pv(cs.acc_o, p(C<previous>{}), st.index);
+    steps.issue_pv(cs.acc_o, p, st.index);
     turns.pass(false);
     GMMA::warpgroup_wait<1>();  // S_j (P V of tile j - 1 still running)
     GMMA::warpgroup_fence_operand(acc_s);
     if (lane0) s.pipe_k.consumer_release(next);
     softmax(j, mask);
-    if constexpr (buffers == 2) {
-      // P_j goes into the buffer P V does not read, under that wgmma. O's factors are tied to
-      // the row sums (+ 0 * sum: exact, the sums are finite), which the last exponential
-      // completes, so that ptxas schedules O's rescaling, and the wait it needs, after them.
-      make_p(b);
-#pragma unroll
-      for (int r = 0; r < Cfg::rows_per_thread; ++r) factor[r] = fmaf(cs.rows[r].sum, 0.f, factor[r]);
-    }
     // (P_j in S's registers before the wait: without the fence the compiler may sink the
-    // softmax below it)
+    // softmax below it, and the warpgroup would idle while its P V runs)
     GMMA::warpgroup_fence_operand(acc_s);
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(cs.acc_o);
     if (lane0) s.pipe_v.consumer_release(st);
 #pragma unroll
     for (int i = 0; i < size(cs.acc_o); ++i) cs.acc_o(i) *= factor[slot_o(i)];
-    if constexpr (buffers == 1) make_p(b);  // (P V has read the one buffer)
+    make_p();
     st = next;
   };
-  auto each = [&](int j, auto mask) __attribute__((always_inline)) {
-    if constexpr (buffers == 2) {
-      if (j & 1) step(j, mask, C<1>{});
-      else step(j, mask, C<0>{});
-    } else {
-      step(j, mask, C<0>{});
-    }
-  };
   int j = 1;
-  for (; j < unmasked; ++j) each(j, std::false_type{});
-  for (; j < w.key_tiles; ++j) each(j, std::true_type{});
+  for (; j < unmasked; ++j) step(j, std::false_type{});
+  for (; j < w.key_tiles; ++j) step(j, std::true_type{});
   turns.take();
   while (!s.pipe_v.consumer_try_wait(st)) {}
-  if (buffers == 2 && (w.key_tiles - 1) % 2 == 1) steps.issue_pv(cs.acc_o, p(C<buffers - 1>{}), st.index);
-  else steps.issue_pv(cs.acc_o, p(C<0>{}), st.index);
+  steps.issue_pv(cs.acc_o, p, st.index);
   turns.pass(true);
   GMMA::warpgroup_wait<0>();
   GMMA::warpgroup_fence_operand(cs.acc_o);
