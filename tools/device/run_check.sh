@@ -41,7 +41,8 @@ STEP=${STEP:-all}
 t0=$(date +%s)
 if [ "$STEP" != check ]; then
 {
-  pids=()
+  pids=()  # (objects the links below need)
+  solo=()  # (whole test programs: one that fails is reported, the rest still link)
   kobjs=()
   # (the shipped kernels; the tuning variants are run_gpu.sh's)
   for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
@@ -67,20 +68,22 @@ if [ "$STEP" != check ]; then
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
   # (one kernel type in two TUs, launched through the device layer's opt-in: kernels/device/smem_opt_in.cuh)
-  nvcc "${F[@]}" "${SM90[@]}" tests/kernels/entry_cache_gpu/{main,tu_a,tu_b}.cu -o "$B/entry_cache_gpu_test" & pids+=($!)
+  nvcc "${F[@]}" "${SM90[@]}" tests/kernels/entry_cache_gpu/{main,tu_a,tu_b}.cu -o "$B/entry_cache_gpu_test" & solo+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90[@]}" -c bench/gemm.cu -o "$B/gemm_bench.o" & pids+=($!)
   nvcc "${F[@]}" -c bench/gemm_host_cost.cpp -o "$B/gemm_host_cost.o" & pids+=($!)
-  nvcc "${F[@]}" "${SM90[@]}" tests/atoms/algorithm_gpu_test.cu -o "$B/algorithm_gpu_test" & pids+=($!)
-  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/hopper_gpu_test.cu -o "$B/hopper_gpu_test" & pids+=($!)
-  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/wgmma_8bit_gpu_test.cu -o "$B/wgmma_8bit_gpu_test" & pids+=($!)
+  nvcc "${F[@]}" "${SM90[@]}" tests/atoms/algorithm_gpu_test.cu -o "$B/algorithm_gpu_test" & solo+=($!)
+  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/hopper_gpu_test.cu -o "$B/hopper_gpu_test" & solo+=($!)
+  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/wgmma_8bit_gpu_test.cu -o "$B/wgmma_8bit_gpu_test" & solo+=($!)
   # (an epilogue tree in the SM90 GEMM: its own two kernel instances)
-  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/sm90_epilogue_tree_gpu_test.cu -o "$B/epilogue_tree_gpu_test" & pids+=($!)
+  nvcc "${F[@]}" "${SM90A[@]}" tests/hopper/sm90_epilogue_tree_gpu_test.cu -lcublasLt -o "$B/epilogue_tree_gpu_test" & solo+=($!)
   # Example 5 (a user's GEMM through the algebra): correctness, speed, and its trace.
   nvcc "${F[@]}" "${SM90[@]}" -Iexamples examples/5_my_gemm.cu examples/5_my_gemm_trace_maps.cpp -lcublas \
-    -o "$B/example_my_gemm" & pids+=($!)
+    -o "$B/example_my_gemm" & solo+=($!)
   ok=1
   for p in "${pids[@]}"; do wait "$p" || ok=0; done
+  solo_ok=1
+  for p in "${solo[@]}"; do wait "$p" || solo_ok=0; done
   cat "$B"/k_*.ptxas >"$OUT/ptxas.log"
   [ $ok = 1 ] &&
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
@@ -92,6 +95,7 @@ if [ "$STEP" != check ]; then
 rc=$?
 note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
+[ "${solo_ok:-1}" = 1 ] || { note "build: a test program failed to build (the others are built; build.log)"; grep -a "error" "$OUT/build.log" | head -5 | tee -a "$log"; status=1; }
 # Spills inside the k-loops (LDL/STL between a kernel's first and last MMA in its SASS).
 for o in "$B"/k_tensorop_bf16.o "$B"/k_tensorop_f16.o "$B"/k_sm90_instances_*.o; do
   [ -f "$o" ] || continue
