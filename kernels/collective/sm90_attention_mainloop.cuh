@@ -161,18 +161,16 @@ struct ConsumerSteps {
 
 // The two consumer warpgroups take turns issuing their wgmmas (FlashAttention-3's ping-pong):
 // warpgroup w waits on ConsumerTurn + w, issues, and passes the turn at the other's id, so
-// that one warpgroup's softmax runs while the other's GEMMs hold the tensor cores. Every
-// consumer thread takes key_tiles + 1 turns; the second warpgroup hands the first its first
-// turn and skips passing its last (nobody waits for it), so each barrier's arrivals match
-// its waits and the CTA ends with both barriers idle.
+// that one warpgroup's softmax runs while the other's GEMMs hold the tensor cores; the order
+// of arrivals and syncs is ConsumerTurnProtocol's (sm90_attention_problem.hpp, host-tested).
 struct ConsumerTurns {
   int warpgroup;  // 0 or 1
   TESSERA_DEVICE void begin() const {
-    if (warpgroup == 1) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(0);
+    if (ConsumerTurnProtocol::arrives_before_first(warpgroup)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(0);
   }
   TESSERA_DEVICE void take() const { arch::named_barrier_sync<arch::NamedBarrier::ConsumerTurn, 256>(warpgroup); }
   TESSERA_DEVICE void pass(bool last) const {
-    if (!(last && warpgroup == 1)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(1 - warpgroup);
+    if (ConsumerTurnProtocol::passes(warpgroup, last)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(1 - warpgroup);
   }
 };
 

@@ -57,6 +57,20 @@ TESSERA_HOST_DEVICE inline WorkItem work_item(Problem const& p, int m, int h, in
   return w;
 }
 
+// The two consumer warpgroups' turns on the tensor cores (ConsumerTurns runs them on two named
+// barriers, one per warpgroup, each counting both warpgroups' 256 threads): a consumer takes
+// turns(key_tiles) turns; in each, warpgroup w syncs on its own barrier, issues its wgmmas and
+// arrives at the other's (passes). Warpgroup 1 arrives once at warpgroup 0's barrier before its
+// first turn, and does not pass after its last (nobody would wait for it), so each barrier's
+// arrivals pair with its syncs. The host test runs every interleaving of the two warpgroups
+// against a model of the barriers: no deadlock, the turns alternate 0, 1, 0, 1, ..., no
+// barrier phase takes two arrivals from one warpgroup, both end idle.
+struct ConsumerTurnProtocol {
+  TESSERA_HOST_DEVICE static constexpr int turns(int key_tiles) { return key_tiles + 1; }
+  TESSERA_HOST_DEVICE static constexpr bool arrives_before_first(int warpgroup) { return warpgroup == 1; }
+  TESSERA_HOST_DEVICE static constexpr bool passes(int warpgroup, bool last_turn) { return !(last_turn && warpgroup == 1); }
+};
+
 // Whether key column c (of the sequence) is masked for query row r.
 TESSERA_HOST_DEVICE inline bool masked(WorkItem const& w, bool causal, int r, int c) {
   return c >= w.sk || (causal && c > r + (w.sk - w.sq));

@@ -327,4 +327,95 @@ TEST_CASE("sm90 attention: the key tiles a Q tile reads, and the unmasked ones f
   });
 }
 
+// The consumers' turn protocol against a model of two named barriers (bar.sync / bar.arrive with
+// 256 threads: a phase completes when both warpgroups' 128 have arrived; a sync waits for its
+// phase), over every interleaving of the two warpgroups. What a run found.
+struct TurnsOutcome {
+  bool deadlock = false, double_arrival = false, out_of_turn = false, idle_at_end = true;
+  int issues = 0;
+};
+using ArrivesFirst = bool (*)(int);
+using Passes = bool (*)(int, bool);
+
+TurnsOutcome explore_turns(int key_tiles, ArrivesFirst arrives_first, Passes passes) {
+  enum Op { Arrive, Sync, Issue };
+  struct Step {
+    Op op;
+    int barrier;
+  };
+  const int turns = ConsumerTurnProtocol::turns(key_tiles);
+  std::vector<Step> prog[2];
+  for (int w = 0; w < 2; ++w) {
+    if (arrives_first(w)) prog[w].push_back({Arrive, 0});
+    for (int t = 0; t < turns; ++t) {
+      prog[w].push_back({Sync, w});
+      prog[w].push_back({Issue, -1});
+      if (passes(w, t == turns - 1)) prog[w].push_back({Arrive, 1 - w});
+    }
+  }
+  struct State {
+    int pc[2] = {0, 0}, waits_for[2] = {-1, -1};  // (the phase a blocked sync waits to complete)
+    int count[2] = {0, 0}, mask[2] = {0, 0}, phase[2] = {0, 0}, issues = 0;
+    auto key() const { return std::vector<int>{pc[0], pc[1], waits_for[0], waits_for[1], count[0], count[1], mask[0], mask[1], phase[0], phase[1]}; }
+  };
+  TurnsOutcome out;
+  std::set<std::vector<int>> seen;
+  std::vector<State> stack{State{}};
+  while (!stack.empty()) {
+    const State st = stack.back();
+    stack.pop_back();
+    if (!seen.insert(st.key()).second) continue;
+    bool moved = false;
+    for (int w = 0; w < 2; ++w) {
+      if (st.pc[w] == int(prog[w].size())) continue;
+      State n = st;
+      if (n.waits_for[w] >= 0) {  // blocked in a sync until its phase completes
+        if (n.phase[w] <= n.waits_for[w]) continue;
+        n.waits_for[w] = -1, ++n.pc[w];
+      } else {
+        const Step step = prog[w][std::size_t(n.pc[w])];
+        if (step.op == Issue) {
+          if (n.issues % 2 != w) out.out_of_turn = true;
+          ++n.issues, ++n.pc[w];
+        } else {
+          const int b = step.barrier;
+          if (n.mask[b] & (1 << w)) out.double_arrival = true;
+          n.mask[b] |= 1 << w, n.count[b] += 128;
+          const int phase = n.phase[b];
+          if (n.count[b] == 256) n.count[b] = 0, n.mask[b] = 0, ++n.phase[b];
+          if (step.op == Sync && n.phase[b] == phase) n.waits_for[w] = phase;  // (its phase still open)
+          else ++n.pc[w];
+        }
+      }
+      moved = true;
+      stack.push_back(n);
+    }
+    const bool done = st.pc[0] == int(prog[0].size()) && st.pc[1] == int(prog[1].size());
+    if (done) {
+      out.issues = st.issues;
+      if (st.count[0] != 0 || st.count[1] != 0) out.idle_at_end = false;
+    } else if (!moved) {
+      out.deadlock = true;
+    }
+  }
+  return out;
+}
+
+TEST_CASE("sm90 attention: the consumers' turns alternate and leave both barriers idle, in every interleaving") {
+  for (int key_tiles = 1; key_tiles <= 12; ++key_tiles) {
+    const TurnsOutcome o = explore_turns(key_tiles, ConsumerTurnProtocol::arrives_before_first, ConsumerTurnProtocol::passes);
+    CHECK(!o.deadlock);
+    CHECK(!o.double_arrival);
+    CHECK(!o.out_of_turn);
+    CHECK(o.idle_at_end);
+    CHECK(o.issues == 2 * ConsumerTurnProtocol::turns(key_tiles));
+  }
+  // The model sees the protocol's mistakes: no first arrival (both wait forever), a pass after
+  // the last turn (a barrier left half arrived), warpgroup 0 handed the first turn twice.
+  CHECK(explore_turns(3, [](int) { return false; }, ConsumerTurnProtocol::passes).deadlock);
+  CHECK(!explore_turns(3, ConsumerTurnProtocol::arrives_before_first, [](int, bool) { return true; }).idle_at_end);
+  const TurnsOutcome twice = explore_turns(3, [](int) { return true; }, ConsumerTurnProtocol::passes);
+  CHECK((twice.double_arrival || twice.out_of_turn || twice.deadlock || !twice.idle_at_end));
+}
+
 }  // namespace
