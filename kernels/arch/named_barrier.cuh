@@ -17,12 +17,13 @@ enum class NamedBarrier : uint32_t {
   // Every consumer thread of a CTA: the split-K meeting of the cooperative kernel.
   Consumers = 3,
   // Consumer warpgroups taking turns on the tensor cores (the attention kernel's ping-pong):
-  // warpgroup w waits on ConsumerTurn + w for its turn and passes it on at the other's id.
+  // warpgroup w waits on ConsumerTurn + w for its turn and passes it on at the next one's id
+  // (one id per consumer warpgroup, at most consumer_turn_barriers of them).
   ConsumerTurn = 4,
 };
 inline constexpr uint32_t named_barrier_count = 16;
 inline constexpr uint32_t epilogue_staging_barriers = 2;
-inline constexpr uint32_t consumer_turn_barriers = 2;
+inline constexpr uint32_t consumer_turn_barriers = 3;
 
 // The ids [first, first + count) of one fixed id (count 1) or range.
 struct NamedBarrierIds {

@@ -1,8 +1,8 @@
 // The SM90 attention kernel's tile: its two tiled MMAs, shared-memory tiles and the P retile
 // (static tier: host tests check what the kernel relies on, without a GPU).
 //
-//   S = Q K^T   TiledMmaS: wgmma SS, m64 n(bN) k16, two consumer warpgroups along M: a CTA's
-//               (bM = 128, bN) tile of S, warpgroup w rows 64w..64w+63. Q (bM, D) and K (bN, D)
+//   S = Q K^T   TiledMmaS: wgmma SS, m64 n(bN) k16, Consumers warpgroups along M: a CTA's
+//               (bM = 64 Consumers, bN) tile of S, warpgroup w rows 64w..64w+63. Q (bM, D) and K (bN, D)
 //               in smem, both K-major (D contiguous, as (seqlen, heads, D) tensors store them).
 //   O += P V    TiledMmaO: wgmma RS, m64 n(D) k16: A = P from registers, B = V from smem as an
 //               (N = D, K = bN) operand, MN-major (D contiguous again: the transpose is the
@@ -23,17 +23,28 @@ namespace tessera::kernels::sm90::attention {
 using GMMA::Major;
 
 // BN: keys per tile (a multiple of 16, at most 256: wgmma's N for S, its K for P V).
-template <class T, int D, int BN = 128>
+// Consumers: consumer warpgroups, 64 rows of Q each (2 or 3), taking turns on the tensor cores
+// in a ring (ConsumerTurnProtocol). More warpgroups leave each fewer registers: 3 fit S, P and
+// O of a (64, 128) key tile at head dim 64, as FlashAttention-3 runs it.
+template <class T, int D, int BN = 128, int NConsumers = 2>
 struct AttentionConfig {
   static_assert(std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>, "sm90 attention: bf16 or f16 inputs");
   static_assert(D == 64 || D == 128, "sm90 attention: head dims 64 and 128");
   static_assert(BN % 16 == 0 && BN >= 16 && BN <= 256, "sm90 attention: key tiles of 16 to 256 keys, in steps of 16");
+  static_assert(NConsumers == 2 || NConsumers == 3, "sm90 attention: 2 or 3 consumer warpgroups (the turn barriers' range)");
   using Element = T;
   static constexpr int head_dim = D;
-  static constexpr int bM = 128, bN = BN;  // Q rows, K/V rows per tile
-  static constexpr int Consumers = 2;       // warpgroups, 64 rows of Q each
-  static constexpr int Stages = 2;          // K/V tiles in flight
+  static constexpr int Consumers = NConsumers;  // warpgroups, 64 rows of Q each
+  static constexpr int bM = 64 * Consumers, bN = BN;  // Q rows, K/V rows per tile
+  static constexpr int Stages = 2;                    // K/V tiles in flight
   static constexpr int Threads = 128 * (1 + Consumers);
+  // setmaxnreg: the producer gives registers up to the consumers, whose S (bN / 2 per thread),
+  // P (bN / 4) and O (D / 2) live together. Values a multiple of 8 in [24, 256].
+  static constexpr int producer_registers = 24;
+  static constexpr int consumer_registers = Consumers == 2 ? 240 : 160;
+  static_assert(producer_registers % 8 == 0 && consumer_registers % 8 == 0 && producer_registers >= 24 && consumer_registers <= 256,
+                "setmaxnreg takes multiples of 8 in [24, 256]");
+  static_assert(128 * (producer_registers + Consumers * consumer_registers) <= 65536, "the CTA's registers fit an SM's 65536");
 
   template <int N, Major A, Major B>
   using AtomSS = std::conditional_t<std::is_same_v<T, bfloat16_t>, SM90_64xNx16_F32BF16BF16_SS<N, A, B>, SM90_64xNx16_F32F16F16_SS<N, A, B>>;

@@ -7,7 +7,7 @@
 //   O = O * factor + P V       P rounded to T, read as the RS operand through PRetile
 // The steps are ConsumerSteps' functions (issue_s, softmax, round_p, issue_pv), each issuing or
 // computing without waiting; consume() orders them: S of tile j issued with P V of tile j - 1,
-// the softmax of S_j under that P V, and the two consumer warpgroups taking turns on the
+// the softmax of S_j under that P V, and the consumer warpgroups taking turns on the
 // tensor cores (ConsumerTurns).
 #pragma once
 
@@ -88,8 +88,8 @@ TESSERA_DEVICE float reduce_row(float x, F&& op) {
 
 // A consumer thread's steps on one key tile, apart so that the schedules that overlap them
 // (the softmax of tile j under the wgmmas of tile j - 1 within a warpgroup; the two warpgroups
-// taking turns on the tensor cores) reorder calls, not code. `thread`: 0..255 over both
-// consumer warpgroups.
+// taking turns on the tensor cores) reorder calls, not code. `thread`: 0 .. 128 Consumers - 1
+// over the consumer warpgroups.
 template <class Cfg>
 struct ConsumerSteps {
   using T = typename Cfg::Element;
@@ -159,18 +159,23 @@ struct ConsumerSteps {
   }
 };
 
-// The two consumer warpgroups take turns issuing their wgmmas (FlashAttention-3's ping-pong):
-// warpgroup w waits on ConsumerTurn + w, issues, and passes the turn at the other's id, so
-// that one warpgroup's softmax runs while the other's GEMMs hold the tensor cores; the order
-// of arrivals and syncs is ConsumerTurnProtocol's (sm90_attention_problem.hpp, host-tested).
+// The consumer warpgroups take turns issuing their wgmmas (FlashAttention-3's ping-pong, a ring
+// of Consumers warpgroups): warpgroup w waits on ConsumerTurn + w, issues, and passes the turn
+// at the next one's id, so that one warpgroup's softmax runs while another's GEMMs hold the
+// tensor cores; the order of arrivals and syncs is ConsumerTurnProtocol's
+// (sm90_attention_problem.hpp, host-tested).
+template <int Consumers>
 struct ConsumerTurns {
-  int warpgroup;  // 0 or 1
+  using Protocol = ConsumerTurnProtocol<Consumers>;
+  static_assert(Consumers <= int(arch::consumer_turn_barriers), "a turn barrier per consumer warpgroup");
+  int warpgroup;  // 0 .. Consumers - 1
   TESSERA_DEVICE void begin() const {
-    if (ConsumerTurnProtocol::arrives_before_first(warpgroup)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(0);
+    if (Protocol::arrives_before_first(warpgroup))  // (the last warpgroup: its next is 0)
+      arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(Protocol::next(Consumers - 1));
   }
   TESSERA_DEVICE void take() const { arch::named_barrier_sync<arch::NamedBarrier::ConsumerTurn, 256>(warpgroup); }
   TESSERA_DEVICE void pass(bool last) const {
-    if (ConsumerTurnProtocol::passes(warpgroup, last)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(1 - warpgroup);
+    if (Protocol::passes(warpgroup, last)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, 256>(Protocol::next(warpgroup));
   }
 };
 
@@ -189,11 +194,10 @@ template <class Cfg, class Trace = trace::NoTrace>
 TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
                             pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs, Trace const& trace = {}) {
   using Steps = ConsumerSteps<Cfg>;
-  static_assert(Cfg::Consumers == 2, "the ping-pong takes turns between two consumer warpgroups");
   const Steps steps{s, w, causal, scale * log2e, thread};
   constexpr auto slot_o = typename Cfg::RowSlotsO{};
   const bool lane0 = thread % 32 == 0;
-  const ConsumerTurns turns{thread / 128};
+  const ConsumerTurns<Cfg::Consumers> turns{thread / 128};
   typename Steps::AccS acc_s;
   uint32_t p[Steps::p_words];
   float factor[Cfg::rows_per_thread];

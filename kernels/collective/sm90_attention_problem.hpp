@@ -57,18 +57,27 @@ TESSERA_HOST_DEVICE inline WorkItem work_item(Problem const& p, int m, int h, in
   return w;
 }
 
-// The two consumer warpgroups' turns on the tensor cores (ConsumerTurns runs them on two named
-// barriers, one per warpgroup, each counting both warpgroups' 256 threads): a consumer takes
-// turns(key_tiles) turns; in each, warpgroup w syncs on its own barrier, issues its wgmmas and
-// arrives at the other's (passes). Warpgroup 1 arrives once at warpgroup 0's barrier before its
-// first turn, and does not pass after its last (nobody would wait for it), so each barrier's
-// arrivals pair with its syncs. The host test runs every interleaving of the two warpgroups
-// against a model of the barriers: no deadlock, the turns alternate 0, 1, 0, 1, ..., no
-// barrier phase takes two arrivals from one warpgroup, both end idle.
+// The consumer warpgroups' turns on the tensor cores, a ring (ConsumerTurns runs it on one
+// named barrier per warpgroup, each counting 256 threads: its own warpgroup's sync and its
+// predecessor's arrival): a consumer takes turns(key_tiles) turns; in each, warpgroup w syncs
+// on its own barrier, issues its wgmmas and arrives at next(w)'s (passes), so the turns go
+// 0, 1, ..., Consumers - 1, 0, ... The last warpgroup arrives once at warpgroup 0's barrier
+// before its first turn, and does not pass after its last (nobody would wait for it), so each
+// barrier's arrivals pair with its syncs. The host test runs every interleaving of 2 and of 3
+// warpgroups against a model of the barriers: no deadlock, the turns go round in order, no
+// barrier phase takes two arrivals from one warpgroup, all end idle.
+template <int Consumers>
 struct ConsumerTurnProtocol {
+  static_assert(Consumers >= 2, "turns between two or more warpgroups");
   TESSERA_HOST_DEVICE static constexpr int turns(int key_tiles) { return key_tiles + 1; }
-  TESSERA_HOST_DEVICE static constexpr bool arrives_before_first(int warpgroup) { return warpgroup == 1; }
-  TESSERA_HOST_DEVICE static constexpr bool passes(int warpgroup, bool last_turn) { return !(last_turn && warpgroup == 1); }
+  TESSERA_HOST_DEVICE static constexpr bool arrives_before_first(int warpgroup) { return warpgroup == Consumers - 1; }
+  TESSERA_HOST_DEVICE static constexpr bool passes(int warpgroup, bool last_turn) { return !(last_turn && warpgroup == Consumers - 1); }
+  // The warpgroup whose barrier w arrives at: the next in the ring.
+  // (Two: the other one, as 1 - w, which compiles to the ping-pong's code.)
+  TESSERA_HOST_DEVICE static constexpr int next(int warpgroup) {
+    if constexpr (Consumers == 2) return 1 - warpgroup;
+    else return warpgroup == Consumers - 1 ? 0 : warpgroup + 1;
+  }
 };
 
 // Whether key column c (of the sequence) is masked for query row r.

@@ -12,7 +12,9 @@
 // One CTA tile (seqlen_q = bM, seqlen_k = bN, one batch, one head) and inputs whose values name
 // their coordinates, exact in 16-bit inputs and f32 accumulators:
 //   Q(m,0) = m, Q(m,1) = 1; K(n,0) = 1, K(n,1) = bM n;  V(0,d) = 1, V(1,d) = bM d; zero elsewhere
-// so S(m,n) = m + bM n (bM n < 2^15: exact in bf16's 8 significant bits as n < 256). Two runs:
+// so S(m,n) = m + bM n, exact while each input (m, bM n, bM d) is exact in T: bM 128 in bf16's 8
+// significant bits as n < 256; bM 192 (three consumer warpgroups) in f16, not in bf16 (192 n
+// needs 9 bits for odd n >= 86: trace_codes_exact refuses it). Two runs:
 //   scores   records S; the softmax is replaced by P(m,n) = the T whose bits are
 //            kPBias + m + bM n (positive, normal and finite in bf16 and f16 while
 //            bM bN <= 0x7c00 - kPBias: bits 0x0400..0x7bff), then
@@ -25,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/algorithm.hpp"
@@ -50,10 +53,33 @@ struct TraceProblem {
   static constexpr int capacity = Cfg::Consumers * 128 * (Cfg::bN > Cfg::head_dim ? Cfg::bN : Cfg::head_dim);
 };
 
+// Whether integer x (>= 0) is a finite T exactly: its odd part within T's significand (8 bits
+// bf16, 11 f16) and, in f16, below its largest finite value.
+template <class T>
+constexpr bool exact_integer(int x) {
+  constexpr bool bf16 = std::is_same_v<T, bfloat16_t>;
+  if (!bf16 && x > 65504) return false;
+  while (x != 0 && x % 2 == 0) x /= 2;
+  return x < (1 << (bf16 ? 8 : 11));
+}
+// The trace inputs (trace_inputs) exact in T: rows m, bM n for the keys, bM d for head dims.
+template <class Cfg>
+constexpr bool trace_codes_exact() {
+  using T = typename Cfg::Element;
+  for (int m = 0; m < Cfg::bM; ++m)
+    if (!exact_integer<T>(m)) return false;
+  for (int n = 0; n < Cfg::bN; ++n)
+    if (!exact_integer<T>(Cfg::bM * n)) return false;
+  for (int d = 0; d < Cfg::head_dim; ++d)
+    if (!exact_integer<T>(Cfg::bM * d)) return false;
+  return true;
+}
+
 template <class Cfg>
 struct AttentionRecorder {
   static constexpr bool enabled = true;
   static_assert(Cfg::bM * Cfg::bN <= 0x7c00 - kPBias, "the scores run's P codes are finite 16-bit values");
+  static_assert(trace_codes_exact<Cfg>(), "the trace's inputs (row, bM column) are exact in the element type");
   using T = typename Cfg::Element;
   kernels::TraceRecords out;  // (tessera/kernels/trace_records.hpp)
   TraceRun run;

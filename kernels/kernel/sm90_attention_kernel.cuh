@@ -1,7 +1,10 @@
-// The SM90 attention kernel: warp-specialized, one CTA per (Q tile of 128 rows, head, batch).
-//   warpgroup 0      producer: setmaxnreg down (24); one thread loads Q and the K/V tiles by TMA
-//   warpgroups 1, 2  consumers: rows 0-63 and 64-127 of the Q tile; setmaxnreg up (240) (S, P and O
-//                    live in registers: 64 + 32 + D/2 per thread)
+// The SM90 attention kernel: warp-specialized, one CTA per (Q tile of bM = 64 Consumers rows,
+// head, batch).
+//   warpgroup 0      producer: setmaxnreg down (Cfg::producer_registers); one thread loads Q and
+//                    the K/V tiles by TMA
+//   warpgroups 1..   consumers: rows 64(w-1) .. 64w-1 of the Q tile; setmaxnreg up
+//                    (Cfg::consumer_registers: S, P and O live in registers, bN/2 + bN/4 + D/2
+//                    per thread)
 // The grid is (Q tiles of the longest sequence, heads, batch): B * H beyond the SM count is
 // more CTAs, and a Q tile past its (varlen) sequence's end exits at once.
 #pragma once
@@ -34,14 +37,14 @@ TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
   __syncthreads();
   pipeline::PipelineState<Cfg::Stages> st;
   if (threadIdx.x < 128) {
-    GMMA::warpgroup_reg_dealloc<24>();
+    GMMA::warpgroup_reg_dealloc<Cfg::producer_registers>();
     if (threadIdx.x == 0 && w.key_tiles > 0) {
       const int kv_head = w.h / (p.problem.heads / p.problem.kv_heads);
       produce<Cfg>(p.maps, s, w, kv_head, st);
     }
     return;
   }
-  GMMA::warpgroup_reg_alloc<240>();
+  GMMA::warpgroup_reg_alloc<Cfg::consumer_registers>();
   const int thread = int(threadIdx.x) - 128;
   ConsumerState<Cfg> cs;
   if (w.key_tiles > 0) consume<Cfg>(s, w, p.problem.causal, p.problem.scale, thread, st, cs, trace);

@@ -1,7 +1,9 @@
 // tessera::attention on the GPU against an FP64 reference on the host: head dims 64 and 128,
 // bf16 and f16, causal and not, GQA ratios 1/2/4, varlen batches of uneven lengths, residues
 // (sequence lengths 1, 17, 129, 1000) and more (batch, head) pairs than SMs. O and LSE are
-// filled with NaN before each launch, so anything the kernel fails to write is caught.
+// filled with NaN before each launch, so anything the kernel fails to write is caught. The
+// same cases at head dim 64 run the kernel with three consumer warpgroups too (Q tiles of 192
+// rows; not shipped: attention_consumers_gpu.cu).
 // Also: the argument checks' refusals (no GPU needed).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the refusal checks).
 //   hopper_attention_gpu_test [--small]                      (--small: compute-sanitizer's cases)
@@ -21,6 +23,7 @@
 #include "tessera/atom/numeric.hpp"
 #include "tessera/kernels/attention.hpp"
 #include "../../tools/harness/harness.cuh"  // TESSERA_CUDA_CHECK
+#include "attention_consumers_gpu.hpp"
 #include "attention_trace_gpu.hpp"
 #include "sm90_attention_trace_file.hpp"
 
@@ -36,6 +39,7 @@ struct Case {
   int d, batch, heads, kv_heads, sq, sk;
   bool causal;
   std::vector<int> lens_q, lens_k;  // varlen when not empty (batch = size)
+  int consumers = 2;                // 3: AttentionConfig<T, 64, 128, 3>, launched directly
 };
 
 template <class T>
@@ -86,10 +90,10 @@ bool run_case(Case const& c, unsigned seed) {
     a.cu_seqlens_q = dcq, a.cu_seqlens_k = dck, a.total_q = total_q, a.total_k = total_k;
   }
   char name[200];
-  std::snprintf(name, sizeof name, "%s D%d B%d H%d/%d sq %d sk %d%s%s", a.element == AttentionElement::BF16 ? "bf16" : "f16", D, batch, H, HK,
-                max_q, max_k, c.causal ? " causal" : "", varlen ? " varlen" : "");
+  std::snprintf(name, sizeof name, "%s D%d B%d H%d/%d sq %d sk %d%s%s%s", a.element == AttentionElement::BF16 ? "bf16" : "f16", D, batch, H,
+                HK, max_q, max_k, c.causal ? " causal" : "", varlen ? " varlen" : "", c.consumers == 3 ? " (3 consumer warpgroups)" : "");
   bool ok = true;
-  if (auto r = attention(a); !r) {
+  if (auto r = c.consumers == 3 ? sm90::attention::run_three_consumers(a) : attention(a); !r) {
     std::printf("FAIL %s: %s\n", name, r.message.c_str());
     ok = false;
   } else {
@@ -243,7 +247,8 @@ int main(int argc, char** argv) {
   const auto BF = AttentionElement::BF16, F16 = AttentionElement::F16;
   std::vector<Case> cases;
   if (small) {
-    cases = {{BF, 64, 1, 2, 1, 129, 129, true, {}, {}}, {F16, 128, 1, 2, 2, 17, 200, false, {}, {}}, {BF, 128, 0, 2, 1, 0, 0, true, {5, 130}, {7, 140}}};
+    cases = {{BF, 64, 1, 2, 1, 129, 129, true, {}, {}}, {F16, 128, 1, 2, 2, 17, 200, false, {}, {}}, {BF, 128, 0, 2, 1, 0, 0, true, {5, 130}, {7, 140}},
+             {F16, 64, 0, 2, 1, 0, 0, true, {5, 200}, {7, 260}, 3}};
   } else {
     for (auto el : {BF, F16})
       for (int d : {64, 128})
@@ -256,6 +261,16 @@ int main(int argc, char** argv) {
     // More (batch, head) pairs than SMs, GQA 2.
     cases.push_back({BF, 128, (sms + 7) / 8 + 1, 8, 4, 256, 256, false, {}, {}});
     cases.push_back({F16, 64, (sms + 7) / 8 + 1, 8, 4, 256, 256, true, {}, {}});
+    // Three consumer warpgroups (head dim 64, Q tiles of 192 rows): residues around 192, the
+    // masks, GQA, varlen, more CTAs than SMs.
+    for (auto el : {BF, F16})
+      for (bool causal : {false, true}) {
+        for (int s : {1, 17, 191, 193, 1000}) cases.push_back({el, 64, 2, 4, 2, s, s, causal, {}, {}, 3});
+        cases.push_back({el, 64, 1, 4, 4, 300, 700, causal, {}, {}, 3});
+        cases.push_back({el, 64, 1, 4, 1, 700, 300, causal, {}, {}, 3});
+        cases.push_back({el, 64, 0, 8, 2, 0, 0, causal, {1, 300, 17, 385, 64}, {5, 256, 17, 1000, 1}, 3});
+      }
+    cases.push_back({BF, 64, (sms + 7) / 8 + 1, 8, 4, 600, 600, true, {}, {}, 3});
   }
   unsigned seed = 1;
   for (auto const& c : cases) failures += run(c, seed++) ? 0 : 1;

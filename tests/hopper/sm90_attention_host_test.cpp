@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -31,7 +32,7 @@ struct Coord2 {
   int row, col;
   bool operator==(Coord2 const&) const = default;
 };
-// (thread of the CTA's consumers 0..255: warpgroup = thread / 128)
+// (thread of the CTA's consumers 0 .. 128 Consumers - 1: warpgroup = thread / 128)
 Coord2 isa_accumulator(int thread, int i) {
   const int wg = thread / 128, q = thread % 128 / 32, g = thread % 32 / 4, t = thread % 4;
   return {64 * wg + 16 * q + g + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * t + i % 2};
@@ -59,9 +60,10 @@ void check_p_retile() {
   CHECK(thread_preserving(MmaS{}, MmaO{}, TileS{}));
   constexpr auto a_tv = MmaO::get_layoutA_TV(TileS{});
   constexpr auto c_tv = MmaS::get_layoutC_TV(TileS{});
+  constexpr int threads = 128 * Cfg::Consumers;
   int checked = 0;
   std::set<int> used;
-  for (int thread = 0; thread < 256; ++thread)
+  for (int thread = 0; thread < threads; ++thread)
     for (int kb = 0; kb < Cfg::bN / 16; ++kb)
       for (int i = 0; i < 8; ++i) {
         const int c = int(retile(i, 0, kb));
@@ -76,11 +78,11 @@ void check_p_retile() {
         REQUIRE(Coord2{a_off % Cfg::bM, a_off / Cfg::bM} == isa_accumulator(thread, c));
         ++checked;
       }
-  CHECK(checked == 256 * Cfg::bN / 2);
+  CHECK(checked == threads * Cfg::bN / 2);
   // The mainloop's coordinates of S's values (and the epilogue's of O's): value 0 of the thread
   // plus value i of thread 0, row and column apart.
   constexpr auto o_tv = MmaO::get_layoutC_TV(typename Cfg::TileO{});
-  for (int thread = 0; thread < 256; ++thread) {
+  for (int thread = 0; thread < threads; ++thread) {
     for (int c = 0; c < Cfg::bN / 2; ++c) {
       const int t0 = int(c_tv(thread, 0)), v0 = int(c_tv(0, c)), tv = int(c_tv(thread, c));
       REQUIRE(Coord2{tv % Cfg::bM, tv / Cfg::bM} == Coord2{t0 % Cfg::bM + v0 % Cfg::bM, t0 / Cfg::bM + v0 / Cfg::bM});
@@ -102,7 +104,8 @@ void check_rows() {
   constexpr int values = Cfg::bN / 2;
   STATIC_REQUIRE(Cfg::rows_per_thread == 2);
   STATIC_REQUIRE(Cfg::row_lanes == 3);  // the quad of lanes 4g..4g+3
-  for (int thread = 0; thread < 256; ++thread) {
+  constexpr int threads = 128 * Cfg::Consumers;
+  for (int thread = 0; thread < threads; ++thread) {
     for (int c = 0; c < values; ++c) {
       REQUIRE(int(rows(thread, c)) == isa_accumulator(thread, c).row);
       for (int c2 = 0; c2 < values; ++c2)  // same slot exactly when the same row
@@ -110,7 +113,7 @@ void check_rows() {
     }
     // The threads holding values of thread's rows: exactly thread ^ x for x in the mask.
     std::set<int> sharing, butterfly;
-    for (int other = 0; other < 256; ++other)
+    for (int other = 0; other < threads; ++other)
       for (int c = 0; c < values; ++c)
         if (isa_accumulator(other, c).row == isa_accumulator(thread, 0).row) sharing.insert(other);
     for (int x = 0; x < 32; ++x)
@@ -132,12 +135,18 @@ TEST_CASE("sm90 attention: P from S's accumulators is the RS operand, register f
   check_p_retile<AttentionConfig<half_t, 128>>();
   check_p_retile<DefaultConfig<bfloat16_t, 128>>();  // (192 keys)
   check_p_retile<AttentionConfig<half_t, 64, 192>>();
+  // Three consumer warpgroups (bM 192): the same retile in each.
+  check_p_retile<AttentionConfig<bfloat16_t, 64, 128, 3>>();
+  check_p_retile<AttentionConfig<half_t, 64, 128, 3>>();
+  check_p_retile<AttentionConfig<bfloat16_t, 64, 192, 3>>();
 }
 
 TEST_CASE("sm90 attention: rows of S, their slots in a thread and the lanes sharing them") {
   check_rows<AttentionConfig<bfloat16_t, 128>>();
   check_rows<AttentionConfig<half_t, 64>>();
   check_rows<DefaultConfig<half_t, 128>>();
+  check_rows<AttentionConfig<bfloat16_t, 64, 128, 3>>();
+  check_rows<AttentionConfig<half_t, 64, 192, 3>>();
 }
 
 // The kernel's TMA copies: (rows, D, heads, batch) tensors into its smem tiles, whole tiles in
@@ -164,6 +173,8 @@ TEST_CASE("sm90 attention: the Q, K and V tiles are whole TMA boxes") {
   check_tma<AttentionConfig<half_t, 128>>(17, 16, 3);
   check_tma<AttentionConfig<bfloat16_t, 128>>(1, 1, 1);
   check_tma<DefaultConfig<bfloat16_t, 128>>(1000, 8, 3);
+  check_tma<AttentionConfig<bfloat16_t, 64, 128, 3>>(1000, 4, 2);  // (Q: 192 rows)
+  check_tma<AttentionConfig<half_t, 64, 128, 3>>(17, 16, 3);
 }
 
 // The wgmma descriptors of the consumers' operands (Q as A, K and V as B, every k-block and
@@ -180,8 +191,8 @@ void check_descriptors() {
   constexpr auto lk = typename Cfg::SmemK{};
   constexpr auto lv = typename Cfg::SmemV{};
   int bad = 0, checked = 0;
-  for (int t : {0, 128}) {
-    const int wg = t / 128;
+  for (int wg = 0; wg < Cfg::Consumers; ++wg) {
+    const int t = 128 * wg;
     const auto tSrQ = typename Cfg::TiledMmaS{}.get_slice(t).partition_fragment_A(sQ);
     const auto tSrK = typename Cfg::TiledMmaS{}.get_slice(t).partition_fragment_B(sK);
     const auto tOrV = typename Cfg::TiledMmaO{}.get_slice(t).partition_fragment_B(sV);
@@ -207,6 +218,33 @@ TEST_CASE("sm90 attention: the operands' wgmma descriptors read what the smem ti
   check_descriptors<AttentionConfig<bfloat16_t, 64>>();
   check_descriptors<AttentionConfig<half_t, 128>>();
   check_descriptors<DefaultConfig<bfloat16_t, 128>>();
+  check_descriptors<AttentionConfig<bfloat16_t, 64, 128, 3>>();
+}
+
+// The CTA's shape per number of consumer warpgroups: rows, threads, and the registers setmaxnreg
+// shares out within an SM's 65536.
+template <class Cfg>
+void check_cta_shape() {
+  STATIC_REQUIRE(Cfg::bM == 64 * Cfg::Consumers);
+  STATIC_REQUIRE(Cfg::Threads == 128 * (Cfg::Consumers + 1));
+  STATIC_REQUIRE(decltype(size(typename Cfg::TiledMmaS{}))::value == 128 * Cfg::Consumers);
+  STATIC_REQUIRE(decltype(size(typename Cfg::TiledMmaO{}))::value == 128 * Cfg::Consumers);
+  STATIC_REQUIRE(Cfg::q_elements == Cfg::bM * Cfg::head_dim);
+  STATIC_REQUIRE(decltype(cosize(typename Cfg::SmemQ{}))::value == Cfg::q_elements);
+  STATIC_REQUIRE(128 * (Cfg::producer_registers + Cfg::Consumers * Cfg::consumer_registers) <= 65536);
+  // A consumer thread's S, P and O fit its registers (the rest: addresses, row state, loop).
+  STATIC_REQUIRE(Cfg::bN / 2 + Cfg::bN / 4 + Cfg::head_dim / 2 < Cfg::consumer_registers);
+}
+
+TEST_CASE("sm90 attention: 2 and 3 consumer warpgroups, their rows, threads and registers") {
+  check_cta_shape<AttentionConfig<bfloat16_t, 64>>();
+  check_cta_shape<DefaultConfig<half_t, 128>>();
+  check_cta_shape<AttentionConfig<bfloat16_t, 64, 128, 3>>();
+  check_cta_shape<AttentionConfig<half_t, 64, 128, 3>>();
+  STATIC_REQUIRE(AttentionConfig<half_t, 64, 128, 3>::bM == 192);
+  STATIC_REQUIRE(AttentionConfig<half_t, 64, 128, 3>::Threads == 512);
+  // The shipped kernels keep two consumer warpgroups.
+  STATIC_REQUIRE(DefaultConfig<bfloat16_t, 64>::Consumers == 2 && DefaultConfig<bfloat16_t, 128>::Consumers == 2);
 }
 
 TEST_CASE("accumulator_as_operand_A: a retile that needs other threads' values is detected") {
@@ -320,6 +358,8 @@ TEST_CASE("sm90 attention: the key tiles a Q tile reads, and the unmasked ones f
   check_key_tiles(300, 1000, true, 128, 128);   // fewer queries than keys: the diagonal moves right
   check_key_tiles(1000, 300, true, 128, 128);   // more: the first rows see no key
   check_key_tiles(1, 1, false, 128, 128);
+  check_key_tiles(1000, 1000, true, 192, 128);  // (three consumer warpgroups)
+  check_key_tiles(300, 1000, true, 192, 128);
   rc::prop("any lengths, mask and tile", [] {
     const int sq = *rc::gen::inRange(1, 600), sk = *rc::gen::inRange(1, 600);
     const int bN = 16 * *rc::gen::inRange(1, 12);
@@ -327,73 +367,93 @@ TEST_CASE("sm90 attention: the key tiles a Q tile reads, and the unmasked ones f
   });
 }
 
-// The consumers' turn protocol against a model of two named barriers (bar.sync / bar.arrive with
-// 256 threads: a phase completes when both warpgroups' 128 have arrived; a sync waits for its
-// phase), over every interleaving of the two warpgroups. What a run found.
+// The consumers' turn protocol against a model of one named barrier per warpgroup (bar.sync /
+// bar.arrive with 256 threads: a phase completes when two warpgroups' 128 have arrived; a sync
+// waits for its phase), over every interleaving of n warpgroups. What a run found.
 struct TurnsOutcome {
   bool deadlock = false, double_arrival = false, out_of_turn = false, idle_at_end = true;
   int issues = 0;
 };
-using ArrivesFirst = bool (*)(int);
-using Passes = bool (*)(int, bool);
+// A protocol: who arrives before its first turn, who passes after turn (last or not), and at
+// which warpgroup's barrier.
+struct TurnRules {
+  std::function<bool(int)> arrives_first;
+  std::function<bool(int, bool)> passes;
+  std::function<int(int)> next;
+};
+template <int N>
+TurnRules protocol_rules() {
+  using P = ConsumerTurnProtocol<N>;
+  return {P::arrives_before_first, P::passes, P::next};
+}
 
-TurnsOutcome explore_turns(int key_tiles, ArrivesFirst arrives_first, Passes passes) {
+TurnsOutcome explore_turns(int n, int key_tiles, TurnRules const& rules) {
   enum Op { Arrive, Sync, Issue };
   struct Step {
     Op op;
     int barrier;
   };
-  const int turns = ConsumerTurnProtocol::turns(key_tiles);
-  std::vector<Step> prog[2];
-  for (int w = 0; w < 2; ++w) {
-    if (arrives_first(w)) prog[w].push_back({Arrive, 0});
+  const int turns = key_tiles + 1;
+  std::vector<std::vector<Step>> prog(static_cast<std::size_t>(n));
+  for (int w = 0; w < n; ++w) {
+    auto& p = prog[std::size_t(w)];
+    if (rules.arrives_first(w)) p.push_back({Arrive, rules.next(w)});
     for (int t = 0; t < turns; ++t) {
-      prog[w].push_back({Sync, w});
-      prog[w].push_back({Issue, -1});
-      if (passes(w, t == turns - 1)) prog[w].push_back({Arrive, 1 - w});
+      p.push_back({Sync, w});
+      p.push_back({Issue, -1});
+      if (rules.passes(w, t == turns - 1)) p.push_back({Arrive, rules.next(w)});
     }
   }
+  // Per warpgroup: pc, the phase a blocked sync waits to complete (-1: none); per barrier: the
+  // threads arrived, which warpgroups, its phase; and the issues so far.
   struct State {
-    int pc[2] = {0, 0}, waits_for[2] = {-1, -1};  // (the phase a blocked sync waits to complete)
-    int count[2] = {0, 0}, mask[2] = {0, 0}, phase[2] = {0, 0}, issues = 0;
-    auto key() const { return std::vector<int>{pc[0], pc[1], waits_for[0], waits_for[1], count[0], count[1], mask[0], mask[1], phase[0], phase[1]}; }
+    std::vector<int> pc, waits_for, count, mask, phase;
+    int issues = 0;
+    auto key() const {
+      std::vector<int> k{issues};
+      for (auto const* v : {&pc, &waits_for, &count, &mask, &phase}) k.insert(k.end(), v->begin(), v->end());
+      return k;
+    }
   };
+  const std::vector<int> zeros(static_cast<std::size_t>(n), 0), none(static_cast<std::size_t>(n), -1);
   TurnsOutcome out;
   std::set<std::vector<int>> seen;
-  std::vector<State> stack{State{}};
+  std::vector<State> stack{State{zeros, none, zeros, zeros, zeros, 0}};
   while (!stack.empty()) {
     const State st = stack.back();
     stack.pop_back();
     if (!seen.insert(st.key()).second) continue;
-    bool moved = false;
-    for (int w = 0; w < 2; ++w) {
-      if (st.pc[w] == int(prog[w].size())) continue;
-      State n = st;
-      if (n.waits_for[w] >= 0) {  // blocked in a sync until its phase completes
-        if (n.phase[w] <= n.waits_for[w]) continue;
-        n.waits_for[w] = -1, ++n.pc[w];
+    bool moved = false, done = true;
+    for (int w = 0; w < n; ++w) {
+      const auto uw = std::size_t(w);
+      if (st.pc[uw] == int(prog[uw].size())) continue;
+      done = false;
+      State nx = st;
+      if (nx.waits_for[uw] >= 0) {  // blocked in a sync until its phase completes
+        if (nx.phase[uw] <= nx.waits_for[uw]) continue;
+        nx.waits_for[uw] = -1, ++nx.pc[uw];
       } else {
-        const Step step = prog[w][std::size_t(n.pc[w])];
+        const Step step = prog[uw][std::size_t(nx.pc[uw])];
         if (step.op == Issue) {
-          if (n.issues % 2 != w) out.out_of_turn = true;
-          ++n.issues, ++n.pc[w];
+          if (nx.issues % n != w) out.out_of_turn = true;
+          ++nx.issues, ++nx.pc[uw];
         } else {
-          const int b = step.barrier;
-          if (n.mask[b] & (1 << w)) out.double_arrival = true;
-          n.mask[b] |= 1 << w, n.count[b] += 128;
-          const int phase = n.phase[b];
-          if (n.count[b] == 256) n.count[b] = 0, n.mask[b] = 0, ++n.phase[b];
-          if (step.op == Sync && n.phase[b] == phase) n.waits_for[w] = phase;  // (its phase still open)
-          else ++n.pc[w];
+          const auto b = std::size_t(step.barrier);
+          if (nx.mask[b] & (1 << w)) out.double_arrival = true;
+          nx.mask[b] |= 1 << w, nx.count[b] += 128;
+          const int phase = nx.phase[b];
+          if (nx.count[b] == 256) nx.count[b] = 0, nx.mask[b] = 0, ++nx.phase[b];
+          if (step.op == Sync && nx.phase[b] == phase) nx.waits_for[uw] = phase;  // (its phase still open)
+          else ++nx.pc[uw];
         }
       }
       moved = true;
-      stack.push_back(n);
+      stack.push_back(nx);
     }
-    const bool done = st.pc[0] == int(prog[0].size()) && st.pc[1] == int(prog[1].size());
     if (done) {
       out.issues = st.issues;
-      if (st.count[0] != 0 || st.count[1] != 0) out.idle_at_end = false;
+      for (int c : st.count)
+        if (c != 0) out.idle_at_end = false;
     } else if (!moved) {
       out.deadlock = true;
     }
@@ -401,21 +461,49 @@ TurnsOutcome explore_turns(int key_tiles, ArrivesFirst arrives_first, Passes pas
   return out;
 }
 
-TEST_CASE("sm90 attention: the consumers' turns alternate and leave both barriers idle, in every interleaving") {
-  for (int key_tiles = 1; key_tiles <= 12; ++key_tiles) {
-    const TurnsOutcome o = explore_turns(key_tiles, ConsumerTurnProtocol::arrives_before_first, ConsumerTurnProtocol::passes);
+template <int N>
+void check_turns() {
+  using P = ConsumerTurnProtocol<N>;
+  INFO(N << " consumer warpgroups");
+  for (int key_tiles = 1; key_tiles <= (N == 2 ? 12 : 6); ++key_tiles) {
+    const TurnsOutcome o = explore_turns(N, key_tiles, protocol_rules<N>());
     CHECK(!o.deadlock);
     CHECK(!o.double_arrival);
     CHECK(!o.out_of_turn);
     CHECK(o.idle_at_end);
-    CHECK(o.issues == 2 * ConsumerTurnProtocol::turns(key_tiles));
+    CHECK(o.issues == N * P::turns(key_tiles));
   }
-  // The model sees the protocol's mistakes: no first arrival (both wait forever), a pass after
-  // the last turn (a barrier left half arrived), warpgroup 0 handed the first turn twice.
-  CHECK(explore_turns(3, [](int) { return false; }, ConsumerTurnProtocol::passes).deadlock);
-  CHECK(!explore_turns(3, ConsumerTurnProtocol::arrives_before_first, [](int, bool) { return true; }).idle_at_end);
-  const TurnsOutcome twice = explore_turns(3, [](int) { return true; }, ConsumerTurnProtocol::passes);
-  CHECK((twice.double_arrival || twice.out_of_turn || twice.deadlock || !twice.idle_at_end));
+  // The model sees the protocol's mistakes: no first arrival (all wait forever), a pass after
+  // the last turn (a barrier left half arrived), every warpgroup arriving first (warpgroup 0
+  // handed its first turn more than once), the turn passed the wrong way round the ring.
+  TurnRules r = protocol_rules<N>();
+  r.arrives_first = [](int) { return false; };
+  CHECK(explore_turns(N, 3, r).deadlock);
+  r = protocol_rules<N>();
+  r.passes = [](int, bool) { return true; };
+  CHECK(!explore_turns(N, 3, r).idle_at_end);
+  r = protocol_rules<N>();
+  r.arrives_first = [](int) { return true; };
+  const TurnsOutcome first = explore_turns(N, 3, r);
+  CHECK((first.double_arrival || first.out_of_turn || first.deadlock || !first.idle_at_end));
+  if (N > 2) {
+    r = protocol_rules<N>();
+    r.next = [](int w) { return (w + N - 1) % N; };  // (arrives at its predecessor's barrier)
+    const TurnsOutcome back = explore_turns(N, 3, r);
+    CHECK((back.double_arrival || back.out_of_turn || back.deadlock || !back.idle_at_end));
+    r = protocol_rules<N>();
+    r.arrives_first = [](int w) { return w == 0; };  // (the wrong warpgroup opens the ring)
+    const TurnsOutcome opener = explore_turns(N, 3, r);
+    CHECK((opener.double_arrival || opener.out_of_turn || opener.deadlock || !opener.idle_at_end));
+  }
+}
+
+TEST_CASE("sm90 attention: the consumers' turns go round in order and leave every barrier idle, in every interleaving") {
+  check_turns<2>();
+  check_turns<3>();
+  // The two-warpgroup ring is the ping-pong: each passes to the other.
+  STATIC_REQUIRE(ConsumerTurnProtocol<2>::next(0) == 1 && ConsumerTurnProtocol<2>::next(1) == 0);
+  STATIC_REQUIRE(ConsumerTurnProtocol<3>::next(2) == 0);
 }
 
 }  // namespace

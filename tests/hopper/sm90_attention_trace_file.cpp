@@ -25,23 +25,40 @@ void maps_of(std::ostream& os) {
      << to_string(Cfg::TiledMmaO::get_layoutC_TV(TileO{})) << "\n";
 }
 
-}  // namespace
-
-void write_attention_trace_maps(std::ostream& os, bool bf16, int head_dim) {
-  if (head_dim == 64) bf16 ? maps_of<DefaultConfig<bfloat16_t, 64>>(os) : maps_of<DefaultConfig<half_t, 64>>(os);
-  else if (head_dim == 128) bf16 ? maps_of<DefaultConfig<bfloat16_t, 128>>(os) : maps_of<DefaultConfig<half_t, 128>>(os);
-  else throw std::invalid_argument("attention trace: head_dim must be 64 or 128, got " + std::to_string(head_dim));
+// The traced configuration: the shipped one per (element, head dim), or three consumer warpgroups.
+template <class F>
+void with_config(bool bf16, int head_dim, int consumers, F&& f) {
+  if (consumers == 3) {
+    if (bf16 || head_dim != 64) throw std::invalid_argument("attention trace: three consumer warpgroups are traced in f16 at head_dim 64");
+    f(AttentionConfig<half_t, 64, 128, 3>{});
+  } else if (consumers != 2) {
+    throw std::invalid_argument("attention trace: 2 or 3 consumer warpgroups, got " + std::to_string(consumers));
+  } else if (head_dim == 64) {
+    bf16 ? f(DefaultConfig<bfloat16_t, 64>{}) : f(DefaultConfig<half_t, 64>{});
+  } else if (head_dim == 128) {
+    bf16 ? f(DefaultConfig<bfloat16_t, 128>{}) : f(DefaultConfig<half_t, 128>{});
+  } else {
+    throw std::invalid_argument("attention trace: head_dim must be 64 or 128, got " + std::to_string(head_dim));
+  }
 }
 
-void write_attention_trace(std::ostream& os, bool bf16, int head_dim, std::vector<int> const& records) {
+}  // namespace
+
+void write_attention_trace_maps(std::ostream& os, bool bf16, int head_dim, int consumers) {
+  with_config(bf16, head_dim, consumers, [&](auto cfg) { maps_of<decltype(cfg)>(os); });
+}
+
+void write_attention_trace(std::ostream& os, bool bf16, int head_dim, std::vector<int> const& records, int consumers) {
   const std::string t = bf16 ? "bf16" : "f16", ab = bf16 ? "F32BF16BF16" : "F32F16F16";
   const std::string d = std::to_string(head_dim);
-  const int keys = head_dim == 64 ? DefaultConfig<bfloat16_t, 64>::bN : DefaultConfig<bfloat16_t, 128>::bN;
+  int rows = 0, keys = 0;
+  with_config(bf16, head_dim, consumers, [&](auto cfg) { rows = decltype(cfg)::bM, keys = decltype(cfg)::bN; });
   const std::string n = std::to_string(keys);
   os << "tessera-trace 1\n"
-     << "kernel sm90 attention (kernels/kernel/sm90_attention_kernel.cuh) " << t << " D=" << d << " tile=128x" << n
-     << " S=SM90_64x" << n << "x16_" << ab << "_SS P=accumulator_as_operand_A O=SM90_64x" << d << "x16_" << ab << "_RS atoms=2x1x1\n";
-  write_attention_trace_maps(os, bf16, head_dim);
+     << "kernel sm90 attention (kernels/kernel/sm90_attention_kernel.cuh) " << t << " D=" << d << " tile=" << rows << "x" << n
+     << " S=SM90_64x" << n << "x16_" << ab << "_SS P=accumulator_as_operand_A O=SM90_64x" << d << "x16_" << ab << "_RS atoms=" << consumers
+     << "x1x1\n";
+  write_attention_trace_maps(os, bf16, head_dim, consumers);
   for (std::size_t i = 0; i + 5 <= records.size(); i += 5)
     os << "rec " << trace_map_name(records[i]) << " " << records[i + 1] << " " << records[i + 2] << " " << records[i + 3] << " "
        << records[i + 4] << "\n";

@@ -1,13 +1,15 @@
 // The SM90 attention kernel's trace on the host, without a GPU: the consumers' own GEMM steps
 // (collective/sm90_attention_consumer_mma.hpp: S = Q K^T by wgmma SS, P rounded and read
-// through PRetile, O += P V by wgmma RS) run for all 256 consumer threads inside
+// through PRetile, O += P V by wgmma RS) run for all consumer threads (256, or 384 with three
+// consumer warpgroups) inside
 // host_warp::launch, gemm emulating both wgmmas from the descriptors and the warp's registers,
 // with the trace policy the GPU build records with (collective/sm90_attention_trace.hpp) and
 // the tile's inputs written into the kernel's swizzled smem tiles (TMA's part is the host
-// test's check that the boxes bring whole tiles). Then, per configuration (bf16/f16, D 64/128):
+// test's check that the boxes bring whole tiles). Then, per configuration (bf16/f16, D 64/128,
+// and f16 D 64 with three consumer warpgroups):
 //   - the trace (sm90_attention_trace_file.cpp) parses and verifies: every (thread, value) of
 //     mmaS.C, mmaO.A (P) and mmaO.C recorded once, at the coordinate its map gives;
-//   - the maps are the ones `tessera mma SM90_64xNx16_..._SS|RS --atoms 2x1x1` draws (the
+//   - the maps are the ones `tessera mma SM90_64xNx16_..._SS|RS --atoms Cx1x1` draws (the
 //     runtime tier's tiled MMAs), P's first k-block included;
 //   - planted errors fail, and the report names the thread, value and coordinates: two P values
 //     swapped, an O value recorded by the wrong thread.
@@ -132,10 +134,11 @@ bool same_function(rt::Layout const& a, rt::Layout const& b, int64_t values = -1
   return true;
 }
 
-// The maps against the runtime tier's tiled MMAs, as `tessera mma NAME --atoms 2x1x1` builds them.
-void check_drawn_maps(verify::Trace const& t, bool bf16, int head_dim, int keys) {
+// The maps against the runtime tier's tiled MMAs, as `tessera mma NAME --atoms Cx1x1` builds them
+// (C consumer warpgroups).
+void check_drawn_maps(verify::Trace const& t, bool bf16, int head_dim, int keys, int consumers) {
   const std::string ab = bf16 ? "F32BF16BF16" : "F32F16F16";
-  const rt::Layout atoms = rt::parse_atom_layout("2x1x1");  // (--atoms 2x1x1)
+  const rt::Layout atoms = rt::parse_atom_layout(std::to_string(consumers) + "x1x1");  // (--atoms Cx1x1)
   auto const* ss = rt::find_mma("SM90_64x" + std::to_string(keys) + "x16_" + ab + "_SS");
   auto const* rs = rt::find_mma("SM90_64x" + std::to_string(head_dim) + "x16_" + ab + "_RS");
   EXPECT(ss && rs, "the registry's wgmma atoms");
@@ -146,7 +149,7 @@ void check_drawn_maps(verify::Trace const& t, bool bf16, int head_dim, int keys)
   if (!s || !p || !o) return;
   EXPECT(same_function(s->tv, mma_s.layout_c_tv), "mmaS.C is TiledMmaS's C map: %s", ab.c_str());
   EXPECT(same_function(o->tv, mma_o.layout_c_tv), "mmaO.C is TiledMmaO's C map: D %d", head_dim);
-  // P over (bM, bN) is TiledMmaO's A map over its own (128, 16) tile, k-block after k-block.
+  // P over (bM, bN) is TiledMmaO's A map over its own (bM, 16) tile, k-block after k-block.
   EXPECT(same_function(p->tv, mma_o.layout_a_tv, mma_o.layout_a_tv.mode(1).size()), "mmaO.A's first k-block is TiledMmaO's A map");
 }
 
@@ -186,17 +189,18 @@ void check_config(bool bf16, std::string* text_out = nullptr) {
   constexpr int D = Cfg::head_dim;
   const std::vector<int> records = host_trace<Cfg>();
   std::ostringstream os;
-  write_attention_trace(os, bf16, D, records);
-  const std::string name = std::string(bf16 ? "bf16" : "f16") + " D=" + std::to_string(D);
+  write_attention_trace(os, bf16, D, records, Cfg::Consumers);
+  const std::string name = std::string(bf16 ? "bf16" : "f16") + " D=" + std::to_string(D) + " consumers=" + std::to_string(Cfg::Consumers);
   const verify::Trace t = parse(os.str(), name);
   const verify::Report r = verify::verify(t);
   EXPECT(r.ok, "%s: the host trace verifies:\n%s", name.c_str(), verify::format_report(r).c_str());
-  const int64_t expected[] = {256 * Cfg::bN / 2, 256 * Cfg::bN / 2, 256 * D / 2};
+  constexpr int64_t threads = 128 * Cfg::Consumers;
+  const int64_t expected[] = {threads * Cfg::bN / 2, threads * Cfg::bN / 2, threads * D / 2};
   EXPECT(r.maps.size() == 3, "%s: three maps", name.c_str());
   for (std::size_t m = 0; m < r.maps.size() && m < 3; ++m)
     EXPECT(r.maps[m].matched == expected[m] && r.maps[m].expected == expected[m], "%s: map %s: %lld of %lld matched", name.c_str(),
            r.maps[m].map.c_str(), (long long)r.maps[m].matched, (long long)expected[m]);
-  check_drawn_maps(t, bf16, D, Cfg::bN);
+  check_drawn_maps(t, bf16, D, Cfg::bN, Cfg::Consumers);
   {
     verify::Trace bad = t;
     expect_fails_naming(bad, plant_swap(bad, 37), (name + ": two P values swapped").c_str());
@@ -225,6 +229,7 @@ int main(int argc, char** argv) {
   check_config<DefaultConfig<half_t, 128>>(false);
   check_config<DefaultConfig<bfloat16_t, 64>>(true);
   check_config<DefaultConfig<half_t, 64>>(false);
+  check_config<AttentionConfig<half_t, 64, 128, 3>>(false);  // (Q tiles of 192 rows; not shipped)
   if (!path.empty()) {
     verify::Trace t = parse(text, "bf16 D=128");
     if (plant == "swap") plant_swap(t, 37);
@@ -236,6 +241,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("%s\n", failures ? "FAILED" : "OK: the attention trace (S, P, O) of all four configurations verifies on the host");
+  std::printf("%s\n", failures ? "FAILED" : "OK: the attention trace (S, P, O) of all five configurations verifies on the host");
   return failures ? 1 : 0;
 }

@@ -1,7 +1,9 @@
-// Key-tile widths of the SM90 attention kernel side by side (a probe, not the library's bench):
-// AttentionConfig<bf16, D, BN> for BN in the lists below, launched through Sm90Attention<Cfg>
-// directly, in alternating pairs against the shipped configuration (bN = 128) in one process,
-// after warm-up; medians (bench/timing.hpp). B4 H16, S 4096 and 16384, full and causal.
+// Tile shapes of the SM90 attention kernel side by side (a probe, not the library's bench):
+// AttentionConfig<bf16, D, BN, Consumers> launched through Sm90Attention<Cfg> directly, in
+// alternating pairs against a baseline configuration in one process, after warm-up; medians
+// (bench/timing.hpp). B4 H16, S 4096 and 16384, full and causal. Compared: key-tile widths
+// against bN 128, and three consumer warpgroups (Q tiles of 192 rows) at head dim 64 against
+// the shipped D 64 configuration (DefaultConfig).
 //   nvcc <run_attention.sh's flags> -gencode=arch=compute_90a,code=sm_90a \
 //     tools/device/attention_tiles.cu -lcuda -o /tmp/attention_tiles && /tmp/attention_tiles
 #include <cstdio>
@@ -27,8 +29,18 @@ void launch(AttentionArguments const& a) {
   }
 }
 
-template <int D, int BN>
+template <class Cfg>
+const char* describe() {
+  static char name[64];
+  std::snprintf(name, sizeof name, "bN %3d, %d consumers", Cfg::bN, Cfg::Consumers);
+  return name;
+}
+
+// Cfg against Base, one problem.
+template <class Cfg, class Base>
 void compare(int S, bool causal) {
+  static_assert(Cfg::head_dim == Base::head_dim, "the same problem for both");
+  constexpr int D = Cfg::head_dim;
   const int B = 4, H = 16;
   const size_t n = size_t(B) * S * H * D;
   bfloat16_t *q, *k, *v, *o;
@@ -47,31 +59,35 @@ void compare(int S, bool causal) {
   a.batch = B, a.heads = H, a.kv_heads = H, a.head_dim = D, a.seqlen_q = S, a.seqlen_k = S;
   a.q = q, a.k = k, a.v = v, a.o = o, a.lse = lse;
   a.mask = causal ? AttentionMask::Causal : AttentionMask::None;
-  const auto t = sm90_check::time_pairs([&] { launch<att::AttentionConfig<bfloat16_t, D, BN>>(a); },
-                                        [&] { launch<att::AttentionConfig<bfloat16_t, D, 128>>(a); }, 20, 3);
+  const auto t = sm90_check::time_pairs([&] { launch<Cfg>(a); }, [&] { launch<Base>(a); }, 20, 3);
   SM90_CUDA(cudaGetLastError());
   const double flop = 4.0 * B * H * double(S) * S * D / (causal ? 2 : 1);
   const double mine = sm90_check::median(t.mine), base = sm90_check::median(t.theirs);
-  std::printf("D%-4d S%-6d %-7s bN %3d: %7.1f TFLOP/s   bN 128: %7.1f   ratio %.3f\n", D, S, causal ? "causal" : "full", BN,
-              flop / mine * 1e-9, flop / base * 1e-9, base / mine);
+  std::printf("D%-4d S%-6d %-7s %s: %7.1f TFLOP/s", D, S, causal ? "causal" : "full", describe<Cfg>(), flop / mine * 1e-9);
+  std::printf("   %s: %7.1f   ratio %.3f\n", describe<Base>(), flop / base * 1e-9, base / mine);
   for (auto* p : {q, k, v, o}) cudaFree(p);
   cudaFree(lse);
 }
 
-template <int D, int BN>
+template <class Cfg, class Base>
 void all() {
   for (int S : {4096, 16384})
-    for (bool causal : {false, true}) compare<D, BN>(S, causal);
+    for (bool causal : {false, true}) compare<Cfg, Base>(S, causal);
 }
+template <int D, int BN>
+using Bf16 = att::AttentionConfig<bfloat16_t, D, BN>;
 
 }  // namespace
 
 int main() {
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess || major != 9) return 77;
-  all<128, 128>();  // (the same kernel on both sides: the method's noise)
-  all<128, 176>();
-  all<128, 192>();
-  all<64, 192>();
+  all<Bf16<128, 128>, Bf16<128, 128>>();  // (the same kernel on both sides: the method's noise)
+  all<Bf16<128, 176>, Bf16<128, 128>>();
+  all<Bf16<128, 192>, Bf16<128, 128>>();
+  all<Bf16<64, 192>, Bf16<64, 128>>();
+  // Three consumer warpgroups against the shipped head-dim-64 kernel.
+  using Shipped64 = att::DefaultConfig<bfloat16_t, 64>;
+  all<att::AttentionConfig<bfloat16_t, 64, 128, 3>, Shipped64>();
   return 0;
 }
