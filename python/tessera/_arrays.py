@@ -10,6 +10,7 @@ The dict and the capsule are read in C++ (``_core.read_cuda_array_interface``,
 refusals live; this file calls the producers and decides which protocol to read.
 """
 import operator
+import sys
 
 from . import _core
 
@@ -83,6 +84,29 @@ def compact_strides(shape):
         strides.append(step)
         step *= max(n, 1)
     return tuple(reversed(strides))
+
+
+def allocate_like(like, shape, strides, dtype, what, hint):
+    """(an array of ``shape`` with element ``strides``, its address) from the library ``like``
+    comes from (PyTorch or CuPy, found by the array's type, imported by the caller already), on
+    ``like``'s device: the outputs that tessera.gemm and tessera.attention allocate for out=None.
+    The address is the library's own (what its protocols would say, at no cost). ``what`` names
+    the call and ``hint`` ends the refusal of any other library."""
+    lib = type(like).__module__.split(".")[0]
+    if lib == "torch" and hasattr(like, "new_empty_strided"):
+        torch = sys.modules["torch"]
+        x = like.new_empty_strided(tuple(shape), tuple(strides), dtype=getattr(torch, dtype))
+        return x, x.data_ptr()
+    if lib == "cupy" and "cupy" in sys.modules:
+        cupy = sys.modules["cupy"]
+        if dtype == "bfloat16":
+            raise TypeError(f"{what}: out=None cannot allocate a bfloat16 CuPy array; pass out=")
+        with cupy.cuda.Device(like.device.id):
+            # (one run that covers the strided span, viewed with the strides)
+            flat = cupy.empty(1 + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 0, dtype=dtype)
+        x = cupy.lib.stride_tricks.as_strided(flat, tuple(shape), tuple(s * flat.itemsize for s in strides))
+        return x, x.data.ptr
+    raise TypeError(f"{what}: out=None allocates with PyTorch or CuPy, the libraries it knows; {hint}")
 
 
 # ---- the CUDA Array Interface ----------------------------------------------------------------

@@ -7,7 +7,6 @@ refusal carries the C++ reason. The launch lives in the ``tessera._gemm_cuda`` e
 tessera.gemm's, imported on the first call.
 """
 import math
-import sys
 
 from . import _arrays, _core, _gemm
 from ._errors import AttentionError, raise_status
@@ -177,22 +176,9 @@ def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_s
 
 
 def _empty(like, shape, dtype):
-    """(a contiguous array, its address) from the library `like` comes from (PyTorch or CuPy,
-    imported by the caller already), on its device."""
-    lib = type(like).__module__.split(".")[0]
-    if lib == "torch" and hasattr(like, "new_empty"):
-        torch = sys.modules["torch"]
-        x = like.new_empty(shape, dtype=getattr(torch, dtype))
-        return x, x.data_ptr()
-    if lib == "cupy" and "cupy" in sys.modules:
-        cupy = sys.modules["cupy"]
-        if dtype == "bfloat16":
-            raise TypeError("tessera.attention: out=None cannot allocate a bfloat16 CuPy array; pass out=")
-        with cupy.cuda.Device(like.device.id):
-            x = cupy.empty(shape, dtype=dtype)
-        return x, x.data.ptr
-    raise TypeError(f"tessera.attention: the outputs are allocated with PyTorch or CuPy, the libraries it knows; q is "
-                    f"{type(like).__module__}.{type(like).__name__}: pass out= (and return_lse=False)")
+    """(a contiguous array, its address) from q's library on its device (_arrays.allocate_like)."""
+    return _arrays.allocate_like(like, shape, _arrays.compact_strides(shape), dtype, "tessera.attention",
+                                 f"q is {type(like).__module__}.{type(like).__name__}: pass out= (and return_lse=False)")
 
 
 _O_PTR = SPEC_FIELDS.index("o_ptr")

@@ -105,31 +105,12 @@ def _batch(v, name, batch):
 
 
 def _allocate(like, shape, dtype, major):
-    """(the output, its address) for out=None, from the library the inputs come from (PyTorch
-    or CuPy, found by the array's type at run time, imported by the caller already), on the same
-    device. The address is the library's own (what its protocols would say, at no cost): the
-    array is the one asked for, so there is nothing else of it to read."""
-    lib = type(like).__module__.split(".")[0]
+    """(the output, its address) for out=None: D in ``major`` order, batches apart, from the
+    inputs' library on their device (_arrays.allocate_like)."""
     rows, cols = shape[-2], shape[-1]
-    if major == "row":
-        strides = (rows * cols, cols, 1)[-len(shape):]
-    else:
-        strides = (rows * cols, 1, rows)[-len(shape):]
-    if lib == "torch" and hasattr(like, "new_empty_strided"):
-        torch = sys.modules["torch"]
-        d = like.new_empty_strided(shape, strides, dtype=getattr(torch, dtype))
-        return d, d.data_ptr()
-    if lib == "cupy" and "cupy" in sys.modules:
-        cupy = sys.modules["cupy"]
-        if dtype == "bfloat16":
-            raise TypeError("tessera.gemm: out=None cannot allocate a bfloat16 CuPy array; pass out=")
-        with cupy.cuda.Device(like.device.id):
-            flat = cupy.empty(rows * cols * (shape[0] if len(shape) == 3 else 1), dtype=dtype)
-        item = flat.itemsize
-        d = cupy.lib.stride_tricks.as_strided(flat, shape, tuple(s * item for s in strides))
-        return d, d.data.ptr
-    raise TypeError(f"tessera.gemm: out=None allocates the output with PyTorch or CuPy, the libraries it knows; "
-                    f"a is {type(like).__module__}.{type(like).__name__}: pass out=")
+    strides = ((rows * cols, cols, 1) if major == "row" else (rows * cols, 1, rows))[-len(shape):]
+    return _arrays.allocate_like(like, shape, strides, dtype, "tessera.gemm",
+                                 f"a is {type(like).__module__}.{type(like).__name__}: pass out=")
 
 
 def _overlap(x, y):

@@ -131,10 +131,18 @@ class FakeTorchTensor:
         return self._cai
 
 
-def test_torch_float8_tensors_are_read_as_uint8_views(monkeypatch):
+@pytest.fixture
+def fake_torch(monkeypatch):
+    """A stand-in `torch` module with the float8 dtypes, installed for one test (the float8
+    types' detection reset so that it finds this one)."""
     fake = types.SimpleNamespace(uint8="uint8", float8_e4m3fn=object(), float8_e5m2=object(), bfloat16=object())
     monkeypatch.setitem(__import__("sys").modules, "torch", fake)
     monkeypatch.setattr(_gemm, "_torch_fp8", None)
+    return fake
+
+
+def test_torch_float8_tensors_are_read_as_uint8_views(fake_torch):
+    fake = fake_torch
     a = FakeTorchTensor(fake.float8_e4m3fn, a8())
     b = FakeTorchTensor(fake.float8_e5m2, b8())
     s = _gemm.spec_dict(_gemm.plan(a, b, d16()).spec)
@@ -227,10 +235,8 @@ def test_an_e4m3_d_with_its_scale_and_amax():
     assert _gemm.plan(a8(), b8(), None, a_dtype="e4m3", b_dtype="e4m3", out_dtype="float8_e4m3fn").dtype == "float8_e4m3fn"
 
 
-def test_torch_float8_out_is_read_as_a_uint8_view(monkeypatch):
-    fake = types.SimpleNamespace(uint8="uint8", float8_e4m3fn=object(), float8_e5m2=object(), bfloat16=object())
-    monkeypatch.setitem(__import__("sys").modules, "torch", fake)
-    monkeypatch.setattr(_gemm, "_torch_fp8", None)
+def test_torch_float8_out_is_read_as_a_uint8_view(fake_torch):
+    fake = fake_torch
     a = FakeTorchTensor(fake.float8_e4m3fn, a8())
     b = FakeTorchTensor(fake.float8_e4m3fn, b8())
     out = FakeTorchTensor(fake.float8_e4m3fn, Cai((M, N), typestr=U8, ptr=D))
