@@ -215,49 +215,58 @@ std::vector<std::uintptr_t> stream_handles(py::handle seq) {
   return out;
 }
 
-py::tuple run(py::handle spec, py::handle stream_handle, py::handle producer_streams, py::handle auto_workspace_flag) {
-  k::GemmArguments g = gemm_arguments_of(spec);
+// The launch tessera.gemm and tessera.attention share: the arguments' own refusals first, as in
+// a build without CUDA (the Python side skips its own checks when it has this module), then
+// where the pointers live; without the GIL, on that device: can_implement, the producers'
+// streams, and `launch(args, stream, device)`; (status, message) through `to_tuple`.
+template <class Args, class ToTuple, class Launch>
+py::tuple checked_launch(Args& args, py::handle stream_handle, py::handle producer_streams, ToTuple to_tuple, Launch launch) {
   const std::uintptr_t stream = stream_handle_of(stream_handle);
   const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
-  const int auto_workspace = PyObject_IsTrue(auto_workspace_flag.ptr());
-  if (auto_workspace < 0) throw py::error_already_set();
-  // The arguments' own refusals first, as in a build without CUDA (tessera.gemm skips
-  // _core.check_gemm_arguments when it has this module), before asking where pointers live.
-  if (k::GemmResult r = k::check_arguments(g); !r) return status_tuple(r);
-  const Placement where = place(g);
+  if (auto r = k::check_arguments(args); !r) return to_tuple(r);
+  const Placement where = place(args);
   if (!where.status.empty()) return py::make_tuple(where.status, where.message);
-  k::GemmResult r;
+  decltype(k::check_arguments(args)) r;
   {
     py::gil_scoped_release unlocked;
     DeviceScope scope(where.device);
-    r = k::can_implement(g);
+    r = k::can_implement(args);
     if (r) {
-      const cudaStream_t launch = as_stream(stream);
-      if (std::string e = wait_for(producers, launch, where.device); !e.empty()) {
-        r = {k::GemmStatus::LaunchFailed, e};
-      } else {
-        // Split-K scratch from the stream-ordered allocator: allocated and freed on the launch
-        // stream, so calls on other streams never share it. Without it nothing is split (the
-        // result is the same), so an allocation failure only costs the split.
-        void* scratch = nullptr;
-        if (auto_workspace && g.workspace == nullptr) {
-          const std::size_t bytes = k::gemm_workspace_size(g);
-          if (cudaMemPool_t pool = bytes > 0 ? scratch_pool(where.device) : nullptr; pool != nullptr) {
-            if (cudaMallocFromPoolAsync(&scratch, bytes, pool, launch) == cudaSuccess) {
-              g.workspace = scratch;
-              g.workspace_bytes = bytes;
-            } else {
-              cudaGetLastError();
-              scratch = nullptr;
-            }
-          }
-        }
-        r = k::gemm(g, launch);
-        if (scratch != nullptr) cudaFreeAsync(scratch, launch);
-      }
+      const cudaStream_t on = as_stream(stream);
+      if (std::string e = wait_for(producers, on, where.device); !e.empty())
+        r = {decltype(r.status)::LaunchFailed, e};
+      else
+        r = launch(args, on, where.device);
     }
   }
-  return status_tuple(r);
+  return to_tuple(r);
+}
+
+py::tuple run(py::handle spec, py::handle stream_handle, py::handle producer_streams, py::handle auto_workspace_flag) {
+  k::GemmArguments g = gemm_arguments_of(spec);
+  const int auto_workspace = PyObject_IsTrue(auto_workspace_flag.ptr());
+  if (auto_workspace < 0) throw py::error_already_set();
+  return checked_launch(g, stream_handle, producer_streams, status_tuple, [&](k::GemmArguments& args, cudaStream_t on, int device) {
+    // Split-K scratch from the stream-ordered allocator: allocated and freed on the launch
+    // stream, so calls on other streams never share it. Without it nothing is split (the
+    // result is the same), so an allocation failure only costs the split.
+    void* scratch = nullptr;
+    if (auto_workspace && args.workspace == nullptr) {
+      const std::size_t bytes = k::gemm_workspace_size(args);
+      if (cudaMemPool_t pool = bytes > 0 ? scratch_pool(device) : nullptr; pool != nullptr) {
+        if (cudaMallocFromPoolAsync(&scratch, bytes, pool, on) == cudaSuccess) {
+          args.workspace = scratch;
+          args.workspace_bytes = bytes;
+        } else {
+          cudaGetLastError();
+          scratch = nullptr;
+        }
+      }
+    }
+    const k::GemmResult r = k::gemm(args, on);
+    if (scratch != nullptr) cudaFreeAsync(scratch, on);
+    return r;
+  });
 }
 
 // gemm_tune on the arguments `spec` describes (tessera.gemm_tune): (status, message, chosen,
@@ -286,29 +295,11 @@ py::tuple tune(py::handle spec, std::uintptr_t stream, int reps, bool record, co
   return py::make_tuple(st[0], st[1], t.chosen, t.microseconds, timings, t.cache_file, t.note);
 }
 
-// tessera.attention's launch: check_arguments, the pointers' device, can_implement, the
-// producers' streams, then tessera::attention on `stream`; (status, message).
+// tessera.attention's launch (checked_launch: the same checks and waits as tessera.gemm's).
 py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle producer_streams) {
-  const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
-  const std::uintptr_t stream = stream_handle_of(stream_handle);
-  const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
-  if (k::AttentionResult r = k::check_arguments(a); !r) return tessera::python::attention_status_tuple(r);
-  const Placement where = place(a);
-  if (!where.status.empty()) return py::make_tuple(where.status, where.message);
-  k::AttentionResult r;
-  {
-    py::gil_scoped_release unlocked;
-    DeviceScope scope(where.device);
-    r = k::can_implement(a);
-    if (r) {
-      const cudaStream_t launch = as_stream(stream);
-      if (std::string e = wait_for(producers, launch, where.device); !e.empty())
-        r = {k::AttentionStatus::LaunchFailed, e};
-      else
-        r = k::attention(a, launch);
-    }
-  }
-  return tessera::python::attention_status_tuple(r);
+  k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
+  return checked_launch(a, stream_handle, producer_streams, tessera::python::attention_status_tuple,
+                        [](k::AttentionArguments const& a, cudaStream_t on, int) { return k::attention(a, on); });
 }
 
 }  // namespace
