@@ -183,7 +183,9 @@ struct ConsumerTurns {
 // (FlashAttention-3's intra-warpgroup pipelining): per key tile j >= 1, in one turn
 //   issue S_j = Q K_j^T, then O += P_{j-1} V_{j-1}        (two wgmma batches in flight)
 //   wait for S_j (the older batch), release K_j; softmax of S_j: the row max, P_j and factor_j
-//                                                          (under the P V wgmma)
+//                                                          (meant to run under the P V wgmma;
+//                                                          the other warpgroups' turns cover it
+//                                                          where ptxas waits for P V first)
 //   wait for P V, release V_{j-1}; O *= factor_j; P_j rounded to T
 // and a last turn for O += P_n V_n. O is rescaled after the P V of the previous tile lands and
 // before the next is issued: the same O_j = O_{j-1} factor_j + P_j V_j as the serial loop.
@@ -238,8 +240,8 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     GMMA::warpgroup_fence_operand(acc_s);
     if (lane0) s.pipe_k.consumer_release(next);
     softmax(j, mask);
-    // (P_j in S's registers before the wait: without the fence the compiler may sink the
-    // softmax below it, and the warpgroup would idle while its P V runs)
+    // (the fence keeps the softmax before the wait in the PTX; ptxas may still move the wait up
+    // to convert P early, into registers the P V wgmma reads: bench/notes/attention.md)
     GMMA::warpgroup_fence_operand(acc_s);
     GMMA::warpgroup_wait<0>();
     GMMA::warpgroup_fence_operand(cs.acc_o);
