@@ -249,15 +249,11 @@ struct CollectiveEpilogueSm90TmaStore {
   // of its C, so that the load lands while the wgmmas run.
   __device__ __forceinline__ static void prefetch_c(Params const& p, SharedStorage& s, int thread, int64_t tile_m, int64_t tile_n,
                                                     int64_t l, int slot = 0) {
-    prefetch_c_through(p, maps_of(p), s, thread, tile_m, tile_n, l, slot);
-  }
-  __device__ __forceinline__ static void prefetch_c_through(Params const& p, Maps const& maps, SharedStorage& s, int thread, int64_t tile_m,
-                                                            int64_t tile_n, int64_t l, int slot = 0) {
     if constexpr (FusedAct == Activation::Identity) {
       if (p.load_c && thread % GMMA::warpgroup_threads == 0) {
         const int wg = thread / GMMA::warpgroup_threads;
         tma_store_wait<0>();  // the previous tile's last store has read the buffer
-        load_c_part(p, maps, s, Staging::buffer(slot, wg), wg, 0, tile_m, tile_n, l);
+        load_c_part(p, maps_of(p), s, Staging::buffer(slot, wg), wg, 0, tile_m, tile_n, l);
       }
     }
   }

@@ -232,7 +232,7 @@ struct GemmGroupedTmaWarpSpecialized {
           kept_m = int32_t(w.m), kept_n = int32_t(w.n);
           // The group's maps acquired and prefetched while the wgmmas run (each warpgroup's
           // storing thread, every tile). C's first part is not requested here as the
-          // single-problem kernels do (prefetch_c_through): that cost 8 more bytes of spills, and
+          // single-problem kernels do (prefetch_c): that cost 8 more bytes of spills, and
           // MoE layers run with beta = 0.
           const GemmGroupRecord& r = p.records[w.group];
           const typename Epilogue::Maps maps{r.map_d, r.map_c};
