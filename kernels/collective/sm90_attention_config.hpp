@@ -80,11 +80,15 @@ struct AttentionConfig {
   using RowSlotsO = decltype(row_slots(TiledMmaO{}, TileO{}));
 };
 
-// The shipped kernels' tiles: 192 keys at head dim 128, 128 at head dim 64. Measured on an H200
-// (tools/device/attention_tiles.cu, B4 H16 bf16, against 128 keys in one process): at D 128, 176
-// keys 1.07-1.16x and 192 keys 1.09-1.19x (S 4096 and 16384, full and causal: each tile's
-// softmax, rescaling and turn-taking spread over more keys); at D 64, 192 keys 0.98-1.02x.
+// The shipped kernels' configurations: 192 keys per tile and two consumer warpgroups at head dim
+// 128, 128 keys and three consumer warpgroups (Q tiles of 192 rows) at head dim 64. Measured on
+// an H200 (tools/device/attention_tiles.cu, B4 H16 bf16, S 4096 and 16384, full and causal, in
+// alternating pairs in one process): at D 128, 176 keys 1.07-1.16x and 192 keys 1.09-1.19x the
+// 128-key tile (each tile's softmax, rescaling and turn-taking spread over more keys); at D 64,
+// 192 keys 0.98-1.02x, and three consumers 1.03-1.18x two (a D 64 tile's GEMMs are half as long,
+// so two warpgroups taking turns leave the tensor cores idle while each runs its softmax; a
+// third fills them, at 160 registers a thread, which D 64's accumulators fit without spilling).
 template <class T, int D>
-using DefaultConfig = AttentionConfig<T, D, D == 128 ? 192 : 128>;
+using DefaultConfig = AttentionConfig<T, D, D == 128 ? 192 : 128, D == 128 ? 2 : 3>;
 
 }  // namespace tessera::kernels::sm90::attention

@@ -10,18 +10,19 @@
 // a device buffer (or, on the host, a host buffer: the host test runs the same hooks).
 //
 // One CTA tile (seqlen_q = bM, seqlen_k = bN, one batch, one head) and inputs whose values name
-// their coordinates, exact in 16-bit inputs and f32 accumulators:
-//   Q(m,0) = m, Q(m,1) = 1; K(n,0) = 1, K(n,1) = bM n;  V(0,d) = 1, V(1,d) = bM d; zero elsewhere
-// so S(m,n) = m + bM n, exact while each input (m, bM n, bM d) is exact in T: bM 128 in bf16's 8
-// significant bits as n < 256; bM 192 (three consumer warpgroups) in f16, not in bf16 (192 n
-// needs 9 bits for odd n >= 86: trace_codes_exact refuses it). Two runs:
+// their coordinates, exact in 16-bit inputs and f32 accumulators, with the code stride c the
+// power of two at or above bM (TraceProblem::stride):
+//   Q(m,0) = m, Q(m,1) = 1; K(n,0) = 1, K(n,1) = c n;  V(0,d) = 1, V(1,d) = c d; zero elsewhere
+// so S(m,n) = m + c n, exact while each input (m, c n, c d) is exact in T: a power of two times
+// n or d keeps the odd part within bf16's 8 significant bits for n, d < 256 (a stride of 192
+// would not: 192 n needs 9 bits for odd n >= 86; trace_codes_exact checks it). Two runs:
 //   scores   records S; the softmax is replaced by P(m,n) = the T whose bits are
-//            kPBias + m + bM n (positive, normal and finite in bf16 and f16 while
+//            kPBias + m + bM n (dense: positive, normal and finite in bf16 and f16 while
 //            bM bN <= 0x7c00 - kPBias: bits 0x0400..0x7bff), then
 //            rounded to T by the kernel's own round_p and read through PRetile: records P from
 //            its bits;
 //   output   the softmax is replaced by P(m,0) = m, P(m,1) = 1, zero elsewhere (S's codes name
-//            the column): O(m,d) = m + bM d; records O.
+//            the column): O(m,d) = m + c d; records O.
 // In both runs the replaced softmax leaves the row sums 0, so the epilogue writes O = 0 and
 // LSE = -inf: a trace run's outputs are not attention's.
 #pragma once
@@ -48,7 +49,13 @@ inline constexpr std::uint16_t kPBias = 0x0400;  // P's bits in the scores run: 
 // A trace run's problem: one tile of the configuration, (bM queries, bN keys) of one head.
 template <class Cfg>
 struct TraceProblem {
-  static constexpr int rows = Cfg::bM, keys = Cfg::bN;  // (codes: row + bM column)
+  static constexpr int rows = Cfg::bM, keys = Cfg::bN;
+  // S's and O's codes: row + stride column (the inputs exact in T); P's bits: row + bM column.
+  static constexpr int stride = [] {
+    int c = 1;
+    while (c < Cfg::bM) c *= 2;
+    return c;
+  }();
   // Records per run: S and P (bN / 2 values per consumer thread each), or O (D / 2).
   static constexpr int capacity = Cfg::Consumers * 128 * (Cfg::bN > Cfg::head_dim ? Cfg::bN : Cfg::head_dim);
 };
@@ -62,25 +69,29 @@ constexpr bool exact_integer(int x) {
   while (x != 0 && x % 2 == 0) x /= 2;
   return x < (1 << (bf16 ? 8 : 11));
 }
-// The trace inputs (trace_inputs) exact in T: rows m, bM n for the keys, bM d for head dims.
+// The trace inputs (trace_inputs) exact in T: rows m, stride n for the keys, stride d for head
+// dims; and S's and O's largest codes exact in the f32 accumulators.
 template <class Cfg>
 constexpr bool trace_codes_exact() {
   using T = typename Cfg::Element;
+  constexpr int c = TraceProblem<Cfg>::stride;
   for (int m = 0; m < Cfg::bM; ++m)
     if (!exact_integer<T>(m)) return false;
   for (int n = 0; n < Cfg::bN; ++n)
-    if (!exact_integer<T>(Cfg::bM * n)) return false;
+    if (!exact_integer<T>(c * n)) return false;
   for (int d = 0; d < Cfg::head_dim; ++d)
-    if (!exact_integer<T>(Cfg::bM * d)) return false;
-  return true;
+    if (!exact_integer<T>(c * d)) return false;
+  const int largest = Cfg::bM - 1 + c * ((Cfg::bN > Cfg::head_dim ? Cfg::bN : Cfg::head_dim) - 1);
+  return largest < (1 << 24);
 }
 
 template <class Cfg>
 struct AttentionRecorder {
   static constexpr bool enabled = true;
   static_assert(Cfg::bM * Cfg::bN <= 0x7c00 - kPBias, "the scores run's P codes are finite 16-bit values");
-  static_assert(trace_codes_exact<Cfg>(), "the trace's inputs (row, bM column) are exact in the element type");
+  static_assert(trace_codes_exact<Cfg>(), "the trace's inputs (row, stride column) are exact in the element type");
   using T = typename Cfg::Element;
+  static constexpr int stride = TraceProblem<Cfg>::stride;
   kernels::TraceRecords out;  // (tessera/kernels/trace_records.hpp)
   TraceRun run;
 
@@ -93,10 +104,10 @@ struct AttentionRecorder {
     constexpr int values = int(decltype(size(acc_s))::value);
 #pragma unroll
     for (int v = 0; v < values; ++v) {
-      const int code = int(acc_s(v)), row = code % Cfg::bM, col = code / Cfg::bM;
+      const int code = int(acc_s(v)), row = code % stride, col = code / stride;
       if (run == TraceRun::scores) {
         record(trace_s, thread, v, row, col);
-        acc_s(v) = float(T::from_bits(std::uint16_t(kPBias + code)));
+        acc_s(v) = float(T::from_bits(std::uint16_t(kPBias + row + Cfg::bM * col)));
       } else {
         acc_s(v) = col == 0 ? float(row) : col == 1 ? 1.f : 0.f;
       }
@@ -123,7 +134,7 @@ struct AttentionRecorder {
 #pragma unroll
     for (int v = 0; v < values; ++v) {
       const int code = int(acc_o(v));
-      record(trace_o, thread, v, code % Cfg::bM, code / Cfg::bM);
+      record(trace_o, thread, v, code % stride, code / stride);
     }
   }
 };
@@ -132,7 +143,7 @@ struct AttentionRecorder {
 // head): the same for both runs.
 template <class Cfg, class T = typename Cfg::Element>
 void trace_inputs(std::vector<T>& q, std::vector<T>& k, std::vector<T>& v) {
-  constexpr int D = Cfg::head_dim, bM = Cfg::bM, bN = Cfg::bN;
+  constexpr int D = Cfg::head_dim, bM = Cfg::bM, bN = Cfg::bN, c = TraceProblem<Cfg>::stride;
   q.assign(std::size_t(bM * D), T::from_bits(0)), k.assign(std::size_t(bN * D), T::from_bits(0)), v.assign(std::size_t(bN * D), T::from_bits(0));
   for (int r = 0; r < bM; ++r) {
     q[std::size_t(r * D + 0)] = T(float(r));
@@ -140,11 +151,11 @@ void trace_inputs(std::vector<T>& q, std::vector<T>& k, std::vector<T>& v) {
   }
   for (int n = 0; n < bN; ++n) {
     k[std::size_t(n * D + 0)] = T(1.f);
-    k[std::size_t(n * D + 1)] = T(float(bM * n));
+    k[std::size_t(n * D + 1)] = T(float(c * n));
   }
   for (int d = 0; d < D; ++d) {
     v[std::size_t(0 * D + d)] = T(1.f);
-    v[std::size_t(1 * D + d)] = T(float(bM * d));
+    v[std::size_t(1 * D + d)] = T(float(c * d));
   }
 }
 

@@ -2,8 +2,8 @@
 // bf16 and f16, causal and not, GQA ratios 1/2/4, varlen batches of uneven lengths, residues
 // (sequence lengths 1, 17, 129, 1000) and more (batch, head) pairs than SMs. O and LSE are
 // filled with NaN before each launch, so anything the kernel fails to write is caught. The
-// same cases at head dim 64 run the kernel with three consumer warpgroups too (Q tiles of 192
-// rows; not shipped: attention_consumers_gpu.cu).
+// same cases at head dim 64 run the kernel with two consumer warpgroups too (Q tiles of 128
+// rows; the shipped one has three: attention_consumers_gpu.cu).
 // Also: the argument checks' refusals (no GPU needed).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the refusal checks).
 //   hopper_attention_gpu_test [--small]                      (--small: compute-sanitizer's cases)
@@ -39,7 +39,8 @@ struct Case {
   int d, batch, heads, kv_heads, sq, sk;
   bool causal;
   std::vector<int> lens_q, lens_k;  // varlen when not empty (batch = size)
-  int consumers = 2;                // 3: AttentionConfig<T, 64, 128, 3>, launched directly
+  int consumers = 0;                // 0: the shipped kernel (tessera::attention); 2:
+                                    // AttentionConfig<T, 64, 128, 2>, launched directly
 };
 
 template <class T>
@@ -91,9 +92,9 @@ bool run_case(Case const& c, unsigned seed) {
   }
   char name[200];
   std::snprintf(name, sizeof name, "%s D%d B%d H%d/%d sq %d sk %d%s%s%s", a.element == AttentionElement::BF16 ? "bf16" : "f16", D, batch, H,
-                HK, max_q, max_k, c.causal ? " causal" : "", varlen ? " varlen" : "", c.consumers == 3 ? " (3 consumer warpgroups)" : "");
+                HK, max_q, max_k, c.causal ? " causal" : "", varlen ? " varlen" : "", c.consumers == 2 ? " (2 consumer warpgroups)" : "");
   bool ok = true;
-  if (auto r = c.consumers == 3 ? sm90::attention::run_three_consumers(a) : attention(a); !r) {
+  if (auto r = c.consumers == 2 ? sm90::attention::run_two_consumers(a) : attention(a); !r) {
     std::printf("FAIL %s: %s\n", name, r.message.c_str());
     ok = false;
   } else {
@@ -248,29 +249,31 @@ int main(int argc, char** argv) {
   std::vector<Case> cases;
   if (small) {
     cases = {{BF, 64, 1, 2, 1, 129, 129, true, {}, {}}, {F16, 128, 1, 2, 2, 17, 200, false, {}, {}}, {BF, 128, 0, 2, 1, 0, 0, true, {5, 130}, {7, 140}},
-             {F16, 64, 0, 2, 1, 0, 0, true, {5, 200}, {7, 260}, 3}};
+             {F16, 64, 0, 2, 1, 0, 0, true, {5, 200}, {7, 260}, 2}};
   } else {
     for (auto el : {BF, F16})
       for (int d : {64, 128})
         for (bool causal : {false, true}) {
-          for (int s : {1, 17, 129, 1000}) cases.push_back({el, d, 2, 4, 2, s, s, causal, {}, {}});
+          // (residues of the Q tiles: 128 rows at head dim 128, 192 at 64)
+          for (int s : {1, 17, 129, 193, 1000}) cases.push_back({el, d, 2, 4, 2, s, s, causal, {}, {}});
           cases.push_back({el, d, 1, 4, 4, 300, 700, causal, {}, {}});    // sq < sk
           cases.push_back({el, d, 1, 4, 1, 700, 300, causal, {}, {}});    // sq > sk: causal rows with no key
-          cases.push_back({el, d, 0, 8, 2, 0, 0, causal, {1, 300, 17, 129, 64}, {5, 256, 17, 1000, 1}});  // varlen, GQA 4
+          cases.push_back({el, d, 0, 8, 2, 0, 0, causal, {1, 300, 17, 385, 64}, {5, 256, 17, 1000, 1}});  // varlen, GQA 4
         }
     // More (batch, head) pairs than SMs, GQA 2.
     cases.push_back({BF, 128, (sms + 7) / 8 + 1, 8, 4, 256, 256, false, {}, {}});
     cases.push_back({F16, 64, (sms + 7) / 8 + 1, 8, 4, 256, 256, true, {}, {}});
-    // Three consumer warpgroups (head dim 64, Q tiles of 192 rows): residues around 192, the
-    // masks, GQA, varlen, more CTAs than SMs.
+    cases.push_back({BF, 64, (sms + 7) / 8 + 1, 8, 4, 600, 600, true, {}, {}});
+    // Two consumer warpgroups at head dim 64 (Q tiles of 128 rows, not shipped): residues around
+    // 128, the masks, GQA, varlen, more CTAs than SMs.
     for (auto el : {BF, F16})
       for (bool causal : {false, true}) {
-        for (int s : {1, 17, 191, 193, 1000}) cases.push_back({el, 64, 2, 4, 2, s, s, causal, {}, {}, 3});
-        cases.push_back({el, 64, 1, 4, 4, 300, 700, causal, {}, {}, 3});
-        cases.push_back({el, 64, 1, 4, 1, 700, 300, causal, {}, {}, 3});
-        cases.push_back({el, 64, 0, 8, 2, 0, 0, causal, {1, 300, 17, 385, 64}, {5, 256, 17, 1000, 1}, 3});
+        for (int s : {1, 17, 127, 129, 1000}) cases.push_back({el, 64, 2, 4, 2, s, s, causal, {}, {}, 2});
+        cases.push_back({el, 64, 1, 4, 4, 300, 700, causal, {}, {}, 2});
+        cases.push_back({el, 64, 1, 4, 1, 700, 300, causal, {}, {}, 2});
+        cases.push_back({el, 64, 0, 8, 2, 0, 0, causal, {1, 300, 17, 129, 64}, {5, 256, 17, 1000, 1}, 2});
       }
-    cases.push_back({BF, 64, (sms + 7) / 8 + 1, 8, 4, 600, 600, true, {}, {}, 3});
+    cases.push_back({BF, 64, (sms + 7) / 8 + 1, 8, 4, 600, 600, true, {}, {}, 2});
   }
   unsigned seed = 1;
   for (auto const& c : cases) failures += run(c, seed++) ? 0 : 1;

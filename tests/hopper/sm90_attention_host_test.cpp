@@ -243,8 +243,9 @@ TEST_CASE("sm90 attention: 2 and 3 consumer warpgroups, their rows, threads and 
   check_cta_shape<AttentionConfig<half_t, 64, 128, 3>>();
   STATIC_REQUIRE(AttentionConfig<half_t, 64, 128, 3>::bM == 192);
   STATIC_REQUIRE(AttentionConfig<half_t, 64, 128, 3>::Threads == 512);
-  // The shipped kernels keep two consumer warpgroups.
-  STATIC_REQUIRE(DefaultConfig<bfloat16_t, 64>::Consumers == 2 && DefaultConfig<bfloat16_t, 128>::Consumers == 2);
+  // The shipped kernels: three consumer warpgroups at head dim 64, two at 128 (192 keys).
+  STATIC_REQUIRE(DefaultConfig<bfloat16_t, 64>::Consumers == 3 && DefaultConfig<half_t, 64>::Consumers == 3);
+  STATIC_REQUIRE(DefaultConfig<bfloat16_t, 128>::Consumers == 2 && DefaultConfig<bfloat16_t, 128>::bN == 192);
 }
 
 TEST_CASE("accumulator_as_operand_A: a retile that needs other threads' values is detected") {

@@ -11,12 +11,13 @@ namespace tessera::kernels::sm90::attention {
 
 // The configuration's maps as `map` lines: mmaS.C (TiledMmaS's C map over (bM, bN)), mmaO.A
 // (TiledMmaO's A map over (bM, bN): P) and mmaO.C (TiledMmaO's C map over (bM, D)).
-// bf16 or f16; head_dim 64 or 128: the shipped configuration (DefaultConfig); consumers 3:
-// AttentionConfig<f16, 64, 128, 3> (Q tiles of 192 rows; f16 only: the trace's codes are not
-// exact in bf16 there). Else std::invalid_argument.
-void write_attention_trace_maps(std::ostream& os, bool bf16, int head_dim, int consumers = 2);
+// bf16 or f16; head_dim 64 or 128; consumers 0 (or the shipped count): the shipped
+// configuration (DefaultConfig: 3 consumer warpgroups at head dim 64, 2 at 128); consumers 2 at
+// head dim 64: AttentionConfig<T, 64, 128, 2> (Q tiles of 128 rows, not shipped). Else
+// std::invalid_argument.
+void write_attention_trace_maps(std::ostream& os, bool bf16, int head_dim, int consumers = 0);
 // The whole trace: header, kernel line, maps, one `rec` line per record (5 ints each:
 // map, thread, value, row, col).
-void write_attention_trace(std::ostream& os, bool bf16, int head_dim, std::vector<int> const& records, int consumers = 2);
+void write_attention_trace(std::ostream& os, bool bf16, int head_dim, std::vector<int> const& records, int consumers = 0);
 
 }  // namespace tessera::kernels::sm90::attention

@@ -3,7 +3,7 @@
 # kernels' TU, its GPU test and its benchmark, then runs
 #   attention_gpu_test            every head dim, mask, GQA ratio, varlen batch and residue
 #                                 against an FP64 reference, outputs poisoned with NaN (and
-#                                 the three-consumer-warpgroup kernels at D 64, not shipped)
+#                                 the two-consumer-warpgroup kernels at D 64, not shipped)
 #   attention_gpu_test --trace    the traced kernel on one tile (kernels/collective/
 #                                 sm90_attention_trace.hpp), bf16/f16 x D 64/128: its S, P and
 #                                 O records in $OUT/attention_<type>_d<D>.trace.gz, verified there
@@ -43,9 +43,9 @@ t0=$(date +%s)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/attention_bench.cu -o "$B/attention_bench.o" & p3=$!
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/attention_trace_gpu.cu -o "$B/attention_trace_gpu.o" & p4=$!
   nvcc "${F[@]}" -x c++ -c tests/hopper/sm90_attention_trace_file.cpp -o "$B/attention_trace_file.o" & p5=$!
-  # (the three-consumer-warpgroup kernels the GPU test checks too; their ptxas report apart)
+  # (the two-consumer-warpgroup kernels at D 64, not shipped, the GPU test checks too; their ptxas report apart)
   nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c tests/hopper/attention_consumers_gpu.cu -o "$B/attention_consumers_gpu.o" \
-    2>"$OUT/ptxas_consumers3.txt" & p6=$!
+    2>"$OUT/ptxas_consumers2.txt" & p6=$!
   wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 &&
     nvcc "${F[@]}" -o "$B/attention_gpu_test" "$B/attention_gpu_test.o" "$B/attention_trace_gpu.o" "$B/attention_trace_file.o" \
       "$B/attention_consumers_gpu.o" "$B/attention_kernels.o" &&
@@ -54,7 +54,7 @@ t0=$(date +%s)
 rc=$?
 note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
 grep -aE "Used|spill" "$OUT/ptxas.txt" | sed 's/^/ptxas: /' | tee -a "$log"
-grep -aE "Used|spill" "$OUT/ptxas_consumers3.txt" | sed 's/^/ptxas (3 consumer warpgroups): /' | tee -a "$log"
+grep -aE "Used|spill" "$OUT/ptxas_consumers2.txt" | sed 's/^/ptxas (D 64, 2 consumer warpgroups): /' | tee -a "$log"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" "$OUT/ptxas.txt" | head -20 | tee -a "$log"; exit 1; }
 # Where the spills ptxas reports lie: inside the mainloop (between the first and last HGMMA) or not.
 command -v cuobjdump >/dev/null && bash tools/device/sass_spills.sh "$B/attention_kernels.o" "$OUT" HGMMA | tee -a "$log"
