@@ -14,14 +14,17 @@
 # tile: what the tree adds), and each tree's budget over the fastest plain kernel: 3%
 # for bias + activation, 6% for the example + amax; "trees over their budget: N").
 #   OUT=/tmp/out tools/device/run_epilogue_tree.sh        (SHAPE="M N K" for another --time shape)
+# STEP=build (the build and its reports only) then STEP=check (the runs, from the same BUILD):
+# so that another script's GPU runs can go between, on a build made beside its own.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-epilogue-tree}
 B=${BUILD:-/tmp/tessera-epilogue-tree-build}
 SHAPE=${SHAPE:-"8192 8192 8192"}
+STEP=${STEP:-all}
 mkdir -p "$OUT" "$B"
 log="$OUT/summary.txt"
-: >"$log"
+[ "$STEP" = check ] || : >"$log"
 note() { echo "$*" | tee -a "$log"; }
 note "== epilogue trees $(date -u +%FT%TZ) commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
@@ -29,6 +32,7 @@ F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=200000
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 t0=$(date +%s)
 exe="$B/epilogue_tree_gpu_test"
+if [ "$STEP" != check ]; then
 # (TESSERA_TREE_TIMING_KERNELS: the kernels only --time needs, not in the CMake build)
 if ! nvcc "${F[@]}" -DTESSERA_TREE_TIMING_KERNELS -gencode=arch=compute_90a,code=sm_90a -Xptxas -v \
     tests/hopper/sm90_epilogue_tree_gpu_test.cu -lcublasLt -o "$exe" \
@@ -49,6 +53,8 @@ note "sass: LDL/STL in all kernels: $(grep -cE '(LDL|STL)' "$OUT/sass.txt") (per
 bash tools/device/sass_spills.sh "$exe" "$OUT" HGMMA >"$OUT/loop_spills.txt"
 note "sass: kernels with LDL/STL in the k-loop: $(grep -cv 'loop_spill_ldst=0 ' "$OUT/loop_spills.txt") of $(wc -l <"$OUT/loop_spills.txt") (loop_spills.txt)"
 gzip -f "$OUT/sass.txt"
+fi
+[ "$STEP" = build ] && exit 0
 status=0
 run() {
   local name=$1 limit=$2

@@ -10,6 +10,11 @@
 //   c1 at 1000^3. Each against cuBLAS (alternating, CUDA events after a lead-in kernel,
 //   medians), checked against cuBLAS (relative Frobenius norm) and fp64 on sampled elements.
 //   M N K ...: the cooperative 128x256 kernel at those shapes (--reps 0: one launch, for ncu).
+//   --tiles [M N K ...]: the tile configuration chosen at compile time by TESSERA_PROBE_TILE
+//   (ProbeTile below: cooperative and ping-pong tiles, clusters of 1 and 2, shipped or not) at
+//   the shape suite's kinds of problems (default) or the given ones, against cuBLAS: one binary
+//   per configuration (tools/device/run_gemm_tiles.sh builds them side by side), cuBLAS the
+//   common anchor of their ratios.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -96,23 +101,60 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const c
   return ok;
 }
 
+// The configurations --tiles compares (bf16 TN, D bf16, whole tiles).
+template <int Index>
+struct ProbeTile;
+template <class Tile, int ClusterM, class Schedule = kernels::KernelTmaWarpSpecializedCooperative>
+using TileKernel = s9::Sm90Kernel<s9::Sm90Mainloop<bfloat16_t, GMMA::Major::K, GMMA::Major::K, Tile, ClusterM, Schedule>, bfloat16_t>;
+template <int BM, int BN, int ClusterM>
+using PingpongTile = TileKernel<tuple<C<BM>, C<BN>, _64>, ClusterM, kernels::KernelTmaWarpSpecializedPingpong>;
+template <> struct ProbeTile<0> { using type = s9::DefaultGemm<bfloat16_t>; static constexpr const char* name = "cooperative 128x256 c2 (shipped)"; };
+template <> struct ProbeTile<1> { using type = TileKernel<tuple<_128, _256, _64>, 1>; static constexpr const char* name = "cooperative 128x256 c1"; };
+template <> struct ProbeTile<2> { using type = s9::SmallTileGemm<bfloat16_t>; static constexpr const char* name = "cooperative 128x128 c2"; };
+template <> struct ProbeTile<3> { using type = TileKernel<tuple<_128, _128, _64>, 1>; static constexpr const char* name = "cooperative 128x128 c1"; };
+template <> struct ProbeTile<4> { using type = PingpongTile<128, 128, 1>; static constexpr const char* name = "ping-pong 128x128 c1"; };
+template <> struct ProbeTile<5> { using type = PingpongTile<128, 128, 2>; static constexpr const char* name = "ping-pong 128x128 c2"; };
+template <> struct ProbeTile<6> { using type = PingpongTile<64, 256, 1>; static constexpr const char* name = "ping-pong 64x256 c1"; };
+template <> struct ProbeTile<7> { using type = s9::PingpongGemm<bfloat16_t, 128>; static constexpr const char* name = "ping-pong 64x128 c1 (shipped)"; };
+inline constexpr int probe_tiles = 8;
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int reps = 30;
+  bool tiles = false;
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (a == "--tiles") tiles = true;
     else dims.push_back(std::atoll(argv[i]));
   }
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 2;
   constexpr auto KM = GMMA::Major::K;
+#ifndef TESSERA_PROBE_TILE
   using Split = s9::DefaultGemm<bfloat16_t, KM, KM, 2, bfloat16_t, s9::SplitKTileScheduler>;
   using Pingpong = s9::PingpongGemm<bfloat16_t, 128>;
+#endif
   bool ok = true;
-  if (dims.empty()) {
+#ifdef TESSERA_PROBE_TILE
+  // (a tile binary: only its configuration is compiled)
+  static_assert(TESSERA_PROBE_TILE >= 0 && TESSERA_PROBE_TILE < probe_tiles, "TESSERA_PROBE_TILE: a ProbeTile index");
+  using Gemm = typename ProbeTile<TESSERA_PROBE_TILE>::type;
+  std::printf("%s: bf16 TN, D column-major, whole tiles\n", ProbeTile<TESSERA_PROBE_TILE>::name);
+  // (M, N, K as the kernel runs them: a layer's D^T has M = the weight's rows, N = tokens)
+  const std::vector<int64_t> suite = {8192, 8192, 8192, 4096, 4096, 4096, 3072, 3072, 3072, 8192, 8192, 1024,
+                                      14336, 2048, 4096, 6144, 512, 4096, 4096, 512, 14336, 10240, 1024, 8192,
+                                      1000, 1000, 1000};
+  const std::vector<int64_t>& shapes = dims.empty() ? suite : dims;
+  for (size_t i = 0; i + 2 < shapes.size(); i += 3) ok &= probe<bfloat16_t, KM, KM, Gemm>(h, shapes[i], shapes[i + 1], shapes[i + 2], 1, "TN", reps);
+  (void)tiles;
+#else
+  if (tiles) {
+    std::printf("--tiles: build with -DTESSERA_PROBE_TILE=0..%d (tools/device/run_gemm_tiles.sh)\n", probe_tiles - 1);
+    ok = false;
+  } else if (dims.empty()) {
     ok &= probe<bfloat16_t, KM, KM>(h, 4096, 4096, 4096, 1, "TN", reps);
     ok &= probe<bfloat16_t, KM, KM>(h, 8192, 8192, 1024, 1, "TN", reps);
     ok &= probe<bfloat16_t, KM, KM>(h, 8192, 8192, 8192, 1, "TN", reps);
@@ -127,6 +169,7 @@ int main(int argc, char** argv) {
   } else {
     for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe<bfloat16_t, KM, KM>(h, dims[i], dims[i + 1], dims[i + 2], 1, "TN", reps);
   }
+#endif
   cublasDestroy(h);
   std::printf("probe %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
