@@ -142,7 +142,8 @@ int main(int argc, char** argv) {
   // (a tile binary: only its configuration is compiled)
   static_assert(TESSERA_PROBE_TILE >= 0 && TESSERA_PROBE_TILE < probe_tiles, "TESSERA_PROBE_TILE: a ProbeTile index");
   using Gemm = typename ProbeTile<TESSERA_PROBE_TILE>::type;
-  std::printf("%s: bf16 TN, D column-major, whole tiles\n", ProbeTile<TESSERA_PROBE_TILE>::name);
+  std::printf("%s: bf16 TN, D column-major, whole tiles; resident clusters %d (of %d CTAs each)\n", ProbeTile<TESSERA_PROBE_TILE>::name,
+              int(s9::GemmSm90<Gemm>::hardware_info(&s9::gemm_sm90_entry<Gemm>).resident_clusters), int(Gemm::Mainloop::ClusterM));
   // (M, N, K as the kernel runs them: a layer's D^T has M = the weight's rows, N = tokens)
   const std::vector<int64_t> suite = {8192, 8192, 8192, 4096, 4096, 4096, 3072, 3072, 3072, 8192, 8192, 1024,
                                       14336, 2048, 4096, 6144, 512, 4096, 4096, 512, 14336, 10240, 1024, 8192,
