@@ -67,6 +67,18 @@ struct EpilogueStaging {
         make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
   }
   static constexpr auto view = view_layout();
+  // A thread's value at tile coordinate c, from its value 0 (at c0), in elements: the
+  // distance in the unswizzled view. For the C partition of the 8-bit view this is exact for
+  // every thread (hopper_sm90_partition_test): a thread's own bits of an offset (rows 0-2 and
+  // 4-5, the column pair q at bits 7-8) and its values' (row + 8 at bit 3, column + 1 at bit 6,
+  // column groups from bit 9, the buffer above) are disjoint, and the 64B swizzle XORs bits 7-8
+  // into 4-5, the thread's into the thread's: swizzle(thread + value) = swizzle(thread) +
+  // value. With thread 0's coordinates (constants) a value's address is the thread's value 0
+  // plus a constant: one swizzle per thread instead of one per byte stored.
+  template <class Coord, class Coord0> TESSERA_HOST_DEVICE static constexpr int64_t distance(Coord const& c, Coord0 const& c0) {
+    constexpr auto v = view_layout();  // (a local copy: the static member is host-only storage under nvcc)
+    return int64_t(v(c)) - int64_t(v(c0));
+  }
   // Staging sets (slots: the ping-pong kernel's consumers store different tiles at once, a set
   // each): slot s holds the ConsumerWarpgroups buffers from first(s) on, warpgroup wg writing
   // buffer(s, wg), the view's buffer mode from there. The named barrier of a buffer has its index.

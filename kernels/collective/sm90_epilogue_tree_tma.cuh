@@ -172,23 +172,24 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     (store_group<I, J0 + Js>(ctx), ...);
   }
   // An 8-bit D: group J of repeat I converted in pairs (the values (V, V+1) of a row: one cvt
-  // each), then stored byte by byte.
+  // each), then stored byte by byte at the thread's value 0 (`first`, swizzled once) plus the
+  // value's distance, a constant (EpilogueStaging::distance: the 64B swizzle commutes with it).
   template <int I, int J, class X>
-  __device__ __forceinline__ static void store_group8(X const& ctx) {
+  __device__ __forceinline__ static void store_group8(X const& ctx, ElementD* first) {
     const auto group = make_coord(make_coord(_, _, C<J>{}), C<I>{}, _0{});
-    auto dj = ctx.tCsD(group);
     const auto cj = ctx.tCcD0(group);
+    const auto c0 = ctx.tCcD0(0);
     ElementD d0, d1, d2, d3;
     arch::from_f32x2(value<I, J, 0>(cj, ctx), value<I, J, 1>(cj, ctx), d0, d1);
     arch::from_f32x2(value<I, J, 2>(cj, ctx), value<I, J, 3>(cj, ctx), d2, d3);
-    dj(_0{}) = d0;
-    dj(_1{}) = d1;
-    dj(_2{}) = d2;
-    dj(_3{}) = d3;
+    first[Staging::distance(cj(_0{}), c0)] = d0;
+    first[Staging::distance(cj(_1{}), c0)] = d1;
+    first[Staging::distance(cj(_2{}), c0)] = d2;
+    first[Staging::distance(cj(_3{}), c0)] = d3;
   }
   template <int I, int J0, int... Js, class X>
-  __device__ __forceinline__ static void store_groups8(std::integer_sequence<int, Js...>, X const& ctx) {
-    (store_group8<I, J0 + Js>(ctx), ...);
+  __device__ __forceinline__ static void store_groups8(std::integer_sequence<int, Js...>, X const& ctx, ElementD* first) {
+    (store_group8<I, J0 + Js>(ctx, first), ...);
   }
   // A 16-bit D: group J's values into the stmatrix fragment, converted in pairs.
   template <int I, int J, class X, class Frag>
@@ -218,7 +219,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
       constexpr int K = Staging::instructions_per_part;
       Staged::template stsm_instructions<I, (H % Parts) * K>(std::make_integer_sequence<int, K>{}, src, ctx.tDsD);
     } else if constexpr (Bits == 8) {
-      store_groups8<I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
+      store_groups8<I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx, &ctx.tCsD(0));
     } else {
       store_groups<I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
     }

@@ -8,7 +8,8 @@
 //    warpgroup's buffer, each part's columns once; the f32 staging tile is two TMA boxes;
 //  - the 8-bit staging (an e4m3 D): the 64B-swizzled MN-major tile, each element of a part
 //    staged once at the byte the TMA store's box reads it from (the SWIZZLE_64B rule written
-//    out here, not taken from the layout), the byte stores conflict-free in the bank model;
+//    out here, not taken from the layout), the byte stores conflict-free in the bank model,
+//    their addresses the thread's value 0 plus constants (EpilogueStaging::distance);
 //  - the 16-bit staging through stmatrix (EpilogueStaging::stsm, the copy emulated warp by
 //    warp): each part's instructions put exactly that part's values of the tile at their
 //    staging offsets, for the cooperative (two warpgroups) and the ping-pong (one) TiledMma;
@@ -180,7 +181,38 @@ void check_8bit_staging() {
   CHECK((a.rule == tma::Rule::ok && a.box_dim[0] == 64 && a.box_dim[1] == 256 && a.swizzle == tma::Swizzle::b64 && a.element_bytes == 1));
 }
 
+// The 8-bit stores' addresses as the tree epilogue forms them: the thread's value 0 (one swizzled
+// offset) plus EpilogueStaging::distance of thread 0's coordinates (constants), equal to the
+// swizzled view's offset of every value of every thread. Not so in the 16-bit tile, whose 128B
+// swizzle reads value bits (row + 8, column + 1): there the check finds the mismatches it exists for.
+template <int Bits, int W, int AtomsM>
+int distance_mismatches() {
+  using S = kernels::sm90::EpilogueStaging<Bits, 256, W, AtomsM>;
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx32_F32E4M3E4M3_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto id = make_identity_tensor(make_shape(C<64 * W * AtomsM>{}, _256{}));
+  std::vector<uint32_t> buffers(size_t(W * S::elements));  // (element offsets are what is compared)
+  const auto sD = S::tensor(buffers.data());
+  const auto c0 = tiled.get_slice(0).partition_C(id);
+  int bad = 0, moved = 0;
+  for (int t = 0; t < W * 128; ++t) {
+    auto st = tiled.get_slice(t).partition_C(sD);
+    const uint32_t* base = &st(0);
+    for (int v = 0; v < int(size(st)); ++v) {
+      const int64_t d = S::distance(c0(v), c0(0));
+      bad += &st(v) != base + d;
+      moved += d != 0;
+    }
+  }
+  // (8-bit: one part per M repeat, whose value 0 shares the buffer with repeat 0's)
+  if constexpr (Bits == 8) CHECK(moved == W * 128 * (AtomsM * 128 - AtomsM));
+  return bad;
+}
+
 TEST_CASE("sm90 TMA-store epilogue: the 8-bit staging puts each value at the byte its TMA box reads") {
+  CHECK(distance_mismatches<8, 2, 1>() == 0);
+  CHECK(distance_mismatches<8, 1, 1>() == 0);
+  CHECK(distance_mismatches<8, 1, 2>() == 0);
+  CHECK(distance_mismatches<16, 2, 1>() > 0);
   check_8bit_staging<2, 1>();  // cooperative (the e4m3-D kernel's)
   check_8bit_staging<1, 1>();  // ping-pong 64 x 256
   check_8bit_staging<1, 2>();  // two M repeats sharing one buffer
