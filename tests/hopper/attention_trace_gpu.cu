@@ -71,7 +71,8 @@ std::string trace_on_device(std::vector<int>& out) {
 std::string run_attention_trace(bool bf16, int head_dim, std::vector<int>& records) {
   if (head_dim == 64) return bf16 ? trace_on_device<DefaultConfig<bfloat16_t, 64>>(records) : trace_on_device<DefaultConfig<half_t, 64>>(records);
   if (head_dim == 128) return bf16 ? trace_on_device<DefaultConfig<bfloat16_t, 128>>(records) : trace_on_device<DefaultConfig<half_t, 128>>(records);
-  return "head_dim must be 64 or 128 (got " + std::to_string(head_dim) + ")";
+  if (head_dim == 256) return bf16 ? trace_on_device<DefaultConfig<bfloat16_t, 256>>(records) : trace_on_device<DefaultConfig<half_t, 256>>(records);
+  return "head_dim must be 64, 128 or 256 (got " + std::to_string(head_dim) + ")";
 }
 
 }  // namespace tessera::kernels::sm90::attention
