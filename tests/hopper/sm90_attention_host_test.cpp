@@ -349,6 +349,7 @@ TEST_CASE("sm90 attention: the online softmax's rescaling over tiles equals soft
   check_online_softmax(4, 1, 8, 128, false, 1.f, 4);
   // More rows than columns, causal: the first rows see no column (O = 0, LSE = -inf).
   check_online_softmax(40, 9, 8, 4, true, 0.5f, 5);
+  check_online_softmax(8, 1000, 256, 80, true, 0.0625f, 6);  // (head dim 256, 80-key tiles)
   rc::prop("any shape, tile and mask", [] {
     const int rows = *rc::gen::inRange(1, 20), cols = *rc::gen::inRange(1, 300), tile = 16 * *rc::gen::inRange(1, 9);
     const bool causal = *rc::gen::arbitrary<bool>();
@@ -390,6 +391,9 @@ TEST_CASE("sm90 attention: the key tiles a Q tile reads, and the unmasked ones f
   check_key_tiles(1, 1, false, 128, 128);
   check_key_tiles(1000, 1000, true, 192, 128);  // (three consumer warpgroups)
   check_key_tiles(300, 1000, true, 192, 128);
+  check_key_tiles(1000, 1000, true, 128, 80);   // (head dim 256: 80-key tiles)
+  check_key_tiles(300, 1000, true, 128, 80);
+  check_key_tiles(1000, 300, true, 128, 80);
   rc::prop("any lengths, mask and tile", [] {
     const int sq = *rc::gen::inRange(1, 600), sk = *rc::gen::inRange(1, 600);
     const int bN = 16 * *rc::gen::inRange(1, 12);
