@@ -88,12 +88,13 @@ struct AttentionConfig {
 
 // The shipped kernels' configurations: 192 keys per tile and two consumer warpgroups at head dim
 // 128, 128 keys and three consumer warpgroups (Q tiles of 192 rows) at head dim 64, 80 keys and
-// two at 256. Measured on an H200 (tools/device/attention_tiles.cu, B4 H16 bf16, S 4096 and 16384, full and causal, in
-// alternating pairs in one process): at D 128, 176 keys 1.07-1.16x and 192 keys 1.09-1.19x the
-// 128-key tile (each tile's softmax, rescaling and turn-taking spread over more keys); at D 64,
-// 192 keys 0.98-1.02x, and three consumers 1.03-1.18x two (a D 64 tile's GEMMs are half as long,
-// so two warpgroups taking turns leave the tensor cores idle while each runs its softmax; a
-// third fills them, at 160 registers a thread, which D 64's accumulators fit without spilling).
+// two at 256. Measured on an H200 (tools/device/attention_tiles.cu, B4 H16 bf16, S 4096 and
+// 16384, full and causal, in alternating pairs in one process): at D 128, 176 keys 1.07-1.16x
+// and 192 keys 1.09-1.19x the 128-key tile (each tile's softmax, rescaling and turn-taking
+// spread over more keys); at D 64, 192 keys 0.98-1.02x, and three consumers 1.03-1.18x two (a
+// D 64 tile's GEMMs are half as long, so two warpgroups taking turns leave the tensor cores idle
+// while each runs its softmax; a third fills them, at 160 registers a thread, which D 64's
+// accumulators fit without spilling).
 // At head dim 256, two consumer warpgroups and 80 keys (FlashAttention-3's tile at this head
 // dim): O alone is 128 f32 registers a thread (64 x 256 per warpgroup), S 40 and P 20 more,
 // within setmaxnreg's 240 without spilling (ptxas); a third warpgroup would leave 160, less
