@@ -8,7 +8,7 @@
 // Also: the argument checks' refusals (no GPU needed).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the refusal checks).
 //   hopper_attention_gpu_test [--small]                      (--small: compute-sanitizer's cases)
-//   hopper_attention_gpu_test --trace FILE [bf16|f16] [64|128|256]
+//   hopper_attention_gpu_test --trace FILE [bf16|f16] [64|128|256]    (256: bf16 only)
 //     the traced kernel (kernels/collective/sm90_attention_trace.hpp) on one tile: its S, P and
 //     O records written to FILE for `tessera verify FILE`; 77 without an sm_90 GPU.
 #include <cmath>
