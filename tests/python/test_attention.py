@@ -170,7 +170,7 @@ def test_python_refusals(kwargs, error, text):
 
 @pytest.mark.parametrize("kwargs, status, text", [
     (qkvo(d=96), "unsupported", r"head_dim must be 64, 128 or 256 \(got 96\)"),
-    (qkvo(d=512), "unsupported", r"head_dim must be 64, 128 or 256 \(got 512\)"),
+    (qkvo(d=192), "unsupported", r"head_dim must be 64, 128 or 256 \(got 192\)"),
     (qkvo(d=32), "unsupported", r"head_dim must be 64, 128 or 256 \(got 32\)"),
     (qkvo(h=6, hkv=4), "invalid argument", r"heads \(6\) must be a multiple of kv_heads \(4\)"),
     (qkvo(h=0, hkv=0), "invalid argument", "heads and kv_heads must be >= 1"),
