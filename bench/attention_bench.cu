@@ -3,9 +3,9 @@
 // each bracketed by CUDA events; medians.
 // TFLOP/s = 4 * B * H * Sq * Sk * D / time, halved for causal.
 //
-//   attention_bench [reps]                 the issue's shapes: B4 H16, S 4096/8192/16384, D 128 and 64, bf16
+//   attention_bench [reps]                 the issue's shapes: B4 H16, S 4096/8192/16384, D 128, 64 and 256, bf16
 //   attention_bench --dump DIR             writes a small problem's inputs and tessera's outputs
-//                                          (DIR/attn_D{64,128}_{causal,full}.{q,k,v,o,lse}.bin, raw, and
+//                                          (DIR/attn_D{64,128,256}_{causal,full}.{q,k,v,o,lse}.bin, raw, and
 //                                          DIR/attn_dump.txt describing them) for
 //                                          tools/device/attention_torch.py to compare with torch
 // Exit 77 without an sm_90 GPU.
@@ -75,7 +75,7 @@ int dump(const std::string& dir) {
     std::fprintf(stderr, "error: cannot write %s/attn_dump.txt\n", dir.c_str());
     return 1;
   }
-  for (int D : {64, 128})
+  for (int D : {64, 128, 256})
     for (bool causal : {false, true}) {
       Buffers b;
       b.alloc(size_t(B) * S * H * D, size_t(B) * H * S);
@@ -101,7 +101,7 @@ int dump(const std::string& dir) {
       b.free();
     }
   std::fclose(txt);
-  std::printf("dumped 4 problems to %s\n", dir.c_str());
+  std::printf("dumped 6 problems to %s\n", dir.c_str());
   return 0;
 }
 
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop;
   SM90_CUDA(cudaGetDeviceProperties(&prop, dev));
   std::printf("device: %s\n%-28s %12s %10s %12s %10s\n", prop.name, "shape (bf16)", "full ms", "TFLOP/s", "causal ms", "TFLOP/s");
-  for (int D : {128, 64})
+  for (int D : {128, 64, 256})
     for (int S : {4096, 8192, 16384}) {
       const int B = 4, H = 16;
       Buffers b;

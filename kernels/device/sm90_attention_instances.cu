@@ -1,4 +1,4 @@
-// tessera::attention: the SM90 forward kernels (bf16 and f16, head dims 64 and 128: four
+// tessera::attention: the SM90 forward kernels (bf16 and f16, head dims 64, 128 and 256: six
 // kernels, the causal mask a runtime flag) and the host API.
 #include "sm90_attention.cuh"
 
@@ -24,8 +24,11 @@ AttentionResult attention(const AttentionArguments& args, CUstream_st* stream) {
   if (args.head_dim == 64)
     return bf16 ? att::Sm90Attention<att::DefaultConfig<bfloat16_t, 64>>::run(args, stream)
                 : att::Sm90Attention<att::DefaultConfig<half_t, 64>>::run(args, stream);
-  return bf16 ? att::Sm90Attention<att::DefaultConfig<bfloat16_t, 128>>::run(args, stream)
-              : att::Sm90Attention<att::DefaultConfig<half_t, 128>>::run(args, stream);
+  if (args.head_dim == 128)
+    return bf16 ? att::Sm90Attention<att::DefaultConfig<bfloat16_t, 128>>::run(args, stream)
+                : att::Sm90Attention<att::DefaultConfig<half_t, 128>>::run(args, stream);
+  return bf16 ? att::Sm90Attention<att::DefaultConfig<bfloat16_t, 256>>::run(args, stream)
+              : att::Sm90Attention<att::DefaultConfig<half_t, 256>>::run(args, stream);
 }
 
 }  // namespace tessera::kernels

@@ -198,7 +198,7 @@ def attention(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None,
       ``x.transpose(1, 2)``, a view, no copy.) head_dim is contiguous (stride 1); the other
       strides are free (views of a packed QKV tensor are read in place) but must be positive
       multiples of 8 elements with 16-byte aligned data (TMA's rule: the C++ reason otherwise).
-    dtypes: float16 or bfloat16, the same for all four; head_dim 64 or 128.
+    dtypes: float16 or bfloat16, the same for all four; head_dim 64, 128 or 256.
     Grouped-query attention: heads a multiple of kv_heads; query head h reads KV head
       h // (heads // kv_heads).
     causal: the mask aligned to the bottom-right corner (FlashAttention's): query row i of a

@@ -1,13 +1,14 @@
-// tessera::attention on the GPU against an FP64 reference on the host: head dims 64 and 128,
-// bf16 and f16, causal and not, GQA ratios 1/2/4, varlen batches of uneven lengths, residues
-// (sequence lengths 1, 17, 129, 1000) and more (batch, head) pairs than SMs. O and LSE are
+// tessera::attention on the GPU against an FP64 reference on the host: head dims 64, 128 and
+// 256, bf16 and f16, causal and not, GQA ratios 1/2/4, varlen batches of uneven lengths, residues
+// (sequence lengths 1, 17, 129, 1000; 81 and 160 around D 256's 80-key tiles) and more
+// (batch, head) pairs than SMs. O and LSE are
 // filled with NaN before each launch, so anything the kernel fails to write is caught. The
 // same cases at head dim 64 run the kernel with two consumer warpgroups too (Q tiles of 128
 // rows; the shipped one has three: attention_consumers_gpu.cu).
 // Also: the argument checks' refusals (no GPU needed).
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the refusal checks).
 //   hopper_attention_gpu_test [--small]                      (--small: compute-sanitizer's cases)
-//   hopper_attention_gpu_test --trace FILE [bf16|f16] [64|128]
+//   hopper_attention_gpu_test --trace FILE [bf16|f16] [64|128|256]    (256: bf16 only)
 //     the traced kernel (kernels/collective/sm90_attention_trace.hpp) on one tile: its S, P and
 //     O records written to FILE for `tessera verify FILE`; 77 without an sm_90 GPU.
 #include <cmath>
@@ -172,7 +173,7 @@ bool sm90_device() {
          cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess && major == 9 && minor == 0;
 }
 
-// --trace FILE [bf16|f16] [64|128]: the traced kernel on one tile, its trace written for
+// --trace FILE [bf16|f16] [64|128|256]: the traced kernel on one tile, its trace written for
 // `tessera verify FILE` (the file is written whole or not at all).
 int write_trace(int argc, char** argv) {
   const std::string path = argv[2];
@@ -181,9 +182,9 @@ int write_trace(int argc, char** argv) {
   for (int i = 3; i < argc; ++i) {
     const std::string x = argv[i];
     if (x == "bf16" || x == "f16") bf16 = x == "bf16";
-    else if (x == "64" || x == "128") head_dim = std::stoi(x);
+    else if (x == "64" || x == "128" || x == "256") head_dim = std::stoi(x);
     else {
-      std::fprintf(stderr, "error: --trace FILE [bf16|f16] [64|128]: unknown '%s'\n", x.c_str());
+      std::fprintf(stderr, "error: --trace FILE [bf16|f16] [64|128|256]: unknown '%s'\n", x.c_str());
       return 2;
     }
   }
@@ -227,6 +228,10 @@ int main(int argc, char** argv) {
     a.q = a.k = a.v = buf, a.o = buf, a.seqlen_q = a.seqlen_k = 16;
     a.head_dim = 96;
     expect_refused(a, AttentionStatus::Unsupported, "head_dim 96");
+    a.head_dim = 512;
+    expect_refused(a, AttentionStatus::Unsupported, "head_dim 512");
+    a.head_dim = 32;
+    expect_refused(a, AttentionStatus::Unsupported, "head_dim 32");
     a.head_dim = 64, a.heads = 6, a.kv_heads = 4;
     expect_refused(a, AttentionStatus::InvalidArgument, "heads not a multiple of kv_heads");
     a.heads = a.kv_heads = 1, a.q = buf + 2;
@@ -249,13 +254,17 @@ int main(int argc, char** argv) {
   std::vector<Case> cases;
   if (small) {
     cases = {{BF, 64, 1, 2, 1, 129, 129, true, {}, {}}, {F16, 128, 1, 2, 2, 17, 200, false, {}, {}}, {BF, 128, 0, 2, 1, 0, 0, true, {5, 130}, {7, 140}},
-             {F16, 64, 0, 2, 1, 0, 0, true, {5, 200}, {7, 260}, 2}};
+             {F16, 64, 0, 2, 1, 0, 0, true, {5, 200}, {7, 260}, 2}, {BF, 256, 1, 2, 1, 129, 170, true, {}, {}},
+             {F16, 256, 0, 2, 2, 0, 0, false, {5, 200}, {7, 170}}};
   } else {
     for (auto el : {BF, F16})
-      for (int d : {64, 128})
+      for (int d : {64, 128, 256})
         for (bool causal : {false, true}) {
-          // (residues of the Q tiles: 128 rows at head dim 128, 192 at 64)
+          // (residues of the Q tiles: 128 rows at head dim 128 and 256, 192 at 64; of the key
+          // tiles: 80 keys at 256)
           for (int s : {1, 17, 129, 193, 1000}) cases.push_back({el, d, 2, 4, 2, s, s, causal, {}, {}});
+          if (d == 256)
+            for (int s : {81, 160}) cases.push_back({el, d, 2, 4, 2, s, s, causal, {}, {}});
           cases.push_back({el, d, 1, 4, 4, 300, 700, causal, {}, {}});    // sq < sk
           cases.push_back({el, d, 1, 4, 1, 700, 300, causal, {}, {}});    // sq > sk: causal rows with no key
           cases.push_back({el, d, 0, 8, 2, 0, 0, causal, {1, 300, 17, 385, 64}, {5, 256, 17, 1000, 1}});  // varlen, GQA 4
@@ -264,6 +273,8 @@ int main(int argc, char** argv) {
     cases.push_back({BF, 128, (sms + 7) / 8 + 1, 8, 4, 256, 256, false, {}, {}});
     cases.push_back({F16, 64, (sms + 7) / 8 + 1, 8, 4, 256, 256, true, {}, {}});
     cases.push_back({BF, 64, (sms + 7) / 8 + 1, 8, 4, 600, 600, true, {}, {}});
+    cases.push_back({BF, 256, (sms + 7) / 8 + 1, 8, 4, 200, 200, true, {}, {}});
+    cases.push_back({F16, 256, (sms + 7) / 8 + 1, 8, 2, 130, 170, false, {}, {}});
     // Two consumer warpgroups at head dim 64 (Q tiles of 128 rows, not shipped): residues around
     // 128, the masks, GQA, varlen, more CTAs than SMs.
     for (auto el : {BF, F16})

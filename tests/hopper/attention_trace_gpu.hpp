@@ -7,7 +7,7 @@
 
 namespace tessera::kernels::sm90::attention {
 
-// Launches the traced kernel of (bf16 or f16, head_dim 64 or 128) on the trace's inputs, twice
+// Launches the traced kernel of (bf16 or f16 at head_dim 64 or 128, bf16 at 256) on the trace's inputs, twice
 // (the scores run, then the output run), and appends the records (5 ints each) to `records`.
 // Returns "" on success, else what went wrong (a refused argument, a CUDA error, an overflow).
 std::string run_attention_trace(bool bf16, int head_dim, std::vector<int>& records);

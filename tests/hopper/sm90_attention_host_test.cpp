@@ -139,6 +139,10 @@ TEST_CASE("sm90 attention: P from S's accumulators is the RS operand, register f
   check_p_retile<AttentionConfig<bfloat16_t, 64, 128, 3>>();
   check_p_retile<AttentionConfig<half_t, 64, 128, 3>>();
   check_p_retile<AttentionConfig<bfloat16_t, 64, 192, 3>>();
+  // Head dim 256 (80 keys shipped, 64 the alternative): n256 for O, the same retile of S.
+  check_p_retile<DefaultConfig<bfloat16_t, 256>>();
+  check_p_retile<DefaultConfig<half_t, 256>>();
+  check_p_retile<AttentionConfig<bfloat16_t, 256, 64>>();
 }
 
 TEST_CASE("sm90 attention: rows of S, their slots in a thread and the lanes sharing them") {
@@ -147,6 +151,8 @@ TEST_CASE("sm90 attention: rows of S, their slots in a thread and the lanes shar
   check_rows<DefaultConfig<half_t, 128>>();
   check_rows<AttentionConfig<bfloat16_t, 64, 128, 3>>();
   check_rows<AttentionConfig<half_t, 64, 192, 3>>();
+  check_rows<DefaultConfig<bfloat16_t, 256>>();
+  check_rows<AttentionConfig<half_t, 256, 64>>();
 }
 
 // The kernel's TMA copies: (rows, D, heads, batch) tensors into its smem tiles, whole tiles in
@@ -165,6 +171,8 @@ void check_tma(int64_t rows, int64_t heads, int64_t batch) {
   CHECK(int64_t(tq.tx_bytes()) == Cfg::bM * Cfg::head_dim * 2);
   CHECK(int64_t(tk.tx_bytes()) == bytes);
   CHECK(int64_t(tv.tx_bytes()) == bytes);
+  CHECK(tq.boxes.count == Cfg::head_dim / 64);  // Q and K: one box per 64 of D (128 swizzled bytes)
+  CHECK(tk.boxes.count == Cfg::head_dim / 64);
   CHECK(tv.boxes.count == Cfg::head_dim / 64);  // V: one box per 64 of D, all bN rows
 }
 
@@ -175,6 +183,10 @@ TEST_CASE("sm90 attention: the Q, K and V tiles are whole TMA boxes") {
   check_tma<DefaultConfig<bfloat16_t, 128>>(1000, 8, 3);
   check_tma<AttentionConfig<bfloat16_t, 64, 128, 3>>(1000, 4, 2);  // (Q: 192 rows)
   check_tma<AttentionConfig<half_t, 64, 128, 3>>(17, 16, 3);
+  // Head dim 256: four boxes a tile (the kernel's TmaLoad<4>), 80 or 64 rows of K and V.
+  check_tma<DefaultConfig<bfloat16_t, 256>>(1000, 8, 3);
+  check_tma<DefaultConfig<half_t, 256>>(17, 2, 1);
+  check_tma<AttentionConfig<bfloat16_t, 256, 64>>(1, 1, 1);
 }
 
 // The wgmma descriptors of the consumers' operands (Q as A, K and V as B, every k-block and
@@ -219,6 +231,8 @@ TEST_CASE("sm90 attention: the operands' wgmma descriptors read what the smem ti
   check_descriptors<AttentionConfig<half_t, 128>>();
   check_descriptors<DefaultConfig<bfloat16_t, 128>>();
   check_descriptors<AttentionConfig<bfloat16_t, 64, 128, 3>>();
+  check_descriptors<DefaultConfig<bfloat16_t, 256>>();  // (Q and K rows of 4 atoms, V 80 keys)
+  check_descriptors<AttentionConfig<half_t, 256, 64>>();
 }
 
 // The CTA's shape per number of consumer warpgroups: rows, threads, and the registers setmaxnreg
@@ -246,6 +260,21 @@ TEST_CASE("sm90 attention: 2 and 3 consumer warpgroups, their rows, threads and 
   // The shipped kernels: three consumer warpgroups at head dim 64, two at 128 (192 keys).
   STATIC_REQUIRE(DefaultConfig<bfloat16_t, 64>::Consumers == 3 && DefaultConfig<half_t, 64>::Consumers == 3);
   STATIC_REQUIRE(DefaultConfig<bfloat16_t, 128>::Consumers == 2 && DefaultConfig<bfloat16_t, 128>::bN == 192);
+  // Head dim 256: two warpgroups and 80 keys; O is 128 registers a thread, S 40, P 20.
+  check_cta_shape<DefaultConfig<bfloat16_t, 256>>();
+  check_cta_shape<DefaultConfig<half_t, 256>>();
+  check_cta_shape<AttentionConfig<bfloat16_t, 256, 64>>();
+  using D256 = DefaultConfig<bfloat16_t, 256>;
+  STATIC_REQUIRE(D256::Consumers == 2 && D256::bM == 128 && D256::bN == 80 && D256::consumer_registers == 240);
+  STATIC_REQUIRE(decltype(size(partition_fragment_C(D256::TiledMmaO{}, D256::TileO{})))::value == 128);
+  STATIC_REQUIRE(decltype(size(partition_fragment_C(D256::TiledMmaS{}, D256::TileS{})))::value == 40);
+  // Shared memory bounds the key tile: 80 keys take 224 KiB (Q 64, K and V 2 x 2 x 40);
+  // 96 would take 256 KiB, past an SM90 CTA's 227.
+  STATIC_REQUIRE(D256::tile_bytes == 224 * 1024);
+  STATIC_REQUIRE(2 * (128 * 256 + 2 * 2 * 96 * 256) > 227 * 1024);
+  STATIC_REQUIRE(AttentionConfig<bfloat16_t, 256, 64>::tile_bytes == 192 * 1024);
+  // P's retile over 80 keys: 5 k-blocks of 8 accumulators in order (docs/attention.md).
+  CHECK(to_string(D256::PRetile{}) == "((2,2,2),1,5):((1,2,4),0,8)");
 }
 
 TEST_CASE("accumulator_as_operand_A: a retile that needs other threads' values is detected") {
@@ -320,6 +349,7 @@ TEST_CASE("sm90 attention: the online softmax's rescaling over tiles equals soft
   check_online_softmax(4, 1, 8, 128, false, 1.f, 4);
   // More rows than columns, causal: the first rows see no column (O = 0, LSE = -inf).
   check_online_softmax(40, 9, 8, 4, true, 0.5f, 5);
+  check_online_softmax(8, 1000, 256, 80, true, 0.0625f, 6);  // (head dim 256, 80-key tiles)
   rc::prop("any shape, tile and mask", [] {
     const int rows = *rc::gen::inRange(1, 20), cols = *rc::gen::inRange(1, 300), tile = 16 * *rc::gen::inRange(1, 9);
     const bool causal = *rc::gen::arbitrary<bool>();
@@ -361,6 +391,9 @@ TEST_CASE("sm90 attention: the key tiles a Q tile reads, and the unmasked ones f
   check_key_tiles(1, 1, false, 128, 128);
   check_key_tiles(1000, 1000, true, 192, 128);  // (three consumer warpgroups)
   check_key_tiles(300, 1000, true, 192, 128);
+  check_key_tiles(1000, 1000, true, 128, 80);   // (head dim 256: 80-key tiles)
+  check_key_tiles(300, 1000, true, 128, 80);
+  check_key_tiles(1000, 300, true, 128, 80);
   rc::prop("any lengths, mask and tile", [] {
     const int sq = *rc::gen::inRange(1, 600), sk = *rc::gen::inRange(1, 600);
     const int bN = 16 * *rc::gen::inRange(1, 12);

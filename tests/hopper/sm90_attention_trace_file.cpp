@@ -40,7 +40,8 @@ template <class F>
 void with_config(bool bf16, int head_dim, int consumers, F&& f) {
   if (head_dim == 64) bf16 ? with_consumers<bfloat16_t, 64>(consumers, f) : with_consumers<half_t, 64>(consumers, f);
   else if (head_dim == 128) bf16 ? with_consumers<bfloat16_t, 128>(consumers, f) : with_consumers<half_t, 128>(consumers, f);
-  else throw std::invalid_argument("attention trace: head_dim must be 64 or 128, got " + std::to_string(head_dim));
+  else if (head_dim == 256) bf16 ? with_consumers<bfloat16_t, 256>(consumers, f) : with_consumers<half_t, 256>(consumers, f);
+  else throw std::invalid_argument("attention trace: head_dim must be 64, 128 or 256, got " + std::to_string(head_dim));
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // host_warp::launch, gemm emulating both wgmmas from the descriptors and the warp's registers,
 // with the trace policy the GPU build records with (collective/sm90_attention_trace.hpp) and
 // the tile's inputs written into the kernel's swizzled smem tiles (TMA's part is the host
-// test's check that the boxes bring whole tiles). Then, per configuration (bf16/f16, D 64/128
+// test's check that the boxes bring whole tiles). Then, per configuration (bf16/f16, D 64/128/256
 // as shipped: three consumer warpgroups at D 64; and D 64 with two, not shipped):
 //   - the trace (sm90_attention_trace_file.cpp) parses and verifies: every (thread, value) of
 //     mmaS.C, mmaO.A (P) and mmaO.C recorded once, at the coordinate its map gives;
@@ -231,6 +231,11 @@ int main(int argc, char** argv) {
   check_config<DefaultConfig<half_t, 64>>(false);
   check_config<AttentionConfig<bfloat16_t, 64, 128, 2>>(true);  // (Q tiles of 128 rows; not shipped)
   check_config<AttentionConfig<half_t, 64, 128, 2>>(false);
+  // Head dim 256 (Q tiles of 128 rows, 80 keys): codes row + 128 column, O's 128 d exact in
+  // bf16 for d < 256 (odd parts below 2^8), so both types trace.
+  static_assert(trace_codes_exact<DefaultConfig<bfloat16_t, 256>>() && trace_codes_exact<DefaultConfig<half_t, 256>>());
+  check_config<DefaultConfig<bfloat16_t, 256>>(true);
+  check_config<DefaultConfig<half_t, 256>>(false);
   if (!path.empty()) {
     verify::Trace t = parse(text, "bf16 D=128");
     if (plant == "swap") plant_swap(t, 37);
@@ -242,6 +247,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("%s\n", failures ? "FAILED" : "OK: the attention trace (S, P, O) of all six configurations verifies on the host");
+  std::printf("%s\n", failures ? "FAILED" : "OK: the attention trace (S, P, O) of all eight configurations verifies on the host");
   return failures ? 1 : 0;
 }

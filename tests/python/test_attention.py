@@ -169,8 +169,9 @@ def test_python_refusals(kwargs, error, text):
 # ---- refusals: the C++ API's check_arguments -------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, status, text", [
-    (qkvo(d=96), "unsupported", r"head_dim must be 64 or 128 \(got 96\)"),
-    (qkvo(d=256), "unsupported", "head_dim must be 64 or 128"),
+    (qkvo(d=96), "unsupported", r"head_dim must be 64, 128 or 256 \(got 96\)"),
+    (qkvo(d=192), "unsupported", r"head_dim must be 64, 128 or 256 \(got 192\)"),
+    (qkvo(d=32), "unsupported", r"head_dim must be 64, 128 or 256 \(got 32\)"),
     (qkvo(h=6, hkv=4), "invalid argument", r"heads \(6\) must be a multiple of kv_heads \(4\)"),
     (qkvo(h=0, hkv=0), "invalid argument", "heads and kv_heads must be >= 1"),
     (dict(q=t((2, 100, 8, 128), Q + 2)), "misaligned operand", "16-byte aligned"),
@@ -187,7 +188,8 @@ def test_cxx_refusals_are_attention_errors_with_the_reason(kwargs, status, text)
 
 
 def test_the_cxx_check_accepts_what_the_kernel_runs():
-    for kw in (dict(), dict(d=64), dict(h=16, hkv=4), dict(sk=0), dict(typestr="<f2")):
+    for kw in (dict(), dict(d=64), dict(d=256), dict(d=256, typestr="<f2"), dict(h=16, hkv=4), dict(sk=0),
+               dict(typestr="<f2")):
         assert _attention._core.check_attention_arguments(_attention.plan(**qkvo(**kw)).spec) == ("", "")
 
 

@@ -100,7 +100,7 @@ CASES = [  # (batch, sq, sk, heads, kv_heads)
 
 
 @pytest.mark.parametrize("b, sq, sk, h, hkv", CASES)
-@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("dt", ["bf16", "f16"])
 @pytest.mark.parametrize("causal", [False, True])
 def test_matches_fp64_and_sdpa(gen, b, sq, sk, h, hkv, d, dt, causal):
@@ -141,7 +141,7 @@ def test_padded_output_is_written_inside_only(gen):
 
 
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("d", [64, 128, 256])
 def test_varlen(gen, causal, d):
     lens_q, lens_k = [1, 17, 129, 300], [5, 17, 200, 100]
     h, hkv, dtype = 8, 2, torch.bfloat16
@@ -191,7 +191,7 @@ def test_refusals_on_the_gpu(gen):
         ts.attention(q.cpu(), k, v)
     with pytest.raises(ValueError, match="float16 or bfloat16"):
         ts.attention(q.float(), k.float(), v.float())
-    with pytest.raises(ts.AttentionError, match="head_dim must be 64 or 128") as e:
+    with pytest.raises(ts.AttentionError, match="head_dim must be 64, 128 or 256") as e:
         ts.attention(*(rand((1, 64, 2, 96), torch.bfloat16, gen) for _ in range(3)))
     assert e.value.status == "unsupported"
     big = rand((1, 64, 2, 136), torch.bfloat16, gen)

@@ -3,7 +3,8 @@
 // alternating pairs against a baseline configuration in one process, after warm-up; medians
 // (bench/timing.hpp). B4 H16, S 4096 and 16384, full and causal. Compared: key-tile widths
 // against bN 128 (two consumer warpgroups), and the shipped D 64 configuration (DefaultConfig:
-// three consumer warpgroups, Q tiles of 192 rows) against two.
+// three consumer warpgroups, Q tiles of 192 rows) against two; at head dim 256, 80 keys (the
+// shipped tile) against 64.
 //   nvcc <run_attention.sh's flags> -gencode=arch=compute_90a,code=sm_90a \
 //     tools/device/attention_tiles.cu -lcuda -o /tmp/attention_tiles && /tmp/attention_tiles
 #include <cstdio>
@@ -88,5 +89,7 @@ int main() {
   all<Bf16<64, 192>, Bf16<64, 128>>();
   // The shipped head-dim-64 kernel (three consumer warpgroups) against two.
   all<att::DefaultConfig<bfloat16_t, 64>, att::AttentionConfig<bfloat16_t, 64, 128, 2>>();
+  // Head dim 256: the shipped 80 keys (FlashAttention-3's tile) against 64.
+  all<Bf16<256, 80>, Bf16<256, 64>>();
   return 0;
 }

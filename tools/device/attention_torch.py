@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """torch.nn.functional.scaled_dot_product_attention at the attention issue's shapes (bf16,
-B4 H16, S 4096/8192/16384, D 128 and 64, causal and not), per backend (cuDNN, flash) through
-torch.nn.attention.sdpa_kernel: median milliseconds and TFLOP/s (4*B*H*S*S*D, halved when
+B4 H16, S 4096/8192/16384, D 128, 64 and 256, causal and not), per backend (cuDNN, flash)
+through torch.nn.attention.sdpa_kernel (a backend that refuses a shape, as an older cuDNN may
+at D 256, prints its reason and a row of dashes): median milliseconds and TFLOP/s (4*B*H*S*S*D, halved when
 causal), the anchors tessera's attention_bench is read against.
 
 With --compare DIR (the files `attention_bench --dump DIR` writes), tessera's outputs are
@@ -68,7 +69,7 @@ def main():
     print(f"device: {torch.cuda.get_device_name()} torch {torch.__version__}")
     print(f"{'shape (bf16)':<24} {'backend':<8} {'full ms':>9} {'TFLOP/s':>8} {'causal ms':>10} {'TFLOP/s':>8}")
     backends = [("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)]
-    for D in (128, 64):
+    for D in (128, 64, 256):
         for S in (4096, 8192, 16384):
             B, H = 4, 16
             q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))

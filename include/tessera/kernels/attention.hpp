@@ -92,7 +92,8 @@ inline AttentionResult check_arguments(const AttentionArguments& a) {
   if (a.element != AttentionElement::BF16 && a.element != AttentionElement::F16)
     return refuse(S::Unsupported, "element must be BF16 or F16");
   if (a.mask != AttentionMask::None && a.mask != AttentionMask::Causal) return refuse(S::Unsupported, "mask must be None or Causal");
-  if (a.head_dim != 64 && a.head_dim != 128) return refuse(S::Unsupported, "head_dim must be 64 or 128 (got " + std::to_string(a.head_dim) + ")");
+  if (a.head_dim != 64 && a.head_dim != 128 && a.head_dim != 256)
+    return refuse(S::Unsupported, "head_dim must be 64, 128 or 256 (got " + std::to_string(a.head_dim) + ")");
   if (a.batch < 1 || a.heads < 1 || a.kv_heads < 1) return refuse(S::InvalidArgument, "batch, heads and kv_heads must be >= 1");
   if (a.heads % a.kv_heads != 0)
     return refuse(S::InvalidArgument, "heads (" + std::to_string(a.heads) + ") must be a multiple of kv_heads (" + std::to_string(a.kv_heads) + ")");
