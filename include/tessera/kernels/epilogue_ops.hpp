@@ -113,8 +113,8 @@ TESSERA_HOST_DEVICE TESSERA_INLINE float gelu_tanh(float x) {
 // g = logit(Phi) = ln(Phi(x) / Phi(-x)), an odd function (Phi(x) + Phi(-x) = 1, as the
 // logistic). g(x) ~ x P(x^2) with P of degree 6, fitted on [0, 6] to minimise the error in Phi
 // (|dPhi| = Phi(1 - Phi) |dg|): max |dPhi| = 2.9e-8 = 0.24 f32 eps (a weighted minimax fit of
-// logit(Phi) computed in 40-digit arithmetic, Lawson iterations; the coefficients here are P's
-// times -log2 e, so that t = x P'(x^2) is the exponent of 2). x^2 is clamped at 36: past |x| = 6
+// logit(Phi) computed in 40-digit arithmetic, Lawson iterations: tools/fit_gelu_logit.py prints
+// these coefficients, P's times -log2 e, so that t = x P'(x^2) is the exponent of 2). x^2 is clamped at 36: past |x| = 6
 // g grows linearly, Phi(x) < 1e-9 or > 1 - 1e-9, so the value is x to f32 for x > 6 and below
 // |x| 2^-29 for x < -6 (the library formula gives -0 there: 1 + erff rounds to 0). The clamp
 // also keeps x^2 = inf out of the polynomial (|x| = inf: t = -+inf); a NaN x stays NaN.
