@@ -17,6 +17,7 @@
 // One instance per tree (a kernel type per tree): kernel types with the fixed menu are unchanged.
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,6 +34,11 @@
 #include "sm90_epilogue_tree_fields.hpp"
 
 namespace tessera::kernels::sm90 {
+
+// An extent from an element of a tile (M - m0, N - n0) as an int, for the 32-bit residue test
+// of the tile's other elements, at offsets below the tile's extent (less than INT_MAX): every
+// extent past INT_MAX tests as INT_MAX does, every negative one as -1.
+__device__ __forceinline__ int extent_as_int(int64_t e) { return e < 0 ? -1 : e > int64_t(INT_MAX) ? INT_MAX : int(e); }
 
 template <class ElementD_, class Tree_, class Fields_>  // (Fields' default: sm90_epilogue_tree_fields.hpp)
 struct CollectiveEpilogueSm90Tree {
@@ -126,9 +132,9 @@ struct CollectiveEpilogueSm90Tree {
     const auto mine0 = thr.partition_C(make_identity_tensor(tile_mn))(0);
     const int64_t m0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0));
     const int64_t n0 = tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0));
-    const int64_t resid_m0 = p.m - m0, resid_n0 = p.n - n0;
-    const bool whole = p.m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
-                       p.n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
+    // The extents from value 0 as ints: a value's residue test is two 32-bit compares of
+    // compile-time offsets, the same on whole tiles (every offset below them).
+    const int rows_in = extent_as_int(p.m - m0), cols_in = extent_as_int(p.n - n0);
     // The thread's rows and columns of the tile: the tree loads what they share once (broadcasts,
     // scalars in memory) and keeps its reductions' partials per row or column (State).
     using Fragment = tree::WgmmaFragment<TiledMma, TileShape>;
@@ -151,8 +157,8 @@ struct CollectiveEpilogueSm90Tree {
 #pragma unroll
         for (int v = 0; v < 4; ++v) {
           const auto mn = cj(v);  // relative to thread 0's value 0: constants
-          const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
-          if (whole || (dm < resid_m0 && dn < resid_n0)) {
+          const int dm = int(get<0>(mn)), dn = int(get<1>(mn));
+          if (dm < rows_in && dn < cols_in) {
             // value (a, b) = (v % 2, v / 2) of group j
             const tree::TreeCoord at{m0 + dm, n0 + dn, l, Fragment::row_slot(v / 2, r), Fragment::col_slot(v % 2, j), int(dm), int(dn)};
             dj(v) = arch::from_f32<ElementD>(Tree::visit(p.tree, state, at, acc[4 * j + v + values * r]));

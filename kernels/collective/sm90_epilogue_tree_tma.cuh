@@ -86,7 +86,8 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   __device__ __forceinline__ static void finish(Params const& p, int thread) { Staged::finish(p.tma, thread); }
 
   // What every value needs, by reference: the staging partitions, thread 0's coordinates, this
-  // thread's value 0 in D, the residue bounds from there.
+  // thread's value 0 in D, the residue bounds from there (rows_in, cols_in: M - m0 and N - n0
+  // as ints, extent_as_int).
   template <class TCs, class TCc, class Acc, class Stsm, class TDs, class State, class Fragment>
   struct Ctx {
     TCs& tCsD;
@@ -94,8 +95,8 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     Acc const& acc;
     typename Tree::Params const& tree;
     State& state;  // this thread's, over the tile (broadcast values, reductions' partials)
-    int64_t l, m0, n0, resid_m0, resid_n0;
-    bool whole;
+    int64_t l, m0, n0;
+    int rows_in, cols_in;
     Stsm const& stsm;
     TDs& tDsD;
     using FragmentType = Fragment;
@@ -129,8 +130,6 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     const int64_t m0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0));
     const int64_t n0 = tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0));
     const int64_t m = p.tree.m, n = p.tree.n;
-    const bool whole = m - tile_m * int64_t(get<0>(tile_mn)) >= int64_t(get<0>(tile_mn)) &&
-                       n - tile_n * int64_t(get<1>(tile_mn)) >= int64_t(get<1>(tile_mn));
     // The thread's rows and columns of the tile: the tree loads what they share once (broadcasts,
     // scalars in memory) and keeps its reductions' partials per row or column (State).
     using Fragment = tree::WgmmaFragment<TiledMma, TileShape>;
@@ -140,18 +139,21 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     State state{};
     Tree::begin_tile(p.tree.tree, state, frame);
     const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD), State, Fragment> ctx{
-        tCsD, tCcD0, acc, p.tree.tree, state, l, m0, n0, m - m0, n - n0, whole, stsm, tDsD};
+        tCsD, tCcD0, acc, p.tree.tree, state, l, m0, n0, extent_as_int(m - m0), extent_as_int(n - n0), stsm, tDsD};
     store_parts<groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, ctx, bar, wg, leader, buffer, tile_m, tile_n, l);
     Tree::end_tile(p.tree.tree, state, frame);  // (every thread: a warp's partials meet by shuffles)
   }
 
   // Value V of group J of M repeat I (accumulator 4 J + V + AtomValues I): the tree at its
-  // element, or 0 past M or N (staged, clipped by TMA, never visited).
+  // element, or 0 past M or N (staged, clipped by TMA, never visited). The test is the same on
+  // whole and residue tiles (no second copy of the unrolled epilogue): two compares of
+  // compile-time offsets with the tile's bounds, which ptxas predicates where the tree's visit
+  // is arithmetic only (no per-value branch).
   template <int I, int J, int V, class Cj, class X>
   __device__ __forceinline__ static float value(Cj const& cj, X const& ctx) {
     const auto mn = cj(C<V>{});  // relative to thread 0's value 0: constants
-    const int64_t dm = int64_t(get<0>(mn)), dn = int64_t(get<1>(mn));
-    if (!ctx.whole && !(dm < ctx.resid_m0 && dn < ctx.resid_n0)) return 0.0f;
+    const int dm = int(get<0>(mn)), dn = int(get<1>(mn));
+    if (!(dm < ctx.rows_in && dn < ctx.cols_in)) return 0.0f;
     using Fragment = typename X::FragmentType;
     const tree::TreeCoord at{ctx.m0 + dm, ctx.n0 + dn, ctx.l, Fragment::row_slot(V / 2, I), Fragment::col_slot(V % 2, J), int(dm), int(dn)};
     return Tree::visit(ctx.tree, ctx.state, at, ctx.acc[4 * J + V + AtomValues * I]);
