@@ -37,19 +37,10 @@ __device__ __forceinline__ T from_f32(float x) {
   }
 }
 
-// Two values in one instruction (cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32 / cvt.rn.satfinite.e4m3x2.f32:
-// the epilogue's staging converts its values in pairs), the same rounding as from_f32.
+// Two values in one instruction (cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32: the epilogue's
+// 16-bit staging converts its values in pairs), the same rounding as from_f32.
 template <class T>
 __device__ __forceinline__ void from_f32x2(float lo, float hi, T& a, T& b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-  if constexpr (std::is_same_v<T, float_e4m3_t>) {
-    uint16_t w;
-    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;\n" : "=h"(w) : "f"(hi), "f"(lo));  // (the first source: the upper byte)
-    a = T::from_bits(uint8_t(w & 0xffu));
-    b = T::from_bits(uint8_t(w >> 8));
-    return;
-  }
-#endif
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half_t>) {
     uint32_t w;

@@ -144,21 +144,17 @@ struct KernelTmaWarpSpecializedPingpong {};
 struct EpilogueScheduleAuto {};
 struct EpilogueSmemStaged {};  // SM80: through a padded smem tile, vector stores
 struct EpilogueSimtDirect {};  // SIMT: from the registers
-struct EpilogueTmaStore {};    // SM90: staged in swizzled smem, TMA stores
+struct EpilogueTmaStore {};    // SM90: staged in 128B-swizzled smem, TMA stores
 // SM90: TMA stores of act(alpha acc + bias): one kernel per activation (the store loop of one
 // activation per kernel keeps ptxas time and registers those of the plain kernel).
 template <Activation Act>
 struct EpilogueTmaStoreFused {};
 struct EpilogueDirect {};      // SM90: from the registers
-// SM90 epilogue trees: TMA stores where D admits them, the direct stores (the same kernel's)
-// for the others (a kernel that is the only one built for its D type: the e4m3 D).
-struct EpilogueTmaStoreElseDirect {};
 // SM90: D = an epilogue tree's value per element (tessera/kernels/epilogue_tree.hpp); the
 // tree's sinks write beside D. One kernel type per tree. Stores: EpilogueDirect (from the
-// registers, any D), EpilogueTmaStore (staged in shared memory, TMA stores: a D that TMA can
+// registers, any D) or EpilogueTmaStore (staged in shared memory, TMA stores: a D that TMA can
 // store, column-major and 16-byte aligned; the others are refused at run time; the ping-pong
-// kernel's only stores: a staging slot per consumer, one's tree under the other's mainloop), or
-// EpilogueTmaStoreElseDirect (both loops in the kernel, TMA chosen per launch where D admits it).
+// kernel's only stores: a staging slot per consumer, one's tree under the other's mainloop).
 // Fields: where the tree's arguments come from (collective/sm90_epilogue_tree_fields.hpp): the
 // caller's (sm90::TreeFromCaller), or a prebuilt tree's policy that fills them from
 // tessera::gemm's fields.
@@ -559,17 +555,13 @@ struct CollectiveEpilogueBuilder<
   static constexpr bool tree = !std::is_void_v<Tree>;
   using TreeStores = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::stores;
   using TreeFields = typename builder_detail::epilogue_tree_of<std::conditional_t<tree, Requested, EpilogueTree<void>>>::fields;
-  static_assert(std::is_same_v<TreeStores, EpilogueDirect> || std::is_same_v<TreeStores, EpilogueTmaStore> ||
-                    std::is_same_v<TreeStores, EpilogueTmaStoreElseDirect>,
-                "CollectiveEpilogueBuilder (SM90): an epilogue tree's stores are EpilogueDirect, EpilogueTmaStore or "
-                "EpilogueTmaStoreElseDirect");
-  // (the tree's staging: EpilogueTmaStore's, whichever loop a launch takes)
-  static constexpr bool tree_staged = std::is_same_v<TreeStores, EpilogueTmaStore> || std::is_same_v<TreeStores, EpilogueTmaStoreElseDirect>;
+  static_assert(std::is_same_v<TreeStores, EpilogueDirect> || std::is_same_v<TreeStores, EpilogueTmaStore>,
+                "CollectiveEpilogueBuilder (SM90): an epilogue tree's stores are EpilogueDirect or EpilogueTmaStore");
   static_assert(!tree || !MB::Pingpong || std::is_same_v<TreeStores, EpilogueTmaStore>,
                 "CollectiveEpilogueBuilder (SM90, ping-pong): an epilogue tree's stores are EpilogueTmaStore (a staging slot "
                 "per consumer warpgroup, stored under the other's mainloop)");
   using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore,
-                                      std::conditional_t<tree, std::conditional_t<tree_staged, EpilogueTmaStore, EpilogueDirect>, Requested>>;
+                                      std::conditional_t<tree, TreeStores, Requested>>;
   static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
                 "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act>, "
                 "EpilogueDirect or EpilogueTree<Tree>");
@@ -577,9 +569,10 @@ struct CollectiveEpilogueBuilder<
                     (builder_detail::is_fp8<typename MB::ElementA> &&
                      (builder_detail::is_16bit_float<ElementD> || std::is_same_v<ElementD, float_e4m3_t>)),
                 "CollectiveEpilogueBuilder (SM90): D in the inputs' type or f32 (FP8 inputs: bf16, f16, f32 or e4m3)");
-  static_assert(!builder_detail::is_fp8<ElementD> || (std::is_same_v<ElementD, float_e4m3_t> && tree),
-                "CollectiveEpilogueBuilder (SM90): an FP8 D is e4m3, written by an epilogue tree (EpilogueTree<Tree, ...>: "
-                "the quantization's scale and amax are the tree's nodes)");
+  static_assert(!builder_detail::is_fp8<ElementD> ||
+                    (std::is_same_v<ElementD, float_e4m3_t> && tree && std::is_same_v<TreeStores, EpilogueDirect>),
+                "CollectiveEpilogueBuilder (SM90): an FP8 D is e4m3, written by an epilogue tree with direct stores "
+                "(EpilogueTree<Tree, EpilogueDirect, ...>: the TMA staging holds 16- and 32-bit D only)");
   static_assert(!std::is_same_v<Schedule, EpilogueTmaStore> || AlignD * int(sizeof(ElementD)) % 16 == 0,
                 "CollectiveEpilogueBuilder (SM90): TMA stores need a 16-byte aligned D (AlignD * element bytes a "
                 "multiple of 16)");
@@ -593,12 +586,9 @@ struct CollectiveEpilogueBuilder<
                 "memory of a CTA (use StageCountAutoCarveout or fewer stages)");
   using CollectiveOp = std::conditional_t<
       tree,
-      std::conditional_t<tree_staged,
+      std::conditional_t<std::is_same_v<TreeStores, EpilogueTmaStore>,
                          sm90::CollectiveEpilogueSm90TreeTmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, Tree, TreeFields,
-                                                                  MB::EpilogueSlots,
-                                                                  std::is_same_v<TreeStores, EpilogueTmaStoreElseDirect>
-                                                                      ? sm90::TmaElse::DirectStores
-                                                                      : sm90::TmaElse::Refuse>,
+                                                                                  MB::EpilogueSlots>,
                          sm90::CollectiveEpilogueSm90Tree<ElementD, Tree, TreeFields>>,
       std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
                          sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots>,

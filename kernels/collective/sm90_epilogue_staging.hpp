@@ -1,13 +1,10 @@
 // The SM90 TMA-store epilogue's staging tile, its CTA-tile view, and the stmatrix copy that
 // fills it from the accumulators (host-includable: the host test emulates the copy warp by
 // warp and checks what lands in the buffers).
-//  - staging: one warpgroup's (64, Cols) of D, column-major (D's M runs along a swizzle row, as
-//    the TMA box reads it), the MN-major GMMA atom tiled with the atoms walking the columns
-//    first (an f32 atom is 32 rows: rows first, a TMA box would end after 8 columns); a staging
-//    buffer (epilogue_staging_bytes, 16 KiB), Cols = its bytes / 64 rows (at most BN).
-//    Swizzle: 128 bytes for 16- and 32-bit D; 64 bytes for an 8-bit D, whose 64-row column is
-//    64 bytes: the widest swizzle row one column fills (the 8-bit 128B atom is 128 rows, twice
-//    a warpgroup's), so the TMA box is still 64 rows, one box per part.
+//  - staging: one warpgroup's (64, Cols) of D, column-major, the 128B-swizzled MN-major GMMA
+//    atom tiled with the atoms walking the columns first (an f32 atom is 32 rows: rows first,
+//    a TMA box would end after 8 columns); a staging buffer (epilogue_staging_bytes, 16 KiB),
+//    Cols = its bytes / 64 rows.
 //  - view: the CTA tile (BM, BN) over the buffers: rows (staging rows, warpgroups, M repeats)
 //    : (staging's, buffer, 0) and columns (staging columns, Parts) : (staging's, 0) under
 //    the swizzle -- the M repeats and the parts share their warpgroup's buffer in turn.
@@ -18,15 +15,6 @@
 //    so instruction k of an M repeat holds values 8k .. 8k+7: part h is M repeat h / Parts,
 //    instructions (h % Parts) K .. (h % Parts) K + K - 1 (K = Cols / 16; checked at compile
 //    time by instructions_in_value_order and end to end by the host test).
-//  - 8-bit D: value by value (st.shared.u8 through the C partition of the view). Wider stores
-//    would pack M-neighbours, and no thread holds two: the wgmma C layout gives a thread rows r
-//    and r + 8 of each column (its two values in a row are N-neighbours, 64 bytes apart here),
-//    M-neighbours sit in lanes 4 apart. Packing them takes a shuffle per pair, as many
-//    instructions through the same shared-memory pipe as the byte stores it saves; stmatrix on
-//    N-pairs packed as 16 bits lands them N-adjacent, which is not the M-contiguous tile the
-//    TMA box reads. The byte stores of a warp are conflict-free in the 64B swizzle (host test:
-//    one wavefront each): its 32 values of one instruction lie in 8 rows x 4 columns, the rows
-//    share a 4-byte word, the swizzle sends the 4 columns to different banks.
 //  - part_origin: where in D (and C) part h of a warpgroup's share of a CTA tile lies, the
 //    origin of its TMA store (and load): the CTA tile of D's coordinate tensor seen through
 //    the view's modes, at the part's rows and columns.
@@ -46,18 +34,15 @@ namespace tessera::kernels::sm90 {
 
 template <int Bits, int BN, int ConsumerWarpgroups, int AtomsM>
 struct EpilogueStaging {
-  static_assert(Bits == 8 || Bits == 16 || Bits == 32,
-                "the staging tile is the 8-bit MN-major 64B or the 16- or 32-bit MN-major 128B GMMA atom");
-  static constexpr int SwizzleBytes = Bits == 8 ? 64 : 128;  // a swizzle row: 64 rows of 8-bit D, 128 bytes otherwise
-  static constexpr int BufferCols = epilogue_staging_bytes * 8 / Bits / 64;  // a staging buffer of 64-row columns
-  static constexpr int Cols = BN < BufferCols ? BN : BufferCols;            // staging columns
-  static constexpr int Parts = BN / Cols;                                   // stores per M repeat
+  static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
+  static constexpr int Cols = epilogue_staging_bytes * 8 / Bits / 64;  // staging columns: a staging buffer of 64-row columns
+  static constexpr int Parts = BN / Cols;                 // stores per M repeat
   static_assert(BN % Cols == 0 && Cols % 16 == 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment");
   static constexpr auto staging =
-      GMMA::make_smem_layout<Bits, GMMA::Major::MN, SwizzleBytes>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
+      GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
   static constexpr int elements = int(cosize(staging.inner()));
   static constexpr int bytes = elements * Bits / 8;
-  static_assert(bytes % 1024 == 0 && bytes <= epilogue_staging_bytes, "staging buffers start on the swizzle's 1 KiB repeat");
+  static_assert(bytes % 1024 == 0, "staging buffers start on the swizzle's 1 KiB repeat");
 
   // (coalesced: the 16-bit tile's column mode (8, Cols/8):(64, 512) is one stride, 64)
   static constexpr auto view_layout() {
@@ -67,18 +52,6 @@ struct EpilogueStaging {
         make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
   }
   static constexpr auto view = view_layout();
-  // A thread's value at tile coordinate c, from its value 0 (at c0), in elements: the
-  // distance in the unswizzled view. For the C partition of the 8-bit view this is exact for
-  // every thread (hopper_sm90_partition_test): a thread's own bits of an offset (rows 0-2 and
-  // 4-5, the column pair q at bits 7-8) and its values' (row + 8 at bit 3, column + 1 at bit 6,
-  // column groups from bit 9, the buffer above) are disjoint, and the 64B swizzle XORs bits 7-8
-  // into 4-5, the thread's into the thread's: swizzle(thread + value) = swizzle(thread) +
-  // value. With thread 0's coordinates (constants) a value's address is the thread's value 0
-  // plus a constant: one swizzle per thread instead of one per byte stored.
-  template <class Coord, class Coord0> TESSERA_HOST_DEVICE static constexpr int64_t distance(Coord const& c, Coord0 const& c0) {
-    constexpr auto v = view_layout();  // (a local copy: the static member is host-only storage under nvcc)
-    return int64_t(v(c)) - int64_t(v(c0));
-  }
   // Staging sets (slots: the ping-pong kernel's consumers store different tiles at once, a set
   // each): slot s holds the ConsumerWarpgroups buffers from first(s) on, warpgroup wg writing
   // buffer(s, wg), the view's buffer mode from there. The named barrier of a buffer has its index.

@@ -77,9 +77,9 @@ struct CollectiveEpilogueSm90TmaStore {
   static constexpr auto staging = Staging::staging;
   static constexpr int staging_elements = Staging::elements;
   static constexpr int staging_bytes = Staging::bytes;
-  // TMA boxes per store: one swizzle row is the box's inner extent (64 rows of 8 bits in the
-  // 64B swizzle, of 16 bits in the 128B; 32 rows of f32).
-  static constexpr int MaxBoxes = (64 * Bits / 8 + 127) / 128;
+  // TMA boxes per store: one 128-byte swizzle row is the box's inner extent (64 rows of 16
+  // bits, 32 of f32).
+  static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
 
   static constexpr int Buffers = Slots * ConsumerWarpgroups;
   static_assert(Buffers <= int(arch::epilogue_staging_barriers), "a named barrier per staging buffer (arch/named_barrier.cuh)");
@@ -88,7 +88,7 @@ struct CollectiveEpilogueSm90TmaStore {
     arch::named_barrier_sync<arch::NamedBarrier::EpilogueStaging, GMMA::warpgroup_threads>(b);
   }
   using SharedStorage = EpilogueTmaStoreSharedStorage<Buffers>;
-  static_assert(staging_bytes <= epilogue_staging_bytes, "the staging tile fits one staging buffer");
+  static_assert(staging_bytes == epilogue_staging_bytes, "the staging tile fills one staging buffer");
   struct Params {
     typename Direct::Params direct;
     CUtensorMap map_d;

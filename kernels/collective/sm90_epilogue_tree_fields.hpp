@@ -61,20 +61,12 @@ struct QuantizedOutputFields {
   static float* reset(Sm90EpilogueArguments const& a) { return a.amax_d; }
 };
 
-// What the TMA-store tree epilogue does with a D that TMA cannot store (row-major after the
-// kernels' swap, or not 16-byte aligned in address, ld or batch stride): Refuse (can_implement
-// says why; such a D takes a kernel with the register tree epilogue), or DirectStores (the
-// register tree epilogue's stores, in the same kernel, chosen per launch: a kernel that must
-// take every D, as the plain TMA-store epilogue does).
-enum class TmaElse { Refuse, DirectStores };
-
 // The tree epilogues (sm90_epilogue_tree.cuh, sm90_epilogue_tree_tma.cuh), declared here with
 // their default Fields (and one staging slot: cooperative kernels; the ping-pong kernel's two
 // consumers take a slot each) so that the builder and their users name them alike.
 template <class ElementD, class Tree, class Fields = TreeFromCaller>
 struct CollectiveEpilogueSm90Tree;
-template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree, class Fields = TreeFromCaller, int Slots = 1,
-          TmaElse Else = TmaElse::Refuse>
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, class Tree, class Fields = TreeFromCaller, int Slots = 1>
 struct CollectiveEpilogueSm90TreeTmaStore;
 
 }  // namespace tessera::kernels::sm90

@@ -5,14 +5,10 @@
 // barriers are that collective's, used here as they are; EpilogueStaging, checked on the host).
 // The tree is visited only at elements inside the problem: a residue tile's other staged
 // values are 0, and TMA clips them (no leaf reads, no sink writes past M or N).
-// An 8-bit D (e4m3: the quantized-output tree) is converted in pairs and staged byte by byte
-// into the 64B-swizzled tile (EpilogueStaging says why bytes, and why that swizzle).
 // The contract is the register tree epilogue's (sm90_epilogue_tree.cuh: D and the tree's
-// arguments, the menu's fields refused), plus the TMA-store rule for D alone (the tree's
-// leaves read C themselves): D column-major, 16-byte aligned, ld and batch stride whole 16
-// bytes (sm90_epilogue_operands). Else (TmaElse): refused with the reason, that D taking the
-// register tree epilogue (EpilogueTree<Tree, EpilogueDirect>); or stored by that epilogue's
-// loop in this kernel (DirectStores: Params::tma.use_tma false, chosen per launch).
+// arguments, the menu's fields refused), plus the TMA-store rule: D column-major, 16-byte
+// aligned, ld and batch stride whole 16 bytes (sm90_epilogue_operands), else refused with the
+// reason: that D takes the register tree epilogue (EpilogueTree<Tree, EpilogueDirect>).
 // Slots: the TMA-store epilogue's staging sets. Cooperative kernels take one; the ping-pong
 // kernel two, one per consumer warpgroup (`slot`: its buffer and named barrier), so that one
 // consumer stages its tile while the other's last stores still read theirs. The tree's state
@@ -30,7 +26,7 @@
 namespace tessera::kernels::sm90 {
 
 // (the defaults of Fields and Slots: sm90_epilogue_tree_fields.hpp)
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields, int Slots, TmaElse Else>
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, class Tree_, class Fields, int Slots>
 struct CollectiveEpilogueSm90TreeTmaStore {
   using ElementD = ElementD_;
   using Tree = Tree_;
@@ -51,16 +47,10 @@ struct CollectiveEpilogueSm90TreeTmaStore {
 
   // ---- contract (host)
   static Arguments arguments_of(GemmArguments const& g) { return Registers::arguments_of(g); }
-  // What TMA stores: D alone (beta's C, where a tree has one, is a leaf that reads global memory).
-  static Sm90EpilogueArguments d_only(Arguments const& a) {
-    Sm90EpilogueArguments d = a;
-    d.beta = 0.0f;
-    return d;
-  }
   static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
     if (auto r = Registers::can_implement(problem, a); !r) return r;
-    const Sm90EpilogueOperands ops = Staged::operands(problem, d_only(a));
-    if (Else == TmaElse::Refuse && !ops.status)
+    const Sm90EpilogueOperands ops = Staged::operands(problem, a);
+    if (!ops.status)
       return {GemmStatus::Unsupported, "the TMA-store tree epilogue needs a D that TMA can store (else EpilogueTree<Tree, "
                                        "EpilogueDirect>): " + ops.status.message};
     return {};
@@ -71,9 +61,8 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& a, void* workspace, GemmResult& status) {
     Params p;
     p.tree = Registers::to_underlying_arguments(problem, a, workspace, status);
-    Staged::bind_tma(problem, d_only(a), p.tma);
-    if (Else == TmaElse::Refuse && !p.tma.use_tma)
-      status = {GemmStatus::LaunchFailed, "the TMA-store tree epilogue: cuTensorMapEncodeTiled refused D's tensor map"};
+    Staged::bind_tma(problem, a, p.tma);
+    if (!p.tma.use_tma) status = {GemmStatus::LaunchFailed, "the TMA-store tree epilogue: cuTensorMapEncodeTiled refused D's tensor map"};
     return p;
   }
   static GemmResult initialize(Params const& p, cudaStream_t stream) { return Registers::initialize(p.tree, stream); }
@@ -106,13 +95,6 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   __device__ __forceinline__ static void store(Params const& p, SharedStorage& s, TiledMma const& tiled, TileShape const& tile_mn,
                                                int thread, int64_t tile_m, int64_t tile_n, int64_t l, Acc const& acc, int slot = 0,
                                                bool /*prefetched*/ = false) {
-    if constexpr (Else == TmaElse::DirectStores) {
-      if (!p.tma.use_tma) {
-        EpilogueNoSharedStorage none;
-        Registers::store(p.tree, none, tiled, tile_mn, thread, tile_m, tile_n, l, acc);
-        return;
-      }
-    }
     const int wg = thread / GMMA::warpgroup_threads;
     const int first = Staging::first(slot);  // the slot's first buffer
     const bool leader = thread % GMMA::warpgroup_threads == 0;
@@ -173,26 +155,6 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   __device__ __forceinline__ static void store_groups(std::integer_sequence<int, Js...>, X const& ctx) {
     (store_group<I, J0 + Js>(ctx), ...);
   }
-  // An 8-bit D: group J of repeat I converted in pairs (the values (V, V+1) of a row: one cvt
-  // each), then stored byte by byte at the thread's value 0 (`first`, swizzled once) plus the
-  // value's distance, a constant (EpilogueStaging::distance: the 64B swizzle commutes with it).
-  template <int I, int J, class X>
-  __device__ __forceinline__ static void store_group8(X const& ctx, ElementD* first) {
-    const auto group = make_coord(make_coord(_, _, C<J>{}), C<I>{}, _0{});
-    const auto cj = ctx.tCcD0(group);
-    const auto c0 = ctx.tCcD0(0);
-    ElementD d0, d1, d2, d3;
-    arch::from_f32x2(value<I, J, 0>(cj, ctx), value<I, J, 1>(cj, ctx), d0, d1);
-    arch::from_f32x2(value<I, J, 2>(cj, ctx), value<I, J, 3>(cj, ctx), d2, d3);
-    first[Staging::distance(cj(_0{}), c0)] = d0;
-    first[Staging::distance(cj(_1{}), c0)] = d1;
-    first[Staging::distance(cj(_2{}), c0)] = d2;
-    first[Staging::distance(cj(_3{}), c0)] = d3;
-  }
-  template <int I, int J0, int... Js, class X>
-  __device__ __forceinline__ static void store_groups8(std::integer_sequence<int, Js...>, X const& ctx, ElementD* first) {
-    (store_group8<I, J0 + Js>(ctx, first), ...);
-  }
   // A 16-bit D: group J's values into the stmatrix fragment, converted in pairs.
   template <int I, int J, class X, class Frag>
   __device__ __forceinline__ static void convert_group(X const& ctx, Frag& frag) {
@@ -207,8 +169,7 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     (convert_group<I, J0 + Js>(ctx, frag), ...);
   }
   // Part H's values into the staging buffer: G groups of M repeat H / Parts from column group
-  // (H % Parts) G (a 16-bit D through stmatrix instructions (H % Parts) K .. + K - 1, an 8-bit
-  // D byte by byte, an f32 D value by value).
+  // (H % Parts) G (a 16-bit D through stmatrix instructions (H % Parts) K .. + K - 1).
   template <int G, int H, class X>
   __device__ __forceinline__ static void stage_part(X const& ctx) {
     constexpr int I = H / Parts;
@@ -220,8 +181,6 @@ struct CollectiveEpilogueSm90TreeTmaStore {
       static_assert(Staging::instructions_in_value_order(decltype(src.layout()){}), "stmatrix instruction k holds values 8k .. 8k+7");
       constexpr int K = Staging::instructions_per_part;
       Staged::template stsm_instructions<I, (H % Parts) * K>(std::make_integer_sequence<int, K>{}, src, ctx.tDsD);
-    } else if constexpr (Bits == 8) {
-      store_groups8<I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx, &ctx.tCsD(0));
     } else {
       store_groups<I, (H % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx);
     }

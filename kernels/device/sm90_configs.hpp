@@ -97,17 +97,13 @@ using Fp8Gemm = Sm90Kernel<Fp8Mainloop<ElementA, ElementB, BN, ClusterM>, Elemen
 // FP8 inputs to an e4m3 D with D's scale and amax (GemmArguments::scale_d, amax_d): Fp8Gemm's
 // mainloop (so its accumulators are bit for bit those of the bf16/f16/f32-D kernels of the same
 // tile) and the prebuilt quantized-output tree (tree::QuantizedOutputAmax, filled from the GEMM's
-// fields by QuantizedOutputFields). D staged in shared memory (the 8-bit 64B-swizzled tile, one
-// 64 x 256 TMA box per warpgroup) and stored by TMA where TMA can store it (column-major after
-// the kernels' swap, 16-byte aligned address, ld and batch stride); any other D from the
-// registers by the same kernel (EpilogueTmaStoreElseDirect: it is the only e4m3-D kernel, so it
-// takes every D). Byte stores from the registers wrote each warp's 32 values as 4 partial
-// sectors of 8 bytes; TMA writes whole lines. C, where beta != 0, in e4m3 too, read by the tree.
+// fields by QuantizedOutputFields), stored from the registers (direct stores, any D major and
+// alignment: the TMA staging holds 16- and 32-bit D only). C, where beta != 0, in e4m3 too.
 template <class ElementA, class ElementB = ElementA, int BN = 256, int ClusterM = 2>
 using Fp8QuantizedGemm =
     gemm_kernel_t<GemmProblemShape, typename Fp8Mainloop<ElementA, ElementB, BN, ClusterM>::CollectiveOp,
                   typename CollectiveEpilogueBuilder<Fp8Mainloop<ElementA, ElementB, BN, ClusterM>, float_e4m3_t, 16,
-                                                     EpilogueTree<tree::QuantizedOutputAmax<float_e4m3_t>, EpilogueTmaStoreElseDirect,
+                                                     EpilogueTree<tree::QuantizedOutputAmax<float_e4m3_t>, EpilogueDirect,
                                                                   QuantizedOutputFields<float_e4m3_t>>>::CollectiveOp,
                   WholeTileScheduler>;
 

@@ -27,7 +27,7 @@
 //   Fp8StreamK<A, B, D, BN>  Fp8 (BN = 256) and Fp8Small (BN = 128) under Stream-K: e4m3 x e4m3
 //                         to bf16 (2)
 //   Fp8Quantized<A, B>    FP8 inputs to an e4m3 D (scale_d, amax_d): Fp8's mainloop with the
-//                         quantized-output tree epilogue (TMA stores, direct where D needs): e4m3 x e4m3 (1)
+//                         quantized-output tree epilogue (direct stores): e4m3 x e4m3 (1)
 //   Fp8Block, Fp8BlockStreamK  FP8 with DeepSeek-V3's block scales (ScaleMode::Block): e4m3 x
 //                         e4m3 to bf16, 128x128x128 tiles, the block-scaled mainloop, whole
 //                         tiles and under Stream-K (2)
@@ -157,11 +157,6 @@ struct EpilogueTraits<sm90::CollectiveEpilogueSm90TmaStore<D, BM, BN, W, A, Slot
 };
 template <class D, class Tree, class Fields>
 struct EpilogueTraits<sm90::CollectiveEpilogueSm90Tree<D, Tree, Fields>> {
-  using ElementD = D;
-  static constexpr Activation fused = Activation::Identity;
-};
-template <class D, int BM, int BN, int W, class Tree, class Fields, int Slots, sm90::TmaElse Else>
-struct EpilogueTraits<sm90::CollectiveEpilogueSm90TreeTmaStore<D, BM, BN, W, Tree, Fields, Slots, Else>> {
   using ElementD = D;
   static constexpr Activation fused = Activation::Identity;
 };

@@ -23,7 +23,7 @@
 #include "../arch/sm90_registers.cuh"
 #include "../collective/sm90_epilogue.cuh"
 #include "../collective/sm90_epilogue_tma.cuh"
-#include "../collective/sm90_epilogue_tree_tma.cuh"  // (the quantized-output tree of the FP8 list, and user trees; with sm90_epilogue_tree.cuh)
+#include "../collective/sm90_epilogue_tree.cuh"  // (the quantized-output tree of the FP8 list, and user trees)
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
 #include "sm90_gemm_kernel_base.cuh"
 #include "sm90_shared_storage.hpp"

@@ -28,7 +28,7 @@ using Tf32 = set::Tf32;                                                   // f32
 using Pingpong = set::Pingpong<bfloat16_t>;                               // 64x128 ping-pong
 using Fp8 = set::Fp8<float_e4m3_t, float_e4m3_t, bfloat16_t>;              // e4m3 x e4m3 -> bf16, 128x256x128
 using Fp8Mixed = set::Fp8<float_e5m2_t, float_e4m3_t, bfloat16_t>;         // e5m2 x e4m3 -> bf16
-using Fp8Quantized = set::Fp8Quantized<float_e4m3_t, float_e4m3_t>;        // e4m3 x e4m3 -> e4m3 + amax, the TMA-store tree epilogue
+using Fp8Quantized = set::Fp8Quantized<float_e4m3_t, float_e4m3_t>;        // e4m3 x e4m3 -> e4m3 + amax, the tree epilogue
 
 alignas(16) unsigned char arena[1 << 12];
 
@@ -394,12 +394,8 @@ TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and
   // Fp8's mainloop, so the accumulators are those of the bf16/f16/f32-D kernel of the same tile
   static_assert(std::is_same_v<Fp8Quantized::Mainloop, set::Fp8<float_e4m3_t, float_e4m3_t, float>::Mainloop>);
   using E = Fp8Quantized::Epilogue;
-  static_assert(std::is_same_v<E, sm90::CollectiveEpilogueSm90TreeTmaStore<float_e4m3_t, 128, 256, 2, tree::QuantizedOutputAmax<float_e4m3_t>,
-                                                                           sm90::QuantizedOutputFields<float_e4m3_t>, 1,
-                                                                           sm90::TmaElse::DirectStores>>);
-  // its staging: the 8-bit tile, one 64 x 256 part per warpgroup, in the mainloop's reserved buffers
-  static_assert(E::Bits == 8 && E::Parts == 1 && E::AtomsM == 1 && E::Staging::bytes == sm90::epilogue_staging_bytes);
-  static_assert(std::is_same_v<E::SharedStorage, sm90::EpilogueTmaStoreSharedStorage<2>>);
+  static_assert(std::is_same_v<E, sm90::CollectiveEpilogueSm90Tree<float_e4m3_t, tree::QuantizedOutputAmax<float_e4m3_t>,
+                                                                   sm90::QuantizedOutputFields<float_e4m3_t>>>);
   // The dispatch: 128x256 whole tiles for every shape (the one kernel), no Stream-K; nothing for
   // the mixed pairs to e4m3 (dispatch's refusal lists what is built)
   const auto e4 = [](int64_t m, int64_t n, int64_t k, Element b = Element::E4M3) {
@@ -431,17 +427,16 @@ TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and
   REQUIRE(E::can_implement(shape, a));
   GemmResult status;
   auto p = E::to_underlying_arguments(shape, a, nullptr, status);
-  CHECK(p.tree.reset == &amax);  // set to 0 before each launch (E::initialize, in the launch's stream)
-  CHECK(status);  // (no refusal: without a driver here D's map is not encoded, and the direct stores run)
+  CHECK(p.reset == &amax);  // set to 0 before each launch (E::initialize, in the launch's stream)
   using Q = tree::QuantizedOutputAmax<float_e4m3_t>;
   const tree::TreeShape ts{64, 64, 1};
   auto at = [&](int64_t m, int64_t n, float acc) {
     const tree::TreeCoord x{m, n, 0};
     const tree::TileFrame<1, 1> f = tree::element_frame(ts, x);
     Q::State<1, 1> st{};
-    Q::begin_tile(p.tree.tree, st, f);
-    const float v = Q::visit(p.tree.tree, st, x, acc);
-    Q::end_tile(p.tree.tree, st, f);
+    Q::begin_tile(p.tree, st, f);
+    const float v = Q::visit(p.tree, st, x, acc);
+    Q::end_tile(p.tree, st, f);
     return v;
   };
   amax = 0.0f;
@@ -458,40 +453,7 @@ TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and
   CHECK(at(3, 1, 10.0f) == 4.0f * (30.0f + 0.25f * c[3 + 64 * 1].to_float()));
   // no amax: nothing to reset, nothing written
   g.amax_d = nullptr;
-  CHECK(E::to_underlying_arguments(shape, E::arguments_of(g), nullptr, status).tree.reset == nullptr);
-
-  // Which D the TMA stores take (D alone: beta's C is the tree's leaf, read from global memory,
-  // so C's alignment is not TMA's concern) and which the same kernel's direct stores take, and
-  // why (the reason the refusing variant gives).
-  using Refusing = sm90::CollectiveEpilogueSm90TreeTmaStore<float_e4m3_t, 128, 256, 2, tree::QuantizedOutputAmax<float_e4m3_t>,
-                                                            sm90::QuantizedOutputFields<float_e4m3_t>>;
-  const auto tma_verdict = [&](GemmArguments const& x) {
-    return E::Staged::operands(sm90::problem_shape_of(x), E::d_only(E::arguments_of(x))).status;
-  };
-  g = e4(256, 64, 64);
-  CHECK(tma_verdict(g));
-  g.beta = 0.5f;
-  g.c = {c + 1, Major::Col, 257, 0};  // (a C that TMA could not load: the tree reads it)
-  CHECK(tma_verdict(g));
-  CHECK(E::can_implement(sm90::problem_shape_of(g), E::arguments_of(g)));
-  CHECK(Refusing::can_implement(sm90::problem_shape_of(g), Refusing::arguments_of(g)));
-  for (int bad = 0; bad < 3; ++bad) {
-    g = e4(256, 64, 64, Element::E4M3);
-    if (bad == 0) g.ldd = 264 + 1;  // ld not whole 16 bytes
-    if (bad == 1) g.d = static_cast<unsigned char*>(g.d) + 8;  // D 8-byte aligned
-    if (bad == 2) {                                             // batch stride not whole 16 bytes
-      g.batch = 2;
-      g.batch_stride_d = 256 * 64 + 4;
-    }
-    const GemmProblemShape bad_shape = sm90::problem_shape_of(g);
-    INFO("case " << bad);
-    CHECK(has(tma_verdict(g), GemmStatus::Unsupported, "16-byte aligned D"));
-    CHECK(E::can_implement(bad_shape, E::arguments_of(g)));  // the direct stores take it
-    CHECK(has(Refusing::can_implement(bad_shape, Refusing::arguments_of(g)), GemmStatus::Unsupported, "EpilogueDirect"));
-    GemmResult st;
-    CHECK(!E::to_underlying_arguments(bad_shape, E::arguments_of(g), nullptr, st).tma.use_tma);
-    CHECK(st);
-  }
+  CHECK(E::to_underlying_arguments(shape, E::arguments_of(g), nullptr, status).reset == nullptr);
 
   // What the quantized-output epilogue refuses (check_arguments refuses these first; the
   // epilogue's own reasons are for its direct callers)

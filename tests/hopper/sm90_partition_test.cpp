@@ -6,10 +6,6 @@
 //  - the TMA-store epilogue's staging view, for a 16-bit and an f32 D: the TiledMma's C
 //    partition of it puts each (m, n) of the tile at the staging layout's offset in its
 //    warpgroup's buffer, each part's columns once; the f32 staging tile is two TMA boxes;
-//  - the 8-bit staging (an e4m3 D): the 64B-swizzled MN-major tile, each element of a part
-//    staged once at the byte the TMA store's box reads it from (the SWIZZLE_64B rule written
-//    out here, not taken from the layout), the byte stores conflict-free in the bank model,
-//    their addresses the thread's value 0 plus constants (EpilogueStaging::distance);
 //  - the 16-bit staging through stmatrix (EpilogueStaging::stsm, the copy emulated warp by
 //    warp): each part's instructions put exactly that part's values of the tile at their
 //    staging offsets, for the cooperative (two warpgroups) and the ping-pong (one) TiledMma;
@@ -25,12 +21,10 @@
 #include "collective/sm90_epilogue_staging.hpp"
 #include "kernel/sm90_tile_scheduler.cuh"
 #include "tessera/algorithm/copy.hpp"
-#include "tessera/analysis/bank_analysis.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/atom/tma_coord.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 #include "tessera/atom/mma_sm90.hpp"
-#include "tessera/atom/mma_sm90_8bit.hpp"
 #include "tessera/tensor.hpp"
 #include "tessera/tiled_mma.hpp"
 
@@ -102,7 +96,7 @@ void check_staging_view() {
   const auto boxes = tma::make_tile_boxes<2>(a, staging);
   INFO("bits " << Bits << ": " << tma::to_string(boxes.rule) << ", fits " << boxes.fits << ", boxes " << a.boxes);
   REQUIRE(boxes.ok());
-  CHECK(boxes.count == (Bits == 32 ? 2 : 1));
+  CHECK(boxes.count == (Bits == 16 ? 1 : 2));
   CHECK(boxes.tx_bytes == 16u * 1024u);
   if constexpr (Bits == 32) {
     CHECK(boxes.corner[1][0] == 32);
@@ -117,142 +111,9 @@ void check_staging_view() {
   }
 }
 
-TEST_CASE("sm90 TMA-store epilogue: the staging view of an 8-bit, a 16-bit and an f32 D") {
-  check_staging_view<8>();
+TEST_CASE("sm90 TMA-store epilogue: the staging view of a 16-bit and an f32 D") {
   check_staging_view<16>();
   check_staging_view<32>();
-}
-
-// Where a TMA store of a (64, cols) box of `bytes`-byte elements reads element (m, n) from
-// shared memory under CU_TENSOR_MAP_SWIZZLE_<swizzle>B (the box's rows of 64 elements laid one
-// after the other, then the 16-byte chunk index of each address XORed with its row index
-// modulo swizzle / 16, the row being the 128-byte line): CUDA's rule, written out here so that
-// the staging layout is checked against it and not against itself.
-int64_t tma_box_byte(int64_t m, int64_t n, int bytes, int swizzle) {
-  const int64_t linear = (m + 64 * n) * bytes;
-  const int64_t chunks = swizzle / 16;
-  return linear ^ (((linear >> 7) % chunks) << 4);
-}
-
-// The 8-bit staging (an e4m3 D): every (m, n) of a warpgroup's (64, Cols) part staged once, by
-// the value-by-value stores of the TiledMma's C partition, at the byte the TMA box reads it
-// from; the buffer's bytes all used, none past it; one box per part, 64-byte swizzle rows.
-template <int W, int AtomsM>
-void check_8bit_staging() {
-  using S = kernels::sm90::EpilogueStaging<8, 256, W, AtomsM>;
-  static_assert(S::Cols == 256 && S::Parts == 1 && S::SwizzleBytes == 64);
-  REQUIRE(S::bytes == 16 * 1024);
-  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx32_F32E4M3E4M3_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
-  const auto id = make_identity_tensor(make_shape(C<64 * W * AtomsM>{}, _256{}));
-  // (element offsets are byte offsets: the tags are wider only to name every (m, n))
-  std::vector<int32_t> buffers(size_t(W * S::elements));
-  const auto sD = S::tensor(buffers.data());
-  for (int h = 0; h < AtomsM * S::Parts; ++h) {
-    std::fill(buffers.begin(), buffers.end(), 0);
-    int outside = 0;
-    for (int t = 0; t < W * 128; ++t) {
-      const auto ct = tiled.get_slice(t).partition_C(id);
-      auto st = tiled.get_slice(t).partition_C(sD);
-      for (int v = 0; v < int(size(st)); ++v) {
-        const int64_t m = int64_t(get<0>(ct(v))), n = int64_t(get<1>(ct(v)));
-        if (m / (64 * W) != h / S::Parts) continue;  // part h's M repeat
-        const int64_t at = &st(v) - buffers.data();
-        outside += at < 0 || at >= int64_t(buffers.size());
-        if (at >= 0 && at < int64_t(buffers.size())) buffers[size_t(at)] += int32_t(1 + (m % 64) + 64 * n);
-      }
-    }
-    int bad = 0;
-    for (int w = 0; w < W; ++w)
-      for (int mm = 0; mm < 64; ++mm)
-        for (int nn = 0; nn < S::Cols; ++nn) bad += buffers[size_t(w * S::elements + tma_box_byte(mm, nn, 1, 64))] != 1 + mm + 64 * nn;
-    INFO("W " << W << " AtomsM " << AtomsM << " part " << h);
-    CHECK(outside == 0);
-    CHECK(bad == 0);  // (64 x 256 distinct bytes of a 16 KiB buffer, each right: every byte once)
-  }
-  // The box the store reads: one of 64 x 256 bytes, 64-byte swizzle rows.
-  tma::Arguments a;
-  (void)make_tma_copy<SM90_TMA_STORE, 1, 8>(a, make_layout(make_shape(int64_t(4096), int64_t(4096)), make_stride(int64_t(1), int64_t(4096))),
-                                            S::staging);
-  const auto boxes = tma::make_tile_boxes<1>(a, S::staging);
-  INFO(tma::to_string(boxes.rule));
-  REQUIRE(boxes.ok());
-  CHECK(boxes.count == 1);
-  CHECK(boxes.tx_bytes == 16u * 1024u);
-  CHECK((a.rule == tma::Rule::ok && a.box_dim[0] == 64 && a.box_dim[1] == 256 && a.swizzle == tma::Swizzle::b64 && a.element_bytes == 1));
-}
-
-// The 8-bit stores' addresses as the tree epilogue forms them: the thread's value 0 (one swizzled
-// offset) plus EpilogueStaging::distance of thread 0's coordinates (constants), equal to the
-// swizzled view's offset of every value of every thread. Not so in the 16-bit tile, whose 128B
-// swizzle reads value bits (row + 8, column + 1): there the check finds the mismatches it exists for.
-template <int Bits, int W, int AtomsM>
-int distance_mismatches() {
-  using S = kernels::sm90::EpilogueStaging<Bits, 256, W, AtomsM>;
-  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx32_F32E4M3E4M3_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
-  const auto id = make_identity_tensor(make_shape(C<64 * W * AtomsM>{}, _256{}));
-  std::vector<uint32_t> buffers(size_t(W * S::elements));  // (element offsets are what is compared)
-  const auto sD = S::tensor(buffers.data());
-  const auto c0 = tiled.get_slice(0).partition_C(id);
-  int bad = 0, moved = 0;
-  for (int t = 0; t < W * 128; ++t) {
-    auto st = tiled.get_slice(t).partition_C(sD);
-    const uint32_t* base = &st(0);
-    for (int v = 0; v < int(size(st)); ++v) {
-      const int64_t d = S::distance(c0(v), c0(0));
-      bad += &st(v) != base + d;
-      moved += d != 0;
-    }
-  }
-  // (8-bit: one part per M repeat, whose value 0 shares the buffer with repeat 0's)
-  if constexpr (Bits == 8) CHECK(moved == W * 128 * (AtomsM * 128 - AtomsM));
-  return bad;
-}
-
-TEST_CASE("sm90 TMA-store epilogue: the 8-bit staging puts each value at the byte its TMA box reads") {
-  CHECK(distance_mismatches<8, 2, 1>() == 0);
-  CHECK(distance_mismatches<8, 1, 1>() == 0);
-  CHECK(distance_mismatches<8, 1, 2>() == 0);
-  CHECK(distance_mismatches<16, 2, 1>() > 0);
-  check_8bit_staging<2, 1>();  // cooperative (the e4m3-D kernel's)
-  check_8bit_staging<1, 1>();  // ping-pong 64 x 256
-  check_8bit_staging<1, 2>();  // two M repeats sharing one buffer
-  // The same rule gives the 16-bit tile's 128-byte swizzle (the rule, checked on a known layout).
-  using S16 = kernels::sm90::EpilogueStaging<16, 256, 2, 1>;
-  int bad = 0;
-  for (int m = 0; m < 64; ++m)
-    for (int n = 0; n < S16::Cols; ++n) bad += 2 * int64_t(S16::staging(m, n)) != tma_box_byte(m, n, 2, 128);
-  CHECK(bad == 0);
-}
-
-// Why the 8-bit staging is stored byte by byte, and in the 64B swizzle: in the wgmma C layout a
-// thread never holds two M-neighbours (its rows are r and r + 8 of a column), so a wider store
-// of M-contiguous bytes would need values from other lanes; and the byte stores of each
-// instruction (one value of every lane of a warp) take one wavefront in the swizzled tile, where
-// the plain column-major tile puts a warp's 4 columns (64 bytes apart: 2 x 64 = 128 bytes between
-// a lane's column and the next lane group's) in the same banks.
-TEST_CASE("sm90 TMA-store epilogue: the 8-bit staging's byte stores are conflict-free") {
-  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx32_F32E4M3E4M3_SS<256>>{}, make_layout(make_shape(_1{}, _1{}, _1{})));
-  constexpr auto tv = decltype(tiled)::get_layoutC_TV();  // (128 threads, 128 values) -> (64, 256) column-major
-  static_assert(size<0>(tv) == 128 && size<1>(tv) == 128);
-  int adjacent = 0;
-  for (int t = 0; t < 128; ++t)
-    for (int v = 0; v < 128; ++v)
-      for (int u = 0; u < 128; ++u) {
-        const int64_t a = int64_t(tv(t, v)), b = int64_t(tv(t, u));
-        adjacent += b == a + 1 && a % 64 != 63;  // (m + 1, n) held by the same thread
-      }
-  CHECK(adjacent == 0);
-  using S = kernels::sm90::EpilogueStaging<8, 256, 2, 1>;
-  const auto swizzled = analysis::analyze_smem_access(S::staging, tv, 64, 256, 8, 1);
-  INFO("swizzled: " << swizzled.wavefronts << " wavefronts, " << swizzled.instructions << " instructions, degree " << swizzled.max_degree);
-  REQUIRE(swizzled.ok());
-  CHECK(swizzled.instructions == 4 * 128);  // 4 warps x 128 values
-  CHECK(swizzled.conflict_free());
-  CHECK(swizzled.wavefronts == swizzled.instructions);
-  const auto plain = analysis::analyze_smem_access(make_layout(make_shape(_64{}, _256{})), tv, 64, 256, 8, 1);
-  REQUIRE(plain.ok());
-  CHECK(plain.max_degree == 4);
-  CHECK(plain.wavefronts == 4 * plain.instructions);
 }
 
 // The stmatrix staging of a 16-bit D, as the epilogue runs it: every thread's accumulator v
@@ -378,7 +239,6 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
     check_part_origins<16, 256, 1, 1>();  // ping-pong
     check_part_origins<16, 256, 1, 2>();  // one warpgroup, two M repeats
     check_part_origins<32, 256, 2, 1>();  // an f32 D: four parts per repeat
-    check_part_origins<8, 256, 2, 1>();   // an 8-bit D: one part per repeat
     check_part_origins<16, 128, 2, 2>();
   });
 }

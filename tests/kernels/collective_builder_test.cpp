@@ -241,27 +241,15 @@ static_assert(std::is_same_v<S90_fp8::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::Identity, 1>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, half_t, 8>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<half_t, 128, 256, 2, Activation::Identity, 1>>);
-// An e4m3 D of FP8 inputs: through a tree epilogue only (the builder's static_assert refuses
-// the plain TMA-store schedule for it), here the prebuilt quantized-output tree with the GEMM's
-// fields: direct stores (no staging), TMA stores (staged; other D refused), or both
-// (sm90::Fp8QuantizedGemm: staged, TMA where D admits it, the direct loop elsewhere).
+// An e4m3 D of FP8 inputs: through a tree epilogue with direct stores only (the builder's
+// static_assert refuses the TMA-store schedules for it), here the prebuilt quantized-output tree
+// with the GEMM's fields (sm90::Fp8QuantizedGemm).
 using QuantizedTree = kernels::tree::QuantizedOutputAmax<float_e4m3_t>;
-using QuantizedFields = kernels::sm90::QuantizedOutputFields<float_e4m3_t>;
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, float_e4m3_t, 16,
-                                                       EpilogueTree<QuantizedTree, EpilogueDirect, QuantizedFields>>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90Tree<float_e4m3_t, QuantizedTree, QuantizedFields>> &&
-              CollectiveEpilogueBuilder<S90_fp8, float_e4m3_t, 16, EpilogueTree<QuantizedTree, EpilogueDirect, QuantizedFields>>::smem_bytes == 0);
-static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, float_e4m3_t, 16,
-                                                       EpilogueTree<QuantizedTree, EpilogueTmaStore, QuantizedFields>>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TreeTmaStore<float_e4m3_t, 128, 256, 2, QuantizedTree, QuantizedFields, 1,
-                                                                               kernels::sm90::TmaElse::Refuse>>);
-static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, float_e4m3_t, 16,
-                                                       EpilogueTree<QuantizedTree, EpilogueTmaStoreElseDirect, QuantizedFields>>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TreeTmaStore<float_e4m3_t, 128, 256, 2, QuantizedTree, QuantizedFields, 1,
-                                                                               kernels::sm90::TmaElse::DirectStores>> &&
-              CollectiveEpilogueBuilder<S90_fp8, float_e4m3_t, 16,
-                                        EpilogueTree<QuantizedTree, EpilogueTmaStoreElseDirect, QuantizedFields>>::smem_bytes ==
-                  2 * kernels::sm90::epilogue_staging_bytes);
+                                                       EpilogueTree<QuantizedTree, EpilogueDirect,
+                                                                    kernels::sm90::QuantizedOutputFields<float_e4m3_t>>>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90Tree<float_e4m3_t, QuantizedTree,
+                                                                       kernels::sm90::QuantizedOutputFields<float_e4m3_t>>>);
 using S90_pp128 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _128, _64>, _2x1, StageCountAuto,
                         KernelTmaWarpSpecializedPingpong>;
 static_assert(std::is_same_v<S90_pp128::CollectiveOp,
