@@ -14,23 +14,16 @@
 #include <cmath>
 
 #include "tessera/config.hpp"
+#include "tessera/kernels/approx_math.hpp"
 
 namespace tessera::kernels::sm90::attention {
 
 inline constexpr float log2e = 1.4426950408889634f;
 
-// 2^x by the SFU's one instruction (ex2.approx: relative error about 2^-22, results below
+// 2^x by the SFU's one instruction (approx::exp2: relative error about 2^-22, results below
 // 2^-126 flushed to 0, far below what a 16-bit P keeps); exp2f would add a range check and two
 // scalings around it, three instructions more per element of S.
-TESSERA_HOST_DEVICE inline float fast_exp2(float x) {
-#if defined(__CUDA_ARCH__)
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-  return y;
-#else
-  return std::exp2(x);
-#endif
-}
+TESSERA_HOST_DEVICE inline float fast_exp2(float x) { return approx::exp2(x); }
 
 struct RowSoftmax {
   float max = -INFINITY;  // running max of the (unscaled) logits seen so far

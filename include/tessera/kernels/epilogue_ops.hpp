@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "tessera/config.hpp"
+#include "tessera/kernels/approx_math.hpp"
 
 namespace tessera::kernels {
 
@@ -57,29 +58,6 @@ TESSERA_HOST_DEVICE inline float relu(float x) { return x < 0.0f ? 0.0f : x; }
 // ex2.approx and rcp.approx add at most 3 ulp of the value (<= 3 eps |x|).
 namespace fast {
 
-// 2^t and 1/d: one MUFU instruction each on the device (ex2.approx.ftz: relative error at most
-// 2 ulp, the CUDA guide's exp2f bound, which is this instruction; rcp.approx.ftz: at most 1 ulp;
-// both flush subnormal results to 0). The host fallbacks are std::exp2 and a correctly rounded
-// divide: the tests' bounds leave room for the device's extra 3 ulp.
-TESSERA_HOST_DEVICE TESSERA_INLINE float exp2_approx(float t) {
-#if defined(__CUDA_ARCH__)
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(t));
-  return y;
-#else
-  return std::exp2(t);
-#endif
-}
-TESSERA_HOST_DEVICE TESSERA_INLINE float rcp_approx(float d) {
-#if defined(__CUDA_ARCH__)
-  float y;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(d));
-  return y;
-#else
-  return 1.0f / d;
-#endif
-}
-
 // x * sigmoid(s) given t = -s log2(e): x / (1 + 2^t). 1 + 2^t >= 1, so the reciprocal never
 // divides by 0; where 2^t overflows (s below about -88) it is 0 and the product is -0 or +0 (the
 // limit); where 2^t underflows (s above about 88) the product is x. A NaN x or t stays NaN.
@@ -87,7 +65,7 @@ TESSERA_HOST_DEVICE TESSERA_INLINE float rcp_approx(float d) {
 // scaled by 2^t / (1 + 2^t) = 1 - sigmoid(s), the reciprocal adds 1 ulp and the product 1/2.
 // So the relative error grows as 0.7 |t| ulp only where s < 0, where the value is about
 // |x| 2^-t: the absolute error stays below a few eps |x|.
-TESSERA_HOST_DEVICE TESSERA_INLINE float times_logistic(float x, float t) { return x * rcp_approx(1.0f + exp2_approx(t)); }
+TESSERA_HOST_DEVICE TESSERA_INLINE float times_logistic(float x, float t) { return x * approx::rcp(1.0f + approx::exp2(t)); }
 
 constexpr float log2e = 1.44269504088896340736f;
 
