@@ -1,6 +1,7 @@
 // The `tessera._gemm_cuda` extension: tessera::gemm (the C++ GEMM host API, target
 // tessera::kernels) for tessera.gemm, and tessera::attention for tessera.attention. Built only where the build has CUDA; a second
 // extension beside _core so that _core, and `import tessera`, never need the CUDA runtime.
+// tessera::gemm_grouped (contiguous form) for tessera.gemm_grouped.
 // Python has mapped the arrays onto a flat description (gemm_spec.hpp, a tuple); run() checks
 // it (check_arguments, then can_implement), finds the device the pointers live on, orders the
 // launch after the producers' streams, lends the split-K scratch and launches, in one call.
@@ -18,8 +19,10 @@
 #include "attention_spec.hpp"
 #include "fastcall.hpp"
 #include "gemm_spec.hpp"
+#include "grouped_spec.hpp"
 #include "tessera/kernels/attention.hpp"
 #include "tessera/kernels/gemm.hpp"
+#include "tessera/kernels/gemm_grouped.hpp"
 
 namespace py = pybind11;
 namespace k = tessera::kernels;
@@ -302,6 +305,48 @@ py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle pr
                         [](k::AttentionArguments const& a, cudaStream_t on, int) { return k::attention(a, on); });
 }
 
+// tessera.gemm_grouped's launch: check_grouped_arguments (the workspace standing in), where the
+// pointers live (offs among them: the kernel reads it on the device, the host never does), then
+// without the GIL on that device: the producers' streams, the workspace from the stream-ordered
+// allocator on the launch stream (freed there after the launch, so calls on other streams never
+// share it), gemm_grouped. No host synchronisation anywhere.
+py::tuple run_grouped(py::handle spec, py::handle stream_handle, py::handle producer_streams) {
+  k::GemmGroupedArguments g = tessera::python::grouped_arguments_of(spec);
+  const std::uintptr_t stream = stream_handle_of(stream_handle);
+  const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
+  if (auto r = tessera::python::check_grouped_without_workspace(g); !r) return status_tuple(r);
+  const k::GemmGroupedContiguous& c = g.contiguous;
+  const Placement where =
+      place({{"a", c.a}, {"b", c.b}, {"c", c.c}, {"out", c.d}, {"offs", c.offs}}, "grouped GEMM");
+  if (!where.status.empty()) return py::make_tuple(where.status, where.message);
+  k::GemmResult r;
+  {
+    py::gil_scoped_release unlocked;
+    DeviceScope scope(where.device);
+    const cudaStream_t on = as_stream(stream);
+    if (std::string e = wait_for(producers, on, where.device); !e.empty()) {
+      r = {k::GemmStatus::LaunchFailed, e};
+    } else {
+      const std::size_t bytes = k::gemm_grouped_workspace_size(g);
+      void* workspace = nullptr;
+      cudaMemPool_t pool = scratch_pool(where.device);
+      const cudaError_t got = pool != nullptr ? cudaMallocFromPoolAsync(&workspace, bytes, pool, on)
+                                              : cudaMallocAsync(&workspace, bytes, on);
+      if (got != cudaSuccess) {
+        cudaGetLastError();
+        r = {k::GemmStatus::LaunchFailed, cuda_error(("allocating the grouped GEMM's workspace (" + std::to_string(bytes) +
+                                                      " bytes) on the stream").c_str(), got)};
+      } else {
+        g.workspace = workspace;
+        g.workspace_bytes = bytes;
+        r = k::gemm_grouped(g, on);
+        cudaFreeAsync(workspace, on);
+      }
+    }
+  }
+  return status_tuple(r);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_gemm_cuda, m) {
@@ -316,6 +361,11 @@ PYBIND11_MODULE(_gemm_cuda, m) {
       "run_attention(spec, stream, producer_streams): checks (check_arguments, can_implement) and launches one "
       "attention forward pass (`spec`: a tuple of ATTENTION_SPEC_FIELDS) on `stream` after the `producer_streams`; "
       "(status, message), ('', '') on success.");
+  tessera::python::def_fastcall<&run_grouped, 3>(
+      m, "run_grouped",
+      "run_grouped(spec, stream, producer_streams): checks (check_grouped_arguments) and launches one grouped GEMM "
+      "(`spec`: a tuple of GROUPED_SPEC_FIELDS, the contiguous form) on `stream` after the `producer_streams`, its "
+      "workspace allocated and freed on that stream; (status, message), ('', '') on success.");
   m.def("attention_can_implement", [](py::handle spec) -> py::tuple {
     const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
     const Placement where = place(a);
