@@ -115,7 +115,7 @@ def plan(a, b, offs, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
     # The weight: dense, either (G, N, K) seen transposed (B_g column-major, K-major: "col")
     # or (G, K, N) itself (B_g row-major: "row"). Where both fit (K or N of 1), "col": every
     # element type has that kernel.
-    if _fits(vb, (n * k, 1, k)):
+    if k == 0 or n == 0 or _fits(vb, (n * k, 1, k)):  # (a weight without elements has any strides)
         b_major = "col"
     elif _fits(vb, (n * k, n, 1)):
         b_major = "row"
@@ -130,7 +130,7 @@ def plan(a, b, offs, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
     if k > 1 and va.strides[1] != 1:
         raise ValueError(f"{_CALLER}: a ({tokens}x{k}, strides {tuple(va.strides)} elements) is not row-major: the "
                          "kernels read the tokens' rows (stride 1 along K); pass a contiguous copy")
-    lda = va.strides[0] if tokens > 1 else 0
+    lda = va.strides[0] if tokens > 1 and k > 0 else 0  # (K = 0: A is not read, its row stride says nothing)
 
     d_type = va.dtype
     vc, vo = views.get("c"), views.get("out")

@@ -124,6 +124,15 @@ def test_an_empty_product_launches_nothing(launches, shapes):
     assert launches.calls == []
 
 
+def test_k_zero_reads_no_row_stride_of_a(launches):
+    # (torch gives a (T, 0) tensor strides (1, 1): A is not read, the stride means nothing)
+    ts.gemm_grouped(**args(a=Cai((T, 0), ptr=0, strides=(1, 1)), b=Cai((G, 0, N), ptr=0)), beta=1.0,
+                    c=Cai((T, N), ptr=C))
+    s = _gemm_grouped.spec_dict(launches.calls[-1][0])
+    assert (s["k"], s["lda"], s["a_ptr"], s["b_ptr"]) == (0, 0, 0, 0)
+    assert ts._core.check_grouped_arguments(launches.calls[-1][0]) == ("", "")
+
+
 def test_the_offsets_are_never_read_on_the_host(launches):
     # A pointer nothing lies behind: reading it would crash; the description carries it.
     ts.gemm_grouped(**args(offs=Cai((G,), I32, 0xdead0000)))
