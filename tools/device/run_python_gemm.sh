@@ -12,7 +12,8 @@
 #   with a GPU present),
 #   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process; with --fp8
 #   tensor and rowwise against torch._scaled_mm),
-#   bench/python_attention_bench.py (tessera.attention against SDPA, one process) and
+#   bench/python_attention_bench.py (tessera.attention against SDPA, one process),
+#   bench/python_grouped_bench.py (tessera.gemm_grouped against torch._grouped_mm, one process) and
 #   sm90_gemm_bench on the same shapes (tessera::gemm against cuBLAS), so the two ratios come
 #   from one machine and one build.
 #   run(command="OUT=$OUT tools/device/run_python_gemm.sh")
@@ -131,6 +132,9 @@ timeout 120 $PY bench/python_gemm_bench.py --fp8 tensor 2>&1 | tee -a "$log"
 timeout 120 $PY bench/python_gemm_bench.py --fp8 rowwise 2>&1 | tee -a "$log"
 note "-- tessera.attention against torch SDPA (Python, one process)"
 timeout 150 $PY bench/python_attention_bench.py 2>&1 | tee -a "$log"
+note "-- tessera.gemm_grouped against torch._grouped_mm (Python, one process; uniform and skewed experts)"
+timeout 150 $PY bench/python_grouped_bench.py 2>&1 | tee -a "$log"
+timeout 150 $PY bench/python_grouped_bench.py --skew 2>&1 | tee -a "$log"
 note "-- tessera::gemm against cuBLAS (C++ sm90_gemm_bench, same shapes)"
 [ -x "$B/sm90_bench" ] && timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log"
 note "== status $status ($(( $(date +%s) - t0 )) s)"
