@@ -8,6 +8,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -95,6 +96,52 @@ inline k::GemmResult check_grouped_without_workspace(k::GemmGroupedArguments g) 
   g.workspace_bytes = k::gemm_grouped_workspace_size(g);
   g.workspace = reinterpret_cast<void*>(std::uintptr_t(256));
   return k::check_grouped_arguments(g);
+}
+
+// ---- the ptr-array form from lists of per-group arrays: a header tuple of the fields
+// kGroupedListFields names, and the groups' records packed by Python in one bytes object (the
+// device arrays' contents, copied to the GPU by the launch): G int32 triples (m, n, k), then
+// G uint64 each of the pointers a, b, c, d, then G int64 each of lda, ldb, ldc, ldd.
+enum GroupedListField : int { kLGroups, kLElement, kLBMajor, kLAlpha, kLBeta, kGroupedListFieldCount };
+inline constexpr const char* kGroupedListFields[kGroupedListFieldCount] = {"groups", "element", "b_major", "alpha",
+                                                                            "beta"};
+inline py::tuple grouped_list_field_names() {
+  py::tuple names(static_cast<int>(kGroupedListFieldCount));
+  for (int i = 0; i < kGroupedListFieldCount; ++i) names[i] = py::str(kGroupedListFields[i]);
+  return names;
+}
+inline constexpr std::size_t grouped_list_record_bytes = 3 * 4 + 8 * 8;  // per group
+
+// The arguments of the header, the ptr-array form's arrays not yet set (the launch points them
+// into device memory). Field kinds are read as the contiguous description's.
+inline k::GemmGroupedArguments grouped_list_arguments_of(py::handle header) {
+  if (!PyTuple_Check(header.ptr()) || PyTuple_GET_SIZE(header.ptr()) != kGroupedListFieldCount)
+    throw py::type_error("gemm_grouped list description: a tuple of the " + std::to_string(int(kGroupedListFieldCount)) +
+                         " fields of GROUPED_LIST_FIELDS");
+  const GroupedReader r{header.ptr()};
+  k::GemmGroupedArguments g;
+  g.groups = r.integer(kLGroups);
+  g.element = element_of(r.name(kLElement));
+  g.b_major = major_of(r.name(kLBMajor));
+  g.alpha = static_cast<float>(r.real(kLAlpha));
+  g.beta = static_cast<float>(r.real(kLBeta));
+  g.form = k::GroupedForm::PtrArray;
+  return g;
+}
+
+// check_grouped_arguments of the list form: the arrays and the workspace standing in (both
+// the launch's own allocations): what it checks is G and the element type.
+inline k::GemmResult check_grouped_list_without_arrays(k::GemmGroupedArguments g) {
+  const auto stand_in = reinterpret_cast<std::uintptr_t>(&g);
+  g.ptr_array.shapes = reinterpret_cast<const k::GemmGroupShape*>(stand_in);
+  g.ptr_array.a = g.ptr_array.b = g.ptr_array.c = reinterpret_cast<const void* const*>(stand_in);
+  g.ptr_array.d = reinterpret_cast<void* const*>(stand_in);
+  g.ptr_array.lda = g.ptr_array.ldb = g.ptr_array.ldc = g.ptr_array.ldd = reinterpret_cast<const std::int64_t*>(stand_in);
+  return check_grouped_without_workspace(g);
+}
+
+inline py::tuple check_grouped_list_spec(py::handle header) {
+  return status_tuple(check_grouped_list_without_arrays(grouped_list_arguments_of(header)));
 }
 
 inline py::tuple check_grouped_spec(py::handle spec) {

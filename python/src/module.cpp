@@ -1337,6 +1337,11 @@ PYBIND11_MODULE(_core, m) {
       "check_grouped_arguments(spec): (status, message) of check_grouped_arguments on a tuple of "
       "GROUPED_SPEC_FIELDS (the workspace the launch allocates standing in); ('', '') when it passes.");
   m.attr("GROUPED_SPEC_FIELDS") = tessera::python::grouped_field_names();
+  tessera::python::def_fastcall<&tessera::python::check_grouped_list_spec, 1>(
+      m, "check_grouped_list_arguments",
+      "check_grouped_list_arguments(header): (status, message) of check_grouped_arguments on the ptr-array form's "
+      "header (GROUPED_LIST_FIELDS; the device arrays and the workspace standing in); ('', '') when it passes.");
+  m.attr("GROUPED_LIST_FIELDS") = tessera::python::grouped_list_field_names();
   // The GPU-array protocols (array_protocols.hpp), for tessera/_arrays.py.
   namespace protocols = tessera::python::protocols;
   tessera::python::def_fastcall<&protocols::read_cuda_array_interface, 2>(

@@ -197,7 +197,9 @@ def test_out_none_allocates_row_major_with_as_library(unloaded, monkeypatch):
     (dict(alpha="2"), TypeError, "alpha is str"),
     (dict(alpha=True), TypeError, "alpha is bool"),
     (dict(beta=1e39, c=Cai((T, N), ptr=C)), ValueError, "does not fit in f32"),
-    (dict(a=[1, 2]), TypeError, "a"),
+    (dict(a=object()), TypeError, "a"),
+    (dict(a=[Cai((T, K))], b=[Cai((K, N), ptr=B)]), ValueError,
+     "offs is the contiguous form's, pass None"),
 ])
 def test_python_refusals(launches, changes, error, text):
     with pytest.raises(error, match=text) as e:
@@ -269,3 +271,148 @@ def no_gpu():
 def test_valid_arguments_without_cuda_or_gpu_raise_runtime_error(monkeypatch):
     with pytest.raises(RuntimeError, match="built without CUDA" if not ts.has_cuda else "no CUDA device"):
         ts.gemm_grouped(**args())
+
+
+# ---- the ptr-array form: lists of per-group arrays ----------------------------------------------
+
+class ListLaunches:
+    """_gemm_cuda as far as the list form sees it: records each run_grouped_list()."""
+
+    def __init__(self):
+        self.calls = []
+
+    def run_grouped_list(self, header, records, stream, waits):
+        self.calls.append((header, records, stream, waits))
+        return "", ""
+
+
+@pytest.fixture
+def list_launches(monkeypatch):
+    fake = ListLaunches()
+    monkeypatch.setattr(_gemm, "_cuda_module", fake)
+    return fake
+
+
+def unpack(header, records):
+    """(shapes, pointers a/b/c/d, leading dimensions a/b/c/d) of a list launch's records."""
+    import array
+    g = header[0]
+    shapes = array.array("i")
+    shapes.frombytes(records[:12 * g])
+    ptrs = array.array("Q")
+    ptrs.frombytes(records[12 * g:12 * g + 32 * g])
+    lds = array.array("q")
+    lds.frombytes(records[44 * g:])
+    assert len(records) == 76 * g
+    return ([tuple(shapes[3 * i:3 * i + 3]) for i in range(g)], [list(ptrs[i * g:(i + 1) * g]) for i in range(4)],
+            [list(lds[i * g:(i + 1) * g]) for i in range(4)])
+
+
+# Three groups of their own sizes (one empty), A padded, B column-major (a weight (N, K) seen transposed).
+LIST = dict(
+    a=[Cai((100, 64), ptr=0x100000, strides=(72, 1)), Cai((0, 32), ptr=0), Cai((7, 16), ptr=0x110000)],
+    b=[Cai((64, 48), ptr=0x200000, strides=(1, 64)), Cai((32, 24), ptr=0x210000, strides=(1, 32)),
+       Cai((16, 8), ptr=0x220000, strides=(1, 16))],
+    out=[Cai((100, 48), ptr=0x400000), Cai((0, 24), ptr=0), Cai((7, 8), ptr=0x410000)])
+
+
+def list_args(**changes):
+    x = {k: list(v) for k, v in LIST.items()}
+    for key, value in changes.items():
+        if isinstance(key, str) and "_" in key and key.split("_")[0] in x:
+            name, g = key.split("_")
+            x[name][int(g)] = value
+        else:
+            x[key] = value
+    return x
+
+
+def test_lists_are_the_ptr_array_form(list_launches):
+    ts.gemm_grouped(**list_args(), alpha=2.0)
+    (header, records, stream, waits), = list_launches.calls
+    assert header == (3, "bf16", "col", 2.0, 0.0) and tuple(ts._core.GROUPED_LIST_FIELDS) == (
+        "groups", "element", "b_major", "alpha", "beta")
+    shapes, ptrs, lds = unpack(header, records)
+    assert shapes == [(100, 48, 64), (0, 24, 32), (7, 8, 16)]
+    assert ptrs == [[0x100000, 0, 0x110000], [0x200000, 0x210000, 0x220000], [0, 0, 0], [0x400000, 0, 0x410000]]
+    assert lds[0] == [72, 32, 16] and lds[1] == [64, 32, 16] and lds[3] == [48, 24, 8]
+    assert ts._core.check_grouped_list_arguments(header) == ("", "")
+
+
+def test_lists_take_row_major_weights_and_c(list_launches):
+    b = [Cai((64, 48), ptr=0x200000), Cai((32, 24), ptr=0x210000), Cai((16, 8), ptr=0x220000)]
+    c = [Cai((100, 48), ptr=0x500000), Cai((0, 24), ptr=0), Cai((7, 8), ptr=0x510000)]
+    ts.gemm_grouped(**list_args(b=b), beta=1.0, c=c)
+    header, records, _, _ = list_launches.calls[-1]
+    _, ptrs, lds = unpack(header, records)
+    assert header[2] == "row" and lds[1] == [48, 24, 8] and ptrs[2] == [0x500000, 0, 0x510000]
+
+
+def test_lists_out_none_allocates_padded_rows(list_launches, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(bfloat16="torch.bfloat16"))
+    a = [TorchLike((5, 16)), TorchLike((9, 16))]
+    b = [Cai((16, 12), ptr=0x200000, strides=(1, 16)), Cai((16, 8), ptr=0x210000, strides=(1, 16))]
+    monkeypatch.setattr(_gemm, "_cuda_module", None)
+    monkeypatch.setattr(_gemm, "_cuda", lambda *x: list_launches)
+    d = ts.gemm_grouped(a, b)
+    assert [x.asked for x in d] == [((5, 12), (16, 1), "torch.bfloat16"), ((9, 8), (8, 1), "torch.bfloat16")]
+    header, records, _, _ = list_launches.calls[-1]
+    assert header[2] == "col" and unpack(header, records)[2][3] == [16, 8]
+
+
+@pytest.mark.parametrize("changes, error, text", [
+    (dict(b=LIST["b"][:2]), ValueError, "a holds 3 groups and b 2"),
+    (dict(out=LIST["out"][0]), TypeError, "so out is one too"),
+    (dict(a=[], b=[], out=[]), ValueError, "no group"),
+    (dict(b_1=Cai((31, 24), ptr=0x210000, strides=(1, 31))), ValueError, r"a\[1\] is 0x32 and b\[1\] 31x24"),
+    (dict(a_2=Cai((7, 16), F16, 0x110000)), ValueError, r"a\[2\] is float16 and a\[0\] bfloat16"),
+    (dict(b_2=Cai((16, 8), ptr=0x220000)), ValueError, "one major"),
+    (dict(b_0=Cai((64, 48), ptr=0x200000, strides=(2, 128))), ValueError, "neither mode contiguous"),
+    (dict(out_2=Cai((8, 8), ptr=0x410000)), ValueError, r"out\[2\] has shape \(8, 8\); group 2's product is 7x8"),
+    (dict(out_0=Cai((100, 48), ptr=0x100000 + 64)), ValueError, r"out\[0\] overlaps a\[0\]"),
+    (dict(a_0=Cai((100, 64), strides=(1, 100))), ValueError, r"a\[0\] .* is not row-major"),
+    (dict(beta=1.0), ValueError, "c is None"),
+])
+def test_list_python_refusals(list_launches, changes, error, text):
+    kw = {k: v for k, v in changes.items() if k == "beta"}
+    with pytest.raises(error, match=text):
+        ts.gemm_grouped(**list_args(**{k: v for k, v in changes.items() if k != "beta"}), **kw)
+    assert list_launches.calls == []
+
+
+@pytest.mark.parametrize("changes, status, text", [
+    (dict(a_0=Cai((100, 64), ptr=0x100000, strides=(68, 1))), "misaligned operand",
+     r"a\[0\]'s leading dimension 68 elements is not a multiple of 16 bytes"),
+    (dict(b_2=Cai((16, 8), ptr=0x220002, strides=(1, 16))), "misaligned operand", r"b\[2\] = 0x220002 is not 16-byte"),
+    (dict(out_0=Cai((100, 48), ptr=0x400000, strides=(52, 1))), "misaligned operand", r"out\[0\]'s leading dimension 52"),
+    (dict(a_2=Cai((7, 12), ptr=0x110000, strides=(12, 1)), b_2=Cai((12, 8), ptr=0x220000, strides=(1, 12))),
+     "misaligned operand", r"a\[2\]'s leading dimension 12"),
+])
+def test_list_alignment_is_refused_before_the_device_would_skip_the_group(list_launches, changes, status, text):
+    with pytest.raises(ts.GemmError, match=text) as e:
+        ts.gemm_grouped(**list_args(**changes))
+    assert e.value.status == status and list_launches.calls == []
+
+
+def test_an_empty_groups_pointers_are_not_checked(list_launches):
+    # group 1 is empty: its (null, unaligned) operands are never read
+    ts.gemm_grouped(**list_args(b_1=Cai((32, 24), ptr=0x210002, strides=(1, 32))))
+    assert len(list_launches.calls) == 1
+
+
+def test_list_groups_past_the_cxx_limit_are_refused_by_the_cxx_check(monkeypatch):
+    fake = ListLaunches()
+    monkeypatch.setattr(_gemm, "_cuda_module", None)
+    monkeypatch.setattr(_gemm, "_cuda", lambda *x: fake)
+    n = 65537
+    with pytest.raises(ts.GemmError, match="groups = 65537") as e:
+        ts.gemm_grouped([Cai((0, 8), ptr=0)] * n, [Cai((8, 8), ptr=0x200000)] * n, out=[Cai((0, 8), ptr=0)] * n)
+    assert e.value.status == "invalid size" and fake.calls == []
+
+
+@pytest.mark.skipif(not ts.has_cuda, reason="the launch (tessera._gemm_cuda) is not built")
+def test_the_list_launch_checks_its_records():
+    from tessera import _gemm_cuda
+    assert _gemm_cuda.run_grouped_list((0, "bf16", "col", 1.0, 0.0), b"", 0, ())[0] == "invalid size"
+    with pytest.raises(TypeError, match="76 per group"):
+        _gemm_cuda.run_grouped_list((2, "bf16", "col", 1.0, 0.0), b"\0" * 75, 0, ())
