@@ -236,3 +236,55 @@ def test_offsets_in_host_memory_are_refused(gen):
     b = weights(2, 64, 64, torch.bfloat16, "gnk", gen)
     with pytest.raises(ValueError, match="offs is in CPU memory"):
         ts.gemm_grouped(a, b, torch.tensor([64, 128], dtype=torch.int32))
+
+
+# ---- the ptr-array form: lists of per-group arrays ------------------------------------------------
+
+# Per-group (M, N, K): residues, an empty M, a K = 0 group (D = beta C, else 0), an N of 8.
+LIST_SHAPES = [(300, 256, 192), (0, 64, 64), (77, 136, 72), (1, 8, 1024), (129, 512, 0), (513, 200, 328)]
+
+
+@pytest.mark.parametrize("layout", ["gnk", "gkn"])
+@pytest.mark.parametrize("given", [True, False], ids=["out", "out_none"])
+def test_lists_match_fp64_per_group(gen, layout, given):
+    a = [rand((m, k), torch.bfloat16, gen) for m, n, k in LIST_SHAPES]
+    b = [rand((n, k), torch.bfloat16, gen).t() if layout == "gnk" else rand((k, n), torch.bfloat16, gen)
+         for m, n, k in LIST_SHAPES]
+    if given:
+        out = [torch.full((m, n), math.nan, dtype=torch.bfloat16, device="cuda") for m, n, k in LIST_SHAPES]
+        assert ts.gemm_grouped(a, b, out=out) is out
+    else:
+        out = ts.gemm_grouped(a, b)
+        assert [tuple(d.shape) for d in out] == [(m, n) for m, n, k in LIST_SHAPES]
+    torch.cuda.synchronize()
+    for g, (x, w, d) in enumerate(zip(a, b, out)):
+        ref = x.double() @ w.double()
+        scale = x.double().abs() @ w.double().abs()
+        assert not torch.isnan(d).any(), f"group {g}: an element was not written"
+        if x.shape[1] == 0:
+            assert torch.equal(d, torch.zeros_like(d)), f"group {g}: K = 0 gives D = 0"
+        else:
+            assert relative_error(d, ref, scale) <= TOL[torch.bfloat16], f"group {g}"
+
+
+def test_lists_with_alpha_beta_c_in_place(gen):
+    shapes = [(200, 128, 64), (33, 256, 128), (64, 64, 0)]
+    a = [rand((m, k), torch.bfloat16, gen) for m, n, k in shapes]
+    b = [rand((n, k), torch.bfloat16, gen).t() for m, n, k in shapes]
+    c = [rand((m, n), torch.bfloat16, gen) for m, n, k in shapes]
+    refs = [0.5 * (x.double() @ w.double()) - 2.0 * y.double() for x, w, y in zip(a, b, c)]
+    scales = [0.5 * (x.double().abs() @ w.double().abs()) + 2.0 * y.double().abs() for x, w, y in zip(a, b, c)]
+    ts.gemm_grouped(a, b, out=c, alpha=0.5, beta=-2.0, c=c)
+    torch.cuda.synchronize()
+    for g, (d, ref, scale) in enumerate(zip(c, refs, scales)):
+        assert relative_error(d, ref, scale) <= TOL[torch.bfloat16], f"group {g}"
+
+
+def test_lists_f16(gen):
+    shapes = [(130, 64, 256), (5, 128, 64)]
+    a = [rand((m, k), torch.float16, gen) for m, n, k in shapes]
+    b = [rand((n, k), torch.float16, gen).t() for m, n, k in shapes]
+    out = ts.gemm_grouped(a, b)
+    torch.cuda.synchronize()
+    for x, w, d in zip(a, b, out):
+        assert relative_error(d, x.double() @ w.double(), x.double().abs() @ w.double().abs()) <= TOL[torch.float16]
