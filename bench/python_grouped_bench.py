@@ -82,7 +82,7 @@ def main():
             print(f"E {experts:4d} T/E {tokens_per:5d} K {k:5d} N {n:6d} weight {name:6s}  tessera {ms_mine:8.3f} ms "
                   f"{flop / ms_mine / 1e9:6.1f} TFLOP/s   torch {ms_theirs:8.3f} ms {flop / ms_theirs / 1e9:6.1f} "
                   f"TFLOP/s   torch/tessera {ms_theirs / ms_mine:5.2f}x   max|diff| {diff:.2e}")
-        del a, w_nk, out
+        a = w_nk = out = ref = None  # (freed before the next shape's tensors)
         torch.cuda.empty_cache()
     return 0
 

@@ -196,7 +196,7 @@ def _b_layouts(v, k, n, per16):
     return fits
 
 
-def _aligned(v, ptr, ld, row, per16, what):
+def _aligned(ptr, ld, row, per16, what):
     """TMA's rule for one group's operand (grouped_group_admissible's, which on the device would
     leave the group out without a word): refused here with the reason."""
     if ptr % 16 != 0:
@@ -295,12 +295,12 @@ def plan_lists(a, b, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
         if m == 0 or n == 0:
             continue
         if out is not None:
-            _aligned(views[f"out[{g}]"], ptrs[3][g], lds[3][g], n, per16, f"out[{g}]")
+            _aligned(ptrs[3][g], lds[3][g], n, per16, f"out[{g}]")
         if beta != 0.0:
-            _aligned(views[f"c[{g}]"], ptrs[2][g], lds[2][g], n, per16, f"c[{g}]")
+            _aligned(ptrs[2][g], lds[2][g], n, per16, f"c[{g}]")
         if k > 0:
-            _aligned(views[f"a[{g}]"], ptrs[0][g], lds[0][g], k, per16, f"a[{g}]")
-            _aligned(views[f"b[{g}]"], ptrs[1][g], lds[1][g], k if b_major == "col" else n, per16, f"b[{g}]")
+            _aligned(ptrs[0][g], lds[0][g], k, per16, f"a[{g}]")
+            _aligned(ptrs[1][g], lds[1][g], k if b_major == "col" else n, per16, f"b[{g}]")
     header = (groups, ELEMENTS[dtype], b_major, alpha, beta)
     return header, shapes, ptrs, lds, launch, waits, d_shapes, dtype, views
 
