@@ -1,8 +1,8 @@
-"""The timing the Python benches share (python_gemm_bench.py, python_attention_bench.py): tessera
-and its torch anchor in one process, `reps` pairs of launches each behind a GPU sleep (the
-launches queue before it ends: host work is hidden, as for a kernel in a stream), the order
-alternating from pair to pair (neither always runs on the other's warm L2), each launch between
-two CUDA events; the medians in milliseconds."""
+"""The timing the Python benches share (python_gemm_bench.py, python_attention_bench.py,
+python_grouped_bench.py): tessera and its torch anchor in one process, `reps` pairs of launches
+each behind a GPU sleep (the launches queue before it ends: host work is hidden, as for a kernel
+in a stream), the order alternating from pair to pair (neither always runs on the other's warm
+L2), each launch between two CUDA events; the medians in milliseconds."""
 import statistics
 
 

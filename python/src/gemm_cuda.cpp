@@ -1,6 +1,7 @@
 // The `tessera._gemm_cuda` extension: tessera::gemm (the C++ GEMM host API, target
 // tessera::kernels) for tessera.gemm, and tessera::attention for tessera.attention. Built only where the build has CUDA; a second
 // extension beside _core so that _core, and `import tessera`, never need the CUDA runtime.
+// tessera::gemm_grouped (contiguous form) for tessera.gemm_grouped.
 // Python has mapped the arrays onto a flat description (gemm_spec.hpp, a tuple); run() checks
 // it (check_arguments, then can_implement), finds the device the pointers live on, orders the
 // launch after the producers' streams, lends the split-K scratch and launches, in one call.
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <mutex>
@@ -18,8 +20,10 @@
 #include "attention_spec.hpp"
 #include "fastcall.hpp"
 #include "gemm_spec.hpp"
+#include "grouped_spec.hpp"
 #include "tessera/kernels/attention.hpp"
 #include "tessera/kernels/gemm.hpp"
+#include "tessera/kernels/gemm_grouped.hpp"
 
 namespace py = pybind11;
 namespace k = tessera::kernels;
@@ -48,7 +52,7 @@ struct Placement {
 
 using NamedPointer = std::pair<const char*, const void*>;
 
-Placement place(std::initializer_list<NamedPointer> pointers, const char* what) {
+Placement place(const NamedPointer* first, std::size_t count_of_pointers, const char* what) {
   Placement p;
   int count = 0;
   if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
@@ -57,8 +61,9 @@ Placement place(std::initializer_list<NamedPointer> pointers, const char* what) 
     p.message = e != cudaSuccess ? cuda_error("cudaGetDeviceCount", e) : "no CUDA device is available";
     return p;
   }
-  const char* first = nullptr;
-  for (auto [name, ptr] : pointers) {
+  const char* first_name = nullptr;
+  for (std::size_t i = 0; i < count_of_pointers; ++i) {
+    const auto [name, ptr] = first[i];
     if (ptr == nullptr) continue;
     cudaPointerAttributes attr{};
     const cudaError_t e = cudaPointerGetAttributes(&attr, ptr);
@@ -74,15 +79,19 @@ Placement place(std::initializer_list<NamedPointer> pointers, const char* what) 
     }
     if (p.device < 0) {
       p.device = attr.device;
-      first = name;
+      first_name = name;
     } else if (attr.device != p.device) {
       p.status = "not device memory";
-      p.message = std::string(first) + " is on device " + std::to_string(p.device) + " and " + name + " on device " +
+      p.message = std::string(first_name) + " is on device " + std::to_string(p.device) + " and " + name + " on device " +
                   std::to_string(attr.device) + "; one " + what + " runs on one device";
       return p;
     }
   }
   return p;
+}
+
+Placement place(std::initializer_list<NamedPointer> pointers, const char* what) {
+  return place(pointers.begin(), pointers.size(), what);
 }
 
 Placement place(const k::GemmArguments& g) {
@@ -302,6 +311,124 @@ py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle pr
                         [](k::AttentionArguments const& a, cudaStream_t on, int) { return k::attention(a, on); });
 }
 
+// The launch both forms of tessera.gemm_grouped share, on `on` (the device current): the
+// producers' streams, then one allocation from the module's pool on the stream (the workspace,
+// then for the list form the ptr-array form's device arrays, filled from `arrays` by an
+// asynchronous copy, which stages pageable host bytes before it returns), gemm_grouped, and the
+// allocation freed on the stream after it, so calls on other streams never share it. The host
+// never waits for the device.
+k::GemmResult launch_grouped(k::GemmGroupedArguments& g, const std::vector<std::uintptr_t>& producers, cudaStream_t on,
+                             int device, const std::vector<unsigned char>* arrays) {
+  if (std::string e = wait_for(producers, on, device); !e.empty()) return {k::GemmStatus::LaunchFailed, e};
+  const std::size_t workspace_bytes = k::gemm_grouped_workspace_size(g);
+  const std::size_t bytes = workspace_bytes + (arrays != nullptr ? arrays->size() : 0);
+  void* base = nullptr;
+  cudaMemPool_t pool = scratch_pool(device);
+  const cudaError_t got =
+      pool != nullptr ? cudaMallocFromPoolAsync(&base, bytes, pool, on) : cudaMallocAsync(&base, bytes, on);
+  if (got != cudaSuccess) {
+    cudaGetLastError();
+    return {k::GemmStatus::LaunchFailed,
+            cuda_error(("allocating the grouped GEMM's workspace (" + std::to_string(bytes) + " bytes) on the stream").c_str(),
+                       got)};
+  }
+  g.workspace = base;
+  g.workspace_bytes = workspace_bytes;
+  k::GemmResult r;
+  if (arrays != nullptr) {
+    unsigned char* dev = static_cast<unsigned char*>(base) + workspace_bytes;  // (128-byte aligned: the workspace's size is)
+    if (const cudaError_t e = cudaMemcpyAsync(dev, arrays->data(), arrays->size(), cudaMemcpyHostToDevice, on); e != cudaSuccess) {
+      cudaGetLastError();
+      r = {k::GemmStatus::LaunchFailed, cuda_error("copying the groups' arrays to the device", e)};
+    } else {
+      const std::size_t n = std::size_t(g.groups), table = k::grouped_round128(n * sizeof(k::GemmGroupShape));
+      auto at = [&](int i) { return dev + table + std::size_t(i) * n * 8; };
+      k::GemmGroupedPtrArray& p = g.ptr_array;
+      p.shapes = reinterpret_cast<const k::GemmGroupShape*>(dev);
+      p.a = reinterpret_cast<const void* const*>(at(0));
+      p.b = reinterpret_cast<const void* const*>(at(1));
+      p.c = reinterpret_cast<const void* const*>(at(2));
+      p.d = reinterpret_cast<void* const*>(at(3));
+      p.lda = reinterpret_cast<const std::int64_t*>(at(4));
+      p.ldb = reinterpret_cast<const std::int64_t*>(at(5));
+      p.ldc = reinterpret_cast<const std::int64_t*>(at(6));
+      p.ldd = reinterpret_cast<const std::int64_t*>(at(7));
+    }
+  }
+  if (r) r = k::gemm_grouped(g, on);
+  cudaFreeAsync(base, on);
+  return r;
+}
+
+// tessera.gemm_grouped's launch, contiguous form: check_grouped_arguments (the workspace
+// standing in), where the pointers live (offs among them: the kernel reads it on the device,
+// the host never does), then without the GIL on that device launch_grouped.
+py::tuple run_grouped(py::handle spec, py::handle stream_handle, py::handle producer_streams) {
+  k::GemmGroupedArguments g = tessera::python::grouped_arguments_of(spec);
+  const std::uintptr_t stream = stream_handle_of(stream_handle);
+  const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
+  if (auto r = tessera::python::check_grouped_without_workspace(g); !r) return status_tuple(r);
+  const k::GemmGroupedContiguous& c = g.contiguous;
+  const Placement where =
+      place({{"a", c.a}, {"b", c.b}, {"c", c.c}, {"out", c.d}, {"offs", c.offs}}, "grouped GEMM");
+  if (!where.status.empty()) return py::make_tuple(where.status, where.message);
+  k::GemmResult r;
+  {
+    py::gil_scoped_release unlocked;
+    DeviceScope scope(where.device);
+    r = launch_grouped(g, producers, as_stream(stream), where.device, nullptr);
+  }
+  return status_tuple(r);
+}
+
+// The list (ptr-array) form: `header` (GROUPED_LIST_FIELDS) and `records`, the groups' sizes,
+// pointers and leading dimensions packed by Python (grouped_spec.hpp). check_grouped_arguments
+// (the arrays standing in), where every group's pointers live, then launch_grouped with the
+// records laid out as the device arrays: the sizes' table (rounded to 128 bytes), then the
+// eight arrays of G 8-byte values.
+py::tuple run_grouped_list(py::handle header, py::handle records, py::handle stream_handle, py::handle producer_streams) {
+  k::GemmGroupedArguments g = tessera::python::grouped_list_arguments_of(header);
+  const std::uintptr_t stream = stream_handle_of(stream_handle);
+  const std::vector<std::uintptr_t> producers = stream_handles(producer_streams);
+  if (auto r = tessera::python::check_grouped_list_without_arrays(g); !r) return status_tuple(r);
+  const std::size_t n = std::size_t(g.groups);
+  char* raw = nullptr;
+  Py_ssize_t size = 0;
+  if (!PyBytes_Check(records.ptr()) || PyBytes_AsStringAndSize(records.ptr(), &raw, &size) != 0 ||
+      std::size_t(size) != n * tessera::python::grouped_list_record_bytes) {
+    PyErr_Clear();
+    throw py::type_error("gemm_grouped list description: the records are bytes of " +
+                         std::to_string(tessera::python::grouped_list_record_bytes) + " per group");
+  }
+  const std::size_t shapes = n * sizeof(k::GemmGroupShape), table = k::grouped_round128(shapes);
+  std::vector<unsigned char> arrays(table + n * 64, 0);
+  std::memcpy(arrays.data(), raw, shapes);
+  std::memcpy(arrays.data() + table, raw + shapes, n * 64);
+  // Every group's pointers, named as Python names them (a[g], b[g], c[g], out[g]).
+  std::vector<std::string> names;
+  std::vector<NamedPointer> pointers;
+  names.reserve(4 * n);
+  pointers.reserve(4 * n);
+  static constexpr const char* kOperands[4] = {"a", "b", "c", "out"};
+  for (int i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, raw + shapes + (std::size_t(i) * n + j) * 8, 8);
+      if (v != 0) names.push_back(std::string(kOperands[i]) + "[" + std::to_string(j) + "]");
+      if (v != 0) pointers.emplace_back(nullptr, reinterpret_cast<const void*>(std::uintptr_t(v)));
+    }
+  for (std::size_t i = 0; i < pointers.size(); ++i) pointers[i].first = names[i].c_str();
+  const Placement where = place(pointers.data(), pointers.size(), "grouped GEMM");
+  if (!where.status.empty()) return py::make_tuple(where.status, where.message);
+  k::GemmResult r;
+  {
+    py::gil_scoped_release unlocked;
+    DeviceScope scope(where.device);
+    r = launch_grouped(g, producers, as_stream(stream), where.device, &arrays);
+  }
+  return status_tuple(r);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_gemm_cuda, m) {
@@ -316,6 +443,16 @@ PYBIND11_MODULE(_gemm_cuda, m) {
       "run_attention(spec, stream, producer_streams): checks (check_arguments, can_implement) and launches one "
       "attention forward pass (`spec`: a tuple of ATTENTION_SPEC_FIELDS) on `stream` after the `producer_streams`; "
       "(status, message), ('', '') on success.");
+  tessera::python::def_fastcall<&run_grouped, 3>(
+      m, "run_grouped",
+      "run_grouped(spec, stream, producer_streams): checks (check_grouped_arguments) and launches one grouped GEMM "
+      "(`spec`: a tuple of GROUPED_SPEC_FIELDS, the contiguous form) on `stream` after the `producer_streams`, its "
+      "workspace allocated and freed on that stream; (status, message), ('', '') on success.");
+  tessera::python::def_fastcall<&run_grouped_list, 4>(
+      m, "run_grouped_list",
+      "run_grouped_list(header, records, stream, producer_streams): checks (check_grouped_arguments) and launches one "
+      "grouped GEMM in the ptr-array form (`header`: a tuple of GROUPED_LIST_FIELDS; `records`: the groups' sizes, "
+      "pointers and leading dimensions, packed) on `stream` after the `producer_streams`; (status, message).");
   m.def("attention_can_implement", [](py::handle spec) -> py::tuple {
     const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
     const Placement where = place(a);

@@ -21,6 +21,7 @@
 #include "fastcall.hpp"
 #include "attention_spec.hpp"
 #include "gemm_spec.hpp"
+#include "grouped_spec.hpp"
 #include "tessera/analysis/banks.hpp"
 #include "tessera/analysis/coalescing.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
@@ -1329,6 +1330,18 @@ PYBIND11_MODULE(_core, m) {
       "check_attention_arguments(spec): (status, message) of check_arguments on a tuple of ATTENTION_SPEC_FIELDS; "
       "('', '') when it passes.");
   m.attr("ATTENTION_SPEC_FIELDS") = tessera::python::attention_field_names();
+  // The grouped GEMM's device-free checks (check_grouped_arguments, the workspace standing in for
+  // the one the launch allocates), likewise: tessera.gemm_grouped refuses in every build.
+  tessera::python::def_fastcall<&tessera::python::check_grouped_spec, 1>(
+      m, "check_grouped_arguments",
+      "check_grouped_arguments(spec): (status, message) of check_grouped_arguments on a tuple of "
+      "GROUPED_SPEC_FIELDS (the workspace the launch allocates standing in); ('', '') when it passes.");
+  m.attr("GROUPED_SPEC_FIELDS") = tessera::python::grouped_field_names();
+  tessera::python::def_fastcall<&tessera::python::check_grouped_list_spec, 1>(
+      m, "check_grouped_list_arguments",
+      "check_grouped_list_arguments(header): (status, message) of check_grouped_arguments on the ptr-array form's "
+      "header (GROUPED_LIST_FIELDS; the device arrays and the workspace standing in); ('', '') when it passes.");
+  m.attr("GROUPED_LIST_FIELDS") = tessera::python::grouped_list_field_names();
   // The GPU-array protocols (array_protocols.hpp), for tessera/_arrays.py.
   namespace protocols = tessera::python::protocols;
   tessera::python::def_fastcall<&protocols::read_cuda_array_interface, 2>(

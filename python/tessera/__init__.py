@@ -30,6 +30,7 @@ from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._gemm import gemm, gemm_tune, GemmTuneResult  # noqa: E402
 from ._attention import attention  # noqa: E402
+from ._gemm_grouped import gemm_grouped  # noqa: E402
 from ._json import to_dict  # noqa: E402
 from .testing import (  # noqa: E402
     assert_bijective, assert_compact, assert_covers_tile_once, assert_equal_as_functions, assert_equals_exactly,
@@ -58,7 +59,7 @@ __all__ = [
     "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "GemmError", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
     "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TmaArguments", "TvMap", "banks", "blocked_product", "coalesce",
     "complement", "composition", "copy_atom", "copy_atom_names", "cosize", "crd2idx", "depth", "downcast", "draw",
-    "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "gemm", "gemm_tune", "GemmTuneResult", "get", "gmem",
+    "equal_as_functions", "eval", "filter", "flat_divide", "flat_product", "flatten", "from_cute_dsl", "from_f2", "from_pycute", "functions", "gemm", "gemm_grouped", "gemm_tune", "GemmTuneResult", "get", "gmem",
     "gmma_layout_atom", "idx2crd", "left_inverse", "logical_divide", "logical_product", "make_composed_layout",
     "make_layout", "make_swizzle", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
     "make_tiled_copy_C", "make_tiled_mma", "max_common_layout", "max_common_vector", "mma_atom", "mma_atom_names",

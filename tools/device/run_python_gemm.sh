@@ -5,13 +5,15 @@
 # and the C++ SM90 bench, side by side on all cores, without CMake (the machine has no Debian
 # packages: pybind11 and PyTorch come from its Python); then
 #   pytest -m gpu tests/python/test_gemm_gpu.py (tessera.gemm against torch.matmul and FP64),
-#     test_gemm_fp8_gpu.py (FP8 against torch._scaled_mm and FP64) and test_attention_gpu.py
+#     test_gemm_fp8_gpu.py (FP8 against torch._scaled_mm and FP64), test_gemm_grouped_gpu.py
+#     (tessera.gemm_grouped against torch._grouped_mm and FP64) and test_attention_gpu.py
 #     (tessera.attention against SDPA and FP64),
-#   the host tests of tests/python/test_gemm.py, test_gemm_fp8.py and test_attention.py (here
+#   the host tests of tests/python/test_gemm.py, test_gemm_fp8.py, test_gemm_grouped.py and test_attention.py (here
 #   with a GPU present),
 #   bench/python_gemm_bench.py (tessera.gemm against torch.matmul, one process; with --fp8
 #   tensor and rowwise against torch._scaled_mm),
-#   bench/python_attention_bench.py (tessera.attention against SDPA, one process) and
+#   bench/python_attention_bench.py (tessera.attention against SDPA, one process),
+#   bench/python_grouped_bench.py (tessera.gemm_grouped against torch._grouped_mm, one process) and
 #   sm90_gemm_bench on the same shapes (tessera::gemm against cuBLAS), so the two ratios come
 #   from one machine and one build.
 #   run(command="OUT=$OUT tools/device/run_python_gemm.sh")
@@ -115,14 +117,14 @@ cp python/tessera/*.py "$B/python/tessera/"
 export PYTHONPATH="$B/python" PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 note "import: $($PY -c 'import tessera, sys; print("tessera", tessera.__version__, "has_cuda", tessera.has_cuda)' 2>&1 | tail -1)"
 timeout 420 $PY -m pytest -q -p no:cacheprovider -m gpu tests/python/test_gemm_gpu.py tests/python/test_gemm_fp8_gpu.py \
-  tests/python/test_attention_gpu.py -rs >"$OUT/pytest_gpu.log" 2>&1
+  tests/python/test_gemm_grouped_gpu.py tests/python/test_attention_gpu.py -rs >"$OUT/pytest_gpu.log" 2>&1
 r=$?; [ $r -ne 0 ] && status=1
 note "pytest -m gpu: rc=$r, $(tail -1 "$OUT/pytest_gpu.log")"
 grep -aE "^FAILED|^ERROR" "$OUT/pytest_gpu.log" | head -20 | tee -a "$log"
 timeout 60 $PY -m pytest -q -p no:cacheprovider tests/python/test_gemm.py tests/python/test_gemm_fp8.py \
-  tests/python/test_attention.py >"$OUT/pytest_host.log" 2>&1
+  tests/python/test_gemm_grouped.py tests/python/test_attention.py >"$OUT/pytest_host.log" 2>&1
 r=$?; [ $r -ne 0 ] && status=1
-note "pytest test_gemm.py test_gemm_fp8.py test_attention.py (host tests, GPU present): rc=$r, $(tail -1 "$OUT/pytest_host.log")"
+note "pytest test_gemm.py test_gemm_fp8.py test_gemm_grouped.py test_attention.py (host tests, GPU present): rc=$r, $(tail -1 "$OUT/pytest_host.log")"
 note "-- tessera.gemm against torch.matmul (Python, one process)"
 timeout 150 $PY bench/python_gemm_bench.py 2>&1 | tee -a "$log"
 note "-- FP8 tessera.gemm against torch._scaled_mm (Python, one process)"
@@ -130,6 +132,9 @@ timeout 120 $PY bench/python_gemm_bench.py --fp8 tensor 2>&1 | tee -a "$log"
 timeout 120 $PY bench/python_gemm_bench.py --fp8 rowwise 2>&1 | tee -a "$log"
 note "-- tessera.attention against torch SDPA (Python, one process)"
 timeout 150 $PY bench/python_attention_bench.py 2>&1 | tee -a "$log"
+note "-- tessera.gemm_grouped against torch._grouped_mm (Python, one process; uniform and skewed experts)"
+timeout 150 $PY bench/python_grouped_bench.py 2>&1 | tee -a "$log"
+timeout 150 $PY bench/python_grouped_bench.py --skew 2>&1 | tee -a "$log"
 note "-- tessera::gemm against cuBLAS (C++ sm90_gemm_bench, same shapes)"
 [ -x "$B/sm90_bench" ] && timeout 120 "$B/sm90_bench" 8192 8192 8192 4096 11008 4096 1000 1000 1000 2>&1 | tee -a "$log"
 note "== status $status ($(( $(date +%s) - t0 )) s)"

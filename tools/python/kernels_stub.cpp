@@ -1,8 +1,9 @@
-// Stand-ins for the kernel library's host API (tessera/kernels/gemm.hpp, attention.hpp) that check the
+// Stand-ins for the kernel library's host API (tessera/kernels/gemm.hpp, gemm_grouped.hpp, attention.hpp) that check the
 // arguments and launch nothing: enough to build and load tessera._gemm_cuda on a machine without
 // a GPU or the kernels' nvcc build (tools/python/check_gemm_cuda.sh).
 #include "tessera/kernels/attention.hpp"
 #include "tessera/kernels/gemm.hpp"
+#include "tessera/kernels/gemm_grouped.hpp"
 
 namespace tessera::kernels {
 
@@ -17,6 +18,7 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions&, CUst
   if (r.status) r.status = {GemmStatus::NoDevice, "the stand-in kernel library has no device"};
   return r;
 }
+GemmResult gemm_grouped(const GemmGroupedArguments& args, CUstream_st*) { return check_grouped_arguments(args); }
 AttentionResult can_implement(const AttentionArguments& args) { return check_arguments(args); }
 AttentionResult attention(const AttentionArguments& args, CUstream_st*) { return check_arguments(args); }
 
