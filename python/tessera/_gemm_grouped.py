@@ -41,17 +41,23 @@ def _fits(v, expected):
     return all(n <= 1 or s == e for n, s, e in zip(v.shape, v.strides, expected))
 
 
-def _rows(v, name, rows, cols):
-    """The leading dimension of a row-major rows x cols matrix `v` (0: dense, where the row
-    stride says nothing); refused when its columns are not contiguous."""
-    if len(v.shape) != 2 or tuple(v.shape) != (rows, cols):
-        raise ValueError(f"{_CALLER}: {name} has shape {tuple(v.shape)}; it is (tokens, N) = ({rows}, {cols})")
+def _check_row_major(v, name, rows, cols):
+    """Refuses a rows x cols matrix `v` whose strides are negative or whose columns are not
+    contiguous (what both forms' leading-dimension readers require)."""
     if any(s < 0 for s in v.strides):
         raise ValueError(f"{_CALLER}: {name} has a negative stride {tuple(v.strides)}: reversed views are not read")
     if cols > 1 and v.strides[1] != 1:
         raise ValueError(f"{_CALLER}: {name} ({rows}x{cols}, strides {tuple(v.strides)} elements) is not row-major: "
                          "the grouped kernels read and write rows (stride 1 along the last mode); pass a contiguous "
                          "copy")
+
+
+def _rows(v, name, rows, cols):
+    """The leading dimension of a row-major rows x cols matrix `v` (0: dense, where the row
+    stride says nothing); refused when its columns are not contiguous."""
+    if len(v.shape) != 2 or tuple(v.shape) != (rows, cols):
+        raise ValueError(f"{_CALLER}: {name} has shape {tuple(v.shape)}; it is (tokens, N) = ({rows}, {cols})")
+    _check_row_major(v, name, rows, cols)
     return v.strides[0] if rows > 1 else 0
 
 
@@ -173,12 +179,7 @@ _LIMIT = 2**31
 def _ld(v, name, rows, cols, per16):
     """The leading dimension of a row-major rows x cols matrix `v` (a single row: its length
     rounded up to whole 16 bytes, any value being as good for one row)."""
-    if any(s < 0 for s in v.strides):
-        raise ValueError(f"{_CALLER}: {name} has a negative stride {tuple(v.strides)}: reversed views are not read")
-    if cols > 1 and v.strides[1] != 1:
-        raise ValueError(f"{_CALLER}: {name} ({rows}x{cols}, strides {tuple(v.strides)} elements) is not row-major: "
-                         "the grouped kernels read and write rows (stride 1 along the last mode); pass a contiguous "
-                         "copy")
+    _check_row_major(v, name, rows, cols)
     return v.strides[0] if rows > 1 else -(-max(cols, 1) // per16) * per16
 
 
