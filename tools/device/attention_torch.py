@@ -3,7 +3,8 @@
 B4 H16, S 4096/8192/16384, D 128, 64 and 256, causal and not), per backend (cuDNN, flash)
 through torch.nn.attention.sdpa_kernel (a backend that refuses a shape, as an older cuDNN may
 at D 256, prints its reason and a row of dashes): median milliseconds and TFLOP/s (4*B*H*S*S*D, halved when
-causal), the anchors tessera's attention_bench is read against.
+causal; each call behind a GPU sleep, so torch's host work is not counted: torch_timing.py), the
+anchors tessera's attention_bench is read against.
 
 With --compare DIR (the files `attention_bench --dump DIR` writes), tessera's outputs are
 compared with torch's (the math backend in f32 over the same bf16 inputs): max |O - O_torch|

@@ -9,7 +9,8 @@ the experts' rows (on the GPU). Two layouts of mat_b are timed: the transposed v
 stored (E, N, K) (what a Linear's weight.transpose(-2, -1) gives: tessera's b_major Col) and a
 dense (E, K, N) (b_major Row). TFLOP/s = 2 T N K / time, T the tokens. Token counts as the bench's:
 uniform, or with --skew a quarter of the experts without tokens, expert 0 a third of all, the rest
-evenly. Each time is the median of CUDA-event timings of single calls after a warm-up.
+evenly. Each time is the median of CUDA-event timings of single calls after a warm-up, each behind a GPU
+sleep so that torch's host work is not counted (torch_timing.py).
 Exits 1 with a message (no traceback) when torch, CUDA or torch._grouped_mm is missing.
 """
 import argparse

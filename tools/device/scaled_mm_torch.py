@@ -10,7 +10,7 @@ only layout it takes), per-tensor f32 scales on the GPU, D (M, N) bf16 row-major
 sm90_gemm_bench --fp8 times (its D is row-major too). Both accumulation modes: use_fast_accum=True
 (f32 wgmma accumulators over the whole K, what tessera does) and False (cuBLASLt's promoted
 accumulation). TFLOP/s = 2 M N K / time, the median of CUDA-event timings of single calls
-after a warm-up. Exits 1 with a message (no traceback) when torch, CUDA or FP8 is missing.
+after a warm-up, each behind a GPU sleep (torch_timing.py: torch's host work not counted). Exits 1 with a message (no traceback) when torch, CUDA or FP8 is missing.
 
 --scales rowwise: scale_a (M, 1) and scale_b (1, N) f32 (torch's rowwise recipe), both
 accumulation modes; --scales block: DeepSeek-V3's recipe, scale_a (M, ceil(K/128)) f32 M-major
