@@ -62,7 +62,9 @@ if [ "$STEP" != check ]; then
     cp "$KOBJS/sm90_bench" "$B/"  # (run_check.sh's C++ bench, linked over the same objects)
     if [ ! -f "$KOBJS/k_sm90_attention_instances.o" ]; then
       o="$B/k_sm90_attention_instances.o"
-      nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC --split-compile=0 -c kernels/device/sm90_attention_instances.cu -o "$o" &
+      # (never --split-compile for the attention kernels: split, ptxas serializes the D 128 and
+      # D 256 kernels' wgmmas (C7520) and they ran 60x slower; whole, it warns of none)
+      nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC -Xptxas -v -c kernels/device/sm90_attention_instances.cu -o "$o" 2>"$o.ptxas" &
       pids+=($!)
       kobjs+=("$o")
     fi
@@ -72,11 +74,14 @@ if [ "$STEP" != check ]; then
     nvcc "${F[@]}" "${SM90[@]}" -Xcompiler -fPIC -c "$src" -o "$o" & pids+=($!)
     kobjs+=("$o")
   done
-  for src in kernels/device/sm90_instances*.cu kernels/device/sm90_attention_instances.cu; do
+  for src in kernels/device/sm90_instances*.cu; do
     o="$B/k_$(basename "$src" .cu).o"
     nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC --split-compile=0 -c "$src" -o "$o" & pids+=($!)
     kobjs+=("$o")
   done
+  o="$B/k_sm90_attention_instances.o"  # (whole: see above)
+  nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC -Xptxas -v -c kernels/device/sm90_attention_instances.cu -o "$o" 2>"$o.ptxas" & pids+=($!)
+  kobjs+=("$o")
   # (the library's host code the SM90 dispatch calls: gemm_tune, the tuning cache)
   source tools/device/host_objects.sh
   host_objects "$B" "${F[@]}" -Xcompiler -fPIC
@@ -106,6 +111,8 @@ if [ "$STEP" != check ]; then
 rc=$?
 cp python/tessera/*.py "$B/python/tessera/"
 note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
+a="$B/k_sm90_attention_instances.o.ptxas"
+[ -f "$a" ] && note "attention kernels: $(grep -c 'C7520' "$a") wgmma serializations (C7520; 0 expected)"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
 fi
 if [ "$STEP" = build ]; then
