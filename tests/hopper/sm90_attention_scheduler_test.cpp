@@ -173,7 +173,7 @@ TEST_CASE("sm90 attention schedule: a bijection onto (Q tile, head, batch) in bo
   });
 }
 
-TEST_CASE("sm90 attention schedule: tile_major is the former grid's order, m fastest") {
+TEST_CASE("sm90 attention schedule: tile_major takes m fastest, then h, then b") {
   const AttentionTileScheduler s{7, 5, 3, 4, TileOrder::tile_major};
   int l = 0;
   for (int b = 0; b < 3; ++b)
@@ -270,8 +270,8 @@ TEST_CASE("sm90 attention schedule: the model of the grid at the bench's causal 
 }
 
 TEST_CASE("sm90 attention schedule: the model of a varlen batch, long and short sequences mixed") {
-  // Eight sequences, one long: tile_major starts its 64 Q tiles per head last among its batch's,
-  // longest_first starts them first.
+  // Eight sequences, one of 16384: tile_major takes the batches in order, longest_first the Q
+  // tiles from the last, which only the longer sequences have.
   const std::vector<int> lengths{1024, 512, 16384, 2048, 256, 4096, 768, 3000};
   std::vector<int> cu{0};
   for (int n : lengths) cu.push_back(cu.back() + n);
