@@ -196,7 +196,7 @@ template <class Cfg, class Trace = trace::NoTrace>
 TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
                             pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs, Trace const& trace = {}) {
   using Steps = ConsumerSteps<Cfg>;
-  const Steps steps{s, w, causal, scale * log2e, thread};
+  const Steps steps{s, w, causal, scale * approx::log2e, thread};
   constexpr auto slot_o = typename Cfg::RowSlotsO{};
   const bool lane0 = thread % 32 == 0;
   const ConsumerTurns<Cfg::Consumers> turns{thread / 128};

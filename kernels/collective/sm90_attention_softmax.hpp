@@ -18,8 +18,6 @@
 
 namespace tessera::kernels::sm90::attention {
 
-inline constexpr float log2e = 1.4426950408889634f;
-
 // 2^x by the SFU's one instruction (approx::exp2: relative error about 2^-22, results below
 // 2^-126 flushed to 0, far below what a 16-bit P keeps); exp2f would add a range check and two
 // scalings around it, three instructions more per element of S.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include <cuda_runtime.h>
@@ -58,17 +59,28 @@ struct Sm90Attention {
     p.problem = Problem{a.batch, a.heads, a.kv_heads, a.seqlen_q, a.seqlen_k, int(rows_q), a.cu_seqlens_q, a.cu_seqlens_k, scale,
                         a.mask == AttentionMask::Causal};
     p.out = Output{a.o, varlen ? 0 : a.o_batch_stride, a.o_row_stride, a.o_head_stride, a.lse};
+    p.schedule = AttentionTileScheduler{int((int64_t(a.seqlen_q) + Cfg::bM - 1) / Cfg::bM), a.heads, a.batch,
+                                        kv_section(a.heads, a.kv_heads, a.batch, a.seqlen_k, Cfg::head_dim, int(sizeof(T))),
+                                        tile_order_for(a.mask == AttentionMask::Causal, varlen)};
+    if (!p.schedule.valid())
+      return refuse(AttentionStatus::Unsupported, "Q tiles x heads x batch (" + std::to_string(p.schedule.blocks()) +
+                                                      " CTAs) must stay below 2^31 (the grid's one dimension)");
     return {};
   }
 
-  static AttentionResult run(AttentionArguments const& a, cudaStream_t stream) { return launch(a, stream, attention_kernel<Cfg>); }
+  static AttentionResult run(AttentionArguments const& a, cudaStream_t stream) { return launch(a, stream, {}, attention_kernel<Cfg>); }
+  // The same kernel with its blocks in `order` instead of tile_order_for's (a probe's A/B of
+  // the orders: tools/device/attention_tiles.cu).
+  static AttentionResult run(AttentionArguments const& a, cudaStream_t stream, TileOrder order) {
+    return launch(a, stream, order, attention_kernel<Cfg>);
+  }
 
   // The traced build (collective/sm90_attention_trace.hpp) on `a`, which check_trace_problem
   // accepts: one CTA, recording through `trace` (device memory).
   static AttentionResult run_traced(AttentionArguments const& a, AttentionRecorder<Cfg> const& trace, cudaStream_t stream) {
     if (auto r = check_arguments(a); !r) return r;
     if (auto r = check_trace_problem(a); !r) return r;
-    return launch(a, stream, attention_trace_kernel<Cfg>, trace);
+    return launch(a, stream, {}, attention_trace_kernel<Cfg>, trace);
   }
   // A trace's codes name coordinates inside one (bM, bN) tile of one head.
   static AttentionResult check_trace_problem(AttentionArguments const& a) {
@@ -83,14 +95,16 @@ struct Sm90Attention {
 
  private:
   template <class Kernel, class... Extra>
-  static AttentionResult launch(AttentionArguments const& a, cudaStream_t stream, Kernel* kernel, Extra const&... extra) {
+  static AttentionResult launch(AttentionArguments const& a, cudaStream_t stream, std::optional<TileOrder> order, Kernel* kernel,
+                                Extra const&... extra) {
     KernelParams p{};
     if (auto r = make_params(a, p); !r) return r;
+    if (order) p.schedule.order = *order;
     int device = 0;
     cudaGetDevice(&device);
     if (!device::opt_in_dynamic_smem(kernel, device, smem_bytes))
       return refuse(AttentionStatus::LaunchFailed, "cannot raise the kernel's shared memory to " + std::to_string(smem_bytes) + " bytes");
-    const dim3 grid((a.seqlen_q + Cfg::bM - 1) / Cfg::bM, a.heads, a.batch);
+    const dim3 grid(unsigned(p.schedule.blocks()));
     kernel<<<grid, Cfg::Threads, smem_bytes, stream>>>(p, extra...);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return refuse(AttentionStatus::LaunchFailed, cudaGetErrorString(e));
     return {};

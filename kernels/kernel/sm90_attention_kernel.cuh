@@ -5,12 +5,14 @@
 //   warpgroups 1..   consumers: rows 64(w-1) .. 64w-1 of the Q tile; setmaxnreg up
 //                    (Cfg::consumer_registers: S, P and O live in registers, bN/2 + bN/4 + D/2
 //                    per thread)
-// The grid is (Q tiles of the longest sequence, heads, batch): B * H beyond the SM count is
-// more CTAs, and a Q tile past its (varlen) sequence's end exits at once.
+// The grid is one-dimensional, a block per (Q tile of the longest sequence, head, batch), which
+// AttentionTileScheduler maps in its order (sm90_attention_scheduler.hpp: the heaviest Q tiles
+// first under a causal mask or varlen); a Q tile past its (varlen) sequence's end exits at once.
 #pragma once
 
 #include "../collective/sm90_attention_epilogue.cuh"
 #include "../collective/sm90_attention_mainloop.cuh"
+#include "sm90_attention_scheduler.hpp"
 
 namespace tessera::kernels::sm90::attention {
 
@@ -18,6 +20,7 @@ struct KernelParams {
   TmaMaps maps;
   Problem problem;
   Output out;
+  AttentionTileScheduler schedule;
 };
 
 // One CTA's work; Trace: trace::NoTrace (the shipped kernels) or AttentionRecorder.
@@ -25,7 +28,8 @@ template <class Cfg, class Trace>
 TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
   extern __shared__ __align__(1024) unsigned char raw[];
   auto& s = *reinterpret_cast<SharedStorage<Cfg>*>(raw);
-  const WorkItem w = work_item(p.problem, int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), Cfg::bM, Cfg::bN);
+  const AttentionTile t = p.schedule.tile(int(blockIdx.x));
+  const WorkItem w = work_item(p.problem, t.m, t.h, t.b, Cfg::bM, Cfg::bN);
   if (w.empty_rows(Cfg::bM)) return;  // (the whole CTA: nothing issued yet)
   constexpr int consumer_warps = Cfg::Consumers * 4;
   if (threadIdx.x == 0) {

@@ -11,4 +11,10 @@ namespace tessera::kernels::sm90::attention {
 // default stream; head dim 64 only (refused otherwise, with a reason).
 AttentionResult run_two_consumers(AttentionArguments const& a);
 
+// Runs `a` (packed tensors, head dim 64) through the two-warpgroup kernel with its grid in each
+// order (kernels/kernel/sm90_attention_scheduler.hpp: longest_first, then tile_major) and
+// compares O and LSE bit for bit: a CTA's result must not depend on when it runs. Fails with
+// the first differing element named; leaves the tile_major run's outputs in a.o and a.lse.
+AttentionResult check_orders_agree(AttentionArguments const& a);
+
 }  // namespace tessera::kernels::sm90::attention

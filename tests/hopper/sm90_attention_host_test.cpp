@@ -296,7 +296,7 @@ void check_online_softmax(int rows, int cols, int d, int tile, bool causal, floa
   for (auto& x : v) x = bfloat16_t(nd(rng)).to_float();
   const int offset = cols - rows;  // causal: row r sees columns <= r + offset (bottom-right, as FlashAttention)
   auto masked = [&](int r, int c) { return causal && c > r + offset; };
-  const float cexp = scale * log2e;
+  const float cexp = scale * kernels::approx::log2e;
   for (int r = 0; r < rows; ++r) {
     RowSoftmax st;
     std::vector<float> o(d, 0.f);

@@ -4,11 +4,15 @@
 // (bench/timing.hpp). B4 H16, S 4096 and 16384, full and causal. Compared: key-tile widths
 // against bN 128 (two consumer warpgroups), and the shipped D 64 configuration (DefaultConfig:
 // three consumer warpgroups, Q tiles of 192 rows) against two; at head dim 256, 80 keys (the
-// shipped tile) against 64.
+// shipped tile) against 64. `attention_tiles order`: the shipped kernels' grid orders instead
+// (sm90_attention_scheduler.hpp: longest_first against tile_major, the same kernel; B4 H16,
+// S 4096 / 8192 / 16384, D 64 / 128 / 256, causal, and full as the control, where the
+// order cannot shorten the grid); -DTESSERA_TILES_ORDER_ONLY compiles only those kernels.
 //   nvcc <run_attention.sh's flags> -gencode=arch=compute_90a,code=sm_90a \
 //     tools/device/attention_tiles.cu -lcuda -o /tmp/attention_tiles && /tmp/attention_tiles
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -29,6 +33,65 @@ void launch(AttentionArguments const& a) {
     std::exit(1);
   }
 }
+template <class Cfg>
+void launch(AttentionArguments const& a, att::TileOrder order) {
+  if (auto r = att::Sm90Attention<Cfg>::run(a, nullptr, order); !r) {
+    std::fprintf(stderr, "error: %s\n", r.message.c_str());
+    std::exit(1);
+  }
+}
+
+// B4 H16 (seqlen S, head dim D) bf16 tensors of normal values, freed at the end of the scope.
+struct Tensors {
+  static constexpr int B = 4, H = 16;
+  AttentionArguments a;
+  bfloat16_t *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr;
+  float* lse = nullptr;
+  Tensors(int S, int D, bool causal) {
+    const size_t n = size_t(B) * S * H * D;
+    for (auto** p : {&q, &k, &v, &o}) SM90_CUDA(cudaMalloc(p, n * 2));
+    SM90_CUDA(cudaMalloc(&lse, size_t(B) * H * S * 4));
+    std::vector<bfloat16_t> h(n);
+    std::mt19937 rng(1);
+    std::normal_distribution<float> nd(0.f, 1.f);
+    for (auto* p : {q, k, v}) {
+      for (auto& x : h) x = bfloat16_t(nd(rng));
+      SM90_CUDA(cudaMemcpy(p, h.data(), n * 2, cudaMemcpyHostToDevice));
+    }
+    a.element = AttentionElement::BF16;
+    a.batch = B, a.heads = H, a.kv_heads = H, a.head_dim = D, a.seqlen_q = S, a.seqlen_k = S;
+    a.q = q, a.k = k, a.v = v, a.o = o, a.lse = lse;
+    a.mask = causal ? AttentionMask::Causal : AttentionMask::None;
+  }
+  ~Tensors() {
+    for (auto* p : {q, k, v, o}) cudaFree(p);
+    cudaFree(lse);
+  }
+  Tensors(Tensors const&) = delete;
+  Tensors& operator=(Tensors const&) = delete;
+};
+
+// The shipped kernel Cfg with its blocks longest_first against tile_major, one problem.
+template <class Cfg>
+void compare_orders(int S, bool causal) {
+  constexpr int D = Cfg::head_dim;
+  Tensors t(S, D, causal);
+  const auto r = sm90_check::time_pairs([&] { launch<Cfg>(t.a, att::TileOrder::longest_first); },
+                                        [&] { launch<Cfg>(t.a, att::TileOrder::tile_major); }, 20, 3);
+  SM90_CUDA(cudaGetLastError());
+  const double flop = 4.0 * Tensors::B * Tensors::H * double(S) * S * D / (causal ? 2 : 1);
+  const double mine = sm90_check::median(r.mine), base = sm90_check::median(r.theirs);
+  std::printf("D%-4d S%-6d %-7s longest_first: %7.1f TFLOP/s   tile_major: %7.1f   ratio %.3f\n", D, S, causal ? "causal" : "full",
+              flop / mine * 1e-9, flop / base * 1e-9, base / mine);
+}
+void all_orders() {
+  for (bool causal : {true, false})
+    for (int S : {4096, 8192, 16384}) {
+      compare_orders<att::DefaultConfig<bfloat16_t, 64>>(S, causal);
+      compare_orders<att::DefaultConfig<bfloat16_t, 128>>(S, causal);
+      compare_orders<att::DefaultConfig<bfloat16_t, 256>>(S, causal);
+    }
+}
 
 template <class Cfg>
 const char* describe() {
@@ -37,37 +100,19 @@ const char* describe() {
   return name;
 }
 
+#ifndef TESSERA_TILES_ORDER_ONLY
 // Cfg against Base, one problem.
 template <class Cfg, class Base>
 void compare(int S, bool causal) {
   static_assert(Cfg::head_dim == Base::head_dim, "the same problem for both");
   constexpr int D = Cfg::head_dim;
-  const int B = 4, H = 16;
-  const size_t n = size_t(B) * S * H * D;
-  bfloat16_t *q, *k, *v, *o;
-  float* lse;
-  for (auto** p : {&q, &k, &v, &o}) SM90_CUDA(cudaMalloc(p, n * 2));
-  SM90_CUDA(cudaMalloc(&lse, size_t(B) * H * S * 4));
-  std::vector<bfloat16_t> h(n);
-  std::mt19937 rng(1);
-  std::normal_distribution<float> nd(0.f, 1.f);
-  for (auto* p : {q, k, v}) {
-    for (auto& x : h) x = bfloat16_t(nd(rng));
-    SM90_CUDA(cudaMemcpy(p, h.data(), n * 2, cudaMemcpyHostToDevice));
-  }
-  AttentionArguments a;
-  a.element = AttentionElement::BF16;
-  a.batch = B, a.heads = H, a.kv_heads = H, a.head_dim = D, a.seqlen_q = S, a.seqlen_k = S;
-  a.q = q, a.k = k, a.v = v, a.o = o, a.lse = lse;
-  a.mask = causal ? AttentionMask::Causal : AttentionMask::None;
-  const auto t = sm90_check::time_pairs([&] { launch<Cfg>(a); }, [&] { launch<Base>(a); }, 20, 3);
+  Tensors t(S, D, causal);
+  const auto r = sm90_check::time_pairs([&] { launch<Cfg>(t.a); }, [&] { launch<Base>(t.a); }, 20, 3);
   SM90_CUDA(cudaGetLastError());
-  const double flop = 4.0 * B * H * double(S) * S * D / (causal ? 2 : 1);
-  const double mine = sm90_check::median(t.mine), base = sm90_check::median(t.theirs);
+  const double flop = 4.0 * Tensors::B * Tensors::H * double(S) * S * D / (causal ? 2 : 1);
+  const double mine = sm90_check::median(r.mine), base = sm90_check::median(r.theirs);
   std::printf("D%-4d S%-6d %-7s %s: %7.1f TFLOP/s", D, S, causal ? "causal" : "full", describe<Cfg>(), flop / mine * 1e-9);
   std::printf("   %s: %7.1f   ratio %.3f\n", describe<Base>(), flop / base * 1e-9, base / mine);
-  for (auto* p : {q, k, v, o}) cudaFree(p);
-  cudaFree(lse);
 }
 
 template <class Cfg, class Base>
@@ -77,12 +122,21 @@ void all() {
 }
 template <int D, int BN>
 using Bf16 = att::AttentionConfig<bfloat16_t, D, BN>;
+#endif
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess || major != 9) return 77;
+  if (argc > 1 && std::string(argv[1]) == "order") {
+    all_orders();
+    return 0;
+  }
+#ifdef TESSERA_TILES_ORDER_ONLY
+  std::fprintf(stderr, "built with TESSERA_TILES_ORDER_ONLY: run `%s order`\n", argv[0]);
+  return 2;
+#else
   all<Bf16<128, 128>, Bf16<128, 128>>();  // (the same kernel on both sides: the method's noise)
   all<Bf16<128, 176>, Bf16<128, 128>>();
   all<Bf16<128, 192>, Bf16<128, 128>>();
@@ -92,4 +146,5 @@ int main() {
   // Head dim 256: the shipped 80 keys (FlashAttention-3's tile) against 64.
   all<Bf16<256, 80>, Bf16<256, 64>>();
   return 0;
+#endif
 }

@@ -18,6 +18,9 @@
 #   NCU=1                         adds ncu's report of one launch (B4 H16 S4096 D128, bf16, not
 #                                 causal: the bench's first problem) in $OUT/ncu_attention.txt
 #   CHECKS=0                      skips the GPU test, the traces and the sanitizers (speed only)
+#   ORDER=1                       adds attention_tiles.cu's `order` mode: the shipped kernels
+#                                 with the grid longest_first against tile_major, alternating
+#                                 pairs in one process (kernels/kernel/sm90_attention_scheduler.hpp)
 # Outputs and a summary under $OUT.
 #   OUT=/tmp/out tools/device/run_attention.sh
 set -uo pipefail
@@ -46,7 +49,9 @@ t0=$(date +%s)
   # (the two-consumer-warpgroup kernels at D 64, not shipped, the GPU test checks too; their ptxas report apart)
   nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c tests/hopper/attention_consumers_gpu.cu -o "$B/attention_consumers_gpu.o" \
     2>"$OUT/ptxas_consumers2.txt" & p6=$!
-  wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 &&
+  p7=
+  [ "${ORDER:-}" = 1 ] && { nvcc "${F[@]}" "${SM90A[@]}" -DTESSERA_TILES_ORDER_ONLY tools/device/attention_tiles.cu -lcuda -o "$B/attention_order" & p7=$!; }
+  wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 && { [ -z "$p7" ] || wait $p7; } &&
     nvcc "${F[@]}" -o "$B/attention_gpu_test" "$B/attention_gpu_test.o" "$B/attention_trace_gpu.o" "$B/attention_trace_file.o" \
       "$B/attention_consumers_gpu.o" "$B/attention_kernels.o" &&
     nvcc "${F[@]}" -o "$B/attention_bench" "$B/attention_bench.o" "$B/attention_kernels.o"
@@ -98,6 +103,10 @@ if command -v compute-sanitizer >/dev/null; then
 else
   note "compute-sanitizer: not found"
 fi
+fi
+if [ "${ORDER:-}" = 1 ]; then
+  run attention_order 300 "$B/attention_order" order
+  cat "$OUT/attention_order.log" | tee -a "$log"
 fi
 run attention_bench 300 "$B/attention_bench" 20
 cat "$OUT/attention_bench.log" | tee -a "$log"

@@ -14,6 +14,9 @@
 
 namespace tessera::kernels::approx {
 
+// log2(e): exp(x) = 2^(x log2 e), how the kernels reach exp through exp2's one instruction.
+inline constexpr float log2e = 1.44269504088896340736f;
+
 TESSERA_HOST_DEVICE TESSERA_INLINE float exp2(float t) {
 #if defined(__CUDA_ARCH__)
   float y;

@@ -67,13 +67,11 @@ namespace fast {
 // |x| 2^-t: the absolute error stays below a few eps |x|.
 TESSERA_HOST_DEVICE TESSERA_INLINE float times_logistic(float x, float t) { return x * approx::rcp(1.0f + approx::exp2(t)); }
 
-constexpr float log2e = 1.44269504088896340736f;
-
 // SiLU: x sigmoid(x) = x / (1 + 2^(-x log2 e)). Relative error about (4 + |x|) ulp for x < 0
 // (measured 7.8 eps at x = -12, where silu = -7e-5), 4 ulp for x >= 0. Limits: x -> +inf gives x; finite
 // x below about -88 gives -0 (the exact value is below 2^-120); silu(-inf) = NaN (-inf * 0: the
 // library formula x / (1 + expf(-x)) gives -inf / inf = NaN too); NaN stays NaN.
-TESSERA_HOST_DEVICE TESSERA_INLINE float silu(float x) { return times_logistic(x, x * -log2e); }
+TESSERA_HOST_DEVICE TESSERA_INLINE float silu(float x) { return times_logistic(x, x * -approx::log2e); }
 
 // GELU (tanh): x/2 (1 + tanh(u)) = x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3), so
 // t = -2u log2 e = x (k0 + k1 x^2): two multiplies and an FMA. Relative error about
@@ -82,7 +80,7 @@ TESSERA_HOST_DEVICE TESSERA_INLINE float silu(float x) { return times_logistic(x
 // gives -0 (t past 128); x = -inf itself gives NaN (-inf * 0), as tanhf's formula
 // 0.5 x (1 + tanh) does; NaN stays NaN.
 TESSERA_HOST_DEVICE TESSERA_INLINE float gelu_tanh(float x) {
-  constexpr float k0 = -2.0f * 0.79788456080286535588f * log2e;  // -2 sqrt(2/pi) log2 e
+  constexpr float k0 = -2.0f * 0.79788456080286535588f * approx::log2e;  // -2 sqrt(2/pi) log2 e
   constexpr float k1 = k0 * 0.044715f;
   return times_logistic(x, x * (k0 + k1 * (x * x)));
 }
