@@ -118,6 +118,12 @@ static_assert(std::is_same_v<PingpongExampleKernel<Pp64x128>,
                                  s9::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 64, 128, 1, Example, s9::TreeFromCaller, 2>,
                                  s9::WholeTileScheduler>>,
               "the builder's tree on ping-pong: the ping-pong kernel with the TMA-store tree epilogue, a staging slot per consumer");
+// Probes for the ping-pong kernel's cost of a tree (--time only, TESSERA_TREE_TIMING_KERNELS):
+// the bias + GELU (erf) tree's two halves, each alone on the 128 x 128 tile, so that its cost
+// over the plain kernel is split between the bias (a broadcast's loads per tile, begin_tile)
+// and the activation (arithmetic per value, MUFU ex2 and rcp).
+using GeluNoBias = Compute<activation_op<Activation::GELU>, Compute<multiplies, Scalar<>, Accumulator>>;
+using BiasNoActivation = Compute<multiply_add, Scalar<>, Accumulator, RowBroadcast<bfloat16_t>>;
 template <class Tile>
 std::string tile_name() {
   return std::to_string(int(get<0>(Tile{}))) + "x" + std::to_string(int(get<1>(Tile{})));
@@ -454,6 +460,18 @@ void time_all(int64_t m, int64_t n, int64_t k) {
   bias_act("ping-pong 128x128 tree: bias + GELU (erf)", Gelu{}, PingpongBiasAct<Pp128x128>{}, pp128);
   bias_act("ping-pong 128x128 tree: bias + GELU (tanh)", GeluTanh{}, PingpongBiasAct<Pp128x128>{}, pp128);
   bias_act("ping-pong 128x128 tree: bias + SiLU", Silu{}, PingpongBiasAct<Pp128x128>{}, pp128);
+#if defined(TESSERA_TREE_TIMING_KERNELS)
+  {  // the probes: no budget (not trees of the bar), their time over their own plain kernel
+    using NoBias = PingpongWith<Pp128x128, EpilogueTree<GeluNoBias, EpilogueTmaStore>>;
+    auto gelu_args = NoBias::arguments_of(plain_args);
+    gelu_args.epilogue.tree = {{{1.0f}, {}}};
+    add("ping-pong 128x128 probe: GELU (erf), no bias", std::type_identity<s9::GemmSm90<NoBias>>{}, gelu_args, false, 0, pp128);
+    using NoAct = PingpongWith<Pp128x128, EpilogueTree<BiasNoActivation, EpilogueTmaStore>>;
+    auto bias_args = NoAct::arguments_of(plain_args);
+    bias_args.epilogue.tree = {{1.0f}, {}, {p.dbias, 0}};
+    add("ping-pong 128x128 probe: bias, no activation", std::type_identity<s9::GemmSm90<NoAct>>{}, bias_args, false, 0, pp128);
+  }
+#endif
   auto example = [&](const char* name, auto kernel_tag, const char* own) {
     using Kernel = typename decltype(kernel_tag)::type;
     auto args = Kernel::arguments_of(plain_args);
