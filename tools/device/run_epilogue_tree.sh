@@ -18,6 +18,8 @@
 # so that another script's GPU runs can go between, on a build made beside its own.
 # --time also runs two probes on ping-pong 128x128 (the bias + GELU tree's halves alone: GELU
 # without the bias, the bias without an activation), each over its own plain kernel.
+# KS="4096 16384": after --time, --time again at 8192 x 8192 x K for each K (time_K.txt): how a
+# tree's added time per tile moves with the mainloop's length.
 # NCU=1: after --time, ncu (one launch each, clocks not fixed) of the ping-pong 128x128 plain
 # kernel and its bias + GELU (erf) tree: SM clock, pipes, warp states and stall sampling per
 # instruction (ncu_pp128_plain.txt, ncu_pp128_gelu_tree.txt; a summary line each).
@@ -74,6 +76,9 @@ run correctness 300 "$exe"
 command -v compute-sanitizer >/dev/null && run memcheck 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" --small
 # shellcheck disable=SC2086
 run time 300 "$exe" --time $SHAPE
+for kk in ${KS:-}; do
+  run "time_$kk" 300 "$exe" --time 8192 8192 "$kk"
+done
 if [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then
   # (mangled names: the kernel types' epilogue parts, as nvcc 13 mangles them)
   sec="--section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section InstructionStats --section SourceCounters"
