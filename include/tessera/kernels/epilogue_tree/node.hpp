@@ -108,9 +108,10 @@ struct NoState {};
 enum class Presence { Required, Optional };
 // Whether a node's visit reads registers only and writes nothing (no load, no store, no
 // reduction): its value at any element, inside the problem or not, costs arithmetic alone and
-// may be computed and dropped. An epilogue then evaluates every element of a fragment and keeps
-// 0 past M or N by a select, instead of a branch around each element's visit (branches that
-// keep ptxas from interleaving the elements' dependent chains). false unless a node says so
+// may be computed and dropped. An epilogue then evaluates every element of a fragment with no
+// branch around each element's visit (branches that keep ptxas from interleaving the elements'
+// dependent chains): the TMA-store tree epilogue stages such values past M or N and the TMA
+// store clips them. false unless a node says so
 // (each register-only node specializes it where it is defined): a node that reads or writes
 // memory is visited only inside the problem.
 template <class Node>
