@@ -3,8 +3,11 @@
 // the 128B-swizzled staging tile (stmatrix for a 16-bit D, value by value for f32) -> one TMA
 // store per part (sm90_epilogue_tma.cuh: the staging view, its boxes and tensor maps, its named
 // barriers are that collective's, used here as they are; EpilogueStaging, checked on the host).
-// The tree is visited only at elements inside the problem: a residue tile's other staged
-// values are 0, and TMA clips them (no leaf reads, no sink writes past M or N).
+// TMA clips a residue tile's staged values past M or N (as the plain TMA-store epilogue's). A
+// tree that reads or writes memory is visited only inside the problem (no leaf reads, no sink
+// writes past M or N; 0 staged there); a register-only tree (tree::registers_only) is evaluated
+// at every value, with no test, so that no branch separates one value's arithmetic from the
+// next's.
 // The contract is the register tree epilogue's (sm90_epilogue_tree.cuh: D and the tree's
 // arguments, the menu's fields refused), plus the TMA-store rule: D column-major, 16-byte
 // aligned, ld and batch stride whole 16 bytes (sm90_epilogue_operands), else refused with the
@@ -127,17 +130,23 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   }
 
   // Value V of group J of M repeat I (accumulator 4 J + V + AtomValues I): the tree at its
-  // element, or 0 past M or N (staged, clipped by TMA, never visited). The test is the same on
-  // whole and residue tiles (no second copy of the unrolled epilogue): two compares of
-  // compile-time offsets with the tile's bounds, which ptxas predicates where the tree's visit
-  // is arithmetic only (no per-value branch).
+  // element. A register-only tree is evaluated at every value: past M or N its value is staged
+  // and clipped by TMA, as the plain epilogue's (its broadcasts hold 0 there, begin_tile reads
+  // nothing past the problem). With the visit inside an `if` instead, ptxas kept one branch
+  // region (BSSY .. BSYNC) per value even for an arithmetic-only tree (128 per thread and tile at
+  // 64 x 256 or 128 x 128) and ran each value's chain (bias, GELU's polynomial, ex2, rcp) to its
+  // end before the next began; with a select, two compares and the select per value remain.
+  // Any other tree is visited only inside the problem (0 staged past it): the same test on
+  // whole and residue tiles (no second copy of the unrolled epilogue), two compares of
+  // compile-time offsets with the tile's bounds.
   template <int I, int J, int V, class Cj, class X>
   __device__ __forceinline__ static float value(Cj const& cj, X const& ctx) {
     const auto mn = cj(C<V>{});  // relative to thread 0's value 0: constants
     const int dm = int(get<0>(mn)), dn = int(get<1>(mn));
-    if (!(dm < ctx.rows_in && dn < ctx.cols_in)) return 0.0f;
     using Fragment = typename X::FragmentType;
     const tree::TreeCoord at{ctx.m0 + dm, ctx.n0 + dn, ctx.l, Fragment::row_slot(V / 2, I), Fragment::col_slot(V % 2, J), int(dm), int(dn)};
+    if constexpr (!tree::registers_only_v<Tree>)
+      if (!(dm < ctx.rows_in && dn < ctx.cols_in)) return 0.0f;
     return Tree::visit(ctx.tree, ctx.state, at, ctx.acc[4 * J + V + AtomValues * I]);
   }
   // An f32 D: group J of repeat I value by value into the staging tile.

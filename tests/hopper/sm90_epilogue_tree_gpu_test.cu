@@ -34,8 +34,10 @@
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU (after the host checks).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -118,6 +120,57 @@ static_assert(std::is_same_v<PingpongExampleKernel<Pp64x128>,
                                  s9::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 64, 128, 1, Example, s9::TreeFromCaller, 2>,
                                  s9::WholeTileScheduler>>,
               "the builder's tree on ping-pong: the ping-pong kernel with the TMA-store tree epilogue, a staging slot per consumer");
+// Probes for the ping-pong kernel's cost of a tree (--time only, TESSERA_TREE_TIMING_KERNELS):
+// the bias + GELU (erf) tree's two halves, each alone on the 128 x 128 tile, so that its cost
+// over the plain kernel is split between the bias (a broadcast's loads per tile, begin_tile)
+// and the activation (arithmetic per value, MUFU ex2 and rcp).
+using GeluNoBias = Compute<activation_op<Activation::GELU>, Compute<multiplies, Scalar<>, Accumulator>>;
+using BiasNoActivation = Compute<multiply_add, Scalar<>, Accumulator, RowBroadcast<bfloat16_t>>;
+// and the whole tree with GELU's 2^t and reciprocal by FFMA and integer instructions, no MUFU
+// (the library's GELU takes an ex2 and an rcp per value): whether the per-value MUFU is what
+// the other consumer's mainloop pays for. A timing probe, not a library formula: t clamped to
+// [-126, 126], 2^f by a degree-6 Taylor polynomial on |f| <= 1/2 (~1e-7 relative), the
+// reciprocal by three Newton steps from an integer guess.
+struct gelu_without_mufu {
+  TESSERA_HOST_DEVICE float operator()(float x) const {
+    const float s = x * x < 36.0f ? x * x : 36.0f;
+    float p = -5.067314123863298e-09f;  // (epilogue::fast::gelu's t = x P(x^2))
+    p = p * s + 3.816336970885459e-07f;
+    p = p * s + -1.1439859008532949e-05f;
+    p = p * s + 0.00015958005678839982f;
+    p = p * s + 9.404902812093496e-05f;
+    p = p * s + -0.10483512282371521f;
+    p = p * s + -2.3022093772888184f;
+    float t = x * p;
+    t = t < -126.0f ? -126.0f : t > 126.0f ? 126.0f : t;
+    const float shifted = t + 12582912.0f;  // 1.5 2^23: t rounded to an integer in the low bits
+    const float n = shifted - 12582912.0f, f = t - n;
+    float e = 1.5403530393381606e-04f;  // (ln 2)^k / k!, k = 6 .. 0: 2^f = e^(f ln 2)
+    e = e * f + 0.0013333558146428443f;
+    e = e * f + 0.009618129107628477f;
+    e = e * f + 0.05550410866482158f;
+    e = e * f + 0.2402265069591007f;
+    e = e * f + 0.6931471805599453f;
+    e = e * f + 1.0f;
+    std::uint32_t eb, sb;
+    std::memcpy(&eb, &e, 4);
+    std::memcpy(&sb, &shifted, 4);
+    eb += (sb - 0x4B400000u) << 23;  // times 2^n (n's integer in shifted's low mantissa bits)
+    float pow2;
+    std::memcpy(&pow2, &eb, 4);
+    const float d = 1.0f + pow2;
+    std::uint32_t db;
+    std::memcpy(&db, &d, 4);
+    db = 0x7EF311C3u - db;  // 1/d to a few bits
+    float r;
+    std::memcpy(&r, &db, 4);
+    r = r * (2.0f - d * r);
+    r = r * (2.0f - d * r);
+    r = r * (2.0f - d * r);
+    return x * r;
+  }
+};
+using BiasGeluWithoutMufu = Compute<gelu_without_mufu, Compute<multiply_add, Scalar<>, Accumulator, RowBroadcast<bfloat16_t>>>;
 template <class Tile>
 std::string tile_name() {
   return std::to_string(int(get<0>(Tile{}))) + "x" + std::to_string(int(get<1>(Tile{})));
@@ -454,6 +507,22 @@ void time_all(int64_t m, int64_t n, int64_t k) {
   bias_act("ping-pong 128x128 tree: bias + GELU (erf)", Gelu{}, PingpongBiasAct<Pp128x128>{}, pp128);
   bias_act("ping-pong 128x128 tree: bias + GELU (tanh)", GeluTanh{}, PingpongBiasAct<Pp128x128>{}, pp128);
   bias_act("ping-pong 128x128 tree: bias + SiLU", Silu{}, PingpongBiasAct<Pp128x128>{}, pp128);
+#if defined(TESSERA_TREE_TIMING_KERNELS)
+  {  // the probes: no budget (not trees of the bar), their time over their own plain kernel
+    using NoBias = PingpongWith<Pp128x128, EpilogueTree<GeluNoBias, EpilogueTmaStore>>;
+    auto gelu_args = NoBias::arguments_of(plain_args);
+    gelu_args.epilogue.tree = {{{1.0f}, {}}};
+    add("ping-pong 128x128 probe: GELU (erf), no bias", std::type_identity<s9::GemmSm90<NoBias>>{}, gelu_args, false, 0, pp128);
+    using NoAct = PingpongWith<Pp128x128, EpilogueTree<BiasNoActivation, EpilogueTmaStore>>;
+    auto bias_args = NoAct::arguments_of(plain_args);
+    bias_args.epilogue.tree = {{1.0f}, {}, {p.dbias, 0}};
+    add("ping-pong 128x128 probe: bias, no activation", std::type_identity<s9::GemmSm90<NoAct>>{}, bias_args, false, 0, pp128);
+    using NoMufu = PingpongWith<Pp128x128, EpilogueTree<BiasGeluWithoutMufu, EpilogueTmaStore>>;
+    auto nomufu_args = NoMufu::arguments_of(plain_args);
+    nomufu_args.epilogue.tree = {{{1.0f}, {}, {p.dbias, 0}}};
+    add("ping-pong 128x128 probe: bias + GELU, no MUFU", std::type_identity<s9::GemmSm90<NoMufu>>{}, nomufu_args, false, 0, pp128);
+  }
+#endif
   auto example = [&](const char* name, auto kernel_tag, const char* own) {
     using Kernel = typename decltype(kernel_tag)::type;
     auto args = Kernel::arguments_of(plain_args);

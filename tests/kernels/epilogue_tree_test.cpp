@@ -103,6 +103,53 @@ TEST_CASE("leaves read their operand at the element's coordinate") {
       }
 }
 
+// A register-only tree (an epilogue evaluates it at every value of a fragment and drops the
+// values past M or N by a select) reads no memory at an element: past the problem its
+// broadcasts give the 0 begin_tile left at their slots, never the element after the vector's end.
+TEST_CASE("register-only trees: which ones, and their value past the problem reads nothing") {
+  static_assert(registers_only_v<Accumulator> && registers_only_v<Constant<448>> && registers_only_v<Scalar<>> &&
+                registers_only_v<Scalar<float>> && registers_only_v<RowBroadcast<bfloat16_t>> && registers_only_v<ColumnBroadcast<half_t>>);
+  static_assert(registers_only_v<BiasActivation<bfloat16_t, RowBroadcast<bfloat16_t>, Activation::GELU>> &&
+                registers_only_v<BiasActivation<bfloat16_t, ColumnBroadcast<float>, Activation::SiLU>> && registers_only_v<Z>);
+  // a load per element, a store, a reduction, anywhere in the tree: not register-only
+  static_assert(!registers_only_v<SourceC<float>> && !registers_only_v<LinearCombination<bfloat16_t>> &&
+                !registers_only_v<LinearCombinationBias<bfloat16_t, RowBroadcast<bfloat16_t>, Activation::GELU>> &&
+                !registers_only_v<AuxStore<bfloat16_t, Accumulator>> && !registers_only_v<Compute<relu, AuxStore<bfloat16_t, Z>>> &&
+                !registers_only_v<Example> && !registers_only_v<QuantizedOutputAmax<float_e4m3_t>>);
+  using Tree = Compute<activation_op<Activation::GELU>,
+                       Compute<multiply_add, Scalar<>, Accumulator, Compute<plus, RowBroadcast<bfloat16_t>, ColumnBroadcast<float>>>>;
+  static_assert(registers_only_v<Tree>);
+  const TreeShape s{3, 5, 1};
+  // each vector followed by a NaN: a read past its end would show
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<bfloat16_t> row{bfloat16_t::from_float(0.5f), bfloat16_t::from_float(-1.0f), bfloat16_t::from_float(0.25f),
+                                    bfloat16_t::from_float(2.0f), bfloat16_t::from_float(-0.75f), bfloat16_t::from_float(nan)};
+  const std::vector<float> col{1.5f, -0.5f, 0.125f, nan};
+  const auto p = params_of<Tree>(s, {{{1.25f}, {}, {{row.data(), 0}, {col.data(), 0}}}});
+  // a 2 x 2 frame at the problem's corner (2, 4): row slot 1 (m = 3) and column slot 1 (n = 5) past it
+  TileFrame<2, 2> f;
+  f.m0 = 2;
+  f.n0 = 4;
+  f.dm[1] = 1;
+  f.dn[1] = 1;
+  f.resid_m = s.m - f.m0;
+  f.resid_n = s.n - f.n0;
+  Tree::State<2, 2> state{};
+  Tree::begin_tile(p, state, f);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      const TreeCoord at{f.m(i), f.n(j), 0, i, j, f.dm[i], f.dn[j]};
+      const float a = acc_of(at.m, at.n, 0);
+      const float x = Tree::visit(p, state, at, a);
+      // the slots past the problem hold 0: the value is the tree's with that term 0
+      const float r = i == 0 ? col[2] : 0.0f, c = j == 0 ? row[4].to_float() : 0.0f;
+      INFO("slot (" << i << ", " << j << ")");
+      CHECK(x == epilogue::gelu(1.25f * a + (c + r)));
+      if (i == 0 && j == 0) CHECK(x == value_at<Tree>(p, at, a));
+    }
+  Tree::end_tile(p, state, f);
+}
+
 TEST_CASE("compute nodes apply their op to their children's values") {
   std::mt19937 g(11);
   const TreeShape s{4, 4, 1};

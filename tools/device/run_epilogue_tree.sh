@@ -16,6 +16,13 @@
 #   OUT=/tmp/out tools/device/run_epilogue_tree.sh        (SHAPE="M N K" for another --time shape)
 # STEP=build (the build and its reports only) then STEP=check (the runs, from the same BUILD):
 # so that another script's GPU runs can go between, on a build made beside its own.
+# --time also runs two probes on ping-pong 128x128 (the bias + GELU tree's halves alone: GELU
+# without the bias, the bias without an activation), each over its own plain kernel.
+# KS="4096 16384": after --time, --time again at 8192 x 8192 x K for each K (time_K.txt): how a
+# tree's added time per tile moves with the mainloop's length.
+# NCU=1: after --time, ncu (one launch each, clocks not fixed) of the ping-pong 128x128 plain
+# kernel and its bias + GELU (erf) tree: SM clock, pipes, warp states and stall sampling per
+# instruction (ncu_pp128_plain.txt, ncu_pp128_gelu_tree.txt; a summary line each).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-epilogue-tree}
@@ -69,5 +76,20 @@ run correctness 300 "$exe"
 command -v compute-sanitizer >/dev/null && run memcheck 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" --small
 # shellcheck disable=SC2086
 run time 300 "$exe" --time $SHAPE
+for kk in ${KS:-}; do
+  run "time_$kk" 300 "$exe" --time 8192 8192 "$kk"
+done
+if [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then
+  # (mangled names: the kernel types' epilogue parts, as nvcc 13 mangles them)
+  sec="--section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section InstructionStats --section SourceCounters"
+  for probe in "pp128_plain:Sm90TmaStoreISC_Li128ELi128ELi1ELNS0_10ActivationE0ELi2EE" \
+               "pp128_gelu_tree:Sm90TreeTmaStoreISC_Li128ELi128ELi1ENS0_4tree7ComputeINSH_13activation_opILNS0_10ActivationE2EEEJNSI_INSH_12multiply_add"; do
+    f="$OUT/ncu_${probe%%:*}.txt"
+    # shellcheck disable=SC2086
+    timeout 280 ncu --clock-control none $sec --metrics sm__cycles_elapsed.avg.per_second --kernel-name-base mangled \
+      -k "regex:${probe#*:}" --launch-skip 3 --launch-count 1 "$exe" --time $SHAPE >"$f" 2>&1
+    note "ncu ${probe%%:*}: rc=$? $(grep -E 'Duration|SM Frequency|sm__cycles_elapsed.avg.per_second|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Tensor|Stall' "$f" | tr -s ' ' | tr '\n' ';' | head -c 1500)"
+  done
+fi
 note "== done: status $status ($(($(date +%s) - t0)) s)"
 exit $status

@@ -135,4 +135,8 @@ struct Compute {
   }
 };
 
+// An op of register-only children is register-only (the ops are arithmetic).
+template <class Op, class... Children>
+struct registers_only<Compute<Op, Children...>> : std::bool_constant<(registers_only_v<Children> && ...)> {};
+
 }  // namespace tessera::kernels::tree

@@ -118,6 +118,20 @@ struct RowBroadcast : detail::Broadcast<T, false> {};
 template <class T>
 struct ColumnBroadcast : detail::Broadcast<T, true> {};
 
+// Register-only leaves (node.hpp): the accumulator, a constant, a scalar (read in begin_tile),
+// a broadcast (its held values read in begin_tile, 0 at slots past the problem). SourceC loads
+// per element: not register-only.
+template <>
+struct registers_only<Accumulator> : std::true_type {};
+template <int Num, int Den>
+struct registers_only<Constant<Num, Den>> : std::true_type {};
+template <class T>
+struct registers_only<Scalar<T>> : std::true_type {};
+template <class T>
+struct registers_only<RowBroadcast<T>> : std::true_type {};
+template <class T>
+struct registers_only<ColumnBroadcast<T>> : std::true_type {};
+
 // C(m, n): the thread's offset at its frame's origin computed once per tile; an element adds its
 // offset from there (constant multiples of the strides) and loads. Presence::Optional: a null
 // pointer is admitted and reads 0.

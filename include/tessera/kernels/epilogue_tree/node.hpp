@@ -26,7 +26,9 @@
 // `at` is the node's position from the root ("root", "root.1", "root.1.0": child 1, then its
 // child 0), so that a refusal names the node. The epilogue visits a tree only at elements inside
 // the problem (a residue tile's elements past M or N are never visited), so leaves read and
-// sinks write only there; begin_tile reads only rows and columns inside the problem.
+// sinks write only there -- except a register-only tree (registers_only, below), which may be
+// evaluated anywhere and its value dropped; begin_tile reads only rows and columns inside the
+// problem.
 #pragma once
 
 #include <cstddef>
@@ -104,6 +106,19 @@ struct NoState {};
 // nothing), for a prebuilt tree whose parts the caller may leave out at run time (beta = 0
 // without C, no amax): one kernel for both, at one uniform test per element or tile.
 enum class Presence { Required, Optional };
+// Whether a node's visit reads registers only and writes nothing (no load, no store, no
+// reduction): its value at any element, inside the problem or not, costs arithmetic alone and
+// may be computed and dropped. An epilogue then evaluates every element of a fragment with no
+// branch around each element's visit (branches that keep ptxas from interleaving the elements'
+// dependent chains): the TMA-store tree epilogue stages such values past M or N and the TMA
+// store clips them. false unless a node says so
+// (each register-only node specializes it where it is defined): a node that reads or writes
+// memory is visited only inside the problem.
+template <class Node>
+struct registers_only : std::false_type {};
+template <class Node>
+inline constexpr bool registers_only_v = registers_only<Node>::value;
+
 struct Stateless {
   template <int Rows, int Cols>
   using State = NoState;
