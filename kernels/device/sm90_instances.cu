@@ -25,7 +25,7 @@
 namespace tessera::kernels::device {
 
 namespace {
-// The tile by shape (select_configuration): 128x128 when 128x256 tiles would leave most SMs idle.
+// The SM count the rule (choose_schedule's wave model) weighs the waves on.
 int multiprocessors() {
   static const int sms = [] {
     int dev = 0, n = 0;

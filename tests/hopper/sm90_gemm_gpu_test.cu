@@ -199,7 +199,8 @@ int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layou
 }
 
 // The Stream-K kernels on the issue's shapes (132 SMs: 512x4096x14336 and 3072^3 share
-// k-iterations on the 128x256 kernels; 4096^3 and 1000^3 run whole tiles) and residues in M,
+// k-iterations on the 128x256 kernels, run directly; the dispatch runs TN there on whole 128x128
+// tiles without a cluster; 4096^3 and 1000^3 run whole tiles) and residues in M,
 // N, K with batches, both tiles, TN and NT, bf16 and f16, beta != 0; and the dispatch's own
 // choice with the workspace it asks for at the issue's shapes.
 int check_stream_k_all(bool small_only) {
@@ -346,6 +347,7 @@ int check_beta_tma(bool small_only) {
   fails += check<T>(1032, 2056, 136, 1, false, -1, 1, "TN", false, true);      // C = D
   fails += check<T>(136, 264, 72, 1, false, 1, -1);                            // ping-pong (dispatch)
   fails += check_pingpong<T>(2048, 1024, 200, 2, 1, 0.5f, true);               // turns, batches, C = D
+  fails += check_no_cluster<T>(1032, 2056, 136, 1, 1, 0.5f, true);             // 128x128 without a cluster, C = D
   if (small_only) return fails;
   fails += check<T>(1032, 2056, 136, 1, false, 2, -0.5f, "NT");                // NT, 128x256
   fails += check<T>(1032, 2056, 136, 1, false, 1, 1, "NT", false, true);       // NT, C = D
@@ -405,12 +407,13 @@ int main(int argc, char** argv) {
     fails += check<bfloat16_t>(576, 320, 136, 3, true, 1, 0.5f, "NN");   // divided dims, batched, D row-major
     fails += check<bfloat16_t>(704, 1088, 264, 2, false, 2, -1, "TT");
     // Split-K of the last wave (workspace given): slices of every tile, or of the tail only
-    // (4096 x 11008: whole tiles first), batches, D row-major (direct epilogue), alpha/beta.
+    // (3072 x 1536 TN, 4096 x 11008 NT: whole tiles first), batches, D row-major (direct
+    // epilogue), alpha/beta.
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0);  // (TN at this size: ping-pong, long K, no split)
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "NT", true);
     fails += check<bfloat16_t>(304, 296, 2048, 2, true, 2, -1, "NT", true);  // (small TN problems: ping-pong, no split)
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT", true);
-    fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN", true);
+    fails += check<bfloat16_t>(3072, 1536, 4096, 1, false, 1, 0, "TN", true);  // (whole tiles: 128x128 without a cluster)
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "NT", true);  // 128x256 tiles, NT
     // The same problems unsplit (no workspace: the whole-tile kernels).
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT");
