@@ -167,7 +167,8 @@ double worst_whole_shortfall(const Point& p) {
   return worst;
 }
 double worst_shortfall(const Point& p) {
-  return std::max({worst_shortfall(p, kRows, false), worst_shortfall(p, kSuiteRows, true), kWholeWeight * worst_whole_shortfall(p)});
+  return std::max(
+      {worst_shortfall(p, kRows, false), worst_shortfall(p, kSuiteRows, true), kWholeWeight * worst_whole_shortfall(p)});
 }
 
 // The suite's rows where the rule's choice was not measured (the fit prefers fewer: a choice

@@ -21,9 +21,10 @@
 //     so near-ties keep the earlier, simpler kernel.
 // The 16-bit constants are fitted (tools/fit_sm90_tiles.cpp) to H200 measurements of every
 // shipped TN configuration at nine shapes from one to 32 waves (bench/notes/sm90_tiles.md) and
-// to the suite's Stream-K and decode measurements (bench/notes/suite.md): the fitted rule
-// chooses, at each of those shapes, a configuration within 0.012 of the best measured one.
-// Predicted efficiency / measured ratio to cuBLAS (the chosen one first):
+// to the suite's Stream-K and decode measurements (bench/notes/suite.md): with the workspace
+// the Stream-K kernels need, the fitted rule chooses at each of those shapes a configuration
+// within 0.012 of the best measured one. Predicted efficiency / measured ratio to cuBLAS (the
+// chosen one first):
 //   8192^3              128x256 c2 0.970 / 1.007; 128x128 c1 0.873 / 0.718
 //   4096^3              128x256 c2 0.970 / 0.936; 128x128 c1 0.873 / 0.894
 //   3072^3              128x128 c1 0.785 / 0.810; 128x256 c2 0.727 / 0.710, Stream-K 0.799 / 0.77
@@ -35,14 +36,18 @@
 //   1000^3              ping-pong 64x128 0.524 / 0.748; 128x128 c1 0.406 / 0.742
 // The predictions and measurements differ by a factor per shape (cuBLAS's own efficiency, and
 // what the wave model leaves out: L2 reuse, the epilogue), so only a row's order matters.
-// What the fit says: without a cluster the 128x128 tile runs near the 128x256 tile's rate
-// (0.90) where its waves are few, but at one to four waves the Stream-K fix-up costs 13 k-tiles
-// per 128x256 partial (partial store, flag wait, reduction with the accumulators live), so there
-// whole 128x128 tiles beat Stream-K 128x256 (3072^3, 512 tokens through a 14336-deep weight);
-// the ping-pong 64x128 tile's rate (0.58) matters only where it has the GPU's SMs to itself
-// (small problems and decode). Clusters of 2 versus none at one wave (the same tile: 0.841 /
-// 0.945 at 4096 x 512 x 14336) is a rate of the candidate, not a term of the model: each shipped
-// tile has one cluster for 16-bit TN.
+// What the fit says:
+//   - a Stream-K partial costs 13 k-tiles (its store, the flag wait, the reduction with the
+//     accumulators live), not the split-K fit's 5: at one to five waves whole 128x128 tiles
+//     without a cluster beat Stream-K 128x256 (3072^3, 512 tokens through a 14336-deep weight);
+//   - without a cluster the 128x128 tile's rate is 0.90 (no CTA waits for a peer at each
+//     k-tile; 0.945 against 0.841 in clusters of 2 at one wave of 4096 x 512 x 14336): a rate
+//     of the candidate, not a cluster term of the model, since each shipped 16-bit TN tile has
+//     one cluster;
+//   - the ping-pong 64x128 tile's rate is 0.58: it wins only where it has SMs no larger tile
+//     fills (small problems, decode).
+// What it misses: without a workspace 10240 x 1024 x 8192 takes the 128x128 tiles (0.751
+// against 128x256's 0.828): past L2 a 128-column tile reads the weight from DRAM twice as often.
 #pragma once
 
 #include <array>
@@ -95,10 +100,10 @@ struct Candidate {
 // Rates: 1 for 128x256; 0.90 for 128x128 without a cluster and 0.58 for the ping-pong 64x128
 // (16-bit TN: fitted, above); 0.85 for 128x128 in clusters of 2 (1.5x the L2 bytes per MAC, the
 // measured gap of 15-27% at large shapes taken at its favourable end; its TN measurements in
-// bench/notes/sm90_tiles.md agree: 0.83-0.89 of 128x256's at many waves). FP8's wgmma does twice the 16-bit MACs per cycle, so its
-// tiles' rates are twice theirs (a 128x256x128 k-tile takes a 128x256x64 16-bit k-tile's time):
-// every time stays in the 16-bit tile's unit. Assumptions of the model, which measurements in
-// the tuning cache override.
+// bench/notes/sm90_tiles.md agree: 0.88-0.92 of 128x256's at many waves). FP8's wgmma does
+// twice the 16-bit MACs per cycle, so its tiles' rates are twice theirs (a 128x256x128 k-tile
+// takes a 128x256x64 16-bit k-tile's time): every time stays in the 16-bit tile's unit.
+// Assumptions of the model, which measurements in the tuning cache override.
 inline constexpr std::array<Candidate, 11> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
@@ -170,7 +175,8 @@ inline StreamKScheduler scheduler_for(const Candidate& c, const GemmShape& s, in
 }
 
 // The model's prediction for candidate c under a scheduler (requires clusters >= 1).
-inline Sm90Choice predict(const Candidate& c, const GemmShape& s, int sms, const StreamKScheduler& sched, const WaveModel& model = kWaveModel) {
+inline Sm90Choice predict(const Candidate& c, const GemmShape& s, int sms, const StreamKScheduler& sched,
+                          const WaveModel& model = kWaveModel) {
   const double tile_cost = double(c.tile_m) * c.tile_n * c.tile_k / (128.0 * 256.0 * 64.0) / c.rate;
   const double slot_cost = model.slot_cost_k_tiles * double(c.tile_m) * c.tile_n / (128.0 * 256.0);
   double worst = 0;

@@ -127,7 +127,8 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   if (n == 0 || sms < 1) return Schedule::Cooperative128x256;
   const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
   for (std::size_t i = 0; i < n; ++i)
-    if (candidates[i].tile_m == choice.tile_m && candidates[i].tile_n == choice.tile_n && candidates[i].cluster.m == choice.cluster.m)
+    if (candidates[i].tile_m == choice.tile_m && candidates[i].tile_n == choice.tile_n &&
+        candidates[i].cluster.m == choice.cluster.m)
       return schedules[i];
   return schedules[0];  // (no candidate takes g's shape: select_sm90 chose none)
 }

@@ -243,6 +243,13 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128NoCluster, problem(100, 100, 100, e, Major::Row, Major::Col, Element::F32)));
   }
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, tn(100, 100, 100)));  // (TN 128x128 in clusters: Stream-K only)
+  // gemm_tune's candidates for 16-bit TN: every whole-tile kernel, then the Stream-K ones
+  using Config = sm90::Sm90Config;
+  for (const Element e : {Element::BF16, Element::F16})
+    CHECK(sm90::built_configs(tn(1000, 1000, 1024, e)) ==
+          std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x128NoCluster, false},
+                              {sm90::Schedule::Pingpong64x128, false}, {sm90::Schedule::Cooperative128x256, true},
+                              {sm90::Schedule::Cooperative128x128, true}});
 }
 
 namespace {

@@ -113,7 +113,8 @@ TEST_CASE("sm90 schedule: the benchmark's shapes on an H100 (132 SMs)") {
   CHECK(sm90::choose_schedule(tn(1000, 1000, 1000, 1, Element::F16), 132) == Schedule::Pingpong64x128);
   // MN-major operands at 1000^3: 128 x 128 in clusters of 2 (the ping-pong and no-cluster kernels
   // are TN only); an f32 D: the default, the one built.
-  CHECK(sm90::choose_schedule(problem(1000, 1000, 1000, 1, Element::BF16, Major::Col, Major::Col), 132) == Schedule::Cooperative128x128);
+  CHECK(sm90::choose_schedule(problem(1000, 1000, 1000, 1, Element::BF16, Major::Col, Major::Col), 132) ==
+        Schedule::Cooperative128x128);
   GemmArguments f32d = tn(1000, 1000, 1000);
   f32d.epilogue.output = Element::F32;
   CHECK(sm90::choose_schedule(f32d, 132) == Schedule::Cooperative128x256);
