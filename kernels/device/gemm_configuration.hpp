@@ -40,9 +40,9 @@ struct GemmConfiguration {
 };
 
 namespace configuration_detail {
-template <class Element, class Tile, int Align>
+template <class Element, class Tile, int Align, int ClusterM = 2>
 using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMajor, Align, Element, KMajor, Align, float,
-                                      Tile, tuple<_2, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+                                      Tile, tuple<C<ClusterM>, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
 // The ping-pong kernel (sm90::PingpongGemm): 64x128x64 tiles, no cluster.
 using Sm90PingpongBuilder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float,
                                               tuple<_64, _128, _64>, tuple<_1, _1, _1>, StageCountAuto,
@@ -126,6 +126,8 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
       c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Cooperative128x128)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (schedule == sm90::Schedule::Cooperative128x128NoCluster)
+      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8, 1>>(GemmKernel::Sm90TmaWgmma, out);
     else
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _256, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     c.schedule = schedule;

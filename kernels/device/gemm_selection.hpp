@@ -12,14 +12,42 @@
 //   - Its time is the critical path of the persistent grid (P = SMs / cluster size clusters):
 //     the slowest cluster's k-tiles (its data-parallel tiles and its unit's iterations), each
 //     BM BN BK / (128 256 64) / rate long, plus its fix-up: a partial written, or its peers'
-//     partials read, at kSlotCostKTiles 128x256 k-tile times per 128x256 f32 tile (the cost the
-//     split-K scheduler's fit found: bench/notes/sm90_gemm.md).
+//     partials read, at kSlotCostKTiles 128x256 k-tile times per 128x256 f32 tile.
 //   - Its efficiency is the problem's MACs over what the SMs could do in that time at the
 //     128x256 tile's rate: wave quantization (tiles / (waves x SMs)), tile padding, fix-up
 //     and the tile's rate in one figure. The table is walked in order (larger tiles first,
 //     2x1 clusters first, data-parallel before Stream-K) and a candidate replaces the choice
 //     only when it predicts more than kSelectionMargin higher efficiency: the model is coarse,
 //     so near-ties keep the earlier, simpler kernel.
+// The 16-bit constants are fitted (tools/fit_sm90_tiles.cpp) to H200 measurements of every
+// shipped TN configuration at nine shapes from one to 32 waves (bench/notes/sm90_tiles.md) and
+// to the suite's Stream-K and decode measurements (bench/notes/suite.md): with the workspace
+// the Stream-K kernels need, the fitted rule chooses at each of those shapes a configuration
+// within 0.012 of the best measured one. Predicted efficiency / measured ratio to cuBLAS (the
+// chosen one first):
+//   8192^3              128x256 c2 0.970 / 1.007; 128x128 c1 0.873 / 0.718
+//   4096^3              128x256 c2 0.970 / 0.936; 128x128 c1 0.873 / 0.894
+//   3072^3              128x128 c1 0.785 / 0.810; 128x256 c2 0.727 / 0.710, Stream-K 0.799 / 0.77
+//   8192 x 8192 x 1024  128x256 c2 0.970 / 0.915; 128x128 c1 0.873 / 0.885
+//   14336 x 2048 x 4096 128x256 c2 0.970 / 0.961; 128x128 c1 0.873 / 0.771
+//   6144 x 512 x 4096   128x256 c2 0.727 / 0.813; 128x128 c1 0.655 / 0.825; ping-pong 0.562 / 0.787
+//   4096 x 512 x 14336  128x128 c1 0.873 / 0.945; Stream-K 128x256 0.734 / 0.81
+//   10240 x 1024 x 8192 Stream-K 128x256 0.921 / 0.89; 128x256 c2 0.808 / 0.828; 128x128 c1 0.873 / 0.751
+//   1000^3              ping-pong 64x128 0.524 / 0.748; 128x128 c1 0.406 / 0.742
+// The predictions and measurements differ by a factor per shape (cuBLAS's own efficiency, and
+// what the wave model leaves out: L2 reuse, the epilogue), so only a row's order matters.
+// What the fit says:
+//   - a Stream-K partial costs 13 k-tiles (its store, the flag wait, the reduction with the
+//     accumulators live), not the split-K fit's 5: at one to five waves whole 128x128 tiles
+//     without a cluster beat Stream-K 128x256 (3072^3, 512 tokens through a 14336-deep weight);
+//   - without a cluster the 128x128 tile's rate is 0.90 (no CTA waits for a peer at each
+//     k-tile; 0.945 against 0.841 in clusters of 2 at one wave of 4096 x 512 x 14336): a rate
+//     of the candidate, not a cluster term of the model, since each shipped 16-bit TN tile has
+//     one cluster;
+//   - the ping-pong 64x128 tile's rate is 0.58: it wins only where it has SMs no larger tile
+//     fills (small problems, decode).
+// What it misses: without a workspace 10240 x 1024 x 8192 takes the 128x128 tiles (0.751
+// against 128x256's 0.828): past L2 a 128-column tile reads the weight from DRAM twice as often.
 #pragma once
 
 #include <array>
@@ -69,20 +97,21 @@ struct Candidate {
   Schedulers schedulers = Schedulers::Both;
 };
 
-// The design targets. Rates: 1 for 128x256; 0.85 for 128x128 (1.5x the L2 bytes per MAC, the
-// measured gap of 15-27% at large shapes taken at its favourable end); 0.7 for the ping-pong
-// 64x128 (bench/notes/sm90_gemm.md). FP8's wgmma does twice the 16-bit MACs per cycle, so its
-// tiles' rates are twice theirs (a 128x256x128 k-tile takes a 128x256x64 16-bit k-tile's time):
-// every time stays in the 16-bit tile's unit. Assumptions of the model, which measurements in
-// the tuning cache override.
+// Rates: 1 for 128x256; 0.90 for 128x128 without a cluster and 0.58 for the ping-pong 64x128
+// (16-bit TN: fitted, above); 0.85 for 128x128 in clusters of 2 (1.5x the L2 bytes per MAC, the
+// measured gap of 15-27% at large shapes taken at its favourable end; its TN measurements in
+// bench/notes/sm90_tiles.md agree: 0.88-0.92 of 128x256's at many waves). FP8's wgmma does
+// twice the 16-bit MACs per cycle, so its tiles' rates are twice theirs (a 128x256x128 k-tile
+// takes a 128x256x64 16-bit k-tile's time): every time stays in the 16-bit tile's unit.
+// Assumptions of the model, which measurements in the tuning cache override.
 inline constexpr std::array<Candidate, 11> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
     {128, 128, 64, {2, 1}, 0.85, Takes::Same16Bit},
     {128, 128, 64, {1, 2}, 0.85, Takes::Same16Bit},
-    {128, 128, 64, {1, 1}, 0.85, Takes::Same16Bit},
-    {64, 128, 64, {1, 1}, 0.7, Takes::Tn16BitSame},
+    {128, 128, 64, {1, 1}, 0.90, Takes::Same16Bit},
+    {64, 128, 64, {1, 1}, 0.58, Takes::Tn16BitSame},
     {128, 256, 32, {2, 1}, 1.0, Takes::Tf32Tn},
     {128, 256, 32, {1, 1}, 1.0, Takes::Tf32Tn},
     {128, 256, 128, {2, 1}, 2.0, Takes::Fp8Tn},
@@ -96,8 +125,17 @@ inline double peak_rate(Element element) { return is_fp8(element) ? 2.0 : 1.0; }
 // The tile the SM90 path runs everything with today: 128x256x64 in 2x1 clusters, whole tiles.
 inline constexpr Candidate kSm90Default = kSm90Candidates[0];
 
-inline constexpr double kSlotCostKTiles = 5.0;  // 128x256 k-tile times per 128x256 f32 partial moved
+// 128x256 k-tile times per 128x256 f32 partial moved (fitted, above; the split-K scheduler's
+// fit of its own fix-up found 5: bench/notes/sm90_gemm.md)
+inline constexpr double kSlotCostKTiles = 13.0;
 inline constexpr double kSelectionMargin = 0.02;
+
+// The model's constants as one value, so that a fit (tools/fit_sm90_tiles.cpp) can vary them.
+struct WaveModel {
+  double slot_cost_k_tiles = kSlotCostKTiles;
+  double margin = kSelectionMargin;
+};
+inline constexpr WaveModel kWaveModel{};
 
 inline bool candidate_takes(const Candidate& c, const GemmShape& s) {
   const bool b16 = s.element == Element::BF16 || s.element == Element::F16;
@@ -137,9 +175,10 @@ inline StreamKScheduler scheduler_for(const Candidate& c, const GemmShape& s, in
 }
 
 // The model's prediction for candidate c under a scheduler (requires clusters >= 1).
-inline Sm90Choice predict(const Candidate& c, const GemmShape& s, int sms, const StreamKScheduler& sched) {
+inline Sm90Choice predict(const Candidate& c, const GemmShape& s, int sms, const StreamKScheduler& sched,
+                          const WaveModel& model = kWaveModel) {
   const double tile_cost = double(c.tile_m) * c.tile_n * c.tile_k / (128.0 * 256.0 * 64.0) / c.rate;
-  const double slot_cost = kSlotCostKTiles * double(c.tile_m) * c.tile_n / (128.0 * 256.0);
+  const double slot_cost = model.slot_cost_k_tiles * double(c.tile_m) * c.tile_n / (128.0 * 256.0);
   double worst = 0;
   for (std::int64_t cl = 0; cl < sched.clusters; ++cl) {
     double t = double(sched.dp_steps(cl) * sched.k_tiles) * tile_cost;
@@ -158,7 +197,8 @@ inline Sm90Choice predict(const Candidate& c, const GemmShape& s, int sms, const
 }
 
 // The rule. Returns a choice with tile_m == 0 when no candidate takes the problem (or sms < 1).
-inline Sm90Choice select_sm90(const GemmShape& s, int sms, std::span<const Candidate> candidates = kSm90Candidates) {
+inline Sm90Choice select_sm90(const GemmShape& s, int sms, std::span<const Candidate> candidates = kSm90Candidates,
+                              const WaveModel& model = kWaveModel) {
   Sm90Choice best;
   if (s.m <= 0 || s.n <= 0 || s.k <= 0 || s.batch <= 0) return best;
   for (const Candidate& c : candidates) {
@@ -167,8 +207,8 @@ inline Sm90Choice select_sm90(const GemmShape& s, int sms, std::span<const Candi
       if (c.schedulers == (stream_k ? Schedulers::DataParallel : Schedulers::StreamK)) continue;
       const StreamKScheduler sched = scheduler_for(c, s, sms, stream_k);
       if (stream_k && sched.plan.kind == Decomposition::DataParallel) continue;  // the same as the first
-      const Sm90Choice p = predict(c, s, sms, sched);
-      if (best.tile_m == 0 || p.efficiency > best.efficiency * (1 + kSelectionMargin)) best = p;
+      const Sm90Choice p = predict(c, s, sms, sched, model);
+      if (best.tile_m == 0 || p.efficiency > best.efficiency * (1 + model.margin)) best = p;
     }
   }
   return best;

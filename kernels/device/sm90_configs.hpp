@@ -51,6 +51,8 @@ using FusedTmaGemm = DefaultGemm<Element, GMMA::Major::K, GMMA::Major::K, 2, Ele
 // For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
 // 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
 // each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 16 KiB.
+// ClusterM = 1 (16-bit TN): one to a few waves of these tiles, where a CTA that waits for no
+// cluster peer at each k-tile beats the pair that shares B (bench/notes/sm90_tiles.md).
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
           class Scheduler = WholeTileScheduler>
 using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;

@@ -12,6 +12,7 @@
 // that kernel is tried first, and declines (launching nothing) where it does not apply.
 // Compiled for sm_90a (kernels/CMakeLists.txt, tools/device/*.sh).
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 
@@ -24,7 +25,7 @@
 namespace tessera::kernels::device {
 
 namespace {
-// The tile by shape (select_configuration): 128x128 when 128x256 tiles would leave most SMs idle.
+// The SM count the rule (choose_schedule's wave model) weighs the waves on.
 int multiprocessors() {
   static const int sms = [] {
     int dev = 0, n = 0;
@@ -172,9 +173,16 @@ const char* sm90_schedule(const GemmArguments& args) {
   const Choice c = choose(g);
   if (c.first_splits && g.workspace != nullptr) {
     const std::size_t need = c.first.workspace_size(g);
-    if (need > 0 && g.workspace_bytes >= need)
-      return c.stream_k_schedule == sm90::Schedule::Cooperative128x256 ? "stream-k cooperative 128x256"
-                                                                       : "stream-k cooperative 128x128";
+    if (need > 0 && g.workspace_bytes >= need) {
+      // (a name that outlives the call: one per schedule)
+      static const std::array<std::string, sm90::kSchedules.size()> names = [] {
+        std::array<std::string, sm90::kSchedules.size()> n;
+        for (std::size_t i = 0; i < n.size(); ++i) n[i] = sm90::to_string(sm90::Sm90Config{sm90::kSchedules[i], true});
+        return n;
+      }();
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (sm90::kSchedules[i] == c.stream_k_schedule) return names[i].c_str();
+    }
   }
   return sm90::to_string(c.whole_schedule);
 }

@@ -3,12 +3,20 @@
 // one for a problem (sm90_instances.cu, sm90_schedule.hpp). A new kernel is its type and one
 // line in `Kernels`, naming the unit that compiles it; the dispatch finds it by what its type
 // says (KernelTraits: input and D types, operand majors, tile, schedule, split-K, fused
-// activation). Plain C++: the kernel types are named, not compiled, here.
+// activation, cluster). Plain C++: the kernel types are named, not compiled, here.
 //
 //   Whole<T, MA, MB, D>   128x256 tiles, whole tiles only (no split-K code): 16-bit inputs, 4
 //                         majors, D in T or f32 (16 kernels)
-//   Small<T, MA, MB>      128x128 tiles for problems that would leave most SMs idle, NT, NN,
-//                         TT (6; small TN problems run Pingpong)
+//   Small<T, MA, MB>      128x128 tiles in clusters of 2 for problems that would leave most SMs
+//                         idle, NT, NN, TT (6; small TN problems run Pingpong or Solo)
+//   Solo<T>               128x128 tiles without a cluster, TN, D in T (2): one to a few waves
+//                         of 128x128 tiles (3072^3, 512 tokens through a 14336-deep weight),
+//                         where a CTA that waits for no peer at each k-tile beats both the
+//                         clustered 128x128 tile and Stream-K 128x256 (bench/notes/sm90_tiles.md;
+//                         compiled with the ping-pong kernels, whose K-major B tiles it shares).
+//                         Ping-pong 128x128 in clusters of 2, best at one shape of the tiles'
+//                         table (10240 x 1024 x 8192: 0.881), is not built: Stream-K 128x256
+//                         runs that shape at 0.89
 //   Split<T, MA, MB>      Whole under the Stream-K scheduler (the last waves' k-iterations
 //                         shared, split-K as its special case), D in T, TN and NT only (4)
 //   SmallSplit<T, MA, MB> Small under Stream-K, TN and NT (4): TN for decode-like problems (a
@@ -62,6 +70,8 @@ template <class T, Major MA, Major MB, class D>
 using Whole = sm90::DefaultGemm<T, MA, MB, 2, D>;
 template <class T, Major MA, Major MB>
 using Small = sm90::SmallTileGemm<T, MA, MB>;
+template <class T>
+using Solo = sm90::SmallTileGemm<T, K, K, 1>;
 template <class T, Major MA, Major MB>
 using Split = sm90::DefaultGemm<T, MA, MB, 2, T, sm90::StreamKTileScheduler>;
 template <class T, Major MA, Major MB>
@@ -119,6 +129,7 @@ using Kernels = std::tuple<
     Shipped<SmallSplit<bf16, MN, MN>, Unit::Split>,  Shipped<SmallSplit<f16, MN, MN>, Unit::Split>,
     Shipped<SmallSplit<bf16, K, K>, Unit::Pingpong>, Shipped<SmallSplit<f16, K, K>, Unit::Pingpong>,
     Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>,
+    Shipped<Solo<bf16>, Unit::Pingpong>,             Shipped<Solo<f16>, Unit::Pingpong>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
@@ -135,8 +146,8 @@ struct Grouped {
 using GroupedKernels = std::tuple<Grouped<bf16, K>, Grouped<bf16, MN>, Grouped<f16, K>>;
 
 // What the dispatch matches a kernel by, read off its type: the mainloop's elements, majors,
-// tile and schedule, the epilogue's D type and fused activation, whether the scheduler shares
-// tiles' k-iterations (Stream-K).
+// tile, cluster and schedule, the epilogue's D type and fused activation, whether the scheduler
+// shares tiles' k-iterations (Stream-K). (Clusters lie along M only: the builders' rule.)
 struct KernelTraits {
   Element element = Element::F32, output = Element::F32;
   bool a_k_major = true, b_k_major = true;  // A row-major, B column-major
@@ -145,6 +156,7 @@ struct KernelTraits {
   Activation fused = Activation::Identity;  // a fused TMA-store instance's activation
   Element element_b = Element::F32;         // B's (A's but for FP8 pairs)
   bool block_scaled = false;                // applies FP8 block scales (ScaleMode::Block) in its mainloop
+  int cluster_m = 1;                        // CTAs per cluster along M (they share B by multicast)
 };
 
 namespace list_detail {
@@ -179,7 +191,8 @@ struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA
                                       std::is_same_v<Scheduler, sm90::StreamKTileScheduler>,
                                       EpilogueTraits<Epilogue>::fused,
                                       sm90::element_enum_of<TB>(),
-                                      Policy::BlockScaled};
+                                      Policy::BlockScaled,
+                                      Policy::ClusterM};
 };
 template <class Kernel>
 struct TraitsOf;

@@ -1,30 +1,32 @@
-// Which SM90 kernel schedule and CTA tile the dispatch runs a problem with (host code without
-// CUDA, so that CI tests the rule: hopper_sm90_schedule_test).
+// Which SM90 kernel configuration the dispatch runs a problem with (host code without CUDA, so
+// that CI tests the rule: hopper_sm90_schedule_test).
 //
-//   Cooperative128x256  two consumer warpgroups share a 128 x 256 tile (the default)
-//   Cooperative128x128  the same with 128 x 128 tiles
-//   Pingpong64x128      two consumer warpgroups each own 64 x 128 tiles, alternating
+// A schedule names a kernel's tile, cluster and consumer arrangement:
+//   Cooperative128x256           two consumer warpgroups share a 128 x 256 tile, clusters of 2
+//                                along M (the default)
+//   Cooperative128x128           the same with 128 x 128 tiles
+//   Cooperative128x128NoCluster  128 x 128 tiles without a cluster (16-bit TN)
+//   Pingpong64x128               two consumer warpgroups each own 64 x 128 tiles, alternating,
+//                                without a cluster (16-bit TN)
+// and a configuration (Sm90Config) adds the tile scheduler: whole tiles or Stream-K.
 //
-// The rule: the default tiles unless their CTAs (clusters of 2 along M) would fill at most
-// half of the SMs; then smaller tiles, so that more CTAs share the work (each with less
-// of it: per-CTA latency, not throughput, bounds such problems): 64 x 128 ping-pong where the
-// kernel list (sm90_kernel_list.hpp) has one for the problem's types and majors (bf16 or
-// f16, A and B K-major, D in the inputs' type), else 128 x 128 cooperative where it has one
-// (D in the inputs' type), else the default.
+// The rule (choose_schedule): the wave model's choice (gemm_selection.hpp, select_sm90) among
+// the whole-tile kernels the list (sm90_kernel_list.hpp) builds for the problem's types, majors
+// and D, walked in the order above, so that near-ties keep the larger tile and the cluster.
+// The model weighs what the CTA count alone does not see: waves and padding (320 x 32576 x 7168
+// in FP8 with a row-major D: N = 320 fills 62 % of a 256-column tile and 83 % of a 128-column
+// one), and the tiles' measured rates (16-bit TN: bench/notes/sm90_tiles.md, where the 128 x 128
+// tile without a cluster runs 3072^3 at 0.81 of cuBLAS against 0.71 for 128 x 256 and 512
+// tokens through a 14336-deep weight at 0.945 against 0.55).
 // Not ping-pong for larger problems: a 64-row tile (64x128 or 64x256) loads 1.7-2x the operand
 // bytes per MAC of the cooperative 128x256 tile and trails it at every shape from 2048^3 up;
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
-// library) trail it too, with clusters or without, and trail 64x128 ping-pong on small
-// problems (bench/notes/sm90_gemm.md has the comparisons).
-// FP8 (e4m3/e5m2, no ping-pong kernel): the wave model's choice (select_sm90, data-parallel)
-// between the FP8 whole-tile kernels the list has for the pair: the tile whose waves and padding
-// waste least, which the CTA count alone does not see (320 x 32576 x 7168 with a row-major D:
-// N = 320 fills 62 % of a 256-column tile and 83 % of a 128-column one).
+// library) win one shape of the tiles' table by less than Stream-K 128x256 does there.
 // Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
-// majors (sm90_kernel_list.hpp: Split, SmallSplit, Fp8StreamK), the wave model (gemm_selection.hpp,
-// select_sm90) compares it with the rule's choice over whole tiles; the Stream-K kernel runs
-// when the model predicts it more than the margin faster and the caller gives its workspace;
-// never for FP8's rowwise scales (whole tiles: the Stream-K kernels' epilogue scales per tensor).
+// majors (sm90_kernel_list.hpp: Split, SmallSplit, Fp8StreamK), the wave model compares it with
+// the rule's choice over whole tiles; the Stream-K kernel runs when the model predicts it more
+// than the margin faster and the caller gives its workspace; never for FP8's rowwise scales
+// (whole tiles: the Stream-K kernels' epilogue scales per tensor).
 // g: the problem as the kernels see it (D column-major: as_column_major_d).
 #pragma once
 
@@ -44,14 +46,35 @@
 
 namespace tessera::kernels::sm90 {
 
-enum class Schedule { Cooperative128x256, Cooperative128x128, Pingpong64x128 };
+// How a kernel's consumer warpgroups share its tiles.
+enum class Consumers {
+  Cooperative,  // both on each tile (BM / 64 rows each)
+  Pingpong,     // each on whole tiles in turn, one's epilogue under the other's mainloop
+};
+
+struct Schedule {
+  Consumers consumers = Consumers::Cooperative;
+  int bm = 128, bn = 256;
+  int cluster_m = 2;  // CTAs per cluster along M
+
+  static const Schedule Cooperative128x256, Cooperative128x128, Cooperative128x128NoCluster, Pingpong64x128;
+  friend constexpr bool operator==(const Schedule&, const Schedule&) = default;
+};
+inline constexpr Schedule Schedule::Cooperative128x256{Consumers::Cooperative, 128, 256, 2};
+inline constexpr Schedule Schedule::Cooperative128x128{Consumers::Cooperative, 128, 128, 2};
+inline constexpr Schedule Schedule::Cooperative128x128NoCluster{Consumers::Cooperative, 128, 128, 1};
+inline constexpr Schedule Schedule::Pingpong64x128{Consumers::Pingpong, 64, 128, 1};
+
+// The schedules of the kernel list, in the order the rule walks them (larger tiles first,
+// clusters first: near-ties keep the earlier).
+inline constexpr std::array<Schedule, 4> kSchedules = {Schedule::Cooperative128x256, Schedule::Cooperative128x128,
+                                                       Schedule::Cooperative128x128NoCluster, Schedule::Pingpong64x128};
 
 inline const char* to_string(Schedule s) {
-  switch (s) {
-    case Schedule::Cooperative128x256: return "cooperative 128x256";
-    case Schedule::Cooperative128x128: return "cooperative 128x128";
-    case Schedule::Pingpong64x128: return "ping-pong 64x128";
-  }
+  if (s == Schedule::Cooperative128x256) return "cooperative 128x256";
+  if (s == Schedule::Cooperative128x128) return "cooperative 128x128";
+  if (s == Schedule::Cooperative128x128NoCluster) return "cooperative 128x128 no cluster";
+  if (s == Schedule::Pingpong64x128) return "ping-pong 64x128";
   return "?";
 }
 
@@ -61,14 +84,9 @@ inline int64_t cluster_ctas(const GemmArguments& g, int64_t bm, int64_t bn, int6
   return cluster_tiles.m * cluster * cluster_tiles.n * g.batch;
 }
 
-// Whether a kernel of these traits runs schedule s (its tile and consumer arrangement).
+// Whether a kernel of these traits runs schedule s (its tile, cluster and consumer arrangement).
 constexpr bool runs_schedule(const device::sm90_set::KernelTraits& t, Schedule s) {
-  switch (s) {
-    case Schedule::Cooperative128x256: return !t.pingpong && t.bm == 128 && t.bn == 256;
-    case Schedule::Cooperative128x128: return !t.pingpong && t.bm == 128 && t.bn == 128;
-    case Schedule::Pingpong64x128: return t.pingpong && t.bm == 64 && t.bn == 128;
-  }
-  return false;
+  return t.pingpong == (s.consumers == Consumers::Pingpong) && t.bm == s.bm && t.bn == s.bn && t.cluster_m == s.cluster_m;
 }
 
 // Whether the list has a kernel without fused activation of schedule s for g, Stream-K or over
@@ -83,43 +101,36 @@ inline bool built(Schedule s, const GemmArguments& g, bool stream_k) {
 // Whether the list has a plain kernel (whole tiles, no fused activation) of schedule s for g.
 inline bool schedule_built(Schedule s, const GemmArguments& g) { return built(s, g, false); }
 
-inline Schedule choose_fp8_schedule(const GemmArguments& g, int sms);
-
-inline Schedule choose_schedule(const GemmArguments& g, int sms) {
-  if (is_fp8(g.element)) return choose_fp8_schedule(g, sms);
-  if (2 * cluster_ctas(g, 128, 256, 2) > sms) return Schedule::Cooperative128x256;
-  if (schedule_built(Schedule::Pingpong64x128, g)) return Schedule::Pingpong64x128;
-  if (schedule_built(Schedule::Cooperative128x128, g)) return Schedule::Cooperative128x128;
-  return Schedule::Cooperative128x256;
-}
-
 // Whether the list has a Stream-K kernel (no fused activation) of schedule s for g.
 inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s, g, true); }
 
-// The wave model's candidate (gemm_selection.hpp) for schedule s's kernels: their tile, cluster
-// (2 along M for the cooperative ones, none for ping-pong) and rate.
+// The wave model's candidate (gemm_selection.hpp) for schedule s's kernels with inputs of
+// `element`: their tile (BK: one 128-byte swizzle row of the element), cluster and rate.
 inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers) {
-  const bool tf32 = element == Element::F32;
-  const int bm = s == Schedule::Pingpong64x128 ? 64 : 128, bn = s == Schedule::Cooperative128x256 ? 256 : 128;
-  const int bk = tf32 ? 32 : is_fp8(element) ? 128 : 64, cluster_m = s == Schedule::Pingpong64x128 ? 1 : 2;
+  const int bk = element == Element::F32 ? 32 : is_fp8(element) ? 128 : 64;
   Candidate c = kSm90Default;
   for (const Candidate& k : kSm90Candidates)
-    if (k.tile_m == bm && k.tile_n == bn && k.tile_k == bk && k.cluster.m == cluster_m && k.cluster.n == 1) c = k;
+    if (k.tile_m == s.bm && k.tile_n == s.bn && k.tile_k == bk && k.cluster.m == s.cluster_m && k.cluster.n == 1) c = k;
   c.schedulers = schedulers;
   return c;
 }
 
-// FP8's whole tiles: select_sm90 over the data-parallel candidates of the FP8 whole-tile kernels
-// built for g's pair and D (the larger tile first: near-ties keep it); the default tile where
-// none is built (then nothing runs g: can_implement says why) or there are no SMs to model.
-inline Schedule choose_fp8_schedule(const GemmArguments& g, int sms) {
-  std::array<Candidate, 2> candidates{};
+// The whole-tile schedule: select_sm90 over the data-parallel candidates of the whole-tile
+// kernels built for g (kSchedules' order); the default where none is built (then nothing runs
+// g: can_implement says why) or there are no SMs to model.
+inline Schedule choose_schedule(const GemmArguments& g, int sms) {
+  std::array<Candidate, kSchedules.size()> candidates{};
+  std::array<Schedule, kSchedules.size()> schedules{};
   std::size_t n = 0;
-  for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128})
-    if (schedule_built(s, g)) candidates[n++] = candidate_of(s, g.element, Schedulers::DataParallel);
+  for (const Schedule s : kSchedules)
+    if (schedule_built(s, g)) schedules[n] = s, candidates[n++] = candidate_of(s, g.element, Schedulers::DataParallel);
   if (n == 0 || sms < 1) return Schedule::Cooperative128x256;
   const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
-  return choice.tile_n == 128 ? Schedule::Cooperative128x128 : Schedule::Cooperative128x256;
+  for (std::size_t i = 0; i < n; ++i)
+    if (candidates[i].tile_m == choice.tile_m && candidates[i].tile_n == choice.tile_n &&
+        candidates[i].cluster.m == choice.cluster.m)
+      return schedules[i];
+  return schedules[0];  // (no candidate takes g's shape: select_sm90 chose none)
 }
 
 // The schedule of the Stream-K kernel to run g with, where the list has one and the wave model
@@ -150,7 +161,7 @@ inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) 
   if (n == 1 || sms < 1) return std::nullopt;
   const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
   if (choice.tile_m == 0 || choice.scheduler == Decomposition::DataParallel) return std::nullopt;
-  return choice.tile_n == 256 ? Schedule::Cooperative128x256 : Schedule::Cooperative128x128;
+  return choice.tile_n == 256 ? Schedule::Cooperative128x256 : Schedule::Cooperative128x128;  // (the Stream-K kernels' schedules)
 }
 
 // A configuration the dispatch runs: a schedule's kernel over whole tiles, or its Stream-K kernel.
@@ -165,12 +176,16 @@ inline std::string to_string(const Sm90Config& c) { return std::string(c.stream_
 
 // The configuration whose kernel has this tile, cluster and scheduler (a tuning record's or
 // select_sm90's choice); none where no schedule has them.
+// (A tile and cluster name one schedule of kSchedules: the list builds no ping-pong 128x128.)
 inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape cluster, Decomposition scheduler) {
-  if (scheduler == Decomposition::SplitK) return std::nullopt;
+  if (scheduler == Decomposition::SplitK || cluster.n != 1) return std::nullopt;
   const bool stream_k = scheduler == Decomposition::StreamK;
-  if (tile_m == 128 && tile_n == 256 && cluster.m == 2 && cluster.n == 1) return Sm90Config{Schedule::Cooperative128x256, stream_k};
-  if (tile_m == 128 && tile_n == 128 && cluster.m == 2 && cluster.n == 1) return Sm90Config{Schedule::Cooperative128x128, stream_k};
-  if (tile_m == 64 && tile_n == 128 && cluster.m == 1 && cluster.n == 1 && !stream_k) return Sm90Config{Schedule::Pingpong64x128, false};
+  for (const Schedule s : kSchedules)
+    if (s.bm == tile_m && s.bn == tile_n && s.cluster_m == cluster.m) {
+      // (no Stream-K kernel without a cluster)
+      if (stream_k && s.cluster_m == 1) return std::nullopt;
+      return Sm90Config{s, stream_k};
+    }
   return std::nullopt;
 }
 
@@ -184,7 +199,7 @@ inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
   for (const bool stream_k : {false, true}) {
     // (no Stream-K with a fused activation, nor for FP8's rowwise scales: choose_stream_k)
     if (stream_k && (g.epilogue.activation != Activation::Identity || g.scale_mode == ScaleMode::Rowwise)) break;
-    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Pingpong64x128})
+    for (const Schedule s : kSchedules)
       if (stream_k ? stream_k_built(s, g) : schedule_built(s, g)) out.push_back({s, stream_k});
   }
   return out;

@@ -214,7 +214,15 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 50, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 52, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  // the cluster, read off the mainloop's policy: 2 along M for the cooperative kernels, none for
+  // ping-pong and the TN 128x128 kernel without a cluster
+  constexpr set::KernelTraits solo = set::traits_of<set::Solo<set::bf16>>;
+  static_assert(w.cluster_m == 2 && nt.cluster_m == 2 && p.cluster_m == 1 && solo.cluster_m == 1 && solo.bm == 128 &&
+                solo.bn == 128 && !solo.pingpong && !solo.stream_k && solo.a_k_major && solo.b_k_major);
+  static_assert(sm90::runs_schedule(solo, sm90::Schedule::Cooperative128x128NoCluster) &&
+                !sm90::runs_schedule(solo, sm90::Schedule::Cooperative128x128) &&
+                !sm90::runs_schedule(nt, sm90::Schedule::Cooperative128x128NoCluster));
   constexpr set::KernelTraits e = set::traits_of<Fp8>, x = set::traits_of<Fp8Mixed>;
   static_assert(e.element == Element::E4M3 && e.element_b == Element::E4M3 && e.output == Element::BF16 && e.a_k_major &&
                 e.b_k_major && e.bm == 128 && e.bn == 256 && !e.stream_k && x.element == Element::E5M2 && x.element_b == Element::E4M3 &&
@@ -227,6 +235,21 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
                              problem(100, 100, 100, Element::F16, Major::Col, Major::Col, Element::F16)));
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128,
                               problem(100, 100, 100, Element::F16, Major::Col, Major::Col, Element::F32)));
+  // 128x128 without a cluster: 16-bit TN with D in the inputs' type, whole tiles only
+  for (const Element e : {Element::BF16, Element::F16}) {
+    CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x128NoCluster, tn(100, 100, 100, e)));
+    CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x128NoCluster, tn(100, 100, 100, e)));
+    CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128NoCluster, problem(100, 100, 100, e, Major::Col, Major::Row, e)));
+    CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128NoCluster, problem(100, 100, 100, e, Major::Row, Major::Col, Element::F32)));
+  }
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, tn(100, 100, 100)));  // (TN 128x128 in clusters: Stream-K only)
+  // gemm_tune's candidates for 16-bit TN: every whole-tile kernel, then the Stream-K ones
+  using Config = sm90::Sm90Config;
+  for (const Element e : {Element::BF16, Element::F16})
+    CHECK(sm90::built_configs(tn(1000, 1000, 1024, e)) ==
+          std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x128NoCluster, false},
+                              {sm90::Schedule::Pingpong64x128, false}, {sm90::Schedule::Cooperative128x256, true},
+                              {sm90::Schedule::Cooperative128x128, true}});
 }
 
 namespace {

@@ -13,9 +13,10 @@
 // with every bias and D major, at residues, batched, and where TMA cannot store D (their
 // direct loop); f32 as tf32 (allow_tf32, TN) with a tf32 tolerance.
 // Through the device layer's entry (device::run_sm90, what tessera::gemm calls on sm_90),
-// which runs small TN problems on the ping-pong kernel (sm90_schedule.hpp); and the ping-pong
-// kernel itself (its entry) on problems with many tiles per CTA, where its two consumer
-// warpgroups alternate.
+// which runs small TN problems on the ping-pong kernel and a few waves of TN tiles on the
+// 128x128 kernel without a cluster (sm90_schedule.hpp: checked that it does at such shapes);
+// and those two kernels themselves (their entries) on problems with many tiles per CTA, where
+// the ping-pong kernel's two consumer warpgroups alternate.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cmath>
 #include <cstdio>
@@ -69,22 +70,58 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, f
   return ok ? 0 : 1;
 }
 
-// The ping-pong kernel (bf16/f16 TN, D column-major) on any shape: large ones give each CTA
-// many tiles, which its two consumer warpgroups take in turn.
-template <class T>
-int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
+// A listed whole-tile kernel (bf16/f16 TN, D column-major) run through its entry on any shape:
+// the ping-pong kernel (large shapes give each CTA many tiles, which its two consumer
+// warpgroups take in turn) and the 128x128 kernel without a cluster.
+template <class Kernel, class T>
+int check_entry(const char* name, int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
   sm90_check::Problem<T> p(m, n, k, l, false, alpha, beta, uint64_t(m * 7919 + n * 31 + k + l), "TN");
   if (alias) p.alias_c_to_d();
-  const auto r = kernels::device::sm90_entry::run<kernels::device::sm90_set::Pingpong<T>>(kernels::sm90::as_column_major_d(p.args),
-                                                                                        nullptr, false, nullptr);
+  const auto r = kernels::device::sm90_entry::run<Kernel>(kernels::sm90::as_column_major_d(p.args), nullptr, false, nullptr);
   const cudaError_t e = cudaDeviceSynchronize();
   double rel = 0;
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s TN ping-pong %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
+  std::printf("%-4s TN %s %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", name, (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
               alias ? " C=D" : "",
               ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
+  if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
+  return ok ? 0 : 1;
+}
+template <class T>
+int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
+  return check_entry<kernels::device::sm90_set::Pingpong<T>, T>("ping-pong", m, n, k, l, alpha, beta, alias);
+}
+template <class T>
+int check_no_cluster(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
+  return check_entry<kernels::device::sm90_set::Solo<T>, T>("128x128 no cluster", m, n, k, l, alpha, beta, alias);
+}
+
+// The dispatch's own choice on a problem (with the workspace it asks for, as the benchmark's
+// suite runs it) must be `expected` (sm90_schedule's name: the rule's choice on 132 SMs, an
+// H100 SXM's or H200's; on other GPUs only D is checked), and its D right.
+template <class T>
+int check_rule(const char* expected, int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta) {
+  sm90_check::Problem<T> p(m, n, k, l, d_row, alpha, beta, uint64_t(m * 17 + n * 101 + k * 7 + l), "TN");
+  const size_t ws_bytes = kernels::device::sm90_workspace_size(p.args);
+  void* ws = nullptr;
+  if (ws_bytes > 0) SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  p.args.workspace = ws;
+  p.args.workspace_bytes = ws_bytes;
+  const std::string runs = kernels::device::sm90_schedule(p.args);
+  int sms = 0;
+  SM90_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  if (sms != 132) expected = runs.c_str();
+  const auto r = kernels::device::run_sm90(p.args, nullptr);
+  const cudaError_t e = cudaDeviceSynchronize();
+  cudaFree(ws);
+  double rel = 0;
+  int64_t nans = 0;
+  const bool ok = runs == expected && r && e == cudaSuccess && p.verify(rel, nans);
+  std::printf("%-4s TN rule %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g: runs %s (expected %s): %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col",
+              alpha, beta, runs.c_str(), expected, ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
 }
@@ -162,7 +199,8 @@ int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layou
 }
 
 // The Stream-K kernels on the issue's shapes (132 SMs: 512x4096x14336 and 3072^3 share
-// k-iterations on the 128x256 kernels; 4096^3 and 1000^3 run whole tiles) and residues in M,
+// k-iterations on the 128x256 kernels, run directly; the dispatch runs TN there on whole 128x128
+// tiles without a cluster; 4096^3 and 1000^3 run whole tiles) and residues in M,
 // N, K with batches, both tiles, TN and NT, bf16 and f16, beta != 0; and the dispatch's own
 // choice with the workspace it asks for at the issue's shapes.
 int check_stream_k_all(bool small_only) {
@@ -309,6 +347,7 @@ int check_beta_tma(bool small_only) {
   fails += check<T>(1032, 2056, 136, 1, false, -1, 1, "TN", false, true);      // C = D
   fails += check<T>(136, 264, 72, 1, false, 1, -1);                            // ping-pong (dispatch)
   fails += check_pingpong<T>(2048, 1024, 200, 2, 1, 0.5f, true);               // turns, batches, C = D
+  fails += check_no_cluster<T>(1032, 2056, 136, 1, 1, 0.5f, true);             // 128x128 without a cluster, C = D
   if (small_only) return fails;
   fails += check<T>(1032, 2056, 136, 1, false, 2, -0.5f, "NT");                // NT, 128x256
   fails += check<T>(1032, 2056, 136, 1, false, 1, 1, "NT", false, true);       // NT, C = D
@@ -343,6 +382,8 @@ int main(int argc, char** argv) {
   fails += check<bfloat16_t>(136, 264, 2000, 1, false, 1, 0, "NT", true);  // one tile in K slices, residue k-tile
   fails += check_pingpong<bfloat16_t>(129, 257, 72, 1, 1, 0);   // one CTA, residues in M, N, K
   fails += check_pingpong<bfloat16_t>(2048, 1024, 200, 2, 1, 0);  // 256 tiles x 2 batches: turns, residue k-tile
+  fails += check_no_cluster<bfloat16_t>(129, 257, 72, 1, 1, 0);   // one CTA per tile, residues in M, N, K
+  fails += check_no_cluster<half_t>(300, 200, 8, 2, 1, 0.5f);     // K below one k-tile, batches, beta
   // MN-major with M and N multiples of 64 (not of the tile): one TMA box per operand tile
   // (divided dims; 4-D with the batch), zero-filled past M, N and K
   fails += check<bfloat16_t>(320, 448, 200, 2, false, 1, 0, "NT");
@@ -366,12 +407,13 @@ int main(int argc, char** argv) {
     fails += check<bfloat16_t>(576, 320, 136, 3, true, 1, 0.5f, "NN");   // divided dims, batched, D row-major
     fails += check<bfloat16_t>(704, 1088, 264, 2, false, 2, -1, "TT");
     // Split-K of the last wave (workspace given): slices of every tile, or of the tail only
-    // (4096 x 11008: whole tiles first), batches, D row-major (direct epilogue), alpha/beta.
+    // (3072 x 1536 TN, 4096 x 11008 NT: whole tiles first), batches, D row-major (direct
+    // epilogue), alpha/beta.
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0);  // (TN at this size: ping-pong, long K, no split)
     fails += check<bfloat16_t>(1000, 1000, 4000, 1, false, 1, 0, "NT", true);
     fails += check<bfloat16_t>(304, 296, 2048, 2, true, 2, -1, "NT", true);  // (small TN problems: ping-pong, no split)
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT", true);
-    fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "TN", true);
+    fails += check<bfloat16_t>(3072, 1536, 4096, 1, false, 1, 0, "TN", true);  // (whole tiles: 128x128 without a cluster)
     fails += check<bfloat16_t>(4096, 11008, 4096, 1, false, 1, 0, "NT", true);  // 128x256 tiles, NT
     // The same problems unsplit (no workspace: the whole-tile kernels).
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT");
@@ -398,6 +440,20 @@ int main(int argc, char** argv) {
     fails += check_pingpong<bfloat16_t>(2048, 2048, 8, 1, 1, 0.5f);
     fails += check_pingpong<half_t>(3000, 2000, 1000, 1, 1, 0);
     fails += check_pingpong<half_t>(4096, 4096, 4096, 1, 1, 0);
+    // The TN 128x128 kernel without a cluster, forced: many tiles per CTA, residues, batches,
+    // alpha/beta, C = D, f16; then where the rule picks it (sm90_schedule.hpp: 1 to 5 waves of
+    // 128x128 tiles), through the dispatch with the workspace it asks for (none: no Stream-K).
+    fails += check_no_cluster<bfloat16_t>(4096, 4096, 512, 1, 1, 0);
+    fails += check_no_cluster<bfloat16_t>(1000, 1000, 1000, 3, 2, -1);
+    fails += check_no_cluster<bfloat16_t>(777, 555, 328, 4, 1, 0.5f, true);
+    fails += check_no_cluster<half_t>(3000, 2000, 1000, 1, 1, 0);
+    fails += check_rule<bfloat16_t>("cooperative 128x128 no cluster", 3072, 3072, 3072, 1, false, 1, 0);
+    fails += check_rule<bfloat16_t>("cooperative 128x128 no cluster", 3001, 2999, 3000, 1, false, 1, 0.5f);  // residues
+    fails += check_rule<half_t>("cooperative 128x128 no cluster", 4000, 500, 14000, 1, false, 1, 0);          // residues, long K
+    // 512 tokens through Llama-3 8B's down projection as torch runs it (D row-major: D^T is 4096 x 512)
+    fails += check_rule<bfloat16_t>("cooperative 128x128 no cluster", 512, 4096, 14336, 1, true, 1, 0);
+    fails += check_rule<bfloat16_t>("stream-k cooperative 128x256", 10240, 1024, 8192, 1, false, 1, 0);
+    fails += check_rule<bfloat16_t>("cooperative 128x256", 8192, 8192, 1024, 1, false, 1, 0);
     fails += check<bfloat16_t>(1000, 1000, 1000, 2, true, 1, 0.5f);  // through the dispatch: ping-pong, D row-major, beta
     // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
     // majors, batches, alpha/beta, many tiles per CTA.

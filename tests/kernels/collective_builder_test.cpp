@@ -426,7 +426,7 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK((c.tile_m == 128 && c.tile_n == 256 && c.tile_k == 64 && c.stages == 4 && c.cluster_m == 2));
     CHECK(!c.swap_ab);
   }
-  SECTION("1000^3 on an H100 (the 128x256 CTAs would fill at most half of the SMs): TN ping-pong 64x128, 8 stages, "
+  SECTION("1000^3 on an H100 (32 CTAs of 128x256 on 132 SMs): TN ping-pong 64x128, 8 stages, "
           "no cluster; NT 128x128 cooperative, 6 stages") {
     auto c = select_configuration(args(1000, 1000, 1000, Element::F16), h100);
     CHECK(c.kernel == GemmKernel::Sm90TmaWgmma);
@@ -438,14 +438,23 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
   }
   SECTION("with a workspace, the Stream-K kernel where the wave model prefers it (its tile may be another)") {
     alignas(16) static unsigned char scratch[16];
-    auto g = args(512, 4096, 14336, Element::BF16);
+    // 256 tokens through a 10240 x 8192 weight (D^T: 10240 x 256): whole tiles of 128x256 (40 of
+    // 66 clusters busy); with a workspace, Stream-K 128x256 (bench/notes/suite.md: 0.82 against 0.70)
+    auto g = args(256, 10240, 8192, Element::BF16, Major::Row, Major::Col, Major::Row);
     auto c = select_configuration(g, h100);
-    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128 && c.decomposition == Decomposition::DataParallel));
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x256 && c.decomposition == Decomposition::DataParallel));
     g.workspace = scratch;
     g.workspace_bytes = sizeof scratch;
     c = select_configuration(g, h100);
     CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x256 && c.decomposition == Decomposition::StreamK));
     CHECK((c.tile_m == 128 && c.tile_n == 256 && c.cluster_m == 2));
+    // 512 x 4096 x 14336: one wave of 128x128 tiles without a cluster, workspace or not
+    g = args(512, 4096, 14336, Element::BF16);
+    g.workspace = scratch;
+    g.workspace_bytes = sizeof scratch;
+    c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x128NoCluster && c.decomposition == Decomposition::DataParallel));
+    CHECK((c.tile_m == 128 && c.tile_n == 128 && c.stages == 6 && c.cluster_m == 1));
     g = args(4096, 4096, 4096, Element::BF16);
     g.workspace = scratch;
     CHECK(select_configuration(g, h100).decomposition == Decomposition::DataParallel);  // 58 of 66 in the last wave
@@ -457,11 +466,11 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     auto g = args(1000, 4096, 1000, Element::BF16, Major::Row, Major::Col, Major::Row);
     auto c = select_configuration(g, h100);
     CHECK(c.swap_ab);
-    CHECK(c.tile_n == 256);  // 4 x 16 tiles of 128x256 in clusters of 2: 128 CTAs > 132 / 2
+    CHECK(c.tile_n == 256);  // (as run: 4096 x 1000) 32 x 4 tiles of 128x256 in clusters of 2: one wave of 64 clusters
     g = args(1000, 300, 1000, Element::BF16, Major::Row, Major::Col, Major::Row);
     c = select_configuration(g, h100);
     CHECK(c.swap_ab);
-    CHECK(c.tile_n == 128);  // 2 x 4 x 2 CTAs = 16 <= 66
+    CHECK(c.tile_n == 128);  // (as run: 300 x 1000) 16 CTAs of 128x256 on 132 SMs; 40 ping-pong 64x128 tiles
   }
   SECTION("D in f32 from bf16 keeps 128x256 (the small tiles are built for D in the inputs' type)") {
     auto g = args(1000, 1000, 1000, Element::BF16);
@@ -561,10 +570,10 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
       RC_ASSERT(c.stages * stage + (e == Element::F32 ? 0 : 2 * kernels::sm90::epilogue_staging_bytes) <= arch::Sm90::smem_capacity);
       RC_ASSERT(c.swap_ab == (md == Major::Row));
       if (e == Element::F32) RC_ASSERT((g.allow_tf32 && ma == Major::Row && mb == Major::Col));
-      if (c.tile_n == 128) {  // small tiles only where 128x256 CTAs would fill at most half of the SMs
-        const std::int64_t mm = c.swap_ab ? n : m, nn = c.swap_ab ? m : n;
-        RC_ASSERT(((mm + 255) / 256) * 2 * ((nn + 255) / 256) * 2 <= dev.multiprocessors);
-      }
+      // the schedule the dispatch runs (sm90_schedule.hpp), with its tile and cluster
+      const auto as_run = tessera::kernels::sm90::as_column_major_d(g);
+      if (c.decomposition == Decomposition::DataParallel) RC_ASSERT(c.schedule == tessera::kernels::sm90::choose_schedule(as_run, dev.multiprocessors));
+      RC_ASSERT((c.tile_m == c.schedule.bm && c.tile_n == c.schedule.bn && c.cluster_m == c.schedule.cluster_m));
       // ping-pong only where it is built: 16-bit TN, D in the inputs' type, 64x128 tiles
       if (c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128)
         RC_ASSERT((e != Element::F32 && ma == Major::Row && mb == Major::Col && c.element_d == e && c.tile_m == 64 &&

@@ -1229,13 +1229,15 @@ int main() {
   }
   // tessera::gemm on the SM90 kernels (an sm_90 GPU), with and without the workspace
   // gemm_workspace_size asks for: with it, the Stream-K kernels where the dispatch's wave model
-  // picks them (on 132 SMs: 512x4096x14336 and 3072^3, TN and NT); residues in M, N, K with
-  // batches and beta (K a multiple of 8 for TMA).
+  // picks them (on 132 SMs: 3072^3 NT and 3072 x 1536 x 4096 TN; TN 512x4096x14336 and 3072^3
+  // run whole 128x128 tiles without a cluster); residues in M, N, K with batches and beta (K a
+  // multiple of 8 for TMA).
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess && major == 9 && !quick)
     for (const Case& cs : {Case{"sk_512x4096x14336", 512, 4096, 14336, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
                            Case{"sk_3072", 3072, 3072, 3072, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
                            Case{"sk_3072_NT", 3072, 3072, 3072, 1, 'N', 'T', false, 0, 1.0f, 0.5f},
+                           Case{"sk_3072x1536x4096", 3072, 1536, 4096, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
                            Case{"sk_128x8192x8192", 128, 8192, 8192, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
                            Case{"sk_1000", 1000, 1000, 1000, 1, 'T', 'N', false, 0, 1.0f, 0.0f},
                            Case{"sk_4096", 4096, 4096, 4096, 1, 'T', 'N', false, 0, 1.0f, 0.0f},

@@ -291,9 +291,9 @@ TEST_CASE("tuned configurations: records gemm_tune writes read back as their con
   std::vector<std::pair<TuningKey, Sm90Config>> written;
   std::int64_t m = 64;
   for (const Element e : {Element::BF16, Element::F16, Element::E4M3})
-    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Pingpong64x128})
+    for (const Schedule s : sm90::kSchedules)
       for (const bool stream_k : {false, true}) {
-        if (s == Schedule::Pingpong64x128 && (stream_k || e == Element::E4M3)) continue;  // (no such kernels)
+        if (s.cluster_m == 1 && (stream_k || e == Element::E4M3)) continue;  // (no such kernels)
         // a shape whose Stream-K plan on 132 SMs shares k-iterations: one wave and a bit of 128x256 tiles
         m += 64;
         const sm90::GemmShape shape{m * 8, 2304, 4096, 1, e, is_fp8(e) ? Element::BF16 : e, Major::Row, Major::Col};
@@ -306,7 +306,7 @@ TEST_CASE("tuned configurations: records gemm_tune writes read back as their con
         REQUIRE(write_tuning_record(file, r).empty());
         written.push_back({key, c});
       }
-  REQUIRE(written.size() >= 9);  // the 8 whole-tile configurations and Stream-K ones
+  REQUIRE(written.size() >= 11);  // the 10 whole-tile configurations and Stream-K ones
   CHECK(std::count_if(written.begin(), written.end(), [](const auto& w) { return w.second.stream_k; }) >= 1);
   // another device's and another version's records for the same problems
   REQUIRE(write_tuning_record(file, record_of({"0.0.0-other", "NVIDIA H200", written[0].first.shape, "identity"},
@@ -348,7 +348,19 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
   CHECK(sm90::config_of(128, 128, {2, 1}, Decomposition::StreamK) == sm90::Sm90Config{Schedule::Cooperative128x128, true});
   CHECK(sm90::config_of(64, 128, {1, 1}, Decomposition::DataParallel) == sm90::Sm90Config{Schedule::Pingpong64x128, false});
   CHECK_FALSE(sm90::config_of(64, 128, {1, 1}, Decomposition::StreamK));   // no Stream-K ping-pong kernel
+  CHECK(sm90::config_of(128, 128, {1, 1}, Decomposition::DataParallel) ==
+        sm90::Sm90Config{Schedule::Cooperative128x128NoCluster, false});
+  CHECK_FALSE(sm90::config_of(128, 128, {1, 1}, Decomposition::StreamK));  // (Stream-K kernels run clusters of 2)
+  CHECK_FALSE(sm90::config_of(128, 128, {1, 2}, Decomposition::DataParallel));  // (clusters along M only)
   CHECK_FALSE(sm90::config_of(128, 256, {1, 1}, Decomposition::DataParallel));  // the dispatch runs clusters of 2
   CHECK_FALSE(sm90::config_of(128, 256, {2, 1}, Decomposition::SplitK));
   CHECK(to_string(sm90::Sm90Config{Schedule::Cooperative128x128, true}) == "stream-k cooperative 128x128");
+  CHECK(to_string(sm90::Sm90Config{Schedule::Cooperative128x128NoCluster, false}) == "cooperative 128x128 no cluster");
+  // each schedule's candidate names it back (the tuning cache's records: tile, cluster, scheduler)
+  for (const Schedule s : sm90::kSchedules)
+    for (const Element e : {Element::BF16, Element::E4M3}) {
+      if (s.cluster_m == 1 && is_fp8(e)) continue;
+      const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::Both);
+      CHECK(sm90::config_of(c.tile_m, c.tile_n, c.cluster, Decomposition::DataParallel) == sm90::Sm90Config{s, false});
+    }
 }
