@@ -207,3 +207,34 @@ TEST_CASE("sm90 Stream-K choice: the issue's shapes on 132 SMs") {
   CHECK(!sm90::choose_stream_k(f32d, 132));
   CHECK(!sm90::choose_stream_k(tn(3072, 3072, 3072, 1, Element::F32), 132));
 }
+
+TEST_CASE("sm90 Stream-K choice: the GPU test's Stream-K shapes") {
+  // hopper_sm90_gemm_gpu_test runs its split cases with the workspace sm90_workspace_size asks
+  // for and fails when it asks none: each must be a shape where the rule takes a Stream-K kernel
+  // (NT: A and B MN-major; a row-major D runs as D^T, which keeps NT NT). Here, so that a change
+  // of the rule that moves them shows in CI rather than on the GPU.
+  struct Split {
+    int64_t m, n, k, batch;
+    Element e;
+    Major a, b;
+    Schedule expected;
+  };
+  const Split cases[] = {
+      {1000, 1000, 8000, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x128},
+      {1000, 1000, 8000, 1, Element::F16, Major::Col, Major::Row, Schedule::Cooperative128x128},
+      {3072, 1536, 4096, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x256},
+      {3072, 1536, 4096, 1, Element::F16, Major::Col, Major::Row, Schedule::Cooperative128x256},
+      {136, 264, 16008, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x128},
+      {1000, 1000, 8008, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x128},
+      {296, 304, 8192, 2, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x128},
+      {1000, 1000, 6000, 1, Element::F16, Major::Col, Major::Row, Schedule::Cooperative128x128},
+      {3000, 1500, 4000, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x256},
+      {3072, 1536, 4096, 1, Element::BF16, Major::Row, Major::Col, Schedule::Cooperative128x256},
+  };
+  for (const Split& c : cases) {
+    INFO(c.m << " x " << c.n << " x " << c.k << " x " << c.batch << (c.a == Major::Row ? " TN" : " NT"));
+    const auto sk = sm90::choose_stream_k(problem(c.m, c.n, c.k, c.batch, c.e, c.a, c.b), 132);
+    REQUIRE(sk.has_value());
+    CHECK(*sk == c.expected);
+  }
+}
