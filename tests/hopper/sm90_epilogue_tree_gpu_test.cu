@@ -133,15 +133,7 @@ using BiasNoActivation = Compute<multiply_add, Scalar<>, Accumulator, RowBroadca
 // reciprocal by three Newton steps from an integer guess.
 struct gelu_without_mufu {
   TESSERA_HOST_DEVICE float operator()(float x) const {
-    const float s = x * x < 36.0f ? x * x : 36.0f;
-    float p = -5.067314123863298e-09f;  // (epilogue::fast::gelu's t = x P(x^2))
-    p = p * s + 3.816336970885459e-07f;
-    p = p * s + -1.1439859008532949e-05f;
-    p = p * s + 0.00015958005678839982f;
-    p = p * s + 9.404902812093496e-05f;
-    p = p * s + -0.10483512282371521f;
-    p = p * s + -2.3022093772888184f;
-    float t = x * p;
+    float t = tessera::kernels::epilogue::fast::gelu_exponent(x);  // (the library GELU's exponent)
     t = t < -126.0f ? -126.0f : t > 126.0f ? 126.0f : t;
     const float shifted = t + 12582912.0f;  // 1.5 2^23: t rounded to an integer in the low bits
     const float n = shifted - 12582912.0f, f = t - n;

@@ -98,7 +98,8 @@ TESSERA_HOST_DEVICE TESSERA_INLINE float gelu_tanh(float x) {
 // the ex2 / rcp bounds: 1.4 eps |x| measured on the host, 4.5 eps |x| on the device. For
 // x in [-6, -2] the relative error is that of Phi's tail, |dg| (up to 5e-4 at x = -4, as the
 // library formula's 1 + erff: its rounding near 1 gives 4.7e-4 there); x >= -2: <= 16 eps.
-TESSERA_HOST_DEVICE TESSERA_INLINE float gelu(float x) {
+// gelu_exponent(x): the t of gelu(x) = x / (1 + 2^t), i.e. -g(x) log2 e = x P'(x^2).
+TESSERA_HOST_DEVICE TESSERA_INLINE float gelu_exponent(float x) {
   const float s = x * x < 36.0f ? x * x : 36.0f;  // (a select: x * x is NaN only for a NaN x, which t keeps)
   float p = -5.067314123863298e-09f;
   p = p * s + 3.816336970885459e-07f;
@@ -107,8 +108,9 @@ TESSERA_HOST_DEVICE TESSERA_INLINE float gelu(float x) {
   p = p * s + 9.404902812093496e-05f;
   p = p * s + -0.10483512282371521f;
   p = p * s + -2.3022093772888184f;
-  return times_logistic(x, x * p);
+  return x * p;
 }
+TESSERA_HOST_DEVICE TESSERA_INLINE float gelu(float x) { return times_logistic(x, gelu_exponent(x)); }
 
 }  // namespace fast
 
