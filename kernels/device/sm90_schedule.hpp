@@ -115,6 +115,19 @@ inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers
   return c;
 }
 
+// select_sm90 over the first n candidates: the index of the one it chooses (tile, cluster and
+// scheduler), none where no candidate takes g's shape.
+template <std::size_t N>
+std::optional<std::size_t> select_index(const GemmArguments& g, int sms, const std::array<Candidate, N>& candidates, std::size_t n) {
+  const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
+  const bool whole = choice.scheduler == Decomposition::DataParallel;
+  for (std::size_t i = 0; i < n; ++i)
+    if (candidates[i].tile_m == choice.tile_m && candidates[i].tile_n == choice.tile_n &&
+        candidates[i].cluster.m == choice.cluster.m && whole == (candidates[i].schedulers == Schedulers::DataParallel))
+      return i;
+  return std::nullopt;
+}
+
 // The whole-tile schedule: select_sm90 over the data-parallel candidates of the whole-tile
 // kernels built for g (kSchedules' order); the default where none is built (then nothing runs
 // g: can_implement says why) or there are no SMs to model.
@@ -125,18 +138,9 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   for (const Schedule s : kSchedules)
     if (schedule_built(s, g)) schedules[n] = s, candidates[n++] = candidate_of(s, g.element, Schedulers::DataParallel);
   if (n == 0 || sms < 1) return Schedule::Cooperative128x256;
-  const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
-  for (std::size_t i = 0; i < n; ++i)
-    if (candidates[i].tile_m == choice.tile_m && candidates[i].tile_n == choice.tile_n &&
-        candidates[i].cluster.m == choice.cluster.m)
-      return schedules[i];
-  return schedules[0];  // (no candidate takes g's shape: select_sm90 chose none)
+  return schedules[select_index(g, sms, candidates, n).value_or(0)];  // (none takes g: the first)
 }
 
-// The schedule of the Stream-K kernel to run g with, where the list has one and the wave model
-// predicts it faster than choose_schedule's whole tiles (select_sm90 over that candidate, data-
-// parallel, then the Stream-K kernels' candidates: larger tiles first, each replacing the choice
-// only past the margin); none where whole tiles are predicted as fast.
 // Whether choose_stream_k weighs schedule s's Stream-K kernel for g: one is built for g, and for
 // the 16-bit TN 128x128 ones (built for decode: 64 and 128 tokens) g's smaller output extent is
 // at most kDecodeExtent: at 256 tokens through Llama-3 8B's down projection they ran at 0.72 of
@@ -148,20 +152,24 @@ inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
   return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
 }
 
+// The schedule of the Stream-K kernel to run g with, where the list has one and the wave model
+// predicts it faster than choose_schedule's whole tiles (select_sm90 over that candidate, data-
+// parallel, then the Stream-K kernels' candidates: larger tiles first, each replacing the choice
+// only past the margin); none where whole tiles are predicted as fast.
 inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) {
   // (the Stream-K kernels' epilogue applies FP8's per-tensor scales only; block scales are the
   // mainloop's)
   if (g.scale_mode == ScaleMode::Rowwise) return std::nullopt;
-  const Schedule whole = choose_schedule(g, sms);
-  std::array<Candidate, 3> candidates{};
+  std::array<Candidate, kSchedules.size() + 1> candidates{};
+  std::array<Schedule, kSchedules.size() + 1> schedules{};
   std::size_t n = 0;
-  candidates[n++] = candidate_of(whole, g.element, Schedulers::DataParallel);
-  for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128})
-    if (stream_k_considered(s, g)) candidates[n++] = candidate_of(s, g.element, Schedulers::StreamK);
+  schedules[n] = choose_schedule(g, sms), candidates[n] = candidate_of(schedules[n], g.element, Schedulers::DataParallel), ++n;
+  for (const Schedule s : kSchedules)
+    if (stream_k_considered(s, g)) schedules[n] = s, candidates[n++] = candidate_of(s, g.element, Schedulers::StreamK);
   if (n == 1 || sms < 1) return std::nullopt;
-  const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
-  if (choice.tile_m == 0 || choice.scheduler == Decomposition::DataParallel) return std::nullopt;
-  return choice.tile_n == 256 ? Schedule::Cooperative128x256 : Schedule::Cooperative128x128;  // (the Stream-K kernels' schedules)
+  const std::optional<std::size_t> i = select_index(g, sms, candidates, n);
+  if (!i || *i == 0) return std::nullopt;  // (whole tiles predicted as fast)
+  return schedules[*i];
 }
 
 // A configuration the dispatch runs: a schedule's kernel over whole tiles, or its Stream-K kernel.
