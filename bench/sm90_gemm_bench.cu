@@ -8,8 +8,11 @@
 // median of each, their ratio and the spread of the ratio over five runs of consecutive pairs
 // ([lowest highest]) are printed. Pairs: at least --reps, and enough that each side is timed for
 // --target-ms in all (default 30: ~1000 pairs of a 30 us decode kernel, --reps for large ones).
+// --cold-l2: each timed kernel after a read of twice the L2's size (outside its events), so that
+// neither side finds its operands cached (a decode layer's weights, ~50 MB at Llama-3 8B's qkv,
+// about the L2's size, are otherwise partly served from what the other side's kernel left).
 //
-//   sm90_gemm_bench [--reps N] [--target-ms T] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--mode-boxes]
+//   sm90_gemm_bench [--reps N] [--target-ms T] [--cold-l2] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--mode-boxes]
 //                   [--fused] [--beta B] [M N K ...]
 //   (default: the table's shapes, TN)
 //   --no-split: no workspace (no Stream-K kernel: whole tiles only); --no-lead: no busy kernel ahead
@@ -101,6 +104,7 @@ int g_group = 0;         // --group G: raster group (cluster rows) for the templ
 bool g_split = true;     // --no-split: no workspace, so no Stream-K kernel
 bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
 double g_target_ms = 30; // --target-ms T: pairs enough for T ms of each side's kernels (0: --reps pairs)
+bool g_cold_l2 = false;  // --cold-l2: each timed kernel after a read of twice the L2 (operands not cached)
 constexpr int kSpreadRounds = 5;  // the runs of consecutive pairs whose ratios give the spread
 float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
 bool g_tune = false;     // (the suite's --tuned column) gemm_tune before timing
@@ -262,7 +266,7 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   const bool ok_ref = p.verify(vs_fp64, nans, 2000);
   const bool ok = ok_ref && vs_cublas < sm90_check::tolerance<T, T>;
   // Timing: warm-up, then alternating launches (each pair after the lead-in kernel unless --no-lead).
-  const auto t = sm90_check::time_pairs(mine, cublas, reps, 5, g_lead, g_target_ms);
+  const auto t = sm90_check::time_pairs(mine, cublas, reps, 5, g_lead, g_target_ms, g_cold_l2);
   SM90_CUDA(cudaGetLastError());
   cudaFree(ref);
   cudaFree(ws);
@@ -742,6 +746,8 @@ bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool t
   };
   std::vector<Row> rows;
   bool ok = true;
+  std::printf("suite timing: at least %d pairs and %.0f ms of each side's kernels per row, %s L2, ratio [lowest highest] of %d runs "
+              "of pairs\n", reps, g_target_ms, g_cold_l2 ? "cold" : "warm", kSpreadRounds);
   for (const SuiteLayer& l : kSuiteLayers)
     for (const int64_t t : kSuiteTokens) {
       Row row{l.name, t, l.out, l.in, t < 512, {}, {}};
@@ -837,6 +843,7 @@ int main(int argc, char** argv) {
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
     else if (a == "--no-lead") g_lead = false;
+    else if (a == "--cold-l2") g_cold_l2 = true;
     else if (a == "--target-ms" && i + 1 < argc) {
       char* end = nullptr;
       g_target_ms = std::strtod(argv[++i], &end);
@@ -878,7 +885,7 @@ int main(int argc, char** argv) {
     return ok ? 0 : 1;
   }
   if (suite && (f16 || tf32 || fp8 || fused || cluster1 || layout != "TN" || !dims.empty())) {
-    std::printf("error: --suite runs its own shapes, bf16 TN (only --reps, --target-ms, --csv, --tuned, --no-split and --no-lead apply)\n");
+    std::printf("error: --suite runs its own shapes, bf16 TN (only --reps, --target-ms, --cold-l2, --csv, --tuned, --no-split and --no-lead apply)\n");
     return 1;
   }
   if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};

@@ -25,6 +25,20 @@ __global__ void lead_in(long long cycles) {
   while (clock64() - t0 < cycles) {}
 }
 
+// Reads `n` 16-byte words (a buffer twice the L2's size) so that the next kernel finds none of
+// its operands in the L2, as a layer's weights are found in inference; clean lines, so no
+// write-back lands in the timed kernel. (`sink` is written only if the sum is a value random
+// data never gives, so the loads are kept.)
+template <int = 0>
+__global__ void l2_flush(const int4* p, size_t n, int* sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const int4 v = p[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x7fffffff) *sink = acc;
+}
+
 // The timing of the bench and the probes (the policy: kernels/device/timing_policy.hpp):
 // - warm-up: at least `warmup` untimed pairs and timing::kWarmupMs of wall time, so that a GPU
 //   just out of idle host work (allocation, the reference check) runs at its working clock;
@@ -34,13 +48,17 @@ __global__ void lead_in(long long cycles) {
 //   clocks it leaves);
 // - at least `reps` pairs and, where `target_ms` > 0, enough that each side is timed for
 //   `target_ms` in all (timing::rounds_for over a first pair timed after the warm-up), at most
-//   timing::kMaxRounds.
+//   timing::kMaxRounds;
+// - `cold_l2`: before each timed kernel (outside its events) a read of twice the L2's size, so
+//   both sides start from an L2 without their operands (the default: warm, each kernel finding
+//   what the previous one left).
 // The two series in ms, in launch order (pair i of mine goes with pair i of theirs).
 struct PairTimes {
   std::vector<float> mine, theirs;
 };
 template <class Mine, class Theirs>
-PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, bool lead = true, double target_ms = 0) {
+PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, bool lead = true, double target_ms = 0,
+                     bool cold_l2 = false) {
   namespace timing = tessera::kernels::timing;
   using clock = std::chrono::steady_clock;
   const auto w0 = clock::now();
@@ -49,20 +67,39 @@ PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, boo
     theirs();
     SM90_CUDA(cudaDeviceSynchronize());  // (the wall time then counts GPU work, not enqueues)
   }
-  cudaEvent_t ev[3];
+  int4* flush = nullptr;
+  int* sink = nullptr;
+  size_t flush_words = 0;
+  if (cold_l2) {
+    int dev = 0, l2 = 0;
+    SM90_CUDA(cudaGetDevice(&dev));
+    SM90_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    flush_words = 2 * size_t(l2) / sizeof(int4);
+    SM90_CUDA(cudaMalloc(&flush, flush_words * sizeof(int4)));
+    SM90_CUDA(cudaMalloc(&sink, sizeof(int)));
+    SM90_CUDA(cudaMemset(flush, 0x5a, flush_words * sizeof(int4)));
+  }
+  auto flush_l2 = [&] {
+    if (cold_l2) l2_flush<<<264, 512>>>(flush, flush_words, sink);
+  };
+  cudaEvent_t ev[4];
   for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
-  // One pair, mine then theirs: the times of both from ev[0..2] (after a lead-in, if any).
+  // One pair: the first kernel between ev[0] and ev[1], the second between ev[2] and ev[3]
+  // (after a lead-in, if any; the flushes, if any, outside the events).
   auto pair = [&](bool mine_first, float& t_mine, float& t_theirs) {
     if (lead) lead_in<<<1, 1>>>(100000);
+    flush_l2();
     SM90_CUDA(cudaEventRecord(ev[0]));
     mine_first ? mine() : theirs();
     SM90_CUDA(cudaEventRecord(ev[1]));
-    mine_first ? theirs() : mine();
+    flush_l2();
     SM90_CUDA(cudaEventRecord(ev[2]));
-    SM90_CUDA(cudaEventSynchronize(ev[2]));
+    mine_first ? theirs() : mine();
+    SM90_CUDA(cudaEventRecord(ev[3]));
+    SM90_CUDA(cudaEventSynchronize(ev[3]));
     float a = 0, b = 0;
     SM90_CUDA(cudaEventElapsedTime(&a, ev[0], ev[1]));
-    SM90_CUDA(cudaEventElapsedTime(&b, ev[1], ev[2]));
+    SM90_CUDA(cudaEventElapsedTime(&b, ev[2], ev[3]));
     t_mine = mine_first ? a : b;
     t_theirs = mine_first ? b : a;
   };
@@ -77,6 +114,10 @@ PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, boo
   t.theirs.resize(std::size_t(n));
   for (int i = 0; i < n; ++i) pair(i % 2 == 0, t.mine[std::size_t(i)], t.theirs[std::size_t(i)]);
   for (auto& e : ev) cudaEventDestroy(e);
+  if (cold_l2) {
+    cudaFree(flush);
+    cudaFree(sink);
+  }
   return t;
 }
 
