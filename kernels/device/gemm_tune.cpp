@@ -147,7 +147,7 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
   using clock = std::chrono::steady_clock;
   std::vector<std::vector<double>> ms(n);
   GemmResult failed;
-  double lead_us = 20, host_us = 0;  // the lead-in; the longest host enqueue of one launch seen
+  double lead_us = 20, host_us = 0;  // the lead-in; the longest host enqueue of one launch in a round
   auto run_round = [&](long long round, bool keep) {
     std::size_t last = 0;
     for (std::size_t pos = 0; pos < n && failed; ++pos) {
@@ -184,10 +184,12 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
   int warm = 0;
   double estimate_ms = 0;  // one launch, averaged over the configurations
   while (failed && (warm < 3 || std::chrono::duration<double, std::milli>(clock::now() - w0).count() < timing::kWarmupMs)) {
+    host_us = 0;
     run_round(warm, false);
     ++warm;
-    // (the lead-in covers twice the slowest host enqueue seen: the start event is reached only
-    // once the launch is queued)
+    // (the lead-in covers twice the slowest host enqueue of the last round, not of the first,
+    // whose first launches load modules: the start event is reached only once the launch is
+    // queued)
     lead_us = std::clamp(2 * host_us, 20.0, 500.0);
   }
   if (failed) {
