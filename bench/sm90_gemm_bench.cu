@@ -513,7 +513,7 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   if (chosen < 0)
     std::printf("cuBLASLt: none of %d FP8 algorithms runs %lld x %lld x %lld (status %d): tessera timed alone\n", blas.found,
                 (long long)m, (long long)n, (long long)k, int(blas.refused));
-  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead);
+  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead, g_target_ms, g_cold_l2);
   SM90_CUDA(cudaGetLastError());
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
@@ -585,7 +585,7 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
   if (chosen < 0)
     std::printf("cuBLASLt: none of %d FP8-to-e4m3 algorithms runs %lld x %lld x %lld (status %d): tessera timed alone\n",
                 blas.found, (long long)m, (long long)n, (long long)k, int(blas.refused));
-  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead);
+  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead, g_target_ms, g_cold_l2);
   SM90_CUDA(cudaGetLastError());
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
