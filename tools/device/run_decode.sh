@@ -44,11 +44,11 @@ if [ "$STEP" != run ]; then
   nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "${objs[@]}" -lcublas -lcublasLt || r=1
   note "build: rc=$r in $(( $(date +%s) - t0 )) s"
   [ $r -eq 0 ] || status=1
-  # ptxas of the decode kernels (entries whose tile is 128x64x64: their mangled names hold the
-  # tile as C<128>, C<64>, C<64> after the mainloop policy), registers, spills and smem
-  awk '/Compiling entry function/ {name=$0} /Used [0-9]+ registers/ && name != "" {print name; print; name=""}' \
-    "$B/k_sm90_instances_pingpong.o.ptxas" | paste - - | grep -E 'Li128EEENS.*Li64EEENS.*Li64EE|1CILi128EEENS[0-9_]*1CILi64EEENS[0-9_]*1CILi64EE' \
-    | sed -E 's/.*(Used .*)/decode kernel ptxas: \1/' | tee -a "$log"
+  # ptxas of the decode kernels (the entries whose mainloop tile is tuple<C<128>, C<64>, C<64>>,
+  # mangled ...CILl128EEENS<n>_ILl64EE...): registers, stack and spills (smem is dynamic: 8 stages)
+  awk '/Compiling entry function/ {name=$0} /spill stores/ {sp=$0} /Used [0-9]+ registers/ {print name; print sp; print $0}' \
+    "$B/k_sm90_instances_pingpong.o.ptxas" | grep -aA2 'ILl128EEENS[0-9A-Z_]*ILl64EE' | grep -avE 'Compiling|^--' \
+    | sed 's/^/decode kernel ptxas: /' | tee -a "$log"
   grep -aoE '[0-9]+ bytes spill (stores|loads)' "$B/k_sm90_instances_pingpong.o.ptxas" | sort | uniq -c | sed 's/^/pingpong unit spills: /' | tee -a "$log"
   [ "$STEP" = all ] || exit $status
 fi
