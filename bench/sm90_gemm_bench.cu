@@ -3,10 +3,16 @@
 //
 // Method (as bench/gemm.cu): random inputs (never zeros); per shape the output is checked
 // against cuBLAS's (relative Frobenius norm over every element) and against an FP64
-// reference on sampled elements; then warm-up, and tessera's and cuBLAS's launches alternate,
-// each timed with CUDA events; the median of each and their ratio are printed.
+// reference on sampled elements; then warm-up (25 ms at least: the clocks come up), and tessera's
+// and cuBLAS's launches alternate in pairs, each timed with CUDA events (bench/timing.hpp); the
+// median of each, their ratio and the spread of the ratio over five runs of consecutive pairs
+// ([lowest highest]) are printed. Pairs: at least --reps, and enough that each side is timed for
+// --target-ms in all (default 30: ~1000 pairs of a 30 us decode kernel, --reps for large ones).
+// --cold-l2: each timed kernel after a read of twice the L2's size (outside its events), so that
+// neither side finds its operands cached (a decode layer's weights, ~50 MB at Llama-3 8B's qkv,
+// about the L2's size, are otherwise partly served from what the other side's kernel left).
 //
-//   sm90_gemm_bench [--reps N] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--mode-boxes]
+//   sm90_gemm_bench [--reps N] [--target-ms T] [--cold-l2] [--f16 | --tf32] [--layout TN|NT|NN|TT] [--cluster1] [--no-split] [--no-lead] [--mode-boxes]
 //                   [--fused] [--beta B] [M N K ...]
 //   (default: the table's shapes, TN)
 //   --no-split: no workspace (no Stream-K kernel: whole tiles only); --no-lead: no busy kernel ahead
@@ -55,6 +61,8 @@
 //   issue's shapes; prints the geometric mean of the ratios and the lowest ratio with and without
 //   512 rows of output; --csv writes one line per shape for bench/suite_chart.py; --tuned: each
 //   shape again after tessera::gemm_tune (not written to the tuning cache file), a second column.
+//   --decode: the suite's rows with fewer than 512 rows of output only (the layers at 64, 128 and
+//   256 tokens and the issue's 128 x 8192 x 8192: 13 shapes), the issue's decode bar (0.85).
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode instead of
 //   divided modes: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
@@ -64,6 +72,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -96,6 +105,9 @@ namespace {
 int g_group = 0;         // --group G: raster group (cluster rows) for the template path
 bool g_split = true;     // --no-split: no workspace, so no Stream-K kernel
 bool g_lead = true;      // --no-lead: time from an idle GPU (host launch costs included)
+double g_target_ms = 30; // --target-ms T: pairs enough for T ms of each side's kernels (0: --reps pairs)
+bool g_cold_l2 = false;  // --cold-l2: each timed kernel after a read of twice the L2 (operands not cached)
+constexpr int kSpreadRounds = 5;  // the runs of consecutive pairs whose ratios give the spread
 float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
 bool g_tune = false;     // (the suite's --tuned column) gemm_tune before timing
 bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
@@ -146,6 +158,8 @@ using sm90_check::median;
 // What one bench() call measured (the suite collects them).
 struct Measured {
   double ratio = 0, tflops = 0, tflops_cublas = 0;
+  double ratio_lo = 0, ratio_hi = 0;  // the lowest and highest ratio of kSpreadRounds runs of pairs
+  int pairs = 0;
   std::string schedule;
   bool ok = false;
 };
@@ -162,8 +176,10 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
       std::printf("gemm_tune: %s\n", t.status.message.c_str());
       return false;
     }
-    std::printf("tuned (");
-    for (const auto& c : t.timings) std::printf("%s%s %.1f us", &c == &t.timings[0] ? "" : ", ", c.configuration.c_str(), c.microseconds);
+    std::printf("tuned over %d rounds (", t.rounds);
+    for (const auto& c : t.timings)
+      std::printf("%s%s%s %.1f us [%.1f %.1f]", &c == &t.timings[0] ? "" : ", ", c.configuration.c_str(),
+                  c.configuration == t.rule ? " (rule)" : "", c.microseconds, c.low_microseconds, c.high_microseconds);
     std::printf(") ");
   }
   // The workspace tessera::gemm_workspace_size asks for (the Stream-K kernel, where the
@@ -252,18 +268,19 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   const bool ok_ref = p.verify(vs_fp64, nans, 2000);
   const bool ok = ok_ref && vs_cublas < sm90_check::tolerance<T, T>;
   // Timing: warm-up, then alternating launches (each pair after the lead-in kernel unless --no-lead).
-  const auto t = sm90_check::time_pairs(mine, cublas, reps, 5, g_lead);
+  const auto t = sm90_check::time_pairs(mine, cublas, reps, 5, g_lead, g_target_ms, g_cold_l2);
   SM90_CUDA(cudaGetLastError());
   cudaFree(ref);
   cudaFree(ws);
   const double tm = median(t.mine), tc = median(t.theirs), flops = 2.0 * double(m) * double(n) * double(k);
+  const auto spread = sm90_check::ratio_spread(t, kSpreadRounds);
   if (grid > 0) std::printf("grid %4d ", grid);
   if (g_beta != 0.0f) std::printf("beta %g ", g_beta);
-  std::printf("%-4s %s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f  "
-              "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
+  std::printf("%-4s %s c%d %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s  cuBLAS %8.3f ms %6.1f TFLOP/s  ratio %.3f "
+              "[%.3f %.3f] (%zu pairs)  err vs cuBLAS %.1e vs fp64 %.1e %s\n",
               tf32 ? "tf32" : std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, ClusterM, (long long)m, (long long)n, (long long)k, tm,
-              flops / tm * 1e-9, tc, flops / tc * 1e-9, tc / tm, vs_cublas, vs_fp64, ok ? "ok" : "WRONG");
-  if (out) *out = {tc / tm, flops / tm * 1e-9, flops / tc * 1e-9, schedule, ok};
+              flops / tm * 1e-9, tc, flops / tc * 1e-9, tc / tm, spread.lo, spread.hi, t.mine.size(), vs_cublas, vs_fp64, ok ? "ok" : "WRONG");
+  if (out) *out = {tc / tm, flops / tm * 1e-9, flops / tc * 1e-9, spread.lo, spread.hi, int(t.mine.size()), schedule, ok};
   return ok;
 }
 
@@ -498,7 +515,7 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   if (chosen < 0)
     std::printf("cuBLASLt: none of %d FP8 algorithms runs %lld x %lld x %lld (status %d): tessera timed alone\n", blas.found,
                 (long long)m, (long long)n, (long long)k, int(blas.refused));
-  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead);
+  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead, g_target_ms, g_cold_l2);
   SM90_CUDA(cudaGetLastError());
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
@@ -570,7 +587,7 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
   if (chosen < 0)
     std::printf("cuBLASLt: none of %d FP8-to-e4m3 algorithms runs %lld x %lld x %lld (status %d): tessera timed alone\n",
                 blas.found, (long long)m, (long long)n, (long long)k, int(blas.refused));
-  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead);
+  const auto t = sm90_check::time_pairs(mine, theirs, reps, 5, g_lead, g_target_ms, g_cold_l2);
   SM90_CUDA(cudaGetLastError());
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
@@ -707,9 +724,10 @@ double geometric_mean(const std::vector<double>& v) {
 }
 
 // Runs the suite (bf16 TN), prints each line as bench() does and a summary against the issue's
-// bars, and writes a CSV (name,tokens_or_m,out_or_n,in_or_k,ratio,tflops,tflops_cublas,schedule)
-// that bench/suite_chart.py draws.
-bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool tuned) {
+// bars, and writes a CSV (name,tokens_or_m,out_or_n,in_or_k,ratio,tflops,tflops_cublas,schedule,
+// ratio_tuned,schedule_tuned, then the spreads: ratio_lo,ratio_hi,ratio_tuned_lo,ratio_tuned_hi
+// and the pairs timed) that bench/suite_chart.py draws.
+bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool tuned, bool decode_only) {
   struct Row {
     std::string name;
     int64_t m, n, k;  // as named: tokens x out x in for layers, M x N x K for the issue's shapes
@@ -730,14 +748,18 @@ bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool t
   };
   std::vector<Row> rows;
   bool ok = true;
+  std::printf("suite timing: at least %d pairs and %.0f ms of each side's kernels per row, %s L2, ratio [lowest highest] of %d runs "
+              "of pairs\n", reps, g_target_ms, g_cold_l2 ? "cold" : "warm", kSpreadRounds);
   for (const SuiteLayer& l : kSuiteLayers)
     for (const int64_t t : kSuiteTokens) {
+      if (decode_only && t >= 512) continue;
       Row row{l.name, t, l.out, l.in, t < 512, {}, {}};
       std::printf("[%s tokens %lld] ", l.name, (long long)t);
       ok &= measure(row, l.out, t, l.in);
       rows.push_back(row);
     }
   for (const auto& s : kSuiteIssueShapes) {
+    if (decode_only && s[0] >= 512) continue;
     Row row{"issue", s[0], s[1], s[2], s[0] < 512, {}, {}};
     std::printf("[issue shape] ");
     ok &= measure(row, s[0], s[1], s[2]);
@@ -745,16 +767,23 @@ bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool t
   }
   auto summary = [&](const char* what, Measured Row::*which) {
     std::vector<double> all;
-    double min_large = 1e9, min_small = 1e9;
+    double min_large = 1e9, min_small = 1e9, widest = 0;
+    std::string widest_at;
     for (const Row& r : rows) {
       const double x = (r.*which).ratio;
       all.push_back(x);
+      if (const double w = (r.*which).ratio_hi - (r.*which).ratio_lo; w > widest)
+        widest = w, widest_at = r.name + " " + std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
       double& lowest = r.small ? min_small : min_large;
       lowest = std::min(lowest, x);
     }
+    // (--decode: no row with 512 rows or more; its lowest is reported as 0)
+    if (min_large > 1e8) min_large = 0;
     std::printf("suite (%s): %zu shapes, geometric mean of cuBLAS time / tessera time %.3f (bar 0.97), lowest with >= 512 rows "
                 "%.3f (bar 0.92), lowest with < 512 rows %.3f (bar 0.85)\n",
                 what, rows.size(), geometric_mean(all), min_large, min_small);
+    std::printf("suite (%s): widest spread of a row's ratio over %d runs of pairs %.3f (%s)\n", what, kSpreadRounds, widest,
+                widest_at.c_str());
   };
   summary("rule", &Row::r);
   if (tuned) summary("tuned", &Row::t);
@@ -764,12 +793,17 @@ bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool t
       std::printf("error: cannot write %s\n", csv_path.c_str());
       return false;
     }
-    std::fprintf(f, "name,m,n,k,ratio,tflops,tflops_cublas,schedule,ratio_tuned,schedule_tuned\n");
+    // (new columns go last: readers of the first ten keep working)
+    std::fprintf(f, "name,m,n,k,ratio,tflops,tflops_cublas,schedule,ratio_tuned,schedule_tuned,ratio_lo,ratio_hi,ratio_tuned_lo,"
+                    "ratio_tuned_hi,pairs,pairs_tuned\n");
     for (const Row& r : rows) {
       std::fprintf(f, "%s,%lld,%lld,%lld,%.4f,%.1f,%.1f,%s,", r.name.c_str(), (long long)r.m, (long long)r.n, (long long)r.k, r.r.ratio,
                    r.r.tflops, r.r.tflops_cublas, r.r.schedule.c_str());
-      if (tuned) std::fprintf(f, "%.4f,%s\n", r.t.ratio, r.t.schedule.c_str());
-      else std::fprintf(f, ",\n");
+      if (tuned) std::fprintf(f, "%.4f,%s,", r.t.ratio, r.t.schedule.c_str());
+      else std::fprintf(f, ",,");
+      std::fprintf(f, "%.4f,%.4f,", r.r.ratio_lo, r.r.ratio_hi);
+      if (tuned) std::fprintf(f, "%.4f,%.4f,%d,%d\n", r.t.ratio_lo, r.t.ratio_hi, r.r.pairs, r.t.pairs);
+      else std::fprintf(f, ",,%d,\n", r.r.pairs);
     }
     std::fclose(f);
   }
@@ -782,7 +816,7 @@ int main(int argc, char** argv) {
   int reps = 30;
   bool out_e4m3 = false;
   bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false, grouped = false,
-       skew = false, suite = false, tuned = false;
+       skew = false, suite = false, tuned = false, decode = false;
   std::string layout = "TN", csv;
   kernels::ScaleMode scale_mode = kernels::ScaleMode::PerTensor;
   std::vector<int64_t> dims;
@@ -797,6 +831,7 @@ int main(int argc, char** argv) {
     else if (a == "--grouped") grouped = true;
     else if (a == "--skew") skew = true;
     else if (a == "--suite") suite = true;
+    else if (a == "--decode") suite = decode = true;
     else if (a == "--tuned") tuned = true;
     else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--fast-accum") fast_accum = true;
@@ -815,12 +850,25 @@ int main(int argc, char** argv) {
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
     else if (a == "--no-lead") g_lead = false;
+    else if (a == "--cold-l2") g_cold_l2 = true;
+    else if (a == "--target-ms" && i + 1 < argc) {
+      char* end = nullptr;
+      g_target_ms = std::strtod(argv[++i], &end);
+      if (end == argv[i] || *end != '\0' || !(g_target_ms >= 0) || !std::isfinite(g_target_ms)) {
+        std::printf("error: --target-ms takes a number of milliseconds >= 0 (got '%s')\n", argv[i]);
+        return 1;
+      }
+    }
     else if (a == "--beta" && i + 1 < argc) g_beta = float(std::atof(argv[++i]));
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
     else if (a == "--schedule" && i + 1 < argc) g_schedule = argv[++i];
 #endif
     else if (a == "--mode-boxes") g_divided = false;
     else dims.push_back(std::atoll(argv[i]));
+  }
+  if (reps < 1) {
+    std::printf("error: --reps takes a number of pairs >= 1\n");
+    return 1;
   }
   if (layout.size() != 2 || (layout[0] != 'T' && layout[0] != 'N') || (layout[1] != 'T' && layout[1] != 'N')) {
     std::printf("error: --layout takes TN, NT, NN or TT\n");
@@ -844,7 +892,7 @@ int main(int argc, char** argv) {
     return ok ? 0 : 1;
   }
   if (suite && (f16 || tf32 || fp8 || fused || cluster1 || layout != "TN" || !dims.empty())) {
-    std::printf("error: --suite runs its own shapes, bf16 TN (only --reps, --csv, --tuned, --no-split and --no-lead apply)\n");
+    std::printf("error: --suite runs its own shapes, bf16 TN (only --reps, --target-ms, --cold-l2, --csv, --tuned, --no-split and --no-lead apply)\n");
     return 1;
   }
   if (dims.empty() && tf32) dims = {8192, 8192, 8192, 4096, 4096, 4096};
@@ -874,7 +922,7 @@ int main(int argc, char** argv) {
   CUBLAS_OK(cublasCreate(&h));
   bool ok = true;
   if (suite) {
-    ok = bench_suite(h, reps, csv, tuned);
+    ok = bench_suite(h, reps, csv, tuned, decode);
     cublasDestroy(h);
     return ok ? 0 : 1;
   }

@@ -5,7 +5,9 @@
 
 One bar per shape: cuBLAS's time over tessera's (above 1: tessera is faster), coloured by the
 kernel the dispatch's rule chose, grouped by layer, with a black tick at the ratio after
-gemm_tune where the CSV has it (--tuned); dashed lines at the suite's bars (0.97 for the
+gemm_tune where the CSV has it (--tuned), and a thin vertical line from the lowest to the highest
+ratio of the runs of pairs where the CSV has them (columns ratio_lo, ratio_hi, ratio_tuned_lo,
+ratio_tuned_hi: CSVs before them draw without); dashed lines at the suite's bars (0.97 for the
 geometric mean, 0.92 for shapes with at least 512 rows, 0.85 below). Python's standard library
 only, so that it runs where the CSV is (no plotting package on the GPU machine or in CI).
 """
@@ -37,12 +39,24 @@ def read_rows(path):
             raise ValueError(f"{path}:{i}: {e}") from None
         if not (r["ratio"] > 0 and math.isfinite(r["ratio"])):
             raise ValueError(f"{path}:{i}: ratio {r['ratio']} is not a positive number")
-        tuned = (r.get("ratio_tuned") or "").strip()
-        try:
-            r["ratio_tuned"] = float(tuned) if tuned else None
-        except ValueError as e:
-            raise ValueError(f"{path}:{i}: ratio_tuned: {e}") from None
+        for key in ("ratio_tuned", "ratio_lo", "ratio_hi", "ratio_tuned_lo", "ratio_tuned_hi"):
+            text = (r.get(key) or "").strip()
+            try:
+                r[key] = float(text) if text else None
+            except ValueError as e:
+                raise ValueError(f"{path}:{i}: {key}: {e}") from None
+        for lo, hi in (("ratio_lo", "ratio_hi"), ("ratio_tuned_lo", "ratio_tuned_hi")):
+            if (r[lo] is None) != (r[hi] is None):
+                raise ValueError(f"{path}:{i}: {lo} and {hi} go together")
+            if r[lo] is not None and not (0 < r[lo] <= r[hi] and math.isfinite(r[hi])):
+                raise ValueError(f"{path}:{i}: spread {r[lo]}..{r[hi]} is not 0 < {lo} <= {hi}")
     return rows
+
+
+def spread_of(r, tuned):
+    """The (lowest, highest) ratio of the runs of pairs, or None where the CSV has none."""
+    lo, hi = ("ratio_tuned_lo", "ratio_tuned_hi") if tuned else ("ratio_lo", "ratio_hi")
+    return None if r.get(lo) is None else (r[lo], r[hi])
 
 
 def label_of(r):
@@ -55,7 +69,7 @@ def chart(rows, title):
     bar_w, gap, left, top, plot_h, bottom = 14, 4, 60, 50, 300, 170
     width = left + len(rows) * (bar_w + gap) + 220
     height = top + plot_h + bottom
-    y_max = max(1.2, max(r["ratio"] for r in rows) * 1.05)
+    y_max = max(1.2, max(max(r["ratio"], r.get("ratio_hi") or 0, r.get("ratio_tuned_hi") or 0) for r in rows) * 1.05)
 
     def y(v):
         return top + plot_h - v / y_max * plot_h
@@ -88,6 +102,13 @@ def chart(rows, title):
             out.append(f'<line x1="{x - 2}" x2="{x + bar_w + 2}" y1="{y(r["ratio_tuned"]):.1f}" '
                        f'y2="{y(r["ratio_tuned"]):.1f}" stroke="black" stroke-width="2">'
                        f'<title>{html.escape(tip_t)}</title></line>')
+        for tuned, dx, stroke in ((False, bar_w / 2 - 2, "#333"), (True, bar_w / 2 + 2, "black")):
+            sp = spread_of(r, tuned)
+            if sp is not None:
+                what = "after gemm_tune" if tuned else "rule"
+                tip_s = f'{label_of(r)} ({what}): runs of pairs from {sp[0]:.3f} to {sp[1]:.3f}'
+                out.append(f'<path class="spread" d="M {x + dx:.1f} {y(sp[0]):.1f} V {y(sp[1]):.1f}" stroke="{stroke}" '
+                           f'stroke-width="1"><title>{html.escape(tip_s)}</title></path>')
         lx, ly = x + bar_w / 2 + 4, top + plot_h + 8
         out.append(f'<text x="{lx:.1f}" y="{ly}" transform="rotate(60 {lx:.1f} {ly})">'
                    f'{html.escape(label_of(r))}</text>')
@@ -99,6 +120,10 @@ def chart(rows, title):
         ly = top + 10 + len(schedules) * 18 + 120
         out.append(f'<line x1="{width - 208}" x2="{width - 192}" y1="{ly - 4}" y2="{ly - 4}" stroke="black" stroke-width="2"/>')
         out.append(f'<text x="{width - 188}" y="{ly}">after gemm_tune</text>')
+    if any(spread_of(r, False) is not None for r in rows):
+        ly = top + 10 + (len(schedules) + 1) * 18 + 120
+        out.append(f'<path d="M {width - 200} {ly - 10} V {ly + 2}" stroke="#333" stroke-width="1"/>')
+        out.append(f'<text x="{width - 188}" y="{ly}">lowest..highest of the runs</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -1,13 +1,16 @@
 // The timing of the SM90 benchmark and the device probes (tools/device): tessera's kernel and
-// a reference launched in alternating pairs, each timed with CUDA events, and their medians.
+// a reference launched in alternating pairs, each timed with CUDA events, their medians and the
+// spread of their ratio.
 // Host + CUDA runtime only; the tests never time anything.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
+#include "../kernels/device/timing_policy.hpp"
 #include "../tools/harness/sm90_gemm_check.hpp"  // SM90_CUDA
 
 namespace sm90_check {
@@ -22,38 +25,108 @@ __global__ void lead_in(long long cycles) {
   while (clock64() - t0 < cycles) {}
 }
 
-// The timing of the bench and the probes: `warmup` untimed pairs, then `reps` pairs (mine,
-// theirs) launched alternately, each pair after lead_in (~50 us at 1.98 GHz, unless `lead` is
-// false: then from an idle GPU, host launch costs included), each timed with CUDA events: the
-// two series in ms.
+// Reads `n` 16-byte words (a buffer twice the L2's size) so that the next kernel finds none of
+// its operands in the L2, as a layer's weights are found in inference; clean lines, so no
+// write-back lands in the timed kernel. (`sink` is written only if the sum is a value random
+// data never gives, so the loads are kept.)
+template <int = 0>
+__global__ void l2_flush(const int4* p, size_t n, int* sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const int4 v = p[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x7fffffff) *sink = acc;
+}
+
+// The timing of the bench and the probes (the policy: kernels/device/timing_policy.hpp):
+// - warm-up: at least `warmup` untimed pairs and timing::kWarmupMs of wall time, so that a GPU
+//   just out of idle host work (allocation, the reference check) runs at its working clock;
+// - then pairs (mine, theirs), each after lead_in (~50 us at 1.98 GHz, unless `lead` is false:
+//   then from an idle GPU, host launch costs included), each kernel between its own CUDA events;
+//   odd pairs launch theirs first, so neither side always follows the other (the L2 and the
+//   clocks it leaves);
+// - at least `reps` pairs and, where `target_ms` > 0, enough that each side is timed for
+//   `target_ms` in all (timing::rounds_for over a first pair timed after the warm-up), at most
+//   timing::kMaxRounds;
+// - `cold_l2`: before each timed kernel (outside its events) a read of twice the L2's size, so
+//   both sides start from an L2 without their operands (the default: warm, each kernel finding
+//   what the previous one left).
+// The two series in ms, in launch order (pair i of mine goes with pair i of theirs).
 struct PairTimes {
   std::vector<float> mine, theirs;
 };
 template <class Mine, class Theirs>
-PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, bool lead = true) {
-  for (int i = 0; i < warmup; ++i) {
+PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, bool lead = true, double target_ms = 0,
+                     bool cold_l2 = false) {
+  namespace timing = tessera::kernels::timing;
+  using clock = std::chrono::steady_clock;
+  const auto w0 = clock::now();
+  for (int i = 0; i < warmup || std::chrono::duration<double, std::milli>(clock::now() - w0).count() < timing::kWarmupMs; ++i) {
     mine();
     theirs();
+    SM90_CUDA(cudaDeviceSynchronize());  // (the wall time then counts GPU work, not enqueues)
   }
-  cudaEvent_t ev[3];
+  int4* flush = nullptr;
+  int* sink = nullptr;
+  size_t flush_words = 0;
+  if (cold_l2) {
+    int dev = 0, l2 = 0;
+    SM90_CUDA(cudaGetDevice(&dev));
+    SM90_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    flush_words = 2 * size_t(l2) / sizeof(int4);
+    SM90_CUDA(cudaMalloc(&flush, flush_words * sizeof(int4)));
+    SM90_CUDA(cudaMalloc(&sink, sizeof(int)));
+    SM90_CUDA(cudaMemset(flush, 0x5a, flush_words * sizeof(int4)));
+  }
+  auto flush_l2 = [&] {
+    if (cold_l2) l2_flush<<<264, 512>>>(flush, flush_words, sink);
+  };
+  cudaEvent_t ev[4];
   for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
-  PairTimes t;
-  for (int i = 0; i < reps; ++i) {
+  // One pair: the first kernel between ev[0] and ev[1], the second between ev[2] and ev[3]
+  // (after a lead-in, if any; the flushes, if any, outside the events).
+  auto pair = [&](bool mine_first, float& t_mine, float& t_theirs) {
     if (lead) lead_in<<<1, 1>>>(100000);
+    flush_l2();
     SM90_CUDA(cudaEventRecord(ev[0]));
-    mine();
+    mine_first ? mine() : theirs();
     SM90_CUDA(cudaEventRecord(ev[1]));
-    theirs();
+    flush_l2();
     SM90_CUDA(cudaEventRecord(ev[2]));
-    SM90_CUDA(cudaEventSynchronize(ev[2]));
+    mine_first ? theirs() : mine();
+    SM90_CUDA(cudaEventRecord(ev[3]));
+    SM90_CUDA(cudaEventSynchronize(ev[3]));
     float a = 0, b = 0;
     SM90_CUDA(cudaEventElapsedTime(&a, ev[0], ev[1]));
-    SM90_CUDA(cudaEventElapsedTime(&b, ev[1], ev[2]));
-    t.mine.push_back(a);
-    t.theirs.push_back(b);
+    SM90_CUDA(cudaEventElapsedTime(&b, ev[2], ev[3]));
+    t_mine = mine_first ? a : b;
+    t_theirs = mine_first ? b : a;
+  };
+  int n = std::max(reps, 1);
+  if (target_ms > 0) {
+    float a = 0, b = 0;
+    pair(true, a, b);
+    n = timing::rounds_for(double(std::min(a, b)), target_ms, n);
   }
+  PairTimes t;
+  t.mine.resize(std::size_t(n));
+  t.theirs.resize(std::size_t(n));
+  for (int i = 0; i < n; ++i) pair(i % 2 == 0, t.mine[std::size_t(i)], t.theirs[std::size_t(i)]);
   for (auto& e : ev) cudaEventDestroy(e);
+  if (cold_l2) {
+    cudaFree(flush);
+    cudaFree(sink);
+  }
   return t;
+}
+
+// The ratio theirs / mine of the two series' medians, and the lowest and highest of the same
+// ratio over `rounds` consecutive runs of pairs (what a shorter measurement could have said):
+// a difference between two rows within both rows' spread is noise.
+inline tessera::kernels::timing::RatioSpread ratio_spread(const PairTimes& t, int rounds = 5) {
+  return tessera::kernels::timing::ratio_spread(std::vector<double>(t.mine.begin(), t.mine.end()),
+                                                std::vector<double>(t.theirs.begin(), t.theirs.end()), rounds);
 }
 
 // The median (of an even count, the mean of the middle two); 0 for none.

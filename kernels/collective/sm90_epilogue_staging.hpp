@@ -35,20 +35,25 @@ namespace tessera::kernels::sm90 {
 template <int Bits, int BN, int ConsumerWarpgroups, int AtomsM>
 struct EpilogueStaging {
   static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
-  static constexpr int Cols = epilogue_staging_bytes * 8 / Bits / 64;  // staging columns: a staging buffer of 64-row columns
+  // The elements of a staging buffer (its stride in the kernel's shared storage).
+  static constexpr int buffer_elements = epilogue_staging_bytes * 8 / Bits;
+  // Staging columns: a staging buffer of 64-row columns, or the whole tile where it is
+  // narrower (a 64-column 16-bit tile stages in half a buffer: one part per M repeat).
+  static constexpr int Cols = buffer_elements / 64 < BN ? buffer_elements / 64 : BN;
   static constexpr int Parts = BN / Cols;                 // stores per M repeat
   static_assert(BN % Cols == 0 && Cols % 16 == 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment");
   static constexpr auto staging =
       GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
   static constexpr int elements = int(cosize(staging.inner()));
   static constexpr int bytes = elements * Bits / 8;
-  static_assert(bytes % 1024 == 0, "staging buffers start on the swizzle's 1 KiB repeat");
+  static_assert(bytes % 1024 == 0 && bytes <= epilogue_staging_bytes,
+                "the staging tile fits one staging buffer and ends on the swizzle's 1 KiB repeat");
 
   // (coalesced: the 16-bit tile's column mode (8, Cols/8):(64, 512) is one stride, 64)
   static constexpr auto view_layout() {
     constexpr auto L = staging.inner();
     return make_layout(
-        make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<elements>>{}, Layout<C<AtomsM>, _0>{}),
+        make_layout(coalesce(layout<0>(L)), Layout<C<ConsumerWarpgroups>, C<buffer_elements>>{}, Layout<C<AtomsM>, _0>{}),
         make_layout(coalesce(layout<1>(L)), Layout<C<Parts>, _0>{}));
   }
   static constexpr auto view = view_layout();

@@ -126,6 +126,8 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
       c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Cooperative128x128)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (schedule == sm90::Schedule::Cooperative128x64NoCluster)  // (sm90::DecodeGemm)
+      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _64, _64>, 8, 1>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Cooperative128x128NoCluster)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8, 1>>(GemmKernel::Sm90TmaWgmma, out);
     else

@@ -98,13 +98,16 @@ struct Candidate {
 };
 
 // Rates: 1 for 128x256; 0.90 for 128x128 without a cluster and 0.58 for the ping-pong 64x128
-// (16-bit TN: fitted, above); 0.85 for 128x128 in clusters of 2 (1.5x the L2 bytes per MAC, the
+// (16-bit TN: fitted, above); 0.58 for the decode tile 128x64 (no cluster, Stream-K only: its
+// kernel runs no whole tiles), an assumption until measured: it loads the ping-pong tile's
+// operand bytes per MAC ((128 + 64) x 64 x 2 B per 128 x 64 x 64 MACs, 1/21 B, twice the
+// 128x256 tile's), and where it is chosen (N <= 64) the weight's DRAM bytes bound both; 0.85 for 128x128 in clusters of 2 (1.5x the L2 bytes per MAC, the
 // measured gap of 15-27% at large shapes taken at its favourable end; its TN measurements in
 // bench/notes/sm90_tiles.md agree: 0.88-0.92 of 128x256's at many waves). FP8's wgmma does
 // twice the 16-bit MACs per cycle, so its tiles' rates are twice theirs (a 128x256x128 k-tile
 // takes a 128x256x64 16-bit k-tile's time): every time stays in the 16-bit tile's unit.
 // Assumptions of the model, which measurements in the tuning cache override.
-inline constexpr std::array<Candidate, 11> kSm90Candidates = {{
+inline constexpr std::array<Candidate, 12> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
@@ -112,6 +115,7 @@ inline constexpr std::array<Candidate, 11> kSm90Candidates = {{
     {128, 128, 64, {1, 2}, 0.85, Takes::Same16Bit},
     {128, 128, 64, {1, 1}, 0.90, Takes::Same16Bit},
     {64, 128, 64, {1, 1}, 0.58, Takes::Tn16BitSame},
+    {128, 64, 64, {1, 1}, 0.58, Takes::Tn16BitSame, Schedulers::StreamK},
     {128, 256, 32, {2, 1}, 1.0, Takes::Tf32Tn},
     {128, 256, 32, {1, 1}, 1.0, Takes::Tf32Tn},
     {128, 256, 128, {2, 1}, 2.0, Takes::Fp8Tn},

@@ -2,13 +2,18 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <cstdlib>
 #include <vector>
 
 #include "tessera/kernels/gemm.hpp"
 #include "gemm_configuration.hpp"
+#include "lead_in.hpp"
 #include "sm90_dispatch.hpp"
+#include "timing_policy.hpp"
 #include "tuned_configs.hpp"
 
 namespace tessera::kernels {
@@ -47,8 +52,13 @@ struct DeviceBuffer {
 
 GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& options, CUstream_st* stream) {
   GemmTuneResult out;
-  if (options.reps < 1) {
-    out.status = {GemmStatus::InvalidSize, "GemmTuneOptions::reps must be at least 1 (got " + std::to_string(options.reps) + ")"};
+  if (options.reps < 1 || options.reps > timing::kMaxRounds) {
+    out.status = {GemmStatus::InvalidSize, "GemmTuneOptions::reps must lie in [1, " + std::to_string(timing::kMaxRounds) + "] (got " +
+                                               std::to_string(options.reps) + ")"};
+    return out;
+  }
+  if (!(options.min_ms >= 0) || !std::isfinite(options.min_ms)) {
+    out.status = {GemmStatus::InvalidSize, "GemmTuneOptions::min_ms must be a finite number >= 0 (got " + std::to_string(options.min_ms) + ")"};
     return out;
   }
   // (check_arguments, then the device and the sm90 kernel's own checks: what gemm() checks on
@@ -106,7 +116,19 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
     out.status = {GemmStatus::Unsupported, "gemm_tune: the sm90 kernel list builds no configuration for these arguments"};
     return out;
   }
-  std::vector<cudaEvent_t> ev(2 * timed.size(), nullptr);
+  // The configuration the dispatch's rule runs with a workspace (the margin keeps it unless a
+  // candidate is faster beyond the rounds' spread); a Stream-K choice that shares nothing here
+  // is its whole-tile twin, as above.
+  std::optional<std::size_t> rule;
+  {
+    const int sms = prop.multiProcessorCount;
+    const auto sk = sm90::choose_stream_k(cm, sms);
+    sm90::Sm90Config r = sk ? sm90::Sm90Config{*sk, true} : sm90::Sm90Config{sm90::choose_schedule(cm, sms), false};
+    if (r.stream_k && device::sm90_workspace_size(g, r) == 0) r.stream_k = false;
+    if (auto it = std::find(timed.begin(), timed.end(), r); it != timed.end()) rule = std::size_t(it - timed.begin());
+  }
+  const std::size_t n = timed.size();
+  std::vector<cudaEvent_t> ev(2 * n, nullptr);
   auto destroy_events = [&] {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
@@ -119,44 +141,80 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
       out.status = {GemmStatus::LaunchFailed, "gemm_tune: could not create CUDA events"};
       return out;
     }
-  std::vector<std::vector<float>> ms(timed.size());
+  // A round launches every configuration once, in the order timing::round_robin rotates, each
+  // after a lead-in kernel (lead_in.hpp) and between its own events, and waits at its end.
+  // `ms[i]` gets configuration i's time in each kept round.
+  using clock = std::chrono::steady_clock;
+  std::vector<std::vector<double>> ms(n);
   GemmResult failed;
-  // Three rounds of warm-up, then `reps` rounds; a round launches every configuration once, in
-  // turn (drift in clocks or temperature spreads over all of them), each between its own
-  // events, and waits at its end only, so that the host enqueues ahead of the GPU.
-  for (int round = -3; round < options.reps && failed; ++round) {
-    for (std::size_t i = 0; i < timed.size() && failed; ++i) {
+  double lead_us = 20, host_us = 0;  // the lead-in; the longest host enqueue of one launch in a round
+  auto run_round = [&](long long round, bool keep) {
+    std::size_t last = 0;
+    for (std::size_t pos = 0; pos < n && failed; ++pos) {
+      const std::size_t i = timing::round_robin(n, round, pos);
+      if (!device::launch_lead_in(stream, lead_us)) {
+        failed = {GemmStatus::LaunchFailed, "gemm_tune: could not launch the lead-in kernel"};
+        break;
+      }
+      const auto h0 = clock::now();
       cudaEventRecord(ev[2 * i], stream);
       if (auto r = device::run_sm90(g, stream, timed[i]); !r) {
         failed = r;
         failed.message = "gemm_tune: " + sm90::to_string(timed[i]) + ": " + r.message;
       }
       cudaEventRecord(ev[2 * i + 1], stream);
+      host_us = std::max(host_us, 1e-3 * double(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - h0).count()));
+      last = i;
     }
-    if (!failed) break;
-    if (cudaEventSynchronize(ev.back()) != cudaSuccess) {
+    if (!failed) return;
+    if (cudaEventSynchronize(ev[2 * last + 1]) != cudaSuccess) {
       failed = {GemmStatus::LaunchFailed, std::string("gemm_tune: ") + cudaGetErrorString(cudaGetLastError())};
-      break;
+      return;
     }
-    if (round >= 0)
-      for (std::size_t i = 0; i < timed.size(); ++i) {
+    if (keep)
+      for (std::size_t i = 0; i < n; ++i) {
         float t = 0;
         cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]);
-        ms[i].push_back(t);
+        ms[i].push_back(double(t));
       }
+  };
+  // Warm-up: three rounds at least and timing::kWarmupMs of wall time (the clocks come up);
+  // its last round gives the estimate that sets the number of rounds.
+  const auto w0 = clock::now();
+  int warm = 0;
+  double estimate_ms = 0;  // one launch, averaged over the configurations
+  while (failed && (warm < 3 || std::chrono::duration<double, std::milli>(clock::now() - w0).count() < timing::kWarmupMs)) {
+    host_us = 0;
+    run_round(warm, false);
+    ++warm;
+    // (the lead-in covers twice the slowest host enqueue of the last round, not of the first,
+    // whose first launches load modules: the start event is reached only once the launch is
+    // queued)
+    lead_us = std::clamp(2 * host_us, 20.0, 500.0);
   }
+  if (failed) {
+    estimate_ms = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      float t = 0;
+      cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]);
+      estimate_ms += double(t) / double(n);
+    }
+  }
+  const int rounds = timing::rounds_for(estimate_ms, options.min_ms, options.reps);
+  for (int round = 0; round < rounds && failed; ++round) run_round(round, true);
   destroy_events();
   if (!failed) {
     out.status = failed;
     return out;
   }
-  std::size_t best = 0;
-  for (std::size_t i = 0; i < timed.size(); ++i) {
-    auto& v = ms[i];
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    out.timings.push_back({sm90::to_string(timed[i]), 1e3 * double(v[v.size() / 2])});
-    if (out.timings[i].microseconds < out.timings[best].microseconds) best = i;
+  const timing::TuneChoice choice = timing::choose_with_margin(ms, rule);
+  for (std::size_t i = 0; i < n; ++i) {
+    const timing::Spread s = timing::spread_of(ms[i]);
+    out.timings.push_back({sm90::to_string(timed[i]), 1e3 * s.median, 1e3 * s.q1, 1e3 * s.q3});
   }
+  const std::size_t best = choice.index;
+  out.rounds = rounds;
+  if (rule) out.rule = out.timings[*rule].configuration;
   out.chosen = out.timings[best].configuration;
   out.microseconds = out.timings[best].microseconds;
   device::remember_sm90_config(cm, timed[best]);

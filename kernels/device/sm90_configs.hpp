@@ -57,6 +57,18 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
           class Scheduler = WholeTileScheduler>
 using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
 
+// For decode (Y = X W^T with a few tokens, run as D^T: M the weight's rows, N the tokens,
+// 16-bit TN): 128x64x64 tiles (two consumer warpgroups of 64x64, wgmma m64n64k16), no cluster,
+// under Stream-K. At 64 tokens a 128-column tile is half padding; a 64-column one computes
+// only tokens, halves each Stream-K partial (32 KiB of f32, not 64) and the accumulators (32
+// registers per consumer thread), and its 24 KiB stages (A 16 KiB of weight, B 8 KiB of
+// tokens) leave room for 8 of them beside the two 8 KiB staging slots (208 KiB): 128 KiB of
+// weight in flight per SM to hide DRAM latency. Stream-K shares the k-loops of the few weight
+// tiles (48 for 6144 rows) over every SM. No cluster: B is the tokens, which stay in L2, so
+// multicast saves nothing while the pair would wait on each other at every k-tile.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, class Scheduler = StreamKTileScheduler>
+using DecodeGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _64, _64>, 1>, Element, Scheduler>;
+
 // Ping-pong (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): two consumer warpgroups,
 // each with whole BM x BN tiles in turn, one's epilogue under the other's mainloop: the
 // builders' KernelTmaWarpSpecializedPingpong. 64x128x64 (wgmma m64n128k16): 8 stages of

@@ -23,6 +23,11 @@
 //                         few tokens, as D^T: N small), whose few tiles must share their k-loops
 //                         to keep every SM reading the weights (compiled with the ping-pong
 //                         kernels, whose B tiles (128 x 64, K-major) and TMA plans they share)
+//   Decode<T>             128x64 tiles without a cluster under Stream-K, TN, D in T (2): decode
+//                         (at most 128 tokens as the kernel's N: sm90_schedule.hpp), where a
+//                         128-column tile is half padding at 64 tokens and the few weight tiles
+//                         share their k-loops over every SM (compiled with the ping-pong
+//                         kernels: K-major 64-row tiles of the same types)
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
@@ -76,6 +81,8 @@ template <class T, Major MA, Major MB>
 using Split = sm90::DefaultGemm<T, MA, MB, 2, T, sm90::StreamKTileScheduler>;
 template <class T, Major MA, Major MB>
 using SmallSplit = sm90::SmallTileGemm<T, MA, MB, 2, sm90::StreamKTileScheduler>;
+template <class T>
+using Decode = sm90::DecodeGemm<T>;
 template <class T, Activation A>
 using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
@@ -130,6 +137,7 @@ using Kernels = std::tuple<
     Shipped<SmallSplit<bf16, K, K>, Unit::Pingpong>, Shipped<SmallSplit<f16, K, K>, Unit::Pingpong>,
     Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>,
     Shipped<Solo<bf16>, Unit::Pingpong>,             Shipped<Solo<f16>, Unit::Pingpong>,
+    Shipped<Decode<bf16>, Unit::Pingpong>,           Shipped<Decode<f16>, Unit::Pingpong>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,

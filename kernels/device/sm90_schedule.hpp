@@ -8,6 +8,8 @@
 //   Cooperative128x128NoCluster  128 x 128 tiles without a cluster (16-bit TN)
 //   Pingpong64x128               two consumer warpgroups each own 64 x 128 tiles, alternating,
 //                                without a cluster (16-bit TN)
+//   Cooperative128x64NoCluster   two consumer warpgroups share a 128 x 64 tile, without a
+//                                cluster (16-bit TN, under Stream-K only: decode)
 // and a configuration (Sm90Config) adds the tile scheduler: whole tiles or Stream-K.
 //
 // The rule (choose_schedule): the wave model's choice (gemm_selection.hpp, select_sm90) among
@@ -23,7 +25,7 @@
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
 // library) win one shape of the tiles' table by less than Stream-K 128x256 does there.
 // Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
-// majors (sm90_kernel_list.hpp: Split, SmallSplit, Fp8StreamK), the wave model compares it with
+// majors (sm90_kernel_list.hpp: Split, SmallSplit, Decode, Fp8StreamK), the wave model compares it with
 // the rule's choice over whole tiles; the Stream-K kernel runs when the model predicts it more
 // than the margin faster and the caller gives its workspace; never for FP8's rowwise scales
 // (whole tiles: the Stream-K kernels' epilogue scales per tensor).
@@ -57,24 +59,29 @@ struct Schedule {
   int bm = 128, bn = 256;
   int cluster_m = 2;  // CTAs per cluster along M
 
-  static const Schedule Cooperative128x256, Cooperative128x128, Cooperative128x128NoCluster, Pingpong64x128;
+  static const Schedule Cooperative128x256, Cooperative128x128, Cooperative128x128NoCluster, Pingpong64x128,
+      Cooperative128x64NoCluster;
   friend constexpr bool operator==(const Schedule&, const Schedule&) = default;
 };
 inline constexpr Schedule Schedule::Cooperative128x256{Consumers::Cooperative, 128, 256, 2};
 inline constexpr Schedule Schedule::Cooperative128x128{Consumers::Cooperative, 128, 128, 2};
 inline constexpr Schedule Schedule::Cooperative128x128NoCluster{Consumers::Cooperative, 128, 128, 1};
 inline constexpr Schedule Schedule::Pingpong64x128{Consumers::Pingpong, 64, 128, 1};
+inline constexpr Schedule Schedule::Cooperative128x64NoCluster{Consumers::Cooperative, 128, 64, 1};
 
 // The schedules of the kernel list, in the order the rule walks them (larger tiles first,
 // clusters first: near-ties keep the earlier).
-inline constexpr std::array<Schedule, 4> kSchedules = {Schedule::Cooperative128x256, Schedule::Cooperative128x128,
-                                                       Schedule::Cooperative128x128NoCluster, Schedule::Pingpong64x128};
+// (128 x 64 last: it has the ping-pong tile's operand bytes per MAC, and no whole-tile kernel)
+inline constexpr std::array<Schedule, 5> kSchedules = {Schedule::Cooperative128x256, Schedule::Cooperative128x128,
+                                                       Schedule::Cooperative128x128NoCluster, Schedule::Pingpong64x128,
+                                                       Schedule::Cooperative128x64NoCluster};
 
 inline const char* to_string(Schedule s) {
   if (s == Schedule::Cooperative128x256) return "cooperative 128x256";
   if (s == Schedule::Cooperative128x128) return "cooperative 128x128";
   if (s == Schedule::Cooperative128x128NoCluster) return "cooperative 128x128 no cluster";
   if (s == Schedule::Pingpong64x128) return "ping-pong 64x128";
+  if (s == Schedule::Cooperative128x64NoCluster) return "cooperative 128x64 no cluster";
   return "?";
 }
 
@@ -145,10 +152,14 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 // the 16-bit TN 128x128 ones (built for decode: 64 and 128 tokens) g's smaller output extent is
 // at most kDecodeExtent: at 256 tokens through Llama-3 8B's down projection they ran at 0.72 of
 // cuBLAS where the ping-pong kernel's whole tiles run 0.88, which the wave model does not see.
+// The 128 x 64 decode kernel only where g's N (the tokens of Y = X W^T run as D^T) is at most
+// kDecodeExtent: its 64 columns lie along N, and past a few hundred tokens its tiles re-read each
+// weight tile once per 64 tokens (through L2 at best), which the model's MAC rate does not see.
 inline constexpr std::int64_t kDecodeExtent = 128;
 inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
   if (!stream_k_built(s, g)) return false;
   const bool tn16 = !is_fp8(g.element) && g.a.major == Major::Row && g.b.major == Major::Col;
+  if (s == Schedule::Cooperative128x64NoCluster) return tn16 && g.n <= kDecodeExtent;
   return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
 }
 
@@ -190,8 +201,8 @@ inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape 
   const bool stream_k = scheduler == Decomposition::StreamK;
   for (const Schedule s : kSchedules)
     if (s.bm == tile_m && s.bn == tile_n && s.cluster_m == cluster.m) {
-      // (no Stream-K kernel without a cluster)
-      if (stream_k && s.cluster_m == 1) return std::nullopt;
+      // (no Stream-K kernel without a cluster but the decode tile's)
+      if (stream_k && s.cluster_m == 1 && s != Schedule::Cooperative128x64NoCluster) return std::nullopt;
       return Sm90Config{s, stream_k};
     }
   return std::nullopt;

@@ -279,15 +279,15 @@ py::tuple run(py::handle spec, py::handle stream_handle, py::handle producer_str
 }
 
 // gemm_tune on the arguments `spec` describes (tessera.gemm_tune): (status, message, chosen,
-// microseconds, ((configuration, microseconds), ...), cache_file, note).
+// microseconds, ((configuration, microseconds), ...), cache_file, note, rule, rounds).
 py::tuple tune(py::handle spec, std::uintptr_t stream, int reps, bool record, const std::string& cache_file) {
   const k::GemmArguments g = gemm_arguments_of(spec);
   if (k::GemmResult r = k::check_arguments(g); !r) {
     const py::tuple st = status_tuple(r);
-    return py::make_tuple(st[0], st[1], "", 0.0, py::tuple(), "", "");
+    return py::make_tuple(st[0], st[1], "", 0.0, py::tuple(), "", "", "", 0);
   }
   const Placement where = place(g);
-  if (!where.status.empty()) return py::make_tuple(where.status, where.message, "", 0.0, py::tuple(), "", "");
+  if (!where.status.empty()) return py::make_tuple(where.status, where.message, "", 0.0, py::tuple(), "", "", "", 0);
   k::GemmTuneResult t;
   {
     py::gil_scoped_release unlocked;
@@ -301,7 +301,7 @@ py::tuple tune(py::handle spec, std::uintptr_t stream, int reps, bool record, co
   const py::tuple st = status_tuple(t.status);
   py::tuple timings(t.timings.size());
   for (std::size_t i = 0; i < t.timings.size(); ++i) timings[i] = py::make_tuple(t.timings[i].configuration, t.timings[i].microseconds);
-  return py::make_tuple(st[0], st[1], t.chosen, t.microseconds, timings, t.cache_file, t.note);
+  return py::make_tuple(st[0], st[1], t.chosen, t.microseconds, timings, t.cache_file, t.note, t.rule, t.rounds);
 }
 
 // tessera.attention's launch (checked_launch: the same checks and waits as tessera.gemm's).
@@ -475,7 +475,7 @@ PYBIND11_MODULE(_gemm_cuda, m) {
   });
   m.def("tune", &tune, py::arg("spec"), py::arg("stream"), py::arg("reps"), py::arg("record"), py::arg("cache_file"),
         "tune(spec, stream, reps, record, cache_file): tessera::gemm_tune on the arguments `spec` describes; (status, message, "
-        "chosen, microseconds, ((configuration, microseconds), ...), cache_file, note).");
+        "chosen, microseconds, ((configuration, microseconds), ...), cache_file, note, rule, rounds).");
   m.def("device_count", [] {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {

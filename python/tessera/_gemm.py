@@ -548,16 +548,19 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None
 
 
 class GemmTuneResult:
-    """What tessera.gemm_tune measured: ``chosen`` (the fastest configuration, as the dispatch
-    names it), ``microseconds`` (its median), ``timings`` (every configuration's median, a dict
-    in the order timed), ``cache_file`` (where the record went; "" when not written) and
-    ``note`` (why it was not written)."""
+    """What tessera.gemm_tune measured: ``chosen`` (the configuration chosen, as the dispatch
+    names it: the fastest, or ``rule`` where none beat it in three rounds of four),
+    ``microseconds`` (its median), ``timings`` (every configuration's median, a dict in the order
+    timed), ``cache_file`` (where the record went; "" when not written), ``note`` (why it was not
+    written), ``rule`` (the configuration the dispatch's rule runs; "" when not among those
+    timed) and ``rounds`` (the timed rounds)."""
 
-    __slots__ = ("chosen", "microseconds", "timings", "cache_file", "note")
+    __slots__ = ("chosen", "microseconds", "timings", "cache_file", "note", "rule", "rounds")
 
-    def __init__(self, chosen, microseconds, timings, cache_file, note):
+    def __init__(self, chosen, microseconds, timings, cache_file, note, rule="", rounds=0):
         self.chosen, self.microseconds, self.timings = chosen, microseconds, dict(timings)
         self.cache_file, self.note = cache_file, note
+        self.rule, self.rounds = rule, rounds
 
     def __repr__(self):
         return f"GemmTuneResult(chosen={self.chosen!r}, microseconds={self.microseconds:.1f}, timings={self.timings!r})"
@@ -574,8 +577,11 @@ def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation
     GPU model and tessera version read. The C++ API's ``tessera::gemm_tune`` (docs/scheduling.md).
 
     The arguments are tessera.gemm's (``out`` only gives D's layout: the timed runs write a
-    scratch copy, nothing of the caller's changes); ``reps`` timed rounds after three of
-    warm-up, each launching every configuration once on ``stream``. Returns a GemmTuneResult.
+    scratch copy, nothing of the caller's changes); at least ``reps`` timed rounds (at most
+    2000; more for short kernels, until each configuration is timed for 5 ms) after 25 ms of
+    warm-up, each launching every configuration once on ``stream`` in an order rotated from
+    round to round. The rule's configuration stays unless another was faster in three rounds
+    of four (docs/scheduling.md). Returns a GemmTuneResult.
     Tuning changes results by floating-point reassociation at most; every configuration is
     deterministic.
 
@@ -583,8 +589,8 @@ def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation
     "unsupported" off the sm90 kernel (no sm_90 GPU, or arguments another kernel runs: there
     is nothing to choose); the errors of tessera.gemm otherwise.
     """
-    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
-        raise ValueError(f"tessera.gemm_tune: reps is {reps!r}, not a positive int")
+    if isinstance(reps, bool) or not isinstance(reps, int) or not 1 <= reps <= 2000:
+        raise ValueError(f"tessera.gemm_tune: reps is {reps!r}, not an int in [1, 2000]")
     if cache_file is not None and not isinstance(cache_file, str):
         cache_file = str(cache_file)  # (a path object)
     p = plan(a, b, out, alpha, beta, c, bias, activation, out_dtype=out_dtype, allow_tf32=allow_tf32, stream=stream,
@@ -595,6 +601,7 @@ def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation
     if out is None:  # (D's layout for the scratch copy: a real array to describe, never written)
         out, d_ptr = _allocate(a, p.shape, p.dtype, p.major)
         p.spec = p.spec[:_D_PTR] + (d_ptr,) + p.spec[_D_PTR + 1:]
-    status, message, chosen, us, timings, written, note = cuda.tune(p.spec, p.stream, reps, bool(record), cache_file or "")
+    status, message, chosen, us, timings, written, note, rule, rounds = cuda.tune(p.spec, p.stream, reps, bool(record),
+                                                                                 cache_file or "")
     _check_status(status, message)
-    return GemmTuneResult(chosen, us, timings, written, note)
+    return GemmTuneResult(chosen, us, timings, written, note, rule, rounds)

@@ -214,7 +214,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 52, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 54, "the shipped kernels (sm90_kernel_list.hpp's table)");
   // the cluster, read off the mainloop's policy: 2 along M for the cooperative kernels, none for
   // ping-pong and the TN 128x128 kernel without a cluster
   constexpr set::KernelTraits solo = set::traits_of<set::Solo<set::bf16>>;
@@ -243,13 +243,28 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128NoCluster, problem(100, 100, 100, e, Major::Row, Major::Col, Element::F32)));
   }
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, tn(100, 100, 100)));  // (TN 128x128 in clusters: Stream-K only)
+  // The decode kernel: 128x64 tiles, two consumer warpgroups, no cluster, Stream-K only, 16-bit
+  // TN with D in the inputs' type
+  constexpr set::KernelTraits dec = set::traits_of<set::Decode<set::bf16>>, dec16 = set::traits_of<set::Decode<set::f16>>;
+  static_assert(dec.bm == 128 && dec.bn == 64 && dec.cluster_m == 1 && dec.stream_k && !dec.pingpong && dec.a_k_major &&
+                dec.b_k_major && dec.element == Element::BF16 && dec.output == Element::BF16 && dec16.element == Element::F16 &&
+                dec16.output == Element::F16 && dec.fused == Activation::Identity);
+  static_assert(sm90::runs_schedule(dec, sm90::Schedule::Cooperative128x64NoCluster) &&
+                !sm90::runs_schedule(dec, sm90::Schedule::Cooperative128x128NoCluster) &&
+                !sm90::runs_schedule(solo, sm90::Schedule::Cooperative128x64NoCluster));
+  for (const Element e : {Element::BF16, Element::F16}) {
+    CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, tn(6144, 64, 4096, e)));
+    CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x64NoCluster, tn(6144, 64, 4096, e)));
+    CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, problem(6144, 64, 4096, e, Major::Col, Major::Row, e)));
+    CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, problem(6144, 64, 4096, e, Major::Row, Major::Col, Element::F32)));
+  }
   // gemm_tune's candidates for 16-bit TN: every whole-tile kernel, then the Stream-K ones
   using Config = sm90::Sm90Config;
   for (const Element e : {Element::BF16, Element::F16})
     CHECK(sm90::built_configs(tn(1000, 1000, 1024, e)) ==
           std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x128NoCluster, false},
                               {sm90::Schedule::Pingpong64x128, false}, {sm90::Schedule::Cooperative128x256, true},
-                              {sm90::Schedule::Cooperative128x128, true}});
+                              {sm90::Schedule::Cooperative128x128, true}, {sm90::Schedule::Cooperative128x64NoCluster, true}});
 }
 
 namespace {

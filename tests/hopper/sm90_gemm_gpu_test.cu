@@ -16,7 +16,8 @@
 // which runs small TN problems on the ping-pong kernel and a few waves of TN tiles on the
 // 128x128 kernel without a cluster (sm90_schedule.hpp: checked that it does at such shapes);
 // and those two kernels themselves (their entries) on problems with many tiles per CTA, where
-// the ping-pong kernel's two consumer warpgroups alternate.
+// the ping-pong kernel's two consumer warpgroups alternate; the decode kernel (128x64 tiles, no
+// cluster, Stream-K) forced and where the rule picks it.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cmath>
 #include <cstdio>
@@ -96,6 +97,59 @@ int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, floa
 template <class T>
 int check_no_cluster(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
   return check_entry<kernels::device::sm90_set::Solo<T>, T>("128x128 no cluster", m, n, k, l, alpha, beta, alias);
+}
+
+// The decode kernel (sm90_set::Decode: 128x64 tiles, no cluster, Stream-K), forced through its
+// entry on D column-major (the kernel's N the tokens) with the workspace it asks for (0xff-filled:
+// the flags must not rely on a cleared workspace), launched three times on a poisoned D (C again
+// where C is D): D against FP64 and the three launches bit-identical (the fix-up's fixed order).
+// expect_shared: the plan must share k-iterations (decode shapes on 132 SMs).
+template <class T, class TD>
+std::vector<TD> output_of(const sm90_check::Problem<T, TD>& p);
+template <class T>
+int check_decode(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false, bool expect_shared = false) {
+  namespace entry = kernels::device::sm90_entry;
+  using Kernel = kernels::device::sm90_set::Decode<T>;
+  sm90_check::Problem<T> p(m, n, k, l, false, alpha, beta, uint64_t(m * 104729 + n * 13 + k * 5 + l), "TN");
+  if (alias) p.alias_c_to_d();
+  auto g = kernels::sm90::as_column_major_d(p.args);
+  const size_t ws_bytes = entry::workspace_size<Kernel>(g);
+  void* ws = nullptr;
+  if (ws_bytes > 0) {
+    SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+    SM90_CUDA(cudaMemset(ws, 0xff, ws_bytes));
+  }
+  g.workspace = ws;
+  g.workspace_bytes = ws_bytes;
+  std::vector<T> first;
+  bool ok = true, same = true;
+  double rel = 0;
+  int64_t nans = 0;
+  kernels::GemmResult r;
+  for (int launch = 0; launch < 3 && ok; ++launch) {
+    p.poison();
+    r = entry::run<Kernel>(g, nullptr, false, nullptr);
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (!r || e != cudaSuccess) {
+      if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
+      ok = false;
+      break;
+    }
+    if (launch == 0) {
+      ok = p.verify(rel, nans);
+      first = output_of(p);
+    } else {
+      same = same && std::memcmp(output_of(p).data(), first.data(), first.size() * sizeof(T)) == 0;
+    }
+  }
+  cudaFree(ws);
+  const bool shared = ws_bytes > 0;
+  const bool pass = ok && same && (shared || !expect_shared);
+  std::printf("%-4s TN decode 128x64 %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (%s, rel %.2e, %lld NaN, %s)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
+              alias ? " C=D" : "", pass ? "ok" : "FAIL", shared ? "k-iterations shared" : "whole tiles (plan shares nothing)", rel,
+              (long long)nans, same ? "3 launches bit-identical" : "launches DIFFER", r ? "" : " ", r ? "" : r.message.c_str());
+  return pass ? 0 : 1;
 }
 
 // The dispatch's own choice on a problem (with the workspace it asks for, as the benchmark's
@@ -384,6 +438,7 @@ int main(int argc, char** argv) {
   fails += check_pingpong<bfloat16_t>(2048, 1024, 200, 2, 1, 0);  // 256 tiles x 2 batches: turns, residue k-tile
   fails += check_no_cluster<bfloat16_t>(129, 257, 72, 1, 1, 0);   // one CTA per tile, residues in M, N, K
   fails += check_no_cluster<half_t>(300, 200, 8, 2, 1, 0.5f);     // K below one k-tile, batches, beta
+  fails += check_decode<bfloat16_t>(129, 65, 72, 2, 1, 0.5f);     // decode kernel: residues in M, N (two N tiles), K, batches, beta
   // MN-major with M and N multiples of 64 (not of the tile): one TMA box per operand tile
   // (divided dims; 4-D with the batch), zero-filled past M, N and K
   fails += check<bfloat16_t>(320, 448, 200, 2, false, 1, 0, "NT");
@@ -456,6 +511,31 @@ int main(int argc, char** argv) {
     fails += check_rule<bfloat16_t>("stream-k cooperative 128x256", 10240, 1024, 8192, 1, false, 1, 0);
     fails += check_rule<bfloat16_t>("cooperative 128x256", 8192, 8192, 1024, 1, false, 1, 0);
     fails += check<bfloat16_t>(1000, 1000, 1000, 2, true, 1, 0.5f);  // through the dispatch: ping-pong, D row-major, beta
+    // The decode kernel (128x64 tiles, no cluster, Stream-K), forced: the suite's decode shapes
+    // (k-iterations shared on 132 SMs), N below one tile, residues in M, N and K, a D whose
+    // leading dimension TMA cannot store (M = 777: the direct epilogue), batches, alpha/beta,
+    // C = D, K below one k-tile, f16; then where the rule picks it, through the dispatch.
+    {
+      int sms = 0;
+      SM90_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+      const bool h100 = sms == 132;
+      fails += check_decode<bfloat16_t>(6144, 64, 4096, 1, 1, 0, false, h100);    // Llama-3 8B qkv, 64 tokens
+      fails += check_decode<bfloat16_t>(4096, 64, 14336, 1, 1, 0, false, h100);   // Llama-3 8B down, 64 tokens
+      fails += check_decode<bfloat16_t>(10240, 64, 8192, 1, 1, 0.5f, true, h100); // Llama-3 70B qkv, C = D
+      fails += check_decode<bfloat16_t>(6144, 48, 4096, 1, 1, 0);                 // N below one tile
+      fails += check_decode<bfloat16_t>(1000, 37, 1000, 1, 2, -1);                // residues in M, N, K; alpha, beta
+      fails += check_decode<bfloat16_t>(777, 100, 328, 3, 1, 0.5f, true);         // direct epilogue, batches, C = D
+      fails += check_decode<bfloat16_t>(512, 64, 8, 2, 1, 0);                     // K below one k-tile
+      fails += check_decode<bfloat16_t>(4096, 256, 2048, 1, 1, 0);                // four N tiles, many tiles per SM
+      fails += check_decode<half_t>(4096, 128, 14336, 1, 1, 0.5f, false, h100);   // f16, two N tiles, beta
+      fails += check_decode<half_t>(300, 20, 8008, 2, 1, 0.5f, true);             // f16, few tiles, long K, C = D
+      fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 6144, 64, 4096, 1, false, 1, 0);
+      fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 4096, 128, 14336, 1, false, 1, 0);
+      fails += check_rule<half_t>("stream-k cooperative 128x64 no cluster", 14336, 64, 4096, 1, false, 1, 0);
+      // 64 tokens through Llama-3 8B's qkv projection as torch runs it (D row-major: D^T is 6144 x 64)
+      fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 64, 6144, 4096, 1, true, 1, 0);
+      fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 60, 10240, 8192, 1, true, 1, 0.5f);  // residue tokens, beta
+    }
     // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
     // majors, batches, alpha/beta, many tiles per CTA.
     fails += check<float>(1000, 1000, 1000, 1, false, 1, 0);

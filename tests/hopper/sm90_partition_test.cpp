@@ -122,25 +122,28 @@ TEST_CASE("sm90 TMA-store epilogue: the staging view of a 16-bit and an f32 D") 
 // (h % Parts) K .. (h % Parts) K + K - 1) copied into the
 // staging view; after each part every buffer element holds the tag of the (m, n) the TMA
 // store sends there, i.e. part h's element at the staging layout's offset, nothing else.
-template <int BM, int W, int AtomsM>
+template <int BM, int W, int AtomsM, int BN = 256>
 void check_stmatrix_staging() {
-  using S = kernels::sm90::EpilogueStaging<16, 256, W, AtomsM>;
+  using S = kernels::sm90::EpilogueStaging<16, BN, W, AtomsM>;
   const auto tiled =
-      make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
-  const auto tile = make_shape(C<BM>{}, _256{});
+      make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto tile = make_shape(C<BM>{}, C<BN>{});
   const auto id = make_identity_tensor(tile);
   const auto tag = [](int64_t m, int64_t n) { return bfloat16_t::from_bits(uint16_t(1 + (m % 64) + 64 * (n % 128))); };
   const auto wants = [&](int64_t m, int64_t n) { return uint16_t(1 + m % 64 + 64 * (n % 128)); };
   constexpr int K = S::instructions_per_part;
-  static_assert(S::Parts == 2 && K == 8);
-  std::vector<bfloat16_t> buffers(size_t(W * S::elements));
+  // (16 KiB buffers hold 128 columns: a 256-column tile stages in two parts of 8
+  // instructions, a 64-column one in one part of 4, half of each buffer)
+  static_assert(S::Cols == (BN < 128 ? BN : 128) && S::Parts == BN / S::Cols && K == S::Cols / 16);
+  static_assert(S::buffer_elements == 8 * 1024 && S::elements == 64 * S::Cols);
+  std::vector<bfloat16_t> buffers(size_t(W * S::buffer_elements));
   const auto sD = S::tensor(buffers.data());
   for (int h = 0; h < AtomsM * S::Parts; ++h) {
     for (auto& b : buffers) b = bfloat16_t::from_bits(0);
     host_warp::launch(W * 128, [&](int t) {
       const auto ct = tiled.get_slice(t).partition_C(id);
       const auto shape_c = shape(tiled.get_slice(t).partition_C(sD));
-      bfloat16_t staged[AtomsM * 128];
+      bfloat16_t staged[AtomsM * BN / 2];
       auto frag = make_tensor(&staged[0], make_layout(shape_c));
       for (int v = 0; v < int(size(frag)); ++v) frag(v) = tag(int64_t(get<0>(ct(v))), int64_t(get<1>(ct(v))));
       const auto stsm = S::template stsm<bfloat16_t>(tiled).get_slice(t);
@@ -157,7 +160,7 @@ void check_stmatrix_staging() {
       for (int mm = 0; mm < 64; ++mm)
         for (int nn = 0; nn < S::Cols; ++nn) {
           const int64_t m = 64 * W * (h / S::Parts) + 64 * w + mm, n = int64_t(S::Cols) * (h % S::Parts) + nn;
-          const uint16_t got = buffers[size_t(w * S::elements + int64_t(S::staging(mm, nn)))].bits;
+          const uint16_t got = buffers[size_t(w * S::buffer_elements + int64_t(S::staging(mm, nn)))].bits;
           bad += got != wants(m, n);
           zero += got == 0;
         }
@@ -171,6 +174,7 @@ TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at 
   check_stmatrix_staging<128, 2, 1>();  // cooperative: two consumer warpgroups, 64 x 256 each
   check_stmatrix_staging<64, 1, 1>();   // ping-pong 64 x 256
   check_stmatrix_staging<128, 1, 2>();  // one warpgroup, two M repeats sharing its buffer (the TiledMma is 64 rows)
+  check_stmatrix_staging<128, 2, 1, 64>();  // cooperative 128 x 64 (decode): one part in half of each buffer
 }
 
 // Staging slots (EpilogueStaging::first, buffer): the ping-pong kernel's two consumers (one
@@ -183,11 +187,11 @@ void check_staging_slots() {
   using S = kernels::sm90::EpilogueStaging<16, 256, W, AtomsM>;
   const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
   const auto id = make_identity_tensor(make_shape(C<64 * W * AtomsM>{}, _256{}));
-  std::vector<bfloat16_t> buffers(size_t(Slots * W * S::elements));
+  std::vector<bfloat16_t> buffers(size_t(Slots * W * S::buffer_elements));
   std::set<int> owned;
   int bad = 0;
   for (int slot = 0; slot < Slots; ++slot) {
-    const auto sD = S::tensor(buffers.data() + S::first(slot) * S::elements);
+    const auto sD = S::tensor(buffers.data() + S::first(slot) * S::buffer_elements);
     for (int t = 0; t < W * 128; ++t) {
       const int wg = t / 128, b = S::buffer(slot, wg);
       owned.insert(b);
@@ -197,7 +201,7 @@ void check_staging_slots() {
       for (int v = 0; v < int(size(st)); ++v) {
         const int64_t m = int64_t(get<0>(ct(v))), n = int64_t(get<1>(ct(v)));
         const int64_t offset = &st(v) - buffers.data();
-        bad += offset != int64_t(b) * S::elements + int64_t(S::staging(int(m % 64), int(n % S::Cols)));
+        bad += offset != int64_t(b) * S::buffer_elements + int64_t(S::staging(int(m % 64), int(n % S::Cols)));
       }
     }
   }
@@ -240,6 +244,7 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
     check_part_origins<16, 256, 1, 2>();  // one warpgroup, two M repeats
     check_part_origins<32, 256, 2, 1>();  // an f32 D: four parts per repeat
     check_part_origins<16, 128, 2, 2>();
+    check_part_origins<16, 64, 2, 1>();   // cooperative 128 x 64: one part per warpgroup
   });
 }
 

@@ -151,7 +151,7 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
     const Schedule whole = sm90::choose_schedule(g, sms);
     const sm90::Candidate dp = sm90::candidate_of(whole, e, sm90::Schedulers::DataParallel);
     const double dp_eff = sm90::predict(dp, shape, sms, sm90::scheduler_for(dp, shape, sms, false)).efficiency;
-    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128}) {
+    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Cooperative128x64NoCluster}) {
       const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::StreamK);
       const auto sched = sm90::scheduler_for(c, shape, sms, true);
       const double eff = sm90::predict(c, shape, sms, sched).efficiency;
@@ -169,6 +169,10 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
     const bool tn = a == Major::Row && b == Major::Col, nt = a == Major::Col && b == Major::Row;
     if (sk && is_fp8(e)) RC_ASSERT(e == Element::E4M3 && output_element(g) == Element::BF16 && tn);
     if (sk && !is_fp8(e)) RC_ASSERT(e != Element::F32 && output_element(g) == e && (tn || nt));
+    // the decode kernel: 16-bit TN, D in the inputs' type, at most kDecodeExtent tokens (the
+    // kernel's N), never without a plan that shares k-iterations
+    if (sk == Schedule::Cooperative128x64NoCluster)
+      RC_ASSERT(!is_fp8(e) && e != Element::F32 && output_element(g) == e && tn && n <= sm90::kDecodeExtent);
   });
 }
 
@@ -190,9 +194,9 @@ TEST_CASE("sm90 Stream-K choice: the issue's shapes on 132 SMs") {
   // 4096^3 (256 tiles: the last wave 58 of 66) and 1000^3 (ping-pong fills the GPU): whole tiles.
   CHECK(!sm90::choose_stream_k(tn(4096, 4096, 4096), 132));
   CHECK(!sm90::choose_stream_k(tn(1000, 1000, 1000), 132));
-  // Decode-like (64 tokens through a 10240 x 8192 weight, as D^T: N = 64): 40 cluster tiles in
-  // a single partial wave of 66 clusters, shared; the 128x128 tile wastes half as much of N.
-  CHECK(sm90::choose_stream_k(tn(10240, 64, 8192), 132) == Schedule::Cooperative128x128);
+  // Decode-like (64 tokens through a 10240 x 8192 weight, as D^T: N = 64): 80 tiles of 128 x 64
+  // for 132 SMs, shared; the 128x128 tile would be half padding.
+  CHECK(sm90::choose_stream_k(tn(10240, 64, 8192), 132) == Schedule::Cooperative128x64NoCluster);
   // 256 tokens: the TN 128x128 Stream-K kernel is not weighed; the ping-pong kernel's whole
   // tiles run.
   CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x128, tn(4096, 256, 14336)));
@@ -237,4 +241,72 @@ TEST_CASE("sm90 Stream-K choice: the GPU test's Stream-K shapes") {
     REQUIRE(sk.has_value());
     CHECK(*sk == c.expected);
   }
+}
+
+TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes and nowhere else") {
+  // The suite's layers (bench/sm90_gemm_bench.cu: Y = X W^T run as D^T, M the weight's rows, N the
+  // tokens) at 64 tokens: 128 x 64 tiles under Stream-K, in bf16 and f16 (the same kernels).
+  struct Layer {
+    int64_t out, in;
+  };
+  const Layer layers[] = {{6144, 4096}, {4096, 14336}, {14336, 4096}, {10240, 8192}};
+  for (const Element e : {Element::BF16, Element::F16})
+    for (const Layer& l : layers) {
+      INFO(l.out << " x " << l.in << " at 64 tokens");
+      CHECK(sm90::choose_stream_k(tn(l.out, 64, l.in, 1, e), 132) == Schedule::Cooperative128x64NoCluster);
+    }
+  // 128 tokens: where the model predicts it best (Llama-3 8B's down: 64 tiles of a 14336-deep
+  // weight); the other layers keep their choices (a 128-column tile pads nothing there).
+  CHECK(sm90::choose_stream_k(tn(4096, 128, 14336), 132) == Schedule::Cooperative128x64NoCluster);
+  CHECK(!sm90::choose_stream_k(tn(6144, 128, 4096), 132));
+  CHECK(sm90::choose_schedule(tn(6144, 128, 4096), 132) == Schedule::Pingpong64x128);
+  CHECK(sm90::choose_stream_k(tn(10240, 128, 8192), 132) == Schedule::Cooperative128x128);
+  // Past kDecodeExtent tokens, the transposed decode shape (M the tokens: BN along the weight's
+  // rows), NT, an f32 D and FP8: never.
+  for (const Layer& l : layers) {
+    CHECK(sm90::choose_stream_k(tn(l.out, 256, l.in), 132) != Schedule::Cooperative128x64NoCluster);
+    CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 129, l.in)));
+    CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(64, l.out, l.in)));
+    CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster,
+                                     problem(l.out, 64, l.in, 1, Element::BF16, Major::Col, Major::Row)));
+    GemmArguments f32d = tn(l.out, 64, l.in);
+    f32d.epilogue.output = Element::F32;
+    CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, f32d));
+    CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 64, l.in, 1, Element::E4M3)));
+  }
+  // A row-major D (torch's Y = X W^T as written: M the tokens) runs as D^T: the decode kernel.
+  GemmArguments y = tn(64, 6144, 4096);
+  y.c.major = Major::Row;
+  CHECK(sm90::choose_stream_k(sm90::as_column_major_d(y), 132) == Schedule::Cooperative128x64NoCluster);
+}
+
+TEST_CASE("sm90 decode kernel: its Stream-K plan shares every weight tile's k-loop over all SMs") {
+  // 64 tokens through Llama-3 8B's qkv weight (6144 x 4096): 48 tiles of 128 x 64, 64 k-tiles
+  // each, for 132 SMs: no whole wave, every SM a unit of 3072 / 132 = 23.3 k-tiles (23 or 24);
+  // 128 x 128 tiles in clusters of 2 would give 24 cluster tiles to 66 clusters, each CTA's
+  // k-tile twice the MACs (half padding).
+  const sm90::GemmShape s = sm90::shape_of(tn(6144, 64, 4096));
+  const sm90::Candidate c = sm90::candidate_of(Schedule::Cooperative128x64NoCluster, Element::BF16, sm90::Schedulers::StreamK);
+  REQUIRE((c.tile_m == 128 && c.tile_n == 64 && c.tile_k == 64 && c.cluster.m == 1 && c.cluster.n == 1));
+  const auto sched = sm90::scheduler_for(c, s, 132, true);
+  CHECK(sched.tile_count() == 48);
+  CHECK(sched.k_tiles == 64);
+  CHECK(sched.clusters == 132);
+  CHECK(sched.plan.kind == Decomposition::StreamK);
+  CHECK(sched.plan.dp_tiles == 0);
+  CHECK(sched.plan.sk_units == 132);
+  int64_t total = 0;
+  for (int64_t u = 0; u < sched.plan.sk_units; ++u) {
+    const int64_t span = sched.unit_begin(u + 1) - sched.unit_begin(u);
+    CHECK((span == 23 || span == 24));
+    total += span;
+  }
+  CHECK(total == 48 * 64);
+  // the model: the decode tile's critical path is shorter than 128 x 128's in clusters of 2 and
+  // than the ping-pong kernel's whole tiles (96 of 64 x 128 on 132 SMs, 64 k-tiles each)
+  const double decode = sm90::predict(c, s, 132, sched).efficiency;
+  const sm90::Candidate sk128 = sm90::candidate_of(Schedule::Cooperative128x128, Element::BF16, sm90::Schedulers::StreamK);
+  const sm90::Candidate pp = sm90::candidate_of(Schedule::Pingpong64x128, Element::BF16, sm90::Schedulers::DataParallel);
+  CHECK(decode > sm90::predict(sk128, s, 132, sm90::scheduler_for(sk128, s, 132, true)).efficiency * (1 + sm90::kSelectionMargin));
+  CHECK(decode > sm90::predict(pp, s, 132, sm90::scheduler_for(pp, s, 132, false)).efficiency * (1 + sm90::kSelectionMargin));
 }

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "collective/collective_builder.hpp"
+#include "collective/sm90_epilogue_staging.hpp"
 #include "collective/sm90_epilogue_tree_fields.hpp"
 #include "device/gemm_adapter.hpp"
 #include "device/gemm_configuration.hpp"
@@ -186,6 +187,26 @@ static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, 
                              kernels::sm90::CollectiveEpilogueSm90TreeTmaStore<bfloat16_t, 128, 256, 2, SomeTree>> &&
               CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTree<SomeTree, EpilogueTmaStore>>::smem_bytes ==
                   2 * kernels::sm90::epilogue_staging_bytes);
+// The decode tile (sm90::DecodeGemm): 128x64x64 without a cluster, two consumer warpgroups of
+// 64x64 (m64n64k16); a stage is 16 KiB of A (weight) and 8 KiB of B (tokens), so 8 stages of
+// 24 KiB fit beside the cooperative kernel's 2 x 16 KiB staging (192 + 32 KiB + barriers <= 227 KiB;
+// a 9th would need 248 KiB), against 6 stages of 32 KiB at 128x128. Its TMA-store epilogue
+// stages each warpgroup's 64 x 64 in half of its buffer, one part per tile.
+using S90_decode = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, _64, _64>, _1x1>;
+static_assert(S90_decode::StageBytesA == 16 * 1024 && S90_decode::StageBytesB == 8 * 1024 && S90_decode::Stages == 8 &&
+              S90_decode::ConsumerWarpgroups == 2 && S90_decode::SwizzleBytes == 128 &&
+              std::is_same_v<S90_decode::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<8, 2, 1>,
+                                                                           tuple<_128, _64, _64>, bfloat16_t, GMMA::Major::K,
+                                                                           GMMA::Major::K, 128, bfloat16_t>>);
+using S90_decode_epilogue = CollectiveEpilogueBuilder<S90_decode, bfloat16_t, 8>;
+static_assert(std::is_same_v<S90_decode_epilogue::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 64, 2, Activation::Identity, 1>> &&
+              S90_decode_epilogue::smem_bytes == 2 * kernels::sm90::epilogue_staging_bytes &&
+              kernels::sm90::EpilogueStaging<16, 64, 2, 1>::Cols == 64 && kernels::sm90::EpilogueStaging<16, 64, 2, 1>::Parts == 1 &&
+              kernels::sm90::EpilogueStaging<16, 64, 2, 1>::bytes == 8 * 1024);
+static_assert(sizeof(S90_decode::StorageBesideDefaultEpilogue<8>) <= std::size_t(arch::Sm90::smem_capacity) &&
+              sizeof(S90_decode::StorageBesideDefaultEpilogue<8>) >= 8 * 24 * 1024 + 2 * kernels::sm90::epilogue_staging_bytes);
 // Narrow tiles get narrower swizzles: K-major BK = 16 bf16 is 32 bytes; MN-major BN = 32 is 64.
 using S90_sw32 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_64, _64, _16>>;
 using S90_sw64 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, MNMajor, 8, tuple<_64, _32, _64>>;
@@ -412,6 +433,7 @@ TEST_CASE("the SM90 automatic stage count fills shared memory beside the epilogu
   check(S90_sw64{});
   check(S90_pp{});
   check(S90_pp256{});
+  check(S90_decode{});
   // What a stage costs beside its tiles: the pipeline's two barriers, inside the padding of the
   // ring to the staging's 1 KiB alignment while they fit there.
   static_assert(sizeof(S90_bf16::StorageBesideDefaultEpilogue<4>) == 4 * 48 * 1024 + 1024 + 2 * kernels::sm90::epilogue_staging_bytes + 1024 + 1024);

@@ -351,6 +351,10 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
   CHECK(sm90::config_of(128, 128, {1, 1}, Decomposition::DataParallel) ==
         sm90::Sm90Config{Schedule::Cooperative128x128NoCluster, false});
   CHECK_FALSE(sm90::config_of(128, 128, {1, 1}, Decomposition::StreamK));  // (Stream-K kernels run clusters of 2)
+  // (but the decode kernel: 128x64 tiles without a cluster, Stream-K only)
+  CHECK(sm90::config_of(128, 64, {1, 1}, Decomposition::StreamK) == sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, true});
+  CHECK_FALSE(sm90::config_of(128, 64, {2, 1}, Decomposition::StreamK));
+  CHECK(to_string(sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, true}) == "stream-k cooperative 128x64 no cluster");
   CHECK_FALSE(sm90::config_of(128, 128, {1, 2}, Decomposition::DataParallel));  // (clusters along M only)
   CHECK_FALSE(sm90::config_of(128, 256, {1, 1}, Decomposition::DataParallel));  // the dispatch runs clusters of 2
   CHECK_FALSE(sm90::config_of(128, 256, {2, 1}, Decomposition::SplitK));

@@ -304,7 +304,8 @@ def test_workspace_modes(gen):
 
 
 def test_gemm_tune_chooses_the_fastest_and_gemm_runs_it(gen, tmp_path):
-    """gemm_tune times every configuration, returns the fastest, writes nothing of the caller's
+    """gemm_tune times every configuration, returns the fastest (or the rule's, where none beat it
+    clearly), writes nothing of the caller's
     (out keeps its NaN poison), records it in the file asked for; gemm afterwards is still right."""
     if torch.cuda.get_device_capability()[0] != 9:
         pytest.skip("gemm_tune chooses among the sm90 kernel's configurations")
@@ -316,7 +317,8 @@ def test_gemm_tune_chooses_the_fastest_and_gemm_runs_it(gen, tmp_path):
     t = ts.gemm_tune(a, b, out, reps=3, cache_file=cache)
     assert torch.isnan(out).all(), "gemm_tune wrote the caller's out"
     assert len(t.timings) >= 2 and t.chosen in t.timings
-    assert t.timings[t.chosen] == min(t.timings.values()) == t.microseconds
+    assert t.timings[t.chosen] == t.microseconds and t.rounds >= 3
+    assert t.chosen == t.rule or t.microseconds == min(t.timings.values()), (t.chosen, t.rule, t.timings)
     assert t.cache_file == str(cache) and t.note == ""
     assert f"m={n}\tn={m}\tk={k}" in cache.read_text()  # (the key as the kernel runs it: D^T for a row-major D)
     ts.gemm(a, b, out)

@@ -36,26 +36,36 @@ GemmResult gemm(const GemmArguments& args, GemmKernel kernel, CUstream_st* strea
 // Tuning per shape (docs/scheduling.md). gemm_tune times every configuration of the sm90 TMA +
 // wgmma kernel that can run `args` on the current device (CTA tile and cluster, whole tiles or
 // Stream-K), on the caller's A, B (and C) with D in a scratch copy, nothing of the caller's
-// written; the fastest becomes the configuration gemm(args) runs for this problem (M, N, K,
+// written; the winner becomes the configuration gemm(args) runs for this problem (M, N, K,
 // batch, types, majors, epilogue) in this process, and, with `record`, in the tuning cache file
 // that later processes on a device of the same name and the same tessera version read. Every
 // configuration computes the same sums in another order only (Stream-K's fix-up order is fixed:
 // the same bits from run to run), so tuning changes results by floating-point reassociation at
 // most and every configuration it picks is deterministic.
+// The timing: warm-up rounds for at least 25 ms of wall time (the clocks come up), then rounds
+// that launch every configuration once each, round-robin with the order rotated from round to
+// round, each launch behind a short busy kernel that hides the host's enqueue; at least `reps`
+// rounds and enough that each configuration is timed for `min_ms` in total. The configuration
+// with the smallest median wins over the rule's only where it was faster than the rule's in at
+// least three rounds out of four; otherwise the rule's configuration stays.
 struct GemmTuneOptions {
-  int reps = 20;           // timed rounds (after three of warm-up); each configuration's median kept
+  int reps = 20;         // at least this many timed rounds (1..2000), after the warm-up
+  double min_ms = 5.0;   // and enough rounds that each configuration is timed this long in all
   bool record = true;      // also write the winner to the tuning cache file
   std::string cache_file;  // empty: $TESSERA_TUNING_CACHE ("off": no file), else the default file
 };
 struct GemmTuneTiming {
   std::string configuration;  // as the dispatch names it, e.g. "stream-k cooperative 128x128"
   double microseconds = 0;    // median of its timed launches
+  double low_microseconds = 0, high_microseconds = 0;  // their lower and upper quartiles
 };
 struct GemmTuneResult {
   GemmResult status;                    // why nothing was tuned (Unsupported off the sm90 kernel)
-  std::string chosen;                   // the fastest configuration
+  std::string chosen;                   // the winner
   double microseconds = 0;              // its median
   std::vector<GemmTuneTiming> timings;  // every configuration timed
+  std::string rule;                     // the configuration the rule runs (empty: not among them)
+  int rounds = 0;                       // timed rounds (each configuration once per round)
   std::string cache_file;               // the file the record went to (empty: none)
   std::string note;                     // why the record was not written, where it was not
   explicit operator bool() const { return bool(status); }
