@@ -63,6 +63,9 @@
 //   shape again after tessera::gemm_tune (not written to the tuning cache file), a second column.
 //   --decode: the suite's rows with fewer than 512 rows of output only (the layers at 64, 128 and
 //   256 tokens and the issue's 128 x 8192 x 8192: 13 shapes), the issue's decode bar (0.85).
+//   --launch-once: each shape's tessera GEMM and cuBLAS call launched once and checked, nothing
+//   timed: for a profiler, e.g. which kernel cuBLAS picks per suite shape (ncu's LaunchStats:
+//   kernel name, grid, cluster), as tools/device/cublas_kernels.sh runs it
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode instead of
 //   divided modes: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
@@ -111,6 +114,7 @@ constexpr int kSpreadRounds = 5;  // the runs of consecutive pairs whose ratios 
 float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS with the same beta, C in place)
 bool g_tune = false;     // (the suite's --tuned column) gemm_tune before timing
 bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
+bool g_launch_once = false;  // --launch-once: each shape's two GEMMs launched once, checked, not timed
 
 
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
@@ -267,6 +271,14 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
   int64_t nans = 0;
   const bool ok_ref = p.verify(vs_fp64, nans, 2000);
   const bool ok = ok_ref && vs_cublas < sm90_check::tolerance<T, T>;
+  if (g_launch_once) {  // (for a profiler: one launch of each side per shape, cuBLAS's first)
+    cudaFree(ref);
+    cudaFree(ws);
+    std::printf("%-4s %s %5lld x %5lld x %5lld launched once  err vs cuBLAS %.1e vs fp64 %.1e %s\n", std::is_same_v<T, bfloat16_t> ? "bf16" : "f16",
+                layout, (long long)m, (long long)n, (long long)k, vs_cublas, vs_fp64, ok ? "ok" : "WRONG");
+    if (out) *out = {0, 0, 0, 0, 0, 0, schedule, ok};
+    return ok;
+  }
   // Timing: warm-up, then alternating launches (each pair after the lead-in kernel unless --no-lead).
   const auto t = sm90_check::time_pairs(mine, cublas, reps, 5, g_lead, g_target_ms, g_cold_l2);
   SM90_CUDA(cudaGetLastError());
@@ -785,6 +797,7 @@ bool bench_suite(cublasHandle_t h, int reps, const std::string& csv_path, bool t
     std::printf("suite (%s): widest spread of a row's ratio over %d runs of pairs %.3f (%s)\n", what, kSpreadRounds, widest,
                 widest_at.c_str());
   };
+  if (g_launch_once) return ok;  // (nothing timed: no ratios to summarise)
   summary("rule", &Row::r);
   if (tuned) summary("tuned", &Row::t);
   if (!csv_path.empty()) {
@@ -850,6 +863,7 @@ int main(int argc, char** argv) {
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
     else if (a == "--no-lead") g_lead = false;
+    else if (a == "--launch-once") g_launch_once = true;
     else if (a == "--cold-l2") g_cold_l2 = true;
     else if (a == "--target-ms" && i + 1 < argc) {
       char* end = nullptr;
