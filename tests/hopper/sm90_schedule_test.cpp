@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "device/gemm_configuration.hpp"
 #include "device/sm90_schedule.hpp"
 
 using namespace tessera::kernels;
@@ -232,12 +233,22 @@ TEST_CASE("sm90 Stream-K choice: the GPU test's Stream-K shapes") {
       {1000, 1000, 8008, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x128},
       {296, 304, 8192, 2, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x128},
       {1000, 1000, 6000, 1, Element::F16, Major::Col, Major::Row, Schedule::Cooperative128x128},
-      {3000, 1500, 4000, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x256},
+      {3000, 1504, 4000, 1, Element::BF16, Major::Col, Major::Row, Schedule::Cooperative128x256},
       {3072, 1536, 4096, 1, Element::BF16, Major::Row, Major::Col, Schedule::Cooperative128x256},
   };
   for (const Split& c : cases) {
     INFO(c.m << " x " << c.n << " x " << c.k << " x " << c.batch << (c.a == Major::Row ? " TN" : " NT"));
-    const auto sk = sm90::choose_stream_k(problem(c.m, c.n, c.k, c.batch, c.e, c.a, c.b), 132);
+    // (the GPU test's operands: packed, 16-byte aligned pointers; the SM90 kernels must take
+    // them at all, TMA's 16-byte strides included, or no workspace is asked either)
+    GemmArguments g = problem(c.m, c.n, c.k, c.batch, c.e, c.a, c.b);
+    alignas(16) static char storage[16];
+    g.a.ptr = g.b.ptr = storage;
+    g.a.ld = c.a == Major::Row ? c.k : c.m, g.a.batch_stride = c.m * c.k;
+    g.b.ld = c.b == Major::Col ? c.k : c.n, g.b.batch_stride = c.n * c.k;
+    const GemmResult taken = sm90_takes(g, DeviceInfo{9, 132});
+    INFO(taken.message);
+    REQUIRE(taken);
+    const auto sk = sm90::choose_stream_k(g, 132);
     REQUIRE(sk.has_value());
     CHECK(*sk == c.expected);
   }
