@@ -3,8 +3,9 @@
 // warp and checks what lands in the buffers).
 //  - staging: one warpgroup's (64, Cols) of D, column-major, the 128B-swizzled MN-major GMMA
 //    atom tiled with the atoms walking the columns first (an f32 atom is 32 rows: rows first,
-//    a TMA box would end after 8 columns); a staging buffer (epilogue_staging_bytes, 16 KiB),
-//    Cols = its bytes / 64 rows.
+//    a TMA box would end after 8 columns); at most a staging buffer (epilogue_staging_bytes,
+//    16 KiB): Cols = its bytes / 64 rows, or the widest 16-column multiple below that divides
+//    BN.
 //  - view: the CTA tile (BM, BN) over the buffers: rows (staging rows, warpgroups, M repeats)
 //    : (staging's, buffer, 0) and columns (staging columns, Parts) : (staging's, 0) under
 //    the swizzle -- the M repeats and the parts share their warpgroup's buffer in turn.
@@ -37,9 +38,16 @@ struct EpilogueStaging {
   static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
   // The elements of a staging buffer (its stride in the kernel's shared storage).
   static constexpr int buffer_elements = epilogue_staging_bytes * 8 / Bits;
-  // Staging columns: a staging buffer of 64-row columns, or the whole tile where it is
-  // narrower (a 64-column 16-bit tile stages in half a buffer: one part per M repeat).
-  static constexpr int Cols = buffer_elements / 64 < BN ? buffer_elements / 64 : BN;
+  // Staging columns: the widest whole 16-column stmatrix groups that divide BN and fit a
+  // staging buffer of 64-row columns: a buffer (128 of 16 bits) where it divides BN, the whole
+  // tile where it is narrower (a 64-column 16-bit tile stages in half a buffer: one part per M
+  // repeat), else a divisor of BN (192 columns of 16 bits: two parts of 96, 12 KiB each).
+  static constexpr int widest_cols() {
+    for (int c = buffer_elements / 64 < BN ? buffer_elements / 64 : BN; c >= 16; c -= 16)
+      if (BN % c == 0 && c % 16 == 0) return c;
+    return 0;
+  }
+  static constexpr int Cols = widest_cols();
   static constexpr int Parts = BN / Cols;                 // stores per M repeat
   static_assert(BN % Cols == 0 && Cols % 16 == 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment");
   static constexpr auto staging =

@@ -129,12 +129,13 @@ void check_stmatrix_staging() {
       make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
   const auto tile = make_shape(C<BM>{}, C<BN>{});
   const auto id = make_identity_tensor(tile);
-  const auto tag = [](int64_t m, int64_t n) { return bfloat16_t::from_bits(uint16_t(1 + (m % 64) + 64 * (n % 128))); };
-  const auto wants = [&](int64_t m, int64_t n) { return uint16_t(1 + m % 64 + 64 * (n % 128)); };
+  const auto tag = [](int64_t m, int64_t n) { return bfloat16_t::from_bits(uint16_t(1 + (m % 64) + 64 * (n % 256))); };
+  const auto wants = [&](int64_t m, int64_t n) { return uint16_t(1 + m % 64 + 64 * (n % 256)); };
   constexpr int K = S::instructions_per_part;
   // (16 KiB buffers hold 128 columns: a 256-column tile stages in two parts of 8
-  // instructions, a 64-column one in one part of 4, half of each buffer)
-  static_assert(S::Cols == (BN < 128 ? BN : 128) && S::Parts == BN / S::Cols && K == S::Cols / 16);
+  // instructions, a 64-column one in one part of 4, half of each buffer, a 192-column one in
+  // two parts of 96 columns, 6 instructions each)
+  static_assert(S::Cols == (BN < 128 ? BN : BN % 128 == 0 ? 128 : 96) && S::Parts == BN / S::Cols && K == S::Cols / 16);
   static_assert(S::buffer_elements == 8 * 1024 && S::elements == 64 * S::Cols);
   std::vector<bfloat16_t> buffers(size_t(W * S::buffer_elements));
   const auto sD = S::tensor(buffers.data());
@@ -175,6 +176,7 @@ TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at 
   check_stmatrix_staging<64, 1, 1>();   // ping-pong 64 x 256
   check_stmatrix_staging<128, 1, 2>();  // one warpgroup, two M repeats sharing its buffer (the TiledMma is 64 rows)
   check_stmatrix_staging<128, 2, 1, 64>();  // cooperative 128 x 64 (decode): one part in half of each buffer
+  check_stmatrix_staging<128, 2, 1, 192>();  // cooperative 128 x 192: two parts of 96 columns (12 KiB of a buffer)
 }
 
 // Staging slots (EpilogueStaging::first, buffer): the ping-pong kernel's two consumers (one
@@ -245,6 +247,8 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
     check_part_origins<32, 256, 2, 1>();  // an f32 D: four parts per repeat
     check_part_origins<16, 128, 2, 2>();
     check_part_origins<16, 64, 2, 1>();   // cooperative 128 x 64: one part per warpgroup
+    check_part_origins<16, 192, 2, 1>();  // cooperative 128 x 192: two parts of 96 columns
+    check_part_origins<32, 192, 2, 1>();  // an f32 D: three parts of 64
   });
 }
 
