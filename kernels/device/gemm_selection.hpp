@@ -103,14 +103,19 @@ struct Candidate {
 // operand bytes per MAC ((128 + 64) x 64 x 2 B per 128 x 64 x 64 MACs, 1/21 B, twice the
 // 128x256 tile's), and where it is chosen (N <= 64) the weight's DRAM bytes bound both; 0.85 for 128x128 in clusters of 2 (1.5x the L2 bytes per MAC, the
 // measured gap of 15-27% at large shapes taken at its favourable end; its TN measurements in
-// bench/notes/sm90_tiles.md agree: 0.88-0.92 of 128x256's at many waves). FP8's wgmma does
+// bench/notes/sm90_tiles.md agree: 0.88-0.92 of 128x256's at many waves). 0.94 for 128x192 in
+// clusters of 2, an assumption until measured: its operand bytes per MAC (320 / (128 x 192))
+// are 1.11x 128x256's (0.9 of its bytes ratio), and the clustered rates interpolated linearly
+// in that ratio (64x128: 0.58 at 0.5, 128x128: 0.85 at 0.75, 128x256: 1 at 1) give 0.94
+// (tools/predict_tiles.cpp). FP8's wgmma does
 // twice the 16-bit MACs per cycle, so its tiles' rates are twice theirs (a 128x256x128 k-tile
 // takes a 128x256x64 16-bit k-tile's time): every time stays in the 16-bit tile's unit.
 // Assumptions of the model, which measurements in the tuning cache override.
-inline constexpr std::array<Candidate, 12> kSm90Candidates = {{
+inline constexpr std::array<Candidate, 13> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
+    {128, 192, 64, {2, 1}, 0.94, Takes::Tn16BitSame},
     {128, 128, 64, {2, 1}, 0.85, Takes::Same16Bit},
     {128, 128, 64, {1, 2}, 0.85, Takes::Same16Bit},
     {128, 128, 64, {1, 1}, 0.90, Takes::Same16Bit},

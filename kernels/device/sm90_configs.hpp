@@ -57,6 +57,17 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
           class Scheduler = WholeTileScheduler>
 using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _128, _64>, ClusterM>, Element, Scheduler>;
 
+// Between the two: 128x192x64 tiles (two consumer warpgroups of 64x192, wgmma m64n192k16, 96
+// accumulators per consumer thread), 4 stages of 40 KiB, the staging in two parts of 96
+// columns per warpgroup (sm90_epilogue_staging.hpp); clusters of 2 along M share B (96 rows
+// each by multicast). A tile count between the 128x256 and 128x128 ones: where neither fills
+// its last wave (3072^3: 384 tiles of 128x192 are 2.9 waves of 132 SMs, 288 of 128x256 2.2),
+// at 0.9 of 128x256's operand bytes per MAC (320 / (128 x 192) against 384 / (128 x 256)).
+// 16-bit TN, D in the inputs' type; whole tiles or Stream-K.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
+          class Scheduler = WholeTileScheduler>
+using MidTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, C<192>, _64>, ClusterM>, Element, Scheduler>;
+
 // For decode (Y = X W^T with a few tokens, run as D^T: M the weight's rows, N the tokens,
 // 16-bit TN): 128x64x64 tiles (two consumer warpgroups of 64x64, wgmma m64n64k16), no cluster,
 // under Stream-K. At 64 tokens a 128-column tile is half padding; a 64-column one computes

@@ -28,6 +28,10 @@
 //                         128-column tile is half padding at 64 tokens and the few weight tiles
 //                         share their k-loops over every SM (compiled with the ping-pong
 //                         kernels: K-major 64-row tiles of the same types)
+//   Mid<T>, MidSplit<T>   128x192 tiles in clusters of 2, TN, D in T, whole tiles and under
+//                         Stream-K (4): a tile count between 128x256's and 128x128's, for the
+//                         shapes where neither fills its last wave (3072^3); a unit of their own
+//                         (the 192-row B tile's stage layouts and TMA plans are theirs alone)
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
@@ -83,6 +87,10 @@ template <class T, Major MA, Major MB>
 using SmallSplit = sm90::SmallTileGemm<T, MA, MB, 2, sm90::StreamKTileScheduler>;
 template <class T>
 using Decode = sm90::DecodeGemm<T>;
+template <class T>
+using Mid = sm90::MidTileGemm<T>;
+template <class T>
+using MidSplit = sm90::MidTileGemm<T, K, K, 2, sm90::StreamKTileScheduler>;
 template <class T, Activation A>
 using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
@@ -100,7 +108,7 @@ using Fp8Block = sm90::Fp8BlockScaledGemm<>;
 using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong, Fp8, Fp8Block };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, Fp8, Fp8Block };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -138,6 +146,8 @@ using Kernels = std::tuple<
     Shipped<Pingpong<bf16>, Unit::Pingpong>,         Shipped<Pingpong<f16>, Unit::Pingpong>,
     Shipped<Solo<bf16>, Unit::Pingpong>,             Shipped<Solo<f16>, Unit::Pingpong>,
     Shipped<Decode<bf16>, Unit::Pingpong>,           Shipped<Decode<f16>, Unit::Pingpong>,
+    Shipped<Mid<bf16>, Unit::Mid>,                   Shipped<Mid<f16>, Unit::Mid>,
+    Shipped<MidSplit<bf16>, Unit::Mid>,              Shipped<MidSplit<f16>, Unit::Mid>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,

@@ -4,6 +4,8 @@
 // A schedule names a kernel's tile, cluster and consumer arrangement:
 //   Cooperative128x256           two consumer warpgroups share a 128 x 256 tile, clusters of 2
 //                                along M (the default)
+//   Cooperative128x192           the same with 128 x 192 tiles (16-bit TN): a tile count between
+//                                the two below and above, for shapes neither fills (3072^3)
 //   Cooperative128x128           the same with 128 x 128 tiles
 //   Cooperative128x128NoCluster  128 x 128 tiles without a cluster (16-bit TN)
 //   Pingpong64x128               two consumer warpgroups each own 64 x 128 tiles, alternating,
@@ -59,11 +61,12 @@ struct Schedule {
   int bm = 128, bn = 256;
   int cluster_m = 2;  // CTAs per cluster along M
 
-  static const Schedule Cooperative128x256, Cooperative128x128, Cooperative128x128NoCluster, Pingpong64x128,
-      Cooperative128x64NoCluster;
+  static const Schedule Cooperative128x256, Cooperative128x192, Cooperative128x128, Cooperative128x128NoCluster,
+      Pingpong64x128, Cooperative128x64NoCluster;
   friend constexpr bool operator==(const Schedule&, const Schedule&) = default;
 };
 inline constexpr Schedule Schedule::Cooperative128x256{Consumers::Cooperative, 128, 256, 2};
+inline constexpr Schedule Schedule::Cooperative128x192{Consumers::Cooperative, 128, 192, 2};
 inline constexpr Schedule Schedule::Cooperative128x128{Consumers::Cooperative, 128, 128, 2};
 inline constexpr Schedule Schedule::Cooperative128x128NoCluster{Consumers::Cooperative, 128, 128, 1};
 inline constexpr Schedule Schedule::Pingpong64x128{Consumers::Pingpong, 64, 128, 1};
@@ -72,12 +75,13 @@ inline constexpr Schedule Schedule::Cooperative128x64NoCluster{Consumers::Cooper
 // The schedules of the kernel list, in the order the rule walks them (larger tiles first,
 // clusters first: near-ties keep the earlier).
 // (128 x 64 last: it has the ping-pong tile's operand bytes per MAC, and no whole-tile kernel)
-inline constexpr std::array<Schedule, 5> kSchedules = {Schedule::Cooperative128x256, Schedule::Cooperative128x128,
-                                                       Schedule::Cooperative128x128NoCluster, Schedule::Pingpong64x128,
-                                                       Schedule::Cooperative128x64NoCluster};
+inline constexpr std::array<Schedule, 6> kSchedules = {Schedule::Cooperative128x256, Schedule::Cooperative128x192,
+                                                       Schedule::Cooperative128x128, Schedule::Cooperative128x128NoCluster,
+                                                       Schedule::Pingpong64x128, Schedule::Cooperative128x64NoCluster};
 
 inline const char* to_string(Schedule s) {
   if (s == Schedule::Cooperative128x256) return "cooperative 128x256";
+  if (s == Schedule::Cooperative128x192) return "cooperative 128x192";
   if (s == Schedule::Cooperative128x128) return "cooperative 128x128";
   if (s == Schedule::Cooperative128x128NoCluster) return "cooperative 128x128 no cluster";
   if (s == Schedule::Pingpong64x128) return "ping-pong 64x128";

@@ -214,7 +214,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 54, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 58, "the shipped kernels (sm90_kernel_list.hpp's table)");
   // the cluster, read off the mainloop's policy: 2 along M for the cooperative kernels, none for
   // ping-pong and the TN 128x128 kernel without a cluster
   constexpr set::KernelTraits solo = set::traits_of<set::Solo<set::bf16>>;
@@ -258,12 +258,27 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
     CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, problem(6144, 64, 4096, e, Major::Col, Major::Row, e)));
     CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, problem(6144, 64, 4096, e, Major::Row, Major::Col, Element::F32)));
   }
+  // The 128x192 kernels: two consumer warpgroups of 64 x 192, clusters of 2, whole tiles and
+  // Stream-K, 16-bit TN with D in the inputs' type
+  constexpr set::KernelTraits mid = set::traits_of<set::Mid<set::bf16>>, mid_sk = set::traits_of<set::MidSplit<set::f16>>;
+  static_assert(mid.bm == 128 && mid.bn == 192 && mid.cluster_m == 2 && !mid.stream_k && !mid.pingpong && mid.a_k_major &&
+                mid.b_k_major && mid.element == Element::BF16 && mid.output == Element::BF16 && mid.fused == Activation::Identity);
+  static_assert(mid_sk.bm == 128 && mid_sk.bn == 192 && mid_sk.cluster_m == 2 && mid_sk.stream_k && mid_sk.element == Element::F16 &&
+                mid_sk.output == Element::F16);
+  static_assert(sm90::runs_schedule(mid, sm90::Schedule::Cooperative128x192) && !sm90::runs_schedule(mid, sm90::Schedule::Cooperative128x256));
+  for (const Element e : {Element::BF16, Element::F16}) {
+    CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x192, tn(3072, 3072, 3072, e)));
+    CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x192, tn(3072, 3072, 3072, e)));
+    CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x192, problem(3072, 3072, 3072, e, Major::Col, Major::Row, e)));
+    CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x192, problem(3072, 3072, 3072, e, Major::Row, Major::Col, Element::F32)));
+  }
   // gemm_tune's candidates for 16-bit TN: every whole-tile kernel, then the Stream-K ones
   using Config = sm90::Sm90Config;
   for (const Element e : {Element::BF16, Element::F16})
     CHECK(sm90::built_configs(tn(1000, 1000, 1024, e)) ==
-          std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x128NoCluster, false},
-                              {sm90::Schedule::Pingpong64x128, false}, {sm90::Schedule::Cooperative128x256, true},
+          std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x192, false},
+                              {sm90::Schedule::Cooperative128x128NoCluster, false}, {sm90::Schedule::Pingpong64x128, false},
+                              {sm90::Schedule::Cooperative128x256, true}, {sm90::Schedule::Cooperative128x192, true},
                               {sm90::Schedule::Cooperative128x128, true}, {sm90::Schedule::Cooperative128x64NoCluster, true}});
 }
 

@@ -17,7 +17,8 @@
 // 128x128 kernel without a cluster (sm90_schedule.hpp: checked that it does at such shapes);
 // and those two kernels themselves (their entries) on problems with many tiles per CTA, where
 // the ping-pong kernel's two consumer warpgroups alternate; the decode kernel (128x64 tiles, no
-// cluster, Stream-K) forced and where the rule picks it.
+// cluster, Stream-K) forced and where the rule picks it; the 128x192 kernels (clusters of 2,
+// whole tiles and Stream-K) forced and where the rule picks them.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cmath>
 #include <cstdio>
@@ -97,6 +98,25 @@ int check_pingpong(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, floa
 template <class T>
 int check_no_cluster(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
   return check_entry<kernels::device::sm90_set::Solo<T>, T>("128x128 no cluster", m, n, k, l, alpha, beta, alias);
+}
+
+// The 128x192 kernel (sm90_set::Mid: clusters of 2, whole tiles) forced through its entry, either
+// D major (a row-major D runs as D^T = B^T A^T, which keeps TN TN: the kernel's M and N swap).
+template <class T>
+int check_mid(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, bool alias = false) {
+  using Kernel = kernels::device::sm90_set::Mid<T>;
+  sm90_check::Problem<T> p(m, n, k, l, d_row, alpha, beta, uint64_t(m * 6151 + n * 37 + k * 11 + l), "TN");
+  if (alias) p.alias_c_to_d();
+  const auto r = kernels::device::sm90_entry::run<Kernel>(kernels::sm90::as_column_major_d(p.args), nullptr, false, nullptr);
+  const cudaError_t e = cudaDeviceSynchronize();
+  double rel = 0;
+  int64_t nans = 0;
+  const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
+  std::printf("%-4s TN 128x192 %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col",
+              alpha, beta, alias ? " C=D" : "", ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
+  if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
+  return ok ? 0 : 1;
 }
 
 // The decode kernel (sm90_set::Decode: 128x64 tiles, no cluster, Stream-K), forced through its
@@ -253,8 +273,8 @@ int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layou
 }
 
 // The Stream-K kernels on the issue's shapes (132 SMs: 512x4096x14336 and 3072^3 share
-// k-iterations on the 128x256 kernels, run directly; the dispatch runs TN there on whole 128x128
-// tiles without a cluster; 4096^3 and 1000^3 run whole tiles) and residues in M,
+// k-iterations on the 128x256 kernels, run directly; the dispatch runs TN there on whole tiles,
+// 128x128 without a cluster and 128x192; 4096^3 and 1000^3 run whole tiles) and residues in M,
 // N, K with batches, both tiles, TN and NT, bf16 and f16, beta != 0; and the dispatch's own
 // choice with the workspace it asks for at the issue's shapes.
 int check_stream_k_all(bool small_only) {
@@ -469,7 +489,7 @@ int main(int argc, char** argv) {
     fails += check<bfloat16_t>(1000, 1000, 8008, 1, false, 1, 0, "NT", true);
     fails += check<bfloat16_t>(304, 296, 8192, 2, true, 2, -1, "NT", true);  // (small TN problems: ping-pong, no split)
     fails += check<half_t>(1000, 1000, 6000, 1, true, 1, 0.5f, "NT", true);
-    fails += check<bfloat16_t>(3072, 1536, 4096, 1, false, 1, 0, "TN", true);  // (whole tiles: 128x128 without a cluster)
+    fails += check<bfloat16_t>(3072, 1536, 4096, 1, false, 1, 0, "TN", true);  // (Stream-K 128x192; whole tiles 128x192)
     fails += check<bfloat16_t>(3000, 1504, 4000, 1, false, 1, 0, "NT", true);  // 128x256 tiles, NT (N: 16-byte rows)
     // The same problems unsplit (no workspace: the whole-tile kernels).
     fails += check<half_t>(1000, 1000, 4000, 1, true, 1, 0.5f, "NT");
@@ -503,8 +523,7 @@ int main(int argc, char** argv) {
     fails += check_no_cluster<bfloat16_t>(1000, 1000, 1000, 3, 2, -1);
     fails += check_no_cluster<bfloat16_t>(777, 555, 328, 4, 1, 0.5f, true);
     fails += check_no_cluster<half_t>(3000, 2000, 1000, 1, 1, 0);
-    fails += check_rule<bfloat16_t>("cooperative 128x128 no cluster", 3072, 3072, 3072, 1, false, 1, 0);
-    fails += check_rule<bfloat16_t>("cooperative 128x128 no cluster", 3001, 2999, 3000, 1, false, 1, 0.5f);  // residues
+    // (3072^3 and its residues: the 128x192 tiles, below)
     fails += check_rule<half_t>("cooperative 128x128 no cluster", 4000, 500, 14000, 1, false, 1, 0);          // residues, long K
     // 512 tokens through Llama-3 8B's down projection as torch runs it (D row-major: D^T is 4096 x 512)
     fails += check_rule<bfloat16_t>("cooperative 128x128 no cluster", 512, 4096, 14336, 1, true, 1, 0);
@@ -535,6 +554,32 @@ int main(int argc, char** argv) {
       // 64 tokens through Llama-3 8B's qkv projection as torch runs it (D row-major: D^T is 6144 x 64)
       fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 64, 6144, 4096, 1, true, 1, 0);
       fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 60, 10240, 8192, 1, true, 1, 0.5f);  // residue tokens, beta
+    }
+    // The 128x192 kernels (clusters of 2, 16-bit TN), forced: whole tiles at the shape the rule
+    // takes them for, residues in M, N and K (N = 2999: 15 tiles and 119 columns), batches,
+    // both D majors, alpha/beta, C = D, a D TMA cannot store (M = 777: the direct epilogue), one
+    // CTA tile with K below one k-tile, f16; under Stream-K with the workspace it asks for
+    // (0xff-filled), three launches bit-identical, against the whole-tile kernel's D; then
+    // where the rule picks them, through the dispatch.
+    {
+      namespace set = kernels::device::sm90_set;
+      int sms = 0;
+      SM90_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+      const bool h100 = sms == 132;
+      fails += check_mid<bfloat16_t>(3072, 3072, 3072, 1, false, 1, 0);
+      fails += check_mid<bfloat16_t>(3001, 2999, 3000, 1, false, 1, 0.5f);
+      fails += check_mid<bfloat16_t>(1000, 1000, 1000, 3, true, 2, -1);
+      fails += check_mid<bfloat16_t>(777, 555, 328, 4, false, 1, 0.5f, true);
+      fails += check_mid<bfloat16_t>(100, 150, 8, 2, false, 1, 0);
+      fails += check_mid<half_t>(4096, 4096, 4096, 1, true, 1, 0);
+      fails += check_mid<half_t>(1000, 3000, 2000, 2, false, 1, 0.5f, true);
+      fails += check_stream_k<set::MidSplit<bfloat16_t>, bfloat16_t>(3072, 1536, 4096, 1, "TN", 0, h100);
+      fails += check_stream_k<set::MidSplit<bfloat16_t>, bfloat16_t>(1000, 1003, 4008, 3, "TN", 0.5f, false);  // residues, batches, beta
+      fails += check_stream_k<set::MidSplit<half_t>, half_t>(4096, 256, 14336, 1, "TN", 0, h100);
+      fails += check_stream_k<set::MidSplit<half_t>, half_t>(300, 200, 8008, 2, "TN", -1, false);  // few tiles, long K, beta
+      fails += check_rule<bfloat16_t>("cooperative 128x192", 3072, 3072, 3072, 1, false, 1, 0);
+      fails += check_rule<bfloat16_t>("cooperative 128x192", 3001, 2999, 3000, 1, false, 1, 0.5f);  // residues
+      fails += check_rule<half_t>("cooperative 128x192", 3072, 3072, 3072, 1, true, 1, 0.5f);
     }
     // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
     // majors, batches, alpha/beta, many tiles per CTA.

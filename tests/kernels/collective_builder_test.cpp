@@ -477,6 +477,13 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     c = select_configuration(g, h100);
     CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x128NoCluster && c.decomposition == Decomposition::DataParallel));
     CHECK((c.tile_m == 128 && c.tile_n == 128 && c.stages == 6 && c.cluster_m == 1));
+    // 3072^3 TN: whole 128x192 tiles in clusters of 2 (192 cluster tiles, 2.9 waves), 4 stages of
+    // 40 KiB beside the two 16 KiB staging buffers
+    g = args(3072, 3072, 3072, Element::BF16);
+    g.workspace = scratch;
+    c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x192 && c.decomposition == Decomposition::DataParallel));
+    CHECK((c.tile_m == 128 && c.tile_n == 192 && c.tile_k == 64 && c.stages == 4 && c.cluster_m == 2));
     g = args(4096, 4096, 4096, Element::BF16);
     g.workspace = scratch;
     CHECK(select_configuration(g, h100).decomposition == Decomposition::DataParallel);  // 58 of 66 in the last wave
