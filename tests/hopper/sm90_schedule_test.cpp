@@ -272,6 +272,41 @@ TEST_CASE("sm90 Stream-K choice: the GPU test's Stream-K shapes") {
   }
 }
 
+TEST_CASE("sm90 schedule: the GPU test's rule lines name what the rule runs") {
+  // hopper_sm90_gemm_gpu_test's check_rule cases (bf16/f16 TN, the workspace the dispatch asks
+  // for, 132 SMs) expect these names (device::sm90_schedule's: the Stream-K kernel where the rule
+  // takes one, else the whole-tile schedule); here so that a change of the rule shows in CI.
+  struct Rule {
+    int64_t m, n, k;
+    bool d_row;
+    Element e;
+    const char* expected;
+  };
+  const Rule rules[] = {
+      {4000, 500, 14000, false, Element::F16, "cooperative 128x128 no cluster"},
+      {512, 4096, 14336, true, Element::BF16, "cooperative 128x128 no cluster"},
+      {10240, 1024, 8192, false, Element::BF16, "stream-k cooperative 128x256"},
+      {8192, 8192, 1024, false, Element::BF16, "cooperative 128x256"},
+      {6144, 64, 4096, false, Element::BF16, "stream-k cooperative 128x64 no cluster"},
+      {4096, 128, 14336, false, Element::BF16, "stream-k cooperative 128x64 no cluster"},
+      {14336, 64, 4096, false, Element::F16, "stream-k cooperative 128x64 no cluster"},
+      {64, 6144, 4096, true, Element::BF16, "stream-k cooperative 128x64 no cluster"},
+      {60, 10240, 8192, true, Element::BF16, "stream-k cooperative 128x64 no cluster"},
+      {3072, 3072, 3072, false, Element::BF16, "cooperative 128x192"},
+      {3001, 2999, 3000, false, Element::BF16, "cooperative 128x192"},
+      {3072, 3072, 3072, true, Element::F16, "cooperative 128x192"},
+  };
+  for (const Rule& r : rules) {
+    GemmArguments g = tn(r.m, r.n, r.k, 1, r.e);
+    if (r.d_row) g.c.major = Major::Row;
+    const GemmArguments as_run = sm90::as_column_major_d(g);
+    const auto sk = sm90::choose_stream_k(as_run, 132);
+    const std::string runs = sk ? to_string(sm90::Sm90Config{*sk, true}) : to_string(sm90::Sm90Config{sm90::choose_schedule(as_run, 132), false});
+    INFO(r.m << " x " << r.n << " x " << r.k << (r.d_row ? " D row-major" : ""));
+    CHECK(runs == r.expected);
+  }
+}
+
 TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes and nowhere else") {
   // The suite's layers (bench/sm90_gemm_bench.cu: Y = X W^T run as D^T, M the weight's rows, N the
   // tokens) at 64 tokens: 128 x 64 tiles under Stream-K, in bf16 and f16 (the same kernels).
