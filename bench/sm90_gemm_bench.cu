@@ -61,6 +61,8 @@
 //   issue's shapes; prints the geometric mean of the ratios and the lowest ratio with and without
 //   512 rows of output; --csv writes one line per shape for bench/suite_chart.py; --tuned: each
 //   shape again after tessera::gemm_tune (not written to the tuning cache file), a second column.
+//   --tuned with shapes (M N K triples, 16-bit or tf32): gemm_tune first at each shape, printing
+//   every configuration the list builds for it with its time, then the tuned choice timed.
 //   --decode: the suite's rows with fewer than 512 rows of output only (the layers at 64, 128 and
 //   256 tokens and the issue's 128 x 8192 x 8192: 13 shapes), the issue's decode bar (0.85).
 //   --launch-once: each shape's tessera GEMM and cuBLAS call launched once and checked, nothing
@@ -958,6 +960,7 @@ int main(int argc, char** argv) {
     cublasDestroy(h);
     return ok ? 0 : 1;
   }
+  g_tune = tuned;  // (each shape: gemm_tune's timing of every built configuration, then its choice)
   for (size_t i = 0; i < dims.size(); i += 3) {
     const int64_t m = dims[i], n = dims[i + 1], k = dims[i + 2];
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
