@@ -113,6 +113,17 @@ std::vector<Option> with(std::vector<int> bns, int orient) {
   return out;
 }
 
+// shipped + one bm x bn tile in clusters of 2 (whole tiles and Stream-K) along N at `rate`, after
+// the 128x256 ones (e.g. 192 x 128 with three consumer warpgroups: cuBLAS's tile orientation
+// without a transposed D).
+std::vector<Option> with_tile(int bm, int bn, double rate) {
+  std::vector<Option> out = shipped();
+  out.insert(out.begin() + 1, opt(bm, bn, 2, rate, false, false));
+  const auto sk256 = std::find_if(out.begin(), out.end(), [](const Option& o) { return o.stream_k; }) + 1;
+  out.insert(sk256, opt(bm, bn, 2, rate, true, false));
+  return out;
+}
+
 struct Row {
   std::string name, schedule;
   std::int64_t m, n, k;  // as the CSV names them
@@ -205,6 +216,13 @@ int main(int argc, char** argv) {
       std::snprintf(what, sizeof what, "  + 128x%d %s", bn, orient ? "swapped" : "along N");
       report(what, with({bn}, orient));
     }
+  std::printf("\n192 x 128 along N (three consumer warpgroups of 64 x 128: 128x192's operand bytes per MAC\n"
+              "through L2, 128x128's through shared memory per wgmma), at rates from 128x128's to 128x192's:\n");
+  for (const double rate : {0.85, 0.90, 0.94}) {
+    char what[64];
+    std::snprintf(what, sizeof what, "  + 192x128 along N, rate %.2f", rate);
+    report(what, with_tile(192, 128, rate));
+  }
   std::printf("\npairs and triples:\n");
   for (const auto& set : std::vector<std::vector<int>>{{192, 96}, {192, 128}, {192, 160}, {192, 112}, {192, 144, 96}, {192, 160, 112}})
     for (const int orient : {0, 1, 2}) {
