@@ -48,6 +48,7 @@ struct EpilogueStaging {
     return 0;
   }
   static constexpr int Cols = widest_cols();
+  static_assert(Cols > 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment: BN a multiple of 16");
   static constexpr int Parts = BN / Cols;                 // stores per M repeat
   static_assert(BN % Cols == 0 && Cols % 16 == 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment");
   static constexpr auto staging =
