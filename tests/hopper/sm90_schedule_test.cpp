@@ -170,10 +170,10 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
     const bool tn = a == Major::Row && b == Major::Col, nt = a == Major::Col && b == Major::Row;
     if (sk && is_fp8(e)) RC_ASSERT(e == Element::E4M3 && output_element(g) == Element::BF16 && tn);
     if (sk && !is_fp8(e)) RC_ASSERT(e != Element::F32 && output_element(g) == e && (tn || nt));
-    // the decode kernel: 16-bit TN, D in the inputs' type, at most kDecodeExtent tokens (the
-    // kernel's N), never without a plan that shares k-iterations
+    // the decode kernel: 16-bit TN, D in the inputs' type, one tile of tokens (the kernel's N:
+    // kDecodeTileExtent), never without a plan that shares k-iterations
     if (sk == Schedule::Cooperative128x64NoCluster)
-      RC_ASSERT(!is_fp8(e) && e != Element::F32 && output_element(g) == e && tn && n <= sm90::kDecodeExtent);
+      RC_ASSERT(!is_fp8(e) && e != Element::F32 && output_element(g) == e && tn && n <= sm90::kDecodeTileExtent);
   });
 }
 
@@ -266,13 +266,15 @@ TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes an
       INFO(l.out << " x " << l.in << " at 64 tokens");
       CHECK(sm90::choose_stream_k(tn(l.out, 64, l.in, 1, e), 132) == Schedule::Cooperative128x64NoCluster);
     }
-  // 128 tokens: where the model predicts it best (Llama-3 8B's down: 64 tiles of a 14336-deep
-  // weight); the other layers keep their choices (a 128-column tile pads nothing there).
-  CHECK(sm90::choose_stream_k(tn(4096, 128, 14336), 132) == Schedule::Cooperative128x64NoCluster);
+  // 128 tokens: never (two tiles along N each re-read the weight). The model had predicted it
+  // best at Llama-3 8B's down (64 tiles of a 14336-deep weight); measured there 0.70 of cuBLAS
+  // against the 128x128 Stream-K kernel's 0.81, which the rule takes again.
+  CHECK(sm90::choose_stream_k(tn(4096, 128, 14336), 132) == Schedule::Cooperative128x128);
+  for (const Layer& l : layers) CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 65, l.in)));
   CHECK(!sm90::choose_stream_k(tn(6144, 128, 4096), 132));
   CHECK(sm90::choose_schedule(tn(6144, 128, 4096), 132) == Schedule::Pingpong64x128);
   CHECK(sm90::choose_stream_k(tn(10240, 128, 8192), 132) == Schedule::Cooperative128x128);
-  // Past kDecodeExtent tokens, the transposed decode shape (M the tokens: BN along the weight's
+  // Past kDecodeTileExtent tokens, the transposed decode shape (M the tokens: BN along the weight's
   // rows), NT, an f32 D and FP8: never.
   for (const Layer& l : layers) {
     CHECK(sm90::choose_stream_k(tn(l.out, 256, l.in), 132) != Schedule::Cooperative128x64NoCluster);
@@ -320,4 +322,39 @@ TEST_CASE("sm90 decode kernel: its Stream-K plan shares every weight tile's k-lo
   const sm90::Candidate pp = sm90::candidate_of(Schedule::Pingpong64x128, Element::BF16, sm90::Schedulers::DataParallel);
   CHECK(decode > sm90::predict(sk128, s, 132, sm90::scheduler_for(sk128, s, 132, true)).efficiency * (1 + sm90::kSelectionMargin));
   CHECK(decode > sm90::predict(pp, s, 132, sm90::scheduler_for(pp, s, 132, false)).efficiency * (1 + sm90::kSelectionMargin));
+}
+
+TEST_CASE("sm90 rule: the GPU test's expected kernels on 132 SMs") {
+  // hopper_sm90_gemm_gpu_test's check_rule cases (TN, packed operands, a workspace where the
+  // dispatch asks one) name the kernel the dispatch must run on 132 SMs: each is checked here
+  // through the same functions (choose_schedule, choose_stream_k on D column-major), so that a
+  // change of the rule that moves one shows in CI rather than on the GPU.
+  struct Rule {
+    const char* expected;
+    int64_t m, n, k;
+    Element e;
+    bool d_row;
+  };
+  const Rule cases[] = {
+      {"cooperative 128x128 no cluster", 3072, 3072, 3072, Element::BF16, false},
+      {"cooperative 128x128 no cluster", 3001, 2999, 3000, Element::BF16, false},
+      {"cooperative 128x128 no cluster", 4000, 500, 14000, Element::F16, false},
+      {"cooperative 128x128 no cluster", 512, 4096, 14336, Element::BF16, true},
+      {"stream-k cooperative 128x256", 10240, 1024, 8192, Element::BF16, false},
+      {"cooperative 128x256", 8192, 8192, 1024, Element::BF16, false},
+      {"stream-k cooperative 128x64 no cluster", 6144, 64, 4096, Element::BF16, false},
+      {"stream-k cooperative 128x128", 4096, 128, 14336, Element::BF16, false},
+      {"stream-k cooperative 128x64 no cluster", 14336, 64, 4096, Element::F16, false},
+      {"stream-k cooperative 128x64 no cluster", 64, 6144, 4096, Element::BF16, true},
+      {"stream-k cooperative 128x64 no cluster", 60, 10240, 8192, Element::BF16, true},
+  };
+  for (const Rule& c : cases) {
+    INFO(c.m << " x " << c.n << " x " << c.k << (c.d_row ? " D row-major" : " D column-major"));
+    GemmArguments args = tn(c.m, c.n, c.k, 1, c.e);
+    if (c.d_row) args.c.major = Major::Row;
+    const GemmArguments g = sm90::as_column_major_d(args);
+    const std::optional<Schedule> sk = sm90::choose_stream_k(g, 132);
+    const std::string runs = sk ? sm90::to_string(sm90::Sm90Config{*sk, true}) : sm90::to_string(sm90::Sm90Config{sm90::choose_schedule(g, 132), false});
+    CHECK(runs == c.expected);
+  }
 }
