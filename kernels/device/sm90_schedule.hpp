@@ -156,7 +156,7 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 // kDecodeTileExtent, one tile along N: each further tile along N re-reads the weight (through L2
 // at best), which the model's MAC rate does not see. At 128 tokens through Llama-3 8B's down
 // projection it ran 0.70 of cuBLAS where the 128x128 Stream-K kernel ran 0.81 (one process,
-// bench/notes/suite.md run 4); at 64 tokens it is the fastest kernel at every suite layer.
+// bench/notes/suite.md, "The decode kernel and the method above"); at 64 tokens it is the fastest kernel at every suite layer.
 inline constexpr std::int64_t kDecodeExtent = 128;
 inline constexpr std::int64_t kDecodeTileExtent = 64;
 inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
