@@ -24,7 +24,7 @@
 //                         to keep every SM reading the weights (compiled with the ping-pong
 //                         kernels, whose B tiles (128 x 64, K-major) and TMA plans they share)
 //   Decode<T>             128x64 tiles without a cluster under Stream-K, TN, D in T (2): decode
-//                         (at most 128 tokens as the kernel's N: sm90_schedule.hpp), where a
+//                         (at most 64 tokens as the kernel's N: sm90_schedule.hpp), where a
 //                         128-column tile is half padding at 64 tokens and the few weight tiles
 //                         share their k-loops over every SM (compiled with the ping-pong
 //                         kernels: K-major 64-row tiles of the same types)

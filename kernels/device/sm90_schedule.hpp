@@ -157,13 +157,16 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 // at most kDecodeExtent: at 256 tokens through Llama-3 8B's down projection they ran at 0.72 of
 // cuBLAS where the ping-pong kernel's whole tiles run 0.88, which the wave model does not see.
 // The 128 x 64 decode kernel only where g's N (the tokens of Y = X W^T run as D^T) is at most
-// kDecodeExtent: its 64 columns lie along N, and past a few hundred tokens its tiles re-read each
-// weight tile once per 64 tokens (through L2 at best), which the model's MAC rate does not see.
+// kDecodeTileExtent, one tile along N: each further tile along N re-reads the weight (through L2
+// at best), which the model's MAC rate does not see. At 128 tokens through Llama-3 8B's down
+// projection it ran 0.70 of cuBLAS where the 128x128 Stream-K kernel ran 0.81 (one process,
+// bench/notes/suite.md, "The decode kernel and the method above"); at 64 tokens it is the fastest kernel at every suite layer.
 inline constexpr std::int64_t kDecodeExtent = 128;
+inline constexpr std::int64_t kDecodeTileExtent = 64;
 inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
   if (!stream_k_built(s, g)) return false;
   const bool tn16 = !is_fp8(g.element) && g.a.major == Major::Row && g.b.major == Major::Col;
-  if (s == Schedule::Cooperative128x64NoCluster) return tn16 && g.n <= kDecodeExtent;
+  if (s == Schedule::Cooperative128x64NoCluster) return tn16 && g.n <= kDecodeTileExtent;
   return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
 }
 

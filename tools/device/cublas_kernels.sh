@@ -16,22 +16,33 @@ mkdir -p "$OUT"
 ncu --section LaunchStats --metrics gpu__time_duration.sum --csv --log-file "$OUT/cublas_kernels.csv" \
   "$B/sm90_bench" --suite --launch-once >"$OUT/suite_once.txt" 2>&1
 rc=$?
-python3 - "$OUT/cublas_kernels.csv" <<'PY' | tee "$OUT/cublas_kernels.txt"
-import csv, sys, collections
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
-head = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
-if head is None:
+python3 - "$OUT/cublas_kernels.csv" "$OUT/suite_once.txt" <<'PY' | tee "$OUT/cublas_kernels.txt"
+import csv, re, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 14]
+if not rows or "Kernel Name" not in rows[0]:
     print("no ncu table"); sys.exit(0)
-cols = rows[head]
+cols = rows[0]
 k = {c: cols.index(c) for c in cols}
 launches = collections.OrderedDict()
-for r in rows[head + 1:]:
-    if len(r) != len(cols): continue
-    key = (r[k["ID"]], r[k["Kernel Name"]])
-    launches.setdefault(key, {})[r[k["Metric Name"]]] = r[k["Metric Value"]]
-for (i, name), m in launches.items():
-    pick = lambda *names: next((m[n] for n in names if n in m), "?")
-    print(f"{i:>4} grid {pick('Grid Size'):>6} cluster {pick('Cluster Size'):>3} block {pick('Block Size'):>4} "
-          f"regs {pick('Registers Per Thread'):>3} {pick('gpu__time_duration.sum', 'Duration'):>10}  {name[:160]}")
+for r in rows[1:]:
+    m = launches.setdefault(r[k["ID"]], {"name": r[k["Kernel Name"]], "grid": r[k["Grid Size"]], "block": r[k["Block Size"]]})
+    m[r[k["Metric Name"]]] = r[k["Metric Value"]]
+# The bench's lines name the shapes in launch order: cuBLAS's kernel(s), then tessera's.
+shapes = [l.split("]")[0].strip("[") + " " + re.search(r"\d+ x +\d+ x +\d+", l).group(0).replace(" ", "")
+          for l in open(sys.argv[2]) if "launched once" in l]
+def short(name):  # (tessera's entry types are long: the mainloop's schedule and tile are what matter)
+    if not name.startswith("void kernels::"): return name[:110]
+    sched = re.search(r"MainloopTmaWarpSpecialized(\w+)<([^>]*)>", name)
+    tile = re.search(r"tuple<C<(\d+)>, C<(\d+)>, C<(\d+)>", name)
+    return ("tessera " + (sched.group(1) + "<" + sched.group(2) + ">" if sched else "?") +
+            (" tile %sx%sx%s" % tile.groups() if tile else "") + (" stream-k" if "StreamK" in name else ""))
+i = 0
+for m in launches.values():
+    if "sm90_check::" in m["name"]: continue  # (the bench's own check of D)
+    ours = m["name"].startswith("void kernels::") or "tessera" in m["name"]
+    tag = "tessera" if ours else "cuBLAS "
+    print(f"{shapes[i] if i < len(shapes) else '?':42} {tag} grid {m['grid']:>14} cluster {m.get('Cluster Size', '?'):>3} "
+          f"block {m['block']:>12} {m.get('gpu__time_duration.sum', '?'):>9} ns  {short(m['name'])}")
+    if ours: i += 1
 PY
 exit $rc
