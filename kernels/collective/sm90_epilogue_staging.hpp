@@ -1,25 +1,34 @@
 // The SM90 TMA-store epilogue's staging tile, its CTA-tile view, and the stmatrix copy that
 // fills it from the accumulators (host-includable: the host test emulates the copy warp by
-// warp and checks what lands in the buffers).
-//  - staging: one warpgroup's (64, Cols) of D, column-major, the 128B-swizzled MN-major GMMA
-//    atom tiled with the atoms walking the columns first (an f32 atom is 32 rows: rows first,
-//    a TMA box would end after 8 columns); at most a staging buffer (epilogue_staging_bytes,
-//    16 KiB): Cols = its bytes / 64 rows, or the widest 16-column multiple below that divides
-//    BN.
+// warp and checks what lands in the buffers). DMajor: the kernel's D major (its staging's).
+//  - staging, column-major D: one warpgroup's (64, Cols) of D, column-major, the
+//    128B-swizzled MN-major GMMA atom tiled with the atoms walking the columns first (an f32
+//    atom is 32 rows: rows first, a TMA box would end after 8 columns); at most a staging
+//    buffer (epilogue_staging_bytes, 16 KiB): Cols = its bytes / 64 rows, or the widest
+//    16-column multiple below that divides BN.
+//  - staging, row-major D: (64, Cols) row-major, the 128B-swizzled K-major GMMA atom (8 rows of
+//    one 128-byte swizzle row: 64 16-bit or 32 f32 columns) tiled rows first, so that each
+//    atom column of 64 rows is one TMA box (128 bytes x 64 rows, 8 KiB); Cols the widest
+//    multiple of the atom's columns that divides BN and fits a buffer (a 192-column 16-bit
+//    tile: three parts of 64, a 256-column one two of 128).
 //  - view: the CTA tile (BM, BN) over the buffers: rows (staging rows, warpgroups, M repeats)
 //    : (staging's, buffer, 0) and columns (staging columns, Parts) : (staging's, 0) under
 //    the swizzle -- the M repeats and the parts share their warpgroup's buffer in turn.
-//  - stsm (16-bit D): make_tiled_copy_C of the TiledMma with stmatrix x4 .trans: one
+//  - stsm (16-bit D): make_tiled_copy_C of the TiledMma with stmatrix x4, .trans into a
+//    column-major staging (each 8x8 matrix row a 16-byte column segment), without .trans
+//    into a row-major one (a 16-byte row segment: the accumulators' own pairs): one
 //    instruction stores 8 values of a thread (four 8x8 matrices, 16 columns of its warp's 16
-//    rows) as 16-byte column segments, where the per-value stores took 8 instructions. The
+//    rows), where the per-value stores took 8 instructions. The
 //    copy's values are the TiledMma's C values in their order (its TV layout is the MMA's),
 //    so instruction k of an M repeat holds values 8k .. 8k+7: part h is M repeat h / Parts,
 //    instructions (h % Parts) K .. (h % Parts) K + K - 1 (K = Cols / 16; checked at compile
 //    time by instructions_in_value_order and end to end by the host test).
 //  - part_origin: where in D (and C) part h of a warpgroup's share of a CTA tile lies, the
 //    origin of its TMA store (and load): the CTA tile of D's coordinate tensor seen through
-//    the view's modes, at the part's rows and columns.
+//    the view's modes, at the part's rows and columns (either major: coordinates, not offsets).
 #pragma once
+
+#include <type_traits>
 
 #include <tessera/atom/copy_sm90.hpp>
 #include <tessera/atom/copy_sm90_tma.hpp>
@@ -28,14 +37,19 @@
 #include <tessera/coordinate_tensor.hpp>
 #include <tessera/layout.hpp>
 #include <tessera/tiled_copy.hpp>
+#include <tessera/kernels/gemm_arguments.hpp>
 
 #include "../kernel/sm90_shared_storage.hpp"
 
 namespace tessera::kernels::sm90 {
 
-template <int Bits, int BN, int ConsumerWarpgroups, int AtomsM>
+template <int Bits, int BN, int ConsumerWarpgroups, int AtomsM, Major DMajor = Major::Col>
 struct EpilogueStaging {
-  static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit MN-major 128B GMMA atom");
+  static_assert(Bits == 16 || Bits == 32, "the staging tile is the 16- or 32-bit 128B GMMA atom");
+  static constexpr bool row_major = DMajor == Major::Row;
+  // The columns a part holds a multiple of: a 16-column stmatrix group (column-major), one
+  // K-major atom's 128-byte row (row-major: a TMA box's inner extent).
+  static constexpr int col_unit = row_major ? 1024 / Bits : 16;
   // The elements of a staging buffer (its stride in the kernel's shared storage).
   static constexpr int buffer_elements = epilogue_staging_bytes * 8 / Bits;
   // Staging columns: the widest whole 16-column stmatrix groups that divide BN and fit a
@@ -43,16 +57,25 @@ struct EpilogueStaging {
   // tile where it is narrower (a 64-column 16-bit tile stages in half a buffer: one part per M
   // repeat), else a divisor of BN (192 columns of 16 bits: two parts of 96, 12 KiB each).
   static constexpr int widest_cols() {
-    for (int c = buffer_elements / 64 < BN ? buffer_elements / 64 : BN; c >= 16; c -= 16)
+    const int most = buffer_elements / 64 < BN ? buffer_elements / 64 : BN;
+    for (int c = most - most % col_unit; c >= col_unit; c -= col_unit)
       if (BN % c == 0 && c % 16 == 0) return c;
     return 0;
   }
   static constexpr int Cols = widest_cols();
-  static_assert(Cols > 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment: BN a multiple of 16");
+  static_assert(Cols > 0 || row_major, "the staging tile holds whole 16-column stmatrix groups of the C fragment: BN a multiple of 16");
+  static_assert(Cols > 0 || !row_major,
+                "a row-major staging tile holds whole 128-byte rows of the K-major atom: BN a multiple of 64 (16-bit) or 32 (f32)");
   static constexpr int Parts = BN / Cols;                 // stores per M repeat
   static_assert(BN % Cols == 0 && Cols % 16 == 0, "the staging tile holds whole 16-column stmatrix groups of the C fragment");
-  static constexpr auto staging =
-      GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
+  static constexpr auto make_staging() {
+    if constexpr (row_major) return GMMA::make_smem_layout<Bits, GMMA::Major::K, 128>(make_shape(_64{}, C<Cols>{}));
+    else return GMMA::make_smem_layout<Bits, GMMA::Major::MN, 128>(make_shape(_64{}, C<Cols>{}), tuple<_2, _1>{});
+  }
+  static constexpr auto staging = make_staging();
+  // TMA boxes per part: one per 128-byte swizzle row of the contiguous mode (64 rows of a
+  // column-major 16-bit tile, 32 of f32; Cols / col_unit of a row-major one).
+  static constexpr int boxes = row_major ? Cols / col_unit : 64 * Bits / 8 / 128;
   static constexpr int elements = int(cosize(staging.inner()));
   static constexpr int bytes = elements * Bits / 8;
   static_assert(bytes % 1024 == 0 && bytes <= epilogue_staging_bytes,
@@ -89,10 +112,11 @@ struct EpilogueStaging {
     return parts(make_coord(make_coord(_0{}, wg, get<1>(part)), make_coord(_0{}, get<0>(part))));
   }
 
-  // 16-bit D: the stmatrix copy of the TiledMma's C fragment.
+  // 16-bit D: the stmatrix copy of the TiledMma's C fragment (.trans into column-major staging).
+  using StsmOp = std::conditional_t<row_major, SM90_U32x4_STSM_N, SM90_U16x8_STSM_T>;
   template <class ElementD, class TiledMma> TESSERA_HOST_DEVICE static constexpr auto stsm(TiledMma const& tiled) {
     static_assert(Bits == 16, "stmatrix stores 16-bit values");
-    return make_tiled_copy_C(Copy_Atom<SM90_U16x8_STSM_T, ElementD>{}, tiled);
+    return make_tiled_copy_C(Copy_Atom<StsmOp, ElementD>{}, tiled);
   }
   static constexpr int values_per_instruction = 8;
   static constexpr int instructions_per_part = Cols / 16;

@@ -9,6 +9,11 @@
 //  - the 16-bit staging through stmatrix (EpilogueStaging::stsm, the copy emulated warp by
 //    warp): each part's instructions put exactly that part's values of the tile at their
 //    staging offsets, for the cooperative (two warpgroups) and the ping-pong (one) TiledMma;
+//  - the row-major staging (a row-major kernel D): stmatrix without .trans emulated warp by
+//    warp, then each part's TMA store boxes read as the TMA unit reads them (the 128-byte
+//    swizzle applied to the box's byte addresses, not the layout's) into a row-major D: every
+//    element of the CTA tile lands once where D expects it (BN 64/128/192/256, bf16 and f16);
+//    and a row-major C loaded by the same boxes is where each thread reads it;
 //  - the persistent tile scheduler: every (m, n, l) tile exactly once, grouped raster.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
@@ -21,6 +26,7 @@
 #include "collective/sm90_epilogue_staging.hpp"
 #include "kernel/sm90_tile_scheduler.cuh"
 #include "tessera/algorithm/copy.hpp"
+#include "tessera/algorithm/copy_tma.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/atom/tma_coord.hpp"
 #include "tessera/atom/gmma_layout.hpp"
@@ -221,9 +227,9 @@ TEST_CASE("sm90 TMA-store epilogue: each slot's warpgroups stage into buffers of
 // Where each part's TMA store (and C load) starts (EpilogueStaging::part_origin): part h of
 // warpgroup w of CTA tile (tm, tn) at (tm BM + 64 w + 64 W (h / Parts), tn BN + Cols (h % Parts),
 // l), the formula it replaces; and the parts' (64, Cols) boxes cover the CTA tile once.
-template <int Bits, int BN, int W, int AtomsM>
+template <int Bits, int BN, int W, int AtomsM, kernels::Major DMajor = kernels::Major::Col>
 void check_part_origins() {
-  using S = kernels::sm90::EpilogueStaging<Bits, BN, W, AtomsM>;
+  using S = kernels::sm90::EpilogueStaging<Bits, BN, W, AtomsM, DMajor>;
   constexpr int BM = 64 * W * AtomsM;
   const int64_t tm = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / BM), tn = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / BN);
   const int64_t l = *rc::gen::inRange<int64_t>(0, 1 << 16);
@@ -249,7 +255,126 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
     check_part_origins<16, 64, 2, 1>();   // cooperative 128 x 64: one part per warpgroup
     check_part_origins<16, 192, 2, 1>();  // cooperative 128 x 192: two parts of 96 columns
     check_part_origins<32, 192, 2, 1>();  // an f32 D: three parts of 64
+    check_part_origins<16, 192, 2, 1, kernels::Major::Row>();  // row-major 128 x 192: three parts of 64
+    check_part_origins<16, 256, 2, 1, kernels::Major::Row>();  // row-major: two parts of 128
+    check_part_origins<32, 128, 2, 1, kernels::Major::Row>();  // row-major f32: two parts of 64
   });
+}
+
+// The row-major staging of a 16-bit D (EpilogueStaging<..., Major::Row>), end to end on the
+// host: the cooperative TiledMma's accumulators, each tagged with its (m, n), staged part by
+// part by the stmatrix copy the epilogue runs (no .trans), then every box of the part's TMA
+// store (the plan the epilogue derives over a row-major tensor) read out of the buffers as
+// the TMA unit does: box element (i0, i1) at the box's smem offset + (i0 + box_dim0 i1)
+// elements, the 128-byte swizzle on the byte address (bits 4-6 ^= bits 7-9), written to a
+// row-major D at the box's coordinates (tma_box_coord of the part's origin). Every element of
+// the CTA tile must arrive once, with its own tag. Then C: a row-major C tagged the same way,
+// loaded box by box into the buffers (the inverse), must sit where each thread's C partition
+// of the view reads it for the value it holds (what the plain epilogue adds beta C from).
+// Thread t's stmatrix instructions of part h (row-major staging), its values tagged.
+template <class T, class S, int BN, class Tiled, class Id, class SD, class Tag>
+void stage_row_major_part(Tiled const& tiled, Id const& id, SD const& sD, int t, int h, Tag const& tag) {
+  const auto ct = tiled.get_slice(t).partition_C(id);
+  T staged[BN / 2];
+  auto frag = make_tensor(&staged[0], make_layout(shape(tiled.get_slice(t).partition_C(sD))));
+  for (int v = 0; v < int(size(frag)); ++v) frag(v) = T::from_bits(tag(int64_t(get<0>(ct(v))), int64_t(get<1>(ct(v)))));
+  const auto stsm = S::template stsm<T>(tiled).get_slice(t);
+  auto src = stsm.retile_S(frag);
+  auto dst = stsm.partition_D(sD);
+  static_assert(S::instructions_in_value_order(decltype(src.layout()){}), "instruction k holds values 8k .. 8k+7");
+  const int K = S::instructions_per_part;
+  for (int k = (h % S::Parts) * K; k < (h % S::Parts + 1) * K; ++k)
+    copy(Copy_Atom<SM90_U32x4_STSM_N, T>{}, src(make_coord(_, k), h / S::Parts, 0), dst(make_coord(_, k), h / S::Parts, 0));
+}
+
+template <class T, int BN>
+void check_row_major_staging() {
+  constexpr int W = 2, AtomsM = 1, BM = 128;
+  using S = kernels::sm90::EpilogueStaging<16, BN, W, AtomsM, kernels::Major::Row>;
+  static_assert(S::Cols % 64 == 0 && S::Cols <= 128 && BN % S::Cols == 0, "row-major parts: whole 128-byte rows, at most 16 KiB");
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto id = make_identity_tensor(make_shape(C<BM>{}, C<BN>{}));
+  const auto tag = [](int64_t m, int64_t n) { return uint16_t(1 + m + BM * n); };  // unique over the tile, never 0
+  // The TMA plan the epilogue derives over a row-major D (ld = 4096 columns), and its boxes.
+  tma::Arguments a;
+  (void)make_tma_copy<SM90_TMA_STORE, S::boxes, 16>(
+      a, make_layout(make_shape(int64_t(4096), int64_t(4096)), make_stride(int64_t(4096), int64_t(1))), S::staging);
+  const auto boxes = tma::make_tile_boxes<S::boxes>(a, S::staging);
+  INFO("BN " << BN << ": " << tma::to_string(boxes.rule) << ", boxes " << a.boxes);
+  REQUIRE(boxes.ok());
+  REQUIRE(boxes.count == S::boxes);
+  REQUIRE(boxes.tx_bytes == uint32_t(64 * S::Cols * 2));
+  REQUIRE(a.box_dim[0] * 2 == 128);  // the inner extent: one 128-byte swizzle row
+  const int64_t tm = 3, tn = 5, l = 0;  // a CTA tile away from the origin
+  // Each element of box q: its byte offset in the buffer (swizzled as TMA does) and its (m, n) in D.
+  const auto each_box_element = [&](int q, tma::Coord const& origin, auto&& f) {
+    int32_t c[tma::kMaxRank];
+    detail::tma_box_coord(boxes, origin, q, c);
+    for (int64_t i1 = 0; i1 < a.box_dim[1]; ++i1)
+      for (int64_t i0 = 0; i0 < a.box_dim[0]; ++i0) {
+        int64_t mode[3] = {0, 0, 0};
+        mode[boxes.mode_of_dim[0]] = c[0] + i0;
+        mode[boxes.mode_of_dim[1]] = c[1] + i1;
+        const uint32_t b = boxes.smem_offset_bytes[q] + uint32_t(2 * (i0 + a.box_dim[0] * i1));
+        const uint32_t swizzled = b ^ (((b >> 7) & 7u) << 4);
+        f(swizzled / 2, mode[0] - tm * BM, mode[1] - tn * BN);
+      }
+  };
+  std::vector<T> buffers(size_t(W * S::buffer_elements));
+  const auto sD = S::tensor(buffers.data());
+  std::vector<int> hits(size_t(BM * BN), 0);
+  int wrong = 0, outside = 0;
+  for (int h = 0; h < AtomsM * S::Parts; ++h) {
+    for (auto& b : buffers) b = T::from_bits(0);
+    host_warp::launch(W * 128, [&](int t) { stage_row_major_part<T, S, BN>(tiled, id, sD, t, h, tag); });
+    for (int w = 0; w < W; ++w) {
+      const tma::Coord origin = tma::coord_of(S::part_origin(tm, tn, l, w, h));
+      for (int q = 0; q < boxes.count; ++q)
+        each_box_element(q, origin, [&](uint32_t element, int64_t m, int64_t n) {
+          if (m < 0 || m >= BM || n < 0 || n >= BN) return void(++outside);
+          ++hits[size_t(m * BN + n)];
+          wrong += buffers[size_t(w * S::buffer_elements) + element].bits != tag(m, n);
+        });
+    }
+  }
+  int not_once = 0;
+  for (int x : hits) not_once += x != 1;
+  CHECK(outside == 0);
+  CHECK(not_once == 0);
+  CHECK(wrong == 0);
+  // C: loaded by the same boxes, read by each thread at its value's place in the view.
+  int c_wrong = 0;
+  for (int h = 0; h < AtomsM * S::Parts; ++h) {
+    for (auto& b : buffers) b = T::from_bits(0);
+    for (int w = 0; w < W; ++w) {
+      const tma::Coord origin = tma::coord_of(S::part_origin(tm, tn, l, w, h));
+      for (int q = 0; q < boxes.count; ++q)
+        each_box_element(q, origin, [&](uint32_t element, int64_t m, int64_t n) {
+          buffers[size_t(w * S::buffer_elements) + element] = T::from_bits(tag(m, n));
+        });
+    }
+    for (int t = 0; t < W * 128; ++t) {
+      const auto ct = tiled.get_slice(t).partition_C(id);
+      const auto st = tiled.get_slice(t).partition_C(sD);
+      for (int v = 0; v < int(size(st)); ++v) {
+        const int64_t m = int64_t(get<0>(ct(v))), n = int64_t(get<1>(ct(v)));
+        if (n / S::Cols != h % S::Parts) continue;  // another part's value
+        c_wrong += st(v).bits != tag(m, n);
+      }
+    }
+  }
+  CHECK(c_wrong == 0);
+}
+
+TEST_CASE("sm90 TMA-store epilogue, row-major D: stmatrix staging and the TMA boxes put every element of the tile once") {
+  check_row_major_staging<bfloat16_t, 64>();
+  check_row_major_staging<bfloat16_t, 128>();
+  check_row_major_staging<bfloat16_t, 192>();
+  check_row_major_staging<bfloat16_t, 256>();
+  check_row_major_staging<half_t, 64>();
+  check_row_major_staging<half_t, 128>();
+  check_row_major_staging<half_t, 192>();
+  check_row_major_staging<half_t, 256>();
 }
 
 TEST_CASE("sm90 persistent scheduler: every tile once, grouped raster (generated)") {
