@@ -48,6 +48,7 @@
 #include "tessera/atom/numeric.hpp"
 #include "tessera/int_tuple.hpp"
 #include "tessera/kernels/epilogue_ops.hpp"  // Activation
+#include "tessera/kernels/gemm_arguments.hpp"  // Major (the kernel's D)
 #include "tessera/kernels/simt_partition.hpp"  // the SIMT collective's parts
 #include "tessera/kernels/tensorop_partition.hpp"  // the SM80 collective's parts
 #include "simt_collective_mma.hpp"  // MainloopSm80CpAsyncSimt
@@ -78,7 +79,7 @@ template <class Policy, class TileShape, class Element, GMMA::Major MajorA, GMMA
 struct CollectiveMainloopSm90TmaWgmma;
 template <class ElementD>
 struct CollectiveEpilogueSm90Direct;
-template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct, int Slots>
+template <class ElementD, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct, int Slots, Major DMajor>
 struct CollectiveEpilogueSm90TmaStore;
 }  // namespace sm90
 
@@ -145,6 +146,10 @@ struct EpilogueScheduleAuto {};
 struct EpilogueSmemStaged {};  // SM80: through a padded smem tile, vector stores
 struct EpilogueSimtDirect {};  // SIMT: from the registers
 struct EpilogueTmaStore {};    // SM90: staged in 128B-swizzled smem, TMA stores
+// SM90: the same for a row-major kernel D (a row-major staging tile, stmatrix without .trans,
+// row-major TMA boxes): the tile's N along D's contiguous mode. The dispatch runs a
+// column-major D's problem transposed on such a kernel where its tile fits the other extent.
+struct EpilogueTmaStoreRowMajor {};
 // SM90: TMA stores of act(alpha acc + bias): one kernel per activation (the store loop of one
 // activation per kernel keeps ptxas time and registers those of the plain kernel).
 template <Activation Act>
@@ -560,11 +565,15 @@ struct CollectiveEpilogueBuilder<
   static_assert(!tree || !MB::Pingpong || std::is_same_v<TreeStores, EpilogueTmaStore>,
                 "CollectiveEpilogueBuilder (SM90, ping-pong): an epilogue tree's stores are EpilogueTmaStore (a staging slot "
                 "per consumer warpgroup, stored under the other's mainloop)");
-  using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused, EpilogueTmaStore,
-                                      std::conditional_t<tree, TreeStores, Requested>>;
+  static constexpr Major d_major = std::is_same_v<Requested, EpilogueTmaStoreRowMajor> ? Major::Row : Major::Col;
+  using Schedule = std::conditional_t<builder_detail::fused_activation<Requested>::is_fused || d_major == Major::Row,
+                                      EpilogueTmaStore, std::conditional_t<tree, TreeStores, Requested>>;
   static_assert(std::is_same_v<Schedule, EpilogueTmaStore> || std::is_same_v<Schedule, EpilogueDirect>,
-                "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreFused<Act>, "
-                "EpilogueDirect or EpilogueTree<Tree>");
+                "CollectiveEpilogueBuilder (SM90): the schedule is EpilogueTmaStore, EpilogueTmaStoreRowMajor, "
+                "EpilogueTmaStoreFused<Act>, EpilogueDirect or EpilogueTree<Tree>");
+  static_assert(d_major == Major::Col || (MB::BN % (1024 / (8 * int(sizeof(ElementD)))) == 0 && !MB::Pingpong),
+                "CollectiveEpilogueBuilder (SM90): a row-major staging tile holds whole 128-byte rows (BN a multiple of 64 "
+                "16-bit or 32 f32 elements), on the cooperative kernel");
   static_assert(std::is_same_v<ElementD, typename MB::ElementA> || std::is_same_v<ElementD, float> ||
                     (builder_detail::is_fp8<typename MB::ElementA> &&
                      (builder_detail::is_16bit_float<ElementD> || std::is_same_v<ElementD, float_e4m3_t>)),
@@ -591,7 +600,8 @@ struct CollectiveEpilogueBuilder<
                                                                                   MB::EpilogueSlots>,
                          sm90::CollectiveEpilogueSm90Tree<ElementD, Tree, TreeFields>>,
       std::conditional_t<std::is_same_v<Schedule, EpilogueTmaStore>,
-                         sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots>,
+                         sm90::CollectiveEpilogueSm90TmaStore<ElementD, MB::BM, MB::BN, MB::ConsumerWarpgroups, fused, MB::EpilogueSlots,
+                                                              d_major>,
                          sm90::CollectiveEpilogueSm90Direct<ElementD>>>;
 };
 

@@ -1,16 +1,16 @@
 // What the SM90 TMA-store epilogue reads and writes, as TMA sees it (host code without CUDA,
 // so that CI tests it: hopper_sm90_epilogue_operands_test). D, and C when beta != 0, are
-// (M, N[, L]) tensors, column-major (the staging tile's major), with D's element type:
+// (M, N[, L]) tensors of the kernel's D major (its staging tile's), with D's element type:
 //
 //   Sm90EpilogueOperands o = sm90_epilogue_operands(g, d_bytes, fused_instance);
 //   o.status      ok: TMA stores D (and loads C if o.load_c); else why the direct epilogue runs
 //   o.modes       2, or 3 with batches
 //   o.extent      (M, N, L)                the same for D and C
-//   o.d_stride    (1, ldd, batch_stride_d) elements
-//   o.c_stride    (1, ldc, batch_stride_c) elements (load_c only)
+//   o.d_stride    (1, ldd, batch_stride_d) elements; row-major (ldd, 1, batch_stride_d)
+//   o.c_stride    (1, ldc, batch_stride_c) elements (load_c only); row-major (ldc, 1, ...)
 //
-// The rules: D column-major (a row-major D was swapped into a column-major one before:
-// as_column_major_d), D and C 16-byte aligned, their ld and batch strides whole 16 bytes
+// The rules: D of the kernel's major (the dispatch orients the problem: as_column_major_d, or
+// as_row_major_d for the kernels built with a row-major D), D and C 16-byte aligned, their ld and batch strides whole 16 bytes
 // (TMA's global address and strides); beta != 0 only on the plain (not fused) instance and a
 // problem without bias or activation (the fused instances stage act(alpha acc + bias) and
 // take beta == 0). C may be D itself (same pointer and strides): each part of C is read into
@@ -80,7 +80,7 @@ struct Sm90EpilogueOperands {
 // the kernel is a fused TMA-store instance (EpilogueTmaStoreFused), which stores
 // act(alpha acc + bias) with beta == 0 only.
 inline Sm90EpilogueOperands sm90_epilogue_operands(std::int64_t m, std::int64_t n, std::int64_t batch, const Sm90EpilogueArguments& g,
-                                                   int d_bytes, bool fused_instance) {
+                                                   int d_bytes, bool fused_instance, Major d_major = Major::Col) {
   Sm90EpilogueOperands o;
   auto refuse = [&](const char* why) {
     o.status = {GemmStatus::Unsupported, why};
@@ -90,12 +90,16 @@ inline Sm90EpilogueOperands sm90_epilogue_operands(std::int64_t m, std::int64_t 
   const std::int64_t per16 = 16 / d_bytes;  // elements in 16 bytes
   const bool batched = batch > 1;
   auto aligned16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  if (g.c.major != Major::Col) return refuse("the TMA-store epilogue stages a column-major D");
+  if (g.c.major != d_major)
+    return refuse(d_major == Major::Col ? "the TMA-store epilogue of this kernel stages a column-major D"
+                                        : "the TMA-store epilogue of this kernel stages a row-major D");
+  // (element strides of D's rows and columns)
+  const bool row = d_major == Major::Row;
   if (!aligned16(g.d) || g.ldd % per16 != 0 || (batched && g.batch_stride_d % per16 != 0))
     return refuse("the TMA-store epilogue needs a 16-byte aligned D, ld and batch stride");
   o.modes = batched ? 3 : 2;
   o.extent[0] = m, o.extent[1] = n, o.extent[2] = batch;
-  o.d_stride[1] = g.ldd, o.d_stride[2] = g.batch_stride_d;
+  o.d_stride[0] = row ? g.ldd : 1, o.d_stride[1] = row ? 1 : g.ldd, o.d_stride[2] = g.batch_stride_d;
   if (g.beta == 0.0f) return o;
   if (fused_instance) return refuse("a fused TMA-store kernel takes beta == 0 only (C runs on the plain kernel)");
   // (bias or activation: the device epilogue's fused(); an f32 D is not fused here)
@@ -105,11 +109,12 @@ inline Sm90EpilogueOperands sm90_epilogue_operands(std::int64_t m, std::int64_t 
   if (!aligned16(g.c.ptr) || g.c.ld % per16 != 0 || (batched && g.c.batch_stride % per16 != 0))
     return refuse("the TMA loads of C need a 16-byte aligned C, ld and batch stride");
   o.load_c = true;
-  o.c_stride[1] = g.c.ld, o.c_stride[2] = g.c.batch_stride;
+  o.c_stride[0] = row ? g.c.ld : 1, o.c_stride[1] = row ? 1 : g.c.ld, o.c_stride[2] = g.c.batch_stride;
   return o;
 }
-inline Sm90EpilogueOperands sm90_epilogue_operands(const GemmArguments& g, int d_bytes, bool fused_instance) {
-  return sm90_epilogue_operands(g.m, g.n, g.batch, sm90_epilogue_arguments(g), d_bytes, fused_instance);
+inline Sm90EpilogueOperands sm90_epilogue_operands(const GemmArguments& g, int d_bytes, bool fused_instance,
+                                                   Major d_major = Major::Col) {
+  return sm90_epilogue_operands(g.m, g.n, g.batch, sm90_epilogue_arguments(g), d_bytes, fused_instance, d_major);
 }
 
 }  // namespace tessera::kernels::sm90

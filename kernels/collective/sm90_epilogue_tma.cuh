@@ -2,10 +2,15 @@
 // writes its 64-row half of the tile (f32 -> element, alpha applied)
 // into a 128B-swizzled column-major staging tile (the MN-major GMMA atom tiled: a column is
 // one 128-byte swizzle row, so a warp's writes land in distinct banks), then one thread stores
-// it with TMA; TMA clips what lies past M and N. The staging tile holds 16 KiB: 64 x BN/2 of a
+// it with TMA; TMA clips what lies past M and N. DMajor: the kernel's D major, a kernel per
+// major. A row-major D stages into the K-major atom tiled rows first (a row of the atom is one
+// 128-byte swizzle row: stmatrix without .trans, whose 16-byte matrix rows are the
+// accumulators' own column pairs) and stores boxes of 64 rows x 128 bytes
+// (EpilogueStaging); the dispatch runs a column-major D's problem transposed on it where the
+// wave model prefers the kernel's tile along the other extent (sm90_schedule.hpp). The staging tile holds 16 KiB: 64 x BN/2 of a
 // 16-bit D, 64 x BN/4 of an f32 D (whose 128-byte swizzle rows are 32 elements: two TMA boxes
 // per store), written and stored BN/cols times in turn. Where this does not apply (D or C
-// not 16-byte aligned, row-major D) the direct epilogue runs.
+// not 16-byte aligned, D of the other major) the direct epilogue runs.
 // beta != 0 (the plain instance, a run-time choice: load_c): C (D's major and type, possibly
 // D itself) comes by TMA into the same staging buffer, completing on the buffer's mbarrier;
 // each thread reads C at the position it then writes D to (D = alpha acc + beta C), so C
@@ -57,9 +62,12 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct_ = Activation::Identity, int Slots = 1>
+template <class ElementD_, int BM, int BN, int ConsumerWarpgroups, Activation FusedAct_ = Activation::Identity, int Slots = 1,
+          Major DMajor_ = Major::Col>
 struct CollectiveEpilogueSm90TmaStore {
   using ElementD = ElementD_;
+  // The major of the D (and C) this kernel stages and TMA stores (the other runs direct stores).
+  static constexpr Major DMajor = DMajor_;
   // The activation this instance applies (Identity: the plain instance).
   static constexpr Activation FusedAct = FusedAct_;
   using Direct = CollectiveEpilogueSm90Direct<ElementD>;
@@ -71,15 +79,15 @@ struct CollectiveEpilogueSm90TmaStore {
   // One warpgroup's staging tile: (64, Cols) of D, column-major, 128B swizzle, the atoms
   // walking the columns first (hopper_sm90_partition_test checks the view, the TMA boxes and
   // the stmatrix staging).
-  using Staging = EpilogueStaging<Bits, BN, ConsumerWarpgroups, AtomsM>;
+  using Staging = EpilogueStaging<Bits, BN, ConsumerWarpgroups, AtomsM, DMajor>;
   static constexpr int Cols = Staging::Cols;    // staging columns: 16 KiB of 64-row columns, at most BN
   static constexpr int Parts = Staging::Parts;  // stores per M repeat (AtomsM Parts per tile and warpgroup)
   static constexpr auto staging = Staging::staging;
   static constexpr int staging_elements = Staging::elements;
   static constexpr int staging_bytes = Staging::bytes;
-  // TMA boxes per store: one 128-byte swizzle row is the box's inner extent (64 rows of 16
-  // bits, 32 of f32).
-  static constexpr int MaxBoxes = 64 * Bits / 8 / 128;
+  // TMA boxes per store: one 128-byte swizzle row is the box's inner extent (column-major: 64
+  // rows of 16 bits, 32 of f32; row-major: 64 or 32 columns, 64 rows).
+  static constexpr int MaxBoxes = Staging::boxes;
 
   static constexpr int Buffers = Slots * ConsumerWarpgroups;
   static_assert(Buffers <= int(arch::epilogue_staging_barriers), "a named barrier per staging buffer (arch/named_barrier.cuh)");
@@ -125,9 +133,9 @@ struct CollectiveEpilogueSm90TmaStore {
   static GemmResult initialize(Params const&, cudaStream_t) { return {}; }
   static Sm90EpilogueOperands operands(GemmProblemShape const& problem, Arguments const& a) {
     return sm90_epilogue_operands(problem_m(problem), problem_n(problem), problem_l(problem), a, int(sizeof(ElementD)),
-                                  FusedAct != Activation::Identity);
+                                  FusedAct != Activation::Identity, DMajor);
   }
-  // The staging tile's TMA plan over a representative column-major tensor (rows, columns[,
+  // The staging tile's TMA plan over a representative tensor of D's major (rows, columns[,
   // batches]): derived once per epilogue type, rebound to each problem's D and C.
   struct Proto {
     tma::Arguments a;
@@ -136,12 +144,14 @@ struct CollectiveEpilogueSm90TmaStore {
   static Proto make_proto(bool batched) {
     Proto p;
     const int64_t rows = 1024, cols = 1024;
+    // (element strides of the rows and columns: column-major (1, rows), row-major (cols, 1))
+    const int64_t row_stride = DMajor == Major::Row ? cols : 1, col_stride = DMajor == Major::Row ? 1 : rows;
     if (batched)
       (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(
-          p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(int64_t(1), rows, rows * cols)), staging);
+          p.a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(row_stride, col_stride, rows * cols)), staging);
     else
-      (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(p.a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
-                                                          staging);
+      (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(
+          p.a, make_layout(make_shape(rows, cols), make_stride(row_stride, col_stride)), staging);
     p.t.boxes = tma::make_tile_boxes<MaxBoxes>(p.a, staging);
     return p;
   }
@@ -406,7 +416,7 @@ struct CollectiveEpilogueSm90TmaStore {
   }
   template <int I, int K0, int... Ks, class Src, class Dst>
   __device__ __forceinline__ static void stsm_instructions(std::integer_sequence<int, Ks...>, Src const& src, Dst& dst) {
-    (copy(Copy_Atom<SM90_U16x8_STSM_T, ElementD>{}, src(make_coord(_, C<K0 + Ks>{}), C<I>{}, _0{}),
+    (copy(Copy_Atom<typename Staging::StsmOp, ElementD>{}, src(make_coord(_, C<K0 + Ks>{}), C<I>{}, _0{}),
           dst(make_coord(_, C<K0 + Ks>{}), C<I>{}, _0{})),
      ...);
   }

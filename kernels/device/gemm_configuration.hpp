@@ -107,15 +107,14 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
   using namespace configuration_detail;
   const Element out = output_element(g);
   if ((g.element != Element::F32 || g.allow_tf32) && sm90_takes(g, dev)) {
-    const bool swap = g.c.major == Major::Row;
     GemmConfiguration c;
-    // The schedule's rule on the problem as the kernel runs it (column-major D: M and N swap;
+    // The schedule's rule on the problem as the kernel runs it (column-major D, or row-major for
+    // the kernels built with one: where the kernel's D major is not the caller's, M and N swap;
     // A and B swap roles, with their types, and both stay K-major or not, so TN stays TN).
-    const GemmArguments as_run = sm90::as_column_major_d(g);
-    sm90::Schedule schedule = sm90::choose_schedule(as_run, dev.multiprocessors);
-    const auto stream_k = g.workspace != nullptr ? sm90::choose_stream_k(as_run, dev.multiprocessors)
-                                                 : std::nullopt;
-    if (stream_k) schedule = *stream_k;
+    const auto stream_k = g.workspace != nullptr ? sm90::choose_config_stream_k(g, dev.multiprocessors) : std::nullopt;
+    const sm90::Sm90Config config = stream_k ? *stream_k : sm90::choose_config(g, dev.multiprocessors);
+    const sm90::Schedule schedule = config.schedule;
+    const bool swap = g.c.major != config.d;
     if (g.element == Element::F32)
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
     else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128)  // (sm90::Fp8Gemm)

@@ -82,7 +82,8 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
     return out;
   }
   const GemmArguments cm = sm90::as_column_major_d(args);
-  const std::vector<sm90::Sm90Config> configs = sm90::built_configs(cm);
+  // (both orientations: the kernels with a row-major D run the problem transposed the other way)
+  const std::vector<sm90::Sm90Config> configs = sm90::built_configs(args);
 
   // Nothing of the caller's is written: D (and C where it is D, read in place) goes to a copy.
   GemmArguments g = args;
@@ -122,8 +123,8 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
   std::optional<std::size_t> rule;
   {
     const int sms = prop.multiProcessorCount;
-    const auto sk = sm90::choose_stream_k(cm, sms);
-    sm90::Sm90Config r = sk ? sm90::Sm90Config{*sk, true} : sm90::Sm90Config{sm90::choose_schedule(cm, sms), false};
+    const auto sk = sm90::choose_config_stream_k(args, sms);
+    sm90::Sm90Config r = sk ? *sk : sm90::choose_config(args, sms);
     if (r.stream_k && device::sm90_workspace_size(g, r) == 0) r.stream_k = false;
     if (auto it = std::find(timed.begin(), timed.end(), r); it != timed.end()) rule = std::size_t(it - timed.begin());
   }

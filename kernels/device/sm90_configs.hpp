@@ -25,13 +25,18 @@ using Sm90Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, maj
 // Scheduler: WholeTileScheduler (whole tiles at compile time: no split-K meeting in the
 // kernel) or SplitKTileScheduler (a kernel of its own, run only when the plan splits).
 // FusedAct: the activation the TMA-store epilogue applies (Identity: plain; fused problems
-// without a kernel of their activation take the direct stores).
-template <class MainloopBuilder, class ElementD, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity>
+// without a kernel of their activation take the direct stores). DMajor: the kernel's D major
+// (Row: the row-major TMA-store epilogue, plain only; D of the other major takes the direct
+// stores).
+template <class MainloopBuilder, class ElementD, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity,
+          kernels::Major DMajor = kernels::Major::Col>
 using Sm90Kernel = gemm_kernel_t<
     GemmProblemShape, typename MainloopBuilder::CollectiveOp,
-    typename CollectiveEpilogueBuilder<MainloopBuilder, ElementD, 16 / sizeof(ElementD),
-                                       std::conditional_t<FusedAct == Activation::Identity, EpilogueScheduleAuto,
-                                                          EpilogueTmaStoreFused<FusedAct>>>::CollectiveOp,
+    typename CollectiveEpilogueBuilder<
+        MainloopBuilder, ElementD, 16 / sizeof(ElementD),
+        std::conditional_t<DMajor == kernels::Major::Row, EpilogueTmaStoreRowMajor,
+                           std::conditional_t<FusedAct == Activation::Identity, EpilogueScheduleAuto, EpilogueTmaStoreFused<FusedAct>>>>::
+        CollectiveOp,
     Scheduler>;
 
 // The default configuration: 128x256x64 CTA tile, two consumer warpgroups of 64x256
@@ -63,10 +68,13 @@ using SmallTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_12
 // each by multicast). A tile count between the 128x256 and 128x128 ones: where neither fills
 // its last wave (3072^3: 384 tiles of 128x192 are 2.9 waves of 132 SMs, 288 of 128x256 2.2),
 // at 0.9 of 128x256's operand bytes per MAC (320 / (128 x 192) against 384 / (128 x 256)).
-// 16-bit TN, D in the inputs' type; whole tiles or Stream-K.
+// 16-bit TN, D in the inputs' type; whole tiles or Stream-K. DMajor = Row: D row-major, staged
+// in three parts of 64 columns per warpgroup (the tile the dispatch runs a column-major D's
+// problem transposed on, its 192 columns along the caller's M: sm90_schedule.hpp).
 template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
-          class Scheduler = WholeTileScheduler>
-using MidTileGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, C<192>, _64>, ClusterM>, Element, Scheduler>;
+          class Scheduler = WholeTileScheduler, kernels::Major DMajor = kernels::Major::Col>
+using MidTileGemm =
+    Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, C<192>, _64>, ClusterM>, Element, Scheduler, Activation::Identity, DMajor>;
 
 // For decode (Y = X W^T with a few tokens, run as D^T: M the weight's rows, N the tokens,
 // 16-bit TN): 128x64x64 tiles (two consumer warpgroups of 64x64, wgmma m64n64k16), no cluster,

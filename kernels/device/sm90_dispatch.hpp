@@ -22,11 +22,12 @@ GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream);
 // with less (or none) in args.workspace_bytes the whole-tile kernel runs.
 std::size_t sm90_workspace_size(const GemmArguments& args);
 // The schedule and tile run_sm90 takes for `args` (sm90_schedule.hpp; "stream-k ..." where it
-// runs the Stream-K kernel), "none" when it refuses.
+// runs the Stream-K kernel; " row-major D" where it runs the kernel built with a row-major D,
+// the problem transposed as that kernel sees it), "none" when it refuses.
 const char* sm90_schedule(const GemmArguments& args);
 
 // The same three with the configuration given instead of chosen (gemm_tune times each of
-// sm90::built_configs(as_column_major_d(args))): Unsupported where the list builds no kernel of
+// sm90::built_configs(args), either orientation): Unsupported where the list builds no kernel of
 // that configuration for args; the Stream-K kernel declines without its workspace, as above.
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream, const sm90::Sm90Config& config);
 std::size_t sm90_workspace_size(const GemmArguments& args, const sm90::Sm90Config& config);

@@ -10,6 +10,9 @@
 //     another than the rule's), run where the caller gives the workspace sm90_workspace_size
 //     asks for and the kernel's plan on the resident clusters shares k-iterations,
 // that kernel is tried first, and declines (launching nothing) where it does not apply.
+// Each of the two runs in its configuration's orientation (sm90_schedule.hpp: choose_config,
+// choose_config_stream_k): D column-major (as_column_major_d), or, for the kernels built with a
+// row-major D, the problem transposed the other way (as_row_major_d).
 // Compiled for sm_90a (kernels/CMakeLists.txt, tools/device/*.sh).
 #include <algorithm>
 #include <array>
@@ -47,8 +50,9 @@ struct Choice {
   Entries whole, first;
   GemmResult refusal;          // set when no kernel takes the problem's types
   bool first_splits = false;  // first is Stream-K: tried only with a workspace
-  sm90::Schedule stream_k_schedule = sm90::Schedule::Cooperative128x256;  // first's, where it is Stream-K
-  sm90::Schedule whole_schedule = sm90::Schedule::Cooperative128x256;     // whole's
+  sm90::Sm90Config stream_k_config{sm90::Schedule::Cooperative128x256, true};  // first's, where it is Stream-K
+  sm90::Sm90Config whole_config;                                               // whole's
+  GemmArguments whole_args, first_args;  // the problem in each one's orientation
 };
 
 // The entries of the first listed kernel whose traits satisfy `wanted`.
@@ -96,45 +100,48 @@ GemmResult refusal(const GemmArguments& g) {
                                        "); the SIMT and SM80 kernels run the others"};
 }
 
-// The configuration to run: `forced` (gemm_tune), else the tuning cache's record for g on this
-// device where the list still builds it, else the rule (choose_schedule, choose_stream_k).
-Choice choose(const GemmArguments& g, const sm90::Sm90Config* forced = nullptr) {
+// The configuration to run: `forced` (gemm_tune), else the tuning cache's record for the
+// problem on this device where the list still builds it, else the rule (choose_config,
+// choose_config_stream_k). args: the caller's problem (either D major).
+Choice choose(const GemmArguments& args, const sm90::Sm90Config* forced = nullptr) {
   const int sms = multiprocessors();
   std::optional<sm90::Sm90Config> config;
   if (forced) {
-    const auto built = sm90::built_configs(g);
-    if (std::find(built.begin(), built.end(), *forced) == built.end()) {
+    if (!sm90::config_built(*forced, args)) {
       Choice refused;
       refused.refusal = {GemmStatus::Unsupported, "the sm90 kernel list builds no " + sm90::to_string(*forced) + " kernel for these arguments"};
       return refused;
     }
     config = *forced;
-  } else if (auto tuned = tuned_sm90_config(g)) {
-    const auto built = sm90::built_configs(g);
-    if (std::find(built.begin(), built.end(), *tuned) != built.end()) config = tuned;
+  } else if (auto tuned = tuned_sm90_config(sm90::as_column_major_d(args))) {
+    if (sm90::config_built(*tuned, args)) config = tuned;
   }
   // (a Stream-K configuration without a whole-tile kernel of its tile: the rule's whole tiles)
-  const sm90::Schedule schedule =
-      config && sm90::schedule_built(config->schedule, g) ? config->schedule : sm90::choose_schedule(g, sms);
-  auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, schedule); };
+  const sm90::Sm90Config whole_config = config && sm90::config_built({config->schedule, false, config->d}, args)
+                                            ? sm90::Sm90Config{config->schedule, false, config->d}
+                                            : sm90::choose_config(args, sms);
   Choice c;
-  c.whole_schedule = schedule;
+  c.whole_config = whole_config;
+  c.whole_args = sm90::oriented(args, whole_config.d);
+  const GemmArguments& g = c.whole_args;
+  auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, whole_config.schedule); };
   c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == Activation::Identity; });
   if (!c.whole) {
-    c.refusal = refusal(g);
+    c.refusal = refusal(sm90::as_column_major_d(args));
     return c;
   }
   const Activation act = g.epilogue.activation;
-  const std::optional<sm90::Schedule> sk = config ? (config->stream_k ? std::optional(config->schedule) : std::nullopt)
-                                                  : sm90::choose_stream_k(g, sms);
+  const std::optional<sm90::Sm90Config> sk = config ? (config->stream_k ? config : std::nullopt) : sm90::choose_config_stream_k(args, sms);
   if (act != Activation::Identity) {
     c.first = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == act; });
+    c.first_args = g;
   } else if (sk) {
+    c.first_args = sm90::oriented(args, sk->d);
     c.first = listed([&](set::KernelTraits const& t) {
-      return set::takes_types(t, g) && sm90::runs_schedule(t, *sk) && t.stream_k && t.fused == Activation::Identity;
+      return set::takes_types(t, c.first_args) && sm90::runs_schedule(t, sk->schedule) && t.stream_k && t.fused == Activation::Identity;
     });
     c.first_splits = bool(c.first);
-    c.stream_k_schedule = *sk;
+    c.stream_k_config = *sk;
   }
   return c;
 }
@@ -142,68 +149,71 @@ Choice choose(const GemmArguments& g, const sm90::Sm90Config* forced = nullptr) 
 // Runs a choice: the Stream-K kernel where the caller gave a workspace and its plan shares
 // k-iterations, the fused TMA-store kernel where TMA stores D; each declines (launching
 // nothing) otherwise, and the plain whole-tile kernel runs.
-GemmResult run_choice(const Choice& c, const GemmArguments& g, cudaStream_t stream) {
+GemmResult run_choice(const Choice& c, cudaStream_t stream) {
   if (!c.whole) return c.refusal;
-  if (c.first && (g.workspace != nullptr || !c.first_splits)) {
+  if (c.first && (c.first_args.workspace != nullptr || !c.first_splits)) {
     bool declined = false;
-    const GemmResult r = c.first.run(g, stream, true, &declined);
+    const GemmResult r = c.first.run(c.first_args, stream, true, &declined);
     if (!declined) return r;
   }
-  return c.whole.run(g, stream, false, nullptr);
+  return c.whole.run(c.whole_args, stream, false, nullptr);
 }
 
 }  // namespace
 
 GemmResult sm90_can_implement(const GemmArguments& args) {
-  const GemmArguments g = sm90::as_column_major_d(args);
-  const Choice c = choose(g);
-  return c.whole ? c.whole.can_implement(g) : c.refusal;
+  const Choice c = choose(args);
+  return c.whole ? c.whole.can_implement(c.whole_args) : c.refusal;
 }
 
 std::size_t sm90_workspace_size(const GemmArguments& args) {
-  const GemmArguments g = sm90::as_column_major_d(args);
-  const Choice c = choose(g);
-  return c.first_splits ? c.first.workspace_size(g) : 0;  // (a fused kernel needs none)
+  const Choice c = choose(args);
+  return c.first_splits ? c.first.workspace_size(c.first_args) : 0;  // (a fused kernel needs none)
 }
+
+namespace {
+// Every configuration (schedule, scheduler, D major) by index, and its name, which outlives
+// the call.
+constexpr std::size_t kConfigs = 4 * sm90::kSchedules.size();
+sm90::Sm90Config config_at(std::size_t i) {
+  constexpr std::size_t n = sm90::kSchedules.size();
+  return {sm90::kSchedules[i % n], (i / n) % 2 == 1, i / (2 * n) == 1 ? Major::Row : Major::Col};
+}
+const char* config_name(const sm90::Sm90Config& config) {
+  static const auto names = [] {
+    std::array<std::string, kConfigs> n;
+    for (std::size_t i = 0; i < kConfigs; ++i) n[i] = sm90::to_string(config_at(i));
+    return n;
+  }();
+  for (std::size_t i = 0; i < kConfigs; ++i)
+    if (config_at(i) == config) return names[i].c_str();
+  return "?";
+}
+}  // namespace
 
 const char* sm90_schedule(const GemmArguments& args) {
-  const GemmArguments g = sm90::as_column_major_d(args);
   if (!sm90_can_implement(args)) return "none";
-  // (with the workspace the Stream-K kernel asks for, the Stream-K kernel's tile)
-  const Choice c = choose(g);
-  if (c.first_splits && g.workspace != nullptr) {
-    const std::size_t need = c.first.workspace_size(g);
-    if (need > 0 && g.workspace_bytes >= need) {
-      // (a name that outlives the call: one per schedule)
-      static const std::array<std::string, sm90::kSchedules.size()> names = [] {
-        std::array<std::string, sm90::kSchedules.size()> n;
-        for (std::size_t i = 0; i < n.size(); ++i) n[i] = sm90::to_string(sm90::Sm90Config{sm90::kSchedules[i], true});
-        return n;
-      }();
-      for (std::size_t i = 0; i < names.size(); ++i)
-        if (sm90::kSchedules[i] == c.stream_k_schedule) return names[i].c_str();
-    }
+  // (with the workspace the Stream-K kernel asks for, the Stream-K kernel's configuration)
+  const Choice c = choose(args);
+  if (c.first_splits && args.workspace != nullptr) {
+    const std::size_t need = c.first.workspace_size(c.first_args);
+    if (need > 0 && args.workspace_bytes >= need) return config_name(c.stream_k_config);
   }
-  return sm90::to_string(c.whole_schedule);
+  return config_name(c.whole_config);
 }
 
-GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) {
-  const GemmArguments g = sm90::as_column_major_d(args);
-  return run_choice(choose(g), g, stream);
-}
+GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) { return run_choice(choose(args), stream); }
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream, const sm90::Sm90Config& config) {
-  const GemmArguments g = sm90::as_column_major_d(args);
-  const Choice c = choose(g, &config);
+  const Choice c = choose(args, &config);
   if (!c.whole) return c.refusal;
-  if (auto r = c.whole.can_implement(g); !r) return r;
-  return run_choice(c, g, stream);
+  if (auto r = c.whole.can_implement(c.whole_args); !r) return r;
+  return run_choice(c, stream);
 }
 
 std::size_t sm90_workspace_size(const GemmArguments& args, const sm90::Sm90Config& config) {
-  const GemmArguments g = sm90::as_column_major_d(args);
-  const Choice c = choose(g, &config);
-  return c.whole && c.first_splits ? c.first.workspace_size(g) : 0;
+  const Choice c = choose(args, &config);
+  return c.whole && c.first_splits ? c.first.workspace_size(c.first_args) : 0;
 }
 
 }  // namespace tessera::kernels::device

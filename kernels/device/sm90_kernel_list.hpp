@@ -32,6 +32,11 @@
 //                         Stream-K (4): a tile count between 128x256's and 128x128's, for the
 //                         shapes where neither fills its last wave (3072^3); a unit of their own
 //                         (the 192-row B tile's stage layouts and TMA plans are theirs alone)
+//   MidRow<T>, MidRowSplit<T>  the same with a row-major D (the row-major TMA-store epilogue),
+//                         whole tiles and Stream-K (4): the dispatch runs a column-major D's
+//                         problem transposed on them (D^T row-major, the 192 columns along the
+//                         caller's M: the weight's rows of Y = X W^T) where the wave model
+//                         predicts that orientation faster (sm90_schedule.hpp); a unit of its own
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue: GELU tanh, ReLU, SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
@@ -91,6 +96,10 @@ template <class T>
 using Mid = sm90::MidTileGemm<T>;
 template <class T>
 using MidSplit = sm90::MidTileGemm<T, K, K, 2, sm90::StreamKTileScheduler>;
+template <class T>
+using MidRow = sm90::MidTileGemm<T, K, K, 2, sm90::WholeTileScheduler, kernels::Major::Row>;
+template <class T>
+using MidRowSplit = sm90::MidTileGemm<T, K, K, 2, sm90::StreamKTileScheduler, kernels::Major::Row>;
 template <class T, Activation A>
 using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
@@ -108,7 +117,7 @@ using Fp8Block = sm90::Fp8BlockScaledGemm<>;
 using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, Fp8, Fp8Block };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Block };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -148,6 +157,8 @@ using Kernels = std::tuple<
     Shipped<Decode<bf16>, Unit::Pingpong>,           Shipped<Decode<f16>, Unit::Pingpong>,
     Shipped<Mid<bf16>, Unit::Mid>,                   Shipped<Mid<f16>, Unit::Mid>,
     Shipped<MidSplit<bf16>, Unit::Mid>,              Shipped<MidSplit<f16>, Unit::Mid>,
+    Shipped<MidRow<bf16>, Unit::MidRow>,             Shipped<MidRow<f16>, Unit::MidRow>,
+    Shipped<MidRowSplit<bf16>, Unit::MidRow>,        Shipped<MidRowSplit<f16>, Unit::MidRow>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
@@ -175,25 +186,30 @@ struct KernelTraits {
   Element element_b = Element::F32;         // B's (A's but for FP8 pairs)
   bool block_scaled = false;                // applies FP8 block scales (ScaleMode::Block) in its mainloop
   int cluster_m = 1;                        // CTAs per cluster along M (they share B by multicast)
+  kernels::Major d_major = kernels::Major::Col;  // the D (and C) its TMA-store epilogue stages
 };
 
 namespace list_detail {
 template <class Epilogue>
 struct EpilogueTraits;
-template <class D, int BM, int BN, int W, Activation A, int Slots>
-struct EpilogueTraits<sm90::CollectiveEpilogueSm90TmaStore<D, BM, BN, W, A, Slots>> {
+template <class D, int BM, int BN, int W, Activation A, int Slots, kernels::Major DM>
+struct EpilogueTraits<sm90::CollectiveEpilogueSm90TmaStore<D, BM, BN, W, A, Slots, DM>> {
   using ElementD = D;
   static constexpr Activation fused = A;
+  static constexpr kernels::Major d_major = DM;
 };
 template <class D, class Tree, class Fields>
 struct EpilogueTraits<sm90::CollectiveEpilogueSm90Tree<D, Tree, Fields>> {
   using ElementD = D;
   static constexpr Activation fused = Activation::Identity;
+  static constexpr kernels::Major d_major = kernels::Major::Col;
 };
 template <class D>
 struct EpilogueTraits<sm90::CollectiveEpilogueSm90Direct<D>> {
   using ElementD = D;
   static constexpr Activation fused = Activation::Identity;
+  // (the direct stores take either major; the dispatch runs them in the column-major orientation)
+  static constexpr kernels::Major d_major = kernels::Major::Col;
 };
 template <class Mainloop, class Epilogue, class Scheduler, bool Pingpong>
 struct CollectiveTraits;
@@ -210,7 +226,8 @@ struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA
                                       EpilogueTraits<Epilogue>::fused,
                                       sm90::element_enum_of<TB>(),
                                       Policy::BlockScaled,
-                                      Policy::ClusterM};
+                                      Policy::ClusterM,
+                                      EpilogueTraits<Epilogue>::d_major};
 };
 template <class Kernel>
 struct TraitsOf;
@@ -237,11 +254,11 @@ constexpr bool has_fused_tma(Activation a) {
          find_kernel([a](auto shipped) { return traits_of<typename decltype(shipped)::Kernel>.fused == a; });
 }
 
-// Whether a kernel of these traits reads g's inputs and majors, writes its D type and applies
-// g's kind of scales (block scales in the mainloop, or any other in the epilogue; g in the
-// kernels' orientation: as_column_major_d).
+// Whether a kernel of these traits reads g's inputs and majors, writes its D type and major and
+// applies g's kind of scales (block scales in the mainloop, or any other in the epilogue; g in
+// the kernel's orientation: as_column_major_d, or as_row_major_d for a row-major kernel D).
 inline bool takes_types(const KernelTraits& t, const GemmArguments& g) {
-  return t.block_scaled == (g.scale_mode == ScaleMode::Block) && t.element == g.element && t.element_b == element_b(g) && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
+  return t.d_major == g.c.major && t.block_scaled == (g.scale_mode == ScaleMode::Block) && t.element == g.element && t.element_b == element_b(g) && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
          t.b_k_major == (g.b.major == kernels::Major::Col);
 }
 

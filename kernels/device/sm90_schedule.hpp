@@ -31,7 +31,19 @@
 // the rule's choice over whole tiles; the Stream-K kernel runs when the model predicts it more
 // than the margin faster and the caller gives its workspace; never for FP8's rowwise scales
 // (whole tiles: the Stream-K kernels' epilogue scales per tensor).
-// g: the problem as the kernels see it (D column-major: as_column_major_d).
+// Orientation (choose_config, choose_config_stream_k): the kernels write D column-major
+// (as_column_major_d: a row-major D runs as D^T = B^T A^T) unless the list builds a kernel with
+// a row-major D (the MidRow kernels) for the problem: then the problem transposed the other way
+// (as_row_major_d: a column-major D runs as D^T row-major, its BN along the caller's M) is a
+// candidate too, each orientation's kernels weighed by the wave model on the extents that
+// orientation gives them, walked after the column-major ones, so that the transposed run
+// replaces the choice only past the margin. cuBLAS runs the suite's layers that way (its tile's
+// flexible N extent along the weight's rows: bench/notes/sm90_tiles.md); the model predicts
+// 6144 x 512 x 4096 at 0.96 of cuBLAS with 128x192 along M where 128x256 along N ran 0.76.
+// Only plain problems (no bias, no activation) whose row-major D TMA can store are run
+// transposed: the row-major kernels' fused problems would take the direct stores.
+// g: the problem as the kernels see it (D column-major: as_column_major_d; or row-major, the
+// view of the kernels built with a row-major D: as_row_major_d).
 #pragma once
 
 #include <algorithm>
@@ -44,6 +56,7 @@
 
 #include <tessera/kernels/gemm_arguments.hpp>
 
+#include "../collective/sm90_epilogue_operands.hpp"
 #include "../kernel/tile_scheduler.cuh"
 #include "gemm_selection.hpp"
 #include "sm90_kernel_list.hpp"
@@ -126,11 +139,16 @@ inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers
   return c;
 }
 
+// The shape the kernel runs for g in g's own orientation (its D major, as given: no swap).
+inline GemmShape kernel_shape(const GemmArguments& g) {
+  return {g.m, g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major};
+}
+
 // select_sm90 over the first n candidates: the index of the one it chooses (tile, cluster and
-// scheduler), none where no candidate takes g's shape.
+// scheduler), none where no candidate takes g's shape (g in the kernels' orientation).
 template <std::size_t N>
 std::optional<std::size_t> select_index(const GemmArguments& g, int sms, const std::array<Candidate, N>& candidates, std::size_t n) {
-  const Sm90Choice choice = select_sm90(shape_of(g), sms, std::span<const Candidate>(candidates.data(), n));
+  const Sm90Choice choice = select_sm90(kernel_shape(g), sms, std::span<const Candidate>(candidates.data(), n));
   const bool whole = choice.scheduler == Decomposition::DataParallel;
   for (std::size_t i = 0; i < n; ++i)
     if (candidates[i].tile_m == choice.tile_m && candidates[i].tile_n == choice.tile_n &&
@@ -190,55 +208,15 @@ inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) 
   return schedules[*i];
 }
 
-// A configuration the dispatch runs: a schedule's kernel over whole tiles, or its Stream-K kernel.
-// What the tuning cache records for a problem (gemm_tune), named as sm90_schedule names it.
-struct Sm90Config {
-  Schedule schedule = Schedule::Cooperative128x256;
-  bool stream_k = false;
-  friend constexpr bool operator==(const Sm90Config&, const Sm90Config&) = default;
-};
-
-inline std::string to_string(const Sm90Config& c) { return std::string(c.stream_k ? "stream-k " : "") + to_string(c.schedule); }
-
-// The configuration whose kernel has this tile, cluster and scheduler (a tuning record's or
-// select_sm90's choice); none where no schedule has them.
-// (A tile and cluster name one schedule of kSchedules: the list builds no ping-pong 128x128.)
-inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape cluster, Decomposition scheduler) {
-  if (scheduler == Decomposition::SplitK || cluster.n != 1) return std::nullopt;
-  const bool stream_k = scheduler == Decomposition::StreamK;
-  for (const Schedule s : kSchedules)
-    if (s.bm == tile_m && s.bn == tile_n && s.cluster_m == cluster.m) {
-      // (no Stream-K kernel without a cluster but the decode tile's)
-      if (stream_k && s.cluster_m == 1 && s != Schedule::Cooperative128x64NoCluster) return std::nullopt;
-      return Sm90Config{s, stream_k};
-    }
-  return std::nullopt;
-}
-
-// Every configuration the list builds for g's types and majors, whole tiles before Stream-K,
-// larger tiles first: the candidates gemm_tune times. With a fused activation whole tiles only
-// (the dispatch runs no Stream-K kernel then; a schedule without the activation's TMA-store
-// kernel applies it in its plain kernel's epilogue). A Stream-K kernel need not have a
-// whole-tile twin: without its workspace the rule's whole tiles run.
-inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
-  std::vector<Sm90Config> out;
-  for (const bool stream_k : {false, true}) {
-    // (no Stream-K with a fused activation, nor for FP8's rowwise scales: choose_stream_k)
-    if (stream_k && (g.epilogue.activation != Activation::Identity || g.scale_mode == ScaleMode::Rowwise)) break;
-    for (const Schedule s : kSchedules)
-      if (stream_k ? stream_k_built(s, g) : schedule_built(s, g)) out.push_back({s, stream_k});
-  }
-  return out;
-}
-
 // D row-major is computed as D^T = B^T A^T, column-major: the wgmma C fragment's stores are
 // cheapest into a column-major D (a warp's store covers 4 columns x 16 bytes; row-major, 8
 // rows x 8 bytes), and even with pairs packed into 32-bit stores the opposite choice is much
-// slower (bench/notes/sm90_gemm.md). A (M x K) becomes
+// slower (bench/notes/sm90_gemm.md); the row-major TMA-store epilogue stages a row-major D
+// instead (the kernels built with one: as_row_major_d). A (M x K) becomes
 // B' of D^T and B (K x N) becomes A': the same storage read with the other roles (a row-major
-// A is a K-major B', a column-major B a K-major A').
-inline GemmArguments as_column_major_d(const GemmArguments& g) {
-  if (g.c.major == Major::Col) return g;
+// A is a K-major B', a column-major B a K-major A'). transposed(g): that exchange, either way
+// (M, N, lds and strides exactly the transpose's; transposed(transposed(g)) is g's meaning).
+inline GemmArguments transposed(const GemmArguments& g) {
   GemmArguments t = g;
   t.m = g.n;
   t.n = g.m;
@@ -253,11 +231,130 @@ inline GemmArguments as_column_major_d(const GemmArguments& g) {
   t.scale_b = g.scale_a;
   // (block scales: A's row scales' leading dimension counts the caller's M, now N)
   if (g.scale_mode == ScaleMode::Block) t.ld_scale_a = block_scale_ld(g);
-  t.c.major = Major::Col;
+  t.c.major = g.c.major == Major::Col ? Major::Row : Major::Col;
   // bias[m] of D is bias[n] of D^T
   if (g.epilogue.bias == Bias::PerRow) t.epilogue.bias = Bias::PerColumn;
   if (g.epilogue.bias == Bias::PerColumn) t.epilogue.bias = Bias::PerRow;
   return t;
+}
+inline GemmArguments as_column_major_d(const GemmArguments& g) { return g.c.major == Major::Col ? g : transposed(g); }
+inline GemmArguments as_row_major_d(const GemmArguments& g) { return g.c.major == Major::Row ? g : transposed(g); }
+// g in the orientation whose kernel D has major d.
+inline GemmArguments oriented(const GemmArguments& g, Major d) { return d == Major::Col ? as_column_major_d(g) : as_row_major_d(g); }
+
+// Whether the dispatch weighs the kernels built with a row-major D for g (any orientation):
+// plain problems (the row-major kernels stage alpha acc + beta C; a bias or activation would
+// take their direct stores) whose row-major D (and C) TMA stores (and loads).
+inline bool row_major_considered(const GemmArguments& g) {
+  if (g.epilogue.activation != Activation::Identity || g.epilogue.bias != Bias::None) return false;
+  const GemmArguments r = as_row_major_d(g);
+  return bool(sm90_epilogue_operands(r, element_bytes(output_element(r)), false, Major::Row).status);
+}
+
+// A configuration the dispatch runs: a schedule's kernel over whole tiles, or its Stream-K
+// kernel, with a column-major D (the default: a row-major D's problem transposed) or a
+// row-major one (d: the kernel's D major; a column-major D's problem transposed).
+// What the tuning cache records for a problem (gemm_tune), named as sm90_schedule names it.
+struct Sm90Config {
+  Schedule schedule = Schedule::Cooperative128x256;
+  bool stream_k = false;
+  Major d = Major::Col;
+  friend constexpr bool operator==(const Sm90Config&, const Sm90Config&) = default;
+};
+
+inline std::string to_string(const Sm90Config& c) {
+  return std::string(c.stream_k ? "stream-k " : "") + to_string(c.schedule) + (c.d == Major::Row ? " row-major D" : "");
+}
+
+// The configuration whose kernel has this tile, cluster, scheduler and D major (a tuning
+// record's or select_sm90's choice); none where no schedule has them.
+// (A tile and cluster name one schedule of kSchedules: the list builds no ping-pong 128x128.)
+inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape cluster, Decomposition scheduler,
+                                           Major d = Major::Col) {
+  if (scheduler == Decomposition::SplitK || cluster.n != 1) return std::nullopt;
+  const bool stream_k = scheduler == Decomposition::StreamK;
+  for (const Schedule s : kSchedules)
+    if (s.bm == tile_m && s.bn == tile_n && s.cluster_m == cluster.m) {
+      // (no Stream-K kernel without a cluster but the decode tile's)
+      if (stream_k && s.cluster_m == 1 && s != Schedule::Cooperative128x64NoCluster) return std::nullopt;
+      return Sm90Config{s, stream_k, d};
+    }
+  return std::nullopt;
+}
+
+// Whether the list has configuration c's kernel for g (any orientation: c's).
+inline bool config_built(const Sm90Config& c, const GemmArguments& g) {
+  if (c.d == Major::Row && !row_major_considered(g)) return false;
+  const GemmArguments o = oriented(g, c.d);
+  return c.stream_k ? stream_k_built(c.schedule, o) : schedule_built(c.schedule, o);
+}
+
+// Every configuration the list builds for g's types and majors (g in any orientation), whole
+// tiles before Stream-K, the column-major D's before the row-major one's, larger tiles first:
+// the candidates gemm_tune times. With a fused activation whole tiles only (the dispatch runs
+// no Stream-K kernel then; a schedule without the activation's TMA-store kernel applies it in
+// its plain kernel's epilogue). A Stream-K kernel need not have a whole-tile twin: without its
+// workspace the rule's whole tiles run.
+inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
+  std::vector<Sm90Config> out;
+  for (const bool stream_k : {false, true}) {
+    // (no Stream-K with a fused activation, nor for FP8's rowwise scales: choose_stream_k)
+    if (stream_k && (g.epilogue.activation != Activation::Identity || g.scale_mode == ScaleMode::Rowwise)) break;
+    for (const Major d : {Major::Col, Major::Row})
+      for (const Schedule s : kSchedules)
+        if (config_built({s, stream_k, d}, g)) out.push_back({s, stream_k, d});
+  }
+  return out;
+}
+
+namespace schedule_detail {
+// The wave model's walk over configurations each on its own orientation's shape: a candidate
+// replaces the choice only past the margin (select_sm90's rule, candidate by candidate).
+// Returns the index of the chosen one, none where no candidate takes its shape.
+inline std::optional<std::size_t> walk(std::span<const Sm90Config> configs, const GemmArguments& g, int sms) {
+  std::optional<std::size_t> best;
+  double best_efficiency = 0;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const GemmArguments o = oriented(g, configs[i].d);
+    const Candidate c =
+        candidate_of(configs[i].schedule, o.element, configs[i].stream_k ? Schedulers::StreamK : Schedulers::DataParallel);
+    const Sm90Choice p = select_sm90(kernel_shape(o), sms, std::span<const Candidate>(&c, 1));
+    if (p.tile_m == 0) continue;  // (a Stream-K plan that shares nothing: the whole-tile one)
+    if (!best || p.efficiency > best_efficiency * (1 + kSelectionMargin)) best = i, best_efficiency = p.efficiency;
+  }
+  return best;
+}
+}  // namespace schedule_detail
+
+// The whole-tile configuration, orientation included: choose_schedule's walk over the
+// column-major D's built whole-tile kernels, then the row-major D's (where considered) on the
+// transposed extents, each replacing the choice only past the margin; the column-major
+// default where none is built (then nothing runs g: can_implement says why).
+inline Sm90Config choose_config(const GemmArguments& g, int sms) {
+  std::vector<Sm90Config> configs;
+  for (const Major d : {Major::Col, Major::Row})
+    for (const Schedule s : kSchedules)
+      if (config_built({s, false, d}, g)) configs.push_back({s, false, d});
+  if (configs.empty() || sms < 1) return {};
+  return configs[schedule_detail::walk(configs, g, sms).value_or(0)];  // (none takes g: the first)
+}
+
+// The Stream-K configuration to run g with, orientation included, where the list has one that
+// the wave model predicts faster than choose_config's whole tiles: choose_stream_k's walk (the
+// whole-tile choice, then each orientation's considered Stream-K kernels, column-major first).
+inline std::optional<Sm90Config> choose_config_stream_k(const GemmArguments& g, int sms) {
+  if (g.scale_mode == ScaleMode::Rowwise) return std::nullopt;
+  std::vector<Sm90Config> configs{choose_config(g, sms)};
+  for (const Major d : {Major::Col, Major::Row}) {
+    if (d == Major::Row && !row_major_considered(g)) continue;
+    const GemmArguments o = oriented(g, d);
+    for (const Schedule s : kSchedules)
+      if (stream_k_considered(s, o)) configs.push_back({s, true, d});
+  }
+  if (configs.size() == 1 || sms < 1) return std::nullopt;
+  const std::optional<std::size_t> i = schedule_detail::walk(configs, g, sms);
+  if (!i || *i == 0) return std::nullopt;  // (whole tiles predicted as fast)
+  return configs[*i];
 }
 
 }  // namespace tessera::kernels::sm90

@@ -16,7 +16,9 @@ TunedTable TunedTable::from(const TuningCacheContents& cache, const std::string&
   for (const TuningRecord& r : cache.records) {
     if (r.key.device != device || r.key.version != tuning_cache_tessera_version()) continue;
     const auto choice = choice_from_record(r, sms);
-    const auto config = choice ? sm90::config_of(choice->tile_m, choice->tile_n, choice->cluster, choice->scheduler) : std::nullopt;
+    // (the record's scheduler: a Stream-K kernel whose plan here is its split-K special case is
+    // the record's Stream-K configuration)
+    const auto config = choice ? sm90::config_of(choice->tile_m, choice->tile_n, choice->cluster, r.scheduler, r.d) : std::nullopt;
     if (!config) {
       ++left_out;
       continue;
@@ -51,6 +53,7 @@ TuningRecord record_of(const TuningKey& key, const sm90::Sm90Config& c, double m
   r.tile_k = k.tile_k;
   r.cluster = k.cluster;
   r.scheduler = c.stream_k ? Decomposition::StreamK : Decomposition::DataParallel;
+  r.d = c.d;
   r.microseconds = microseconds;
   return r;
 }

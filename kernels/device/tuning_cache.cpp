@@ -94,7 +94,9 @@ std::string body(const TuningRecord& r) {
     << "\tbatch=" << s.batch << "\telement=" << to_string(s.element) << "\toutput=" << to_string(s.output)
     << "\ta=" << major_name(s.a) << "\tb=" << major_name(s.b) << "\tepilogue=" << r.key.epilogue << "\ttile=" << r.tile_m
     << "x" << r.tile_n << "x" << r.tile_k << "\tcluster=" << r.cluster.m << "x" << r.cluster.n
-    << "\tscheduler=" << to_string(r.scheduler) << "\tus=" << r.microseconds;
+    << "\tscheduler=" << to_string(r.scheduler);
+  if (r.d == Major::Row) o << "\td=row";  // (absent for a column-major D: the format before it)
+  o << "\tus=" << r.microseconds;
   return o.str();
 }
 
@@ -112,9 +114,18 @@ bool parse_line(const std::string& line, TuningRecord& r, std::string& why) {
   constexpr int kFields = 16;
   std::string values[kFields];
   std::size_t pos = 0;
+  r.d = Major::Col;
   for (int i = 0; i < kFields; ++i) {
-    const std::size_t tab = line.find('\t', pos);
-    const std::string field = line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos);
+    std::size_t tab = line.find('\t', pos);
+    std::string field = line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos);
+    if (i == 14 && field.compare(0, 2, "d=") == 0) {  // the optional D major, between scheduler and us
+      if (field != "d=row") return why = "bad d '" + field.substr(2) + "'", false;
+      r.d = Major::Row;
+      if (tab == std::string::npos) return why = "only 14 of 16 fields (the record was cut short)", false;
+      pos = tab + 1;
+      tab = line.find('\t', pos);
+      field = line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos);
+    }
     const std::string want = std::string(keys[i]) + "=";
     if (field.compare(0, want.size(), want) != 0) return why = "field " + std::to_string(i + 1) + " is not " + keys[i] + "=...", false;
     values[i] = field.substr(want.size());
@@ -312,14 +323,22 @@ std::string write_tuning_record(const std::filesystem::path& file, const TuningR
 }
 
 std::optional<sm90::Sm90Choice> choice_from_record(const TuningRecord& r, int sms) {
+  // (a row-major D's kernel runs the key's problem transposed: M and N swap, and each operand's
+  // contiguous mode is the other mode of the transpose, so A' = B^T and B' = A^T keep TN)
+  const auto flip = [](Major m) { return m == Major::Row ? Major::Col : Major::Row; };
+  sm90::GemmShape shape = r.key.shape;
+  if (r.d == Major::Row) shape = {shape.n, shape.m, shape.k, shape.batch, shape.element, shape.output, flip(shape.b), flip(shape.a)};
   for (const sm90::Candidate& c : sm90::kSm90Candidates) {
     if (c.tile_m != r.tile_m || c.tile_n != r.tile_n || c.tile_k != r.tile_k || c.cluster.m != r.cluster.m ||
-        c.cluster.n != r.cluster.n || !sm90::candidate_takes(c, r.key.shape) || persistent_clusters(sms, c.cluster) < 1)
+        c.cluster.n != r.cluster.n || !sm90::candidate_takes(c, shape) || persistent_clusters(sms, c.cluster) < 1)
       continue;
     const bool shared = r.scheduler != Decomposition::DataParallel;
-    const StreamKScheduler sched = sm90::scheduler_for(c, r.key.shape, sms, shared);
-    if (sched.plan.kind != r.scheduler) return std::nullopt;  // the plan for these SMs differs from the record's
-    return sm90::predict(c, r.key.shape, sms, sched);
+    const StreamKScheduler sched = sm90::scheduler_for(c, shape, sms, shared);
+    // The plan for these SMs must share k-iterations as the record's did (a Stream-K kernel's
+    // plan may be its split-K special case: every tile split, which the record names stream-k).
+    const bool same = r.scheduler == Decomposition::StreamK ? sched.plan.kind != Decomposition::DataParallel : sched.plan.kind == r.scheduler;
+    if (!same) return std::nullopt;
+    return sm90::predict(c, shape, sms, sched);
   }
   return std::nullopt;
 }

@@ -6,7 +6,11 @@
 //
 // Format (docs/scheduling.md): the first line is exactly "# tessera tuning cache, format 1";
 // then one record per line, tab-separated key=value fields in this order:
-//   version device m n k batch element output a b epilogue tile cluster scheduler us crc
+//   version device m n k batch element output a b epilogue tile cluster scheduler [d] us crc
+// where d=row (present only then) says the winner is the kernel built with a row-major D, run
+// on the problem transposed from the key's (the key is the problem as a column-major D's
+// kernels see it); a record without it names a column-major D's kernel, as every record did
+// before, so older files read unchanged.
 // e.g. version=0.1.0 device=NVIDIA H200 m=512 n=4096 k=14336 batch=1 element=bf16 output=bf16
 // a=row b=col epilogue=identity tile=128x256x64 cluster=2x1 scheduler=stream-k us=41.5
 // crc=89abcdef, where crc is the CRC-32 of the line before "\tcrc=". Lines starting with '#'
@@ -47,6 +51,7 @@ struct TuningRecord {
   int tile_m = 0, tile_n = 0, tile_k = 0;
   ClusterShape cluster;
   Decomposition scheduler = Decomposition::DataParallel;
+  Major d = Major::Col;     // the winner kernel's D major (Row: the key's problem transposed)
   double microseconds = 0;  // the winner's measured time
 };
 
@@ -75,8 +80,9 @@ TuningLookup find_tuning_record(const TuningCacheContents& cache, const TuningKe
 // needed. Returns an empty string on success, else what went wrong (the file is then unchanged).
 std::string write_tuning_record(const std::filesystem::path& file, const TuningRecord& record);
 
-// The record as select_sm90's choice for `sms` SMs; empty when it names no candidate that takes
-// the problem (a record from another build's table: treated as stale).
+// The record as select_sm90's choice for `sms` SMs (on the key's shape, transposed for a
+// row-major D's kernel); empty when it names no candidate that takes the problem (a record
+// from another build's table: treated as stale).
 std::optional<sm90::Sm90Choice> choice_from_record(const TuningRecord& r, int sms);
 
 }  // namespace tessera::kernels

@@ -2,7 +2,8 @@
 // which problems TMA stores D for and, with beta != 0, loads C for, and the tensor-map
 // arguments of D and C that the device layer encodes (the staging tile's boxes rebound to D's
 // and C's strides: tma::rebind_gmem over the same prototype as sm90_gemm.cuh).
-//  - the rule on generated problems, against its statement;
+//  - the rule on generated problems, against its statement, for kernels of either D major (a
+//    row-major kernel D: the row-major staging's boxes over D's (ld, 1) strides);
 //  - C's arguments: C's own ld and batch stride, D's extents; C aliasing D gives D's map;
 //  - the refusals (C misaligned, ld or batch stride off 16 bytes, fused kernels and problems).
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "collective/sm90_epilogue_operands.hpp"
+#include "collective/sm90_epilogue_staging.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/atom/gmma_layout.hpp"
 
@@ -36,6 +38,22 @@ tma::Arguments staging_prototype(bool batched) {
   else
     (void)make_tma_copy<SM90_TMA_STORE, MaxBoxes, Bits>(a, make_layout(make_shape(rows, cols), make_stride(int64_t(1), rows)),
                                                          staging);
+  return a;
+}
+// The same over a tensor of D's major, from the epilogue's staging (EpilogueStaging) for a
+// 256-column tile.
+template <int Bits>
+tma::Arguments staging_prototype(bool batched, Major d_major) {
+  if (d_major == Major::Col) return staging_prototype<Bits>(batched);
+  using S = sm90::EpilogueStaging<Bits, 256, 2, 1, Major::Row>;
+  tma::Arguments a;
+  const int64_t rows = 1024, cols = 1024;
+  if (batched)
+    (void)make_tma_copy<SM90_TMA_STORE, S::boxes, Bits>(
+        a, make_layout(make_shape(rows, cols, int64_t(2)), make_stride(cols, int64_t(1), rows * cols)), S::staging);
+  else
+    (void)make_tma_copy<SM90_TMA_STORE, S::boxes, Bits>(a, make_layout(make_shape(rows, cols), make_stride(cols, int64_t(1))),
+                                                         S::staging);
   return a;
 }
 
@@ -65,7 +83,7 @@ int dim_of_mode(tma::Arguments const& a, int mode) {
 }  // namespace
 
 TEST_CASE("sm90 epilogue operands: the rule on generated problems") {
-  rc::prop("TMA stores D where it is column-major and 16-byte aligned; C comes by TMA for beta != 0 where it is too", [] {
+  rc::prop("TMA stores D where it has the kernel's major and is 16-byte aligned; C comes by TMA for beta != 0 where it is too", [] {
     const int64_t m = *rc::gen::inRange<int64_t>(1, 5000), n = *rc::gen::inRange<int64_t>(1, 5000);
     const int64_t batch = *rc::gen::inRange<int64_t>(1, 4);
     const bool bf16_d = *rc::gen::arbitrary<bool>();
@@ -74,7 +92,10 @@ TEST_CASE("sm90 epilogue operands: the rule on generated problems") {
     GemmArguments g = problem(m, n, batch, *rc::gen::element(0.0f, 1.0f, -0.5f));
     if (!bf16_d) g.epilogue.output = Element::F32;
     g.c.major = *rc::gen::element(Major::Col, Major::Col, Major::Row);
-    g.ldd = m + *rc::gen::inRange<int64_t>(0, 17);
+    const Major kernel_major = *rc::gen::element(Major::Col, Major::Row);  // the kernel's D (its staging's)
+    const bool row = g.c.major == Major::Row;
+    const int64_t extent = row ? n : m;  // D's contiguous extent
+    g.ldd = extent + *rc::gen::inRange<int64_t>(0, 17);
     g.batch_stride_d = g.ldd * n + *rc::gen::inRange<int64_t>(0, 9);
     g.d = arena + 2 * *rc::gen::inRange<int>(0, 16);
     const bool alias = *rc::gen::arbitrary<bool>();
@@ -83,19 +104,19 @@ TEST_CASE("sm90 epilogue operands: the rule on generated problems") {
         g.c.ptr = g.d, g.c.ld = g.ldd, g.c.batch_stride = g.batch_stride_d;
       } else {
         g.c.ptr = arena + 2048 + 2 * *rc::gen::inRange<int>(0, 16);
-        g.c.ld = m + *rc::gen::inRange<int64_t>(0, 17);
+        g.c.ld = extent + *rc::gen::inRange<int64_t>(0, 17);
         g.c.batch_stride = g.c.ld * n + *rc::gen::inRange<int64_t>(0, 9);
       }
     }
     const bool fused_problem = *rc::gen::element(false, false, true);
     if (fused_problem) g.epilogue.activation = Activation::ReLU;
     const bool fused_instance = *rc::gen::element(false, false, true);
-    const auto o = sm90::sm90_epilogue_operands(g, bytes, fused_instance);
+    const auto o = sm90::sm90_epilogue_operands(g, bytes, fused_instance, kernel_major);
 
     auto aligned = [&](const void* p, int64_t ld, int64_t bs) {
       return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % per16 == 0 && (batch == 1 || bs % per16 == 0);
     };
-    const bool d_ok = g.c.major == Major::Col && aligned(g.d, g.ldd, g.batch_stride_d);
+    const bool d_ok = g.c.major == kernel_major && aligned(g.d, g.ldd, g.batch_stride_d);
     const bool c_ok = g.beta == 0 || (!fused_instance && !fused_problem && aligned(g.c.ptr, g.c.ld, g.c.batch_stride));
     RC_ASSERT(bool(o.status) == (d_ok && c_ok));
     if (!o.status) {
@@ -106,15 +127,20 @@ TEST_CASE("sm90 epilogue operands: the rule on generated problems") {
     RC_ASSERT(o.load_c == (g.beta != 0));
     RC_ASSERT(o.modes == (batch > 1 ? 3 : 2));
     RC_ASSERT(o.extent[0] == m && o.extent[1] == n && o.extent[2] == batch);
-    RC_ASSERT(o.d_stride[0] == 1 && o.d_stride[1] == g.ldd && o.d_stride[2] == g.batch_stride_d);
+    // (the ld strides the mode across D's contiguous one: N of a column-major D, M of a row-major)
+    const int strided = row ? 0 : 1;
+    RC_ASSERT(o.d_stride[strided] == g.ldd && o.d_stride[1 - strided] == 1 && o.d_stride[2] == g.batch_stride_d);
     // The tensor maps: the staging boxes over D's and C's strides, as the device layer encodes them.
-    const tma::Arguments proto = bf16_d ? staging_prototype<16>(batch > 1) : staging_prototype<32>(batch > 1);
+    const tma::Arguments proto = bf16_d ? staging_prototype<16>(batch > 1, kernel_major) : staging_prototype<32>(batch > 1, kernel_major);
+    RC_ASSERT(proto.rule == tma::Rule::ok);
     const tma::Arguments d = tma::rebind_gmem(proto, o.modes, o.extent, o.d_stride);
     RC_ASSERT(d.rule == tma::Rule::ok);
     RC_ASSERT(d.global_dim[dim_of_mode(d, 1)] == n);
-    RC_ASSERT(d.global_stride_bytes[dim_of_mode(d, 1)] == g.ldd * bytes);
+    RC_ASSERT(d.global_dim[dim_of_mode(d, 0)] == m);
+    RC_ASSERT(d.global_stride_bytes[dim_of_mode(d, strided)] == g.ldd * bytes);
+    RC_ASSERT(d.mode_of_dim[0] == 1 - strided);  // TMA's innermost dim: D's contiguous mode
     if (o.load_c) {
-      RC_ASSERT(o.c_stride[0] == 1 && o.c_stride[1] == g.c.ld && o.c_stride[2] == g.c.batch_stride);
+      RC_ASSERT(o.c_stride[strided] == g.c.ld && o.c_stride[1 - strided] == 1 && o.c_stride[2] == g.c.batch_stride);
       const tma::Arguments c = tma::rebind_gmem(proto, o.modes, o.extent, o.c_stride);
       RC_ASSERT(c.rule == tma::Rule::ok);
       // C's map: D's boxes and extents (C is read where D is written), C's strides.
@@ -123,7 +149,7 @@ TEST_CASE("sm90 epilogue operands: the rule on generated problems") {
         RC_ASSERT(c.global_dim[q] == d.global_dim[q]);
         RC_ASSERT(c.swizzle == d.swizzle);
       }
-      RC_ASSERT(c.global_stride_bytes[dim_of_mode(c, 1)] == g.c.ld * bytes);
+      RC_ASSERT(c.global_stride_bytes[dim_of_mode(c, strided)] == g.c.ld * bytes);
       if (batch > 1) RC_ASSERT(c.global_stride_bytes[dim_of_mode(c, 2)] == g.c.batch_stride * bytes);
       if (alias)
         for (int q = 0; q < c.rank; ++q) RC_ASSERT(c.global_stride_bytes[q] == d.global_stride_bytes[q]);
@@ -185,6 +211,9 @@ TEST_CASE("sm90 epilogue operands: refusals") {
   g = base;
   g.c.major = Major::Row;
   CHECK(refused(g, false, "column-major D"));
+  // A kernel built with a row-major D refuses a column-major one (its staging is row-major).
+  CHECK(!sm90::sm90_epilogue_operands(base, 2, false, Major::Row).status);
+  CHECK(sm90::sm90_epilogue_operands(base, 2, false, Major::Row).status.message.find("row-major D") != std::string::npos);
   g = base;
   g.ldd = 1033;
   CHECK(refused(g, false, "16-byte aligned D"));

@@ -295,13 +295,20 @@ TEST_CASE("sm90 schedule: the GPU test's rule lines name what the rule runs") {
       {3072, 3072, 3072, false, Element::BF16, "cooperative 128x192"},
       {3001, 2999, 3000, false, Element::BF16, "cooperative 128x192"},
       {3072, 3072, 3072, true, Element::F16, "cooperative 128x192"},
+      // the problem transposed onto the kernels with a row-major D (128x192 along the caller's M)
+      {6144, 512, 4096, false, Element::BF16, "cooperative 128x192 row-major D"},
+      {6144, 1000, 4096, false, Element::F16, "cooperative 128x192 row-major D"},
+      {10240, 256, 8192, false, Element::BF16, "cooperative 128x192 row-major D"},
+      {4096, 256, 14336, false, Element::BF16, "stream-k cooperative 128x192 row-major D"},
+      // a caller's row-major D runs as it is on them (no transposition)
+      {512, 6144, 4096, true, Element::BF16, "cooperative 128x192 row-major D"},
   };
   for (const Rule& r : rules) {
     GemmArguments g = tn(r.m, r.n, r.k, 1, r.e);
     if (r.d_row) g.c.major = Major::Row;
-    const GemmArguments as_run = sm90::as_column_major_d(g);
-    const auto sk = sm90::choose_stream_k(as_run, 132);
-    const std::string runs = sk ? to_string(sm90::Sm90Config{*sk, true}) : to_string(sm90::Sm90Config{sm90::choose_schedule(as_run, 132), false});
+    // (the dispatch's choice, orientation included: choose_config_stream_k with the workspace)
+    const auto sk = sm90::choose_config_stream_k(g, 132);
+    const std::string runs = to_string(sk ? *sk : sm90::choose_config(g, 132));
     INFO(r.m << " x " << r.n << " x " << r.k << (r.d_row ? " D row-major" : ""));
     CHECK(runs == r.expected);
   }
@@ -444,4 +451,170 @@ TEST_CASE("sm90 128x192 tiles: the rule takes them where the model says, and now
   CHECK(std::count(configs.begin(), configs.end(), sm90::Sm90Config{Schedule::Cooperative128x192, true}) == 1);
   const auto nt = sm90::built_configs(problem(3072, 3072, 3072, 1, Element::BF16, Major::Col, Major::Row));
   CHECK(std::none_of(nt.begin(), nt.end(), [](const sm90::Sm90Config& c) { return c.schedule == Schedule::Cooperative128x192; }));
+}
+
+// The orientation (sm90_schedule.hpp: choose_config, choose_config_stream_k): the kernels built
+// with a row-major D run a column-major D's problem transposed (as_row_major_d) where the wave
+// model, on the transposed extents, predicts them faster past the margin.
+namespace {
+// The wave model's efficiency for configuration c of g, on the shape c's orientation gives.
+double config_efficiency(const sm90::Sm90Config& c, const GemmArguments& g, int sms) {
+  const GemmArguments o = sm90::oriented(g, c.d);
+  const sm90::Candidate k = sm90::candidate_of(c.schedule, o.element, c.stream_k ? sm90::Schedulers::StreamK : sm90::Schedulers::DataParallel);
+  const sm90::GemmShape shape = sm90::kernel_shape(o);
+  return sm90::predict(k, shape, sms, sm90::scheduler_for(k, shape, sms, c.stream_k)).efficiency;
+}
+// The address (in elements) of element (i, j) of an operand of this major and ld.
+int64_t at(Major major, int64_t ld, int64_t i, int64_t j) { return major == Major::Row ? i * ld + j : i + j * ld; }
+}  // namespace
+
+TEST_CASE("sm90 orientation: the transposed problem is the same problem") {
+  rc::prop("as_row_major_d / as_column_major_d: M, N, K, lds and strides exactly the transpose's, every address the same", [] {
+    GemmArguments g = problem(*rc::gen::inRange<int64_t>(1, 5000), *rc::gen::inRange<int64_t>(1, 5000), *rc::gen::inRange<int64_t>(1, 5000),
+                              *rc::gen::inRange<int64_t>(1, 5), *rc::gen::element(Element::BF16, Element::F16),
+                              *rc::gen::element(Major::Row, Major::Col), *rc::gen::element(Major::Row, Major::Col));
+    g.c.major = *rc::gen::element(Major::Row, Major::Col);
+    static char arena[64];
+    g.a.ptr = arena, g.b.ptr = arena + 16, g.d = arena + 32, g.c.ptr = arena + 48;
+    g.a.ld = *rc::gen::inRange<int64_t>(1, 9000), g.b.ld = *rc::gen::inRange<int64_t>(1, 9000);
+    g.ldd = *rc::gen::inRange<int64_t>(1, 9000), g.c.ld = *rc::gen::inRange<int64_t>(1, 9000);
+    g.a.batch_stride = *rc::gen::inRange<int64_t>(0, 1 << 30), g.b.batch_stride = *rc::gen::inRange<int64_t>(0, 1 << 30);
+    g.batch_stride_d = *rc::gen::inRange<int64_t>(0, 1 << 30), g.c.batch_stride = *rc::gen::inRange<int64_t>(0, 1 << 30);
+    g.alpha = 0.5f, g.beta = *rc::gen::element(0.0f, 2.0f);
+    g.epilogue.bias = *rc::gen::element(Bias::None, Bias::PerRow, Bias::PerColumn);
+    for (const Major d : {Major::Col, Major::Row}) {
+      const GemmArguments t = sm90::oriented(g, d);
+      RC_ASSERT(t.c.major == d);
+      const bool swapped = g.c.major != d;
+      RC_ASSERT(sm90::oriented(g, g.c.major).m == g.m);  // (its own orientation: g itself)
+      if (!swapped) continue;
+      RC_ASSERT(t.m == g.n && t.n == g.m && t.k == g.k && t.batch == g.batch);
+      RC_ASSERT((t.a.ptr == g.b.ptr && t.b.ptr == g.a.ptr && t.d == g.d && t.c.ptr == g.c.ptr));
+      RC_ASSERT(t.a.ld == g.b.ld && t.b.ld == g.a.ld && t.ldd == g.ldd && t.c.ld == g.c.ld);
+      RC_ASSERT(t.a.batch_stride == g.b.batch_stride && t.b.batch_stride == g.a.batch_stride);
+      RC_ASSERT(t.batch_stride_d == g.batch_stride_d && t.c.batch_stride == g.c.batch_stride);
+      RC_ASSERT(t.alpha == g.alpha && t.beta == g.beta && t.element == g.element);
+      // D'(i, j) = D(j, i), A'(i, k) = B(k, i), B'(k, j) = A(j, k), C'(i, j) = C(j, i): the same addresses
+      const int64_t i = *rc::gen::inRange<int64_t>(0, t.m), j = *rc::gen::inRange<int64_t>(0, t.n), k = *rc::gen::inRange<int64_t>(0, t.k);
+      RC_ASSERT(at(t.c.major, t.ldd, i, j) == at(g.c.major, g.ldd, j, i));
+      RC_ASSERT(at(t.c.major, t.c.ld, i, j) == at(g.c.major, g.c.ld, j, i));
+      RC_ASSERT(at(t.a.major, t.a.ld, i, k) == at(g.b.major, g.b.ld, k, i));
+      RC_ASSERT(at(t.b.major, t.b.ld, k, j) == at(g.a.major, g.a.ld, j, k));
+      // bias[m] of D is bias[n] of D^T
+      RC_ASSERT((t.epilogue.bias == Bias::None) == (g.epilogue.bias == Bias::None));
+      if (g.epilogue.bias != Bias::None) RC_ASSERT(t.epilogue.bias != g.epilogue.bias);
+      // and back: the caller's problem again
+      const GemmArguments back = sm90::oriented(t, g.c.major);
+      RC_ASSERT((back.m == g.m && back.n == g.n && back.a.ptr == g.a.ptr && back.a.major == g.a.major && back.b.major == g.b.major &&
+                back.a.ld == g.a.ld && back.epilogue.bias == g.epilogue.bias));
+    }
+  });
+}
+
+TEST_CASE("sm90 orientation: the row-major D's kernels run only where built and predicted faster past the margin") {
+  rc::prop("choose_config and choose_config_stream_k over generated problems", [] {
+    const int64_t m = *rc::gen::inRange<int64_t>(1, 20000), n = *rc::gen::inRange<int64_t>(1, 20000);
+    const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), k = *rc::gen::inRange<int64_t>(1, 16000);
+    const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3);
+    const Major a = is_fp8(e) ? Major::Row : *rc::gen::element(Major::Row, Major::Row, Major::Col);
+    const Major b = is_fp8(e) ? Major::Col : *rc::gen::element(Major::Col, Major::Col, Major::Row);
+    const int sms = *rc::gen::element(66, 114, 132);
+    GemmArguments g = problem(m, n, k, batch, e, a, b);
+    g.c.major = *rc::gen::element(Major::Col, Major::Col, Major::Row);
+    if (*rc::gen::element(false, false, true)) g.epilogue.output = is_fp8(e) ? Element::BF16 : Element::F32;
+    if (*rc::gen::element(false, false, true)) g.epilogue.activation = Activation::ReLU;
+    if (*rc::gen::element(false, false, true)) g.epilogue.bias = Bias::PerRow;
+    g.ldd = g.c.major == Major::Row ? n + *rc::gen::inRange<int64_t>(0, 9) : m + *rc::gen::inRange<int64_t>(0, 9);
+    const sm90::Sm90Config whole = sm90::choose_config(g, sms);
+    RC_ASSERT(!whole.stream_k);
+    RC_ASSERT(whole == sm90::choose_config(g, sms));  // a function of the problem and the SMs alone
+    // The column-major D's choice, as the rule made it before the orientation.
+    const GemmArguments cm = sm90::as_column_major_d(g);
+    const sm90::Sm90Config col{sm90::choose_schedule(cm, sms), false, Major::Col};
+    const bool tn16_plain = (e == Element::BF16 || e == Element::F16) && a == Major::Row && b == Major::Col && output_element(g) == e &&
+                            g.epilogue.activation == Activation::Identity && g.epilogue.bias == Bias::None &&
+                            g.ldd % 8 == 0;  // (D^T's ld is D's: whole 16 bytes for TMA)
+    if (whole.d == Major::Col) {
+      RC_ASSERT(whole == col);
+    } else {
+      // only where its kernel is built (16-bit TN, D in the inputs' type, plain, TMA-storable), ...
+      RC_ASSERT(tn16_plain);
+      RC_ASSERT(sm90::row_major_considered(g));
+      RC_ASSERT(sm90::config_built(whole, g));
+      RC_ASSERT(sm90::schedule_built(whole.schedule, sm90::as_row_major_d(g)));
+      // ... and predicted faster than the column-major choice past the margin
+      RC_ASSERT(config_efficiency(whole, g, sms) > config_efficiency(col, g, sms) * (1 + sm90::kSelectionMargin));
+    }
+    const auto sk = sm90::choose_config_stream_k(g, sms);
+    if (sk) {
+      RC_ASSERT(sk->stream_k);
+      RC_ASSERT(sm90::config_built(*sk, g));
+      RC_ASSERT(config_efficiency(*sk, g, sms) > config_efficiency(whole, g, sms) * (1 + sm90::kSelectionMargin));
+      if (sk->d == Major::Row) RC_ASSERT(tn16_plain);
+      // a column-major D's Stream-K choice as before, where neither choice is transposed
+      if (sk->d == Major::Col && whole.d == Major::Col) RC_ASSERT(sm90::choose_stream_k(cm, sms) == sk->schedule);
+    } else if (whole.d == Major::Col) {
+      RC_ASSERT(!sm90::choose_stream_k(cm, sms));
+    }
+    // gemm_tune's candidates: the row-major D's configurations exactly where they are built
+    const auto configs = sm90::built_configs(g);
+    const bool any_row = std::any_of(configs.begin(), configs.end(), [](const sm90::Sm90Config& c) { return c.d == Major::Row; });
+    RC_ASSERT(any_row == tn16_plain);
+    for (const auto& c : configs) RC_ASSERT(sm90::config_built(c, g));
+  });
+}
+
+TEST_CASE("sm90 orientation: the suite's shapes the model now runs transposed") {
+  // bench/sm90_gemm_bench.cu --suite (layers as D^T, D column-major: M the weight's rows, N the
+  // tokens), with the workspace: tools/predict_tiles.cpp's "128x192 swapped" rows, the 128x192
+  // tiles along the weight's rows (cuBLAS's orientation: bench/notes/sm90_tiles.md), and no other.
+  struct Layer {
+    int64_t out, in;
+  };
+  const Layer layers[] = {{6144, 4096}, {4096, 14336}, {14336, 4096}, {10240, 8192}};
+  std::vector<std::array<int64_t, 3>> shapes;
+  for (const Layer& l : layers)
+    for (const int64_t t : {64, 128, 256, 512, 1024, 2048, 4096, 8192}) shapes.push_back({l.out, t, l.in});
+  for (const auto& s : {std::array<int64_t, 3>{8192, 8192, 8192}, {4096, 11008, 4096}, {4096, 4096, 4096}, {8192, 8192, 1024},
+                        {3072, 3072, 3072}, {1000, 1000, 1000}, {512, 4096, 14336}, {128, 8192, 8192}})
+    shapes.push_back(s);
+  struct Swapped {
+    int64_t m, n, k;
+    bool stream_k;
+  };
+  const Swapped expected[] = {{6144, 512, 4096, false}, {6144, 1024, 4096, false}, {4096, 256, 14336, true}, {10240, 256, 8192, false}};
+  for (const Element e : {Element::BF16, Element::F16})
+    for (const auto& s : shapes) {
+      const GemmArguments g = tn(s[0], s[1], s[2], 1, e);
+      const sm90::Sm90Config runs = sm90::choose_config_stream_k(g, 132).value_or(sm90::choose_config(g, 132));
+      const auto it = std::find_if(std::begin(expected), std::end(expected),
+                                   [&](const Swapped& x) { return x.m == s[0] && x.n == s[1] && x.k == s[2]; });
+      INFO(s[0] << " x " << s[1] << " x " << s[2] << ": " << to_string(runs));
+      if (it == std::end(expected)) {
+        CHECK(runs.d == Major::Col);
+      } else {
+        CHECK(runs == sm90::Sm90Config{Schedule::Cooperative128x192, it->stream_k, Major::Row});
+      }
+      // the same problem with a row-major D (Y = X W^T stored row-major) runs as it is on the row-major D's kernel
+      GemmArguments y = tn(s[1], s[0], s[2], 1, e);
+      y.c.major = Major::Row;
+      const sm90::Sm90Config y_runs = sm90::choose_config_stream_k(y, 132).value_or(sm90::choose_config(y, 132));
+      CHECK(y_runs == runs);
+    }
+  // without a workspace, 4096 x 256 x 14336 keeps the column-major ping-pong tiles
+  CHECK(sm90::choose_config(tn(4096, 256, 14336), 132) == sm90::Sm90Config{Schedule::Pingpong64x128, false, Major::Col});
+  // the names, and a tuning record's tile and D major map back
+  CHECK(to_string(sm90::Sm90Config{Schedule::Cooperative128x192, true, Major::Row}) == "stream-k cooperative 128x192 row-major D");
+  CHECK(sm90::config_of(128, 192, {2, 1}, Decomposition::DataParallel, Major::Row) ==
+        sm90::Sm90Config{Schedule::Cooperative128x192, false, Major::Row});
+  // not considered: fused problems (bias or activation) and a row-major D TMA cannot store
+  GemmArguments fused = tn(6144, 512, 4096);
+  fused.epilogue.bias = Bias::PerRow;
+  CHECK(!sm90::row_major_considered(fused));
+  CHECK(sm90::choose_config(fused, 132).d == Major::Col);
+  GemmArguments odd = tn(6144, 500, 4096);
+  odd.ldd = 6144;
+  CHECK(sm90::row_major_considered(odd));  // (D^T row-major: its ld is the caller's, 6144)
+  odd.ldd = 6145;
+  CHECK(!sm90::row_major_considered(odd));  // 12290-byte rows: not 16-byte strides
 }

@@ -199,9 +199,16 @@ static_assert(S90_decode::StageBytesA == 16 * 1024 && S90_decode::StageBytesB ==
                              kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<8, 2, 1>,
                                                                            tuple<_128, _64, _64>, bfloat16_t, GMMA::Major::K,
                                                                            GMMA::Major::K, 128, bfloat16_t>>);
+// A row-major kernel D (EpilogueTmaStoreRowMajor): the TMA-store epilogue with D's major Row,
+// the staging's shared memory of the column-major one (sm90::MidTileGemm<..., Major::Row>).
+using S90_mid = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_128, C<192>, _64>, _2x1>;
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_mid, bfloat16_t, 8, EpilogueTmaStoreRowMajor>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 192, 2, Activation::Identity, 1, Major::Row>> &&
+              CollectiveEpilogueBuilder<S90_mid, bfloat16_t, 8, EpilogueTmaStoreRowMajor>::smem_bytes ==
+                  CollectiveEpilogueBuilder<S90_mid, bfloat16_t, 8>::smem_bytes);
 using S90_decode_epilogue = CollectiveEpilogueBuilder<S90_decode, bfloat16_t, 8>;
 static_assert(std::is_same_v<S90_decode_epilogue::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 64, 2, Activation::Identity, 1>> &&
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 64, 2, Activation::Identity, 1, Major::Col>> &&
               S90_decode_epilogue::smem_bytes == 2 * kernels::sm90::epilogue_staging_bytes &&
               kernels::sm90::EpilogueStaging<16, 64, 2, 1>::Cols == 64 && kernels::sm90::EpilogueStaging<16, 64, 2, 1>::Parts == 1 &&
               kernels::sm90::EpilogueStaging<16, 64, 2, 1>::bytes == 8 * 1024);
@@ -223,7 +230,7 @@ static_assert(std::is_same_v<S90_pp::CollectiveOp,
                                                                            GMMA::Major::K, 128, bfloat16_t>> &&
               S90_pp::ConsumerWarpgroups == 1 && S90_pp::EpilogueSlots == 2 && S90_pp256::Stages == 4);
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2>> &&
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 128, 1, Activation::Identity, 2, Major::Col>> &&
               CollectiveEpilogueBuilder<S90_pp, bfloat16_t, 8>::smem_bytes == 2 * kernels::sm90::epilogue_staging_bytes &&
               S90_bf16::EpilogueSlots == 1);
 // An epilogue tree on ping-pong: through TMA stores, with the plain epilogue's two staging slots
@@ -245,9 +252,9 @@ static_assert(std::is_same_v<S90_mn_f32d::CollectiveOp,
                                                                            tuple<_128, _256, _64>, bfloat16_t, GMMA::Major::MN,
                                                                            GMMA::Major::K, 128, bfloat16_t>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_mn_f32d, float, 4>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TmaStore<float, 128, 256, 2, Activation::Identity, 1>>);
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<float, 128, 256, 2, Activation::Identity, 1, Major::Col>>);
 static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_bf16, bfloat16_t, 8, EpilogueTmaStoreFused<Activation::GELUTanh>>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::GELUTanh, 1>>);
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::GELUTanh, 1, Major::Col>>);
 // FP8: A and B may be two 8-bit types, K-major; BK = 128 one-byte elements is one 128-byte
 // swizzle row, so 128x256x128 stages are 48 KiB as 16-bit 128x256x64 ones (4 stages), and D
 // is bf16, f16 or f32 (sm90::Fp8Gemm).
@@ -259,9 +266,9 @@ static_assert(std::is_same_v<S90_fp8::CollectiveOp,
                                                                            GMMA::Major::K, 128, float_e5m2_t>> &&
               S90_fp8::Stages == 4 && S90_fp8::SwizzleBytes == 128 && S90_fp8::StageBytesA == 128 * 128 &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, bfloat16_t, 8>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::Identity, 1>> &&
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::Identity, 1, Major::Col>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, half_t, 8>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TmaStore<half_t, 128, 256, 2, Activation::Identity, 1>>);
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<half_t, 128, 256, 2, Activation::Identity, 1, Major::Col>>);
 // An e4m3 D of FP8 inputs: through a tree epilogue with direct stores only (the builder's
 // static_assert refuses the TMA-store schedules for it), here the prebuilt quantized-output tree
 // with the GEMM's fields (sm90::Fp8QuantizedGemm).
@@ -278,7 +285,7 @@ static_assert(std::is_same_v<S90_pp128::CollectiveOp,
                                                                            tuple<_128, _128, _64>, bfloat16_t, GMMA::Major::K,
                                                                            GMMA::Major::K, 128, bfloat16_t>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_pp128, bfloat16_t, 8>::CollectiveOp,
-                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 128, 1, Activation::Identity, 2>>);
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 128, 1, Activation::Identity, 2, Major::Col>>);
 
 // ---- the kernel type of (problem shape, mainloop, epilogue, scheduler)
 // The SM80 kernel is the kernel of exactly the four types it is given.
@@ -460,16 +467,34 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
   }
   SECTION("with a workspace, the Stream-K kernel where the wave model prefers it (its tile may be another)") {
     alignas(16) static unsigned char scratch[16];
-    // 256 tokens through a 10240 x 8192 weight (D^T: 10240 x 256): whole tiles of 128x256 (40 of
-    // 66 clusters busy); with a workspace, Stream-K 128x256 (bench/notes/suite.md: 0.82 against 0.70)
+    // 256 tokens through a 10240 x 8192 weight, with a bias (the kernels with a row-major D take
+    // plain problems only; D^T: 10240 x 256): whole tiles of 128x256 (40 of 66 clusters busy);
+    // with a workspace, Stream-K 128x256 (bench/notes/suite.md: 0.82 against 0.70)
     auto g = args(256, 10240, 8192, Element::BF16, Major::Row, Major::Col, Major::Row);
+    alignas(16) static unsigned char bias[16];
+    g.epilogue.bias = Bias::PerColumn;
+    g.epilogue.bias_ptr = bias;
     auto c = select_configuration(g, h100);
     CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x256 && c.decomposition == Decomposition::DataParallel));
+    CHECK(c.swap_ab);
     g.workspace = scratch;
     g.workspace_bytes = sizeof scratch;
     c = select_configuration(g, h100);
     CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x256 && c.decomposition == Decomposition::StreamK));
     CHECK((c.tile_m == 128 && c.tile_n == 256 && c.cluster_m == 2));
+    // without the bias the kernel with a row-major D runs it as it is (no swap): 128x192 tiles
+    // along the weight's rows (2 x 54 tiles), workspace or not (tools/predict_tiles.cpp: 0.89 of
+    // cuBLAS predicted, against 0.78 measured on Stream-K 128x256)
+    g.epilogue.bias = Bias::None;
+    g.epilogue.bias_ptr = nullptr;
+    c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x192 && c.decomposition == Decomposition::DataParallel));
+    CHECK(!c.swap_ab);
+    g.workspace = nullptr;
+    c = select_configuration(g, h100);
+    CHECK((c.schedule == tessera::kernels::sm90::Schedule::Cooperative128x192 && c.decomposition == Decomposition::DataParallel));
+    CHECK(!c.swap_ab);
+    g.workspace = scratch;
     // 512 x 4096 x 14336: one wave of 128x128 tiles without a cluster, workspace or not
     g = args(512, 4096, 14336, Element::BF16);
     g.workspace = scratch;
@@ -597,11 +622,16 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
       RC_ASSERT(dev.cc_major == 9);
       RC_ASSERT(offset % 16 == 0);  // TMA: 16-byte aligned A
       RC_ASSERT(c.stages * stage + (e == Element::F32 ? 0 : 2 * kernels::sm90::epilogue_staging_bytes) <= arch::Sm90::smem_capacity);
-      RC_ASSERT(c.swap_ab == (md == Major::Row));
       if (e == Element::F32) RC_ASSERT((g.allow_tf32 && ma == Major::Row && mb == Major::Col));
       // the schedule the dispatch runs (sm90_schedule.hpp), with its tile and cluster
-      const auto as_run = tessera::kernels::sm90::as_column_major_d(g);
-      if (c.decomposition == Decomposition::DataParallel) RC_ASSERT(c.schedule == tessera::kernels::sm90::choose_schedule(as_run, dev.multiprocessors));
+      // (and its orientation: D^T where the kernel's D major is not the caller's)
+      if (c.decomposition == Decomposition::DataParallel) {
+        const auto config = tessera::kernels::sm90::choose_config(g, dev.multiprocessors);
+        RC_ASSERT(c.schedule == config.schedule);
+        RC_ASSERT(c.swap_ab == (md != config.d));
+        // a column-major D's kernel runs a row-major D swapped, as before
+        if (config.d == Major::Col) RC_ASSERT(c.swap_ab == (md == Major::Row));
+      }
       RC_ASSERT((c.tile_m == c.schedule.bm && c.tile_n == c.schedule.bn && c.cluster_m == c.schedule.cluster_m));
       // ping-pong only where it is built: 16-bit TN, D in the inputs' type, 64x128 tiles
       if (c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128)

@@ -368,3 +368,53 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
       CHECK(sm90::config_of(c.tile_m, c.tile_n, c.cluster, Decomposition::DataParallel) == sm90::Sm90Config{s, false});
     }
 }
+
+TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, and records without it read as before", "[kernels]") {
+  using sm90::Schedule;
+  using sm90::Sm90Config;
+  const int sms = 132;
+  TempDir dir;
+  const fs::path file = dir.path / "tuning.txt";
+  // The key is the problem as a column-major D's kernels see it (D^T for a row-major D).
+  const sm90::GemmShape whole_shape{6144, 512, 4096, 1, Element::BF16, Element::BF16, Major::Row, Major::Col};
+  const sm90::GemmShape split_shape{4096, 256, 14336, 1, Element::BF16, Element::BF16, Major::Row, Major::Col};
+  const Sm90Config whole_row{Schedule::Cooperative128x192, false, Major::Row};
+  const Sm90Config split_row{Schedule::Cooperative128x192, true, Major::Row};
+  const Sm90Config col{Schedule::Cooperative128x256, false, Major::Col};
+  const sm90::GemmShape col_shape{8192, 8192, 1024, 1, Element::BF16, Element::BF16, Major::Row, Major::Col};
+  const auto key = [](const sm90::GemmShape& s) { return TuningKey{tuning_cache_tessera_version(), "NVIDIA H200", s, "identity"}; };
+  REQUIRE(write_tuning_record(file, record_of(key(whole_shape), whole_row, 30.0)).empty());
+  REQUIRE(write_tuning_record(file, record_of(key(split_shape), split_row, 40.0)).empty());
+  REQUIRE(write_tuning_record(file, record_of(key(col_shape), col, 50.0)).empty());
+  const std::string text = read_text(file);
+  // a column-major D's record is the format it always was: no d field
+  CHECK(text.find("m=8192\tn=8192") != std::string::npos);
+  std::size_t rows = 0;
+  for (std::size_t at = text.find("\td=row\tus="); at != std::string::npos; at = text.find("\td=row\tus=", at + 1)) ++rows;
+  CHECK(rows == 2);
+  CHECK(text.find("\td=col") == std::string::npos);
+  const TuningCacheContents contents = read_tuning_cache(file);
+  REQUIRE(contents.problems.empty());
+  REQUIRE(contents.records.size() == 3);
+  for (const TuningRecord& r : contents.records) CHECK(r.d == (r.key.shape.m == 8192 ? Major::Col : Major::Row));
+  // the Stream-K record's plan is the transposed problem's (256 x 4096: one cluster row of 22
+  // tiles of 128x192, every tile split: the Stream-K kernel's split-K special case)
+  const auto split = std::find_if(contents.records.begin(), contents.records.end(), [](const TuningRecord& r) { return r.key.shape.m == 4096; });
+  REQUIRE(split != contents.records.end());
+  const auto choice = choice_from_record(*split, sms);
+  REQUIRE(choice);
+  CHECK(choice->scheduler == Decomposition::SplitK);
+  CHECK(choice->tile_n == 192);
+  int skipped = -1;
+  const TunedTable table = TunedTable::from(contents, "NVIDIA H200", sms, &skipped);
+  CHECK(skipped == 0);
+  CHECK(table.find(whole_shape, "identity") == whole_row);
+  CHECK(table.find(split_shape, "identity") == split_row);
+  CHECK(table.find(col_shape, "identity") == col);
+  // a d field other than d=row is refused with a message naming the line
+  write_text(file, read_text(file) + "version=x\tdevice=y\tm=1\tn=1\tk=1\tbatch=1\telement=bf16\toutput=bf16\ta=row\tb=col\tepilogue=identity"
+                                     "\ttile=128x192x64\tcluster=2x1\tscheduler=data_parallel\td=col\tus=1\tcrc=00000000\n");
+  const TuningCacheContents bad = read_tuning_cache(file);
+  CHECK(bad.records.size() == 3);
+  CHECK(contains(bad.problems, "bad d 'col'"));
+}
