@@ -124,6 +124,20 @@ std::vector<Option> with_tile(int bm, int bn, double rate) {
   return out;
 }
 
+// What the dispatch builds and walks now (sm90_schedule.hpp: choose_config): the shipped tiles
+// with 128x192 along N after 128x256 (the column-major D's kernels), then 128x192 swapped (the
+// row-major D's kernels, MidRow / MidRowSplit) after every column-major one, whole tiles and
+// Stream-K alike: the transposed run replaces a choice only past the margin.
+std::vector<Option> as_built() {
+  std::vector<Option> out = shipped();
+  out.insert(out.begin() + 1, opt(128, 192, 2, assumed_rate(128, 192), false, false));
+  const auto sk256 = std::find_if(out.begin(), out.end(), [](const Option& o) { return o.stream_k; }) + 1;
+  out.insert(sk256, opt(128, 192, 2, assumed_rate(128, 192), true, false));
+  out.push_back(opt(128, 192, 2, assumed_rate(128, 192), false, true));
+  out.push_back(opt(128, 192, 2, assumed_rate(128, 192), true, true));
+  return out;
+}
+
 struct Row {
   std::string name, schedule;
   std::int64_t m, n, k;  // as the CSV names them
@@ -206,6 +220,7 @@ int main(int argc, char** argv) {
     std::printf("%-44s geomean %.3f  lowest >= 512 rows %.3f  lowest < 512 %.3f\n", what, s.geo, s.low_large, s.low_small);
   };
   report("(a) shipped (model's choice)", shipped());
+  report("as built: 128x192 along N and swapped", as_built());
   report("(b) + 128 x {96..192} along N", with(family, 0));
   report("(c) + 128 x {96..192} swapped", with(family, 1));
   report("(b)+(c) both orientations", with(family, 2));

@@ -18,7 +18,9 @@
 // and those two kernels themselves (their entries) on problems with many tiles per CTA, where
 // the ping-pong kernel's two consumer warpgroups alternate; the decode kernel (128x64 tiles, no
 // cluster, Stream-K) forced and where the rule picks it; the 128x192 kernels (clusters of 2,
-// whole tiles and Stream-K) forced and where the rule picks them.
+// whole tiles and Stream-K) forced and where the rule picks them, with a column-major D and
+// with a row-major one (the row-major TMA-store epilogue: a column-major D's problem run
+// transposed, a row-major D's as it is), and where the rule runs a problem transposed.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cmath>
 #include <cstdio>
@@ -100,20 +102,23 @@ int check_no_cluster(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, fl
   return check_entry<kernels::device::sm90_set::Solo<T>, T>("128x128 no cluster", m, n, k, l, alpha, beta, alias);
 }
 
-// The 128x192 kernel (sm90_set::Mid: clusters of 2, whole tiles) forced through its entry, either
-// D major (a row-major D runs as D^T = B^T A^T, which keeps TN TN: the kernel's M and N swap).
-template <class T>
+// A 128x192 kernel (sm90_set::Mid, or MidRow with a row-major D: clusters of 2, whole tiles)
+// forced through its entry, either caller's D major, the problem in the kernel's orientation
+// (its D's major: D^T = B^T A^T where the caller's D has the other, which keeps TN TN: the
+// kernel's M and N swap).
+template <class T, class Kernel = kernels::device::sm90_set::Mid<T>>
 int check_mid(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, bool alias = false) {
-  using Kernel = kernels::device::sm90_set::Mid<T>;
+  constexpr kernels::Major kernel_d = kernels::device::sm90_set::traits_of<Kernel>.d_major;
   sm90_check::Problem<T> p(m, n, k, l, d_row, alpha, beta, uint64_t(m * 6151 + n * 37 + k * 11 + l), "TN");
   if (alias) p.alias_c_to_d();
-  const auto r = kernels::device::sm90_entry::run<Kernel>(kernels::sm90::as_column_major_d(p.args), nullptr, false, nullptr);
+  const auto r = kernels::device::sm90_entry::run<Kernel>(kernels::sm90::oriented(p.args, kernel_d), nullptr, false, nullptr);
   const cudaError_t e = cudaDeviceSynchronize();
   double rel = 0;
   int64_t nans = 0;
   const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
-  std::printf("%-4s TN 128x192 %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col",
+  std::printf("%-4s TN 128x192%s %5lld x %5lld x %5lld x %lld D %s alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", kernel_d == kernels::Major::Row ? " row-major D" : "", (long long)m,
+              (long long)n, (long long)k, (long long)l, d_row ? "row" : "col",
               alpha, beta, alias ? " C=D" : "", ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
   if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
   return ok ? 0 : 1;
@@ -220,9 +225,10 @@ std::vector<TD> output_of(const sm90_check::Problem<T, TD>& p) {
   return d;
 }
 
-// A Stream-K kernel of the list (Kernel: set::Split / set::SmallSplit) run directly through its
+// A Stream-K kernel of the list (Kernel: set::Split / set::SmallSplit / ...) run directly through its
 // entry, three times (launch_three_times), and D against the whole-tile kernel's (the dispatch without a workspace) over every
-// element. Where the plan shares nothing (workspace 0) the kernel runs whole tiles itself.
+// element. Where the plan shares nothing (workspace 0) the kernel runs whole tiles itself. The
+// problem (D column-major) in the kernel's orientation: transposed for a row-major D's kernel.
 // expect_shared: the plan must share k-iterations on this GPU (the issue's Stream-K shapes).
 template <class Kernel, class T>
 int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layout, float beta, bool expect_shared) {
@@ -231,7 +237,8 @@ int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layou
   auto r = kernels::device::run_sm90(p.args, nullptr);
   SM90_CUDA(cudaDeviceSynchronize());
   const std::vector<T> whole = output_of(p);
-  const ThreeLaunches<T> t = launch_three_times<Kernel>(p, kernels::sm90::as_column_major_d(p.args));
+  const ThreeLaunches<T> t =
+      launch_three_times<Kernel>(p, kernels::sm90::oriented(p.args, kernels::device::sm90_set::traits_of<Kernel>.d_major));
   const std::vector<T>& first = t.first;
   const bool ok = bool(r) && t.ok, same = t.same, shared = t.shared;
   const double rel = t.rel;
@@ -247,8 +254,9 @@ int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layou
   const double rel_whole = std::sqrt(num / (den > 0 ? den : 1));
   const bool pass = ok && same && rel_whole < sm90_check::tolerance<T, T> && (shared || !expect_shared);
   const auto traits = kernels::device::sm90_set::traits_of<Kernel>;
-  std::printf("%-4s %s stream-K %dx%d %5lld x %5lld x %5lld x %lld beta %g: %s (%s, rel %.2e, %lld NaN, vs whole tiles %.2e, %s)%s%s\n",
-              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, traits.bm, traits.bn, (long long)m, (long long)n, (long long)k, (long long)l,
+  std::printf("%-4s %s stream-K %dx%d%s %5lld x %5lld x %5lld x %lld beta %g: %s (%s, rel %.2e, %lld NaN, vs whole tiles %.2e, %s)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, traits.bm, traits.bn,
+              traits.d_major == kernels::Major::Row ? " row-major D" : "", (long long)m, (long long)n, (long long)k, (long long)l,
               beta, pass ? "ok" : "FAIL", shared ? "k-iterations shared" : "whole tiles (plan shares nothing)", rel, (long long)nans,
               rel_whole, same ? "3 launches bit-identical" : "launches DIFFER", r ? "" : " ", r ? "" : r.message.c_str());
   return pass ? 0 : 1;
@@ -290,9 +298,9 @@ int check_stream_k_all(bool small_only) {
       const auto g = kernels::sm90::as_column_major_d(sm90_check::Problem<bfloat16_t>(8, 8, 8, 1, false, 1, 0, 1, layout).args);
       auto shape = g;
       shape.m = m, shape.n = n, shape.k = k;
-      const auto sk = kernels::sm90::choose_stream_k(shape, prop.multiProcessorCount);
+      const auto sk = kernels::sm90::choose_config_stream_k(shape, prop.multiProcessorCount);
       std::printf("dispatch %s %lld x %lld x %lld: %s\n", layout, (long long)m, (long long)n, (long long)k,
-                  sk ? kernels::sm90::to_string(*sk) : "whole tiles");
+                  sk ? kernels::sm90::to_string(*sk).c_str() : "whole tiles");
       fails += check<bfloat16_t>(m, n, k, 1, false, 1, 0, layout, bool(sk));
     }
   return fails;
@@ -563,6 +571,33 @@ int main(int argc, char** argv) {
       fails += check_rule<bfloat16_t>("cooperative 128x192", 3072, 3072, 3072, 1, false, 1, 0);
       fails += check_rule<bfloat16_t>("cooperative 128x192", 3001, 2999, 3000, 1, false, 1, 0.5f);  // residues
       fails += check_rule<half_t>("cooperative 128x192", 3072, 3072, 3072, 1, true, 1, 0.5f);
+      // With a row-major D (MidRow, MidRowSplit), forced: a column-major D's problem transposed
+      // (6144 x 512 x 4096: 512 tokens through Llama-3 8B's qkv weight, the suite's layer), a
+      // row-major D as it is, residues in M, N and K, batches, alpha/beta, C = D, a D whose ld
+      // TMA cannot store (777 and 1001 rows: the direct stores), one CTA tile with K below one
+      // k-tile, f16; under Stream-K with a 0xff workspace, three launches bit-identical,
+      // against the whole-tile D; then where the rule runs a problem transposed, through the
+      // dispatch (hopper_sm90_schedule_test holds these lines to the host rule).
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(6144, 512, 4096, 1, false, 1, 0);
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(3001, 2999, 3000, 1, false, 1, 0.5f);  // (ld 3001: direct stores)
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(3000, 2999, 3001, 1, false, 1, 0.5f);  // residue N, K; TMA
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(1000, 1000, 1000, 3, true, 2, -1);     // row-major D as it is, batches
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(1000, 1003, 1000, 2, false, 1, 0.5f, true);  // C = D, batches
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(777, 555, 328, 4, false, 1, 0.5f, true);     // direct stores, C = D
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(104, 150, 8, 2, false, 1, 0);                // one tile, K < k-tile
+      fails += check_mid<half_t, set::MidRow<half_t>>(4096, 4096, 4096, 1, false, 1, 0);
+      fails += check_mid<half_t, set::MidRow<half_t>>(1000, 3000, 2000, 2, true, 1, 0.5f, true);
+      fails += check_stream_k<set::MidRowSplit<bfloat16_t>, bfloat16_t>(4096, 256, 14336, 1, "TN", 0, h100);
+      fails += check_stream_k<set::MidRowSplit<bfloat16_t>, bfloat16_t>(1000, 1003, 4008, 3, "TN", 0.5f, false);  // residues, batches, beta
+      fails += check_stream_k<set::MidRowSplit<bfloat16_t>, bfloat16_t>(1001, 1003, 4008, 1, "TN", 1, false);     // direct stores
+      fails += check_stream_k<set::MidRowSplit<half_t>, half_t>(10240, 256, 8192, 1, "TN", 0, false);
+      fails += check_stream_k<set::MidRowSplit<half_t>, half_t>(304, 200, 8008, 2, "TN", -1, false);  // few tiles, long K, beta
+      fails += check_rule<bfloat16_t>("cooperative 128x192 row-major D", 6144, 512, 4096, 1, false, 1, 0);
+      fails += check_rule<half_t>("cooperative 128x192 row-major D", 6144, 1000, 4096, 1, false, 1, 0.5f);  // residue tokens, beta
+      fails += check_rule<bfloat16_t>("cooperative 128x192 row-major D", 10240, 256, 8192, 1, false, 1, 0);
+      fails += check_rule<bfloat16_t>("stream-k cooperative 128x192 row-major D", 4096, 256, 14336, 1, false, 1, 0);
+      // 512 tokens through Llama-3 8B's qkv projection as torch runs it (D row-major): as it is
+      fails += check_rule<bfloat16_t>("cooperative 128x192 row-major D", 512, 6144, 4096, 1, true, 1, 0);
     }
     // f32 inputs as tf32 (TN only): residues (K a multiple of 4: 16-byte TMA strides), both D
     // majors, batches, alpha/beta, many tiles per CTA.
