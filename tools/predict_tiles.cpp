@@ -221,6 +221,13 @@ int main(int argc, char** argv) {
   };
   report("(a) shipped (model's choice)", shipped());
   report("as built: 128x192 along N and swapped", as_built());
+  {
+    // (would a 128x256 kernel with a row-major D add anything: swapped 128x256 after the rest)
+    std::vector<Option> o = as_built();
+    o.push_back(opt(128, 256, 2, 1.0, false, true));
+    o.push_back(opt(128, 256, 2, 1.0, true, true));
+    report("as built + 128x256 swapped", o);
+  }
   report("(b) + 128 x {96..192} along N", with(family, 0));
   report("(c) + 128 x {96..192} swapped", with(family, 1));
   report("(b)+(c) both orientations", with(family, 2));
