@@ -214,7 +214,11 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 58, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 62, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  // the D major, read off the epilogue: row-major for the MidRow kernels only
+  constexpr set::KernelTraits mr = set::traits_of<set::MidRowSplit<set::f16>>, mc = set::traits_of<set::MidSplit<set::f16>>;
+  static_assert(mr.d_major == Major::Row && mc.d_major == Major::Col && w.d_major == Major::Col && mr.bn == 192 && mr.stream_k &&
+                mr.cluster_m == 2 && mr.output == Element::F16);
   // the cluster, read off the mainloop's policy: 2 along M for the cooperative kernels, none for
   // ping-pong and the TN 128x128 kernel without a cluster
   constexpr set::KernelTraits solo = set::traits_of<set::Solo<set::bf16>>;
@@ -272,14 +276,20 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x192, problem(3072, 3072, 3072, e, Major::Col, Major::Row, e)));
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x192, problem(3072, 3072, 3072, e, Major::Row, Major::Col, Element::F32)));
   }
-  // gemm_tune's candidates for 16-bit TN: every whole-tile kernel, then the Stream-K ones
+  // gemm_tune's candidates for 16-bit TN: every whole-tile kernel (the column-major D's, then
+  // the row-major D's, run on the problem transposed), then the Stream-K ones
   using Config = sm90::Sm90Config;
   for (const Element e : {Element::BF16, Element::F16})
     CHECK(sm90::built_configs(tn(1000, 1000, 1024, e)) ==
           std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x192, false},
                               {sm90::Schedule::Cooperative128x128NoCluster, false}, {sm90::Schedule::Pingpong64x128, false},
+                              {sm90::Schedule::Cooperative128x192, false, Major::Row},
                               {sm90::Schedule::Cooperative128x256, true}, {sm90::Schedule::Cooperative128x192, true},
-                              {sm90::Schedule::Cooperative128x128, true}, {sm90::Schedule::Cooperative128x64NoCluster, true}});
+                              {sm90::Schedule::Cooperative128x128, true}, {sm90::Schedule::Cooperative128x64NoCluster, true},
+                              {sm90::Schedule::Cooperative128x192, true, Major::Row}});
+  // the row-major D's kernels only where the list builds them (TN) and for plain problems
+  CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x192, sm90::as_row_major_d(tn(3072, 3072, 3072))));
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, sm90::as_row_major_d(tn(3072, 3072, 3072))));
 }
 
 namespace {

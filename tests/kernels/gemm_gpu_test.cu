@@ -214,7 +214,8 @@ void run_case(const Case& cs, tk::GemmKernel kernel, std::uint64_t seed, double 
     std::string recorded;
     if (file_now.records.size() == 1)
       if (auto ch = tk::choice_from_record(file_now.records[0], multiprocessors()))
-        if (auto c = tk::sm90::config_of(ch->tile_m, ch->tile_n, ch->cluster, ch->scheduler)) recorded = tk::sm90::to_string(*c);
+        if (auto c = tk::sm90::config_of(ch->tile_m, ch->tile_n, ch->cluster, file_now.records[0].scheduler, file_now.records[0].d))
+          recorded = tk::sm90::to_string(*c);
     // What the dispatch runs now, with the workspace it asks for (a Stream-K choice needs it;
     // sm90_schedule reads no memory through the pointer).
     tk::GemmArguments with_workspace = g;
