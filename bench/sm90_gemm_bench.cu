@@ -222,7 +222,10 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
     const kernels::GemmArguments g = s9::as_column_major_d(p.args);
     cudaDeviceProp prop{};
     SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
-    const bool small_tiles = s9::choose_schedule(g, prop.multiProcessorCount) != s9::Schedule::Cooperative128x256;
+    // (the default template runs where the rule's whole tiles are 128x256 with a column-major D;
+    // elsewhere, the transposed runs included, the device entry)
+    const s9::Sm90Config rule = s9::choose_config(p.args, prop.multiProcessorCount);
+    const bool small_tiles = rule.schedule != s9::Schedule::Cooperative128x256 || rule.d != kernels::Major::Col;
     bool ok_setup = true;
     using Default = s9::GemmSm90<std::conditional_t<tf32, s9::DefaultGemmTf32<ClusterM>, s9::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
     // (the default template is the whole-tile kernel: with a workspace the device entry runs
