@@ -231,8 +231,9 @@ std::vector<TD> output_of(const sm90_check::Problem<T, TD>& p) {
 // problem (D column-major) in the kernel's orientation: transposed for a row-major D's kernel.
 // expect_shared: the plan must share k-iterations on this GPU (the issue's Stream-K shapes).
 template <class Kernel, class T>
-int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layout, float beta, bool expect_shared) {
+int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layout, float beta, bool expect_shared, bool alias = false) {
   sm90_check::Problem<T> p(m, n, k, l, false, 1, beta, uint64_t(m * 7 + n * 131 + k * 3 + l), layout);
+  if (alias) p.alias_c_to_d();  // (C again in D before each launch: poison())
   // The whole-tile kernel's D (no workspace: the dispatch runs whole tiles).
   auto r = kernels::device::run_sm90(p.args, nullptr);
   SM90_CUDA(cudaDeviceSynchronize());
@@ -254,10 +255,10 @@ int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layou
   const double rel_whole = std::sqrt(num / (den > 0 ? den : 1));
   const bool pass = ok && same && rel_whole < sm90_check::tolerance<T, T> && (shared || !expect_shared);
   const auto traits = kernels::device::sm90_set::traits_of<Kernel>;
-  std::printf("%-4s %s stream-K %dx%d%s %5lld x %5lld x %5lld x %lld beta %g: %s (%s, rel %.2e, %lld NaN, vs whole tiles %.2e, %s)%s%s\n",
+  std::printf("%-4s %s stream-K %dx%d%s %5lld x %5lld x %5lld x %lld beta %g%s: %s (%s, rel %.2e, %lld NaN, vs whole tiles %.2e, %s)%s%s\n",
               std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, traits.bm, traits.bn,
               traits.d_major == kernels::Major::Row ? " row-major D" : "", (long long)m, (long long)n, (long long)k, (long long)l,
-              beta, pass ? "ok" : "FAIL", shared ? "k-iterations shared" : "whole tiles (plan shares nothing)", rel, (long long)nans,
+              beta, alias ? " C=D" : "", pass ? "ok" : "FAIL", shared ? "k-iterations shared" : "whole tiles (plan shares nothing)", rel, (long long)nans,
               rel_whole, same ? "3 launches bit-identical" : "launches DIFFER", r ? "" : " ", r ? "" : r.message.c_str());
   return pass ? 0 : 1;
 }
@@ -590,6 +591,7 @@ int main(int argc, char** argv) {
       fails += check_stream_k<set::MidRowSplit<bfloat16_t>, bfloat16_t>(4096, 256, 14336, 1, "TN", 0, h100);
       fails += check_stream_k<set::MidRowSplit<bfloat16_t>, bfloat16_t>(1000, 1003, 4008, 3, "TN", 0.5f, false);  // residues, batches, beta
       fails += check_stream_k<set::MidRowSplit<bfloat16_t>, bfloat16_t>(1001, 1003, 4008, 1, "TN", 1, false);     // direct stores
+      fails += check_stream_k<set::MidRowSplit<bfloat16_t>, bfloat16_t>(2048, 512, 8192, 2, "TN", 0.5f, false, true);  // C = D
       fails += check_stream_k<set::MidRowSplit<half_t>, half_t>(10240, 256, 8192, 1, "TN", 0, false);
       fails += check_stream_k<set::MidRowSplit<half_t>, half_t>(304, 200, 8008, 2, "TN", -1, false);  // few tiles, long K, beta
       fails += check_rule<bfloat16_t>("cooperative 128x192 row-major D", 6144, 512, 4096, 1, false, 1, 0);
