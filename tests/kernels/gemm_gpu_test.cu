@@ -956,6 +956,9 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
                                                 kBlockDecode},
                                   Fp8ScaledCase{"blk_dec_m40_k_residue", 40, 4000, 7000, 1, BL, E::BF16, true, 8, 2.0f, -0.25f, false, true, 0,
                                                 kBlockDecode},
+                                  // (small enough for the sanitizer run, TESSERA_SMALL=1)
+                                  Fp8ScaledCase{"blk_dec_m33_small", 33, 1000, 2000, 1, BL, E::BF16, true, 16, 0.5f, 0.5f, false, true, 4,
+                                                kBlockDecode},
                                   // forced past its rule: two and more tiles of tokens (M = 100, 128), residues everywhere
                                   Fp8ScaledCase{"blk_dec_forced_m128", 128, 7168, 4096, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
                                                 nullptr, true},
