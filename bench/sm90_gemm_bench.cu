@@ -46,6 +46,11 @@
 //   call's scale_a and every scale of B its scale_b, so the D's agree (block: up to the
 //   promotion's rounding) and the ratio is the scale mode's cost over cuBLASLt's per-tensor GEMM.
 //   (torch._scaled_mm's rowwise and blockwise scales on the same shapes: tools/device/scaled_mm_torch.py)
+//   --fp8 ... --config NAME: the FP8 rows through that configuration of the kernel list (sm90_schedule's
+//   name, e.g. "stream-k cooperative 128x64 no cluster", "stream-k_cooperative_128x128": underscores
+//   stand for spaces) instead of the
+//   rule's, as gemm_tune runs it; the line names what ran ("declined: ..." where a Stream-K kernel's plan
+//   shares nothing and the rule's whole tiles ran).
 //   --fp8 --out-e4m3 [--fast-accum]: e4m3 x e4m3 to an e4m3 D (row-major) with scale_d and amax_d
 //   (GemmArguments) against cuBLASLt with D e4m3, D_SCALE_POINTER and AMAX_D_POINTER: D's and the
 //   amax compared, both timed.
@@ -80,11 +85,13 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "../kernels/device/sm90_dispatch.hpp"
+#include "../kernels/device/sm90_schedule.hpp"  // --config: the configurations by name
 #include "tessera/kernels/gemm.hpp"
 #include "tessera/kernels/gemm_grouped.hpp"
 #include "../tools/harness/cublaslt_gelu_bias.hpp"
@@ -117,6 +124,7 @@ float g_beta = 0.0f;     // --beta B: D = A B + B C (C a separate matrix; cuBLAS
 bool g_tune = false;     // (the suite's --tuned column) gemm_tune before timing
 bool g_divided = true;   // --mode-boxes: TMA dims one per gmem mode (MN-major tiles: a box per 64 rows)
 bool g_launch_once = false;  // --launch-once: each shape's two GEMMs launched once, checked, not timed
+std::string g_config;    // --config NAME: the FP8 rows through that configuration (sm90_schedule's name), not the rule's
 
 
 #if defined(TESSERA_SM90_BENCH_VARIANTS)
@@ -509,18 +517,35 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
     g.scale_a = vec_a;
     g.scale_b = vec_b;
   }
+  // --config: the configuration of that name (gemm_tune's path: a Stream-K one declines without a
+  // plan that shares k-iterations, and the whole tiles of the rule's schedule run).
+  std::optional<kernels::sm90::Sm90Config> forced;
+  if (!g_config.empty()) {
+    for (const kernels::sm90::Schedule s : kernels::sm90::kSchedules)
+      for (const bool sk : {false, true})
+        if (kernels::sm90::to_string(kernels::sm90::Sm90Config{s, sk}) == g_config) forced = kernels::sm90::Sm90Config{s, sk};
+    if (!forced) {
+      std::printf("--config '%s' names no configuration (e.g. 'stream-k cooperative 128x64 no cluster')\n", g_config.c_str());
+      return false;
+    }
+  }
   // The workspace the dispatch asks for (the FP8 Stream-K kernels, where it shares k-iterations).
   void* tws = nullptr;
-  if (const size_t bytes = g_split ? kernels::device::sm90_workspace_size(g) : 0; bytes > 0) {
+  if (const size_t bytes = !g_split ? 0 : forced ? kernels::device::sm90_workspace_size(g, *forced) : kernels::device::sm90_workspace_size(g);
+      bytes > 0) {
     SM90_CUDA(cudaMalloc(&tws, bytes));
     g.workspace = tws;
     g.workspace_bytes = bytes;
   }
-  if (const auto r = kernels::device::run_sm90(g, nullptr); !r) {
+  auto run_mine = [&] { return forced ? kernels::device::run_sm90(g, nullptr, *forced) : kernels::device::run_sm90(g, nullptr); };
+  if (const auto r = run_mine(); !r) {
     std::printf("fp8 %lld x %lld x %lld: tessera refuses: %s\n", (long long)m, (long long)n, (long long)k, r.message.c_str());
     return false;
   }
-  auto mine = [&] { (void)kernels::device::run_sm90(g, nullptr); };
+  auto mine = [&] { (void)run_mine(); };
+  // (what ran: the forced configuration where its kernel took the problem, else the rule's)
+  const std::string ran = forced ? (g.workspace != nullptr || !forced->stream_k ? g_config : std::string("declined: ") + kernels::device::sm90_schedule(g))
+                                 : std::string(kernels::device::sm90_schedule(g));
 
   const LtFp8Gemm blas(lt, m, n, k, a, b, c, ref, e5m2_b ? CUDA_R_8F_E5M2 : CUDA_R_8F_E4M3, CUDA_R_16BF, fast_accum, scales,
                        scales + 1);
@@ -539,7 +564,7 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   std::printf("fp8 e4m3 x %s TN -> bf16 row-major %5lld x %5lld x %5lld  tessera %s %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s per-tensor "
               "%8.3f ms %6.1f TFLOP/s  ratio %.3f  diff vs cuBLASLt %.1e %s\n",
               e5m2_b ? "e5m2" : "e4m3", (long long)m, (long long)n, (long long)k, kernels::to_string(mode), tm, flops / tm * 1e-9,
-              kernels::device::sm90_schedule(g), fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff,
+              ran.c_str(), fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff,
               chosen < 0 ? "unchecked" : ok ? "ok" : "WRONG");
   for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales, tws, (void*)vec_a, (void*)vec_b}) cudaFree(p);
   return ok;
@@ -867,6 +892,10 @@ int main(int argc, char** argv) {
     }
     else if (a == "--group" && i + 1 < argc) g_group = std::atoi(argv[++i]);
     else if (a == "--no-split") g_split = false;
+    else if (a == "--config" && i + 1 < argc) {
+      g_config = argv[++i];
+      std::replace(g_config.begin(), g_config.end(), '_', ' ');  // (underscores for spaces: one shell word)
+    }
     else if (a == "--no-lead") g_lead = false;
     else if (a == "--launch-once") g_launch_once = true;
     else if (a == "--cold-l2") g_cold_l2 = true;

@@ -146,9 +146,19 @@ using Fp8QuantizedGemm =
 // the block-scaled mainloop (each k-tile's sum promoted into the accumulators times its scales),
 // clusters of 2 along M sharing B, the TMA-store epilogue; whole tiles or Stream-K (decode's
 // shapes: few tiles, long K).
-template <class ElementD = bfloat16_t, int ClusterM = 2, class Scheduler = WholeTileScheduler>
+// BN = 64 without a cluster under Stream-K: the block-scaled decode kernel, for a few tokens.
+// A row-major D (torch's Y = X W^T, tokens x outputs) runs as D^T, so the kernel's M is the
+// weight's rows (A' = W with its 128 x 128 blocks) and its N the tokens (B' = X with a scale per
+// token and k-group): at 64 tokens a 128-column tile is half padding, in every wgmma and in every
+// promotion, while a 64-column one computes only tokens (wgmma m64n64k32, 32 accumulators and 32
+// partial sums per consumer thread) and its 24.25 KiB stages (16 KiB of weight, 8 KiB of tokens,
+// 256 B of the tokens' scales) leave room for 7 beside the staging (the scales' 256 B per stage
+// cost the eighth that sm90::DecodeGemm's 24 KiB stages have): 112 KiB of weight in flight per SM,
+// against the 128 x 128 kernel's 5 x 16 KiB. No cluster: B' is the tokens, which stay in L2, as
+// sm90::DecodeGemm's.
+template <class ElementD = bfloat16_t, int ClusterM = 2, class Scheduler = WholeTileScheduler, int BN = 128>
 using Fp8BlockScaledGemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16,
-                                                        float, tuple<_128, _128, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
+                                                        float, tuple<_128, C<BN>, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
                                                         KernelTmaWarpSpecializedCooperativeFp8BlockScaled>,
                                       ElementD, Scheduler>;
 

@@ -53,6 +53,10 @@
 //   Fp8Block, Fp8BlockStreamK  FP8 with DeepSeek-V3's block scales (ScaleMode::Block): e4m3 x
 //                         e4m3 to bf16, 128x128x128 tiles, the block-scaled mainloop, whole
 //                         tiles and under Stream-K (2)
+//   Fp8BlockDecode        the same mainloop with 128x64x128 tiles without a cluster under
+//                         Stream-K (the decode tile: at most 64 tokens as the kernel's N,
+//                         sm90_schedule.hpp), e4m3 x e4m3 to bf16 (1; a unit of its own, which a
+//                         parallel build compiles beside the 128-column one)
 // The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
 // of their own since tessera::gemm never dispatches to them; one unit compiles them
 // (sm90_instances_grouped.cu):
@@ -115,9 +119,10 @@ template <class A, class B>
 using Fp8Quantized = sm90::Fp8QuantizedGemm<A, B>;
 using Fp8Block = sm90::Fp8BlockScaledGemm<>;
 using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
+using Fp8BlockDecode = sm90::Fp8BlockScaledGemm<bfloat16_t, 1, sm90::StreamKTileScheduler, 64>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Block };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Block, Fp8BlockDecode };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -164,7 +169,8 @@ using Kernels = std::tuple<
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
     Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>,
     Shipped<Fp8Quantized<e4m3, e4m3>, Unit::Fp8>,
-    Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>>;
+    Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>,
+    Shipped<Fp8BlockDecode, Unit::Fp8BlockDecode>>;
 // clang-format on
 
 template <class T, Major MW>

@@ -11,7 +11,8 @@
 //   Pingpong64x128               two consumer warpgroups each own 64 x 128 tiles, alternating,
 //                                without a cluster (16-bit TN)
 //   Cooperative128x64NoCluster   two consumer warpgroups share a 128 x 64 tile, without a
-//                                cluster (16-bit TN, under Stream-K only: decode)
+//                                cluster (16-bit TN and block-scaled FP8, under Stream-K only:
+//                                decode)
 // and a configuration (Sm90Config) adds the tile scheduler: whole tiles or Stream-K.
 //
 // The rule (choose_schedule): the wave model's choice (gemm_selection.hpp, select_sm90) among
@@ -27,7 +28,8 @@
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
 // library) win one shape of the tiles' table by less than Stream-K 128x256 does there.
 // Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
-// majors (sm90_kernel_list.hpp: Split, SmallSplit, Decode, Fp8StreamK), the wave model compares it with
+// majors (sm90_kernel_list.hpp: Split, SmallSplit, Decode, Fp8StreamK, Fp8BlockStreamK,
+// Fp8BlockDecode), the wave model compares it with
 // the rule's choice over whole tiles; the Stream-K kernel runs when the model predicts it more
 // than the margin faster and the caller gives its workspace; never for FP8's rowwise scales
 // (whole tiles: the Stream-K kernels' epilogue scales per tensor).
@@ -179,12 +181,17 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 // at best), which the model's MAC rate does not see. At 128 tokens through Llama-3 8B's down
 // projection it ran 0.70 of cuBLAS where the 128x128 Stream-K kernel ran 0.81 (one process,
 // bench/notes/suite.md, "The decode kernel and the method above"); at 64 tokens it is the fastest kernel at every suite layer.
+// The same gate for the block-scaled FP8 decode kernel (Fp8BlockDecode: 128 x 64 x 128, the
+// tokens' scales promoted per column of the tile): at most 64 tokens, where the wave model, with
+// its tile's rate assumed (gemm_selection.hpp), predicts it faster than the clustered 128 x 128
+// Stream-K kernel, whose tile is half padding there; past one tile of tokens the 128 x 128
+// kernel runs, as for 16 bits (bench/notes/fp8.md: the prediction for 64 and 128 tokens).
 inline constexpr std::int64_t kDecodeExtent = 128;
 inline constexpr std::int64_t kDecodeTileExtent = 64;
 inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
   if (!stream_k_built(s, g)) return false;
   const bool tn16 = !is_fp8(g.element) && g.a.major == Major::Row && g.b.major == Major::Col;
-  if (s == Schedule::Cooperative128x64NoCluster) return tn16 && g.n <= kDecodeTileExtent;
+  if (s == Schedule::Cooperative128x64NoCluster) return (tn16 || g.scale_mode == ScaleMode::Block) && g.n <= kDecodeTileExtent;
   return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
 }
 

@@ -214,7 +214,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 62, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 63, "the shipped kernels (sm90_kernel_list.hpp's table)");
   // the D major, read off the epilogue: row-major for the MidRow kernels only
   constexpr set::KernelTraits mr = set::traits_of<set::MidRowSplit<set::f16>>, mc = set::traits_of<set::MidSplit<set::f16>>;
   static_assert(mr.d_major == Major::Row && mc.d_major == Major::Col && w.d_major == Major::Col && mr.bn == 192 && mr.stream_k &&
@@ -423,13 +423,16 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
     CHECK(has(check_arguments(short_ld, ArgumentsView::Kernel), GemmStatus::InvalidLeadingDim, "smaller than M = 62"));
   }
   CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x128);
-  CHECK(sm90::choose_stream_k(t, 132) == sm90::Schedule::Cooperative128x128);
+  // (62 tokens: one 64-column tile, the block-scaled decode kernel; 128 tokens: the 128 x 128 one)
+  CHECK(sm90::choose_stream_k(t, 132) == sm90::Schedule::Cooperative128x64NoCluster);
   static_assert(set::traits_of<set::Fp8BlockStreamK>.block_scaled && set::traits_of<set::Fp8BlockStreamK>.stream_k);
   {
     GemmArguments big = g;
     big.m = 4096;
     big.ld_scale_a = 0;
     CHECK(!sm90::choose_stream_k(sm90::as_column_major_d(big), 132));
+    big.m = 128;
+    CHECK(sm90::choose_stream_k(sm90::as_column_major_d(big), 132) == sm90::Schedule::Cooperative128x128);
   }
   CHECK(sm90::schedule_built(sm90::Schedule::Cooperative128x128, t));
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x256, t));
@@ -448,6 +451,58 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   CHECK((rows.rule == tma::Rule::ok && rows.rank == 2 && rows.box_dim[0] == 128 && rows.box_dim[1] == 1 &&
          rows.global_dim[0] == 62 && rows.global_dim[1] == 128 && rows.global_stride_bytes[1] == 256 && rows.box_bytes == 512));
   CHECK(Block::Mainloop::row_scale_arguments(62, 16384, 62).rule == tma::Rule::global_stride_alignment);
+}
+
+TEST_CASE("sm90 block-scaled FP8 decode kernel: the 128 x 64 tile of the block-scaled mainloop") {
+  // The same mainloop and promotion as the 128 x 128 kernel (A' the weight's 128 x 128 blocks, one
+  // scalar per tile and k-tile; B' the tokens, a vector of BN column scales per k-tile, TMA-copied
+  // beside the stage), with BN = 64, no cluster, Stream-K.
+  using Dec = set::Fp8BlockDecode;
+  using M = Dec::Mainloop;
+  constexpr set::KernelTraits d = set::traits_of<Dec>;
+  static_assert(d.block_scaled && d.stream_k && d.bm == 128 && d.bn == 64 && d.cluster_m == 1 && !d.pingpong &&
+                d.element == Element::E4M3 && d.element_b == Element::E4M3 && d.output == Element::BF16 && d.a_k_major && d.b_k_major);
+  static_assert(sm90::runs_schedule(d, sm90::Schedule::Cooperative128x64NoCluster));
+  static_assert(M::BlockScaled && M::BK == 128 && M::ClusterM == 1 && M::stage_scale_bytes == 64 * 4);
+  // per stage 16 KiB of weight, 8 KiB of tokens and their 256 B of scales; 32 accumulators and
+  // 32 partial sums per consumer thread (wgmma m64n64k32)
+  static_assert(M::stage_a_bytes == 16384 && M::stage_b_bytes == 8192 && M::AtomsM * M::AtomValues == 32);
+  // seven stages of 24.25 KiB beside the staging (the 16-bit decode kernel's 24 KiB stages fit eight)
+  static_assert(M::Stages == 7 && set::Decode<set::bf16>::Mainloop::Stages == 8);
+  // The dispatch runs it for 62 tokens through 7168 x 16384 (D^T: N = 62, the row scales over N).
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  GemmArguments g = fp8(62, 7168, 16384);
+  g.c.major = Major::Row;
+  g.ldd = 7168;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  const GemmArguments t = sm90::as_column_major_d(g);
+  REQUIRE(check_arguments(t, ArgumentsView::Kernel));
+  const auto shape = sm90::problem_shape_of(t);
+  const auto args = M::arguments_of(t);
+  CHECK((args.scale_a == &scales[1] && args.scale_b == &scales[0] && args.ld_scale_b == 64 && args.scale_mode == ScaleMode::Block));
+  // The tokens' scales by TMA: (N, KB) f32 with strides (1, ld), one box of 64 tokens per stage.
+  const tma::Arguments rows = M::row_scale_arguments(62, 16384, 64);
+  CHECK((rows.rule == tma::Rule::ok && rows.rank == 2 && rows.box_dim[0] == 64 && rows.box_dim[1] == 1 && rows.global_dim[0] == 62 &&
+         rows.global_dim[1] == 128 && rows.global_stride_bytes[1] == 256 && rows.box_bytes == 256));
+  // Its refusals, with reasons: another scale mode, a leading dimension TMA cannot step, batches.
+  auto rowwise = args;
+  rowwise.scale_mode = ScaleMode::Rowwise;
+  CHECK(M::can_implement(shape, rowwise).message.find("block scales (scale_mode = block) only") != std::string::npos);
+  auto odd_ld = args;
+  odd_ld.ld_scale_b = 62;
+  const GemmResult r = M::can_implement(shape, odd_ld);
+  CHECK(r.status == GemmStatus::Misaligned);
+  CHECK(r.message.find("row scales") != std::string::npos);
+  const GemmResult batched = M::can_implement(sm90::problem_shape_of([&] {
+                                                GemmArguments b = t;
+                                                b.batch = 2;
+                                                return b;
+                                              }()),
+                                              args);
+  CHECK(batched.status == GemmStatus::Unsupported);
+  CHECK(batched.message.find("one batch") != std::string::npos);
 }
 
 TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and its tree from the GEMM's fields") {

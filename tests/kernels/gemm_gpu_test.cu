@@ -757,10 +757,15 @@ struct Fp8ScaledCase {
                             // problem also runs per-tensor (one accumulation over K, no promotion)
   bool workspace = false;   // with the workspace gemm_workspace_size asks for (Stream-K where chosen)
   std::int64_t ld_pad = 0;  // block: ld_scale_a = M rounded up to 4 plus this (0: ld_scale_a left 0)
+  const char* expect = nullptr;  // the configuration the dispatch runs on 132 SMs (sm90_schedule), where checked
+  bool force_decode = false;     // block: the decode kernel (stream-k 128x64 no cluster) forced, k-iterations shared
 };
 
 // Runs one scaled FP8 case (e4m3 x e4m3) through tessera::gemm, D poisoned with NaN, against
-// the FP64 reference. expect_refusal: Unsupported with a message.
+// the FP64 reference. expect_refusal: Unsupported with a message. With a workspace (filled with
+// 0xff: the kernel clears its own flags) three launches on a poisoned D, the last two bit for bit
+// the first (the Stream-K fix-up's fixed order). force_decode: the block-scaled decode kernel
+// through the dispatch's forced configuration (gemm_tune's path), which must share k-iterations.
 // TESSERA_SMALL=1 (sanitizer runs): cases of M N K L above 2^30 are skipped.
 template <class TD>
 void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
@@ -823,23 +828,35 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
   g.scale_b = SB;
   if (block && cs.ld_pad != 0) g.ld_scale_a = ld_sa;
   if (cs.out != tk::Element::BF16) g.epilogue.output = cs.out;
+  const tk::sm90::Sm90Config decode{tk::sm90::Schedule::Cooperative128x64NoCluster, true};
+  // (forced only on sm_90: elsewhere tessera::gemm's refusal is the expected answer)
+  const bool forced = cs.force_decode && !expect_refusal;
   void* work = nullptr;
-  if (cs.workspace && (g.workspace_bytes = tk::gemm_workspace_size(g)) > 0) {
+  if (cs.workspace && !expect_refusal &&
+      (g.workspace_bytes = forced ? tk::device::sm90_workspace_size(g, decode) : tk::gemm_workspace_size(g)) > 0) {
     TESSERA_CUDA_CHECK(cudaMalloc(&work, g.workspace_bytes));
+    TESSERA_CUDA_CHECK(cudaMemset(work, 0xff, g.workspace_bytes));
     g.workspace = work;
   }
-  tk::GemmResult res = tk::gemm(g);
+  auto launch = [&] { return forced ? tk::device::run_sm90(g, nullptr, decode) : tk::gemm(g); };
+  // What the dispatch runs (with the workspace), and on 132 SMs (an H100 SXM's or H200's) what it must run.
+  const std::string runs = expect_refusal ? "" : forced ? tk::sm90::to_string(decode) : tk::device::sm90_schedule(g);
+  const bool runs_expected = cs.expect == nullptr || multiprocessors() != 132 || runs == cs.expect;
+  const bool decode_shared = !forced || work != nullptr;
+  tk::GemmResult res = launch();
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
-  // With a workspace (Stream-K): a second launch gives the same bits (the fix-up's fixed order).
+  // With a workspace (Stream-K): two more launches give the same bits (the fix-up's fixed order).
   bool same_bits = true;
   if (work != nullptr && res) {
-    std::vector<TD> first(static_cast<std::size_t>(nd)), second(static_cast<std::size_t>(nd));
+    std::vector<TD> first(static_cast<std::size_t>(nd)), again(static_cast<std::size_t>(nd));
     TESSERA_CUDA_CHECK(cudaMemcpy(first.data(), D, nd * sizeof(TD), cudaMemcpyDeviceToHost));
-    fill_value<<<512, 256>>>(D, nd, NAN);
-    res = tk::gemm(g);
-    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
-    TESSERA_CUDA_CHECK(cudaMemcpy(second.data(), D, nd * sizeof(TD), cudaMemcpyDeviceToHost));
-    same_bits = std::memcmp(first.data(), second.data(), std::size_t(nd) * sizeof(TD)) == 0;
+    for (int launch_index = 1; launch_index < 3 && res; ++launch_index) {
+      fill_value<<<512, 256>>>(D, nd, NAN);
+      res = launch();
+      TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+      TESSERA_CUDA_CHECK(cudaMemcpy(again.data(), D, nd * sizeof(TD), cudaMemcpyDeviceToHost));
+      same_bits = same_bits && std::memcmp(first.data(), again.data(), std::size_t(nd) * sizeof(TD)) == 0;
+    }
   }
   bool ok;
   double err = 0, err_unpromoted = -1;
@@ -859,8 +876,10 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
     TESSERA_CUDA_CHECK(cudaGetLastError());
     const Comparison cmp = measure();
     err = cmp.error;
-    ok = res && cmp.within(tol) && same_bits;
-    if (!ok) std::printf("  nonfinite=%llu clobbered=%llu same_bits=%d\n", cmp.nonfinite, cmp.clobbered, int(same_bits));
+    ok = res && cmp.within(tol) && same_bits && runs_expected && decode_shared;
+    if (!ok)
+      std::printf("  nonfinite=%llu clobbered=%llu same_bits=%d runs %s (expected %s)%s\n", cmp.nonfinite, cmp.clobbered, int(same_bits),
+                  runs.c_str(), cs.expect != nullptr ? cs.expect : "any", decode_shared ? "" : ", the forced decode kernel's plan shares nothing");
     if (ok && block && cs.uniform) {
       // The same problem per-tensor (SA[0], SB[0]: every scale): the wgmmas accumulate all of K
       // in their own f32 registers, the scales applied once by the epilogue.
@@ -880,7 +899,8 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
               ok ? "PASS" : "FAIL", cs.name, tk::to_string(cs.mode), tk::to_string(cs.out), (long long)M, (long long)N, (long long)K,
               (long long)L, cs.d_row ? "row" : "col", cs.pad, cs.alpha, cs.beta, work != nullptr ? g.workspace_bytes : std::size_t(0),
               err);
-  if (work != nullptr) std::printf(" (2 launches)");
+  if (!runs.empty()) std::printf(" runs %s", runs.c_str());
+  if (work != nullptr) std::printf(" (3 launches, bits %s)", same_bits ? "identical" : "DIFFER");
   if (err_unpromoted >= 0) std::printf(" (promoted every 128 k); per-tensor, unpromoted: relerr=%.3e", err_unpromoted);
   std::printf("%s%s\n", res ? "" : "  status: ", res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
   if (work != nullptr) TESSERA_CUDA_CHECK(cudaFree(work));
@@ -896,6 +916,8 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
 // group), M = 1 and 64 (decode), a padded ld_scale_a, beta, Stream-K; and the error with and without
 // the promotion (uniform scales, K = 16384: the block kernel against the per-tensor one on the
 // same inputs). Tolerances as the per-tensor cases' (bf16 and f16 D 1e-2, f32 5e-3).
+constexpr const char* kBlockDecode = "stream-k cooperative 128x64 no cluster";  // (hopper_sm90_schedule_test checks these
+constexpr const char* kBlockStreamK = "stream-k cooperative 128x128";            // names on 132 SMs)
 void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
   using E = tk::Element;
   const auto RW = tk::ScaleMode::Rowwise, BL = tk::ScaleMode::Block;
@@ -921,9 +943,35 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
                                   Fp8ScaledCase{"blk_2304x1536x1040", 2304, 1536, 1040, 1, BL, E::BF16, true, 0, 1.0f, 0.0f},
                                   Fp8ScaledCase{"blk_promotion_k16384", 128, 2048, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true},
                                   Fp8ScaledCase{"blk_promotion_m256", 256, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true},
-                                  // (with the workspace: the block-scaled Stream-K kernel where the wave model picks it)
-                                  Fp8ScaledCase{"blk_sk_m64_k16384", 64, 7168, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true},
-                                  Fp8ScaledCase{"blk_sk_residues", 100, 7000, 16016, 1, BL, E::BF16, true, 16, 0.5f, 0.0f, false, true}})
+                                  // (with the workspace: the block-scaled Stream-K kernels where the wave model picks them:
+                                  // at most 64 tokens the decode kernel, 128 x 64 tiles; else 128 x 128 in clusters of 2)
+                                  Fp8ScaledCase{"blk_sk_m64_k16384", 64, 7168, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
+                                                kBlockDecode},
+                                  Fp8ScaledCase{"blk_sk_residues", 100, 7000, 16016, 1, BL, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0,
+                                                kBlockStreamK},
+                                  Fp8ScaledCase{"blk_sk_m128", 128, 7168, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
+                                                kBlockStreamK},
+                                  // the decode kernel: M = 1 and 17, residues in N and K, a padded ld_scale_a, beta
+                                  Fp8ScaledCase{"blk_dec_m1", 1, 7168, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kBlockDecode},
+                                  Fp8ScaledCase{"blk_dec_m17_residues", 17, 7000, 16016, 1, BL, E::BF16, true, 16, 0.5f, 0.0f, false, true, 8,
+                                                kBlockDecode},
+                                  Fp8ScaledCase{"blk_dec_m64_beta", 64, 2112, 7168, 1, BL, E::BF16, true, 0, 1.0f, 0.5f, false, true, 4,
+                                                kBlockDecode},
+                                  Fp8ScaledCase{"blk_dec_m40_k_residue", 40, 4000, 7000, 1, BL, E::BF16, true, 8, 2.0f, -0.25f, false, true, 0,
+                                                kBlockDecode},
+                                  // (small enough for the sanitizer run, TESSERA_SMALL=1)
+                                  Fp8ScaledCase{"blk_dec_m33_small", 33, 1000, 2000, 1, BL, E::BF16, true, 16, 0.5f, 0.5f, false, true, 4,
+                                                kBlockDecode},
+                                  // forced past its rule: two and more tiles of tokens (M = 100, 128), residues everywhere
+                                  Fp8ScaledCase{"blk_dec_forced_m128", 128, 7168, 4096, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
+                                                nullptr, true},
+                                  Fp8ScaledCase{"blk_dec_forced_m100_beta", 100, 1000, 1040, 1, BL, E::BF16, true, 16, 2.0f, -0.5f, false, true,
+                                                12, nullptr, true},
+                                  Fp8ScaledCase{"blk_dec_forced_m200", 200, 392, 4112, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
+                                                nullptr, true},
+                                  // the promotion's error on the decode kernel (uniform scales: against per-tensor)
+                                  Fp8ScaledCase{"blk_dec_promotion_k16384", 64, 2048, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true, true, 0,
+                                                kBlockDecode}})
     run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
   // Refused with a reason: block scales with a column-major D, or to f32.
   run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);

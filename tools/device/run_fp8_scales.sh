@@ -2,8 +2,9 @@
 # FP8's scale modes on the GPU in one call: builds the library's kernels (as run_check.sh, with
 # its nvcc flags), gemm_gpu_test and sm90_gemm_bench, then
 #   - gemm_gpu_test TESSERA_CASES=fp8: the per-tensor FP8 cases and the scale modes' (rowwise:
-#     every D type, both D majors, residues, batches, decode's shapes; block: residues, M = 1 / 64 /
-#     128, a padded ld_scale_a, beta; the error with and without the promotion; refusals),
+#     every D type, both D majors, residues, batches, decode's shapes; block: residues, M = 1 / 17 /
+#     64 / 128, a padded ld_scale_a, beta, the decode kernel (128x64 Stream-K) where the rule takes
+#     it and forced; the error with and without the promotion; refusals),
 #   - compute-sanitizer memcheck of the scale modes' small cases (TESSERA_CASES=fp8_scales
 #     TESSERA_SMALL=1: M N K <= 2^30),
 #   - ptxas registers and spills of the FP8 kernels, k-loop spills from the SASS,
@@ -60,8 +61,8 @@ if [ "$STEP" != check ]; then
 rc=$?
 note "build: rc=$rc ($(( $(date +%s) - t0 )) s)"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
-# The FP8 kernels' registers and spills (the per-tensor unit and the block-scaled one).
-for u in fp8 fp8_block; do
+# The FP8 kernels' registers and spills (the per-tensor unit, the block-scaled one, its decode tile).
+for u in fp8 fp8_block fp8_block_decode; do
   f="$B/k_sm90_instances_$u.o.ptxas"
   [ -f "$f" ] && note "ptxas $u: $(grep -ac 'Used' "$f") kernels, registers $(grep -aoE 'Used [0-9]+ registers' "$f" | awk '{print $2}' | sort -n | uniq | tr '\n' ' '), spill stores: $(grep -aoE '[0-9]+ bytes spill stores' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
   [ -f "$B/k_sm90_instances_$u.o" ] && mkdir -p "$OUT/sass_$u" && bash tools/device/sass_spills.sh "$B/k_sm90_instances_$u.o" "$OUT/sass_$u" HGMMA |

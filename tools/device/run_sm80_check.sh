@@ -41,6 +41,8 @@ GemmResult sm90_can_implement(const GemmArguments&) { return {GemmStatus::Unsupp
 GemmResult run_sm90(const GemmArguments& a, cudaStream_t) { return sm90_can_implement(a); }
 std::size_t sm90_workspace_size(const GemmArguments&) { return 0; }
 const char* sm90_schedule(const GemmArguments&) { return "none"; }
+GemmResult run_sm90(const GemmArguments& a, cudaStream_t, const sm90::Sm90Config&) { return sm90_can_implement(a); }
+std::size_t sm90_workspace_size(const GemmArguments&, const sm90::Sm90Config&) { return 0; }
 }  // namespace tessera::kernels::device
 EOF
     pids=(); kobjs=()
