@@ -118,7 +118,7 @@ struct Candidate {
 // fix-ups nearly even out in the model (as at 16 bits, where the measurement went to 128x128:
 // sm90_schedule.hpp's gate keeps the decode tiles to one tile of tokens).
 // Assumptions of the model, which measurements in the tuning cache override.
-inline constexpr std::array<Candidate, 13> kSm90Candidates = {{
+inline constexpr std::array<Candidate, 14> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
