@@ -4,6 +4,8 @@
 // runtime flag.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -68,6 +70,12 @@ struct Sm90Attention {
     return {};
   }
 
+  // Whether `grid` runs persistent CTAs over a schedule in `order` (AttentionGrid::Auto: where
+  // the tiles cost the same, tile_major).
+  static constexpr bool persistent(AttentionGrid grid, TileOrder order) {
+    return grid == AttentionGrid::Persistent || (grid == AttentionGrid::Auto && order == TileOrder::tile_major);
+  }
+
   static AttentionResult run(AttentionArguments const& a, cudaStream_t stream) { return launch(a, stream, {}, attention_kernel<Cfg>); }
   // The same kernel with its blocks in `order` instead of tile_order_for's (a probe's A/B of
   // the orders: tools/device/attention_tiles.cu).
@@ -94,6 +102,24 @@ struct Sm90Attention {
   }
 
  private:
+  // The CTAs of `kernel` the device holds at once: its SMs times the CTAs an SM holds (one: the
+  // kernel's shared memory and registers), asked once per device.
+  template <class Kernel>
+  static int resident_ctas(Kernel* kernel, int device) {
+    static std::atomic<int> known[64] = {};
+    if (device >= 0 && device < 64)
+      if (const int r = known[device].load(std::memory_order_relaxed); r > 0) return r;
+    int sms = 0, per_sm = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::Threads, smem_bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    const int r = sms * per_sm;
+    if (device >= 0 && device < 64) known[device].store(r, std::memory_order_relaxed);
+    return r;
+  }
+
   template <class Kernel, class... Extra>
   static AttentionResult launch(AttentionArguments const& a, cudaStream_t stream, std::optional<TileOrder> order, Kernel* kernel,
                                 Extra const&... extra) {
@@ -104,8 +130,13 @@ struct Sm90Attention {
     cudaGetDevice(&device);
     if (!device::opt_in_dynamic_smem(kernel, device, smem_bytes))
       return refuse(AttentionStatus::LaunchFailed, "cannot raise the kernel's shared memory to " + std::to_string(smem_bytes) + " bytes");
-    const dim3 grid(unsigned(p.schedule.blocks()));
-    kernel<<<grid, Cfg::Threads, smem_bytes, stream>>>(p, extra...);
+    int ctas = int(p.schedule.blocks());
+    if (persistent(a.grid, p.schedule.order)) {
+      const int resident = resident_ctas(kernel, device);
+      if (resident < 1) return refuse(AttentionStatus::LaunchFailed, "the kernel fits no SM (occupancy 0)");
+      ctas = PersistentGrid::over(p.schedule.blocks(), a.persistent_ctas > 0 ? std::min(a.persistent_ctas, resident) : resident).ctas;
+    }
+    kernel<<<dim3(unsigned(ctas)), Cfg::Threads, smem_bytes, stream>>>(p, extra...);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return refuse(AttentionStatus::LaunchFailed, cudaGetErrorString(e));
     return {};
   }

@@ -1,13 +1,15 @@
-// The SM90 attention kernel: warp-specialized, one CTA per (Q tile of bM = 64 Consumers rows,
-// head, batch).
+// The SM90 attention kernel: warp-specialized, a CTA per (Q tile of bM = 64 Consumers rows,
+// head, batch) or persistent CTAs that take several such work tiles each.
 //   warpgroup 0      producer: setmaxnreg down (Cfg::producer_registers); one thread loads Q and
 //                    the K/V tiles by TMA
 //   warpgroups 1..   consumers: rows 64(w-1) .. 64w-1 of the Q tile; setmaxnreg up
 //                    (Cfg::consumer_registers: S, P and O live in registers, bN/2 + bN/4 + D/2
 //                    per thread)
-// The grid is one-dimensional, a block per (Q tile of the longest sequence, head, batch), which
-// AttentionTileScheduler maps in its order (sm90_attention_scheduler.hpp: the heaviest Q tiles
-// first under a causal mask or varlen); a Q tile past its (varlen) sequence's end exits at once.
+// The work tiles are the (Q tile of the longest sequence, head, batch) triples, which
+// AttentionTileScheduler lists in its order (sm90_attention_scheduler.hpp: the heaviest Q tiles
+// first under a causal mask or varlen); the one-dimensional grid has a CTA per tile, or
+// (persistent) fewer CTAs that stride through the list (PersistentGrid); a Q tile past its
+// (varlen) sequence's end is skipped.
 #pragma once
 
 #include "../collective/sm90_attention_epilogue.cuh"
@@ -23,37 +25,59 @@ struct KernelParams {
   AttentionTileScheduler schedule;
 };
 
-// One CTA's work; Trace: trace::NoTrace (the shipped kernels) or AttentionRecorder.
+// A CTA's work tiles: blocks blockIdx.x, blockIdx.x + gridDim.x, ... of the schedule (a grid of
+// schedule.blocks() CTAs gives each CTA one tile; a persistent grid, fewer CTAs, each several, in
+// the schedule's order: static striding, so that each tile is computed by the same code whatever
+// the grid, and the outputs are the same bits). The K and V rings' states run on from tile to
+// tile and Q's buffer is handed over per tile (QBufferPhase): the producer loads the next tile's
+// K_0 and Q while the consumers finish this tile's last P V and its epilogue.
+// Trace: trace::NoTrace (the shipped kernels) or AttentionRecorder (its one-tile problem: one
+// work tile, whatever the grid).
 template <class Cfg, class Trace>
 TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
   extern __shared__ __align__(1024) unsigned char raw[];
   auto& s = *reinterpret_cast<SharedStorage<Cfg>*>(raw);
-  const AttentionTile t = p.schedule.tile(int(blockIdx.x));
-  const WorkItem w = work_item(p.problem, t.m, t.h, t.b, Cfg::bM, Cfg::bN);
-  if (w.empty_rows(Cfg::bM)) return;  // (the whole CTA: nothing issued yet)
+  // (unsigned: block + stride stays below 2^32, blocks() being at most 2^31 - 1)
+  const uint32_t blocks = uint32_t(p.schedule.blocks()), first = blockIdx.x, stride = gridDim.x;
+  auto work = [&](uint32_t block) {
+    const AttentionTile t = p.schedule.tile(int(block));
+    return work_item(p.problem, t.m, t.h, t.b, Cfg::bM, Cfg::bN);
+  };
   constexpr int consumer_warps = Cfg::Consumers * 4;
   if (threadIdx.x == 0) {
     s.pipe_k.init(consumer_warps, uint32_t(sizeof(typename Cfg::Element) * Cfg::kv_stage_elements));
     s.pipe_v.init(consumer_warps, uint32_t(sizeof(typename Cfg::Element) * Cfg::kv_stage_elements));
     s.q_full.init(1);
+    s.q_empty.init(consumer_warps);
     pipeline::fence_barrier_init();
   }
   __syncthreads();
   pipeline::PipelineState<Cfg::Stages> st;
+  int q_tiles = 0;  // work tiles that read keys so far: Q's loads (producer) or uses (consumers)
   if (threadIdx.x < 128) {
     GMMA::warpgroup_reg_dealloc<Cfg::producer_registers>();
-    if (threadIdx.x == 0 && w.key_tiles > 0) {
-      const int kv_head = w.h / (p.problem.heads / p.problem.kv_heads);
-      produce<Cfg>(p.maps, s, w, kv_head, st);
-    }
+    if (threadIdx.x == 0)
+      for (uint32_t block = first; block < blocks; block += stride) {
+        const WorkItem w = work(block);
+        if (w.empty_rows(Cfg::bM) || w.key_tiles == 0) continue;
+        produce<Cfg>(p.maps, s, w, w.h / (p.problem.heads / p.problem.kv_heads), st, q_tiles++);
+      }
     return;
   }
   GMMA::warpgroup_reg_alloc<Cfg::consumer_registers>();
-  const int thread = int(threadIdx.x) - 128;
-  ConsumerState<Cfg> cs;
-  if (w.key_tiles > 0) consume<Cfg>(s, w, p.problem.causal, p.problem.scale, thread, st, cs, trace);
-  else clear(cs.acc_o);  // no key visible: O = 0, LSE = -inf
-  store_output<Cfg>(p.out, p.problem, w, thread, cs);
+  for (uint32_t block = first; block < blocks; block += stride) {
+    // (the thread's index made opaque per tile: else the compiler hoists everything derived from
+    // it, the fragments' offsets and masks' limits, out of the tile loop and keeps it live across
+    // the mainloop, which then spills; recomputed per tile it costs a few integer ops)
+    int thread = int(threadIdx.x) - 128;
+    asm volatile("" : "+r"(thread));
+    const WorkItem w = work(block);
+    if (w.empty_rows(Cfg::bM)) continue;  // (a varlen Q tile past its sequence's end)
+    ConsumerState<Cfg> cs;
+    if (w.key_tiles > 0) consume<Cfg>(s, w, p.problem.causal, p.problem.scale, thread, st, q_tiles++, cs, trace);
+    else clear(cs.acc_o);  // no key visible: O = 0, LSE = -inf
+    store_output<Cfg>(p.out, p.problem, w, thread, cs);
+  }
 }
 
 template <class Cfg>

@@ -58,6 +58,24 @@ struct AttentionTileScheduler {
   }
 };
 
+// A persistent grid over a schedule's blocks: min(blocks, resident) CTAs (resident: the CTAs the
+// device holds at once), CTA c taking blocks c, c + ctas, c + 2 ctas, ... (static striding: no
+// atomics, so which CTA computes a tile never depends on timing). The blocks a CTA takes are in
+// the schedule's order, and the n-th blocks of the CTAs are consecutive in it: under
+// longest_first each round of ctas tiles is the next heaviest, as the per-tile grid's waves.
+struct PersistentGrid {
+  int ctas = 1;
+  TESSERA_HOST_DEVICE static constexpr PersistentGrid over(std::int64_t blocks, std::int64_t resident) {
+    const std::int64_t c = blocks < resident ? blocks : resident;
+    return {c < 1 ? 1 : int(c)};
+  }
+  // CTA `cta`'s n-th block, and how many it takes of `blocks`.
+  TESSERA_HOST_DEVICE constexpr std::int64_t block(int cta, std::int64_t n) const { return cta + n * ctas; }
+  TESSERA_HOST_DEVICE constexpr std::int64_t blocks_of(int cta, std::int64_t blocks) const {
+    return cta < blocks ? (blocks - cta + ctas - 1) / ctas : 0;
+  }
+};
+
 // K and V of the heads that run together kept in this much of L2 (Hopper's is 50 MB, in two
 // halves; the rest holds the Q tiles and outputs streaming through): FlashAttention-3's share.
 inline constexpr std::int64_t kv_l2_budget = std::int64_t(32) << 20;

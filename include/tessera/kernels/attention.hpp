@@ -27,6 +27,16 @@ namespace tessera::kernels {
 
 enum class AttentionElement { BF16, F16 };
 enum class AttentionMask { None, Causal };
+// How the grid covers the work tiles (Q tile, head, batch):
+//   Persistent  as many CTAs as the device holds at once (at most persistent_ctas when given),
+//               CTA c taking tiles c, c + grid, ... of the schedule: each CTA loads its next
+//               tile's Q and K while it finishes the last one (docs/attention.md)
+//   PerTile     a CTA per work tile, started by the hardware as SMs free
+//   Auto        Persistent where every Q tile reads the same keys (full attention, one length);
+//               PerTile under a causal mask or varlen, whose tiles differ in cost: a static
+//               assignment of them balances worse than the hardware's dispatch (bench/notes)
+// All compute each tile with the same code, so their outputs are the same bits.
+enum class AttentionGrid { Auto, Persistent, PerTile };
 enum class AttentionStatus { Success, InvalidArgument, Unsupported, Misaligned, NoDevice, LaunchFailed };
 
 inline const char* to_string(AttentionStatus s) {
@@ -61,6 +71,8 @@ struct AttentionArguments {
   int total_q = 0, total_k = 0;  // varlen: rows of the packed tensors (cu_seqlens_*[batch])
   float softmax_scale = 0.f;  // 0: 1 / sqrt(head_dim)
   AttentionMask mask = AttentionMask::None;
+  AttentionGrid grid = AttentionGrid::Auto;
+  int persistent_ctas = 0;  // Persistent: at most this many CTAs (0: the SMs' resident CTAs)
 };
 
 struct AttentionResult {
@@ -92,6 +104,9 @@ inline AttentionResult check_arguments(const AttentionArguments& a) {
   if (a.element != AttentionElement::BF16 && a.element != AttentionElement::F16)
     return refuse(S::Unsupported, "element must be BF16 or F16");
   if (a.mask != AttentionMask::None && a.mask != AttentionMask::Causal) return refuse(S::Unsupported, "mask must be None or Causal");
+  if (a.grid != AttentionGrid::Auto && a.grid != AttentionGrid::Persistent && a.grid != AttentionGrid::PerTile)
+    return refuse(S::Unsupported, "grid must be Auto, Persistent or PerTile");
+  if (a.persistent_ctas < 0) return refuse(S::InvalidArgument, "persistent_ctas must be >= 0 (0: as many as the device holds at once)");
   if (a.head_dim != 64 && a.head_dim != 128 && a.head_dim != 256)
     return refuse(S::Unsupported, "head_dim must be 64, 128 or 256 (got " + std::to_string(a.head_dim) + ")");
   if (a.batch < 1 || a.heads < 1 || a.kv_heads < 1) return refuse(S::InvalidArgument, "batch, heads and kv_heads must be >= 1");
