@@ -1,7 +1,9 @@
 // tessera::attention on the GPU against an FP64 reference on the host: head dims 64, 128 and
 // 256, bf16 and f16, causal and not, GQA ratios 1/2/4, varlen batches of uneven lengths, residues
 // (sequence lengths 1, 17, 129, 1000; 81 and 160 around D 256's 80-key tiles) and more
-// (batch, head) pairs than SMs. O and LSE are
+// (batch, head) pairs than SMs, varlen batches with more work tiles than resident CTAs at each
+// head dim. Every case runs on three more grids (persistent CTAs, as many as resident and only
+// 3; a CTA per work tile), which must write the same bits. O and LSE are
 // filled with NaN before each launch, so anything the kernel fails to write is caught. The
 // same cases at head dim 64 run the kernel with two consumer warpgroups too (Q tiles of 128
 // rows; the shipped one has three: attention_consumers_gpu.cu).
@@ -150,6 +152,42 @@ bool run_case(Case const& c, unsigned seed) {
     const double tol = a.element == AttentionElement::BF16 ? 2e-2 : 4e-3;
     ok = worst <= tol && worst_lse <= 1e-3;
     std::printf("%s %s: max |O - ref| %.2e, max |LSE - ref| %.2e\n", ok ? "ok  " : "FAIL", name, worst, worst_lse);
+    // The grids: persistent CTAs (as many as resident, and 3, so that each takes many work
+    // tiles across varlen's empty tiles and causal's keyless ones) and a CTA per tile compute
+    // the same bits as the run above (AttentionGrid::Auto).
+    if (ok) {
+      const size_t o_bytes = o.size() * sizeof(T), lse_bytes = lse.size() * sizeof(float);
+      std::vector<unsigned char> o_bits(o_bytes), lse_bits(lse_bytes);
+      std::memcpy(o_bits.data(), o.data(), o_bytes), std::memcpy(lse_bits.data(), lse.data(), lse_bytes);
+      struct Grid {
+        AttentionGrid grid;
+        int ctas;
+        const char* name;
+      };
+      for (Grid g : {Grid{AttentionGrid::Persistent, 0, "persistent"}, Grid{AttentionGrid::Persistent, 3, "persistent, 3 CTAs"},
+                     Grid{AttentionGrid::PerTile, 0, "a CTA per tile"}}) {
+        AttentionArguments ag = a;
+        ag.grid = g.grid, ag.persistent_ctas = g.ctas;
+        TESSERA_CUDA_CHECK(cudaMemset(dout, 0xff, o_bytes));
+        TESSERA_CUDA_CHECK(cudaMemset(dlse, 0xff, lse_bytes));
+        if (auto r = c.consumers == 2 ? sm90::attention::run_two_consumers(ag) : attention(ag); !r) {
+          std::printf("FAIL %s (%s): %s\n", name, g.name, r.message.c_str());
+          ok = false;
+          continue;
+        }
+        TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<unsigned char> o2(o_bytes), lse2(lse_bytes);
+        TESSERA_CUDA_CHECK(cudaMemcpy(o2.data(), dout, o_bytes, cudaMemcpyDeviceToHost));
+        TESSERA_CUDA_CHECK(cudaMemcpy(lse2.data(), dlse, lse_bytes, cudaMemcpyDeviceToHost));
+        if (o2 != o_bits || lse2 != lse_bits) {
+          size_t at = 0;
+          while (at < o_bytes && o2[at] == o_bits[at]) ++at;
+          std::printf("FAIL %s (%s): not the same bits as the default grid (%s, first O byte %zu)\n", name, g.name,
+                      o2 != o_bits ? "O" : "LSE", at);
+          ok = false;
+        }
+      }
+    }
     // The two-warpgroup cases again in both grid orders: the same bits (the order decides only
     // when a CTA runs).
     if (c.consumers == 2) {
@@ -250,6 +288,10 @@ int main(int argc, char** argv) {
     expect_refused(a, AttentionStatus::InvalidArgument, "cu_seqlens_q without cu_seqlens_k");
     a.cu_seqlens_q = nullptr, a.seqlen_q = 0;
     expect_refused(a, AttentionStatus::InvalidArgument, "seqlen_q 0");
+    a.seqlen_q = 16, a.persistent_ctas = -1;
+    expect_refused(a, AttentionStatus::InvalidArgument, "persistent_ctas -1");
+    a.persistent_ctas = 0, a.grid = static_cast<AttentionGrid>(7);
+    expect_refused(a, AttentionStatus::Unsupported, "grid 7");
   }
   int dev = 0, major = 0, minor = 0, sms = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
@@ -283,6 +325,20 @@ int main(int argc, char** argv) {
     cases.push_back({BF, 64, (sms + 7) / 8 + 1, 8, 4, 600, 600, true, {}, {}});
     cases.push_back({BF, 256, (sms + 7) / 8 + 1, 8, 4, 200, 200, true, {}, {}});
     cases.push_back({F16, 256, (sms + 7) / 8 + 1, 8, 2, 130, 170, false, {}, {}});
+    // More work tiles than resident CTAs at every head dim, varlen with causal and not: each
+    // persistent CTA takes several tiles, of different sequences, some past their sequence's
+    // end, some (causal, sq > sk) reading no key.
+    for (int d : {64, 128, 256})
+      for (bool causal : {false, true}) {
+        std::vector<int> lq, lk;
+        std::mt19937 lens(unsigned(d) + (causal ? 1u : 0u));
+        for (int b = 0; b < sms / 4 + 2; ++b) {
+          lq.push_back(1 + int(lens() % 300));
+          // (some far shorter than their Q, a few empty: causal rows, and whole tiles, with no key)
+          lk.push_back(int(lens() % 4 == 0 ? lens() % 40 : 1 + lens() % 300));
+        }
+        cases.push_back({causal ? F16 : BF, d, 0, 8, 2, 0, 0, causal, lq, lk});
+      }
     // Two consumer warpgroups at head dim 64 (Q tiles of 128 rows, not shipped): residues around
     // 128, the masks, GQA, varlen, more CTAs than SMs.
     for (auto el : {BF, F16})
