@@ -579,3 +579,31 @@ TEST_CASE("sm90 attention persistent CTA: the K/V rings and Q's buffer across wo
   }
   REQUIRE(caught > 0);
 }
+
+TEST_CASE("sm90 attention schedule: the model of persistent CTAs at the bench's shapes (B4 H16, 132 SMs)") {
+  // The per-tile grid: list scheduling with a CTA's prologue and epilogue costing `fixed` key
+  // tiles; a persistent grid: static striding (PersistentGrid) with the prologue hidden, a
+  // constant of `hidden_fixed`. Full attention's tiles cost the same, so striding is the list
+  // schedule and only the constant differs; causal tiles do not, and striding loses balance.
+  auto run = [](auto cfg, int S, bool causal) {
+    using Cfg = decltype(cfg);
+    constexpr int D = Cfg::head_dim;
+    const double fixed = 1.0, hidden_fixed = 0.3;
+    const Problem p{4, 16, 16, S, S, S, nullptr, nullptr, 1.f, causal};
+    const AttentionTileScheduler s = schedule_for(4, 16, 16, S, S, D, Cfg::bM, causal, false);
+    const double per_tile = makespan(s.blocks(), cta_cost(p, s, Cfg::bM, Cfg::bN, fixed), kH200Sms);
+    const double persistent = makespan_static_persistent(s.blocks(), cta_cost(p, s, Cfg::bM, Cfg::bN, hidden_fixed), kH200Sms);
+    if (!causal) {
+      // (equal costs: the same makespan with the same constant, so the gain is the constant's)
+      REQUIRE(makespan_static_persistent(s.blocks(), cta_cost(p, s, Cfg::bM, Cfg::bN, fixed), kH200Sms) == per_tile);
+      REQUIRE(persistent < per_tile);
+    }
+    std::printf("persistent model D %3d S %5d %-6s: per tile (constant %.1f) %7.1f  static persistent (constant %.1f) %7.1f  gain %.3f\n",
+                D, S, causal ? "causal" : "full", fixed, per_tile, hidden_fixed, persistent, per_tile / persistent);
+  };
+  for (bool causal : {false, true})
+    for (int S : {4096, 8192, 16384}) {
+      run(DefaultConfig<bfloat16_t, 64>{}, S, causal);
+      run(DefaultConfig<bfloat16_t, 128>{}, S, causal);
+    }
+}
