@@ -19,6 +19,7 @@
 #include "tessera/algorithm.hpp"
 #include "tessera/algorithm/copy_tma.hpp"
 #include "tessera/atom/tma_coord.hpp"
+#include "tessera/pipeline/handoff_ring.hpp"
 #include "tessera/pipeline/tma_pipeline.hpp"
 
 #include "../arch/named_barrier.cuh"
@@ -41,6 +42,10 @@ struct SharedStorage {
   // Q's one buffer, reused by a persistent CTA's work tiles: q_full (the producer's arrival and
   // Q's bytes), q_empty (a consumer warp each, once its last S = Q K^T of the tile has landed).
   pipeline::DeviceMbarrier q_full, q_empty;
+  // The CTA's work tiles: from the scheduler thread to the producer thread (one slot, freed once
+  // the tile's loads are issued), and from the producer to the consumer warps (tile_ring_slots).
+  pipeline::HandoffRing<1, pipeline::DeviceMbarrier> next;
+  pipeline::HandoffRing<tile_ring_slots, pipeline::DeviceMbarrier> tiles;
 };
 
 // The TMA copies of one problem: Q (rows, D, heads, batch) -> SmemQ, K (rows, D, kv heads,

@@ -27,6 +27,7 @@ struct Sm90Attention {
   using T = typename Cfg::Element;
   static constexpr int smem_bytes = int(sizeof(SharedStorage<Cfg>));
   static_assert(smem_bytes <= 227 * 1024, "an SM90 CTA has 227 KiB of shared memory");
+  static_assert(sizeof(TileCounter) == attention_counter_bytes, "the workspace attention_workspace_size asks for holds the TileCounter");
 
   static AttentionResult make_params(AttentionArguments const& a0, KernelParams& p) {
     const AttentionArguments a = with_default_strides(a0);
@@ -68,12 +69,6 @@ struct Sm90Attention {
       return refuse(AttentionStatus::Unsupported, "Q tiles x heads x batch (" + std::to_string(p.schedule.blocks()) +
                                                       " CTAs) must stay below 2^31 (the grid's one dimension)");
     return {};
-  }
-
-  // Whether `grid` runs persistent CTAs over a schedule in `order` (AttentionGrid::Auto: where
-  // the tiles cost the same, tile_major).
-  static constexpr bool persistent(AttentionGrid grid, TileOrder order) {
-    return grid == AttentionGrid::Persistent || (grid == AttentionGrid::Auto && order == TileOrder::tile_major);
   }
 
   static AttentionResult run(AttentionArguments const& a, cudaStream_t stream) { return launch(a, stream, {}, attention_kernel<Cfg>); }
@@ -131,10 +126,14 @@ struct Sm90Attention {
     if (!device::opt_in_dynamic_smem(kernel, device, smem_bytes))
       return refuse(AttentionStatus::LaunchFailed, "cannot raise the kernel's shared memory to " + std::to_string(smem_bytes) + " bytes");
     int ctas = int(p.schedule.blocks());
-    if (persistent(a.grid, p.schedule.order)) {
+    const bool counter = a.workspace != nullptr && a.workspace_bytes >= sizeof(TileCounter);
+    const TileAssignment assignment = tile_assignment(a.grid, a.mask == AttentionMask::Causal, a.cu_seqlens_q != nullptr, counter);
+    if (assignment != TileAssignment::per_tile) {
       const int resident = resident_ctas(kernel, device);
       if (resident < 1) return refuse(AttentionStatus::LaunchFailed, "the kernel fits no SM (occupancy 0)");
       ctas = PersistentGrid::over(p.schedule.blocks(), a.persistent_ctas > 0 ? std::min(a.persistent_ctas, resident) : resident).ctas;
+      // (with a tile per CTA there is nothing to draw: strided then, the counter untouched)
+      if (assignment == TileAssignment::counter && ctas < p.schedule.blocks()) p.counter = static_cast<TileCounter*>(a.workspace);
     }
     kernel<<<dim3(unsigned(ctas)), Cfg::Threads, smem_bytes, stream>>>(p, extra...);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return refuse(AttentionStatus::LaunchFailed, cudaGetErrorString(e));

@@ -8,8 +8,8 @@
 // The work tiles are the (Q tile of the longest sequence, head, batch) triples, which
 // AttentionTileScheduler lists in its order (sm90_attention_scheduler.hpp: the heaviest Q tiles
 // first under a causal mask or varlen); the one-dimensional grid has a CTA per tile, or
-// (persistent) fewer CTAs that stride through the list (PersistentGrid); a Q tile past its
-// (varlen) sequence's end is skipped.
+// (persistent) fewer CTAs that take several, strided through the list or by a counter
+// (PersistentGrid); a Q tile past its (varlen) sequence's end is skipped.
 #pragma once
 
 #include "../collective/sm90_attention_epilogue.cuh"
@@ -23,22 +23,30 @@ struct KernelParams {
   Problem problem;
   Output out;
   AttentionTileScheduler schedule;
+  TileCounter* counter;  // persistent CTAs by the counter (a zeroed workspace); null: strided
 };
 
-// A CTA's work tiles: blocks blockIdx.x, blockIdx.x + gridDim.x, ... of the schedule (a grid of
-// schedule.blocks() CTAs gives each CTA one tile; a persistent grid, fewer CTAs, each several, in
-// the schedule's order: static striding, so that each tile is computed by the same code whatever
-// the grid, and the outputs are the same bits). The K and V rings' states run on from tile to
-// tile and Q's buffer is handed over per tile (QBufferPhase): the producer loads the next tile's
-// K_0 and Q while the consumers finish this tile's last P V and its epilogue.
+// A CTA's work tiles: its first block blockIdx.x, then the next by the grid's assignment
+// (PersistentGrid): blockIdx.x + gridDim.x, ... (strided; a grid of schedule.blocks() CTAs gives
+// each CTA one tile), or a ticket from p.counter. A scheduler thread (thread 32, of the
+// producer warpgroup's second warp) decides: it hands each block to the producer thread through
+// s.next, one slot, and draws the next ticket when the producer frees the slot, i.e. once it
+// has issued the tile's loads, about a stage before the consumers finish it (so the CTAs claim
+// tiles in about the order they free). (The draw sits in a thread of its own: in the producer
+// thread's loop, under its 24 registers, an atomic made ptxas spill 48-68 bytes.) The producer
+// skips the Q tiles past their sequence's end and names each tile to the consumer warps through
+// s.tiles (then `blocks`, the end). Each tile is computed by the same code whatever the grid,
+// so the outputs are the same bits. The K and V rings' states run on from tile to tile and Q's
+// buffer is handed over per tile (QBufferPhase): the producer loads the next tile's K_0 and Q
+// while the consumers finish this tile's last P V and its epilogue.
 // Trace: trace::NoTrace (the shipped kernels) or AttentionRecorder (its one-tile problem: one
 // work tile, whatever the grid).
 template <class Cfg, class Trace>
 TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
   extern __shared__ __align__(1024) unsigned char raw[];
   auto& s = *reinterpret_cast<SharedStorage<Cfg>*>(raw);
-  // (unsigned: block + stride stays below 2^32, blocks() being at most 2^31 - 1)
-  const uint32_t blocks = uint32_t(p.schedule.blocks()), first = blockIdx.x, stride = gridDim.x;
+  // (unsigned: a block stays below blocks + gridDim.x <= 2^32 - 2, blocks() being at most 2^31 - 1)
+  const uint32_t blocks = uint32_t(p.schedule.blocks());
   auto work = [&](uint32_t block) {
     const AttentionTile t = p.schedule.tile(int(block));
     return work_item(p.problem, t.m, t.h, t.b, Cfg::bM, Cfg::bN);
@@ -49,30 +57,72 @@ TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
     s.pipe_v.init(consumer_warps, uint32_t(sizeof(typename Cfg::Element) * Cfg::kv_stage_elements));
     s.q_full.init(1);
     s.q_empty.init(consumer_warps);
+    s.next.init(1);
+    s.tiles.init(consumer_warps);
     pipeline::fence_barrier_init();
   }
   __syncthreads();
   pipeline::PipelineState<Cfg::Stages> st;
+  pipeline::PipelineState<tile_ring_slots> ring;
   int q_tiles = 0;  // work tiles that read keys so far: Q's loads (producer) or uses (consumers)
   if (threadIdx.x < 128) {
     GMMA::warpgroup_reg_dealloc<Cfg::producer_registers>();
-    if (threadIdx.x == 0)
-      for (uint32_t block = first; block < blocks; block += stride) {
-        const WorkItem w = work(block);
-        if (w.empty_rows(Cfg::bM) || w.key_tiles == 0) continue;
-        produce<Cfg>(p.maps, s, w, w.h / (p.problem.heads / p.problem.kv_heads), st, q_tiles++);
+    if (threadIdx.x == 32) {  // the scheduler thread
+      const PersistentGrid grid{int(gridDim.x)};
+      pipeline::PipelineState<1> next;
+      for (uint32_t block = blockIdx.x, n = 0;; ++n) {
+        while (!s.next.producer_try_acquire(next)) {}
+        if (n > 0) block = p.counter ? grid.block_of_ticket(atomicAdd(&p.counter->next, 1u)) : block + gridDim.x;
+        s.next.publish(next, block);
+        ++next;
+        if (block >= blocks) break;
       }
+      if (p.counter) {
+        // This CTA's last ticket is drawn; the last CTA to get here zeroes the counter for the
+        // next launch (the fences order every CTA's last ticket before its count, and the counts
+        // before the reset).
+        __threadfence();
+        if (grid.last_to_finish(atomicAdd(&p.counter->done, 1u))) {
+          __threadfence();
+          atomicExch(&p.counter->next, 0u);
+          atomicExch(&p.counter->done, 0u);
+        }
+      }
+      return;
+    }
+    if (threadIdx.x != 0) return;
+    auto name = [&](uint32_t block) {
+      while (!s.tiles.producer_try_acquire(ring)) {}
+      s.tiles.publish(ring, block);
+      ++ring;
+    };
+    for (pipeline::PipelineState<1> next;; ++next) {
+      while (!s.next.consumer_try_wait(next)) {}
+      const uint32_t block = s.next.read(next);
+      if (block >= blocks) break;
+      const WorkItem w = work(block);
+      if (!w.empty_rows(Cfg::bM)) {  // (else a varlen Q tile past its sequence's end)
+        name(block);
+        if (w.key_tiles > 0) produce<Cfg>(p.maps, s, w, w.h / (p.problem.heads / p.problem.kv_heads), st, q_tiles++);
+      }
+      s.next.consumer_release(next);  // (the tile's loads are issued: the scheduler draws the next)
+    }
+    name(blocks);
     return;
   }
   GMMA::warpgroup_reg_alloc<Cfg::consumer_registers>();
-  for (uint32_t block = first; block < blocks; block += stride) {
+  for (;; ++ring) {
+    while (!s.tiles.consumer_try_wait(ring)) {}
+    const uint32_t block = s.tiles.read(ring);
+    __syncwarp();  // (every lane has read the slot before the warp releases it)
+    if (threadIdx.x % 32 == 0) s.tiles.consumer_release(ring);
+    if (block >= blocks) break;
     // (the thread's index made opaque per tile: else the compiler hoists everything derived from
     // it, the fragments' offsets and masks' limits, out of the tile loop and keeps it live across
     // the mainloop, which then spills; recomputed per tile it costs a few integer ops)
     int thread = int(threadIdx.x) - 128;
     asm volatile("" : "+r"(thread));
     const WorkItem w = work(block);
-    if (w.empty_rows(Cfg::bM)) continue;  // (a varlen Q tile past its sequence's end)
     ConsumerState<Cfg> cs;
     if (w.key_tiles > 0) consume<Cfg>(s, w, p.problem.causal, p.problem.scale, thread, st, q_tiles++, cs, trace);
     else clear(cs.acc_o);  // no key visible: O = 0, LSE = -inf

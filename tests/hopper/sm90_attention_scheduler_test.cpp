@@ -374,8 +374,9 @@ namespace {
 // over HostMbarrier, with the real PipelineState and QBufferPhase, TMA copies landing at random
 // later times. What each buffer holds is tracked as (work tile, key tile) and checked where a
 // wgmma reads it (and again when it is released: the read is asynchronous until then). The
-// producer names each work tile to the consumers through the kernel's HandoffRing (then an
-// end word); each consumer checks that the ring gives it the tile the producer loads.
+// scheduler thread hands each work tile to the producer through a one-slot HandoffRing (`next`,
+// freed once the tile's loads are issued), the producer names it to the consumers through the
+// tile ring (then an end word each); each checks it gets the tile expected.
 struct PipelineModel {
   static constexpr int Stages = 2;
   using Pipe = tessera::pipeline::TmaPipeline<Stages, tessera::pipeline::HostMbarrier>;
@@ -392,7 +393,9 @@ struct PipelineModel {
   Pipe k, v;
   tessera::pipeline::HostMbarrier q_full, q_empty;
   tessera::pipeline::HandoffRing<tile_ring_slots, tessera::pipeline::HostMbarrier> ring;
+  tessera::pipeline::HandoffRing<1, tessera::pipeline::HostMbarrier> next;
   using RingState = tessera::pipeline::PipelineState<tile_ring_slots>;
+  using NextState = tessera::pipeline::PipelineState<1>;
   static constexpr std::uint32_t end_word = 1u << 30;
   Held q, ks[Stages], vs[Stages];
   std::vector<Copy> in_flight;
@@ -408,12 +411,42 @@ struct PipelineModel {
     k.init(consumers, bytes), v.init(consumers, bytes);
     q_full.init(1), q_empty.init(consumers);
     ring.init(consumers);
+    next.init(1);
+    // The scheduler thread: the CTA's tiles 0, 1, ..., then the end, each once the slot frees.
+    {
+      std::vector<Op> ops;
+      auto ns = std::make_shared<NextState>();
+      for (int t = 0; t <= int(key_tiles.size()); ++t)
+        ops.push_back([=, this] {
+          if (!next.producer_try_acquire(*ns)) return false;
+          next.publish(*ns, t < int(key_tiles.size()) ? std::uint32_t(t) : end_word);
+          ++*ns;
+          return true;
+        });
+      actors.push_back(std::move(ops));
+    }
     auto issue = [this](tessera::pipeline::HostMbarrier& bar, Held& dst, Held value) { in_flight.push_back({&bar, &dst, value}); };
     // The producer thread.
     {
       std::vector<Op> ops;
       auto st = std::make_shared<State>();
       auto rs = std::make_shared<RingState>();
+      auto ns = std::make_shared<NextState>();
+      // The scheduler's next word: read once its phase completes (the slot freed later).
+      auto receive = [&ops, ns, this](std::uint32_t want) {
+        ops.push_back([=, this] {
+          if (!next.consumer_try_wait(*ns)) return false;
+          if (next.read(*ns) != want) wrong_data = true;
+          return true;
+        });
+      };
+      auto free_next = [&ops, ns, this] {
+        ops.push_back([=, this] {
+          next.consumer_release(*ns);
+          ++*ns;
+          return true;
+        });
+      };
       auto announce = [&ops, rs, this](std::uint32_t word) {
         ops.push_back([=, this] {
           if (!ring.producer_try_acquire(*rs)) return false;
@@ -424,8 +457,12 @@ struct PipelineModel {
       };
       int q_load = 0;
       for (int t = 0; t < int(key_tiles.size()); ++t) {
+        receive(std::uint32_t(t));
         announce(std::uint32_t(t));
-        if (key_tiles[std::size_t(t)] == 0) continue;
+        if (key_tiles[std::size_t(t)] == 0) {
+          free_next();
+          continue;
+        }
         const int load = q_load++;
         for (int j = 0; j < key_tiles[std::size_t(t)]; ++j) {
           ops.push_back([=, this] {
@@ -450,7 +487,9 @@ struct PipelineModel {
             return true;
           });
         }
+        free_next();  // (the tile's loads issued: the scheduler may draw the next)
       }
+      receive(end_word);
       announce(end_word);
       actors.push_back(std::move(ops));
     }
