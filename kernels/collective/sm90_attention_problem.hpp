@@ -90,10 +90,10 @@ struct QBufferPhase {
   TESSERA_HOST_DEVICE static constexpr std::uint32_t empty_parity(int load) { return std::uint32_t(load - 1) & 1u; }
 };
 
-// The work tiles' handoff: the producer thread names each of its CTA's work tiles (the block in
+// The work tiles' handoff: the scheduler thread names each of its CTA's work tiles (the block in
 // the schedule, then an end word) to the consumer warps through a HandoffRing of this many
-// slots (SharedStorage::tiles), so that it may run that many tiles ahead of them: the next
-// tile's Q and K_0 load while the consumers finish this one.
+// slots (SharedStorage::tiles), so that it may name the next tile, which the producer starts
+// loading, while the consumers still run this one.
 inline constexpr int tile_ring_slots = 2;
 
 // Whether key column c (of the sequence) is masked for query row r.

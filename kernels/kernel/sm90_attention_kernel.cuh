@@ -29,16 +29,17 @@ struct KernelParams {
 // A CTA's work tiles: its first block blockIdx.x, then the next by the grid's assignment
 // (PersistentGrid): blockIdx.x + gridDim.x, ... (strided; a grid of schedule.blocks() CTAs gives
 // each CTA one tile), or a ticket from p.counter. A scheduler thread (thread 32, of the
-// producer warpgroup's second warp) decides: it hands each block to the producer thread through
-// s.next, one slot, and draws the next ticket when the producer frees the slot, i.e. once it
-// has issued the tile's loads, about a stage before the consumers finish it (so the CTAs claim
-// tiles in about the order they free). (The draw sits in a thread of its own: in the producer
-// thread's loop, under its 24 registers, an atomic made ptxas spill 48-68 bytes.) The producer
-// skips the Q tiles past their sequence's end and names each tile to the consumer warps through
-// s.tiles (then `blocks`, the end). Each tile is computed by the same code whatever the grid,
-// so the outputs are the same bits. The K and V rings' states run on from tile to tile and Q's
-// buffer is handed over per tile (QBufferPhase): the producer loads the next tile's K_0 and Q
-// while the consumers finish this tile's last P V and its epilogue.
+// producer warpgroup's second warp) decides: it skips the Q tiles past their sequence's end,
+// names each tile to the consumer warps through s.tiles and hands it to the producer thread
+// through s.next (one slot), then `blocks`, the end; it draws the next ticket when the producer
+// frees the slot, i.e. once it has issued the tile's loads, about a stage before the consumers
+// finish the tile (so the CTAs claim tiles in about the order they free). (The scheduling sits
+// in a thread of its own: in the producer thread's loop, under its 24 registers, an atomic made
+// ptxas spill 48-68 bytes, and naming the tiles there too 36 bytes in the two-consumer D 64
+// kernel.) Each tile is computed by the same code whatever the grid, so the outputs are the
+// same bits. The K and V rings' states run on from tile to tile and Q's buffer is handed over
+// per tile (QBufferPhase): the producer loads the next tile's K_0 and Q while the consumers
+// finish this tile's last P V and its epilogue.
 // Trace: trace::NoTrace (the shipped kernels) or AttentionRecorder (its one-tile problem: one
 // work tile, whatever the grid).
 template <class Cfg, class Trace>
@@ -69,13 +70,21 @@ TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
     GMMA::warpgroup_reg_dealloc<Cfg::producer_registers>();
     if (threadIdx.x == 32) {  // the scheduler thread
       const PersistentGrid grid{int(gridDim.x)};
+      auto advance = [&](uint32_t block) {
+        return p.counter ? grid.block_of_ticket(atomicAdd(&p.counter->next, 1u)) : block + gridDim.x;
+      };
       pipeline::PipelineState<1> next;
-      for (uint32_t block = blockIdx.x, n = 0;; ++n) {
-        while (!s.next.producer_try_acquire(next)) {}
-        if (n > 0) block = p.counter ? grid.block_of_ticket(atomicAdd(&p.counter->next, 1u)) : block + gridDim.x;
+      while (!s.next.producer_try_acquire(next)) {}  // (free: the first lap)
+      for (uint32_t block = blockIdx.x;;) {
+        while (block < blocks && work(block).empty_rows(Cfg::bM)) block = advance(block);  // (varlen: past the end)
+        while (!s.tiles.producer_try_acquire(ring)) {}
+        s.tiles.publish(ring, block);
+        ++ring;
         s.next.publish(next, block);
         ++next;
         if (block >= blocks) break;
+        while (!s.next.producer_try_acquire(next)) {}  // the producer has issued the tile's loads
+        block = advance(block);
       }
       if (p.counter) {
         // This CTA's last ticket is drawn; the last CTA to get here zeroes the counter for the
@@ -91,23 +100,14 @@ TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
       return;
     }
     if (threadIdx.x != 0) return;
-    auto name = [&](uint32_t block) {
-      while (!s.tiles.producer_try_acquire(ring)) {}
-      s.tiles.publish(ring, block);
-      ++ring;
-    };
-    for (pipeline::PipelineState<1> next;; ++next) {
+    for (pipeline::PipelineState<1> next;; ++next) {  // the producer thread
       while (!s.next.consumer_try_wait(next)) {}
       const uint32_t block = s.next.read(next);
       if (block >= blocks) break;
       const WorkItem w = work(block);
-      if (!w.empty_rows(Cfg::bM)) {  // (else a varlen Q tile past its sequence's end)
-        name(block);
-        if (w.key_tiles > 0) produce<Cfg>(p.maps, s, w, w.h / (p.problem.heads / p.problem.kv_heads), st, q_tiles++);
-      }
+      if (w.key_tiles > 0) produce<Cfg>(p.maps, s, w, w.h / (p.problem.heads / p.problem.kv_heads), st, q_tiles++);
       s.next.consumer_release(next);  // (the tile's loads are issued: the scheduler draws the next)
     }
-    name(blocks);
     return;
   }
   GMMA::warpgroup_reg_alloc<Cfg::consumer_registers>();

@@ -374,9 +374,10 @@ namespace {
 // over HostMbarrier, with the real PipelineState and QBufferPhase, TMA copies landing at random
 // later times. What each buffer holds is tracked as (work tile, key tile) and checked where a
 // wgmma reads it (and again when it is released: the read is asynchronous until then). The
-// scheduler thread hands each work tile to the producer through a one-slot HandoffRing (`next`,
-// freed once the tile's loads are issued), the producer names it to the consumers through the
-// tile ring (then an end word each); each checks it gets the tile expected.
+// scheduler thread names each work tile to the consumers through the tile ring and hands it to
+// the producer through a one-slot HandoffRing (`next`, freed once the tile's loads are issued,
+// before the scheduler goes on), then an end word to each; each checks it gets the tile
+// expected.
 struct PipelineModel {
   static constexpr int Stages = 2;
   using Pipe = tessera::pipeline::TmaPipeline<Stages, tessera::pipeline::HostMbarrier>;
@@ -412,17 +413,29 @@ struct PipelineModel {
     q_full.init(1), q_empty.init(consumers);
     ring.init(consumers);
     next.init(1);
-    // The scheduler thread: the CTA's tiles 0, 1, ..., then the end, each once the slot frees.
+    // The scheduler thread: the CTA's tiles 0, 1, ..., then the end, each named to the consumers
+    // and handed to the producer; the next one after the producer frees the slot.
     {
       std::vector<Op> ops;
       auto ns = std::make_shared<NextState>();
-      for (int t = 0; t <= int(key_tiles.size()); ++t)
+      auto rs = std::make_shared<RingState>();
+      auto acquire_next = [=, this] { return next.producer_try_acquire(*ns); };
+      ops.push_back(acquire_next);
+      for (int t = 0; t <= int(key_tiles.size()); ++t) {
+        const std::uint32_t word = t < int(key_tiles.size()) ? std::uint32_t(t) : end_word;
         ops.push_back([=, this] {
-          if (!next.producer_try_acquire(*ns)) return false;
-          next.publish(*ns, t < int(key_tiles.size()) ? std::uint32_t(t) : end_word);
+          if (!ring.producer_try_acquire(*rs)) return false;
+          ring.publish(*rs, word);
+          ++*rs;
+          return true;
+        });
+        ops.push_back([=, this] {
+          next.publish(*ns, word);
           ++*ns;
           return true;
         });
+        if (t < int(key_tiles.size())) ops.push_back(acquire_next);
+      }
       actors.push_back(std::move(ops));
     }
     auto issue = [this](tessera::pipeline::HostMbarrier& bar, Held& dst, Held value) { in_flight.push_back({&bar, &dst, value}); };
@@ -430,7 +443,6 @@ struct PipelineModel {
     {
       std::vector<Op> ops;
       auto st = std::make_shared<State>();
-      auto rs = std::make_shared<RingState>();
       auto ns = std::make_shared<NextState>();
       // The scheduler's next word: read once its phase completes (the slot freed later).
       auto receive = [&ops, ns, this](std::uint32_t want) {
@@ -447,18 +459,9 @@ struct PipelineModel {
           return true;
         });
       };
-      auto announce = [&ops, rs, this](std::uint32_t word) {
-        ops.push_back([=, this] {
-          if (!ring.producer_try_acquire(*rs)) return false;
-          ring.publish(*rs, word);
-          ++*rs;
-          return true;
-        });
-      };
       int q_load = 0;
       for (int t = 0; t < int(key_tiles.size()); ++t) {
         receive(std::uint32_t(t));
-        announce(std::uint32_t(t));
         if (key_tiles[std::size_t(t)] == 0) {
           free_next();
           continue;
@@ -490,7 +493,6 @@ struct PipelineModel {
         free_next();  // (the tile's loads issued: the scheduler may draw the next)
       }
       receive(end_word);
-      announce(end_word);
       actors.push_back(std::move(ops));
     }
     // The consumer warpgroups (each one arrival on every release, as its warps together).
