@@ -22,10 +22,11 @@
 #                                 with the grid longest_first against tile_major, alternating
 #                                 pairs in one process (kernels/kernel/sm90_attention_scheduler.hpp)
 #   PERSIST=1                     adds attention_tiles.cu's `persistent` mode: the shipped kernels
-#                                 on persistent CTAs (AttentionGrid::Persistent) against a CTA per
-#                                 work tile (PerTile), alternating pairs in one process, B4 H16
+#                                 on persistent CTAs (AttentionGrid::Persistent: strided, and
+#                                 causal also on the tile counter) against a CTA per work tile
+#                                 (PerTile), alternating pairs in one process, B4 H16
 #                                 S 4096/8192/16384, D 64/128/256, full and causal
-#                                 (bench/notes/attention.md section 9)
+#                                 (bench/notes/attention.md sections 9 and 9.1)
 # Outputs and a summary under $OUT.
 #   OUT=/tmp/out tools/device/run_attention.sh
 set -uo pipefail
