@@ -1,7 +1,9 @@
 // tessera::attention (SM90 forward) timed as bench/timing.hpp times the GEMMs: warm-up, then the
 // non-causal and the causal launch of each shape in alternating pairs after a lead-in kernel,
 // each bracketed by CUDA events; medians.
-// TFLOP/s = 4 * B * H * Sq * Sk * D / time, halved for causal.
+// TFLOP/s = 4 * B * H * Sq * Sk * D / time, halved for causal. The launches pass the tile
+// counter's workspace (AttentionGrid::Auto: persistent CTAs, strided for full attention and by
+// the counter under the causal mask).
 //
 //   attention_bench [reps]                 the issue's shapes: B4 H16, S 4096/8192/16384, D 128, 64 and 256, bf16
 //   attention_bench --dump DIR             writes a small problem's inputs and tessera's outputs
@@ -31,9 +33,12 @@ namespace {
 struct Buffers {
   bfloat16_t *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr;
   float* lse = nullptr;
+  void* workspace = nullptr;  // the tile counter's, zeroed once (every launch leaves it zeroed)
   size_t elements = 0;
   void alloc(size_t n, size_t rows_heads) {
     elements = n;
+    SM90_CUDA(cudaMalloc(&workspace, attention_counter_bytes));
+    SM90_CUDA(cudaMemset(workspace, 0, attention_counter_bytes));
     SM90_CUDA(cudaMalloc(&q, n * 2));
     SM90_CUDA(cudaMalloc(&k, n * 2));
     SM90_CUDA(cudaMalloc(&v, n * 2));
@@ -49,7 +54,7 @@ struct Buffers {
       SM90_CUDA(cudaMemcpy(p, h.data(), elements * 2, cudaMemcpyHostToDevice));
     }
   }
-  void free() { cudaFree(q), cudaFree(k), cudaFree(v), cudaFree(o), cudaFree(lse); }
+  void free() { cudaFree(q), cudaFree(k), cudaFree(v), cudaFree(o), cudaFree(lse), cudaFree(workspace); }
 };
 
 AttentionArguments args_for(Buffers const& b, int B, int H, int S, int D, bool causal) {
@@ -58,6 +63,7 @@ AttentionArguments args_for(Buffers const& b, int B, int H, int S, int D, bool c
   a.batch = B, a.heads = H, a.kv_heads = H, a.head_dim = D, a.seqlen_q = S, a.seqlen_k = S;
   a.q = b.q, a.k = b.k, a.v = b.v, a.o = b.o, a.lse = b.lse;
   a.mask = causal ? AttentionMask::Causal : AttentionMask::None;
+  a.workspace = b.workspace, a.workspace_bytes = attention_workspace_size(a);
   return a;
 }
 

@@ -19,6 +19,7 @@
 #include "tessera/algorithm.hpp"
 #include "tessera/algorithm/copy_tma.hpp"
 #include "tessera/atom/tma_coord.hpp"
+#include "tessera/pipeline/handoff_ring.hpp"
 #include "tessera/pipeline/tma_pipeline.hpp"
 
 #include "../arch/named_barrier.cuh"
@@ -38,7 +39,13 @@ struct SharedStorage {
   alignas(1024) T k[Cfg::Stages * Cfg::kv_stage_elements];
   alignas(1024) T v[Cfg::Stages * Cfg::kv_stage_elements];
   pipeline::TmaPipeline<Cfg::Stages, pipeline::DeviceMbarrier> pipe_k, pipe_v;
-  pipeline::DeviceMbarrier q_full;
+  // Q's one buffer, reused by a persistent CTA's work tiles: q_full (the producer's arrival and
+  // Q's bytes), q_empty (a consumer warp each, once its last S = Q K^T of the tile has landed).
+  pipeline::DeviceMbarrier q_full, q_empty;
+  // The CTA's work tiles: from the scheduler thread to the producer thread (one slot, freed once
+  // the tile's loads are issued), and from the producer to the consumer warps (tile_ring_slots).
+  pipeline::HandoffRing<1, pipeline::DeviceMbarrier> next;
+  pipeline::HandoffRing<tile_ring_slots, pipeline::DeviceMbarrier> tiles;
 };
 
 // The TMA copies of one problem: Q (rows, D, heads, batch) -> SmemQ, K (rows, D, kv heads,
@@ -48,14 +55,13 @@ struct TmaMaps {
   TmaLoad<4> tma_q, tma_k, tma_v;
 };
 
-// Producer: one thread issues the copies of a work item.
+// Producer: one thread issues the copies of a work item, its `q_load`-th Q (QBufferPhase).
+// K_0 goes first: its stage frees while the consumers still run the previous tile's last key
+// tiles, earlier than Q's buffer (freed by the previous tile's last S); then Q, then V_0.
 template <class Cfg>
 TESSERA_DEVICE void produce(TmaMaps const& maps, SharedStorage<Cfg>& s, WorkItem const& w, int kv_head,
-                            pipeline::PipelineState<Cfg::Stages>& st) {
+                            pipeline::PipelineState<Cfg::Stages>& st, int q_load) {
   constexpr int bytes = int(sizeof(typename Cfg::Element));
-  s.q_full.arrive_expect_tx(uint32_t(bytes * Cfg::q_elements));
-  copy(maps.tma_q.with(&maps.q, s.q_full.address()), tma::coord_of(make_coord(w.q_begin + w.m * Cfg::bM, 0, w.h, w.batch_coord)),
-       uint32_t(__cvta_generic_to_shared(s.q)));
   const uint32_t k0 = uint32_t(__cvta_generic_to_shared(s.k)), v0 = uint32_t(__cvta_generic_to_shared(s.v));
   for (int j = 0; j < w.key_tiles; ++j, ++st) {
     const int row = w.k_begin + j * Cfg::bN;
@@ -63,6 +69,13 @@ TESSERA_DEVICE void produce(TmaMaps const& maps, SharedStorage<Cfg>& s, WorkItem
     s.pipe_k.producer_commit(st);
     copy(maps.tma_k.with(&maps.k, s.pipe_k.full_barrier(st).address()), tma::coord_of(make_coord(row, 0, kv_head, w.batch_coord)),
          k0 + uint32_t(bytes * Cfg::kv_stage_elements * st.index));
+    if (j == 0) {
+      if (QBufferPhase::waits_empty(q_load))
+        while (!s.q_empty.try_wait(QBufferPhase::empty_parity(q_load))) {}
+      s.q_full.arrive_expect_tx(uint32_t(bytes * Cfg::q_elements));
+      copy(maps.tma_q.with(&maps.q, s.q_full.address()), tma::coord_of(make_coord(w.q_begin + w.m * Cfg::bM, 0, w.h, w.batch_coord)),
+           uint32_t(__cvta_generic_to_shared(s.q)));
+    }
     while (!s.pipe_v.producer_try_acquire(st)) {}
     s.pipe_v.producer_commit(st);
     copy(maps.tma_v.with(&maps.v, s.pipe_v.full_barrier(st).address()), tma::coord_of(make_coord(0, row, kv_head, w.batch_coord)),
@@ -187,14 +200,16 @@ struct ConsumerTurns {
 //                                                          the other warpgroups' turns cover it
 //                                                          where ptxas waits for P V first)
 //   wait for P V, release V_{j-1}; O *= factor_j; P_j rounded to T
-// and a last turn for O += P_n V_n. O is rescaled after the P V of the previous tile lands and
+// and a last turn for O += P_n V_n. Q is released (q_empty) as soon as the last S has landed, so
+// that a persistent CTA's producer loads the next tile's Q under this tile's last P V and
+// epilogue. O is rescaled after the P V of the previous tile lands and
 // before the next is issued: the same O_j = O_{j-1} factor_j + P_j V_j as the serial loop.
 // Registers: S (bN / 2 per thread), P (bN / 4 words) and O (D / 2) live together.
 // Trace: trace::NoTrace (no code) or AttentionRecorder (sm90_attention_trace.hpp: its softmax
 // in place of the kernel's, and records of S, P and O).
 template <class Cfg, class Trace = trace::NoTrace>
 TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causal, float scale, int thread,
-                            pipeline::PipelineState<Cfg::Stages>& st, ConsumerState<Cfg>& cs, Trace const& trace = {}) {
+                            pipeline::PipelineState<Cfg::Stages>& st, int q_use, ConsumerState<Cfg>& cs, Trace const& trace = {}) {
   using Steps = ConsumerSteps<Cfg>;
   const Steps steps{s, w, causal, scale * approx::log2e, thread};
   constexpr auto slot_o = typename Cfg::RowSlotsO{};
@@ -211,9 +226,13 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     Steps::round_p(acc_s, p);
     if constexpr (Trace::enabled) trace.p_operand(thread, Steps::Mma::p_operand(p));
   };
+  const int last = w.key_tiles - 1;
+  auto release_q = [&] {  // (S of the last key tile has landed: no wgmma reads Q any more)
+    if (lane0) s.q_empty.arrive();
+  };
   clear(cs.acc_o);
   turns.begin();
-  while (!s.q_full.try_wait(0)) {}
+  while (!s.q_full.try_wait(QBufferPhase::full_parity(q_use))) {}
   // Key tile 0: S_0 and its softmax (O is 0: nothing to rescale).
   turns.take();
   while (!s.pipe_k.consumer_try_wait(st)) {}
@@ -222,6 +241,7 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
   GMMA::warpgroup_wait<0>();
   GMMA::warpgroup_fence_operand(acc_s);
   if (lane0) s.pipe_k.consumer_release(st);
+  if (last == 0) release_q();
   const int unmasked = w.unmasked_tiles(Cfg::bM, Cfg::bN, causal);
   if (unmasked > 0) softmax(0, std::false_type{});
   else softmax(0, std::true_type{});
@@ -239,6 +259,7 @@ TESSERA_DEVICE void consume(SharedStorage<Cfg>& s, WorkItem const& w, bool causa
     GMMA::warpgroup_wait<1>();  // S_j (P V of tile j - 1 still running)
     GMMA::warpgroup_fence_operand(acc_s);
     if (lane0) s.pipe_k.consumer_release(next);
+    if (j == last) release_q();
     softmax(j, mask);
     // (the fence keeps the softmax before the wait in the PTX; ptxas may still move the wait up
     // to convert P early, into registers the P V wgmma reads: bench/notes/attention.md)

@@ -80,6 +80,22 @@ struct ConsumerTurnProtocol {
   }
 };
 
+// The Q buffer's handshake over a CTA's work tiles (those that read keys): the n-th Q load
+// (n = 0, 1, ...) completes q_full's phase n, which the consumers wait for at parity n & 1;
+// the consumers' n-th release completes q_empty's phase n, which the producer waits for, at
+// parity n & 1, before load n + 1. The K and V rings' PipelineStates run on across tiles.
+struct QBufferPhase {
+  TESSERA_HOST_DEVICE static constexpr std::uint32_t full_parity(int use) { return std::uint32_t(use) & 1u; }
+  TESSERA_HOST_DEVICE static constexpr bool waits_empty(int load) { return load > 0; }
+  TESSERA_HOST_DEVICE static constexpr std::uint32_t empty_parity(int load) { return std::uint32_t(load - 1) & 1u; }
+};
+
+// The work tiles' handoff: the scheduler thread names each of its CTA's work tiles (the block in
+// the schedule, then an end word) to the consumer warps through a HandoffRing of this many
+// slots (SharedStorage::tiles), so that it may name the next tile, which the producer starts
+// loading, while the consumers still run this one.
+inline constexpr int tile_ring_slots = 2;
+
 // Whether key column c (of the sequence) is masked for query row r.
 TESSERA_HOST_DEVICE inline bool masked(WorkItem const& w, bool causal, int r, int c) {
   return c >= w.sk || (causal && c > r + (w.sk - w.sq));

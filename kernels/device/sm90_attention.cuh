@@ -4,6 +4,8 @@
 // runtime flag.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -25,6 +27,7 @@ struct Sm90Attention {
   using T = typename Cfg::Element;
   static constexpr int smem_bytes = int(sizeof(SharedStorage<Cfg>));
   static_assert(smem_bytes <= 227 * 1024, "an SM90 CTA has 227 KiB of shared memory");
+  static_assert(sizeof(TileCounter) == attention_counter_bytes, "the workspace attention_workspace_size asks for holds the TileCounter");
 
   static AttentionResult make_params(AttentionArguments const& a0, KernelParams& p) {
     const AttentionArguments a = with_default_strides(a0);
@@ -94,6 +97,24 @@ struct Sm90Attention {
   }
 
  private:
+  // The CTAs of `kernel` the device holds at once: its SMs times the CTAs an SM holds (one: the
+  // kernel's shared memory and registers), asked once per device.
+  template <class Kernel>
+  static int resident_ctas(Kernel* kernel, int device) {
+    static std::atomic<int> known[64] = {};
+    if (device >= 0 && device < 64)
+      if (const int r = known[device].load(std::memory_order_relaxed); r > 0) return r;
+    int sms = 0, per_sm = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::Threads, smem_bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    const int r = sms * per_sm;
+    if (device >= 0 && device < 64) known[device].store(r, std::memory_order_relaxed);
+    return r;
+  }
+
   template <class Kernel, class... Extra>
   static AttentionResult launch(AttentionArguments const& a, cudaStream_t stream, std::optional<TileOrder> order, Kernel* kernel,
                                 Extra const&... extra) {
@@ -104,8 +125,17 @@ struct Sm90Attention {
     cudaGetDevice(&device);
     if (!device::opt_in_dynamic_smem(kernel, device, smem_bytes))
       return refuse(AttentionStatus::LaunchFailed, "cannot raise the kernel's shared memory to " + std::to_string(smem_bytes) + " bytes");
-    const dim3 grid(unsigned(p.schedule.blocks()));
-    kernel<<<grid, Cfg::Threads, smem_bytes, stream>>>(p, extra...);
+    int ctas = int(p.schedule.blocks());
+    const bool counter = a.workspace != nullptr && a.workspace_bytes >= sizeof(TileCounter);
+    const TileAssignment assignment = tile_assignment(a.grid, a.mask == AttentionMask::Causal, a.cu_seqlens_q != nullptr, counter);
+    if (assignment != TileAssignment::per_tile) {
+      const int resident = resident_ctas(kernel, device);
+      if (resident < 1) return refuse(AttentionStatus::LaunchFailed, "the kernel fits no SM (occupancy 0)");
+      ctas = PersistentGrid::over(p.schedule.blocks(), a.persistent_ctas > 0 ? std::min(a.persistent_ctas, resident) : resident).ctas;
+      // (with a tile per CTA there is nothing to draw: strided then, the counter untouched)
+      if (assignment == TileAssignment::counter && ctas < p.schedule.blocks()) p.counter = static_cast<TileCounter*>(a.workspace);
+    }
+    kernel<<<dim3(unsigned(ctas)), Cfg::Threads, smem_bytes, stream>>>(p, extra...);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return refuse(AttentionStatus::LaunchFailed, cudaGetErrorString(e));
     return {};
   }

@@ -18,6 +18,12 @@ AttentionResult can_implement(const AttentionArguments& args) {
   return {};
 }
 
+std::size_t attention_workspace_size(const AttentionArguments& args) {
+  const bool counter = att::tile_assignment(args.grid, args.mask == AttentionMask::Causal, args.cu_seqlens_q != nullptr, true) ==
+                       att::TileAssignment::counter;
+  return counter ? attention_counter_bytes : 0;
+}
+
 AttentionResult attention(const AttentionArguments& args, CUstream_st* stream) {
   if (auto r = can_implement(args); !r) return r;
   const bool bf16 = args.element == AttentionElement::BF16;

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 
+#include "tessera/kernels/attention.hpp"
 #include "tile_scheduler.cuh"
 
 namespace tessera::kernels::sm90::attention {
@@ -57,6 +58,69 @@ struct AttentionTileScheduler {
     return {tiles - 1 - int(r.n), int(get<0>(hb)), int(get<1>(hb))};
   }
 };
+
+// A persistent grid over a schedule's blocks: min(blocks, resident) CTAs (resident: the CTAs the
+// device holds at once); CTA c's first block is c, its next ones one of two ways:
+//   strided   blocks c + ctas, c + 2 ctas, ... (static: which CTA computes a tile never depends on
+//             timing). The n-th blocks of the CTAs are consecutive in the schedule: under
+//             longest_first each round of ctas tiles is the next heaviest, as the per-tile
+//             grid's waves. Balanced where the tiles cost the same (full attention).
+//   counter   the next unclaimed block: ctas + the ticket a CTA draws from a counter in global
+//             memory (TileCounter: atomicAdd 1 on `next`), so the CTA that frees first takes
+//             the next heaviest tile, as the hardware starts a per-tile grid's blocks (the
+//             list schedule of longest_first), with each CTA's prologue hidden as in the
+//             strided grid. Which CTA computes a tile depends on timing; what it computes does
+//             not (every tile runs the same code): the outputs are the same bits.
+// A CTA stops at the first block past the end. With the counter it then counts itself on
+// `done`; the last CTA to count (its ticket on `done` is ctas - 1: every CTA has drawn its last
+// ticket, so no `next` is drawn any more in this launch) zeroes both words, so that the next
+// launch on the stream finds them zero. The words must be zero before the first launch.
+struct TileCounter {
+  std::uint32_t next = 0, done = 0;
+};
+
+struct PersistentGrid {
+  int ctas = 1;
+  TESSERA_HOST_DEVICE static constexpr PersistentGrid over(std::int64_t blocks, std::int64_t resident) {
+    const std::int64_t c = blocks < resident ? blocks : resident;
+    return {c < 1 ? 1 : int(c)};
+  }
+  // strided: CTA `cta`'s n-th block, and how many it takes of `blocks`.
+  TESSERA_HOST_DEVICE constexpr std::int64_t block(int cta, std::int64_t n) const { return cta + n * ctas; }
+  TESSERA_HOST_DEVICE constexpr std::int64_t blocks_of(int cta, std::int64_t blocks) const {
+    return cta < blocks ? (blocks - cta + ctas - 1) / ctas : 0;
+  }
+  // counter: the block of ticket `ticket` (the value of `next` before the CTA's increment). A
+  // launch draws `blocks` tickets in all (blocks - ctas that land inside, one past the end per
+  // CTA), so the block stays below blocks + ctas <= 2^32 - 2 in 32-bit words.
+  TESSERA_HOST_DEVICE constexpr std::uint32_t block_of_ticket(std::uint32_t ticket) const { return std::uint32_t(ctas) + ticket; }
+  // Whether the CTA whose increment of `done` returned `done_before` is the last to finish.
+  TESSERA_HOST_DEVICE constexpr bool last_to_finish(std::uint32_t done_before) const { return done_before + 1 == std::uint32_t(ctas); }
+};
+
+// How a launch covers the work tiles: a CTA per tile (the hardware starts them in the
+// schedule's order as SMs free), or persistent CTAs, strided or by the counter (above).
+enum class TileAssignment : std::uint8_t { per_tile, strided, counter };
+
+// The rule (bench/notes/attention.md section 9, the scheduler test's model on 132 SMs):
+//   PerTile     per_tile.
+//   full attention, one length (every tile costs the same): strided, which is then the list
+//               schedule with the prologue hidden (Auto and Persistent).
+//   Persistent  the counter when one is given (`counter`: a workspace for TileCounter), else
+//               strided.
+//   Auto        under a causal mask with one length: the counter when one is given (the
+//               model: 1.007-1.060x the per-tile grid at the bench's shapes), else per_tile
+//               (strided balances worse than the hardware's dispatch: 0.81-1.005x, and no
+//               static order without a per-launch table comes within 1 % of the counter);
+//               varlen: per_tile (each tile past a sequence's end costs a persistent CTA a
+//               ticket's round trip: the model gives the counter 0.97-1.04x, lower the more one
+//               sequence outgrows the rest, and the host does not see the lengths).
+constexpr TileAssignment tile_assignment(AttentionGrid grid, bool causal, bool varlen, bool counter) {
+  if (grid == AttentionGrid::PerTile) return TileAssignment::per_tile;
+  if (!causal && !varlen) return TileAssignment::strided;
+  if (grid == AttentionGrid::Persistent) return counter ? TileAssignment::counter : TileAssignment::strided;
+  return counter && causal && !varlen ? TileAssignment::counter : TileAssignment::per_tile;
+}
 
 // K and V of the heads that run together kept in this much of L2 (Hopper's is 50 MB, in two
 // halves; the rest holds the Q tiles and outputs streaming through): FlashAttention-3's share.

@@ -1,7 +1,11 @@
 // tessera::attention on the GPU against an FP64 reference on the host: head dims 64, 128 and
 // 256, bf16 and f16, causal and not, GQA ratios 1/2/4, varlen batches of uneven lengths, residues
 // (sequence lengths 1, 17, 129, 1000; 81 and 160 around D 256's 80-key tiles) and more
-// (batch, head) pairs than SMs. O and LSE are
+// (batch, head) pairs than SMs, varlen batches with more work tiles than resident CTAs at each
+// head dim. Every case runs on more grids (persistent CTAs, as many as resident and only 3,
+// strided and with the tile counter; a CTA per work tile; Auto with the counter's workspace),
+// which must write the same bits, the counter's workspace zero after each launch; the counter
+// under CUDA graph capture and on two streams at once. O and LSE are
 // filled with NaN before each launch, so anything the kernel fails to write is caught. The
 // same cases at head dim 64 run the kernel with two consumer warpgroups too (Q tiles of 128
 // rows; the shipped one has three: attention_consumers_gpu.cu).
@@ -46,6 +50,24 @@ struct Case {
 
 template <class T>
 float to_f(T x) { return x.to_float(); }
+
+// The tile counter's workspace the cases share (zeroed once, as the API asks: every launch must
+// leave it zeroed, which each use checks).
+unsigned* counter_workspace() {
+  static unsigned* w = [] {
+    unsigned* p = nullptr;
+    TESSERA_CUDA_CHECK(cudaMalloc(&p, attention_counter_bytes));
+    TESSERA_CUDA_CHECK(cudaMemset(p, 0, attention_counter_bytes));
+    return p;
+  }();
+  return w;
+}
+// Whether the workspace holds zeros again (after a launch: the last CTA's reset).
+bool counter_zero(const void* workspace) {
+  unsigned words[2] = {1, 1};
+  TESSERA_CUDA_CHECK(cudaMemcpy(words, workspace, sizeof words, cudaMemcpyDeviceToHost));
+  return words[0] == 0 && words[1] == 0;
+}
 
 template <class T>
 bool run_case(Case const& c, unsigned seed) {
@@ -150,6 +172,52 @@ bool run_case(Case const& c, unsigned seed) {
     const double tol = a.element == AttentionElement::BF16 ? 2e-2 : 4e-3;
     ok = worst <= tol && worst_lse <= 1e-3;
     std::printf("%s %s: max |O - ref| %.2e, max |LSE - ref| %.2e\n", ok ? "ok  " : "FAIL", name, worst, worst_lse);
+    // The grids: persistent CTAs (as many as resident, and 3, so that each takes many work
+    // tiles across varlen's empty tiles and causal's keyless ones) and a CTA per tile compute
+    // the same bits as the run above (AttentionGrid::Auto).
+    if (ok) {
+      const size_t o_bytes = o.size() * sizeof(T), lse_bytes = lse.size() * sizeof(float);
+      std::vector<unsigned char> o_bits(o_bytes), lse_bits(lse_bytes);
+      std::memcpy(o_bits.data(), o.data(), o_bytes), std::memcpy(lse_bits.data(), lse.data(), lse_bytes);
+      // With the tile counter's workspace (causal and varlen: the CTAs take tiles from the
+      // counter, in an order that depends on timing; full attention: striding, as without).
+      struct Grid {
+        AttentionGrid grid;
+        int ctas;
+        const char* name;
+        bool counter = false;
+      };
+      for (Grid g : {Grid{AttentionGrid::Persistent, 0, "persistent"}, Grid{AttentionGrid::Persistent, 3, "persistent, 3 CTAs"},
+                     Grid{AttentionGrid::PerTile, 0, "a CTA per tile"}, Grid{AttentionGrid::Persistent, 0, "persistent, counter", true},
+                     Grid{AttentionGrid::Persistent, 3, "persistent, 3 CTAs, counter", true},
+                     Grid{AttentionGrid::Auto, 0, "auto, counter", true}}) {
+        AttentionArguments ag = a;
+        ag.grid = g.grid, ag.persistent_ctas = g.ctas;
+        if (g.counter) ag.workspace = counter_workspace(), ag.workspace_bytes = attention_workspace_size(ag);
+        TESSERA_CUDA_CHECK(cudaMemset(dout, 0xff, o_bytes));
+        TESSERA_CUDA_CHECK(cudaMemset(dlse, 0xff, lse_bytes));
+        if (auto r = c.consumers == 2 ? sm90::attention::run_two_consumers(ag) : attention(ag); !r) {
+          std::printf("FAIL %s (%s): %s\n", name, g.name, r.message.c_str());
+          ok = false;
+          continue;
+        }
+        TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+        if (g.counter && !counter_zero(ag.workspace)) {
+          std::printf("FAIL %s (%s): the tile counter is not zero after the launch\n", name, g.name);
+          ok = false;
+        }
+        std::vector<unsigned char> o2(o_bytes), lse2(lse_bytes);
+        TESSERA_CUDA_CHECK(cudaMemcpy(o2.data(), dout, o_bytes, cudaMemcpyDeviceToHost));
+        TESSERA_CUDA_CHECK(cudaMemcpy(lse2.data(), dlse, lse_bytes, cudaMemcpyDeviceToHost));
+        if (o2 != o_bits || lse2 != lse_bits) {
+          size_t at = 0;
+          while (at < o_bytes && o2[at] == o_bits[at]) ++at;
+          std::printf("FAIL %s (%s): not the same bits as the default grid (%s, first O byte %zu)\n", name, g.name,
+                      o2 != o_bits ? "O" : "LSE", at);
+          ok = false;
+        }
+      }
+    }
     // The two-warpgroup cases again in both grid orders: the same bits (the order decides only
     // when a CTA runs).
     if (c.consumers == 2) {
@@ -165,6 +233,98 @@ bool run_case(Case const& c, unsigned seed) {
 
 bool run(Case const& c, unsigned seed) {
   return c.element == AttentionElement::BF16 ? run_case<bfloat16_t>(c, seed) : run_case<half_t>(c, seed);
+}
+
+// The tile counter's workspace under CUDA graph capture and on two streams at once: a causal
+// problem with more work tiles than CTAs (bf16, D 128, Auto with a workspace: the counter), its
+// per-tile grid's bits the reference. A captured launch replayed three times (the workspace
+// zeroed by each replay's last CTA, as a graph cannot zero it between replays unless asked);
+// then launches on two streams at once, each with its own workspace and output, three rounds.
+// Each output must be the reference's bits, each workspace zero after.
+bool check_counter_graph_and_streams(int sms) {
+  using T = bfloat16_t;
+  const int B = sms / 8 + 1, H = 8, S = 600, D = 128;
+  const size_t n = size_t(B) * S * H * D, o_bytes = n * sizeof(T), lse_bytes = size_t(B) * H * S * sizeof(float);
+  std::vector<T> h(n);
+  std::mt19937 rng(3);
+  std::normal_distribution<float> nd(0.f, 1.f);
+  T *dq, *dk, *dv, *o[3];
+  float* lse[3];
+  void* ws[2];
+  for (T** p : {&dq, &dk, &dv}) {
+    for (auto& x : h) x = T(nd(rng));
+    TESSERA_CUDA_CHECK(cudaMalloc(p, o_bytes));
+    TESSERA_CUDA_CHECK(cudaMemcpy(*p, h.data(), o_bytes, cudaMemcpyHostToDevice));
+  }
+  for (int i = 0; i < 3; ++i) {
+    TESSERA_CUDA_CHECK(cudaMalloc(&o[i], o_bytes));
+    TESSERA_CUDA_CHECK(cudaMalloc(&lse[i], lse_bytes));
+  }
+  for (void*& w : ws) {
+    TESSERA_CUDA_CHECK(cudaMalloc(&w, attention_counter_bytes));
+    TESSERA_CUDA_CHECK(cudaMemset(w, 0, attention_counter_bytes));
+  }
+  AttentionArguments a;
+  a.element = AttentionElement::BF16, a.batch = B, a.heads = H, a.kv_heads = H, a.head_dim = D, a.seqlen_q = S, a.seqlen_k = S;
+  a.q = dq, a.k = dk, a.v = dv, a.mask = AttentionMask::Causal;
+  auto with = [&](int out, AttentionGrid grid, void* w) {
+    AttentionArguments x = a;
+    x.o = o[out], x.lse = lse[out], x.grid = grid, x.workspace = w, x.workspace_bytes = w ? attention_workspace_size(x) : 0;
+    return x;
+  };
+  bool ok = attention_workspace_size(with(0, AttentionGrid::Auto, nullptr)) == attention_counter_bytes;
+  std::vector<unsigned char> ref_o(o_bytes), ref_lse(lse_bytes), got_o(o_bytes), got_lse(lse_bytes);
+  auto same = [&](int out, const char* what) {
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    TESSERA_CUDA_CHECK(cudaMemcpy(got_o.data(), o[out], o_bytes, cudaMemcpyDeviceToHost));
+    TESSERA_CUDA_CHECK(cudaMemcpy(got_lse.data(), lse[out], lse_bytes, cudaMemcpyDeviceToHost));
+    if (got_o != ref_o || got_lse != ref_lse) std::printf("FAIL counter (%s): not the per-tile grid's bits\n", what), ok = false;
+    for (void* w : ws)
+      if (!counter_zero(w)) std::printf("FAIL counter (%s): a workspace is not zero after\n", what), ok = false;
+  };
+  // The reference: a CTA per tile.
+  if (auto r = attention(with(0, AttentionGrid::PerTile, nullptr)); !r) return std::printf("FAIL counter: %s\n", r.message.c_str()), false;
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+  TESSERA_CUDA_CHECK(cudaMemcpy(ref_o.data(), o[0], o_bytes, cudaMemcpyDeviceToHost));
+  TESSERA_CUDA_CHECK(cudaMemcpy(ref_lse.data(), lse[0], lse_bytes, cudaMemcpyDeviceToHost));
+  cudaStream_t st[2];
+  for (auto& x : st) TESSERA_CUDA_CHECK(cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking));
+  // (one launch outside the capture first: the adapter's per-device queries are then cached)
+  if (auto r = attention(with(1, AttentionGrid::Auto, ws[0]), st[0]); !r) return std::printf("FAIL counter: %s\n", r.message.c_str()), false;
+  same(1, "one launch");
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  TESSERA_CUDA_CHECK(cudaStreamBeginCapture(st[0], cudaStreamCaptureModeGlobal));
+  const AttentionResult captured = attention(with(1, AttentionGrid::Auto, ws[0]), st[0]);
+  TESSERA_CUDA_CHECK(cudaStreamEndCapture(st[0], &graph));
+  if (!captured) return std::printf("FAIL counter (graph capture): %s\n", captured.message.c_str()), false;
+  TESSERA_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 3; ++replay) {
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(o[1], 0xff, o_bytes, st[0]));
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(lse[1], 0xff, lse_bytes, st[0]));
+    TESSERA_CUDA_CHECK(cudaGraphLaunch(exec, st[0]));
+    same(1, "graph replay");
+  }
+  for (int round = 0; round < 3; ++round) {
+    for (int i : {1, 2}) {
+      TESSERA_CUDA_CHECK(cudaMemset(o[i], 0xff, o_bytes));
+      TESSERA_CUDA_CHECK(cudaMemset(lse[i], 0xff, lse_bytes));
+    }
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());  // (the poison lands before either stream's launch)
+    for (int i : {0, 1})
+      if (auto r = attention(with(1 + i, AttentionGrid::Persistent, ws[i]), st[i]); !r) return std::printf("FAIL counter: %s\n", r.message.c_str()), false;
+    same(1, "two streams");
+    same(2, "two streams");
+  }
+  TESSERA_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  TESSERA_CUDA_CHECK(cudaGraphDestroy(graph));
+  for (auto& x : st) TESSERA_CUDA_CHECK(cudaStreamDestroy(x));
+  for (T* p : {dq, dk, dv, o[0], o[1], o[2]}) cudaFree(p);
+  for (float* p : lse) cudaFree(p);
+  for (void* w : ws) cudaFree(w);
+  std::printf("%s counter: %d work tiles on %d SMs, graph replays and two streams, the per-tile grid's bits, workspaces zero after\n",
+              ok ? "ok  " : "FAIL", B * H * ((S + 127) / 128), sms);
+  return ok;
 }
 
 void expect_refused(AttentionArguments a, AttentionStatus want, const char* what) {
@@ -250,6 +410,15 @@ int main(int argc, char** argv) {
     expect_refused(a, AttentionStatus::InvalidArgument, "cu_seqlens_q without cu_seqlens_k");
     a.cu_seqlens_q = nullptr, a.seqlen_q = 0;
     expect_refused(a, AttentionStatus::InvalidArgument, "seqlen_q 0");
+    a.seqlen_q = 16, a.persistent_ctas = -1;
+    expect_refused(a, AttentionStatus::InvalidArgument, "persistent_ctas -1");
+    a.persistent_ctas = 0, a.grid = static_cast<AttentionGrid>(7);
+    expect_refused(a, AttentionStatus::Unsupported, "grid 7");
+    a.grid = AttentionGrid::Auto, a.workspace_bytes = attention_counter_bytes;
+    expect_refused(a, AttentionStatus::InvalidArgument, "workspace null with workspace_bytes 8");
+    a.workspace = buf + 2;
+    expect_refused(a, AttentionStatus::Misaligned, "workspace misaligned");
+    a.workspace = nullptr, a.workspace_bytes = 0;
   }
   int dev = 0, major = 0, minor = 0, sms = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
@@ -283,6 +452,20 @@ int main(int argc, char** argv) {
     cases.push_back({BF, 64, (sms + 7) / 8 + 1, 8, 4, 600, 600, true, {}, {}});
     cases.push_back({BF, 256, (sms + 7) / 8 + 1, 8, 4, 200, 200, true, {}, {}});
     cases.push_back({F16, 256, (sms + 7) / 8 + 1, 8, 2, 130, 170, false, {}, {}});
+    // More work tiles than resident CTAs at every head dim, varlen with causal and not: each
+    // persistent CTA takes several tiles, of different sequences, some past their sequence's
+    // end, some (causal, sq > sk) reading no key.
+    for (int d : {64, 128, 256})
+      for (bool causal : {false, true}) {
+        std::vector<int> lq, lk;
+        std::mt19937 lens(unsigned(d) + (causal ? 1u : 0u));
+        for (int b = 0; b < sms / 4 + 2; ++b) {
+          lq.push_back(1 + int(lens() % 300));
+          // (some far shorter than their Q, a few empty: causal rows, and whole tiles, with no key)
+          lk.push_back(int(lens() % 4 == 0 ? lens() % 40 : 1 + lens() % 300));
+        }
+        cases.push_back({causal ? F16 : BF, d, 0, 8, 2, 0, 0, causal, lq, lk});
+      }
     // Two consumer warpgroups at head dim 64 (Q tiles of 128 rows, not shipped): residues around
     // 128, the masks, GQA, varlen, more CTAs than SMs.
     for (auto el : {BF, F16})
@@ -296,6 +479,7 @@ int main(int argc, char** argv) {
   }
   unsigned seed = 1;
   for (auto const& c : cases) failures += run(c, seed++) ? 0 : 1;
+  if (!small) failures += check_counter_graph_and_streams(sms) ? 0 : 1;
   std::printf("%s: %d of %zu cases failed\n", failures ? "FAILED" : "all passed", failures, cases.size());
   return failures ? 1 : 0;
 }

@@ -1,12 +1,15 @@
 // The mbarrier producer/consumer pipeline's phase logic, emulated on the host: a producer
 // issuing TMA copies into a ring of stages, C consumers reading them, and the copies landing
-// in pieces at arbitrary later times; rapidcheck picks the interleaving.
+// in pieces at arbitrary later times; rapidcheck picks the interleaving. And the handoff ring
+// (words from one producer thread to C consumers) under any interleaving.
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <deque>
 #include <vector>
 
+#include "tessera/pipeline/handoff_ring.hpp"
 #include "tessera/pipeline/tma_pipeline.hpp"
 
 using namespace tessera::pipeline;
@@ -119,6 +122,69 @@ TEST_CASE("TMA pipeline: any interleaving delivers every k-tile to every consume
       case 2: run_interleaving<2>(consumers, k_tiles, bytes); break;
       case 3: run_interleaving<3>(consumers, k_tiles, bytes); break;
       default: run_interleaving<4>(consumers, k_tiles, bytes); break;
+    }
+  });
+}
+
+// The handoff ring: the producer publishes words 0 .. n-1 (each once a slot frees), each of C
+// consumers reads them in order (a wait, the read, a release as separate steps), rapidcheck
+// choosing who moves. Every consumer reads every word in order; a slot is never written while
+// a consumer still has to read it; the producer is blocked exactly when it is Slots words ahead
+// of the slowest consumer's releases.
+template <int Slots>
+void run_handoff(int consumers, int words) {
+  HandoffRing<Slots, HostMbarrier> r;
+  r.init(consumers);
+  PipelineState<Slots> prod;
+  std::vector<PipelineState<Slots>> cons(std::size_t(consumers), PipelineState<Slots>{});
+  std::vector<int> next(std::size_t(consumers), 0), step(std::size_t(consumers), 0);  // step 0 wait, 1 read, 2 release
+  std::vector<int> unread(Slots, 0);  // consumers still to read (and release) each slot
+  int published = 0;
+  for (int steps = 0;; ++steps) {
+    RC_ASSERT(steps < 100000);
+    std::vector<int> movable;
+    if (published < words) movable.push_back(0);
+    for (int c = 0; c < consumers; ++c)
+      if (next[std::size_t(c)] < words) movable.push_back(c + 1);
+    if (movable.empty()) break;
+    const int who = *rc::gen::elementOf(movable);
+    if (who == 0) {
+      int behind = words;  // words the slowest consumer has released
+      for (int c = 0; c < consumers; ++c) behind = std::min(behind, next[std::size_t(c)]);
+      const bool free = r.producer_try_acquire(prod);
+      RC_ASSERT(free == (published - behind < Slots));
+      if (!free) continue;
+      RC_ASSERT(unread[std::size_t(prod.index)] == 0);
+      r.publish(prod, uint32_t(published));
+      unread[std::size_t(prod.index)] = consumers;
+      ++published, ++prod;
+      continue;
+    }
+    const auto c = std::size_t(who - 1);
+    auto& st = cons[c];
+    if (step[c] == 0) {
+      if (r.consumer_try_wait(st)) step[c] = 1;
+      else RC_ASSERT(published <= next[c]);  // (blocked only before the word is published)
+    } else if (step[c] == 1) {
+      RC_ASSERT(r.read(st) == uint32_t(next[c]));
+      step[c] = 2;
+    } else {
+      --unread[std::size_t(st.index)];
+      r.consumer_release(st);
+      ++st, ++next[c], step[c] = 0;
+    }
+  }
+  RC_ASSERT(published == words);
+}
+
+TEST_CASE("handoff ring: any interleaving gives every consumer every word in order, a slot rewritten only once all read it") {
+  rc::prop("1 to 12 consumers, 1 to 3 slots", [] {
+    const int consumers = *rc::gen::inRange(1, 13);
+    const int words = *rc::gen::inRange(1, 30);
+    switch (*rc::gen::inRange(1, 4)) {
+      case 1: run_handoff<1>(consumers, words); break;
+      case 2: run_handoff<2>(consumers, words); break;
+      default: run_handoff<3>(consumers, words); break;
     }
   });
 }

@@ -421,21 +421,25 @@ TurnRules protocol_rules() {
   return {P::arrives_before_first, P::passes, P::next};
 }
 
-TurnsOutcome explore_turns(int n, int key_tiles, TurnRules const& rules) {
+// tiles: the key tiles of each work tile a (persistent) CTA runs in turn, the protocol
+// starting afresh on each.
+TurnsOutcome explore_turns(int n, std::vector<int> const& tiles, TurnRules const& rules) {
   enum Op { Arrive, Sync, Issue };
   struct Step {
     Op op;
     int barrier;
   };
-  const int turns = key_tiles + 1;
   std::vector<std::vector<Step>> prog(static_cast<std::size_t>(n));
   for (int w = 0; w < n; ++w) {
     auto& p = prog[std::size_t(w)];
-    if (rules.arrives_first(w)) p.push_back({Arrive, rules.next(w)});
-    for (int t = 0; t < turns; ++t) {
-      p.push_back({Sync, w});
-      p.push_back({Issue, -1});
-      if (rules.passes(w, t == turns - 1)) p.push_back({Arrive, rules.next(w)});
+    for (int key_tiles : tiles) {
+      const int turns = key_tiles + 1;
+      if (rules.arrives_first(w)) p.push_back({Arrive, rules.next(w)});
+      for (int t = 0; t < turns; ++t) {
+        p.push_back({Sync, w});
+        p.push_back({Issue, -1});
+        if (rules.passes(w, t == turns - 1)) p.push_back({Arrive, rules.next(w)});
+      }
     }
   }
   // Per warpgroup: pc, the phase a blocked sync waits to complete (-1: none); per barrier: the
@@ -494,6 +498,7 @@ TurnsOutcome explore_turns(int n, int key_tiles, TurnRules const& rules) {
   }
   return out;
 }
+TurnsOutcome explore_turns(int n, int key_tiles, TurnRules const& rules) { return explore_turns(n, std::vector<int>{key_tiles}, rules); }
 
 template <int N>
 void check_turns() {
@@ -506,6 +511,18 @@ void check_turns() {
     CHECK(!o.out_of_turn);
     CHECK(o.idle_at_end);
     CHECK(o.issues == N * P::turns(key_tiles));
+  }
+  // A persistent CTA's work tiles one after another: the ring goes on in order, no barrier phase
+  // mixes two tiles' arrivals, all idle at the end.
+  for (std::vector<int> tiles : {std::vector<int>{1, 1}, std::vector<int>{2, 1, 3}, std::vector<int>{1, 2, 1, 1}}) {
+    int turns = 0;
+    for (int k : tiles) turns += P::turns(k);
+    const TurnsOutcome o = explore_turns(N, tiles, protocol_rules<N>());
+    CHECK(!o.deadlock);
+    CHECK(!o.double_arrival);
+    CHECK(!o.out_of_turn);
+    CHECK(o.idle_at_end);
+    CHECK(o.issues == N * turns);
   }
   // The model sees the protocol's mistakes: no first arrival (all wait forever), a pass after
   // the last turn (a barrier left half arrived), every warpgroup arriving first (warpgroup 0

@@ -7,7 +7,11 @@
 // shipped tile) against 64. `attention_tiles order`: the shipped kernels' grid orders instead
 // (sm90_attention_scheduler.hpp: longest_first against tile_major, the same kernel; B4 H16,
 // S 4096 / 8192 / 16384, D 64 / 128 / 256, causal, and full as the control, where the
-// order cannot shorten the grid); -DTESSERA_TILES_ORDER_ONLY compiles only those kernels.
+// order cannot shorten the grid). `attention_tiles persistent`: the shipped kernels with
+// persistent CTAs (AttentionGrid::Persistent: the resident CTAs striding through the same
+// schedule; under the causal mask also taking tiles from the tile counter) against a CTA per
+// work tile (PerTile), B4 H16, S 4096 / 8192 / 16384, D 64 / 128 / 256, full and causal. -DTESSERA_TILES_ORDER_ONLY compiles only the shipped kernels (enough
+// for `order` and `persistent`).
 //   nvcc <run_attention.sh's flags> -gencode=arch=compute_90a,code=sm_90a \
 //     tools/device/attention_tiles.cu -lcuda -o /tmp/attention_tiles && /tmp/attention_tiles
 #include <cstdio>
@@ -93,6 +97,45 @@ void all_orders() {
     }
 }
 
+// The shipped kernel Cfg on persistent CTAs against a CTA per work tile, one problem: full
+// attention strided; causal with the tile counter (a zeroed workspace: what Auto runs there
+// when given one), then strided.
+template <class Cfg>
+void compare_grids(int S, bool causal) {
+  constexpr int D = Cfg::head_dim;
+  Tensors t(S, D, causal);
+  void* workspace = nullptr;
+  SM90_CUDA(cudaMalloc(&workspace, attention_counter_bytes));
+  SM90_CUDA(cudaMemset(workspace, 0, attention_counter_bytes));
+  AttentionArguments per_tile = t.a;
+  per_tile.grid = AttentionGrid::PerTile;
+  auto compare = [&](AttentionArguments const& persistent, const char* what) {
+    const auto r = sm90_check::time_pairs([&] { launch<Cfg>(persistent); }, [&] { launch<Cfg>(per_tile); }, 20, 3);
+    SM90_CUDA(cudaGetLastError());
+    const double flop = 4.0 * Tensors::B * Tensors::H * double(S) * S * D / (causal ? 2 : 1);
+    const double mine = sm90_check::median(r.mine), base = sm90_check::median(r.theirs);
+    std::printf("D%-4d S%-6d %-7s persistent (%s): %7.1f TFLOP/s   per tile: %7.1f   ratio %.3f\n", D, S, causal ? "causal" : "full", what,
+                flop / mine * 1e-9, flop / base * 1e-9, base / mine);
+  };
+  AttentionArguments persistent = t.a;
+  persistent.grid = AttentionGrid::Persistent;
+  if (causal) {
+    AttentionArguments counter = persistent;
+    counter.workspace = workspace, counter.workspace_bytes = attention_counter_bytes;  // (this TU has the kernels, not the library)
+    compare(counter, "counter");
+  }
+  compare(persistent, "strided");
+  cudaFree(workspace);
+}
+void all_grids() {
+  for (bool causal : {false, true})
+    for (int S : {4096, 8192, 16384}) {
+      compare_grids<att::DefaultConfig<bfloat16_t, 64>>(S, causal);
+      compare_grids<att::DefaultConfig<bfloat16_t, 128>>(S, causal);
+      compare_grids<att::DefaultConfig<bfloat16_t, 256>>(S, causal);
+    }
+}
+
 template <class Cfg>
 const char* describe() {
   static char name[64];
@@ -133,8 +176,12 @@ int main(int argc, char** argv) {
     all_orders();
     return 0;
   }
+  if (argc > 1 && std::string(argv[1]) == "persistent") {
+    all_grids();
+    return 0;
+  }
 #ifdef TESSERA_TILES_ORDER_ONLY
-  std::fprintf(stderr, "built with TESSERA_TILES_ORDER_ONLY: run `%s order`\n", argv[0]);
+  std::fprintf(stderr, "built with TESSERA_TILES_ORDER_ONLY: run `%s order` or `%s persistent`\n", argv[0], argv[0]);
   return 2;
 #else
   all<Bf16<128, 128>, Bf16<128, 128>>();  // (the same kernel on both sides: the method's noise)

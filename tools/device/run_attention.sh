@@ -21,6 +21,12 @@
 #   ORDER=1                       adds attention_tiles.cu's `order` mode: the shipped kernels
 #                                 with the grid longest_first against tile_major, alternating
 #                                 pairs in one process (kernels/kernel/sm90_attention_scheduler.hpp)
+#   PERSIST=1                     adds attention_tiles.cu's `persistent` mode: the shipped kernels
+#                                 on persistent CTAs (AttentionGrid::Persistent: strided, and
+#                                 causal also on the tile counter) against a CTA per work tile
+#                                 (PerTile), alternating pairs in one process, B4 H16
+#                                 S 4096/8192/16384, D 64/128/256, full and causal
+#                                 (bench/notes/attention.md sections 9 and 9.1)
 # Outputs and a summary under $OUT.
 #   OUT=/tmp/out tools/device/run_attention.sh
 set -uo pipefail
@@ -50,7 +56,7 @@ t0=$(date +%s)
   nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c tests/hopper/attention_consumers_gpu.cu -o "$B/attention_consumers_gpu.o" \
     2>"$OUT/ptxas_consumers2.txt" & p6=$!
   p7=
-  [ "${ORDER:-}" = 1 ] && { nvcc "${F[@]}" "${SM90A[@]}" -DTESSERA_TILES_ORDER_ONLY tools/device/attention_tiles.cu -lcuda -o "$B/attention_order" & p7=$!; }
+  [ "${ORDER:-}" = 1 ] || [ "${PERSIST:-}" = 1 ] && { nvcc "${F[@]}" "${SM90A[@]}" -DTESSERA_TILES_ORDER_ONLY tools/device/attention_tiles.cu -lcuda -o "$B/attention_order" & p7=$!; }
   wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 && { [ -z "$p7" ] || wait $p7; } &&
     nvcc "${F[@]}" -o "$B/attention_gpu_test" "$B/attention_gpu_test.o" "$B/attention_trace_gpu.o" "$B/attention_trace_file.o" \
       "$B/attention_consumers_gpu.o" "$B/attention_kernels.o" &&
@@ -107,6 +113,10 @@ fi
 if [ "${ORDER:-}" = 1 ]; then
   run attention_order 300 "$B/attention_order" order
   cat "$OUT/attention_order.log" | tee -a "$log"
+fi
+if [ "${PERSIST:-}" = 1 ]; then
+  run attention_persistent 400 "$B/attention_order" persistent
+  cat "$OUT/attention_persistent.log" | tee -a "$log"
 fi
 run attention_bench 300 "$B/attention_bench" 20
 cat "$OUT/attention_bench.log" | tee -a "$log"

@@ -20,6 +20,7 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions&, CUst
 }
 GemmResult gemm_grouped(const GemmGroupedArguments& args, CUstream_st*) { return check_grouped_arguments(args); }
 AttentionResult can_implement(const AttentionArguments& args) { return check_arguments(args); }
+std::size_t attention_workspace_size(const AttentionArguments&) { return 0; }
 AttentionResult attention(const AttentionArguments& args, CUstream_st*) { return check_arguments(args); }
 
 }  // namespace tessera::kernels

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -27,6 +28,19 @@ namespace tessera::kernels {
 
 enum class AttentionElement { BF16, F16 };
 enum class AttentionMask { None, Causal };
+// How the grid covers the work tiles (Q tile, head, batch):
+//   Persistent  as many CTAs as the device holds at once (at most persistent_ctas when given),
+//               each loading its next tile's Q and K while it finishes the last one
+//               (docs/attention.md). CTA c takes tiles c, c + grid, ... of the schedule, or,
+//               under a causal mask or varlen with a workspace, the next unclaimed tile from a
+//               counter there (the CTA that frees first takes the next heaviest tile)
+//   PerTile     a CTA per work tile, started by the hardware as SMs free
+//   Auto        Persistent where every Q tile reads the same keys (full attention, one length),
+//               and under a causal mask (one length) with a workspace; else PerTile: the
+//               static assignment of tiles of unequal cost balances worse than the hardware's
+//               dispatch, and varlen's empty tiles would cost the counter (bench/notes/attention.md)
+// All compute each tile with the same code, so their outputs are the same bits.
+enum class AttentionGrid { Auto, Persistent, PerTile };
 enum class AttentionStatus { Success, InvalidArgument, Unsupported, Misaligned, NoDevice, LaunchFailed };
 
 inline const char* to_string(AttentionStatus s) {
@@ -61,7 +75,20 @@ struct AttentionArguments {
   int total_q = 0, total_k = 0;  // varlen: rows of the packed tensors (cu_seqlens_*[batch])
   float softmax_scale = 0.f;  // 0: 1 / sqrt(head_dim)
   AttentionMask mask = AttentionMask::None;
+  AttentionGrid grid = AttentionGrid::Auto;
+  int persistent_ctas = 0;  // Persistent: at most this many CTAs (0: the SMs' resident CTAs)
+  // Optional device scratch for the persistent grid's tile counter (attention_workspace_size
+  // says how much a call can use; 4-byte aligned). It must hold zeros before its first use
+  // (cudaMemset once after allocating it); every launch leaves it zeroed, so it is reused
+  // across calls on one stream and across replays of a captured CUDA graph. Calls that may run
+  // at the same time (other streams, concurrent graphs) need separate workspaces. Without it
+  // (or when it is too small) no counter is used; the result is the same bits either way.
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
+
+// Bytes of the tile counter (two 32-bit words).
+inline constexpr std::size_t attention_counter_bytes = 8;
 
 struct AttentionResult {
   AttentionStatus status = AttentionStatus::Success;
@@ -92,6 +119,12 @@ inline AttentionResult check_arguments(const AttentionArguments& a) {
   if (a.element != AttentionElement::BF16 && a.element != AttentionElement::F16)
     return refuse(S::Unsupported, "element must be BF16 or F16");
   if (a.mask != AttentionMask::None && a.mask != AttentionMask::Causal) return refuse(S::Unsupported, "mask must be None or Causal");
+  if (a.grid != AttentionGrid::Auto && a.grid != AttentionGrid::Persistent && a.grid != AttentionGrid::PerTile)
+    return refuse(S::Unsupported, "grid must be Auto, Persistent or PerTile");
+  if (a.persistent_ctas < 0) return refuse(S::InvalidArgument, "persistent_ctas must be >= 0 (0: as many as the device holds at once)");
+  if (a.workspace_bytes > 0 && a.workspace == nullptr)
+    return refuse(S::InvalidArgument, "workspace is a null pointer while workspace_bytes = " + std::to_string(a.workspace_bytes));
+  if (reinterpret_cast<std::uintptr_t>(a.workspace) % 4 != 0) return refuse(S::Misaligned, "workspace must be 4-byte aligned");
   if (a.head_dim != 64 && a.head_dim != 128 && a.head_dim != 256)
     return refuse(S::Unsupported, "head_dim must be 64, 128 or 256 (got " + std::to_string(a.head_dim) + ")");
   if (a.batch < 1 || a.heads < 1 || a.kv_heads < 1) return refuse(S::InvalidArgument, "batch, heads and kv_heads must be >= 1");
@@ -119,6 +152,12 @@ inline AttentionResult check_arguments(const AttentionArguments& a) {
 
 // Checks the arguments (check_arguments), then that an sm_90 device is present.
 AttentionResult can_implement(const AttentionArguments& args);
+
+// Bytes of AttentionArguments::workspace that attention(args) can use: attention_counter_bytes
+// where its grid would take tiles from a counter (AttentionGrid::Persistent under a causal mask
+// or varlen; Auto under a causal mask with one length), else 0. The arguments' grid, mask and
+// varlen decide it, not their pointers or sizes.
+std::size_t attention_workspace_size(const AttentionArguments& args);
 
 // Runs the forward pass on `stream`.
 AttentionResult attention(const AttentionArguments& args, CUstream_st* stream = nullptr);
