@@ -34,10 +34,14 @@ TEST_CASE("select_sm90: the model's best candidate, never worse than today's til
     bool taken = false;
     for (const Candidate& cand : kSm90Candidates) {
       if (!candidate_takes(cand, s) || persistent_clusters(sms, cand.cluster) < 1) continue;
-      taken = true;
-      for (bool sk : {false, true})  // (the schedulers its kernels run: the decode tile's Stream-K only)
-        if (cand.schedulers != (sk ? Schedulers::DataParallel : Schedulers::StreamK))
-          best = std::max(best, predict(cand, s, sms, scheduler_for(cand, s, sms, sk)).efficiency);
+      for (bool sk : {false, true}) {  // (the schedulers its kernels run: the decode tiles' Stream-K only)
+        if (cand.schedulers == (sk ? Schedulers::DataParallel : Schedulers::StreamK)) continue;
+        const auto sched = scheduler_for(cand, s, sms, sk);
+        // (a Stream-K-only tile whose plan shares nothing is no choice: its kernel declines)
+        if (sk && sched.plan.kind == Decomposition::DataParallel) continue;
+        taken = true;
+        best = std::max(best, predict(cand, s, sms, sched).efficiency);
+      }
     }
     RC_ASSERT(taken == (c.tile_m != 0));
     if (!taken) return;
