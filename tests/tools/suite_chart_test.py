@@ -38,14 +38,16 @@ with tempfile.TemporaryDirectory() as d:
     assert abs(heights[0] / heights[1] - 0.5) < 1e-3 and abs(heights[2] / heights[1] - 0.25) < 1e-3, heights
     ticks = [t for t in doc.getElementsByTagName("line") if t.getElementsByTagName("title")]
     assert len(ticks) == 2, len(ticks)  # the rows with a tuned ratio
-    for bad, what in [(HEADER.replace("ratio,", "ratios,", 1) + "a,1,1,1,1,1,1,x,,\n", "missing columns"),
-                      (HEADER + "a,1,1,1,-1,1,1,x,,\n", "not a positive number"),
-                      (HEADER + "a,1,1,1,nan,1,1,x,,\n", "not a positive number"),
-                      (HEADER + "a,1,x,1,1,1,1,x,,\n", "invalid literal")]:
-        out2 = os.path.join(d, "bad.svg")
-        p = run(bad, out2)
-        assert p.returncode == 1 and what in p.stderr, (what, p.returncode, p.stderr)
-        assert not os.path.exists(out2), "a refused CSV leaves no file"
+    def refused(cases):  # each CSV exits 1 with its message and leaves no file
+        for bad, what in cases:
+            out2 = os.path.join(d, "bad.svg")
+            p = run(bad, out2)
+            assert p.returncode == 1 and what in p.stderr, (what, p.returncode, p.stderr)
+            assert not os.path.exists(out2), "a refused CSV leaves no file"
+    refused([(HEADER.replace("ratio,", "ratios,", 1) + "a,1,1,1,1,1,1,x,,\n", "missing columns"),
+             (HEADER + "a,1,1,1,-1,1,1,x,,\n", "not a positive number"),
+             (HEADER + "a,1,1,1,nan,1,1,x,,\n", "not a positive number"),
+             (HEADER + "a,1,x,1,1,1,1,x,,\n", "invalid literal")])
     # the spread columns (after the first ten): one line per spread given, its length the spread's
     NEW = HEADER.rstrip("\n") + ",ratio_lo,ratio_hi,ratio_tuned_lo,ratio_tuned_hi,pairs,pairs_tuned\n"
     text = NEW + ("llama3-8b.qkv,64,6144,4096,0.5,1,1,pp,0.6,pp,0.4,0.6,0.5,0.7,900,900\n"
@@ -62,13 +64,9 @@ with tempfile.TemporaryDirectory() as d:
         _, _, y0, _, y1 = e.getAttribute("d").split()
         lengths.append(float(y0) - float(y1))
     assert all(abs(a - b) < 0.2 for a, b in zip(lengths, [0.2 * unit, 0.2 * unit, 0.1 * unit])), (lengths, unit)
-    for bad, what in [(NEW + "a,1,1,1,1,1,1,x,,,0.9,,,,1,\n", "go together"),
-                      (NEW + "a,1,1,1,1,1,1,x,,,1.1,0.9,,,1,\n", "is not 0 <"),
-                      (NEW + "a,1,1,1,1,1,1,x,,,q,1,,,1,\n", "ratio_lo")]:
-        out2 = os.path.join(d, "bad.svg")
-        p = run(bad, out2)
-        assert p.returncode == 1 and what in p.stderr, (what, p.returncode, p.stderr)
-        assert not os.path.exists(out2), "a refused CSV leaves no file"
+    refused([(NEW + "a,1,1,1,1,1,1,x,,,0.9,,,,1,\n", "go together"),
+             (NEW + "a,1,1,1,1,1,1,x,,,1.1,0.9,,,1,\n", "is not 0 <"),
+             (NEW + "a,1,1,1,1,1,1,x,,,q,1,,,1,\n", "ratio_lo")])
     # the CSVs already in bench/data (before the spread columns) still draw
     for name in sorted(os.listdir(os.path.join(ROOT, "bench", "data"))):
         if name.startswith("suite_") and name.endswith(".csv"):
