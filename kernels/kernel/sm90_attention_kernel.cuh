@@ -112,10 +112,17 @@ TESSERA_DEVICE void attention_cta(KernelParams const& p, Trace const& trace) {
   }
   GMMA::warpgroup_reg_alloc<Cfg::consumer_registers>();
   for (;; ++ring) {
-    while (!s.tiles.consumer_try_wait(ring)) {}
-    const uint32_t block = s.tiles.read(ring);
-    __syncwarp();  // (every lane has read the slot before the warp releases it)
-    if (threadIdx.x % 32 == 0) s.tiles.consumer_release(ring);
+    // (lane 0 alone waits, reads and releases the slot, and hands the word to its warp by a
+    // shuffle: the read and the release are one thread's, in program order, so the scheduler's
+    // next write to the slot is ordered after every use of it without relying on the warp's
+    // barrier carrying the other lanes' reads into lane 0's release)
+    uint32_t block = 0;
+    if (threadIdx.x % 32 == 0) {
+      while (!s.tiles.consumer_try_wait(ring)) {}
+      block = s.tiles.read(ring);
+      s.tiles.consumer_release(ring);
+    }
+    block = __shfl_sync(0xffffffffu, block, 0);
     if (block >= blocks) break;
     // (the thread's index made opaque per tile: else the compiler hoists everything derived from
     // it, the fragments' offsets and masks' limits, out of the tile loop and keeps it live across

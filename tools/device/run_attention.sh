@@ -27,6 +27,9 @@
 #                                 (PerTile), alternating pairs in one process, B4 H16
 #                                 S 4096/8192/16384, D 64/128/256, full and causal
 #                                 (bench/notes/attention.md sections 9 and 9.1)
+#   STEP=build / STEP=run       the build alone into BUILD (a git-ignored folder inside the tree,
+#                                 e.g. BUILD=build-att, which a warm machine keeps), then the runs
+#                                 alone from it: two device calls where one would pass the limit
 # Outputs and a summary under $OUT.
 #   OUT=/tmp/out tools/device/run_attention.sh
 set -uo pipefail
@@ -45,6 +48,8 @@ for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(
 SM90A=(-gencode=arch=compute_90a,code=sm_90a)
 
 t0=$(date +%s)
+STEP=${STEP:-all}
+if [ "$STEP" != run ]; then
 {
   nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c kernels/device/sm90_attention_instances.cu -o "$B/attention_kernels.o" 2>"$OUT/ptxas.txt" &
   p1=$!
@@ -69,6 +74,10 @@ grep -aE "Used|spill" "$OUT/ptxas_consumers2.txt" | sed 's/^/ptxas (D 64, 2 cons
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" "$OUT/ptxas.txt" | head -20 | tee -a "$log"; exit 1; }
 # Where the spills ptxas reports lie: inside the mainloop (between the first and last HGMMA) or not.
 command -v cuobjdump >/dev/null && bash tools/device/sass_spills.sh "$B/attention_kernels.o" "$OUT" HGMMA | tee -a "$log"
+[ "$STEP" = build ] && { note "== build only ($(( $(date +%s) - t0 )) s)"; exit 0; }
+else
+  [ -x "$B/attention_gpu_test" ] && [ -x "$B/attention_bench" ] || { note "STEP=run: no build in $B (run STEP=build first)"; exit 1; }
+fi
 
 run() {  # name timeout command...
   local name=$1 limit=$2
