@@ -10,20 +10,17 @@
 #include <chrono>
 #include <vector>
 
+#include "../kernels/device/lead_in.cuh"
 #include "../kernels/device/timing_policy.hpp"
 #include "../tools/harness/sm90_gemm_check.hpp"  // SM90_CUDA
 
 namespace sm90_check {
 
-// A kernel that keeps the GPU busy for `cycles` while the host enqueues a timed pair: without
-// it the first event of a pair is recorded on an idle GPU and tessera's host-side work (argument
-// checks, tensor maps, the launch itself) is timed, while cuBLAS's, enqueued while tessera's
-// kernel runs, is hidden. (A template: one copy per program however many TUs include this.)
-template <int = 0>
-__global__ void lead_in(long long cycles) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < cycles) {}
-}
+// The lead-in (kernels/device/lead_in.cuh, gemm_tune's): it keeps the GPU busy for kLeadInNs while
+// the host enqueues a timed pair: without it the first event of a pair is recorded on an idle GPU
+// and tessera's host-side work (argument checks, tensor maps, the launch itself) is timed, while
+// cuBLAS's, enqueued while tessera's kernel runs, is hidden.
+constexpr unsigned long long kLeadInNs = 50000;
 
 // Reads `n` 16-byte words (a buffer twice the L2's size) so that the next kernel finds none of
 // its operands in the L2, as a layer's weights are found in inference; clean lines, so no
@@ -42,7 +39,7 @@ __global__ void l2_flush(const int4* p, size_t n, int* sink) {
 // The timing of the bench and the probes (the policy: kernels/device/timing_policy.hpp):
 // - warm-up: at least `warmup` untimed pairs and timing::kWarmupMs of wall time, so that a GPU
 //   just out of idle host work (allocation, the reference check) runs at its working clock;
-// - then pairs (mine, theirs), each after lead_in (~50 us at 1.98 GHz, unless `lead` is false:
+// - then pairs (mine, theirs), each after the lead-in (50 us, unless `lead` is false:
 //   then from an idle GPU, host launch costs included), each kernel between its own CUDA events;
 //   odd pairs launch theirs first, so neither side always follows the other (the L2 and the
 //   clocks it leaves);
@@ -87,7 +84,7 @@ PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, boo
   // One pair: the first kernel between ev[0] and ev[1], the second between ev[2] and ev[3]
   // (after a lead-in, if any; the flushes, if any, outside the events).
   auto pair = [&](bool mine_first, float& t_mine, float& t_theirs) {
-    if (lead) lead_in<<<1, 1>>>(100000);
+    if (lead) tessera::kernels::device::lead_in_kernel<><<<1, 1>>>(kLeadInNs);
     flush_l2();
     SM90_CUDA(cudaEventRecord(ev[0]));
     mine_first ? mine() : theirs();
