@@ -44,27 +44,13 @@ if [ "$STEP" != check ]; then
   pids=()  # (objects the links below need)
   solo=()  # (whole test programs: one that fails is reported, the rest still link)
   kobjs=()
-  # (the shipped kernels; the tuning variants are run_gpu.sh's)
-  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    # (not --split-compile: it stops nvcc inlining across the kernels' helpers, and the
-    # accumulators go to the stack: 1.5 KiB frames, 100x slower, run of 4cf95c7)
-    nvcc "${F[@]}" "${SM90[@]}" -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
-    pids+=($!)
-    kobjs+=("$o")
-  done
-  # (the library's host code: gemm_tune, the tuning cache; the SM90 dispatch calls it)
-  host_objs=()
+  # (the shipped kernels, the library's host code that the SM90 dispatch calls (gemm_tune, the
+  # tuning cache), and the SM90 dispatch with its kernel units; the tuning variants are run_gpu.sh's)
+  host_objs=() sm80_objs=() sm90_objs=()
   source tools/device/host_objects.sh
+  dispatch_objects "$B" "${F[@]}"
   host_objects "$B" "${F[@]}"
-  kobjs+=("${host_objs[@]}")
-  # (the SM90 dispatch and its kernel TUs, sm90_instances*.cu, side by side)
-  for src in kernels/device/sm90_instances*.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
-    pids+=($!)
-    kobjs+=("$o")
-  done
+  kobjs+=("${sm80_objs[@]}" "${host_objs[@]}" "${sm90_objs[@]}")
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
   # (one kernel type in two TUs, launched through the device layer's opt-in: kernels/device/smem_opt_in.cuh)

@@ -25,25 +25,14 @@ if [ "$STEP" != run ]; then
   note "== build $(date -u +%FT%TZ) commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/device: /' | tee -a "$log"
   t0=$(date +%s)
-  pids=() objs=()
-  for src in kernels/device/sm90_instances*.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    ( s=$(date +%s); nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas"; r=$?
-      echo "$src: rc=$r $(( $(date +%s) - s )) s" >"$o.time"; exit $r ) &
-    pids+=($!) objs+=("$o")
-  done
-  # (the bench's grouped rows loop over tessera::gemm: the library's whole dispatch, as
-  # run_check.sh builds it; the test needs only the SM90 units)
-  bench_objs=()
-  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" -gencode=arch=compute_90,code=sm_90 -c "$src" -o "$o" 2>"$o.ptxas" & pids+=($!)
-    bench_objs+=("$o")
-  done
-  host_objs=()
+  pids=() sm80_objs=() sm90_objs=() host_objs=()
+  # (the SM90 units for the test; the bench's grouped rows loop over tessera::gemm: the library's
+  # whole dispatch, as run_check.sh builds it)
   source tools/device/host_objects.sh
+  dispatch_objects "$B" "${F[@]}"
   host_objects "$B" "${F[@]}"
-  objs+=("${host_objs[@]}")
+  objs=("${sm90_objs[@]}" "${host_objs[@]}")
+  bench_objs=("${sm80_objs[@]}")
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
   r=0; for p in "${pids[@]}"; do wait "$p" || r=1; done

@@ -35,20 +35,12 @@ STEP=${STEP:-all}
 t0=$(date +%s)
 if [ "$STEP" != check ]; then
 (
-  pids=()
-  kobjs=()
-  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" "${SM90[@]}" -c "$src" -o "$o" &
-    pids+=($!)
-    kobjs+=("$o")
-  done
-  for src in kernels/device/sm90_instances*.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" "${SM90A[@]}" --split-compile=0 -Xptxas -v -c "$src" -o "$o" 2>"$o.ptxas" &
-    pids+=($!)
-    kobjs+=("$o")
-  done
+  pids=() sm80_objs=() sm90_objs=() host_objs=()
+  # (the dispatch, and the library's host code it calls: gemm_tune, the tuning cache)
+  source tools/device/host_objects.sh
+  dispatch_objects "$B" "${F[@]}"
+  host_objects "$B" "${F[@]}"
+  kobjs=("${sm80_objs[@]}" "${sm90_objs[@]}" "${host_objs[@]}")
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
   rc=0

@@ -69,16 +69,10 @@ if [ "$STEP" != check ]; then
       kobjs+=("$o")
     fi
   else
-  for src in kernels/device/gemm.cu kernels/device/gemm_variants.cu kernels/device/instances/{tensorop_bf16,tensorop_f16,simt}.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" "${SM90[@]}" -Xcompiler -fPIC -c "$src" -o "$o" & pids+=($!)
-    kobjs+=("$o")
-  done
-  for src in kernels/device/sm90_instances*.cu; do
-    o="$B/k_$(basename "$src" .cu).o"
-    nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC --split-compile=0 -c "$src" -o "$o" & pids+=($!)
-    kobjs+=("$o")
-  done
+  sm80_objs=() sm90_objs=()
+  source tools/device/host_objects.sh
+  dispatch_objects "$B" "${F[@]}" -Xcompiler -fPIC
+  kobjs+=("${sm80_objs[@]}" "${sm90_objs[@]}")
   o="$B/k_sm90_attention_instances.o"  # (whole: see above)
   nvcc "${F[@]}" "${SM90A[@]}" -Xcompiler -fPIC -Xptxas -v -c kernels/device/sm90_attention_instances.cu -o "$o" 2>"$o.ptxas" & pids+=($!)
   kobjs+=("$o")
