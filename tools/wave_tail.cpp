@@ -18,6 +18,10 @@
 //                                        on the critical path, W in 128x256 tiles: the
 //                                        prologue and epilogue a cooperative persistent kernel
 //                                        does not overlap with its mainloop)
+//   D  B with a factor per row         (what differs between rows: the clock, DRAM past L2)
+// and two checks of C's step cost: C2 gives the ping-pong kernel its own (one warpgroup's
+// epilogue runs under the other's mainloop), D2 fits the step costs within rows only (D's row
+// factors: every tile pays the step per unit of area, so there it is not identifiable).
 // The fit uses the rows whose output's smaller extent is at least --min-extent (512: below it
 // the operands' DRAM bytes, not the MACs, bound the kernels, which the model does not see); the
 // residuals of every row are printed. It then splits each large row's best measured time into
@@ -157,6 +161,7 @@ struct Fit {
   std::vector<std::string> configs;  // base names (no stream-k / row-major: one rate per tile)
   std::vector<double> beta;          // T_c per config, then L, E, sigma
   bool launch = false, step = false, slot = false;
+  bool split_step = false;  // a separate step cost for the ping-pong kernel (E2, last)
 
   std::size_t index(const Config& c) const {
     std::string base = c.name;
@@ -166,11 +171,13 @@ struct Fit {
     return std::size_t(std::find(configs.begin(), configs.end(), base) - configs.begin());
   }
   std::vector<double> features(const Config& c, const Path& p) const {
-    std::vector<double> f(configs.size() + 3, 0);
+    std::vector<double> f(configs.size() + 4, 0);
     f[index(c)] = p.c;
     f[configs.size()] = launch ? 1 : 0;
-    f[configs.size() + 1] = step ? p.w : 0;
+    const bool pingpong = c.bm == 64;
+    f[configs.size() + 1] = step && !(split_step && pingpong) ? p.w : 0;
     f[configs.size() + 2] = slot ? p.s : 0;
+    f[configs.size() + 3] = step && split_step && pingpong ? p.w : 0;
     return f;
   }
   double predict(const Config& c, const Path& p) const {
@@ -185,11 +192,10 @@ struct Fit {
 // moved by up to 15 % between the bench's two passes of a row) divides the row's times, fitted
 // with the rest by alternation (geometric mean over the fitted rows kept at 1).
 Fit fit(const std::vector<Point>& pts, const std::vector<Row>& rows, bool launch, bool step, bool slot,
-        std::vector<double>* scale = nullptr) {
+        std::vector<double>* scale = nullptr, bool split_step = false) {
   Fit f;
-  f.launch = launch, f.step = step, f.slot = slot;
+  f.launch = launch, f.step = step, f.slot = slot, f.split_step = split_step;
   for (const Point& q : pts) {
-    Config base = q.cfg;
     const std::size_t i = f.index(q.cfg);
     if (i == f.configs.size()) {
       std::string b = q.cfg.name;
@@ -288,6 +294,11 @@ int main(int argc, char** argv) {
       Row r;
       r.name = line.substr(1, line.find(']') - 1);
       const auto sch = line.find("schedule "), bf = line.find(" bf16 ");
+      if (line.find(']') == std::string::npos || sch == std::string::npos || bf == std::string::npos || bf < sch ||
+          line.find("cuBLAS ") == std::string::npos || line.find("ratio ") == std::string::npos) {
+        std::fprintf(stderr, "wave_tail: not a bf16 suite row: %s\n", line.c_str());
+        return 1;
+      }
       r.schedule = trim(line.substr(sch + 9, bf - sch - 9));
       // "bf16 TN c2  M x N x K  tessera X ms ... cuBLAS Y ms ... ratio R"
       const auto cc = line.find(" c", bf + 8);
@@ -348,6 +359,7 @@ int main(int argc, char** argv) {
     std::printf(" k-tile %.4f us", t256);
     if (f.launch) std::printf(", L %.2f us", f.beta[f.configs.size()]);
     if (f.step) std::printf(", E %.3f us = %.2f k-tiles per 128x256 tile step", f.beta[f.configs.size() + 1], f.beta[f.configs.size() + 1] / t256);
+    if (f.split_step) std::printf(", ping-pong E %.3f us = %.2f k-tiles", f.beta[f.configs.size() + 3], f.beta[f.configs.size() + 3] / t256);
     if (f.slot) std::printf(", sigma %.3f us = %.1f k-tiles per partial", f.beta[f.configs.size() + 2], f.beta[f.configs.size() + 2] / t256);
     for (const Point& q : pts)
       if (rows[q.row].fit) {
@@ -355,11 +367,29 @@ int main(int argc, char** argv) {
         s2 += r * r, ++n, worst = std::max(worst, std::fabs(r));
       }
     std::printf("\n  fitted points %d: rms relative residual %.3f, largest %.3f\n", n, std::sqrt(s2 / n), worst);
+    // per configuration (as timed: Stream-K and row-major D apart): rms and mean residual
+    std::map<std::string, std::pair<double, double>> by;
+    std::map<std::string, int> cnt;
+    for (const Point& q : pts)
+      if (rows[q.row].fit) {
+        const double r = f.predict(q.cfg, q.p) * (sc ? (*sc)[q.row] : 1.0) / q.t - 1;
+        by[q.cfg.name].first += r * r, by[q.cfg.name].second += r, ++cnt[q.cfg.name];
+      }
+    std::printf("  per configuration (points, rms, mean):");
+    for (const auto& [name, v] : by)
+      std::printf(" %s (%d, %.3f, %+.3f);", name.c_str(), cnt[name], std::sqrt(v.first / cnt[name]), v.second / cnt[name]);
+    std::printf("\n");
   };
   report("A (rates only)", fa);
   report("B (rates, partial cost)", fb);
   report("C (rates, partial cost, tile step, launch)", fc);
   report("D (B with a clock factor per row)", fd, &clock);
+  report("C2 (C with the ping-pong kernel's own step cost)", fit(pts, rows, true, true, true, nullptr, true));
+  {
+    std::vector<double> sc2;
+    const Fit fe = fit(pts, rows, false, true, true, &sc2, true);
+    report("D2 (D with C2's step costs: within a row only)", fe, &sc2);
+  }
   {
     double lo = 1e9, hi = 0;
     for (std::size_t r = 0; r < rows.size(); ++r)
