@@ -9,7 +9,8 @@ patch="$src/tools/device/sm90_decode_timeline_patch.py"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
-files="kernels/kernel/sm90_shared_storage.hpp kernels/collective/sm90_mainloop_tma_wgmma.cuh kernels/kernel/sm90_gemm_tma_warpspecialized.cuh"
+files="kernels/kernel/sm90_shared_storage.hpp kernels/collective/sm90_mainloop_tma_wgmma.cuh kernels/kernel/sm90_gemm_tma_warpspecialized.cuh
+kernels/kernel/stream_k_fixup.cuh"
 fresh() {
   rm -rf "$tmp/tree" && mkdir -p "$tmp/tree"
   (cd "$src" && tar -cf - $files) | tar -xf - -C "$tmp/tree" || fail "copying the headers"
@@ -20,7 +21,7 @@ python3 "$patch" "$tmp/tree" --check >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail 
 for f in $files; do cmp -s "$src/$f" "$tmp/tree/$f" || fail "--check changed $f"; done
 python3 "$patch" "$tmp/tree" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the patch did not apply"; }
 grep -q "unsigned long long\* tl\[4\];" "$tmp/tree/kernels/kernel/sm90_shared_storage.hpp" || fail "no record pointers in the mainloop storage"
-for f in kernels/collective/sm90_mainloop_tma_wgmma.cuh kernels/kernel/sm90_gemm_tma_warpspecialized.cuh; do
+for f in kernels/collective/sm90_mainloop_tma_wgmma.cuh kernels/kernel/sm90_gemm_tma_warpspecialized.cuh kernels/kernel/stream_k_fixup.cuh; do
   grep -q "tessera_dtl::" "$tmp/tree/$f" || fail "$f not instrumented"
 done
 grep -q "tessera_dtl::C_AwaitEnd" "$tmp/tree/kernels/kernel/sm90_gemm_tma_warpspecialized.cuh" || fail "the owner's wait is not stamped"

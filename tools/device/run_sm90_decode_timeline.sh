@@ -34,7 +34,7 @@ grep -aE "ptxas info|bytes stack|registers|spill" "$OUT/build.log" >"$OUT/ptxas.
 note "ptxas: $(grep -ac C7520 "$OUT/build.log") C7520; $(grep -aA2 'gemm_sm90_entry' "$OUT/build.log" | grep -aE 'stack frame|registers' | tr -s ' ' | tr '\n' ';')"
 [ -x "$W/decode_timeline" ] || exit 1
 bash tools/device/sass_spills.sh "$W/decode_timeline" "$OUT" HGMMA 2>&1 | sed -E 's/(gemm_sm90_entry<).*/\1...>/' | head -5 | tee -a "$log"
-mv -f "$OUT/sass_all.txt.gz" "$OUT/sass_decode.txt.gz" 2>/dev/null
+mv -f "$OUT/sass_all.txt.gz" "$OUT/sass_decode.txt.gz" 2>/dev/null; rm -f "$OUT/sass_all.txt"
 timeout 300 "$W/decode_timeline" --reps "${REPS:-40}" --raw "$OUT/timeline_raw.csv" ${SHAPES:-} 2>&1 | tee -a "$log"
 gzip -f "$OUT/timeline_raw.csv" 2>/dev/null
 note "== end $(( $(date +%s) - t0 )) s"

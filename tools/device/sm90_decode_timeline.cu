@@ -15,6 +15,8 @@
 //     bench): the adapter's run() (flags memset + kernel: what tessera::gemm launches), the
 //     kernel alone, an empty kernel of the same grid, block, shared memory and parameters (the
 //     launch floor), the same kernel on whole tiles (no workspace: data-parallel, no fix-up),
+//     and the kernel alone with the patch's A/B of the owner's additions (tl::eager_fixup: two
+//     peers' partials loaded at once, added in the library's order: D checked bit for bit),
 //     warm L2 (the suite's condition) and cold L2 (--cold-l2's: operands not cached);
 //  3. one stamped launch, warm and cold: the phases in us (mean, p50, p90 over CTAs, steps and
 //     consumer warpgroups), by step role (Whole / Partial / Owner), the k-loop's achieved
@@ -180,7 +182,7 @@ bool report(Records const& R, int64_t m, int64_t n, int64_t k, double event_us, 
       for (int o = 1; o <= 2; ++o) {
         const u64* r = R.s(c, j, o);
         const std::string x = role + ": ";
-        T[x + "k-tiles"].push_back(kt);
+        T[x + "k-tiles (count, not us)"].push_back(kt);
         T[x + "step start -> first full barrier"].push_back(us(r[tl::Start], r[tl::C_FirstFull]));
         T[x + "first full -> last k-tile's wgmma issued"].push_back(us(r[tl::C_FirstFull], r[tl::C_LastIssued]));
         if (kt > 1) T[x + "  per k-tile"].push_back(us(r[tl::C_FirstFull], r[tl::C_LastIssued]) / (kt - 1));
@@ -208,7 +210,7 @@ bool report(Records const& R, int64_t m, int64_t n, int64_t k, double event_us, 
                 }
               }
             if (peers != int(r[tl::Unit] - r[tl::FirstPeer])) consistent = false;
-            T[x + "fix-up: peers"].push_back(peers);
+            T[x + "fix-up: peers (count, not us)"].push_back(peers);
             if (peers > 0) T[x + "fix-up: last peer's flag - owner's wait start (>0: waited)"].push_back((last - R.g(c, r[tl::C_RoleStart])) * 1e-3);
           }
           T[x + "fix-up: step recomputed -> barrier after the wait"].push_back(us(r[tl::C_RoleStart], r[tl::C_AwaitBarrier]));
@@ -385,6 +387,11 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
     SM90_CUDA(cudaLaunchKernelExC(&cfg, fn, args));
   };
   auto kernel_only = [&] { launch(reinterpret_cast<const void*>(entry), op.grid, op.params); };
+  // The A/B of the owner's additions (the patch's tl::eager_fixup): the kernel alone with up to
+  // two peers' partials loaded at once.
+  // (set outside the timed pairs: a copy to the symbol inside them would be timed, and would
+  // wait for the lead-in kernel)
+  auto set_eager = [](int on) { SM90_CUDA(cudaMemcpyToSymbol(tl::eager_fixup, &on, sizeof on)); };
   SM90_CUDA(cudaFuncSetAttribute(empty_entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes));
   auto empty = [&] { launch(reinterpret_cast<const void*>(&empty_entry), op.grid, op.params); };
   // Whole tiles: the same kernel without a workspace (data-parallel plan, no fix-up).
@@ -428,29 +435,41 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
   SM90_CUDA(cudaDeviceSynchronize());
   SM90_CUDA(cudaMemcpy(d_alone.data(), p.dd, d_alone.size() * sizeof(T), cudaMemcpyDeviceToHost));
   const bool same = std::memcmp(d_run.data(), d_alone.data(), d_run.size() * sizeof(T)) == 0;
-  ok = ok && same && flags_up <= 0;
+  p.poison();
+  set_eager(1);
+  kernel_only();
+  SM90_CUDA(cudaDeviceSynchronize());
+  set_eager(0);
+  SM90_CUDA(cudaMemcpy(d_alone.data(), p.dd, d_alone.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  const bool same_eager = std::memcmp(d_run.data(), d_alone.data(), d_run.size() * sizeof(T)) == 0;
+  ok = ok && same && same_eager && flags_up <= 0;
   std::printf("  check: %s (vs cuBLAS %.1e, fp64 %.1e, NaN %lld); flags up after a launch: %lld of %lld; kernel alone (no flags memset) "
-              "after it: D %s\n",
+              "after it: D %s; with the eager additions: D %s\n",
               ok ? "ok" : "WRONG", vs_cublas, vs_fp64, (long long)nans, (long long)flags_up, (long long)(op.splits() ? sk.slots() : 0),
-              same ? "bit-identical" : "DIFFERS");
+              same ? "bit-identical" : "DIFFERS", same_eager ? "bit-identical" : "DIFFERS");
 
   // 2. event times
   struct Mode {
     const char* name;
     std::function<void()> fn;
     bool cold;
+    int eager;
   };
-  const std::vector<Mode> modes = {{"run() = flags memset + kernel, warm L2", mine, false},
-                                   {"kernel alone (no memset), warm L2", kernel_only, false},
-                                   {"empty kernel, same launch (floor)", empty, false},
-                                   {"whole tiles (no workspace), warm L2", mine_whole, false},
-                                   {"run(), cold L2", mine, true},
-                                   {"kernel alone, cold L2", kernel_only, true},
-                                   {"whole tiles, cold L2", mine_whole, true}};
+  const std::vector<Mode> modes = {{"run() = flags memset + kernel, warm L2", mine, false, 0},
+                                   {"kernel alone (no memset), warm L2", kernel_only, false, 0},
+                                   {"kernel alone, eager additions (A/B), warm L2", kernel_only, false, 1},
+                                   {"empty kernel, same launch (floor)", empty, false, 0},
+                                   {"whole tiles (no workspace), warm L2", mine_whole, false, 0},
+                                   {"run(), cold L2", mine, true, 0},
+                                   {"kernel alone, cold L2", kernel_only, true, 0},
+                                   {"kernel alone, eager additions, cold L2", kernel_only, true, 1},
+                                   {"whole tiles, cold L2", mine_whole, true, 0}};
   std::map<std::string, double> t_mine;
   std::printf("  %-44s %10s %10s %8s   (median us of %d pairs)\n", "launch", "tessera", "cuBLAS", "ratio", reps);
   for (auto const& md : modes) {
+    set_eager(md.eager);
     const auto t = sm90_check::time_pairs(md.fn, cublas, reps, 3, true, 0, md.cold);
+    set_eager(0);
     const double a = sm90_check::median(t.mine) * 1e3, c = sm90_check::median(t.theirs) * 1e3;
     t_mine[md.name] = a;
     std::printf("  %-44s %10.2f %10.2f %8.3f\n", md.name, a, c, c / a);
@@ -462,16 +481,20 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
     const char* name;
     std::function<void()> fn;
     bool cold;
+    int eager;
     const char* event_mode;
     bool brief;
   };
-  const std::vector<Stamped> stamped = {{"warm", kernel_only, false, "kernel alone (no memset), warm L2", false},
-                                        {"cold", kernel_only, true, "kernel alone, cold L2", false},
-                                        {"whole-warm", mine_whole, false, "whole tiles (no workspace), warm L2", true}};
+  const std::vector<Stamped> stamped = {{"warm", kernel_only, false, 0, "kernel alone (no memset), warm L2", false},
+                                        {"cold", kernel_only, true, 0, "kernel alone, cold L2", false},
+                                        {"eager-warm", kernel_only, false, 1, "kernel alone, eager additions (A/B), warm L2", true},
+                                        {"whole-warm", mine_whole, false, 0, "whole tiles (no workspace), warm L2", true}};
   for (auto const& s : stamped) {
     buf.clear();
     buf.set(true);
+    set_eager(s.eager);
     const auto t = sm90_check::time_pairs(s.fn, cublas, std::max(reps / 4, 5), 2, true, 0, s.cold);
+    set_eager(0);
     buf.set(false);
     SM90_CUDA(cudaDeviceSynchronize());
     Records R;
@@ -514,7 +537,10 @@ int main(int argc, char** argv) {
     std::fprintf(g_raw, "\n");
   }
   cublasHandle_t h;
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 2;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+    std::printf("cublasCreate failed (no GPU?)\n");
+    return 2;
+  }
   Buffers buf;
   SM90_CUDA(cudaMalloc(&buf.st, StepWords * sizeof(u64)));
   SM90_CUDA(cudaMalloc(&buf.ct, CtaWords * sizeof(u64)));

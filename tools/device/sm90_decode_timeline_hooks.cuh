@@ -61,6 +61,10 @@ enum Slot : int {
 
 __device__ unsigned long long* buffer;  // [gridDim.x][MaxSteps][Roles][Slots]
 __device__ unsigned long long* cta;     // [gridDim.x][CtaSlots]
+// The probe's A/B switch of the owner's additions (sm90_decode_timeline_patch.py): 0 the
+// library's (one peer's loads at a time), 1 two peers' loads issued
+// together.
+__device__ int eager_fixup;
 
 __device__ __forceinline__ unsigned long long gtime() {
   unsigned long long t;

@@ -19,6 +19,7 @@ from pathlib import Path
 MAINLOOP = "kernels/collective/sm90_mainloop_tma_wgmma.cuh"
 STORAGE = "kernels/kernel/sm90_shared_storage.hpp"
 KERNEL = "kernels/kernel/sm90_gemm_tma_warpspecialized.cuh"
+FIXUP = "kernels/kernel/stream_k_fixup.cuh"
 
 EDITS = {
     STORAGE: [
@@ -71,6 +72,43 @@ EDITS = {
         ("    GMMA::warpgroup_wait<0>();\n    GMMA::warpgroup_fence_operand(acc.v);\n    if (k_tiles > 0 && lane0) release(s, prev);\n",
          "    GMMA::warpgroup_wait<0>();\n    if (tl_r) { tl_r[tl::C_MainloopEnd] = clock64(); tl_r[tl::C_FullWait] = tl_wait; }\n"
          "    GMMA::warpgroup_fence_operand(acc.v);\n    if (k_tiles > 0 && lane0) release(s, prev);\n"),
+    ],
+    FIXUP: [
+        # the probe's A/B of the owner's additions (tl::eager_fixup, a run-time switch): two
+        # peers' partials loaded together, then added in the library's order (acc = p + acc,
+        # the nearest peer first: the same bits), so the owner waits one L2 round trip per two
+        # peers instead of one per peer; partials of at most 8 float4 per thread (the decode
+        # tile's 32 accumulators) only (four at once spilled beside the accumulators)
+        ("  __device__ __forceinline__ void add_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn, Acc& acc,\n"
+         "                                            int t) const {\n",
+         "  __device__ __forceinline__ void add_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn, Acc& acc,\n"
+         "                                            int t) const {\n"
+         "    if constexpr (Words <= 8) {\n"
+         "      if (tl::eager_fixup) {\n"
+         "        for (std::int64_t p0 = w.unit - 1; p0 >= w.first_peer; p0 -= 2) {\n"
+         "          float4 v[2][Words];\n"
+         "#pragma unroll\n"
+         "          for (int q = 0; q < 2; ++q)\n"
+         "            if (p0 - q >= w.first_peer) {\n"
+         "              const float4* r = slot_words(s.slot(p0 - q, rm, rn));\n"
+         "#pragma unroll\n"
+         "              for (int i = 0; i < Words; ++i) v[q][i] = __ldcg(r + i * Threads + t);\n"
+         "            }\n"
+         "#pragma unroll\n"
+         "          for (int q = 0; q < 2; ++q)\n"
+         "            if (p0 - q >= w.first_peer) {\n"
+         "#pragma unroll\n"
+         "              for (int i = 0; i < Words; ++i) {\n"
+         "                acc[4 * i] = v[q][i].x + acc[4 * i];\n"
+         "                acc[4 * i + 1] = v[q][i].y + acc[4 * i + 1];\n"
+         "                acc[4 * i + 2] = v[q][i].z + acc[4 * i + 2];\n"
+         "                acc[4 * i + 3] = v[q][i].w + acc[4 * i + 3];\n"
+         "              }\n"
+         "            }\n"
+         "        }\n"
+         "        return;\n"
+         "      }\n"
+         "    }\n"),
     ],
     KERNEL: [
         # CTA entry, barriers ready
