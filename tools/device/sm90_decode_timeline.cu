@@ -232,7 +232,7 @@ bool report(Records const& R, int64_t m, int64_t n, int64_t k, double event_us, 
       T["consumer: last step's end -> warpgroup end (store wait)"].push_back(us(from, end));
       T["consumer: CTA entry -> warpgroup end"].push_back(us(h[tl::CStart], end));
     }
-    T["producer: walk done (last TMA issued) -> CTA entry"].push_back(us(h[tl::CStart], h[tl::PEnd]));
+    T["producer: CTA entry -> walk done (last TMA issued)"].push_back(us(h[tl::CStart], h[tl::PEnd]));
     T["CTA end (wg1, globaltimer) - first CTA's entry"].push_back((double(h[tl::GEnd]) - R.t0) * 1e-3);
   }
   std::sort(starts.begin(), starts.end());
