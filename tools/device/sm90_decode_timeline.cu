@@ -23,7 +23,8 @@
 //     bandwidth (operand bytes over the k-loop's window; the sum of the CTAs' own rates; a
 //     profile per microsecond), the critical CTA's events, and the kernel's span (globaltimer)
 //     against its event time (what the launch adds).
-// --raw FILE: every record as CSV (shape, mode, CTA, step, role, raw slots) for later analysis.
+// --raw FILE: the warm and cold launches' records as CSV (shape, mode, CTA, step, role, raw
+// slots) for later analysis.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -502,7 +503,7 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
     const double on = sm90_check::median(t.mine) * 1e3;
     std::printf("  -- stamped launch, %s (event median with stamps %.2f us, without %.2f)\n", s.name, on, t_mine[s.event_mode]);
     ok &= report(R, m, n, k, on, s.brief);
-    dump_raw(R, m, n, k, s.name);
+    if (!s.brief) dump_raw(R, m, n, k, s.name);
   }
   cudaFree(ref);
   cudaFree(ws);
