@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "sm90_decode_timeline_hooks.cuh"  // before the kernel headers: their hooks call it
+#include "timeline_stats.hpp"
 #include "../../kernels/device/sm90_gemm.cuh"
 #include "../../bench/timing.hpp"
 #include "../harness/sm90_gemm_check.hpp"
@@ -71,16 +72,9 @@ __global__ void __launch_bounds__(Kernel::Threads, 1) empty_entry(const __grid_c
   if (threadIdx.x == 4096) smem[0] = (unsigned char)p.mainloop.k_tiles;  // (never: keeps the parameter)
 }
 
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
-}
-double mean(std::vector<double> const& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? NAN : s / double(v.size());
-}
+using timeline::mean;
+using timeline::quantile;
+using timeline::Table;
 
 struct Records {
   std::vector<u64> st, ct;
@@ -116,22 +110,6 @@ void read_records(Records& R, const u64* dst, const u64* dct) {
   }
   R.f = quantile(rate, 0.5);
 }
-
-// A named series of values (us) printed as mean, p50, p90, n.
-struct Table {
-  std::vector<std::pair<std::string, std::vector<double>>> rows;
-  std::vector<double>& operator[](const std::string& name) {
-    for (auto& r : rows)
-      if (r.first == name) return r.second;
-    rows.push_back({name, {}});
-    return rows.back().second;
-  }
-  void print() const {
-    std::printf("    %-64s %8s %8s %8s %6s\n", "phase (us)", "mean", "p50", "p90", "n");
-    for (auto const& [name, v] : rows)
-      if (!v.empty()) std::printf("    %-64s %8.3f %8.3f %8.3f %6zu\n", name.c_str(), mean(v), quantile(v, 0.5), quantile(v, 0.9), v.size());
-  }
-};
 
 const char* role_name(u64 r) { return r == 0 ? "Whole" : r == 1 ? "Partial" : r == 2 ? "Owner" : "?"; }
 

@@ -9,12 +9,16 @@ it on a copy in the probe's build dir; the library's headers are never changed.
 Usage: sm90_decode_timeline_patch.py <tree copy> [--check]
 
 Each edit is an exact anchor that must occur exactly once; otherwise the script exits non-zero
-naming the anchor (the kernel changed: update the anchors). --check: report every anchor's
-count and change nothing. The hooks call ::tessera_dtl:: (tools/device/
+naming the anchor (the kernel changed: update the anchors); an instrumented copy is refused
+(timeline_patch.py, shared with the cooperative kernel's timeline). --check: report every
+anchor's count and change nothing. The hooks call ::tessera_dtl:: (tools/device/
 sm90_decode_timeline_hooks.cuh, included by the probe before the kernel headers).
 """
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timeline_patch import Group, main  # noqa: E402
 
 MAINLOOP = "kernels/collective/sm90_mainloop_tma_wgmma.cuh"
 STORAGE = "kernels/kernel/sm90_shared_storage.hpp"
@@ -174,36 +178,5 @@ EDITS = {
 }
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.exit("usage: sm90_decode_timeline_patch.py <tree copy> [--check]")
-    root = Path(argv[1])
-    check = "--check" in argv[2:]
-    bad = []
-    texts = {}
-    for rel, edits in EDITS.items():
-        f = root / rel
-        if not f.is_file():
-            sys.exit(f"sm90_decode_timeline_patch: {f} not found")
-        text = f.read_text()
-        for old, new in edits:
-            n = text.count(old)
-            if n != 1:
-                bad.append((rel, n, old))
-                continue
-            text = text.replace(old, new.replace("tl::", "::tessera_dtl::"))
-        texts[f] = (text, len(edits))
-    for rel, n, old in bad:
-        print(f"sm90_decode_timeline_patch: anchor found {n} times (must be 1) in {rel}:\n{old}", file=sys.stderr)
-    if bad:
-        sys.exit(1)
-    if check:
-        print(f"sm90_decode_timeline_patch: all {sum(len(e) for e in EDITS.values())} anchors found once")
-        return
-    for f, (text, n) in texts.items():
-        f.write_text(text)
-        print(f"instrumented {f.relative_to(root)}: {n} edits")
-
-
 if __name__ == "__main__":
-    main(sys.argv)
+    main("sm90_decode_timeline_patch", "tessera_dtl", [Group("Stream-K walk", EDITS)], sys.argv)
