@@ -1,13 +1,22 @@
-// Per-tile timeline of the SM90 cooperative kernel: where a tile's time goes. Built by tools/device/run_sm90_tile_timeline.sh against a COPY of the kernel headers
-// instrumented by sm90_tile_timeline_patch.py (clock64 stamps per CTA, unit and role: the
-// producer thread and thread 0 of each consumer warpgroup; slots in sm90_tile_timeline_hooks.cuh).
-//   sm90_tile_timeline [--reps N] [M N K ...]   (default: 8192 8192 1024 and 4096 4096 4096)
-// Per shape: bf16 TN, D column-major, the whole-tile 128x256 c2 kernel (the library's dispatch
-// at these shapes); checked against cuBLAS and fp64 samples; timed against cuBLAS (median of N
-// alternating launches after a lead-in kernel) with the stamps off (the hooks run, nothing is
-// written) and on; then the last recorded launch's intervals per tile: mean and p10/p50/p90 in
-// us over every (CTA, unit, consumer warpgroup), and the means of the CTAs' first unit, middle
-// units and last unit apart (pipeline fill, steady state, tail).
+// Per-tile timeline of the SM90 cooperative kernel: where a tile's time goes. Built by
+// tools/device/run_sm90_tile_timeline.sh against a COPY of the kernel headers instrumented by
+// sm90_tile_timeline_patch.py (clock64 stamps per CTA, unit and role: the producer thread and
+// thread 0 of each consumer warpgroup; slots in sm90_tile_timeline_hooks.cuh).
+//   sm90_tile_timeline [--reps N] [--raw FILE] [M N K ...]
+//   (default: 4096 4096 4096, 8192 8192 1024, 6144 4096 4096)
+// The kernel (one per build, TESSERA_TL_ORDER): 0 the whole-tile 128x256 c2 kernel
+// (DefaultGemm<bf16, K, K, 2>: the library's dispatch at the default shapes, which the probe
+// prints from the dispatch's rule), its epilogue after each tile; 1 the same kernel with its
+// epilogue under the next tile (OverlappedEpilogueGemm<bf16>, EpilogueUnderNextTile<H>, where
+// the tree has kernels/kernel/sm90_epilogue_order.hpp).
+// Per shape: bf16 TN, D column-major; checked against cuBLAS and fp64 samples; timed against
+// cuBLAS (median of N alternating pairs after a lead-in kernel) with the stamps off (the hooks
+// run, nothing is written) and on; then the last stamped launch: the SM clock (clock64 against
+// %globaltimer, per CTA from its first unit's start to its last epilogue's end), and per
+// interval mean / p50 / p90 in us over every (CTA, unit, consumer warpgroup) -- the producer's
+// rows over (CTA, unit) -- with the means of the CTAs' first, middle and last units (pipeline
+// fill, steady state, tail); the k-loop's rate per k-tile; the cluster partners' skew.
+// --raw FILE: every record of the stamped launches as CSV (order, shape, CTA, unit, role, slots).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -21,30 +30,55 @@
 #include <vector>
 
 #include "sm90_tile_timeline_hooks.cuh"  // before the kernel headers: their hooks call it
+#include "timeline_stats.hpp"
 #include "../../kernels/device/sm90_gemm.cuh"
 #include "../../bench/timing.hpp"
 #include "../harness/sm90_gemm_check.hpp"
 
+#ifndef TESSERA_TL_ORDER
+#define TESSERA_TL_ORDER 0
+#endif
+
 using namespace tessera;
 namespace s9 = tessera::kernels::sm90;
 namespace tl = tessera_tl;
+using timeline::mean;
+using timeline::quantile;
 
 namespace {
 
+constexpr auto KM = GMMA::Major::K;
+#if TESSERA_TL_ORDER == 1
+#if !__has_include("../../kernels/kernel/sm90_epilogue_order.hpp")
+#error "TESSERA_TL_ORDER=1 times the epilogue under the next tile: this tree has no kernels/kernel/sm90_epilogue_order.hpp"
+#endif
+using Kernel = s9::OverlappedEpilogueGemm<bfloat16_t>;
+constexpr bool Overlapped = true;
+constexpr int HeadKTiles = Kernel::HeadKTiles;
+#elif TESSERA_TL_ORDER == 0
+using Kernel = s9::DefaultGemm<bfloat16_t, KM, KM, 2>;
+constexpr bool Overlapped = false;
+constexpr int HeadKTiles = 0;
+#else
+#error "TESSERA_TL_ORDER: 0 (epilogue after the tile) or 1 (under the next tile)"
+#endif
+using Gemm = s9::GemmSm90<Kernel>;
+using Mainloop = typename Kernel::Mainloop;
+using u64 = unsigned long long;
+const char* const order_name = Overlapped ? "under-next-tile" : "after-tile";
 
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
-}
-double mean(std::vector<double> const& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? NAN : s / double(v.size());
-}
+// The patch puts the record pointers in the mainloop's and the epilogue's storage tail padding:
+// the kernel's shared memory and stage count must be the library's (4 stages of 48 KiB, two 16
+// KiB staging buffers: 227 KiB in all).
+static_assert(Mainloop::Stages == 4 && Kernel::smem_bytes == 232448,
+              "the instrumented cooperative kernel's shared storage differs from the library's (4 stages, 232448 bytes): "
+              "the patch grew it, or the library's 128x256 kernel changed (update this probe)");
+static_assert(Mainloop::BM == 128 && Mainloop::BN == 256 && Mainloop::ClusterM == 2 && !Kernel::StreamK,
+              "the probe times the whole-tile 128x256 c2 kernel");
+static_assert(Kernel::Epilogue::AtomsM * Kernel::Epilogue::Parts <= tl::MaxParts, "every epilogue part has its stamps");
 
 constexpr int MaxCtas = 1024, MaxTiles = 64;
-using u64 = unsigned long long;
+constexpr size_t Words = size_t(MaxCtas) * MaxTiles * tl::Roles * tl::Slots;
 
 struct Records {
   std::vector<u64> h;
@@ -58,98 +92,108 @@ struct Records {
   }
 };
 
-// One interval: f(cta, j, role) in cycles (NAN: not defined there), over the consumer roles
-// (consumer = true) or the producer's.
-struct Interval {
-  const char* name;
-  bool consumer;
-  std::function<double(Records const&, int, int, int)> f;
-};
-
-void report(Records const& R, double cycles_per_us, int k_tiles) {
-  auto d = [](u64 a, u64 b) { return double(int64_t(b - a)); };
-  auto P = [](int h, int e) { return tl::part(h, e); };
-  std::vector<Interval> iv = {
-      {"tile: start -> next unit's start", true,
-       [&](Records const& r, int c, int j, int o) { return r.valid(c, j + 1, o) ? d(r.at(c, j, o)[0], r.at(c, j + 1, o)[0]) : NAN; }},
-      {"start -> first full barrier passed", true, [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[0], r.at(c, j, o)[tl::C_FirstFull]); }},
-      {"first full -> last k-tile's wgmma issued", true,
-       [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[tl::C_FirstFull], r.at(c, j, o)[tl::C_LastIssued]); }},
-      {"last issued -> wait_group 0 done", true,
-       [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[tl::C_LastIssued], r.at(c, j, o)[tl::C_MainloopEnd]); }},
-      {"  (full-barrier waits, all k-tiles)", true, [&](Records const& r, int c, int j, int o) { return double(r.at(c, j, o)[tl::C_FullWait]); }},
-      {"mainloop end -> epilogue end", true,
-       [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[tl::C_MainloopEnd], r.at(c, j, o)[tl::C_EpilogueEnd]); }},
-      {"  mainloop end -> part 0 entry", true, [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[tl::C_MainloopEnd], r.at(c, j, o)[P(0, 0)]); }},
-  };
-  for (int h = 0; h < tl::MaxParts; ++h) {
-    static const char* names[2][5] = {{"  p0 store wait (leader)", "  p0 -> barrier 1 passed", "  p0 staging + barrier 2", "  p0 TMA store issue+commit",
-                                       "  p0 committed -> p1 entry"},
-                                      {"  p1 store wait (leader)", "  p1 -> barrier 1 passed", "  p1 staging + barrier 2", "  p1 TMA store issue+commit",
-                                       "  p1 committed -> epilogue end"}};
-    for (int e = 0; e < 4; ++e)
-      iv.push_back({names[h][e], true, [=](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[P(h, e)], r.at(c, j, o)[P(h, e + 1)]); }});
-    iv.push_back({names[h][4], true, [=](Records const& r, int c, int j, int o) {
-                    return d(r.at(c, j, o)[P(h, 4)], h + 1 < tl::MaxParts ? r.at(c, j, o)[P(h + 1, 0)] : r.at(c, j, o)[tl::C_EpilogueEnd]);
-                  }});
-  }
-  iv.push_back({"epilogue end -> next unit's start", true,
-                [&](Records const& r, int c, int j, int o) { return r.valid(c, j + 1, o) ? d(r.at(c, j, o)[tl::C_EpilogueEnd], r.at(c, j + 1, o)[0]) : NAN; }});
-  iv.push_back({"wg2 mainloop end - wg1's (same unit)", true, [&](Records const& r, int c, int j, int o) {
-                  return o == 1 && r.valid(c, j, 2) ? d(r.at(c, j, 1)[tl::C_MainloopEnd], r.at(c, j, 2)[tl::C_MainloopEnd]) : NAN;
-                }});
-  iv.push_back({"producer's first TMA issued -> consumer's first full", true, [&](Records const& r, int c, int j, int o) {
-                  return d(r.at(c, j, 0)[tl::P_FirstIssued], r.at(c, j, o)[tl::C_FirstFull]);
-                }});
-  iv.push_back({"consumer start -> producer's first TMA of the unit", true,
-                [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[0], r.at(c, j, 0)[tl::P_FirstIssued]); }});
-  iv.push_back({"P tile: start -> next unit's start", false,
-                [&](Records const& r, int c, int j, int o) { return r.valid(c, j + 1, o) ? d(r.at(c, j, o)[0], r.at(c, j + 1, o)[0]) : NAN; }});
-  iv.push_back({"P start -> first empty barrier passed", false, [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[0], r.at(c, j, o)[tl::P_FirstAcquired]); }});
-  iv.push_back({"P first acquired -> first TMA issued", false,
-                [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[tl::P_FirstAcquired], r.at(c, j, o)[tl::P_FirstIssued]); }});
-  iv.push_back({"P first -> last TMA issued", false,
-                [&](Records const& r, int c, int j, int o) { return d(r.at(c, j, o)[tl::P_FirstIssued], r.at(c, j, o)[tl::P_LastIssued]); }});
-  iv.push_back({"P empty-barrier waits (all k-tiles)", false, [&](Records const& r, int c, int j, int o) { return double(r.at(c, j, o)[tl::P_EmptyWait]); }});
-  std::printf("  %-52s %8s %8s %8s %8s | %8s %8s %8s   (us; n)\n", "interval", "mean", "p10", "p50", "p90", "first", "middle", "last");
-  for (auto const& v : iv) {
-    std::vector<double> all, cls[3];
-    for (int c = 0; c < R.ctas; ++c) {
-      const int n = R.units(c);
-      for (int j = 0; j < n; ++j)
-        for (int o : v.consumer ? std::vector<int>{1, 2} : std::vector<int>{0}) {
-          if (!R.valid(c, j, o)) continue;
-          const double x = v.f(R, c, j, o);
-          if (std::isnan(x)) continue;
-          const double us = x / cycles_per_us;
-          all.push_back(us);
-          cls[j == 0 ? 0 : j == n - 1 ? 2 : 1].push_back(us);
+// The summary of one stamped launch; false where the records disagree (the producer's and the
+// consumers' unit sequences, a stamp missing).
+bool report(Records const& R, double cycles_per_us) {
+  auto d = [&](u64 a, u64 b) { return double(int64_t(b - a)) / cycles_per_us; };  // us
+  auto sum = [&](u64 x) { return double(x) / cycles_per_us; };
+  timeline::Table T;
+  bool consistent = true;
+  std::vector<double> per_k_tile;
+  for (int c = 0; c < R.ctas; ++c) {
+    const int n = R.units(c);
+    for (int j = 0; j < n; ++j) {
+      const auto pos = timeline::position(j, n);
+      const u64* p = R.at(c, j, 0);
+      const bool next = j + 1 < n;
+      if (!R.valid(c, j, 0) || p[tl::Unit] != R.at(c, j, 1)[tl::Unit] || p[tl::KTiles] != R.at(c, j, 1)[tl::KTiles]) consistent = false;
+      for (int o = 1; o <= 2; ++o) {
+        const u64* r = R.at(c, j, o);
+        if (!R.valid(c, j, o) || r[tl::Unit] != R.at(c, j, 1)[tl::Unit] || r[tl::C_EpilogueEnd] == 0) {
+          consistent = false;
+          continue;
         }
+        const u64* rn = next ? R.at(c, j + 1, o) : nullptr;
+        const double kt = double(r[tl::KTiles]);
+        T.add("unit: start -> next unit's start (the tile's period)", next ? d(r[tl::Start], rn[tl::Start]) : NAN, pos);
+        T.add("start -> first full barrier passed", d(r[tl::Start], r[tl::C_FirstFull]), pos);
+        T.add("first full -> last k-tile's wgmmas issued", d(r[tl::C_FirstFull], r[tl::C_LastIssued]), pos);
+        T.add("last issued -> wgmmas drained (wait_group 0)", d(r[tl::C_LastIssued], r[tl::C_MainloopEnd]), pos);
+        T.add("  full-barrier waits (sum over the unit's k-tiles)", sum(r[tl::C_FullWait]), pos);
+        T.add("drained -> epilogue begins", d(r[tl::C_MainloopEnd], r[tl::C_EpiStart]), pos);
+        if (kt > 1) per_k_tile.push_back(d(r[tl::C_FirstFull], r[tl::C_LastIssued]) / (kt - 1));
+        u64 before_part0 = r[tl::C_EpiStart];
+        if (Overlapped) {
+          T.add("  pack (accumulators -> 16-bit pairs)", d(r[tl::C_EpiStart], r[tl::C_PackEnd]), pos);
+          T.add("  packed -> store begins (the next unit's head issued)", d(r[tl::C_PackEnd], r[tl::C_StoreStart]), pos);
+          before_part0 = r[tl::C_StoreStart];
+        }
+        T.add(Overlapped ? "  store begins -> part 0 entry" : "  epilogue begins -> part 0 entry", d(before_part0, r[tl::part(0, 0)]), pos);
+        constexpr int parts = Kernel::Epilogue::AtomsM * Kernel::Epilogue::Parts;
+        for (int h = 0; h < parts; ++h) {
+          const std::string x = "  p" + std::to_string(h) + " ";
+          T.add(x + "entry -> store wait passed (leader: the buffer's last store read it)", d(r[tl::part(h, 0)], r[tl::part(h, 1)]), pos);
+          T.add(x + "-> staging barrier 1 passed", d(r[tl::part(h, 1)], r[tl::part(h, 2)]), pos);
+          T.add(x + "staging (stmatrix, fence) + barrier 2", d(r[tl::part(h, 2)], r[tl::part(h, 3)]), pos);
+          T.add(x + "TMA store issue + commit", d(r[tl::part(h, 3)], r[tl::part(h, 4)]), pos);
+          T.add(x + (h + 1 < parts ? "committed -> next part's entry" : "committed -> epilogue end"),
+                d(r[tl::part(h, 4)], h + 1 < parts ? r[tl::part(h + 1, 0)] : r[tl::C_EpilogueEnd]), pos);
+        }
+        T.add("epilogue: begins -> ends (whole)", d(r[tl::C_EpiStart], r[tl::C_EpilogueEnd]), pos);
+        if (Overlapped) {
+          // the epilogue's parts run under the next unit: its head's wgmmas and first barriers
+          T.add("  next unit's start -> this unit's epilogue end", next ? d(rn[tl::Start], r[tl::C_EpilogueEnd]) : NAN, pos);
+        } else {
+          T.add("epilogue end -> next unit's start", next ? d(r[tl::C_EpilogueEnd], rn[tl::Start]) : NAN, pos);
+        }
+        if (o == 2) T.add("wg2 drained - wg1 drained (same unit)", d(R.at(c, j, 1)[tl::C_MainloopEnd], r[tl::C_MainloopEnd]), pos);
+        T.add("producer's first TMA issued -> consumer's first full", d(p[tl::P_FirstIssued], r[tl::C_FirstFull]), pos);
+        T.add("consumer's start -> producer's first TMA issued", d(r[tl::Start], p[tl::P_FirstIssued]), pos);
+      }
+      T.add("P unit: start -> next unit's start", next ? d(p[tl::Start], R.at(c, j + 1, 0)[tl::Start]) : NAN, pos);
+      T.add("P start -> first empty barrier passed", d(p[tl::Start], p[tl::P_FirstAcquired]), pos);
+      T.add("P first acquired -> first TMA issued", d(p[tl::P_FirstAcquired], p[tl::P_FirstIssued]), pos);
+      T.add("P first -> last TMA issued", d(p[tl::P_FirstIssued], p[tl::P_LastIssued]), pos);
+      T.add("P empty-barrier waits (sum over the unit's k-tiles)", sum(p[tl::P_EmptyWait]), pos);
     }
-    std::printf("  %-52s %8.3f %8.3f %8.3f %8.3f | %8.3f %8.3f %8.3f   (%zu)\n", v.name, mean(all), quantile(all, 0.1), quantile(all, 0.5),
-                quantile(all, 0.9), mean(cls[0]), mean(cls[1]), mean(cls[2]), all.size());
   }
-  // The mainloop's rate: cycles per k-tile between the first full barrier and the last issue.
-  std::vector<double> tk;
-  for (int c = 0; c < R.ctas; ++c)
-    for (int j = 0; j < R.units(c); ++j)
-      for (int o = 1; o <= 2; ++o)
-        if (k_tiles > 1) tk.push_back(d(R.at(c, j, o)[tl::C_FirstFull], R.at(c, j, o)[tl::C_LastIssued]) / (k_tiles - 1) / cycles_per_us);
-  std::printf("  per k-tile (first full -> last issued) / (k-tiles - 1): mean %.3f us, p50 %.3f\n", mean(tk), quantile(tk, 0.5));
-  // Cluster partners (CTAs 2c, 2c+1): how far apart their units start (globaltimer, ns).
+  T.print("interval (us)", 72);
+  std::printf("  k-loop per k-tile (first full -> last issued, over k-tiles - 1): mean %.3f us, p50 %.3f, p90 %.3f\n", mean(per_k_tile),
+              quantile(per_k_tile, 0.5), quantile(per_k_tile, 0.9));
+  // Cluster partners (CTAs 2c, 2c+1 share B's multicast): how far apart their units start.
   std::vector<double> skew;
   for (int c = 0; c + 1 < R.ctas; c += 2)
     for (int j = 0; j < std::min(R.units(c), R.units(c + 1)); ++j)
-      skew.push_back(std::fabs(d(R.at(c, j, 1)[tl::GlobalStart], R.at(c + 1, j, 1)[tl::GlobalStart])) * 1e-3);
+      skew.push_back(std::fabs(double(int64_t(R.at(c + 1, j, 1)[tl::GlobalStart] - R.at(c, j, 1)[tl::GlobalStart]))) * 1e-3);
   std::printf("  cluster partners' unit starts apart (globaltimer): mean %.3f us, p90 %.3f\n", mean(skew), quantile(skew, 0.9));
+  if (!consistent) std::printf("  RECORDS INCONSISTENT: the producer's and consumers' units differ, or a stamp is missing\n");
+  return consistent;
 }
 
-template <class Gemm>
-bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, u64* dbuf) {
+FILE* g_raw = nullptr;
+void dump_raw(Records const& R, int64_t m, int64_t n, int64_t k) {
+  if (!g_raw) return;
+  for (int c = 0; c < R.ctas; ++c)
+    for (int j = 0; j < R.units(c); ++j)
+      for (int o = 0; o < tl::Roles; ++o) {
+        std::fprintf(g_raw, "%s,%lld,%lld,%lld,%d,%d,%d", order_name, (long long)m, (long long)n, (long long)k, c, j, o);
+        for (int x = 0; x < tl::Slots; ++x) std::fprintf(g_raw, ",%llu", R.at(c, j, o)[x]);
+        std::fprintf(g_raw, "\n");
+      }
+}
+
+bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, u64* dbuf, int sms) {
   using T = bfloat16_t;
   sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k), "TN");
-  auto op = std::make_shared<s9::GemmSm90<Gemm>>();
-  kernels::GemmArguments g = s9::as_column_major_d(p.args);
+  const kernels::GemmArguments g = s9::as_column_major_d(p.args);
+  // The dispatch's rule for this orientation (the wave model on this GPU's SMs; a tuning cache
+  // or the row-major-D kernels' transposed problem can override it)
+  const auto sk = s9::choose_stream_k(g, sms);
+  std::printf("== bf16 TN %lld x %lld x %lld, 128x256 c2 whole tiles, epilogue %s%s; the dispatch's rule here: whole tiles %s, "
+              "Stream-K %s\n",
+              (long long)m, (long long)n, (long long)k, order_name, Overlapped ? (" (H = " + std::to_string(HeadKTiles) + ")").c_str() : "",
+              s9::to_string(s9::choose_schedule(g, sms)), sk ? s9::to_string(*sk) : "none");
+  auto op = std::make_shared<Gemm>();
   if (auto r = op->initialize(g); !r) {
     std::printf("initialize: %s\n", r.message.c_str());
     return false;
@@ -178,52 +222,57 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, u64* dbu
   const double vs_cublas = sm90_check::relative_difference(p.dd, ref, m * n);
   double vs_fp64 = 0;
   int64_t nans = 0;
-  const bool ok = p.verify(vs_fp64, nans, 2000) && vs_cublas < sm90_check::tolerance<T, T>;
+  bool ok = p.verify(vs_fp64, nans, 2000) && vs_cublas < sm90_check::tolerance<T, T>;
+  std::printf("  check: %s (vs cuBLAS %.1e, fp64 %.1e, NaN %lld)\n", ok ? "ok" : "WRONG", vs_cublas, vs_fp64, (long long)nans);
   auto time = [&](u64* b) {
     set_buffer(b);
     const auto t = sm90_check::time_pairs(mine, cublas, reps, 3);
-    std::vector<double> a, c;  // us
-    for (float x : t.mine) a.push_back(x * 1e3);
-    for (float y : t.theirs) c.push_back(y * 1e3);
-    return std::make_pair(quantile(a, 0.5), quantile(c, 0.5));
+    return std::make_pair(sm90_check::median(t.mine) * 1e3, sm90_check::median(t.theirs) * 1e3);  // us
   };
   const auto off = time(nullptr);
-  SM90_CUDA(cudaMemset(dbuf, 0, size_t(MaxCtas) * MaxTiles * tl::Roles * tl::Slots * sizeof(u64)));
-  const auto on = time(dbuf);
+  SM90_CUDA(cudaMemset(dbuf, 0, Words * sizeof(u64)));
+  const auto on = time(dbuf);  // (each launch writes the same records: the last one's are read)
   set_buffer(nullptr);
+  SM90_CUDA(cudaDeviceSynchronize());
   SM90_CUDA(cudaGetLastError());
+  std::printf("  stamps off: tessera %.1f us, cuBLAS %.1f us, cuBLAS/tessera %.3f | stamps on: tessera %.1f us, cuBLAS %.1f us, %.3f "
+              "(median of %d pairs)\n",
+              off.first, off.second, off.second / off.first, on.first, on.second, on.second / on.first, reps);
   Records R;
-  R.h.resize(size_t(MaxCtas) * MaxTiles * tl::Roles * tl::Slots);
-  SM90_CUDA(cudaMemcpy(R.h.data(), dbuf, R.h.size() * sizeof(u64), cudaMemcpyDeviceToHost));
+  R.h.resize(Words);
+  SM90_CUDA(cudaMemcpy(R.h.data(), dbuf, Words * sizeof(u64), cudaMemcpyDeviceToHost));
   while (R.ctas < MaxCtas && R.valid(R.ctas, 0, 1)) ++R.ctas;
-  const int k_tiles = int((k + Gemm::Mainloop::BK - 1) / Gemm::Mainloop::BK);
-  // clock64 per globaltimer ns, each CTA from its first to its last unit start (consumer wg 1)
-  std::vector<double> rate;
+  // The SM clock: clock64 cycles per globaltimer us, per CTA from its first unit's start to
+  // its last unit's epilogue end (consumer warpgroup 1).
+  std::vector<double> rate, gts;
   int64_t units = 0, max_units = 0;
-  std::vector<double> gts;
   for (int c = 0; c < R.ctas; ++c) {
     const int nu = R.units(c);
     units += nu, max_units = std::max<int64_t>(max_units, nu);
     for (int j = 0; j < nu; ++j) gts.push_back(double(R.at(c, j, 1)[tl::GlobalStart]));
-    if (nu > 1) {
-      const double dc = double(R.at(c, nu - 1, 1)[0] - R.at(c, 0, 1)[0]);
-      const double dg = double(R.at(c, nu - 1, 1)[tl::GlobalStart] - R.at(c, 0, 1)[tl::GlobalStart]);
-      if (dg > 0) rate.push_back(dc / dg * 1e3);
-    }
+    if (nu == 0) continue;
+    const u64* a = R.at(c, 0, 1);
+    const u64* b = R.at(c, nu - 1, 1);
+    const double dc = double(int64_t(b[tl::C_EpilogueEnd] - a[tl::Start])), dg = double(int64_t(b[tl::GlobalEnd] - a[tl::GlobalStart]));
+    if (dg > 0 && b[tl::C_EpilogueEnd] != 0) rate.push_back(dc / dg * 1e3);
   }
   std::sort(gts.begin(), gts.end());
-  double step = 1e30;
+  double step = NAN;
   for (size_t i = 1; i < gts.size(); ++i)
-    if (gts[i] > gts[i - 1]) step = std::min(step, gts[i] - gts[i - 1]);
+    if (gts[i] > gts[i - 1] && !(gts[i] - gts[i - 1] >= step)) step = gts[i] - gts[i - 1];
   const double cpu = quantile(rate, 0.5);  // cycles per us
-  std::printf("== bf16 TN %lld x %lld x %lld, 128x256 c%d whole tiles, k-tiles %d: %s (vs cuBLAS %.1e, fp64 %.1e)\n", (long long)m, (long long)n,
-              (long long)k, int(Gemm::Mainloop::ClusterM), k_tiles, ok ? "ok" : "WRONG", vs_cublas, vs_fp64);
-  std::printf("  stamps off: tessera %.1f us, cuBLAS %.1f us, ratio %.3f | stamps on: tessera %.1f us, cuBLAS %.1f us, ratio %.3f (median of %d)\n",
-              off.first, off.second, off.second / off.first, on.first, on.second, on.second / on.first, reps);
-  std::printf("  CTAs %d, units %lld (max %lld per CTA), smem %d B, SM clock from clock64/globaltimer: %.0f MHz (p10 %.0f p90 %.0f), "
-              "globaltimer step seen %.0f ns\n",
-              R.ctas, (long long)units, (long long)max_units, int(Gemm::smem_bytes), cpu, quantile(rate, 0.1), quantile(rate, 0.9), step);
-  if (R.ctas > 0 && cpu > 0) report(R, cpu, k_tiles);
+  std::printf("  CTAs %d, units %lld (at most %lld per CTA), k-tiles %lld, smem %d B, %d stages; SM clock (clock64 / globaltimer per CTA): "
+              "%.0f MHz (p10 %.0f, p90 %.0f); smallest globaltimer step seen %.0f ns\n",
+              R.ctas, (long long)units, (long long)max_units, (long long)((k + Mainloop::BK - 1) / Mainloop::BK), int(Kernel::smem_bytes),
+              int(Mainloop::Stages), cpu, quantile(rate, 0.1), quantile(rate, 0.9), step);
+  if (max_units > MaxTiles) std::printf("  (units past %d per CTA are not recorded)\n", MaxTiles);
+  if (R.ctas == 0 || !(cpu > 0)) {
+    std::printf("  no records\n");
+    ok = false;
+  } else {
+    ok &= report(R, cpu);
+    dump_raw(R, m, n, k);
+  }
   cudaFree(ref);
   return ok;
 }
@@ -233,24 +282,56 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, u64* dbu
 int main(int argc, char** argv) {
   int reps = 20;
   std::vector<int64_t> dims;
+  const char* raw = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
-    else dims.push_back(std::atoll(argv[i]));
+    else if (a == "--raw" && i + 1 < argc) raw = argv[++i];
+    else if (char* end = nullptr; std::strtoll(argv[i], &end, 10) > 0 && *end == 0) dims.push_back(std::atoll(argv[i]));
+    else {
+      std::printf("error: unknown argument %s (sm90_tile_timeline [--reps N] [--raw FILE] [M N K ...])\n", argv[i]);
+      return 2;
+    }
   }
-  if (dims.empty()) dims = {8192, 8192, 1024, 4096, 4096, 4096};
+  if (dims.empty()) dims = {4096, 4096, 4096, 8192, 8192, 1024, 6144, 4096, 4096};
+  if (dims.size() % 3 != 0) {
+    std::printf("error: shapes come as M N K triples\n");
+    return 2;
+  }
+  if (raw) {
+    // appended: the run script's two builds (one per epilogue order) write one file, its
+    // header once
+    FILE* before = std::fopen(raw, "r");
+    const bool fresh = before == nullptr || std::fgetc(before) == EOF;
+    if (before) std::fclose(before);
+    g_raw = std::fopen(raw, "a");
+    if (!g_raw) {
+      std::printf("error: cannot write %s\n", raw);
+      return 2;
+    }
+    if (fresh) {
+      std::fprintf(g_raw, "order,m,n,k,cta,unit,role");
+      for (int x = 0; x < tl::Slots; ++x) std::fprintf(g_raw, ",s%d", x);
+      std::fprintf(g_raw, "\n");
+    }
+  }
   cublasHandle_t h;
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 2;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+    std::printf("cublasCreate failed (no GPU?)\n");
+    return 2;
+  }
+  int dev = 0, sms = 0;
+  SM90_CUDA(cudaGetDevice(&dev));
+  SM90_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   u64* dbuf = nullptr;
-  SM90_CUDA(cudaMalloc(&dbuf, size_t(MaxCtas) * MaxTiles * tl::Roles * tl::Slots * sizeof(u64)));
+  SM90_CUDA(cudaMalloc(&dbuf, Words * sizeof(u64)));
   const int max_tiles = MaxTiles;
   SM90_CUDA(cudaMemcpyToSymbol(tl::max_tiles, &max_tiles, sizeof max_tiles));
-  constexpr auto KM = GMMA::Major::K;
-  using Gemm = s9::DefaultGemm<bfloat16_t, KM, KM, 2>;
   bool ok = true;
-  for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe<Gemm>(h, dims[i], dims[i + 1], dims[i + 2], reps, dbuf);
+  for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe(h, dims[i], dims[i + 1], dims[i + 2], reps, dbuf, sms);
   cudaFree(dbuf);
   cublasDestroy(h);
-  std::printf("timeline %s\n", ok ? "ok" : "FAILED");
+  if (g_raw) std::fclose(g_raw);
+  std::printf("tile timeline (%s) %s\n", order_name, ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }
