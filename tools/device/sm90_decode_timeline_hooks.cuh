@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "timeline_clock.cuh"
+
 namespace tessera_dtl {
 constexpr int MaxSteps = 8, Roles = 3, Slots = 32, CtaSlots = 16;
 
@@ -66,16 +68,8 @@ __device__ unsigned long long* cta;     // [gridDim.x][CtaSlots]
 // together.
 __device__ int eager_fixup;
 
-__device__ __forceinline__ unsigned long long gtime() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ __forceinline__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
+using timeline::gtime;
+using timeline::smid;
 // This CTA's record of its step-th step for `role` (null when off or past MaxSteps).
 __device__ __forceinline__ unsigned long long* record(int step, int role) {
   unsigned long long* b = buffer;

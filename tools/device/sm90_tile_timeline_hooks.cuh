@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "timeline_clock.cuh"
+
 namespace tessera_tl {
 constexpr int Slots = 32, Roles = 3, MaxParts = 2, PartEvents = 5;
 enum Slot : int {
@@ -47,16 +49,8 @@ static_assert(part(MaxParts - 1, PartEvents - 1) < GlobalStart, "part stamps fit
 __device__ unsigned long long* buffer;  // [gridDim.x][max_tiles][Roles][Slots]
 __device__ int max_tiles;
 
-__device__ __forceinline__ unsigned long long gtime() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ __forceinline__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
+using timeline::gtime;
+using timeline::smid;
 // This CTA's record of its j-th unit for `role` (null when off or past max_tiles).
 __device__ __forceinline__ unsigned long long* record(int j, int role) {
   unsigned long long* b = buffer;
