@@ -8,9 +8,9 @@
 #     tools/device/ncu_sm90_pair.sh      (after run_check.sh STEP=build)
 # KERNEL: the kernel-name regex (default the SM90 GEMM entry, which the grouped kernel's name
 # matches too); KERNEL_A / KERNEL_B: one side's own (default KERNEL), e.g. the grouped kernel
-# ('entry<tessera::kernels::sm90::GemmGrouped': its prepare kernel, launched first, also names
+# ('gemm_sm90_entry<tessera::kernels::sm90::GemmGrouped': its prepare kernel, launched first, also names
 # GemmGrouped...) against the plain one of the same --grouped call's loop of tessera::gemm
-# ('entry<tessera::kernels::sm90::GemmTmaWarpSpecialized<'). The first matching launch is
+# ('gemm_sm90_entry<tessera::kernels::sm90::GemmTmaWarpSpecialized<'). The first matching launch is
 # profiled: the bench's checked call.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
