@@ -23,8 +23,8 @@
 //     next tile lies in another group, and loads through them with the mainloop collective's
 //     boxes (load_through). The consumers read the sizes of no group and divide nothing
 //     between their tiles (with 64 experts of 12 tiles each on 66 clusters a step of the walk
-//     crosses about 5 groups, each a dependent read of the sizes, which sat between every
-//     tile's epilogue and its next mainloop when the consumers walked too): they run the
+//     crosses about 5 groups, each a dependent read of the sizes and its divisions: in the
+//     consumers that would sit between every tile's epilogue and its next mainloop): they run the
 //     mainloop collective's wgmmas and the TMA-store epilogue collective (stmatrix into the
 //     128B-swizzled staging tile, one TMA store per part; C by TMA into the same buffer where
 //     beta != 0) through the group's maps, which each warpgroup's storing thread acquires and
