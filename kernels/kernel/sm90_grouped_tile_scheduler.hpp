@@ -8,11 +8,11 @@
 // sm90_grouped_problem.hpp.)
 //
 // The problem sizes live in device memory (MoE token counts are computed on the GPU), so the
-// prefix sum is not computed on the host: every role of a persistent CTA keeps a Cursor (its
-// group, the group's first linear tile and tile count) and advances it over the groups as its
-// linear index grows (t, t + clusters, ...: increasing), reading each group's sizes once. A
-// CTA thus reads every group's sizes at most once per role, and sees a new group exactly when
-// its next tile lies in another group: where the kernel switches tensor maps. The walk ends
+// prefix sum is not computed on the host: the walking thread of a persistent CTA keeps a Cursor
+// (its group, the group's first linear tile and tile count) and advances it over the groups as
+// its linear index grows (t, t + clusters, ...: increasing), reading each group's sizes once. A
+// CTA thus reads every group's sizes at most once, and sees a new group exactly when its next
+// tile lies in another group: where the kernel switches tensor maps. The walk ends
 // when the cursor passes the last group: the host need not know the tile count.
 //
 // The kernel walks once per CTA: its producer thread, which hands each tile (GroupedTile: the
