@@ -17,12 +17,18 @@
 //     and the group's sizes for the scheduler, (N_g, M_g, K_g) (a group the device refuses is
 //     written as empty: no tiles, its D untouched); published by tensormap_release.
 //  2. the GEMM: clusters walk the groups' concatenated tiles (GroupedTileScheduler). The
-//     producer switches to a group's maps (tensormap_acquire, prefetch) only when its next
-//     tile lies in another group, and loads through them with the mainloop collective's boxes
-//     (load_through); the consumers run the mainloop collective's wgmmas and the TMA-store
-//     epilogue collective (stmatrix into the 128B-swizzled staging tile, one TMA store per
-//     part; C by TMA into the same buffer where beta != 0) through the group's maps, which
-//     each warpgroup's storing thread acquires and prefetches before the tile's mainloop.
+//     producer thread walks them, hands each tile to the consumer warps through a
+//     shared-memory ring (HandoffRing of GroupedTile words, tile_ring_slots ahead; an end word
+//     closes the walk), switches to a group's maps (tensormap_acquire, prefetch) only when its
+//     next tile lies in another group, and loads through them with the mainloop collective's
+//     boxes (load_through). The consumers read the sizes of no group and divide nothing
+//     between their tiles (with 64 experts of 12 tiles each on 66 clusters a step of the walk
+//     crosses about 5 groups, each a dependent read of the sizes and its divisions: in the
+//     consumers that would sit between every tile's epilogue and its next mainloop): they run the
+//     mainloop collective's wgmmas and the TMA-store epilogue collective (stmatrix into the
+//     128B-swizzled staging tile, one TMA store per part; C by TMA into the same buffer where
+//     beta != 0) through the group's maps, which each warpgroup's storing thread acquires and
+//     prefetches when its tile's group is not its previous tile's.
 //     K_g = 0: no loads, acc = 0, D = beta C.
 // The mainloop's and epilogue's contracts are the collectives' own (to_underlying_arguments
 // over a representative problem gives the template maps and the arrangement; per-mode boxes,
@@ -37,6 +43,7 @@
 #include <string>
 
 #include <tessera/kernels/gemm_grouped.hpp>
+#include <tessera/pipeline/handoff_ring.hpp>
 
 #include "../arch/named_barrier.cuh"
 #include "../arch/sm90_registers.cuh"
@@ -61,7 +68,12 @@ struct GemmGroupedTmaWarpSpecialized {
   static_assert(Mainloop::MajorB == GMMA::Major::K, "B' is A_g (tokens x K, row-major): K-major");
   static constexpr int ClusterM = Mainloop::ClusterM;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
-  using SharedStorage = CooperativeSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage>;
+  // The producer hands tiles to the consumers up to this many ahead of them (it runs ahead by
+  // at most the mainloop's stages of k-tiles, and past any K_g = 0 tiles, which load nothing).
+  static constexpr int tile_ring_slots = 4;
+  static constexpr int ConsumerWarps = Mainloop::ConsumerWarpgroups * GMMA::warpgroup_threads / 32;
+  using TileRing = pipeline::HandoffRing<tile_ring_slots, pipeline::DeviceMbarrier, GroupedTile>;
+  using SharedStorage = GroupedSharedStorage<typename Mainloop::SharedStorage, typename Epilogue::SharedStorage, TileRing>;
   static constexpr int smem_bytes = int(sizeof(SharedStorage));
   static_assert(smem_bytes <= 227 * 1024, "the mainloop's stages and the epilogue's staging fit a CTA's shared memory");
   // A group's record holds the collectives' maps: the mainloop's two, the epilogue's D and C.
@@ -200,14 +212,14 @@ struct GemmGroupedTmaWarpSpecialized {
     const int rank = cluster_rank();
     const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
     if (threadIdx.x == 0) {
-      Epilogue::init(shared.epilogue);  // (C's barriers)
+      shared.tiles.init(ConsumerWarps);  // (before the mainloop's fence.mbarrier_init)
+      Epilogue::init(shared.epilogue);   // (C's barriers)
       Mainloop::init(s);
     }
     cluster_sync();
-    const GroupedTileScheduler& sched = p.scheduler;  // (read from the parameters, not copied to registers)
     if (wg == 0) {
       arch::warpgroup_reg_dealloc<Mainloop::Policy_ProducerRegisters>();
-      if (threadIdx.x == 0) produce(p, s, sched, first, step, rank);
+      if (threadIdx.x == 0) produce(p, s, shared.tiles, first, step, rank);
       finish();
     } else {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
@@ -215,58 +227,68 @@ struct GemmGroupedTmaWarpSpecialized {
       typename Mainloop::TiledMma tiled;
       const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;
       typename Mainloop::Accumulators acc;
-      // Between tiles only the cursor's group and first tile are kept (sched.resume reads the
-      // group's sizes again): with the whole cursor live beside the accumulators and the
-      // epilogue, ptxas spilled 32 bytes more.
-      int32_t group = -1;
-      int64_t group_first = 0;
-      for (int64_t t = first;; t += step) {
-        // The tile kept across the mainloop in 32-bit words (as the single-problem kernel; its
-        // group: `group`).
-        int32_t kept_m = 0, kept_n = 0;
-        {
-          GroupedTileScheduler::Cursor cur = sched.resume(group, group_first);
-          if (!sched.advance(cur, t)) break;
-          group = cur.group, group_first = cur.first;
-          const auto w = sched.work(cur, t);
-          kept_m = int32_t(w.m), kept_n = int32_t(w.n);
-          // The group's maps acquired and prefetched while the wgmmas run (each warpgroup's
-          // storing thread, every tile). C's first part is not requested here as the
-          // single-problem kernels do (prefetch_c): that cost 8 more bytes of spills, and
-          // MoE layers run with beta = 0.
-          const GemmGroupRecord& r = p.records[w.group];
-          const typename Epilogue::Maps maps{r.map_d, r.map_c};
-          Epilogue::acquire(p.epilogue, maps, thread);
-          // K_g = 0: D = beta C from zero accumulators (zeroed here, then the mainloop runs no
-          // k-tile: with the zeroing in an else branch of the mainloop ptxas spilled 440 bytes).
-          if (w.k_tiles == 0) {
-#pragma unroll
-            for (int i = 0; i < int(sizeof(acc.v) / sizeof(float)); ++i) acc.v[i] = 0.0f;
-          }
-          Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
+      pipeline::PipelineState<tile_ring_slots> ring;
+      int32_t group = -1;  // the previous tile's group: its maps are this warpgroup's acquired ones
+      for (;; ++ring) {
+        // (lane 0 alone waits on, reads and releases the slot, and hands the tile to its warp
+        // by shuffles: its read and release are in one thread's program order, so the
+        // producer's next write to the slot comes after every use of it)
+        GroupedTile w;
+        if (threadIdx.x % 32 == 0) {
+          while (!shared.tiles.consumer_try_wait(ring)) {}
+          w = shared.tiles.read(ring);
+          shared.tiles.consumer_release(ring);
         }
+        w.group = __shfl_sync(0xffffffffu, w.group, 0);
+        if (w.done()) break;
+        w.m = __shfl_sync(0xffffffffu, w.m, 0);
+        w.n = __shfl_sync(0xffffffffu, w.n, 0);
+        w.k_tiles = __shfl_sync(0xffffffffu, w.k_tiles, 0);
+        if (w.group != group) {
+          const GemmGroupRecord& r = p.records[w.group];
+          // A group's maps acquired and prefetched while the wgmmas run (each warpgroup's
+          // storing thread, once per group it enters). C's first part is not requested here
+          // as the single-problem kernels do (prefetch_c): that cost 8 more bytes of spills,
+          // and MoE layers run with beta = 0.
+          Epilogue::acquire(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, thread);
+          group = w.group;
+        }
+        // K_g = 0: D = beta C from zero accumulators (zeroed here, then the mainloop runs no
+        // k-tile: with the zeroing in an else branch of the mainloop ptxas spilled 440 bytes).
+        if (w.k_tiles == 0) {
+#pragma unroll
+          for (int i = 0; i < int(sizeof(acc.v) / sizeof(float)); ++i) acc.v[i] = 0.0f;
+        }
+        Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
         const GemmGroupRecord& r = p.records[group];
         Epilogue::store_through(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
-                                make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(kept_m) * ClusterM + rank, int64_t(kept_n),
-                                0, acc, 0, false);
+                                make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(w.m) * ClusterM + rank, int64_t(w.n), 0,
+                                acc, 0, false);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();
     }
   }
 
-  // The producer thread: each tile's k-tiles through its group's maps, switched (acquired and
-  // prefetched) when the tile's group is not the previous tile's.
-  __device__ __forceinline__ static void produce(Params const& p, typename Mainloop::SharedStorage& s, GroupedTileScheduler const& sched,
-                                                 int64_t first, int64_t step, int rank) {
+  // The producer thread: walks the groups' tiles (the kernel's only walk), hands each to the
+  // consumers, then loads its k-tiles through its group's maps, switched (acquired and
+  // prefetched) when the tile's group is not the previous loaded tile's. The end word last.
+  __device__ __forceinline__ static void produce(Params const& p, typename Mainloop::SharedStorage& s, TileRing& tiles, int64_t first,
+                                                 int64_t step, int rank) {
     constexpr auto shape_a = Mainloop::tile_a;
     constexpr auto shape_b = Mainloop::tile_b;
     constexpr auto shape_part_b = Mainloop::tile_part_b;
+    const GroupedTileScheduler& sched = p.scheduler;  // (read from the parameters, not copied to registers)
     typename Mainloop::PipelineState st;
+    pipeline::PipelineState<tile_ring_slots> ring;
     GroupedTileScheduler::Cursor cur;
-    int64_t mapped = -1;
-    for (int64_t t = first; sched.advance(cur, t); t += step) {
-      const auto w = sched.work(cur, t);
+    int32_t mapped = -1;
+    for (int64_t t = first;; t += step) {
+      const GroupedTile w = sched.next(cur, t);
+      while (!tiles.producer_try_acquire(ring)) {}
+      tiles.publish(ring, w);
+      ++ring;
+      if (w.done()) break;
       if (w.k_tiles == 0) continue;
       const GemmGroupRecord& r = p.records[w.group];
       if (w.group != mapped) {
@@ -276,8 +298,8 @@ struct GemmGroupedTmaWarpSpecialized {
         arch::tensormap_prefetch(r.map_b);
         mapped = w.group;
       }
-      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, w.m, int64_t(0), rank);
-      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, w.n, int64_t(0), rank);
+      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(0), rank);
+      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(0), rank);
       Mainloop::load_through(p.mainloop, r.map_a, r.map_b, s, st, tAgA, tBgB, rank, 0, w.k_tiles);
     }
   }

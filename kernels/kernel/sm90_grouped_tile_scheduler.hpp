@@ -8,12 +8,20 @@
 // sm90_grouped_problem.hpp.)
 //
 // The problem sizes live in device memory (MoE token counts are computed on the GPU), so the
-// prefix sum is not computed on the host: every role of a persistent CTA keeps a Cursor (its
-// group, the group's first linear tile and tile count) and advances it over the groups as its
-// linear index grows (t, t + clusters, ...: increasing), reading each group's sizes once. A
-// CTA thus reads every group's sizes at most once per role, and sees a new group exactly when
-// its next tile lies in another group: where the kernel switches tensor maps. The walk ends
+// prefix sum is not computed on the host: the walking thread of a persistent CTA keeps a Cursor
+// (its group, the group's first linear tile and tile count) and advances it over the groups as
+// its linear index grows (t, t + clusters, ...: increasing), reading each group's sizes once. A
+// CTA thus reads every group's sizes at most once, and sees a new group exactly when its next
+// tile lies in another group: where the kernel switches tensor maps. The walk ends
 // when the cursor passes the last group: the host need not know the tile count.
+//
+// The kernel walks once per CTA: its producer thread, which hands each tile (GroupedTile: the
+// group, the cluster tile, its k-tiles) to the consumer warps through a shared-memory ring, so
+// that the consumers never read the sizes or divide between their tiles. With many small
+// groups (64 experts of 12 tiles on 66 clusters) a step of the walk crosses about 5 groups:
+// advance() reads the next `lookahead` groups' sizes at once (independent loads, one memory
+// latency where a group at a time waited for each in turn), and a group's tile counts divide
+// in 32-bit words (a 64-bit division is a software routine on the GPU).
 #pragma once
 
 #include <cstdint>
@@ -25,7 +33,23 @@
 
 namespace tessera::kernels::sm90 {
 
+// One tile of the walk as the producer hands it to the consumers (HandoffRing's word): the
+// group, the cluster tile (m, n) in the group's raster, its k-tiles (0: K_g <= 0, D = beta C);
+// group < 0 ends the walk. (32-bit: a group's tile counts along M and N are below 2^31 / 128,
+// and TMA's coordinates are 32-bit.)
+struct GroupedTile {
+  int32_t group = -1;
+  int32_t m = 0, n = 0;
+  int32_t k_tiles = 0;
+  TESSERA_HOST_DEVICE static constexpr GroupedTile end() { return {}; }
+  TESSERA_HOST_DEVICE constexpr bool done() const { return group < 0; }
+};
+
 struct GroupedTileScheduler {
+  // Groups whose sizes advance() reads at once when the walk leaves a group (3 words each in
+  // the producer thread, which runs on the producer warpgroup's 40 registers).
+  static constexpr int lookahead = 3;
+
   const GemmGroupShape* shapes = nullptr;  // G entries (device memory on the GPU)
   int64_t groups = 0;
   int64_t tile_m = 0, tile_n = 0, tile_k = 0;  // the cluster tile (BM * ClusterM, BN) and BK
@@ -33,8 +57,6 @@ struct GroupedTileScheduler {
 
   // Where a role stands in the concatenation: group `group` (-1: before the first) holds
   // linear tiles [first, first + tiles).
-  // (32-bit words where they fit: the kernel's consumers keep a cursor beside their 128
-  // accumulators. A group's tile counts along M and N are below 2^31 / 128.)
   struct Cursor {
     int32_t group = -1;
     int32_t tiles_m = 0, tiles_n = 0;
@@ -47,32 +69,38 @@ struct GroupedTileScheduler {
     int k_tiles;   // 0: K_g <= 0, nothing to load (D = beta C)
   };
 
-  // Group g's tile grid (an empty group: no tiles).
-  TESSERA_HOST_DEVICE static constexpr int64_t positive(int64_t x) { return x > 0 ? x : 0; }
-  TESSERA_HOST_DEVICE void enter(Cursor& c, int64_t g) const {
-    const GemmGroupShape s = shapes[g];
-    c.group = int32_t(g);
-    c.tiles_m = int32_t(ceil_div(positive(s.m), tile_m));
-    c.tiles_n = int32_t(ceil_div(positive(s.n), tile_n));
-    c.tiles = int64_t(c.tiles_m) * c.tiles_n;
-    c.k_tiles = int32_t(ceil_div(positive(s.k), tile_k));
+  // ceil(x / d) of a size (negative: 0) in 32-bit words: x < 2^31 and 1 <= d < 2^31, so x + d - 1
+  // fits 32 unsigned bits.
+  TESSERA_HOST_DEVICE static constexpr int32_t tiles_of(int32_t x, int64_t d) {
+    return x <= 0 ? 0 : int32_t((uint32_t(x) + uint32_t(d) - 1u) / uint32_t(d));
   }
-  // A cursor from its group and that group's first tile alone, the rest read again from the
-  // sizes: what a role keeps between tiles when registers are short (the kernel's consumers
-  // beside their accumulators keep 3 words instead of the cursor's 8).
-  TESSERA_HOST_DEVICE Cursor resume(int32_t group, int64_t first) const {
-    Cursor c;
-    if (group >= 0) enter(c, group);
-    c.first = first;
-    return c;
+  // Group g's tile grid from its sizes (an empty group: no tiles).
+  TESSERA_HOST_DEVICE void enter(Cursor& c, int64_t g, GemmGroupShape const& s) const {
+    c.group = int32_t(g);
+    c.tiles_m = tiles_of(s.m, tile_m);
+    c.tiles_n = tiles_of(s.n, tile_n);
+    c.tiles = int64_t(c.tiles_m) * c.tiles_n;
+    c.k_tiles = tiles_of(s.k, tile_k);
   }
   // Moves `c` forward to the group that holds linear tile t (t at or past the cursor's first
-  // tile); false when t lies past the last group's tiles.
+  // tile); false when t lies past the last group's tiles. The sizes of up to `lookahead`
+  // groups after the cursor's are read together (only groups that exist), then entered in
+  // order.
   TESSERA_HOST_DEVICE bool advance(Cursor& c, int64_t t) const {
     while (t >= c.first + c.tiles) {
-      if (c.group + 1 >= groups) return false;
-      c.first += c.tiles;
-      enter(c, c.group + 1);
+      const int64_t next = int64_t(c.group) + 1;
+      if (next >= groups) return false;
+      GemmGroupShape ahead[lookahead];
+#pragma unroll
+      for (int i = 0; i < lookahead; ++i)
+        if (next + i < groups) ahead[i] = shapes[next + i];
+#pragma unroll
+      for (int i = 0; i < lookahead; ++i) {
+        if (next + i >= groups) return false;
+        c.first += c.tiles;
+        enter(c, next + i, ahead[i]);
+        if (t < c.first + c.tiles) return true;
+      }
     }
     return true;
   }
@@ -86,6 +114,12 @@ struct GroupedTileScheduler {
     }
     const auto r = grouped_raster(local, int64_t(c.tiles_m), int64_t(c.tiles_n), rows);
     return {c.group, r.m, r.n, c.k_tiles};
+  }
+  // The producer's step: tile t as the word it hands to the consumers, or the end.
+  TESSERA_HOST_DEVICE GroupedTile next(Cursor& c, int64_t t) const {
+    if (!advance(c, t)) return GroupedTile::end();
+    const Work w = work(c, t);
+    return {int32_t(w.group), int32_t(w.m), int32_t(w.n), w.k_tiles};
   }
 };
 

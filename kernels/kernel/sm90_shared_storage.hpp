@@ -56,6 +56,14 @@ struct CooperativeSharedStorage {
   Epilogue epilogue;
   unsigned split_last;  // split-K: this CTA's slice arrived last (consumer thread 0 -> all consumers)
 };
+// The grouped kernel's: the collectives', and the ring through which its producer thread, the
+// one that walks the groups, hands each tile to the consumer warps (Ring: a HandoffRing).
+template <class Mainloop, class Epilogue, class Ring>
+struct GroupedSharedStorage {
+  Mainloop mainloop;
+  Epilogue epilogue;
+  alignas(16) Ring tiles;
+};
 // The ping-pong kernel's: the collectives', and the order of the consumers' mainloops.
 template <class Mainloop, class Epilogue>
 struct PingpongSharedStorage {

@@ -1164,6 +1164,7 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
 
 // The grouped cases: uniform experts, skewed token counts (experts with none, one with most),
 // residues in M, N and K, both weight layouts, beta with C, G = 1 against tessera::gemm, G = 128,
+// G = 64 with runs of empty experts longer than the walk's lookahead,
 // the ptr-array form with every group its own sizes (K = 0: D = beta C; empty M and N), the
 // epilogue's TMA stores clipped at every group's last row and column.
 void run_grouped_cases(std::uint64_t seed) {
@@ -1172,6 +1173,11 @@ void run_grouped_cases(std::uint64_t seed) {
   std::vector<int> skew = {0, 0, 1500, 1, 0, 7, 129, 0, 255, 256, 0, 33};
   std::vector<int> many(128);
   for (int i = 0; i < 128; ++i) many[std::size_t(i)] = int((seed / 7 + std::uint64_t(i) * 2654435761u) % 97) % 4 == 0 ? 0 : int((std::uint64_t(i) * 40503u + seed) % 300);
+  // 64 experts, as the MoE benchmark's (a step of the persistent clusters' walk crosses several
+  // groups, past the 3 the walk reads at once), with runs of 5 experts without tokens and
+  // residue token counts.
+  std::vector<int> runs(64);
+  for (int i = 0; i < 64; ++i) runs[std::size_t(i)] = i % 9 < 5 ? 0 : 100 + 37 * (i % 5);
   const std::vector<GroupedCase> cases = {
       {"uniform", F::Contiguous, {256, 256, 256, 256, 256, 256, 256, 256}, {512}, {256}, false, 0, 1.0f, 0.0f},
       {"skewed_residues_beta", F::Contiguous, skew, {384}, {200}, false, 0, 1.5f, 0.5f},
@@ -1187,6 +1193,7 @@ void run_grouped_cases(std::uint64_t seed) {
       // K = 0 after a group with K > 0 (a CTA's accumulators from its previous tile must not
       // leak): D = 0 with beta = 0.
       {"k0_after_k", F::PtrArray, {300, 200, 37}, {256, 136, 72}, {512, 0, 0}, false, 8, 1.0f, 0.0f},
+      {"g64_empty_runs", F::Contiguous, runs, {1536}, {192}, false, 0, 1.0f, 0.0f},
   };
   for (const GroupedCase& cs : cases) run_grouped_case<__nv_bfloat16>(cs, seed + 73 * passed + failures, tol);
   for (const GroupedCase& cs : {cases[0], cases[1], cases[5]}) run_grouped_case<__half>(cs, seed + 79 * passed + failures, tol);

@@ -1,8 +1,9 @@
 // The grouped GEMM's host-side parts (kernels/kernel/sm90_grouped_tile_scheduler.hpp,
 // include/tessera/kernels/gemm_grouped.hpp), without a GPU: the persistent clusters' walk over
 // the concatenated groups computes every (group, CTA tile) exactly once for generated group
-// sizes (empty groups, skew, residues), SM counts and cluster shapes, and switches groups only
-// where the next tile lies in another group; each group runs as D_g^T = B_g^T A_g^T
+// sizes (empty groups, skew, residues, many small groups), SM counts and cluster shapes, puts
+// every tile in the group a prefix sum puts it in, switches groups only where the next tile lies
+// in another group, and reaches every consumer warp in order through the kernel's ring; each group runs as D_g^T = B_g^T A_g^T
 // (sm90_grouped_problem.hpp): the kernel's operands address B_g, A_g, D_g and C_g element for
 // element, and its tiles cover every element of D_g once; the contiguous form's lowering partitions the
 // tokens; the argument checks refuse with the reason; the workspace's records keep their alignment;
@@ -26,43 +27,51 @@
 #include "kernel/sm90_grouped_tile_scheduler.hpp"
 #include "tessera/atom/copy_sm90_tma.hpp"
 #include "tessera/atom/tma_arguments.hpp"
+#include "tessera/pipeline/handoff_ring.hpp"
+#include "tessera/pipeline/mbarrier.hpp"
 
 using namespace tessera::kernels;
 using tessera::kernels::sm90::GroupedTileScheduler;
 
 namespace {
 
-// Every cluster's walk (t = c, c + clusters, ...), as the kernel's producer and consumers run
-// it: returns how many times each CTA tile (group, m, n) was computed, and checks the walk's
-// own properties on the way.
+// Group g's tile count and the first linear tile of every group, by a prefix sum over all
+// groups: the reference the cursor's walk (which reads a few groups ahead at a time) must agree
+// with.
+std::vector<int64_t> group_starts(std::vector<GemmGroupShape> const& shapes, int64_t tile_m, int64_t tile_n) {
+  std::vector<int64_t> starts{0};
+  for (auto const& g : shapes)
+    starts.push_back(starts.back() + ((g.m > 0 ? g.m : 0) + tile_m - 1) / tile_m * (((g.n > 0 ? g.n : 0) + tile_n - 1) / tile_n));
+  return starts;
+}
+
+// Every cluster's walk (t = c, c + clusters, ...), as the kernel's producer thread runs it
+// (GroupedTileScheduler::next, the words it hands to the consumers): returns how many times
+// each CTA tile (group, m, n) was computed, and checks the walk's own properties on the way.
 std::map<std::tuple<int64_t, int64_t, int64_t>, int> walk(std::vector<GemmGroupShape> const& shapes, int64_t bm, int64_t bn, int64_t bk,
                                                           int cluster_m, int64_t clusters, int64_t raster_group) {
   GroupedTileScheduler s{shapes.data(), int64_t(shapes.size()), bm * cluster_m, bn, bk, raster_group};
   std::map<std::tuple<int64_t, int64_t, int64_t>, int> seen;
-  int64_t total_tiles = 0;
-  for (auto const& g : shapes) total_tiles += ((g.m > 0 ? g.m : 0) + bm * cluster_m - 1) / (bm * cluster_m) * (((g.n > 0 ? g.n : 0) + bn - 1) / bn);
+  const std::vector<int64_t> starts = group_starts(shapes, bm * cluster_m, bn);
+  const int64_t total_tiles = starts.back();
   int64_t walked = 0;
   for (int64_t c = 0; c < clusters; ++c) {
     GroupedTileScheduler::Cursor cur;
     int64_t last_group = -1, switches = 0, groups_seen = 0;
     std::set<int64_t> distinct;
-    // The consumers' walk: between tiles only the group and its first tile, the cursor
-    // resumed from them (GroupedTileScheduler::resume); it must give the same work.
-    int32_t kept_group = -1;
-    int64_t kept_first = 0;
     for (int64_t t = c;; t += clusters) {
-      GroupedTileScheduler::Cursor resumed = s.resume(kept_group, kept_first);
-      const bool more = s.advance(resumed, t);
-      REQUIRE(more == s.advance(cur, t));
-      if (!more) {
+      const sm90::GroupedTile w = s.next(cur, t);
+      if (w.done()) {
         REQUIRE(t >= total_tiles);  // the walk ends past the last tile, not before
+        REQUIRE(w.group == sm90::GroupedTile::end().group);
         break;
       }
-      kept_group = resumed.group, kept_first = resumed.first;
       REQUIRE(t < total_tiles);
-      const auto w = s.work(cur, t);
-      const auto wr = s.work(resumed, t);
-      REQUIRE((wr.group == w.group && wr.m == w.m && wr.n == w.n && wr.k_tiles == w.k_tiles));
+      // the group the prefix sums put t in (the last group whose first tile is at or before t
+      // and that has tiles)
+      const auto at = std::upper_bound(starts.begin(), starts.end(), t) - starts.begin() - 1;
+      REQUIRE(w.group == at);
+      REQUIRE(cur.first == starts[std::size_t(at)]);
       ++walked;
       REQUIRE(w.group >= last_group);  // the cursor only moves forward
       if (w.group != last_group) ++switches, distinct.insert(w.group);
@@ -70,7 +79,7 @@ std::map<std::tuple<int64_t, int64_t, int64_t>, int> walk(std::vector<GemmGroupS
       const GemmGroupShape g = shapes[std::size_t(w.group)];
       REQUIRE((g.m > 0 && g.n > 0));  // empty groups have no tiles
       REQUIRE(w.k_tiles == (g.k > 0 ? (g.k + bk - 1) / bk : 0));
-      for (int r = 0; r < cluster_m; ++r) ++seen[{w.group, w.m * cluster_m + r, w.n}];
+      for (int r = 0; r < cluster_m; ++r) ++seen[{w.group, int64_t(w.m) * cluster_m + r, w.n}];
     }
     groups_seen = int64_t(distinct.size());
     REQUIRE(switches == groups_seen);  // one tensor-map switch per group a cluster visits
@@ -133,6 +142,80 @@ TEST_CASE("grouped scheduler: generated groups, SM counts and clusters", "[kerne
     const int64_t raster = *rc::gen::element(1, 3, 8, 16);
     const int64_t bn = *rc::gen::element(128, 256);
     check_cover(shapes, 128, bn, cluster_m, clusters, raster);
+  });
+}
+
+TEST_CASE("grouped scheduler: many small groups, a step crossing several of them", "[kernels][grouped]") {
+  // 64 and 128 experts of 512 tokens (m' = 1536 features: 6 x 2 cluster tiles per group) on 66
+  // clusters: every step of a cluster's walk crosses 5-6 groups, past the lookahead; runs of
+  // empty groups longer than the lookahead; a last group that is empty.
+  for (int experts : {64, 128}) {
+    std::vector<GemmGroupShape> shapes(std::size_t(experts), GemmGroupShape{1536, 512, 2048});
+    check_cover(shapes, 128, 256, 2, 66, 8);
+    for (std::size_t g = 0; g < shapes.size(); ++g)
+      if (g % 11 < 7 || g + 1 == shapes.size()) shapes[g].n = 0;
+    check_cover(shapes, 128, 256, 2, 66, 8);
+    check_cover(shapes, 128, 256, 2, 1, 8);
+  }
+}
+
+// The walk handed through the kernel's ring (HandoffRing of GroupedTile words, the host
+// barrier's state machine): the producer publishes its cluster's tiles and the end word, each
+// consumer warp waits, reads and releases them in rapidcheck's order; every warp sees the
+// producer's sequence, ending with the end word, and nothing after it.
+TEST_CASE("grouped scheduler: the consumers receive the producer's walk through the ring", "[kernels][grouped]") {
+  rc::prop("every consumer warp reads the walk in order", [] {
+    const int groups = *rc::gen::inRange(1, 30);
+    std::vector<GemmGroupShape> shapes;
+    for (int g = 0; g < groups; ++g)
+      shapes.push_back({*rc::gen::inRange(0, 900), *rc::gen::element(0, 1, 200, 513), *rc::gen::element(0, 64, 300)});
+    GroupedTileScheduler s{shapes.data(), int64_t(groups), 256, 256, 64, 8};
+    const int64_t clusters = *rc::gen::inRange(1, 20), c = *rc::gen::inRange<int64_t>(0, clusters);
+    std::vector<sm90::GroupedTile> expected;
+    {
+      GroupedTileScheduler::Cursor cur;
+      for (int64_t t = c;; t += clusters) {
+        expected.push_back(s.next(cur, t));
+        if (expected.back().done()) break;
+      }
+    }
+    constexpr int slots = 4, warps = 8;
+    tessera::pipeline::HandoffRing<slots, tessera::pipeline::HostMbarrier, sm90::GroupedTile> ring;
+    ring.init(warps);
+    tessera::pipeline::PipelineState<slots> prod;
+    std::vector<tessera::pipeline::PipelineState<slots>> cons(warps);
+    std::vector<std::vector<sm90::GroupedTile>> got(warps);
+    GroupedTileScheduler::Cursor cur;
+    int64_t t = c;
+    bool ended = false;
+    for (int steps = 0; steps < 100000; ++steps) {
+      std::vector<int> movable;
+      if (!ended) movable.push_back(-1);
+      for (int w = 0; w < warps; ++w)
+        if (got[std::size_t(w)].empty() || !got[std::size_t(w)].back().done()) movable.push_back(w);
+      if (movable.empty()) break;
+      const int who = *rc::gen::elementOf(movable);
+      if (who < 0) {
+        if (!ring.producer_try_acquire(prod)) continue;
+        const sm90::GroupedTile w = s.next(cur, t);
+        t += clusters;
+        ring.publish(prod, w);
+        ++prod;
+        ended = w.done();
+        continue;
+      }
+      auto& st = cons[std::size_t(who)];
+      if (!ring.consumer_try_wait(st)) continue;
+      got[std::size_t(who)].push_back(ring.read(st));
+      ring.consumer_release(st);
+      ++st;
+    }
+    RC_ASSERT(ended);
+    for (auto const& g : got) {
+      RC_ASSERT(g.size() == expected.size());
+      for (std::size_t i = 0; i < g.size(); ++i)
+        RC_ASSERT((g[i].group == expected[i].group && g[i].m == expected[i].m && g[i].n == expected[i].n && g[i].k_tiles == expected[i].k_tiles));
+    }
   });
 }
 

@@ -6,8 +6,12 @@
 # in one archive; pair.txt lines up the headline metrics.
 #   OUT=$OUT BUILD=build-gpu A="--fp8 8192 8192 8192" B="--fp8 --out-e4m3 8192 8192 8192" \
 #     tools/device/ncu_sm90_pair.sh      (after run_check.sh STEP=build)
-# KERNEL: the kernel-name regex (default the SM90 GEMM entry; gemm_sm90_grouped for the
-# grouped kernel). The first matching launch is profiled: the bench's checked call.
+# KERNEL: the kernel-name regex (default the SM90 GEMM entry, which the grouped kernel's name
+# matches too); KERNEL_A / KERNEL_B: one side's own (default KERNEL), e.g. the grouped kernel
+# ('gemm_sm90_entry<tessera::kernels::sm90::GemmGrouped': its prepare kernel, launched first, also names
+# GemmGrouped...) against the plain one of the same --grouped call's loop of tessera::gemm
+# ('gemm_sm90_entry<tessera::kernels::sm90::GemmTmaWarpSpecialized<'). The first matching launch is
+# profiled: the bench's checked call.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-ncu-pair}
@@ -22,7 +26,9 @@ for side in A B; do
   [ -n "$args" ] || { echo "$side: no arguments"; exit 1; }
   # (word splitting of the arguments is intended: they are the bench's options)
   # shellcheck disable=SC2086
-  timeout 240 ncu --kernel-name-base demangled -k "regex:$KERNEL" --launch-count 1 "${sec[@]}" --print-details all \
+  k=KERNEL_$side
+  k=${!k:-$KERNEL}
+  timeout 240 ncu --kernel-name-base demangled -k "regex:$k" --launch-count 1 "${sec[@]}" --print-details all \
     "$B/sm90_bench" $args >"$OUT/pair/$side.txt" 2>&1 || status=1
 done
 metric() {  # file, metric name: its value column
@@ -37,7 +43,8 @@ metric() {  # file, metric name: its value column
   done
   # The stall reasons ncu's rules name, with their share of the cycles between issues.
   for side in A B; do
-    echo "-- $side: ${!side}"
+    k=KERNEL_$side
+    echo "-- $side: ${!side} (kernel ${!k:-$KERNEL})"
     grep -a -E "^ +(void|tessera)" "$OUT/pair/$side.txt" | head -1 | cut -c1-200
     grep -a -E "Est\\. (Local )?Speedup|stalled|This stall type" "$OUT/pair/$side.txt" | head -20
   done
