@@ -365,11 +365,21 @@ class AttentionCounters {
     return slot;
   }
 
-  // Counters lent so far on `device` (the tests read it).
+  // For the tests: counters lent so far on `device`, and the one lent to `stream` (null: none).
   std::size_t lent(int device) {
     std::lock_guard<std::mutex> guard(lock_);
     auto it = devices_.find(device);
     return it == devices_.end() ? 0 : it->second.used;
+  }
+  void* lent_to(int device, cudaStream_t stream) {
+    unsigned long long id = 0;
+    if (cudaStreamGetId(stream, &id) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    std::lock_guard<std::mutex> guard(lock_);
+    auto it = slots_.find({device, id});
+    return it == slots_.end() ? nullptr : it->second;
   }
 
  private:
@@ -555,6 +565,15 @@ PYBIND11_MODULE(_gemm_cuda, m) {
       "(attention_workspace_size).");
   m.def("attention_counters_lent", [](int device) { return attention_counters().lent(device); }, py::arg("device"),
         "attention_counters_lent(device): how many streams' tile counters tessera.attention has lent on `device`.");
+  m.def(
+      "attention_counter_of",
+      [](int device, std::uintptr_t stream) {
+        DeviceScope scope(device);
+        return reinterpret_cast<std::uintptr_t>(attention_counters().lent_to(device, as_stream(stream)));
+      },
+      py::arg("device"), py::arg("stream"),
+      "attention_counter_of(device, stream): the address of the tile counter lent to `stream` (a handle) on `device`, "
+      "0 when none is.");
   tessera::python::def_fastcall<&run_grouped, 3>(
       m, "run_grouped",
       "run_grouped(spec, stream, producer_streams): checks (check_grouped_arguments) and launches one grouped GEMM "
