@@ -22,6 +22,7 @@ enum AttentionField : int {
   kAttQ, kAttK, kAttV, kAttO, kAttLse,
   kAttQStrides, kAttKStrides = kAttQStrides + 3, kAttVStrides = kAttKStrides + 3, kAttOStrides = kAttVStrides + 3,
   kAttCuQ = kAttOStrides + 3, kAttCuK, kAttTotalQ, kAttTotalK, kAttScale, kAttCausal,
+  kAttGrid, kAttPersistentCtas, kAttWorkspace, kAttWorkspaceBytes,
   kAttFieldCount
 };
 inline constexpr const char* kAttentionFields[kAttFieldCount] = {
@@ -29,7 +30,8 @@ inline constexpr const char* kAttentionFields[kAttFieldCount] = {
     "q_ptr", "k_ptr", "v_ptr", "o_ptr", "lse_ptr",
     "q_batch_stride", "q_row_stride", "q_head_stride", "k_batch_stride", "k_row_stride", "k_head_stride",
     "v_batch_stride", "v_row_stride", "v_head_stride", "o_batch_stride", "o_row_stride", "o_head_stride",
-    "cu_seqlens_q_ptr", "cu_seqlens_k_ptr", "total_q", "total_k", "softmax_scale", "causal"};
+    "cu_seqlens_q_ptr", "cu_seqlens_k_ptr", "total_q", "total_k", "softmax_scale", "causal",
+    "grid", "persistent_ctas", "workspace_ptr", "workspace_bytes"};
 
 inline py::tuple attention_field_names() {
   py::tuple names(static_cast<int>(kAttFieldCount));
@@ -58,12 +60,28 @@ struct AttentionSpecReader {
                             " does not fit in the C++ API's int");
     return static_cast<int>(v);
   }
+  const char* text(int f) const {
+    const char* s = PyUnicode_Check(item(f)) ? PyUnicode_AsUTF8(item(f)) : nullptr;
+    if (s == nullptr) wrong(f, "a string");
+    return s;
+  }
   const void* pointer(int f) const {
     const unsigned long long v = PyLong_AsUnsignedLongLong(item(f));
     if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) wrong(f, "an address");
     return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(v));
   }
 };
+
+// AttentionGrid by the names Python gives it (tessera.attention's `grid`).
+inline constexpr const char* kAttentionGrids[3] = {"auto", "persistent", "per_tile"};
+
+inline tessera::kernels::AttentionGrid attention_grid_of(const char* name) {
+  namespace k = tessera::kernels;
+  if (std::strcmp(name, "auto") == 0) return k::AttentionGrid::Auto;
+  if (std::strcmp(name, "persistent") == 0) return k::AttentionGrid::Persistent;
+  if (std::strcmp(name, "per_tile") == 0) return k::AttentionGrid::PerTile;
+  throw py::value_error(std::string("tessera.attention: grid = '") + name + "' is none of 'auto', 'persistent', 'per_tile'");
+}
 
 inline tessera::kernels::AttentionArguments attention_arguments_of(py::handle spec) {
   namespace k = tessera::kernels;
@@ -72,8 +90,7 @@ inline tessera::kernels::AttentionArguments attention_arguments_of(py::handle sp
                          " fields of ATTENTION_SPEC_FIELDS");
   const AttentionSpecReader r{spec.ptr()};
   k::AttentionArguments a;
-  const char* e = PyUnicode_Check(r.item(kAttElement)) ? PyUnicode_AsUTF8(r.item(kAttElement)) : nullptr;
-  if (e == nullptr) r.wrong(kAttElement, "a string");
+  const char* e = r.text(kAttElement);
   if (std::strcmp(e, "bf16") == 0) a.element = k::AttentionElement::BF16;
   else if (std::strcmp(e, "f16") == 0) a.element = k::AttentionElement::F16;
   else throw py::value_error(std::string("unknown attention element '") + e + "'");
@@ -103,6 +120,12 @@ inline tessera::kernels::AttentionArguments attention_arguments_of(py::handle sp
   a.softmax_scale = static_cast<float>(scale);
   if (!PyBool_Check(r.item(kAttCausal))) r.wrong(kAttCausal, "a bool");
   a.mask = r.item(kAttCausal) == Py_True ? k::AttentionMask::Causal : k::AttentionMask::None;
+  a.grid = attention_grid_of(r.text(kAttGrid));
+  a.persistent_ctas = r.small(kAttPersistentCtas);
+  a.workspace = const_cast<void*>(r.pointer(kAttWorkspace));
+  const long long workspace_bytes = r.integer(kAttWorkspaceBytes);
+  if (workspace_bytes < 0) throw py::value_error("tessera.attention: workspace_bytes = " + std::to_string(workspace_bytes) + " < 0");
+  a.workspace_bytes = static_cast<std::size_t>(workspace_bytes);
   return a;
 }
 

@@ -102,7 +102,7 @@ Placement place(const k::GemmArguments& g) {
 
 Placement place(const k::AttentionArguments& a) {
   return place({{"q", a.q}, {"k", a.k}, {"v", a.v}, {"out", a.o}, {"lse", a.lse}, {"cu_seqlens_q", a.cu_seqlens_q},
-                {"cu_seqlens_k", a.cu_seqlens_k}},
+                {"cu_seqlens_k", a.cu_seqlens_k}, {"workspace", a.workspace}},
                "attention");
 }
 
@@ -304,11 +304,115 @@ py::tuple tune(py::handle spec, std::uintptr_t stream, int reps, bool record, co
   return py::make_tuple(st[0], st[1], t.chosen, t.microseconds, timings, t.cache_file, t.note, t.rule, t.rounds);
 }
 
-// tessera.attention's launch (checked_launch: the same checks and waits as tessera.gemm's).
-py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle producer_streams) {
+// The tile counters tessera.attention lends where the caller passes no workspace
+// (workspace="auto"): one per (device, stream), so that calls that may run at the same time
+// never share one (AttentionArguments::workspace's rule) while the calls of one stream, which
+// run one after another, reuse theirs: each launch leaves its counter zeroed for the next, so
+// only a counter's first use costs anything (a memset of 8 bytes, queued on its stream ahead of
+// the launch). Streams are told apart by cudaStreamGetId, which never names two streams alike
+// in a process, so a new stream whose handle an old one had gets a counter of its own. Counters
+// are slots of 128 bytes (an L2 line each: the atomics of concurrent streams never share one)
+// in chunks of 256 slots from cudaMalloc, at most 4096 slots (512 KiB) per device; never freed
+// (at exit the runtime may be gone first). Where none can be lent the call runs without a
+// counter, which gives the same bits: a stream capturing a graph (a graph may be replayed
+// beside the stream's own calls, so it needs a workspace of its own: pass one), a stream CUDA
+// cannot name, a device whose slots are used up, a failed allocation.
+class AttentionCounters {
+ public:
+  static constexpr std::size_t slot_bytes = 128, slots_per_chunk = 256, max_slots = 4096;
+  static_assert(k::attention_counter_bytes <= slot_bytes, "a slot holds the tile counter");
+
+  // The counter of `stream` on `device` (the current device), or null.
+  void* of(int device, cudaStream_t stream) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    if (capture != cudaStreamCaptureStatusNone) return nullptr;
+    unsigned long long id = 0;
+    if (cudaStreamGetId(stream, &id) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    std::lock_guard<std::mutex> guard(lock_);
+    if (auto it = slots_.find({device, id}); it != slots_.end()) return it->second;
+    Chunks& c = devices_[device];
+    if (c.used % slots_per_chunk == 0) {  // (the last chunk is full, or there is none)
+      if (c.used >= max_slots) return nullptr;
+      // cudaMalloc is refused while another thread captures a graph in the global mode; in the
+      // relaxed mode it is not (and it touches no stream, so no capture can miss it).
+      cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+      cudaThreadExchangeStreamCaptureMode(&mode);
+      void* chunk = nullptr;
+      const cudaError_t e = cudaMalloc(&chunk, slots_per_chunk * slot_bytes);
+      cudaThreadExchangeStreamCaptureMode(&mode);
+      if (e != cudaSuccess) {
+        cudaGetLastError();
+        return nullptr;
+      }
+      c.last = static_cast<unsigned char*>(chunk);
+    }
+    void* slot = c.last + (c.used % slots_per_chunk) * slot_bytes;
+    // Zeroed on the stream itself: ordered before its launch, and after nothing of another
+    // stream's (a memset on another stream could land while this one's counter is in use).
+    if (cudaMemsetAsync(slot, 0, k::attention_counter_bytes, stream) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;  // (the slot stays free)
+    }
+    ++c.used;
+    slots_.emplace(std::make_pair(device, id), slot);
+    return slot;
+  }
+
+  // For the tests: counters lent so far on `device`, and the one lent to `stream` (null: none).
+  std::size_t lent(int device) {
+    std::lock_guard<std::mutex> guard(lock_);
+    auto it = devices_.find(device);
+    return it == devices_.end() ? 0 : it->second.used;
+  }
+  void* lent_to(int device, cudaStream_t stream) {
+    unsigned long long id = 0;
+    if (cudaStreamGetId(stream, &id) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    std::lock_guard<std::mutex> guard(lock_);
+    auto it = slots_.find({device, id});
+    return it == slots_.end() ? nullptr : it->second;
+  }
+
+ private:
+  struct Chunks {
+    unsigned char* last = nullptr;  // the newest chunk
+    std::size_t used = 0;           // slots lent, over all the device's chunks
+  };
+  std::mutex lock_;
+  std::map<std::pair<int, unsigned long long>, void*> slots_;
+  std::map<int, Chunks> devices_;
+};
+
+AttentionCounters& attention_counters() {
+  static AttentionCounters* counters = new AttentionCounters;  // leaked on purpose, as event_pool()
+  return *counters;
+}
+
+// tessera.attention's launch (checked_launch: the same checks and waits as tessera.gemm's), with
+// the stream's tile counter from attention_counters() where `auto_workspace` is true, the
+// caller gave no workspace and the grid would use one.
+py::tuple run_attention(py::handle spec, py::handle stream_handle, py::handle producer_streams, py::handle auto_workspace_flag) {
   k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
+  const int auto_workspace = PyObject_IsTrue(auto_workspace_flag.ptr());
+  if (auto_workspace < 0) throw py::error_already_set();
   return checked_launch(a, stream_handle, producer_streams, tessera::python::attention_status_tuple,
-                        [](k::AttentionArguments const& a, cudaStream_t on, int) { return k::attention(a, on); });
+                        [&](k::AttentionArguments& args, cudaStream_t on, int device) {
+                          if (auto_workspace && args.workspace == nullptr && k::attention_workspace_size(args) > 0)
+                            if (void* counter = attention_counters().of(device, on)) {
+                              args.workspace = counter;
+                              args.workspace_bytes = k::attention_counter_bytes;
+                            }
+                          return k::attention(args, on);
+                        });
 }
 
 // The launch both forms of tessera.gemm_grouped share, on `on` (the device current): the
@@ -438,11 +542,38 @@ PYBIND11_MODULE(_gemm_cuda, m) {
       "run(spec, stream, producer_streams, auto_workspace): checks (check_arguments, can_implement) and launches one "
       "GEMM (`spec`: a tuple of GEMM_SPEC_FIELDS) on `stream` after the `producer_streams`; (status, message), "
       "('', '') on success.");
-  tessera::python::def_fastcall<&run_attention, 3>(
+  tessera::python::def_fastcall<&run_attention, 4>(
       m, "run_attention",
-      "run_attention(spec, stream, producer_streams): checks (check_arguments, can_implement) and launches one "
-      "attention forward pass (`spec`: a tuple of ATTENTION_SPEC_FIELDS) on `stream` after the `producer_streams`; "
-      "(status, message), ('', '') on success.");
+      "run_attention(spec, stream, producer_streams, auto_workspace): checks (check_arguments, can_implement) and "
+      "launches one attention forward pass (`spec`: a tuple of ATTENTION_SPEC_FIELDS) on `stream` after the "
+      "`producer_streams`, with the module's tile counter for that stream when `auto_workspace` is true and the spec "
+      "has no workspace; (status, message), ('', '') on success.");
+  m.def(
+      "attention_workspace_size",
+      [](const std::string& grid, bool causal, bool varlen) {
+        // (attention_workspace_size reads the grid, the mask and whether cu_seqlens are given,
+        // never through the pointers: a stand-in marks varlen)
+        k::AttentionArguments a;
+        a.grid = tessera::python::attention_grid_of(grid.c_str());
+        a.mask = causal ? k::AttentionMask::Causal : k::AttentionMask::None;
+        static const int stand_in[1] = {0};
+        a.cu_seqlens_q = a.cu_seqlens_k = varlen ? stand_in : nullptr;
+        return k::attention_workspace_size(a);
+      },
+      py::arg("grid"), py::arg("causal"), py::arg("varlen"),
+      "attention_workspace_size(grid, causal, varlen): bytes of workspace tessera::attention uses for such a call "
+      "(attention_workspace_size).");
+  m.def("attention_counters_lent", [](int device) { return attention_counters().lent(device); }, py::arg("device"),
+        "attention_counters_lent(device): how many streams' tile counters tessera.attention has lent on `device`.");
+  m.def(
+      "attention_counter_of",
+      [](int device, std::uintptr_t stream) {
+        DeviceScope scope(device);
+        return reinterpret_cast<std::uintptr_t>(attention_counters().lent_to(device, as_stream(stream)));
+      },
+      py::arg("device"), py::arg("stream"),
+      "attention_counter_of(device, stream): the address of the tile counter lent to `stream` (a handle) on `device`, "
+      "0 when none is.");
   tessera::python::def_fastcall<&run_grouped, 3>(
       m, "run_grouped",
       "run_grouped(spec, stream, producer_streams): checks (check_grouped_arguments) and launches one grouped GEMM "

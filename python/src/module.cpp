@@ -1330,6 +1330,9 @@ PYBIND11_MODULE(_core, m) {
       "check_attention_arguments(spec): (status, message) of check_arguments on a tuple of ATTENTION_SPEC_FIELDS; "
       "('', '') when it passes.");
   m.attr("ATTENTION_SPEC_FIELDS") = tessera::python::attention_field_names();
+  m.attr("ATTENTION_GRIDS") = py::make_tuple(tessera::python::kAttentionGrids[0], tessera::python::kAttentionGrids[1],
+                                             tessera::python::kAttentionGrids[2]);
+  m.attr("ATTENTION_COUNTER_BYTES") = tessera::kernels::attention_counter_bytes;
   // The grouped GEMM's device-free checks (check_grouped_arguments, the workspace standing in for
   // the one the launch allocates), likewise: tessera.gemm_grouped refuses in every build.
   tessera::python::def_fastcall<&tessera::python::check_grouped_spec, 1>(

@@ -29,7 +29,7 @@ from ._analysis import (  # noqa: E402
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._gemm import gemm, gemm_tune, GemmTuneResult  # noqa: E402
-from ._attention import attention  # noqa: E402
+from ._attention import attention, attention_workspace_size  # noqa: E402
 from ._gemm_grouped import gemm_grouped  # noqa: E402
 from ._json import to_dict  # noqa: E402
 from .testing import (  # noqa: E402
@@ -53,7 +53,7 @@ for _cls in (Layout, ComposedLayout):
 Layout.to_pycute = _interop.to_pycute
 
 __all__ = [
-    "AttentionError", "attention",
+    "AttentionError", "attention", "attention_workspace_size",
     "BankConflicts", "Coalescing", "Diff", "Explanation", "diff", "Verification", "explain", "verify", "assert_bijective", "assert_compact", "assert_covers_tile_once",
     "assert_equal_as_functions", "assert_equals_exactly", "assert_has_cosize", "assert_injective",
     "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "GemmError", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",

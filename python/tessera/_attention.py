@@ -15,7 +15,10 @@ ELEMENTS = {"float16": "f16", "bfloat16": "bf16"}
 _INT_MAX = 2**31 - 1
 _FLT_MAX = 3.4028234663852886e38
 SPEC_FIELDS = _core.ATTENTION_SPEC_FIELDS
-_WHAT = {name: f"tessera.attention: {name}" for name in ("q", "k", "v", "out", "cu_seqlens_q", "cu_seqlens_k")}
+GRIDS = _core.ATTENTION_GRIDS  # ("auto", "persistent", "per_tile"): AttentionGrid's Auto, Persistent, PerTile
+COUNTER_BYTES = _core.ATTENTION_COUNTER_BYTES  # the tile counter (attention_counter_bytes)
+_WHAT = {name: f"tessera.attention: {name}"
+         for name in ("q", "k", "v", "out", "cu_seqlens_q", "cu_seqlens_k", "workspace")}
 
 
 def _check_status(status, message):
@@ -30,14 +33,39 @@ def spec_dict(spec):
 class AttentionPlan:
     """What attention() hands the C++ API: ``spec`` (AttentionArguments, flat: a tuple of
     SPEC_FIELDS), the launch ``stream``, the producer streams it ``waits`` for, the shapes of
-    the outputs it allocates (``out_shape``, ``lse_shape``), the inputs' ``dtype`` and the
+    the outputs it allocates (``out_shape``, ``lse_shape``), the inputs' ``dtype``, whether the
+    module lends the stream's tile counter (``auto_workspace``: workspace="auto") and the
     ``views`` (kept alive until the launch)."""
 
-    __slots__ = ("spec", "stream", "waits", "out_shape", "lse_shape", "dtype", "views")
+    __slots__ = ("spec", "stream", "waits", "out_shape", "lse_shape", "dtype", "auto_workspace", "views")
 
-    def __init__(self, spec, stream, waits, out_shape, lse_shape, dtype, views):
+    def __init__(self, spec, stream, waits, out_shape, lse_shape, dtype, auto_workspace, views):
         self.spec, self.stream, self.waits = spec, stream, waits
         self.out_shape, self.lse_shape, self.dtype, self.views = out_shape, lse_shape, dtype, views
+        self.auto_workspace = auto_workspace
+
+
+def _grid(grid):
+    if not isinstance(grid, str):
+        raise TypeError(f"tessera.attention: grid is {type(grid).__name__} {grid!r}, not one of {', '.join(GRIDS)}")
+    if grid not in GRIDS:
+        raise ValueError(f"tessera.attention: grid = {grid!r} is none of {', '.join(map(repr, GRIDS))}")
+    return grid
+
+
+def attention_workspace_size(*, causal=False, varlen=False, grid="auto"):
+    """Bytes of workspace tessera.attention can use for a call with this mask, varlen or not,
+    and grid: the C++ ``attention_workspace_size`` (8, the tile counter, where the grid takes
+    tiles from a counter: ``grid="persistent"`` under a causal mask or varlen, ``"auto"`` under
+    a causal mask without varlen; else 0). For a workspace of your own (``workspace=``), e.g.
+    ``torch.zeros(tessera.attention_workspace_size(causal=True), dtype=torch.uint8,
+    device="cuda")``. RuntimeError without tessera's CUDA part."""
+    if causal is not True and causal is not False:
+        raise TypeError(f"tessera.attention_workspace_size: causal is {type(causal).__name__}, not a bool")
+    if varlen is not True and varlen is not False:
+        raise TypeError(f"tessera.attention_workspace_size: varlen is {type(varlen).__name__}, not a bool")
+    grid = _grid(grid)
+    return _gemm._cuda("tessera.attention_workspace_size", "attention").attention_workspace_size(grid, causal, varlen)
 
 
 def _strides(v, name):
@@ -69,9 +97,20 @@ def _size(value, what, lo):
 
 
 def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=None,
-         max_seqlen_k=None, return_lse=False, stream=None):
+         max_seqlen_k=None, return_lse=False, stream=None, grid="auto", persistent_ctas=None, workspace="auto"):
     """attention()'s arguments mapped onto the C++ API's, checked as far as Python can (shapes,
     dtypes, strides, devices, streams), without the C++ checks and without launching."""
+    grid = _grid(grid)
+    if persistent_ctas is None:
+        ctas = 0  # (the C++ default: as many as the device holds at once)
+    else:
+        ctas = _size(persistent_ctas, "persistent_ctas", 1)
+        if grid == "per_tile":
+            raise ValueError("tessera.attention: persistent_ctas caps a persistent grid; grid='per_tile' has a CTA per "
+                             "work tile")
+    auto_workspace = isinstance(workspace, str) and workspace == "auto"
+    if isinstance(workspace, str) and not auto_workspace:
+        raise ValueError(f"tessera.attention: workspace = {workspace!r} is none of 'auto', None or a GPU array")
     if causal is not True and causal is not False:
         raise TypeError(f"tessera.attention: causal is {type(causal).__name__}, not a bool")
     if return_lse is not True and return_lse is not False:
@@ -96,7 +135,8 @@ def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_s
                          "sequences (the offsets live on the GPU: reading them would wait for it)")
 
     views, launch, waits = _arrays.read_arrays(
-        (("q", q), ("k", k), ("v", v), ("out", out), ("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k)), _WHAT,
+        (("q", q), ("k", k), ("v", v), ("out", out), ("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k),
+         ("workspace", None if auto_workspace else workspace)), _WHAT,
         None if stream is None else _gemm.stream_handle(stream), "tessera.attention")
     vq, vk, vv, vo = views["q"], views["k"], views["v"], views.get("out")
     rank = 3 if varlen else 4
@@ -120,6 +160,23 @@ def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_s
         for name in ("q", "k", "v"):
             if _gemm._overlap(vo, views[name]):
                 raise ValueError(f"tessera.attention: out overlaps {name}: the kernel reads {name} while writing out")
+    workspace_ptr = workspace_bytes = 0
+    vw = views.get("workspace")
+    if vw is not None:
+        if vw.strides != _arrays.compact_strides(vw.shape):
+            raise ValueError(f"tessera.attention: workspace has strides {vw.strides}; it is contiguous")
+        if vw.readonly:
+            raise ValueError("tessera.attention: workspace is read-only; the kernel counts tiles in it")
+        workspace_bytes = vw.itemsize
+        for e in vw.shape:
+            workspace_bytes *= e
+        if workspace_bytes < COUNTER_BYTES:
+            raise ValueError(f"tessera.attention: workspace has {workspace_bytes} bytes; the tile counter takes "
+                             f"{COUNTER_BYTES} (tessera.attention_workspace_size)")
+        for name in ("q", "k", "v", "out", "cu_seqlens_q", "cu_seqlens_k"):
+            if name in views and _gemm._overlap(vw, views[name]):
+                raise ValueError(f"tessera.attention: workspace overlaps {name}: the kernel writes the workspace")
+        workspace_ptr = vw.ptr
     head_dim = vq.shape[-1]
     if vk.shape[-1] != head_dim:
         raise ValueError(f"tessera.attention: q's head_dim is {head_dim} and k's {vk.shape[-1]}; they are the same")
@@ -171,8 +228,9 @@ def plan(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_s
         o_ptr = 256  # a stand-in for the checks before anything is allocated (aligned, as the allocation)
     spec = (ELEMENTS[vq.dtype], batch, heads, kv_heads, head_dim, seqlen_q, seqlen_k,
             vq.ptr, vk.ptr, vv.ptr, o_ptr, 256 if return_lse else 0, *strides,
-            cu_q, cu_k, total_q, total_k, softmax_scale, causal)
-    return AttentionPlan(spec, launch, waits, tuple(vq.shape), lse_shape if return_lse else None, vq.dtype, views)
+            cu_q, cu_k, total_q, total_k, softmax_scale, causal, grid, ctas, workspace_ptr, workspace_bytes)
+    return AttentionPlan(spec, launch, waits, tuple(vq.shape), lse_shape if return_lse else None, vq.dtype,
+                         auto_workspace, views)
 
 
 def _empty(like, shape, dtype):
@@ -186,7 +244,8 @@ _LSE_PTR = SPEC_FIELDS.index("lse_ptr")
 
 
 def attention(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
-              max_seqlen_q=None, max_seqlen_k=None, return_lse=False, stream=None):
+              max_seqlen_q=None, max_seqlen_k=None, return_lse=False, stream=None, grid="auto", persistent_ctas=None,
+              workspace="auto"):
     """O = softmax(Q K^T * scale [+ causal mask]) V on the GPU, with tessera's SM90 attention
     kernel (the C++ host API ``tessera::attention``: docs/attention.md); returns ``out``, or
     ``(out, lse)`` with ``return_lse=True``.
@@ -227,7 +286,8 @@ def attention(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None,
     without a CUDA build, without an sm_90 GPU, or when the launch fails.
     """
     p = plan(q, k, v, out, causal=causal, scale=scale, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
-             max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, return_lse=return_lse, stream=stream)
+             max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, return_lse=return_lse, stream=stream, grid=grid,
+             persistent_ctas=persistent_ctas, workspace=workspace)
     _check_status(*_core.check_attention_arguments(p.spec))
     cuda = _gemm._cuda("tessera.attention", "attention")
     spec = list(p.spec)
@@ -236,5 +296,5 @@ def attention(q, k, v, out=None, *, causal=False, scale=None, cu_seqlens_q=None,
     lse = None
     if return_lse:
         lse, spec[_LSE_PTR] = _empty(q, p.lse_shape, "float32")
-    _check_status(*cuda.run_attention(tuple(spec), p.stream, p.waits))
+    _check_status(*cuda.run_attention(tuple(spec), p.stream, p.waits, p.auto_workspace))
     return (out, lse) if return_lse else out

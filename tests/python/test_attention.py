@@ -11,7 +11,7 @@ import tessera as ts
 from tessera import _attention
 from test_gemm import Cai, FakeDlpack, no_gpu
 
-Q, K, V, O, CUQ, CUK = 0x100000, 0x200000, 0x300000, 0x400000, 0x500000, 0x600000
+Q, K, V, O, CUQ, CUK, W = 0x100000, 0x200000, 0x300000, 0x400000, 0x500000, 0x600000, 0x700000
 BF16 = dict(typestr="<V2")
 
 
@@ -38,7 +38,8 @@ def test_signature():
     assert list(p)[:4] == ["q", "k", "v", "out"] and p["out"].default is None
     keyword_only = [n for n, x in p.items() if x.kind is inspect.Parameter.KEYWORD_ONLY]
     assert keyword_only == ["causal", "scale", "cu_seqlens_q", "cu_seqlens_k", "max_seqlen_q", "max_seqlen_k",
-                            "return_lse", "stream"]
+                            "return_lse", "stream", "grid", "persistent_ctas", "workspace"]
+    assert (p["grid"].default, p["persistent_ctas"].default, p["workspace"].default) == ("auto", None, "auto")
     assert issubclass(ts.AttentionError, ValueError) and ts.attention.__doc__
 
 
@@ -108,6 +109,71 @@ def test_dlpack_operands_are_handed_the_launch_stream():
     assert p.stream == 0x7000 and p.waits == [0x5000], "an explicit stream waits for the producers' streams"
 
 
+def test_grid_and_workspace_map_onto_the_arguments():
+    s = spec()
+    assert (s["grid"], s["persistent_ctas"], s["workspace_ptr"], s["workspace_bytes"]) == ("auto", 0, 0, 0)
+    assert _attention.plan(**qkvo()).auto_workspace, "by default the module lends the stream's counter"
+    assert not _attention.plan(**qkvo(), workspace=None).auto_workspace
+    for grid in ("auto", "persistent", "per_tile"):
+        assert spec(grid=grid)["grid"] == grid
+    assert spec(grid="persistent", persistent_ctas=3)["persistent_ctas"] == 3
+    p = _attention.plan(**qkvo(), causal=True, workspace=t((2,), W, typestr="<i4"))
+    s = _attention.spec_dict(p.spec)
+    assert (s["workspace_ptr"], s["workspace_bytes"]) == (W, 8) and not p.auto_workspace
+    s = spec(workspace=t((64,), W, typestr="|u1"))
+    assert s["workspace_bytes"] == 64, "bytes are the array's, whatever its dtype"
+    assert _attention._core.check_attention_arguments(p.spec) == ("", "")
+
+
+def test_the_workspace_stream_is_waited_for():
+    p = _attention.plan(**qkvo(), workspace=t((2,), W, typestr="<i4", stream=0x9000), stream=0x7000)
+    assert p.stream == 0x7000 and p.waits == [0x9000], "zeroed on another stream: the launch waits for it"
+
+
+def test_workspace_size_follows_the_grid_rule():
+    if not ts.has_cuda:
+        with pytest.raises(RuntimeError, match="built without CUDA"):
+            ts.attention_workspace_size(causal=True)
+        return
+    sizes = {(g, c, v): ts.attention_workspace_size(grid=g, causal=c, varlen=v)
+             for g in _attention.GRIDS for c in (False, True) for v in (False, True)}
+    assert set(sizes.values()) == {0, _attention.COUNTER_BYTES}
+    for (g, c, v), size in sizes.items():
+        # A counter where tiles differ in cost (causal, varlen) and a persistent grid takes
+        # them: always under "persistent", under "auto" only causal with one length.
+        counter = g == "persistent" and (c or v) or g == "auto" and c and not v
+        assert size == (_attention.COUNTER_BYTES if counter else 0), (g, c, v)
+    assert ts.attention_workspace_size() == sizes[("auto", False, False)]
+    assert ts.attention_workspace_size(causal=True) == sizes[("auto", True, False)]
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    (dict(grid="Persistent"), ValueError, "is none of 'auto', 'persistent', 'per_tile'"),
+    (dict(grid=None), TypeError, "grid is NoneType"),
+    (dict(causal=1), TypeError, "causal is int"),
+    (dict(varlen="no"), TypeError, "varlen is str"),
+])
+def test_workspace_size_refusals(kwargs, error, text):
+    with pytest.raises(error, match=text):
+        ts.attention_workspace_size(**kwargs)
+
+
+def test_descriptions_with_a_bad_grid_or_workspace_size_are_refused():
+    spec_ = list(_attention.plan(**qkvo()).spec)
+    bad = list(spec_)
+    bad[_attention.SPEC_FIELDS.index("grid")] = "fastest"
+    with pytest.raises(ValueError, match="grid = 'fastest' is none of"):
+        _attention._core.check_attention_arguments(tuple(bad))
+    bad = list(spec_)
+    bad[_attention.SPEC_FIELDS.index("workspace_bytes")] = -8
+    with pytest.raises(ValueError, match="workspace_bytes = -8 < 0"):
+        _attention._core.check_attention_arguments(tuple(bad))
+    bad = list(spec_)
+    bad[_attention.SPEC_FIELDS.index("workspace_bytes")] = 8  # (and no pointer)
+    assert _attention._core.check_attention_arguments(tuple(bad)) == \
+        ("invalid argument", "workspace is a null pointer while workspace_bytes = 8")
+
+
 # ---- refusals: Python's own ----------------------------------------------------------------------
 
 CU = dict(cu_seqlens_q=t((3,), CUQ, typestr="<i4"), cu_seqlens_k=t((3,), CUK, typestr="<i4"))
@@ -158,6 +224,21 @@ VARLEN = dict(q=t((100, 8, 128), Q), k=t((80, 8, 128), K), v=t((80, 8, 128), V),
     (dict(VARLEN, **CU, max_seqlen_q=0, max_seqlen_k=40), ValueError, "max_seqlen_q = 0 lies outside"),
     (dict(VARLEN, **CU, max_seqlen_q=50.0, max_seqlen_k=40), TypeError, "max_seqlen_q is float"),
     (dict(stream="s"), TypeError, "stream"),
+    (dict(grid="dynamic"), ValueError, "grid = 'dynamic' is none of 'auto', 'persistent', 'per_tile'"),
+    (dict(grid=0), TypeError, "grid is int"),
+    (dict(persistent_ctas=0), ValueError, "persistent_ctas = 0 lies outside"),
+    (dict(persistent_ctas=-1), ValueError, "persistent_ctas = -1 lies outside"),
+    (dict(persistent_ctas=True), TypeError, "persistent_ctas is a bool"),
+    (dict(persistent_ctas=2**31), ValueError, "persistent_ctas = 2147483648 lies outside"),
+    (dict(grid="per_tile", persistent_ctas=4), ValueError, "grid='per_tile' has a CTA per work tile"),
+    (dict(workspace="none"), ValueError, "workspace = 'none' is none of 'auto', None or a GPU array"),
+    (dict(workspace=t((1,), W, typestr="<i4")), ValueError, "workspace has 4 bytes; the tile counter takes 8"),
+    (dict(workspace=t((4,), W, typestr="<i4", strides=(2,))), ValueError, "workspace has strides"),
+    (dict(workspace=t((2,), W, typestr="<i4", readonly=True)), ValueError, "workspace is read-only"),
+    (dict(workspace=t((2,), O + 64, typestr="<i4")), ValueError, "workspace overlaps out"),
+    (dict(workspace=t((2,), K, typestr="<i4")), ValueError, "workspace overlaps k"),
+    (dict(workspace=np.zeros(2, np.int32)), ValueError, "workspace is in CPU memory"),
+    (dict(workspace=object()), TypeError, "workspace.*not a GPU array"),
 ])
 def test_python_refusals(kwargs, error, text):
     args = qkvo()
@@ -177,6 +258,7 @@ def test_python_refusals(kwargs, error, text):
     (dict(q=t((2, 100, 8, 128), Q + 2)), "misaligned operand", "16-byte aligned"),
     (dict(k=t((2, 70, 8, 128), K, strides=(70 * 8 * 132, 8 * 132, 132, 1))), "misaligned operand",
      "multiples of 8 elements"),
+    (dict(workspace=t((8,), W + 2, typestr="|u1")), "misaligned operand", "workspace must be 4-byte aligned"),
 ])
 def test_cxx_refusals_are_attention_errors_with_the_reason(kwargs, status, text):
     args = qkvo()

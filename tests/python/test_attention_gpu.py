@@ -206,3 +206,173 @@ def test_arrays_on_two_devices_are_refused(gen):
     q, k, v = (rand((1, 64, 2, 128), torch.bfloat16, gen) for _ in range(3))
     with pytest.raises(ValueError, match="device"):
         ts.attention(q, k.to("cuda:1"), v)
+
+
+# ---- the grid and the tile counter ---------------------------------------------------------------
+
+def sdpa_math(q, k, v, causal):
+    """torch's SDPA, math backend in f32, on (batch, seqlen, heads, dim) tensors (sq == sk)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    h, hkv = q.shape[2], k.shape[2]
+    qt, kt, vt = (x.float().transpose(1, 2) for x in (q, k, v))
+    kt, vt = kt.repeat_interleave(h // hkv, 1), vt.repeat_interleave(h // hkv, 1)
+    with sdpa_kernel(SDPBackend.MATH):
+        return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal).transpose(1, 2)
+
+
+def lent():
+    """Counters the module has lent on the current device."""
+    from tessera import _gemm_cuda
+    return _gemm_cuda.attention_counters_lent(torch.cuda.current_device())
+
+
+def counter_of(stream):
+    """The address of the counter the module lent to `stream`, 0 when none."""
+    from tessera import _gemm_cuda
+    return _gemm_cuda.attention_counter_of(torch.cuda.current_device(), stream.cuda_stream)
+
+
+def run(q, k, v, **kw):
+    out = torch.full_like(q, math.nan)
+    _, lse = ts.attention(q, k, v, out, return_lse=True, **kw)
+    return out, lse
+
+
+# Every way the grid can cover the tiles: the module's counter (Auto, and Persistent with as many
+# CTAs as resident or 3: most tiles then go through the counter), a caller's workspace, strided
+# persistent CTAs (no workspace), a CTA per tile.
+GRIDS = [dict(grid="auto"), dict(grid="persistent"), dict(grid="persistent", persistent_ctas=3),
+         dict(grid="persistent", persistent_ctas=3, workspace="caller"), dict(grid="auto", workspace="caller"),
+         dict(grid="persistent", workspace=None), dict(grid="auto", workspace=None)]
+
+
+@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("dt", ["bf16", "f16"])
+@pytest.mark.parametrize("causal", [True, False])
+def test_every_grid_writes_the_per_tile_bits(gen, d, dt, causal):
+    dtype = DTYPES[dt]
+    b, s, h, hkv = 2, 1000, 8, 2  # (more work tiles than an H100/H200 holds CTAs at once: 2*8*8 causal at D 128)
+    q, k, v = rand((b, s, h, d), dtype, gen), rand((b, s, hkv, d), dtype, gen), rand((b, s, hkv, d), dtype, gen)
+    ref_o, ref_lse = run(q, k, v, causal=causal, grid="per_tile")
+    assert not torch.isnan(ref_o).any()
+    math_o = sdpa_math(q, k, v, causal)
+    err = (ref_o.float() - math_o).abs().max().item()
+    their = (sdpa(q, k, v, causal, d**-0.5).float() - math_o).abs().max().item()  # (torch's own in the type)
+    bound = max(TOL[dtype], 4 * their)
+    assert err <= bound, f"per tile against SDPA's math backend (f32): {err:.3g} > {bound:.3g}"
+    for kw in GRIDS:
+        kw = dict(kw)
+        ws = None
+        if kw.get("workspace") == "caller":
+            ws = kw["workspace"] = torch.zeros(8, dtype=torch.uint8, device="cuda")
+        o, lse = run(q, k, v, causal=causal, **kw)
+        assert torch.equal(o, ref_o) and torch.equal(lse, ref_lse), f"{kw}: not the per-tile grid's bits"
+        if ws is not None:
+            torch.cuda.synchronize()
+            assert not ws.any(), "each launch leaves the counter zero for the next"
+
+
+def test_varlen_on_the_counter_writes_the_per_tile_bits(gen):
+    lens = [1, 700, 129, 1000, 33]
+    h, hkv, d, dtype = 8, 4, 128, torch.bfloat16
+    cu = torch.tensor([0, *itertools.accumulate(lens)], dtype=torch.int32, device="cuda")
+    q, k, v = rand((sum(lens), h, d), dtype, gen), rand((sum(lens), hkv, d), dtype, gen), rand((sum(lens), hkv, d), dtype, gen)
+    common = dict(cu_seqlens_q=cu, cu_seqlens_k=cu, max_seqlen_q=max(lens), max_seqlen_k=max(lens))
+    for causal in (False, True):
+        ref = run(q, k, v, causal=causal, grid="per_tile", **common)
+        for kw in (dict(grid="persistent"), dict(grid="persistent", persistent_ctas=3), dict(grid="auto")):
+            got = run(q, k, v, causal=causal, **kw, **common)
+            assert torch.equal(got[0], ref[0]) and torch.equal(got[1], ref[1]), f"{kw} causal={causal}"
+
+
+def test_a_caller_workspace_is_the_counter(gen):
+    # A counter that does not start at zero hands out tickets past the first ones: the tiles they
+    # skip stay unwritten. So the kernel really counts in the caller's workspace, and the launch
+    # still leaves it zero for the next.
+    q, k, v = (rand((2, 2048, 8, 128), torch.bfloat16, gen) for _ in range(3))
+    ref, _ = run(q, k, v, causal=True, grid="per_tile")
+    ws = torch.zeros(2, dtype=torch.int32, device="cuda")
+    ws[0] = 5  # (`next`: five tiles never drawn)
+    out, _ = run(q, k, v, causal=True, grid="persistent", persistent_ctas=3, workspace=ws)
+    torch.cuda.synchronize()
+    assert torch.isnan(out).any(), "a non-zero counter skips tiles (the workspace was not used?)"
+    assert not ws.any(), "the launch zeroes the counter at its end"
+    out, _ = run(q, k, v, causal=True, grid="persistent", persistent_ctas=3, workspace=ws)
+    assert torch.equal(out, ref)
+
+
+def test_the_module_lends_one_counter_per_stream(gen):
+    # (torch.cuda.Stream() hands out streams of a pool: one may have its counter from an earlier
+    # test, so the test reads which counter each stream holds rather than how many were lent)
+    q, k, v = (rand((1, 1024, 4, 64), torch.bfloat16, gen) for _ in range(3))
+    ref, _ = run(q, k, v, causal=True, grid="per_tile")
+    streams = [torch.cuda.Stream() for _ in range(2)]
+    held = {}
+    for s in streams:
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            before, had = lent(), counter_of(s)
+            run(q, k, v, causal=False)  # (full attention uses no counter: none lent)
+            run(q, k, v, causal=True, workspace=None)
+            assert (lent(), counter_of(s)) == (before, had)
+            out, _ = run(q, k, v, causal=True)
+            held[s.cuda_stream] = counter_of(s)
+            assert held[s.cuda_stream] != 0, "the stream's causal call takes a counter"
+            assert lent() == before + (had == 0), "one counter per stream, lent at its first causal call"
+            assert had in (0, held[s.cuda_stream]), "a stream keeps its counter"
+            out2, _ = run(q, k, v, causal=True)
+            assert (lent(), counter_of(s)) == (before + (had == 0), held[s.cuda_stream]), "its next calls reuse it"
+        s.synchronize()
+        assert torch.equal(out, ref) and torch.equal(out2, ref)
+    if len(held) == 2:
+        a, b = held.values()
+        assert abs(a - b) >= 128, "two streams, two counters (a line apart at least)"
+
+
+def test_concurrent_streams_on_the_module_counters(gen):
+    # Calls on several streams at once, each on its stream's counter: a shared counter would
+    # hand one launch's tiles to the other and leave rows unwritten.
+    q, k, v = (rand((2, 4096, 16, 128), torch.bfloat16, gen) for _ in range(3))
+    ref, _ = run(q, k, v, causal=True, grid="per_tile")
+    streams = [torch.cuda.Stream() for _ in range(4)]
+    outs = [[torch.full_like(q, math.nan) for _ in range(3)] for _ in streams]
+    for s in streams:
+        s.wait_stream(torch.cuda.current_stream())
+    for r in range(3):
+        for s, o in zip(streams, outs):
+            with torch.cuda.stream(s):
+                ts.attention(q, k, v, o[r], causal=True)
+    torch.cuda.synchronize()
+    for o in outs:
+        for x in o:
+            assert torch.equal(x, ref)
+
+
+def test_graph_capture(gen):
+    # While a stream captures, the module lends no counter (the graph may run beside the stream's
+    # own calls); a caller's workspace goes into the graph and serves every replay.
+    q, k, v = (rand((2, 1024, 8, 128), torch.bfloat16, gen) for _ in range(3))
+    ref, _ = run(q, k, v, causal=True, grid="per_tile")
+    ws = torch.zeros(8, dtype=torch.uint8, device="cuda")
+    outs = [torch.full_like(q, math.nan) for _ in range(2)]
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # (warm-up off the capture: the kernels' attributes set)
+        ts.attention(q, k, v, outs[0], causal=True, workspace=ws)
+        ts.attention(q, k, v, outs[1], causal=True, workspace=None)
+    side.synchronize()
+    before = lent()
+    g = torch.cuda.CUDAGraph()
+    for o in outs:
+        o.fill_(math.nan)
+    with torch.cuda.graph(g):
+        ts.attention(q, k, v, outs[0], causal=True, workspace=ws)
+        ts.attention(q, k, v, outs[1], causal=True)
+    assert lent() == before, "no counter lent to a capturing stream"
+    for _ in range(3):
+        for o in outs:
+            o.fill_(math.nan)
+        g.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(outs[0], ref) and torch.equal(outs[1], ref)
+        assert not ws.any()
