@@ -17,8 +17,6 @@
 #include <vector>
 
 #include "../../kernels/device/sm90_gemm.cuh"
-#include "../../kernels/device/sm90_instance.hpp"
-#include "../../kernels/device/sm90_kernel_list.hpp"
 #include "../../tools/harness/sm90_gemm_check.hpp"
 
 using namespace tessera;
@@ -55,14 +53,7 @@ int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha) {
   const bool near = r_new && p.verify(rel, nans);
   const std::vector<T> mine = output(p);
   p.poison();
-  kernels::GemmResult r_old;
-  if constexpr (KernelD == Major::Col) {  // (the library's instance: DefaultGemm)
-    static_assert(std::is_same_v<Old, kernels::device::sm90_set::Whole<T, GMMA::Major::K, GMMA::Major::K, T>>);
-    r_old = kernels::device::sm90_entry::run<Old>(s9::as_column_major_d(p.args), nullptr, false, nullptr);
-    if (r_old && cudaDeviceSynchronize() != cudaSuccess) r_old = {kernels::GemmStatus::LaunchFailed, cudaGetErrorString(cudaGetLastError())};
-  } else {
-    r_old = launch<Old>(p, KernelD);
-  }
+  const auto r_old = launch<Old>(p, KernelD);
   const std::vector<T> theirs = output(p);
   int64_t differ = 0;
   for (size_t i = 0; i < mine.size(); ++i) differ += std::memcmp(&mine[i], &theirs[i], sizeof(T)) != 0;
