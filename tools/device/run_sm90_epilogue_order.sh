@@ -41,9 +41,12 @@ for f in "$OUT"/ptxas_*.txt; do
 done
 for b in probe1 probe2 probe3 test; do
   [ -x "$W/$b" ] || { note "$b missing"; continue; }
+  # (per kernel: the counts, its D major (the epilogue's last Major: 0 row, 1 column) and order)
   mkdir -p "$OUT/sass_$b" && bash tools/device/sass_spills.sh "$W/$b" "$OUT/sass_$b" HGMMA |
-    sed -E 's/.*(loop_spill_ldst=[0-9]+ all_spill_ldst=[0-9]+ loop_instructions=[0-9]+).*(Major::[A-Za-z]+).*(EpilogueAfterTile|EpilogueUnderNextTile<[0-9]>).*/\1 \2 \3/' |
-    sed "s/^/$b /" | tee -a "$log"
+    awk -v b="$b" '{ d = "?"; o = "?"; s = $0
+      while (match(s, /Major\)[0-9]/)) { d = substr(s, RSTART + 6, 1); s = substr(s, RSTART + RLENGTH) }
+      if (match($0, /EpilogueUnderNextTile<[0-9]>/)) o = substr($0, RSTART, RLENGTH); else if (index($0, "EpilogueAfterTile")) o = "EpilogueAfterTile"
+      print b, $2, $3, $4, "Dmajor=" d, o }' | tee -a "$log"
 done
 rm -f "$OUT"/sass_*/sass_all.txt.gz
 if left $(( MAX_S - 60 )) && [ -x "$W/test" ]; then
