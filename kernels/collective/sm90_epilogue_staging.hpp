@@ -29,6 +29,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include <tessera/atom/copy_sm90.hpp>
 #include <tessera/atom/copy_sm90_tma.hpp>
@@ -117,6 +118,16 @@ struct EpilogueStaging {
   template <class ElementD, class TiledMma> TESSERA_HOST_DEVICE static constexpr auto stsm(TiledMma const& tiled) {
     static_assert(Bits == 16, "stmatrix stores 16-bit values");
     return make_tiled_copy_C(Copy_Atom<StsmOp, ElementD>{}, tiled);
+  }
+  // A thread's whole fragment of D values (value i at offset i: accumulator i's), shaped as
+  // the TiledMma's C partition of the view, which the stmatrix copy retiles: the epilogue
+  // under the next tile packs every value into it before any staging (the tile's values in
+  // registers while the next tile's wgmmas run), then stages it part by part. (Only its shape
+  // is the view's: no view is made.)
+  template <class TiledMma>
+  using FragmentShape = decltype(shape(std::declval<TiledMma const&>().get_slice(0).partition_C(tensor(static_cast<uint16_t*>(nullptr)))));
+  template <class T, class TiledMma> TESSERA_HOST_DEVICE static constexpr auto fragment(T* values, TiledMma const&) {
+    return make_tensor(values, make_layout(FragmentShape<TiledMma>{}));
   }
   static constexpr int values_per_instruction = 8;
   static constexpr int instructions_per_part = Cols / 16;

@@ -474,6 +474,94 @@ struct CollectiveEpilogueSm90TmaStore {
     (store_part<Act, HasBias, G, Hs>(p, maps, s, ctx, bar, wg, leader, buffer, tile_m, tile_n, l, prefetched), ...);
   }
 
+  // ---- the epilogue in two steps, around the next tile's first k-tiles (the cooperative
+  // kernel's EpilogueUnderNextTile schedule): pack() turns the accumulators into D's 16-bit
+  // values, converted in pairs into 32-bit registers (the stmatrix fragment of the whole
+  // tile: 64 registers for a 64x256 warpgroup tile), after which the accumulators are free
+  // for the next tile's wgmmas; store_packed() then stages those registers part by part and
+  // TMA-stores them while the wgmmas run. The same values (the plain instance's alpha acc,
+  // the same conversions) through the same stmatrix copy to the same staging offsets as
+  // store(): only the order against the next tile's wgmmas differs. Problems with C (beta !=
+  // 0), a bias or an activation, an f32 D, or a D that TMA cannot store keep store() (the
+  // kernel refuses them: packs()).
+  static constexpr bool Packable = Bits == 16 && FusedAct == Activation::Identity;
+  struct Packed {
+    ElementD v[AtomsM * AtomValues];  // the C fragment's values in its order (value i: accumulator i)
+  };
+  // What pack/store_packed take: TMA stores D, no C, no bias, no activation.
+  static bool packs(GemmProblemShape const& problem, Arguments const& a) {
+    const Sm90EpilogueOperands ops = operands(problem, a);
+    return Packable && ops.status && !ops.load_c && a.activation == Activation::Identity && a.bias == Bias::None;
+  }
+  static const char* packs_refusal() {
+    return "the sm90 kernel with the epilogue under the next tile stores 16-bit D through TMA with beta == 0, no bias, no "
+           "activation";
+  }
+  __host__ __device__ static bool packs(Params const& p) { return p.use_tma && !p.load_c; }
+  template <class TiledMma, class Acc>
+  __device__ __forceinline__ static void pack(Params const& p, TiledMma const& tiled, int thread, Acc const& acc, Packed& out) {
+    static_assert(Packable, "pack: a 16-bit D on the plain instance");
+    // (the conversions read no places: the C partition of the tile's coordinates stands for the
+    // staging view's; frag(i) is offset i in any compact shape)
+    constexpr auto tile = make_shape(C<AtomsM * 64 * ConsumerWarpgroups>{}, C<BN>{});
+    auto tCsD = tiled.get_slice(thread).partition_C(make_identity_tensor(tile));
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile));
+    constexpr int groups = int(size<0, 2>(tCsD));
+    static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)) &&
+                      sizeof(Packed) == sizeof(Acc) / 2, "one packed value per accumulator");
+    typename Direct::BiasView bias;
+    const int stsm = 0;  // (no stmatrix in the conversions)
+    int tDsD = 0;
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, int, int> ctx{tCsD, tCcD0, acc, bias, p.direct.alpha, 0.0f, false, false, stsm,
+                                                                   tDsD};
+    auto frag = Staging::fragment(&out.v[0], tiled);
+    static_assert(decltype(size(frag))::value == AtomsM * AtomValues, "the fragment holds every value");
+    pack_repeats<groups>(std::make_integer_sequence<int, AtomsM>{}, ctx, frag);
+  }
+  template <int Groups, int... Is, class X, class Frag>
+  __device__ __forceinline__ static void pack_repeats(std::integer_sequence<int, Is...>, X const& ctx, Frag& frag) {
+    (convert_groups<Activation::Identity, false, false, Is, 0>(std::make_integer_sequence<int, Groups>{}, ctx, frag), ...);
+  }
+  // The packed tile staged and stored, part by part (store_part without C): the leader waits
+  // for the buffer's previous store to have read it, the warpgroup stages, fences and meets,
+  // the leader issues the store.
+  template <class TiledMma>
+  __device__ __forceinline__ static void store_packed(Params const& p, SharedStorage& s, TiledMma const& tiled, int thread, int64_t tile_m,
+                                                      int64_t tile_n, int64_t l, Packed const& packed) {
+    static_assert(Packable, "store_packed: a 16-bit D on the plain instance");
+    const int wg = thread / GMMA::warpgroup_threads;
+    const bool leader = thread % GMMA::warpgroup_threads == 0;
+    const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[Staging::first(0)][0]));
+    const auto stsm = stsm_slice(tiled, thread);
+    auto tDsD = stsm_partition(stsm, sD);
+    const auto frag = Staging::fragment(&packed.v[0], tiled);
+    const auto src = stsm.retile_S(frag);
+    static_assert(Staging::instructions_in_value_order(decltype(src.layout()){}), "stmatrix instruction k holds values 8k .. 8k+7");
+    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[Staging::buffer(0, wg)][0]));
+    store_packed_parts(std::make_integer_sequence<int, AtomsM * Parts>{}, p, src, tDsD, Staging::buffer(0, wg), wg, leader, buffer,
+                       tile_m, tile_n, l);
+  }
+  template <int... Hs, class Src, class Dst>
+  __device__ __forceinline__ static void store_packed_parts(std::integer_sequence<int, Hs...>, Params const& p, Src const& src, Dst& dst,
+                                                            int bar, int wg, bool leader, uint32_t buffer, int64_t tile_m,
+                                                            int64_t tile_n, int64_t l) {
+    (store_packed_part<Hs>(p, src, dst, bar, wg, leader, buffer, tile_m, tile_n, l), ...);
+  }
+  template <int H, class Src, class Dst>
+  __device__ __forceinline__ static void store_packed_part(Params const& p, Src const& src, Dst& dst, int bar, int wg, bool leader,
+                                                           uint32_t buffer, int64_t tile_m, int64_t tile_n, int64_t l) {
+    constexpr int K = Staging::instructions_per_part;
+    if (leader) tma_store_wait<0>();  // the previous store has read the buffer
+    staging_barrier(bar);
+    stsm_instructions<H / Parts, (H % Parts) * K>(std::make_integer_sequence<int, K>{}, src, dst);
+    fence_proxy_async();  // generic-proxy writes, read next by the TMA (async proxy)
+    staging_barrier(bar);
+    if (leader) {
+      copy(p.tma_d.with(maps_of(p).d), buffer, tma::coord_of(Staging::part_origin(tile_m, tile_n, l, wg, H)));
+      tma_store_commit();
+    }
+  }
+
   // Before the CTA leaves: the last stores have read shared memory.
   template <bool Vectors = true, class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void scale(Params const& p, TiledMma const& tiled, TileShape const& tile_mn, int thread,

@@ -497,6 +497,63 @@ struct CollectiveMainloopSm90TmaWgmma {
     if (k_tiles > 0 && lane0) release(s, prev);
   }
 
+  // The same mainloop in two calls, for the cooperative kernel's epilogue under the next tile
+  // (EpilogueUnderNextTile): mma_head issues the wgmmas of the first `head` k-tiles (at most
+  // k_tiles) and returns with them in flight, their stages held; the caller stages the
+  // previous tile meanwhile (no accumulator is touched: they belong to the wgmmas); mma_tail
+  // issues the rest as mma() does, each k-tile's wait then releasing every stage whose wgmmas
+  // retired, and ends with all retired and released. The wgmmas, their order and scale-outs
+  // are mma()'s: the same sums.
+  struct InFlight {
+    PipelineState oldest;  // the first stage not released
+    int issued = 0;        // k-tiles issued (their stages held)
+  };
+  template <class Thr>
+  __device__ __forceinline__ static void issue_k_tile(SharedStorage& s, PipelineState const& st, Thr const& thr, Accumulators& acc, bool first) {
+    constexpr auto ring_a = smem_a;
+    constexpr auto ring_b = smem_b;
+    const auto tCrA = thr.partition_fragment_A(make_tensor(reinterpret_cast<Element*>(s.a), ring_a));
+    const auto tCrB = thr.partition_fragment_B(make_tensor(reinterpret_cast<ElementB*>(s.b), ring_b));
+    auto tCrC = make_tensor(&acc.v[0], partition_fragment_C(TiledMma{}, make_shape(C<BM>{}, C<BN>{})).layout());
+    while (!s.pipe.consumer_try_wait(st)) {}
+    GMMA::warpgroup_fence_operand(acc.v);
+    GMMA::warpgroup_arrive();
+    gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tCrC, first ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+    GMMA::warpgroup_commit_batch();
+  }
+  __device__ __forceinline__ static InFlight mma_head(SharedStorage& s, PipelineState& st, int wg, Accumulators& acc, int k_tiles,
+                                                      int head) {
+    static_assert(!BlockScaled, "the block-scaled mainloop waits for each k-tile (its promotion)");
+    const auto thr = TiledMma{}.get_slice(wg * GMMA::warpgroup_threads + int(threadIdx.x) % GMMA::warpgroup_threads);
+    InFlight f{st, 0};
+    GMMA::warpgroup_fence_operand(acc.v);
+    for (; f.issued < head && f.issued < k_tiles; ++f.issued) {
+      issue_k_tile(s, st, thr, acc, f.issued == 0);
+      ++st;
+    }
+    GMMA::warpgroup_fence_operand(acc.v);
+    return f;
+  }
+  __device__ __forceinline__ static void mma_tail(SharedStorage& s, PipelineState& st, int wg, Accumulators& acc, int k_tiles, InFlight f) {
+    const auto thr = TiledMma{}.get_slice(wg * GMMA::warpgroup_threads + int(threadIdx.x) % GMMA::warpgroup_threads);
+    const bool lane0 = (threadIdx.x % 32) == 0;
+    int held = f.issued;
+    GMMA::warpgroup_fence_operand(acc.v);
+    for (int kt = f.issued; kt < k_tiles; ++kt) {
+      issue_k_tile(s, st, thr, acc, kt == 0);
+      GMMA::warpgroup_wait<1>();  // all but this k-tile's wgmmas have retired: release their stages
+      GMMA::warpgroup_fence_operand(acc.v);
+      for (; held > 0; --held, ++f.oldest)
+        if (lane0) release(s, f.oldest);
+      held = 1;
+      ++st;
+    }
+    GMMA::warpgroup_wait<0>();
+    GMMA::warpgroup_fence_operand(acc.v);
+    for (; held > 0; --held, ++f.oldest)
+      if (lane0) release(s, f.oldest);
+  }
+
   // Block-scaled consumer warpgroup `wg`: k-tiles k_begin .. k_begin + k_tiles - 1 of the tile
   // whose rows are A's 128-row scale block `block_m`, k-tile k being k-group k (a Stream-K step
   // starts anywhere; its promoted partial sums add up in the fix-up as any partials). Each

@@ -48,6 +48,28 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
           class ElementD = Element, class Scheduler = WholeTileScheduler, Activation FusedAct = Activation::Identity>
 using DefaultGemm = Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, _256, _64>, ClusterM>, ElementD, Scheduler, FusedAct>;
 
+// A cooperative kernel with another epilogue order (sm90_epilogue_order.hpp): its mainloop,
+// epilogue and scheduler unchanged.
+template <class Kernel, class Order>
+struct with_epilogue_order;
+template <class M, class E, class S, class O, class Order>
+struct with_epilogue_order<GemmTmaWarpSpecialized<M, E, S, O>, Order> {
+  using type = GemmTmaWarpSpecialized<M, E, S, Order>;
+};
+// The default configuration (16-bit TN, whole tiles, D in the inputs' type of either major)
+// with its epilogue staged under the next tile's first HeadKTiles k-tiles: not in the
+// library's kernel set (the GPU test and the probes build it beside the shipped kernel).
+template <class Element, int HeadKTiles = 2, kernels::Major DMajor = kernels::Major::Col>
+using OverlappedEpilogueGemm = typename with_epilogue_order<
+    Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>, Element, WholeTileScheduler,
+               Activation::Identity, DMajor>,
+    EpilogueUnderNextTile<HeadKTiles>>::type;
+// Its twin with the epilogue after the tile (DMajor Col: DefaultGemm<Element>).
+template <class Element, kernels::Major DMajor = kernels::Major::Col>
+using SerialEpilogueGemm =
+    Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>, Element, WholeTileScheduler,
+               Activation::Identity, DMajor>;
+
 // D = act(alpha A B + bias) through the TMA-store epilogue, one kernel per activation
 // (16-bit TN, D in the inputs' type; kernels/device/sm90_kernel_set.cuh says which are built).
 template <class Element, Activation Act>

@@ -20,6 +20,7 @@
 
 #include "../collective/collective_builder.hpp"
 #include "sm80_kernel_contract.hpp"
+#include "sm90_epilogue_order.hpp"
 #include "split_k_rasterization.hpp"
 #include "tile_scheduler.cuh"
 
@@ -33,8 +34,6 @@ namespace sm90 {
 struct SplitKTileScheduler;
 struct StreamKTileScheduler;
 struct WholeTileScheduler;
-template <class Mainloop, class Epilogue, class Scheduler>
-struct GemmTmaWarpSpecialized;
 template <class Mainloop, class Epilogue, class Scheduler>
 struct GemmTmaWarpSpecializedPingpong;
 }  // namespace sm90

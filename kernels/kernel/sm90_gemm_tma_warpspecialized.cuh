@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "../arch/named_barrier.cuh"
 #include "../arch/sm90_registers.cuh"
@@ -25,6 +26,7 @@
 #include "../collective/sm90_epilogue_tma.cuh"
 #include "../collective/sm90_epilogue_tree.cuh"  // (the quantized-output tree of the FP8 list, and user trees)
 #include "../collective/sm90_mainloop_tma_wgmma.cuh"
+#include "sm90_epilogue_order.hpp"
 #include "sm90_gemm_kernel_base.cuh"
 #include "sm90_shared_storage.hpp"
 #include "sm90_stream_k_tile_scheduler.hpp"
@@ -33,7 +35,9 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class Mainloop_, class Epilogue_, class Scheduler_ = WholeTileScheduler>
+// EpilogueOrder (sm90_epilogue_order.hpp): EpilogueAfterTile, or EpilogueUnderNextTile<H>
+// (consume_overlapped below).
+template <class Mainloop_, class Epilogue_, class Scheduler_ = WholeTileScheduler, class EpilogueOrder_>
 struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Scheduler_> {
   using Base = GemmKernelSm90Base<Mainloop_, Epilogue_, Scheduler_>;
   using typename Base::Arguments;
@@ -55,6 +59,16 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   using Fixup = StreamKFixup<ConsumerThreads, AccumulatorsPerThread>;
   static constexpr int64_t partial_elems = int64_t(Mainloop::BM) * Mainloop::BN;
   static_assert(ConsumerThreads * AccumulatorsPerThread == partial_elems, "a partial slot holds one CTA tile");
+  using EpilogueOrder = EpilogueOrder_;
+  static constexpr bool Overlapped = !std::is_same_v<EpilogueOrder, EpilogueAfterTile>;
+  static constexpr int HeadKTiles = [] {
+    if constexpr (Overlapped) return EpilogueOrder::head_k_tiles;
+    else return 0;
+  }();
+  static_assert(!Overlapped || (std::is_same_v<Scheduler, WholeTileScheduler> && !Mainloop::BlockScaled && Mainloop::Bits == 16 &&
+                                Epilogue::Packable),
+                "EpilogueUnderNextTile: whole tiles, 16-bit inputs (no FP8 scales), the plain TMA-store epilogue of a 16-bit D");
+  static_assert(HeadKTiles < Mainloop::Stages, "EpilogueUnderNextTile: the head k-tiles hold fewer stages than the ring has");
 
   struct Params {
     typename Mainloop::Params mainloop;
@@ -74,6 +88,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   // The Stream-K kernels apply FP8's per-tensor scales only (their epilogue pass has no
   // rowwise loop: scale<false>).
   static GemmResult can_implement(Arguments const& a) {
+    if constexpr (Overlapped)
+      if (!Epilogue::packs(a.problem, a.epilogue)) return {GemmStatus::Unsupported, Epilogue::packs_refusal()};
     if constexpr (StreamK)
       if (a.epilogue.scale_vectors)
         return {GemmStatus::Unsupported, "the Stream-K sm90 kernels apply per-tensor FP8 scales only (rowwise runs on whole tiles)"};
@@ -114,6 +130,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
                                         GemmResult& status) {
     Params p{};
     Base::to_collective_params(a, workspace, p, status);
+    if constexpr (Overlapped)  // (no direct stores in this kernel: D's tensor map must exist)
+      if (status && !Epilogue::packs(p.epilogue)) status = {GemmStatus::LaunchFailed, Epilogue::packs_refusal()};
     p.partials = nullptr;
     p.arrivals = nullptr;
     if constexpr (StreamK) {
@@ -190,6 +208,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       consume_stream_k(p, shared, wg, first, rank);
       finish();
+    } else if constexpr (Overlapped) {
+      arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
+      consume_overlapped(p, shared, wg, first, step, rank);
+      finish();
     } else {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       typename Mainloop::PipelineState st;
@@ -231,6 +253,52 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       Epilogue::finish(p.epilogue, thread);
       finish();
     }
+  }
+
+  // The consumers under EpilogueUnderNextTile (whole tiles): tile u's mainloop, its values
+  // packed (the accumulators free), the next tile's first HeadKTiles k-tiles issued, tile u
+  // staged and stored while those wgmmas run, the next tile's other k-tiles; the CTA's last
+  // tile stored after its mainloop (walk_epilogue_under_next_tile, sm90_epilogue_order.hpp).
+  // Per tile and warpgroup the same wgmmas, values, staging offsets and TMA stores as the
+  // kernel with EpilogueAfterTile; only their order differs.
+  struct OverlapSteps {
+    using InFlight = typename Mainloop::InFlight;
+    Params const& p;
+    SharedStorage& shared;
+    typename Mainloop::PipelineState& st;
+    typename Mainloop::Accumulators& acc;
+    typename Epilogue::Packed& packed;
+    typename Mainloop::TiledMma const& tiled;
+    int wg, thread, rank;
+    // The current tile in three 32-bit words (TMA's coordinates are 32-bit) and its k-tiles;
+    // the packed one's.
+    int32_t tm = 0, tn = 0, tl = 0, k_tiles = 0;
+    int32_t pm = 0, pn = 0, pl = 0;
+    __device__ __forceinline__ void take(int64_t unit) {
+      const auto w = p.scheduler.work(unit);
+      tm = int32_t(w.m), tn = int32_t(w.n), tl = int32_t(w.l), k_tiles = int32_t(w.k_end - w.k_begin);
+    }
+    __device__ __forceinline__ InFlight head(int n) { return Mainloop::mma_head(shared.mainloop, st, wg - 1, acc, k_tiles, n); }
+    __device__ __forceinline__ void tail(InFlight const& f) { Mainloop::mma_tail(shared.mainloop, st, wg - 1, acc, k_tiles, f); }
+    __device__ __forceinline__ void pack() {
+      Epilogue::pack(p.epilogue, tiled, thread, acc, packed);
+      pm = tm, pn = tn, pl = tl;
+    }
+    __device__ __forceinline__ void store() {
+      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, thread, int64_t(pm) * ClusterM + rank, pn, pl, packed);
+    }
+    __device__ __forceinline__ void settle() { GMMA::warpgroup_wait<0>(); }
+  };
+  __device__ __forceinline__ static void consume_overlapped(Params const& p, SharedStorage& shared, int wg, int64_t first, int64_t step,
+                                                            int rank) {
+    typename Mainloop::PipelineState st;
+    typename Mainloop::TiledMma tiled;
+    typename Mainloop::Accumulators acc;
+    typename Epilogue::Packed packed;
+    const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;  // after the producer's warpgroup
+    OverlapSteps steps{p, shared, st, acc, packed, tiled, wg, thread, rank};
+    walk_epilogue_under_next_tile(steps, first, step, p.scheduler.work_count(), HeadKTiles);
+    Epilogue::finish(p.epilogue, thread);
   }
 
   __device__ __forceinline__ static void consumer_barrier() {

@@ -185,6 +185,74 @@ TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at 
   check_stmatrix_staging<128, 2, 1, 192>();  // cooperative 128 x 192: two parts of 96 columns (12 KiB of a buffer)
 }
 
+// The epilogue under the next tile (pack, then store_packed): each thread converts all its
+// values at once into EpilogueStaging::fragment (value i at offset i, tagged here with its
+// (m, n) as pack() converts accumulator i, whose coordinate is the C partition's value i),
+// then stages part after part from that one fragment through the same stmatrix copy. After
+// each part the buffers equal, element for element, what the current epilogue stages for
+// that part (a fragment of the staging view's C partition shape, filled per part: above).
+template <int BM, int W, int AtomsM, int BN, kernels::Major DMajor>
+void check_packed_staging() {
+  using S = kernels::sm90::EpilogueStaging<16, BN, W, AtomsM, DMajor>;
+  using Op = typename S::StsmOp;
+  const auto tiled =
+      make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto id = make_identity_tensor(make_shape(C<BM>{}, C<BN>{}));
+  const auto tag = [](int64_t m, int64_t n) { return bfloat16_t::from_bits(uint16_t(1 + (m % 64) + 64 * (n % 256))); };
+  constexpr int K = S::instructions_per_part;
+  std::vector<bfloat16_t> packed_buffers(size_t(W * S::buffer_elements)), current(size_t(W * S::buffer_elements));
+  const auto sDp = S::tensor(packed_buffers.data());
+  const auto sDc = S::tensor(current.data());
+  // every thread's packed registers, filled once (pack), kept across the parts
+  std::vector<std::vector<bfloat16_t>> packed(size_t(W * 128), std::vector<bfloat16_t>(size_t(AtomsM * BN / 2)));
+  for (int t = 0; t < W * 128; ++t) {
+    const auto ct = tiled.get_slice(t).partition_C(id);
+    auto frag = S::fragment(packed[size_t(t)].data(), tiled);
+    static_assert(decltype(size(frag))::value == AtomsM * BN / 2, "the fragment holds a thread's values");
+    for (int v = 0; v < int(size(frag)); ++v) frag(v) = tag(int64_t(get<0>(ct(v))), int64_t(get<1>(ct(v))));
+    for (int v = 0; v < int(size(frag)); ++v) CHECK(&frag(v) == packed[size_t(t)].data() + v);  // value i at offset i
+  }
+  int differ = 0, staged = 0;
+  for (int h = 0; h < AtomsM * S::Parts; ++h) {
+    for (auto& b : packed_buffers) b = bfloat16_t::from_bits(0);
+    for (auto& b : current) b = bfloat16_t::from_bits(0);
+    const int i = h / S::Parts;
+    host_warp::launch(W * 128, [&](int t) {
+      const auto frag = S::fragment(static_cast<const bfloat16_t*>(packed[size_t(t)].data()), tiled);
+      const auto stsm = S::template stsm<bfloat16_t>(tiled).get_slice(t);
+      const auto src = stsm.retile_S(frag);
+      auto dst = stsm.partition_D(sDp);
+      for (int k = (h % S::Parts) * K; k < (h % S::Parts + 1) * K; ++k)
+        copy(Copy_Atom<Op, bfloat16_t>{}, src(make_coord(_, k), i, 0), dst(make_coord(_, k), i, 0));
+    });
+    host_warp::launch(W * 128, [&](int t) {  // the current epilogue: this part's fragment over the view's C partition
+      const auto ct = tiled.get_slice(t).partition_C(id);
+      bfloat16_t part[AtomsM * BN / 2] = {};
+      auto frag = make_tensor(&part[0], make_layout(shape(tiled.get_slice(t).partition_C(sDc))));
+      for (int v = 0; v < int(size(frag)); ++v) frag(v) = tag(int64_t(get<0>(ct(v))), int64_t(get<1>(ct(v))));
+      const auto stsm = S::template stsm<bfloat16_t>(tiled).get_slice(t);
+      auto src = stsm.retile_S(frag);
+      auto dst = stsm.partition_D(sDc);
+      for (int k = (h % S::Parts) * K; k < (h % S::Parts + 1) * K; ++k)
+        copy(Copy_Atom<Op, bfloat16_t>{}, src(make_coord(_, k), i, 0), dst(make_coord(_, k), i, 0));
+    });
+    for (size_t e = 0; e < current.size(); ++e) {
+      differ += packed_buffers[e].bits != current[e].bits;
+      staged += current[e].bits != 0;
+    }
+  }
+  INFO("BM " << BM << " W " << W << " BN " << BN << " row-major " << (DMajor == kernels::Major::Row));
+  CHECK(differ == 0);
+  CHECK(staged == BM * BN);  // every element of the tile staged (a part's W x 64 x Cols, over all parts)
+}
+
+TEST_CASE("sm90 TMA-store epilogue: the packed fragment stages every part as the current epilogue does") {
+  check_packed_staging<128, 2, 1, 256, kernels::Major::Col>();  // the cooperative kernel's tile, column-major D
+  check_packed_staging<128, 2, 1, 256, kernels::Major::Row>();  // row-major D
+  check_packed_staging<128, 2, 1, 192, kernels::Major::Col>();
+  check_packed_staging<128, 1, 2, 256, kernels::Major::Col>();  // two M repeats in one warpgroup's fragment
+}
+
 // Staging slots (EpilogueStaging::first, buffer): the ping-pong kernel's two consumers (one
 // warpgroup each, different tiles at once) and the cooperative kernel's two warpgroups (one
 // tile, one slot). Every (slot, warpgroup) writes a buffer of its own among the Slots x W, and

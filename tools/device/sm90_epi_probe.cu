@@ -15,6 +15,13 @@
 //   the shape suite's kinds of problems (default) or the given ones, against cuBLAS: one binary
 //   per configuration (tools/device/run_gemm_tiles.sh builds them side by side), cuBLAS the
 //   common anchor of their ratios.
+//   --order [M N K ...] (a binary built with -DTESSERA_PROBE_ORDER=H, H = 1, 2, 3): the
+//   cooperative 128x256 c2 kernel with the epilogue under the next tile's first H k-tiles
+//   (OverlappedEpilogueGemm) against the shipped one (epilogue after the tile, DefaultGemm),
+//   alternating in this process (time_pairs: lead-in, medians), bf16 TN, D column-major, at
+//   4096^3, 8192x8192x1024, 6144x4096x4096, 14336x4096x4096, 8192^3 (default) or the given
+//   shapes; each shape checked first: the new D bit for bit equal to the shipped kernel's and
+//   the shipped one against fp64 samples (tools/device/run_sm90_epilogue_order.sh).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -101,6 +108,54 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const c
   return ok;
 }
 
+#ifdef TESSERA_PROBE_ORDER
+// --order: the epilogue under the next tile against the shipped kernel, one shape.
+bool probe_order(int64_t m, int64_t n, int64_t k, int reps) {
+  using Old = s9::DefaultGemm<bfloat16_t>;
+  using New = s9::OverlappedEpilogueGemm<bfloat16_t, TESSERA_PROBE_ORDER>;
+  sm90_check::Problem<bfloat16_t> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k), "TN");
+  const kernels::GemmArguments g = s9::as_column_major_d(p.args);
+  s9::GemmSm90<Old> old_op;
+  s9::GemmSm90<New> new_op;
+  if (auto r = old_op.initialize(g); !r) return std::printf("old: %s\n", r.message.c_str()), false;
+  if (auto r = new_op.initialize(g); !r) return std::printf("new: %s\n", r.message.c_str()), false;
+  auto run = [](auto& op) {
+    if (auto r = op.run(); !r) {
+      std::printf("run: %s\n", r.message.c_str());
+      std::exit(1);
+    }
+  };
+  const size_t elems = size_t(m * n);
+  std::vector<uint16_t> d_new(elems), d_old(elems);
+  run(new_op);
+  SM90_CUDA(cudaDeviceSynchronize());
+  SM90_CUDA(cudaMemcpy(d_new.data(), p.dd, elems * 2, cudaMemcpyDeviceToHost));
+  p.poison();
+  run(old_op);
+  SM90_CUDA(cudaDeviceSynchronize());
+  SM90_CUDA(cudaMemcpy(d_old.data(), p.dd, elems * 2, cudaMemcpyDeviceToHost));
+  int64_t differ = 0;
+  for (size_t i = 0; i < elems; ++i) differ += d_new[i] != d_old[i];
+  double vs_fp64 = 0;
+  int64_t nans = 0;
+  const bool ok = differ == 0 && p.verify(vs_fp64, nans, 2000);
+  double tn = 0, to = 0;
+  if (reps > 0) {
+    const auto t = sm90_check::time_pairs([&] { run(new_op); }, [&] { run(old_op); }, reps);
+    tn = sm90_check::median(t.mine), to = sm90_check::median(t.theirs);
+  }
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  const int64_t tiles = (m + 127) / 128 * ((n + 255) / 256);
+  std::printf("head %d bf16 TN %5lld x %5lld x %5lld  epilogue after %8.1f us %6.1f TFLOP/s  under next tile %8.1f us %6.1f TFLOP/s  "
+              "speedup %.3f  (%.2f us per tile-round of %lld tiles)  differ %lld fp64 %.1e %s\n",
+              TESSERA_PROBE_ORDER, (long long)m, (long long)n, (long long)k, to * 1e3, to > 0 ? flops / to * 1e-9 : 0.0, tn * 1e3,
+              tn > 0 ? flops / tn * 1e-9 : 0.0, tn > 0 ? to / tn : 0.0,
+              tiles > 0 ? (to - tn) * 1e3 / (double(tiles) / double(s9::GemmSm90<New>::hardware_info(&s9::gemm_sm90_entry<New>).resident_clusters * 2)) : 0.0,
+              (long long)tiles, (long long)differ, vs_fp64, ok ? "ok" : "WRONG");
+  return ok;
+}
+#endif
+
 // The configurations --tiles compares (bf16 TN, D bf16, whole tiles).
 template <int Index>
 struct ProbeTile;
@@ -128,6 +183,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (a == "--tiles") tiles = true;
+    else if (a == "--order") continue;  // (what an order binary runs: TESSERA_PROBE_ORDER)
     else dims.push_back(std::atoll(argv[i]));
   }
   cublasHandle_t h;
@@ -138,7 +194,14 @@ int main(int argc, char** argv) {
   using Pingpong = s9::PingpongGemm<bfloat16_t, 128>;
 #endif
   bool ok = true;
-#ifdef TESSERA_PROBE_TILE
+#if defined(TESSERA_PROBE_ORDER)
+  // (an order binary: the shipped kernel and the one with the epilogue under the next tile)
+  static_assert(TESSERA_PROBE_ORDER >= 1 && TESSERA_PROBE_ORDER <= 3, "TESSERA_PROBE_ORDER: the head's k-tiles, 1 to 3");
+  const std::vector<int64_t> order_shapes = {4096, 4096, 4096, 8192, 8192, 1024, 6144, 4096, 4096, 14336, 4096, 4096, 8192, 8192, 8192};
+  const std::vector<int64_t>& shapes = dims.empty() ? order_shapes : dims;
+  (void)tiles;
+  for (size_t i = 0; i + 2 < shapes.size(); i += 3) ok &= probe_order(shapes[i], shapes[i + 1], shapes[i + 2], reps);
+#elif defined(TESSERA_PROBE_TILE)
   // (a tile binary: only its configuration is compiled)
   static_assert(TESSERA_PROBE_TILE >= 0 && TESSERA_PROBE_TILE < probe_tiles, "TESSERA_PROBE_TILE: a ProbeTile index");
   using Gemm = typename ProbeTile<TESSERA_PROBE_TILE>::type;
