@@ -877,7 +877,7 @@ TEST_CASE("block scales: the promotion in the kernel's orientation and the calle
   rc::prop("small generated problems, padded ld_scale_a, BN 64, 128 and 192, Stream-K segments", [] {
     BlockProblem p;
     // (tokens up to two 192-column tiles, outputs up to three 128-row blocks, K up to 5 groups)
-    p.m = *rc::gen::inRange<int64_t>(1, 400), p.n = *rc::gen::inRange<int64_t>(1, 300), p.k = *rc::gen::inRange<int64_t>(1, 600);
+    p.m = *rc::gen::inRange<int64_t>(1, 260), p.n = *rc::gen::inRange<int64_t>(1, 300), p.k = *rc::gen::inRange<int64_t>(1, 600);
     p.kb = (p.k + 127) / 128;
     const int64_t pad = 4 * *rc::gen::inRange<int64_t>(0, 3);
     const int bn = *rc::gen::element(64, 128, 192);
