@@ -11,7 +11,7 @@
 // arrival is left pending between calls (an arrival past a barrier's waits would complete a
 // later call's turn early, breaking the order, or count twice in one phase), and a call with no
 // k-tiles touches neither barrier. Host code, so that CI plays the hand-offs out
-// (hopper_sm90_schedule_test).
+// (hopper_sm90_pingpong_order_test).
 #pragma once
 
 #include <tessera/config.hpp>
