@@ -16,9 +16,10 @@ enum class NamedBarrier : uint32_t {
   EpilogueStaging = 1,
   // Every consumer thread of a CTA: the split-K meeting of the cooperative kernel.
   Consumers = 3,
-  // Consumer warpgroups taking turns on the tensor cores (the attention kernel's ping-pong):
-  // warpgroup w waits on ConsumerTurn + w for its turn and passes it on at the next one's id
-  // (one id per consumer warpgroup, at most consumer_turn_barriers of them).
+  // Consumer warpgroups taking turns on the tensor cores (the attention kernel's ping-pong, the
+  // block-scaled GEMM mainloop's alternating issue): warpgroup w waits on ConsumerTurn + w for
+  // its turn and passes it on at the next one's id (one id per consumer warpgroup, at most
+  // consumer_turn_barriers of them).
   ConsumerTurn = 4,
 };
 inline constexpr uint32_t named_barrier_count = 16;

@@ -137,6 +137,9 @@ struct KernelTmaWarpSpecializedCooperative {};
 // k-tile's partial products promoted into the f32 accumulators times its scales (the mainloop's
 // block-scaled branch); BM = BK = 128 (one 128-row scale block of A per tile and k-tile).
 struct KernelTmaWarpSpecializedCooperativeFp8BlockScaled {};
+// The same with the two consumer warpgroups issuing each k-tile's wgmmas in turns, so that one
+// promotes while the other's wgmmas run (sm90::ConsumerIssue::Alternating).
+struct KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating {};
 // SM90: producer warpgroup + two consumer warpgroups, each with a whole 64-row tile, taking
 // the CTA's tiles in turn (one's epilogue under the other's mainloop).
 struct KernelTmaWarpSpecializedPingpong {};
@@ -431,11 +434,13 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                 "bytes a multiple of 16)");
   static_assert(std::is_same_v<Schedule, ScheduleAuto> || std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperative> ||
                     std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong> ||
-                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>,
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled> ||
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>,
                 "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative, "
-                "KernelTmaWarpSpecializedPingpong or KernelTmaWarpSpecializedCooperativeFp8BlockScaled");
+                "KernelTmaWarpSpecializedPingpong or KernelTmaWarpSpecializedCooperativeFp8BlockScaled(Alternating)");
   static constexpr bool Pingpong = std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong>;
-  static constexpr bool BlockScaled = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>;
+  static constexpr bool Alternating = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>;
+  static constexpr bool BlockScaled = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled> || Alternating;
   static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
                        BK = builder_detail::extent<TileShape, 2>;
   static_assert(!BlockScaled || builder_detail::is_fp8<Element>,
@@ -500,7 +505,9 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static_assert(sizeof(StorageWithoutEpilogue<Stages>) <= std::size_t(Arch::smem_capacity),
                 "CollectiveBuilder (SM90 tensor op): the stages exceed the shared memory of a CTA");
   using Policy = std::conditional_t<Pingpong, sm90::MainloopTmaWarpSpecializedPingpong<Stages, ClusterM>,
-                                    sm90::MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups, ClusterM, BlockScaled>>;
+                                    sm90::MainloopTmaWarpSpecializedCooperative<
+                                        Stages, ConsumerWarpgroups, ClusterM, BlockScaled,
+                                        Alternating ? sm90::ConsumerIssue::Alternating : sm90::ConsumerIssue::Together>>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,
                                                             builder_detail::gmma_major<MajorB>, SwizzleBytes, ElementB_>;

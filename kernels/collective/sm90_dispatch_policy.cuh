@@ -21,7 +21,19 @@ constexpr bool registers_fit(int producer_registers, int consumer_warpgroups, in
 // accumulates into a fragment of its own, which the consumers scale by the tile's row and block
 // scales and add into the accumulators (a compile-time branch of the mainloop: the other
 // kernels carry none of it).
-template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1, bool BlockScaled_ = false>
+// How the consumer warpgroups of a cooperative tile issue their wgmmas (block-scaled only: each
+// k-tile's promotion waits for the warpgroup's own wgmmas):
+//   Together     each as soon as its stage is full: both warpgroups' wgmmas of a k-tile reach the
+//                tensor cores side by side, retire together, and both promote while the tensor
+//                cores idle (the two stay in step from then on)
+//   Alternating  in turns (warpgroup 0, 1, 0, ...: a named-barrier hand-off after each k-tile's
+//                issue), so one warpgroup's k-tile runs on the tensor cores while the other
+//                promotes the k-tile before it; the promotion is hidden when it takes less than
+//                one warpgroup's k-tile of wgmmas (two consumer warpgroups only)
+enum class ConsumerIssue { Together, Alternating };
+
+template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1, bool BlockScaled_ = false,
+          ConsumerIssue Issue_ = ConsumerIssue::Together>
 struct MainloopTmaWarpSpecializedCooperative {
   static_assert(Stages_ >= 2, "a TMA pipeline needs at least 2 stages to overlap copies with math");
   static_assert(ClusterM_ == 1 || ClusterM_ == 2 || ClusterM_ == 4, "clusters of 1, 2 or 4 CTAs along M");
@@ -29,6 +41,9 @@ struct MainloopTmaWarpSpecializedCooperative {
   static constexpr int ConsumerWarpgroups = ConsumerWarpgroups_;
   static constexpr int ClusterM = ClusterM_;
   static constexpr bool BlockScaled = BlockScaled_;
+  static constexpr ConsumerIssue Issue = Issue_;
+  static_assert(Issue_ == ConsumerIssue::Together || (BlockScaled_ && ConsumerWarpgroups_ == 2),
+                "alternating issue: the block-scaled mainloop's two consumer warpgroups take turns");
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + ConsumerWarpgroups_);
   // Registers per thread after setmaxnreg.
   static constexpr int ProducerRegisters = 40;
@@ -51,6 +66,7 @@ struct MainloopTmaWarpSpecializedPingpong {
   static constexpr int MathWarpgroups = 2;      // per CTA, alternating tiles
   static constexpr int ClusterM = ClusterM_;
   static constexpr bool BlockScaled = false;
+  static constexpr ConsumerIssue Issue = ConsumerIssue::Together;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + MathWarpgroups);
   static constexpr int ProducerRegisters = 40;
   static constexpr int ConsumerRegisters = 232;

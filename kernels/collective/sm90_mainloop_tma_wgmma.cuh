@@ -41,7 +41,9 @@
 #include <tessera/pipeline/tma_pipeline.hpp>
 #include <tessera/tiled_mma.hpp>
 
+#include "../arch/named_barrier.cuh"
 #include "../kernel/sm90_shared_storage.hpp"
+#include "sm90_block_scaled_turns.hpp"
 #include "sm90_contract.hpp"
 #include "sm90_dispatch_policy.cuh"
 #include "sm90_tensor_map_type.hpp"
@@ -91,6 +93,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr int Policy_ProducerRegisters = Policy::ProducerRegisters;
   static constexpr int Policy_ConsumerRegisters = Policy::ConsumerRegisters;
   static constexpr bool BlockScaled = Policy::BlockScaled;
+  static constexpr ConsumerIssue Issue = Policy::Issue;  // (block-scaled: whether the consumers issue in turns)
   static_assert(!BlockScaled || (Bits == 8 && BM == 128 && BK == 128 && BM == 64 * ConsumerWarpgroups),
                 "block scales: FP8, BM = BK = 128 (one scale block of A per tile and k-tile), no M repeat");
   // A stage's scales of B's rows (block-scaled: BN f32, TMA-copied).
@@ -564,6 +567,9 @@ struct CollectiveMainloopSm90TmaWgmma {
   // the tile's identity tensor; the wgmma C layout's thread and value parts never carry into
   // each other), so each row scale is a shared-memory load at a constant offset. The stage
   // is released once its row scales are read (the warp's lanes synchronized first).
+  // Policy::Issue == ConsumerIssue::Alternating: the two consumer warpgroups issue their k-tiles'
+  // wgmmas in turns (0, 1, 0, 1, ...: block_scaled_turns), so the tensor cores run one
+  // warpgroup's k-tile while the other promotes the k-tile before it.
   __device__ __forceinline__ static void mma_block_scaled(Params const& p, SharedStorage& s, PipelineState& st, int wg,
                                                           Accumulators& acc, int k_tiles, int64_t block_m, int64_t k_begin = 0) {
     static_assert(BlockScaled, "the block-scaled mainloop");
@@ -588,12 +594,20 @@ struct CollectiveMainloopSm90TmaWgmma {
     for (int i = 0; i < n; ++i) acc[i] = 0.0f;
     const bool lane0 = (threadIdx.x % 32) == 0;
     float block_next = k_tiles > 0 ? __ldg(blocks) : 0.0f;
+    constexpr bool alternating = Issue == ConsumerIssue::Alternating;
+    using Turns = block_scaled_turns<ConsumerWarpgroups>;
+    if constexpr (alternating)
+      if (k_tiles > 0 && Turns::primes(wg)) arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, Turns::threads>(Turns::first());
     for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.consumer_try_wait(st)) {}
+      if constexpr (alternating) arch::named_barrier_sync<arch::NamedBarrier::ConsumerTurn, Turns::threads>(Turns::waits_at(wg));
       GMMA::warpgroup_fence_operand(part.v);
       GMMA::warpgroup_arrive();
       gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tCrP, GMMA::ScaleOut::Zero);
       GMMA::warpgroup_commit_batch();
+      if constexpr (alternating)
+        if (Turns::passes(wg, kt, k_tiles))
+          arch::named_barrier_arrive<arch::NamedBarrier::ConsumerTurn, Turns::threads>(Turns::passes_to(wg));
       const float sa = block_next;
       if (kt + 1 < k_tiles) block_next = __ldg(blocks + kt + 1);  // the next k-tile's, under this one's wgmmas
       const float* rows = reinterpret_cast<const float*>(s.scale + st.index * stage_scale_bytes) + col0;

@@ -178,11 +178,30 @@ using Fp8QuantizedGemm =
 // cost the eighth that sm90::DecodeGemm's 24 KiB stages have): 112 KiB of weight in flight per SM,
 // against the 128 x 128 kernel's 5 x 16 KiB. No cluster: B' is the tokens, which stay in L2, as
 // sm90::DecodeGemm's.
-template <class ElementD = bfloat16_t, int ClusterM = 2, class Scheduler = WholeTileScheduler, int BN = 128>
+// BN = 192 with Schedule = KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating, clusters
+// of 2: the block-scaled tile for many tokens (sm90::Fp8BlockWideGemm below).
+template <class ElementD = bfloat16_t, int ClusterM = 2, class Scheduler = WholeTileScheduler, int BN = 128,
+          class Schedule = KernelTmaWarpSpecializedCooperativeFp8BlockScaled>
 using Fp8BlockScaledGemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16,
                                                         float, tuple<_128, C<BN>, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
-                                                        KernelTmaWarpSpecializedCooperativeFp8BlockScaled>,
+                                                        Schedule>,
                                       ElementD, Scheduler>;
+
+// Block-scaled FP8 for many tokens (DeepSeek-V3's projections at thousands of tokens): 128x192x128
+// tiles in clusters of 2, the two consumer warpgroups issuing their k-tiles in turns
+// (ConsumerIssue::Alternating). The 128 x 128 kernel issues both warpgroups' k-tiles together:
+// they retire together and both promote (64 multiply-adds, 32 multiplies and the column scales'
+// loads per thread) while the tensor cores idle, every k-tile. Here one warpgroup's k-tile runs
+// while the other promotes, and a warpgroup's k-tile of wgmmas (four m64n192k32, ~384 cycles at
+// the SM's FP8 rate) outlasts its promotion (96 multiply-adds, 48 multiplies, the loads: ~200
+// issue cycles of its warp on each SM sub-partition) with room for the wgmmas' drain. 192
+// columns: the widest tile whose partial sums and accumulators (96 + 96 per consumer thread) fit
+// the consumers' 232 registers (128x256 would need 256); its operand bytes per MAC are 0.83 of
+// the 128 x 128 tile's ((128 + 96) / (128 x 192) with B shared by the pair, against (128 + 64) /
+// (128 x 128)). 40.75 KiB stages (16 KiB of weight, 24 KiB of tokens, 768 B of their scales).
+// The library builds it over whole tiles (sm90_kernel_list.hpp: under Stream-K it spills).
+template <class Scheduler = WholeTileScheduler>
+using Fp8BlockWideGemm = Fp8BlockScaledGemm<bfloat16_t, 2, Scheduler, 192, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>;
 
 // Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
 // the same rule as select_configuration (gemm_configuration.hpp).

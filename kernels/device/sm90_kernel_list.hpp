@@ -57,6 +57,11 @@
 //                         Stream-K (the decode tile: at most 64 tokens as the kernel's N,
 //                         sm90_schedule.hpp), e4m3 x e4m3 to bf16 (1; a unit of its own, which a
 //                         parallel build compiles beside the 128-column one)
+//   Fp8BlockWide          the block-scaled mainloop with 128x192x128 tiles in clusters of 2,
+//                         its two consumer warpgroups issuing their k-tiles in turns (one
+//                         promotes while the other's wgmmas run), whole tiles: many tokens (1; a
+//                         unit of its own). Not under Stream-K: there the 96 partial sums, the 96
+//                         accumulators and the walk's state spill 32 bytes (ptxas, sm_90a)
 // The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
 // of their own since tessera::gemm never dispatches to them; one unit compiles them
 // (sm90_instances_grouped.cu):
@@ -120,9 +125,10 @@ using Fp8Quantized = sm90::Fp8QuantizedGemm<A, B>;
 using Fp8Block = sm90::Fp8BlockScaledGemm<>;
 using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
 using Fp8BlockDecode = sm90::Fp8BlockScaledGemm<bfloat16_t, 1, sm90::StreamKTileScheduler, 64>;
+using Fp8BlockWide = sm90::Fp8BlockWideGemm<>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Block, Fp8BlockDecode };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Block, Fp8BlockDecode, Fp8BlockWide };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -170,7 +176,8 @@ using Kernels = std::tuple<
     Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>,
     Shipped<Fp8Quantized<e4m3, e4m3>, Unit::Fp8>,
     Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>,
-    Shipped<Fp8BlockDecode, Unit::Fp8BlockDecode>>;
+    Shipped<Fp8BlockDecode, Unit::Fp8BlockDecode>,
+    Shipped<Fp8BlockWide, Unit::Fp8BlockWide>>;
 // clang-format on
 
 template <class T, Major MW>

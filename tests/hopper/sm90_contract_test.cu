@@ -7,7 +7,9 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 #include <string>
 
 #include "device/sm90_kernel_list.hpp"
@@ -214,7 +216,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 63, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 64, "the shipped kernels (sm90_kernel_list.hpp's table)");
   // the D major, read off the epilogue: row-major for the MidRow kernels only
   constexpr set::KernelTraits mr = set::traits_of<set::MidRowSplit<set::f16>>, mc = set::traits_of<set::MidSplit<set::f16>>;
   static_assert(mr.d_major == Major::Row && mc.d_major == Major::Col && w.d_major == Major::Col && mr.bn == 192 && mr.stream_k &&
@@ -503,6 +505,60 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the 128 x 64 tile of the block-s
                                               args);
   CHECK(batched.status == GemmStatus::Unsupported);
   CHECK(batched.message.find("one batch") != std::string::npos);
+}
+
+TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel, its turns and its promotion's columns") {
+  using Wide = set::Fp8BlockWide;
+  using M = Wide::Mainloop;
+  constexpr set::KernelTraits w = set::traits_of<Wide>;
+  static_assert(w.block_scaled && !w.stream_k && w.bm == 128 && w.bn == 192 && w.cluster_m == 2 && !w.pingpong &&
+                w.element == Element::E4M3 && w.element_b == Element::E4M3 && w.output == Element::BF16 && w.a_k_major && w.b_k_major);
+  static_assert(sm90::runs_schedule(w, sm90::Schedule::Cooperative128x192));
+  // The same mainloop as the 128 x 128 kernel's but for its consumers' turns.
+  static_assert(M::BlockScaled && M::Issue == sm90::ConsumerIssue::Alternating &&
+                set::Fp8Block::Mainloop::Issue == sm90::ConsumerIssue::Together && M::ConsumerWarpgroups == 2);
+  // per stage 16 KiB of weight, 24 KiB of tokens (12 KiB per cluster CTA, multicast) and 768 B of
+  // their scales; four stages; 96 accumulators and 96 partial sums per consumer thread
+  // (wgmma m64n192k32)
+  static_assert(M::BK == 128 && M::stage_a_bytes == 16384 && M::stage_b_bytes == 24576 && M::stage_scale_bytes == 192 * 4 &&
+                M::Stages == 4 && M::AtomsM * M::AtomValues == 96 && M::ClusterM == 2);
+  // The tokens' scales by TMA: one box of 192 rows per stage (rows past N zero-filled).
+  const tma::Arguments rows = M::row_scale_arguments(1000, 16384, 1000);
+  CHECK((rows.rule == tma::Rule::ok && rows.rank == 2 && rows.box_dim[0] == 192 && rows.box_dim[1] == 1 && rows.global_dim[0] == 1000 &&
+         rows.global_dim[1] == 128 && rows.box_bytes == 768));
+  // The promotion reads value i's column scale at this thread's first column plus value i's
+  // column for thread 0 (a constant offset): the C partition of the 128 x 192 tile over the 256
+  // consumer threads covers each element once, and each thread's columns are thread 0's shifted.
+  const auto tile = make_shape(C<128>{}, C<192>{});
+  const auto id = make_identity_tensor(tile);
+  const auto c0 = typename M::TiledMma{}.get_slice(0).partition_C(id);
+  std::vector<int> seen(128 * 192, 0);
+  bool shifted = true;
+  for (int t = 0; t < 256; ++t) {
+    const auto c = typename M::TiledMma{}.get_slice(t).partition_C(id);
+    const int col0 = int(get<1>(c(0)));
+    for (int i = 0; i < 96; ++i) {
+      const int r = int(get<0>(c(i))), col = int(get<1>(c(i)));
+      REQUIRE((r >= 0 && r < 128 && col >= 0 && col < 192));
+      ++seen[size_t(r * 192 + col)];
+      shifted = shifted && col == col0 + int(get<1>(c0(i)));
+    }
+  }
+  CHECK(shifted);
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  // The rule runs it at 4096 tokens through 7168 x 16384 (D^T: the tokens along its 192 columns).
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  GemmArguments g = fp8(4096, 7168, 16384);
+  g.c.major = Major::Row;
+  g.ldd = 7168;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  const GemmArguments t = sm90::as_column_major_d(g);
+  REQUIRE(check_arguments(t, ArgumentsView::Kernel));
+  CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x192);
+  CHECK(!sm90::choose_stream_k(t, 132));
+  CHECK(M::can_implement(sm90::problem_shape_of(t), M::arguments_of(t)));
 }
 
 TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and its tree from the GEMM's fields") {

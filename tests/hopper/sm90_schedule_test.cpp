@@ -659,10 +659,11 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   // The bench's rows (sm90_bench --fp8 --scales block): 64 tokens through 7168 x 16384, 56
   // weight tiles of 128 rows for 132 SMs, each k-loop shared: the decode tile, whose k-tile is
   // the 128 x 128 tile's without its 64 padding columns; 128 tokens: the clustered 128 x 128
-  // Stream-K kernel (one tile of tokens: no weight re-read); 4096 tokens: whole 128 x 128 tiles.
+  // Stream-K kernel (one tile of tokens: no weight re-read); 4096 tokens: whole 128 x 192 tiles
+  // (the test below).
   CHECK(runs_on_132(block_scaled(64, 7168, 16384)) == "stream-k cooperative 128x64 no cluster");
   CHECK(runs_on_132(block_scaled(128, 7168, 16384)) == "stream-k cooperative 128x128");
-  CHECK(runs_on_132(block_scaled(4096, 7168, 16384)) == "cooperative 128x128");
+  CHECK(runs_on_132(block_scaled(4096, 7168, 16384)) == "cooperative 128x192");
   // The model behind the first two: at 64 tokens the decode tile's k-tile costs 0.73 of the
   // clustered 128 x 128 tile's, and its Stream-K plan is predicted 1.6x faster; at 128 tokens
   // two of its tiles cost 1.47 of one 128 x 128 tile, yet the model, counting the larger tiles'
@@ -722,7 +723,70 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   const std::vector<sm90::Sm90Config> built = sm90::built_configs(t);
   CHECK(std::find(built.begin(), built.end(), *config) != built.end());
   CHECK(std::find(built.begin(), built.end(), sm90::Sm90Config{Schedule::Cooperative128x128, true}) != built.end());
-  CHECK(built.size() == 3);  // whole 128 x 128, and both Stream-K kernels
+  CHECK(built.size() == 4);  // whole 128 x 192 and 128 x 128, and both Stream-K kernels
+}
+
+TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel and the rule") {
+  const GemmArguments t = sm90::as_column_major_d(block_scaled(4096, 7168, 16384));
+  REQUIRE((t.m == 7168 && t.n == 4096));
+  // Built for block scales only, over whole tiles (under Stream-K it spills: sm90_kernel_list.hpp).
+  CHECK(sm90::schedule_built(Schedule::Cooperative128x192, t));
+  CHECK(!sm90::stream_k_built(Schedule::Cooperative128x192, t));
+  for (const ScaleMode mode : {ScaleMode::PerTensor, ScaleMode::Rowwise}) {
+    GemmArguments g = t;
+    g.scale_mode = mode;
+    CHECK(!sm90::schedule_built(Schedule::Cooperative128x192, g));
+  }
+  // The model's assumption for it: twice the 16-bit 128 x 192 tile's rate, as every FP8 tile's
+  // (the turns assumed to hide the promotion).
+  const sm90::Candidate wide = sm90::candidate_of(Schedule::Cooperative128x192, Element::E4M3, sm90::Schedulers::DataParallel);
+  const sm90::Candidate mid16 = sm90::candidate_of(Schedule::Cooperative128x192, Element::BF16, sm90::Schedulers::DataParallel);
+  REQUIRE((wide.tile_m == 128 && wide.tile_n == 192 && wide.tile_k == 128 && wide.cluster.m == 2 && mid16.tile_k == 64));
+  CHECK(wide.rate == 2 * mid16.rate);
+  // The tuning cache and gemm_tune name it, and force it (sm90_gemm_bench --config).
+  const auto config = sm90::config_of(128, 192, {2, 1}, Decomposition::DataParallel);
+  REQUIRE(config.has_value());
+  CHECK((config->schedule == Schedule::Cooperative128x192 && !config->stream_k));
+  CHECK(sm90::to_string(*config) == "cooperative 128x192");
+  const std::vector<sm90::Sm90Config> built = sm90::built_configs(t);
+  CHECK(std::find(built.begin(), built.end(), *config) != built.end());
+  // The rule: at thousands of tokens through DeepSeek-V3's projections, where whole 128 x 192
+  // tiles fill their waves about as well as 128 x 128 ones, the wider tile (its rate 1.88 against
+  // 1.7, past the margin), and at 320 tokens through 7168 outputs too (two 192-column tiles pad
+  // as much as three of 128; through 4096 outputs the 128 x 128 tiles fill their one wave
+  // better); at 256 tokens and fewer a 192-column tile is a third padding or more: the 128 x 128
+  // kernels, and at decode's token counts the rule above. Every whole-tile choice is the model's
+  // best of what is built, within the margin (the property below).
+  for (const int64_t tokens : {2048, 4096, 8192})
+    for (const auto& [out, in] : {std::array<int64_t, 2>{7168, 16384}, {7168, 2048}, {24576, 1536}, {4096, 7168}}) {
+      INFO(tokens << " x " << out << " x " << in);
+      CHECK(runs_on_132(block_scaled(tokens, out, in)) == "cooperative 128x192");
+    }
+  CHECK(runs_on_132(block_scaled(320, 7168, 16384)) == "cooperative 128x192");
+  CHECK(runs_on_132(block_scaled(320, 4096, 7168)) == "cooperative 128x128");
+  for (const int64_t tokens : {1, 64, 128, 256})
+    for (const auto& [out, in] : {std::array<int64_t, 2>{7168, 16384}, {7168, 2048}, {2112, 7168}}) {
+      INFO(tokens << " x " << out << " x " << in);
+      CHECK(runs_on_132(block_scaled(tokens, out, in)).find("128x192") == std::string::npos);
+    }
+  rc::prop("the rule's block-scaled choice is the model's best built configuration", [] {
+    const int64_t tokens = *rc::gen::inRange<int64_t>(1, 9000), out = 128 * *rc::gen::inRange<int64_t>(1, 200);
+    const int64_t in = 128 * *rc::gen::inRange<int64_t>(1, 130);
+    const GemmArguments g = sm90::as_column_major_d(block_scaled(tokens, out, in));
+    const sm90::Sm90Config chosen = sm90::choose_config(g, 132);
+    double best = 0, mine = -1;
+    for (const Schedule s : sm90::kSchedules) {
+      if (!sm90::schedule_built(s, g)) continue;
+      const sm90::Candidate c = sm90::candidate_of(s, Element::E4M3, sm90::Schedulers::DataParallel);
+      const sm90::GemmShape sh = sm90::shape_of(g);
+      const double e = sm90::predict(c, sh, 132, sm90::scheduler_for(c, sh, 132, false)).efficiency;
+      best = std::max(best, e);
+      if (s == chosen.schedule) mine = e;
+    }
+    RC_ASSERT(!chosen.stream_k);
+    RC_ASSERT(mine >= 0);
+    RC_ASSERT(mine * (1 + sm90::kSelectionMargin) >= best);
+  });
 }
 
 TEST_CASE("sm90 block-scaled FP8: the GPU test's expected kernels on 132 SMs") {
@@ -738,7 +802,7 @@ TEST_CASE("sm90 block-scaled FP8: the GPU test's expected kernels on 132 SMs") {
   const char* sk = "stream-k cooperative 128x128";
   const Case cases[] = {{64, 7168, 16384, dec}, {100, 7000, 16016, sk}, {128, 7168, 16384, sk},    {1, 7168, 16384, dec},
                         {17, 7000, 16016, dec}, {64, 2112, 7168, dec},  {40, 4000, 7000, dec},     {64, 2048, 16384, dec},
-                        {33, 1000, 2000, dec},
+                        {33, 1000, 2000, dec},      {4096, 7168, 2048, "cooperative 128x192"},
                         {128, 7168, 4096, nullptr}, {100, 1000, 1040, nullptr}, {200, 392, 4112, nullptr}};
   for (const Case& c : cases) {
     INFO(c.tokens << " x " << c.out << " x " << c.k);
@@ -810,13 +874,13 @@ std::vector<float> tile_promoted(int64_t rows, int64_t cols, int64_t k, int bm, 
 }  // namespace
 
 TEST_CASE("block scales: the promotion in the kernel's orientation and the caller's gives the definition") {
-  rc::prop("small generated problems, padded ld_scale_a, BN 64 and 128, Stream-K segments", [] {
+  rc::prop("small generated problems, padded ld_scale_a, BN 64, 128 and 192, Stream-K segments", [] {
     BlockProblem p;
-    // (tokens up to two 64-column tiles, outputs up to three 128-row blocks, K up to 5 groups)
-    p.m = *rc::gen::inRange<int64_t>(1, 140), p.n = *rc::gen::inRange<int64_t>(1, 300), p.k = *rc::gen::inRange<int64_t>(1, 600);
+    // (tokens up to two 192-column tiles, outputs up to three 128-row blocks, K up to 5 groups)
+    p.m = *rc::gen::inRange<int64_t>(1, 260), p.n = *rc::gen::inRange<int64_t>(1, 300), p.k = *rc::gen::inRange<int64_t>(1, 600);
     p.kb = (p.k + 127) / 128;
     const int64_t pad = 4 * *rc::gen::inRange<int64_t>(0, 3);
-    const int bn = *rc::gen::element(64, 128);
+    const int bn = *rc::gen::element(64, 128, 192);
     const float alpha = *rc::gen::element(1.0f, 0.5f, 2.0f);
     auto small_int = rc::gen::inRange(-3, 4);
     auto power = rc::gen::inRange(-2, 3);
@@ -873,3 +937,4 @@ TEST_CASE("block scales: the promotion in the kernel's orientation and the calle
       }
   });
 }
+

@@ -759,13 +759,15 @@ struct Fp8ScaledCase {
   std::int64_t ld_pad = 0;  // block: ld_scale_a = M rounded up to 4 plus this (0: ld_scale_a left 0)
   const char* expect = nullptr;  // the configuration the dispatch runs on 132 SMs (sm90_schedule), where checked
   bool force_decode = false;     // block: the decode kernel (stream-k 128x64 no cluster) forced, k-iterations shared
+  const char* force = nullptr;   // block: the whole-tile configuration of this name (sm90_schedule's) forced
 };
 
 // Runs one scaled FP8 case (e4m3 x e4m3) through tessera::gemm, D poisoned with NaN, against
 // the FP64 reference. expect_refusal: Unsupported with a message. With a workspace (filled with
 // 0xff: the kernel clears its own flags) three launches on a poisoned D, the last two bit for bit
 // the first (the Stream-K fix-up's fixed order). force_decode: the block-scaled decode kernel
-// through the dispatch's forced configuration (gemm_tune's path), which must share k-iterations.
+// through the dispatch's forced configuration (gemm_tune's path), which must share k-iterations;
+// force: the whole-tile configuration of that name, the same way.
 // TESSERA_SMALL=1 (sanitizer runs): cases of M N K L above 2^30 are skipped.
 template <class TD>
 void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
@@ -828,9 +830,15 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
   g.scale_b = SB;
   if (block && cs.ld_pad != 0) g.ld_scale_a = ld_sa;
   if (cs.out != tk::Element::BF16) g.epilogue.output = cs.out;
-  const tk::sm90::Sm90Config decode{tk::sm90::Schedule::Cooperative128x64NoCluster, true};
+  tk::sm90::Sm90Config decode{tk::sm90::Schedule::Cooperative128x64NoCluster, true};
+  if (cs.force != nullptr) {  // (the configuration of that name: sm90_gemm_bench's --config)
+    bool named = false;
+    for (const tk::sm90::Schedule sch : tk::sm90::kSchedules)
+      if (tk::sm90::to_string(tk::sm90::Sm90Config{sch, false}) == cs.force) decode = {sch, false}, named = true;
+    if (!named) std::printf("  '%s' names no configuration\n", cs.force);
+  }
   // (forced only on sm_90: elsewhere tessera::gemm's refusal is the expected answer)
-  const bool forced = cs.force_decode && !expect_refusal;
+  const bool forced = (cs.force_decode || cs.force != nullptr) && !expect_refusal;
   void* work = nullptr;
   if (cs.workspace && !expect_refusal &&
       (g.workspace_bytes = forced ? tk::device::sm90_workspace_size(g, decode) : tk::gemm_workspace_size(g)) > 0) {
@@ -842,7 +850,7 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
   // What the dispatch runs (with the workspace), and on 132 SMs (an H100 SXM's or H200's) what it must run.
   const std::string runs = expect_refusal ? "" : forced ? tk::sm90::to_string(decode) : tk::device::sm90_schedule(g);
   const bool runs_expected = cs.expect == nullptr || multiprocessors() != 132 || runs == cs.expect;
-  const bool decode_shared = !forced || work != nullptr;
+  const bool decode_shared = !forced || !decode.stream_k || work != nullptr;
   tk::GemmResult res = launch();
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   // With a workspace (Stream-K): two more launches give the same bits (the fix-up's fixed order).
@@ -916,8 +924,12 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
 // group), M = 1 and 64 (decode), a padded ld_scale_a, beta, Stream-K; and the error with and without
 // the promotion (uniform scales, K = 16384: the block kernel against the per-tensor one on the
 // same inputs). Tolerances as the per-tensor cases' (bf16 and f16 D 1e-2, f32 5e-3).
+// The 128 x 192 kernel (its consumer warpgroups issuing in turns) where the rule takes it (many
+// tokens) and forced: tokens (the kernel's N) past 192 and below it, outputs (its M) a cluster's
+// tail, K not a multiple of 128, beta, a padded ld_scale_a, and its promotion against per-tensor.
 constexpr const char* kBlockDecode = "stream-k cooperative 128x64 no cluster";  // (hopper_sm90_schedule_test checks these
 constexpr const char* kBlockStreamK = "stream-k cooperative 128x128";            // names on 132 SMs)
+constexpr const char* kBlockWide = "cooperative 128x192";
 void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
   using E = tk::Element;
   const auto RW = tk::ScaleMode::Rowwise, BL = tk::ScaleMode::Block;
@@ -971,7 +983,20 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
                                                 nullptr, true},
                                   // the promotion's error on the decode kernel (uniform scales: against per-tensor)
                                   Fp8ScaledCase{"blk_dec_promotion_k16384", 64, 2048, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true, true, 0,
-                                                kBlockDecode}})
+                                                kBlockDecode},
+                                  // the 128 x 192 kernel: the rule's at 4096 tokens; forced with residues
+                                  Fp8ScaledCase{"blk_wide_m4096", 4096, 7168, 2048, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
+                                                kBlockWide},
+                                  Fp8ScaledCase{"blk_wide_residues_beta", 1000, 1000, 1040, 1, BL, E::BF16, true, 16, 0.5f, 0.5f, false, false,
+                                                12, nullptr, false, kBlockWide},
+                                  Fp8ScaledCase{"blk_wide_m200_k4112", 200, 392, 4112, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0,
+                                                nullptr, false, kBlockWide},
+                                  Fp8ScaledCase{"blk_wide_m100_small", 100, 520, 1000, 1, BL, E::BF16, true, 8, 2.0f, -0.25f, false, false, 4,
+                                                nullptr, false, kBlockWide},
+                                  Fp8ScaledCase{"blk_wide_m385_k_residue", 385, 2176, 7000, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false,
+                                                0, nullptr, false, kBlockWide},
+                                  Fp8ScaledCase{"blk_wide_promotion_k16384", 384, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true, false,
+                                                0, nullptr, false, kBlockWide}})
     run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
   // Refused with a reason: block scales with a column-major D, or to f32.
   run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);

@@ -9,7 +9,8 @@
 #     TESSERA_SMALL=1: M N K <= 2^30),
 #   - ptxas registers and spills of the FP8 kernels, k-loop spills from the SASS,
 #   - sm90_gemm_bench --fp8 at the scale modes' shapes, per-tensor, --scales rowwise and
-#     --scales block (against cuBLASLt's per-tensor GEMM on the same data),
+#     --scales block (against cuBLASLt's per-tensor GEMM on the same data), and the block-scaled
+#     whole-tile kernels forced one by one at many tokens (--config),
 #   - tools/device/scaled_mm_torch.py --scales tensor|rowwise|block where torch is installed.
 #   OUT=/tmp/out tools/device/run_fp8_scales.sh
 # STEP=build (build only, into BUILD, e.g. BUILD=build-gpu inside the tree) then STEP=check when
@@ -53,8 +54,9 @@ if [ "$STEP" != check ]; then
 rc=$?
 note "build: rc=$rc ($(( $(date +%s) - t0 )) s)"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
-# The FP8 kernels' registers and spills (the per-tensor unit, the block-scaled one, its decode tile).
-for u in fp8 fp8_block fp8_block_decode; do
+# The FP8 kernels' registers and spills (the per-tensor unit, the block-scaled one, its decode
+# tile, its 128 x 192 tile).
+for u in fp8 fp8_block fp8_block_decode fp8_block_wide; do
   f="$B/k_sm90_instances_$u.o.ptxas"
   [ -f "$f" ] && note "ptxas $u: $(grep -ac 'Used' "$f") kernels, registers $(grep -aoE 'Used [0-9]+ registers' "$f" | awk '{print $2}' | sort -n | uniq | tr '\n' ' '), spill stores: $(grep -aoE '[0-9]+ bytes spill stores' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
   [ -f "$B/k_sm90_instances_$u.o" ] && mkdir -p "$OUT/sass_$u" && bash tools/device/sass_spills.sh "$B/k_sm90_instances_$u.o" "$OUT/sass_$u" HGMMA |
@@ -84,6 +86,12 @@ fi
 if [ -x "$B/sm90_bench" ]; then
   for s in tensor rowwise block; do
     timeout 150 "$B/sm90_bench" --fp8 --scales $s "${SHAPES[@]}" 2>&1 | grep -v '^device' | tee -a "$log"
+  done
+  # Block scales at many tokens, each block-scaled whole-tile kernel forced (the 128 x 192 one,
+  # whose consumers issue in turns, and the 128 x 128 one, whose consumers issue together).
+  for c in "cooperative 128x192" "cooperative 128x128"; do
+    timeout 150 "$B/sm90_bench" --fp8 --scales block --config "$c" 4096 7168 16384 2048 7168 16384 8192 7168 2048 2>&1 |
+      grep -v '^device' | tee -a "$log"
   done
 fi
 if python3 -c "import torch" 2>/dev/null; then
