@@ -120,8 +120,8 @@ struct TreeInputs {
   }
   ~TreeInputs() { cudaFree(dsa), cudaFree(dsb), cudaFree(dbias), cudaFree(damax); }
   template <class Kernel>
-  typename Kernel::Arguments arguments(sm90_check::Problem<T> const& p) const {
-    auto a = Kernel::arguments_of(s9::as_column_major_d(p.args));
+  typename Kernel::Arguments arguments(kernels::GemmArguments const& g) const {
+    auto a = Kernel::arguments_of(g);
     const typename Product::Arguments product(tr::Accumulator::Arguments{}, typename tr::RowBroadcast<float>::Arguments{dsa, 0});
     const typename Scaled::Arguments scaled(product, typename tr::ColumnBroadcast<float>::Arguments{dsb, 0});
     const typename Pre::Arguments pre(scaled, typename tr::ColumnBroadcast<T>::Arguments{dbias, 0});
@@ -141,12 +141,12 @@ int check_tree(int64_t m, int64_t n, int64_t k) {
   TreeInputs in(m, n, uint64_t(m + 3 * n));
   in.reset();
   p.poison();
-  const auto r_new = launch<TreeUnder>(in.arguments<TreeUnder>(p));
+  const auto r_new = launch<TreeUnder>(in.arguments<TreeUnder>(s9::as_column_major_d(p.args)));
   const std::vector<T> mine = output(p);
   const float amax_new = in.amax();
   in.reset();
   p.poison();
-  const auto r_old = launch<TreeAfter>(in.arguments<TreeAfter>(p));
+  const auto r_old = launch<TreeAfter>(in.arguments<TreeAfter>(s9::as_column_major_d(p.args)));
   const std::vector<T> theirs = output(p);
   const float amax_old = in.amax();
   // FP64 at every element of small problems, at 20000 sampled ones of large ones (the dot
@@ -231,24 +231,26 @@ Timed timed(std::string name, Args const& args, std::vector<std::shared_ptr<void
 }
 int time_shape(int64_t m, int64_t n, int64_t k, int reps, cublasLtHandle_t lt) {
   std::vector<std::shared_ptr<void>> keep;
-  sm90_check::Problem<T> plain(m, n, k, 1, false, 1.0f, 0.0f, 11, "TN");
-  sm90_check::Problem<T> gelu(m, n, k, 1, false, 1.0f, 0.0f, 12, "TN");
-  gelu.fuse(Activation::GELUTanh, Bias::PerRow);
-  sm90_check::Problem<T> silu(m, n, k, 1, false, 1.0f, 0.0f, 13, "TN");
-  silu.fuse(Activation::SiLU, Bias::PerRow);
-  sm90_check::Problem<T> tree(m, n, k, 1, false, 1.0f, 0.0f, 14, "TN");
+  // One problem's operands for every kernel (they all write its D): the plain arguments, then
+  // with the bias per row (cuBLASLt's) and each activation.
+  sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, 11, "TN");
+  const kernels::GemmArguments plain = s9::as_column_major_d(p.args);
+  p.fuse(Activation::GELUTanh, Bias::PerRow);
+  const kernels::GemmArguments gelu = s9::as_column_major_d(p.args);
+  kernels::GemmArguments silu = gelu;
+  silu.epilogue.activation = Activation::SiLU;
   TreeInputs in(m, n, 15);
   in.reset();
   std::vector<Timed> ks;
-  ks.push_back(timed<s9::SerialEpilogueGemm<T>>("plain after", s9::as_column_major_d(plain.args), keep));
-  ks.push_back(timed<s9::OverlappedEpilogueGemm<T, Head>>("plain under", s9::as_column_major_d(plain.args), keep));
-  ks.push_back(timed<s9::FusedTmaGemm<T, Activation::GELUTanh>>("gelu_tanh+bias after", s9::as_column_major_d(gelu.args), keep));
-  ks.push_back(timed<s9::OverlappedFusedGemm<T, Activation::GELUTanh, Head>>("gelu_tanh+bias under", s9::as_column_major_d(gelu.args), keep));
-  ks.push_back(timed<s9::FusedTmaGemm<T, Activation::SiLU>>("silu+bias after", s9::as_column_major_d(silu.args), keep));
-  ks.push_back(timed<s9::OverlappedFusedGemm<T, Activation::SiLU, Head>>("silu+bias under", s9::as_column_major_d(silu.args), keep));
-  ks.push_back(timed<TreeAfter>("tree+amax after", in.arguments<TreeAfter>(tree), keep));
-  ks.push_back(timed<TreeUnder>("tree+amax under", in.arguments<TreeUnder>(tree), keep));
-  auto cublas = std::make_shared<sm90_check::LtGeluBias>(lt, m, n, k, gelu.da, gelu.db, gelu.dc, gelu.dbias);
+  ks.push_back(timed<s9::SerialEpilogueGemm<T>>("plain after", plain, keep));
+  ks.push_back(timed<s9::OverlappedEpilogueGemm<T, Head>>("plain under", plain, keep));
+  ks.push_back(timed<s9::FusedTmaGemm<T, Activation::GELUTanh>>("gelu_tanh+bias after", gelu, keep));
+  ks.push_back(timed<s9::OverlappedFusedGemm<T, Activation::GELUTanh, Head>>("gelu_tanh+bias under", gelu, keep));
+  ks.push_back(timed<s9::FusedTmaGemm<T, Activation::SiLU>>("silu+bias after", silu, keep));
+  ks.push_back(timed<s9::OverlappedFusedGemm<T, Activation::SiLU, Head>>("silu+bias under", silu, keep));
+  ks.push_back(timed<TreeAfter>("tree+amax after", in.arguments<TreeAfter>(plain), keep));
+  ks.push_back(timed<TreeUnder>("tree+amax under", in.arguments<TreeUnder>(plain), keep));
+  auto cublas = std::make_shared<sm90_check::LtGeluBias>(lt, m, n, k, p.da, p.db, p.dc, p.dbias);
   if (!cublas->error().empty()) std::printf("cuBLASLt: %s\n", cublas->error().c_str());
   else ks.push_back({"cuBLASLt GELU_BIAS", [cublas] { cublas->run(); }, {}});
   time_round_robin(ks, reps);
