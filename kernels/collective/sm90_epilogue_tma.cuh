@@ -479,28 +479,39 @@ struct CollectiveEpilogueSm90TmaStore {
   // values, converted in pairs into 32-bit registers (the stmatrix fragment of the whole
   // tile: 64 registers for a 64x256 warpgroup tile), after which the accumulators are free
   // for the next tile's wgmmas; store_packed() then stages those registers part by part and
-  // TMA-stores them while the wgmmas run. The same values (the plain instance's alpha acc,
-  // the same conversions) through the same stmatrix copy to the same staging offsets as
-  // store(): only the order against the next tile's wgmmas differs. Problems with C (beta !=
-  // 0), a bias or an activation, an f32 D, or a D that TMA cannot store keep store() (the
-  // kernel refuses them: packs()).
-  static constexpr bool Packable = Bits == 16 && FusedAct == Activation::Identity;
+  // TMA-stores them while the wgmmas run. The same values (store()'s: alpha acc on the plain
+  // instance, act(alpha acc + bias) on a fused one, the same f32 arithmetic and conversions)
+  // through the same stmatrix copy to the same staging offsets as store(): only the order
+  // against the next tile's wgmmas differs. The f32 math, the bias's loads included, runs in
+  // pack(): only the 16-bit values live across the head. Problems with C (beta != 0: C would
+  // have to come into the staging buffer before pack, both parts at once), an f32 D, or a D
+  // that TMA cannot store keep store() (the kernel refuses them: packs()).
+  static constexpr bool Packable = Bits == 16;
   struct Packed {
     ElementD v[AtomsM * AtomValues];  // the C fragment's values in its order (value i: accumulator i)
   };
-  // What pack/store_packed take: TMA stores D, no C, no bias, no activation.
+  // What pack/store_packed take: TMA stores D, no C; the plain instance no bias and no
+  // activation (those are a fused instance's), a fused instance its own activation.
   static bool packs(GemmProblemShape const& problem, Arguments const& a) {
     const Sm90EpilogueOperands ops = operands(problem, a);
-    return Packable && ops.status && !ops.load_c && a.activation == Activation::Identity && a.bias == Bias::None;
+    const bool menu = FusedAct == Activation::Identity ? a.activation == Activation::Identity && a.bias == Bias::None
+                                                       : a.activation == FusedAct;
+    return Packable && ops.status && !ops.load_c && menu;
   }
   static const char* packs_refusal() {
-    return "the sm90 kernel with the epilogue under the next tile stores 16-bit D through TMA with beta == 0, no bias, no "
-           "activation";
+    return FusedAct == Activation::Identity
+               ? "the sm90 kernel with the epilogue under the next tile stores 16-bit D through TMA with beta == 0, no bias, "
+                 "no activation (a fused instance takes bias and its activation)"
+               : "the fused sm90 kernel with the epilogue under the next tile stores 16-bit D through TMA with beta == 0 and "
+                 "its own activation";
   }
   __host__ __device__ static bool packs(Params const& p) { return p.use_tma && !p.load_c; }
+  // tile_m, tile_n, l: the tile as store() takes it (the bias's origin).
   template <class TiledMma, class Acc>
-  __device__ __forceinline__ static void pack(Params const& p, TiledMma const& tiled, int thread, Acc const& acc, Packed& out) {
-    static_assert(Packable, "pack: a 16-bit D on the plain instance");
+  __device__ __forceinline__ static void pack(Params const& p, TiledMma const& tiled, int thread, int64_t tile_m, int64_t tile_n,
+                                              int64_t /*l*/, Acc const& acc, Packed& out) {
+    static_assert(Packable, "pack: a 16-bit D");
+    constexpr bool HasBias = FusedAct != Activation::Identity;  // (store(): store_as<FusedAct, true> on a fused instance)
     // (the conversions read no places: the C partition of the tile's coordinates stands for the
     // staging view's; frag(i) is offset i in any compact shape)
     constexpr auto tile = make_shape(C<AtomsM * 64 * ConsumerWarpgroups>{}, C<BN>{});
@@ -509,18 +520,36 @@ struct CollectiveEpilogueSm90TmaStore {
     constexpr int groups = int(size<0, 2>(tCsD));
     static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)) &&
                       sizeof(Packed) == sizeof(Acc) / 2, "one packed value per accumulator");
-    typename Direct::BiasView bias;
-    const int stsm = 0;  // (no stmatrix in the conversions)
-    int tDsD = 0;
-    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, int, int> ctx{tCsD, tCcD0, acc, bias, p.direct.alpha, 0.0f, false, false, stsm,
-                                                                   tDsD};
     auto frag = Staging::fragment(&out.v[0], tiled);
     static_assert(decltype(size(frag))::value == AtomsM * AtomValues, "the fragment holds every value");
-    pack_repeats<groups>(std::make_integer_sequence<int, AtomsM>{}, ctx, frag);
+    // The bias as store_as reads it (this thread's element at its value 0, the others at
+    // compile-time distances), its direction a constant in each of two copies of the
+    // conversions (along M, along N): a value's bias is then one predicated load at a constant
+    // offset from one pointer. With the direction chosen per value at run time (store_as's,
+    // whose parts barriers bound) ptxas reported 40 (SiLU) and 52 (GELU-tanh) bytes of spill
+    // stores; with the two copies 24 each (nvcc 13.0, sm_90a).
+    if constexpr (HasBias) {
+      const auto mine0 = tCsD(0);
+      const auto bias = Direct::bias_view(p.direct, tile_m * int64_t(get<0>(tile)) + int64_t(get<0>(mine0)),
+                                          tile_n * int64_t(get<1>(tile)) + int64_t(get<1>(mine0)));
+      if (p.direct.bias_along_m) pack_as<HasBias, true, groups / Parts>(p, tCsD, tCcD0, acc, bias, frag);
+      else pack_as<HasBias, false, groups / Parts>(p, tCsD, tCcD0, acc, bias, frag);
+    } else {
+      pack_as<HasBias, false, groups / Parts>(p, tCsD, tCcD0, acc, typename Direct::BiasView{}, frag);
+    }
   }
-  template <int Groups, int... Is, class X, class Frag>
-  __device__ __forceinline__ static void pack_repeats(std::integer_sequence<int, Is...>, X const& ctx, Frag& frag) {
-    (convert_groups<Activation::Identity, false, false, Is, 0>(std::make_integer_sequence<int, Groups>{}, ctx, frag), ...);
+  template <bool HasBias, bool AlongM, int G, class TCs, class TCc, class Acc, class Frag>
+  __device__ __forceinline__ static void pack_as(Params const& p, TCs& tCsD, TCc const& tCcD0, Acc const& acc,
+                                                 typename Direct::BiasView const& bias, Frag& frag) {
+    const int stsm = 0;  // (no stmatrix in the conversions)
+    int tDsD = 0;
+    const Ctx<TCs, TCc, Acc, int, int> ctx{tCsD, tCcD0, acc, bias, p.direct.alpha, 0.0f, AlongM, false, stsm, tDsD};
+    pack_parts<FusedAct, HasBias, G>(std::make_integer_sequence<int, AtomsM * Parts>{}, ctx, frag);
+  }
+  // Part by part, in store()'s order of parts.
+  template <Activation Act, bool HasBias, int G, int... Hs, class X, class Frag>
+  __device__ __forceinline__ static void pack_parts(std::integer_sequence<int, Hs...>, X const& ctx, Frag& frag) {
+    ((convert_groups<Act, HasBias, false, Hs / Parts, (Hs % Parts) * G>(std::make_integer_sequence<int, G>{}, ctx, frag)), ...);
   }
   // The packed tile staged and stored, part by part (store_part without C): the leader waits
   // for the buffer's previous store to have read it, the warpgroup stages, fences and meets,

@@ -129,6 +129,69 @@ struct CollectiveEpilogueSm90TreeTmaStore {
     Tree::end_tile(p.tree.tree, state, frame);  // (every thread: a warp's partials meet by shuffles)
   }
 
+  // ---- the epilogue under the next tile (the cooperative kernel's EpilogueUnderNextTile):
+  // pack() evaluates the tree at every value of the tile (begin_tile, the visits in store()'s
+  // order, end_tile) into the 16-bit fragment of the whole tile; store_packed() stages and
+  // TMA-stores it part by part under the next tile's first k-tiles (the plain TMA epilogue's).
+  // Everything the tree does besides D's value happens in pack(), before the accumulators are
+  // overwritten: its leaves' loads, its reductions (partials per thread over the visits, the
+  // warps' shuffles and atomics in end_tile, as store()'s) and its AuxStore writes (straight
+  // from the registers, as store()'s). So no tree needs a second fragment across the head (a
+  // second 64 registers beside the 128 accumulators and the 64 packed would not fit the
+  // consumers' 232), and the tree's State lives only inside pack(), as inside store(). The
+  // same f32 values, conversions and staging offsets as store(): D, the reductions' results
+  // and the auxiliary outputs are bit-identical to store()'s (a sum's atomics aside, whose
+  // order is not deterministic in either). An f32 D keeps store() (not packable).
+  static constexpr bool Packable = Bits == 16;
+  using Packed = typename Staged::Packed;
+  static bool packs(GemmProblemShape const& problem, Arguments const& a) {
+    return Packable && Registers::can_implement(problem, a) && Staged::operands(problem, a).status;
+  }
+  static const char* packs_refusal() {
+    return "the sm90 tree kernel with the epilogue under the next tile stores a 16-bit D through TMA";
+  }
+  __host__ __device__ static bool packs(Params const& p) { return p.tma.use_tma; }
+  template <class TiledMma, class Acc>
+  __device__ __forceinline__ static void pack(Params const& p, TiledMma const& tiled, int thread, int64_t tile_m, int64_t tile_n, int64_t l,
+                                              Acc const& acc, Packed& out) {
+    static_assert(Packable, "pack: a 16-bit D");
+    constexpr auto tile_mn = make_shape(C<AtomsM * 64 * ConsumerWarpgroups>{}, C<BN>{});
+    // (the visits read no places: the C partition of the tile's coordinates stands for the
+    // staging view's)
+    auto tCsD = tiled.get_slice(thread).partition_C(make_identity_tensor(tile_mn));
+    constexpr int groups = int(size<0, 2>(tCsD));
+    static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)) &&
+                      sizeof(Packed) == sizeof(Acc) / 2, "one packed value per accumulator");
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    const auto mine0 = tCsD(0);
+    const int64_t m0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(mine0));
+    const int64_t n0 = tile_n * int64_t(get<1>(tile_mn)) + int64_t(get<1>(mine0));
+    const int64_t m = p.tree.m, n = p.tree.n;
+    using Fragment = tree::WgmmaFragment<TiledMma, decltype(tile_mn)>;
+    static_assert(Fragment::repeats == AtomsM && Fragment::groups == groups, "the tree's frame is this C fragment's");
+    const auto frame = tree::wgmma_frame(tiled, tile_mn, thread, tile_m, tile_n, l, tree::TreeShape{m, n, 0});  // (L: unused)
+    using State = typename Tree::template State<Fragment::rows, Fragment::cols>;
+    State state{};
+    Tree::begin_tile(p.tree.tree, state, frame);
+    const int stsm = 0;  // (no stmatrix in the visits)
+    int tDsD = 0;
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, int, int, State, Fragment> ctx{
+        tCsD, tCcD0, acc, p.tree.tree, state, l, m0, n0, extent_as_int(m - m0), extent_as_int(n - n0), stsm, tDsD};
+    auto frag = Staging::fragment(&out.v[0], tiled);
+    static_assert(decltype(size(frag))::value == AtomsM * AtomValues, "the fragment holds every value");
+    pack_repeats<groups>(std::make_integer_sequence<int, AtomsM>{}, ctx, frag);
+    Tree::end_tile(p.tree.tree, state, frame);  // (every thread: a warp's partials meet by shuffles)
+  }
+  template <int Groups, int... Is, class X, class Frag>
+  __device__ __forceinline__ static void pack_repeats(std::integer_sequence<int, Is...>, X const& ctx, Frag& frag) {
+    (convert_groups<Is, 0>(std::make_integer_sequence<int, Groups>{}, ctx, frag), ...);
+  }
+  template <class TiledMma>
+  __device__ __forceinline__ static void store_packed(Params const& p, SharedStorage& s, TiledMma const& tiled, int thread, int64_t tile_m,
+                                                      int64_t tile_n, int64_t l, Packed const& packed) {
+    Staged::store_packed(p.tma, s, tiled, thread, tile_m, tile_n, l, packed);
+  }
+
   // Value V of group J of M repeat I (accumulator 4 J + V + AtomValues I): the tree at its
   // element. A register-only tree is evaluated at every value: past M or N its value is staged
   // and clipped by TMA, as the plain epilogue's (its broadcasts hold 0 there, begin_tile reads

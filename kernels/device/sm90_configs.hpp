@@ -75,6 +75,25 @@ using SerialEpilogueGemm =
 template <class Element, Activation Act>
 using FusedTmaGemm = DefaultGemm<Element, GMMA::Major::K, GMMA::Major::K, 2, Element, WholeTileScheduler, Act>;
 
+// FusedTmaGemm (act(alpha A B + bias)) with its epilogue under the next tile's first
+// HeadKTiles k-tiles: the f32 math and the bias's loads before the pack, only the packed
+// 16-bit values across the head. Not in the library's kernel set (measured first).
+template <class Element, Activation Act, int HeadKTiles = 2>
+using OverlappedFusedGemm = typename with_epilogue_order<FusedTmaGemm<Element, Act>, EpilogueUnderNextTile<HeadKTiles>>::type;
+
+// An epilogue tree through the TMA-store staging on the default tile (16-bit TN, 128x256x64,
+// clusters of 2, whole tiles, D in the inputs' type), epilogue after the tile
+// (EpilogueAfterTile) or under the next tile (Order = EpilogueUnderNextTile<H>: the tree's
+// visits, reductions and auxiliary stores in the pack, before the head). Not in the library's
+// kernel set.
+template <class Element, class Tree, class Order = EpilogueAfterTile>
+using TreeTmaGemm = typename with_epilogue_order<
+    gemm_kernel_t<GemmProblemShape, typename Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>::CollectiveOp,
+                  typename CollectiveEpilogueBuilder<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>,
+                                                     Element, 8, EpilogueTree<Tree, EpilogueTmaStore>>::CollectiveOp,
+                  WholeTileScheduler>,
+    Order>::type;
+
 // For problems whose 128x256 tiles would leave most SMs idle (1000^3: 32 CTAs on 132 SMs):
 // 128x128x64 tiles (two consumer warpgroups of 64x128, wgmma m64n128k16), twice the CTAs,
 // each with half the MMA work per k-tile; 6 stages of 32 KiB, staging 2 x 16 KiB.

@@ -60,14 +60,21 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   static constexpr int64_t partial_elems = int64_t(Mainloop::BM) * Mainloop::BN;
   static_assert(ConsumerThreads * AccumulatorsPerThread == partial_elems, "a partial slot holds one CTA tile");
   using EpilogueOrder = EpilogueOrder_;
+  // Whether the epilogue has pack/store_packed (the TMA-store ones of a 16-bit D: plain, fused,
+  // tree); the direct epilogues have neither.
+  static constexpr bool epilogue_packs = [] {
+    if constexpr (requires { Epilogue_::Packable; }) return bool(Epilogue_::Packable);
+    else return false;
+  }();
   static constexpr bool Overlapped = !std::is_same_v<EpilogueOrder, EpilogueAfterTile>;
   static constexpr int HeadKTiles = [] {
     if constexpr (Overlapped) return EpilogueOrder::head_k_tiles;
     else return 0;
   }();
   static_assert(!Overlapped || (std::is_same_v<Scheduler, WholeTileScheduler> && !Mainloop::BlockScaled && Mainloop::Bits == 16 &&
-                                Epilogue::Packable),
-                "EpilogueUnderNextTile: whole tiles, 16-bit inputs (no FP8 scales), the plain TMA-store epilogue of a 16-bit D");
+                                epilogue_packs),
+                "EpilogueUnderNextTile: whole tiles, 16-bit inputs (no FP8 scales), a TMA-store epilogue (plain, fused or tree) of a "
+                "16-bit D");
   static_assert(HeadKTiles < Mainloop::Stages, "EpilogueUnderNextTile: the head k-tiles hold fewer stages than the ring has");
 
   struct Params {
@@ -281,7 +288,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     __device__ __forceinline__ InFlight head(int n) { return Mainloop::mma_head(shared.mainloop, st, wg - 1, acc, k_tiles, n); }
     __device__ __forceinline__ void tail(InFlight const& f) { Mainloop::mma_tail(shared.mainloop, st, wg - 1, acc, k_tiles, f); }
     __device__ __forceinline__ void pack() {
-      Epilogue::pack(p.epilogue, tiled, thread, acc, packed);
+      Epilogue::pack(p.epilogue, tiled, thread, int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);
       pm = tm, pn = tn, pl = tl;
     }
     __device__ __forceinline__ void store() {

@@ -10,12 +10,16 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "kernel/sm90_epilogue_order.hpp"
+#include "tessera/kernels/epilogue_tree.hpp"
+#include "tessera/atom/numeric.hpp"
 
 namespace {
 
@@ -110,4 +114,119 @@ TEST_CASE("sm90 epilogue under the next tile: a CTA with one unit stores it afte
   tessera::kernels::sm90::walk_epilogue_under_next_tile(none, 2, 4, 1, 2);
   CHECK(none.stored.empty());
   CHECK(!none.settled);
+}
+
+// ---- a tree with a reduction through the walk (the kernel's pack: the tree's visits, its
+// reductions' partials and their combine, all before the next head's wgmmas overwrite the
+// accumulators; sm90_epilogue_tree_tma.cuh). Units are the tiles of a small problem; each unit's
+// accumulators are its tile's values once its tail retired, and the head's k-tiles overwrite
+// them (the next unit's first partial sums: here NaN, so that a value or a reduction read after
+// the head shows). pack() runs the tree over the accumulators (the host emulation,
+// tree::evaluate_tile) into the packed 16-bit values; store() writes those to D. D and the amax
+// must equal the tree run tile by tile after each mainloop (today's order), bit for bit.
+namespace {
+
+namespace tr = tessera::kernels::tree;
+using Bf16 = tessera::bfloat16_t;
+using Product = tr::Compute<tr::multiplies, tr::Accumulator, tr::RowBroadcast<float>>;
+using Scaled = tr::Compute<tr::multiplies, Product, tr::ColumnBroadcast<float>>;
+using Pre = tr::Compute<tr::plus, Scaled, tr::ColumnBroadcast<Bf16>>;
+using Activated = tr::Compute<tr::silu, Pre>;
+using IssueTree = tr::ScalarReduction<tr::absolute_maximum, Activated>;
+
+struct TreeProblem {
+  int64_t m, n, bm, bn, tiles_m, tiles_n;
+  std::vector<float> acc, sa, sb;  // acc column-major (m, n)
+  std::vector<Bf16> bias;
+  float amax = 0;
+  tr::TreeShape shape() const { return {m, n, 1}; }
+  IssueTree::Params params() {
+    const Product::Arguments product(tr::Accumulator::Arguments{}, tr::RowBroadcast<float>::Arguments{sa.data(), 0});
+    const Scaled::Arguments scaled(product, tr::ColumnBroadcast<float>::Arguments{sb.data(), 0});
+    const Pre::Arguments pre(scaled, tr::ColumnBroadcast<Bf16>::Arguments{bias.data(), 0});
+    const IssueTree::Arguments a(&amax, 0, Activated::Arguments(pre));
+    REQUIRE(tr::can_implement<IssueTree>(shape(), a));
+    return IssueTree::to_underlying_arguments(shape(), a, nullptr);
+  }
+};
+
+struct TreeSteps {
+  struct InFlight {
+    int issued = 0;
+  };
+  TreeProblem& pr;
+  IssueTree::Params params;
+  std::vector<Bf16>& d;
+  std::vector<float> acc;  // the current unit's tile (bm x bn, column-major)
+  std::vector<Bf16> packed;
+  int64_t current = -1, packed_unit = -1;
+  void take(int64_t u) { current = u; }
+  InFlight head(int) {
+    std::fill(acc.begin(), acc.end(), std::numeric_limits<float>::quiet_NaN());  // the next unit's partial sums
+    return {1};
+  }
+  void tail(InFlight const&) {
+    const int64_t tm = current % pr.tiles_m, tn = current / pr.tiles_m;
+    for (int64_t j = 0; j < pr.bn; ++j)
+      for (int64_t i = 0; i < pr.bm; ++i) {
+        const int64_t gm = tm * pr.bm + i, gn = tn * pr.bn + j;
+        acc[size_t(i + j * pr.bm)] = gm < pr.m && gn < pr.n ? pr.acc[size_t(gm + gn * pr.m)] : 0.0f;
+      }
+  }
+  void pack() {
+    const int64_t tm = current % pr.tiles_m, tn = current / pr.tiles_m;
+    std::fill(packed.begin(), packed.end(), Bf16(0.0f));
+    tr::evaluate_tile<IssueTree>(
+        params, pr.shape(), tm, tn, 0, pr.bm, pr.bn,
+        [&](int64_t gm, int64_t gn) { return acc[size_t((gm - tm * pr.bm) + (gn - tn * pr.bn) * pr.bm)]; },
+        [&](int64_t gm, int64_t gn, float v) { packed[size_t((gm - tm * pr.bm) + (gn - tn * pr.bn) * pr.bm)] = Bf16(v); });
+    packed_unit = current;
+  }
+  void store() {
+    const int64_t tm = packed_unit % pr.tiles_m, tn = packed_unit / pr.tiles_m;
+    for (int64_t j = 0; j < pr.bn; ++j)
+      for (int64_t i = 0; i < pr.bm; ++i) {
+        const int64_t gm = tm * pr.bm + i, gn = tn * pr.bn + j;
+        if (gm < pr.m && gn < pr.n) d[size_t(gm + gn * pr.m)] = packed[size_t(i + j * pr.bm)];
+      }
+  }
+  void settle() {}
+};
+
+}  // namespace
+
+TEST_CASE("sm90 epilogue under the next tile: a tree with an amax gives today's D and amax, bit for bit (generated)") {
+  rc::prop("trees", [] {
+    TreeProblem pr;
+    pr.bm = *rc::gen::inRange<int64_t>(1, 6);
+    pr.bn = *rc::gen::inRange<int64_t>(1, 6);
+    pr.m = *rc::gen::inRange<int64_t>(1, 20);
+    pr.n = *rc::gen::inRange<int64_t>(1, 20);
+    pr.tiles_m = (pr.m + pr.bm - 1) / pr.bm, pr.tiles_n = (pr.n + pr.bn - 1) / pr.bn;
+    const int64_t units = pr.tiles_m * pr.tiles_n;
+    const int64_t step = *rc::gen::inRange<int64_t>(1, 5);
+    const int head = *rc::gen::inRange(1, 4);
+    const auto value = rc::gen::map(rc::gen::inRange(-4000, 4000), [](int x) { return float(x) / 256.0f; });
+    pr.acc = *rc::gen::container<std::vector<float>>(size_t(pr.m * pr.n), value);
+    pr.sa = *rc::gen::container<std::vector<float>>(size_t(pr.n), value);
+    pr.sb = *rc::gen::container<std::vector<float>>(size_t(pr.m), value);
+    for (float x : *rc::gen::container<std::vector<float>>(size_t(pr.m), value)) pr.bias.push_back(Bf16(x));
+    // today's order: each tile's tree over its complete accumulators
+    std::vector<Bf16> want(size_t(pr.m * pr.n), Bf16(0.0f));
+    const auto p = pr.params();
+    for (int64_t u = 0; u < units; ++u)
+      tr::evaluate_tile<IssueTree>(
+          p, pr.shape(), u % pr.tiles_m, u / pr.tiles_m, 0, pr.bm, pr.bn, [&](int64_t gm, int64_t gn) { return pr.acc[size_t(gm + gn * pr.m)]; },
+          [&](int64_t gm, int64_t gn, float v) { want[size_t(gm + gn * pr.m)] = Bf16(v); });
+    const float want_amax = pr.amax;
+    // the overlapped walk, every CTA (first unit 0 .. step - 1) in turn
+    pr.amax = 0;
+    std::vector<Bf16> d(size_t(pr.m * pr.n), Bf16(std::numeric_limits<float>::quiet_NaN()));
+    for (int64_t first = 0; first < step; ++first) {
+      TreeSteps s{pr, pr.params(), d, std::vector<float>(size_t(pr.bm * pr.bn)), std::vector<Bf16>(size_t(pr.bm * pr.bn))};
+      tessera::kernels::sm90::walk_epilogue_under_next_tile(s, first, step, units, head);
+    }
+    RC_ASSERT(std::memcmp(d.data(), want.data(), d.size() * sizeof(Bf16)) == 0);
+    RC_ASSERT(std::memcmp(&pr.amax, &want_amax, sizeof(float)) == 0);
+  });
 }

@@ -6,7 +6,11 @@
 # tests/hopper/sm90_epilogue_order_gpu_test.cu (no library needed); ptxas and the SASS
 # local-memory counts of every kernel; the GPU test; the probes, alternating old and new in
 # each process (two rounds, heads 1 2 3 in turn); compute-sanitizer memcheck of the test's
-# --small set.
+# --small set. Beside them the fused orders' test tests/hopper/sm90_epilogue_order_fused_gpu_test.cu
+# (bias + GELU-tanh / SiLU on the menu's fused kernel, the issue's tree with amax), whose --time
+# runs first after the build (8192^3, then its checks, then 4096^3, then epiov's steps): plain,
+# GELU-tanh+bias, SiLU+bias, the tree, each after / under the next tile, and cuBLASLt's
+# GELU_BIAS, alternating in one process.
 #   OUT=/tmp/out [W=/tmp/order-build] [MAX_S=570] [SHAPES="M N K ..."] tools/device/run_sm90_epilogue_order.sh
 # Steps after the build run only while the call has time left (MAX_S from the start).
 set -uo pipefail
@@ -33,13 +37,16 @@ done
 ( s=$(date +%s); nvcc "${F[@]}" tests/hopper/sm90_epilogue_order_gpu_test.cu -o "$W/test" >"$OUT/ptxas_test.txt" 2>&1
   echo "build test rc=$? $(( $(date +%s) - s )) s" >>"$log" ) &
 pids+=($!)
+( s=$(date +%s); nvcc "${F[@]}" tests/hopper/sm90_epilogue_order_fused_gpu_test.cu -o "$W/fused" -lcublasLt >"$OUT/ptxas_fused.txt" 2>&1
+  echo "build fused rc=$? $(( $(date +%s) - s )) s" >>"$log" ) &
+pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done
 note "build done in $(( $(date +%s) - t0 )) s"
 grep -aE " error|error:" "$OUT"/ptxas_*.txt | head -10 | tee -a "$log"
 for f in "$OUT"/ptxas_*.txt; do
   note "$(basename "$f" .txt): $(grep -aE 'stack frame' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';') C75xx: $(grep -ac 'C75' "$f")"
 done
-for b in probe1 probe2 probe3 test; do
+for b in fused probe1 probe2 probe3 test; do
   [ -x "$W/$b" ] || { note "$b missing"; continue; }
   # (per kernel: the counts, its D major (the epilogue's last Major: 0 row, 1 column) and order)
   mkdir -p "$OUT/sass_$b" && bash tools/device/sass_spills.sh "$W/$b" "$OUT/sass_$b" HGMMA |
@@ -49,6 +56,21 @@ for b in probe1 probe2 probe3 test; do
       print b, $2, $3, $4, "Dmajor=" d, o }' | tee -a "$log"
 done
 rm -f "$OUT"/sass_*/sass_all.txt.gz
+# The fused orders first: 8192^3's timing, their checks, 4096^3's timing.
+if [ -x "$W/fused" ]; then
+  note "-- fused: time 8192^3"
+  timeout 90 "$W/fused" --time --reps 20 8192 8192 8192 2>&1 | tee -a "$log"
+  if left $(( MAX_S - 120 )); then
+    note "-- fused: GPU test"
+    timeout 120 "$W/fused" >"$OUT/fused_test.txt" 2>&1
+    note "fused test rc=$? $(tail -1 "$OUT/fused_test.txt")"
+    grep -aE "FAIL" "$OUT/fused_test.txt" | head -10 | tee -a "$log"
+  fi
+  if left $(( MAX_S - 60 )); then
+    note "-- fused: time 4096^3"
+    timeout 60 "$W/fused" --time --reps 30 4096 4096 4096 2>&1 | tee -a "$log"
+  fi
+fi
 if left $(( MAX_S - 60 )) && [ -x "$W/test" ]; then
   note "-- GPU test"
   timeout 120 "$W/test" >"$OUT/test.txt" 2>&1
@@ -68,5 +90,9 @@ if left $(( MAX_S - 50 )) && [ -x "$W/test" ]; then
   note "-- compute-sanitizer memcheck of the GPU test's --small set"
   timeout 45 compute-sanitizer --tool memcheck "$W/test" --small >"$OUT/memcheck.txt" 2>&1
   note "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.txt" | tail -1)"
+fi
+if left $(( MAX_S - 40 )) && [ -x "$W/fused" ]; then
+  note "-- fused: time 8192^3 again"
+  timeout 35 "$W/fused" --time --reps 10 8192 8192 8192 2>&1 | tee -a "$log"
 fi
 note "== end $(( $(date +%s) - t0 )) s"
