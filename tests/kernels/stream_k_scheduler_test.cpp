@@ -501,14 +501,14 @@ TEST_CASE("stream-K workspace: partial slots then flags, sized by the plan", "[k
   CHECK(ws.slots == 132);  // a slot per CTA of every unit
   CHECK(ws.partials_bytes() == std::size_t(132) * 128 * 256 * 4);
   CHECK(ws.flags_offset() % 128 == 0);
-  CHECK(ws.bytes() == ws.partials_bytes() + 132 * 4);
+  CHECK(ws.bytes() == ws.partials_bytes() + 132 * 8);
   CHECK(ws.partial_index(1, 0) == std::size_t(128 * 256));
   // Slots of one unit's CTAs are adjacent; ranks along M first.
   const auto wide = StreamKScheduler::with_plan(4, 4, 1, 48, {1, 2}, 8, {Decomposition::StreamK, 0, 8});
   CHECK(wide.slot(3, 0, 1) == 7);
   CHECK(stream_k_workspace(StreamKScheduler::of(32, 16, 1, 64, {2, 1}, 66), 128 * 256).bytes() == 0);  // data-parallel
-  const StreamKWorkspace odd{3, 5};  // 60 bytes of partials: the flags start at 128
-  CHECK((odd.flags_offset() == 128 && odd.bytes() == 128 + 12));
+  const StreamKWorkspace odd{3, 5};  // 60 bytes of partials: the 64-bit flags start at 128
+  CHECK((odd.flags_offset() == 128 && odd.bytes() == 128 + 24));
 }
 
 namespace {
@@ -559,7 +559,7 @@ std::string kernel_walk_violation(std::int64_t M, std::int64_t N, std::int64_t K
         if (w.role != SegmentRole::Whole) {
           const std::int64_t slot = sc.slot(w.unit, rank);
           if (slot < 0 || slot >= ws.slots) return "a slot outside the workspace";
-          if (ws.flags_offset() + std::size_t(ws.slots) * 4 > ws.bytes()) return "flags past the workspace";
+          if (ws.flags_offset() + std::size_t(ws.slots) * 8 > ws.bytes()) return "flags past the workspace";
           if (ws.partial_index(slot, std::int64_t(BM) * BN - 1) * 4 >= ws.partials_bytes()) return "a partial past its part";
           if (w.role == SegmentRole::Owner)
             for (std::int64_t p = w.first_peer; p < w.unit; ++p)
