@@ -5,6 +5,7 @@
 //   GemmSm90<Kernel>::get_workspace_size(args)  the kernel's workspace on this device
 //   GemmSm90<Kernel> op; op.initialize(args)    the kernel's Params (host only), the grid
 //   op.run(stream)                              the workspace's per-launch state, the launch
+//                                               with a tag of its own (launch_tag.hpp)
 // `args`: tessera's GemmArguments (in the kernel's orientation: D column-major,
 // as_column_major_d), or the kernel's own Arguments with a workspace.
 #pragma once
@@ -20,6 +21,7 @@
 
 #include "../kernel/gemm_kernel.hpp"
 #include "entry_cache.hpp"
+#include "launch_tag.hpp"
 #include "smem_opt_in.cuh"
 #include "gemm_configuration.hpp"
 #include "../kernel/sm90_gemm_tma_warpspecialized.cuh"
@@ -147,8 +149,15 @@ struct GemmSm90 {
     return at;
   }
 
+  // Each run is a launch of its own, with a fresh tag (the Stream-K fix-up's flags then need no
+  // clearing: launch_tag.hpp). A stream capture bakes the tag into the graph's kernel node, and
+  // its replays reuse it: the owners clear the flags they consumed, so each replay finds none
+  // with its tag. (params keeps initialize's tag: a caller that launches params itself, as the
+  // device probes do, repeats that one, as a replay would.)
   GemmResult run(cudaStream_t stream = nullptr) const {
-    if (auto r = Kernel::initialize_workspace(params, stream); !r) return r;
+    typename Kernel::Params launch = params;
+    Kernel::set_launch_tag(launch, kernels::device::next_launch_tag());
+    if (auto r = Kernel::initialize_workspace(launch, stream); !r) return r;
     // (again here: the copy of initialize that ran may be another TU's, which opted in its stub)
     const Entry entry = &gemm_sm90_entry<Kernel>;
     if (!prepare_entry(entry))
@@ -159,7 +168,7 @@ struct GemmSm90 {
     cfg.numAttrs = 1;
     // (the launch's own status: cudaPeekAtLastError would also report an error left by an
     // earlier, unrelated call, e.g. inside another library)
-    if (const cudaError_t e = cudaLaunchKernelEx(&cfg, entry, params); e != cudaSuccess) {
+    if (const cudaError_t e = cudaLaunchKernelEx(&cfg, entry, launch); e != cudaSuccess) {
       cudaGetLastError();
       return {GemmStatus::LaunchFailed, std::string("sm90 kernel launch: ") + cudaGetErrorString(e)};
     }
@@ -175,6 +184,7 @@ struct GemmSm90 {
     GemmResult status;
     params = Kernel::to_underlying_arguments(args, workspace, workspace_bytes, hw, status);
     if (!status) return status;
+    Kernel::set_launch_tag(params, kernels::device::next_launch_tag());
     grid = Kernel::grid_size(params, hw);
     return {};
   }

@@ -7,8 +7,9 @@
 //   Kernel::can_implement(args)             the mainloop's, then the epilogue's (the first refusal)
 //   Kernel::get_workspace_size(args, hw)    the collectives' workspaces (and the kernel's own)
 //   Kernel::to_underlying_arguments(args, workspace, workspace_bytes, hw, status) -> Params
-//   Kernel::initialize_workspace(params, stream)   before each launch (the epilogue's initialize;
-//                                                  Stream-K flags cleared)
+//   Kernel::initialize_workspace(params, stream)   before each launch (the epilogue's initialize)
+//   Kernel::set_launch_tag(params, tag)     the launch's tag (device/launch_tag.hpp), which the
+//                                           Stream-K fix-up's flags hold once a partial is stored
 //   Kernel::grid_size(params, hw)           CTAs of the persistent grid
 //   Kernel::splits(params)                  whether the launch shares tiles (Stream-K)
 // The device adapter (device/sm90_gemm.cuh) calls these and nothing of a collective.
@@ -88,6 +89,9 @@ struct GemmKernelSm90Base {
   // (the epilogue's per-launch state: the quantized-output tree's amax)
   template <class Params>
   static GemmResult initialize_workspace(Params const& p, cudaStream_t stream) { return Epilogue::initialize(p.epilogue, stream); }
+  // (a kernel without a fix-up has no use for the launch's tag)
+  template <class Params>
+  static void set_launch_tag(Params&, std::uint64_t) {}
 
   // ---- device helpers
   // The cluster's barrier (every thread of every CTA in the cluster; tessera/pipeline/

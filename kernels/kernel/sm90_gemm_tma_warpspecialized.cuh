@@ -87,7 +87,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     // bytes), then one zeroed arrival counter per split tile and rank.
     float4* partials = nullptr;
     unsigned* arrivals = nullptr;
-    // Stream-K workspace (null when nothing is shared): StreamKWorkspace's partial slots and flags.
+    // Stream-K workspace (null when nothing is shared): StreamKWorkspace's partial slots and
+    // flags, and the launch's tag (set_launch_tag).
     Fixup fixup{nullptr, nullptr};
   };
 
@@ -151,7 +152,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         if (ws.bytes() <= workspace_bytes - own) {
           unsigned char* base = static_cast<unsigned char*>(workspace) + own;
           p.scheduler = planned;
-          p.fixup = Fixup{reinterpret_cast<float*>(base), reinterpret_cast<std::uint32_t*>(base + ws.flags_offset())};
+          p.fixup = Fixup{reinterpret_cast<float*>(base), reinterpret_cast<std::uint64_t*>(base + ws.flags_offset())};
         }
       }
     } else if constexpr (Splits) {
@@ -171,16 +172,12 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     return p;
   }
   static bool splits(Params const& p) { return p.arrivals != nullptr || p.fixup.flags != nullptr; }
-  // The split tiles' arrival counters, or the Stream-K flags, start at zero in every launch (a
-  // caller's workspace may hold anything; the Stream-K owners also put the flags back).
+  // The split tiles' arrival counters start at zero in every launch (a caller's workspace may
+  // hold anything). The Stream-K flags need no clearing: a flag counts as published only when
+  // it holds this launch's tag (stream_k_fixup.cuh), which nothing left in the workspace does.
   static GemmResult initialize_workspace(Params const& p, cudaStream_t stream) {
     if (auto r = Epilogue::initialize(p.epilogue, stream); !r) return r;
-    if constexpr (StreamK) {
-      if (p.fixup.flags == nullptr) return {};
-      const std::size_t bytes = std::size_t(p.scheduler.schedule.slots()) * sizeof(std::uint32_t);
-      if (cudaMemsetAsync(p.fixup.flags, 0, bytes, stream) != cudaSuccess)
-        return {GemmStatus::LaunchFailed, std::string("sm90 Stream-K flags: ") + cudaGetErrorString(cudaGetLastError())};
-    } else if constexpr (Splits) {
+    if constexpr (!StreamK && Splits) {
       if (p.arrivals == nullptr) return {};
       const std::size_t bytes = std::size_t(p.scheduler.split_tiles()) * ClusterM * sizeof(unsigned);
       if (cudaMemsetAsync(p.arrivals, 0, bytes, stream) != cudaSuccess)
@@ -188,6 +185,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     }
     return {};
   }
+  // The launch's tag, which its Stream-K partials are published with (device/launch_tag.hpp).
+  static void set_launch_tag(Params& p, std::uint64_t tag) { p.fixup.tag = tag; }
 
   // The scheduler's tiles are cluster tiles (ClusterM M-tiles of one N column); cluster c
   // takes c, c + clusters, ...; CTA `rank` of the cluster the rank-th M-tile of each.

@@ -1,7 +1,12 @@
 // The Stream-K fix-up on the device (stream_k_scheduler.hpp states the protocol): a Partial
-// step stores its accumulators in its slot and raises its flag; the Owner step waits for its
-// peers' flags, adds their partials in the fixed order (the nearest peer first: acc = p + acc)
-// and clears the flags.
+// step stores its accumulators in its slot and writes the launch's tag in its flag; the Owner
+// step waits until its peers' flags hold exactly this launch's tag, adds their partials in the
+// fixed order (the nearest peer first: acc = p + acc) and clears the flags (0).
+//
+// Why a tag and not a flag of 1: no slot has to start cleared, so a launch needs no memset of
+// the flags before it (a caller's or a pool's workspace holds anything; launch_tag.hpp says
+// why a foreign value is never taken for this launch's). The owners still clear what they
+// consumed: a CUDA graph replays the captured tag, and must find the slots without it.
 //
 // The `Threads` threads that hold a CTA tile's accumulators call these together, each with its
 // `Elems` floats (a multiple of 4) and its index t in [0, Threads); `sync` is their barrier
@@ -21,15 +26,17 @@ struct StreamKFixup {
   static_assert(Elems % 4 == 0, "the fix-up moves accumulators as float4");
   static constexpr int Words = Elems / 4;
 
-  float* partials;  // StreamKWorkspace: slots of Threads * Elems floats
-  std::uint32_t* flags;
+  float* partials;        // StreamKWorkspace: slots of Threads * Elems floats
+  std::uint64_t* flags;   // one per slot: this launch's tag once the slot's partial is stored
+  std::uint64_t tag = 0;  // this launch's (device/launch_tag.hpp: never 0, distinct per launch)
 
   __device__ __forceinline__ float4* slot_words(std::int64_t slot) const {
     return reinterpret_cast<float4*>(partials) + slot * (Threads * Words);
   }
 
-  // Partial: store acc in `slot`, then raise its flag (each thread's stores are fenced before
-  // the barrier, and thread 0 raises the flag after it: the owner that sees the flag sees them).
+  // Partial: store acc in `slot`, then publish it: the tag in its flag (each thread's stores are
+  // fenced before the barrier, and thread 0 writes the tag after it: the owner that sees the tag
+  // sees them).
   template <class Acc, class Sync>
   __device__ __forceinline__ void write(std::int64_t slot, const Acc& acc, int t, Sync&& sync) const {
     float4* w = slot_words(slot);
@@ -38,13 +45,15 @@ struct StreamKFixup {
       __stcg(w + j * Threads + t, make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]));
     __threadfence();
     sync();
-    if (t == 0) atomicExch(flags + slot, 1u);
+    if (t == 0) atomicExch(reinterpret_cast<unsigned long long*>(flags + slot), static_cast<unsigned long long>(tag));
   }
 
-  // Owner: wait for the flags of units [first_peer, unit) (slots of this rank), then
+  // Owner: wait for the tag in the flags of units [first_peer, unit) (slots of this rank), then
   // acc = partial[p] + acc for p = unit - 1 down to first_peer, then clear the flags.
-  // Returns false when a flag stayed down for `patience` polls (a broken schedule: the caller
-  // reports it instead of hanging); 0 waits forever. (The steps one by one, for a caller with
+  // Returns false when a flag went without the tag for `patience` polls (a broken schedule: the
+  // caller reports it instead of hanging); 0 waits forever. Giving up leaves the flags as they
+  // are: a peer may still publish, and a replay of the same tag would then take its slot as
+  // published (stream_k_scheduler.hpp: "a launch that does not finish"). (The steps one by one, for a caller with
   // its own shared word or barrier: await_peers, add_peers, release_peers.)
   template <class Acc, class Sync>
   __device__ __forceinline__ bool reduce(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn, Acc& acc, int t,
@@ -59,15 +68,16 @@ struct StreamKFixup {
     return true;
   }
 
-  // (one thread) Polls the peers' flags until each is up, or `patience` polls of one (0:
-  // forever); then fences, so that the peers' partials, fenced before their flags, are read
+  // (one thread) Polls the peers' flags until each holds the tag, or `patience` polls of one
+  // (0: forever); then fences, so that the peers' partials, fenced before their flags, are read
   // after them by every thread that syncs with this one.
   __device__ __forceinline__ bool await_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn,
                                               std::uint64_t patience = 0) const {
     bool ok = true;
     for (std::int64_t p = w.first_peer; p < w.unit && ok; ++p) {
-      volatile std::uint32_t* f = flags + s.slot(p, rm, rn);
-      for (std::uint64_t polls = 0; *f == 0; ++polls) {
+      // (an aligned 64-bit volatile load is one access: a peer's tag is never seen half-written)
+      volatile std::uint64_t* f = flags + s.slot(p, rm, rn);
+      for (std::uint64_t polls = 0; *f != tag; ++polls) {
         if (patience != 0 && polls == patience) {
           ok = false;
           break;
@@ -107,9 +117,11 @@ struct StreamKFixup {
     }
   }
 
-  // (one thread, after every thread's add_peers and a barrier) The peers' flags back to 0.
+  // (one thread, after every thread's add_peers and a barrier) The peers' flags back to 0, so
+  // that a replay of this launch (a CUDA graph's: the same tag) finds them without its tag.
   __device__ __forceinline__ void release_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn) const {
-    for (std::int64_t p = w.first_peer; p < w.unit; ++p) atomicExch(flags + s.slot(p, rm, rn), 0u);
+    for (std::int64_t p = w.first_peer; p < w.unit; ++p)
+      atomicExch(reinterpret_cast<unsigned long long*>(flags + s.slot(p, rm, rn)), 0ull);
   }
 };
 

@@ -25,10 +25,24 @@
 // cluster of the grid is resident (grid <= SMs), whatever the order they run in.
 //
 // Workspace (StreamKWorkspace): partial slots, slot s = unit * cluster size + rank, each
-// tile_elems f32 accumulators (their order inside a slot is the kernel's), then one 32-bit
-// flag per slot. Flags start at zero (the adapter clears them when it allocates the workspace); a writer stores its slot,
-// fences, then sets its flag to 1; the owner waits for 1 on its peers' flags, adds, and puts
-// each flag back to 0, so the workspace is ready for the next launch.
+// tile_elems f32 accumulators (their order inside a slot is the kernel's), then one 64-bit
+// flag per slot. Every launch carries a tag, a 64-bit value distinct per launch and never 0
+// (device/launch_tag.hpp); a writer stores its slot, fences, then writes the tag in its flag;
+// the owner waits until its peers' flags hold exactly the tag, adds, and puts each flag back
+// to 0. Nothing clears the flags before a launch, so the workspace may hold anything:
+//   - bytes a caller or a pool left there equal the tag with probability 2^-64 per slot;
+//   - an earlier launch's flags (same problem or another, whose slots lie elsewhere in the same
+//     bytes) hold its own tag or 0, never this launch's;
+//   - a CUDA graph replays its captured tag: the owners' clearing leaves every slot of a
+//     finished launch without it (each written slot has exactly one owner, which clears it);
+//   - a launch that does not finish (an owner that gave up after `patience` polls, a kernel
+//     aborted by a fault) may leave its tag in slots: a later launch with a fresh tag is
+//     unaffected, but a replay of the same captured tag could take such a slot as published
+//     and read a stale partial. A device fault ends the CUDA context (and the workspace and
+//     graph with it); after a `patience` failure, relaunch rather than replay, or clear the
+//     workspace once (any bytes without the tag will do).
+// Two launches in flight on one workspace at once (two streams, two graph executions) share
+// slots and are not supported, with tags as with flags; separate workspaces never interact.
 //
 // Plain C++ with TESSERA_HOST_DEVICE and no heap: the host tests emulate whole grids with it.
 #pragma once
@@ -123,7 +137,7 @@ TESSERA_HOST_DEVICE constexpr StreamKPlan plan_stream_k(std::int64_t tiles, std:
 // A step of a cluster's work: one segment of one cluster tile.
 enum class SegmentRole {
   Whole,    // all k-tiles of the tile: the epilogue stores it, no fix-up
-  Partial,  // a piece that is not the tile's last: store to slot(unit, rank), raise its flag
+  Partial,  // a piece that is not the tile's last: store to slot(unit, rank), publish its flag
   Owner,    // the tile's last piece: wait for peers [first_peer, unit), add them, store the tile
 };
 
@@ -270,8 +284,8 @@ struct StreamKScheduler {
 };
 
 // Where a Stream-K launch keeps its partials and flags, in one buffer: slots() tiles of
-// tile_elems floats, then slots() 32-bit flags (the partials' size rounded up to 128 bytes,
-// so each part starts aligned for vector and TMA access).
+// tile_elems floats, then slots() 64-bit flags (the partials' size rounded up to 128 bytes,
+// so each part starts aligned for vector and TMA access, and the flags for 64-bit atomics).
 struct StreamKWorkspace {
   std::int64_t slots = 0, tile_elems = 0;
 
@@ -280,7 +294,7 @@ struct StreamKWorkspace {
   }
   TESSERA_HOST_DEVICE constexpr std::size_t flags_offset() const { return partials_bytes(); }
   TESSERA_HOST_DEVICE constexpr std::size_t bytes() const {
-    return slots == 0 ? 0 : partials_bytes() + std::size_t(slots) * sizeof(std::uint32_t);
+    return slots == 0 ? 0 : partials_bytes() + std::size_t(slots) * sizeof(std::uint64_t);
   }
   // Float index of element e of slot s.
   TESSERA_HOST_DEVICE constexpr std::size_t partial_index(std::int64_t s, std::int64_t e) const {

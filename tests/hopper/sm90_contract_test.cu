@@ -174,9 +174,9 @@ TEST_CASE("sm90 kernel contract: the collectives' verdicts composed, the split-K
     const int64_t k_tiles = (k + 63) / 64;
     // (a memory-bound problem's single partial wave is shared however full: memory_bound_problem)
     const StreamKPlan plan = plan_stream_k(tiles, k_tiles, clusters, kStreamKMinUnitKTiles, memory_bound_problem(m, n));
-    // slots: a unit's CTA tiles (2 per cluster), 128 x 256 f32 each, then a 32-bit flag per slot
+    // slots: a unit's CTA tiles (2 per cluster), 128 x 256 f32 each, then a 64-bit flag per slot
     const std::size_t slots = std::size_t(plan.sk_units) * 2;
-    const std::size_t expected = slots == 0 ? 0 : (slots * 128 * 256 * 4 + 127) / 128 * 128 + slots * 4;
+    const std::size_t expected = slots == 0 ? 0 : (slots * 128 * 256 * 4 + 127) / 128 * 128 + slots * 8;  // (64-bit flags)
     RC_ASSERT(SplitTN::get_workspace_size(SplitTN::arguments_of(g), hw) == expected);
     RC_ASSERT(WholeTN::get_workspace_size(WholeTN::arguments_of(g), hw) == 0u);
     RC_ASSERT(Pingpong::get_workspace_size(Pingpong::arguments_of(g), hw) == 0u);
@@ -193,7 +193,7 @@ TEST_CASE("sm90 kernel contract: the collectives' verdicts composed, the split-K
       RC_ASSERT(SplitTN::splits(p) && p.scheduler.schedule.plan.sk_units == plan.sk_units &&
                 p.scheduler.schedule.plan.dp_tiles == plan.dp_tiles && SplitTN::grid_size(p, hw) == 2 * clusters);
       RC_ASSERT(reinterpret_cast<unsigned char*>(p.fixup.partials) == arena &&
-                reinterpret_cast<unsigned char*>(p.fixup.flags) == arena + (expected - slots * 4));
+                reinterpret_cast<unsigned char*>(p.fixup.flags) == arena + (expected - slots * 8));
       const auto short_ws = SplitTN::to_underlying_arguments(args, arena, expected - 1, hw, status);
       RC_ASSERT(!SplitTN::splits(short_ws) && short_ws.scheduler.schedule.plan.sk_units == 0);
     }

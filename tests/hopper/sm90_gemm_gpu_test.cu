@@ -4,7 +4,9 @@
 // tiles the dispatch picks (128x256, and 128x128 for small problems); Stream-K with the
 // workspace sm90_workspace_size asks for (the Stream-K kernels, TN and NT: the dispatch's
 // choice, and each Stream-K kernel run directly on the issue's shapes and residues, launched
-// three times for the same bits, its D against the whole-tile kernel's over every element) and
+// three times on a workspace of 0xff bytes that is never cleared, then captured in a CUDA graph
+// replayed three times on a workspace earlier problems left, all for the same bits, its D
+// against the whole-tile kernel's over every element) and
 // the same problems without it (the whole-tile kernels), and that no other major asks for a
 // workspace; and the fused epilogues: every activation x bias (none, per row, per column) x D
 // in the inputs' type and f32 x both D majors, at a residue shape through the direct
@@ -39,8 +41,9 @@
 using namespace tessera;
 
 // split: with the workspace sm90_workspace_size asks for, which must be some (the dispatch
-// prefers a Stream-K kernel) when `split` is true; the launch runs twice (the flags are
-// cleared per launch) and the second result is checked.
+// prefers a Stream-K kernel) when `split` is true; the launch runs twice (the second on the
+// first's flags: nothing clears them, a flag counts only with its launch's tag) and the second
+// result is checked.
 // alias: C is D (beta != 0).
 template <class T>
 int check(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float alpha, float beta, const char* layout = "TN",
@@ -128,17 +131,40 @@ template <class T, class TD>
 std::vector<TD> output_of(const sm90_check::Problem<T, TD>& p);
 
 // A Stream-K kernel (Kernel) run through its entry on g with the workspace it asks for, filled
-// with 0xff first (the kernel clears its flags before each launch: a caller's workspace may hold
-// anything), three launches on a poisoned D: the first checked against FP64, the other two
-// against the first's bits (the fix-up's fixed order).
+// with 0xff first (nothing clears the flags: a flag counts only when it holds the launch's tag,
+// stream_k_fixup.cuh), three launches on a poisoned D, each on the previous one's workspace:
+// the first checked against FP64, the other two against the first's bits (the fix-up's fixed
+// order). Then the same launch captured in a CUDA graph (its tag baked into the kernel node)
+// on a workspace that earlier problems' launches left as they left it (other slot layouts,
+// their tags), replayed three times: each replay's D bit-identical to the first launch's (the
+// owners clear the flags they consumed, so a replay never finds its own tag set).
 template <class T>
 struct ThreeLaunches {
   kernels::GemmResult result;
   bool ok = true, same = true, shared = false;  // shared: the plan asked a workspace
+  bool graph_same = true;                       // the graph's replays: D bit-identical to the first launch
   double rel = 0;
   int64_t nans = 0;
   std::vector<T> first;
 };
+// The workspace the graph replays run on, kept across the checks (grown as needed, new bytes
+// 0xff): it holds what the previous problems' launches left.
+struct ReusedWorkspace {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  void* fit(size_t need) {
+    if (need <= bytes) return ptr;
+    void* grown = nullptr;
+    SM90_CUDA(cudaMalloc(&grown, need));
+    SM90_CUDA(cudaMemset(grown, 0xff, need));
+    if (ptr != nullptr) SM90_CUDA(cudaMemcpy(grown, ptr, bytes, cudaMemcpyDeviceToDevice));
+    cudaFree(ptr);
+    ptr = grown, bytes = need;
+    return ptr;
+  }
+};
+inline ReusedWorkspace reused_workspace;
+
 template <class Kernel, class T>
 ThreeLaunches<T> launch_three_times(sm90_check::Problem<T>& p, kernels::GemmArguments g) {
   namespace entry = kernels::device::sm90_entry;
@@ -169,6 +195,33 @@ ThreeLaunches<T> launch_three_times(sm90_check::Problem<T>& p, kernels::GemmArgu
     }
   }
   cudaFree(ws);
+  if (!out.ok || ws_bytes == 0) return out;
+  // The graph: captured once (the launches above filled the adapter's per-device caches),
+  // replayed three times on the reused workspace.
+  g.workspace = reused_workspace.fit(ws_bytes);
+  cudaStream_t stream;
+  SM90_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  SM90_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  out.result = entry::run<Kernel>(g, stream, false, nullptr);
+  SM90_CUDA(cudaStreamEndCapture(stream, &graph));
+  if (!out.result) {
+    std::printf("  graph capture: %s\n", out.result.message.c_str());
+    out.ok = false;
+  } else {
+    SM90_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 3; ++replay) {
+      p.poison();
+      SM90_CUDA(cudaGraphLaunch(exec, stream));
+      SM90_CUDA(cudaStreamSynchronize(stream));
+      out.graph_same = out.graph_same && std::memcmp(output_of(p).data(), out.first.data(), out.first.size() * sizeof(T)) == 0;
+    }
+    SM90_CUDA(cudaGraphExecDestroy(exec));
+  }
+  if (graph != nullptr) SM90_CUDA(cudaGraphDestroy(graph));
+  SM90_CUDA(cudaStreamDestroy(stream));
+  out.same = out.same && out.graph_same;
   return out;
 }
 // The decode kernel (sm90_set::Decode: 128x64 tiles, no cluster, Stream-K), forced through its
@@ -184,7 +237,7 @@ int check_decode(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float 
   std::printf("%-4s TN decode 128x64 %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (%s, rel %.2e, %lld NaN, %s)%s%s\n",
               std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
               alias ? " C=D" : "", pass ? "ok" : "FAIL", t.shared ? "k-iterations shared" : "whole tiles (plan shares nothing)", t.rel,
-              (long long)t.nans, t.same ? "3 launches bit-identical" : "launches DIFFER", t.result ? "" : " ",
+              (long long)t.nans, t.same ? "3 launches and 3 graph replays bit-identical" : t.graph_same ? "launches DIFFER" : "graph replays DIFFER", t.result ? "" : " ",
               t.result ? "" : t.result.message.c_str());
   return pass ? 0 : 1;
 }
@@ -259,7 +312,7 @@ int check_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, const char* layou
               std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", layout, traits.bm, traits.bn,
               traits.d_major == kernels::Major::Row ? " row-major D" : "", (long long)m, (long long)n, (long long)k, (long long)l,
               beta, alias ? " C=D" : "", pass ? "ok" : "FAIL", shared ? "k-iterations shared" : "whole tiles (plan shares nothing)", rel, (long long)nans,
-              rel_whole, same ? "3 launches bit-identical" : "launches DIFFER", r ? "" : " ", r ? "" : r.message.c_str());
+              rel_whole, same ? "3 launches and 3 graph replays bit-identical" : t.graph_same ? "launches DIFFER" : "graph replays DIFFER", r ? "" : " ", r ? "" : r.message.c_str());
   return pass ? 0 : 1;
 }
 

@@ -4,7 +4,11 @@
 // stored once; the fix-up's order is a function of the problem (a whole grid emulated with a
 // workspace and flags, its CTAs run in shuffled orders, gives the same bits); no CTA waits on
 // a flag that a waiting CTA would raise (the emulation never stalls, whatever the order); the
-// plan follows the stated heuristic; an emulated integer GEMM computes C exactly; and the SM90
+// plan follows the stated heuristic; an emulated integer GEMM computes C exactly; the flags,
+// which hold the launch's tag and are never cleared before a launch, work on workspaces of
+// random bytes, after another problem's launch and in replays of a tag, while planted bugs
+// (owners that do not clear, flags of 1 without a memset) let an owner through early; launch
+// tags are distinct and never 0; and the SM90
 // kernel's producer and consumers, walking the tile scheduler as the kernel does over its grid,
 // load and multiply every (CTA tile, k-tile) of a problem once, in the same sequence.
 #include <catch2/catch.hpp>
@@ -19,8 +23,11 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
+#include "device/launch_tag.hpp"
 #include "kernel/sm90_stream_k_tile_scheduler.hpp"
 #include "kernel/stream_k_scheduler.hpp"
 
@@ -122,10 +129,58 @@ std::string schedule_violation(const StreamKScheduler& s) {
   return {};
 }
 
-// A whole grid run on the host: every CTA (cluster c, rank rm, rn) steps through its work; a
-// Partial step stores its accumulators in its slot and raises the flag, an Owner step runs only
-// when its peers' flags are up (then adds in the documented order, clears the flags, stores).
-// The next CTA to step is drawn at random among those that can: any co-residency order.
+// What an emulated fix-up gets wrong on purpose: the tests plant each and check it is caught.
+enum class PlantedBug {
+  None,
+  OwnerKeepsFlags,  // the owner does not clear its peers' flags (a replay's tag then finds them set)
+  FlagOfOne,        // the protocol before tags: a writer writes 1, any nonzero flag counts, no memset
+};
+
+// A workspace as the device sees it, bytes: partial slots of T from 0, then the 64-bit flags from
+// flags_offset (the partials' bytes rounded up to 128: StreamKWorkspace's layout, whose
+// flags_offset is this one for T = float). Whatever it holds stays for the next launch.
+struct EmulatedWorkspace {
+  std::vector<unsigned char> bytes;
+
+  template <class T>
+  static std::size_t flags_offset(const StreamKWorkspace& ws) {
+    return (std::size_t(ws.slots) * std::size_t(ws.tile_elems) * sizeof(T) + 127) / 128 * 128;
+  }
+  // Room for ws's layout; bytes past the old end are drawn from rng (garbage).
+  template <class T>
+  void fit(const StreamKWorkspace& ws, std::mt19937_64& rng) {
+    const std::size_t need = flags_offset<T>(ws) + std::size_t(ws.slots) * sizeof(std::uint64_t);
+    while (bytes.size() < need) bytes.push_back(static_cast<unsigned char>(rng()));
+  }
+  std::uint64_t flag(std::size_t off, std::int64_t slot) const {
+    std::uint64_t f;
+    std::memcpy(&f, bytes.data() + off + std::size_t(slot) * sizeof f, sizeof f);
+    return f;
+  }
+  void set_flag(std::size_t off, std::int64_t slot, std::uint64_t f) {
+    std::memcpy(bytes.data() + off + std::size_t(slot) * sizeof f, &f, sizeof f);
+  }
+  template <class T>
+  T partial(const StreamKWorkspace& ws, std::int64_t slot, std::int64_t e) const {
+    T x;
+    std::memcpy(&x, bytes.data() + ws.partial_index(slot, e) * sizeof(T), sizeof x);
+    return x;
+  }
+  template <class T>
+  void set_partial(const StreamKWorkspace& ws, std::int64_t slot, std::int64_t e, T x) {
+    std::memcpy(bytes.data() + ws.partial_index(slot, e) * sizeof(T), &x, sizeof x);
+  }
+};
+
+// A whole grid run on the host, one launch with `tag` on a workspace that holds whatever it
+// holds: every CTA (cluster c, rank rm, rn) steps through its work; a Partial step stores its
+// accumulators in its slot and writes the tag in its flag, an Owner step runs only when its
+// peers' flags hold the tag (then adds in the documented order, clears the flags, stores), as
+// stream_k_fixup.cuh does. The next CTA to step is drawn at random among those that can: any
+// co-residency order; `delay_writes` draws a CTA about to publish only when no other can step
+// (owners then wait as long as possible: the order that exposes a flag taken for published
+// too early). Beside the protocol, the emulation knows which slots this launch wrote: an owner
+// that the protocol lets run before all of its peers wrote counts as `premature`.
 // compute(cta m, n, l, k_begin, k_end) returns a CTA's accumulators for those k-tiles.
 template <class T>
 struct GridEmulation {
@@ -136,17 +191,33 @@ struct GridEmulation {
   std::vector<T> out;                 // per CTA tile (l, n, m) of the padded grid
   std::vector<int> stores;
   bool stalled = false;
+  std::int64_t premature = 0;              // owners let through before a peer wrote its partial
+  std::int64_t tags_left = 0;              // flags that still read as published after the launch
   std::int64_t arrival_order_differs = 0;  // owners whose sum in arrival order would differ
 
   template <class Compute>
   void run(std::uint64_t seed, Compute&& compute) {
+    EmulatedWorkspace ws;
+    std::mt19937_64 garbage(seed ^ 0x5bd1e995u);
+    run(seed, compute, ws, garbage(), garbage);
+  }
+
+  template <class Compute>
+  void run(std::uint64_t seed, Compute&& compute, EmulatedWorkspace& buf, std::uint64_t tag, std::mt19937_64& garbage,
+           PlantedBug bug = PlantedBug::None, bool delay_writes = false) {
     const int cm = s.cluster.m, cn = s.cluster.n;
     const std::int64_t gm = s.raster.tiles_m * cm, gn = s.raster.tiles_n * cn;
     out.assign(std::size_t(gm * gn * s.raster.batch * elems), T{});
     stores.assign(std::size_t(gm * gn * s.raster.batch), 0);
     const StreamKWorkspace ws = stream_k_workspace(s, elems);
-    std::vector<T> partials(std::size_t(ws.slots * elems));
-    std::vector<std::uint32_t> flags(std::size_t(ws.slots), 0);
+    buf.fit<T>(ws, garbage);
+    const std::size_t foff = EmulatedWorkspace::flags_offset<T>(ws);
+    const std::uint64_t publish = bug == PlantedBug::FlagOfOne ? 1 : tag;
+    auto published = [&](std::int64_t slot) {
+      const std::uint64_t f = buf.flag(foff, slot);
+      return bug == PlantedBug::FlagOfOne ? f != 0 : f == tag;
+    };
+    std::vector<char> written(std::size_t(ws.slots), 0);  // (the emulation's knowledge, not the protocol's)
     std::vector<std::int64_t> arrival(std::size_t(ws.slots), -1);
     struct Cta {
       std::int64_t c;
@@ -160,23 +231,28 @@ struct GridEmulation {
           if (s.steps(c) > 0) live.push_back({c, rm, rn});
     std::mt19937_64 rng(seed);
     std::int64_t clock = 0;
-    std::vector<std::size_t> ready;
+    std::vector<std::size_t> ready, quiet;
     while (!live.empty()) {
       ready.clear();
+      quiet.clear();
       for (std::size_t i = 0; i < live.size(); ++i) {
         const Cta& a = live[i];
         const StreamKWork w = s.work(a.c, a.pc);
         bool can = true;
         const auto t = s.cta_tile(w, a.rm, a.rn);
-        if (w.role == SegmentRole::Owner && t.m < cta_tiles_m && t.n < cta_tiles_n)
-          for (std::int64_t p = w.first_peer; p < w.unit; ++p) can = can && flags[std::size_t(s.slot(p, a.rm, a.rn))] == 1;
-        if (can) ready.push_back(i);
+        const bool inside = t.m < cta_tiles_m && t.n < cta_tiles_n;
+        if (w.role == SegmentRole::Owner && inside)
+          for (std::int64_t p = w.first_peer; p < w.unit; ++p) can = can && published(s.slot(p, a.rm, a.rn));
+        if (!can) continue;
+        ready.push_back(i);
+        if (!(w.role == SegmentRole::Partial && inside)) quiet.push_back(i);
       }
       if (ready.empty()) {
         stalled = true;
         return;
       }
-      const std::size_t pick = ready[std::size_t(rng() % ready.size())];
+      const std::vector<std::size_t>& pool = delay_writes && !quiet.empty() ? quiet : ready;
+      const std::size_t pick = pool[std::size_t(rng() % pool.size())];
       Cta& a = live[pick];
       const StreamKWork w = s.work(a.c, a.pc);
       const auto t = s.cta_tile(w, a.rm, a.rn);
@@ -186,25 +262,30 @@ struct GridEmulation {
         std::vector<T> acc = compute(t.m, t.n, t.l, w.k_begin, w.k_end);
         const std::int64_t slot = w.role == SegmentRole::Whole ? -1 : s.slot(w.unit, a.rm, a.rn);
         if (w.role == SegmentRole::Partial) {
-          for (std::int64_t e = 0; e < elems; ++e) partials[ws.partial_index(slot, e)] = acc[std::size_t(e)];
-          flags[std::size_t(slot)] = 1;
+          for (std::int64_t e = 0; e < elems; ++e) buf.set_partial<T>(ws, slot, e, acc[std::size_t(e)]);
+          buf.set_flag(foff, slot, publish);  // (after the partial: the device fences in between)
+          written[std::size_t(slot)] = 1;
           arrival[std::size_t(slot)] = clock;
         } else {
           if (w.role == SegmentRole::Owner) {
             // The documented order: own, then the peers from the nearest down to the first.
             std::vector<T> by_arrival = acc;
             std::vector<std::int64_t> peers;
+            bool early = false;
             for (std::int64_t p = w.unit - 1; p >= w.first_peer; --p) {
               const std::int64_t ps = s.slot(p, a.rm, a.rn);
-              for (std::int64_t e = 0; e < elems; ++e) acc[std::size_t(e)] = partials[ws.partial_index(ps, e)] + acc[std::size_t(e)];
-              flags[std::size_t(ps)] = 0;
+              early = early || !written[std::size_t(ps)];
+              for (std::int64_t e = 0; e < elems; ++e) acc[std::size_t(e)] = buf.partial<T>(ws, ps, e) + acc[std::size_t(e)];
               peers.push_back(ps);
             }
+            if (bug != PlantedBug::OwnerKeepsFlags)
+              for (std::int64_t ps : peers) buf.set_flag(foff, ps, 0);
+            premature += early;
             // What a reduction in arrival order would give (to show the values expose the order).
             std::sort(peers.begin(), peers.end(), [&](auto x, auto y) { return arrival[std::size_t(x)] < arrival[std::size_t(y)]; });
             for (std::int64_t ps : peers)
               for (std::int64_t e = 0; e < elems; ++e)
-                by_arrival[std::size_t(e)] = partials[ws.partial_index(ps, e)] + by_arrival[std::size_t(e)];
+                by_arrival[std::size_t(e)] = buf.partial<T>(ws, ps, e) + by_arrival[std::size_t(e)];
             if (std::memcmp(by_arrival.data(), acc.data(), acc.size() * sizeof(T)) != 0) ++arrival_order_differs;
           }
           const std::int64_t cta = (t.l * gn + t.n) * gm + t.m;
@@ -215,8 +296,9 @@ struct GridEmulation {
       ++clock;
       if (++a.pc == s.steps(a.c)) live.erase(live.begin() + std::ptrdiff_t(pick));
     }
-    for (std::uint32_t f : flags)
-      if (f != 0) stalled = true;  // every raised flag was consumed and cleared
+    // Every slot this launch published was consumed and cleared: none still reads as published
+    // for this launch (a slot nobody wrote keeps its garbage, which never holds the tag).
+    for (std::int64_t slot = 0; slot < ws.slots; ++slot) tags_left += written[std::size_t(slot)] && published(slot);
   }
 
   // Every CTA tile of the problem stored once, none past it.
@@ -244,18 +326,32 @@ float exposing_value(std::int64_t m, std::int64_t n, std::int64_t l, std::int64_
 struct FloatRun {
   std::vector<float> out;
   bool stalled, stored_once;
-  std::int64_t arrival_order_differs;
+  std::int64_t arrival_order_differs, premature, tags_left;
 };
-FloatRun emulate_float(const StreamKScheduler& s, std::int64_t tm, std::int64_t tn, std::uint64_t seed) {
+// One launch on a workspace: `ws` (nullptr: a fresh one of random bytes) with `tag` (0: a
+// random one), a planted bug, the write-delaying order, and `data` picking the inputs (a graph
+// replayed on new inputs changes data, not the tag).
+struct EmulatedLaunch {
+  EmulatedWorkspace* ws = nullptr;
+  std::uint64_t tag = 0;
+  PlantedBug bug = PlantedBug::None;
+  bool delay_writes = false;
+  std::int64_t data = 0;
+};
+FloatRun emulate_float(const StreamKScheduler& s, std::int64_t tm, std::int64_t tn, std::uint64_t seed, EmulatedLaunch launch = {}) {
   constexpr std::int64_t elems = 3;
   GridEmulation<float> g{s, tm, tn, elems};
-  g.run(seed, [](std::int64_t m, std::int64_t n, std::int64_t l, std::int64_t kb, std::int64_t ke) {
+  EmulatedWorkspace fresh;
+  std::mt19937_64 garbage(seed * 0x9E3779B97F4A7C15ull + 1);
+  const std::uint64_t tag = launch.tag != 0 ? launch.tag : (garbage() | 1);
+  const std::int64_t shift = launch.data << 20;  // (other inputs: tiles of a far-away problem)
+  g.run(seed, [shift](std::int64_t m, std::int64_t n, std::int64_t l, std::int64_t kb, std::int64_t ke) {
     std::vector<float> acc(elems, 0.0f);  // the mainloop: k-tiles in order from zero
     for (std::int64_t k = kb; k < ke; ++k)
-      for (std::int64_t e = 0; e < elems; ++e) acc[std::size_t(e)] += exposing_value(m, n, l, k, e);
+      for (std::int64_t e = 0; e < elems; ++e) acc[std::size_t(e)] += exposing_value(m + shift, n, l, k, e);
     return acc;
-  });
-  return {g.out, g.stalled, g.stored_once(), g.arrival_order_differs};
+  }, launch.ws != nullptr ? *launch.ws : fresh, tag, garbage, launch.bug, launch.delay_writes);
+  return {g.out, g.stalled, g.stored_once(), g.arrival_order_differs, g.premature, g.tags_left};
 }
 
 const std::array<ClusterShape, 3> kClusters = {{{1, 1}, {2, 1}, {1, 2}}};
@@ -372,6 +468,8 @@ TEST_CASE("stream-K fix-up: the same bits in every execution order, no stall", "
     RC_ASSERT(!b.stalled);
     RC_ASSERT(a.stored_once);
     RC_ASSERT(b.stored_once);
+    RC_ASSERT(a.premature == 0 && b.premature == 0);  // (workspaces of random bytes, never cleared)
+    RC_ASSERT(a.tags_left == 0 && b.tags_left == 0);
     RC_ASSERT(std::memcmp(a.out.data(), b.out.data(), a.out.size() * sizeof(float)) == 0);
     owners_exposed += a.arrival_order_differs + b.arrival_order_differs;
     shared_plans += s.plan.sk_units > 0;
@@ -382,6 +480,125 @@ TEST_CASE("stream-K fix-up: the same bits in every execution order, no stall", "
   INFO(cases << " cases, " << shared_plans << " shared, " << owners_exposed << " owners exposed");
   CHECK(shared_plans * 8 > cases);
   CHECK(owners_exposed * 2 > shared_plans);
+}
+
+namespace {
+// Whether the schedule has an owner that writes no partial before its owner step (its unit's
+// range ends on a tile boundary, as the last unit's does): in the write-delaying order it waits
+// while no peer has written, so a flag that reads as published too early lets it through.
+bool has_owner_without_write(const StreamKScheduler& s) {
+  for (std::int64_t u = 0; u < s.plan.sk_units; ++u) {
+    bool writes = false, owns = false;
+    for (std::int64_t i = 0; i < s.steps(u); ++i) {
+      const StreamKWork w = s.work(u, i);
+      writes = writes || w.role == SegmentRole::Partial;
+      owns = owns || w.role == SegmentRole::Owner;
+    }
+    if (owns && !writes) return true;
+  }
+  return false;
+}
+bool same_bits(const FloatRun& a, const FloatRun& b) {
+  return a.out.size() == b.out.size() && std::memcmp(a.out.data(), b.out.data(), a.out.size() * sizeof(float)) == 0;
+}
+}  // namespace
+
+TEST_CASE("stream-K fix-up: tagged flags need no clearing before a launch", "[kernels]") {
+  std::int64_t shared = 0, exposed = 0, caught_keep = 0, caught_one = 0, wrong_keep = 0;
+  rc::prop("launches and replays on one never-cleared workspace", [&] {
+    auto schedule = [] {
+      const std::int64_t tm = *rc::gen::inRange<std::int64_t>(1, 10), tn = *rc::gen::inRange<std::int64_t>(1, 10);
+      const std::int64_t batch = *rc::gen::inRange<std::int64_t>(1, 3), k_tiles = *rc::gen::inRange<std::int64_t>(1, 33);
+      const ClusterShape cluster = any_cluster();
+      const std::int64_t clusters = *rc::gen::inRange<std::int64_t>(1, 30);
+      const std::int64_t min_unit = *rc::gen::element<std::int64_t>(1, 2, 8);
+      return std::make_tuple(tm, tn, StreamKScheduler::of(tm, tn, batch, k_tiles, cluster, clusters, min_unit));
+    };
+    const auto [tm, tn, s] = schedule();
+    const auto [tm2, tn2, s2] = schedule();  // another problem on the same workspace: another slot layout
+    RC_LOG() << describe(s) << "; then " << describe(s2);
+    const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>();
+    // The references: each problem on a fresh workspace of random bytes, with a random tag.
+    const FloatRun ref = emulate_float(s, tm, tn, seed), ref2 = emulate_float(s2, tm2, tn2, seed + 1);
+    const FloatRun ref_new = emulate_float(s, tm, tn, seed + 2, {nullptr, 0, PlantedBug::None, false, 1});  // other inputs
+    RC_ASSERT(!ref.stalled && ref.premature == 0 && ref.tags_left == 0);
+    // One workspace, never cleared: random bytes, then each launch's leftovers.
+    EmulatedWorkspace ws;
+    std::mt19937_64 tags(seed ^ 0xA5A5A5A5u);
+    const std::uint64_t t1 = tags() | 1, t2 = t1 + 2, t3 = t1 + 4, t4 = t1 + 6;  // distinct, never 0
+    auto launch = [&](const StreamKScheduler& sc, std::int64_t a, std::int64_t b, std::uint64_t order, EmulatedLaunch l) {
+      l.ws = &ws;
+      return emulate_float(sc, a, b, order, l);
+    };
+    auto clean = [](const FloatRun& r) { return !r.stalled && r.stored_once && r.premature == 0 && r.tags_left == 0; };
+    // a launch on garbage, in both orders; its replay (the same tag) after the owners cleared
+    const FloatRun l1 = launch(s, tm, tn, seed * 3, {nullptr, t1, PlantedBug::None, true, 0});
+    RC_ASSERT(clean(l1) && same_bits(l1, ref));
+    const FloatRun r1 = launch(s, tm, tn, seed * 5, {nullptr, t1, PlantedBug::None, false, 1});
+    RC_ASSERT(clean(r1) && same_bits(r1, ref_new));
+    // another problem (another slot layout over the same bytes), then the first one replayed
+    const FloatRun l2 = launch(s2, tm2, tn2, seed * 7, {nullptr, t2, PlantedBug::None, true, 0});
+    RC_ASSERT(clean(l2) && same_bits(l2, ref2));
+    const FloatRun r2 = launch(s, tm, tn, seed * 11, {nullptr, t1, PlantedBug::None, true, 0});
+    RC_ASSERT(clean(r2) && same_bits(r2, ref));
+    // Planted: owners that do not clear, then a replay of their tag on new inputs (a graph's):
+    // an owner goes ahead before its peers write, on the old partials.
+    const FloatRun left = launch(s, tm, tn, seed * 13, {nullptr, t3, PlantedBug::OwnerKeepsFlags, false, 0});
+    RC_ASSERT(same_bits(left, ref));
+    const bool applicable = has_owner_without_write(s);
+    if (applicable) RC_ASSERT(left.tags_left > 0);  // (the check that sees the planted bug at once)
+    const FloatRun keep = launch(s, tm, tn, seed * 19, {nullptr, t3, PlantedBug::None, true, 1});
+    if (applicable) RC_ASSERT(keep.premature > 0);
+    caught_keep += keep.premature > 0;
+    wrong_keep += !same_bits(keep, ref_new);
+    // Leftover tags (an aborted launch's, or those of the broken replay above) are another
+    // launch's: a launch with a fresh tag is right.
+    const FloatRun fresh = launch(s, tm, tn, seed * 17, {nullptr, t4, PlantedBug::None, true, 1});
+    RC_ASSERT(clean(fresh) && same_bits(fresh, ref_new));
+    // Planted: flags of 1 without a memset, on a workspace of random bytes (the old protocol
+    // minus its memset): a garbage flag reads as published.
+    const FloatRun one = emulate_float(s, tm, tn, seed * 23, {nullptr, 0, PlantedBug::FlagOfOne, true, 0});
+    if (applicable) RC_ASSERT(one.premature > 0);
+    caught_one += one.premature > 0;
+    shared += s.plan.sk_units > 0 && s.slots() > 0;
+    exposed += applicable;
+  });
+  // Most cases share k-iterations and expose the planted bugs; caught there, the stale
+  // partials also changed the bits of C in some.
+  INFO(shared << " shared, " << exposed << " exposing, caught " << caught_keep << " / " << caught_one << ", C wrong " << wrong_keep);
+  CHECK(exposed * 4 > shared);
+  CHECK(caught_keep >= exposed);
+  CHECK(caught_one >= exposed);
+  CHECK(wrong_keep > 0);
+}
+
+TEST_CASE("stream-K launch tags: distinct per launch, never 0, from any thread", "[kernels]") {
+  using tessera::kernels::device::launch_tag_of;
+  using tessera::kernels::device::next_launch_tag;
+  // launch_tag_of is a bijection of the launch count: no two of a long run agree, for any nonce.
+  for (const std::uint64_t nonce : {std::uint64_t(0), std::uint64_t(1), ~std::uint64_t(0), std::uint64_t(0x0123456789ABCDEFull)}) {
+    std::vector<std::uint64_t> t;
+    for (std::uint64_t n = 0; n < 200000; ++n) t.push_back(launch_tag_of(nonce, n));
+    std::sort(t.begin(), t.end());
+    CHECK(std::adjacent_find(t.begin(), t.end()) == t.end());
+  }
+  // The process's tags from four threads at once: all distinct, none 0.
+  std::vector<std::vector<std::uint64_t>> drawn(4);
+  std::vector<std::thread> threads;
+  for (auto& d : drawn)
+    threads.emplace_back([&d] {
+      for (int i = 0; i < 50000; ++i) d.push_back(next_launch_tag());
+    });
+  for (auto& th : threads) th.join();
+  std::vector<std::uint64_t> all;
+  for (const auto& d : drawn) all.insert(all.end(), d.begin(), d.end());
+  std::sort(all.begin(), all.end());
+  CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());
+  CHECK(std::count(all.begin(), all.end(), std::uint64_t(0)) == 0);
+  // Not a small counter: the tags spread over the 64 bits (the top byte takes many values).
+  std::vector<int> top(256, 0);
+  for (std::uint64_t t : all) top[std::size_t(t >> 56)] = 1;
+  CHECK(std::count(top.begin(), top.end(), 1) > 200);
 }
 
 TEST_CASE("stream-K: an emulated integer GEMM computes C exactly", "[kernels]") {
@@ -414,6 +631,7 @@ TEST_CASE("stream-K: an emulated integer GEMM computes C exactly", "[kernels]") 
     });
     RC_ASSERT(!g.stalled);
     RC_ASSERT(g.stored_once());
+    RC_ASSERT(g.premature == 0 && g.tags_left == 0);
     const std::int64_t gm = s.raster.tiles_m * cluster.m, gn = s.raster.tiles_n * cluster.n;
     for (std::int64_t l = 0; l < L; ++l)
       for (std::int64_t r = 0; r < M; ++r)
@@ -501,14 +719,14 @@ TEST_CASE("stream-K workspace: partial slots then flags, sized by the plan", "[k
   CHECK(ws.slots == 132);  // a slot per CTA of every unit
   CHECK(ws.partials_bytes() == std::size_t(132) * 128 * 256 * 4);
   CHECK(ws.flags_offset() % 128 == 0);
-  CHECK(ws.bytes() == ws.partials_bytes() + 132 * 4);
+  CHECK(ws.bytes() == ws.partials_bytes() + 132 * 8);
   CHECK(ws.partial_index(1, 0) == std::size_t(128 * 256));
   // Slots of one unit's CTAs are adjacent; ranks along M first.
   const auto wide = StreamKScheduler::with_plan(4, 4, 1, 48, {1, 2}, 8, {Decomposition::StreamK, 0, 8});
   CHECK(wide.slot(3, 0, 1) == 7);
   CHECK(stream_k_workspace(StreamKScheduler::of(32, 16, 1, 64, {2, 1}, 66), 128 * 256).bytes() == 0);  // data-parallel
-  const StreamKWorkspace odd{3, 5};  // 60 bytes of partials: the flags start at 128
-  CHECK((odd.flags_offset() == 128 && odd.bytes() == 128 + 12));
+  const StreamKWorkspace odd{3, 5};  // 60 bytes of partials: the 64-bit flags start at 128
+  CHECK((odd.flags_offset() == 128 && odd.bytes() == 128 + 24));
 }
 
 namespace {
@@ -559,7 +777,7 @@ std::string kernel_walk_violation(std::int64_t M, std::int64_t N, std::int64_t K
         if (w.role != SegmentRole::Whole) {
           const std::int64_t slot = sc.slot(w.unit, rank);
           if (slot < 0 || slot >= ws.slots) return "a slot outside the workspace";
-          if (ws.flags_offset() + std::size_t(ws.slots) * 4 > ws.bytes()) return "flags past the workspace";
+          if (ws.flags_offset() + std::size_t(ws.slots) * 8 > ws.bytes()) return "flags past the workspace";
           if (ws.partial_index(slot, std::int64_t(BM) * BN - 1) * 4 >= ws.partials_bytes()) return "a partial past its part";
           if (w.role == SegmentRole::Owner)
             for (std::int64_t p = w.first_peer; p < w.unit; ++p)
@@ -614,6 +832,7 @@ TEST_CASE("sm90 Stream-K kernel walk: producer and consumers in step, each (CTA 
         const FloatRun a = emulate_float(sc.schedule, tm, tn, std::uint64_t(sms)), b = emulate_float(sc.schedule, tm, tn, 99);
         REQUIRE(!a.stalled);
         REQUIRE(a.stored_once);
+        REQUIRE((a.premature == 0 && a.tags_left == 0));
         REQUIRE(std::memcmp(a.out.data(), b.out.data(), a.out.size() * sizeof(float)) == 0);
       }
     }
@@ -633,6 +852,7 @@ TEST_CASE("sm90 Stream-K kernel walk: producer and consumers in step, each (CTA 
         const FloatRun a = emulate_float(sc.schedule, tm, tn, std::uint64_t(sms)), b = emulate_float(sc.schedule, tm, tn, 99);
         REQUIRE(!a.stalled);
         REQUIRE(a.stored_once);
+        REQUIRE((a.premature == 0 && a.tags_left == 0));
         REQUIRE(std::memcmp(a.out.data(), b.out.data(), a.out.size() * sizeof(float)) == 0);
       }
     }

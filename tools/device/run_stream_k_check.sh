@@ -2,7 +2,8 @@
 # The Stream-K schedule and its fix-up on the GPU machine in one call: builds
 # tools/device/stream_k_check.cu alone (~20 s), runs it (the issue's shapes with their real tile
 # counts and generated ones, three launches each: C bit for bit against the host's reduction in
-# the documented order, every tile stored once, no stall, flags cleared), then compute-sanitizer
+# the documented order, every tile stored once, no stall, no flag left with the launch's tag, on
+# a workspace of 0xff bytes never cleared; round 1 replays round 0's tag), then compute-sanitizer
 # memcheck and racecheck on one launch each (SAN=0 skips them). Logs under $OUT.
 #   OUT=/tmp/out tools/device/run_stream_k_check.sh
 set -uo pipefail

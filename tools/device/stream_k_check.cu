@@ -3,8 +3,10 @@
 // problem with the real tile counts (the issue's shapes in 128x256 tiles, and generated ones),
 // its "mainloop" sums floats whose sums depend on the order (per element, k-tiles in order from
 // zero), the partial pieces meet through the workspace and flags, and C must equal, bit for bit,
-// the host's reduction in the documented order; every CTA tile is stored once, the flags end
-// cleared, and three launches give the same bits. No cluster launch: a cluster's CTAs are
+// the host's reduction in the documented order; every CTA tile is stored once, no flag keeps the
+// launch's tag, and every round gives the same bits. The workspace starts as 0xff bytes (never
+// cleared: the flags count only with the launch's tag), round 1 replays round 0's tag (as a CUDA
+// graph does), the later rounds draw fresh tags. No cluster launch: a cluster's CTAs are
 // consecutive blocks (rank = block mod cluster size), which is all the protocol sees of them.
 //   stream_k_check [rounds]      exit 0 when every case passes, 1 otherwise
 #include <cuda_runtime.h>
@@ -18,6 +20,7 @@
 #include <random>
 #include <vector>
 
+#include "device/launch_tag.hpp"
 #include "kernel/stream_k_fixup.cuh"
 
 using namespace tessera::kernels;
@@ -50,13 +53,13 @@ struct Problem {
 };
 
 __global__ void __launch_bounds__(kThreads) run_schedule(StreamKScheduler s, std::int64_t tm, std::int64_t tn, float* c,
-                                                         unsigned* stores, float* partials, std::uint32_t* flags,
-                                                         unsigned* stalls) {
+                                                         unsigned* stores, float* partials, std::uint64_t* flags,
+                                                         std::uint64_t tag, unsigned* stalls) {
   const int cs = s.cluster.size(), rank = int(blockIdx.x) % cs;
   const int rm = rank % s.cluster.m, rn = rank / s.cluster.m;
   const std::int64_t cl = blockIdx.x / cs, gm = s.raster.tiles_m * s.cluster.m, gn = s.raster.tiles_n * s.cluster.n;
   const int t = threadIdx.x;
-  const StreamKFixup<kThreads, kElems> fix{partials, flags};
+  const StreamKFixup<kThreads, kElems> fix{partials, flags, tag};
   auto sync = [] { __syncthreads(); };
   for (std::int64_t i = 0; i < s.steps(cl); ++i) {
     const StreamKWork w = s.work(cl, i);
@@ -126,31 +129,34 @@ bool check(const Problem& p, const char* name, int rounds) {
   const StreamKWorkspace ws = stream_k_workspace(s, kTileElems);
   float *c = nullptr, *partials = nullptr;
   unsigned *stores = nullptr, *stalls = nullptr;
-  std::uint32_t* flags = nullptr;
+  std::uint64_t* flags = nullptr;
   CHECK_CUDA(cudaMalloc(&c, std::size_t(ctas * kTileElems) * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&stores, std::size_t(ctas) * sizeof(unsigned)));
   CHECK_CUDA(cudaMalloc(&stalls, sizeof(unsigned)));
   void* buffer = nullptr;
   CHECK_CUDA(cudaMalloc(&buffer, ws.bytes() + 16));
-  CHECK_CUDA(cudaMemset(buffer, 0, ws.bytes() + 16));  // the flags start cleared, once
+  CHECK_CUDA(cudaMemset(buffer, 0xFF, ws.bytes() + 16));  // garbage: no launch clears the flags
   partials = static_cast<float*>(buffer);
-  flags = reinterpret_cast<std::uint32_t*>(static_cast<char*>(buffer) + ws.flags_offset());
+  flags = reinterpret_cast<std::uint64_t*>(static_cast<char*>(buffer) + ws.flags_offset());
   const std::vector<float> want = expected(p);
   std::vector<float> got(want.size()), first;
-  std::vector<unsigned> st(static_cast<std::size_t>(ctas)), fl(static_cast<std::size_t>(ws.slots));
+  std::vector<unsigned> st(static_cast<std::size_t>(ctas));
+  std::vector<std::uint64_t> fl(static_cast<std::size_t>(ws.slots));
+  std::uint64_t tag = tessera::kernels::device::next_launch_tag();
   bool ok = true;
   for (int r = 0; r < rounds && ok; ++r) {
+    if (r >= 2) tag = tessera::kernels::device::next_launch_tag();  // (round 1: round 0's tag again)
     CHECK_CUDA(cudaMemset(c, 0xFF, std::size_t(ctas * kTileElems) * sizeof(float)));
     CHECK_CUDA(cudaMemset(stores, 0, std::size_t(ctas) * sizeof(unsigned)));
     CHECK_CUDA(cudaMemset(stalls, 0, sizeof(unsigned)));
-    run_schedule<<<unsigned(s.clusters * s.cluster.size()), kThreads>>>(s, p.tm, p.tn, c, stores, partials, flags, stalls);
+    run_schedule<<<unsigned(s.clusters * s.cluster.size()), kThreads>>>(s, p.tm, p.tn, c, stores, partials, flags, tag, stalls);
     CHECK_CUDA(cudaGetLastError());
     CHECK_CUDA(cudaDeviceSynchronize());
     unsigned stalled = 0;
     CHECK_CUDA(cudaMemcpy(&stalled, stalls, sizeof stalled, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(got.data(), c, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(st.data(), stores, st.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    if (ws.slots) CHECK_CUDA(cudaMemcpy(fl.data(), flags, fl.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    if (ws.slots) CHECK_CUDA(cudaMemcpy(fl.data(), flags, fl.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
     std::int64_t bad_stores = 0, bad_bits = 0, raised = 0;
     for (std::int64_t l = 0; l < s.raster.batch; ++l)
       for (std::int64_t n = 0; n < gn; ++n)
@@ -162,12 +168,12 @@ bool check(const Problem& p, const char* name, int rounds) {
             bad_bits += std::memcmp(&got[std::size_t(cta * kTileElems)], &want[std::size_t(cta * kTileElems)],
                                     kTileElems * sizeof(float)) != 0;
         }
-    for (unsigned f : fl) raised += f != 0;
+    for (std::uint64_t f : fl) raised += f == tag;  // (a slot nobody wrote keeps its 0xff bytes)
     if (r == 0) first = got;
     const bool same = std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0;
     const bool pass = stalled == 0 && bad_stores == 0 && bad_bits == 0 && raised == 0 && same;
     std::printf("%-28s %s: %lld x %lld CTA tiles x %lld, %lld k-tiles, cluster %dx%d, %lld clusters: %s, dp %lld, units %lld; "
-                "round %d: stalls %u, wrong stores %lld, tiles with wrong bits %lld, flags left %lld%s\n",
+                "round %d: stalls %u, wrong stores %lld, tiles with wrong bits %lld, flags left with the tag %lld%s\n",
                 name, pass ? "ok  " : "FAIL", (long long)p.tm, (long long)p.tn, (long long)s.raster.batch,
                 (long long)s.k_tiles, s.cluster.m, s.cluster.n, (long long)s.clusters, to_string(s.plan.kind),
                 (long long)s.plan.dp_tiles, (long long)s.plan.sk_units, r, stalled, (long long)bad_stores,
