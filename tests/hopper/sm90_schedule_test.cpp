@@ -35,6 +35,22 @@ GemmArguments problem(int64_t m, int64_t n, int64_t k, int64_t batch, Element e,
 GemmArguments tn(int64_t m, int64_t n, int64_t k, int64_t batch = 1, Element e = Element::BF16) {
   return problem(m, n, k, batch, e, Major::Row, Major::Col);
 }
+// The suite's layers (bench/sm90_gemm_bench.cu --suite: Y = X W^T run as D^T, D column-major, M
+// the weight's rows, N the tokens): Llama-3 8B qkv and down, Mixtral w1, Llama-3 70B qkv.
+struct Layer {
+  int64_t out, in;
+};
+constexpr Layer suite_layers[] = {{6144, 4096}, {4096, 14336}, {14336, 4096}, {10240, 8192}};
+// The suite's 40 shapes as (M, N, K): each layer at 64-8192 tokens, then the issue's shapes.
+std::vector<std::array<int64_t, 3>> suite_shapes() {
+  std::vector<std::array<int64_t, 3>> shapes;
+  for (const Layer& l : suite_layers)
+    for (const int64_t t : {64, 128, 256, 512, 1024, 2048, 4096, 8192}) shapes.push_back({l.out, t, l.in});
+  for (const auto& s : {std::array<int64_t, 3>{8192, 8192, 8192}, {4096, 11008, 4096}, {4096, 4096, 4096}, {8192, 8192, 1024},
+                        {3072, 3072, 3072}, {1000, 1000, 1000}, {512, 4096, 14336}, {128, 8192, 8192}})
+    shapes.push_back(s);
+  return shapes;
+}
 }  // namespace
 
 // The wave model's efficiency for schedule s's whole tiles on g.
@@ -328,14 +344,10 @@ TEST_CASE("sm90 schedule: the GPU test's rule lines name what the rule runs") {
 }
 
 TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes and nowhere else") {
-  // The suite's layers (bench/sm90_gemm_bench.cu: Y = X W^T run as D^T, M the weight's rows, N the
-  // tokens) at 64 tokens: 128 x 64 tiles under Stream-K, in bf16 and f16 (the same kernels).
-  struct Layer {
-    int64_t out, in;
-  };
-  const Layer layers[] = {{6144, 4096}, {4096, 14336}, {14336, 4096}, {10240, 8192}};
+  // The suite's layers at 64 tokens: 128 x 64 tiles under Stream-K, in bf16 and f16 (the same
+  // kernels).
   for (const Element e : {Element::BF16, Element::F16})
-    for (const Layer& l : layers) {
+    for (const Layer& l : suite_layers) {
       INFO(l.out << " x " << l.in << " at 64 tokens");
       CHECK(sm90::choose_stream_k(tn(l.out, 64, l.in, 1, e), 132) == Schedule::Cooperative128x64NoCluster);
     }
@@ -343,13 +355,13 @@ TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes an
   // best at Llama-3 8B's down (64 tiles of a 14336-deep weight); measured there 0.70 of cuBLAS
   // against the 128x128 Stream-K kernel's 0.81, which the rule takes again.
   CHECK(sm90::choose_stream_k(tn(4096, 128, 14336), 132) == Schedule::Cooperative128x128);
-  for (const Layer& l : layers) CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 65, l.in)));
+  for (const Layer& l : suite_layers) CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 65, l.in)));
   CHECK(!sm90::choose_stream_k(tn(6144, 128, 4096), 132));
   CHECK(sm90::choose_schedule(tn(6144, 128, 4096), 132) == Schedule::Pingpong64x128);
   CHECK(sm90::choose_stream_k(tn(10240, 128, 8192), 132) == Schedule::Cooperative128x128);
   // Past kDecodeTileExtent tokens, the transposed decode shape (M the tokens: BN along the weight's
   // rows), NT, an f32 D and FP8: never.
-  for (const Layer& l : layers) {
+  for (const Layer& l : suite_layers) {
     CHECK(sm90::choose_stream_k(tn(l.out, 256, l.in), 132) != Schedule::Cooperative128x64NoCluster);
     CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 129, l.in)));
     CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(64, l.out, l.in)));
@@ -433,16 +445,7 @@ TEST_CASE("sm90 128x192 tiles: the rule takes them where the model says, and now
   // model's view: tools/predict_tiles.cpp, bench/notes/sm90_tiles.md), in bf16 and f16. (Without
   // a workspace 512 tokens through Llama-3 70B's qkv weight take its whole tiles: 120 cluster
   // tiles, 1.8 waves, against 80 of 128 x 256, 1.2; with one, Stream-K 128x256.)
-  struct Layer {
-    int64_t out, in;
-  };
-  const Layer layers[] = {{6144, 4096}, {4096, 14336}, {14336, 4096}, {10240, 8192}};
-  std::vector<std::array<int64_t, 3>> shapes;
-  for (const Layer& l : layers)
-    for (const int64_t t : {64, 128, 256, 512, 1024, 2048, 4096, 8192}) shapes.push_back({l.out, t, l.in});
-  for (const auto& s : {std::array<int64_t, 3>{8192, 8192, 8192}, {4096, 11008, 4096}, {4096, 4096, 4096}, {8192, 8192, 1024},
-                        {3072, 3072, 3072}, {1000, 1000, 1000}, {512, 4096, 14336}, {128, 8192, 8192}})
-    shapes.push_back(s);
+  const auto shapes = suite_shapes();
   for (const Element e : {Element::BF16, Element::F16})
     for (const auto& s : shapes) {
       // (what runs with the workspace: the Stream-K choice, else whole tiles)
@@ -581,16 +584,7 @@ TEST_CASE("sm90 orientation: the suite's shapes the model now runs transposed") 
   // bench/sm90_gemm_bench.cu --suite (layers as D^T, D column-major: M the weight's rows, N the
   // tokens), with the workspace: tools/predict_tiles.cpp's "128x192 swapped" rows, the 128x192
   // tiles along the weight's rows (cuBLAS's orientation: bench/notes/sm90_tiles.md), and no other.
-  struct Layer {
-    int64_t out, in;
-  };
-  const Layer layers[] = {{6144, 4096}, {4096, 14336}, {14336, 4096}, {10240, 8192}};
-  std::vector<std::array<int64_t, 3>> shapes;
-  for (const Layer& l : layers)
-    for (const int64_t t : {64, 128, 256, 512, 1024, 2048, 4096, 8192}) shapes.push_back({l.out, t, l.in});
-  for (const auto& s : {std::array<int64_t, 3>{8192, 8192, 8192}, {4096, 11008, 4096}, {4096, 4096, 4096}, {8192, 8192, 1024},
-                        {3072, 3072, 3072}, {1000, 1000, 1000}, {512, 4096, 14336}, {128, 8192, 8192}})
-    shapes.push_back(s);
+  const auto shapes = suite_shapes();
   struct Swapped {
     int64_t m, n, k;
     bool stream_k;
@@ -686,9 +680,6 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   // Decode's token counts through DeepSeek-V3's projections: the decode kernel at 1, 17 and 64
   // tokens where the weight has fewer 128-row tiles than the GPU has SMs (a long k-loop shared);
   // past one tile of tokens never (65: a second tile along N re-reads the weight).
-  struct Layer {
-    int64_t out, in;
-  };
   const Layer layers[] = {{7168, 16384}, {2112, 7168}, {7168, 2048}, {4096, 7168}, {24576, 1536}, {32768, 512}};
   for (const Layer l : layers) {
     for (const int64_t tokens : {1, 17, 64}) {
