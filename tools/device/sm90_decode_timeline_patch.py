@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timeline_patch import Group, main  # noqa: E402
+from timeline_patch import PRODUCER_KLOOP, Group, main  # noqa: E402
 
 MAINLOOP = "kernels/collective/sm90_mainloop_tma_wgmma.cuh"
 STORAGE = "kernels/kernel/sm90_shared_storage.hpp"
@@ -40,21 +40,7 @@ EDITS = {
         ("    s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes + stage_scale_bytes));\n",
          "    s.pipe.init(ConsumerArrivals, uint32_t(stage_a_bytes + stage_b_bytes + stage_scale_bytes));\n"
          "    for (int r = 0; r < 4; ++r) s.tl[r] = nullptr;\n"),
-        # producer: per step, the first empty barrier passed, first and last k-tile issued,
-        # the time blocked on empty barriers
-        ("    for (int k = k_begin; k < k_end; ++k) {\n"
-         "      while (!s.pipe.producer_try_acquire(st)) {}\n"
-         "      s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them\n",
-         "    unsigned long long* tl_r = s.tl[0];\n    unsigned long long tl_wait = 0;\n"
-         "    for (int k = k_begin; k < k_end; ++k) {\n      const unsigned long long tl_t0 = clock64();\n"
-         "      while (!s.pipe.producer_try_acquire(st)) {}\n      const unsigned long long tl_t1 = clock64();\n"
-         "      tl_wait += tl_t1 - tl_t0;\n      if (k == k_begin && tl_r) tl_r[tl::P_FirstAcquired] = tl_t1;\n"
-         "      s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them\n"),
-        ("                            2, at);\n      }\n      ++st;\n    }\n  }\n",
-         "                            2, at);\n      }\n"
-         "      if (tl_r) {\n        if (k == k_begin) tl_r[tl::P_FirstIssued] = clock64();\n"
-         "        if (k == k_end - 1) tl_r[tl::P_LastIssued] = clock64();\n      }\n"
-         "      ++st;\n    }\n    if (tl_r) tl_r[tl::P_EmptyWait] = tl_wait;\n  }\n"),
+        *PRODUCER_KLOOP,
         # producer's walk: the step's record
         ("    for (int64_t i = 0; i < steps; ++i) {\n      const auto w = scheduler.work(cluster, i);\n",
          "    for (int64_t i = 0; i < steps; ++i) {\n      const unsigned long long tl_start = clock64();\n"

@@ -63,3 +63,22 @@ def main(prog, namespace, groups, argv):
     for f, (text, n) in texts.items():
         f.write_text(text)
         print(f"instrumented {f.relative_to(root)}: {n} edits")
+
+# The producer's k-loop in the mainloop (kernels/collective/sm90_mainloop_tma_wgmma.cuh), the
+# same in every SM90 kernel both probes time: per unit or step, the first empty barrier passed,
+# the first and last k-tile issued, the time blocked on empty barriers (record tl_r: s.tl[0]).
+PRODUCER_KLOOP = [
+    ("    for (int k = k_begin; k < k_end; ++k) {\n"
+     "      while (!s.pipe.producer_try_acquire(st)) {}\n"
+     "      s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them\n",
+     "    unsigned long long* tl_r = s.tl[0];\n    unsigned long long tl_wait = 0;\n"
+     "    for (int k = k_begin; k < k_end; ++k) {\n      const unsigned long long tl_t0 = clock64();\n"
+     "      while (!s.pipe.producer_try_acquire(st)) {}\n      const unsigned long long tl_t1 = clock64();\n"
+     "      tl_wait += tl_t1 - tl_t0;\n      if (k == k_begin && tl_r) tl_r[tl::P_FirstAcquired] = tl_t1;\n"
+     "      s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them\n"),
+    ("                            2, at);\n      }\n      ++st;\n    }\n  }\n",
+     "                            2, at);\n      }\n"
+     "      if (tl_r) {\n        if (k == k_begin) tl_r[tl::P_FirstIssued] = clock64();\n"
+     "        if (k == k_end - 1) tl_r[tl::P_LastIssued] = clock64();\n      }\n"
+     "      ++st;\n    }\n    if (tl_r) tl_r[tl::P_EmptyWait] = tl_wait;\n  }\n"),
+]
