@@ -311,16 +311,18 @@ def test_the_module_lends_one_counter_per_stream(gen):
     for s in streams:
         s.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(s):
+            # (the launches go where stream= says: PyTorch's tensors name no stream, so without
+            # it they would run on the legacy default stream, whatever stream is current)
             before, had = lent(), counter_of(s)
-            run(q, k, v, causal=False)  # (full attention uses no counter: none lent)
-            run(q, k, v, causal=True, workspace=None)
+            run(q, k, v, causal=False, stream=s)  # (full attention uses no counter: none lent)
+            run(q, k, v, causal=True, workspace=None, stream=s)
             assert (lent(), counter_of(s)) == (before, had)
-            out, _ = run(q, k, v, causal=True)
+            out, _ = run(q, k, v, causal=True, stream=s)
             held[s.cuda_stream] = counter_of(s)
             assert held[s.cuda_stream] != 0, "the stream's causal call takes a counter"
             assert lent() == before + (had == 0), "one counter per stream, lent at its first causal call"
             assert had in (0, held[s.cuda_stream]), "a stream keeps its counter"
-            out2, _ = run(q, k, v, causal=True)
+            out2, _ = run(q, k, v, causal=True, stream=s)
             assert (lent(), counter_of(s)) == (before + (had == 0), held[s.cuda_stream]), "its next calls reuse it"
         s.synchronize()
         assert torch.equal(out, ref) and torch.equal(out2, ref)
@@ -341,7 +343,7 @@ def test_concurrent_streams_on_the_module_counters(gen):
     for r in range(3):
         for s, o in zip(streams, outs):
             with torch.cuda.stream(s):
-                ts.attention(q, k, v, o[r], causal=True)
+                ts.attention(q, k, v, o[r], causal=True, stream=s)
     torch.cuda.synchronize()
     for o in outs:
         for x in o:
@@ -358,16 +360,17 @@ def test_graph_capture(gen):
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):  # (warm-up off the capture: the kernels' attributes set)
-        ts.attention(q, k, v, outs[0], causal=True, workspace=ws)
-        ts.attention(q, k, v, outs[1], causal=True, workspace=None)
+        ts.attention(q, k, v, outs[0], causal=True, workspace=ws, stream=side)
+        ts.attention(q, k, v, outs[1], causal=True, workspace=None, stream=side)
     side.synchronize()
     before = lent()
     g = torch.cuda.CUDAGraph()
     for o in outs:
         o.fill_(math.nan)
-    with torch.cuda.graph(g):
-        ts.attention(q, k, v, outs[0], causal=True, workspace=ws)
-        ts.attention(q, k, v, outs[1], causal=True)
+    with torch.cuda.graph(g):  # (it captures on a stream of its own: the current one inside)
+        capturing = torch.cuda.current_stream()
+        ts.attention(q, k, v, outs[0], causal=True, workspace=ws, stream=capturing)
+        ts.attention(q, k, v, outs[1], causal=True, stream=capturing)
     assert lent() == before, "no counter lent to a capturing stream"
     for _ in range(3):
         for o in outs:
