@@ -1,8 +1,11 @@
 // What the SM90 wave model (kernels/device/gemm_selection.hpp) predicts for the suite's shapes
 // (bench/sm90_gemm_bench.cu --suite) with a hypothetical family of cooperative 128 x BN tiles
 // beside the shipped ones, in both orientations:
-//   (a) the shipped 16-bit TN candidates, chosen as the dispatch chooses (sm90_schedule.hpp:
-//       whole tiles first, then the Stream-K kernels it weighs);
+//   (a) the shipped configurations, as the dispatch chooses among them (sm90_schedule.hpp:
+//       choose_config_stream_k, else choose_config). The shipped list is the library's own:
+//       sm90::built_configs (every kernel the list builds for 16-bit TN, both D majors), each
+//       with sm90::candidate_of's tile, cluster and rate; a row-major D's configuration is the
+//       same tile run on the problem transposed (M and N swapped);
 //   (b) + cooperative 128 x BN in clusters of 2 along M, BN along the problem's N (as today);
 //   (c) + the same tiles swapped: the kernel computes D^T, its M the problem's N, so BN lies
 //       along the problem's M (the weight's rows in the suite's layers).
@@ -11,10 +14,11 @@
 // (64x128 ping-pong 0.58 at half 128x256's bytes ratio, 128x128 in clusters of 2 0.85 at 0.75,
 // 128x256 1 at 1), linearly between them.
 //
-//   g++ -std=c++20 -O2 -Iinclude -Ikernels tools/predict_tiles.cpp -o /tmp/predict_tiles
-//   /tmp/predict_tiles SUITE.csv [--rows]
+//   cmake --build build --target predict_tiles   (or: g++ -std=c++20 -O2 -Iinclude -Ikernels tools/predict_tiles.cpp)
+//   build/tests/tools/predict_tiles SUITE.csv [--rows]   (ctest -R tools_predict_tiles runs it on bench/data/)
 //
-// SUITE.csv: the bench's --csv (name,m,n,k,ratio,...,schedule,...). A row's predicted ratio to
+// SUITE.csv: the bench's --csv (name,m,n,k,ratio,...,schedule,...); a schedule the library does
+// not name for the row is an error. A row's predicted ratio to
 // cuBLAS is its measured ratio times the model's best efficiency over the efficiency of what ran
 // (the CSV's schedule), at most 1: the model's absolute figures are cuBLAS-free, only ratios of
 // a row's predictions compare (gemm_selection.hpp).
@@ -22,11 +26,13 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "device/gemm_selection.hpp"
+#include "device/sm90_schedule.hpp"
 
 using namespace tessera::kernels;
 using namespace tessera::kernels::sm90;
@@ -34,6 +40,7 @@ using namespace tessera::kernels::sm90;
 namespace {
 
 constexpr int kSms = 132;
+std::string g_csv;  // the CSV read (for errors)
 
 double assumed_rate(int bm, int bn) {
   const double r = (3.0 / 256.0) / (double(bm + bn) / (double(bm) * bn));
@@ -46,7 +53,18 @@ struct Option {
   bool swapped = false;  // the kernel runs D^T: its M is the problem's N
   bool stream_k = false;
   std::string name;
+  std::optional<Sm90Config> config;  // a shipped configuration (the library's), else hypothetical
 };
+
+// The problem a suite row is, as the dispatch sees it: bf16 TN, D column-major (the layers' D^T).
+GemmArguments problem_of(const GemmShape& s) {
+  GemmArguments g;
+  g.m = s.m, g.n = s.n, g.k = s.k, g.batch = s.batch;
+  g.element = Element::BF16;
+  g.a.major = Major::Row, g.b.major = Major::Col, g.c.major = Major::Col;
+  g.ldd = s.m;
+  return g;
+}
 
 struct Pick {
   const Option* o = nullptr;
@@ -73,9 +91,8 @@ Pick choose(const std::vector<Option>& opts, const GemmShape& s) {
   }
   for (const Option& o : opts) {
     if (!o.stream_k) continue;
-    // (stream_k_considered: the 128x128 c2 and decode Stream-K kernels only at <= 128 tokens)
-    if (o.c.tile_n == 128 && o.c.cluster.m == 2 && std::min(s.m, s.n) > 128) continue;
-    if (o.c.tile_n == 64 && (o.swapped ? s.m : s.n) > 128) continue;
+    // (the dispatch's gates on its Stream-K kernels: sm90_schedule.hpp, stream_k_considered)
+    if (o.config && !stream_k_considered(o.config->schedule, oriented(problem_of(s), o.config->d))) continue;
     const double e = eff_of(o, s);
     if (e > best.eff * (1 + kSelectionMargin)) best = {&o, e};
   }
@@ -88,10 +105,21 @@ Option opt(int bm, int bn, int cm, double rate, bool sk, bool swapped, Scheduler
   return {{bm, bn, 64, {cm, 1}, rate, Takes::Tn16BitSame, sch}, swapped, sk, name};
 }
 
+// The shipped configurations, from the library: every configuration sm90::built_configs lists for
+// a 16-bit TN problem with a column-major D (whole tiles first, the column-major D's before the
+// row-major D's, larger tiles first: the dispatch's walk order), each with candidate_of's tile,
+// cluster and rate. The row-major D's kernels run the problem transposed (as_row_major_d).
 std::vector<Option> shipped() {
-  return {opt(128, 256, 2, 1.0, false, false), opt(128, 128, 2, 0.85, false, false), opt(128, 128, 1, 0.90, false, false),
-          opt(64, 128, 1, 0.58, false, false), opt(128, 256, 2, 1.0, true, false),    opt(128, 128, 2, 0.85, true, false),
-          opt(128, 64, 1, 0.58, true, false)};
+  static const std::vector<Option> options = [] {
+    std::vector<Option> out;
+    const GemmArguments g = problem_of({4096, 4096, 4096});
+    for (const Sm90Config& c : built_configs(g)) {
+      Candidate cand = candidate_of(c.schedule, g.element, c.stream_k ? Schedulers::StreamK : Schedulers::DataParallel);
+      out.push_back({cand, c.d == Major::Row, c.stream_k, to_string(c), c});
+    }
+    return out;
+  }();
+  return options;
 }
 
 // shipped + 128 x bn (whole tiles and Stream-K, clusters of 2), in `orient` (0: N, 1: swapped,
@@ -124,20 +152,6 @@ std::vector<Option> with_tile(int bm, int bn, double rate) {
   return out;
 }
 
-// What the dispatch builds and walks now (sm90_schedule.hpp: choose_config): the shipped tiles
-// with 128x192 along N after 128x256 (the column-major D's kernels), then 128x192 swapped (the
-// row-major D's kernels, MidRow / MidRowSplit) after every column-major one, whole tiles and
-// Stream-K alike: the transposed run replaces a choice only past the margin.
-std::vector<Option> as_built() {
-  std::vector<Option> out = shipped();
-  out.insert(out.begin() + 1, opt(128, 192, 2, assumed_rate(128, 192), false, false));
-  const auto sk256 = std::find_if(out.begin(), out.end(), [](const Option& o) { return o.stream_k; }) + 1;
-  out.insert(sk256, opt(128, 192, 2, assumed_rate(128, 192), true, false));
-  out.push_back(opt(128, 192, 2, assumed_rate(128, 192), false, true));
-  out.push_back(opt(128, 192, 2, assumed_rate(128, 192), true, true));
-  return out;
-}
-
 struct Row {
   std::string name, schedule;
   std::int64_t m, n, k;  // as the CSV names them
@@ -147,6 +161,10 @@ struct Row {
 
 std::vector<Row> read_csv(const char* path) {
   std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "error: cannot read %s\n", path);
+    std::exit(1);
+  }
   std::vector<Row> rows;
   std::string line;
   std::getline(in, line);
@@ -163,16 +181,23 @@ std::vector<Row> read_csv(const char* path) {
   return rows;
 }
 
-// The option the CSV's schedule names, among the shipped.
+// The option the CSV's schedule names, among the shipped (sm90_schedule.hpp's to_string).
 double ran_eff(const Row& r) {
-  for (const Option& o : shipped()) {
-    char want[96];
-    std::snprintf(want, sizeof want, "%scooperative %dx%d%s", o.stream_k ? "stream-k " : "", o.c.tile_m, o.c.tile_n,
-                  o.c.cluster.m == 1 ? " no cluster" : "");
-    if (o.c.tile_m == 64) std::snprintf(want, sizeof want, "ping-pong 64x128");
-    if (r.schedule == want) return eff_of(o, r.shape);
-  }
-  std::fprintf(stderr, "error: unknown schedule '%s'\n", r.schedule.c_str());
+  for (const Option& o : shipped())
+    if (r.schedule == o.name) {
+      const double e = eff_of(o, r.shape);
+      // (a Stream-K configuration whose plan shares nothing runs as its whole-tile twin)
+      if (o.stream_k && e == 0) {
+        Option whole = o;
+        whole.stream_k = false;
+        return eff_of(whole, r.shape);
+      }
+      return e;
+    }
+  std::string names;
+  for (const Option& o : shipped()) names += (names.empty() ? "" : ", ") + o.name;
+  std::fprintf(stderr, "error: %s (row '%s' %lld x %lld x %lld): unknown schedule '%s'; the library builds: %s\n", g_csv.c_str(),
+               r.name.c_str(), (long long)r.m, (long long)r.n, (long long)r.k, r.schedule.c_str(), names.c_str());
   std::exit(1);
 }
 
@@ -180,11 +205,23 @@ struct Summary {
   double geo = 0, low_large = 9, low_small = 9;
 };
 
-Summary evaluate(const std::vector<Row>& rows, const std::vector<Option>& opts, bool print) {
+// With `dispatch`, opts are shipped() and each row's choice must be the dispatch's own
+// (choose_config_stream_k, else choose_config): this walk is a copy of its rule, and the check
+// keeps the copy honest.
+Summary evaluate(const std::vector<Row>& rows, const std::vector<Option>& opts, bool print, bool dispatch = false) {
   Summary s;
   double logsum = 0;
   for (const Row& r : rows) {
     const Pick p = choose(opts, r.shape);
+    if (dispatch) {
+      const GemmArguments g = problem_of(r.shape);
+      const std::string lib = to_string(choose_config_stream_k(g, kSms).value_or(choose_config(g, kSms)));
+      if (!p.o || p.o->name != lib) {
+        std::fprintf(stderr, "error: %lld x %lld x %lld: this tool's walk chose '%s', the dispatch '%s'\n", (long long)r.shape.m,
+                     (long long)r.shape.n, (long long)r.shape.k, p.o ? p.o->name.c_str() : "nothing", lib.c_str());
+        std::exit(1);
+      }
+    }
     const double now = ran_eff(r);
     const double pred = std::min(1.0, std::max(r.ratio, r.ratio * p.eff / now));
     logsum += std::log(pred);
@@ -206,7 +243,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: predict_tiles SUITE.csv [--rows]\n");
     return 1;
   }
+  g_csv = argv[1];
   const std::vector<Row> rows = read_csv(argv[1]);
+  if (rows.empty()) {
+    std::fprintf(stderr, "error: %s: no rows\n", argv[1]);
+    return 1;
+  }
   const bool print_rows = argc > 2 && std::string(argv[2]) == "--rows";
   double measured = 0;
   for (const Row& r : rows) measured += std::log(r.ratio);
@@ -214,16 +256,15 @@ int main(int argc, char** argv) {
   const std::vector<int> family = {96, 112, 144, 160, 176, 192};
   for (const int bn : family) std::printf(" 128x%d %.3f", bn, assumed_rate(128, bn));
   std::printf("\n\n");
-  auto report = [&](const char* what, const std::vector<Option>& opts) {
+  auto report = [&](const char* what, const std::vector<Option>& opts, bool dispatch = false) {
     if (print_rows) std::printf("== %s\n", what);
-    const Summary s = evaluate(rows, opts, print_rows);
+    const Summary s = evaluate(rows, opts, print_rows, dispatch);
     std::printf("%-44s geomean %.3f  lowest >= 512 rows %.3f  lowest < 512 %.3f\n", what, s.geo, s.low_large, s.low_small);
   };
-  report("(a) shipped (model's choice)", shipped());
-  report("as built: 128x192 along N and swapped", as_built());
-  {
+  report("(a) shipped (model's choice)", shipped(), true);
+    {
     // (would a 128x256 kernel with a row-major D add anything: swapped 128x256 after the rest)
-    std::vector<Option> o = as_built();
+    std::vector<Option> o = shipped();
     o.push_back(opt(128, 256, 2, 1.0, false, true));
     o.push_back(opt(128, 256, 2, 1.0, true, true));
     report("as built + 128x256 swapped", o);
