@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What bounds the block-scaled FP8 k-tile, in one device call of at most MAX_S seconds (default
-# 290): tools/device/sm90_fp8_block_probe.cu's variants (bench/notes/fp8.md's decision table
+# 240): tools/device/sm90_fp8_block_probe.cu's variants (bench/notes/fp8.md's decision table
 # reads the results), no library build.
 #   1. build: each variant one object (-DTESSERA_FP8_PROBE_VARIANT=i, only its kernel), all
-#      side by side with the driver (16 cores: ~1-1.5 min), linked into one binary;
+#      side by side with the driver (13 jobs on 16 cores: ~45-75 s), linked into one binary;
 #   2. ptxas registers / spills of each kernel, and its SASS k-loop counted by opcode
 #      (tools/device/sass_kloop.py: HGMMA, FFMA, FMUL, LDS widths, barriers, wgmma waits,
 #      mbarrier ops, spills) and sass_spills.sh's spill line;
@@ -16,17 +16,17 @@
 #      stall reasons (per reason and per SASS line: tools/device/ncu_fp8_summary.py) into
 #      summary.txt.
 #   OUT=$OUT bash tools/device/run_sm90_fp8_block_probe.sh
-#   [VARIANTS="0 1 ..."] [NCU_VARIANTS="1 0 2"] [REPS=20] [MAX_S=290] [NCU_SHAPE="4096 7168 16384"]
+#   [VARIANTS="0 1 ..."] [NCU_VARIANTS="1 0 2"] [REPS=20] [MAX_S=240] [NCU_MIN_S=40] [NCU_SHAPE="4096 7168 16384"]
 # $OUT at the end: summary.txt, probe.txt, logs.tgz (the build logs, the SASS, the ncu reports
 # and their exports).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-fp8-block-probe}
 B=${BUILD:-/tmp/tessera-fp8-block-probe-build}
-MAX_S=${MAX_S:-290}
+MAX_S=${MAX_S:-240}
 VARIANTS=${VARIANTS:-"0 1 2 3 4 5 6 7 8 9 10 11"}
 NCU_VARIANTS=${NCU_VARIANTS:-"1 0 2"}
-NCU_MIN_S=${NCU_MIN_S:-45}
+NCU_MIN_S=${NCU_MIN_S:-40}
 NCU_SHAPE=${NCU_SHAPE:-"4096 7168 16384"}
 REPS=${REPS:-20}
 mkdir -p "$OUT" "$B" "$OUT/work"
@@ -45,8 +45,8 @@ F=(-std=c++20 --expt-relaxed-constexpr -Xcudafe --max_cost_constexpr_call=200000
    -lineinfo -Iinclude -Ikernels -diag-suppress 20012,177 -gencode=arch=compute_90a,code=sm_90a)
 for cc in g++-14 g++-13 g++-12; do command -v $cc >/dev/null && { F+=(-ccbin "$(command -v $cc)"); break; }; done
 SRC=tools/device/sm90_fp8_block_probe.cu
-build_s=$(( $(left) - 150 ))  # (leave the probe and one ncu report their time)
-[ $build_s -gt 170 ] && build_s=170
+build_s=$(( $(left) - 80 ))  # (leave the probe and one ncu report their time)
+[ $build_s -gt 160 ] && build_s=160
 pids=()
 timeout "$build_s" nvcc "${F[@]}" -c "$SRC" -o "$B/main.o" >"$W/build_main.txt" 2>&1 & pids+=($!)
 for v in $VARIANTS; do
