@@ -25,7 +25,7 @@ OUT=${OUT:-/tmp/tessera-fp8-block-probe}
 B=${BUILD:-/tmp/tessera-fp8-block-probe-build}
 MAX_S=${MAX_S:-240}
 VARIANTS=${VARIANTS:-"0 1 2 3 4 5 6 7 8 9 10 11"}
-NCU_VARIANTS=${NCU_VARIANTS:-"1 0 2"}
+NCU_VARIANTS=${NCU_VARIANTS-"1 0 2"}  # (empty: no ncu)
 NCU_MIN_S=${NCU_MIN_S:-40}
 NCU_SHAPE=${NCU_SHAPE:-"4096 7168 16384"}
 REPS=${REPS:-20}
@@ -54,9 +54,9 @@ for v in $VARIANTS; do
   timeout "$build_s" nvcc "${F[@]}" -Xptxas -v -DTESSERA_FP8_PROBE_VARIANT="$v" -c "$SRC" -o "$B/v$v.o" >"$W/build_v$v.txt" 2>&1 & pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
-objs=()
+objs=() built=()
 for v in $VARIANTS; do
-  if [ -f "$B/v$v.o" ]; then objs+=("$B/v$v.o")
+  if [ -f "$B/v$v.o" ]; then objs+=("$B/v$v.o") built+=("$v")
   else note "variant $v: build FAILED: $(grep -m3 -aE 'error|Killed|Terminated' "$W/build_v$v.txt" | tr '\n' ' ' | cut -c1-300)"; status=1; fi
 done
 rm -f "$B/probe"
@@ -80,7 +80,7 @@ done
 # ---- 3. check and time every variant
 if [ -x "$B/probe" ]; then
   t=$(( $(left) - NCU_MIN_S )); [ $t -gt 120 ] && t=120; [ $t -lt 30 ] && t=30
-  list=$(echo $VARIANTS | tr ' ' ',')
+  list=$(echo "${built[@]}" | tr ' ' ',')  # (the variants that built: the binary has only those)
   timeout "$t" "$B/probe" --reps "$REPS" --variants "$list" >"$OUT/probe.txt" 2>&1
   r=$?
   [ $r -ne 0 ] && status=1
