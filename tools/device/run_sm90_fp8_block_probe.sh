@@ -8,7 +8,8 @@
 #      (tools/device/sass_kloop.py: HGMMA, FFMA, FMUL, LDS widths, barriers, wgmma waits,
 #      mbarrier ops, spills) and sass_spills.sh's spill line;
 #   3. the probe: every variant checked (poisoned D, FP64 samples, the block variants against
-#      a's D bit for bit) and timed in rotated rounds at 4096 and 2048 x 7168 x 16384 (~15 s);
+#      a's D bit for bit) and timed in rotated rounds at 4096 and 2048 x 7168 x 16384 and at
+#      1024 x 2048 x 16384 (one partial wave: the k-tile at a light load) (~15 s);
 #   4. ncu on NCU_VARIANTS (default b, a, c: ~30-50 s each at 4096 x 7168 x 16384), one report
 #      each (SpeedOfLight, ComputeWorkloadAnalysis, WarpStateStats, SchedulerStats,
 #      InstructionStats, SourceCounters, LaunchStats, Occupancy, the tensor pipe's and shared

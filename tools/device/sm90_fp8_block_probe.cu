@@ -2,8 +2,9 @@
 // kernels that differ in one thing each, instantiated here through the device layer
 // (GemmSm90<Kernel>: no library build, only these kernels), checked, and timed in one process.
 //   sm90_fp8_block_probe [--reps N] [--variants 0,1,...] [M N K ...]
-//     default shapes (the caller's view: tokens M, outputs N, K): 4096 x 7168 x 16384 and
-//     2048 x 7168 x 16384; e4m3 X (M x K) and W (N x K), D = X W^T bf16 row-major, as
+//     default shapes (the caller's view: tokens M, outputs N, K): 4096 x 7168 x 16384,
+//     2048 x 7168 x 16384, and 1024 x 2048 x 16384 (one partial wave of every tile: the k-tile's
+//     period at a light load); e4m3 X (M x K) and W (N x K), D = X W^T bf16 row-major, as
 //     tessera::gemm runs it (the kernels compute D^T: M' = the weight's rows, N' = the tokens)
 //   sm90_fp8_block_probe --ncu V [M N K]: one launch of variant V (for ncu), nothing else
 // The variants (FP8_PROBE_VARIANTS below; the letters are bench/notes/fp8.md's):
@@ -651,7 +652,9 @@ int main(int argc, char** argv) {
   }
   if (chosen.empty())
     for (const Variant& v : variants) chosen.push_back(v.id);
-  if (dims.empty()) dims = {4096, 7168, 16384, 2048, 7168, 16384};
+  // (the third: one partial wave of every tile, its operands ~50 MB: the k-tile's period where
+  // the operand stream is lightly loaded, against the same kernels at full load above)
+  if (dims.empty()) dims = {4096, 7168, 16384, 2048, 7168, 16384, 1024, 2048, 16384};
   int dev = 0;
   cudaDeviceProp prop{};
   SM90_CUDA(cudaGetDevice(&dev));
