@@ -135,13 +135,18 @@ struct StreamKTileScheduler {
   }
 
   // The same raster on `clusters` persistent clusters: the heuristic's plan (stream_k true) or
-  // whole tiles.
+  // whole tiles; whole tiles too where the shared plan's walk does not fit the prepared divisors
+  // (a shared line T with T (U + 1) >= 2^31: K in the millions), which the kernel walks alone.
   StreamKTileScheduler with_plan(int64_t clusters, bool stream_k) const {
     StreamKTileScheduler s = *this;
     s.schedule.clusters = clusters;
     s.schedule.plan = stream_k ? plan_stream_k(s.schedule.tile_count(), s.schedule.k_tiles, clusters, kStreamKMinUnitKTiles, memory_bound)
                                : StreamKPlan{Decomposition::DataParallel, s.schedule.tile_count(), 0};
     s.prepare();
+    if (!s.divisors.narrow && s.schedule.plan.sk_units > 0) {
+      s.schedule.plan = StreamKPlan{Decomposition::DataParallel, s.schedule.tile_count(), 0};
+      s.prepare();
+    }
     return s;
   }
 
@@ -154,16 +159,26 @@ struct StreamKTileScheduler {
   }
   TESSERA_HOST_DEVICE constexpr bool shares() const { return schedule.plan.sk_units > 0; }
 
-  // The walk of cluster c: steps(c) steps, step i is work(c, i) (over the prepared divisors
-  // where they apply: c and i are then below 2^31).
+  // The walk of cluster c (0 <= c < clusters): steps(c) steps, step i is work(c, i), over the
+  // prepared divisors. The kernel walks only these (no 64-bit maps beside the accumulators: their
+  // code cost registers): its to_underlying_arguments refuses a scheduler without them, and on
+  // the device a walk without them has no step. The host walks the scheduler's own maps there.
   TESSERA_HOST_DEVICE constexpr int64_t steps(int64_t c) const {
     if (divisors.narrow && c >= 0 && c < schedule.clusters)
       return int64_t(divisors.dp_steps(uint32_t(c))) + int64_t(divisors.segments(uint32_t(c), schedule.plan.sk_units));
+#if defined(__CUDA_ARCH__)
+    return 0;
+#else
     return schedule.steps(c);
+#endif
   }
   TESSERA_HOST_DEVICE constexpr StreamKWork work(int64_t c, int64_t i) const {
+#if defined(__CUDA_ARCH__)
+    return divisors.work(c, i, schedule.k_tiles);
+#else
     if (divisors.narrow && c >= 0 && c < schedule.clusters && i >= 0 && i <= IndexDivisor::most) return divisors.work(c, i, schedule.k_tiles);
     return schedule.work(c, i);
+#endif
   }
 
   // Where the CTA of rank `rank` keeps its partial of unit `unit` (slot and flag).

@@ -559,6 +559,16 @@ TEST_CASE("sm90 Stream-K: the prepared divisors walk the scheduler's steps", "[k
   wide.schedule.plan.sk_units = 0;
   wide.prepare();
   CHECK(!wide.divisors.narrow);
+  // The kernel walks the divisors only: a shared plan whose line does not fit them (K = 2^30 at
+  // the decode shape: 48 tiles of 2^24 k-tiles on 132 units) becomes whole tiles, which fit;
+  // the same shape at K = 4096 keeps its shared plan.
+  const auto decode = sm90::StreamKTileScheduler::to_underlying_arguments<128, 64, 64, 1>(6144, 64, std::int64_t(1) << 30, 1, {});
+  CHECK(plan_stream_k(decode.schedule.tile_count(), decode.schedule.k_tiles, 132, kStreamKMinUnitKTiles, true).sk_units == 132);
+  const auto huge_k = decode.with_plan(132, true);
+  CHECK((!huge_k.shares() && huge_k.divisors.narrow && huge_k.schedule.plan.dp_tiles == huge_k.tile_count()));
+  CHECK(divisors_violation(huge_k) == "");
+  const auto usual = sm90::StreamKTileScheduler::to_underlying_arguments<128, 64, 64, 1>(6144, 64, 4096, 1, {}).with_plan(132, true);
+  CHECK((usual.shares() && usual.schedule.plan.sk_units == 132 && usual.divisors.narrow));
 }
 
 TEST_CASE("stream-K fix-up: the same bits in every execution order, no stall", "[kernels]") {
