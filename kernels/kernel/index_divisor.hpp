@@ -3,7 +3,7 @@
 // chain of about fifteen dependent instructions (a float reciprocal, conversions, fix-ups) and
 // a 64-bit one a call. A persistent scheduler divides its counts at every step; on the Stream-K
 // walk those chains, run by one producer thread, were the first microseconds of every CTA
-// (bench/notes/decode.md).
+// (bench/notes/sm90_tiles.md, "The decode kernel's fill").
 //
 // Domain: divisor d in [1, 2^31), dividend x in [0, 2^31). With l = ceil(log2 d), shift = 31 + l
 // and mul = ceil(2^shift / d): x mul / 2^shift = x / d + x e / 2^shift with 0 <= e < 1, and
