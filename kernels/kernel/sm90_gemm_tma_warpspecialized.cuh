@@ -155,6 +155,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           p.fixup = Fixup{reinterpret_cast<float*>(base), reinterpret_cast<std::uint64_t*>(base + ws.flags_offset())};
         }
       }
+      // The kernel walks the prepared divisors only (sm90_stream_k_tile_scheduler.hpp): whole
+      // tiles lack them only past 2^31 tiles and clusters.
+      if (status && !p.scheduler.divisors.narrow)
+        status = {GemmStatus::InvalidSize, "the sm90 Stream-K kernel walks fewer than 2^31 - 1 tiles and clusters"};
     } else if constexpr (Splits) {
       const std::size_t own = Base::collective_workspace_size(a);
       if (workspace != nullptr && workspace_bytes > own) {

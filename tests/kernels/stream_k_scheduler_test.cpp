@@ -452,6 +452,125 @@ TEST_CASE("stream-K: 32-bit maps agree with the 64-bit ones; overflow is refused
   CHECK(!huge.fits_32bit());
 }
 
+TEST_CASE("IndexDivisor: x / d and x % d by multiplication and shift, every d and x below 2^31", "[kernels]") {
+  // Small divisors and dividends exhaustively, where a wrong multiplier or shift shows first.
+  for (std::int64_t d = 1; d <= 300; ++d) {
+    const IndexDivisor v = IndexDivisor::of(d);
+    REQUIRE(v.ok());
+    for (std::uint32_t x = 0; x < 5000; ++x) REQUIRE((v.div(x) == x / std::uint32_t(d) && v.mod(x) == x % std::uint32_t(d)));
+  }
+  // The edges: powers of two and their neighbours as divisors, dividends at multiples of d
+  // (and one below), at the top of the range.
+  std::vector<std::uint32_t> edges{1, 2, 3, IndexDivisor::most - 1, IndexDivisor::most};
+  for (int b = 1; b < 31; ++b)
+    for (std::int64_t e : {-1, 0, 1}) edges.push_back(std::uint32_t((std::int64_t(1) << b) + e));
+  for (std::uint32_t d : edges) {
+    const IndexDivisor v = IndexDivisor::of(d);
+    REQUIRE(v.ok());
+    for (std::uint32_t x : edges) REQUIRE(v.div(x) == x / d);
+    for (std::uint32_t q : {1u, 2u, 7u, IndexDivisor::most / d})
+      if (std::uint64_t(q) * d <= IndexDivisor::most) {
+        const std::uint32_t x = q * d;
+        REQUIRE((v.div(x) == q && v.div(x - 1) == q - 1 && v.mod(x) == 0 && v.mod(x - 1) == d - 1));
+      }
+  }
+  rc::prop("random d and x below 2^31", [] {
+    const std::uint32_t d = *rc::gen::inRange<std::uint32_t>(1, IndexDivisor::most + 1);
+    const std::uint32_t x = *rc::gen::inRange<std::uint32_t>(0, IndexDivisor::most + 1);
+    const IndexDivisor v = IndexDivisor::of(d);
+    RC_ASSERT(v.div(x) == x / d);
+    RC_ASSERT(v.mod(x) == x % d);
+  });
+  // Outside the domain: no divisor.
+  for (std::int64_t d : {std::int64_t(0), std::int64_t(-1), std::int64_t(IndexDivisor::most) + 1, std::int64_t(1) << 40})
+    CHECK(!IndexDivisor::of(d).ok());
+}
+
+namespace {
+// The prepared walk (StreamKWalkDivisors) against the scheduler's own maps: every step of every
+// cluster (or, past `most_steps` steps in all, sampled steps).
+std::string divisors_violation(const sm90::StreamKTileScheduler& sc, std::int64_t most_steps = 1 << 16) {
+  const StreamKScheduler& s = sc.schedule;
+  if (sc.divisors.narrow != (s.valid() && s.fits_32bit() && s.raster.fits_32bit())) return "narrow where the counts do not fit, or not where they do";
+  std::int64_t walked = 0;
+  const auto check = [&](std::int64_t c, std::int64_t i) {
+    ++walked;
+    return same_work(sc.work(c, i), s.work(c, i));
+  };
+  for (std::int64_t c = 0; c < s.clusters; ++c) {
+    if (sc.steps(c) != s.steps(c)) return "steps(" + std::to_string(c) + ") differs";
+    const std::int64_t n = s.steps(c), dp = s.dp_steps(c);
+    const std::string where = "work(" + std::to_string(c) + ", ";
+    if (walked + n <= most_steps) {
+      for (std::int64_t i = 0; i < n; ++i)
+        if (!check(c, i)) return where + std::to_string(i) + ") differs";
+    } else {  // the first and last data-parallel steps, every shared step, a few between
+      for (std::int64_t i : {std::int64_t(0), dp / 3, dp / 2, dp - 1})
+        if (i >= 0 && i < dp && !check(c, i)) return where + std::to_string(i) + ") differs";
+      for (std::int64_t i = dp; i < n; ++i)
+        if (!check(c, i)) return where + std::to_string(i) + ") differs";
+    }
+  }
+  return {};
+}
+}  // namespace
+
+TEST_CASE("sm90 Stream-K: the prepared divisors walk the scheduler's steps", "[kernels]") {
+  rc::prop("generated rasters (groups, batches, residues), k-tiles, grids, plans", [] {
+    const std::int64_t M = *rc::gen::inRange<std::int64_t>(1, 40000), N = *rc::gen::inRange<std::int64_t>(1, 3000);
+    const std::int64_t K = *rc::gen::inRange<std::int64_t>(1, 40000), L = *rc::gen::inRange<std::int64_t>(1, 5);
+    const std::int64_t group = *rc::gen::element<std::int64_t>(0, 1, 3, 8, 16, 1000);
+    const std::int64_t clusters = *rc::gen::inRange<std::int64_t>(1, 300);
+    const bool stream_k = *rc::gen::arbitrary<bool>();
+    sm90::Sm90SchedulerArguments args;
+    args.raster_group = group;
+    const auto sc = sm90::StreamKTileScheduler::to_underlying_arguments<128, 64, 64, 1>(M, N, K, L, args).with_plan(clusters, stream_k);
+    RC_LOG() << describe(sc.schedule);
+    RC_ASSERT(sc.divisors.narrow);
+    RC_ASSERT(divisors_violation(sc, 4096) == "");
+  });
+  rc::prop("hand-made plans of large schedules: every unit count, up to 32 bits", [] {
+    const std::int64_t tm = *rc::gen::inRange<std::int64_t>(1, 1 << 12), tn = *rc::gen::inRange<std::int64_t>(1, 1 << 12);
+    const std::int64_t clusters = *rc::gen::inRange<std::int64_t>(1, 265);
+    sm90::StreamKTileScheduler sc;
+    sc.schedule = StreamKScheduler::with_plan(tm, tn, 1, 1, any_cluster(), clusters, {});
+    sc.schedule.raster.group = *rc::gen::inRange<std::int64_t>(1, 40);
+    const std::int64_t shared = *rc::gen::inRange<std::int64_t>(0, std::min<std::int64_t>(sc.schedule.tile_count(), 300) + 1);
+    const std::int64_t units = shared == 0 ? 0 : *rc::gen::inRange<std::int64_t>(1, clusters + 1);
+    const std::int64_t most_k = shared == 0 ? 1 << 20 : INT32_MAX / (units + 1) / shared;
+    RC_PRE(most_k >= 1);
+    sc.schedule.k_tiles = *rc::gen::element(most_k, *rc::gen::inRange<std::int64_t>(1, most_k + 1));
+    sc.schedule.plan = {Decomposition::StreamK, sc.schedule.tile_count() - shared, std::min(units, sc.schedule.k_tiles * shared)};
+    sc.prepare();
+    RC_ASSERT(sc.divisors.narrow);
+    RC_ASSERT(divisors_violation(sc, 2000) == "");
+  });
+  // Past 32 bits the walk is the scheduler's own (narrow false), and the same.
+  sm90::StreamKTileScheduler wide;
+  wide.schedule = StreamKScheduler::with_plan(1, 1, 1, (std::int64_t(1) << 31) - 1, {1, 1}, 1, {Decomposition::StreamK, 0, 1});
+  wide.prepare();
+  CHECK(!wide.divisors.narrow);
+  CHECK(divisors_violation(wide) == "");
+  wide.schedule.k_tiles = (std::int64_t(1) << 30) - 1;  // 2 (2^30 - 1) < 2^31: narrow
+  wide.prepare();
+  CHECK(wide.divisors.narrow);
+  CHECK(divisors_violation(wide) == "");
+  // An invalid plan is never narrow.
+  wide.schedule.plan.sk_units = 0;
+  wide.prepare();
+  CHECK(!wide.divisors.narrow);
+  // The kernel walks the divisors only: a shared plan whose line does not fit them (K = 2^30 at
+  // the decode shape: 48 tiles of 2^24 k-tiles on 132 units) becomes whole tiles, which fit;
+  // the same shape at K = 4096 keeps its shared plan.
+  const auto decode = sm90::StreamKTileScheduler::to_underlying_arguments<128, 64, 64, 1>(6144, 64, std::int64_t(1) << 30, 1, {});
+  CHECK(plan_stream_k(decode.schedule.tile_count(), decode.schedule.k_tiles, 132, kStreamKMinUnitKTiles, true).sk_units == 132);
+  const auto huge_k = decode.with_plan(132, true);
+  CHECK((!huge_k.shares() && huge_k.divisors.narrow && huge_k.schedule.plan.dp_tiles == huge_k.tile_count()));
+  CHECK(divisors_violation(huge_k) == "");
+  const auto usual = sm90::StreamKTileScheduler::to_underlying_arguments<128, 64, 64, 1>(6144, 64, 4096, 1, {}).with_plan(132, true);
+  CHECK((usual.shares() && usual.schedule.plan.sk_units == 132 && usual.divisors.narrow));
+}
+
 TEST_CASE("stream-K fix-up: the same bits in every execution order, no stall", "[kernels]") {
   std::int64_t owners_exposed = 0, shared_plans = 0, cases = 0;
   rc::prop("a grid emulated in shuffled orders", [&] {
@@ -744,6 +863,7 @@ std::string kernel_walk_violation(std::int64_t M, std::int64_t N, std::int64_t K
   const StreamKTileScheduler sc =
       StreamKTileScheduler::to_underlying_arguments<BM, BN, BK, CM>(M, N, K, L, {}).with_plan(resident, stream_k);
   if (!sc.schedule.valid()) return "plan not valid";
+  if (!sc.divisors.narrow) return "the kernel's walk without its prepared divisors";
   // GemmKernelSm90Base::grid_size: as many clusters as are resident, or fewer when there is less work.
   const std::int64_t grid = std::min(sc.work_count(), resident);
   if (sc.shares() && grid != sc.schedule.clusters) return "a shared plan without every unit's cluster in the grid";
@@ -761,8 +881,10 @@ std::string kernel_walk_violation(std::int64_t M, std::int64_t N, std::int64_t K
       };
       // The producer thread (CollectiveMainloopSm90TmaWgmma::produce_walk).
       std::vector<Load> produced;
+      if (sc.steps(c) != sc.schedule.steps(c)) return "the kernel's steps differ from the scheduler's";
       for (std::int64_t i = 0; i < sc.steps(c); ++i) {
         const StreamKWork w = sc.work(c, i);
+        if (!same_work(w, sc.schedule.work(c, i))) return "the kernel's step differs from the scheduler's";
         produced.push_back({w.m * CM + rank, w.n, w.l, int(w.k_begin), int(w.k_end)});
       }
       // The consumers (consume_stream_k): the step before the mainloop, and again after it.
