@@ -235,12 +235,12 @@ bool bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, const ch
     const s9::Sm90Config rule = s9::choose_config(p.args, prop.multiProcessorCount);
     const bool small_tiles = rule.schedule != s9::Schedule::Cooperative128x256 || rule.d != kernels::Major::Col;
     bool ok_setup = true;
-    using Default = s9::GemmSm90<std::conditional_t<tf32, s9::DefaultGemmTf32<ClusterM>, s9::DefaultGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
+    using Default = s9::GemmSm90<std::conditional_t<tf32, s9::DefaultGemmTf32<ClusterM>, s9::WholeTileGemm<T, GMMA::Major::K, GMMA::Major::K, ClusterM>>>;
     // (the default template is the whole-tile kernel: with a workspace the device entry runs
     // the Stream-K kernel, unless clusters are off)
     if (g_schedule.empty() ? !small_tiles && (ws_bytes == 0 || ClusterM == 1) : g_schedule == "coop") {
       if constexpr (std::is_same_v<T, bfloat16_t>) {
-        using DefaultNT = s9::GemmSm90<s9::DefaultGemm<T, GMMA::Major::MN, GMMA::Major::MN, ClusterM>>;
+        using DefaultNT = s9::GemmSm90<s9::WholeTileGemm<T, GMMA::Major::MN, GMMA::Major::MN, ClusterM>>;
         ok_setup = nt ? use_template<DefaultNT>(g, run, grid, schedule, "cooperative 128x256")
                       : use_template<Default>(g, run, grid, schedule, "cooperative 128x256");
       } else {

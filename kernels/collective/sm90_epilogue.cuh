@@ -57,7 +57,7 @@ struct CollectiveEpilogueSm90Direct {
     const ElementD* bias = nullptr;  // null: no bias; one vector for every batch
     bool bias_along_m = false;       // bias[m] (length m) or bias[n] (length n) of this D
     Activation activation = Activation::Identity;
-    __device__ __forceinline__ bool fused() const { return bias != nullptr || activation != Activation::Identity; }
+    __host__ __device__ __forceinline__ bool fused() const { return bias != nullptr || activation != Activation::Identity; }
   };
 
   // ---- contract (host)

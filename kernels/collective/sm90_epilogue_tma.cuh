@@ -114,6 +114,11 @@ struct CollectiveEpilogueSm90TmaStore {
   static GemmResult can_implement(GemmProblemShape const& problem, Arguments const& a) {
     if (auto r = Direct::can_implement(problem, a); !r) return r;
     if constexpr (FusedAct != Activation::Identity) {
+      // (its stores apply FusedAct whatever the problem says: another activation is refused, not
+      // silently replaced)
+      if (a.activation != FusedAct)
+        return {GemmStatus::Unsupported, std::string("the fused TMA-store sm90 kernel of ") + to_string(FusedAct) + " applies only " +
+                                             to_string(FusedAct) + ", not " + to_string(a.activation)};
       const Sm90EpilogueOperands ops = operands(problem, a);
       if (!ops.status)
         return {GemmStatus::Unsupported, "the fused TMA-store sm90 kernel needs a D that TMA can store: " + ops.status.message};
@@ -485,8 +490,13 @@ struct CollectiveEpilogueSm90TmaStore {
   // against the next tile's wgmmas differs. The f32 math, the bias's loads included, runs in
   // pack(): only the 16-bit values live across the head. Problems with C (beta != 0: C would
   // have to come into the staging buffer before pack, both parts at once), an f32 D, or a D
-  // that TMA cannot store keep store() (the kernel refuses them: packs()).
+  // that TMA cannot store keep store() (packs(): the plain instance's kernel runs them after the
+  // tile, a fused instance refuses them).
   static constexpr bool Packable = Bits == 16;
+  // A fused instance takes only what it packs (can_implement: its activation, beta == 0, D
+  // through TMA); the plain one also takes what it does not (the kernel runs those after the
+  // tile).
+  static constexpr bool PacksAll = Packable && FusedAct != Activation::Identity;
   struct Packed {
     ElementD v[AtomsM * AtomValues];  // the C fragment's values in its order (value i: accumulator i)
   };
@@ -505,7 +515,12 @@ struct CollectiveEpilogueSm90TmaStore {
                : "the fused sm90 kernel with the epilogue under the next tile stores 16-bit D through TMA with beta == 0 and "
                  "its own activation";
   }
-  __host__ __device__ static bool packs(Params const& p) { return p.use_tma && !p.load_c; }
+  // (the launch's: the plain instance's bias or activation goes to its direct stores, which
+  // the kernel then runs after the tile)
+  __host__ __device__ static bool packs(Params const& p) {
+    if constexpr (FusedAct == Activation::Identity) return p.use_tma && !p.load_c && !p.direct.fused();
+    else return p.use_tma && !p.load_c;
+  }
   // tile_m, tile_n, l: the tile as store() takes it (the bias's origin).
   template <class TiledMma, class Acc>
   __device__ __forceinline__ static void pack(Params const& p, TiledMma const& tiled, int thread, int64_t tile_m, int64_t tile_n,

@@ -143,6 +143,8 @@ struct CollectiveEpilogueSm90TreeTmaStore {
   // and the auxiliary outputs are bit-identical to store()'s (a sum's atomics aside, whose
   // order is not deterministic in either). An f32 D keeps store() (not packable).
   static constexpr bool Packable = Bits == 16;
+  // (to_underlying_arguments refuses a D without its tensor map: every problem it runs, it packs)
+  static constexpr bool PacksAll = Packable;
   using Packed = typename Staged::Packed;
   static bool packs(GemmProblemShape const& problem, Arguments const& a) {
     return Packable && Registers::can_implement(problem, a) && Staged::operands(problem, a).status;

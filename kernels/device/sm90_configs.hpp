@@ -56,36 +56,60 @@ template <class M, class E, class S, class O, class Order>
 struct with_epilogue_order<GemmTmaWarpSpecialized<M, E, S, O>, Order> {
   using type = GemmTmaWarpSpecialized<M, E, S, Order>;
 };
-// The default configuration (16-bit TN, whole tiles, D in the inputs' type of either major)
-// with its epilogue staged under the next tile's first HeadKTiles k-tiles: not in the
-// library's kernel set (the GPU test and the probes build it beside the shipped kernel).
-template <class Element, int HeadKTiles = 2, kernels::Major DMajor = kernels::Major::Col>
-using OverlappedEpilogueGemm = typename with_epilogue_order<
+
+// The epilogue order the library ships on its 16-bit whole-tile cooperative 128x256 kernels
+// (the kernel list's Whole with a 16-bit D, and Fused): the tile's epilogue staged and stored
+// under the next tile's first 2 k-tiles. Measured on an H200 against the epilogue after the
+// tile (bench/notes/sm90_gemm.md): plain bf16 TN +0.4 to +2.5 % (8192x8192x1024 the most),
+// GELU-tanh + bias and SiLU + bias at 8192^3 +2.7 % and +1.9 %, the results bit-identical;
+// H = 1 noisier, H = 3 no gain. An f32 D stays after the tile: its 128 accumulators cannot be
+// packed into half as many registers (the kernel's static_assert), nor can Stream-K's or
+// split-K's partial tiles.
+using ShippedEpilogueOrder = EpilogueUnderNextTile<2>;
+
+// The default configuration with the epilogue after the tile (EpilogueAfterTile), D 16-bit of
+// either major: the A/B twin of the shipped order (the GPU tests and the probes build both).
+template <class Element, kernels::Major DMajor = kernels::Major::Col>
+using SerialEpilogueGemm = typename with_epilogue_order<
     Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>, Element, WholeTileScheduler,
                Activation::Identity, DMajor>,
-    EpilogueUnderNextTile<HeadKTiles>>::type;
-// Its twin with the epilogue after the tile (DMajor Col: DefaultGemm<Element>).
-template <class Element, kernels::Major DMajor = kernels::Major::Col>
-using SerialEpilogueGemm =
-    Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>, Element, WholeTileScheduler,
-               Activation::Identity, DMajor>;
+    EpilogueAfterTile>::type;
+// The same with its epilogue staged under the next tile's first HeadKTiles k-tiles (H = 2:
+// the shipped order; 1 and 3 for the probes). Problems the plain epilogue does not pack (beta
+// != 0, a bias or an activation, a D that TMA cannot store) run after the tile, through the
+// kernel's second entry (TwoEntries).
+template <class Element, int HeadKTiles = 2, kernels::Major DMajor = kernels::Major::Col>
+using OverlappedEpilogueGemm = typename with_epilogue_order<SerialEpilogueGemm<Element, DMajor>, EpilogueUnderNextTile<HeadKTiles>>::type;
+
+// The library's whole-tile 128x256 kernel of these types (the kernel list's Whole):
+// DefaultGemm in the shipped epilogue order where D is 16-bit, after the tile where D is f32.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K, int ClusterM = 2,
+          class ElementD = Element>
+using WholeTileGemm = std::conditional_t<sizeof(ElementD) == 2,
+                                         typename with_epilogue_order<DefaultGemm<Element, MajorA, MajorB, ClusterM, ElementD>,
+                                                                      ShippedEpilogueOrder>::type,
+                                         DefaultGemm<Element, MajorA, MajorB, ClusterM, ElementD>>;
 
 // D = act(alpha A B + bias) through the TMA-store epilogue, one kernel per activation
-// (16-bit TN, D in the inputs' type; kernels/device/sm90_kernel_set.cuh says which are built).
+// (16-bit TN, D in the inputs' type; kernels/device/sm90_kernel_list.hpp says which are built),
+// the epilogue after the tile: the A/B twin of FusedTmaGemm.
 template <class Element, Activation Act>
-using FusedTmaGemm = DefaultGemm<Element, GMMA::Major::K, GMMA::Major::K, 2, Element, WholeTileScheduler, Act>;
-
-// FusedTmaGemm (act(alpha A B + bias)) with its epilogue under the next tile's first
+using FusedTmaGemmAfterTile = DefaultGemm<Element, GMMA::Major::K, GMMA::Major::K, 2, Element, WholeTileScheduler, Act>;
+// FusedTmaGemmAfterTile (act(alpha A B + bias)) with its epilogue under the next tile's first
 // HeadKTiles k-tiles: the f32 math and the bias's loads before the pack, only the packed
-// 16-bit values across the head. Not in the library's kernel set (measured first).
+// 16-bit values across the head.
 template <class Element, Activation Act, int HeadKTiles = 2>
-using OverlappedFusedGemm = typename with_epilogue_order<FusedTmaGemm<Element, Act>, EpilogueUnderNextTile<HeadKTiles>>::type;
+using OverlappedFusedGemm = typename with_epilogue_order<FusedTmaGemmAfterTile<Element, Act>, EpilogueUnderNextTile<HeadKTiles>>::type;
+// The library's fused kernels (the kernel list's Fused): the shipped epilogue order.
+template <class Element, Activation Act>
+using FusedTmaGemm = typename with_epilogue_order<FusedTmaGemmAfterTile<Element, Act>, ShippedEpilogueOrder>::type;
 
 // An epilogue tree through the TMA-store staging on the default tile (16-bit TN, 128x256x64,
 // clusters of 2, whole tiles, D in the inputs' type), epilogue after the tile
-// (EpilogueAfterTile) or under the next tile (Order = EpilogueUnderNextTile<H>: the tree's
-// visits, reductions and auxiliary stores in the pack, before the head). Not in the library's
-// kernel set.
+// (EpilogueAfterTile, the default: with the 5-node tree silu(acc sa sb + bias) + amax the
+// order under the next tile measured no gain) or under the next tile (Order =
+// EpilogueUnderNextTile<H>: the tree's visits, reductions and auxiliary stores in the pack,
+// before the head). Not in the library's kernel set.
 template <class Element, class Tree, class Order = EpilogueAfterTile>
 using TreeTmaGemm = typename with_epilogue_order<
     gemm_kernel_t<GemmProblemShape, typename Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_128, _256, _64>, 2>::CollectiveOp,

@@ -46,6 +46,15 @@ struct GemmSm90 {
   // its own stub and device module, and an inline function may run as another TU's copy
   // (entry_cache.hpp).
   using Entry = decltype(&gemm_sm90_entry<Kernel>);
+  // The entry that runs `p`: a kernel with two entries (Kernel::TwoEntries: the plain epilogue
+  // under the next tile) launches its second for a problem its epilogue does not pack. (Both
+  // have the kernel's storage, threads and launch bounds: the first's hardware_info holds for
+  // either.)
+  static Entry entry_of(typename Kernel::Params const& p) {
+    if constexpr (Kernel::TwoEntries)
+      if (Kernel::after_tile_launch(p)) return &gemm_sm90_entry_after_tile<Kernel>;
+    return &gemm_sm90_entry<Kernel>;
+  }
   // Opts the entry in to its dynamic shared memory, once per stub and device.
   static bool prepare_entry(Entry entry) {
     int dev = 0;
@@ -159,7 +168,7 @@ struct GemmSm90 {
     Kernel::set_launch_tag(launch, kernels::device::next_launch_tag());
     if (auto r = Kernel::initialize_workspace(launch, stream); !r) return r;
     // (again here: the copy of initialize that ran may be another TU's, which opted in its stub)
-    const Entry entry = &gemm_sm90_entry<Kernel>;
+    const Entry entry = entry_of(launch);
     if (!prepare_entry(entry))
       return {GemmStatus::LaunchFailed, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed for the sm90 kernel"};
     cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(grid)), stream);

@@ -6,7 +6,11 @@
 // activation, cluster). Plain C++: the kernel types are named, not compiled, here.
 //
 //   Whole<T, MA, MB, D>   128x256 tiles, whole tiles only (no split-K code): 16-bit inputs, 4
-//                         majors, D in T or f32 (16 kernels)
+//                         majors, D in T or f32 (16 kernels). D in T: the epilogue under the
+//                         next tile's first 2 k-tiles (ShippedEpilogueOrder, sm90_configs.hpp;
+//                         beta != 0, a bias or an activation on the direct stores, a D that TMA
+//                         cannot store run after the tile: the kernel's second entry); D in f32 after
+//                         the tile (128 f32 values per thread do not pack)
 //   Small<T, MA, MB>      128x128 tiles in clusters of 2 for problems that would leave most SMs
 //                         idle, NT, NN, TT (6; small TN problems run Pingpong or Solo)
 //   Solo<T>               128x128 tiles without a cluster, TN, D in T (2): one to a few waves
@@ -38,7 +42,8 @@
 //                         caller's M: the weight's rows of Y = X W^T) where the wave model
 //                         predicts that orientation faster (sm90_schedule.hpp); a unit of its own
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
-//                         epilogue: GELU tanh, ReLU, SiLU (6)
+//                         epilogue, under the next tile's first 2 k-tiles: GELU tanh, ReLU,
+//                         SiLU (6)
 //   Tf32                  f32 inputs as tf32, TN (1)
 //   Pingpong<T>           ping-pong, 64x128 tiles, TN, D in T, no cluster: small problems (2)
 //   Fp8<A, B, D>          FP8 inputs (A, B: e4m3 or e5m2), 128x256x128 tiles, TN, D in bf16,
@@ -90,7 +95,7 @@ namespace tessera::kernels::device::sm90_set {
 using Major = GMMA::Major;
 inline constexpr Major K = Major::K, MN = Major::MN;
 template <class T, Major MA, Major MB, class D>
-using Whole = sm90::DefaultGemm<T, MA, MB, 2, D>;
+using Whole = sm90::WholeTileGemm<T, MA, MB, 2, D>;
 template <class T, Major MA, Major MB>
 using Small = sm90::SmallTileGemm<T, MA, MB>;
 template <class T>
@@ -244,8 +249,8 @@ struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA
 };
 template <class Kernel>
 struct TraitsOf;
-template <class M, class E, class S>
-struct TraitsOf<sm90::GemmTmaWarpSpecialized<M, E, S>> : CollectiveTraits<M, E, S, false> {};
+template <class M, class E, class S, class O>
+struct TraitsOf<sm90::GemmTmaWarpSpecialized<M, E, S, O>> : CollectiveTraits<M, E, S, false> {};
 template <class M, class E, class S>
 struct TraitsOf<sm90::GemmTmaWarpSpecializedPingpong<M, E, S>> : CollectiveTraits<M, E, S, true> {};
 }  // namespace list_detail

@@ -1,12 +1,18 @@
 // When the cooperative SM90 kernel's consumers run a tile's epilogue (plain C++: gemm_kernel_t
 // and the kernel list name the kernel through this declaration):
 //   EpilogueAfterTile           after the tile's mainloop, the tensor cores idle meanwhile
-//                               (every shipped kernel)
+//                               (the shipped kernels with an f32 D, Stream-K, ping-pong, FP8)
 //   EpilogueUnderNextTile<H>    the tile's values packed into 16-bit pairs (which frees the
 //                               accumulators), the next tile's first H k-tiles of wgmmas
 //                               issued, then the packed values staged and TMA-stored while
-//                               those run (whole tiles, 16-bit D through TMA, beta == 0, no
-//                               bias or activation; the kernel refuses other problems)
+//                               those run (whole tiles, 16-bit inputs and D, a TMA-store
+//                               epilogue). Per launch: a problem the epilogue packs (D through
+//                               TMA, beta == 0; the plain instance no bias or activation)
+//                               under the next tile; the plain instance's others (C, its
+//                               direct stores) after the tile (the kernel's second entry,
+//                               gemm_sm90_entry_after_tile). H = 2 is the
+//                               shipped order of the 16-bit whole-tile 128x256 kernels
+//                               (ShippedEpilogueOrder, kernels/device/sm90_configs.hpp)
 #pragma once
 
 #include <cstdint>
@@ -36,8 +42,11 @@ struct EpilogueUnderNextTile {
 //                    that no head was issued on the last path, would place its own)
 // The loop's back edge only follows s.tail's wait: no path from a head's wgmmas in flight to
 // s.pack's reads of the accumulators (ptxas would serialize every wgmma of the kernel).
+// Always inlined: beside the after-tile loop in one entry (the plain instance's problems it
+// does not pack) the inliner left it a call, its accumulators in local memory (888-byte stack,
+// C7520 serialized wgmmas: ptxas, nvcc 13.0, sm_90a).
 template <class Steps>
-TESSERA_HOST_DEVICE inline void walk_epilogue_under_next_tile(Steps& s, int64_t u, int64_t step, int64_t units, int head) {
+TESSERA_HOST_DEVICE TESSERA_INLINE void walk_epilogue_under_next_tile(Steps& s, int64_t u, int64_t step, int64_t units, int head) {
   if (u >= units) return;
   s.take(u);
   s.tail(s.head(0));

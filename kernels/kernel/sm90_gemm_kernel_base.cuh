@@ -37,6 +37,13 @@ struct GemmKernelSm90Base {
   using Scheduler = Scheduler_;
   static constexpr int ClusterM = Mainloop::ClusterM;
   static constexpr bool Splits = Scheduler::Splits;
+  // One entry (gemm_sm90_entry) unless the kernel says otherwise (the cooperative kernel's
+  // TwoEntries, with after_tile_launch choosing per launch).
+  static constexpr bool TwoEntries = false;
+  template <class Params>
+  static bool after_tile_launch(Params const&) {
+    return false;
+  }
 
   // ---- contract (host)
   struct Arguments {
@@ -117,6 +124,14 @@ template <class Kernel>
 __global__ void __launch_bounds__(Kernel::Threads, 1) gemm_sm90_entry(const __grid_constant__ typename Kernel::Params params) {
   extern __shared__ __align__(1024) unsigned char smem[];
   Kernel::run(params, smem);
+}
+// The second entry of a kernel with two (the cooperative kernel's TwoEntries: the plain
+// epilogue under the next tile, whose problems it does not pack run after the tile), which
+// GemmSm90 launches where Kernel::after_tile_launch(params) says so.
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::Threads, 1) gemm_sm90_entry_after_tile(const __grid_constant__ typename Kernel::Params params) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  Kernel::template run<true>(params, smem);
 }
 
 }  // namespace tessera::kernels::sm90

@@ -66,7 +66,21 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     if constexpr (requires { Epilogue_::Packable; }) return bool(Epilogue_::Packable);
     else return false;
   }();
+  // Whether every problem the epilogue runs, it packs (a fused instance: beta == 0 and D through
+  // TMA, its can_implement's own rules; a tree through TMA). The plain instance also runs
+  // problems it cannot pack (C, a bias or an activation through its direct stores, a D that TMA
+  // cannot store): under EpilogueUnderNextTile its kernel runs those after the tile, so that the
+  // order never narrows what the kernel takes.
+  static constexpr bool epilogue_packs_all = [] {
+    if constexpr (requires { Epilogue_::PacksAll; }) return bool(Epilogue_::PacksAll);
+    else return false;
+  }();
   static constexpr bool Overlapped = !std::is_same_v<EpilogueOrder, EpilogueAfterTile>;
+  // Such a kernel has a second entry (gemm_sm90_entry_after_tile: run<true>) for the problems
+  // it does not pack, which GemmSm90 launches per problem (after_tile_launch). Two entries, not
+  // a branch in one: in one entry ptxas allocated both consumer paths together, 208 bytes of
+  // stack and 296 of spill stores against 0 and 40 for the paths alone (nvcc 13.0, sm_90a).
+  static constexpr bool TwoEntries = Overlapped && !epilogue_packs_all;
   static constexpr int HeadKTiles = [] {
     if constexpr (Overlapped) return EpilogueOrder::head_k_tiles;
     else return 0;
@@ -91,17 +105,25 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     // flags, and the launch's tag (set_launch_tag).
     Fixup fixup{nullptr, nullptr};
   };
+  // Whether a launch of p runs the second entry (TwoEntries: its epilogue does not pack p).
+  static bool after_tile_launch(Params const& p) {
+    if constexpr (TwoEntries) return !Epilogue::packs(p.epilogue);
+    else return false;
+  }
 
   // ---- contract (host): the collectives' (GemmKernelSm90Base) and the Stream-K (or split-K) workspace.
   // The Stream-K kernels apply FP8's per-tensor scales only (their epilogue pass has no
   // rowwise loop: scale<false>).
+  // A kernel whose epilogue packs all it runs (EpilogueUnderNextTile on a fused instance or a
+  // tree) refuses what it does not pack, after the collectives' own reasons.
   static GemmResult can_implement(Arguments const& a) {
-    if constexpr (Overlapped)
-      if (!Epilogue::packs(a.problem, a.epilogue)) return {GemmStatus::Unsupported, Epilogue::packs_refusal()};
     if constexpr (StreamK)
       if (a.epilogue.scale_vectors)
         return {GemmStatus::Unsupported, "the Stream-K sm90 kernels apply per-tensor FP8 scales only (rowwise runs on whole tiles)"};
-    return Base::can_implement(a);
+    if (auto r = Base::can_implement(a); !r) return r;
+    if constexpr (Overlapped && epilogue_packs_all)
+      if (!Epilogue::packs(a.problem, a.epilogue)) return {GemmStatus::Unsupported, Epilogue::packs_refusal()};
+    return {};
   }
   // A plan's workspace: one f32 accumulator tile per slice of every split tile and CTA of its
   // cluster, then one arrival counter per split tile and CTA.
@@ -138,7 +160,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
                                         GemmResult& status) {
     Params p{};
     Base::to_collective_params(a, workspace, p, status);
-    if constexpr (Overlapped)  // (no direct stores in this kernel: D's tensor map must exist)
+    if constexpr (Overlapped && epilogue_packs_all)  // (no direct stores in this kernel: D's tensor map must exist)
       if (status && !Epilogue::packs(p.epilogue)) status = {GemmStatus::LaunchFailed, Epilogue::packs_refusal()};
     p.partials = nullptr;
     p.arrivals = nullptr;
@@ -194,7 +216,11 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
 
   // The scheduler's tiles are cluster tiles (ClusterM M-tiles of one N column); cluster c
   // takes c, c + clusters, ...; CTA `rank` of the cluster the rank-th M-tile of each.
+  // AfterTile (the second entry of TwoEntries kernels): the consumers run every tile's
+  // epilogue after its mainloop.
+  template <bool AfterTile = false>
   __device__ __forceinline__ static void run(Params const& p, unsigned char* smem) {
+    static_assert(!AfterTile || TwoEntries, "run<true>: the second entry of a plain kernel under EpilogueUnderNextTile");
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
     typename Mainloop::SharedStorage& s = shared.mainloop;
     const int wg = int(threadIdx.x / GMMA::warpgroup_threads);
@@ -218,7 +244,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       consume_stream_k(p, shared, wg, first, rank);
       finish();
-    } else if constexpr (Overlapped) {
+    } else if constexpr (Overlapped && !AfterTile) {
       arch::warpgroup_reg_alloc<Mainloop::Policy_ConsumerRegisters>();
       consume_overlapped(p, shared, wg, first, step, rank);
       finish();

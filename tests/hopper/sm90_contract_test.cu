@@ -128,10 +128,14 @@ TEST_CASE("sm90 epilogue contracts: D's type, and the fused instance's TMA-stora
   using Fused = FusedRelu::Epilogue;
   using Direct = Tf32::Epilogue;
   static_assert(Plain::FusedAct == Activation::Identity && Fused::FusedAct == Activation::ReLU && Direct::FusedAct == Activation::Identity);
-  const GemmArguments g = tn(1024, 1024, 64);
+  GemmArguments g = tn(1024, 1024, 64);
   const auto shape = sm90::problem_shape_of(g);
   CHECK(Plain::can_implement(shape, Plain::arguments_of(g)));
+  // the fused instance applies its own activation, whatever the problem says: it refuses another
+  CHECK(has(Fused::can_implement(shape, Fused::arguments_of(g)), GemmStatus::Unsupported, "applies only relu, not identity"));
+  g.epilogue.activation = Activation::ReLU;
   CHECK(Fused::can_implement(shape, Fused::arguments_of(g)));
+  g.epilogue.activation = Activation::Identity;
   CHECK(Plain::get_workspace_size(shape, Plain::arguments_of(g)) == 0);
   CHECK(Fused::get_workspace_size(shape, Fused::arguments_of(g)) == 0);
   CHECK(Direct::get_workspace_size(shape, Direct::arguments_of(g)) == 0);
@@ -143,16 +147,19 @@ TEST_CASE("sm90 epilogue contracts: D's type, and the fused instance's TMA-stora
   // What TMA cannot store: the plain instance takes it (its direct stores), the fused one refuses with the reason.
   GemmArguments row = g;
   row.c.major = Major::Row;
+  row.epilogue.activation = Activation::ReLU;  // (the plain instance ignores it here: its direct stores apply it)
   CHECK(Plain::can_implement(shape, Plain::arguments_of(row)));
   CHECK(has(Fused::can_implement(shape, Fused::arguments_of(row)), GemmStatus::Unsupported, "column-major D"));
   GemmArguments beta = g;
   beta.beta = 0.5f;
   beta.c.ptr = arena + 1024;
   CHECK(Plain::can_implement(shape, Plain::arguments_of(beta)));
+  beta.epilogue.activation = Activation::ReLU;
   CHECK(has(Fused::can_implement(shape, Fused::arguments_of(beta)), GemmStatus::Unsupported, "beta == 0 only"));
   GemmArguments odd = g;
   odd.ldd = 1028 + 3;
   CHECK(Plain::can_implement(shape, Plain::arguments_of(odd)));
+  odd.epilogue.activation = Activation::ReLU;
   CHECK(has(Fused::can_implement(shape, Fused::arguments_of(odd)), GemmStatus::Unsupported, "16-byte aligned D"));
 }
 
@@ -205,6 +212,110 @@ TEST_CASE("sm90 kernel contract: the collectives' verdicts composed, the split-K
   CHECK((sc.raster.tiles_m == 4 && sc.raster.tiles_n == 12 && sc.raster.group == sm90::raster_group(2) && sc.k_tiles == 4));
   args.scheduler.raster_group = 3;
   CHECK(WholeTN::scheduler_of(args).raster.group == 3);
+}
+
+namespace {
+// A listed kernel's epilogue order (the ping-pong kernel has none: each consumer warpgroup's
+// epilogue runs under the other's mainloop).
+template <class Kernel>
+struct OrderOf {
+  using type = sm90::EpilogueAfterTile;
+};
+template <class M, class E, class S, class O>
+struct OrderOf<sm90::GemmTmaWarpSpecialized<M, E, S, O>> {
+  using type = O;
+};
+// Whether a listed kernel is one the shipped order applies to: cooperative, whole tiles,
+// 128x256, 16-bit inputs and D, no block scales.
+constexpr bool whole_16bit_128x256(const set::KernelTraits& t) {
+  auto bits16 = [](Element e) { return e == Element::BF16 || e == Element::F16; };
+  return !t.pingpong && !t.stream_k && !t.block_scaled && t.bm == 128 && t.bn == 256 && bits16(t.element) && bits16(t.output);
+}
+}  // namespace
+
+TEST_CASE("sm90 kernel list: the 16-bit whole-tile 128x256 kernels stage their epilogue under the next tile's first 2 k-tiles") {
+  static_assert(std::is_same_v<sm90::ShippedEpilogueOrder, sm90::EpilogueUnderNextTile<2>>);
+  // every listed kernel: the shipped order exactly where it applies, after the tile elsewhere
+  // (an f32 D, Stream-K, FP8, the other tiles, ping-pong)
+  int under = 0, after = 0;
+  set::find_kernel([&](auto shipped) {
+    using Kernel = typename decltype(shipped)::Kernel;
+    using Order = typename OrderOf<Kernel>::type;
+    constexpr bool applies = whole_16bit_128x256(set::traits_of<Kernel>);
+    static_assert(std::is_same_v<Order, std::conditional_t<applies, sm90::ShippedEpilogueOrder, sm90::EpilogueAfterTile>>,
+                  "the shipped order on the 16-bit whole-tile 128x256 kernels only");
+    (applies ? under : after) += 1;
+    return false;
+  });
+  CHECK(under == 14);  // bf16 and f16: 4 majors with D in T (8), GELU tanh, ReLU, SiLU (6)
+  CHECK(after == 50);
+  static_assert(std::is_same_v<WholeTN::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> && WholeTN::HeadKTiles == 2 &&
+                std::is_same_v<FusedRelu::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> &&
+                std::is_same_v<set::Whole<half_t, set::MN, set::MN, half_t>::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> &&
+                std::is_same_v<set::Whole<bfloat16_t, set::K, set::K, float>::EpilogueOrder, sm90::EpilogueAfterTile> &&
+                std::is_same_v<SplitTN::EpilogueOrder, sm90::EpilogueAfterTile>);
+  // the order changes neither the ring nor the shared memory: the A/B twins are the same kernel
+  // but for it
+  using After = sm90::SerialEpilogueGemm<bfloat16_t>;
+  using FusedAfter = sm90::FusedTmaGemmAfterTile<bfloat16_t, Activation::ReLU>;
+  static_assert(std::is_same_v<After::EpilogueOrder, sm90::EpilogueAfterTile> && std::is_same_v<After::Mainloop, WholeTN::Mainloop> &&
+                std::is_same_v<After::Epilogue, WholeTN::Epilogue> && After::smem_bytes == WholeTN::smem_bytes &&
+                WholeTN::Mainloop::Stages == 4 && WholeTN::HeadKTiles < WholeTN::Mainloop::Stages);
+  static_assert(std::is_same_v<FusedAfter::EpilogueOrder, sm90::EpilogueAfterTile> && std::is_same_v<FusedAfter::Epilogue, FusedRelu::Epilogue> &&
+                FusedAfter::smem_bytes == FusedRelu::smem_bytes);
+  // the plain kernel takes what it does not pack (run after the tile in the same kernel); the
+  // fused one takes only what it packs
+  static_assert(!WholeTN::epilogue_packs_all && FusedRelu::epilogue_packs_all);
+  // two entries (each consumer path allocated alone by ptxas) only where both paths run
+  static_assert(WholeTN::TwoEntries && !FusedRelu::TwoEntries && !After::TwoEntries && !SplitTN::TwoEntries && !Pingpong::TwoEntries);
+  const GemmArguments g = tn(1024, 1024, 256);
+  const auto shape = sm90::problem_shape_of(g);
+  using Plain = WholeTN::Epilogue;
+  CHECK(Plain::packs(shape, Plain::arguments_of(g)));
+  GemmArguments beta = g;
+  beta.beta = 0.5f;
+  beta.c.ptr = arena + 1024;
+  GemmArguments biased = g;
+  biased.epilogue.bias = Bias::PerRow;
+  biased.epilogue.bias_ptr = arena + 2048;
+  GemmArguments relu = g;
+  relu.epilogue.activation = Activation::ReLU;
+  GemmArguments odd = g;
+  odd.ldd = 1024 + 3;
+  for (const GemmArguments* x : {&beta, &biased, &relu, &odd}) {
+    CHECK_FALSE(Plain::packs(shape, Plain::arguments_of(*x)));
+    CHECK(WholeTN::can_implement(WholeTN::arguments_of(*x)));
+    CHECK(After::can_implement(After::arguments_of(*x)));
+  }
+  // the launch's choice (the kernel's uniform branch): D's tensor map, no C, and on the plain
+  // instance no bias or activation (those go to its direct stores)
+  Plain::Params launch{};
+  launch.use_tma = true;
+  CHECK(Plain::packs(launch));
+  Plain::Params with_c = launch, without_map = launch, with_bias = launch, with_act = launch;
+  with_c.load_c = true;
+  without_map.use_tma = false;
+  static const bfloat16_t bias_vector[1] = {};
+  with_bias.direct.bias = bias_vector;
+  with_act.direct.activation = Activation::SiLU;
+  for (const Plain::Params* x : {&with_c, &without_map, &with_bias, &with_act}) CHECK_FALSE(Plain::packs(*x));
+  // the launch's entry: the second (after the tile) exactly where the epilogue does not pack
+  WholeTN::Params kernel_launch{};
+  kernel_launch.epilogue = launch;
+  CHECK_FALSE(WholeTN::after_tile_launch(kernel_launch));
+  for (const Plain::Params* x : {&with_c, &without_map, &with_bias, &with_act}) {
+    kernel_launch.epilogue = *x;
+    CHECK(WholeTN::after_tile_launch(kernel_launch));
+  }
+  FusedRelu::Epilogue::Params fused_launch{};
+  fused_launch.use_tma = true;
+  fused_launch.direct.activation = Activation::ReLU;
+  CHECK(FusedRelu::Epilogue::packs(fused_launch));
+  CHECK(FusedRelu::can_implement(FusedRelu::arguments_of(relu)));
+  CHECK(has(FusedRelu::can_implement(FusedRelu::arguments_of(g)), GemmStatus::Unsupported, "applies only relu"));
+  relu.beta = 0.5f;
+  relu.c.ptr = arena + 1024;
+  CHECK(has(FusedRelu::can_implement(FusedRelu::arguments_of(relu)), GemmStatus::Unsupported, "beta == 0 only"));
 }
 
 TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedule rule over the list") {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The cooperative SM90 kernel with the epilogue under the next tile against the shipped one, in
-# one device call from this tree: build side by side the probe tools/device/sm90_epi_probe.cu
-# once per head (-DTESSERA_PROBE_ORDER=1, 2, 3: each binary holds the shipped kernel and the
-# new one with that many k-tiles under the epilogue) and the GPU test
+# The cooperative SM90 kernel with the epilogue under the next tile (H = 2: the shipped order)
+# against the same kernel with the epilogue after the tile, in one device call from this tree:
+# build side by side the probe tools/device/sm90_epi_probe.cu once per head
+# (-DTESSERA_PROBE_ORDER=1, 2, 3: each binary holds the kernel with the epilogue after the tile
+# and the one with that many k-tiles under the epilogue) and the GPU test
 # tests/hopper/sm90_epilogue_order_gpu_test.cu (no library needed); ptxas and the SASS
 # local-memory counts of every kernel; the GPU test; the probes, alternating old and new in
 # each process (two rounds, heads 1 2 3 in turn); compute-sanitizer memcheck of the test's

@@ -17,11 +17,12 @@
 //   common anchor of their ratios.
 //   --order [M N K ...] (a binary built with -DTESSERA_PROBE_ORDER=H, H = 1, 2, 3): the
 //   cooperative 128x256 c2 kernel with the epilogue under the next tile's first H k-tiles
-//   (OverlappedEpilogueGemm) against the shipped one (epilogue after the tile, DefaultGemm),
+//   (OverlappedEpilogueGemm; H = 2 is the shipped order) against the same kernel with the
+//   epilogue after the tile (SerialEpilogueGemm),
 //   alternating in this process (time_pairs: lead-in, medians), bf16 TN, D column-major, at
 //   4096^3, 8192x8192x1024, 6144x4096x4096, 14336x4096x4096, 8192^3 (default) or the given
-//   shapes; each shape checked first: the new D bit for bit equal to the shipped kernel's and
-//   the shipped one against fp64 samples (tools/device/run_sm90_epilogue_order.sh).
+//   shapes; each shape checked first: the new D bit for bit equal to the after-tile kernel's
+//   and the after-tile one against fp64 samples (tools/device/run_sm90_epilogue_order.sh).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -42,7 +43,7 @@ namespace s9 = tessera::kernels::sm90;
 
 namespace {
 template <class T, GMMA::Major MA, GMMA::Major MB>
-using Kernel = std::conditional_t<std::is_same_v<T, float>, s9::DefaultGemmTf32<2>, s9::DefaultGemm<T, MA, MB, 2>>;
+using Kernel = std::conditional_t<std::is_same_v<T, float>, s9::DefaultGemmTf32<2>, s9::WholeTileGemm<T, MA, MB, 2>>;
 
 // One shape and layout: correctness against cuBLAS and fp64 samples, then (reps > 0) timing.
 // Gemm: the kernel (default: the whole-tile 128x256 one of the layout's majors); with a
@@ -109,9 +110,9 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const c
 }
 
 #ifdef TESSERA_PROBE_ORDER
-// --order: the epilogue under the next tile against the shipped kernel, one shape.
+// --order: the epilogue under the next tile against the epilogue after the tile, one shape.
 bool probe_order(int64_t m, int64_t n, int64_t k, int reps) {
-  using Old = s9::DefaultGemm<bfloat16_t>;
+  using Old = s9::SerialEpilogueGemm<bfloat16_t>;
   using New = s9::OverlappedEpilogueGemm<bfloat16_t, TESSERA_PROBE_ORDER>;
   sm90_check::Problem<bfloat16_t> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k), "TN");
   const kernels::GemmArguments g = s9::as_column_major_d(p.args);
@@ -163,7 +164,7 @@ template <class Tile, int ClusterM, class Schedule = kernels::KernelTmaWarpSpeci
 using TileKernel = s9::Sm90Kernel<s9::Sm90Mainloop<bfloat16_t, GMMA::Major::K, GMMA::Major::K, Tile, ClusterM, Schedule>, bfloat16_t>;
 template <int BM, int BN, int ClusterM>
 using PingpongTile = TileKernel<tuple<C<BM>, C<BN>, _64>, ClusterM, kernels::KernelTmaWarpSpecializedPingpong>;
-template <> struct ProbeTile<0> { using type = s9::DefaultGemm<bfloat16_t>; static constexpr const char* name = "cooperative 128x256 c2 (shipped)"; };
+template <> struct ProbeTile<0> { using type = s9::WholeTileGemm<bfloat16_t>; static constexpr const char* name = "cooperative 128x256 c2 (shipped)"; };
 template <> struct ProbeTile<1> { using type = TileKernel<tuple<_128, _256, _64>, 1>; static constexpr const char* name = "cooperative 128x256 c1"; };
 template <> struct ProbeTile<2> { using type = s9::SmallTileGemm<bfloat16_t>; static constexpr const char* name = "cooperative 128x128 c2"; };
 template <> struct ProbeTile<3> { using type = TileKernel<tuple<_128, _128, _64>, 1>; static constexpr const char* name = "cooperative 128x128 c1"; };
@@ -195,7 +196,7 @@ int main(int argc, char** argv) {
 #endif
   bool ok = true;
 #if defined(TESSERA_PROBE_ORDER)
-  // (an order binary: the shipped kernel and the one with the epilogue under the next tile)
+  // (an order binary: the kernel with the epilogue after the tile and the one under the next tile)
   static_assert(TESSERA_PROBE_ORDER >= 1 && TESSERA_PROBE_ORDER <= 3, "TESSERA_PROBE_ORDER: the head's k-tiles, 1 to 3");
   const std::vector<int64_t> order_shapes = {4096, 4096, 4096, 8192, 8192, 1024, 6144, 4096, 4096, 14336, 4096, 4096, 8192, 8192, 8192};
   const std::vector<int64_t>& shapes = dims.empty() ? order_shapes : dims;

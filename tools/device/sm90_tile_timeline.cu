@@ -4,11 +4,12 @@
 // thread 0 of each consumer warpgroup; slots in sm90_tile_timeline_hooks.cuh).
 //   sm90_tile_timeline [--reps N] [--raw FILE] [M N K ...]
 //   (default: 4096 4096 4096, 8192 8192 1024, 6144 4096 4096)
-// The kernel (one per build, TESSERA_TL_ORDER): 0 the whole-tile 128x256 c2 kernel
-// (DefaultGemm<bf16, K, K, 2>: the library's dispatch at the default shapes, which the probe
-// prints from the dispatch's rule), its epilogue after each tile; 1 the same kernel with its
-// epilogue under the next tile (OverlappedEpilogueGemm<bf16>, EpilogueUnderNextTile<H>, where
-// the tree has kernels/kernel/sm90_epilogue_order.hpp).
+// The kernel (one per build, TESSERA_TL_ORDER): 0 the whole-tile 128x256 c2 kernel with its
+// epilogue after each tile (DefaultGemm<bf16, K, K, 2>, whose order is EpilogueAfterTile in
+// every tree); 1 the same kernel with its epilogue
+// under the next tile (OverlappedEpilogueGemm<bf16>, EpilogueUnderNextTile<2>: the library's
+// kernel, which its dispatch runs at the default shapes, as the probe prints from the rule;
+// where the tree has kernels/kernel/sm90_epilogue_order.hpp).
 // Per shape: bf16 TN, D column-major; checked against cuBLAS and fp64 samples; timed against
 // cuBLAS (median of N alternating pairs after a lead-in kernel) with the stamps off (the hooks
 // run, nothing is written) and on; then the last stamped launch: the SM clock (clock64 against
