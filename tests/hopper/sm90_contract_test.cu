@@ -415,10 +415,11 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   CHECK((t.m == 7168 && t.n == 62 && t.scale_a == &scales[1] && t.scale_b == &scales[0] && t.ld_scale_a == 64 &&
          t.scale_mode == ScaleMode::Block));
   // The kernels check the transposed problem in their view (D column-major, the row scales in
-  // scale_b over N); read as a caller's, the same arguments are a column-major D, refused.
+  // scale_b over N); read as a caller's, the same arguments are a column-major D, refused. The
+  // caller's row-major D is the view of the kernel with the tokens along its M (Fp8BlockRows).
   CHECK(check_arguments(t, ArgumentsView::Kernel));
   CHECK(has(check_arguments(t), GemmStatus::Unsupported, "needs a row-major D"));
-  CHECK(has(check_arguments(g, ArgumentsView::Kernel), GemmStatus::Unsupported, "column-major D"));
+  CHECK(check_arguments(g, ArgumentsView::Kernel));
   {
     GemmArguments short_ld = t;
     short_ld.ld_scale_a = 60;  // below the caller's M (62), now N
@@ -559,6 +560,109 @@ TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel, its turn
   CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x192);
   CHECK(!sm90::choose_stream_k(t, 132));
   CHECK(M::can_implement(sm90::problem_shape_of(t), M::arguments_of(t)));
+}
+
+TEST_CASE("sm90 block-scaled FP8 with the tokens along M: the row-major kernel, its scale indexing and the rule") {
+  using Rows = set::Fp8BlockRows;
+  using M = Rows::Mainloop;
+  constexpr set::KernelTraits r = set::traits_of<Rows>;
+  static_assert(r.block_scaled && !r.stream_k && r.bm == 128 && r.bn == 128 && r.cluster_m == 2 && !r.pingpong &&
+                r.d_major == Major::Row && r.element == Element::E4M3 && r.element_b == Element::E4M3 && r.output == Element::BF16 &&
+                r.a_k_major && r.b_k_major);
+  static_assert(sm90::runs_schedule(r, sm90::Schedule::Cooperative128x128));
+  // A's row scales in the stage (128 f32: the tile's tokens), consumers together, 64 accumulators
+  // and 64 partial sums per consumer thread.
+  static_assert(M::BlockScaled && M::RowsOfA && !set::Fp8Block::Mainloop::RowsOfA && M::Issue == sm90::ConsumerIssue::Together &&
+                M::stage_scale_bytes == 128 * 4 && M::AtomsM * M::AtomValues == 64 && M::ClusterM == 2);
+  // The blocked operand's first 128-row block of CTA tile (m, n) is B's n (BN = 128: one block
+  // per tile); the stage's row scales start at A's row 128 m (m counting the cluster's CTAs).
+  static_assert(M::block_scale_tile(5, 3) == 3 && M::scaled_row0(5, 3) == 640 && set::Fp8Block::Mainloop::block_scale_tile(5, 3) == 5 &&
+                set::Fp8Block::Mainloop::scaled_row0(5, 3) == 384);
+  // The promotion's indexing, read off the C partition of the 128 x 128 tile: value i's row is
+  // this thread's first row plus thread 0's row of value i, its 128-column block of B thread 0's
+  // block of value i, and a thread's 64 values lie in 2 rows (its 2 row scales per k-tile); the
+  // 256 consumer threads cover each element once.
+  const auto tile = make_shape(C<128>{}, C<128>{});
+  const auto id = make_identity_tensor(tile);
+  const auto c0 = typename M::TiledMma{}.get_slice(0).partition_C(id);
+  std::vector<int> seen(128 * 128, 0);
+  bool shifted = true, same_block = true, two_rows = true;
+  for (int t = 0; t < 256; ++t) {
+    const auto c = typename M::TiledMma{}.get_slice(t).partition_C(id);
+    const int row0 = int(get<0>(c(0)));
+    std::vector<int> rows;
+    for (int i = 0; i < 64; ++i) {
+      const int row = int(get<0>(c(i))), col = int(get<1>(c(i)));
+      REQUIRE((row >= 0 && row < 128 && col >= 0 && col < 128));
+      ++seen[size_t(row * 128 + col)];
+      shifted = shifted && row == row0 + int(get<0>(c0(i)));
+      same_block = same_block && col / 128 == int(get<1>(c0(i))) / 128;
+      if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+    }
+    two_rows = two_rows && rows.size() == 2;
+  }
+  CHECK(shifted);
+  CHECK(same_block);
+  CHECK(two_rows);
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  // Its arguments: the caller's problem unswapped (D row-major): A's row scales (M, KB) by TMA
+  // with the caller's ld_scale_a, B's blocks (ceil(N/128), KB).
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  GemmArguments g = fp8(4096, 7168, 16384);
+  g.c.major = Major::Row;
+  g.ldd = 7168;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  REQUIRE(check_arguments(g));
+  REQUIRE(check_arguments(g, ArgumentsView::Kernel));  // (the kernels' view of a row-major D: the caller's)
+  const auto args = M::arguments_of(g);
+  CHECK((args.scale_a == &scales[0] && args.scale_b == &scales[1] && args.ld_scale_b == 4096));
+  CHECK(M::can_implement(sm90::problem_shape_of(g), args));
+  const tma::Arguments rows = M::row_scale_arguments(1000, 16384, 1000);
+  CHECK((rows.rule == tma::Rule::ok && rows.box_dim[0] == 128 && rows.global_dim[0] == 1000 && rows.global_dim[1] == 128 &&
+         rows.box_bytes == 512));
+  {
+    GemmArguments short_ld = g;
+    short_ld.ld_scale_a = 4092;  // below M
+    CHECK(has(check_arguments(short_ld, ArgumentsView::Kernel), GemmStatus::InvalidLeadingDim, "smaller than M = 4096"));
+    GemmArguments odd_ld = g;
+    odd_ld.m = 1001;
+    odd_ld.ld_scale_a = 1001;  // not whole 16 bytes: TMA cannot stride it
+    CHECK(has(check_arguments(odd_ld, ArgumentsView::Kernel), GemmStatus::Misaligned, "not a multiple of 4"));
+    GemmArguments batched = g;
+    batched.batch = 2;
+    CHECK(!check_arguments(batched, ArgumentsView::Kernel));
+  }
+  // The dispatch: past kBlockRowsMinTokens tokens this kernel on whole tiles in the caller's
+  // orientation, never a Stream-K kernel of the D^T orientation; at 256 tokens and fewer the D^T
+  // kernels' rule (the decode tile, the Stream-K 128 x 128 kernel).
+  const sm90::Sm90Config row_config{sm90::Schedule::Cooperative128x128, false, Major::Row};
+  CHECK(sm90::choose_config(g, 132) == row_config);
+  CHECK(sm90::choose_config(sm90::as_column_major_d(g), 132) == row_config);  // (either orientation given)
+  CHECK(!sm90::choose_config_stream_k(g, 132));
+  CHECK(sm90::to_string(row_config) == "cooperative 128x128 row-major D");
+  const std::vector<sm90::Sm90Config> built = sm90::built_configs(g);
+  CHECK(std::find(built.begin(), built.end(), row_config) != built.end());
+  for (const int64_t tokens : {1, 64, 128, 256}) {
+    GemmArguments few = g;
+    few.m = tokens;
+    few.ld_scale_a = 0;
+    INFO(tokens << " tokens");
+    CHECK(sm90::choose_config(few, 132).d == Major::Col);
+  }
+  for (const int64_t tokens : {257, 320, 2048, 8192}) {
+    GemmArguments many = g;
+    many.m = tokens;
+    many.ld_scale_a = 0;
+    INFO(tokens << " tokens");
+    CHECK(sm90::choose_config(many, 132) == row_config);
+    CHECK(!sm90::choose_config_stream_k(many, 132));
+  }
+  // Per-tensor FP8 with a row-major D does not take it (it applies block scales only).
+  GemmArguments per_tensor = g;
+  per_tensor.scale_mode = ScaleMode::PerTensor;
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, per_tensor));
 }
 
 TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and its tree from the GEMM's fields") {
