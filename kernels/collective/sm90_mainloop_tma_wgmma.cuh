@@ -226,7 +226,10 @@ struct CollectiveMainloopSm90TmaWgmma {
     int64_t ld_scale_b = 0;  // the row scales' distance between k-groups (B's; RowsOfA: A's)
   };
   static Arguments arguments_of(GemmArguments const& g) {
-    return {g.element, g.allow_tf32, g.a, g.b, kernels::element_b(g), g.scale_mode, g.scale_a, g.scale_b, g.ld_scale_a};
+    // (block scales: the row scales' leading dimension as the library reads it, the caller's or
+    // M rounded up to 4; a D^T view carries it from transposed(), a row-major D's is the caller's)
+    return {g.element, g.allow_tf32, g.a, g.b, kernels::element_b(g), g.scale_mode, g.scale_a, g.scale_b,
+            g.scale_mode == ScaleMode::Block ? block_scale_ld(g) : g.ld_scale_a};
   }
 
   // Block-scaled: the TMA arguments of the row scales, (rows, KB) with strides (1, ld), one box

@@ -216,8 +216,8 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 64, "the shipped kernels (sm90_kernel_list.hpp's table)");
-  // the D major, read off the epilogue: row-major for the MidRow kernels only
+  static_assert(std::tuple_size_v<set::Kernels> == 65, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  // the D major, read off the epilogue: row-major for the MidRow kernels and Fp8BlockRows only
   constexpr set::KernelTraits mr = set::traits_of<set::MidRowSplit<set::f16>>, mc = set::traits_of<set::MidSplit<set::f16>>;
   static_assert(mr.d_major == Major::Row && mc.d_major == Major::Col && w.d_major == Major::Col && mr.bn == 192 && mr.stream_k &&
                 mr.cluster_m == 2 && mr.output == Element::F16);
@@ -619,6 +619,14 @@ TEST_CASE("sm90 block-scaled FP8 with the tokens along M: the row-major kernel, 
   const auto args = M::arguments_of(g);
   CHECK((args.scale_a == &scales[0] && args.scale_b == &scales[1] && args.ld_scale_b == 4096));
   CHECK(M::can_implement(sm90::problem_shape_of(g), args));
+  {
+    GemmArguments padded = g;
+    padded.ld_scale_a = 4100;  // the caller's, kept
+    CHECK(M::arguments_of(padded).ld_scale_b == 4100);
+    padded.m = 62;
+    padded.ld_scale_a = 0;  // M rounded up to 4
+    CHECK(M::arguments_of(padded).ld_scale_b == 64);
+  }
   const tma::Arguments rows = M::row_scale_arguments(1000, 16384, 1000);
   CHECK((rows.rule == tma::Rule::ok && rows.box_dim[0] == 128 && rows.global_dim[0] == 1000 && rows.global_dim[1] == 128 &&
          rows.box_bytes == 512));

@@ -813,7 +813,7 @@ TEST_CASE("sm90 block-scaled FP8: the GPU test's expected kernels on 132 SMs") {
   const char* sk = "stream-k cooperative 128x128";
   const Case cases[] = {{64, 7168, 16384, dec}, {100, 7000, 16016, sk}, {128, 7168, 16384, sk},    {1, 7168, 16384, dec},
                         {17, 7000, 16016, dec}, {64, 2112, 7168, dec},  {40, 4000, 7000, dec},     {64, 2048, 16384, dec},
-                        {33, 1000, 2000, dec},      {4096, 7168, 2048, kRowsKernel},
+                        {33, 1000, 2000, dec},      {4096, 7168, 2048, kRowsKernel}, {1000, 1000, 1040, kRowsKernel},
                         {128, 7168, 4096, nullptr}, {100, 1000, 1040, nullptr}, {200, 392, 4112, nullptr}};
   for (const Case& c : cases) {
     INFO(c.tokens << " x " << c.out << " x " << c.k);
