@@ -59,9 +59,11 @@
 //                         parallel build compiles beside the 128-column one)
 //   Fp8BlockWide          the block-scaled mainloop with 128x192x128 tiles in clusters of 2,
 //                         its two consumer warpgroups issuing their k-tiles in turns (one
-//                         promotes while the other's wgmmas run), whole tiles: many tokens (1; a
-//                         unit of its own). Not under Stream-K: there the 96 partial sums, the 96
-//                         accumulators and the walk's state spill 32 bytes (ptxas, sm_90a)
+//                         promotes while the other's wgmmas run), whole tiles (1; a unit of its
+//                         own): measured no faster than Fp8Block, so the dispatch runs it only
+//                         when forced (past 256 tokens it runs Fp8BlockRows). Not under
+//                         Stream-K: there the 96 partial sums, the 96 accumulators and the walk's
+//                         state spill 32 bytes (ptxas, sm_90a)
 //   Fp8BlockRows          block scales with the tokens along the tile's M (D row-major, no
 //                         transpose: A the activations with their row scales, B the weight with
 //                         its blocks; 2 row scales and one block scale per consumer thread and
