@@ -20,7 +20,10 @@
 // 128), read by the consumers from global memory a k-tile ahead; B's one per row and k-tile,
 // a vector of BN f32 that the producer's TMA copies into the stage beside A and B (each
 // consumer thread needs BN/4 of them per k-tile: from shared memory, where the stage's
-// barrier already orders them).
+// barrier already orders them). Under Policy::Rows == ScaledRows::RowsOfA the roles turn (D
+// row-major, not swapped: A the tokens with per-row scales, BM f32 in the stage; B the weight
+// with its 128 x 128 blocks, one scalar per 128 columns and k-tile): a consumer thread then
+// needs 2 row scales per k-tile and releases the stage before it promotes.
 // Shared memory per operand: the GMMA layout atom tiled to (BM|BN, BK, Stages); one stage is
 // what one tile's TMA copies fill (their boxes and expect-tx bytes: copy_sm90_tma.hpp).
 #pragma once
