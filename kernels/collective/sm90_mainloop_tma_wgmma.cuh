@@ -328,6 +328,29 @@ struct CollectiveMainloopSm90TmaWgmma {
   // one that carries the 128 x 128 blocks.
   static int64_t scaled_extent(GemmProblemShape const& problem) { return RowsOfA ? problem_m(problem) : problem_n(problem); }
   static int64_t blocked_extent(GemmProblemShape const& problem) { return RowsOfA ? problem_n(problem) : problem_m(problem); }
+  // Block-scaled: where the kernel's Params take each kind of scale from. The row scales (the
+  // stage's TMA copy: (rows_extent, KB) with strides (1, rows_ld)) are the scaled operand's (B's
+  // scale_b; RowsOfA, A's scale_a), the 128 x 128 blocks ((block_rows, blocks_ld) row-major) the
+  // other one's: the roles follow the operands, not the field names.
+  struct ScaleSources {
+    const float* rows = nullptr;
+    int64_t rows_extent = 0, rows_ld = 0;
+    const float* blocks = nullptr;
+    int64_t blocks_ld = 0, block_rows = 0;
+  };
+  static ScaleSources scale_sources(GemmProblemShape const& problem, Arguments const& args) {
+    return {RowsOfA ? args.scale_a : args.scale_b,
+            scaled_extent(problem),
+            args.ld_scale_b,
+            RowsOfA ? args.scale_b : args.scale_a,
+            (problem_k(problem) + scale_block - 1) / scale_block,
+            (blocked_extent(problem) + scale_block - 1) / scale_block};
+  }
+  // The element of the block scales that 128-row block b reads for k-group kb (blocks past the
+  // extent read the last one's: a tile's padding that nobody stores).
+  __host__ __device__ static constexpr int64_t block_scale_index(int64_t b, int64_t kb, int64_t block_rows, int64_t blocks_ld) {
+    return (b < block_rows ? b : block_rows - 1) * blocks_ld + kb;
+  }
   // The block-scaled k-loop's first 128-row block of the blocked operand for CTA tile (m, n)
   // (m counts the cluster's CTAs): A's 128-row block m (BM = 128), or B's first block of tile n.
   __host__ __device__ static constexpr int64_t block_scale_tile(int64_t m, int64_t n) { return RowsOfA ? n * (BN / scale_block) : m; }
@@ -353,12 +376,13 @@ struct CollectiveMainloopSm90TmaWgmma {
     for (int r = 0; r < ClusterM; ++r) ml.part_b_offset[r] = uint32_t(int64_t(stage_b(r * (BN / ClusterM), 0)) * Bits / 8);
     ml.k_tiles = int((problem_k(problem) + BK - 1) / BK);
     if constexpr (BlockScaled) {
-      const tma::Arguments rows = row_scale_arguments(scaled_extent(problem), problem_k(problem), args.ld_scale_b);
-      if (tma::encode_tensor_map(&ml.scales.map_rows, rows, args.scale_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32) != CUDA_SUCCESS)
+      const ScaleSources src = scale_sources(problem, args);
+      const tma::Arguments rows = row_scale_arguments(src.rows_extent, problem_k(problem), src.rows_ld);
+      if (tma::encode_tensor_map(&ml.scales.map_rows, rows, src.rows, CU_TENSOR_MAP_DATA_TYPE_FLOAT32) != CUDA_SUCCESS)
         status = {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the row scales' tensor map"};
-      ml.scales.blocks = args.scale_a;
-      ml.scales.blocks_ld = (problem_k(problem) + scale_block - 1) / scale_block;
-      ml.scales.block_rows = (blocked_extent(problem) + scale_block - 1) / scale_block;
+      ml.scales.blocks = src.blocks;
+      ml.scales.blocks_ld = src.blocks_ld;
+      ml.scales.block_rows = src.block_rows;
     }
     return ml;
   }
@@ -629,8 +653,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       const float* blocks[Blocks];
 #pragma unroll
       for (int j = 0; j < Blocks; ++j) {
-        const int64_t b = block_m + j;
-        blocks[j] = p.scales.blocks + (b < p.scales.block_rows ? b : p.scales.block_rows - 1) * p.scales.blocks_ld + k_begin;
+        blocks[j] = p.scales.blocks + block_scale_index(block_m + j, k_begin, p.scales.block_rows, p.scales.blocks_ld);
       }
       float block_next[Blocks];
 #pragma unroll
@@ -666,8 +689,7 @@ struct CollectiveMainloopSm90TmaWgmma {
     }
     const int col0 = int(get<1>(tCc(0)));
     // (a cluster's tail CTA past M computes a tile nobody stores: it reads the last block's scales)
-    const float* blocks =
-        p.scales.blocks + (block_m < p.scales.block_rows ? block_m : p.scales.block_rows - 1) * p.scales.blocks_ld + k_begin;
+    const float* blocks = p.scales.blocks + block_scale_index(block_m, k_begin, p.scales.block_rows, p.scales.blocks_ld);
     float block_next = k_tiles > 0 ? __ldg(blocks) : 0.0f;
     constexpr bool alternating = Issue == ConsumerIssue::Alternating;
     using Turns = block_scaled_turns<ConsumerWarpgroups>;

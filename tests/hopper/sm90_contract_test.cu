@@ -8,6 +8,7 @@
 #include <rapidcheck/catch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 #include <string>
@@ -671,6 +672,119 @@ TEST_CASE("sm90 block-scaled FP8 with the tokens along M: the row-major kernel, 
   GemmArguments per_tensor = g;
   per_tensor.scale_mode = ScaleMode::PerTensor;
   CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, per_tensor));
+}
+
+namespace {
+// The caller's block scales on the host (docs/gemm.md): sa[kb ld + m] per token and k-group,
+// sb[(n / 128) KB + kb] per 128 x 128 block of the weight; every value distinct, sa's positive
+// and sb's negative, so that a scale read from the wrong array or place cannot match.
+struct HostBlockScales {
+  std::vector<float> sa, sb;
+  int64_t ld = 0, kb = 0;
+  explicit HostBlockScales(const GemmArguments& caller)
+      : ld(block_scale_ld(caller)), kb((caller.k + scale_block - 1) / scale_block) {
+    sa.resize(size_t(ld * kb));
+    sb.resize(size_t((caller.n + scale_block - 1) / scale_block * kb));
+    for (size_t i = 0; i < sa.size(); ++i) sa[i] = float(1 + i);
+    for (size_t i = 0; i < sb.size(); ++i) sb[i] = -float(1 + i);
+  }
+};
+
+// The block-scaled promotion of `Kernel` emulated on the host with the mainloop's own pieces:
+// the kernel's view of the caller's problem (D^T, or the caller's for RowsOfA), arguments_of,
+// scale_sources (what the Params are built from), scaled_row0 (where the stage's TMA box of row
+// scales starts; zeros past the extent, as TMA fills them), block_scale_tile and
+// block_scale_index (the block scale's ldg), and the C partition as mma_block_scaled indexes it
+// (RowsOfA: the stage's row row0 + thread 0's row of value i, the block of thread 0's column;
+// else the stage's row col0 + thread 0's column of value i, the tile's one block). For every CTA
+// tile, consumer thread, value and k-group whose element lies in D, the pair of scales the
+// promotion multiplies is checked against the caller's sa and sb of that element of D. Returns
+// how many pairs differ (a pointer read past the caller's arrays counts as differing).
+template <class Kernel>
+int64_t promotion_mismatches(const GemmArguments& caller, const HostBlockScales& h) {
+  using M = typename Kernel::Mainloop;
+  GemmArguments c = caller;
+  c.scale_a = h.sa.data();
+  c.scale_b = h.sb.data();
+  const GemmArguments g = M::RowsOfA ? c : sm90::as_column_major_d(c);
+  const auto problem = sm90::problem_shape_of(g);
+  const auto src = M::scale_sources(problem, M::arguments_of(g));
+  const auto read = [&](const float* base, int64_t i) {
+    for (const std::vector<float>* v : {&h.sa, &h.sb})
+      if (base == v->data()) return i >= 0 && i < int64_t(v->size()) ? (*v)[size_t(i)] : NAN;
+    return NAN;
+  };
+  const int64_t m = g.m, n = g.n;
+  const auto id = make_identity_tensor(make_shape(C<M::BM>{}, C<M::BN>{}));
+  const auto c0 = typename M::TiledMma{}.get_slice(0).partition_C(id);
+  constexpr int values = M::AtomsM * M::AtomValues;
+  int64_t bad = 0;
+  for (int64_t tm = 0; tm < (m + M::BM - 1) / M::BM; ++tm)
+    for (int64_t tn = 0; tn < (n + M::BN - 1) / M::BN; ++tn) {
+      const int64_t block0 = M::block_scale_tile(tm, tn);
+      const int64_t first = M::scaled_row0(tm, tn);
+      for (int t = 0; t < M::ConsumerWarpgroups * 128; ++t) {
+        const auto ct = typename M::TiledMma{}.get_slice(t).partition_C(id);
+        const int row0 = int(get<0>(ct(0))), col0 = int(get<1>(ct(0)));
+        for (int i = 0; i < values; ++i) {
+          const int64_t row = tm * M::BM + int64_t(get<0>(ct(i))), col = tn * M::BN + int64_t(get<1>(ct(i)));
+          if (row >= m || col >= n) continue;  // (padding: not stored)
+          const int64_t r = first + (M::RowsOfA ? row0 + int(get<0>(c0(i))) : col0 + int(get<1>(c0(i))));
+          const int64_t b = M::RowsOfA ? block0 + int(get<1>(c0(i))) / scale_block : block0;
+          // the caller's element of D: the kernel's (row, col), or (col, row) for D^T
+          const int64_t token = M::RowsOfA ? row : col, output = M::RowsOfA ? col : row;
+          for (int64_t q = 0; q < h.kb; ++q) {
+            const float rs = r < src.rows_extent ? read(src.rows, q * src.rows_ld + r) : 0.0f;
+            const float bs = read(src.blocks, M::block_scale_index(b, q, src.block_rows, src.blocks_ld));
+            if (!(rs == h.sa[size_t(q * h.ld + token)] && bs == h.sb[size_t((output / scale_block) * h.kb + q)])) ++bad;
+          }
+        }
+      }
+    }
+  return bad;
+}
+}  // namespace
+
+TEST_CASE("sm90 block-scaled FP8: every kernel's promotion reads each element's documented scales (host emulation)") {
+  // The caller's problems (D row-major, the library's block-scale layout): tokens not a multiple
+  // of 128 (a tile straddling M) and of 4 (ld_scale_a M rounded up) or padded, outputs not a
+  // multiple of 128 (a block of B straddling N: the kernels' padding), K not a multiple of 128.
+  struct Shape {
+    int64_t tokens, outputs, k, ld_scale_a;
+  };
+  for (const Shape sh : {Shape{300, 392, 304, 0}, Shape{62, 392, 304, 0}, Shape{385, 260, 400, 392}, Shape{1, 256, 128, 0}}) {
+    GemmArguments g = fp8(sh.tokens, sh.outputs, sh.k);
+    g.c.major = Major::Row;
+    g.c.ld = g.ldd = sh.outputs;
+    g.scale_mode = ScaleMode::Block;
+    g.ld_scale_a = sh.ld_scale_a;
+    const HostBlockScales h(g);
+    INFO("M = " << sh.tokens << ", N = " << sh.outputs << ", K = " << sh.k << ", ld_scale_a = " << sh.ld_scale_a);
+    CHECK(promotion_mismatches<set::Fp8Block>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockStreamK>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockDecode>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockWide>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockRows>(g, h) == 0);
+  }
+  // The sources by operand: the tokens-along-M kernel's row scales are the caller's scale_a over
+  // M (its own A's), its blocks scale_b; the D^T kernels' row scales are their B's (the caller's
+  // scale_a again, over their N), their blocks their A's (the caller's scale_b).
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  GemmArguments g = fp8(4096, 7168, 16384);
+  g.c.major = Major::Row;
+  g.c.ld = g.ldd = 7168;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  using R = set::Fp8BlockRows::Mainloop;
+  const auto rows = R::scale_sources(sm90::problem_shape_of(g), R::arguments_of(g));
+  CHECK((rows.rows == &scales[0] && rows.rows_extent == 4096 && rows.rows_ld == 4096 && rows.blocks == &scales[1] &&
+         rows.block_rows == 56 && rows.blocks_ld == 128));
+  using B = set::Fp8Block::Mainloop;
+  const GemmArguments t = sm90::as_column_major_d(g);
+  const auto cols = B::scale_sources(sm90::problem_shape_of(t), B::arguments_of(t));
+  CHECK((cols.rows == &scales[0] && cols.rows_extent == 4096 && cols.rows_ld == 4096 && cols.blocks == &scales[1] &&
+         cols.block_rows == 56 && cols.blocks_ld == 128));
 }
 
 TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and its tree from the GEMM's fields") {

@@ -301,7 +301,17 @@ Op* op = nullptr;
 bool initialize(const kernels::GemmArguments& caller, std::string& why) {
   if (op == nullptr) op = new Op();
   // (the kernel's view: D^T column-major, or the caller's row-major D for the tokens-along-M kernel)
-  if (auto r = op->initialize(Kernel::Mainloop::RowsOfA ? caller : s9::as_column_major_d(caller)); !r) {
+  const kernels::GemmArguments view = Kernel::Mainloop::RowsOfA ? caller : s9::as_column_major_d(caller);
+  if constexpr (Kernel::Mainloop::BlockScaled) {
+    // Whichever the orientation, the row scales the kernel copies are the caller's scale_a (the
+    // tokens') and its 128 x 128 blocks the caller's scale_b (the weight's): docs/gemm.md.
+    const auto src = Kernel::Mainloop::scale_sources(s9::problem_shape_of(view), Kernel::Mainloop::arguments_of(view));
+    if (caller.scale_mode == kernels::ScaleMode::Block && (src.rows != caller.scale_a || src.blocks != caller.scale_b)) {
+      why = "the kernel would read the row scales from scale_b or the block scales from scale_a";
+      return false;
+    }
+  }
+  if (auto r = op->initialize(view); !r) {
     why = r.message;
     return false;
   }
