@@ -523,7 +523,8 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   if (!g_config.empty()) {
     for (const kernels::sm90::Schedule s : kernels::sm90::kSchedules)
       for (const bool sk : {false, true})
-        if (kernels::sm90::to_string(kernels::sm90::Sm90Config{s, sk}) == g_config) forced = kernels::sm90::Sm90Config{s, sk};
+        for (const kernels::Major d : {kernels::Major::Col, kernels::Major::Row})  // (e.g. "cooperative 128x128 row-major D")
+          if (kernels::sm90::to_string(kernels::sm90::Sm90Config{s, sk, d}) == g_config) forced = kernels::sm90::Sm90Config{s, sk, d};
     if (!forced) {
       std::printf("--config '%s' names no configuration (e.g. 'stream-k cooperative 128x64 no cluster')\n", g_config.c_str());
       return false;

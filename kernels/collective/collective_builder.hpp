@@ -140,6 +140,11 @@ struct KernelTmaWarpSpecializedCooperativeFp8BlockScaled {};
 // The same with the two consumer warpgroups issuing each k-tile's wgmmas in turns, so that one
 // promotes while the other's wgmmas run (sm90::ConsumerIssue::Alternating).
 struct KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating {};
+// The block-scaled mainloop with the tokens along the tile's M (DeepSeek-V3's orientation: A
+// the activations with per-row scales, B the weight with 128 x 128 block scales, D row-major):
+// a consumer thread's accumulators need 2 row scales per 64-row wgmma atom and one block scale
+// per 128 columns (sm90::ScaledRows::RowsOfA); BM = BK = 128, BN a multiple of 128.
+struct KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA {};
 // SM90: producer warpgroup + two consumer warpgroups, each with a whole 64-row tile, taking
 // the CTA's tiles in turn (one's epilogue under the other's mainloop).
 struct KernelTmaWarpSpecializedPingpong {};
@@ -435,12 +440,15 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static_assert(std::is_same_v<Schedule, ScheduleAuto> || std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperative> ||
                     std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong> ||
                     std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled> ||
-                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>,
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating> ||
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>,
                 "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative, "
-                "KernelTmaWarpSpecializedPingpong or KernelTmaWarpSpecializedCooperativeFp8BlockScaled(Alternating)");
+                "KernelTmaWarpSpecializedPingpong or KernelTmaWarpSpecializedCooperativeFp8BlockScaled(Alternating, RowsOfA)");
   static constexpr bool Pingpong = std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong>;
   static constexpr bool Alternating = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>;
-  static constexpr bool BlockScaled = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled> || Alternating;
+  static constexpr bool RowsOfA = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>;
+  static constexpr bool BlockScaled =
+      std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled> || Alternating || RowsOfA;
   static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
                        BK = builder_detail::extent<TileShape, 2>;
   static_assert(!BlockScaled || builder_detail::is_fp8<Element>,
@@ -448,6 +456,9 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static_assert(!BlockScaled || (BM == 128 && BK == 128),
                 "CollectiveBuilder (SM90 tensor op, block-scaled): BM = BK = 128 (a tile's rows and k-tile lie in one 128 x 128 "
                 "scale block)");
+  static_assert(!RowsOfA || BN % 128 == 0,
+                "CollectiveBuilder (SM90 tensor op, block-scaled, row scales of A): BN a multiple of 128 (each accumulator "
+                "column's 128-column block of B is static)");
   static_assert(Pingpong || (BM % 64 == 0 && BM <= 128),
                 "CollectiveBuilder (SM90 tensor op, cooperative): BM is 64 or 128 (a consumer warpgroup per 64 rows)");
   static_assert(!Pingpong || BM == 64 || BM == 128,
@@ -479,7 +490,8 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   // whole storage fits (StageCountAuto: beside the default epilogue's staging;
   // StageCountAutoCarveout<Bytes>: beside Bytes).
   static constexpr int StageBytesA = BM * BK * Bytes, StageBytesB = BN * BK * Bytes;
-  static constexpr int StageBytesScale = BlockScaled ? BN * int(sizeof(float)) : 0;  // the k-tile's scales of B's rows
+  // the k-tile's row scales: of B's rows (BN f32), or of A's (RowsOfA: BM f32)
+  static constexpr int StageBytesScale = BlockScaled ? (RowsOfA ? BM : BN) * int(sizeof(float)) : 0;
   template <class EpilogueStorage, int S>
   using KernelStorage = std::conditional_t<
       Pingpong, sm90::PingpongSharedStorage<sm90::MainloopSharedStorage<StageBytesA, StageBytesB, S>, EpilogueStorage>,
@@ -507,7 +519,8 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   using Policy = std::conditional_t<Pingpong, sm90::MainloopTmaWarpSpecializedPingpong<Stages, ClusterM>,
                                     sm90::MainloopTmaWarpSpecializedCooperative<
                                         Stages, ConsumerWarpgroups, ClusterM, BlockScaled,
-                                        Alternating ? sm90::ConsumerIssue::Alternating : sm90::ConsumerIssue::Together>>;
+                                        Alternating ? sm90::ConsumerIssue::Alternating : sm90::ConsumerIssue::Together,
+                                        RowsOfA ? sm90::ScaledRows::RowsOfA : sm90::ScaledRows::RowsOfB>>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,
                                                             builder_detail::gmma_major<MajorB>, SwizzleBytes, ElementB_>;

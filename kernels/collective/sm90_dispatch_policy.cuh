@@ -32,8 +32,18 @@ constexpr bool registers_fit(int producer_registers, int consumer_warpgroups, in
 //                one warpgroup's k-tile of wgmmas (two consumer warpgroups only)
 enum class ConsumerIssue { Together, Alternating };
 
+// Which operand's rows carry the block-scaled mainloop's per-row scales (DeepSeek-V3's 1 x 128
+// activation scales), the other operand's carrying the 128 x 128 block scales:
+//   RowsOfB   the tile's columns (D^T: the kernel's A the weight, B the tokens): each
+//             accumulator column has its own scale, BN/4 shared loads and multiplies per thread
+//             and k-tile
+//   RowsOfA   the tile's rows (D row-major: A the tokens, B the weight): a consumer thread's
+//             accumulators lie in 2 rows per 64-row wgmma atom, so it needs 2 row scales and
+//             one block scale per 128 columns of the tile per k-tile
+enum class ScaledRows { RowsOfB, RowsOfA };
+
 template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1, bool BlockScaled_ = false,
-          ConsumerIssue Issue_ = ConsumerIssue::Together>
+          ConsumerIssue Issue_ = ConsumerIssue::Together, ScaledRows Rows_ = ScaledRows::RowsOfB>
 struct MainloopTmaWarpSpecializedCooperative {
   static_assert(Stages_ >= 2, "a TMA pipeline needs at least 2 stages to overlap copies with math");
   static_assert(ClusterM_ == 1 || ClusterM_ == 2 || ClusterM_ == 4, "clusters of 1, 2 or 4 CTAs along M");
@@ -42,6 +52,8 @@ struct MainloopTmaWarpSpecializedCooperative {
   static constexpr int ClusterM = ClusterM_;
   static constexpr bool BlockScaled = BlockScaled_;
   static constexpr ConsumerIssue Issue = Issue_;
+  static constexpr ScaledRows Rows = Rows_;
+  static_assert(Rows_ == ScaledRows::RowsOfB || BlockScaled_, "row scales of A: the block-scaled mainloop only");
   static_assert(Issue_ == ConsumerIssue::Together || (BlockScaled_ && ConsumerWarpgroups_ == 2),
                 "alternating issue: the block-scaled mainloop's two consumer warpgroups take turns");
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + ConsumerWarpgroups_);
@@ -67,6 +79,7 @@ struct MainloopTmaWarpSpecializedPingpong {
   static constexpr int ClusterM = ClusterM_;
   static constexpr bool BlockScaled = false;
   static constexpr ConsumerIssue Issue = ConsumerIssue::Together;
+  static constexpr ScaledRows Rows = ScaledRows::RowsOfB;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + MathWarpgroups);
   static constexpr int ProducerRegisters = 40;
   static constexpr int ConsumerRegisters = 232;

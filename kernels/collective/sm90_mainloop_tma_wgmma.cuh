@@ -20,7 +20,10 @@
 // 128), read by the consumers from global memory a k-tile ahead; B's one per row and k-tile,
 // a vector of BN f32 that the producer's TMA copies into the stage beside A and B (each
 // consumer thread needs BN/4 of them per k-tile: from shared memory, where the stage's
-// barrier already orders them).
+// barrier already orders them). Under Policy::Rows == ScaledRows::RowsOfA the roles turn (D
+// row-major, not swapped: A the tokens with per-row scales, BM f32 in the stage; B the weight
+// with its 128 x 128 blocks, one scalar per 128 columns and k-tile): a consumer thread then
+// needs 2 row scales per k-tile and releases the stage before it promotes.
 // Shared memory per operand: the GMMA layout atom tiled to (BM|BN, BK, Stages); one stage is
 // what one tile's TMA copies fill (their boxes and expect-tx bytes: copy_sm90_tma.hpp).
 #pragma once
@@ -96,8 +99,14 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr ConsumerIssue Issue = Policy::Issue;  // (block-scaled: whether the consumers issue in turns)
   static_assert(!BlockScaled || (Bits == 8 && BM == 128 && BK == 128 && BM == 64 * ConsumerWarpgroups),
                 "block scales: FP8, BM = BK = 128 (one scale block of A per tile and k-tile), no M repeat");
-  // A stage's scales of B's rows (block-scaled: BN f32, TMA-copied).
-  static constexpr int stage_scale_bytes = BlockScaled ? BN * int(sizeof(float)) : 0;
+  // Whose rows carry the per-row scales: B's (the tile's columns) or A's (the tile's rows; then
+  // B carries the 128 x 128 blocks, BN / 128 of them per tile).
+  static constexpr bool RowsOfA = Policy::Rows == ScaledRows::RowsOfA;
+  static_assert(!RowsOfA || BN % scale_block == 0, "row scales of A: the tile's columns are whole 128-column blocks of B");
+  // The tile's scaled rows: BN of B's, or BM of A's.
+  static constexpr int scaled_rows = RowsOfA ? BM : BN;
+  // A stage's row scales (block-scaled: scaled_rows f32, TMA-copied).
+  static constexpr int stage_scale_bytes = BlockScaled ? scaled_rows * int(sizeof(float)) : 0;
   static_assert(BM % (64 * ConsumerWarpgroups) == 0, "each consumer warpgroup takes whole 64-row wgmma atoms of the CTA tile");
   static_assert(BN % 8 == 0 && BN <= 256, "one wgmma covers the CTA tile's N: a multiple of 8 up to 256");
 
@@ -192,13 +201,14 @@ struct CollectiveMainloopSm90TmaWgmma {
     TmaArrangement arrangement_b = TmaArrangement::per_mode;  // the same for part_b (the whole B tile without a cluster)
     uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
     int k_tiles = 0;
-    // Block-scaled only: B's row scales (N, ceil(K/128)) with strides (1, ld), and A's block
-    // scales (ceil(M/128), ceil(K/128)) row-major.
+    // Block-scaled only: the row scales (B's: (N, ceil(K/128)); RowsOfA, A's: (M, ceil(K/128)))
+    // with strides (1, ld), and the other operand's block scales (A's (ceil(M/128), ceil(K/128));
+    // RowsOfA, B's (ceil(N/128), ceil(K/128))) row-major.
     struct BlockScales {
       CUtensorMap map_rows;
       const float* blocks = nullptr;
       int64_t blocks_ld = 0;
-      int64_t block_rows = 0;  // ceil(M/128)
+      int64_t block_rows = 0;  // ceil(M/128) (RowsOfA: ceil(N/128))
     };
     struct NoScales {};
     std::conditional_t<BlockScaled, BlockScales, NoScales> scales;
@@ -211,20 +221,25 @@ struct CollectiveMainloopSm90TmaWgmma {
     Operand a, b;             // A (M x K) and B (K x N): pointer, major, ld, batch stride (elements)
     kernels::Element element_b = element_enum_of<ElementB>();  // B's
     // FP8's scales as the mainloop sees them (block-scaled kernels only apply them): A's per
-    // 128 x 128 block, B's per row and 128-k group (the caller's B and A: a row-major D swapped).
+    // 128 x 128 block, B's per row and 128-k group (the caller's B and A: a row-major D swapped);
+    // RowsOfA: A's per row and 128-k group, B's per 128 x 128 block (the caller's, unswapped).
     ScaleMode scale_mode = ScaleMode::PerTensor;
     const float* scale_a = nullptr;
     const float* scale_b = nullptr;
-    int64_t ld_scale_b = 0;  // B's row scales: the distance between k-groups
+    int64_t ld_scale_b = 0;  // the row scales' distance between k-groups (B's; RowsOfA: A's)
   };
   static Arguments arguments_of(GemmArguments const& g) {
-    return {g.element, g.allow_tf32, g.a, g.b, kernels::element_b(g), g.scale_mode, g.scale_a, g.scale_b, g.ld_scale_a};
+    // (block scales: the row scales' leading dimension as the library reads it, the caller's or
+    // M rounded up to 4; a D^T view carries it from transposed(), a row-major D's is the caller's)
+    return {g.element, g.allow_tf32, g.a, g.b, kernels::element_b(g), g.scale_mode, g.scale_a, g.scale_b,
+            g.scale_mode == ScaleMode::Block ? block_scale_ld(g) : g.ld_scale_a};
   }
 
-  // Block-scaled: the TMA arguments of B's row scales, (N, KB) with strides (1, ld), one box
-  // of BN rows of one k-group per stage (rows past N come as zeros).
+  // Block-scaled: the TMA arguments of the row scales, (rows, KB) with strides (1, ld), one box
+  // of the tile's scaled_rows rows of one k-group per stage (rows past the extent come as zeros).
+  // rows: N (B's rows), or M (RowsOfA).
   static tma::Arguments row_scale_arguments(int64_t n, int64_t k, int64_t ld) {
-    const int64_t extent[2] = {n, (k + scale_block - 1) / scale_block}, stride[2] = {1, ld}, tile[1] = {BN};
+    const int64_t extent[2] = {n, (k + scale_block - 1) / scale_block}, stride[2] = {1, ld}, tile[1] = {scaled_rows};
     return tma::derive_arguments(32, 2, extent, stride, 1, tile, 0, 0, 0, [](const int64_t* c) { return c[0]; });
   }
   // A is K-major when row-major (M x K); B (K x N) is K-major when column-major.
@@ -303,12 +318,44 @@ struct CollectiveMainloopSm90TmaWgmma {
                                                    : "this sm90 kernel does not apply block scales (scale_mode = block)"};
     if constexpr (BlockScaled) {
       if (problem_l(problem) != 1) return {GemmStatus::Unsupported, "the block-scaled sm90 kernel runs one batch"};
-      if (const tma::Arguments r = row_scale_arguments(problem_n(problem), problem_k(problem), args.ld_scale_b); r.rule != tma::Rule::ok)
+      if (const tma::Arguments r = row_scale_arguments(scaled_extent(problem), problem_k(problem), args.ld_scale_b); r.rule != tma::Rule::ok)
         return {GemmStatus::Misaligned, std::string("the block-scaled sm90 kernel's TMA copies of the row scales: ") + tma::to_string(r.rule)};
     }
     return bind(problem, args).status;
   }
   static std::size_t get_workspace_size(GemmProblemShape const&, Arguments const&) { return 0; }
+  // The extent of the operand whose rows carry the row scales (N, or M under RowsOfA) and of the
+  // one that carries the 128 x 128 blocks.
+  static int64_t scaled_extent(GemmProblemShape const& problem) { return RowsOfA ? problem_m(problem) : problem_n(problem); }
+  static int64_t blocked_extent(GemmProblemShape const& problem) { return RowsOfA ? problem_n(problem) : problem_m(problem); }
+  // Block-scaled: where the kernel's Params take each kind of scale from. The row scales (the
+  // stage's TMA copy: (rows_extent, KB) with strides (1, rows_ld)) are the scaled operand's (B's
+  // scale_b; RowsOfA, A's scale_a), the 128 x 128 blocks ((block_rows, blocks_ld) row-major) the
+  // other one's: the roles follow the operands, not the field names.
+  struct ScaleSources {
+    const float* rows = nullptr;
+    int64_t rows_extent = 0, rows_ld = 0;
+    const float* blocks = nullptr;
+    int64_t blocks_ld = 0, block_rows = 0;
+  };
+  static ScaleSources scale_sources(GemmProblemShape const& problem, Arguments const& args) {
+    return {RowsOfA ? args.scale_a : args.scale_b,
+            scaled_extent(problem),
+            args.ld_scale_b,
+            RowsOfA ? args.scale_b : args.scale_a,
+            (problem_k(problem) + scale_block - 1) / scale_block,
+            (blocked_extent(problem) + scale_block - 1) / scale_block};
+  }
+  // The element of the block scales that 128-row block b reads for k-group kb (blocks past the
+  // extent read the last one's: a tile's padding that nobody stores).
+  __host__ __device__ static constexpr int64_t block_scale_index(int64_t b, int64_t kb, int64_t block_rows, int64_t blocks_ld) {
+    return (b < block_rows ? b : block_rows - 1) * blocks_ld + kb;
+  }
+  // The block-scaled k-loop's first 128-row block of the blocked operand for CTA tile (m, n)
+  // (m counts the cluster's CTAs): A's 128-row block m (BM = 128), or B's first block of tile n.
+  __host__ __device__ static constexpr int64_t block_scale_tile(int64_t m, int64_t n) { return RowsOfA ? n * (BN / scale_block) : m; }
+  // The first row scale of a stage's copy for CTA tile (m, n): B's row n BN, or A's row m BM.
+  __host__ __device__ static constexpr int32_t scaled_row0(int64_t m, int64_t n) { return int32_t(RowsOfA ? m * BM : n * BN); }
 
   // The tensor maps of A and B in the arrangements bind() chose, each CTA's part of the B
   // tile, the k-tiles.
@@ -329,12 +376,13 @@ struct CollectiveMainloopSm90TmaWgmma {
     for (int r = 0; r < ClusterM; ++r) ml.part_b_offset[r] = uint32_t(int64_t(stage_b(r * (BN / ClusterM), 0)) * Bits / 8);
     ml.k_tiles = int((problem_k(problem) + BK - 1) / BK);
     if constexpr (BlockScaled) {
-      const tma::Arguments rows = row_scale_arguments(problem_n(problem), problem_k(problem), args.ld_scale_b);
-      if (tma::encode_tensor_map(&ml.scales.map_rows, rows, args.scale_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32) != CUDA_SUCCESS)
+      const ScaleSources src = scale_sources(problem, args);
+      const tma::Arguments rows = row_scale_arguments(src.rows_extent, problem_k(problem), src.rows_ld);
+      if (tma::encode_tensor_map(&ml.scales.map_rows, rows, src.rows, CU_TENSOR_MAP_DATA_TYPE_FLOAT32) != CUDA_SUCCESS)
         status = {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the row scales' tensor map"};
-      ml.scales.blocks = args.scale_a;
-      ml.scales.blocks_ld = (problem_k(problem) + scale_block - 1) / scale_block;
-      ml.scales.block_rows = (problem_m(problem) + scale_block - 1) / scale_block;
+      ml.scales.blocks = src.blocks;
+      ml.scales.blocks_ld = src.blocks_ld;
+      ml.scales.block_rows = src.block_rows;
     }
     return ml;
   }
@@ -382,8 +430,8 @@ struct CollectiveMainloopSm90TmaWgmma {
   // Producer (one thread): k-tiles k_begin .. k_end - 1 of one output tile into the ring.
   // `tAgA`, `tBgB`: this CTA's copies' coordinate tensors (rows, BK, k-tiles) of A and B (in a
   // cluster, its part of the B tile; `rank` its place in the cluster): element (0, 0, k) is
-  // where k-tile k's copy starts. `row0`: the tile's first row of B (block-scaled: where its
-  // row scales start).
+  // where k-tile k's copy starts. `row0` (block-scaled): where the tile's row scales start
+  // (scaled_row0).
   template <class CoordA, class CoordB>
   __device__ __forceinline__ static void load(Params const& p, SharedStorage& s, PipelineState& st, CoordA const& tAgA,
                                               CoordB const& tBgB, int rank, int k_begin, int k_end, int32_t row0 = 0) {
@@ -408,7 +456,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       else
         issue<1, TmaOpB>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes),
                          uint16_t((1u << ClusterM) - 1u));
-      if constexpr (BlockScaled) {  // k-tile k is k-group k (BK = 128): its scales of the tile's BN rows
+      if constexpr (BlockScaled) {  // k-tile k is k-group k (BK = 128): its scales of the tile's scaled rows
         const int32_t at[2] = {row0, int32_t(k)};
         SM90_TMA_LOAD::copy(&p.scales.map_rows, bar, uint32_t(__cvta_generic_to_shared(s.scale)) + uint32_t(st.index * stage_scale_bytes),
                             2, at);
@@ -435,7 +483,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       const auto w = scheduler.work(u);
       const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
       const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
-      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), int32_t(int64_t(w.n) * BN));
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), scaled_row0(int64_t(w.m) * ClusterM + rank, int64_t(w.n)));
     }
   }
 
@@ -454,7 +502,7 @@ struct CollectiveMainloopSm90TmaWgmma {
       const auto w = scheduler.work(cluster, i);
       const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
       const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
-      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), int32_t(int64_t(w.n) * BN));
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), scaled_row0(int64_t(w.m) * ClusterM + rank, int64_t(w.n)));
     }
   }
 
@@ -558,7 +606,8 @@ struct CollectiveMainloopSm90TmaWgmma {
   }
 
   // Block-scaled consumer warpgroup `wg`: k-tiles k_begin .. k_begin + k_tiles - 1 of the tile
-  // whose rows are A's 128-row scale block `block_m`, k-tile k being k-group k (a Stream-K step
+  // whose rows are A's 128-row scale block `block_m` (RowsOfA: whose columns start at B's
+  // 128-row block `block_m`: block_scale_tile), k-tile k being k-group k (a Stream-K step
   // starts anywhere; its promoted partial sums add up in the fix-up as any partials). Each
   // k-tile's wgmmas write `part` (ScaleOut::Zero: the k-tile's sum alone, k-blocks past K
   // zero-filled by TMA), waited for at once (the promotion reads it), then
@@ -586,13 +635,61 @@ struct CollectiveMainloopSm90TmaWgmma {
     const auto tCc0 = TiledMma{}.get_slice(0).partition_C(make_identity_tensor(tile));
     constexpr int n = AtomsM * AtomValues;
     static_assert(decltype(size(tCc0))::value == n, "the C fragment is the thread's accumulators");
-    const int col0 = int(get<1>(tCc(0)));
-    // (a cluster's tail CTA past M computes a tile nobody stores: it reads the last block's scales)
-    const float* blocks =
-        p.scales.blocks + (block_m < p.scales.block_rows ? block_m : p.scales.block_rows - 1) * p.scales.blocks_ld + k_begin;
 #pragma unroll
     for (int i = 0; i < n; ++i) acc[i] = 0.0f;
     const bool lane0 = (threadIdx.x % 32) == 0;
+    if constexpr (RowsOfA) {
+      // The tokens along M: value i's row is this thread's row 0 plus its row to thread 0, its
+      // 128-column block of B its column's to thread 0 over 128 (a thread's first column lies
+      // within its 8-column n-block: the wgmma C layout's thread and value parts never carry
+      // into each other; hopper_sm90_block_rows_test checks both for every thread). So per
+      // k-tile a thread reads 2 row scales per 64-row atom from the stage and one block scale
+      // per 128 columns from global memory (a k-tile ahead), multiplies them into
+      // 2 AtomsM Blocks products, releases the stage (nothing else of it is read after the
+      // wait) and promotes: one FFMA per accumulator.
+      constexpr int Blocks = BN / scale_block;
+      const int row0 = int(get<0>(tCc(0)));
+      // (B's blocks past N: a tile that straddles N reads the last block's scales for its padding)
+      const float* blocks[Blocks];
+#pragma unroll
+      for (int j = 0; j < Blocks; ++j) {
+        blocks[j] = p.scales.blocks + block_scale_index(block_m + j, k_begin, p.scales.block_rows, p.scales.blocks_ld);
+      }
+      float block_next[Blocks];
+#pragma unroll
+      for (int j = 0; j < Blocks; ++j) block_next[j] = k_tiles > 0 ? __ldg(blocks[j]) : 0.0f;
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        while (!s.pipe.consumer_try_wait(st)) {}
+        GMMA::warpgroup_fence_operand(part.v);
+        GMMA::warpgroup_arrive();
+        gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tCrP, GMMA::ScaleOut::Zero);
+        GMMA::warpgroup_commit_batch();
+        float sb[Blocks];
+#pragma unroll
+        for (int j = 0; j < Blocks; ++j) sb[j] = block_next[j];
+        if (kt + 1 < k_tiles) {
+#pragma unroll
+          for (int j = 0; j < Blocks; ++j) block_next[j] = __ldg(blocks[j] + kt + 1);  // under this k-tile's wgmmas
+        }
+        // the row scales' products, under the wgmmas (the stage's full barrier ordered them);
+        // the repeated rows and blocks fold to 2 AtomsM loads and 2 AtomsM Blocks multiplies
+        const float* rows = reinterpret_cast<const float*>(s.scale + st.index * stage_scale_bytes) + row0;
+        float scale[n];
+#pragma unroll
+        for (int i = 0; i < n; ++i) scale[i] = rows[int(get<0>(tCc0(i)))] * sb[int(get<1>(tCc0(i))) / scale_block];
+        GMMA::warpgroup_wait<0>();
+        GMMA::warpgroup_fence_operand(part.v);
+        __syncwarp();
+        if (lane0) release(s, st);
+#pragma unroll
+        for (int i = 0; i < n; ++i) acc[i] += part[i] * scale[i];
+        ++st;
+      }
+      return;
+    }
+    const int col0 = int(get<1>(tCc(0)));
+    // (a cluster's tail CTA past M computes a tile nobody stores: it reads the last block's scales)
+    const float* blocks = p.scales.blocks + block_scale_index(block_m, k_begin, p.scales.block_rows, p.scales.blocks_ld);
     float block_next = k_tiles > 0 ? __ldg(blocks) : 0.0f;
     constexpr bool alternating = Issue == ConsumerIssue::Alternating;
     using Turns = block_scaled_turns<ConsumerWarpgroups>;

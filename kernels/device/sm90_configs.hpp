@@ -246,6 +246,22 @@ using Fp8BlockScaledGemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTenso
 template <class Scheduler = WholeTileScheduler>
 using Fp8BlockWideGemm = Fp8BlockScaledGemm<bfloat16_t, 2, Scheduler, 192, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>;
 
+// Block-scaled FP8 with the tokens along the tile's M (DeepSeek-V3's own orientation): A the
+// activations (M tokens x K, K-major) with their 1 x 128 row scales, B the weight (N x K,
+// K-major) with its 128 x 128 block scales, D row-major through the row-major TMA-store
+// epilogue, no transpose. The D^T kernels above scale every accumulator column by its own
+// token's scale (BN/4 shared loads, BN/4 multiplies and BN/2 FFMAs per consumer thread and
+// k-tile); here a thread's 64 accumulators of a 128 x 128 tile lie in 2 rows and one 128-column
+// block of B: 2 shared loads, 2 multiplies, 64 FFMAs, and the stage goes back right after the
+// wgmmas' wait (its row scales already in registers). 128 x 128 x 128 tiles in clusters of 2
+// (B, the weight, shared by multicast); 128 x 256 would hold 128 partial sums beside 128
+// accumulators, more than the consumers' 232 registers. Whole tiles or Stream-K.
+template <class Scheduler = WholeTileScheduler, int ClusterM = 2>
+using Fp8BlockRowsGemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16,
+                                                      float, tuple<_128, _128, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
+                                                      KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>,
+                                    bfloat16_t, Scheduler, Activation::Identity, kernels::Major::Row>;
+
 // Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),
 // the same rule as select_configuration (gemm_configuration.hpp).
 

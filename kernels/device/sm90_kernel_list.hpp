@@ -64,9 +64,16 @@
 //                         parallel build compiles beside the 128-column one)
 //   Fp8BlockWide          the block-scaled mainloop with 128x192x128 tiles in clusters of 2,
 //                         its two consumer warpgroups issuing their k-tiles in turns (one
-//                         promotes while the other's wgmmas run), whole tiles: many tokens (1; a
-//                         unit of its own). Not under Stream-K: there the 96 partial sums, the 96
-//                         accumulators and the walk's state spill 32 bytes (ptxas, sm_90a)
+//                         promotes while the other's wgmmas run), whole tiles (1; a unit of its
+//                         own): measured no faster than Fp8Block, so the dispatch runs it only
+//                         when forced (past 256 tokens it runs Fp8BlockRows). Not under
+//                         Stream-K: there the 96 partial sums, the 96 accumulators and the walk's
+//                         state spill 32 bytes (ptxas, sm_90a)
+//   Fp8BlockRows          block scales with the tokens along the tile's M (D row-major, no
+//                         transpose: A the activations with their row scales, B the weight with
+//                         its blocks; 2 row scales and one block scale per consumer thread and
+//                         k-tile), 128x128x128 tiles in clusters of 2, whole tiles: many tokens
+//                         (1; a unit of its own)
 // The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
 // of their own since tessera::gemm never dispatches to them; one unit compiles them
 // (sm90_instances_grouped.cu):
@@ -131,9 +138,10 @@ using Fp8Block = sm90::Fp8BlockScaledGemm<>;
 using Fp8BlockStreamK = sm90::Fp8BlockScaledGemm<bfloat16_t, 2, sm90::StreamKTileScheduler>;
 using Fp8BlockDecode = sm90::Fp8BlockScaledGemm<bfloat16_t, 1, sm90::StreamKTileScheduler, 64>;
 using Fp8BlockWide = sm90::Fp8BlockWideGemm<>;
+using Fp8BlockRows = sm90::Fp8BlockRowsGemm<>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Block, Fp8BlockDecode, Fp8BlockWide };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Block, Fp8BlockDecode, Fp8BlockWide, Fp8BlockRows };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -182,7 +190,8 @@ using Kernels = std::tuple<
     Shipped<Fp8Quantized<e4m3, e4m3>, Unit::Fp8>,
     Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>,
     Shipped<Fp8BlockDecode, Unit::Fp8BlockDecode>,
-    Shipped<Fp8BlockWide, Unit::Fp8BlockWide>>;
+    Shipped<Fp8BlockWide, Unit::Fp8BlockWide>,
+    Shipped<Fp8BlockRows, Unit::Fp8BlockRows>>;
 // clang-format on
 
 template <class T, Major MW>

@@ -333,11 +333,30 @@ inline std::optional<std::size_t> walk(std::span<const Sm90Config> configs, cons
 }
 }  // namespace schedule_detail
 
+// Block scales at many tokens: the kernel with the tokens along its tile's M (sm90_kernel_list.hpp:
+// Fp8BlockRows, D row-major, 128 x 128 in clusters of 2) past kBlockRowsMinTokens tokens (the
+// row-major D's rows), whatever the wave model says of the D^T kernels' tiles: their promotion
+// scales every accumulator column by its own token's scale, and at 4096 x 7168 x 16384 they ran
+// 760-800 TFLOP/s on every tile (128 x 128 and 128 x 192, in turns or together) where the same
+// 128 x 192 k-loop promoted by one scalar per k-tile ran 1053 (bench/notes/fp8.md, the probe);
+// the model's rates are the per-tensor tiles' and do not see that. At 256 tokens and fewer the
+// D^T kernels keep their rule (the decode tile, the Stream-K 128 x 128 kernel measured at 64 and
+// 128 tokens). g: the problem in any orientation.
+inline constexpr std::int64_t kBlockRowsMinTokens = 256;
+inline std::optional<Sm90Config> block_rows_config(const GemmArguments& g) {
+  if (g.scale_mode != ScaleMode::Block) return std::nullopt;
+  const Sm90Config rows{Schedule::Cooperative128x128, false, Major::Row};
+  if (!row_major_considered(g) || !schedule_built(rows.schedule, as_row_major_d(g))) return std::nullopt;
+  if (as_row_major_d(g).m <= kBlockRowsMinTokens) return std::nullopt;
+  return rows;
+}
+
 // The whole-tile configuration, orientation included: choose_schedule's walk over the
 // column-major D's built whole-tile kernels, then the row-major D's (where considered) on the
 // transposed extents, each replacing the choice only past the margin; the column-major
 // default where none is built (then nothing runs g: can_implement says why).
 inline Sm90Config choose_config(const GemmArguments& g, int sms) {
+  if (const std::optional<Sm90Config> rows = block_rows_config(g)) return *rows;
   std::vector<Sm90Config> configs;
   for (const Major d : {Major::Col, Major::Row})
     for (const Schedule s : kSchedules)
@@ -351,6 +370,7 @@ inline Sm90Config choose_config(const GemmArguments& g, int sms) {
 // whole-tile choice, then each orientation's considered Stream-K kernels, column-major first).
 inline std::optional<Sm90Config> choose_config_stream_k(const GemmArguments& g, int sms) {
   if (g.scale_mode == ScaleMode::Rowwise) return std::nullopt;
+  if (block_rows_config(g)) return std::nullopt;  // (block scales at many tokens: whole tiles of the row-major kernel)
   std::vector<Sm90Config> configs{choose_config(g, sms)};
   for (const Major d : {Major::Col, Major::Row}) {
     if (d == Major::Row && !row_major_considered(g)) continue;

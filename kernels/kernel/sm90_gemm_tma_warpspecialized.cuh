@@ -266,8 +266,9 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           c_prefetched = !Scheduler::Splits || w.split <= 1;
           if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
           if constexpr (!Scheduler::Splits) kept_m = int32_t(w.m), kept_n = int32_t(w.n), kept_l = int32_t(w.l);
-          if constexpr (Mainloop::BlockScaled)  // (BM = 128: tile m is A's scale block)
-            Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin, int64_t(w.m) * ClusterM + rank, w.k_begin);
+          if constexpr (Mainloop::BlockScaled)  // (BM = 128: tile m is A's scale block; RowsOfA: tile n's first of B's)
+            Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin,
+                                       Mainloop::block_scale_tile(int64_t(w.m) * ClusterM + rank, int64_t(w.n)), w.k_begin);
           else
             Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
@@ -359,7 +360,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         whole = w.role == SegmentRole::Whole;
         if (whole) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
         if constexpr (Mainloop::BlockScaled)
-          Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin), w.m * ClusterM + rank, w.k_begin);
+          Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin),
+                                     Mainloop::block_scale_tile(int64_t(w.m) * ClusterM + rank, int64_t(w.n)), w.k_begin);
         else
           Mainloop::mma(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin));
       }

@@ -8,6 +8,7 @@
 #include <rapidcheck/catch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 #include <string>
@@ -327,8 +328,8 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 64, "the shipped kernels (sm90_kernel_list.hpp's table)");
-  // the D major, read off the epilogue: row-major for the MidRow kernels only
+  static_assert(std::tuple_size_v<set::Kernels> == 65, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  // the D major, read off the epilogue: row-major for the MidRow kernels and Fp8BlockRows only
   constexpr set::KernelTraits mr = set::traits_of<set::MidRowSplit<set::f16>>, mc = set::traits_of<set::MidSplit<set::f16>>;
   static_assert(mr.d_major == Major::Row && mc.d_major == Major::Col && w.d_major == Major::Col && mr.bn == 192 && mr.stream_k &&
                 mr.cluster_m == 2 && mr.output == Element::F16);
@@ -526,10 +527,11 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   CHECK((t.m == 7168 && t.n == 62 && t.scale_a == &scales[1] && t.scale_b == &scales[0] && t.ld_scale_a == 64 &&
          t.scale_mode == ScaleMode::Block));
   // The kernels check the transposed problem in their view (D column-major, the row scales in
-  // scale_b over N); read as a caller's, the same arguments are a column-major D, refused.
+  // scale_b over N); read as a caller's, the same arguments are a column-major D, refused. The
+  // caller's row-major D is the view of the kernel with the tokens along its M (Fp8BlockRows).
   CHECK(check_arguments(t, ArgumentsView::Kernel));
   CHECK(has(check_arguments(t), GemmStatus::Unsupported, "needs a row-major D"));
-  CHECK(has(check_arguments(g, ArgumentsView::Kernel), GemmStatus::Unsupported, "column-major D"));
+  CHECK(check_arguments(g, ArgumentsView::Kernel));
   {
     GemmArguments short_ld = t;
     short_ld.ld_scale_a = 60;  // below the caller's M (62), now N
@@ -670,6 +672,230 @@ TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel, its turn
   CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x192);
   CHECK(!sm90::choose_stream_k(t, 132));
   CHECK(M::can_implement(sm90::problem_shape_of(t), M::arguments_of(t)));
+}
+
+TEST_CASE("sm90 block-scaled FP8 with the tokens along M: the row-major kernel, its scale indexing and the rule") {
+  using Rows = set::Fp8BlockRows;
+  using M = Rows::Mainloop;
+  constexpr set::KernelTraits r = set::traits_of<Rows>;
+  static_assert(r.block_scaled && !r.stream_k && r.bm == 128 && r.bn == 128 && r.cluster_m == 2 && !r.pingpong &&
+                r.d_major == Major::Row && r.element == Element::E4M3 && r.element_b == Element::E4M3 && r.output == Element::BF16 &&
+                r.a_k_major && r.b_k_major);
+  static_assert(sm90::runs_schedule(r, sm90::Schedule::Cooperative128x128));
+  // A's row scales in the stage (128 f32: the tile's tokens), consumers together, 64 accumulators
+  // and 64 partial sums per consumer thread.
+  static_assert(M::BlockScaled && M::RowsOfA && !set::Fp8Block::Mainloop::RowsOfA && M::Issue == sm90::ConsumerIssue::Together &&
+                M::stage_scale_bytes == 128 * 4 && M::AtomsM * M::AtomValues == 64 && M::ClusterM == 2);
+  // The blocked operand's first 128-row block of CTA tile (m, n) is B's n (BN = 128: one block
+  // per tile); the stage's row scales start at A's row 128 m (m counting the cluster's CTAs).
+  static_assert(M::block_scale_tile(5, 3) == 3 && M::scaled_row0(5, 3) == 640 && set::Fp8Block::Mainloop::block_scale_tile(5, 3) == 5 &&
+                set::Fp8Block::Mainloop::scaled_row0(5, 3) == 384);
+  // The promotion's indexing, read off the C partition of the 128 x 128 tile: value i's row is
+  // this thread's first row plus thread 0's row of value i, its 128-column block of B thread 0's
+  // block of value i, and a thread's 64 values lie in 2 rows (its 2 row scales per k-tile); the
+  // 256 consumer threads cover each element once.
+  const auto tile = make_shape(C<128>{}, C<128>{});
+  const auto id = make_identity_tensor(tile);
+  const auto c0 = typename M::TiledMma{}.get_slice(0).partition_C(id);
+  std::vector<int> seen(128 * 128, 0);
+  bool shifted = true, same_block = true, two_rows = true;
+  for (int t = 0; t < 256; ++t) {
+    const auto c = typename M::TiledMma{}.get_slice(t).partition_C(id);
+    const int row0 = int(get<0>(c(0)));
+    std::vector<int> rows;
+    for (int i = 0; i < 64; ++i) {
+      const int row = int(get<0>(c(i))), col = int(get<1>(c(i)));
+      REQUIRE((row >= 0 && row < 128 && col >= 0 && col < 128));
+      ++seen[size_t(row * 128 + col)];
+      shifted = shifted && row == row0 + int(get<0>(c0(i)));
+      same_block = same_block && col / 128 == int(get<1>(c0(i))) / 128;
+      if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+    }
+    two_rows = two_rows && rows.size() == 2;
+  }
+  CHECK(shifted);
+  CHECK(same_block);
+  CHECK(two_rows);
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  // Its arguments: the caller's problem unswapped (D row-major): A's row scales (M, KB) by TMA
+  // with the caller's ld_scale_a, B's blocks (ceil(N/128), KB).
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  GemmArguments g = fp8(4096, 7168, 16384);
+  g.c.major = Major::Row;
+  g.ldd = 7168;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  REQUIRE(check_arguments(g));
+  REQUIRE(check_arguments(g, ArgumentsView::Kernel));  // (the kernels' view of a row-major D: the caller's)
+  const auto args = M::arguments_of(g);
+  CHECK((args.scale_a == &scales[0] && args.scale_b == &scales[1] && args.ld_scale_b == 4096));
+  CHECK(M::can_implement(sm90::problem_shape_of(g), args));
+  {
+    GemmArguments padded = g;
+    padded.ld_scale_a = 4100;  // the caller's, kept
+    CHECK(M::arguments_of(padded).ld_scale_b == 4100);
+    padded.m = 62;
+    padded.ld_scale_a = 0;  // M rounded up to 4
+    CHECK(M::arguments_of(padded).ld_scale_b == 64);
+  }
+  const tma::Arguments rows = M::row_scale_arguments(1000, 16384, 1000);
+  CHECK((rows.rule == tma::Rule::ok && rows.box_dim[0] == 128 && rows.global_dim[0] == 1000 && rows.global_dim[1] == 128 &&
+         rows.box_bytes == 512));
+  {
+    GemmArguments short_ld = g;
+    short_ld.ld_scale_a = 4092;  // below M
+    CHECK(has(check_arguments(short_ld, ArgumentsView::Kernel), GemmStatus::InvalidLeadingDim, "smaller than M = 4096"));
+    GemmArguments odd_ld = g;
+    odd_ld.m = 1001;
+    odd_ld.ld_scale_a = 1001;  // not whole 16 bytes: TMA cannot stride it
+    CHECK(has(check_arguments(odd_ld, ArgumentsView::Kernel), GemmStatus::Misaligned, "not a multiple of 4"));
+    GemmArguments batched = g;
+    batched.batch = 2;
+    CHECK(!check_arguments(batched, ArgumentsView::Kernel));
+  }
+  // The dispatch: past kBlockRowsMinTokens tokens this kernel on whole tiles in the caller's
+  // orientation, never a Stream-K kernel of the D^T orientation; at 256 tokens and fewer the D^T
+  // kernels' rule (the decode tile, the Stream-K 128 x 128 kernel).
+  const sm90::Sm90Config row_config{sm90::Schedule::Cooperative128x128, false, Major::Row};
+  CHECK(sm90::choose_config(g, 132) == row_config);
+  CHECK(sm90::choose_config(sm90::as_column_major_d(g), 132) == row_config);  // (either orientation given)
+  CHECK(!sm90::choose_config_stream_k(g, 132));
+  CHECK(sm90::to_string(row_config) == "cooperative 128x128 row-major D");
+  const std::vector<sm90::Sm90Config> built = sm90::built_configs(g);
+  CHECK(std::find(built.begin(), built.end(), row_config) != built.end());
+  for (const int64_t tokens : {1, 64, 128, 256}) {
+    GemmArguments few = g;
+    few.m = tokens;
+    few.ld_scale_a = 0;
+    INFO(tokens << " tokens");
+    CHECK(sm90::choose_config(few, 132).d == Major::Col);
+  }
+  for (const int64_t tokens : {257, 320, 2048, 8192}) {
+    GemmArguments many = g;
+    many.m = tokens;
+    many.ld_scale_a = 0;
+    INFO(tokens << " tokens");
+    CHECK(sm90::choose_config(many, 132) == row_config);
+    CHECK(!sm90::choose_config_stream_k(many, 132));
+  }
+  // Per-tensor FP8 with a row-major D does not take it (it applies block scales only).
+  GemmArguments per_tensor = g;
+  per_tensor.scale_mode = ScaleMode::PerTensor;
+  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, per_tensor));
+}
+
+namespace {
+// The caller's block scales on the host (docs/gemm.md): sa[kb ld + m] per token and k-group,
+// sb[(n / 128) KB + kb] per 128 x 128 block of the weight; every value distinct, sa's positive
+// and sb's negative, so that a scale read from the wrong array or place cannot match.
+struct HostBlockScales {
+  std::vector<float> sa, sb;
+  int64_t ld = 0, kb = 0;
+  explicit HostBlockScales(const GemmArguments& caller)
+      : ld(block_scale_ld(caller)), kb((caller.k + scale_block - 1) / scale_block) {
+    sa.resize(size_t(ld * kb));
+    sb.resize(size_t((caller.n + scale_block - 1) / scale_block * kb));
+    for (size_t i = 0; i < sa.size(); ++i) sa[i] = float(1 + i);
+    for (size_t i = 0; i < sb.size(); ++i) sb[i] = -float(1 + i);
+  }
+};
+
+// The block-scaled promotion of `Kernel` emulated on the host with the mainloop's own pieces:
+// the kernel's view of the caller's problem (D^T, or the caller's for RowsOfA), arguments_of,
+// scale_sources (what the Params are built from), scaled_row0 (where the stage's TMA box of row
+// scales starts; zeros past the extent, as TMA fills them), block_scale_tile and
+// block_scale_index (the block scale's ldg), and the C partition as mma_block_scaled indexes it
+// (RowsOfA: the stage's row row0 + thread 0's row of value i, the block of thread 0's column;
+// else the stage's row col0 + thread 0's column of value i, the tile's one block). For every CTA
+// tile, consumer thread, value and k-group whose element lies in D, the pair of scales the
+// promotion multiplies is checked against the caller's sa and sb of that element of D. Returns
+// how many pairs differ (a pointer read past the caller's arrays counts as differing).
+template <class Kernel>
+int64_t promotion_mismatches(const GemmArguments& caller, const HostBlockScales& h) {
+  using M = typename Kernel::Mainloop;
+  GemmArguments c = caller;
+  c.scale_a = h.sa.data();
+  c.scale_b = h.sb.data();
+  const GemmArguments g = M::RowsOfA ? c : sm90::as_column_major_d(c);
+  const auto problem = sm90::problem_shape_of(g);
+  const auto src = M::scale_sources(problem, M::arguments_of(g));
+  const auto read = [&](const float* base, int64_t i) {
+    for (const std::vector<float>* v : {&h.sa, &h.sb})
+      if (base == v->data()) return i >= 0 && i < int64_t(v->size()) ? (*v)[size_t(i)] : NAN;
+    return NAN;
+  };
+  const int64_t m = g.m, n = g.n;
+  const auto id = make_identity_tensor(make_shape(C<M::BM>{}, C<M::BN>{}));
+  const auto c0 = typename M::TiledMma{}.get_slice(0).partition_C(id);
+  constexpr int values = M::AtomsM * M::AtomValues;
+  int64_t bad = 0;
+  for (int64_t tm = 0; tm < (m + M::BM - 1) / M::BM; ++tm)
+    for (int64_t tn = 0; tn < (n + M::BN - 1) / M::BN; ++tn) {
+      const int64_t block0 = M::block_scale_tile(tm, tn);
+      const int64_t first = M::scaled_row0(tm, tn);
+      for (int t = 0; t < M::ConsumerWarpgroups * 128; ++t) {
+        const auto ct = typename M::TiledMma{}.get_slice(t).partition_C(id);
+        const int row0 = int(get<0>(ct(0))), col0 = int(get<1>(ct(0)));
+        for (int i = 0; i < values; ++i) {
+          const int64_t row = tm * M::BM + int64_t(get<0>(ct(i))), col = tn * M::BN + int64_t(get<1>(ct(i)));
+          if (row >= m || col >= n) continue;  // (padding: not stored)
+          const int64_t r = first + (M::RowsOfA ? row0 + int(get<0>(c0(i))) : col0 + int(get<1>(c0(i))));
+          const int64_t b = M::RowsOfA ? block0 + int(get<1>(c0(i))) / scale_block : block0;
+          // the caller's element of D: the kernel's (row, col), or (col, row) for D^T
+          const int64_t token = M::RowsOfA ? row : col, output = M::RowsOfA ? col : row;
+          for (int64_t q = 0; q < h.kb; ++q) {
+            const float rs = r < src.rows_extent ? read(src.rows, q * src.rows_ld + r) : 0.0f;
+            const float bs = read(src.blocks, M::block_scale_index(b, q, src.block_rows, src.blocks_ld));
+            if (!(rs == h.sa[size_t(q * h.ld + token)] && bs == h.sb[size_t((output / scale_block) * h.kb + q)])) ++bad;
+          }
+        }
+      }
+    }
+  return bad;
+}
+}  // namespace
+
+TEST_CASE("sm90 block-scaled FP8: every kernel's promotion reads each element's documented scales (host emulation)") {
+  // The caller's problems (D row-major, the library's block-scale layout): tokens not a multiple
+  // of 128 (a tile straddling M) and of 4 (ld_scale_a M rounded up) or padded, outputs not a
+  // multiple of 128 (a block of B straddling N: the kernels' padding), K not a multiple of 128.
+  struct Shape {
+    int64_t tokens, outputs, k, ld_scale_a;
+  };
+  for (const Shape sh : {Shape{300, 392, 304, 0}, Shape{62, 392, 304, 0}, Shape{385, 260, 400, 392}, Shape{1, 256, 128, 0}}) {
+    GemmArguments g = fp8(sh.tokens, sh.outputs, sh.k);
+    g.c.major = Major::Row;
+    g.c.ld = g.ldd = sh.outputs;
+    g.scale_mode = ScaleMode::Block;
+    g.ld_scale_a = sh.ld_scale_a;
+    const HostBlockScales h(g);
+    INFO("M = " << sh.tokens << ", N = " << sh.outputs << ", K = " << sh.k << ", ld_scale_a = " << sh.ld_scale_a);
+    CHECK(promotion_mismatches<set::Fp8Block>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockStreamK>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockDecode>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockWide>(g, h) == 0);
+    CHECK(promotion_mismatches<set::Fp8BlockRows>(g, h) == 0);
+  }
+  // The sources by operand: the tokens-along-M kernel's row scales are the caller's scale_a over
+  // M (its own A's), its blocks scale_b; the D^T kernels' row scales are their B's (the caller's
+  // scale_a again, over their N), their blocks their A's (the caller's scale_b).
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  GemmArguments g = fp8(4096, 7168, 16384);
+  g.c.major = Major::Row;
+  g.c.ld = g.ldd = 7168;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = &scales[0];
+  g.scale_b = &scales[1];
+  using R = set::Fp8BlockRows::Mainloop;
+  const auto rows = R::scale_sources(sm90::problem_shape_of(g), R::arguments_of(g));
+  CHECK((rows.rows == &scales[0] && rows.rows_extent == 4096 && rows.rows_ld == 4096 && rows.blocks == &scales[1] &&
+         rows.block_rows == 56 && rows.blocks_ld == 128));
+  using B = set::Fp8Block::Mainloop;
+  const GemmArguments t = sm90::as_column_major_d(g);
+  const auto cols = B::scale_sources(sm90::problem_shape_of(t), B::arguments_of(t));
+  CHECK((cols.rows == &scales[0] && cols.rows_extent == 4096 && cols.rows_ld == 4096 && cols.blocks == &scales[1] &&
+         cols.block_rows == 56 && cols.blocks_ld == 128));
 }
 
 TEST_CASE("sm90 FP8 to e4m3: the quantized-output kernel's traits, dispatch, and its tree from the GEMM's fields") {

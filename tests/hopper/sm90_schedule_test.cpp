@@ -643,12 +643,13 @@ GemmArguments block_scaled(int64_t tokens, int64_t out, int64_t k) {
   g.scale_mode = ScaleMode::Block;
   return g;
 }
-// The configuration the dispatch runs on 132 SMs with the workspace (sm90_schedule's name).
+// The configuration the dispatch runs on 132 SMs with the workspace (sm90_schedule's name; the
+// dispatch's pair: choose_config_stream_k, else choose_config).
 std::string runs_on_132(const GemmArguments& caller) {
-  const GemmArguments g = sm90::as_column_major_d(caller);
-  const std::optional<Schedule> sk = sm90::choose_stream_k(g, 132);
-  return sk ? sm90::to_string(sm90::Sm90Config{*sk, true}) : sm90::to_string(sm90::Sm90Config{sm90::choose_schedule(g, 132), false});
+  const std::optional<sm90::Sm90Config> sk = sm90::choose_config_stream_k(caller, 132);
+  return sm90::to_string(sk ? *sk : sm90::choose_config(caller, 132));
 }
+const char* const kRowsKernel = "cooperative 128x128 row-major D";  // (Fp8BlockRows: tokens along M)
 }  // namespace
 
 TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
@@ -661,11 +662,11 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   // The bench's rows (sm90_bench --fp8 --scales block): 64 tokens through 7168 x 16384, 56
   // weight tiles of 128 rows for 132 SMs, each k-loop shared: the decode tile, whose k-tile is
   // the 128 x 128 tile's without its 64 padding columns; 128 tokens: the clustered 128 x 128
-  // Stream-K kernel (one tile of tokens: no weight re-read); 4096 tokens: whole 128 x 192 tiles
-  // (the test below).
+  // Stream-K kernel (one tile of tokens: no weight re-read); 4096 tokens: whole 128 x 128 tiles
+  // with the tokens along their M (the tests below).
   CHECK(runs_on_132(block_scaled(64, 7168, 16384)) == "stream-k cooperative 128x64 no cluster");
   CHECK(runs_on_132(block_scaled(128, 7168, 16384)) == "stream-k cooperative 128x128");
-  CHECK(runs_on_132(block_scaled(4096, 7168, 16384)) == "cooperative 128x192");
+  CHECK(runs_on_132(block_scaled(4096, 7168, 16384)) == kRowsKernel);
   // The model behind the first two: at 64 tokens the decode tile's k-tile costs 0.73 of the
   // clustered 128 x 128 tile's, and its Stream-K plan is predicted 1.6x faster; at 128 tokens
   // two of its tiles cost 1.47 of one 128 x 128 tile, and its lead shrinks to a few percent (the
@@ -722,7 +723,7 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   const std::vector<sm90::Sm90Config> built = sm90::built_configs(t);
   CHECK(std::find(built.begin(), built.end(), *config) != built.end());
   CHECK(std::find(built.begin(), built.end(), sm90::Sm90Config{Schedule::Cooperative128x128, true}) != built.end());
-  CHECK(built.size() == 4);  // whole 128 x 192 and 128 x 128, and both Stream-K kernels
+  CHECK(built.size() == 5);  // whole 128 x 192 and 128 x 128, both Stream-K kernels, and the row-major D's 128 x 128
 }
 
 TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel and the rule") {
@@ -749,20 +750,24 @@ TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel and the r
   CHECK(sm90::to_string(*config) == "cooperative 128x192");
   const std::vector<sm90::Sm90Config> built = sm90::built_configs(t);
   CHECK(std::find(built.begin(), built.end(), *config) != built.end());
-  // The rule: at thousands of tokens through DeepSeek-V3's projections, where whole 128 x 192
-  // tiles fill their waves about as well as 128 x 128 ones, the wider tile (its rate 1.88 against
-  // 1.7, past the margin), and at 320 tokens through 7168 outputs too (two 192-column tiles pad
-  // as much as three of 128; through 4096 outputs the 128 x 128 tiles fill their one wave
-  // better); at 256 tokens and fewer a 192-column tile is a third padding or more: the 128 x 128
-  // kernels, and at decode's token counts the rule above. Every whole-tile choice is the model's
-  // best of what is built, within the margin (the property below).
+  // The rule among the D^T kernels: at thousands of tokens through DeepSeek-V3's projections,
+  // where whole 128 x 192 tiles fill their waves about as well as 128 x 128 ones, the wider tile
+  // (its rate 1.88 against 1.7, past the margin), and at 320 tokens through 7168 outputs too (two
+  // 192-column tiles pad as much as three of 128; through 4096 outputs the 128 x 128 tiles fill
+  // their one wave better); at 256 tokens and fewer a 192-column tile is a third padding or more:
+  // the 128 x 128 kernels, and at decode's token counts the rule above. Every whole-tile choice
+  // is the model's best of what is built, within the margin (the property below). The dispatch
+  // runs none of them past 256 tokens: the kernel with the tokens along its M (the next test).
   for (const int64_t tokens : {2048, 4096, 8192})
     for (const auto& [out, in] : {std::array<int64_t, 2>{7168, 16384}, {7168, 2048}, {24576, 1536}, {4096, 7168}}) {
       INFO(tokens << " x " << out << " x " << in);
-      CHECK(runs_on_132(block_scaled(tokens, out, in)) == "cooperative 128x192");
+      CHECK(sm90::choose_schedule(sm90::as_column_major_d(block_scaled(tokens, out, in)), 132) == Schedule::Cooperative128x192);
+      CHECK(runs_on_132(block_scaled(tokens, out, in)) == kRowsKernel);
     }
-  CHECK(runs_on_132(block_scaled(320, 7168, 16384)) == "cooperative 128x192");
-  CHECK(runs_on_132(block_scaled(320, 4096, 7168)) == "cooperative 128x128");
+  CHECK(sm90::choose_schedule(sm90::as_column_major_d(block_scaled(320, 7168, 16384)), 132) == Schedule::Cooperative128x192);
+  CHECK(sm90::choose_schedule(sm90::as_column_major_d(block_scaled(320, 4096, 7168)), 132) == Schedule::Cooperative128x128);
+  CHECK(runs_on_132(block_scaled(320, 7168, 16384)) == kRowsKernel);
+  CHECK(runs_on_132(block_scaled(320, 4096, 7168)) == kRowsKernel);
   for (const int64_t tokens : {1, 64, 128, 256})
     for (const auto& [out, in] : {std::array<int64_t, 2>{7168, 16384}, {7168, 2048}, {2112, 7168}}) {
       INFO(tokens << " x " << out << " x " << in);
@@ -773,6 +778,13 @@ TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel and the r
     const int64_t in = 128 * *rc::gen::inRange<int64_t>(1, 130);
     const GemmArguments g = sm90::as_column_major_d(block_scaled(tokens, out, in));
     const sm90::Sm90Config chosen = sm90::choose_config(g, 132);
+    // (past kBlockRowsMinTokens the kernel with the tokens along its M, whatever the model says)
+    if (tokens > sm90::kBlockRowsMinTokens) {
+      RC_ASSERT(chosen == (sm90::Sm90Config{Schedule::Cooperative128x128, false, Major::Row}));
+      RC_ASSERT(!sm90::choose_config_stream_k(g, 132));
+      return;
+    }
+    RC_ASSERT(chosen.d == Major::Col);
     double best = 0, mine = -1;
     for (const Schedule s : sm90::kSchedules) {
       if (!sm90::schedule_built(s, g)) continue;
@@ -801,7 +813,7 @@ TEST_CASE("sm90 block-scaled FP8: the GPU test's expected kernels on 132 SMs") {
   const char* sk = "stream-k cooperative 128x128";
   const Case cases[] = {{64, 7168, 16384, dec}, {100, 7000, 16016, sk}, {128, 7168, 16384, sk},    {1, 7168, 16384, dec},
                         {17, 7000, 16016, dec}, {64, 2112, 7168, dec},  {40, 4000, 7000, dec},     {64, 2048, 16384, dec},
-                        {33, 1000, 2000, dec},      {4096, 7168, 2048, "cooperative 128x192"},
+                        {33, 1000, 2000, dec},      {4096, 7168, 2048, kRowsKernel}, {1000, 1000, 1040, kRowsKernel},
                         {128, 7168, 4096, nullptr}, {100, 1000, 1040, nullptr}, {200, 392, 4112, nullptr}};
   for (const Case& c : cases) {
     INFO(c.tokens << " x " << c.out << " x " << c.k);

@@ -834,7 +834,8 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
   if (cs.force != nullptr) {  // (the configuration of that name: sm90_gemm_bench's --config)
     bool named = false;
     for (const tk::sm90::Schedule sch : tk::sm90::kSchedules)
-      if (tk::sm90::to_string(tk::sm90::Sm90Config{sch, false}) == cs.force) decode = {sch, false}, named = true;
+      for (const tk::Major dm : {tk::Major::Col, tk::Major::Row})
+        if (tk::sm90::to_string(tk::sm90::Sm90Config{sch, false, dm}) == cs.force) decode = {sch, false, dm}, named = true;
     if (!named) std::printf("  '%s' names no configuration\n", cs.force);
   }
   // (forced only on sm_90: elsewhere tessera::gemm's refusal is the expected answer)
@@ -927,9 +928,15 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
 // The 128 x 192 kernel (its consumer warpgroups issuing in turns) where the rule takes it (many
 // tokens) and forced: tokens (the kernel's N) past 192 and below it, outputs (its M) a cluster's
 // tail, K not a multiple of 128, beta, a padded ld_scale_a, and its promotion against per-tensor.
+// The 128 x 128 kernel with the tokens along its M (D row-major, not transposed: 2 row scales
+// and one block scale per thread and k-tile) where the rule takes it (past 256 tokens) and
+// forced: M = 1, 17, 100, 385, 4096 (a cluster's tail CTA past M, a tile of one token), N not a
+// multiple of 128 (a block of B straddling N), K not a multiple of 128, beta, a padded
+// ld_scale_a, and its promotion against per-tensor. (Block scales run one batch: refused above.)
 constexpr const char* kBlockDecode = "stream-k cooperative 128x64 no cluster";  // (hopper_sm90_schedule_test checks these
 constexpr const char* kBlockStreamK = "stream-k cooperative 128x128";            // names on 132 SMs)
 constexpr const char* kBlockWide = "cooperative 128x192";
+constexpr const char* kBlockRows = "cooperative 128x128 row-major D";
 void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
   using E = tk::Element;
   const auto RW = tk::ScaleMode::Rowwise, BL = tk::ScaleMode::Block;
@@ -984,9 +991,9 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
                                   // the promotion's error on the decode kernel (uniform scales: against per-tensor)
                                   Fp8ScaledCase{"blk_dec_promotion_k16384", 64, 2048, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true, true, 0,
                                                 kBlockDecode},
-                                  // the 128 x 192 kernel: the rule's at 4096 tokens; forced with residues
-                                  Fp8ScaledCase{"blk_wide_m4096", 4096, 7168, 2048, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
-                                                kBlockWide},
+                                  // the 128 x 192 kernel, forced (the rule runs the row-major kernel past 256 tokens)
+                                  Fp8ScaledCase{"blk_wide_m4096", 4096, 7168, 2048, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0,
+                                                nullptr, false, kBlockWide},
                                   Fp8ScaledCase{"blk_wide_residues_beta", 1000, 1000, 1040, 1, BL, E::BF16, true, 16, 0.5f, 0.5f, false, false,
                                                 12, nullptr, false, kBlockWide},
                                   Fp8ScaledCase{"blk_wide_m200_k4112", 200, 392, 4112, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0,
@@ -996,7 +1003,23 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
                                   Fp8ScaledCase{"blk_wide_m385_k_residue", 385, 2176, 7008, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false,
                                                 0, nullptr, false, kBlockWide},
                                   Fp8ScaledCase{"blk_wide_promotion_k16384", 384, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true, false,
-                                                0, nullptr, false, kBlockWide}})
+                                                0, nullptr, false, kBlockWide},
+                                  // the tokens along M: the rule's at 4096 and 1000 tokens (with the workspace: no
+                                  // Stream-K there); forced below 256 tokens with residues
+                                  Fp8ScaledCase{"blk_rows_m4096", 4096, 7168, 2048, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0,
+                                                kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_residues_beta", 1000, 1000, 1040, 1, BL, E::BF16, true, 16, 0.5f, 0.5f, false, true,
+                                                12, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_m1", 1, 7168, 2048, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0, nullptr,
+                                                false, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_m17_residues", 17, 7000, 16016, 1, BL, E::BF16, true, 16, 0.5f, 0.0f, false, false, 8,
+                                                nullptr, false, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_m100_small", 100, 520, 1000, 1, BL, E::BF16, true, 8, 2.0f, -0.25f, false, false, 4,
+                                                nullptr, false, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_m385_k_residue", 385, 2176, 7008, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false,
+                                                0, nullptr, false, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_promotion_k16384", 384, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true, false,
+                                                0, nullptr, false, kBlockRows}})
     run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
   // Refused with a reason: block scales with a column-major D, or to f32.
   run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);

@@ -55,8 +55,8 @@ rc=$?
 note "build: rc=$rc ($(( $(date +%s) - t0 )) s)"
 [ $rc -ne 0 ] && { grep -a "error" "$OUT/build.log" | head -20 | tee -a "$log"; status=1; }
 # The FP8 kernels' registers and spills (the per-tensor unit, the block-scaled one, its decode
-# tile, its 128 x 192 tile).
-for u in fp8 fp8_block fp8_block_decode fp8_block_wide; do
+# tile, its 128 x 192 tile, the tokens-along-M tile).
+for u in fp8 fp8_block fp8_block_decode fp8_block_wide fp8_block_rows; do
   f="$B/k_sm90_instances_$u.o.ptxas"
   [ -f "$f" ] && note "ptxas $u: $(grep -ac 'Used' "$f") kernels, registers $(grep -aoE 'Used [0-9]+ registers' "$f" | awk '{print $2}' | sort -n | uniq | tr '\n' ' '), spill stores: $(grep -aoE '[0-9]+ bytes spill stores' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
   [ -f "$B/k_sm90_instances_$u.o" ] && mkdir -p "$OUT/sass_$u" && bash tools/device/sass_spills.sh "$B/k_sm90_instances_$u.o" "$OUT/sass_$u" HGMMA |

@@ -3,21 +3,21 @@
 # 240): tools/device/sm90_fp8_block_probe.cu's variants (bench/notes/fp8.md's decision table
 # reads the results), no library build.
 #   1. build: each variant one object (-DTESSERA_FP8_PROBE_VARIANT=i, only its kernel), all
-#      side by side with the driver (13 jobs on 16 cores: ~45-75 s), linked into one binary;
+#      side by side with the driver (9 jobs by default on 16 cores: ~45-60 s), linked into one binary;
 #   2. ptxas registers / spills of each kernel, and its SASS k-loop counted by opcode
 #      (tools/device/sass_kloop.py: HGMMA, FFMA, FMUL, LDS widths, barriers, wgmma waits,
 #      mbarrier ops, spills) and sass_spills.sh's spill line;
 #   3. the probe: every variant checked (poisoned D, FP64 samples, the block variants against
 #      a's D bit for bit) and timed in rotated rounds at 4096 and 2048 x 7168 x 16384 and at
 #      1024 x 2048 x 16384 (one partial wave: the k-tile at a light load) (~15 s);
-#   4. ncu on NCU_VARIANTS (default b, a, c: ~30-50 s each at 4096 x 7168 x 16384), one report
+#   4. ncu on NCU_VARIANTS (default r, a: ~30-50 s each at 4096 x 7168 x 16384), one report
 #      each (SpeedOfLight, ComputeWorkloadAnalysis, WarpStateStats, SchedulerStats,
 #      InstructionStats, SourceCounters, LaunchStats, Occupancy, the tensor pipe's and shared
 #      memory's metrics), skipped once less than NCU_MIN_S is left; the side by side and the
 #      stall reasons (per reason and per SASS line: tools/device/ncu_fp8_summary.py) into
 #      summary.txt.
 #   OUT=$OUT bash tools/device/run_sm90_fp8_block_probe.sh
-#   [VARIANTS="0 1 ..."] [NCU_VARIANTS="1 0 2"] [REPS=20] [MAX_S=240] [NCU_MIN_S=40] [NCU_SHAPE="4096 7168 16384"]
+#   [VARIANTS="0 1 ..."] [NCU_VARIANTS="12 0"] [REPS=20] [MAX_S=240] [NCU_MIN_S=40] [NCU_SHAPE="4096 7168 16384"]
 # $OUT at the end: summary.txt, probe.txt, logs.tgz (the build logs, the SASS, the ncu reports
 # and their exports).
 set -uo pipefail
@@ -25,8 +25,8 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-fp8-block-probe}
 B=${BUILD:-/tmp/tessera-fp8-block-probe-build}
 MAX_S=${MAX_S:-240}
-VARIANTS=${VARIANTS:-"0 1 2 3 4 5 6 7 8 9 10 11"}
-NCU_VARIANTS=${NCU_VARIANTS-"1 0 2"}  # (empty: no ncu)
+VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12"}  # (r beside a, b, c, d, e, e-sa, d128; all: "0 1 2 3 4 5 6 7 8 9 10 11 12")
+NCU_VARIANTS=${NCU_VARIANTS-"12 0"}  # (r, then a; empty: no ncu)
 NCU_MIN_S=${NCU_MIN_S:-40}
 NCU_SHAPE=${NCU_SHAPE:-"4096 7168 16384"}
 REPS=${REPS:-20}

@@ -26,6 +26,10 @@
 //   a-t   a with the consumers in turns (the 128x192 kernel's issue at 128 columns)
 //   d128  per-tensor FP8, 128x128 c2 (sm90::Fp8Gemm<.., 128>: Fp8Small, shipped): a's and g's
 //      ceiling
+//   r  block, 128x128 c2, the tokens along the tile's M (sm90::Fp8BlockRowsGemm<>: Fp8BlockRows,
+//      D row-major, no transpose): 2 row scales and one block scale per consumer thread and
+//      k-tile, the stage released right after the wgmmas' wait; its ceiling is d128 (the same
+//      tile per tensor) and its model e-sa (a promotion by scalars only)
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
@@ -64,7 +68,8 @@
   X(8, "f", "block 128x192 c2 turns, column scales as float2 pairs", Check::Block, true)                               \
   X(9, "g", "block 128x128 c2 together, 2 partial fragments (wait_group 1)", Check::Block, true)                       \
   X(10, "a-t", "block 128x128 c2 turns", Check::Block, true)                                                           \
-  X(11, "d128", "per-tensor 128x128 c2 (Fp8Small, shipped)", Check::Unscaled, false)
+  X(11, "d128", "per-tensor 128x128 c2 (Fp8Small, shipped)", Check::Unscaled, false)                                  \
+  X(12, "r", "block 128x128 c2, tokens along M, D row-major (Fp8BlockRows)", Check::Block, true)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (per-
@@ -76,6 +81,7 @@ struct Ops {
   bool (*run)(std::string& why);
   int (*resident_clusters)();
   int bm, bn, cluster, stages;
+  bool tokens_along_m = false;  // the kernel runs the caller's D row-major (its M the tokens), not D^T
 };
 // (weak: a binary links the variants that were built; the others are null)
 #define FP8_PROBE_DECLARE(i, letter, what, check, block) __attribute__((weak)) Ops variant_##i();
@@ -286,6 +292,7 @@ template <> struct Variant<10> {
   using type = s9::Fp8BlockScaledGemm<bfloat16_t, 2, s9::WholeTileScheduler, 128, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>;
 };
 template <> struct Variant<11> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 128>; };
+template <> struct Variant<12> { using type = s9::Fp8BlockRowsGemm<>; };
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
 using Op = s9::GemmSm90<Kernel>;
@@ -293,7 +300,18 @@ namespace {
 Op* op = nullptr;
 bool initialize(const kernels::GemmArguments& caller, std::string& why) {
   if (op == nullptr) op = new Op();
-  if (auto r = op->initialize(s9::as_column_major_d(caller)); !r) {
+  // (the kernel's view: D^T column-major, or the caller's row-major D for the tokens-along-M kernel)
+  const kernels::GemmArguments view = Kernel::Mainloop::RowsOfA ? caller : s9::as_column_major_d(caller);
+  if constexpr (Kernel::Mainloop::BlockScaled) {
+    // Whichever the orientation, the row scales the kernel copies are the caller's scale_a (the
+    // tokens') and its 128 x 128 blocks the caller's scale_b (the weight's): docs/gemm.md.
+    const auto src = Kernel::Mainloop::scale_sources(s9::problem_shape_of(view), Kernel::Mainloop::arguments_of(view));
+    if (caller.scale_mode == kernels::ScaleMode::Block && (src.rows != caller.scale_a || src.blocks != caller.scale_b)) {
+      why = "the kernel would read the row scales from scale_b or the block scales from scale_a";
+      return false;
+    }
+  }
+  if (auto r = op->initialize(view); !r) {
     why = r.message;
     return false;
   }
@@ -313,7 +331,7 @@ int resident_clusters() { return Op::hardware_info(&s9::gemm_sm90_entry<Kernel>)
 #define FP8_PROBE_CAT(a, b) FP8_PROBE_CAT2(a, b)
 Ops FP8_PROBE_CAT(variant_, TESSERA_FP8_PROBE_VARIANT)() {
   return {&initialize, &run, &resident_clusters, int(Kernel::Mainloop::BM), int(Kernel::Mainloop::BN), int(Kernel::Mainloop::ClusterM),
-          int(Kernel::Mainloop::Stages)};
+          int(Kernel::Mainloop::Stages), Kernel::Mainloop::RowsOfA};
 }
 }  // namespace fp8_probe
 
@@ -591,7 +609,9 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     const Variant& v = *ready[q];
     const double med = t.empty() ? 0 : sm90_check::median(t[q]);
     // The k-tile's time: tiles in clusters over the resident clusters, rounded up to whole waves.
-    const int64_t tiles_m = (n + v.ops.bm - 1) / v.ops.bm, tiles_n = (m + v.ops.bn - 1) / v.ops.bn;
+    // (the kernel's M: the outputs for D^T, the tokens for the tokens-along-M kernel)
+    const int64_t kernel_m = v.ops.tokens_along_m ? m : n, kernel_n = v.ops.tokens_along_m ? n : m;
+    const int64_t tiles_m = (kernel_m + v.ops.bm - 1) / v.ops.bm, tiles_n = (kernel_n + v.ops.bn - 1) / v.ops.bn;
     const int64_t cluster_tiles = (tiles_m + v.ops.cluster - 1) / v.ops.cluster * tiles_n;
     const int64_t slots = std::max(1, v.ops.resident_clusters());
     const int64_t waves = (cluster_tiles + slots - 1) / slots;

@@ -348,9 +348,10 @@ inline GemmResult check_quantized_output(const GemmArguments& g) {
 
 // The scale modes beyond per-tensor: FP8 inputs, both vectors given; Block as its kernel
 // runs it (e4m3 x e4m3, bf16 D row-major, one batch, scale_a's leading dimension). In the
-// kernels' view (ArgumentsView::Kernel) the block rules read the transposed problem: D
-// column-major, scale_b the caller's A scales (leading dimension ld_scale_a over the caller's
-// M, now N), scale_a the caller's B blocks (over the caller's N, now M).
+// kernels' view (ArgumentsView::Kernel) the block rules read the problem as the kernel runs it:
+// D column-major, the transposed problem (scale_b the caller's A scales, leading dimension
+// ld_scale_a over the caller's M, now N; scale_a the caller's B blocks, over the caller's N, now
+// M), or D row-major, the caller's own (the kernel with the tokens along its tile's M).
 inline GemmResult check_scale_mode(const GemmArguments& g, ArgumentsView view = ArgumentsView::Caller) {
   if (static_cast<unsigned>(g.scale_mode) > static_cast<unsigned>(ScaleMode::Block))
     return fail(GemmStatus::Unsupported, "scale_mode = " + std::to_string(static_cast<unsigned>(g.scale_mode)) + " is not a ScaleMode");
@@ -377,11 +378,11 @@ inline GemmResult check_scale_mode(const GemmArguments& g, ArgumentsView view = 
   if (output_element(g) != Element::BF16)
     return fail(GemmStatus::Unsupported, std::string("scale_mode = block writes D in bf16 only (epilogue.output = ") +
                                              to_string(output_element(g)) + ")");
-  const bool kernel_view = view == ArgumentsView::Kernel;
-  if (g.c.major != (kernel_view ? Major::Col : Major::Row))
-    return fail(GemmStatus::Unsupported, kernel_view ? "scale_mode = block: the kernels' view of the problem has a column-major D"
-                                                     : "scale_mode = block needs a row-major D (C's major): the block-scaled kernel "
-                                                       "reads B's 128x128 blocks as its A tiles and A's row scales per column of its tile");
+  // (the kernels' view: transposed where its D is column-major)
+  const bool kernel_view = view == ArgumentsView::Kernel && g.c.major == Major::Col;
+  if (view != ArgumentsView::Kernel && g.c.major != Major::Row)
+    return fail(GemmStatus::Unsupported, "scale_mode = block needs a row-major D (C's major): A's row scales are per row of D, "
+                                         "B's 128x128 blocks per block of its columns");
   if (g.batch != 1)
     return fail(GemmStatus::Unsupported, "scale_mode = block runs one batch (L = " + std::to_string(g.batch) + ")");
   // (the caller's M and A's row scales: N and scale_b in the kernels' view)
