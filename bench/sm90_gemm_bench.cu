@@ -73,6 +73,9 @@
 //   --launch-once: each shape's tessera GEMM and cuBLAS call launched once and checked, nothing
 //   timed: for a profiler, e.g. which kernel cuBLAS picks per suite shape (ncu's LaunchStats:
 //   kernel name, grid, cluster), as tools/device/cublas_kernels.sh runs it
+//   --tune-probe M N K ...: (bf16 TN) gemm_tune's rounds and the bench's pairs side by side on the
+//   configurations gemm_tune times, with the order, the L2 and the predecessor switched
+//   (bench_tune_probe; bench/notes/suite.md reads it)
 //   --mode-boxes: (that build; TN, and NT in bf16) the TMA dims one per gmem mode instead of
 //   divided modes: an MN-major 128 x 64 tile is 2 boxes of 64 x 64, not one (64, 64, 2) box
 #include <cublasLt.h>
@@ -766,6 +769,108 @@ double geometric_mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::exp(s / double(v.size()));
 }
 
+// --tune-probe M N K (bf16 TN, D column-major as the suite's rows run): gemm_tune's timing and
+// the pairs' side by side in one process, on the configurations gemm_tune times (the kernel list's,
+// Stream-K ones only where their plan shares k-iterations; one workspace, the largest any asks
+// for, as gemm_tune gives). Rounds as gemm_tune times them (sm90_check::time_rounds: each launch
+// after the lead-in, between its own events), four ways:
+//   rotated     gemm_tune's former order (timing::round_robin: each behind the same neighbour)
+//   balanced    gemm_tune's order (timing::balanced_order: behind every other equally often)
+//   self        rotated, each timed launch after an untimed one of itself (no neighbour's L2)
+//   cold        balanced, the L2 flushed before each timed launch (outside its events)
+// then the rule's configuration against the rotated rounds' fastest other (or second fastest)
+// in the bench's pairs, warm and cold L2 (the pairs' medians also split by position: first in a
+// pair, right after the lead-in, or second, right after the other GEMM).
+bool bench_tune_probe(int64_t m, int64_t n, int64_t k, int reps) {
+  namespace s9 = kernels::sm90;
+  namespace timing = kernels::timing;
+  sm90_check::Problem<bfloat16_t> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 31 + n * 7 + k), "TN");
+  cudaDeviceProp prop{};
+  SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
+  kernels::GemmArguments g = p.args;
+  const std::vector<s9::Sm90Config> all = s9::built_configs(g);
+  size_t ws_bytes = 0;
+  for (const auto& c : all) ws_bytes = std::max(ws_bytes, kernels::device::sm90_workspace_size(g, c));
+  void* ws = nullptr;
+  if (ws_bytes > 0) SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  g.workspace = ws;
+  g.workspace_bytes = ws_bytes;
+  std::vector<s9::Sm90Config> cs;
+  for (const auto& c : all)
+    if (!c.stream_k || kernels::device::sm90_workspace_size(g, c) > 0) cs.push_back(c);
+  if (cs.size() < 2) {
+    std::printf("tune-probe %lld x %lld x %lld: fewer than two configurations to compare\n", (long long)m, (long long)n, (long long)k);
+    cudaFree(ws);
+    return false;
+  }
+  std::vector<std::function<void()>> ks;
+  for (const auto& c : cs)
+    ks.push_back([&g, c] {
+      if (auto r = kernels::device::run_sm90(g, nullptr, c); !r) {
+        std::printf("run %s: %s\n", s9::to_string(c).c_str(), r.message.c_str());
+        std::exit(1);
+      }
+    });
+  const auto sk = s9::choose_config_stream_k(p.args, prop.multiProcessorCount);
+  s9::Sm90Config rule_config = sk ? *sk : s9::choose_config(p.args, prop.multiProcessorCount);
+  if (rule_config.stream_k && kernels::device::sm90_workspace_size(g, rule_config) == 0) rule_config.stream_k = false;
+  const auto rule_it = std::find(cs.begin(), cs.end(), rule_config);
+  if (rule_it == cs.end()) {
+    std::printf("tune-probe: the rule's %s is not among the timed configurations\n", s9::to_string(rule_config).c_str());
+    cudaFree(ws);
+    return false;
+  }
+  const std::size_t rule = std::size_t(rule_it - cs.begin());
+  // rounds: enough for g_target_ms of each configuration (one round's mean launch as the estimate)
+  const auto first = sm90_check::time_rounds(ks, timing::round_robin, 1, false, false);
+  double est = 0;
+  for (const auto& v : first) est += v[0] / double(cs.size());
+  const int rounds = timing::whole_periods(timing::rounds_for(est, g_target_ms, reps), cs.size());
+  struct Way {
+    const char* name;
+    std::size_t (*order)(std::size_t, long long, std::size_t);
+    bool self, cold;
+    std::vector<std::vector<double>> ms;
+  };
+  std::vector<Way> ways = {{"rotated", timing::round_robin, false, false, {}},
+                           {"balanced", timing::balanced_order, false, false, {}},
+                           {"self", timing::round_robin, true, false, {}},
+                           {"cold", timing::balanced_order, false, true, {}}};
+  for (auto& w : ways) w.ms = sm90_check::time_rounds(ks, w.order, rounds, w.self, w.cold);
+  std::printf("tune-probe bf16 TN %lld x %lld x %lld: %zu configurations, %d rounds each way; median [q1 q3] us\n", (long long)m,
+              (long long)n, (long long)k, cs.size(), rounds);
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    std::printf("  %-44s", (s9::to_string(cs[i]) + (i == rule ? " (rule)" : "")).c_str());
+    for (const auto& w : ways) {
+      const timing::Spread s = timing::spread_of(w.ms[i]);
+      std::printf("  %s %6.1f [%6.1f %6.1f]", w.name, 1e3 * s.median, 1e3 * s.q1, 1e3 * s.q3);
+    }
+    std::printf("\n");
+  }
+  for (const auto& w : ways) {
+    const timing::TuneChoice c = timing::choose_with_margin(w.ms, rule);
+    std::printf("  %-8s fastest %s, chosen %s\n", w.name, s9::to_string(cs[c.fastest]).c_str(), s9::to_string(cs[c.index]).c_str());
+  }
+  // the rule against the rotated rounds' fastest other configuration, in pairs
+  std::size_t other = rule == 0 ? 1 : 0;
+  for (std::size_t i = 0; i < cs.size(); ++i)
+    if (i != rule && timing::quantile(ways[0].ms[i], 0.5) < timing::quantile(ways[0].ms[other], 0.5)) other = i;
+  for (const bool cold : {false, true}) {
+    const auto t = sm90_check::time_pairs(ks[rule], ks[other], reps, 5, g_lead, g_target_ms, cold);
+    std::vector<float> rule_first, rule_second, other_first, other_second;  // (even pairs: the rule's first)
+    for (std::size_t i = 0; i < t.mine.size(); ++i) {
+      (i % 2 == 0 ? rule_first : rule_second).push_back(t.mine[i]);
+      (i % 2 == 0 ? other_second : other_first).push_back(t.theirs[i]);
+    }
+    std::printf("  pairs %s L2 (%zu): rule %s %.1f us (first %.1f, second %.1f), %s %.1f us (first %.1f, second %.1f), other / rule %.3f\n",
+                cold ? "cold" : "warm", t.mine.size(), s9::to_string(cs[rule]).c_str(), 1e3 * median(t.mine), 1e3 * median(rule_first),
+                1e3 * median(rule_second), s9::to_string(cs[other]).c_str(), 1e3 * median(t.theirs), 1e3 * median(other_first),
+                1e3 * median(other_second), median(t.theirs) / median(t.mine));
+  }
+  cudaFree(ws);
+  return true;
+}
+
 // Runs the suite (bf16 TN), prints each line as bench() does and a summary against the issue's
 // bars, and writes a CSV (name,tokens_or_m,out_or_n,in_or_k,ratio,tflops,tflops_cublas,schedule,
 // ratio_tuned,schedule_tuned, then the spreads: ratio_lo,ratio_hi,ratio_tuned_lo,ratio_tuned_hi
@@ -860,7 +965,7 @@ int main(int argc, char** argv) {
   int reps = 30;
   bool out_e4m3 = false;
   bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false, grouped = false,
-       skew = false, suite = false, tuned = false, decode = false;
+       skew = false, suite = false, tuned = false, decode = false, tune_probe = false;
   std::string layout = "TN", csv;
   kernels::ScaleMode scale_mode = kernels::ScaleMode::PerTensor;
   std::vector<int64_t> dims;
@@ -877,6 +982,7 @@ int main(int argc, char** argv) {
     else if (a == "--suite") suite = true;
     else if (a == "--decode") suite = decode = true;
     else if (a == "--tuned") tuned = true;
+    else if (a == "--tune-probe") tune_probe = true;
     else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--fast-accum") fast_accum = true;
     else if (a == "--out-e4m3") out_e4m3 = true;
@@ -972,6 +1078,15 @@ int main(int argc, char** argv) {
   bool ok = true;
   if (suite) {
     ok = bench_suite(h, reps, csv, tuned, decode);
+    cublasDestroy(h);
+    return ok ? 0 : 1;
+  }
+  if (tune_probe) {
+    if (f16 || tf32 || fp8 || fused || layout != "TN") {
+      std::printf("error: --tune-probe runs bf16 TN\n");
+      return 1;
+    }
+    for (size_t i = 0; i < dims.size(); i += 3) ok &= bench_tune_probe(dims[i], dims[i + 1], dims[i + 2], reps);
     cublasDestroy(h);
     return ok ? 0 : 1;
   }

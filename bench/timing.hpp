@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <vector>
 
 #include "../kernels/device/lead_in.cuh"
@@ -116,6 +117,65 @@ PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, boo
     cudaFree(sink);
   }
   return t;
+}
+
+// gemm_tune's timing outside the library, with its factors switchable, for the probe that sets
+// it beside the pairs (sm90_gemm_bench --tune-probe): rounds that launch every kernel of `ks`
+// once, each after the lead-in (kLeadInNs) and between its own events, in the order `order`
+// gives (timing::round_robin: gemm_tune's rotation before the balanced order; or
+// timing::balanced_order), a wait at each round's end; `self_before`: each timed launch follows
+// an untimed launch of the same kernel (ahead of its lead-in), so it finds what it leaves itself
+// and no neighbour's L2; `cold_l2`: before each timed launch (outside its events, after the
+// lead-in) a read of twice the L2's size. Warm-up as time_pairs'; then `rounds` rounds. ms[i]: kernel
+// i's time in each round.
+inline std::vector<std::vector<double>> time_rounds(const std::vector<std::function<void()>>& ks,
+                                                    std::size_t (*order)(std::size_t, long long, std::size_t), int rounds,
+                                                    bool self_before, bool cold_l2) {
+  namespace timing = tessera::kernels::timing;
+  using clock = std::chrono::steady_clock;
+  const std::size_t n = ks.size();
+  int4* flush = nullptr;
+  int* sink = nullptr;
+  size_t flush_words = 0;
+  if (cold_l2) {
+    int dev = 0, l2 = 0;
+    SM90_CUDA(cudaGetDevice(&dev));
+    SM90_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    flush_words = 2 * size_t(l2) / sizeof(int4);
+    SM90_CUDA(cudaMalloc(&flush, flush_words * sizeof(int4)));
+    SM90_CUDA(cudaMalloc(&sink, sizeof(int)));
+    SM90_CUDA(cudaMemset(flush, 0x5a, flush_words * sizeof(int4)));
+  }
+  std::vector<cudaEvent_t> ev(2 * n);
+  for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
+  std::vector<std::vector<double>> ms(n);
+  auto round = [&](long long r, bool keep) {
+    for (std::size_t pos = 0; pos < n; ++pos) {
+      const std::size_t i = order(n, r, pos);
+      if (self_before) ks[i]();
+      tessera::kernels::device::lead_in_kernel<><<<1, 1>>>(kLeadInNs);
+      if (cold_l2) l2_flush<<<264, 512>>>(flush, flush_words, sink);
+      SM90_CUDA(cudaEventRecord(ev[2 * i]));
+      ks[i]();
+      SM90_CUDA(cudaEventRecord(ev[2 * i + 1]));
+    }
+    SM90_CUDA(cudaDeviceSynchronize());
+    if (keep)
+      for (std::size_t i = 0; i < n; ++i) {
+        float t = 0;
+        SM90_CUDA(cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]));
+        ms[i].push_back(double(t));
+      }
+  };
+  const auto w0 = clock::now();
+  for (long long w = 0; w < 3 || std::chrono::duration<double, std::milli>(clock::now() - w0).count() < timing::kWarmupMs; ++w) round(w, false);
+  for (int r = 0; r < rounds; ++r) round(r, true);
+  for (auto& e : ev) cudaEventDestroy(e);
+  if (cold_l2) {
+    cudaFree(flush);
+    cudaFree(sink);
+  }
+  return ms;
 }
 
 // The ratio theirs / mine of the two series' medians, and the lowest and highest of the same

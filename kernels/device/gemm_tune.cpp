@@ -142,8 +142,10 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
       out.status = {GemmStatus::LaunchFailed, "gemm_tune: could not create CUDA events"};
       return out;
     }
-  // A round launches every configuration once, in the order timing::round_robin rotates, each
-  // after a lead-in kernel (lead_in.hpp) and between its own events, and waits at its end.
+  // A round launches every configuration once, in timing::balanced_order (each at every position
+  // and behind every other equally often: no configuration always finds the L2 one neighbour
+  // leaves), each after a lead-in kernel (lead_in.hpp) and between its own events, and waits at
+  // its end.
   // `ms[i]` gets configuration i's time in each kept round.
   using clock = std::chrono::steady_clock;
   std::vector<std::vector<double>> ms(n);
@@ -152,7 +154,7 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
   auto run_round = [&](long long round, bool keep) {
     std::size_t last = 0;
     for (std::size_t pos = 0; pos < n && failed; ++pos) {
-      const std::size_t i = timing::round_robin(n, round, pos);
+      const std::size_t i = timing::balanced_order(n, round, pos);
       if (!device::launch_lead_in(stream, lead_us)) {
         failed = {GemmStatus::LaunchFailed, "gemm_tune: could not launch the lead-in kernel"};
         break;
@@ -201,7 +203,8 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
       estimate_ms += double(t) / double(n);
     }
   }
-  const int rounds = timing::rounds_for(estimate_ms, options.min_ms, options.reps);
+  // (whole periods of the balanced order, so every neighbour counts equally in the medians)
+  const int rounds = timing::whole_periods(timing::rounds_for(estimate_ms, options.min_ms, options.reps), n);
   for (int round = 0; round < rounds && failed; ++round) run_round(round, true);
   destroy_events();
   if (!failed) {

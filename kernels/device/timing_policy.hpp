@@ -7,9 +7,14 @@
 //   runs at a low clock for milliseconds; five launches of a 30 us kernel do not bring it up.
 // - Repetitions by time: a kernel of 20-40 us timed 15 times gives ~0.5 ms of samples, and the
 //   median of that moved by more than 10% between runs; each series gets at least `target_ms`.
-// - Round-robin with the order rotated each round: every candidate is timed at every position of
-//   a round equally often, so a position's cost (the first launch after a wait, the L2 the
-//   previous kernel left) spreads over all of them, as drift in clocks does.
+// - Rounds in a balanced order (a Williams design), not one order rotated: every candidate is
+//   timed at every position of a round equally often, so a position's cost (the first launch after
+//   a wait) spreads over all of them, as drift in clocks does; and every candidate follows every
+//   other equally often, so what the previous kernel leaves (the part of the operands it left in
+//   the L2, which depends on its tile order; its shared-memory carveout) spreads too. A rotation
+//   alone keeps each candidate behind the same neighbour in every round: at decode shapes, whose
+//   weights are about the L2's size, that neighbour's leftovers moved a candidate's median by
+//   microseconds and not its neighbour's (bench/notes/suite.md).
 // - The margin: a candidate replaces the rule's choice only where it was faster in at least three
 //   rounds out of four (the upper quartile of the per-round ratio candidate / rule below 1): a
 //   difference smaller than the rounds' own spread keeps the rule's choice, so noise does not
@@ -45,11 +50,43 @@ inline int rounds_for(double estimate_ms, double target_ms, int min_rounds, int 
 }
 
 // The candidate launched at position `pos` of round `round` (of n candidates): round r starts
-// with candidate r mod n, so over n consecutive rounds each candidate takes each position once.
+// with candidate r mod n, so over n consecutive rounds each candidate takes each position once,
+// but always behind the same neighbour (candidate i - 1): balanced_order varies that too.
 inline std::size_t round_robin(std::size_t n, long long round, std::size_t pos) {
   if (n == 0) throw std::invalid_argument("round_robin: no candidates");
   const long long r = ((round % (long long)n) + (long long)n) % (long long)n;  // (warm-up rounds are negative)
   return (std::size_t(r) + pos) % n;
+}
+
+// The candidate launched at position `pos` of round `round` (of n candidates) in a Williams
+// design: round r (mod n) is the sequence 0, 1, n-1, 2, n-2, 3, ... shifted by r (mod n); for an
+// odd n the next n rounds run those sequences reversed. Over any n consecutive rounds (2n for an
+// odd n) each candidate takes each position equally often (once; twice for an odd n), and each
+// ordered pair (a then b, a != b) is adjacent in a round equally often (once; twice for an odd
+// n): no candidate always follows the same one.
+inline std::size_t balanced_order(std::size_t n, long long round, std::size_t pos) {
+  if (n == 0) throw std::invalid_argument("balanced_order: no candidates");
+  if (pos >= n) throw std::invalid_argument("balanced_order: position " + std::to_string(pos) + " of a round of " + std::to_string(n));
+  const long long period = (long long)(n % 2 == 0 ? n : 2 * n);
+  const long long r = ((round % period) + period) % period;  // (warm-up rounds are negative)
+  const std::size_t shift = std::size_t(r) % n;
+  const std::size_t j = r < (long long)n ? pos : n - 1 - pos;  // (the odd case's mirrored rounds)
+  // the base sequence's j-th entry: 0, 1, n-1, 2, n-2, ...
+  const std::size_t base = j == 0 ? 0 : j % 2 == 1 ? (j + 1) / 2 : n - j / 2;
+  return (base + shift) % n;
+}
+
+// `rounds` raised to whole periods of balanced_order over n candidates (n rounds, 2n for an odd
+// n), so that each position and each neighbour counts equally; `rounds` as given where the next
+// whole period would pass `max_rounds` (never fewer rounds than asked).
+inline int whole_periods(int rounds, std::size_t n, int max_rounds = kMaxRounds) {
+  if (n == 0) throw std::invalid_argument("whole_periods: no candidates");
+  if (rounds < 1) throw std::invalid_argument("whole_periods: rounds must be at least 1 (got " + std::to_string(rounds) + ")");
+  if (max_rounds < rounds)
+    throw std::invalid_argument("whole_periods: max_rounds " + std::to_string(max_rounds) + " is below rounds " + std::to_string(rounds));
+  const long long period = (long long)(n % 2 == 0 ? n : 2 * n);
+  const long long up = (rounds + period - 1) / period * period;
+  return up <= max_rounds ? int(up) : rounds;
 }
 
 // The q-quantile (0 <= q <= 1) of v, interpolated linearly between order statistics (q 0.5 of an

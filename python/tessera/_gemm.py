@@ -579,9 +579,10 @@ def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation
     The arguments are tessera.gemm's (``out`` only gives D's layout: the timed runs write a
     scratch copy, nothing of the caller's changes); at least ``reps`` timed rounds (at most
     2000; more for short kernels, until each configuration is timed for 5 ms) after 25 ms of
-    warm-up, each launching every configuration once on ``stream`` in an order rotated from
-    round to round. The rule's configuration stays unless another was faster in three rounds
-    of four (docs/scheduling.md). Returns a GemmTuneResult.
+    warm-up, each launching every configuration once on ``stream`` in a balanced order (each
+    configuration at every place of a round and behind every other equally often). The rule's
+    configuration stays unless another was faster in three rounds of four (docs/scheduling.md).
+    Returns a GemmTuneResult.
     Tuning changes results by floating-point reassociation at most; every configuration is
     deterministic.
 

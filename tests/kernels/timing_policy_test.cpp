@@ -1,5 +1,5 @@
 // The timing policy of gemm_tune and the benchmark (kernels/device/timing_policy.hpp) on the
-// host: how many rounds a first estimate asks for, the rotated round-robin order, quantiles and
+// host: how many rounds a first estimate asks for, the rotated and the balanced orders, quantiles and
 // round spreads, and the margin that keeps the rule's configuration against noise.
 #include <catch2/catch.hpp>
 
@@ -61,6 +61,67 @@ TEST_CASE("round_robin: every candidate at every position once in n rounds", "[t
   // not the same order every round (the first launch of a round is not always candidate 0)
   CHECK(t::round_robin(4, 0, 0) != t::round_robin(4, 1, 0));
   CHECK_THROWS_AS(t::round_robin(0, 0, 0), std::invalid_argument);
+}
+
+TEST_CASE("balanced_order: every position and every predecessor equally often over a period", "[timing]") {
+  for (std::size_t n = 1; n <= 11; ++n) {
+    const long long period = (long long)(n % 2 == 0 ? n : 2 * n);
+    const int each = n % 2 == 0 ? 1 : 2;
+    for (long long first : {0LL, 7LL, -5LL}) {  // (any period of consecutive rounds, negative ones too)
+      std::vector<std::vector<int>> at(n, std::vector<int>(n, 0));       // [candidate][position]
+      std::vector<std::vector<int>> after(n, std::vector<int>(n, 0));    // [previous][candidate] within a round
+      for (long long r = first; r < first + period; ++r) {
+        std::set<std::size_t> in_round;
+        std::size_t prev = 0;
+        for (std::size_t pos = 0; pos < n; ++pos) {
+          const std::size_t c = t::balanced_order(n, r, pos);
+          REQUIRE(c < n);
+          in_round.insert(c);
+          ++at[c][pos];
+          if (pos > 0) ++after[prev][c];
+          prev = c;
+        }
+        CHECK(in_round.size() == n);  // a round launches each candidate once
+      }
+      for (const auto& row : at)
+        for (int k : row) CHECK(k == each);
+      for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b) CHECK(after[a][b] == (a == b ? 0 : each));
+    }
+  }
+  // the rotation does not vary the predecessor: candidate 2 follows candidate 1 in every round
+  // where both run and 2 is not first; the balanced order puts others before it too
+  std::set<std::size_t> before_2;
+  for (long long r = 0; r < 6; ++r)
+    for (std::size_t pos = 1; pos < 6; ++pos)
+      if (t::balanced_order(6, r, pos) == 2) before_2.insert(t::balanced_order(6, r, pos - 1));
+  CHECK(before_2.size() == 5);
+  for (long long r = 0; r < 6; ++r)
+    for (std::size_t pos = 1; pos < 6; ++pos)
+      if (t::round_robin(6, r, pos) == 2) CHECK(t::round_robin(6, r, pos - 1) == 1);
+  CHECK_THROWS_AS(t::balanced_order(0, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(t::balanced_order(4, 0, 4), std::invalid_argument);
+}
+
+TEST_CASE("whole_periods: rounds raised to whole periods of the balanced order", "[timing]") {
+  CHECK(t::whole_periods(131, 10) == 140);  // n even: periods of n rounds
+  CHECK(t::whole_periods(140, 10) == 140);
+  CHECK(t::whole_periods(10, 7) == 14);     // n odd: periods of 2n
+  CHECK(t::whole_periods(1, 1) == 2);
+  CHECK(t::whole_periods(1995, 30) == 1995);  // the next period passes the cap: as asked
+  CHECK(t::whole_periods(5, 4, 6) == 5);
+  for (std::size_t n = 1; n <= 12; ++n)
+    for (int r = 1; r <= 60; ++r) {
+      const int w = t::whole_periods(r, n, 100);
+      const int period = int(n % 2 == 0 ? n : 2 * n);
+      CHECK(w >= r);  // never fewer than asked
+      CHECK(w <= 100);
+      if (w != r || r % period == 0) CHECK(w % period == 0);
+      if (w % period == 0) CHECK(w - r < period);
+    }
+  CHECK_THROWS_AS(t::whole_periods(0, 4), std::invalid_argument);
+  CHECK_THROWS_AS(t::whole_periods(5, 0), std::invalid_argument);
+  CHECK_THROWS_AS(t::whole_periods(10, 4, 9), std::invalid_argument);
 }
 
 TEST_CASE("quantile and spread_of", "[timing]") {
