@@ -21,6 +21,13 @@ enum class NamedBarrier : uint32_t {
   // its turn and passes it on at the next one's id (one id per consumer warpgroup, at most
   // consumer_turn_barriers of them).
   ConsumerTurn = 4,
+  // The cooperative kernel's Stream-K partials, published by a warp of its own: the consumer
+  // threads arrive at PartialStored once their stores of a partial are issued and go on; the
+  // publishing warp waits there, fences and writes the flag, and arrives at PartialPublished
+  // before it waits for the next partial, which the consumers wait on before they store it
+  // (so that their arrivals never count towards a partial the publisher has not taken yet).
+  PartialStored = 7,
+  PartialPublished = 8,
 };
 inline constexpr uint32_t named_barrier_count = 16;
 inline constexpr uint32_t epilogue_staging_barriers = 2;
@@ -33,7 +40,9 @@ struct NamedBarrierIds {
 };
 inline constexpr NamedBarrierIds named_barrier_ids[] = {{NamedBarrier::EpilogueStaging, epilogue_staging_barriers},
                                                         {NamedBarrier::Consumers, 1},
-                                                        {NamedBarrier::ConsumerTurn, consumer_turn_barriers}};
+                                                        {NamedBarrier::ConsumerTurn, consumer_turn_barriers},
+                                                        {NamedBarrier::PartialStored, 1},
+                                                        {NamedBarrier::PartialPublished, 1}};
 
 // Whether the ids are disjoint and each is one of the CTA's, other than __syncthreads's 0.
 template <std::size_t N>
@@ -62,6 +71,14 @@ template <NamedBarrier Id, int Threads>
 __device__ __forceinline__ void named_barrier_sync(int i) {
   static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
   asm volatile("bar.sync %0, %1;\n" ::"r"(int(Id) + i), "n"(Threads) : "memory");
+}
+// Counts this warp's threads at barrier `Id` without waiting (the other side waits). A
+// bar.arrive synchronizes with the bar.sync that completes the barrier: the arriving threads'
+// earlier memory accesses happen before the waiting threads' later ones.
+template <NamedBarrier Id, int Threads>
+__device__ __forceinline__ void named_barrier_arrive() {
+  static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
+  asm volatile("bar.arrive %0, %1;\n" ::"n"(uint32_t(Id)), "n"(Threads) : "memory");
 }
 // Counts this warp's threads at barrier `Id` + i without waiting (the other side waits).
 template <NamedBarrier Id, int Threads>

@@ -238,6 +238,8 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       if (threadIdx.x == 0) {
         if constexpr (StreamK) Mainloop::produce_walk(p.mainloop, s, p.scheduler, first, rank);
         else Mainloop::produce(p.mainloop, s, p.scheduler, first, step, rank);
+      } else if constexpr (StreamK) {
+        if (threadIdx.x / 32 == 1) publish_partials(p, first, rank);
       }
       finish();
     } else if constexpr (StreamK) {
@@ -342,6 +344,31 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     arch::named_barrier_sync<arch::NamedBarrier::Consumers, ConsumerThreads>();
   }
 
+  // The Stream-K partials' publication, off the consumers' path: a Partial's fence waits until
+  // its 32 KiB of stores are acknowledged, microseconds while every SM streams the weight, and
+  // the consumers (and, once the ring is full, the producer) stood still meanwhile. The
+  // consumers now issue the stores and arrive at PartialStored; warp 1 of the producer
+  // warpgroup (idle otherwise) walks cluster c's steps as they do and, at each Partial, waits
+  // there, then one lane fences (cumulative: it covers every consumer thread's stores, which
+  // the barrier ordered before it) and writes the tag. Before the next Partial the warp
+  // arrives at PartialPublished, which the consumers wait on before they store it, so that
+  // their arrivals never count towards a partial the warp has not taken. The stores, the
+  // order of the owners' additions and so every bit of D are the same.
+  static constexpr int PublisherThreads = ConsumerThreads + 32;
+  __device__ __forceinline__ static void publish_partials(Params const& p, int64_t c, int rank) {
+    const int64_t steps = p.scheduler.steps(c);
+    bool later = false;
+    for (int64_t i = 0; i < steps; ++i) {
+      const StreamKWork w = p.scheduler.work(c, i);
+      if (w.role != SegmentRole::Partial) continue;
+      if (later) arch::named_barrier_arrive<arch::NamedBarrier::PartialPublished, PublisherThreads>();
+      arch::named_barrier_sync<arch::NamedBarrier::PartialStored, PublisherThreads>();
+      if (threadIdx.x % 32 == 0) p.fixup.publish(p.scheduler.slot(w.unit, rank));
+      __syncwarp();
+      later = true;
+    }
+  }
+
   // The consumers under Stream-K: cluster c's walk (the producer's, step for step), each step's
   // k-range into the accumulators, then by its role: the epilogue (Whole), the partial to its
   // slot and the flag raised (Partial), or the peers' partials added in the fixed order and the
@@ -353,6 +380,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     const int thread = int(threadIdx.x) - GMMA::warpgroup_threads;  // after the producer's warpgroup
     typename Mainloop::Accumulators acc;
     const int64_t steps = p.scheduler.steps(c);
+    bool stored = false;  // a partial of this walk stored before (publish_partials)
     for (int64_t i = 0; i < steps; ++i) {
       bool whole = false;
       {
@@ -371,7 +399,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       asm volatile("" : "+l"(again));
       const StreamKWork w = p.scheduler.work(c, again);
       if (w.role == SegmentRole::Partial) {
-        p.fixup.write(p.scheduler.slot(w.unit, rank), acc, thread, [] { consumer_barrier(); });
+        if (stored) arch::named_barrier_sync<arch::NamedBarrier::PartialPublished, PublisherThreads>();
+        p.fixup.store(p.scheduler.slot(w.unit, rank), acc, thread);
+        arch::named_barrier_arrive<arch::NamedBarrier::PartialStored, PublisherThreads>();
+        stored = true;
         continue;
       }
       if (w.role == SegmentRole::Owner) {

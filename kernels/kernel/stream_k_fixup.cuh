@@ -34,18 +34,34 @@ struct StreamKFixup {
     return reinterpret_cast<float4*>(partials) + slot * (Threads * Words);
   }
 
-  // Partial: store acc in `slot`, then publish it: the tag in its flag (each thread's stores are
-  // fenced before the barrier, and thread 0 writes the tag after it: the owner that sees the tag
-  // sees them).
+  // Partial: store acc in `slot`, then publish it: the tag in its flag. One fence, by the thread
+  // that writes the tag, after the barrier (the pattern of a grid-wide barrier): the barrier
+  // orders every thread's stores before thread 0's fence at CTA scope, and the fence is
+  // cumulative, so the fence and the tag after it form a release at GPU scope that covers all
+  // of the slot's stores; the owner's fence after it sees the tag is the matching acquire.
+  // (The steps apart, for a caller whose stores and publication run on different threads:
+  // store, then a barrier that orders the stores before the publishing thread, then publish.)
   template <class Acc, class Sync>
   __device__ __forceinline__ void write(std::int64_t slot, const Acc& acc, int t, Sync&& sync) const {
+    store(slot, acc, t);
+    sync();
+    if (t == 0) publish(slot);
+  }
+
+  // (every thread) acc into `slot`: Words float4 stores through L2, not waited for.
+  template <class Acc>
+  __device__ __forceinline__ void store(std::int64_t slot, const Acc& acc, int t) const {
     float4* w = slot_words(slot);
 #pragma unroll
     for (int j = 0; j < Words; ++j)
       __stcg(w + j * Threads + t, make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]));
+  }
+
+  // (one thread, after a barrier that every storing thread passed or arrived at after its
+  // stores) The fence, then the tag: the slot is published.
+  __device__ __forceinline__ void publish(std::int64_t slot) const {
     __threadfence();
-    sync();
-    if (t == 0) atomicExch(reinterpret_cast<unsigned long long*>(flags + slot), static_cast<unsigned long long>(tag));
+    atomicExch(reinterpret_cast<unsigned long long*>(flags + slot), static_cast<unsigned long long>(tag));
   }
 
   // Owner: wait for the tag in the flags of units [first_peer, unit) (slots of this rank), then
@@ -69,7 +85,7 @@ struct StreamKFixup {
   }
 
   // (one thread) Polls the peers' flags until each holds the tag, or `patience` polls of one
-  // (0: forever); then fences, so that the peers' partials, fenced before their flags, are read
+  // (0: forever); then fences, so that the peers' partials, released with their flags, are read
   // after them by every thread that syncs with this one.
   __device__ __forceinline__ bool await_peers(const StreamKScheduler& s, const StreamKWork& w, int rm, int rn,
                                               std::uint64_t patience = 0) const {

@@ -71,6 +71,9 @@ __global__ void __launch_bounds__(Kernel::Threads, 1) empty_entry(const __grid_c
   extern __shared__ __align__(1024) unsigned char smem[];
   if (threadIdx.x == 4096) smem[0] = (unsigned char)p.mainloop.k_tiles;  // (never: keeps the parameter)
 }
+// The floor's parts: the same grid with no parameters (the decode kernel's are ~1.9 KB of
+// constant bank per launch).
+__global__ void __launch_bounds__(Kernel::Threads, 1) bare_entry() {}
 
 using timeline::mean;
 using timeline::quantile;
@@ -169,10 +172,16 @@ bool report(Records const& R, int64_t m, int64_t n, int64_t k, double event_us, 
         T[x + "  full-barrier waits (sum)"].push_back(double(r[tl::C_FullWait]) / f * 1e-3);
         T[x + "drained -> step recomputed"].push_back(us(r[tl::C_MainloopEnd], r[tl::C_RoleStart]));
         if (r[tl::Role] == 1) {
-          T[x + "partial: st.cg stores + __threadfence"].push_back(us(r[tl::C_RoleStart], r[tl::C_WriteFenced]));
-          T[x + "partial: consumers' barrier"].push_back(us(r[tl::C_WriteFenced], r[tl::C_WriteBarrier]));
-          T[x + "partial: barrier -> flag raised"].push_back(us(r[tl::C_WriteBarrier], r[tl::C_FlagRaised]));
-          T[x + "partial: drained -> flag raised (total)"].push_back(us(r[tl::C_MainloopEnd], r[tl::C_FlagRaised]));
+          // the consumers issue the stores and arrive at the publisher's barrier; the publisher
+          // warp fences and raises the flag (its stamp in both warpgroups' records) while the
+          // consumers go on
+          T[x + "partial: st.cg stores issued"].push_back(us(r[tl::C_RoleStart], r[tl::C_WriteFenced]));
+          T[x + "partial: arrival at the publisher's barrier"].push_back(us(r[tl::C_WriteFenced], r[tl::C_WriteBarrier]));
+          if (o == 1) {
+            T[x + "partial: arrival -> flag raised (publisher's fence)"].push_back(us(r[tl::C_WriteBarrier], r[tl::C_FlagRaised]));
+            T[x + "partial: drained -> flag raised (total)"].push_back(us(r[tl::C_MainloopEnd], r[tl::C_FlagRaised]));
+          }
+          T[x + "partial: drained -> consumers go on"].push_back(us(r[tl::C_MainloopEnd], r[tl::C_WriteBarrier]));
         }
         if (r[tl::Role] == 2) {
           if (o == 1) {
@@ -207,7 +216,7 @@ bool report(Records const& R, int64_t m, int64_t n, int64_t k, double event_us, 
     for (int o = 1; o <= 2; ++o) {
       const u64* last = R.s(c, ns - 1, o);
       const u64 end = h[o == 1 ? tl::C1End : tl::C2End];
-      const u64 from = last[tl::Role] == 1 ? last[tl::C_FlagRaised] : last[tl::C_EpiEnd];
+      const u64 from = last[tl::Role] == 1 ? last[tl::C_WriteBarrier] : last[tl::C_EpiEnd];
       T["consumer: last step's end -> warpgroup end (store wait)"].push_back(us(from, end));
       T["consumer: CTA entry -> warpgroup end"].push_back(us(h[tl::CStart], end));
     }
@@ -373,6 +382,23 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
   auto set_eager = [](int on) { SM90_CUDA(cudaMemcpyToSymbol(tl::eager_fixup, &on, sizeof on)); };
   SM90_CUDA(cudaFuncSetAttribute(empty_entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::smem_bytes));
   auto empty = [&] { launch(reinterpret_cast<const void*>(&empty_entry), op.grid, op.params); };
+  // The floor without the decode kernel's shared memory (232 KB per CTA: the SM's carveout at
+  // its maximum), then also with one warpgroup instead of three, then without parameters: if
+  // these rows fall below the floor, the launch's shape costs that much, and fewer stages or
+  // threads would buy it back; if not, the floor is the launch itself.
+  auto empty_as = [&](const void* fn, unsigned threads, size_t smem, bool params) {
+    cudaLaunchConfig_t cfg = Gemm::launch_config(dim3(unsigned(op.grid)), nullptr);
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = smem;
+    cudaLaunchAttribute at[1];
+    cfg.attrs = Gemm::cluster_attribute(at);
+    cfg.numAttrs = 1;
+    void* args[] = {const_cast<typename Kernel::Params*>(&op.params)};
+    SM90_CUDA(cudaLaunchKernelExC(&cfg, fn, params ? args : nullptr));
+  };
+  auto empty_no_smem = [&] { empty_as(reinterpret_cast<const void*>(&empty_entry), Kernel::Threads, 0, true); };
+  auto empty_no_smem_128 = [&] { empty_as(reinterpret_cast<const void*>(&empty_entry), 128, 0, true); };
+  auto bare = [&] { empty_as(reinterpret_cast<const void*>(&bare_entry), Kernel::Threads, 0, false); };
   // Whole tiles: the same kernel without a workspace (data-parallel plan, no fix-up).
   kernels::GemmArguments g_whole = g;
   g_whole.workspace = nullptr;
@@ -439,6 +465,9 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
                                    {"kernel alone (no memset), warm L2", kernel_only, false, 0},
                                    {"kernel alone, eager additions (A/B), warm L2", kernel_only, false, 1},
                                    {"empty kernel, same launch (floor)", empty, false, 0},
+                                   {"empty kernel, no shared memory", empty_no_smem, false, 0},
+                                   {"empty kernel, no shared memory, 128 threads", empty_no_smem_128, false, 0},
+                                   {"empty kernel, no params, no shared memory", bare, false, 0},
                                    {"whole tiles (no workspace), warm L2", mine_whole, false, 0},
                                    {"run(), cold L2", mine, true, 0},
                                    {"kernel alone, cold L2", kernel_only, true, 0},

@@ -44,9 +44,10 @@ enum Slot : int {
   C_MainloopEnd = 9,   // wgmma.wait_group 0 returned
   C_FullWait = 10,     // total cycles in full-barrier waits over the step's k-tiles
   C_RoleStart = 11,    // the step recomputed after the mainloop: its fix-up or epilogue begins
-  C_WriteFenced = 12,  // Partial: the partial's st.cg stores and __threadfence done (this thread's)
-  C_WriteBarrier = 13, // Partial: the consumers' barrier passed
-  C_FlagRaised = 14,   // Partial: write() returned (warpgroup 1: its atomicExch of the flag issued)
+  C_WriteFenced = 12,  // Partial: the partial's st.cg stores issued (not waited for)
+  C_WriteBarrier = 13, // Partial: arrived at the publisher's barrier (the consumers go on)
+  C_FlagRaised = 14,   // Partial: the publisher warp's fence and flag done (its stamp, in each
+                       // consumer warpgroup's record of the step)
   C_AwaitEnd = 15,     // Owner (consumer thread 0 only): every peer's flag seen, fenced
   C_AwaitBarrier = 16, // Owner: the barrier after the wait passed
   C_Added = 17,        // Owner: this thread's add_peers done

@@ -126,18 +126,25 @@ EDITS = {
          "        const StreamKWork w = p.scheduler.work(c, i);\n"
          "        if (thread % 128 == 0) s.tl[wg] = tl_r;\n"
          "        if (tl_r) tl::identity(tl_r, w);\n"),
-        # Partial: stores fenced, barrier passed, flag raised
+        # Partial: stores issued, arrival at the publisher's barrier (the flag is the
+        # publisher's stamp, below)
         ("      if (w.role == SegmentRole::Partial) {\n"
-         "        p.fixup.write(p.scheduler.slot(w.unit, rank), acc, thread, [] { consumer_barrier(); });\n"
-         "        continue;\n      }\n",
+         "        if (stored) arch::named_barrier_sync<arch::NamedBarrier::PartialPublished, PublisherThreads>();\n"
+         "        p.fixup.store(p.scheduler.slot(w.unit, rank), acc, thread);\n"
+         "        arch::named_barrier_arrive<arch::NamedBarrier::PartialStored, PublisherThreads>();\n",
          "      if (tl_r) tl_r[tl::C_RoleStart] = clock64();\n"
          "      if (w.role == SegmentRole::Partial) {\n"
-         "        p.fixup.write(p.scheduler.slot(w.unit, rank), acc, thread, [&] {\n"
-         "          if (tl_r) tl_r[tl::C_WriteFenced] = clock64();\n"
-         "          consumer_barrier();\n"
-         "          if (tl_r) tl_r[tl::C_WriteBarrier] = clock64();\n        });\n"
-         "        if (tl_r) tl_r[tl::C_FlagRaised] = clock64();\n"
-         "        continue;\n      }\n"),
+         "        if (stored) arch::named_barrier_sync<arch::NamedBarrier::PartialPublished, PublisherThreads>();\n"
+         "        p.fixup.store(p.scheduler.slot(w.unit, rank), acc, thread);\n"
+         "        if (tl_r) tl_r[tl::C_WriteFenced] = clock64();\n"
+         "        arch::named_barrier_arrive<arch::NamedBarrier::PartialStored, PublisherThreads>();\n"
+         "        if (tl_r) tl_r[tl::C_WriteBarrier] = clock64();\n"),
+        # the publisher warp: the flag raised, in every consumer warpgroup's record of the step
+        ("      if (threadIdx.x % 32 == 0) p.fixup.publish(p.scheduler.slot(w.unit, rank));\n",
+         "      if (threadIdx.x % 32 == 0) {\n        p.fixup.publish(p.scheduler.slot(w.unit, rank));\n"
+         "        const unsigned long long tl_f = clock64();\n"
+         "        for (int o = 1; o < tl::Roles; ++o)\n"
+         "          if (unsigned long long* r = tl::record(int(i), o)) r[tl::C_FlagRaised] = tl_f;\n      }\n"),
         # Owner: flags seen (thread 0), barrier, additions, barrier, flags released
         ("        if (thread == 0) p.fixup.await_peers(sk, w, rank, 0);\n        consumer_barrier();\n"
          "        p.fixup.add_peers(sk, w, rank, 0, acc, thread);\n"
