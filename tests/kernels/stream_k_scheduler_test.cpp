@@ -635,7 +635,8 @@ TEST_CASE("stream-K fix-up: the same bits in every execution order, no stall", "
     const ClusterShape cluster = any_cluster();
     const std::int64_t clusters = *rc::gen::inRange<std::int64_t>(1, 40);
     const std::int64_t min_unit = *rc::gen::element<std::int64_t>(1, 2, 8);
-    const auto s = StreamKScheduler::of(tm, tn, batch, k_tiles, cluster, clusters, min_unit);
+    const std::int64_t tail = *rc::gen::element<std::int64_t>(0, 0, 1, 3, 5);  // (margins: units of unequal length)
+    const auto s = StreamKScheduler::of(tm, tn, batch, k_tiles, cluster, clusters, min_unit, tail);
     RC_LOG() << describe(s);
     const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>();
     const FloatRun a = emulate_float(s, tm, tn, seed), b = emulate_float(s, tm, tn, seed * 31 + 7);
@@ -784,9 +785,9 @@ TEST_CASE("stream-K: an emulated integer GEMM computes C exactly", "[kernels]") 
     const std::int64_t K = *rc::gen::inRange<std::int64_t>(1, 60), L = *rc::gen::inRange<std::int64_t>(1, 3);
     const ClusterShape cluster = any_cluster();
     const std::int64_t clusters = *rc::gen::inRange<std::int64_t>(1, 30);
-    const std::int64_t min_unit = *rc::gen::element<std::int64_t>(1, 3, 8);
+    const std::int64_t min_unit = *rc::gen::element<std::int64_t>(1, 3, 8), tail = *rc::gen::element<std::int64_t>(0, 2, 4);
     const std::int64_t tm = (M + bm - 1) / bm, tn = (N + bn - 1) / bn, k_tiles = (K + bk - 1) / bk;
-    const auto s = StreamKScheduler::of(tm, tn, L, k_tiles, cluster, clusters, min_unit);
+    const auto s = StreamKScheduler::of(tm, tn, L, k_tiles, cluster, clusters, min_unit, tail);
     RC_LOG() << describe(s);
     std::mt19937 rng(*rc::gen::arbitrary<std::uint32_t>());
     std::vector<std::int64_t> A(std::size_t(L * M * K)), B(std::size_t(L * K * N));
