@@ -39,9 +39,10 @@ namespace tessera::kernels::sm90 {
 // not valid): the kernel then walks StreamKScheduler's own maps.
 struct StreamKWalkDivisors {
   bool narrow = false;
-  IndexDivisor units, k_tiles, clusters, line;           // U, k-tiles per tile, P, the shared line's iterations T
+  IndexDivisor units, k_tiles, clusters, line;           // U, k-tiles per tile, P, the cut's line V (T when the margin is 0)
+  IndexDivisor line_k_tiles;                             // k-tiles per tile on the cut's line: k - margin
   IndexDivisor batch_tiles, group, tiles_n, rest_rows;   // the raster: tiles per batch, its group, N tiles, the partial group's rows
-  std::uint32_t line_iterations = 0, dp_tiles = 0;       // T (0 when nothing is shared), the data-parallel tiles
+  std::uint32_t line_iterations = 0, dp_tiles = 0;       // V (0 when nothing is shared), the data-parallel tiles
   std::uint32_t whole_rows = 0, whole_tiles = 0;         // M-tiles in whole groups, and their tiles (whole_rows N tiles)
 
   static constexpr StreamKWalkDivisors of(StreamKScheduler const& s) {
@@ -52,14 +53,15 @@ struct StreamKWalkDivisors {
     v.units = IndexDivisor::of(s.plan.sk_units > 0 ? s.plan.sk_units : 1);
     v.k_tiles = IndexDivisor::of(s.k_tiles);
     v.clusters = IndexDivisor::of(s.clusters);
-    v.line = IndexDivisor::of(s.sk_iterations() > 0 ? s.sk_iterations() : 1);
+    v.line = IndexDivisor::of(s.line_iterations() > 0 ? s.line_iterations() : 1);
+    v.line_k_tiles = IndexDivisor::of(s.line_k_tiles());
     v.batch_tiles = IndexDivisor::of(batch_tiles);
     v.group = IndexDivisor::of(r.group);
     v.tiles_n = IndexDivisor::of(r.tiles_n);
     v.rest_rows = IndexDivisor::of(r.tiles_m > whole_rows ? r.tiles_m - whole_rows : 1);
-    for (const IndexDivisor& d : {v.units, v.k_tiles, v.clusters, v.line, v.batch_tiles, v.group, v.tiles_n, v.rest_rows})
+    for (const IndexDivisor& d : {v.units, v.k_tiles, v.clusters, v.line, v.line_k_tiles, v.batch_tiles, v.group, v.tiles_n, v.rest_rows})
       if (!d.ok()) return v;
-    v.line_iterations = std::uint32_t(s.sk_iterations());
+    v.line_iterations = std::uint32_t(s.line_iterations());
     v.dp_tiles = std::uint32_t(s.plan.dp_tiles);
     v.whole_rows = std::uint32_t(whole_rows);
     v.whole_tiles = std::uint32_t(whole_rows * r.tiles_n);
@@ -67,9 +69,20 @@ struct StreamKWalkDivisors {
     return v;
   }
 
-  // StreamKScheduler's maps over the divisors (narrow only; u <= U, x < T, c < P).
-  TESSERA_HOST_DEVICE constexpr std::uint32_t unit_begin(std::uint32_t u) const { return units.div(u * line_iterations); }
-  TESSERA_HOST_DEVICE constexpr std::uint32_t unit_of(std::uint32_t x) const { return line.div((x + 1) * units.d - 1); }
+  // StreamKScheduler's maps over the divisors (narrow only; u <= U, x < T, c < P, s < sk_tiles).
+  TESSERA_HOST_DEVICE constexpr std::uint32_t real(std::uint32_t v) const {
+    const std::uint32_t q = line_k_tiles.div(v);
+    return q * k_tiles.d + (v - q * line_k_tiles.d);
+  }
+  TESSERA_HOST_DEVICE constexpr std::uint32_t unit_begin(std::uint32_t u) const { return real(units.div(u * line_iterations)); }
+  TESSERA_HOST_DEVICE constexpr std::uint32_t unit_of(std::uint32_t x) const {
+    const std::uint32_t q = k_tiles.div(x), r = x - q * k_tiles.d, vk = line_k_tiles.d;
+    return line.div((q * vk + (r < vk ? r : vk - 1) + 1) * units.d - 1);
+  }
+  // The first unit of shared tile s (the unit holding its k-tile 0): unit_of(s k).
+  TESSERA_HOST_DEVICE constexpr std::uint32_t first_unit(std::uint32_t s) const {
+    return line.div((s * line_k_tiles.d + 1) * units.d - 1);
+  }
   TESSERA_HOST_DEVICE constexpr std::uint32_t dp_steps(std::uint32_t c) const {
     return c < dp_tiles ? clusters.div(dp_tiles - 1 - c) + 1 : 0;
   }
@@ -103,10 +116,24 @@ struct StreamKWalkDivisors {
     const std::uint32_t ke = (end < tile_end ? end : tile_end) - tile_begin;
     const auto t = tile(dp_tiles + s);
     const SegmentRole role = kb == 0 && ke == k ? SegmentRole::Whole : ke == k ? SegmentRole::Owner : SegmentRole::Partial;
-    const std::int64_t first = role == SegmentRole::Owner ? std::int64_t(unit_of(tile_begin)) : -1;
+    const std::int64_t first = role == SegmentRole::Owner ? std::int64_t(first_unit(s)) : -1;
     return {std::int64_t(dp_tiles + s), t.m, t.n, t.l, std::int64_t(kb), std::int64_t(ke), role, c64, first};
   }
 };
+
+// The fix-up tail of a kernel in its k-tiles, for plan_stream_k's margin (units of unequal
+// length), by CTA tile and cluster; 0 (units of equal length) but for the decode kernel
+// (sm90::DecodeGemm: 128x64x64, no cluster) on a memory-bound problem. There every unit streams
+// the weight at the same rate, ~0.65 us per k-tile and SM (the timeline: a 14.85 us k-loop of
+// 23 k-tiles at 6144 x 64 x 4096), and a unit that ends inside a tile publishes its partial
+// 1.5-1.9 us after its last k-tile, which its owner waits for with DRAM idle: 2.3-2.9 k-tiles,
+// so 3. Other kernels have not had their tails measured (their units are longer and their
+// k-tiles compute-bound where the problem is not memory-bound): 0 until a timeline says.
+inline constexpr std::int64_t kDecodeTailKTiles = 3;
+template <int BM, int BN, int BK, int ClusterM>
+constexpr std::int64_t stream_k_tail_k_tiles(bool memory_bound) {
+  return BM == 128 && BN == 64 && BK == 64 && ClusterM == 1 && memory_bound ? kDecodeTailKTiles : 0;
+}
 
 struct StreamKTileScheduler {
   static constexpr bool Splits = true;  // the kernel carries a fix-up
@@ -114,6 +141,7 @@ struct StreamKTileScheduler {
 
   StreamKScheduler schedule;  // over cluster tiles; cluster ClusterM x 1
   bool memory_bound = false;  // the problem's (memory_bound_problem): the plan shares a single partial wave
+  std::int64_t tail_k_tiles = 0;  // the kernel's fix-up tail (stream_k_tail_k_tiles): the shared plan's margin
   // schedule's divisions, prepared where schedule is set (to_underlying_arguments, with_plan;
   // code that changes schedule afterwards calls prepare()).
   StreamKWalkDivisors divisors;
@@ -131,6 +159,7 @@ struct StreamKTileScheduler {
     s.schedule.clusters = s.schedule.tile_count();
     s.schedule.plan = StreamKPlan{Decomposition::DataParallel, s.schedule.tile_count(), 0};
     s.memory_bound = memory_bound_problem(m, n);
+    s.tail_k_tiles = stream_k_tail_k_tiles<BM, BN, BK, ClusterM>(s.memory_bound);
     s.prepare();
     return s;
   }
@@ -141,7 +170,8 @@ struct StreamKTileScheduler {
   StreamKTileScheduler with_plan(int64_t clusters, bool stream_k) const {
     StreamKTileScheduler s = *this;
     s.schedule.clusters = clusters;
-    s.schedule.plan = stream_k ? plan_stream_k(s.schedule.tile_count(), s.schedule.k_tiles, clusters, kStreamKMinUnitKTiles, memory_bound)
+    s.schedule.plan = stream_k ? plan_stream_k(s.schedule.tile_count(), s.schedule.k_tiles, clusters, kStreamKMinUnitKTiles, memory_bound,
+                                                       tail_k_tiles)
                                : StreamKPlan{Decomposition::DataParallel, s.schedule.tile_count(), 0};
     s.prepare();
     if (!s.divisors.narrow && s.schedule.plan.sk_units > 0) {

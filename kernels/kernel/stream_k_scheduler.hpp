@@ -7,7 +7,12 @@
 // whole tiles, cluster c takes tiles c, c + P, c + 2P, ... (P = clusters). The remaining
 // sk_tiles tiles form one line of sk_tiles * k_tiles iterations, tile after tile, k-tiles in
 // order; it is cut into plan.sk_units contiguous ranges of equal length (to one iteration:
-// unit u takes [floor(u T / U), floor((u + 1) T / U))), and cluster u < U runs unit u after its
+// unit u takes [floor(u T / U), floor((u + 1) T / U))), or, with a margin m > 0, of equal length
+// on a line without each tile's last m k-tiles (V = sk_tiles (k_tiles - m) virtual iterations,
+// unit u takes [real(floor(u V / U)), real(floor((u + 1) V / U))), real(v) = (v div (k - m)) k +
+// v mod (k - m)): no cut falls in a tile's last m k-tiles, so the unit holding a tile's end (its
+// owner) takes them on top of its share, and a unit ending inside a tile is m shorter than the
+// owners. Cluster u < U runs unit u after its
 // data-parallel tiles. A unit's range meets a tile in a segment: whole (the unit stores the tile
 // itself) or a piece of the tile's k-range. Split-K is the case where the units divide each
 // tile evenly (U a multiple of sk_tiles): no range crosses a tile boundary.
@@ -86,6 +91,11 @@ struct StreamKPlan {
   Decomposition kind = Decomposition::DataParallel;
   std::int64_t dp_tiles = 0;  // the first dp_tiles cluster tiles (raster order) are whole
   std::int64_t sk_units = 0;  // units sharing the rest's k-iterations (0 when nothing is shared)
+  // Units of unequal length: each shared tile's last `margin` k-tiles go, on top of an equal
+  // share, to the unit holding the tile's end (the tile's owner), so the units that end inside a
+  // tile (and publish a partial there) are shorter than the owners by `margin` k-tiles and
+  // publish while the owners still stream. 0: units of equal length. (0 <= margin < k_tiles.)
+  std::int64_t margin = 0;
 };
 
 // The hybrid heuristic (the policy of CUTLASS's SM90 Stream-K scheduler, restated):
@@ -117,8 +127,13 @@ TESSERA_HOST_DEVICE constexpr bool memory_bound_problem(std::int64_t m, std::int
   return (m < n ? m : n) <= kMemoryBoundExtent;
 }
 
+//   7. tail_k_tiles > 0 (the fix-up tail of a kernel, in its k-tiles: publish a partial, wait for
+//      it): a shared plan takes margin = min(tail_k_tiles, its units' length / 2, k_tiles / 4),
+//      the owners' extra k-tiles (StreamKPlan::margin); the bounds keep every unit at least half
+//      an equal share long and the owners' pieces a small part of a tile.
 TESSERA_HOST_DEVICE constexpr StreamKPlan plan_stream_k(std::int64_t tiles, std::int64_t k_tiles, std::int64_t clusters,
-                                                        std::int64_t min_unit = kStreamKMinUnitKTiles, bool memory_bound = false) {
+                                                        std::int64_t min_unit = kStreamKMinUnitKTiles, bool memory_bound = false,
+                                                        std::int64_t tail_k_tiles = 0) {
   const StreamKPlan whole{Decomposition::DataParallel, tiles, 0};
   if (tiles <= 0 || clusters <= 0 || k_tiles <= 0 || min_unit <= 0) return whole;
   if (clusters > INT32_MAX || k_tiles > INT32_MAX) return whole;  // (keeps every product below 2^63)
@@ -131,7 +146,10 @@ TESSERA_HOST_DEVICE constexpr StreamKPlan plan_stream_k(std::int64_t tiles, std:
   // (the shared tiles' critical path, their longest unit against their whole waves)
   if ((sk_tiles * k_tiles + units - 1) / units >= (sk_tiles + clusters - 1) / clusters * k_tiles) return whole;
   const bool split = units > sk_tiles && units % sk_tiles == 0;
-  return {split ? Decomposition::SplitK : Decomposition::StreamK, dp_tiles, units};
+  std::int64_t margin = tail_k_tiles > 0 ? tail_k_tiles : 0;
+  if (margin > sk_tiles * k_tiles / units / 2) margin = sk_tiles * k_tiles / units / 2;
+  if (margin > k_tiles / 4) margin = k_tiles / 4;
+  return {split ? Decomposition::SplitK : Decomposition::StreamK, dp_tiles, units, margin};
 }
 
 // A step of a cluster's work: one segment of one cluster tile.
@@ -161,9 +179,10 @@ struct StreamKScheduler {
   // on `clusters` persistent clusters, with the heuristic's plan (or `plan` when given).
   TESSERA_HOST_DEVICE static constexpr StreamKScheduler of(std::int64_t tiles_m, std::int64_t tiles_n, std::int64_t batch,
                                                            std::int64_t k_tiles, ClusterShape cluster, std::int64_t clusters,
-                                                           std::int64_t min_unit = kStreamKMinUnitKTiles) {
+                                                           std::int64_t min_unit = kStreamKMinUnitKTiles,
+                                                           std::int64_t tail_k_tiles = 0) {
     StreamKScheduler s = with_plan(tiles_m, tiles_n, batch, k_tiles, cluster, clusters, StreamKPlan{});
-    s.plan = plan_stream_k(s.tile_count(), k_tiles, clusters, min_unit);
+    s.plan = plan_stream_k(s.tile_count(), k_tiles, clusters, min_unit, false, tail_k_tiles);
     return s;
   }
   TESSERA_HOST_DEVICE static constexpr StreamKScheduler with_plan(std::int64_t tiles_m, std::int64_t tiles_n,
@@ -178,10 +197,14 @@ struct StreamKScheduler {
   TESSERA_HOST_DEVICE constexpr std::int64_t sk_tiles() const { return tile_count() - plan.dp_tiles; }
   TESSERA_HOST_DEVICE constexpr std::int64_t sk_iterations() const { return sk_tiles() * k_tiles; }
   TESSERA_HOST_DEVICE constexpr std::int64_t slots() const { return plan.sk_units * cluster.size(); }
+  // The cut's line: V = sk_tiles (k_tiles - margin) iterations (T without the margins).
+  TESSERA_HOST_DEVICE constexpr std::int64_t line_k_tiles() const { return k_tiles - plan.margin; }
+  TESSERA_HOST_DEVICE constexpr std::int64_t line_iterations() const { return sk_tiles() * line_k_tiles(); }
 
   // Whether the plan is one this scheduler runs: the data-parallel tiles are tiles of the
   // problem, the units fit the grid (one per cluster: the deadlock argument needs it), every
-  // unit has at least one iteration, and the schedule's products fit 64 bits (the tile count,
+  // unit has at least one iteration (U <= V: the margin leaves each a virtual one), the margin is
+  // below a tile's k-tiles, and the schedule's products fit 64 bits (the tile count,
   // the shared line, (x + 1) U for every iteration x of it; and P more than the tile count).
   // (plan_stream_k's plans all are, for a tile grid whose count fits.)
   TESSERA_HOST_DEVICE constexpr bool valid() const {
@@ -192,9 +215,10 @@ struct StreamKScheduler {
       return false;
     if (clusters <= 0 || k_tiles <= 0 || plan.dp_tiles < 0 || plan.dp_tiles > tile_count()) return false;
     if (tile_count() > most - clusters) return false;
-    if (sk_tiles() == 0) return plan.sk_units == 0;
+    if (plan.margin < 0 || plan.margin >= k_tiles) return false;
+    if (sk_tiles() == 0) return plan.sk_units == 0 && plan.margin == 0;
     if (sk_tiles() > most / k_tiles || plan.sk_units < 1 || sk_iterations() > most / (plan.sk_units + 1)) return false;
-    return plan.sk_units <= clusters && plan.sk_units <= sk_iterations();
+    return plan.sk_units <= clusters && plan.sk_units <= line_iterations();
   }
 
   // Whether every count of the schedule fits 32 bits: work() then divides in 32-bit words,
@@ -209,7 +233,7 @@ struct StreamKScheduler {
   TESSERA_HOST_DEVICE constexpr std::int64_t unit_begin(std::int64_t u) const {
     return fits_32bit() ? std::int64_t(unit_begin_in<std::uint32_t>(std::uint32_t(u))) : unit_begin_in<std::int64_t>(u);
   }
-  // The unit whose range holds iteration x: the largest u with floor(u T / U) <= x.
+  // The unit whose range holds iteration x: the largest u with real(floor(u V / U)) <= x.
   TESSERA_HOST_DEVICE constexpr std::int64_t unit_of(std::int64_t x) const {
     return fits_32bit() ? std::int64_t(unit_of_in<std::uint32_t>(std::uint32_t(x))) : unit_of_in<std::int64_t>(x);
   }
@@ -231,13 +255,25 @@ struct StreamKScheduler {
   }
 
   // The same maps in words of type I (uint32_t where fits_32bit, else int64_t).
+  // Between the line of the cut (virtual v < V) and the shared line (real x < T): the margins
+  // of a tile (its real k-tiles k - m .. k - 1) map to the tile's last virtual iteration.
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I real_in(I v) const {
+    const I vk = I(line_k_tiles());
+    return I(v / vk * I(k_tiles) + v % vk);
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr I virtual_in(I x) const {
+    const I k = I(k_tiles), vk = I(line_k_tiles()), r = I(x % k);
+    return I(x / k * vk + (r < vk ? r : I(vk - 1)));
+  }
   template <class I>
   TESSERA_HOST_DEVICE constexpr I unit_begin_in(I u) const {
-    return I(u * I(sk_iterations()) / I(plan.sk_units));
+    return real_in<I>(I(u * I(line_iterations()) / I(plan.sk_units)));
   }
   template <class I>
   TESSERA_HOST_DEVICE constexpr I unit_of_in(I x) const {
-    return I(((x + 1) * I(plan.sk_units) - 1) / I(sk_iterations()));
+    return I(((virtual_in<I>(x) + 1) * I(plan.sk_units) - 1) / I(line_iterations()));
   }
   template <class I>
   TESSERA_HOST_DEVICE constexpr I dp_steps_in(I c) const {

@@ -44,7 +44,8 @@ std::string describe(const StreamKScheduler& s) {
   std::ostringstream o;
   o << "cluster tiles " << s.raster.tiles_m << " x " << s.raster.tiles_n << " x " << s.raster.batch << ", k-tiles "
     << s.k_tiles << ", cluster " << s.cluster.m << "x" << s.cluster.n << ", clusters " << s.clusters << ": "
-    << to_string(s.plan.kind) << ", dp tiles " << s.plan.dp_tiles << ", units " << s.plan.sk_units;
+    << to_string(s.plan.kind) << ", dp tiles " << s.plan.dp_tiles << ", units " << s.plan.sk_units << ", margin "
+    << s.plan.margin;
   return o.str();
 }
 
@@ -102,6 +103,20 @@ std::string schedule_violation(const StreamKScheduler& s) {
       }
     }
     if (writes > 1 || owners > 1) return "a unit writes or waits more than once";
+    // The cut: an equal share of the line without the margins (floor or ceil of V / U), plus
+    // the margin for each tile end the unit holds; so a unit that ends inside a tile is shorter
+    // than one holding a tile end by at least margin - 1, and no cut falls in a tile's margin.
+    if (c < U) {
+      std::int64_t length = 0, ends = 0;
+      for (std::int64_t i = s.dp_steps(c); i < s.steps(c); ++i) {
+        const StreamKWork w = s.work(c, i);
+        length += w.k_end - w.k_begin;
+        ends += w.k_end == K;
+        if (w.k_begin > 0 && w.k_begin > K - 1 - s.plan.margin) return "a cut inside a tile's margin";
+      }
+      const std::int64_t V = s.sk_tiles() * (K - s.plan.margin), share = length - s.plan.margin * ends;
+      if (share != V / U && share != (V + U - 1) / U) return "a unit's share of the cut is not V / U";
+    }
   }
   for (int n : computed)
     if (n != 1) return "a (tile, k-tile) computed " + std::to_string(n) + " times";
@@ -387,6 +402,24 @@ TEST_CASE("stream-K schedule: each (tile, k-tile) once, each tile stored once, w
     s.plan.kind = Decomposition::StreamK;
     RC_LOG() << describe(s);
     RC_ASSERT(schedule_violation(s) == "");
+    // The same plan with a margin (units of unequal length), any the line leaves a unit for.
+    s.plan.margin = *rc::gen::inRange<std::int64_t>(0, k_tiles);
+    const bool leaves_units = s.plan.sk_units == 0 ? s.plan.margin == 0 : s.plan.sk_units <= s.line_iterations();
+    RC_PRE(leaves_units);
+    RC_LOG() << describe(s);
+    RC_ASSERT(schedule_violation(s) == "");
+  });
+  rc::prop("the heuristic's plans with a fix-up tail (margins)", [] {
+    const std::int64_t tm = *rc::gen::inRange<std::int64_t>(1, 25), tn = *rc::gen::inRange<std::int64_t>(1, 25);
+    const std::int64_t k_tiles = *rc::gen::inRange<std::int64_t>(1, 97), tail = *rc::gen::inRange<std::int64_t>(0, 9);
+    const ClusterShape cluster = any_cluster();
+    const std::int64_t clusters = persistent_clusters(*rc::gen::inRange(1, 265), cluster);
+    RC_PRE(clusters >= 1);
+    const auto s = StreamKScheduler::of(tm, tn, 1, k_tiles, cluster, clusters, kStreamKMinUnitKTiles, tail);
+    RC_LOG() << describe(s);
+    RC_ASSERT(s.plan.margin <= tail);
+    RC_ASSERT(s.plan.margin <= k_tiles / 4);
+    RC_ASSERT(schedule_violation(s) == "");
   });
   // Every SM count of a Hopper-sized part, on problems with quantized last waves.
   int stream_k = 0, split_k = 0;
@@ -541,6 +574,11 @@ TEST_CASE("sm90 Stream-K: the prepared divisors walk the scheduler's steps", "[k
     RC_PRE(most_k >= 1);
     sc.schedule.k_tiles = *rc::gen::element(most_k, *rc::gen::inRange<std::int64_t>(1, most_k + 1));
     sc.schedule.plan = {Decomposition::StreamK, sc.schedule.tile_count() - shared, std::min(units, sc.schedule.k_tiles * shared)};
+    if (shared > 0 && *rc::gen::arbitrary<bool>()) {  // a margin the line leaves a unit for
+      sc.schedule.plan.margin = *rc::gen::inRange<std::int64_t>(0, sc.schedule.k_tiles);
+      const bool leaves_units = sc.schedule.plan.sk_units <= sc.schedule.line_iterations();
+      RC_PRE(leaves_units);
+    }
     sc.prepare();
     RC_ASSERT(sc.divisors.narrow);
     RC_ASSERT(divisors_violation(sc, 2000) == "");
@@ -569,6 +607,24 @@ TEST_CASE("sm90 Stream-K: the prepared divisors walk the scheduler's steps", "[k
   CHECK(divisors_violation(huge_k) == "");
   const auto usual = sm90::StreamKTileScheduler::to_underlying_arguments<128, 64, 64, 1>(6144, 64, 4096, 1, {}).with_plan(132, true);
   CHECK((usual.shares() && usual.schedule.plan.sk_units == 132 && usual.divisors.narrow));
+  // The decode kernel's margin (kDecodeTailKTiles) at its shape, and none for other tiles or a
+  // problem that is not memory-bound.
+  CHECK(usual.schedule.plan.margin == sm90::kDecodeTailKTiles);
+  CHECK(divisors_violation(usual) == "");
+  CHECK(schedule_violation(usual.schedule) == "");
+  CHECK(sm90::StreamKTileScheduler::to_underlying_arguments<128, 256, 64, 2>(6144, 64, 4096, 1, {}).with_plan(66, true).schedule.plan.margin == 0);
+  CHECK(sm90::StreamKTileScheduler::to_underlying_arguments<128, 64, 64, 1>(6144, 1024, 4096, 1, {}).with_plan(132, true).schedule.plan.margin == 0);
+  // What the margin does there: the 84 units that end inside a tile are shorter than the
+  // owners by the margin's 3 k-tiles (22 against 25: equal units were 23-24 for all).
+  std::int64_t shortest_owner = 1 << 30, longest_partial = 0;
+  for (std::int64_t c = 0; c < 132; ++c) {
+    std::int64_t length = 0;
+    for (std::int64_t i = 0; i < usual.steps(c); ++i) length += usual.work(c, i).k_end - usual.work(c, i).k_begin;
+    const bool ends_inside = usual.work(c, 0).role == SegmentRole::Partial && usual.steps(c) == 1;
+    (ends_inside ? longest_partial : shortest_owner) = ends_inside ? std::max(longest_partial, length) : std::min(shortest_owner, length);
+  }
+  INFO("longest single-partial unit " << longest_partial << ", shortest other " << shortest_owner);
+  CHECK(shortest_owner - longest_partial >= sm90::kDecodeTailKTiles - 1);
 }
 
 TEST_CASE("stream-K fix-up: the same bits in every execution order, no stall", "[kernels]") {
@@ -579,7 +635,8 @@ TEST_CASE("stream-K fix-up: the same bits in every execution order, no stall", "
     const ClusterShape cluster = any_cluster();
     const std::int64_t clusters = *rc::gen::inRange<std::int64_t>(1, 40);
     const std::int64_t min_unit = *rc::gen::element<std::int64_t>(1, 2, 8);
-    const auto s = StreamKScheduler::of(tm, tn, batch, k_tiles, cluster, clusters, min_unit);
+    const std::int64_t tail = *rc::gen::element<std::int64_t>(0, 0, 1, 3, 5);  // (margins: units of unequal length)
+    const auto s = StreamKScheduler::of(tm, tn, batch, k_tiles, cluster, clusters, min_unit, tail);
     RC_LOG() << describe(s);
     const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>();
     const FloatRun a = emulate_float(s, tm, tn, seed), b = emulate_float(s, tm, tn, seed * 31 + 7);
@@ -728,9 +785,9 @@ TEST_CASE("stream-K: an emulated integer GEMM computes C exactly", "[kernels]") 
     const std::int64_t K = *rc::gen::inRange<std::int64_t>(1, 60), L = *rc::gen::inRange<std::int64_t>(1, 3);
     const ClusterShape cluster = any_cluster();
     const std::int64_t clusters = *rc::gen::inRange<std::int64_t>(1, 30);
-    const std::int64_t min_unit = *rc::gen::element<std::int64_t>(1, 3, 8);
+    const std::int64_t min_unit = *rc::gen::element<std::int64_t>(1, 3, 8), tail = *rc::gen::element<std::int64_t>(0, 2, 4);
     const std::int64_t tm = (M + bm - 1) / bm, tn = (N + bn - 1) / bn, k_tiles = (K + bk - 1) / bk;
-    const auto s = StreamKScheduler::of(tm, tn, L, k_tiles, cluster, clusters, min_unit);
+    const auto s = StreamKScheduler::of(tm, tn, L, k_tiles, cluster, clusters, min_unit, tail);
     RC_LOG() << describe(s);
     std::mt19937 rng(*rc::gen::arbitrary<std::uint32_t>());
     std::vector<std::int64_t> A(std::size_t(L * M * K)), B(std::size_t(L * K * N));

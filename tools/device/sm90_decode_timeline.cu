@@ -349,10 +349,10 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
   }
   const auto& sk = op.params.scheduler.schedule;
   std::printf("== bf16 TN %lld x %lld x %lld, decode kernel 128x64x64 (8 stages of 24 KiB), grid %d, tiles %lld, k-tiles %lld, plan %s: "
-              "%lld whole tiles, %lld units of %.1f k-tiles, workspace %zu B\n",
+              "%lld whole tiles, %lld units of %.1f k-tiles (margin %lld: the owners' extra k-tiles), workspace %zu B\n",
               (long long)m, (long long)n, (long long)k, op.grid, (long long)sk.tile_count(), (long long)sk.k_tiles,
               kernels::to_string(sk.plan.kind), (long long)sk.plan.dp_tiles, (long long)sk.plan.sk_units,
-              sk.plan.sk_units ? double(sk.sk_iterations()) / double(sk.plan.sk_units) : 0.0, ws_bytes);
+              sk.plan.sk_units ? double(sk.sk_iterations()) / double(sk.plan.sk_units) : 0.0, (long long)sk.plan.margin, ws_bytes);
   if (!op.splits()) std::printf("  (the plan shares nothing here: whole tiles)\n");
   if (op.grid > MaxCtas) {
     std::printf("grid %d exceeds the probe's %d CTAs\n", op.grid, MaxCtas);
@@ -375,6 +375,13 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
     SM90_CUDA(cudaLaunchKernelExC(&cfg, fn, args));
   };
   auto kernel_only = [&] { launch(reinterpret_cast<const void*>(entry), op.grid, op.params); };
+  // The A/B of the cut: the same launch with units of equal length (margin 0; the same slots and
+  // flags, so the same workspace). Its D differs from the plan's in the last bits (other pieces
+  // are added), so it is timed only; the stamped records follow the plan's walk.
+  typename Kernel::Params equal_params = op.params;
+  equal_params.scheduler.schedule.plan.margin = 0;
+  equal_params.scheduler.prepare();
+  auto kernel_equal = [&] { launch(reinterpret_cast<const void*>(entry), op.grid, equal_params); };
   // The A/B of the owner's additions (the patch's tl::eager_fixup): the kernel alone with up to
   // two peers' partials loaded at once.
   // (set outside the timed pairs: a copy to the symbol inside them would be timed, and would
@@ -464,6 +471,7 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int reps, Buffers&
   const std::vector<Mode> modes = {{"run() = kernel (tagged flags, no memset), warm L2", mine, false, 0},
                                    {"kernel alone (no memset), warm L2", kernel_only, false, 0},
                                    {"kernel alone, eager additions (A/B), warm L2", kernel_only, false, 1},
+                                   {"kernel alone, units of equal length (A/B)", kernel_equal, false, 0},
                                    {"empty kernel, same launch (floor)", empty, false, 0},
                                    {"empty kernel, no shared memory", empty_no_smem, false, 0},
                                    {"empty kernel, no shared memory, 128 threads", empty_no_smem_128, false, 0},

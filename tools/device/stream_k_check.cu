@@ -172,11 +172,11 @@ bool check(const Problem& p, const char* name, int rounds) {
     if (r == 0) first = got;
     const bool same = std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0;
     const bool pass = stalled == 0 && bad_stores == 0 && bad_bits == 0 && raised == 0 && same;
-    std::printf("%-28s %s: %lld x %lld CTA tiles x %lld, %lld k-tiles, cluster %dx%d, %lld clusters: %s, dp %lld, units %lld; "
+    std::printf("%-28s %s: %lld x %lld CTA tiles x %lld, %lld k-tiles, cluster %dx%d, %lld clusters: %s, dp %lld, units %lld, margin %lld; "
                 "round %d: stalls %u, wrong stores %lld, tiles with wrong bits %lld, flags left with the tag %lld%s\n",
                 name, pass ? "ok  " : "FAIL", (long long)p.tm, (long long)p.tn, (long long)s.raster.batch,
                 (long long)s.k_tiles, s.cluster.m, s.cluster.n, (long long)s.clusters, to_string(s.plan.kind),
-                (long long)s.plan.dp_tiles, (long long)s.plan.sk_units, r, stalled, (long long)bad_stores,
+                (long long)s.plan.dp_tiles, (long long)s.plan.sk_units, (long long)s.plan.margin, r, stalled, (long long)bad_stores,
                 (long long)bad_bits, (long long)raised, same ? "" : ", differs from round 0");
     ok = ok && pass;
   }
@@ -184,8 +184,9 @@ bool check(const Problem& p, const char* name, int rounds) {
   return ok;
 }
 
-Problem problem(std::int64_t tm, std::int64_t tn, std::int64_t batch, std::int64_t k, ClusterShape cl, int sms, std::int64_t min_unit = 8) {
-  return {tm, tn, StreamKScheduler::of(tm, tn, batch, k, cl, persistent_clusters(sms, cl), min_unit)};
+Problem problem(std::int64_t tm, std::int64_t tn, std::int64_t batch, std::int64_t k, ClusterShape cl, int sms, std::int64_t min_unit = 8,
+                std::int64_t tail_k_tiles = 0) {
+  return {tm, tn, StreamKScheduler::of(tm, tn, batch, k, cl, persistent_clusters(sms, cl), min_unit, tail_k_tiles)};
 }
 
 }  // namespace
@@ -209,14 +210,21 @@ int main(int argc, char** argv) {
   // Forced plans: units spanning many tiles, every SM a unit.
   ok &= check(problem(24, 12, 1, 48, {1, 1}, sms, 1), "3072^3 (min unit 1)", rounds);
   ok &= check(problem(9, 7, 3, 13, {1, 2}, sms, 1), "batched, odd", rounds);
+  // Units of unequal length (plan margins): the decode kernel's shape and margin (6144 x 64 x
+  // 4096 in 128x64x64 tiles), and margins on shapes with several units per tile and per unit.
+  ok &= check(problem(48, 1, 1, 64, {1, 1}, sms, 8, 3), "decode 6144x64x4096 (margin)", rounds);
+  ok &= check(problem(32, 1, 1, 224, {1, 1}, sms, 8, 3), "decode 4096x64x14336 (margin)", rounds);
+  ok &= check(problem(24, 12, 1, 48, {2, 1}, sms, 1, 5), "3072^3 (margin 5)", rounds);
   // Generated problems on every cluster shape.
-  std::mt19937_64 rng(12345);
+  std::mt19937_64 rng(12345), tails(6789);
   const ClusterShape shapes[] = {{1, 1}, {2, 1}, {1, 2}};
   for (int i = 0; i < 40; ++i) {
     const std::int64_t tm = 1 + rng() % 20, tn = 1 + rng() % 20, batch = 1 + rng() % 2, k = 1 + rng() % 64;
     const int min_unit = int(1 + rng() % 8), use = 1 + int(rng() % std::uint64_t(sms));
     if (persistent_clusters(use, shapes[i % 3]) < 1) continue;
     ok &= check(problem(tm, tn, batch, k, shapes[i % 3], use, min_unit), "generated", rounds);
+    const std::int64_t tail = std::int64_t(tails() % 6);  // (its own stream: the cases above stay the same)
+    ok &= check(problem(tm, tn, batch, k, shapes[i % 3], use, min_unit, tail), "generated (margin)", rounds);
   }
   std::printf("%s\n", ok ? "stream-K check: all cases pass" : "stream-K check: FAILURES");
   return ok ? 0 : 1;
