@@ -37,6 +37,36 @@ __global__ void l2_flush(const int4* p, size_t n, int* sink) {
   if (acc == 0x7fffffff) *sink = acc;
 }
 
+// A buffer of twice the L2's size and l2_flush over it, where `on` (nothing otherwise): what
+// the timings below launch before a timed kernel for a cold L2.
+class L2Flusher {
+ public:
+  explicit L2Flusher(bool on) {
+    if (!on) return;
+    int dev = 0, l2 = 0;
+    SM90_CUDA(cudaGetDevice(&dev));
+    SM90_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    words_ = 2 * size_t(l2) / sizeof(int4);
+    SM90_CUDA(cudaMalloc(&buffer_, words_ * sizeof(int4)));
+    SM90_CUDA(cudaMalloc(&sink_, sizeof(int)));
+    SM90_CUDA(cudaMemset(buffer_, 0x5a, words_ * sizeof(int4)));
+  }
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+  ~L2Flusher() {
+    cudaFree(buffer_);
+    cudaFree(sink_);
+  }
+  void operator()() const {
+    if (buffer_) l2_flush<<<264, 512>>>(buffer_, words_, sink_);
+  }
+
+ private:
+  int4* buffer_ = nullptr;
+  int* sink_ = nullptr;
+  size_t words_ = 0;
+};
+
 // The timing of the bench and the probes (the policy: kernels/device/timing_policy.hpp):
 // - warm-up: at least `warmup` untimed pairs and timing::kWarmupMs of wall time, so that a GPU
 //   just out of idle host work (allocation, the reference check) runs at its working clock;
@@ -65,21 +95,7 @@ PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, boo
     theirs();
     SM90_CUDA(cudaDeviceSynchronize());  // (the wall time then counts GPU work, not enqueues)
   }
-  int4* flush = nullptr;
-  int* sink = nullptr;
-  size_t flush_words = 0;
-  if (cold_l2) {
-    int dev = 0, l2 = 0;
-    SM90_CUDA(cudaGetDevice(&dev));
-    SM90_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    flush_words = 2 * size_t(l2) / sizeof(int4);
-    SM90_CUDA(cudaMalloc(&flush, flush_words * sizeof(int4)));
-    SM90_CUDA(cudaMalloc(&sink, sizeof(int)));
-    SM90_CUDA(cudaMemset(flush, 0x5a, flush_words * sizeof(int4)));
-  }
-  auto flush_l2 = [&] {
-    if (cold_l2) l2_flush<<<264, 512>>>(flush, flush_words, sink);
-  };
+  const L2Flusher flush_l2(cold_l2);
   cudaEvent_t ev[4];
   for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
   // One pair: the first kernel between ev[0] and ev[1], the second between ev[2] and ev[3]
@@ -112,10 +128,6 @@ PairTimes time_pairs(Mine&& mine, Theirs&& theirs, int reps, int warmup = 5, boo
   t.theirs.resize(std::size_t(n));
   for (int i = 0; i < n; ++i) pair(i % 2 == 0, t.mine[std::size_t(i)], t.theirs[std::size_t(i)]);
   for (auto& e : ev) cudaEventDestroy(e);
-  if (cold_l2) {
-    cudaFree(flush);
-    cudaFree(sink);
-  }
   return t;
 }
 
@@ -134,18 +146,7 @@ inline std::vector<std::vector<double>> time_rounds(const std::vector<std::funct
   namespace timing = tessera::kernels::timing;
   using clock = std::chrono::steady_clock;
   const std::size_t n = ks.size();
-  int4* flush = nullptr;
-  int* sink = nullptr;
-  size_t flush_words = 0;
-  if (cold_l2) {
-    int dev = 0, l2 = 0;
-    SM90_CUDA(cudaGetDevice(&dev));
-    SM90_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    flush_words = 2 * size_t(l2) / sizeof(int4);
-    SM90_CUDA(cudaMalloc(&flush, flush_words * sizeof(int4)));
-    SM90_CUDA(cudaMalloc(&sink, sizeof(int)));
-    SM90_CUDA(cudaMemset(flush, 0x5a, flush_words * sizeof(int4)));
-  }
+  const L2Flusher flush_l2(cold_l2);
   std::vector<cudaEvent_t> ev(2 * n);
   for (auto& e : ev) SM90_CUDA(cudaEventCreate(&e));
   std::vector<std::vector<double>> ms(n);
@@ -154,7 +155,7 @@ inline std::vector<std::vector<double>> time_rounds(const std::vector<std::funct
       const std::size_t i = order(n, r, pos);
       if (self_before) ks[i]();
       tessera::kernels::device::lead_in_kernel<><<<1, 1>>>(kLeadInNs);
-      if (cold_l2) l2_flush<<<264, 512>>>(flush, flush_words, sink);
+      flush_l2();
       SM90_CUDA(cudaEventRecord(ev[2 * i]));
       ks[i]();
       SM90_CUDA(cudaEventRecord(ev[2 * i + 1]));
@@ -171,10 +172,6 @@ inline std::vector<std::vector<double>> time_rounds(const std::vector<std::funct
   for (long long w = 0; w < 3 || std::chrono::duration<double, std::milli>(clock::now() - w0).count() < timing::kWarmupMs; ++w) round(w, false);
   for (int r = 0; r < rounds; ++r) round(r, true);
   for (auto& e : ev) cudaEventDestroy(e);
-  if (cold_l2) {
-    cudaFree(flush);
-    cudaFree(sink);
-  }
   return ms;
 }
 

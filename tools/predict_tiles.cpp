@@ -6,7 +6,7 @@
 //       sm90::built_configs (every kernel the list builds for 16-bit TN, both D majors), each
 //       with sm90::candidate_of's tile, cluster and rate; a row-major D's configuration is the
 //       same tile run on the problem transposed (M and N swapped);
-//   (b) + cooperative 128 x BN in clusters of 2 along M, BN along the problem's N (as today);
+//   (b) + cooperative 128 x BN in clusters of 2 along M, BN along the problem's N (the shipped orientation);
 //   (c) + the same tiles swapped: the kernel computes D^T, its M the problem's N, so BN lies
 //       along the problem's M (the weight's rows in the suite's layers).
 // Each new tile's MAC rate is an assumption, not a measurement: interpolated in operand bytes

@@ -160,7 +160,8 @@ inline constexpr std::array<Candidate, 15> kSm90Candidates = {{
 // of a choice's efficiency, which is measured against the 16-bit 128x256 tile).
 inline double peak_rate(Element element) { return is_fp8(element) ? 2.0 : 1.0; }
 
-// The tile the SM90 path runs everything with today: 128x256x64 in 2x1 clusters, whole tiles.
+// The default tile, the one every other candidate is measured against: 128x256x64 in 2x1
+// clusters, whole tiles.
 inline constexpr Candidate kSm90Default = kSm90Candidates[0];
 
 // 128x256 k-tile times per 128x256 f32 partial moved (fitted, above; the split-K scheduler's
