@@ -371,7 +371,8 @@ int main(int argc, char** argv) {
   }
   // The verdict: which configurations ran (and agreed with the reference) at every shape.
   std::printf("\nVERDICT (cuBLASLt %zu on %s)\n", cublasLtGetVersion(), prop.name);
-  std::printf("  the bench's bf16-D configuration (C own buffer): %s\n", bench_bf16_runs ? "RUNS and agrees at every shape" : "does NOT run (or agree) at every shape");
+  std::printf("  the bench's bf16-D configuration (C own buffer): %s\n",
+              bench_bf16_runs ? "RUNS and agrees at every shape" : "does NOT run (or agree) at every shape");
   std::printf("  the bench's e4m3-D configuration (C own bf16, D scale, amax): %s\n",
               bench_e4m3_runs ? "RUNS and agrees at every shape" : "does NOT run (or agree) at every shape");
   std::printf("  runs and agrees at every shape, non-e4m3 D:%s\n", bf16_works.empty() ? " none" : "");
