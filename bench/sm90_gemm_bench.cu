@@ -420,25 +420,40 @@ kernels::GemmArguments fp8_tn_arguments(int64_t m, int64_t n, int64_t k, const v
 // cuBLASLt's FP8 GEMM of the same row-major D (m x n) as the column-major D^T = B^T A: its A is
 // our B (K x N, transposed), its B our A (K x M), its D (N x M): torch._scaled_mm's call. Per-
 // tensor scale pointers (ours: cuBLASLt's A scale is our B's), and for an 8-bit D its scale and
-// amax pointers. The heuristic's candidates are tried in order and the first that runs is kept
-// (the first alone may answer "not supported" at the call); none: chosen < 0, `refused` why.
+// amax pointers.
+// Forms: beta is 0, so C is never read, yet where C points and C's layout take part in whether a
+// call runs. With its own C buffer (the first form) every candidate answered "not supported"
+// (status 15) at the call on the H200 with the CUDA 13.0 toolkit's cuBLASLt, while
+// torch._scaled_mm (C = D, D's layout) ran on the same GPU; cuBLASLt 13 requires a C equal to D
+// to have D's layout, and a null C asks nothing of C. tools/device/cublaslt_fp8_probe.cu tries
+// these and the other candidate causes one change at a time. The forms are tried in order, each
+// with its own heuristic query and its candidates in order (the first alone may answer "not
+// supported" at the call); the first that runs is kept and named (`form`, printed on the bench's
+// line). None runs: chosen < 0, `refused` the last call's status, `found` the candidates tried.
 struct LtFp8Gemm {
+  enum class CPtr { Own, Null, D };
+  struct Form {
+    const char* name;
+    CPtr c;
+    cudaDataType_t c_type;
+  };
   cublasLtHandle_t lt;
-  const void *a, *b, *c;
+  const void *a, *b, *c = nullptr;
   void* d;
   cublasLtMatmulDesc_t op;
-  cublasLtMatrixLayout_t la, lb, lc, ld;
+  cublasLtMatrixLayout_t la, lb, lc = nullptr, ld;
   cublasLtMatmulPreference_t pref;
   void* ws = nullptr;
   size_t ws_bytes = size_t(32) << 20;
   cublasLtMatmulHeuristicResult_t heur[16] = {};
   int found = 0, chosen = -1;
+  const char* form = "none";
   cublasStatus_t refused = CUBLAS_STATUS_NOT_SUPPORTED;
 
-  LtFp8Gemm(cublasLtHandle_t handle, int64_t m, int64_t n, int64_t k, const void* a_, const void* b_, const void* c_, void* d_,
+  LtFp8Gemm(cublasLtHandle_t handle, int64_t m, int64_t n, int64_t k, const void* a_, const void* b_, const void* c_own, void* d_,
             cudaDataType_t type_b, cudaDataType_t type_cd, bool fast_accum, const float* scale_a, const float* scale_b,
             const float* scale_d = nullptr, float* amax_d = nullptr)
-      : lt(handle), a(a_), b(b_), c(c_), d(d_) {
+      : lt(handle), a(a_), b(b_), d(d_) {
     CUBLAS_OK(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
     const int8_t fast = fast_accum ? 1 : 0;
@@ -449,18 +464,35 @@ struct LtFp8Gemm {
     CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_a, sizeof scale_a));
     if (scale_d) CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, &scale_d, sizeof scale_d));
     if (amax_d) CUBLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &amax_d, sizeof amax_d));
-    // (C is bf16 for every D: cuBLASLt's FP8 rule)
     CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, type_b, uint64_t(k), uint64_t(n), int64_t(k)));
     CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, uint64_t(k), uint64_t(m), int64_t(k)));
-    CUBLAS_OK(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, uint64_t(n), uint64_t(m), int64_t(n)));
     CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, type_cd, uint64_t(n), uint64_t(m), int64_t(n)));
     CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
     SM90_CUDA(cudaMalloc(&ws, ws_bytes));
     CUBLAS_OK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
-    CUBLAS_OK(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, ld, pref, 16, heur, &found));
-    for (int i = 0; i < found && chosen < 0; ++i) {
-      refused = call(i);
-      if (refused == CUBLAS_STATUS_SUCCESS) chosen = i;
+    // (C 16-bit for an 8-bit D: cuBLASLt's FP8 type table has no C of D's 8-bit type; f16 is torch's)
+    const bool d8 = type_cd == CUDA_R_8F_E4M3 || type_cd == CUDA_R_8F_E5M2;
+    const std::vector<Form> forms =
+        d8 ? std::vector<Form>{{"C own bf16", CPtr::Own, CUDA_R_16BF}, {"C null bf16", CPtr::Null, CUDA_R_16BF},
+                               {"C null f16", CPtr::Null, CUDA_R_16F}, {"C = D, f16 layout", CPtr::D, CUDA_R_16F}}
+           : std::vector<Form>{{"C own", CPtr::Own, type_cd}, {"C null", CPtr::Null, type_cd}, {"C = D", CPtr::D, type_cd}};
+    for (const Form& f : forms) {
+      CUBLAS_OK(cublasLtMatrixLayoutCreate(&lc, f.c_type, uint64_t(n), uint64_t(m), int64_t(n)));
+      c = f.c == CPtr::Own ? c_own : f.c == CPtr::Null ? nullptr : d;
+      // (a form the heuristic refuses outright is the next form's turn, not the bench's end)
+      int here = 0;
+      if (cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, ld, pref, 16, heur, &here) != CUBLAS_STATUS_SUCCESS) here = 0;
+      found += here;
+      for (int i = 0; i < here && chosen < 0; ++i) {
+        refused = call(i);
+        if (refused == CUBLAS_STATUS_SUCCESS) chosen = i;
+      }
+      if (chosen >= 0) {
+        form = f.name;
+        break;
+      }
+      cublasLtMatrixLayoutDestroy(lc);
+      lc = nullptr;
     }
   }
   cublasStatus_t call(int i) const {
@@ -472,7 +504,8 @@ struct LtFp8Gemm {
   }
   ~LtFp8Gemm() {
     cublasLtMatmulPreferenceDestroy(pref);
-    for (auto l : {la, lb, lc, ld}) cublasLtMatrixLayoutDestroy(l);
+    for (auto l : {la, lb, lc, ld})
+      if (l) cublasLtMatrixLayoutDestroy(l);
     cublasLtMatmulDescDestroy(op);
     cudaFree(ws);
   }
@@ -566,9 +599,9 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const double tm = sm90_check::median(t.mine), tc = sm90_check::median(t.theirs);
   std::printf("fp8 e4m3 x %s TN -> bf16 row-major %5lld x %5lld x %5lld  tessera %s %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s per-tensor "
-              "%8.3f ms %6.1f TFLOP/s  ratio %.3f  diff vs cuBLASLt %.1e %s\n",
+              "(%s) %8.3f ms %6.1f TFLOP/s  ratio %.3f  diff vs cuBLASLt %.1e %s\n",
               e5m2_b ? "e5m2" : "e4m3", (long long)m, (long long)n, (long long)k, kernels::to_string(mode), tm, flops / tm * 1e-9,
-              ran.c_str(), fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff,
+              ran.c_str(), fast_accum ? " fast-accum" : "", blas.form, tc, flops / tc * 1e-9, tc / tm, diff,
               chosen < 0 ? "unchecked" : ok ? "ok" : "WRONG");
   for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales, tws, (void*)vec_a, (void*)vec_b}) cudaFree(p);
   return ok;
@@ -576,9 +609,9 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
 
 // --fp8 --out-e4m3: FP8 TN to an e4m3 D (row-major, as torch._scaled_mm with a float8 out_dtype)
 // with D's scale and amax: tessera::gemm's quantized-output kernel (scale_d, amax_d; amax reset by
-// the library) against cuBLASLt with D CUDA_R_8F_E4M3, C bf16 (beta = 0), D_SCALE_POINTER and
-// AMAX_D_POINTER (each call's own amax: cuBLASLt sets it). Both D's decoded and compared
-// (relative norm), and the two amax values.
+// the library) against cuBLASLt with D CUDA_R_8F_E4M3, C 16-bit or null (beta = 0: LtFp8Gemm's
+// forms), D_SCALE_POINTER and AMAX_D_POINTER (each call's own amax: cuBLASLt sets it). Both D's
+// decoded and compared (relative norm), and the two amax values.
 bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, bool fast_accum) {
   uint8_t *a = nullptr, *b = nullptr, *d = nullptr, *ref = nullptr;
   bfloat16_t* c = nullptr;
@@ -644,9 +677,9 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
                 (long long)unwritten);
   else
     std::printf("fp8 e4m3 x e4m3 TN -> e4m3 + amax row-major %5lld x %5lld x %5lld  tessera %8.3f ms %6.1f TFLOP/s (%s)  cuBLASLt%s "
-                "%8.3f ms %6.1f TFLOP/s  ratio %.3f  D diff %.1e (%lld bytes differ) amax %.6g vs %.6g  %s\n",
+                "(%s) %8.3f ms %6.1f TFLOP/s  ratio %.3f  D diff %.1e (%lld bytes differ) amax %.6g vs %.6g  %s\n",
                 (long long)m, (long long)n, (long long)k, tm, flops / tm * 1e-9, kernels::device::sm90_schedule(g),
-                fast_accum ? " fast-accum" : "", tc, flops / tc * 1e-9, tc / tm, diff, (long long)differ, double(amaxes[0]),
+                fast_accum ? " fast-accum" : "", blas.form, tc, flops / tc * 1e-9, tc / tm, diff, (long long)differ, double(amaxes[0]),
                 double(amaxes[1]), ok ? "ok" : "WRONG");
   for (void* p : {(void*)a, (void*)b, (void*)d, (void*)ref, (void*)c, (void*)scales}) cudaFree(p);
   return ok;
