@@ -279,10 +279,12 @@ void check_packed_bias_slots() {
           bad += int64_t(get<0>(x)) != int64_t(get<0>(row_slot));
           ++values;
         }
-    // (the 32-bit loads: a slot's two columns adjacent, low half first)
+    // (the 32-bit loads: a slot's two columns adjacent, low half first, at an even distance
+    // from the thread's first column, so that an aligned vector gives aligned words)
     for (int j = 0; j < groups; ++j) {
       const auto g = ct(make_coord(make_coord(_, _, j), 0, 0));
       bad += int64_t(get<1>(g(1))) != int64_t(get<1>(g(0))) + 1;
+      bad += (int64_t(get<1>(g(0))) - int64_t(get<1>(ct(0)))) % 2 != 0;
     }
   }
   INFO("BM " << BM << " W " << W << " BN " << BN);
