@@ -319,12 +319,24 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     }
     __device__ __forceinline__ InFlight head(int n) { return Mainloop::mma_head(shared.mainloop, st, wg - 1, acc, k_tiles, n); }
     __device__ __forceinline__ void tail(InFlight const& f) { Mainloop::mma_tail(shared.mainloop, st, wg - 1, acc, k_tiles, f); }
+    // The thread's index as pack and store see it: for an epilogue that packs all it runs (a
+    // fused one, a tree) laundered, so that what they derive from it (the thread's places in
+    // the C partition and the staging view, the bias's origin: 64-bit coordinates and
+    // addresses) is computed in each tile's pack and store, not hoisted out of the walk and
+    // kept live across every k-loop beside the 128 accumulators and the 64 packed registers.
+    // Hoisted, ptxas spilled 16 bytes of it inside the k-loops' span (fused bf16 and f16,
+    // nvcc 13.0, sm_90a); the plain instance's (fewer) fit, and keep their place.
+    __device__ __forceinline__ int epilogue_thread() const {
+      int t = thread;
+      if constexpr (epilogue_packs_all) asm volatile("" : "+r"(t));
+      return t;
+    }
     __device__ __forceinline__ void pack() {
-      Epilogue::pack(p.epilogue, tiled, thread, int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);
+      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);
       pm = tm, pn = tn, pl = tl;
     }
     __device__ __forceinline__ void store() {
-      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, thread, int64_t(pm) * ClusterM + rank, pn, pl, packed);
+      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), int64_t(pm) * ClusterM + rank, pn, pl, packed);
     }
     __device__ __forceinline__ void settle() { GMMA::warpgroup_wait<0>(); }
   };

@@ -76,13 +76,22 @@ int64_t differ(std::vector<T> const& a, std::vector<T> const& b) {
   return n;
 }
 
-// act(alpha acc + bias) on the menu's fused kernel, both orders.
+// act(alpha acc + bias) on the menu's fused kernel, both orders. odd_bias: the bias vector one
+// element past a 4-byte boundary (the pack's bias then loads element by element: PackedBias).
 template <Activation A>
-int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, Bias bias) {
+int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, Bias bias, bool odd_bias = false) {
   using New = s9::OverlappedFusedGemm<T, A, Head>;
   using Old = s9::FusedTmaGemmAfterTile<T, A>;
   sm90_check::Problem<T> p(m, n, k, l, false, 0.75f, 0.0f, uint64_t(m * 7001 + n * 13 + k * 3 + l), "TN");
   p.fuse(A, bias, uint64_t(m + n));
+  std::unique_ptr<T, decltype(&cudaFree)> shifted(nullptr, &cudaFree);
+  if (odd_bias) {
+    T* q = nullptr;
+    SM90_CUDA(cudaMalloc(&q, (p.bias.size() + 1) * sizeof(T)));
+    shifted.reset(q);
+    SM90_CUDA(cudaMemcpy(q + 1, p.bias.data(), p.bias.size() * sizeof(T), cudaMemcpyHostToDevice));
+    p.args.epilogue.bias_ptr = q + 1;
+  }
   const auto args = s9::as_column_major_d(p.args);
   const auto r_new = launch<New>(args);
   double rel = 0;
@@ -93,9 +102,9 @@ int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, Bias bias) {
   const auto r_old = launch<Old>(args);
   const int64_t off = differ(mine, output(p));
   const bool ok = near && r_old && off == 0;
-  std::printf("fused %s + bias per %s %5lld x %5lld x %5lld x %lld: %s (rel %.2e, %lld NaN, %lld of %zu differ from the epilogue after "
+  std::printf("fused %s + %sbias per %s %5lld x %5lld x %5lld x %lld: %s (rel %.2e, %lld NaN, %lld of %zu differ from the epilogue after "
               "the tile)%s%s%s%s\n",
-              to_string(A), bias == Bias::PerRow ? "row" : "column", (long long)m, (long long)n, (long long)k, (long long)l,
+              to_string(A), odd_bias ? "odd-aligned " : "", bias == Bias::PerRow ? "row" : "column", (long long)m, (long long)n, (long long)k, (long long)l,
               ok ? "ok" : "FAIL", rel, (long long)nans, (long long)off, mine.size(), r_new ? "" : " new: ",
               r_new ? "" : r_new.message.c_str(), r_old ? "" : " old: ", r_old ? "" : r_old.message.c_str());
   return ok ? 0 : 1;
@@ -322,6 +331,8 @@ int main(int argc, char** argv) {
   fails += check_fused<Activation::SiLU>(136, 264, 72, 1, Bias::PerColumn);
   fails += check_fused<Activation::GELUTanh>(1024, 2048, 64, 2, Bias::PerColumn);  // one k-tile per tile, batches
   fails += check_fused<Activation::SiLU>(2056, 1032, 200, 3, Bias::PerRow);         // residue tiles of every batch
+  fails += check_fused<Activation::GELUTanh>(1032, 776, 72, 1, Bias::PerColumn, true);  // the bias element by element
+  fails += check_fused<Activation::SiLU>(1032, 776, 72, 1, Bias::PerRow, true);
   fails += check_tree(136, 264, 72);
   fails += check_tree(1000, 2000, 64);
   if (!small_only) {

@@ -253,6 +253,51 @@ TEST_CASE("sm90 TMA-store epilogue: the packed fragment stages every part as the
   check_packed_staging<128, 1, 2, 256, kernels::Major::Col>();  // two M repeats in one warpgroup's fragment
 }
 
+// The fused pack's bias in registers (PackedBias, collective/sm90_epilogue_tma.cuh): along N
+// group J's slot holds the columns of values (I = 0, J, V = 0) and (0, J, 1), along M repeat
+// I's slots the rows of (I, 0, 0) and (I, 0, 2). Every value (I, J, V) must read the element
+// its own coordinates name: its column that of (0, J, V % 2), its row that of (I, 0, V - V % 2),
+// for every thread, at the kernels' tiles (one and two M repeats per warpgroup, BN 256 / 192).
+template <int BM, int W, int BN>
+void check_packed_bias_slots() {
+  constexpr int AtomsM = BM / (64 * W);
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto id = make_identity_tensor(make_shape(C<BM>{}, C<BN>{}));
+  constexpr int groups = BN / 8;
+  int bad = 0, values = 0;
+  for (int t = 0; t < W * 128; ++t) {
+    const auto ct = tiled.get_slice(t).partition_C(id);
+    REQUIRE(int(size<0, 2>(ct)) == groups);
+    REQUIRE(int(size<1>(ct)) == AtomsM);
+    for (int i = 0; i < AtomsM; ++i)
+      for (int j = 0; j < groups; ++j)
+        for (int v = 0; v < 4; ++v) {
+          const auto x = ct(make_coord(make_coord(_, _, j), i, 0))(v);
+          const auto col_slot = ct(make_coord(make_coord(_, _, j), 0, 0))(v % 2);
+          const auto row_slot = ct(make_coord(make_coord(_, _, 0), i, 0))(v - v % 2);
+          bad += int64_t(get<1>(x)) != int64_t(get<1>(col_slot));
+          bad += int64_t(get<0>(x)) != int64_t(get<0>(row_slot));
+          ++values;
+        }
+    // (the 32-bit loads: a slot's two columns adjacent, low half first, at an even distance
+    // from the thread's first column, so that an aligned vector gives aligned words)
+    for (int j = 0; j < groups; ++j) {
+      const auto g = ct(make_coord(make_coord(_, _, j), 0, 0));
+      bad += int64_t(get<1>(g(1))) != int64_t(get<1>(g(0))) + 1;
+      bad += (int64_t(get<1>(g(0))) - int64_t(get<1>(ct(0)))) % 2 != 0;
+    }
+  }
+  INFO("BM " << BM << " W " << W << " BN " << BN);
+  CHECK(values == W * 128 * AtomsM * groups * 4);
+  CHECK(bad == 0);
+}
+
+TEST_CASE("sm90 TMA-store epilogue: the fused pack's bias slots hold each value's bias") {
+  check_packed_bias_slots<128, 2, 256>();  // the fused kernels' tile
+  check_packed_bias_slots<128, 1, 256>();  // two M repeats per warpgroup
+  check_packed_bias_slots<128, 2, 192>();
+}
+
 // Staging slots (EpilogueStaging::first, buffer): the ping-pong kernel's two consumers (one
 // warpgroup each, different tiles at once) and the cooperative kernel's two warpgroups (one
 // tile, one slot). Every (slot, warpgroup) writes a buffer of its own among the Slots x W, and
