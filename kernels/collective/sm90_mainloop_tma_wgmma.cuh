@@ -615,7 +615,8 @@ struct CollectiveMainloopSm90TmaWgmma {
   // (kt + 1 in flight) it reads the stage's 2 AtomsM row scales, releases the stage (nothing
   // else of it is read), then adds set * scale into the accumulators: the products and their
   // order are AfterWait's. (The loop's state is kept small beside the 3 x 64 sums: a set carries
-  // its block scales only.)
+  // its block scales only.) ptxas 13.0, sm_90a: 0 spills, no wgmma serialized, the next k-tile's
+  // wgmmas issued before each wait_group 1 (bench/notes/fp8.md).
   template <class T>
   __device__ __forceinline__ static T& set_of(std::integral_constant<int, 0>, T& s0, T&) { return s0; }
   template <class T>
@@ -634,6 +635,12 @@ struct CollectiveMainloopSm90TmaWgmma {
     auto tP0 = make_tensor(&part0.v[0], partition_fragment_C(TiledMma{}, tile).layout());
     auto tP1 = make_tensor(&part1.v[0], partition_fragment_C(TiledMma{}, tile).layout());
     BlockScales sb0, sb1;
+    // (defined before the first wgmma, which reads its set's registers as operands under
+    // ScaleOut::Zero too: left undefined, ptxas spilled around them; 128 moves per call)
+#pragma unroll
+    for (int i = 0; i < n; ++i) part0[i] = part1[i] = 0.0f;
+    GMMA::warpgroup_fence_operand(part0.v);
+    GMMA::warpgroup_fence_operand(part1.v);
     PipelineState held = st;  // the oldest stage not released: the next promotion's
     auto issue = [&](auto set, int kt) {
       Accumulators& part = set_of(set, part0, part1);
