@@ -25,7 +25,7 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-fp8-block-probe}
 B=${BUILD:-/tmp/tessera-fp8-block-probe-build}
 MAX_S=${MAX_S:-240}
-VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13"}  # (r and r2 beside a, b, c, d, e, e-sa, d128; all: "0 1 2 3 4 5 6 7 8 9 10 11 12 13")
+VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c, d, e, e-sa, d128; all: "0 1 ... 14")
 NCU_VARIANTS=${NCU_VARIANTS-"13 12"}  # (r2, then r; empty: no ncu)
 NCU_MIN_S=${NCU_MIN_S:-40}
 NCU_SHAPE=${NCU_SHAPE:-"4096 7168 16384"}

@@ -34,6 +34,9 @@
 //   r2 r with BlockPromotion::UnderNextKTile (two sets of partial sums: k-tile k promoted while
 //      k-tile k+1's wgmmas run, wait_group 1): its D must equal r's bit for bit (checked
 //      against r, not a: the same products added in the same order)
+//   r2-sk  r2 under Stream-K (sm90::StreamKTileScheduler, its workspace allocated here): steps
+//      whose k-ranges start anywhere, each starting at set 0; checked against FP64 only (the
+//      fix-up adds the partials in its own order)
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
@@ -74,7 +77,8 @@
   X(10, "a-t", "block 128x128 c2 turns", Check::Block, true)                                                           \
   X(11, "d128", "per-tensor 128x128 c2 (Fp8Small, shipped)", Check::Unscaled, false)                                  \
   X(12, "r", "block 128x128 c2, tokens along M, D row-major, promoted after each wait", Check::Block, true)           \
-  X(13, "r2", "block 128x128 c2, tokens along M, D row-major, promoted under the next k-tile", Check::Block, true)
+  X(13, "r2", "block 128x128 c2, tokens along M, D row-major, promoted under the next k-tile", Check::Block, true)      \
+  X(14, "r2-sk", "r2 under Stream-K (k-ranges starting anywhere; fix-up order: not bitwise r)", Check::Block, true)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (per-
@@ -303,6 +307,9 @@ template <> struct Variant<12> {
 template <> struct Variant<13> {
   using type = s9::Fp8BlockRowsGemm<s9::WholeTileScheduler, 2, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>;
 };
+template <> struct Variant<14> {
+  using type = s9::Fp8BlockRowsGemm<s9::StreamKTileScheduler, 2, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>;
+};
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
 using Op = s9::GemmSm90<Kernel>;
@@ -321,7 +328,24 @@ bool initialize(const kernels::GemmArguments& caller, std::string& why) {
       return false;
     }
   }
-  if (auto r = op->initialize(view); !r) {
+  // (a Stream-K variant: its partials' and flags' workspace, kept for the process)
+  kernels::GemmArguments with_ws = view;
+  if (const std::size_t bytes = Op::get_workspace_size(view); bytes > 0) {
+    static void* ws = nullptr;
+    static std::size_t ws_bytes = 0;
+    if (bytes > ws_bytes) {
+      if (ws != nullptr) cudaFree(ws);
+      if (cudaMalloc(&ws, bytes) != cudaSuccess) {
+        why = "workspace: cudaMalloc failed";
+        ws = nullptr, ws_bytes = 0;
+        return false;
+      }
+      ws_bytes = bytes;
+    }
+    with_ws.workspace = ws;
+    with_ws.workspace_bytes = ws_bytes;
+  }
+  if (auto r = op->initialize(with_ws); !r) {
     why = r.message;
     return false;
   }
