@@ -145,6 +145,9 @@ struct KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating {};
 // a consumer thread's accumulators need 2 row scales per 64-row wgmma atom and one block scale
 // per 128 columns (sm90::ScaledRows::RowsOfA); BM = BK = 128, BN a multiple of 128.
 struct KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA {};
+// The same with two sets of partial sums: each k-tile promoted while the next k-tile's wgmmas
+// run (sm90::BlockPromotion::UnderNextKTile); the same sums as the schedule above.
+struct KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile {};
 // SM90: producer warpgroup + two consumer warpgroups, each with a whole 64-row tile, taking
 // the CTA's tiles in turn (one's epilogue under the other's mainloop).
 struct KernelTmaWarpSpecializedPingpong {};
@@ -441,12 +444,15 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                     std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong> ||
                     std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled> ||
                     std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating> ||
-                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>,
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA> ||
+                    std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>,
                 "CollectiveBuilder (SM90 tensor op): the schedule is KernelTmaWarpSpecializedCooperative, "
-                "KernelTmaWarpSpecializedPingpong or KernelTmaWarpSpecializedCooperativeFp8BlockScaled(Alternating, RowsOfA)");
+                "KernelTmaWarpSpecializedPingpong or KernelTmaWarpSpecializedCooperativeFp8BlockScaled(Alternating, RowsOfA, "
+                "RowsOfAUnderNextKTile)");
   static constexpr bool Pingpong = std::is_same_v<Schedule, KernelTmaWarpSpecializedPingpong>;
   static constexpr bool Alternating = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>;
-  static constexpr bool RowsOfA = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>;
+  static constexpr bool UnderNextKTile = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>;
+  static constexpr bool RowsOfA = std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA> || UnderNextKTile;
   static constexpr bool BlockScaled =
       std::is_same_v<Schedule, KernelTmaWarpSpecializedCooperativeFp8BlockScaled> || Alternating || RowsOfA;
   static constexpr int BM = builder_detail::extent<TileShape, 0>, BN = builder_detail::extent<TileShape, 1>,
@@ -520,7 +526,8 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                                     sm90::MainloopTmaWarpSpecializedCooperative<
                                         Stages, ConsumerWarpgroups, ClusterM, BlockScaled,
                                         Alternating ? sm90::ConsumerIssue::Alternating : sm90::ConsumerIssue::Together,
-                                        RowsOfA ? sm90::ScaledRows::RowsOfA : sm90::ScaledRows::RowsOfB>>;
+                                        RowsOfA ? sm90::ScaledRows::RowsOfA : sm90::ScaledRows::RowsOfB,
+                                        UnderNextKTile ? sm90::BlockPromotion::UnderNextKTile : sm90::BlockPromotion::AfterWait>>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,
                                                             builder_detail::gmma_major<MajorB>, SwizzleBytes, ElementB_>;

@@ -42,8 +42,19 @@ enum class ConsumerIssue { Together, Alternating };
 //             one block scale per 128 columns of the tile per k-tile
 enum class ScaledRows { RowsOfB, RowsOfA };
 
+// When the block-scaled mainloop (ScaledRows::RowsOfA) promotes a k-tile's partial sums:
+//   AfterWait       one set of partial sums: each k-tile's wgmmas are waited for (wait_group 0)
+//                   and promoted before the next k-tile is issued, so the warpgroup's tensor
+//                   core work stops for every promotion
+//   UnderNextKTile  two sets: k-tile k+1's wgmmas are issued into the other set before k-tile k
+//                   is waited for (wait_group 1), so k-tile k is promoted and its stage released
+//                   while k+1 runs (sm90_block_promotion.hpp: the order; 64 more registers per
+//                   consumer thread at 128 columns); the same sums, bit for bit
+enum class BlockPromotion { AfterWait, UnderNextKTile };
+
 template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1, bool BlockScaled_ = false,
-          ConsumerIssue Issue_ = ConsumerIssue::Together, ScaledRows Rows_ = ScaledRows::RowsOfB>
+          ConsumerIssue Issue_ = ConsumerIssue::Together, ScaledRows Rows_ = ScaledRows::RowsOfB,
+          BlockPromotion Promotion_ = BlockPromotion::AfterWait>
 struct MainloopTmaWarpSpecializedCooperative {
   static_assert(Stages_ >= 2, "a TMA pipeline needs at least 2 stages to overlap copies with math");
   static_assert(ClusterM_ == 1 || ClusterM_ == 2 || ClusterM_ == 4, "clusters of 1, 2 or 4 CTAs along M");
@@ -53,7 +64,10 @@ struct MainloopTmaWarpSpecializedCooperative {
   static constexpr bool BlockScaled = BlockScaled_;
   static constexpr ConsumerIssue Issue = Issue_;
   static constexpr ScaledRows Rows = Rows_;
+  static constexpr BlockPromotion Promotion = Promotion_;
   static_assert(Rows_ == ScaledRows::RowsOfB || BlockScaled_, "row scales of A: the block-scaled mainloop only");
+  static_assert(Promotion_ == BlockPromotion::AfterWait || (BlockScaled_ && Rows_ == ScaledRows::RowsOfA && Issue_ == ConsumerIssue::Together),
+                "the promotion under the next k-tile: the block-scaled mainloop with row scales of A, consumers together");
   static_assert(Issue_ == ConsumerIssue::Together || (BlockScaled_ && ConsumerWarpgroups_ == 2),
                 "alternating issue: the block-scaled mainloop's two consumer warpgroups take turns");
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + ConsumerWarpgroups_);
@@ -80,6 +94,7 @@ struct MainloopTmaWarpSpecializedPingpong {
   static constexpr bool BlockScaled = false;
   static constexpr ConsumerIssue Issue = ConsumerIssue::Together;
   static constexpr ScaledRows Rows = ScaledRows::RowsOfB;
+  static constexpr BlockPromotion Promotion = BlockPromotion::AfterWait;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + MathWarpgroups);
   static constexpr int ProducerRegisters = 40;
   static constexpr int ConsumerRegisters = 232;

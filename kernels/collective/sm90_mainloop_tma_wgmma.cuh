@@ -46,6 +46,7 @@
 
 #include "../arch/named_barrier.cuh"
 #include "../kernel/sm90_shared_storage.hpp"
+#include "sm90_block_promotion.hpp"
 #include "sm90_block_scaled_turns.hpp"
 #include "sm90_contract.hpp"
 #include "sm90_dispatch_policy.cuh"
@@ -97,6 +98,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr int Policy_ConsumerRegisters = Policy::ConsumerRegisters;
   static constexpr bool BlockScaled = Policy::BlockScaled;
   static constexpr ConsumerIssue Issue = Policy::Issue;  // (block-scaled: whether the consumers issue in turns)
+  static constexpr BlockPromotion Promotion = Policy::Promotion;  // (RowsOfA: whether a k-tile is promoted under the next)
   static_assert(!BlockScaled || (Bits == 8 && BM == 128 && BK == 128 && BM == 64 * ConsumerWarpgroups),
                 "block scales: FP8, BM = BK = 128 (one scale block of A per tile and k-tile), no M repeat");
   // Whose rows carry the per-row scales: B's (the tile's columns) or A's (the tile's rows; then
@@ -605,6 +607,74 @@ struct CollectiveMainloopSm90TmaWgmma {
       if (lane0) release(s, f.oldest);
   }
 
+  // The RowsOfA k-loop under BlockPromotion::UnderNextKTile (promote_under_next_k_tile's order):
+  // two sets of partial sums, k-tile kt in set kt mod 2. Issuing k-tile kt also starts the load
+  // of its Blocks block scales (global memory: they have the next k-tile's issue and a wait to
+  // arrive), kept beside the set. k-tiles are promoted in the order they were issued, so the
+  // promotion's stage is the oldest one held (`held`): after the wait that retires k-tile kt
+  // (kt + 1 in flight) it reads the stage's 2 AtomsM row scales, releases the stage (nothing
+  // else of it is read), then adds set * scale into the accumulators: the products and their
+  // order are AfterWait's. (The loop's state is kept small beside the 3 x 64 sums: a set carries
+  // its block scales only.) ptxas 13.0, sm_90a: 0 spills, no wgmma serialized, the next k-tile's
+  // wgmmas issued before each wait_group 1 (bench/notes/fp8.md).
+  template <class T>
+  __device__ __forceinline__ static T& set_of(std::integral_constant<int, 0>, T& s0, T&) { return s0; }
+  template <class T>
+  __device__ __forceinline__ static T& set_of(std::integral_constant<int, 1>, T&, T& s1) { return s1; }
+  template <class FragA, class FragB, class Coord0, int Blocks>
+  __device__ __forceinline__ static void mma_rows_under_next_k_tile(SharedStorage& s, PipelineState& st, FragA const& tCrA, FragB const& tCrB,
+                                                                    Coord0 const& tCc0, Accumulators& acc, int k_tiles, int row0,
+                                                                    const float* (&blocks)[Blocks]) {
+    constexpr auto tile = make_shape(C<BM>{}, C<BN>{});
+    constexpr int n = AtomsM * AtomValues;
+    const bool lane0 = (threadIdx.x % 32) == 0;
+    struct BlockScales {
+      float v[Blocks];
+    };
+    Accumulators part0, part1;
+    auto tP0 = make_tensor(&part0.v[0], partition_fragment_C(TiledMma{}, tile).layout());
+    auto tP1 = make_tensor(&part1.v[0], partition_fragment_C(TiledMma{}, tile).layout());
+    BlockScales sb0, sb1;
+    // (defined before the first wgmma, which reads its set's registers as operands under
+    // ScaleOut::Zero too: left undefined, ptxas spilled around them; 128 moves per call)
+#pragma unroll
+    for (int i = 0; i < n; ++i) part0[i] = part1[i] = 0.0f;
+    GMMA::warpgroup_fence_operand(part0.v);
+    GMMA::warpgroup_fence_operand(part1.v);
+    PipelineState held = st;  // the oldest stage not released: the next promotion's
+    auto issue = [&](auto set, int kt) {
+      Accumulators& part = set_of(set, part0, part1);
+      auto& tP = set_of(set, tP0, tP1);
+      BlockScales& sb = set_of(set, sb0, sb1);
+      while (!s.pipe.consumer_try_wait(st)) {}
+      GMMA::warpgroup_fence_operand(part.v);
+      GMMA::warpgroup_arrive();
+      gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tP, GMMA::ScaleOut::Zero);
+      GMMA::warpgroup_commit_batch();
+#pragma unroll
+      for (int j = 0; j < Blocks; ++j) sb.v[j] = __ldg(blocks[j] + kt);
+      ++st;
+    };
+    auto retire = [](auto in_flight) { GMMA::warpgroup_wait<decltype(in_flight)::value>(); };
+    auto promote = [&](auto set, int) {
+      Accumulators& part = set_of(set, part0, part1);
+      BlockScales& sb = set_of(set, sb0, sb1);
+      GMMA::warpgroup_fence_operand(part.v);
+      // value i's scale: the stage's row row0 + thread 0's row of value i, times its column's
+      // block scale (the repeated rows and blocks fold to 2 AtomsM loads and 2 AtomsM Blocks multiplies)
+      const float* rows = reinterpret_cast<const float*>(s.scale + held.index * stage_scale_bytes) + row0;
+      float scale[n];
+#pragma unroll
+      for (int i = 0; i < n; ++i) scale[i] = rows[int(get<0>(tCc0(i)))] * sb.v[int(get<1>(tCc0(i))) / scale_block];
+      __syncwarp();
+      if (lane0) release(s, held);
+      ++held;
+#pragma unroll
+      for (int i = 0; i < n; ++i) acc[i] += part[i] * scale[i];
+    };
+    promote_under_next_k_tile(k_tiles, issue, retire, promote);
+  }
+
   // Block-scaled consumer warpgroup `wg`: k-tiles k_begin .. k_begin + k_tiles - 1 of the tile
   // whose rows are A's 128-row scale block `block_m` (RowsOfA: whose columns start at B's
   // 128-row block `block_m`: block_scale_tile), k-tile k being k-group k (a Stream-K step
@@ -654,6 +724,10 @@ struct CollectiveMainloopSm90TmaWgmma {
 #pragma unroll
       for (int j = 0; j < Blocks; ++j) {
         blocks[j] = p.scales.blocks + block_scale_index(block_m + j, k_begin, p.scales.block_rows, p.scales.blocks_ld);
+      }
+      if constexpr (Promotion == BlockPromotion::UnderNextKTile) {
+        mma_rows_under_next_k_tile(s, st, tCrA, tCrB, tCc0, acc, k_tiles, row0, blocks);
+        return;
       }
       float block_next[Blocks];
 #pragma unroll

@@ -256,10 +256,13 @@ using Fp8BlockWideGemm = Fp8BlockScaledGemm<bfloat16_t, 2, Scheduler, 192, Kerne
 // wgmmas' wait (its row scales already in registers). 128 x 128 x 128 tiles in clusters of 2
 // (B, the weight, shared by multicast); 128 x 256 would hold 128 partial sums beside 128
 // accumulators, more than the consumers' 232 registers. Whole tiles or Stream-K.
-template <class Scheduler = WholeTileScheduler, int ClusterM = 2>
+// Schedule: KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA (each k-tile waited for and
+// promoted before the next is issued) or ...RowsOfAUnderNextKTile (two sets of partial sums: a
+// k-tile promoted while the next one's wgmmas run; 64 + 2 x 64 registers of sums per thread).
+template <class Scheduler = WholeTileScheduler, int ClusterM = 2, class Schedule = KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>
 using Fp8BlockRowsGemm = Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16,
                                                       float, tuple<_128, _128, _128>, tuple<C<ClusterM>, _1, _1>, StageCountAuto,
-                                                      KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>,
+                                                      Schedule>,
                                     bfloat16_t, Scheduler, Activation::Identity, kernels::Major::Row>;
 
 // Whether the dispatch takes SmallTileGemm or PingpongGemm: sm90::choose_schedule (sm90_schedule.hpp),

@@ -813,6 +813,12 @@ struct HostBlockScales {
 // tile, consumer thread, value and k-group whose element lies in D, the pair of scales the
 // promotion multiplies is checked against the caller's sa and sb of that element of D. Returns
 // how many pairs differ (a pointer read past the caller's arrays counts as differing).
+using RowsAfterWait = sm90::Fp8BlockRowsGemm<sm90::WholeTileScheduler, 2, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>;
+using RowsUnderNextKTile =
+    sm90::Fp8BlockRowsGemm<sm90::WholeTileScheduler, 2, KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>;
+static_assert(RowsAfterWait::Mainloop::Promotion == sm90::BlockPromotion::AfterWait &&
+              RowsUnderNextKTile::Mainloop::Promotion == sm90::BlockPromotion::UnderNextKTile);
+
 template <class Kernel>
 int64_t promotion_mismatches(const GemmArguments& caller, const HostBlockScales& h) {
   using M = typename Kernel::Mainloop;
@@ -846,10 +852,46 @@ int64_t promotion_mismatches(const GemmArguments& caller, const HostBlockScales&
           const int64_t b = M::RowsOfA ? block0 + int(get<1>(c0(i))) / scale_block : block0;
           // the caller's element of D: the kernel's (row, col), or (col, row) for D^T
           const int64_t token = M::RowsOfA ? row : col, output = M::RowsOfA ? col : row;
-          for (int64_t q = 0; q < h.kb; ++q) {
-            const float rs = r < src.rows_extent ? read(src.rows, q * src.rows_ld + r) : 0.0f;
-            const float bs = read(src.blocks, M::block_scale_index(b, q, src.block_rows, src.blocks_ld));
-            if (!(rs == h.sa[size_t(q * h.ld + token)] && bs == h.sb[size_t((output / scale_block) * h.kb + q)])) ++bad;
+          const auto agrees = [&](int64_t q, float rs, float bs) {
+            return rs == h.sa[size_t(q * h.ld + token)] && bs == h.sb[size_t((output / scale_block) * h.kb + q)];
+          };
+          if constexpr (M::Promotion == sm90::BlockPromotion::UnderNextKTile) {
+            // The loop itself (promote_under_next_k_tile) over the k-groups cut into steps that
+            // start anywhere (Stream-K) or one whole step: issue(set, kt) starts the block scale's
+            // load at the step's first block scale plus kt and fills the next stage with the
+            // step's k-group k_begin + kt (the producer's order); promote(set, kt) reads the
+            // oldest stage held and multiplies the set's block scale. Every k-group promoted once.
+            for (const int64_t cut : {h.kb, int64_t(1), int64_t(2), int64_t(3), (h.kb + 1) / 2}) {
+              std::vector<int> promoted(size_t(h.kb), 0);
+              for (int64_t k_begin = 0; k_begin < h.kb; k_begin += cut) {
+                const int k_tiles = int(std::min(cut, h.kb - k_begin));
+                const float* first = src.blocks + M::block_scale_index(b, k_begin, src.block_rows, src.blocks_ld);
+                std::vector<int64_t> stages;  // the k-group each filled stage holds, in order
+                size_t held = 0;
+                float set_block[2] = {NAN, NAN};
+                sm90::promote_under_next_k_tile(
+                    k_tiles,
+                    [&](auto set, int kt) {
+                      const int64_t i = first - src.blocks + kt;  // the device's blocks[j] + kt
+                      set_block[decltype(set)::value] = read(src.blocks, i);
+                      stages.push_back(k_begin + kt);
+                    },
+                    [](auto) {},
+                    [&](auto set, int kt) {
+                      const int64_t q = stages[held++];
+                      const float rs = r < src.rows_extent ? read(src.rows, q * src.rows_ld + r) : 0.0f;
+                      if (q != k_begin + kt || !agrees(q, rs, set_block[decltype(set)::value])) ++bad;
+                      ++promoted[size_t(q)];
+                    });
+              }
+              for (int c : promoted) bad += c != 1;
+            }
+          } else {
+            for (int64_t q = 0; q < h.kb; ++q) {
+              const float rs = r < src.rows_extent ? read(src.rows, q * src.rows_ld + r) : 0.0f;
+              const float bs = read(src.blocks, M::block_scale_index(b, q, src.block_rows, src.blocks_ld));
+              if (!agrees(q, rs, bs)) ++bad;
+            }
           }
         }
       }
@@ -878,6 +920,10 @@ TEST_CASE("sm90 block-scaled FP8: every kernel's promotion reads each element's 
     CHECK(promotion_mismatches<set::Fp8BlockDecode>(g, h) == 0);
     CHECK(promotion_mismatches<set::Fp8BlockWide>(g, h) == 0);
     CHECK(promotion_mismatches<set::Fp8BlockRows>(g, h) == 0);
+    // both promotions of the rows kernel, whichever the list ships (the loop under the next
+    // k-tile replayed over whole and Stream-K steps)
+    CHECK(promotion_mismatches<RowsAfterWait>(g, h) == 0);
+    CHECK(promotion_mismatches<RowsUnderNextKTile>(g, h) == 0);
   }
   // The sources by operand: the tokens-along-M kernel's row scales are the caller's scale_a over
   // M (its own A's), its blocks scale_b; the D^T kernels' row scales are their B's (the caller's

@@ -1019,7 +1019,17 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
                                   Fp8ScaledCase{"blk_rows_m385_k_residue", 385, 2176, 7008, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false,
                                                 0, nullptr, false, kBlockRows},
                                   Fp8ScaledCase{"blk_rows_promotion_k16384", 384, 1024, 16384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, true, false,
-                                                0, nullptr, false, kBlockRows}})
+                                                0, nullptr, false, kBlockRows},
+                                  // the k-loop's ends (two sets of partial sums under BlockPromotion::UnderNextKTile:
+                                  // one k-tile, drained at once; two; three, an odd count; a K residue in the last)
+                                  Fp8ScaledCase{"blk_rows_k1tile", 300, 392, 128, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0,
+                                                nullptr, false, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_k2tiles_beta", 385, 520, 200, 1, BL, E::BF16, true, 8, 0.5f, 0.5f, false, false, 4,
+                                                nullptr, false, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_k3tiles", 257, 2176, 384, 1, BL, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0,
+                                                nullptr, false, kBlockRows},
+                                  Fp8ScaledCase{"blk_rows_k5tiles_residue", 1000, 1000, 600, 1, BL, E::BF16, true, 8, 2.0f, -0.25f, false, false,
+                                                12, nullptr, false, kBlockRows}})
     run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
   // Refused with a reason: block scales with a column-major D, or to f32.
   run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);

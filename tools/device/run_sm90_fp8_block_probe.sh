@@ -10,14 +10,14 @@
 #   3. the probe: every variant checked (poisoned D, FP64 samples, the block variants against
 #      a's D bit for bit) and timed in rotated rounds at 4096 and 2048 x 7168 x 16384 and at
 #      1024 x 2048 x 16384 (one partial wave: the k-tile at a light load) (~15 s);
-#   4. ncu on NCU_VARIANTS (default r, a: ~30-50 s each at 4096 x 7168 x 16384), one report
+#   4. ncu on NCU_VARIANTS (default r2, r: ~30-50 s each at 4096 x 7168 x 16384), one report
 #      each (SpeedOfLight, ComputeWorkloadAnalysis, WarpStateStats, SchedulerStats,
 #      InstructionStats, SourceCounters, LaunchStats, Occupancy, the tensor pipe's and shared
 #      memory's metrics), skipped once less than NCU_MIN_S is left; the side by side and the
 #      stall reasons (per reason and per SASS line: tools/device/ncu_fp8_summary.py) into
 #      summary.txt.
 #   OUT=$OUT bash tools/device/run_sm90_fp8_block_probe.sh
-#   [VARIANTS="0 1 ..."] [NCU_VARIANTS="12 0"] [REPS=20] [MAX_S=240] [NCU_MIN_S=40] [NCU_SHAPE="4096 7168 16384"]
+#   [VARIANTS="0 1 ..."] [NCU_VARIANTS="13 12"] [REPS=20] [MAX_S=240] [NCU_MIN_S=40] [NCU_SHAPE="4096 7168 16384"]
 # $OUT at the end: summary.txt, probe.txt, logs.tgz (the build logs, the SASS, the ncu reports
 # and their exports).
 set -uo pipefail
@@ -25,8 +25,8 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-fp8-block-probe}
 B=${BUILD:-/tmp/tessera-fp8-block-probe-build}
 MAX_S=${MAX_S:-240}
-VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12"}  # (r beside a, b, c, d, e, e-sa, d128; all: "0 1 2 3 4 5 6 7 8 9 10 11 12")
-NCU_VARIANTS=${NCU_VARIANTS-"12 0"}  # (r, then a; empty: no ncu)
+VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c, d, e, e-sa, d128; all: "0 1 ... 14")
+NCU_VARIANTS=${NCU_VARIANTS-"13 12"}  # (r2, then r; empty: no ncu)
 NCU_MIN_S=${NCU_MIN_S:-40}
 NCU_SHAPE=${NCU_SHAPE:-"4096 7168 16384"}
 REPS=${REPS:-20}
@@ -69,7 +69,7 @@ note "build: $([ -x "$B/probe" ] && echo ok || echo FAILED), ${#objs[@]} variant
 for v in $VARIANTS; do
   [ -f "$B/v$v.o" ] || continue
   f="$W/build_v$v.txt"
-  note "ptxas v$v: $(grep -aoE 'Used [0-9]+ registers' "$f" | sort -u | tr '\n' ' ')| $(grep -aoE '[0-9]+ bytes spill stores, [0-9]+ bytes spill loads' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -ac C7520 "$f") wgmma serializations"
+  note "ptxas v$v: $(grep -aoE 'Used [0-9]+ registers' "$f" | sort -u | tr '\n' ' ')| $(grep -aoE '[0-9]+ bytes spill stores, [0-9]+ bytes spill loads' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -acE "C75(10|18|20)" "$f") wgmma serializations (C7510, C7518, C7520)"
   if command -v cuobjdump >/dev/null; then
     cuobjdump -sass "$B/v$v.o" >"$W/sass_v$v.txt" 2>&1
     python3 tools/device/sass_kloop.py "$W/sass_v$v.txt" --label "v$v" 2>&1 | cut -c1-400 | tee -a "$log"

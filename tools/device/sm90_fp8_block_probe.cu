@@ -26,10 +26,17 @@
 //   a-t   a with the consumers in turns (the 128x192 kernel's issue at 128 columns)
 //   d128  per-tensor FP8, 128x128 c2 (sm90::Fp8Gemm<.., 128>: Fp8Small, shipped): a's and g's
 //      ceiling
-//   r  block, 128x128 c2, the tokens along the tile's M (sm90::Fp8BlockRowsGemm<>: Fp8BlockRows,
-//      D row-major, no transpose): 2 row scales and one block scale per consumer thread and
-//      k-tile, the stage released right after the wgmmas' wait; its ceiling is d128 (the same
-//      tile per tensor) and its model e-sa (a promotion by scalars only)
+//   r  block, 128x128 c2, the tokens along the tile's M (sm90::Fp8BlockRowsGemm with
+//      BlockPromotion::AfterWait: Fp8BlockRows before the pipelined promotion, D row-major, no
+//      transpose): 2 row scales and one block scale per consumer thread and k-tile, the stage
+//      released right after the wgmmas' wait; its ceiling is d128 (the same tile per tensor) and
+//      its model e-sa (a promotion by scalars only)
+//   r2 r with BlockPromotion::UnderNextKTile (two sets of partial sums: k-tile k promoted while
+//      k-tile k+1's wgmmas run, wait_group 1): its D must equal r's bit for bit (checked
+//      against r, not a: the same products added in the same order)
+//   r2-sk  r2 under Stream-K (sm90::StreamKTileScheduler, its workspace allocated here): steps
+//      whose k-ranges start anywhere, each starting at set 0; checked against FP64 only (the
+//      fix-up adds the partials in its own order)
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
@@ -69,7 +76,9 @@
   X(9, "g", "block 128x128 c2 together, 2 partial fragments (wait_group 1)", Check::Block, true)                       \
   X(10, "a-t", "block 128x128 c2 turns", Check::Block, true)                                                           \
   X(11, "d128", "per-tensor 128x128 c2 (Fp8Small, shipped)", Check::Unscaled, false)                                  \
-  X(12, "r", "block 128x128 c2, tokens along M, D row-major (Fp8BlockRows)", Check::Block, true)
+  X(12, "r", "block 128x128 c2, tokens along M, D row-major, promoted after each wait", Check::Block, true)           \
+  X(13, "r2", "block 128x128 c2, tokens along M, D row-major, promoted under the next k-tile", Check::Block, true)      \
+  X(14, "r2-sk", "r2 under Stream-K (k-ranges starting anywhere; fix-up order: not bitwise r)", Check::Block, true)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (per-
@@ -292,7 +301,15 @@ template <> struct Variant<10> {
   using type = s9::Fp8BlockScaledGemm<bfloat16_t, 2, s9::WholeTileScheduler, 128, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledAlternating>;
 };
 template <> struct Variant<11> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 128>; };
-template <> struct Variant<12> { using type = s9::Fp8BlockRowsGemm<>; };
+template <> struct Variant<12> {
+  using type = s9::Fp8BlockRowsGemm<s9::WholeTileScheduler, 2, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>;
+};
+template <> struct Variant<13> {
+  using type = s9::Fp8BlockRowsGemm<s9::WholeTileScheduler, 2, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>;
+};
+template <> struct Variant<14> {
+  using type = s9::Fp8BlockRowsGemm<s9::StreamKTileScheduler, 2, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>;
+};
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
 using Op = s9::GemmSm90<Kernel>;
@@ -311,7 +328,24 @@ bool initialize(const kernels::GemmArguments& caller, std::string& why) {
       return false;
     }
   }
-  if (auto r = op->initialize(view); !r) {
+  // (a Stream-K variant: its partials' and flags' workspace, kept for the process)
+  kernels::GemmArguments with_ws = view;
+  if (const std::size_t bytes = Op::get_workspace_size(view); bytes > 0) {
+    static void* ws = nullptr;
+    static std::size_t ws_bytes = 0;
+    if (bytes > ws_bytes) {
+      if (ws != nullptr) cudaFree(ws);
+      if (cudaMalloc(&ws, bytes) != cudaSuccess) {
+        why = "workspace: cudaMalloc failed";
+        ws = nullptr, ws_bytes = 0;
+        return false;
+      }
+      ws_bytes = bytes;
+    }
+    with_ws.workspace = ws;
+    with_ws.workspace_bytes = ws_bytes;
+  }
+  if (auto r = op->initialize(with_ws); !r) {
     why = r.message;
     return false;
   }
@@ -589,12 +623,16 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
   }
   const Samples smp(p, 1024);
   bool all_ok = true;
-  std::vector<uint16_t> a_bits, bits;
-  bool have_a = false;
+  std::vector<uint16_t> a_bits, r_bits, bits;
+  bool have_a = false, have_r = false;
   std::vector<Outcome> outcomes(ready.size());
   for (size_t q = 0; q < ready.size(); ++q) {
-    outcomes[q] = check(p, smp, *ready[q], have_a ? &a_bits : nullptr, bits);
+    // (r2 against r: the same products added in the same order, so the same bits; the others against a)
+    const bool twin_r = ready[q]->id == 13;
+    outcomes[q] = check(p, smp, *ready[q], twin_r ? (have_r ? &r_bits : nullptr) : (have_a ? &a_bits : nullptr), bits);
     if (ready[q]->id == 0 && outcomes[q].ok) a_bits = bits, have_a = true;
+    if (ready[q]->id == 12 && outcomes[q].ok) r_bits = bits, have_r = true;
+    if (twin_r && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (r2 must equal r bit for bit; -1: r not run)
     all_ok &= outcomes[q].ok;
   }
   std::vector<std::vector<float>> t;
@@ -622,8 +660,8 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     const Outcome& o = outcomes[q];
     char chk[160];
     if (o.differ_a >= 0)
-      std::snprintf(chk, sizeof chk, "fp64 %.1e nan %lld | vs a: %lld differ (rel %.1e) %s", o.vs_fp64, (long long)o.nans, (long long)o.differ_a,
-                    o.vs_a, o.ok ? "ok" : "WRONG");
+      std::snprintf(chk, sizeof chk, "fp64 %.1e nan %lld | vs %s: %lld differ (rel %.1e) %s", o.vs_fp64, (long long)o.nans,
+                    v.id == 13 ? "r" : "a", (long long)o.differ_a, o.vs_a, o.ok ? "ok" : "WRONG");
     else
       std::snprintf(chk, sizeof chk, "fp64 %.1e nan %lld %s", o.vs_fp64, (long long)o.nans, o.ok ? "ok" : "WRONG");
     std::printf("  %-6s %-84s %9.4f %8.1f %7.3f %7.4f %7.4f %9.1f %s\n", v.letter, what, med, med > 0 ? flops / med * 1e-9 : 0.0,
