@@ -32,14 +32,8 @@
 #include <string>
 #include <vector>
 
-#define CUDA_OK(x)                                                                                   \
-  do {                                                                                               \
-    cudaError_t e_ = (x);                                                                            \
-    if (e_ != cudaSuccess) {                                                                         \
-      std::printf("CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-      std::exit(2);                                                                                  \
-    }                                                                                                \
-  } while (0)
+#include "../harness/cuda_check.hpp"  // SM90_CUDA (relative: the probe builds without -I)
+
 #define BLAS_OK(x)                                                                                                  \
   do {                                                                                                              \
     cublasStatus_t s_ = (x);                                                                                        \
@@ -242,15 +236,15 @@ Outcome try_config(cublasLtHandle_t lt, const Config& cf, int64_t m, int64_t n, 
   if (ran >= 0 && launch == cudaSuccess) {
     std::vector<float> t;
     cudaEvent_t e0, e1;
-    CUDA_OK(cudaEventCreate(&e0));
-    CUDA_OK(cudaEventCreate(&e1));
+    SM90_CUDA(cudaEventCreate(&e0));
+    SM90_CUDA(cudaEventCreate(&e1));
     for (int r = 0; r < 23; ++r) {
-      CUDA_OK(cudaEventRecord(e0));
+      SM90_CUDA(cudaEventRecord(e0));
       BLAS_OK(call(ran));
-      CUDA_OK(cudaEventRecord(e1));
-      CUDA_OK(cudaEventSynchronize(e1));
+      SM90_CUDA(cudaEventRecord(e1));
+      SM90_CUDA(cudaEventSynchronize(e1));
       float ms = 0;
-      CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+      SM90_CUDA(cudaEventElapsedTime(&ms, e0, e1));
       if (r >= 3) t.push_back(ms);
     }
     cudaEventDestroy(e0), cudaEventDestroy(e1);
@@ -258,15 +252,15 @@ Outcome try_config(cublasLtHandle_t lt, const Config& cf, int64_t m, int64_t n, 
     o.ms = t[t.size() / 2];
     // D written afresh (NaN / 0x7f poison first) for the check
     fill_bytes<<<1024, 256>>>(static_cast<uint8_t*>(buf.d), m * n * int64_t(bytes(cf.d_type)), 0x7f);
-    CUDA_OK(cudaMemset(buf.scales + 3, 0, sizeof(float)));
+    SM90_CUDA(cudaMemset(buf.scales + 3, 0, sizeof(float)));
     BLAS_OK(call(ran));
-    CUDA_OK(cudaMemset(buf.sums, 0, 3 * sizeof(double)));
+    SM90_CUDA(cudaMemset(buf.sums, 0, 3 * sizeof(double)));
     // (without the scale pointers cuBLASLt's D lacks the reference's sa sb)
     compare<<<1024, 256>>>(buf.d, cf.d_type, q ? sd : 1.0f, cf.swapped, buf.ref, cf.scales ? 1.0f : 1.0f / (kSa * kSb), m, n, buf.sums);
     double sums[3];
     float amax = 0;
-    CUDA_OK(cudaMemcpy(sums, buf.sums, sizeof sums, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(&amax, buf.scales + 3, sizeof amax, cudaMemcpyDeviceToHost));
+    SM90_CUDA(cudaMemcpy(sums, buf.sums, sizeof sums, cudaMemcpyDeviceToHost));
+    SM90_CUDA(cudaMemcpy(&amax, buf.scales + 3, sizeof amax, cudaMemcpyDeviceToHost));
     o.diff = sums[2] > 0 ? INFINITY : std::sqrt(sums[0] / std::max(sums[1], 1e-300));
     // (e4m3 D: a 3-bit mantissa's rounding, ~2-3 % of the norm; 16-bit and f32 D: f32 sums in another order)
     const double tol = q ? 6e-2 : cf.d_type == CUDA_R_32F ? 1e-3 : 1e-2;
@@ -299,10 +293,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   cudaDeviceProp prop{};
-  CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+  SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
   int rt = 0, drv = 0;
-  CUDA_OK(cudaRuntimeGetVersion(&rt));
-  CUDA_OK(cudaDriverGetVersion(&drv));
+  SM90_CUDA(cudaRuntimeGetVersion(&rt));
+  SM90_CUDA(cudaDriverGetVersion(&drv));
   std::printf("device: %s (sm_%d%d, %d SMs); CUDA runtime %d, driver API %d; cuBLASLt %zu (built for cudart %zu); headers %d\n", prop.name,
               prop.major, prop.minor, prop.multiProcessorCount, rt, drv, cublasLtGetVersion(), cublasLtGetCudartVersion(), CUBLAS_VERSION);
   const char* mask_env = std::getenv("PROBE_LOG_MASK");
@@ -320,18 +314,18 @@ int main(int argc, char** argv) {
   Buffers buf{};
   __nv_bfloat16 *wa = nullptr, *wb = nullptr;
   unsigned* amax_bits = nullptr;
-  CUDA_OK(cudaMalloc(&buf.a, size_t(max_mk)));
-  CUDA_OK(cudaMalloc(&buf.b, size_t(max_nk)));
-  CUDA_OK(cudaMalloc(&wa, size_t(max_mk) * 2));
-  CUDA_OK(cudaMalloc(&wb, size_t(max_nk) * 2));
-  CUDA_OK(cudaMalloc(&buf.d, size_t(max_mn) * 4));
-  CUDA_OK(cudaMalloc(&buf.c, size_t(max_mn) * 4));
-  CUDA_OK(cudaMemset(buf.c, 0, size_t(max_mn) * 4));
-  CUDA_OK(cudaMalloc(&buf.ref, size_t(max_mn) * 4));
-  CUDA_OK(cudaMalloc(&buf.scales, 4 * sizeof(float)));
-  CUDA_OK(cudaMalloc(&buf.sums, 3 * sizeof(double)));
-  CUDA_OK(cudaMalloc(&amax_bits, sizeof(unsigned)));
-  CUDA_OK(cudaMalloc(&buf.ws, size_t(32) << 20));
+  SM90_CUDA(cudaMalloc(&buf.a, size_t(max_mk)));
+  SM90_CUDA(cudaMalloc(&buf.b, size_t(max_nk)));
+  SM90_CUDA(cudaMalloc(&wa, size_t(max_mk) * 2));
+  SM90_CUDA(cudaMalloc(&wb, size_t(max_nk) * 2));
+  SM90_CUDA(cudaMalloc(&buf.d, size_t(max_mn) * 4));
+  SM90_CUDA(cudaMalloc(&buf.c, size_t(max_mn) * 4));
+  SM90_CUDA(cudaMemset(buf.c, 0, size_t(max_mn) * 4));
+  SM90_CUDA(cudaMalloc(&buf.ref, size_t(max_mn) * 4));
+  SM90_CUDA(cudaMalloc(&buf.scales, 4 * sizeof(float)));
+  SM90_CUDA(cudaMalloc(&buf.sums, 3 * sizeof(double)));
+  SM90_CUDA(cudaMalloc(&amax_bits, sizeof(unsigned)));
+  SM90_CUDA(cudaMalloc(&buf.ws, size_t(32) << 20));
 
   // (the bench's own rows: the first of each D type)
   size_t bench_q = 0;
@@ -342,20 +336,20 @@ int main(int argc, char** argv) {
     const int64_t m = dims[s], n = dims[s + 1], k = dims[s + 2];
     fill_e4m3<<<1024, 256>>>(buf.a, wa, m * k, 11 + s);
     fill_e4m3<<<1024, 256>>>(buf.b, wb, n * k, 12 + s);
-    CUDA_OK(cudaGetLastError());
+    SM90_CUDA(cudaGetLastError());
     // The reference: the same values in bf16 through cublasGemmEx, f32 accumulation, alpha sa sb
     const float sa = kSa, sb = kSb, alpha = sa * sb, beta = 0.0f;
     BLAS_OK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m), int(k), &alpha, wb, CUDA_R_16BF, int(k), wa, CUDA_R_16BF, int(k),
                          &beta, buf.ref, CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-    CUDA_OK(cudaMemset(amax_bits, 0, sizeof(unsigned)));
+    SM90_CUDA(cudaMemset(amax_bits, 0, sizeof(unsigned)));
     abs_max<<<1024, 256>>>(buf.ref, m * n, amax_bits);
     unsigned bits = 0;
-    CUDA_OK(cudaMemcpy(&bits, amax_bits, sizeof bits, cudaMemcpyDeviceToHost));
+    SM90_CUDA(cudaMemcpy(&bits, amax_bits, sizeof bits, cudaMemcpyDeviceToHost));
     float ref_amax;
     std::memcpy(&ref_amax, &bits, sizeof ref_amax);
     const float sd = 400.0f / std::max(ref_amax, 1e-20f);  // an e4m3 D without saturation
     const float host_scales[4] = {sa, sb, sd, 0.0f};
-    CUDA_OK(cudaMemcpy(buf.scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+    SM90_CUDA(cudaMemcpy(buf.scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
     std::printf("\n%lld x %lld x %lld (row-major D = %.2f A B; e4m3 D scale %.4g)\n", (long long)m, (long long)n, (long long)k, alpha,
                 double(sd));
     for (size_t i = 0; i < kConfigs.size(); ++i) {

@@ -17,6 +17,7 @@
 #include <tessera/atom/numeric.hpp>
 #include <tessera/kernels/gemm_arguments.hpp>
 #include "activation_reference.hpp"
+#include "cuda_check.hpp"  // SM90_CUDA
 
 namespace sm90_check {
 
@@ -39,15 +40,6 @@ inline double activate_ref(Activation a, double x) { return tessera::kernels::re
 // 5x what tf32 products of random signs leave (6.9e-4 against FP64 on the H100).
 template <class T, class TD>
 constexpr double tolerance = std::is_same_v<T, float> ? 1.0 / 256 : std::is_same_v<TD, float> ? 1e-4 : 1e-2;
-
-#define SM90_CUDA(x)                                                                        \
-  do {                                                                                      \
-    cudaError_t e_ = (x);                                                                   \
-    if (e_ != cudaSuccess) {                                                                \
-      std::printf("CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-      std::exit(2);                                                                         \
-    }                                                                                       \
-  } while (0)
 
 template <class T, class TD = T>
 struct Problem {
