@@ -414,6 +414,17 @@ GemmArguments fp8(int64_t m, int64_t n, int64_t k, Element a = Element::E4M3, El
   if (b != a) g.element_b = b;
   return g;
 }
+// A block-scaled FP8 problem with the caller's D row-major (torch's layout), M x N x K, D's
+// leading dimension N, the scales at the given pointers.
+GemmArguments fp8_block_row_d(int64_t m, int64_t n, int64_t k, const float* scale_a = nullptr, const float* scale_b = nullptr) {
+  GemmArguments g = fp8(m, n, k);
+  g.c.major = Major::Row;
+  g.ldd = n;
+  g.scale_mode = ScaleMode::Block;
+  g.scale_a = scale_a;
+  g.scale_b = scale_b;
+  return g;
+}
 }  // namespace
 
 TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the schedule, D^T's operands") {
@@ -517,12 +528,7 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   // the caller's B (its 128 x 128 blocks), its B the caller's A (row scales, leading dimension
   // the caller's M rounded up to 4), on the block-scaled 128 x 128 tiles; its Stream-K kernel
   // where few tiles meet a long K (7168 / 128 = 56 tiles on 132 SMs), whole tiles at 4096 rows.
-  g = fp8(64, 7168, 16384);
-  g.c.major = Major::Row;
-  g.ldd = 7168;
-  g.scale_mode = ScaleMode::Block;
-  g.scale_a = &scales[0];
-  g.scale_b = &scales[1];
+  g = fp8_block_row_d(64, 7168, 16384, &scales[0], &scales[1]);
   g.m = 62;
   CHECK(check_arguments(g));
   const GemmArguments t = sm90::as_column_major_d(g);
@@ -588,12 +594,7 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the 128 x 64 tile of the block-s
   static_assert(M::Stages == 7 && set::Decode<set::bf16>::Mainloop::Stages == 8);
   // The dispatch runs it for 62 tokens through 7168 x 16384 (D^T: N = 62, the row scales over N).
   alignas(16) static float scales[2] = {2.0f, 0.5f};
-  GemmArguments g = fp8(62, 7168, 16384);
-  g.c.major = Major::Row;
-  g.ldd = 7168;
-  g.scale_mode = ScaleMode::Block;
-  g.scale_a = &scales[0];
-  g.scale_b = &scales[1];
+  GemmArguments g = fp8_block_row_d(62, 7168, 16384, &scales[0], &scales[1]);
   const GemmArguments t = sm90::as_column_major_d(g);
   REQUIRE(check_arguments(t, ArgumentsView::Kernel));
   const auto shape = sm90::problem_shape_of(t);
@@ -663,12 +664,7 @@ TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel, its turn
   CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
   // The rule runs it at 4096 tokens through 7168 x 16384 (D^T: the tokens along its 192 columns).
   alignas(16) static float scales[2] = {2.0f, 0.5f};
-  GemmArguments g = fp8(4096, 7168, 16384);
-  g.c.major = Major::Row;
-  g.ldd = 7168;
-  g.scale_mode = ScaleMode::Block;
-  g.scale_a = &scales[0];
-  g.scale_b = &scales[1];
+  GemmArguments g = fp8_block_row_d(4096, 7168, 16384, &scales[0], &scales[1]);
   const GemmArguments t = sm90::as_column_major_d(g);
   REQUIRE(check_arguments(t, ArgumentsView::Kernel));
   CHECK(sm90::choose_schedule(t, 132) == sm90::Schedule::Cooperative128x192);
@@ -722,12 +718,7 @@ TEST_CASE("sm90 block-scaled FP8 with the tokens along M: the row-major kernel, 
   // Its arguments: the caller's problem unswapped (D row-major): A's row scales (M, KB) by TMA
   // with the caller's ld_scale_a, B's blocks (ceil(N/128), KB).
   alignas(16) static float scales[2] = {2.0f, 0.5f};
-  GemmArguments g = fp8(4096, 7168, 16384);
-  g.c.major = Major::Row;
-  g.ldd = 7168;
-  g.scale_mode = ScaleMode::Block;
-  g.scale_a = &scales[0];
-  g.scale_b = &scales[1];
+  GemmArguments g = fp8_block_row_d(4096, 7168, 16384, &scales[0], &scales[1]);
   REQUIRE(check_arguments(g));
   REQUIRE(check_arguments(g, ArgumentsView::Kernel));  // (the kernels' view of a row-major D: the caller's)
   const auto args = M::arguments_of(g);
@@ -908,10 +899,8 @@ TEST_CASE("sm90 block-scaled FP8: every kernel's promotion reads each element's 
     int64_t tokens, outputs, k, ld_scale_a;
   };
   for (const Shape sh : {Shape{300, 392, 304, 0}, Shape{62, 392, 304, 0}, Shape{385, 260, 400, 392}, Shape{1, 256, 128, 0}}) {
-    GemmArguments g = fp8(sh.tokens, sh.outputs, sh.k);
-    g.c.major = Major::Row;
-    g.c.ld = g.ldd = sh.outputs;
-    g.scale_mode = ScaleMode::Block;
+    GemmArguments g = fp8_block_row_d(sh.tokens, sh.outputs, sh.k);
+    g.c.ld = g.ldd;
     g.ld_scale_a = sh.ld_scale_a;
     const HostBlockScales h(g);
     INFO("M = " << sh.tokens << ", N = " << sh.outputs << ", K = " << sh.k << ", ld_scale_a = " << sh.ld_scale_a);
@@ -929,12 +918,8 @@ TEST_CASE("sm90 block-scaled FP8: every kernel's promotion reads each element's 
   // M (its own A's), its blocks scale_b; the D^T kernels' row scales are their B's (the caller's
   // scale_a again, over their N), their blocks their A's (the caller's scale_b).
   alignas(16) static float scales[2] = {2.0f, 0.5f};
-  GemmArguments g = fp8(4096, 7168, 16384);
-  g.c.major = Major::Row;
-  g.c.ld = g.ldd = 7168;
-  g.scale_mode = ScaleMode::Block;
-  g.scale_a = &scales[0];
-  g.scale_b = &scales[1];
+  GemmArguments g = fp8_block_row_d(4096, 7168, 16384, &scales[0], &scales[1]);
+  g.c.ld = g.ldd;
   using R = set::Fp8BlockRows::Mainloop;
   const auto rows = R::scale_sources(sm90::problem_shape_of(g), R::arguments_of(g));
   CHECK((rows.rows == &scales[0] && rows.rows_extent == 4096 && rows.rows_ld == 4096 && rows.blocks == &scales[1] &&
