@@ -76,6 +76,32 @@ int64_t differ(std::vector<T> const& a, std::vector<T> const& b) {
   return n;
 }
 
+// One problem through the kernel with the epilogue under the next tile (New) against FP64, then
+// through its twin with the epilogue after the tile (Old) on the same arguments with D poisoned
+// again: ok when New verifies, both launch and the two outputs agree bit for bit.
+struct TwinResult {
+  bool ok = false;
+  double rel = 0;
+  int64_t nans = 0, differing = 0;
+  size_t size = 0;
+  std::string new_note, old_note;  // "" or " new: <why>" / " old: <why>" (the launch failures)
+};
+template <class New, class Old>
+TwinResult compare_with_twin(sm90_check::Problem<T>& p, kernels::GemmArguments const& args) {
+  TwinResult t;
+  const auto r_new = launch<New>(args);
+  const bool near = r_new && p.verify(t.rel, t.nans);
+  const std::vector<T> mine = output(p);
+  p.poison();
+  const auto r_old = launch<Old>(args);
+  t.differing = differ(mine, output(p));
+  t.size = mine.size();
+  t.ok = near && r_old && t.differing == 0;
+  if (!r_new) t.new_note = " new: " + r_new.message;
+  if (!r_old) t.old_note = " old: " + r_old.message;
+  return t;
+}
+
 // act(alpha acc + bias) on the menu's fused kernel, both orders. odd_bias: the bias vector one
 // element past a 4-byte boundary (the pack's bias then loads element by element: PackedBias).
 template <Activation A>
@@ -92,22 +118,12 @@ int check_fused(int64_t m, int64_t n, int64_t k, int64_t l, Bias bias, bool odd_
     SM90_CUDA(cudaMemcpy(q + 1, p.bias.data(), p.bias.size() * sizeof(T), cudaMemcpyHostToDevice));
     p.args.epilogue.bias_ptr = q + 1;
   }
-  const auto args = s9::as_column_major_d(p.args);
-  const auto r_new = launch<New>(args);
-  double rel = 0;
-  int64_t nans = 0;
-  const bool near = r_new && p.verify(rel, nans);
-  const std::vector<T> mine = output(p);
-  p.poison();
-  const auto r_old = launch<Old>(args);
-  const int64_t off = differ(mine, output(p));
-  const bool ok = near && r_old && off == 0;
+  const TwinResult t = compare_with_twin<New, Old>(p, s9::as_column_major_d(p.args));
   std::printf("fused %s + %sbias per %s %5lld x %5lld x %5lld x %lld: %s (rel %.2e, %lld NaN, %lld of %zu differ from the epilogue after "
-              "the tile)%s%s%s%s\n",
+              "the tile)%s%s\n",
               to_string(A), odd_bias ? "odd-aligned " : "", bias == Bias::PerRow ? "row" : "column", (long long)m, (long long)n, (long long)k, (long long)l,
-              ok ? "ok" : "FAIL", rel, (long long)nans, (long long)off, mine.size(), r_new ? "" : " new: ",
-              r_new ? "" : r_new.message.c_str(), r_old ? "" : " old: ", r_old ? "" : r_old.message.c_str());
-  return ok ? 0 : 1;
+              t.ok ? "ok" : "FAIL", t.rel, (long long)t.nans, (long long)t.differing, t.size, t.new_note.c_str(), t.old_note.c_str());
+  return t.ok ? 0 : 1;
 }
 
 // The tree's vectors on the device (kernel frame: sa along N, sb and bias along M) and amax.
@@ -199,21 +215,12 @@ int check_plain_bias(int64_t m, int64_t n, int64_t k) {
   using Old = s9::SerialEpilogueGemm<T>;
   sm90_check::Problem<T> p(m, n, k, 1, false, 1.0f, 0.0f, uint64_t(m * 5 + n * 3 + k), "TN");
   p.fuse(Activation::Identity, Bias::PerRow, uint64_t(m + k));
-  const auto args = s9::as_column_major_d(p.args);
-  const auto r_new = launch<New>(args);
-  double rel = 0;
-  int64_t nans = 0;
-  const bool near = r_new && p.verify(rel, nans);
-  const std::vector<T> mine = output(p);
-  p.poison();
-  const auto r_old = launch<Old>(args);
-  const int64_t off = differ(mine, output(p));
-  const bool ok = near && r_old && off == 0;
+  const TwinResult t = compare_with_twin<New, Old>(p, s9::as_column_major_d(p.args));
   std::printf("plain + bias per row %5lld x %5lld x %5lld (after the tile in the kernel under the next tile): %s (rel %.2e, %lld NaN, "
-              "%lld of %zu differ)%s%s%s%s\n",
-              (long long)m, (long long)n, (long long)k, ok ? "ok" : "FAIL", rel, (long long)nans, (long long)off, mine.size(),
-              r_new ? "" : " new: ", r_new ? "" : r_new.message.c_str(), r_old ? "" : " old: ", r_old ? "" : r_old.message.c_str());
-  return ok ? 0 : 1;
+              "%lld of %zu differ)%s%s\n",
+              (long long)m, (long long)n, (long long)k, t.ok ? "ok" : "FAIL", t.rel, (long long)t.nans, (long long)t.differing, t.size,
+              t.new_note.c_str(), t.old_note.c_str());
+  return t.ok ? 0 : 1;
 }
 
 template <class Kernel>
