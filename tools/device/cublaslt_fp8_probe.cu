@@ -122,8 +122,8 @@ struct Config {
 
 // The bench's configuration is the first of each D type; every other row changes one thing.
 const std::vector<Config> kConfigs = {
-    {"bench today: C own bf16 buffer, beta 0"},
-    {"bench today, fast accumulation", CUDA_R_16BF, CUDA_R_16BF, CPtr::Own, true},
+    {"bench default: C own bf16 buffer, beta 0"},
+    {"bench default, fast accumulation", CUDA_R_16BF, CUDA_R_16BF, CPtr::Own, true},
     {"C nullptr (beta 0: C never read)", CUDA_R_16BF, CUDA_R_16BF, CPtr::Null},
     {"C nullptr, fast accumulation", CUDA_R_16BF, CUDA_R_16BF, CPtr::Null, true},
     {"C = D, C layout = D layout (torch's call)", CUDA_R_16BF, CUDA_R_16BF, CPtr::D},
@@ -137,7 +137,7 @@ const std::vector<Config> kConfigs = {
     {"C nullptr, operands swapped", CUDA_R_16BF, CUDA_R_16BF, CPtr::Null, false, true, false, false, size_t(32) << 20, true},
     {"D f16, C own f16", CUDA_R_16F, CUDA_R_16F},
     {"D f32, C own f32", CUDA_R_32F, CUDA_R_32F},
-    {"e4m3 D: bench today (C own bf16, D scale, amax)", CUDA_R_8F_E4M3, CUDA_R_16BF},
+    {"e4m3 D: bench default (C own bf16, D scale, amax)", CUDA_R_8F_E4M3, CUDA_R_16BF},
     {"e4m3 D: C nullptr, C layout bf16", CUDA_R_8F_E4M3, CUDA_R_16BF, CPtr::Null},
     {"e4m3 D: C nullptr, C layout f16", CUDA_R_8F_E4M3, CUDA_R_16F, CPtr::Null},
     {"e4m3 D: C = D, C layout f16 (torch's call)", CUDA_R_8F_E4M3, CUDA_R_16F, CPtr::D},
