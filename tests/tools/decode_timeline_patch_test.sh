@@ -17,7 +17,7 @@ fresh() {
 }
 
 fresh
-python3 "$patch" "$tmp/tree" --check >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "an anchor is not found once in today's headers"; }
+python3 "$patch" "$tmp/tree" --check >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "an anchor is not found once in the current headers"; }
 for f in $files; do cmp -s "$src/$f" "$tmp/tree/$f" || fail "--check changed $f"; done
 python3 "$patch" "$tmp/tree" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the patch did not apply"; }
 grep -q "unsigned long long\* tl\[4\];" "$tmp/tree/kernels/kernel/sm90_shared_storage.hpp" || fail "no record pointers in the mainloop storage"

@@ -28,7 +28,7 @@ for name in $(grep -o 'tl::[A-Za-z_][A-Za-z_0-9]*' "$patch" | sort -u | sed 's/t
 done
 
 fresh
-python3 "$patch" "$tmp/tree" --check >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "an anchor is not found once in today's headers"; }
+python3 "$patch" "$tmp/tree" --check >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "an anchor is not found once in the current headers"; }
 for f in $files; do cmp -s "$src/$f" "$tmp/tree/$f" || fail "--check changed $f"; done
 if [ -f "$src/$order" ]; then
   grep -q "under the next tile" "$tmp/out" || fail "the tree has $order but the patch did not check the group for it"

@@ -192,16 +192,16 @@ UNDER_NEXT_TILE = {
          "        tl::begin(tl_cur, unit);\n      }\n"
          "      const auto w = p.scheduler.work(unit);\n"
          "      if (tl_cur) tl_cur[tl::KTiles] = (unsigned long long)(w.k_end - w.k_begin);\n"),
-        ("    __device__ __forceinline__ void pack() {\n      Epilogue::pack(p.epilogue, tiled, thread, int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n",
+        ("    __device__ __forceinline__ void pack() {\n      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n",
          "    __device__ __forceinline__ void pack() {\n"
          "      tl::stamp(tl_cur, tl::C_EpiStart);\n"
-         "      Epilogue::pack(p.epilogue, tiled, thread, int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n"
+         "      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n"
          "      tl::stamp(tl_cur, tl::C_PackEnd);\n"
          "      tl_packed = tl_cur;\n"
          "      if (thread % 128 == 0) shared.epilogue.tl[wg - 1] = tl_packed;\n"),
-        ("      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, thread, int64_t(pm) * ClusterM + rank, pn, pl, packed);\n",
+        ("      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), int64_t(pm) * ClusterM + rank, pn, pl, packed);\n",
          "      tl::stamp(tl_packed, tl::C_StoreStart);\n"
-         "      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, thread, int64_t(pm) * ClusterM + rank, pn, pl, packed);\n"
+         "      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), int64_t(pm) * ClusterM + rank, pn, pl, packed);\n"
          "      tl::end(tl_packed);\n"),
     ],
 }
