@@ -769,8 +769,23 @@ struct Fp8ScaledCase {
 // through the dispatch's forced configuration (gemm_tune's path), which must share k-iterations;
 // force: the whole-tile configuration of that name, the same way.
 // TESSERA_SMALL=1 (sanitizer runs): cases of M N K L above 2^30 are skipped.
+// TESSERA_CASES names these cases as it names the others (e.g. blk_rows_m1,rw_f16); the group
+// words fp8 and fp8_scales run them all.
+bool fp8_scaled_case_selected(const char* name) {
+  const char* only = std::getenv("TESSERA_CASES");
+  if (only == nullptr) return true;
+  const std::string list = std::string(",") + only + ",";
+  return list.find(",fp8,") != std::string::npos || list.find(",fp8_scales,") != std::string::npos ||
+         list.find(std::string(",") + name + ",") != std::string::npos;
+}
+// Whether TESSERA_CASES names any scale-mode case (their names start with rw_ or blk_).
+bool fp8_scaled_case_named(const std::string& only) {
+  const std::string list = "," + only;
+  return list.find(",rw_") != std::string::npos || list.find(",blk_") != std::string::npos;
+}
 template <class TD>
 void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
+  if (!fp8_scaled_case_selected(cs.name)) return;
   const std::int64_t M = cs.m, N = cs.n, K = cs.k, L = cs.l;
   if (std::getenv("TESSERA_SMALL") != nullptr && M * N * K * L > (std::int64_t(1) << 30)) return;
   const bool block = cs.mode == tk::ScaleMode::Block;
@@ -1390,12 +1405,12 @@ int main() {
       (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("grouped") != std::string::npos))
     run_grouped_cases(seed);
   // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone, with the scale
-  // modes' cases; TESSERA_CASES=fp8_scales the scale modes' alone).
+  // modes' cases; TESSERA_CASES=fp8_scales the scale modes' alone, or by name: blk_rows_m1,...).
   // TESSERA_CASES=fp8_out: the e4m3-D cases alone (fp8 runs them with the others).
   const std::string only = std::getenv("TESSERA_CASES") != nullptr ? std::getenv("TESSERA_CASES") : "";
   const bool all = std::getenv("TESSERA_CASES") == nullptr, fp8_named = only.find("fp8") != std::string::npos;
   if (!quick && (all || (fp8_named && only != "fp8_scales" && only != "fp8_out"))) run_fp8_cases(seed, major == 9);
-  if (!quick && (all || (fp8_named && only != "fp8_out"))) run_fp8_scaled_cases(seed, major == 9);
+  if (!quick && (all || (fp8_named && only != "fp8_out") || fp8_scaled_case_named(only))) run_fp8_scaled_cases(seed, major == 9);
   if (!quick && (all || (fp8_named && only != "fp8_scales"))) run_fp8_out_cases(seed, major == 9);
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;
