@@ -72,7 +72,8 @@
 //   Fp8BlockRows          block scales with the tokens along the tile's M (D row-major, no
 //                         transpose: A the activations with their row scales, B the weight with
 //                         its blocks; 2 row scales and one block scale per consumer thread and
-//                         k-tile), 128x128x128 tiles in clusters of 2, whole tiles: many tokens
+//                         k-tile; each promoted under the next k-tile's wgmmas), 128x128x128
+//                         tiles in clusters of 2, whole tiles: many tokens
 //                         (1; a unit of its own)
 // The grouped GEMM's kernels (tessera::gemm_grouped: kernel/sm90_gemm_grouped.cuh), in a list
 // of their own since tessera::gemm never dispatches to them; one unit compiles them

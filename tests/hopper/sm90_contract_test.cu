@@ -681,7 +681,8 @@ TEST_CASE("sm90 block-scaled FP8 with the tokens along M: the row-major kernel, 
                 r.a_k_major && r.b_k_major);
   static_assert(sm90::runs_schedule(r, sm90::Schedule::Cooperative128x128));
   // A's row scales in the stage (128 f32: the tile's tokens), consumers together, 64 accumulators
-  // and 64 partial sums per consumer thread.
+  // and 64 partial sums per consumer thread, each k-tile promoted under the next one's wgmmas.
+  static_assert(M::Promotion == sm90::BlockPromotion::UnderNextKTile);
   static_assert(M::BlockScaled && M::RowsOfA && !set::Fp8Block::Mainloop::RowsOfA && M::Issue == sm90::ConsumerIssue::Together &&
                 M::stage_scale_bytes == 128 * 4 && M::AtomsM * M::AtomValues == 64 && M::ClusterM == 2);
   // The blocked operand's first 128-row block of CTA tile (m, n) is B's n (BN = 128: one block
