@@ -87,6 +87,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -398,9 +399,24 @@ __global__ void poison_bf16(bfloat16_t* p, int64_t n) {
     p[i] = bfloat16_t(__int_as_float(0x7fc00000));
 }
 
+// The FP8 benches' scalars (the scales, the amax values): each on a 256-byte line of its own
+// (kScaleLine floats apart), as separate tensors' are (torch's scale tensors each start an
+// allocation). Packed 4 bytes apart, every cuBLASLt FP8 call with scale pointers answered
+// CUBLAS_STATUS_NOT_SUPPORTED on an H200 (tools/device/cublaslt_fp8_probe.cu's rows).
+constexpr int64_t kScaleLine = 64;
+// A device buffer of `count` such lines, line i holding values[i] (the rest 0).
+float* scale_lines(std::initializer_list<float> values) {
+  float* p = nullptr;
+  std::vector<float> host(values.size() * kScaleLine, 0.0f);
+  for (size_t i = 0; i < values.size(); ++i) host[i * kScaleLine] = values.begin()[i];
+  SM90_CUDA(cudaMalloc(&p, host.size() * sizeof(float)));
+  SM90_CUDA(cudaMemcpy(p, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+  return p;
+}
+
 // The FP8 benches' problem: e4m3 A (M, K) row-major and B (K, N) column-major (TN), D row-major
-// as torch._scaled_mm writes it (the kernels run D^T: tokens along N), per-tensor scales at
-// scales[0] (A) and scales[1] (B), D in `output`.
+// as torch._scaled_mm writes it (the kernels run D^T: tokens along N), per-tensor scales on
+// scale_lines' lines 0 (A) and 1 (B), D in `output`.
 kernels::GemmArguments fp8_tn_arguments(int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* d, const float* scales,
                                         kernels::Element output) {
   kernels::GemmArguments g;
@@ -412,7 +428,7 @@ kernels::GemmArguments fp8_tn_arguments(int64_t m, int64_t n, int64_t k, const v
   g.d = d;
   g.ldd = n;
   g.scale_a = scales;
-  g.scale_b = scales + 1;
+  g.scale_b = scales + kScaleLine;
   g.epilogue.output = output;
   return g;
 }
@@ -527,12 +543,11 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
   SM90_CUDA(cudaMalloc(&ref, size_t(m * n) * sizeof(bfloat16_t)));
   SM90_CUDA(cudaMalloc(&c, size_t(m * n) * sizeof(bfloat16_t)));
   SM90_CUDA(cudaMemset(c, 0, size_t(m * n) * sizeof(bfloat16_t)));
-  SM90_CUDA(cudaMalloc(&scales, 2 * sizeof(float)));
   const uint64_t seed = uint64_t(m * 31 + n * 7 + k + 1);
   kernels::harness::fill_random_fp8(a, nullptr, m * k, seed, false);
   kernels::harness::fill_random_fp8(b, nullptr, n * k, seed + 1, e5m2_b);
   const float host_scales[2] = {0.75f, 1.5f};
-  SM90_CUDA(cudaMemcpy(scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+  scales = scale_lines({host_scales[0], host_scales[1]});
   poison_bf16<<<1024, 256>>>(d, m * n);
   SM90_CUDA(cudaGetLastError());
 
@@ -585,7 +600,7 @@ bool bench_fp8(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int reps, b
                                  : std::string(kernels::device::sm90_schedule(g));
 
   const LtFp8Gemm blas(lt, m, n, k, a, b, c, ref, e5m2_b ? CUDA_R_8F_E5M2 : CUDA_R_8F_E4M3, CUDA_R_16BF, fast_accum, scales,
-                       scales + 1);
+                       scales + kScaleLine);
   const int chosen = blas.chosen;
   auto theirs = [&] { blas.run(); };
   SM90_CUDA(cudaDeviceSynchronize());
@@ -623,26 +638,24 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
   SM90_CUDA(cudaMalloc(&c, size_t(m * n) * sizeof(bfloat16_t)));
   SM90_CUDA(cudaMemset(c, 0, size_t(m * n) * sizeof(bfloat16_t)));
   SM90_CUDA(cudaMemset(d, 0x7f, size_t(m * n)));  // e4m3's NaN: every element must be written
-  SM90_CUDA(cudaMalloc(&scales, 5 * sizeof(float)));
   const uint64_t seed = uint64_t(m * 31 + n * 7 + k + 1);
   kernels::harness::fill_random_fp8(a, nullptr, m * k, seed, false);
   kernels::harness::fill_random_fp8(b, nullptr, n * k, seed + 1, false);
   // scale_d: D's values (|z| up to a few hundred at these K) into e4m3's range, some saturated
-  const float host_scales[5] = {0.75f, 1.5f, 448.0f / (4.0f * std::sqrt(float(k))), 0.0f, 0.0f};
-  SM90_CUDA(cudaMemcpy(scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+  scales = scale_lines({0.75f, 1.5f, 448.0f / (4.0f * std::sqrt(float(k))), 0.0f, 0.0f});
 
   kernels::GemmArguments g = fp8_tn_arguments(m, n, k, a, b, d, scales, kernels::Element::E4M3);
-  g.scale_d = scales + 2;
-  g.amax_d = scales + 3;
+  g.scale_d = scales + 2 * kScaleLine;
+  g.amax_d = scales + 3 * kScaleLine;
   if (const auto r = kernels::device::run_sm90(g, nullptr); !r) {
     std::printf("fp8 -> e4m3 %lld x %lld x %lld: tessera refuses: %s\n", (long long)m, (long long)n, (long long)k, r.message.c_str());
     return false;
   }
   auto mine = [&] { (void)kernels::device::run_sm90(g, nullptr); };
 
-  // (cuBLASLt's own amax in scales[4]: each call's, cuBLASLt sets it)
-  const LtFp8Gemm blas(lt, m, n, k, a, b, c, ref, CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, fast_accum, scales, scales + 1, scales + 2,
-                       scales + 4);
+  // (cuBLASLt's own amax on line 4: each call's, cuBLASLt sets it)
+  const LtFp8Gemm blas(lt, m, n, k, a, b, c, ref, CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, fast_accum, scales, scales + kScaleLine,
+                       scales + 2 * kScaleLine, scales + 4 * kScaleLine);
   const int chosen = blas.chosen;
   auto theirs = [&] { blas.run(); };
   SM90_CUDA(cudaDeviceSynchronize());
@@ -651,7 +664,8 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
   float amaxes[2] = {0, 0};
   SM90_CUDA(cudaMemcpy(hd.data(), d, hd.size(), cudaMemcpyDeviceToHost));
   SM90_CUDA(cudaMemcpy(hr.data(), ref, hr.size(), cudaMemcpyDeviceToHost));
-  SM90_CUDA(cudaMemcpy(amaxes, scales + 3, sizeof amaxes, cudaMemcpyDeviceToHost));
+  SM90_CUDA(cudaMemcpy(&amaxes[0], scales + 3 * kScaleLine, sizeof(float), cudaMemcpyDeviceToHost));
+  SM90_CUDA(cudaMemcpy(&amaxes[1], scales + 4 * kScaleLine, sizeof(float), cudaMemcpyDeviceToHost));
   double num = 0, den = 0;
   int64_t unwritten = 0, differ = 0;
   for (size_t i = 0; i < hd.size(); ++i) {

@@ -118,7 +118,11 @@ struct Config {
   size_t ws = size_t(32) << 20;
   bool swapped = false;     // Lt A = our A, Lt B = our B: D column-major M x N
   bool amax = true;         // e4m3 D: the AMAX_D pointer besides the D scale
+  bool spread = false;      // each scale (A, B, D, amax) on its own 256-byte line (kScaleLine floats
+                            // apart: every pointer 256-byte aligned, as separate tensors' are), not
+                            // 4 bytes apart (the bench's packed array: B's pointer 4-byte aligned)
 };
+constexpr int kScaleLine = 64;  // floats: 256 bytes
 
 // The bench's configuration is the first of each D type; every other row changes one thing.
 const std::vector<Config> kConfigs = {
@@ -144,6 +148,14 @@ const std::vector<Config> kConfigs = {
     {"e4m3 D: C = D, C layout bf16", CUDA_R_8F_E4M3, CUDA_R_16BF, CPtr::D},
     {"e4m3 D: C own bf16, no amax pointer", CUDA_R_8F_E4M3, CUDA_R_16BF, CPtr::Own, false, true, false, false, size_t(32) << 20, false,
      false},
+    // (the rows that ran none above pass every scale pointer 4 bytes after another; torch's scales
+    // are tensors of their own, each at the start of an allocation)
+    {"scales 256 B apart (every pointer aligned)", CUDA_R_16BF, CUDA_R_16BF, CPtr::Own, false, true, false, false, size_t(32) << 20, false,
+     true, true},
+    {"scales 256 B apart, fast accumulation", CUDA_R_16BF, CUDA_R_16BF, CPtr::Own, true, true, false, false, size_t(32) << 20, false, true,
+     true},
+    {"e4m3 D: scales 256 B apart (C own bf16, D scale, amax)", CUDA_R_8F_E4M3, CUDA_R_16BF, CPtr::Own, false, true, false, false,
+     size_t(32) << 20, false, true, true},
 };
 
 uint32_t alignment(const void* p) {
@@ -177,10 +189,11 @@ Outcome try_config(cublasLtHandle_t lt, const Config& cf, int64_t m, int64_t n, 
   BLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   BLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
   // Lt's A is our B (bench's order) or our A (swapped); its scale follows the operand.
-  const float* sa = buf.scales + (cf.swapped ? 0 : 1);
-  const float* sb = buf.scales + (cf.swapped ? 1 : 0);
-  const float* sdp = buf.scales + 2;
-  float* amaxp = buf.scales + 3;
+  const int line = cf.spread ? kScaleLine : 1;  // (both layouts hold the same values: main's host_scales)
+  const float* sa = buf.scales + line * (cf.swapped ? 0 : 1);
+  const float* sb = buf.scales + line * (cf.swapped ? 1 : 0);
+  const float* sdp = buf.scales + 2 * line;
+  float* amaxp = buf.scales + 3 * line;
   if (cf.scales) {
     BLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
     BLAS_OK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
@@ -252,7 +265,7 @@ Outcome try_config(cublasLtHandle_t lt, const Config& cf, int64_t m, int64_t n, 
     o.ms = t[t.size() / 2];
     // D written afresh (NaN / 0x7f poison first) for the check
     fill_bytes<<<1024, 256>>>(static_cast<uint8_t*>(buf.d), m * n * int64_t(bytes(cf.d_type)), 0x7f);
-    SM90_CUDA(cudaMemset(buf.scales + 3, 0, sizeof(float)));
+    SM90_CUDA(cudaMemset(amaxp, 0, sizeof(float)));
     BLAS_OK(call(ran));
     SM90_CUDA(cudaMemset(buf.sums, 0, 3 * sizeof(double)));
     // (without the scale pointers cuBLASLt's D lacks the reference's sa sb)
@@ -260,7 +273,7 @@ Outcome try_config(cublasLtHandle_t lt, const Config& cf, int64_t m, int64_t n, 
     double sums[3];
     float amax = 0;
     SM90_CUDA(cudaMemcpy(sums, buf.sums, sizeof sums, cudaMemcpyDeviceToHost));
-    SM90_CUDA(cudaMemcpy(&amax, buf.scales + 3, sizeof amax, cudaMemcpyDeviceToHost));
+    SM90_CUDA(cudaMemcpy(&amax, amaxp, sizeof amax, cudaMemcpyDeviceToHost));
     o.diff = sums[2] > 0 ? INFINITY : std::sqrt(sums[0] / std::max(sums[1], 1e-300));
     // (e4m3 D: a 3-bit mantissa's rounding, ~2-3 % of the norm; 16-bit and f32 D: f32 sums in another order)
     const double tol = q ? 6e-2 : cf.d_type == CUDA_R_32F ? 1e-3 : 1e-2;
@@ -322,7 +335,7 @@ int main(int argc, char** argv) {
   SM90_CUDA(cudaMalloc(&buf.c, size_t(max_mn) * 4));
   SM90_CUDA(cudaMemset(buf.c, 0, size_t(max_mn) * 4));
   SM90_CUDA(cudaMalloc(&buf.ref, size_t(max_mn) * 4));
-  SM90_CUDA(cudaMalloc(&buf.scales, 4 * sizeof(float)));
+  SM90_CUDA(cudaMalloc(&buf.scales, 4 * kScaleLine * sizeof(float)));
   SM90_CUDA(cudaMalloc(&buf.sums, 3 * sizeof(double)));
   SM90_CUDA(cudaMalloc(&amax_bits, sizeof(unsigned)));
   SM90_CUDA(cudaMalloc(&buf.ws, size_t(32) << 20));
@@ -348,8 +361,11 @@ int main(int argc, char** argv) {
     float ref_amax;
     std::memcpy(&ref_amax, &bits, sizeof ref_amax);
     const float sd = 400.0f / std::max(ref_amax, 1e-20f);  // an e4m3 D without saturation
-    const float host_scales[4] = {sa, sb, sd, 0.0f};
-    SM90_CUDA(cudaMemcpy(buf.scales, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+    // the packed layout at [0, 4) and the spread one at multiples of kScaleLine ([0] is both's A/B)
+    std::vector<float> host_scales(4 * kScaleLine, 0.0f);
+    host_scales[0] = sa, host_scales[1] = sb, host_scales[2] = sd;
+    host_scales[kScaleLine] = sb, host_scales[2 * kScaleLine] = sd;
+    SM90_CUDA(cudaMemcpy(buf.scales, host_scales.data(), host_scales.size() * sizeof(float), cudaMemcpyHostToDevice));
     std::printf("\n%lld x %lld x %lld (row-major D = %.2f A B; e4m3 D scale %.4g)\n", (long long)m, (long long)n, (long long)k, alpha,
                 double(sd));
     for (size_t i = 0; i < kConfigs.size(); ++i) {
