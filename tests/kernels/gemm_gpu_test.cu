@@ -458,7 +458,7 @@ void run_fp8_cases(std::uint64_t seed, bool sm90) {
                             Fp8Case{"sk_batched_beta", 96, 3000, 8192, 2, E::E4M3, E::E4M3, E::BF16, false, 0, 1.0f, 0.5f, true}}) {
     Fp8Case c = cs;
     c.workspace = true;
-    // (decode's shape with a row-major D runs as 7168 x 64: 56 tiles of 128x128, K = 16384)
+    // (decode's shape with a row-major D runs as 7168 x 64: 56 tiles of the 128x64 decode tile, K = 16384)
     c.must_split = std::string(c.name) == "sk_m64_k16384";
     run_fp8_case<__nv_bfloat16>(c, seed + 73 * passed + failures, tol16, !sm90);
   }
