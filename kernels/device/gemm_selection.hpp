@@ -124,8 +124,8 @@ struct Candidate {
 // sm90::Fp8BlockScaledGemm with BN = 64, and the per-tensor one, sm90::Fp8Gemm with BN = 64;
 // the dispatch weighs each for its own scale mode) at 1.16, twice the 16-bit decode tile's 0.58
 // by the same rule: an assumption, not a measurement (the per-tensor kernel, without the
-// promotion, should run faster than the block-scaled one; one rate serves both). It keeps the 16-bit tiles' relation: at 64 tokens
-// a k-tile of it costs 0.73 of the clustered 128x128 tile's, which computes 64 padding columns;
+// promotion, should run faster than the block-scaled one; one rate serves both). It keeps the
+// 16-bit tiles' relation: at 64 tokens a k-tile of it costs 0.73 of the clustered 128x128 tile's, which computes 64 padding columns;
 // at 128 tokens two of its tiles cost 1.47 of one 128x128 tile, which the larger tiles' Stream-K
 // fix-ups nearly even out in the model (as at 16 bits, where the measurement went to 128x128:
 // sm90_schedule.hpp's gate keeps the decode tiles to one tile of tokens).

@@ -177,8 +177,8 @@ std::optional<std::size_t> select_index(const GemmArguments& g, int sms, const s
 }
 
 // The whole-tile schedule: select_sm90 over the data-parallel candidates of the whole-tile
-// kernels built and considered for g (whole_considered; kSchedules' order); the default where none is built (then nothing runs
-// g: can_implement says why) or there are no SMs to model.
+// kernels built and considered for g (whole_considered; kSchedules' order); the default where
+// none is built (then nothing runs g: can_implement says why) or there are no SMs to model.
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   std::array<Candidate, kSchedules.size()> candidates{};
   std::array<Schedule, kSchedules.size()> schedules{};
@@ -377,8 +377,8 @@ inline std::optional<Sm90Config> block_rows_config(const GemmArguments& g) {
 }
 
 // The whole-tile configuration, orientation included: choose_schedule's walk over the
-// column-major D's built (and considered) whole-tile kernels, then the row-major D's (where considered) on the
-// transposed extents, each replacing the choice only past the margin; the column-major
+// column-major D's built (and considered) whole-tile kernels, then the row-major D's (where
+// considered) on the transposed extents, each replacing the choice only past the margin; the column-major
 // default where none is built (then nothing runs g: can_implement says why).
 inline Sm90Config choose_config(const GemmArguments& g, int sms) {
   if (const std::optional<Sm90Config> rows = block_rows_config(g)) return *rows;
