@@ -40,9 +40,9 @@ struct GemmConfiguration {
 };
 
 namespace configuration_detail {
-template <class Element, class Tile, int Align, int ClusterM = 2>
+template <class Element, class Tile, int Align, int ClusterM = 2, class Schedule = KernelTmaWarpSpecializedCooperative>
 using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMajor, Align, Element, KMajor, Align, float,
-                                      Tile, tuple<C<ClusterM>, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+                                      Tile, tuple<C<ClusterM>, _1, _1>, StageCountAuto, Schedule>;
 // The ping-pong kernel (sm90::PingpongGemm): 64x128x64 tiles, no cluster.
 using Sm90PingpongBuilder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float,
                                               tuple<_64, _128, _64>, tuple<_1, _1, _1>, StageCountAuto,
@@ -119,6 +119,21 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
     else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128)  // (sm90::Fp8Gemm)
       c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _128, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
+    // (few tokens: the per-tensor 128 x 160 tile, and Stream-K without a cluster, sm90::Fp8Gemm;
+    // the block-scaled 128 x 64 and 128 x 192 kernels keep each k-tile's row scales in their
+    // stages: the block-scaled builder's counts)
+    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x160)
+      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, C<160>, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128NoCluster)
+      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _128, _128>, 16, 1>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x64NoCluster)
+      c = g.scale_mode == ScaleMode::Block
+              ? from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _64, _128>, 16, 1, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>>(
+                    GemmKernel::Sm90TmaWgmma, out)
+              : from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _64, _128>, 16, 1>>(GemmKernel::Sm90TmaWgmma, out);
+    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x192)  // (block scales only: Fp8BlockWide)
+      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, C<192>, _128>, 16, 2, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>>(
+          GemmKernel::Sm90TmaWgmma, out);
     else if (is_fp8(g.element))
       c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _256, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Pingpong64x128)

@@ -6,13 +6,16 @@
 //                                along M (the default)
 //   Cooperative128x192           the same with 128 x 192 tiles (16-bit TN): a tile count between
 //                                the two below and above, for shapes neither fills (3072^3)
+//   Cooperative128x160           the same with 128 x 160 tiles (per-tensor FP8): a few hundred
+//                                tokens as the kernel's N (320 = two tiles of 160, no padding)
 //   Cooperative128x128           the same with 128 x 128 tiles
-//   Cooperative128x128NoCluster  128 x 128 tiles without a cluster (16-bit TN)
+//   Cooperative128x128NoCluster  128 x 128 tiles without a cluster (16-bit TN; per-tensor FP8
+//                                under Stream-K only: 65 to 128 tokens)
 //   Pingpong64x128               two consumer warpgroups each own 64 x 128 tiles, alternating,
 //                                without a cluster (16-bit TN)
 //   Cooperative128x64NoCluster   two consumer warpgroups share a 128 x 64 tile, without a
-//                                cluster (16-bit TN and block-scaled FP8, under Stream-K only:
-//                                decode)
+//                                cluster (16-bit TN and FP8, per-tensor or block-scaled, under
+//                                Stream-K only: decode)
 // and a configuration (Sm90Config) adds the tile scheduler: whole tiles or Stream-K.
 //
 // The rule (choose_schedule): the wave model's choice (gemm_selection.hpp, select_sm90) among
@@ -28,8 +31,8 @@
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
 // library) win one shape of the tiles' table by less than Stream-K 128x256 does there.
 // Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
-// majors (sm90_kernel_list.hpp: Split, SmallSplit, Decode, Fp8StreamK, Fp8BlockStreamK,
-// Fp8BlockDecode), the wave model compares it with
+// majors (sm90_kernel_list.hpp: Split, SmallSplit, Decode, Fp8StreamK, Fp8Decode, Fp8SoloStreamK,
+// Fp8BlockStreamK, Fp8BlockDecode), the wave model compares it with
 // the rule's choice over whole tiles; the Stream-K kernel runs when the model predicts it more
 // than the margin faster and the caller gives its workspace; never for FP8's rowwise scales
 // (whole tiles: the Stream-K kernels' epilogue scales per tensor).
@@ -76,12 +79,13 @@ struct Schedule {
   int bm = 128, bn = 256;
   int cluster_m = 2;  // CTAs per cluster along M
 
-  static const Schedule Cooperative128x256, Cooperative128x192, Cooperative128x128, Cooperative128x128NoCluster,
-      Pingpong64x128, Cooperative128x64NoCluster;
+  static const Schedule Cooperative128x256, Cooperative128x192, Cooperative128x160, Cooperative128x128,
+      Cooperative128x128NoCluster, Pingpong64x128, Cooperative128x64NoCluster;
   friend constexpr bool operator==(const Schedule&, const Schedule&) = default;
 };
 inline constexpr Schedule Schedule::Cooperative128x256{Consumers::Cooperative, 128, 256, 2};
 inline constexpr Schedule Schedule::Cooperative128x192{Consumers::Cooperative, 128, 192, 2};
+inline constexpr Schedule Schedule::Cooperative128x160{Consumers::Cooperative, 128, 160, 2};
 inline constexpr Schedule Schedule::Cooperative128x128{Consumers::Cooperative, 128, 128, 2};
 inline constexpr Schedule Schedule::Cooperative128x128NoCluster{Consumers::Cooperative, 128, 128, 1};
 inline constexpr Schedule Schedule::Pingpong64x128{Consumers::Pingpong, 64, 128, 1};
@@ -90,13 +94,15 @@ inline constexpr Schedule Schedule::Cooperative128x64NoCluster{Consumers::Cooper
 // The schedules of the kernel list, in the order the rule walks them (larger tiles first,
 // clusters first: near-ties keep the earlier).
 // (128 x 64 last: it has the ping-pong tile's operand bytes per MAC, and no whole-tile kernel)
-inline constexpr std::array<Schedule, 6> kSchedules = {Schedule::Cooperative128x256, Schedule::Cooperative128x192,
-                                                       Schedule::Cooperative128x128, Schedule::Cooperative128x128NoCluster,
-                                                       Schedule::Pingpong64x128, Schedule::Cooperative128x64NoCluster};
+inline constexpr std::array<Schedule, 7> kSchedules = {Schedule::Cooperative128x256,          Schedule::Cooperative128x192,
+                                                       Schedule::Cooperative128x160,          Schedule::Cooperative128x128,
+                                                       Schedule::Cooperative128x128NoCluster, Schedule::Pingpong64x128,
+                                                       Schedule::Cooperative128x64NoCluster};
 
 inline const char* to_string(Schedule s) {
   if (s == Schedule::Cooperative128x256) return "cooperative 128x256";
   if (s == Schedule::Cooperative128x192) return "cooperative 128x192";
+  if (s == Schedule::Cooperative128x160) return "cooperative 128x160";
   if (s == Schedule::Cooperative128x128) return "cooperative 128x128";
   if (s == Schedule::Cooperative128x128NoCluster) return "cooperative 128x128 no cluster";
   if (s == Schedule::Pingpong64x128) return "ping-pong 64x128";
@@ -130,6 +136,17 @@ inline bool schedule_built(Schedule s, const GemmArguments& g) { return built(s,
 // Whether the list has a Stream-K kernel (no fused activation) of schedule s for g.
 inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s, g, true); }
 
+// Whether the rule weighs schedule s's whole-tile kernel for g (g in the kernels' orientation):
+// one is built, and for the 128 x 160 tile (per-tensor FP8) g's N, the tokens of Y = X W^T run as
+// D^T, is at most kMidTileMaxTokens. Its gain is the tokens' padding (320 tokens: two tiles of
+// 160 pad nothing, 128-column tiles pad to 384, 256-column ones to 512); past four of its tiles
+// of tokens the tiles' padding differs little, and the choice would rest on wave quantization at
+// its assumed rate (gemm_selection.hpp) where the 128 x 256 and 128 x 128 kernels were measured.
+inline constexpr std::int64_t kMidTileMaxTokens = 640;
+inline bool whole_considered(Schedule s, const GemmArguments& g) {
+  return schedule_built(s, g) && (s != Schedule::Cooperative128x160 || g.n <= kMidTileMaxTokens);
+}
+
 // The wave model's candidate (gemm_selection.hpp) for schedule s's kernels with inputs of
 // `element`: their tile (BK: one 128-byte swizzle row of the element), cluster and rate.
 inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers) {
@@ -160,14 +177,14 @@ std::optional<std::size_t> select_index(const GemmArguments& g, int sms, const s
 }
 
 // The whole-tile schedule: select_sm90 over the data-parallel candidates of the whole-tile
-// kernels built for g (kSchedules' order); the default where none is built (then nothing runs
-// g: can_implement says why) or there are no SMs to model.
+// kernels built and considered for g (whole_considered; kSchedules' order); the default where
+// none is built (then nothing runs g: can_implement says why) or there are no SMs to model.
 inline Schedule choose_schedule(const GemmArguments& g, int sms) {
   std::array<Candidate, kSchedules.size()> candidates{};
   std::array<Schedule, kSchedules.size()> schedules{};
   std::size_t n = 0;
   for (const Schedule s : kSchedules)
-    if (schedule_built(s, g)) schedules[n] = s, candidates[n++] = candidate_of(s, g.element, Schedulers::DataParallel);
+    if (whole_considered(s, g)) schedules[n] = s, candidates[n++] = candidate_of(s, g.element, Schedulers::DataParallel);
   if (n == 0 || sms < 1) return Schedule::Cooperative128x256;
   return schedules[select_index(g, sms, candidates, n).value_or(0)];  // (none takes g: the first)
 }
@@ -186,12 +203,19 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 // its tile's rate assumed (gemm_selection.hpp), predicts it faster than the clustered 128 x 128
 // Stream-K kernel, whose tile is half padding there; past one tile of tokens the 128 x 128
 // kernel runs, as for 16 bits (bench/notes/fp8.md: the prediction for 64 and 128 tokens).
+// Per-tensor FP8 (Fp8Decode, Fp8SoloStreamK): the decode tile by the same gate, and the 128 x 128
+// tile without a cluster only where g's N is at most kDecodeExtent (one tile of tokens, each
+// weight tile read once): the kernel is built for 65 to 128 tokens, where the 16-bit tile
+// without a cluster beat the clustered Stream-K kernel (sm90_configs.hpp); past that the model's
+// whole-tile rivals were never measured against it.
 inline constexpr std::int64_t kDecodeExtent = 128;
 inline constexpr std::int64_t kDecodeTileExtent = 64;
 inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
   if (!stream_k_built(s, g)) return false;
   const bool tn16 = !is_fp8(g.element) && g.a.major == Major::Row && g.b.major == Major::Col;
-  if (s == Schedule::Cooperative128x64NoCluster) return (tn16 || g.scale_mode == ScaleMode::Block) && g.n <= kDecodeTileExtent;
+  // (FP8 is TN; its rowwise scales never reach here: choose_stream_k)
+  if (s == Schedule::Cooperative128x64NoCluster) return (tn16 || is_fp8(g.element)) && g.n <= kDecodeTileExtent;
+  if (s == Schedule::Cooperative128x128NoCluster) return g.n <= kDecodeExtent;
   return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
 }
 
@@ -282,8 +306,9 @@ inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape 
   const bool stream_k = scheduler == Decomposition::StreamK;
   for (const Schedule s : kSchedules)
     if (s.bm == tile_m && s.bn == tile_n && s.cluster_m == cluster.m) {
-      // (no Stream-K kernel without a cluster but the decode tile's)
-      if (stream_k && s.cluster_m == 1 && s != Schedule::Cooperative128x64NoCluster) return std::nullopt;
+      // (no Stream-K kernel without a cluster but the decode tiles': 128 x 64, and FP8's 128 x 128)
+      if (stream_k && s.cluster_m == 1 && s != Schedule::Cooperative128x64NoCluster && s != Schedule::Cooperative128x128NoCluster)
+        return std::nullopt;
       return Sm90Config{s, stream_k, d};
     }
   return std::nullopt;
@@ -352,15 +377,15 @@ inline std::optional<Sm90Config> block_rows_config(const GemmArguments& g) {
 }
 
 // The whole-tile configuration, orientation included: choose_schedule's walk over the
-// column-major D's built whole-tile kernels, then the row-major D's (where considered) on the
-// transposed extents, each replacing the choice only past the margin; the column-major
+// column-major D's built (and considered) whole-tile kernels, then the row-major D's (where
+// considered) on the transposed extents, each replacing the choice only past the margin; the column-major
 // default where none is built (then nothing runs g: can_implement says why).
 inline Sm90Config choose_config(const GemmArguments& g, int sms) {
   if (const std::optional<Sm90Config> rows = block_rows_config(g)) return *rows;
   std::vector<Sm90Config> configs;
   for (const Major d : {Major::Col, Major::Row})
     for (const Schedule s : kSchedules)
-      if (config_built({s, false, d}, g)) configs.push_back({s, false, d});
+      if (config_built({s, false, d}, g) && whole_considered(s, oriented(g, d))) configs.push_back({s, false, d});
   if (configs.empty() || sms < 1) return {};
   return configs[schedule_detail::walk(configs, g, sms).value_or(0)];  // (none takes g: the first)
 }

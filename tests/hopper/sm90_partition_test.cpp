@@ -140,8 +140,8 @@ void check_stmatrix_staging() {
   constexpr int K = S::instructions_per_part;
   // (16 KiB buffers hold 128 columns: a 256-column tile stages in two parts of 8
   // instructions, a 64-column one in one part of 4, half of each buffer, a 192-column one in
-  // two parts of 96 columns, 6 instructions each)
-  static_assert(S::Cols == (BN < 128 ? BN : BN % 128 == 0 ? 128 : 96) && S::Parts == BN / S::Cols && K == S::Cols / 16);
+  // two parts of 96 columns, 6 instructions each, a 160-column one in two of 80, 5 each)
+  static_assert(S::Cols == (BN < 128 ? BN : BN % 128 == 0 ? 128 : BN / 2) && S::Parts == BN / S::Cols && K == S::Cols / 16);
   static_assert(S::buffer_elements == 8 * 1024 && S::elements == 64 * S::Cols);
   std::vector<bfloat16_t> buffers(size_t(W * S::buffer_elements));
   const auto sD = S::tensor(buffers.data());
@@ -183,6 +183,9 @@ TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at 
   check_stmatrix_staging<128, 1, 2>();  // one warpgroup, two M repeats sharing its buffer (the TiledMma is 64 rows)
   check_stmatrix_staging<128, 2, 1, 64>();  // cooperative 128 x 64 (decode): one part in half of each buffer
   check_stmatrix_staging<128, 2, 1, 192>();  // cooperative 128 x 192: two parts of 96 columns (12 KiB of a buffer)
+  // cooperative 128 x 160 (per-tensor FP8 for a few hundred tokens: its C fragment is the 16-bit
+  // wgmma's): two parts of 80 columns (10 KiB of a buffer), 5 stmatrix x4 each
+  check_stmatrix_staging<128, 2, 1, 160>();
 }
 
 // The epilogue under the next tile (pack, then store_packed): each thread converts all its
@@ -250,6 +253,7 @@ TEST_CASE("sm90 TMA-store epilogue: the packed fragment stages every part as the
   check_packed_staging<128, 2, 1, 256, kernels::Major::Col>();  // the cooperative kernel's tile, column-major D
   check_packed_staging<128, 2, 1, 256, kernels::Major::Row>();  // row-major D
   check_packed_staging<128, 2, 1, 192, kernels::Major::Col>();
+  check_packed_staging<128, 2, 1, 160, kernels::Major::Col>();
   check_packed_staging<128, 1, 2, 256, kernels::Major::Col>();  // two M repeats in one warpgroup's fragment
 }
 
@@ -368,6 +372,7 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
     check_part_origins<16, 64, 2, 1>();   // cooperative 128 x 64: one part per warpgroup
     check_part_origins<16, 192, 2, 1>();  // cooperative 128 x 192: two parts of 96 columns
     check_part_origins<32, 192, 2, 1>();  // an f32 D: three parts of 64
+    check_part_origins<16, 160, 2, 1>();  // cooperative 128 x 160: two parts of 80 columns
     check_part_origins<16, 192, 2, 1, kernels::Major::Row>();  // row-major 128 x 192: three parts of 64
     check_part_origins<16, 256, 2, 1, kernels::Major::Row>();  // row-major: two parts of 128
     check_part_origins<32, 128, 2, 1, kernels::Major::Row>();  // row-major f32: two parts of 64

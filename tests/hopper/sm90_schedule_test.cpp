@@ -13,6 +13,7 @@
 #include <numeric>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,9 +74,9 @@ TEST_CASE("sm90 schedule: the rule on generated problems") {
     if (*rc::gen::arbitrary<bool>()) g.epilogue.output = Element::F32;
     const Schedule s = sm90::choose_schedule(g, sms);
     RC_ASSERT(s == sm90::choose_schedule(g, sms));  // a function of the problem and the SMs alone
-    std::vector<Schedule> built;
+    std::vector<Schedule> built;  // (and considered: the 128 x 160 tile up to kMidTileMaxTokens)
     for (const Schedule t : sm90::kSchedules)
-      if (sm90::schedule_built(t, g)) built.push_back(t);
+      if (sm90::whole_considered(t, g)) built.push_back(t);
     if (built.empty()) {
       RC_ASSERT(s == Schedule::Cooperative128x256);  // (can_implement refuses g)
       return;
@@ -192,7 +193,8 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
     const Schedule whole = sm90::choose_schedule(g, sms);
     const sm90::Candidate dp = sm90::candidate_of(whole, e, sm90::Schedulers::DataParallel);
     const double dp_eff = sm90::predict(dp, shape, sms, sm90::scheduler_for(dp, shape, sms, false)).efficiency;
-    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Cooperative128x64NoCluster}) {
+    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128, Schedule::Cooperative128x128NoCluster,
+                             Schedule::Cooperative128x64NoCluster}) {
       const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::StreamK);
       const auto sched = sm90::scheduler_for(c, shape, sms, true);
       const double eff = sm90::predict(c, shape, sms, sched).efficiency;
@@ -210,13 +212,15 @@ TEST_CASE("sm90 Stream-K choice: a shipped Stream-K kernel only where the wave m
     const bool tn = a == Major::Row && b == Major::Col, nt = a == Major::Col && b == Major::Row;
     if (sk && is_fp8(e)) RC_ASSERT(e == Element::E4M3 && output_element(g) == Element::BF16 && tn);
     if (sk && !is_fp8(e)) RC_ASSERT(e != Element::F32 && output_element(g) == e && (tn || nt));
-    // the decode kernels: 16-bit TN, D in the inputs' type, or block-scaled e4m3 to bf16; one
-    // tile of tokens (the kernel's N: kDecodeTileExtent), never without a plan that shares
-    // k-iterations
+    // the decode kernels: 16-bit TN, D in the inputs' type, or e4m3 to bf16 (per-tensor or
+    // block-scaled); one tile of tokens (the kernel's N: kDecodeTileExtent), never without a plan
+    // that shares k-iterations
     if (sk == Schedule::Cooperative128x64NoCluster) {
       RC_ASSERT(tn && n <= sm90::kDecodeTileExtent);
-      RC_ASSERT(block || (!is_fp8(e) && e != Element::F32 && output_element(g) == e));
+      RC_ASSERT(is_fp8(e) || (e != Element::F32 && output_element(g) == e));
     }
+    // Stream-K without a cluster on 128 x 128 tiles: per-tensor FP8 only, at most kDecodeExtent tokens
+    if (sk == Schedule::Cooperative128x128NoCluster) RC_ASSERT(is_fp8(e) && !block && n <= sm90::kDecodeExtent);
     // block scales run their own kernels only: the clustered 128 x 128 tile's or the decode tile's
     if (block && sk) RC_ASSERT(*sk == Schedule::Cooperative128x128 || *sk == Schedule::Cooperative128x64NoCluster);
   });
@@ -368,7 +372,8 @@ TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes an
   CHECK(!sm90::choose_stream_k(tn(10240, 128, 8192), 132));
   CHECK(sm90::choose_schedule(tn(10240, 128, 8192), 132) == Schedule::Cooperative128x128NoCluster);
   // Past kDecodeTileExtent tokens, the transposed decode shape (M the tokens: BN along the weight's
-  // rows), NT, an f32 D and FP8: never.
+  // rows), NT and an f32 D: never. FP8 (e4m3 to bf16) at 64 tokens: its own decode kernel (the
+  // per-tensor one, below), which a 16-bit problem never runs.
   for (const Layer& l : suite_layers) {
     CHECK(sm90::choose_stream_k(tn(l.out, 256, l.in), 132) != Schedule::Cooperative128x64NoCluster);
     CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 129, l.in)));
@@ -378,7 +383,8 @@ TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes an
     GemmArguments f32d = tn(l.out, 64, l.in);
     f32d.epilogue.output = Element::F32;
     CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, f32d));
-    CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 64, l.in, 1, Element::E4M3)));
+    CHECK(sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 64, l.in, 1, Element::E4M3)));
+    CHECK(!sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, tn(l.out, 65, l.in, 1, Element::E4M3)));
   }
   // A row-major D (torch's Y = X W^T as written: M the tokens) runs as D^T: the decode kernel.
   GemmArguments y = tn(64, 6144, 4096);
@@ -709,11 +715,12 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   CHECK(runs_on_132(block_scaled(64, 32768, 512)) == "cooperative 128x128");
   // The suite's FP8 shape in its block variant: 320 tokens, not the decode kernel.
   CHECK(runs_on_132(block_scaled(320, 32576, 7168)).find("128x64") == std::string::npos);
-  // Per-tensor and rowwise scales have no 128 x 64 FP8 kernel: their rule is unchanged.
-  for (const ScaleMode mode : {ScaleMode::PerTensor, ScaleMode::Rowwise}) {
+  // Per-tensor scales have a 128 x 64 kernel of their own (Fp8Decode: the test below); rowwise
+  // scales run whole tiles only (the Stream-K kernels' epilogue scales per tensor).
+  {
     GemmArguments g = block_scaled(64, 7168, 16384);
-    g.scale_mode = mode;
-    CHECK(!sm90::stream_k_built(Schedule::Cooperative128x64NoCluster, sm90::as_column_major_d(g)));
+    g.scale_mode = ScaleMode::Rowwise;
+    CHECK(runs_on_132(g).find("stream-k") == std::string::npos);
     CHECK(runs_on_132(g).find("128x64") == std::string::npos);
   }
   // The tuning cache and gemm_tune name it: a configuration of the list for block-scaled problems.
@@ -825,6 +832,201 @@ TEST_CASE("sm90 block-scaled FP8: the GPU test's expected kernels on 132 SMs") {
     const sm90::Candidate d = sm90::candidate_of(Schedule::Cooperative128x64NoCluster, Element::E4M3, sm90::Schedulers::StreamK);
     CHECK(sm90::scheduler_for(d, s, 132, true).plan.kind != Decomposition::DataParallel);
   }
+}
+
+namespace {
+// Y = X W^T in FP8 with per-tensor scales (e4m3 x e4m3 to bf16), as torch's _scaled_mm writes it:
+// D row-major (tokens x outputs), run as D^T (the kernels' N the tokens).
+GemmArguments per_tensor(int64_t tokens, int64_t out, int64_t k) {
+  GemmArguments g = block_scaled(tokens, out, k);
+  g.scale_mode = ScaleMode::PerTensor;
+  return g;
+}
+// The wave model's efficiency for configuration c on g (schedule_detail::walk's figure), 0 where
+// its plan would share nothing (a Stream-K kernel that declines).
+double predicted(const sm90::Sm90Config& c, const GemmArguments& g) {
+  const GemmArguments o = sm90::oriented(g, c.d);
+  const sm90::Candidate cand = sm90::candidate_of(c.schedule, o.element, c.stream_k ? sm90::Schedulers::StreamK : sm90::Schedulers::DataParallel);
+  return sm90::select_sm90(sm90::kernel_shape(o), 132, std::span<const sm90::Candidate>(&cand, 1)).efficiency;
+}
+// What the dispatch ran before the few-token kernels: the best of the clustered 128 x 256 and
+// 128 x 128 kernels, whole tiles or Stream-K (the rule's walk, each past the margin).
+double old_best(const GemmArguments& g) {
+  double best = 0;
+  for (const bool sk : {false, true})
+    for (const Schedule s : {Schedule::Cooperative128x256, Schedule::Cooperative128x128}) {
+      if (sk && !sm90::stream_k_considered(s, sm90::as_column_major_d(g))) continue;
+      const double e = predicted({s, sk}, g);
+      if (e > best * (1 + sm90::kSelectionMargin)) best = e;
+    }
+  return best;
+}
+// The tokens a configuration computes for `tokens` (the kernels' N padded to whole tiles).
+int64_t padded_tokens(const sm90::Sm90Config& c, int64_t tokens) { return (tokens + c.schedule.bn - 1) / c.schedule.bn * c.schedule.bn; }
+const sm90::Sm90Config kFp8Decode{Schedule::Cooperative128x64NoCluster, true}, kFp8Solo{Schedule::Cooperative128x128NoCluster, true},
+    kFp8Mid{Schedule::Cooperative128x160, false};
+}  // namespace
+
+TEST_CASE("sm90 per-tensor FP8 at few tokens: the kernels built and the rule's gates") {
+  const GemmArguments t64 = sm90::as_column_major_d(per_tensor(64, 7168, 16384));
+  REQUIRE((t64.m == 7168 && t64.n == 64 && t64.scale_mode == ScaleMode::PerTensor));
+  // Built: the decode tile and 128 x 128 without a cluster under Stream-K only, 128 x 160 over
+  // whole tiles only; e4m3 x e4m3 to bf16 only.
+  CHECK(sm90::stream_k_built(Schedule::Cooperative128x64NoCluster, t64));
+  CHECK(!sm90::schedule_built(Schedule::Cooperative128x64NoCluster, t64));
+  CHECK(sm90::stream_k_built(Schedule::Cooperative128x128NoCluster, t64));
+  CHECK(!sm90::schedule_built(Schedule::Cooperative128x128NoCluster, t64));
+  CHECK(sm90::schedule_built(Schedule::Cooperative128x160, t64));
+  CHECK(!sm90::stream_k_built(Schedule::Cooperative128x160, t64));
+  for (const Element out : {Element::F16, Element::F32}) {
+    GemmArguments o = t64;
+    o.epilogue.output = out;
+    CHECK(!sm90::stream_k_built(Schedule::Cooperative128x64NoCluster, o));
+    CHECK(!sm90::stream_k_built(Schedule::Cooperative128x128NoCluster, o));
+    CHECK(!sm90::schedule_built(Schedule::Cooperative128x160, o));
+  }
+  GemmArguments mixed = t64;
+  mixed.element_b = Element::E5M2;
+  CHECK(!sm90::stream_k_built(Schedule::Cooperative128x64NoCluster, mixed));
+  CHECK(!sm90::schedule_built(Schedule::Cooperative128x160, mixed));
+  // 16-bit problems never run them: no 16-bit 128 x 160 kernel, nor 128 x 128 Stream-K without a cluster.
+  CHECK(!sm90::schedule_built(Schedule::Cooperative128x160, tn(7168, 320, 7168)));
+  CHECK(!sm90::stream_k_built(Schedule::Cooperative128x128NoCluster, tn(7168, 128, 7168)));
+  // Block scales: none of the three (their own decode kernel: the test above).
+  const GemmArguments blk = sm90::as_column_major_d(block_scaled(64, 7168, 16384));
+  CHECK(!sm90::stream_k_built(Schedule::Cooperative128x128NoCluster, blk));
+  CHECK(!sm90::schedule_built(Schedule::Cooperative128x160, blk));
+  // The gates: the decode tile up to kDecodeTileExtent tokens, 128 x 128 without a cluster up
+  // to kDecodeExtent (one tile of tokens each: the weight read once).
+  for (const int64_t tokens : {1, 17, 64, 65, 100, 128, 129, 320}) {
+    const GemmArguments g = sm90::as_column_major_d(per_tensor(tokens, 7168, 16384));
+    INFO(tokens << " tokens");
+    CHECK(sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, g) == (tokens <= sm90::kDecodeTileExtent));
+    CHECK(sm90::stream_k_considered(Schedule::Cooperative128x128NoCluster, g) == (tokens <= sm90::kDecodeExtent));
+  }
+  // ... and the 128 x 160 tile up to kMidTileMaxTokens (four of its tiles of tokens): past that its
+  // padding gain is small and the 128 x 256 tile's measured rate stands against an assumed one.
+  for (const int64_t tokens : {1, 160, 320, 640, 641, 4096}) {
+    INFO(tokens << " tokens");
+    const GemmArguments g = sm90::as_column_major_d(per_tensor(tokens, 7168, 16384));
+    CHECK(sm90::whole_considered(Schedule::Cooperative128x160, g) == (tokens <= sm90::kMidTileMaxTokens));
+  }
+  CHECK(runs_on_132(per_tensor(640, 7168, 16384)) == sm90::to_string(kFp8Mid));
+  CHECK(runs_on_132(per_tensor(641, 7168, 16384)).find("128x160") == std::string::npos);
+  // The tuning cache and gemm_tune name them: configurations of the list for per-tensor problems.
+  CHECK(sm90::config_of(128, 64, {1, 1}, Decomposition::StreamK) == kFp8Decode);
+  CHECK(sm90::config_of(128, 128, {1, 1}, Decomposition::StreamK) == kFp8Solo);
+  CHECK(sm90::config_of(128, 160, {2, 1}, Decomposition::DataParallel) == kFp8Mid);
+  CHECK(sm90::to_string(kFp8Mid) == "cooperative 128x160");
+  const std::vector<sm90::Sm90Config> built = sm90::built_configs(t64);
+  for (const sm90::Sm90Config& c : {kFp8Decode, kFp8Solo, kFp8Mid}) CHECK(std::find(built.begin(), built.end(), c) != built.end());
+  // whole 128 x 256, 128 x 160 and 128 x 128; Stream-K 128 x 256, 128 x 128 in clusters of 2 and
+  // without, and the decode tile
+  CHECK(built.size() == 7);
+  // Rowwise scales: whole 128 x 160 tiles (its epilogue scales rows and columns as the others'),
+  // never the Stream-K kernels.
+  GemmArguments rw = t64;
+  rw.scale_mode = ScaleMode::Rowwise;
+  CHECK(sm90::schedule_built(Schedule::Cooperative128x160, rw));
+  for (const sm90::Sm90Config& c : sm90::built_configs(rw)) CHECK(!c.stream_k);
+}
+
+TEST_CASE("sm90 per-tensor FP8 at few tokens: the rule against the kernels it had") {
+  // 64 tokens through 7168 x 16384 (torch's cuBLASLt: 34.1 us; the clustered 128 x 128 Stream-K
+  // kernel, half of whose tile is padding, ran 0.68 of it): the decode tile, no padded token, and
+  // the model predicts it 1.5x faster than the kernels it had.
+  {
+    const GemmArguments g = per_tensor(64, 7168, 16384);
+    CHECK(runs_on_132(g) == sm90::to_string(kFp8Decode));
+    CHECK(padded_tokens(kFp8Decode, 64) == 64);
+    CHECK(padded_tokens({Schedule::Cooperative128x128, true}, 64) == 128);
+    INFO("decode " << predicted(kFp8Decode, g) << ", before " << old_best(g));
+    CHECK(predicted(kFp8Decode, g) > 1.5 * old_best(g));
+  }
+  // 128 tokens (torch: 34.5 us; the clustered 128 x 128 Stream-K kernel ran 0.76 of it): the same
+  // tile and plan without a cluster. The model gives it only the rate (1.82 against 1.7), past the
+  // margin; the 16-bit tile measured 0.98 of cuBLAS without a cluster against 0.86 in pairs.
+  {
+    const GemmArguments g = per_tensor(128, 7168, 16384);
+    CHECK(runs_on_132(g) == sm90::to_string(kFp8Solo));
+    CHECK(padded_tokens(kFp8Solo, 128) == 128);
+    const double before = predicted({Schedule::Cooperative128x128, true}, g);
+    INFO("128x128 no cluster " << predicted(kFp8Solo, g) << ", clustered " << before << ", before " << old_best(g));
+    CHECK(before == old_best(g));
+    CHECK(predicted(kFp8Solo, g) > (1 + sm90::kSelectionMargin) * before);
+  }
+  // 320 tokens through 32576 x 7168 (torch: 106.8 us; tessera's clustered 128 x 128 tiles 159 us):
+  // two 160-column tiles pad nothing where 128-column ones pad to 384 and 256-column ones to 512;
+  // 510 tiles in clusters of 2, 3.9 waves of 66 clusters. Predicted 1.29x faster.
+  {
+    const GemmArguments g = per_tensor(320, 32576, 7168);
+    CHECK(runs_on_132(g) == sm90::to_string(kFp8Mid));
+    CHECK(padded_tokens(kFp8Mid, 320) == 320);
+    CHECK(padded_tokens({Schedule::Cooperative128x128}, 320) == 384);
+    CHECK(padded_tokens({Schedule::Cooperative128x256}, 320) == 512);
+    INFO("128x160 " << predicted(kFp8Mid, g) << ", before " << old_best(g));
+    CHECK(predicted(kFp8Mid, g) > 1.25 * old_best(g));
+  }
+  // Many tokens: the 128 x 256 tile as before (the new tiles load more operand bytes per MAC).
+  for (const auto& [tokens, out, k] : {std::array<int64_t, 3>{8192, 8192, 8192}, {4096, 7168, 16384}, {2048, 7168, 2048}}) {
+    INFO(tokens << " x " << out << " x " << k);
+    CHECK(runs_on_132(per_tensor(tokens, out, k)) == "cooperative 128x256");
+  }
+  GemmArguments col = per_tensor(8192, 8192, 8192);
+  col.c.major = Major::Col;
+  CHECK(runs_on_132(col) == "cooperative 128x256");
+  // Never the decode tiles past their tokens, nor the 128 x 160 tile below 160 tokens (at most
+  // one 160-column tile, a fifth padding or more against 128 columns).
+  rc::prop("per-tensor FP8: each new kernel only where its gate and the model allow", [] {
+    const int64_t tokens = *rc::gen::inRange<int64_t>(1, 2000), out = *rc::gen::inRange<int64_t>(1, 300) * 64;
+    const int64_t k = *rc::gen::inRange<int64_t>(1, 200) * 128;
+    const GemmArguments g = per_tensor(tokens, out, k);
+    const std::optional<sm90::Sm90Config> sk = sm90::choose_config_stream_k(g, 132);
+    const sm90::Sm90Config run = sk ? *sk : sm90::choose_config(g, 132);
+    if (run == kFp8Decode) RC_ASSERT(tokens <= sm90::kDecodeTileExtent);
+    if (run == kFp8Solo) RC_ASSERT(tokens <= sm90::kDecodeExtent);
+    if (run == kFp8Mid) {
+      RC_ASSERT(tokens > 128 && tokens <= sm90::kMidTileMaxTokens);
+      // it pads fewer tokens than one of the clustered kernels it replaced, or fills its waves better
+      RC_ASSERT(predicted(kFp8Mid, g) * (1 + sm90::kSelectionMargin) >= old_best(g));
+    }
+    // the choice is never predicted slower than what the rule had
+    RC_ASSERT(predicted(run, g) * (1 + sm90::kSelectionMargin) >= old_best(g));
+  });
+}
+
+TEST_CASE("sm90 per-tensor FP8 at few tokens: the GPU test's expected kernels on 132 SMs") {
+  // gemm_gpu_test's pt_ cases (run_fp8_scaled_cases) name the kernel the dispatch must run on 132
+  // SMs with the workspace; its forced Stream-K cases need a plan that shares k-iterations.
+  struct Case {
+    int64_t tokens, out, k;
+    const char* expected;  // nullptr: forced
+    sm90::Sm90Config forced{};
+  };
+  const std::string dec = sm90::to_string(kFp8Decode), solo = sm90::to_string(kFp8Solo), mid = sm90::to_string(kFp8Mid);
+  const Case cases[] = {{64, 7168, 16384, dec.c_str()},    {1, 7168, 16384, dec.c_str()},     {63, 7000, 16016, dec.c_str()},
+                        {17, 2112, 7168, dec.c_str()},     {33, 1000, 2000, dec.c_str()},     {128, 7168, 16384, solo.c_str()},
+                        {65, 7000, 16016, solo.c_str()},   {100, 7000, 16016, solo.c_str()},  {320, 32576, 7168, mid.c_str()},
+                        {320, 7000, 7008, mid.c_str()},    {127, 4000, 7000, nullptr, kFp8Decode},
+                        {160, 2112, 7168, nullptr, kFp8Solo}};
+  for (const Case& c : cases) {
+    INFO(c.tokens << " x " << c.out << " x " << c.k);
+    if (c.expected != nullptr) {
+      CHECK(runs_on_132(per_tensor(c.tokens, c.out, c.k)) == c.expected);
+      continue;
+    }
+    CHECK(runs_on_132(per_tensor(c.tokens, c.out, c.k)) != sm90::to_string(c.forced));  // (forced past the rule)
+    const sm90::GemmShape s = sm90::shape_of(per_tensor(c.tokens, c.out, c.k));
+    const sm90::Candidate d = sm90::candidate_of(c.forced.schedule, Element::E4M3, sm90::Schedulers::StreamK);
+    CHECK(sm90::scheduler_for(d, s, 132, true).plan.kind != Decomposition::DataParallel);
+  }
+  // rowwise at 320 tokens: whole 128 x 160 tiles
+  GemmArguments rw = per_tensor(320, 7000, 7008);
+  rw.scale_mode = ScaleMode::Rowwise;
+  CHECK(runs_on_132(rw) == mid);
+  // the forced whole-tile cases run past the rule: 160 and 161 tokens take 128 x 128 there
+  CHECK(runs_on_132(per_tensor(160, 7168, 16384)) != mid);
+  CHECK(runs_on_132(per_tensor(161, 7000, 7008)) != mid);
 }
 
 // ---- DeepSeek-V3's block scales, promoted per k-group, emulated on the host in both

@@ -458,7 +458,7 @@ void run_fp8_cases(std::uint64_t seed, bool sm90) {
                             Fp8Case{"sk_batched_beta", 96, 3000, 8192, 2, E::E4M3, E::E4M3, E::BF16, false, 0, 1.0f, 0.5f, true}}) {
     Fp8Case c = cs;
     c.workspace = true;
-    // (decode's shape with a row-major D runs as 7168 x 64: 56 tiles of 128x128, K = 16384)
+    // (decode's shape with a row-major D runs as 7168 x 64: 56 tiles of the 128x64 decode tile, K = 16384)
     c.must_split = std::string(c.name) == "sk_m64_k16384";
     run_fp8_case<__nv_bfloat16>(c, seed + 73 * passed + failures, tol16, !sm90);
   }
@@ -748,7 +748,8 @@ __global__ void reference_fp8_scaled(std::int64_t M, std::int64_t N, std::int64_
 struct Fp8ScaledCase {
   const char* name;
   std::int64_t m, n, k, l;
-  tk::ScaleMode mode;  // Rowwise or Block
+  tk::ScaleMode mode;  // Rowwise or Block; PerTensor: scale_a and scale_b one value each (the
+                       // reference's rowwise vectors, every element that value)
   tk::Element out;
   bool d_row;  // D (and C) row-major
   int pad;     // extra bytes on A's and B's leading dimensions
@@ -759,7 +760,8 @@ struct Fp8ScaledCase {
   std::int64_t ld_pad = 0;  // block: ld_scale_a = M rounded up to 4 plus this (0: ld_scale_a left 0)
   const char* expect = nullptr;  // the configuration the dispatch runs on 132 SMs (sm90_schedule), where checked
   bool force_decode = false;     // block: the decode kernel (stream-k 128x64 no cluster) forced, k-iterations shared
-  const char* force = nullptr;   // block: the whole-tile configuration of this name (sm90_schedule's) forced
+  const char* force = nullptr;   // the configuration of this name (sm90_schedule's) forced: whole tiles, or
+                                 // "stream-k ..." (then with the workspace, and its plan must share k-iterations)
 };
 
 // Runs one scaled FP8 case (e4m3 x e4m3) through tessera::gemm, D poisoned with NaN, against
@@ -769,19 +771,21 @@ struct Fp8ScaledCase {
 // through the dispatch's forced configuration (gemm_tune's path), which must share k-iterations;
 // force: the whole-tile configuration of that name, the same way.
 // TESSERA_SMALL=1 (sanitizer runs): cases of M N K L above 2^30 are skipped.
-// TESSERA_CASES names these cases as it names the others (e.g. blk_rows_m1,rw_f16); the group
-// words fp8 and fp8_scales run them all.
+// TESSERA_CASES names these cases as it names the others (e.g. blk_rows_m1,rw_f16,pt_dec_m64);
+// the group words fp8 and fp8_scales run them all, fp8_few the per-tensor few-token ones (pt_).
 bool fp8_scaled_case_selected(const char* name) {
   const char* only = std::getenv("TESSERA_CASES");
   if (only == nullptr) return true;
   const std::string list = std::string(",") + only + ",";
   return list.find(",fp8,") != std::string::npos || list.find(",fp8_scales,") != std::string::npos ||
+         (list.find(",fp8_few,") != std::string::npos && std::string(name).rfind("pt_", 0) == 0) ||
          list.find(std::string(",") + name + ",") != std::string::npos;
 }
-// Whether TESSERA_CASES names any scale-mode case (their names start with rw_ or blk_).
+// Whether TESSERA_CASES names any case of this table (their names start with rw_, blk_ or pt_).
 bool fp8_scaled_case_named(const std::string& only) {
-  const std::string list = "," + only;
-  return list.find(",rw_") != std::string::npos || list.find(",blk_") != std::string::npos;
+  const std::string list = "," + only + ",";
+  return list.find(",rw_") != std::string::npos || list.find(",blk_") != std::string::npos ||
+         list.find(",pt_") != std::string::npos || list.find(",fp8_few,") != std::string::npos;
 }
 template <class TD>
 void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
@@ -824,8 +828,9 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
   };
   std::vector<float> hsa(static_cast<std::size_t>(n_sa)), hsb(static_cast<std::size_t>(n_sb));
   const float ua = next_scale(), ub = next_scale();
-  for (float& x : hsa) x = cs.uniform ? ua : next_scale();
-  for (float& x : hsb) x = cs.uniform ? ub : next_scale();
+  const bool one_value = cs.uniform || cs.mode == tk::ScaleMode::PerTensor;
+  for (float& x : hsa) x = one_value ? ua : next_scale();
+  for (float& x : hsb) x = one_value ? ub : next_scale();
   TESSERA_CUDA_CHECK(cudaMemcpy(SA, hsa.data(), n_sa * sizeof(float), cudaMemcpyHostToDevice));
   TESSERA_CUDA_CHECK(cudaMemcpy(SB, hsb.data(), n_sb * sizeof(float), cudaMemcpyHostToDevice));
 
@@ -848,9 +853,10 @@ void run_fp8_scaled_case(const Fp8ScaledCase& cs, std::uint64_t seed, double tol
   tk::sm90::Sm90Config decode{tk::sm90::Schedule::Cooperative128x64NoCluster, true};
   if (cs.force != nullptr) {  // (the configuration of that name: sm90_gemm_bench's --config)
     bool named = false;
-    for (const tk::sm90::Schedule sch : tk::sm90::kSchedules)
-      for (const tk::Major dm : {tk::Major::Col, tk::Major::Row})
-        if (tk::sm90::to_string(tk::sm90::Sm90Config{sch, false, dm}) == cs.force) decode = {sch, false, dm}, named = true;
+    for (const bool sk : {false, true})
+      for (const tk::sm90::Schedule sch : tk::sm90::kSchedules)
+        for (const tk::Major dm : {tk::Major::Col, tk::Major::Row})
+          if (tk::sm90::to_string(tk::sm90::Sm90Config{sch, sk, dm}) == cs.force) decode = {sch, sk, dm}, named = true;
     if (!named) std::printf("  '%s' names no configuration\n", cs.force);
   }
   // (forced only on sm_90: elsewhere tessera::gemm's refusal is the expected answer)
@@ -1049,6 +1055,40 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
   // Refused with a reason: block scales with a column-major D, or to f32.
   run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);
   run_fp8_scaled_case<float>({"blk_f32_refused", 256, 256, 256, 1, BL, E::F32, true, 0, 1.0f, 0.0f}, next(), tol32, true);
+  // Per-tensor scales at few tokens (Y = X W^T, D row-major: the kernels' N the tokens), with the
+  // workspace: the decode tile (128 x 64, no cluster, Stream-K) at 1 to 64 tokens, 128 x 128
+  // without a cluster under Stream-K at 65 to 128, whole 128 x 160 tiles in clusters of 2 at 320;
+  // residues: tokens 1, 17, 63, 65, 100, 127, 160, 161, 320 (a tile's last columns, a second
+  // tile of one column), outputs not a multiple of 128 (a cluster's tail CTA), K not a multiple of
+  // 128, beta; each kernel forced past its rule too (two tiles of tokens on the decode tile, a
+  // 160-column tile of one token), and a column-major D (the 160 columns along the outputs).
+  const auto PT = tk::ScaleMode::PerTensor;
+  constexpr const char* kDecode = "stream-k cooperative 128x64 no cluster";  // (hopper_sm90_schedule_test checks these
+  constexpr const char* kSolo = "stream-k cooperative 128x128 no cluster";   // names on 132 SMs)
+  constexpr const char* kMid = "cooperative 128x160";
+  for (const Fp8ScaledCase& cs : {
+           Fp8ScaledCase{"pt_dec_m64", 64, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kDecode},
+           Fp8ScaledCase{"pt_dec_m1", 1, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kDecode},
+           Fp8ScaledCase{"pt_dec_m63_residues", 63, 7000, 16016, 1, PT, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0, kDecode},
+           Fp8ScaledCase{"pt_dec_m17_beta", 17, 2112, 7168, 1, PT, E::BF16, true, 0, 1.0f, 0.5f, false, true, 0, kDecode},
+           Fp8ScaledCase{"pt_solo_m128", 128, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kSolo},
+           Fp8ScaledCase{"pt_solo_m65_residues", 65, 7000, 16016, 1, PT, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0, kSolo},
+           Fp8ScaledCase{"pt_solo_m100_beta", 100, 7000, 16016, 1, PT, E::BF16, true, 8, 2.0f, -0.25f, false, true, 0, kSolo},
+           Fp8ScaledCase{"pt_mid_m320", 320, 32576, 7168, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kMid},
+           Fp8ScaledCase{"pt_mid_m320_residues_beta", 320, 7000, 7008, 1, PT, E::BF16, true, 8, 2.0f, -0.25f, false, true, 0, kMid},
+           Fp8ScaledCase{"rw_mid_m320_residues", 320, 7000, 7008, 1, RW, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0, kMid},
+           // forced past the rule
+           Fp8ScaledCase{"pt_dec_forced_m127", 127, 4000, 7000, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, nullptr, false, kDecode},
+           Fp8ScaledCase{"pt_solo_forced_m160_beta", 160, 2112, 7168, 1, PT, E::BF16, true, 8, 1.0f, 0.5f, false, true, 0, nullptr, false,
+                         kSolo},
+           Fp8ScaledCase{"pt_mid_forced_m1", 1, 7000, 4112, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0, nullptr, false, kMid},
+           Fp8ScaledCase{"pt_mid_forced_m160", 160, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0, nullptr, false, kMid},
+           Fp8ScaledCase{"pt_mid_forced_m161_residues_beta", 161, 7000, 7008, 1, PT, E::BF16, true, 16, 0.5f, 0.5f, false, false, 0, nullptr,
+                         false, kMid},
+           Fp8ScaledCase{"pt_mid_forced_colD", 200, 2000, 1040, 1, PT, E::BF16, false, 8, 1.0f, 0.0f, false, false, 0, nullptr, false, kMid},
+           // (small enough for the sanitizer run, TESSERA_SMALL=1)
+           Fp8ScaledCase{"pt_dec_m33_small", 33, 1000, 2000, 1, PT, E::BF16, true, 16, 0.5f, 0.5f, false, true, 0, kDecode}})
+    run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
 }
 
 // ---- grouped GEMM (tessera::gemm_grouped; sm_90 only). Each group's D_g against the FP64
@@ -1406,12 +1446,14 @@ int main() {
     run_grouped_cases(seed);
   // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone, with the scale
   // modes' cases; TESSERA_CASES=fp8_scales the scale modes' alone, or by name: blk_rows_m1,...).
-  // TESSERA_CASES=fp8_out: the e4m3-D cases alone (fp8 runs them with the others).
+  // TESSERA_CASES=fp8_out: the e4m3-D cases alone (fp8 runs them with the others); fp8_few: the
+  // per-tensor few-token cases alone (pt_...).
   const std::string only = std::getenv("TESSERA_CASES") != nullptr ? std::getenv("TESSERA_CASES") : "";
   const bool all = std::getenv("TESSERA_CASES") == nullptr, fp8_named = only.find("fp8") != std::string::npos;
-  if (!quick && (all || (fp8_named && only != "fp8_scales" && only != "fp8_out"))) run_fp8_cases(seed, major == 9);
+  const bool one_group = only == "fp8_scales" || only == "fp8_out" || only == "fp8_few";
+  if (!quick && (all || (fp8_named && !one_group))) run_fp8_cases(seed, major == 9);
   if (!quick && (all || (fp8_named && only != "fp8_out") || fp8_scaled_case_named(only))) run_fp8_scaled_cases(seed, major == 9);
-  if (!quick && (all || (fp8_named && only != "fp8_scales"))) run_fp8_out_cases(seed, major == 9);
+  if (!quick && (all || (fp8_named && (!one_group || only == "fp8_out")))) run_fp8_out_cases(seed, major == 9);
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;
 }

@@ -293,7 +293,11 @@ TEST_CASE("tuned configurations: records gemm_tune writes read back as their con
   for (const Element e : {Element::BF16, Element::F16, Element::E4M3})
     for (const Schedule s : sm90::kSchedules)
       for (const bool stream_k : {false, true}) {
-        if ((s.cluster_m == 1 && stream_k) || ((s.cluster_m == 1 || s == Schedule::Cooperative128x192) && e == Element::E4M3)) continue;  // (no such kernels)
+        // (no such kernels: the list builds the configuration for these types, TN, D column-major)
+        GemmArguments g;
+        g.m = 4096, g.n = 2304, g.k = 4096, g.element = e;
+        g.a.major = Major::Row, g.b.major = Major::Col, g.c.major = Major::Col;
+        if (!sm90::config_built({s, stream_k}, g)) continue;
         // a shape whose Stream-K plan on 132 SMs shares k-iterations: one wave and a bit of 128x256 tiles
         m += 64;
         const sm90::GemmShape shape{m * 8, 2304, 4096, 1, e, is_fp8(e) ? Element::BF16 : e, Major::Row, Major::Col};
@@ -350,8 +354,10 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
   CHECK_FALSE(sm90::config_of(64, 128, {1, 1}, Decomposition::StreamK));   // no Stream-K ping-pong kernel
   CHECK(sm90::config_of(128, 128, {1, 1}, Decomposition::DataParallel) ==
         sm90::Sm90Config{Schedule::Cooperative128x128NoCluster, false});
-  CHECK_FALSE(sm90::config_of(128, 128, {1, 1}, Decomposition::StreamK));  // (Stream-K kernels run clusters of 2)
-  // (but the decode kernel: 128x64 tiles without a cluster, Stream-K only)
+  // (Stream-K kernels run clusters of 2 but the decode tiles': 128x64 without a cluster, and per-tensor
+  // FP8's 128x128 without a cluster, Stream-K only)
+  CHECK(sm90::config_of(128, 128, {1, 1}, Decomposition::StreamK) == sm90::Sm90Config{Schedule::Cooperative128x128NoCluster, true});
+  CHECK(sm90::config_of(128, 160, {2, 1}, Decomposition::DataParallel) == sm90::Sm90Config{Schedule::Cooperative128x160, false});
   CHECK(sm90::config_of(128, 64, {1, 1}, Decomposition::StreamK) == sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, true});
   CHECK_FALSE(sm90::config_of(128, 64, {2, 1}, Decomposition::StreamK));
   CHECK(to_string(sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, true}) == "stream-k cooperative 128x64 no cluster");
@@ -363,7 +369,8 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
   // each schedule's candidate names it back (the tuning cache's records: tile, cluster, scheduler)
   for (const Schedule s : sm90::kSchedules)
     for (const Element e : {Element::BF16, Element::E4M3}) {
-      if (s.cluster_m == 1 && is_fp8(e)) continue;  // (16-bit kernels only; FP8 128x192: the block-scaled kernel's tile)
+      // (no FP8 ping-pong candidate, no 16-bit 128x160 one; FP8 128x192: the block-scaled kernel's tile)
+      if ((s == Schedule::Pingpong64x128 && is_fp8(e)) || (s == Schedule::Cooperative128x160 && !is_fp8(e))) continue;
       const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::Both);
       CHECK(sm90::config_of(c.tile_m, c.tile_n, c.cluster, Decomposition::DataParallel) == sm90::Sm90Config{s, false});
     }
