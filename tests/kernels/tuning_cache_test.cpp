@@ -439,7 +439,7 @@ TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, a
   CHECK(table.find(problem(col_shape)) == col);
   // a d field other than d=row is refused with a message naming the line
   write_text(file, read_text(file) + "version=x\tdevice=y\tm=1\tn=1\tk=1\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row\t"
-                                     "b=col\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x192x64\tcluster=2x1\tscheduler=data_parallel\td=col\tus=1\tcrc=00000000\n");
+                                     "b=col\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x192x64\tcluster=2x1\tscheduler=data-parallel\td=col\tus=1\tcrc=00000000\n");
   const TuningCacheContents bad = read_tuning_cache(file);
   CHECK(bad.records.size() == 3);
   CHECK(contains(bad.problems, "bad d 'col'"));
@@ -617,7 +617,7 @@ TEST_CASE("tuning cache: format-1 records are ignored with a reason, and a write
   const std::string old_record =
       "version=" + std::string(tuning_cache_tessera_version()) +
       "\tdevice=NVIDIA H200\tm=512\tn=4096\tk=14336\tbatch=1\telement=bf16\toutput=bf16\ta=row\tb=col\tepilogue=identity"
-      "\ttile=128x256x64\tcluster=2x1\tscheduler=data_parallel\tus=41.5\tcrc=00000000\n";
+      "\ttile=128x256x64\tcluster=2x1\tscheduler=data-parallel\tus=41.5\tcrc=00000000\n";
   write_text(file, "# tessera tuning cache, format 1\n" + old_record + "# a comment\n\n" + old_record);
   const TuningCacheContents c = read_tuning_cache(file);
   CHECK(c.exists);
