@@ -78,6 +78,7 @@ struct GemmShape {
   Element element = Element::BF16;  // A and B
   Element output = Element::BF16;   // C and D
   Major a = Major::Row, b = Major::Col;
+  friend constexpr bool operator==(const GemmShape&, const GemmShape&) = default;
 };
 
 // (Swapped, the kernel's A is B^T and its B is A^T: each operand's contiguous mode stays the

@@ -227,7 +227,7 @@ GemmTuneResult gemm_tune(const GemmArguments& args, const GemmTuneOptions& optio
     if (file.empty()) {
       out.note = "not written to a file: TESSERA_TUNING_CACHE is off (or no cache directory: set XDG_CACHE_HOME or HOME)";
     } else {
-      TuningKey key{tuning_cache_tessera_version(), prop.name, sm90::shape_of(cm), tuning_epilogue_key(cm)};
+      TuningKey key{tuning_cache_tessera_version(), prop.name, tuning_problem(cm)};
       if (std::string e = write_tuning_record(file, record_of(key, timed[best], out.microseconds)); !e.empty())
         out.note = "not written to " + file.string() + ": " + e;
       else

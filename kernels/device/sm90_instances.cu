@@ -101,11 +101,13 @@ GemmResult refusal(const GemmArguments& g) {
 }
 
 // The configuration to run: `forced` (gemm_tune), else the tuning cache's record for the
-// problem on this device where the list still builds it, else the rule (choose_config,
-// choose_config_stream_k). args: the caller's problem (either D major).
-Choice choose(const GemmArguments& args, const sm90::Sm90Config* forced = nullptr) {
+// problem on this device where the list still builds it and its whole-tile kernel takes the
+// arguments, else the rule (choose_config, choose_config_stream_k). args: the caller's problem
+// (either D major); tuned_lookup: whether to look the record up.
+Choice choose(const GemmArguments& args, const sm90::Sm90Config* forced = nullptr, bool tuned_lookup = true) {
   const int sms = multiprocessors();
   std::optional<sm90::Sm90Config> config;
+  bool from_record = false;
   if (forced) {
     if (!sm90::config_built(*forced, args)) {
       Choice refused;
@@ -113,8 +115,8 @@ Choice choose(const GemmArguments& args, const sm90::Sm90Config* forced = nullpt
       return refused;
     }
     config = *forced;
-  } else if (auto tuned = tuned_sm90_config(sm90::as_column_major_d(args))) {
-    if (sm90::config_built(*tuned, args)) config = tuned;
+  } else if (auto tuned = tuned_lookup ? tuned_sm90_config(sm90::as_column_major_d(args)) : std::nullopt) {
+    if (sm90::config_built(*tuned, args)) config = tuned, from_record = true;
   }
   // (a Stream-K configuration without a whole-tile kernel of its tile: the rule's whole tiles)
   const sm90::Sm90Config whole_config = config && sm90::config_built({config->schedule, false, config->d}, args)
@@ -126,6 +128,10 @@ Choice choose(const GemmArguments& args, const sm90::Sm90Config* forced = nullpt
   const GemmArguments& g = c.whole_args;
   auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, whole_config.schedule); };
   c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == Activation::Identity; });
+  // (a record's kernel that refuses these arguments for a reason of its own, which the key
+  // does not name: the rule decides, as it would without the record, rather than the record
+  // turning a problem the rule's kernel runs into a refusal)
+  if (from_record && (!c.whole || !c.whole.can_implement(c.whole_args))) return choose(args, nullptr, false);
   if (!c.whole) {
     c.refusal = refusal(sm90::as_column_major_d(args));
     return c;

@@ -314,9 +314,13 @@ inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape 
   return std::nullopt;
 }
 
-// Whether the list has configuration c's kernel for g (any orientation: c's).
+// Whether the list has configuration c's kernel for g (any orientation: c's) and the dispatch
+// may run it: no Stream-K configuration for FP8's rowwise scales, whose Stream-K kernels (built
+// for per-tensor scales, which they take by type) refuse them (choose_config_stream_k never
+// picks one; a tuning record or a forced configuration must not either).
 inline bool config_built(const Sm90Config& c, const GemmArguments& g) {
   if (c.d == Major::Row && !row_major_considered(g)) return false;
+  if (c.stream_k && g.scale_mode == ScaleMode::Rowwise) return false;
   const GemmArguments o = oriented(g, c.d);
   return c.stream_k ? stream_k_built(c.schedule, o) : schedule_built(c.schedule, o);
 }
@@ -330,8 +334,8 @@ inline bool config_built(const Sm90Config& c, const GemmArguments& g) {
 inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
   std::vector<Sm90Config> out;
   for (const bool stream_k : {false, true}) {
-    // (no Stream-K with a fused activation, nor for FP8's rowwise scales: choose_stream_k)
-    if (stream_k && (g.epilogue.activation != Activation::Identity || g.scale_mode == ScaleMode::Rowwise)) break;
+    // (no Stream-K with a fused activation; none for FP8's rowwise scales: config_built)
+    if (stream_k && g.epilogue.activation != Activation::Identity) break;
     for (const Major d : {Major::Col, Major::Row})
       for (const Schedule s : kSchedules)
         if (config_built({s, stream_k, d}, g)) out.push_back({s, stream_k, d});

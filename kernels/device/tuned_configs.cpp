@@ -3,13 +3,6 @@
 
 namespace tessera::kernels {
 
-namespace {
-bool same_shape(const sm90::GemmShape& a, const sm90::GemmShape& b) {
-  return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch && a.element == b.element && a.output == b.output &&
-         a.a == b.a && a.b == b.b;
-}
-}  // namespace
-
 TunedTable TunedTable::from(const TuningCacheContents& cache, const std::string& device, int sms, int* skipped) {
   TunedTable t;
   int left_out = 0;
@@ -23,29 +16,29 @@ TunedTable TunedTable::from(const TuningCacheContents& cache, const std::string&
       ++left_out;
       continue;
     }
-    t.set(r.key.shape, r.key.epilogue, *config);
+    t.set(r.key.problem, *config);
   }
   if (skipped) *skipped = left_out;
   return t;
 }
 
-std::optional<sm90::Sm90Config> TunedTable::find(const sm90::GemmShape& shape, const std::string& epilogue) const {
+std::optional<sm90::Sm90Config> TunedTable::find(const TuningProblem& problem) const {
   for (const Entry& e : entries_)
-    if (same_shape(e.shape, shape) && e.epilogue == epilogue) return e.config;
+    if (e.problem == problem) return e.config;
   return std::nullopt;
 }
 
-void TunedTable::set(const sm90::GemmShape& shape, const std::string& epilogue, const sm90::Sm90Config& config) {
+void TunedTable::set(const TuningProblem& problem, const sm90::Sm90Config& config) {
   for (Entry& e : entries_)
-    if (same_shape(e.shape, shape) && e.epilogue == epilogue) {
+    if (e.problem == problem) {
       e.config = config;
       return;
     }
-  entries_.push_back({shape, epilogue, config});
+  entries_.push_back({problem, config});
 }
 
 TuningRecord record_of(const TuningKey& key, const sm90::Sm90Config& c, double microseconds) {
-  const sm90::Candidate k = sm90::candidate_of(c.schedule, key.shape.element, sm90::Schedulers::Both);
+  const sm90::Candidate k = sm90::candidate_of(c.schedule, key.problem.shape.element, sm90::Schedulers::Both);
   TuningRecord r;
   r.key = key;
   r.tile_m = k.tile_m;

@@ -1,5 +1,6 @@
-// The tuning cache's records as the SM90 dispatch uses them: per problem (as the kernels run it,
-// D column-major) and epilogue, the configuration measured fastest on this device.
+// The tuning cache's records as the SM90 dispatch uses them: per problem (TuningProblem: as the
+// kernels run it, D column-major, with its types, scales, C, D's store and epilogue), the
+// configuration measured fastest on this device.
 //
 // TunedTable is the lookup, host code tested in CI (kernels_tuning_cache_test). The dispatch's
 // table (tuned_sm90_config, kernels/device/gemm_tune.cpp) is read once per process from the
@@ -23,28 +24,48 @@ class TunedTable {
   // table, a plan these SMs would not make) are left out and counted in `skipped`.
   static TunedTable from(const TuningCacheContents& cache, const std::string& device, int sms, int* skipped = nullptr);
 
-  // The configuration recorded for this problem and epilogue (epilogue_key), if any.
-  std::optional<sm90::Sm90Config> find(const sm90::GemmShape& shape, const std::string& epilogue) const;
-  // Records (or replaces) the configuration of this problem and epilogue.
-  void set(const sm90::GemmShape& shape, const std::string& epilogue, const sm90::Sm90Config& config);
+  // The configuration recorded for this problem (tuning_problem), if any.
+  std::optional<sm90::Sm90Config> find(const TuningProblem& problem) const;
+  // Records (or replaces) the configuration of this problem.
+  void set(const TuningProblem& problem, const sm90::Sm90Config& config);
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }
 
  private:
   struct Entry {
-    sm90::GemmShape shape;
-    std::string epilogue;
+    TuningProblem problem;
     sm90::Sm90Config config;
   };
   std::vector<Entry> entries_;
 };
 
-// The epilogue field of a problem's key: epilogue_key(g.epilogue), and FP8's scale mode where it
-// is not per-tensor ("identity+scales_rowwise"): the modes run different kernels.
-inline std::string tuning_epilogue_key(const GemmArguments& g) {
-  std::string key = epilogue_key(g.epilogue);
-  if (g.scale_mode != ScaleMode::PerTensor) key += std::string("+scales_") + to_string(g.scale_mode);
-  return key;
+// The problem of g's key (g in either orientation: the key is the column-major D's view,
+// as_column_major_d). What it records, and why (each changes which configurations the kernel
+// list builds for g, or how fast they run against each other):
+//   - the shape, A's and D's elements and the majors (sm90::shape_of);
+//   - B's element: e4m3 x e5m2 and e5m2 x e4m3 are other kernel instances than e4m3 x e4m3;
+//   - the scale mode: per-tensor, rowwise (its own epilogue loop; no Stream-K kernel runs it)
+//     and block (kernels of their own, block-scaled mainloops) run different kernels;
+//   - whether C is read (beta != 0) and whether TMA stores D (and loads C): SourceC, StoreD
+//     (tuning_cache.hpp); a D TMA cannot store leaves no row-major-D configuration;
+//   - the epilogue (bias, activation: the fused kernels, and no Stream-K with an activation).
+// Left out, as changing neither: alpha and the per-tensor scales' pointers (read once per
+// kernel); scale_d and amax_d (an e4m3 D, which the shape's output names, runs one kernel);
+// ld_scale_a (the block scales' layout, which the same kernels read); C being D itself (the
+// same epilogue reads each part of C before it stores that part of D); allow_tf32 (f32 inputs
+// reach the sm90 kernels only with it); A's and B's alignment (TMA's 16 bytes, or no sm90
+// kernel runs); the workspace (the caller's: without it a Stream-K record runs its tile's whole
+// tiles). There is no nondeterministic configuration to key apart (docs/scheduling.md).
+inline TuningProblem tuning_problem(const GemmArguments& args) {
+  const GemmArguments g = sm90::as_column_major_d(args);
+  TuningProblem p;
+  p.shape = sm90::shape_of(g);
+  p.element_b = element_b(g);
+  p.scales = g.scale_mode;
+  p.c = g.beta != 0.0f ? SourceC::Read : SourceC::None;
+  p.store = sm90::sm90_epilogue_operands(g, element_bytes(output_element(g)), false, Major::Col).status ? StoreD::Tma : StoreD::Direct;
+  p.epilogue = epilogue_key(g.epilogue);
+  return p;
 }
 
 // The record gemm_tune writes for configuration c of a problem: its key, the tile and cluster of

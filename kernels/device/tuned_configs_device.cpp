@@ -61,7 +61,7 @@ std::optional<sm90::Sm90Config> tuned_sm90_config(const GemmArguments& g) {
   std::lock_guard lock(tables().mutex);
   const TunedTable* table = table_locked(dev);
   if (!table || table->empty()) return std::nullopt;
-  return table->find(sm90::shape_of(g), tuning_epilogue_key(g));
+  return table->find(tuning_problem(g));
 }
 
 void remember_sm90_config(const GemmArguments& g, const sm90::Sm90Config& c) {
@@ -71,7 +71,7 @@ void remember_sm90_config(const GemmArguments& g, const sm90::Sm90Config& c) {
     return;
   }
   std::lock_guard lock(tables().mutex);
-  if (TunedTable* table = table_locked(dev)) table->set(sm90::shape_of(g), tuning_epilogue_key(g), c);
+  if (TunedTable* table = table_locked(dev)) table->set(tuning_problem(g), c);
 }
 
 }  // namespace device

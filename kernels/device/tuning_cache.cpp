@@ -25,7 +25,12 @@ namespace tessera::kernels {
 
 namespace {
 
-constexpr const char* kHeader = "# tessera tuning cache, format 1";
+constexpr const char* kHeader = "# tessera tuning cache, format 2";
+// (format 1's records lack fields of the key: each is ignored with this reason, tuning_cache.hpp)
+constexpr const char* kHeaderFormat1 = "# tessera tuning cache, format 1";
+constexpr const char* kFormat1Record =
+    "a format-1 record, whose key names neither B's element, the FP8 scale mode, whether C is read nor how D is stored "
+    "(it could be the winner of a problem that runs other kernels); ignored: gemm_tune records it again in format 2";
 constexpr std::size_t kMaxLine = 4096;
 
 std::uint32_t crc32(const std::string& s) {
@@ -71,6 +76,24 @@ bool parse_dims(const std::string& v, int* out, int count) {
   return true;
 }
 
+bool parse_scale_mode(const std::string& v, ScaleMode& m) {
+  for (ScaleMode c : {ScaleMode::PerTensor, ScaleMode::Rowwise, ScaleMode::Block})
+    if (v == to_string(c)) return m = c, true;
+  return false;
+}
+
+bool parse_source_c(const std::string& v, SourceC& c) {
+  for (SourceC x : {SourceC::None, SourceC::Read})
+    if (v == to_string(x)) return c = x, true;
+  return false;
+}
+
+bool parse_store(const std::string& v, StoreD& d) {
+  for (StoreD x : {StoreD::Tma, StoreD::Direct})
+    if (v == to_string(x)) return d = x, true;
+  return false;
+}
+
 bool parse_scheduler(const std::string& v, Decomposition& d) {
   for (Decomposition c : {Decomposition::DataParallel, Decomposition::SplitK, Decomposition::StreamK})
     if (v == to_string(c)) return d = c, true;
@@ -86,16 +109,18 @@ bool printable_field(const std::string& s) {
 
 // The record's line without its crc field.
 std::string body(const TuningRecord& r) {
-  const auto& s = r.key.shape;
+  const TuningProblem& p = r.key.problem;
+  const auto& s = p.shape;
   std::ostringstream o;
   o.imbue(std::locale::classic());
   o.precision(17);
   o << "version=" << r.key.version << "\tdevice=" << r.key.device << "\tm=" << s.m << "\tn=" << s.n << "\tk=" << s.k
-    << "\tbatch=" << s.batch << "\telement=" << to_string(s.element) << "\toutput=" << to_string(s.output)
-    << "\ta=" << major_name(s.a) << "\tb=" << major_name(s.b) << "\tepilogue=" << r.key.epilogue << "\ttile=" << r.tile_m
-    << "x" << r.tile_n << "x" << r.tile_k << "\tcluster=" << r.cluster.m << "x" << r.cluster.n
-    << "\tscheduler=" << to_string(r.scheduler);
-  if (r.d == Major::Row) o << "\td=row";  // (absent for a column-major D: the format before it)
+    << "\tbatch=" << s.batch << "\telement=" << to_string(s.element) << "\telement_b=" << to_string(p.element_b)
+    << "\toutput=" << to_string(s.output) << "\ta=" << major_name(s.a) << "\tb=" << major_name(s.b)
+    << "\tscales=" << to_string(p.scales) << "\tc=" << to_string(p.c) << "\tstore=" << to_string(p.store)
+    << "\tepilogue=" << p.epilogue << "\ttile=" << r.tile_m << "x" << r.tile_n << "x" << r.tile_k << "\tcluster=" << r.cluster.m
+    << "x" << r.cluster.n << "\tscheduler=" << to_string(r.scheduler);
+  if (r.d == Major::Row) o << "\td=row";  // (absent for a column-major D)
   o << "\tus=" << r.microseconds;
   return o.str();
 }
@@ -109,19 +134,22 @@ std::string line_of(const TuningRecord& r) {
 
 // Parses one record line; on failure returns false with `why` set.
 bool parse_line(const std::string& line, TuningRecord& r, std::string& why) {
-  static const char* keys[] = {"version", "device", "m", "n", "k", "batch", "element", "output",
-                               "a", "b", "epilogue", "tile", "cluster", "scheduler", "us", "crc"};
-  constexpr int kFields = 16;
+  static const char* keys[] = {"version", "device", "m",     "n",     "k",        "batch", "element",
+                               "element_b", "output", "a",   "b",     "scales",   "c",     "store",
+                               "epilogue", "tile",   "cluster", "scheduler", "us",   "crc"};
+  constexpr int kFields = int(sizeof keys / sizeof keys[0]);
+  constexpr int kUs = kFields - 2;  // (the optional d field comes just before us)
+  const std::string count = std::to_string(kFields);
   std::string values[kFields];
   std::size_t pos = 0;
   r.d = Major::Col;
   for (int i = 0; i < kFields; ++i) {
     std::size_t tab = line.find('\t', pos);
     std::string field = line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos);
-    if (i == 14 && field.compare(0, 2, "d=") == 0) {  // the optional D major, between scheduler and us
+    if (i == kUs && field.compare(0, 2, "d=") == 0) {  // the optional D major, between scheduler and us
       if (field != "d=row") return why = "bad d '" + field.substr(2) + "'", false;
       r.d = Major::Row;
-      if (tab == std::string::npos) return why = "only 14 of 16 fields (the record was cut short)", false;
+      if (tab == std::string::npos) return why = "only " + std::to_string(kUs) + " of " + count + " fields (the record was cut short)", false;
       pos = tab + 1;
       tab = line.find('\t', pos);
       field = line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos);
@@ -130,45 +158,53 @@ bool parse_line(const std::string& line, TuningRecord& r, std::string& why) {
     if (field.compare(0, want.size(), want) != 0) return why = "field " + std::to_string(i + 1) + " is not " + keys[i] + "=...", false;
     values[i] = field.substr(want.size());
     if (tab == std::string::npos) {
-      if (i + 1 != kFields) return why = "only " + std::to_string(i + 1) + " of 16 fields (the record was cut short)", false;
+      if (i + 1 != kFields) return why = "only " + std::to_string(i + 1) + " of " + count + " fields (the record was cut short)", false;
     } else if (i + 1 == kFields) {
-      return why = "more than 16 fields", false;
+      return why = "more than " + count + " fields", false;
     }
     pos = tab + 1;
   }
   const std::size_t crc_at = line.rfind("\tcrc=");
   char want_crc[16];
   std::snprintf(want_crc, sizeof want_crc, "%08x", unsigned(crc32(line.substr(0, crc_at))));
-  if (values[15] != want_crc) return why = "CRC mismatch (the record was cut or edited)", false;
-  std::int64_t ints[4];
+  if (values[kFields - 1] != want_crc) return why = "CRC mismatch (the record was cut or edited)", false;
+  const auto at = [&](const char* key) -> const std::string& {
+    for (int i = 0; i < kFields; ++i)
+      if (std::strcmp(keys[i], key) == 0) return values[i];
+    return values[kFields - 1];  // (not reached: every key asked for is in `keys`)
+  };
+  TuningProblem& p = r.key.problem;
+  auto& s = p.shape;
+  std::int64_t* ints[] = {&s.m, &s.n, &s.k, &s.batch};
+  const char* int_keys[] = {"m", "n", "k", "batch"};
   for (int i = 0; i < 4; ++i)
-    if (!parse_int(values[2 + i], ints[i])) return why = std::string("bad ") + keys[2 + i] + " '" + values[2 + i] + "'", false;
-  r.key.version = values[0];
-  r.key.device = values[1];
-  r.key.shape.m = ints[0], r.key.shape.n = ints[1], r.key.shape.k = ints[2], r.key.shape.batch = ints[3];
-  if (!parse_element(values[6], r.key.shape.element) || !parse_element(values[7], r.key.shape.output))
+    if (!parse_int(at(int_keys[i]), *ints[i])) return why = std::string("bad ") + int_keys[i] + " '" + at(int_keys[i]) + "'", false;
+  r.key.version = at("version");
+  r.key.device = at("device");
+  if (!parse_element(at("element"), s.element) || !parse_element(at("element_b"), p.element_b) || !parse_element(at("output"), s.output))
     return why = "bad element type", false;
-  if (!parse_major(values[8], r.key.shape.a) || !parse_major(values[9], r.key.shape.b)) return why = "bad major", false;
-  r.key.epilogue = values[10];
+  if (!parse_major(at("a"), s.a) || !parse_major(at("b"), s.b)) return why = "bad major", false;
+  if (!parse_scale_mode(at("scales"), p.scales)) return why = "bad scales '" + at("scales") + "'", false;
+  if (!parse_source_c(at("c"), p.c)) return why = "bad c '" + at("c") + "'", false;
+  if (!parse_store(at("store"), p.store)) return why = "bad store '" + at("store") + "'", false;
+  p.epilogue = at("epilogue");
   int tile[3], cluster[2];
-  if (!parse_dims(values[11], tile, 3)) return why = "bad tile '" + values[11] + "'", false;
-  if (!parse_dims(values[12], cluster, 2)) return why = "bad cluster '" + values[12] + "'", false;
+  if (!parse_dims(at("tile"), tile, 3)) return why = "bad tile '" + at("tile") + "'", false;
+  if (!parse_dims(at("cluster"), cluster, 2)) return why = "bad cluster '" + at("cluster") + "'", false;
   r.tile_m = tile[0], r.tile_n = tile[1], r.tile_k = tile[2];
   r.cluster = {cluster[0], cluster[1]};
-  if (!parse_scheduler(values[13], r.scheduler)) return why = "bad scheduler '" + values[13] + "'", false;
-  const char* us_end = values[14].data() + values[14].size();
-  const auto us = std::from_chars(values[14].data(), us_end, r.microseconds);
-  if (us.ec != std::errc{} || us.ptr != us_end || !(r.microseconds > 0)) return why = "bad time '" + values[14] + "'", false;
-  if (!printable_field(r.key.version) || !printable_field(r.key.device) || !printable_field(r.key.epilogue))
+  if (!parse_scheduler(at("scheduler"), r.scheduler)) return why = "bad scheduler '" + at("scheduler") + "'", false;
+  const std::string& us_text = at("us");
+  const char* us_end = us_text.data() + us_text.size();
+  const auto us = std::from_chars(us_text.data(), us_end, r.microseconds);
+  if (us.ec != std::errc{} || us.ptr != us_end || !(r.microseconds > 0)) return why = "bad time '" + us_text + "'", false;
+  if (!printable_field(r.key.version) || !printable_field(r.key.device) || !printable_field(p.epilogue))
     return why = "empty or unprintable version, device or epilogue", false;
   return true;
 }
 
 bool same_key(const TuningKey& a, const TuningKey& b) {
-  const auto& x = a.shape;
-  const auto& y = b.shape;
-  return a.version == b.version && a.device == b.device && a.epilogue == b.epilogue && x.m == y.m && x.n == y.n &&
-         x.k == y.k && x.batch == y.batch && x.element == y.element && x.output == y.output && x.a == y.a && x.b == y.b;
+  return a.version == b.version && a.device == b.device && a.problem == b.problem;
 }
 
 // An exclusive flock on a file, released on destruction.
@@ -198,6 +234,9 @@ class FileLock {
 }  // namespace
 
 const char* tuning_cache_tessera_version() { return TESSERA_VERSION; }
+
+const char* to_string(SourceC c) { return c == SourceC::Read ? "read" : "none"; }
+const char* to_string(StoreD s) { return s == StoreD::Direct ? "direct" : "tma"; }
 
 std::string epilogue_key(const EpilogueArguments& e) {
   std::string s;
@@ -231,8 +270,10 @@ TuningCacheContents read_tuning_cache(const std::filesystem::path& file) {
   }
   out.exists = true;
   std::string line;
-  if (!std::getline(in, line) || line != kHeader) {
-    out.problems.push_back(where + ":1: not a tessera tuning cache of format 1 (first line must be '" + kHeader +
+  const bool got = bool(std::getline(in, line));
+  const bool format1 = got && line == kHeaderFormat1;
+  if (!got || (line != kHeader && !format1)) {
+    out.problems.push_back(where + ":1: not a tessera tuning cache of format 2 (first line must be '" + kHeader +
                            "'); the file is ignored");
     return out;
   }
@@ -243,6 +284,10 @@ TuningCacheContents read_tuning_cache(const std::filesystem::path& file) {
       break;
     }
     if (line.empty() || line[0] == '#') continue;
+    if (format1) {
+      out.problems.push_back(at + kFormat1Record);
+      continue;
+    }
     if (line.size() > kMaxLine) {
       out.problems.push_back(at + "line longer than " + std::to_string(kMaxLine) + " characters; ignored");
       continue;
@@ -263,18 +308,16 @@ TuningLookup find_tuning_record(const TuningCacheContents& cache, const TuningKe
     if (same_key(r.key, key)) {
       out.hit = r;
     } else {
-      TuningKey other = r.key;
-      other.version = key.version, other.device = key.device;
-      out.stale += same_key(other, key) ? 1 : 0;
+      out.stale += r.key.problem == key.problem ? 1 : 0;
     }
   }
   return out;
 }
 
 std::string write_tuning_record(const std::filesystem::path& file, const TuningRecord& record) {
-  if (!printable_field(record.key.version) || !printable_field(record.key.device) || !printable_field(record.key.epilogue))
+  if (!printable_field(record.key.version) || !printable_field(record.key.device) || !printable_field(record.key.problem.epilogue))
     return "the record's version, device and epilogue must be non-empty printable text without tabs or newlines";
-  const auto& s = record.key.shape;
+  const auto& s = record.key.problem.shape;
   if (s.m <= 0 || s.n <= 0 || s.k <= 0 || s.batch <= 0 || record.tile_m <= 0 || record.tile_n <= 0 || record.tile_k <= 0 ||
       record.cluster.m <= 0 || record.cluster.n <= 0 || !(record.microseconds > 0))
     return "the record's sizes, tile, cluster and time must be positive";
@@ -326,7 +369,7 @@ std::optional<sm90::Sm90Choice> choice_from_record(const TuningRecord& r, int sm
   // (a row-major D's kernel runs the key's problem transposed: M and N swap, and each operand's
   // contiguous mode is the other mode of the transpose, so A' = B^T and B' = A^T keep TN)
   const auto flip = [](Major m) { return m == Major::Row ? Major::Col : Major::Row; };
-  sm90::GemmShape shape = r.key.shape;
+  sm90::GemmShape shape = r.key.problem.shape;
   if (r.d == Major::Row) shape = {shape.n, shape.m, shape.k, shape.batch, shape.element, shape.output, flip(shape.b), flip(shape.a)};
   for (const sm90::Candidate& c : sm90::kSm90Candidates) {
     if (c.tile_m != r.tile_m || c.tile_n != r.tile_n || c.tile_k != r.tile_k || c.cluster.m != r.cluster.m ||

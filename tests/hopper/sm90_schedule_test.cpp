@@ -1151,3 +1151,32 @@ TEST_CASE("block scales: the promotion in the kernel's orientation and the calle
   });
 }
 
+
+// A tuning record (or a forced configuration) is run only where config_built says so. The FP8
+// Stream-K kernels take rowwise-scaled problems by type (they are not block-scaled) but refuse
+// them when they run (their epilogue scales per tensor): config_built says no, so such a record
+// falls back to the rule as the dispatch's choose() does for every configuration not built,
+// and the whole-tile twin of the same tile stays built.
+TEST_CASE("sm90 configurations: no Stream-K configuration is built for FP8 rowwise scales") {
+  for (const int64_t tokens : {64, 512, 4096}) {
+    CAPTURE(tokens);
+    GemmArguments g = tn(7168, tokens, 16384, 1, Element::E4M3);
+    g.ldd = 7168;
+    for (const ScaleMode mode : {ScaleMode::PerTensor, ScaleMode::Rowwise}) {
+      CAPTURE(to_string(mode));
+      g.scale_mode = mode;
+      const bool rowwise = mode == ScaleMode::Rowwise;
+      for (const Schedule s : sm90::kSchedules) {
+        CAPTURE(to_string(s));
+        // (the Stream-K kernels the list builds for per-tensor scales: their traits take rowwise ones too)
+        if (sm90::stream_k_built(s, g)) CHECK(sm90::config_built({s, true}, g) == !rowwise);
+        CHECK(sm90::config_built({s, false}, g) == sm90::schedule_built(s, g));
+      }
+      const std::vector<sm90::Sm90Config> built = sm90::built_configs(g);
+      const bool any_stream_k = std::any_of(built.begin(), built.end(), [](const sm90::Sm90Config& c) { return c.stream_k; });
+      CHECK(any_stream_k == !rowwise);
+      for (const auto& c : built) CHECK(sm90::config_built(c, g));
+      if (rowwise) CHECK(!sm90::choose_config_stream_k(g, 132));
+    }
+  }
+}

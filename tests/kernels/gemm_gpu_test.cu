@@ -1316,6 +1316,53 @@ void run_grouped_cases(std::uint64_t seed) {
 
 }  // namespace
 
+// The tuning key keeps scale modes apart and a record the arguments cannot run falls back to the
+// rule, in the dispatch itself (nothing launched: sm90_schedule and sm90_workspace_size read no
+// memory). One FP8 shape (its own, so no other case's table entry is touched), D row-major:
+//   - a per-tensor record of a whole-tile configuration the rule does not take for the rowwise
+//     problem: the per-tensor problem runs it, the rowwise one of the same shape keeps its rule;
+//   - a rowwise record naming a Stream-K configuration (whose kernels refuse rowwise scales):
+//     ignored, the rowwise problem runs its rule and asks for no workspace.
+void run_tuned_key_checks() {
+  const std::int64_t m = 64, n = 7168, k = 16400;
+  char* buf = nullptr;
+  const std::size_t a_bytes = std::size_t(m * k), b_bytes = std::size_t(n * k), d_bytes = std::size_t(m * n * 2);
+  TESSERA_CUDA_CHECK(cudaMalloc(&buf, a_bytes + b_bytes + d_bytes + std::size_t(m + n) * 4 + 4096));
+  tk::GemmArguments g;
+  g.m = m, g.n = n, g.k = k;
+  g.element = tk::Element::E4M3;
+  g.a = {buf, tk::Major::Row, k, 0};
+  g.b = {buf + a_bytes, tk::Major::Col, k, 0};
+  g.c.major = tk::Major::Row;
+  g.d = buf + a_bytes + b_bytes;
+  g.ldd = n;
+  g.scale_a = reinterpret_cast<const float*>(buf + a_bytes + b_bytes + d_bytes);
+  g.scale_b = g.scale_a + m;
+  tk::GemmArguments rowwise = g;
+  rowwise.scale_mode = tk::ScaleMode::Rowwise;
+  auto runs = [](tk::GemmArguments x) {  // with the workspace it asks for (a fake pointer: not read)
+    x.workspace_bytes = tk::device::sm90_workspace_size(x);
+    x.workspace = x.workspace_bytes > 0 ? reinterpret_cast<void*>(std::uintptr_t(4096)) : nullptr;
+    return std::string(tk::device::sm90_schedule(x));
+  };
+  const std::string rule_rowwise = runs(rowwise);
+  std::string other;  // a whole-tile configuration built for both, not the rowwise rule's
+  tk::sm90::Sm90Config other_config;
+  for (const auto& c : tk::sm90::built_configs(rowwise))
+    if (!c.stream_k && tk::sm90::to_string(c) != rule_rowwise && tk::sm90::config_built(c, g))
+      if (other.empty()) other = tk::sm90::to_string(c), other_config = c;
+  tk::device::remember_sm90_config(tk::sm90::as_column_major_d(g), other_config);
+  tk::device::remember_sm90_config(tk::sm90::as_column_major_d(rowwise), {tk::sm90::Schedule::Cooperative128x128, true});
+  const std::string per_tensor_now = runs(g), rowwise_now = runs(rowwise);
+  const std::size_t rowwise_ws = tk::device::sm90_workspace_size(rowwise);
+  const bool ok = !other.empty() && per_tensor_now == other && rowwise_now == rule_rowwise && rowwise_ws == 0 &&
+                  bool(tk::device::sm90_can_implement(rowwise));
+  std::printf("%s tuned key: per-tensor record runs %s (want %s); rowwise keeps its rule %s (runs %s, workspace %zu)\n",
+              ok ? "PASS" : "FAIL", per_tensor_now.c_str(), other.c_str(), rule_rowwise.c_str(), rowwise_now.c_str(), rowwise_ws);
+  ok ? ++passed : ++failures;
+  TESSERA_CUDA_CHECK(cudaFree(buf));
+}
+
 int main() {
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
@@ -1434,6 +1481,7 @@ int main() {
     f32.b = {buf + 64 * 64, tk::Major::Col, 64, 0};
     f32.d = buf + 2 * 64 * 64;
     f32.ldd = 64;
+    run_tuned_key_checks();
     const tk::GemmTuneResult t = tk::gemm_tune(f32);
     const bool ok = t.status.status == tk::GemmStatus::Unsupported && t.timings.empty();
     std::printf("%s gemm_tune refuses f32 without TF32 (the SIMT kernel): %s\n", ok ? "PASS" : "FAIL", t.status.message.c_str());

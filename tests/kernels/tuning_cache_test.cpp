@@ -3,6 +3,8 @@
 // are ignored with a message naming the line; concurrent writers (processes and threads) lose
 // no record, and a reader running beside them never sees a partial one.
 #include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,10 +40,19 @@ struct TempDir {
   }
 };
 
+// A key's problem of per-tensor scales (or none), B of A's element, no C, D stored by TMA.
+TuningProblem problem(const sm90::GemmShape& shape, const std::string& epilogue = "identity") {
+  TuningProblem p;
+  p.shape = shape;
+  p.element_b = shape.element;
+  p.epilogue = epilogue;
+  return p;
+}
+
 TuningRecord record(std::int64_t m, std::int64_t n, std::int64_t k, const std::string& device = "NVIDIA H200",
                     const std::string& version = tuning_cache_tessera_version()) {
   TuningRecord r;
-  r.key = {version, device, {m, n, k, 1, Element::BF16, Element::BF16, Major::Row, Major::Col}, "identity"};
+  r.key = {version, device, problem({m, n, k, 1, Element::BF16, Element::BF16, Major::Row, Major::Col})};
   r.tile_m = 128, r.tile_n = 256, r.tile_k = 64;
   r.cluster = {2, 1};
   r.scheduler = Decomposition::StreamK;
@@ -72,9 +83,9 @@ TEST_CASE("tuning cache: records round-trip, replace their key's, and are found 
   CHECK(read_tuning_cache(file).exists == false);
   CHECK(read_tuning_cache(file).problems.empty());
   TuningRecord a = record(512, 4096, 14336), b = record(3072, 3072, 3072);
-  b.key.epilogue = "relu+bias_row";
-  b.key.shape.output = Element::F32;
-  b.key.shape.a = Major::Col;
+  b.key.problem.epilogue = "relu+bias_row";
+  b.key.problem.shape.output = Element::F32;
+  b.key.problem.shape.a = Major::Col;
   b.scheduler = Decomposition::DataParallel;
   b.microseconds = 0.1;  // exact round trip of the time's decimal text
   REQUIRE(write_tuning_record(file, a) == "");
@@ -84,7 +95,7 @@ TEST_CASE("tuning cache: records round-trip, replace their key's, and are found 
   REQUIRE(c.records.size() == 2);
   const auto hit = find_tuning_record(c, b.key);
   REQUIRE(hit.hit);
-  CHECK((hit.hit->key.shape.output == Element::F32 && hit.hit->key.shape.a == Major::Col && hit.hit->key.epilogue == "relu+bias_row"));
+  CHECK(hit.hit->key.problem == b.key.problem);
   CHECK((hit.hit->scheduler == Decomposition::DataParallel && hit.hit->microseconds == 0.1));
   CHECK(find_tuning_record(c, a.key).hit->scheduler == Decomposition::StreamK);
   // A new winner replaces its key's record.
@@ -96,9 +107,10 @@ TEST_CASE("tuning cache: records round-trip, replace their key's, and are found 
   CHECK((find_tuning_record(d, a.key).hit->tile_n == 128 && find_tuning_record(d, a.key).hit->microseconds == 39));
   // The documented format: the header, then tab-separated key=value fields ending in the CRC.
   const std::string text = read_text(file);
-  CHECK(text.rfind("# tessera tuning cache, format 1\nversion=", 0) == 0);
-  CHECK(text.find("\tdevice=NVIDIA H200\tm=512\tn=4096\tk=14336\tbatch=1\telement=bf16\toutput=bf16\ta=row\tb=col\t"
-                  "epilogue=identity\ttile=128x128x64\tcluster=2x1\tscheduler=stream-k\tus=39\tcrc=") != std::string::npos);
+  CHECK(text.rfind("# tessera tuning cache, format 2\nversion=", 0) == 0);
+  CHECK(text.find("\tdevice=NVIDIA H200\tm=512\tn=4096\tk=14336\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row\tb=col\t"
+                  "scales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x128x64\tcluster=2x1\tscheduler=stream-k\tus=39\tcrc=") !=
+        std::string::npos);
   // No temporaries left beside it.
   int files = 0;
   for (const auto& e : fs::directory_iterator(file.parent_path())) files += e.path().filename().string().find(".tmp.") == std::string::npos ? 1 : 100;
@@ -108,7 +120,7 @@ TEST_CASE("tuning cache: records round-trip, replace their key's, and are found 
   bad.key.device = "with\ttab";
   CHECK(write_tuning_record(file, bad).find("printable") != std::string::npos);
   bad = a;
-  bad.key.shape.k = 0;
+  bad.key.problem.shape.k = 0;
   CHECK(write_tuning_record(file, bad).find("positive") != std::string::npos);
   CHECK(read_text(file) == text);
 }
@@ -171,24 +183,36 @@ TEST_CASE("tuning cache: corrupt files and lines are ignored with a message", "[
     std::snprintf(hex, sizeof hex, "%08x", unsigned(~c));
     return body + "\tcrc=" + hex + "\n";
   };
-  const std::string fields = "version=0.1.0\tdevice=D\tm=1\tn=2\tk=3\tbatch=1\telement=bf16\toutput=bf16\ta=row\tb=col\t"
-                             "epilogue=identity\ttile=128x256x64\tcluster=2x1\tscheduler=stream-k\tus=";
-  write_text(file, "# tessera tuning cache, format 1\n" + with_crc(fields + "1.5") + with_crc(fields + "-1") +
+  const std::string fields = "version=0.1.0\tdevice=D\tm=1\tn=2\tk=3\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row\t"
+                             "b=col\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x256x64\tcluster=2x1\t"
+                             "scheduler=stream-k\tus=";
+  write_text(file, "# tessera tuning cache, format 2\n" + with_crc(fields + "1.5") + with_crc(fields + "-1") +
                        with_crc(std::string(fields).replace(fields.find("m=1"), 3, "m=-4") + "1") +
                        with_crc(std::string(fields).replace(fields.find("bf16"), 4, "fp8") + "1") +
                        with_crc(std::string(fields).replace(fields.find("2x1"), 3, "2") + "1") +
                        with_crc(std::string(fields).replace(fields.find("stream-k"), 8, "magic") + "1") +
-                       with_crc(std::string(fields).replace(fields.find("\tus="), 4, "\tms=") + "1"));
+                       with_crc(std::string(fields).replace(fields.find("\tus="), 4, "\tms=") + "1") +
+                       with_crc(std::string(fields).replace(fields.find("per-tensor"), 10, "tensorwise") + "1") +
+                       with_crc(std::string(fields).replace(fields.find("c=none"), 6, "c=maybe") + "1") +
+                       with_crc(std::string(fields).replace(fields.find("store=tma"), 9, "store=dma") + "1") +
+                       with_crc(std::string(fields).replace(fields.find("element_b=bf16"), 14, "element_b=e3m4") + "1") +
+                       with_crc(std::string(fields).replace(fields.find("\tscales=per-tensor"), 18, "") + "1"));
   const auto f = read_tuning_cache(file);
   CHECK(f.records.size() == 1);
+  CHECK(f.problems.size() == 11);
   CHECK(contains(f.problems, ":3: bad time '-1'"));
   CHECK(contains(f.problems, ":4: bad m '-4'"));
   CHECK(contains(f.problems, ":5: bad element type"));
   CHECK(contains(f.problems, ":6: bad cluster '2'"));
   CHECK(contains(f.problems, ":7: bad scheduler 'magic'"));
-  CHECK(contains(f.problems, ":8: field 15 is not us="));
+  CHECK(contains(f.problems, ":8: field 19 is not us="));
+  CHECK(contains(f.problems, ":9: bad scales 'tensorwise'"));
+  CHECK(contains(f.problems, ":10: bad c 'maybe'"));
+  CHECK(contains(f.problems, ":11: bad store 'dma'"));
+  CHECK(contains(f.problems, ":12: bad element type"));
+  CHECK(contains(f.problems, ":13: field 12 is not scales="));
   // Another format, an empty file, a folder in the file's place: the whole file is ignored.
-  write_text(file, "# tessera tuning cache, format 2\n" + with_crc(fields + "1.5"));
+  write_text(file, "# tessera tuning cache, format 3\n" + with_crc(fields + "1.5"));
   CHECK((read_tuning_cache(file).records.empty() && contains(read_tuning_cache(file).problems, ":1: not a tessera tuning cache")));
   write_text(file, "");
   CHECK((read_tuning_cache(file).records.empty() && read_tuning_cache(file).problems.size() == 1));
@@ -301,7 +325,7 @@ TEST_CASE("tuned configurations: records gemm_tune writes read back as their con
         // a shape whose Stream-K plan on 132 SMs shares k-iterations: one wave and a bit of 128x256 tiles
         m += 64;
         const sm90::GemmShape shape{m * 8, 2304, 4096, 1, e, is_fp8(e) ? Element::BF16 : e, Major::Row, Major::Col};
-        const TuningKey key{tuning_cache_tessera_version(), "NVIDIA H200", shape, "identity"};
+        const TuningKey key{tuning_cache_tessera_version(), "NVIDIA H200", problem(shape)};
         const Sm90Config c{s, stream_k};
         const TuningRecord r = record_of(key, c, 10.0 + double(m));
         CAPTURE(to_string(c), to_string(e), r.tile_m, r.tile_n, r.tile_k, r.cluster.m);
@@ -313,10 +337,10 @@ TEST_CASE("tuned configurations: records gemm_tune writes read back as their con
   REQUIRE(written.size() >= 11);  // the 10 whole-tile configurations and Stream-K ones
   CHECK(std::count_if(written.begin(), written.end(), [](const auto& w) { return w.second.stream_k; }) >= 1);
   // another device's and another version's records for the same problems
-  REQUIRE(write_tuning_record(file, record_of({"0.0.0-other", "NVIDIA H200", written[0].first.shape, "identity"},
+  REQUIRE(write_tuning_record(file, record_of({"0.0.0-other", "NVIDIA H200", written[0].first.problem},
                                               {Schedule::Cooperative128x128, false}, 1.0))
               .empty());
-  REQUIRE(write_tuning_record(file, record_of({tuning_cache_tessera_version(), "NVIDIA H100", written[1].first.shape, "identity"},
+  REQUIRE(write_tuning_record(file, record_of({tuning_cache_tessera_version(), "NVIDIA H100", written[1].first.problem},
                                               {Schedule::Cooperative128x128, false}, 1.0))
               .empty());
   const TuningCacheContents contents = read_tuning_cache(file);
@@ -326,23 +350,25 @@ TEST_CASE("tuned configurations: records gemm_tune writes read back as their con
   CHECK(skipped == 0);
   CHECK(table.size() == written.size());
   for (const auto& [key, c] : written) {
-    CAPTURE(to_string(c), key.shape.m, to_string(key.shape.element));
-    const auto found = table.find(key.shape, "identity");
+    CAPTURE(to_string(c), key.problem.shape.m, to_string(key.problem.shape.element));
+    const auto found = table.find(key.problem);
     REQUIRE(found);
     CHECK(*found == c);
-    CHECK_FALSE(table.find(key.shape, "relu"));
+    TuningProblem relu = key.problem;
+    relu.epilogue = "relu";
+    CHECK_FALSE(table.find(relu));
   }
   // a record of a tile no kernel has is left out and counted
   TuningRecord odd = record_of(written[0].first, {Schedule::Cooperative128x256, false}, 5.0);
-  odd.key.shape.m = 999;
+  odd.key.problem.shape.m = 999;
   odd.tile_n = 160;
   REQUIRE(write_tuning_record(file, odd).empty());
   table = TunedTable::from(read_tuning_cache(file), "NVIDIA H200", sms, &skipped);
   CHECK(skipped == 1);
-  CHECK_FALSE(table.find(odd.key.shape, "identity"));
+  CHECK_FALSE(table.find(odd.key.problem));
   // set replaces
-  table.set(written[0].first.shape, "identity", {Schedule::Pingpong64x128, false});
-  CHECK(*table.find(written[0].first.shape, "identity") == Sm90Config{Schedule::Pingpong64x128, false});
+  table.set(written[0].first.problem, {Schedule::Pingpong64x128, false});
+  CHECK(*table.find(written[0].first.problem) == Sm90Config{Schedule::Pingpong64x128, false});
   CHECK(table.size() == written.size());
 }
 
@@ -376,7 +402,7 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
     }
 }
 
-TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, and records without it read as before", "[kernels]") {
+TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, a column-major D's without a d field", "[kernels]") {
   using sm90::Schedule;
   using sm90::Sm90Config;
   const int sms = 132;
@@ -389,12 +415,12 @@ TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, a
   const Sm90Config split_row{Schedule::Cooperative128x192, true, Major::Row};
   const Sm90Config col{Schedule::Cooperative128x256, false, Major::Col};
   const sm90::GemmShape col_shape{8192, 8192, 1024, 1, Element::BF16, Element::BF16, Major::Row, Major::Col};
-  const auto key = [](const sm90::GemmShape& s) { return TuningKey{tuning_cache_tessera_version(), "NVIDIA H200", s, "identity"}; };
+  const auto key = [](const sm90::GemmShape& s) { return TuningKey{tuning_cache_tessera_version(), "NVIDIA H200", problem(s)}; };
   REQUIRE(write_tuning_record(file, record_of(key(whole_shape), whole_row, 30.0)).empty());
   REQUIRE(write_tuning_record(file, record_of(key(split_shape), split_row, 40.0)).empty());
   REQUIRE(write_tuning_record(file, record_of(key(col_shape), col, 50.0)).empty());
   const std::string text = read_text(file);
-  // a column-major D's record is the format it always was: no d field
+  // a column-major D's record has no d field
   CHECK(text.find("m=8192\tn=8192") != std::string::npos);
   std::size_t rows = 0;
   for (std::size_t at = text.find("\td=row\tus="); at != std::string::npos; at = text.find("\td=row\tus=", at + 1)) ++rows;
@@ -403,10 +429,10 @@ TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, a
   const TuningCacheContents contents = read_tuning_cache(file);
   REQUIRE(contents.problems.empty());
   REQUIRE(contents.records.size() == 3);
-  for (const TuningRecord& r : contents.records) CHECK(r.d == (r.key.shape.m == 8192 ? Major::Col : Major::Row));
+  for (const TuningRecord& r : contents.records) CHECK(r.d == (r.key.problem.shape.m == 8192 ? Major::Col : Major::Row));
   // the Stream-K record's plan is the transposed problem's (256 x 4096: one cluster row of 22
   // tiles of 128x192, every tile split: the Stream-K kernel's split-K special case)
-  const auto split = std::find_if(contents.records.begin(), contents.records.end(), [](const TuningRecord& r) { return r.key.shape.m == 4096; });
+  const auto split = std::find_if(contents.records.begin(), contents.records.end(), [](const TuningRecord& r) { return r.key.problem.shape.m == 4096; });
   REQUIRE(split != contents.records.end());
   const auto choice = choice_from_record(*split, sms);
   REQUIRE(choice);
@@ -415,13 +441,207 @@ TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, a
   int skipped = -1;
   const TunedTable table = TunedTable::from(contents, "NVIDIA H200", sms, &skipped);
   CHECK(skipped == 0);
-  CHECK(table.find(whole_shape, "identity") == whole_row);
-  CHECK(table.find(split_shape, "identity") == split_row);
-  CHECK(table.find(col_shape, "identity") == col);
+  CHECK(table.find(problem(whole_shape)) == whole_row);
+  CHECK(table.find(problem(split_shape)) == split_row);
+  CHECK(table.find(problem(col_shape)) == col);
   // a d field other than d=row is refused with a message naming the line
-  write_text(file, read_text(file) + "version=x\tdevice=y\tm=1\tn=1\tk=1\tbatch=1\telement=bf16\toutput=bf16\ta=row\tb=col\tepilogue=identity"
-                                     "\ttile=128x192x64\tcluster=2x1\tscheduler=data_parallel\td=col\tus=1\tcrc=00000000\n");
+  write_text(file, read_text(file) + "version=x\tdevice=y\tm=1\tn=1\tk=1\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row\t"
+                                     "b=col\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x192x64\tcluster=2x1\tscheduler=data-parallel\td=col\tus=1\tcrc=00000000\n");
   const TuningCacheContents bad = read_tuning_cache(file);
   CHECK(bad.records.size() == 3);
   CHECK(contains(bad.problems, "bad d 'col'"));
+}
+
+namespace {
+
+// An FP8 problem as a caller gives it (pointers never read: tuning_problem looks at alignment
+// only): A m x k K-major, B k x n K-major, D m x n row-major bf16, per-tensor scales.
+GemmArguments fp8_problem(std::int64_t m, std::int64_t n, std::int64_t k) {
+  GemmArguments g;
+  g.m = m, g.n = n, g.k = k;
+  g.element = Element::E4M3;
+  g.a = {reinterpret_cast<const void*>(std::uintptr_t(1) << 20), Major::Row, k, 0};
+  g.b = {reinterpret_cast<const void*>(std::uintptr_t(2) << 20), Major::Col, k, 0};
+  g.c = {nullptr, Major::Row, n, 0};
+  g.d = reinterpret_cast<void*>(std::uintptr_t(3) << 20);
+  g.ldd = n;
+  return g;
+}
+
+}  // namespace
+
+// The key names what changes which kernels run: records of the same shape for per-tensor,
+// rowwise and block scales, e4m3 x e5m2 beside e4m3 x e4m3, a C read or not, D stored by TMA or
+// not are kept apart in the file, found apart, and read apart by the dispatch's table.
+TEST_CASE("tuning cache: scale modes, B's element, C and D's store key records apart", "[kernels]") {
+  using sm90::Schedule;
+  using sm90::Sm90Config;
+  TempDir dir;
+  const fs::path file = dir.path / "tuning.txt";
+  const GemmArguments base = fp8_problem(4096, 7168, 16384);
+  GemmArguments rowwise = base, block = base, e5m2 = base, with_c = base, direct = base;
+  rowwise.scale_mode = ScaleMode::Rowwise;
+  block.scale_mode = ScaleMode::Block;
+  e5m2.element_b = Element::E5M2;
+  with_c.beta = 1.0f;
+  with_c.c.ptr = reinterpret_cast<const void*>(std::uintptr_t(4) << 20);
+  direct.ldd = base.n + 4;  // (4 bf16: 8 bytes, so D's rows are not 16 bytes apart)
+  const std::vector<std::pair<GemmArguments, Sm90Config>> cases = {
+      {base, {Schedule::Cooperative128x256, false}},    {rowwise, {Schedule::Cooperative128x128, false}},
+      {block, {Schedule::Cooperative128x192, false}},   {e5m2, {Schedule::Cooperative128x128, false, Major::Row}},
+      {with_c, {Schedule::Cooperative128x192, false, Major::Row}}, {direct, {Schedule::Cooperative128x128, false}}};
+  std::vector<TuningProblem> problems;
+  for (const auto& [g, c] : cases) problems.push_back(tuning_problem(g));
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      CAPTURE(i, j);
+      CHECK_FALSE(problems[i] == problems[j]);
+      CHECK((problems[i].shape.m == problems[j].shape.m && problems[i].shape.n == problems[j].shape.n &&
+             problems[i].shape.k == problems[j].shape.k));  // (the same extents every time)
+    }
+  CHECK((problems[1].scales == ScaleMode::Rowwise && problems[2].scales == ScaleMode::Block));
+  CHECK(problems[4].c == SourceC::Read);
+  CHECK(problems[5].store == StoreD::Direct);
+  // (the key is the column-major D's view: the caller's B, e5m2, is the kernels' A)
+  CHECK((problems[3].shape.element == Element::E5M2 && problems[3].element_b == Element::E4M3));
+  CHECK((problems[0].shape.element == Element::E4M3 && problems[0].element_b == Element::E4M3));
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    REQUIRE(write_tuning_record(file, record_of({tuning_cache_tessera_version(), "NVIDIA H200", problems[i]}, cases[i].second,
+                                                10.0 + double(i)))
+                .empty());
+  const TuningCacheContents contents = read_tuning_cache(file);
+  REQUIRE(contents.problems.empty());
+  REQUIRE(contents.records.size() == cases.size());  // none replaced another
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(i);
+    const TuningLookup look = find_tuning_record(contents, {tuning_cache_tessera_version(), "NVIDIA H200", problems[i]});
+    REQUIRE(look.hit);
+    CHECK(look.hit->microseconds == 10.0 + double(i));
+    CHECK(look.stale == 0);
+    CHECK(find_tuning_record(contents, {"0.0.0-other", "NVIDIA H200", problems[i]}).stale == 1);
+  }
+  int skipped = -1;
+  const TunedTable table = TunedTable::from(contents, "NVIDIA H200", 132, &skipped);
+  CHECK(skipped == 0);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(i, to_string(cases[i].second));
+    CHECK(table.find(problems[i]) == cases[i].second);
+  }
+  // a problem no record names: nothing, whichever fields it shares with the recorded ones
+  GemmArguments both = e5m2;
+  both.beta = 1.0f;
+  both.c.ptr = with_c.c.ptr;
+  CHECK_FALSE(table.find(tuning_problem(both)));
+}
+
+// What tuning_problem reads of the arguments: each field the key names follows its argument, and
+// the key is the same in either orientation of the problem (the kernels' view).
+TEST_CASE("tuning cache: tuning_problem follows every argument that changes the kernels, and only those", "[kernels]") {
+  rc::prop("changing one keyed argument changes the key; unkeyed ones and the orientation do not", [] {
+    GemmArguments g = fp8_problem(*rc::gen::inRange<std::int64_t>(1, 9000), *rc::gen::inRange<std::int64_t>(1, 9000),
+                                  *rc::gen::inRange<std::int64_t>(1, 9000));
+    const bool fp8 = *rc::gen::arbitrary<bool>();
+    if (!fp8) g.element = *rc::gen::element(Element::BF16, Element::F16);
+    const bool row_d = *rc::gen::arbitrary<bool>();
+    g.c.major = row_d ? Major::Row : Major::Col;
+    g.ldd = ((row_d ? g.n : g.m) + 7) / 8 * 8;  // (whole 16 bytes of D's 2-byte elements: TMA stores it)
+    g.c.ld = g.ldd;
+    const TuningProblem p = tuning_problem(g);
+    RC_ASSERT(p.store == StoreD::Tma);
+    // orientation: the caller's problem transposed is the same problem to the kernels
+    RC_ASSERT(tuning_problem(sm90::transposed(g)) == p);
+    // unkeyed: alpha, the per-tensor scales' pointers, the workspace, ld_scale_a, C's pointer with beta == 0
+    GemmArguments same = g;
+    same.alpha = 2.5f;
+    same.scale_a = reinterpret_cast<const float*>(std::uintptr_t(64));
+    same.workspace = reinterpret_cast<void*>(std::uintptr_t(4096));
+    same.workspace_bytes = 1 << 20;
+    same.c.ptr = reinterpret_cast<const void*>(std::uintptr_t(5) << 20);
+    RC_ASSERT(tuning_problem(same) == p);
+    // keyed, one at a time
+    GemmArguments other = g;
+    const int which = *rc::gen::inRange(0, fp8 ? 7 : 5);
+    switch (which) {
+      case 0: other.beta = 1.0f, other.c.ptr = reinterpret_cast<const void*>(std::uintptr_t(5) << 20); break;
+      case 1: other.ldd += 1; break;                                          // D's ld off 16 bytes: no TMA store
+      case 2: other.d = static_cast<char*>(other.d) + 2; break;               // D off 16 bytes
+      case 3: other.epilogue.bias = Bias::PerRow; break;
+      case 4: other.k += 1; break;
+      case 5: other.element_b = Element::E5M2; break;
+      case 6: other.scale_mode = *rc::gen::element(ScaleMode::Rowwise, ScaleMode::Block); break;
+    }
+    RC_TAG(which);
+    RC_ASSERT(!(tuning_problem(other) == p));
+  });
+}
+
+// Every field of a record survives the file: generated keys and winners, written and read back.
+TEST_CASE("tuning cache: generated records round-trip every field", "[kernels]") {
+  TempDir dir;
+  int n = 0;
+  rc::prop("write then read gives the record back", [&] {
+    const fs::path file = dir.path / ("tuning" + std::to_string(n++ % 4) + ".txt");
+    const auto elements = rc::gen::element(Element::F32, Element::F16, Element::BF16, Element::E4M3, Element::E5M2);
+    const auto majors = rc::gen::element(Major::Row, Major::Col);
+    const auto positive = rc::gen::inRange<std::int64_t>(1, std::int64_t(1) << 40);
+    TuningRecord r;
+    r.key.version = *rc::gen::element(std::string(tuning_cache_tessera_version()), std::string("0.0.1"), std::string("9.9 rc=1"));
+    r.key.device = *rc::gen::element(std::string("NVIDIA H200"), std::string("NVIDIA H100 80GB HBM3"), std::string("x=y"));
+    TuningProblem& p = r.key.problem;
+    p.shape = {*positive, *positive, *positive, *positive, *elements, *elements, *majors, *majors};
+    p.element_b = *elements;
+    p.scales = *rc::gen::element(ScaleMode::PerTensor, ScaleMode::Rowwise, ScaleMode::Block);
+    p.c = *rc::gen::element(SourceC::None, SourceC::Read);
+    p.store = *rc::gen::element(StoreD::Tma, StoreD::Direct);
+    p.epilogue = *rc::gen::element(std::string("identity"), std::string("relu+bias_row"), std::string("gelu_tanh+bias_column"));
+    r.tile_m = *rc::gen::inRange(1, 65536), r.tile_n = *rc::gen::inRange(1, 65536), r.tile_k = *rc::gen::inRange(1, 65536);
+    r.cluster = {*rc::gen::inRange(1, 65536), *rc::gen::inRange(1, 65536)};
+    r.scheduler = *rc::gen::element(Decomposition::DataParallel, Decomposition::SplitK, Decomposition::StreamK);
+    r.d = *majors;
+    r.microseconds = double(*rc::gen::inRange(1, 1 << 30)) / double(*rc::gen::inRange(1, 1 << 20));
+    RC_ASSERT(write_tuning_record(file, r).empty());
+    const TuningCacheContents c = read_tuning_cache(file);
+    RC_ASSERT(c.problems.empty());
+    const TuningLookup look = find_tuning_record(c, r.key);
+    RC_ASSERT(look.hit.has_value());
+    const TuningRecord& b = *look.hit;
+    RC_ASSERT(b.key.version == r.key.version);
+    RC_ASSERT(b.key.device == r.key.device);
+    RC_ASSERT(b.key.problem == r.key.problem);
+    RC_ASSERT((b.tile_m == r.tile_m && b.tile_n == r.tile_n && b.tile_k == r.tile_k));
+    RC_ASSERT((b.cluster.m == r.cluster.m && b.cluster.n == r.cluster.n));
+    RC_ASSERT(b.scheduler == r.scheduler);
+    RC_ASSERT(b.d == r.d);
+    RC_ASSERT(b.microseconds == r.microseconds);
+  });
+}
+
+// Format 1's records lack fields of the key: each is ignored with its reason, never read with a
+// guessed meaning; a writer replaces the file with a format-2 one.
+TEST_CASE("tuning cache: format-1 records are ignored with a reason, and a writer replaces them", "[kernels]") {
+  TempDir dir;
+  const fs::path file = dir.path / "tuning.txt";
+  const std::string old_record =
+      "version=" + std::string(tuning_cache_tessera_version()) +
+      "\tdevice=NVIDIA H200\tm=512\tn=4096\tk=14336\tbatch=1\telement=bf16\toutput=bf16\ta=row\tb=col\tepilogue=identity"
+      "\ttile=128x256x64\tcluster=2x1\tscheduler=data-parallel\tus=41.5\tcrc=00000000\n";
+  write_text(file, "# tessera tuning cache, format 1\n" + old_record + "# a comment\n\n" + old_record);
+  const TuningCacheContents c = read_tuning_cache(file);
+  CHECK(c.exists);
+  CHECK(c.records.empty());
+  REQUIRE(c.problems.size() == 2);  // one per record line, none for the comment or the empty line
+  CHECK(contains(c.problems, file.string() + ":2: a format-1 record"));
+  CHECK(contains(c.problems, file.string() + ":5: a format-1 record"));
+  for (const std::string& p : c.problems) {
+    CHECK(p.find("scale mode") != std::string::npos);
+    CHECK(p.find("; ignored") != std::string::npos);
+  }
+  const TuningRecord r = record(512, 4096, 14336);
+  REQUIRE(write_tuning_record(file, r).empty());
+  const std::string text = read_text(file);
+  CHECK(text.rfind("# tessera tuning cache, format 2\n", 0) == 0);
+  const TuningCacheContents after = read_tuning_cache(file);
+  CHECK(after.problems.empty());
+  REQUIRE(after.records.size() == 1);
+  CHECK(after.records[0].key.problem == r.key.problem);
 }
