@@ -5,7 +5,7 @@
 #   1. build: each variant one object (-DTESSERA_FP8_PROBE_VARIANT=i, only its kernel), all
 #      side by side with the driver (9 jobs by default on 16 cores: ~45-60 s), linked into one binary;
 #   2. ptxas registers / spills of each kernel, and its SASS k-loop counted by opcode
-#      (tools/device/sass_kloop.py: HGMMA, FFMA, FMUL, LDS widths, barriers, wgmma waits,
+#      (tools/device/sass_kloop.py: QGMMA, FFMA, FMUL, LDS widths, barriers, wgmma waits,
 #      mbarrier ops, spills) and sass_spills.sh's spill line;
 #   3. the probe: every variant checked (poisoned D, FP64 samples, the block variants against
 #      a's D bit for bit) and timed in rotated rounds at 4096 and 2048 x 7168 x 16384 and at
@@ -78,8 +78,9 @@ for v in $VARIANTS; do
   note "ptxas v$v: $(grep -aoE 'Used [0-9]+ registers' "$f" | sort -u | tr '\n' ' ')| $(grep -aoE '[0-9]+ bytes spill stores, [0-9]+ bytes spill loads' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -acE "C75(10|18|20)" "$f") wgmma serializations (C7510, C7518, C7520)"
   if command -v cuobjdump >/dev/null; then
     cuobjdump -sass "$B/v$v.o" >"$W/sass_v$v.txt" 2>&1
-    python3 tools/device/sass_kloop.py "$W/sass_v$v.txt" --label "v$v" 2>&1 | cut -c1-400 | tee -a "$log"
-    mkdir -p "$W/spills_v$v" && bash tools/device/sass_spills.sh "$B/v$v.o" "$W/spills_v$v" HGMMA | cut -c1-160 | sed "s/^/v$v /" | tee -a "$log"
+    # (8-bit wgmma disassembles as QGMMA: every kernel here is FP8)
+    python3 tools/device/sass_kloop.py "$W/sass_v$v.txt" --mma QGMMA --label "v$v" 2>&1 | cut -c1-400 | tee -a "$log"
+    mkdir -p "$W/spills_v$v" && bash tools/device/sass_spills.sh "$B/v$v.o" "$W/spills_v$v" QGMMA | cut -c1-160 | sed "s/^/v$v /" | tee -a "$log"
   fi
 done
 [ -n "$(command -v cuobjdump)" ] || note "sass: no cuobjdump"
