@@ -1,7 +1,7 @@
 // What bounds the block-scaled FP8 k-tile (DeepSeek-V3's scales, ScaleMode::Block): the SM90
 // kernels that differ in one thing each, instantiated here through the device layer
 // (GemmSm90<Kernel>: no library build, only these kernels), checked, and timed in one process.
-//   sm90_fp8_block_probe [--reps N] [--variants 0,1,...] [M N K ...]
+//   sm90_fp8_block_probe [--reps N] [--variants 0,1,...] [--gap-us G] [M N K ...]
 //     default shapes (the caller's view: tokens M, outputs N, K): 4096 x 7168 x 16384,
 //     2048 x 7168 x 16384, and 1024 x 2048 x 16384 (one partial wave of every tile: the k-tile's
 //     period at a light load); e4m3 X (M x K) and W (N x K), D = X W^T bf16 row-major, as
@@ -50,6 +50,8 @@
 //   pp-c4 pp in clusters of 4 (B shared by 4: its L2 reads per MAC those of d256)
 //   k64   d256's tile with BK = 64 (half-size k-tiles, 64-byte swizzle: 8 stages of 24 KiB, the
 //         same bytes in flight in finer steps); its ns/ktile is per 128 of K, as the others'
+//   eo2   d256 with its epilogue under the next tile's first 2 k-tiles (EpilogueUnderNextTile<2>,
+//         the 16-bit kernels' shipped order): the epilogue hidden without ping-pong's traffic
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
@@ -60,6 +62,8 @@
 // (round r starts at variant r mod V), each between its own CUDA events; medians per variant
 // and the ratio of b's median to each (> 1: faster than b; d256's where b is not run); ns per
 // k-tile = median / (waves x k-tiles), waves = ceil(cluster tiles / resident clusters).
+// --gap-us G: each timed launch behind a G us lead-in (torch_timing.py's ~2 ms sleep: 2000), so
+// the GPU idles between launches; without it the rounds are a sustained load (lower clocks).
 // Build (tools/device/run_sm90_fp8_block_probe.sh): each variant is its own object
 // (-DTESSERA_FP8_PROBE_VARIANT=i: only that kernel), compiled side by side, and the main
 // object (no kernel but the fills) links them.
@@ -99,7 +103,8 @@
   X(18, "c4", "per-tensor 128x256 clusters of 4 (d256, ClusterM 4)", Check::Unscaled, false)                               \
   X(19, "s3", "per-tensor 128x256 c2, 3 stages (d256, StageCount<3>)", Check::Unscaled, false)                           \
   X(20, "pp-c4", "per-tensor ping-pong 64x256 per warpgroup c4 (ns/ktile per 64x256)", Check::Unscaled, false)             \
-  X(21, "k64", "per-tensor 128x256x64 c2 (d256 with BK 64; ns/ktile per 128 of K)", Check::Unscaled, false)
+  X(21, "k64", "per-tensor 128x256x64 c2 (d256 with BK 64; ns/ktile per 128 of K)", Check::Unscaled, false)              \
+  X(22, "eo2", "per-tensor 128x256 c2, epilogue under the next tile's 2 k-tiles", Check::Unscaled, false)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (per-
@@ -350,6 +355,9 @@ template <> struct Variant<21> {
                                                          kernels::StageCountAuto, kernels::KernelTmaWarpSpecializedCooperative>,
                               bfloat16_t>;
 };
+template <> struct Variant<22> {
+  using type = typename s9::with_epilogue_order<s9::Fp8Gemm<Fp8, Fp8, bfloat16_t>, s9::EpilogueUnderNextTile<2>>::type;
+};
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
 using Op = s9::GemmSm90<Kernel>;
@@ -596,7 +604,10 @@ Outcome check(const Problem& p, const Samples& smp, const Variant& v, const std:
 }
 
 // Every variant once per round, in a rotated order, each between its own events.
-std::vector<std::vector<float>> time_rounds(const Problem& p, const std::vector<const Variant*>& vs, int reps) {
+// gap_ns > 0: every timed launch queued behind a lead-in of gap_ns (one spinning thread), as
+// torch_timing.py queues each torch call behind a GPU sleep of ~2 ms: the GPU idles between
+// launches and its clock recovers, where back-to-back rounds keep it under sustained load.
+std::vector<std::vector<float>> time_rounds(const Problem& p, const std::vector<const Variant*>& vs, int reps, uint64_t gap_ns) {
   namespace timing = tessera::kernels::timing;
   const size_t V = vs.size();
   std::string why;
@@ -618,6 +629,7 @@ std::vector<std::vector<float>> time_rounds(const Problem& p, const std::vector<
     tessera::kernels::device::lead_in_kernel<><<<1, 1>>>(sm90_check::kLeadInNs);
     for (size_t o = 0; o < V; ++o) {
       const size_t q = (size_t(r) + o) % V;
+      if (gap_ns > 0) tessera::kernels::device::lead_in_kernel<><<<1, 1>>>(gap_ns);
       SM90_CUDA(cudaEventRecord(ev[2 * q]));
       launch(q);
       SM90_CUDA(cudaEventRecord(ev[2 * q + 1]));
@@ -646,7 +658,8 @@ Variant* by_id(std::vector<Variant>& vs, int id) {
   return nullptr;
 }
 
-bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants, const std::vector<int>& chosen, int reps) {
+bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants, const std::vector<int>& chosen, int reps,
+                 uint64_t gap_ns) {
   Problem p(m, n, k);
   const kernels::GemmArguments block = p.arguments(true), tensor = p.arguments(false);
   std::printf("== %lld x %lld x %lld (tokens x outputs x K; the kernels run D^T: M' %lld, N' %lld), e4m3 -> bf16 row-major\n",
@@ -686,7 +699,7 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     all_ok &= outcomes[q].ok;
   }
   std::vector<std::vector<float>> t;
-  if (reps > 0) t = time_rounds(p, ready, reps);
+  if (reps > 0) t = time_rounds(p, ready, reps, gap_ns);
   // (the ratio's reference: b, or d256 where b was not run: the per-tensor variants' baseline)
   double tb = 0;
   const char* ref = "vs_b";
@@ -729,11 +742,13 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
 int main(int argc, char** argv) {
   using namespace fp8_probe;
   int reps = 30, ncu = -1;
+  uint64_t gap_ns = 0;
   std::vector<int64_t> dims;
   std::vector<int> chosen;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (a == "--gap-us" && i + 1 < argc) gap_ns = uint64_t(std::atoll(argv[++i])) * 1000;
     else if (a == "--ncu" && i + 1 < argc) ncu = std::atoi(argv[++i]);
     else if (a == "--variants" && i + 1 < argc) {
       for (const char* s = argv[++i]; *s;) {
@@ -770,9 +785,10 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   SM90_CUDA(cudaGetDevice(&dev));
   SM90_CUDA(cudaGetDeviceProperties(&prop, dev));
-  std::printf("device: %s, %d SMs; %d rounds per shape\n", prop.name, prop.multiProcessorCount, reps);
+  std::printf("device: %s, %d SMs; %d rounds per shape%s\n", prop.name, prop.multiProcessorCount, reps,
+              gap_ns > 0 ? (", each launch behind a " + std::to_string(gap_ns / 1000) + " us lead-in").c_str() : "");
   bool ok = true;
-  for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe_shape(dims[i], dims[i + 1], dims[i + 2], variants, chosen, reps);
+  for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe_shape(dims[i], dims[i + 1], dims[i + 2], variants, chosen, reps, gap_ns);
   std::printf("probe %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }
