@@ -27,7 +27,7 @@
 //                            warpgroups with a whole tile each, in turn (BM 128: two wgmma
 //                            atoms along M per warpgroup); its epilogue a staging slot each:
 //                            TMA stores, of plain values or of an epilogue tree's,
-//                            16-bit operands, whole tiles); the GMMA smem atoms' swizzle
+//                            16-bit or FP8 operands, whole tiles); the GMMA smem atoms' swizzle
 //                            is the widest (128/64/32 B) that both operands' contiguous tile
 //                            extents are whole multiples of; TF32 only K-major (the ISA).
 // Stage counts: StageCount<N> as given; StageCountAuto fills the arch's shared memory per CTA
@@ -470,8 +470,10 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static_assert(!Pingpong || BM == 64 || BM == 128,
                 "CollectiveBuilder (SM90 tensor op, ping-pong): BM is 64 or 128 (each consumer warpgroup owns a whole tile: "
                 "one or two wgmma atoms along M)");
-  static_assert(!Pingpong || builder_detail::is_16bit_float<Element>,
-                "CollectiveBuilder (SM90 tensor op, ping-pong): f16 or bf16 operands (its epilogue is the TMA-store one, "
+  // (FP8: K-major as above, BK = 128 one swizzle row; the kernel applies the per-tensor or
+  // rowwise scales in each consumer's epilogue, as the cooperative kernel does)
+  static_assert(!Pingpong || builder_detail::is_16bit_float<Element> || builder_detail::is_fp8<Element>,
+                "CollectiveBuilder (SM90 tensor op, ping-pong): f16, bf16 or FP8 operands (its epilogue is the TMA-store one, "
                 "a staging slot per consumer; tf32 runs cooperative)");
   static_assert(BN % 8 == 0 && BN <= 256, "CollectiveBuilder (SM90 tensor op): one wgmma spans BN: a multiple of 8 up to 256");
   static_assert(BK * Bytes % 32 == 0, "CollectiveBuilder (SM90 tensor op): a BK row is whole 32-byte swizzle rows");

@@ -204,6 +204,19 @@ template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t
           class Scheduler = WholeTileScheduler>
 using Fp8Gemm = Sm90Kernel<Fp8Mainloop<ElementA, ElementB, BN, ClusterM>, ElementD, Scheduler>;
 
+// FP8 on the ping-pong kernel (kernel/sm90_gemm_tma_warpspecialized_pingpong.cuh): each consumer
+// warpgroup owns whole BM x BN tiles in turn, its epilogue (the per-tensor or rowwise scales,
+// then the TMA stores through its own staging slot) under the other's mainloop. BM = 64: wgmma
+// m64nBNk32, BN accumulators per consumer thread (BN = 256: 4 stages of 40 KiB, 8 KiB of A and 32
+// KiB of B); BM = 128: two atoms along M (BN = 128: 6 stages of 32 KiB). K-major operands, BK =
+// 128, clusters along M sharing B (ClusterM = 2: half of B per CTA, as Fp8Gemm's). Whole tiles
+// only. Not in the library's kernel set (the probes build it: tools/device/sm90_fp8_block_probe.cu).
+template <class ElementA, class ElementB = ElementA, class ElementD = bfloat16_t, int BN = 256, int ClusterM = 2, int BM = 64>
+using Fp8PingpongGemm =
+    Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, ElementA, KMajor, 16, ElementB, KMajor, 16, float, tuple<C<BM>, C<BN>, _128>,
+                                 tuple<C<ClusterM>, _1, _1>, StageCountAuto, KernelTmaWarpSpecializedPingpong>,
+               ElementD>;
+
 // FP8 inputs to an e4m3 D with D's scale and amax (GemmArguments::scale_d, amax_d): Fp8Gemm's
 // mainloop (so its accumulators are bit for bit those of the bf16/f16/f32-D kernels of the same
 // tile) and the prebuilt quantized-output tree (tree::QuantizedOutputAmax, filled from the GEMM's

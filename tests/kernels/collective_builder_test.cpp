@@ -269,6 +269,28 @@ static_assert(std::is_same_v<S90_fp8::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 128, 256, 2, Activation::Identity, 1, Major::Col>> &&
               std::is_same_v<CollectiveEpilogueBuilder<S90_fp8, half_t, 8>::CollectiveOp,
                              kernels::sm90::CollectiveEpilogueSm90TmaStore<half_t, 128, 256, 2, Activation::Identity, 1, Major::Col>>);
+// FP8 on ping-pong (sm90::Fp8PingpongGemm): a consumer's whole 64 x 256 tile, 8 KiB of A and
+// 32 KiB of B per stage (4 stages, as 16-bit 64x256x64), or 128 x 128 (two atoms along M, 6
+// stages of 32 KiB); the TMA-store epilogue with a slot per consumer, D bf16; the ping-pong kernel.
+using S90_fp8_pp = CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16, float,
+                                     tuple<_64, _256, _128>, _2x1, StageCountAuto, KernelTmaWarpSpecializedPingpong>;
+using S90_fp8_pp128 = CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e5m2_t, KMajor, 16, float_e4m3_t, KMajor, 16, float,
+                                        tuple<_128, _128, _128>, _2x1, StageCountAuto, KernelTmaWarpSpecializedPingpong>;
+static_assert(std::is_same_v<S90_fp8_pp::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedPingpong<4, 2>,
+                                                                           tuple<_64, _256, _128>, float_e4m3_t, GMMA::Major::K,
+                                                                           GMMA::Major::K, 128, float_e4m3_t>> &&
+              S90_fp8_pp::Stages == 4 && S90_fp8_pp::StageBytesA == 8 * 1024 && S90_fp8_pp::StageBytesB == 32 * 1024 &&
+              S90_fp8_pp::ConsumerWarpgroups == 1 && S90_fp8_pp::EpilogueSlots == 2 && S90_fp8_pp128::Stages == 6 &&
+              S90_fp8_pp128::ConsumerWarpgroups == 1 &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_fp8_pp, bfloat16_t, 8>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 64, 256, 1, Activation::Identity, 2, Major::Col>>);
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_fp8_pp::CollectiveOp,
+                                           CollectiveEpilogueBuilder<S90_fp8_pp, bfloat16_t, 8>::CollectiveOp,
+                                           kernels::sm90::WholeTileScheduler>,
+                             kernels::sm90::GemmTmaWarpSpecializedPingpong<
+                                 S90_fp8_pp::CollectiveOp, CollectiveEpilogueBuilder<S90_fp8_pp, bfloat16_t, 8>::CollectiveOp,
+                                 kernels::sm90::WholeTileScheduler>>);
 // An e4m3 D of FP8 inputs: through a tree epilogue with direct stores only (the builder's
 // static_assert refuses the TMA-store schedules for it), here the prebuilt quantized-output tree
 // with the GEMM's fields (sm90::Fp8QuantizedGemm).
@@ -435,6 +457,8 @@ TEST_CASE("the SM90 automatic stage count fills shared memory beside the epilogu
     CHECK(sizeof(typename B::template StorageBesideDefaultEpilogue<B::Stages + 1>) > std::size_t(arch::Sm90::smem_capacity));
   };
   check(S90_bf16{});
+  check(S90_fp8_pp{});
+  check(S90_fp8_pp128{});
   check(S90_small{});
   check(S90_tf32{});
   check(S90_sw64{});

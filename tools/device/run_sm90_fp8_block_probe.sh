@@ -5,7 +5,7 @@
 #   1. build: each variant one object (-DTESSERA_FP8_PROBE_VARIANT=i, only its kernel), all
 #      side by side with the driver (9 jobs by default on 16 cores: ~45-60 s), linked into one binary;
 #   2. ptxas registers / spills of each kernel, and its SASS k-loop counted by opcode
-#      (tools/device/sass_kloop.py: HGMMA, FFMA, FMUL, LDS widths, barriers, wgmma waits,
+#      (tools/device/sass_kloop.py: QGMMA, FFMA, FMUL, LDS widths, barriers, wgmma waits,
 #      mbarrier ops, spills) and sass_spills.sh's spill line;
 #   3. the probe: every variant checked (poisoned D, FP64 samples, the block variants against
 #      a's D bit for bit) and timed in rotated rounds at 4096 and 2048 x 7168 x 16384 and at
@@ -25,7 +25,15 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-fp8-block-probe}
 B=${BUILD:-/tmp/tessera-fp8-block-probe-build}
 MAX_S=${MAX_S:-240}
-VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c, d, e, e-sa, d128; all: "0 1 ... 14")
+VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c, d, e, e-sa, d128; all: "0 1 ... 22")
+# Per-tensor variants against d256 (4; list it first: the others' D is compared with its bits):
+# 15 pp (ping-pong 64x256 per warpgroup, c2), 16 pp128 (ping-pong 128x128, c2; its cooperative
+# twin is d128, 11), 17 c1 (no cluster), 18 c4 (clusters of 4), 19 s3 (3 stages), 20 pp-c4
+# (ping-pong 64x256, clusters of 4), 21 k64 (BK 64, 8 stages), 22 eo2 (the epilogue under the
+# next tile's 2 k-tiles), e.g.
+#   OUT=$OUT VARIANTS="4 11 15 16 17 18 19 20 21 22" NCU_VARIANTS="4 22" MAX_S=400 bash tools/device/run_sm90_fp8_block_probe.sh
+# and A/B pairs after it: $BUILD/probe --reps 30 --variants 4,22 [--gap-us 2000] 4096 7168 16384 8192 8192 8192
+# (a variant whose object fails to build is reported and left out; the others still run)
 NCU_VARIANTS=${NCU_VARIANTS-"13 12"}  # (r2, then r; empty: no ncu)
 NCU_MIN_S=${NCU_MIN_S:-40}
 NCU_SHAPE=${NCU_SHAPE:-"4096 7168 16384"}
@@ -72,8 +80,9 @@ for v in $VARIANTS; do
   note "ptxas v$v: $(grep -aoE 'Used [0-9]+ registers' "$f" | sort -u | tr '\n' ' ')| $(grep -aoE '[0-9]+ bytes spill stores, [0-9]+ bytes spill loads' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -acE "C75(10|18|20)" "$f") wgmma serializations (C7510, C7518, C7520)"
   if command -v cuobjdump >/dev/null; then
     cuobjdump -sass "$B/v$v.o" >"$W/sass_v$v.txt" 2>&1
-    python3 tools/device/sass_kloop.py "$W/sass_v$v.txt" --label "v$v" 2>&1 | cut -c1-400 | tee -a "$log"
-    mkdir -p "$W/spills_v$v" && bash tools/device/sass_spills.sh "$B/v$v.o" "$W/spills_v$v" HGMMA | cut -c1-160 | sed "s/^/v$v /" | tee -a "$log"
+    # (8-bit wgmma disassembles as QGMMA: every kernel here is FP8)
+    python3 tools/device/sass_kloop.py "$W/sass_v$v.txt" --mma QGMMA --label "v$v" 2>&1 | cut -c1-400 | tee -a "$log"
+    mkdir -p "$W/spills_v$v" && bash tools/device/sass_spills.sh "$B/v$v.o" "$W/spills_v$v" QGMMA | cut -c1-160 | sed "s/^/v$v /" | tee -a "$log"
   fi
 done
 [ -n "$(command -v cuobjdump)" ] || note "sass: no cuobjdump"

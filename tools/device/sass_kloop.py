@@ -16,7 +16,7 @@ import sys
 
 INS = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 FUNC = re.compile(r"Function\s*:\s*(\S+)")
-KEY = ["HGMMA", "FFMA", "FMUL", "FADD", "LDS", "LDG", "LDSM", "STS", "BAR", "WARPGROUP", "WARPSYNC", "SYNCS", "STL", "LDL", "SHFL", "BRA"]
+KEY = ["HGMMA", "QGMMA", "FFMA", "FMUL", "FADD", "LDS", "LDG", "LDSM", "STS", "BAR", "WARPGROUP", "WARPSYNC", "SYNCS", "STL", "LDL", "SHFL", "BRA"]
 
 
 def opcode(text):

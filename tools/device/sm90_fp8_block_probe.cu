@@ -1,7 +1,7 @@
 // What bounds the block-scaled FP8 k-tile (DeepSeek-V3's scales, ScaleMode::Block): the SM90
 // kernels that differ in one thing each, instantiated here through the device layer
 // (GemmSm90<Kernel>: no library build, only these kernels), checked, and timed in one process.
-//   sm90_fp8_block_probe [--reps N] [--variants 0,1,...] [M N K ...]
+//   sm90_fp8_block_probe [--reps N] [--variants 0,1,...] [--gap-us G] [M N K ...]
 //     default shapes (the caller's view: tokens M, outputs N, K): 4096 x 7168 x 16384,
 //     2048 x 7168 x 16384, and 1024 x 2048 x 16384 (one partial wave of every tile: the k-tile's
 //     period at a light load); e4m3 X (M x K) and W (N x K), D = X W^T bf16 row-major, as
@@ -37,15 +37,33 @@
 //   r2-sk  r2 under Stream-K (sm90::StreamKTileScheduler, its workspace allocated here): steps
 //      whose k-ranges start anywhere, each starting at set 0; checked against FP64 only (the
 //      fix-up adds the partials in its own order)
+// Per-tensor FP8 against cuBLASLt (d256's k-loop gap), each changing one thing against d256:
+//   pp    the ping-pong kernel (sm90::Fp8PingpongGemm<.., 256, 2, 64>): each consumer warpgroup
+//         owns whole 64x256 tiles in turn (wgmma m64n256k32, 128 accumulators per thread), its
+//         epilogue under the other's mainloop; clusters of 2 along M as d256. Its ns/ktile is per
+//         64x256 k-tile (twice as many units): x2 to compare with d256's
+//   pp128 the same with 128x128 tiles per warpgroup (two m64n128k32 atoms along M), c2
+//   c1    d256 without a cluster (B not shared: each CTA loads its whole B tile)
+//   c4    d256 in clusters of 4 along M (B shared by 4: a quarter loaded per CTA). The cluster
+//         along N ({1,2}: A multicast) is not built: the builder takes clusters along M only
+//   s3    d256 with 3 stages (StageCount<3>) instead of the automatic 4
+//   pp-c4 pp in clusters of 4 (B shared by 4: its L2 reads per MAC those of d256)
+//   k64   d256's tile with BK = 64 (half-size k-tiles, 64-byte swizzle: 8 stages of 24 KiB, the
+//         same bytes in flight in finer steps); its ns/ktile is per 128 of K, as the others'
+//   eo2   d256 with its epilogue under the next tile's first 2 k-tiles (EpilogueUnderNextTile<2>,
+//         the 16-bit kernels' shipped order): the epilogue hidden without ping-pong's traffic
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
 // sampled elements (||D - ref|| / ||ref|| over the samples < 1e-2); the block variants' D
-// against a's bit for bit (count of differing elements and the relative norm).
+// against a's bit for bit (count of differing elements and the relative norm); the per-tensor
+// variants' against d256's where d256 ran first (printed, not a check: FP64 decides).
 // Timing: warm-up, then rounds: a lead-in kernel, then every variant once in a rotated order
 // (round r starts at variant r mod V), each between its own CUDA events; medians per variant
-// and the ratio of b's median to each (> 1: faster than b); ns per k-tile = median / (waves x
-// k-tiles), waves = ceil(cluster tiles / resident clusters).
+// and the ratio of b's median to each (> 1: faster than b; d256's where b is not run); ns per
+// k-tile = median / (waves x k-tiles), waves = ceil(cluster tiles / resident clusters).
+// --gap-us G: each timed launch behind a G us lead-in (torch_timing.py's ~2 ms sleep: 2000), so
+// the GPU idles between launches; without it the rounds are a sustained load (lower clocks).
 // Build (tools/device/run_sm90_fp8_block_probe.sh): each variant is its own object
 // (-DTESSERA_FP8_PROBE_VARIANT=i: only that kernel), compiled side by side, and the main
 // object (no kernel but the fills) links them.
@@ -78,7 +96,15 @@
   X(11, "d128", "per-tensor 128x128 c2 (Fp8Small, shipped)", Check::Unscaled, false)                                  \
   X(12, "r", "block 128x128 c2, tokens along M, D row-major, promoted after each wait", Check::Block, true)           \
   X(13, "r2", "block 128x128 c2, tokens along M, D row-major, promoted under the next k-tile", Check::Block, true)      \
-  X(14, "r2-sk", "r2 under Stream-K (k-ranges starting anywhere; fix-up order: not bitwise r)", Check::Block, true)
+  X(14, "r2-sk", "r2 under Stream-K (k-ranges starting anywhere; fix-up order: not bitwise r)", Check::Block, true)      \
+  X(15, "pp", "per-tensor ping-pong 64x256 per warpgroup c2 (ns/ktile per 64x256)", Check::Unscaled, false)                \
+  X(16, "pp128", "per-tensor ping-pong 128x128 per warpgroup c2 (ns/ktile per 128x128)", Check::Unscaled, false)          \
+  X(17, "c1", "per-tensor 128x256 no cluster (d256, ClusterM 1)", Check::Unscaled, false)                                  \
+  X(18, "c4", "per-tensor 128x256 clusters of 4 (d256, ClusterM 4)", Check::Unscaled, false)                               \
+  X(19, "s3", "per-tensor 128x256 c2, 3 stages (d256, StageCount<3>)", Check::Unscaled, false)                           \
+  X(20, "pp-c4", "per-tensor ping-pong 64x256 per warpgroup c4 (ns/ktile per 64x256)", Check::Unscaled, false)             \
+  X(21, "k64", "per-tensor 128x256x64 c2 (d256 with BK 64; ns/ktile per 128 of K)", Check::Unscaled, false)              \
+  X(22, "eo2", "per-tensor 128x256 c2, epilogue under the next tile's 2 k-tiles", Check::Unscaled, false)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (per-
@@ -311,6 +337,28 @@ template <> struct Variant<14> {
   using type = s9::Fp8BlockRowsGemm<s9::StreamKTileScheduler, 2, kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfAUnderNextKTile>;
 };
 
+template <> struct Variant<15> { using type = s9::Fp8PingpongGemm<Fp8, Fp8, bfloat16_t, 256, 2, 64>; };
+template <> struct Variant<16> { using type = s9::Fp8PingpongGemm<Fp8, Fp8, bfloat16_t, 128, 2, 128>; };
+template <> struct Variant<17> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 256, 1>; };
+template <> struct Variant<18> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 256, 4>; };
+// (d256's builder with the stage count given: Fp8Mainloop's arguments but StageCount<3>)
+template <> struct Variant<19> {
+  using type = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                         kernels::KMajor, 16, float, tuple<_128, _256, _128>, tuple<_2, _1, _1>,
+                                                         kernels::StageCount<3>, kernels::KernelTmaWarpSpecializedCooperative>,
+                              bfloat16_t>;
+};
+template <> struct Variant<20> { using type = s9::Fp8PingpongGemm<Fp8, Fp8, bfloat16_t, 256, 4, 64>; };
+template <> struct Variant<21> {
+  using type = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                         kernels::KMajor, 16, float, tuple<_128, _256, _64>, tuple<_2, _1, _1>,
+                                                         kernels::StageCountAuto, kernels::KernelTmaWarpSpecializedCooperative>,
+                              bfloat16_t>;
+};
+template <> struct Variant<22> {
+  using type = typename s9::with_epilogue_order<s9::Fp8Gemm<Fp8, Fp8, bfloat16_t>, s9::EpilogueUnderNextTile<2>>::type;
+};
+
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
 using Op = s9::GemmSm90<Kernel>;
 namespace {
@@ -540,7 +588,7 @@ Outcome check(const Problem& p, const Samples& smp, const Variant& v, const std:
   }
   o.vs_fp64 = std::sqrt(num / (den > 0 ? den : 1));
   o.ok = o.nans == 0 && o.vs_fp64 < 1e-2;
-  if (a_bits != nullptr && v.check == Check::Block) {
+  if (a_bits != nullptr) {
     o.differ_a = 0;
     double dn = 0, rn = 0;
     for (size_t e = 0; e < bits.size(); ++e) {
@@ -556,7 +604,10 @@ Outcome check(const Problem& p, const Samples& smp, const Variant& v, const std:
 }
 
 // Every variant once per round, in a rotated order, each between its own events.
-std::vector<std::vector<float>> time_rounds(const Problem& p, const std::vector<const Variant*>& vs, int reps) {
+// gap_ns > 0: every timed launch queued behind a lead-in of gap_ns (one spinning thread), as
+// torch_timing.py queues each torch call behind a GPU sleep of ~2 ms: the GPU idles between
+// launches and its clock recovers, where back-to-back rounds keep it under sustained load.
+std::vector<std::vector<float>> time_rounds(const Problem& p, const std::vector<const Variant*>& vs, int reps, uint64_t gap_ns) {
   namespace timing = tessera::kernels::timing;
   const size_t V = vs.size();
   std::string why;
@@ -578,6 +629,7 @@ std::vector<std::vector<float>> time_rounds(const Problem& p, const std::vector<
     tessera::kernels::device::lead_in_kernel<><<<1, 1>>>(sm90_check::kLeadInNs);
     for (size_t o = 0; o < V; ++o) {
       const size_t q = (size_t(r) + o) % V;
+      if (gap_ns > 0) tessera::kernels::device::lead_in_kernel<><<<1, 1>>>(gap_ns);
       SM90_CUDA(cudaEventRecord(ev[2 * q]));
       launch(q);
       SM90_CUDA(cudaEventRecord(ev[2 * q + 1]));
@@ -606,7 +658,8 @@ Variant* by_id(std::vector<Variant>& vs, int id) {
   return nullptr;
 }
 
-bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants, const std::vector<int>& chosen, int reps) {
+bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants, const std::vector<int>& chosen, int reps,
+                 uint64_t gap_ns) {
   Problem p(m, n, k);
   const kernels::GemmArguments block = p.arguments(true), tensor = p.arguments(false);
   std::printf("== %lld x %lld x %lld (tokens x outputs x K; the kernels run D^T: M' %lld, N' %lld), e4m3 -> bf16 row-major\n",
@@ -623,25 +676,38 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
   }
   const Samples smp(p, 1024);
   bool all_ok = true;
-  std::vector<uint16_t> a_bits, r_bits, bits;
-  bool have_a = false, have_r = false;
+  std::vector<uint16_t> a_bits, r_bits, d256_bits, bits;
+  bool have_a = false, have_r = false, have_d256 = false;
   std::vector<Outcome> outcomes(ready.size());
+  std::vector<const char*> twin(ready.size(), "a");
   for (size_t q = 0; q < ready.size(); ++q) {
-    // (r2 against r: the same products added in the same order, so the same bits; the others against a)
-    const bool twin_r = ready[q]->id == 13;
-    outcomes[q] = check(p, smp, *ready[q], twin_r ? (have_r ? &r_bits : nullptr) : (have_a ? &a_bits : nullptr), bits);
-    if (ready[q]->id == 0 && outcomes[q].ok) a_bits = bits, have_a = true;
-    if (ready[q]->id == 12 && outcomes[q].ok) r_bits = bits, have_r = true;
+    // (r2 against r: the same products added in the same order, so the same bits; the other block
+    // variants against a; the per-tensor ones against d256 for information: the same k32 steps
+    // in the same order per element, so the same bits are expected, but only FP64 decides)
+    const Variant& v = *ready[q];
+    const bool twin_r = v.id == 13, per_tensor = !v.block && v.id != 4;
+    const std::vector<uint16_t>* ref = twin_r ? (have_r ? &r_bits : nullptr)
+                                       : v.check == Check::Block ? (have_a ? &a_bits : nullptr)
+                                       : per_tensor && have_d256 ? &d256_bits
+                                                                 : nullptr;
+    twin[q] = twin_r ? "r" : per_tensor ? "d256" : "a";
+    outcomes[q] = check(p, smp, v, ref, bits);
+    if (v.id == 0 && outcomes[q].ok) a_bits = bits, have_a = true;
+    if (v.id == 4 && outcomes[q].ok) d256_bits = bits, have_d256 = true;
+    if (v.id == 12 && outcomes[q].ok) r_bits = bits, have_r = true;
     if (twin_r && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (r2 must equal r bit for bit; -1: r not run)
     all_ok &= outcomes[q].ok;
   }
   std::vector<std::vector<float>> t;
-  if (reps > 0) t = time_rounds(p, ready, reps);
+  if (reps > 0) t = time_rounds(p, ready, reps, gap_ns);
+  // (the ratio's reference: b, or d256 where b was not run: the per-tensor variants' baseline)
   double tb = 0;
-  for (size_t q = 0; q < ready.size(); ++q)
-    if (ready[q]->id == 1 && !t.empty()) tb = sm90_check::median(t[q]);
+  const char* ref = "vs_b";
+  for (int want : {1, 4})
+    for (size_t q = 0; q < ready.size() && tb == 0; ++q)
+      if (ready[q]->id == want && !t.empty()) tb = sm90_check::median(t[q]), ref = want == 1 ? "vs_b" : "vs_d256";
   const double flops = 2.0 * double(m) * double(n) * double(k);
-  std::printf("  %-6s %-84s %9s %8s %7s %7s %7s %9s %s\n", "var", "kernel (tile, stages)", "median_ms", "TFLOP/s", "vs_b", "p10_ms", "p90_ms",
+  std::printf("  %-6s %-84s %9s %8s %7s %7s %7s %9s %s\n", "var", "kernel (tile, stages)", "median_ms", "TFLOP/s", ref, "p10_ms", "p90_ms",
               "ns/ktile", "check");
   for (size_t q = 0; q < ready.size(); ++q) {
     const Variant& v = *ready[q];
@@ -661,7 +727,7 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     char chk[160];
     if (o.differ_a >= 0)
       std::snprintf(chk, sizeof chk, "fp64 %.1e nan %lld | vs %s: %lld differ (rel %.1e) %s", o.vs_fp64, (long long)o.nans,
-                    v.id == 13 ? "r" : "a", (long long)o.differ_a, o.vs_a, o.ok ? "ok" : "WRONG");
+                    twin[q], (long long)o.differ_a, o.vs_a, o.ok ? "ok" : "WRONG");
     else
       std::snprintf(chk, sizeof chk, "fp64 %.1e nan %lld %s", o.vs_fp64, (long long)o.nans, o.ok ? "ok" : "WRONG");
     std::printf("  %-6s %-84s %9.4f %8.1f %7.3f %7.4f %7.4f %9.1f %s\n", v.letter, what, med, med > 0 ? flops / med * 1e-9 : 0.0,
@@ -676,11 +742,13 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
 int main(int argc, char** argv) {
   using namespace fp8_probe;
   int reps = 30, ncu = -1;
+  uint64_t gap_ns = 0;
   std::vector<int64_t> dims;
   std::vector<int> chosen;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (a == "--gap-us" && i + 1 < argc) gap_ns = uint64_t(std::atoll(argv[++i])) * 1000;
     else if (a == "--ncu" && i + 1 < argc) ncu = std::atoi(argv[++i]);
     else if (a == "--variants" && i + 1 < argc) {
       for (const char* s = argv[++i]; *s;) {
@@ -717,9 +785,10 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   SM90_CUDA(cudaGetDevice(&dev));
   SM90_CUDA(cudaGetDeviceProperties(&prop, dev));
-  std::printf("device: %s, %d SMs; %d rounds per shape\n", prop.name, prop.multiProcessorCount, reps);
+  std::printf("device: %s, %d SMs; %d rounds per shape%s\n", prop.name, prop.multiProcessorCount, reps,
+              gap_ns > 0 ? (", each launch behind a " + std::to_string(gap_ns / 1000) + " us lead-in").c_str() : "");
   bool ok = true;
-  for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe_shape(dims[i], dims[i + 1], dims[i + 2], variants, chosen, reps);
+  for (size_t i = 0; i + 2 < dims.size(); i += 3) ok &= probe_shape(dims[i], dims[i + 1], dims[i + 2], variants, chosen, reps, gap_ns);
   std::printf("probe %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

@@ -192,9 +192,11 @@ UNDER_NEXT_TILE = {
          "        tl::begin(tl_cur, unit);\n      }\n"
          "      const auto w = p.scheduler.work(unit);\n"
          "      if (tl_cur) tl_cur[tl::KTiles] = (unsigned long long)(w.k_end - w.k_begin);\n"),
-        ("    __device__ __forceinline__ void pack() {\n      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n",
+        # (the epilogue starts before FP8's scales, which come before the pack)
+        ("    __device__ __forceinline__ void pack() {\n",
          "    __device__ __forceinline__ void pack() {\n"
-         "      tl::stamp(tl_cur, tl::C_EpiStart);\n"
+         "      tl::stamp(tl_cur, tl::C_EpiStart);\n"),
+        ("      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n",
          "      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n"
          "      tl::stamp(tl_cur, tl::C_PackEnd);\n"
          "      tl_packed = tl_cur;\n"
