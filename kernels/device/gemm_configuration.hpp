@@ -119,13 +119,11 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
       c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
     else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128)  // (sm90::Fp8Gemm)
       c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _128, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
-    // (few tokens: the per-tensor 128 x 160 tile, and Stream-K without a cluster, sm90::Fp8Gemm;
+    // (few tokens: the per-tensor 128 x 160 tile and the 128 x 64 decode tile, sm90::Fp8Gemm;
     // the block-scaled 128 x 64 and 128 x 192 kernels keep each k-tile's row scales in their
     // stages: the block-scaled builder's counts)
     else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x160)
       c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, C<160>, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128NoCluster)
-      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _128, _128>, 16, 1>>(GemmKernel::Sm90TmaWgmma, out);
     else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x64NoCluster)
       c = g.scale_mode == ScaleMode::Block
               ? from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _64, _128>, 16, 1, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>>(

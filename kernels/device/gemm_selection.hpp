@@ -140,16 +140,13 @@ struct Candidate {
 // than the model says, where they do not the rule picks it by a small margin only.
 // The FP8 128x128x128 tile keeps 1.7, twice the 16-bit tile's earlier 0.85: the refit saw 16-bit
 // kernels only, and no FP8 suite times every candidate to refit it against.
-// The per-tensor FP8 128x128x128 tile without a cluster (Stream-K only: sm90::Fp8Gemm with
-// BN = 128 and ClusterM = 1, built for 65 to 128 tokens) at 1.82, twice the 16-bit tile's fitted
-// 0.91 without a cluster: an assumption until measured.
 // The per-tensor FP8 128x160x128 tile in clusters of 2 (sm90::Fp8Gemm with BN = 160, whole
 // tiles: a few hundred tokens) at 1.83: an assumption until measured, interpolated between the
 // FP8 128x192 tile's 1.92 and the clustered 128x128 tile's 1.7 linearly in operand bytes per MAC
 // ((128 + 160) / (128 x 160) lies 0.4 of the way from 128x192's (128 + 192) / (128 x 192) to
 // 128x128's 2 / 128): the rule the 16-bit rates follow, 128x192 between 128x256 and 128x128.
 // Assumptions of the model, which measurements in the tuning cache override.
-inline constexpr std::array<Candidate, 17> kSm90Candidates = {{
+inline constexpr std::array<Candidate, 16> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
@@ -165,7 +162,6 @@ inline constexpr std::array<Candidate, 17> kSm90Candidates = {{
     {128, 192, 128, {2, 1}, 1.92, Takes::Fp8Tn},
     {128, 160, 128, {2, 1}, 1.83, Takes::Fp8Tn},
     {128, 128, 128, {2, 1}, 1.7, Takes::Fp8Tn},
-    {128, 128, 128, {1, 1}, 1.82, Takes::Fp8Tn, Schedulers::StreamK},
     {128, 64, 128, {1, 1}, 1.16, Takes::Fp8Tn, Schedulers::StreamK},
 }};
 

@@ -53,10 +53,9 @@
 //                         bf16 (1)
 //   Fp8StreamK<A, B, D, BN>  Fp8 (BN = 256) and Fp8Small (BN = 128) under Stream-K: e4m3 x e4m3
 //                         to bf16 (2)
-//   Fp8Decode<A, B, D>, Fp8SoloStreamK<A, B, D>  per-tensor FP8 for few tokens (the kernel's N,
-//                         Y = X W^T run as D^T), no cluster, Stream-K: 128x64x128 (at most 64
-//                         tokens) and 128x128x128 (at most 128), e4m3 x e4m3 to bf16 (2; a unit
-//                         of their own, Fp8Few)
+//   Fp8Decode<A, B, D>    per-tensor FP8 for few tokens (the kernel's N, Y = X W^T run as D^T),
+//                         128x64x128 tiles, no cluster, Stream-K: at most 64 tokens, e4m3 x e4m3
+//                         to bf16 (1; a unit of its own, Fp8Few)
 //   Fp8Mid<A, B, D>       per-tensor FP8, 128x160x128 tiles in clusters of 2, whole tiles: a few
 //                         hundred tokens (320 = two tiles of 160, no padding), e4m3 x e4m3 to
 //                         bf16 (1; a unit of its own, Fp8Mid)
@@ -143,8 +142,6 @@ using Fp8StreamK = sm90::Fp8Gemm<A, B, D, BN, 2, sm90::StreamKTileScheduler>;
 template <class A, class B, class D>
 using Fp8Decode = sm90::Fp8Gemm<A, B, D, 64, 1, sm90::StreamKTileScheduler>;
 template <class A, class B, class D>
-using Fp8SoloStreamK = sm90::Fp8Gemm<A, B, D, 128, 1, sm90::StreamKTileScheduler>;
-template <class A, class B, class D>
 using Fp8Mid = sm90::Fp8Gemm<A, B, D, 160>;
 template <class A, class B>
 using Fp8Quantized = sm90::Fp8QuantizedGemm<A, B>;
@@ -202,7 +199,7 @@ using Kernels = std::tuple<
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,
     Shipped<Fp8StreamK<e4m3, e4m3, bf16, 256>, Unit::Fp8>,  Shipped<Fp8StreamK<e4m3, e4m3, bf16, 128>, Unit::Fp8>,
     Shipped<Fp8Quantized<e4m3, e4m3>, Unit::Fp8>,
-    Shipped<Fp8Decode<e4m3, e4m3, bf16>, Unit::Fp8Few>,    Shipped<Fp8SoloStreamK<e4m3, e4m3, bf16>, Unit::Fp8Few>,
+    Shipped<Fp8Decode<e4m3, e4m3, bf16>, Unit::Fp8Few>,
     Shipped<Fp8Mid<e4m3, e4m3, bf16>, Unit::Fp8Mid>,
     Shipped<Fp8Block, Unit::Fp8Block>,                Shipped<Fp8BlockStreamK, Unit::Fp8Block>,
     Shipped<Fp8BlockDecode, Unit::Fp8BlockDecode>,

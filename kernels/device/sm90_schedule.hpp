@@ -9,8 +9,7 @@
 //   Cooperative128x160           the same with 128 x 160 tiles (per-tensor FP8): a few hundred
 //                                tokens as the kernel's N (320 = two tiles of 160, no padding)
 //   Cooperative128x128           the same with 128 x 128 tiles
-//   Cooperative128x128NoCluster  128 x 128 tiles without a cluster (16-bit TN; per-tensor FP8
-//                                under Stream-K only: 65 to 128 tokens)
+//   Cooperative128x128NoCluster  128 x 128 tiles without a cluster (16-bit TN)
 //   Pingpong64x128               two consumer warpgroups each own 64 x 128 tiles, alternating,
 //                                without a cluster (16-bit TN)
 //   Cooperative128x64NoCluster   two consumer warpgroups share a 128 x 64 tile, without a
@@ -31,7 +30,7 @@
 // 128 x 128 tiles per consumer warpgroup (sm90::PingpongGemm<T, 128, 2, 128>, not built by the
 // library) win one shape of the tiles' table by less than Stream-K 128x256 does there.
 // Stream-K (choose_stream_k): where the list has a Stream-K kernel for the problem's types and
-// majors (sm90_kernel_list.hpp: Split, SmallSplit, Decode, Fp8StreamK, Fp8Decode, Fp8SoloStreamK,
+// majors (sm90_kernel_list.hpp: Split, SmallSplit, Decode, Fp8StreamK, Fp8Decode,
 // Fp8BlockStreamK, Fp8BlockDecode), the wave model compares it with
 // the rule's choice over whole tiles; the Stream-K kernel runs when the model predicts it more
 // than the margin faster and the caller gives its workspace; never for FP8's rowwise scales
@@ -203,11 +202,9 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 // its tile's rate assumed (gemm_selection.hpp), predicts it faster than the clustered 128 x 128
 // Stream-K kernel, whose tile is half padding there; past one tile of tokens the 128 x 128
 // kernel runs, as for 16 bits (bench/notes/fp8.md: the prediction for 64 and 128 tokens).
-// Per-tensor FP8 (Fp8Decode, Fp8SoloStreamK): the decode tile by the same gate, and the 128 x 128
-// tile without a cluster only where g's N is at most kDecodeExtent (one tile of tokens, each
-// weight tile read once): the kernel is built for 65 to 128 tokens, where the 16-bit tile
-// without a cluster beat the clustered Stream-K kernel (sm90_configs.hpp); past that the model's
-// whole-tile rivals were never measured against it.
+// Per-tensor FP8 (Fp8Decode): the decode tile by the same gate. (A 128 x 128 Stream-K tile
+// without a cluster for 65 to 128 tokens ran no faster than the clustered one on an H200:
+// 673.5 against 682.3 TFLOP/s at 128 x 7168 x 16384, bench/notes/fp8.md; it is not built.)
 inline constexpr std::int64_t kDecodeExtent = 128;
 inline constexpr std::int64_t kDecodeTileExtent = 64;
 inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
@@ -215,7 +212,6 @@ inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
   const bool tn16 = !is_fp8(g.element) && g.a.major == Major::Row && g.b.major == Major::Col;
   // (FP8 is TN; its rowwise scales never reach here: choose_stream_k)
   if (s == Schedule::Cooperative128x64NoCluster) return (tn16 || is_fp8(g.element)) && g.n <= kDecodeTileExtent;
-  if (s == Schedule::Cooperative128x128NoCluster) return g.n <= kDecodeExtent;
   return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
 }
 
@@ -306,9 +302,8 @@ inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape 
   const bool stream_k = scheduler == Decomposition::StreamK;
   for (const Schedule s : kSchedules)
     if (s.bm == tile_m && s.bn == tile_n && s.cluster_m == cluster.m) {
-      // (no Stream-K kernel without a cluster but the decode tiles': 128 x 64, and FP8's 128 x 128)
-      if (stream_k && s.cluster_m == 1 && s != Schedule::Cooperative128x64NoCluster && s != Schedule::Cooperative128x128NoCluster)
-        return std::nullopt;
+      // (no Stream-K kernel without a cluster but the decode tiles': 128 x 64)
+      if (stream_k && s.cluster_m == 1 && s != Schedule::Cooperative128x64NoCluster) return std::nullopt;
       return Sm90Config{s, stream_k, d};
     }
   return std::nullopt;

@@ -330,7 +330,7 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 68, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 67, "the shipped kernels (sm90_kernel_list.hpp's table)");
   // the D major, read off the epilogue: row-major for the MidRow kernels and Fp8BlockRows only
   constexpr set::KernelTraits mr = set::traits_of<set::MidRowSplit<set::f16>>, mc = set::traits_of<set::MidSplit<set::f16>>;
   static_assert(mr.d_major == Major::Row && mc.d_major == Major::Col && w.d_major == Major::Col && mr.bn == 192 && mr.stream_k &&
@@ -465,21 +465,19 @@ TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the sc
   // types (no Stream-K kernel of theirs).
   static_assert(set::traits_of<set::Fp8StreamK<float_e4m3_t, float_e4m3_t, bfloat16_t, 256>>.stream_k &&
                 set::traits_of<set::Fp8StreamK<float_e4m3_t, float_e4m3_t, bfloat16_t, 128>>.bn == 128);
-  // Few tokens, per-tensor: the decode tile and 128 x 128 without a cluster under Stream-K only,
-  // 128 x 160 in clusters of 2 over whole tiles; their tiles, clusters, schedulers and stage
-  // counts read off their types (8 stages of 24 KiB, 6 of 32 KiB, 5 of 36 KiB).
+  // Few tokens, per-tensor: the decode tile under Stream-K only, 128 x 160 in clusters of 2 over
+  // whole tiles; their tiles, clusters, schedulers and stage counts read off their types (8
+  // stages of 24 KiB, 5 of 36 KiB). No per-tensor FP8 kernel runs 128 x 128 without a cluster.
   using Fp8Dec = set::Fp8Decode<float_e4m3_t, float_e4m3_t, bfloat16_t>;
-  using Fp8Solo = set::Fp8SoloStreamK<float_e4m3_t, float_e4m3_t, bfloat16_t>;
   using Fp8Mid = set::Fp8Mid<float_e4m3_t, float_e4m3_t, bfloat16_t>;
-  constexpr set::KernelTraits fd = set::traits_of<Fp8Dec>, fs = set::traits_of<Fp8Solo>, fm = set::traits_of<Fp8Mid>;
+  constexpr set::KernelTraits fd = set::traits_of<Fp8Dec>, fm = set::traits_of<Fp8Mid>;
   static_assert(fd.bm == 128 && fd.bn == 64 && fd.cluster_m == 1 && fd.stream_k && !fd.block_scaled && fd.element == Element::E4M3 &&
                 fd.output == Element::BF16);
-  static_assert(fs.bm == 128 && fs.bn == 128 && fs.cluster_m == 1 && fs.stream_k && !fs.block_scaled);
   static_assert(fm.bm == 128 && fm.bn == 160 && fm.cluster_m == 2 && !fm.stream_k && !fm.block_scaled && fm.d_major == Major::Col);
   static_assert(sm90::runs_schedule(fd, sm90::Schedule::Cooperative128x64NoCluster) &&
-                sm90::runs_schedule(fs, sm90::Schedule::Cooperative128x128NoCluster) &&
                 sm90::runs_schedule(fm, sm90::Schedule::Cooperative128x160) && !sm90::runs_schedule(fm, sm90::Schedule::Cooperative128x128));
-  static_assert(Fp8Dec::Mainloop::Stages == 8 && Fp8Solo::Mainloop::Stages == 6 && Fp8Mid::Mainloop::Stages == 5);
+  static_assert(Fp8Dec::Mainloop::Stages == 8 && Fp8Mid::Mainloop::Stages == 5);
+  CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x128NoCluster, fp8(128, 7168, 16384)));
   static_assert(Fp8Mid::Mainloop::stage_b_bytes == 160 * 128 && Fp8Dec::Mainloop::stage_b_bytes == 64 * 128);
   CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x256, fp8(64, 7168, 16384)));
   CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x128, fp8(64, 7168, 16384)));

@@ -608,15 +608,16 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK(c.status.message.find("e5m2 inputs run on the sm90 TMA + wgmma kernel only") != std::string::npos);
     CHECK(c.status.message.find("compute capability 9.0") != std::string::npos);
     // few tokens, D row-major (Y = X W^T, run as D^T), with a workspace: the per-tensor decode tile
-    // (128x64x128, 8 stages of 24 KiB, no cluster, Stream-K) at 64 tokens, 128x128x128 without a
-    // cluster (6 stages) at 128, whole 128x160x128 tiles in clusters of 2 (5 stages of 36 KiB) at 320
+    // (128x64x128, 8 stages of 24 KiB, no cluster, Stream-K) at 64 tokens, 128x128x128 in clusters
+    // of 2 under Stream-K (6 stages) at 128, whole 128x160x128 tiles in clusters of 2 (5 stages of
+    // 36 KiB) at 320
     struct FewTokens {
       std::int64_t tokens, out, k;
       int tile_n, stages, cluster_m;
       Decomposition decomposition;
     };
     for (const FewTokens& f : {FewTokens{64, 7168, 16384, 64, 8, 1, Decomposition::StreamK},
-                               FewTokens{128, 7168, 16384, 128, 6, 1, Decomposition::StreamK},
+                               FewTokens{128, 7168, 16384, 128, 6, 2, Decomposition::StreamK},
                                FewTokens{320, 32576, 7168, 160, 5, 2, Decomposition::DataParallel}}) {
       INFO(f.tokens << " tokens");
       g = args(f.tokens, f.out, f.k, Element::E4M3, Major::Row, Major::Col, Major::Row);

@@ -1056,36 +1056,34 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
   run_fp8_scaled_case<__nv_bfloat16>({"blk_colD_refused", 256, 256, 256, 1, BL, E::BF16, false, 0, 1.0f, 0.0f}, next(), tol16, true);
   run_fp8_scaled_case<float>({"blk_f32_refused", 256, 256, 256, 1, BL, E::F32, true, 0, 1.0f, 0.0f}, next(), tol32, true);
   // Per-tensor scales at few tokens (Y = X W^T, D row-major: the kernels' N the tokens), with the
-  // workspace: the decode tile (128 x 64, no cluster, Stream-K) at 1 to 64 tokens, 128 x 128
-  // without a cluster under Stream-K at 65 to 128, whole 128 x 160 tiles in clusters of 2 at 320;
+  // workspace: the decode tile (128 x 64, no cluster, Stream-K) at 1 to 64 tokens, the clustered
+  // 128 x 128 Stream-K kernel at 65 to 128, whole 128 x 160 tiles in clusters of 2 at 320;
   // residues: tokens 1, 17, 63, 65, 100, 127, 160, 161, 320 (a tile's last columns, a second
   // tile of one column), outputs not a multiple of 128 (a cluster's tail CTA), K not a multiple of
   // 128, beta; each kernel forced past its rule too (two tiles of tokens on the decode tile, a
   // 160-column tile of one token), and a column-major D (the 160 columns along the outputs).
   const auto PT = tk::ScaleMode::PerTensor;
   constexpr const char* kDecode = "stream-k cooperative 128x64 no cluster";  // (hopper_sm90_schedule_test checks these
-  constexpr const char* kSolo = "stream-k cooperative 128x128 no cluster";   // names on 132 SMs)
+  constexpr const char* kSk128 = "stream-k cooperative 128x128";              // names on 132 SMs)
   constexpr const char* kMid = "cooperative 128x160";
   for (const Fp8ScaledCase& cs : {
            Fp8ScaledCase{"pt_dec_m64", 64, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kDecode},
            Fp8ScaledCase{"pt_dec_m1", 1, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kDecode},
            Fp8ScaledCase{"pt_dec_m63_residues", 63, 7000, 16016, 1, PT, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0, kDecode},
            Fp8ScaledCase{"pt_dec_m17_beta", 17, 2112, 7168, 1, PT, E::BF16, true, 0, 1.0f, 0.5f, false, true, 0, kDecode},
-           Fp8ScaledCase{"pt_solo_m128", 128, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kSolo},
-           Fp8ScaledCase{"pt_solo_m65_residues", 65, 7000, 16016, 1, PT, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0, kSolo},
-           Fp8ScaledCase{"pt_solo_m100_beta", 100, 7000, 16016, 1, PT, E::BF16, true, 8, 2.0f, -0.25f, false, true, 0, kSolo},
+           Fp8ScaledCase{"pt_sk128_m128", 128, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kSk128},
+           Fp8ScaledCase{"pt_sk128_m65_residues", 65, 7000, 16016, 1, PT, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0, kSk128},
+           Fp8ScaledCase{"pt_sk128_m100_beta", 100, 7000, 16016, 1, PT, E::BF16, true, 16, 2.0f, -0.25f, false, true, 0, kSk128},
            Fp8ScaledCase{"pt_mid_m320", 320, 32576, 7168, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, kMid},
-           Fp8ScaledCase{"pt_mid_m320_residues_beta", 320, 7000, 7008, 1, PT, E::BF16, true, 8, 2.0f, -0.25f, false, true, 0, kMid},
+           Fp8ScaledCase{"pt_mid_m320_residues_beta", 320, 7000, 7008, 1, PT, E::BF16, true, 16, 2.0f, -0.25f, false, true, 0, kMid},
            Fp8ScaledCase{"rw_mid_m320_residues", 320, 7000, 7008, 1, RW, E::BF16, true, 16, 0.5f, 0.0f, false, true, 0, kMid},
            // forced past the rule
-           Fp8ScaledCase{"pt_dec_forced_m127", 127, 4000, 7000, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, nullptr, false, kDecode},
-           Fp8ScaledCase{"pt_solo_forced_m160_beta", 160, 2112, 7168, 1, PT, E::BF16, true, 8, 1.0f, 0.5f, false, true, 0, nullptr, false,
-                         kSolo},
+           Fp8ScaledCase{"pt_dec_forced_m127", 127, 4000, 7008, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, true, 0, nullptr, false, kDecode},
            Fp8ScaledCase{"pt_mid_forced_m1", 1, 7000, 4112, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0, nullptr, false, kMid},
            Fp8ScaledCase{"pt_mid_forced_m160", 160, 7168, 16384, 1, PT, E::BF16, true, 0, 1.0f, 0.0f, false, false, 0, nullptr, false, kMid},
            Fp8ScaledCase{"pt_mid_forced_m161_residues_beta", 161, 7000, 7008, 1, PT, E::BF16, true, 16, 0.5f, 0.5f, false, false, 0, nullptr,
                          false, kMid},
-           Fp8ScaledCase{"pt_mid_forced_colD", 200, 2000, 1040, 1, PT, E::BF16, false, 8, 1.0f, 0.0f, false, false, 0, nullptr, false, kMid},
+           Fp8ScaledCase{"pt_mid_forced_colD", 200, 2000, 1040, 1, PT, E::BF16, false, 16, 1.0f, 0.0f, false, false, 0, nullptr, false, kMid},
            // (small enough for the sanitizer run, TESSERA_SMALL=1)
            Fp8ScaledCase{"pt_dec_m33_small", 33, 1000, 2000, 1, PT, E::BF16, true, 16, 0.5f, 0.5f, false, true, 0, kDecode}})
     run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);

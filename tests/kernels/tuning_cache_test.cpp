@@ -380,9 +380,8 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
   CHECK_FALSE(sm90::config_of(64, 128, {1, 1}, Decomposition::StreamK));   // no Stream-K ping-pong kernel
   CHECK(sm90::config_of(128, 128, {1, 1}, Decomposition::DataParallel) ==
         sm90::Sm90Config{Schedule::Cooperative128x128NoCluster, false});
-  // (Stream-K kernels run clusters of 2 but the decode tiles': 128x64 without a cluster, and per-tensor
-  // FP8's 128x128 without a cluster, Stream-K only)
-  CHECK(sm90::config_of(128, 128, {1, 1}, Decomposition::StreamK) == sm90::Sm90Config{Schedule::Cooperative128x128NoCluster, true});
+  // (Stream-K kernels run clusters of 2 but the decode tiles': 128x64 without a cluster)
+  CHECK_FALSE(sm90::config_of(128, 128, {1, 1}, Decomposition::StreamK));
   CHECK(sm90::config_of(128, 160, {2, 1}, Decomposition::DataParallel) == sm90::Sm90Config{Schedule::Cooperative128x160, false});
   CHECK(sm90::config_of(128, 64, {1, 1}, Decomposition::StreamK) == sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, true});
   CHECK_FALSE(sm90::config_of(128, 64, {2, 1}, Decomposition::StreamK));
@@ -395,8 +394,11 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
   // each schedule's candidate names it back (the tuning cache's records: tile, cluster, scheduler)
   for (const Schedule s : sm90::kSchedules)
     for (const Element e : {Element::BF16, Element::E4M3}) {
-      // (no FP8 ping-pong candidate, no 16-bit 128x160 one; FP8 128x192: the block-scaled kernel's tile)
-      if ((s == Schedule::Pingpong64x128 && is_fp8(e)) || (s == Schedule::Cooperative128x160 && !is_fp8(e))) continue;
+      // (no FP8 ping-pong or 128x128-without-a-cluster candidate, no 16-bit 128x160 one; FP8
+      // 128x192: the block-scaled kernel's tile)
+      if (((s == Schedule::Pingpong64x128 || s == Schedule::Cooperative128x128NoCluster) && is_fp8(e)) ||
+          (s == Schedule::Cooperative128x160 && !is_fp8(e)))
+        continue;
       const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::Both);
       CHECK(sm90::config_of(c.tile_m, c.tile_n, c.cluster, Decomposition::DataParallel) == sm90::Sm90Config{s, false});
     }
