@@ -22,7 +22,10 @@
 //                            operands' alignment is 16 bytes, else element copies.
 //   Sm90 + OpClassTensorOp   CollectiveMainloopSm90TmaWgmma: TMA + wgmma, warp-specialized,
 //                            cooperative (KernelTmaWarpSpecializedCooperative, the default: one
-//                            consumer warpgroup per 64 rows of the tile) or ping-pong
+//                            consumer warpgroup per 64 rows of the tile, BM 64 or 128; BM 256,
+//                            BN <= 128: two consumer warpgroups of two wgmma atoms along M each,
+//                            128 x BN per warpgroup, 20 % fewer shared-memory bytes per MAC
+//                            than 64 x 256 at BN 128) or ping-pong
 //                            (KernelTmaWarpSpecializedPingpong: BM = 64 or 128, two consumer
 //                            warpgroups with a whole tile each, in turn (BM 128: two wgmma
 //                            atoms along M per warpgroup); its epilogue a staging slot each:
@@ -465,8 +468,14 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static_assert(!RowsOfA || BN % 128 == 0,
                 "CollectiveBuilder (SM90 tensor op, block-scaled, row scales of A): BN a multiple of 128 (each accumulator "
                 "column's 128-column block of B is static)");
-  static_assert(Pingpong || (BM % 64 == 0 && BM <= 128),
-                "CollectiveBuilder (SM90 tensor op, cooperative): BM is 64 or 128 (a consumer warpgroup per 64 rows)");
+  static_assert(Pingpong || BM == 64 || BM == 128 || BM == 256,
+                "CollectiveBuilder (SM90 tensor op, cooperative): BM is 64, 128 (a consumer warpgroup per 64 rows) or 256 (two "
+                "consumer warpgroups of two wgmma atoms along M each)");
+  // BM 256: a consumer thread holds 2 atoms' accumulators, 2 BN / 2 f32 (BN 128: 128, as a
+  // 64 x 256 warpgroup tile's); more would not fit beside the operands' registers.
+  static_assert(Pingpong || BM != 256 || BN <= 128,
+                "CollectiveBuilder (SM90 tensor op, cooperative 256-row tile): BN at most 128 (each consumer warpgroup's "
+                "128 x BN accumulators: 128 f32 per thread at BN 128)");
   static_assert(!Pingpong || BM == 64 || BM == 128,
                 "CollectiveBuilder (SM90 tensor op, ping-pong): BM is 64 or 128 (each consumer warpgroup owns a whole tile: "
                 "one or two wgmma atoms along M)");
@@ -477,7 +486,9 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                 "a staging slot per consumer; tf32 runs cooperative)");
   static_assert(BN % 8 == 0 && BN <= 256, "CollectiveBuilder (SM90 tensor op): one wgmma spans BN: a multiple of 8 up to 256");
   static_assert(BK * Bytes % 32 == 0, "CollectiveBuilder (SM90 tensor op): a BK row is whole 32-byte swizzle rows");
-  static constexpr int ConsumerWarpgroups = Pingpong ? 1 : BM / 64;  // per tile (ping-pong 128: the TiledMma's M repeat of 2)
+  // Per tile: ping-pong one (BM 128: the TiledMma's M repeat of 2); cooperative one per 64 rows
+  // up to two (BM 256: two warpgroups, each the TiledMma's M repeat of 2, rows 64 w and 128 + 64 w).
+  static constexpr int ConsumerWarpgroups = Pingpong ? 1 : builder_detail::min_int(BM / 64, 2);
   // The TMA-store epilogue's staging sets: ping-pong's two consumers store different tiles at once.
   static constexpr int EpilogueSlots = Pingpong ? 2 : 1;
   static constexpr int ClusterM = builder_detail::extent<ClusterShape, 0>;

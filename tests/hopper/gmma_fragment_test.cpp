@@ -215,6 +215,10 @@ TEST_CASE("partition_fragment_A/B: the mainloop's hand-built descriptors, bit fo
   check_fragments_against_mainloop<tfloat32_t, 256, Major::K, Major::K, 16, 2, 1, 32, 2>();
   // 8-bit (e4m3, s8): K-major only, AtomK 32; a 128-byte swizzle row is 128 elements of K.
   check_fragments_against_mainloop<float_e4m3_t, 256, Major::K, Major::K, 128, 2, 1, 128, 3>();
+  // The cooperative 256-row tile: two warpgroups, each the TiledMma's M repeat of 2 (rows 64 w
+  // and 128 + 64 w), 256x128x128 FP8 and 256x128x64 bf16 in 4 stages, as the builder plans them.
+  check_fragments_against_mainloop<float_e4m3_t, 128, Major::K, Major::K, 128, 2, 2, 128, 4>();
+  check_fragments_against_mainloop<bfloat16_t, 128, Major::K, Major::K, 128, 2, 2, 64, 4>();
   check_fragments_against_mainloop<int8_t, 128, Major::K, Major::K, 32, 1, 2, 64, 2>();
 }
 
@@ -338,9 +342,12 @@ TEST_CASE("gemm(tiled_mma, ...) on descriptor fragments: one wgmma per (k, m, n)
 // consumer warpgroups, A K-major (64B swizzle, 32 of K per stage), B MN-major (128B), two
 // stages accumulated (ScaleOut::Zero over NaN accumulators, then One): every thread's every
 // accumulator against the reference product at the (m, n) its C partition names.
-TEST_CASE("gemm(tiled_mma, ...) on the host: wgmma SS emulated through the descriptors") {
-  constexpr int W = 2, BM = 64 * W, N = 64, BK = 32, Stages = 2;
-  constexpr auto smem_a = GMMA::make_smem_layout<16, Major::K, 64>(make_shape(C<BM>{}, C<BK>{}, C<Stages>{}));
+// (AtomsM 2: the cooperative 256-row tile, each warpgroup the TiledMma's M repeat of 2; K-major
+// A with the 128-byte swizzle, 64 of K per stage, as the builder makes it.)
+template <int W, int AtomsM, int N, int BK, int SwizzleA>
+void check_ss_emulation() {
+  constexpr int BM = 64 * W * AtomsM, Stages = 2;
+  constexpr auto smem_a = GMMA::make_smem_layout<16, Major::K, SwizzleA>(make_shape(C<BM>{}, C<BK>{}, C<Stages>{}));
   constexpr auto smem_b = GMMA::make_smem_layout<16, Major::MN, 128>(make_shape(C<N>{}, C<BK>{}, C<Stages>{}), tuple<_2, _1, _3>{});
   constexpr int a_elements = int(cosize(smem_a.inner())), b_elements = int(cosize(smem_b.inner()));
   // (on a 2^18-byte boundary: the descriptors' addresses, the pointers modulo the shared window, start at 0)
@@ -375,7 +382,13 @@ TEST_CASE("gemm(tiled_mma, ...) on the host: wgmma SS emulated through the descr
       for (int k = 0; k < Stages * BK; ++k) want += av(m, k) * bv(n, k);
       wrong += c[std::size_t(m + BM * n)] != want;
     }
+  INFO(BM << " x " << N << " x " << BK << ", " << W << " warpgroups, M repeat " << AtomsM);
   CHECK(wrong == 0);
+}
+
+TEST_CASE("gemm(tiled_mma, ...) on the host: wgmma SS emulated through the descriptors") {
+  check_ss_emulation<2, 1, 64, 32, 64>();
+  check_ss_emulation<2, 2, 128, 64, 128>();  // 256 x 128: 128 x 128 per warpgroup
 }
 
 // The host's RS wgmma: A from registers (partition_fragment_A of the tile's shape, filled from

@@ -19,6 +19,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -36,29 +37,44 @@
 
 using namespace tessera;
 
-TEST_CASE("sm90 epilogue: C coordinates are value 0's plus thread 0's constants, covering the tile once") {
-  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(_2{}, _1{}, _1{})));
-  const auto tile = make_shape(_128{}, _256{});
+// W warpgroups of the 64 x BN atom along M, repeated AtomsM times over BM = 64 W AtomsM rows:
+// every thread's value v at its value 0 plus thread 0's value v, the tile covered once, and
+// warpgroup w's rows those of its A operand in the mainloop: 64 w + 64 W i .. + 63 for repeat i
+// (value v of repeat i is accumulator v + V i, V = BN / 2).
+template <int W, int AtomsM, int BN>
+void check_c_partition() {
+  constexpr int BM = 64 * W * AtomsM, V = BN / 2, values = AtomsM * V;
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto tile = make_shape(C<BM>{}, C<BN>{});
   const auto id = make_identity_tensor(tile);
   const auto c0 = tiled.get_slice(0).partition_C(id);
-  REQUIRE(int(size(c0)) == 128);
-  std::set<std::pair<int64_t, int64_t>> seen;
-  int bad = 0;
-  for (int t = 0; t < 256; ++t) {
+  REQUIRE(int(size(c0)) == values);
+  REQUIRE(int(size<1>(c0)) == AtomsM);
+  std::vector<int> owners(size_t(BM * BN), 0);
+  int bad = 0, wrong_rows = 0;
+  for (int t = 0; t < W * 128; ++t) {
     const auto ct = tiled.get_slice(t).partition_C(id);
     const auto base = ct(0);
-    for (int v = 0; v < 128; ++v) {
+    for (int v = 0; v < values; ++v) {
       const auto x = ct(v), d = c0(v), z = c0(0);
       const int64_t m = int64_t(get<0>(x)), n = int64_t(get<1>(x));
       bad += m != int64_t(get<0>(base)) + int64_t(get<0>(d)) - int64_t(get<0>(z));
       bad += n != int64_t(get<1>(base)) + int64_t(get<1>(d)) - int64_t(get<1>(z));
-      seen.insert({m, n});
+      ++owners[size_t(m + BM * n)];
+      const int i = v / V;  // the M repeat of accumulator v
+      wrong_rows += m / 64 != t / 128 + W * i;
     }
   }
+  INFO(BM << " x " << BN << ", " << W << " warpgroups, M repeat " << AtomsM);
   CHECK(bad == 0);
-  CHECK(seen.size() == 128u * 256u);
-  // Thread t of warpgroup w holds rows 64w .. 64w+63 (the mainloop's A rows for warpgroup w).
-  for (int t = 0; t < 256; ++t) CHECK(int64_t(get<0>(tiled.get_slice(t).partition_C(id)(0))) / 64 == t / 128);
+  CHECK(wrong_rows == 0);
+  CHECK(std::count(owners.begin(), owners.end(), 1) == BM * BN);  // every (m, n) owned by exactly one thread
+}
+
+TEST_CASE("sm90 epilogue: C coordinates are value 0's plus thread 0's constants, covering the tile once") {
+  check_c_partition<2, 1, 256>();  // cooperative 128 x 256: warpgroup w rows 64 w ..
+  check_c_partition<1, 2, 128>();  // ping-pong 128 x 128 per consumer
+  check_c_partition<2, 2, 128>();  // cooperative 256 x 128: warpgroup w rows 64 w .. and 128 + 64 w ..
 }
 
 // The view kernels/collective/sm90_epilogue_tma.cuh stages through (EpilogueStaging):
@@ -186,6 +202,8 @@ TEST_CASE("sm90 TMA-store epilogue: stmatrix staging puts each part's values at 
   // cooperative 128 x 160 (per-tensor FP8 for a few hundred tokens: its C fragment is the 16-bit
   // wgmma's): two parts of 80 columns (10 KiB of a buffer), 5 stmatrix x4 each
   check_stmatrix_staging<128, 2, 1, 160>();
+  // cooperative 256 x 128: each warpgroup's two M repeats (rows 64 w, 128 + 64 w) one part each, in turn
+  check_stmatrix_staging<256, 2, 2, 128>();
 }
 
 // The epilogue under the next tile (pack, then store_packed): each thread converts all its
@@ -255,6 +273,7 @@ TEST_CASE("sm90 TMA-store epilogue: the packed fragment stages every part as the
   check_packed_staging<128, 2, 1, 192, kernels::Major::Col>();
   check_packed_staging<128, 2, 1, 160, kernels::Major::Col>();
   check_packed_staging<128, 1, 2, 256, kernels::Major::Col>();  // two M repeats in one warpgroup's fragment
+  check_packed_staging<256, 2, 2, 128, kernels::Major::Col>();  // cooperative 256 x 128: two warpgroups of two repeats
 }
 
 // The fused pack's bias in registers (PackedBias, collective/sm90_epilogue_tma.cuh): along N
@@ -300,6 +319,7 @@ TEST_CASE("sm90 TMA-store epilogue: the fused pack's bias slots hold each value'
   check_packed_bias_slots<128, 2, 256>();  // the fused kernels' tile
   check_packed_bias_slots<128, 1, 256>();  // two M repeats per warpgroup
   check_packed_bias_slots<128, 2, 192>();
+  check_packed_bias_slots<256, 2, 128>();  // cooperative 256 x 128: two warpgroups of two M repeats
 }
 
 // Staging slots (EpilogueStaging::first, buffer): the ping-pong kernel's two consumers (one
@@ -307,11 +327,11 @@ TEST_CASE("sm90 TMA-store epilogue: the fused pack's bias slots hold each value'
 // tile, one slot). Every (slot, warpgroup) writes a buffer of its own among the Slots x W, and
 // the slot's view (from first(slot)) puts each of that warpgroup's values in that buffer, at
 // the staging layout's offset: two consumers' tiles never share a buffer or its named barrier.
-template <int W, int AtomsM, int Slots>
+template <int W, int AtomsM, int Slots, int BN = 256>
 void check_staging_slots() {
-  using S = kernels::sm90::EpilogueStaging<16, 256, W, AtomsM>;
-  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<256>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
-  const auto id = make_identity_tensor(make_shape(C<64 * W * AtomsM>{}, _256{}));
+  using S = kernels::sm90::EpilogueStaging<16, BN, W, AtomsM>;
+  const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
+  const auto id = make_identity_tensor(make_shape(C<64 * W * AtomsM>{}, C<BN>{}));
   std::vector<bfloat16_t> buffers(size_t(Slots * W * S::buffer_elements));
   std::set<int> owned;
   int bad = 0;
@@ -339,6 +359,7 @@ TEST_CASE("sm90 TMA-store epilogue: each slot's warpgroups stage into buffers of
   check_staging_slots<1, 1, 2>();  // ping-pong 64 x 256 per consumer: a slot each
   check_staging_slots<1, 2, 2>();  // ping-pong 128 x 256 per consumer (two M repeats in one buffer)
   check_staging_slots<2, 1, 1>();  // cooperative: one slot, a buffer per warpgroup
+  check_staging_slots<2, 2, 1, 128>();  // cooperative 256 x 128: a buffer per warpgroup, its two M repeats in turn
 }
 
 // Where each part's TMA store (and C load) starts (EpilogueStaging::part_origin): part h of
@@ -368,7 +389,8 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
     check_part_origins<16, 256, 1, 1>();  // ping-pong
     check_part_origins<16, 256, 1, 2>();  // one warpgroup, two M repeats
     check_part_origins<32, 256, 2, 1>();  // an f32 D: four parts per repeat
-    check_part_origins<16, 128, 2, 2>();
+    check_part_origins<16, 128, 2, 2>();  // cooperative 256 x 128: two warpgroups of two M repeats
+    check_part_origins<32, 128, 2, 2>();  // the same, an f32 D: two parts of 64 per repeat
     check_part_origins<16, 64, 2, 1>();   // cooperative 128 x 64: one part per warpgroup
     check_part_origins<16, 192, 2, 1>();  // cooperative 128 x 192: two parts of 96 columns
     check_part_origins<32, 192, 2, 1>();  // an f32 D: three parts of 64

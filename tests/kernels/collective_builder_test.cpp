@@ -291,6 +291,38 @@ static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_fp8_pp::Collect
                              kernels::sm90::GemmTmaWarpSpecializedPingpong<
                                  S90_fp8_pp::CollectiveOp, CollectiveEpilogueBuilder<S90_fp8_pp, bfloat16_t, 8>::CollectiveOp,
                                  kernels::sm90::WholeTileScheduler>>);
+// The cooperative 256-row tile (cuBLASLt's 256x128 for FP8): two consumer warpgroups of
+// 128 x 128, each the TiledMma's M repeat of 2 (rows 64 w and 128 + 64 w), 128 accumulators
+// per consumer thread as 64 x 256's. FP8 256x128x128 and 16-bit 256x128x64 stages are both
+// 32 + 16 KiB: 4 stages (192 KiB) beside the two 16 KiB staging buffers; a 5th would need
+// 272 KiB. Each warpgroup stages its two 64 x 128 repeats in turn through its own buffer.
+using S90_fp8_c256 = CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16, float,
+                                       tuple<_256, _128, _128>, _2x1, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
+using S90_bf16_c256 = Build<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, KMajor, 8, tuple<_256, _128, _64>, _2x1>;
+static_assert(std::is_same_v<S90_fp8_c256::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                           tuple<_256, _128, _128>, float_e4m3_t, GMMA::Major::K,
+                                                                           GMMA::Major::K, 128, float_e4m3_t>> &&
+              S90_fp8_c256::ConsumerWarpgroups == 2 && S90_fp8_c256::EpilogueSlots == 1 && S90_fp8_c256::Stages == 4 &&
+              S90_fp8_c256::StageBytesA == 32 * 1024 && S90_fp8_c256::StageBytesB == 16 * 1024 && S90_fp8_c256::SwizzleBytes == 128 &&
+              sizeof(S90_fp8_c256::StorageBesideDefaultEpilogue<4>) <= std::size_t(arch::Sm90::smem_capacity) &&
+              sizeof(S90_fp8_c256::StorageBesideDefaultEpilogue<5>) > std::size_t(arch::Sm90::smem_capacity));
+static_assert(std::is_same_v<CollectiveEpilogueBuilder<S90_fp8_c256, bfloat16_t, 8>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 256, 128, 2, Activation::Identity, 1, Major::Col>> &&
+              CollectiveEpilogueBuilder<S90_fp8_c256, bfloat16_t, 8>::smem_bytes == 2 * kernels::sm90::epilogue_staging_bytes);
+static_assert(std::is_same_v<S90_bf16_c256::CollectiveOp,
+                             kernels::sm90::CollectiveMainloopSm90TmaWgmma<kernels::sm90::MainloopTmaWarpSpecializedCooperative<4, 2, 2>,
+                                                                           tuple<_256, _128, _64>, bfloat16_t, GMMA::Major::K,
+                                                                           GMMA::Major::K, 128, bfloat16_t>> &&
+              S90_bf16_c256::ConsumerWarpgroups == 2 && S90_bf16_c256::Stages == 4 &&
+              std::is_same_v<CollectiveEpilogueBuilder<S90_bf16_c256, bfloat16_t, 8>::CollectiveOp,
+                             kernels::sm90::CollectiveEpilogueSm90TmaStore<bfloat16_t, 256, 128, 2, Activation::Identity, 1, Major::Col>>);
+static_assert(std::is_same_v<gemm_kernel_t<GemmProblemShape, S90_fp8_c256::CollectiveOp,
+                                           CollectiveEpilogueBuilder<S90_fp8_c256, bfloat16_t, 8>::CollectiveOp,
+                                           kernels::sm90::WholeTileScheduler>,
+                             kernels::sm90::GemmTmaWarpSpecialized<
+                                 S90_fp8_c256::CollectiveOp, CollectiveEpilogueBuilder<S90_fp8_c256, bfloat16_t, 8>::CollectiveOp,
+                                 kernels::sm90::WholeTileScheduler>>);
 // An e4m3 D of FP8 inputs: through a tree epilogue with direct stores only (the builder's
 // static_assert refuses the TMA-store schedules for it), here the prebuilt quantized-output tree
 // with the GEMM's fields (sm90::Fp8QuantizedGemm).

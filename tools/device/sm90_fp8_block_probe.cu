@@ -52,6 +52,12 @@
 //         same bytes in flight in finer steps); its ns/ktile is per 128 of K, as the others'
 //   eo2   d256 with its epilogue under the next tile's first 2 k-tiles (EpilogueUnderNextTile<2>,
 //         the 16-bit kernels' shipped order): the epilogue hidden without ping-pong's traffic
+//   c256  the cooperative kernel with 256x128x128 tiles (cuBLASLt's tile): two consumer warpgroups
+//         of 128x128 each (two m64n128k32 atoms along M, rows 64 w and 128 + 64 w), 8 KiB of
+//         shared memory per 2 x 64x128x32 MACs against d256's 10 KiB per 64x256x32; 4 stages of
+//         48 KiB; clusters of 2 along M (B shared; cuBLASLt's clusters along N, sharing A, are
+//         not built). Its D must equal d256's bit for bit (each element's k32 steps in the same
+//         order): checked, as r2 against r
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
@@ -104,7 +110,8 @@
   X(19, "s3", "per-tensor 128x256 c2, 3 stages (d256, StageCount<3>)", Check::Unscaled, false)                           \
   X(20, "pp-c4", "per-tensor ping-pong 64x256 per warpgroup c4 (ns/ktile per 64x256)", Check::Unscaled, false)             \
   X(21, "k64", "per-tensor 128x256x64 c2 (d256 with BK 64; ns/ktile per 128 of K)", Check::Unscaled, false)              \
-  X(22, "eo2", "per-tensor 128x256 c2, epilogue under the next tile's 2 k-tiles", Check::Unscaled, false)
+  X(22, "eo2", "per-tensor 128x256 c2, epilogue under the next tile's 2 k-tiles", Check::Unscaled, false)            \
+  X(23, "c256", "per-tensor 256x128 c2 (along M), 128x128 per warpgroup (bitwise d256)", Check::Unscaled, false)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (per-
@@ -357,6 +364,16 @@ template <> struct Variant<21> {
 };
 template <> struct Variant<22> {
   using type = typename s9::with_epilogue_order<s9::Fp8Gemm<Fp8, Fp8, bfloat16_t>, s9::EpilogueUnderNextTile<2>>::type;
+};
+
+// (the builder's cooperative 256-row tile: ConsumerWarpgroups 2, the TiledMma's M repeat of 2)
+template <> struct Variant<23> {
+  using type = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                         kernels::KMajor, 16, float, tuple<_256, _128, _128>, tuple<_2, _1, _1>,
+                                                         kernels::StageCountAuto, kernels::KernelTmaWarpSpecializedCooperative>,
+                              bfloat16_t>;
+  static_assert(type::Mainloop::ConsumerWarpgroups == 2 && type::Mainloop::AtomsM == 2 && type::Mainloop::Stages == 4,
+                "c256: two consumer warpgroups of two m64 atoms each, 4 stages of 48 KiB");
 };
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
@@ -685,7 +702,8 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     // variants against a; the per-tensor ones against d256 for information: the same k32 steps
     // in the same order per element, so the same bits are expected, but only FP64 decides)
     const Variant& v = *ready[q];
-    const bool twin_r = v.id == 13, per_tensor = !v.block && v.id != 4;
+    // (c256 against d256: each element's k32 steps in the same order, so the same bits: checked)
+    const bool twin_r = v.id == 13, twin_d256 = v.id == 23, per_tensor = !v.block && v.id != 4;
     const std::vector<uint16_t>* ref = twin_r ? (have_r ? &r_bits : nullptr)
                                        : v.check == Check::Block ? (have_a ? &a_bits : nullptr)
                                        : per_tensor && have_d256 ? &d256_bits
@@ -696,6 +714,7 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     if (v.id == 4 && outcomes[q].ok) d256_bits = bits, have_d256 = true;
     if (v.id == 12 && outcomes[q].ok) r_bits = bits, have_r = true;
     if (twin_r && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (r2 must equal r bit for bit; -1: r not run)
+    if (twin_d256 && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (c256 must equal d256 bit for bit; -1: d256 not run)
     all_ok &= outcomes[q].ok;
   }
   std::vector<std::vector<float>> t;
