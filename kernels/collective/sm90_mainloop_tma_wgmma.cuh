@@ -5,7 +5,9 @@
 //   CollectiveMainloopSm90TmaWgmma<Policy, TileShape, Element, MajorA, MajorB, SwizzleBytes, ElementB>
 //     Policy     MainloopTmaWarpSpecializedCooperative<Stages, ConsumerWarpgroups>
 //     TileShape  tuple<C<BM>, C<BN>, C<BK>>: the CTA tile; consumer warpgroup w takes rows
-//                64w .. 64w+63 (BM = 64 * ConsumerWarpgroups) and all BN columns
+//                64w .. 64w+63 of each 64 * ConsumerWarpgroups (the TiledMma's M repeats:
+//                BM / (64 * ConsumerWarpgroups) of them, 2 for the cooperative 256-row tile and
+//                ping-pong's 128) and all BN columns
 //     Element    bfloat16_t or half_t (f32 accumulation); float: f32 words in gmem and smem,
 //                multiplied as tf32 (wgmma m64nNk8, A and B K-major only); float_e4m3_t or
 //                float_e5m2_t: FP8 (wgmma m64nNk32, A and B K-major only), A's type

@@ -1,8 +1,9 @@
 // GEMM kernel, SM90: warp-specialized, persistent, cooperative.
 //   warpgroup 0        producer: gives registers back (setmaxnreg), one thread issues the TMA
 //                      copies of every tile's k-tiles into the mainloop's smem ring
-//   warpgroups 1 .. W  consumers: take registers, run the mainloop's wgmmas on their 64 rows
-//                      of each tile, then the epilogue's stores
+//   warpgroups 1 .. W  consumers: take registers, run the mainloop's wgmmas on their rows of
+//                      each tile (64, or two 64-row blocks 64 W apart where the TiledMma
+//                      repeats along M: BM 256), then the epilogue's stores
 // Work units come from the persistent scheduler (grid ~ SMs); producer and consumers walk
 // the same unit sequence, each with its own pipeline state. A unit is a whole tile
 // (WholeTileScheduler); under Stream-K (StreamKTileScheduler, a kernel of its own that the

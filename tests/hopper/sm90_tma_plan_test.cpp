@@ -30,11 +30,11 @@ constexpr auto mn_tile = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_s
 constexpr auto mn_tile_256 = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(_256{}, _64{}), tuple<_2, _1>{});
 
 // plan[batched][divided], as the mainloop keeps them.
-template <class Stage>
+template <int Bits = 16, int BK = 64, class Stage>
 constexpr auto plans(Stage const& stage, bool k_major, int64_t rows) {
   struct P { TmaPlan<4> p[2][2]; } r{};
   for (int b = 0; b < 2; ++b)
-    for (int d = 0; d < 2; ++d) r.p[b][d] = make_tma_plan<4, 16>(stage, k_major, rows, 64, tma_arrangement(b == 1, d == 1));
+    for (int d = 0; d < 2; ++d) r.p[b][d] = make_tma_plan<4, Bits>(stage, k_major, rows, BK, tma_arrangement(b == 1, d == 1));
   return r;
 }
 constexpr auto k_plans = plans(k_tile, true, 128);
@@ -61,6 +61,14 @@ static_assert(k_plans.p[0][0].boxes.count == 1 && k_plans.p[0][1].boxes.count ==
 static_assert(mn_plans.p[0][0].boxes.count == 2 && mn_plans.p[0][1].boxes.count == 1 && mn_plans.p[0][1].boxes.rank == 3);
 static_assert(mn_plans_256.p[0][0].boxes.count == 4 && mn_plans_256.p[0][1].boxes.count == 1);
 static_assert(mn_plans.p[1][1].boxes.rank == 4 && mn_plans.p[1][1].boxes.mode_of_dim[3] == 2);
+// The cooperative 256-row FP8 tile's A stage (256 x 128 one-byte elements, K-major, 32 KiB)
+// and a cluster pair's part of its B (64 x 128): one box each (256 rows: TMA's largest box dim).
+constexpr auto fp8_a_256 = GMMA::make_smem_layout<8, GMMA::Major::K, 128>(make_shape(_256{}, _128{}), tuple<_1, _2>{});
+constexpr auto fp8_b_part = GMMA::make_smem_layout<8, GMMA::Major::K, 128>(make_shape(_64{}, _128{}), tuple<_1, _2>{});
+constexpr auto fp8_a_256_plans = plans<8, 128>(fp8_a_256, true, 256);
+constexpr auto fp8_b_part_plans = plans<8, 128>(fp8_b_part, true, 64);
+static_assert(all_ok(fp8_a_256_plans, 32768) && all_ok(fp8_b_part_plans, 8192) && fp8_a_256_plans.p[0][0].boxes.count == 1 &&
+              fp8_b_part_plans.p[0][0].boxes.count == 1);
 
 // Static against run-time coordinates of every box of a plan at a tile origin.
 template <class Boxes, int... Q>

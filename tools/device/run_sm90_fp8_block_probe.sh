@@ -25,14 +25,16 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-fp8-block-probe}
 B=${BUILD:-/tmp/tessera-fp8-block-probe-build}
 MAX_S=${MAX_S:-240}
-VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c, d, e, e-sa, d128; all: "0 1 ... 22")
+VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c, d, e, e-sa, d128; all: "0 1 ... 23")
 # Per-tensor variants against d256 (4; list it first: the others' D is compared with its bits):
 # 15 pp (ping-pong 64x256 per warpgroup, c2), 16 pp128 (ping-pong 128x128, c2; its cooperative
 # twin is d128, 11), 17 c1 (no cluster), 18 c4 (clusters of 4), 19 s3 (3 stages), 20 pp-c4
 # (ping-pong 64x256, clusters of 4), 21 k64 (BK 64, 8 stages), 22 eo2 (the epilogue under the
-# next tile's 2 k-tiles), e.g.
+# next tile's 2 k-tiles), 23 c256 (cooperative 256x128x128, 128x128 per consumer warpgroup,
+# clusters of 2 along M; its D must equal d256's bit for bit: bench/notes/fp8.md), e.g.
 #   OUT=$OUT VARIANTS="4 11 15 16 17 18 19 20 21 22" NCU_VARIANTS="4 22" MAX_S=400 bash tools/device/run_sm90_fp8_block_probe.sh
 # and A/B pairs after it: $BUILD/probe --reps 30 --variants 4,22 [--gap-us 2000] 4096 7168 16384 8192 8192 8192
+#   OUT=$OUT VARIANTS="4 23" NCU_VARIANTS="" MAX_S=200 bash tools/device/run_sm90_fp8_block_probe.sh
 # (a variant whose object fails to build is reported and left out; the others still run)
 NCU_VARIANTS=${NCU_VARIANTS-"13 12"}  # (r2, then r; empty: no ncu)
 NCU_MIN_S=${NCU_MIN_S:-40}
