@@ -514,6 +514,38 @@ TEST_CASE("sm90 FP8: the mainloop's types, the kernel list's FP8 kernels, the sc
   CHECK(!sm90::as_column_major_d(g).element_b.has_value());
 }
 
+namespace {
+// The cooperative 256 x 128 FP8 tile (probe variant c256; not in the kernel list): the builder's
+// BM 256, two consumer warpgroups of 128 x 128 (the TiledMma's M repeat of 2), clusters of 2 along M.
+using Coop256 = sm90::Sm90Kernel<CollectiveBuilder<arch::Sm90, OpClassTensorOp, float_e4m3_t, KMajor, 16, float_e4m3_t, KMajor, 16, float,
+                                                   tuple<_256, _128, _128>, tuple<_2, _1, _1>, StageCountAuto,
+                                                   KernelTmaWarpSpecializedCooperative>,
+                                 bfloat16_t>;
+}  // namespace
+
+TEST_CASE("sm90 FP8 cooperative 256 x 128: two warpgroups of two M repeats, its storage, contracts and raster") {
+  using M = Coop256::Mainloop;
+  using E = Coop256::Epilogue;
+  // The mainloop's TiledMma is two m64n128k32 atoms along M (one per warpgroup), repeated twice
+  // over the 256 rows: 2 x 64 f32 per consumer thread, as d256's one m64n256k32.
+  static_assert(std::is_same_v<M::TiledMma, decltype(make_tiled_mma(MMA_Atom<SM90_64xNx32_F32E4M3E4M3_SS<128>>{},
+                                                                    make_layout(make_shape(_2{}, _1{}, _1{}))))>);
+  static_assert(M::ConsumerWarpgroups == 2 && M::AtomsM == 2 && M::AtomValues == 64 && sizeof(M::Accumulators) == 128 * sizeof(float));
+  static_assert(M::Stages == 4 && M::stage_a_bytes == 256 * 128 && M::stage_b_bytes == 128 * 128 && M::ClusterM == 2 &&
+                M::ConsumerArrivals == 4 * 2 * 2);
+  // The epilogue: a 16 KiB buffer per warpgroup, each warpgroup's two repeats staged in turn.
+  static_assert(E::AtomsM == 2 && E::Buffers == 2 && E::Parts == 1);
+  static_assert(Coop256::Threads == 384 && Coop256::smem_bytes <= arch::Sm90::smem_capacity &&
+                Coop256::smem_bytes >= 4 * 48 * 1024 + 2 * sm90::epilogue_staging_bytes);
+  const GemmArguments g = fp8(7168, 4096, 16384);  // the kernel's view of 4096 tokens x 7168 outputs: D^T column-major
+  CHECK(Coop256::can_implement(Coop256::arguments_of(g)));
+  CHECK(has(Coop256::can_implement(Coop256::arguments_of(fp8(256, 128, 128, Element::E5M2, Element::E4M3))), GemmStatus::Unsupported,
+            "built for e4m3"));
+  // The raster: cluster tiles of 2 x 256 rows by 128 columns (D^T: the weight's 7168 rows, 4096 tokens), 128 k-tiles.
+  const auto sc = Coop256::scheduler_of(Coop256::arguments_of(g));
+  CHECK((sc.raster.tiles_m == 14 && sc.raster.tiles_n == 32 && sc.k_tiles == 128));
+}
+
 TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-scaled one, D^T's scales") {
   using Block = set::Fp8Block;
   constexpr set::KernelTraits b = set::traits_of<Block>;

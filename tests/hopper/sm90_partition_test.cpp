@@ -2,7 +2,8 @@
 //  - the epilogue's residue predicates: in the cooperative TiledMma (two wgmma 64x256 atoms
 //    along M), every thread's value v sits at its value 0 plus thread 0's value v (the thread
 //    and value parts of the C layout never carry), and the 256 threads x 128 values cover the
-//    128 x 256 tile once;
+//    128 x 256 tile once; likewise the 256 x 128 tile (the same TiledMma of 64x128 atoms
+//    repeated twice along M: warpgroup w owns rows 64 w and 128 + 64 w) and ping-pong's 128 x 128;
 //  - the TMA-store epilogue's staging view, for a 16-bit and an f32 D: the TiledMma's C
 //    partition of it puts each (m, n) of the tile at the staging layout's offset in its
 //    warpgroup's buffer, each part's columns once; the f32 staging tile is two TMA boxes;
