@@ -24,8 +24,9 @@
 //                            cooperative (KernelTmaWarpSpecializedCooperative, the default: one
 //                            consumer warpgroup per 64 rows of the tile, BM 64 or 128; BM 256,
 //                            BN <= 128: two consumer warpgroups of two wgmma atoms along M each,
-//                            128 x BN per warpgroup, 20 % fewer shared-memory bytes per MAC
-//                            than 64 x 256 at BN 128) or ping-pong
+//                            128 x BN per warpgroup: each atom reads its own A and B, 1.2x the
+//                            shared-memory bytes per MAC of a 64 x 256 warpgroup tile; measured
+//                            level with 128 x 256 for FP8, bench/notes/fp8.md) or ping-pong
 //                            (KernelTmaWarpSpecializedPingpong: BM = 64 or 128, two consumer
 //                            warpgroups with a whole tile each, in turn (BM 128: two wgmma
 //                            atoms along M per warpgroup); its epilogue a staging slot each:
