@@ -123,7 +123,7 @@ TEST_CASE("sm90 epilogue under the next tile: a CTA with one unit stores it afte
 // them (the next unit's first partial sums: here NaN, so that a value or a reduction read after
 // the head shows). pack() runs the tree over the accumulators (the host emulation,
 // tree::evaluate_tile) into the packed 16-bit values; store() writes those to D. D and the amax
-// must equal the tree run tile by tile after each mainloop (today's order), bit for bit.
+// must equal the tree run tile by tile after each mainloop (the after-tile order), bit for bit.
 namespace {
 
 namespace tr = tessera::kernels::tree;
@@ -195,7 +195,7 @@ struct TreeSteps {
 
 }  // namespace
 
-TEST_CASE("sm90 epilogue under the next tile: a tree with an amax gives today's D and amax, bit for bit (generated)") {
+TEST_CASE("sm90 epilogue under the next tile: a tree with an amax gives the after-tile order's D and amax, bit for bit (generated)") {
   rc::prop("trees", [] {
     TreeProblem pr;
     pr.bm = *rc::gen::inRange<int64_t>(1, 6);
@@ -211,7 +211,7 @@ TEST_CASE("sm90 epilogue under the next tile: a tree with an amax gives today's 
     pr.sa = *rc::gen::container<std::vector<float>>(size_t(pr.n), value);
     pr.sb = *rc::gen::container<std::vector<float>>(size_t(pr.m), value);
     for (float x : *rc::gen::container<std::vector<float>>(size_t(pr.m), value)) pr.bias.push_back(Bf16(x));
-    // today's order: each tile's tree over its complete accumulators
+    // the after-tile order: each tile's tree over its complete accumulators
     std::vector<Bf16> want(size_t(pr.m * pr.n), Bf16(0.0f));
     const auto p = pr.params();
     for (int64_t u = 0; u < units; ++u)

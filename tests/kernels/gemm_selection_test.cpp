@@ -1,5 +1,5 @@
 // The SM90 selection rule (kernels/device/gemm_selection.hpp) on the host: the choice is the
-// model's best candidate (to the margin), never predicted slower than today's 128x256 tile,
+// model's best candidate (to the margin), never predicted slower than the default 128x256 tile (kSm90Default),
 // takes the problem, and its data-parallel prediction is the closed-form wave quantization.
 // The hidden case "[.table]" prints docs/scheduling.md's table of predicted efficiencies.
 #include <catch2/catch.hpp>
@@ -19,7 +19,7 @@ namespace {
 GemmShape bf16_tn(std::int64_t m, std::int64_t n, std::int64_t k) { return {m, n, k, 1, Element::BF16, Element::BF16, Major::Row, Major::Col}; }
 }  // namespace
 
-TEST_CASE("select_sm90: the model's best candidate, never worse than today's tile", "[kernels]") {
+TEST_CASE("select_sm90: the model's best candidate, never worse than the default tile", "[kernels]") {
   rc::prop("generated problems, types, majors and SM counts", [] {
     GemmShape s;
     s.m = *rc::gen::inRange<std::int64_t>(1, 20000), s.n = *rc::gen::inRange<std::int64_t>(1, 20000);
@@ -58,15 +58,15 @@ TEST_CASE("select_sm90: the model's best candidate, never worse than today's til
     RC_ASSERT(c.clusters * c.cluster.size() <= sms);
     // Today's tile (whole tiles) where it takes the problem: the choice predicts no worse.
     if (candidate_takes(kSm90Default, s) && sms >= 2) {
-      const Sm90Choice today = predict(kSm90Default, s, sms, scheduler_for(kSm90Default, s, sms, false));
-      RC_ASSERT(c.efficiency * (1 + kSelectionMargin) >= today.efficiency);
+      const Sm90Choice dflt = predict(kSm90Default, s, sms, scheduler_for(kSm90Default, s, sms, false));
+      RC_ASSERT(c.efficiency * (1 + kSelectionMargin) >= dflt.efficiency);
       // Data-parallel: the wave quantization in closed form, tiles / (waves x SMs), with padding.
       const std::int64_t tiles = ((s.m + 255) / 256) * ((s.n + 255) / 256) * s.batch;  // 2x1 clusters of 128x256
       const std::int64_t clusters = sms / 2, waves = (tiles + clusters - 1) / clusters;
       const double k_tiles = double((s.k + 63) / 64);
       const double want = double(s.m) * double(s.n) * double(s.k) * double(s.batch) /
                           (double(sms) * double(waves) * k_tiles * 128.0 * 256.0 * 64.0);
-      RC_ASSERT(std::abs(today.efficiency - want) <= 1e-12 * want);
+      RC_ASSERT(std::abs(dflt.efficiency - want) <= 1e-12 * want);
     }
   });
   // No candidate for f32 inputs that are not TN, nor for sizes <= 0.
@@ -102,34 +102,34 @@ TEST_CASE("select_sm90: the problem as the kernel runs it", "[kernels]") {
 }
 
 TEST_CASE("select_sm90: the issue's shapes on a 132-SM H100/H200", "[kernels]") {
-  // Where today's tile quantizes badly (under 80% of the SMs' rate) the rule moves away from it
+  // Where the default tile quantizes badly (under 80% of the SMs' rate) the rule moves away from it
   // and predicts better; elsewhere it keeps it.
   for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{512, 4096, 14336}, {3072, 3072, 3072}, {128, 8192, 8192},
                                 {1000, 1000, 1000}, {4096, 4096, 4096}, {8192, 8192, 1024}, {8192, 8192, 8192}}) {
     const GemmShape s = bf16_tn(m, n, k);
     const Sm90Choice c = select_sm90(s, 132);
-    const Sm90Choice today = predict(kSm90Default, s, 132, scheduler_for(kSm90Default, s, 132, false));
+    const Sm90Choice dflt = predict(kSm90Default, s, 132, scheduler_for(kSm90Default, s, 132, false));
     INFO(m << "x" << n << "x" << k << ": " << c.tile_m << "x" << c.tile_n << " " << c.cluster.m << "x" << c.cluster.n << " "
-           << to_string(c.scheduler) << " " << c.efficiency << " against " << today.efficiency);
+           << to_string(c.scheduler) << " " << c.efficiency << " against " << dflt.efficiency);
     const bool kept = c.tile_m == 128 && c.tile_n == 256 && c.cluster.m == 2 && c.scheduler == Decomposition::DataParallel;
-    CHECK(kept == (today.efficiency >= 0.8));
-    CHECK(c.efficiency >= today.efficiency);
-    if (!kept) CHECK(c.efficiency > (1 + kSelectionMargin) * today.efficiency);  // (replaced past the margin only)
+    CHECK(kept == (dflt.efficiency >= 0.8));
+    CHECK(c.efficiency >= dflt.efficiency);
+    if (!kept) CHECK(c.efficiency > (1 + kSelectionMargin) * dflt.efficiency);  // (replaced past the margin only)
   }
 }
 
 TEST_CASE("select_sm90: the documentation's table", "[.table]") {
-  std::printf("| shape (bf16 TN) | 128x256 2x1 data-parallel (today) | chosen | predicted |\n|---|---|---|---|\n");
+  std::printf("| shape (bf16 TN) | 128x256 2x1 data-parallel (the default) | chosen | predicted |\n|---|---|---|---|\n");
   for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{512, 4096, 14336}, {3072, 3072, 3072}, {128, 8192, 8192},
                                 {1000, 1000, 1000}, {4096, 4096, 4096}, {8192, 8192, 1024}, {8192, 8192, 8192}}) {
     const GemmShape s = bf16_tn(m, n, k);
-    const auto today_sched = scheduler_for(kSm90Default, s, 132, false);
-    const Sm90Choice today = predict(kSm90Default, s, 132, today_sched);
+    const auto dflt_sched = scheduler_for(kSm90Default, s, 132, false);
+    const Sm90Choice dflt = predict(kSm90Default, s, 132, dflt_sched);
     const Sm90Choice c = select_sm90(s, 132);
     std::printf("| %lldx%lldx%lld | %.3f (%lld tiles, %lld waves of %lld) | %dx%d %dx%d %s (dp %lld, units %lld) | %.3f |\n",
-                (long long)m, (long long)n, (long long)k, today.efficiency, (long long)today_sched.tile_count(),
-                (long long)((today_sched.tile_count() + today_sched.clusters - 1) / today_sched.clusters),
-                (long long)today_sched.clusters, c.tile_m, c.tile_n, c.cluster.m, c.cluster.n, to_string(c.scheduler),
+                (long long)m, (long long)n, (long long)k, dflt.efficiency, (long long)dflt_sched.tile_count(),
+                (long long)((dflt_sched.tile_count() + dflt_sched.clusters - 1) / dflt_sched.clusters),
+                (long long)dflt_sched.clusters, c.tile_m, c.tile_n, c.cluster.m, c.cluster.n, to_string(c.scheduler),
                 (long long)c.plan.dp_tiles, (long long)c.plan.sk_units, c.efficiency);
   }
 }
