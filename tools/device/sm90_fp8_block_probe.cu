@@ -75,7 +75,8 @@
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
 // sampled elements (||D - ref|| / ||ref|| over the samples < 1e-2); the block variants' D
 // against a's bit for bit (count of differing elements and the relative norm); the per-tensor
-// variants' against d256's where d256 ran first (printed, not a check: FP64 decides).
+// variants' against d256's where d256 ran first (printed; required equal for c256, d256r, c256r
+// and d128r, the same k32 steps per element; for the others FP64 decides).
 // Timing: warm-up, then rounds: a lead-in kernel, then every variant once in a rotated order
 // (round r starts at variant r mod V), each between its own CUDA events; medians per variant
 // and the ratio of b's median to each (> 1: faster than b; d256's where b is not run); ns per
