@@ -399,6 +399,7 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
     check_part_origins<16, 192, 2, 1, kernels::Major::Row>();  // row-major 128 x 192: three parts of 64
     check_part_origins<16, 256, 2, 1, kernels::Major::Row>();  // row-major: two parts of 128
     check_part_origins<32, 128, 2, 1, kernels::Major::Row>();  // row-major f32: two parts of 64
+    check_part_origins<16, 128, 2, 2, kernels::Major::Row>();  // row-major 256 x 128: one part per M repeat
   });
 }
 
@@ -416,7 +417,7 @@ TEST_CASE("sm90 TMA-store epilogue: each part's store starts at its rows and col
 template <class T, class S, int BN, class Tiled, class Id, class SD, class Tag>
 void stage_row_major_part(Tiled const& tiled, Id const& id, SD const& sD, int t, int h, Tag const& tag) {
   const auto ct = tiled.get_slice(t).partition_C(id);
-  T staged[BN / 2];
+  T staged[decltype(size(tiled.get_slice(t).partition_C(sD)))::value];
   auto frag = make_tensor(&staged[0], make_layout(shape(tiled.get_slice(t).partition_C(sD))));
   for (int v = 0; v < int(size(frag)); ++v) frag(v) = T::from_bits(tag(int64_t(get<0>(ct(v))), int64_t(get<1>(ct(v)))));
   const auto stsm = S::template stsm<T>(tiled).get_slice(t);
@@ -428,9 +429,11 @@ void stage_row_major_part(Tiled const& tiled, Id const& id, SD const& sD, int t,
     copy(Copy_Atom<SM90_U32x4_STSM_N, T>{}, src(make_coord(_, k), h / S::Parts, 0), dst(make_coord(_, k), h / S::Parts, 0));
 }
 
-template <class T, int BN>
+// AtomsM = 2: the cooperative 256-row tile (each warpgroup's rows 64 w and 128 + 64 w staged
+// one M repeat after the other through its own buffer).
+template <class T, int BN, int AtomsM = 1>
 void check_row_major_staging() {
-  constexpr int W = 2, AtomsM = 1, BM = 128;
+  constexpr int W = 2, BM = 64 * W * AtomsM;
   using S = kernels::sm90::EpilogueStaging<16, BN, W, AtomsM, kernels::Major::Row>;
   static_assert(S::Cols % 64 == 0 && S::Cols <= 128 && BN % S::Cols == 0, "row-major parts: whole 128-byte rows, at most 16 KiB");
   const auto tiled = make_tiled_mma(MMA_Atom<SM90_64xNx16_F32BF16BF16_SS<BN>>{}, make_layout(make_shape(C<W>{}, _1{}, _1{})));
@@ -441,7 +444,7 @@ void check_row_major_staging() {
   (void)make_tma_copy<SM90_TMA_STORE, S::boxes, 16>(
       a, make_layout(make_shape(int64_t(4096), int64_t(4096)), make_stride(int64_t(4096), int64_t(1))), S::staging);
   const auto boxes = tma::make_tile_boxes<S::boxes>(a, S::staging);
-  INFO("BN " << BN << ": " << tma::to_string(boxes.rule) << ", boxes " << a.boxes);
+  INFO("BM " << BM << " BN " << BN << ": " << tma::to_string(boxes.rule) << ", boxes " << a.boxes);
   REQUIRE(boxes.ok());
   REQUIRE(boxes.count == S::boxes);
   REQUIRE(boxes.tx_bytes == uint32_t(64 * S::Cols * 2));
@@ -499,7 +502,7 @@ void check_row_major_staging() {
       const auto st = tiled.get_slice(t).partition_C(sD);
       for (int v = 0; v < int(size(st)); ++v) {
         const int64_t m = int64_t(get<0>(ct(v))), n = int64_t(get<1>(ct(v)));
-        if (n / S::Cols != h % S::Parts) continue;  // another part's value
+        if (n / S::Cols != h % S::Parts || m / (64 * W) != h / S::Parts) continue;  // another part's value
         c_wrong += st(v).bits != tag(m, n);
       }
     }
@@ -516,6 +519,8 @@ TEST_CASE("sm90 TMA-store epilogue, row-major D: stmatrix staging and the TMA bo
   check_row_major_staging<half_t, 128>();
   check_row_major_staging<half_t, 192>();
   check_row_major_staging<half_t, 256>();
+  check_row_major_staging<bfloat16_t, 128, 2>();  // the cooperative 256 x 128 tile: two M repeats per warpgroup
+  check_row_major_staging<half_t, 128, 2>();
 }
 
 TEST_CASE("sm90 persistent scheduler: every tile once, grouped raster (generated)") {

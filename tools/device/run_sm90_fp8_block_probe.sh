@@ -31,10 +31,14 @@ VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c,
 # twin is d128, 11), 17 c1 (no cluster), 18 c4 (clusters of 4), 19 s3 (3 stages), 20 pp-c4
 # (ping-pong 64x256, clusters of 4), 21 k64 (BK 64, 8 stages), 22 eo2 (the epilogue under the
 # next tile's 2 k-tiles), 23 c256 (cooperative 256x128x128, 128x128 per consumer warpgroup,
-# clusters of 2 along M; its D must equal d256's bit for bit: bench/notes/fp8.md), e.g.
+# clusters of 2 along M; its D must equal d256's bit for bit: bench/notes/fp8.md), and the tokens
+# along the tile's M (D row-major, the problem untransposed: the cluster pair shares the weight
+# tile, as cuBLASLt's): 24 d256r (128x256), 25 c256r (256x128), 26 d128r (128x128), each bitwise
+# d256, e.g.
 #   OUT=$OUT VARIANTS="4 11 15 16 17 18 19 20 21 22" NCU_VARIANTS="4 22" MAX_S=400 bash tools/device/run_sm90_fp8_block_probe.sh
 # and A/B pairs after it: $BUILD/probe --reps 30 --variants 4,22 [--gap-us 2000] 4096 7168 16384 8192 8192 8192
 #   OUT=$OUT VARIANTS="4 23" NCU_VARIANTS="" MAX_S=200 bash tools/device/run_sm90_fp8_block_probe.sh
+#   OUT=$OUT VARIANTS="4 22 23 24 25 26" NCU_VARIANTS="" MAX_S=200 bash tools/device/run_sm90_fp8_block_probe.sh
 # (a variant whose object fails to build is reported and left out; the others still run)
 NCU_VARIANTS=${NCU_VARIANTS-"13 12"}  # (r2, then r; empty: no ncu)
 NCU_MIN_S=${NCU_MIN_S:-40}

@@ -58,12 +58,25 @@
 //         48 KiB; clusters of 2 along M (B shared; cuBLASLt's clusters along N, sharing A, are
 //         not built). Its D must equal d256's bit for bit (each element's k32 steps in the same
 //         order): checked, as r2 against r
+// The cluster's direction: cuBLASLt's kernel pairs its CTAs along the tokens, so that the pair
+// shares the WEIGHT tile; d256 and c256 run D^T (M' the weight's rows), so their pairs along M'
+// share the tokens' tile. These run the caller's problem untransposed (A = X, tokens along the
+// tile's M; B = W; D row-major through the row-major TMA-store epilogue), so their pairs along M
+// are two token tiles sharing the weight tile by multicast, as cuBLASLt's:
+//   d256r  d256's tile (128 tokens x 256 weights x 128), clusters of 2 along the tokens
+//   c256r  c256's tile (256 tokens x 128 weights x 128, two warpgroups of 128 x 128): cuBLASLt's
+//          256 (weights) x 128 (tokens) tile turned around, both tile and cluster along the tokens
+//   d128r  128 x 128 (the per-tensor twin of r), clusters of 2 along the tokens
+// Each element's k32 steps run in the same order as d256's, so their D must equal d256's bit for
+// bit (checked, as c256's). The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
+// them would be off by 1.125) are applied by the epilogue whatever D's major.
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
 // Checks: D poisoned (NaN) before each checked launch; every element written; FP64 on
 // sampled elements (||D - ref|| / ||ref|| over the samples < 1e-2); the block variants' D
 // against a's bit for bit (count of differing elements and the relative norm); the per-tensor
-// variants' against d256's where d256 ran first (printed, not a check: FP64 decides).
+// variants' against d256's where d256 ran first (printed; required equal for c256, d256r, c256r
+// and d128r, the same k32 steps per element; for the others FP64 decides).
 // Timing: warm-up, then rounds: a lead-in kernel, then every variant once in a rotated order
 // (round r starts at variant r mod V), each between its own CUDA events; medians per variant
 // and the ratio of b's median to each (> 1: faster than b; d256's where b is not run); ns per
@@ -91,32 +104,35 @@
   X(0, "a", "block 128x128 c2 together (Fp8Block, shipped)", Check::Block, true)                                       \
   X(1, "b", "block 128x192 c2 turns (Fp8BlockWide, shipped)", Check::Block, true)                                      \
   X(2, "c", "block 128x192 c2 together", Check::Block, true)                                                           \
-  X(3, "d", "per-tensor 128x192 c2 (no promotion at all)", Check::Unscaled, false)                                     \
-  X(4, "d256", "per-tensor 128x256 c2 (Fp8, shipped)", Check::Unscaled, false)                                         \
+  X(3, "d", "per-tensor 128x192 c2 (no promotion at all)", Check::PerTensor, false)                                     \
+  X(4, "d256", "per-tensor 128x256 c2 (Fp8, shipped)", Check::PerTensor, false)                                         \
   X(5, "e", "128x192 turns, NO promotion (unscaled sums, TIMING ONLY)", Check::Unscaled, true)                         \
   X(6, "e-sa", "128x192 turns, promoted by the block scale only (TIMING ONLY)", Check::BlockOnly, true)                \
   X(7, "e-tog", "128x192 together, NO promotion (unscaled sums, TIMING ONLY)", Check::Unscaled, true)                  \
   X(8, "f", "block 128x192 c2 turns, column scales as float2 pairs", Check::Block, true)                               \
   X(9, "g", "block 128x128 c2 together, 2 partial fragments (wait_group 1)", Check::Block, true)                       \
   X(10, "a-t", "block 128x128 c2 turns", Check::Block, true)                                                           \
-  X(11, "d128", "per-tensor 128x128 c2 (Fp8Small, shipped)", Check::Unscaled, false)                                  \
+  X(11, "d128", "per-tensor 128x128 c2 (Fp8Small, shipped)", Check::PerTensor, false)                                  \
   X(12, "r", "block 128x128 c2, tokens along M, D row-major, promoted after each wait", Check::Block, true)           \
   X(13, "r2", "block 128x128 c2, tokens along M, D row-major, promoted under the next k-tile", Check::Block, true)      \
   X(14, "r2-sk", "r2 under Stream-K (k-ranges starting anywhere; fix-up order: not bitwise r)", Check::Block, true)      \
-  X(15, "pp", "per-tensor ping-pong 64x256 per warpgroup c2 (ns/ktile per 64x256)", Check::Unscaled, false)                \
-  X(16, "pp128", "per-tensor ping-pong 128x128 per warpgroup c2 (ns/ktile per 128x128)", Check::Unscaled, false)          \
-  X(17, "c1", "per-tensor 128x256 no cluster (d256, ClusterM 1)", Check::Unscaled, false)                                  \
-  X(18, "c4", "per-tensor 128x256 clusters of 4 (d256, ClusterM 4)", Check::Unscaled, false)                               \
-  X(19, "s3", "per-tensor 128x256 c2, 3 stages (d256, StageCount<3>)", Check::Unscaled, false)                           \
-  X(20, "pp-c4", "per-tensor ping-pong 64x256 per warpgroup c4 (ns/ktile per 64x256)", Check::Unscaled, false)             \
-  X(21, "k64", "per-tensor 128x256x64 c2 (d256 with BK 64; ns/ktile per 128 of K)", Check::Unscaled, false)              \
-  X(22, "eo2", "per-tensor 128x256 c2, epilogue under the next tile's 2 k-tiles", Check::Unscaled, false)            \
-  X(23, "c256", "per-tensor 256x128 c2 (along M), 128x128 per warpgroup (bitwise d256)", Check::Unscaled, false)
+  X(15, "pp", "per-tensor ping-pong 64x256 per warpgroup c2 (ns/ktile per 64x256)", Check::PerTensor, false)                \
+  X(16, "pp128", "per-tensor ping-pong 128x128 per warpgroup c2 (ns/ktile per 128x128)", Check::PerTensor, false)          \
+  X(17, "c1", "per-tensor 128x256 no cluster (d256, ClusterM 1)", Check::PerTensor, false)                                  \
+  X(18, "c4", "per-tensor 128x256 clusters of 4 (d256, ClusterM 4)", Check::PerTensor, false)                               \
+  X(19, "s3", "per-tensor 128x256 c2, 3 stages (d256, StageCount<3>)", Check::PerTensor, false)                           \
+  X(20, "pp-c4", "per-tensor ping-pong 64x256 per warpgroup c4 (ns/ktile per 64x256)", Check::PerTensor, false)             \
+  X(21, "k64", "per-tensor 128x256x64 c2 (d256 with BK 64; ns/ktile per 128 of K)", Check::PerTensor, false)              \
+  X(22, "eo2", "per-tensor 128x256 c2, epilogue under the next tile's 2 k-tiles", Check::PerTensor, false)            \
+  X(23, "c256", "per-tensor 256x128 c2 (along M), 128x128 per warpgroup (bitwise d256)", Check::PerTensor, false)        \
+  X(24, "d256r", "per-tensor 128x256 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false) \
+  X(25, "c256r", "per-tensor 256x128 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false) \
+  X(26, "d128r", "per-tensor 128x128 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false)
 
 namespace fp8_probe {
-// What a variant's D is checked against: the block mode's definition, the unscaled sum (per-
-// tensor scales of 1, or no promotion), or the sum scaled by W's block scales alone.
-enum class Check { Block, Unscaled, BlockOnly };
+// What a variant's D is checked against: the block mode's definition, the unscaled sum (no
+// promotion), the sum scaled by W's block scales alone, or the sum times the per-tensor scales.
+enum class Check { Block, Unscaled, BlockOnly, PerTensor };
 // A variant's kernel behind plain function pointers (each object instantiates one kernel).
 struct Ops {
   bool (*initialize)(const tessera::kernels::GemmArguments& caller, std::string& why);  // the caller's view
@@ -134,6 +150,7 @@ FP8_PROBE_VARIANTS(FP8_PROBE_DECLARE)
 #ifdef TESSERA_FP8_PROBE_VARIANT
 // ---------------------------------------------------------------- one variant's kernel
 #include "../../kernels/device/sm90_gemm.cuh"
+#include "../../kernels/device/sm90_kernel_list.hpp"
 
 namespace fp8_probe {
 using namespace tessera;
@@ -376,14 +393,40 @@ template <> struct Variant<23> {
                 "c256: two consumer warpgroups of two m64 atoms each, 4 stages of 48 KiB");
 };
 
+// The tokens along the tile's M (the caller's problem untransposed: A = X, B = W, D row-major
+// through the row-major TMA-store epilogue): clusters of 2 along M are two token tiles sharing
+// the weight tile (B) by multicast, cuBLASLt's pairing. The per-tensor scales are applied by the
+// epilogue's scale pass (the kernel's FP8 step before the store, whatever D's major).
+template <class Tile>
+using TokensAlongM = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                               kernels::KMajor, 16, float, Tile, tuple<_2, _1, _1>, kernels::StageCountAuto,
+                                                               kernels::KernelTmaWarpSpecializedCooperative>,
+                                    bfloat16_t, s9::WholeTileScheduler, kernels::Activation::Identity, kernels::Major::Row>;
+template <> struct Variant<24> {
+  using type = TokensAlongM<tuple<_128, _256, _128>>;
+  static_assert(type::Mainloop::Stages == 4 && type::Mainloop::AtomsM == 1, "d256r: d256's mainloop (4 stages of 48 KiB)");
+};
+template <> struct Variant<25> {
+  using type = TokensAlongM<tuple<_256, _128, _128>>;
+  static_assert(type::Mainloop::ConsumerWarpgroups == 2 && type::Mainloop::AtomsM == 2 && type::Mainloop::Stages == 4,
+                "c256r: c256's mainloop (two consumer warpgroups of two m64 atoms each, 4 stages of 48 KiB)");
+};
+template <> struct Variant<26> {
+  using type = TokensAlongM<tuple<_128, _128, _128>>;
+  static_assert(type::Mainloop::Stages == 6 && type::Mainloop::AtomsM == 1, "d128r: d128's mainloop (6 stages of 32 KiB)");
+};
+
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
+// Whether the kernel runs the caller's row-major D as it is (its M the tokens), not as D^T.
+constexpr bool kRowMajorD = kernels::device::sm90_set::traits_of<Kernel>.d_major == kernels::Major::Row;
+static_assert(!Kernel::Mainloop::RowsOfA || kRowMajorD, "the block rows kernels write a row-major D");
 using Op = s9::GemmSm90<Kernel>;
 namespace {
 Op* op = nullptr;
 bool initialize(const kernels::GemmArguments& caller, std::string& why) {
   if (op == nullptr) op = new Op();
   // (the kernel's view: D^T column-major, or the caller's row-major D for the tokens-along-M kernel)
-  const kernels::GemmArguments view = Kernel::Mainloop::RowsOfA ? caller : s9::as_column_major_d(caller);
+  const kernels::GemmArguments view = kRowMajorD ? caller : s9::as_column_major_d(caller);
   if constexpr (Kernel::Mainloop::BlockScaled) {
     // Whichever the orientation, the row scales the kernel copies are the caller's scale_a (the
     // tokens') and its 128 x 128 blocks the caller's scale_b (the weight's): docs/gemm.md.
@@ -430,7 +473,7 @@ int resident_clusters() { return Op::hardware_info(&s9::gemm_sm90_entry<Kernel>)
 #define FP8_PROBE_CAT(a, b) FP8_PROBE_CAT2(a, b)
 Ops FP8_PROBE_CAT(variant_, TESSERA_FP8_PROBE_VARIANT)() {
   return {&initialize, &run, &resident_clusters, int(Kernel::Mainloop::BM), int(Kernel::Mainloop::BN), int(Kernel::Mainloop::ClusterM),
-          int(Kernel::Mainloop::Stages), Kernel::Mainloop::RowsOfA};
+          int(Kernel::Mainloop::Stages), kRowMajorD};
 }
 }  // namespace fp8_probe
 
@@ -449,7 +492,7 @@ struct Variant {
   const char* letter;
   const char* what;
   Check check;
-  bool block;  // the block mode's arguments (else per-tensor scales of 1)
+  bool block;  // the block mode's arguments (else per-tensor scales: Problem::tensor_scale_*)
   Ops ops;
 };
 std::vector<Variant> all_variants() {
@@ -493,6 +536,12 @@ struct Problem {
   int64_t m, n, k, kb, ld_sa, nb;
   uint8_t *x = nullptr, *w = nullptr;
   float *sa = nullptr, *sb = nullptr;
+  // The per-tensor scales (one f32 each in device memory, 256 bytes apart as torch's separate
+  // tensors): not 1, so that a kernel that skipped them fails the FP64 check; their product is
+  // exact in f32 and the same in either operand order (the D^T kernels swap the two).
+  static constexpr float tensor_scale_a = 0.75f, tensor_scale_b = 1.5f;
+  static constexpr int tensor_scale_b_at = 64;  // (floats: b's offset from a)
+  float* tensor_scales = nullptr;
   uint16_t *d = nullptr, *d_ref = nullptr;
   std::vector<float> h_sa, h_sb;
   Problem(int64_t m_, int64_t n_, int64_t k_) : m(m_), n(n_), k(k_) {
@@ -513,12 +562,16 @@ struct Problem {
     SM90_CUDA(cudaMalloc(&sb, h_sb.size() * 4));
     SM90_CUDA(cudaMemcpy(sa, h_sa.data(), h_sa.size() * 4, cudaMemcpyHostToDevice));
     SM90_CUDA(cudaMemcpy(sb, h_sb.data(), h_sb.size() * 4, cudaMemcpyHostToDevice));
+    float ts[2 * tensor_scale_b_at] = {};
+    ts[0] = tensor_scale_a, ts[tensor_scale_b_at] = tensor_scale_b;
+    SM90_CUDA(cudaMalloc(&tensor_scales, sizeof ts));
+    SM90_CUDA(cudaMemcpy(tensor_scales, ts, sizeof ts, cudaMemcpyHostToDevice));
     SM90_CUDA(cudaDeviceSynchronize());
   }
   ~Problem() {
-    for (void* p : {(void*)x, (void*)w, (void*)sa, (void*)sb, (void*)d, (void*)d_ref}) cudaFree(p);
+    for (void* p : {(void*)x, (void*)w, (void*)sa, (void*)sb, (void*)tensor_scales, (void*)d, (void*)d_ref}) cudaFree(p);
   }
-  // tessera::gemm's arguments (the caller's view): block scales, or per-tensor scales of 1.
+  // tessera::gemm's arguments (the caller's view): block scales, or per-tensor scales.
   kernels::GemmArguments arguments(bool block) const {
     kernels::GemmArguments g;
     g.m = m, g.n = n, g.k = k;
@@ -534,6 +587,9 @@ struct Problem {
       g.scale_a = sa;
       g.scale_b = sb;
       g.ld_scale_a = ld_sa;
+    } else {
+      g.scale_a = tensor_scales;
+      g.scale_b = tensor_scales + tensor_scale_b_at;
     }
     return g;
   }
@@ -567,6 +623,7 @@ struct Samples {
     }
   }
   double reference(const Problem& p, size_t s, Check c) const {
+    if (c == Check::PerTensor) return double(Problem::tensor_scale_a) * Problem::tensor_scale_b * reference(p, s, Check::Unscaled);
     double r = 0;
     for (int64_t g = 0; g < p.kb; ++g) {
       const double v = group[s * size_t(p.kb) + size_t(g)];
@@ -702,8 +759,10 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     // variants against a; the per-tensor ones against d256 for information: the same k32 steps
     // in the same order per element, so the same bits are expected, but only FP64 decides)
     const Variant& v = *ready[q];
-    // (c256 against d256: each element's k32 steps in the same order, so the same bits: checked)
-    const bool twin_r = v.id == 13, twin_d256 = v.id == 23, per_tensor = !v.block && v.id != 4;
+    // (c256, d256r, c256r, d128r against d256: each element's k32 steps in the same order, so the
+    // same bits: checked)
+    const bool twin_r = v.id == 13, twin_d256 = v.id == 23 || v.id == 24 || v.id == 25 || v.id == 26,
+               per_tensor = !v.block && v.id != 4;
     const std::vector<uint16_t>* ref = twin_r ? (have_r ? &r_bits : nullptr)
                                        : v.check == Check::Block ? (have_a ? &a_bits : nullptr)
                                        : per_tensor && have_d256 ? &d256_bits
@@ -714,7 +773,7 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     if (v.id == 4 && outcomes[q].ok) d256_bits = bits, have_d256 = true;
     if (v.id == 12 && outcomes[q].ok) r_bits = bits, have_r = true;
     if (twin_r && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (r2 must equal r bit for bit; -1: r not run)
-    if (twin_d256 && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (c256 must equal d256 bit for bit; -1: d256 not run)
+    if (twin_d256 && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (must equal d256 bit for bit; -1: d256 not run)
     all_ok &= outcomes[q].ok;
   }
   std::vector<std::vector<float>> t;
