@@ -85,7 +85,7 @@ note "build: rc=$rc in $(( $(date +%s) - t0 )) s"
 # Spills inside the k-loops (LDL/STL between a kernel's first and last MMA in its SASS).
 for o in "$B"/k_tensorop_bf16.o "$B"/k_tensorop_f16.o "$B"/k_sm90_instances_*.o; do
   [ -f "$o" ] || continue
-  case "$o" in *sm90*) mma=HGMMA ;; *) mma=HMMA ;; esac
+  case "$o" in *sm90*) mma='HGMMA|QGMMA|IGMMA' ;; *) mma=HMMA ;; esac  # (FP8 units' wgmmas are QGMMA)
   mkdir -p "$B/sass" && tools/device/sass_spills.sh "$o" "$B/sass" $mma
 done >"$OUT/sass_spills.txt" 2>&1
 note "k-loop spills: $(awk '/^sass:/{n++; split($2,a,"="); if (a[2]>0) s++; if (a[2]>m) m=a[2]} END{printf "%d kernels, %d with LDL/STL between their first and last MMA (max %d)", n, s+0, m+0}' "$OUT/sass_spills.txt")"

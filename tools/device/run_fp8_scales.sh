@@ -59,7 +59,7 @@ note "build: rc=$rc ($(( $(date +%s) - t0 )) s)"
 for u in fp8 fp8_block fp8_block_decode fp8_block_wide fp8_block_rows; do
   f="$B/k_sm90_instances_$u.o.ptxas"
   [ -f "$f" ] && note "ptxas $u: $(grep -ac 'Used' "$f") kernels, registers $(grep -aoE 'Used [0-9]+ registers' "$f" | awk '{print $2}' | sort -n | uniq | tr '\n' ' '), spill stores: $(grep -aoE '[0-9]+ bytes spill stores' "$f" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
-  [ -f "$B/k_sm90_instances_$u.o" ] && mkdir -p "$OUT/sass_$u" && bash tools/device/sass_spills.sh "$B/k_sm90_instances_$u.o" "$OUT/sass_$u" HGMMA |
+  [ -f "$B/k_sm90_instances_$u.o" ] && mkdir -p "$OUT/sass_$u" && bash tools/device/sass_spills.sh "$B/k_sm90_instances_$u.o" "$OUT/sass_$u" 'HGMMA|QGMMA' |
     sed 's/\(.\{220\}\).*/\1.../' | tee -a "$log"
 done
 fi

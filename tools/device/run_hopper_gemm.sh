@@ -51,7 +51,7 @@ else
   r2=$?
   wait $p1; r1=$?
   note "build: instances rc=$r0"
-  [ -x tools/device/sass_spills.sh ] && for o in "${objs[@]}"; do mkdir -p "$OUT/sass_$(basename "$o" .o)"; tools/device/sass_spills.sh "$o" "$OUT/sass_$(basename "$o" .o)" HGMMA | sed -E "s/ gemm_sm90_entry.*(Major::[A-Z]+, GMMA::Major::[A-Z]+).*(TmaStore<[a-z0-9_:]+, [0-9]+, [0-9]+, 2, Activation::[A-Za-z]+>|EpilogueSm90Direct<float>).*(Whole|SplitK)TileScheduler.*/ \1 \2 \3/" | tee -a "$log"; done
+  [ -x tools/device/sass_spills.sh ] && for o in "${objs[@]}"; do mkdir -p "$OUT/sass_$(basename "$o" .o)"; tools/device/sass_spills.sh "$o" "$OUT/sass_$(basename "$o" .o)" 'HGMMA|QGMMA|IGMMA' | sed -E "s/ gemm_sm90_entry.*(Major::[A-Z]+, GMMA::Major::[A-Z]+).*(TmaStore<[a-z0-9_:]+, [0-9]+, [0-9]+, 2, Activation::[A-Za-z]+>|EpilogueSm90Direct<float>).*(Whole|SplitK)TileScheduler.*/ \1 \2 \3/" | tee -a "$log"; done
   note "build: test rc=$r1 bench rc=$r2 in $(( $(date +%s) - t0 )) s"
   grep -aE "error" "$OUT/ptxas_test.txt" "$OUT/ptxas_bench.txt" | head -10 | tee -a "$log"
   grep -aE "Used|spill|C75" "$OUT/ptxas_bench.txt" | grep -v "^$" | tail -8 | tee -a "$log"

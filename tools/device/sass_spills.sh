@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # sass_spills.sh OBJ OUTDIR [MMA]: for every tensor-core kernel in OBJ, the local-memory spills
-# (STL/LDL) inside its k-loop (between its first and last MMA instruction: HMMA, or HGMMA for
-# the SM90 kernels) and in all, plus its SASS.
+# (STL/LDL) inside its k-loop (between its first and last MMA instruction: HMMA, or for the SM90
+# kernels the wgmma opcodes, an awk regex: HGMMA for 16-bit and tf32, QGMMA for FP8, IGMMA for
+# int8; run_check.sh passes all three) and in all, plus its SASS. A kernel without a match
+# is not listed, so a pattern that misses an opcode leaves its kernels out of the count.
 obj=$1; out=$2; mma=${3:-HMMA}
 cuobjdump -sass "$obj" > "$out/sass_all.txt" 2>&1 || { echo "cuobjdump failed"; exit 0; }
 awk '/Function : /{name=$3} {print name "\t" $0}' "$out/sass_all.txt" | awk -F'\t' -v mma="$mma" '
