@@ -296,10 +296,12 @@ constexpr bool has_fused_tma(Activation a) {
 
 // Whether a kernel of these traits reads g's inputs and majors, writes its D type and major and
 // applies g's kind of scales (block scales in the mainloop, or any other in the epilogue; g in
-// the kernel's orientation: as_column_major_d, or as_row_major_d for a row-major kernel D).
+// the kernel's orientation: as_column_major_d, or as_row_major_d for a row-major kernel D). A
+// Stream-K kernel's epilogue applies FP8's per-tensor scales only: it never takes rowwise ones
+// (its can_implement refuses them), so nothing chooses it for them.
 inline bool takes_types(const KernelTraits& t, const GemmArguments& g) {
   return t.d_major == g.c.major && t.block_scaled == (g.scale_mode == ScaleMode::Block) && t.element == g.element && t.element_b == element_b(g) && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
-         t.b_k_major == (g.b.major == kernels::Major::Col);
+         t.b_k_major == (g.b.major == kernels::Major::Col) && !(t.stream_k && g.scale_mode == ScaleMode::Rowwise);
 }
 
 }  // namespace tessera::kernels::device::sm90_set

@@ -220,9 +220,7 @@ inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
 // parallel, then the Stream-K kernels' candidates: larger tiles first, each replacing the choice
 // only past the margin); none where whole tiles are predicted as fast.
 inline std::optional<Schedule> choose_stream_k(const GemmArguments& g, int sms) {
-  // (the Stream-K kernels' epilogue applies FP8's per-tensor scales only; block scales are the
-  // mainloop's)
-  if (g.scale_mode == ScaleMode::Rowwise) return std::nullopt;
+  // (none for FP8's rowwise scales, which no Stream-K kernel takes: sm90_set::takes_types)
   std::array<Candidate, kSchedules.size() + 1> candidates{};
   std::array<Schedule, kSchedules.size() + 1> schedules{};
   std::size_t n = 0;
@@ -309,13 +307,11 @@ inline std::optional<Sm90Config> config_of(int tile_m, int tile_n, ClusterShape 
   return std::nullopt;
 }
 
-// Whether the list has configuration c's kernel for g (any orientation: c's) and the dispatch
-// may run it: no Stream-K configuration for FP8's rowwise scales, whose Stream-K kernels (built
-// for per-tensor scales, which they take by type) refuse them (choose_config_stream_k never
-// picks one; a tuning record or a forced configuration must not either).
+// Whether the list has configuration c's kernel for g (any orientation: c's): a tuning record or
+// a forced configuration runs only what this says (no Stream-K one for FP8's rowwise scales:
+// sm90_set::takes_types).
 inline bool config_built(const Sm90Config& c, const GemmArguments& g) {
   if (c.d == Major::Row && !row_major_considered(g)) return false;
-  if (c.stream_k && g.scale_mode == ScaleMode::Rowwise) return false;
   const GemmArguments o = oriented(g, c.d);
   return c.stream_k ? stream_k_built(c.schedule, o) : schedule_built(c.schedule, o);
 }
@@ -329,7 +325,7 @@ inline bool config_built(const Sm90Config& c, const GemmArguments& g) {
 inline std::vector<Sm90Config> built_configs(const GemmArguments& g) {
   std::vector<Sm90Config> out;
   for (const bool stream_k : {false, true}) {
-    // (no Stream-K with a fused activation; none for FP8's rowwise scales: config_built)
+    // (no Stream-K with a fused activation; none for FP8's rowwise scales: sm90_set::takes_types)
     if (stream_k && g.epilogue.activation != Activation::Identity) break;
     for (const Major d : {Major::Col, Major::Row})
       for (const Schedule s : kSchedules)
@@ -393,7 +389,6 @@ inline Sm90Config choose_config(const GemmArguments& g, int sms) {
 // the wave model predicts faster than choose_config's whole tiles: choose_stream_k's walk (the
 // whole-tile choice, then each orientation's considered Stream-K kernels, column-major first).
 inline std::optional<Sm90Config> choose_config_stream_k(const GemmArguments& g, int sms) {
-  if (g.scale_mode == ScaleMode::Rowwise) return std::nullopt;
   if (block_rows_config(g)) return std::nullopt;  // (block scales at many tokens: whole tiles of the row-major kernel)
   std::vector<Sm90Config> configs{choose_config(g, sms)};
   for (const Major d : {Major::Col, Major::Row}) {
