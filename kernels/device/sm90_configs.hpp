@@ -189,10 +189,9 @@ using DefaultGemmTf32 = Sm90Kernel<Sm90Mainloop<float, GMMA::Major::K, GMMA::Maj
 // BN = 64, the FP8 decode tile (8 stages of 24 KiB: A 16 KiB of weight, B 8 KiB of tokens; 32
 // accumulators per consumer thread), DecodeGemm's reasoning with K-tiles of 128: at 64 tokens a
 // 128-column tile is half padding, and without a cluster no CTA waits for a peer at each
-// k-tile while the tokens (B) stay in L2, so multicast would save nothing; BN = 128 for 65-128
-// tokens (one tile of tokens: the weight read once; 6 stages of 32 KiB), the 16-bit 128x128
-// tile's case without a cluster (0.98 of cuBLAS against 0.86 for the clustered Stream-K
-// kernel at 128 tokens through Llama-3 70B's qkv weight).
+// k-tile while the tokens (B) stay in L2, so multicast would save nothing. (BN = 128 without a
+// cluster for 65-128 tokens measured no faster than the clustered Stream-K kernel on an H200, so
+// the library builds none: bench/notes/fp8.md.)
 // BN = 160 in clusters of 2 (wgmma m64n160k32, 80 accumulators per consumer thread, 5 stages of
 // 36 KiB, the epilogue staged in two parts of 80 columns): a few hundred tokens, where 256- or
 // 128-column tiles pad the tokens (320: two tiles of 160 pad nothing, of 256 pad to 512, of 128

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -50,10 +51,16 @@ bool parse_int(const std::string& v, std::int64_t& out) {
   return r.ec == std::errc{} && r.ptr == end && out > 0;
 }
 
-bool parse_element(const std::string& v, Element& e) {
-  for (Element c : {Element::F32, Element::F16, Element::BF16, Element::E4M3, Element::E5M2})
-    if (v == to_string(c)) return e = c, true;
+// A field that names one of `values` as to_string spells it.
+template <class E>
+bool parse_named(const std::string& v, E& out, std::initializer_list<E> values) {
+  for (const E c : values)
+    if (v == to_string(c)) return out = c, true;
   return false;
+}
+
+bool parse_element(const std::string& v, Element& e) {
+  return parse_named(v, e, {Element::F32, Element::F16, Element::BF16, Element::E4M3, Element::E5M2});
 }
 
 bool parse_major(const std::string& v, Major& m) {
@@ -76,29 +83,6 @@ bool parse_dims(const std::string& v, int* out, int count) {
   return true;
 }
 
-bool parse_scale_mode(const std::string& v, ScaleMode& m) {
-  for (ScaleMode c : {ScaleMode::PerTensor, ScaleMode::Rowwise, ScaleMode::Block})
-    if (v == to_string(c)) return m = c, true;
-  return false;
-}
-
-bool parse_source_c(const std::string& v, SourceC& c) {
-  for (SourceC x : {SourceC::None, SourceC::Read})
-    if (v == to_string(x)) return c = x, true;
-  return false;
-}
-
-bool parse_store(const std::string& v, StoreD& d) {
-  for (StoreD x : {StoreD::Tma, StoreD::Direct})
-    if (v == to_string(x)) return d = x, true;
-  return false;
-}
-
-bool parse_scheduler(const std::string& v, Decomposition& d) {
-  for (Decomposition c : {Decomposition::DataParallel, Decomposition::SplitK, Decomposition::StreamK})
-    if (v == to_string(c)) return d = c, true;
-  return false;
-}
 
 bool printable_field(const std::string& s) {
   if (s.empty() || s.size() > 256) return false;
@@ -184,16 +168,17 @@ bool parse_line(const std::string& line, TuningRecord& r, std::string& why) {
   if (!parse_element(at("element"), s.element) || !parse_element(at("element_b"), p.element_b) || !parse_element(at("output"), s.output))
     return why = "bad element type", false;
   if (!parse_major(at("a"), s.a) || !parse_major(at("b"), s.b)) return why = "bad major", false;
-  if (!parse_scale_mode(at("scales"), p.scales)) return why = "bad scales '" + at("scales") + "'", false;
-  if (!parse_source_c(at("c"), p.c)) return why = "bad c '" + at("c") + "'", false;
-  if (!parse_store(at("store"), p.store)) return why = "bad store '" + at("store") + "'", false;
+  if (!parse_named(at("scales"), p.scales, {ScaleMode::PerTensor, ScaleMode::Rowwise, ScaleMode::Block}))
+    return why = "bad scales '" + at("scales") + "'", false;
+  if (!parse_named(at("c"), p.c, {SourceC::None, SourceC::Read})) return why = "bad c '" + at("c") + "'", false;
+  if (!parse_named(at("store"), p.store, {StoreD::Tma, StoreD::Direct})) return why = "bad store '" + at("store") + "'", false;
   p.epilogue = at("epilogue");
   int tile[3], cluster[2];
   if (!parse_dims(at("tile"), tile, 3)) return why = "bad tile '" + at("tile") + "'", false;
   if (!parse_dims(at("cluster"), cluster, 2)) return why = "bad cluster '" + at("cluster") + "'", false;
   r.tile_m = tile[0], r.tile_n = tile[1], r.tile_k = tile[2];
   r.cluster = {cluster[0], cluster[1]};
-  if (!parse_scheduler(at("scheduler"), r.scheduler)) return why = "bad scheduler '" + at("scheduler") + "'", false;
+  if (!parse_named(at("scheduler"), r.scheduler, {Decomposition::DataParallel, Decomposition::SplitK, Decomposition::StreamK})) return why = "bad scheduler '" + at("scheduler") + "'", false;
   const std::string& us_text = at("us");
   const char* us_end = us_text.data() + us_text.size();
   const auto us = std::from_chars(us_text.data(), us_end, r.microseconds);
