@@ -102,7 +102,9 @@ inline AttentionArguments with_default_strides(AttentionArguments a) {
   auto fill = [&](int64_t& batch, int64_t& row, int64_t& head, int heads, int seqlen) {
     if (head == 0) head = a.head_dim;
     if (row == 0) row = int64_t(heads) * a.head_dim;
-    if (batch == 0) batch = varlen ? row : int64_t(seqlen) * row;  // (unused for varlen)
+    // (unused for varlen; a tensor of no rows gets one row's stride: positive, as TMA's maps
+    // need, and never read)
+    if (batch == 0) batch = varlen ? row : int64_t(seqlen > 0 ? seqlen : 1) * row;
   };
   fill(a.q_batch_stride, a.q_row_stride, a.q_head_stride, a.heads, a.seqlen_q);
   fill(a.k_batch_stride, a.k_row_stride, a.k_head_stride, a.kv_heads, a.seqlen_k);
