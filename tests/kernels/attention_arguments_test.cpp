@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "tessera/kernels/attention.hpp"
 
@@ -146,6 +147,18 @@ TEST_CASE("attention arguments: TMA's alignment of strides and pointers") {
   AttentionArguments a = valid();
   a.o = storage + 776;
   refused(a, S::Misaligned, "q, k, v and o must be 16-byte aligned");
+  // The f32 LSE and the int32 offsets: their elements' alignment (4 bytes), no more.
+  a = valid(), a.lse = reinterpret_cast<float*>(reinterpret_cast<unsigned char*>(lse_storage) + 2);
+  refused(a, S::Misaligned, "lse must be 4-byte aligned (f32)");
+  a.lse = lse_storage + 1;
+  CHECK(check_arguments(a));
+  a = valid(), a.total_q = a.total_k = 16;
+  a.cu_seqlens_q = offsets, a.cu_seqlens_k = reinterpret_cast<const int*>(reinterpret_cast<const unsigned char*>(offsets) + 1);
+  refused(a, S::Misaligned, "cu_seqlens_q and cu_seqlens_k must be 4-byte aligned (int32)");
+  std::swap(a.cu_seqlens_q, a.cu_seqlens_k);
+  refused(a, S::Misaligned, "cu_seqlens_q and cu_seqlens_k must be 4-byte aligned (int32)");
+  a.cu_seqlens_q = offsets + 1, a.cu_seqlens_k = offsets + 3;
+  CHECK(check_arguments(a));
 }
 
 TEST_CASE("attention arguments: the default strides are the packed (batch, row, head, dim) layout") {

@@ -149,6 +149,11 @@ inline AttentionResult check_arguments(const AttentionArguments& a) {
     if (st % 8 != 0 || st <= 0) return refuse(S::Misaligned, "strides must be positive multiples of 8 elements (16 bytes: TMA)");
   for (const void* p : {a.q, a.k, a.v, static_cast<const void*>(a.o)})
     if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return refuse(S::Misaligned, "q, k, v and o must be 16-byte aligned");
+  // The f32 LSE and the int offsets are stored and read element by element: their own alignment.
+  if (reinterpret_cast<std::uintptr_t>(a.lse) % alignof(float) != 0) return refuse(S::Misaligned, "lse must be 4-byte aligned (f32)");
+  for (const int* p : {a.cu_seqlens_q, a.cu_seqlens_k})
+    if (reinterpret_cast<std::uintptr_t>(p) % alignof(int) != 0)
+      return refuse(S::Misaligned, "cu_seqlens_q and cu_seqlens_k must be 4-byte aligned (int32)");
   return {};
 }
 
