@@ -41,6 +41,13 @@ run render 'Sw<3,3,3> o (8,64):(64,1)' --color-by bank -o docs/swizzle_by_bank.s
 # 128 threads (warp boundaries in blue).
 run mma SM90_64x128x16_F32BF16BF16_SS -o docs/mma_sm90_64x128x16_ss.svg
 run mma SM90_64x64x16_F32BF16BF16_SS --only A -o docs/mma_sm90_smem_a.svg
+# The attention kernel's P retile (docs/attention.md): S's accumulator map over one 16-column
+# k-block (TiledMmaS: the SS atom, two warpgroups along M) against the A map the RS wgmma of
+# O += P V reads P from (TiledMmaO's layoutA_TV), both as the CLI derives them from the atoms.
+# Equal, so each thread already holds its P values; diff exits 1 (and this script stops) if not.
+s_c=$("$T" mma SM90_64x16x16_F32BF16BF16_SS --atoms 2x1x1 --print-layouts | sed -n 's/^layoutC_TV //p')
+o_a=$("$T" mma SM90_64x128x16_F32BF16BF16_RS --atoms 2x1x1 --print-layouts | sed -n 's/^layoutA_TV //p')
+run diff "$s_c" "$o_a" --tv '(128,16)' -o docs/attention_p_retile.svg
 # The interactive page, and a picture of it in a browser (cell T5 V0 of C hovered).
 run mma SM80_16x8x16_F32F16F16F32_TN -o docs/mma_sm80_16x8x16.html
 # (Debian's python3-selenium lives in /usr/bin/python3's path, which may not be the first python3.)

@@ -92,8 +92,9 @@ bool run_case(Case const& c, unsigned seed) {
   float* dlse;
   int *dcq = nullptr, *dck = nullptr;
   TESSERA_CUDA_CHECK(cudaMalloc(&dq, q.size() * sizeof(T)));
-  TESSERA_CUDA_CHECK(cudaMalloc(&dk, k.size() * sizeof(T)));
-  TESSERA_CUDA_CHECK(cudaMalloc(&dv, v.size() * sizeof(T)));
+  // (at least one element: with no keys K and V hold nothing, yet the API takes their pointers)
+  TESSERA_CUDA_CHECK(cudaMalloc(&dk, std::max<size_t>(k.size(), 1) * sizeof(T)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&dv, std::max<size_t>(v.size(), 1) * sizeof(T)));
   TESSERA_CUDA_CHECK(cudaMalloc(&dout, q.size() * sizeof(T)));
   TESSERA_CUDA_CHECK(cudaMalloc(&dlse, size_t(total_q) * H * sizeof(float)));
   TESSERA_CUDA_CHECK(cudaMemcpy(dq, q.data(), q.size() * sizeof(T), cudaMemcpyHostToDevice));
@@ -444,6 +445,7 @@ int main(int argc, char** argv) {
             for (int s : {81, 160}) cases.push_back({el, d, 2, 4, 2, s, s, causal, {}, {}});
           cases.push_back({el, d, 1, 4, 4, 300, 700, causal, {}, {}});    // sq < sk
           cases.push_back({el, d, 1, 4, 1, 700, 300, causal, {}, {}});    // sq > sk: causal rows with no key
+          cases.push_back({el, d, 2, 4, 2, 100, 0, causal, {}, {}});      // no keys, default strides: O = 0, LSE = -inf
           cases.push_back({el, d, 0, 8, 2, 0, 0, causal, {1, 300, 17, 385, 64}, {5, 256, 17, 1000, 1}});  // varlen, GQA 4
         }
     // More (batch, head) pairs than SMs, GQA 2.

@@ -70,4 +70,22 @@ has_caret_at tma-parse 12
 expect_err tma-missing "SMEM" "$T" tma '(64,64):(64,1)'
 expect_err tma-extra "unexpected argument" "$T" tma '(64,64):(64,1)' '(8,8):(8,1)' extra
 
+# --- the attention kernel's P retile as docs/attention.md draws it (tools/make_docs.sh): S's
+# accumulator map over one 16-column k-block and the A map of the RS wgmma that reads P, both
+# from the atoms, are the same TV layout; with three warpgroups on S's side they are not.
+"$T" mma SM90_64x16x16_F32BF16BF16_SS --atoms 2x1x1 --print-layouts >"$W/s2" || bad "retile: mma SS --print-layouts failed"
+"$T" mma SM90_64x16x16_F32BF16BF16_SS --atoms 3x1x1 --print-layouts >"$W/s3" || bad "retile: mma SS 3x1x1 --print-layouts failed"
+"$T" mma SM90_64x128x16_F32BF16BF16_RS --atoms 2x1x1 --print-layouts >"$W/o2" || bad "retile: mma RS --print-layouts failed"
+s_c=$(sed -n 's/^layoutC_TV //p' "$W/s2")
+s3_c=$(sed -n 's/^layoutC_TV //p' "$W/s3")
+o_a=$(sed -n 's/^layoutA_TV //p' "$W/o2")
+[ -n "$s_c" ] && [ -n "$o_a" ] && [ -n "$s3_c" ] || bad "retile: no layoutC_TV / layoutA_TV line"
+expect_ok retile-equal "$T" diff "$s_c" "$o_a" --tv '(128,16)' -o "$W/retile.svg"
+grep -q '^equal to the letter: ' "$W/out" || bad "retile: S's k-block map and the RS A map differ ($(cat "$W/out"))"
+grep -q '<svg' "$W/retile.svg" || bad "retile: no svg written"
+"$T" diff "$s3_c" "$o_a" --tv '(192,16)' --brief >"$W/out" 2>"$W/err"
+st=$?
+[ "$st" -eq 1 ] || bad "retile: three warpgroups against two: exit $st, want 1 ($(cat "$W/out" "$W/err"))"
+grep -q '^differ' "$W/out" || bad "retile: three warpgroups against two: no 'differ' verdict ($(cat "$W/out"))"
+
 finish "tma / gmma CLI"

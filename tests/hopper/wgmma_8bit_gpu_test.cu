@@ -11,8 +11,8 @@
 //    fp8 wgmma accumulates with fewer bits than f32, docs/gemm.md), which any misplaced
 //    element exceeds by far.
 // The host tests cover every N (tests/hopper/wgmma_8bit_test.cpp); this file stays cheap to
-// compile: one kernel template, sixteen instances (three through gemm(tiled_mma, ...): descriptor
-// fragments and RS register fragments of 8-bit operands). Exit 0: all pass; 1: a mismatch; 77: no
+// compile: one kernel template, twenty-six instances (every atom once, some twice; three through
+// gemm(tiled_mma, ...): descriptor fragments and RS register fragments of 8-bit operands). Exit 0: all pass; 1: a mismatch; 77: no
 // sm_90 GPU.
 #include <cuda_runtime.h>
 
@@ -263,6 +263,18 @@ int main() {
   fails += check_both<SM90_64xNx32_S32S8U8_RS<48>, 64, true>("SM90_64xNx32_S32S8U8_RS");
   fails += check_both<SM90_64xNx32_S32U8S8_SS<8>, 32, false>("SM90_64xNx32_S32U8S8_SS");
   fails += check_both<SM90_64xNx32_S32U8U8_RS<144>, 16, true>("SM90_64xNx32_S32U8U8_RS");
+  // Each pair's other operand source (SS above: RS here, and the reverse), so that every one of
+  // the 24 atoms (12 type pairs, SS and RS) runs on the GPU at least once.
+  fails += check_both<SM90_64xNx32_F32E4M3E5M2_RS<112>, 128, true>("SM90_64xNx32_F32E4M3E5M2_RS");
+  fails += check_both<SM90_64xNx32_F32E5M2E4M3_SS<200>, 64, false>("SM90_64xNx32_F32E5M2E4M3_SS");
+  fails += check_both<SM90_64xNx32_F32E5M2E5M2_RS<56>, 32, true>("SM90_64xNx32_F32E5M2E5M2_RS");
+  fails += check_both<SM90_64xNx32_F16E4M3E4M3_RS<96>, 16, true>("SM90_64xNx32_F16E4M3E4M3_RS");
+  fails += check_both<SM90_64xNx32_F16E5M2E5M2_SS<248>, 128, false>("SM90_64xNx32_F16E5M2E5M2_SS");
+  fails += check_both<SM90_64xNx32_F16E4M3E5M2_RS<8>, 64, true>("SM90_64xNx32_F16E4M3E5M2_RS");
+  fails += check_both<SM90_64xNx32_S32S8S8_RS<16>, 32, true>("SM90_64xNx32_S32S8S8_RS");
+  fails += check_both<SM90_64xNx32_S32S8U8_SS<80>, 128, false>("SM90_64xNx32_S32S8U8_SS");
+  fails += check_both<SM90_64xNx32_S32U8S8_RS<224>, 16, true>("SM90_64xNx32_S32U8S8_RS");
+  fails += check_both<SM90_64xNx32_S32U8U8_SS<32>, 64, false>("SM90_64xNx32_S32U8U8_SS");
   // Through the TiledMma: descriptor fragments of 8-bit smem tensors, A's registers for RS.
   fails += check_both<SM90_64xNx32_F32E4M3E4M3_SS<128>, 128, false, true>("SM90_64xNx32_F32E4M3E4M3_SS");
   fails += check_both<SM90_64xNx32_F16E5M2E4M3_RS<64>, 32, true, true>("SM90_64xNx32_F16E5M2E4M3_RS");

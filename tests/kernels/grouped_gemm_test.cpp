@@ -430,6 +430,83 @@ TEST_CASE("grouped GEMM: argument checks and workspace", "[kernels][grouped]") {
   REQUIRE(sizeof(GemmGroupRecord) % 128 == 0);
 }
 
+TEST_CASE("grouped GEMM: every missing array and out-of-range size is named", "[kernels][grouped]") {
+  alignas(128) static unsigned char ws[1 << 16];
+  static const GemmGroupShape shapes[1] = {};
+  static const void* ptrs[1] = {};
+  static void* dptrs[1] = {};
+  static const int64_t lds[1] = {};
+  auto refused = [](GemmGroupedArguments const& a, GemmStatus s, std::string const& words) {
+    const GemmResult r = check_grouped_arguments(a);
+    INFO(r.message);
+    REQUIRE(r.status == s);
+    REQUIRE(r.message.find(words) != std::string::npos);
+  };
+  // The ptr-array form: each array, by name (c and ldc only where beta != 0).
+  GemmGroupedArguments g;
+  g.groups = 3, g.beta = 0.5f;
+  g.ptr_array = {shapes, ptrs, ptrs, ptrs, dptrs, lds, lds, lds, lds};
+  g.workspace = ws, g.workspace_bytes = gemm_grouped_workspace_size(g);
+  REQUIRE(check_grouped_arguments(g));
+  const std::pair<const char*, void (*)(GemmGroupedPtrArray&)> arrays[] = {
+      {"shapes", [](GemmGroupedPtrArray& p) { p.shapes = nullptr; }}, {"a", [](GemmGroupedPtrArray& p) { p.a = nullptr; }},
+      {"b", [](GemmGroupedPtrArray& p) { p.b = nullptr; }},           {"d", [](GemmGroupedPtrArray& p) { p.d = nullptr; }},
+      {"lda", [](GemmGroupedPtrArray& p) { p.lda = nullptr; }},       {"ldb", [](GemmGroupedPtrArray& p) { p.ldb = nullptr; }},
+      {"ldd", [](GemmGroupedPtrArray& p) { p.ldd = nullptr; }},       {"c (beta != 0)", [](GemmGroupedPtrArray& p) { p.c = nullptr; }},
+      {"ldc (beta != 0)", [](GemmGroupedPtrArray& p) { p.ldc = nullptr; }}};
+  for (auto const& [name, clear] : arrays) {
+    GemmGroupedArguments b = g;
+    clear(b.ptr_array);
+    INFO("array " << name);
+    refused(b, GemmStatus::NullPointer, std::string("gemm_grouped (ptr-array form): the array ") + name + " is null");
+  }
+  GemmGroupedArguments b = g;
+  b.beta = 0.0f, b.ptr_array.c = nullptr, b.ptr_array.ldc = nullptr;  // beta = 0: C is not read
+  REQUIRE(check_grouped_arguments(b));
+  b = g, b.workspace = nullptr;
+  refused(b, GemmStatus::NullPointer, "the workspace holds 0 bytes");
+  b = g, b.groups = -1;
+  refused(b, GemmStatus::InvalidSize, "groups = -1");
+  b = g, b.element = Element::E4M3;
+  refused(b, GemmStatus::Unsupported, "expected bf16 or f16");
+
+  // The contiguous form: sizes, pointers, leading dimensions, the offsets' reach.
+  static const int32_t offs[4] = {};
+  GemmGroupedArguments c;
+  c.groups = 4, c.form = GroupedForm::Contiguous, c.beta = 1.0f;
+  c.contiguous.tokens = 512, c.contiguous.n = 256, c.contiguous.k = 128;
+  c.contiguous.offs = offs, c.contiguous.a = ws, c.contiguous.b = ws, c.contiguous.c = ws, c.contiguous.d = ws;
+  c.workspace = ws, c.workspace_bytes = gemm_grouped_workspace_size(c);
+  REQUIRE(check_grouped_arguments(c));
+  for (int64_t GemmGroupedContiguous::*size : {&GemmGroupedContiguous::tokens, &GemmGroupedContiguous::n, &GemmGroupedContiguous::k})
+    for (int64_t bad : {int64_t(-1), int64_t(1) << 31}) {
+      b = c, b.contiguous.*size = bad;
+      INFO("size " << bad);
+      refused(b, GemmStatus::InvalidSize, "each in 0 .. 2^31 - 1");
+    }
+  b = c, b.contiguous.d = nullptr;
+  refused(b, GemmStatus::NullPointer, "gemm_grouped (contiguous form): d is null");
+  b = c, b.contiguous.a = nullptr;
+  refused(b, GemmStatus::NullPointer, "gemm_grouped (contiguous form): a is null");
+  b = c, b.contiguous.b = nullptr;
+  refused(b, GemmStatus::NullPointer, "gemm_grouped (contiguous form): b is null");
+  b = c, b.contiguous.c = nullptr;
+  refused(b, GemmStatus::NullPointer, "gemm_grouped (contiguous form): c (beta != 0) is null");
+  b = c, b.contiguous.lda = 64;  // shorter than K = 128
+  refused(b, GemmStatus::InvalidLeadingDim, "lda = 64 is shorter than a row (128)");
+  b = c, b.contiguous.ldc = 255;
+  refused(b, GemmStatus::InvalidLeadingDim, "ldc = 255 is shorter than a row (256)");
+  b = c, b.contiguous.ldc = 260;  // 520 bytes
+  refused(b, GemmStatus::Misaligned, "ldc = 260 elements is not a multiple of 16 bytes");
+  b = c, b.contiguous.n = 252, b.contiguous.ldc = b.contiguous.ldd = 256, b.b_major = Major::Row;  // (G, K, N) weights: rows of 504 bytes
+  refused(b, GemmStatus::Misaligned, "the weights' N = 252 elements is not a multiple of 16 bytes");
+  b = c, b.contiguous.b = ws + 4;
+  refused(b, GemmStatus::Misaligned, "must be 16-byte aligned");
+  b = c, b.groups = 65536, b.contiguous.n = b.contiguous.k = (int64_t(1) << 31) - 8;  // G N K beyond 2^62
+  b.workspace_bytes = sizeof(ws);
+  refused(b, GemmStatus::Overflow, "G * N * K overflows 64-bit offsets");
+}
+
 // The TMA-store epilogue's template plan, as CollectiveEpilogueSm90TmaStore::make_proto derives
 // it for a 16-bit D of the 128x256 tile with two consumer warpgroups (the grouped kernel's):
 // its staging tile over a representative column-major 1024 x 1024 tensor.

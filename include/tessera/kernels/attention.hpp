@@ -102,7 +102,9 @@ inline AttentionArguments with_default_strides(AttentionArguments a) {
   auto fill = [&](int64_t& batch, int64_t& row, int64_t& head, int heads, int seqlen) {
     if (head == 0) head = a.head_dim;
     if (row == 0) row = int64_t(heads) * a.head_dim;
-    if (batch == 0) batch = varlen ? row : int64_t(seqlen) * row;  // (unused for varlen)
+    // (unused for varlen; a tensor of no rows gets one row's stride: positive, as TMA's maps
+    // need, and never read)
+    if (batch == 0) batch = varlen ? row : int64_t(seqlen > 0 ? seqlen : 1) * row;
   };
   fill(a.q_batch_stride, a.q_row_stride, a.q_head_stride, a.heads, a.seqlen_q);
   fill(a.k_batch_stride, a.k_row_stride, a.k_head_stride, a.kv_heads, a.seqlen_k);
@@ -147,6 +149,11 @@ inline AttentionResult check_arguments(const AttentionArguments& a) {
     if (st % 8 != 0 || st <= 0) return refuse(S::Misaligned, "strides must be positive multiples of 8 elements (16 bytes: TMA)");
   for (const void* p : {a.q, a.k, a.v, static_cast<const void*>(a.o)})
     if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return refuse(S::Misaligned, "q, k, v and o must be 16-byte aligned");
+  // The f32 LSE and the int offsets are stored and read element by element: their own alignment.
+  if (reinterpret_cast<std::uintptr_t>(a.lse) % alignof(float) != 0) return refuse(S::Misaligned, "lse must be 4-byte aligned (f32)");
+  for (const int* p : {a.cu_seqlens_q, a.cu_seqlens_k})
+    if (reinterpret_cast<std::uintptr_t>(p) % alignof(int) != 0)
+      return refuse(S::Misaligned, "cu_seqlens_q and cu_seqlens_k must be 4-byte aligned (int32)");
   return {};
 }
 
