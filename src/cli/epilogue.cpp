@@ -98,7 +98,7 @@ int run(const EpilogueOptions& o) {
     for (const auto& c : checks) pass = pass && c.pass;
   }
   if (o.json) {
-    json::Value doc = json::Value::object();
+    json::Value doc = json::document("epilogue");
     doc.set("tree", ep::to_text(t));
     doc.set("output", ep::element_name(t.output));
     doc.set("cpp", ep::cpp_type(t.root));
