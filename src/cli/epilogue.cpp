@@ -149,7 +149,9 @@ int run(const EpilogueOptions& o) {
     for (const auto& k : checks) w = std::max(w, k.name.size());
     for (const auto& k : checks)
       out << "  " << k.name << std::string(w - k.name.size(), ' ') << "  " << k.kind << " " << k.type << ": max error "
-          << number(k.max_error) << ", at most " << number(k.worst_ratio) << " of the bound  "
+          << number(k.max_error)
+          << (std::isfinite(k.worst_ratio) ? ", at most " + number(k.worst_ratio) + " of the bound  "
+                                           : std::string(", a value NaN or infinite where the math is finite  "))
           << (k.pass ? "pass" : "FAIL") << "\n";
     out << (pass ? "check: pass\n" : "check: FAIL (an output is outside its bound)\n");
   }
