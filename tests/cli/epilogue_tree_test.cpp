@@ -85,7 +85,7 @@ struct Generator {
     }
   }
   ep::TreeNode expr(int depth) {
-    if (depth <= 0 || pick(4) == 0) return leaf();
+    if (depth <= 0 || pick(5) == 0) return leaf();
     static const ep::Op ops[] = {ep::Op::plus,     ep::Op::multiplies, ep::Op::multiply_add, ep::Op::maximum, ep::Op::minimum,
                                  ep::Op::absolute, ep::Op::clamp,      ep::Op::relu,         ep::Op::gelu,    ep::Op::gelu_tanh,
                                  ep::Op::silu,     ep::Op::convert};
@@ -102,20 +102,28 @@ struct Generator {
     }
     return n;
   }
-  // x, now and then under sinks: an aux store or a reduction of a named value
+  // x, now and then under sinks: an aux store or a reduction of a named value (x kept inside
+  // an FP8 type's range where an aux store rounds to one)
   ep::TreeNode sunk(ep::TreeNode x, const std::string& value = "") {
     if (pick(5) != 0) return x;
     const std::string v = value.empty() ? "v" + std::to_string(values++) : value;
+    std::vector<ep::TreeNode> sinks;
+    bool fp8 = false;
     for (int k = 1 + pick(2); k > 0; --k) {
       ep::TreeNode s = node(pick(2) ? K::AuxStore : K::Reduction);
       s.value = v;
       s.name = "o" + std::to_string(outputs++);
       if (s.kind == K::AuxStore) {
         s.element = element();
+        fp8 = fp8 || is_fp8(s.element);
       } else {
         s.reduce = ep::Reduce(pick(3));
         s.along = ep::Along(pick(3));
       }
+      sinks.push_back(std::move(s));
+    }
+    if (fp8) x = within_fp8(std::move(x));
+    for (ep::TreeNode& s : sinks) {
       s.children = {std::move(x)};
       x = std::move(s);
     }
@@ -126,7 +134,7 @@ struct Generator {
     c_type = pick(2) ? ep::Element::bf16 : ep::Element::f32;
     ep::Tree t;
     t.output = element();
-    ep::TreeNode root = expr(1 + pick(4));
+    ep::TreeNode root = expr(2 + pick(4));
     if (is_fp8(t.output)) root = within_fp8(std::move(root));
     t.root = sunk(std::move(root), "D");
     return t;
@@ -143,7 +151,7 @@ bool passes(const std::vector<check::OutputCheck>& c) {
 
 TEST_CASE("generated epilogue trees print as text that parses back to them", "[epilogue]") {
   Generator g{std::mt19937_64(12345)};
-  for (int i = 0; i < 600; ++i) {
+  for (int i = 0; i < 2000; ++i) {
     const ep::Tree t = g.tree();
     const std::string text = ep::to_text(t);
     INFO(text);
@@ -157,7 +165,7 @@ TEST_CASE("generated epilogue trees print as text that parses back to them", "[e
 
 TEST_CASE("the emulation through the nodes' host ops is within the double reference's bounds", "[epilogue]") {
   Generator g{std::mt19937_64(777)};
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < 2000; ++i) {
     const ep::Tree t = g.tree();
     INFO(ep::to_text(t));
     const std::int64_t m = 1 + g.pick(9), n = 1 + g.pick(9);
