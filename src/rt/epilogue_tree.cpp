@@ -244,6 +244,8 @@ class Parser {
                     o.value_pos);
     }
     fill_source_type(t.root, t.output);
+    const TreeNode* first_c = nullptr;
+    check_one_source(t.root, first_c);
     return t;
   }
 
@@ -658,6 +660,17 @@ class Parser {
     TreeNode r = n;
     for (TreeNode& c : r.children) c = resolve(c, depth + 1);
     return r;
+  }
+  // C is one matrix: one element type wherever it is read.
+  static void check_one_source(const TreeNode& n, const TreeNode*& first) {
+    if (n.kind == TreeNode::Kind::SourceC) {
+      if (!first) first = &n;
+      else if (first->element != n.element)
+        throw Error(std::string("type mismatch: C is ") + element_name(first->element) + " at column " + std::to_string(first->pos + 1) +
+                        ", here " + element_name(n.element) + " (an unannotated C is D's type)",
+                    n.pos);
+    }
+    for (const TreeNode& c : n.children) check_one_source(c, first);
   }
   static void fill_source_type(TreeNode& n, Element d) {
     if (n.kind == TreeNode::Kind::SourceC && n.den == 0) {
