@@ -63,6 +63,8 @@ bool operator==(const TreeNode& a, const TreeNode& b) {
 namespace {
 
 constexpr int kMaxDepth = 200;
+// Named values are copied into every use: a few lines could otherwise name 2^40 nodes.
+constexpr long kMaxNodes = 4096;
 
 // The grammar's function names (in expressions): name, op, arity (convert: a type and a value).
 struct Function {
@@ -272,6 +274,8 @@ class Parser {
   std::vector<Output> outputs_;
   std::optional<TreeNode> d_;
   Element d_type_ = Element::f32;
+  long nodes_ = 0;
+  std::size_t d_pos_ = 0;
 
   const Token& peek(std::size_t k = 0) const { return toks_[std::min(at_ + k, toks_.size() - 1)]; }
   const Token& next() { return toks_[std::min(at_++, toks_.size() - 1)]; }
@@ -383,6 +387,7 @@ class Parser {
     expect(",", "after store's type");
     if (out == "D") {
       if (d_) throw Error("D is stored twice: a tree has one output D (an aux matrix is NAME = store(TYPE, VALUE))", store_pos);
+      d_pos_ = peek().pos;
       d_ = expr();
       d_type_ = e;
     } else {
@@ -450,7 +455,6 @@ class Parser {
   };
 
   TreeNode expr() {
-    Depth guard(depth_, peek().pos);
     TreeNode t = term();
     while (is("+") || is("-")) {
       const Token op = next();
@@ -653,6 +657,10 @@ class Parser {
   }
   TreeNode resolve(const TreeNode& n, int depth) {
     if (depth > kMaxDepth) throw Error("the tree nests deeper than " + std::to_string(kMaxDepth) + " levels", n.pos);
+    if (++nodes_ > kMaxNodes)
+      throw Error("the tree has more than " + std::to_string(kMaxNodes) +
+                      " nodes (each use of a named value is a copy of its nodes: a kernel computes it again)",
+                  d_pos_);
     if (n.kind == TreeNode::Kind::Scalar && n.value == "let") {
       ++uses_[n.name];
       return wrap(n.name, resolve(lets_.at(n.name).expr, depth + 1));

@@ -94,6 +94,8 @@ bad_tree type_as_value 16 'type mismatch: bf16 is an element type, not a value' 
 bad_tree vector_both_ways 19 "type mismatch: 'x' is a column vector [m]" 'store(bf16, x[m] + x[n])'
 bad_tree vector_types 24 "type mismatch: 'b' is a row vector [n] of bf16" 'store(bf16, b[n]:bf16 + b[n])'
 bad_tree two_c_types 21 'type mismatch: C is bf16 at column 13, here f32' 'store(bf16, C + relu(C:f32))'
+bad_tree deep 1011 'nests deeper than 200 levels' "store(f32, $(printf 'relu(%.0s' $(seq 300))acc$(printf ')%.0s' $(seq 300)))"
+bad_tree doubling 672 'more than 4096 nodes' "z0 = acc; $(for i in $(seq 1 40); do printf 'z%d = z%d + z%d; ' $i $((i - 1)) $((i - 1)); done)store(f32, z40)"
 bad_tree undefined_reduced 14 "'y' is not a value defined here" 'amax_d = amax(y); store(bf16, acc)'
 bad_tree unused_reduced 42 "'y' is not part of D's tree" 'y = relu(acc); store(bf16, acc); a = amax(y)'
 bad_tree reduced_twice 37 "'y' is used 2 times by D" 'y = acc; store(f32, y + y); a = amax(y)'
