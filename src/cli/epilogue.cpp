@@ -73,9 +73,9 @@ int run(const EpilogueOptions& o) {
   std::optional<Target> target;
   if (!o.json && !o.cpp) {
     target = resolve_target(o.format, o.output);
-    if (target->format != viz::Format::txt && target->format != viz::Format::svg && target->format != viz::Format::tex)
+    if (target->format == viz::Format::png || target->format == viz::Format::pdf)
       fail_option(o.format.empty() ? std::vector<std::string>{"-o", "--output"} : std::vector<std::string>{"-f", "--format"},
-                  "an epilogue tree is drawn as txt, svg or tex, not " + std::string(viz::format_name(target->format)));
+                  "an epilogue tree is drawn as txt, svg, tex or html, not " + std::string(viz::format_name(target->format)));
   }
   std::pair<std::int64_t, std::int64_t> shape{0, 0};
   if (!o.no_check && !o.cpp) shape = parse_shape(o.check);
@@ -127,7 +127,8 @@ int run(const EpilogueOptions& o) {
   }
   // the drawing, then the check's report (on standard error when the drawing went to standard output as svg/tex)
   auto drawing = [&] {
-    return target->format == viz::Format::svg   ? viz::epilogue_tree_svg(t, o.title)
+    return target->format == viz::Format::svg    ? viz::epilogue_tree_svg(t, o.title)
+           : target->format == viz::Format::html ? viz::epilogue_tree_html(t, o.title)
            : target->format == viz::Format::tex ? viz::epilogue_tree_tikz(t, o.title)
                                                 : (o.title.empty() ? "" : o.title + "\n") + viz::epilogue_tree_text(t);
   };
@@ -171,10 +172,10 @@ void register_epilogue(CLI::App& app) {
       "double, each output within its rounding and the activations' stated bounds.");
   cmd->add_option("TREE", o->tree,
                   "the tree: statements separated by ';', e.g. 'store(bf16, silu(acc * sa[m] * sb[n] + bias[n]))'");
-  cmd->add_option("-o,--output", o->output, "write the drawing to FILE (svg, tex, txt by extension); default: text on standard output")
+  cmd->add_option("-o,--output", o->output, "write the drawing to FILE (svg, html, tex, txt by extension); default: text on standard output")
       ->check(output_file_name())
       ->type_name("FILE");
-  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg or tex; default: from -o's extension, else txt")
+  cmd->add_option("-f,--format", o->format, "the drawing's format: txt, svg, html or tex; default: from -o's extension, else txt")
       ->type_name("FORMAT");
   cmd->add_option("--title", o->title, "a title drawn above the tree (UTF-8; control characters are refused)")
       ->check(drawable_text_option("--title"));

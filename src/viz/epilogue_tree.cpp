@@ -164,6 +164,13 @@ std::string epilogue_tree_svg(const Tree& t, const std::string& title) {
   return s + "</svg>\n";
 }
 
+std::string epilogue_tree_html(const Tree& t, const std::string& title) {
+  std::string svg = epilogue_tree_svg(t, title);
+  svg.erase(0, svg.find("<svg"));  // (no XML declaration inside HTML)
+  return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escape(title.empty() ? "epilogue tree" : title) +
+         "</title></head>\n<body>\n" + svg + "</body></html>\n";
+}
+
 std::string epilogue_tree_tikz(const Tree& t, const std::string& title) {
   const Layout l = lay_out(t);
   static const char* fills[] = {"black!15", "blue!12", "yellow!25", "green!15"};

@@ -39,6 +39,10 @@ expect_ok txt "$T" epilogue "$EXAMPLE" -o "$W/tree.txt" --no-check
 grep -qF -- '`- silu' "$W/tree.txt" || bad "txt: lacks the silu node"
 [ "$(wc -l <"$W/tree.txt")" -eq 10 ] || bad "txt: $(wc -l <"$W/tree.txt") lines, want 10 (D and 9 nodes)"
 
+expect_ok html "$T" epilogue "$EXAMPLE" -o "$W/tree.html" --no-check
+head -n1 "$W/tree.html" | grep -q '^<!DOCTYPE html>' || bad "html: not an HTML page"
+[ "$(grep -c '<rect x=' "$W/tree.html")" -eq 10 ] || bad "html: want the 10 boxes"
+
 expect_ok tex "$T" epilogue "$EXAMPLE" -o "$W/tree.tex" --no-check
 grep -qF 'begin{tikzpicture}' "$W/tree.tex" || bad "tex: no tikzpicture"
 [ "$(grep -c '\\draw (n' "$W/tree.tex")" -eq 9 ] || bad "tex: want 9 edges"
@@ -108,7 +112,7 @@ bad_tree aux_of_expression 34 'an aux store takes a named value' 'store(bf16, ac
 bad_tree reduction_in_expression 16 'amax is a reduction' 'store(bf16, 1 + amax(acc))'
 
 expect_err bad_check '--check takes a tile MxN' "$T" epilogue 'store(bf16, acc)' --check 0x4
-expect_err png 'drawn as txt, svg or tex, not png' "$T" epilogue 'store(bf16, acc)' -o "$W/tree.png"
+expect_err png 'drawn as txt, svg, tex or html, not png' "$T" epilogue 'store(bf16, acc)' -o "$W/tree.png"
 [ ! -e "$W/tree.png" ] || bad "png: wrote a file"
 expect_err empty 'the tree is empty' "$T" epilogue ' '
 

@@ -19,6 +19,8 @@ std::string epilogue_annotation(const rt::epilogue::TreeNode& n);
 std::string epilogue_tree_text(const rt::epilogue::Tree& t);
 // An SVG document (boxes and edges; a box's tooltip names its position and C++ type).
 std::string epilogue_tree_svg(const rt::epilogue::Tree& t, const std::string& title);
+// A self-contained HTML page holding the SVG (a box's tooltip on hover).
+std::string epilogue_tree_html(const rt::epilogue::Tree& t, const std::string& title);
 // A standalone TikZ document (pdflatex).
 std::string epilogue_tree_tikz(const rt::epilogue::Tree& t, const std::string& title);
 
