@@ -722,7 +722,7 @@ struct Printer {
       case K::Reduction: {
         const std::string& v = n.value;
         const TreeNode* inner = &n;
-        while (inner->is_sink()) inner = &inner->children[0];
+        while (inner->is_sink() && inner->value == v) inner = &inner->children[0];  // (this value's sinks)
         const std::string e = expr(*inner, 0);
         statements.push_back(v == "D" ? "D = store(@, " + e + ")" : v + " = " + e);
         sink_statements(n);
@@ -733,7 +733,7 @@ struct Printer {
   }
   void sink_statements(const TreeNode& n) {
     if (!n.is_sink()) return;
-    sink_statements(n.children[0]);  // inner first
+    if (n.children[0].is_sink() && n.children[0].value == n.value) sink_statements(n.children[0]);  // inner first
     if (n.kind == TreeNode::Kind::AuxStore)
       statements.push_back(n.name + " = store(" + element_name(n.element) + ", " + n.value + ")");
     else
@@ -797,7 +797,7 @@ std::string to_text(const Tree& t) {
   Printer p;
   const std::string root = p.expr(t.root, 0);
   std::string out;
-  if (!t.root.is_sink()) p.statements.push_back("D = store(@, " + root + ")");
+  if (!(t.root.is_sink() && t.root.value == "D")) p.statements.push_back("D = store(@, " + root + ")");
   bool first = true;
   for (std::string s : p.statements) {
     if (auto at = s.find("store(@"); at != std::string::npos) s.replace(at + 6, 1, element_name(t.output));

@@ -94,7 +94,7 @@ struct Generator {
                       : op == ep::Op::plus || op == ep::Op::multiplies || op == ep::Op::maximum || op == ep::Op::minimum ? 2
                                                                                                                          : 1;
     std::vector<ep::TreeNode> c;
-    for (int i = 0; i < arity; ++i) c.push_back(sunk(expr(depth - 1)));
+    for (int i = 0; i < arity; ++i) c.push_back(sunk(sunk(expr(depth - 1))));  // (a named value's sinks around another's)
     ep::TreeNode n = compute(op, std::move(c));
     if (op == ep::Op::convert) {
       n.element = element();
@@ -136,7 +136,7 @@ struct Generator {
     t.output = element();
     ep::TreeNode root = expr(2 + pick(4));
     if (is_fp8(t.output)) root = within_fp8(std::move(root));
-    t.root = sunk(std::move(root), "D");
+    t.root = sunk(sunk(std::move(root)), "D");
     return t;
   }
 };
