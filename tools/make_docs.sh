@@ -48,6 +48,8 @@ run mma SM90_64x64x16_F32BF16BF16_SS --only A -o docs/mma_sm90_smem_a.svg
 s_c=$("$T" mma SM90_64x16x16_F32BF16BF16_SS --atoms 2x1x1 --print-layouts | sed -n 's/^layoutC_TV //p')
 o_a=$("$T" mma SM90_64x128x16_F32BF16BF16_RS --atoms 2x1x1 --print-layouts | sed -n 's/^layoutA_TV //p')
 run diff "$s_c" "$o_a" --tv '(128,16)' -o docs/attention_p_retile.svg
+# An epilogue visitor tree (docs/gemm_epilogue.md): the FP8-scaled SiLU with an amax of D.
+run epilogue 'D = store(bf16, silu(acc * sa[m] * sb[n] + bias[n])); amax_d = amax(D)' -o docs/epilogue_tree.svg --no-check
 # The interactive page, and a picture of it in a browser (cell T5 V0 of C hovered).
 run mma SM80_16x8x16_F32F16F16F32_TN -o docs/mma_sm80_16x8x16.html
 # (Debian's python3-selenium lives in /usr/bin/python3's path, which may not be the first python3.)

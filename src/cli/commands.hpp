@@ -17,10 +17,11 @@ void register_verify(CLI::App& app);  // verify.cpp
 void register_tma(CLI::App& app);     // tma.cpp:    TMA (cuTensorMapEncodeTiled) arguments
 void register_explain(CLI::App& app); // explain.cpp: an expression's derivation, step by step
 void register_diff(CLI::App& app);    // diff.cpp:    two layouts or TV maps compared
+void register_epilogue(CLI::App& app);  // epilogue.cpp: an epilogue visitor tree drawn, typed and checked
 
 // Every subcommand, in the order `tessera --help` lists them.
 inline constexpr void (*commands[])(CLI::App&) = {register_eval, register_info, register_render, register_mma,
                                                   register_copy, register_banks, register_gmem, register_list, register_verify,
-                                                  register_tma, register_explain, register_diff};
+                                                  register_tma, register_explain, register_diff, register_epilogue};
 
 }  // namespace tessera::cli

@@ -337,6 +337,31 @@ for path, status, extra in [(good_trace, 0, []), (bad_trace, 1, []), (bad_trace,
 kinds = {f["kind"] for m in run_json(["verify", bad_trace], status=1)["maps"] for f in m["first"]}
 check({"mismatch", "missing", "duplicate"} <= kinds, "verify: finding kinds covered, got %r" % kinds)
 
+# ---- epilogue: the tree, its C++ type, its nodes and the check, as the text prints them ------
+tree = "z = acc * sa[m] * sb[n] + bias[n]:bf16; aux = store(bf16, z); D = store(bf16, silu(z)); amax_d = amax(D); r[n] = max(D)"
+e = run_json(["epilogue", tree, "--check", "8x12"])
+check(e["tree"] == tree, "epilogue: tree %r is not the canonical text %r" % (e["tree"], tree))
+check(e["cpp"] == text_of(["epilogue", "--cpp", tree]).strip(), "epilogue: cpp differs from --cpp")
+check(e["root"]["position"] == "root" and e["root"]["cpp"] == e["cpp"], "epilogue: the root node is not the tree's")
+
+
+def epilogue_nodes(n):
+    yield n
+    for c in n["children"]:
+        check(c["position"].startswith(n["position"] + "."), "epilogue: child position %r" % c["position"])
+        yield from epilogue_nodes(c)
+
+
+epilogue_text = text_of(["epilogue", tree, "--check", "8x12"])
+for n in epilogue_nodes(e["root"]):
+    check(any(n["label"] in line and n["annotation"] in line for line in epilogue_text.splitlines()),
+          "epilogue: node %r not drawn in the text" % n["label"])
+check([o["name"] for o in e["check"]["outputs"]] == ["D", "r", "amax_d", "aux"], "epilogue: outputs %r" % e["check"]["outputs"])
+check(e["check"]["pass"] and all(o["pass"] and 0 <= o["worst_ratio"] <= 1 for o in e["check"]["outputs"]),
+      "epilogue: check did not pass")
+check(e["check"]["outputs"][0]["count"] == 8 * 12 and e["check"]["outputs"][1]["count"] == 12, "epilogue: counts")
+check("check" not in run_json(["epilogue", tree, "--no-check"]), "epilogue --no-check: a check in the JSON")
+
 # ---- errors: nothing on standard output, `error:` on standard error, status 1 -----------
 for args in [["info", "bad("], ["info", "(4,2)"], ["mma", "NOPE"], ["copy", "UniversalCopy_128"],
              ["banks", "(8,8):(8,1)"], ["list", "atoms", "nothing-matches-this"], ["list", "things"],
@@ -347,7 +372,9 @@ for args in [["info", "bad("], ["info", "(4,2)"], ["mma", "NOPE"], ["copy", "Uni
              ["banks", "(8,64):(64,1)", "--tv", "(32,8):(8,1)", "-o", "-"], ["verify", good_trace, "-o", "-", "-f", "txt"],
              ["info", "8:1", "--cpp"], ["tma", "(4096,4096):(4096,1)", "(64,32):(1,64)"],
              ["tma", "(4096,4096):(4096,1)", "gmma_mn_sw128_bf16"], ["tma", "(4096,4096):(1,4096)", "(64,32):(1,64)", "-o", "-"],
-             ["tma", "(4096,4096):(1,4096)", "(64,32):(1,64)", "-o", os.path.join(tmp, "x.svg")]]:
+             ["tma", "(4096,4096):(1,4096)", "(64,32):(1,64)", "-o", os.path.join(tmp, "x.svg")],
+             ["epilogue", "store(bf16, sigmoid(acc))"], ["epilogue", "store(bf16, acc)", "-o", os.path.join(tmp, "x.svg")],
+             ["epilogue", "store(bf16, acc)", "--cpp"]]:
     rc, out, err = run(args + ["--json"])
     # (verify's trace errors read `FILE: error: ...`, as a compiler's; verify's errors exit 2,
     # its 1 meaning FAILED)
@@ -355,7 +382,7 @@ for args in [["info", "bad("], ["info", "(4,2)"], ["mma", "NOPE"], ["copy", "Uni
     check(rc == want and out == b"" and re.match(r"(\S+: )?error: ", err) is not None,
           "tessera %s --json: status %d, stdout %r, stderr %r" % (" ".join(args), rc, out[:60], err[:80]))
 check(not os.path.exists(os.path.join(tmp, "x.svg")), "--json -o wrote a file")
-for name in ["eval", "info", "banks", "gmem", "tma", "mma", "copy", "list", "verify"]:
+for name in ["eval", "info", "banks", "gmem", "tma", "mma", "copy", "list", "verify", "epilogue"]:
     rc, out, _ = run([name, "--help"])
     check(rc == 0 and b"--json" in out, "tessera %s --help does not show --json" % name)
 for name in ["eval", "info"]:
