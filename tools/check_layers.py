@@ -33,6 +33,8 @@ PARTS = [
     ("kernels", ["kernels/"]),
     ("static", ["include/tessera/"]),
     ("cli", ["src/cli/"]),
+    # The epilogue trees' host check, run by the command and the Python module.
+    ("epilogue_check", ["src/epilogue_check/"]),
     ("gemm_trace", ["src/gemm_trace/"]),
     ("python", ["python/"]),
     # The GPU harness: checked CUDA calls, random inputs, a GEMM problem with its FP64
@@ -58,9 +60,12 @@ USES = {
     "testing": ["static", "atom", "tiled", "rt", "analysis"],
     "viz": ["static", "atom", "tiled", "rt", "analysis", "testing"],
     "verify": ["static", "atom", "tiled", "rt", "analysis", "testing", "viz"],
-    # The command, and the epilogue trees' host ops (kernels_api), which `tessera epilogue`'s
-    # host check evaluates: the nodes' own semantics, not a copy.
-    "cli": LIBRARY + ["kernels_api"],
+    # The command, and the epilogue trees' host check (epilogue_check).
+    "cli": LIBRARY + ["epilogue_check"],
+    # The epilogue trees' host check: trees read by the runtime tier, evaluated through the
+    # kernels' own host ops (kernels_api): the nodes' semantics, not a copy. A part of its own
+    # so that both the command and the Python module run it.
+    "epilogue_check": ["static", "atom", "tiled", "rt", "kernels_api"],
     # Kernels use the static tier only (algebra, atoms, tiled objects), never the runtime tier.
     "kernels_api": ["static", "atom", "tiled"],
     "kernels": ["static", "atom", "tiled", "kernels_api"],
@@ -69,12 +74,12 @@ USES = {
     # Thin bindings: the runtime tier, analyses, the testing kit's claims (framework-free; the
     # Catch2 matchers and rapidcheck generators stay unused), drawings, the verifier, the
     # kernels' host API.
-    "python": ["static", "atom", "tiled", "rt", "analysis", "testing", "viz", "verify", "kernels_api"],
+    "python": ["static", "atom", "tiled", "rt", "analysis", "testing", "viz", "verify", "kernels_api", "epilogue_check"],
     "harness": ["static", "atom", "tiled", "kernels_api"],
     # Consumers. Tests check everything but the consumers below; examples are what a user
     # writes (the installed library only); bench and tools time and probe the kernels,
     # never through the tests.
-    "tests": LIBRARY + ["cli", "gemm_trace", "harness"] + KERNELS,
+    "tests": LIBRARY + ["cli", "epilogue_check", "gemm_trace", "harness"] + KERNELS,
     "examples": LIBRARY + ["kernels_api"],
     "bench": LIBRARY + KERNELS + ["harness"],
     "tools": LIBRARY + KERNELS + ["harness", "bench"],

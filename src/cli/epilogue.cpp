@@ -1,6 +1,6 @@
 // `tessera epilogue`: an epilogue visitor tree written in text (tessera/rt/epilogue_tree.hpp),
 // drawn (tessera/viz/epilogue_tree.hpp), named as its C++ type (--cpp) and checked on the host
-// (epilogue_check.hpp: the nodes' own f32 ops against the math in double).
+// (src/epilogue_check: the nodes' own f32 ops against the math in double).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,7 +11,7 @@
 
 #include "action.hpp"
 #include "commands.hpp"
-#include "epilogue_check.hpp"
+#include "../epilogue_check/epilogue_check.hpp"
 #include "json.hpp"
 #include "tessera/rt/epilogue_tree.hpp"
 #include "tessera/viz/epilogue_tree.hpp"
@@ -53,19 +53,6 @@ std::string number(double x) {
   return b;
 }
 
-json::Value node_json(const ep::TreeNode& n, const std::string& position) {
-  json::Value v = json::Value::object();
-  v.set("position", position);
-  v.set("kind", ep::node_kind(n));
-  v.set("label", ep::node_label(n));
-  v.set("annotation", viz::epilogue_annotation(n));
-  v.set("cpp", ep::cpp_type(n));
-  json::Value children = json::Value::array();
-  for (std::size_t i = 0; i < n.children.size(); ++i) children.push(node_json(n.children[i], position + "." + std::to_string(i)));
-  v.set("children", std::move(children));
-  return v;
-}
-
 int run(const EpilogueOptions& o) {
   if (o.tree.find_first_not_of(" \t\r\n") == std::string::npos) fail("the tree is empty: give one, e.g. 'store(bf16, relu(acc))'");
   if (o.cpp && o.json) fail("--cpp prints the C++ type alone; it cannot be combined with --json");
@@ -90,19 +77,15 @@ int run(const EpilogueOptions& o) {
     check_standard_output();
     return 0;
   }
-  std::vector<epilogue::OutputCheck> checks;
+  std::vector<epilogue_check::OutputCheck> checks;
   bool pass = true;
   if (!o.no_check) {
-    const epilogue::Inputs in = epilogue::generate_inputs(t, shape.first, shape.second, o.seed);
-    checks = epilogue::compare(epilogue::emulate(t, in), epilogue::reference(t, in));
+    const epilogue_check::Inputs in = epilogue_check::generate_inputs(t, shape.first, shape.second, o.seed);
+    checks = epilogue_check::compare(epilogue_check::emulate(t, in), epilogue_check::reference(t, in));
     for (const auto& c : checks) pass = pass && c.pass;
   }
   if (o.json) {
-    json::Value doc = json::document("epilogue");
-    doc.set("tree", ep::to_text(t));
-    doc.set("output", ep::element_name(t.output));
-    doc.set("cpp", ep::cpp_type(t.root));
-    doc.set("root", node_json(t.root, "root"));
+    json::Value doc = viz::epilogue_tree_json(t);
     if (!o.no_check) {
       json::Value c = json::Value::object();
       c.set("m", shape.first);

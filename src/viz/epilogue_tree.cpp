@@ -31,6 +31,30 @@ std::string epilogue_annotation(const TreeNode& n) {
 }
 
 namespace {
+rt::json::Value node_json(const TreeNode& n, const std::string& position) {
+  rt::json::Value v = rt::json::Value::object();
+  v.set("position", position);
+  v.set("kind", rt::epilogue::node_kind(n));
+  v.set("label", rt::epilogue::node_label(n));
+  v.set("annotation", epilogue_annotation(n));
+  v.set("cpp", rt::epilogue::cpp_type(n));
+  rt::json::Value children = rt::json::Value::array();
+  for (std::size_t i = 0; i < n.children.size(); ++i) children.push(node_json(n.children[i], position + "." + std::to_string(i)));
+  v.set("children", std::move(children));
+  return v;
+}
+}  // namespace
+
+rt::json::Value epilogue_tree_json(const Tree& t) {
+  rt::json::Value doc = rt::json::document("epilogue");
+  doc.set("tree", rt::epilogue::to_text(t));
+  doc.set("output", rt::epilogue::element_name(t.output));
+  doc.set("cpp", rt::epilogue::cpp_type(t.root));
+  doc.set("root", node_json(t.root, "root"));
+  return doc;
+}
+
+namespace {
 
 // The C++ kind with its op: Compute<silu>, RowReduction<maximum_value>, RowBroadcast.
 std::string kind_line(const TreeNode& n) {

@@ -1,5 +1,5 @@
 // Epilogue trees read from text (tessera/rt/epilogue_tree.hpp) and their host check
-// (src/cli/epilogue_check.hpp), on trees generated from a small random grammar: every tree
+// (src/epilogue_check/epilogue_check.hpp), on trees generated from a small random grammar: every tree
 // prints as text that parses back to the same tree, and its emulation through the nodes' f32
 // host ops is within the double reference's bounds on random tiles; the check fails where the
 // emulated tree differs from the reference's by one op or where an input moves.
@@ -12,10 +12,10 @@
 
 #include "tessera/atom/numeric.hpp"
 #include "tessera/rt/epilogue_tree.hpp"
-#include "../../src/cli/epilogue_check.hpp"
+#include "../../src/epilogue_check/epilogue_check.hpp"
 
 namespace ep = tessera::rt::epilogue;
-namespace check = tessera::cli::epilogue;
+namespace check = tessera::epilogue_check;
 using K = ep::TreeNode::Kind;
 
 namespace {

@@ -8,12 +8,19 @@
 #include <string>
 
 #include "tessera/rt/epilogue_tree.hpp"
+#include "tessera/rt/json.hpp"
 
 namespace tessera::viz {
 
 // A node's position from the root as tree::can_implement names it: "root", "root.1.0".
 // What it holds or writes, e.g. "f32", "bf16 vector [n] -> f32", "writes bf16 M x N".
 std::string epilogue_annotation(const rt::epilogue::TreeNode& n);
+
+// The tree as `tessera epilogue --json` prints it, without the check: {"command": "epilogue",
+// "schema_version", "tree" (the canonical text), "output" (D's element type), "cpp" (the C++
+// type), "root"}, each node {"position", "kind", "label", "annotation", "cpp", "children"}.
+// Shared by the CLI and the Python module, so that both print the same document.
+rt::json::Value epilogue_tree_json(const rt::epilogue::Tree& t);
 
 // One line per node, children indented under their parent, D's line first.
 std::string epilogue_tree_text(const rt::epilogue::Tree& t);

@@ -7,7 +7,7 @@
 #include "tessera/kernels/epilogue_tree/compute.hpp"
 #include "tessera/kernels/epilogue_tree/sinks.hpp"
 
-namespace tessera::cli::epilogue {
+namespace tessera::epilogue_check {
 
 using rt::epilogue::Along;
 using rt::epilogue::Element;
@@ -360,4 +360,4 @@ std::vector<OutputCheck> compare(const std::vector<OutputValues>& emulated, cons
   return out;
 }
 
-}  // namespace tessera::cli::epilogue
+}  // namespace tessera::epilogue_check

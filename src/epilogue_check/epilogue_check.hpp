@@ -1,5 +1,7 @@
-// `tessera epilogue --check`: a parsed epilogue tree evaluated on the host over an M x N tile
-// of generated inputs twice, and the two compared:
+// The host check of `tessera epilogue --check` and of tessera.EpilogueTree.check (a part of its
+// own, src/epilogue_check: the CLI and the Python module both run it, and it uses kernels_api,
+// which the library's layers may not): a parsed epilogue tree evaluated on the host over an
+// M x N tile of generated inputs twice, and the two compared:
 //  - the emulation runs in f32 through the host paths of the compile-time nodes' own ops
 //    (tessera/kernels/epilogue_tree: tree::plus, tree::silu, tree::convert<T>, the reductions'
 //    element / of / combine, tree::from_float<T> for D and the aux stores), visiting elements in
@@ -20,7 +22,7 @@
 
 #include "tessera/rt/epilogue_tree.hpp"
 
-namespace tessera::cli::epilogue {
+namespace tessera::epilogue_check {
 
 // The generated inputs: acc (M x N, column-major), C, each vector and scalar by name; values
 // are exactly representable in the operand's element type.
@@ -55,4 +57,4 @@ struct OutputCheck {
 // emulated and expected: the same tree's outputs, in the same order.
 std::vector<OutputCheck> compare(const std::vector<OutputValues>& emulated, const std::vector<OutputValues>& expected);
 
-}  // namespace tessera::cli::epilogue
+}  // namespace tessera::epilogue_check
