@@ -26,7 +26,9 @@
 #include "tessera/analysis/coalescing.hpp"
 #include "tessera/analysis/gmma_atoms.hpp"
 #include "tessera/analysis/report.hpp"
+#include "../../src/epilogue_check/epilogue_check.hpp"
 #include "tessera/rt/atom_registry.hpp"
+#include "tessera/rt/epilogue_tree.hpp"
 #include "tessera/rt/error.hpp"
 #include "tessera/rt/eval.hpp"
 #include "tessera/rt/json.hpp"
@@ -40,6 +42,7 @@
 #include "tessera/viz/build_coalescing.hpp"
 #include "tessera/viz/build_tma.hpp"
 #include "tessera/viz/diff.hpp"
+#include "tessera/viz/epilogue_tree.hpp"
 #include "tessera/viz/explain.hpp"
 #include "tessera/viz/layout_grid.hpp"
 #include "tessera/verify/diagram.hpp"
@@ -806,6 +809,62 @@ DiffResult diff_result(py::handle a, py::handle b, py::handle tile, std::int64_t
   });
 }
 
+// ---- epilogue trees (tessera epilogue) -------------------------------------------------------
+
+// A tree read from text as `tessera epilogue TREE` reads it: its text, C++ type, JSON and
+// drawings are the CLI's C++ (rt/epilogue_tree.hpp, viz/epilogue_tree.hpp), its check the
+// CLI's host check (src/epilogue_check).
+struct EpilogueTreeValue {
+  rt::epilogue::Tree tree;
+};
+
+EpilogueTreeValue epilogue_tree(const std::string& text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    const std::string msg = "the tree is empty: give one, e.g. 'store(bf16, relu(acc))'";
+    raise(classes().parse, msg, py::str(text), none(), none(), msg);
+  }
+  try {
+    return EpilogueTreeValue{rt::epilogue::parse_tree(text)};
+  } catch (const rt::Error& e) {
+    raise_text_error(e, classes().parse, text);
+  }
+}
+
+// The drawing in txt, svg, html or tex (the formats `tessera epilogue -o` writes).
+std::string epilogue_document(const EpilogueTreeValue& t, const std::string& format, const std::string& title) {
+  const auto f = viz::format_from_name(format);
+  if (!f) throw py::value_error("unknown format '" + format + "': choose txt, svg, tex or html");
+  if (*f == viz::Format::png || *f == viz::Format::pdf)
+    throw py::value_error("an epilogue tree is drawn as txt, svg, tex or html, not " + std::string(viz::format_name(*f)));
+  py::gil_scoped_release unlocked;
+  switch (*f) {
+    case viz::Format::svg: return viz::epilogue_tree_svg(t.tree, title);
+    case viz::Format::html: return viz::epilogue_tree_html(t.tree, title);
+    case viz::Format::tex: return viz::epilogue_tree_tikz(t.tree, title);
+    default: return (title.empty() ? "" : title + "\n") + viz::epilogue_tree_text(t.tree);
+  }
+}
+
+// The host check on an m x n tile: [(name, kind, type, count, max_error, worst_ratio,
+// bound_at_worst, pass)], the CLI's --check (worst_ratio inf where a value is NaN or infinite
+// and the math is finite).
+py::list epilogue_check(const EpilogueTreeValue& t, std::int64_t m, std::int64_t n, std::uint64_t seed) {
+  if (m < 1 || n < 1 || m > 4096 || n > 4096 || m * n > (std::int64_t(1) << 22))
+    throw py::value_error("the check takes a tile m x n of 1 to 4096 rows and columns, at most 4194304 elements, not " +
+                          std::to_string(m) + " x " + std::to_string(n));
+  std::vector<tessera::epilogue_check::OutputCheck> checks;
+  {
+    py::gil_scoped_release unlocked;
+    namespace ec = tessera::epilogue_check;
+    const ec::Inputs in = ec::generate_inputs(t.tree, m, n, seed);
+    checks = ec::compare(ec::emulate(t.tree, in), ec::reference(t.tree, in));
+  }
+  py::list out;
+  for (const auto& c : checks)
+    out.append(py::make_tuple(c.name, c.kind, c.type, c.count, c.max_error, c.worst_ratio, c.bound_at_worst, c.pass));
+  return out;
+}
+
 // The drawing `tessera diff -o FILE` writes: the verdict as its last note.
 viz::Diagram diff_diagram(const DiffResult& r, int width) {
   viz::Diagram d = r.tile ? viz::diff_tv_diagram(*r.tv_a, *r.tv_b, *r.tile) : viz::diff_layouts_diagram(*r.a, *r.b);
@@ -1315,6 +1374,19 @@ PYBIND11_MODULE(_core, m) {
         return rt_guard([&] { return Drawing{diff_diagram(r, width)}; });
       });
   m.def("diff", &diff_result);
+
+  py::class_<EpilogueTreeValue>(m, "EpilogueTree")
+      .def_property_readonly("text", [](const EpilogueTreeValue& t) { return rt::epilogue::to_text(t.tree); })
+      .def_property_readonly("cpp", [](const EpilogueTreeValue& t) { return rt::epilogue::cpp_type(t.tree.root); })
+      .def_property_readonly("output", [](const EpilogueTreeValue& t) { return rt::epilogue::element_name(t.tree.output); })
+      .def("json", [](const EpilogueTreeValue& t) { return rt::json::dump(viz::epilogue_tree_json(t.tree)); })
+      .def("document", &epilogue_document)
+      .def("check", &epilogue_check)
+      .def("write", [](const EpilogueTreeValue&, const std::string& path, const std::string& content) {
+        rt_guard([&] { viz::write_file_atomic(path, content); });
+      })
+      .def("__eq__", [](const EpilogueTreeValue& a, const EpilogueTreeValue& b) { return a.tree == b.tree; });
+  m.def("epilogue_tree", &epilogue_tree);
 
   // The GEMM host API's argument checks (no CUDA, no device), so that every build refuses bad
   // arguments with the C++ reason: tessera.gemm runs them where _gemm_cuda.run, which makes them

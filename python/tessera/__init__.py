@@ -25,7 +25,8 @@ from ._atoms import (  # noqa: E402
     copy_atom, copy_atom_names, gmma_layout_atom, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B,
     make_tiled_copy_C, make_tiled_mma, mma_atom, mma_atom_names)
 from ._analysis import (  # noqa: E402
-    BankConflicts, Coalescing, Diff, Explanation, TmaArguments, Verification, banks, diff, explain, gmem, tma, verify)
+    BankConflicts, Coalescing, Diff, EpilogueCheck, EpilogueCheckResult, EpilogueTree, Explanation, TmaArguments,
+    Verification, banks, diff, epilogue_tree, explain, gmem, tma, verify)
 from ._draw import TvMap, draw  # noqa: E402
 from ._interop import from_cute_dsl, from_f2, from_pycute, to_cute_dsl, to_f2, to_numpy, to_pycute  # noqa: E402
 from ._gemm import gemm, gemm_tune, GemmTuneResult  # noqa: E402
@@ -54,7 +55,8 @@ Layout.to_pycute = _interop.to_pycute
 
 __all__ = [
     "AttentionError", "attention", "attention_workspace_size",
-    "BankConflicts", "Coalescing", "Diff", "Explanation", "diff", "Verification", "explain", "verify", "assert_bijective", "assert_compact", "assert_covers_tile_once",
+    "BankConflicts", "Coalescing", "Diff", "EpilogueCheck", "EpilogueCheckResult", "EpilogueTree", "epilogue_tree",
+    "Explanation", "diff", "Verification", "explain", "verify", "assert_bijective", "assert_compact", "assert_covers_tile_once",
     "assert_equal_as_functions", "assert_equals_exactly", "assert_has_cosize", "assert_injective",
     "assert_surjective_onto", "ComposedLayout", "CopyAtom", "Error", "GemmError", "InadmissibleError", "IntTuple", "IntegerOverflowError", "Layout",
     "MmaAtom", "ParseError", "Swizzle", "TiledCopy", "TiledMma", "Tiler", "TmaArguments", "TvMap", "banks", "blocked_product", "coalesce",

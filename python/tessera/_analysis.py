@@ -338,3 +338,131 @@ def diff(a, b, *, tv=None, max=100, width=120):
     if isinstance(width, bool) or not isinstance(width, int) or width < 0:
         raise ValueError(f"width takes a count of columns (0: B below A), not {width!r}")
     return Diff(_core.diff(a, b, tv, max), width)
+
+
+class EpilogueCheck:
+    """One output of an epilogue tree's host check (a row of `tessera epilogue --check`):
+    `name` ("D", an aux store's or a reduction's output), `kind` ("D", "AuxStore",
+    "RowReduction", "ColumnReduction", "ScalarReduction"), `type` (the element type, or the
+    reduction: amax, max, sum), `count` (values compared), `max_error` (the largest
+    |emulated - reference|), `ratio` (the largest error / bound: at most 1 passes; inf where
+    a value is NaN or infinite and the math is finite), `bound` (the bound at that worst
+    element) and `passed`."""
+
+    __slots__ = ("name", "kind", "type", "count", "max_error", "ratio", "bound", "passed")
+
+    def __init__(self, name, kind, type, count, max_error, ratio, bound, passed):
+        self.name, self.kind, self.type, self.count = name, kind, type, count
+        self.max_error, self.ratio, self.bound, self.passed = max_error, ratio, bound, passed
+
+    def __bool__(self):
+        return self.passed
+
+    def __repr__(self):
+        return (f"<EpilogueCheck {self.name}: {self.kind} {self.type}, max error {self.max_error:.3g}, "
+                f"{self.ratio:.3g} of the bound, {'pass' if self.passed else 'FAIL'}>")
+
+
+class EpilogueCheckResult:
+    """The host check of an epilogue tree on an m x n tile (`tessera epilogue --check MxN
+    --seed S`): `outputs`, one EpilogueCheck per output in the tree's order; `passed` (and
+    bool()) when every output is within its bound; iterable over the outputs."""
+
+    def __init__(self, m, n, seed, outputs):
+        self.m, self.n, self.seed = m, n, seed
+        self.outputs = [EpilogueCheck(*o) for o in outputs]
+
+    @property
+    def passed(self):
+        return all(o.passed for o in self.outputs)
+
+    def __bool__(self):
+        return self.passed
+
+    def __iter__(self):
+        return iter(self.outputs)
+
+    def __len__(self):
+        return len(self.outputs)
+
+    def __repr__(self):
+        return (f"<EpilogueCheckResult {self.m}x{self.n} seed {self.seed}: "
+                f"{'pass' if self.passed else 'FAIL'} ({len(self.outputs)} outputs)>")
+
+
+class _EpilogueDrawing:
+    """An epilogue tree as draw() renders and writes it: its own document (boxes and edges),
+    not the cell grid of the other drawings, so txt, svg, tex and html only, no color_by or
+    density."""
+
+    def __init__(self, core):
+        self._core = core
+
+    def render(self, format, color_by="", title="", density=""):
+        if color_by or density:
+            raise ValueError("an epilogue tree is drawn as boxes, not cells: color_by and density do not apply")
+        return self._core.document(format, title)
+
+    def write(self, path, content):
+        self._core.write(path, content)
+
+
+class EpilogueTree:
+    """An epilogue visitor tree read from text as `tessera epilogue TREE` reads it (the grammar:
+    docs/cli.md, "tessera epilogue"): str() is the tree in the grammar, one statement per sink
+    plus D's (it reads back to the same tree); `cpp` is its C++ type (what --cpp prints);
+    to_dict() is --json's document without the check; check() runs --check's host check.
+    Drawn as --svg/-o draws it: the root D on top, each node a box (draw(), _repr_svg_)."""
+
+    def __init__(self, core):
+        self._core = core
+
+    @property
+    def cpp(self):
+        """The tree's C++ type (tessera::kernels::tree's names), as `tessera epilogue --cpp`."""
+        return self._core.cpp
+
+    @property
+    def output(self):
+        """D's element type: f32, bf16, f16, e4m3 or e5m2."""
+        return self._core.output
+
+    def to_dict(self):
+        """`tessera epilogue --json --no-check`'s document: the tree, D's type, the C++ type and
+        the nodes (position, kind, label, annotation, cpp, children)."""
+        return _json.loads(self._core.json())
+
+    def check(self, m=16, n=24, *, seed=1):
+        """The CLI's host check (--check MxN --seed S): the tree evaluated on an m x n tile of
+        generated inputs through the nodes' own f32 host ops and compared with the math in
+        double, each output within its rounding and the activations' stated bounds. Returns an
+        EpilogueCheckResult (true when every output passes)."""
+        for what, v in (("m", m), ("n", n), ("seed", seed)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"{what} takes an integer, not {v!r}")
+        if seed < 0:
+            raise ValueError(f"seed takes a non-negative integer, not {seed}")
+        return EpilogueCheckResult(m, n, seed, self._core.check(m, n, seed))
+
+    def __str__(self):
+        return self._core.text
+
+    def __eq__(self, other):
+        return isinstance(other, EpilogueTree) and self._core == other._core
+
+    __hash__ = None
+
+    def _tessera_drawing(self, force):
+        return _EpilogueDrawing(self._core)
+
+    def __repr__(self):
+        return f"epilogue_tree('{self._core.text}')"
+
+
+def epilogue_tree(text):
+    """Reads an epilogue visitor tree (statements separated by ';', e.g.
+    'store(bf16, silu(acc * sa[m] * sb[n] + bias[n]))'; docs/cli.md, "tessera epilogue").
+    Malformed text raises ParseError with the column and a caret, as the CLI prints it."""
+    if not isinstance(text, str):
+        raise TypeError(f"epilogue_tree takes the tree's text, not {type(text).__name__}")
+    return EpilogueTree(_core.epilogue_tree(text))

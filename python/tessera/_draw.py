@@ -130,9 +130,9 @@ def _copy_drawing(self, force):
 
 
 def _install():
-    from ._analysis import BankConflicts, Coalescing, Diff, Explanation, TmaArguments, Verification
+    from ._analysis import BankConflicts, Coalescing, Diff, EpilogueTree, Explanation, TmaArguments, Verification
     for cls in (Layout, ComposedLayout, TvMap, TiledMma, TiledCopy, MmaAtom, BankConflicts, Coalescing, TmaArguments,
-                Explanation, Verification, Diff):
+                Explanation, Verification, Diff, EpilogueTree):
         cls.draw = draw
         cls._repr_svg_ = _repr_svg_
         cls._repr_html_ = _repr_html_
