@@ -346,8 +346,8 @@ class EpilogueCheck:
     "RowReduction", "ColumnReduction", "ScalarReduction"), `type` (the element type, or the
     reduction: amax, max, sum), `count` (values compared), `max_error` (the largest
     |emulated - reference|), `ratio` (the largest error / bound: at most 1 passes; inf where
-    a value is NaN or infinite and the math is finite), `bound` (the bound at that worst
-    element) and `passed`."""
+    a value is NaN or infinite and the math is finite), `bound` (the bound at the element of
+    that worst ratio, not necessarily the element of the largest error) and `passed`."""
 
     __slots__ = ("name", "kind", "type", "count", "max_error", "ratio", "bound", "passed")
 
