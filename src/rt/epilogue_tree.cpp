@@ -7,29 +7,36 @@
 
 namespace tessera::rt::epilogue {
 
+namespace {
+// Each element type's name in the grammar and its C++ type, in one table that the three
+// functions below read (a type added here is parsed, printed and named alike).
+struct ElementNames {
+  Element element;
+  const char* name;
+  const char* cpp;
+};
+constexpr ElementNames element_names[] = {{Element::f32, "f32", "float"},
+                                          {Element::bf16, "bf16", "tessera::bfloat16_t"},
+                                          {Element::f16, "f16", "tessera::half_t"},
+                                          {Element::e4m3, "e4m3", "tessera::float_e4m3_t"},
+                                          {Element::e5m2, "e5m2", "tessera::float_e5m2_t"}};
+const ElementNames* names_of(Element e) {
+  for (const ElementNames& n : element_names)
+    if (n.element == e) return &n;
+  return nullptr;
+}
+}  // namespace
 const char* element_name(Element e) {
-  switch (e) {
-    case Element::f32: return "f32";
-    case Element::bf16: return "bf16";
-    case Element::f16: return "f16";
-    case Element::e4m3: return "e4m3";
-    case Element::e5m2: return "e5m2";
-  }
-  return "?";
+  const ElementNames* n = names_of(e);
+  return n ? n->name : "?";
 }
 const char* element_cpp(Element e) {
-  switch (e) {
-    case Element::f32: return "float";
-    case Element::bf16: return "tessera::bfloat16_t";
-    case Element::f16: return "tessera::half_t";
-    case Element::e4m3: return "tessera::float_e4m3_t";
-    case Element::e5m2: return "tessera::float_e5m2_t";
-  }
-  return "?";
+  const ElementNames* n = names_of(e);
+  return n ? n->cpp : "?";
 }
 std::optional<Element> element_from_name(std::string_view s) {
-  for (Element e : {Element::f32, Element::bf16, Element::f16, Element::e4m3, Element::e5m2})
-    if (s == element_name(e)) return e;
+  for (const ElementNames& n : element_names)
+    if (s == n.name) return n.element;
   return std::nullopt;
 }
 const char* op_cpp(Op o) {
