@@ -504,7 +504,9 @@ struct CollectiveEpilogueSm90TmaStore {
   // pack(): only the 16-bit values live across the head. Problems with C (beta != 0: C would
   // have to come into the staging buffer before pack, both parts at once), an f32 D, or a D
   // that TMA cannot store keep store() (packs(): the plain instance's kernel runs them after the
-  // tile, a fused instance refuses them).
+  // tile, a fused instance refuses them), and so do FP8's rowwise scales (a scale per row and
+  // column loaded beside the accumulators before the pack: 520 bytes of spill stores in the
+  // packing entry, nvcc 13.0; after the tile they fit).
   static constexpr bool Packable = Bits == 16;
   // A fused instance takes only what it packs (can_implement: its activation, beta == 0, D
   // through TMA); the plain one also takes what it does not (the kernel runs those after the
@@ -519,7 +521,7 @@ struct CollectiveEpilogueSm90TmaStore {
     const Sm90EpilogueOperands ops = operands(problem, a);
     const bool menu = FusedAct == Activation::Identity ? a.activation == Activation::Identity && a.bias == Bias::None
                                                        : a.activation == FusedAct;
-    return Packable && ops.status && !ops.load_c && menu;
+    return Packable && ops.status && !ops.load_c && menu && !a.scale_vectors;
   }
   static const char* packs_refusal() {
     return FusedAct == Activation::Identity
@@ -531,8 +533,8 @@ struct CollectiveEpilogueSm90TmaStore {
   // (the launch's: the plain instance's bias or activation goes to its direct stores, which
   // the kernel then runs after the tile)
   __host__ __device__ static bool packs(Params const& p) {
-    if constexpr (FusedAct == Activation::Identity) return p.use_tma && !p.load_c && !p.direct.fused();
-    else return p.use_tma && !p.load_c;
+    if constexpr (FusedAct == Activation::Identity) return p.use_tma && !p.load_c && !p.direct.fused() && !p.direct.scale_vectors;
+    else return p.use_tma && !p.load_c && !p.direct.scale_vectors;
   }
   // tile_m, tile_n, l: the tile as store() takes it (the bias's origin).
   template <class TiledMma, class Acc>

@@ -47,8 +47,10 @@
 //   Tf32                  f32 inputs as tf32, TN (1)
 //   Pingpong<T>           ping-pong, 64x128 tiles, TN, D in T, no cluster: small problems (2)
 //   Fp8<A, B, D>          FP8 inputs (A, B: e4m3 or e5m2), 128x256x128 tiles, TN, D in bf16,
-//                         f16 or f32, per-tensor scales: e4m3 x e4m3 to bf16, f16 and f32;
-//                         e4m3 x e5m2 and e5m2 x e4m3 to bf16 (5)
+//                         f16 or f32, per-tensor or rowwise scales: e4m3 x e4m3 to bf16, f16
+//                         and f32; e4m3 x e5m2 and e5m2 x e4m3 to bf16 (5); a 16-bit D's
+//                         epilogue under the next tile's first 2 k-tiles (rowwise scales after
+//                         the tile, through the kernel's second entry)
 //   Fp8Small<A, B, D>     the same with 128x128x128 tiles for small problems: e4m3 x e4m3 to
 //                         bf16 (1)
 //   Fp8StreamK<A, B, D, BN>  Fp8 (BN = 256) and Fp8Small (BN = 128) under Stream-K: e4m3 x e4m3
@@ -134,7 +136,7 @@ using Tf32 = sm90::DefaultGemmTf32<>;
 template <class T>
 using Pingpong = sm90::PingpongGemm<T>;
 template <class A, class B, class D>
-using Fp8 = sm90::Fp8Gemm<A, B, D>;
+using Fp8 = sm90::Fp8WholeTileGemm<A, B, D>;
 template <class A, class B, class D>
 using Fp8Small = sm90::Fp8Gemm<A, B, D, 128>;
 template <class A, class B, class D, int BN>

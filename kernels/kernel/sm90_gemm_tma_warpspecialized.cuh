@@ -114,18 +114,15 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
 
   // ---- contract (host): the collectives' (GemmKernelSm90Base) and the Stream-K (or split-K) workspace.
   // The Stream-K kernels apply FP8's per-tensor scales only (their epilogue pass has no
-  // rowwise loop: scale<false>), and so do the FP8 kernels with the epilogue under the next tile
-  // (the rowwise loop beside the accumulators there: 520 bytes of spill stores, nvcc 13.0).
+  // rowwise loop: scale<false>). The FP8 kernels with the epilogue under the next tile take
+  // rowwise scales through their second entry, after the tile (the packing entry applies
+  // per-tensor scales only: Epilogue::packs).
   // A kernel whose epilogue packs all it runs (EpilogueUnderNextTile on a fused instance or a
   // tree) refuses what it does not pack, after the collectives' own reasons.
   static GemmResult can_implement(Arguments const& a) {
     if constexpr (StreamK)
       if (a.epilogue.scale_vectors)
         return {GemmStatus::Unsupported, "the Stream-K sm90 kernels apply per-tensor FP8 scales only (rowwise runs on whole tiles)"};
-    if constexpr (Overlapped && Mainloop::Bits == 8)
-      if (a.epilogue.scale_vectors)
-        return {GemmStatus::Unsupported,
-                "the FP8 sm90 kernels with the epilogue under the next tile apply per-tensor scales only (rowwise runs after the tile)"};
     if (auto r = Base::can_implement(a); !r) return r;
     if constexpr (Overlapped && epilogue_packs_all)
       if (!Epilogue::packs(a.problem, a.epilogue)) return {GemmStatus::Unsupported, Epilogue::packs_refusal()};
@@ -338,7 +335,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       return t;
     }
     __device__ __forceinline__ void pack() {
-      if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor scales, before the values are packed (rowwise: refused)
+      if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor scales, before the values are packed (rowwise: the second entry)
         Epilogue::template scale<false>(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), epilogue_thread(),
                                         int64_t(tm) * ClusterM + rank, tn, acc);
       Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);

@@ -228,29 +228,34 @@ struct OrderOf<sm90::GemmTmaWarpSpecialized<M, E, S, O>> {
 };
 // Whether a listed kernel is one the shipped order applies to: cooperative, whole tiles,
 // 128x256, 16-bit inputs and D, no block scales.
-constexpr bool whole_16bit_128x256(const set::KernelTraits& t) {
+// The whole-tile cooperative 128x256 kernels of 16-bit or FP8 (per-tensor) inputs with a 16-bit D.
+constexpr bool whole_128x256_16bit_d(const set::KernelTraits& t) {
   auto bits16 = [](Element e) { return e == Element::BF16 || e == Element::F16; };
-  return !t.pingpong && !t.stream_k && !t.block_scaled && t.bm == 128 && t.bn == 256 && bits16(t.element) && bits16(t.output);
+  auto bits8 = [](Element e) { return e == Element::E4M3 || e == Element::E5M2; };
+  return !t.pingpong && !t.stream_k && !t.block_scaled && t.bm == 128 && t.bn == 256 && (bits16(t.element) || bits8(t.element)) &&
+         bits16(t.output);
 }
 }  // namespace
 
-TEST_CASE("sm90 kernel list: the 16-bit whole-tile 128x256 kernels stage their epilogue under the next tile's first 2 k-tiles") {
+TEST_CASE("sm90 kernel list: the whole-tile 128x256 kernels of a 16-bit D stage their epilogue under the next tile's first 2 k-tiles") {
   static_assert(std::is_same_v<sm90::ShippedEpilogueOrder, sm90::EpilogueUnderNextTile<2>>);
   // every listed kernel: the shipped order exactly where it applies, after the tile elsewhere
-  // (an f32 D, Stream-K, FP8, the other tiles, ping-pong)
+  // (an f32 or e4m3 D, Stream-K, block scales, the other tiles, ping-pong)
   int under = 0, after = 0;
   set::find_kernel([&](auto shipped) {
     using Kernel = typename decltype(shipped)::Kernel;
     using Order = typename OrderOf<Kernel>::type;
-    constexpr bool applies = whole_16bit_128x256(set::traits_of<Kernel>);
+    constexpr bool applies = whole_128x256_16bit_d(set::traits_of<Kernel>);
     static_assert(std::is_same_v<Order, std::conditional_t<applies, sm90::ShippedEpilogueOrder, sm90::EpilogueAfterTile>>,
-                  "the shipped order on the 16-bit whole-tile 128x256 kernels only");
+                  "the shipped order on the whole-tile 128x256 kernels of a 16-bit D only");
     (applies ? under : after) += 1;
     return false;
   });
   // (every other listed kernel is after the tile: the static_assert above, per kernel; their
   // count follows the list, so it is not pinned here)
-  CHECK(under == 14);  // bf16 and f16: 4 majors with D in T (8), GELU tanh, ReLU, SiLU (6)
+  // bf16 and f16: 4 majors with D in T (8), GELU tanh, ReLU, SiLU (6); FP8 e4m3 x e4m3 to bf16
+  // and f16, e4m3 x e5m2 and e5m2 x e4m3 to bf16 (4)
+  CHECK(under == 18);
   CHECK(after > under);
   static_assert(std::is_same_v<WholeTN::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> && WholeTN::HeadKTiles == 2 &&
                 std::is_same_v<FusedRelu::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> &&
@@ -623,6 +628,49 @@ TEST_CASE("sm90 FP8 scale modes: rowwise on the FP8 kernels, block on the block-
   CHECK((rows.rule == tma::Rule::ok && rows.rank == 2 && rows.box_dim[0] == 128 && rows.box_dim[1] == 1 &&
          rows.global_dim[0] == 62 && rows.global_dim[1] == 128 && rows.global_stride_bytes[1] == 256 && rows.box_bytes == 512));
   CHECK(Block::Mainloop::row_scale_arguments(62, 16384, 62).rule == tma::Rule::global_stride_alignment);
+}
+
+TEST_CASE("sm90 FP8 128x256: a 16-bit D's epilogue under the next tile, rowwise scales after the tile") {
+  using Fp8F32 = set::Fp8<float_e4m3_t, float_e4m3_t, float>;
+  using Fp8Serial = sm90::Fp8Gemm<float_e4m3_t, float_e4m3_t, bfloat16_t>;
+  static_assert(std::is_same_v<Fp8::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> &&
+                std::is_same_v<Fp8Mixed::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> &&
+                std::is_same_v<set::Fp8<float_e4m3_t, float_e4m3_t, half_t>::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> &&
+                std::is_same_v<Fp8F32::EpilogueOrder, sm90::EpilogueAfterTile> &&
+                std::is_same_v<set::Fp8Small<float_e4m3_t, float_e4m3_t, bfloat16_t>::EpilogueOrder, sm90::EpilogueAfterTile>);
+  // the order changes neither the mainloop nor the epilogue nor the shared memory
+  static_assert(std::is_same_v<Fp8Serial::Mainloop, Fp8::Mainloop> && std::is_same_v<Fp8Serial::Epilogue, Fp8::Epilogue> &&
+                Fp8Serial::smem_bytes == Fp8::smem_bytes && Fp8::HeadKTiles < Fp8::Mainloop::Stages);
+  static_assert(Fp8::TwoEntries && !Fp8::epilogue_packs_all && !Fp8Serial::TwoEntries);
+  alignas(16) static float scales[2] = {2.0f, 0.5f};
+  GemmArguments per_tensor = fp8(4096, 7168, 16384);
+  per_tensor.scale_a = &scales[0];
+  per_tensor.scale_b = &scales[1];
+  GemmArguments rowwise = per_tensor;
+  rowwise.scale_mode = ScaleMode::Rowwise;
+  const auto shape = sm90::problem_shape_of(per_tensor);
+  using E = Fp8::Epilogue;
+  // per-tensor scales are packed (applied before the pack); rowwise ones are not, and the
+  // kernel takes both (rowwise through its second entry), as the after-tile twin does
+  CHECK(E::packs(shape, E::arguments_of(per_tensor)));
+  CHECK_FALSE(E::packs(shape, E::arguments_of(rowwise)));
+  for (const GemmArguments* x : {&per_tensor, &rowwise}) {
+    CHECK(Fp8::can_implement(Fp8::arguments_of(*x)));
+    CHECK(Fp8Serial::can_implement(Fp8Serial::arguments_of(*x)));
+  }
+  // the launch's entry: the second exactly where the scales are vectors
+  Fp8::Params launch{};
+  launch.epilogue.use_tma = true;
+  launch.epilogue.direct.scale_a = &scales[0];
+  launch.epilogue.direct.scale_b = &scales[1];
+  CHECK(E::packs(launch.epilogue));
+  CHECK_FALSE(Fp8::after_tile_launch(launch));
+  launch.epilogue.direct.scale_vectors = true;
+  CHECK_FALSE(E::packs(launch.epilogue));
+  CHECK(Fp8::after_tile_launch(launch));
+  // Stream-K still refuses rowwise (its epilogue pass scales per tensor only)
+  using Fp8Sk = set::Fp8StreamK<float_e4m3_t, float_e4m3_t, bfloat16_t, 256>;
+  CHECK(has(Fp8Sk::can_implement(Fp8Sk::arguments_of(rowwise)), GemmStatus::Unsupported, "per-tensor FP8 scales only"));
 }
 
 TEST_CASE("sm90 block-scaled FP8 decode kernel: the 128 x 64 tile of the block-scaled mainloop") {
