@@ -34,10 +34,12 @@ VARIANTS=${VARIANTS:-"0 1 2 3 5 6 11 12 13 14"}  # (r, r2, r2-sk beside a, b, c,
 # clusters of 2 along M; its D must equal d256's bit for bit: bench/notes/fp8.md), and the tokens
 # along the tile's M (D row-major, the problem untransposed: the cluster pair shares the weight
 # tile, as cuBLASLt's): 24 d256r (128x256), 25 c256r (256x128), 26 d128r (128x128), each bitwise
-# d256, e.g.
+# d256; 27 m160 (128x160, Fp8Mid) and 28 m160eo2 (its epilogue under the next tile), e.g.
 #   OUT=$OUT VARIANTS="4 11 15 16 17 18 19 20 21 22" NCU_VARIANTS="4 22" MAX_S=400 bash tools/device/run_sm90_fp8_block_probe.sh
 # and A/B pairs after it: $BUILD/probe --reps 30 --variants 4,22 [--gap-us 2000] 4096 7168 16384 8192 8192 8192
 #   OUT=$OUT VARIANTS="4 23" NCU_VARIANTS="" MAX_S=200 bash tools/device/run_sm90_fp8_block_probe.sh
+#   OUT=$OUT VARIANTS="4 27 28" NCU_VARIANTS="" MAX_S=260 bash tools/device/run_sm90_fp8_block_probe.sh; \
+#     $BUILD/probe --reps 40 --variants 27,28,4 320 32576 7168 640 32576 7168
 #   OUT=$OUT VARIANTS="4 22 23 24 25 26" NCU_VARIANTS="" MAX_S=200 bash tools/device/run_sm90_fp8_block_probe.sh
 # (a variant whose object fails to build is reported and left out; the others still run)
 NCU_VARIANTS=${NCU_VARIANTS-"13 12"}  # (r2, then r; empty: no ncu)

@@ -68,7 +68,11 @@
 //          256 (weights) x 128 (tokens) tile turned around, both tile and cluster along the tokens
 //   d128r  128 x 128 (the per-tensor twin of r), clusters of 2 along the tokens
 // Each element's k32 steps run in the same order as d256's, so their D must equal d256's bit for
-// bit (checked, as c256's). The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
+// bit (checked, as c256's).
+// The few-hundred-token tile (seed 002's 320 x 32576 x 7168), both epilogue orders:
+//   m160     per-tensor FP8, 128x160 c2 (sm90::Fp8Gemm<.., 160>: Fp8Mid, shipped), epilogue after
+//            the tile
+//   m160eo2  m160 with its epilogue under the next tile's first 2 k-tiles (EpilogueUnderNextTile<2>) The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
 // them would be off by 1.125) are applied by the epilogue whatever D's major.
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
@@ -127,7 +131,9 @@
   X(23, "c256", "per-tensor 256x128 c2 (along M), 128x128 per warpgroup (bitwise d256)", Check::PerTensor, false)        \
   X(24, "d256r", "per-tensor 128x256 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false) \
   X(25, "c256r", "per-tensor 256x128 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false) \
-  X(26, "d128r", "per-tensor 128x128 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false)
+  X(26, "d128r", "per-tensor 128x128 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false) \
+  X(27, "m160", "per-tensor 128x160 c2 (Fp8Mid, shipped), epilogue after the tile", Check::PerTensor, false)             \
+  X(28, "m160eo2", "per-tensor 128x160 c2, epilogue under the next tile's 2 k-tiles", Check::PerTensor, false)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (no
@@ -414,6 +420,14 @@ template <> struct Variant<25> {
 template <> struct Variant<26> {
   using type = TokensAlongM<tuple<_128, _128, _128>>;
   static_assert(type::Mainloop::Stages == 6 && type::Mainloop::AtomsM == 1, "d128r: d128's mainloop (6 stages of 32 KiB)");
+};
+
+// The few-hundred-token tile (sm90::Fp8Gemm<.., 160>, the kernel list's Fp8Mid) in both epilogue
+// orders: at 320 x 32576 x 7168 each CTA runs about four tiles, so an epilogue after each tile
+// is exposed four times; under the next tile's first k-tiles it overlaps them.
+template <> struct Variant<27> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 160>; };
+template <> struct Variant<28> {
+  using type = typename s9::with_epilogue_order<s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 160>, s9::EpilogueUnderNextTile<2>>::type;
 };
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
