@@ -72,7 +72,12 @@
 // The few-hundred-token tile (seed 002's 320 x 32576 x 7168), both epilogue orders:
 //   m160     per-tensor FP8, 128x160 c2 (sm90::Fp8Gemm<.., 160>: Fp8Mid, shipped), epilogue after
 //            the tile
-//   m160eo2  m160 with its epilogue under the next tile's first 2 k-tiles (EpilogueUnderNextTile<2>) The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
+//   m160eo2  m160 with its epilogue under the next tile's first 2 k-tiles (EpilogueUnderNextTile<2>)
+// The few-token tile (64 x 7168 x 16384, memory-bound: the weight streamed once):
+//   dec      per-tensor FP8, 128x64 without a cluster under Stream-K (Fp8Decode, shipped)
+//   dec256   256x64 tiles (two m64 atoms per consumer warpgroup): half the units, the tokens'
+//            tile read from L2 once per 32 KiB of weight
+//   dec-c2   dec in clusters of 2 along the weight rows (the tokens' tile multicast to the pair) The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
 // them would be off by 1.125) are applied by the epilogue whatever D's major.
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
@@ -133,7 +138,10 @@
   X(25, "c256r", "per-tensor 256x128 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false) \
   X(26, "d128r", "per-tensor 128x128 c2, tokens along M (pair shares W), D row-major (bitwise d256)", Check::PerTensor, false) \
   X(27, "m160", "per-tensor 128x160 c2 (Fp8Mid, shipped), epilogue after the tile", Check::PerTensor, false)             \
-  X(28, "m160eo2", "per-tensor 128x160 c2, epilogue under the next tile's 2 k-tiles", Check::PerTensor, false)
+  X(28, "m160eo2", "per-tensor 128x160 c2, epilogue under the next tile's 2 k-tiles", Check::PerTensor, false)      \
+  X(29, "dec", "per-tensor 128x64 no cluster, Stream-K (Fp8Decode, shipped)", Check::PerTensor, false)                   \
+  X(30, "dec256", "per-tensor 256x64 no cluster, Stream-K, 128x64 per warpgroup", Check::PerTensor, false)              \
+  X(31, "dec-c2", "per-tensor 128x64 clusters of 2 (tokens shared), Stream-K", Check::PerTensor, false)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (no
@@ -429,6 +437,20 @@ template <> struct Variant<27> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 
 template <> struct Variant<28> {
   using type = typename s9::with_epilogue_order<s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 160>, s9::EpilogueUnderNextTile<2>>::type;
 };
+
+// The few-token tile (64 x 7168 x 16384: the weight streamed once, the tokens from L2), against
+// two changes of it: 256 weight rows per tile (two m64 atoms per consumer warpgroup: the tokens'
+// 8 KiB read from L2 once per 32 KiB of weight, not per 16 KiB, and half the Stream-K units), and
+// clusters of 2 along the weight rows (the tokens' tile multicast to the pair).
+template <> struct Variant<29> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 64, 1, s9::StreamKTileScheduler>; };
+template <> struct Variant<30> {
+  using type = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                         kernels::KMajor, 16, float, tuple<_256, _64, _128>, tuple<_1, _1, _1>,
+                                                         kernels::StageCountAuto, kernels::KernelTmaWarpSpecializedCooperative>,
+                              bfloat16_t, s9::StreamKTileScheduler>;
+  static_assert(type::Mainloop::ConsumerWarpgroups == 2 && type::Mainloop::AtomsM == 2, "dec256: two consumer warpgroups of two m64 atoms each");
+};
+template <> struct Variant<31> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 64, 2, s9::StreamKTileScheduler>; };
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
 // Whether the kernel runs the caller's row-major D as it is (its M the tokens), not as D^T.
