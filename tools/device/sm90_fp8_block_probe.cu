@@ -77,7 +77,9 @@
 //   dec      per-tensor FP8, 128x64 without a cluster under Stream-K (Fp8Decode, shipped)
 //   dec256   256x64 tiles (two m64 atoms per consumer warpgroup): half the units, the tokens'
 //            tile read from L2 once per 32 KiB of weight
-//   dec-c2   dec in clusters of 2 along the weight rows (the tokens' tile multicast to the pair) The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
+//   dec-c2   dec in clusters of 2 along the weight rows (the tokens' tile multicast to the pair)
+//   dec-k64  dec with BK = 64 (64-byte swizzle): the same bytes in flight as twice as many, half-size
+//            requests; its ns/ktile is per 64 of K The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
 // them would be off by 1.125) are applied by the epilogue whatever D's major.
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
@@ -141,7 +143,8 @@
   X(28, "m160eo2", "per-tensor 128x160 c2, epilogue under the next tile's 2 k-tiles", Check::PerTensor, false)      \
   X(29, "dec", "per-tensor 128x64 no cluster, Stream-K (Fp8Decode, shipped)", Check::PerTensor, false)                   \
   X(30, "dec256", "per-tensor 256x64 no cluster, Stream-K, 128x64 per warpgroup", Check::PerTensor, false)              \
-  X(31, "dec-c2", "per-tensor 128x64 clusters of 2 (tokens shared), Stream-K", Check::PerTensor, false)
+  X(31, "dec-c2", "per-tensor 128x64 clusters of 2 (tokens shared), Stream-K", Check::PerTensor, false)              \
+  X(32, "dec-k64", "per-tensor 128x64x64 no cluster, Stream-K (BK 64: twice the stages)", Check::PerTensor, false)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (no
@@ -451,6 +454,13 @@ template <> struct Variant<30> {
   static_assert(type::Mainloop::ConsumerWarpgroups == 2 && type::Mainloop::AtomsM == 2, "dec256: two consumer warpgroups of two m64 atoms each");
 };
 template <> struct Variant<31> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 64, 2, s9::StreamKTileScheduler>; };
+// (BK = 64: 64-byte rows of K, half-size boxes, about twice dec's stages in the same shared memory)
+template <> struct Variant<32> {
+  using type = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                         kernels::KMajor, 16, float, tuple<_128, _64, _64>, tuple<_1, _1, _1>,
+                                                         kernels::StageCountAuto, kernels::KernelTmaWarpSpecializedCooperative>,
+                              bfloat16_t, s9::StreamKTileScheduler>;
+};
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
 // Whether the kernel runs the caller's row-major D as it is (its M the tokens), not as D^T.
