@@ -136,6 +136,8 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
       c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _256, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Pingpong64x128)
       c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
+    else if (schedule == sm90::Schedule::Cooperative256x128)  // (sm90::TallTileGemm)
+      c = from_builder<Sm90Builder<bfloat16_t, tuple<_256, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Cooperative128x192)  // (sm90::MidTileGemm)
       c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, C<192>, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
     else if (schedule == sm90::Schedule::Cooperative128x128)

@@ -146,10 +146,11 @@ struct Candidate {
 // ((128 + 160) / (128 x 160) lies 0.4 of the way from 128x192's (128 + 192) / (128 x 192) to
 // 128x128's 2 / 128): the rule the 16-bit rates follow, 128x192 between 128x256 and 128x128.
 // Assumptions of the model, which measurements in the tuning cache override.
-inline constexpr std::array<Candidate, 16> kSm90Candidates = {{
+inline constexpr std::array<Candidate, 17> kSm90Candidates = {{
     {128, 256, 64, {2, 1}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 2}, 1.0, Takes::Any16Bit},
     {128, 256, 64, {1, 1}, 1.0, Takes::Any16Bit},
+    {256, 128, 64, {2, 1}, 1.0, Takes::Tn16BitSame},
     {128, 192, 64, {2, 1}, 0.96, Takes::Tn16BitSame},
     {128, 128, 64, {2, 1}, 0.81, Takes::Same16Bit},
     {128, 128, 64, {1, 2}, 0.81, Takes::Same16Bit},

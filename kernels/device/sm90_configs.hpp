@@ -58,7 +58,7 @@ struct with_epilogue_order<GemmTmaWarpSpecialized<M, E, S, O>, Order> {
 };
 
 // The epilogue order the library ships on its 16-bit whole-tile cooperative 128x256 kernels
-// (the kernel list's Whole with a 16-bit D, and Fused): the tile's epilogue staged and stored
+// (the kernel list's Whole with a 16-bit D, and Fused; and the 256x128 kernel, Tall): the tile's epilogue staged and stored
 // under the next tile's first 2 k-tiles. Measured on an H200 against the epilogue after the
 // tile (bench/notes/sm90_gemm.md): plain bf16 TN +0.4 to +2.5 % (8192x8192x1024 the most),
 // GELU-tanh + bias and SiLU + bias at 8192^3 +2.7 % and +1.9 %, the results bit-identical;
@@ -140,6 +140,20 @@ template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB
           class Scheduler = WholeTileScheduler, kernels::Major DMajor = kernels::Major::Col>
 using MidTileGemm =
     Sm90Kernel<Sm90Mainloop<Element, MajorA, MajorB, tuple<_128, C<192>, _64>, ClusterM>, Element, Scheduler, Activation::Identity, DMajor>;
+
+// The 128x256 tile turned: 256x128x64 (two consumer warpgroups of 128x128, each two wgmma
+// m64n128k16 along M: 128 accumulators per consumer thread, as 128x256's 64x256), 4 stages of
+// 48 KiB, clusters of 2 along M sharing B (64 rows each by multicast). The same operand bytes per
+// MAC as 128x256 ((256 + 128) / (256 x 128)), so the wave model gives it the same rate; its grid
+// is 128x256's with M's and N's tile extents exchanged, so it pads and quantizes otherwise
+// wherever M / 256 and N / 128 round differently from M / 128 and N / 256 (N = 2112: 17 columns
+// of 128 pad 3 %, 9 columns of 256 pad 9 %). cuBLAS's own 16-bit kernels run 256-row tiles
+// (bench/notes/sm90_tiles.md). 16-bit TN, D in the inputs' type, whole tiles, the shipped
+// epilogue order.
+template <class Element, int ClusterM = 2>
+using TallTileGemm =
+    typename with_epilogue_order<Sm90Kernel<Sm90Mainloop<Element, GMMA::Major::K, GMMA::Major::K, tuple<_256, _128, _64>, ClusterM>, Element>,
+                                 ShippedEpilogueOrder>::type;
 
 // For decode (Y = X W^T with a few tokens, run as D^T: M the weight's rows, N the tokens,
 // 16-bit TN): 128x64x64 tiles (two consumer warpgroups of 64x64, wgmma m64n64k16), no cluster,

@@ -41,6 +41,11 @@
 //                         problem transposed on them (D^T row-major, the 192 columns along the
 //                         caller's M: the weight's rows of Y = X W^T) where the wave model
 //                         predicts that orientation faster (sm90_schedule.hpp); a unit of its own
+//   Tall<T>               256x128 tiles in clusters of 2, TN, D in T, whole tiles, the
+//                         epilogue under the next tile: 128x256's grid with the tile's extents
+//                         exchanged, for shapes whose N divides by 128 but not by 256 (bf16 only:
+//                         1; a unit of its own, the 256-row A tiles' stage layouts and TMA plans
+//                         are its own)
 //   Fused<T, A>           Whole TN, D in T, activation A (+ optional bias) in the TMA-store
 //                         epilogue, under the next tile's first 2 k-tiles: GELU tanh, ReLU,
 //                         SiLU (6)
@@ -130,6 +135,8 @@ template <class T>
 using MidRow = sm90::MidTileGemm<T, K, K, 2, sm90::WholeTileScheduler, kernels::Major::Row>;
 template <class T>
 using MidRowSplit = sm90::MidTileGemm<T, K, K, 2, sm90::StreamKTileScheduler, kernels::Major::Row>;
+template <class T>
+using Tall = sm90::TallTileGemm<T>;
 template <class T, Activation A>
 using Fused = sm90::FusedTmaGemm<T, A>;
 using Tf32 = sm90::DefaultGemmTf32<>;
@@ -154,7 +161,7 @@ using Fp8BlockWide = sm90::Fp8BlockWideGemm<>;
 using Fp8BlockRows = sm90::Fp8BlockRowsGemm<>;
 
 // The translation units (kernels/device/sm90_instances_<unit>.cu).
-enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Fp8, Fp8Few, Fp8Mid, Fp8Block, Fp8BlockDecode, Fp8BlockWide, Fp8BlockRows };
+enum class Unit { Bf16, F16, Small, Split, Pingpong, Mid, MidRow, Tall, Fp8, Fp8Few, Fp8Mid, Fp8Block, Fp8BlockDecode, Fp8BlockWide, Fp8BlockRows };
 
 template <class Kernel_, Unit U>
 struct Shipped {
@@ -196,6 +203,7 @@ using Kernels = std::tuple<
     Shipped<MidSplit<bf16>, Unit::Mid>,              Shipped<MidSplit<f16>, Unit::Mid>,
     Shipped<MidRow<bf16>, Unit::MidRow>,             Shipped<MidRow<f16>, Unit::MidRow>,
     Shipped<MidRowSplit<bf16>, Unit::MidRow>,        Shipped<MidRowSplit<f16>, Unit::MidRow>,
+    Shipped<Tall<bf16>, Unit::Tall>,
     Shipped<Fp8<e4m3, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8<e4m3, e4m3, f16>, Unit::Fp8>,
     Shipped<Fp8<e4m3, e4m3, float>, Unit::Fp8>,      Shipped<Fp8<e4m3, e5m2, bf16>, Unit::Fp8>,
     Shipped<Fp8<e5m2, e4m3, bf16>, Unit::Fp8>,       Shipped<Fp8Small<e4m3, e4m3, bf16>, Unit::Fp8>,

@@ -4,6 +4,8 @@
 // A schedule names a kernel's tile, cluster and consumer arrangement:
 //   Cooperative128x256           two consumer warpgroups share a 128 x 256 tile, clusters of 2
 //                                along M (the default)
+//   Cooperative256x128           the same with 256 x 128 tiles (16-bit TN; 128 x 128 per
+//                                warpgroup): 128 x 256's grid with the extents exchanged
 //   Cooperative128x192           the same with 128 x 192 tiles (16-bit TN): a tile count between
 //                                the two below and above, for shapes neither fills (3072^3)
 //   Cooperative128x160           the same with 128 x 160 tiles (per-tensor FP8): a few hundred
@@ -78,11 +80,12 @@ struct Schedule {
   int bm = 128, bn = 256;
   int cluster_m = 2;  // CTAs per cluster along M
 
-  static const Schedule Cooperative128x256, Cooperative128x192, Cooperative128x160, Cooperative128x128,
+  static const Schedule Cooperative128x256, Cooperative256x128, Cooperative128x192, Cooperative128x160, Cooperative128x128,
       Cooperative128x128NoCluster, Pingpong64x128, Cooperative128x64NoCluster;
   friend constexpr bool operator==(const Schedule&, const Schedule&) = default;
 };
 inline constexpr Schedule Schedule::Cooperative128x256{Consumers::Cooperative, 128, 256, 2};
+inline constexpr Schedule Schedule::Cooperative256x128{Consumers::Cooperative, 256, 128, 2};
 inline constexpr Schedule Schedule::Cooperative128x192{Consumers::Cooperative, 128, 192, 2};
 inline constexpr Schedule Schedule::Cooperative128x160{Consumers::Cooperative, 128, 160, 2};
 inline constexpr Schedule Schedule::Cooperative128x128{Consumers::Cooperative, 128, 128, 2};
@@ -92,14 +95,18 @@ inline constexpr Schedule Schedule::Cooperative128x64NoCluster{Consumers::Cooper
 
 // The schedules of the kernel list, in the order the rule walks them (larger tiles first,
 // clusters first: near-ties keep the earlier).
-// (128 x 64 last: it has the ping-pong tile's operand bytes per MAC, and no whole-tile kernel)
-inline constexpr std::array<Schedule, 7> kSchedules = {Schedule::Cooperative128x256,          Schedule::Cooperative128x192,
+// (256 x 128 right after 128 x 256: the same tile area and rate, so that at a tie the default
+// keeps the problem; 128 x 64 last: it has the ping-pong tile's operand bytes per MAC, and no
+// whole-tile kernel)
+inline constexpr std::array<Schedule, 8> kSchedules = {Schedule::Cooperative128x256,          Schedule::Cooperative256x128,
+                                                       Schedule::Cooperative128x192,
                                                        Schedule::Cooperative128x160,          Schedule::Cooperative128x128,
                                                        Schedule::Cooperative128x128NoCluster, Schedule::Pingpong64x128,
                                                        Schedule::Cooperative128x64NoCluster};
 
 inline const char* to_string(Schedule s) {
   if (s == Schedule::Cooperative128x256) return "cooperative 128x256";
+  if (s == Schedule::Cooperative256x128) return "cooperative 256x128";
   if (s == Schedule::Cooperative128x192) return "cooperative 128x192";
   if (s == Schedule::Cooperative128x160) return "cooperative 128x160";
   if (s == Schedule::Cooperative128x128) return "cooperative 128x128";

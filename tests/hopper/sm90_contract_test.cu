@@ -232,12 +232,13 @@ struct OrderOf<sm90::GemmTmaWarpSpecialized<M, E, S, O>> {
 constexpr bool whole_128x256_16bit_d(const set::KernelTraits& t) {
   auto bits16 = [](Element e) { return e == Element::BF16 || e == Element::F16; };
   auto bits8 = [](Element e) { return e == Element::E4M3 || e == Element::E5M2; };
-  return !t.pingpong && !t.stream_k && !t.block_scaled && t.bm == 128 && t.bn == 256 && (bits16(t.element) || bits8(t.element)) &&
-         bits16(t.output);
+  // (and the 256x128 tile, 128x256 turned: the same accumulators per consumer thread)
+  return !t.pingpong && !t.stream_k && !t.block_scaled && ((t.bm == 128 && t.bn == 256) || (t.bm == 256 && t.bn == 128)) &&
+         (bits16(t.element) || bits8(t.element)) && bits16(t.output);
 }
 }  // namespace
 
-TEST_CASE("sm90 kernel list: the whole-tile 128x256 kernels of a 16-bit D stage their epilogue under the next tile's first 2 k-tiles") {
+TEST_CASE("sm90 kernel list: the whole-tile 128x256 and 256x128 kernels of a 16-bit D stage their epilogue under the next tile's first 2 k-tiles") {
   static_assert(std::is_same_v<sm90::ShippedEpilogueOrder, sm90::EpilogueUnderNextTile<2>>);
   // every listed kernel: the shipped order exactly where it applies, after the tile elsewhere
   // (an f32 or e4m3 D, Stream-K, block scales, the other tiles, ping-pong)
@@ -254,8 +255,8 @@ TEST_CASE("sm90 kernel list: the whole-tile 128x256 kernels of a 16-bit D stage 
   // (every other listed kernel is after the tile: the static_assert above, per kernel; their
   // count follows the list, so it is not pinned here)
   // bf16 and f16: 4 majors with D in T (8), GELU tanh, ReLU, SiLU (6); FP8 e4m3 x e4m3 to bf16
-  // and f16, e4m3 x e5m2 and e5m2 x e4m3 to bf16 (4)
-  CHECK(under == 18);
+  // and f16, e4m3 x e5m2 and e5m2 x e4m3 to bf16 (4); the bf16 256x128 kernel (1)
+  CHECK(under == 19);
   CHECK(after > under);
   static_assert(std::is_same_v<WholeTN::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> && WholeTN::HeadKTiles == 2 &&
                 std::is_same_v<FusedRelu::EpilogueOrder, sm90::EpilogueUnderNextTile<2>> &&
@@ -335,7 +336,13 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   static_assert(t.element == Element::F32 && t.output == Element::F32 && !nt.a_k_major && !nt.b_k_major && nt.bn == 128);
   static_assert(set::has_fused_tma(Activation::GELUTanh) && set::has_fused_tma(Activation::SiLU) && !set::has_fused_tma(Activation::GELU) &&
                 !set::has_fused_tma(Activation::Identity));
-  static_assert(std::tuple_size_v<set::Kernels> == 67, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  static_assert(std::tuple_size_v<set::Kernels> == 68, "the shipped kernels (sm90_kernel_list.hpp's table)");
+  // the 256x128 kernel: two m64 atoms along M per consumer warpgroup, clusters of 2, bf16 TN
+  constexpr set::KernelTraits tall = set::traits_of<set::Tall<set::bf16>>;
+  static_assert(tall.bm == 256 && tall.bn == 128 && tall.cluster_m == 2 && !tall.stream_k && !tall.pingpong && tall.a_k_major &&
+                tall.b_k_major && tall.element == Element::BF16 && tall.output == Element::BF16);
+  static_assert(set::Tall<set::bf16>::Mainloop::AtomsM == 2 && set::Tall<set::bf16>::Mainloop::ConsumerWarpgroups == 2 &&
+                set::Tall<set::bf16>::Mainloop::Stages == 4);
   // the D major, read off the epilogue: row-major for the MidRow kernels and Fp8BlockRows only
   constexpr set::KernelTraits mr = set::traits_of<set::MidRowSplit<set::f16>>, mc = set::traits_of<set::MidSplit<set::f16>>;
   static_assert(mr.d_major == Major::Row && mc.d_major == Major::Col && w.d_major == Major::Col && mr.bn == 192 && mr.stream_k &&
@@ -398,9 +405,17 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x192, problem(3072, 3072, 3072, e, Major::Row, Major::Col, Element::F32)));
   }
   // gemm_tune's candidates for 16-bit TN: every whole-tile kernel (the column-major D's, then
-  // the row-major D's, run on the problem transposed), then the Stream-K ones
+  // the row-major D's, run on the problem transposed), then the Stream-K ones (the 256x128
+  // kernel: bf16 only, whole tiles only)
   using Config = sm90::Sm90Config;
-  for (const Element e : {Element::BF16, Element::F16})
+  CHECK(sm90::built_configs(tn(1000, 1000, 1024, Element::BF16)) ==
+        std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative256x128, false},
+                            {sm90::Schedule::Cooperative128x192, false}, {sm90::Schedule::Cooperative128x128NoCluster, false},
+                            {sm90::Schedule::Pingpong64x128, false}, {sm90::Schedule::Cooperative128x192, false, Major::Row},
+                            {sm90::Schedule::Cooperative128x256, true}, {sm90::Schedule::Cooperative128x192, true},
+                            {sm90::Schedule::Cooperative128x128, true}, {sm90::Schedule::Cooperative128x64NoCluster, true},
+                            {sm90::Schedule::Cooperative128x192, true, Major::Row}});
+  for (const Element e : {Element::F16})
     CHECK(sm90::built_configs(tn(1000, 1000, 1024, e)) ==
           std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x192, false},
                               {sm90::Schedule::Cooperative128x128NoCluster, false}, {sm90::Schedule::Pingpong64x128, false},

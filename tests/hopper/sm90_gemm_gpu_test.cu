@@ -104,6 +104,10 @@ template <class T>
 int check_no_cluster(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
   return check_entry<kernels::device::sm90_set::Solo<T>, T>("128x128 no cluster", m, n, k, l, alpha, beta, alias);
 }
+template <class T>
+int check_tall(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
+  return check_entry<kernels::device::sm90_set::Tall<T>, T>("256x128", m, n, k, l, alpha, beta, alias);
+}
 
 // A 128x192 kernel (sm90_set::Mid, or MidRow with a row-major D: clusters of 2, whole tiles)
 // forced through its entry, either caller's D major, the problem in the kernel's orientation
@@ -495,6 +499,7 @@ int main(int argc, char** argv) {
   fails += check<bfloat16_t>(129, 257, 72, 1, false, 1, 0);     // residues in M, N, K
   fails += check<bfloat16_t>(200, 300, 40, 1, true, 1, 0);      // the same, D row-major
   fails += check<bfloat16_t>(136, 264, 72, 1, false, 1, 0, "NT");  // both MN-major, residues
+  fails += check_tall<bfloat16_t>(300, 260, 200, 2, 1, 0.5f);      // the 256x128 kernel: residues, a cluster's tail, beta
   // (small TN problems run the ping-pong kernel, which does not split K: the split-K cases
   // take MN-major operands, whose small problems run the cooperative 128x128 kernel)
   // (K = 32008: where the rule takes the Stream-K kernel, hopper_sm90_schedule_test checks it)
@@ -568,6 +573,20 @@ int main(int argc, char** argv) {
     fails += check_no_cluster<bfloat16_t>(1000, 1000, 1000, 3, 2, -1);
     fails += check_no_cluster<bfloat16_t>(777, 555, 328, 4, 1, 0.5f, true);
     fails += check_no_cluster<half_t>(3000, 2000, 1000, 1, 1, 0);
+    // The 256x128 kernel (two m64 atoms per consumer warpgroup, clusters of 2, the epilogue
+    // under the next tile), forced: many tiles per CTA (the packed epilogue under the next tile's
+    // k-tiles), residues in M, N and K (M = 300: the second 256-row tile mostly past M, and
+    // its cluster's peer), batches, alpha/beta (the second entry: after the tile), C = D, a D
+    // TMA cannot store (M = 777: the direct stores), one tile with K below one k-tile; then
+    // where the rule picks it (hopper_sm90_schedule_test holds these to the host rule).
+    fails += check_tall<bfloat16_t>(4096, 4224, 4096, 1, 1, 0);
+    fails += check_tall<bfloat16_t>(300, 1000, 1000, 3, 1, 0);
+    fails += check_tall<bfloat16_t>(3001, 2999, 3000, 1, 2, -1);
+    fails += check_tall<bfloat16_t>(777, 555, 328, 4, 1, 0.5f, true);
+    fails += check_tall<bfloat16_t>(256, 128, 8, 1, 1, 0);
+    fails += check_rule<bfloat16_t>("cooperative 256x128", 4096, 4224, 4096, 1, false, 1, 0);
+    // (640 tokens through Llama-3 8B's qkv weight as torch runs it: D row-major, D^T 6144 x 640)
+    fails += check_rule<bfloat16_t>("cooperative 256x128", 640, 6144, 4096, 1, true, 1, 0);
     // (3072^3 and its residues: the 128x192 tiles, below)
     fails += check_rule<half_t>("cooperative 128x128 no cluster", 4000, 500, 14000, 1, false, 1, 0);          // residues, long K
     // 512 tokens through Llama-3 8B's down projection as torch runs it (D row-major: D^T is 4096 x 512)

@@ -483,6 +483,58 @@ TEST_CASE("sm90 128x192 tiles: the rule takes them where the model says, and now
   CHECK(std::none_of(nt.begin(), nt.end(), [](const sm90::Sm90Config& c) { return c.schedule == Schedule::Cooperative128x192; }));
 }
 
+TEST_CASE("sm90 256x128 tiles: bf16 TN only, chosen only past the margin over 128x256, never on the suite") {
+  rc::prop("chosen only for bf16 TN with a bf16 D, and only past the margin over 128x256's whole tiles", [] {
+    const int64_t m = *rc::gen::inRange<int64_t>(1, 20000), n = *rc::gen::inRange<int64_t>(1, 20000);
+    const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), k = *rc::gen::inRange<int64_t>(1, 16000);
+    const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3);
+    const Major a = is_fp8(e) ? Major::Row : *rc::gen::element(Major::Row, Major::Col);
+    const Major b = is_fp8(e) ? Major::Col : *rc::gen::element(Major::Row, Major::Col);
+    const int sms = *rc::gen::element(66, 114, 132);
+    GemmArguments g = problem(m, n, k, batch, e, a, b);
+    if (*rc::gen::arbitrary<bool>()) g.epilogue.output = is_fp8(e) ? Element::BF16 : Element::F32;
+    const Schedule whole = sm90::choose_schedule(g, sms);
+    const bool tn_bf16 = e == Element::BF16 && a == Major::Row && b == Major::Col && output_element(g) == e;
+    // (the list builds it for bf16 only; no Stream-K twin)
+    RC_ASSERT(sm90::choose_stream_k(g, sms) != Schedule::Cooperative256x128);
+    if (!tn_bf16) RC_ASSERT(whole != Schedule::Cooperative256x128);
+    if (whole == Schedule::Cooperative256x128)
+      RC_ASSERT(whole_efficiency(Schedule::Cooperative256x128, g, sms) >
+                whole_efficiency(Schedule::Cooperative128x256, g, sms) * (1 + sm90::kSelectionMargin));
+  });
+  rc::prop("never where both grids are the same up to the transpose: M and N multiples of 256", [] {
+    // (the same tile count, padding and rate: the tie keeps 128x256, walked first)
+    const int64_t m = 256 * *rc::gen::inRange<int64_t>(1, 60), n = 256 * *rc::gen::inRange<int64_t>(1, 60);
+    const GemmArguments g = tn(m, n, *rc::gen::inRange<int64_t>(64, 16000));
+    RC_ASSERT(sm90::choose_schedule(g, 132) != Schedule::Cooperative256x128);
+  });
+  // The suite's 40 shapes (bench/sm90_gemm_bench.cu --suite) keep their kernels: none takes it.
+  for (const auto& s : suite_shapes()) {
+    const GemmArguments g = tn(s[0], s[1], s[2]);
+    INFO(s[0] << " x " << s[1] << " x " << s[2]);
+    CHECK(sm90::choose_config_stream_k(g, 132).value_or(sm90::choose_config(g, 132)).schedule != Schedule::Cooperative256x128);
+  }
+  // Where it is taken: N a multiple of 128 but not of 256, so that 256-column tiles pad (4224 =
+  // 16.5 x 256: 17 tiles pad 3 %; 33 of 128 pad none; 640 tokens: 3 x 256 pad 17 %, 5 x 128 none)
+  CHECK(sm90::choose_schedule(tn(4096, 4224, 4096), 132) == Schedule::Cooperative256x128);
+  CHECK(sm90::choose_config(tn(6144, 640, 4096), 132) == sm90::Sm90Config{Schedule::Cooperative256x128, false});
+  // and not in f16 (not built): the same shape keeps another kernel
+  CHECK(sm90::choose_schedule(tn(4096, 4224, 4096, 1, Element::F16), 132) != Schedule::Cooperative256x128);
+  // Its names, and a tuning record's tile maps back to it.
+  CHECK(std::string(sm90::to_string(Schedule::Cooperative256x128)) == "cooperative 256x128");
+  CHECK(sm90::config_of(256, 128, {2, 1}, Decomposition::DataParallel) == sm90::Sm90Config{Schedule::Cooperative256x128, false});
+  CHECK(!sm90::config_of(256, 128, {1, 1}, Decomposition::DataParallel));
+  // gemm_tune's candidates: its whole-tile kernel for bf16 TN, once; none for f16 or NT; and no
+  // Stream-K one is built
+  const auto configs = sm90::built_configs(tn(4096, 4224, 4096));
+  CHECK(std::count(configs.begin(), configs.end(), sm90::Sm90Config{Schedule::Cooperative256x128, false}) == 1);
+  CHECK(std::count(configs.begin(), configs.end(), sm90::Sm90Config{Schedule::Cooperative256x128, true}) == 0);
+  for (const GemmArguments& other : {tn(4096, 4224, 4096, 1, Element::F16), problem(4096, 4224, 4096, 1, Element::BF16, Major::Col, Major::Row)}) {
+    const auto c = sm90::built_configs(other);
+    CHECK(std::none_of(c.begin(), c.end(), [](const sm90::Sm90Config& x) { return x.schedule == Schedule::Cooperative256x128; }));
+  }
+}
+
 // The orientation (sm90_schedule.hpp: choose_config, choose_config_stream_k): the kernels built
 // with a row-major D run a column-major D's problem transposed (as_row_major_d) where the wave
 // model, on the transposed extents, predicts them faster past the margin.

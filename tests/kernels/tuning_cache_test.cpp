@@ -394,9 +394,10 @@ TEST_CASE("tuned configurations: config_of names each kernel's tile, cluster and
   // each schedule's candidate names it back (the tuning cache's records: tile, cluster, scheduler)
   for (const Schedule s : sm90::kSchedules)
     for (const Element e : {Element::BF16, Element::E4M3}) {
-      // (no FP8 ping-pong or 128x128-without-a-cluster candidate, no 16-bit 128x160 one; FP8
-      // 128x192: the block-scaled kernel's tile)
-      if (((s == Schedule::Pingpong64x128 || s == Schedule::Cooperative128x128NoCluster) && is_fp8(e)) ||
+      // (no FP8 ping-pong, 128x128-without-a-cluster or 256x128 candidate, no 16-bit 128x160
+      // one; FP8 128x192: the block-scaled kernel's tile)
+      if (((s == Schedule::Pingpong64x128 || s == Schedule::Cooperative128x128NoCluster || s == Schedule::Cooperative256x128) &&
+           is_fp8(e)) ||
           (s == Schedule::Cooperative128x160 && !is_fp8(e)))
         continue;
       const sm90::Candidate c = sm90::candidate_of(s, e, sm90::Schedulers::Both);
