@@ -7,16 +7,19 @@
 // from `pack` there (the values after FP8's per-tensor scales, before the 16-bit rounding) and
 // from `store` after the tile (whole tiles, a Stream-K tile's owner after the fix-up, ping-pong).
 //
-// The traced run's inputs make accumulator (m, n) of the problem hold a code of (m, n)
-// (trace::decode_accumulator; src/gemm_trace/sm90_trace_configs.hpp builds them), or, in the
-// k-iteration run, the bit mask of the k-tiles whose products reached it. Records:
-//   Coordinates  (mma.C, thread, value + values * tile, m, n): tile = tile_m + tiles_m * tile_n
-//                is the CTA tile the epilogue was told it stores, (m, n) what the data says, so a
-//                value the wgmmas, the TMA loads, the fix-up or the scheduler put elsewhere shows
-//                as a mismatch, a tile stored twice as duplicates, one never stored as missing
-//   KIterations  (tile.k, 0, tile + tiles * kt, tile, kt) for each bit kt of thread 0's value 0:
-//                each k-iteration of each tile must reach its accumulators exactly once (one
-//                counted twice carries into the next bit, so its own goes missing)
+// The traced runs' inputs make accumulator (m, n) of the problem hold a small integer
+// (src/gemm_trace/sm90_trace_configs.hpp builds them): m, n, or a mask of 8 k-tiles. Small, so
+// that the sums are exact whatever precision the tensor cores' accumulation keeps (FP8's is
+// reported near 14 bits): one coordinate per run, the host pairs them. Records:
+//   Rows, Cols   (mma.C, thread, value + values * tile, m, -1) or (..., -1, n): tile = tile_m +
+//                tiles_m * tile_n is the CTA tile the epilogue was told it stores, m or n what
+//                the data says, so a value the wgmmas, the TMA loads, the fix-up or the scheduler
+//                put elsewhere shows as a mismatch, a tile stored twice as duplicates, one never
+//                stored as missing
+//   KIterations  (tile.k, 0, tile + tiles * kt, tile, kt) for each bit b of thread 0's value 0,
+//                kt = first_k_tile + b: each k-iteration of each tile must reach its
+//                accumulators exactly once (one counted twice carries into the next bit, so its
+//                own goes missing and the next one's is duplicated)
 #pragma once
 
 #include <cstdint>
@@ -26,13 +29,13 @@
 
 namespace tessera::kernels::sm90 {
 
-enum class RecordedValues : int { Coordinates, KIterations };
+enum class RecordedValues : int { Rows, Cols, KIterations };
 
 struct RecordTarget {
   trace::Sink* sink = nullptr;  // device memory; null: Inner's stores only
-  RecordedValues what = RecordedValues::Coordinates;
+  RecordedValues what = RecordedValues::Rows;
   int tiles_m = 0, tiles = 0;   // the problem's CTA tiles along M, and in all
-  int k_tiles = 0;              // KIterations: the bits to read
+  int first_k_tile = 0;         // KIterations: the k-tile of the mask's bit 0
 };
 
 template <class Inner>
@@ -54,16 +57,19 @@ struct CollectiveEpilogueSm90Recorded : Inner {
     if (r.sink == nullptr) return;
     constexpr int values = int(sizeof(Acc) / sizeof(float));
     const int tile = int(tile_m) + r.tiles_m * int(tile_n);
-    if (r.what == RecordedValues::Coordinates) {
+    if (r.what != RecordedValues::KIterations) {
+      const bool rows = r.what == RecordedValues::Rows;
 #pragma unroll  // registers by constant index: a runtime index would move acc to local memory
       for (int v = 0; v < values; ++v) {
-        const trace::Code c = trace::decode_accumulator(acc[v]);
-        trace::Recorder::record(r.sink, trace::Map::mma_c, thread, v + values * tile, c.row, c.col);
+        const int x = int(acc[v]);
+        trace::Recorder::record(r.sink, trace::Map::mma_c, thread, v + values * tile, rows ? x : -1, rows ? -1 : x);
       }
     } else if (thread == 0) {
       const auto mask = static_cast<std::uint32_t>(acc[0]);
-      for (int kt = 0; kt < 32; ++kt)
-        if ((mask >> kt) & 1u) trace::Recorder::record(r.sink, trace::Map::tile_k, 0, tile + r.tiles * kt, tile, kt);
+      for (int b = 0; b < 32; ++b) {
+        const int kt = r.first_k_tile + b;
+        if ((mask >> b) & 1u) trace::Recorder::record(r.sink, trace::Map::tile_k, 0, tile + r.tiles * kt, tile, kt);
+      }
     }
   }
 
