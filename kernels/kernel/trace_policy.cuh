@@ -17,7 +17,9 @@
 
 namespace tessera::kernels::trace {
 
-enum class Map : int { g2s_a, g2s_b, s2r_a, s2r_b, mma_a, mma_b, mma_c, count };
+// tile.k: (tile, k-iteration) pairs that reached a tile's accumulators (the SM90 traced
+// configurations' k-iteration run, collective/sm90_epilogue_recorded.cuh).
+enum class Map : int { g2s_a, g2s_b, s2r_a, s2r_b, mma_a, mma_b, mma_c, tile_k, count };
 
 inline const char* name(Map m) {
   switch (m) {
@@ -28,6 +30,7 @@ inline const char* name(Map m) {
     case Map::mma_a: return "mma.A";
     case Map::mma_b: return "mma.B";
     case Map::mma_c: return "mma.C";
+    case Map::tile_k: return "tile.k";
     default: return "?";
   }
 }

@@ -98,6 +98,22 @@ std::vector<int> run_sm90() {
 
 }  // namespace
 
+std::string sm90_device_missing() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return "no CUDA device is available";
+  }
+  int dev = 0, major = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return "no CUDA device is available";
+  }
+  if (major != 9) return "the SM90 kernels need a compute capability 9.0 device (device " + std::to_string(dev) + " is " +
+                         std::to_string(major) + ".x)";
+  return {};
+}
+
 std::vector<int> run_traced_sm90(bool tf32) { return tf32 ? run_sm90<float>() : run_sm90<bfloat16_t>(); }
 
 }  // namespace tessera::kernels::trace

@@ -4,6 +4,7 @@
 // host part (gemm_trace_main.cpp, which writes their `map` lines).
 #pragma once
 
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -42,5 +43,7 @@ std::vector<int> run_traced_kernel(const TraceRun& r);
 // The SM90 kernel (sm_90a, gemm_trace_sm90.cu) on one 128 x 256 tile whose inputs make
 // each accumulator encode its (m, n) (collective/sm90_epilogue_trace.cuh): mma.C records.
 std::vector<int> run_traced_sm90(bool tf32);
+// Empty when the current CUDA device runs the SM90 kernels (compute capability 9.0), else why not.
+std::string sm90_device_missing();
 
 }  // namespace tessera::kernels::trace

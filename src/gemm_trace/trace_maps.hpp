@@ -4,13 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "tessera/kernels/partitions.hpp"
+#include "tessera/rt/algebra.hpp"
 #include "tessera/rt/to_runtime.hpp"
 #include "kernel/trace_policy.cuh"
 #include "tessera/verify/trace.hpp"
+#include "sm90_trace_configs.hpp"
 
 namespace tessera::kernels::trace {
 
@@ -56,6 +59,46 @@ std::vector<verify::Map> simt_maps() {
       make_map<typename P::TileB>(Map::mma_b, T::get_layoutB_TV()),
       make_map<typename P::TileC>(Map::mma_c, T::get_layoutC_TV()),
   };
+}
+
+// A tile's TV map (thread, value) -> index in the BM x BN tile, over a whole M x N problem of
+// such tiles: (thread, (value, (tile_m, tile_n))) -> index in M x N (column-major), value v of
+// tile (i, j) numbered v + values * (i + tiles_m * j), as the recording epilogue numbers them.
+inline verify::Map problem_map(Map m, const rt::Layout& tile_tv, int bm, int bn, int problem_m, int problem_n) {
+  const rt::Layout embed(rt::IntTuple::tuple({bm, bn}), rt::IntTuple::tuple({1, problem_m}));  // tile index -> problem index
+  const rt::Layout tv = rt::composition(embed, tile_tv);
+  const rt::Layout tiles(rt::IntTuple::tuple({problem_m / bm, problem_n / bn}),
+                         rt::IntTuple::tuple({bm, std::int64_t(problem_m) * bn}));
+  return verify::make_map(name(m), rt::IntTuple::tuple({problem_m, problem_n}),
+                          rt::make_layout({tv.mode(0), rt::make_layout({tv.mode(1), tiles})}));
+}
+
+// (tile, k-iteration) pairs, each once: tile.k over (tiles, k-tiles), one "thread", value
+// tile + tiles * kt (the recording epilogue's KIterations records).
+inline verify::Map tile_k_map(int tiles, int k_tiles) {
+  return verify::make_map(name(Map::tile_k), rt::IntTuple::tuple({tiles, k_tiles}),
+                          rt::Layout(rt::IntTuple::tuple({1, std::int64_t(tiles) * k_tiles}), rt::IntTuple::tuple({0, 1})));
+}
+
+// The maps of an SM90 configuration (sm90_trace_configs.hpp): its TiledMma's C map over the
+// problem; with stream_k, tile.k.
+template <Sm90Config Id>
+std::vector<verify::Map> sm90_config_maps_of() {
+  const Sm90TraceConfig& c = sm90_trace_config(Id);
+  std::vector<verify::Map> maps{
+      problem_map(Map::mma_c, rt::to_runtime(Sm90ConfigMma<Id>::type::get_layoutC_TV()), c.bm, c.bn, c.m, c.n)};
+  if (c.stream_k) maps.push_back(tile_k_map(tiles_of(c), k_tiles_of(c)));
+  return maps;
+}
+inline std::vector<verify::Map> sm90_config_maps(Sm90Config id) {
+  switch (id) {
+    case Sm90Config::fp8_128x256: return sm90_config_maps_of<Sm90Config::fp8_128x256>();
+    case Sm90Config::bf16_128x128: return sm90_config_maps_of<Sm90Config::bf16_128x128>();
+    case Sm90Config::bf16_64x128_pingpong: return sm90_config_maps_of<Sm90Config::bf16_64x128_pingpong>();
+    case Sm90Config::stream_k: return sm90_config_maps_of<Sm90Config::stream_k>();
+    case Sm90Config::count: break;
+  }
+  throw std::invalid_argument("unknown SM90 trace configuration");
 }
 
 // Records as the device buffer holds them (5 ints each) -> verify records.
