@@ -587,7 +587,7 @@ PYBIND11_MODULE(_gemm_cuda, m) {
       m, "run_grouped_list",
       "run_grouped_list(header, records, stream, producer_streams): checks (check_grouped_arguments) and launches one "
       "grouped GEMM in the ptr-array form (`header`: a tuple of GROUPED_LIST_FIELDS; `records`: the groups' sizes, "
-      "pointers and leading dimensions, packed) on `stream` after the `producer_streams`; (status, message).");
+      "pointers, leading dimensions and bias pointers, packed) on `stream` after the `producer_streams`; (status, message).");
   m.def("attention_can_implement", [](py::handle spec) -> py::tuple {
     const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
     const Placement where = place(a);
