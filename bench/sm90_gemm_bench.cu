@@ -61,6 +61,9 @@
 //   14336, 64 512 2048 1536, 128 512 2048 1536). --skew: the same total tokens, a quarter of the
 //   experts without any, expert 0 a third of all, the rest evenly. Checked: the two D's agree.
 //   (torch._grouped_mm on the same shapes: tools/device/grouped_mm_torch.py)
+//   --grouped --epilogue ACT (identity, relu, gelu, gelu_tanh, silu): the fused epilogue
+//   act(x W_e^T + b_e), a bias per expert, timed against the plain grouped call (alternating;
+//   fused/plain is its cost) and against the loop of tessera::gemm with the same epilogue.
 //   --suite [--csv FILE]: bf16 TN at 40 shapes: four layers of Llama-3 8B/70B and Mixtral (Y = X W^T,
 //   tokens x out x in, Y row-major as torch's linear writes it) at 64..8192 tokens, then the GEMM
 //   issue's shapes; prints the geometric mean of the ratios and the lowest ratio with and without
@@ -700,10 +703,9 @@ bool bench_fp8_out(cublasLtHandle_t lt, int64_t m, int64_t n, int64_t k, int rep
 }
 
 
-// --grouped: one MoE expert layer, E experts, T tokens per expert on average (skew: a quarter of
-// the experts without tokens, expert 0 a third of all, the rest evenly), through tessera::gemm_grouped
-// (the contiguous form) against a loop of tessera::gemm over the experts with tokens.
-bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bool skew, int reps) {
+// --grouped's tokens per expert: T each, or (skew) a quarter of the experts without tokens, expert
+// 0 a third of all, the rest evenly; the same total either way.
+std::vector<int> grouped_counts(int64_t experts, int64_t tokens_per, bool skew) {
   const int64_t total = experts * tokens_per;
   std::vector<int> counts(static_cast<size_t>(experts), static_cast<int>(tokens_per));
   if (skew) {
@@ -717,10 +719,35 @@ bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bo
     for (int c : counts) sum += c;
     counts[0] += int(total - sum);  // the division's remainder
   }
+  return counts;
+}
+
+// The relative difference ||x - y|| / ||y|| of two bf16 device arrays of n elements.
+double bf16_difference(const bfloat16_t* x, const bfloat16_t* y, int64_t n) {
+  std::vector<bfloat16_t> h1(static_cast<size_t>(n)), h2(h1.size());
+  SM90_CUDA(cudaMemcpy(h1.data(), x, h1.size() * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
+  SM90_CUDA(cudaMemcpy(h2.data(), y, h2.size() * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
+  double num = 0, den = 0;
+  for (size_t i = 0; i < h1.size(); ++i) {
+    const double a = double(float(h1[i])), b = double(float(h2[i]));
+    num += (a - b) * (a - b), den += b * b;
+  }
+  return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+}
+
+// --grouped: one MoE expert layer, E experts, T tokens per expert on average (grouped_counts),
+// through tessera::gemm_grouped (the contiguous form) against a loop of tessera::gemm over the
+// experts with tokens. --epilogue ACT: the fused epilogue act(x W_e^T + bias_e) (bias (E, N)),
+// timed against the plain grouped kernel (the same call without activation and bias, alternating:
+// the fused epilogue's cost) and against the loop of tessera::gemm with the same epilogue.
+bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bool skew, int reps,
+                   std::optional<kernels::Activation> epilogue) {
+  const int64_t total = experts * tokens_per;
+  const std::vector<int> counts = grouped_counts(experts, tokens_per, skew);
   std::vector<int32_t> offs(static_cast<size_t>(experts));
   int64_t run = 0;
   for (int64_t e = 0; e < experts; ++e) offs[size_t(e)] = int32_t(run += counts[size_t(e)]);
-  bfloat16_t *a = nullptr, *b = nullptr, *d = nullptr, *d_loop = nullptr;
+  bfloat16_t *a = nullptr, *b = nullptr, *d = nullptr, *d_loop = nullptr, *bias = nullptr, *d_fused = nullptr;
   int32_t* d_offs = nullptr;
   SM90_CUDA(cudaMalloc(&a, size_t(total * k) * sizeof(bfloat16_t)));
   SM90_CUDA(cudaMalloc(&b, size_t(experts * n * k) * sizeof(bfloat16_t)));
@@ -730,6 +757,11 @@ bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bo
   SM90_CUDA(cudaMemcpy(d_offs, offs.data(), offs.size() * sizeof(int32_t), cudaMemcpyHostToDevice));
   kernels::harness::fill_random(a, total * k, 11);
   kernels::harness::fill_random(b, experts * n * k, 12);
+  if (epilogue) {
+    SM90_CUDA(cudaMalloc(&bias, size_t(experts * n) * sizeof(bfloat16_t)));
+    SM90_CUDA(cudaMalloc(&d_fused, size_t(total * n) * sizeof(bfloat16_t)));
+    kernels::harness::fill_random(bias, experts * n, 13);
+  }
   kernels::GemmGroupedArguments g;
   g.groups = experts;
   g.element = kernels::Element::BF16;
@@ -750,25 +782,52 @@ bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bo
     x.c = {nullptr, kernels::Major::Row, n, 0};
     x.d = d_loop + begin * n;
     x.ldd = n;
+    if (epilogue) {
+      x.epilogue.activation = *epilogue;
+      x.epilogue.bias = kernels::Bias::PerColumn;
+      x.epilogue.bias_ptr = bias + e * n;
+    }
     loop.push_back(x);
   }
+  // The fused call: the plain call's operands, its own D.
+  kernels::GemmGroupedArguments f = g;
+  if (epilogue) {
+    f.activation = *epilogue;
+    f.bias = kernels::Bias::PerColumn;
+    f.contiguous.bias = bias;
+    f.contiguous.d = d_fused;
+  }
   kernels::GemmResult r = kernels::gemm_grouped(g);
+  if (r && epilogue) r = kernels::gemm_grouped(f);
   for (auto const& x : loop)
     if (r) r = kernels::gemm(x);
   SM90_CUDA(cudaDeviceSynchronize());
   bool ok = bool(r);
   double diff = 0;
   if (ok) {
-    std::vector<bfloat16_t> h1(size_t(total * n)), h2(h1.size());
-    SM90_CUDA(cudaMemcpy(h1.data(), d, h1.size() * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
-    SM90_CUDA(cudaMemcpy(h2.data(), d_loop, h2.size() * sizeof(bfloat16_t), cudaMemcpyDeviceToHost));
-    double num = 0, den = 0;
-    for (size_t i = 0; i < h1.size(); ++i) {
-      const double x = double(float(h1[i])), y = double(float(h2[i]));
-      num += (x - y) * (x - y), den += y * y;
-    }
-    diff = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+    // (the loop's D: the fused epilogue's where one is asked for)
+    diff = bf16_difference(epilogue ? d_fused : d, d_loop, total * n);
     ok = diff < 5e-3 && std::isfinite(diff);  // (the same k order: last-bit differences at most)
+  }
+  if (ok && epilogue) {
+    // The fused epilogue's cost: fused and plain grouped calls alternating, then the fused call
+    // against the loop of tessera::gemm with the same epilogue.
+    const auto fp = sm90_check::time_pairs([&] { kernels::gemm_grouped(f); }, [&] { kernels::gemm_grouped(g); }, reps, 5, g_lead);
+    const auto fl = sm90_check::time_pairs([&] { kernels::gemm_grouped(f); },
+                                           [&] {
+                                             for (auto const& x : loop) kernels::gemm(x);
+                                           },
+                                           reps, 5, g_lead);
+    const double t_fused = median(fp.mine), t_plain = median(fp.theirs), t_fused2 = median(fl.mine), t_loop = median(fl.theirs);
+    const double flops = 2.0 * double(total) * double(n) * double(k);
+    std::printf("grouped %-7s E=%-4lld T/E=%-5lld K=%-5lld N=%-6lld epilogue %-9s+bias  fused %8.3f ms %7.1f TFLOP/s  plain %8.3f ms  "
+                "fused/plain %.3f  loop of %zu fused gemm %8.3f ms  loop/fused %.2f  D vs loop %.1e\n",
+                skew ? "skewed" : "uniform", (long long)experts, (long long)tokens_per, (long long)k, (long long)n,
+                kernels::to_string(*epilogue), t_fused, t_fused > 0 ? flops / t_fused * 1e-9 : 0.0, t_plain,
+                t_plain > 0 ? t_fused / t_plain : 0.0, loop.size(), t_loop, t_fused2 > 0 ? t_loop / t_fused2 : 0.0, diff);
+    for (void* p : {(void*)a, (void*)b, (void*)d, (void*)d_loop, (void*)d_offs, g.workspace, (void*)bias, (void*)d_fused})
+      SM90_CUDA(cudaFree(p));
+    return ok;
   }
   double t_grouped = 0, t_loop = 0;
   if (ok) {
@@ -788,7 +847,11 @@ bool bench_grouped(int64_t experts, int64_t tokens_per, int64_t k, int64_t n, bo
               *std::max_element(counts.begin(), counts.end()), t_grouped, t_grouped > 0 ? flops / t_grouped * 1e-9 : 0.0, loop.size(), t_loop,
               t_loop > 0 ? flops / t_loop * 1e-9 : 0.0, t_grouped > 0 ? t_loop / t_grouped : 0.0, diff, r ? "" : "  status: ",
               r ? "" : r.message.c_str());
-  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)d_loop, (void*)d_offs, g.workspace}) SM90_CUDA(cudaFree(p));
+  if (!ok && epilogue)
+    std::printf("grouped E=%lld T/E=%lld K=%lld N=%lld epilogue %s+bias: FAILED  D vs loop %.1e%s%s\n", (long long)experts,
+                (long long)tokens_per, (long long)k, (long long)n, kernels::to_string(*epilogue), diff, r ? "" : "  status: ",
+                r ? "" : r.message.c_str());
+  for (void* p : {(void*)a, (void*)b, (void*)d, (void*)d_loop, (void*)d_offs, g.workspace, (void*)bias, (void*)d_fused}) SM90_CUDA(cudaFree(p));
   return ok;
 }
 
@@ -1014,6 +1077,7 @@ int main(int argc, char** argv) {
   bool f16 = false, tf32 = false, cluster1 = false, fused = false, fp8 = false, fast_accum = false, e5m2_b = false, grouped = false,
        skew = false, suite = false, tuned = false, decode = false, tune_probe = false;
   std::string layout = "TN", csv;
+  std::optional<kernels::Activation> epilogue;  // --grouped --epilogue ACT
   kernels::ScaleMode scale_mode = kernels::ScaleMode::PerTensor;
   std::vector<int64_t> dims;
   for (int i = 1; i < argc; ++i) {
@@ -1026,6 +1090,16 @@ int main(int argc, char** argv) {
     else if (a == "--fp8") fp8 = true;
     else if (a == "--grouped") grouped = true;
     else if (a == "--skew") skew = true;
+    else if (a == "--epilogue" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      using A = kernels::Activation;
+      for (A act : {A::Identity, A::ReLU, A::GELU, A::GELUTanh, A::SiLU})
+        if (v == kernels::to_string(act)) epilogue = act;
+      if (!epilogue) {
+        std::printf("error: --epilogue takes identity, relu, gelu, gelu_tanh or silu (with a bias: act(x W^T + b))\n");
+        return 1;
+      }
+    }
     else if (a == "--suite") suite = true;
     else if (a == "--decode") suite = decode = true;
     else if (a == "--tuned") tuned = true;
@@ -1080,6 +1154,10 @@ int main(int argc, char** argv) {
     std::printf("error: --tf32 runs f32 inputs, TN only (tf32 wgmma reads K-major operands)\n");
     return 1;
   }
+  if (epilogue && !grouped) {
+    std::printf("error: --epilogue goes with --grouped (tessera::gemm's fused epilogue: --fused)\n");
+    return 1;
+  }
   if (grouped) {
     if (dims.empty()) dims = {8, 2048, 4096, 14336, 64, 512, 2048, 1536, 128, 512, 2048, 1536};
     if (dims.size() % 4 != 0) {
@@ -1090,7 +1168,7 @@ int main(int argc, char** argv) {
     SM90_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
     bool ok = true;
-    for (size_t i = 0; i < dims.size(); i += 4) ok &= bench_grouped(dims[i], dims[i + 1], dims[i + 2], dims[i + 3], skew, reps);
+    for (size_t i = 0; i < dims.size(); i += 4) ok &= bench_grouped(dims[i], dims[i + 1], dims[i + 2], dims[i + 3], skew, reps, epilogue);
     return ok ? 0 : 1;
   }
   if (suite && (f16 || tf32 || fp8 || fused || cluster1 || layout != "TN" || !dims.empty())) {

@@ -304,6 +304,40 @@ struct CollectiveEpilogueSm90TmaStore {
     store_as<Activation::Identity, false>(p, maps, s, tiled, tile_mn, thread, tile_m, tile_n, l, acc, slot, prefetched);
   }
 
+  // TMA stores only, through `maps`, of act(alpha acc + bias) (the grouped kernel's fused
+  // epilogue, Act its instance's; no C). The bias runs along the tile's M (the grouped kernel's
+  // D_g^T: its rows are D_g's columns): `bias` is the group's vector of `extent` elements (null:
+  // none), read into registers once per tile before the staging (PackedBias<true>: two rows per
+  // M repeat of this thread, f32), not a pointer held across the mainloop.
+  template <Activation Act, class TiledMma, class TileShape, class Acc>
+  __device__ __forceinline__ static void store_through_biased(Params const& p, Maps const& maps, SharedStorage& s, TiledMma const& tiled,
+                                                              TileShape const& tile_mn, int thread, int64_t tile_m, int64_t tile_n,
+                                                              Acc const& acc, const ElementD* bias, int64_t extent) {
+    static_assert(Bits == 16, "store_through_biased: a 16-bit D (stmatrix staging)");
+    const int wg = thread / GMMA::warpgroup_threads;
+    const bool leader = thread % GMMA::warpgroup_threads == 0;
+    const auto sD = Staging::tensor(reinterpret_cast<ElementD*>(&s.d[Staging::first(0)][0]));
+    auto tCsD = tiled.get_slice(thread).partition_C(sD);
+    const auto stsm = stsm_slice(tiled, thread);
+    auto tDsD = stsm_partition(stsm, sD);
+    constexpr int groups = int(size<0, 2>(tCsD));
+    static_assert(int(size<1>(tCsD)) == AtomsM && groups * 4 * AtomsM == int(sizeof(Acc) / sizeof(float)),
+                  "one accumulator per C fragment value");
+    const uint32_t buffer = uint32_t(__cvta_generic_to_shared(&s.d[Staging::buffer(0, wg)][0]));
+    const auto tCcD0 = tiled.get_slice(0).partition_C(make_identity_tensor(tile_mn));
+    typename Direct::BiasView view;  // (this thread's row 0 of the tile and the elements left from there)
+    if (bias != nullptr) {
+      const int64_t row0 = tile_m * int64_t(get<0>(tile_mn)) + int64_t(get<0>(tiled.get_slice(thread).partition_C(make_identity_tensor(tile_mn))(0)));
+      view.ptr = bias + row0;
+      view.left = extent - row0;
+    }
+    const PackedBias<true> packed = PackedBias<true>::load(view, tCcD0);
+    const Ctx<decltype(tCsD), decltype(tCcD0), Acc, decltype(stsm), decltype(tDsD), PackedBias<true>> ctx{
+        tCsD, tCcD0, acc, packed, p.direct.alpha, 0.0f, true, false, stsm, tDsD};
+    store_parts<Act, true, groups / Parts>(std::make_integer_sequence<int, AtomsM * Parts>{}, p, maps, s, ctx, Staging::buffer(0, wg), wg,
+                                           leader, buffer, tile_m, tile_n, 0, false);
+  }
+
   template <Activation Act, bool HasBias, class TiledMma, class TileShape, class Acc>
   __device__ __forceinline__ static void store_as(Params const& p, Maps const& maps, SharedStorage& s, TiledMma const& tiled,
                                                   TileShape const& tile_mn,

@@ -97,6 +97,9 @@
 //                         (G, K, N), MW = MN), B' the tokens A_g (K-major), D_g in T through
 //                         the TMA-store epilogue (per-group maps): bf16 TN, bf16 with (G, K, N)
 //                         weights, f16 TN (3)
+//   FusedGrouped<T, MW, Act>  the same kernel with the fused epilogue act(alpha acc + bias_g),
+//                         bias per column of D_g; bf16 TN, one per activation (5; a unit of their
+//                         own: sm90_instances_grouped_fused.cu)
 // Units: the split of the kernels over translation units is tuned for CI's build time (each
 // unit groups kernels that share constexpr work: an operand's stage tiles and TMA plans).
 #pragma once
@@ -223,6 +226,17 @@ struct Grouped {
   static constexpr Major major_weight = MW;  // the mainloop's A' (the weight read N x K)
 };
 using GroupedKernels = std::tuple<Grouped<bf16, K>, Grouped<bf16, MN>, Grouped<f16, K>>;
+// The fused epilogue's grouped kernels: Grouped<bf16, K>'s mainloop, act(alpha acc + bias_g)
+// staged for TMA stores, one kernel per activation (Identity: the bias alone).
+template <class T, Major MW, Activation Act>
+struct FusedGrouped {
+  using Element = T;
+  static constexpr Major major_weight = MW;
+  static constexpr Activation activation = Act;
+};
+using GroupedFusedKernels =
+    std::tuple<FusedGrouped<bf16, K, Activation::Identity>, FusedGrouped<bf16, K, Activation::ReLU>, FusedGrouped<bf16, K, Activation::GELU>,
+               FusedGrouped<bf16, K, Activation::GELUTanh>, FusedGrouped<bf16, K, Activation::SiLU>>;
 
 // What the dispatch matches a kernel by, read off its type: the mainloop's elements, majors,
 // tile, cluster and schedule, the epilogue's D type and fused activation, whether the scheduler

@@ -30,6 +30,12 @@
 //     beta != 0) through the group's maps, which each warpgroup's storing thread acquires and
 //     prefetches when its tile's group is not its previous tile's.
 //     K_g = 0: no loads, acc = 0, D = beta C.
+// Fusion: GroupedPlain (D = alpha acc + beta C) or GroupedFused<Act> (D = act(alpha acc +
+// bias_g), bias_g per column of D_g: per row of the kernel's D_g^T), a kernel per activation.
+// The fused kernels resolve a tile's bias vector after its mainloop (group_bias: the form's
+// pointer for the group, the group's N_g from the workspace's sizes), so nothing of the bias is
+// live across the k-loop; the epilogue loads its two rows per thread into registers
+// (store_through_biased).
 // The mainloop's and epilogue's contracts are the collectives' own (to_underlying_arguments
 // over a representative problem gives the template maps and the arrangement; per-mode boxes,
 // which any group's extents admit).
@@ -57,11 +63,38 @@
 
 namespace tessera::kernels::sm90 {
 
-template <class Mainloop_, class ElementD>
+// The grouped kernel's epilogues: the plain one, alpha acc + beta C_g ...
+struct GroupedPlain {
+  static constexpr bool fused = false;
+  static constexpr Activation activation = Activation::Identity;
+};
+// ... and the fused one of an activation, act(alpha acc + bias_g) (Identity: the bias alone).
+template <Activation Act>
+struct GroupedFused {
+  static constexpr bool fused = true;
+  static constexpr Activation activation = Act;
+};
+
+// Where the fused kernel finds group g's bias (the caller's form, as prepare read it).
+template <class ElementD>
+struct GroupedBiasSource {
+  GroupedForm form = GroupedForm::PtrArray;
+  const void* const* ptrs = nullptr;  // the ptr-array form's G pointers (null: no bias)
+  const ElementD* rows = nullptr;     // the contiguous form's (G, N) (null: no bias)
+  int64_t stride = 0;                 // its rows' distance (elements)
+  int64_t n = 0;                      // its groups' N (the bias's length)
+  const GemmGroupShape* shapes = nullptr;  // the workspace's sizes: (N_g, M_g, K_g)
+};
+
+template <class Mainloop_, class ElementD, class Fusion = GroupedPlain>
 struct GemmGroupedTmaWarpSpecialized {
   using Mainloop = Mainloop_;
-  // The single-problem kernels' TMA-store epilogue (the plain instance), through each group's maps.
-  using Epilogue = CollectiveEpilogueSm90TmaStore<ElementD, Mainloop::BM, Mainloop::BN, Mainloop::ConsumerWarpgroups>;
+  // The single-problem kernels' TMA-store epilogue through each group's maps: the plain
+  // instance, or the instance of the fused activation.
+  using Epilogue = CollectiveEpilogueSm90TmaStore<ElementD, Mainloop::BM, Mainloop::BN, Mainloop::ConsumerWarpgroups, Fusion::activation>;
+  static constexpr bool Fused = Fusion::fused;
+  static constexpr Activation FusedAct = Fusion::activation;
+  static_assert(!Fused || sizeof(ElementD) == 2, "the fused grouped epilogue stages a 16-bit D");
   using Element = typename Mainloop::Element;
   static constexpr int Bits = Mainloop::Bits;
   static_assert(Mainloop::Bits == 16, "the grouped kernel takes 16-bit inputs (bf16, f16)");
@@ -89,6 +122,7 @@ struct GemmGroupedTmaWarpSpecialized {
     typename Epilogue::Params epilogue;  // alpha, beta, the staging's boxes (its maps: the records')
     GroupedTileScheduler scheduler;      // over the workspace's sizes
     const GemmGroupRecord* records = nullptr;
+    GroupedBiasSource<ElementD> bias;    // (the fused kernels')
   };
   struct PrepareParams {
     CUtensorMap map_a, map_b;  // the templates
@@ -99,6 +133,7 @@ struct GemmGroupedTmaWarpSpecialized {
     GemmGroupedContiguous contiguous;
     int64_t groups = 0;
     bool beta = false;
+    bool bias = false;  // the ptr-array form's bias array is read
     GemmGroupShape* shapes = nullptr;
     GemmGroupRecord* records = nullptr;
   };
@@ -110,6 +145,13 @@ struct GemmGroupedTmaWarpSpecialized {
   }
   static GemmResult can_implement(GemmGroupedArguments const& g) {
     if (auto r = check_grouped_arguments(g); !r) return r;
+    // (the dispatch sends each call to the kernel of its epilogue; these are the kernel's own terms)
+    if (grouped_fused(g) != Fused || g.activation != FusedAct)
+      return {GemmStatus::Unsupported, std::string("gemm_grouped: this kernel runs the ") +
+                                           (Fused ? std::string("fused epilogue of ") + to_string(FusedAct) : std::string("plain epilogue")) +
+                                           ", not activation " + to_string(g.activation) + " with bias " + to_string(g.bias)};
+    if (Fused && (element_enum_of<ElementD>() != kernels::Element::BF16 || b_major != Major::Col))
+      return {GemmStatus::Unsupported, "gemm_grouped: the fused epilogue runs bf16 with weights (G, N, K) only"};
     if (g.workspace_bytes < get_workspace_size(g))
       return {GemmStatus::InvalidSize, "gemm_grouped: the workspace holds " + std::to_string(g.workspace_bytes) + " bytes, the kernel needs " +
                                            std::to_string(get_workspace_size(g))};
@@ -143,6 +185,15 @@ struct GemmGroupedTmaWarpSpecialized {
     q.contiguous = g.contiguous;
     q.groups = g.groups;
     q.beta = g.beta != 0.0f;
+    q.bias = g.bias == Bias::PerColumn && g.form == GroupedForm::PtrArray;
+    p.bias.form = g.form;
+    p.bias.shapes = q.shapes;
+    if (g.bias == Bias::PerColumn) {
+      p.bias.ptrs = g.ptr_array.bias;
+      p.bias.rows = static_cast<const ElementD*>(g.contiguous.bias);
+      p.bias.stride = g.contiguous.bias_stride > 0 ? g.contiguous.bias_stride : g.contiguous.n;
+      p.bias.n = g.contiguous.n;
+    }
     p.scheduler = GroupedTileScheduler{q.shapes, g.groups, int64_t(Mainloop::BM) * ClusterM, Mainloop::BN, Mainloop::BK,
                                        raster_group(ClusterM)};
     p.records = q.records;
@@ -167,6 +218,7 @@ struct GemmGroupedTmaWarpSpecialized {
       pr.ldb = q.ptr_array.ldb[g];
       pr.ldc = q.beta ? q.ptr_array.ldc[g] : 0;
       pr.ldd = q.ptr_array.ldd[g];
+      pr.bias = q.bias ? q.ptr_array.bias[g] : nullptr;
     } else {
       const int64_t begin = g == 0 ? 0 : q.contiguous.offs[g - 1], end = q.contiguous.offs[g];
       pr = lower_contiguous_group(q.contiguous, b_major, eb, g, begin, end);
@@ -261,13 +313,34 @@ struct GemmGroupedTmaWarpSpecialized {
         }
         Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
         const GemmGroupRecord& r = p.records[group];
-        Epilogue::store_through(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
-                                make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(w.m) * ClusterM + rank, int64_t(w.n), 0,
-                                acc, 0, false);
+        if constexpr (Fused) {
+          const GroupBias b = group_bias(p.bias, group);
+          Epilogue::template store_through_biased<FusedAct>(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
+                                                            make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
+                                                            int64_t(w.m) * ClusterM + rank, int64_t(w.n), acc, b.ptr, b.extent);
+        } else {
+          Epilogue::store_through(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
+                                  make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(w.m) * ClusterM + rank, int64_t(w.n), 0,
+                                  acc, 0, false);
+        }
       }
       Epilogue::finish(p.epilogue, thread);
       finish();
     }
+  }
+
+  // Group g's bias vector and its length N_g (the kernel's M'), read when the tile's mainloop is
+  // done: its row g of the contiguous form's (G, N) (no load: N is a parameter), or the ptr-array form's entry g
+  // and the workspace's size (two independent loads). Groups the device refused have no tiles.
+  struct GroupBias {
+    const ElementD* ptr;
+    int64_t extent;
+  };
+  __device__ __forceinline__ static GroupBias group_bias(GroupedBiasSource<ElementD> const& b, int32_t g) {
+    if (b.form == GroupedForm::Contiguous)
+      return {b.rows == nullptr ? nullptr : b.rows + int64_t(g) * b.stride, b.n};
+    if (b.ptrs == nullptr) return {nullptr, 0};
+    return {static_cast<const ElementD*>(b.ptrs[g]), int64_t(b.shapes[g].m)};
   }
 
   // The producer thread: walks the groups' tiles (the kernel's only walk), hands each to the

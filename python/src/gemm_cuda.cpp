@@ -457,6 +457,7 @@ k::GemmResult launch_grouped(k::GemmGroupedArguments& g, const std::vector<std::
       p.ldb = reinterpret_cast<const std::int64_t*>(at(5));
       p.ldc = reinterpret_cast<const std::int64_t*>(at(6));
       p.ldd = reinterpret_cast<const std::int64_t*>(at(7));
+      if (g.bias == k::Bias::PerColumn) p.bias = reinterpret_cast<const void* const*>(at(8));
     }
   }
   if (r) r = k::gemm_grouped(g, on);
@@ -474,7 +475,7 @@ py::tuple run_grouped(py::handle spec, py::handle stream_handle, py::handle prod
   if (auto r = tessera::python::check_grouped_without_workspace(g); !r) return status_tuple(r);
   const k::GemmGroupedContiguous& c = g.contiguous;
   const Placement where =
-      place({{"a", c.a}, {"b", c.b}, {"c", c.c}, {"out", c.d}, {"offs", c.offs}}, "grouped GEMM");
+      place({{"a", c.a}, {"b", c.b}, {"c", c.c}, {"out", c.d}, {"offs", c.offs}, {"bias", c.bias}}, "grouped GEMM");
   if (!where.status.empty()) return py::make_tuple(where.status, where.message);
   k::GemmResult r;
   {
@@ -489,7 +490,7 @@ py::tuple run_grouped(py::handle spec, py::handle stream_handle, py::handle prod
 // pointers and leading dimensions packed by Python (grouped_spec.hpp). check_grouped_arguments
 // (the arrays standing in), where every group's pointers live, then launch_grouped with the
 // records laid out as the device arrays: the sizes' table (rounded to 128 bytes), then the
-// eight arrays of G 8-byte values.
+// nine arrays of G 8-byte values (the last the bias pointers).
 py::tuple run_grouped_list(py::handle header, py::handle records, py::handle stream_handle, py::handle producer_streams) {
   k::GemmGroupedArguments g = tessera::python::grouped_list_arguments_of(header);
   const std::uintptr_t stream = stream_handle_of(stream_handle);
@@ -505,19 +506,22 @@ py::tuple run_grouped_list(py::handle header, py::handle records, py::handle str
                          std::to_string(tessera::python::grouped_list_record_bytes) + " per group");
   }
   const std::size_t shapes = n * sizeof(k::GemmGroupShape), table = k::grouped_round128(shapes);
-  std::vector<unsigned char> arrays(table + n * 64, 0);
+  const std::size_t values = n * 8 * tessera::python::grouped_list_arrays;
+  std::vector<unsigned char> arrays(table + values, 0);
   std::memcpy(arrays.data(), raw, shapes);
-  std::memcpy(arrays.data() + table, raw + shapes, n * 64);
-  // Every group's pointers, named as Python names them (a[g], b[g], c[g], out[g]).
+  std::memcpy(arrays.data() + table, raw + shapes, values);
+  // Every group's pointers, named as Python names them (a[g], b[g], c[g], out[g], bias[g]).
   std::vector<std::string> names;
   std::vector<NamedPointer> pointers;
-  names.reserve(4 * n);
-  pointers.reserve(4 * n);
-  static constexpr const char* kOperands[4] = {"a", "b", "c", "out"};
-  for (int i = 0; i < 4; ++i)
+  names.reserve(5 * n);
+  pointers.reserve(5 * n);
+  // (the arrays a, b, c, d, then lda .. ldd, then bias: array 8)
+  static constexpr const char* kOperands[5] = {"a", "b", "c", "out", "bias"};
+  static constexpr int kArray[5] = {0, 1, 2, 3, 8};
+  for (int i = 0; i < 5; ++i)
     for (std::size_t j = 0; j < n; ++j) {
       std::uint64_t v = 0;
-      std::memcpy(&v, raw + shapes + (std::size_t(i) * n + j) * 8, 8);
+      std::memcpy(&v, raw + shapes + (std::size_t(kArray[i]) * n + j) * 8, 8);
       if (v != 0) names.push_back(std::string(kOperands[i]) + "[" + std::to_string(j) + "]");
       if (v != 0) pointers.emplace_back(nullptr, reinterpret_cast<const void*>(std::uintptr_t(v)));
     }
@@ -583,7 +587,7 @@ PYBIND11_MODULE(_gemm_cuda, m) {
       m, "run_grouped_list",
       "run_grouped_list(header, records, stream, producer_streams): checks (check_grouped_arguments) and launches one "
       "grouped GEMM in the ptr-array form (`header`: a tuple of GROUPED_LIST_FIELDS; `records`: the groups' sizes, "
-      "pointers and leading dimensions, packed) on `stream` after the `producer_streams`; (status, message).");
+      "pointers, leading dimensions and bias pointers, packed) on `stream` after the `producer_streams`; (status, message).");
   m.def("attention_can_implement", [](py::handle spec) -> py::tuple {
     const k::AttentionArguments a = tessera::python::attention_arguments_of(spec);
     const Placement where = place(a);

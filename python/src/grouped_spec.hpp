@@ -20,11 +20,13 @@ namespace tessera::python {
 enum GroupedField : int {
   kGGroups, kGElement, kGBMajor, kGAlpha, kGBeta, kGTokens, kGN, kGK,
   kGOffsPtr, kGAPtr, kGBPtr, kGCPtr, kGDPtr, kGLda, kGLdc, kGLdd,
+  kGActivation, kGBias, kGBiasPtr, kGBiasStride,
   kGroupedFieldCount
 };
 inline constexpr const char* kGroupedFields[kGroupedFieldCount] = {
     "groups", "element", "b_major", "alpha", "beta", "tokens", "n", "k",
-    "offs_ptr", "a_ptr", "b_ptr", "c_ptr", "d_ptr", "lda", "ldc", "ldd"};
+    "offs_ptr", "a_ptr", "b_ptr", "c_ptr", "d_ptr", "lda", "ldc", "ldd",
+    "activation", "bias", "bias_ptr", "bias_stride"};
 
 inline py::tuple grouped_field_names() {
   py::tuple names(static_cast<int>(kGroupedFieldCount));
@@ -87,6 +89,12 @@ inline k::GemmGroupedArguments grouped_arguments_of(py::handle spec) {
   c.lda = r.integer(kGLda);
   c.ldc = r.integer(kGLdc);
   c.ldd = r.integer(kGLdd);
+  // The fused epilogue (tessera.gemm's names: activation_of, bias_of): bias (G, N), rows
+  // bias_stride apart.
+  g.activation = activation_of(r.name(kGActivation));
+  g.bias = bias_of(r.name(kGBias));
+  c.bias = r.pointer(kGBiasPtr);
+  c.bias_stride = r.integer(kGBiasStride);
   return g;
 }
 
@@ -101,16 +109,18 @@ inline k::GemmResult check_grouped_without_workspace(k::GemmGroupedArguments g) 
 // ---- the ptr-array form from lists of per-group arrays: a header tuple of the fields
 // kGroupedListFields names, and the groups' records packed by Python in one bytes object (the
 // device arrays' contents, copied to the GPU by the launch): G int32 triples (m, n, k), then
-// G uint64 each of the pointers a, b, c, d, then G int64 each of lda, ldb, ldc, ldd.
-enum GroupedListField : int { kLGroups, kLElement, kLBMajor, kLAlpha, kLBeta, kGroupedListFieldCount };
+// G uint64 each of the pointers a, b, c, d, then G int64 each of lda, ldb, ldc, ldd, then G
+// uint64 bias pointers (0: no bias for that group; all 0 without a bias).
+enum GroupedListField : int { kLGroups, kLElement, kLBMajor, kLAlpha, kLBeta, kLActivation, kLBias, kGroupedListFieldCount };
 inline constexpr const char* kGroupedListFields[kGroupedListFieldCount] = {"groups", "element", "b_major", "alpha",
-                                                                            "beta"};
+                                                                            "beta", "activation", "bias"};
 inline py::tuple grouped_list_field_names() {
   py::tuple names(static_cast<int>(kGroupedListFieldCount));
   for (int i = 0; i < kGroupedListFieldCount; ++i) names[i] = py::str(kGroupedListFields[i]);
   return names;
 }
-inline constexpr std::size_t grouped_list_record_bytes = 3 * 4 + 8 * 8;  // per group
+inline constexpr std::size_t grouped_list_record_bytes = 3 * 4 + 9 * 8;  // per group
+inline constexpr int grouped_list_arrays = 9;  // the 8-byte arrays after the sizes: a, b, c, d, lda, ldb, ldc, ldd, bias
 
 // The arguments of the header, the ptr-array form's arrays not yet set (the launch points them
 // into device memory). Field kinds are read as the contiguous description's.
@@ -125,18 +135,22 @@ inline k::GemmGroupedArguments grouped_list_arguments_of(py::handle header) {
   g.b_major = major_of(r.name(kLBMajor));
   g.alpha = static_cast<float>(r.real(kLAlpha));
   g.beta = static_cast<float>(r.real(kLBeta));
+  g.activation = activation_of(r.name(kLActivation));
+  g.bias = bias_of(r.name(kLBias));
   g.form = k::GroupedForm::PtrArray;
   return g;
 }
 
 // check_grouped_arguments of the list form: the arrays and the workspace standing in (both
-// the launch's own allocations): what it checks is G and the element type.
+// the launch's own allocations): what it checks is G, the element type and the epilogue (the
+// bias array standing in where a bias is asked for).
 inline k::GemmResult check_grouped_list_without_arrays(k::GemmGroupedArguments g) {
   const auto stand_in = reinterpret_cast<std::uintptr_t>(&g);
   g.ptr_array.shapes = reinterpret_cast<const k::GemmGroupShape*>(stand_in);
   g.ptr_array.a = g.ptr_array.b = g.ptr_array.c = reinterpret_cast<const void* const*>(stand_in);
   g.ptr_array.d = reinterpret_cast<void* const*>(stand_in);
   g.ptr_array.lda = g.ptr_array.ldb = g.ptr_array.ldc = g.ptr_array.ldd = reinterpret_cast<const std::int64_t*>(stand_in);
+  if (g.bias == k::Bias::PerColumn) g.ptr_array.bias = reinterpret_cast<const void* const*>(stand_in);
   return check_grouped_without_workspace(g);
 }
 

@@ -20,7 +20,7 @@ ELEMENTS = {"float16": "f16", "bfloat16": "bf16"}
 SPEC_FIELDS = _core.GROUPED_SPEC_FIELDS
 _D_PTR = SPEC_FIELDS.index("d_ptr")
 _CALLER = "tessera.gemm_grouped"
-_WHAT = {name: f"{_CALLER}: {name}" for name in ("a", "b", "offs", "c", "out")}
+_WHAT = {name: f"{_CALLER}: {name}" for name in ("a", "b", "offs", "c", "out", "bias")}
 _FLT_MAX = 3.4028234663852886e38
 
 
@@ -61,6 +61,27 @@ def _rows(v, name, rows, cols):
     return v.strides[0] if rows > 1 else 0
 
 
+def _activation(activation):
+    """The C++ name of ``activation`` (tessera.gemm's: None, "relu", "gelu", "gelu_tanh", "silu")."""
+    if activation is None:
+        return "identity"
+    if not isinstance(activation, str) or activation not in _gemm.ACTIVATIONS:
+        raise ValueError(f"{_CALLER}: activation {activation!r} is none of None, " +
+                         ", ".join(repr(x) for x in _gemm.ACTIVATIONS[1:]))
+    return activation
+
+
+def _bias_vector(v, name, n, dtype):
+    """Checks one group's bias ``v`` (N_g,) in D's type, contiguous."""
+    if len(v.shape) != 1 or v.shape[0] != n:
+        raise ValueError(f"{_CALLER}: {name} has shape {tuple(v.shape)}; it is (N,) = ({n},), one per column of the "
+                         "group's product")
+    if v.dtype != dtype:
+        raise ValueError(f"{_CALLER}: {name} is {v.dtype} and D {dtype}; the bias is read in D's type")
+    if n > 1 and v.strides[0] != 1:
+        raise ValueError(f"{_CALLER}: {name} has stride {v.strides[0]}; the kernels read a contiguous vector")
+
+
 def _overlap(x, y):
     a, b = x.span, y.span
     return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
@@ -79,9 +100,10 @@ class GroupedPlan:
         self.dtype, self.empty, self.views = dtype, empty, views
 
 
-def plan(a, b, offs, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
+def plan(a, b, offs, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, stream=None):
     """gemm_grouped()'s arguments mapped onto the C++ API's contiguous form, checked as far as
     Python can (shapes, dtypes, strides, devices), without the C++ checks and without launching."""
+    activation = _activation(activation)
     alpha = _scalar(alpha, "alpha")
     beta = _scalar(beta, "beta")
     if beta != 0.0 and c is None:
@@ -90,7 +112,7 @@ def plan(a, b, offs, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
         raise ValueError(f"{_CALLER}: offs is None; the contiguous form needs the groups' cumulative ends "
                          "(int32, on the GPU)")
     views, launch, waits = _arrays.read_arrays(
-        (("a", a), ("b", b), ("offs", offs), ("c", c), ("out", out)), _WHAT,
+        (("a", a), ("b", b), ("offs", offs), ("c", c), ("out", out), ("bias", bias)), _WHAT,
         None if stream is None else _gemm.stream_handle(stream), _CALLER)
     va, vb, vo_offs = views["a"], views["b"], views["offs"]
 
@@ -160,13 +182,32 @@ def plan(a, b, offs, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
         if vc is not None and _overlap(vo, vc) and (vc.ptr, vc.shape, vc.strides) != (vo.ptr, vo.shape, vo.strides):
             raise ValueError(f"{_CALLER}: c overlaps out without being out: C may be D itself, element for element, "
                              "or apart from it")
+        if "bias" in views and _overlap(vo, views["bias"]):
+            raise ValueError(f"{_CALLER}: out overlaps bias: the kernel reads bias while writing out")
         d_ptr = vo.ptr
     else:
         # A stand-in for the checks before anything is allocated (the allocation is dense and
         # aligned, so it passes whatever the stand-in passes).
         d_ptr, ldd = 256, 0
+    # The bias: (G, N) in D's type, row g group g's (nn.Linear's bias of each expert), rows
+    # bias_stride apart (0: dense), each row contiguous.
+    vbias = views.get("bias")
+    bias_mode, bias_ptr, bias_stride = "none", 0, 0
+    if vbias is not None:
+        if len(vbias.shape) != 2 or tuple(vbias.shape) != (groups, n):
+            raise ValueError(f"{_CALLER}: bias has shape {tuple(vbias.shape)}; it is (G, N) = ({groups}, {n}), a bias "
+                             "per column of each group's product")
+        if vbias.dtype != d_type:
+            raise ValueError(f"{_CALLER}: bias is {vbias.dtype} and D {d_type}; the bias is read in D's type")
+        _check_row_major(vbias, "bias", groups, n)
+        if groups > 1 and n > 0 and vbias.strides[0] < n:
+            raise ValueError(f"{_CALLER}: bias has strides {tuple(vbias.strides)} elements: its rows overlap (a "
+                             "broadcast view?); the kernels read G rows of N apart; pass a contiguous copy")
+        bias_mode, bias_ptr = "per-column", vbias.ptr
+        bias_stride = vbias.strides[0] if groups > 1 else 0
     spec = (groups, ELEMENTS[d_type], b_major, alpha, beta, tokens, n, k,
-            vo_offs.ptr, va.ptr, vb.ptr, 0 if vc is None else vc.ptr, d_ptr, lda, ldc, ldd)
+            vo_offs.ptr, va.ptr, vb.ptr, 0 if vc is None else vc.ptr, d_ptr, lda, ldc, ldd,
+            activation, bias_mode, bias_ptr, bias_stride)
     return GroupedPlan(spec, launch, waits, (tokens, n), d_type, tokens == 0 or n == 0, views)
 
 
@@ -209,14 +250,15 @@ def _aligned(ptr, ld, row, per16, what):
                         + ("not a multiple of 16 bytes (TMA)" if ld >= row else f"shorter than its row ({row})"))
 
 
-def plan_lists(a, b, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
+def plan_lists(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, stream=None):
     """gemm_grouped()'s list form mapped onto the C++ ptr-array form: (header, records, launch
     stream, producer streams, D's shapes, dtype, views). Every group is checked here, TMA's
     alignment included: the device would leave a group it cannot read out, silently."""
+    activation = _activation(activation)
     alpha = _scalar(alpha, "alpha")
     beta = _scalar(beta, "beta")
     groups = len(a)
-    lists = {"a": a, "b": b, "out": out, "c": c}
+    lists = {"a": a, "b": b, "out": out, "c": c, "bias": bias}
     for name, x in lists.items():
         if x is not None and not isinstance(x, (list, tuple)):
             raise TypeError(f"{_CALLER}: a is a list of per-group arrays, so {name} is one too (not "
@@ -230,7 +272,8 @@ def plan_lists(a, b, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
     named = []
     for name, x in lists.items():
         if x is not None:
-            named += [(f"{name}[{g}]", x[g]) for g in range(groups)]
+            # (a bias entry may be None: that group has no bias)
+            named += [(f"{name}[{g}]", x[g]) for g in range(groups) if name != "bias" or x[g] is not None]
     views, launch, waits = _arrays.read_arrays(named, {n: f"{_CALLER}: {n}" for n, _ in named},
                                                None if stream is None else _gemm.stream_handle(stream), _CALLER)
     dtype = views["a[0]"].dtype
@@ -302,19 +345,32 @@ def plan_lists(a, b, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
         if k > 0:
             _aligned(ptrs[0][g], lds[0][g], k, per16, f"a[{g}]")
             _aligned(ptrs[1][g], lds[1][g], k if b_major == "col" else n, per16, f"b[{g}]")
-    header = (groups, ELEMENTS[dtype], b_major, alpha, beta)
+    # The bias: per group a vector (N_g,) in D's type, or None (no bias for that group).
+    biases = [0] * groups
+    if bias is not None:
+        for g in range(groups):
+            if bias[g] is None:
+                continue
+            v = views[f"bias[{g}]"]
+            _bias_vector(v, f"bias[{g}]", d_shapes[g][1], dtype)
+            if out is not None and _overlap(views[f"out[{g}]"], v):
+                raise ValueError(f"{_CALLER}: out[{g}] overlaps bias[{g}]: the kernel reads it while writing out")
+            biases[g] = v.ptr
+    ptrs.append(biases)
+    header = (groups, ELEMENTS[dtype], b_major, alpha, beta, activation, "none" if bias is None else "per-column")
     return header, shapes, ptrs, lds, launch, waits, d_shapes, dtype, views
 
 
 def _records(shapes, ptrs, lds):
-    """The groups' values packed as the launch copies them to the device (grouped_spec.hpp)."""
-    return (array.array("i", shapes).tobytes() + array.array("Q", [p for x in ptrs for p in x]).tobytes()
-            + array.array("q", [v for x in lds for v in x]).tobytes())
+    """The groups' values packed as the launch copies them to the device (grouped_spec.hpp): the
+    sizes, the pointers a, b, c, d, the leading dimensions, then the bias pointers (ptrs[4])."""
+    return (array.array("i", shapes).tobytes() + array.array("Q", [p for x in ptrs[:4] for p in x]).tobytes()
+            + array.array("q", [v for x in lds for v in x]).tobytes() + array.array("Q", ptrs[4]).tobytes())
 
 
-def _gemm_grouped_lists(a, b, out, alpha, beta, c, stream):
-    header, shapes, ptrs, lds, launch, waits, d_shapes, dtype, views = plan_lists(a, b, out, alpha, beta, c,
-                                                                                  stream=stream)
+def _gemm_grouped_lists(a, b, out, alpha, beta, c, bias, activation, stream):
+    header, shapes, ptrs, lds, launch, waits, d_shapes, dtype, views = plan_lists(a, b, out, alpha, beta, c, bias,
+                                                                                  activation, stream=stream)
     cuda = _gemm._cuda_module
     if cuda is None or out is None:
         _check_status(*_core.check_grouped_list_arguments(header))
@@ -342,9 +398,9 @@ def _check_status(status, message):
     raise_status(_CALLER, GemmError, status, message)
 
 
-def gemm_grouped(a, b, offs=None, out=None, alpha=1.0, beta=0.0, c=None, *, stream=None):
+def gemm_grouped(a, b, offs=None, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation=None, *, stream=None):
     """G GEMMs in one launch, the Mixture-of-Experts layer's: for each group g,
-    ``out[r] = alpha * a[r] @ b[g] + beta * c[r]`` for the rows r in ``offs[g-1] .. offs[g]-1``
+    ``out[r] = activation(alpha * a[r] @ b[g] + beta * c[r] + bias[g])`` for the rows r in ``offs[g-1] .. offs[g]-1``
     (``offs[-1]`` = 0), with tessera's grouped SM90 kernel (the C++ host API
     ``tessera::gemm_grouped``, contiguous form: docs/gemm_grouped.md); returns ``out``. The
     arguments are torch._grouped_mm's 2D x 3D case: ``tessera.gemm_grouped(x, w, offs)`` computes
@@ -380,6 +436,14 @@ def gemm_grouped(a, b, offs=None, out=None, alpha=1.0, beta=0.0, c=None, *, stre
         Computed in f32. beta != 0 reads ``c``.
     c : GPU array, (tokens, N), optional
         Row-major in a's dtype; may be ``out`` itself.
+    bias : GPU array, (G, N), optional
+        A bias per column of each group's product (an expert's nn.Linear bias), row g group g's,
+        in out's dtype, each row contiguous (the row stride may be larger than N). The list form
+        takes a list of G vectors (N_g,) or None entries (no bias for that group).
+    activation : None, "relu", "gelu", "gelu_tanh" or "silu"
+        Applied last, as tessera.gemm's (PyTorch's definitions; "gelu" is the erf form). A bias or
+        an activation is the fused epilogue: bfloat16, weights (G, N, K) (the transposed view)
+        and beta = 0 only; the C++ check refuses the rest with its reason (a GemmError).
     stream : int or stream object, optional
         As tessera.gemm's: by default the stream the arrays' ``__cuda_array_interface__``
         names, else the legacy default stream; the launch waits for every other stream an array
@@ -408,8 +472,8 @@ def gemm_grouped(a, b, offs=None, out=None, alpha=1.0, beta=0.0, c=None, *, stre
         if offs is not None:
             raise ValueError(f"{_CALLER}: a is a list of per-group arrays (the ptr-array form): offs is the "
                              "contiguous form's, pass None")
-        return _gemm_grouped_lists(a, b, out, alpha, beta, c, stream)
-    p = plan(a, b, offs, out, alpha, beta, c, stream=stream)
+        return _gemm_grouped_lists(a, b, out, alpha, beta, c, bias, activation, stream)
+    p = plan(a, b, offs, out, alpha, beta, c, bias, activation, stream=stream)
     if p.empty:
         # No row or no column of D: nothing to compute and nothing launched (an empty array's
         # pointer may be null, which the C++ checks would refuse for a D that has elements).

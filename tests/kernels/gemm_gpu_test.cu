@@ -26,6 +26,7 @@
 #include "device/sm90_dispatch.hpp"  // sm90_schedule: what the dispatch runs after gemm_tune
 #include "device/tuned_configs.hpp"
 #include "../../tools/harness/harness.cuh"
+#include "../../tools/harness/activation_reference.hpp"
 
 namespace tk = tessera::kernels;
 
@@ -1092,7 +1093,14 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
 // ---- grouped GEMM (tessera::gemm_grouped; sm_90 only). Each group's D_g against the FP64
 // reference of its own operands, one relative error over all groups; D poisoned with NaN
 // where a group writes, the sentinel everywhere else (padding columns, rows no group owns,
-// empty groups' storage) must survive.
+// empty groups' storage) must survive. The fused epilogue's cases (act, bias) apply bias_g[n]
+// and the activation to the reference in double (tools/harness/activation_reference.hpp).
+enum class GroupedBias {
+  None,      // no bias
+  Every,     // every group its own vector (the contiguous form: (G, N) dense)
+  SomeNull,  // the ptr-array form: every third group's entry null (no bias for it)
+  Strided,   // the contiguous form: (G, N) with rows N + 24 apart
+};
 struct GroupedCase {
   const char* name;
   tk::GroupedForm form;
@@ -1102,7 +1110,24 @@ struct GroupedCase {
   int pad;                       // extra elements on the leading dimensions (ptr-array form; multiple of 8)
   float alpha, beta;
   bool versus_gemm = false;      // G = 1: also tessera::gemm on the same operands, the two compared
+  tk::Activation act = tk::Activation::Identity;
+  GroupedBias bias = GroupedBias::None;
 };
+
+// R (M x N, column-major: R[m + M n]) <- act(R + bias[n]) in double, on the host (bias null: none).
+template <class T>
+void apply_fused_reference(std::int64_t M, std::int64_t N, double* R, const T* bias, tk::Activation act) {
+  std::vector<double> r(static_cast<std::size_t>(M * N));
+  std::vector<T> b(static_cast<std::size_t>(N));
+  TESSERA_CUDA_CHECK(cudaMemcpy(r.data(), R, r.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  if (bias != nullptr) TESSERA_CUDA_CHECK(cudaMemcpy(b.data(), bias, b.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  for (std::int64_t n = 0; n < N; ++n)
+    for (std::int64_t m = 0; m < M; ++m) {
+      double& x = r[std::size_t(m + M * n)];
+      x = tk::reference::activate(act, x + (bias != nullptr ? double(float(b[std::size_t(n)])) : 0.0));
+    }
+  TESSERA_CUDA_CHECK(cudaMemcpy(R, r.data(), r.size() * sizeof(double), cudaMemcpyHostToDevice));
+}
 
 template <class T>
 void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, bool expect_refusal = false) {
@@ -1179,6 +1204,25 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
   void* d_ldb = to_device(ldb);
   void* d_ldd = to_device(ldd);
   void* d_offs = to_device(offs);
+  // The bias: group g's N_g elements at bias_off[g] (contiguous: row g of (G, N), bias_ld apart).
+  const std::int64_t bias_ld = cs.bias == GroupedBias::Strided ? at(cs.n, 0) + 24 : at(cs.n, 0);
+  std::vector<std::int64_t> bias_off(G);
+  std::int64_t nbias = 0;
+  for (int g = 0; g < G; ++g) {
+    bias_off[g] = nbias;
+    nbias += contiguous ? bias_ld : round8(at(cs.n, g));
+  }
+  T* Bias = nullptr;
+  TESSERA_CUDA_CHECK(cudaMalloc(&Bias, (nbias + 8) * sizeof(T)));
+  tk::harness::fill_random(Bias, nbias + 8, seed * 4 + 3);
+  const bool has_bias = cs.bias != GroupedBias::None;
+  auto bias_of = [&](int g) -> const T* {  // group g's vector, null where it has none
+    if (!has_bias || (cs.bias == GroupedBias::SomeNull && g % 3 == 1)) return nullptr;
+    return Bias + bias_off[std::size_t(g)];
+  };
+  std::vector<const void*> pbias(G);
+  for (int g = 0; g < G; ++g) pbias[std::size_t(g)] = bias_of(g);
+  void* d_pbias = to_device(pbias);
   tk::GemmGroupedArguments g;
   g.groups = G;
   g.element = element<T>();
@@ -1186,12 +1230,15 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
   g.alpha = cs.alpha;
   g.beta = cs.beta;
   g.form = cs.form;
+  g.activation = cs.act;
+  g.bias = has_bias ? tk::Bias::PerColumn : tk::Bias::None;
   if (contiguous) {
     g.contiguous.tokens = tokens + spare_rows;
     g.contiguous.n = at(cs.n, 0);
     g.contiguous.k = at(cs.k, 0);
     g.contiguous.offs = static_cast<const std::int32_t*>(d_offs);
     g.contiguous.a = A, g.contiguous.b = B, g.contiguous.c = cs.beta != 0 ? C : nullptr, g.contiguous.d = D;
+    if (has_bias) g.contiguous.bias = Bias, g.contiguous.bias_stride = cs.bias == GroupedBias::Strided ? bias_ld : 0;
   } else {
     g.ptr_array.shapes = static_cast<const tk::GemmGroupShape*>(d_shapes);
     g.ptr_array.a = static_cast<const void* const*>(d_pa);
@@ -1202,6 +1249,7 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
     g.ptr_array.ldb = static_cast<const std::int64_t*>(d_ldb);
     g.ptr_array.ldc = cs.beta != 0 ? static_cast<const std::int64_t*>(d_ldd) : nullptr;
     g.ptr_array.ldd = static_cast<const std::int64_t*>(d_ldd);
+    if (has_bias) g.ptr_array.bias = static_cast<const void* const*>(d_pbias);
   }
   g.workspace_bytes = tk::gemm_grouped_workspace_size(g);
   TESSERA_CUDA_CHECK(cudaMalloc(&g.workspace, g.workspace_bytes));
@@ -1221,6 +1269,7 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
       if (M > 0 && N > 0) {
         reference<<<unsigned((M * N + 255) / 256), 256>>>(M, N, K, 1, A + a_off[q], a, B + b_off[q], b, C + d_off[q], d, cs.alpha, cs.beta, R);
         TESSERA_CUDA_CHECK(cudaGetLastError());
+        if (cs.act != tk::Activation::Identity || has_bias) apply_fused_reference(M, N, R, bias_of(q), cs.act);
       }
       compare<<<512, 256>>>(M, N, 1, D + d_off[q], d, M * ldd[q], R, acc, bad);
       TESSERA_CUDA_CHECK(cudaGetLastError());
@@ -1246,6 +1295,8 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
       one.d = E;
       one.ldd = ldd[0];
       one.alpha = cs.alpha, one.beta = cs.beta;
+      one.epilogue.activation = cs.act;
+      if (has_bias) one.epilogue.bias = tk::Bias::PerColumn, one.epilogue.bias_ptr = bias_of(0);
       const tk::GemmResult r1 = tk::gemm(one);
       TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
       std::vector<T> h1(std::size_t(cs.m[0] * ldd[0])), h2(h1.size());
@@ -1262,15 +1313,64 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
       TESSERA_CUDA_CHECK(cudaFree(E));
     }
   }
-  std::printf("%s grouped %-22s %-4s %-10s G=%-3d tokens=%-6lld N=%lld K=%lld weight=%s a=%g b=%g  relerr=%.3e%s%s%s\n",
+  static const char* const bias_names[] = {"", " bias", " bias(null entries)", " bias(strided)"};
+  std::printf("%s grouped %-22s %-4s %-10s G=%-3d tokens=%-6lld N=%lld K=%lld weight=%s a=%g b=%g%s%s%s  relerr=%.3e%s%s%s\n",
               ok ? "PASS" : "FAIL", cs.name, tk::to_string(element<T>()), contiguous ? "contiguous" : "ptr-array", G, (long long)tokens,
-              (long long)at(cs.n, 0), (long long)at(cs.k, 0), cs.weight_kn ? "GKN" : "GNK", cs.alpha, cs.beta, err,
+              (long long)at(cs.n, 0), (long long)at(cs.k, 0), cs.weight_kn ? "GKN" : "GNK", cs.alpha, cs.beta,
+              cs.act != tk::Activation::Identity ? " act=" : "", cs.act != tk::Activation::Identity ? tk::to_string(cs.act) : "",
+              bias_names[int(cs.bias)], err,
               cs.versus_gemm ? (" vs gemm " + std::to_string(versus)).c_str() : "", res ? "" : "  status: ",
               res ? "" : (std::string(tk::to_string(res.status)) + ": " + res.message).c_str());
   ok ? ++passed : ++failures;
   for (void* p : {(void*)A, (void*)B, (void*)C, (void*)D, (void*)R, (void*)acc, (void*)bad, g.workspace, d_shapes, d_pa, d_pb, d_pc, d_pd,
-                  d_lda, d_ldb, d_ldd, d_offs})
+                  d_lda, d_ldb, d_ldd, d_offs, (void*)Bias, d_pbias})
     TESSERA_CUDA_CHECK(cudaFree(p));
+}
+
+// The fused epilogue's grouped cases (fused_*): every activation with and without the bias, both
+// forms, empty groups, residues in M_g and N_g (the bias's rows past N_g not read: its vector
+// ends there), the ptr-array form's null entries, the contiguous form's strided (G, N); G = 1
+// against tessera::gemm with the same epilogue; f16 and (G, K, N) weights refused with a reason.
+void run_grouped_fused_cases(std::uint64_t seed, std::vector<int> const& skew, std::vector<int> const& runs) {
+  using F = tk::GroupedForm;
+  using A = tk::Activation;
+  using B = GroupedBias;
+  const double tol = 1e-2;
+  const std::vector<GroupedCase> cases = {
+      {"fused_identity_bias", F::Contiguous, skew, {384}, {200}, false, 0, 1.0f, 0.0f, false, A::Identity, B::Every},
+      {"fused_relu", F::Contiguous, skew, {384}, {200}, false, 0, 1.0f, 0.0f, false, A::ReLU, B::None},
+      {"fused_relu_bias", F::Contiguous, skew, {264}, {136}, false, 0, 1.5f, 0.0f, false, A::ReLU, B::Every},
+      {"fused_gelu", F::Contiguous, {256, 0, 300, 129, 1}, {512}, {256}, false, 0, 1.0f, 0.0f, false, A::GELU, B::None},
+      {"fused_gelu_bias", F::Contiguous, skew, {200}, {64}, false, 0, 1.0f, 0.0f, false, A::GELU, B::Strided},
+      {"fused_gelu_tanh", F::Contiguous, {1, 63, 65, 127, 129, 191, 300, 0, 257}, {200}, {64}, false, 0, 1.0f, 0.0f, false, A::GELUTanh,
+       B::None},
+      {"fused_gelu_tanh_bias", F::Contiguous, runs, {1536}, {192}, false, 0, 1.0f, 0.0f, false, A::GELUTanh, B::Every},
+      {"fused_silu", F::Contiguous, {256, 256, 256, 256}, {512}, {1024}, false, 0, 0.5f, 0.0f, false, A::SiLU, B::None},
+      {"fused_silu_bias", F::Contiguous, skew, {136}, {520}, false, 0, 1.0f, 0.0f, false, A::SiLU, B::Strided},
+      // the ptr-array form: every group its own sizes (empty ones, K = 0: D = act(bias)), null
+      // bias entries (groups 1, 4, ...: no bias), padded leading dimensions
+      {"fused_ptr_relu_bias", F::PtrArray, {300, 0, 129, 64, 1, 200, 5}, {256, 128, 1000, 0, 8, 136, 64}, {128, 64, 72, 64, 8, 0, 520},
+       false, 8, 1.0f, 0.0f, false, A::ReLU, B::SomeNull},
+      {"fused_ptr_gelu_bias", F::PtrArray, {77, 512, 0, 260}, {392, 256, 64, 1032}, {64, 1024, 64, 200}, false, 8, 1.0f, 0.0f, false,
+       A::GELU, B::SomeNull},
+      {"fused_ptr_gelu_tanh_bias", F::PtrArray, {300, 200, 37}, {256, 136, 72}, {512, 0, 0}, false, 8, 2.0f, 0.0f, false, A::GELUTanh,
+       B::Every},
+      {"fused_ptr_silu", F::PtrArray, {77, 512, 0, 260}, {392, 256, 64, 1032}, {64, 1024, 64, 200}, false, 0, 1.0f, 0.0f, false, A::SiLU,
+       B::None},
+      {"fused_ptr_identity_bias", F::PtrArray, {1, 255, 256, 257}, {8, 120, 264, 520}, {64, 128, 64, 192}, false, 8, 1.0f, 0.0f, false,
+       A::Identity, B::SomeNull},
+      // G = 1 against tessera::gemm with the same epilogue (its fused TMA-store kernel)
+      {"fused_g1_vs_gemm_gelu_bias", F::Contiguous, {1000}, {1000}, {1000}, false, 0, 1.0f, 0.0f, true, A::GELU, B::Every},
+      {"fused_g1_vs_gemm_silu", F::Contiguous, {777}, {1536}, {512}, false, 0, 1.0f, 0.0f, true, A::SiLU, B::None},
+  };
+  for (const GroupedCase& cs : cases) run_grouped_case<__nv_bfloat16>(cs, seed + 83 * passed + failures, tol);
+  // Refused with the reason: f16 with a fused epilogue (its kernels are bf16's), (G, K, N) weights.
+  const GroupedCase f16_fused{"fused_refused_f16", F::Contiguous, {256, 128}, {256}, {128}, false, 0, 1.0f, 0.0f, false, A::GELU,
+                              B::Every};
+  run_grouped_case<__half>(f16_fused, seed, tol, true);
+  const GroupedCase gkn_fused{"fused_refused_GKN", F::Contiguous, {256, 128}, {256}, {128}, true, 0, 1.0f, 0.0f, false, A::ReLU,
+                              B::None};
+  run_grouped_case<__nv_bfloat16>(gkn_fused, seed, tol, true);
 }
 
 // The grouped cases: uniform experts, skewed token counts (experts with none, one with most),
@@ -1278,7 +1378,7 @@ void run_grouped_case(const GroupedCase& cs, std::uint64_t seed, double tol, boo
 // G = 64 with runs of empty experts longer than the walk's lookahead,
 // the ptr-array form with every group its own sizes (K = 0: D = beta C; empty M and N), the
 // epilogue's TMA stores clipped at every group's last row and column.
-void run_grouped_cases(std::uint64_t seed) {
+void run_grouped_cases(std::uint64_t seed, bool fused_only) {
   using F = tk::GroupedForm;
   const double tol = 1e-2;
   std::vector<int> skew = {0, 0, 1500, 1, 0, 7, 129, 0, 255, 256, 0, 33};
@@ -1306,10 +1406,13 @@ void run_grouped_cases(std::uint64_t seed) {
       {"k0_after_k", F::PtrArray, {300, 200, 37}, {256, 136, 72}, {512, 0, 0}, false, 8, 1.0f, 0.0f},
       {"g64_empty_runs", F::Contiguous, runs, {1536}, {192}, false, 0, 1.0f, 0.0f},
   };
-  for (const GroupedCase& cs : cases) run_grouped_case<__nv_bfloat16>(cs, seed + 73 * passed + failures, tol);
-  for (const GroupedCase& cs : {cases[0], cases[1], cases[5]}) run_grouped_case<__half>(cs, seed + 79 * passed + failures, tol);
-  // f16 with (G, K, N) weights: no kernel, refused with the reason.
-  run_grouped_case<__half>(cases[2], seed, tol, true);
+  if (!fused_only) {
+    for (const GroupedCase& cs : cases) run_grouped_case<__nv_bfloat16>(cs, seed + 73 * passed + failures, tol);
+    for (const GroupedCase& cs : {cases[0], cases[1], cases[5]}) run_grouped_case<__half>(cs, seed + 79 * passed + failures, tol);
+    // f16 with (G, K, N) weights: no kernel, refused with the reason.
+    run_grouped_case<__half>(cases[2], seed, tol, true);
+  }
+  run_grouped_fused_cases(seed, skew, runs);
 }
 
 }  // namespace
@@ -1486,10 +1589,11 @@ int main() {
     ok ? ++passed : ++failures;
     TESSERA_CUDA_CHECK(cudaFree(buf));
   }
-  // The grouped GEMM (sm_90 only; TESSERA_CASES=grouped runs these alone).
+  // The grouped GEMM (sm_90 only; TESSERA_CASES=grouped runs these alone, with the fused
+  // epilogue's fused_* cases; TESSERA_CASES=grouped_fused the fused_* cases alone).
   if (major == 9 && !quick &&
       (std::getenv("TESSERA_CASES") == nullptr || std::string(std::getenv("TESSERA_CASES")).find("grouped") != std::string::npos))
-    run_grouped_cases(seed);
+    run_grouped_cases(seed, std::getenv("TESSERA_CASES") != nullptr && std::string(std::getenv("TESSERA_CASES")) == "grouped_fused");
   // FP8 (run on sm_90, refused elsewhere; TESSERA_CASES=fp8 runs these alone, with the scale
   // modes' cases; TESSERA_CASES=fp8_scales the scale modes' alone, or by name: blk_rows_m1,...).
   // TESSERA_CASES=fp8_out: the e4m3-D cases alone (fp8 runs them with the others); fp8_few: the

@@ -599,3 +599,119 @@ TEST_CASE("grouped GEMM: the epilogue's per-group maps of D_g^T", "[kernels][gro
     }
   });
 }
+
+// The fused epilogue's arguments (activation, per-column bias): what the fused kernels take, each
+// refusal with its reason, and the bias's lowering per group.
+TEST_CASE("grouped GEMM: the fused epilogue's argument checks", "[kernels][grouped]") {
+  alignas(128) static unsigned char ws[1 << 16];
+  static const GemmGroupShape shapes[1] = {};
+  static const void* ptrs[1] = {};
+  static void* dptrs[1] = {};
+  static const int64_t lds[1] = {};
+  auto refused = [](GemmGroupedArguments const& a, GemmStatus s, std::string const& words) {
+    const GemmResult r = check_grouped_arguments(a);
+    INFO(r.message);
+    REQUIRE(r.status == s);
+    REQUIRE(r.message.find(words) != std::string::npos);
+  };
+  GemmGroupedArguments g;
+  g.groups = 3;
+  g.ptr_array = {shapes, ptrs, ptrs, nullptr, dptrs, lds, lds, nullptr, lds, ptrs};
+  g.activation = Activation::GELU;
+  g.bias = Bias::PerColumn;
+  g.workspace = ws, g.workspace_bytes = gemm_grouped_workspace_size(g);
+  REQUIRE(grouped_fused(g));
+  REQUIRE(check_grouped_arguments(g));
+  for (Activation a : {Activation::Identity, Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SiLU}) {
+    GemmGroupedArguments b = g;
+    b.activation = a;
+    INFO(to_string(a));
+    REQUIRE(check_grouped_arguments(b));  // with the bias
+    b.bias = Bias::None, b.ptr_array.bias = nullptr;
+    REQUIRE(check_grouped_arguments(b));  // without it
+    REQUIRE(grouped_fused(b) == (a != Activation::Identity));  // identity without bias: the plain epilogue
+  }
+  GemmGroupedArguments b = g;
+  b.activation = static_cast<Activation>(9);
+  refused(b, GemmStatus::Unsupported, "activation = 9 is not an Activation");
+  b = g, b.bias = static_cast<Bias>(7);
+  refused(b, GemmStatus::Unsupported, "bias = 7 is not a Bias mode");
+  b = g, b.bias = Bias::PerRow;
+  refused(b, GemmStatus::Unsupported, "bias = per-row is not offered");
+  b = g, b.ptr_array.bias = nullptr;
+  refused(b, GemmStatus::NullPointer, "ptr_array.bias is null while bias = per-column");
+  b = g, b.bias = Bias::None;  // the array given without the mode
+  refused(b, GemmStatus::Unsupported, "ptr_array.bias is set while bias = none");
+  b = g, b.element = Element::F16;
+  refused(b, GemmStatus::Unsupported, "runs bf16 only, not f16");
+  b = g, b.b_major = Major::Row;
+  refused(b, GemmStatus::Unsupported, "needs weights (G, N, K)");
+  b = g, b.beta = 0.5f, b.ptr_array.c = ptrs, b.ptr_array.ldc = lds;
+  refused(b, GemmStatus::Unsupported, "takes beta = 0");
+  // the same refusals without a bias: the activation alone makes the epilogue fused
+  b = g, b.bias = Bias::None, b.ptr_array.bias = nullptr, b.element = Element::F16;
+  refused(b, GemmStatus::Unsupported, "(activation gelu, bias none) runs bf16 only");
+  b = g, b.bias = Bias::None, b.ptr_array.bias = nullptr, b.b_major = Major::Row;
+  refused(b, GemmStatus::Unsupported, "needs weights (G, N, K)");
+  // the plain epilogue is untouched: f16, (G, K, N) and beta run without activation and bias
+  b = g, b.activation = Activation::Identity, b.bias = Bias::None, b.ptr_array.bias = nullptr, b.element = Element::F16,
+  b.b_major = Major::Row;
+  REQUIRE(check_grouped_arguments(b));
+
+  // The contiguous form: (G, N) with its stride, aligned to its element.
+  static const int32_t offs[4] = {};
+  GemmGroupedArguments c;
+  c.groups = 4, c.form = GroupedForm::Contiguous;
+  c.contiguous.tokens = 512, c.contiguous.n = 256, c.contiguous.k = 128;
+  c.contiguous.offs = offs, c.contiguous.a = ws, c.contiguous.b = ws, c.contiguous.d = ws, c.contiguous.bias = ws;
+  c.activation = Activation::SiLU, c.bias = Bias::PerColumn;
+  c.workspace = ws, c.workspace_bytes = gemm_grouped_workspace_size(c);
+  REQUIRE(check_grouped_arguments(c));
+  b = c, b.contiguous.bias_stride = 256;
+  REQUIRE(check_grouped_arguments(b));
+  b = c, b.contiguous.bias_stride = 300;  // any stride >= N (the bias is read element by element)
+  REQUIRE(check_grouped_arguments(b));
+  b = c, b.contiguous.bias_stride = 255;
+  refused(b, GemmStatus::InvalidLeadingDim, "bias_stride = 255 is shorter than a group's bias (N = 256");
+  b = c, b.contiguous.bias_stride = -1;
+  refused(b, GemmStatus::InvalidLeadingDim, "bias_stride = -1");
+  b = c, b.contiguous.bias = ws + 1;
+  refused(b, GemmStatus::Misaligned, "bias is not aligned to its element");
+  b = c, b.contiguous.bias = ws + 2;  // 2 bytes suffice
+  REQUIRE(check_grouped_arguments(b));
+  b = c, b.contiguous.bias = nullptr;
+  refused(b, GemmStatus::NullPointer, "contiguous.bias is null while bias = per-column ((G, N)");
+  b = c, b.bias = Bias::None;
+  refused(b, GemmStatus::Unsupported, "contiguous.bias is set while bias = none");
+  b = c, b.groups = 65536, b.contiguous.bias_stride = int64_t(1) << 50, b.workspace_bytes = sizeof(ws);
+  refused(b, GemmStatus::Overflow, "G * bias_stride overflows");
+}
+
+TEST_CASE("grouped GEMM: the fused epilogue's bias per group", "[kernels][grouped]") {
+  alignas(16) static unsigned char base[16];
+  alignas(16) static unsigned char bias[16];
+  GemmGroupedContiguous f;
+  f.tokens = 1000, f.n = 200, f.k = 64, f.a = base, f.b = base, f.d = base, f.bias = bias;
+  // row g of (G, N): g N elements in (dense), or g bias_stride
+  for (int64_t g : {0, 1, 5}) {
+    REQUIRE(static_cast<const unsigned char*>(lower_contiguous_group(f, Major::Col, 2, g, 10, 20).bias) == bias + 2 * g * 200);
+    GemmGroupedContiguous s = f;
+    s.bias_stride = 264;
+    REQUIRE(static_cast<const unsigned char*>(lower_contiguous_group(s, Major::Col, 2, g, 10, 20).bias) == bias + 2 * g * 264);
+    s.bias = nullptr;  // no bias: none for every group
+    REQUIRE(lower_contiguous_group(s, Major::Col, 2, g, 10, 20).bias == nullptr);
+  }
+  // The kernel runs D_g^T: the bias's index is the kernel's row (M' = N_g), its length t.m.
+  GroupedProblem p = lower_contiguous_group(f, Major::Col, 2, 3, 10, 20);
+  const sm90::GroupedKernelProblem t = sm90::grouped_as_column_major_d(p, Major::Col);
+  REQUIRE(t.m == f.n);
+  REQUIRE(t.n == 10);
+  // The device takes a bias on its element's 2 bytes, null or not, and refuses an odd address.
+  REQUIRE(grouped_group_admissible(p, Major::Col, 2, false));
+  p.bias = nullptr;
+  REQUIRE(grouped_group_admissible(p, Major::Col, 2, false));
+  p.bias = bias + 2;
+  REQUIRE(grouped_group_admissible(p, Major::Col, 2, false));
+  p.bias = bias + 1;
+  REQUIRE_FALSE(grouped_group_admissible(p, Major::Col, 2, false));
+}

@@ -294,7 +294,8 @@ def list_launches(monkeypatch):
 
 
 def unpack(header, records):
-    """(shapes, pointers a/b/c/d, leading dimensions a/b/c/d) of a list launch's records."""
+    """(shapes, pointers a/b/c/d, leading dimensions a/b/c/d) of a list launch's records (the
+    bias pointers that follow: unpack_bias)."""
     import array
     g = header[0]
     shapes = array.array("i")
@@ -302,10 +303,19 @@ def unpack(header, records):
     ptrs = array.array("Q")
     ptrs.frombytes(records[12 * g:12 * g + 32 * g])
     lds = array.array("q")
-    lds.frombytes(records[44 * g:])
-    assert len(records) == 76 * g
+    lds.frombytes(records[44 * g:76 * g])
+    assert len(records) == 84 * g
     return ([tuple(shapes[3 * i:3 * i + 3]) for i in range(g)], [list(ptrs[i * g:(i + 1) * g]) for i in range(4)],
             [list(lds[i * g:(i + 1) * g]) for i in range(4)])
+
+
+def unpack_bias(header, records):
+    """The G bias pointers of a list launch's records (0: no bias for that group)."""
+    import array
+    g = header[0]
+    ptrs = array.array("Q")
+    ptrs.frombytes(records[76 * g:])
+    return list(ptrs)
 
 
 # Three groups of their own sizes (one empty), A padded, B column-major (a weight (N, K) seen transposed).
@@ -330,8 +340,9 @@ def list_args(**changes):
 def test_lists_are_the_ptr_array_form(list_launches):
     ts.gemm_grouped(**list_args(), alpha=2.0)
     (header, records, stream, waits), = list_launches.calls
-    assert header == (3, "bf16", "col", 2.0, 0.0) and tuple(ts._core.GROUPED_LIST_FIELDS) == (
-        "groups", "element", "b_major", "alpha", "beta")
+    assert header == (3, "bf16", "col", 2.0, 0.0, "identity", "none") and tuple(ts._core.GROUPED_LIST_FIELDS) == (
+        "groups", "element", "b_major", "alpha", "beta", "activation", "bias")
+    assert unpack_bias(header, records) == [0, 0, 0]
     shapes, ptrs, lds = unpack(header, records)
     assert shapes == [(100, 48, 64), (0, 24, 32), (7, 8, 16)]
     assert ptrs == [[0x100000, 0, 0x110000], [0x200000, 0x210000, 0x220000], [0, 0, 0], [0x400000, 0, 0x410000]]
@@ -413,6 +424,103 @@ def test_list_groups_past_the_cxx_limit_are_refused_by_the_cxx_check(monkeypatch
 @pytest.mark.skipif(not ts.has_cuda, reason="the launch (tessera._gemm_cuda) is not built")
 def test_the_list_launch_checks_its_records():
     from tessera import _gemm_cuda
-    assert _gemm_cuda.run_grouped_list((0, "bf16", "col", 1.0, 0.0), b"", 0, ())[0] == "invalid size"
-    with pytest.raises(TypeError, match="76 per group"):
-        _gemm_cuda.run_grouped_list((2, "bf16", "col", 1.0, 0.0), b"\0" * 75, 0, ())
+    assert _gemm_cuda.run_grouped_list((0, "bf16", "col", 1.0, 0.0, "identity", "none"), b"", 0, ())[0] == "invalid size"
+    with pytest.raises(TypeError, match="84 per group"):
+        _gemm_cuda.run_grouped_list((2, "bf16", "col", 1.0, 0.0, "identity", "none"), b"\0" * 83, 0, ())
+
+
+# ---- the fused epilogue: activation and bias ------------------------------------------------------
+
+BIAS = 0x600000
+
+
+def test_the_fused_epilogue_in_the_contiguous_description(launches):
+    ts.gemm_grouped(**args(), bias=Cai((G, N), ptr=BIAS), activation="gelu")
+    s = _gemm_grouped.spec_dict(launches.calls[-1][0])
+    assert (s["activation"], s["bias"], s["bias_ptr"], s["bias_stride"]) == ("gelu", "per-column", BIAS, N)
+    assert ts._core.check_grouped_arguments(launches.calls[-1][0]) == ("", "")
+    # rows of the bias further apart (a slice of a wider tensor), and no bias at all
+    ts.gemm_grouped(**args(), bias=Cai((G, N), ptr=BIAS, strides=(N + 16, 1)), activation="silu")
+    s = _gemm_grouped.spec_dict(launches.calls[-1][0])
+    assert (s["activation"], s["bias_stride"]) == ("silu", N + 16)
+    ts.gemm_grouped(**args(), activation="relu")
+    s = _gemm_grouped.spec_dict(launches.calls[-1][0])
+    assert (s["activation"], s["bias"], s["bias_ptr"]) == ("relu", "none", 0)
+    ts.gemm_grouped(**args())
+    s = _gemm_grouped.spec_dict(launches.calls[-1][0])
+    assert (s["activation"], s["bias"]) == ("identity", "none")
+
+
+@pytest.mark.parametrize("activation", [None, "relu", "gelu", "gelu_tanh", "silu"])
+def test_every_activation_passes_the_cxx_check(unloaded, activation):
+    ts.gemm_grouped(**args(), bias=Cai((G, N), ptr=BIAS), activation=activation)
+    assert _gemm_grouped.spec_dict(unloaded.calls[-1][0])["activation"] == (activation or "identity")
+
+
+@pytest.mark.parametrize("changes, error, text", [
+    (dict(activation="tanh"), ValueError, "activation 'tanh' is none of None, 'relu'"),
+    (dict(activation=1), ValueError, "activation 1 is none of"),
+    (dict(bias=Cai((G, N + 1), ptr=BIAS)), ValueError, r"bias has shape \(4, 49\); it is \(G, N\) = \(4, 48\)"),
+    (dict(bias=Cai((N,), ptr=BIAS)), ValueError, r"bias has shape \(48,\)"),
+    (dict(bias=Cai((G, N), F16, BIAS)), ValueError, "bias is float16 and D bfloat16"),
+    (dict(bias=Cai((G, N), ptr=BIAS, strides=(1, G))), ValueError, "bias .* is not row-major"),
+    (dict(bias=Cai((G, N), ptr=BIAS, strides=(0, 1))), ValueError, "its rows overlap"),
+    (dict(bias=Cai((G, N), ptr=D + 2 * N)), ValueError, "out overlaps bias"),
+])
+def test_fused_python_refusals(launches, changes, error, text):
+    with pytest.raises(error, match=text):
+        ts.gemm_grouped(**args(), **changes)
+    assert launches.calls == []
+
+
+@pytest.mark.parametrize("changes, kw, status, text", [
+    # f16 and (G, K, N) weights take the plain epilogue only; beta needs the plain epilogue
+    (dict(a=Cai((T, K), F16), b=weight_gnk(typestr=F16), out=Cai((T, N), F16, D)),
+     dict(activation="gelu"), "unsupported", "runs bf16 only, not f16"),
+    (dict(b=weight_gkn()), dict(activation="relu"), "unsupported", r"needs weights \(G, N, K\)"),
+    (dict(b=weight_gkn()), dict(bias=Cai((G, N), ptr=BIAS)), "unsupported", r"needs weights \(G, N, K\)"),
+    (dict(), dict(activation="silu", beta=1.0, c=Cai((T, N), ptr=C)), "unsupported", "takes beta = 0"),
+    (dict(), dict(bias=Cai((G, N), ptr=BIAS + 1)), "misaligned operand", "bias is not aligned to its element"),
+])
+def test_fused_cxx_refusals_are_gemm_errors_with_the_reason(unloaded, changes, kw, status, text):
+    with pytest.raises(ts.GemmError, match=text) as e:
+        ts.gemm_grouped(**args(**changes), **kw)
+    assert e.value.status == status and unloaded.calls == []
+
+
+def test_the_list_form_takes_a_bias_per_group_with_none_entries(list_launches):
+    bias = [Cai((48,), ptr=0x600000), None, Cai((8,), ptr=0x610000)]
+    ts.gemm_grouped(**list_args(), bias=bias, activation="gelu_tanh")
+    header, records, _, _ = list_launches.calls[-1]
+    assert header[5:] == ("gelu_tanh", "per-column")
+    assert unpack_bias(header, records) == [0x600000, 0, 0x610000]
+    assert ts._core.check_grouped_list_arguments(header) == ("", "")
+    ts.gemm_grouped(**list_args(), activation="silu")
+    header, records, _, _ = list_launches.calls[-1]
+    assert header[5:] == ("silu", "none") and unpack_bias(header, records) == [0, 0, 0]
+
+
+@pytest.mark.parametrize("bias, error, text", [
+    ([Cai((48,), ptr=0x600000), None], ValueError, "a holds 3 groups and bias 2"),
+    ([Cai((47,), ptr=0x600000), None, None], ValueError, r"bias\[0\] has shape \(47,\); it is \(N,\) = \(48,\)"),
+    ([None, None, Cai((8,), F16, 0x610000)], ValueError, r"bias\[2\] is float16 and D bfloat16"),
+    ([Cai((48,), ptr=0x600000, strides=(2,)), None, None], ValueError, r"bias\[0\] has stride 2"),
+    ([Cai((48,), ptr=0x400000 + 16), None, None], ValueError, r"out\[0\] overlaps bias\[0\]"),
+    (Cai((3, 48), ptr=0x600000), TypeError, "so bias is one too"),
+])
+def test_list_bias_refusals(list_launches, bias, error, text):
+    with pytest.raises(error, match=text):
+        ts.gemm_grouped(**list_args(), bias=bias)
+    assert list_launches.calls == []
+
+
+def test_the_list_forms_fused_refusals_are_the_cxx_checks(monkeypatch):
+    fake = ListLaunches()
+    monkeypatch.setattr(_gemm, "_cuda_module", None)
+    monkeypatch.setattr(_gemm, "_cuda", lambda *x: fake)
+    b = [Cai((64, 48), ptr=0x200000), Cai((32, 24), ptr=0x210000), Cai((16, 8), ptr=0x220000)]  # row-major B_g
+    with pytest.raises(ts.GemmError, match=r"needs weights \(G, N, K\)") as e:
+        ts.gemm_grouped(**list_args(b=b), activation="relu")
+    assert e.value.status == "unsupported" and fake.calls == []
+    ts.gemm_grouped(**list_args(), activation="relu")
+    assert len(fake.calls) == 1

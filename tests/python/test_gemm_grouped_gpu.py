@@ -288,3 +288,104 @@ def test_lists_f16(gen):
     torch.cuda.synchronize()
     for x, w, d in zip(a, b, out):
         assert relative_error(d, x.double() @ w.double(), x.double().abs() @ w.double().abs()) <= TOL[torch.float16]
+
+
+# ---- the fused epilogue: activation(alpha a @ b + bias) -------------------------------------------
+
+F = torch.nn.functional
+ACTIVATIONS = {
+    None: lambda x: x,
+    "relu": torch.relu,
+    "gelu": F.gelu,
+    "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+    "silu": F.silu,
+}
+
+
+def fused_reference(ref, scale, counts, bias):
+    """The plain reference with group g's bias row added to its rows (and to the scale)."""
+    if bias is None:
+        return ref, scale
+    start = 0
+    for g, cnt in enumerate(counts):
+        ref[start:start + cnt] += bias[g].double()
+        scale[start:start + cnt] += bias[g].double().abs()
+        start += cnt
+    return ref, scale
+
+
+# The activations' slopes stay below 1.13, so the pre-activation error passes through scaled by
+# at most that; D's own rounding is half an ulp of a value no larger than the scale.
+FUSED_TOL = 1.5 * TOL[torch.bfloat16]
+
+
+@pytest.mark.parametrize("activation", list(ACTIVATIONS), ids=[str(a) for a in ACTIVATIONS])
+@pytest.mark.parametrize("with_bias", [True, False], ids=["bias", "no_bias"])
+@pytest.mark.parametrize("counts, k, n", [("skewed", 72, 200), ("residues", 1024, 136)])
+def test_fused_epilogue_matches_fp64(gen, activation, with_bias, counts, k, n):
+    cnt = COUNTS[counts]
+    offs, rows = offsets(cnt)
+    extra = 37
+    a = rand((rows + extra, k), torch.bfloat16, gen)
+    b = weights(len(cnt), k, n, torch.bfloat16, "gnk", gen)
+    bias = rand((len(cnt), n), torch.bfloat16, gen) if with_bias else None
+    out = torch.full((rows + extra, n), math.nan, dtype=torch.bfloat16, device="cuda")
+    assert ts.gemm_grouped(a, b, offs, out, alpha=1.5, bias=bias, activation=activation) is out
+    torch.cuda.synchronize()
+    ref, scale = fused_reference(*reference(a, b, cnt, alpha=1.5), cnt, bias)
+    ref = ACTIVATIONS[activation](ref)
+    assert not torch.isnan(out[:rows]).any(), "a row of a group was not written"
+    err = relative_error(out[:rows], ref, scale)
+    assert err <= FUSED_TOL, f"relative error {err:.3g} > {FUSED_TOL:.3g}"
+    assert torch.isnan(out[rows:]).all(), "rows past the last offset were written"
+
+
+def test_fused_bias_rows_may_lie_apart(gen):
+    cnt = COUNTS["uniform"]
+    offs, rows = offsets(cnt)
+    k, n = 256, 512
+    a = rand((rows, k), torch.bfloat16, gen)
+    b = weights(len(cnt), k, n, torch.bfloat16, "gnk", gen)
+    wide = rand((len(cnt), n + 40), torch.bfloat16, gen)
+    out = ts.gemm_grouped(a, b, offs, bias=wide[:, :n], activation="silu")
+    torch.cuda.synchronize()
+    ref, scale = fused_reference(*reference(a, b, cnt), cnt, wide[:, :n])
+    assert relative_error(out, F.silu(ref), scale) <= FUSED_TOL
+
+
+def test_fused_lists_with_none_bias_entries(gen):
+    shapes = [(200, 128, 64), (0, 64, 64), (33, 256, 128), (64, 72, 0), (7, 8, 16)]
+    a = [rand((m, k), torch.bfloat16, gen) for m, n, k in shapes]
+    b = [rand((n, k), torch.bfloat16, gen).t() for m, n, k in shapes]
+    bias = [rand((n,), torch.bfloat16, gen) if g % 2 == 0 else None for g, (m, n, k) in enumerate(shapes)]
+    out = ts.gemm_grouped(a, b, bias=bias, activation="gelu")
+    torch.cuda.synchronize()
+    for g, (x, w, v, d) in enumerate(zip(a, b, bias, out)):
+        ref = x.double() @ w.double() + (0 if v is None else v.double())
+        scale = x.double().abs() @ w.double().abs() + (0 if v is None else v.double().abs())
+        assert not torch.isnan(d).any(), f"group {g}: an element was not written"
+        assert relative_error(d, F.gelu(ref), scale) <= FUSED_TOL, f"group {g}"
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu_tanh"])
+def test_fused_one_group_equals_tessera_gemm(gen, activation):
+    m, k, n = 1000, 512, 1536
+    a = rand((m, k), torch.bfloat16, gen)
+    w = rand((1, n, k), torch.bfloat16, gen)
+    bias = rand((1, n), torch.bfloat16, gen)
+    offs = torch.tensor([m], dtype=torch.int32, device="cuda")
+    grouped = ts.gemm_grouped(a, w.transpose(-2, -1), offs, bias=bias, activation=activation)
+    single = ts.gemm(a, w[0].t(), bias=bias[0], activation=activation)
+    torch.cuda.synchronize()
+    diff = (grouped.double() - single.double()).norm() / single.double().norm()
+    assert diff < 5e-3, f"grouped vs tessera.gemm: {diff:.3g}"
+
+
+@pytest.mark.parametrize("dt, layout, text", [("f16", "gnk", "runs bf16 only"), ("bf16", "gkn", r"needs weights \(G, N, K\)")])
+def test_fused_refusals_carry_the_reason(gen, dt, layout, text):
+    cnt = COUNTS["uniform"]
+    offs, rows = offsets(cnt)
+    a = rand((rows, 64), DTYPES[dt], gen)
+    b = weights(len(cnt), 64, 128, DTYPES[dt], layout, gen)
+    with pytest.raises(ts.GemmError, match=text):
+        ts.gemm_grouped(a, b, offs, activation="gelu")

@@ -22,6 +22,13 @@
 // dimension not on 16 bytes, a leading dimension shorter than its row, rows of the contiguous
 // form outside A) is left out, its D untouched.
 //
+// Fused epilogue (GemmGroupedArguments::activation, ::bias: tessera::gemm's Activation and Bias):
+//   D_g = act(alpha * A_g B_g + bias_g)        bias_g[n]: a vector of N_g elements in D's type
+// the bias per column of D_g (nn.Linear's, one per output feature), given per group: the
+// ptr-array form's device array ptr_array.bias of G pointers (a null entry: group g has none), the
+// contiguous form's contiguous.bias, (G, N) with rows bias_stride apart. bf16 with weights
+// (G, N, K) (b_major Col) and beta = 0 only (check_grouped_arguments says why otherwise).
+//
 // This header needs no CUDA: the checks and the lowering of the contiguous form run (and
 // are tested) on any machine.
 #pragma once
@@ -56,6 +63,9 @@ struct GemmGroupedPtrArray {
   const std::int64_t* ldb = nullptr;
   const std::int64_t* ldc = nullptr;  // null where beta = 0
   const std::int64_t* ldd = nullptr;
+  // bias_g (GemmGroupedArguments::bias = PerColumn): N_g elements of D's type, 2-byte aligned; a
+  // null entry adds nothing to group g. The array itself is read only with a bias.
+  const void* const* bias = nullptr;
 };
 
 struct GemmGroupedContiguous {
@@ -67,6 +77,10 @@ struct GemmGroupedContiguous {
   const void* c = nullptr;             // tokens x N, row-major, ldc (beta != 0)
   void* d = nullptr;                   // tokens x N, row-major, ldd
   std::int64_t lda = 0, ldc = 0, ldd = 0;  // 0: dense (K, N, N)
+  // (G, N) of D's type (GemmGroupedArguments::bias = PerColumn): group g's bias is row g, at
+  // bias + g * bias_stride elements (0: dense, N).
+  const void* bias = nullptr;
+  std::int64_t bias_stride = 0;
 };
 
 // The most groups one call takes (the workspace holds a record per group).
@@ -80,6 +94,10 @@ struct GemmGroupedArguments {
   GroupedForm form = GroupedForm::PtrArray;
   GemmGroupedPtrArray ptr_array;
   GemmGroupedContiguous contiguous;
+  // The fused epilogue, D_g = act(alpha A_g B_g + bias_g): tessera::gemm's activations and its
+  // per-column bias (the form's bias vectors). Identity without bias: the plain epilogue.
+  Activation activation = Activation::Identity;
+  Bias bias = Bias::None;
   // Device scratch of gemm_grouped_workspace_size(args) bytes (128-byte aligned): the groups'
   // sizes and tensor maps, written by the call. Calls that run at the same time need their own.
   void* workspace = nullptr;
@@ -115,6 +133,7 @@ struct GroupedProblem {
   const void* c = nullptr;
   void* d = nullptr;
   std::int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
+  const void* bias = nullptr;  // N elements (the fused epilogue's bias_g; null: none)
 };
 
 // Group g of the contiguous form: rows [begin, end) of A, C, D and weight g. begin = offs[g-1]
@@ -138,24 +157,81 @@ TESSERA_HOST_DEVICE inline GroupedProblem lower_contiguous_group(GemmGroupedCont
   p.b = at(f.b, g * f.n * f.k);
   p.c = at(f.c, begin * p.ldc);
   p.d = const_cast<unsigned char*>(at(f.d, begin * p.ldd));
+  p.bias = at(f.bias, g * (f.bias_stride > 0 ? f.bias_stride : f.n));
   return p;
 }
 
 // Whether the kernel takes group p (device side, on the values it reads): an empty group
 // always (nothing to do); else D, and for K > 0 A and B, present, 16-byte aligned with
 // leading dimensions of whole 16 bytes (TMA's rule: the loads of A and B, the stores of D and
-// the loads of C) at least their rows' extents, C present where beta != 0, extents below 2^31.
+// the loads of C) at least their rows' extents, C present where beta != 0, extents below 2^31;
+// a bias (read element by element) on its element's 2 bytes.
 TESSERA_HOST_DEVICE inline bool grouped_group_admissible(GroupedProblem const& p, Major b_major, int element_bytes, bool beta) {
   if (p.m <= 0 || p.n <= 0) return true;
   const auto aligned = [](const void* q) { return q != nullptr && reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
   const std::int64_t per16 = 16 / element_bytes, limit = std::int64_t(1) << 31;
   if (p.m >= limit || p.n >= limit || p.k >= limit) return false;
   if (!aligned(p.d) || p.ldd < p.n || p.ldd % per16 != 0) return false;
+  if (reinterpret_cast<std::uintptr_t>(p.bias) % std::uintptr_t(element_bytes) != 0) return false;
   if (beta && (!aligned(p.c) || p.ldc < p.n || p.ldc % per16 != 0)) return false;
   if (p.k <= 0) return true;
   if (!aligned(p.a) || p.lda < p.k || p.lda % per16 != 0) return false;
   const std::int64_t b_row = b_major == Major::Col ? p.k : p.n;
   return aligned(p.b) && p.ldb >= b_row && p.ldb % per16 == 0;
+}
+
+// Whether the call runs the fused epilogue (a kernel per activation) rather than the plain one.
+inline bool grouped_fused(GemmGroupedArguments const& g) { return g.activation != Activation::Identity || g.bias != Bias::None; }
+
+// The fused epilogue's own checks. What the fused kernels take, and why the rest is refused:
+//   bias  PerColumn alone: the bias of an MoE expert's linear layer is per output feature
+//         (bias_g[n]); a per-token (PerRow) bias has no such use. The form's bias pointer is
+//         given exactly when bias = PerColumn (as tessera::gemm's bias_ptr).
+//   bf16  one kernel per activation is compiled for bf16 only (compile time: each is a full
+//         SM90 kernel); f16 takes the plain epilogue.
+//   (G, N, K) weights (b_major Col): the fused kernels are built on the K-major weight
+//         mainloop, the MoE layout; (G, K, N) weights take the plain epilogue.
+//   beta = 0: the fused staging applies act(alpha acc + bias) with no C (the single-problem
+//         fused TMA-store kernels' rule: C would need its own loads into the staging buffer).
+inline GemmResult check_grouped_epilogue(GemmGroupedArguments const& g) {
+  if (static_cast<unsigned>(g.activation) > static_cast<unsigned>(Activation::SiLU))
+    return {GemmStatus::Unsupported, "gemm_grouped: activation = " + std::to_string(static_cast<unsigned>(g.activation)) +
+                                         " is not an Activation"};
+  if (static_cast<unsigned>(g.bias) > static_cast<unsigned>(Bias::PerColumn))
+    return {GemmStatus::Unsupported, "gemm_grouped: bias = " + std::to_string(static_cast<unsigned>(g.bias)) + " is not a Bias mode"};
+  if (g.bias == Bias::PerRow)
+    return {GemmStatus::Unsupported, "gemm_grouped: bias = per-row is not offered: a group's bias runs along its columns "
+                                     "(Bias::PerColumn, bias_g[n], N_g elements: an expert's per-feature bias)"};
+  const bool contiguous = g.form == GroupedForm::Contiguous;
+  const bool given = contiguous ? g.contiguous.bias != nullptr : g.ptr_array.bias != nullptr;
+  const char* field = contiguous ? "contiguous.bias" : "ptr_array.bias";
+  if (g.bias == Bias::None && given)
+    return {GemmStatus::Unsupported, std::string("gemm_grouped: ") + field + " is set while bias = none: say Bias::PerColumn"};
+  if (g.bias == Bias::PerColumn && !given)
+    return {GemmStatus::NullPointer, std::string("gemm_grouped: ") + field + " is null while bias = per-column" +
+                                         (contiguous ? " ((G, N) of D's element type)" : " (a device array of G pointers, null entries allowed)")};
+  if (!grouped_fused(g)) return {};
+  const std::string what = std::string("gemm_grouped with a fused epilogue (activation ") + to_string(g.activation) + ", bias " +
+                           to_string(g.bias) + ")";
+  if (g.element != Element::BF16)
+    return {GemmStatus::Unsupported, what + " runs bf16 only, not " + to_string(g.element) +
+                                         " (one kernel per activation is compiled for bf16; f16 takes the plain epilogue)"};
+  if (g.b_major != Major::Col)
+    return {GemmStatus::Unsupported, what + " needs weights (G, N, K) (b_major Col): (G, K, N) weights take the plain epilogue"};
+  if (g.beta != 0.0f)
+    return {GemmStatus::Unsupported, what + " takes beta = 0: it computes act(alpha A B + bias), no C"};
+  if (contiguous && g.bias == Bias::PerColumn) {
+    const GemmGroupedContiguous& c = g.contiguous;
+    if (c.bias_stride < 0 || (c.bias_stride > 0 && c.bias_stride < c.n))
+      return {GemmStatus::InvalidLeadingDim, "gemm_grouped (contiguous form): bias_stride = " + std::to_string(c.bias_stride) +
+                                                 " is shorter than a group's bias (N = " + std::to_string(c.n) + "; 0: dense)"};
+    if (reinterpret_cast<std::uintptr_t>(c.bias) % std::uintptr_t(element_bytes(g.element)) != 0)
+      return {GemmStatus::Misaligned, "gemm_grouped (contiguous form): bias is not aligned to its element (2 bytes)"};
+    const std::int64_t stride = c.bias_stride > 0 ? c.bias_stride : c.n;
+    if (stride > 0 && g.groups > (std::int64_t(1) << 62) / stride)
+      return {GemmStatus::Overflow, "gemm_grouped (contiguous form): G * bias_stride overflows 64-bit offsets"};
+  }
+  return {};
 }
 
 // The host's checks (no device needed): what gemm_grouped refuses before it launches.
@@ -165,6 +241,7 @@ inline GemmResult check_grouped_arguments(GemmGroupedArguments const& g) {
                                          std::to_string(gemm_grouped_max_groups)};
   if (g.element != Element::BF16 && g.element != Element::F16)
     return {GemmStatus::Unsupported, std::string("gemm_grouped: element ") + to_string(g.element) + ", expected bf16 or f16"};
+  if (auto r = check_grouped_epilogue(g); !r) return r;
   const bool beta = g.beta != 0.0f;
   if (g.form == GroupedForm::PtrArray) {
     const GemmGroupedPtrArray& p = g.ptr_array;
