@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/gemm_configuration.hpp"
@@ -55,6 +56,22 @@ std::vector<std::array<int64_t, 3>> suite_shapes() {
 }  // namespace
 
 // The wave model's efficiency for schedule s's whole tiles on g.
+// A generated problem for the tile rules' properties, with an SM count: any extents up to 20000
+// (K 16000), batches 1-3, 16-bit, f32 or e4m3 inputs (FP8 TN, the ISA's rule), a D in the inputs'
+// type or the other one the kernels write (f32; bf16 for FP8); 66, 114 or 132 SMs. (Called
+// inside a property: its values come from the property's generators.)
+std::pair<GemmArguments, int> generated_problem() {
+  const int64_t m = *rc::gen::inRange<int64_t>(1, 20000), n = *rc::gen::inRange<int64_t>(1, 20000);
+  const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), k = *rc::gen::inRange<int64_t>(1, 16000);
+  const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3);
+  const Major a = is_fp8(e) ? Major::Row : *rc::gen::element(Major::Row, Major::Col);
+  const Major b = is_fp8(e) ? Major::Col : *rc::gen::element(Major::Row, Major::Col);
+  const int sms = *rc::gen::element(66, 114, 132);
+  GemmArguments g = problem(m, n, k, batch, e, a, b);
+  if (*rc::gen::arbitrary<bool>()) g.epilogue.output = is_fp8(e) ? Element::BF16 : Element::F32;
+  return {g, sms};
+}
+
 double whole_efficiency(Schedule s, const GemmArguments& g, int sms) {
   const sm90::Candidate c = sm90::candidate_of(s, g.element, sm90::Schedulers::DataParallel);
   const sm90::GemmShape shape = sm90::shape_of(g);
@@ -425,14 +442,9 @@ TEST_CASE("sm90 decode kernel: its Stream-K plan shares every weight tile's k-lo
 
 TEST_CASE("sm90 128x192 tiles: the rule takes them where the model says, and nowhere else") {
   rc::prop("chosen only for 16-bit TN with D in the inputs' type, and only past the margin over 128x256", [] {
-    const int64_t m = *rc::gen::inRange<int64_t>(1, 20000), n = *rc::gen::inRange<int64_t>(1, 20000);
-    const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), k = *rc::gen::inRange<int64_t>(1, 16000);
-    const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3);
-    const Major a = is_fp8(e) ? Major::Row : *rc::gen::element(Major::Row, Major::Col);
-    const Major b = is_fp8(e) ? Major::Col : *rc::gen::element(Major::Row, Major::Col);
-    const int sms = *rc::gen::element(66, 114, 132);
-    GemmArguments g = problem(m, n, k, batch, e, a, b);
-    if (*rc::gen::arbitrary<bool>()) g.epilogue.output = is_fp8(e) ? Element::BF16 : Element::F32;
+    const auto [g, sms] = generated_problem();
+    const Element e = g.element;
+    const Major a = g.a.major, b = g.b.major;
     const Schedule whole = sm90::choose_schedule(g, sms);
     const auto sk = sm90::choose_stream_k(g, sms);
     const bool mid = whole == Schedule::Cooperative128x192 || sk == Schedule::Cooperative128x192;
@@ -485,14 +497,9 @@ TEST_CASE("sm90 128x192 tiles: the rule takes them where the model says, and now
 
 TEST_CASE("sm90 256x128 tiles: bf16 TN only, chosen only past the margin over 128x256, never on the suite") {
   rc::prop("chosen only for bf16 TN with a bf16 D, and only past the margin over 128x256's whole tiles", [] {
-    const int64_t m = *rc::gen::inRange<int64_t>(1, 20000), n = *rc::gen::inRange<int64_t>(1, 20000);
-    const int64_t batch = *rc::gen::inRange<int64_t>(1, 4), k = *rc::gen::inRange<int64_t>(1, 16000);
-    const Element e = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3);
-    const Major a = is_fp8(e) ? Major::Row : *rc::gen::element(Major::Row, Major::Col);
-    const Major b = is_fp8(e) ? Major::Col : *rc::gen::element(Major::Row, Major::Col);
-    const int sms = *rc::gen::element(66, 114, 132);
-    GemmArguments g = problem(m, n, k, batch, e, a, b);
-    if (*rc::gen::arbitrary<bool>()) g.epilogue.output = is_fp8(e) ? Element::BF16 : Element::F32;
+    const auto [g, sms] = generated_problem();
+    const Element e = g.element;
+    const Major a = g.a.major, b = g.b.major;
     const Schedule whole = sm90::choose_schedule(g, sms);
     const bool tn_bf16 = e == Element::BF16 && a == Major::Row && b == Major::Col && output_element(g) == e;
     // (the list builds it for bf16 only; no Stream-K twin)

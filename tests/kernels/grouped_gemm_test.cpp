@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -107,6 +108,24 @@ void check_cover(std::vector<GemmGroupShape> const& shapes, int64_t bm, int64_t 
       }
   }
   REQUIRE(seen.size() == expected);  // nothing outside the groups' tiles
+}
+
+// The argument checks' storage (check_grouped_arguments reads pointers, sizes and alignments,
+// never the arrays' data): a 128-byte-aligned workspace and one-element arrays.
+struct CheckStorage {
+  alignas(128) unsigned char ws[1 << 16];
+  const GemmGroupShape shapes[1];
+  const void* ptrs[1];
+  void* dptrs[1];
+  const int64_t lds[1];
+};
+CheckStorage check_storage{};
+// check_grouped_arguments refuses a with status s, its message naming `words`.
+void refused(GemmGroupedArguments const& a, GemmStatus s, std::string const& words) {
+  const GemmResult r = check_grouped_arguments(a);
+  INFO(r.message);
+  REQUIRE(r.status == s);
+  REQUIRE(r.message.find(words) != std::string::npos);
 }
 
 }  // namespace
@@ -359,23 +378,13 @@ TEST_CASE("grouped GEMM: which groups the device takes", "[kernels][grouped]") {
 }
 
 TEST_CASE("grouped GEMM: argument checks and workspace", "[kernels][grouped]") {
-  alignas(128) static unsigned char ws[1 << 16];
-  static const GemmGroupShape shapes[1] = {};
-  static const void* ptrs[1] = {};
-  static void* dptrs[1] = {};
-  static const int64_t lds[1] = {};
+  auto& [ws, shapes, ptrs, dptrs, lds] = check_storage;
   GemmGroupedArguments g;
   g.groups = 4;
   g.ptr_array = {shapes, ptrs, ptrs, nullptr, dptrs, lds, lds, nullptr, lds};
   g.workspace = ws;
   g.workspace_bytes = gemm_grouped_workspace_size(g);
   REQUIRE(check_grouped_arguments(g));
-  auto refused = [](GemmGroupedArguments const& a, GemmStatus s, const char* words) {
-    const GemmResult r = check_grouped_arguments(a);
-    INFO(r.message);
-    REQUIRE(r.status == s);
-    REQUIRE(r.message.find(words) != std::string::npos);
-  };
   GemmGroupedArguments b = g;
   b.groups = 0;
   refused(b, GemmStatus::InvalidSize, "groups = 0");
@@ -431,17 +440,7 @@ TEST_CASE("grouped GEMM: argument checks and workspace", "[kernels][grouped]") {
 }
 
 TEST_CASE("grouped GEMM: every missing array and out-of-range size is named", "[kernels][grouped]") {
-  alignas(128) static unsigned char ws[1 << 16];
-  static const GemmGroupShape shapes[1] = {};
-  static const void* ptrs[1] = {};
-  static void* dptrs[1] = {};
-  static const int64_t lds[1] = {};
-  auto refused = [](GemmGroupedArguments const& a, GemmStatus s, std::string const& words) {
-    const GemmResult r = check_grouped_arguments(a);
-    INFO(r.message);
-    REQUIRE(r.status == s);
-    REQUIRE(r.message.find(words) != std::string::npos);
-  };
+  auto& [ws, shapes, ptrs, dptrs, lds] = check_storage;
   // The ptr-array form: each array, by name (c and ldc only where beta != 0).
   GemmGroupedArguments g;
   g.groups = 3, g.beta = 0.5f;
@@ -603,17 +602,7 @@ TEST_CASE("grouped GEMM: the epilogue's per-group maps of D_g^T", "[kernels][gro
 // The fused epilogue's arguments (activation, per-column bias): what the fused kernels take, each
 // refusal with its reason, and the bias's lowering per group.
 TEST_CASE("grouped GEMM: the fused epilogue's argument checks", "[kernels][grouped]") {
-  alignas(128) static unsigned char ws[1 << 16];
-  static const GemmGroupShape shapes[1] = {};
-  static const void* ptrs[1] = {};
-  static void* dptrs[1] = {};
-  static const int64_t lds[1] = {};
-  auto refused = [](GemmGroupedArguments const& a, GemmStatus s, std::string const& words) {
-    const GemmResult r = check_grouped_arguments(a);
-    INFO(r.message);
-    REQUIRE(r.status == s);
-    REQUIRE(r.message.find(words) != std::string::npos);
-  };
+  auto& [ws, shapes, ptrs, dptrs, lds] = check_storage;
   GemmGroupedArguments g;
   g.groups = 3;
   g.ptr_array = {shapes, ptrs, ptrs, nullptr, dptrs, lds, lds, nullptr, lds, ptrs};

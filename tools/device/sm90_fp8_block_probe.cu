@@ -445,21 +445,21 @@ template <> struct Variant<28> {
 // two changes of it: 256 weight rows per tile (two m64 atoms per consumer warpgroup: the tokens'
 // 8 KiB read from L2 once per 32 KiB of weight, not per 16 KiB, and half the Stream-K units), and
 // clusters of 2 along the weight rows (the tokens' tile multicast to the pair).
+// (a cooperative FP8 tile without a cluster under Stream-K, D^T as the decode kernel runs it)
+template <class Tile>
+using DecodeTile = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                             kernels::KMajor, 16, float, Tile, tuple<_1, _1, _1>, kernels::StageCountAuto,
+                                                             kernels::KernelTmaWarpSpecializedCooperative>,
+                                  bfloat16_t, s9::StreamKTileScheduler>;
 template <> struct Variant<29> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 64, 1, s9::StreamKTileScheduler>; };
 template <> struct Variant<30> {
-  using type = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
-                                                         kernels::KMajor, 16, float, tuple<_256, _64, _128>, tuple<_1, _1, _1>,
-                                                         kernels::StageCountAuto, kernels::KernelTmaWarpSpecializedCooperative>,
-                              bfloat16_t, s9::StreamKTileScheduler>;
+  using type = DecodeTile<tuple<_256, _64, _128>>;
   static_assert(type::Mainloop::ConsumerWarpgroups == 2 && type::Mainloop::AtomsM == 2, "dec256: two consumer warpgroups of two m64 atoms each");
 };
 template <> struct Variant<31> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 64, 2, s9::StreamKTileScheduler>; };
 // (BK = 64: 64-byte rows of K, half-size boxes, about twice dec's stages in the same shared memory)
 template <> struct Variant<32> {
-  using type = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
-                                                         kernels::KMajor, 16, float, tuple<_128, _64, _64>, tuple<_1, _1, _1>,
-                                                         kernels::StageCountAuto, kernels::KernelTmaWarpSpecializedCooperative>,
-                              bfloat16_t, s9::StreamKTileScheduler>;
+  using type = DecodeTile<tuple<_128, _64, _64>>;
 };
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
