@@ -667,6 +667,22 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK((c.kernel == GemmKernel::Sm90TmaWgmma && c.tile_n == 256 && c.tile_k == 128 && c.element_d == Element::E4M3));
     CHECK(select_configuration(g, a100).status.status == GemmStatus::Unsupported);
   }
+  SECTION("a 256-row tile where the wave model picks it: bf16 TN only") {
+    // (a generated case that found the consistency property below unaware of this tile)
+    const DeviceInfo small{9, 82};
+    for (const Major d : {Major::Row, Major::Col}) {
+      INFO("D " << (d == Major::Row ? "row" : "col") << "-major");
+      auto g = args(1793, 6401, 1856, Element::BF16, Major::Row, Major::Col, d);
+      g.a.ptr = storage + 16;
+      auto c = select_configuration(g, small);
+      REQUIRE(c.status);
+      CHECK((c.tile_m == 256 && c.tile_n == 128 && c.cluster_m == 2 && c.element_d == Element::BF16));
+      g = args(1793, 6401, 1856, Element::F16, Major::Row, Major::Col, d);
+      c = select_configuration(g, small);
+      REQUIRE(c.status);
+      CHECK(c.tile_m != 256);  // (built for bf16 only)
+    }
+  }
   SECTION("a fused epilogue off sm_90 runs nowhere, and says why") {
     auto g = args(256, 256, 256, Element::F16);
     g.epilogue.activation = Activation::ReLU;
@@ -713,6 +729,10 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
       if (c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128)
         RC_ASSERT((e != Element::F32 && ma == Major::Row && mb == Major::Col && c.element_d == e && c.tile_m == 64 &&
                    c.tile_n == 128 && c.cluster_m == 1));
+      // 256-row tiles only where built: bf16 TN, D in bf16, clusters of 2 (TN either way round)
+      else if (c.schedule == tessera::kernels::sm90::Schedule::Cooperative256x128)
+        RC_ASSERT((e == Element::BF16 && ma == Major::Row && mb == Major::Col && c.element_d == e && c.tile_m == 256 &&
+                   c.tile_n == 128 && c.cluster_m == 2));
       else
         RC_ASSERT(c.tile_m == 128);
     } else {
