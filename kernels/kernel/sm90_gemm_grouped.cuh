@@ -32,10 +32,10 @@
 //     K_g = 0: no loads, acc = 0, D = beta C.
 // Fusion: GroupedPlain (D = alpha acc + beta C) or GroupedFused<Act> (D = act(alpha acc +
 // bias_g), bias_g per column of D_g: per row of the kernel's D_g^T), a kernel per activation.
-// The fused kernels resolve a tile's bias vector after its mainloop (group_bias: the form's
-// pointer for the group, the group's N_g from the workspace's sizes), so nothing of the bias is
-// live across the k-loop; the epilogue loads its two rows per thread into registers
-// (store_through_biased).
+// The fused kernels read a tile's bias vector after its mainloop (the group's record, where
+// prepare wrote the address it resolved from the caller's form, and N_g from the workspace's
+// sizes), so nothing of the bias is live across the k-loop; the epilogue loads its two rows per
+// thread into registers (store_through_biased).
 // The mainloop's and epilogue's contracts are the collectives' own (to_underlying_arguments
 // over a representative problem gives the template maps and the arrangement; per-mode boxes,
 // which any group's extents admit).
@@ -75,17 +75,6 @@ struct GroupedFused {
   static constexpr Activation activation = Act;
 };
 
-// Where the fused kernel finds group g's bias (the caller's form, as prepare read it).
-template <class ElementD>
-struct GroupedBiasSource {
-  GroupedForm form = GroupedForm::PtrArray;
-  const void* const* ptrs = nullptr;  // the ptr-array form's G pointers (null: no bias)
-  const ElementD* rows = nullptr;     // the contiguous form's (G, N) (null: no bias)
-  int64_t stride = 0;                 // its rows' distance (elements)
-  int64_t n = 0;                      // its groups' N (the bias's length)
-  const GemmGroupShape* shapes = nullptr;  // the workspace's sizes: (N_g, M_g, K_g)
-};
-
 template <class Mainloop_, class ElementD, class Fusion = GroupedPlain>
 struct GemmGroupedTmaWarpSpecialized {
   using Mainloop = Mainloop_;
@@ -122,7 +111,6 @@ struct GemmGroupedTmaWarpSpecialized {
     typename Epilogue::Params epilogue;  // alpha, beta, the staging's boxes (its maps: the records')
     GroupedTileScheduler scheduler;      // over the workspace's sizes
     const GemmGroupRecord* records = nullptr;
-    GroupedBiasSource<ElementD> bias;    // (the fused kernels')
   };
   struct PrepareParams {
     CUtensorMap map_a, map_b;  // the templates
@@ -186,14 +174,6 @@ struct GemmGroupedTmaWarpSpecialized {
     q.groups = g.groups;
     q.beta = g.beta != 0.0f;
     q.bias = g.bias == Bias::PerColumn && g.form == GroupedForm::PtrArray;
-    p.bias.form = g.form;
-    p.bias.shapes = q.shapes;
-    if (g.bias == Bias::PerColumn) {
-      p.bias.ptrs = g.ptr_array.bias;
-      p.bias.rows = static_cast<const ElementD*>(g.contiguous.bias);
-      p.bias.stride = g.contiguous.bias_stride > 0 ? g.contiguous.bias_stride : g.contiguous.n;
-      p.bias.n = g.contiguous.n;
-    }
     p.scheduler = GroupedTileScheduler{q.shapes, g.groups, int64_t(Mainloop::BM) * ClusterM, Mainloop::BN, Mainloop::BK,
                                        raster_group(ClusterM)};
     p.records = q.records;
@@ -249,6 +229,7 @@ struct GemmGroupedTmaWarpSpecialized {
         if (q.beta) Epilogue::bind_group_map(q.epilogue, r.map_c, pr.c, c);
       }
     }
+    r.bias = ok ? pr.bias : nullptr;
     q.shapes[g] = GemmGroupShape{ok ? int32_t(t.m > 0 ? t.m : 0) : 0, int32_t(t.n > 0 ? t.n : 0), int32_t(t.k > 0 ? t.k : 0)};
     arch::tensormap_release();
   }
@@ -314,10 +295,11 @@ struct GemmGroupedTmaWarpSpecialized {
         Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_tiles);
         const GemmGroupRecord& r = p.records[group];
         if constexpr (Fused) {
-          const GroupBias b = group_bias(p.bias, group);
+          // bias_g's length: N_g, the kernel's M' (a refused group has no tiles)
           Epilogue::template store_through_biased<FusedAct>(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
                                                             make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                                                            int64_t(w.m) * ClusterM + rank, int64_t(w.n), acc, b.ptr, b.extent);
+                                                            int64_t(w.m) * ClusterM + rank, int64_t(w.n), acc,
+                                                            static_cast<const ElementD*>(r.bias), int64_t(p.scheduler.shapes[group].m));
         } else {
           Epilogue::store_through(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
                                   make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(w.m) * ClusterM + rank, int64_t(w.n), 0,
@@ -327,20 +309,6 @@ struct GemmGroupedTmaWarpSpecialized {
       Epilogue::finish(p.epilogue, thread);
       finish();
     }
-  }
-
-  // Group g's bias vector and its length N_g (the kernel's M'), read when the tile's mainloop is
-  // done: its row g of the contiguous form's (G, N) (no load: N is a parameter), or the ptr-array form's entry g
-  // and the workspace's size (two independent loads). Groups the device refused have no tiles.
-  struct GroupBias {
-    const ElementD* ptr;
-    int64_t extent;
-  };
-  __device__ __forceinline__ static GroupBias group_bias(GroupedBiasSource<ElementD> const& b, int32_t g) {
-    if (b.form == GroupedForm::Contiguous)
-      return {b.rows == nullptr ? nullptr : b.rows + int64_t(g) * b.stride, b.n};
-    if (b.ptrs == nullptr) return {nullptr, 0};
-    return {static_cast<const ElementD*>(b.ptrs[g]), int64_t(b.shapes[g].m)};
   }
 
   // The producer thread: walks the groups' tiles (the kernel's only walk), hands each to the

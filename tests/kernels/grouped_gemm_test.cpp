@@ -435,7 +435,8 @@ TEST_CASE("grouped GEMM: argument checks and workspace", "[kernels][grouped]") {
   REQUIRE(offsetof(GemmGroupRecord, map_b) % 64 == 0);
   REQUIRE(offsetof(GemmGroupRecord, map_d) % 64 == 0);
   REQUIRE(offsetof(GemmGroupRecord, map_c) % 64 == 0);
-  REQUIRE(sizeof(GemmGroupRecord) >= 4 * 128);  // the mainloop's two maps, the epilogue's D and C
+  REQUIRE(sizeof(GemmGroupRecord) >= 4 * 128 + sizeof(void*));  // the mainloop's two maps, the epilogue's D and C, bias_g
+  REQUIRE(offsetof(GemmGroupRecord, bias) >= 4 * 128);
   REQUIRE(sizeof(GemmGroupRecord) % 128 == 0);
 }
 

@@ -107,7 +107,8 @@ struct GemmGroupedArguments {
 // ---- the workspace: G sizes (GemmGroupShape, as the kernel runs the group: (N_g, M_g, K_g),
 // D_g^T), then G records of a group's tensor maps (CUtensorMap, 128 bytes, 64-byte aligned),
 // written on the device: the mainloop's loads of the kernel's A' = B_g and B' = A_g, the
-// epilogue's TMA stores of D_g^T and loads of C_g^T (beta != 0). The kernel's collectives own
+// epilogue's TMA stores of D_g^T and loads of C_g^T (beta != 0), and bias_g's address (the
+// fused epilogue's). The kernel's collectives own
 // these bytes (its can_implement checks a caller's workspace against them); they are published
 // here so that a caller sizes the workspace without CUDA.
 struct GemmGroupRecord {
@@ -115,6 +116,9 @@ struct GemmGroupRecord {
   alignas(64) unsigned char map_b[128];
   alignas(64) unsigned char map_d[128];
   alignas(64) unsigned char map_c[128];
+  // bias_g as prepare resolved it from the caller's form (null: none, or a refused group): the
+  // fused epilogue reads it here and nowhere else.
+  const void* bias;
 };
 static_assert(sizeof(GemmGroupRecord) % 128 == 0, "records keep the tensor maps' alignment");
 inline constexpr std::size_t grouped_round128(std::size_t bytes) { return (bytes + 127) / 128 * 128; }
