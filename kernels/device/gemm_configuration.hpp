@@ -2,10 +2,14 @@
 //
 //   GemmConfiguration c = select_configuration(args, DeviceInfo{cc_major, multiprocessors});
 //
-// gemm.cu dispatches on c.kernel and sm90_instances.cu takes its tile from it, so this is the
-// choice that runs; plain C++ (no CUDA), so CI tests it (kernels_collective_builder_test).
-// Tiles and stage counts are the collective builders' (collective_builder.hpp) for the tiles
-// the library instantiates.
+// On sm_90 it is the listed kernel (sm90_kernel_list.hpp) that the dispatch (sm90_instances.cu)
+// runs by the rule: the problem's types in the orientation, with the schedule, of the rule's
+// configuration (sm90_schedule.hpp: choose_config, or choose_config_stream_k where the caller
+// gives a workspace), and its tile, cluster and stages are read off that kernel's type, not
+// restated here; where the list has no kernel for the types, what gemm() runs instead (the SM80
+// or SIMT kernel, or a refusal). A tuning record (gemm_tune) may replace the rule's choice at run
+// time. Elsewhere it is the SM80 or SIMT kernel with the collective builders' tile
+// (collective_builder.hpp). Plain C++ (no CUDA), so CI tests it (kernels_collective_builder_test).
 #pragma once
 
 #include <cstdint>
@@ -40,13 +44,6 @@ struct GemmConfiguration {
 };
 
 namespace configuration_detail {
-template <class Element, class Tile, int Align, int ClusterM = 2, class Schedule = KernelTmaWarpSpecializedCooperative>
-using Sm90Builder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, KMajor, Align, Element, KMajor, Align, float,
-                                      Tile, tuple<C<ClusterM>, _1, _1>, StageCountAuto, Schedule>;
-// The ping-pong kernel (sm90::PingpongGemm): 64x128x64 tiles, no cluster.
-using Sm90PingpongBuilder = CollectiveBuilder<arch::Sm90, OpClassTensorOp, bfloat16_t, KMajor, 8, bfloat16_t, KMajor, 8, float,
-                                              tuple<_64, _128, _64>, tuple<_1, _1, _1>, StageCountAuto,
-                                              KernelTmaWarpSpecializedPingpong>;
 template <int Align>
 using Sm80Builder = CollectiveBuilder<arch::Sm80, OpClassTensorOp, bfloat16_t, KMajor, Align, bfloat16_t, KMajor, Align, float,
                                       tuple<C<DefaultTensorOpTile::BM>, C<DefaultTensorOpTile::BN>, C<DefaultTensorOpTile::BK>>,
@@ -106,62 +103,47 @@ inline GemmResult sm90_takes(const GemmArguments& g, const DeviceInfo& dev) {
 inline GemmConfiguration select_configuration(const GemmArguments& g, const DeviceInfo& dev) {
   using namespace configuration_detail;
   const Element out = output_element(g);
+  namespace set = device::sm90_set;
+  GemmResult unlisted;  // why the sm90 kernel list has nothing for g's types, where it has not
   if ((g.element != Element::F32 || g.allow_tf32) && sm90_takes(g, dev)) {
-    GemmConfiguration c;
-    // The schedule's rule on the problem as the kernel runs it (column-major D, or row-major for
-    // the kernels built with one: where the kernel's D major is not the caller's, M and N swap;
-    // A and B swap roles, with their types, and both stay K-major or not, so TN stays TN).
+    // The rule's configuration (Stream-K where the caller gives a workspace and the wave model
+    // prefers it), and the problem in its orientation: where the kernel's D major is not the
+    // caller's, M and N swap; A and B swap roles, with their types, and both stay K-major or not.
     const auto stream_k = g.workspace != nullptr ? sm90::choose_config_stream_k(g, dev.multiprocessors) : std::nullopt;
     const sm90::Sm90Config config = stream_k ? *stream_k : sm90::choose_config(g, dev.multiprocessors);
-    const sm90::Schedule schedule = config.schedule;
-    const bool swap = g.c.major != config.d;
-    if (g.element == Element::F32)
-      c = from_builder<Sm90Builder<float, tuple<_128, _256, _32>, 4>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x128)  // (sm90::Fp8Gemm)
-      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _128, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
-    // (few tokens: the per-tensor 128 x 160 tile and the 128 x 64 decode tile, sm90::Fp8Gemm;
-    // the block-scaled 128 x 64 and 128 x 192 kernels keep each k-tile's row scales in their
-    // stages: the block-scaled builder's counts)
-    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x160)
-      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, C<160>, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x64NoCluster)
-      c = g.scale_mode == ScaleMode::Block
-              ? from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _64, _128>, 16, 1, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>>(
-                    GemmKernel::Sm90TmaWgmma, out)
-              : from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _64, _128>, 16, 1>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (is_fp8(g.element) && schedule == sm90::Schedule::Cooperative128x192)  // (block scales only: Fp8BlockWide)
-      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, C<192>, _128>, 16, 2, KernelTmaWarpSpecializedCooperativeFp8BlockScaled>>(
-          GemmKernel::Sm90TmaWgmma, out);
-    else if (is_fp8(g.element))
-      c = from_builder<Sm90Builder<float_e4m3_t, tuple<_128, _256, _128>, 16>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Pingpong64x128)
-      c = from_builder<Sm90PingpongBuilder>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Cooperative256x128)  // (sm90::TallTileGemm)
-      c = from_builder<Sm90Builder<bfloat16_t, tuple<_256, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Cooperative128x192)  // (sm90::MidTileGemm)
-      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, C<192>, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Cooperative128x128)
-      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Cooperative128x64NoCluster)  // (sm90::DecodeGemm)
-      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _64, _64>, 8, 1>>(GemmKernel::Sm90TmaWgmma, out);
-    else if (schedule == sm90::Schedule::Cooperative128x128NoCluster)
-      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _128, _64>, 8, 1>>(GemmKernel::Sm90TmaWgmma, out);
-    else
-      c = from_builder<Sm90Builder<bfloat16_t, tuple<_128, _256, _64>, 8>>(GemmKernel::Sm90TmaWgmma, out);
-    c.schedule = schedule;
-    if (stream_k) c.decomposition = Decomposition::StreamK;
-    c.swap_ab = swap;
-    return c;
+    const GemmArguments run = sm90::oriented(g, config.d);
+    // (the kernel with the plain epilogue: a fused activation's TMA-store kernel has its tile)
+    const auto kernel = set::find_traits([&](const set::KernelTraits& t) {
+      return set::takes_types(t, run) && sm90::runs_schedule(t, config.schedule) && t.stream_k == config.stream_k &&
+             t.fused == Activation::Identity;
+    });
+    if (kernel) {
+      GemmConfiguration c;
+      c.kernel = GemmKernel::Sm90TmaWgmma;
+      c.tile_m = kernel->bm;
+      c.tile_n = kernel->bn;
+      c.tile_k = kernel->bk;
+      c.stages = kernel->stages;
+      c.cluster_m = kernel->cluster_m;
+      c.vectorized = true;  // (TMA)
+      c.element_d = out;
+      c.schedule = config.schedule;
+      c.decomposition = config.stream_k ? Decomposition::StreamK : Decomposition::DataParallel;
+      c.swap_ab = g.c.major != config.d;
+      return c;
+    }
+    unlisted = set::list_refusal(sm90::as_column_major_d(g));
   }
   if (is_fp8(g.element)) {  // (the SM80 and SIMT kernels have no 8-bit MMA path)
     GemmConfiguration c;
     c.status = {GemmStatus::Unsupported, std::string(to_string(g.element)) + " inputs run on the sm90 TMA + wgmma kernel only: " +
-                                             sm90_takes(g, dev).message};
+                                             (unlisted ? sm90_takes(g, dev) : unlisted).message};
     return c;
   }
   if (is_fused(g)) {
     GemmConfiguration c;
-    c.status = {GemmStatus::Unsupported, "fused epilogues run on the sm90 TMA + wgmma kernel only: " + sm90_takes(g, dev).message};
+    c.status = {GemmStatus::Unsupported,
+                "fused epilogues run on the sm90 TMA + wgmma kernel only: " + (unlisted ? sm90_takes(g, dev) : unlisted).message};
     return c;
   }
   switch (select_kernel(g)) {

@@ -68,38 +68,6 @@ Entries listed(Wanted const& wanted) {
   return e;
 }
 
-const char* major_name(bool k_major, bool a) {
-  return k_major ? (a ? "row-major (K-major)" : "column-major (K-major)") : (a ? "column-major (M-major)" : "row-major (N-major)");
-}
-
-// Why no listed kernel takes g's types: what the list has for its input type.
-GemmResult refusal(const GemmArguments& g) {
-  std::string outputs, majors;
-  bool any_input = false;
-  set::find_kernel([&](auto shipped) {
-    constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
-    if (t.element != g.element || t.element_b != element_b(g)) return false;
-    any_input = true;
-    const std::string out = to_string(t.output);
-    if (outputs.find(out) == std::string::npos) outputs += (outputs.empty() ? "" : " or ") + out;
-    if (t.output == output_element(g)) {
-      const std::string pair = std::string("A ") + major_name(t.a_k_major, true) + " with B " + major_name(t.b_k_major, false);
-      if (majors.find(pair) == std::string::npos) majors += (majors.empty() ? "" : "; ") + pair;
-    }
-    return false;
-  });
-  const std::string inputs = element_b(g) == g.element ? std::string(to_string(g.element))
-                                                       : std::string(to_string(g.element)) + " x " + to_string(element_b(g));
-  if (!any_input) return {GemmStatus::Unsupported, "no sm90 kernel takes " + inputs + " inputs"};
-  if (majors.empty())
-    return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + inputs + " inputs write D in " + outputs +
-                                         ", not " + to_string(output_element(g))};
-  return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + inputs + " inputs with D in " +
-                                       to_string(output_element(g)) + " read " + majors + " (here A is " +
-                                       major_name(g.a.major == Major::Row, true) + ", B " + major_name(g.b.major == Major::Col, false) +
-                                       "); the SIMT and SM80 kernels run the others"};
-}
-
 // The configuration to run: `forced` (gemm_tune), else the tuning cache's record for the
 // problem on this device where the list still builds it and its whole-tile kernel takes the
 // arguments, else the rule (choose_config, choose_config_stream_k). args: the caller's problem
@@ -133,7 +101,7 @@ Choice choose(const GemmArguments& args, const sm90::Sm90Config* forced = nullpt
   // turning a problem the rule's kernel runs into a refusal)
   if (from_record && (!c.whole || !c.whole.can_implement(c.whole_args))) return choose(args, nullptr, false);
   if (!c.whole) {
-    c.refusal = refusal(sm90::as_column_major_d(args));
+    c.refusal = set::list_refusal(sm90::as_column_major_d(args));
     return c;
   }
   const Activation act = g.epilogue.activation;

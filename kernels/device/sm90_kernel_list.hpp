@@ -105,6 +105,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -240,7 +242,8 @@ using GroupedFusedKernels =
 
 // What the dispatch matches a kernel by, read off its type: the mainloop's elements, majors,
 // tile, cluster and schedule, the epilogue's D type and fused activation, whether the scheduler
-// shares tiles' k-iterations (Stream-K). (Clusters lie along M only: the builders' rule.)
+// shares tiles' k-iterations (Stream-K); and what select_configuration reports of it (its
+// k-tile and pipeline depth). (Clusters lie along M only: the builders' rule.)
 struct KernelTraits {
   Element element = Element::F32, output = Element::F32;
   bool a_k_major = true, b_k_major = true;  // A row-major, B column-major
@@ -251,6 +254,8 @@ struct KernelTraits {
   bool block_scaled = false;                // applies FP8 block scales (ScaleMode::Block) in its mainloop
   int cluster_m = 1;                        // CTAs per cluster along M (they share B by multicast)
   kernels::Major d_major = kernels::Major::Col;  // the D (and C) its TMA-store epilogue stages
+  int bk = 0;                               // the k-tile (elements)
+  int stages = 0;                           // shared-memory stages of A and B k-tiles
 };
 
 namespace list_detail {
@@ -291,7 +296,9 @@ struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA
                                       sm90::element_enum_of<TB>(),
                                       Policy::BlockScaled,
                                       Policy::ClusterM,
-                                      EpilogueTraits<Epilogue>::d_major};
+                                      EpilogueTraits<Epilogue>::d_major,
+                                      int(get<2>(Tile{})),
+                                      Policy::Stages};
 };
 template <class Kernel>
 struct TraitsOf;
@@ -312,6 +319,19 @@ constexpr bool find_kernel(F&& f) {
   }(std::make_index_sequence<std::tuple_size_v<Kernels>>{});
 }
 
+// The traits of the first listed kernel whose traits satisfy `wanted`, none if no kernel does.
+template <class Wanted>
+constexpr std::optional<KernelTraits> find_traits(Wanted const& wanted) {
+  std::optional<KernelTraits> found;
+  find_kernel([&](auto shipped) {
+    constexpr KernelTraits t = traits_of<typename decltype(shipped)::Kernel>;
+    if (!wanted(t)) return false;
+    found = t;
+    return true;
+  });
+  return found;
+}
+
 // Whether the list has a fused TMA-store kernel of activation a.
 constexpr bool has_fused_tma(Activation a) {
   return a != Activation::Identity &&
@@ -326,6 +346,42 @@ constexpr bool has_fused_tma(Activation a) {
 inline bool takes_types(const KernelTraits& t, const GemmArguments& g) {
   return t.d_major == g.c.major && t.block_scaled == (g.scale_mode == ScaleMode::Block) && t.element == g.element && t.element_b == element_b(g) && t.output == output_element(g) && t.a_k_major == (g.a.major == kernels::Major::Row) &&
          t.b_k_major == (g.b.major == kernels::Major::Col) && !(t.stream_k && g.scale_mode == ScaleMode::Rowwise);
+}
+
+namespace list_detail {
+inline const char* major_name(bool k_major, bool a) {
+  return k_major ? (a ? "row-major (K-major)" : "column-major (K-major)") : (a ? "column-major (M-major)" : "row-major (N-major)");
+}
+}  // namespace list_detail
+
+// Why no listed kernel takes g's types (g with D column-major, as_column_major_d): what the list
+// has for its input types, D types and majors.
+inline GemmResult list_refusal(const GemmArguments& g) {
+  using list_detail::major_name;
+  std::string outputs, majors;
+  bool any_input = false;
+  find_kernel([&](auto shipped) {
+    constexpr KernelTraits t = traits_of<typename decltype(shipped)::Kernel>;
+    if (t.element != g.element || t.element_b != element_b(g)) return false;
+    any_input = true;
+    const std::string out = to_string(t.output);
+    if (outputs.find(out) == std::string::npos) outputs += (outputs.empty() ? "" : " or ") + out;
+    if (t.output == output_element(g)) {
+      const std::string pair = std::string("A ") + major_name(t.a_k_major, true) + " with B " + major_name(t.b_k_major, false);
+      if (majors.find(pair) == std::string::npos) majors += (majors.empty() ? "" : "; ") + pair;
+    }
+    return false;
+  });
+  const std::string inputs = element_b(g) == g.element ? std::string(to_string(g.element))
+                                                       : std::string(to_string(g.element)) + " x " + to_string(element_b(g));
+  if (!any_input) return {GemmStatus::Unsupported, "no sm90 kernel takes " + inputs + " inputs"};
+  if (majors.empty())
+    return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + inputs + " inputs write D in " + outputs +
+                                         ", not " + to_string(output_element(g))};
+  return {GemmStatus::Unsupported, std::string("the sm90 kernels for ") + inputs + " inputs with D in " +
+                                       to_string(output_element(g)) + " read " + majors + " (here A is " +
+                                       major_name(g.a.major == kernels::Major::Row, true) + ", B " +
+                                       major_name(g.b.major == kernels::Major::Col, false) + "); the SIMT and SM80 kernels run the others"};
 }
 
 }  // namespace tessera::kernels::device::sm90_set

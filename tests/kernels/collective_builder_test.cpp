@@ -639,6 +639,20 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
     CHECK(c.status.status == GemmStatus::Unsupported);
     CHECK(c.status.message.find("e5m2 inputs run on the sm90 TMA + wgmma kernel only") != std::string::npos);
     CHECK(c.status.message.find("compute capability 9.0") != std::string::npos);
+    // FP8 pairs the list builds no kernel for: refused on the H100 too, with what the list has
+    // (not a configuration that the dispatch would then refuse)
+    g = args(4096, 4096, 4096, Element::E5M2);
+    c = select_configuration(g, h100);
+    CHECK(c.status.status == GemmStatus::Unsupported);
+    CHECK(c.status.message.find("no sm90 kernel takes e5m2 inputs") != std::string::npos);
+    g = args(4096, 4096, 4096, Element::E4M3);
+    g.element_b = Element::E5M2;
+    g.epilogue.output = Element::F16;
+    c = select_configuration(g, h100);
+    CHECK(c.status.status == GemmStatus::Unsupported);
+    CHECK(c.status.message.find("the sm90 kernels for e4m3 x e5m2 inputs write D in bf16, not f16") != std::string::npos);
+    g.epilogue.output = Element::BF16;
+    CHECK(select_configuration(g, h100).status);
     // few tokens, D row-major (Y = X W^T, run as D^T), with a workspace: the per-tensor decode tile
     // (128x64x128, 8 stages of 24 KiB, no cluster, Stream-K) at 64 tokens, 128x128x128 in clusters
     // of 2 under Stream-K (6 stages) at 128, whole 128x160x128 tiles in clusters of 2 (5 stages of
@@ -703,6 +717,10 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
     g.allow_tf32 = *rc::gen::arbitrary<bool>();
     const int offset = *rc::gen::element(0, 2, 4, 8, 16);
     g.a.ptr = storage + offset;
+    if (*rc::gen::arbitrary<bool>()) {  // (a workspace: where the wave model prefers it, Stream-K)
+      g.workspace = storage + (1 << 15);
+      g.workspace_bytes = 1 << 15;
+    }
     const DeviceInfo dev{*rc::gen::element(8, 9), *rc::gen::inRange(1, 200)};
     RC_PRE(bool(check_arguments(g)));
     const auto c = select_configuration(g, dev);
@@ -722,8 +740,24 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
         RC_ASSERT(c.swap_ab == (md != config.d));
         // a column-major D's kernel runs a row-major D swapped, as before
         if (config.d == Major::Col) RC_ASSERT(c.swap_ab == (md == Major::Row));
+      } else {
+        RC_ASSERT(bool(g.workspace));
+        const auto config = tessera::kernels::sm90::choose_config_stream_k(g, dev.multiprocessors);
+        RC_ASSERT(config.has_value());
+        RC_ASSERT(c.schedule == config->schedule);
+        RC_ASSERT(c.swap_ab == (md != config->d));
       }
       RC_ASSERT((c.tile_m == c.schedule.bm && c.tile_n == c.schedule.bn && c.cluster_m == c.schedule.cluster_m));
+      // a kernel of the list with this tile, k-tile, stages, cluster and decomposition reads g's
+      // types in the orientation swap_ab names (D^T where it is set)
+      const Major kernel_d = c.swap_ab ? (md == Major::Row ? Major::Col : Major::Row) : md;
+      const GemmArguments run = tessera::kernels::sm90::oriented(g, kernel_d);
+      namespace set = tessera::kernels::device::sm90_set;
+      RC_ASSERT(set::find_traits([&](const set::KernelTraits& t) {
+                  return set::takes_types(t, run) && t.fused == Activation::Identity && t.bm == c.tile_m && t.bn == c.tile_n &&
+                         t.bk == c.tile_k && t.stages == c.stages && t.cluster_m == c.cluster_m &&
+                         t.stream_k == (c.decomposition == Decomposition::StreamK);
+                }).has_value());
       // ping-pong only where it is built: 16-bit TN, D in the inputs' type, 64x128 tiles
       if (c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128)
         RC_ASSERT((e != Element::F32 && ma == Major::Row && mb == Major::Col && c.element_d == e && c.tile_m == 64 &&
