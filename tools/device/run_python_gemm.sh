@@ -82,10 +82,10 @@ if [ "$STEP" != check ]; then
   kobjs+=("${host_objs[@]}")
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/sm90_gemm_bench.cu -o "$B/sm90_bench.o" & pids+=($!)
   fi
-  # _core's sources (the CMake targets tessera_runtime/analysis/viz/verify/verify_diagram, no Cairo;
-  # zlib for the HTML pages' per-cell data).
+  # _core's sources (the CMake targets tessera_python links: tessera_runtime/analysis/viz/verify/
+  # verify_diagram/epilogue_check, no Cairo; zlib for the HTML pages' per-cell data).
   cobjs=()
-  for src in src/rt/*.cpp src/analysis/*.cpp src/verify/*.cpp src/viz/*.cpp; do
+  for src in src/rt/*.cpp src/analysis/*.cpp src/verify/*.cpp src/viz/*.cpp src/epilogue_check/*.cpp; do
     # (Cairo's two files, as CMake without Cairo: the machine has no Cairo headers)
     case "$src" in src/viz/cairo_backend.cpp | src/viz/cairo_loader.cpp) continue ;; esac
     o="$B/c_$(echo "${src%.cpp}" | tr / _).o"
@@ -100,7 +100,7 @@ if [ "$STEP" != check ]; then
     $CXX -shared -o "$B/python/tessera/_core$EXT" "$B/module.o" "${cobjs[@]}" -lz &&
     $CXX -shared -o "$B/python/tessera/_gemm_cuda$EXT" "$B/gemm_cuda.o" "${kobjs[@]}" -L"$CUDA_HOME/lib64" -lcudart \
       -Wl,-rpath,"$CUDA_HOME/lib64" &&
-    { [ -n "${KOBJS:-}" ] || nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "$B"/k_sm90_instances*.o "${host_objs[@]}" -lcublas -lcublasLt; }
+    { [ -n "${KOBJS:-}" ] || nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "${sm80_objs[@]}" "${sm90_objs[@]}" "${host_objs[@]}" -lcublas -lcublasLt; }
 } >"$OUT/build.log" 2>&1
 rc=$?
 cp python/tessera/*.py "$B/python/tessera/"
