@@ -644,9 +644,16 @@ TEST_CASE("grouped GEMM: the fused epilogue's argument checks", "[kernels][group
   b = g, b.bias = Bias::None, b.ptr_array.bias = nullptr, b.b_major = Major::Row;
   refused(b, GemmStatus::Unsupported, "needs weights (G, N, K)");
   // the plain epilogue is untouched: f16, (G, K, N) and beta run without activation and bias
-  b = g, b.activation = Activation::Identity, b.bias = Bias::None, b.ptr_array.bias = nullptr, b.element = Element::F16,
-  b.b_major = Major::Row;
+  b = g, b.activation = Activation::Identity, b.bias = Bias::None, b.ptr_array.bias = nullptr, b.element = Element::F16;
   REQUIRE(check_grouped_arguments(b));
+  b.element = Element::BF16, b.b_major = Major::Row;
+  REQUIRE(check_grouped_arguments(b));
+  // ... but f16 with (G, K, N) weights has no kernel, fused or not: refused on the host, whatever
+  // the device
+  b.element = Element::F16;
+  refused(b, GemmStatus::Unsupported, "no kernel for f16 with weights (G, K, N)");
+  b.activation = Activation::ReLU;
+  refused(b, GemmStatus::Unsupported, "no kernel for f16 with weights (G, K, N)");
 
   // The contiguous form: (G, N) with its stride, aligned to its element.
   static const int32_t offs[4] = {};

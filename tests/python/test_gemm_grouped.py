@@ -225,6 +225,9 @@ CXX_REFUSALS = [
      "invalid size", r"groups = 65537, expected 1 \.\. 65536"),
     (dict(a=Cai((2**31, 8), ptr=A), b=weight_gnk(n=8, k=8, ptr=2**40), out=Cai((2**31, 8), ptr=2**41)),
      "invalid size", "tokens = 2147483648"),
+    # (no f16 kernel reads (G, K, N) weights: refused on the host, not by the device's dispatch)
+    (dict(a=Cai((T, K), F16), b=weight_gkn(typestr=F16), out=Cai((T, N), F16, D)), "unsupported",
+     r"no kernel for f16 with weights \(G, K, N\)"),
 ]
 
 

@@ -245,6 +245,12 @@ inline GemmResult check_grouped_arguments(GemmGroupedArguments const& g) {
                                          std::to_string(gemm_grouped_max_groups)};
   if (g.element != Element::BF16 && g.element != Element::F16)
     return {GemmStatus::Unsupported, std::string("gemm_grouped: element ") + to_string(g.element) + ", expected bf16 or f16"};
+  // The kernels compiled: bf16 with either weight layout, f16 with weights (G, N, K) (the MoE
+  // layout; each is a full SM90 kernel, so the rarer pairs are not built): refused here, on any
+  // machine, rather than by the device dispatch after the device check.
+  if (g.element == Element::F16 && g.b_major != Major::Col)
+    return {GemmStatus::Unsupported, "gemm_grouped: no kernel for f16 with weights (G, K, N) (B_g row-major): f16 takes weights "
+                                     "(G, N, K) (b_major Col); bf16 takes either"};
   if (auto r = check_grouped_epilogue(g); !r) return r;
   const bool beta = g.beta != 0.0f;
   if (g.form == GroupedForm::PtrArray) {
