@@ -111,13 +111,8 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     // caller's, M and N swap; A and B swap roles, with their types, and both stay K-major or not.
     const auto stream_k = g.workspace != nullptr ? sm90::choose_config_stream_k(g, dev.multiprocessors) : std::nullopt;
     const sm90::Sm90Config config = stream_k ? *stream_k : sm90::choose_config(g, dev.multiprocessors);
-    const GemmArguments run = sm90::oriented(g, config.d);
     // (the kernel with the plain epilogue: a fused activation's TMA-store kernel has its tile)
-    const auto kernel = set::find_traits([&](const set::KernelTraits& t) {
-      return set::takes_types(t, run) && sm90::runs_schedule(t, config.schedule) && t.stream_k == config.stream_k &&
-             t.fused == Activation::Identity;
-    });
-    if (kernel) {
+    if (const auto kernel = sm90::plain_kernel(config.schedule, sm90::oriented(g, config.d), config.stream_k)) {
       GemmConfiguration c;
       c.kernel = GemmKernel::Sm90TmaWgmma;
       c.tile_m = kernel->bm;

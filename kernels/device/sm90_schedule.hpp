@@ -127,15 +127,16 @@ constexpr bool runs_schedule(const device::sm90_set::KernelTraits& t, Schedule s
   return t.pingpong == (s.consumers == Consumers::Pingpong) && t.bm == s.bm && t.bn == s.bn && t.cluster_m == s.cluster_m;
 }
 
-// Whether the list has a kernel without fused activation of schedule s for g, Stream-K or over
-// whole tiles.
-inline bool built(Schedule s, const GemmArguments& g, bool stream_k) {
+// The list's kernel without fused activation of schedule s for g (g in the kernels'
+// orientation), Stream-K or over whole tiles: its traits, none where the list has no such kernel.
+inline std::optional<device::sm90_set::KernelTraits> plain_kernel(Schedule s, const GemmArguments& g, bool stream_k) {
   namespace set = device::sm90_set;
-  return set::find_kernel([&](auto shipped) {
-    constexpr set::KernelTraits t = set::traits_of<typename decltype(shipped)::Kernel>;
+  return set::find_traits([&](const set::KernelTraits& t) {
     return t.stream_k == stream_k && t.fused == Activation::Identity && runs_schedule(t, s) && set::takes_types(t, g);
   });
 }
+// Whether the list has that kernel.
+inline bool built(Schedule s, const GemmArguments& g, bool stream_k) { return plain_kernel(s, g, stream_k).has_value(); }
 // Whether the list has a plain kernel (whole tiles, no fused activation) of schedule s for g.
 inline bool schedule_built(Schedule s, const GemmArguments& g) { return built(s, g, false); }
 
