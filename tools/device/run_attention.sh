@@ -4,6 +4,9 @@
 #   attention_gpu_test            every head dim, mask, GQA ratio, varlen batch and residue
 #                                 against an FP64 reference, outputs poisoned with NaN (and
 #                                 the two-consumer-warpgroup kernels at D 64, not shipped)
+#   attention_drawn_gpu_test      problems drawn from a seed (lengths, strides and layouts, GQA,
+#                                 varlen with empty sequences, every grid), each element of O and
+#                                 LSE against an FP64 reference and its bound (DRAWN_SECONDS=90)
 #   attention_gpu_test --trace    the traced kernel on one tile (kernels/collective/
 #                                 sm90_attention_trace.hpp), bf16/f16 x D 64/128 and bf16 D 256: its S, P and
 #                                 O records in $OUT/attention_<type>_d<D>.trace.gz, verified there
@@ -54,6 +57,7 @@ if [ "$STEP" != run ]; then
   nvcc "${F[@]}" "${SM90A[@]}" -Xptxas -v -c kernels/device/sm90_attention_instances.cu -o "$B/attention_kernels.o" 2>"$OUT/ptxas.txt" &
   p1=$!
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/attention_gpu_test.cu -o "$B/attention_gpu_test.o" & p2=$!
+  nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/attention_drawn_gpu_test.cu -o "$B/attention_drawn_gpu_test.o" & p8=$!
   nvcc "${F[@]}" "${SM90A[@]}" -c bench/attention_bench.cu -o "$B/attention_bench.o" & p3=$!
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/attention_trace_gpu.cu -o "$B/attention_trace_gpu.o" & p4=$!
   nvcc "${F[@]}" -x c++ -c tests/hopper/sm90_attention_trace_file.cpp -o "$B/attention_trace_file.o" & p5=$!
@@ -62,7 +66,8 @@ if [ "$STEP" != run ]; then
     2>"$OUT/ptxas_consumers2.txt" & p6=$!
   p7=
   [ "${ORDER:-}" = 1 ] || [ "${PERSIST:-}" = 1 ] && { nvcc "${F[@]}" "${SM90A[@]}" -DTESSERA_TILES_ORDER_ONLY tools/device/attention_tiles.cu -lcuda -o "$B/attention_order" & p7=$!; }
-  wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 && { [ -z "$p7" ] || wait $p7; } &&
+  wait $p1 && wait $p2 && wait $p3 && wait $p4 && wait $p5 && wait $p6 && wait $p8 && { [ -z "$p7" ] || wait $p7; } &&
+    nvcc "${F[@]}" -o "$B/attention_drawn_gpu_test" "$B/attention_drawn_gpu_test.o" "$B/attention_kernels.o" &&
     nvcc "${F[@]}" -o "$B/attention_gpu_test" "$B/attention_gpu_test.o" "$B/attention_trace_gpu.o" "$B/attention_trace_file.o" \
       "$B/attention_consumers_gpu.o" "$B/attention_kernels.o" &&
     nvcc "${F[@]}" -o "$B/attention_bench" "$B/attention_bench.o" "$B/attention_kernels.o"
@@ -92,6 +97,9 @@ run() {  # name timeout command...
 if [ "${CHECKS:-1}" != 0 ]; then
 run attention_gpu_test 300 "$B/attention_gpu_test"
 tail -1 "$OUT/attention_gpu_test.log" | tee -a "$log"
+# Problems drawn from a seed (strides, layouts, lengths, grids): every element against its bound.
+TESSERA_DRAWN_SECONDS=${DRAWN_SECONDS:-90} run attention_drawn_gpu_test 150 "$B/attention_drawn_gpu_test"
+tail -1 "$OUT/attention_drawn_gpu_test.log" | tee -a "$log"
 # The traced kernel's records: one trace per (type, head dim), verified where a CLI runs.
 for t in bf16 f16; do
   for d in 128 64 256; do

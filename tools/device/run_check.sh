@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every GPU correctness check of the tree in one call, built once on all cores: the library's
 # kernels (mma.sync, SIMT, SM90), then
-#   gemm_gpu_test (tessera::gemm, every kernel), hopper_sm90_gemm_gpu_test (SM90: majors,
+#   gemm_gpu_test (tessera::gemm, every kernel), gemm_drawn_gpu_test (tessera::gemm on problems
+#   drawn from a seed, every element against its bound), hopper_sm90_gemm_gpu_test (SM90: majors,
 #   residues, Stream-K, fused epilogues, TF32), algorithm_gpu_test (gemm per MMA atom, copy per
 #   copy atom), hopper_gpu_test (wgmma / TMA atoms), wgmma_8bit_gpu_test (the FP8 and int8
 #   wgmma atoms against an FP64 reference), hopper_sm90_epilogue_tree_gpu_test (an epilogue
@@ -52,6 +53,7 @@ if [ "$STEP" != check ]; then
   host_objects "$B" "${F[@]}"
   kobjs+=("${sm80_objs[@]}" "${host_objs[@]}" "${sm90_objs[@]}")
   nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_gpu_test.cu -o "$B/gemm_gpu_test.o" & pids+=($!)
+  nvcc "${F[@]}" "${SM90[@]}" -c tests/kernels/gemm_drawn_gpu_test.cu -o "$B/gemm_drawn_gpu_test.o" & pids+=($!)
   nvcc "${F[@]}" "${SM90A[@]}" -c tests/hopper/sm90_gemm_gpu_test.cu -o "$B/sm90_test.o" & pids+=($!)
   # (one kernel type in two TUs, launched through the device layer's opt-in: kernels/device/smem_opt_in.cuh)
   nvcc "${F[@]}" "${SM90[@]}" tests/kernels/entry_cache_gpu/{main,tu_a,tu_b}.cu -o "$B/entry_cache_gpu_test" & solo+=($!)
@@ -73,6 +75,7 @@ if [ "$STEP" != check ]; then
   cat "$B"/k_*.ptxas >"$OUT/ptxas.log"
   [ $ok = 1 ] &&
     nvcc "${F[@]}" -o "$B/gemm_gpu_test" "$B/gemm_gpu_test.o" "${kobjs[@]}" &&
+    nvcc "${F[@]}" -o "$B/gemm_drawn_gpu_test" "$B/gemm_drawn_gpu_test.o" "${kobjs[@]}" &&
     nvcc "${F[@]}" -o "$B/sm90_test" "$B/sm90_test.o" "$B"/k_sm90_instances*.o "${host_objs[@]}" &&
     nvcc "${F[@]}" -o "$B/sm90_bench" "$B/sm90_bench.o" "${kobjs[@]}" -lcublas -lcublasLt &&
     nvcc "${F[@]}" -o "$B/gemm_bench" "$B/gemm_bench.o" "${kobjs[@]}" -lcublas &&
@@ -106,6 +109,7 @@ run() {  # name timeout command...
   grep -aE "^FAIL|FAIL" "$OUT/$name.log" | head -10 | tee -a "$log"
 }
 [ -x "$B/gemm_gpu_test" ] && run gemm_gpu_test 240 "$B/gemm_gpu_test"
+[ -x "$B/gemm_drawn_gpu_test" ] && TESSERA_DRAWN_SECONDS=${DRAWN_SECONDS:-120} run gemm_drawn_gpu_test 200 "$B/gemm_drawn_gpu_test"
 # (its 501 cases take about 235 s on an H200)
 [ -x "$B/sm90_test" ] && run sm90_gemm_gpu_test 360 "$B/sm90_test"
 [ -x "$B/algorithm_gpu_test" ] && run algorithm_gpu_test 120 "$B/algorithm_gpu_test"
@@ -117,6 +121,8 @@ if command -v compute-sanitizer >/dev/null; then
   [ -x "$B/sm90_test" ] && run memcheck_sm90 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sm90_test" --small
   [ -x "$B/gemm_gpu_test" ] && TESSERA_CASES=one,seven,odd127,batched_odd_TT,beta_NN_pad,k1,skinny_m1,beta_TN \
     run memcheck_gemm 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/gemm_gpu_test"
+  [ -x "$B/gemm_drawn_gpu_test" ] && TESSERA_DRAWN=40 TESSERA_DRAWN_MAX_WORK=2e7 \
+    run memcheck_drawn 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/gemm_drawn_gpu_test"
   [ -x "$B/algorithm_gpu_test" ] && run memcheck_atoms 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/algorithm_gpu_test"
   # (the tree's leaves and sinks at residue tiles: nothing read or written past M or N)
   [ -x "$B/epilogue_tree_gpu_test" ] && run memcheck_epilogue_tree 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/epilogue_tree_gpu_test" --small
