@@ -246,6 +246,33 @@ __global__ void reference(RefArgs a, int rows, double* R, double* A, double* L, 
   M[std::int64_t(row) * a.heads + h] = mag;
 }
 
+// The problem's arguments over the given buffers (varlen: the offsets' pointers set by the caller,
+// here stand-ins of the buffer's).
+tk::AttentionArguments arguments_of(const Drawn& p, void* Q, void* K, void* V, void* O) {
+  if (K == nullptr) K = V = O = Q;
+  tk::AttentionArguments a;
+  a.element = p.bf16 ? tk::AttentionElement::BF16 : tk::AttentionElement::F16;
+  a.batch = p.batch, a.heads = p.heads, a.kv_heads = p.kv_heads, a.head_dim = p.d;
+  a.seqlen_q = p.sq, a.seqlen_k = p.sk;
+  a.q = Q, a.k = K, a.v = V, a.o = O;
+  a.q_batch_stride = p.q.batch, a.q_row_stride = p.q.row, a.q_head_stride = p.q.head;
+  a.k_batch_stride = p.k.batch, a.k_row_stride = p.k.row, a.k_head_stride = p.k.head;
+  a.v_batch_stride = p.v.batch, a.v_row_stride = p.v.row, a.v_head_stride = p.v.head;
+  a.o_batch_stride = p.o.batch, a.o_row_stride = p.o.row, a.o_head_stride = p.o.head;
+  if (p.varlen) {
+    a.cu_seqlens_q = a.cu_seqlens_k = static_cast<const int*>(Q);
+    a.total_q = p.total_q(), a.total_k = std::max(p.total_k(), 1);
+    // (varlen strides: no batch stride; the packed default is the row's)
+    a.q_batch_stride = a.q_row_stride, a.k_batch_stride = a.k_row_stride, a.v_batch_stride = a.v_row_stride,
+    a.o_batch_stride = a.o_row_stride;
+  }
+  a.softmax_scale = p.scale;
+  a.mask = p.causal ? tk::AttentionMask::Causal : tk::AttentionMask::None;
+  a.grid = p.grid;
+  a.persistent_ctas = p.ctas;
+  return a;
+}
+
 void* device_alloc(std::size_t bytes) {
   void* p = nullptr;
   TESSERA_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(bytes, 16)));
@@ -313,25 +340,9 @@ bool run_one(int index, const Drawn& p, std::uint64_t seed) {
     TESSERA_CUDA_CHECK(cudaMemset(LSE, 0xff, nlse * 4));  // NaN
   };
   void* counter = nullptr;
-  tk::AttentionArguments a;
-  a.element = p.bf16 ? tk::AttentionElement::BF16 : tk::AttentionElement::F16;
-  a.batch = p.batch, a.heads = p.heads, a.kv_heads = p.kv_heads, a.head_dim = p.d;
-  a.seqlen_q = p.sq, a.seqlen_k = p.sk;
-  a.q = Q, a.k = K, a.v = V, a.o = O, a.lse = p.lse ? LSE : nullptr;
-  a.q_batch_stride = p.q.batch, a.q_row_stride = p.q.row, a.q_head_stride = p.q.head;
-  a.k_batch_stride = p.k.batch, a.k_row_stride = p.k.row, a.k_head_stride = p.k.head;
-  a.v_batch_stride = p.v.batch, a.v_row_stride = p.v.row, a.v_head_stride = p.v.head;
-  a.o_batch_stride = p.o.batch, a.o_row_stride = p.o.row, a.o_head_stride = p.o.head;
-  if (vl) {
-    a.cu_seqlens_q = CQ, a.cu_seqlens_k = CK, a.total_q = total_q, a.total_k = std::max(total_k, 1);
-    // (varlen strides: no batch stride; the packed default is the row's)
-    a.q_batch_stride = a.q_row_stride, a.k_batch_stride = a.k_row_stride, a.v_batch_stride = a.v_row_stride,
-    a.o_batch_stride = a.o_row_stride;
-  }
-  a.softmax_scale = p.scale;
-  a.mask = p.causal ? tk::AttentionMask::Causal : tk::AttentionMask::None;
-  a.grid = p.grid;
-  a.persistent_ctas = p.ctas;
+  tk::AttentionArguments a = arguments_of(p, Q, K, V, O);
+  a.lse = p.lse ? LSE : nullptr;
+  if (vl) a.cu_seqlens_q = CQ, a.cu_seqlens_k = CK;
   if (p.counter) {
     counter = alloc(tk::attention_counter_bytes);
     TESSERA_CUDA_CHECK(cudaMemset(counter, 0, tk::attention_counter_bytes));
@@ -459,7 +470,11 @@ int main() {
     for (int i = 0; i < count; ++i) {
       Rng r(seed * 1000003ull + std::uint64_t(i));
       const Drawn p = draw(r);
-      std::printf("#%d %s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str());
+      // The host's checks over stand-in pointers (256-byte aligned, as cudaMalloc's).
+      tk::AttentionArguments a = arguments_of(p, reinterpret_cast<void*>(std::uintptr_t(1) << 20), nullptr, nullptr, nullptr);
+      const tk::AttentionResult host = tk::check_arguments(a);
+      std::printf("#%d %s%s%s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str(),
+                  host ? "" : " | the host checks refuse: ", host ? "" : host.message.c_str());
     }
     return 0;
   }

@@ -411,6 +411,33 @@ std::string describe(const Drawn& p) {
   return buf;
 }
 
+// The problem's arguments over the given buffers.
+tk::GemmArguments arguments_of(const Drawn& p, void* A, void* B, void* C, void* D, void* bias, float* SA, float* SB) {
+  tk::GemmArguments g;
+  g.m = p.m, g.n = p.n, g.k = p.k, g.batch = p.l;
+  g.element = p.ea;
+  if (p.eb != p.ea) g.element_b = p.eb;
+  auto major = [](const Mat& m) { return m.row ? tk::Major::Row : tk::Major::Col; };
+  g.a = {A, major(p.a), p.a.ld, p.a.bs};
+  g.b = {B, major(p.b), p.b.ld, p.b.bs};
+  g.c = {C, major(p.c), p.c.ld, p.c.bs};
+  g.d = D;
+  g.ldd = p.d.ld;
+  g.batch_stride_d = p.d.bs;
+  g.alpha = p.alpha;
+  g.beta = p.beta;
+  g.scale_a = SA;
+  g.scale_b = SB;
+  g.scale_mode = p.mode;
+  if (p.mode == tk::ScaleMode::Block) g.ld_scale_a = p.ld_sa;
+  g.epilogue.activation = p.act;
+  g.epilogue.bias = p.bias;
+  g.epilogue.bias_ptr = bias;
+  if (p.out != (tk::is_fp8(p.ea) ? Element::BF16 : p.ea)) g.epilogue.output = p.out;
+  g.allow_tf32 = p.family == Family::Tf32;
+  return g;
+}
+
 // ---- running one problem
 struct Totals {
   int passed = 0, failed = 0, refused_as_expected = 0;
@@ -481,28 +508,7 @@ bool run_one(int index, const Drawn& p, std::uint64_t seed, Rng& r) {
     TESSERA_CUDA_CHECK(cudaMemcpy(SB, hsb.data(), n_sb * 4, cudaMemcpyHostToDevice));
   }
 
-  tk::GemmArguments g;
-  g.m = p.m, g.n = p.n, g.k = p.k, g.batch = p.l;
-  g.element = p.ea;
-  if (p.eb != p.ea) g.element_b = p.eb;
-  auto major = [](const Mat& m) { return m.row ? tk::Major::Row : tk::Major::Col; };
-  g.a = {A, major(p.a), p.a.ld, p.a.bs};
-  g.b = {B, major(p.b), p.b.ld, p.b.bs};
-  g.c = {C, major(p.c), p.c.ld, p.c.bs};
-  g.d = D;
-  g.ldd = p.d.ld;
-  g.batch_stride_d = p.d.bs;
-  g.alpha = p.alpha;
-  g.beta = p.beta;
-  g.scale_a = SA;
-  g.scale_b = SB;
-  g.scale_mode = p.mode;
-  if (p.mode == tk::ScaleMode::Block) g.ld_scale_a = p.ld_sa;
-  g.epilogue.activation = p.act;
-  g.epilogue.bias = p.bias;
-  g.epilogue.bias_ptr = bias;
-  if (p.out != (tk::is_fp8(p.ea) ? Element::BF16 : p.ea)) g.epilogue.output = p.out;
-  g.allow_tf32 = p.family == Family::Tf32;
+  tk::GemmArguments g = arguments_of(p, A, B, C, D, bias, SA, SB);
 
   // The path: the rule, the rule with the workspace it asks for, or a configuration of the list
   // forced (one of those built for the problem's types and majors, drawn).
@@ -987,11 +993,36 @@ int main() {
       Rng r(seed * 1000003ull + std::uint64_t(i));
       if (r.chance(kGroupedShare)) {
         const GroupedDrawn p = draw_grouped(r);
-        std::printf("#%d %s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str());
+        // (the host's checks over stand-in pointers, as below)
+        void* fake = reinterpret_cast<void*>(std::uintptr_t(1) << 20);
+        tk::GemmGroupedArguments g;
+        g.groups = p.groups, g.element = p.e, g.b_major = p.b_major, g.alpha = p.alpha, g.beta = p.beta, g.activation = p.act, g.bias = p.bias;
+        if (p.contiguous) {
+          g.form = tk::GroupedForm::Contiguous;
+          g.contiguous = {p.tokens, p.n, p.k, static_cast<const std::int32_t*>(fake), fake, fake, p.beta != 0 ? fake : nullptr, fake,
+                          p.c_lda, p.c_ldc, p.c_ldd, p.bias != tk::Bias::None ? fake : nullptr, p.bias_stride};
+        } else {
+          g.form = tk::GroupedForm::PtrArray;
+          auto arr = static_cast<const void* const*>(fake);
+          auto lds = static_cast<const std::int64_t*>(fake);
+          g.ptr_array = {static_cast<const tk::GemmGroupShape*>(fake), arr, arr, p.beta != 0 ? arr : nullptr, static_cast<void* const*>(fake),
+                         lds, lds, p.beta != 0 ? lds : nullptr, lds, p.bias != tk::Bias::None ? arr : nullptr};
+        }
+        g.workspace = fake, g.workspace_bytes = tk::gemm_grouped_workspace_size(g);
+        const tk::GemmResult host = tk::check_grouped_arguments(g);
+        std::printf("#%d %s%s%s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str(),
+                    host ? "" : " | the host checks refuse: ", host ? "" : host.message.c_str());
         continue;
       }
       const Drawn p = draw(r);
-      std::printf("#%d %s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str());
+      // The host's argument checks over stand-in buffers (256-byte aligned, as cudaMalloc's):
+      // what they refuse here, no GPU run takes.
+      void* fake = reinterpret_cast<void*>(std::uintptr_t(1) << 20);
+      float* fake_scale = (p.scales || p.mode != tk::ScaleMode::PerTensor) ? static_cast<float*>(fake) : nullptr;
+      const tk::GemmResult host = tk::check_arguments(arguments_of(p, fake, fake, p.beta != 0 ? fake : nullptr, fake,
+                                                                   p.bias != tk::Bias::None ? fake : nullptr, fake_scale, fake_scale));
+      std::printf("#%d %s%s%s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str(),
+                  host ? "" : " | the host checks refuse: ", host ? "" : host.message.c_str());
     }
     return 0;
   }
