@@ -11,7 +11,8 @@
 //
 // The rules: D of the kernel's major (the dispatch orients the problem: as_column_major_d, or
 // as_row_major_d for the kernels built with a row-major D), D and C 16-byte aligned, their ld and batch strides whole 16 bytes
-// (TMA's global address and strides); beta != 0 only on the plain (not fused) instance and a
+// (TMA's global address and strides), D's contiguous extent (M, or N of a row-major D) whole 16
+// bytes (a TMA store writes whole 16-byte chunks: it would write past D); beta != 0 only on the plain (not fused) instance and a
 // problem without bias or activation (the fused instances stage act(alpha acc + bias) and
 // take beta == 0). C may be D itself (same pointer and strides): each part of C is read into
 // shared memory before that part of D is stored.
@@ -97,6 +98,13 @@ inline Sm90EpilogueOperands sm90_epilogue_operands(std::int64_t m, std::int64_t 
   const bool row = d_major == Major::Row;
   if (!aligned16(g.d) || g.ldd % per16 != 0 || (batched && g.batch_stride_d % per16 != 0))
     return refuse("the TMA-store epilogue needs a 16-byte aligned D, ld and batch stride");
+  // A TMA store writes whole 16-byte chunks of the tensor's innermost dimension: past a
+  // contiguous extent that is not whole 16 bytes it also writes the rest of the last chunk, the
+  // caller's elements beyond D (ld's padding, or a wider tensor D is a slice of). There the
+  // direct epilogue stores element by element.
+  if ((row ? n : m) % per16 != 0)
+    return refuse(row ? "the TMA-store epilogue writes whole 16 bytes of a row: N is not a multiple of 16 bytes of D"
+                      : "the TMA-store epilogue writes whole 16 bytes of a column: M is not a multiple of 16 bytes of D");
   o.modes = batched ? 3 : 2;
   o.extent[0] = m, o.extent[1] = n, o.extent[2] = batch;
   o.d_stride[0] = row ? g.ldd : 1, o.d_stride[1] = row ? 1 : g.ldd, o.d_stride[2] = g.batch_stride_d;

@@ -338,6 +338,11 @@ def plan_lists(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activatio
     for g, ((m, n), k) in enumerate(zip(d_shapes, shapes[2::3])):
         if m == 0 or n == 0:
             continue
+        if n % per16 != 0:
+            raise GemmError("misaligned operand",
+                            f"gemm_grouped (ptr-array form): group {g}'s N = {n} is not a multiple of 16 bytes: D's TMA "
+                            "stores write whole 16-byte chunks of a row, and past such an N they would write beyond "
+                            f"out[{g}]")
         if out is not None:
             _aligned(ptrs[3][g], lds[3][g], n, per16, f"out[{g}]")
         if beta != 0.0:

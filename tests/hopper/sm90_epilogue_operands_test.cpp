@@ -116,7 +116,8 @@ TEST_CASE("sm90 epilogue operands: the rule on generated problems") {
     auto aligned = [&](const void* p, int64_t ld, int64_t bs) {
       return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % per16 == 0 && (batch == 1 || bs % per16 == 0);
     };
-    const bool d_ok = g.c.major == kernel_major && aligned(g.d, g.ldd, g.batch_stride_d);
+    // (and D's contiguous extent whole 16 bytes: a TMA store writes whole 16-byte chunks)
+    const bool d_ok = g.c.major == kernel_major && aligned(g.d, g.ldd, g.batch_stride_d) && extent % per16 == 0;
     const bool c_ok = g.beta == 0 || (!fused_instance && !fused_problem && aligned(g.c.ptr, g.c.ld, g.c.batch_stride));
     RC_ASSERT(bool(o.status) == (d_ok && c_ok));
     if (!o.status) {
@@ -217,6 +218,26 @@ TEST_CASE("sm90 epilogue operands: refusals") {
   g = base;
   g.ldd = 1033;
   CHECK(refused(g, false, "16-byte aligned D"));
+  // D's contiguous extent not whole 16 bytes: a TMA store would write past it, into ld's
+  // padding (the drawn GPU problems found 16-bit Ds of M = 1 .. 2369 and N = 2 .. 258 padded
+  // that way; the direct epilogue runs them).
+  g = problem(1001, 40, 1, 0.0f);
+  g.ldd = 1008;
+  CHECK(refused(g, false, "M is not a multiple of 16 bytes"));
+  g.m = 1000;
+  CHECK(sm90::sm90_epilogue_operands(g, 2, false).status);
+  g = problem(1009, 10, 1, 0.0f);
+  g.c.major = Major::Row;
+  g.ldd = 16;
+  CHECK(!sm90::sm90_epilogue_operands(g, 2, false, Major::Row).status);
+  CHECK(sm90::sm90_epilogue_operands(g, 2, false, Major::Row).status.message.find("N is not a multiple of 16 bytes") != std::string::npos);
+  g.n = 8;
+  CHECK(sm90::sm90_epilogue_operands(g, 2, false, Major::Row).status);
+  g = problem(1002, 40, 1, 0.0f);  // (an f32 D: 4 elements in 16 bytes)
+  g.ldd = 1004;
+  CHECK(!sm90::sm90_epilogue_operands(g, 4, false).status);
+  g.m = 1004;
+  CHECK(sm90::sm90_epilogue_operands(g, 4, false).status);
   // The same C batch stride off 16 bytes is fine without batches.
   g = problem(1032, 2056, 1, 1.0f);
   g.c.batch_stride = 7;

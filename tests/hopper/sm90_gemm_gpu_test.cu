@@ -654,7 +654,7 @@ int main(int argc, char** argv) {
       // dispatch (hopper_sm90_schedule_test holds these lines to the host rule).
       fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(6144, 512, 4096, 1, false, 1, 0);
       fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(3001, 2999, 3000, 1, false, 1, 0.5f);  // (ld 3001: direct stores)
-      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(3000, 2999, 3000, 1, false, 1, 0.5f);  // residue N, K (46 k-tiles + 56); ld 3000: TMA stores
+      fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(3000, 2999, 3000, 1, false, 1, 0.5f);  // residue N, K (46 k-tiles + 56); ld 3000, N 2999: direct stores (a TMA store writes whole 16 bytes of a row)
       fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(1000, 1000, 1000, 3, true, 2, -1);     // row-major D as it is, batches
       fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(1000, 1003, 1000, 2, false, 1, 0.5f, true);  // C = D, batches
       fails += check_mid<bfloat16_t, set::MidRow<bfloat16_t>>(777, 555, 328, 4, false, 1, 0.5f, true);     // direct stores, C = D

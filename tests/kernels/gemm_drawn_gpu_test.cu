@@ -689,7 +689,8 @@ GroupedDrawn draw_grouped(Rng& r) {
       // (a group whose A's rows are not whole 16 bytes: the device leaves it out, D_g untouched)
       const bool off16 = sh.m > 0 && sh.n > 0 && sh.k > 0 && r.chance(0.04);
       if (off16) p.lda.back() += 1;
-      p.admissible.push_back(!off16);
+      // (and one whose N is not whole 16 bytes: D's TMA stores would write past its rows)
+      p.admissible.push_back(!off16 && (sh.m == 0 || sh.n % per16 == 0));
       p.has_bias.push_back(p.bias != tk::Bias::None && r.chance(0.85));
     }
   } else {
@@ -724,6 +725,7 @@ GroupedDrawn draw_grouped(Rng& r) {
   }
   const bool fused = p.act != tk::Activation::Identity || p.bias != tk::Bias::None;
   if (p.e == Element::F16 && p.b_major != tk::Major::Col) p.expect_refusal = "no f16 kernel for weights (G, K, N)";
+  else if (p.contiguous && p.n % per16 != 0) p.expect_refusal = "N not whole 16 bytes: D's TMA stores would write past its rows";
   else if (fused && p.e != Element::BF16) p.expect_refusal = "the fused grouped kernels are bf16";
   else if (fused && p.b_major != tk::Major::Col) p.expect_refusal = "the fused grouped kernels take weights (G, N, K)";
   else if (fused && p.beta != 0) p.expect_refusal = "a fused grouped epilogue reads no C";

@@ -371,6 +371,10 @@ TEST_CASE("grouped GEMM: which groups the device takes", "[kernels][grouped]") {
   REQUIRE(grouped_group_admissible(q, Major::Row, 2, false) == false);  // (K x N row-major: ldb >= N = 64)
   q.ldb = 64;
   REQUIRE(grouped_group_admissible(q, Major::Row, 2, false));
+  q = p, q.n = 60, q.ldb = 64;  // N = 60: 120 bytes, a TMA store of a row would write 8 past it
+  REQUIRE_FALSE(grouped_group_admissible(q, Major::Col, 2, false));
+  q.n = 56;
+  REQUIRE(grouped_group_admissible(q, Major::Col, 2, false));
   q = p, q.k = 0, q.a = nullptr, q.b = nullptr;  // K = 0: A and B not read
   REQUIRE(grouped_group_admissible(q, Major::Col, 2, false));
   q = p, q.m = 0, q.d = nullptr;  // empty: nothing read or written
@@ -419,6 +423,8 @@ TEST_CASE("grouped GEMM: argument checks and workspace", "[kernels][grouped]") {
   refused(b, GemmStatus::Misaligned, "multiple of 16 bytes");
   b = c, b.contiguous.d = ws + 8;
   refused(b, GemmStatus::Misaligned, "16-byte aligned");
+  b = c, b.contiguous.n = 1532, b.contiguous.ldd = 1536;  // D's rows of 3064 bytes in a padded D
+  refused(b, GemmStatus::Misaligned, "n = 1532 is not a multiple of 16 bytes");
   b = c, b.contiguous.tokens = -1;
   refused(b, GemmStatus::InvalidSize, "tokens = -1");
   b = c, b.contiguous.k = 0, b.contiguous.a = nullptr, b.contiguous.b = nullptr;  // K = 0: D = beta C, A and B not read

@@ -169,13 +169,15 @@ TESSERA_HOST_DEVICE inline GroupedProblem lower_contiguous_group(GemmGroupedCont
 // always (nothing to do); else D, and for K > 0 A and B, present, 16-byte aligned with
 // leading dimensions of whole 16 bytes (TMA's rule: the loads of A and B, the stores of D and
 // the loads of C) at least their rows' extents, C present where beta != 0, extents below 2^31;
-// a bias (read element by element) on its element's 2 bytes.
+// N a whole 16 bytes of D (a TMA store writes whole 16-byte chunks of a row: past an N that is
+// not, it would write the caller's elements beyond D_g); a bias (read element by element) on
+// its element's 2 bytes.
 TESSERA_HOST_DEVICE inline bool grouped_group_admissible(GroupedProblem const& p, Major b_major, int element_bytes, bool beta) {
   if (p.m <= 0 || p.n <= 0) return true;
   const auto aligned = [](const void* q) { return q != nullptr && reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
   const std::int64_t per16 = 16 / element_bytes, limit = std::int64_t(1) << 31;
   if (p.m >= limit || p.n >= limit || p.k >= limit) return false;
-  if (!aligned(p.d) || p.ldd < p.n || p.ldd % per16 != 0) return false;
+  if (!aligned(p.d) || p.ldd < p.n || p.ldd % per16 != 0 || p.n % per16 != 0) return false;
   if (reinterpret_cast<std::uintptr_t>(p.bias) % std::uintptr_t(element_bytes) != 0) return false;
   if (beta && (!aligned(p.c) || p.ldc < p.n || p.ldc % per16 != 0)) return false;
   if (p.k <= 0) return true;
@@ -279,6 +281,10 @@ inline GemmResult check_grouped_arguments(GemmGroupedArguments const& g) {
                                             " elements is not a multiple of 16 bytes (TMA)"};
       return {};
     };
+    if (c.n % per16 != 0)
+      return {GemmStatus::Misaligned, "gemm_grouped (contiguous form): n = " + std::to_string(c.n) +
+                                          " is not a multiple of 16 bytes: D's TMA stores write whole 16-byte chunks of a row, "
+                                          "and past such an N they would write the caller's elements beyond D"};
     if (auto r = ld_check("lda", c.lda, c.k); !r) return r;
     if (auto r = ld_check("ldd", c.ldd, c.n); !r) return r;
     if (beta)
