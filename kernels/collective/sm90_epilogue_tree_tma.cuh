@@ -10,7 +10,7 @@
 // next's.
 // The contract is the register tree epilogue's (sm90_epilogue_tree.cuh: D and the tree's
 // arguments, the menu's fields refused), plus the TMA-store rule: D column-major, 16-byte
-// aligned, ld and batch stride whole 16 bytes (sm90_epilogue_operands), else refused with the
+// aligned, ld, batch stride and M whole 16 bytes (sm90_epilogue_operands), else refused with the
 // reason: that D takes the register tree epilogue (EpilogueTree<Tree, EpilogueDirect>).
 // Slots: the TMA-store epilogue's staging sets. Cooperative kernels take one; the ping-pong
 // kernel two, one per consumer warpgroup (`slot`: its buffer and named barrier), so that one

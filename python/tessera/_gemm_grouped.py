@@ -383,7 +383,7 @@ def _gemm_grouped_lists(a, b, out, alpha, beta, c, bias, activation, stream):
     if out is None:
         out = []
         for g, (m, n) in enumerate(d_shapes):
-            # (rows padded to whole 16 bytes, as TMA stores them: a view of (m, ld))
+            # (dense rows: every group that runs has an N of whole 16 bytes; ld stays 8 for N = 0)
             ld = -(-max(n, 1) // 8) * 8
             d, ptr = _arrays.allocate_like(a[g], (m, n), (ld, 1), dtype, _CALLER,
                                            f"a[{g}] is {type(a[g]).__module__}.{type(a[g]).__name__}: pass out=")
@@ -415,8 +415,9 @@ def gemm_grouped(a, b, offs=None, out=None, alpha=1.0, beta=0.0, c=None, bias=No
     ``tessera.gemm_grouped([a_0, a_1, ...], [b_0, b_1, ...], out=[d_0, ...])`` computes
     ``d_g = alpha * a_g @ b_g + beta * c_g``, a_g (M_g, K_g) and d_g, c_g (M_g, N_g) row-major,
     b_g (K_g, N_g) row- or column-major (one major for all groups), each group's rows whole 16
-    bytes and its data 16-byte aligned (refused otherwise, group by group: the kernel would leave
-    such a group out). out=None allocates each d_g (rows padded to 16 bytes) with a_g's library
+    bytes and its data 16-byte aligned, N_g a multiple of 8 (D's TMA stores write whole 16-byte
+    chunks of a row: past another N_g they would write beyond d_g) (refused otherwise, group by
+    group: the kernel would leave such a group out). out=None allocates each d_g with a_g's library
     and returns the list. The groups' sizes, pointers and leading dimensions are copied to the
     GPU on the stream (from pageable memory: the copy may wait for the stream).
 

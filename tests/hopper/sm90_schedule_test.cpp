@@ -622,7 +622,8 @@ TEST_CASE("sm90 orientation: the row-major D's kernels run only where built and 
     const sm90::Sm90Config col{sm90::choose_schedule(cm, sms), false, Major::Col};
     const bool tn16_plain = (e == Element::BF16 || e == Element::F16) && a == Major::Row && b == Major::Col && output_element(g) == e &&
                             g.epilogue.activation == Activation::Identity && g.epilogue.bias == Bias::None &&
-                            g.ldd % 8 == 0;  // (D^T's ld is D's: whole 16 bytes for TMA)
+                            g.ldd % 8 == 0 &&  // (D^T's ld is D's: whole 16 bytes for TMA)
+                            (g.c.major == Major::Row ? n : m) % 8 == 0;  // (and its contiguous extent: TMA stores whole 16 bytes)
     if (whole.d == Major::Col) {
       RC_ASSERT(whole == col);
     } else {

@@ -504,8 +504,9 @@ TEST_CASE("grouped GEMM: every missing array and out-of-range size is named", "[
   refused(b, GemmStatus::InvalidLeadingDim, "ldc = 255 is shorter than a row (256)");
   b = c, b.contiguous.ldc = 260;  // 520 bytes
   refused(b, GemmStatus::Misaligned, "ldc = 260 elements is not a multiple of 16 bytes");
-  b = c, b.contiguous.n = 252, b.contiguous.ldc = b.contiguous.ldd = 256, b.b_major = Major::Row;  // (G, K, N) weights: rows of 504 bytes
-  refused(b, GemmStatus::Misaligned, "the weights' N = 252 elements is not a multiple of 16 bytes");
+  // (G, K, N) weights of rows of 504 bytes: D's rows are too, which is said first
+  b = c, b.contiguous.n = 252, b.contiguous.ldc = b.contiguous.ldd = 256, b.b_major = Major::Row;
+  refused(b, GemmStatus::Misaligned, "n = 252 is not a multiple of 16 bytes");
   b = c, b.contiguous.b = ws + 4;
   refused(b, GemmStatus::Misaligned, "must be 16-byte aligned");
   b = c, b.groups = 65536, b.contiguous.n = b.contiguous.k = (int64_t(1) << 31) - 8;  // G N K beyond 2^62

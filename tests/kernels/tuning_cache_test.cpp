@@ -547,7 +547,10 @@ TEST_CASE("tuning cache: tuning_problem follows every argument that changes the 
     if (!fp8) g.element = *rc::gen::element(Element::BF16, Element::F16);
     const bool row_d = *rc::gen::arbitrary<bool>();
     g.c.major = row_d ? Major::Row : Major::Col;
-    g.ldd = ((row_d ? g.n : g.m) + 7) / 8 * 8;  // (whole 16 bytes of D's 2-byte elements: TMA stores it)
+    // (D's contiguous extent and ld whole 16 bytes of its 2-byte elements: TMA stores it)
+    if (row_d) g.n = (g.n + 7) / 8 * 8;
+    else g.m = (g.m + 7) / 8 * 8;
+    g.ldd = row_d ? g.n : g.m;
     g.c.ld = g.ldd;
     const TuningProblem p = tuning_problem(g);
     RC_ASSERT(p.store == StoreD::Tma);

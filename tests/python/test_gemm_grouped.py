@@ -216,8 +216,9 @@ CXX_REFUSALS = [
     (dict(beta=1.0, c=Cai((T, N), ptr=C, strides=(N + 3, 1))), "misaligned operand", "ldc = 51 elements"),
     # (rows of A and D padded to 16 bytes: the weight's own rows are what is refused)
     (dict(a=Cai((T, 12), strides=(16, 1)), b=weight_gnk(k=12)), "misaligned operand", "the weights' K = 12 elements"),
+    # (D's rows of 40 bytes, padded to 48: a TMA store of a row would write past it)
     (dict(b=weight_gkn(n=20), out=Cai((T, 20), ptr=D, strides=(24, 1))), "misaligned operand",
-     "the weights' N = 20 elements"),
+     "n = 20 is not a multiple of 16 bytes"),
     (dict(a=Cai((T, K), ptr=A + 2)), "misaligned operand", "must be 16-byte aligned"),
     (dict(b=weight_gnk(ptr=B + 8)), "misaligned operand", "must be 16-byte aligned"),
     (dict(b=weight_gnk(g=65537, n=8, k=8, ptr=2**40), a=Cai((T, 8)), out=Cai((T, 8), ptr=D),
@@ -362,16 +363,16 @@ def test_lists_take_row_major_weights_and_c(list_launches):
     assert header[2] == "row" and lds[1] == [48, 24, 8] and ptrs[2] == [0x500000, 0, 0x510000]
 
 
-def test_lists_out_none_allocates_padded_rows(list_launches, monkeypatch):
+def test_lists_out_none_allocates_each_groups_d(list_launches, monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(bfloat16="torch.bfloat16"))
     a = [TorchLike((5, 16)), TorchLike((9, 16))]
-    b = [Cai((16, 12), ptr=0x200000, strides=(1, 16)), Cai((16, 8), ptr=0x210000, strides=(1, 16))]
+    b = [Cai((16, 24), ptr=0x200000, strides=(1, 16)), Cai((16, 8), ptr=0x210000, strides=(1, 16))]
     monkeypatch.setattr(_gemm, "_cuda_module", None)
     monkeypatch.setattr(_gemm, "_cuda", lambda *x: list_launches)
     d = ts.gemm_grouped(a, b)
-    assert [x.asked for x in d] == [((5, 12), (16, 1), "torch.bfloat16"), ((9, 8), (8, 1), "torch.bfloat16")]
+    assert [x.asked for x in d] == [((5, 24), (24, 1), "torch.bfloat16"), ((9, 8), (8, 1), "torch.bfloat16")]
     header, records, _, _ = list_launches.calls[-1]
-    assert header[2] == "col" and unpack(header, records)[2][3] == [16, 8]
+    assert header[2] == "col" and unpack(header, records)[2][3] == [24, 8]
 
 
 @pytest.mark.parametrize("changes, error, text", [
@@ -401,6 +402,9 @@ def test_list_python_refusals(list_launches, changes, error, text):
     (dict(out_0=Cai((100, 48), ptr=0x400000, strides=(52, 1))), "misaligned operand", r"out\[0\]'s leading dimension 52"),
     (dict(a_2=Cai((7, 12), ptr=0x110000, strides=(12, 1)), b_2=Cai((12, 8), ptr=0x220000, strides=(1, 12))),
      "misaligned operand", r"a\[2\]'s leading dimension 12"),
+    # (an N of 24 bytes in rows padded to 32: D's TMA stores would write the padding)
+    (dict(b_2=Cai((16, 12), ptr=0x220000, strides=(1, 16)), out_2=Cai((7, 12), ptr=0x410000, strides=(16, 1))),
+     "misaligned operand", r"group 2's N = 12 is not a multiple of 16 bytes"),
 ])
 def test_list_alignment_is_refused_before_the_device_would_skip_the_group(list_launches, changes, status, text):
     with pytest.raises(ts.GemmError, match=text) as e:
