@@ -27,7 +27,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -38,6 +37,7 @@
 #include <vector>
 
 #include "tessera/kernels/attention.hpp"
+#include "../../tools/harness/drawn.hpp"
 #include "../../tools/harness/harness.cuh"  // TESSERA_CUDA_CHECK
 
 namespace tk = tessera::kernels;
@@ -80,19 +80,10 @@ struct Drawn {
   int total_k() const { int t = 0; for (int x : lens_k) t += x; return t; }
 };
 
-struct Rng {
-  std::mt19937_64 g;
-  explicit Rng(std::uint64_t s) : g(s) {}
-  std::int64_t uniform(std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(g); }
-  bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(g) < p; }
-  template <class T>
-  T pick(std::initializer_list<T> xs) { return *(xs.begin() + uniform(0, std::int64_t(xs.size()) - 1)); }
-};
+using Rng = tk::harness::drawn::Rng;
 
-double max_work() {
-  static const double w = std::getenv("TESSERA_DRAWN_MAX_WORK") ? std::atof(std::getenv("TESSERA_DRAWN_MAX_WORK")) : 2.0e9;
-  return w;
-}
+// The most B H Sq Sk D a problem may take (TESSERA_DRAWN_MAX_WORK).
+double max_work() { return tk::harness::drawn::max_work(2.0e9); }
 
 int draw_length(Rng& r, int hi, bool may_be_zero) {
   const double u = std::uniform_real_distribution<double>(0, 1)(r.g);
@@ -462,20 +453,15 @@ bool run_one(int index, const Drawn& p, std::uint64_t seed) {
 }  // namespace
 
 int main() {
-  std::uint64_t seed = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) % 1000000007ull;
-  if (const char* s = std::getenv("TESSERA_SEED")) seed = std::strtoull(s, nullptr, 10);
-  int count = 150;
-  if (const char* s = std::getenv("TESSERA_DRAWN")) count = std::atoi(s);
-  if (std::getenv("TESSERA_DRAWN_LIST") != nullptr) {
-    for (int i = 0; i < count; ++i) {
-      Rng r(seed * 1000003ull + std::uint64_t(i));
+  const tk::harness::drawn::Options o = tk::harness::drawn::options(150, 150);
+  if (o.list) {
+    // (the host's checks over stand-in pointers, 256-byte aligned as cudaMalloc's)
+    tk::harness::drawn::for_each(o, [&](int i, Rng& r, std::uint64_t) {
       const Drawn p = draw(r);
-      // The host's checks over stand-in pointers (256-byte aligned, as cudaMalloc's).
-      tk::AttentionArguments a = arguments_of(p, reinterpret_cast<void*>(std::uintptr_t(1) << 20), nullptr, nullptr, nullptr);
-      const tk::AttentionResult host = tk::check_arguments(a);
+      const tk::AttentionResult host = tk::check_arguments(arguments_of(p, reinterpret_cast<void*>(std::uintptr_t(1) << 20), nullptr, nullptr, nullptr));
       std::printf("#%d %s%s%s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str(),
                   host ? "" : " | the host checks refuse: ", host ? "" : host.message.c_str());
-    }
+    });
     return 0;
   }
   int ndev = 0, major = 0;
@@ -484,21 +470,9 @@ int main() {
     std::printf("no sm_90 GPU: skipping the drawn attention problems\n");
     return kSkip;
   }
-  double seconds = 150;
-  if (const char* s = std::getenv("TESSERA_DRAWN_SECONDS")) seconds = std::atof(s);
-  const int only = std::getenv("TESSERA_DRAWN_ONLY") ? std::atoi(std::getenv("TESSERA_DRAWN_ONLY")) : -1;
-  std::printf("seed %llu (TESSERA_SEED=%llu replays this run)\n", (unsigned long long)seed, (unsigned long long)seed);
-  const auto t0 = std::chrono::steady_clock::now();
-  int drawn = 0;
-  for (int i = 0; i < count; ++i) {
-    Rng r(seed * 1000003ull + std::uint64_t(i));
-    const Drawn p = draw(r);
-    if (only >= 0 && i != only) continue;
-    run_one(i, p, seed * 1000003ull + std::uint64_t(i));
-    ++drawn;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) break;
-  }
+  std::printf("seed %llu (TESSERA_SEED=%llu replays this run)\n", (unsigned long long)o.seed, (unsigned long long)o.seed);
+  const int drawn = tk::harness::drawn::for_each(o, [&](int i, Rng& r, std::uint64_t stream) { run_one(i, draw(r), stream); });
   std::printf("%d problems: %d passed (%d refused as their arguments call for), %d failed (seed %llu)\n", drawn, totals.passed, totals.refused,
-              totals.failed, (unsigned long long)seed);
+              totals.failed, (unsigned long long)o.seed);
   return totals.failed == 0 ? 0 : 1;
 }

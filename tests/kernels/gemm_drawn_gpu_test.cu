@@ -32,7 +32,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -47,6 +46,7 @@
 #include "tessera/kernels/gemm_grouped.hpp"
 #include "device/sm90_dispatch.hpp"
 #include "device/sm90_schedule.hpp"
+#include "../../tools/harness/drawn.hpp"
 #include "../../tools/harness/harness.cuh"
 
 namespace tk = tessera::kernels;
@@ -199,6 +199,22 @@ struct Verdict {  // what check() found
   float worst;                                          // max |D - R| / bound
 };
 
+// Element `got` at storage index i against its reference r (pre-activation z, terms' magnitude s).
+__device__ void judge(float got, std::int64_t i, double r, double z, double s, Bound b, Verdict* v) {
+  if (!isfinite(got)) {
+    atomicAdd(&v->nonfinite, 1ull);
+    atomicMin(&v->first, (unsigned long long)i);
+    return;
+  }
+  const double bound = b.out * fabs(r) + b.acc * s + b.act * fabs(z) + b.floor;
+  const double err = fabs(double(got) - r);
+  atomicMax(reinterpret_cast<int*>(&v->worst), __float_as_int(float(err / bound)));  // (non-negative floats order as ints)
+  if (err > bound) {
+    atomicAdd(&v->off, 1ull);
+    atomicMin(&v->first, (unsigned long long)i);
+  }
+}
+
 __global__ void check(const void* D, Element e, Mat d, std::int64_t n, const double* R, const double* Z, const double* S, Bound b,
                       Verdict* v) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
@@ -208,20 +224,7 @@ __global__ void check(const void* D, Element e, Mat d, std::int64_t n, const dou
       if (got != kSentinel) atomicAdd(&v->clobbered, 1ull);
       continue;
     }
-    const std::int64_t j = (l * d.cols + c) * d.rows + r;
-    if (!isfinite(got)) {
-      atomicAdd(&v->nonfinite, 1ull);
-      atomicMin(&v->first, (unsigned long long)i);
-      continue;
-    }
-    const double bound = b.out * fabs(R[j]) + b.acc * S[j] + b.act * fabs(Z[j]) + b.floor;
-    const double err = fabs(double(got) - R[j]);
-    const float ratio = float(err / bound);
-    atomicMax(reinterpret_cast<int*>(&v->worst), __float_as_int(ratio));  // (non-negative floats order as ints)
-    if (err > bound) {
-      atomicAdd(&v->off, 1ull);
-      atomicMin(&v->first, (unsigned long long)i);
-    }
+    judge(got, i, R[(l * d.cols + c) * d.rows + r], Z[(l * d.cols + c) * d.rows + r], S[(l * d.cols + c) * d.rows + r], b, v);
   }
 }
 
@@ -255,16 +258,7 @@ struct Drawn {
   std::string expect_refusal;  // why the arguments call for a refusal (empty: none)
 };
 
-struct Rng {
-  std::mt19937_64 g;
-  explicit Rng(std::uint64_t s) : g(s) {}
-  std::int64_t uniform(std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(g); }
-  bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(g) < p; }
-  template <class T>
-  T pick(std::initializer_list<T> xs) {
-    return *(xs.begin() + uniform(0, std::int64_t(xs.size()) - 1));
-  }
-};
+using Rng = tk::harness::drawn::Rng;
 
 // An extent in [1, hi]: small, next to a multiple of 64 (the tiles' edges: 64, 128, 192, 256),
 // or log-uniform.
@@ -298,10 +292,7 @@ Mat draw_mat(Rng& r, bool row, std::int64_t rows, std::int64_t cols, std::int64_
 
 // The most multiply-adds a problem may take (M N K L; the FP64 reference runs them all):
 // TESSERA_DRAWN_MAX_WORK, e.g. small under compute-sanitizer.
-double max_work() {
-  static const double w = std::getenv("TESSERA_DRAWN_MAX_WORK") ? std::atof(std::getenv("TESSERA_DRAWN_MAX_WORK")) : 3.0e9;
-  return w;
-}
+double max_work() { return tk::harness::drawn::max_work(3.0e9); }
 
 Drawn draw(Rng& r) {
   Drawn p;
@@ -765,16 +756,7 @@ __global__ void check_storage(const void* D, Element e, std::int64_t n, const un
       if (!same) atomicAdd(&v->clobbered, 1ull), atomicMin(&v->first, (unsigned long long)i);
       continue;
     }
-    const float got = load(D, i, e);
-    if (!isfinite(got)) {
-      atomicAdd(&v->nonfinite, 1ull);
-      atomicMin(&v->first, (unsigned long long)i);
-      continue;
-    }
-    const double bound = b.out * fabs(R[i]) + b.acc * S[i] + b.act * fabs(Z[i]) + b.floor;
-    const double err = fabs(double(got) - R[i]);
-    atomicMax(reinterpret_cast<int*>(&v->worst), __float_as_int(float(err / bound)));
-    if (err > bound) atomicAdd(&v->off, 1ull), atomicMin(&v->first, (unsigned long long)i);
+    judge(load(D, i, e), i, R[i], Z[i], S[i], b, v);
   }
 }
 // One group's reference (dense (n, m) order) into the storage arrays at D_g's elements.
@@ -985,18 +967,16 @@ bool run_grouped(int index, const GroupedDrawn& p, std::uint64_t seed) {
 }  // namespace
 
 int main() {
-  std::uint64_t seed = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) % 1000000007ull;
-  if (const char* s = std::getenv("TESSERA_SEED")) seed = std::strtoull(s, nullptr, 10);
-  int count = 400;
-  if (const char* s = std::getenv("TESSERA_DRAWN")) count = std::atoi(s);
-  // TESSERA_DRAWN_LIST=1: the problems a seed draws, without a GPU.
-  if (std::getenv("TESSERA_DRAWN_LIST") != nullptr) {
-    for (int i = 0; i < count; ++i) {
-      Rng r(seed * 1000003ull + std::uint64_t(i));
+  const tk::harness::drawn::Options o = tk::harness::drawn::options(400, 200);
+  // TESSERA_DRAWN_LIST=1: the problems a seed draws and what the host's argument checks say of
+  // them over stand-in buffers (256-byte aligned, as cudaMalloc's), without a GPU.
+  if (o.list) {
+    void* fake = reinterpret_cast<void*>(std::uintptr_t(1) << 20);
+    tk::harness::drawn::for_each(o, [&](int i, Rng& r, std::uint64_t) {
+      std::string text, refusal;
+      tk::GemmResult host;
       if (r.chance(kGroupedShare)) {
         const GroupedDrawn p = draw_grouped(r);
-        // (the host's checks over stand-in pointers, as below)
-        void* fake = reinterpret_cast<void*>(std::uintptr_t(1) << 20);
         tk::GemmGroupedArguments g;
         g.groups = p.groups, g.element = p.e, g.b_major = p.b_major, g.alpha = p.alpha, g.beta = p.beta, g.activation = p.act, g.bias = p.bias;
         if (p.contiguous) {
@@ -1011,21 +991,18 @@ int main() {
                          lds, lds, p.beta != 0 ? lds : nullptr, lds, p.bias != tk::Bias::None ? arr : nullptr};
         }
         g.workspace = fake, g.workspace_bytes = tk::gemm_grouped_workspace_size(g);
-        const tk::GemmResult host = tk::check_grouped_arguments(g);
-        std::printf("#%d %s%s%s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str(),
-                    host ? "" : " | the host checks refuse: ", host ? "" : host.message.c_str());
-        continue;
+        host = tk::check_grouped_arguments(g);
+        text = describe(p), refusal = p.expect_refusal;
+      } else {
+        const Drawn p = draw(r);
+        float* fake_scale = (p.scales || p.mode != tk::ScaleMode::PerTensor) ? static_cast<float*>(fake) : nullptr;
+        host = tk::check_arguments(arguments_of(p, fake, fake, p.beta != 0 ? fake : nullptr, fake, p.bias != tk::Bias::None ? fake : nullptr,
+                                                fake_scale, fake_scale));
+        text = describe(p), refusal = p.expect_refusal;
       }
-      const Drawn p = draw(r);
-      // The host's argument checks over stand-in buffers (256-byte aligned, as cudaMalloc's):
-      // what they refuse here, no GPU run takes.
-      void* fake = reinterpret_cast<void*>(std::uintptr_t(1) << 20);
-      float* fake_scale = (p.scales || p.mode != tk::ScaleMode::PerTensor) ? static_cast<float*>(fake) : nullptr;
-      const tk::GemmResult host = tk::check_arguments(arguments_of(p, fake, fake, p.beta != 0 ? fake : nullptr, fake,
-                                                                   p.bias != tk::Bias::None ? fake : nullptr, fake_scale, fake_scale));
-      std::printf("#%d %s%s%s%s%s\n", i, describe(p).c_str(), p.expect_refusal.empty() ? "" : " | to be refused: ", p.expect_refusal.c_str(),
+      std::printf("#%d %s%s%s%s%s\n", i, text.c_str(), refusal.empty() ? "" : " | to be refused: ", refusal.c_str(),
                   host ? "" : " | the host checks refuse: ", host ? "" : host.message.c_str());
-    }
+    });
     return 0;
   }
   int ndev = 0;
@@ -1040,30 +1017,14 @@ int main() {
     std::printf("not an sm_90 GPU: the drawn problems need the SM90 kernels; skipping\n");
     return kSkip;
   }
-  double seconds = 200;
-  if (const char* s = std::getenv("TESSERA_DRAWN_SECONDS")) seconds = std::atof(s);
-  const int only = std::getenv("TESSERA_DRAWN_ONLY") ? std::atoi(std::getenv("TESSERA_DRAWN_ONLY")) : -1;
-  std::printf("seed %llu (TESSERA_SEED=%llu replays this run)\n", (unsigned long long)seed, (unsigned long long)seed);
-  const auto t0 = std::chrono::steady_clock::now();
-  int drawn = 0;
-  for (int i = 0; i < count; ++i) {
-    // Problem i's own stream: its arguments and data are the same whether or not the others run.
-    Rng r(seed * 1000003ull + std::uint64_t(i));
-    if (r.chance(kGroupedShare)) {
-      const GroupedDrawn p = draw_grouped(r);
-      if (only >= 0 && i != only) continue;
-      run_grouped(i, p, seed * 1000003ull + std::uint64_t(i));
-    } else {
-      const Drawn p = draw(r);
-      if (only >= 0 && i != only) continue;
-      run_one(i, p, seed * 1000003ull + std::uint64_t(i), r);
-    }
-    ++drawn;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) break;
-  }
+  std::printf("seed %llu (TESSERA_SEED=%llu replays this run)\n", (unsigned long long)o.seed, (unsigned long long)o.seed);
+  const int drawn = tk::harness::drawn::for_each(o, [&](int i, Rng& r, std::uint64_t stream) {
+    if (r.chance(kGroupedShare)) run_grouped(i, draw_grouped(r), stream);
+    else run_one(i, draw(r), stream, r);
+  });
   std::printf("what ran:\n");
   for (const auto& [name, n] : totals.runs) std::printf("  %4d  %s\n", n, name.c_str());
   std::printf("%d problems: %d passed (%d refused as their arguments call for), %d failed (seed %llu)\n", drawn, totals.passed,
-              totals.refused_as_expected, totals.failed, (unsigned long long)seed);
+              totals.refused_as_expected, totals.failed, (unsigned long long)o.seed);
   return totals.failed == 0 ? 0 : 1;
 }
