@@ -350,14 +350,10 @@ bool run_one(int index, const Drawn& p, std::uint64_t seed) {
   TESSERA_CUDA_CHECK(cudaMemcpy(after.data(), O, after.size(), cudaMemcpyDeviceToHost));
   bool ok = true;
   std::string why;
-  if (!res) {
-    ok = !p.expect_refusal.empty() && before == after && !res.message.empty();
-    why = std::string("refused (") + tk::to_string(res.status) + ": " + res.message + ")" + (before == after ? "" : ", and O changed");
-    if (ok) ++totals.refused;
-  } else if (!p.expect_refusal.empty()) {
-    ok = false;
-    why = "ran, where the arguments call for a refusal: " + p.expect_refusal;
-  } else {
+  const auto status = tk::harness::drawn::judge_status(bool(res), tk::to_string(res.status), res.message, p.expect_refusal, before == after, "O");
+  ok = status.ok, why = status.why;
+  if (status.refused) ++totals.refused;
+  if (res && status.ok) {
     // The reference, then every element on the host.
     const std::int64_t nr = std::int64_t(ref_rows) * p.heads * p.d;
     double *R = static_cast<double*>(alloc(nr * 8)), *A = static_cast<double*>(alloc(nr * 8));

@@ -112,16 +112,7 @@ __global__ void prepare_d(void* d, Element e, Mat m, std::int64_t n, bool keep_i
   }
 }
 
-double activate(tk::Activation a, double x) {
-  switch (a) {
-    case tk::Activation::ReLU: return x > 0 ? x : 0;
-    case tk::Activation::GELU: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
-    case tk::Activation::GELUTanh: return 0.5 * x * (1 + tanh(sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
-    case tk::Activation::SiLU: return x / (1 + exp(-x));
-    default: return x;
-  }
-}
-__device__ double activate_d(tk::Activation a, double x) {
+__device__ double activate(tk::Activation a, double x) {
   switch (a) {
     case tk::Activation::ReLU: return x > 0 ? x : 0;
     case tk::Activation::GELU: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
@@ -186,7 +177,7 @@ __global__ void reference(RefProblem p, double* R, double* Z, double* S) {
     z += b;
     s += fabs(b);
   }
-  R[idx] = activate_d(p.act, z);
+  R[idx] = activate(p.act, z);
   Z[idx] = z;
   S[idx] = s;
 }
@@ -535,22 +526,12 @@ bool run_one(int index, const Drawn& p, std::uint64_t seed, Rng& r) {
 
   bool ok = true;
   std::string why;
-  if (!res) {
-    // A refusal: with its reason, D as it was, and one the arguments call for (or a forced
-    // configuration that does not take the problem).
-    const bool untouched = before == after;
-    // (a forced configuration answers for its own kernel: its tile, alignment and epilogue)
-    const bool allowed = !p.expect_refusal.empty() || forced;
-    ok = untouched && !res.message.empty() && allowed;
-    if (ok) ++totals.refused_as_expected;
-    if (!ok)
-      why = std::string("refused (") + tk::to_string(res.status) + ": " + res.message + ")" + (untouched ? "" : ", and D changed") +
-            (allowed ? "" : ", which nothing in the arguments calls for");
-    if (ok) runs = "refused: " + res.message.substr(0, 90);
-  } else if (!p.expect_refusal.empty()) {
-    ok = false;
-    why = "ran, where the arguments call for a refusal: " + p.expect_refusal;
-  }
+  // (a forced configuration answers for its own kernel: its tile, alignment and epilogue)
+  const auto status = tk::harness::drawn::judge_status(bool(res), tk::to_string(res.status), res.message, p.expect_refusal, before == after,
+                                                       "D", forced);
+  ok = status.ok;
+  if (!status.ok) why = status.why;
+  if (status.refused) ++totals.refused_as_expected, runs = "refused: " + res.message.substr(0, 90);
   if (res) {
     ++totals.runs[runs];
     // The same call again gives the same bits where a workspace was used (Stream-K's fix-up).
@@ -901,14 +882,10 @@ bool run_grouped(int index, const GroupedDrawn& p, std::uint64_t seed) {
   TESSERA_CUDA_CHECK(cudaMemcpy(after.data(), D, after.size(), cudaMemcpyDeviceToHost));
   bool ok = true;
   std::string why;
-  if (!res) {
-    ok = !p.expect_refusal.empty() && before == after && !res.message.empty();
-    why = std::string("refused (") + tk::to_string(res.status) + ": " + res.message + ")" + (before == after ? "" : ", and D changed");
-    if (ok) ++totals.refused_as_expected;
-  } else if (!p.expect_refusal.empty()) {
-    ok = false;
-    why = "ran, where the arguments call for a refusal: " + p.expect_refusal;
-  } else {
+  const auto status = tk::harness::drawn::judge_status(bool(res), tk::to_string(res.status), res.message, p.expect_refusal, before == after, "D");
+  ok = status.ok, why = status.why;
+  if (status.refused) ++totals.refused_as_expected;
+  if (res && status.ok) {
     ++totals.runs["grouped"];
     double *R = static_cast<double*>(alloc(nd * 8)), *Z = static_cast<double*>(alloc(nd * 8)), *S = static_cast<double*>(alloc(nd * 8));
     unsigned char* kind = static_cast<unsigned char*>(alloc(nd));

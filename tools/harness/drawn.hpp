@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <random>
+#include <string>
 
 namespace tessera::kernels::harness::drawn {
 
@@ -76,6 +77,30 @@ int for_each(const Options& o, F&& each) {
     if (!o.list && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.seconds) break;
   }
   return ran;
+}
+
+// What a call's status says against what its arguments call for: a refusal must name its
+// reason, leave the output's bytes as they were (`untouched`) and be one the arguments call for
+// (`expected`: why, empty: none) or `allowed` otherwise; a call that ran where the arguments call
+// for a refusal fails. `output` names the output in the message.
+struct Judgement {
+  bool ok = true;
+  bool refused = false;  // refused, as it should be
+  std::string why;
+};
+inline Judgement judge_status(bool ran, const std::string& status, const std::string& message, const std::string& expected, bool untouched,
+                              const char* output, bool allowed = false) {
+  Judgement j;
+  if (!ran) {
+    const bool may = !expected.empty() || allowed;
+    j.ok = j.refused = may && untouched && !message.empty();
+    j.why = "refused (" + status + ": " + message + ")" + (untouched ? "" : std::string(", and ") + output + " changed") +
+            (may ? "" : ", which nothing in the arguments calls for");
+  } else if (!expected.empty()) {
+    j.ok = false;
+    j.why = "ran, where the arguments call for a refusal: " + expected;
+  }
+  return j;
 }
 
 }  // namespace tessera::kernels::harness::drawn
