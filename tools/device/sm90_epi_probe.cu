@@ -172,7 +172,12 @@ template <> struct ProbeTile<4> { using type = PingpongTile<128, 128, 1>; static
 template <> struct ProbeTile<5> { using type = PingpongTile<128, 128, 2>; static constexpr const char* name = "ping-pong 128x128 c2"; };
 template <> struct ProbeTile<6> { using type = PingpongTile<64, 256, 1>; static constexpr const char* name = "ping-pong 64x256 c1"; };
 template <> struct ProbeTile<7> { using type = s9::PingpongGemm<bfloat16_t, 128>; static constexpr const char* name = "ping-pong 64x128 c1 (shipped)"; };
-inline constexpr int probe_tiles = 8;
+// The small tiles for about one wave of tiles (1000^3: cuBLAS runs 128x64 in clusters of 2 on 128
+// CTAs): both consumer warpgroups on one 128x64 tile, or each on its own 64x64 tile in turns.
+template <> struct ProbeTile<8> { using type = TileKernel<tuple<_128, _64, _64>, 1>; static constexpr const char* name = "cooperative 128x64 c1"; };
+template <> struct ProbeTile<9> { using type = TileKernel<tuple<_128, _64, _64>, 2>; static constexpr const char* name = "cooperative 128x64 c2"; };
+template <> struct ProbeTile<10> { using type = PingpongTile<64, 64, 1>; static constexpr const char* name = "ping-pong 64x64 c1"; };
+inline constexpr int probe_tiles = 11;
 
 }  // namespace
 
