@@ -112,7 +112,9 @@ inline GemmConfiguration select_configuration(const GemmArguments& g, const Devi
     const auto stream_k = g.workspace != nullptr ? sm90::choose_config_stream_k(g, dev.multiprocessors) : std::nullopt;
     const sm90::Sm90Config config = stream_k ? *stream_k : sm90::choose_config(g, dev.multiprocessors);
     // (the kernel with the plain epilogue: a fused activation's TMA-store kernel has its tile)
-    if (const auto kernel = sm90::plain_kernel(config.schedule, sm90::oriented(g, config.d), config.stream_k)) {
+    const GemmArguments oriented = sm90::oriented(g, config.d);
+    if (const auto kernel = config.stream_k ? sm90::plain_kernel(config.schedule, oriented, true)
+                                            : sm90::whole_tile_kernel(config.schedule, oriented)) {
       GemmConfiguration c;
       c.kernel = GemmKernel::Sm90TmaWgmma;
       c.tile_m = kernel->bm;

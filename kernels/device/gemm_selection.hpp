@@ -57,9 +57,11 @@
 // 70B's qkv weight now runs whole 128x128 tiles without a cluster (measured 0.98 of cuBLAS in
 // pairs, against 0.86 for the clustered Stream-K kernel the rule took). The decode tile keeps
 // 0.58: the fit's 0.52 comes from 7 points whose order the paired timing contradicts.
-// Still missed (the model has no term for it): 128 x 8192 x 8192, where the ping-pong tile's
-// 128 CTAs (one wave, each one tile) run 54 us against 49 us for 64 tiles of 128x128: the MAC
-// rate model predicts ping-pong 22 % faster.
+// Still missed (the model has no term for it): re-reads of the larger operand. At 128 x 8192 x
+// 8192 the ping-pong tile's 128 CTAs (two 64-row tiles along M, each reading all of B) ran 51 us
+// against 49 us for 64 tiles of 128x128, where the MAC rate model predicts ping-pong 22 % faster;
+// 128 tiles of 128 x 64 (one along M) run it in 43 us. sm90_schedule.hpp weighs that tile there
+// by a gate of its own (whole_considered), not by a term of this model.
 #pragma once
 
 #include <array>
@@ -111,8 +113,9 @@ struct Candidate {
 };
 
 // Rates: 1 for 128x256; 0.91 for 128x128 without a cluster and 0.58 for the ping-pong 64x128
-// (16-bit TN: fitted, above); 0.58 for the decode tile 128x64 (no cluster, Stream-K only: its
-// kernel runs no whole tiles), an assumption until measured: it loads the ping-pong tile's
+// (16-bit TN: fitted, above); 0.58 for the decode tile 128x64 (no cluster; Stream-K in this
+// table: the dispatch weighs its whole tiles only where M fits one tile, sm90_schedule.hpp's
+// whole_considered, with this rate), an assumption until measured: it loads the ping-pong tile's
 // operand bytes per MAC ((128 + 64) x 64 x 2 B per 128 x 64 x 64 MACs, 1/21 B, twice the
 // 128x256 tile's), and where it is chosen (N <= 64) the weight's DRAM bytes bound both; 0.81 for
 // 128x128 in clusters of 2 (1.5x the L2 bytes per MAC; first taken at 0.85, the favourable end of

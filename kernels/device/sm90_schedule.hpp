@@ -15,9 +15,13 @@
 //   Pingpong64x128               two consumer warpgroups each own 64 x 128 tiles, alternating,
 //                                without a cluster (16-bit TN)
 //   Cooperative128x64NoCluster   two consumer warpgroups share a 128 x 64 tile, without a
-//                                cluster (16-bit TN and FP8, per-tensor or block-scaled, under
-//                                Stream-K only: decode)
-// and a configuration (Sm90Config) adds the tile scheduler: whole tiles or Stream-K.
+//                                cluster (16-bit TN and FP8, per-tensor or block-scaled: decode
+//                                under Stream-K; over whole tiles where M fits one tile)
+// and a configuration (Sm90Config) adds the tile scheduler: whole tiles or Stream-K. A schedule
+// whose only listed kernel is a Stream-K one (128 x 64; TN 128 x 128 in clusters of 2) runs whole
+// tiles too: that kernel launched without a workspace plans whole tiles (its scheduler's
+// data-parallel plan, kernel/sm90_stream_k_tile_scheduler.hpp), with the same mainloop, epilogue
+// and refusals as a whole-tile instance, so no second instance is compiled for it.
 //
 // The rule (choose_schedule): the wave model's choice (gemm_selection.hpp, select_sm90) among
 // the whole-tile kernels the list (sm90_kernel_list.hpp) builds for the problem's types, majors
@@ -96,13 +100,15 @@ inline constexpr Schedule Schedule::Cooperative128x64NoCluster{Consumers::Cooper
 // The schedules of the kernel list, in the order the rule walks them (larger tiles first,
 // clusters first: near-ties keep the earlier).
 // (256 x 128 right after 128 x 256: the same tile area and rate, so that at a tie the default
-// keeps the problem; 128 x 64 last: it has the ping-pong tile's operand bytes per MAC, and no
-// whole-tile kernel)
+// keeps the problem; 128 x 64 before ping-pong 64 x 128: the same operand bytes per MAC and
+// rate, so the model ties them wherever their tile counts agree, and where 128 x 64 is weighed
+// over whole tiles (M in one tile: whole_considered) its one tile along M reads each row of B
+// once where ping-pong's two read it twice)
 inline constexpr std::array<Schedule, 8> kSchedules = {Schedule::Cooperative128x256,          Schedule::Cooperative256x128,
                                                        Schedule::Cooperative128x192,
                                                        Schedule::Cooperative128x160,          Schedule::Cooperative128x128,
-                                                       Schedule::Cooperative128x128NoCluster, Schedule::Pingpong64x128,
-                                                       Schedule::Cooperative128x64NoCluster};
+                                                       Schedule::Cooperative128x128NoCluster, Schedule::Cooperative128x64NoCluster,
+                                                       Schedule::Pingpong64x128};
 
 inline const char* to_string(Schedule s) {
   if (s == Schedule::Cooperative128x256) return "cooperative 128x256";
@@ -137,8 +143,15 @@ inline std::optional<device::sm90_set::KernelTraits> plain_kernel(Schedule s, co
 }
 // Whether the list has that kernel.
 inline bool built(Schedule s, const GemmArguments& g, bool stream_k) { return plain_kernel(s, g, stream_k).has_value(); }
-// Whether the list has a plain kernel (whole tiles, no fused activation) of schedule s for g.
-inline bool schedule_built(Schedule s, const GemmArguments& g) { return built(s, g, false); }
+// The list's plain kernel that runs schedule s over whole tiles for g: its whole-tile kernel, or
+// else its Stream-K kernel, which plans whole tiles when launched without a workspace (the
+// dispatch launches it so: device/sm90_instances.cu). Its traits say which (stream_k).
+inline std::optional<device::sm90_set::KernelTraits> whole_tile_kernel(Schedule s, const GemmArguments& g) {
+  if (auto whole = plain_kernel(s, g, false)) return whole;
+  return plain_kernel(s, g, true);
+}
+// Whether the list runs schedule s over whole tiles for g (plain: no fused activation).
+inline bool schedule_built(Schedule s, const GemmArguments& g) { return whole_tile_kernel(s, g).has_value(); }
 
 // Whether the list has a Stream-K kernel (no fused activation) of schedule s for g.
 inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s, g, true); }
@@ -149,9 +162,30 @@ inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s,
 // 160 pad nothing, 128-column tiles pad to 384, 256-column ones to 512); past four of its tiles
 // of tokens the tiles' padding differs little, and the choice would rest on wave quantization at
 // its assumed rate (gemm_selection.hpp) where the 128 x 256 and 128 x 128 kernels were measured.
+// The 128 x 64 tile over whole tiles (its Stream-K kernel without a workspace) where g's M fits
+// its one tile but not ping-pong's (64 < M <= 128; 16-bit TN): each row of B is then read by one
+// CTA, where ping-pong's two 64-row tiles read it twice and 128 x 128 tiles fill half as many
+// SMs (at M <= 64 ping-pong's one tile reads B once too, and 128 x 64 would compute as many
+// padding rows as rows: not measured, not weighed); the wave
+// model, which sees neither the re-reads nor DRAM, ties it with ping-pong (the same tiles, the
+// same rate) and kSchedules' order keeps it. Measured on an H200 (bf16 TN, D column-major, whole
+// tiles, each against cuBLAS in one process; bench/notes/sm90_tiles.md, "M in one tile"): 128 x
+// 8192 x 8192 0.93 of cuBLAS (ping-pong 0.78, 128 x 128 without a cluster 0.80), 128 x 6144 x
+// 4096 0.89 (0.79, 0.77); where 128 x 128 tiles fill a wave (128 x 14336 x 4096) the model keeps
+// them (0.95; 128 x 64 0.85); with half a wave of either (128 x 4096 x 14336) it loses, 0.59
+// against ping-pong's 0.67 (there the Stream-K kernels, given a workspace, are weighed as
+// before). Where M takes several tiles its tiles re-read B as any other tile
+// with fewer columns does (8192 x 128 x 8192: 0.78 against ping-pong's 0.94), and FP8's 128 x 64
+// kernels over whole tiles are not measured: the rule runs them there only when told (a forced
+// configuration or a tuning record).
 inline constexpr std::int64_t kMidTileMaxTokens = 640;
 inline bool whole_considered(Schedule s, const GemmArguments& g) {
-  return schedule_built(s, g) && (s != Schedule::Cooperative128x160 || g.n <= kMidTileMaxTokens);
+  if (!schedule_built(s, g)) return false;
+  if (s == Schedule::Cooperative128x160) return g.n <= kMidTileMaxTokens;
+  if (!plain_kernel(s, g, false))  // (whole tiles of a Stream-K kernel)
+    return s == Schedule::Cooperative128x64NoCluster && !is_fp8(g.element) && g.m > Schedule::Pingpong64x128.bm &&
+           g.m <= Schedule::Cooperative128x64NoCluster.bm;
+  return true;
 }
 
 // The wave model's candidate (gemm_selection.hpp) for schedule s's kernels with inputs of

@@ -374,7 +374,11 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128NoCluster, problem(100, 100, 100, e, Major::Col, Major::Row, e)));
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128NoCluster, problem(100, 100, 100, e, Major::Row, Major::Col, Element::F32)));
   }
-  CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x128, tn(100, 100, 100)));  // (TN 128x128 in clusters: Stream-K only)
+  // (TN 128x128 in clusters: a Stream-K kernel only, which runs whole tiles without a workspace;
+  // the rule weighs it only under Stream-K)
+  CHECK(!sm90::built(sm90::Schedule::Cooperative128x128, tn(100, 100, 100), false));
+  CHECK(sm90::whole_tile_kernel(sm90::Schedule::Cooperative128x128, tn(100, 100, 100))->stream_k);
+  CHECK(!sm90::whole_considered(sm90::Schedule::Cooperative128x128, tn(100, 100, 100)));
   // The decode kernel: 128x64 tiles, two consumer warpgroups, no cluster, Stream-K only, 16-bit
   // TN with D in the inputs' type
   constexpr set::KernelTraits dec = set::traits_of<set::Decode<set::bf16>>, dec16 = set::traits_of<set::Decode<set::f16>>;
@@ -386,7 +390,8 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
                 !sm90::runs_schedule(solo, sm90::Schedule::Cooperative128x64NoCluster));
   for (const Element e : {Element::BF16, Element::F16}) {
     CHECK(sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, tn(6144, 64, 4096, e)));
-    CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x64NoCluster, tn(6144, 64, 4096, e)));
+    CHECK(!sm90::built(sm90::Schedule::Cooperative128x64NoCluster, tn(6144, 64, 4096, e), false));
+    CHECK(sm90::whole_tile_kernel(sm90::Schedule::Cooperative128x64NoCluster, tn(6144, 64, 4096, e))->stream_k);
     CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, problem(6144, 64, 4096, e, Major::Col, Major::Row, e)));
     CHECK(!sm90::stream_k_built(sm90::Schedule::Cooperative128x64NoCluster, problem(6144, 64, 4096, e, Major::Row, Major::Col, Element::F32)));
   }
@@ -405,12 +410,14 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
     CHECK(!sm90::schedule_built(sm90::Schedule::Cooperative128x192, problem(3072, 3072, 3072, e, Major::Row, Major::Col, Element::F32)));
   }
   // gemm_tune's candidates for 16-bit TN: every whole-tile kernel (the column-major D's, then
-  // the row-major D's, run on the problem transposed), then the Stream-K ones (the 256x128
-  // kernel: bf16 only, whole tiles only)
+  // the row-major D's, run on the problem transposed; TN 128x128 in clusters of 2 and 128x64:
+  // their Stream-K kernels without a workspace), then the Stream-K ones (the 256x128 kernel:
+  // bf16 only, whole tiles only)
   using Config = sm90::Sm90Config;
   CHECK(sm90::built_configs(tn(1000, 1000, 1024, Element::BF16)) ==
         std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative256x128, false},
-                            {sm90::Schedule::Cooperative128x192, false}, {sm90::Schedule::Cooperative128x128NoCluster, false},
+                            {sm90::Schedule::Cooperative128x192, false}, {sm90::Schedule::Cooperative128x128, false},
+                            {sm90::Schedule::Cooperative128x128NoCluster, false}, {sm90::Schedule::Cooperative128x64NoCluster, false},
                             {sm90::Schedule::Pingpong64x128, false}, {sm90::Schedule::Cooperative128x192, false, Major::Row},
                             {sm90::Schedule::Cooperative128x256, true}, {sm90::Schedule::Cooperative128x192, true},
                             {sm90::Schedule::Cooperative128x128, true}, {sm90::Schedule::Cooperative128x64NoCluster, true},
@@ -418,7 +425,8 @@ TEST_CASE("sm90 kernel list: each kernel's traits from its type, and the schedul
   for (const Element e : {Element::F16})
     CHECK(sm90::built_configs(tn(1000, 1000, 1024, e)) ==
           std::vector<Config>{{sm90::Schedule::Cooperative128x256, false}, {sm90::Schedule::Cooperative128x192, false},
-                              {sm90::Schedule::Cooperative128x128NoCluster, false}, {sm90::Schedule::Pingpong64x128, false},
+                              {sm90::Schedule::Cooperative128x128, false}, {sm90::Schedule::Cooperative128x128NoCluster, false},
+                              {sm90::Schedule::Cooperative128x64NoCluster, false}, {sm90::Schedule::Pingpong64x128, false},
                               {sm90::Schedule::Cooperative128x192, false, Major::Row},
                               {sm90::Schedule::Cooperative128x256, true}, {sm90::Schedule::Cooperative128x192, true},
                               {sm90::Schedule::Cooperative128x128, true}, {sm90::Schedule::Cooperative128x64NoCluster, true},

@@ -282,6 +282,45 @@ std::vector<TD> output_of(const sm90_check::Problem<T, TD>& p) {
   return d;
 }
 
+// A schedule whose only listed kernel is a Stream-K one (128 x 64, no cluster) over whole tiles,
+// through the dispatch with that configuration: D against FP64 (poisoned first), then again with
+// a workspace the caller gives anyway (0xff bytes, more than the Stream-K plan would ask for),
+// bit for bit: the dispatch launches that kernel without the workspace, so its plan is whole
+// tiles either way (sm90_schedule.hpp, whole_tile_kernel).
+template <class T>
+int check_whole_of_stream_k(int64_t m, int64_t n, int64_t k, int64_t l, bool d_row, float beta) {
+  namespace k9 = kernels::sm90;
+  sm90_check::Problem<T> p(m, n, k, l, d_row, 1, beta, uint64_t(m * 5 + n * 11 + k * 13 + l), "TN");
+  const k9::Sm90Config whole{k9::Schedule::Cooperative128x64NoCluster, false};
+  p.poison();
+  const auto r1 = kernels::device::run_sm90(p.args, nullptr, whole);
+  SM90_CUDA(cudaDeviceSynchronize());
+  double rel = 0;
+  int64_t nans = 0;
+  const bool ok1 = r1 && p.verify(rel, nans);
+  const std::vector<T> first = output_of(p);
+  const size_t ws_bytes = size_t(64) << 20;
+  void* ws = nullptr;
+  SM90_CUDA(cudaMalloc(&ws, ws_bytes));
+  SM90_CUDA(cudaMemset(ws, 0xff, ws_bytes));
+  p.args.workspace = ws;
+  p.args.workspace_bytes = ws_bytes;
+  p.poison();
+  const auto r2 = kernels::device::run_sm90(p.args, nullptr, whole);
+  SM90_CUDA(cudaDeviceSynchronize());
+  cudaFree(ws);
+  const std::vector<T> second = output_of(p);
+  const bool same = r2 && second.size() == first.size() &&
+                    std::memcmp(second.data(), first.data(), first.size() * sizeof(T)) == 0;
+  const bool pass = ok1 && same;
+  std::printf("%-4s TN 128x64 whole tiles (its Stream-K kernel) %5lld x %5lld x %5lld x %lld D %s beta %g: %s (rel %.2e, %lld NaN, "
+              "%s)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, d_row ? "row" : "col",
+              beta, pass ? "ok" : "FAIL", rel, (long long)nans, same ? "the same bits with a workspace" : "DIFFERS with a workspace",
+              r1 && r2 ? "" : " ", r1 ? (r2 ? "" : r2.message.c_str()) : r1.message.c_str());
+  return pass ? 0 : 1;
+}
+
 // A Stream-K kernel of the list (Kernel: set::Split / set::SmallSplit / ...) run directly through its
 // entry, three times (launch_three_times), and D against the whole-tile kernel's (the dispatch without a workspace) over every
 // element. Where the plan shares nothing (workspace 0) the kernel runs whole tiles itself. The
@@ -619,6 +658,17 @@ int main(int argc, char** argv) {
       // 64 tokens through Llama-3 8B's qkv projection as torch runs it (D row-major: D^T is 6144 x 64)
       fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 64, 6144, 4096, 1, true, 1, 0);
       fails += check_rule<bfloat16_t>("stream-k cooperative 128x64 no cluster", 60, 10240, 8192, 1, true, 1, 0.5f);  // residue tokens, beta
+      // Its whole tiles (the same kernel without a workspace), forced: one tile along M, residues
+      // in M, N and K, beta, batches, a row-major D (transposed: M = 100), M in several tiles and a
+      // D TMA cannot store (M = 777: the direct epilogue), f16; then where the rule picks them
+      // (M in one 128-row tile, more than ping-pong's 64), through the dispatch.
+      fails += check_whole_of_stream_k<bfloat16_t>(128, 8192, 8192, 1, false, 0);
+      fails += check_whole_of_stream_k<bfloat16_t>(100, 3000, 1000, 2, false, 0.5f);
+      fails += check_whole_of_stream_k<bfloat16_t>(6000, 100, 2000, 1, true, 0);
+      fails += check_whole_of_stream_k<half_t>(777, 555, 328, 3, false, 0.5f);
+      fails += check_rule<bfloat16_t>("cooperative 128x64 no cluster", 128, 8192, 8192, 1, false, 1, 0);
+      fails += check_rule<half_t>("cooperative 128x64 no cluster", 100, 6144, 4096, 1, false, 1, 0.5f);
+      fails += check_rule<bfloat16_t>("cooperative 128x64 no cluster", 6144, 120, 4096, 1, true, 1, 0);
     }
     // The 128x192 kernels (clusters of 2, 16-bit TN), forced: whole tiles at the shape the rule
     // takes them for, residues in M, N and K (N = 2999: 15 tiles and 119 columns), batches,

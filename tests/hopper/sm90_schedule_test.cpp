@@ -344,6 +344,10 @@ TEST_CASE("sm90 schedule: the GPU test's rule lines name what the rule runs") {
       {14336, 64, 4096, false, Element::F16, "stream-k cooperative 128x64 no cluster"},
       {64, 6144, 4096, true, Element::BF16, "stream-k cooperative 128x64 no cluster"},
       {60, 10240, 8192, true, Element::BF16, "stream-k cooperative 128x64 no cluster"},
+      // M in one 128-row tile (more than ping-pong's 64): 128 x 64 whole tiles (the decode kernel without a workspace)
+      {128, 8192, 8192, false, Element::BF16, "cooperative 128x64 no cluster"},
+      {100, 6144, 4096, false, Element::F16, "cooperative 128x64 no cluster"},
+      {6144, 120, 4096, true, Element::BF16, "cooperative 128x64 no cluster"},
       {3072, 3072, 3072, false, Element::BF16, "cooperative 128x192"},
       {3001, 2999, 3000, false, Element::BF16, "cooperative 128x192"},
       {3072, 3072, 3072, true, Element::F16, "cooperative 128x192"},
@@ -407,6 +411,49 @@ TEST_CASE("sm90 decode kernel: the rule takes it at the suite's decode shapes an
   GemmArguments y = tn(64, 6144, 4096);
   y.c.major = Major::Row;
   CHECK(sm90::choose_stream_k(sm90::as_column_major_d(y), 132) == Schedule::Cooperative128x64NoCluster);
+}
+
+TEST_CASE("sm90 128 x 64 whole tiles: where M fits that tile but not ping-pong's, and nowhere else") {
+  // Its only kernel is the decode kernel (Stream-K), which the dispatch launches without a
+  // workspace: whole tiles.
+  const GemmArguments issue = tn(128, 8192, 8192);
+  REQUIRE(sm90::whole_tile_kernel(Schedule::Cooperative128x64NoCluster, issue).has_value());
+  CHECK(sm90::whole_tile_kernel(Schedule::Cooperative128x64NoCluster, issue)->stream_k);
+  CHECK(sm90::config_built({Schedule::Cooperative128x64NoCluster, false}, issue));
+  CHECK(sm90::config_of(128, 64, {1, 1}, Decomposition::DataParallel) == sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, false});
+  // bench/notes/sm90_tiles.md, "M in one tile" (H200, whole tiles against cuBLAS): 128 x 8192 x
+  // 8192 0.93 (ping-pong 0.78, 128 x 128 no cluster 0.80); 128 x 6144 x 4096 0.89 (0.79, 0.77);
+  // 128 x 14336 x 4096, a wave of 128 x 128 tiles: 0.85 against their 0.95, the model's pick.
+  for (const Element e : {Element::BF16, Element::F16}) {
+    for (const int64_t m : {65, 100, 128}) {
+      INFO(m << " rows");
+      CHECK(sm90::choose_schedule(tn(m, 8192, 8192, 1, e), 132) == Schedule::Cooperative128x64NoCluster);
+      CHECK(sm90::choose_schedule(tn(m, 6144, 4096, 1, e), 132) == Schedule::Cooperative128x64NoCluster);
+      CHECK(sm90::choose_config(tn(m, 8192, 8192, 1, e), 132) == sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, false});
+    }
+    CHECK(sm90::choose_schedule(tn(128, 14336, 4096, 1, e), 132) == Schedule::Cooperative128x128NoCluster);
+  }
+  // Nowhere else: M in ping-pong's one tile, or in several 128-row tiles (each re-reads B); another
+  // major, D type or input type; the row-major D's orientation, whose kernels have no such tile.
+  for (const Layer& l : suite_layers) {
+    for (const int64_t m : {int64_t(1), int64_t(64), int64_t(129), l.out}) CHECK(!sm90::whole_considered(Schedule::Cooperative128x64NoCluster, tn(m, l.out, l.in)));
+    CHECK(sm90::choose_schedule(tn(l.out, 128, l.in), 132) != Schedule::Cooperative128x64NoCluster);
+    CHECK(!sm90::whole_considered(Schedule::Cooperative128x64NoCluster, problem(128, l.out, l.in, 1, Element::BF16, Major::Col, Major::Row)));
+    GemmArguments f32d = tn(128, l.out, l.in);
+    f32d.epilogue.output = Element::F32;
+    CHECK(!sm90::whole_considered(Schedule::Cooperative128x64NoCluster, f32d));
+    CHECK(!sm90::whole_considered(Schedule::Cooperative128x64NoCluster, tn(128, l.out, l.in, 1, Element::E4M3)));
+  }
+  CHECK(sm90::choose_schedule(tn(1000, 1000, 1000), 132) == Schedule::Pingpong64x128);
+  // The Stream-K choice is the model's as before: its whole-tile candidate ties ping-pong's.
+  CHECK(whole_efficiency(Schedule::Cooperative128x64NoCluster, issue, 132) == whole_efficiency(Schedule::Pingpong64x128, issue, 132));
+  // Y = X W^T with 128 tokens and Y row-major (torch's linear) runs as D^T: M the weight's rows,
+  // the tokens along N; not this tile. Its transpose, Y column-major, is the issue's shape.
+  GemmArguments y = tn(128, 8192, 8192);
+  y.c.major = Major::Row;
+  CHECK(sm90::choose_config(y, 132).schedule != Schedule::Cooperative128x64NoCluster);
+  y.c.major = Major::Col;
+  CHECK(sm90::choose_config(y, 132).schedule == Schedule::Cooperative128x64NoCluster);
 }
 
 TEST_CASE("sm90 decode kernel: its Stream-K plan shares every weight tile's k-loop over all SMs") {
@@ -723,7 +770,12 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   const GemmArguments t = sm90::as_column_major_d(block_scaled(64, 7168, 16384));
   REQUIRE((t.m == 7168 && t.n == 64 && t.c.major == Major::Col && t.scale_mode == ScaleMode::Block));
   CHECK(sm90::stream_k_built(Schedule::Cooperative128x64NoCluster, t));
-  CHECK(!sm90::schedule_built(Schedule::Cooperative128x64NoCluster, t));  // (Stream-K only)
+  // (a Stream-K kernel only, which also runs whole tiles, launched without a workspace; FP8's
+  // whole 128 x 64 tiles are not measured: the rule never weighs them, a forced configuration may)
+  CHECK(sm90::schedule_built(Schedule::Cooperative128x64NoCluster, t));
+  CHECK(sm90::whole_tile_kernel(Schedule::Cooperative128x64NoCluster, t)->stream_k);
+  CHECK(!sm90::whole_considered(Schedule::Cooperative128x64NoCluster, t));
+  CHECK(!sm90::whole_considered(Schedule::Cooperative128x64NoCluster, sm90::as_column_major_d(block_scaled(7168, 64, 16384))));
   CHECK(sm90::stream_k_considered(Schedule::Cooperative128x64NoCluster, t));
   // The bench's rows (sm90_bench --fp8 --scales block): 64 tokens through 7168 x 16384, 56
   // weight tiles of 128 rows for 132 SMs, each k-loop shared: the decode tile, whose k-tile is
@@ -790,7 +842,10 @@ TEST_CASE("sm90 block-scaled FP8 decode kernel: the rule at few tokens") {
   const std::vector<sm90::Sm90Config> built = sm90::built_configs(t);
   CHECK(std::find(built.begin(), built.end(), *config) != built.end());
   CHECK(std::find(built.begin(), built.end(), sm90::Sm90Config{Schedule::Cooperative128x128, true}) != built.end());
-  CHECK(built.size() == 5);  // whole 128 x 192 and 128 x 128, both Stream-K kernels, and the row-major D's 128 x 128
+  CHECK(std::find(built.begin(), built.end(), sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, false}) != built.end());
+  // whole 128 x 192, 128 x 128 and 128 x 64 (the decode kernel without a workspace), both Stream-K
+  // kernels, and the row-major D's 128 x 128
+  CHECK(built.size() == 6);
 }
 
 TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel and the rule") {
@@ -854,7 +909,7 @@ TEST_CASE("sm90 block-scaled FP8 for many tokens: the 128 x 192 kernel and the r
     RC_ASSERT(chosen.d == Major::Col);
     double best = 0, mine = -1;
     for (const Schedule s : sm90::kSchedules) {
-      if (!sm90::schedule_built(s, g)) continue;
+      if (!sm90::whole_considered(s, g)) continue;
       const sm90::Candidate c = sm90::candidate_of(s, Element::E4M3, sm90::Schedulers::DataParallel);
       const sm90::GemmShape sh = sm90::shape_of(g);
       const double e = sm90::predict(c, sh, 132, sm90::scheduler_for(c, sh, 132, false)).efficiency;
@@ -934,7 +989,8 @@ TEST_CASE("sm90 per-tensor FP8 at few tokens: the kernels built and the rule's g
   // bf16 only. Not 128 x 128 without a cluster (measured no faster than the clustered Stream-K
   // kernel at 128 tokens).
   CHECK(sm90::stream_k_built(Schedule::Cooperative128x64NoCluster, t64));
-  CHECK(!sm90::schedule_built(Schedule::Cooperative128x64NoCluster, t64));
+  CHECK(sm90::whole_tile_kernel(Schedule::Cooperative128x64NoCluster, t64)->stream_k);  // (its Stream-K kernel, without a workspace)
+  CHECK(!sm90::whole_considered(Schedule::Cooperative128x64NoCluster, sm90::as_column_major_d(per_tensor(7168, 64, 16384))));
   CHECK(!sm90::stream_k_built(Schedule::Cooperative128x128NoCluster, t64));
   CHECK(!sm90::schedule_built(Schedule::Cooperative128x128NoCluster, t64));
   CHECK(sm90::schedule_built(Schedule::Cooperative128x160, t64));
@@ -979,9 +1035,9 @@ TEST_CASE("sm90 per-tensor FP8 at few tokens: the kernels built and the rule's g
   CHECK(sm90::to_string(kFp8Mid) == "cooperative 128x160");
   const std::vector<sm90::Sm90Config> built = sm90::built_configs(t64);
   for (const sm90::Sm90Config& c : {kFp8Decode, kFp8StreamK128, kFp8Mid}) CHECK(std::find(built.begin(), built.end(), c) != built.end());
-  // whole 128 x 256, 128 x 160 and 128 x 128; Stream-K 128 x 256, 128 x 128 in clusters of 2, and
-  // the decode tile
-  CHECK(built.size() == 6);
+  // whole 128 x 256, 128 x 160, 128 x 128 and 128 x 64 (the decode kernel without a workspace);
+  // Stream-K 128 x 256, 128 x 128 in clusters of 2, and the decode tile
+  CHECK(built.size() == 7);
   // Rowwise scales: whole 128 x 160 tiles (its epilogue scales rows and columns as the others'),
   // never the Stream-K kernels.
   GemmArguments rw = t64;
