@@ -29,6 +29,7 @@ const char* sm90_schedule(const GemmArguments& args);
 // The same three with the configuration given instead of chosen (gemm_tune times each of
 // sm90::built_configs(args), either orientation): Unsupported where the list builds no kernel of
 // that configuration for args; the Stream-K kernel declines without its workspace, as above.
+// args are the caller's, refused (workspace 0) where tessera::gemm's check_arguments refuses them.
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream, const sm90::Sm90Config& config);
 std::size_t sm90_workspace_size(const GemmArguments& args, const sm90::Sm90Config& config);
 

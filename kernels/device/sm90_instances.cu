@@ -185,7 +185,11 @@ const char* sm90_schedule(const GemmArguments& args) {
 
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream) { return run_choice(choose(args), stream); }
 
+// (the caller's arguments checked as tessera::gemm checks them: a configuration is chosen on
+// the kernels' orientation, in which a problem the caller may not pose, e.g. block scales with a
+// column-major D, reads as another one that the kernel would run)
 GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream, const sm90::Sm90Config& config) {
+  if (auto r = check_arguments(args); !r) return r;
   const Choice c = choose(args, &config);
   if (!c.whole) return c.refusal;
   if (auto r = c.whole.can_implement(c.whole_args); !r) return r;
@@ -193,6 +197,7 @@ GemmResult run_sm90(const GemmArguments& args, cudaStream_t stream, const sm90::
 }
 
 std::size_t sm90_workspace_size(const GemmArguments& args, const sm90::Sm90Config& config) {
+  if (!check_arguments(args)) return 0;
   const Choice c = choose(args, &config);
   return c.whole && c.first_splits ? c.first.workspace_size(c.first_args) : 0;
 }

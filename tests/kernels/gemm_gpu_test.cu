@@ -1090,6 +1090,64 @@ void run_fp8_scaled_cases(std::uint64_t seed, bool sm90) {
     run_fp8_scaled_case<__nv_bfloat16>(cs, next(), tol16, !sm90);
 }
 
+// A configuration forced through the device entry (gemm_tune's and the bench's path) on the
+// caller's arguments that tessera::gemm refuses: block scales with a column-major D (found by
+// the drawn problems, seed 922163391: the 128 x 64 kernel ran such a problem as its transpose,
+// A's row scales read as B's blocks, 2.1 million elements wrong). Every configuration the list
+// builds for the kernels' orientation of those arguments must refuse them with gemm's reason,
+// ask for no workspace and leave D's bytes as they were.
+void run_forced_refusals() {
+  const std::int64_t M = 2559, N = 832, K = 42, ld_k = 48, ldd = 2560;
+  std::uint8_t *A = nullptr, *B = nullptr;
+  float *SA = nullptr, *SB = nullptr;
+  __nv_bfloat16* D = nullptr;
+  const std::int64_t kb = (K + 127) / 128, ld_sa = 2572;
+  TESSERA_CUDA_CHECK(cudaMalloc(&A, M * ld_k));
+  TESSERA_CUDA_CHECK(cudaMalloc(&B, N * ld_k));
+  TESSERA_CUDA_CHECK(cudaMalloc(&SA, ld_sa * kb * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&SB, ((N + 127) / 128) * kb * sizeof(float)));
+  TESSERA_CUDA_CHECK(cudaMalloc(&D, ldd * N * sizeof(__nv_bfloat16)));
+  TESSERA_CUDA_CHECK(cudaMemset(A, 0x38, M * ld_k));
+  TESSERA_CUDA_CHECK(cudaMemset(B, 0x38, N * ld_k));
+  fill_value<<<512, 256>>>(D, ldd * N, NAN);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+  tk::GemmArguments g;
+  g.m = M; g.n = N; g.k = K;
+  g.element = tk::Element::E4M3;
+  g.a = {A, tk::Major::Row, ld_k, 0};
+  g.b = {B, tk::Major::Col, ld_k, 0};
+  g.c = {nullptr, tk::Major::Col, ldd, 0};
+  g.d = D;
+  g.ldd = ldd;
+  g.alpha = 1.75f;
+  g.scale_mode = tk::ScaleMode::Block;
+  g.scale_a = SA;
+  g.scale_b = SB;
+  g.ld_scale_a = ld_sa;
+  const tk::GemmResult by_gemm = tk::gemm(g);
+  std::vector<unsigned char> before(std::size_t(ldd * N) * 2), after(before.size());
+  TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+  TESSERA_CUDA_CHECK(cudaMemcpy(before.data(), D, before.size(), cudaMemcpyDeviceToHost));
+  const std::vector<tk::sm90::Sm90Config> configs = tk::sm90::built_configs(g);
+  int refused = 0;
+  for (const tk::sm90::Sm90Config& c : configs) {
+    const tk::GemmResult r = tk::device::run_sm90(g, nullptr, c);
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    TESSERA_CUDA_CHECK(cudaMemcpy(after.data(), D, after.size(), cudaMemcpyDeviceToHost));
+    const bool ok = !r && r.status == by_gemm.status && r.message == by_gemm.message && tk::device::sm90_workspace_size(g, c) == 0 &&
+                    before == after;
+    if (!ok)
+      std::printf("FAIL forced %s on block scales with a column-major D: %s (%s)%s\n", tk::sm90::to_string(c).c_str(),
+                  r ? "ran" : "refused", r.message.c_str(), before == after ? "" : ", D changed");
+    refused += ok;
+  }
+  const bool ok = !by_gemm && by_gemm.message.find("row-major D") != std::string::npos && refused == int(configs.size());
+  std::printf("%s forced configurations refuse block scales with a column-major D as gemm does (%d of %zu): %s\n", ok ? "PASS" : "FAIL",
+              refused, configs.size(), by_gemm.message.c_str());
+  ok ? ++passed : ++failures;
+  for (void* p : {(void*)A, (void*)B, (void*)SA, (void*)SB, (void*)D}) TESSERA_CUDA_CHECK(cudaFree(p));
+}
+
 // ---- grouped GEMM (tessera::gemm_grouped; sm_90 only). Each group's D_g against the FP64
 // reference of its own operands, one relative error over all groups; D poisoned with NaN
 // where a group writes, the sentinel everywhere else (padding columns, rows no group owns,
@@ -1609,6 +1667,7 @@ int main() {
   if (!quick && (all || (fp8_named && !one_group))) run_fp8_cases(seed, major == 9);
   if (!quick && (all || (fp8_named && only != "fp8_out") || fp8_scaled_case_named(only))) run_fp8_scaled_cases(seed, major == 9);
   if (!quick && (all || (fp8_named && (!one_group || only == "fp8_out")))) run_fp8_out_cases(seed, major == 9);
+  if (!quick && (all || fp8_named || only == "forced_refusals")) run_forced_refusals();
   std::printf("%d passed, %d failed (seed %llu)\n", passed, failures, (unsigned long long)seed);
   return failures == 0 ? 0 : 1;
 }
