@@ -86,6 +86,8 @@ Pick choose(const std::vector<Option>& opts, const GemmShape& s) {
   Pick best;
   for (const Option& o : opts) {
     if (o.stream_k) continue;
+    // (the dispatch's gates on its whole tiles: sm90_schedule.hpp, whole_considered)
+    if (o.config && !whole_considered(o.config->schedule, oriented(problem_of(s), o.config->d))) continue;
     const double e = eff_of(o, s);
     if (!best.o || e > best.eff * (1 + kSelectionMargin)) best = {&o, e};
   }
