@@ -95,13 +95,11 @@ Choice choose(const GemmArguments& args, const sm90::Sm90Config* forced = nullpt
   c.whole_args = sm90::oriented(args, whole_config.d);
   const GemmArguments& g = c.whole_args;
   auto plain_of = [&](set::KernelTraits const& t) { return set::takes_types(t, g) && sm90::runs_schedule(t, whole_config.schedule); };
-  c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && !t.stream_k && t.fused == Activation::Identity; });
-  if (!c.whole) {
-    // (a schedule whose only kernel is a Stream-K one: that kernel without a workspace plans
-    // whole tiles, sm90_schedule.hpp's whole_tile_kernel)
-    c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && t.stream_k && t.fused == Activation::Identity; });
-    c.whole_args.workspace = nullptr;
-    c.whole_args.workspace_bytes = 0;
+  // (the schedule's whole-tile kernel, or its Stream-K one, which plans whole tiles when
+  // launched without a workspace: sm90_schedule.hpp's whole_tile_kernel)
+  if (const auto whole = sm90::whole_tile_kernel(whole_config.schedule, g)) {
+    c.whole = listed([&](set::KernelTraits const& t) { return plain_of(t) && t.stream_k == whole->stream_k && t.fused == Activation::Identity; });
+    if (whole->stream_k) c.whole_args.workspace = nullptr, c.whole_args.workspace_bytes = 0;
   }
   // (a record's kernel that refuses these arguments for a reason of its own, which the key
   // does not name: the rule decides, as it would without the record, rather than the record

@@ -180,9 +180,10 @@ inline bool stream_k_built(Schedule s, const GemmArguments& g) { return built(s,
 // configuration or a tuning record).
 inline constexpr std::int64_t kMidTileMaxTokens = 640;
 inline bool whole_considered(Schedule s, const GemmArguments& g) {
-  if (!schedule_built(s, g)) return false;
+  const auto kernel = whole_tile_kernel(s, g);
+  if (!kernel) return false;
   if (s == Schedule::Cooperative128x160) return g.n <= kMidTileMaxTokens;
-  if (!plain_kernel(s, g, false))  // (whole tiles of a Stream-K kernel)
+  if (kernel->stream_k)  // (whole tiles of a Stream-K kernel)
     return s == Schedule::Cooperative128x64NoCluster && !is_fp8(g.element) && g.m > Schedule::Pingpong64x128.bm &&
            g.m <= Schedule::Cooperative128x64NoCluster.bm;
   return true;
