@@ -177,7 +177,11 @@ template <> struct ProbeTile<7> { using type = s9::PingpongGemm<bfloat16_t, 128>
 template <> struct ProbeTile<8> { using type = TileKernel<tuple<_128, _64, _64>, 1>; static constexpr const char* name = "cooperative 128x64 c1"; };
 template <> struct ProbeTile<9> { using type = TileKernel<tuple<_128, _64, _64>, 2>; static constexpr const char* name = "cooperative 128x64 c2"; };
 template <> struct ProbeTile<10> { using type = PingpongTile<64, 64, 1>; static constexpr const char* name = "ping-pong 64x64 c1"; };
-inline constexpr int probe_tiles = 11;
+// The 64 x 128 ping-pong tile in clusters of 2 along M: the pair shares B's 128 rows (16 KiB a
+// k-tile, 8 KiB each by multicast), so each CTA moves 16 KiB from L2 per k-tile where the 128 x 64
+// tile moves 24 (the small tiles' limit: L2-to-SM bytes, bench/notes/sm90_tiles.md).
+template <> struct ProbeTile<11> { using type = PingpongTile<64, 128, 2>; static constexpr const char* name = "ping-pong 64x128 c2"; };
+inline constexpr int probe_tiles = 12;
 
 }  // namespace
 
