@@ -179,7 +179,9 @@ template <> struct ProbeTile<9> { using type = TileKernel<tuple<_128, _64, _64>,
 template <> struct ProbeTile<10> { using type = PingpongTile<64, 64, 1>; static constexpr const char* name = "ping-pong 64x64 c1"; };
 // The 64 x 128 ping-pong tile in clusters of 2 along M: the pair shares B's 128 rows (16 KiB a
 // k-tile, 8 KiB each by multicast), so each CTA moves 16 KiB from L2 per k-tile where the 128 x 64
-// tile moves 24 (the small tiles' limit: L2-to-SM bytes, bench/notes/sm90_tiles.md).
+// tile moves 24: the probe of whether those bytes set the small tiles' pace (they do not alone:
+// the pair waits on its peer at each k-tile; bench/notes/sm90_tiles.md, "What limits the small
+// tiles").
 template <> struct ProbeTile<11> { using type = PingpongTile<64, 128, 2>; static constexpr const char* name = "ping-pong 64x128 c2"; };
 inline constexpr int probe_tiles = 12;
 
