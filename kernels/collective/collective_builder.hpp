@@ -4,7 +4,7 @@
 //                                      ElementA, MajorA, AlignA,        // element, KMajor|MNMajor, elements
 //                                      ElementB, MajorB, AlignB,
 //                                      ElementAccumulator, TileShape,   // tuple<C<BM>, C<BN>, C<BK>>
-//                                      ClusterShape,                    // tuple<C<M>, _1, _1>
+//                                      ClusterShape,                    // tuple<C<M>, C<N>, _1> (M or N is 1)
 //                                      StageCount, Schedule>;           // StageCountAuto, ScheduleAuto
 //   using Epilogue = CollectiveEpilogueBuilder<Mainloop, ElementD, AlignD, EpilogueScheduleAuto>;
 //   Mainloop::CollectiveOp, Epilogue::CollectiveOp: the collectives tessera's kernels run;
@@ -492,11 +492,17 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
   static constexpr int ConsumerWarpgroups = Pingpong ? 1 : builder_detail::min_int(BM / 64, 2);
   // The TMA-store epilogue's staging sets: ping-pong's two consumers store different tiles at once.
   static constexpr int EpilogueSlots = Pingpong ? 2 : 1;
+  // Clusters along M share B by multicast, clusters along N share A (cooperative kernels on
+  // whole-tile schedulers: Stream-K's and split-K's workspace slots count CTAs along M).
   static constexpr int ClusterM = builder_detail::extent<ClusterShape, 0>;
-  static_assert(builder_detail::extent<ClusterShape, 1> == 1 && builder_detail::extent<ClusterShape, 2> == 1,
-                "CollectiveBuilder (SM90 tensor op): clusters along M only (they share B by multicast)");
+  static constexpr int ClusterN = builder_detail::extent<ClusterShape, 1>;
+  static_assert(builder_detail::extent<ClusterShape, 2> == 1 && (ClusterM == 1 || ClusterN == 1),
+                "CollectiveBuilder (SM90 tensor op): clusters along M (they share B by multicast) or along N (they share A)");
   static_assert(ClusterM == 1 || ClusterM == 2 || ClusterM == 4, "CollectiveBuilder (SM90 tensor op): clusters of 1, 2 or 4 CTAs");
+  static_assert(ClusterN == 1 || ClusterN == 2 || ClusterN == 4, "CollectiveBuilder (SM90 tensor op): clusters of 1, 2 or 4 CTAs");
+  static_assert(ClusterN == 1 || !Pingpong, "CollectiveBuilder (SM90 tensor op, ping-pong): clusters along M only");
   static_assert(BN % (8 * ClusterM) == 0, "CollectiveBuilder (SM90 tensor op): the B tile splits into whole 8-row parts per cluster CTA");
+  static_assert(BM % (8 * ClusterN) == 0, "CollectiveBuilder (SM90 tensor op): the A tile splits into whole 8-row parts per cluster CTA");
   // Swizzle: each operand's smem atom is contiguous along K (K-major: BK elements) or MN
   // (MN-major: the tile's BM or BN); one swizzle for both, the widest that divides both.
   static constexpr int contiguous_a = (std::is_same_v<MajorA, KMajor> ? BK : BM) * Bytes;
@@ -541,7 +547,8 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                                         Stages, ConsumerWarpgroups, ClusterM, BlockScaled,
                                         Alternating ? sm90::ConsumerIssue::Alternating : sm90::ConsumerIssue::Together,
                                         RowsOfA ? sm90::ScaledRows::RowsOfA : sm90::ScaledRows::RowsOfB,
-                                        UnderNextKTile ? sm90::BlockPromotion::UnderNextKTile : sm90::BlockPromotion::AfterWait>>;
+                                        UnderNextKTile ? sm90::BlockPromotion::UnderNextKTile : sm90::BlockPromotion::AfterWait,
+                                        ClusterN>>;
   using CollectiveOp = sm90::CollectiveMainloopSm90TmaWgmma<Policy, tuple<C<BM>, C<BN>, C<BK>>, Element,
                                                             builder_detail::gmma_major<MajorA>,
                                                             builder_detail::gmma_major<MajorB>, SwizzleBytes, ElementB_>;

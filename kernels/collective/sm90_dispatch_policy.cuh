@@ -17,6 +17,9 @@ constexpr bool registers_fit(int producer_registers, int consumer_warpgroups, in
 // the producer gives registers away (setmaxnreg) to the consumers' accumulators.
 // ClusterM CTAs of a cluster take ClusterM consecutive M-tiles of one N column: each loads
 // 1/ClusterM of the shared B tile and multicasts it to all of them (L2 reads of B / ClusterM).
+// Or ClusterN CTAs take ClusterN consecutive N-tiles of one M row and share the A tile the same
+// way (L2 reads of A / ClusterN): the cluster shares the larger operand where BM > BN. A
+// cluster runs along one of the two (ClusterM or ClusterN is 1).
 // BlockScaled_ (FP8 with DeepSeek-V3's block scales, ScaleMode::Block): each 128-element k-tile
 // accumulates into a fragment of its own, which the consumers scale by the tile's row and block
 // scales and add into the accumulators (a compile-time branch of the mainloop: the other
@@ -54,13 +57,16 @@ enum class BlockPromotion { AfterWait, UnderNextKTile };
 
 template <int Stages_, int ConsumerWarpgroups_ = 2, int ClusterM_ = 1, bool BlockScaled_ = false,
           ConsumerIssue Issue_ = ConsumerIssue::Together, ScaledRows Rows_ = ScaledRows::RowsOfB,
-          BlockPromotion Promotion_ = BlockPromotion::AfterWait>
+          BlockPromotion Promotion_ = BlockPromotion::AfterWait, int ClusterN_ = 1>
 struct MainloopTmaWarpSpecializedCooperative {
   static_assert(Stages_ >= 2, "a TMA pipeline needs at least 2 stages to overlap copies with math");
   static_assert(ClusterM_ == 1 || ClusterM_ == 2 || ClusterM_ == 4, "clusters of 1, 2 or 4 CTAs along M");
+  static_assert(ClusterN_ == 1 || ClusterN_ == 2 || ClusterN_ == 4, "clusters of 1, 2 or 4 CTAs along N");
+  static_assert(ClusterM_ == 1 || ClusterN_ == 1, "a cluster runs along M or along N");
   static constexpr int Stages = Stages_;
   static constexpr int ConsumerWarpgroups = ConsumerWarpgroups_;
   static constexpr int ClusterM = ClusterM_;
+  static constexpr int ClusterN = ClusterN_;
   static constexpr bool BlockScaled = BlockScaled_;
   static constexpr ConsumerIssue Issue = Issue_;
   static constexpr ScaledRows Rows = Rows_;
@@ -91,6 +97,7 @@ struct MainloopTmaWarpSpecializedPingpong {
   static constexpr int ConsumerWarpgroups = 1;  // per tile
   static constexpr int MathWarpgroups = 2;      // per CTA, alternating tiles
   static constexpr int ClusterM = ClusterM_;
+  static constexpr int ClusterN = 1;
   static constexpr bool BlockScaled = false;
   static constexpr ConsumerIssue Issue = ConsumerIssue::Together;
   static constexpr ScaledRows Rows = ScaledRows::RowsOfB;

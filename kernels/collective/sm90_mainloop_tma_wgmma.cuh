@@ -149,14 +149,24 @@ struct CollectiveMainloopSm90TmaWgmma {
   static_assert(int(cosize(smem_a.inner())) * Bits / 8 == Stages * stage_a_bytes, "stages lie one after another");
   static_assert(stage_a_bytes % 1024 == 0 && stage_b_bytes % 1024 == 0, "each stage starts on the swizzle's 1 KiB repeat");
 
-  // B in a cluster: CTA r loads part r of the B tile, (BN / ClusterM) x BK, multicast.
+  // A cluster along M shares B: CTA r loads part r of the B tile, (BN / ClusterM) x BK, multicast
+  // to all. A cluster along N shares A the same way: part r of the A tile, (BM / ClusterN) x BK.
   static constexpr int ClusterM = Policy::ClusterM;
+  static constexpr int ClusterN = Policy::ClusterN;
+  static constexpr int ClusterSize = ClusterM * ClusterN;
+  static_assert(ClusterM == 1 || ClusterN == 1, "a cluster runs along M or along N");
   static_assert(BN % (8 * ClusterM) == 0, "the B tile splits into whole 8-row parts");
+  static_assert(BM % (8 * ClusterN) == 0, "the A tile splits into whole 8-row parts");
+  static_assert(!BlockScaled || ClusterN == 1, "block scales: clusters along M (the scales' copies follow the CTA's A tile)");
+  static constexpr auto part_a = GMMA::make_smem_layout<Bits, MajorA, SwizzleBytes>(
+      make_shape(C<BM / ClusterN>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorA>{}));
   static constexpr auto part_b = GMMA::make_smem_layout<Bits, MajorB, SwizzleBytes>(
       make_shape(C<BN / ClusterM>{}, C<BK>{}), take<0, 2>(AtomOrder<MajorB>{}));
   static constexpr int MaxBoxes = 4;
+  using TmaOpA = std::conditional_t<ClusterN == 1, SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST>;
   using TmaOpB = std::conditional_t<ClusterM == 1, SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST>;
-  // Each operand's TMA arrangements (stage_a, and part_b: this CTA's part of the B tile). The
+  // Each operand's TMA arrangements (part_a and part_b: this CTA's part of the operand's tile,
+  // the whole tile where the cluster does not share it). The
   // device adapter picks one per operand (Params::arrangement_x) from plan() and the producer
   // issues the same plan's boxes with every box property an immediate (copy_static over
   // BoxesOf). The boxes are evaluated at compile time in device code only; the host derives
@@ -166,14 +176,14 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr bool KMajorA = MajorA == GMMA::Major::K, KMajorB = MajorB == GMMA::Major::K;
   template <int Operand>
   static constexpr Plan make_plan(TmaArrangement arrangement) {
-    if constexpr (Operand == 0) return make_tma_plan<MaxBoxes, Bits>(stage_a, KMajorA, BM, BK, arrangement);
+    if constexpr (Operand == 0) return make_tma_plan<MaxBoxes, Bits>(part_a, KMajorA, BM / ClusterN, BK, arrangement);
     else return make_tma_plan<MaxBoxes, Bits>(part_b, KMajorB, BN / ClusterM, BK, arrangement);
   }
   template <int Operand, TmaArrangement Arrangement>
   using BoxesOf = std::conditional_t<
-      Operand == 0, TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(stage_a)>, KMajorA, BM, BK, Arrangement>,
+      Operand == 0, TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(part_a)>, KMajorA, BM / ClusterN, BK, Arrangement>,
       TmaPlanBoxes<MaxBoxes, Bits, std::remove_cvref_t<decltype(part_b)>, KMajorB, BN / ClusterM, BK, Arrangement>>;
-  static_assert(is_static_v<std::remove_cvref_t<decltype(stage_a)>> && is_static_v<std::remove_cvref_t<decltype(part_b)>>,
+  static_assert(is_static_v<std::remove_cvref_t<decltype(part_a)>> && is_static_v<std::remove_cvref_t<decltype(part_b)>>,
                 "the stage tiles are static (their types name them, as TmaPlanBoxes needs)");
   // (host) operand 0 (A) or 1 (B).
   static const Plan& plan(int operand, TmaArrangement arrangement) {
@@ -190,7 +200,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   using PipelineState = pipeline::PipelineState<Stages>;
   // Empty barriers count one arrival per consumer warp (each warp's lane 0 after its wgmma
   // wait) of every CTA in the cluster: each CTA's producer writes into all of their stages.
-  static constexpr int ConsumerArrivals = GMMA::warpgroup_threads / 32 * ConsumerWarpgroups * ClusterM;
+  static constexpr int ConsumerArrivals = GMMA::warpgroup_threads / 32 * ConsumerWarpgroups * ClusterSize;
 
   using SharedStorage = MainloopSharedStorage<stage_a_bytes, stage_b_bytes, Stages, stage_scale_bytes>;
   static_assert(stage_a_bytes == BM * BK * Bits / 8 && stage_b_bytes == BN * BK * Bits / 8,
@@ -203,7 +213,9 @@ struct CollectiveMainloopSm90TmaWgmma {
     CUtensorMap map_b;
     TmaArrangement arrangement_a = TmaArrangement::per_mode;  // plan(0, ·), BoxesOf<0, ·>
     TmaArrangement arrangement_b = TmaArrangement::per_mode;  // the same for part_b (the whole B tile without a cluster)
-    uint32_t part_b_offset[ClusterM] = {};  // where part r starts in a stage of B (bytes)
+    // Where part r of the shared operand's tile starts in its stage (bytes): B's along M, A's
+    // along N (0 without a cluster).
+    uint32_t part_offset[ClusterSize] = {};
     int k_tiles = 0;
     // Block-scaled only: the row scales (B's: (N, ceil(K/128)); RowsOfA, A's: (M, ceil(K/128)))
     // with strides (1, ld), and the other operand's block scales (A's (ceil(M/128), ceil(K/128));
@@ -361,7 +373,7 @@ struct CollectiveMainloopSm90TmaWgmma {
   // The first row scale of a stage's copy for CTA tile (m, n): B's row n BN, or A's row m BM.
   __host__ __device__ static constexpr int32_t scaled_row0(int64_t m, int64_t n) { return int32_t(RowsOfA ? m * BM : n * BN); }
 
-  // The tensor maps of A and B in the arrangements bind() chose, each CTA's part of the B
+  // The tensor maps of A and B in the arrangements bind() chose, each CTA's part of the shared
   // tile, the k-tiles.
   template <class Boxes = TmaBoxesDivided>
   static Params to_underlying_arguments(GemmProblemShape const& problem, Arguments const& args, void* /*workspace*/, GemmResult& status) {
@@ -376,8 +388,9 @@ struct CollectiveMainloopSm90TmaWgmma {
       status = {GemmStatus::LaunchFailed, "cuTensorMapEncodeTiled refused the operands' tensor maps"};
     ml.arrangement_a = b.arrangement_a;
     ml.arrangement_b = b.arrangement_b;
-    // Part r of the B tile starts at its first row's offset in the stage layout.
-    for (int r = 0; r < ClusterM; ++r) ml.part_b_offset[r] = uint32_t(int64_t(stage_b(r * (BN / ClusterM), 0)) * Bits / 8);
+    // Part r of a shared tile starts at its first row's offset in the stage layout.
+    for (int r = 0; r < ClusterSize; ++r)
+      ml.part_offset[r] = uint32_t(int64_t(ClusterN > 1 ? stage_a(r * (BM / ClusterN), 0) : stage_b(r * (BN / ClusterM), 0)) * Bits / 8);
     ml.k_tiles = int((problem_k(problem) + BK - 1) / BK);
     if constexpr (BlockScaled) {
       const ScaleSources src = scale_sources(problem, args);
@@ -415,8 +428,8 @@ struct CollectiveMainloopSm90TmaWgmma {
     auto one = [&]<TmaArrangement A>(std::integral_constant<TmaArrangement, A>) {
       constexpr auto boxes = BoxesOf<Operand, A>::value;
       if constexpr (boxes.ok()) {
-        // every arrangement brings a whole stage (A), or this CTA's part of one (B): what the barrier expects
-        static_assert(boxes.tx_bytes * (Operand == 0 ? 1 : ClusterM) == uint32_t(Operand == 0 ? stage_a_bytes : stage_b_bytes),
+        // every arrangement brings a whole stage, or this CTA's part of a shared one: what the barrier expects
+        static_assert(boxes.tx_bytes * (Operand == 0 ? ClusterN : ClusterM) == uint32_t(Operand == 0 ? stage_a_bytes : stage_b_bytes),
                       "the boxes of a stage tile bring the stage's bytes");
         copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, mask...);
       }
@@ -429,11 +442,31 @@ struct CollectiveMainloopSm90TmaWgmma {
   // The copies' smem tiles as (rows, BK) shapes: what their coordinate tensors are cut by.
   static constexpr auto tile_a = product_each(shape(stage_a));
   static constexpr auto tile_b = product_each(shape(stage_b));
+  static constexpr auto tile_part_a = product_each(shape(part_a));
   static constexpr auto tile_part_b = product_each(shape(part_b));
+
+  // CTA `rank`'s tile of cluster tile (m, n): a cluster along M takes ClusterM consecutive
+  // M-tiles of one N column, a cluster along N ClusterN consecutive N-tiles of one M row.
+  TESSERA_HOST_DEVICE static constexpr int64_t cta_tile_m(int64_t m, int rank) { return ClusterM > 1 ? m * ClusterM + rank : m; }
+  TESSERA_HOST_DEVICE static constexpr int64_t cta_tile_n(int64_t n, int rank) { return ClusterN > 1 ? n * ClusterN + rank : n; }
+  // The coordinate tensors of CTA `rank`'s copies for cluster tile (m, n, l) (sm90_tma_plan.hpp):
+  // A's tile or its part of the cluster's shared A tile, the same of B.
+  template <class I>
+  __device__ __forceinline__ static auto copy_coordinates_a(I const& m, I const& l, int rank) {
+    constexpr auto tile = tile_a;
+    constexpr auto copy = tile_part_a;
+    return cta_copy_coordinates<ClusterM>(tile, copy, m, l, rank);
+  }
+  template <class I>
+  __device__ __forceinline__ static auto copy_coordinates_b(I const& n, I const& l, int rank) {
+    constexpr auto tile = tile_b;
+    constexpr auto copy = tile_part_b;
+    return cta_copy_coordinates<ClusterN>(tile, copy, n, l, rank);
+  }
 
   // Producer (one thread): k-tiles k_begin .. k_end - 1 of one output tile into the ring.
   // `tAgA`, `tBgB`: this CTA's copies' coordinate tensors (rows, BK, k-tiles) of A and B (in a
-  // cluster, its part of the B tile; `rank` its place in the cluster): element (0, 0, k) is
+  // cluster, its part of the shared tile; `rank` its place in the cluster): element (0, 0, k) is
   // where k-tile k's copy starts. `row0` (block-scaled): where the tile's row scales start
   // (scaled_row0).
   template <class CoordA, class CoordB>
@@ -447,14 +480,19 @@ struct CollectiveMainloopSm90TmaWgmma {
   __device__ __forceinline__ static void load_through(Params const& p, void const* map_a, void const* map_b, SharedStorage& s,
                                                       PipelineState& st, CoordA const& tAgA, CoordB const& tBgB, int rank, int k_begin,
                                                       int k_end, int32_t row0 = 0) {
-    const uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a));
-    const uint32_t b0 = uint32_t(__cvta_generic_to_shared(s.b)) + p.part_b_offset[rank];
+    uint32_t a0 = uint32_t(__cvta_generic_to_shared(s.a)), b0 = uint32_t(__cvta_generic_to_shared(s.b));
+    if constexpr (ClusterN > 1) a0 += p.part_offset[rank];
+    else b0 += p.part_offset[rank];
     const TmaArrangement arr_a = p.arrangement_a, arr_b = p.arrangement_b;
     for (int k = k_begin; k < k_end; ++k) {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
-      issue<0, SM90_TMA_LOAD>(arr_a, map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes));
+      if constexpr (ClusterN == 1)
+        issue<0, TmaOpA>(arr_a, map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes));
+      else
+        issue<0, TmaOpA>(arr_a, map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes),
+                         uint16_t((1u << ClusterN) - 1u));
       if constexpr (ClusterM == 1)
         issue<1, TmaOpB>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes));
       else
@@ -477,17 +515,13 @@ struct CollectiveMainloopSm90TmaWgmma {
   template <class Scheduler>
   __device__ __forceinline__ static void produce(Params const& p, SharedStorage& s, Scheduler const& scheduler, int64_t first, int64_t step,
                                                  int rank) {
-    // (local copies: nvcc does not take the static constexpr members' addresses in device code)
-    constexpr auto shape_a = tile_a;
-    constexpr auto shape_b = tile_b;
-    constexpr auto shape_part_b = tile_part_b;
     PipelineState st;
     const int64_t units = scheduler.work_count();
     for (int64_t u = first; u < units; u += step) {
       const auto w = scheduler.work(u);
-      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
-      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
-      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), scaled_row0(int64_t(w.m) * ClusterM + rank, int64_t(w.n)));
+      const auto tAgA = copy_coordinates_a(int64_t(w.m), int64_t(w.l), rank);
+      const auto tBgB = copy_coordinates_b(int64_t(w.n), int64_t(w.l), rank);
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), scaled_row0(cta_tile_m(w.m, rank), cta_tile_n(w.n, rank)));
     }
   }
 
@@ -497,23 +531,20 @@ struct CollectiveMainloopSm90TmaWgmma {
   template <class Scheduler>
   __device__ __forceinline__ static void produce_walk(Params const& p, SharedStorage& s, Scheduler const& scheduler, int64_t cluster,
                                                       int rank) {
-    constexpr auto shape_a = tile_a;
-    constexpr auto shape_b = tile_b;
-    constexpr auto shape_part_b = tile_part_b;
     PipelineState st;
     const int64_t steps = scheduler.steps(cluster);
     for (int64_t i = 0; i < steps; ++i) {
       const auto w = scheduler.work(cluster, i);
-      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(w.l), rank);
-      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(w.l), rank);
-      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), scaled_row0(int64_t(w.m) * ClusterM + rank, int64_t(w.n)));
+      const auto tAgA = copy_coordinates_a(int64_t(w.m), int64_t(w.l), rank);
+      const auto tBgB = copy_coordinates_b(int64_t(w.n), int64_t(w.l), rank);
+      load(p, s, st, tAgA, tBgB, rank, int(w.k_begin), int(w.k_end), scaled_row0(cta_tile_m(w.m, rank), cta_tile_n(w.n, rank)));
     }
   }
 
   // A stage is free once every consumer warp of the cluster is done with it.
   __device__ __forceinline__ static void release(SharedStorage& s, PipelineState const& st) {
-    if constexpr (ClusterM == 1) s.pipe.consumer_release(st);
-    else s.pipe.consumer_release_cluster(st, ClusterM);
+    if constexpr (ClusterSize == 1) s.pipe.consumer_release(st);
+    else s.pipe.consumer_release_cluster(st, ClusterSize);
   }
 
   // Consumer warpgroup `wg`: accumulates k_tiles k-tiles into acc (overwritten). One

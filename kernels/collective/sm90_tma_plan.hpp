@@ -90,23 +90,21 @@ struct TmaPlanBoxes {
 
 // Where the producer's copies start: each operand as a coordinate tensor over the tensor
 // map's coordinates, (rows, K, L) (A: M rows, B: N rows), cut by the tiles its TMA copies
-// fill. A cluster of ClusterM CTAs along M takes ClusterM tiles of A, one per CTA, and one tile
-// of B, which each CTA brings a part of (multicast to all). `tile` and `part` are the shapes
-// (rows, BK) of the copies' smem tiles: A's stage, B's part of a stage (the whole B tile
-// without a cluster). The results are (rows, BK, k-tiles) coordinate tensors: element (0, 0,
-// k) is the origin of the copy of k-tile k, the boxes' corners are the copy's (TmaPlanBoxes).
-// The operands' coordinate tensors are the tensor maps' (tma::coordinate_tensor): the copies
-// clip what lies past a problem's edge.
-template <int ClusterM, class Tile, class I>
-TESSERA_HOST_DEVICE constexpr auto cta_tile_coordinates_a(Tile const& tile, I const& m, I const& l, int rank) {
-  const auto gA = local_tile(tma::coordinate_tensor<3>(), make_shape(C<ClusterM>{} * get<0>(tile), get<1>(tile)),
-                             make_coord(m, _, l));      // the cluster's tiles
-  return local_tile(gA, tile, make_coord(rank, _0{}));  // this CTA's
+// fill. A cluster along an operand's rows (ClusterM for A, ClusterN for B) takes that many of
+// its tiles, one per CTA; a cluster along the other operand's rows shares one tile of this
+// one, which each CTA brings a part of (multicast to all). `tile` is the shape (rows, BK) of
+// the operand's stage, `copy` that of this CTA's copy into it: the whole tile, or its part
+// (tile rows / the cluster's extent across). `Tiles`: the cluster's extent along this
+// operand's rows (1 when it shares the tile or has no cluster); `rank`: the CTA's place in
+// the cluster, which picks its tile (Tiles > 1) or its part of the shared tile. The results
+// are (rows, BK, k-tiles) coordinate tensors: element (0, 0, k) is the origin of the copy of
+// k-tile k, the boxes' corners are the copy's (TmaPlanBoxes). The operands' coordinate
+// tensors are the tensor maps' (tma::coordinate_tensor): the copies clip what lies past a
+// problem's edge.
+template <int Tiles, class Tile, class Copy, class I>
+TESSERA_HOST_DEVICE constexpr auto cta_copy_coordinates(Tile const& tile, Copy const& copy, I const& index, I const& l, int rank) {
+  const auto g = local_tile(tma::coordinate_tensor<3>(), make_shape(C<Tiles>{} * get<0>(tile), get<1>(tile)),
+                            make_coord(index, _, l));  // the cluster's tiles
+  return local_tile(g, copy, make_coord(rank, _0{}));   // this CTA's tile or part
 }
-template <class Tile, class Part, class I>
-TESSERA_HOST_DEVICE constexpr auto cta_tile_coordinates_b(Tile const& tile, Part const& part, I const& n, I const& l, int rank) {
-  const auto gB = local_tile(tma::coordinate_tensor<3>(), tile, make_coord(n, _, l));  // the cluster's tile
-  return local_tile(gB, part, make_coord(rank, _0{}));                                 // this CTA's part
-}
-
 }  // namespace tessera::kernels::sm90

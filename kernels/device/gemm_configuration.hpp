@@ -61,6 +61,7 @@ GemmConfiguration from_builder(GemmKernel kernel, Element d) {
   c.stages = B::Stages;
   c.vectorized = B::Vectorized;
   if constexpr (requires { B::ClusterM; }) c.cluster_m = B::ClusterM;
+  if constexpr (requires { B::ClusterN; }) static_assert(B::ClusterN == 1, "a GemmConfiguration names clusters along M only");
   c.element_d = d;
   return c;
 }

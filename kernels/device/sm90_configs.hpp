@@ -22,6 +22,14 @@ template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int
 using Sm90Mainloop = CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, major_tag<MajorA>, 16 / sizeof(Element), Element,
                                        major_tag<MajorB>, 16 / sizeof(Element), float, Tile, tuple<C<ClusterM>, _1, _1>,
                                        StageCountAuto, Schedule>;
+// A cooperative tile in clusters of ClusterN CTAs along N (consecutive N-tiles of one M row
+// sharing A's tile by multicast, each CTA copying 1/ClusterN of it): whole tiles only. Not in
+// the library's kernel list (its traits name clusters along M); the GPU test and the device
+// probe build it (bench/notes/sm90_tiles.md: cuBLAS's arrangement at 1000^3, measured).
+template <class Element, GMMA::Major MajorA, GMMA::Major MajorB, class Tile, int ClusterN>
+using Sm90MainloopAlongN =
+    CollectiveBuilder<arch::Sm90, OpClassTensorOp, Element, major_tag<MajorA>, 16 / sizeof(Element), Element, major_tag<MajorB>,
+                      16 / sizeof(Element), float, Tile, tuple<_1, C<ClusterN>, _1>, StageCountAuto, KernelTmaWarpSpecializedCooperative>;
 // Scheduler: WholeTileScheduler (whole tiles at compile time: no split-K meeting in the
 // kernel) or SplitKTileScheduler (a kernel of its own, run only when the plan splits).
 // FusedAct: the activation the TMA-store epilogue applies (Identity: plain; fused problems
@@ -80,6 +88,9 @@ using SerialEpilogueGemm = typename with_epilogue_order<
 // kernel's second entry (TwoEntries).
 template <class Element, int HeadKTiles = 2, kernels::Major DMajor = kernels::Major::Col>
 using OverlappedEpilogueGemm = typename with_epilogue_order<SerialEpilogueGemm<Element, DMajor>, EpilogueUnderNextTile<HeadKTiles>>::type;
+// The cooperative 128 x 64 tile in clusters of 2 along N (Sm90MainloopAlongN), D in the inputs' type, whole tiles.
+template <class Element, GMMA::Major MajorA = GMMA::Major::K, GMMA::Major MajorB = GMMA::Major::K>
+using AlongNGemm = Sm90Kernel<Sm90MainloopAlongN<Element, MajorA, MajorB, tuple<_128, _64, _64>, 2>, Element>;
 
 // The library's whole-tile 128x256 kernel of these types (the kernel list's Whole):
 // DefaultGemm in the shipped epilogue order where D is 16-bit, after the tile where D is f32.

@@ -77,13 +77,13 @@ struct GemmSm90 {
     using kernels::device::EntryCache;
     const int clusters = kernels::device::entry_cache().get(reinterpret_cast<const void*>(entry), dev, EntryCache::Fact::ResidentClusters, [&] {
       int c = 0;
-      cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterM * Kernel::ClusterM)), nullptr);
+      cudaLaunchConfig_t cfg = launch_config(dim3(unsigned(sms / Kernel::ClusterSize * Kernel::ClusterSize)), nullptr);
       cudaLaunchAttribute at[1];
       cfg.attrs = cluster_attribute(at);
       cfg.numAttrs = 1;
       if (!prepare_entry(entry) || cudaOccupancyMaxActiveClusters(&c, entry, &cfg) != cudaSuccess || c <= 0) {
         cudaGetLastError();
-        c = sms / Kernel::ClusterM;
+        c = sms / Kernel::ClusterSize;
       }
       return c > 0 ? c : 1;
     });
@@ -152,7 +152,7 @@ struct GemmSm90 {
   }
   static cudaLaunchAttribute* cluster_attribute(cudaLaunchAttribute* at) {
     at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = Kernel::ClusterM;
+    at[0].val.clusterDim.x = Kernel::ClusterSize;  // (a cluster along M or N: ranks along x)
     at[0].val.clusterDim.y = 1;
     at[0].val.clusterDim.z = 1;
     return at;

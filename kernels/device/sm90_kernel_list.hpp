@@ -284,6 +284,7 @@ template <class Mainloop, class Epilogue, class Scheduler, bool Pingpong>
 struct CollectiveTraits;
 template <class Policy, class Tile, class T, Major MA, Major MB, int Sw, class TB, class Epilogue, class Scheduler, bool Pingpong>
 struct CollectiveTraits<sm90::CollectiveMainloopSm90TmaWgmma<Policy, Tile, T, MA, MB, Sw, TB>, Epilogue, Scheduler, Pingpong> {
+  static_assert(Policy::ClusterN == 1, "the kernel list's traits name clusters along M (cluster_m): list a cluster along N with a field of its own");
   static constexpr KernelTraits value{sm90::element_enum_of<T>(),
                                       sm90::element_enum_of<typename EpilogueTraits<Epilogue>::ElementD>(),
                                       MA == Major::K,

@@ -89,6 +89,8 @@ struct GemmGroupedTmaWarpSpecialized {
   static_assert(Mainloop::Bits == 16, "the grouped kernel takes 16-bit inputs (bf16, f16)");
   static_assert(Mainloop::MajorB == GMMA::Major::K, "B' is A_g (tokens x K, row-major): K-major");
   static constexpr int ClusterM = Mainloop::ClusterM;
+  static_assert(Mainloop::ClusterN == 1, "the grouped kernel's clusters run along M");
+  static constexpr int ClusterSize = ClusterM;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
   // The producer hands tiles to the consumers up to this many ahead of them (it runs ahead by
   // at most the mainloop's stages of k-tiles, and past any K_g = 0 tiles, which load nothing).
@@ -316,9 +318,6 @@ struct GemmGroupedTmaWarpSpecialized {
   // prefetched) when the tile's group is not the previous loaded tile's. The end word last.
   __device__ __forceinline__ static void produce(Params const& p, typename Mainloop::SharedStorage& s, TileRing& tiles, int64_t first,
                                                  int64_t step, int rank) {
-    constexpr auto shape_a = Mainloop::tile_a;
-    constexpr auto shape_b = Mainloop::tile_b;
-    constexpr auto shape_part_b = Mainloop::tile_part_b;
     const GroupedTileScheduler& sched = p.scheduler;  // (read from the parameters, not copied to registers)
     typename Mainloop::PipelineState st;
     pipeline::PipelineState<tile_ring_slots> ring;
@@ -339,8 +338,8 @@ struct GemmGroupedTmaWarpSpecialized {
         arch::tensormap_prefetch(r.map_b);
         mapped = w.group;
       }
-      const auto tAgA = cta_tile_coordinates_a<ClusterM>(shape_a, int64_t(w.m), int64_t(0), rank);
-      const auto tBgB = cta_tile_coordinates_b(shape_b, shape_part_b, int64_t(w.n), int64_t(0), rank);
+      const auto tAgA = Mainloop::copy_coordinates_a(int64_t(w.m), int64_t(0), rank);
+      const auto tBgB = Mainloop::copy_coordinates_b(int64_t(w.n), int64_t(0), rank);
       Mainloop::load_through(p.mainloop, r.map_a, r.map_b, s, st, tAgA, tBgB, rank, 0, w.k_tiles);
     }
   }

@@ -36,6 +36,8 @@ struct GemmKernelSm90Base {
   using Epilogue = Epilogue_;
   using Scheduler = Scheduler_;
   static constexpr int ClusterM = Mainloop::ClusterM;
+  static constexpr int ClusterN = Mainloop::ClusterN;
+  static constexpr int ClusterSize = ClusterM * ClusterN;
   static constexpr bool Splits = Scheduler::Splits;
   // One entry (gemm_sm90_entry) unless the kernel says otherwise (the cooperative kernel's
   // TwoEntries, with after_tile_launch choosing per launch).
@@ -70,9 +72,11 @@ struct GemmKernelSm90Base {
   // A kernel without a workspace of its own needs its collectives'.
   static std::size_t get_workspace_size(Arguments const& a, KernelHardwareInfo const&) { return collective_workspace_size(a); }
 
-  // The scheduler over the problem's cluster tiles (unsplit).
+  // The scheduler over the problem's cluster tiles (unsplit): BM ClusterM x BN ClusterN.
   static Scheduler scheduler_of(Arguments const& a) {
-    return Scheduler::template to_underlying_arguments<Mainloop::BM, Mainloop::BN, Mainloop::BK, ClusterM>(
+    static_assert(ClusterN == 1 || Scheduler::reduction == Reduction::None,
+                  "clusters along N: schedulers of whole tiles (the split-K and Stream-K workspaces count CTAs along M)");
+    return Scheduler::template to_underlying_arguments<Mainloop::BM, Mainloop::BN * ClusterN, Mainloop::BK, ClusterM>(
         problem_m(a.problem), problem_n(a.problem), problem_k(a.problem), problem_l(a.problem), a.scheduler);
   }
   // The collectives' and the scheduler's parameters into a kernel's Params (its members
@@ -89,7 +93,7 @@ struct GemmKernelSm90Base {
   template <class Params>
   static int grid_size(Params const& p, KernelHardwareInfo const& hw) {
     const int64_t units = p.scheduler.work_count();
-    return int(units < hw.resident_clusters ? units : hw.resident_clusters) * ClusterM;
+    return int(units < hw.resident_clusters ? units : hw.resident_clusters) * ClusterSize;
   }
   template <class Params>
   static bool splits(Params const&) { return false; }
@@ -104,18 +108,18 @@ struct GemmKernelSm90Base {
   // The cluster's barrier (every thread of every CTA in the cluster; tessera/pipeline/
   // cluster.hpp), a CTA barrier without a cluster.
   __device__ __forceinline__ static void cluster_sync() {
-    if constexpr (ClusterM > 1) pipeline::cluster_sync();
+    if constexpr (ClusterSize > 1) pipeline::cluster_sync();
     else __syncthreads();
   }
   __device__ __forceinline__ static int cluster_rank() {
-    if constexpr (ClusterM > 1) return pipeline::cluster_rank();
+    if constexpr (ClusterSize > 1) return pipeline::cluster_rank();
     else return 0;
   }
   // No CTA leaves while another of its cluster may still write its smem or arrive on its
   // barriers. Called at the end of each role's branch: code after the branches join would
   // run under one register budget and defeat setmaxnreg.
   __device__ __forceinline__ static void finish() {
-    if constexpr (ClusterM > 1) cluster_sync();
+    if constexpr (ClusterSize > 1) cluster_sync();
   }
 };
 

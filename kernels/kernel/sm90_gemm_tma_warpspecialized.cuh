@@ -48,6 +48,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   using Base::cluster_rank;
   using Base::cluster_sync;
   using Base::ClusterM;
+  using Base::ClusterSize;
   using Base::finish;
   using Base::Splits;
   static constexpr int Threads = GMMA::warpgroup_threads * (1 + Mainloop::ConsumerWarpgroups);
@@ -217,8 +218,9 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
   // The launch's tag, which its Stream-K partials are published with (device/launch_tag.hpp).
   static void set_launch_tag(Params& p, std::uint64_t tag) { p.fixup.tag = tag; }
 
-  // The scheduler's tiles are cluster tiles (ClusterM M-tiles of one N column); cluster c
-  // takes c, c + clusters, ...; CTA `rank` of the cluster the rank-th M-tile of each.
+  // The scheduler's tiles are cluster tiles (ClusterM M-tiles of one N column, or ClusterN
+  // N-tiles of one M row); cluster c takes c, c + clusters, ...; CTA `rank` of the cluster the
+  // rank-th CTA tile of each (Mainloop::cta_tile_m / cta_tile_n).
   // AfterTile (the second entry of TwoEntries kernels): the consumers run every tile's
   // epilogue after its mainloop.
   template <bool AfterTile = false>
@@ -228,7 +230,7 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     typename Mainloop::SharedStorage& s = shared.mainloop;
     const int wg = int(threadIdx.x / GMMA::warpgroup_threads);
     const int rank = cluster_rank();
-    const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;
+    const int64_t first = blockIdx.x / ClusterSize, step = gridDim.x / ClusterSize;
     if (threadIdx.x == 0) {
       Epilogue::init(shared.epilogue);  // (C's barriers)
       Mainloop::init(s);
@@ -269,11 +271,11 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         {
           const auto w = p.scheduler.work(u);
           c_prefetched = !Scheduler::Splits || w.split <= 1;
-          if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
+          if (c_prefetched) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), w.l);
           if constexpr (!Scheduler::Splits) kept_m = int32_t(w.m), kept_n = int32_t(w.n), kept_l = int32_t(w.l);
           if constexpr (Mainloop::BlockScaled)  // (BM = 128: tile m is A's scale block; RowsOfA: tile n's first of B's)
             Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin,
-                                       Mainloop::block_scale_tile(int64_t(w.m) * ClusterM + rank, int64_t(w.n)), w.k_begin);
+                                       Mainloop::block_scale_tile(Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank)), w.k_begin);
           else
             Mainloop::mma(p.mainloop, s, st, wg - 1, acc, w.k_end - w.k_begin);
         }
@@ -288,9 +290,9 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
           tile_m = w.m, tile_n = w.n, tile_l = w.l;
         }
         if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor or rowwise scales
-          Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, tile_m * ClusterM + rank, tile_n, acc);
+          Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, Mainloop::cta_tile_m(tile_m, rank), Mainloop::cta_tile_n(tile_n, rank), acc);
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                        tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);
+                        Mainloop::cta_tile_m(tile_m, rank), Mainloop::cta_tile_n(tile_n, rank), tile_l, acc, 0, c_prefetched);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();
@@ -337,12 +339,12 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
     __device__ __forceinline__ void pack() {
       if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor scales, before the values are packed (rowwise: the second entry)
         Epilogue::template scale<false>(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), epilogue_thread(),
-                                        int64_t(tm) * ClusterM + rank, tn, acc);
-      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);
+                                        Mainloop::cta_tile_m(tm, rank), Mainloop::cta_tile_n(tn, rank), acc);
+      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), Mainloop::cta_tile_m(tm, rank), Mainloop::cta_tile_n(tn, rank), tl, acc, packed);
       pm = tm, pn = tn, pl = tl;
     }
     __device__ __forceinline__ void store() {
-      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), int64_t(pm) * ClusterM + rank, pn, pl, packed);
+      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), Mainloop::cta_tile_m(pm, rank), Mainloop::cta_tile_n(pn, rank), pl, packed);
     }
     __device__ __forceinline__ void settle() { GMMA::warpgroup_wait<0>(); }
   };
@@ -404,10 +406,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
       {
         const StreamKWork w = p.scheduler.work(c, i);
         whole = w.role == SegmentRole::Whole;
-        if (whole) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l);
+        if (whole) Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), w.l);
         if constexpr (Mainloop::BlockScaled)
           Mainloop::mma_block_scaled(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin),
-                                     Mainloop::block_scale_tile(int64_t(w.m) * ClusterM + rank, int64_t(w.n)), w.k_begin);
+                                     Mainloop::block_scale_tile(Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank)), w.k_begin);
         else
           Mainloop::mma(p.mainloop, s, st, wg - 1, acc, int(w.k_end - w.k_begin));
       }
@@ -432,10 +434,10 @@ struct GemmTmaWarpSpecialized : GemmKernelSm90Base<Mainloop_, Epilogue_, Schedul
         if (thread == 0) p.fixup.release_peers(sk, w, rank, 0);
       }
       if constexpr (Mainloop::Bits == 8)  // (per-tensor only: can_implement refuses rowwise scales here)
-        Epilogue::template scale<false>(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank,
-                                        w.n, acc);
+        Epilogue::template scale<false>(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, Mainloop::cta_tile_m(w.m, rank),
+                                        Mainloop::cta_tile_n(w.n, rank), acc);
       Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                      w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);
+                      Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), w.l, acc, 0, whole);
     }
     Epilogue::finish(p.epilogue, thread);
   }

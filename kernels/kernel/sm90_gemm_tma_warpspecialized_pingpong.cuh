@@ -40,6 +40,7 @@ struct GemmTmaWarpSpecializedPingpong : GemmKernelSm90Base<Mainloop_, Epilogue_,
   using Base::cluster_rank;
   using Base::cluster_sync;
   using Base::ClusterM;
+  static_assert(Mainloop::ClusterN == 1, "the ping-pong kernel's clusters run along M");
   using Base::finish;
   static_assert(!Scheduler::Splits, "ping-pong: whole tiles only (its consumers own whole tiles; no split-K meeting)");
   static_assert(Mainloop::ConsumerWarpgroups == 1, "ping-pong: each consumer warpgroup owns a whole BM x BN tile (BM = 64 AtomsM)");

@@ -216,6 +216,43 @@ TEST_CASE("sm90 kernel contract: the collectives' verdicts composed, the split-K
 }
 
 namespace {
+// A cooperative 128 x 64 kernel in clusters of 2 along N (not listed: the builder's other cluster
+// direction, which shares A).
+using AlongN = sm90::AlongNGemm<bfloat16_t>;
+}  // namespace
+
+TEST_CASE("sm90 clusters along N: A's tile shared in parts, the raster of cluster tiles along N, each CTA's tile") {
+  using M = AlongN::Mainloop;
+  static_assert(M::ClusterM == 1 && M::ClusterN == 2 && M::ClusterSize == 2 && AlongN::ClusterSize == 2);
+  // Each CTA copies half of A's 128 x 64 stage (multicast to both) and all of its own B tile;
+  // every consumer warp of both CTAs frees a stage of either.
+  static_assert(M::stage_a_bytes == 128 * 64 * 2 && M::stage_b_bytes == 64 * 64 * 2 && M::ConsumerArrivals == 4 * 2 * 2);
+  static_assert(int(get<0>(M::tile_part_a)) == 64 && int(get<0>(M::tile_part_b)) == 64 && int(get<0>(M::tile_b)) == 64);
+  static_assert(std::is_same_v<M::TmaOpA, SM90_TMA_LOAD_MULTICAST> && std::is_same_v<M::TmaOpB, SM90_TMA_LOAD>);
+  for (int arrangement = 0; arrangement < sm90::tma_arrangement_count; ++arrangement) {
+    const auto& a = M::plan(0, sm90::TmaArrangement(arrangement));
+    const auto& b = M::plan(1, sm90::TmaArrangement(arrangement));
+    if (a.boxes.ok()) CHECK(a.boxes.tx_bytes * 2 == uint32_t(M::stage_a_bytes));  // the two parts fill the stage
+    if (b.boxes.ok()) CHECK(b.boxes.tx_bytes == uint32_t(M::stage_b_bytes));
+  }
+  // CTA r of cluster tile (m, n) runs tile (m, 2 n + r); its part of A starts r 64 rows in.
+  static_assert(M::cta_tile_m(5, 1) == 5);
+  static_assert(M::cta_tile_n(5, 0) == 10);
+  static_assert(M::cta_tile_n(5, 1) == 11);
+  // The raster: cluster tiles of 128 rows by 2 x 64 columns; the grid two CTAs per cluster.
+  const auto args = AlongN::arguments_of(tn(1000, 1000, 1000));
+  CHECK(AlongN::can_implement(args));
+  const auto sc = AlongN::scheduler_of(args);
+  CHECK((sc.raster.tiles_m == 8 && sc.raster.tiles_n == 8 && sc.k_tiles == 16));
+  GemmResult status;
+  const sm90::KernelHardwareInfo hw{132, 66};
+  const auto p = AlongN::to_underlying_arguments(args, nullptr, 0, hw, status);
+  CHECK(AlongN::grid_size(p, hw) == 2 * 64);
+  CHECK((p.mainloop.part_offset[0] == 0u && p.mainloop.part_offset[1] == uint32_t(64 * 64 * 2)));
+  CHECK(AlongN::get_workspace_size(args, hw) == 0u);
+}
+
+namespace {
 // A listed kernel's epilogue order (the ping-pong kernel has none: each consumer warpgroup's
 // epilogue runs under the other's mainloop).
 template <class Kernel>

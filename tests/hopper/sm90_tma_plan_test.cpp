@@ -122,50 +122,63 @@ TEST_CASE("SM90 TMA arrangements: each (batched, divided) is one arrangement and
 }
 
 namespace {
-// The producer's copy origins for a kernel's tiles: (rows, BK) of its smem tiles (A's stage,
-// B's tile and this CTA's part of it), every cluster rank, generated tiles and k-tiles.
-template <int BM, int BN, int BK, int ClusterM>
+// The producer's copy origins for a kernel's tiles: (rows, BK) of its smem tiles (A's and B's
+// stage and this CTA's part of the shared one), every cluster rank of a cluster along M
+// (ClusterM CTAs share B) or along N (ClusterN CTAs share A), generated tiles and k-tiles:
+// CTA rank r of cluster tile (m, n) copies its own tile m ClusterM + r of A (n ClusterN + r of B)
+// or rows r rows / Cluster.. of the shared tile, each copy the whole extent of its smem tile.
+template <int BM, int BN, int BK, int ClusterM, int ClusterN = 1>
 void check_copy_origins() {
+  static_assert(ClusterM == 1 || ClusterN == 1);
   constexpr auto stage_a = GMMA::make_smem_layout<16, GMMA::Major::K, 128>(make_shape(C<BM>{}, C<BK>{}), tuple<_1, _2>{});
+  constexpr auto part_a = GMMA::make_smem_layout<16, GMMA::Major::K, 128>(make_shape(C<BM / ClusterN>{}, C<BK>{}), tuple<_1, _2>{});
   constexpr auto stage_b = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(C<BN>{}, C<BK>{}), tuple<_2, _1>{});
   constexpr auto part_b = GMMA::make_smem_layout<16, GMMA::Major::MN, 128>(make_shape(C<BN / ClusterM>{}, C<BK>{}), tuple<_2, _1>{});
   constexpr auto tile_a = product_each(shape(stage_a));
   constexpr auto tile_b = product_each(shape(stage_b));
+  constexpr auto tile_part_a = product_each(shape(part_a));
   constexpr auto tile_part_b = product_each(shape(part_b));
+  constexpr int64_t rows_a = BM / ClusterN, rows_b = BN / ClusterM;  // each CTA's copy
   // tiles up to the int32 coordinates' range
   const int64_t m = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / (BM * ClusterM));
-  const int64_t n = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / BN);
+  const int64_t n = *rc::gen::inRange<int64_t>(0, (int64_t(1) << 31) / (BN * ClusterN));
   const int64_t l = *rc::gen::inRange<int64_t>(0, 1 << 16);
   const int k = *rc::gen::inRange(0, int((int64_t(1) << 31) / BK));
-  for (int rank = 0; rank < ClusterM; ++rank) {
-    const auto tAgA = cta_tile_coordinates_a<ClusterM>(tile_a, m, l, rank);
-    const auto tBgB = cta_tile_coordinates_b(tile_b, tile_part_b, n, l, rank);
-    RC_ASSERT((int64_t(size<0>(tAgA)) == BM && int64_t(size<1>(tAgA)) == BK));
-    RC_ASSERT((int64_t(size<0>(tBgB)) == BN / ClusterM && int64_t(size<1>(tBgB)) == BK));
+  for (int rank = 0; rank < ClusterM * ClusterN; ++rank) {
+    const auto tAgA = cta_copy_coordinates<ClusterM>(tile_a, tile_part_a, m, l, rank);
+    const auto tBgB = cta_copy_coordinates<ClusterN>(tile_b, tile_part_b, n, l, rank);
+    RC_ASSERT((int64_t(size<0>(tAgA)) == rows_a && int64_t(size<1>(tAgA)) == BK));
+    RC_ASSERT((int64_t(size<0>(tBgB)) == rows_b && int64_t(size<1>(tBgB)) == BK));
+    // A: tile m ClusterM + r (a cluster along M), or part r of tile m (along N); B the mirror.
+    const int64_t a0 = ClusterM > 1 ? (m * ClusterM + rank) * BM : m * BM + (ClusterN > 1 ? rank : 0) * rows_a;
+    const int64_t b0 = ClusterN > 1 ? (n * ClusterN + rank) * BN : n * BN + (ClusterM > 1 ? rank : 0) * rows_b;
     const tma::Coord a = tma::coord_of(tAgA(_0{}, _0{}, k)), b = tma::coord_of(tBgB(_0{}, _0{}, k));
-    RC_ASSERT(int64_t(a.c[0]) == (m * ClusterM + rank) * BM);
+    RC_ASSERT(int64_t(a.c[0]) == a0);
     RC_ASSERT(int64_t(a.c[1]) == int64_t(k) * BK);
     RC_ASSERT(int64_t(a.c[2]) == l);
-    RC_ASSERT(int64_t(b.c[0]) == n * BN + rank * (BN / ClusterM));
+    RC_ASSERT(int64_t(b.c[0]) == b0);
     RC_ASSERT(int64_t(b.c[1]) == int64_t(k) * BK);
     RC_ASSERT(int64_t(b.c[2]) == l);
-    // the copy's last element: its tile's far corner
-    const auto a_last = tAgA(C<BM - 1>{}, C<BK - 1>{}, k);
-    RC_ASSERT(int64_t(get<0>(a_last)) == (m * ClusterM + rank + 1) * BM - 1);
+    // the copy's last element: its smem tile's far corner
+    const auto a_last = tAgA(C<BM / ClusterN - 1>{}, C<BK - 1>{}, k);
+    RC_ASSERT(int64_t(get<0>(a_last)) == a0 + rows_a - 1);
     RC_ASSERT(int64_t(get<1>(a_last)) == (int64_t(k) + 1) * BK - 1);
     const auto b_last = tBgB(C<BN / ClusterM - 1>{}, C<BK - 1>{}, k);
-    RC_ASSERT(int64_t(get<0>(b_last)) == n * BN + (rank + 1) * (BN / ClusterM) - 1);
+    RC_ASSERT(int64_t(get<0>(b_last)) == b0 + rows_b - 1);
   }
 }
 }  // namespace
 
 TEST_CASE("SM90 TMA copies start where the producer's formula says, for every cluster rank") {
-  rc::prop("copy origins of A's CTA tile and B's part at (m, n, l, k, rank)", [] {
+  rc::prop("copy origins of A's and B's tiles and parts at (m, n, l, k, rank)", [] {
     check_copy_origins<128, 128, 64, 1>();
     check_copy_origins<128, 256, 64, 1>();
     check_copy_origins<128, 128, 64, 2>();
     check_copy_origins<128, 256, 64, 2>();
     check_copy_origins<256, 128, 64, 2>();
     check_copy_origins<64, 128, 64, 2>();
+    check_copy_origins<128, 64, 64, 1, 2>();  // clusters along N: A shared
+    check_copy_origins<128, 128, 64, 1, 2>();
+    check_copy_origins<128, 256, 64, 1, 4>();
   });
 }
