@@ -22,7 +22,8 @@
 // cluster, Stream-K) forced and where the rule picks it; the 128x192 kernels (clusters of 2,
 // whole tiles and Stream-K) forced and where the rule picks them, with a column-major D and
 // with a row-major one (the row-major TMA-store epilogue: a column-major D's problem run
-// transposed, a row-major D's as it is), and where the rule runs a problem transposed.
+// transposed, a row-major D's as it is), and where the rule runs a problem transposed; the
+// cooperative 128x64 tile in clusters of 2 along N (not listed: its adapter), `--along-n` alone.
 // Exit 0: all pass; 1: a failure (printed); 77: no sm_90 GPU.
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,7 @@
 #include <array>
 
 #include "../../kernels/device/sm90_dispatch.hpp"
+#include "../../kernels/device/sm90_gemm.cuh"
 #include "../../kernels/device/sm90_instance.hpp"
 #include "../../kernels/device/sm90_kernel_list.hpp"
 #include "../../kernels/device/sm90_schedule.hpp"
@@ -107,6 +109,42 @@ int check_no_cluster(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, fl
 template <class T>
 int check_tall(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
   return check_entry<kernels::device::sm90_set::Tall<T>, T>("256x128", m, n, k, l, alpha, beta, alias);
+}
+
+// The cooperative 128x64 tile in clusters of 2 along N (sm90::AlongNGemm: A's tile shared by
+// multicast, each CTA copying half of it; not listed, so compiled here and run through its
+// GemmSm90 adapter): residues in M and N, an odd count of N-tiles (the cluster's second CTA
+// wholly past N: its B copies clipped to zeros, its stores dropped, its half of A still
+// multicast), K below one k-tile, batches, alpha/beta, C = D, many tiles per CTA, f16.
+template <class T>
+int check_along_n(int64_t m, int64_t n, int64_t k, int64_t l, float alpha, float beta, bool alias = false) {
+  using Kernel = kernels::sm90::AlongNGemm<T>;
+  sm90_check::Problem<T> p(m, n, k, l, false, alpha, beta, uint64_t(m * 4099 + n * 53 + k * 7 + l), "TN");
+  if (alias) p.alias_c_to_d();
+  kernels::sm90::GemmSm90<Kernel> op;
+  kernels::GemmResult r = op.initialize(kernels::sm90::as_column_major_d(p.args));
+  if (r) r = op.run(nullptr);
+  const cudaError_t e = cudaDeviceSynchronize();
+  double rel = 0;
+  int64_t nans = 0;
+  const bool ok = r && e == cudaSuccess && p.verify(rel, nans);
+  std::printf("%-4s TN 128x64 clusters along N %5lld x %5lld x %5lld x %lld alpha %g beta %g%s: %s (rel %.2e, %lld NaN)%s%s\n",
+              std::is_same_v<T, bfloat16_t> ? "bf16" : "f16", (long long)m, (long long)n, (long long)k, (long long)l, alpha, beta,
+              alias ? " C=D" : "", ok ? "ok" : "FAIL", rel, (long long)nans, r ? "" : " ", r ? "" : r.message.c_str());
+  if (e != cudaSuccess) std::printf("  %s\n", cudaGetErrorString(e));
+  return ok ? 0 : 1;
+}
+int check_along_n_all(bool small_only) {
+  int fails = 0;
+  fails += check_along_n<bfloat16_t>(129, 129, 72, 1, 1, 0);           // one cluster tile: 3 N-tiles, the 4th CTA past N
+  fails += check_along_n<bfloat16_t>(1000, 1000, 1000, 1, 1, 0);       // 8 x 8 cluster tiles: one wave
+  fails += check_along_n<half_t>(300, 200, 8, 2, 1, 0.5f);             // K below one k-tile, batches, beta
+  if (small_only) return fails;
+  fails += check_along_n<bfloat16_t>(1000, 64, 1000, 1, 1, 0);         // one N-tile: the cluster's second CTA idle
+  fails += check_along_n<bfloat16_t>(777, 555, 328, 3, 2, -1, true);   // residues, batches, alpha/beta, C = D
+  fails += check_along_n<bfloat16_t>(4096, 4096, 4096, 1, 1, 0);       // 1024 cluster tiles: many per CTA
+  fails += check_along_n<half_t>(2048, 1000, 3000, 2, 1, 0.5f);        // residue N and K, batches
+  return fails;
 }
 
 // A 128x192 kernel (sm90_set::Mid, or MidRow with a row-major D: clusters of 2, whole tiles)
@@ -534,6 +572,12 @@ int main(int argc, char** argv) {
   }
   const bool small_only = argc > 1 && std::string(argv[1]) == "--small";  // (compute-sanitizer)
   int fails = 0;
+  if (argc > 1 && std::string(argv[1]) == "--along-n") {  // (the clusters along N alone)
+    fails = check_along_n_all(argc > 2 && std::string(argv[2]) == "--small");
+    std::printf("%s: %d failing check(s)\n", fails ? "FAILED" : "PASSED", fails);
+    return fails ? 1 : 0;
+  }
+  fails += check_along_n_all(small_only);
   fails += check<bfloat16_t>(128, 256, 64, 1, false, 1, 0);     // one tile, one k-tile
   fails += check<bfloat16_t>(129, 257, 72, 1, false, 1, 0);     // residues in M, N, K
   fails += check<bfloat16_t>(200, 300, 40, 1, true, 1, 0);      // the same, D row-major

@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-gemm-tiles}
 B=${BUILD:-/tmp/tessera-gemm-tiles-build}
-TILES=${TILES:-"0 1 2 3 4 5 6 7 8 9 10 11"}
+TILES=${TILES:-"0 1 2 3 4 5 6 7 8 9 10 11 12"}
 REPS=${REPS:-20}
 mkdir -p "$OUT" "$B"
 log="$OUT/summary.txt"

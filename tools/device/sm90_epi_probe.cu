@@ -99,7 +99,8 @@ bool probe(cublasHandle_t h, int64_t m, int64_t n, int64_t k, int64_t l, const c
   cudaFree(ref);
   cudaFree(ws);
   const double flops = 2.0 * double(m) * double(n) * double(k) * double(l);
-  std::printf("tile %dx%d c%d ", int(Gemm::Mainloop::BM), int(Gemm::Mainloop::BN), int(Gemm::Mainloop::ClusterM));
+  std::printf("tile %dx%d c%d%s ", int(Gemm::Mainloop::BM), int(Gemm::Mainloop::BN), int(Gemm::ClusterSize),
+              Gemm::Mainloop::ClusterN > 1 ? " along N" : "");
   if constexpr (Gemm::Scheduler::Splits) std::printf("split-K %s ", op->splits() ? "on" : "off");
   std::printf("%-4s %s %5lld x %5lld x %5lld x %lld  tessera %8.1f us %6.1f TFLOP/s  cuBLAS %8.1f us %6.1f TFLOP/s  ratio %.3f  "
               "err vs cuBLAS %.1e vs fp64 %.1e %s\n",
@@ -183,7 +184,12 @@ template <> struct ProbeTile<10> { using type = PingpongTile<64, 64, 1>; static 
 // the pair waits on its peer at each k-tile; bench/notes/sm90_tiles.md, "What limits the small
 // tiles").
 template <> struct ProbeTile<11> { using type = PingpongTile<64, 128, 2>; static constexpr const char* name = "ping-pong 64x128 c2"; };
-inline constexpr int probe_tiles = 12;
+// The 128 x 64 cooperative tile in clusters of 2 along N, the arrangement cuBLAS runs at 1000^3
+// (its pair shares the 128-row operand, A, by multicast: 8 KiB of A and 8 of B per CTA and
+// k-tile, both consumer warpgroups busy on one tile): whether those bytes set the pace without
+// the ping-pong pair's idle warpgroup.
+template <> struct ProbeTile<12> { using type = s9::AlongNGemm<bfloat16_t>; static constexpr const char* name = "cooperative 128x64 c2 along N"; };
+inline constexpr int probe_tiles = 13;
 
 }  // namespace
 
@@ -218,7 +224,7 @@ int main(int argc, char** argv) {
   static_assert(TESSERA_PROBE_TILE >= 0 && TESSERA_PROBE_TILE < probe_tiles, "TESSERA_PROBE_TILE: a ProbeTile index");
   using Gemm = typename ProbeTile<TESSERA_PROBE_TILE>::type;
   std::printf("%s: bf16 TN, D column-major, whole tiles; resident clusters %d (of %d CTAs each)\n", ProbeTile<TESSERA_PROBE_TILE>::name,
-              int(s9::GemmSm90<Gemm>::hardware_info(&s9::gemm_sm90_entry<Gemm>).resident_clusters), int(Gemm::Mainloop::ClusterM));
+              int(s9::GemmSm90<Gemm>::hardware_info(&s9::gemm_sm90_entry<Gemm>).resident_clusters), int(Gemm::ClusterSize));
   // (M, N, K as the kernel runs them: a layer's D^T has M = the weight's rows, N = tokens)
   const std::vector<int64_t> suite = {8192, 8192, 8192, 4096, 4096, 4096, 3072, 3072, 3072, 8192, 8192, 1024,
                                       14336, 2048, 4096, 6144, 512, 4096, 4096, 512, 14336, 10240, 1024, 8192,
