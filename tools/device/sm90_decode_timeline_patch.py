@@ -102,8 +102,8 @@ EDITS = {
     ],
     KERNEL: [
         # CTA entry, barriers ready
-        ("    const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;\n    if (threadIdx.x == 0) {\n",
-         "    const int64_t first = blockIdx.x / ClusterM, step = gridDim.x / ClusterM;\n"
+        ("    const int64_t first = blockIdx.x / ClusterSize, step = gridDim.x / ClusterSize;\n    if (threadIdx.x == 0) {\n",
+         "    const int64_t first = blockIdx.x / ClusterSize, step = gridDim.x / ClusterSize;\n"
          "    if (threadIdx.x == 0) tl::cta_start();\n    if (threadIdx.x == 0) {\n"),
         ("    cluster_sync();  // barriers initialised in every CTA before any copy or remote arrival\n",
          "    cluster_sync();  // barriers initialised in every CTA before any copy or remote arrival\n"
@@ -162,10 +162,10 @@ EDITS = {
          "        if (tl_r) tl_r[tl::C_Released] = clock64();\n"),
         # the epilogue store
         ("      Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,\n"
-         "                      w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);\n",
+         "                      Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), w.l, acc, 0, whole);\n",
          "      if (tl_r) tl_r[tl::C_EpiStart] = clock64();\n"
          "      Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,\n"
-         "                      w.m * ClusterM + rank, w.n, w.l, acc, 0, whole);\n"
+         "                      Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), w.l, acc, 0, whole);\n"
          "      if (tl_r) tl_r[tl::C_EpiEnd] = clock64();\n"),
     ],
 }

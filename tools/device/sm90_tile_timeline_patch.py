@@ -111,8 +111,8 @@ AFTER_TILE = {
         ("        if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor or rowwise scales\n",
          "        if (thread % 128 == 0) tl::stamp(s.tl[wg], tl::C_EpiStart);\n"
          "        if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor or rowwise scales\n"),
-        ("                        tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);\n      }\n",
-         "                        tile_m * ClusterM + rank, tile_n, tile_l, acc, 0, c_prefetched);\n"
+        ("                        Mainloop::cta_tile_m(tile_m, rank), Mainloop::cta_tile_n(tile_n, rank), tile_l, acc, 0, c_prefetched);\n      }\n",
+         "                        Mainloop::cta_tile_m(tile_m, rank), Mainloop::cta_tile_n(tile_n, rank), tile_l, acc, 0, c_prefetched);\n"
          "        if (thread % 128 == 0) tl::end(s.tl[wg]);\n      }\n"),
     ],
 }
@@ -196,14 +196,14 @@ UNDER_NEXT_TILE = {
         ("    __device__ __forceinline__ void pack() {\n",
          "    __device__ __forceinline__ void pack() {\n"
          "      tl::stamp(tl_cur, tl::C_EpiStart);\n"),
-        ("      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n",
-         "      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), int64_t(tm) * ClusterM + rank, tn, tl, acc, packed);\n"
+        ("      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), Mainloop::cta_tile_m(tm, rank), Mainloop::cta_tile_n(tn, rank), tl, acc, packed);\n",
+         "      Epilogue::pack(p.epilogue, tiled, epilogue_thread(), Mainloop::cta_tile_m(tm, rank), Mainloop::cta_tile_n(tn, rank), tl, acc, packed);\n"
          "      tl::stamp(tl_cur, tl::C_PackEnd);\n"
          "      tl_packed = tl_cur;\n"
          "      if (thread % 128 == 0) shared.epilogue.tl[wg - 1] = tl_packed;\n"),
-        ("      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), int64_t(pm) * ClusterM + rank, pn, pl, packed);\n",
+        ("      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), Mainloop::cta_tile_m(pm, rank), Mainloop::cta_tile_n(pn, rank), pl, packed);\n",
          "      tl::stamp(tl_packed, tl::C_StoreStart);\n"
-         "      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), int64_t(pm) * ClusterM + rank, pn, pl, packed);\n"
+         "      Epilogue::store_packed(p.epilogue, shared.epilogue, tiled, epilogue_thread(), Mainloop::cta_tile_m(pm, rank), Mainloop::cta_tile_n(pn, rank), pl, packed);\n"
          "      tl::end(tl_packed);\n"),
     ],
 }
