@@ -80,15 +80,34 @@ struct GemmShape {
   Element element = Element::BF16;  // A and B
   Element output = Element::BF16;   // C and D
   Major a = Major::Row, b = Major::Col;
+  // Whether a row of A or B may start off a 32-byte sector (operand_rows_off_sectors): the
+  // kernels without a cluster run their k-loops slower then (kOffSectorRate).
+  bool rows_off_sectors = false;
   friend constexpr bool operator==(const GemmShape&, const GemmShape&) = default;
 };
+
+// Whether a row of A or B (along its contiguous mode) may start off a 32-byte sector: its
+// leading dimension in bytes, or with batches its batch stride in bytes, is not a multiple of 32.
+// (TMA needs multiples of 16, so "off" means 16 mod 32: e.g. K-major bf16 rows of K = 1000,
+// 2,000 bytes.) Each 128-byte row of a TMA box then touches five sectors on two cache lines
+// instead of four on one. Pointers are taken as the allocator gives them (256-byte aligned):
+// the rule is a function of the problem's shape and strides, as its tuning records are.
+// ld 0 (unset, as in host tests that build a shape only) counts as on sectors.
+inline bool operand_rows_off_sectors(const GemmArguments& g) {
+  const auto off = [&](const Operand& o, Element e) {
+    const std::int64_t bytes = element_bytes(e);  // (remainders first: no product can overflow)
+    return (o.ld % 32 * bytes) % 32 != 0 || (g.batch > 1 && (o.batch_stride % 32 * bytes) % 32 != 0);
+  };
+  return off(g.a, g.element) || off(g.b, element_b(g));
+}
 
 // (Swapped, the kernel's A is B^T and its B is A^T: each operand's contiguous mode stays the
 // same mode of the data, which is the other mode of the transpose, so TN stays TN.)
 inline GemmShape shape_of(const GemmArguments& g) {
   const auto flip = [](Major m) { return m == Major::Row ? Major::Col : Major::Row; };
-  if (g.c.major != Major::Row) return {g.m, g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major};
-  return {g.n, g.m, g.k, g.batch, g.element, output_element(g), flip(g.b.major), flip(g.a.major)};
+  const bool off = operand_rows_off_sectors(g);  // (the same operands either way)
+  if (g.c.major != Major::Row) return {g.m, g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major, off};
+  return {g.n, g.m, g.k, g.batch, g.element, output_element(g), flip(g.b.major), flip(g.a.major), off};
 }
 
 // Which problems a candidate's kernel takes (the builders' rules, as sm90_schedule.hpp states them).
@@ -182,10 +201,28 @@ inline constexpr Candidate kSm90Default = kSm90Candidates[0];
 inline constexpr double kSlotCostKTiles = 14.0;
 inline constexpr double kSelectionMargin = 0.02;
 
+// Rows off sectors (GemmShape::rows_off_sectors): a candidate without a cluster runs its
+// k-tiles at kOffSectorRate of its rate where its tiles take at least kOffSectorMinKTiles
+// k-tiles. Its one CTA issues every row of both operands' boxes, and a 128-byte row that starts
+// mid-sector reads five sectors on two lines; a CTA of a cluster issues a share of the shared
+// operand's rows and pays 1-7 %, which the rule leaves out. Fitted to H200 times of the
+// no-cluster kernels at rows off sectors against the same kernel at aligned rows
+// (bench/notes/sm90_tiles.md, "Which listed kernels pay"): 128x64 1.42x (1000 x 1000 x 16008),
+// 1.52x (2048 x 2048 x 2008), 1.48x (3072 x 3072 x 3080), 1.83x (128 x 8192 x 8200); 128x128
+// 1.55x and ping-pong 64x128 1.69x (3072 x 3072 x 3080), ping-pong 1.62x (1000 x 1000 x 16008):
+// a geometric mean of 1.58, i.e. 0.63 of the rate. The floor: at 16 k-tiles (1000^3) the
+// loss was 1.26x, the tile's start and its epilogue being a larger part of its time, which
+// the model (k-tiles only) does not hold; a factor there would move 1000^3 off ping-pong
+// (14.2 us) to the clustered 128 x 128 tiles (15.1 us), so below the floor nothing changes.
+inline constexpr double kOffSectorRate = 0.63;
+inline constexpr std::int64_t kOffSectorMinKTiles = 32;
+
 // The model's constants as one value, so that a fit (tools/fit_sm90_tiles.cpp) can vary them.
 struct WaveModel {
   double slot_cost_k_tiles = kSlotCostKTiles;
   double margin = kSelectionMargin;
+  double off_sector_rate = kOffSectorRate;
+  std::int64_t off_sector_min_k_tiles = kOffSectorMinKTiles;
 };
 inline constexpr WaveModel kWaveModel{};
 
@@ -229,7 +266,10 @@ inline StreamKScheduler scheduler_for(const Candidate& c, const GemmShape& s, in
 // The model's prediction for candidate c under a scheduler (requires clusters >= 1).
 inline Sm90Choice predict(const Candidate& c, const GemmShape& s, int sms, const StreamKScheduler& sched,
                           const WaveModel& model = kWaveModel) {
-  const double tile_cost = double(c.tile_m) * c.tile_n * c.tile_k / (128.0 * 256.0 * 64.0) / c.rate;
+  const bool off_sectors =
+      s.rows_off_sectors && c.cluster.m * c.cluster.n == 1 && sched.k_tiles >= model.off_sector_min_k_tiles;
+  const double rate = c.rate * (off_sectors ? model.off_sector_rate : 1.0);
+  const double tile_cost = double(c.tile_m) * c.tile_n * c.tile_k / (128.0 * 256.0 * 64.0) / rate;
   const double slot_cost = model.slot_cost_k_tiles * double(c.tile_m) * c.tile_n / (128.0 * 256.0);
   double worst = 0;
   for (std::int64_t cl = 0; cl < sched.clusters; ++cl) {

@@ -202,7 +202,7 @@ inline Candidate candidate_of(Schedule s, Element element, Schedulers schedulers
 
 // The shape the kernel runs for g in g's own orientation (its D major, as given: no swap).
 inline GemmShape kernel_shape(const GemmArguments& g) {
-  return {g.m, g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major};
+  return {g.m, g.n, g.k, g.batch, g.element, output_element(g), g.a.major, g.b.major, operand_rows_off_sectors(g)};
 }
 
 // select_sm90 over the first n candidates: the index of the one it chooses (tile, cluster and
@@ -235,6 +235,10 @@ inline Schedule choose_schedule(const GemmArguments& g, int sms) {
 // the 16-bit TN 128x128 ones (built for decode: 64 and 128 tokens) g's smaller output extent is
 // at most kDecodeExtent: at 256 tokens through Llama-3 8B's down projection they ran at 0.72 of
 // cuBLAS where the ping-pong kernel's whole tiles run 0.88, which the wave model does not see.
+// That gate is lifted where operand rows start off 32-byte sectors (operand_rows_off_sectors):
+// there the ping-pong and no-cluster tiles it protected run 1.4-1.8x longer (gemm_selection.hpp,
+// kOffSectorRate) and the clustered Stream-K 128x128 kernel was the fastest listed one at
+// 1000 x 1000 x 4008 (27.6 us; ping-pong 36.4, H200, bench/notes/sm90_tiles.md).
 // The 128 x 64 decode kernel only where g's N (the tokens of Y = X W^T run as D^T) is at most
 // kDecodeTileExtent, one tile along N: each further tile along N re-reads the weight (through L2
 // at best), which the model's MAC rate does not see. At 128 tokens through Llama-3 8B's down
@@ -255,7 +259,7 @@ inline bool stream_k_considered(Schedule s, const GemmArguments& g) {
   const bool tn16 = !is_fp8(g.element) && g.a.major == Major::Row && g.b.major == Major::Col;
   // (FP8 is TN; its rowwise scales never reach here: choose_stream_k)
   if (s == Schedule::Cooperative128x64NoCluster) return (tn16 || is_fp8(g.element)) && g.n <= kDecodeTileExtent;
-  return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent);
+  return !(s == Schedule::Cooperative128x128 && tn16 && std::min(g.m, g.n) > kDecodeExtent && !operand_rows_off_sectors(g));
 }
 
 // The schedule of the Stream-K kernel to run g with, where the list has one and the wave model

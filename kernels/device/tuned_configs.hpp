@@ -42,7 +42,8 @@ class TunedTable {
 // The problem of g's key (g in either orientation: the key is the column-major D's view,
 // as_column_major_d). What it records, and why (each changes which configurations the kernel
 // list builds for g, or how fast they run against each other):
-//   - the shape, A's and D's elements and the majors (sm90::shape_of);
+//   - the shape, A's and D's elements, the majors and whether operand rows start on 32-byte
+//     sectors (sm90::shape_of: the kernels without a cluster run 1.4-1.8x longer where not);
 //   - B's element: e4m3 x e5m2 and e5m2 x e4m3 are other kernel instances than e4m3 x e4m3;
 //   - the scale mode: per-tensor, rowwise (its own epilogue loop; no Stream-K kernel runs it)
 //     and block (kernels of their own, block-scaled mainloops) run different kernels;
@@ -53,8 +54,8 @@ class TunedTable {
 // kernel); scale_d and amax_d (an e4m3 D, which the shape's output names, runs one kernel);
 // ld_scale_a (the block scales' layout, which the same kernels read); C being D itself (the
 // same epilogue reads each part of C before it stores that part of D); allow_tf32 (f32 inputs
-// reach the sm90 kernels only with it); A's and B's alignment (TMA's 16 bytes, or no sm90
-// kernel runs); the workspace (the caller's: without it a Stream-K record runs its tile's whole
+// reach the sm90 kernels only with it); A's and B's pointers' alignment (TMA's 16 bytes, or no
+// sm90 kernel runs; the allocator's 256 are assumed, as by the rule); the workspace (the caller's: without it a Stream-K record runs its tile's whole
 // tiles). There is no nondeterministic configuration to key apart (docs/scheduling.md).
 inline TuningProblem tuning_problem(const GemmArguments& args) {
   const GemmArguments g = sm90::as_column_major_d(args);

@@ -26,12 +26,22 @@ namespace tessera::kernels {
 
 namespace {
 
-constexpr const char* kHeader = "# tessera tuning cache, format 2";
-// (format 1's records lack fields of the key: each is ignored with this reason, tuning_cache.hpp)
-constexpr const char* kHeaderFormat1 = "# tessera tuning cache, format 1";
-constexpr const char* kFormat1Record =
-    "a format-1 record, whose key names neither B's element, the FP8 scale mode, whether C is read nor how D is stored "
-    "(it could be the winner of a problem that runs other kernels); ignored: gemm_tune records it again in format 2";
+constexpr const char* kHeader = "# tessera tuning cache, format 3";
+// (earlier formats' records lack fields of the key: each is ignored with its format's reason,
+// tuning_cache.hpp)
+struct OldFormat {
+  const char* header;
+  const char* record;
+};
+constexpr OldFormat kOldFormats[] = {
+    {"# tessera tuning cache, format 1",
+     "a format-1 record, whose key names neither B's element, the FP8 scale mode, whether C is read, how D is stored nor "
+     "whether operand rows start on 32-byte sectors (it could be the winner of a problem that runs other kernels); ignored: "
+     "gemm_tune records it again in format 3"},
+    {"# tessera tuning cache, format 2",
+     "a format-2 record, whose key does not say whether operand rows start on 32-byte sectors (it could be the winner of "
+     "a problem whose kernels run at other speeds relative to each other); ignored: gemm_tune records it again in format 3"},
+};
 constexpr std::size_t kMaxLine = 4096;
 
 std::uint32_t crc32(const std::string& s) {
@@ -44,6 +54,7 @@ std::uint32_t crc32(const std::string& s) {
 }
 
 const char* major_name(Major m) { return m == Major::Row ? "row" : "col"; }
+const char* rows_name(bool off_sectors) { return off_sectors ? "off-sectors" : "sectors"; }
 
 bool parse_int(const std::string& v, std::int64_t& out) {
   const char* end = v.data() + v.size();
@@ -101,7 +112,7 @@ std::string body(const TuningRecord& r) {
   o << "version=" << r.key.version << "\tdevice=" << r.key.device << "\tm=" << s.m << "\tn=" << s.n << "\tk=" << s.k
     << "\tbatch=" << s.batch << "\telement=" << to_string(s.element) << "\telement_b=" << to_string(p.element_b)
     << "\toutput=" << to_string(s.output) << "\ta=" << major_name(s.a) << "\tb=" << major_name(s.b)
-    << "\tscales=" << to_string(p.scales) << "\tc=" << to_string(p.c) << "\tstore=" << to_string(p.store)
+    << "\trows=" << rows_name(s.rows_off_sectors) << "\tscales=" << to_string(p.scales) << "\tc=" << to_string(p.c) << "\tstore=" << to_string(p.store)
     << "\tepilogue=" << p.epilogue << "\ttile=" << r.tile_m << "x" << r.tile_n << "x" << r.tile_k << "\tcluster=" << r.cluster.m
     << "x" << r.cluster.n << "\tscheduler=" << to_string(r.scheduler);
   if (r.d == Major::Row) o << "\td=row";  // (absent for a column-major D)
@@ -119,7 +130,7 @@ std::string line_of(const TuningRecord& r) {
 // Parses one record line; on failure returns false with `why` set.
 bool parse_line(const std::string& line, TuningRecord& r, std::string& why) {
   static const char* keys[] = {"version", "device", "m",     "n",     "k",        "batch", "element",
-                               "element_b", "output", "a",   "b",     "scales",   "c",     "store",
+                               "element_b", "output", "a",   "b",     "rows",     "scales",   "c",     "store",
                                "epilogue", "tile",   "cluster", "scheduler", "us",   "crc"};
   constexpr int kFields = int(sizeof keys / sizeof keys[0]);
   constexpr int kUs = kFields - 2;  // (the optional d field comes just before us)
@@ -168,6 +179,8 @@ bool parse_line(const std::string& line, TuningRecord& r, std::string& why) {
   if (!parse_element(at("element"), s.element) || !parse_element(at("element_b"), p.element_b) || !parse_element(at("output"), s.output))
     return why = "bad element type", false;
   if (!parse_major(at("a"), s.a) || !parse_major(at("b"), s.b)) return why = "bad major", false;
+  if (at("rows") != rows_name(false) && at("rows") != rows_name(true)) return why = "bad rows '" + at("rows") + "'", false;
+  s.rows_off_sectors = at("rows") == rows_name(true);
   if (!parse_named(at("scales"), p.scales, {ScaleMode::PerTensor, ScaleMode::Rowwise, ScaleMode::Block}))
     return why = "bad scales '" + at("scales") + "'", false;
   if (!parse_named(at("c"), p.c, {SourceC::None, SourceC::Read})) return why = "bad c '" + at("c") + "'", false;
@@ -256,9 +269,11 @@ TuningCacheContents read_tuning_cache(const std::filesystem::path& file) {
   out.exists = true;
   std::string line;
   const bool got = bool(std::getline(in, line));
-  const bool format1 = got && line == kHeaderFormat1;
-  if (!got || (line != kHeader && !format1)) {
-    out.problems.push_back(where + ":1: not a tessera tuning cache of format 2 (first line must be '" + kHeader +
+  const OldFormat* old = nullptr;
+  for (const OldFormat& f : kOldFormats)
+    if (got && line == f.header) old = &f;
+  if (!got || (line != kHeader && !old)) {
+    out.problems.push_back(where + ":1: not a tessera tuning cache of format 3 (first line must be '" + kHeader +
                            "'); the file is ignored");
     return out;
   }
@@ -269,8 +284,8 @@ TuningCacheContents read_tuning_cache(const std::filesystem::path& file) {
       break;
     }
     if (line.empty() || line[0] == '#') continue;
-    if (format1) {
-      out.problems.push_back(at + kFormat1Record);
+    if (old) {
+      out.problems.push_back(at + old->record);
       continue;
     }
     if (line.size() > kMaxLine) {

@@ -4,23 +4,26 @@
 //   $XDG_CACHE_HOME/tessera/tuning.txt   (XDG_CACHE_HOME set and absolute)
 //   $HOME/.cache/tessera/tuning.txt      (otherwise)
 //
-// Format (docs/scheduling.md): the first line is exactly "# tessera tuning cache, format 2";
+// Format (docs/scheduling.md): the first line is exactly "# tessera tuning cache, format 3";
 // then one record per line, tab-separated key=value fields in this order:
-//   version device m n k batch element element_b output a b scales c store epilogue
+//   version device m n k batch element element_b output a b rows scales c store epilogue
 //   tile cluster scheduler [d] us crc
 // (the key is version .. epilogue: TuningKey; the rest is the winner: TuningRecord). d=row
 // (present only then) says the winner is the kernel built with a row-major D, run on the problem
 // transposed from the key's (the key is the problem as a column-major D's kernels see it); a
 // record without it names a column-major D's kernel.
 // e.g. version=0.1.0 device=NVIDIA H200 m=512 n=4096 k=14336 batch=1 element=bf16
-// element_b=bf16 output=bf16 a=row b=col scales=per-tensor c=none store=tma epilogue=identity
+// element_b=bf16 output=bf16 a=row b=col rows=sectors scales=per-tensor c=none store=tma epilogue=identity
 // tile=128x256x64 cluster=2x1 scheduler=stream-k us=41.5 crc=89abcdef, where crc is the CRC-32
 // of the line before "\tcrc=". Lines starting with '#' are comments. A record is the winner for
 // its key: a file holds one record per key.
-// Format 1 (the same without element_b, scales, c and store) could not tell apart problems that
-// run other kernels (e4m3 x e5m2 from e4m3 x e4m3, a C read or not, D stored by TMA or not), so
-// each of its records is ignored with a message, never read with a guessed meaning; a writer
-// replaces such a file with a format-2 one holding its own record.
+// rows: "sectors" where every row of A and B starts on a 32-byte sector, "off-sectors" where
+// one may not (sm90::operand_rows_off_sectors: the kernels without a cluster run slower then).
+// Format 1 (without element_b, rows, scales, c and store) could not tell apart problems that
+// run other kernels (e4m3 x e5m2 from e4m3 x e4m3, a C read or not, D stored by TMA or not), and
+// format 2 (without rows) problems whose kernels run at other speeds relative to each other, so
+// each of their records is ignored with a message, never read with a guessed meaning; a writer
+// replaces such a file with a format-3 one holding its own record.
 //
 // Safety: writers take an exclusive flock on "<file>.lock", read the file, replace or add their
 // record, write the whole file to a temporary beside it, fsync and rename it over the file, so

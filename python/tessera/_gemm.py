@@ -571,7 +571,8 @@ def gemm_tune(a, b, out=None, alpha=1.0, beta=0.0, c=None, bias=None, activation
               scale_mode="tensor", ld_scale_a=None, a_dtype=None, b_dtype=None, scale_d=None, amax_d=None):
     """Times every configuration of the sm90 GEMM kernel (CTA tile, cluster, whole tiles or
     Stream-K) that can run ``tessera.gemm`` with these arguments, on this GPU, and makes the
-    fastest the one tessera.gemm runs for this problem (sizes, dtypes, majors, epilogue) from
+    fastest the one tessera.gemm runs for this problem (sizes, dtypes, majors, whether the
+    operands' rows start on 32-byte sectors, epilogue) from
     now on: in this process, and with ``record`` in the tuning cache file (``cache_file``, else
     $TESSERA_TUNING_CACHE, else the user's cache directory) that later processes on the same
     GPU model and tessera version read. The C++ API's ``tessera::gemm_tune`` (docs/scheduling.md).

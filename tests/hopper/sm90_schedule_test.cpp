@@ -69,6 +69,11 @@ std::pair<GemmArguments, int> generated_problem() {
   const int sms = *rc::gen::element(66, 114, 132);
   GemmArguments g = problem(m, n, k, batch, e, a, b);
   if (*rc::gen::arbitrary<bool>()) g.epilogue.output = is_fp8(e) ? Element::BF16 : Element::F32;
+  if (*rc::gen::arbitrary<bool>()) {  // leading dimensions set: rows on or off 32-byte sectors (16-byte steps)
+    const int64_t step = 16 / element_bytes(e);
+    g.a.ld = (a == Major::Row ? k : m) + step * *rc::gen::inRange<int64_t>(0, 4);
+    g.b.ld = (b == Major::Col ? k : n) + step * *rc::gen::inRange<int64_t>(0, 4);
+  }
   return {g, sms};
 }
 
@@ -1288,5 +1293,54 @@ TEST_CASE("sm90 configurations: no Stream-K configuration is built for FP8 rowwi
       for (const auto& c : built) CHECK(sm90::config_built(c, g));
       if (rowwise) CHECK(!sm90::choose_config_stream_k(g, 132));
     }
+  }
+}
+
+// Rows off 32-byte sectors (ld x element bytes not a multiple of 32): the shapes measured on an
+// H200 (bench/notes/sm90_tiles.md, "Which listed kernels pay"), each beside its twin whose
+// leading dimensions are padded onto sectors (the same M, N, K: the rule as before).
+TEST_CASE("sm90 schedule: rows off 32-byte sectors move the long-K choices off the tiles without a cluster") {
+  const auto with_ld = [](GemmArguments g, int64_t ld) {
+    g.a.ld = ld, g.b.ld = ld;  // (TN: both K-major)
+    g.ldd = g.m, g.c.ld = g.m;
+    return g;
+  };
+  const auto config = [](const GemmArguments& g) {
+    const auto sk = sm90::choose_config_stream_k(g, 132);
+    return sk ? *sk : sm90::choose_config(g, 132);
+  };
+  // 1000 x 1000 x 16008: the rule's ping-pong tiles ran 117.9 us, gemm_tune's clustered Stream-K
+  // 128x256 65.1; now a clustered Stream-K kernel. Padded to 16016: ping-pong as before.
+  const GemmArguments deep = tn(1000, 1000, 16008);
+  const sm90::Sm90Config off = config(with_ld(deep, 16008)), on = config(with_ld(deep, 16016));
+  CAPTURE(to_string(off), to_string(on));
+  CHECK(off.stream_k);
+  CHECK(off.schedule.cluster_m == 2);
+  CHECK(on == sm90::Sm90Config{Schedule::Pingpong64x128, false, Major::Col});
+  CHECK(on == config(deep));  // (ld unset: on sectors)
+  // 1000 x 1000 x 4008 (63 k-tiles): ping-pong ran 36.4 us, the clustered Stream-K 128x128 kernel
+  // 27.6, the fastest listed one; its gate (kDecodeExtent) is lifted where rows are off sectors.
+  CHECK(config(with_ld(tn(1000, 1000, 4008), 4008)) == sm90::Sm90Config{Schedule::Cooperative128x128, true, Major::Col});
+  CHECK(sm90::stream_k_considered(Schedule::Cooperative128x128, with_ld(tn(1000, 1000, 4008), 4008)));
+  CHECK_FALSE(sm90::stream_k_considered(Schedule::Cooperative128x128, with_ld(tn(1000, 1000, 4008), 4016)));
+  CHECK(config(with_ld(tn(1000, 1000, 4008), 4016)) == sm90::Sm90Config{Schedule::Pingpong64x128, false, Major::Col});
+  // 128 x 8192 x 8200: the 128 x 64 whole tiles ran 80.6 us (aligned K: ~44), gemm_tune's Stream-K
+  // 128x192 with a row-major D 60.1.
+  const GemmArguments decode = tn(128, 8192, 8200);
+  CHECK(config(with_ld(decode, 8200)) == sm90::Sm90Config{Schedule::Cooperative128x192, true, Major::Row});
+  CHECK(config(with_ld(decode, 8208)) == sm90::Sm90Config{Schedule::Cooperative128x64NoCluster, false, Major::Col});
+  // Below the floor of k-tiles (1000^3: 16) and on clustered choices (3072 x 3072 x 3080,
+  // 2048 x 2048 x 2008): the same kernel either way.
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{1000, 1000, 1000}, {3072, 3072, 3080}, {2048, 2048, 2008}, {4096, 4096, 4008}}) {
+    CAPTURE(m, n, k);
+    CHECK(config(with_ld(tn(m, n, k), k)) == config(with_ld(tn(m, n, k), (k + 15) / 16 * 16)));  // (16 bf16: 32 bytes)
+  }
+  // The suite's shapes: rows on sectors (K 4096, 8192, 14336, 1024, 3072: multiples of 16
+  // elements) but 1000^3's, which is below the floor: every choice the one with ld unset.
+  for (const auto& [m, n, k] : suite_shapes()) {
+    CAPTURE(m, n, k);
+    const GemmArguments g = tn(m, n, k);
+    CHECK(sm90::operand_rows_off_sectors(with_ld(g, k)) == (k == 1000));
+    CHECK(config(with_ld(g, k)) == config(g));
   }
 }

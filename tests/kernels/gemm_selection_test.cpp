@@ -133,3 +133,70 @@ TEST_CASE("select_sm90: the documentation's table", "[.table]") {
                 (long long)c.plan.dp_tiles, (long long)c.plan.sk_units, c.efficiency);
   }
 }
+
+// Rows off 32-byte sectors (GemmShape::rows_off_sectors, operand_rows_off_sectors): which
+// problems have them, and what the model does with them: a candidate without a cluster runs its
+// k-tiles at kOffSectorRate of its rate from kOffSectorMinKTiles k-tiles on; nothing else moves.
+TEST_CASE("select_sm90: rows off 32-byte sectors slow the candidates without a cluster, and only those", "[kernels]") {
+  rc::prop("operand_rows_off_sectors is ld (and batch stride) x element bytes mod 32", [] {
+    GemmArguments g;
+    g.element = *rc::gen::element(Element::BF16, Element::F16, Element::F32, Element::E4M3);
+    if (is_fp8(g.element) && *rc::gen::arbitrary<bool>()) g.element_b = Element::E5M2;
+    g.batch = *rc::gen::inRange<std::int64_t>(1, 4);
+    g.a.ld = *rc::gen::inRange<std::int64_t>(0, 1 << 20), g.b.ld = *rc::gen::inRange<std::int64_t>(0, 1 << 20);
+    g.a.batch_stride = *rc::gen::inRange<std::int64_t>(0, 1 << 30), g.b.batch_stride = *rc::gen::inRange<std::int64_t>(0, 1 << 30);
+    const auto off = [&](std::int64_t elements, Element e) { return elements * element_bytes(e) % 32 != 0; };
+    const bool want = off(g.a.ld, g.element) || off(g.b.ld, element_b(g)) ||
+                      (g.batch > 1 && (off(g.a.batch_stride, g.element) || off(g.b.batch_stride, element_b(g))));
+    RC_ASSERT(operand_rows_off_sectors(g) == want);
+    RC_ASSERT(shape_of(g).rows_off_sectors == want);
+    g.c.major = Major::Row;  // (the transposed view reads the same operands)
+    RC_ASSERT(shape_of(g).rows_off_sectors == want);
+  });
+  // Huge strides: the remainders are taken first, nothing overflows.
+  GemmArguments big;
+  big.element = Element::F32;
+  big.a.ld = (std::int64_t(1) << 62) + 4;  // x 4 bytes: 2^64 + 16 would wrap to 16
+  CHECK(operand_rows_off_sectors(big));
+  big.a.ld = std::int64_t(1) << 62;
+  CHECK_FALSE(operand_rows_off_sectors(big));
+
+  rc::prop("predict: time / kOffSectorRate for a cluster of one past the floor, the same otherwise", [] {
+    GemmShape s;
+    s.m = *rc::gen::inRange<std::int64_t>(1, 20000), s.n = *rc::gen::inRange<std::int64_t>(1, 20000);
+    s.k = *rc::gen::inRange<std::int64_t>(1, 20000), s.batch = *rc::gen::inRange<std::int64_t>(1, 3);
+    s.element = *rc::gen::element(Element::BF16, Element::F32, Element::E4M3);
+    s.output = is_fp8(s.element) ? Element::BF16 : s.element;
+    const int sms = *rc::gen::element(66, 114, 132);
+    GemmShape off = s;
+    off.rows_off_sectors = true;
+    for (const Candidate& c : kSm90Candidates) {
+      if (!candidate_takes(c, s)) continue;
+      for (const bool sk : {false, true}) {
+        const StreamKScheduler sched = scheduler_for(c, s, sms, sk);
+        const double aligned = predict(c, s, sms, sched).predicted_time;
+        const double slowed = predict(c, off, sms, sched).predicted_time;
+        const bool pays = c.cluster.m * c.cluster.n == 1 && sched.k_tiles >= kOffSectorMinKTiles;
+        if (!pays) {
+          RC_ASSERT(slowed == aligned);
+        } else if (sched.plan.kind == Decomposition::DataParallel) {
+          RC_ASSERT(std::abs(slowed - aligned / kOffSectorRate) <= 1e-9 * aligned);
+        } else {  // (Stream-K: the k-tiles slow down, the partials' fix-ups cost the same)
+          RC_ASSERT(slowed > aligned);
+          RC_ASSERT(slowed <= aligned / kOffSectorRate * (1 + 1e-9));
+        }
+      }
+    }
+  });
+  // The floor: 1000^3 (16 k-tiles) predicts the same either way; K 16008 (251) does not.
+  const Candidate pingpong = kSm90Candidates[8];
+  REQUIRE((pingpong.tile_m == 64 && pingpong.tile_n == 128 && pingpong.cluster.m == 1));
+  GemmShape cube = bf16_tn(1000, 1000, 1000), deep = bf16_tn(1000, 1000, 16008);
+  for (GemmShape* s : {&cube, &deep}) {
+    GemmShape off = *s;
+    off.rows_off_sectors = true;
+    const auto sched = scheduler_for(pingpong, *s, 132, false);
+    const double ratio = predict(pingpong, off, 132, sched).predicted_time / predict(pingpong, *s, 132, sched).predicted_time;
+    CHECK(ratio == Approx(s == &cube ? 1.0 : 1.0 / kOffSectorRate));
+  }
+}

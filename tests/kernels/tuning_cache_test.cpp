@@ -107,9 +107,9 @@ TEST_CASE("tuning cache: records round-trip, replace their key's, and are found 
   CHECK((find_tuning_record(d, a.key).hit->tile_n == 128 && find_tuning_record(d, a.key).hit->microseconds == 39));
   // The documented format: the header, then tab-separated key=value fields ending in the CRC.
   const std::string text = read_text(file);
-  CHECK(text.rfind("# tessera tuning cache, format 2\nversion=", 0) == 0);
+  CHECK(text.rfind("# tessera tuning cache, format 3\nversion=", 0) == 0);
   CHECK(text.find("\tdevice=NVIDIA H200\tm=512\tn=4096\tk=14336\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row\tb=col\t"
-                  "scales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x128x64\tcluster=2x1\tscheduler=stream-k\tus=39\tcrc=") !=
+                  "rows=sectors\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x128x64\tcluster=2x1\tscheduler=stream-k\tus=39\tcrc=") !=
         std::string::npos);
   // No temporaries left beside it.
   int files = 0;
@@ -184,9 +184,9 @@ TEST_CASE("tuning cache: corrupt files and lines are ignored with a message", "[
     return body + "\tcrc=" + hex + "\n";
   };
   const std::string fields = "version=0.1.0\tdevice=D\tm=1\tn=2\tk=3\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row\t"
-                             "b=col\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x256x64\tcluster=2x1\t"
-                             "scheduler=stream-k\tus=";
-  write_text(file, "# tessera tuning cache, format 2\n" + with_crc(fields + "1.5") + with_crc(fields + "-1") +
+                             "b=col\trows=off-sectors\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x256x64\t"
+                             "cluster=2x1\tscheduler=stream-k\tus=";
+  write_text(file, "# tessera tuning cache, format 3\n" + with_crc(fields + "1.5") + with_crc(fields + "-1") +
                        with_crc(std::string(fields).replace(fields.find("m=1"), 3, "m=-4") + "1") +
                        with_crc(std::string(fields).replace(fields.find("bf16"), 4, "fp8") + "1") +
                        with_crc(std::string(fields).replace(fields.find("2x1"), 3, "2") + "1") +
@@ -196,23 +196,28 @@ TEST_CASE("tuning cache: corrupt files and lines are ignored with a message", "[
                        with_crc(std::string(fields).replace(fields.find("c=none"), 6, "c=maybe") + "1") +
                        with_crc(std::string(fields).replace(fields.find("store=tma"), 9, "store=dma") + "1") +
                        with_crc(std::string(fields).replace(fields.find("element_b=bf16"), 14, "element_b=e3m4") + "1") +
-                       with_crc(std::string(fields).replace(fields.find("\tscales=per-tensor"), 18, "") + "1"));
+                       with_crc(std::string(fields).replace(fields.find("\tscales=per-tensor"), 18, "") + "1") +
+                       with_crc(std::string(fields).replace(fields.find("off-sectors"), 11, "aligned") + "1") +
+                       with_crc(std::string(fields).replace(fields.find("\trows=off-sectors"), 17, "") + "1"));
   const auto f = read_tuning_cache(file);
   CHECK(f.records.size() == 1);
-  CHECK(f.problems.size() == 11);
+  CHECK(f.records[0].key.problem.shape.rows_off_sectors);
+  CHECK(f.problems.size() == 13);
   CHECK(contains(f.problems, ":3: bad time '-1'"));
   CHECK(contains(f.problems, ":4: bad m '-4'"));
   CHECK(contains(f.problems, ":5: bad element type"));
   CHECK(contains(f.problems, ":6: bad cluster '2'"));
   CHECK(contains(f.problems, ":7: bad scheduler 'magic'"));
-  CHECK(contains(f.problems, ":8: field 19 is not us="));
+  CHECK(contains(f.problems, ":8: field 20 is not us="));
   CHECK(contains(f.problems, ":9: bad scales 'tensorwise'"));
   CHECK(contains(f.problems, ":10: bad c 'maybe'"));
   CHECK(contains(f.problems, ":11: bad store 'dma'"));
   CHECK(contains(f.problems, ":12: bad element type"));
-  CHECK(contains(f.problems, ":13: field 12 is not scales="));
+  CHECK(contains(f.problems, ":13: field 13 is not scales="));
+  CHECK(contains(f.problems, ":14: bad rows 'aligned'"));
+  CHECK(contains(f.problems, ":15: field 12 is not rows="));
   // Another format, an empty file, a folder in the file's place: the whole file is ignored.
-  write_text(file, "# tessera tuning cache, format 3\n" + with_crc(fields + "1.5"));
+  write_text(file, "# tessera tuning cache, format 4\n" + with_crc(fields + "1.5"));
   CHECK((read_tuning_cache(file).records.empty() && contains(read_tuning_cache(file).problems, ":1: not a tessera tuning cache")));
   write_text(file, "");
   CHECK((read_tuning_cache(file).records.empty() && read_tuning_cache(file).problems.size() == 1));
@@ -449,7 +454,7 @@ TEST_CASE("tuning cache: a row-major D's configuration is recorded with d=row, a
   CHECK(table.find(problem(col_shape)) == col);
   // a d field other than d=row is refused with a message naming the line
   write_text(file, read_text(file) + "version=x\tdevice=y\tm=1\tn=1\tk=1\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row\t"
-                                     "b=col\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x192x64\tcluster=2x1\tscheduler=data-parallel\td=col\tus=1\tcrc=00000000\n");
+                                     "b=col\trows=sectors\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=128x192x64\tcluster=2x1\tscheduler=data-parallel\td=col\tus=1\tcrc=00000000\n");
   const TuningCacheContents bad = read_tuning_cache(file);
   CHECK(bad.records.size() == 3);
   CHECK(contains(bad.problems, "bad d 'col'"));
@@ -566,15 +571,19 @@ TEST_CASE("tuning cache: tuning_problem follows every argument that changes the 
     RC_ASSERT(tuning_problem(same) == p);
     // keyed, one at a time
     GemmArguments other = g;
-    const int which = *rc::gen::inRange(0, fp8 ? 7 : 5);
+    const int which = *rc::gen::inRange(0, fp8 ? 8 : 6);
     switch (which) {
       case 0: other.beta = 1.0f, other.c.ptr = reinterpret_cast<const void*>(std::uintptr_t(5) << 20); break;
       case 1: other.ldd += 1; break;                                          // D's ld off 16 bytes: no TMA store
       case 2: other.d = static_cast<char*>(other.d) + 2; break;               // D off 16 bytes
       case 3: other.epilogue.bias = Bias::PerRow; break;
       case 4: other.k += 1; break;
-      case 5: other.element_b = Element::E5M2; break;
-      case 6: other.scale_mode = *rc::gen::element(ScaleMode::Rowwise, ScaleMode::Block); break;
+      case 5:  // B's rows moved onto or off 32-byte sectors (16 bytes more per row; or A's and B's rounded up to 32)
+        if (p.shape.rows_off_sectors) other.a.ld = (g.a.ld + 31) / 32 * 32, other.b.ld = (g.b.ld + 31) / 32 * 32;
+        else other.b.ld += 16 / element_bytes(element_b(g));
+        break;
+      case 6: other.element_b = Element::E5M2; break;
+      case 7: other.scale_mode = *rc::gen::element(ScaleMode::Rowwise, ScaleMode::Block); break;
     }
     RC_TAG(which);
     RC_ASSERT(!(tuning_problem(other) == p));
@@ -594,7 +603,7 @@ TEST_CASE("tuning cache: generated records round-trip every field", "[kernels]")
     r.key.version = *rc::gen::element(std::string(tuning_cache_tessera_version()), std::string("0.0.1"), std::string("9.9 rc=1"));
     r.key.device = *rc::gen::element(std::string("NVIDIA H200"), std::string("NVIDIA H100 80GB HBM3"), std::string("x=y"));
     TuningProblem& p = r.key.problem;
-    p.shape = {*positive, *positive, *positive, *positive, *elements, *elements, *majors, *majors};
+    p.shape = {*positive, *positive, *positive, *positive, *elements, *elements, *majors, *majors, *rc::gen::arbitrary<bool>()};
     p.element_b = *elements;
     p.scales = *rc::gen::element(ScaleMode::PerTensor, ScaleMode::Rowwise, ScaleMode::Block);
     p.c = *rc::gen::element(SourceC::None, SourceC::Read);
@@ -622,8 +631,8 @@ TEST_CASE("tuning cache: generated records round-trip every field", "[kernels]")
   });
 }
 
-// Format 1's records lack fields of the key: each is ignored with its reason, never read with a
-// guessed meaning; a writer replaces the file with a format-2 one.
+// Format 1's and format 2's records lack fields of the key: each is ignored with its reason, never
+// read with a guessed meaning; a writer replaces the file with a format-3 one.
 TEST_CASE("tuning cache: format-1 records are ignored with a reason, and a writer replaces them", "[kernels]") {
   TempDir dir;
   const fs::path file = dir.path / "tuning.txt";
@@ -645,9 +654,31 @@ TEST_CASE("tuning cache: format-1 records are ignored with a reason, and a write
   const TuningRecord r = record(512, 4096, 14336);
   REQUIRE(write_tuning_record(file, r).empty());
   const std::string text = read_text(file);
-  CHECK(text.rfind("# tessera tuning cache, format 2\n", 0) == 0);
+  CHECK(text.rfind("# tessera tuning cache, format 3\n", 0) == 0);
   const TuningCacheContents after = read_tuning_cache(file);
   CHECK(after.problems.empty());
   REQUIRE(after.records.size() == 1);
   CHECK(after.records[0].key.problem == r.key.problem);
+}
+
+TEST_CASE("tuning cache: format-2 records (no rows field) are ignored with a reason, and a writer replaces them", "[kernels]") {
+  TempDir dir;
+  const fs::path file = dir.path / "tuning.txt";
+  // (a well-formed format-2 line, its CRC right: what gemm_tune wrote before the key named rows)
+  std::string body = "version=" + std::string(tuning_cache_tessera_version()) +
+                     "\tdevice=NVIDIA H200\tm=1000\tn=1000\tk=16008\tbatch=1\telement=bf16\telement_b=bf16\toutput=bf16\ta=row"
+                     "\tb=col\tscales=per-tensor\tc=none\tstore=tma\tepilogue=identity\ttile=64x128x64\tcluster=1x1"
+                     "\tscheduler=data-parallel\tus=117.9";
+  write_text(file, "# tessera tuning cache, format 2\n" + body + "\tcrc=00000000\n");
+  const TuningCacheContents c = read_tuning_cache(file);
+  CHECK(c.records.empty());
+  REQUIRE(c.problems.size() == 1);
+  CHECK(contains(c.problems, file.string() + ":2: a format-2 record"));
+  CHECK(c.problems[0].find("32-byte sectors") != std::string::npos);
+  const TuningRecord r = record(1000, 1000, 16008);
+  REQUIRE(write_tuning_record(file, r).empty());
+  CHECK(read_text(file).rfind("# tessera tuning cache, format 3\n", 0) == 0);
+  const TuningCacheContents after = read_tuning_cache(file);
+  CHECK(after.problems.empty());
+  REQUIRE(after.records.size() == 1);
 }
