@@ -48,6 +48,7 @@
 
 #include "../arch/named_barrier.cuh"
 #include "../kernel/sm90_shared_storage.hpp"
+#include "../kernel/stream_k_scheduler.hpp"
 #include "sm90_block_promotion.hpp"
 #include "sm90_block_scaled_turns.hpp"
 #include "sm90_contract.hpp"
@@ -445,10 +446,15 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr auto tile_part_a = product_each(shape(part_a));
   static constexpr auto tile_part_b = product_each(shape(part_b));
 
-  // CTA `rank`'s tile of cluster tile (m, n): a cluster along M takes ClusterM consecutive
-  // M-tiles of one N column, a cluster along N ClusterN consecutive N-tiles of one M row.
-  TESSERA_HOST_DEVICE static constexpr int64_t cta_tile_m(int64_t m, int rank) { return ClusterM > 1 ? m * ClusterM + rank : m; }
-  TESSERA_HOST_DEVICE static constexpr int64_t cta_tile_n(int64_t n, int rank) { return ClusterN > 1 ? n * ClusterN + rank : n; }
+  // CTA `rank`'s tile of cluster tile (m, n) (cta_tile_of, stream_k_scheduler.hpp): a cluster
+  // along M takes ClusterM consecutive M-tiles of one N column, a cluster along N ClusterN
+  // consecutive N-tiles of one M row. (Each mode on its own: a cluster spans one mode.)
+  TESSERA_HOST_DEVICE static constexpr int64_t cta_tile_m(int64_t m, int rank) {
+    return cta_tile_of(m, 0, ClusterShape{ClusterM, ClusterN}, rank).m;
+  }
+  TESSERA_HOST_DEVICE static constexpr int64_t cta_tile_n(int64_t n, int rank) {
+    return cta_tile_of(0, n, ClusterShape{ClusterM, ClusterN}, rank).n;
+  }
   // The coordinate tensors of CTA `rank`'s copies for cluster tile (m, n, l) (sm90_tma_plan.hpp):
   // A's tile or its part of the cluster's shared A tile, the same of B.
   template <class I>

@@ -300,11 +300,11 @@ struct GemmGroupedTmaWarpSpecialized {
           // bias_g's length: N_g, the kernel's M' (a refused group has no tiles)
           Epilogue::template store_through_biased<FusedAct>(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
                                                             make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                                                            int64_t(w.m) * ClusterM + rank, int64_t(w.n), acc,
+                                                            Mainloop::cta_tile_m(int64_t(w.m), rank), Mainloop::cta_tile_n(int64_t(w.n), rank), acc,
                                                             static_cast<const ElementD*>(r.bias), int64_t(p.scheduler.shapes[group].m));
         } else {
           Epilogue::store_through(p.epilogue, typename Epilogue::Maps{r.map_d, r.map_c}, shared.epilogue, tiled,
-                                  make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, int64_t(w.m) * ClusterM + rank, int64_t(w.n), 0,
+                                  make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, Mainloop::cta_tile_m(int64_t(w.m), rank), Mainloop::cta_tile_n(int64_t(w.n), rank), 0,
                                   acc, 0, false);
         }
       }

@@ -99,7 +99,7 @@ struct GemmTmaWarpSpecializedPingpong : GemmKernelSm90Base<Mainloop_, Epilogue_,
             continue;
           }
           // C (beta != 0) starts coming into this consumer's buffer before its mainloop.
-          Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, w.m * ClusterM + rank, w.n, w.l, math);
+          Epilogue::prefetch_c(p.epilogue, shared.epilogue, thread, Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), w.l, math);
           while (!shared.order.may_start(j)) {}
           Mainloop::mma(p.mainloop, s, st, 0, acc, k_tiles);
           shared.order.finished(j);
@@ -110,9 +110,9 @@ struct GemmTmaWarpSpecializedPingpong : GemmKernelSm90Base<Mainloop_, Epilogue_,
         asm volatile("" : "+l"(again));
         const auto w = p.scheduler.work(again);
         if constexpr (Mainloop::Bits == 8)  // FP8's per-tensor or rowwise scales
-          Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, w.m * ClusterM + rank, w.n, acc);
+          Epilogue::scale(p.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread, Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), acc);
         Epilogue::store(p.epilogue, shared.epilogue, tiled, make_shape(C<Mainloop::BM>{}, C<Mainloop::BN>{}), thread,
-                        w.m * ClusterM + rank, w.n, w.l, acc, math, true);
+                        Mainloop::cta_tile_m(w.m, rank), Mainloop::cta_tile_n(w.n, rank), w.l, acc, math, true);
       }
       Epilogue::finish(p.epilogue, thread);
       finish();

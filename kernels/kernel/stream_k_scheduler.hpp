@@ -81,6 +81,27 @@ struct ClusterShape {
   TESSERA_HOST_DEVICE constexpr int size() const { return m * n; }
 };
 
+// A CTA tile's coordinate (M, N) on the grid of CTA tiles.
+struct CtaTileCoord {
+  std::int64_t m = 0, n = 0;
+  friend constexpr bool operator==(const CtaTileCoord&, const CtaTileCoord&) = default;
+};
+
+// The CTA tile of the CTA of cluster rank `rank` (0 <= rank < cluster.size()) on cluster tile
+// (m, n). A cluster tile is cluster.m x cluster.n consecutive CTA tiles, and the cluster's CTAs
+// are the layout (cluster.m, cluster.n):(1, cluster.m) over them, as CUDA ranks a cluster of dims
+// (cluster.m, cluster.n, 1): the rank's coordinate is idx2crd(rank, (cluster.m, cluster.n)),
+// (rank mod cluster.m, rank / cluster.m), and the CTA tile is the cluster tile's coordinate
+// scaled by the cluster's shape plus it. The coordinate is written so that a cluster of one CTA
+// along a mode gives 0 there and a cluster along one mode gives the rank itself: with a
+// cluster shape known at compile time no division is left (the rank's bound is not known to
+// the compiler, so a general `rank % cluster.m` would stay in the kernels).
+TESSERA_HOST_DEVICE constexpr CtaTileCoord cta_tile_of(std::int64_t m, std::int64_t n, ClusterShape cluster, int rank) {
+  const int rm = cluster.m == 1 ? 0 : cluster.n == 1 ? rank : rank % cluster.m;
+  const int rn = cluster.n == 1 ? 0 : cluster.m == 1 ? rank : rank / cluster.m;
+  return {m * cluster.m + rm, n * cluster.n + rn};
+}
+
 // Persistent clusters of `cluster` that a device of `sms` SMs holds at one CTA per SM. (A
 // kernel can ask the driver instead: cudaOccupancyMaxActiveClusters; the plan takes a count.)
 TESSERA_HOST_DEVICE constexpr std::int64_t persistent_clusters(int sms, ClusterShape cluster) {
@@ -305,13 +326,15 @@ struct StreamKScheduler {
     return {tile, t.m, t.n, t.l, std::int64_t(kb), std::int64_t(ke), role, c64, first};
   }
 
-  // The CTA tile of rank (rm, rn) in its cluster for cluster tile (m, n): it may lie past the
-  // problem's tiles when the cluster does not divide them (the CTA then has nothing to do).
+  // The CTA tile of rank (rm, rn) in its cluster for cluster tile (m, n) (cta_tile_of, the
+  // rank rm + rn cluster.m): it may lie past the problem's tiles when the cluster does not
+  // divide them (the CTA then has nothing to do).
   struct CtaTile {
     std::int64_t m, n, l;
   };
   TESSERA_HOST_DEVICE constexpr CtaTile cta_tile(const StreamKWork& w, int rm, int rn) const {
-    return {w.m * cluster.m + rm, w.n * cluster.n + rn, w.l};
+    const CtaTileCoord t = cta_tile_of(w.m, w.n, cluster, rm + rn * cluster.m);
+    return {t.m, t.n, w.l};
   }
   // The workspace slot (and flag) of a unit's partial for the CTA of rank (rm, rn).
   TESSERA_HOST_DEVICE constexpr std::int64_t slot(std::int64_t unit, int rm, int rn) const {

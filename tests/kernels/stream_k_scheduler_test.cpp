@@ -27,6 +27,8 @@
 #include <tuple>
 #include <vector>
 
+#include <tessera/int_tuple.hpp>
+
 #include "device/launch_tag.hpp"
 #include "kernel/sm90_stream_k_tile_scheduler.hpp"
 #include "kernel/stream_k_scheduler.hpp"
@@ -886,6 +888,36 @@ TEST_CASE("stream-K plan: the hybrid heuristic as stated", "[kernels]") {
   CHECK(plan_stream_k(3, (std::int64_t(1) << 31) - 1, 7).kind == Decomposition::StreamK);  // the largest shared
   CHECK(plan_stream_k(-1, 100, 7).kind == Decomposition::DataParallel);
   CHECK(plan_stream_k(3, 100, 0).kind == Decomposition::DataParallel);
+}
+
+// cta_tile_of against its definition: the cluster's CTAs as the layout (cm, cn):(1, cm) over the
+// cluster tile's CTA tiles (idx2crd of the rank, colexicographic), and the map over every
+// cluster tile and rank a bijection onto the CTA tiles of a grid of whole clusters.
+TEST_CASE("cta_tile_of: a cluster tile's CTA tiles, rank along M first", "[kernels]") {
+  for (const ClusterShape c : {ClusterShape{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}, {1, 4}, {2, 4}, {3, 2}}) {
+    CAPTURE(c.m, c.n);
+    const std::int64_t tiles_m = 3, tiles_n = 5;  // cluster tiles
+    std::vector<int> hits(std::size_t(tiles_m * c.m * tiles_n * c.n), 0);
+    for (std::int64_t m = 0; m < tiles_m; ++m)
+      for (std::int64_t n = 0; n < tiles_n; ++n)
+        for (int rank = 0; rank < c.size(); ++rank) {
+          const auto crd = tessera::idx2crd(rank, tessera::make_shape(c.m, c.n));
+          const CtaTileCoord t = cta_tile_of(m, n, c, rank);
+          CHECK(t == CtaTileCoord{m * c.m + tessera::get<0>(crd), n * c.n + tessera::get<1>(crd)});
+          REQUIRE((t.m >= 0 && t.m < tiles_m * c.m && t.n >= 0 && t.n < tiles_n * c.n));
+          ++hits[std::size_t(t.m + t.n * tiles_m * c.m)];
+          // (the scheduler's map of the same rank as (rm, rn))
+          const auto s = StreamKScheduler::with_plan(tiles_m, tiles_n, 1, 4, c, 1, {});
+          const auto w = StreamKWork{0, m, n, 0, 0, 4, SegmentRole::Whole, -1, -1};
+          const auto st = s.cta_tile(w, int(tessera::get<0>(crd)), int(tessera::get<1>(crd)));
+          CHECK((st.m == t.m && st.n == t.n));
+        }
+    for (const int h : hits) CHECK(h == 1);
+  }
+  // Known at compile time, a cluster along one mode is the rank itself there and 0 across.
+  static_assert(cta_tile_of(5, 7, {2, 1}, 1) == CtaTileCoord{11, 7});
+  static_assert(cta_tile_of(5, 7, {1, 2}, 1) == CtaTileCoord{5, 15});
+  static_assert(cta_tile_of(5, 7, {2, 2}, 3) == CtaTileCoord{11, 15});
 }
 
 TEST_CASE("stream-K workspace: partial slots then flags, sized by the plan", "[kernels]") {
