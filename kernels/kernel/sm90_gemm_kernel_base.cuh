@@ -72,11 +72,10 @@ struct GemmKernelSm90Base {
   // A kernel without a workspace of its own needs its collectives'.
   static std::size_t get_workspace_size(Arguments const& a, KernelHardwareInfo const&) { return collective_workspace_size(a); }
 
-  // The scheduler over the problem's cluster tiles (unsplit): BM ClusterM x BN ClusterN.
+  // The scheduler over the problem's cluster tiles (unsplit): BM ClusterM x BN ClusterN (the
+  // split-K and Stream-K schedulers refuse clusters along N: their workspaces count CTAs along M).
   static Scheduler scheduler_of(Arguments const& a) {
-    static_assert(ClusterN == 1 || Scheduler::reduction == Reduction::None,
-                  "clusters along N: schedulers of whole tiles (the split-K and Stream-K workspaces count CTAs along M)");
-    return Scheduler::template to_underlying_arguments<Mainloop::BM, Mainloop::BN * ClusterN, Mainloop::BK, ClusterM>(
+    return Scheduler::template to_underlying_arguments<Mainloop::BM, Mainloop::BN, Mainloop::BK, ClusterM, ClusterN>(
         problem_m(a.problem), problem_n(a.problem), problem_k(a.problem), problem_l(a.problem), a.scheduler);
   }
   // The collectives' and the scheduler's parameters into a kernel's Params (its members

@@ -150,8 +150,10 @@ struct StreamKTileScheduler {
 
   using Arguments = Sm90SchedulerArguments;
   // Whole tiles, one cluster per tile (the kernel sets the grid and the plan: with_plan).
-  template <int BM, int BN, int BK, int ClusterM>
+  template <int BM, int BN, int BK, int ClusterM, int ClusterN = 1>
   static StreamKTileScheduler to_underlying_arguments(int64_t m, int64_t n, int64_t k, int64_t l, Arguments const& args) {
+    static_assert(ClusterN == 1,
+                  "Stream-K: clusters along M only (the kernel's slots and its walk count a tile's CTAs along M)");
     StreamKTileScheduler s;
     s.schedule.raster = raster_of<BM, BN, ClusterM>(m, n, l, args);
     s.schedule.cluster = ClusterShape{ClusterM, 1};

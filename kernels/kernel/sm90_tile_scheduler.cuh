@@ -53,10 +53,11 @@ struct PersistentTileScheduler {
 };
 
 // The raster of an M x N problem, `batch` of them, in BM x BN CTA tiles with clusters of
-// ClusterM CTAs along M: its tiles are the cluster tiles, BM * ClusterM x BN.
-template <int BM, int BN, int ClusterM>
+// ClusterM x ClusterN CTAs: its tiles are the cluster tiles, BM * ClusterM x BN * ClusterN
+// (cta_tile_of, stream_k_scheduler.hpp, maps a cluster tile and a rank to a CTA tile).
+template <int BM, int BN, int ClusterM, int ClusterN = 1>
 TESSERA_HOST_DEVICE constexpr PersistentTileScheduler raster_of(int64_t m, int64_t n, int64_t batch) {
-  const auto tiles = output_tile_grid(m, n, C<BM * ClusterM>{}, C<BN>{});
+  const auto tiles = output_tile_grid(m, n, C<BM * ClusterM>{}, C<BN * ClusterN>{});
   return {tiles.m, tiles.n, batch, raster_group(ClusterM)};
 }
 
@@ -73,10 +74,10 @@ enum class Reduction { None, SplitK, StreamK };
 
 // The raster a scheduler runs for its arguments (their raster group where one is chosen) and
 // the problem's k-tile count: what every persistent scheduler's to_underlying_arguments takes.
-template <int BM, int BN, int ClusterM>
+template <int BM, int BN, int ClusterM, int ClusterN = 1>
 TESSERA_HOST_DEVICE constexpr PersistentTileScheduler raster_of(int64_t m, int64_t n, int64_t batch,
                                                                 Sm90SchedulerArguments const& args) {
-  PersistentTileScheduler r = raster_of<BM, BN, ClusterM>(m, n, batch);
+  PersistentTileScheduler r = raster_of<BM, BN, ClusterM, ClusterN>(m, n, batch);
   if (args.raster_group > 0) r.group = args.raster_group;
   return r;
 }
@@ -97,11 +98,12 @@ struct WholeTileScheduler {
   int k_tiles = 0;
 
   using Arguments = Sm90SchedulerArguments;
-  // The raster of an M x N x K problem, `l` of them, in BM x BN x BK tiles, clusters of ClusterM along M.
-  template <int BM, int BN, int BK, int ClusterM>
+  // The raster of an M x N x K problem, `l` of them, in BM x BN x BK tiles, clusters of
+  // ClusterM x ClusterN CTAs (one of them 1).
+  template <int BM, int BN, int BK, int ClusterM, int ClusterN = 1>
   static WholeTileScheduler to_underlying_arguments(int64_t m, int64_t n, int64_t k, int64_t l, Arguments const& args) {
     WholeTileScheduler s;
-    s.raster = raster_of<BM, BN, ClusterM>(m, n, l, args);
+    s.raster = raster_of<BM, BN, ClusterM, ClusterN>(m, n, l, args);
     s.k_tiles = k_tile_count<BK>(k);
     return s;
   }
@@ -142,8 +144,9 @@ struct SplitKTileScheduler {
 
   using Arguments = Sm90SchedulerArguments;
   // Unsplit (the kernel sets the plan where its workspace holds the split: plan_for).
-  template <int BM, int BN, int BK, int ClusterM>
+  template <int BM, int BN, int BK, int ClusterM, int ClusterN = 1>
   static SplitKTileScheduler to_underlying_arguments(int64_t m, int64_t n, int64_t k, int64_t l, Arguments const& args) {
+    static_assert(ClusterN == 1, "split-K: clusters along M only (its workspace counts a tile's CTAs along M)");
     SplitKTileScheduler s;
     s.raster = raster_of<BM, BN, ClusterM>(m, n, l, args);
     s.k_tiles = k_tile_count<BK>(k);
