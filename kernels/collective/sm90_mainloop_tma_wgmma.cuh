@@ -422,17 +422,21 @@ struct CollectiveMainloopSm90TmaWgmma {
 
   // One stage's copies of operand `Operand` (0: A, 1: B) in the arrangement the adapter
   // chose: a branch on a kernel parameter over the arrangements, then immediates only
-  // (copy_static).
-  template <int Operand, class Op, class... Mask>
+  // (copy_static). An operand the cluster shares (A along N, B along M) goes to every CTA of the
+  // cluster (multicast); otherwise to this CTA only.
+  template <int Operand>
   __device__ __forceinline__ static void issue(TmaArrangement arrangement, void const* map, uint32_t bar, tma::Coord const& origin,
-                                               uint32_t smem, Mask... mask) {
+                                               uint32_t smem) {
+    constexpr int sharers = Operand == 0 ? ClusterN : ClusterM;  // the CTAs the operand's tile is shared by
+    using Op = std::conditional_t<Operand == 0, TmaOpA, TmaOpB>;
     auto one = [&]<TmaArrangement A>(std::integral_constant<TmaArrangement, A>) {
       constexpr auto boxes = BoxesOf<Operand, A>::value;
       if constexpr (boxes.ok()) {
         // every arrangement brings a whole stage, or this CTA's part of a shared one: what the barrier expects
-        static_assert(boxes.tx_bytes * (Operand == 0 ? ClusterN : ClusterM) == uint32_t(Operand == 0 ? stage_a_bytes : stage_b_bytes),
+        static_assert(boxes.tx_bytes * sharers == uint32_t(Operand == 0 ? stage_a_bytes : stage_b_bytes),
                       "the boxes of a stage tile bring the stage's bytes");
-        copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, mask...);
+        if constexpr (sharers == 1) copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem);
+        else copy_static<BoxesOf<Operand, A>>(Op{}, map, bar, origin, smem, uint16_t((1u << sharers) - 1u));
       }
     };
     [&]<int... I>(std::integer_sequence<int, I...>) {
@@ -494,16 +498,8 @@ struct CollectiveMainloopSm90TmaWgmma {
       while (!s.pipe.producer_try_acquire(st)) {}
       s.pipe.producer_commit(st);  // expect the stage's bytes; the copies complete them
       const uint32_t bar = s.pipe.full_barrier(st).address();
-      if constexpr (ClusterN == 1)
-        issue<0, TmaOpA>(arr_a, map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes));
-      else
-        issue<0, TmaOpA>(arr_a, map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes),
-                         uint16_t((1u << ClusterN) - 1u));
-      if constexpr (ClusterM == 1)
-        issue<1, TmaOpB>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes));
-      else
-        issue<1, TmaOpB>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes),
-                         uint16_t((1u << ClusterM) - 1u));
+      issue<0>(arr_a, map_a, bar, tma::coord_of(tAgA(_0{}, _0{}, k)), a0 + uint32_t(st.index * stage_a_bytes));
+      issue<1>(arr_b, map_b, bar, tma::coord_of(tBgB(_0{}, _0{}, k)), b0 + uint32_t(st.index * stage_b_bytes));
       if constexpr (BlockScaled) {  // k-tile k is k-group k (BK = 128): its scales of the tile's scaled rows
         const int32_t at[2] = {row0, int32_t(k)};
         SM90_TMA_LOAD::copy(&p.scales.map_rows, bar, uint32_t(__cvta_generic_to_shared(s.scale)) + uint32_t(st.index * stage_scale_bytes),
