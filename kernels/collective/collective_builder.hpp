@@ -463,9 +463,10 @@ struct CollectiveBuilder<Arch, OpClassTensorOp, Element, MajorA, AlignA, Element
                        BK = builder_detail::extent<TileShape, 2>;
   static_assert(!BlockScaled || builder_detail::is_fp8<Element>,
                 "CollectiveBuilder (SM90 tensor op, block-scaled): FP8 operands (the scales dequantize 8-bit floats)");
-  static_assert(!BlockScaled || (BM == 128 && BK == 128),
+  static_assert(!BlockScaled || (BK == 128 && (BM == 128 || (RowsOfA && !UnderNextKTile && BM == 256))),
                 "CollectiveBuilder (SM90 tensor op, block-scaled): BM = BK = 128 (a tile's rows and k-tile lie in one 128 x 128 "
-                "scale block)");
+                "scale block), or BM 256 with the row scales of A (...RowsOfA: promoted atom by atom, two partial fragments "
+                "would not fit)");
   static_assert(!RowsOfA || BN % 128 == 0,
                 "CollectiveBuilder (SM90 tensor op, block-scaled, row scales of A): BN a multiple of 128 (each accumulator "
                 "column's 128-column block of B is static)");

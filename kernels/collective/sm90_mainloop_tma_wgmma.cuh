@@ -102,8 +102,9 @@ struct CollectiveMainloopSm90TmaWgmma {
   static constexpr bool BlockScaled = Policy::BlockScaled;
   static constexpr ConsumerIssue Issue = Policy::Issue;  // (block-scaled: whether the consumers issue in turns)
   static constexpr BlockPromotion Promotion = Policy::Promotion;  // (RowsOfA: whether a k-tile is promoted under the next)
-  static_assert(!BlockScaled || (Bits == 8 && BM == 128 && BK == 128 && BM == 64 * ConsumerWarpgroups),
-                "block scales: FP8, BM = BK = 128 (one scale block of A per tile and k-tile), no M repeat");
+  static_assert(!BlockScaled || (Bits == 8 && BK == 128 && (BM == 128 || Policy::Rows == ScaledRows::RowsOfA) && BM % 128 == 0),
+                "block scales: FP8, BK = 128; BM = 128 (one scale block of A per tile and k-tile) unless A carries the row "
+                "scales (RowsOfA: any multiple of 128 rows, promoted atom by atom past 64 per consumer warpgroup)");
   // Whose rows carry the per-row scales: B's (the tile's columns) or A's (the tile's rows; then
   // B carries the 128 x 128 blocks, BN / 128 of them per tile).
   static constexpr bool RowsOfA = Policy::Rows == ScaledRows::RowsOfA;
@@ -710,6 +711,73 @@ struct CollectiveMainloopSm90TmaWgmma {
     promote_under_next_k_tile(k_tiles, issue, retire, promote);
   }
 
+  // The RowsOfA k-loop of a consumer warpgroup that holds AtomsM > 1 wgmma atoms along M (the
+  // 256-row tile: 128 x BN per warpgroup). One atom's partial sums at a time: per k-tile, atom
+  // i's BK / AtomK wgmmas write AtomValues partial sums (ScaleOut::Zero at the first k-block),
+  // which are waited for and promoted into atom i's accumulators (values i AtomValues ..) before
+  // atom i + 1's are issued; the stage is released after the last atom's wait, its row scales
+  // read before the first atom's wgmmas (under them). A thread holds AtomsM AtomValues
+  // accumulators and AtomValues partial sums (128 + 64 at 128 columns, inside the consumers' 232
+  // registers, where a partial fragment per atom would not be); each accumulator gets the same
+  // products in the same order as the one-atom loop's. The other consumer warpgroup's wgmmas run
+  // while this one waits and promotes.
+  template <class FragA, class FragB, class Coord0, int Blocks>
+  __device__ __forceinline__ static void mma_rows_atom_by_atom(SharedStorage& s, PipelineState& st, FragA const& tCrA, FragB const& tCrB,
+                                                               Coord0 const& tCc0, Accumulators& acc, int k_tiles, int row0,
+                                                               const float* (&blocks)[Blocks]) {
+    static_assert(Promotion == BlockPromotion::AfterWait, "atom by atom: one partial fragment (two would not fit beside 2 atoms' sums)");
+    constexpr int KBlocks = BK / AtomK;
+    const bool lane0 = (threadIdx.x % 32) == 0;
+    // one atom's C fragment: the TiledMma's tile without the M repeat, (V, 1, 1)
+    float part[AtomValues];
+    auto tP = make_tensor(&part[0], partition_fragment_C(TiledMma{}, make_shape(C<BM / AtomsM>{}, C<BN>{})).layout());
+    static_assert(decltype(size(tP.layout()))::value == AtomValues, "one atom's partial sums");
+    auto tPv = tP(_, 0, 0);
+    float block_next[Blocks];
+#pragma unroll
+    for (int j = 0; j < Blocks; ++j) block_next[j] = k_tiles > 0 ? __ldg(blocks[j]) : 0.0f;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      while (!s.pipe.consumer_try_wait(st)) {}
+      float sb[Blocks];
+#pragma unroll
+      for (int j = 0; j < Blocks; ++j) sb[j] = block_next[j];
+      if (kt + 1 < k_tiles) {
+#pragma unroll
+        for (int j = 0; j < Blocks; ++j) block_next[j] = __ldg(blocks[j] + kt + 1);  // under this k-tile's wgmmas
+      }
+      const float* rows = reinterpret_cast<const float*>(s.scale + st.index * stage_scale_bytes) + row0;
+      tessera::detail::static_for_inlined<AtomsM>([&](auto atom) {
+        constexpr int i = decltype(atom)::value;
+        // (the atom's values lie in 2 rows, r and r + 8, and Blocks column blocks: 2 Blocks
+        // distinct scales, computed once, each value taking its own by its coordinates)
+        const int r = int(get<0>(tCc0(i * AtomValues)));
+        float scale_r[Blocks], scale_r8[Blocks];
+#pragma unroll
+        for (int j = 0; j < Blocks; ++j) scale_r[j] = rows[r] * sb[j], scale_r8[j] = rows[r + 8] * sb[j];
+        GMMA::warpgroup_fence_operand(tP);
+        GMMA::warpgroup_arrive();
+        tessera::detail::static_for_inlined<KBlocks>([&](auto k) {
+          gemm(TiledMma{}, tCrA(_, atom, k, st.index), tCrB(_, _0{}, k, st.index), tPv,
+               decltype(k)::value == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One);
+        });
+        GMMA::warpgroup_commit_batch();
+        GMMA::warpgroup_wait<0>();
+        GMMA::warpgroup_fence_operand(tP);
+        if constexpr (i == AtomsM - 1) {
+          __syncwarp();
+          if (lane0) release(s, st);
+        }
+#pragma unroll
+        for (int v = 0; v < AtomValues; ++v) {
+          const auto c = tCc0(i * AtomValues + v);
+          const int j = int(get<1>(c)) / scale_block;
+          acc[i * AtomValues + v] += part[v] * (int(get<0>(c)) == r ? scale_r[j] : scale_r8[j]);
+        }
+      });
+      ++st;
+    }
+  }
+
   // Block-scaled consumer warpgroup `wg`: k-tiles k_begin .. k_begin + k_tiles - 1 of the tile
   // whose rows are A's 128-row scale block `block_m` (RowsOfA: whose columns start at B's
   // 128-row block `block_m`: block_scale_tile), k-tile k being k-group k (a Stream-K step
@@ -760,7 +828,10 @@ struct CollectiveMainloopSm90TmaWgmma {
       for (int j = 0; j < Blocks; ++j) {
         blocks[j] = p.scales.blocks + block_scale_index(block_m + j, k_begin, p.scales.block_rows, p.scales.blocks_ld);
       }
-      if constexpr (Promotion == BlockPromotion::UnderNextKTile) {
+      if constexpr (AtomsM > 1) {
+        mma_rows_atom_by_atom(s, st, tCrA, tCrB, tCc0, acc, k_tiles, row0, blocks);
+        return;
+      } else if constexpr (Promotion == BlockPromotion::UnderNextKTile) {
         mma_rows_under_next_k_tile(s, st, tCrA, tCrB, tCc0, acc, k_tiles, row0, blocks);
         return;
       }

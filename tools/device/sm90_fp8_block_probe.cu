@@ -79,7 +79,14 @@
 //            tile read from L2 once per 32 KiB of weight
 //   dec-c2   dec in clusters of 2 along the weight rows (the tokens' tile multicast to the pair)
 //   dec-k64  dec with BK = 64 (64-byte swizzle): the same bytes in flight as twice as many, half-size
-//            requests; its ns/ktile is per 64 of K The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
+//            requests; its ns/ktile is per 64 of K
+// DeepGEMM's tile for many tokens (block-scaled, the tokens along M as r):
+//   r256     256 x 128 x 128, two consumer warpgroups of two m64 atoms, each atom's k-tile waited
+//            for and promoted before the next atom's is issued; clusters of 2 along M (the pair
+//            shares the weight tile, as r; DeepGEMM's pair shares the tokens' tile, which the
+//            block-scaled mainloop does not build). Its D must equal r's bit for bit (the same
+//            products per accumulator in the same order)
+// The per-tensor scales (0.75 and 1.5, not 1: a kernel that skipped
 // them would be off by 1.125) are applied by the epilogue whatever D's major.
 // e, e-sa and e-tog compute other numbers than the block mode (timing only; each is checked
 // against its own FP64 definition so that a variant that skipped work shows up).
@@ -144,7 +151,8 @@
   X(29, "dec", "per-tensor 128x64 no cluster, Stream-K (Fp8Decode, shipped)", Check::PerTensor, false)                   \
   X(30, "dec256", "per-tensor 256x64 no cluster, Stream-K, 128x64 per warpgroup", Check::PerTensor, false)              \
   X(31, "dec-c2", "per-tensor 128x64 clusters of 2 (tokens shared), Stream-K", Check::PerTensor, false)              \
-  X(32, "dec-k64", "per-tensor 128x64x64 no cluster, Stream-K (BK 64: twice the stages)", Check::PerTensor, false)
+  X(32, "dec-k64", "per-tensor 128x64x64 no cluster, Stream-K (BK 64: twice the stages)", Check::PerTensor, false)   \
+  X(33, "r256", "block 256x128 c2 (pair shares W), tokens along M, D row-major, promoted atom by atom", Check::Block, true)
 
 namespace fp8_probe {
 // What a variant's D is checked against: the block mode's definition, the unscaled sum (no
@@ -460,6 +468,23 @@ template <> struct Variant<31> { using type = s9::Fp8Gemm<Fp8, Fp8, bfloat16_t, 
 // (BK = 64: 64-byte rows of K, half-size boxes, about twice dec's stages in the same shared memory)
 template <> struct Variant<32> {
   using type = DecodeTile<tuple<_128, _64, _64>>;
+};
+
+// DeepGEMM's tile for many tokens (its configuration at 4096 x 7168 x 16384 on an H200: 256 x 128
+// x 128, clusters of 2 sharing the tokens' tile, 3 stages): the tokens along M as r, two consumer
+// warpgroups of 128 x 128 (two m64 atoms each), each atom's k-tile waited for and promoted before
+// the next atom's (one partial fragment of 64 beside 128 accumulators), in clusters of 2 along M
+// (the pair shares the weight tile, as r: the block-scaled mainloop takes no clusters along N,
+// whose row scales would follow the shared tokens' tile).
+template <class Cluster>
+using BlockRows256 = s9::Sm90Kernel<kernels::CollectiveBuilder<kernels::arch::Sm90, kernels::OpClassTensorOp, Fp8, kernels::KMajor, 16, Fp8,
+                                                               kernels::KMajor, 16, float, tuple<_256, _128, _128>, Cluster,
+                                                               kernels::StageCountAuto,
+                                                               kernels::KernelTmaWarpSpecializedCooperativeFp8BlockScaledRowsOfA>,
+                                    bfloat16_t, s9::WholeTileScheduler, kernels::Activation::Identity, kernels::Major::Row>;
+template <> struct Variant<33> {
+  using type = BlockRows256<tuple<_2, _1, _1>>;
+  static_assert(type::Mainloop::ConsumerWarpgroups == 2 && type::Mainloop::AtomsM == 2, "r256: two consumer warpgroups of two m64 atoms each");
 };
 
 using Kernel = typename Variant<TESSERA_FP8_PROBE_VARIANT>::type;
@@ -807,7 +832,8 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     const Variant& v = *ready[q];
     // (c256, d256r, c256r, d128r against d256: each element's k32 steps in the same order, so the
     // same bits: checked)
-    const bool twin_r = v.id == 13, twin_d256 = v.id == 23 || v.id == 24 || v.id == 25 || v.id == 26,
+    // (r2 and r256 against r: the same products per accumulator added in the same order)
+    const bool twin_r = v.id == 13 || v.id == 33, twin_d256 = v.id == 23 || v.id == 24 || v.id == 25 || v.id == 26,
                per_tensor = !v.block && v.id != 4;
     const std::vector<uint16_t>* ref = twin_r ? (have_r ? &r_bits : nullptr)
                                        : v.check == Check::Block ? (have_a ? &a_bits : nullptr)
@@ -818,7 +844,7 @@ bool probe_shape(int64_t m, int64_t n, int64_t k, std::vector<Variant>& variants
     if (v.id == 0 && outcomes[q].ok) a_bits = bits, have_a = true;
     if (v.id == 4 && outcomes[q].ok) d256_bits = bits, have_d256 = true;
     if (v.id == 12 && outcomes[q].ok) r_bits = bits, have_r = true;
-    if (twin_r && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (r2 must equal r bit for bit; -1: r not run)
+    if (twin_r && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (must equal r bit for bit; -1: r not run)
     if (twin_d256 && outcomes[q].differ_a > 0) outcomes[q].ok = false;  // (must equal d256 bit for bit; -1: d256 not run)
     all_ok &= outcomes[q].ok;
   }
