@@ -711,6 +711,20 @@ struct CollectiveMainloopSm90TmaWgmma {
     promote_under_next_k_tile(k_tiles, issue, retire, promote);
   }
 
+  // The RowsOfA loops' block scales of B, one per 128 columns: k-tile kt's (loaded a k-tile
+  // ahead) into sb, and the next k-tile's loads started, so they have this k-tile's wgmmas and
+  // wait to arrive.
+  template <int Blocks>
+  __device__ __forceinline__ static void take_block_scales(float (&sb)[Blocks], float (&block_next)[Blocks], const float* (&blocks)[Blocks],
+                                                           int kt, int k_tiles) {
+#pragma unroll
+    for (int j = 0; j < Blocks; ++j) sb[j] = block_next[j];
+    if (kt + 1 < k_tiles) {
+#pragma unroll
+      for (int j = 0; j < Blocks; ++j) block_next[j] = __ldg(blocks[j] + kt + 1);
+    }
+  }
+
   // The RowsOfA k-loop of a consumer warpgroup that holds AtomsM > 1 wgmma atoms along M (the
   // 256-row tile: 128 x BN per warpgroup). One atom's partial sums at a time: per k-tile, atom
   // i's BK / AtomK wgmmas write AtomValues partial sums (ScaleOut::Zero at the first k-block),
@@ -739,12 +753,7 @@ struct CollectiveMainloopSm90TmaWgmma {
     for (int kt = 0; kt < k_tiles; ++kt) {
       while (!s.pipe.consumer_try_wait(st)) {}
       float sb[Blocks];
-#pragma unroll
-      for (int j = 0; j < Blocks; ++j) sb[j] = block_next[j];
-      if (kt + 1 < k_tiles) {
-#pragma unroll
-        for (int j = 0; j < Blocks; ++j) block_next[j] = __ldg(blocks[j] + kt + 1);  // under this k-tile's wgmmas
-      }
+      take_block_scales(sb, block_next, blocks, kt, k_tiles);
       const float* rows = reinterpret_cast<const float*>(s.scale + st.index * stage_scale_bytes) + row0;
       tessera::detail::static_for_inlined<AtomsM>([&](auto atom) {
         constexpr int i = decltype(atom)::value;
@@ -845,12 +854,7 @@ struct CollectiveMainloopSm90TmaWgmma {
         gemm(TiledMma{}, tCrA(_, _, _, st.index), tCrB(_, _, _, st.index), tCrP, GMMA::ScaleOut::Zero);
         GMMA::warpgroup_commit_batch();
         float sb[Blocks];
-#pragma unroll
-        for (int j = 0; j < Blocks; ++j) sb[j] = block_next[j];
-        if (kt + 1 < k_tiles) {
-#pragma unroll
-          for (int j = 0; j < Blocks; ++j) block_next[j] = __ldg(blocks[j] + kt + 1);  // under this k-tile's wgmmas
-        }
+        take_block_scales(sb, block_next, blocks, kt, k_tiles);
         // the row scales' products, under the wgmmas (the stage's full barrier ordered them);
         // the repeated rows and blocks fold to 2 AtomsM loads and 2 AtomsM Blocks multiplies
         const float* rows = reinterpret_cast<const float*>(s.scale + st.index * stage_scale_bytes) + row0;
