@@ -757,12 +757,14 @@ struct CollectiveMainloopSm90TmaWgmma {
       const float* rows = reinterpret_cast<const float*>(s.scale + st.index * stage_scale_bytes) + row0;
       tessera::detail::static_for_inlined<AtomsM>([&](auto atom) {
         constexpr int i = decltype(atom)::value;
-        // (the atom's values lie in 2 rows, r and r + 8, and Blocks column blocks: 2 Blocks
-        // distinct scales, computed once, each value taking its own by its coordinates)
-        const int r = int(get<0>(tCc0(i * AtomValues)));
-        float scale_r[Blocks], scale_r8[Blocks];
+        // each value's scale from its coordinates (the atom's repeated rows and blocks fold to
+        // 2 loads and 2 Blocks multiplies), read before the stage can be released
+        float scale[AtomValues];
 #pragma unroll
-        for (int j = 0; j < Blocks; ++j) scale_r[j] = rows[r] * sb[j], scale_r8[j] = rows[r + 8] * sb[j];
+        for (int v = 0; v < AtomValues; ++v) {
+          const auto c = tCc0(i * AtomValues + v);
+          scale[v] = rows[int(get<0>(c))] * sb[int(get<1>(c)) / scale_block];
+        }
         GMMA::warpgroup_fence_operand(tP);
         GMMA::warpgroup_arrive();
         tessera::detail::static_for_inlined<KBlocks>([&](auto k) {
@@ -777,11 +779,7 @@ struct CollectiveMainloopSm90TmaWgmma {
           if (lane0) release(s, st);
         }
 #pragma unroll
-        for (int v = 0; v < AtomValues; ++v) {
-          const auto c = tCc0(i * AtomValues + v);
-          const int j = int(get<1>(c)) / scale_block;
-          acc[i * AtomValues + v] += part[v] * (int(get<0>(c)) == r ? scale_r[j] : scale_r8[j]);
-        }
+        for (int v = 0; v < AtomValues; ++v) acc[i * AtomValues + v] += part[v] * scale[v];
       });
       ++st;
     }

@@ -1080,9 +1080,9 @@ TEST_CASE("sm90 block-scaled FP8: every kernel's promotion reads each element's 
     CHECK(promotion_mismatches<RowsUnderNextKTile>(g, h) == 0);
     CHECK(promotion_mismatches<Rows256>(g, h) == 0);
   }
-  // The atom-by-atom loop computes two row scales per atom (its first value's row r and r + 8)
-  // and gives each value the one of its row: every thread's values of each atom lie in those
-  // two rows.
+  // The atom-by-atom loop reads each value's row scale at row0 + thread 0's row of the value, and
+  // its loads fold to two per atom: every thread's values of each atom lie in two rows, r and
+  // r + 8, and each lies at the thread's row 0 plus thread 0's row of it.
   {
     using M = Rows256::Mainloop;
     const auto id = make_identity_tensor(make_shape(C<M::BM>{}, C<M::BN>{}));
