@@ -14,9 +14,9 @@ so neither call converts them. Each side's D is checked against an f32 product o
 the dequantized inputs (relative Frobenius error; a kernel past 1e-2 is reported as WRONG and its
 time is not used).
 
-Timing: single calls in alternating order (rotated each round), each behind a GPU sleep so the
-call's host work is not counted (torch_timing.py's reason), CUDA events, the median of --reps
-rounds. torch._scaled_mm with per-tensor scales on the same e4m3 operands is timed in the same
+Timing: bench/torch_pairs.py's time_rotation, as the Python benches: each round runs every call
+once behind one GPU sleep (the calls' host work is hidden), the order rotated from round to
+round, each launch between two CUDA events; the median of --reps rounds. torch._scaled_mm with per-tensor scales on the same e4m3 operands is timed in the same
 rounds: the per-tensor bar of the issue, and a clock reference between runs. --tessera adds
 tessera.gemm(scale_mode='block') (the Python module on PYTHONPATH, built with its CUDA part).
 --profile prints each call's kernels and their device time (torch.profiler, five calls), so a
@@ -25,8 +25,12 @@ conversion kernel inside a call would show, and the kernel's name its configurat
 Exits 1 with a message when torch, CUDA, FP8 or deep_gemm is missing.
 """
 import argparse
+import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+from torch_pairs import time_rotation  # noqa: E402  (the Python benches' shared timing)
 
 SHAPES = [(4096, 7168, 16384), (128, 7168, 16384), (64, 7168, 16384)]
 GROUP = 128
@@ -154,25 +158,13 @@ def main():
             errors[name] = rel_error(torch, outs[name], ref) if name in outs else float("nan")
         live = [name for name in calls if errors.get(name) is not None]
 
-        times = {name: [] for name in live}
-        for _ in range(3):  # warm-up (DeepGEMM's first call compiled its kernel above)
-            for name in live:
-                calls[name]()
-        torch.cuda.synchronize()
-        for r in range(opt.reps):
-            order = live[r % len(live):] + live[:r % len(live)]
-            for name in order:
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                torch.cuda._sleep(4_000_000)
-                start.record()
-                calls[name]()
-                end.record()
-                end.synchronize()
-                times[name].append(start.elapsed_time(end) * 1e3)
+        # (DeepGEMM's first call above compiled its kernel; time_rotation warms every call up)
+        medians = time_rotation(torch, [calls[name] for name in live], opt.reps, 3, 4_000_000) if live else []
+        us_of = {name: ms * 1e3 for name, ms in zip(live, medians)}
         flop = 2.0 * m * n * k
-        base = statistics.median(times["DeepGEMM block"]) if "DeepGEMM block" in times else None
+        base = us_of.get("DeepGEMM block")
         for name in live:
-            us = statistics.median(times[name])
+            us = us_of[name]
             e = errors[name]
             tag = "" if e != e else (f"{e:.1e}" + (" WRONG" if e > 1e-2 else ""))
             ratio = f"{base / us:.3f}" if base else ""
