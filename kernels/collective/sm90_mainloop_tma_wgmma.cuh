@@ -732,7 +732,9 @@ struct CollectiveMainloopSm90TmaWgmma {
   // atom i + 1's are issued; the stage is released after the last atom's wait, its row scales
   // read before the first atom's wgmmas (under them). A thread holds AtomsM AtomValues
   // accumulators and AtomValues partial sums (128 + 64 at 128 columns, inside the consumers' 232
-  // registers, where a partial fragment per atom would not be); each accumulator gets the same
+  // registers, where a partial fragment per atom would not be; ptxas 13.0 for sm_90a still keeps
+  // 32 accumulators in local memory beside the kernel's other state, so no listed kernel runs
+  // this loop: bench/notes/fp8.md); each accumulator gets the same
   // products in the same order as the one-atom loop's. The other consumer warpgroup's wgmmas run
   // while this one waits and promotes.
   template <class FragA, class FragB, class Coord0, int Blocks>
