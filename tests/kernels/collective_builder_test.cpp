@@ -706,6 +706,29 @@ TEST_CASE("select_configuration: what tessera::gemm runs, by arguments and devic
   }
 }
 
+// A seed of the property below (m = n = 65, k = 2392, 16-bit TN, 2 SMs, no workspace): the rule
+// runs the 128 x 64 tile over whole tiles, whose list kernel is the Stream-K one launched without a
+// workspace; the property had asked for a whole-tile kernel's traits.
+TEST_CASE("select_configuration: whole 128 x 64 tiles run the Stream-K kernel without a workspace") {
+  namespace set = tessera::kernels::device::sm90_set;
+  for (const Element e : {Element::F16, Element::BF16}) {
+    const auto g = args(65, 65, 2392, e);
+    const auto c = select_configuration(g, DeviceInfo{9, 2});
+    INFO("element " << int(e));
+    REQUIRE(c.kernel == GemmKernel::Sm90TmaWgmma);
+    CHECK(c.decomposition == Decomposition::DataParallel);
+    CHECK((c.tile_m == 128 && c.tile_n == 64 && c.cluster_m == 1));
+    const auto whole = tessera::kernels::sm90::whole_tile_kernel(c.schedule, tessera::kernels::sm90::oriented(g, c.swap_ab ? Major::Row : Major::Col));
+    REQUIRE(whole.has_value());
+    CHECK(whole->stream_k);
+    CHECK((whole->bm == c.tile_m && whole->bn == c.tile_n && whole->bk == c.tile_k && whole->stages == c.stages));
+    CHECK(!set::find_traits([&](const set::KernelTraits& t) {
+             return !t.stream_k && t.fused == Activation::Identity && t.bm == 128 && t.bn == 64 && t.cluster_m == 1 &&
+                    set::takes_types(t, tessera::kernels::sm90::oriented(g, c.swap_ab ? Major::Row : Major::Col));
+           }).has_value());
+  }
+}
+
 TEST_CASE("select_configuration's choices are consistent over generated arguments") {
   rc::prop("every configuration fits its arch's shared memory and keeps its kernel's preconditions", [] {
     const auto e = *rc::gen::element(Element::F32, Element::F16, Element::BF16);
@@ -749,15 +772,23 @@ TEST_CASE("select_configuration's choices are consistent over generated argument
       }
       RC_ASSERT((c.tile_m == c.schedule.bm && c.tile_n == c.schedule.bn && c.cluster_m == c.schedule.cluster_m));
       // a kernel of the list with this tile, k-tile, stages, cluster and decomposition reads g's
-      // types in the orientation swap_ab names (D^T where it is set)
+      // types in the orientation swap_ab names (D^T where it is set): for whole tiles the one
+      // the dispatch launches (sm90_schedule.hpp's whole_tile_kernel: the whole-tile kernel, or
+      // a Stream-K kernel launched without a workspace), for Stream-K a Stream-K kernel
       const Major kernel_d = c.swap_ab ? (md == Major::Row ? Major::Col : Major::Row) : md;
       const GemmArguments run = tessera::kernels::sm90::oriented(g, kernel_d);
       namespace set = tessera::kernels::device::sm90_set;
-      RC_ASSERT(set::find_traits([&](const set::KernelTraits& t) {
-                  return set::takes_types(t, run) && t.fused == Activation::Identity && t.bm == c.tile_m && t.bn == c.tile_n &&
-                         t.bk == c.tile_k && t.stages == c.stages && t.cluster_m == c.cluster_m &&
-                         t.stream_k == (c.decomposition == Decomposition::StreamK);
-                }).has_value());
+      const auto runs_choice = [&](const set::KernelTraits& t) {
+        return set::takes_types(t, run) && t.fused == Activation::Identity && t.bm == c.tile_m && t.bn == c.tile_n &&
+               t.bk == c.tile_k && t.stages == c.stages && t.cluster_m == c.cluster_m;
+      };
+      if (c.decomposition == Decomposition::DataParallel) {
+        const auto whole = tessera::kernels::sm90::whole_tile_kernel(c.schedule, run);
+        RC_ASSERT(whole.has_value());
+        RC_ASSERT(runs_choice(*whole));
+      } else {
+        RC_ASSERT(set::find_traits([&](const set::KernelTraits& t) { return runs_choice(t) && t.stream_k; }).has_value());
+      }
       // ping-pong only where it is built: 16-bit TN, D in the inputs' type, 64x128 tiles
       if (c.schedule == tessera::kernels::sm90::Schedule::Pingpong64x128)
         RC_ASSERT((e != Element::F32 && ma == Major::Row && mb == Major::Col && c.element_d == e && c.tile_m == 64 &&
